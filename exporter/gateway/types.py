@@ -1,0 +1,79 @@
+"""Values exchanged with the gateway: endpoints, chat requests and results, classified errors.
+
+These are plain frozen values so contracts and the engine can be tested without a network. Expected
+failures (429, 5xx, a 404 for a pin nobody serves, a mid-stream error chunk) are *values* here
+(``GatewayError`` inside a result), not exceptions: the probe code turns them into outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from exporter.outcomes import Outcome, Reason, Usage
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One serving endpoint of a model, as discovered (information, never a verdict)."""
+
+    tag: str  # routing slug for provider.only / provider.ignore, e.g. "deepinfra/fp8"
+    provider_name: str  # display name, e.g. "DeepInfra" (what responses report in "provider")
+    name: str = ""  # e.g. "DeepInfra | moonshotai/kimi-k2-0905"
+    quantization: str | None = None
+    status: int | None = None  # listed status; 0 healthy, negative degraded (undocumented)
+    supported_parameters: frozenset[str] = frozenset()
+    context_length: int | None = None
+    max_completion_tokens: int | None = None
+    price_prompt_usd_per_token: float = 0.0
+    price_completion_usd_per_token: float = 0.0
+    uptime_last_30m: float | None = None  # percent 0..100, as the gateway lists it
+
+    def supports(self, parameter: str) -> bool:
+        return parameter in self.supported_parameters
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayError:
+    """A request that did not produce a judgeable reply, already classified (DESIGN §4 table)."""
+
+    outcome: Outcome  # transport | unavailable | config
+    reason: Reason
+    status: int | None = None  # HTTP status, None for network errors
+    detail: str = ""  # human text for logs; never a label
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """One chat completion; ``pin`` is the endpoint tag to pin to (None for direct hosts)."""
+
+    model: str
+    messages: tuple[dict[str, str], ...]
+    max_tokens: int
+    pin: str | None = None
+    stream: bool = False
+    temperature: float | None = 0.0
+    response_format: dict[str, Any] | None = None
+    # Streamed requests only: give up waiting for the first visible token after this many seconds
+    # (measured from sending the request); the result then has first_token_timed_out=True.
+    first_token_deadline: float | None = None
+    count_reasoning_as_first_token: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResult:
+    """What came back. Either ``error`` is set (no judgeable reply) or the reply fields are."""
+
+    error: GatewayError | None = None
+    status: int | None = None
+    content: str = ""
+    reasoning: str = ""
+    refusal: str | None = None  # message.refusal / delta.refusal when the host sets it
+    finish_reason: str | None = None  # first non-null finish_reason seen
+    native_finish_reason: str | None = None
+    served_by: str | None = None  # the response's "provider" (display name)
+    generation_id: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    ttft_seconds: float | None = None  # streamed only: send -> first visible content delta
+    first_token_timed_out: bool = False  # streamed only: open stream, nothing visible by the deadline
+    elapsed_seconds: float = 0.0
