@@ -1,0 +1,132 @@
+"""What every contract shares: the probe target and context, the contract interface, reply gating.
+
+A contract is one module with one ``Contract`` subclass, registered by name in
+``exporter/contracts/__init__.py``. The engine calls, per round:
+
+1. ``weak_controls()`` once per contract: offline known-bad samples run through the contract's judge; any
+   that is *not* judged ``fail`` makes the contract weak for the round (its passes are not evidence);
+2. ``skip_reason(target)`` per provider: a reason to report ``skipped`` without sending anything;
+3. ``probe(ctx)`` per provider (sequential per provider, parallel across providers).
+
+A contract never touches metrics or global state; it returns a ``ProbeResult`` value.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from exporter.configkit import Section
+from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
+from exporter.outcomes import Outcome, ProbeResult, Reason
+
+log = logging.getLogger("exporter.contracts")
+
+
+class ChatGateway(Protocol):
+    """The part of the gateway client a contract uses."""
+
+    async def chat(self, request: ChatRequest) -> ChatResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeTarget:
+    """One route to probe: a model on one endpoint; ``pinned`` is False for direct OpenAI-compatible hosts."""
+
+    model: str
+    endpoint: Endpoint
+    pinned: bool = True
+    known_filtering: bool = False  # a positive-control host for the refusal contract
+
+    @property
+    def provider(self) -> str:
+        return self.endpoint.tag
+
+
+@dataclass(slots=True)
+class ProbeContext:
+    """Everything one probe may use. ``memory`` persists per (model, provider, contract) across rounds."""
+
+    target: ProbeTarget
+    gateway: ChatGateway
+    round_number: int
+    memory: dict[str, Any] = field(default_factory=dict)
+
+    def request(self, messages: Sequence[dict[str, str]], max_tokens: int, **kwargs: Any) -> ChatRequest:
+        """A chat request for this target, pinned when the target is pinned."""
+        return ChatRequest(
+            model=self.target.model,
+            messages=tuple(messages),
+            max_tokens=max_tokens,
+            pin=self.target.provider if self.target.pinned else None,
+            **kwargs,
+        )
+
+
+class Contract(ABC):
+    """One narrow, machine-judged check (DESIGN §5). Subclasses set ``name`` and ``Settings``."""
+
+    name: ClassVar[str]
+
+    @classmethod
+    @abstractmethod
+    def read_settings(cls, section: Section) -> Contract:
+        """Build the contract from its ``contracts.<name>`` config section (defaults when absent)."""
+
+    def skip_reason(self, target: ProbeTarget) -> Reason | None:
+        """A reason to skip this target without a request (e.g. capability not advertised)."""
+        return None
+
+    def weak_controls(self) -> list[str]:
+        """Names of offline known-bad samples the judge failed to reject (empty: the contract is sound)."""
+        return []
+
+    @abstractmethod
+    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+        """Send the contract's request(s) and judge the reply."""
+
+
+def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
+    """The outcome of a reply that cannot be judged (gateway error, wrong provider), or None if judgeable.
+
+    A pinned reply served by another provider is ``pin_violation``: no evidence, logged.
+    """
+    if result.error is not None:
+        log.info(
+            "probe request failed model=%s provider=%s outcome=%s reason=%s status=%s detail=%s",
+            target.model,
+            target.provider,
+            result.error.outcome,
+            result.error.reason,
+            result.error.status,
+            result.error.detail[:200],
+        )
+        return ProbeResult(result.error.outcome, result.error.reason, result.error.detail, usage=result.usage)
+    if (
+        target.pinned
+        and result.served_by is not None
+        and result.served_by.casefold() != target.endpoint.provider_name.casefold()
+    ):
+        log.warning(
+            "pin violation model=%s provider=%s expected=%s served_by=%s",
+            target.model,
+            target.provider,
+            target.endpoint.provider_name,
+            result.served_by,
+        )
+        return ProbeResult(
+            Outcome.PIN_VIOLATION,
+            Reason.WRONG_PROVIDER,
+            f"served by {result.served_by}",
+            usage=result.usage,
+            served_by=result.served_by,
+        )
+    return None
+
+
+def judged(outcome: Outcome, reason: Reason, detail: str, result: ChatResult, **extra: Any) -> ProbeResult:
+    """A ``ProbeResult`` for a judged reply, carrying usage and provenance from the chat result."""
+    return ProbeResult(outcome, reason, detail, usage=result.usage, served_by=result.served_by, **extra)
