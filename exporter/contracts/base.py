@@ -40,6 +40,8 @@ class ProbeTarget:
     endpoint: Endpoint
     pinned: bool = True
     known_filtering: bool = False  # a positive-control host for the refusal contract
+    required_capabilities: frozenset[str] = frozenset()  # probe even if the endpoint does not advertise these
+    api_model: str | None = None  # the model id to send, when the host names it differently (direct hosts)
 
     @property
     def provider(self) -> str:
@@ -58,7 +60,7 @@ class ProbeContext:
     def request(self, messages: Sequence[dict[str, str]], max_tokens: int, **kwargs: Any) -> ChatRequest:
         """A chat request for this target, pinned when the target is pinned."""
         return ChatRequest(
-            model=self.target.model,
+            model=self.target.api_model or self.target.model,
             messages=tuple(messages),
             max_tokens=max_tokens,
             pin=self.target.provider if self.target.pinned else None,

@@ -1,0 +1,237 @@
+"""The ``canary`` command: one entry point, one subcommand per component.
+
+Run ``canary COMMAND --help`` for each command's options and an example.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from contextlib import AsyncExitStack
+
+from exporter import __version__
+from exporter.config import load_config
+from exporter.configkit import ConfigError
+from exporter.engine.snapshot import Snapshot
+
+log = logging.getLogger("exporter.cli")
+
+EPILOG = """examples:
+  canary demo                                   # simulator + exporter + receiver on loopback, live table
+  canary check-config canary.yaml               # every problem in the file, with line numbers
+  canary probe --config canary.yaml --once --json
+  canary exporter --config canary.yaml          # probe rounds + /metrics
+"""
+
+
+def _listen(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {value!r}")
+    return host.strip("[]"), int(port)
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.file)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s) in {args.file}", file=sys.stderr)
+        return 1
+    sections = [s for s in ("gateway", "receiver", "routability") if getattr(config, s) is not None]
+    print(
+        f"{args.file}: ok ({len(config.models)} model(s), contracts: "
+        f"{', '.join(c.name for c in config.contracts)}; sections: {', '.join(sections) or 'none'})"
+    )
+    return 0
+
+
+async def _probe(args: argparse.Namespace) -> int:
+    from exporter.console import render_table
+    from exporter.engine.service import ExporterService, build_plans, state_json
+
+    config = load_config(args.config)
+    async with AsyncExitStack() as stack:
+        service = ExporterService(
+            build_plans(config, stack),
+            config.contracts,
+            config.rounds.interval_seconds,
+            config.rounds.concurrency,
+        )
+
+        def show(snap: Snapshot) -> None:
+            state = state_json(snap)
+            print(
+                json.dumps(state, indent=2, ensure_ascii=False) if args.json else render_table(state),
+                flush=True,
+            )
+
+        await service.run(rounds=1 if args.once else None, on_round=show)
+    return 0
+
+
+def cmd_probe(args: argparse.Namespace) -> int:
+    return asyncio.run(_probe(args))
+
+
+async def _serve_exporter(config_path: str) -> int:
+    import uvicorn
+
+    from exporter.engine.service import ExporterService, build_plans
+
+    config = load_config(config_path)
+    host, port = _listen(config.exporter.listen)
+    async with AsyncExitStack() as stack:
+        service = ExporterService(
+            build_plans(config, stack),
+            config.contracts,
+            config.rounds.interval_seconds,
+            config.rounds.concurrency,
+        )
+        server = uvicorn.Server(
+            uvicorn.Config(service.app(), host=host, port=port, log_level="warning", access_log=False)
+        )
+        loop_task = asyncio.create_task(service.run())
+        log.info("exporter listening on http://%s:%d/metrics (%d model(s))", host, port, len(config.models))
+        try:
+            await server.serve()
+        finally:
+            loop_task.cancel()
+            await asyncio.gather(loop_task, return_exceptions=True)
+    return 0
+
+
+def cmd_exporter(args: argparse.Namespace) -> int:
+    return asyncio.run(_serve_exporter(args.config))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from exporter.demo import run_demo
+
+    return run_demo(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="canary",
+        description="Provider Canary: probe every provider of an LLM model on machine-judged contracts, "
+        "export the outcomes to Prometheus, and quarantine broken providers.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"canary {__version__}")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="log verbosity on stderr (default INFO)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "exporter",
+        help="run probe rounds and serve /metrics",
+        description="Run probe rounds on the configured schedule and serve the results on "
+        "/metrics (Prometheus), /v1/state (JSON) and /healthz.",
+        epilog="example:\n  OPENROUTER_API_KEY=... canary exporter --config canary.yaml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    p.set_defaults(func=cmd_exporter)
+
+    p = sub.add_parser(
+        "probe",
+        help="run probe rounds and print the results (no HTTP)",
+        description="Run one round (--once) or rounds on the schedule, printing each round's "
+        "results as a table, or as JSON with --json.",
+        epilog="example:\n  canary probe --config canary.yaml --once --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    p.add_argument("--once", action="store_true", help="run a single round and exit")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=cmd_probe)
+
+    p = sub.add_parser(
+        "check-config",
+        help="validate a configuration file",
+        description="Validate FILE and print every problem with its line and path; exits 1 "
+        "if there is any. Secrets given as {env: NAME} must be set.",
+        epilog="example:\n  canary check-config canary.yaml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_check_config)
+
+    p = sub.add_parser(
+        "demo",
+        help="the whole system on loopback against the embedded simulator",
+        description="Start the simulator (default fleet), the exporter and the receiver on "
+        "loopback with compressed rounds, plus Prometheus and Alertmanager when installed, "
+        "and show a live table of providers x contracts. With --rounds N --json, run N rounds, "
+        "print the final state as JSON and exit.",
+        epilog="examples:\n  canary demo\n  canary demo --rounds 3 --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--rounds", type=int, default=None, metavar="N", help="stop after N rounds")
+    p.add_argument("--json", action="store_true", help="print the final state as JSON (needs --rounds)")
+    p.add_argument(
+        "--interval",
+        type=float,
+        default=8.0,
+        metavar="SECONDS",
+        help="seconds between round starts (default 8)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["enforce", "observe"],
+        default="enforce",
+        help="receiver mode (default enforce, so suspensions show in the ignore list)",
+    )
+    p.add_argument("--fleet", metavar="FILE", default=None, help="simulator fleet file (default: built-in)")
+    p.add_argument(
+        "--no-pipeline",
+        action="store_true",
+        help="do not start Prometheus and Alertmanager even if installed",
+    )
+    p.add_argument(
+        "--workdir", metavar="DIR", default=None, help="where to keep state and logs (default: temp)"
+    )
+    p.set_defaults(func=cmd_demo)
+
+    for module in (
+        "exporter.simulator.cli",
+        "exporter.receiver.cli",
+        "exporter.language.cli",
+        "exporter.routability.cli",
+    ):
+        __import__(module, fromlist=["register"]).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if getattr(args, "json", False) and args.command == "demo" and args.rounds is None:
+        print("canary demo: --json needs --rounds N", file=sys.stderr)
+        return 2
+    try:
+        return int(args.func(args))
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

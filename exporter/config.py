@@ -1,0 +1,191 @@
+"""The canary configuration file: one YAML document, one section per component, validated all at once.
+
+Top-level sections: ``gateway``, ``models``, ``rounds``, ``contracts``, ``exporter``, ``receiver``,
+``routability``. Every command reads the sections it needs; ``canary check-config`` reads them all.
+``load_config`` raises ``ConfigError`` listing every problem as ``FILE:LINE: PATH: message``.
+
+Example::
+
+    config = load_config("canary.yaml")
+    config.rounds.interval_seconds   # 1800.0 unless configured
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from exporter.configkit import ConfigError, Problems, Secret, Section
+from exporter.contracts import REGISTRY
+from exporter.contracts.base import Contract
+
+OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
+DEFAULT_INTERVAL_SECONDS = 1800.0
+DEFAULT_CONCURRENCY = 8
+DEFAULT_EXPORTER_LISTEN = "127.0.0.1:9464"
+_SLUG = re.compile(r"[A-Za-z0-9._\-]+/[A-Za-z0-9._:\-]+")
+_TAG = re.compile(r"[a-z0-9._\-]+(?:/[a-z0-9._\-]+)?")
+_LISTEN = re.compile(r"(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):\d{1,5}")
+_URL = re.compile(r"https?://\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayConfig:
+    kind: str = "openrouter"  # openrouter | openai-compatible
+    base_url: str = OPENROUTER_BASE_URL
+    api_key: Secret | None = None
+    timeout_seconds: float = 60.0
+    connect_timeout_seconds: float = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class DirectHost:
+    """A plain OpenAI-compatible host serving the model (nothing to pin; discovery is this entry)."""
+
+    name: str  # becomes the provider label
+    base_url: str
+    api_key: Secret | None = None
+    model_id: str | None = None
+    supported_parameters: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    slug: str
+    via_gateway: bool = True
+    known_filtering: frozenset[str] = frozenset()
+    require: frozenset[str] = frozenset()
+    direct_hosts: tuple[DirectHost, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundsConfig:
+    interval_seconds: float = DEFAULT_INTERVAL_SECONDS
+    concurrency: int = DEFAULT_CONCURRENCY
+
+
+@dataclass(frozen=True, slots=True)
+class ExporterConfig:
+    listen: str = DEFAULT_EXPORTER_LISTEN
+
+
+@dataclass(frozen=True, slots=True)
+class CanaryConfig:
+    path: Path
+    gateway: GatewayConfig | None
+    models: tuple[ModelConfig, ...]
+    rounds: RoundsConfig
+    contracts: tuple[Contract, ...]
+    exporter: ExporterConfig
+    receiver: Any = None  # exporter.receiver.config.ReceiverConfig when the section is present
+    routability: Any = None  # exporter.routability.config.RoutabilityConfig when present
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent
+
+
+def _read_gateway(sec: Section) -> GatewayConfig:
+    kind = sec.choice("kind", ("openrouter", "openai-compatible"), "openrouter")
+    base_url = sec.string("base_url", OPENROUTER_BASE_URL, pattern=_URL)
+    gateway = GatewayConfig(
+        kind=kind,
+        base_url=base_url.rstrip("/") if base_url else OPENROUTER_BASE_URL,
+        api_key=sec.secret("api_key", required=kind == "openrouter"),
+        timeout_seconds=sec.duration("timeout", 60.0, minimum=0.1),
+        connect_timeout_seconds=sec.duration("connect_timeout", 10.0, minimum=0.1),
+    )
+    sec.finish()
+    return gateway
+
+
+def _read_direct_host(sec: Section) -> DirectHost:
+    host = DirectHost(
+        name=sec.string("name", pattern=_TAG),
+        base_url=(sec.string("base_url", pattern=_URL) or "").rstrip("/"),
+        api_key=sec.secret("api_key"),
+        model_id=sec.string("model_id", None),
+        supported_parameters=frozenset(sec.str_list("supported_parameters", [])),
+    )
+    sec.finish()
+    return host
+
+
+def _read_model(sec: Section, has_gateway: bool) -> ModelConfig:
+    hosts = tuple(_read_direct_host(h) for h in sec.section_list("direct_hosts"))
+    model = ModelConfig(
+        slug=sec.string("slug", pattern=_SLUG),
+        via_gateway=sec.boolean("via_gateway", has_gateway),
+        known_filtering=frozenset(sec.str_list("known_filtering", [])),
+        require=frozenset(sec.str_list("require", [])),
+        direct_hosts=hosts,
+    )
+    if model.via_gateway and not has_gateway:
+        sec.problem("via_gateway", "is true but there is no gateway section")
+    if not model.via_gateway and not hosts:
+        sec.problem("direct_hosts", "a model not probed via the gateway needs at least one direct host")
+    names = [h.name for h in hosts]
+    if len(set(names)) != len(names):
+        sec.problem("direct_hosts", "host names must be unique within a model")
+    sec.finish()
+    return model
+
+
+def _read_contracts(sec: Section) -> tuple[Contract, ...]:
+    contracts: list[Contract] = []
+    for name, cls in REGISTRY.items():
+        sub = sec.section(name)
+        enabled = sub.boolean("enabled", True)
+        contract = cls.read_settings(sub)
+        if enabled:
+            contracts.append(contract)
+    sec.finish()
+    return tuple(contracts)
+
+
+def read_config(root: Section, path: Path) -> CanaryConfig:
+    """Read every section of an already-parsed file; problems accumulate in ``root.problems``."""
+    gateway = _read_gateway(root.section("gateway")) if root.has("gateway") else None
+    root.raw("gateway")
+    models = tuple(_read_model(m, gateway is not None) for m in root.section_list("models", required=True))
+    slugs = [m.slug for m in models]
+    if len(set(slugs)) != len(slugs):
+        root.problem("models", "each model slug may appear only once")
+    rounds_sec = root.section("rounds")
+    rounds = RoundsConfig(
+        interval_seconds=rounds_sec.duration("interval", DEFAULT_INTERVAL_SECONDS, minimum=0.05),
+        concurrency=rounds_sec.integer("concurrency", DEFAULT_CONCURRENCY, minimum=1, maximum=1024),
+    )
+    rounds_sec.finish()
+    contracts = _read_contracts(root.section("contracts"))
+    exporter_sec = root.section("exporter")
+    exporter = ExporterConfig(listen=exporter_sec.string("listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN))
+    exporter_sec.finish()
+    receiver = routability = None
+    if root.has("receiver"):
+        from exporter.receiver.config import read_receiver_config
+
+        receiver = read_receiver_config(root.section("receiver"), path.parent)
+    if root.has("routability"):
+        from exporter.routability.config import read_routability_config
+
+        routability = read_routability_config(root.section("routability"), path.parent)
+    root.finish()
+    return CanaryConfig(path, gateway, models, rounds, contracts, exporter, receiver, routability)
+
+
+def load_config(path: str | Path) -> CanaryConfig:
+    """Load and validate a config file; raises ``ConfigError`` with every problem found."""
+    path = Path(path)
+    problems = Problems(str(path))
+    root = Section.load_file(path, problems)
+    config = read_config(root, path.resolve())
+    problems.raise_if_any()
+    return config
+
+
+__all__ = ["CanaryConfig", "ConfigError", "GatewayConfig", "ModelConfig", "load_config", "read_config"]

@@ -1,0 +1,105 @@
+"""Structured-output contract (DESIGN §5.3): a json_schema (strict) reply must be bare, complete, valid JSON.
+
+Validated client-side with jsonschema: invalid JSON, schema mismatch, code-fenced JSON and truncation
+(``length``) are ``fail``. Endpoints that do not advertise ``structured_outputs`` are ``skipped`` unless the
+model's configuration requires the capability.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from exporter.configkit import Section
+from exporter.contracts.base import Contract, ProbeContext, ProbeTarget, judged, unjudgeable
+from exporter.gateway.types import ChatResult
+from exporter.outcomes import Outcome, ProbeResult, Reason
+
+CAPABILITY = "structured_outputs"
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "mood": {"type": "string", "enum": ["calm", "angry", "afraid", "joyful"]},
+        "hit_points": {"type": "integer", "minimum": 0, "maximum": 100},
+        "items": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+    },
+    "required": ["name", "mood", "hit_points", "items"],
+    "additionalProperties": False,
+}
+MESSAGES = (
+    {"role": "system", "content": "You write game data for a pirate role-play. Answer with JSON only."},
+    {"role": "user", "content": "Create the character sheet of the ship's cook."},
+)
+
+
+def _response_format(schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "character_sheet", "strict": True, "schema": schema},
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredContract(Contract):
+    max_tokens: int = 200
+    schema: dict[str, Any] = field(default_factory=lambda: SCHEMA)
+
+    name = "structured"
+
+    @classmethod
+    def read_settings(cls, section: Section) -> StructuredContract:
+        contract = cls(max_tokens=section.integer("max_tokens", 200, minimum=32, maximum=8192))
+        section.finish()
+        return contract
+
+    def skip_reason(self, target: ProbeTarget) -> Reason | None:
+        if target.endpoint.supports(CAPABILITY) or CAPABILITY in target.required_capabilities:
+            return None
+        return Reason.NOT_ADVERTISED
+
+    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+        request = ctx.request(MESSAGES, self.max_tokens, response_format=_response_format(self.schema))
+        result = await ctx.gateway.chat(request)
+        if (gated := unjudgeable(result, ctx.target)) is not None:
+            return gated
+        return self.judge(result)
+
+    def judge(self, result: ChatResult) -> ProbeResult:
+        """Judge one reply (pure)."""
+        text = result.content.strip()
+        if not text and result.finish_reason == "length" and result.reasoning:
+            return judged(
+                Outcome.INCONCLUSIVE,
+                Reason.BUDGET_EXHAUSTED,
+                "the reasoning used the whole token budget",
+                result,
+            )
+        if text.startswith("```"):
+            return judged(Outcome.FAIL, Reason.CODE_FENCED, "JSON wrapped in a code fence", result)
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            if result.finish_reason == "length":
+                return judged(Outcome.FAIL, Reason.TRUNCATED, "reply cut by the token limit", result)
+            return judged(Outcome.FAIL, Reason.INVALID_JSON, f"invalid JSON: {exc}", result)
+        if result.finish_reason == "length":
+            return judged(Outcome.FAIL, Reason.TRUNCATED, "finish_reason length", result)
+        error = next(iter(Draft202012Validator(self.schema).iter_errors(value)), None)
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) or "<root>"
+            return judged(Outcome.FAIL, Reason.SCHEMA_MISMATCH, f"{where}: {error.message}", result)
+        return judged(Outcome.PASS, Reason.NONE, "valid against the schema", result)
+
+    def weak_controls(self) -> list[str]:
+        good = json.dumps({"name": "Pim", "mood": "calm", "hit_points": 40, "items": ["ladle"]})
+        controls = {
+            "invalid_json": ChatResult(content='{"name": "Pim", "mood": ', finish_reason="stop"),
+            "fenced": ChatResult(content=f"```json\n{good}\n```", finish_reason="stop"),
+            "mismatch": ChatResult(content='{"name": "Pim", "mood": "sleepy"}', finish_reason="stop"),
+            "truncated": ChatResult(content=good[:20], finish_reason="length"),
+        }
+        return [name for name, r in controls.items() if self.judge(r).outcome is not Outcome.FAIL]

@@ -1,0 +1,188 @@
+"""One probe round (DESIGN §6): discover, run every contract on every provider, report values.
+
+Probes go out sequentially per provider (no bursts that cause false 429s) and in parallel across providers
+under one global concurrency bound. Discovery failures reuse the last list and never invent verdicts.
+Known-filtering hosts are probed only as live positive controls for the refusal contract.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from exporter.contracts.base import ChatGateway, Contract, ProbeContext, ProbeTarget
+from exporter.gateway.types import Endpoint, GatewayError
+from exporter.outcomes import Outcome, ProbeResult, Reason
+
+log = logging.getLogger("exporter.engine")
+
+REFUSAL = "refusal"
+HostKey = tuple[str, str]
+
+
+class Gateway(ChatGateway, Protocol):
+    async def discover(self, model: str) -> list[Endpoint] | GatewayError: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPlan:
+    """How to reach one model's providers: through a gateway (pinned) or one direct host (static list)."""
+
+    model: str
+    gateway: Gateway
+    pinned: bool = True
+    known_filtering: frozenset[str] = frozenset()
+    required_capabilities: frozenset[str] = frozenset()
+    api_model: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReport:
+    """Everything one round observed, as values."""
+
+    number: int
+    started_at: float  # wall clock (unix seconds)
+    duration_seconds: float
+    endpoints: Mapping[str, tuple[Endpoint, ...]]  # model -> endpoints probed this round
+    discovery_failed: frozenset[str]
+    results: Mapping[HostKey, Mapping[str, ProbeResult]]
+    controls: Mapping[HostKey, ProbeResult] = field(default_factory=dict)
+    weak: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (model, contract) -> why
+
+
+class Prober:
+    """Runs rounds. Keeps only what the design allows between rounds: the last endpoint lists and the
+    per-(model, provider, contract) probe memory (e.g. the language contract's locale rotation)."""
+
+    def __init__(
+        self,
+        plans: Sequence[ModelPlan],
+        contracts: Sequence[Contract],
+        concurrency: int = 8,
+        *,
+        wall_clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.plans = list(plans)
+        self.contracts = list(contracts)
+        self.concurrency = concurrency
+        self._wall = wall_clock
+        self._mono = monotonic
+        self._last_endpoints: dict[int, tuple[Endpoint, ...]] = {}
+        self._memory: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    async def _discover(self, index: int, plan: ModelPlan) -> tuple[tuple[Endpoint, ...], bool]:
+        found = await plan.gateway.discover(plan.model)
+        if isinstance(found, GatewayError):
+            log.warning(
+                "discovery failed model=%s outcome=%s reason=%s status=%s detail=%s; reusing the last list",
+                plan.model,
+                found.outcome,
+                found.reason,
+                found.status,
+                found.detail[:200],
+            )
+            return self._last_endpoints.get(index, ()), True
+        endpoints = tuple(found)
+        self._last_endpoints[index] = endpoints
+        return endpoints, False
+
+    def _weak_offline(self) -> dict[str, tuple[str, ...]]:
+        weak: dict[str, tuple[str, ...]] = {}
+        for contract in self.contracts:
+            failed = contract.weak_controls()
+            if failed:
+                log.error("positive control not rejected contract=%s controls=%s", contract.name, failed)
+                weak[contract.name] = tuple(f"offline:{name}" for name in failed)
+        return weak
+
+    async def _probe_host(
+        self, target: ProbeTarget, gateway: Gateway, number: int, contracts: Sequence[Contract]
+    ) -> dict[str, ProbeResult]:
+        results: dict[str, ProbeResult] = {}
+        for contract in contracts:
+            skip = contract.skip_reason(target)
+            if skip is not None:
+                results[contract.name] = ProbeResult(Outcome.SKIPPED, skip)
+                continue
+            memory = self._memory.setdefault((target.model, target.provider, contract.name), {})
+            ctx = ProbeContext(target, gateway, number, memory)
+            try:
+                results[contract.name] = await contract.probe(ctx)
+            except Exception:  # a bug in one probe must not take the round down, nor invent a verdict
+                log.exception(
+                    "probe crashed model=%s provider=%s contract=%s",
+                    target.model,
+                    target.provider,
+                    contract.name,
+                )
+                results[contract.name] = ProbeResult(
+                    Outcome.TRANSPORT, Reason.MALFORMED_RESPONSE, "probe crashed; see the log"
+                )
+        return results
+
+    async def run_round(self, number: int) -> RoundReport:
+        started_wall, started = self._wall(), self._mono()
+        discovered = await asyncio.gather(*(self._discover(i, p) for i, p in enumerate(self.plans)))
+        endpoints: dict[str, list[Endpoint]] = {}
+        failed: set[str] = set()
+        jobs: list[tuple[ProbeTarget, Gateway, Sequence[Contract], bool]] = []
+        refusal = [c for c in self.contracts if c.name == REFUSAL]
+        for plan, (found, discovery_failed) in zip(self.plans, discovered, strict=True):
+            if discovery_failed:
+                failed.add(plan.model)
+            endpoints.setdefault(plan.model, []).extend(found)
+            for endpoint in found:
+                is_control = endpoint.tag in plan.known_filtering
+                target = ProbeTarget(
+                    plan.model, endpoint, plan.pinned, is_control, plan.required_capabilities, plan.api_model
+                )
+                jobs.append((target, plan.gateway, refusal if is_control else self.contracts, is_control))
+
+        limit = asyncio.Semaphore(self.concurrency)
+
+        async def run(job: tuple[ProbeTarget, Gateway, Sequence[Contract], bool]) -> dict[str, ProbeResult]:
+            async with limit:
+                return await self._probe_host(job[0], job[1], number, job[2])
+
+        outcomes = await asyncio.gather(*(run(job) for job in jobs))
+        results: dict[HostKey, Mapping[str, ProbeResult]] = {}
+        controls: dict[HostKey, ProbeResult] = {}
+        weak: dict[tuple[str, str], tuple[str, ...]] = {}
+        offline = self._weak_offline()
+        for model in endpoints:
+            for contract_name, why in offline.items():
+                weak[(model, contract_name)] = why
+        for (target, _, _, is_control), by_contract in zip(jobs, outcomes, strict=True):
+            key = (target.model, target.provider)
+            if not is_control:
+                results[key] = by_contract
+                continue
+            if REFUSAL in by_contract:
+                control = by_contract[REFUSAL]
+                controls[key] = control
+                if control.outcome is Outcome.PASS:
+                    log.error(
+                        "live positive control did not refuse model=%s provider=%s",
+                        target.model,
+                        target.provider,
+                    )
+                    weak_key = (target.model, REFUSAL)
+                    weak[weak_key] = (*weak.get(weak_key, ()), f"live:{target.provider}")
+        live = set(results) | set(controls)
+        for stale in [k for k in self._memory if k[:2] not in live]:
+            del self._memory[stale]
+        return RoundReport(
+            number=number,
+            started_at=started_wall,
+            duration_seconds=self._mono() - started,
+            endpoints={m: tuple(e) for m, e in endpoints.items()},
+            discovery_failed=frozenset(failed),
+            results=results,
+            controls=controls,
+            weak=weak,
+        )

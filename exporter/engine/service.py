@@ -1,0 +1,188 @@
+"""The exporter process: the round loop, the snapshot it swaps, and the HTTP surface (/metrics, /v1/state).
+
+Rounds start every ``interval`` from the previous start; a round that overruns delays the next one (rounds
+never overlap). The snapshot is replaced by reference after each round, so a scrape always sees a whole
+round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AsyncExitStack
+from datetime import UTC, datetime
+from typing import Any
+
+from prometheus_client import CollectorRegistry
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from exporter.config import CanaryConfig
+from exporter.contracts.base import Contract
+from exporter.engine.metrics import SnapshotCollector
+from exporter.engine.rounds import ModelPlan, Prober
+from exporter.engine.snapshot import Snapshot, accumulate
+from exporter.gateway.client import GatewayClient
+from exporter.gateway.types import Endpoint
+
+log = logging.getLogger("exporter.engine")
+
+
+def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> list[ModelPlan]:
+    """One plan per (model, route): the shared gateway client, plus one client per direct host."""
+    plans: list[ModelPlan] = []
+    gateway_client: GatewayClient | None = None
+    if config.gateway is not None and any(m.via_gateway for m in config.models):
+        gw = config.gateway
+        gateway_client = GatewayClient(
+            gw.base_url,
+            gw.api_key.value if gw.api_key else None,
+            kind="openrouter" if gw.kind == "openrouter" else "openai-compatible",
+            timeout=gw.timeout_seconds,
+            connect_timeout=gw.connect_timeout_seconds,
+        )
+        if stack is not None:
+            stack.push_async_callback(gateway_client.aclose)
+    timeouts = config.gateway or None
+    for model in config.models:
+        if model.via_gateway and gateway_client is not None:
+            plans.append(
+                ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require)
+            )
+        for host in model.direct_hosts:
+            endpoint = Endpoint(tag=host.name, provider_name=host.name, name=host.name,
+                                supported_parameters=host.supported_parameters)
+            client = GatewayClient(
+                host.base_url,
+                host.api_key.value if host.api_key else None,
+                kind="openai-compatible",
+                static_endpoints={model.slug: [endpoint]},
+                timeout=timeouts.timeout_seconds if timeouts else 60.0,
+                connect_timeout=timeouts.connect_timeout_seconds if timeouts else 10.0,
+            )
+            if stack is not None:
+                stack.push_async_callback(client.aclose)
+            plans.append(
+                ModelPlan(model.slug, client, False, model.known_filtering, model.require, host.model_id)
+            )
+    return plans
+
+
+def rfc3339(unix: float | None) -> str | None:
+    if unix is None:
+        return None
+    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def state_json(snap: Snapshot) -> dict[str, Any]:
+    """The last round as JSON: per model and provider, each contract's outcome, reason and streak."""
+    report = snap.last_round
+    models: dict[str, Any] = {}
+    for model, endpoints in sorted(snap.endpoints.items()):
+        providers: dict[str, Any] = {}
+        for e in endpoints:
+            key = (model, e.tag)
+            results = report.results.get(key) if report else None
+            control = report.controls.get(key) if report else None
+            contracts: dict[str, Any] = {}
+            for name, r in sorted((results or ({"refusal": control} if control else {})).items()):
+                contracts[name] = {
+                    "outcome": r.outcome.value,
+                    "reason": r.reason.value,
+                    "failing_streak": snap.streaks.failing.get((model, e.tag, name), 0),
+                    "detail": r.detail,
+                    **({"ttft_seconds": round(r.ttft_seconds, 4)} if r.ttft_seconds is not None else {}),
+                    **({"locale": r.locale} if r.locale else {}),
+                }
+            providers[e.tag] = {
+                "provider_name": e.provider_name,
+                "role": "control" if control is not None else "probe",
+                "contracts": contracts,
+                "clean_streak": snap.streaks.clean.get(key, 0),
+            }
+        weak = report.weak if report else {}
+        models[model] = {
+            "providers": providers,
+            "weak": {c: list(why) for (m, c), why in sorted(weak.items()) if m == model},
+            "discovery_failed": bool(report and model in report.discovery_failed),
+        }
+    return {
+        "round": snap.rounds_total,
+        "completed_at": rfc3339(snap.completed_at),
+        "duration_seconds": round(report.duration_seconds, 3) if report else None,
+        "models": models,
+    }
+
+
+class ExporterService:
+    """Owns the round loop and the current snapshot."""
+
+    def __init__(
+        self,
+        plans: Sequence[ModelPlan],
+        contracts: Sequence[Contract],
+        interval_seconds: float,
+        concurrency: int,
+        *,
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.prober = Prober(plans, contracts, concurrency)
+        self.interval = interval_seconds
+        self._snapshot = Snapshot(interval_seconds=interval_seconds)
+        self._mono = monotonic
+        self._sleep = sleep
+        self.registry = CollectorRegistry()
+        self.registry.register(SnapshotCollector(lambda: self._snapshot))
+        self.round_done = asyncio.Event()
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    async def run_round(self) -> Snapshot:
+        number = self._snapshot.rounds_total + 1
+        report = await self.prober.run_round(number)
+        self._snapshot = accumulate(self._snapshot, report)
+        log.info("round completed round=%d duration=%.3fs hosts=%d", number, report.duration_seconds,
+                 len(report.results) + len(report.controls))
+        self.round_done.set()
+        self.round_done = asyncio.Event()
+        return self._snapshot
+
+    async def run(self, rounds: int | None = None,
+                  on_round: Callable[[Snapshot], None] | None = None) -> None:
+        """Run rounds on the schedule; ``rounds=None`` runs until cancelled."""
+        done = 0
+        while rounds is None or done < rounds:
+            started = self._mono()
+            snap = await self.run_round()
+            done += 1
+            if on_round is not None:
+                on_round(snap)
+            if rounds is not None and done >= rounds:
+                break
+            await self._sleep(max(0.0, self.interval - (self._mono() - started)))
+
+    def app(self) -> Starlette:
+        async def metrics(_: Request) -> Response:
+            body = await run_in_threadpool(generate_latest, self.registry)  # snapshots are immutable
+            return Response(body, media_type=CONTENT_TYPE_LATEST)
+
+        async def healthz(_: Request) -> Response:
+            return PlainTextResponse("ok\n")
+
+        async def state(_: Request) -> Response:
+            return JSONResponse(state_json(self._snapshot))
+
+        return Starlette(routes=[
+            Route("/metrics", metrics),
+            Route("/healthz", healthz),
+            Route("/v1/state", state),
+        ])

@@ -1,0 +1,120 @@
+"""The exporter's state after each round, as one immutable value (what ``/metrics`` renders).
+
+``accumulate(previous, report)`` is pure: it folds one ``RoundReport`` into the counters, the streaks and
+the last-round view. The round loop swaps the snapshot reference atomically; scrapes read whichever snapshot
+is current, so they never see half a round. Hosts that left discovery lose all their series.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from exporter.engine.rounds import HostKey, RoundReport
+from exporter.engine.streaks import Streaks, advance
+from exporter.gateway.types import Endpoint
+from exporter.outcomes import ProbeResult
+
+TTFT_BUCKETS: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0)
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Histogram:
+    """Cumulative-ready histogram state: per-bucket (non-cumulative) counts, sum and count."""
+
+    buckets: tuple[int, ...] = (0,) * (len(TTFT_BUCKETS) + 1)
+    total: float = 0.0
+    count: int = 0
+
+    def observe(self, value: float) -> Histogram:
+        index = bisect.bisect_left(TTFT_BUCKETS, value)
+        counts = list(self.buckets)
+        counts[index] += 1
+        return Histogram(tuple(counts), self.total + value, self.count + 1)
+
+    def cumulative(self) -> list[tuple[str, int]]:
+        out, running = [], 0
+        for bound, n in zip((*map(_fmt, TTFT_BUCKETS), "+Inf"), self.buckets, strict=True):
+            running += n
+            out.append((bound, running))
+        return out
+
+
+def _fmt(bound: float) -> str:
+    return repr(float(bound))
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    interval_seconds: float
+    rounds_total: int = 0
+    last_round: RoundReport | None = None
+    completed_at: float | None = None  # wall clock of the last completed round
+    endpoints: Mapping[str, tuple[Endpoint, ...]] = _EMPTY
+    streaks: Streaks = field(default_factory=Streaks)
+    outcome_counts: Mapping[tuple[str, str, str, str, str], int] = _EMPTY
+    locale_counts: Mapping[tuple[str, str, str, str, str], int] = _EMPTY
+    ttft: Mapping[HostKey, Histogram] = _EMPTY
+    tokens: Mapping[tuple[str, str, str], int] = _EMPTY
+    cost_usd: Mapping[HostKey, float] = _EMPTY
+    discovery_failures: Mapping[str, int] = _EMPTY
+
+    def last_results(self) -> Mapping[HostKey, Mapping[str, ProbeResult]]:
+        return self.last_round.results if self.last_round is not None else _EMPTY
+
+
+def _bump(counter: dict[Any, Any], key: Any, amount: float = 1) -> None:
+    counter[key] = counter.get(key, 0) + amount
+
+
+def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
+    """The snapshot after ``report`` (pure)."""
+    live: set[HostKey] = {(m, e.tag) for m, eps in report.endpoints.items() for e in eps}
+
+    def alive(key: tuple[Any, ...]) -> bool:
+        return (key[0], key[1]) in live
+
+    outcomes = {k: v for k, v in previous.outcome_counts.items() if alive(k)}
+    locales = {k: v for k, v in previous.locale_counts.items() if alive(k)}
+    ttft = {k: v for k, v in previous.ttft.items() if alive(k)}
+    tokens = {k: v for k, v in previous.tokens.items() if alive(k)}
+    cost = {k: v for k, v in previous.cost_usd.items() if alive(k)}
+    failures = dict(previous.discovery_failures)
+    for model in report.discovery_failed:
+        _bump(failures, model)
+
+    every = [(key, name, r) for key, by in report.results.items() for name, r in by.items()]
+    every += [(key, "refusal", r) for key, r in report.controls.items()]
+    for (model, provider), contract, result in every:
+        _bump(outcomes, (model, provider, contract, result.outcome.value, result.reason.value))
+        if result.locale is not None:
+            _bump(locales, (model, provider, result.locale, result.outcome.value, result.reason.value))
+        if contract == "ttft" and result.ttft_seconds is not None:
+            ttft[(model, provider)] = ttft.get((model, provider), Histogram()).observe(result.ttft_seconds)
+        if result.usage.prompt_tokens:
+            _bump(tokens, (model, provider, "prompt"), result.usage.prompt_tokens)
+        if result.usage.completion_tokens:
+            _bump(tokens, (model, provider, "completion"), result.usage.completion_tokens)
+        if result.usage.cost_usd:
+            _bump(cost, (model, provider), result.usage.cost_usd)
+
+    weak = frozenset(report.weak)
+    frozen = MappingProxyType
+    return replace(
+        previous,
+        rounds_total=previous.rounds_total + 1,
+        last_round=report,
+        completed_at=report.started_at + report.duration_seconds,
+        endpoints=frozen(dict(report.endpoints)),
+        streaks=advance(previous.streaks, report.results, weak),
+        outcome_counts=frozen(outcomes),
+        locale_counts=frozen(locales),
+        ttft=frozen(ttft),
+        tokens=frozen(tokens),
+        cost_usd=frozen(cost),
+        discovery_failures=frozen(failures),
+    )

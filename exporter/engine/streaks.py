@@ -1,0 +1,65 @@
+"""Failing and clean streaks (DESIGN §6): a pure function from the previous streaks and one round's results.
+
+- Per (model, provider, contract): ``fail`` advances the failing streak, ``pass`` resets it, every other
+  outcome **freezes** it (transport errors never push a host towards suspension, and never clear it).
+- Per (model, provider): a round is *clean* when no contract failed, at least one passed, and every
+  contract that ran passed with a sound probe (a pass of a weak contract is not evidence). A clean round
+  advances the clean streak, a failing one resets it, anything else freezes it.
+- Hosts absent from the round (gone from discovery) are dropped, and so are their series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Set
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from exporter.outcomes import Outcome, ProbeResult
+
+HostKey = tuple[str, str]  # (model, provider)
+ContractKey = tuple[str, str, str]  # (model, provider, contract)
+WeakKey = tuple[str, str]  # (model, contract)
+
+
+@dataclass(frozen=True, slots=True)
+class Streaks:
+    failing: Mapping[ContractKey, int] = field(default_factory=lambda: MappingProxyType({}))
+    clean: Mapping[HostKey, int] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def round_is_clean(model: str, results: Mapping[str, ProbeResult], weak: Set[WeakKey]) -> bool | None:
+    """True (clean), False (a contract failed) or None (no verdict: freeze the clean streak)."""
+    outcomes = {name: r.outcome for name, r in results.items() if r.outcome is not Outcome.SKIPPED}
+    if any(o is Outcome.FAIL for o in outcomes.values()):
+        return False
+    if not outcomes:
+        return None
+    sound = all(o is Outcome.PASS and (model, name) not in weak for name, o in outcomes.items())
+    return True if sound else None
+
+
+def advance(
+    previous: Streaks,
+    results: Mapping[HostKey, Mapping[str, ProbeResult]],
+    weak: Set[WeakKey] = frozenset(),
+) -> Streaks:
+    """The streaks after one round. ``results`` has every host probed this round, by contract name."""
+    failing: dict[ContractKey, int] = {}
+    clean: dict[HostKey, int] = {}
+    for (model, provider), by_contract in results.items():
+        for contract, result in by_contract.items():
+            key = (model, provider, contract)
+            before = previous.failing.get(key, 0)
+            if result.outcome is Outcome.FAIL:
+                failing[key] = before + 1
+            elif result.outcome is Outcome.PASS:
+                failing[key] = 0
+            else:
+                failing[key] = before
+        verdict = round_is_clean(model, by_contract, weak)
+        before_clean = previous.clean.get((model, provider), 0)
+        if verdict is None:
+            clean[(model, provider)] = before_clean
+        else:
+            clean[(model, provider)] = before_clean + 1 if verdict else 0
+    return Streaks(MappingProxyType(failing), MappingProxyType(clean))
