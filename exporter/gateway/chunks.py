@@ -1,0 +1,184 @@
+"""A pure accumulator of chat-completion chunks (streamed ``delta``s or one non-streamed ``message``).
+
+It keeps what a probe needs from an OpenAI/OpenRouter completion and nothing else:
+
+- ``content``, ``reasoning`` and ``refusal`` text, joined once at the end (no quadratic concatenation);
+- the FIRST non-null ``finish_reason`` / ``native_finish_reason``: OpenRouter may send the usage chunk
+  after the finish chunk with ``finish_reason: null`` (reference §3.3), so "the last chunk's" is wrong;
+- ``usage`` wherever it arrives (a chunk with empty ``choices``, a choice with a null finish, or the finish
+  chunk itself), including ``cost`` in USD;
+- the serving ``provider`` (display name) and the generation ``id``;
+- the first error object, from a top-level ``error`` (mid-stream error chunk, ``code`` int or string) or a
+  choice-level ``error`` (the non-streamed ``finish_reason: "error"`` shape);
+- the moment of the **first visible token**: ``feed`` returns True for exactly one chunk, the first whose
+  ``delta.content`` is a non-empty string (or ``delta.reasoning``, when ``count_reasoning_as_first_token``).
+  Role-only chunks, ``content: ""`` and refusal deltas never count; SSE comments never reach this class.
+
+Only choice index 0 is read (probes ask for one choice). Values of the wrong type are ignored, never
+raised on: a hostile or broken host cannot crash the accumulator.
+
+Example::
+
+    acc = ChunkAccumulator()
+    acc.feed({"id": "gen-1", "provider": "DeepInfra",
+              "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]})   # False
+    acc.feed({"choices": [{"index": 0, "delta": {"content": "Hi"}}]})                       # True
+    acc.feed({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})             # False
+    acc.feed({"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 1, "cost": 1e-6}})
+    acc.content, acc.finish_reason, acc.usage.completion_tokens     # ('Hi', 'stop', 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from exporter.outcomes import Usage
+
+__all__ = ["ChunkAccumulator", "parse_usage"]
+
+
+def parse_usage(usage: object) -> Usage | None:
+    """Read an OpenAI/OpenRouter ``usage`` object into ``Usage``; None when it is absent or not an object.
+
+    Example: ``parse_usage({"prompt_tokens": 9, "completion_tokens": 10, "cost": 7.35e-06})``
+    → ``Usage(prompt_tokens=9, completion_tokens=10, cost_usd=7.35e-06)``.
+    """
+    if not isinstance(usage, Mapping):
+        return None
+    return Usage(
+        prompt_tokens=_non_negative_int(usage.get("prompt_tokens")),
+        completion_tokens=_non_negative_int(usage.get("completion_tokens")),
+        cost_usd=_non_negative_float(usage.get("cost")),
+    )
+
+
+def _non_negative_int(value: object) -> int:
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return max(value, 0)
+    if isinstance(value, float) and value == value and value >= 0:
+        return int(value)
+    return 0
+
+
+def _non_negative_float(value: object) -> float:
+    if isinstance(value, bool):
+        return 0.0
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return 0.0
+    else:
+        return 0.0
+    return number if number >= 0 and number != float("inf") else 0.0  # NaN fails ">= 0"
+
+
+class ChunkAccumulator:
+    """Feed every decoded chunk (or the one non-streamed body) in order; read the fields at the end."""
+
+    def __init__(self, *, count_reasoning_as_first_token: bool = False) -> None:
+        self._count_reasoning = count_reasoning_as_first_token
+        self._content: list[str] = []
+        self._reasoning: list[str] = []
+        self._refusal: list[str] = []
+        self.finish_reason: str | None = None
+        self.native_finish_reason: str | None = None
+        self.usage: Usage | None = None
+        self.provider: str | None = None
+        self.generation_id: str | None = None
+        self.error: Mapping[str, Any] | None = None
+        self.saw_visible_token = False
+        self.done = False  # ``data: [DONE]`` was seen (call ``mark_done``)
+        self.chunks = 0
+
+    @property
+    def content(self) -> str:
+        return "".join(self._content)
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(self._reasoning)
+
+    @property
+    def refusal(self) -> str | None:
+        return "".join(self._refusal) if self._refusal else None
+
+    @property
+    def finished(self) -> bool:
+        """The stream reached a proper end: a finish reason, ``[DONE]``, or an error chunk."""
+        return self.finish_reason is not None or self.done or self.error is not None
+
+    def mark_done(self) -> None:
+        """Record the ``data: [DONE]`` terminator."""
+        self.done = True
+
+    def feed(self, obj: Mapping[str, Any]) -> bool:
+        """Take one chunk; return True iff it carried the first visible token of the stream."""
+        self.chunks += 1
+        if self.generation_id is None:
+            gen_id = obj.get("id")
+            if isinstance(gen_id, str) and gen_id:
+                self.generation_id = gen_id
+        if self.provider is None:
+            provider = obj.get("provider")
+            if isinstance(provider, str) and provider:
+                self.provider = provider
+        usage = parse_usage(obj.get("usage"))
+        if usage is not None:
+            self.usage = usage
+        if self.error is None:
+            error = obj.get("error")
+            if isinstance(error, Mapping):
+                self.error = error
+            elif isinstance(error, str) and error:
+                self.error = {"message": error}
+        choices = obj.get("choices")
+        if not isinstance(choices, list) or not choices:
+            return False
+        choice = _first_choice(choices)
+        if choice is None:
+            return False
+        first_visible = False
+        part = choice.get("delta")
+        if not isinstance(part, Mapping):
+            part = choice.get("message")
+        if isinstance(part, Mapping):
+            content = part.get("content")
+            if isinstance(content, str) and content:
+                self._content.append(content)
+                first_visible = True
+            reasoning = part.get("reasoning")
+            if isinstance(reasoning, str) and reasoning:
+                self._reasoning.append(reasoning)
+                first_visible = first_visible or self._count_reasoning
+            refusal = part.get("refusal")
+            if isinstance(refusal, str) and refusal:
+                self._refusal.append(refusal)
+        if self.finish_reason is None:
+            finish = choice.get("finish_reason")
+            if isinstance(finish, str) and finish:
+                self.finish_reason = finish
+        if self.native_finish_reason is None:
+            native = choice.get("native_finish_reason")
+            if isinstance(native, str) and native:
+                self.native_finish_reason = native
+        if self.error is None:
+            error = choice.get("error")
+            if isinstance(error, Mapping):
+                self.error = error
+        if first_visible and not self.saw_visible_token:
+            self.saw_visible_token = True
+            return True
+        return False
+
+
+def _first_choice(choices: list[Any]) -> Mapping[str, Any] | None:
+    for choice in choices:
+        if isinstance(choice, Mapping) and choice.get("index", 0) == 0:
+            return choice
+    return None

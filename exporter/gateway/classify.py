@@ -1,0 +1,400 @@
+"""The outcome classification table of DESIGN §4: pure functions from what came back to a ``GatewayError``.
+
+Inputs are an HTTP status with its body and headers, a mid-stream (or non-streamed ``finish_reason:
+"error"``) error object, or an exception. The status alone does not decide (an unknown model is a 400 on
+OpenRouter; upstream failures all say "Provider returned error"), so the error body is read first:
+``error.code`` (int or string), ``error.message``, ``error.metadata.error_type``, ``error.metadata.raw``
+(string or object), ``error.availability.code`` (also the variant that carries ``error_type`` /
+``http_status`` and no ``code``), and ``metadata.reasons`` / ``flagged_input`` / ``patterns``. Bodies of
+plain OpenAI-compatible hosts (``{"error": {"code": "model_not_found", ...}}``, vLLM's top-level
+``{"object": "error", ...}``, FastAPI's ``{"detail": ...}``) are read the same way.
+
+Decision order (first match wins):
+
+1. OpenRouter moderation or guardrail block (``reasons``, ``flagged_input`` or ``patterns`` metadata)
+   → ``config`` / ``platform_moderation``: our prompt tripped the *platform's* filter, not the provider's.
+2. Provider-side refusal (``error_type`` ``content_policy_violation`` or ``refusal``) → ``inconclusive`` /
+   ``refusal_error``. **This is the dedicated field the refusal contract reads**: ``reason ==
+   Reason.REFUSAL_ERROR`` (or ``is_provider_refusal(error)``) means the provider refused, and that contract
+   turns it into a ``fail``. Every other contract sees ``inconclusive`` (no evidence), because a refusal
+   does not tell whether the host's JSON or language would have been right.
+3. ``availability.code`` (reference §4.4): ``model_not_found`` / ``no_endpoints`` / ``model_deprecated``
+   / ``constraint_filtered`` ... → ``unavailable``; ``capacity_exhausted`` / ``temporarily_unavailable``
+   → ``transport``; ``wrong_endpoint`` → ``config``.
+4. Well-known messages: "... is not a valid model ID" → ``unavailable/model_not_found``; "No endpoints
+   found ..." → ``unavailable/no_endpoints``; "No allowed providers are available ..." →
+   ``unavailable/pin_unsatisfiable``; OpenAI-style string codes (``model_not_found``,
+   ``insufficient_quota``, ``invalid_api_key``, ...).
+5. The status: 408/504/524 → ``transport/timeout``; 429 → ``transport/rate_limited``; other 5xx →
+   ``transport/server_error``; 401/403 → ``config/auth``; 402 → ``config/credits``; 404 →
+   ``unavailable/no_endpoints``; other 4xx → ``config/bad_request`` (malformed request: our fault).
+6. Nothing to go on (no status, no recognised code) → ``transport/malformed_response``.
+
+Mid-stream errors (``mid_stream=True``): the request was accepted and generation started, so anything that
+would be ``transport`` or ``config/bad_request`` becomes ``transport/mid_stream_error``; refusals,
+moderation, availability, auth and credits keep their class.
+
+Garbage (an HTML error page, non-JSON, a truncated or oversized body) never raises: with an error status
+the status decides (a 502 HTML page is ``transport/server_error``), otherwise it is
+``transport/malformed_response``.
+
+Example::
+
+    err = classify_http_error(429, b'{"error":{"message":"Provider returned error","code":429}}')
+    (err.outcome, err.reason)       # (Outcome.TRANSPORT, Reason.RATE_LIMITED)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from exporter.gateway.types import GatewayError
+from exporter.outcomes import Outcome, Reason
+
+__all__ = [
+    "DETAIL_MAX_CHARS",
+    "ErrorFacts",
+    "classify_error_object",
+    "classify_exception",
+    "classify_http_error",
+    "error_facts",
+    "is_provider_refusal",
+    "malformed_response",
+    "missing_key",
+    "oversized_body",
+    "parse_json_body",
+    "truncated_stream",
+]
+
+DETAIL_MAX_CHARS = 300
+
+# "content_filter" is the code Azure-style hosts use for the same provider-side policy block.
+_REFUSAL_TYPES = frozenset({"content_policy_violation", "refusal", "content_filter"})
+
+_AVAILABILITY: dict[str, tuple[Outcome, Reason]] = {
+    "model_not_found": (Outcome.UNAVAILABLE, Reason.MODEL_NOT_FOUND),
+    "no_endpoints": (Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS),
+    "model_deprecated": (Outcome.UNAVAILABLE, Reason.MODEL_DEPRECATED),
+    "free_variant_ended": (Outcome.UNAVAILABLE, Reason.MODEL_DEPRECATED),
+    "model_unavailable_upstream": (Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS),
+    "privacy_restricted": (Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS),
+    "region_restricted": (Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS),
+    # our own request constraints (pin, require_parameters, max_tokens ...) removed every endpoint
+    "constraint_filtered": (Outcome.UNAVAILABLE, Reason.PIN_UNSATISFIABLE),
+    "capacity_exhausted": (Outcome.TRANSPORT, Reason.RATE_LIMITED),
+    "temporarily_unavailable": (Outcome.TRANSPORT, Reason.SERVER_ERROR),
+    "wrong_endpoint": (Outcome.CONFIG, Reason.BAD_REQUEST),
+}
+
+# String codes of OpenAI-compatible hosts (and OpenRouter's string ``code`` variant).
+_STRING_CODES: dict[str, tuple[Outcome, Reason]] = {
+    "model_not_found": (Outcome.UNAVAILABLE, Reason.MODEL_NOT_FOUND),
+    "insufficient_quota": (Outcome.CONFIG, Reason.CREDITS),  # OpenAI sends it with a 429
+    "payment_required": (Outcome.CONFIG, Reason.CREDITS),
+    "invalid_api_key": (Outcome.CONFIG, Reason.AUTH),
+    "authentication": (Outcome.CONFIG, Reason.AUTH),
+    "permission_denied": (Outcome.CONFIG, Reason.AUTH),
+    "rate_limit_exceeded": (Outcome.TRANSPORT, Reason.RATE_LIMITED),
+    "server_error": (Outcome.TRANSPORT, Reason.SERVER_ERROR),
+    "server": (Outcome.TRANSPORT, Reason.SERVER_ERROR),
+    "unmapped": (Outcome.TRANSPORT, Reason.SERVER_ERROR),
+    "provider_overloaded": (Outcome.TRANSPORT, Reason.SERVER_ERROR),
+    "provider_unavailable": (Outcome.TRANSPORT, Reason.SERVER_ERROR),
+    "timeout": (Outcome.TRANSPORT, Reason.TIMEOUT),
+}
+
+_MESSAGES: tuple[tuple[re.Pattern[str], Outcome, Reason], ...] = (
+    (re.compile(r"is not a valid model id", re.I), Outcome.UNAVAILABLE, Reason.MODEL_NOT_FOUND),
+    (re.compile(r"no allowed providers are available", re.I), Outcome.UNAVAILABLE, Reason.PIN_UNSATISFIABLE),
+    (re.compile(r"no endpoints found", re.I), Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS),
+    (re.compile(r"model\b.*\b(does not exist|not found)", re.I), Outcome.UNAVAILABLE, Reason.MODEL_NOT_FOUND),
+)
+
+# Mid-stream, these classes say nothing more precise than "the stream broke".
+_MID_STREAM_COLLAPSE = frozenset({Outcome.TRANSPORT})
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorFacts:
+    """What an error body says, normalised across OpenRouter and OpenAI-compatible shapes."""
+
+    code: int | None = None  # error.code when an int, else error.http_status
+    code_text: str | None = None  # error.code when a string
+    message: str = ""
+    error_type: str | None = None  # error.metadata.error_type, error.error_type or error.type
+    availability: str | None = None  # error.availability.code
+    excluded_by: tuple[str, ...] = ()
+    raw: str = ""  # error.metadata.raw, serialised when an object
+    provider_name: str | None = None
+    moderation: bool = False  # metadata.reasons / flagged_input / patterns present
+
+
+def error_facts(error: object) -> ErrorFacts:
+    """Normalise an error object (the value of ``"error"``, or a whole vLLM/FastAPI error body).
+
+    Example: ``error_facts({"code": 429, "message": "Provider returned error",
+    "metadata": {"provider_name": "BaseTen"}}).provider_name`` → ``'BaseTen'``.
+    """
+    if isinstance(error, str):
+        return ErrorFacts(message=error)
+    if not isinstance(error, Mapping):
+        return ErrorFacts()
+    metadata = error.get("metadata")
+    meta: Mapping[str, Any] = metadata if isinstance(metadata, Mapping) else {}
+    availability = error.get("availability")
+    avail: Mapping[str, Any] = availability if isinstance(availability, Mapping) else {}
+    raw_code = error.get("code")
+    code: int | None = None
+    code_text: str | None = None
+    if isinstance(raw_code, int) and not isinstance(raw_code, bool):
+        code = raw_code
+    elif isinstance(raw_code, str) and raw_code.strip():
+        if raw_code.strip().isdigit():
+            code = int(raw_code.strip())
+        else:
+            code_text = raw_code.strip()
+    if code is None:
+        code = _as_int(error.get("http_status"))
+    message = error.get("message")
+    if not isinstance(message, str):
+        detail = error.get("detail")
+        message = detail if isinstance(detail, str) else ""
+    error_type = _first_str(meta.get("error_type"), error.get("error_type"), error.get("type"))
+    excluded = avail.get("excluded_by")
+    raw = meta.get("raw")
+    if raw is None:
+        raw_text = ""
+    elif isinstance(raw, str):
+        raw_text = raw
+    else:
+        raw_text = json.dumps(raw, ensure_ascii=False, default=str)
+    return ErrorFacts(
+        code=code,
+        code_text=code_text,
+        message=message,
+        error_type=error_type,
+        availability=_first_str(avail.get("code")),
+        excluded_by=tuple(x for x in excluded if isinstance(x, str)) if isinstance(excluded, list) else (),
+        raw=raw_text,
+        provider_name=_first_str(meta.get("provider_name")),
+        moderation=any(key in meta for key in ("reasons", "flagged_input", "patterns")),
+    )
+
+
+def classify_error_object(
+    error: object, *, status: int | None = None, mid_stream: bool = False
+) -> GatewayError:
+    """Classify an error object; ``status`` is the HTTP status when there was one (None mid-stream).
+
+    Example: ``classify_error_object({"code": "server_error", "message": "boom"}, mid_stream=True)``
+    → ``GatewayError(TRANSPORT, MID_STREAM_ERROR, None, ...)``.
+    """
+    facts = error_facts(error)
+    effective = status if status is not None and status >= 400 else facts.code
+    outcome, reason = _decide(facts, effective)
+    if mid_stream and (outcome in _MID_STREAM_COLLAPSE or reason is Reason.BAD_REQUEST):
+        outcome, reason = Outcome.TRANSPORT, Reason.MID_STREAM_ERROR
+    prefix = "mid-stream error" if mid_stream else (f"HTTP {status}" if status is not None else "error")
+    return GatewayError(outcome, reason, status, _clip(f"{prefix}: {_describe(facts)}"))
+
+
+def classify_http_error(
+    status: int, body: bytes | str, headers: Mapping[str, str] | None = None
+) -> GatewayError:
+    """Classify a non-2xx response from its status, its (possibly garbage) body, and its headers.
+
+    Example: ``classify_http_error(400, b'{"error":{"code":400,"message":"acme/fake is not a valid model
+    ID"}}')`` → ``GatewayError(UNAVAILABLE, MODEL_NOT_FOUND, 400, ...)``.
+    """
+    parsed, problem = parse_json_body(body)
+    retry_after = _header(headers, "retry-after")
+    suffix = f" (retry-after {retry_after})" if retry_after else ""
+    error_obj: object = None
+    if isinstance(parsed, Mapping):
+        if "error" in parsed:
+            error_obj = parsed["error"]
+        elif parsed.get("object") == "error" or "message" in parsed or "detail" in parsed:
+            error_obj = parsed
+    if error_obj is not None:
+        classified = classify_error_object(error_obj, status=status)
+        return GatewayError(classified.outcome, classified.reason, status, _clip(classified.detail + suffix))
+    outcome, reason = _decide(ErrorFacts(), status)
+    what = problem or "JSON body without an error object"
+    return GatewayError(outcome, reason, status, _clip(f"HTTP {status}: {what}: {_excerpt(body)}{suffix}"))
+
+
+def classify_exception(exc: BaseException) -> GatewayError:
+    """Classify an exception raised while talking to the gateway (never raises itself).
+
+    Example: ``classify_exception(httpx.ConnectTimeout("timed out"))`` → ``GatewayError(TRANSPORT, TIMEOUT)``.
+    """
+    name = type(exc).__name__
+    text = str(exc)
+    detail = _clip(f"{name}: {text}" if text else name)
+    if isinstance(exc, httpx.TimeoutException | TimeoutError):
+        return GatewayError(Outcome.TRANSPORT, Reason.TIMEOUT, None, detail)
+    if isinstance(exc, httpx.DecodingError):
+        return GatewayError(Outcome.TRANSPORT, Reason.MALFORMED_RESPONSE, None, detail)
+    if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
+        return GatewayError(Outcome.CONFIG, Reason.BAD_REQUEST, None, detail)
+    return GatewayError(Outcome.TRANSPORT, Reason.NETWORK, None, detail)
+
+
+def is_provider_refusal(error: GatewayError | None) -> bool:
+    """Whether the provider refused the request with a content-policy/refusal error (a refusal ``fail``).
+
+    Example: ``is_provider_refusal(classify_error_object({"code": 400, "metadata": {"error_type":
+    "refusal"}}))`` → ``True``.
+    """
+    return error is not None and error.reason is Reason.REFUSAL_ERROR
+
+
+def missing_key() -> GatewayError:
+    """The error for a request that needs an API key when none is configured (nothing was sent)."""
+    return GatewayError(Outcome.CONFIG, Reason.MISSING_KEY, None, "no API key configured; request not sent")
+
+
+def malformed_response(detail: str, status: int | None = None) -> GatewayError:
+    """A response we could not read as the wire format says (garbage, wrong shape)."""
+    return GatewayError(Outcome.TRANSPORT, Reason.MALFORMED_RESPONSE, status, _clip(detail))
+
+
+def oversized_body(limit: int, status: int | None = None) -> GatewayError:
+    """A body larger than ``limit`` bytes: reading stopped there. Error statuses keep their class."""
+    if status is not None and status >= 400:
+        outcome, reason = _decide(ErrorFacts(), status)
+        return GatewayError(outcome, reason, status, f"HTTP {status}: body over {limit} bytes (not read)")
+    return malformed_response(f"body over {limit} bytes (reading stopped)", status)
+
+
+def truncated_stream(detail: str, status: int | None = 200) -> GatewayError:
+    """A stream that ended without a finish reason, ``[DONE]`` or an error chunk."""
+    return GatewayError(Outcome.TRANSPORT, Reason.NETWORK, status, _clip(f"stream truncated: {detail}"))
+
+
+def parse_json_body(body: bytes | str) -> tuple[Any, str | None]:
+    """Parse a JSON body that may start with whitespace heartbeats; return ``(value, problem)``.
+
+    ``problem`` is None on success, otherwise says what was wrong (and ``value`` is None).
+    Example: ``parse_json_body(b"\\n\\n{\\"a\\": 1}")`` → ``({'a': 1}, None)``.
+    """
+    text: str
+    if isinstance(body, bytes | bytearray):
+        try:
+            text = bytes(body).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return None, f"body is not UTF-8 ({exc.reason} at byte {exc.start})"
+    else:
+        text = body
+    text = text.strip()
+    if not text:
+        return None, "empty body"
+    if text[0] == "<":
+        return None, "HTML/XML body instead of JSON"
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"body is not JSON ({exc.msg} at char {exc.pos})"
+    except RecursionError:
+        return None, "body is not usable JSON (nested too deeply)"
+
+
+# -- internals -------------------------------------------------------------------------------------------
+
+
+def _decide(facts: ErrorFacts, status: int | None) -> tuple[Outcome, Reason]:
+    if facts.moderation:
+        return Outcome.CONFIG, Reason.PLATFORM_MODERATION
+    if facts.error_type in _REFUSAL_TYPES or facts.code_text in _REFUSAL_TYPES:
+        return Outcome.INCONCLUSIVE, Reason.REFUSAL_ERROR
+    if facts.availability is not None and facts.availability in _AVAILABILITY:
+        outcome, reason = _AVAILABILITY[facts.availability]
+        if reason is Reason.NO_ENDPOINTS and "allowed_providers" in facts.excluded_by:
+            reason = Reason.PIN_UNSATISFIABLE
+        return outcome, reason
+    for pattern, outcome, reason in _MESSAGES:
+        if pattern.search(facts.message):
+            return outcome, reason
+    if facts.code_text is not None and facts.code_text in _STRING_CODES:
+        return _STRING_CODES[facts.code_text]
+    if status is None:
+        if facts.error_type is not None and facts.error_type in _STRING_CODES:
+            return _STRING_CODES[facts.error_type]
+        return Outcome.TRANSPORT, Reason.MALFORMED_RESPONSE
+    return _by_status(status)
+
+
+def _by_status(status: int) -> tuple[Outcome, Reason]:
+    if status in (408, 504, 524):
+        return Outcome.TRANSPORT, Reason.TIMEOUT
+    if status == 429:
+        return Outcome.TRANSPORT, Reason.RATE_LIMITED
+    if status >= 500:
+        return Outcome.TRANSPORT, Reason.SERVER_ERROR
+    if status in (401, 403):
+        return Outcome.CONFIG, Reason.AUTH
+    if status == 402:
+        return Outcome.CONFIG, Reason.CREDITS
+    if status == 404:
+        return Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS
+    if status >= 400:
+        return Outcome.CONFIG, Reason.BAD_REQUEST
+    # 1xx/2xx/3xx handed in as an error: nothing we can read as the wire format
+    return Outcome.TRANSPORT, Reason.MALFORMED_RESPONSE
+
+
+def _describe(facts: ErrorFacts) -> str:
+    parts = [facts.message or "(no message)"]
+    if facts.code is not None:
+        parts.append(f"code={facts.code}")
+    if facts.code_text is not None:
+        parts.append(f"code={facts.code_text}")
+    if facts.error_type:
+        parts.append(f"error_type={facts.error_type}")
+    if facts.availability:
+        parts.append(f"availability={facts.availability}")
+    if facts.provider_name:
+        parts.append(f"provider={facts.provider_name}")
+    if facts.raw:
+        parts.append(f"raw={facts.raw[:160]!r}")
+    return " ".join(parts)
+
+
+def _excerpt(body: bytes | str, limit: int = 120) -> str:
+    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes | bytearray) else body
+    text = " ".join(text[: limit * 2].split())
+    return repr(text[:limit])
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= DETAIL_MAX_CHARS else text[: DETAIL_MAX_CHARS - 1] + "…"
+
+
+def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
+    if not headers:
+        return None
+    for key, value in headers.items():
+        if key.lower() == name:
+            return value
+    return None
+
+
+def _as_int(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _first_str(*values: object) -> str | None:
+    for value in values:
+        if isinstance(value, str) and value:
+            return value
+    return None

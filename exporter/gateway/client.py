@@ -1,0 +1,590 @@
+"""The async gateway client: endpoint discovery, pinned chat completions (plain or streamed), model listing.
+
+This is the thin I/O shell around the pure parts of the package: ``sse`` decodes the event stream,
+``chunks`` accumulates the completion, ``classify`` turns every failure into a ``GatewayError`` value.
+``chat`` never raises for an expected failure (HTTP errors, timeouts, broken or garbage streams); it returns
+a ``ChatResult`` whose ``error`` is set, keeps whatever content arrived, and logs one structured line with a
+fixed message (``gateway request failed``) and ``key=value`` fields, never the API key and at most a short
+excerpt of model output.
+
+Time to first token: ``ttft_seconds`` is ``clock()`` at the network read that delivered the first visible
+token minus ``clock()`` just before the request was sent. Per read the client does only the SSE split, one
+``json.loads`` per event and a few dict lookups, so the measurement stays close to the wire.
+
+Two kinds of gateway:
+
+- ``openrouter``: discovery is ``GET {base_url}/models/{model}/endpoints``; a request with ``pin`` sends
+  ``provider: {only: [pin], allow_fallbacks: false, require_parameters: true}``, and every chat sends
+  ``X-OpenRouter-Cache: false`` and ``X-OpenRouter-Title``. A chat without an API key is not sent
+  (``config/missing_key``).
+- ``openai-compatible`` (a provider's own API, vLLM, SGLang): discovery returns the configured
+  ``static_endpoints[model]`` without a request; chat sends no ``provider`` object and asks for usage in the
+  stream (``stream_options.include_usage``), which such servers only send when asked.
+
+Example::
+
+    async with GatewayClient("https://openrouter.ai/api/v1", api_key) as gateway:
+        endpoints = await gateway.discover("moonshotai/kimi-k2-0905")
+        result = await gateway.chat(ChatRequest(model="moonshotai/kimi-k2-0905",
+                                                messages=({"role": "user", "content": "Hi"},),
+                                                max_tokens=16, pin="deepinfra/fp4", stream=True,
+                                                first_token_deadline=10.0))
+        result.ttft_seconds, result.first_token_timed_out, result.error
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal
+from urllib.parse import quote
+
+import httpx
+
+from exporter.gateway.chunks import ChunkAccumulator
+from exporter.gateway.classify import (
+    classify_error_object,
+    classify_exception,
+    classify_http_error,
+    malformed_response,
+    missing_key,
+    oversized_body,
+    parse_json_body,
+    truncated_stream,
+)
+from exporter.gateway.sse import SSEDecoder, SSEKind
+from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
+from exporter.outcomes import Outcome, Reason, Usage
+
+__all__ = ["GatewayClient", "GatewayKind", "parse_endpoint", "parse_endpoints_response"]
+
+GatewayKind = Literal["openrouter", "openai-compatible"]
+
+_LOG_MESSAGE = (
+    "gateway request failed op=%s model=%s pin=%s outcome=%s reason=%s status=%s elapsed_s=%.3f detail=%r"
+    " excerpt=%r"
+)
+_EXCERPT_CHARS = 60
+# The catalogue (GET /models) is legitimately much larger than one completion.
+_CATALOGUE_BODY_FACTOR = 16
+
+
+@dataclass(slots=True)
+class _Progress:
+    """Mutable bookkeeping of one chat call (local to the call, never shared)."""
+
+    t0: float = 0.0  # clock() just before sending
+    loop_t0: float = 0.0  # the event loop's time at the same moment (deadlines run on the loop's clock)
+    status: int | None = None
+    ttft: float | None = None
+    generation_header: str | None = None
+    first_token_at: float | None = None  # loop time of the first-token deadline
+    waiting_first_token: bool = False
+
+
+class GatewayClient:
+    """Talks to OpenRouter (or any OpenAI-compatible host) for the canary; see the module docstring.
+
+    ``transport`` is the I/O seam (``httpx.MockTransport`` in tests); ``clock`` measures TTFT and elapsed
+    time; ``timeout`` bounds a whole request (headers and body) and ``connect_timeout`` the connection;
+    ``max_body_bytes`` bounds what is read from one response.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        *,
+        kind: GatewayKind = "openrouter",
+        static_endpoints: Mapping[str, Sequence[Endpoint]] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float = 60.0,
+        connect_timeout: float = 10.0,
+        max_body_bytes: int = 4 * 1024 * 1024,
+        clock: Callable[[], float] = time.perf_counter,
+        logger: logging.Logger | None = None,
+        app_title: str = "Provider Canary",
+    ) -> None:
+        if kind not in ("openrouter", "openai-compatible"):
+            raise ValueError(f"kind must be 'openrouter' or 'openai-compatible', got {kind!r}")
+        if timeout <= 0 or connect_timeout <= 0:
+            raise ValueError(
+                f"timeouts must be positive, got timeout={timeout} connect_timeout={connect_timeout}"
+            )
+        if max_body_bytes < 1024:
+            raise ValueError(f"max_body_bytes must be at least 1024, got {max_body_bytes}")
+        self._base = base_url.rstrip("/")
+        self._api_key = api_key or None
+        self._kind: GatewayKind = kind
+        self._static = {model: tuple(eps) for model, eps in (static_endpoints or {}).items()}
+        self._timeout = timeout
+        self._max_body = max_body_bytes
+        self._clock = clock
+        self._log = logger or logging.getLogger("exporter.gateway")
+        self._app_title = app_title
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            timeout=httpx.Timeout(timeout, connect=connect_timeout),
+            limits=httpx.Limits(max_connections=256, max_keepalive_connections=64),
+            follow_redirects=False,
+        )
+
+    async def __aenter__(self) -> GatewayClient:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    # -- requests ----------------------------------------------------------------------------------------
+
+    def build_chat_body(self, request: ChatRequest) -> dict[str, Any]:
+        """The JSON body ``chat`` sends for ``request`` (pure; never ``models``, never ``plugins``).
+
+        Example (OpenRouter, pinned): ``{"model": "m", "messages": [...], "max_tokens": 16, "stream": true,
+        "temperature": 0.0, "provider": {"only": ["deepinfra/fp8"], "allow_fallbacks": false,
+        "require_parameters": true}}``.
+        """
+        body: dict[str, Any] = {
+            "model": request.model,
+            "messages": [dict(message) for message in request.messages],
+            "max_tokens": request.max_tokens,
+            "stream": request.stream,
+        }
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.response_format is not None:
+            body["response_format"] = request.response_format
+        if self._kind == "openrouter":
+            if request.pin is not None:
+                body["provider"] = {
+                    "only": [request.pin],
+                    "allow_fallbacks": False,
+                    "require_parameters": True,
+                }
+        elif request.stream:
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+    def build_chat_headers(self, request: ChatRequest) -> dict[str, str]:
+        """The request headers ``chat`` sends (the API key included: never log this)."""
+        headers = self._base_headers()
+        headers["Accept"] = "text/event-stream" if request.stream else "application/json"
+        if self._kind == "openrouter":
+            headers["X-OpenRouter-Cache"] = "false"
+        return headers
+
+    async def discover(self, model: str) -> list[Endpoint] | GatewayError:
+        """The model's serving endpoints (``GET {base}/models/{model}/endpoints``), or why not.
+
+        For ``openai-compatible`` gateways, the configured ``static_endpoints[model]`` (no request).
+        Example: ``await client.discover("moonshotai/kimi-k2-0905")``
+        → ``[Endpoint(tag="deepinfra/fp4", ...)]``.
+        """
+        if self._kind == "openai-compatible":
+            if model in self._static:
+                return list(self._static[model])
+            error = GatewayError(
+                Outcome.CONFIG,
+                Reason.BAD_REQUEST,
+                None,
+                f"no static endpoints configured for model {model!r}",
+            )
+            self._log_error("discover", model, None, error, 0.0)
+            return error
+        started = self._clock()
+        payload = await self._get_json(f"/models/{quote(model, safe='/:')}/endpoints", self._max_body)
+        if not isinstance(payload, GatewayError):
+            payload = parse_endpoints_response(payload)
+        if isinstance(payload, GatewayError):
+            self._log_error("discover", model, None, payload, self._clock() - started)
+        return payload
+
+    async def list_models(self) -> list[dict[str, Any]] | GatewayError:
+        """The gateway's model catalogue (``GET {base}/models`` → ``data``), for routability.
+
+        Example: ``await client.list_models()`` → ``[{"id": "moonshotai/kimi-k2-0905", ...}, ...]``.
+        """
+        started = self._clock()
+        payload = await self._get_json("/models", self._max_body * _CATALOGUE_BODY_FACTOR)
+        if not isinstance(payload, GatewayError):
+            data = payload.get("data") if isinstance(payload, Mapping) else None
+            if isinstance(data, list):
+                return [dict(item) for item in data if isinstance(item, Mapping)]
+            payload = malformed_response(f"model list without a 'data' array: {_shape(payload)}", 200)
+        self._log_error("list_models", "*", None, payload, self._clock() - started)
+        return payload
+
+    async def chat(self, request: ChatRequest) -> ChatResult:
+        """Send one chat completion and return what came back; never raises for expected failures.
+
+        Example: ``(await client.chat(ChatRequest("m", ({"role": "user", "content": "Hi"},), 16))).content``.
+        """
+        if self._kind == "openrouter" and self._api_key is None:
+            not_sent = missing_key()
+            self._log_error("chat", request.model, request.pin, not_sent, 0.0)
+            return ChatResult(error=not_sent)
+        http_request = self._http.build_request(
+            "POST", self._base + "/chat/completions", json=self.build_chat_body(request),
+            headers=self.build_chat_headers(request),
+        )  # fmt: skip
+        acc = ChunkAccumulator(count_reasoning_as_first_token=request.count_reasoning_as_first_token)
+        progress = _Progress()
+        loop = asyncio.get_running_loop()
+        overall_at = loop.time() + self._timeout
+        scope = asyncio.timeout_at(overall_at)
+        error: GatewayError | None
+        timed_out_first_token = False
+        progress.loop_t0 = loop.time()
+        progress.t0 = self._clock()
+        try:
+            async with scope:
+                if request.stream:
+                    error = await self._stream(http_request, request, acc, progress, scope, overall_at)
+                else:
+                    error = await self._plain(http_request, acc, progress)
+        except TimeoutError as exc:
+            if scope.expired() and progress.waiting_first_token:
+                error, timed_out_first_token = None, True
+            elif scope.expired():
+                phase = "response headers" if progress.status is None else "the end of the response"
+                error = GatewayError(
+                    Outcome.TRANSPORT, Reason.TIMEOUT, progress.status,
+                    f"no {phase} within the overall timeout of {self._timeout:g}s",
+                )  # fmt: skip
+            else:
+                error = classify_exception(exc)
+        except (httpx.HTTPError, OSError) as exc:
+            error = classify_exception(exc)
+            if progress.status is not None:
+                error = GatewayError(error.outcome, error.reason, progress.status, error.detail)
+        elapsed = self._clock() - progress.t0
+        if error is not None:
+            self._log_error("chat", request.model, request.pin, error, elapsed, acc.content)
+        elif timed_out_first_token:
+            self._log.info(
+                "first token deadline passed model=%s pin=%s deadline_s=%s elapsed_s=%.3f",
+                request.model, request.pin, request.first_token_deadline, elapsed,
+            )  # fmt: skip
+        return ChatResult(
+            error=error,
+            status=progress.status,
+            content=acc.content,
+            reasoning=acc.reasoning,
+            refusal=acc.refusal,
+            finish_reason=acc.finish_reason,
+            native_finish_reason=acc.native_finish_reason,
+            served_by=acc.provider,
+            generation_id=acc.generation_id or progress.generation_header,
+            usage=acc.usage or Usage(),
+            ttft_seconds=progress.ttft,
+            first_token_timed_out=timed_out_first_token,
+            elapsed_seconds=elapsed,
+        )
+
+    # -- internals ---------------------------------------------------------------------------------------
+
+    async def _plain(
+        self, http_request: httpx.Request, acc: ChunkAccumulator, progress: _Progress
+    ) -> GatewayError | None:
+        response = await self._http.send(http_request, stream=True)
+        try:
+            progress.status = response.status_code
+            progress.generation_header = response.headers.get("x-generation-id")
+            body, over = await self._read_bounded(response, self._max_body)
+        finally:
+            await response.aclose()
+        if over:
+            return oversized_body(self._max_body, response.status_code)
+        if response.status_code >= 300:
+            return classify_http_error(response.status_code, body, response.headers)
+        return _read_completion(body, acc, response.status_code)
+
+    async def _stream(
+        self,
+        http_request: httpx.Request,
+        request: ChatRequest,
+        acc: ChunkAccumulator,
+        progress: _Progress,
+        scope: asyncio.Timeout,
+        overall_at: float,
+    ) -> GatewayError | None:
+        clock = self._clock
+        response = await self._http.send(http_request, stream=True)
+        try:
+            status = progress.status = response.status_code
+            progress.generation_header = response.headers.get("x-generation-id")
+            if status >= 300 or "text/event-stream" not in response.headers.get("content-type", ""):
+                # An error before the stream (plain JSON with a 4xx/5xx), or a host that answered a
+                # streamed request with one JSON body: read it whole.
+                body, over = await self._read_bounded(response, self._max_body)
+                if over:
+                    return oversized_body(self._max_body, status)
+                if status >= 300:
+                    return classify_http_error(status, body, response.headers)
+                return _read_completion(body, acc, status)
+            if request.first_token_deadline is not None:
+                progress.first_token_at = progress.loop_t0 + request.first_token_deadline
+                progress.waiting_first_token = True
+                scope.reschedule(min(progress.first_token_at, overall_at))
+            decoder = SSEDecoder(max_event_chars=self._max_body, keep_comments=False)
+            received = 0
+            stopped = False
+            async for chunk in response.aiter_bytes():
+                now = clock()
+                received += len(chunk)
+                if received > self._max_body:
+                    return oversized_body(self._max_body, status)
+                for event in decoder.feed(chunk):
+                    if event.kind is not SSEKind.EVENT:
+                        if event.kind is SSEKind.OVERSIZED:
+                            return malformed_response(f"SSE {event.text}", status)
+                        continue
+                    data = event.data
+                    if data == "[DONE]":
+                        acc.mark_done()
+                        stopped = True
+                        break
+                    problem = _feed_event(data, acc)
+                    if problem is not None:
+                        return malformed_response(problem, status)
+                    if acc.saw_visible_token and progress.ttft is None:
+                        progress.ttft = now - progress.t0
+                        if progress.waiting_first_token:
+                            progress.waiting_first_token = False
+                            scope.reschedule(overall_at)
+                    if acc.error is not None:  # the gateway ends the stream after an error chunk
+                        stopped = True
+                        break
+                if stopped:
+                    break
+            if not stopped:
+                for event in decoder.flush():
+                    if event.kind is SSEKind.EVENT and event.data != "[DONE]":
+                        problem = _feed_event(event.data, acc)
+                        if problem is not None:
+                            return malformed_response(problem, status)
+                    elif event.kind is SSEKind.EVENT:
+                        acc.mark_done()
+        finally:
+            progress.waiting_first_token = progress.waiting_first_token and not acc.saw_visible_token
+            await response.aclose()
+        if acc.error is not None:
+            return classify_error_object(acc.error, mid_stream=True)
+        if acc.finish_reason == "error":
+            return GatewayError(
+                Outcome.TRANSPORT,
+                Reason.MID_STREAM_ERROR,
+                status,
+                "finish_reason 'error' without an error object",
+            )
+        if not acc.finished:
+            return truncated_stream(
+                f"no finish reason and no [DONE] after {received} bytes, {acc.chunks} chunks", status
+            )
+        return None
+
+    async def _get_json(self, path: str, limit: int) -> Any | GatewayError:
+        headers = self._base_headers()
+        headers["Accept"] = "application/json"
+        scope = asyncio.timeout(self._timeout)
+        status: int | None = None
+        try:
+            async with scope:
+                response = await self._http.send(
+                    self._http.build_request("GET", self._base + path, headers=headers), stream=True
+                )
+                try:
+                    status = response.status_code
+                    body, over = await self._read_bounded(response, limit)
+                finally:
+                    await response.aclose()
+        except TimeoutError as exc:
+            if not scope.expired():
+                return classify_exception(exc)
+            return GatewayError(
+                Outcome.TRANSPORT, Reason.TIMEOUT, status, f"no complete response within {self._timeout:g}s"
+            )
+        except (httpx.HTTPError, OSError) as exc:
+            return classify_exception(exc)
+        if over:
+            return oversized_body(limit, status)
+        if status >= 300:
+            return classify_http_error(status, body, response.headers)
+        parsed, problem = parse_json_body(body)
+        if problem is not None:
+            return malformed_response(f"HTTP {status}: {problem}", status)
+        return parsed
+
+    async def _read_bounded(self, response: httpx.Response, limit: int) -> tuple[bytes, bool]:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            return b"", True
+        parts: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                return b"".join(parts), True
+            parts.append(chunk)
+        return b"".join(parts), False
+
+    def _base_headers(self) -> dict[str, str]:
+        headers: dict[str, str] = {}
+        if self._api_key is not None:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        if self._kind == "openrouter":
+            headers["X-OpenRouter-Title"] = self._app_title
+        return headers
+
+    def _log_error(
+        self, op: str, model: str, pin: str | None, error: GatewayError, elapsed: float, content: str = ""
+    ) -> None:
+        detail = error.detail
+        excerpt = content[:_EXCERPT_CHARS]
+        if self._api_key is not None:  # belt and braces: a host could echo the key back
+            detail = detail.replace(self._api_key, "***")
+            excerpt = excerpt.replace(self._api_key, "***")
+        fields = {
+            "op": op,
+            "model": model,
+            "pin": pin,
+            "outcome": error.outcome.value,
+            "reason": error.reason.value,
+            "status": error.status,
+            "elapsed_s": round(elapsed, 3),
+            "detail": detail,
+            "excerpt": excerpt,
+        }
+        self._log.warning(
+            _LOG_MESSAGE, op, model, pin, error.outcome.value, error.reason.value, error.status, elapsed,
+            detail, excerpt, extra={"gateway": fields},
+        )  # fmt: skip
+
+
+def _feed_event(data: str, acc: ChunkAccumulator) -> str | None:
+    """Decode one SSE data payload into the accumulator; return a problem description or None."""
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError):
+        return f"SSE data is not JSON: {data[:80]!r}"
+    if not isinstance(obj, dict):
+        return f"SSE data is not a JSON object: {data[:80]!r}"
+    acc.feed(obj)
+    return None
+
+
+def _read_completion(body: bytes, acc: ChunkAccumulator, status: int) -> GatewayError | None:
+    """Read a non-streamed completion body (leading whitespace heartbeats allowed) into ``acc``."""
+    parsed, problem = parse_json_body(body)
+    if problem is not None:
+        return malformed_response(f"HTTP {status}: {problem}", status)
+    if not isinstance(parsed, dict):
+        return malformed_response(f"HTTP {status}: completion is not a JSON object: {_shape(parsed)}", status)
+    choices = parsed.get("choices")
+    if parsed.get("error") and not choices:
+        # An error reported in-band with a 2xx status, before any generation.
+        classified = classify_error_object(parsed["error"])
+        return GatewayError(classified.outcome, classified.reason, status, classified.detail)
+    acc.feed(parsed)
+    if acc.error is not None:
+        classified = classify_error_object(acc.error, mid_stream=True)
+        return GatewayError(classified.outcome, classified.reason, status, classified.detail)
+    if not isinstance(choices, list) or not choices:
+        return malformed_response(f"HTTP {status}: completion without choices: {_shape(parsed)}", status)
+    if acc.finish_reason == "error":
+        return GatewayError(
+            Outcome.TRANSPORT,
+            Reason.MID_STREAM_ERROR,
+            status,
+            "finish_reason 'error' without an error object",
+        )
+    return None
+
+
+def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:
+    """Parse ``{"data": {..., "endpoints": [...]}}`` into endpoints; entries without a tag are dropped.
+
+    Example: ``parse_endpoints_response({"data": {"endpoints": [{"tag": "deepinfra/fp8",
+    "provider_name": "DeepInfra"}]}})`` → ``[Endpoint(tag="deepinfra/fp8", provider_name="DeepInfra")]``.
+    """
+    data = payload.get("data") if isinstance(payload, Mapping) else None
+    endpoints = data.get("endpoints") if isinstance(data, Mapping) else None
+    if not isinstance(endpoints, list):
+        return malformed_response(f"endpoint listing without data.endpoints: {_shape(payload)}", 200)
+    parsed = (parse_endpoint(item) for item in endpoints)
+    return [endpoint for endpoint in parsed if endpoint is not None]
+
+
+def parse_endpoint(item: object) -> Endpoint | None:
+    """One ``PublicEndpoint`` object → ``Endpoint``; None when it has no routing tag (cannot be pinned).
+
+    Tolerates nulls, stats given as a number or as ``{p50, ...}``, and prices as decimal strings.
+    Example: ``parse_endpoint({"tag": "parasail/fp8", "pricing": {"prompt": "0.0000005"}})
+    .price_prompt_usd_per_token`` → ``5e-07``.
+    """
+    if not isinstance(item, Mapping):
+        return None
+    tag = item.get("tag")
+    if not isinstance(tag, str) or not tag.strip():
+        return None
+    pricing = item.get("pricing")
+    prices: Mapping[str, Any] = pricing if isinstance(pricing, Mapping) else {}
+    params = item.get("supported_parameters")
+    return Endpoint(
+        tag=tag.strip(),
+        provider_name=_text(item.get("provider_name")) or "",
+        name=_text(item.get("name")) or "",
+        quantization=_text(item.get("quantization")),
+        status=_integer(item.get("status")),
+        supported_parameters=frozenset(p for p in params if isinstance(p, str)) if isinstance(params, list)
+        else frozenset(),
+        context_length=_integer(item.get("context_length")),
+        max_completion_tokens=_integer(item.get("max_completion_tokens")),
+        price_prompt_usd_per_token=_number(prices.get("prompt")) or 0.0,
+        price_completion_usd_per_token=_number(prices.get("completion")) or 0.0,
+        uptime_last_30m=_number(item.get("uptime_last_30m")),
+    )  # fmt: skip
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _integer(value: object) -> int | None:
+    number = _number(value)
+    return int(number) if number is not None and number.is_integer() else None
+
+
+def _number(value: object) -> float | None:
+    """A finite number from a number, a decimal string, or a percentile object (its p50)."""
+    if isinstance(value, Mapping):
+        value = value.get("p50")
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return number if number == number and abs(number) != float("inf") else None
+
+
+def _shape(value: object) -> str:
+    if isinstance(value, Mapping):
+        return "object with keys " + ", ".join(sorted(str(k) for k in value)[:8])
+    return type(value).__name__

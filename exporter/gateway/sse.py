@@ -1,0 +1,204 @@
+"""A pure, incremental Server-Sent Events decoder: bytes in (split anywhere), events out.
+
+It follows the WHATWG ``text/event-stream`` rules where they matter for a gateway client:
+
+- lines end with ``\\n``, ``\\r\\n`` or a lone ``\\r``, and a chunk may end between ``\\r`` and ``\\n`` or
+  inside a multi-byte UTF-8 character (invalid UTF-8 becomes U+FFFD, never an exception);
+- ``data:`` lines of one event are joined with ``\\n``; ``event:``, ``id:`` and ``retry:`` are kept;
+  an event is dispatched on a blank line, and a block without any ``data:`` line is not an event;
+- comment lines (``: OPENROUTER PROCESSING``) are reported as ``COMMENT`` items (``keep_comments=False``
+  drops them), so callers can see keep-alives without mistaking them for content;
+- memory is bounded: a line or an event larger than ``max_event_chars`` is dropped and reported once as an
+  ``OVERSIZED`` item, and decoding resumes at the next event.
+
+One deliberate leniency at the end of the stream: ``flush()`` dispatches an event whose last line was
+complete but lacks the closing blank line (``data: [DONE]\\n``); if the stream stopped in the *middle* of a
+line, that partial line is discarded and reported as a ``TRUNCATED`` item instead.
+
+Example::
+
+    decoder = SSEDecoder()
+    events = decoder.feed(b": OPENROUTER PROCESSING\\n\\ndata: {\\"a\\": 1}\\r")
+    events += decoder.feed(b"\\n\\r\\n")
+    [e.kind for e in events]      # [SSEKind.COMMENT, SSEKind.EVENT]
+    events[1].data                 # '{"a": 1}'
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["DEFAULT_MAX_EVENT_CHARS", "SSEDecoder", "SSEEvent", "SSEKind"]
+
+DEFAULT_MAX_EVENT_CHARS = 1024 * 1024
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class SSEKind(StrEnum):
+    EVENT = "event"  # a dispatched event: ``data`` (and ``event``/``id``/``retry``) are set
+    COMMENT = "comment"  # a ``:`` line; ``text`` holds what followed the colon
+    OVERSIZED = "oversized"  # a line or event over the limit was dropped; ``text`` says how big
+    TRUNCATED = "truncated"  # flush(): the stream ended in the middle of a line; ``text`` says so
+
+
+@dataclass(frozen=True, slots=True)
+class SSEEvent:
+    """One decoded item of an event stream (see ``SSEKind`` for which fields are meaningful)."""
+
+    kind: SSEKind
+    data: str = ""
+    event: str = "message"
+    id: str | None = None
+    retry: int | None = None
+    text: str = ""
+
+
+class SSEDecoder:
+    """Incremental decoder: ``feed(bytes)`` any number of times, then ``flush()`` once at end of stream.
+
+    Not thread-safe; one decoder per stream. ``max_event_chars`` bounds both one line and the joined data
+    of one event (in characters after UTF-8 decoding).
+    """
+
+    def __init__(self, *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS, keep_comments: bool = True) -> None:
+        if max_event_chars < 1:
+            raise ValueError(f"max_event_chars must be >= 1, got {max_event_chars}")
+        self._max = max_event_chars
+        self._keep_comments = keep_comments
+        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._started = False  # a leading BOM is stripped once
+        self._partial = ""  # the unterminated tail of the current line
+        self._skip_lf = False  # the previous chunk ended with "\r": a following "\n" belongs to it
+        self._discarding_line = False  # the current line is over the limit; drop it up to its end
+        # the event being assembled
+        self._data: list[str] = []
+        self._data_chars = 0
+        self._has_data = False
+        self._event_type = ""
+        self._retry: int | None = None
+        self._oversized_event = False
+        self._last_id: str | None = None
+
+    def feed(self, data: bytes) -> list[SSEEvent]:
+        """Decode one chunk of the byte stream; return the items it completed (possibly none)."""
+        text = self._utf8.decode(data)
+        return self._feed_text(text)
+
+    def flush(self) -> list[SSEEvent]:
+        """End of stream: decode what is left (see the module docstring for the end-of-stream rules)."""
+        out = self._feed_text(self._utf8.decode(b"", final=True))
+        if self._partial or self._discarding_line:
+            size = len(self._partial)
+            self._partial = ""
+            self._discarding_line = False
+            out.append(
+                SSEEvent(SSEKind.TRUNCATED, text=f"stream ended inside a line ({size} characters discarded)")
+            )
+        elif self._has_data and not self._oversized_event:
+            out.append(self._dispatch())
+        self._reset_event()
+        return out
+
+    # -- internals -------------------------------------------------------------------------------------
+
+    def _feed_text(self, text: str) -> list[SSEEvent]:
+        if not text:
+            return []
+        if not self._started:
+            self._started = True
+            if text.startswith("\ufeff"):
+                text = text[1:]
+        if self._skip_lf:
+            self._skip_lf = False
+            if text.startswith("\n"):
+                text = text[1:]
+        out: list[SSEEvent] = []
+        pos = 0
+        for match in _LINE_END.finditer(text):
+            start, end = match.span()
+            if self._discarding_line:
+                self._discarding_line = False
+            else:
+                line = self._partial + text[pos:start] if self._partial else text[pos:start]
+                self._partial = ""
+                if len(line) > self._max:
+                    self._mark_oversized(out, len(line))
+                else:
+                    self._process_line(line, out)
+            pos = end
+        if text.endswith("\r"):
+            self._skip_lf = True
+        tail = text[pos:]
+        if tail:
+            if self._discarding_line:
+                pass
+            elif len(self._partial) + len(tail) > self._max:
+                self._mark_oversized(out, len(self._partial) + len(tail))
+                self._partial = ""
+                self._discarding_line = True
+            else:
+                self._partial += tail
+        return out
+
+    def _mark_oversized(self, out: list[SSEEvent], size: int) -> None:
+        # One report per event: an event whose data is being dropped is already reported.
+        if not self._oversized_event:
+            out.append(
+                SSEEvent(SSEKind.OVERSIZED, text=f"line or event over {self._max} characters ({size})")
+            )
+        self._oversized_event = True
+        self._data.clear()
+        self._data_chars = 0
+
+    def _process_line(self, line: str, out: list[SSEEvent]) -> None:
+        if not line:
+            if self._has_data and not self._oversized_event:
+                out.append(self._dispatch())
+            self._reset_event()
+            return
+        if line[0] == ":":
+            if self._keep_comments:
+                value = line[1:]
+                out.append(SSEEvent(SSEKind.COMMENT, text=value[1:] if value.startswith(" ") else value))
+            return
+        name, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if name == "data":
+            self._has_data = True
+            if self._oversized_event:
+                return
+            self._data_chars += len(value) + (1 if self._data else 0)
+            if self._data_chars > self._max:
+                self._mark_oversized(out, self._data_chars)
+                return
+            self._data.append(value)
+        elif name == "event":
+            self._event_type = value
+        elif name == "id":
+            if "\0" not in value:
+                self._last_id = value
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self._retry = int(value)
+        # any other field name is ignored, as the standard says
+
+    def _dispatch(self) -> SSEEvent:
+        return SSEEvent(
+            SSEKind.EVENT,
+            data="\n".join(self._data),
+            event=self._event_type or "message",
+            id=self._last_id,
+            retry=self._retry,
+        )
+
+    def _reset_event(self) -> None:
+        self._data = []
+        self._data_chars = 0
+        self._has_data = False
+        self._event_type = ""
+        self._retry = None
+        self._oversized_event = False
