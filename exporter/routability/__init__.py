@@ -1,0 +1,11 @@
+"""Catalogue-wide model routability (DESIGN §10): a cheap, conservative, persisted status per model slug.
+
+Layout: ``classify`` (pure: reply -> status), ``catalogue`` (pure: which models), ``model`` (values and the
+row transition), ``routing`` (``should_skip``), ``store`` (SQLite rows), ``transport`` (httpx seam), ``job``
+(one paced pass), ``app`` (service, HTTP API, /metrics), ``config``, ``cli``, ``client`` (router poller).
+"""
+
+from exporter.routability.model import RoutabilityRow, Source, Status
+from exporter.routability.routing import should_skip
+
+__all__ = ["RoutabilityRow", "Source", "Status", "should_skip"]

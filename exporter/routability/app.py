@@ -1,0 +1,331 @@
+"""The routability service: passes on a schedule or on a protected trigger, a read API, and /metrics.
+
+HTTP surface::
+
+    POST /v1/routability/run          Authorization: Bearer <trigger token>; aggregate counts only
+                                       (202 started in the background; ?wait=true: 200 after the pass)
+    GET  /v1/routability               every row with status and age (ETag / If-None-Match -> 304)
+    GET  /v1/routability/{slug}        one row (404 for a slug never seen)
+    GET  /metrics                      Prometheus text, private registry, built from a snapshot per scrape
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from exporter.routability.job import ProbeCallback, last_pass
+from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
+from exporter.routability.routing import should_skip
+from exporter.routability.store import RoutabilityStore
+
+log = logging.getLogger("exporter.routability")
+
+PassRunner = Callable[[ProbeCallback], Awaitable[PassSummary]]
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceSnapshot:
+    """What one scrape or one read sees: immutable, taken at one instant."""
+
+    now: float
+    rows: tuple[RoutabilityRow, ...]
+    probes_total: dict[str, int]
+    skipped_total: int
+    running: bool
+    last_pass_finished: float | None
+
+
+class RoutabilityService:
+    """Runs passes one at a time (``run_pass`` is the seam: a callable that runs one pass), keeps counters.
+
+    Example::
+
+        service = RoutabilityService(store, lambda cb: run_pass(store, transport, gw, settings, on_probe=cb),
+                                     trigger_token="s3cret", schedule=86400.0, recent_window=6 * 3600.0)
+        summary = await service.run_once()
+    """
+
+    def __init__(
+        self,
+        store: RoutabilityStore,
+        run_pass: PassRunner,
+        *,
+        trigger_token: str | None,
+        schedule: float,
+        recent_window: float,
+        wall_clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.store = store
+        self.schedule = schedule
+        self.recent_window = recent_window
+        self._run_pass = run_pass
+        self._token = trigger_token.encode() if trigger_token else None
+        self._clock = wall_clock
+        self._sleep = sleep
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[PassSummary] | None = None
+        self._probes: dict[str, int] = {s.value: 0 for s in Status if s is not Status.UNKNOWN}
+        self._skipped = 0
+
+    # -- passes ----------------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._lock.locked()
+
+    async def run_once(self) -> PassSummary:
+        """Run one pass now (waiting for a running one to finish first)."""
+        async with self._lock:
+            summary = await self._run_pass(self._count_probe)
+            self._skipped += summary.skipped
+            log.info("routability pass finished summary=%s", json.dumps(summary.to_json()))
+            return summary
+
+    def start_pass(self) -> bool:
+        """Start a pass in the background; False if one is already running."""
+        if self.running or (self._task is not None and not self._task.done()):
+            return False
+        self._task = asyncio.create_task(self.run_once())
+        self._task.add_done_callback(_log_failure)
+        return True
+
+    async def run_schedule(self) -> None:
+        """Forever: run a pass whenever the last one finished ``schedule`` seconds ago (or never ran)."""
+        while True:
+            due = self._due()
+            now = self._clock()
+            if now < due:
+                await self._sleep(min(due - now, 60.0))  # re-check: a triggered pass moves the schedule
+                continue
+            try:
+                await self.run_once()
+            except Exception:  # a broken pass must not stop the schedule; it is logged with its traceback
+                log.exception("routability pass failed")
+                await self._sleep(min(self.schedule, 300.0))
+
+    def _due(self) -> float:
+        finished = self.last_pass_finished()
+        return self._clock() if finished is None else finished + self.schedule
+
+    def last_pass_finished(self) -> float | None:
+        summary = last_pass(self.store)
+        value = summary.get("finished_at") if summary else None
+        return float(value) if isinstance(value, int | float) else None
+
+    def _count_probe(self, slug: str, source: Source, verdict: Verdict) -> None:
+        self._probes[verdict.status.value] += 1
+
+    # -- reads -----------------------------------------------------------------------------------------
+    def snapshot(self) -> ServiceSnapshot:
+        rows = tuple(sorted(self.store.rows().values(), key=lambda r: r.slug))
+        return ServiceSnapshot(
+            self._clock(), rows, dict(self._probes), self._skipped, self.running, self.last_pass_finished()
+        )
+
+    def authorized(self, header: str | None) -> bool:
+        """Constant-time check of ``Authorization: Bearer <token>``."""
+        if self._token is None or not header:
+            return False
+        scheme, _, given = header.partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self._token)
+
+    @property
+    def trigger_enabled(self) -> bool:
+        return self._token is not None
+
+
+def row_json(row: RoutabilityRow, now: float, recent_window: float) -> dict[str, Any]:
+    """The read-API shape of one row."""
+    listed = row.listed
+    return {
+        "slug": row.slug,
+        "status": row.status.value,
+        "age_seconds": None if row.last_check is None else round(max(0.0, now - row.last_check), 3),
+        "last_check": row.last_check,
+        "source": row.source.value if row.source else None,
+        "note": row.note,
+        "consecutive_failures": row.consecutive_failures,
+        "reason": row.reason.value,
+        "http_status": row.http_status,
+        "last_healthy": row.last_healthy,
+        "skip": should_skip(row, now, recent_window),
+        "listed": None
+        if listed is None
+        else {
+            "checked_at": listed.checked_at,
+            "endpoints": listed.endpoints,
+            "healthy_endpoints": listed.healthy_endpoints,
+            "best_uptime_30m": listed.best_uptime_30m,
+        },
+    }
+
+
+def build_app(service: RoutabilityService) -> Starlette:
+    """The Starlette application over a service (serve it with uvicorn; test it with httpx.ASGITransport)."""
+    registry = CollectorRegistry(auto_describe=True)
+    registry.register(RoutabilityCollector(service.snapshot))
+
+    async def trigger(request: Request) -> Response:
+        if not service.trigger_enabled:
+            return JSONResponse({"error": "trigger disabled: set routability.trigger_token"}, status_code=403)
+        if not service.authorized(request.headers.get("authorization")):
+            return JSONResponse(
+                {"error": "missing or wrong bearer token"},
+                status_code=401,
+                headers={"WWW-Authenticate": 'Bearer realm="routability"'},
+            )
+        wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
+        if wait:
+            summary = await service.run_once()
+            counts = count_by_status(list(service.store.rows().values()))
+            return JSONResponse({"pass": summary.to_json(), "models": counts})
+        started = service.start_pass()
+        counts = count_by_status(list(service.store.rows().values()))
+        body = {"started": started, "running": True, "models": counts, "last_pass": last_pass(service.store)}
+        return JSONResponse(body, status_code=202)
+
+    async def list_rows(request: Request) -> Response:
+        snap = service.snapshot()
+        etag = _etag(snap.rows)
+        if etag in _if_none_match(request):
+            return Response(status_code=304, headers={"ETag": etag})
+        body = {
+            "generated_at": snap.now,
+            "recent_unavailable_seconds": service.recent_window,
+            "running": snap.running,
+            "models": count_by_status(snap.rows),
+            "rows": [row_json(r, snap.now, service.recent_window) for r in snap.rows],
+        }
+        return JSONResponse(body, headers={"ETag": etag, "Cache-Control": "no-cache"})
+
+    async def one_row(request: Request) -> Response:
+        slug = request.path_params["slug"]
+        row = service.store.get(slug)
+        if row is None:
+            return JSONResponse({"error": f"no routability row for model {slug!r}"}, status_code=404)
+        return JSONResponse(row_json(row, service.snapshot().now, service.recent_window))
+
+    async def metrics(request: Request) -> Response:
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+
+    return Starlette(
+        routes=[
+            Route("/v1/routability/run", trigger, methods=["POST"]),
+            Route("/v1/routability", list_rows, methods=["GET"]),
+            Route("/v1/routability/{slug:path}", one_row, methods=["GET"]),
+            Route("/metrics", metrics, methods=["GET"]),
+        ]
+    )
+
+
+class RoutabilityCollector(Collector):
+    """Fresh metric families per scrape from one snapshot (no shared mutable gauges)."""
+
+    def __init__(self, snapshot: Callable[[], ServiceSnapshot]) -> None:
+        self._snapshot = snapshot
+
+    def collect(self) -> Iterable[Metric]:
+        snap = self._snapshot()
+        status = GaugeMetricFamily(
+            "canary_routability_status",
+            "1 on the model's current routability status (cached pass result)",
+            labels=["model", "status"],
+        )
+        age = GaugeMetricFamily(
+            "canary_routability_last_check_age_seconds",
+            "Seconds since the model was last probed",
+            labels=["model"],
+        )
+        failures = GaugeMetricFamily(
+            "canary_routability_consecutive_failures",
+            "Consecutive probes of the model that were not healthy",
+            labels=["model"],
+        )
+        listed = GaugeMetricFamily(
+            "canary_routability_listed_endpoints",
+            "Endpoints the gateway lists for the model (information only, not a probe result)",
+            labels=["model"],
+        )
+        listed_ok = GaugeMetricFamily(
+            "canary_routability_listed_healthy_endpoints",
+            "Listed endpoints with listed status 0 (information only, not a probe result)",
+            labels=["model"],
+        )
+        uptime = GaugeMetricFamily(
+            "canary_routability_listed_uptime_ratio",
+            "Best listed 30-minute endpoint uptime of the model, 0..1 (information only)",
+            labels=["model"],
+        )
+        for row in snap.rows:
+            for s in Status:
+                status.add_metric([row.slug, s.value], 1.0 if row.status is s else 0.0)
+            if row.last_check is not None:
+                age.add_metric([row.slug], max(0.0, snap.now - row.last_check))
+            failures.add_metric([row.slug], float(row.consecutive_failures))
+            if row.listed is not None:
+                listed.add_metric([row.slug], float(row.listed.endpoints))
+                listed_ok.add_metric([row.slug], float(row.listed.healthy_endpoints))
+                if row.listed.best_uptime_30m is not None:
+                    uptime.add_metric([row.slug], row.listed.best_uptime_30m / 100.0)
+        models = GaugeMetricFamily(
+            "canary_routability_models", "Models per routability status", labels=["status"]
+        )
+        for name, count in count_by_status(snap.rows).items():
+            models.add_metric([name], float(count))
+        skipped = CounterMetricFamily(
+            "canary_routability_skipped", "Targets skipped (not on the gateway, no direct route) since start"
+        )
+        skipped.add_metric([], float(snap.skipped_total))
+        probes = CounterMetricFamily(
+            "canary_routability_probes",
+            "Routability probes by resulting status since start",
+            labels=["result"],
+        )
+        for result, count in snap.probes_total.items():
+            probes.add_metric([result], float(count))
+        last = GaugeMetricFamily(
+            "canary_routability_last_pass_timestamp_seconds", "End of the last completed routability pass"
+        )
+        if snap.last_pass_finished is not None:
+            last.add_metric([], snap.last_pass_finished)
+        running = GaugeMetricFamily(
+            "canary_routability_pass_running", "1 while a routability pass is running"
+        )
+        running.add_metric([], 1.0 if snap.running else 0.0)
+        yield from (status, age, failures, models, skipped, probes, listed, listed_ok, uptime, last, running)
+
+
+def _etag(rows: tuple[RoutabilityRow, ...]) -> str:
+    digest = hashlib.sha256()
+    for row in rows:
+        data = row_json(row, 0.0, 0.0)
+        data.pop("age_seconds")
+        data.pop("skip")
+        digest.update(json.dumps(data, sort_keys=True).encode())
+    return f'"{digest.hexdigest()[:32]}"'
+
+
+def _if_none_match(request: Request) -> set[str]:
+    header = request.headers.get("if-none-match", "")
+    return {tag.strip() for tag in header.split(",") if tag.strip()}
+
+
+def _log_failure(task: asyncio.Task[PassSummary]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("routability pass failed", exc_info=task.exception())

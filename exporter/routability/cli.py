@@ -1,0 +1,170 @@
+"""``canary routability``: one pass (``--once``) or the scheduled service with its HTTP API."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from exporter.routability.app import RoutabilityService, build_app, row_json
+from exporter.routability.config import RoutabilityConfig
+from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, run_pass
+from exporter.routability.model import PassSummary, count_by_status
+from exporter.routability.store import RoutabilityStore
+from exporter.routability.transport import HttpxTransport, JsonTransport
+
+log = logging.getLogger("exporter.routability")
+
+DESCRIPTION = """\
+Catalogue-wide model routability (DESIGN §10): for every active chat model of the gateway catalogue (plus
+the configured extra models and direct routes), send one minimal real completion ("Reply with OK."), one
+model at a time, paced, and record per model: unknown, healthy, degraded (429, 5xx, auth, network, other
+request failures) or unavailable (the endpoint explicitly said the model is absent). Rows persist in the
+configured store. Without --once, runs as a service: a pass on the schedule (default daily), and
+  POST /v1/routability/run   (Authorization: Bearer <trigger_token>; aggregate counts only)
+  GET  /v1/routability       GET /v1/routability/{slug}       GET /metrics"""
+
+EPILOG = """\
+examples:
+  canary routability --config canary.yaml --once            # one pass, table on stdout
+  canary routability --config canary.yaml --once --json     # one pass, rows + aggregate as JSON
+  canary routability --config canary.yaml                   # service on routability.listen
+  curl -X POST -H "Authorization: Bearer $TOKEN" 'http://127.0.0.1:9466/v1/routability/run?wait=true'
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``routability`` command to the ``canary`` parser."""
+    p = subparsers.add_parser(
+        "routability",
+        help="catalogue-wide model routability (one pass or a scheduled service)",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    p.add_argument("--once", action="store_true", help="run one full pass, print the result and exit")
+    p.add_argument("--json", action="store_true", help="with --once: print rows and aggregate as JSON")
+    p.set_defaults(func=command)
+
+
+def command(args: argparse.Namespace) -> int:
+    """Entry point of ``canary routability`` (configuration errors propagate as ``ConfigError``)."""
+    from exporter.config import load_config
+
+    config = load_config(args.config)
+    routability: RoutabilityConfig = config.routability or RoutabilityConfig(
+        store=config.base_dir / RoutabilityConfig().store
+    )
+    gateway = None
+    if config.gateway is not None:
+        key = config.gateway.api_key
+        gateway = GatewayConnection(config.gateway.base_url, key.value if key else None, config.gateway.kind)
+    if args.once:
+        output = asyncio.run(run_once(routability, gateway))
+        print(json.dumps(output, indent=2) if args.json else render(output))
+        return 0
+    if args.json:
+        print("canary routability: --json needs --once", file=sys.stderr)
+        return 2
+    asyncio.run(serve(routability, gateway))
+    return 0
+
+
+async def run_once(
+    config: RoutabilityConfig,
+    gateway: GatewayConnection | None,
+    transport: JsonTransport | None = None,
+    wall_clock: Callable[[], float] = time.time,
+) -> dict[str, Any]:
+    """One pass; returns ``{"pass": aggregate, "models": counts, "rows": [...]}`` (the ``--json`` output)."""
+    if transport is None:
+        owned = HttpxTransport(timeout=config.timeout)
+        try:
+            return await run_once(config, gateway, owned, wall_clock)
+        finally:
+            await owned.aclose()
+    with RoutabilityStore(config.store) as store:
+        summary = await run_pass(store, transport, gateway, config.job_settings(), wall_clock=wall_clock)
+        rows = sorted(store.rows().values(), key=lambda r: r.slug)
+        now = wall_clock()
+        return {
+            "pass": summary.to_json(),
+            "models": count_by_status(rows),
+            "rows": [row_json(r, now, config.recent_unavailable) for r in rows],
+        }
+
+
+def build_service(
+    config: RoutabilityConfig,
+    gateway: GatewayConnection | None,
+    store: RoutabilityStore,
+    transport: JsonTransport,
+) -> RoutabilityService:
+    """The service wired to one store, one transport and one pacer shared by every pass."""
+    pacer = Pacer(config.pace)
+    settings = config.job_settings()
+
+    async def one_pass(on_probe: ProbeCallback) -> PassSummary:
+        return await run_pass(store, transport, gateway, settings, pacer=pacer, on_probe=on_probe)
+
+    token = config.trigger_token.value if config.trigger_token else None
+    return RoutabilityService(
+        store,
+        one_pass,
+        trigger_token=token,
+        schedule=config.schedule,
+        recent_window=config.recent_unavailable,
+    )
+
+
+async def serve(config: RoutabilityConfig, gateway: GatewayConnection | None) -> None:
+    """Run the HTTP API and the schedule until interrupted."""
+    import uvicorn
+
+    transport = HttpxTransport(timeout=config.timeout)
+    with RoutabilityStore(config.store) as store:
+        service = build_service(config, gateway, store, transport)
+        server = uvicorn.Server(
+            uvicorn.Config(
+                build_app(service),
+                host=config.listen_host,
+                port=config.listen_port,
+                log_level="warning",
+                access_log=False,
+            )
+        )
+        schedule = asyncio.create_task(service.run_schedule())
+        log.info(
+            "routability listening on http://%s:%d (schedule every %.0fs, pace %.3gs, trigger %s)",
+            config.listen_host, config.listen_port, config.schedule, config.pace,
+            "enabled" if service.trigger_enabled else "disabled (no trigger_token)",
+        )  # fmt: skip
+        try:
+            await server.serve()
+        finally:
+            schedule.cancel()
+            await asyncio.gather(schedule, return_exceptions=True)
+            await transport.aclose()
+
+
+def render(output: dict[str, Any]) -> str:
+    """A plain table of the rows and the aggregate (the ``--once`` output without ``--json``)."""
+    lines = [f"{'MODEL':<48} {'STATUS':<12} {'SOURCE':<8} {'FAILS':>5}  NOTE"]
+    for row in output["rows"]:
+        lines.append(
+            f"{row['slug']:<48} {row['status']:<12} {row['source'] or '-':<8} "
+            f"{row['consecutive_failures']:>5}  {row['note']}"
+        )
+    summary = output["pass"]
+    results = ", ".join(f"{k} {v}" for k, v in summary["results"].items())
+    lines.append(
+        f"pass: probed {summary['probed']} ({results}), skipped {summary['skipped']}"
+        + ("" if summary["catalogue_listed"] else "; catalogue listing FAILED, last list reused")
+    )
+    return "\n".join(lines)

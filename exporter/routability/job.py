@@ -1,0 +1,276 @@
+"""One routability pass: list the catalogue, then probe every target sequentially, paced, one row at a time.
+
+Targets are the gateway's active chat models (filtered) plus the configured extra models and direct routes.
+A target listed on the gateway is probed there; otherwise through its direct route; otherwise it is skipped
+(counted, and shown as ``unknown`` if it was never observed). Every request of a pass (catalogue, endpoint
+listing, completion) waits for the shared ``Pacer``, so the gateway never sees a burst above the pace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import quote
+
+from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, active_chat_models, listed_signal
+from exporter.routability.classify import classify_network, classify_reply, missing_key
+from exporter.routability.model import (
+    PassSummary,
+    RoutabilityRow,
+    Source,
+    Status,
+    Verdict,
+    note_listed,
+    observe,
+)
+from exporter.routability.store import RoutabilityStore
+from exporter.routability.transport import HttpReply, JsonTransport
+
+log = logging.getLogger("exporter.routability")
+
+PROBE_PROMPT = "Reply with OK."
+_CATALOGUE_META = "catalogue"
+LAST_PASS_META = "last_pass"
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayConnection:
+    """The gateway (top-level ``gateway:`` section). ``kind`` is ``openrouter`` or ``openai-compatible``."""
+
+    base_url: str
+    api_key: str | None = field(default=None, repr=False)
+    kind: str = "openrouter"
+
+
+@dataclass(frozen=True, slots=True)
+class DirectRoute:
+    """An OpenAI-compatible route for a model slug that is not on the gateway."""
+
+    base_url: str
+    model: str  # the model id the host expects
+    api_key: str | None = field(default=None, repr=False)
+    reasoning_effort: str | None = None  # sent as reasoning_effort only when set
+
+
+@dataclass(frozen=True, slots=True)
+class JobSettings:
+    """What a pass does (defaults are the documented configuration defaults)."""
+
+    pace: float = 2.0
+    max_tokens: int = 16
+    reasoning_effort: str | None = "low"  # asked of gateway models that list a reasoning parameter
+    listed_signal: bool = True
+    catalogue_filter: CatalogueFilter = field(default_factory=CatalogueFilter)
+    models: tuple[str, ...] = ()
+    direct_routes: dict[str, DirectRoute] = field(default_factory=dict)
+
+
+class Pacer:
+    """Spaces request starts at least ``pace`` seconds apart (monotonic clock; shared across passes).
+
+    Example::
+
+        pacer = Pacer(2.0)
+        await pacer.wait()   # immediately
+        await pacer.wait()   # two seconds later
+    """
+
+    def __init__(
+        self,
+        pace: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.pace = pace
+        self._clock = clock
+        self._sleep = sleep
+        self._next: float | None = None
+
+    async def wait(self) -> None:
+        now = self._clock()
+        while self._next is not None and now < self._next:
+            await self._sleep(self._next - now)
+            now = self._clock()
+        self._next = now + self.pace
+
+
+ProbeCallback = Callable[[str, Source, Verdict], None]
+
+
+async def run_pass(
+    store: RoutabilityStore,
+    transport: JsonTransport,
+    gateway: GatewayConnection | None,
+    settings: JobSettings,
+    *,
+    pacer: Pacer | None = None,
+    wall_clock: Callable[[], float] = time.time,
+    on_probe: ProbeCallback | None = None,
+) -> PassSummary:
+    """Run one full pass and return its aggregate counts; every observation is stored as it is made.
+
+    Example::
+
+        summary = await run_pass(store, HttpxTransport(), GatewayConnection(url, key), JobSettings())
+        summary.results   # {"healthy": 480, "degraded": 15, "unavailable": 5}
+    """
+    pacer = pacer or Pacer(settings.pace)
+    started = wall_clock()
+    listed = await _list_catalogue(store, transport, gateway, settings, pacer, wall_clock)
+    catalogue = {m.slug: m for m in (listed if listed is not None else _stored_catalogue(store))}
+    targets = sorted(set(catalogue) | set(settings.models) | set(settings.direct_routes))
+
+    results: dict[str, int] = {}
+    probed = skipped = 0
+    for slug in targets:
+        row = store.get(slug) or RoutabilityRow(slug)
+        if gateway is not None and slug in catalogue:
+            source = Source.GATEWAY
+            if settings.listed_signal:
+                row = await _refresh_listed(row, transport, gateway, pacer, wall_clock)
+            verdict = await _probe_gateway(catalogue[slug], transport, gateway, settings, pacer)
+        elif slug in settings.direct_routes:
+            source = Source.DIRECT
+            verdict = await _probe_direct(settings.direct_routes[slug], transport, settings, pacer)
+        else:
+            skipped += 1
+            if row.status is Status.UNKNOWN and row.note != SKIPPED_NOTE:
+                store.put(replace(row, note=SKIPPED_NOTE))
+            log.info("routability target skipped model=%s", slug)
+            continue
+        probed += 1
+        results[verdict.status.value] = results.get(verdict.status.value, 0) + 1
+        store.put(observe(row, verdict, source, wall_clock()))
+        log.info(
+            "routability probe model=%s source=%s status=%s reason=%s http_status=%s note=%r",
+            slug, source.value, verdict.status.value, verdict.reason.value, verdict.http_status, verdict.note,
+        )  # fmt: skip
+        if on_probe is not None:
+            on_probe(slug, source, verdict)
+
+    summary = PassSummary(started, wall_clock(), probed, skipped, results, listed is not None)
+    store.set_meta(LAST_PASS_META, json.dumps(summary.to_json()))
+    return summary
+
+
+async def _list_catalogue(
+    store: RoutabilityStore,
+    transport: JsonTransport,
+    gateway: GatewayConnection | None,
+    settings: JobSettings,
+    pacer: Pacer,
+    wall_clock: Callable[[], float],
+) -> list[CatalogueModel] | None:
+    """The active chat models listed now (stored for the next pass), or None if the listing failed."""
+    if gateway is None:
+        return []
+    await pacer.wait()
+    reply = await transport.request("GET", f"{gateway.base_url.rstrip('/')}/models", gateway.api_key)
+    listed = None
+    if reply.status == 200:
+        listed = active_chat_models(reply.body, wall_clock(), settings.catalogue_filter)
+    if listed is None:
+        log.warning(
+            "routability catalogue listing failed; reusing the last one status=%s failure=%s detail=%r",
+            reply.status, reply.failure, reply.detail,
+        )  # fmt: skip
+        return None
+    store.set_meta(_CATALOGUE_META, json.dumps([[m.slug, m.reasoning] for m in listed]))
+    return listed
+
+
+def last_pass(store: RoutabilityStore) -> dict[str, Any] | None:
+    """The aggregate counts of the last completed pass, as stored (None before the first pass)."""
+    text = store.meta(LAST_PASS_META)
+    if text is None:
+        return None
+    value = json.loads(text)
+    return value if isinstance(value, dict) else None
+
+
+def probe_body(model: str, max_tokens: int, reasoning: dict[str, Any] | None) -> dict[str, Any]:
+    """The minimal completion: "Reply with OK." with a small max_tokens (16 by default, never 1: reasoning
+    models fail on 1) and, where supported, a low reasoning effort so the budget is not spent thinking.
+
+    Example::
+
+        >>> probe_body("a/b", 16, None)["messages"]
+        [{'role': 'user', 'content': 'Reply with OK.'}]
+    """
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [{"role": "user", "content": PROBE_PROMPT}],
+        "max_tokens": max_tokens,
+        "temperature": 0,
+        "stream": False,
+    }
+    if reasoning:
+        body.update(reasoning)
+    return body
+
+
+async def _probe_gateway(
+    model: CatalogueModel,
+    transport: JsonTransport,
+    gateway: GatewayConnection,
+    settings: JobSettings,
+    pacer: Pacer,
+) -> Verdict:
+    if not gateway.api_key:
+        return missing_key()
+    reasoning: dict[str, Any] | None = None
+    if model.reasoning and settings.reasoning_effort:
+        if gateway.kind == "openrouter":
+            reasoning = {"reasoning": {"effort": settings.reasoning_effort}}
+        else:
+            reasoning = {"reasoning_effort": settings.reasoning_effort}
+    body = probe_body(model.slug, settings.max_tokens, reasoning)
+    await pacer.wait()
+    url = f"{gateway.base_url.rstrip('/')}/chat/completions"
+    return _verdict(await transport.request("POST", url, gateway.api_key, body), Source.GATEWAY)
+
+
+async def _probe_direct(
+    route: DirectRoute, transport: JsonTransport, settings: JobSettings, pacer: Pacer
+) -> Verdict:
+    reasoning = {"reasoning_effort": route.reasoning_effort} if route.reasoning_effort else None
+    body = probe_body(route.model, settings.max_tokens, reasoning)
+    await pacer.wait()
+    url = f"{route.base_url.rstrip('/')}/chat/completions"
+    return _verdict(await transport.request("POST", url, route.api_key, body), Source.DIRECT)
+
+
+async def _refresh_listed(
+    row: RoutabilityRow,
+    transport: JsonTransport,
+    gateway: GatewayConnection,
+    pacer: Pacer,
+    wall_clock: Callable[[], float],
+) -> RoutabilityRow:
+    await pacer.wait()
+    url = f"{gateway.base_url.rstrip('/')}/models/{quote(row.slug, safe='/:')}/endpoints"
+    reply = await transport.request("GET", url, gateway.api_key)
+    signal = listed_signal(reply.body, wall_clock()) if reply.status == 200 else None
+    return note_listed(row, signal) if signal is not None else row  # a failed listing keeps the last one
+
+
+def _verdict(reply: HttpReply, source: Source) -> Verdict:
+    if reply.status is None:
+        return classify_network(reply.failure or "network", reply.detail)
+    return classify_reply(reply.status, reply.body, source)
+
+
+SKIPPED_NOTE = "skipped: not listed on the gateway and no direct route configured"
+
+
+def _stored_catalogue(store: RoutabilityStore) -> list[CatalogueModel]:
+    text = store.meta(_CATALOGUE_META)
+    if text is None:
+        return []
+    return [CatalogueModel(str(slug), bool(reasoning)) for slug, reasoning in json.loads(text)]

@@ -1,0 +1,171 @@
+"""Durable per-model routability rows in an SQLite file (stdlib ``sqlite3``, WAL, synchronous=FULL).
+
+Why SQLite rather than a JSON file rewritten with temp+fsync+rename: a pass updates one row at a time for
+minutes (500 models at a 2 s pace is ~17 min), and every observation must be durable as soon as it is made.
+A JSON file would be rewritten whole after each probe (quadratic bytes per pass) or batched (losing work on a
+crash); SQLite commits one row atomically and durably. The schema is versioned with ``PRAGMA user_version``;
+a file that is not a routability store, is corrupt, or has a newer version is a loud ``StoreError`` at open,
+never a silently empty store.
+
+Rows are also kept in memory (frozen values), so reads never touch the disk; this store assumes a single
+writer process per file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from exporter.outcomes import Reason
+from exporter.routability.model import ListedSignal, RoutabilityRow, Source, Status
+
+SCHEMA_VERSION = 1
+
+
+class StoreError(Exception):
+    """The store file cannot be used (corrupt, foreign, or from a newer version); the message says which."""
+
+
+class RoutabilityStore:
+    """Open (creating if needed) the store at ``path``.
+
+    Example::
+
+        store = RoutabilityStore(Path("/var/lib/canary/routability.sqlite3"))
+        store.put(RoutabilityRow("acme/chat-1"))
+        store.rows()["acme/chat-1"].status   # Status.UNKNOWN
+        store.close()
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._migrate()
+            self._rows = {row.slug: row for row in self._load_rows()}
+            self._meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: not a usable routability store: {exc}") from exc
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> RoutabilityStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reads (memory) --------------------------------------------------------------------------------
+    def rows(self) -> dict[str, RoutabilityRow]:
+        """A snapshot: slug -> row (a new dict of frozen rows; later writes do not change it)."""
+        return dict(self._rows)
+
+    def get(self, slug: str) -> RoutabilityRow | None:
+        return self._rows.get(slug)
+
+    def meta(self, key: str) -> str | None:
+        return self._meta.get(key)
+
+    # -- writes (durable before they return) -----------------------------------------------------------
+    def put(self, row: RoutabilityRow) -> None:
+        """Insert or replace one row, durably."""
+        self._db.execute(
+            "INSERT INTO rows (slug, data) VALUES (?, ?) "
+            "ON CONFLICT(slug) DO UPDATE SET data = excluded.data",
+            (row.slug, json.dumps(_row_to_json(row), sort_keys=True)),
+        )
+        self._rows[row.slug] = row
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+        self._meta[key] = value
+
+    # -- internals -------------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and not tables:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("CREATE TABLE rows (slug TEXT PRIMARY KEY, data TEXT NOT NULL)")
+            self._db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+            return
+        if version != SCHEMA_VERSION or not {"rows", "meta"} <= tables:
+            raise StoreError(
+                f"{self.path}: schema version {version} with tables {sorted(tables)} is not a routability "
+                f"store of version {SCHEMA_VERSION} (move the file away or point routability.store elsewhere)"
+            )
+        check = self._db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise StoreError(f"{self.path}: integrity check failed: {check}")
+
+    def _load_rows(self) -> list[RoutabilityRow]:
+        rows = []
+        for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
+            try:
+                rows.append(_row_from_json(json.loads(data)))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise StoreError(f"{self.path}: row {slug!r} is unreadable: {exc}") from exc
+        return rows
+
+
+def _row_to_json(row: RoutabilityRow) -> dict[str, Any]:
+    listed = row.listed
+    return {
+        "slug": row.slug,
+        "status": row.status.value,
+        "last_check": row.last_check,
+        "source": row.source.value if row.source else None,
+        "note": row.note,
+        "consecutive_failures": row.consecutive_failures,
+        "reason": row.reason.value,
+        "http_status": row.http_status,
+        "last_healthy": row.last_healthy,
+        "listed": None
+        if listed is None
+        else {
+            "checked_at": listed.checked_at,
+            "endpoints": listed.endpoints,
+            "healthy_endpoints": listed.healthy_endpoints,
+            "best_uptime_30m": listed.best_uptime_30m,
+        },
+    }
+
+
+def _row_from_json(data: dict[str, Any]) -> RoutabilityRow:
+    listed = data.get("listed")
+    source = data.get("source")
+    return RoutabilityRow(
+        slug=str(data["slug"]),
+        status=Status(data["status"]),
+        last_check=_opt_float(data.get("last_check")),
+        source=Source(source) if source else None,
+        note=str(data.get("note", "")),
+        consecutive_failures=int(data.get("consecutive_failures", 0)),
+        reason=Reason(data.get("reason", Reason.NONE.value)),
+        http_status=None if data.get("http_status") is None else int(data["http_status"]),
+        last_healthy=_opt_float(data.get("last_healthy")),
+        listed=None
+        if listed is None
+        else ListedSignal(
+            checked_at=float(listed["checked_at"]),
+            endpoints=int(listed["endpoints"]),
+            healthy_endpoints=int(listed["healthy_endpoints"]),
+            best_uptime_30m=_opt_float(listed.get("best_uptime_30m")),
+        ),
+    )
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)

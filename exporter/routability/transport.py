@@ -1,0 +1,87 @@
+"""The network seam of the routability job: one JSON request, one ``HttpReply`` value, never an exception.
+
+``HttpxTransport`` is the real implementation (httpx; pass ``transport=httpx.MockTransport(...)`` in tests).
+Bodies are read up to a bound; a reply that is not JSON is kept as text for the classifier.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import httpx
+
+MAX_BODY_BYTES = 32 * 1024 * 1024  # a full /models catalogue with descriptions is a few MB
+
+
+@dataclass(frozen=True, slots=True)
+class HttpReply:
+    """An HTTP status and parsed body, or (``status`` None) a failure of kind ``timeout`` / ``network``."""
+
+    status: int | None
+    body: Any = None
+    failure: str = ""  # "timeout" | "network" when status is None
+    detail: str = ""  # human text for the note; never a label, never contains the API key
+
+
+class JsonTransport(Protocol):
+    """What the job needs from the network."""
+
+    async def request(
+        self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
+    ) -> HttpReply: ...
+
+
+class HttpxTransport:
+    """JSON over httpx with a per-request timeout.
+
+    Example::
+
+        transport = HttpxTransport(timeout=60.0)
+        reply = await transport.request("GET", "https://openrouter.ai/api/v1/models", None)
+        await transport.aclose()
+    """
+
+    def __init__(
+        self,
+        *,
+        timeout: float = 60.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        self._client = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout), transport=transport, headers=headers or {}, follow_redirects=False
+        )
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def request(
+        self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
+    ) -> HttpReply:
+        headers = {"Accept": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        try:
+            async with self._client.stream(method, url, json=body, headers=headers) as response:
+                raw = bytearray()
+                async for chunk in response.aiter_bytes():
+                    raw.extend(chunk)
+                    if len(raw) > MAX_BODY_BYTES:
+                        return HttpReply(
+                            response.status_code, "", "", f"body larger than {MAX_BODY_BYTES} bytes"
+                        )
+                return HttpReply(response.status_code, _parse(bytes(raw)))
+        except httpx.TimeoutException as exc:
+            return HttpReply(None, None, "timeout", type(exc).__name__)
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            return HttpReply(None, None, "network", f"{type(exc).__name__}: {exc}")
+
+
+def _parse(raw: bytes) -> Any:
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        return json.loads(text)  # tolerates OpenRouter's leading newline heartbeats
+    except ValueError:
+        return text.strip()
