@@ -79,9 +79,7 @@ class RoutabilityClient:
         if response.status_code == 304:
             self._last_success = self._clock()
             return True
-        parsed = (
-            _parse(response.json() if _is_json(response) else None) if response.status_code == 200 else None
-        )
+        parsed = _parse(_json(response)) if response.status_code == 200 else None
         if parsed is None:
             log.warning("routability poll unusable status=%s", response.status_code)
             return False
