@@ -30,6 +30,8 @@ _SLUG = re.compile(r"[A-Za-z0-9._\-]+/[A-Za-z0-9._:\-]+")
 _TAG = re.compile(r"[a-z0-9._\-]+(?:/[a-z0-9._\-]+)?")
 _LISTEN = re.compile(r"(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):\d{1,5}")
 _URL = re.compile(r"https?://\S+")
+_URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
+_TAG_WHAT = "a lowercase provider tag such as my-vllm or deepinfra/fp8"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ class CanaryConfig:
 
 def _read_gateway(sec: Section) -> GatewayConfig:
     kind = sec.choice("kind", ("openrouter", "openai-compatible"), "openrouter")
-    base_url = sec.string("base_url", OPENROUTER_BASE_URL, pattern=_URL)
+    base_url = sec.string("base_url", OPENROUTER_BASE_URL, pattern=_URL, what=_URL_WHAT)
     gateway = GatewayConfig(
         kind=kind,
         base_url=base_url.rstrip("/") if base_url else OPENROUTER_BASE_URL,
@@ -105,8 +107,8 @@ def _read_gateway(sec: Section) -> GatewayConfig:
 
 def _read_direct_host(sec: Section) -> DirectHost:
     host = DirectHost(
-        name=sec.string("name", pattern=_TAG),
-        base_url=(sec.string("base_url", pattern=_URL) or "").rstrip("/"),
+        name=sec.string("name", pattern=_TAG, what=_TAG_WHAT),
+        base_url=(sec.string("base_url", pattern=_URL, what=_URL_WHAT) or "").rstrip("/"),
         api_key=sec.secret("api_key"),
         model_id=sec.string("model_id", None),
         supported_parameters=frozenset(sec.str_list("supported_parameters", [])),
@@ -118,7 +120,7 @@ def _read_direct_host(sec: Section) -> DirectHost:
 def _read_model(sec: Section, has_gateway: bool) -> ModelConfig:
     hosts = tuple(_read_direct_host(h) for h in sec.section_list("direct_hosts"))
     model = ModelConfig(
-        slug=sec.string("slug", pattern=_SLUG),
+        slug=sec.string("slug", pattern=_SLUG, what="a model slug such as moonshotai/kimi-k2-0905"),
         via_gateway=sec.boolean("via_gateway", has_gateway),
         known_filtering=frozenset(sec.str_list("known_filtering", [])),
         require=frozenset(sec.str_list("require", [])),
@@ -163,9 +165,12 @@ def read_config(root: Section, path: Path) -> CanaryConfig:
     rounds_sec.finish()
     contracts = _read_contracts(root.section("contracts"))
     exporter_sec = root.section("exporter")
-    exporter = ExporterConfig(listen=exporter_sec.string("listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN))
+    exporter = ExporterConfig(listen=exporter_sec.string(
+        "listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN, what="HOST:PORT such as 127.0.0.1:9464"
+    ))
     exporter_sec.finish()
     receiver = routability = None
+    root.raw("receiver"), root.raw("routability")  # known sections, read below when present
     if root.has("receiver"):
         from exporter.receiver.config import read_receiver_config
 
@@ -183,6 +188,7 @@ def load_config(path: str | Path) -> CanaryConfig:
     path = Path(path)
     problems = Problems(str(path))
     root = Section.load_file(path, problems)
+    problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
     config = read_config(root, path.resolve())
     problems.raise_if_any()
     return config

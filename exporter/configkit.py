@@ -206,15 +206,18 @@ class Section:
             return None if default is _MISSING else default
 
     # -- typed readers ---------------------------------------------------------------------------------
-    def string(self, key: str, default: Any = _MISSING, pattern: re.Pattern[str] | None = None) -> Any:
+    def string(
+        self, key: str, default: Any = _MISSING, pattern: re.Pattern[str] | None = None, what: str = ""
+    ) -> Any:
+        """A non-empty string; with ``pattern``, it must match in full (``what`` describes it in errors)."""
+        expected = what or (f"a string matching {pattern.pattern}" if pattern else "a non-empty string")
+
         def convert(v: Any) -> str:
-            if not isinstance(v, str) or not v.strip():
-                raise ValueError("expected a non-empty string")
-            if pattern is not None and not pattern.fullmatch(v):
-                raise ValueError(f"expected a value matching {pattern.pattern}")
+            if not isinstance(v, str) or not v.strip() or (pattern is not None and not pattern.fullmatch(v)):
+                raise ValueError(f"expected {expected}")
             return v
 
-        return self._get(key, default, convert, "a string")
+        return self._get(key, default, convert, expected)
 
     def integer(
         self, key: str, default: Any = _MISSING, minimum: int | None = None, maximum: int | None = None
@@ -278,6 +281,9 @@ class Section:
         if key not in self._data or self._data[key] is None:
             if required:
                 self.problem(key, "required key is missing (a secret given as {env: NAME} or {file: PATH})")
+            return None
+        if not isinstance(self._data[key], dict):
+            self.problem(key, "a secret must be {env: NAME} or {file: PATH}; it is never written inline")
             return None
         sub = self.section(key)
         env_name = sub.string("env", default=None)

@@ -1,0 +1,96 @@
+"""Configuration loading: every invalid file is reported with every problem, located, and exactly worded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from exporter.cli import main
+from exporter.config import load_config
+from exporter.configkit import ConfigError, parse_duration
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "config"
+
+EXPECTED = {
+    "unknown_key.yaml": [
+        "7: rounds.intervall: unknown key (known keys here: concurrency, interval)",
+        "8: colour: unknown key (known keys here: contracts, exporter, gateway, models, receiver, rounds, "
+        "routability)",
+    ],
+    "many_problems.yaml": [
+        "2: gateway.base_url: expected an http(s) URL such as https://openrouter.ai/api/v1 (got 'not-a-url')",
+        "3: gateway.api_key: a secret must be {env: NAME} or {file: PATH}; it is never written inline",
+        "5: models[0].slug: expected a model slug such as moonshotai/kimi-k2-0905 (got 'no-slash')",
+        "7: models[1].known_filtering: expected a list of non-empty strings (got 'guard')",
+        "9: rounds.interval: expected a duration such as 10s, 30m or 1d (got 'soon')",
+        "10: rounds.concurrency: must be at least 1 (got 0)",
+        "13: contracts.ttft.threshold: expected a duration such as 10s, 30m or 1d (got '-1s')",
+        "14: contracts.ttft.treshold: unknown key (known keys here: count_reasoning, enabled, max_tokens, "
+        "threshold)",
+        "16: exporter.listen: expected HOST:PORT such as 127.0.0.1:9464 (got 9464)",
+    ],
+    "missing_env.yaml": [
+        "2: gateway.api_key: environment variable CANARY_TEST_SURELY_UNSET_KEY is not set or empty",
+    ],
+    "syntax_error.yaml": ["4: <top>: invalid YAML: expected ',' or ']', but got ':'"],
+    "duplicate_key.yaml": ["7: <top>: invalid YAML: duplicate key 'rounds'"],
+    "no_models.yaml": ["1: models: required list is missing"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_invalid_config_reports_every_problem_exactly(name: str) -> None:
+    path = FIXTURES / name
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.problems == [f"{path}:{line}" for line in EXPECTED[name]]
+
+
+def test_an_inline_secret_is_never_echoed_in_errors() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(FIXTURES / "many_problems.yaml")
+    assert "sk-or-v1" not in str(caught.value)
+
+
+def test_a_valid_direct_host_config_loads_into_typed_values() -> None:
+    config = load_config(FIXTURES / "valid_direct.yaml")
+    model = config.models[0]
+    assert model.via_gateway is False and config.gateway is None
+    assert [h.name for h in model.direct_hosts] == ["vllm-a", "sglang-b"]
+    assert model.direct_hosts[0].model_id == "Kimi-K2-Instruct"
+    assert config.rounds.interval_seconds == 600.0 and config.rounds.concurrency == 4
+    assert [c.name for c in config.contracts][:2] == ["ttft", "refusal"]
+    assert "structured" not in [c.name for c in config.contracts]
+
+
+def test_secrets_come_from_the_environment_or_a_file_and_are_not_in_repr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key_file = tmp_path / "key"
+    key_file.write_text("sk-file-secret\n")
+    monkeypatch.setenv("CANARY_TEST_KEY", "sk-env-secret")
+    for source in ("{env: CANARY_TEST_KEY}", f"{{file: {key_file}}}"):
+        cfg = tmp_path / "c.yaml"
+        cfg.write_text(f"gateway:\n  api_key: {source}\nmodels:\n  - slug: a/b\n")
+        config = load_config(cfg)
+        assert config.gateway is not None and config.gateway.api_key is not None
+        assert config.gateway.api_key.value.startswith("sk-")
+        assert config.gateway.api_key.value not in repr(config)
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("250ms", 0.25), ("10s", 10), ("30m", 1800), ("1d", 86400),
+                                               (5, 5.0), ("1.5h", 5400)])
+def test_durations(text: object, seconds: float) -> None:
+    assert parse_duration(text) == seconds
+
+
+def test_check_config_prints_every_problem_and_exits_non_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-config", str(FIXTURES / "unknown_key.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "rounds.intervall: unknown key" in err and "colour: unknown key" in err and "2 problem(s)" in err
+
+
+def test_check_config_accepts_a_valid_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-config", str(FIXTURES / "valid_direct.yaml")]) == 0
+    assert "ok (1 model(s)" in capsys.readouterr().out

@@ -1,0 +1,157 @@
+"""The round engine with a scripted in-process gateway: discovery reuse, controls, pinning, concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+from collections.abc import Callable
+
+import pytest
+from prometheus_client.exposition import generate_latest
+
+from exporter.contracts.refusal import RefusalContract
+from exporter.contracts.structured import StructuredContract
+from exporter.contracts.ttft import TTFTContract
+from exporter.engine.rounds import ModelPlan, Prober
+from exporter.engine.service import ExporterService, state_json
+from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
+from exporter.outcomes import Outcome, Reason
+
+MODEL = "acme/model-1"
+
+
+def ep(tag: str, structured: bool = True) -> Endpoint:
+    return Endpoint(tag=tag, provider_name=tag.split("/")[0].title(),
+                    supported_parameters=frozenset({"structured_outputs"} if structured else ()))
+
+
+STORY = "Steel rings on steel as the captains trade blows across the burning deck."
+SHEET = '{"name": "Pim", "mood": "calm", "hit_points": 40, "items": []}'
+
+
+class ScriptedGateway:
+    """Answers like a healthy host unless ``faults[tag]`` returns a replacement ChatResult."""
+
+    def __init__(self, endpoints: list[Endpoint]) -> None:
+        self.endpoints = endpoints
+        self.discovery_error: GatewayError | None = None
+        self.faults: dict[str, Callable[[ChatRequest], ChatResult]] = {}
+        self.in_flight: dict[str, int] = {}
+        self.max_total = 0
+        self.max_per_host = 0
+        self.requests: list[ChatRequest] = []
+
+    async def discover(self, model: str) -> list[Endpoint] | GatewayError:
+        return self.discovery_error or list(self.endpoints)
+
+    async def chat(self, request: ChatRequest) -> ChatResult:
+        tag = request.pin or ""
+        self.requests.append(request)
+        self.in_flight[tag] = self.in_flight.get(tag, 0) + 1
+        self.max_per_host = max(self.max_per_host, self.in_flight[tag])
+        self.max_total = max(self.max_total, sum(self.in_flight.values()))
+        await asyncio.sleep(0.01)
+        self.in_flight[tag] -= 1
+        served = tag.split("/")[0].title()
+        if tag in self.faults:
+            return self.faults[tag](request)
+        if request.stream:
+            return ChatResult(content="Welcome!", ttft_seconds=0.05, finish_reason="stop", served_by=served)
+        if request.response_format:
+            return ChatResult(content=SHEET, finish_reason="stop", served_by=served)
+        return ChatResult(content=STORY, finish_reason="stop", served_by=served)
+
+
+def prober(gw: ScriptedGateway, concurrency: int = 8, known_filtering: frozenset[str] = frozenset()) -> Prober:
+    contracts = [TTFTContract(threshold_seconds=1.0), RefusalContract(), StructuredContract()]
+    return Prober([ModelPlan(MODEL, gw, known_filtering=known_filtering)], contracts, concurrency)
+
+
+def test_healthy_hosts_pass_every_contract_and_unadvertised_structured_output_is_skipped() -> None:
+    gw = ScriptedGateway([ep("alpha/fp8"), ep("beta", structured=False)])
+    report = asyncio.run(prober(gw).run_round(1))
+    assert {c: r.outcome for c, r in report.results[(MODEL, "alpha/fp8")].items()} == {
+        "ttft": Outcome.PASS, "refusal": Outcome.PASS, "structured": Outcome.PASS}
+    assert report.results[(MODEL, "beta")]["structured"].reason is Reason.NOT_ADVERTISED
+    assert all(r.pin in {"alpha/fp8", "beta"} for r in gw.requests)
+
+
+def test_probes_are_sequential_per_host_and_bounded_across_hosts() -> None:
+    gw = ScriptedGateway([ep(f"host{i}") for i in range(12)])
+    asyncio.run(prober(gw, concurrency=3).run_round(1))
+    assert gw.max_per_host == 1
+    assert gw.max_total == 3
+
+
+def test_discovery_failure_reuses_the_last_list_and_invents_no_verdict() -> None:
+    gw = ScriptedGateway([ep("alpha")])
+    p = prober(gw)
+    asyncio.run(p.run_round(1))
+    gw.discovery_error = GatewayError(Outcome.TRANSPORT, Reason.SERVER_ERROR, 502)
+    report = asyncio.run(p.run_round(2))
+    assert report.discovery_failed == {MODEL}
+    assert (MODEL, "alpha") in report.results
+
+
+def test_first_discovery_failure_probes_nothing() -> None:
+    gw = ScriptedGateway([ep("alpha")])
+    gw.discovery_error = GatewayError(Outcome.TRANSPORT, Reason.NETWORK, None)
+    report = asyncio.run(prober(gw).run_round(1))
+    assert report.results == {}
+
+
+def test_a_reply_served_by_another_provider_is_a_pin_violation() -> None:
+    gw = ScriptedGateway([ep("alpha")])
+    gw.faults["alpha"] = lambda r: ChatResult(content=STORY, finish_reason="stop", served_by="Someone Else")
+    report = asyncio.run(prober(gw).run_round(1))
+    assert {r.outcome for r in report.results[(MODEL, "alpha")].values()} == {Outcome.PIN_VIOLATION}
+
+
+def test_a_known_filtering_host_that_stops_refusing_makes_the_refusal_probe_weak() -> None:
+    gw = ScriptedGateway([ep("alpha"), ep("guard")])
+    report = asyncio.run(prober(gw, known_filtering=frozenset({"guard"})).run_round(1))
+    assert (MODEL, "guard") not in report.results
+    assert report.controls[(MODEL, "guard")].outcome is Outcome.PASS
+    assert report.weak == {(MODEL, "refusal"): ("live:guard",)}
+    gw.faults["guard"] = lambda r: ChatResult(content="", finish_reason="content_filter", served_by="Guard")
+    report = asyncio.run(prober(gw, known_filtering=frozenset({"guard"})).run_round(1))
+    assert report.weak == {}
+
+
+def test_a_crashing_probe_becomes_a_non_evidence_outcome() -> None:
+    gw = ScriptedGateway([ep("alpha")])
+
+    def boom(request: ChatRequest) -> ChatResult:
+        raise RuntimeError("bug")
+
+    gw.faults["alpha"] = boom
+    report = asyncio.run(prober(gw).run_round(1))
+    assert {r.outcome for r in report.results[(MODEL, "alpha")].values()} == {Outcome.TRANSPORT}
+
+
+def test_two_failing_rounds_reach_streak_two_and_storms_never_advance() -> None:
+    gw = ScriptedGateway([ep("alpha"), ep("slow"), ep("stormy")])
+    gw.faults["slow"] = lambda r: (ChatResult(first_token_timed_out=True, served_by="Slow") if r.stream else
+                                   ChatResult(content=STORY, finish_reason="stop", served_by="Slow"))
+    gw.faults["stormy"] = lambda r: ChatResult(error=GatewayError(Outcome.TRANSPORT, Reason.RATE_LIMITED, 429))
+    service = ExporterService(prober(gw).plans, prober(gw).contracts, 0.0, 8)
+    snap = asyncio.run(service.run(rounds=2)) or service.snapshot
+    assert snap.streaks.failing[(MODEL, "slow", "ttft")] == 2
+    assert all(v == 0 for k, v in snap.streaks.failing.items() if k[1] != "slow")
+    assert snap.streaks.clean[(MODEL, "alpha")] == 2
+    assert snap.streaks.clean[(MODEL, "stormy")] == 0
+    state = state_json(snap)
+    assert state["models"][MODEL]["providers"]["slow"]["contracts"]["ttft"]["failing_streak"] == 2
+
+
+@pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool (Debian prometheus) is not installed")
+def test_the_exposition_passes_promtool_check_metrics() -> None:
+    gw = ScriptedGateway([ep("alpha"), ep("beta")])
+    service = ExporterService(prober(gw).plans, prober(gw).contracts, 0.01, 8)
+    asyncio.run(service.run(rounds=2))
+    body = generate_latest(service.registry)
+    assert b'canary_probe_failing_streak{contract="ttft",model="acme/model-1",provider="alpha"} 0.0' in body
+    assert b"canary_probe_ttft_seconds_bucket" in body
+    check = subprocess.run(["promtool", "check", "metrics"], input=body, capture_output=True, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr

@@ -1,0 +1,62 @@
+"""Streak rules of DESIGN §6, including the freeze rule and the clean-round definition."""
+
+from __future__ import annotations
+
+from exporter.engine.streaks import Streaks, advance
+from exporter.outcomes import Outcome, ProbeResult, Reason
+
+M, P = "m/x", "prov/a"
+
+
+def r(outcome: Outcome) -> ProbeResult:
+    return ProbeResult(outcome, Reason.NONE)
+
+
+def run(*rounds: dict[str, Outcome], weak: frozenset[tuple[str, str]] = frozenset()) -> Streaks:
+    streaks = Streaks()
+    for outcomes in rounds:
+        streaks = advance(streaks, {(M, P): {c: r(o) for c, o in outcomes.items()}}, weak)
+    return streaks
+
+
+def test_fail_advances_and_pass_resets_the_failing_streak() -> None:
+    s = run({"ttft": Outcome.FAIL}, {"ttft": Outcome.FAIL})
+    assert s.failing[(M, P, "ttft")] == 2
+    assert run({"ttft": Outcome.FAIL}, {"ttft": Outcome.PASS}).failing[(M, P, "ttft")] == 0
+
+
+def test_transport_and_every_non_evidence_outcome_freeze_the_failing_streak() -> None:
+    for frozen in (Outcome.TRANSPORT, Outcome.UNAVAILABLE, Outcome.CONFIG, Outcome.INCONCLUSIVE,
+                   Outcome.SKIPPED, Outcome.PIN_VIOLATION):
+        s = run({"ttft": Outcome.FAIL}, {"ttft": frozen}, {"ttft": Outcome.FAIL})
+        assert s.failing[(M, P, "ttft")] == 2, frozen
+        s = run({"ttft": Outcome.FAIL}, {"ttft": frozen})
+        assert s.failing[(M, P, "ttft")] == 1, frozen
+
+
+def test_a_storm_never_advances_any_streak() -> None:
+    s = run(*[{"ttft": Outcome.TRANSPORT, "refusal": Outcome.TRANSPORT}] * 5)
+    assert s.failing[(M, P, "ttft")] == 0 and s.clean[(M, P)] == 0
+
+
+def test_clean_round_needs_every_ran_contract_passing_skipped_aside() -> None:
+    s = run({"ttft": Outcome.PASS, "structured": Outcome.SKIPPED}, {"ttft": Outcome.PASS})
+    assert s.clean[(M, P)] == 2
+
+
+def test_a_failure_resets_the_clean_streak_and_a_transport_freezes_it() -> None:
+    s = run({"ttft": Outcome.PASS}, {"ttft": Outcome.PASS}, {"ttft": Outcome.FAIL, "refusal": Outcome.PASS})
+    assert s.clean[(M, P)] == 0
+    s = run({"ttft": Outcome.PASS}, {"ttft": Outcome.PASS, "refusal": Outcome.TRANSPORT})
+    assert s.clean[(M, P)] == 1
+
+
+def test_a_pass_of_a_weak_contract_is_not_evidence_of_health() -> None:
+    s = run({"refusal": Outcome.PASS}, {"refusal": Outcome.PASS}, weak=frozenset({(M, "refusal")}))
+    assert s.clean[(M, P)] == 0
+
+
+def test_hosts_gone_from_the_round_lose_their_streaks() -> None:
+    s = run({"ttft": Outcome.FAIL})
+    s = advance(s, {(M, "prov/b"): {"ttft": r(Outcome.PASS)}})
+    assert (M, P, "ttft") not in s.failing and (M, P) not in s.clean
