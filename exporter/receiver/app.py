@@ -1,0 +1,340 @@
+"""The receiver's HTTP API (Starlette): webhook, ignore list, listings, admin actions, health, metrics.
+
+A thin shell over ``ReceiverService``: it authenticates, reads bodies within the size limit *while*
+reading, validates, and maps results to status codes. Bad input is a 4xx JSON error
+``{"error": code, "message": text, "problems": ["path: what is wrong"]}``; 5xx only when the store
+could not make a decision durable (Alertmanager then retries). See docs/receiver.md for the API.
+
+Example::
+
+    app = build_app(config)                        # opens the store at start-up (lifespan)
+    uvicorn.run(app, host=config.host, port=config.port)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio.to_thread
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from exporter.receiver.codec import decision_to_json
+from exporter.receiver.config import ReceiverConfig
+from exporter.receiver.decide import Refused
+from exporter.receiver.metrics import render
+from exporter.receiver.openapi import openapi_document
+from exporter.receiver.payloads import PayloadError, parse_notification
+from exporter.receiver.rfc3339 import parse_rfc3339
+from exporter.receiver.service import ReceiverService
+from exporter.receiver.state import Decision
+from exporter.receiver.store import StoreWriteError
+
+log = logging.getLogger("canary.receiver")
+ADMIN_MAX_BODY = 64 * 1024
+
+
+class _Reject(Exception):
+    """A request that gets a 4xx; carries the response."""
+
+    def __init__(self, status: int, error: str, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        body: dict[str, Any] = {"error": error, "message": message}
+        if problems:
+            body["problems"] = problems
+        headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if status == 401 else None
+        self.response = JSONResponse(body, status_code=status, headers=headers)
+
+
+def build_app(
+    config: ReceiverConfig,
+    *,
+    clock: Callable[[], float] = time.time,
+    service: ReceiverService | None = None,
+    sweep_interval: float = 1.0,
+) -> Starlette:
+    """The ASGI app. Without ``service``, the store is opened at start-up and closed at shutdown.
+
+    Example::
+
+        with ReceiverService.open(config, clock=fake_clock) as service:
+            app = build_app(config, service=service)   # in-process tests, no lifespan needed
+    """
+    holder: dict[str, ReceiverService] = {}
+    if service is not None:
+        holder["service"] = service
+
+    def svc() -> ReceiverService:
+        return holder["service"]
+
+    webhook_token = config.webhook_token.value.encode()
+    admin_token = config.admin_token.value.encode()
+
+    async def webhook(request: Request) -> Response:
+        try:
+            _authorize(request, webhook_token)
+        except _Reject as reject:
+            svc().count_webhook("unauthorized")
+            return reject.response
+        try:
+            data = _decode_json(await _read_body(request, config.max_body_bytes))
+            parsed = parse_notification(data)
+            if isinstance(parsed, PayloadError):
+                raise _Reject(400, "bad_request", "the webhook payload is invalid", list(parsed.problems))
+        except _Reject as reject:
+            svc().count_webhook("too_large" if reject.response.status_code == 413 else "bad_request")
+            return reject.response
+        try:
+            decisions = await anyio.to_thread.run_sync(svc().notify, parsed)
+        except StoreWriteError as exc:
+            log.error("webhook not acknowledged: %s", exc)
+            svc().count_webhook("error")
+            return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+        svc().count_webhook("ok")
+        return JSONResponse({"status": "ok", "decisions": [_brief(d) for d in decisions]})
+
+    async def ignore(request: Request) -> Response:
+        model = request.query_params.get("model", "")
+        if not model.strip():
+            return _Reject(
+                400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model"
+            ).response
+        view = svc().ignore(model)
+        headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
+        if _etag_matches(request.headers.get("if-none-match"), view.etag):
+            return Response(status_code=304, headers=headers)
+        return Response(view.body, media_type="application/json", headers=headers)
+
+    async def suspensions(request: Request) -> Response:
+        return JSONResponse(svc().suspensions())
+
+    async def incidents(request: Request) -> Response:
+        return JSONResponse(svc().incidents())
+
+    async def decisions(request: Request) -> Response:
+        try:
+            since_seq, since_time, limit = _decision_query(request)
+        except _Reject as reject:
+            return reject.response
+        return JSONResponse(svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit))
+
+    async def admin_lift(request: Request) -> Response:
+        try:
+            _authorize(request, admin_token)
+            body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
+            fields = _fields(body, required=("model", "provider", "reason"))
+        except _Reject as reject:
+            return reject.response
+        result = await _admin(svc().lift, fields["model"], fields["provider"], fields["reason"])
+        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+
+    async def admin_add_incident(request: Request) -> Response:
+        try:
+            _authorize(request, admin_token)
+            body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
+            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
+            until = None
+            if fields.get("until") is not None:
+                try:
+                    until = parse_rfc3339(fields["until"])
+                except ValueError as exc:
+                    raise _Reject(400, "bad_request", "invalid incident", [f"until: {exc}"]) from None
+        except _Reject as reject:
+            return reject.response
+        result = await _admin(
+            svc().add_incident, fields["model"], fields["provider"], fields["reason"], until
+        )
+        if isinstance(result, Response):
+            return result
+        incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
+        return JSONResponse({"id": incident_id, "decisions": result}, status_code=201)
+
+    async def admin_remove_incident(request: Request) -> Response:
+        try:
+            _authorize(request, admin_token)
+        except _Reject as reject:
+            return reject.response
+        reason = request.query_params.get("reason", "")
+        result = await _admin(svc().remove_incident, request.path_params["incident_id"], reason)
+        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+
+    async def healthz(request: Request) -> Response:
+        service = svc()
+        return JSONResponse({"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq})
+
+    async def metrics(request: Request) -> Response:
+        return Response(render(svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
+
+    spec = json.dumps(openapi_document()).encode()
+
+    async def openapi(request: Request) -> Response:
+        return Response(spec, media_type="application/json")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        owned = "service" not in holder
+        if owned:
+            holder["service"] = ReceiverService.open(config, clock=clock)
+        sweeper = asyncio.create_task(_sweep_forever(holder["service"], sweep_interval))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            if owned:
+                holder.pop("service").close()
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": "http_error", "message": exc.detail}, status_code=exc.status_code)
+
+    routes = [
+        Route("/v1/alerts", webhook, methods=["POST"]),
+        Route("/v1/ignore", ignore, methods=["GET"]),
+        Route("/v1/suspensions", suspensions, methods=["GET"]),
+        Route("/v1/incidents", incidents, methods=["GET"]),
+        Route("/v1/decisions", decisions, methods=["GET"]),
+        Route("/v1/admin/lift", admin_lift, methods=["POST"]),
+        Route("/v1/admin/incidents", admin_add_incident, methods=["POST"]),
+        Route("/v1/admin/incidents/{incident_id}", admin_remove_incident, methods=["DELETE"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+
+
+async def _sweep_forever(service: ReceiverService, interval: float) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await anyio.to_thread.run_sync(service.sweep)
+        except StoreWriteError as exc:
+            log.error("expiry not recorded, will retry: %s", exc)
+
+
+async def _admin(
+    call: Callable[..., tuple[Decision, ...] | Refused], *args: Any
+) -> Response | list[dict[str, Any]]:
+    try:
+        result = await anyio.to_thread.run_sync(call, *args)
+    except StoreWriteError as exc:
+        return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+    if isinstance(result, Refused):
+        code = "not_found" if result.status == 404 else "bad_request"
+        return JSONResponse({"error": code, "message": result.message}, status_code=result.status)
+    return [decision_to_json(d) for d in result]
+
+
+def _authorize(request: Request, token: bytes) -> None:
+    header = request.headers.get("authorization", "")
+    scheme, _, given = header.partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        raise _Reject(401, "unauthorized", "missing Authorization: Bearer <token> header")
+    if not hmac.compare_digest(given.strip().encode("utf-8", "surrogateescape"), token):
+        raise _Reject(401, "unauthorized", "wrong bearer token")
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
+    """Read at most ``limit`` bytes, refusing as soon as more arrive (not after buffering them)."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if _uint(declared) is None:
+            raise _Reject(400, "bad_request", f"invalid Content-Length header {declared!r}")
+        if int(declared) > limit:
+            raise _Reject(413, "too_large", f"body of {declared} bytes exceeds the limit of {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _Reject(413, "too_large", f"body exceeds the limit of {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _decode_json(body: bytes) -> Any:
+    if not body.strip():
+        raise _Reject(400, "bad_request", "empty body: expected a JSON object", ["<body>: empty"])
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise _Reject(
+            400, "bad_request", "body is not UTF-8", [f"<body>: byte {exc.start}: not UTF-8"]
+        ) from None
+    except json.JSONDecodeError as exc:
+        problem = f"<body>: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        raise _Reject(400, "bad_request", "body is not valid JSON (truncated?)", [problem]) from None
+    except RecursionError:
+        raise _Reject(
+            400, "bad_request", "body is nested too deeply", ["<body>: nested too deeply"]
+        ) from None
+
+
+def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise _Reject(400, "bad_request", "expected a JSON object", ["<body>: expected a JSON object"])
+    problems = [f"{k}: missing (a non-empty string)" for k in required if not _nonempty(body.get(k))]
+    problems += [
+        f"{k}: expected a non-empty string"
+        for k in optional
+        if body.get(k) is not None and not _nonempty(body[k])
+    ]
+    problems += [f"{k}: unknown field" for k in body if k not in required and k not in optional]
+    if problems:
+        raise _Reject(400, "bad_request", "invalid request body", problems)
+    return {
+        k: body[k].strip() if isinstance(body.get(k), str) else body.get(k) for k in (*required, *optional)
+    }
+
+
+def _nonempty(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
+    params = request.query_params
+    raw_limit = params.get("limit", "100")
+    limit = _uint(raw_limit)
+    if limit is None or not 1 <= limit <= 1000:
+        raise _Reject(400, "bad_request", "invalid query", [f"limit: expected 1..1000, got {raw_limit!r}"])
+    since = params.get("since")
+    if since is None or since == "":
+        return None, None, limit
+    if (seq := _uint(since)) is not None:
+        return seq, None, limit
+    try:
+        return None, parse_rfc3339(since), limit
+    except ValueError as exc:
+        problem = f"since: expected a decision seq or an RFC 3339 time ({exc}), got {since!r}"
+        raise _Reject(400, "bad_request", "invalid query", [problem]) from None
+
+
+def _uint(text: str) -> int | None:
+    return int(text) if re.fullmatch(r"[0-9]{1,18}", text) else None
+
+
+def _etag_matches(header: str | None, etag: str) -> bool:
+    if not header:
+        return False
+    if header.strip() == "*":
+        return True
+    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
+    return etag in tags
+
+
+def _brief(d: Decision) -> dict[str, Any]:
+    return {"seq": d.seq, "kind": str(d.kind), "model": d.model, "provider": d.provider, "reason": d.reason}

@@ -1,0 +1,114 @@
+"""``canary receiver``: run the quarantine receiver (webhook, ignore list, admin API) from a config file."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from exporter.configkit import ConfigError, Problems, Section
+from exporter.receiver.config import ReceiverConfig, read_receiver_config
+from exporter.receiver.store import StoreError
+
+EPILOG = """\
+example:
+  export CANARY_WEBHOOK_TOKEN=... CANARY_ADMIN_TOKEN=...
+  canary receiver --config canary.yaml
+
+The receiver reads the `receiver:` section of the config file (keys: listen, mode, store_dir,
+webhook_token, admin_token, builtin_exclusions, min_routable_hosts, ladder, fade_after,
+max_body_bytes; see docs/receiver.md). It refuses to start if another receiver holds the store's lock
+or if the store is damaged beyond recovery. Endpoints: POST /v1/alerts (webhook token),
+GET /v1/ignore?model=M (no token), GET /v1/suspensions, /v1/incidents, /v1/decisions,
+POST /v1/admin/lift, POST|DELETE /v1/admin/incidents (admin token), /healthz, /metrics, /openapi.json.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``receiver`` to the ``canary`` command."""
+    parser = subparsers.add_parser(
+        "receiver",
+        help="run the quarantine receiver (Alertmanager/Grafana webhook -> ignore list for routers)",
+        description="Run the quarantine receiver: it turns suspension alerts into durable, audited "
+        "exclusions and serves each model's ignore list to routers.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE", help="the canary YAML config file"
+    )
+    parser.add_argument("--listen", metavar="HOST:PORT", help="override receiver.listen")
+    parser.add_argument("--mode", choices=("observe", "enforce"), help="override receiver.mode")
+    parser.add_argument("--check", action="store_true", help="validate the configuration and exit")
+
+
+def load(path: Path) -> ReceiverConfig:
+    """Read the ``receiver`` section of a config file (``ConfigError`` lists every problem)."""
+    problems = Problems(str(path))
+    root = Section.load_file(path, problems)
+    config = read_receiver_config(root.section("receiver", required=True), path.resolve().parent)
+    problems.raise_if_any()
+    return config
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from exporter.receiver.app import build_app
+    from exporter.receiver.service import ReceiverService
+    from exporter.receiver.state import Mode
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    try:
+        config = load(args.config)
+        if args.listen:
+            host, _, port = args.listen.rpartition(":")
+            if not host or not port.isdigit():
+                raise ConfigError([f"--listen: expected HOST:PORT, got {args.listen!r}"])
+            config = replace(config, host=host, port=int(port))
+        if args.mode:
+            config = replace(config, mode=Mode(args.mode))
+    except ConfigError as exc:
+        print(f"canary receiver: invalid configuration:\n{exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        print(
+            f"configuration OK: mode {config.mode}, store {config.store_dir}, "
+            f"{len(config.builtin)} built-in exclusions"
+        )
+        return 0
+    try:
+        service = ReceiverService.open(config)
+    except StoreError as exc:
+        print(f"canary receiver: {exc}", file=sys.stderr)
+        return 2
+    try:
+        app = build_app(config, service=service)
+        print(
+            f"canary receiver: listening on http://{config.host}:{config.port} (mode {config.mode})",
+            flush=True,
+        )
+        uvicorn.run(app, host=config.host, port=config.port, log_level="warning", access_log=False)
+    finally:
+        service.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry point (``python -m exporter.receiver.cli --config FILE``)."""
+    parser = argparse.ArgumentParser(
+        prog="canary receiver", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    _add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""The decision function: (state, input, clock) -> (new state, decisions). Pure; the service is the shell.
+
+Inputs are webhook notifications, admin actions (lift, incident add/remove) and the passage of time
+(expiry). Every entry point first expires what is due, then judges its input; alerts of one notification
+are judged one after the other on the state the previous ones left, so the capacity floor holds within a
+batch (and, because the service serialises calls, across concurrent deliveries).
+
+Idempotency: an alert's episode key (``payloads.Alert.episode``) is remembered. A suspend alert is a
+no-op while its route is suspended; after the suspension expired, the next repeat of a still-firing
+episode suspends again at the next rung; an episode closed by an admin lift or an early recovery never
+suspends again (a new episode must start).
+
+Example::
+
+    policy = Policy(Mode.ENFORCE, Ladder((86400.0,), 14 * 86400.0), min_routable_hosts=2)
+    state, decisions = decide_notification(State(), notification, now=time.time(), policy=policy)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from exporter.receiver.exclusions import BuiltinExclusion
+from exporter.receiver.floor import check_floor
+from exporter.receiver.ladder import Ladder
+from exporter.receiver.merge import excluded_hosts
+from exporter.receiver.payloads import Action, Alert, Notification
+from exporter.receiver.rfc3339 import format_rfc3339
+from exporter.receiver.state import Decision, Kind, Mode, State, apply_decisions
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The configured rules of judgement (from ``ReceiverConfig``)."""
+
+    mode: Mode
+    ladder: Ladder
+    min_routable_hosts: int = 2
+    builtin: tuple[BuiltinExclusion, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """An admin request that cannot be carried out (nothing was decided)."""
+
+    status: int  # HTTP status the API answers with
+    message: str
+
+
+Result = tuple[State, tuple[Decision, ...]]
+
+
+class _Run:
+    """Accumulates decisions, applying each at once so the next judgement sees its effect."""
+
+    def __init__(self, state: State, now: float, policy: Policy) -> None:
+        self.state, self.now, self.policy = state, now, policy
+        self.decisions: list[Decision] = []
+
+    def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
+        decision = Decision(seq=self.state.seq + 1, at=self.now, kind=kind, reason=reason, **fields)  # type: ignore[arg-type]
+        self.state = apply_decisions(self.state, [decision], self.policy.ladder)
+        self.decisions.append(decision)
+        return decision
+
+    def expire(self) -> None:
+        for route, s in sorted(self.state.suspensions.items()):
+            if s.until <= self.now:
+                self.add(
+                    Kind.EXPIRE,
+                    f"{s.mode} suspension (rung {s.rung}) ended at {format_rfc3339(s.until)}",
+                    model=route[0],
+                    provider=route[1],
+                    mode=s.mode,
+                    rung=s.rung,
+                    until=s.until,
+                    source="clock",
+                )
+        for incident_id, i in sorted(self.state.incidents.items()):
+            if i.until is not None and i.until <= self.now:
+                self.add(
+                    Kind.EXPIRE,
+                    f"incident {incident_id} ended at {format_rfc3339(i.until)}: {i.reason}",
+                    model=i.model,
+                    provider=i.provider,
+                    until=i.until,
+                    incident_id=incident_id,
+                    source="clock",
+                )
+
+    def result(self) -> Result:
+        return self.state, tuple(self.decisions)
+
+
+def decide_expiry(state: State, now: float, policy: Policy) -> Result:
+    """Expire suspensions and incidents whose time is up (an ``expire`` decision each)."""
+    run = _Run(state, now, policy)
+    run.expire()
+    return run.result()
+
+
+def decide_notification(state: State, notification: Notification, now: float, policy: Policy) -> Result:
+    """Judge every alert of one webhook delivery, in order, each on its own status."""
+    run = _Run(state, now, policy)
+    run.expire()
+    for alert in notification.alerts:
+        _judge_alert(run, alert, str(notification.source))
+    return run.result()
+
+
+def _judge_alert(run: _Run, alert: Alert, source: str) -> None:
+    inputs = alert.summary()
+    action, model, provider = alert.action, alert.model, alert.provider
+    if action is None or model is None or provider is None:
+        why = (
+            f"Grafana's own {alert.alertname} alert never acts"
+            if alert.action is None and alert.labels.get("action") in ("suspend", "recover")
+            else "no action label suspend/recover: recorded only"
+        )
+        run.add(Kind.IGNORED, why, model=model, provider=provider, source=source, inputs=inputs)
+        return
+    state, route, episode = run.state, (model, provider), alert.episode
+    discovered = tuple(sorted(alert.discovered)) if alert.discovered is not None else None
+    common = {
+        "model": model,
+        "provider": provider,
+        "episode": episode,
+        "source": source,
+        "inputs": inputs,
+        "discovered": discovered,
+    }
+    if alert.status == "resolved":
+        # Resolved also arrives when the exporter or Prometheus goes down: never a reason to lift.
+        common["episode"] = None
+        common["discovered"] = None  # may be stale: resolved also means "the exporter went away"
+        run.add(Kind.IGNORED, f"resolved {action} alert: recorded only, never lifts a suspension", **common)
+        return
+    current = state.suspensions.get(route)
+    known = state.episodes.get(episode)
+    if action is Action.RECOVER:
+        if current is None:
+            kind = Kind.DUPLICATE if known is not None else Kind.IGNORED
+            run.add(kind, "recovery alert but the route is not suspended", **common)
+            return
+        closes = _open_episodes(state, route) | {episode}
+        run.add(
+            Kind.RECOVER,
+            f"early recovery of a {current.mode} suspension (rung {current.rung}, due to end "
+            f"{format_rfc3339(current.until)}): the offense stays in the history",
+            mode=current.mode,
+            rung=current.rung,
+            closes=tuple(sorted(closes)),
+            **common,
+        )
+        return
+    if current is not None:
+        run.add(
+            Kind.DUPLICATE,
+            f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}",
+            **common,
+        )
+        return
+    if known is not None and known.closed_by is not None:
+        assert known.closed_at is not None
+        run.add(
+            Kind.DUPLICATE,
+            f"this alert episode was closed by {known.closed_by} at {format_rfc3339(known.closed_at)}; "
+            "only a new episode can suspend again",
+            **common,
+        )
+        return
+    policy = run.policy
+    hosts = frozenset(discovered) if discovered is not None else state.discovered.get(model)
+    excluded = excluded_hosts(model, policy.builtin, state, run.now, count_observe=True)
+    verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
+    if not verdict.allowed:
+        common["inputs"] = {
+            **inputs,
+            "known_hosts": sorted(hosts) if hosts is not None else None,
+            "excluded": sorted(excluded),
+            "routable_after": list(verdict.routable_after),
+            "min_routable_hosts": policy.min_routable_hosts,
+        }
+        run.add(Kind.FLOOR_BLOCK, verdict.reason, **common)
+        return
+    rung, duration = policy.ladder.next_rung(state.history.get(route, ()), run.now)
+    until = run.now + duration
+    kind = Kind.OBSERVE if policy.mode is Mode.OBSERVE else (Kind.SUSPEND if rung == 1 else Kind.ESCALATE)
+    prefix = "would suspend (observe mode)" if policy.mode is Mode.OBSERVE else "suspended"
+    run.add(
+        kind,
+        f"{prefix} at rung {rung} for {_human(duration)} until {format_rfc3339(until)} "
+        f"({alert.alertname or 'alert'}; {verdict.reason})",
+        mode=policy.mode,
+        rung=rung,
+        until=until,
+        **common,
+    )
+
+
+def _open_episodes(state: State, route: tuple[str, str]) -> set[str]:
+    return {
+        key for key, e in state.episodes.items() if (e.model, e.provider) == route and e.closed_by is None
+    }
+
+
+def decide_lift(
+    state: State, model: str, provider: str, reason: str, now: float, policy: Policy
+) -> Result | Refused:
+    """An administrator lifts a current suspension; the episodes that caused it can never re-suspend."""
+    run = _Run(state, now, policy)
+    run.expire()
+    current = run.state.suspensions.get((model, provider))
+    if current is None:
+        return Refused(404, f"no current suspension of {provider} for {model}")
+    run.add(
+        Kind.LIFT,
+        f"lifted by an administrator: {reason}",
+        model=model,
+        provider=provider,
+        mode=current.mode,
+        rung=current.rung,
+        source="admin",
+        closes=tuple(sorted(_open_episodes(run.state, (model, provider)))),
+        inputs={"reason": reason, "was_until": format_rfc3339(current.until)},
+    )
+    return run.result()
+
+
+def decide_incident_add(
+    state: State, model: str, provider: str, reason: str, until: float | None, now: float, policy: Policy
+) -> Result | Refused:
+    """An administrator excludes a route at run time, until ``until`` (None: until removed)."""
+    if until is not None and until <= now:
+        return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
+    run = _Run(state, now, policy)
+    run.expire()
+    incident_id = f"inc-{run.state.seq + 1}"
+    run.add(
+        Kind.INCIDENT_ADD,
+        reason,
+        model=model,
+        provider=provider,
+        until=until,
+        incident_id=incident_id,
+        source="admin",
+        inputs={"reason": reason},
+    )
+    return run.result()
+
+
+def decide_incident_remove(
+    state: State, incident_id: str, reason: str, now: float, policy: Policy
+) -> Result | Refused:
+    """An administrator removes an incident exclusion."""
+    run = _Run(state, now, policy)
+    run.expire()
+    incident = run.state.incidents.get(incident_id)
+    if incident is None:
+        return Refused(404, f"no current incident with id {incident_id!r}")
+    run.add(
+        Kind.INCIDENT_REMOVE,
+        f"removed by an administrator: {reason or 'no reason given'} (was: {incident.reason})",
+        model=incident.model,
+        provider=incident.provider,
+        incident_id=incident_id,
+        source="admin",
+        inputs={"reason": reason},
+    )
+    return run.result()
+
+
+def _human(seconds: float) -> str:
+    for unit, size in (("d", 86400.0), ("h", 3600.0), ("m", 60.0)):
+        if seconds >= size and seconds % size == 0:
+            return f"{int(seconds // size)}{unit}"
+    return f"{seconds:g}s"

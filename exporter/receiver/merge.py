@@ -1,0 +1,60 @@
+"""The three-layer ignore list of a model: built-in exclusions, runtime incidents, enforced suspensions.
+
+Pure functions over the state and the clock. The same ``excluded_hosts`` serves the capacity floor
+(``count_observe=True``: observe-only suspensions count, "as if enforcing") and the served ignore list
+(``count_observe=False``: observe-only suspensions never exclude anything).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from exporter.receiver.exclusions import BuiltinExclusion
+from exporter.receiver.state import Mode, State
+
+
+class Layer(StrEnum):
+    BUILTIN = "builtin"
+    INCIDENT = "incident"
+    SUSPENSION = "suspension"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class IgnoreEntry:
+    provider: str
+    layer: Layer
+    reason: str
+    until: float | None = None
+
+
+def ignore_entries(
+    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float, *, count_observe: bool = False
+) -> tuple[IgnoreEntry, ...]:
+    """Every exclusion of ``model`` in force at ``now``, sorted by provider then layer.
+
+    >>> ignore_entries("m", [BuiltinExclusion("m", "x/y", "control host")], State(), now=0.0)
+    (IgnoreEntry(provider='x/y', layer=<Layer.BUILTIN: 'builtin'>, reason='control host', until=None),)
+    """
+    entries = [IgnoreEntry(b.provider, Layer.BUILTIN, b.reason) for b in builtin if b.model == model]
+    entries += [
+        IgnoreEntry(i.provider, Layer.INCIDENT, i.reason, i.until)
+        for i in state.incidents.values()
+        if i.model == model and (i.until is None or i.until > now)
+    ]
+    entries += [
+        IgnoreEntry(s.provider, Layer.SUSPENSION, s.reason, s.until)
+        for s in state.suspensions.values()
+        if s.model == model and s.until > now and (count_observe or s.mode is Mode.ENFORCE)
+    ]
+    return tuple(sorted(entries, key=lambda e: (e.provider, list(Layer).index(e.layer))))
+
+
+def excluded_hosts(
+    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float, *, count_observe: bool
+) -> frozenset[str]:
+    """The union of the layers: the tags a router must not use for ``model``."""
+    return frozenset(
+        e.provider for e in ignore_entries(model, builtin, state, now, count_observe=count_observe)
+    )

@@ -1,0 +1,288 @@
+"""The receiver's stateful shell: serialises decisions, makes them durable, then publishes the new state.
+
+One writer: every change goes through ``_transact`` under a thread lock (so concurrent deliveries, admin
+calls and the expiry sweeper are judged one at a time, whichever event loop they come from), is committed
+to the store (append + fsync) and only then becomes the served state. Readers (ignore list, listings,
+metrics) read immutable values the last commit published, so they never wait for a writer.
+
+Example::
+
+    with ReceiverService.open(config) as service:
+        decisions = service.notify(notification)        # blocking; the app calls it in a worker thread
+        body, etag = service.ignore("moonshotai/kimi-k2-0905")
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType, TracebackType
+from typing import Any
+
+from exporter.receiver.codec import decision_to_json
+from exporter.receiver.config import ReceiverConfig
+from exporter.receiver.decide import (
+    Policy,
+    Refused,
+    Result,
+    decide_expiry,
+    decide_incident_add,
+    decide_incident_remove,
+    decide_lift,
+    decide_notification,
+)
+from exporter.receiver.merge import Layer, ignore_entries
+from exporter.receiver.metrics import Counters, MetricsSnapshot
+from exporter.receiver.payloads import Notification
+from exporter.receiver.rfc3339 import format_optional, format_rfc3339
+from exporter.receiver.state import Decision, State
+from exporter.receiver.store import Store
+
+RECENT_DECISIONS = 10_000
+log = logging.getLogger("canary.receiver")
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreView:
+    body: bytes
+    etag: str  # strong, quoted
+
+
+class ReceiverService:
+    """Owns the store and the current state. Create with ``open``; ``close`` releases the store lock."""
+
+    def __init__(
+        self,
+        config: ReceiverConfig,
+        store: Store,
+        state: State,
+        recent: tuple[Decision, ...],
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        self.config = config
+        self.policy: Policy = config.policy()
+        self._store = store
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._counter_lock = threading.Lock()
+        self._closed = False
+        self._state = state
+        self._recent = recent[-RECENT_DECISIONS:]
+        self._counters = Counters()
+        self._views: Mapping[str, IgnoreView] = MappingProxyType({})
+        self._generated_at = clock()
+        self._publish(state, clock())
+
+    @classmethod
+    def open(cls, config: ReceiverConfig, *, clock: Callable[[], float] = time.time) -> ReceiverService:
+        """Lock and load the store named in ``config`` (``StoreError`` if it cannot be used)."""
+        store, loaded = Store.open(config.store_dir, ladder=config.policy().ladder, clock=clock)
+        for warning in loaded.warnings:
+            log.error("store recovery: %s", warning)
+        return cls(config, store, loaded.state, loaded.decisions, clock=clock)
+
+    def __enter__(self) -> ReceiverService:
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._store.close(self._state)
+
+    # -- writes (blocking: call from a worker thread in async code) -----------------------------------
+    def _transact(self, step: Callable[[State, float], Result | Refused]) -> tuple[Decision, ...] | Refused:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the receiver service is closed")
+            now = self._clock()
+            outcome = step(self._state, now)
+            if isinstance(outcome, Refused):
+                return outcome
+            state, decisions = outcome
+            if decisions:
+                started = time.perf_counter()
+                self._store.commit(decisions, state)  # raises StoreWriteError: nothing changes
+                elapsed = time.perf_counter() - started
+                self._recent = (self._recent + decisions)[-RECENT_DECISIONS:]
+                self._count(
+                    lambda c: c.count_decisions([(str(d.kind), d.model) for d in decisions]).observe_write(
+                        elapsed
+                    )
+                )
+                self._publish(state, now)
+                for d in decisions:
+                    log.info("decision %s %s %s: %s", d.kind, d.model or "-", d.provider or "-", d.reason)
+            return decisions
+
+    def notify(self, notification: Notification) -> tuple[Decision, ...]:
+        result = self._transact(lambda s, now: decide_notification(s, notification, now, self.policy))
+        assert not isinstance(result, Refused)
+        return result
+
+    def lift(self, model: str, provider: str, reason: str) -> tuple[Decision, ...] | Refused:
+        return self._transact(lambda s, now: decide_lift(s, model, provider, reason, now, self.policy))
+
+    def add_incident(
+        self, model: str, provider: str, reason: str, until: float | None
+    ) -> tuple[Decision, ...] | Refused:
+        return self._transact(
+            lambda s, now: decide_incident_add(s, model, provider, reason, until, now, self.policy)
+        )
+
+    def remove_incident(self, incident_id: str, reason: str) -> tuple[Decision, ...] | Refused:
+        return self._transact(lambda s, now: decide_incident_remove(s, incident_id, reason, now, self.policy))
+
+    def sweep(self) -> tuple[Decision, ...]:
+        """Expire what is due (the app calls this every second)."""
+        result = self._transact(lambda s, now: decide_expiry(s, now, self.policy))
+        assert not isinstance(result, Refused)
+        return result
+
+    def count_webhook(self, result: str) -> None:
+        self._count(lambda c: c.count_webhook(result))
+
+    def _count(self, change: Callable[[Counters], Counters]) -> None:
+        with self._counter_lock:
+            self._counters = change(self._counters)
+
+    # -- publishing -----------------------------------------------------------------------------------
+    def _publish(self, state: State, now: float) -> None:
+        models = state.models() | {b.model for b in self.policy.builtin}
+        self._generated_at = now
+        self._views = MappingProxyType({m: self._build_view(m, state, now) for m in models})
+        self._state = state
+
+    def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
+        entries = ignore_entries(model, self.policy.builtin, state, now)
+        document = {
+            "model": model,
+            "ignore": sorted({e.provider for e in entries}),
+            "entries": [
+                {
+                    "provider": e.provider,
+                    "layer": str(e.layer),
+                    "reason": e.reason,
+                    "until": format_optional(e.until),
+                }
+                for e in entries
+            ],
+            "generated_at": format_rfc3339(now),
+        }
+        body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        return IgnoreView(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+
+    # -- reads (never block on a writer) --------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._state
+
+    def ignore(self, model: str) -> IgnoreView:
+        """The merged ignore list of ``model`` as served by ``GET /v1/ignore``."""
+        view = self._views.get(model)
+        if view is None:  # a model nothing mentions: only the (empty) built-in layer
+            view = self._build_view(model, State(), self._generated_at)
+        return view
+
+    def suspensions(self) -> dict[str, Any]:
+        state, now = self._state, self._clock()
+        ladder = self.policy.ladder
+        return {
+            "mode": str(self.policy.mode),
+            "generated_at": format_rfc3339(now),
+            "suspensions": [
+                {
+                    "model": s.model,
+                    "provider": s.provider,
+                    "mode": str(s.mode),
+                    "rung": s.rung,
+                    "since": format_rfc3339(s.since),
+                    "until": format_rfc3339(s.until),
+                    "reason": s.reason,
+                    "episode": s.episode,
+                    "offense_level": ladder.level(state.history.get(route, ()), now),
+                    "offenses": [
+                        {
+                            "at": format_rfc3339(o.at),
+                            "until": format_rfc3339(o.until),
+                            "rung": o.rung,
+                            "ended_at": format_optional(o.ended_at),
+                        }
+                        for o in state.history.get(route, ())
+                    ],
+                }
+                for route, s in sorted(state.suspensions.items())
+            ],
+        }
+
+    def incidents(self) -> dict[str, Any]:
+        return {
+            "incidents": [
+                {
+                    "id": i.id,
+                    "model": i.model,
+                    "provider": i.provider,
+                    "reason": i.reason,
+                    "since": format_rfc3339(i.since),
+                    "until": format_optional(i.until),
+                }
+                for i in sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
+            ]
+        }
+
+    def decisions(self, *, since_seq: int | None, since_time: float | None, limit: int) -> dict[str, Any]:
+        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones."""
+        recent = self._recent
+        if since_seq is not None:
+            chosen = [d for d in recent if d.seq > since_seq][:limit]
+        elif since_time is not None:
+            chosen = [d for d in recent if d.at >= since_time][:limit]
+        else:
+            chosen = list(recent[-limit:])
+        return {
+            "decisions": [decision_to_json(d) for d in chosen],
+            "next_since": chosen[-1].seq
+            if chosen
+            else (since_seq if since_seq is not None else self._state.seq),
+            "oldest_in_memory": recent[0].seq if recent else None,
+        }
+
+    def metrics_snapshot(self) -> MetricsSnapshot:
+        state, now = self._state, self._clock()
+        ladder = self.policy.ladder
+        per_layer: dict[tuple[str, str], int] = {}
+        for model in self._views:
+            for e in ignore_entries(model, self.policy.builtin, state, now):
+                per_layer[(model, str(e.layer))] = per_layer.get((model, str(e.layer)), 0) + 1
+        for model in self._views:
+            for layer in Layer:
+                per_layer.setdefault((model, str(layer)), 0)
+        return MetricsSnapshot(
+            mode=self.policy.mode,
+            suspensions=tuple(s for _, s in sorted(state.suspensions.items()) if s.until > now),
+            offense_levels=tuple(
+                (m, p, ladder.level(h, now))
+                for (m, p), h in sorted(state.history.items())
+                if ladder.level(h, now)
+            ),
+            incidents=tuple(
+                sorted(
+                    {
+                        (i.model, i.provider)
+                        for i in state.incidents.values()
+                        if i.until is None or i.until > now
+                    }
+                )
+            ),
+            ignored=tuple((m, layer, n) for (m, layer), n in sorted(per_layer.items())),
+            counters=self._counters,
+        )
