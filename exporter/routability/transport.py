@@ -13,6 +13,8 @@ from typing import Any, Protocol
 import httpx
 
 MAX_BODY_BYTES = 32 * 1024 * 1024  # a full /models catalogue with descriptions is a few MB
+# Never replay a cached answer (it would prove nothing); name ourselves. Harmless on plain OpenAI hosts.
+DEFAULT_HEADERS = {"X-OpenRouter-Cache": "false", "X-OpenRouter-Title": "provider-canary routability"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,10 @@ class HttpxTransport:
         headers: dict[str, str] | None = None,
     ) -> None:
         self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout), transport=transport, headers=headers or {}, follow_redirects=False
+            timeout=httpx.Timeout(timeout),
+            transport=transport,
+            headers={**DEFAULT_HEADERS, **(headers or {})},
+            follow_redirects=False,
         )
 
     async def aclose(self) -> None:
