@@ -87,7 +87,12 @@ class RoutabilityService:
     # -- passes ----------------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return self._lock.locked()
+        return self._lock.locked() or (self._task is not None and not self._task.done())
+
+    async def join(self) -> None:
+        """Wait for a pass started in the background (if any) to end."""
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
 
     async def run_once(self) -> PassSummary:
         """Run one pass now (waiting for a running one to finish first)."""
@@ -99,7 +104,7 @@ class RoutabilityService:
 
     def start_pass(self) -> bool:
         """Start a pass in the background; False if one is already running."""
-        if self.running or (self._task is not None and not self._task.done()):
+        if self.running:
             return False
         self._task = asyncio.create_task(self.run_once())
         self._task.add_done_callback(_log_failure)
