@@ -1,0 +1,40 @@
+"""The local alerting pipeline: real Prometheus and Alertmanager on loopback, and the Grafana rule generator.
+
+- ``configs``: pure functions that turn the shipped ``config/prometheus.yml`` and
+  ``config/alertmanager.yml`` into launch configs, overriding only intervals, addresses and credential paths;
+- ``processes``: ``PrometheusProcess`` and ``AlertmanagerProcess`` context managers (start, readiness,
+  queries, silences, restart, stop; logs kept in the work dir);
+- ``rulefile``: the rule files read into values;
+- ``grafana_alerts``: the Grafana alert-rule provisioning file generated from the rule files.
+
+Example::
+
+    with AlertmanagerProcess(tmp / "am", webhook_url=url, token_file=token) as am, PrometheusProcess(
+        tmp / "prom", targets={"canary-exporter": "127.0.0.1:9464"}, alertmanagers=[am.address]
+    ) as prom:
+        prom.query("ALERTS")
+"""
+
+from __future__ import annotations
+
+from exporter.pipeline.configs import Timings
+from exporter.pipeline.processes import (
+    AlertmanagerAlert,
+    AlertmanagerProcess,
+    MissingBinaryError,
+    PipelineError,
+    PrometheusAlert,
+    PrometheusProcess,
+    Sample,
+)
+
+__all__ = [
+    "AlertmanagerAlert",
+    "AlertmanagerProcess",
+    "MissingBinaryError",
+    "PipelineError",
+    "PrometheusAlert",
+    "PrometheusProcess",
+    "Sample",
+    "Timings",
+]

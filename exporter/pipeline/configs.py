@@ -1,0 +1,240 @@
+"""Pure rewriting of the shipped Prometheus and Alertmanager configs into configs for a local launch.
+
+The launcher must exercise the routing, inhibition, jobs and rules the project ships, so these functions take
+the shipped documents and change only what a loopback run needs: intervals, listen addresses, scrape targets,
+the receiver's URL and the path of its token file. Everything else (routes, matchers, inhibit rules, job
+names, rule files) passes through untouched.
+
+Example::
+
+    shipped = load_yaml(SHIPPED_ALERTMANAGER_CONFIG)
+    config = alertmanager_config(shipped, webhook_url="http://127.0.0.1:8080/v1/alerts",
+                                 token_file=Path("/tmp/token"), timings=Timings())
+"""
+
+from __future__ import annotations
+
+import copy
+import glob
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SHIPPED_PROMETHEUS_CONFIG = REPO_ROOT / "config" / "prometheus.yml"
+SHIPPED_ALERTMANAGER_CONFIG = REPO_ROOT / "config" / "alertmanager.yml"
+
+# Names shared with config/*.yml and rules/canary.rules.yml; a test checks the shipped files use them.
+EXPORTER_JOB = "canary-exporter"
+RECEIVER_JOB = "canary-receiver"
+RECEIVER_NAME = "canary-receiver"
+
+
+class PipelineConfigError(ValueError):
+    """A shipped config does not have the shape the launcher relies on, or an override is impossible."""
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Compressed intervals for a loopback run, in seconds (the shipped files hold the production values).
+
+    ``repeat_interval`` stands for the production 15 minutes: a still-firing alert is re-sent after it.
+
+    Example::
+
+        Timings(scrape_interval=0.5, evaluation_interval=0.5)
+    """
+
+    scrape_interval: float = 1.0
+    evaluation_interval: float = 1.0
+    group_wait: float = 0.0
+    group_interval: float = 1.0
+    repeat_interval: float = 5.0
+    resend_delay: float = 1.0
+    cluster_peer_timeout: float = 1.0
+    cluster_gossip_interval: float = 0.2
+    cluster_pushpull_interval: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if value < 0 or (value == 0 and name != "group_wait"):
+                raise PipelineConfigError(f"Timings.{name}: must be positive, got {value}")
+
+
+def duration(seconds: float) -> str:
+    """Format seconds as a Prometheus/Alertmanager duration with millisecond resolution.
+
+    Example::
+
+        >>> duration(1.5), duration(0), duration(60)
+        ('1500ms', '0s', '60s')
+    """
+    millis = round(seconds * 1000)
+    if millis == 0:
+        return "0s"
+    if millis % 1000 == 0:
+        return f"{millis // 1000}s"
+    return f"{millis}ms"
+
+
+def load_yaml(path: Path) -> dict[str, Any]:
+    """Read a YAML mapping safely, with an error naming the file if it is not one.
+
+    Example::
+
+        shipped = load_yaml(SHIPPED_PROMETHEUS_CONFIG)
+    """
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise PipelineConfigError(f"{path}: cannot read YAML: {error}") from error
+    if not isinstance(document, dict):
+        raise PipelineConfigError(f"{path}: expected a YAML mapping at the top level")
+    return document
+
+
+def prometheus_config(
+    shipped: Mapping[str, Any],
+    *,
+    config_dir: Path,
+    targets: Mapping[str, str],
+    alertmanagers: Sequence[str],
+    timings: Timings,
+) -> dict[str, Any]:
+    """The shipped Prometheus config with loopback targets, absolute rule paths and compressed intervals.
+
+    ``targets`` maps shipped job names to ``host:port``; shipped jobs not named there are left out (so the
+    rules see them as absent). ``config_dir`` is the shipped file's directory, against which its relative
+    ``rule_files`` globs are resolved. ``alertmanagers`` are ``host:port`` addresses (none: no alerting).
+
+    Example::
+
+        prometheus_config(load_yaml(SHIPPED_PROMETHEUS_CONFIG), config_dir=SHIPPED_PROMETHEUS_CONFIG.parent,
+                          targets={"canary-exporter": "127.0.0.1:40001"}, alertmanagers=["127.0.0.1:40002"],
+                          timings=Timings())
+    """
+    config = copy.deepcopy(dict(shipped))
+    scrape = duration(timings.scrape_interval)
+    config["global"] = {
+        **(config.get("global") or {}),
+        "scrape_interval": scrape,
+        "scrape_timeout": scrape,
+        "evaluation_interval": duration(timings.evaluation_interval),
+    }
+    config["rule_files"] = _absolute_rule_globs(config.get("rule_files") or [], config_dir)
+
+    jobs = config.get("scrape_configs") or []
+    shipped_names = [job.get("job_name") for job in jobs]
+    unknown = sorted(set(targets) - set(shipped_names))
+    if unknown:
+        raise PipelineConfigError(
+            f"targets: no scrape job named {', '.join(unknown)} in the shipped config "
+            f"(it has: {', '.join(str(name) for name in shipped_names)})"
+        )
+    kept = []
+    for job in jobs:
+        name = job.get("job_name")
+        if name in targets:
+            job["static_configs"] = [{"targets": [targets[name]]}]
+            kept.append(job)
+    config["scrape_configs"] = kept
+
+    if alertmanagers:
+        shipped_am = (config.get("alerting") or {}).get("alertmanagers") or [{"api_version": "v2"}]
+        first = dict(shipped_am[0])
+        first["static_configs"] = [{"targets": list(alertmanagers)}]
+        config["alerting"] = {"alertmanagers": [first]}
+    else:
+        config.pop("alerting", None)
+    return config
+
+
+def _absolute_rule_globs(patterns: Sequence[str], config_dir: Path) -> list[str]:
+    absolute = []
+    for pattern in patterns:
+        path = pattern if Path(pattern).is_absolute() else str((config_dir / pattern).resolve())
+        if not glob.glob(path):
+            raise PipelineConfigError(f"rule_files: {pattern!r} (resolved to {path}) matches no file")
+        absolute.append(path)
+    return absolute
+
+
+def alertmanager_config(
+    shipped: Mapping[str, Any],
+    *,
+    webhook_url: str,
+    token_file: Path,
+    timings: Timings,
+    people_webhook_url: str | None = None,
+) -> dict[str, Any]:
+    """The shipped Alertmanager config pointed at a loopback receiver, with compressed timings.
+
+    The ``canary-receiver`` receiver gets ``webhook_url`` and ``token_file`` (absolute); every other receiver
+    (the placeholders for people) becomes one webhook to ``people_webhook_url``, or, without it, a receiver
+    with no integration at all so nothing leaves the machine. Routes, matchers and inhibit rules are kept;
+    every ``group_wait``/``group_interval``/``repeat_interval`` is replaced by the compressed value.
+
+    Example::
+
+        alertmanager_config(load_yaml(SHIPPED_ALERTMANAGER_CONFIG), webhook_url="http://127.0.0.1:9/v1/alerts",
+                            token_file=Path("/tmp/token"), timings=Timings())
+    """
+    config = copy.deepcopy(dict(shipped))
+    route = config.get("route")
+    if not isinstance(route, dict):
+        raise PipelineConfigError("route: the shipped Alertmanager config has no routing tree")
+    _compress_route(route, timings, is_root=True)
+
+    receivers = config.get("receivers") or []
+    names = [receiver.get("name") for receiver in receivers]
+    if RECEIVER_NAME not in names:
+        raise PipelineConfigError(
+            f"receivers: no receiver named {RECEIVER_NAME!r} in the shipped config (it has: "
+            f"{', '.join(str(name) for name in names)})"
+        )
+    rewritten = []
+    for receiver in receivers:
+        name = receiver["name"]
+        if name == RECEIVER_NAME:
+            rewritten.append(_point_receiver(receiver, webhook_url, token_file))
+        elif people_webhook_url is not None:
+            rewritten.append(
+                {"name": name, "webhook_configs": [{"url": people_webhook_url, "send_resolved": True}]}
+            )
+        else:
+            rewritten.append({"name": name})
+    config["receivers"] = rewritten
+    return config
+
+
+def _compress_route(route: dict[str, Any], timings: Timings, *, is_root: bool) -> None:
+    values = {
+        "group_wait": duration(timings.group_wait),
+        "group_interval": duration(timings.group_interval),
+        "repeat_interval": duration(timings.repeat_interval),
+    }
+    for key, value in values.items():
+        if is_root or key in route:
+            route[key] = value
+    for child in route.get("routes") or []:
+        _compress_route(child, timings, is_root=False)
+
+
+def _point_receiver(receiver: dict[str, Any], webhook_url: str, token_file: Path) -> dict[str, Any]:
+    hooks = receiver.get("webhook_configs") or []
+    if len(hooks) != 1:
+        raise PipelineConfigError(
+            f"receivers.{RECEIVER_NAME}: expected exactly one webhook_config, found {len(hooks)}"
+        )
+    hook = dict(hooks[0])
+    hook["url"] = webhook_url
+    http_config = dict(hook.get("http_config") or {})
+    authorization = dict(http_config.get("authorization") or {"type": "Bearer"})
+    authorization.pop("credentials", None)
+    authorization["credentials_file"] = str(token_file.resolve())
+    http_config["authorization"] = authorization
+    hook["http_config"] = http_config
+    return {**receiver, "webhook_configs": [hook]}

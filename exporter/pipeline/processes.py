@@ -1,0 +1,560 @@
+"""Real Prometheus and Alertmanager processes on loopback, for the demo and the end-to-end tests.
+
+Each process owns a work directory holding its generated config, its data and its log file (kept after
+``stop()`` for debugging). Configs are generated from the shipped ``config/*.yml`` by ``configs`` so a local
+run exercises the project's own jobs, rules, routes and inhibition. Ports are chosen at construction (free
+loopback ports unless given), so addresses are known before anything starts.
+
+Errors::
+
+    PipelineError               a process did not become ready, exited, or an API call failed
+    └── MissingBinaryError      prometheus / prometheus-alertmanager is not installed
+
+Example::
+
+    with AlertmanagerProcess(work / "am", webhook_url=sink_url, token_file=token) as am, PrometheusProcess(
+        work / "prom", targets={"canary-exporter": exporter}, alertmanagers=[am.address]
+    ) as prom:
+        prom.query('ALERTS{alertname="CanaryProviderFailing"}')
+        silence = am.add_silence({"provider": "groq"}, duration=3600)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+import yaml
+
+from exporter.pipeline.configs import (
+    SHIPPED_ALERTMANAGER_CONFIG,
+    SHIPPED_PROMETHEUS_CONFIG,
+    Timings,
+    alertmanager_config,
+    duration,
+    load_yaml,
+    prometheus_config,
+)
+
+INSTALL_HINT = "install them with: apt-get install prometheus prometheus-alertmanager"
+
+
+class PipelineError(RuntimeError):
+    """A pipeline process did not start, became unready, or answered an API call with an error."""
+
+
+class MissingBinaryError(PipelineError):
+    """A Prometheus/Alertmanager binary is not installed or not executable."""
+
+
+def find_binary(name: str, explicit: Path | None = None) -> Path:
+    """The path of an executable: ``explicit`` if given, else ``name`` looked up on PATH.
+
+    Example::
+
+        find_binary("prometheus")   # PosixPath('/usr/bin/prometheus')
+    """
+    if explicit is not None:
+        if explicit.is_file() and os.access(explicit, os.X_OK):
+            return explicit
+        raise MissingBinaryError(f"{name}: {explicit} is not an executable file; {INSTALL_HINT}")
+    found = shutil.which(name)
+    if found is None:
+        raise MissingBinaryError(f"{name}: not found on PATH; {INSTALL_HINT}")
+    return Path(found)
+
+
+def free_port() -> int:
+    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel picks it).
+
+    Example::
+
+        port = free_port()
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One element of an instant-query result vector."""
+
+    labels: dict[str, str]
+    value: float
+
+
+@dataclass(frozen=True)
+class PrometheusAlert:
+    """An alert as Prometheus's rule manager holds it (``state`` is ``pending`` or ``firing``)."""
+
+    labels: dict[str, str]
+    annotations: dict[str, str]
+    state: str
+    value: float
+
+
+@dataclass(frozen=True)
+class AlertmanagerAlert:
+    """An alert as Alertmanager holds it (``state`` is ``active``, ``suppressed`` or ``unprocessed``)."""
+
+    labels: dict[str, str]
+    annotations: dict[str, str]
+    state: str
+    fingerprint: str
+    starts_at: str
+    silenced_by: tuple[str, ...] = field(default=())
+    inhibited_by: tuple[str, ...] = field(default=())
+
+
+class _Daemon:
+    """Start/stop/readiness plumbing shared by both processes."""
+
+    binary_name: str = ""
+
+    def __init__(
+        self,
+        work_dir: Path,
+        *,
+        port: int | None,
+        binary: Path | None,
+        ready_timeout: float,
+        sleep: Callable[[float], None],
+        monotonic: Callable[[], float],
+    ) -> None:
+        self.work_dir = work_dir.resolve()
+        self.port = port if port is not None else free_port()
+        self.binary = find_binary(self.binary_name, binary)
+        self.ready_timeout = ready_timeout
+        self._sleep = sleep
+        self._monotonic = monotonic
+        self._process: subprocess.Popen[bytes] | None = None
+        self._http = httpx.Client(timeout=5.0)
+        self.log_path = self.work_dir / f"{self.binary_name}.log"
+
+    # -- public surface ------------------------------------------------------------------------------------
+
+    @property
+    def address(self) -> str:
+        """``127.0.0.1:PORT``, the form scrape targets and alertmanager lists take."""
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """The base URL (also passed as ``--web.external-url`` so links in payloads use it)."""
+        return f"http://{self.address}"
+
+    @property
+    def running(self) -> bool:
+        """Whether the process was started and has not exited."""
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> None:
+        """Write the config, start the process and wait until it is ready; raise ``PipelineError`` if not."""
+        if self.running:
+            raise PipelineError(f"{self.binary_name} on {self.address} is already running")
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        self._write_config()
+        with self.log_path.open("ab") as log:
+            log.write(f"--- starting: {' '.join(self._argv())}\n".encode())
+            log.flush()
+            self._process = subprocess.Popen(  # noqa: S603 - argv built from our own values, no shell
+                self._argv(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.work_dir,
+                start_new_session=True,
+            )
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Terminate the process (SIGTERM, then SIGKILL after ``timeout``); idempotent. Logs stay on disk."""
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=timeout)
+
+    def restart(self) -> None:
+        """Stop and start again on the same ports with the same data directory."""
+        self.stop()
+        self.start()
+
+    def reload(self) -> None:
+        """Rewrite the config and ask the running process to reload it (``POST /-/reload``)."""
+        self._write_config()
+        self._request("POST", "/-/reload")
+
+    def close(self) -> None:
+        """Stop the process and release the HTTP client."""
+        self.stop()
+        self._http.close()
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The last lines of the process log (for error messages)."""
+        try:
+            text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- for subclasses ------------------------------------------------------------------------------------
+
+    def _argv(self) -> list[str]:
+        raise NotImplementedError
+
+    def _write_config(self) -> None:
+        raise NotImplementedError
+
+    def _wait_ready(self) -> None:
+        self.wait_until(lambda: self._get_ok("/-/ready"), what="/-/ready")
+
+    def wait_until(self, predicate: Callable[[], bool], *, what: str, timeout: float | None = None) -> None:
+        """Poll ``predicate`` every 100 ms until true; ``PipelineError`` with the log tail on timeout or exit.
+
+        Example::
+
+            prom.wait_until(lambda: bool(prom.query("up == 1")), what="targets up", timeout=10)
+        """
+        deadline = self._monotonic() + (self.ready_timeout if timeout is None else timeout)
+        while True:
+            if self._process is not None and self._process.poll() is not None:
+                raise PipelineError(
+                    f"{self.binary_name} on {self.address} exited with {self._process.returncode} while "
+                    f"waiting for {what}; log {self.log_path}:\n{self.log_tail()}"
+                )
+            if predicate():
+                return
+            if self._monotonic() >= deadline:
+                raise PipelineError(
+                    f"{self.binary_name} on {self.address}: timed out waiting for {what}; "
+                    f"log {self.log_path}:\n{self.log_tail()}"
+                )
+            self._sleep(0.1)
+
+    def _get_ok(self, path: str) -> bool:
+        try:
+            return self._http.get(self.url + path).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+        try:
+            response = self._http.request(method, self.url + path, **kwargs)
+        except httpx.HTTPError as error:
+            raise PipelineError(f"{self.binary_name} {method} {path}: {error}") from error
+        if response.status_code >= 300:
+            raise PipelineError(
+                f"{self.binary_name} {method} {path}: HTTP {response.status_code}: {response.text[:500]}"
+            )
+        return response.json() if response.content else None
+
+    def _write_yaml(self, path: Path, document: Mapping[str, Any]) -> None:
+        path.write_text(
+            "# Generated by exporter.pipeline from the shipped config; edit config/*.yml instead.\n"
+            + yaml.safe_dump(dict(document), sort_keys=False),
+            encoding="utf-8",
+        )
+
+
+class PrometheusProcess(_Daemon):
+    """A real Prometheus on loopback, running the shipped jobs and rules with compressed intervals.
+
+    ``targets`` maps shipped job names (``canary-exporter``, ``canary-receiver``) to ``host:port``; a job
+    left out is not scraped. ``alertmanagers`` are ``host:port`` addresses; start waits until Prometheus has
+    discovered all of them (about 5 s after start, or alerts fired before then would be dropped).
+
+    Example::
+
+        with PrometheusProcess(tmp / "prom", targets={"canary-exporter": "127.0.0.1:9464"}) as prom:
+            prom.query("up")
+    """
+
+    binary_name = "prometheus"
+
+    def __init__(
+        self,
+        work_dir: Path,
+        *,
+        targets: Mapping[str, str],
+        alertmanagers: Sequence[str] = (),
+        timings: Timings = Timings(),  # noqa: B008 - frozen value
+        port: int | None = None,
+        shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG,
+        binary: Path | None = None,
+        ready_timeout: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(
+            work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
+        )
+        self.targets = dict(targets)
+        self.alertmanagers = list(alertmanagers)
+        self.timings = timings
+        self.shipped_config = shipped_config
+        self.config_path = self.work_dir / "prometheus.yml"
+        # Validate now (bad job names, missing rule files) rather than at start.
+        self._config = self._render()
+
+    def _render(self) -> dict[str, Any]:
+        return prometheus_config(
+            load_yaml(self.shipped_config),
+            config_dir=self.shipped_config.parent,
+            targets=self.targets,
+            alertmanagers=self.alertmanagers,
+            timings=self.timings,
+        )
+
+    def _write_config(self) -> None:
+        self._config = self._render()
+        self._write_yaml(self.config_path, self._config)
+
+    def _argv(self) -> list[str]:
+        return [
+            str(self.binary),
+            f"--config.file={self.config_path}",
+            f"--storage.tsdb.path={self.work_dir / 'data'}",
+            f"--web.listen-address={self.address}",
+            f"--web.external-url={self.url}",
+            "--web.enable-lifecycle",
+            f"--rules.alert.resend-delay={duration(self.timings.resend_delay)}",
+        ]
+
+    def _wait_ready(self) -> None:
+        super()._wait_ready()
+        if self.alertmanagers:
+            self.wait_for_alertmanagers()
+
+    def wait_for_alertmanagers(self, timeout: float | None = None) -> None:
+        """Block until every configured Alertmanager is in ``GET /api/v1/alertmanagers`` as active."""
+        expected = {f"http://{address}/api/v2/alerts" for address in self.alertmanagers}
+
+        def discovered() -> bool:
+            try:
+                body = self._request("GET", "/api/v1/alertmanagers")
+            except PipelineError:
+                return False
+            active = {entry["url"] for entry in body["data"]["activeAlertmanagers"]}
+            return expected <= active
+
+        self.wait_until(
+            discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered", timeout=timeout
+        )
+
+    def query(self, expr: str) -> list[Sample]:
+        """Evaluate an instant query now; a vector or scalar result as samples.
+
+        Example::
+
+            [s.value for s in prom.query('up{job="canary-exporter"}')]   # [1.0]
+        """
+        body = self._request("GET", "/api/v1/query", params={"query": expr})
+        data = body["data"]
+        if data["resultType"] == "vector":
+            return [Sample(dict(item["metric"]), float(item["value"][1])) for item in data["result"]]
+        if data["resultType"] == "scalar":
+            return [Sample({}, float(data["result"][1]))]
+        raise PipelineError(f"query {expr!r}: unsupported result type {data['resultType']}")
+
+    def alerts(self) -> list[PrometheusAlert]:
+        """Pending and firing alerts (``GET /api/v1/alerts``)."""
+        body = self._request("GET", "/api/v1/alerts")
+        return [
+            PrometheusAlert(
+                labels=dict(item["labels"]),
+                annotations=dict(item.get("annotations") or {}),
+                state=item["state"],
+                value=float(item["value"]),
+            )
+            for item in body["data"]["alerts"]
+        ]
+
+
+class AlertmanagerProcess(_Daemon):
+    """A real Alertmanager on loopback with the shipped routing tree, pointed at a loopback receiver.
+
+    ``token_file`` holds the bearer token Alertmanager sends to ``webhook_url``. Alertmanager alone runs
+    with clustering off; ``cluster=True`` listens for gossip on a free loopback port (``cluster_address``) and
+    joins ``peers`` (other members' ``cluster_address``). ``people_webhook_url`` receives what the shipped
+    config sends to people (otherwise it goes nowhere).
+
+    Example::
+
+        first = AlertmanagerProcess(tmp / "am1", webhook_url=url, token_file=token, cluster=True)
+        second = AlertmanagerProcess(tmp / "am2", webhook_url=url, token_file=token, cluster=True,
+                                     peers=[first.cluster_address])
+    """
+
+    binary_name = "prometheus-alertmanager"
+
+    def __init__(
+        self,
+        work_dir: Path,
+        *,
+        webhook_url: str,
+        token_file: Path,
+        timings: Timings = Timings(),  # noqa: B008 - frozen value
+        people_webhook_url: str | None = None,
+        cluster: bool = False,
+        peers: Sequence[str] = (),
+        port: int | None = None,
+        cluster_port: int | None = None,
+        shipped_config: Path = SHIPPED_ALERTMANAGER_CONFIG,
+        binary: Path | None = None,
+        ready_timeout: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
+        clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
+    ) -> None:
+        super().__init__(
+            work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
+        )
+        if peers and not cluster:
+            raise PipelineError("peers given but cluster=False: pass cluster=True to join a cluster")
+        self.webhook_url = webhook_url
+        self.token_file = token_file
+        self.timings = timings
+        self.people_webhook_url = people_webhook_url
+        self.cluster = cluster
+        self.peers = list(peers)
+        self.cluster_port = (cluster_port if cluster_port is not None else free_port()) if cluster else None
+        self.shipped_config = shipped_config
+        self.config_path = self.work_dir / "alertmanager.yml"
+        self._clock = clock
+        self._config = self._render()
+
+    @property
+    def cluster_address(self) -> str:
+        """``127.0.0.1:PORT`` of the gossip listener (only with ``cluster=True``)."""
+        if self.cluster_port is None:
+            raise PipelineError("this Alertmanager runs without clustering (cluster=False)")
+        return f"127.0.0.1:{self.cluster_port}"
+
+    def _render(self) -> dict[str, Any]:
+        return alertmanager_config(
+            load_yaml(self.shipped_config),
+            webhook_url=self.webhook_url,
+            token_file=self.token_file,
+            timings=self.timings,
+            people_webhook_url=self.people_webhook_url,
+        )
+
+    def _write_config(self) -> None:
+        self._config = self._render()
+        self._write_yaml(self.config_path, self._config)
+
+    def _argv(self) -> list[str]:
+        argv = [
+            str(self.binary),
+            f"--config.file={self.config_path}",
+            f"--storage.path={self.work_dir / 'data'}",
+            f"--web.listen-address={self.address}",
+            f"--web.external-url={self.url}",
+        ]
+        if self.cluster_port is None:
+            # An empty address turns gossip off (otherwise it binds 0.0.0.0:9094).
+            return [*argv, "--cluster.listen-address="]
+        argv += [
+            f"--cluster.listen-address={self.cluster_address}",
+            f"--cluster.advertise-address={self.cluster_address}",
+            f"--cluster.peer-timeout={duration(self.timings.cluster_peer_timeout)}",
+            f"--cluster.gossip-interval={duration(self.timings.cluster_gossip_interval)}",
+            f"--cluster.pushpull-interval={duration(self.timings.cluster_pushpull_interval)}",
+        ]
+        return argv + [f"--cluster.peer={peer}" for peer in self.peers]
+
+    def alerts(self, *, filters: Mapping[str, str] | None = None) -> list[AlertmanagerAlert]:
+        """Every alert Alertmanager holds, including silenced and inhibited ones (``GET /api/v2/alerts``).
+
+        Example::
+
+            [a.state for a in am.alerts(filters={"provider": "groq"})]   # ['suppressed']
+        """
+        params = [("filter", f'{name}="{value}"') for name, value in (filters or {}).items()]
+        body = self._request("GET", "/api/v2/alerts", params=params)
+        return [
+            AlertmanagerAlert(
+                labels=dict(item["labels"]),
+                annotations=dict(item.get("annotations") or {}),
+                state=item["status"]["state"],
+                fingerprint=item["fingerprint"],
+                starts_at=item["startsAt"],
+                silenced_by=tuple(item["status"].get("silencedBy") or ()),
+                inhibited_by=tuple(item["status"].get("inhibitedBy") or ()),
+            )
+            for item in body
+        ]
+
+    def add_silence(
+        self,
+        matchers: Mapping[str, str],
+        duration: float | dt.timedelta,
+        *,
+        comment: str = "silenced by the canary pipeline launcher",
+        created_by: str = "canary-pipeline",
+    ) -> str:
+        """Silence alerts whose labels equal ``matchers`` for ``duration`` (seconds); returns the silence id.
+
+        Example::
+
+            silence_id = am.add_silence({"provider": "groq"}, duration=3600, comment="maintenance")
+        """
+        if not matchers:
+            raise PipelineError("add_silence: at least one matcher is required (an empty one would mute all)")
+        seconds = duration.total_seconds() if isinstance(duration, dt.timedelta) else float(duration)
+        if seconds <= 0:
+            raise PipelineError(f"add_silence: duration must be positive, got {seconds} s")
+        now = self._clock()
+        body = {
+            "matchers": [
+                {"name": name, "value": value, "isRegex": False, "isEqual": True}
+                for name, value in matchers.items()
+            ],
+            "startsAt": now.isoformat(),
+            "endsAt": (now + dt.timedelta(seconds=seconds)).isoformat(),
+            "createdBy": created_by,
+            "comment": comment,
+        }
+        result = self._request("POST", "/api/v2/silences", json=body)
+        silence_id: str = result["silenceID"]
+        return silence_id
+
+    def delete_silence(self, silence_id: str) -> None:
+        """Expire a silence now (``DELETE /api/v2/silence/{id}``)."""
+        self._request("DELETE", f"/api/v2/silence/{silence_id}")
+
+    def silences(self) -> list[dict[str, Any]]:
+        """Every silence Alertmanager knows, including expired ones, as returned by the API."""
+        result: list[dict[str, Any]] = self._request("GET", "/api/v2/silences")
+        return result
