@@ -123,8 +123,10 @@ def build_service(
     )
 
 
-async def serve(config: RoutabilityConfig, gateway: GatewayConnection | None) -> None:
-    """Run the HTTP API and the schedule until interrupted."""
+async def serve(
+    config: RoutabilityConfig, gateway: GatewayConnection | None, stop: asyncio.Event | None = None
+) -> None:
+    """Run the HTTP API and the schedule until interrupted (or until ``stop`` is set: a graceful exit)."""
     import uvicorn
 
     transport = HttpxTransport(timeout=config.timeout)
@@ -140,6 +142,7 @@ async def serve(config: RoutabilityConfig, gateway: GatewayConnection | None) ->
             )
         )
         schedule = asyncio.create_task(service.run_schedule())
+        stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(
             "routability listening on http://%s:%d (schedule every %.0fs, pace %.3gs, trigger %s)",
             config.listen_host, config.listen_port, config.schedule, config.pace,
@@ -148,9 +151,17 @@ async def serve(config: RoutabilityConfig, gateway: GatewayConnection | None) ->
         try:
             await server.serve()
         finally:
-            schedule.cancel()
-            await asyncio.gather(schedule, return_exceptions=True)
+            for task in (schedule, stopper):
+                if task is not None:
+                    task.cancel()
+            await asyncio.gather(schedule, *([stopper] if stopper else []), return_exceptions=True)
+            await service.join()
             await transport.aclose()
+
+
+async def _exit_on(stop: asyncio.Event, server: Any) -> None:
+    await stop.wait()
+    server.should_exit = True
 
 
 def render(output: dict[str, Any]) -> str:
