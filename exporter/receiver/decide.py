@@ -103,12 +103,18 @@ def decide_notification(state: State, notification: Notification, now: float, po
     """Judge every alert of one webhook delivery, in order, each on its own status."""
     run = _Run(state, now, policy)
     run.expire()
+    # Hosts a batch reports count for every alert of that batch, whatever their order, so a redelivery
+    # of the same batch meets the same facts.
+    batch_hosts: dict[str, frozenset[str]] = {}
     for alert in notification.alerts:
-        _judge_alert(run, alert, str(notification.source))
+        if alert.action is not None and alert.status == "firing" and alert.model and alert.discovered:
+            batch_hosts[alert.model] = alert.discovered
+    for alert in notification.alerts:
+        _judge_alert(run, alert, str(notification.source), batch_hosts)
     return run.result()
 
 
-def _judge_alert(run: _Run, alert: Alert, source: str) -> None:
+def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, frozenset[str]]) -> None:
     inputs = alert.summary()
     action, model, provider = alert.action, alert.model, alert.provider
     if action is None or model is None or provider is None:
@@ -120,7 +126,8 @@ def _judge_alert(run: _Run, alert: Alert, source: str) -> None:
         run.add(Kind.IGNORED, why, model=model, provider=provider, source=source, inputs=inputs)
         return
     state, route, episode = run.state, (model, provider), alert.episode
-    discovered = tuple(sorted(alert.discovered)) if alert.discovered is not None else None
+    told = alert.discovered if alert.discovered is not None else batch_hosts.get(model)
+    discovered = tuple(sorted(told)) if told is not None else None
     common = {
         "model": model,
         "provider": provider,
@@ -138,9 +145,13 @@ def _judge_alert(run: _Run, alert: Alert, source: str) -> None:
     current = state.suspensions.get(route)
     known = state.episodes.get(episode)
     if action is Action.RECOVER:
+        # A recovery episode acts once, on its first delivery: a stale repeat must never end a later,
+        # unrelated suspension.
+        if known is not None:
+            run.add(Kind.DUPLICATE, "this recovery episode was already handled", **common)
+            return
         if current is None:
-            kind = Kind.DUPLICATE if known is not None else Kind.IGNORED
-            run.add(kind, "recovery alert but the route is not suspended", **common)
+            run.add(Kind.IGNORED, "recovery alert but the route is not suspended", **common)
             return
         closes = _open_episodes(state, route) | {episode}
         run.add(

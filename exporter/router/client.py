@@ -1,0 +1,247 @@
+"""The router client: polls ``GET /v1/ignore`` per model in the background (ETags) and merges the list
+into a request's ``provider.ignore`` without ever waiting on the network (DESIGN §9).
+
+Fail-static: when the receiver is unreachable or answers nonsense, the last good list stays in use and
+``age_seconds`` / ``is_stale`` say how old it is. A list is never emptied by a failure.
+
+Example (thread)::
+
+    with IgnoreListClient("http://127.0.0.1:9465", ["moonshotai/kimi-k2-0905"], poll_interval=30) as lists:
+        body = lists.merge_ignore({"model": "moonshotai/kimi-k2-0905", "messages": [...]},
+                                  "moonshotai/kimi-k2-0905")
+
+Example (asyncio)::
+
+    lists = IgnoreListClient(url, models)
+    task = asyncio.create_task(lists.run())     # cancel the task to stop
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType, TracebackType
+from typing import Any
+
+import httpx
+
+log = logging.getLogger("canary.router")
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreSnapshot:
+    """The last good ignore list of one model."""
+
+    model: str
+    ignore: tuple[str, ...]
+    etag: str | None
+    fetched_at: float  # clock() when the receiver last confirmed it (200 or 304)
+    generated_at: str = ""
+
+
+def merge_ignore_tags(request_body: Mapping[str, Any], tags: Iterable[str]) -> dict[str, Any]:
+    """A copy of ``request_body`` whose ``provider.ignore`` is the union of what it had and ``tags``.
+
+    What the request already ignores is kept, in its order; new tags follow, sorted. The input is not
+    modified.
+
+    >>> merge_ignore_tags({"model": "m", "provider": {"ignore": ["b/x"]}}, ["a/y", "b/x"])
+    {'model': 'm', 'provider': {'ignore': ['b/x', 'a/y']}}
+    """
+    body = dict(request_body)
+    provider = dict(body.get("provider") or {})
+    existing = list(provider.get("ignore") or [])
+    have = set(existing)
+    extra = sorted(t for t in set(tags) if t not in have)
+    if not extra:
+        return body
+    provider["ignore"] = existing + extra
+    body["provider"] = provider
+    return body
+
+
+class IgnoreListClient:
+    """Keeps one ignore list per model fresh in the background; reads are in-memory and never block.
+
+    ``transport`` (e.g. ``httpx.MockTransport``) replaces the network in tests. ``clock`` is monotonic
+    seconds. ``is_unavailable(model)`` is an optional seam for the routability job (DESIGN §10): a model
+    it reports as recently and explicitly unavailable is reported by ``should_skip_model``.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        models: Iterable[str],
+        *,
+        poll_interval: float = 30.0,
+        stale_after: float | None = None,
+        timeout: float = 5.0,
+        transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        is_unavailable: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.models = tuple(dict.fromkeys(models))
+        self.poll_interval = poll_interval
+        self.stale_after = stale_after if stale_after is not None else 3 * poll_interval
+        self._timeout = timeout
+        self._transport = transport
+        self._clock = clock
+        self._is_unavailable = is_unavailable
+        self._snapshots: Mapping[str, IgnoreSnapshot] = MappingProxyType({})
+        self._errors: Mapping[str, str] = MappingProxyType({})
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- reads (in-memory only) -----------------------------------------------------------------------
+    def snapshot(self, model: str) -> IgnoreSnapshot | None:
+        return self._snapshots.get(model)
+
+    def ignored(self, model: str) -> tuple[str, ...]:
+        """The last good list for ``model`` (empty if it was never fetched)."""
+        snap = self._snapshots.get(model)
+        return snap.ignore if snap is not None else ()
+
+    def age_seconds(self, model: str) -> float | None:
+        """Seconds since the receiver last confirmed the list; None if never fetched."""
+        snap = self._snapshots.get(model)
+        return None if snap is None else max(0.0, self._clock() - snap.fetched_at)
+
+    def is_stale(self, model: str) -> bool:
+        """True when the list is older than ``stale_after`` or was never fetched."""
+        age = self.age_seconds(model)
+        return age is None or age > self.stale_after
+
+    def last_error(self, model: str) -> str | None:
+        return self._errors.get(model)
+
+    def merge_ignore(self, request_body: Mapping[str, Any], model: str | None = None) -> dict[str, Any]:
+        """``request_body`` with this model's ignore list merged into ``provider.ignore`` (union).
+
+        >>> IgnoreListClient("http://r", ["m"]).merge_ignore({"model": "m"})
+        {'model': 'm'}
+        """
+        name = model if model is not None else str(request_body.get("model", ""))
+        return merge_ignore_tags(request_body, self.ignored(name))
+
+    def should_skip_model(self, model: str) -> bool:
+        """Whether the routability seam reports ``model`` as explicitly unavailable (not merely degraded)."""
+        return self._is_unavailable is not None and self._is_unavailable(model)
+
+    # -- polling --------------------------------------------------------------------------------------
+    def _request_headers(self, model: str) -> dict[str, str]:
+        snap = self._snapshots.get(model)
+        return {"If-None-Match": snap.etag} if snap is not None and snap.etag else {}
+
+    def _absorb(self, model: str, response: httpx.Response | None, error: str | None) -> bool:
+        now = self._clock()
+        new: IgnoreSnapshot | None = None
+        if response is not None:
+            old = self._snapshots.get(model)
+            if response.status_code == 304 and old is not None:
+                new = IgnoreSnapshot(model, old.ignore, old.etag, now, old.generated_at)
+            elif response.status_code == 200:
+                new, error = _parse(model, response, now)
+            else:
+                error = f"HTTP {response.status_code}"
+        with self._lock:
+            if new is not None:
+                self._snapshots = MappingProxyType({**self._snapshots, model: new})
+                self._errors = MappingProxyType({k: v for k, v in self._errors.items() if k != model})
+            else:
+                self._errors = MappingProxyType({**self._errors, model: error or "unknown error"})
+        if new is None:
+            log.warning("ignore list for %s not refreshed (%s); keeping the last good list", model, error)
+        return new is not None
+
+    def poll_once(self) -> dict[str, bool]:
+        """Fetch every model's list once (blocking); returns which models were refreshed."""
+        transport = self._transport if isinstance(self._transport, httpx.BaseTransport) else None
+        results: dict[str, bool] = {}
+        with httpx.Client(base_url=self.base_url, timeout=self._timeout, transport=transport) as client:
+            for model in self.models:
+                try:
+                    response = client.get(
+                        "/v1/ignore", params={"model": model}, headers=self._request_headers(model)
+                    )
+                except httpx.HTTPError as exc:
+                    results[model] = self._absorb(model, None, f"{type(exc).__name__}: {exc}")
+                else:
+                    results[model] = self._absorb(model, response, None)
+        return results
+
+    async def apoll_once(self) -> dict[str, bool]:
+        """``poll_once`` for asyncio."""
+        transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) else None
+        results: dict[str, bool] = {}
+        async with httpx.AsyncClient(
+            base_url=self.base_url, timeout=self._timeout, transport=transport
+        ) as client:
+            for model in self.models:
+                try:
+                    response = await client.get(
+                        "/v1/ignore", params={"model": model}, headers=self._request_headers(model)
+                    )
+                except httpx.HTTPError as exc:
+                    results[model] = self._absorb(model, None, f"{type(exc).__name__}: {exc}")
+                else:
+                    results[model] = self._absorb(model, response, None)
+        return results
+
+    async def run(self) -> None:
+        """Poll forever (asyncio); cancel the task to stop."""
+        while True:
+            await self.apoll_once()
+            await asyncio.sleep(self.poll_interval)
+
+    def start(self) -> None:
+        """Poll in a daemon thread until ``stop``."""
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, name="canary-ignore-list", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.poll_once()
+            except Exception:  # never let the poller die: the lists would silently freeze
+                log.exception("ignore list poll failed")
+            self._stop.wait(self.poll_interval)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self._timeout + 5)
+            self._thread = None
+
+    def __enter__(self) -> IgnoreListClient:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def _parse(model: str, response: httpx.Response, now: float) -> tuple[IgnoreSnapshot | None, str | None]:
+    try:
+        data = response.json()
+    except ValueError:
+        return None, "response is not JSON"
+    if not isinstance(data, dict) or data.get("model") != model:
+        return None, "response is not the ignore list of this model"
+    tags = data.get("ignore")
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        return None, "response has no list of tags in 'ignore'"
+    generated = data.get("generated_at")
+    return IgnoreSnapshot(
+        model, tuple(tags), response.headers.get("etag"), now, generated if isinstance(generated, str) else ""
+    ), None

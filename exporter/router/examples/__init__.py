@@ -1,0 +1,1 @@
+"""Usage examples of the router client."""

@@ -1,0 +1,127 @@
+"""The decision function: ladder, re-suspension, idempotency, lifts, recovery, floor, observe mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exporter.receiver.decide import (
+    Policy,
+    Refused,
+    decide_expiry,
+    decide_incident_add,
+    decide_lift,
+    decide_notification,
+)
+from exporter.receiver.exclusions import BuiltinExclusion
+from exporter.receiver.ladder import Ladder
+from exporter.receiver.merge import excluded_hosts
+from exporter.receiver.payloads import Notification, parse_notification
+from exporter.receiver.state import Decision, Kind, Mode, State
+
+from .helpers import DAY, T0, alert, payload
+
+POLICY = Policy(Mode.ENFORCE, Ladder((DAY, 3 * DAY, 7 * DAY), 14 * DAY), min_routable_hosts=2)
+
+
+def note(*alerts: dict[str, Any]) -> Notification:
+    n = parse_notification(payload(*alerts))
+    assert isinstance(n, Notification)
+    return n
+
+
+def run(state: State, n: Notification, now: float, policy: Policy = POLICY) -> tuple[State, list[Decision]]:
+    state, decisions = decide_notification(state, n, now, policy)
+    return state, list(decisions)
+
+
+def kinds(decisions: list[Decision]) -> list[str]:
+    return [str(d.kind) for d in decisions]
+
+
+def test_first_offense_suspends_for_one_day_and_repeats_are_duplicates() -> None:
+    state, d = run(State(), note(alert("a/1")), T0)
+    assert kinds(d) == ["suspend"] and d[0].until == T0 + DAY and d[0].rung == 1
+    state2, d2 = run(state, note(alert("a/1")), T0 + 600)
+    assert kinds(d2) == ["duplicate"]
+    assert state2.suspensions == state.suspensions
+
+
+def test_still_failing_host_is_suspended_again_at_the_next_rung_when_its_time_ends() -> None:
+    state, _ = run(State(), note(alert("a/1")), T0)
+    state, d = run(state, note(alert("a/1")), T0 + DAY + 60)  # same episode, repeat_interval later
+    assert kinds(d) == ["expire", "escalate"] and d[1].rung == 2 and d[1].until == T0 + DAY + 60 + 3 * DAY
+    state, d = run(state, note(alert("a/1")), T0 + 4 * DAY + 120)
+    assert kinds(d) == ["expire", "escalate"] and d[1].rung == 3 and d[1].until - d[1].at == 7 * DAY
+
+
+def test_the_ladder_resets_after_fourteen_clean_days() -> None:
+    state, _ = run(State(), note(alert("a/1")), T0)
+    state, d = run(state, note(alert("a/1", starts_at=T0 + 20 * DAY)), T0 + 16 * DAY)
+    assert d[-1].kind is Kind.SUSPEND and d[-1].rung == 1
+
+
+def test_resolved_never_lifts_and_a_lift_is_not_undone_by_the_same_episode() -> None:
+    state, _ = run(State(), note(alert("a/1")), T0)
+    state, d = run(state, note(alert("a/1", status="resolved")), T0 + 60)
+    assert kinds(d) == ["ignored"] and ("m/x", "a/1") in state.suspensions
+    lifted = decide_lift(state, "m/x", "a/1", "false positive", T0 + 120, POLICY)
+    assert not isinstance(lifted, Refused)
+    state, d = lifted
+    assert kinds(list(d)) == ["lift"] and not state.suspensions
+    state, d = run(state, note(alert("a/1")), T0 + 180)  # the same still-firing episode
+    assert kinds(d) == ["duplicate"] and not state.suspensions
+    state, d = run(state, note(alert("a/1", starts_at=T0 + 3600)), T0 + 3700)  # a new episode
+    assert kinds(d) == ["escalate"]  # the lifted offense still counts
+
+
+def test_early_recovery_restores_the_host_and_keeps_the_offense() -> None:
+    state, _ = run(State(), note(alert("a/1")), T0)
+    state, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + 600)), T0 + 700)
+    assert kinds(d) == ["recover"] and not state.suspensions
+    assert len(state.history[("m/x", "a/1")]) == 1
+    state, d = run(state, note(alert("a/1")), T0 + 800)  # the failing episode was closed by recovery
+    assert kinds(d) == ["duplicate"]
+    _, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + 600)), T0 + 900)
+    assert kinds(d) == ["duplicate"]
+
+
+def test_floor_holds_within_one_batch() -> None:
+    discovered = "a/1,b/1,c/1,d/1"
+    n = note(*(alert(p, discovered=discovered) for p in ("a/1", "b/1", "c/1", "d/1")))
+    state, d = run(State(), n, T0)
+    assert kinds(d) == ["suspend", "suspend", "floor_block", "floor_block"]
+    assert len(discovered.split(",")) - len(excluded_hosts("m/x", (), state, T0, count_observe=True)) == 2
+
+
+def test_floor_counts_builtin_and_incident_layers_and_blocks_without_known_hosts() -> None:
+    policy = Policy(POLICY.mode, POLICY.ladder, 2, (BuiltinExclusion("m/x", "b/1", "control"),))
+    added = decide_incident_add(State(), "m/x", "c/1", "outage", None, T0, policy)
+    assert not isinstance(added, Refused)
+    state, _ = added
+    _, d = run(state, note(alert("a/1")), T0, policy)
+    assert kinds(d) == ["floor_block"]
+    _, d = run(State(), note(alert("a/1", discovered=None)), T0)
+    assert kinds(d) == ["floor_block"] and "unknown" in d[0].reason
+
+
+def test_known_hosts_are_remembered_from_earlier_alerts() -> None:
+    state, _ = run(State(), note(alert("z/1", action=None)), T0)  # no action: nothing remembered
+    state, _ = run(state, note(alert("a/1", action="recover")), T0)
+    state, d = run(state, note(alert("a/1", discovered=None)), T0)
+    assert kinds(d) == ["suspend"]
+
+
+def test_observe_mode_decides_the_same_but_excludes_nothing() -> None:
+    policy = Policy(Mode.OBSERVE, POLICY.ladder, 2)
+    state, d = run(State(), note(alert("a/1"), alert("b/1"), alert("c/1")), T0, policy)
+    assert kinds(d) == ["observe", "observe", "floor_block"]
+    assert excluded_hosts("m/x", (), state, T0, count_observe=False) == frozenset()
+
+
+def test_expiry_of_incidents_is_recorded() -> None:
+    added = decide_incident_add(State(), "m/x", "c/1", "outage", T0 + 60, T0, POLICY)
+    assert not isinstance(added, Refused)
+    state, d = decide_expiry(added[0], T0 + 60, POLICY)
+    assert kinds(list(d)) == ["expire"] and not state.incidents
+    assert isinstance(decide_incident_add(State(), "m", "p", "r", T0, T0, POLICY), Refused)
+    assert isinstance(decide_lift(State(), "m", "p", "r", T0, POLICY), Refused)
