@@ -197,5 +197,6 @@ def test_garbage_chunks_never_raise(chunks: list[dict[str, Any]]) -> None:
 def test_a_later_non_null_finish_reason_does_not_replace_the_first() -> None:
     acc = ChunkAccumulator()
     acc.feed({"choices": [{"index": 0, "delta": {"content": "x"}, "finish_reason": "stop"}]})
-    acc.feed({"choices": [{"index": 0, "delta": {}, "finish_reason": "length", "native_finish_reason": "max"}]})
+    later = {"index": 0, "delta": {}, "finish_reason": "length", "native_finish_reason": "max"}
+    acc.feed({"choices": [later]})
     assert acc.finish_reason == "stop" and acc.native_finish_reason == "max"
