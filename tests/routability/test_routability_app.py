@@ -267,3 +267,19 @@ def test_router_client_skips_only_recent_unavailable_and_fails_static(store: Rou
     assert (out["first"], out["second"], out["down"]) == (True, True, False)
     assert out["skips"] == {"gone/model": True, "old/gone": False, "busy/model": False, "new/x": False}
     assert out["staleness"] == 0.0
+
+
+def test_every_documented_routability_metric_is_exported_and_vice_versa(store: RoutabilityStore) -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "metrics.md").read_text(encoding="utf-8")
+    section = doc.split("## Routability", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^\| `(canary_routability_[a-z_]+)`", section, re.MULTILINE))
+    store.put(RoutabilityRow("a/b", Status.HEALTHY, last_check=NOW, listed=ListedSignal(NOW, 1, 1, 100.0)))
+    service = make_service(store)
+    service.store.set_meta("last_pass", f'{{"finished_at": {NOW}}}')
+    text = call(service, lambda c: c.get("/metrics")).text
+    exported = set()
+    for family in text_string_to_metric_families(text):
+        exported.add(family.name + ("_total" if family.type == "counter" else ""))
+    assert documented == exported
