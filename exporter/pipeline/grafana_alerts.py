@@ -1,0 +1,258 @@
+"""Generate the Grafana alert-rule provisioning file from the Prometheus rule files (one source of truth).
+
+Each Prometheus alert becomes one Grafana-managed rule: query A is the alert's PromQL with every recording
+rule inlined (so no Prometheus ruler is needed), and condition B is a math expression that is true for every
+series A returns, exactly like a Prometheus alert fires for every series its expression returns. Labels
+(including ``action``), ``for`` and annotations are carried over, with two adaptations Grafana needs:
+``$value`` becomes ``$values.A.Value``, and annotations that call the ``query`` template function (which
+Grafana does not have) are dropped and listed in the file header; the receiver then falls back to its
+remembered discovered set (docs/alerting.md).
+
+Run ``python -m exporter.pipeline.grafana_alerts`` to rewrite ``config/grafana/alerting/canary-alerts.yaml``;
+``--check`` fails if the committed file is out of date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from exporter.pipeline.configs import REPO_ROOT
+from exporter.pipeline.rulefile import (
+    AlertingRule,
+    RuleFileError,
+    RuleGroup,
+    inline_recorded,
+    load_rule_groups,
+    recording_exprs,
+)
+
+DEFAULT_RULES = (REPO_ROOT / "rules" / "canary.rules.yml",)
+DEFAULT_OUTPUT = REPO_ROOT / "config" / "grafana" / "alerting" / "canary-alerts.yaml"
+# Provision the Prometheus data source with this uid (no variables are allowed in alert-rule files).
+DATASOURCE_UID = "prometheus"
+FOLDER = "Provider Canary"
+# Same as evaluation_interval in config/prometheus.yml (a test keeps them equal).
+EVALUATION_INTERVAL = "30s"
+# True for every sample query A returns: a Prometheus alert fires for every series its expression yields.
+EVERY_SERIES = "is_number($A) || is_nan($A) || is_inf($A)"
+
+_ACTION = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+_QUERY_CALL = re.compile(r"\bquery\b")
+_VALUE = re.compile(r"\$value\b(?!s)")
+_UID_OK = re.compile(r"^[a-zA-Z0-9_-]{1,40}$")
+
+
+def rule_uid(alert: str) -> str:
+    """A stable Grafana uid derived from the alert name.
+
+    Example::
+
+        >>> rule_uid("CanaryProviderFailing")
+        'canary-provider-failing'
+    """
+    uid = re.sub(r"(?<!^)(?=[A-Z])", "-", alert).lower()
+    if not _UID_OK.match(uid):
+        raise RuleFileError(f"{alert}: derived Grafana uid {uid!r} is not 1-40 characters of [a-zA-Z0-9_-]")
+    return uid
+
+
+def grafana_annotations(rule: AlertingRule) -> tuple[dict[str, str], list[str]]:
+    """The annotations Grafana can render, adapted, and the names of those dropped for using ``query``.
+
+    Example::
+
+        grafana_annotations(rule)   # ({'summary': ..., 'description': ...}, ['discovered_providers'])
+    """
+    kept: dict[str, str] = {}
+    dropped: list[str] = []
+    for name, template in rule.annotations.items():
+        if any(_QUERY_CALL.search(action) for action in _ACTION.findall(template)):
+            dropped.append(name)
+        else:
+            kept[name] = _VALUE.sub("$values.A.Value", template)
+    return kept, dropped
+
+
+def grafana_rule(
+    rule: AlertingRule, recordings: dict[str, str], datasource_uid: str = DATASOURCE_UID
+) -> dict[str, Any]:
+    """One Grafana alert rule (provisioning schema) for one Prometheus alert.
+
+    Example::
+
+        grafana_rule(AlertingRule(alert="CanaryX", expr="up == 0"), {})["uid"]   # 'canary-x'
+    """
+    for name, value in rule.labels.items():
+        if "$" in value:
+            raise RuleFileError(
+                f"{rule.alert}: label {name}={value!r}: Grafana would expand '$' as a variable"
+            )
+    annotations, _ = grafana_annotations(rule)
+    result: dict[str, Any] = {
+        "uid": rule_uid(rule.alert),
+        "title": rule.alert,
+        "condition": "B",
+        "data": [
+            {
+                "refId": "A",
+                "relativeTimeRange": {"from": 600, "to": 0},
+                "datasourceUid": datasource_uid,
+                "model": {
+                    "refId": "A",
+                    "datasource": {"type": "prometheus", "uid": datasource_uid},
+                    "expr": inline_recorded(rule.expr, recordings),
+                    "instant": True,
+                    "range": False,
+                },
+            },
+            {
+                "refId": "B",
+                "datasourceUid": "__expr__",
+                "model": {
+                    "refId": "B",
+                    "datasource": {"type": "__expr__", "uid": "__expr__"},
+                    "type": "math",
+                    "expression": EVERY_SERIES,
+                },
+            },
+        ],
+        "for": rule.for_,
+        "noDataState": "OK",
+        "execErrState": "OK",
+        "labels": dict(rule.labels),
+        "annotations": annotations,
+        "isPaused": False,
+    }
+    if rule.keep_firing_for is not None:
+        result["keepFiringFor"] = rule.keep_firing_for
+    return result
+
+
+def provisioning_document(
+    groups: Sequence[RuleGroup], datasource_uid: str = DATASOURCE_UID
+) -> dict[str, Any]:
+    """The whole provisioning document: one Grafana group per rule group that has alerts.
+
+    Example::
+
+        provisioning_document(load_rule_groups(Path("rules/canary.rules.yml")))["apiVersion"]   # 1
+    """
+    recordings = recording_exprs(groups)
+    return {
+        "apiVersion": 1,
+        "groups": [
+            {
+                "orgId": 1,
+                "name": group.name,
+                "folder": FOLDER,
+                "interval": EVALUATION_INTERVAL,
+                "rules": [grafana_rule(rule, recordings, datasource_uid) for rule in group.alerts],
+            }
+            for group in groups
+            if group.alerts
+        ],
+    }
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings (PromQL) as literal blocks, so the file stays readable in review."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _represent_str)
+
+
+def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> str:
+    """The provisioning file's text, header comment included (deterministic for the same inputs).
+
+    Example::
+
+        text = render([Path("rules/canary.rules.yml")])
+    """
+    groups = tuple(group for path in rule_paths for group in load_rule_groups(path))
+    dropped = [
+        f"{rule.alert}.{name}"
+        for group in groups
+        for rule in group.alerts
+        for name in grafana_annotations(rule)[1]
+    ]
+    sources = ", ".join(_display(path) for path in rule_paths)
+    header = [
+        "# GENERATED FILE: do not edit. Source of truth: " + sources,
+        "# Regenerate with: python -m exporter.pipeline.grafana_alerts (a test fails if this file is stale)",
+        "#",
+        "# Grafana-managed copies of the Prometheus alerts, for teams without a Prometheus ruler. Recording",
+        "# rules are inlined into query A; condition B fires for every series A returns. Provision the",
+        f"# Prometheus data source with uid '{datasource_uid}'. Annotations dropped because Grafana has no",
+        "# `query` template function (the receiver then uses its remembered discovered set, see",
+        "# docs/alerting.md):",
+        *(f"#   - {item}" for item in dropped),
+    ]
+    body = yaml.dump(
+        provisioning_document(groups, datasource_uid), Dumper=_Dumper, sort_keys=False, width=4096
+    )
+    return "\n".join(header) + "\n" + body
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path.resolve(), REPO_ROOT)
+    except ValueError:
+        return str(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write (or ``--check``) the Grafana alert-rule provisioning file.
+
+    Example::
+
+        python -m exporter.pipeline.grafana_alerts --check
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m exporter.pipeline.grafana_alerts",
+        description="Generate the Grafana alert-rule provisioning file from the Prometheus rule files. "
+        "Example: python -m exporter.pipeline.grafana_alerts --check",
+    )
+    parser.add_argument(
+        "--rules", type=Path, action="append", help="rule file (repeatable; default: the shipped one)"
+    )
+    parser.add_argument(
+        "--output", type=Path, default=DEFAULT_OUTPUT, help="file to write (default: %(default)s)"
+    )
+    parser.add_argument("--datasource-uid", default=DATASOURCE_UID, help="Prometheus data source uid")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the output file is not up to date")
+    args = parser.parse_args(argv)
+    try:
+        text = render(args.rules or DEFAULT_RULES, args.datasource_uid)
+    except RuleFileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.check:
+        current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
+        if current != text:
+            print(
+                f"{args.output} is out of date: run python -m exporter.pipeline.grafana_alerts",
+                file=sys.stderr,
+            )
+            return 1
+        return 0
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

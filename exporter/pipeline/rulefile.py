@@ -1,0 +1,176 @@
+"""Prometheus rule files read into values, and recording rules inlined into the expressions that use them.
+
+Inlining lets the same alerts run where no Prometheus ruler records the ``level:metric:operations`` series
+(Grafana-managed alerting): every use of a recorded name is replaced by its parenthesised expression. A
+recorded name used with a selector, range or offset cannot be inlined textually and is refused.
+
+Example::
+
+    groups = load_rule_groups(Path("rules/canary.rules.yml"))
+    recordings = recording_exprs(groups)
+    inline_recorded(":canary_probe_failing_pairs:ratio >= 0.5", recordings)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class RuleFileError(ValueError):
+    """A rule file is unreadable or malformed, or an expression cannot be inlined."""
+
+
+@dataclass(frozen=True)
+class RecordingRule:
+    record: str
+    expr: str
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AlertingRule:
+    alert: str
+    expr: str
+    for_: str = "0s"
+    keep_firing_for: str | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+    annotations: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RuleGroup:
+    name: str
+    rules: tuple[RecordingRule | AlertingRule, ...]
+    interval: str | None = None
+
+    @property
+    def alerts(self) -> tuple[AlertingRule, ...]:
+        return tuple(rule for rule in self.rules if isinstance(rule, AlertingRule))
+
+    @property
+    def recordings(self) -> tuple[RecordingRule, ...]:
+        return tuple(rule for rule in self.rules if isinstance(rule, RecordingRule))
+
+
+def load_rule_groups(path: Path) -> tuple[RuleGroup, ...]:
+    """Every group of one rule file, in file order, with clear errors for a malformed file.
+
+    Example::
+
+        [g.name for g in load_rule_groups(Path("rules/canary.rules.yml"))]   # ['canary.recording', ...]
+    """
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise RuleFileError(f"{path}: cannot read rule file: {error}") from error
+    if not isinstance(document, dict) or not isinstance(document.get("groups"), list):
+        raise RuleFileError(f"{path}: expected a mapping with a 'groups' list")
+    return tuple(_group(path, index, raw) for index, raw in enumerate(document["groups"]))
+
+
+def _group(path: Path, index: int, raw: Any) -> RuleGroup:
+    where = f"{path}: groups[{index}]"
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+        raise RuleFileError(f"{where}: expected a mapping with a 'name'")
+    rules: list[RecordingRule | AlertingRule] = []
+    for position, rule in enumerate(raw.get("rules") or []):
+        rule_where = f"{where}.rules[{position}]"
+        if not isinstance(rule, dict) or not isinstance(rule.get("expr"), str):
+            raise RuleFileError(f"{rule_where}: expected a mapping with an 'expr' string")
+        expr = rule["expr"].strip()
+        labels = {str(k): str(v) for k, v in (rule.get("labels") or {}).items()}
+        if "record" in rule:
+            rules.append(RecordingRule(record=str(rule["record"]), expr=expr, labels=labels))
+        elif "alert" in rule:
+            rules.append(
+                AlertingRule(
+                    alert=str(rule["alert"]),
+                    expr=expr,
+                    for_=str(rule.get("for", "0s")),
+                    keep_firing_for=None
+                    if rule.get("keep_firing_for") is None
+                    else str(rule["keep_firing_for"]),
+                    labels=labels,
+                    annotations={str(k): str(v) for k, v in (rule.get("annotations") or {}).items()},
+                )
+            )
+        else:
+            raise RuleFileError(f"{rule_where}: neither 'record' nor 'alert'")
+    interval = raw.get("interval")
+    return RuleGroup(
+        name=raw["name"], rules=tuple(rules), interval=None if interval is None else str(interval)
+    )
+
+
+def recording_exprs(groups: Sequence[RuleGroup]) -> dict[str, str]:
+    """Recorded name → expression, across all groups (recording rules with extra labels are refused).
+
+    Example::
+
+        recording_exprs(groups)["model_provider:canary_probe_failing_streak:max"]
+    """
+    exprs: dict[str, str] = {}
+    for group in groups:
+        for rule in group.recordings:
+            if rule.labels:
+                raise RuleFileError(f"{rule.record}: recording rules with labels cannot be inlined")
+            if rule.record in exprs:
+                raise RuleFileError(f"{rule.record}: recorded by more than one rule")
+            exprs[rule.record] = rule.expr
+    return exprs
+
+
+# String literals are copied verbatim; anything else is scanned for recorded names.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
+_AFTER_FORBIDDEN = re.compile(r"\s*(\{|\[|offset\b|@)")
+
+
+def inline_recorded(expr: str, recordings: Mapping[str, str]) -> str:
+    """``expr`` with every recorded name replaced by its (recursively inlined) expression in parentheses.
+
+    Example::
+
+        >>> inline_recorded("a:b:c >= 2", {"a:b:c": "max by (x) (b)"})
+        '(max by (x) (b)) >= 2'
+    """
+    return _inline(expr, recordings, stack=())
+
+
+def _inline(expr: str, recordings: Mapping[str, str], stack: tuple[str, ...]) -> str:
+    if not recordings:
+        return expr
+    names = sorted(recordings, key=len, reverse=True)
+    name_pattern = re.compile(r"(?<![\w:])(" + "|".join(re.escape(name) for name in names) + r")(?![\w:])")
+    pieces = []
+    position = 0
+    for literal in _STRING.finditer(expr):
+        pieces.append(_inline_code(expr[position : literal.start()], name_pattern, recordings, stack))
+        pieces.append(literal.group(0))
+        position = literal.end()
+    pieces.append(_inline_code(expr[position:], name_pattern, recordings, stack))
+    return "".join(pieces)
+
+
+def _inline_code(
+    code: str, pattern: re.Pattern[str], recordings: Mapping[str, str], stack: tuple[str, ...]
+) -> str:
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if _AFTER_FORBIDDEN.match(code, match.end()):
+            raise RuleFileError(
+                f"{name}: used with a selector, range, offset or @ modifier; refer to the recorded name bare "
+                "so it can be inlined, or write the expression out"
+            )
+        if name in stack:
+            raise RuleFileError(
+                f"{name}: recording rules refer to each other in a cycle: {' -> '.join(stack)}"
+            )
+        return "(" + _inline(recordings[name], recordings, (*stack, name)) + ")"
+
+    return pattern.sub(replace, code)
