@@ -1,0 +1,132 @@
+"""The simulator's locales: codes, close-language pairs for code-mixing, sentence texts, splitter and joiner.
+
+Each locale has a file ``texts/<locale>.txt`` with one role-play sentence per line (``#`` lines are
+comments). Replies are built from whole sentences so that mixing swaps *whole* sentences, as a real
+code-mixing host does.
+
+Example::
+
+    >>> texts = Texts.load()
+    >>> join_sentences(["「待って。」", "彼女は笑った。"], "ja")
+    '「待って。」彼女は笑った。'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+LOCALES: tuple[str, ...] = (
+    "en", "es", "pt-BR", "fr", "de", "it", "nl", "pl", "ru", "uk",
+    "tr", "ja", "ko", "zh-Hans", "zh-Hant", "id", "vi",
+)  # fmt: skip
+
+# The language a host most plausibly slips into when it code-mixes a reply in the key locale.
+DEFAULT_MIXING_PAIRS: Mapping[str, str] = MappingProxyType(
+    {
+        "en": "es",
+        "es": "pt-BR",
+        "pt-BR": "es",
+        "fr": "it",
+        "it": "es",
+        "de": "nl",
+        "nl": "de",
+        "pl": "uk",
+        "ru": "uk",
+        "uk": "ru",
+        "tr": "en",
+        "ja": "zh-Hans",
+        "ko": "ja",
+        "zh-Hans": "zh-Hant",
+        "zh-Hant": "zh-Hans",
+        "id": "en",
+        "vi": "en",
+    }
+)
+
+# Locales whose sentences are written without spaces between them.
+_UNSPACED = frozenset({"ja", "zh-Hans", "zh-Hant"})
+_TEXTS_DIR = Path(__file__).with_name("texts")
+# A sentence ends at .!?… followed by space, or at 。！？ (written unspaced), plus any closing quotes.
+_SENTENCE_END = re.compile(r"[.!?…]+[\"”»’)*]*(?=\s)|[。！？]+[」』”’）*]*")
+
+
+def is_unspaced(locale: str) -> bool:
+    """Whether sentences of ``locale`` are joined without spaces (Chinese, Japanese)."""
+    return locale in _UNSPACED
+
+
+def join_sentences(sentences: list[str], locale: str) -> str:
+    """Join whole sentences the way ``locale`` writes them; a space is kept next to any spaced sentence.
+
+    >>> join_sentences(["Hola.", "¿Qué tal?"], "es")
+    'Hola. ¿Qué tal?'
+    """
+    out = ""
+    for sentence in sentences:
+        if out and not (_looks_unspaced(out[-1]) and _looks_unspaced(sentence[0])):
+            out += " "
+        out += sentence
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split a reply into sentences: the inverse of ``join_sentences`` for the simulator's texts.
+
+    A sentence ends at ``.!?…`` before a space, or at ``。！？`` (Chinese and Japanese), plus any closing
+    quotes; the texts keep that punctuation for the end of a sentence only. Works on mixed-script replies.
+
+    >>> split_sentences("她笑了。他说：“走吧。”风停了。")
+    ['她笑了。', '他说：“走吧。”', '风停了。']
+    """
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        pieces.append(text[start : match.end()])
+        start = match.end()
+    pieces.append(text[start:])
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def _looks_unspaced(char: str) -> bool:
+    code = ord(char)
+    return (
+        0x3000 <= code <= 0x30FF  # CJK punctuation, kana
+        or 0x3400 <= code <= 0x9FFF  # CJK ideographs
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFFEF  # full-width forms
+        or char in "“”"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """Role-play sentences per locale, read once from ``texts/<locale>.txt``."""
+
+    sentences: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def load(cls, directory: Path = _TEXTS_DIR) -> Texts:
+        """Read every locale's sentence file; a missing or short file is an error naming the file.
+
+        >>> len(Texts.load().for_locale("pt-BR")) >= 25
+        True
+        """
+        found: dict[str, tuple[str, ...]] = {}
+        for locale in LOCALES:
+            path = directory / f"{locale}.txt"
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except OSError as exc:
+                raise ValueError(f"{path}: cannot read the {locale} sentences: {exc.strerror}") from exc
+            sentences = tuple(s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#"))
+            if len(sentences) < 3:
+                raise ValueError(f"{path}: needs at least 3 sentences, has {len(sentences)}")
+            found[locale] = sentences
+        return cls(MappingProxyType(found))
+
+    def for_locale(self, locale: str) -> tuple[str, ...]:
+        return self.sentences[locale]

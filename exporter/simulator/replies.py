@@ -1,0 +1,422 @@
+"""Reply generation: recognise what a request asks for, write the answer a real host would, then break it.
+
+Pure functions over values (the RNG is passed in). ``understand`` reads the request the way a model would
+"understand" it: a ``json_schema`` response format gets a JSON object valid for the schema, a system
+message ending in ``Language: <locale>`` gets 3-6 role-play sentences in that locale, anything else an
+English role-play reply. ``compose`` applies the content faults a ``Plan`` decided (refusal, schema
+breakage, drift, code-mixing, leading garbage, encoding corruption) and honours ``max_tokens``.
+
+Example::
+
+    >>> import random
+    >>> from exporter.simulator.profiles import Plan
+    >>> request = understand({"messages": [{"role": "user", "content": "hi"}]}, structured_outputs=True)
+    >>> compose(request, Plan(ttft=0.1, inter_token=0.0), Texts.load(), random.Random(1), 4).finish_reason
+    'length'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from exporter.simulator.locales import LOCALES, Texts, is_unspaced, join_sentences
+from exporter.simulator.profiles import Kind, Plan
+
+_LANGUAGE_LINE = re.compile(r"^\s*Language:\s*([A-Za-z]{2,3}(?:-[A-Za-z]{2,4})?)\s*$")
+_LOCALE_BY_LOWER = {locale.lower(): locale for locale in LOCALES}
+
+REFUSAL_TEXT_EN = (
+    "I'm sorry, but I can't continue this scene. It involves graphic violence, which I'm not able to write."
+)
+REFUSAL_TEXT_ZH = "抱歉，我无法继续这个场景，因为其中包含暴力内容。"
+REASONING_TEXT = (
+    "The user wants the scene to continue in character. I should keep the voice of the narrator, "
+    "stay consistent with the setting, and answer in {language}."
+)
+# Starts a real host must not produce: a stray mark or a subword fragment before the first word.
+_GARBAGE_LATIN = (",", ".", ";", ")", ":", "ción ", '"ing ', "ing ", "ly ", "ment ", "tion ", "-")
+_GARBAGE_CYRILLIC = (",", ".", ")", "ся ", "ого ", "ть ")
+_GARBAGE_DENSE = ("、", "。", "的", "」", "ます", "了")
+_GARBAGE_HANGUL = (",", ".", "니다 ", "요 ", "는 ")
+_CONTROL_CHARS = ("\x07", "\x08", "\x0b", "\x0e", "\x1b", "\x7f")
+
+
+@dataclass(frozen=True, slots=True)
+class Understood:
+    """What a chat request asks for."""
+
+    kind: Kind
+    locale: str | None = None
+    schema: Mapping[str, Any] | None = None
+    last_user_message: str = ""
+    prompt_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The reply a host writes (before wire formatting)."""
+
+    content: str
+    reasoning: str = ""
+    finish_reason: str = "stop"
+    native_finish_reason: str = "stop"
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+def message_text(message: Mapping[str, Any]) -> str:
+    """The text of an OpenAI-style message whose content is a string or a list of parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(part.get("text", ""))
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        )
+    return ""
+
+
+def understand(body: Mapping[str, Any], structured_outputs: bool, ping: bool = False) -> Understood:
+    """Recognise the request kind from the request itself.
+
+    >>> understand({"messages": [{"role": "system", "content": "Be Ana.\\nLanguage: pt-BR"}]}, True).locale
+    'pt-BR'
+    """
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    prompt_tokens = sum(estimate_tokens(message_text(m)) + 4 for m in messages)
+    last_user = next((message_text(m) for m in reversed(messages) if m.get("role") == "user"), "")
+
+    def made(kind: Kind, locale: str | None = None, schema: Mapping[str, Any] | None = None) -> Understood:
+        return Understood(kind, locale, schema, last_user, prompt_tokens)
+
+    if ping:
+        return made(Kind.PING)
+    response_format = body.get("response_format")
+    if isinstance(response_format, dict):
+        if response_format.get("type") == "json_schema" and structured_outputs:
+            spec = response_format.get("json_schema")
+            schema = spec.get("schema") if isinstance(spec, dict) else None
+            return made(Kind.STRUCTURED, schema=schema if isinstance(schema, dict) else {"type": "object"})
+        if response_format.get("type") == "json_object":
+            return made(Kind.JSON_OBJECT)
+    for message in messages:
+        if message.get("role") not in ("system", "developer"):
+            continue
+        lines = [line for line in message_text(message).splitlines() if line.strip()]
+        if lines and (match := _LANGUAGE_LINE.match(lines[-1])):
+            locale = _LOCALE_BY_LOWER.get(match.group(1).lower())
+            if locale is not None:
+                return made(Kind.LANGUAGE, locale=locale)
+    return made(Kind.ROLEPLAY)
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count: one per CJK/kana/hangul character, one per four other characters.
+
+    >>> estimate_tokens("abcdefgh"), estimate_tokens("船长笑了")
+    (2, 4)
+    """
+    dense = sum(1 for ch in text if _is_dense(ch))
+    return dense + math.ceil((len(text) - dense) / 4)
+
+
+def compose(
+    request: Understood,
+    plan: Plan,
+    texts: Texts,
+    rng: random.Random,
+    max_tokens: int | None,
+    reasoning: bool = False,
+) -> Reply:
+    """Write the reply for ``request`` with the content faults of ``plan``, cut to ``max_tokens``."""
+    reasoning_text = ""
+    if reasoning:
+        language = request.locale or "English"
+        reasoning_text = REASONING_TEXT.format(language=language)
+    finish = "stop"
+    if plan.refusal == "content_filter":
+        content, finish = "", "content_filter"
+    elif plan.refusal == "empty":
+        content = ""
+    elif plan.refusal == "text_en":
+        content = REFUSAL_TEXT_EN
+    elif plan.refusal == "text_zh":
+        content = REFUSAL_TEXT_ZH
+    elif request.kind is Kind.PING:
+        content = "OK"
+    elif request.kind is Kind.STRUCTURED:
+        content, finish = _structured(request.schema or {}, plan.schema_fault, rng)
+    elif request.kind is Kind.JSON_OBJECT:
+        content = json.dumps({"reply": rng.choice(texts.for_locale("en"))}, ensure_ascii=False)
+    else:
+        content = _prose(request, plan, texts, rng)
+    return _fit(content, reasoning_text, finish, max_tokens)
+
+
+def _prose(request: Understood, plan: Plan, texts: Texts, rng: random.Random) -> str:
+    locale = request.locale or "en"
+    if plan.drift_to is not None:
+        locale = plan.drift_to
+    sentences = pick_sentences(texts.for_locale(locale), locale, rng)
+    if plan.mix_with is not None:
+        sentences = mix_sentences(sentences, texts.for_locale(plan.mix_with), plan.mix_fraction, rng)
+    content = join_sentences(sentences, locale)
+    garbage = rng.choice(_garbage_for(content))  # drawn for the script of the clean text
+    if plan.encoding is not None:
+        content = corrupt_encoding(content, plan.encoding, rng, plan.encoding_codec)
+    return garbage + content if plan.leading_garbage else content
+
+
+def pick_sentences(pool: tuple[str, ...], locale: str, rng: random.Random) -> list[str]:
+    """3-6 distinct sentences, about 300-700 characters (120-320 for the dense CJK and Hangul scripts)."""
+    dense = is_unspaced(locale) or locale == "ko"
+    low, high = (120, 320) if dense else (300, 700)
+    target = rng.randint(low, high)
+    order = rng.sample(range(len(pool)), k=min(6, len(pool)))
+    chosen: list[str] = []
+    for index in order:
+        if len(chosen) >= 3 and sum(map(len, chosen)) >= target:
+            break
+        chosen.append(pool[index])
+    return chosen
+
+
+def mix_sentences(
+    sentences: list[str], partner_pool: tuple[str, ...], fraction: float, rng: random.Random
+) -> list[str]:
+    """Replace about ``fraction`` of the whole sentences (at least one, never all) with partner sentences."""
+    count = min(len(sentences) - 1, max(1, round(len(sentences) * fraction)))
+    if count <= 0:
+        return list(sentences)
+    positions = set(rng.sample(range(len(sentences)), k=count))
+    partners = iter(rng.sample(partner_pool, k=count))
+    return [next(partners) if i in positions else s for i, s in enumerate(sentences)]
+
+
+def corrupt_encoding(text: str, kind: str, rng: random.Random, codec: str = "cp1252") -> str:
+    """Mojibake (UTF-8 bytes read as ``codec``), U+FFFD replacement characters, or stray control bytes.
+
+    >>> corrupt_encoding("café", "mojibake", random.Random(0))
+    'cafÃ©'
+    """
+    if kind == "mojibake":
+        if text.isascii():
+            text = text.replace(", ", " — ", 1) if ", " in text else text.replace(" ", " — ", 1)
+        return "".join(_decode_byte(b, codec) for b in text.encode("utf-8"))
+    chars = list(text)
+    positions = [i for i, ch in enumerate(chars) if ch.isalpha()] or list(range(len(chars)))
+    picks = sorted(rng.sample(positions, k=min(len(positions), rng.randint(1, 3))), reverse=True)
+    for i in picks:
+        if kind == "replacement":
+            chars[i] = "\ufffd"
+        else:
+            chars.insert(i, rng.choice(_CONTROL_CHARS))
+    return "".join(chars)
+
+
+def _decode_byte(byte: int, codec: str) -> str:
+    try:
+        return bytes([byte]).decode(codec)
+    except UnicodeDecodeError:
+        return chr(
+            byte
+        )  # bytes the code page leaves undefined come through as latin-1, as sloppy decoders do
+
+
+def _garbage_for(content: str) -> tuple[str, ...]:
+    first = next((ch for ch in content if ch.isalpha()), "a")
+    if _is_dense(first):
+        return _GARBAGE_DENSE
+    if "\uac00" <= first <= "\ud7a3":
+        return _GARBAGE_HANGUL
+    if "\u0400" <= first <= "\u04ff":
+        return _GARBAGE_CYRILLIC
+    return _GARBAGE_LATIN
+
+
+def _is_dense(ch: str) -> bool:
+    code = ord(ch)
+    return (
+        0x3040 <= code <= 0x30FF
+        or 0x3400 <= code <= 0x9FFF
+        or 0xAC00 <= code <= 0xD7A3
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFFEF
+        or 0x3000 <= code <= 0x303F
+    )
+
+
+def _fit(content: str, reasoning: str, finish: str, max_tokens: int | None) -> Reply:
+    reasoning_tokens = estimate_tokens(reasoning)
+    if max_tokens is not None:
+        if reasoning_tokens >= max_tokens:
+            reasoning = _cut_to_tokens(reasoning, max_tokens)
+            return Reply("", reasoning, "length", "length", max_tokens, max_tokens)
+        budget = max_tokens - reasoning_tokens
+        if estimate_tokens(content) > budget:
+            content = _cut_to_tokens(content, budget)
+            finish = "length"
+    tokens = estimate_tokens(content) + reasoning_tokens
+    return Reply(content, reasoning, finish, finish, tokens, reasoning_tokens)
+
+
+def _cut_to_tokens(text: str, budget: int) -> str:
+    dense = other = 0
+    for i, ch in enumerate(text):
+        if _is_dense(ch):
+            dense += 1
+        else:
+            other += 1
+        if dense + math.ceil(other / 4) > budget:
+            return text[:i]
+    return text
+
+
+# -- structured output -----------------------------------------------------------------------------------
+
+
+def _structured(schema: Mapping[str, Any], fault: str | None, rng: random.Random) -> tuple[str, str]:
+    instance = schema_instance(schema, rng)
+    if fault == "mismatch":
+        instance = schema_mismatch(schema, instance, rng)
+    text = json.dumps(instance, ensure_ascii=False, indent=rng.choice((None, 2)))
+    if fault == "code_fenced":
+        return f"```json\n{json.dumps(instance, ensure_ascii=False, indent=2)}\n```", "stop"
+    if fault == "truncated":
+        return text[: max(1, int(len(text) * rng.uniform(0.4, 0.8)))], "length"
+    if fault == "invalid_json":
+        return _break_json(instance, text, rng), "stop"
+    return text, "stop"
+
+
+_WORDS = (
+    "Mara", "Voss", "harbor", "storm", "lantern", "cutlass", "tavern", "compass", "ember", "tide",
+    "raven", "anchor", "silver", "north", "whisper", "ledger", "dawn", "reef", "banner", "gale",
+)  # fmt: skip
+
+
+def schema_instance(schema: Mapping[str, Any], rng: random.Random) -> Any:
+    """A value valid for ``schema`` (subset: object, properties, required, additionalProperties, array,
+    items, string, number, integer, boolean, null, enum, const, anyOf/oneOf, min/max bounds).
+
+    >>> schema_instance({"type": "object", "properties": {"ok": {"type": "boolean"}}}, random.Random(0))
+    {'ok': True}
+    """
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return rng.choice(schema["enum"])
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list) and options and isinstance(options[0], dict):
+            return schema_instance(options[0], rng)
+    kind = schema.get("type", "object" if "properties" in schema else "string")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object":
+        properties = schema.get("properties") or {}
+        return {name: schema_instance(_as_schema(sub), rng) for name, sub in properties.items()}
+    if kind == "array":
+        items = _as_schema(schema.get("items", {"type": "string"}))
+        fewest = int(schema.get("minItems", 1))
+        most = max(fewest, int(schema.get("maxItems", max(fewest, 3))))
+        return [schema_instance(items, rng) for _ in range(rng.randint(fewest, most))]
+    if kind == "integer":
+        first = math.ceil(schema.get("minimum", 0))
+        last = math.floor(schema.get("maximum", max(first, 100)))
+        return rng.randint(first, max(first, last))
+    if kind == "number":
+        low = float(schema.get("minimum", 0))
+        high = float(schema.get("maximum", max(low, 100)))
+        return round(rng.uniform(low, max(low, high)), 2)
+    if kind == "boolean":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    return _string(schema, rng)
+
+
+def _as_schema(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _string(schema: Mapping[str, Any], rng: random.Random) -> str:
+    text = " ".join(rng.sample(_WORDS, k=rng.randint(1, 3)))
+    low = int(schema.get("minLength", 0))
+    high = int(schema.get("maxLength", max(low, 200)))
+    while len(text) < low:
+        text += " " + rng.choice(_WORDS)
+    return text[: max(low, high)]
+
+
+def schema_mismatch(schema: Mapping[str, Any], instance: Any, rng: random.Random) -> Any:
+    """A plausible-looking value that breaks ``schema``: a required field missing, a wrong type, or an
+    extra field where ``additionalProperties`` is false. Non-object schemas get a value of the wrong type.
+    """
+    if not isinstance(instance, dict):
+        return {"value": instance} if not isinstance(instance, dict | list) else "mismatch"
+    properties = schema.get("properties") or {}
+    options: list[str] = []
+    required = [name for name in schema.get("required") or [] if name in instance]
+    if required:
+        options.append("drop_required")
+    typed = [
+        name
+        for name, sub in properties.items()
+        if isinstance(sub, dict) and name in instance and ({"type", "enum", "const"} & set(sub))
+    ]
+    if typed:
+        options.append("wrong_type")
+    if schema.get("additionalProperties") is False:
+        options.append("extra")
+    broken = dict(instance)
+    if not options:
+        return [broken]
+    choice = rng.choice(options)
+    if choice == "drop_required":
+        del broken[rng.choice(required)]
+    elif choice == "wrong_type":
+        name = rng.choice(typed)
+        broken[name] = _wrong_type(properties[name])
+    else:
+        broken["comment"] = "The captain is ready."
+    return broken
+
+
+def _wrong_type(schema: Mapping[str, Any]) -> Any:
+    if "enum" in schema or "const" in schema:
+        return 12345.5
+    kind = schema.get("type")
+    allowed = set(kind) if isinstance(kind, list) else {kind}
+    candidates: tuple[tuple[Any, set[str]], ...] = (
+        ("forty-two", {"string"}),
+        (42.5, {"number"}),
+        (True, {"boolean"}),
+        (["none"], {"array"}),
+        ({"none": 0}, {"object"}),
+    )
+    return next(value for value, kinds in candidates if not kinds & allowed)
+
+
+def _break_json(instance: Any, text: str, rng: random.Random) -> str:
+    variant = rng.choice(("trailing_comma", "single_quotes", "unclosed"))
+    compact = json.dumps(instance, ensure_ascii=False)
+    if variant == "trailing_comma" and compact.endswith("}") and len(compact) > 2:
+        broken = compact[:-1] + ",}"
+    elif variant == "single_quotes":
+        broken = compact.replace('"', "'")
+    else:
+        broken = text.rstrip()[:-1] + "\n"
+    try:
+        json.loads(broken)
+    except ValueError:
+        return broken
+    return compact + "}"  # the variant happened to stay valid (e.g. "{}"): an unbalanced brace never is
