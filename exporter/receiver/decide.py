@@ -109,7 +109,9 @@ def decide_notification(state: State, notification: Notification, now: float, po
     for alert in notification.alerts:
         if alert.action is not None and alert.status == "firing" and alert.model and alert.discovered:
             batch_hosts[alert.model] = alert.discovered
-    for alert in notification.alerts:
+    # Recoveries first: capacity they free is then seen by every suspension of the batch, whatever the
+    # order inside the payload, so a redelivered batch finds nothing left to do.
+    for alert in sorted(notification.alerts, key=lambda a: a.action is not Action.RECOVER):
         _judge_alert(run, alert, str(notification.source), batch_hosts)
     return run.result()
 

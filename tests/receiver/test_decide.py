@@ -125,3 +125,12 @@ def test_expiry_of_incidents_is_recorded() -> None:
     assert kinds(list(d)) == ["expire"] and not state.incidents
     assert isinstance(decide_incident_add(State(), "m", "p", "r", T0, T0, POLICY), Refused)
     assert isinstance(decide_lift(State(), "m", "p", "r", T0, POLICY), Refused)
+
+
+def test_recoveries_in_a_batch_are_judged_before_suspensions_so_a_redelivery_changes_nothing() -> None:
+    state, _ = run(State(), note(alert("a/1", discovered="a/1,b/1,c/1")), T0)
+    batch = note(alert("b/1", discovered="a/1,b/1,c/1"), alert("a/1", action="recover", starts_at=T0 + 60))
+    state, d = run(state, batch, T0 + 120)
+    assert kinds(d) == ["recover", "suspend"]
+    again, d = run(state, batch, T0 + 120)
+    assert kinds(d) == ["duplicate", "duplicate"] and again.suspensions == state.suspensions
