@@ -1,0 +1,199 @@
+"""The shipped Grafana dashboards: structure, PromQL that promtool parses, and only metrics that exist."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .checks import (
+    DASHBOARDS,
+    expressions,
+    known_metrics,
+    metric_names,
+    panels,
+    promtool_problems,
+    structure_problems,
+    substitute_variables,
+    unknown_metric_problems,
+)
+
+FILES = sorted(DASHBOARDS.glob("*.json"))
+EXPECTED = {"canary-overview.json", "canary-provider.json", "canary-routability.json"}
+
+
+def load(path: Path) -> dict[str, Any]:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(document, dict), f"{path.name}: not a JSON object"
+    return document
+
+
+def load_builder() -> Any:
+    spec = importlib.util.spec_from_file_location("dashboard_builder", DASHBOARDS / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve string annotations through sys.modules
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+@pytest.fixture(scope="module")
+def known() -> set[str]:
+    return known_metrics()
+
+
+def test_the_three_dashboards_are_shipped() -> None:
+    assert {path.name for path in FILES} >= EXPECTED
+
+
+def test_the_json_files_are_what_build_py_generates() -> None:
+    assert load_builder().stale_files() == [], "run: .venv/bin/python dashboards/build.py"
+
+
+def test_uids_are_stable_and_distinct() -> None:
+    uids = {path.name: load(path)["uid"] for path in FILES}
+    assert uids["canary-overview.json"] == "canary-overview"
+    assert uids["canary-provider.json"] == "canary-provider"
+    assert uids["canary-routability.json"] == "canary-routability"
+    assert len(set(uids.values())) == len(uids)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_dashboard_structure(path: Path) -> None:
+    assert structure_problems(load(path)) == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_expression_parses_with_promtool(path: Path) -> None:
+    assert promtool_problems(load(path)) == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_queried_metric_is_exported_recorded_or_built_in(path: Path, known: set[str]) -> None:
+    document = load(path)
+    assert unknown_metric_problems(document, known) == []
+    assert all(metric_names(expr) for expr in expressions(document).values()), "an expression selects nothing"
+
+
+def test_the_drilldown_selects_one_model_and_one_provider() -> None:
+    document = load(DASHBOARDS / "canary-provider.json")
+    variables = {v["name"]: v for v in document["templating"]["list"]}
+    assert not variables["model"]["multi"] and not variables["provider"]["multi"]
+    assert "$model" in variables["provider"]["definition"]
+    for where, expr in expressions(document).items():
+        if where.startswith("panel"):
+            assert 'model="$model"' in expr, where
+
+
+def test_the_dashboards_cover_the_contract(known: set[str]) -> None:
+    used = {
+        name for path in FILES for expr in expressions(load(path)).values() for name in metric_names(expr)
+    }
+    for required in (
+        "canary_probe_last_outcome",
+        "canary_probe_failing_streak",
+        "canary_probe_ttft_seconds_bucket",
+        "canary_probe_language_outcomes_total",
+        "canary_probe_cost_usd_total",
+        "canary_probe_tokens_total",
+        "canary_receiver_ignored_providers",
+        "canary_receiver_floor_blocks_total",
+        "canary_discovery_failures_total",
+        "canary_round_last_completed_timestamp_seconds",
+        "canary_endpoint_info",
+        "canary_endpoint_uptime_ratio",
+        "canary_routability_status",
+        "canary_routability_last_check_age_seconds",
+        "canary_routability_probes_total",
+        "model_provider_mode:canary_receiver_suspension_remaining_seconds:max",
+        "model_mode:canary_receiver_suspension_active:sum",
+    ):
+        assert required in used, f"no dashboard shows {required}"
+
+
+# ---------------------------------------------------------------- the checks can fail
+
+
+def first_target(document: dict[str, Any]) -> dict[str, Any]:
+    return next(target for panel in panels(document) for target in panel.get("targets", []))
+
+
+def test_a_typo_in_a_metric_name_is_reported(known: set[str]) -> None:
+    document = copy.deepcopy(load(DASHBOARDS / "canary-overview.json"))
+    target = first_target(document)
+    target["expr"] = target["expr"].replace("canary_model_providers", "canary_model_provders")
+    problems = unknown_metric_problems(document, known)
+    assert len(problems) == 1 and "canary_model_provders" in problems[0]
+
+
+def test_a_metric_missing_from_the_contract_is_reported() -> None:
+    document = load(DASHBOARDS / "canary-overview.json")
+    known = known_metrics() - {"canary_probe_failing_streak"}
+    assert any("canary_probe_failing_streak" in p for p in unknown_metric_problems(document, known))
+
+
+def test_a_syntax_error_is_reported_by_promtool_with_the_panel() -> None:
+    document = copy.deepcopy(load(DASHBOARDS / "canary-provider.json"))
+    target = first_target(document)
+    target["expr"] = target["expr"].rstrip(")")
+    problems = promtool_problems(document)
+    assert problems and "parse error" in problems[0]
+    assert any("'Suspension'" in p for p in problems[1:])
+
+
+def test_a_panel_without_unit_description_or_datasource_is_reported() -> None:
+    document = copy.deepcopy(load(DASHBOARDS / "canary-routability.json"))
+    panel = next(p for p in panels(document) if p["type"] != "row")
+    del panel["fieldConfig"]["defaults"]["unit"]
+    panel["description"] = " "
+    panel["datasource"] = {"type": "prometheus", "uid": "prometheus"}
+    problems = " | ".join(structure_problems(document))
+    assert "no fieldConfig.defaults.unit" in problems
+    assert "no description" in problems
+    assert "datasource is not ${datasource}" in problems
+
+
+def test_a_rate_without_rate_interval_is_reported() -> None:
+    document = copy.deepcopy(load(DASHBOARDS / "canary-overview.json"))
+    panel = next(p for p in panels(document) if "increase(" in json.dumps(p.get("targets")))
+    panel["targets"][0]["expr"] = panel["targets"][0]["expr"].replace("[$__rate_interval]", "[5m]")
+    assert any("must use [$__rate_interval]" in p for p in structure_problems(document))
+
+
+def test_a_missing_datasource_variable_is_reported() -> None:
+    document = copy.deepcopy(load(DASHBOARDS / "canary-overview.json"))
+    document["templating"]["list"] = [v for v in document["templating"]["list"] if v["name"] != "datasource"]
+    assert any("'datasource' variable" in p for p in structure_problems(document))
+
+
+@pytest.mark.parametrize(
+    ("expr", "names"),
+    [
+        ('sum by (model, le) (rate(a_bucket{model=~"$model"}[$__rate_interval]))', {"a_bucket"}),
+        ('x:y:max{model="$model"} and on (model, provider) b == 1', {"x:y:max", "b"}),
+        ('label_replace(c, "layer", "suspension", "", "") or vector(0)', {"c"}),
+        ("time() - max(d_seconds) offset 5m", {"d_seconds"}),
+        (
+            'histogram_quantile(0.9, sum by (le) (increase(e_bucket{a="1e3"}[${__rate_interval}])))',
+            {"e_bucket"},
+        ),
+        ("topk(10, f > 0) * 1e3 + inf", {"f"}),
+    ],
+)
+def test_metric_names_are_extracted_from_promql(expr: str, names: set[str]) -> None:
+    assert metric_names(expr) == names
+
+
+def test_template_variables_are_substituted_in_every_form() -> None:
+    expr = (
+        'rate(x{a="$model", b="${provider}", c="[[model]]", d="${model:regex}"}[$__rate_interval]) [$__range]'
+    )
+    assert substitute_variables(expr) == 'rate(x{a="value", b="value", c="value", d="value"}[2m]) [1h]'
