@@ -141,7 +141,7 @@ class _Daemon:
         self._sleep = sleep
         self._monotonic = monotonic
         self._process: subprocess.Popen[bytes] | None = None
-        self._http = httpx.Client(timeout=5.0)
+        self._http_client: httpx.Client | None = None
         self.log_path = self.work_dir / f"{self.binary_name}.log"
 
     # -- public surface ------------------------------------------------------------------------------------
@@ -209,7 +209,16 @@ class _Daemon:
     def close(self) -> None:
         """Stop the process and release the HTTP client."""
         self.stop()
-        self._http.close()
+        if self._http_client is not None:
+            self._http_client.close()
+            self._http_client = None
+
+    @property
+    def _http(self) -> httpx.Client:
+        # Created on first use, so a constructor that rejects its arguments leaves nothing open.
+        if self._http_client is None:
+            self._http_client = httpx.Client(timeout=5.0)
+        return self._http_client
 
     def log_tail(self, lines: int = 30) -> str:
         """The last lines of the process log (for error messages)."""

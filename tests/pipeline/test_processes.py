@@ -219,3 +219,36 @@ def test_a_process_that_exits_at_start_is_reported_with_its_log(tmp_path: Path) 
     ):
         process.start()
     assert not process.running
+
+
+def test_two_clustered_alertmanagers_share_their_silences(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN)
+    first = AlertmanagerProcess(
+        tmp_path / "am1", webhook_url="http://127.0.0.1:9/x", token_file=token_file, cluster=True
+    )
+    second = AlertmanagerProcess(
+        tmp_path / "am2",
+        webhook_url="http://127.0.0.1:9/x",
+        token_file=token_file,
+        cluster=True,
+        peers=[first.cluster_address],
+    )
+    with first, second:
+        silence_id = first.add_silence({"provider": "alpha"}, duration=60)
+        _wait(lambda: any(s["id"] == silence_id for s in second.silences()), "the silence to reach the peer")
+        second.delete_silence(silence_id)
+        _wait(
+            lambda: any(
+                s["id"] == silence_id and s["status"]["state"] == "expired" for s in first.silences()
+            ),
+            "the expiry to reach the first member",
+        )
+    assert f"--cluster.peer={first.cluster_address}" in second.log_path.read_text()
+
+
+def test_peers_without_clustering_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(PipelineError, match="pass cluster=True"):
+        AlertmanagerProcess(
+            tmp_path, webhook_url="http://x", token_file=tmp_path / "t", peers=["127.0.0.1:1"]
+        )
