@@ -1,0 +1,1 @@
+"""Language and encoding integrity: the judge, its detectors, the locales and the CLI (DESIGN §5.4)."""

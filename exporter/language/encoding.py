@@ -1,0 +1,189 @@
+"""Encoding corruption: U+FFFD, control characters, and mojibake (UTF-8 bytes read as cp1252/Latin-1/cp1251).
+
+Mojibake is found by undoing it: a run of characters that the wrong codec could have produced is encoded
+back to bytes with that codec, and the bytes are searched for well-formed multi-byte UTF-8 sequences that
+decode to characters a reply in one of our locales plausibly contains. Legitimate text almost never forms
+such sequences (a capital ``Ã`` followed by ``©`` is not a word), so one sequence is enough for cp1252 and
+Latin-1; for cp1251 (where Ukrainian letters are continuation bytes) two consecutive decoded Cyrillic
+letters are required.
+
+Example::
+
+    >>> EncodingChecker().find("Ã©tÃ© chaud").kind
+    'mojibake'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_REPLACEMENT = "\ufffd"
+# C0 controls except tab/newline/carriage return, DEL, C1 controls, lone surrogates, non-characters.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _byte_table(codec: str) -> dict[str, int]:
+    """Character -> byte for every non-ASCII byte of a single-byte codec (undefined bytes as Latin-1 C1)."""
+    table: dict[str, int] = {}
+    for b in range(0x80, 0x100):
+        try:
+            table[bytes([b]).decode(codec)] = b
+        except UnicodeDecodeError:
+            table[chr(b)] = b  # how tolerant decoders pass undefined bytes through
+    return table
+
+
+def _plausible_latin(ch: str) -> bool:
+    cp = ord(ch)
+    return (
+        0xA0 <= cp <= 0x17F
+        or cp in (0x1A0, 0x1A1, 0x1AF, 0x1B0)  # Vietnamese horned letters
+        or 0x400 <= cp <= 0x4FF
+        or 0x1E00 <= cp <= 0x1EFF
+        or 0x2010 <= cp <= 0x206F
+        or cp == 0x20AC
+        or 0x3000 <= cp <= 0x30FF
+        or 0x3400 <= cp <= 0x9FFF
+        or 0xAC00 <= cp <= 0xD7A3
+        or 0xFF00 <= cp <= 0xFFEF
+        or 0x1F000 <= cp <= 0x1FAFF
+    )
+
+
+def _plausible_cyrillic_reading(ch: str) -> bool:
+    """What UTF-8 read as cp1251 hides: Cyrillic, Latin letters, CJK and punctuation (never symbols)."""
+    cp = ord(ch)
+    return (
+        0x400 <= cp <= 0x45F
+        or cp in (0x490, 0x491)
+        or 0xC0 <= cp <= 0x17F
+        or 0x2010 <= cp <= 0x206F
+        or 0x3040 <= cp <= 0x30FF
+        or 0x4E00 <= cp <= 0x9FFF
+        or 0xAC00 <= cp <= 0xD7A3
+    )
+
+
+# Ukrainian letters are continuation bytes in cp1251: "Ді", "Гі" in real Ukrainian words decode to
+# "ĳ", "ó". A lone sequence containing one of them is never enough on its own.
+_UKRAINIAN = frozenset("іїєґІЇЄҐ")
+
+
+@dataclass(frozen=True, slots=True)
+class _Codec:
+    name: str
+    table: dict[str, int]
+    run: re.Pattern[str]
+    min_consecutive: int  # decoded characters in a row that call it mojibake at once
+    min_scattered: int  # ... or isolated decoded characters (without Ukrainian letters) in the text
+
+
+def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
+    table = _byte_table(name)
+    chars = "".join(re.escape(c) for c in sorted(table))
+    return _Codec(name, table, re.compile(f"[{chars}]{{2,}}"), min_consecutive, min_scattered)
+
+
+@dataclass(frozen=True, slots=True)
+class Corruption:
+    """What was found: ``kind`` is ``replacement_character``, ``control_character`` or ``mojibake``."""
+
+    kind: str
+    offset: int  # character offset of the first finding
+    sample: str  # the corrupted characters as they appear (escaped for control characters)
+    codepoints: tuple[str, ...]  # e.g. ("U+00C3", "U+00A9")
+    codec: str | None = None  # mojibake: the codec the UTF-8 bytes were wrongly read with
+    repaired: str | None = None  # mojibake: what the characters were meant to be
+    count: int = 1
+
+    def as_evidence(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "kind": self.kind,
+            "offset": self.offset,
+            "sample": self.sample,
+            "codepoints": list(self.codepoints),
+            "count": self.count,
+        }
+        if self.codec is not None:
+            out["codec"] = self.codec
+            out["repaired"] = self.repaired
+        return out
+
+
+class EncodingChecker:
+    """Finds encoding corruption; build once (it precomputes codec tables) and reuse."""
+
+    def __init__(self) -> None:
+        # cp1252 covers Latin-1 too: undefined cp1252 bytes map to the C1 characters Latin-1 produces.
+        self._latin = _codec("cp1252", 1, 1)
+        self._cyrillic = _codec("cp1251", 2, 2)
+
+    def find(self, text: str) -> Corruption | None:
+        """The first kind of corruption found, or None for clean text.
+
+        >>> EncodingChecker().find("ok\\x07") is not None
+        True
+        """
+        if (at := text.find(_REPLACEMENT)) >= 0:
+            return Corruption(
+                "replacement_character", at, _REPLACEMENT, ("U+FFFD",), count=text.count(_REPLACEMENT)
+            )
+        controls = _CONTROL.findall(text)
+        if controls:
+            first = _CONTROL.search(text)
+            assert first is not None
+            sample = first.group().encode("unicode_escape").decode("ascii")
+            return Corruption(
+                "control_character",
+                first.start(),
+                sample,
+                tuple(f"U+{ord(c):04X}" for c in dict.fromkeys(controls)),
+                count=len(controls),
+            )
+        return self._mojibake(text, self._latin, _plausible_latin) or self._mojibake(
+            text, self._cyrillic, _plausible_cyrillic_reading
+        )
+
+    @staticmethod
+    def _mojibake(text: str, codec: _Codec, plausible: Callable[[str], bool]) -> Corruption | None:
+        found: list[tuple[int, str, str]] = []  # (offset, corrupted, repaired) of consecutive streaks
+        scattered: list[tuple[int, str, str]] = []  # lone sequences, kept in case there are enough of them
+        for run in codec.run.finditer(text):
+            chars = run.group()
+            raw = bytes(codec.table[c] for c in chars)  # one byte per character: offsets line up
+            streak: list[tuple[int, int, str]] = []
+            for match in [*_UTF8_SEQUENCE.finditer(raw), None]:
+                decoded = ""
+                if match is not None:
+                    try:
+                        decoded = match.group().decode("utf-8")
+                    except UnicodeDecodeError:  # overlong forms and surrogates: not UTF-8 after all
+                        decoded = ""
+                contiguous = match is not None and bool(streak) and streak[-1][1] == match.start()
+                if streak and not (decoded and plausible(decoded) and contiguous):
+                    start, end = streak[0][0], streak[-1][1]
+                    piece = (run.start() + start, chars[start:end], "".join(p for *_, p in streak))
+                    if len(streak) >= codec.min_consecutive:
+                        found.append(piece)
+                    elif not _UKRAINIAN.intersection(piece[1]):
+                        scattered.append(piece)
+                    streak = []
+                if match is not None and decoded and plausible(decoded):
+                    streak.append((match.start(), match.end(), decoded))
+        if not found and len(scattered) >= codec.min_scattered:
+            found = scattered
+        if not found:
+            return None
+        offset, corrupted, repaired = found[0]
+        return Corruption(
+            "mojibake",
+            offset,
+            corrupted,
+            tuple(f"U+{ord(c):04X}" for c in corrupted),
+            codec=codec.name,
+            repaired=repaired,
+            count=len(found),
+        )

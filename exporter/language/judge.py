@@ -1,0 +1,188 @@
+"""The language and encoding judge: reply text + expected locale -> pass | fail | inconclusive, with evidence.
+
+Pure, local and deterministic: the same text and locale always give the same verdict, nothing is
+downloaded, and the models are loaded once per process (``default_judge()``). Checks run in this order,
+the first finding wins:
+
+1. encoding corruption (U+FFFD, control characters, mojibake) -> ``fail/encoding`` (any length);
+2. too little text to judge -> ``inconclusive/too_short``;
+3. a corrupted start (stray punctuation, token fragment) -> ``fail/leading_garbage``;
+4. per-sentence language (``detect.Ensemble``): mostly foreign -> ``fail/switch``; two or more foreign
+   sentences making up a sustained share -> ``fail/mixing``; native evidence -> ``pass``; otherwise
+   ``inconclusive/ambiguous``.
+
+Example::
+
+    >>> v = judge("Olá! Eu estou muito feliz em te ver hoje, entre e sente-se perto do fogo. "
+    ...           "A noite está fria e a chuva não para de cair lá fora. "
+    ...           "¿Dónde está la biblioteca de la ciudad? Mi madre siempre me decía que la paciencia "
+    ...           "es la madre de la ciencia. Vou preparar um chá quente para nós dois.", "pt-BR")
+    >>> v.outcome, v.reason
+    (<Outcome.FAIL: 'fail'>, <Reason.MIXING: 'mixing'>)
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from dataclasses import dataclass, field
+
+from exporter.language.detect import Call, Ensemble
+from exporter.language.encoding import EncodingChecker
+from exporter.language.locales import LOCALES, canonical_locale
+from exporter.language.scripts import script_counts, weight
+from exporter.language.segment import split_sentences
+from exporter.language.start import find_corrupted_start
+from exporter.outcomes import Outcome, Reason
+
+MIN_REPLY_LETTERS = 30  # weighted letters (a CJK character counts 3) below which a reply is too short
+SWITCH_SHARE = 0.7  # share of the judged text in one other language that makes a whole switch
+SWITCH_MIN_COVERAGE = 0.4  # ... and the share of the whole reply the foreign sentences must cover
+MIXING_MIN_SENTENCES = 2  # foreign sentences needed for mixing: one odd sentence is not "sustained"
+MIXING_SHARE = 0.15  # share of the judged text the foreign sentences must make up
+SINGLE_SHARE = 0.2  # ... or one strong foreign sentence (script, or both models near certain) this big
+SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
+_SAMPLE_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The judge's answer. ``evidence`` is JSON-serialisable (sentences, languages, bytes)."""
+
+    outcome: Outcome
+    reason: Reason
+    evidence: dict[str, object] = field(default_factory=dict)
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return {"outcome": str(self.outcome), "reason": str(self.reason), "detail": self.detail,
+                "evidence": self.evidence}  # fmt: skip
+
+
+class Judge:
+    """Holds the models and tables; build once (``default_judge()``) and call ``judge`` per reply."""
+
+    def __init__(self, ensemble: Ensemble | None = None, encoding: EncodingChecker | None = None) -> None:
+        self.ensemble = ensemble or Ensemble()
+        self.encoding = encoding or EncodingChecker()
+
+    def judge(self, text: str, locale: str) -> Verdict:
+        """Judge one reply against the locale it was asked in. Raises ValueError for an unknown locale.
+
+        >>> default_judge().judge("Bonjour ! Je suis ravie de te revoir, entre te réchauffer.", "fr").outcome
+        <Outcome.PASS: 'pass'>
+        """
+        code = canonical_locale(locale)
+        if code is None:
+            raise ValueError(f"unknown locale {locale!r} (known: {', '.join(LOCALES)})")
+        spec = LOCALES[code]
+        if (corruption := self.encoding.find(text)) is not None:
+            return Verdict(
+                Outcome.FAIL,
+                Reason.ENCODING,
+                {"locale": code, "encoding": corruption.as_evidence()},
+                f"{corruption.kind.replace('_', ' ')} at character {corruption.offset}",
+            )
+        text = unicodedata.normalize("NFC", text).strip()
+        total = weight(script_counts(text))
+        if total < MIN_REPLY_LETTERS:
+            return Verdict(
+                Outcome.INCONCLUSIVE,
+                Reason.TOO_SHORT,
+                {"locale": code, "letters": total, "needed": MIN_REPLY_LETTERS},
+                f"{total:g} weighted letters, {MIN_REPLY_LETTERS} needed",
+            )
+        if (start := find_corrupted_start(text)) is not None:
+            return Verdict(
+                Outcome.FAIL,
+                Reason.LEADING_GARBAGE,
+                {"locale": code, "start": start.as_evidence(), "first_chars": text[:24]},
+                f"{start.kind.replace('_', ' ')} {start.prefix!r} before the first word",
+            )
+        sentences = split_sentences(text)
+        calls = [self.ensemble.call(s.text, spec) for s in sentences]
+        native = sum(c.weight for c in calls if c.status == "native")
+        foreign_calls = [(s, c) for s, c in zip(sentences, calls, strict=True) if c.status == "foreign"]
+        foreign = sum(c.weight for _, c in foreign_calls)
+        judged_weight = native + foreign
+        languages: dict[str, float] = {}
+        for _, c in foreign_calls:
+            key = c.language or "unknown"
+            languages[key] = languages.get(key, 0.0) + c.weight
+        evidence: dict[str, object] = {
+            "locale": code,
+            "sentences": len(sentences),
+            "native_sentences": sum(c.status == "native" for c in calls),
+            "foreign_sentences": len(foreign_calls),
+            "unknown_sentences": sum(c.status in ("unknown", "short") for c in calls),
+        }
+        if foreign_calls:
+            evidence["foreign_share"] = round(foreign / judged_weight, 3)
+            evidence["languages"] = {lang: round(w / judged_weight, 3) for lang, w in _by_weight(languages)}
+            evidence["foreign"] = [_sentence_evidence(i, s.text, s.start, s.end, c) for i, (s, c) in
+                                   enumerate(foreign_calls)]  # fmt: skip
+        if judged_weight == 0:
+            return self._whole_text(text, spec.code, evidence)
+        share = foreign / judged_weight
+        top_language = _by_weight(languages)[0][0] if languages else None
+        if share >= SWITCH_SHARE and foreign >= SWITCH_MIN_COVERAGE * total:
+            detail = f"{share:.0%} of the judged text is {top_language}, not {code}"
+            return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
+        first = foreign_calls[0][1] if foreign_calls else None
+        one_strong = (
+            len(foreign_calls) == 1
+            and first is not None
+            and first.strong
+            and share >= SINGLE_SHARE
+            and first.weight >= SINGLE_MIN_WEIGHT
+        )
+        if one_strong or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE):
+            detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
+            return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
+        if native > 0:
+            return Verdict(Outcome.PASS, Reason.NONE, evidence, f"{code} throughout")
+        return Verdict(
+            Outcome.INCONCLUSIVE, Reason.AMBIGUOUS, evidence, "too little native or foreign evidence"
+        )
+
+    def _whole_text(self, text: str, code: str, evidence: dict[str, object]) -> Verdict:
+        """No sentence was judgeable on its own (many short ones): judge the reply as one piece."""
+        call = self.ensemble.call(text, LOCALES[code])
+        evidence["whole_text"] = {"status": call.status, "language": call.language, "basis": call.basis}
+        if call.status == "native":
+            return Verdict(Outcome.PASS, Reason.NONE, evidence, f"{code} (judged as a whole)")
+        if call.status == "foreign":
+            return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, f"the reply is {call.language}, not {code}")
+        return Verdict(Outcome.INCONCLUSIVE, Reason.AMBIGUOUS, evidence, "no sentence could be placed")
+
+
+def _by_weight(languages: dict[str, float]) -> list[tuple[str, float]]:
+    return sorted(languages.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _sentence_evidence(index: int, text: str, start: int, end: int, call: Call) -> dict[str, object]:
+    out: dict[str, object] = {
+        "start": start,
+        "end": end,
+        "language": call.language,
+        "basis": call.basis,
+        "text": text if len(text) <= _SAMPLE_CHARS else text[: _SAMPLE_CHARS - 1] + "…",
+    }
+    if call.guess is not None:
+        out["models"] = call.guess.as_evidence()
+    return out
+
+
+@functools.cache
+def default_judge() -> Judge:
+    """The process-wide judge (models loaded on first use, about 0.1 s)."""
+    return Judge()
+
+
+def judge(text: str, locale: str) -> Verdict:
+    """Judge one reply with the shared ``Judge`` (see ``Judge.judge``).
+
+    >>> judge("ing Hello there, traveller! Come in out of the rain and sit by the fire.", "en").reason
+    <Reason.LEADING_GARBAGE: 'leading_garbage'>
+    """
+    return default_judge().judge(text, locale)
