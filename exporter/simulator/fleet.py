@@ -249,6 +249,7 @@ def load_fleet(path: str | Path, environ: Mapping[str, str] | None = None) -> Fl
     """
     problems = Problems(str(path))
     root = Section.load_file(path, problems)
+    problems.raise_if_any()  # unreadable or not YAML: nothing more worth saying
     fleet = _read_fleet(root, problems, environ, str(path))
     problems.raise_if_any()
     return fleet
@@ -258,6 +259,7 @@ def parse_fleet(text: str, source: str = "<fleet>", environ: Mapping[str, str] |
     """``load_fleet`` for text already in memory (``source`` names it in error messages)."""
     problems = Problems(source)
     root = Section.load(text, problems)
+    problems.raise_if_any()
     fleet = _read_fleet(root, problems, environ, source)
     problems.raise_if_any()
     return fleet
@@ -294,7 +296,9 @@ def _read_fleet(root: Section, problems: Problems, environ: Mapping[str, str] | 
     api_key = _read_secret(root, "api_key", env)
     control_token = _read_secret(root, "control_token", env)
     catalogue = _read_catalogue(root.section("catalogue")) if root.has("catalogue") else None
-    model_sections = root.section_list("models", required=catalogue is None)
+    if catalogue is None and not root.has("models"):
+        root.problem("models", "give at least one model (a list of {id, providers}) or a catalogue")
+    model_sections = root.section_list("models")
     models = []
     seen: set[str] = set()
     for section in model_sections:
@@ -342,11 +346,15 @@ def _read_secret(root: Section, key: str, environ: dict[str, str] | None) -> Sec
             root.problem(shorthand, f"environment variable {name} is not set or empty")
             return None
         return Secret(f"env:{name}", value.strip())
+    if root.has(key) and not isinstance(root.raw(key), dict | None):
+        # Never echo the value: it may be the secret itself.
+        root.problem(key, "give {env: NAME} or {file: PATH}; secrets are never written inline")
+        return None
     return root.secret(key, environ=environ)
 
 
 def _read_model(section: Section) -> Model | None:
-    model_id = section.string("id", pattern=_MODEL_ID)
+    model_id = _identifier(section, "id", _MODEL_ID, "a model id such as moonshotai/kimi-k2-0905")
     name = section.string("name", default=None)
     description = section.string("description", default="")
     context_length = section.integer("context_length", default=131072, minimum=1)
@@ -375,7 +383,7 @@ def _read_model(section: Section) -> Model | None:
 
 
 def _read_provider(section: Section) -> Provider | None:
-    tag = section.string("tag", pattern=_TAG)
+    tag = _identifier(section, "tag", _TAG, "a lowercase routing tag such as deepinfra/fp8")
     display = section.string("name", default=None)
     quantization = section.choice("quantization", QUANTIZATIONS, default="fp8")
     params = section.str_list("supported_parameters", default=list(DEFAULT_PARAMETERS))
@@ -404,6 +412,14 @@ def _read_provider(section: Section) -> Provider | None:
         uptime=uptime,
         profile=profile,
     )
+
+
+def _identifier(section: Section, key: str, pattern: re.Pattern[str], expected: str) -> str | None:
+    value: str | None = section.string(key)
+    if value is not None and not pattern.fullmatch(value):
+        section.problem(key, f"expected {expected} (got {value!r})")
+        return None
+    return value
 
 
 def _price(section: Section, key: str, default: str) -> str:
@@ -596,7 +612,7 @@ def _read_catalogue(section: Section) -> Catalogue:
     entries: list[CatalogueEntry] = []
     seen: set[str] = set()
     for entry_section in section.section_list("entries"):
-        entry_id = entry_section.string("id", pattern=_MODEL_ID)
+        entry_id = _identifier(entry_section, "id", _MODEL_ID, "a model id such as acme/model-7b")
         behaviour = entry_section.choice("behaviour", BEHAVIOURS, default="healthy")
         removal = entry_section.choice("removal", REMOVALS, default=None)
         chat = entry_section.boolean("chat", default=True)

@@ -24,7 +24,7 @@ from exporter.simulator.fleet import Fleet, load_fleet
 _START_TIMEOUT_SECONDS = 10.0
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def bind_socket(host: str, port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
@@ -33,7 +33,7 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _config(simulator: Simulator, log_level: str) -> uvicorn.Config:
+def uvicorn_config(simulator: Simulator, log_level: str) -> uvicorn.Config:
     return uvicorn.Config(
         simulator.app,
         loop="asyncio",
@@ -61,10 +61,10 @@ class SimulatorServer:
         log_level: str = "warning",
     ) -> None:
         self.simulator = fleet if isinstance(fleet, Simulator) else Simulator(fleet)
-        self._socket = _bind(host, port)
+        self._socket = bind_socket(host, port)
         self.host = host
         self.port = int(self._socket.getsockname()[1])
-        self._server = uvicorn.Server(_config(self.simulator, log_level))
+        self._server = uvicorn.Server(uvicorn_config(self.simulator, log_level))
         self._thread: threading.Thread | None = None
 
     @classmethod
@@ -114,10 +114,10 @@ class AsyncSimulatorServer:
 
     def __init__(self, fleet: Fleet | Simulator, host: str = "127.0.0.1", port: int = 0) -> None:
         self.simulator = fleet if isinstance(fleet, Simulator) else Simulator(fleet)
-        self._socket = _bind(host, port)
+        self._socket = bind_socket(host, port)
         self.host = host
         self.port = int(self._socket.getsockname()[1])
-        self._server = uvicorn.Server(_config(self.simulator, "warning"))
+        self._server = uvicorn.Server(uvicorn_config(self.simulator, "warning"))
         self._task: asyncio.Task[None] | None = None
 
     @property

@@ -1,0 +1,92 @@
+"""Fixtures: simulators on loopback (fresh per test, so seeded fault counts are exact) and SSE parsing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.simulator.server import SimulatorServer
+
+FLEETS = Path(__file__).parent / "fleets"
+FAULTS_MODEL = "test/faults"
+KIMI = "moonshotai/kimi-k2-0905"
+
+MakeSim = Callable[..., SimulatorServer]
+
+
+@pytest.fixture
+def make_sim() -> Iterator[MakeSim]:
+    servers: list[SimulatorServer] = []
+
+    def make(path: Path = DEFAULT_FLEET, environ: dict[str, str] | None = None) -> SimulatorServer:
+        server = SimulatorServer(load_fleet(path, environ=environ)).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def faults(make_sim: MakeSim) -> SimulatorServer:
+    return make_sim(FLEETS / "faults.yaml")
+
+
+@pytest.fixture
+def kimi(make_sim: MakeSim) -> SimulatorServer:
+    return make_sim(DEFAULT_FLEET)
+
+
+def chat(
+    sim: SimulatorServer,
+    pin: str | None,
+    model: str = FAULTS_MODEL,
+    user: str = "Continue the story.",
+    locale: str | None = None,
+    timeout: float = 10.0,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> httpx.Response:
+    """POST a chat completion pinned to ``pin`` with fallbacks off (the canary's way)."""
+    system = "You are Ana, an innkeeper in a role-play. Stay in character."
+    if locale is not None:
+        system += f"\nLanguage: {locale}"
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        "max_tokens": 400,
+        **extra,
+    }
+    if pin is not None:
+        body.setdefault("provider", {"only": [pin], "allow_fallbacks": False, "require_parameters": True})
+    return httpx.post(f"{sim.base_url}/chat/completions", json=body, timeout=timeout, headers=headers)
+
+
+def sse_events(text: str) -> list[str | dict[str, Any]]:
+    """The stream as a list: comment lines as strings (``": ..."``), ``"[DONE]"``, data events as dicts."""
+    events: list[str | dict[str, Any]] = []
+    for block in text.split("\n\n"):
+        if not block.strip():
+            continue
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                events.append(line)
+            elif line.startswith("data: "):
+                payload = line[len("data: ") :]
+                events.append("[DONE]" if payload == "[DONE]" else json.loads(payload))
+    return events
+
+
+def content_of(events: list[str | dict[str, Any]]) -> str:
+    return "".join(
+        e["choices"][0]["delta"].get("content") or ""
+        for e in events
+        if isinstance(e, dict) and e.get("choices")
+    )

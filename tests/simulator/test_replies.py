@@ -1,0 +1,183 @@
+"""Reply generation: the request kind is recognised, replies look real, faults break them as configured."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+
+from exporter.simulator.locales import LOCALES, Texts, split_sentences
+from exporter.simulator.profiles import Kind, Plan
+from exporter.simulator.replies import (
+    REFUSAL_TEXT_ZH,
+    compose,
+    corrupt_encoding,
+    estimate_tokens,
+    schema_instance,
+    schema_mismatch,
+    understand,
+)
+
+TEXTS = Texts.load()
+CLEAN = Plan(ttft=0.0, inter_token=0.0)
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "character": {"type": "string", "minLength": 3},
+        "mood": {"type": "string", "enum": ["calm", "angry", "amused"]},
+        "health": {"type": "integer", "minimum": 1, "maximum": 10},
+        "gold": {"type": "number"},
+        "armed": {"type": "boolean"},
+        "items": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4},
+        "stats": {
+            "type": "object",
+            "properties": {"speed": {"type": "integer"}},
+            "required": ["speed"],
+            "additionalProperties": False,
+        },
+        "note": {"type": ["string", "null"]},
+    },
+    "required": ["character", "mood", "health", "gold", "armed", "items", "stats", "note"],
+    "additionalProperties": False,
+}
+
+
+def structured_body(schema: dict[str, Any] = SCHEMA) -> dict[str, Any]:
+    return {
+        "messages": [{"role": "user", "content": "Describe the captain."}],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "c", "strict": True, "schema": schema},
+        },
+    }
+
+
+def language_body(locale: str) -> dict[str, Any]:
+    system = f"You are Ana, an innkeeper. Stay in character.\nLanguage: {locale}"
+    return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": "..."}]}
+
+
+def test_the_kind_is_read_from_the_request() -> None:
+    assert understand(structured_body(), structured_outputs=True).kind is Kind.STRUCTURED
+    assert understand(structured_body(), structured_outputs=False).kind is Kind.ROLEPLAY  # param dropped
+    assert understand(language_body("zh-hant"), True).locale == "zh-Hant"
+    assert understand(language_body("xx-YY"), True).kind is Kind.ROLEPLAY
+    parts = {"role": "system", "content": [{"type": "text", "text": "Be Ana.\nLanguage: ko\n"}]}
+    assert understand({"messages": [parts]}, True).locale == "ko"
+    assert understand({"messages": [{"role": "user", "content": "Language: fr"}]}, True).kind is Kind.ROLEPLAY
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_structured_replies_are_valid_for_the_schema(seed: int) -> None:
+    reply = compose(understand(structured_body(), True), CLEAN, TEXTS, random.Random(seed), 2000)
+    jsonschema.validate(json.loads(reply.content), SCHEMA)
+    assert reply.finish_reason == "stop"
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_schema_faults_are_each_judged_broken(seed: int) -> None:
+    request = understand(structured_body(), True)
+    rng = random.Random(seed)
+    mismatch = compose(request, Plan(0, 0, schema_fault="mismatch"), TEXTS, rng, 2000)
+    assert not jsonschema.Draft7Validator(SCHEMA).is_valid(json.loads(mismatch.content))
+    invalid = compose(request, Plan(0, 0, schema_fault="invalid_json"), TEXTS, rng, 2000)
+    with pytest.raises(ValueError):
+        json.loads(invalid.content)
+    fenced = compose(request, Plan(0, 0, schema_fault="code_fenced"), TEXTS, rng, 2000)
+    assert fenced.content.startswith("```json\n") and fenced.content.endswith("\n```")
+    jsonschema.validate(json.loads(fenced.content[8:-4]), SCHEMA)
+    truncated = compose(request, Plan(0, 0, schema_fault="truncated"), TEXTS, rng, 2000)
+    assert truncated.finish_reason == "length"
+    with pytest.raises(ValueError):
+        json.loads(truncated.content)
+
+
+def test_mismatch_of_small_schemas_still_mismatches() -> None:
+    for schema in (
+        {"type": "object", "properties": {}, "additionalProperties": False},
+        {"type": "object", "properties": {"a": {"type": "string"}}},
+        {"type": "string"},
+    ):
+        rng = random.Random(1)
+        assert not jsonschema.Draft7Validator(schema).is_valid(
+            schema_mismatch(schema, schema_instance(schema, rng), rng)
+        )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_language_replies_are_three_to_six_sentences_of_that_locale(locale: str) -> None:
+    for seed in range(5):
+        reply = compose(understand(language_body(locale), True), CLEAN, TEXTS, random.Random(seed), 1000)
+        sentences = split_sentences(reply.content)
+        assert 3 <= len(sentences) <= 6
+        assert set(sentences) <= set(TEXTS.for_locale(locale))
+        dense = locale in ("ja", "ko", "zh-Hans", "zh-Hant")
+        assert (120 if dense else 300) <= len(reply.content) <= 800
+
+
+def test_mixing_swaps_about_forty_percent_of_whole_sentences_for_the_partner_language() -> None:
+    plan = Plan(0, 0, mix_with="es", mix_fraction=0.4)
+    for seed in range(10):
+        reply = compose(understand(language_body("pt-BR"), True), plan, TEXTS, random.Random(seed), 1000)
+        sentences = split_sentences(reply.content)
+        spanish = [s for s in sentences if s in TEXTS.for_locale("es")]
+        portuguese = [s for s in sentences if s in TEXTS.for_locale("pt-BR")]
+        assert len(spanish) + len(portuguese) == len(sentences)
+        assert len(spanish) == min(len(sentences) - 1, max(1, round(len(sentences) * 0.4)))
+
+
+def test_drift_answers_wholly_in_the_other_language() -> None:
+    reply = compose(
+        understand(language_body("fr"), True), Plan(0, 0, drift_to="en"), TEXTS, random.Random(2), 1000
+    )
+    assert set(split_sentences(reply.content)) <= set(TEXTS.for_locale("en"))
+
+
+def test_leading_garbage_precedes_the_first_word() -> None:
+    for locale in ("en", "ru", "ja", "ko"):
+        clean = compose(understand(language_body(locale), True), CLEAN, TEXTS, random.Random(4), 1000).content
+        dirty = compose(
+            understand(language_body(locale), True),
+            Plan(0, 0, leading_garbage=True),
+            TEXTS,
+            random.Random(4),
+            1000,
+        )
+        assert dirty.content.endswith(clean) and len(dirty.content) > len(clean)
+        assert not dirty.content[0].isspace()
+
+
+def test_encoding_corruption_kinds() -> None:
+    assert corrupt_encoding("ação", "mojibake", random.Random(0)) == "aÃ§Ã£o"
+    assert corrupt_encoding("привет", "mojibake", random.Random(0), codec="cp1251") == "РїСЂРёРІРµС‚"
+    ascii_only = corrupt_encoding("Hello, captain.", "mojibake", random.Random(0))
+    assert ascii_only != "Hello, captain." and "â€" in ascii_only
+    assert "\ufffd" in corrupt_encoding("The storm rose.", "replacement", random.Random(0))
+    controlled = corrupt_encoding("The storm rose.", "control", random.Random(0))
+    assert any(ord(ch) < 32 or ord(ch) == 127 for ch in controlled)
+
+
+def test_refusal_styles() -> None:
+    request = understand({"messages": [{"role": "user", "content": "The duel begins."}]}, True)
+    filtered = compose(request, Plan(0, 0, refusal="content_filter"), TEXTS, random.Random(0), 100)
+    assert (filtered.content, filtered.finish_reason) == ("", "content_filter")
+    empty = compose(request, Plan(0, 0, refusal="empty"), TEXTS, random.Random(0), 100)
+    assert (empty.content, empty.finish_reason) == ("", "stop")
+    assert (
+        compose(request, Plan(0, 0, refusal="text_zh"), TEXTS, random.Random(0), 100).content
+        == REFUSAL_TEXT_ZH
+    )
+
+
+def test_max_tokens_truncates_with_length_and_counts_reasoning() -> None:
+    request = understand(language_body("en"), True)
+    reply = compose(request, CLEAN, TEXTS, random.Random(0), 10)
+    assert reply.finish_reason == "length" and estimate_tokens(reply.content) <= 10
+    thinking = compose(request, CLEAN, TEXTS, random.Random(0), 1000, reasoning=True)
+    assert thinking.reasoning and thinking.reasoning_tokens == estimate_tokens(thinking.reasoning)
+    assert thinking.completion_tokens == estimate_tokens(thinking.content) + thinking.reasoning_tokens
+    starved = compose(request, CLEAN, TEXTS, random.Random(0), 5, reasoning=True)
+    assert starved.content == "" and starved.finish_reason == "length"
