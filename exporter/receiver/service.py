@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -80,9 +81,15 @@ class ReceiverService:
         self._publish(state, clock())
 
     @classmethod
-    def open(cls, config: ReceiverConfig, *, clock: Callable[[], float] = time.time) -> ReceiverService:
+    def open(
+        cls,
+        config: ReceiverConfig,
+        *,
+        clock: Callable[[], float] = time.time,
+        fsync: Callable[[int], None] = os.fsync,
+    ) -> ReceiverService:
         """Lock and load the store named in ``config`` (``StoreError`` if it cannot be used)."""
-        store, loaded = Store.open(config.store_dir, ladder=config.policy().ladder, clock=clock)
+        store, loaded = Store.open(config.store_dir, ladder=config.policy().ladder, clock=clock, fsync=fsync)
         for warning in loaded.warnings:
             log.error("store recovery: %s", warning)
         return cls(config, store, loaded.state, loaded.decisions, clock=clock)
