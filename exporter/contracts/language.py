@@ -1,0 +1,267 @@
+"""Language and encoding integrity contract (DESIGN §5.4): the reply is in the asked locale, clean and whole.
+
+Each round a provider gets one locale, rotating through the configured list (offset per provider, so hosts
+do not all get the same locale in one round). A provider whose last judged round failed a locale gets that
+locale again, so rotation cannot let it escape the consecutive-round rule. The reply is judged locally by
+``exporter.language.judge``; on a ``fail`` two confirmation requests go out at once and the majority of the
+three decides. A confirmation that cannot be judged (transport error, pin violation) freezes the round: the
+result is that non-evidence outcome, never a fail.
+
+Configuration (``contracts.language``)::
+
+    locales: [en, es, pt-BR]        # default: the 17 built-in locales
+    max_tokens: 400                 # enough for ~600 characters in any script
+    confirmations: 2                # extra attempts on a fail; majority of 1 + confirmations decides
+    prompts:                        # optional: replace a locale's built-in prompts
+      pt-BR:
+        - system: "Você é ..."      # "Language: pt-BR" is appended as the last line when missing
+          user: "..."
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+from exporter.configkit import Section
+from exporter.contracts.base import Contract, ProbeContext, unjudgeable
+from exporter.gateway.types import ChatResult
+from exporter.language.judge import Judge, Verdict, default_judge
+from exporter.language.locales import (
+    DEFAULT_LOCALES,
+    LOCALES,
+    LocaleSpec,
+    Prompt,
+    canonical_locale,
+    with_prompts,
+)
+from exporter.outcomes import Outcome, ProbeResult, Reason, Usage
+
+DEFAULT_MAX_TOKENS = 400
+DEFAULT_CONFIRMATIONS = 2
+_FAILED_LOCALE = "failed_locale"  # memory key: the locale a provider failed in its last judged round
+
+# Offline positive controls: one known-bad reply per failure kind. Any not judged ``fail`` makes the
+# contract weak for the round.
+CONTROLS: dict[str, tuple[str, str]] = {
+    "switch": (
+        "de",
+        "La tormenta por fin ha pasado y el mar está en calma. Recuerdo aquella noche como si fuera ayer: "
+        "el viento arrancó las velas y el agua entraba por todas partes. Nadie creía que saldríamos vivos.",
+    ),
+    "mixing": (
+        "pt-BR",
+        "A tempestade finalmente passou e o mar está calmo de novo. Eu me lembro daquela noite como se "
+        "fosse ontem. El viento arrancó las velas y el agua entraba por todas partes del barco. Nadie "
+        "creía que saldríamos vivos de aquella tormenta tan terrible. Mas nós sobrevivemos, e é isso que "
+        "importa agora.",
+    ),
+    "encoding": (
+        "fr",
+        "La tempÃªte est enfin passÃ©e et la mer est calme. Je me souviens de cette nuit comme si "
+        "c'Ã©tait hier.",
+    ),
+    "leading_garbage": (
+        "es",
+        "ción La tormenta por fin ha pasado y el mar está en calma. Recuerdo aquella noche como si "
+        "fuera ayer.",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageContract(Contract):
+    locales: tuple[LocaleSpec, ...] = tuple(LOCALES.values())
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    confirmations: int = DEFAULT_CONFIRMATIONS
+
+    name = "language"
+
+    @classmethod
+    def read_settings(cls, section: Section) -> LanguageContract:
+        codes = section.str_list("locales", list(DEFAULT_LOCALES))
+        locales: list[LocaleSpec] = []
+        for code in codes or []:
+            known = canonical_locale(code)
+            if known is None:
+                section.problem("locales", f"unknown locale {code!r} (known: {', '.join(DEFAULT_LOCALES)})")
+            elif any(spec.code == known for spec in locales):
+                section.problem("locales", f"locale {known!r} is listed twice")
+            else:
+                locales.append(LOCALES[known])
+        if codes is not None and not codes:
+            section.problem("locales", "expected at least one locale")
+        custom = _read_prompts(section.section("prompts"))
+        locales = [with_prompts(spec, custom[spec.code]) if spec.code in custom else spec for spec in locales]
+        for code in custom:
+            if code not in {spec.code for spec in locales}:
+                section.problem("prompts", f"prompts given for {code!r}, which is not in locales")
+        confirmations = section.integer("confirmations", DEFAULT_CONFIRMATIONS, minimum=0, maximum=6)
+        if confirmations is not None and confirmations % 2:
+            section.problem(
+                "confirmations", "expected an even number (the majority of 1 + confirmations decides)"
+            )
+        contract = cls(
+            locales=tuple(locales) or tuple(LOCALES.values()),
+            max_tokens=section.integer("max_tokens", DEFAULT_MAX_TOKENS, minimum=64, maximum=8192),
+            confirmations=confirmations if confirmations is not None else DEFAULT_CONFIRMATIONS,
+        )
+        section.finish()
+        return contract
+
+    # -- rotation ------------------------------------------------------------------------------------------
+    def choose(self, ctx: ProbeContext) -> tuple[LocaleSpec, Prompt]:
+        """This round's locale and prompt for the provider: the failed locale again, else the rotation."""
+        offset = zlib.crc32(f"{ctx.target.model}\0{ctx.target.provider}".encode())
+        by_code = {spec.code: spec for spec in self.locales}
+        failed = ctx.memory.get(_FAILED_LOCALE)
+        spec = by_code.get(failed) if isinstance(failed, str) else None
+        if spec is None:
+            spec = self.locales[(ctx.round_number + offset) % len(self.locales)]
+        turn = (ctx.round_number + offset) // len(self.locales)
+        return spec, spec.prompts[turn % len(spec.prompts)]
+
+    # -- probing -------------------------------------------------------------------------------------------
+    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+        spec, prompt = self.choose(ctx)
+        request = ctx.request(prompt.messages(), self.max_tokens)
+        judge = default_judge()
+        first = await ctx.gateway.chat(request)
+        result = self._judge_one(first, ctx, spec, judge)
+        if result.outcome is Outcome.FAIL and self.confirmations:
+            more = await asyncio.gather(*(ctx.gateway.chat(request) for _ in range(self.confirmations)))
+            result = self._decide(result, [self._judge_one(r, ctx, spec, judge) for r in more])
+        if result.outcome is Outcome.FAIL:
+            ctx.memory[_FAILED_LOCALE] = spec.code
+        elif result.outcome is Outcome.PASS:
+            ctx.memory.pop(_FAILED_LOCALE, None)
+        return result
+
+    def _judge_one(
+        self, result: ChatResult, ctx: ProbeContext, spec: LocaleSpec, judge: Judge
+    ) -> ProbeResult:
+        gated = unjudgeable(result, ctx.target)
+        if gated is not None:
+            return _with_locale(gated, spec.code)
+        if not result.content.strip():
+            if result.finish_reason == "length" and result.reasoning:
+                return self._result(
+                    Outcome.INCONCLUSIVE, Reason.BUDGET_EXHAUSTED, "reasoning used the budget", result, spec
+                )
+            return self._result(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, spec)
+        verdict = judge.judge(result.content, spec.code)
+        return self._from_verdict(verdict, result, spec)
+
+    @staticmethod
+    def _result(
+        outcome: Outcome, reason: Reason, detail: str, result: ChatResult, spec: LocaleSpec
+    ) -> ProbeResult:
+        return ProbeResult(
+            outcome, reason, detail, usage=result.usage, served_by=result.served_by, locale=spec.code
+        )
+
+    @staticmethod
+    def _from_verdict(verdict: Verdict, result: ChatResult, spec: LocaleSpec) -> ProbeResult:
+        evidence = dict(verdict.evidence)
+        if result.finish_reason is not None:
+            evidence["finish_reason"] = result.finish_reason
+        return ProbeResult(
+            verdict.outcome,
+            verdict.reason,
+            verdict.detail,
+            usage=result.usage,
+            served_by=result.served_by,
+            locale=spec.code,
+            evidence=evidence,
+        )
+
+    def _decide(self, first: ProbeResult, confirmations: list[ProbeResult]) -> ProbeResult:
+        """Majority of the first attempt and its confirmations; an unjudgeable confirmation freezes."""
+        attempts = [first, *confirmations]
+        usage = sum((a.usage for a in attempts), Usage())
+        summary = [{"outcome": str(a.outcome), "reason": str(a.reason)} for a in attempts]
+        evidence = {**first.evidence, "attempts": summary}
+        frozen = next(
+            (a for a in confirmations if not a.outcome.is_evidence and a.outcome is not Outcome.INCONCLUSIVE),
+            None,
+        )
+        if frozen is not None:
+            detail = f"confirmation could not be judged ({frozen.outcome}): {frozen.detail}"[:300]
+            return _replace(frozen, usage, evidence, detail)
+        majority = len(attempts) // 2 + 1
+        fails = [a for a in attempts if a.outcome is Outcome.FAIL]
+        passes = [a for a in attempts if a.outcome is Outcome.PASS]
+        if len(fails) >= majority:
+            reason = Counter(a.reason for a in fails).most_common(1)[0][0]
+            chosen = next(a for a in fails if a.reason is reason)
+            detail = f"{len(fails)} of {len(attempts)} attempts failed: {chosen.detail}"
+            return _replace(chosen, usage, {**chosen.evidence, "attempts": summary}, detail)
+        if len(passes) >= majority:
+            return _replace(
+                passes[0], usage, evidence, f"not confirmed: {len(passes)} of {len(attempts)} passed"
+            )
+        return ProbeResult(
+            Outcome.INCONCLUSIVE,
+            Reason.AMBIGUOUS,
+            "no majority among the attempts",
+            usage=usage,
+            served_by=first.served_by,
+            locale=first.locale,
+            evidence=evidence,
+        )
+
+    # -- positive controls ---------------------------------------------------------------------------------
+    def weak_controls(self) -> list[str]:
+        judge = default_judge()
+        return [
+            name
+            for name, (code, text) in CONTROLS.items()
+            if judge.judge(text, code).outcome is not Outcome.FAIL
+        ]
+
+
+def _read_prompts(section: Section) -> dict[str, tuple[Prompt, ...]]:
+    out: dict[str, tuple[Prompt, ...]] = {}
+    codes = section.keys()
+    for key in codes:
+        code = canonical_locale(key)
+        items = section.section_list(key)
+        if code is None:
+            section.problem(key, f"unknown locale (known: {', '.join(DEFAULT_LOCALES)})")
+            continue
+        if not items:
+            section.problem(key, "expected a list of {system, user} prompts")
+            continue
+        prompts = []
+        for item in items:
+            system, user = item.string("system"), item.string("user")
+            item.finish()
+            if system is None or user is None:
+                continue
+            if system.rstrip().splitlines()[-1].strip() != f"Language: {code}":
+                system = f"{system.rstrip()}\nLanguage: {code}"
+            prompts.append(Prompt(system, user))
+        if prompts:
+            out[code] = tuple(prompts)
+    return out
+
+
+def _with_locale(result: ProbeResult, locale: str) -> ProbeResult:
+    return ProbeResult(
+        result.outcome,
+        result.reason,
+        result.detail,
+        result.ttft_seconds,
+        result.usage,
+        result.served_by,
+        locale,
+        result.evidence,
+    )
+
+
+def _replace(base: ProbeResult, usage: Usage, evidence: dict[str, object], detail: str) -> ProbeResult:
+    return ProbeResult(
+        base.outcome, base.reason, detail, base.ttft_seconds, usage, base.served_by, base.locale, evidence
+    )
