@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 import uvicorn
@@ -88,5 +89,7 @@ def command(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"simulator serving {args.fleet} at http://{shown}:{bound}/api/v1", flush=True)
     server = uvicorn.Server(uvicorn_config(simulator, "warning"))
-    server.run(sockets=[sock])  # uvicorn handles SIGINT/SIGTERM in the main thread and shuts down cleanly
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down on SIGINT, then re-raises it
+        server.run(sockets=[sock])
+    print("simulator stopped", flush=True)
     return 0

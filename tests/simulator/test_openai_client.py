@@ -1,0 +1,48 @@
+"""The official ``openai`` client talks to the simulator as it would to the gateway."""
+
+from __future__ import annotations
+
+import openai
+import pytest
+
+from exporter.simulator.server import SimulatorServer
+
+from .conftest import KIMI
+
+PIN = {"provider": {"only": ["deepinfra/fp8"], "allow_fallbacks": False, "require_parameters": True}}
+MESSAGES = [
+    {"role": "system", "content": "You are Captain Mara Voss.\nLanguage: es"},
+    {"role": "user", "content": "Continúa la escena."},
+]
+
+
+def test_openai_client_streams_content(kimi: SimulatorServer) -> None:
+    client = openai.OpenAI(base_url=kimi.base_url, api_key="x", max_retries=0)
+    stream = client.chat.completions.create(
+        model=KIMI,
+        messages=MESSAGES,
+        stream=True,
+        max_tokens=300,
+        extra_body=PIN,  # type: ignore[arg-type]
+    )
+    text = ""
+    finish = None
+    for chunk in stream:
+        if chunk.choices:
+            text += chunk.choices[0].delta.content or ""
+            finish = finish or chunk.choices[0].finish_reason
+        if chunk.usage is not None:
+            assert chunk.usage.completion_tokens > 0
+    assert finish == "stop" and len(text) > 100 and " la " in text
+
+
+def test_openai_client_non_streamed_and_errors(kimi: SimulatorServer) -> None:
+    client = openai.OpenAI(base_url=kimi.base_url, api_key="x", max_retries=0)
+    completion = client.chat.completions.create(model=KIMI, messages=MESSAGES, max_tokens=300, extra_body=PIN)  # type: ignore[arg-type]
+    assert completion.id.startswith("gen-") and completion.choices[0].message.content
+    storm = {"provider": {"only": ["stormy/fp8"], "allow_fallbacks": False}}
+    with pytest.raises(openai.APIStatusError) as caught:
+        client.chat.completions.create(model=KIMI, messages=MESSAGES, max_tokens=50, extra_body=storm)  # type: ignore[arg-type]
+    assert caught.value.status_code in {429, 502, 503, 524, 529}
+    with pytest.raises(openai.BadRequestError):
+        client.chat.completions.create(model="acme/nothing", messages=MESSAGES, max_tokens=50)  # type: ignore[arg-type]
