@@ -69,6 +69,9 @@ CANDIDATES = frozenset({spec.language for spec in LOCALES.values()}) | frozenset
     }
     | {"ms", "fa", "bn"}
 )
+# Languages the models split that are one for this purpose (Malay/Indonesian is the case that matters:
+# the two models disagree between them on a quarter of Indonesian sentences).
+SAME_LANGUAGE = {"ms": "id", "nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
 _UK_LETTERS = re.compile("[іїєґІЇЄҐ]")
 _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 _WHITESPACE = re.compile(r"\s+")
@@ -139,13 +142,17 @@ class Ensemble:
     # -- raw model calls -----------------------------------------------------------------------------
     def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
         labels, probs = self._fasttext.predict(_WHITESPACE.sub(" ", text).strip(), k=k)
-        return tuple(
-            (label.removeprefix("__label__"), float(p)) for label, p in zip(labels, probs, strict=True)
-        )
+        merged: dict[str, float] = {}
+        for label, p in zip(labels, probs, strict=True):
+            code = label.removeprefix("__label__")
+            code = SAME_LANGUAGE.get(code, code)
+            merged[code] = merged.get(code, 0.0) + float(p)
+        return tuple(sorted(merged.items(), key=lambda item: -item[1]))
 
     def cld3(self, text: str) -> tuple[str, float]:
         result = self._cld3.FindLanguage(text=text)
         language = str(result.language)
+        language = SAME_LANGUAGE.get(language, language)
         if language.endswith("-Latn"):  # romanised Chinese/Japanese/Russian...: not that language
             language = "und"
         return language, float(result.probability)

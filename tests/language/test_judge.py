@@ -1,0 +1,167 @@
+"""The judge end to end: clean replies pass; each failure kind fails with its reason; short ones never fail."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from exporter.language.judge import Judge, default_judge, judge
+from exporter.language.locales import DEFAULT_LOCALES
+from exporter.outcomes import Outcome, Reason
+from language_fixtures import load_clean
+
+CLEAN = load_clean()
+SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
+# The locale a chat model most plausibly slips into, and a far one.
+CLOSE = {"en": "nl", "es": "pt-BR", "pt-BR": "es", "fr": "it", "de": "nl", "it": "es", "nl": "de", "pl": "uk",
+         "ru": "uk", "uk": "ru", "tr": "id", "ja": "zh-Hans", "ko": "ja", "zh-Hans": "zh-Hant",
+         "zh-Hant": "zh-Hans", "id": "vi", "vi": "id"}  # fmt: skip
+FAR = {"en": "ru", "es": "ja", "pt-BR": "de", "fr": "ko", "de": "tr", "it": "pl", "nl": "vi", "pl": "en",
+       "ru": "fr", "uk": "es", "tr": "zh-Hant", "ja": "en", "ko": "pt-BR", "zh-Hans": "it", "zh-Hant": "en",
+       "id": "ru", "vi": "fr"}  # fmt: skip
+
+
+def sentences(locale: str) -> list[str]:
+    return [s for s in SENTENCE.split(CLEAN[locale]) if s.strip()]
+
+
+def mixed(locale: str, other: str, slots: tuple[int, ...]) -> str:
+    own, donor = sentences(locale), sentences(other)
+    parts = [donor[i % len(donor)] if i in slots else s for i, s in enumerate(own)]
+    joiner = "" if locale in CJK - {"ko"} and other in CJK - {"ko"} else " "
+    return joiner.join(parts)
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_a_clean_reply_passes_in_every_locale(locale: str) -> None:
+    verdict = judge(CLEAN[locale], locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.PASS, Reason.NONE), verdict.detail
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_a_whole_reply_in_a_close_language_is_a_switch(locale: str) -> None:
+    verdict = judge(CLEAN[CLOSE[locale]], locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict.detail
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_a_whole_reply_in_a_far_language_is_a_switch(locale: str) -> None:
+    verdict = judge(CLEAN[FAR[locale]], locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict.detail
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_two_of_five_sentences_in_a_close_language_is_mixing(locale: str) -> None:
+    verdict = judge(mixed(locale, CLOSE[locale], (1, 3)), locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_two_of_five_sentences_in_a_far_language_is_mixing(locale: str) -> None:
+    verdict = judge(mixed(locale, FAR[locale], (0, 2)), locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+def test_mixing_evidence_names_the_sentences_and_their_language() -> None:
+    text = mixed("pt-BR", "es", (1, 3))
+    verdict = judge(text, "pt-BR")
+    foreign = verdict.evidence["foreign"]
+    assert isinstance(foreign, list) and len(foreign) == 2
+    assert {item["language"] for item in foreign} == {"es"}
+    first = foreign[0]
+    assert text[first["start"] : first["end"]] == sentences("es")[1]
+    assert verdict.evidence["languages"] == {"es": pytest.approx(verdict.evidence["foreign_share"])}
+
+
+def test_simplified_and_traditional_chinese_are_told_apart() -> None:
+    assert judge(CLEAN["zh-Hant"], "zh-Hans").evidence["languages"] == {"zh-Hant": 1.0}
+    assert judge(CLEAN["zh-Hans"], "zh-Hant").evidence["languages"] == {"zh-Hans": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("kind", "corrupt"),
+    [
+        ("cp1252", lambda t: t.encode().decode("cp1252", errors="replace")),
+        ("latin-1", lambda t: t.encode().decode("latin-1")),
+        ("cp1251", lambda t: t.encode().decode("cp1251", errors="replace")),
+        ("fffd", lambda t: t[:40] + "\ufffd" + t[40:]),
+        ("control", lambda t: t[:40] + "\x07" + t[40:]),
+        ("partial", lambda t: t[:30] + t[30:60].encode().decode("cp1252", errors="replace") + t[60:]),
+    ],
+)
+@pytest.mark.parametrize("locale", ["es", "fr", "de", "pl", "ru", "uk", "tr", "ja", "ko", "zh-Hans", "vi"])
+def test_encoding_corruption_fails(locale: str, kind: str, corrupt: object) -> None:
+    assert callable(corrupt)
+    bad = corrupt(CLEAN[locale])
+    if bad == CLEAN[locale]:
+        pytest.skip("nothing to corrupt in this span")
+    verdict = judge(bad, locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.ENCODING), verdict.detail
+
+
+def test_encoding_evidence_shows_the_bytes_and_the_repair() -> None:
+    verdict = judge("Je suis ravie de te voir, entre donc t'Ã©chauffer prÃ¨s du feu.", "fr")
+    encoding = verdict.evidence["encoding"]
+    assert isinstance(encoding, dict)
+    assert encoding["kind"] == "mojibake" and encoding["codec"] == "cp1252"
+    assert encoding["sample"] == "Ã©" and encoding["repaired"] == "é"
+    assert encoding["codepoints"] == ["U+00C3", "U+00A9"]
+
+
+@pytest.mark.parametrize("prefix", [",", ".", ";", ")", ":", "」", "。", "、", "ción ", "ing ", "ly ", "tion ",
+                                    '"ing ', "ment\n", "Ġ", "<|im_start|>", "\ufeff"])  # fmt: skip
+@pytest.mark.parametrize("locale", ["en", "es", "pt-BR", "ru", "de"])
+def test_a_corrupted_start_fails(locale: str, prefix: str) -> None:
+    verdict = judge(prefix + CLEAN[locale], locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.LEADING_GARBAGE), verdict.detail
+
+
+@pytest.mark.parametrize(("locale", "prefix"), [("zh-Hans", "的"), ("zh-Hant", "了"), ("ja", "ます"), ("ja", "、"),
+                                                ("ko", "니다 "), ("ko", "요 "), ("zh-Hans", "」"), ("ja", "ing")])  # fmt: skip
+def test_a_corrupted_start_fails_in_cjk(locale: str, prefix: str) -> None:
+    verdict = judge(prefix + CLEAN[locale], locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.LEADING_GARBAGE), verdict.detail
+
+
+@pytest.mark.parametrize("prefix", ["*", "**", '"', "«", "“", "„", "— ", "– ", "- ", "¿", "¡", "「", "（", "(", "1. ",
+                                    "• ", "> ", "# ", "😊 ", "✨", "...", "… ", "'", "_", "[", "~", "\n\n  "])  # fmt: skip
+@pytest.mark.parametrize("locale", ["en", "es", "fr", "ja", "zh-Hans", "ru"])
+def test_a_legitimate_start_passes(locale: str, prefix: str) -> None:
+    verdict = judge(prefix + CLEAN[locale], locale)
+    assert verdict.outcome is Outcome.PASS, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [("OK", "en"), ("Sí.", "es"), ("Merci !", "fr"), ("はい", "ja"), ("好的。", "zh-Hans"), ("네", "ko"), ("👍", "en"),
+     ("Да, конечно.", "ru"), ("Tak.", "pl"), ("", "de"), ("   ", "it"), ("42", "nl"), ("Vâng ạ.", "vi"),
+     ("Hola, hola.", "pt-BR"), ("Thank you!", "es"), ("Danke schön.", "fr")],
+)  # fmt: skip
+def test_a_short_reply_is_inconclusive_never_fail(text: str, locale: str) -> None:
+    verdict = judge(text, locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.INCONCLUSIVE, Reason.TOO_SHORT)
+
+
+def test_nothing_placeable_is_ambiguous_not_fail() -> None:
+    text = "Zzkrr prrt vvmm hhnn, brrrm tzzk pffft grrmbl krrk zzzt wmmp."
+    verdict = judge(text, "en")
+    assert verdict.outcome is not Outcome.FAIL
+
+
+def test_verdicts_are_deterministic_and_evidence_is_json() -> None:
+    text = mixed("ru", "uk", (1, 3))
+    first, second = judge(text, "ru"), Judge(default_judge().ensemble).judge(text, "ru")
+    assert first == second
+    json.dumps(first.as_dict(), ensure_ascii=False)
+
+
+def test_locale_codes_are_case_and_separator_insensitive() -> None:
+    assert judge(CLEAN["pt-BR"], "pt_br").outcome is Outcome.PASS
+
+
+def test_an_unknown_locale_is_an_error_that_lists_the_known_ones() -> None:
+    with pytest.raises(ValueError, match=r"unknown locale 'xx' \(known: en, es, pt-BR"):
+        judge("Hello there, how are you doing today my friend?", "xx")
