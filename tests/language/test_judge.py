@@ -1,4 +1,5 @@
-"""The judge end to end: clean replies pass; each failure kind fails with its reason; short ones never fail."""
+# ruff: noqa: E501  (test data: wide CJK characters count double)
+"""The judge end to end: clean replies pass, each failure kind fails with its reason, short ones never fail."""
 
 from __future__ import annotations
 
@@ -6,22 +7,54 @@ import json
 import re
 
 import pytest
+from language_fixtures import load_clean
 
 from exporter.language.judge import Judge, default_judge, judge
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, Reason
-from language_fixtures import load_clean
 
 CLEAN = load_clean()
 SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
 # The locale a chat model most plausibly slips into, and a far one.
-CLOSE = {"en": "nl", "es": "pt-BR", "pt-BR": "es", "fr": "it", "de": "nl", "it": "es", "nl": "de", "pl": "uk",
-         "ru": "uk", "uk": "ru", "tr": "id", "ja": "zh-Hans", "ko": "ja", "zh-Hans": "zh-Hant",
-         "zh-Hant": "zh-Hans", "id": "vi", "vi": "id"}  # fmt: skip
-FAR = {"en": "ru", "es": "ja", "pt-BR": "de", "fr": "ko", "de": "tr", "it": "pl", "nl": "vi", "pl": "en",
-       "ru": "fr", "uk": "es", "tr": "zh-Hant", "ja": "en", "ko": "pt-BR", "zh-Hans": "it", "zh-Hant": "en",
-       "id": "ru", "vi": "fr"}  # fmt: skip
+CLOSE = {
+    "en": "nl",
+    "es": "pt-BR",
+    "pt-BR": "es",
+    "fr": "it",
+    "de": "nl",
+    "it": "es",
+    "nl": "de",
+    "pl": "uk",
+    "ru": "uk",
+    "uk": "ru",
+    "tr": "id",
+    "ja": "zh-Hans",
+    "ko": "ja",
+    "zh-Hans": "zh-Hant",
+    "zh-Hant": "zh-Hans",
+    "id": "vi",
+    "vi": "id",
+}
+FAR = {
+    "en": "ru",
+    "es": "ja",
+    "pt-BR": "de",
+    "fr": "ko",
+    "de": "tr",
+    "it": "pl",
+    "nl": "vi",
+    "pl": "en",
+    "ru": "fr",
+    "uk": "es",
+    "tr": "zh-Hant",
+    "ja": "en",
+    "ko": "pt-BR",
+    "zh-Hans": "it",
+    "zh-Hant": "en",
+    "id": "ru",
+    "vi": "fr",
+}
 
 
 def sentences(locale: str) -> list[str]:
@@ -111,23 +144,84 @@ def test_encoding_evidence_shows_the_bytes_and_the_repair() -> None:
     assert encoding["codepoints"] == ["U+00C3", "U+00A9"]
 
 
-@pytest.mark.parametrize("prefix", [",", ".", ";", ")", ":", "」", "。", "、", "ción ", "ing ", "ly ", "tion ",
-                                    '"ing ', "ment\n", "Ġ", "<|im_start|>", "\ufeff"])  # fmt: skip
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        ",",
+        ".",
+        ";",
+        ")",
+        ":",
+        "」",
+        "。",
+        "、",
+        "ción ",
+        "ing ",
+        "ly ",
+        "tion ",
+        '"ing ',
+        "ment\n",
+        "Ġ",
+        "<|im_start|>",
+        "\ufeff",
+    ],
+)
 @pytest.mark.parametrize("locale", ["en", "es", "pt-BR", "ru", "de"])
 def test_a_corrupted_start_fails(locale: str, prefix: str) -> None:
     verdict = judge(prefix + CLEAN[locale], locale)
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.LEADING_GARBAGE), verdict.detail
 
 
-@pytest.mark.parametrize(("locale", "prefix"), [("zh-Hans", "的"), ("zh-Hant", "了"), ("ja", "ます"), ("ja", "、"),
-                                                ("ko", "니다 "), ("ko", "요 "), ("zh-Hans", "」"), ("ja", "ing")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("locale", "prefix"),
+    [
+        ("zh-Hans", "的"),
+        ("zh-Hant", "了"),
+        ("ja", "ます"),
+        ("ja", "、"),
+        ("ko", "니다 "),
+        ("ko", "요 "),
+        ("zh-Hans", "」"),
+        ("ja", "ing"),
+    ],
+)
 def test_a_corrupted_start_fails_in_cjk(locale: str, prefix: str) -> None:
     verdict = judge(prefix + CLEAN[locale], locale)
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.LEADING_GARBAGE), verdict.detail
 
 
-@pytest.mark.parametrize("prefix", ["*", "**", '"', "«", "“", "„", "— ", "– ", "- ", "¿", "¡", "「", "（", "(", "1. ",
-                                    "• ", "> ", "# ", "😊 ", "✨", "...", "… ", "'", "_", "[", "~", "\n\n  "])  # fmt: skip
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "*",
+        "**",
+        '"',
+        "«",
+        "“",
+        "„",
+        "— ",
+        "– ",
+        "- ",
+        "¿",
+        "¡",
+        "「",
+        "（",
+        "(",
+        "1. ",
+        "• ",
+        "> ",
+        "# ",
+        "😊 ",
+        "✨",
+        "...",
+        "… ",
+        "'",
+        "_",
+        "[",
+        "~",
+        "\n\n  ",
+    ],
+)
 @pytest.mark.parametrize("locale", ["en", "es", "fr", "ja", "zh-Hans", "ru"])
 def test_a_legitimate_start_passes(locale: str, prefix: str) -> None:
     verdict = judge(prefix + CLEAN[locale], locale)
@@ -136,10 +230,25 @@ def test_a_legitimate_start_passes(locale: str, prefix: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "locale"),
-    [("OK", "en"), ("Sí.", "es"), ("Merci !", "fr"), ("はい", "ja"), ("好的。", "zh-Hans"), ("네", "ko"), ("👍", "en"),
-     ("Да, конечно.", "ru"), ("Tak.", "pl"), ("", "de"), ("   ", "it"), ("42", "nl"), ("Vâng ạ.", "vi"),
-     ("Hola, hola.", "pt-BR"), ("Thank you!", "es"), ("Danke schön.", "fr")],
-)  # fmt: skip
+    [
+        ("OK", "en"),
+        ("Sí.", "es"),
+        ("Merci !", "fr"),
+        ("はい", "ja"),
+        ("好的。", "zh-Hans"),
+        ("네", "ko"),
+        ("👍", "en"),
+        ("Да, конечно.", "ru"),
+        ("Tak.", "pl"),
+        ("", "de"),
+        ("   ", "it"),
+        ("42", "nl"),
+        ("Vâng ạ.", "vi"),
+        ("Hola, hola.", "pt-BR"),
+        ("Thank you!", "es"),
+        ("Danke schön.", "fr"),
+    ],
+)
 def test_a_short_reply_is_inconclusive_never_fail(text: str, locale: str) -> None:
     verdict = judge(text, locale)
     assert (verdict.outcome, verdict.reason) == (Outcome.INCONCLUSIVE, Reason.TOO_SHORT)
