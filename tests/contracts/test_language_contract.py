@@ -1,0 +1,202 @@
+# ruff: noqa: E501  (test data lines)
+"""The language contract: rotation, retry of a failed locale, confirmation majority, freezing, settings."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from exporter.configkit import ConfigError, Problems, Section
+from exporter.contracts.base import ProbeContext, ProbeTarget
+from exporter.contracts.language import CONTROLS, LanguageContract
+from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
+from exporter.language.locales import DEFAULT_LOCALES
+from exporter.outcomes import Outcome, Reason, Usage
+
+CLEAN: dict[str, str] = json.loads(
+    (Path(__file__).resolve().parents[1] / "fixtures" / "language" / "clean_replies.json").read_text("utf-8")
+)
+TARGET = ProbeTarget("acme/model-1", Endpoint("host/fp8", "Host"))
+TRANSPORT = ChatResult(error=GatewayError(Outcome.TRANSPORT, Reason.SERVER_ERROR, 502, "bad gateway"))
+
+
+def requested_locale(request: ChatRequest) -> str:
+    return request.messages[0]["content"].splitlines()[-1].removeprefix("Language: ")
+
+
+class ScriptedGateway:
+    """Answers each request with the next reply function (given the requested locale), recording requests."""
+
+    def __init__(self, *replies: Callable[[str], ChatResult]) -> None:
+        self.replies = list(replies)
+        self.requests: list[ChatRequest] = []
+
+    async def chat(self, request: ChatRequest) -> ChatResult:
+        self.requests.append(request)
+        reply = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
+        return reply(requested_locale(request))
+
+
+def clean(locale: str) -> ChatResult:
+    return ChatResult(
+        content=CLEAN[locale], finish_reason="stop", served_by="Host", usage=Usage(10, 100, 0.001)
+    )
+
+
+def garbled(locale: str) -> ChatResult:
+    return ChatResult(
+        content=", " + CLEAN[locale], finish_reason="stop", served_by="Host", usage=Usage(10, 100)
+    )
+
+
+def transport(locale: str) -> ChatResult:
+    return TRANSPORT
+
+
+def probe(contract: LanguageContract, gateway: ScriptedGateway, round_number: int, memory: dict) -> object:
+    ctx = ProbeContext(TARGET, gateway, round_number, memory)
+    return asyncio.run(contract.probe(ctx))
+
+
+def test_a_clean_reply_passes_and_carries_the_locale() -> None:
+    gateway = ScriptedGateway(clean)
+    result = probe(LanguageContract(), gateway, 1, {})
+    assert result.outcome is Outcome.PASS
+    assert result.locale == requested_locale(gateway.requests[0])
+    assert (
+        len(gateway.requests) == 1
+        and gateway.requests[0].pin == "host/fp8"
+        and not gateway.requests[0].stream
+    )
+
+
+def test_locales_rotate_round_by_round_through_every_configured_locale() -> None:
+    contract, memory = LanguageContract(), {}
+    seen = []
+    for number in range(len(DEFAULT_LOCALES)):
+        result = probe(contract, ScriptedGateway(clean), number, memory)
+        seen.append(result.locale)
+    assert sorted(seen) == sorted(DEFAULT_LOCALES)
+
+
+def test_hosts_start_the_rotation_at_different_locales() -> None:
+    contract = LanguageContract()
+    firsts = set()
+    for tag in ("a/fp8", "b/fp8", "c/bf16", "d/int4", "e/fp8"):
+        ctx = ProbeContext(ProbeTarget("acme/model-1", Endpoint(tag, "X")), ScriptedGateway(clean), 7, {})
+        firsts.add(contract.choose(ctx)[0].code)
+    assert len(firsts) > 1
+
+
+def test_the_prompt_is_written_for_the_locale_and_ends_with_the_language_line() -> None:
+    gateway = ScriptedGateway(clean)
+    result = probe(LanguageContract(), gateway, 3, {})
+    system = gateway.requests[0].messages[0]["content"]
+    assert system.splitlines()[-1] == f"Language: {result.locale}"
+
+
+def test_a_confirmed_fail_is_fail_after_two_simultaneous_confirmations() -> None:
+    gateway = ScriptedGateway(garbled)
+    result = probe(LanguageContract(), gateway, 1, {})
+    assert (result.outcome, result.reason) == (Outcome.FAIL, Reason.LEADING_GARBAGE)
+    assert len(gateway.requests) == 3
+    assert gateway.requests[1] == gateway.requests[0] == gateway.requests[2]
+    assert [a["outcome"] for a in result.evidence["attempts"]] == ["fail", "fail", "fail"]
+    assert result.usage == Usage(30, 300, 0.0)
+
+
+def test_a_fail_not_confirmed_by_the_majority_passes() -> None:
+    result = probe(LanguageContract(), ScriptedGateway(garbled, clean, clean), 1, {})
+    assert result.outcome is Outcome.PASS
+
+
+def test_two_fails_of_three_is_a_fail() -> None:
+    result = probe(LanguageContract(), ScriptedGateway(garbled, clean, garbled), 1, {})
+    assert result.outcome is Outcome.FAIL
+
+
+def test_a_transport_error_during_confirmation_freezes_instead_of_failing() -> None:
+    result = probe(LanguageContract(), ScriptedGateway(garbled, garbled, transport), 1, {})
+    assert (result.outcome, result.reason) == (Outcome.TRANSPORT, Reason.SERVER_ERROR)
+    assert result.locale is not None
+
+
+def test_a_failed_locale_is_asked_again_next_round_until_it_passes() -> None:
+    contract, memory = LanguageContract(), {}
+    failed = probe(contract, ScriptedGateway(garbled), 4, memory)
+    assert failed.outcome is Outcome.FAIL
+    again = probe(contract, ScriptedGateway(transport), 5, memory)  # a frozen round keeps the locale
+    assert again.locale == failed.locale
+    passed = probe(contract, ScriptedGateway(clean), 6, memory)
+    assert passed.locale == failed.locale and passed.outcome is Outcome.PASS
+    moved_on = probe(contract, ScriptedGateway(clean), 7, memory)
+    assert moved_on.locale != failed.locale
+
+
+def test_an_error_reply_is_not_judged() -> None:
+    gateway = ScriptedGateway(transport)
+    result = probe(LanguageContract(), gateway, 1, {})
+    assert result.outcome is Outcome.TRANSPORT and len(gateway.requests) == 1
+
+
+def test_a_reply_served_by_another_provider_is_a_pin_violation() -> None:
+    result = probe(
+        LanguageContract(),
+        ScriptedGateway(lambda loc: ChatResult(content=CLEAN[loc], served_by="Other")),
+        1,
+        {},
+    )
+    assert result.outcome is Outcome.PIN_VIOLATION
+
+
+def test_an_empty_reply_is_inconclusive() -> None:
+    result = probe(
+        LanguageContract(), ScriptedGateway(lambda loc: ChatResult(content="  ", finish_reason="stop")), 1, {}
+    )
+    assert result.outcome is Outcome.INCONCLUSIVE
+
+
+def test_every_offline_control_is_rejected_so_the_contract_is_not_weak() -> None:
+    assert LanguageContract().weak_controls() == []
+    assert set(CONTROLS) == {"switch", "mixing", "encoding", "leading_garbage"}
+
+
+def read(text: str) -> LanguageContract:
+    problems = Problems("canary.yaml")
+    contract = LanguageContract.read_settings(Section.load(text, problems))
+    problems.raise_if_any()
+    return contract
+
+
+def test_defaults_are_the_17_locales_400_tokens_and_two_confirmations() -> None:
+    contract = read("{}")
+    assert [s.code for s in contract.locales] == list(DEFAULT_LOCALES) and len(DEFAULT_LOCALES) == 17
+    assert (contract.max_tokens, contract.confirmations) == (400, 2)
+
+
+def test_locales_and_prompts_are_configurable() -> None:
+    contract = read(
+        "locales: [es, pt_br]\nmax_tokens: 300\nprompts:\n  pt-BR:\n    - system: Você é um pirata.\n"
+        "      user: Conte uma história.\n"
+    )
+    assert [s.code for s in contract.locales] == ["es", "pt-BR"]
+    prompt = contract.locales[1].prompts
+    assert len(prompt) == 1 and prompt[0].system == "Você é um pirata.\nLanguage: pt-BR"
+
+
+def test_bad_settings_are_reported_together_with_their_place() -> None:
+    with pytest.raises(ConfigError) as caught:
+        read(
+            "locales: [es, xx, es]\nconfirmations: 1\nprompts:\n  fr: []\n  zz:\n    - {system: a, user: b}\nbogus: 1\n"
+        )
+    text = "\n".join(caught.value.problems)
+    assert "canary.yaml:1: locales: unknown locale 'xx'" in text
+    assert "locale 'es' is listed twice" in text
+    assert "canary.yaml:2: confirmations: expected an even number" in text
+    assert "prompts.zz: unknown locale" in text
+    assert "prompts.fr: expected a list" in text
+    assert "bogus: unknown key" in text
