@@ -1,0 +1,136 @@
+"""The judge's parts on their own: encoding, corrupted starts, hanzi tables, sentence splitting, locales."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from exporter.language.detect import Ensemble, fasttext_model_path
+from exporter.language.encoding import EncodingChecker
+from exporter.language.hanzi import HanziTables
+from exporter.language.judge import judge
+from exporter.language.locales import DEFAULT_LOCALES, LOCALES, canonical_locale
+from exporter.language.segment import split_sentences
+from exporter.language.start import find_corrupted_start
+from exporter.outcomes import Outcome
+
+CHECKER = EncodingChecker()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Schluß…",
+        "«Élevé»",
+        "Tiếng Việt có dấu",
+        "Січень, Рік, Діти, Гімн, «у мережі»",
+        "Він каже «ні»",
+        "naïve café",
+        "ÄÖÜ äöü ß",
+        "Ça va ? — Oui.",
+        "Ñandú",
+        "ğüşıöç İ",
+        "Zażółć gęślą jaźń",
+        "東京。",
+        "tab\tand\nnewline",
+    ],
+)
+def test_legitimate_text_has_no_encoding_finding(text: str) -> None:
+    assert CHECKER.find(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "codec"),
+    [
+        ("cafÃ©", "mojibake", "cp1252"),
+        ("donâ€™t", "mojibake", "cp1252"),
+        ("РџСЂРёРІРµС‚", "mojibake", "cp1251"),
+        ("дЅ\xa0еҐЅ", "mojibake", "cp1251"),
+        ("a\ufffdb", "replacement_character", None),
+        ("a\x00b", "control_character", None),
+        ("a\x9db", "control_character", None),
+    ],
+)
+def test_corruption_is_found_with_its_kind_and_codec(text: str, kind: str, codec: str | None) -> None:
+    found = CHECKER.find(text)
+    assert found is not None and (found.kind, found.codec) == (kind, codec)
+
+
+@pytest.mark.parametrize(
+    ("text", "prefix"),
+    [
+        (", Hola", ","),
+        ("」待って", "」"),
+        ("ingHello", "ing"),
+        ("lyЭлементы", "ly"),
+        (". Hello", "."),
+        ("Ġhello", "Ġ"),
+    ],
+)
+def test_corrupted_starts_name_the_garbage(text: str, prefix: str) -> None:
+    found = find_corrupted_start(text)
+    assert found is not None and found.prefix == prefix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "macOS is fine",
+        "iPhone",
+        ".bashrc is read",
+        "/etc/passwd holds",
+        "»Hallo«, sagte er",
+        "¿Qué?",
+        "「待って」",
+        "的确如此",
+        "了解了",
+        "ますます元気",
+        "요즘 어때요",
+        "| a | b |",
+    ],
+)
+def test_legitimate_starts_are_not_garbage(text: str) -> None:
+    assert find_corrupted_start(text) is None
+
+
+def test_hanzi_tables_separate_simplified_from_traditional() -> None:
+    tables = HanziTables()
+    assert tables.variant("这是我们的国家") == "zh-Hans"
+    assert tables.variant("這是我們的國家") == "zh-Hant"
+    assert tables.variant("我是人") is None
+
+
+def test_sentences_split_on_latin_and_cjk_ends_and_keep_offsets() -> None:
+    text = "Hola. ¿Qué tal?\n你好。再见！"
+    parts = split_sentences(text)
+    assert [p.text for p in parts] == ["Hola.", "¿Qué tal?", "你好。", "再见！"]
+    assert all(text[p.start : p.end] == p.text for p in parts)
+
+
+def test_there_are_17_locales_each_with_three_prompts_ending_with_the_language_line() -> None:
+    assert len(DEFAULT_LOCALES) == 17
+    for code, spec in LOCALES.items():
+        assert len(spec.prompts) >= 3
+        for prompt in spec.prompts:
+            assert prompt.system.splitlines()[-1] == f"Language: {code}"
+            body = prompt.system.rsplit("\n", 1)[0] + " " + prompt.user
+            assert judge(body, code).outcome is Outcome.PASS, (code, body)
+
+
+def test_locale_codes_are_canonicalised() -> None:
+    assert (canonical_locale("ZH_hant"), canonical_locale("pt-br"), canonical_locale("en-US")) == (
+        "zh-Hant",
+        "pt-BR",
+        None,
+    )
+
+
+def test_the_models_load_from_local_files_without_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the language models must never touch the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    assert fasttext_model_path().name == "lid.176.ftz"
+    ensemble = Ensemble()
+    assert ensemble.fasttext("Eu gosto muito de você e da sua família.")[0][0] == "pt"
