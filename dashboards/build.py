@@ -378,6 +378,8 @@ def field_override(name: str, **properties: Any) -> dict[str, Any]:
 # --- the dashboards --------------------------------------------------------------------------------------
 
 M = 'model=~"$model"'
+# These counters have no series for a model before its first event: show 0 per probed model, not "No data".
+ZERO_PER_MODEL = f"\nor\nsum by (model) (canary_model_providers{{{M}}}) * 0"
 
 
 def overview() -> dict[str, Any]:
@@ -514,7 +516,8 @@ def overview() -> dict[str, Any]:
             "short",
             [
                 Q(
-                    f"sum by (model) (increase(canary_discovery_failures_total{{{M}}}[$__rate_interval]))",
+                    f"sum by (model) (increase(canary_discovery_failures_total{{{M}}}[$__rate_interval]))"
+                    + ZERO_PER_MODEL,
                     "{{model}}",
                 )
             ],
@@ -635,7 +638,8 @@ def overview() -> dict[str, Any]:
             "short",
             [
                 Q(
-                    f"sum by (model) (increase(canary_receiver_floor_blocks_total{{{M}}}[$__rate_interval]))",
+                    f"sum by (model) (increase(canary_receiver_floor_blocks_total{{{M}}}[$__rate_interval]))"
+                    + ZERO_PER_MODEL,
                     "{{model}}",
                 )
             ],
