@@ -35,10 +35,12 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
@@ -70,8 +72,43 @@ _LOG_MESSAGE = (
     " excerpt=%r"
 )
 _EXCERPT_CHARS = 60
+# httpcore trace event (http11.* / http2.*) at which the request is fully written to the connection.
+_SENT_EVENT = ".send_request_body.started"
+# After [DONE], how long to wait for the end of the body before closing the connection instead.
+_DRAIN_SECONDS = 0.1
+# Independent connection pools behind one client (see _ShardedTransport).
+_POOL_SHARDS = 16
+_POOL_KEY = "canary_pool_key"  # request extension: which pool (the pinned endpoint, else the model)
 # The catalogue (GET /models) is legitimately much larger than one completion.
 _CATALOGUE_BODY_FACTOR = 16
+
+
+class _ShardedTransport(httpx.AsyncBaseTransport):
+    """Several independent httpx connection pools; a request goes to the one its pool key hashes to.
+
+    httpcore's pool does bookkeeping in O(connections x requests) on every request start and end; with a
+    hundred concurrent streams on one pool that CPU time stalls the event loop and delays other streams'
+    reads, which is TTFT measurement error. Small pools keep that cost near constant.
+    """
+
+    def __init__(self, shards: int) -> None:
+        ssl_context = httpx.create_ssl_context()  # built once, shared: creating one costs milliseconds
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        self._pools = [httpx.AsyncHTTPTransport(verify=ssl_context, limits=limits) for _ in range(shards)]
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        # One host's probes are sequential: keying the pool by host lets them reuse its warm connection.
+        key = request.extensions.get(_POOL_KEY) or request.url.path
+        return await self._pools[hash(key) % len(self._pools)].handle_async_request(request)
+
+    async def aclose(self) -> None:
+        for pool in self._pools:
+            await pool.aclose()
+
+
+def _proxies_from_environment() -> bool:
+    # httpx only honours *_PROXY variables with its own default transport; keep that behaviour then.
+    return any(name.lower().endswith("_proxy") and value for name, value in os.environ.items())
 
 
 @dataclass(slots=True)
@@ -127,10 +164,12 @@ class GatewayClient:
         self._clock = clock
         self._log = logger or logging.getLogger("exporter.gateway")
         self._app_title = app_title
+        if transport is None and not _proxies_from_environment():
+            transport = _ShardedTransport(_POOL_SHARDS)
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeout, connect=connect_timeout),
-            limits=httpx.Limits(max_connections=256, max_keepalive_connections=64),
+            limits=httpx.Limits(max_connections=256, max_keepalive_connections=256),
             follow_redirects=False,
         )
 
@@ -247,6 +286,8 @@ class GatewayClient:
         timed_out_first_token = False
         progress.loop_t0 = loop.time()
         progress.t0 = self._clock()
+        http_request.extensions["trace"] = self._send_stamper(progress, loop)
+        http_request.extensions[_POOL_KEY] = request.pin or request.model
         try:
             async with scope:
                 if request.stream:
@@ -294,6 +335,24 @@ class GatewayClient:
 
     # -- internals ---------------------------------------------------------------------------------------
 
+    def _send_stamper(
+        self, progress: _Progress, loop: asyncio.AbstractEventLoop
+    ) -> Callable[[str, Mapping[str, Any]], Awaitable[None]]:
+        """An httpcore trace hook that re-stamps "sent" when the request has actually been written.
+
+        Under load many probes wait their turn for a connection and for the event loop; stamping when the
+        request bytes are written keeps that client-side queueing out of TTFT. Transports without tracing
+        (``MockTransport``) keep the stamp taken just before ``send``.
+        """
+        clock = self._clock
+
+        async def trace(event: str, info: Mapping[str, Any]) -> None:
+            if event.endswith(_SENT_EVENT):
+                progress.t0 = clock()
+                progress.loop_t0 = loop.time()
+
+        return trace
+
     async def _plain(
         self, http_request: httpx.Request, acc: ChunkAccumulator, progress: _Progress
     ) -> GatewayError | None:
@@ -340,7 +399,8 @@ class GatewayClient:
             decoder = SSEDecoder(max_event_chars=self._max_body, keep_comments=False)
             received = 0
             stopped = False
-            async for chunk in response.aiter_bytes():
+            chunks = response.aiter_bytes()
+            async for chunk in chunks:
                 now = clock()
                 received += len(chunk)
                 if received > self._max_body:
@@ -368,7 +428,9 @@ class GatewayClient:
                         break
                 if stopped:
                     break
-            if not stopped:
+            if stopped:
+                await _drain(chunks, overall_at)
+            else:
                 for event in decoder.flush():
                     if event.kind is SSEKind.EVENT and event.data != "[DONE]":
                         problem = _feed_event(event.data, acc)
@@ -470,6 +532,18 @@ class GatewayClient:
             _LOG_MESSAGE, op, model, pin, error.outcome.value, error.reason.value, error.status, elapsed,
             detail, excerpt, extra={"gateway": fields},
         )  # fmt: skip
+
+
+async def _drain(chunks: AsyncIterator[bytes], overall_at: float) -> None:
+    """Read what follows ``[DONE]`` (or an error chunk) for a moment, so a body that ends promptly gives its
+    keep-alive connection back to the pool instead of being closed (a new TLS handshake per probe)."""
+    budget = min(_DRAIN_SECONDS, overall_at - asyncio.get_running_loop().time() - _DRAIN_SECONDS)
+    if budget <= 0:
+        return
+    with contextlib.suppress(TimeoutError, httpx.HTTPError):
+        async with asyncio.timeout(budget):
+            async for _ in chunks:
+                pass
 
 
 def _feed_event(data: str, acc: ChunkAccumulator) -> str | None:
