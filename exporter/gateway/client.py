@@ -420,14 +420,13 @@ class GatewayClient:
                         return malformed_response(problem, status)
                     if acc.saw_visible_token and progress.ttft is None:
                         progress.ttft = now - progress.t0
-                        if progress.waiting_first_token:
-                            progress.waiting_first_token = False
-                            scope.reschedule(overall_at)
+                        _stop_waiting_for_first_token(progress, scope, overall_at)
                     if acc.error is not None:  # the gateway ends the stream after an error chunk
                         stopped = True
                         break
                 if stopped:
                     break
+            _stop_waiting_for_first_token(progress, scope, overall_at)  # the stream has ended either way
             if stopped:
                 await _drain(chunks, overall_at)
             else:
@@ -439,7 +438,8 @@ class GatewayClient:
                     elif event.kind is SSEKind.EVENT:
                         acc.mark_done()
         finally:
-            progress.waiting_first_token = progress.waiting_first_token and not acc.saw_visible_token
+            if not scope.expired():  # leaving for any reason but the deadline: closing is not a timeout
+                _stop_waiting_for_first_token(progress, scope, overall_at)
             await response.aclose()
         if acc.error is not None:
             return classify_error_object(acc.error, mid_stream=True)
@@ -532,6 +532,12 @@ class GatewayClient:
             _LOG_MESSAGE, op, model, pin, error.outcome.value, error.reason.value, error.status, elapsed,
             detail, excerpt, extra={"gateway": fields},
         )  # fmt: skip
+
+
+def _stop_waiting_for_first_token(progress: _Progress, scope: asyncio.Timeout, overall_at: float) -> None:
+    if progress.waiting_first_token:
+        progress.waiting_first_token = False
+        scope.reschedule(overall_at)
 
 
 async def _drain(chunks: AsyncIterator[bytes], overall_at: float) -> None:

@@ -432,6 +432,20 @@ def test_no_visible_token_by_the_deadline_closes_the_stream_and_is_not_an_error(
     assert closed == [True]
 
 
+def test_an_empty_reply_that_ends_before_the_deadline_is_a_reply_not_a_timeout() -> None:
+    # A silent refusal: finish + [DONE] quickly, but the body itself lingers past the deadline.
+    items: list[Step] = [delta(""), delta("", finish="stop"), b"data: [DONE]\n\n", 1.0]
+    result = chat(sse(items), request(stream=True, first_token_deadline=0.05))
+    assert not result.first_token_timed_out and result.error is None
+    assert (result.content, result.finish_reason) == ("", "stop")
+
+
+def test_garbage_before_the_deadline_is_malformed_not_a_timeout() -> None:
+    result = chat(sse([b"data: {oops}\n\n", 1.0]), request(stream=True, first_token_deadline=0.05))
+    assert not result.first_token_timed_out
+    assert result.error is not None and result.error.reason is Reason.MALFORMED_RESPONSE
+
+
 def test_reasoning_alone_does_not_beat_the_deadline_unless_it_counts() -> None:
     items: list[Step] = [delta(reasoning="hmm"), 2.0, delta("answer"), FINISH]
     slow = chat(sse(items), request(stream=True, first_token_deadline=0.2))
