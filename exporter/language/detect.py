@@ -74,7 +74,6 @@ CANDIDATES = frozenset({spec.language for spec in LOCALES.values()}) | frozenset
 SAME_LANGUAGE = {"ms": "id", "nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
 _UK_LETTERS = re.compile("[іїєґІЇЄҐ]")
 _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
-_WHITESPACE = re.compile(r"\s+")
 
 # Thresholds (tuned on the dev half of the corpus, checked on the test half; see docs/language.md).
 MIN_LETTERS = 18  # weighted letters (a CJK character counts 3) a sentence needs to be judged
@@ -141,12 +140,15 @@ class Ensemble:
 
     # -- raw model calls -----------------------------------------------------------------------------
     def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
-        labels, probs = self._fasttext.predict(_WHITESPACE.sub(" ", text).strip(), k=k)
+        # fastText reads one line; every other whitespace is a word break already.
+        labels, probs = self._fasttext.predict(text.replace("\n", " "), k=k)
+        found = tuple((label[9:], float(p)) for label, p in zip(labels, probs, strict=True))  # "__label__xx"
+        if not any(code in SAME_LANGUAGE for code, _ in found):
+            return found
         merged: dict[str, float] = {}
-        for label, p in zip(labels, probs, strict=True):
-            code = label.removeprefix("__label__")
+        for code, p in found:
             code = SAME_LANGUAGE.get(code, code)
-            merged[code] = merged.get(code, 0.0) + float(p)
+            merged[code] = merged.get(code, 0.0) + p
         return tuple(sorted(merged.items(), key=lambda item: -item[1]))
 
     def cld3(self, text: str) -> tuple[str, float]:

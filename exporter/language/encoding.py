@@ -77,6 +77,7 @@ class _Codec:
     name: str
     table: dict[str, int]
     run: re.Pattern[str]
+    pair: re.Pattern[str]  # a lead-byte character followed by a continuation-byte one: the cheap pre-check
     min_consecutive: int  # decoded characters in a row that call it mojibake at once
     min_scattered: int  # ... or isolated decoded characters (without Ukrainian letters) in the text
 
@@ -84,7 +85,10 @@ class _Codec:
 def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     table = _byte_table(name)
     chars = "".join(re.escape(c) for c in sorted(table))
-    return _Codec(name, table, re.compile(f"[{chars}]{{2,}}"), min_consecutive, min_scattered)
+    leads = "".join(re.escape(c) for c, b in sorted(table.items()) if 0xC2 <= b <= 0xF4)
+    continuations = "".join(re.escape(c) for c, b in sorted(table.items()) if 0x80 <= b <= 0xBF)
+    pair = re.compile(f"[{leads}][{continuations}]")
+    return _Codec(name, table, re.compile(f"[{chars}]{{2,}}"), pair, min_consecutive, min_scattered)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +153,8 @@ class EncodingChecker:
 
     @staticmethod
     def _mojibake(text: str, codec: _Codec, plausible: Callable[[str], bool]) -> Corruption | None:
+        if not codec.pair.search(text):  # no UTF-8 sequence can start anywhere: the common case
+            return None
         found: list[tuple[int, str, str]] = []  # (offset, corrupted, repaired) of consecutive streaks
         scattered: list[tuple[int, str, str]] = []  # lone sequences, kept in case there are enough of them
         for run in codec.run.finditer(text):
