@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -90,13 +91,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"canary receiver: {exc}", file=sys.stderr)
         return 2
     try:
-        app = build_app(config, service=service)
+        family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((config.host, config.port))
+    except OSError as exc:
+        service.close()
         print(
-            f"canary receiver: listening on http://{config.host}:{config.port} (mode {config.mode})",
-            flush=True,
+            f"canary receiver: cannot listen on {config.host}:{config.port}: {exc.strerror}", file=sys.stderr
         )
-        uvicorn.run(app, host=config.host, port=config.port, log_level="warning", access_log=False)
+        return 2
+    try:
+        app = build_app(config, service=service)
+        port = sock.getsockname()[1]  # the real port when 0 was asked for
+        print(f"canary receiver: listening on http://{config.host}:{port} (mode {config.mode})", flush=True)
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        server.run(sockets=[sock])
     finally:
+        sock.close()
         service.close()
     return 0
 

@@ -1,0 +1,33 @@
+"""Fork server for the crash test: imports the receiver once, then forks one real receiver process per
+``spawn`` line on stdin, so hundreds of SIGKILL trials do not each pay the interpreter start-up.
+
+Each child prints ``child <pid>`` and then runs the real ``canary receiver`` CLI entry point, which prints
+``canary receiver: listening on <url> ...``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from exporter.receiver import app, cli, service  # noqa: F401 - imported once, before any fork
+
+
+def main() -> None:
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped automatically
+    for line in sys.stdin:
+        config = line.strip()
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            print(f"child {os.getpid()}", flush=True)
+            try:
+                code = cli.main(["--config", config])
+            finally:
+                sys.stdout.flush()
+            os._exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""The HTTP API through its public interface: auth, limits, 4xx errors, ETags, admin actions, metrics."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from exporter.receiver.app import build_app
+from exporter.receiver.exclusions import BuiltinExclusion
+from exporter.receiver.rfc3339 import format_rfc3339
+from exporter.receiver.service import ReceiverService
+from exporter.receiver.state import Mode
+
+from .helpers import ADMIN_TOKEN, DAY, FIXTURES, T0, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
+
+WEBHOOK = bearer(WEBHOOK_TOKEN)
+ADMIN = bearer(ADMIN_TOKEN)
+
+
+class Harness:
+    def __init__(self, tmp_path: Path, **overrides: Any) -> None:
+        self.clock = Clock()
+        self.fail_fsync = False
+        overrides.setdefault("builtin", (BuiltinExclusion("m/x", "b/1", "control host"),))
+        self.config = make_config(tmp_path / "store", max_body_bytes=4096, **overrides)
+        self.service = ReceiverService.open(self.config, clock=self.clock, fsync=self._fsync)
+        self.client = TestClient(build_app(self.config, service=self.service))
+
+    def _fsync(self, fd: int) -> None:
+        if self.fail_fsync:
+            raise OSError(5, "Input/output error")
+        os.fsync(fd)
+
+    def post_alerts(self, body: Any, headers: dict[str, str] | None = None) -> Any:
+        return self.client.post("/v1/alerts", json=body, headers=WEBHOOK if headers is None else headers)
+
+
+@pytest.fixture
+def h(tmp_path: Path) -> Iterator[Harness]:
+    harness = Harness(tmp_path)
+    yield harness
+    harness.client.close()
+    harness.service.close()
+
+
+def test_webhook_requires_its_own_bearer_token(h: Harness) -> None:
+    body = payload(alert("a/1"))
+    for headers in ({}, bearer("nope"), ADMIN, {"Authorization": "Basic eDp5"}):
+        r = h.post_alerts(body, headers)
+        assert r.status_code == 401 and r.json()["error"] == "unauthorized"
+    assert h.service.state.seq == 0
+
+
+def test_oversized_bodies_are_refused_while_reading(h: Harness) -> None:
+    big = json.dumps(payload(*[alert(f"h{i}/1") for i in range(40)])).encode()
+    assert len(big) > 4096
+    r = h.client.post("/v1/alerts", content=big, headers=WEBHOOK)
+    assert r.status_code == 413 and "4096" in r.json()["message"]
+    sent: list[int] = []
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit is enforced on the stream
+        for i in range(0, len(big), 1000):
+            sent.append(i)
+            yield big[i : i + 1000]
+
+    r = h.client.post("/v1/alerts", content=chunks(), headers=WEBHOOK)
+    assert r.status_code == 413
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (
+            b'{"version":"4","alerts":[{"status":"firing","labels":{"action":"sus',
+            "<body>: invalid JSON at line 1",
+        ),
+        (b"", "<body>: empty"),
+        (b"\xff\xfe{}", "<body>: byte 0: not UTF-8"),
+        (b"[" * 2000 + b"]" * 2000, "<body>: nested too deeply"),
+        (json.dumps(payload(alert("a/1"), version="5")).encode(), "version: expected '4'"),
+        (
+            json.dumps(
+                payload(
+                    alert("a/1"),
+                    {
+                        "status": "firing",
+                        "labels": {"action": "recover", "provider": "p"},
+                        "startsAt": format_rfc3339(T0),
+                    },
+                )
+            ).encode(),
+            "alerts[1].labels.model: missing",
+        ),
+    ],
+)
+def test_bad_payloads_get_a_clear_400_and_change_nothing(h: Harness, content: bytes, problem: str) -> None:
+    r = h.client.post("/v1/alerts", content=content, headers=WEBHOOK)
+    assert r.status_code == 400, r.text
+    assert any(p.startswith(problem) for p in r.json()["problems"]), r.json()
+    assert h.service.state.seq == 0
+
+
+def test_real_alertmanager_and_grafana_payloads(h: Harness) -> None:
+    r = h.client.post("/v1/alerts", content=(FIXTURES / "alertmanager_v4.json").read_bytes(), headers=WEBHOOK)
+    assert r.status_code == 200
+    assert [(d["kind"], d["provider"]) for d in r.json()["decisions"]] == [
+        ("suspend", "garbler/bf16"),
+        ("ignored", "mixer/fp8"),  # resolved: recorded, never lifts
+    ]
+    r = h.client.post("/v1/alerts", content=(FIXTURES / "grafana_v1.json").read_bytes(), headers=WEBHOOK)
+    assert r.status_code == 200
+    kinds = [d["kind"] for d in r.json()["decisions"]]
+    assert kinds == ["suspend", "ignored", "ignored"]  # DatasourceNoData and DatasourceError never act
+
+
+def test_ignore_list_is_served_with_etag_and_304(h: Harness) -> None:
+    r = h.client.get("/v1/ignore", params={"model": "m/x"})
+    assert r.status_code == 200
+    assert r.json() == {
+        "model": "m/x",
+        "ignore": ["b/1"],
+        "entries": [{"provider": "b/1", "layer": "builtin", "reason": "control host", "until": None}],
+        "generated_at": format_rfc3339(T0),
+    }
+    etag = r.headers["etag"]
+    assert (
+        h.client.get("/v1/ignore", params={"model": "m/x"}, headers={"If-None-Match": etag}).status_code
+        == 304
+    )
+    h.post_alerts(payload(alert("a/1")))
+    r2 = h.client.get("/v1/ignore", params={"model": "m/x"}, headers={"If-None-Match": etag})
+    assert r2.status_code == 200 and r2.json()["ignore"] == ["a/1", "b/1"] and r2.headers["etag"] != etag
+    assert r2.json()["entries"][0]["until"] == format_rfc3339(T0 + DAY)
+    unknown = h.client.get("/v1/ignore", params={"model": "nobody/knows"})
+    assert unknown.status_code == 200 and unknown.json()["ignore"] == []
+    assert h.client.get("/v1/ignore").status_code == 400
+
+
+def test_observe_mode_lists_would_be_suspensions_but_never_ignores_them(tmp_path: Path) -> None:
+    h = Harness(tmp_path, mode=Mode.OBSERVE, builtin=())
+    with h.client:
+        assert h.post_alerts(payload(alert("a/1"))).json()["decisions"][0]["kind"] == "observe"
+        assert h.client.get("/v1/ignore", params={"model": "m/x"}).json()["ignore"] == []
+        listed = h.client.get("/v1/suspensions").json()["suspensions"]
+        assert [(s["provider"], s["mode"], s["rung"]) for s in listed] == [("a/1", "observe", 1)]
+    h.service.close()
+
+
+def test_admin_lift_and_incidents_need_the_admin_token(h: Harness) -> None:
+    h.post_alerts(payload(alert("a/1")))
+    lift = {"model": "m/x", "provider": "a/1", "reason": "false positive"}
+    assert h.client.post("/v1/admin/lift", json=lift, headers=WEBHOOK).status_code == 401
+    r = h.client.post("/v1/admin/lift", json=lift, headers=ADMIN)
+    assert r.status_code == 200 and r.json()["decisions"][0]["kind"] == "lift"
+    assert h.client.post("/v1/admin/lift", json=lift, headers=ADMIN).status_code == 404
+    assert h.post_alerts(payload(alert("a/1"))).json()["decisions"][0]["kind"] == "duplicate"
+
+    bad = h.client.post("/v1/admin/incidents", json={"model": "m/x", "until": "soon"}, headers=ADMIN)
+    assert bad.status_code == 400
+    assert set(bad.json()["problems"]) == {
+        "provider: missing (a non-empty string)",
+        "reason: missing (a non-empty string)",
+    }
+    past = {"model": "m/x", "provider": "c/1", "reason": "outage", "until": format_rfc3339(T0 - 1)}
+    assert h.client.post("/v1/admin/incidents", json=past, headers=ADMIN).status_code == 400
+    incident = {"model": "m/x", "provider": "c/1", "reason": "outage", "until": format_rfc3339(T0 + 3600)}
+    r = h.client.post("/v1/admin/incidents", json=incident, headers=ADMIN)
+    assert r.status_code == 201
+    incident_id = r.json()["id"]
+    assert [i["id"] for i in h.client.get("/v1/incidents").json()["incidents"]] == [incident_id]
+    assert "c/1" in h.client.get("/v1/ignore", params={"model": "m/x"}).json()["ignore"]
+    assert h.client.delete(f"/v1/admin/incidents/{incident_id}", headers=WEBHOOK).status_code == 401
+    assert (
+        h.client.delete(f"/v1/admin/incidents/{incident_id}?reason=fixed", headers=ADMIN).status_code == 200
+    )
+    assert h.client.delete(f"/v1/admin/incidents/{incident_id}", headers=ADMIN).status_code == 404
+    assert h.client.get("/v1/incidents").json()["incidents"] == []
+
+
+def test_expired_incidents_leave_the_list_on_the_sweep(h: Harness) -> None:
+    incident = {"model": "m/x", "provider": "c/1", "reason": "outage", "until": format_rfc3339(T0 + 60)}
+    h.client.post("/v1/admin/incidents", json=incident, headers=ADMIN)
+    h.clock.advance(61)
+    assert [d.kind for d in h.service.sweep()] == ["expire"]
+    assert h.client.get("/v1/ignore", params={"model": "m/x"}).json()["ignore"] == ["b/1"]
+
+
+def test_a_failed_durable_write_is_a_503_and_nothing_changes(h: Harness) -> None:
+    h.fail_fsync = True
+    r = h.post_alerts(payload(alert("a/1")))
+    assert r.status_code == 503 and r.json()["error"] == "store_unavailable"
+    assert h.client.get("/v1/ignore", params={"model": "m/x"}).json()["ignore"] == ["b/1"]
+    h.fail_fsync = False
+    assert h.post_alerts(payload(alert("a/1"))).status_code == 200  # Alertmanager's retry succeeds
+
+
+def test_decision_log_pages_by_seq_and_rejects_bad_queries(h: Harness) -> None:
+    h.post_alerts(payload(alert("a/1"), alert("z/1", action=None)))
+    h.post_alerts(payload(alert("a/1")))
+    everything = h.client.get("/v1/decisions").json()["decisions"]
+    assert [d["kind"] for d in everything] == ["suspend", "ignored", "duplicate"]
+    page = h.client.get("/v1/decisions", params={"since": "1", "limit": "1"}).json()
+    assert [d["seq"] for d in page["decisions"]] == [2] and page["next_since"] == 2
+    by_time = h.client.get("/v1/decisions", params={"since": format_rfc3339(T0)}).json()["decisions"]
+    assert len(by_time) == 3
+    assert h.client.get("/v1/decisions", params={"limit": "0"}).status_code == 400
+    assert h.client.get("/v1/decisions", params={"since": "last tuesday"}).status_code == 400
+
+
+def test_health_metrics_and_openapi(h: Harness) -> None:
+    h.post_alerts(payload(alert("a/1"), alert("b/1"), alert("c/1"), alert("d/1")))
+    h.client.post("/v1/alerts", json=[], headers=WEBHOOK)
+    assert h.client.get("/healthz").json()["status"] == "ok"
+    text = h.client.get("/metrics").text
+    for line in (
+        'canary_receiver_suspension_active{mode="enforce",model="m/x",provider="a/1"} 1.0',
+        'canary_receiver_offense_level{model="m/x",provider="a/1"} 1.0',
+        'canary_receiver_ignored_providers{layer="builtin",model="m/x"} 1.0',
+        'canary_receiver_decisions_total{kind="floor_block"} 2.0',
+        'canary_receiver_floor_blocks_total{model="m/x"} 2.0',
+        'canary_receiver_webhook_requests_total{result="ok"} 1.0',
+        'canary_receiver_webhook_requests_total{result="bad_request"} 1.0',
+        'canary_receiver_mode{mode="enforce"} 1.0',
+        "canary_receiver_store_write_seconds_count 1.0",
+    ):
+        assert line in text, line
+    assert h.client.get("/openapi.json").json()["openapi"].startswith("3.")
