@@ -51,6 +51,7 @@ MAX_BODY_BYTES = 1 << 20
 MAX_REQUEST_LOG = 100_000
 MAX_GENERATIONS = 10_000
 _PIECE = re.compile(r"\s*\S+")
+_PIECE_CHARS = 20
 _DENSE_RUN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]{2,}")
 
 
@@ -100,6 +101,9 @@ class Simulator:
         self.profiles: dict[tuple[str, str], FaultProfile] = {
             (m.id, p.tag): p.profile for m in self.models.values() for p in m.providers
         }
+        self._providers: dict[tuple[str, str], Provider] = {
+            (m.id, p.tag): p for m in self.models.values() for p in m.providers
+        }
         self.outage = fleet.outage
         self._counters: dict[tuple[str, str, str], int] = defaultdict(int)
         self._numbers: dict[tuple[str, str], int] = defaultdict(int)
@@ -126,7 +130,7 @@ class Simulator:
     # -- state -------------------------------------------------------------------------------------------
     def provider(self, model: Model, tag: str) -> Provider:
         """The provider with its current (possibly patched) profile."""
-        return replace(model.provider(tag), profile=self.profiles[(model.id, tag)])
+        return self._providers[(model.id, tag)]
 
     def listed(self, model: Model) -> list[Provider]:
         """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
@@ -346,17 +350,27 @@ class Simulator:
     async def _write_stream(self, w: _Writer, call: _Call) -> None:
         profile, plan, reply = call.provider.profile, call.plan, call.reply
         events = _stream_events(call)  # serialised before the deadlines, so sending is all that is left
-        await w.start(200, _sse_headers(call.gen_id))
-        await w.send(wire.KEEPALIVE)
         role = wire.chunk(
             call.gen_id, call.created, call.model.id, call.provider, {"role": "assistant", "content": ""}
         )
-        await w.send(wire.sse(role))
+        await w.start(200, _sse_headers(call.gen_id))
+        await w.send(wire.KEEPALIVE + wire.sse(role))
         keepalive = profile.keepalive
         next_keepalive = call.t0 + keepalive
-        for offset, payload in events:
-            next_keepalive = await w.wait_with_keepalive(call.t0 + offset, next_keepalive, keepalive)
-            await w.send(payload)
+        index = 0
+        while index < len(events):
+            next_keepalive = await w.wait_with_keepalive(
+                call.t0 + events[index][0], next_keepalive, keepalive
+            )
+            # One write for every event already due: small writes cost a syscall each.
+            due = w.now() - call.t0
+            batch = [events[index][1]]
+            index += 1
+            while index < len(events) and events[index][0] <= due:
+                batch.append(events[index][1])
+                index += 1
+            await w.send(b"".join(batch))
+        tail: list[bytes] = []
         if plan.mid_stream_error:
             error = wire.mid_stream_error(call.provider, call.rng)
             event = wire.chunk(
@@ -369,9 +383,10 @@ class Simulator:
                 "error",
                 error=error,
             )
-            await w.send(wire.sse(event))
+            tail.append(wire.sse(event))
             if call.rng.random() < 0.5:
-                await w.send(wire.DONE)
+                tail.append(wire.DONE)
+            await w.send(b"".join(tail))
             return
         final = {"role": "assistant", "content": ""}
         finish = wire.chunk(
@@ -383,15 +398,12 @@ class Simulator:
             reply.finish_reason,
             reply.native_finish_reason,
         )
-        await w.send(wire.sse(finish))
         usage = wire.usage(reply, call.understood.prompt_tokens, call.provider)
         usage_delta = None if call.rng.random() < 0.5 else {"role": "assistant", "content": ""}
-        await w.send(
-            wire.sse(
-                wire.chunk(call.gen_id, call.created, call.model.id, call.provider, usage_delta, usage=usage)
-            )
+        usage_event = wire.chunk(
+            call.gen_id, call.created, call.model.id, call.provider, usage_delta, usage=usage
         )
-        await w.send(wire.DONE)
+        await w.send(wire.sse(finish) + wire.sse(usage_event) + wire.DONE)
         self._record_generation(call, streamed=True, usage=usage)
 
     async def _write_completion(self, w: _Writer, call: _Call) -> None:
@@ -509,6 +521,7 @@ class Simulator:
             error["error"]["problems"] = exc.problems
             return JSONResponse(error, status_code=400)
         self.profiles[(model_id, tag)] = profile
+        self._providers[(model_id, tag)] = replace(self._providers[(model_id, tag)], profile=profile)
         return JSONResponse({"model": model_id, "tag": tag, "profile": _plain(profile)})
 
     async def sim_fleet(self, request: Request) -> Response:
@@ -617,11 +630,22 @@ def _sse_headers(gen_id: str | None) -> dict[str, str]:
 
 
 def _pieces(text: str) -> list[str]:
-    """Stream pieces: words with their leading space; runs of CJK split every two characters."""
-    pieces: list[str] = []
+    """Stream pieces of a few tokens each, as hosts send them: words grouped to about 16 characters,
+    CJK runs cut every 4 characters. Fewer, larger events keep 100 concurrent streams cheap.
+
+    >>> _pieces("The wind rose over the harbor tonight.")
+    ['The wind rose over', ' the harbor tonight.']
+    """
+    words: list[str] = []
     for word in _PIECE.findall(text):
         if _DENSE_RUN.search(word):
-            pieces.extend(word[i : i + 2] for i in range(0, len(word), 2))
+            words.extend(word[i : i + 4] for i in range(0, len(word), 4))
+        else:
+            words.append(word)
+    pieces: list[str] = []
+    for word in words:
+        if pieces and len(pieces[-1]) + len(word) <= _PIECE_CHARS and not _DENSE_RUN.search(word):
+            pieces[-1] += word
         else:
             pieces.append(word)
     if text and not pieces:
@@ -672,6 +696,9 @@ class _Writer:
 
     async def send(self, data: bytes) -> None:
         await self._send({"type": "http.response.body", "body": data, "more_body": True})
+
+    def now(self) -> float:
+        return self._loop.time()
 
     async def sleep_until(self, deadline: float) -> None:
         delay = deadline - self._loop.time()

@@ -36,7 +36,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
 def uvicorn_config(simulator: Simulator, log_level: str) -> uvicorn.Config:
     return uvicorn.Config(
         simulator.app,
-        loop="asyncio",
+        loop="asyncio",  # not uvloop: its timers have millisecond resolution, too coarse for TTFT
         http="h11",
         lifespan="off",
         log_level=log_level,
