@@ -1,0 +1,148 @@
+"""The router client: ETag polling, union merge, never blocking, fail-static with the list's age."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+import httpx
+
+from exporter.router import IgnoreListClient, merge_ignore_tags
+from exporter.router.examples.openrouter_router import ProductRouter
+
+
+class FakeReceiver:
+    """A MockTransport handler serving one ignore list with ETags; can be switched off."""
+
+    def __init__(self) -> None:
+        self.tags = ["bad/1"]
+        self.down = False
+        self.requests: list[httpx.Request] = []
+
+    def body(self, model: str) -> bytes:
+        return json.dumps({"model": model, "ignore": self.tags, "entries": [], "generated_at": "x"}).encode()
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        if self.down:
+            raise httpx.ConnectError("connection refused", request=request)
+        model = request.url.params["model"]
+        etag = f'"{len(self.tags)}-{",".join(self.tags)}"'
+        if request.headers.get("if-none-match") == etag:
+            return httpx.Response(304, headers={"ETag": etag})
+        return httpx.Response(200, content=self.body(model), headers={"ETag": etag})
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_polls_with_etags_and_reports_age() -> None:
+    fake, clock = FakeReceiver(), Clock()
+    client = IgnoreListClient(
+        "http://r", ["m/x"], poll_interval=10, transport=httpx.MockTransport(fake), clock=clock
+    )
+    assert client.is_stale("m/x") and client.age_seconds("m/x") is None
+    assert client.poll_once() == {"m/x": True}
+    assert client.ignored("m/x") == ("bad/1",) and client.age_seconds("m/x") == 0
+    clock.now += 5
+    client.poll_once()
+    assert fake.requests[-1].headers["if-none-match"] == '"1-bad/1"'
+    assert client.age_seconds("m/x") == 0  # a 304 confirms the list
+    fake.tags = ["bad/1", "worse/2"]
+    client.poll_once()
+    assert client.ignored("m/x") == ("bad/1", "worse/2")
+
+
+def test_fails_static_when_the_receiver_is_down_or_answers_nonsense() -> None:
+    fake, clock = FakeReceiver(), Clock()
+    client = IgnoreListClient(
+        "http://r", ["m/x"], poll_interval=10, transport=httpx.MockTransport(fake), clock=clock
+    )
+    client.poll_once()
+    fake.down = True
+    clock.now += 31
+    assert client.poll_once() == {"m/x": False}
+    assert client.ignored("m/x") == ("bad/1",)  # the last good list is still served
+    assert client.is_stale("m/x") and client.age_seconds("m/x") == 31
+    assert "ConnectError" in (client.last_error("m/x") or "")
+    broken = IgnoreListClient(
+        "http://r",
+        ["m/x"],
+        transport=httpx.MockTransport(
+            lambda r: httpx.Response(200, content=b'{"model": "other", "ignore": []}')
+        ),
+    )
+    assert broken.poll_once() == {"m/x": False} and broken.ignored("m/x") == ()
+
+
+def test_merge_is_a_union_that_never_removes_and_never_mutates() -> None:
+    request = {"model": "m/x", "provider": {"ignore": ["mine/1", "bad/1"], "sort": "price"}}
+    merged = merge_ignore_tags(request, ["bad/1", "a/2"])
+    assert merged == {"model": "m/x", "provider": {"ignore": ["mine/1", "bad/1", "a/2"], "sort": "price"}}
+    assert request["provider"] == {"ignore": ["mine/1", "bad/1"], "sort": "price"}
+    assert merge_ignore_tags({"model": "m"}, []) == {"model": "m"}
+    assert merge_ignore_tags({"model": "m"}, ["x/1"]) == {"model": "m", "provider": {"ignore": ["x/1"]}}
+
+
+def test_merge_never_waits_for_the_network() -> None:
+    def slow(request: httpx.Request) -> httpx.Response:
+        time.sleep(2)
+        return httpx.Response(500)
+
+    client = IgnoreListClient("http://r", ["m/x"], poll_interval=60, transport=httpx.MockTransport(slow))
+    with client:  # a background poll is stuck in the slow transport
+        started = time.perf_counter()
+        assert client.merge_ignore({"model": "m/x"}) == {"model": "m/x"}
+        assert time.perf_counter() - started < 0.05
+
+
+def test_asyncio_polling() -> None:
+    fake = FakeReceiver()
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        return fake(request)
+
+    client = IgnoreListClient(
+        "http://r", ["m/x", "m/y"], poll_interval=0.01, transport=httpx.MockTransport(handler)
+    )
+
+    async def scenario() -> None:
+        task = asyncio.create_task(client.run())
+        while client.is_stale("m/y"):  # noqa: ASYNC110 - polling the client's public state is the point
+            await asyncio.sleep(0.005)
+        task.cancel()
+
+    asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert client.ignored("m/y") == ("bad/1",)
+
+
+def test_against_a_real_receiver_and_the_example_router(tmp_path: Path) -> None:
+    from exporter.configkit import Secret
+    from exporter.receiver.config import ReceiverConfig
+    from exporter.receiver.server import ReceiverServer
+    from exporter.receiver.state import Mode
+
+    config = ReceiverConfig(tmp_path, Secret("env:W", "w"), Secret("env:A", "a"), mode=Mode.ENFORCE)
+    with ReceiverServer(config) as server:
+        httpx.post(
+            server.base_url + "/v1/admin/incidents",
+            json={"model": "m/x", "provider": "down/1", "reason": "outage"},
+            headers={"Authorization": "Bearer a"},
+        ).raise_for_status()
+        lists = IgnoreListClient(server.base_url, ["m/x"], poll_interval=0.05)
+        with lists:
+            deadline = time.monotonic() + 5
+            while lists.ignored("m/x") != ("down/1",) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            router = ProductRouter(
+                lists, httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(500))), "k"
+            )
+            body = router.build_request("m/x", [{"role": "user", "content": "hi"}])
+        assert body["provider"]["ignore"] == ["down/1"]
