@@ -1,0 +1,25 @@
+"""Fixtures of the end-to-end tests: one stack per module, built by ``make_stack`` and always torn down."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .stack import Stack
+
+
+@pytest.fixture(scope="module")
+def make_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Stack]]:
+    """Start stacks for a module (``make_stack(fleet, **options)``); every process is ended at module end."""
+    started: list[Stack] = []
+
+    def make(fleet: Path, **options: object) -> Stack:
+        stack = Stack(tmp_path_factory.mktemp(fleet.stem), fleet, **options)  # type: ignore[arg-type]
+        started.append(stack)
+        return stack.start()
+
+    yield make
+    for stack in reversed(started):
+        stack.close()
