@@ -168,9 +168,7 @@ class Simulator:
             return self._outage_response()
         wanted = {p for p in request.query_params.get("supported_parameters", "").split(",") if p}
         data = []
-        for model in self.models.values():
-            if model.removal == "model_not_found" and model.behaviour is None:
-                continue
+        for model in self.models.values():  # removed catalogue models stay listed: a stale catalogue
             listed = self.listed(model) if model.removal is None else []
             if wanted and not any(wanted <= set(p.supported_parameters) for p in listed):
                 continue
