@@ -30,6 +30,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,24 +59,19 @@ def _non_negative_int(value: object) -> int:
         return 0
     if isinstance(value, int):
         return max(value, 0)
-    if isinstance(value, float) and value == value and value >= 0:
+    if isinstance(value, float) and math.isfinite(value) and value >= 0:
         return int(value)
     return 0
 
 
 def _non_negative_float(value: object) -> float:
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         return 0.0
-    if isinstance(value, int | float):
+    try:
         number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            return 0.0
-    else:
+    except (ValueError, OverflowError):  # "abc", or an integer beyond float range
         return 0.0
-    return number if number >= 0 and number != float("inf") else 0.0  # NaN fails ">= 0"
+    return number if math.isfinite(number) and number >= 0 else 0.0
 
 
 class ChunkAccumulator:

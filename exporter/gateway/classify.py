@@ -155,7 +155,7 @@ def error_facts(error: object) -> ErrorFacts:
     if isinstance(raw_code, int) and not isinstance(raw_code, bool):
         code = raw_code
     elif isinstance(raw_code, str) and raw_code.strip():
-        if raw_code.strip().isdigit():
+        if _is_ascii_number(raw_code.strip()):
             code = int(raw_code.strip())
         else:
             code_text = raw_code.strip()
@@ -388,7 +388,7 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
 def _as_int(value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and _is_ascii_number(value.strip()):
         return int(value.strip())
     return None
 
@@ -398,3 +398,8 @@ def _first_str(*values: object) -> str | None:
         if isinstance(value, str) and value:
             return value
     return None
+
+
+def _is_ascii_number(text: str) -> bool:
+    # str.isdigit() accepts "²", which int() rejects.
+    return text.isascii() and text.isdigit()

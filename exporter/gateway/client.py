@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -490,7 +491,7 @@ class GatewayClient:
 
     async def _read_bounded(self, response: httpx.Response, limit: int) -> tuple[bytes, bool]:
         declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
+        if declared.isascii() and declared.isdigit() and int(declared) > limit:
             return b"", True
         parts: list[bytes] = []
         size = 0
@@ -650,18 +651,13 @@ def _number(value: object) -> float | None:
     """A finite number from a number, a decimal string, or a percentile object (its p50)."""
     if isinstance(value, Mapping):
         value = value.get("p50")
-    if isinstance(value, bool) or value is None:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         return None
-    if isinstance(value, int | float):
+    try:
         number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            return None
-    else:
+    except (ValueError, OverflowError):  # "abc", or an integer beyond float range
         return None
-    return number if number == number and abs(number) != float("inf") else None
+    return number if math.isfinite(number) else None
 
 
 def _shape(value: object) -> str:

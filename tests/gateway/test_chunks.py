@@ -200,3 +200,11 @@ def test_a_later_non_null_finish_reason_does_not_replace_the_first() -> None:
     later = {"index": 0, "delta": {}, "finish_reason": "length", "native_finish_reason": "max"}
     acc.feed({"choices": [later]})
     assert acc.finish_reason == "stop" and acc.native_finish_reason == "max"
+
+
+def test_numbers_beyond_float_range_are_ignored_not_raised() -> None:
+    huge = 10**400
+    assert parse_usage({"prompt_tokens": float("inf"), "completion_tokens": huge, "cost": huge}) == Usage(
+        0, huge, 0.0
+    )
+    assert parse_usage({"cost": "1e999"}) == Usage(0, 0, 0.0)

@@ -115,6 +115,7 @@ def test_is_provider_refusal_marks_content_policy_and_refusal_errors_only() -> N
         ({"code": "refusal", "message": "x"}, Outcome.INCONCLUSIVE, Reason.REFUSAL_ERROR),
         ({"code": 402, "message": "Insufficient credits"}, Outcome.CONFIG, Reason.CREDITS),
         ({"code": "401", "message": "User not found."}, Outcome.CONFIG, Reason.AUTH),
+        ({"code": "²", "http_status": "⁴"}, Outcome.TRANSPORT, Reason.MID_STREAM_ERROR),
     ],
 )  # fmt: skip
 def test_mid_stream_errors(error: object, outcome: Outcome, reason: Reason) -> None:

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from exporter.gateway.classify import missing_key
-from exporter.gateway.client import GatewayClient
+from exporter.gateway.client import GatewayClient, parse_endpoint
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason, Usage
 
@@ -630,3 +630,9 @@ def test_invalid_construction_is_refused_with_a_clear_message() -> None:
         GatewayClient(BASE, KEY, kind="grpc")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="timeouts must be positive"):
         GatewayClient(BASE, KEY, timeout=0)
+
+
+def test_endpoint_numbers_beyond_float_range_are_ignored() -> None:
+    endpoint = parse_endpoint({"tag": "x", "context_length": 10**400, "pricing": {"prompt": "1e999"}})
+    assert endpoint is not None
+    assert (endpoint.context_length, endpoint.price_prompt_usd_per_token) == (None, 0.0)
