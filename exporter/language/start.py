@@ -27,7 +27,7 @@ _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
 _PLUS_OK = re.compile(r"\+ ")  # markdown list item
 _PERCENT_OK = re.compile(r"%[a-z0-9]")  # printf-style specifier
 _DOLLAR_OK = re.compile(r"\$[A-Za-z0-9{(]")  # "$HOME", "$5"
-_LESS_OK = re.compile(r"<[a-zA-Z]+[ >]")  # an HTML-ish tag such as "<b>" or "<i class"
+_LESS_OK = re.compile(r"<[^\W\d_][^<>\n]{0,30}>")  # a tag or placeholder: "<b>", "<모드>"
 _BACKSLASH_OK = re.compile(r"\\[a-z]")  # "\n", "\section"
 _PIPE_OK = re.compile(r"\|[^\n]*\|")  # a markdown table row
 _AT_OK = re.compile(r"@[A-Za-z]")  # a handle or "@file"
@@ -49,9 +49,11 @@ _UPPER = _case_class("isupper")
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
 # "ingHello": two or more lowercase letters glued to a capitalised word (not "macOS", "iPhone").
 _GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}{_LOWER}")
-# "lyЭлементы", "ing你好": a lowercase Latin/Cyrillic run glued to another script.
+# "lyЭлементы", "ing你好": a lowercase Latin/Cyrillic run glued to another script. Before Chinese, Japanese
+# or Korean only a known subword suffix counts: a command name takes a particle there ("mandb는", "rpm是").
+_SUFFIXES = "ing|tion|ly|ed|ment|ness|ers?|es|ción|ção|ung|ent|ant|ist|ity|ous"
 _GLUED_SCRIPT = re.compile(
-    rf"^(?:[a-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ]|{_CJK})|[а-яёєіїґ]{{1,12}}(?=[A-Za-z]|{_CJK}))"
+    rf"^(?:[a-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?={_CJK})|[а-яёєіїґ]{{1,12}}(?=[A-Za-z]|{_CJK}))"
 )
 # "ción Hola", "ing. Hello", "ers A list", "lar ¿Qué": a lowercase fragment, then the capitalised first word.
 _LOOSE_FRAGMENT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?…]*\s+[¿¡\"“„«]?{_UPPER}(?:{_LOWER}|\s)")
