@@ -1,0 +1,91 @@
+"""A pass over a simulated catalogue of 500 models: every status right, paced, persisted across a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from exporter.outcomes import Reason
+from exporter.routability.job import GatewayConnection, JobSettings, run_pass
+from exporter.routability.model import Source, Status
+from exporter.routability.store import RoutabilityStore
+from exporter.routability.transport import HttpxTransport
+from exporter.serving import ThreadedServer
+from exporter.simulator.app import Simulator
+from exporter.simulator.fleet import load_fleet
+
+FLEET = Path(__file__).with_name("fixtures") / "catalogue_fleet.yaml"
+PACE = 0.005
+EXPECTED = {
+    "healthy": Status.HEALTHY,
+    "rate_limited": Status.DEGRADED,
+    "erroring": Status.DEGRADED,
+    "removed": Status.UNAVAILABLE,
+}
+REMOVAL_REASONS = {
+    "model_not_found": Reason.MODEL_NOT_FOUND,
+    "no_endpoints": Reason.NO_ENDPOINTS,
+    "model_deprecated": Reason.MODEL_DEPRECATED,
+}
+
+
+@pytest.mark.slow
+def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: Path) -> None:
+    simulator = Simulator(load_fleet(FLEET))
+    # ThreadedServer lets uvicorn bind the socket itself (TCP_NODELAY on accepted connections); the
+    # simulator's own SimulatorServer currently adds ~40 ms per request on loopback (Nagle + delayed ACK).
+    with ThreadedServer(simulator.app) as sim:
+        models = simulator.models
+        gateway = GatewayConnection(f"{sim.base_url}/api/v1", "sk-sim", "openrouter")
+
+        async def one_pass() -> object:
+            transport = HttpxTransport(timeout=10.0)
+            try:
+                with RoutabilityStore(tmp_path / "r.sqlite3") as store:
+                    return await run_pass(store, transport, gateway, JobSettings(pace=PACE))
+            finally:
+                await transport.aclose()
+
+        summary = asyncio.run(one_pass())
+        with urllib.request.urlopen(f"{sim.base_url}/_sim/requests") as response:  # loopback only
+            arrivals = sorted(r["t"] for r in json.load(response))
+
+    # targets: active chat models; not the 10 non-chat ones, nor deprecated ones listed with a past
+    # expiration_date (the simulator lists them so; their chat answer is 404 model_deprecated)
+    with RoutabilityStore(tmp_path / "r.sqlite3") as reopened:  # a restart: rows come back from disk
+        rows = reopened.rows()
+    chat_models = {m.id: m for m in models.values() if m.behaviour != "non_chat"}
+    expired = {slug for slug, m in chat_models.items() if m.removal == "model_deprecated"}
+    assert len(chat_models) == 503 and len(expired) == 6
+    assert set(rows) == set(chat_models) - expired
+    chat_models = {slug: m for slug, m in chat_models.items() if slug not in expired}
+    wrong = {
+        slug: (m.behaviour, rows[slug].status.value, rows[slug].note)
+        for slug, m in chat_models.items()
+        if rows[slug].status is not EXPECTED[m.behaviour]
+    }
+    assert wrong == {}
+    for slug, m in chat_models.items():
+        row = rows[slug]
+        assert row.source is Source.GATEWAY and row.last_check is not None
+        # the listing of an unknown model is a 404: no listed signal rather than an invented one
+        assert (row.listed is None) is (m.removal == "model_not_found")
+        assert row.consecutive_failures == (0 if m.behaviour == "healthy" else 1)
+        if m.behaviour == "removed":
+            assert m.removal is not None
+            assert row.reason is REMOVAL_REASONS[m.removal], (slug, row.note)
+        if m.behaviour == "rate_limited":
+            assert row.reason is Reason.RATE_LIMITED
+    assert summary.probed == 497 and summary.skipped == 0  # type: ignore[attr-defined]
+    assert summary.results == {"healthy": 400, "degraded": 75, "unavailable": 22}  # type: ignore[attr-defined]
+
+    # no burst: one chat per model, chat starts at least 2 x pace apart (endpoint listing in between)
+    assert len(arrivals) == 497
+    gaps = [b - a for a, b in itertools.pairwise(arrivals)]
+    assert min(gaps) >= PACE, min(gaps)
+    assert all(arrivals[i + 10] - arrivals[i] >= 10 * 2 * PACE - 0.003 for i in range(len(arrivals) - 10))
