@@ -195,6 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--fleet", metavar="FILE", default=None, help="simulator fleet file (default: built-in)")
     p.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="use this canary config (its gateway, models and receiver) instead of the simulator",
+    )
+    p.add_argument(
         "--no-pipeline",
         action="store_true",
         help="do not start Prometheus and Alertmanager even if installed",

@@ -117,17 +117,26 @@ def _read_direct_host(sec: Section) -> DirectHost:
     return host
 
 
-def _read_model(sec: Section, has_gateway: bool) -> ModelConfig:
+def _read_model(sec: Section, gateway: GatewayConfig | None) -> ModelConfig:
+    has_gateway = gateway is not None
     hosts = tuple(_read_direct_host(h) for h in sec.section_list("direct_hosts"))
     model = ModelConfig(
         slug=sec.string("slug", pattern=_SLUG, what="a model slug such as moonshotai/kimi-k2-0905"),
-        via_gateway=sec.boolean("via_gateway", has_gateway),
+        via_gateway=sec.boolean(
+            "via_gateway", has_gateway and gateway is not None and gateway.kind == "openrouter"
+        ),
         known_filtering=frozenset(sec.str_list("known_filtering", [])),
         require=frozenset(sec.str_list("require", [])),
         direct_hosts=hosts,
     )
     if model.via_gateway and not has_gateway:
         sec.problem("via_gateway", "is true but there is no gateway section")
+    elif model.via_gateway and gateway is not None and gateway.kind != "openrouter":
+        sec.problem(
+            "via_gateway",
+            "an openai-compatible gateway has no endpoint discovery: set via_gateway: false and list the "
+            "hosts under direct_hosts",
+        )
     if not model.via_gateway and not hosts:
         sec.problem("direct_hosts", "a model not probed via the gateway needs at least one direct host")
     names = [h.name for h in hosts]
@@ -153,7 +162,7 @@ def read_config(root: Section, path: Path) -> CanaryConfig:
     """Read every section of an already-parsed file; problems accumulate in ``root.problems``."""
     gateway = _read_gateway(root.section("gateway")) if root.has("gateway") else None
     root.raw("gateway")
-    models = tuple(_read_model(m, gateway is not None) for m in root.section_list("models", required=True))
+    models = tuple(_read_model(m, gateway) for m in root.section_list("models", required=True))
     slugs = [m.slug for m in models]
     if len(set(slugs)) != len(slugs):
         root.problem("models", "each model slug may appear only once")
@@ -165,9 +174,11 @@ def read_config(root: Section, path: Path) -> CanaryConfig:
     rounds_sec.finish()
     contracts = _read_contracts(root.section("contracts"))
     exporter_sec = root.section("exporter")
-    exporter = ExporterConfig(listen=exporter_sec.string(
-        "listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN, what="HOST:PORT such as 127.0.0.1:9464"
-    ))
+    exporter = ExporterConfig(
+        listen=exporter_sec.string(
+            "listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN, what="HOST:PORT such as 127.0.0.1:9464"
+        )
+    )
     exporter_sec.finish()
     receiver = routability = None
     root.raw("receiver"), root.raw("routability")  # known sections, read below when present

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from exporter.contracts.base import Contract
+from exporter.contracts.language import LanguageContract
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 
 # The order is the order in which a provider's probes run within a round.
-CONTRACTS: tuple[type[Contract], ...] = (TTFTContract, RefusalContract, StructuredContract)
+CONTRACTS: tuple[type[Contract], ...] = (TTFTContract, RefusalContract, StructuredContract, LanguageContract)
 REGISTRY: dict[str, type[Contract]] = {contract.name: contract for contract in CONTRACTS}
