@@ -183,9 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--interval",
         type=float,
-        default=8.0,
+        default=10.0,
         metavar="SECONDS",
-        help="seconds between round starts (default 8)",
+        help="seconds between round starts (default 10)",
     )
     p.add_argument(
         "--mode",

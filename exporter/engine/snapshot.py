@@ -54,14 +54,14 @@ class Snapshot:
     rounds_total: int = 0
     last_round: RoundReport | None = None
     completed_at: float | None = None  # wall clock of the last completed round
-    endpoints: Mapping[str, tuple[Endpoint, ...]] = _EMPTY
+    endpoints: Mapping[str, tuple[Endpoint, ...]] = field(default_factory=lambda: _EMPTY)
     streaks: Streaks = field(default_factory=Streaks)
-    outcome_counts: Mapping[tuple[str, str, str, str, str], int] = _EMPTY
-    locale_counts: Mapping[tuple[str, str, str, str, str], int] = _EMPTY
-    ttft: Mapping[HostKey, Histogram] = _EMPTY
-    tokens: Mapping[tuple[str, str, str], int] = _EMPTY
-    cost_usd: Mapping[HostKey, float] = _EMPTY
-    discovery_failures: Mapping[str, int] = _EMPTY
+    outcome_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
+    locale_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
+    ttft: Mapping[HostKey, Histogram] = field(default_factory=lambda: _EMPTY)
+    tokens: Mapping[tuple[str, str, str], int] = field(default_factory=lambda: _EMPTY)
+    cost_usd: Mapping[HostKey, float] = field(default_factory=lambda: _EMPTY)
+    discovery_failures: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
 
     def last_results(self) -> Mapping[HostKey, Mapping[str, ProbeResult]]:
         return self.last_round.results if self.last_round is not None else _EMPTY
