@@ -277,3 +277,15 @@ def test_malformed_requests_are_400_and_oversized_413(faults: SimulatorServer) -
     )
     huge = {"model": FAULTS_MODEL, "messages": [{"role": "user", "content": "x" * (1 << 20)}]}
     assert httpx.post(url, json=huge).status_code == 413
+
+
+def test_small_successive_writes_are_not_delayed_by_nagle(faults: SimulatorServer) -> None:
+    # A 1 ms TTFT stream is several small writes; with Nagle + delayed ACK each costs ~40 ms.
+    with httpx.Client(verify=False) as client:
+        chat(faults, "healthy/fp8", stream=True)  # warm-up
+        started = time.perf_counter()
+        for _ in range(5):
+            body = {"model": FAULTS_MODEL, "messages": [{"role": "user", "content": "go"}], "stream": True,
+                    "max_tokens": 16, "provider": {"only": ["healthy/fp8"]}}  # fmt: skip
+            assert client.post(f"{faults.base_url}/chat/completions", json=body).status_code == 200
+    assert (time.perf_counter() - started) / 5 < 0.03
