@@ -64,29 +64,22 @@ class _Run:
         return decision
 
     def expire(self) -> None:
-        for route, s in sorted(self.state.suspensions.items()):
-            if s.until <= self.now:
-                self.add(
-                    Kind.EXPIRE,
-                    f"{s.mode} suspension (rung {s.rung}) ended at {format_rfc3339(s.until)}",
-                    model=route[0],
-                    provider=route[1],
-                    mode=s.mode,
-                    rung=s.rung,
-                    until=s.until,
-                    source="clock",
-                )
-        for incident_id, i in sorted(self.state.incidents.items()):
-            if i.until is not None and i.until <= self.now:
-                self.add(
-                    Kind.EXPIRE,
-                    f"incident {incident_id} ended at {format_rfc3339(i.until)}: {i.reason}",
-                    model=i.model,
-                    provider=i.provider,
-                    until=i.until,
-                    incident_id=incident_id,
-                    source="clock",
-                )
+        due = sorted((r, s) for r, s in self.state.suspensions.items() if s.until <= self.now)
+        for (model, provider), s in due:
+            self.add(
+                Kind.EXPIRE,
+                f"{s.mode} suspension (rung {s.rung}) ended at {format_rfc3339(s.until)}",
+                model=model, provider=provider, mode=s.mode, rung=s.rung, until=s.until, source="clock",
+            )  # fmt: skip
+        ended = sorted(
+            (k, i) for k, i in self.state.incidents.items() if i.until is not None and i.until <= self.now
+        )
+        for incident_id, i in ended:
+            self.add(
+                Kind.EXPIRE,
+                f"incident {incident_id} ended at {format_rfc3339(i.until or self.now)}: {i.reason}",
+                model=i.model, provider=i.provider, until=i.until, incident_id=incident_id, source="clock",
+            )  # fmt: skip
 
     def result(self) -> Result:
         return self.state, tuple(self.decisions)

@@ -52,6 +52,7 @@ log = logging.getLogger("canary.receiver")
 class IgnoreView:
     body: bytes
     etag: str  # strong, quoted
+    layer_counts: tuple[tuple[str, int], ...] = ()  # (layer, entries) for the metrics
 
 
 class ReceiverService:
@@ -78,7 +79,7 @@ class ReceiverService:
         self._counters = Counters()
         self._views: Mapping[str, IgnoreView] = MappingProxyType({})
         self._generated_at = clock()
-        self._publish(state, clock())
+        self._publish(state, clock(), None)
 
     @classmethod
     def open(
@@ -126,7 +127,7 @@ class ReceiverService:
                         elapsed
                     )
                 )
-                self._publish(state, now)
+                self._publish(state, now, {d.model for d in decisions if d.model is not None})
                 for d in decisions:
                     log.info("decision %s %s %s: %s", d.kind, d.model or "-", d.provider or "-", d.reason)
             return decisions
@@ -163,10 +164,18 @@ class ReceiverService:
             self._counters = change(self._counters)
 
     # -- publishing -----------------------------------------------------------------------------------
-    def _publish(self, state: State, now: float) -> None:
-        models = state.models() | {b.model for b in self.policy.builtin}
+    def _publish(self, state: State, now: float, touched: set[str] | None) -> None:
+        """Serve ``state``; only the lists of ``touched`` models (None: all) are rebuilt, so the others keep
+        their ETag and a decision costs the same however many models the receiver knows."""
+        if touched is None:
+            models: set[str] = set(state.models() | {b.model for b in self.policy.builtin})
+            views: dict[str, IgnoreView] = {}
+        else:
+            models, views = touched, dict(self._views)
+        for model in models:
+            views[model] = self._build_view(model, state, now)
         self._generated_at = now
-        self._views = MappingProxyType({m: self._build_view(m, state, now) for m in models})
+        self._views = MappingProxyType(views)
         self._state = state
 
     def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
@@ -186,7 +195,8 @@ class ReceiverService:
             "generated_at": format_rfc3339(now),
         }
         body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
-        return IgnoreView(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        counts = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
+        return IgnoreView(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"', counts)
 
     # -- reads (never block on a writer) --------------------------------------------------------------
     @property
@@ -266,13 +276,6 @@ class ReceiverService:
     def metrics_snapshot(self) -> MetricsSnapshot:
         state, now = self._state, self._clock()
         ladder = self.policy.ladder
-        per_layer: dict[tuple[str, str], int] = {}
-        for model in self._views:
-            for e in ignore_entries(model, self.policy.builtin, state, now):
-                per_layer[(model, str(e.layer))] = per_layer.get((model, str(e.layer)), 0) + 1
-        for model in self._views:
-            for layer in Layer:
-                per_layer.setdefault((model, str(layer)), 0)
         return MetricsSnapshot(
             mode=self.policy.mode,
             suspensions=tuple(s for _, s in sorted(state.suspensions.items()) if s.until > now),
@@ -290,6 +293,8 @@ class ReceiverService:
                     }
                 )
             ),
-            ignored=tuple((m, layer, n) for (m, layer), n in sorted(per_layer.items())),
+            ignored=tuple(
+                (m, layer, n) for m, view in sorted(self._views.items()) for layer, n in view.layer_counts
+            ),
             counters=self._counters,
         )
