@@ -15,9 +15,8 @@ from exporter.routability.job import GatewayConnection, JobSettings, run_pass
 from exporter.routability.model import Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
-from exporter.serving import ThreadedServer
-from exporter.simulator.app import Simulator
 from exporter.simulator.fleet import load_fleet
+from exporter.simulator.server import SimulatorServer
 
 FLEET = Path(__file__).with_name("fixtures") / "catalogue_fleet.yaml"
 PACE = 0.005
@@ -36,12 +35,9 @@ REMOVAL_REASONS = {
 
 @pytest.mark.slow
 def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: Path) -> None:
-    simulator = Simulator(load_fleet(FLEET))
-    # ThreadedServer lets uvicorn bind the socket itself (TCP_NODELAY on accepted connections); the
-    # simulator's own SimulatorServer currently adds ~40 ms per request on loopback (Nagle + delayed ACK).
-    with ThreadedServer(simulator.app) as sim:
-        models = simulator.models
-        gateway = GatewayConnection(f"{sim.base_url}/api/v1", "sk-sim", "openrouter")
+    with SimulatorServer(load_fleet(FLEET)) as sim:
+        models = sim.simulator.models
+        gateway = GatewayConnection(sim.base_url, "sk-sim", "openrouter")
 
         async def one_pass() -> object:
             transport = HttpxTransport(timeout=10.0)
@@ -52,7 +48,7 @@ def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: 
                 await transport.aclose()
 
         summary = asyncio.run(one_pass())
-        with urllib.request.urlopen(f"{sim.base_url}/_sim/requests") as response:  # loopback only
+        with urllib.request.urlopen(f"{sim.root_url}/_sim/requests") as response:  # loopback only
             arrivals = sorted(r["t"] for r in json.load(response))
 
     # targets: active chat models; not the 10 non-chat ones, nor deprecated ones listed with a past
