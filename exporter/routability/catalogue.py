@@ -36,24 +36,26 @@ class CatalogueFilter:
 
 @dataclass(frozen=True, slots=True)
 class CatalogueModel:
-    """One active chat model of the catalogue; ``reasoning`` when it accepts a reasoning-effort parameter."""
+    """One model listed by the gateway.
+
+    ``active`` when it is a chat model (text output) that has not expired and the filter keeps it: only
+    active models become targets by themselves. ``reasoning`` when it accepts a reasoning parameter.
+    """
 
     slug: str
     reasoning: bool = False
+    active: bool = True
 
 
-def active_chat_models(payload: Any, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
-    """Active chat models from a ``/models`` reply (text output, not expired, kept by the filter), sorted.
-
-    Returns None when the payload is not a model list at all. Entries that are not chat models are
-    left out silently (they are not "skipped": they are not routability targets).
+def catalogue_models(payload: Any, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
+    """Every model of a ``/models`` reply, sorted by slug, or None when it is not a model list at all.
 
     Example::
 
         >>> payload = {"data": [{"id": "a/chat", "architecture": {"output_modalities": ["text"]}},
         ...                     {"id": "a/img", "architecture": {"output_modalities": ["image"]}}]}
-        >>> [m.slug for m in active_chat_models(payload, 0.0, CatalogueFilter())]
-        ['a/chat']
+        >>> [(m.slug, m.active) for m in catalogue_models(payload, 0.0, CatalogueFilter())]
+        [('a/chat', True), ('a/img', False)]
     """
     data = payload.get("data") if isinstance(payload, dict) else None
     if not isinstance(data, list):
@@ -63,14 +65,29 @@ def active_chat_models(payload: Any, now: float, keep: CatalogueFilter) -> list[
         if not isinstance(entry, dict):
             continue
         slug = entry.get("id")
-        if not isinstance(slug, str) or not slug.strip() or not keep.keeps(slug):
+        if not isinstance(slug, str) or not slug.strip():
             continue
-        if not _outputs_text(entry) or _expired(entry.get("expiration_date"), now):
-            continue
+        active = keep.keeps(slug) and _outputs_text(entry) and not _expired(entry.get("expiration_date"), now)
         params = entry.get("supported_parameters")
         reasoning = isinstance(params, list) and ("reasoning" in params or "reasoning_effort" in params)
-        models[slug] = CatalogueModel(slug, reasoning)
+        models[slug] = CatalogueModel(slug, reasoning, active)
     return [models[s] for s in sorted(models)]
+
+
+def active_chat_models(payload: Any, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
+    """The active chat models of a ``/models`` reply (text output, not expired, kept by the filter).
+
+    Entries that are not active are left out silently: they are not "skipped", they are not targets.
+
+    Example::
+
+        >>> payload = {"data": [{"id": "a/chat", "architecture": {"output_modalities": ["text"]}},
+        ...                     {"id": "a/img", "architecture": {"output_modalities": ["image"]}}]}
+        >>> [m.slug for m in active_chat_models(payload, 0.0, CatalogueFilter())]
+        ['a/chat']
+    """
+    models = catalogue_models(payload, now, keep)
+    return None if models is None else [m for m in models if m.active]
 
 
 def listed_signal(payload: Any, now: float) -> ListedSignal | None:

@@ -123,8 +123,8 @@ def _absence(status: int, error: Any, facts: ErrorFacts, source: Source) -> Reas
         return None
     availability = error.get("availability") if isinstance(error, dict) else None
     if isinstance(availability, dict):
-        if availability.get("retryable") is True or facts.availability is None:
-            return None
+        if availability.get("retryable") is True or facts.availability is None or facts.excluded_by:
+            return None  # transient, unreadable, or endpoints removed by our own preferences/account
         return _ABSENCE_CODES.get(facts.availability)
     if source is Source.GATEWAY:
         if status == 400 and _NOT_VALID_MODEL.search(facts.message):

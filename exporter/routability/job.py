@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote
 
-from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, active_chat_models, listed_signal
+from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, catalogue_models, listed_signal
 from exporter.routability.classify import classify_network, classify_reply, missing_key
 from exporter.routability.model import (
     PassSummary,
@@ -124,7 +124,11 @@ async def run_pass(
     started = wall_clock()
     listed = await _list_catalogue(store, transport, gateway, settings, pacer, wall_clock)
     catalogue = {m.slug: m for m in (listed if listed is not None else _stored_catalogue(store))}
-    targets = sorted(set(catalogue) | set(settings.models) | set(settings.direct_routes))
+    # Rows already known and still listed are probed again even if no longer active (e.g. now expired):
+    # that is how a router learns a model it may still use has gone.
+    known = {slug for slug in store.rows() if slug in catalogue}
+    active = {slug for slug, m in catalogue.items() if m.active}
+    targets = sorted(active | known | set(settings.models) | set(settings.direct_routes))
 
     results: dict[str, int] = {}
     probed = skipped = 0
@@ -167,21 +171,21 @@ async def _list_catalogue(
     pacer: Pacer,
     wall_clock: Callable[[], float],
 ) -> list[CatalogueModel] | None:
-    """The active chat models listed now (stored for the next pass), or None if the listing failed."""
+    """Every model listed now (stored for the next pass), or None if the listing failed."""
     if gateway is None:
         return []
     await pacer.wait()
     reply = await transport.request("GET", f"{gateway.base_url.rstrip('/')}/models", gateway.api_key)
     listed = None
     if reply.status == 200:
-        listed = active_chat_models(reply.body, wall_clock(), settings.catalogue_filter)
+        listed = catalogue_models(reply.body, wall_clock(), settings.catalogue_filter)
     if listed is None:
         log.warning(
             "routability catalogue listing failed; reusing the last one status=%s failure=%s detail=%r",
             reply.status, reply.failure, reply.detail,
         )  # fmt: skip
         return None
-    store.set_meta(_CATALOGUE_META, json.dumps([[m.slug, m.reasoning] for m in listed]))
+    store.set_meta(_CATALOGUE_META, json.dumps([[m.slug, m.reasoning, m.active] for m in listed]))
     return listed
 
 
@@ -273,4 +277,9 @@ def _stored_catalogue(store: RoutabilityStore) -> list[CatalogueModel]:
     text = store.meta(_CATALOGUE_META)
     if text is None:
         return []
-    return [CatalogueModel(str(slug), bool(reasoning)) for slug, reasoning in json.loads(text)]
+    try:
+        items = json.loads(text)
+        return [CatalogueModel(str(i[0]), bool(i[1]), bool(i[2]) if len(i) > 2 else True) for i in items]
+    except (ValueError, TypeError, IndexError, KeyError):
+        log.warning("routability stored catalogue is unreadable; treating it as empty")
+        return []

@@ -184,6 +184,24 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
     ),
     # -- availability codes that are about us, our account or the moment: degraded ----------------------
     (
+        "no endpoints left by our account's allowed providers",
+        404,
+        {
+            "error": {
+                "message": "No endpoints found matching your data policy",
+                "code": 404,
+                "availability": {
+                    "code": "no_endpoints",
+                    "retryable": False,
+                    "excluded_by": ["allowed_providers"],
+                },
+            }
+        },
+        G,
+        Status.DEGRADED,
+        Reason.BAD_REQUEST,
+    ),
+    (
         "no endpoints marked retryable",
         404,
         availability("no_endpoints", 404, True, "No endpoints found"),

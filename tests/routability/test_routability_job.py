@@ -287,3 +287,44 @@ def test_httpx_transport_sends_the_key_and_no_cache_and_reports_failures_as_valu
     assert seen[0].headers["authorization"] == "Bearer sk-1"
     assert seen[0].headers["x-openrouter-cache"] == "false"
     assert "authorization" not in seen[1].headers
+
+
+def test_a_known_model_that_expired_is_probed_again_and_an_explicit_model_goes_through_the_gateway(
+    store: RoutabilityStore,
+) -> None:
+    store.put(RoutabilityRow("old/expired", Status.HEALTHY, last_check=5.0, source=Source.GATEWAY))
+    models = catalogue("a/active", "old/expired", "x/embed")
+    models["data"][1]["expiration_date"] = "2020-01-01"
+    models["data"][2]["architecture"] = {"output_modalities": ["embeddings"]}
+    deprecated = {
+        "error": {
+            "message": "old/expired has been deprecated",
+            "error_type": "not_found",
+            "http_status": 404,
+            "availability": {"code": "model_deprecated", "retryable": False},
+        }
+    }
+    answers = {
+        "a/active": HttpReply(200, OK),
+        "old/expired": HttpReply(404, deprecated),
+        "x/embed": HttpReply(400, {"error": {"code": 400, "message": "x/embed is an embedding model"}}),
+    }
+    transport = Scripted(gateway_answers(models, by_model(answers)), Clock())
+    summary = run(store, transport, JobSettings(pace=0.0, models=("x/embed",)))
+    rows = store.rows()
+    assert (rows["old/expired"].status, rows["old/expired"].reason) == (
+        Status.UNAVAILABLE,
+        Reason.MODEL_DEPRECATED,
+    )
+    assert (rows["x/embed"].status, rows["x/embed"].source) == (Status.DEGRADED, Source.GATEWAY)
+    assert summary.skipped == 0 and summary.probed == 3
+
+
+def test_an_unreadable_stored_catalogue_is_treated_as_empty(store: RoutabilityStore) -> None:
+    store.set_meta("catalogue", "{not json")
+
+    def outage(method: str, url: str, body: dict[str, Any] | None) -> HttpReply:
+        return HttpReply(None, None, "network", "refused")
+
+    summary = run(store, Scripted(outage, Clock()), JobSettings(pace=0.0, models=("a/x",)))
+    assert (summary.catalogue_listed, summary.probed, summary.skipped) == (False, 0, 1)
