@@ -72,19 +72,29 @@ CANDIDATES = frozenset({spec.language for spec in LOCALES.values()}) | frozenset
 # Languages the models split that are one for this purpose (Malay/Indonesian is the case that matters:
 # the two models disagree between them on a quarter of Indonesian sentences).
 SAME_LANGUAGE = {"ms": "id", "nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
+# A regional variety or close neighbour CLD3 names instead of the language fastText names: for the question
+# "is this sentence in that other language" they agree (CLD3 says Corsican for much Italian, Galician for
+# Spanish, Afrikaans for short Dutch). Never used to call a sentence native.
+VARIETY_OF = {"co": "it", "sc": "it", "gl": "es", "ast": "es", "an": "es", "af": "nl", "fy": "nl", "li": "nl",
+              "lb": "de", "oc": "fr", "wa": "fr", "jv": "id", "su": "id"}  # fmt: skip
 _UK_LETTERS = re.compile("[іїєґІЇЄҐ]")
 _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
+# Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
+_ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTERS, _UK_LETTERS)}
 
 # Thresholds (tuned on the dev half of the corpus, checked on the test half; see docs/language.md).
 MIN_LETTERS = 18  # weighted letters (a CJK character counts 3) a sentence needs to be judged
 FOREIGN_FASTTEXT = 0.5  # fastText probability of the other language
-FOREIGN_CLD3 = 0.7  # CLD3 probability of the same other language
+FOREIGN_CLD3 = 0.5  # CLD3 probability of the same other language (or a variety of it)
 FOREIGN_MAX_NATIVE = 0.15  # fastText probability left for the expected language
 NATIVE_FASTTEXT = 0.3  # fastText probability enough to call a sentence native
 NATIVE_CLD3 = 0.5
 SURE_NATIVE = 0.9  # fastText this sure of the expected language: CLD3 is not consulted
 STRONG_MODELS = 0.9  # both models at least this sure of another language: a strong foreign call
+SURE_MODELS = 0.7  # both models at least this sure: one such sentence can be mixing on its own (judge.py)
 STRONG_HANZI = 3  # distinctive characters of the other Chinese variant (and none of ours) for a strong call
+ALPHABET_FASTTEXT = 0.5  # fastText for the other of Russian/Ukrainian when the alphabet already says so
+SCRIPT_MISMATCH_MASS = 0.7  # fastText mass on one plausible language for a wrong-script sentence
 
 
 def fasttext_model_path() -> Path:
@@ -125,6 +135,7 @@ class Call:
     basis: str  # script | models | hanzi | none
     guess: Guess | None = None
     strong: bool = False  # foreign beyond doubt: by script, or both models near certain
+    sure: bool = False  # foreign beyond a single model's doubt (script, letters, or both models fairly sure)
 
 
 class Ensemble:
@@ -176,11 +187,11 @@ class Ensemble:
             return self._call_models(text, spec, w)
         if main in CJK_SCRIPTS:  # a Han/kana/hangul sentence in a Latin or Cyrillic reply
             language = "ja" if counts[Script.KANA] else "ko" if counts[Script.HANGUL] else "zh"
-            return Call("foreign", language, w, "script", strong=True)
+            return Call("foreign", language, w, "script", strong=True, sure=True)
         if main is Script.CYRILLIC or main is Script.OTHER:
             g = self.guess(text)
             language = g.fasttext[0][0] if g.fasttext[0][1] >= 0.5 else main.value
-            return Call("foreign", language, w, "script", g, strong=True)
+            return Call("foreign", language, w, "script", g, strong=True, sure=True)
         return self._call_models(text, spec, w, script_mismatch=True)
 
     def _call_cjk(self, text: str, spec: LocaleSpec, counts: Any, main: Script, w: float) -> Call:
@@ -192,28 +203,31 @@ class Ensemble:
             return self._call_models(text, spec, w, script_mismatch=True)
         if spec.language == "ja":
             if hangul >= 2 and hangul >= kana:
-                return Call("foreign", "ko", w, "script", strong=True)
+                return Call("foreign", "ko", w, "script", strong=True, sure=True)
+            if kana < 2 and (chinese := self.hanzi.not_japanese_count(text)) >= 2:
+                variant = self.hanzi.variant(text, margin=1) or "zh"
+                return Call("foreign", variant, w, "hanzi", strong=chinese >= STRONG_HANZI, sure=True)
             if kana:
                 return Call("native", "ja", w, "script")
             return self._han_only(text, spec, w)
         if spec.language == "ko":
             if kana >= 2 and kana > hangul:
-                return Call("foreign", "ja", w, "script", strong=True)
+                return Call("foreign", "ja", w, "script", strong=True, sure=True)
             if hangul:
                 return Call("native", "ko", w, "script")
             return self._han_only(text, spec, w)
         # Chinese
         if kana >= 2 and kana >= 0.1 * cjk:
-            return Call("foreign", "ja", w, "script", strong=True)
+            return Call("foreign", "ja", w, "script", strong=True, sure=True)
         if hangul >= 2 and hangul >= 0.1 * cjk:
-            return Call("foreign", "ko", w, "script", strong=True)
+            return Call("foreign", "ko", w, "script", strong=True, sure=True)
         v = self.hanzi.counts(text)
         other = "zh-Hant" if spec.code == "zh-Hans" else "zh-Hans"
         own_count, other_count = (
             (v.simplified, v.traditional) if spec.code == "zh-Hans" else (v.traditional, v.simplified)
         )
         if (other_count >= 2 and own_count == 0) or other_count >= own_count + 4:
-            return Call("foreign", other, w, "hanzi", strong=other_count >= STRONG_HANZI)
+            return Call("foreign", other, w, "hanzi", strong=other_count >= STRONG_HANZI, sure=True)
         return Call("native", spec.code, w, "hanzi" if own_count else "script")
 
     def _han_only(self, text: str, spec: LocaleSpec, w: float) -> Call:
@@ -221,7 +235,7 @@ class Ensemble:
         g = self.guess(text)
         if g.fasttext[0][0] == "zh" and g.fasttext[0][1] >= FOREIGN_FASTTEXT and g.cld3[0] == "zh":
             variant = self.hanzi.variant(text, margin=1) or "zh"
-            return Call("foreign", variant, w, "models", g, strong=_sure(g))
+            return Call("foreign", variant, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
         if g.fasttext_prob(spec.language) >= NATIVE_FASTTEXT or g.cld3[0] == spec.language:
             return Call("native", spec.language, w, "models", g)
         return Call("unknown", None, w, "models", g)
@@ -233,19 +247,53 @@ class Ensemble:
         p_native = next((p for code, p in ft if code == expected), 0.0)
         if not script_mismatch and top == expected and p_top >= SURE_NATIVE:
             return Call("native", expected, w, "models", Guess(ft, ("", 0.0)))
+        neutral = NEUTRAL.get(expected, frozenset())
+        plausible_other = (
+            top != expected
+            and top in CANDIDATES
+            and top not in neutral
+            and p_native <= FOREIGN_MAX_NATIVE
+            and _letters_allow(text, expected, top)
+        )
+        if plausible_other and not script_mismatch and (alphabet := _ALPHABET_SAYS.get(expected)):
+            # Russian in a Ukrainian reply (or the reverse) is settled by letters the other alphabet lacks.
+            other, theirs, ours = alphabet
+            if top == other and p_top >= ALPHABET_FASTTEXT and theirs.search(text) and not ours.search(text):
+                return Call(
+                    "foreign",
+                    top,
+                    w,
+                    "alphabet",
+                    Guess(ft, ("", 0.0)),
+                    strong=p_top >= STRONG_MODELS,
+                    sure=p_top >= SURE_MODELS,
+                )
+        if (
+            plausible_other
+            and script_mismatch
+            and p_top >= SCRIPT_MISMATCH_MASS
+            and Script.CYRILLIC in spec.scripts
+        ):
+            # A whole Latin-script sentence in a Cyrillic reply: the script already says it is not ours.
+            return Call(
+                "foreign",
+                top,
+                w,
+                "script",
+                Guess(ft, ("", 0.0)),
+                strong=p_top >= STRONG_MODELS,
+                sure=p_top >= SURE_MODELS,
+            )
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
-            top != expected
-            and top in CANDIDATES
-            and top not in NEUTRAL.get(expected, ())
+            plausible_other
             and p_top >= FOREIGN_FASTTEXT
-            and cld_lang == top
+            and VARIETY_OF.get(cld_lang, cld_lang) == top
+            and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3
-            and p_native <= FOREIGN_MAX_NATIVE
-            and _letters_allow(text, expected, top)
         ):
-            return Call("foreign", top, w, "models", g, strong=_sure(g))
+            return Call("foreign", top, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
         if not script_mismatch and (
             p_native >= NATIVE_FASTTEXT or (cld_lang == expected and p_cld >= NATIVE_CLD3)
         ):
@@ -253,8 +301,8 @@ class Ensemble:
         return Call("unknown", None, w, "models", g)
 
 
-def _sure(g: Guess) -> bool:
-    return g.fasttext[0][1] >= STRONG_MODELS and g.cld3[1] >= STRONG_MODELS
+def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:
+    return g.fasttext[0][1] >= threshold and g.cld3[1] >= threshold
 
 
 def _letters_allow(text: str, expected: str, other: str) -> bool:

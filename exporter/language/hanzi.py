@@ -5,6 +5,10 @@ GB 2312 but not in Big5 is a simplified form (这, 们, 说, 国); one in Big5 b
 form (這, 們, 說, 國) or a rare character only traditional text uses. Characters in both (的, 是, 我) say
 nothing. Both tables come from Python's own codecs: no data file to ship or keep up to date.
 
+The same idea separates Chinese from Japanese: a Han character that Shift_JIS (cp932, JIS X 0208 plus the
+vendor extensions) cannot encode is not written in Japanese (们, 这, 说, 为 ...), so a sentence with such
+characters in a Japanese reply is Chinese.
+
 Example::
 
     >>> HanziTables().variant("这是我们的国家")
@@ -35,11 +39,12 @@ class VariantCounts:
 
 
 class HanziTables:
-    """The two distinctive-character sets; build once (about 20 ms) and reuse."""
+    """The distinctive-character sets; build once (about 0.1 s) and reuse."""
 
     def __init__(self) -> None:
         simplified: set[str] = set()
         traditional: set[str] = set()
+        not_japanese: set[str] = set()
         for cp in range(0x4E00, 0xA000):
             char = chr(cp)
             gb, big5 = _encodable(char, "gb2312"), _encodable(char, "big5")
@@ -47,8 +52,11 @@ class HanziTables:
                 simplified.add(char)
             elif big5 and not gb:
                 traditional.add(char)
+            if (gb or big5) and not _encodable(char, "cp932"):
+                not_japanese.add(char)
         self.simplified = frozenset(simplified)
         self.traditional = frozenset(traditional)
+        self.not_japanese = frozenset(not_japanese)
 
     def counts(self, text: str) -> VariantCounts:
         """How many simplified-only and traditional-only characters the text has.
@@ -59,6 +67,14 @@ class HanziTables:
         s = "".join(c for c in text if c in self.simplified)
         t = "".join(c for c in text if c in self.traditional)
         return VariantCounts(len(s), len(t), s[:12], t[:12])
+
+    def not_japanese_count(self, text: str) -> int:
+        """How many Chinese characters the text has that Japanese (Shift_JIS) cannot write.
+
+        >>> HanziTables().not_japanese_count("这是我们的")
+        2
+        """
+        return sum(c in self.not_japanese for c in text)
 
     def variant(self, text: str, margin: int = 2) -> str | None:
         """``zh-Hans`` or ``zh-Hant`` when one variant leads by ``margin`` characters, else None."""

@@ -38,10 +38,12 @@ from exporter.outcomes import Outcome, Reason
 MIN_REPLY_LETTERS = 30  # weighted letters (a CJK character counts 3) below which a reply is too short
 SWITCH_SHARE = 0.7  # share of the judged text in one other language that makes a whole switch
 SWITCH_MIN_COVERAGE = 0.4  # ... and the share of the whole reply the foreign sentences must cover
-MIXING_MIN_SENTENCES = 2  # foreign sentences needed for mixing: one odd sentence is not "sustained"
-MIXING_SHARE = 0.15  # share of the judged text the foreign sentences must make up
-SINGLE_SHARE = 0.2  # ... or one strong foreign sentence (script, or both models near certain) this big
+MIXING_MIN_SENTENCES = 2  # foreign sentences that make mixing when they are a sustained share ...
+MIXING_SHARE = 0.10  # ... of the judged text (by weighted letters)
+SINGLE_SHARE = 0.2  # or one strong foreign sentence (script, or both models near certain) this big
 SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
+SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
+SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
 _SAMPLE_CHARS = 80
 
 
@@ -128,15 +130,20 @@ class Judge:
         if share >= SWITCH_SHARE and foreign >= SWITCH_MIN_COVERAGE * total:
             detail = f"{share:.0%} of the judged text is {top_language}, not {code}"
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
-        first = foreign_calls[0][1] if foreign_calls else None
+        first = foreign_calls[0][1] if len(foreign_calls) == 1 else None
+        judged_sentences = evidence["native_sentences"] + len(foreign_calls)  # type: ignore[operator]
         one_strong = (
-            len(foreign_calls) == 1
-            and first is not None
-            and first.strong
-            and share >= SINGLE_SHARE
-            and first.weight >= SINGLE_MIN_WEIGHT
+            first is not None and first.strong and share >= SINGLE_SHARE and first.weight >= SINGLE_MIN_WEIGHT
         )
-        if one_strong or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE):
+        # One whole sentence that both models (or the script) place in another language, in a reply of
+        # four judged sentences or fewer, is a quarter of what was said: the bar's mixing, not a stray name.
+        one_sure = (
+            first is not None
+            and first.sure
+            and 1 / judged_sentences >= SINGLE_SENTENCE_SHARE
+            and share >= SINGLE_MIN_SHARE
+        )
+        if one_strong or one_sure or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE):
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
             return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
         if native > 0:

@@ -1,8 +1,10 @@
 """Sentence splitting for every locale, CJK included, keeping character offsets for the evidence.
 
-A sentence ends at ``.!?…`` (plus closing quotes or brackets) before whitespace, at ``。！？`` (Chinese and
-Japanese write no space after them), or at a line break. Abbreviations may split a sentence in two; that
-only makes the pieces shorter, and pieces too short to judge are simply not counted.
+A sentence ends at ``.!?…`` (plus closing quotes or brackets) before whitespace or before a Chinese,
+Japanese or Korean character (CJK text often follows an ASCII full stop without a space), at ``。！？``
+(Chinese and Japanese write no space after them), at a line break, and where a full stop glues two
+sentences together (``address.It is``, ``命令.Ftp``). Abbreviations may split a sentence in two; that only
+makes the pieces shorter, and pieces too short to judge are simply not counted.
 
 Example::
 
@@ -15,8 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+_CJK_NEXT = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uff01-\uff5e"
 _END = re.compile(
     r"[.!?…]+[\"'”’»)\]*_]*(?=\s)"  # Latin/Cyrillic end of sentence before whitespace
+    rf"|[.!?…]+[\"'”’»)\]*_]*(?=[{_CJK_NEXT}])"  # ... or glued to a Chinese/Japanese/Korean sentence
+    r"|(?<=[a-z]{2})[.!?](?=[A-Z][a-z]+\s)"  # "address.It is": a sentence glued to the next one
+    rf"|(?<=[{_CJK_NEXT}])[.!?](?=[A-Za-z])"  # "命令.Ftp": a CJK sentence ended by an ASCII full stop
     r"|[。！？．]+[」』”’）)\]*]*"  # CJK end of sentence, no space needed
     r"|\n+"  # a line break always ends a sentence
 )
