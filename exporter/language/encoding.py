@@ -4,8 +4,10 @@ Mojibake is found by undoing it: a run of characters that the wrong codec could 
 back to bytes with that codec, and the bytes are searched for well-formed multi-byte UTF-8 sequences that
 decode to characters a reply in one of our locales plausibly contains. Legitimate text almost never forms
 such sequences (a capital ``Ã`` followed by ``©`` is not a word), so one sequence is enough for cp1252 and
-Latin-1; for cp1251 (where Ukrainian letters are continuation bytes) two consecutive decoded Cyrillic
-letters are required.
+Latin-1. For cp1251 (where Ukrainian letters are continuation bytes: ``Ді``, ``Гі`` are real Ukrainian) one
+sequence is enough only where no Cyrillic text can be: inside a Latin word (``cambiГі``) or in a text whose
+letters are Latin once the suspicious pairs are set aside (``il valore ГЁ``); in Cyrillic text two consecutive
+decoded characters, or two scattered ones without a Ukrainian letter, are required.
 
 Example::
 
@@ -45,6 +47,7 @@ def _plausible_latin(ch: str) -> bool:
         or 0x1E00 <= cp <= 0x1EFF
         or 0x2010 <= cp <= 0x206F
         or cp == 0x20AC
+        or 0x2190 <= cp <= 0x21FF  # arrows ("→" read as cp1251 is "в†’")
         or 0x3000 <= cp <= 0x30FF
         or 0x3400 <= cp <= 0x9FFF
         or 0xAC00 <= cp <= 0xD7A3
@@ -70,6 +73,36 @@ def _plausible_cyrillic_reading(ch: str) -> bool:
 # Ukrainian letters are continuation bytes in cp1251: "Ді", "Гі" in real Ukrainian words decode to
 # "ĳ", "ó". A lone sequence containing one of them is never enough on its own.
 _UKRAINIAN = frozenset("іїєґІЇЄҐ")
+
+
+_LATIN_LETTER = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
+_CYRILLIC_LETTER = re.compile("[\u0400-\u04ff]")
+_WORD_AROUND = re.compile(r"[^\W\d_]*")
+
+
+def _inside_latin_word(text: str, start: int, length: int) -> bool:
+    """Whether a decoded sequence sits in a word whose other letters are all Latin (``cambiГі``, ``donв’t``).
+
+    cp1251 turns ``ó`` into ``Гі``: a Cyrillic pair inside a Latin word, which real text never writes (a
+    Ukrainian ``Гі`` sits among Cyrillic letters). The round trip is trusted alone only there.
+    """
+    before = _WORD_AROUND.match(text[max(0, start - 30) : start][::-1])
+    after = _WORD_AROUND.match(text, start + length)
+    rest = (before.group() if before else "") + (after.group() if after else "")
+    return bool(rest) and bool(_LATIN_LETTER.search(rest)) and not _CYRILLIC_LETTER.search(rest)
+
+
+LATIN_CONTEXT_CYRILLIC = 0.03  # share of letters that may be Cyrillic (outside mojibake pairs) in Latin text
+
+
+def _latin_context(text: str, codec: _Codec) -> bool:
+    """A letter-frequency sanity check: the text is Latin-script once the cp1251 pairs are set aside."""
+    pairs = codec.pair.findall(text)
+    if not pairs:
+        return False
+    cyrillic = len(_CYRILLIC_LETTER.findall(text)) - len(_CYRILLIC_LETTER.findall("".join(pairs)))
+    latin = len(_LATIN_LETTER.findall(text))
+    return latin > 0 and cyrillic <= LATIN_CONTEXT_CYRILLIC * (latin + cyrillic)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,12 +180,18 @@ class EncodingChecker:
                 tuple(f"U+{ord(c):04X}" for c in dict.fromkeys(controls)),
                 count=len(controls),
             )
-        return self._mojibake(text, self._latin, _plausible_latin) or self._mojibake(
-            text, self._cyrillic, _plausible_cyrillic_reading
-        )
+        if found := self._mojibake(text, self._latin, _plausible_latin):
+            return found
+        if _latin_context(text, self._cyrillic):
+            # Cyrillic letters in a Latin-script text only where the round trip decodes to UTF-8
+            # (``ГЁ``, ``В»``): one sequence suffices, as for cp1252.
+            return self._mojibake(text, self._cyrillic, _plausible_latin, min_scattered=1)
+        return self._mojibake(text, self._cyrillic, _plausible_cyrillic_reading)
 
     @staticmethod
-    def _mojibake(text: str, codec: _Codec, plausible: Callable[[str], bool]) -> Corruption | None:
+    def _mojibake(
+        text: str, codec: _Codec, plausible: Callable[[str], bool], min_scattered: int | None = None
+    ) -> Corruption | None:
         if not codec.pair.search(text):  # no UTF-8 sequence can start anywhere: the common case
             return None
         found: list[tuple[int, str, str]] = []  # (offset, corrupted, repaired) of consecutive streaks
@@ -172,14 +211,16 @@ class EncodingChecker:
                 if streak and not (decoded and plausible(decoded) and contiguous):
                     start, end = streak[0][0], streak[-1][1]
                     piece = (run.start() + start, chars[start:end], "".join(p for *_, p in streak))
-                    if len(streak) >= codec.min_consecutive:
+                    if len(streak) >= codec.min_consecutive or _inside_latin_word(
+                        text, piece[0], len(piece[1])
+                    ):
                         found.append(piece)
                     elif not _UKRAINIAN.intersection(piece[1]):
                         scattered.append(piece)
                     streak = []
                 if match is not None and decoded and plausible(decoded):
                     streak.append((match.start(), match.end(), decoded))
-        if not found and len(scattered) >= codec.min_scattered:
+        if not found and len(scattered) >= (min_scattered or codec.min_scattered):
             found = scattered
         if not found:
             return None
