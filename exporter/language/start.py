@@ -25,10 +25,11 @@ _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕�
 _DOT_OK = re.compile(r"\.(?:\.|[a-z0-9])")  # ellipsis, ".bashrc", ".5"
 _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
 _PLUS_OK = re.compile(r"\+ ")  # markdown list item
-_PERCENT_OK = re.compile(r"%[a-z0-9]")  # printf-style specifier
+# A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter: "%sulogin" is not one.
+_PERCENT_OK = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])")
 _DOLLAR_OK = re.compile(r"\$[A-Za-z0-9{(]")  # "$HOME", "$5"
 _LESS_OK = re.compile(r"<[^\W\d_][^<>\n]{0,30}>")  # a tag or placeholder: "<b>", "<모드>"
-_BACKSLASH_OK = re.compile(r"\\[a-z]")  # "\n", "\section"
+_BACKSLASH_OK = re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])")  # "\n", "\section{...}"
 _PIPE_OK = re.compile(r"\|[^\n]*\|")  # a markdown table row
 _AT_OK = re.compile(r"@[A-Za-z]")  # a handle or "@file"
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
@@ -47,13 +48,31 @@ def _case_class(predicate: str) -> str:
 _LOWER = _case_class("islower")
 _UPPER = _case_class("isupper")
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
-# "ingHello": two or more lowercase letters glued to a capitalised word (not "macOS", "iPhone").
-_GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}{_LOWER}")
+# "ingHello", "ingA message", "ataL'identifiant": two or more lowercase letters glued to a capitalised
+# word or a one-letter capital word (not "macOS", "iPhone").
+_GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}(?:{_LOWER}|['’]|\s)")
 # "lyЭлементы", "ing你好": a lowercase Latin/Cyrillic run glued to another script. Before Chinese, Japanese
 # or Korean only a known subword suffix counts: a command name takes a particle there ("mandb는", "rpm是").
-_SUFFIXES = "ing|tion|ly|ed|ment|ness|ers?|es|ción|ção|ung|ent|ant|ist|ity|ous"
+# Frequent inflectional and derivational endings of the product's Latin- and Cyrillic-script languages:
+# what a tokenizer leaves behind when a word is cut (a subword piece), and never a word on its own.
+_SUFFIXES = (
+    "ing|tion|ly|ed|ment|ness|ers?|es|ity|ous|ies"  # en
+    "|ción|ciones|mente|ado|ido"  # es
+    "|ção|ções|mente|ões"  # pt
+    "|eur|euse|ique|ement"  # fr
+    "|ung|keit|heit|lich|isch|ische|chen"  # de
+    "|zione|zioni|ità|mente"  # it
+    "|heid|lijk|ing"  # nl
+    "|ość|ów|ach|ami|ować|anie|enie"  # pl
+    "|lar|ler|ları|leri|sı|si"  # tr
+    "|nya|kan|lah"  # id
+    "|ent|ant|ist"
+    "|ого|ого|ние|ния|ный|ная|ное|ами|ется|ться|ся|ть|ння|ний|ється"  # ru, uk
+)
+# "ésEACCES", "огоСТРОКА": a known ending glued to a word in capitals ("macOS" is not a cut word).
+_GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
 _GLUED_SCRIPT = re.compile(
-    rf"^(?:[a-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?={_CJK})|[а-яёєіїґ]{{1,12}}(?=[A-Za-z]|{_CJK}))"
+    rf"^(?:[a-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})|[а-яёєіїґ]{{1,12}}(?=[A-Za-z]|{_CJK}))"
 )
 # "ción Hola", "ing. Hello", "ers A list", "lar ¿Qué": a lowercase fragment, then the capitalised first word.
 _LOOSE_FRAGMENT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?…]*\s+[¿¡\"“„«]?{_UPPER}(?:{_LOWER}|\s)")
@@ -111,7 +130,14 @@ def find_corrupted_start(text: str) -> CorruptedStart | None:
     if "\u0300" <= first <= "\u036f":  # a combining mark with nothing to combine with
         return _found("fragment", first)
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
-    for pattern in (_GLUED_CAPITAL, _GLUED_SCRIPT, _LOOSE_FRAGMENT, _SCRAP_LINE, _CYRILLIC_BEFORE_CJK):
+    for pattern in (
+        _GLUED_CAPITAL,
+        _GLUED_CAPS,
+        _GLUED_SCRIPT,
+        _LOOSE_FRAGMENT,
+        _SCRAP_LINE,
+        _CYRILLIC_BEFORE_CJK,
+    ):
         if m := pattern.match(body):
             return _found("fragment", _first_run(m.group()))
     if m := _CJK_FRAGMENT.match(body):
