@@ -91,7 +91,7 @@ class Row:
 def outcome_code_expr(selector: str, by: str) -> str:
     """The last round's outcome of each contract as a number (see ``OUTCOME_CODES``).
 
-    ``canary_probe_last_outcome`` has one 0/1 series per outcome; this keeps the one that is 1 and turns its
+    ``canary_probe_last_outcome`` has one series (value 1) per contract; this selects it by outcome and turns its
     ``outcome`` label into the value, so a state timeline shows one row per contract.
 
     Example::

@@ -20,7 +20,6 @@ from prometheus_client.registry import Collector
 
 from exporter import __version__
 from exporter.engine.snapshot import Snapshot
-from exporter.outcomes import Outcome
 
 CACHED = " Cached result of the last completed probe round."
 
@@ -72,13 +71,15 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
 
     last = GaugeMetricFamily(
         "canary_probe_last_outcome",
-        "1 on the outcome of the last round for this contract, 0 on every other outcome." + CACHED,
+        "The outcome of the last round for this contract (one series, value 1; the outcome label changes)."
+        + CACHED,
         labels=["model", "provider", "contract", "outcome"],
     )
+    # One series per contract rather than a 0/1 series per outcome: 8x fewer series at 1000 hosts, and
+    # `canary_probe_last_outcome{outcome="fail"}` selects the same routes either way.
     for (model, provider), by_contract in sorted(snap.last_results().items()):
         for contract, result in sorted(by_contract.items()):
-            for outcome in Outcome:
-                last.add_metric([model, provider, contract, outcome.value], float(result.outcome is outcome))
+            last.add_metric([model, provider, contract, result.outcome.value], 1)
     yield last
 
     failing = GaugeMetricFamily(

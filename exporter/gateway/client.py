@@ -73,8 +73,9 @@ _LOG_MESSAGE = (
     " excerpt=%r"
 )
 _EXCERPT_CHARS = 60
-# httpcore trace event (http11.* / http2.*) at which the request is fully written to the connection.
-_SENT_EVENT = ".send_request_body.started"
+# httpcore trace event (http11.* / http2.*) at which the request starts going out: servers start their clock
+# when the request line and headers arrive, before the body is read, so this is "sending the request".
+_SENT_EVENT = ".send_request_headers.started"
 # After [DONE], how long to wait for the end of the body before closing the connection instead.
 _DRAIN_SECONDS = 0.1
 # Independent connection pools behind one client (see _ShardedTransport).
