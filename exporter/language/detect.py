@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,14 +147,16 @@ class Ensemble:
         import gcld3
 
         self._fasttext: Any = fasttext.load_model(str(model_path or fasttext_model_path()))
+        self._predict: Any = self._fasttext.f.predict
         self._cld3: Any = gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=4000)
         self.hanzi = HanziTables()
 
     # -- raw model calls -----------------------------------------------------------------------------
     def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
         # fastText reads one line; every other whitespace is a word break already.
-        labels, probs = self._fasttext.predict(text.replace("\n", " "), k=k)
-        found = tuple((label[9:], float(p)) for label, p in zip(labels, probs, strict=True))  # "__label__xx"
+        # The binding's own predict, without the wrapper's per-call checks: one line, newline-terminated.
+        predictions = self._predict(text.replace("\n", " ") + "\n", k, 0.0, "strict")
+        found = tuple((label[9:], float(p)) for p, label in predictions)  # "__label__xx"
         if not any(code in SAME_LANGUAGE for code, _ in found):
             return found
         merged: dict[str, float] = {}
@@ -174,9 +177,9 @@ class Ensemble:
         return Guess(self.fasttext(text), self.cld3(text))
 
     # -- one sentence --------------------------------------------------------------------------------
-    def call(self, text: str, spec: LocaleSpec) -> Call:
-        """Judge one sentence against the expected locale."""
-        counts = script_counts(text)
+    def call(self, text: str, spec: LocaleSpec, counts: Counter[Script] | None = None) -> Call:
+        """Judge one sentence against the expected locale (``counts``: its script counts, if known)."""
+        counts = script_counts(text) if counts is None else counts
         w = weight(counts)
         if w < MIN_LETTERS:
             return Call("short", None, w, "none")

@@ -86,7 +86,10 @@ class Judge:
                 f"{corruption.kind.replace('_', ' ')} at character {corruption.offset}",
             )
         text = unicodedata.normalize("NFC", text).strip()
-        total = weight(script_counts(text))
+        sentences = split_sentences(text)
+        # Script counts once per sentence; the reply's total is their sum (sentences cover every letter).
+        sentence_counts = [script_counts(s.text) for s in sentences]
+        total = sum(map(weight, sentence_counts))
         if total < MIN_REPLY_LETTERS:
             return Verdict(
                 Outcome.INCONCLUSIVE,
@@ -101,8 +104,7 @@ class Judge:
                 {"locale": code, "start": start.as_evidence(), "first_chars": text[:24]},
                 f"{start.kind.replace('_', ' ')} {start.prefix!r} before the first word",
             )
-        sentences = split_sentences(text)
-        calls = [self.ensemble.call(s.text, spec) for s in sentences]
+        calls = [self.ensemble.call(s.text, spec, c) for s, c in zip(sentences, sentence_counts, strict=True)]
         native = sum(c.weight for c in calls if c.status == "native")
         foreign_calls = [(s, c) for s, c in zip(sentences, calls, strict=True) if c.status == "foreign"]
         foreign = sum(c.weight for _, c in foreign_calls)

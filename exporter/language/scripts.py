@@ -79,7 +79,10 @@ def script_of(char: str) -> Script | None:
 
 def weight(counts: Counter[Script]) -> float:
     """Letters weighted so that one CJK character counts like three alphabetic letters (size of evidence)."""
-    return sum(n * (3.0 if script in CJK_SCRIPTS else 1.0) for script, n in counts.items())
+    get = counts.get
+    return float(
+        sum(counts.values()) + 2 * (get(Script.HAN, 0) + get(Script.KANA, 0) + get(Script.HANGUL, 0))
+    )
 
 
 def cjk_chars(text: str) -> int:
