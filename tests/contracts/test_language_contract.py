@@ -200,3 +200,60 @@ def test_bad_settings_are_reported_together_with_their_place() -> None:
     assert "prompts.zz: unknown locale" in text
     assert "prompts.fr: expected a list" in text
     assert "bogus: unknown key" in text
+
+
+# -- through the real gateway client against the simulator's default fleet ------------------------------
+FLEET = Path(__file__).resolve().parents[2] / "exporter" / "simulator" / "fleets" / "default.yaml"
+HEALTHY = ("deepinfra/fp8", "deepinfra/turbo", "parasail/fp8", "novita/fp8", "reasoner/bf16")
+BROKEN = {"mixer/fp8": Reason.MIXING, "garbler/bf16": Reason.LEADING_GARBAGE}
+
+
+async def _rounds(base_url: str, rounds: int) -> dict[str, list[object]]:
+    from exporter.gateway.client import GatewayClient
+
+    client = GatewayClient(base_url, "key")
+    contract = LanguageContract()
+    try:
+        model = "moonshotai/kimi-k2-0905"
+        endpoints = await client.discover(model)
+        assert isinstance(endpoints, list), endpoints
+        wanted = {e.tag: e for e in endpoints if e.tag in (*HEALTHY, *BROKEN)}
+        assert sorted(wanted) == sorted((*HEALTHY, *BROKEN))
+        memories: dict[str, dict[str, object]] = {tag: {} for tag in wanted}
+        results: dict[str, list[object]] = {tag: [] for tag in wanted}
+        for number in range(rounds):
+            contexts = {
+                tag: ProbeContext(ProbeTarget(model, endpoint), client, number, memories[tag])
+                for tag, endpoint in wanted.items()
+            }
+            found = await asyncio.gather(*(contract.probe(ctx) for ctx in contexts.values()))
+            for tag, result in zip(contexts, found, strict=True):
+                results[tag].append(result)
+        return results
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.slow
+def test_over_ten_simulated_rounds_mixer_and_garbler_fail_and_no_healthy_host_ever_does() -> None:
+    from exporter.simulator.server import SimulatorServer
+
+    with SimulatorServer.from_file(FLEET) as sim:
+        results = asyncio.run(_rounds(sim.base_url, 10))
+    for tag in HEALTHY:
+        outcomes = [(r.outcome, r.reason, r.locale) for r in results[tag]]  # type: ignore[attr-defined]
+        assert all(o is not Outcome.FAIL for o, _, _ in outcomes), (tag, outcomes)
+        assert sum(o is Outcome.PASS for o, _, _ in outcomes) >= 9, (tag, outcomes)
+        assert len({locale for *_, locale in outcomes}) == 10, (
+            tag,
+            outcomes,
+        )  # rotation: a new locale each round
+    for tag, reason in BROKEN.items():
+        outcomes = [(r.outcome, r.reason, r.locale) for r in results[tag]]  # type: ignore[attr-defined]
+        fails = [(o, why) for o, why, _ in outcomes if o is Outcome.FAIL]
+        assert len(fails) >= 9 and {why for _, why in fails} == {reason}, (tag, outcomes)
+        # a failed locale is asked again next round: the broken host stays on its first failed locale
+        first_fail = next(i for i, (o, _, _) in enumerate(outcomes) if o is Outcome.FAIL)
+        assert len({locale for *_, locale in outcomes[first_fail:]}) == 1, (tag, outcomes)
+        attempts = [r.evidence.get("attempts") for r in results[tag] if r.outcome is Outcome.FAIL]  # type: ignore[attr-defined]
+        assert all(a is not None and len(a) == 3 for a in attempts), attempts  # every fail was confirmed
