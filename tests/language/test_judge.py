@@ -274,3 +274,27 @@ def test_locale_codes_are_case_and_separator_insensitive() -> None:
 def test_an_unknown_locale_is_an_error_that_lists_the_known_ones() -> None:
     with pytest.raises(ValueError, match=r"unknown locale 'xx' \(known: en, es, pt-BR"):
         judge("Hello there, how are you doing today my friend?", "xx")
+
+
+def test_a_chinese_sentence_in_a_japanese_reply_is_found_by_its_characters() -> None:
+    own = sentences("ja")
+    chinese = "First 和 last 可以指定为字符串，或者数字，历史列表中的索引，负数表示从当前命令开始的偏移。"
+    verdict = judge("".join([own[0], chinese, *own[1:3]]), "ja")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+    assert verdict.evidence["foreign"][0]["basis"] == "hanzi"  # type: ignore[index]
+
+
+def test_one_whole_foreign_sentence_in_a_short_reply_is_mixing() -> None:
+    own = sentences("pt-BR")[:3]
+    text = " ".join(
+        [own[0], "Si se sobrepasa ese límite, el servidor comenzará a limitar su uso de inmediato.", *own[1:]]
+    )
+    verdict = judge(text, "pt-BR")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+def test_russian_in_a_ukrainian_reply_is_settled_by_its_letters() -> None:
+    own = sentences("uk")
+    text = " ".join([*own[:2], "Это значение нельзя изменить без перезапуска всей системы.", *own[2:4]])
+    verdict = judge(text, "uk")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail

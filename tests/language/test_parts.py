@@ -134,3 +134,64 @@ def test_the_models_load_from_local_files_without_network(monkeypatch: pytest.Mo
     assert fasttext_model_path().name == "lid.176.ftz"
     ensemble = Ensemble()
     assert ensemble.fasttext("Eu gosto muito de você e da sua família.")[0][0] == "pt"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Se cambiГі radicalmente el manejo de discos.",  # ó read as cp1251 inside a Latin word
+        "Se impostato, il valore ГЁ il numero di caratteri.",  # è alone, in a Latin-script text
+        "Die Beschleunigung oder В»adaptiveВ« ist der Standard.",  # » « in a Latin-script text
+        'Use "" to get the expected results: в†’ "" and more.',  # → read as cp1251
+    ],
+)
+def test_a_single_cp1251_sequence_is_mojibake_where_no_cyrillic_text_can_be(text: str) -> None:
+    found = CHECKER.find(text)
+    assert found is not None and (found.kind, found.codec) == ("mojibake", "cp1251")
+
+
+@pytest.mark.parametrize("text", ["Ді та Гі тут, як завжди.", "Гість прийшов у «Гімн» увечері.", "Він Гі"])
+def test_ukrainian_text_with_cp1251_lookalike_pairs_is_clean(text: str) -> None:
+    assert CHECKER.find(text) is None
+
+
+@pytest.mark.parametrize("prefix", ["ingA ", "edA ", "ataL'", "ingSECURITY ", "огоСТРОКА ", "нийВ "])
+def test_fragments_glued_to_capitals_are_corrupted_starts(prefix: str) -> None:
+    found = find_corrupted_start(prefix + "message arrives here, and the rest follows.")
+    assert found is not None and found.kind == "fragment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "macOS is fine.",
+        "iPhone users wait.",
+        "%s: no such file",
+        "%-5d items",
+        "\\n is a newline",
+        "\\section{Intro} here",
+    ],
+)
+def test_product_names_printf_conversions_and_escapes_are_legitimate_starts(text: str) -> None:
+    assert find_corrupted_start(text) is None
+
+
+@pytest.mark.parametrize("text", ["%sulogin searches the file", "%verbose mode", "\\muda dono e grupo"])
+def test_a_percent_or_backslash_before_a_word_is_stray(text: str) -> None:
+    found = find_corrupted_start(text)
+    assert found is not None and found.kind == "stray_punctuation"
+
+
+def test_a_full_stop_glued_to_the_next_sentence_or_to_cjk_still_ends_a_sentence() -> None:
+    texts = [
+        s.text
+        for s in split_sentences("It decodes a JSON object.これは 1 から始まる。命令.Ftp 会使用 popen.")
+    ]
+    assert texts == ["It decodes a JSON object.", "これは 1 から始まる。", "命令.", "Ftp 会使用 popen."]
+    assert [s.text for s in split_sentences("the address.It is fixed.")] == ["the address.", "It is fixed."]
+
+
+def test_chinese_only_characters_are_those_japanese_cannot_write() -> None:
+    tables = HanziTables()
+    assert tables.not_japanese_count("这个命令们说为") >= 4
+    assert tables.not_japanese_count("日本語の文章です。東京都") == 0
