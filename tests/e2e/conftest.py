@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -23,3 +24,13 @@ def make_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..
     yield make
     for stack in reversed(started):
         stack.close()
+    alive = [pid for stack in started for pid in stack.pids() if _alive(pid)]
+    assert alive == [], f"processes the e2e stack started are still running: {alive}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: existence check only, on a PID we started ourselves
+    except ProcessLookupError:
+        return False
+    return True
