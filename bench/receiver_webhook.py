@@ -5,7 +5,8 @@
 Each delivery carries one firing suspend alert for a new route (a new model each time, so every delivery
 is a real ``suspend`` decision, not a duplicate). Compared on the same server stack with: ``echo`` (parse
 the JSON, answer 200: no decision, nothing durable) and ``fsync`` (parse, append one line, fsync, 200: the
-bare durable write). Runs with 1 client (sequential, the Alertmanager case) and 8 concurrent clients.
+bare durable write). Each round starts a fresh server and store.
+Runs with 1 client (sequential, the Alertmanager case) and 8 concurrent clients.
 Prints medians over rounds of deliveries/s and p99 latency, and ratios against both baselines.
 """
 
@@ -50,10 +51,11 @@ def main() -> None:
     args = parser.parse_args()
     results: dict[str, list[tuple[float, float]]] = {}
     targets = {"webhook": "/v1/alerts", "echo": "/baseline/echo", "fsync": "/baseline/fsync"}
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(Path(tmp))
-        try:
-            for r in range(args.rounds):
+    for r in range(args.rounds):
+        # A fresh server and store per round, so every round decides on a store of the same (small) size.
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, port = start_server(Path(tmp))
+            try:
                 for clients in (1, 8):
                     for name, path in targets.items():
 
@@ -64,24 +66,24 @@ def main() -> None:
                             load(port, make, connections=clients, duration=args.duration, expect=200)
                         )
                         results.setdefault(f"{name} x{clients}", []).append((rps, p99(lat)))
-        finally:
-            proc.terminate()
-            proc.wait()
+            finally:
+                proc.terminate()
+                proc.wait()
     med = {
         k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v))
         for k, v in results.items()
     }
     print(
-        f"{args.rounds} rounds x {args.duration:g} s per target, medians (each webhook delivery = 1 suspend decision)"
+        f"{args.rounds} rounds x {args.duration:g} s per target, medians "
+        "(each webhook delivery = 1 suspend decision)"
     )
     print(f"{'target':<12} {'deliveries/s':>12} {'p99 ms':>8} {'vs echo':>8} {'vs fsync':>9}")
     for clients in (1, 8):
         echo, fsync = med[f"echo x{clients}"][0], med[f"fsync x{clients}"][0]
         for name in targets:
             rps, lat = med[f"{name} x{clients}"]
-            print(
-                f"{f'{name} x{clients}':<12} {rps:>12.0f} {lat * 1000:>8.2f} {rps / echo:>7.2f}x {rps / fsync:>8.2f}x"
-            )
+            label = f"{name} x{clients}"
+            print(f"{label:<12} {rps:>12.0f} {lat * 1000:>8.2f} {rps / echo:>7.2f}x {rps / fsync:>8.2f}x")
 
 
 if __name__ == "__main__":
