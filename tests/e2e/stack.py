@@ -6,6 +6,8 @@ ever killed by name. Configs come from the shipped files (``exporter.pipeline``)
 inhibition under test are exactly the ones the project ships; only intervals, addresses and token paths
 differ.
 
+Run the tests: ``.venv/bin/pytest tests/e2e`` (about 2.5 minutes; every test is marked ``e2e`` and ``slow``).
+
 Example::
 
     with Stack(tmp / "stack", FLEETS / "enforce.yaml", mode="enforce") as stack:
@@ -382,9 +384,11 @@ class Stack:
         self.close()
 
     def pids(self) -> list[int]:
-        """Every PID this stack started (for teardown checks)."""
-        ours = [*self.simulator.pids, *self.receiver.pids, *self.exporter.pids]
-        return ours
+        """Every PID of our own processes (simulator, receiver, exporter, restarts included) started here.
+
+        Prometheus and Alertmanager are started and stopped by ``exporter.pipeline``'s launcher objects.
+        """
+        return [*self.simulator.pids, *self.receiver.pids, *self.exporter.pids]
 
     # -- waiting -----------------------------------------------------------------------------------------
     def wait_http(self, process: ChildProcess, url: str, timeout: float = 20.0) -> None:
