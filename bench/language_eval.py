@@ -34,10 +34,25 @@ def main() -> int:
     parser.add_argument("--split", choices=["dev", "test", "all"], default="all")
     parser.add_argument("--show", default="", help="print misjudged cases of this kind")
     parser.add_argument("--limit", type=int, default=30)
+    parser.add_argument(
+        "--reply-like",
+        action="store_true",
+        help="score clean, legit-start and short cases only on paragraphs the builder's reply filter keeps",
+    )
     args = parser.parse_args()
     rows = [json.loads(line) for line in Path(args.corpus).read_text(encoding="utf-8").split("\n") if line]
     if args.split != "all":
         rows = [r for r in rows if r["split"] == args.split]
+    if args.reply_like:
+        sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+        from build_language_corpus import reply_like
+
+        def source(row: dict[str, str]) -> str:  # the clean paragraph a clean or legit-start case shows
+            return row["text"][len(row["sub"]) :].lstrip() if row["kind"] == "legit_start" else row["text"]
+
+        rows = [
+            r for r in rows if r["kind"] not in ("clean", "legit_start", "short") or reply_like(source(r))
+        ]
     judge = default_judge()
     tally: dict[str, Counter[str]] = defaultdict(Counter)
     sub_tally: dict[str, Counter[str]] = defaultdict(Counter)

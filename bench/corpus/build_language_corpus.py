@@ -227,6 +227,22 @@ def mo_paragraphs(path: Path) -> list[str]:
     return out
 
 
+# What a person would not write as a reply, though the translation is real: a manual page's tag cut off its
+# description ("verwendet Gerät als ...", "name The disk ..."), a command name or format string opening a
+# paragraph ("passwd, Linux-PAM ...", "%P: warning ..."), and translations that carry mojibake themselves
+# ("sesiÃ³n": the source file was double-encoded). Independent of the judge: a lowercase or punctuation
+# first character, and a Latin-1 lead letter followed by a cp1252 continuation character.
+_NOT_A_REPLY_START = re.compile(r"^(?:[a-zà-öø-ÿа-яёєіїґ]|[%,;:.)\]}|])")
+_SOURCE_MOJIBAKE = re.compile(
+    "[ÃÂ][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u2013-\u203a\u20ac\u2122]"
+)
+
+
+def reply_like(p: str) -> bool:
+    """Whether a clean paragraph could open a reply a person writes (see ``_NOT_A_REPLY_START``)."""
+    return not _NOT_A_REPLY_START.match(p) and not _SOURCE_MOJIBAKE.search(p)
+
+
 def looks_like_prose(p: str) -> bool:
     if len(p) < 60 or p.startswith(("-", "/", "$", "#")):
         return False
@@ -234,7 +250,9 @@ def looks_like_prose(p: str) -> bool:
     return bad <= len(p) / 60
 
 
-def collect(locale: str, per_locale_files: int, rng: random.Random) -> list[tuple[str, str]]:
+def collect(
+    locale: str, per_locale_files: int, rng: random.Random, reply_filter: bool = True
+) -> list[tuple[str, str]]:
     """(source, paragraph) pairs for one locale."""
     sources: list[tuple[str, list[str]]] = []
     mandir = Path("/usr/share/man") / MAN_DIRS[locale]
@@ -270,6 +288,8 @@ def collect(locale: str, per_locale_files: int, rng: random.Random) -> list[tupl
     unique = []
     for source, text in out:
         key = text[:80]
+        if reply_filter and not reply_like(text):
+            continue
         if key not in seen:
             seen.add(key)
             unique.append((source, text))
@@ -376,11 +396,16 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=400, help="manual pages sampled per locale")
     parser.add_argument("--per-locale", type=int, default=400, help="clean paragraphs kept per locale")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument(
+        "--keep-non-replies",
+        action="store_true",
+        help="keep paragraphs no one writes as a reply (cut manual-page tags, format strings, mojibake)",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     clean: dict[str, list[tuple[str, str]]] = {}
     for locale in LOCALES:
-        rows = collect(locale, args.files, rng)
+        rows = collect(locale, args.files, rng, reply_filter=not args.keep_non_replies)
         rng.shuffle(rows)
         clean[locale] = rows[: args.per_locale]
         print(f"{locale:8} {len(rows):5} paragraphs, kept {len(clean[locale])}", file=sys.stderr)

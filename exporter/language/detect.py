@@ -95,6 +95,8 @@ STRONG_MODELS = 0.9  # both models at least this sure of another language: a str
 SURE_MODELS = 0.7  # both models at least this sure: one such sentence can be mixing on its own (judge.py)
 STRONG_HANZI = 3  # distinctive characters of the other Chinese variant (and none of ours) for a strong call
 ALPHABET_FASTTEXT = 0.5  # fastText for the other of Russian/Ukrainian when the alphabet already says so
+FOREIGN_MIN_WORDS = 3  # whitespace-separated words a sentence needs to be called foreign by the models
+# (an identifier such as "APT::Cache::ShowRecommends." is one word: a name, not a sentence in a language)
 SCRIPT_MISMATCH_MASS = 0.7  # fastText mass on one plausible language for a wrong-script sentence
 
 
@@ -257,6 +259,7 @@ class Ensemble:
             and top not in neutral
             and p_native <= FOREIGN_MAX_NATIVE
             and _letters_allow(text, expected, top)
+            and len(text.split()) >= FOREIGN_MIN_WORDS
         )
         if plausible_other and not script_mismatch and (alphabet := _ALPHABET_SAYS.get(expected)):
             # Russian in a Ukrainian reply (or the reverse) is settled by letters the other alphabet lacks.
