@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from contextlib import AsyncExitStack
 
 from exporter import __version__
-from exporter.config import load_config
+from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError
 from exporter.engine.snapshot import Snapshot
 
@@ -53,16 +53,11 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 
 async def _probe(args: argparse.Namespace) -> int:
     from exporter.console import render_table
-    from exporter.engine.service import ExporterService, build_plans, state_json
+    from exporter.engine.service import ExporterService, state_json
 
-    config = load_config(args.config)
+    config = load_probing_config(args.config)
     async with AsyncExitStack() as stack:
-        service = ExporterService(
-            build_plans(config, stack),
-            config.contracts,
-            config.rounds.interval_seconds,
-            config.rounds.concurrency,
-        )
+        service = ExporterService.from_config(config, stack)
 
         def show(snap: Snapshot) -> None:
             state = state_json(snap)
@@ -82,17 +77,12 @@ def cmd_probe(args: argparse.Namespace) -> int:
 async def _serve_exporter(config_path: str) -> int:
     import uvicorn
 
-    from exporter.engine.service import ExporterService, build_plans
+    from exporter.engine.service import ExporterService
 
-    config = load_config(config_path)
+    config = load_probing_config(config_path)
     host, port = _listen(config.exporter.listen)
     async with AsyncExitStack() as stack:
-        service = ExporterService(
-            build_plans(config, stack),
-            config.contracts,
-            config.rounds.interval_seconds,
-            config.rounds.concurrency,
-        )
+        service = ExporterService.from_config(config, stack)
         server = uvicorn.Server(
             uvicorn.Config(service.app(), host=host, port=port, log_level="warning", access_log=False)
         )

@@ -162,7 +162,7 @@ def read_config(root: Section, path: Path) -> CanaryConfig:
     """Read every section of an already-parsed file; problems accumulate in ``root.problems``."""
     gateway = _read_gateway(root.section("gateway")) if root.has("gateway") else None
     root.raw("gateway")
-    models = tuple(_read_model(m, gateway) for m in root.section_list("models", required=True))
+    models = tuple(_read_model(m, gateway) for m in root.section_list("models"))
     slugs = [m.slug for m in models]
     if len(set(slugs)) != len(slugs):
         root.problem("models", "each model slug may appear only once")
@@ -205,4 +205,20 @@ def load_config(path: str | Path) -> CanaryConfig:
     return config
 
 
-__all__ = ["CanaryConfig", "ConfigError", "GatewayConfig", "ModelConfig", "load_config", "read_config"]
+def load_probing_config(path: str | Path) -> CanaryConfig:
+    """A config for the commands that probe: it must name at least one model."""
+    config = load_config(path)
+    if not config.models:
+        raise ConfigError([f"{path}: models: no models configured; the probe needs at least one"])
+    return config
+
+
+__all__ = [
+    "CanaryConfig",
+    "ConfigError",
+    "GatewayConfig",
+    "ModelConfig",
+    "load_config",
+    "load_probing_config",
+    "read_config",
+]

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from exporter.config import CanaryConfig, load_config
+from exporter.config import CanaryConfig, load_config, load_probing_config
 from exporter.console import render_table
 from exporter.engine.service import ExporterService, build_plans, state_json
 from exporter.engine.snapshot import Snapshot
@@ -190,7 +190,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
     with ExitStack() as stack:
         if args.config:
-            config = load_config(args.config)
+            config = load_probing_config(args.config)
         else:
             from exporter.simulator.server import SimulatorServer
 

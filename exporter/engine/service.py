@@ -52,12 +52,14 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
     timeouts = config.gateway or None
     for model in config.models:
         if model.via_gateway and gateway_client is not None:
-            plans.append(
-                ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require)
-            )
+            plans.append(ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require))
         for host in model.direct_hosts:
-            endpoint = Endpoint(tag=host.name, provider_name=host.name, name=host.name,
-                                supported_parameters=host.supported_parameters)
+            endpoint = Endpoint(
+                tag=host.name,
+                provider_name=host.name,
+                name=host.name,
+                supported_parameters=host.supported_parameters,
+            )
             client = GatewayClient(
                 host.base_url,
                 host.api_key.value if host.api_key else None,
@@ -142,6 +144,16 @@ class ExporterService:
         self.registry.register(SnapshotCollector(lambda: self._snapshot))
         self.round_done = asyncio.Event()
 
+    @classmethod
+    def from_config(cls, config: CanaryConfig, stack: AsyncExitStack | None = None) -> ExporterService:
+        """The service for a loaded config; gateway clients are closed with ``stack``."""
+        return cls(
+            build_plans(config, stack),
+            config.contracts,
+            config.rounds.interval_seconds,
+            config.rounds.concurrency,
+        )
+
     @property
     def snapshot(self) -> Snapshot:
         return self._snapshot
@@ -150,14 +162,19 @@ class ExporterService:
         number = self._snapshot.rounds_total + 1
         report = await self.prober.run_round(number)
         self._snapshot = accumulate(self._snapshot, report)
-        log.info("round completed round=%d duration=%.3fs hosts=%d", number, report.duration_seconds,
-                 len(report.results) + len(report.controls))
+        log.info(
+            "round completed round=%d duration=%.3fs hosts=%d",
+            number,
+            report.duration_seconds,
+            len(report.results) + len(report.controls),
+        )
         self.round_done.set()
         self.round_done = asyncio.Event()
         return self._snapshot
 
-    async def run(self, rounds: int | None = None,
-                  on_round: Callable[[Snapshot], None] | None = None) -> None:
+    async def run(
+        self, rounds: int | None = None, on_round: Callable[[Snapshot], None] | None = None
+    ) -> None:
         """Run rounds on the schedule; ``rounds=None`` runs until cancelled."""
         done = 0
         while rounds is None or done < rounds:
@@ -181,8 +198,10 @@ class ExporterService:
         async def state(_: Request) -> Response:
             return JSONResponse(state_json(self._snapshot))
 
-        return Starlette(routes=[
-            Route("/metrics", metrics),
-            Route("/healthz", healthz),
-            Route("/v1/state", state),
-        ])
+        return Starlette(
+            routes=[
+                Route("/metrics", metrics),
+                Route("/healthz", healthz),
+                Route("/v1/state", state),
+            ]
+        )

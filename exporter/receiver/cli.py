@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 from exporter.configkit import ConfigError, Problems, Section
 from exporter.receiver.config import ReceiverConfig, read_receiver_config
 from exporter.receiver.store import StoreError
+from exporter.serving import bind_tcp_socket
 
 EPILOG = """\
 example:
@@ -91,12 +91,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"canary receiver: {exc}", file=sys.stderr)
         return 2
     try:
-        family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
-        # IPPROTO_TCP explicitly: asyncio only sets TCP_NODELAY on sockets whose proto says TCP, and without
-        # it every response with a body waits ~40 ms for a delayed ACK (Nagle).
-        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((config.host, config.port))
+        sock = bind_tcp_socket(config.host, config.port)
     except OSError as exc:
         service.close()
         print(

@@ -8,17 +8,15 @@ Example::
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from types import TracebackType
 
-import uvicorn
-
 from exporter.receiver.app import build_app
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.service import ReceiverService
+from exporter.serving import ThreadedServer
 
 
 class ReceiverServer:
@@ -36,8 +34,7 @@ class ReceiverServer:
         self.config = replace(config, host=host, port=port)
         self._clock = clock
         self._sweep_interval = sweep_interval
-        self._thread: threading.Thread | None = None
-        self._server: uvicorn.Server | None = None
+        self._http: ThreadedServer | None = None
         self.service: ReceiverService | None = None
         self.base_url = ""
 
@@ -55,32 +52,18 @@ class ReceiverServer:
         app = build_app(
             self.config, clock=self._clock, service=self.service, sweep_interval=self._sweep_interval
         )
-        uv_config = uvicorn.Config(
-            app,
-            host=self.config.host,
-            port=self.config.port,
-            log_level="warning",
-            access_log=False,
-            lifespan="on",
-        )
-        self._server = uvicorn.Server(uv_config)
-        self._thread = threading.Thread(target=self._server.run, name="canary-receiver", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the receiver did not start")
-            time.sleep(0.01)
-        port = self._server.servers[0].sockets[0].getsockname()[1]
-        self.base_url = f"http://{self.config.host}:{port}"
+        try:
+            self._http = ThreadedServer(app, self.config.host, self.config.port, lifespan="on")
+            self._http.start(timeout)
+        except (OSError, RuntimeError, TimeoutError):
+            self.stop()
+            raise
+        self.base_url = self._http.base_url
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        self._server = self._thread = None
+        if self._http is not None:
+            self._http.stop()
+            self._http = None
         if self.service is not None:
             self.service.close()
             self.service = None

@@ -8,9 +8,10 @@ import sys
 
 import uvicorn
 
+from exporter.serving import bind_tcp_socket
 from exporter.simulator.app import Simulator
 from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import bind_socket, uvicorn_config
+from exporter.simulator.server import uvicorn_config
 
 DEFAULT_LISTEN = "127.0.0.1:8088"
 
@@ -81,7 +82,7 @@ def command(args: argparse.Namespace) -> int:
         return 2
     simulator = Simulator(load_fleet(args.fleet))
     try:
-        sock = bind_socket(host, port)
+        sock = bind_tcp_socket(host, port)
     except OSError as exc:
         print(f"canary simulator: cannot listen on {args.listen}: {exc.strerror}", file=sys.stderr)
         return 1

@@ -10,43 +10,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
-import threading
-import time
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import uvicorn
 
+from exporter.serving import ThreadedServer, bind_tcp_socket
 from exporter.simulator.app import Simulator
 from exporter.simulator.fleet import Fleet, load_fleet
 
 _START_TIMEOUT_SECONDS = 10.0
 
 
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A listening TCP socket. ``IPPROTO_TCP`` must be explicit: asyncio sets TCP_NODELAY on accepted
-    connections only when the protocol says TCP; without it Nagle + delayed ACK add ~40 ms to replies."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(2048)
-    sock.setblocking(False)
-    return sock
+def uvicorn_options(log_level: str = "warning") -> dict[str, Any]:
+    """How the simulator runs on uvicorn, wherever it is served (thread, task, CLI)."""
+    return {
+        "loop": "asyncio",  # not uvloop: its timers have millisecond resolution, too coarse for TTFT
+        "http": "h11",
+        "lifespan": "off",
+        "log_level": log_level,
+        "access_log": False,
+        "timeout_graceful_shutdown": 1,
+        "backlog": 2048,
+    }
 
 
 def uvicorn_config(simulator: Simulator, log_level: str) -> uvicorn.Config:
-    return uvicorn.Config(
-        simulator.app,
-        loop="asyncio",  # not uvloop: its timers have millisecond resolution, too coarse for TTFT
-        http="h11",
-        lifespan="off",
-        log_level=log_level,
-        access_log=False,
-        timeout_graceful_shutdown=1,
-        backlog=2048,
-    )
+    return uvicorn.Config(simulator.app, **uvicorn_options(log_level))
 
 
 class SimulatorServer:
@@ -64,11 +55,9 @@ class SimulatorServer:
         log_level: str = "warning",
     ) -> None:
         self.simulator = fleet if isinstance(fleet, Simulator) else Simulator(fleet)
-        self._socket = bind_socket(host, port)
+        self._http = ThreadedServer(self.simulator.app, host, port, **uvicorn_options(log_level))
         self.host = host
-        self.port = int(self._socket.getsockname()[1])
-        self._server = uvicorn.Server(uvicorn_config(self.simulator, log_level))
-        self._thread: threading.Thread | None = None
+        self.port = self._http.port
 
     @classmethod
     def from_file(cls, path: str | Path, host: str = "127.0.0.1", port: int = 0) -> SimulatorServer:
@@ -77,8 +66,7 @@ class SimulatorServer:
 
     @property
     def root_url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return self._http.base_url
 
     @property
     def base_url(self) -> str:
@@ -86,22 +74,14 @@ class SimulatorServer:
         return f"{self.root_url}/api/v1"
 
     def start(self) -> SimulatorServer:
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._socket]}, name="simulator", daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + _START_TIMEOUT_SECONDS
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError(f"the simulator did not start on {self.root_url}")
-            time.sleep(0.005)
+        try:
+            self._http.start(_START_TIMEOUT_SECONDS)
+        except (RuntimeError, TimeoutError) as exc:
+            raise RuntimeError(f"the simulator did not start on {self.root_url}") from exc
         return self
 
     def stop(self) -> None:
-        self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._socket.close()
+        self._http.stop(timeout=5)
 
     def __enter__(self) -> SimulatorServer:
         return self.start()
@@ -117,7 +97,7 @@ class AsyncSimulatorServer:
 
     def __init__(self, fleet: Fleet | Simulator, host: str = "127.0.0.1", port: int = 0) -> None:
         self.simulator = fleet if isinstance(fleet, Simulator) else Simulator(fleet)
-        self._socket = bind_socket(host, port)
+        self._socket = bind_tcp_socket(host, port)
         self.host = host
         self.port = int(self._socket.getsockname()[1])
         self._server = uvicorn.Server(uvicorn_config(self.simulator, "warning"))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from exporter.cli import main
-from exporter.config import load_config
+from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, parse_duration
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "config"
@@ -35,7 +35,6 @@ EXPECTED = {
     ],
     "syntax_error.yaml": ["4: <top>: invalid YAML: expected ',' or ']', but got ':'"],
     "duplicate_key.yaml": ["7: <top>: invalid YAML: duplicate key 'rounds'"],
-    "no_models.yaml": ["1: models: required list is missing"],
 }
 
 
@@ -45,6 +44,14 @@ def test_each_invalid_config_reports_every_problem_exactly(name: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert caught.value.problems == [f"{path}:{line}" for line in EXPECTED[name]]
+
+
+def test_a_file_without_models_is_valid_but_cannot_be_probed() -> None:
+    path = FIXTURES / "no_models.yaml"
+    assert load_config(path).models == ()
+    with pytest.raises(ConfigError) as caught:
+        load_probing_config(path)
+    assert caught.value.problems == [f"{path}: models: no models configured; the probe needs at least one"]
 
 
 def test_an_inline_secret_is_never_echoed_in_errors() -> None:
@@ -79,8 +86,10 @@ def test_secrets_come_from_the_environment_or_a_file_and_are_not_in_repr(
         assert config.gateway.api_key.value not in repr(config)
 
 
-@pytest.mark.parametrize(("text", "seconds"), [("250ms", 0.25), ("10s", 10), ("30m", 1800), ("1d", 86400),
-                                               (5, 5.0), ("1.5h", 5400)])
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("250ms", 0.25), ("10s", 10), ("30m", 1800), ("1d", 86400), (5, 5.0), ("1.5h", 5400)],
+)
 def test_durations(text: object, seconds: float) -> None:
     assert parse_duration(text) == seconds
 
