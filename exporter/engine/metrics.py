@@ -191,6 +191,12 @@ def _round_families(snap: Snapshot) -> Iterator[Metric]:
         )
         duration.add_metric([], snap.last_round.duration_seconds)
         yield duration
+    started = GaugeMetricFamily(
+        "canary_exporter_start_time_seconds",
+        "Unix time the exporter started (a first round that never completes is stale from here).",
+    )
+    started.add_metric([], snap.started_at)
+    yield started
     build = GaugeMetricFamily("canary_exporter_build_info", "Build information.", labels=["version"])
     build.add_metric([__version__], 1)
     yield build

@@ -133,11 +133,12 @@ class ExporterService:
         concurrency: int,
         *,
         monotonic: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.prober = Prober(plans, contracts, concurrency)
         self.interval = interval_seconds
-        self._snapshot = Snapshot(interval_seconds=interval_seconds)
+        self._snapshot = Snapshot(interval_seconds=interval_seconds, started_at=wall_clock())
         self._mono = monotonic
         self._sleep = sleep
         self.registry = CollectorRegistry()

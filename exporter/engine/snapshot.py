@@ -51,6 +51,7 @@ def _fmt(bound: float) -> str:
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     interval_seconds: float
+    started_at: float = 0.0  # wall clock when the exporter started
     rounds_total: int = 0
     last_round: RoundReport | None = None
     completed_at: float | None = None  # wall clock of the last completed round
