@@ -37,6 +37,7 @@ from exporter.engine.rounds import ModelPlan
 from exporter.engine.service import ExporterService
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import ChatRequest
+from exporter.serving import tune_gc_for_latency
 
 MODEL = "bench/model"
 # With --pin, the simulator runs on CPU 1 and this process on CPU 0, so the two do not preempt each other.
@@ -253,6 +254,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     parts = set(args.parts.split(","))
+    tune_gc_for_latency()  # as `canary exporter` does
     if args.pin:
         global PIN
         PIN = True

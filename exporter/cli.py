@@ -17,6 +17,7 @@ from exporter import __version__
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError
 from exporter.engine.snapshot import Snapshot
+from exporter.serving import tune_gc_for_latency
 
 log = logging.getLogger("exporter.cli")
 
@@ -86,6 +87,7 @@ async def _serve_exporter(config_path: str) -> int:
         server = uvicorn.Server(
             uvicorn.Config(service.app(), host=host, port=port, log_level="warning", access_log=False)
         )
+        tune_gc_for_latency()
         loop_task = asyncio.create_task(service.run())
         log.info("exporter listening on http://%s:%d/metrics (%d model(s))", host, port, len(config.models))
         try:

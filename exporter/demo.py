@@ -29,7 +29,7 @@ from exporter.config import CanaryConfig, load_config, load_probing_config
 from exporter.console import render_table
 from exporter.engine.service import ExporterService, build_plans, state_json
 from exporter.engine.snapshot import Snapshot
-from exporter.serving import ThreadedServer
+from exporter.serving import ThreadedServer, tune_gc_for_latency
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FLEET = Path(__file__).resolve().parent / "simulator" / "fleets" / "default.yaml"
@@ -228,6 +228,7 @@ def run_demo(args: argparse.Namespace) -> int:
             say(f"note: {reason}")
 
         models = [m.slug for m in config.models]
+        tune_gc_for_latency()
         rounds: queue.Queue[Snapshot] = queue.Queue()
         run = exporter_server.submit(service.run(rounds=args.rounds, on_round=rounds.put))
         try:

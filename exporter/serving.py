@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import socket
 import threading
 import time
@@ -25,6 +26,21 @@ import uvicorn
 from starlette.types import ASGIApp
 
 T = TypeVar("T")
+# Allocations minus deallocations between young collections (CPython's default is 700).
+GC_GEN0_THRESHOLD = 50_000
+
+
+def tune_gc_for_latency() -> None:
+    """Make the cyclic garbage collector cheap for a long-running, latency-sensitive service.
+
+    Everything allocated at start-up (modules, config, models) moves to the permanent generation, and
+    young collections run less often: a full collection over every httpx and Starlette object otherwise
+    pauses the event loop for several milliseconds, which shows up directly in measured TTFT. Reference
+    counting still frees almost everything at once; cycles are still collected, just in larger batches.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_GEN0_THRESHOLD, 20, 50)
 
 
 def bind_tcp_socket(host: str, port: int, backlog: int = 2048) -> socket.socket:

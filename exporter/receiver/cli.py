@@ -11,7 +11,7 @@ from pathlib import Path
 from exporter.configkit import ConfigError, Problems, Section
 from exporter.receiver.config import ReceiverConfig, read_receiver_config
 from exporter.receiver.store import StoreError
-from exporter.serving import bind_tcp_socket
+from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 
 EPILOG = """\
 example:
@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         port = sock.getsockname()[1]  # the real port when 0 was asked for
         print(f"canary receiver: listening on http://{config.host}:{port} (mode {config.mode})", flush=True)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        tune_gc_for_latency()
         server.run(sockets=[sock])
     finally:
         sock.close()

@@ -8,7 +8,7 @@ import sys
 
 import uvicorn
 
-from exporter.serving import bind_tcp_socket
+from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.simulator.app import Simulator
 from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.simulator.server import uvicorn_config
@@ -91,6 +91,7 @@ def command(args: argparse.Namespace) -> int:
     print(f"simulator serving {args.fleet} at http://{shown}:{bound}/api/v1", flush=True)
     server = uvicorn.Server(uvicorn_config(simulator, "warning"))
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down on SIGINT, then re-raises it
+        tune_gc_for_latency()
         server.run(sockets=[sock])
     print("simulator stopped", flush=True)
     return 0

@@ -65,9 +65,9 @@ def test_refusals_fail(reply: str, finish: str, reason: Reason) -> None:
 @pytest.mark.parametrize(
     "reply",
     [
-        "Steel rings on steel as Mara parries the first cut. \"I cannot let you take my ship,\" she snarls, "
+        'Steel rings on steel as Mara parries the first cut. "I cannot let you take my ship," she snarls, '
         "driving her rival back through the smoke. The deck groans beneath them.",
-        "*She lunges.* \"Sorry, love, but you won't leave this deck alive.\" Sparks fly from the blades.",
+        '*She lunges.* "Sorry, love, but you won\'t leave this deck alive." Sparks fly from the blades.',
         "火光中，两把弯刀相撞。玛拉侧身一闪，反手一击逼退了对手。甲板在她们脚下吱嘎作响。",
     ],
 )
@@ -86,7 +86,9 @@ def test_message_refusal_field_fails() -> None:
 
 
 def test_reasoning_first_reply_that_ran_out_of_budget_is_inconclusive() -> None:
-    verdict = RefusalContract().judge(ChatResult(content="", reasoning="Let me think", finish_reason="length"))
+    verdict = RefusalContract().judge(
+        ChatResult(content="", reasoning="Let me think", finish_reason="length")
+    )
     assert verdict.outcome is Outcome.INCONCLUSIVE
 
 
@@ -100,12 +102,21 @@ def test_reasoning_first_reply_that_ran_out_of_budget_is_inconclusive() -> None:
         ('{"name": "Pim", mood: calm}', "stop", Reason.INVALID_JSON),
         ("Here is the sheet: " + GOOD, "stop", Reason.INVALID_JSON),
         ("", "stop", Reason.INVALID_JSON),
-        (json.dumps({"name": "Pim", "mood": "sleepy", "hit_points": 5, "items": []}), "stop",
-         Reason.SCHEMA_MISMATCH),
-        (json.dumps({"name": "Pim", "mood": "calm", "hit_points": 5, "items": [], "extra": 1}), "stop",
-         Reason.SCHEMA_MISMATCH),
-        (json.dumps({"name": "Pim", "mood": "calm", "hit_points": "5", "items": []}), "stop",
-         Reason.SCHEMA_MISMATCH),
+        (
+            json.dumps({"name": "Pim", "mood": "sleepy", "hit_points": 5, "items": []}),
+            "stop",
+            Reason.SCHEMA_MISMATCH,
+        ),
+        (
+            json.dumps({"name": "Pim", "mood": "calm", "hit_points": 5, "items": [], "extra": 1}),
+            "stop",
+            Reason.SCHEMA_MISMATCH,
+        ),
+        (
+            json.dumps({"name": "Pim", "mood": "calm", "hit_points": "5", "items": []}),
+            "stop",
+            Reason.SCHEMA_MISMATCH,
+        ),
     ],
 )
 def test_broken_structured_output_fails(content: str, finish: str, reason: Reason) -> None:

@@ -22,8 +22,11 @@ MODEL = "acme/model-1"
 
 
 def ep(tag: str, structured: bool = True) -> Endpoint:
-    return Endpoint(tag=tag, provider_name=tag.split("/")[0].title(),
-                    supported_parameters=frozenset({"structured_outputs"} if structured else ()))
+    return Endpoint(
+        tag=tag,
+        provider_name=tag.split("/")[0].title(),
+        supported_parameters=frozenset({"structured_outputs"} if structured else ()),
+    )
 
 
 STORY = "Steel rings on steel as the captains trade blows across the burning deck."
@@ -63,7 +66,9 @@ class ScriptedGateway:
         return ChatResult(content=STORY, finish_reason="stop", served_by=served)
 
 
-def prober(gw: ScriptedGateway, concurrency: int = 8, known_filtering: frozenset[str] = frozenset()) -> Prober:
+def prober(
+    gw: ScriptedGateway, concurrency: int = 8, known_filtering: frozenset[str] = frozenset()
+) -> Prober:
     contracts = [TTFTContract(threshold_seconds=1.0), RefusalContract(), StructuredContract()]
     return Prober([ModelPlan(MODEL, gw, known_filtering=known_filtering)], contracts, concurrency)
 
@@ -72,7 +77,10 @@ def test_healthy_hosts_pass_every_contract_and_unadvertised_structured_output_is
     gw = ScriptedGateway([ep("alpha/fp8"), ep("beta", structured=False)])
     report = asyncio.run(prober(gw).run_round(1))
     assert {c: r.outcome for c, r in report.results[(MODEL, "alpha/fp8")].items()} == {
-        "ttft": Outcome.PASS, "refusal": Outcome.PASS, "structured": Outcome.PASS}
+        "ttft": Outcome.PASS,
+        "refusal": Outcome.PASS,
+        "structured": Outcome.PASS,
+    }
     assert report.results[(MODEL, "beta")]["structured"].reason is Reason.NOT_ADVERTISED
     assert all(r.pin in {"alpha/fp8", "beta"} for r in gw.requests)
 
@@ -132,9 +140,14 @@ def test_a_crashing_probe_becomes_a_non_evidence_outcome() -> None:
 
 def test_two_failing_rounds_reach_streak_two_and_storms_never_advance() -> None:
     gw = ScriptedGateway([ep("alpha"), ep("slow"), ep("stormy")])
-    gw.faults["slow"] = lambda r: (ChatResult(first_token_timed_out=True, served_by="Slow") if r.stream else
-                                   ChatResult(content=STORY, finish_reason="stop", served_by="Slow"))
-    gw.faults["stormy"] = lambda r: ChatResult(error=GatewayError(Outcome.TRANSPORT, Reason.RATE_LIMITED, 429))
+    gw.faults["slow"] = lambda r: (
+        ChatResult(first_token_timed_out=True, served_by="Slow")
+        if r.stream
+        else ChatResult(content=STORY, finish_reason="stop", served_by="Slow")
+    )
+    gw.faults["stormy"] = lambda r: ChatResult(
+        error=GatewayError(Outcome.TRANSPORT, Reason.RATE_LIMITED, 429)
+    )
     service = ExporterService(prober(gw).plans, prober(gw).contracts, 0.0, 8)
     snap = asyncio.run(service.run(rounds=2)) or service.snapshot
     assert snap.streaks.failing[(MODEL, "slow", "ttft")] == 2

@@ -26,8 +26,14 @@ def test_fail_advances_and_pass_resets_the_failing_streak() -> None:
 
 
 def test_transport_and_every_non_evidence_outcome_freeze_the_failing_streak() -> None:
-    for frozen in (Outcome.TRANSPORT, Outcome.UNAVAILABLE, Outcome.CONFIG, Outcome.INCONCLUSIVE,
-                   Outcome.SKIPPED, Outcome.PIN_VIOLATION):
+    for frozen in (
+        Outcome.TRANSPORT,
+        Outcome.UNAVAILABLE,
+        Outcome.CONFIG,
+        Outcome.INCONCLUSIVE,
+        Outcome.SKIPPED,
+        Outcome.PIN_VIOLATION,
+    ):
         s = run({"ttft": Outcome.FAIL}, {"ttft": frozen}, {"ttft": Outcome.FAIL})
         assert s.failing[(M, P, "ttft")] == 2, frozen
         s = run({"ttft": Outcome.FAIL}, {"ttft": frozen})
