@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 import subprocess
 from collections.abc import Callable
 
-import pytest
 from prometheus_client.exposition import generate_latest
 
 from exporter.contracts.refusal import RefusalContract
@@ -158,7 +156,6 @@ def test_two_failing_rounds_reach_streak_two_and_storms_never_advance() -> None:
     assert state["models"][MODEL]["providers"]["slow"]["contracts"]["ttft"]["failing_streak"] == 2
 
 
-@pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool (Debian prometheus) is not installed")
 def test_the_exposition_passes_promtool_check_metrics() -> None:
     gw = ScriptedGateway([ep("alpha"), ep("beta")])
     service = ExporterService(prober(gw).plans, prober(gw).contracts, 0.01, 8)
