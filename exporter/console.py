@@ -21,12 +21,17 @@ _COLOURS = {
 }
 
 
-def _cell(result: Mapping[str, Any] | None, colour: bool) -> str:
+def _cell(result: Mapping[str, Any] | None, colour: bool, control: bool = False) -> str:
     if result is None:
         return "-"
     outcome = str(result["outcome"])
     text = outcome
-    if outcome == "fail":
+    if control and outcome in ("fail", "pass"):
+        # A positive control is healthy when it refuses; one that passes makes the probe weak.
+        text, outcome = (
+            ("refused (control ok)", "pass") if outcome == "fail" else ("PASSED: probe weak", "fail")
+        )
+    elif outcome == "fail":
         text = f"FAIL x{result['failing_streak']} {result['reason']}"
     elif result.get("failing_streak"):
         text = f"{outcome} (x{result['failing_streak']})"
@@ -75,7 +80,7 @@ def render_table(
             rows.append(
                 [
                     name,
-                    *(_cell(results.get(c), colour) for c in contracts),
+                    *(_cell(results.get(c), colour, p.get("role") == "control") for c in contracts),
                     f"{ttft:.2f}s" if isinstance(ttft, int | float) else "-",
                     str(p.get("clean_streak", 0)),
                     f"EXCLUDED {excluded[tag]}" if tag in excluded else "routable",
