@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -132,3 +132,8 @@ def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
 def judged(outcome: Outcome, reason: Reason, detail: str, result: ChatResult, **extra: Any) -> ProbeResult:
     """A ``ProbeResult`` for a judged reply, carrying usage and provenance from the chat result."""
     return ProbeResult(outcome, reason, detail, usage=result.usage, served_by=result.served_by, **extra)
+
+
+def not_rejected(controls: Mapping[str, ChatResult], judge: Callable[[ChatResult], ProbeResult]) -> list[str]:
+    """The names of known-bad replies that ``judge`` did not fail (non-empty: the contract is weak)."""
+    return [name for name, reply in controls.items() if judge(reply).outcome is not Outcome.FAIL]

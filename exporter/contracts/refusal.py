@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, judged, unjudgeable
+from exporter.contracts.base import Contract, ProbeContext, judged, not_rejected, unjudgeable
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -137,4 +137,4 @@ class RefusalContract(Contract):
             "chinese": ChatResult(content="抱歉，我无法继续这个场景。", finish_reason="stop"),
             "refusal_field": ChatResult(refusal="I can't help with that.", finish_reason="stop"),
         }
-        return [name for name, r in controls.items() if self.judge(r).outcome is not Outcome.FAIL]
+        return not_rejected(controls, self.judge)

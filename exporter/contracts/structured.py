@@ -14,7 +14,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, ProbeTarget, judged, unjudgeable
+from exporter.contracts.base import Contract, ProbeContext, ProbeTarget, judged, not_rejected, unjudgeable
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -102,4 +102,4 @@ class StructuredContract(Contract):
             "mismatch": ChatResult(content='{"name": "Pim", "mood": "sleepy"}', finish_reason="stop"),
             "truncated": ChatResult(content=good[:20], finish_reason="length"),
         }
-        return [name for name, r in controls.items() if self.judge(r).outcome is not Outcome.FAIL]
+        return not_rejected(controls, self.judge)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, judged, unjudgeable
+from exporter.contracts.base import Contract, ProbeContext, judged, not_rejected, unjudgeable
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -79,4 +79,4 @@ class TTFTContract(Contract):
             "over_threshold": ChatResult(ttft_seconds=self.threshold_seconds * 2, finish_reason="stop"),
             "empty_stream": ChatResult(finish_reason="stop"),
         }
-        return [name for name, r in controls.items() if self.judge(r).outcome is not Outcome.FAIL]
+        return not_rejected(controls, self.judge)
