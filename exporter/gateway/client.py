@@ -241,14 +241,13 @@ class GatewayClient:
                 None,
                 f"no static endpoints configured for model {model!r}",
             )
-            self._log_error("discover", model, None, error, 0.0)
-            return error
+            return self._log_error("discover", model, None, error, 0.0)
         started = self._clock()
         payload = await self._get_json(f"/models/{quote(model, safe='/:')}/endpoints", self._max_body)
         if not isinstance(payload, GatewayError):
             payload = parse_endpoints_response(payload)
         if isinstance(payload, GatewayError):
-            self._log_error("discover", model, None, payload, self._clock() - started)
+            return self._log_error("discover", model, None, payload, self._clock() - started)
         return payload
 
     async def list_models(self) -> list[dict[str, Any]] | GatewayError:
@@ -263,8 +262,7 @@ class GatewayClient:
             if isinstance(data, list):
                 return [dict(item) for item in data if isinstance(item, Mapping)]
             payload = malformed_response(f"model list without a 'data' array: {_shape(payload)}", 200)
-        self._log_error("list_models", "*", None, payload, self._clock() - started)
-        return payload
+        return self._log_error("list_models", "*", None, payload, self._clock() - started)
 
     async def chat(self, request: ChatRequest) -> ChatResult:
         """Send one chat completion and return what came back; never raises for expected failures.
@@ -272,9 +270,7 @@ class GatewayClient:
         Example: ``(await client.chat(ChatRequest("m", ({"role": "user", "content": "Hi"},), 16))).content``.
         """
         if self._kind == "openrouter" and self._api_key is None:
-            not_sent = missing_key()
-            self._log_error("chat", request.model, request.pin, not_sent, 0.0)
-            return ChatResult(error=not_sent)
+            return ChatResult(error=self._log_error("chat", request.model, request.pin, missing_key(), 0.0))
         http_request = self._http.build_request(
             "POST", self._base + "/chat/completions", json=self.build_chat_body(request),
             headers=self.build_chat_headers(request),
@@ -297,7 +293,8 @@ class GatewayClient:
                 else:
                     error = await self._plain(http_request, acc, progress)
         except TimeoutError as exc:
-            if scope.expired() and progress.waiting_first_token:
+            first_token_due = progress.first_token_at is not None and loop.time() >= progress.first_token_at
+            if scope.expired() and progress.waiting_first_token and first_token_due:
                 error, timed_out_first_token = None, True
             elif scope.expired():
                 phase = "response headers" if progress.status is None else "the end of the response"
@@ -313,7 +310,7 @@ class GatewayClient:
                 error = GatewayError(error.outcome, error.reason, progress.status, error.detail)
         elapsed = self._clock() - progress.t0
         if error is not None:
-            self._log_error("chat", request.model, request.pin, error, elapsed, acc.content)
+            error = self._log_error("chat", request.model, request.pin, error, elapsed, acc.content)
         elif timed_out_first_token:
             self._log.info(
                 "first token deadline passed model=%s pin=%s deadline_s=%s elapsed_s=%.3f",
@@ -393,7 +390,10 @@ class GatewayClient:
                     return oversized_body(self._max_body, status)
                 if status >= 300:
                     return classify_http_error(status, body, response.headers)
-                return _read_completion(body, acc, status)
+                unstreamed = _read_completion(body, acc, status)
+                if unstreamed is None and acc.saw_visible_token:
+                    progress.ttft = clock() - progress.t0  # not streamed: the first token came with the rest
+                return unstreamed
             if request.first_token_deadline is not None:
                 progress.first_token_at = progress.loop_t0 + request.first_token_deadline
                 progress.waiting_first_token = True
@@ -437,6 +437,8 @@ class GatewayClient:
                         problem = _feed_event(event.data, acc)
                         if problem is not None:
                             return malformed_response(problem, status)
+                        if acc.saw_visible_token and progress.ttft is None:
+                            progress.ttft = clock() - progress.t0
                     elif event.kind is SSEKind.EVENT:
                         acc.mark_done()
         finally:
@@ -513,12 +515,19 @@ class GatewayClient:
 
     def _log_error(
         self, op: str, model: str, pin: str | None, error: GatewayError, elapsed: float, content: str = ""
-    ) -> None:
+    ) -> GatewayError:
+        """Log a classified error and return it with the API key scrubbed from its detail.
+
+        The detail travels on into probe results, ``/v1/state`` and JSON output: a host that echoes the
+        key back in an error body must not publish it anywhere.
+        """
         detail = error.detail
         excerpt = content[:_EXCERPT_CHARS]
-        if self._api_key is not None:  # belt and braces: a host could echo the key back
+        if self._api_key is not None:
             detail = detail.replace(self._api_key, "***")
             excerpt = excerpt.replace(self._api_key, "***")
+            if detail != error.detail:
+                error = GatewayError(error.outcome, error.reason, error.status, detail)
         fields = {
             "op": op,
             "model": model,
@@ -534,6 +543,7 @@ class GatewayClient:
             _LOG_MESSAGE, op, model, pin, error.outcome.value, error.reason.value, error.status, elapsed,
             detail, excerpt, extra={"gateway": fields},
         )  # fmt: skip
+        return error
 
 
 def _stop_waiting_for_first_token(progress: _Progress, scope: asyncio.Timeout, overall_at: float) -> None:

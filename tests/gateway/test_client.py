@@ -636,3 +636,41 @@ def test_endpoint_numbers_beyond_float_range_are_ignored() -> None:
     endpoint = parse_endpoint({"tag": "x", "context_length": 10**400, "pricing": {"prompt": "1e999"}})
     assert endpoint is not None
     assert (endpoint.context_length, endpoint.price_prompt_usd_per_token) == (None, 0.0)
+
+
+# -- edges found in review --------------------------------------------------------------------------------
+def test_an_api_key_echoed_in_an_error_body_is_scrubbed_from_the_returned_detail() -> None:
+    async def respond(_: httpx.Request) -> httpx.Response:
+        return httpx.Response(401, json={"error": {"code": 401, "message": f"Invalid API key {KEY}"}})
+
+    result = run(client_for(respond).chat(request()))
+    assert result.error is not None and KEY not in result.error.detail and "***" in result.error.detail
+
+
+def test_an_overall_timeout_before_the_first_token_deadline_is_transport_not_a_slow_token() -> None:
+    chunk = b'data: {"choices":[{"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
+    result = run(
+        client_for(sse([0.6, chunk]), timeout=0.2).chat(request(stream=True, first_token_deadline=5.0))
+    )
+    assert result.first_token_timed_out is False
+    assert result.error is not None and (result.error.outcome, result.error.reason) == (
+        Outcome.TRANSPORT,
+        Reason.TIMEOUT,
+    )
+
+
+def test_a_streamed_request_answered_with_one_json_body_still_measures_ttft() -> None:
+    async def respond(_: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(0.05)
+        body = {"choices": [{"message": {"content": "Welcome, traveller."}, "finish_reason": "stop"}]}
+        return httpx.Response(200, json=body)
+
+    result = run(client_for(respond).chat(request(stream=True, first_token_deadline=5.0)))
+    assert result.error is None and result.content == "Welcome, traveller."
+    assert result.ttft_seconds is not None and result.ttft_seconds >= 0.04
+
+
+def test_a_first_token_in_a_final_event_without_its_blank_line_still_counts() -> None:
+    tail = b'data: {"choices":[{"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n'
+    result = run(client_for(sse([0.02, tail])).chat(request(stream=True, first_token_deadline=5.0)))
+    assert result.content == "Hi" and result.ttft_seconds is not None
