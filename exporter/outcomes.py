@@ -58,6 +58,7 @@ class Reason(StrEnum):
     NETWORK = "network"
     MID_STREAM_ERROR = "mid_stream_error"
     MALFORMED_RESPONSE = "malformed_response"
+    PROBE_ERROR = "probe_error"  # a bug in the canary's own probe code: no evidence, look at the log
     # unavailable
     MODEL_NOT_FOUND = "model_not_found"
     NO_ENDPOINTS = "no_endpoints"

@@ -121,7 +121,7 @@ class Prober:
                     contract.name,
                 )
                 results[contract.name] = ProbeResult(
-                    Outcome.TRANSPORT, Reason.MALFORMED_RESPONSE, "probe crashed; see the log"
+                    Outcome.TRANSPORT, Reason.PROBE_ERROR, "probe crashed; see the log"
                 )
         return results
 

@@ -143,7 +143,7 @@ class ExporterService:
         self._sleep = sleep
         self.registry = CollectorRegistry()
         self.registry.register(SnapshotCollector(lambda: self._snapshot))
-        self.round_done = asyncio.Event()
+        self.loop_failed: BaseException | None = None  # set when the round loop died (healthz reports it)
 
     @classmethod
     def from_config(cls, config: CanaryConfig, stack: AsyncExitStack | None = None) -> ExporterService:
@@ -169,8 +169,6 @@ class ExporterService:
             report.duration_seconds,
             len(report.results) + len(report.controls),
         )
-        self.round_done.set()
-        self.round_done = asyncio.Event()
         return self._snapshot
 
     async def run(
@@ -178,15 +176,29 @@ class ExporterService:
     ) -> None:
         """Run rounds on the schedule; ``rounds=None`` runs until cancelled."""
         done = 0
-        while rounds is None or done < rounds:
-            started = self._mono()
-            snap = await self.run_round()
-            done += 1
-            if on_round is not None:
-                on_round(snap)
-            if rounds is not None and done >= rounds:
-                break
-            await self._sleep(max(0.0, self.interval - (self._mono() - started)))
+        try:
+            while rounds is None or done < rounds:
+                started = self._mono()
+                try:
+                    snap = await self.run_round()
+                except Exception:  # a bug must not stop probing for good: log it, keep the schedule
+                    log.exception(
+                        "round failed round=%d; the next round runs on schedule",
+                        self._snapshot.rounds_total + 1,
+                    )
+                else:
+                    if on_round is not None:
+                        on_round(snap)
+                done += 1
+                if rounds is not None and done >= rounds:
+                    break
+                await self._sleep(max(0.0, self.interval - (self._mono() - started)))
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:
+            self.loop_failed = exc
+            log.critical("round loop stopped: %r", exc)
+            raise
 
     def app(self) -> Starlette:
         async def metrics(_: Request) -> Response:
@@ -194,6 +206,8 @@ class ExporterService:
             return Response(body, media_type=CONTENT_TYPE_LATEST)
 
         async def healthz(_: Request) -> Response:
+            if self.loop_failed is not None:
+                return PlainTextResponse(f"round loop stopped: {self.loop_failed!r}\n", status_code=503)
             return PlainTextResponse("ok\n")
 
         async def state(_: Request) -> Response:

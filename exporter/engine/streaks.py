@@ -1,10 +1,12 @@
 """Failing and clean streaks (DESIGN §6): a pure function from the previous streaks and one round's results.
 
-- Per (model, provider, contract): ``fail`` advances the failing streak, ``pass`` resets it, every other
-  outcome **freezes** it (transport errors never push a host towards suspension, and never clear it).
+- Per (model, provider, contract): ``fail`` advances the failing streak, ``pass`` resets it (unless the
+  contract is weak this round: such a pass is not evidence), every other outcome **freezes** it
+  (transport errors never push a host towards suspension, and never clear it).
 - Per (model, provider): a round is *clean* when no contract failed, at least one passed, and every
   contract that ran passed with a sound probe (a pass of a weak contract is not evidence). A clean round
-  advances the clean streak, a failing one resets it, anything else freezes it.
+  advances the clean streak, a failing one resets it, anything else freezes it (the same freeze rule: a
+  storm between two clean rounds neither helps nor hurts a host's recovery).
 - Hosts absent from the round (gone from discovery) are dropped, and so are their series.
 """
 
@@ -52,9 +54,9 @@ def advance(
             before = previous.failing.get(key, 0)
             if result.outcome is Outcome.FAIL:
                 failing[key] = before + 1
-            elif result.outcome is Outcome.PASS:
+            elif result.outcome is Outcome.PASS and (model, contract) not in weak:
                 failing[key] = 0
-            else:
+            else:  # non-evidence, or a pass of a weak contract (not evidence of health either)
                 failing[key] = before
         verdict = round_is_clean(model, by_contract, weak)
         before_clean = previous.clean.get((model, provider), 0)

@@ -6,12 +6,14 @@ import asyncio
 import subprocess
 from collections.abc import Callable
 
+import pytest
 from prometheus_client.exposition import generate_latest
+from starlette.testclient import TestClient
 
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
-from exporter.engine.rounds import ModelPlan, Prober
+from exporter.engine.rounds import ModelPlan, Prober, RoundReport
 from exporter.engine.service import ExporterService, state_json
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason
@@ -133,7 +135,9 @@ def test_a_crashing_probe_becomes_a_non_evidence_outcome() -> None:
 
     gw.faults["alpha"] = boom
     report = asyncio.run(prober(gw).run_round(1))
-    assert {r.outcome for r in report.results[(MODEL, "alpha")].values()} == {Outcome.TRANSPORT}
+    assert {(r.outcome, r.reason) for r in report.results[(MODEL, "alpha")].values()} == {
+        (Outcome.TRANSPORT, Reason.PROBE_ERROR)
+    }
 
 
 def test_two_failing_rounds_reach_streak_two_and_storms_never_advance() -> None:
@@ -165,3 +169,30 @@ def test_the_exposition_passes_promtool_check_metrics() -> None:
     assert b"canary_probe_ttft_seconds_bucket" in body
     check = subprocess.run(["promtool", "check", "metrics"], input=body, capture_output=True, check=False)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_round_that_crashes_is_logged_and_the_schedule_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    gw = ScriptedGateway([ep("alpha")])
+    service = ExporterService(prober(gw).plans, prober(gw).contracts, 0.0, 8)
+    real = service.prober.run_round
+    calls = []
+
+    async def flaky(number: int) -> RoundReport:
+        calls.append(number)
+        if len(calls) == 1:
+            raise RuntimeError("bug in round 1")
+        return await real(number)
+
+    service.prober.run_round = flaky  # type: ignore[method-assign]
+    asyncio.run(service.run(rounds=2))
+    assert len(calls) == 2 and service.snapshot.rounds_total == 1
+    assert "round failed" in caplog.text and service.loop_failed is None
+
+
+def test_healthz_reports_a_dead_round_loop() -> None:
+    service = ExporterService([], [], 1.0, 1)
+    client = TestClient(service.app())
+    assert client.get("/healthz").status_code == 200
+    service.loop_failed = SystemExit(3)
+    response = client.get("/healthz")
+    assert response.status_code == 503 and "round loop stopped" in response.text

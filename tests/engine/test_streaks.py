@@ -66,3 +66,12 @@ def test_hosts_gone_from_the_round_lose_their_streaks() -> None:
     s = run({"ttft": Outcome.FAIL})
     s = advance(s, {(M, "prov/b"): {"ttft": r(Outcome.PASS)}})
     assert (M, P, "ttft") not in s.failing and (M, P) not in s.clean
+
+
+def test_a_pass_of_a_weak_contract_does_not_clear_its_failing_streak() -> None:
+    weak = frozenset({(M, "refusal")})
+    streaks = advance(Streaks(), {(M, P): {"refusal": r(Outcome.FAIL)}})
+    streaks = advance(streaks, {(M, P): {"refusal": r(Outcome.PASS)}}, weak)
+    assert streaks.failing[(M, P, "refusal")] == 1
+    streaks = advance(streaks, {(M, P): {"refusal": r(Outcome.PASS)}})
+    assert streaks.failing[(M, P, "refusal")] == 0
