@@ -1,9 +1,11 @@
 """One routability pass: list the catalogue, then probe every target sequentially, paced, one row at a time.
 
-Targets are the gateway's active chat models (filtered) plus the configured extra models and direct routes.
-A target listed on the gateway is probed there; otherwise through its direct route; otherwise it is skipped
-(counted, and shown as ``unknown`` if it was never observed). Every request of a pass (catalogue, endpoint
-listing, completion) waits for the shared ``Pacer``, so the gateway never sees a burst above the pace.
+Targets are the gateway's active chat models (filtered), the configured extra models and direct routes, and,
+when a gateway is configured, every model that already has a row (listed or not: a delisted model is asked
+again, so it gets an honest status instead of keeping its last one). A target listed on the gateway is probed
+there; otherwise through its direct route; otherwise through the gateway if there is one; otherwise it is
+skipped (counted, and shown as ``unknown`` if it was never observed). Every request of a pass (catalogue,
+endpoint listing, completion) waits for the shared ``Pacer``: the gateway never sees a burst above the pace.
 """
 
 from __future__ import annotations
@@ -124,9 +126,11 @@ async def run_pass(
     started = wall_clock()
     listed = await _list_catalogue(store, transport, gateway, settings, pacer, wall_clock)
     catalogue = {m.slug: m for m in (listed if listed is not None else _stored_catalogue(store))}
-    # Rows already known and still listed are probed again even if no longer active (e.g. now expired):
-    # that is how a router learns a model it may still use has gone.
-    known = {slug for slug in store.rows() if slug in catalogue}
+    # With a gateway, rows already known are probed again even when no longer active (e.g. now expired) or
+    # no longer listed at all (delisting is how models are removed): the execution endpoint then says so
+    # explicitly, and a router learns that a model it may still use has gone instead of keeping yesterday's
+    # ``healthy``. Without a gateway there is nothing to ask about them, and they are left as they are.
+    known = set(store.rows()) if gateway is not None else set()
     active = {slug for slug, m in catalogue.items() if m.active}
     targets = sorted(active | known | set(settings.models) | set(settings.direct_routes))
 
@@ -134,11 +138,15 @@ async def run_pass(
     probed = skipped = 0
     for slug in targets:
         row = store.get(slug) or RoutabilityRow(slug)
-        if gateway is not None and slug in catalogue:
+        listed_now = slug in catalogue
+        if gateway is not None and (listed_now or slug not in settings.direct_routes):
+            # Listed, or not listed and no direct route: the gateway's execution endpoint gives the answer
+            # (an unlisted model is probed without reasoning parameters, since none are listed for it).
             source = Source.GATEWAY
             if settings.listed_signal:
                 row = await _refresh_listed(row, transport, gateway, pacer, wall_clock)
-            verdict = await _probe_gateway(catalogue[slug], transport, gateway, settings, pacer)
+            model = catalogue[slug] if listed_now else CatalogueModel(slug, reasoning=False, active=False)
+            verdict = await _probe_gateway(model, transport, gateway, settings, pacer)
         elif slug in settings.direct_routes:
             source = Source.DIRECT
             verdict = await _probe_direct(settings.direct_routes[slug], transport, settings, pacer)
@@ -270,7 +278,7 @@ def _verdict(reply: HttpReply, source: Source) -> Verdict:
     return classify_reply(reply.status, reply.body, source)
 
 
-SKIPPED_NOTE = "skipped: not listed on the gateway and no direct route configured"
+SKIPPED_NOTE = "skipped: no gateway and no direct route configured"
 
 
 def _stored_catalogue(store: RoutabilityStore) -> list[CatalogueModel]:

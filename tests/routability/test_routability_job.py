@@ -198,9 +198,27 @@ def test_not_on_gateway_uses_the_direct_route_else_is_skipped(store: Routability
     rows = store.rows()
     assert (rows["g/listed"].status, rows["g/listed"].source) == (Status.HEALTHY, Source.GATEWAY)
     assert (rows["acme/private"].status, rows["acme/private"].source) == (Status.UNAVAILABLE, Source.DIRECT)
-    assert rows["x/nowhere"].status is Status.UNKNOWN and "skipped" in rows["x/nowhere"].note
-    assert (summary.probed, summary.skipped) == (2, 1)
+    # not listed, no direct route, but a gateway: its execution endpoint is asked
+    assert (rows["x/nowhere"].status, rows["x/nowhere"].source) == (Status.HEALTHY, Source.GATEWAY)
+    assert (summary.probed, summary.skipped) == (3, 0)
     assert [c[3] for c in transport.calls if c[2].startswith("http://10.0.0.5")] == ["k-direct"]
+    assert [c[4]["model"] for c in transport.chats() if c[2].startswith(BASE) and c[4]] == [
+        "g/listed",
+        "x/nowhere",
+    ]
+
+
+def test_without_a_gateway_a_model_with_no_direct_route_is_skipped(store: RoutabilityStore) -> None:
+    clock = Clock()
+    direct = DirectRoute("http://10.0.0.5:8000/v1", "private-2025")
+    transport = Scripted(lambda method, url, body: HttpReply(200, OK), clock)
+    settings = JobSettings(pace=0.0, models=("x/nowhere",), direct_routes={"acme/private": direct})
+    summary = run(store, transport, settings, gateway=None)
+    rows = store.rows()
+    assert (rows["acme/private"].status, rows["acme/private"].source) == (Status.HEALTHY, Source.DIRECT)
+    assert rows["x/nowhere"].status is Status.UNKNOWN and "skipped" in rows["x/nowhere"].note
+    assert (summary.probed, summary.skipped) == (1, 1)
+    assert [c[2] for c in transport.calls] == ["http://10.0.0.5:8000/v1/chat/completions"]
 
 
 def test_the_gateway_is_preferred_over_a_direct_route(store: RoutabilityStore) -> None:
@@ -248,11 +266,13 @@ def test_catalogue_filter_and_non_chat_models(store: RoutabilityStore) -> None:
     assert list(store.rows()) == ["acme/a"]
 
 
-def test_rows_never_observed_again_keep_their_state(store: RoutabilityStore) -> None:
+def test_without_a_gateway_rows_that_are_no_longer_targets_keep_their_state(store: RoutabilityStore) -> None:
     store.put(RoutabilityRow("old/model", Status.UNAVAILABLE, last_check=5.0, consecutive_failures=2))
     clock = Clock()
-    transport = Scripted(gateway_answers(catalogue("a/x"), lambda m: HttpReply(200, OK)), clock)
-    run(store, transport, JobSettings(pace=0.0))
+    transport = Scripted(lambda method, url, body: HttpReply(200, OK), clock)
+    settings = JobSettings(pace=0.0, direct_routes={"a/x": DirectRoute("http://h/v1", "x")})
+    summary = run(store, transport, settings, gateway=None)
+    assert (summary.probed, summary.skipped) == (1, 0)
     assert store.rows()["old/model"] == RoutabilityRow(
         "old/model", Status.UNAVAILABLE, last_check=5.0, consecutive_failures=2
     )
@@ -327,4 +347,39 @@ def test_an_unreadable_stored_catalogue_is_treated_as_empty(store: RoutabilitySt
         return HttpReply(None, None, "network", "refused")
 
     summary = run(store, Scripted(outage, Clock()), JobSettings(pace=0.0, models=("a/x",)))
-    assert (summary.catalogue_listed, summary.probed, summary.skipped) == (False, 0, 1)
+    # the configured model is still asked of the gateway (which is down: degraded, never invented)
+    assert (summary.catalogue_listed, summary.probed, summary.skipped) == (False, 1, 0)
+    assert (store.rows()["a/x"].status, store.rows()["a/x"].reason) == (Status.DEGRADED, Reason.NETWORK)
+
+
+def test_a_delisted_model_is_probed_again_and_gets_an_honest_status(store: RoutabilityStore) -> None:
+    """Delisting is how models are removed: a known or configured model that leaves the catalogue is asked
+    again through the gateway (model_not_found -> unavailable), never left ``healthy`` forever."""
+    clock = Clock()
+    listed = {"acme/a", "acme/b", "acme/c"}
+
+    def chat(model: str) -> HttpReply:
+        if model in listed:
+            return HttpReply(200, OK)
+        return HttpReply(400, {"error": {"code": 400, "message": f"{model} is not a valid model ID"}})
+
+    settings = JobSettings(pace=0.0, models=("acme/a",))
+    run(store, Scripted(gateway_answers(catalogue(*sorted(listed)), chat), clock), settings)
+    assert {r.status for r in store.rows().values()} == {Status.HEALTHY}
+
+    listed.clear()
+    listed.add("acme/b")  # acme/a (configured) and acme/c (known) leave the catalogue
+    clock.now += 86_400
+    transport = Scripted(gateway_answers(catalogue("acme/b"), chat), clock)
+    summary = run(store, transport, settings)
+    rows = store.rows()
+    for slug in ("acme/a", "acme/c"):
+        assert (rows[slug].status, rows[slug].reason, rows[slug].source) == (
+            Status.UNAVAILABLE,
+            Reason.MODEL_NOT_FOUND,
+            Source.GATEWAY,
+        )
+        assert rows[slug].last_check is not None and rows[slug].last_check > 86_000
+    assert rows["acme/b"].status is Status.HEALTHY
+    assert (summary.probed, summary.skipped) == (3, 0)
+    assert sorted(c[4]["model"] for c in transport.chats() if c[4]) == ["acme/a", "acme/b", "acme/c"]
