@@ -8,6 +8,10 @@ Only an explicit statement of absence from the execution endpoint makes a model 
 * a direct OpenAI-compatible route: a 404 whose body says the *model* does not exist (a bare 404 may be a
   wrong base URL, which is our configuration, not the model).
 
+Never when the message also mentions access or permission (OpenAI: "The model `x` does not exist or you do
+not have access to it."): that is also what a key without access to the model gets, an account problem,
+so it is ``degraded`` (reason ``auth``).
+
 Everything else is ``degraded``: 408/429/5xx, 401/402/403, a missing key, network failures, any other
 4xx (unknown request-format failures), in-body errors on 200, and every upstream failure that OpenRouter
 relays as "Provider returned error" (whatever its status or raw text says).
@@ -36,6 +40,8 @@ _NO_ENDPOINTS = re.compile(r"^no endpoints found for ", re.IGNORECASE)
 _DIRECT_MODEL_ABSENT = re.compile(
     r"\bmodel\b.*\b(does not exist|not found|not exist|unknown|no such)\b", re.IGNORECASE | re.DOTALL
 )
+# "... or you do not have access to it", "permission denied for model ...": maybe only our key lacks access.
+_ACCESS = re.compile(r"\b(access|permission|permitted|unauthori[sz]ed|not authori[sz]ed)", re.IGNORECASE)
 _UPSTREAM = "provider returned error"
 _NOTE_LIMIT = 300
 
@@ -62,6 +68,9 @@ def classify_reply(status: int, body: Any, source: Source) -> Verdict:
         note = _note(f"{status} from {facts.provider_name or 'upstream'}: {facts.raw or facts.message}")
         return Verdict(_DEGRADED, _transient_reason(status), note, status)
     absent = _absence(status, error, facts, source)
+    if absent is not None and _ACCESS.search(facts.message):
+        note = _note(f"{status}: {facts.message} (may be our key lacking access, not the model)")
+        return Verdict(_DEGRADED, Reason.AUTH, note, status)
     if absent is not None:
         return Verdict(Status.UNAVAILABLE, absent, _note(f"{status}: {facts.message}"), status)
     return Verdict(_DEGRADED, _transient_reason(status), _note(f"{status}: {facts.message}"), status)

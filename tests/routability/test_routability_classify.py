@@ -481,7 +481,8 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
         Reason.MODEL_NOT_FOUND,
     ),
     (
-        "OpenAI unknown model (404, code model_not_found)",
+        # OpenAI says the same when the KEY lacks access to the model: an account problem (DESIGN §10)
+        "OpenAI unknown model or no access (404, code model_not_found)",
         404,
         {
             "error": {
@@ -491,6 +492,22 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
                 "code": "model_not_found",
             }
         },
+        D,
+        Status.DEGRADED,
+        Reason.AUTH,
+    ),
+    (
+        "direct 404 permission denied for the model",
+        404,
+        {"error": {"message": "Model `acme/x` not found or permission denied", "code": "model_not_found"}},
+        D,
+        Status.DEGRADED,
+        Reason.AUTH,
+    ),
+    (
+        "direct 404 model_not_found code without access wording",
+        404,
+        {"error": {"message": "The model `gpt-x` does not exist.", "code": "model_not_found"}},
         D,
         Status.UNAVAILABLE,
         Reason.MODEL_NOT_FOUND,
