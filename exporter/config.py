@@ -21,15 +21,25 @@ from typing import Any
 from exporter.configkit import ConfigError, Problems, Secret, Section
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
+from exporter.contracts.ttft import TTFTContract
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 DEFAULT_INTERVAL_SECONDS = 1800.0
 DEFAULT_CONCURRENCY = 8
 DEFAULT_EXPORTER_LISTEN = "127.0.0.1:9464"
+DEFAULT_TIMEOUT_SECONDS = 60.0
+DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
+# Capabilities a model may require of every host (probed even where an endpoint does not advertise them).
+KNOWN_CAPABILITIES = frozenset({"structured_outputs"})
+# The sections the probing commands read; the receiver's and routability's are known but left to their own
+# commands, so an exporter never needs (or holds) their secrets.
+PROBING_SECTIONS = frozenset({"gateway", "models", "rounds", "contracts", "exporter"})
 _SLUG = re.compile(r"[A-Za-z0-9._\-]+/[A-Za-z0-9._:\-]+")
 _TAG = re.compile(r"[a-z0-9._\-]+(?:/[a-z0-9._\-]+)?")
-_LISTEN = re.compile(r"(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):\d{1,5}")
-_URL = re.compile(r"https?://\S+")
+_LISTEN = re.compile(
+    r"(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|\d{1,4})"
+)
+_URL = re.compile(r"https?://[^\s/?#\[\]]+(?::\d+)?(?:/\S*)?|https?://\[[0-9a-fA-F:]+\](?::\d+)?(?:/\S*)?")
 _URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
 _TAG_WHAT = "a lowercase provider tag such as my-vllm or deepinfra/fp8"
 
@@ -39,8 +49,8 @@ class GatewayConfig:
     kind: str = "openrouter"  # openrouter | openai-compatible
     base_url: str = OPENROUTER_BASE_URL
     api_key: Secret | None = None
-    timeout_seconds: float = 60.0
-    connect_timeout_seconds: float = 10.0
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+    connect_timeout_seconds: float = DEFAULT_CONNECT_TIMEOUT_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +108,8 @@ def _read_gateway(sec: Section) -> GatewayConfig:
         kind=kind,
         base_url=base_url.rstrip("/") if base_url else OPENROUTER_BASE_URL,
         api_key=sec.secret("api_key", required=kind == "openrouter"),
-        timeout_seconds=sec.duration("timeout", 60.0, minimum=0.1),
-        connect_timeout_seconds=sec.duration("connect_timeout", 10.0, minimum=0.1),
+        timeout_seconds=sec.duration("timeout", DEFAULT_TIMEOUT_SECONDS, minimum=0.1),
+        connect_timeout_seconds=sec.duration("connect_timeout", DEFAULT_CONNECT_TIMEOUT_SECONDS, minimum=0.1),
     )
     sec.finish()
     return gateway
@@ -129,6 +139,13 @@ def _read_model(sec: Section, gateway: GatewayConfig | None) -> ModelConfig:
         require=frozenset(sec.str_list("require", [])),
         direct_hosts=hosts,
     )
+    for tag in sorted(model.known_filtering):
+        if not _TAG.fullmatch(tag):
+            sec.problem("known_filtering", f"{tag!r} is not a provider tag ({_TAG_WHAT})")
+    for capability in sorted(model.require - KNOWN_CAPABILITIES):
+        sec.problem(
+            "require", f"unknown capability {capability!r} (known: {', '.join(sorted(KNOWN_CAPABILITIES))})"
+        )
     if model.via_gateway and not has_gateway:
         sec.problem("via_gateway", "is true but there is no gateway section")
     elif model.via_gateway and gateway is not None and gateway.kind != "openrouter":
@@ -158,8 +175,9 @@ def _read_contracts(sec: Section) -> tuple[Contract, ...]:
     return tuple(contracts)
 
 
-def read_config(root: Section, path: Path) -> CanaryConfig:
-    """Read every section of an already-parsed file; problems accumulate in ``root.problems``."""
+def read_config(root: Section, path: Path, sections: frozenset[str] | None = None) -> CanaryConfig:
+    """Read the sections of an already-parsed file (all when ``sections`` is None); problems accumulate in
+    ``root.problems``. Sections not asked for are known (not "unknown keys") but neither read nor checked."""
     gateway = _read_gateway(root.section("gateway")) if root.has("gateway") else None
     root.raw("gateway")
     models = tuple(_read_model(m, gateway) for m in root.section_list("models"))
@@ -173,6 +191,14 @@ def read_config(root: Section, path: Path) -> CanaryConfig:
     )
     rounds_sec.finish()
     contracts = _read_contracts(root.section("contracts"))
+    threshold = next((c.threshold_seconds for c in contracts if isinstance(c, TTFTContract)), None)
+    if gateway is not None and threshold is not None and threshold >= gateway.timeout_seconds:
+        root.problem(
+            "contracts",
+            f"ttft.threshold ({threshold:g}s) must be shorter than gateway.timeout "
+            f"({gateway.timeout_seconds:g}s): a request that times out first is a transport error, "
+            "never a slow token",
+        )
     exporter_sec = root.section("exporter")
     exporter = ExporterConfig(
         listen=exporter_sec.string(
@@ -182,11 +208,11 @@ def read_config(root: Section, path: Path) -> CanaryConfig:
     exporter_sec.finish()
     receiver = routability = None
     root.raw("receiver"), root.raw("routability")  # known sections, read below when present
-    if root.has("receiver"):
+    if root.has("receiver") and (sections is None or "receiver" in sections):
         from exporter.receiver.config import read_receiver_config
 
         receiver = read_receiver_config(root.section("receiver"), path.parent)
-    if root.has("routability"):
+    if root.has("routability") and (sections is None or "routability" in sections):
         from exporter.routability.config import read_routability_config
 
         routability = read_routability_config(root.section("routability"), path.parent)
@@ -194,20 +220,20 @@ def read_config(root: Section, path: Path) -> CanaryConfig:
     return CanaryConfig(path, gateway, models, rounds, contracts, exporter, receiver, routability)
 
 
-def load_config(path: str | Path) -> CanaryConfig:
-    """Load and validate a config file; raises ``ConfigError`` with every problem found."""
+def load_config(path: str | Path, sections: frozenset[str] | None = None) -> CanaryConfig:
+    """Load and validate a config file (only ``sections`` when given); ``ConfigError`` lists every problem."""
     path = Path(path)
     problems = Problems(str(path))
     root = Section.load_file(path, problems)
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
-    config = read_config(root, path.resolve())
+    config = read_config(root, path.resolve(), sections)
     problems.raise_if_any()
     return config
 
 
 def load_probing_config(path: str | Path) -> CanaryConfig:
     """A config for the commands that probe: it must name at least one model."""
-    config = load_config(path)
+    config = load_config(path, PROBING_SECTIONS)
     if not config.models:
         raise ConfigError([f"{path}: models: no models configured; the probe needs at least one"])
     return config

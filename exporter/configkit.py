@@ -143,8 +143,11 @@ class Secret:
 class Section:
     """A mapping at a path in a file, read key by key with problems collected, not raised."""
 
-    def __init__(self, data: Any, path: str, line: int, problems: Problems) -> None:
+    def __init__(
+        self, data: Any, path: str, line: int, problems: Problems, base_dir: Path | None = None
+    ) -> None:
         self.problems = problems
+        self.base_dir = base_dir  # relative file paths in this file resolve against it
         self.path = path
         self.line = line
         self._used: set[str] = set()
@@ -163,12 +166,15 @@ class Section:
 
     @classmethod
     def load_file(cls, path: str | Path, problems: Problems) -> Section:
+        """Load ``path``; relative file paths inside it (e.g. secret files) resolve against its directory."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             problems.add(None, "", f"cannot read file: {exc}")
             return cls(None, "", 1, problems)
-        return cls.load(text, problems)
+        section = cls.load(text, problems)
+        section.base_dir = Path(path).resolve().parent
+        return section
 
     # -- helpers ---------------------------------------------------------------------------------------
     def child_path(self, key: str | int) -> str:
@@ -300,13 +306,16 @@ class Section:
                 self.problem(key, f"environment variable {env_name} is not set or empty")
                 return None
             return Secret(f"env:{env_name}", value.strip())
+        secret_path = Path(file_path)
+        if not secret_path.is_absolute() and self.base_dir is not None:
+            secret_path = self.base_dir / secret_path
         try:
-            value = Path(file_path).read_text(encoding="utf-8").strip()
+            value = secret_path.read_text(encoding="utf-8").strip()
         except OSError as exc:
-            self.problem(key, f"cannot read secret file {file_path}: {exc.strerror}")
+            self.problem(key, f"cannot read secret file {secret_path}: {exc.strerror}")
             return None
         if not value:
-            self.problem(key, f"secret file {file_path} is empty")
+            self.problem(key, f"secret file {secret_path} is empty")
             return None
         return Secret(f"file:{file_path}", value)
 
@@ -314,7 +323,9 @@ class Section:
         self._used.add(key)
         if required and key not in self._data:
             self.problem(key, "required section is missing")
-        return Section(self._data.get(key), self.child_path(key), self.line_of(key), self.problems)
+        return Section(
+            self._data.get(key), self.child_path(key), self.line_of(key), self.problems, self.base_dir
+        )
 
     def section_list(self, key: str, required: bool = False) -> list[Section]:
         self._used.add(key)
@@ -328,7 +339,7 @@ class Section:
             return []
         lines = getattr(value, "item_lines", [self.line_of(key)] * len(value))
         return [
-            Section(item, f"{self.child_path(key)}[{i}]", lines[i], self.problems)
+            Section(item, f"{self.child_path(key)}[{i}]", lines[i], self.problems, self.base_dir)
             for i, item in enumerate(value)
         ]
 

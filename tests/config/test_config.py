@@ -103,3 +103,65 @@ def test_check_config_prints_every_problem_and_exits_non_zero(capsys: pytest.Cap
 def test_check_config_accepts_a_valid_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check-config", str(FIXTURES / "valid_direct.yaml")]) == 0
     assert "ok (1 model(s)" in capsys.readouterr().out
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "canary.yaml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "models: [{slug: a/b}]\nexporter: {listen: '127.0.0.1:99999'}\n",
+            "exporter.listen: expected HOST:PORT such as 127.0.0.1:9464 (got '127.0.0.1:99999')",
+        ),
+        (
+            "gateway: {base_url: 'http://[::1/api/v1', api_key: {env: HOME}}\nmodels: [{slug: a/b}]\n",
+            "gateway.base_url: expected an http(s) URL such as https://openrouter.ai/api/v1",
+        ),
+        (
+            "gateway: {api_key: {env: HOME}}\nmodels: [{slug: a/b, require: [structured_output]}]\n",
+            "models[0].require: unknown capability 'structured_output' (known: structured_outputs)",
+        ),
+        (
+            "gateway: {api_key: {env: HOME}}\nmodels: [{slug: a/b, known_filtering: [Strict Guard]}]\n",
+            "models[0].known_filtering: 'Strict Guard' is not a provider tag",
+        ),
+        (
+            "gateway: {api_key: {env: HOME}, timeout: 5s}\nmodels: [{slug: a/b}]\n",
+            "contracts: ttft.threshold (10s) must be shorter than gateway.timeout (5s)",
+        ),
+    ],
+)
+def test_values_that_would_fail_at_run_time_are_rejected_up_front(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text))
+    assert any(expected in problem for problem in caught.value.problems), caught.value.problems
+
+
+def test_the_probing_commands_do_not_need_the_receivers_secrets(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "gateway: {api_key: {env: HOME}}\nmodels: [{slug: a/b}]\n"
+        "receiver: {store_dir: s, webhook_token: {env: CANARY_TEST_UNSET_1},\n"
+        "           admin_token: {env: CANARY_TEST_UNSET_2}}\n",
+    )
+    assert load_probing_config(path).receiver is None
+    with pytest.raises(ConfigError, match="CANARY_TEST_UNSET_1"):
+        load_config(path)  # check-config still checks everything
+
+
+def test_a_relative_secret_file_resolves_against_the_config_files_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "key.txt").write_text("sk-relative\n")
+    path = write(tmp_path, "gateway: {api_key: {file: key.txt}}\nmodels: [{slug: a/b}]\n")
+    monkeypatch.chdir("/")
+    config = load_config(path)
+    assert config.gateway is not None and config.gateway.api_key is not None
+    assert config.gateway.api_key.value == "sk-relative"
