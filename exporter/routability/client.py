@@ -91,9 +91,16 @@ class RoutabilityClient:
         return True
 
     async def run(self, interval: float = 60.0) -> None:
-        """Poll forever every ``interval`` seconds (run it as a background task)."""
+        """Poll forever every ``interval`` seconds (run it as a background task; cancel it to stop).
+
+        An unexpected error in one poll is logged and polling goes on: a dead task would silently freeze
+        the snapshot while ``should_skip`` keeps answering from it.
+        """
         while True:
-            await self.refresh()
+            try:
+                await self.refresh()
+            except Exception:
+                log.exception("routability poll failed; keeping the last good rows")
             await asyncio.sleep(interval)
 
 

@@ -194,9 +194,12 @@ class IgnoreListClient:
         return results
 
     async def run(self) -> None:
-        """Poll forever (asyncio); cancel the task to stop."""
+        """Poll forever (asyncio); cancel the task to stop. An unexpected error is logged, never fatal."""
         while True:
-            await self.apoll_once()
+            try:
+                await self.apoll_once()
+            except Exception:  # never let the poller die: the lists would silently freeze
+                log.exception("ignore list poll failed")
             await asyncio.sleep(self.poll_interval)
 
     def start(self) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from exporter.router import IgnoreListClient, merge_ignore_tags
 from exporter.router.examples.openrouter_router import ProductRouter
@@ -146,3 +148,31 @@ def test_against_a_real_receiver_and_the_example_router(tmp_path: Path) -> None:
             )
             body = router.build_request("m/x", [{"role": "user", "content": "hi"}])
         assert body["provider"]["ignore"] == ["down/1"]
+
+
+def test_asyncio_polling_survives_an_unexpected_error(caplog: pytest.LogCaptureFixture) -> None:
+    """A bug or surprise in one poll is logged and polling goes on; the task never dies silently."""
+    fake = FakeReceiver()
+    calls = {"n": 0}
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("surprise")  # not an httpx.HTTPError
+        return fake(request)
+
+    client = IgnoreListClient("http://r", ["m/x"], poll_interval=0.01, transport=httpx.MockTransport(handler))
+
+    async def scenario() -> bool:
+        task = asyncio.create_task(client.run())
+        while client.is_stale("m/x") and not task.done():  # noqa: ASYNC110 - polling public state
+            await asyncio.sleep(0.005)
+        alive = not task.done()
+        task.cancel()
+        return alive
+
+    with caplog.at_level(logging.ERROR, logger="canary.router"):
+        alive = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert alive
+    assert client.ignored("m/x") == ("bad/1",)
+    assert any(r.exc_info and "surprise" in str(r.exc_info[1]) for r in caplog.records)
