@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from exporter.routability.etag import etag_matches
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.routing import should_skip
@@ -208,7 +209,7 @@ def build_app(service: RoutabilityService) -> Starlette:
     async def list_rows(request: Request) -> Response:
         snap = service.snapshot()
         etag = _etag(snap.rows)
-        if etag in _if_none_match(request):
+        if etag_matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag})
         body = {
             "generated_at": snap.now,
@@ -324,11 +325,6 @@ def _etag(rows: tuple[RoutabilityRow, ...]) -> str:
         data.pop("skip")
         digest.update(json.dumps(data, sort_keys=True).encode())
     return f'"{digest.hexdigest()[:32]}"'
-
-
-def _if_none_match(request: Request) -> set[str]:
-    header = request.headers.get("if-none-match", "")
-    return {tag.strip() for tag in header.split(",") if tag.strip()}
 
 
 def _log_failure(task: asyncio.Task[PassSummary]) -> None:

@@ -269,6 +269,20 @@ def test_router_client_skips_only_recent_unavailable_and_fails_static(store: Rou
     assert out["staleness"] == 0.0
 
 
+def test_read_api_honours_weak_and_wildcard_if_none_match(store: RoutabilityStore) -> None:
+    store.put(RoutabilityRow("a/x", Status.HEALTHY, last_check=NOW, source=Source.GATEWAY))
+    service = make_service(store)
+
+    async def scenario(client: httpx.AsyncClient) -> list[httpx.Response]:
+        etag = (await client.get("/v1/routability")).headers["etag"]
+        headers = [f"W/{etag}", "*", f'"stale", W/{etag}', '"stale"', f'W/{etag[:-2]}"']
+        return [await client.get("/v1/routability", headers={"If-None-Match": h}) for h in headers]
+
+    weak, star, listed, stale, other = call(service, scenario)
+    assert [r.status_code for r in (weak, star, listed, stale, other)] == [304, 304, 304, 200, 200]
+    assert weak.headers["etag"] == stale.headers["etag"]
+
+
 def test_every_documented_routability_metric_is_exported_and_vice_versa(store: RoutabilityStore) -> None:
     import re
 
