@@ -58,7 +58,17 @@ class ProbeContext:
     memory: dict[str, Any] = field(default_factory=dict)
 
     def request(self, messages: Sequence[dict[str, str]], max_tokens: int, **kwargs: Any) -> ChatRequest:
-        """A chat request for this target, pinned when the target is pinned."""
+        """A chat request for this target, pinned when the target is pinned.
+
+        It asks only for what the endpoint supports: ``max_tokens`` is capped at the endpoint's
+        ``max_completion_tokens`` and ``temperature`` is left out where the endpoint does not list it (with
+        ``require_parameters`` the gateway would otherwise filter the pinned endpoint out: no evidence).
+        """
+        endpoint = self.target.endpoint
+        if endpoint.max_completion_tokens:
+            max_tokens = min(max_tokens, endpoint.max_completion_tokens)
+        if endpoint.supported_parameters and not endpoint.supports("temperature"):
+            kwargs["temperature"] = None
         return ChatRequest(
             model=self.target.api_model or self.target.model,
             messages=tuple(messages),
@@ -110,6 +120,7 @@ def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
     if (
         target.pinned
         and result.served_by is not None
+        and target.endpoint.provider_name  # a listing without a display name cannot be checked against
         and result.served_by.casefold() != target.endpoint.provider_name.casefold()
     ):
         log.warning(

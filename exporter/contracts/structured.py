@@ -62,7 +62,13 @@ class StructuredContract(Contract):
         return Reason.NOT_ADVERTISED
 
     async def probe(self, ctx: ProbeContext) -> ProbeResult:
-        request = ctx.request(MESSAGES, self.max_tokens, response_format=_response_format(self.schema))
+        advertised = ctx.target.endpoint.supports(CAPABILITY)
+        request = ctx.request(
+            MESSAGES,
+            self.max_tokens,
+            response_format=_response_format(self.schema),
+            require_parameters=advertised,  # required but not advertised: send it anyway and judge the reply
+        )
         result = await ctx.gateway.chat(request)
         if (gated := unjudgeable(result, ctx.target)) is not None:
             return gated

@@ -211,7 +211,7 @@ class GatewayClient:
                 body["provider"] = {
                     "only": [request.pin],
                     "allow_fallbacks": False,
-                    "require_parameters": True,
+                    "require_parameters": request.require_parameters,
                 }
         elif request.stream:
             body["stream_options"] = {"include_usage": True}
@@ -605,7 +605,8 @@ def _read_completion(body: bytes, acc: ChunkAccumulator, status: int) -> Gateway
 
 
 def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:
-    """Parse ``{"data": {..., "endpoints": [...]}}`` into endpoints; entries without a tag are dropped.
+    """Parse ``{"data": {..., "endpoints": [...]}}`` into endpoints; entries without a tag are dropped, and a
+    tag listed twice keeps its first entry.
 
     Example: ``parse_endpoints_response({"data": {"endpoints": [{"tag": "deepinfra/fp8",
     "provider_name": "DeepInfra"}]}})`` → ``[Endpoint(tag="deepinfra/fp8", provider_name="DeepInfra")]``.
@@ -614,8 +615,12 @@ def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:
     endpoints = data.get("endpoints") if isinstance(data, Mapping) else None
     if not isinstance(endpoints, list):
         return malformed_response(f"endpoint listing without data.endpoints: {_shape(payload)}", 200)
-    parsed = (parse_endpoint(item) for item in endpoints)
-    return [endpoint for endpoint in parsed if endpoint is not None]
+    unique: dict[str, Endpoint] = {}  # a tag listed twice is one route: probe it once, export it once
+    for item in endpoints:
+        endpoint = parse_endpoint(item)
+        if endpoint is not None:
+            unique.setdefault(endpoint.tag, endpoint)
+    return list(unique.values())
 
 
 def parse_endpoint(item: object) -> Endpoint | None:

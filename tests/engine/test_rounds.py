@@ -196,3 +196,9 @@ def test_healthz_reports_a_dead_round_loop() -> None:
     service.loop_failed = SystemExit(3)
     response = client.get("/healthz")
     assert response.status_code == 503 and "round loop stopped" in response.text
+
+
+def test_an_endpoint_listed_without_a_display_name_is_not_a_pin_violation() -> None:
+    gw = ScriptedGateway([Endpoint(tag="anon/fp8", provider_name="", supported_parameters=frozenset())])
+    report = asyncio.run(prober(gw).run_round(1))
+    assert Outcome.PIN_VIOLATION not in {r.outcome for r in report.results[(MODEL, "anon/fp8")].values()}

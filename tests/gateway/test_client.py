@@ -674,3 +674,22 @@ def test_a_first_token_in_a_final_event_without_its_blank_line_still_counts() ->
     tail = b'data: {"choices":[{"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n'
     result = run(client_for(sse([0.02, tail])).chat(request(stream=True, first_token_deadline=5.0)))
     assert result.content == "Hi" and result.ttft_seconds is not None
+
+
+def test_a_tag_listed_twice_is_one_endpoint() -> None:
+    from exporter.gateway.client import parse_endpoints_response
+
+    listing = {
+        "data": {
+            "endpoints": [
+                {"tag": "a/fp8", "provider_name": "A"},
+                {"tag": "a/fp8", "provider_name": "B"},
+                {"tag": "b", "provider_name": "B"},
+            ]
+        }
+    }
+    parsed = parse_endpoints_response(listing)
+    assert isinstance(parsed, list) and [(e.tag, e.provider_name) for e in parsed] == [
+        ("a/fp8", "A"),
+        ("b", "B"),
+    ]
