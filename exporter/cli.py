@@ -17,7 +17,7 @@ from exporter import __version__
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError
 from exporter.engine.snapshot import Snapshot
-from exporter.serving import tune_gc_for_latency
+from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 
 log = logging.getLogger("exporter.cli")
 
@@ -27,6 +27,12 @@ EPILOG = """examples:
   canary probe --config canary.yaml --once --json
   canary exporter --config canary.yaml          # probe rounds + /metrics
 """
+
+
+def _positive_int(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value!r}")
+    return int(value)
 
 
 def _listen(value: str) -> tuple[str, int]:
@@ -82,19 +88,24 @@ async def _serve_exporter(config_path: str) -> int:
 
     config = load_probing_config(config_path)
     host, port = _listen(config.exporter.listen)
+    try:
+        sock = bind_tcp_socket(host, port)
+    except OSError as exc:
+        print(f"canary exporter: cannot listen on {config.exporter.listen}: {exc.strerror}", file=sys.stderr)
+        return 1
     async with AsyncExitStack() as stack:
         service = ExporterService.from_config(config, stack)
-        server = uvicorn.Server(
-            uvicorn.Config(service.app(), host=host, port=port, log_level="warning", access_log=False)
-        )
+        server = uvicorn.Server(uvicorn.Config(service.app(), log_level="warning", access_log=False))
         tune_gc_for_latency()
         loop_task = asyncio.create_task(service.run())
-        log.info("exporter listening on http://%s:%d/metrics (%d model(s))", host, port, len(config.models))
+        bound = sock.getsockname()[1]
+        log.info("exporter listening on http://%s:%d/metrics (%d model(s))", host, bound, len(config.models))
         try:
-            await server.serve()
+            await server.serve(sockets=[sock])
         finally:
             loop_task.cancel()
             await asyncio.gather(loop_task, return_exceptions=True)
+            sock.close()
     return 0
 
 
@@ -170,7 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  canary demo\n  canary demo --rounds 3 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rounds", type=int, default=None, metavar="N", help="stop after N rounds")
+    p.add_argument(
+        "--rounds", type=_positive_int, default=None, metavar="N", help="stop after N rounds (N >= 1)"
+    )
     p.add_argument("--json", action="store_true", help="print the final state as JSON (needs --rounds)")
     p.add_argument(
         "--interval",

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AsyncExitStack, ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ import httpx
 
 from exporter.config import CanaryConfig, load_config, load_probing_config
 from exporter.console import render_table
-from exporter.engine.service import ExporterService, build_plans, state_json
+from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 
@@ -128,19 +128,15 @@ def _pipeline_available() -> str | None:
 
 @contextmanager
 def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedServer]]:
-    plans = build_plans(config)
-    service = ExporterService(
-        plans, config.contracts, config.rounds.interval_seconds, config.rounds.concurrency
-    )
+    """The exporter on its own thread; its gateway clients are created and closed on that thread's loop."""
+    stack = AsyncExitStack()
+    service = ExporterService.from_config(config, stack)
     host, _, port = config.exporter.listen.rpartition(":")
     with ThreadedServer(service.app(), host=host, port=int(port)) as server:
         try:
             yield service, server
         finally:
-            for plan in plans:
-                close = getattr(plan.gateway, "aclose", None)
-                if close is not None:
-                    server.submit(close()).result(timeout=5)
+            server.submit(stack.aclose()).result(timeout=5)
 
 
 def _ignore_lists(receiver_url: str | None, models: list[str]) -> dict[str, Any]:

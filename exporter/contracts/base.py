@@ -148,3 +148,13 @@ def judged(outcome: Outcome, reason: Reason, detail: str, result: ChatResult, **
 def not_rejected(controls: Mapping[str, ChatResult], judge: Callable[[ChatResult], ProbeResult]) -> list[str]:
     """The names of known-bad replies that ``judge`` did not fail (non-empty: the contract is weak)."""
     return [name for name, reply in controls.items() if judge(reply).outcome is not Outcome.FAIL]
+
+
+def spent_on_reasoning(result: ChatResult) -> ProbeResult | None:
+    """``inconclusive`` when a reasoning model used the whole token budget before any answer (our budget,
+    not the host's fault); None otherwise."""
+    if not result.content.strip() and result.finish_reason == "length" and result.reasoning:
+        return judged(
+            Outcome.INCONCLUSIVE, Reason.BUDGET_EXHAUSTED, "the reasoning used the whole token budget", result
+        )
+    return None

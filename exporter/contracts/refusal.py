@@ -15,7 +15,14 @@ import re
 from dataclasses import dataclass
 
 from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, judged, not_rejected, unjudgeable
+from exporter.contracts.base import (
+    Contract,
+    ProbeContext,
+    judged,
+    not_rejected,
+    spent_on_reasoning,
+    unjudgeable,
+)
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -107,13 +114,8 @@ class RefusalContract(Contract):
             )
         text = result.content.strip()
         if not text:
-            if result.finish_reason == "length" and result.reasoning:
-                return judged(
-                    Outcome.INCONCLUSIVE,
-                    Reason.BUDGET_EXHAUSTED,
-                    "the reasoning used the whole token budget",
-                    result,
-                )
+            if (budget := spent_on_reasoning(result)) is not None:
+                return budget
             return judged(
                 Outcome.FAIL, Reason.EMPTY_REPLY, f"empty reply (finish {result.finish_reason})", result
             )

@@ -14,7 +14,15 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, ProbeTarget, judged, not_rejected, unjudgeable
+from exporter.contracts.base import (
+    Contract,
+    ProbeContext,
+    ProbeTarget,
+    judged,
+    not_rejected,
+    spent_on_reasoning,
+    unjudgeable,
+)
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -77,13 +85,8 @@ class StructuredContract(Contract):
     def judge(self, result: ChatResult) -> ProbeResult:
         """Judge one reply (pure)."""
         text = result.content.strip()
-        if not text and result.finish_reason == "length" and result.reasoning:
-            return judged(
-                Outcome.INCONCLUSIVE,
-                Reason.BUDGET_EXHAUSTED,
-                "the reasoning used the whole token budget",
-                result,
-            )
+        if (budget := spent_on_reasoning(result)) is not None:
+            return budget
         if text.startswith("```"):
             return judged(Outcome.FAIL, Reason.CODE_FENCED, "JSON wrapped in a code fence", result)
         try:

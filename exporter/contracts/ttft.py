@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, judged, not_rejected, unjudgeable
+from exporter.contracts.base import (
+    Contract,
+    ProbeContext,
+    judged,
+    not_rejected,
+    spent_on_reasoning,
+    unjudgeable,
+)
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -60,13 +67,8 @@ class TTFTContract(Contract):
         if result.first_token_timed_out:
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, f"no visible token within {limit}", result)
         if ttft is None:
-            if result.finish_reason == "length" and result.reasoning:
-                return judged(
-                    Outcome.INCONCLUSIVE,
-                    Reason.BUDGET_EXHAUSTED,
-                    "the reasoning used the whole token budget",
-                    result,
-                )
+            if (budget := spent_on_reasoning(result)) is not None:
+                return budget
             return judged(Outcome.FAIL, Reason.NO_CONTENT, "the stream ended with no visible content", result)
         if ttft > self.threshold_seconds:
             detail = f"first token after {ttft:.3f}s > {limit}"
