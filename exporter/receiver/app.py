@@ -270,7 +270,7 @@ def _decode_json(body: bytes) -> Any:
     if not body.strip():
         raise _Reject(400, "bad_request", "empty body: expected a JSON object", ["<body>: empty"])
     try:
-        return json.loads(body.decode("utf-8"))
+        data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise _Reject(
             400, "bad_request", "body is not UTF-8", [f"<body>: byte {exc.start}: not UTF-8"]
@@ -282,6 +282,40 @@ def _decode_json(body: bytes) -> Any:
         raise _Reject(
             400, "bad_request", "body is nested too deeply", ["<body>: nested too deeply"]
         ) from None
+    if _SURROGATE_ESCAPE.search(body) and (where := _unencodable(data)) is not None:
+        problem = f"{where}: a lone surrogate escape (\\ud800-\\udfff) is not a character; cannot be stored"
+        raise _Reject(400, "bad_request", "body has a string that is not valid Unicode", [problem])
+    return data
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]")
+
+
+def _unencodable(data: Any) -> str | None:
+    """The path of the first string (key or value) that cannot be encoded as UTF-8, else None."""
+    stack: list[tuple[str, Any]] = [("<body>", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if not _encodable(value):
+                return where
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                path = f"{where}.{key}" if where != "<body>" else str(key)
+                if not _encodable(key):
+                    return f"{where} (a key)"
+                stack.append((path, item))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:

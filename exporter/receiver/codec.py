@@ -12,8 +12,17 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from exporter.receiver.ladder import Offense
-from exporter.receiver.rfc3339 import format_rfc3339
-from exporter.receiver.state import Decision, Episode, Incident, Kind, Mode, State, Suspension
+from exporter.receiver.rfc3339 import format_rfc3339, in_range
+from exporter.receiver.state import (
+    SUSPENDING_KINDS,
+    Decision,
+    Episode,
+    Incident,
+    Kind,
+    Mode,
+    State,
+    Suspension,
+)
 
 SCHEMA_VERSION = 1
 T = TypeVar("T")
@@ -45,16 +54,16 @@ def decision_to_json(d: Decision) -> dict[str, Any]:
 def decision_from_json(raw: object) -> Decision:
     o = _obj(raw, "entry")
     discovered = o.get("discovered")
-    return Decision(
+    decision = Decision(
         seq=_int(o, "seq"),
-        at=_num(o, "at"),
+        at=_time(o, "at"),
         kind=_enum(o, "kind", Kind),
         reason=_str(o, "reason"),
         model=_opt(o, "model", _str),
         provider=_opt(o, "provider", _str),
         mode=_opt(o, "mode", lambda o, k: _enum(o, k, Mode)),
         rung=_opt(o, "rung", _int),
-        until=_opt(o, "until", _num),
+        until=_opt(o, "until", _time),
         episode=_opt(o, "episode", _str),
         incident_id=_opt(o, "incident_id", _str),
         discovered=None if discovered is None else tuple(_str_list(o, "discovered")),
@@ -62,6 +71,11 @@ def decision_from_json(raw: object) -> Decision:
         source=_opt(o, "source", _str) or "",
         inputs=_obj(o.get("inputs", {}), "inputs"),
     )
+    if decision.kind in SUSPENDING_KINDS:
+        missing = [k for k in ("model", "provider", "mode", "rung", "until") if getattr(decision, k) is None]
+        if missing:
+            raise ValueError(f"a {decision.kind} entry needs {', '.join(missing)}")
+    return decision
 
 
 def state_to_json(state: State, now: float) -> dict[str, Any]:
@@ -145,8 +159,8 @@ def state_from_json(raw: object) -> State:
             _str(s, "provider"),
             _enum(s, "mode", Mode),
             _int(s, "rung"),
-            _num(s, "since"),
-            _num(s, "until"),
+            _time(s, "since"),
+            _time(s, "until"),
             _str(s, "episode"),
             _str(s, "reason"),
         )
@@ -156,11 +170,11 @@ def state_from_json(raw: object) -> State:
         h = _obj(h, f"history[{i}]")
         history[(_str(h, "model"), _str(h, "provider"))] = tuple(
             Offense(
-                _num(x, "at"),
-                _num(x, "until"),
+                _time(x, "at"),
+                _time(x, "until"),
                 _int(x, "rung"),
                 _str(x, "episode"),
-                _opt(x, "ended_at", _num),
+                _opt(x, "ended_at", _time),
             )
             for x in (_obj(x, f"history[{i}].offenses[]") for x in _list(h, "offenses"))
         )
@@ -172,8 +186,8 @@ def state_from_json(raw: object) -> State:
             _str(x, "model"),
             _str(x, "provider"),
             _str(x, "reason"),
-            _num(x, "since"),
-            _opt(x, "until", _num),
+            _time(x, "since"),
+            _opt(x, "until", _time),
         )
         incidents[inc.id] = inc
     discovered_raw = _obj(o.get("discovered"), "discovered")
@@ -184,10 +198,10 @@ def state_from_json(raw: object) -> State:
         episodes[_str(x, "key")] = Episode(
             _str(x, "model"),
             _str(x, "provider"),
-            _num(x, "first_seen"),
-            _num(x, "last_seen"),
+            _time(x, "first_seen"),
+            _time(x, "last_seen"),
             _opt(x, "closed_by", _str),
-            _opt(x, "closed_at", _num),
+            _opt(x, "closed_at", _time),
         )
     return State(
         seq=_int(o, "seq"),
@@ -196,7 +210,7 @@ def state_from_json(raw: object) -> State:
         incidents=MappingProxyType(incidents),
         discovered=MappingProxyType(discovered),
         episodes=MappingProxyType(episodes),
-        pruned_at=_num(o, "pruned_at"),
+        pruned_at=_time(o, "pruned_at"),
     )
 
 
@@ -232,6 +246,13 @@ def _num(o: dict[str, Any], k: str) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise ValueError(f"{k}: expected a number")
     return float(v)
+
+
+def _time(o: dict[str, Any], k: str) -> float:
+    v = _num(o, k)
+    if not in_range(v):
+        raise ValueError(f"{k}: {v!r} is not an instant in the years 1970 to 9999 (UTC)")
+    return v
 
 
 def _str_list(o: dict[str, Any], k: str) -> list[str]:

@@ -121,15 +121,22 @@ class ReceiverService:
                 started = time.perf_counter()
                 self._store.commit(decisions, state)  # raises StoreWriteError: nothing changes
                 elapsed = time.perf_counter() - started
+                # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
+                self._state = state
                 self._recent = (self._recent + decisions)[-RECENT_DECISIONS:]
-                self._count(
-                    lambda c: c.count_decisions([(str(d.kind), d.model) for d in decisions]).observe_write(
-                        elapsed
+                try:
+                    self._count(
+                        lambda c: c.count_decisions(
+                            [(str(d.kind), d.model) for d in decisions]
+                        ).observe_write(elapsed)
                     )
-                )
+                    for d in decisions:
+                        log.info("decision %s %s %s: %s", d.kind, d.model or "-", d.provider or "-", d.reason)
+                except Exception:
+                    log.exception(
+                        "decisions up to %d are recorded but could not be counted or logged", state.seq
+                    )
                 self._publish(state, now, {d.model for d in decisions if d.model is not None})
-                for d in decisions:
-                    log.info("decision %s %s %s: %s", d.kind, d.model or "-", d.provider or "-", d.reason)
             return decisions
 
     def notify(self, notification: Notification) -> tuple[Decision, ...]:
@@ -167,16 +174,21 @@ class ReceiverService:
     def _publish(self, state: State, now: float, touched: set[str] | None) -> None:
         """Serve ``state``; only the lists of ``touched`` models (None: all) are rebuilt, so the others keep
         their ETag and a decision costs the same however many models the receiver knows."""
+        self._state = state
         if touched is None:
             models: set[str] = set(state.models() | {b.model for b in self.policy.builtin})
             views: dict[str, IgnoreView] = {}
         else:
             models, views = touched, dict(self._views)
-        for model in models:
-            views[model] = self._build_view(model, state, now)
+        for model in sorted(models):
+            try:
+                views[model] = self._build_view(model, state, now)
+            except Exception:
+                # Never serve a stale list for a model: drop it, ``ignore`` rebuilds it from the state.
+                log.exception("cannot build the ignore list of %s at decision %d", model, state.seq)
+                views.pop(model, None)
         self._generated_at = now
         self._views = MappingProxyType(views)
-        self._state = state
 
     def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
         entries = ignore_entries(model, self.policy.builtin, state, now)
@@ -206,8 +218,8 @@ class ReceiverService:
     def ignore(self, model: str) -> IgnoreView:
         """The merged ignore list of ``model`` as served by ``GET /v1/ignore``."""
         view = self._views.get(model)
-        if view is None:  # a model nothing mentions: only the (empty) built-in layer
-            view = self._build_view(model, State(), self._generated_at)
+        if view is None:  # a model nothing mentions (or whose list failed to build): from the state
+            view = self._build_view(model, self._state, self._generated_at)
         return view
 
     def suspensions(self) -> dict[str, Any]:

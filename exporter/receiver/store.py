@@ -12,8 +12,9 @@ Layout of ``store_dir`` (format documented in docs/receiver.md):
 
 Loading: the newest readable snapshot (``state.json``, else ``state.prev.json``, else none) plus the log
 entries after its ``seq``. A torn last log line (a crash mid-append, never acknowledged) is cut off. Any
-other damage is a ``StoreError`` naming the file, line and problem; a fallback to the previous snapshot is
-reported in ``warnings`` for the caller to log loudly. Never a silently empty state.
+other damage (including an entry that parses but cannot be decoded or applied) is a ``StoreError`` naming
+the file, line and problem; a fallback to the previous snapshot is reported in ``warnings`` for the caller
+to log loudly. Never a silently empty state.
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ class Store:
     def _load(self) -> Loaded:
         warnings: list[str] = []
         log_path = self.directory / LOG_NAME
-        decisions = self._read_log(log_path, warnings)
+        lines: list[int] = []  # line number of each decision in the log
+        decisions = self._read_log(log_path, warnings, lines)
         state: State | None = None
         for name in (SNAPSHOT_NAME, PREVIOUS_NAME):
             path = self.directory / name
@@ -154,7 +156,7 @@ class Store:
                 break
             except UnsupportedVersion as exc:
                 raise StoreError(f"{path}: {exc} (written by another version of the receiver)") from None
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, RecursionError) as exc:
                 what = exc.strerror if isinstance(exc, OSError) else str(exc)
                 warnings.append(f"{path} is unreadable ({what}); recovering from the previous copy")
         if state is None:
@@ -169,12 +171,30 @@ class Store:
                 f"{log_path} ends at decision {last} but the snapshot includes {state.seq}: "
                 "the log lost entries; serving the snapshot"
             )
-        pending = [d for d in decisions if d.seq > state.seq]
-        state = apply_decisions(state, pending, self._ladder)
-        self._since_snapshot = len(pending)
+        start = next((i for i, d in enumerate(decisions) if d.seq > state.seq), len(decisions))
+        state = self._replay(state, decisions, lines, start, log_path)
+        self._since_snapshot = len(decisions) - start
         return Loaded(state, tuple(decisions), tuple(warnings))
 
-    def _read_log(self, path: Path, warnings: list[str]) -> list[Decision]:
+    def _replay(
+        self, state: State, decisions: list[Decision], lines: list[int], start: int, log_path: Path
+    ) -> State:
+        """Apply ``decisions[start:]``; one that cannot be applied is a ``StoreError`` naming its line."""
+        try:
+            return apply_decisions(state, decisions[start:], self._ladder)
+        except Exception:  # noqa: S110 - find the entry at fault, one at a time (only on a damaged store)
+            pass
+        for i in range(start, len(decisions)):
+            try:
+                state = apply_decisions(state, [decisions[i]], self._ladder)
+            except Exception as exc:
+                raise StoreError(
+                    f"{log_path}:{lines[i]}: decision {decisions[i].seq} cannot be applied "
+                    f"({type(exc).__name__}: {exc}); restore the file or move it aside"
+                ) from None
+        return state
+
+    def _read_log(self, path: Path, warnings: list[str], numbers: list[int]) -> list[Decision]:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -187,8 +207,8 @@ class Store:
         for number, line in enumerate(lines, start=1):
             if line:
                 try:
-                    decision = decision_from_json(json.loads(line))
-                except ValueError as exc:
+                    raw = json.loads(line)
+                except (ValueError, RecursionError) as exc:
                     if any(lines[number:]):
                         raise StoreError(
                             f"{path}:{number}: corrupt decision log entry ({exc}); the log is append-only, "
@@ -199,11 +219,19 @@ class Store:
                     )
                     self._truncate(path, offset)
                     return decisions
+                try:  # a whole JSON line with bad content is damage, never a torn write
+                    decision = decision_from_json(raw)
+                except ValueError as exc:
+                    raise StoreError(
+                        f"{path}:{number}: invalid decision log entry ({exc}); "
+                        "restore the file or move it aside"
+                    ) from None
                 if decisions and decision.seq <= decisions[-1].seq:
                     raise StoreError(
                         f"{path}:{number}: decision {decision.seq} is not after {decisions[-1].seq}"
                     )
                 decisions.append(decision)
+                numbers.append(number)
             offset += len(line) + 1
         if data and not data.endswith(b"\n"):
             # The last entry is whole but its newline never reached the disk: finish the line.

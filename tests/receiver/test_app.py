@@ -97,6 +97,24 @@ def test_oversized_bodies_are_refused_while_reading(h: Harness) -> None:
             ).encode(),
             "alerts[1].labels.model: missing",
         ),
+        # Instants that parse but cannot be formatted (UTC year 10000, or before 1970) were a 500.
+        (
+            json.dumps(payload({**alert("a/1"), "startsAt": "9999-12-31T23:59:59-01:00"})).encode(),
+            "alerts[0].startsAt: out of range",
+        ),
+        (
+            json.dumps(payload({**alert("a/1"), "startsAt": "0001-01-01T00:00:00+01:00"})).encode(),
+            "alerts[0].startsAt: out of range",
+        ),
+        # A lone surrogate escape decodes but cannot be stored as UTF-8: was a 500 at commit.
+        (
+            json.dumps(payload(alert("a/1"))).replace('"severity"', '"note": "\\ud800", "severity"').encode(),
+            "alerts[0].labels.note: a lone surrogate",
+        ),
+        (
+            json.dumps(payload(alert("a/1"))).replace('"severity"', '"\\udc00": "x", "severity"').encode(),
+            "alerts[0].labels (a key): a lone surrogate",
+        ),
     ],
 )
 def test_bad_payloads_get_a_clear_400_and_change_nothing(h: Harness, content: bytes, problem: str) -> None:
@@ -231,3 +249,30 @@ def test_health_metrics_and_openapi(h: Harness) -> None:
     ):
         assert line in text, line
     assert h.client.get("/openapi.json").json()["openapi"].startswith("3.")
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (
+            {"model": "m/x", "provider": "c/1", "reason": "r", "until": "9999-12-31T23:59:59-01:00"},
+            "until: out of range",
+        ),
+        (
+            {"model": "m/x", "provider": "c/1", "reason": "r", "until": "0001-01-01T00:00:00+01:00"},
+            "until: out of range",
+        ),
+        ({"model": "m/x", "provider": "c/1", "reason": "x\udc00"}, "reason: a lone surrogate"),
+        ({"model": "m/\ud800", "provider": "c/1", "reason": "r"}, "model: a lone surrogate"),
+    ],
+)
+def test_bad_admin_incidents_get_a_clear_400_and_change_nothing(
+    h: Harness, body: dict[str, str], problem: str
+) -> None:
+    content = json.dumps(body).encode()  # json.dumps escapes lone surrogates as \udXXX
+    r = h.client.post("/v1/admin/incidents", content=content, headers=ADMIN)
+    assert r.status_code == 400, r.text
+    assert any(p.startswith(problem) for p in r.json()["problems"]), r.json()
+    assert h.service.state.seq == 0
+    # and the store still opens and decides with the next seq
+    assert h.post_alerts(payload(alert("a/1"))).json()["decisions"][0]["seq"] == 1

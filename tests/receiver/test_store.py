@@ -145,3 +145,27 @@ def test_a_failed_fsync_is_not_acknowledged_and_leaves_the_log_as_it_was(tmp_pat
     store, reloaded = Store.open(tmp_path, ladder=POLICY.ladder)
     store.close()
     assert reloaded.state == state
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        (  # parses as JSON, but the instant cannot be formatted: was a raw ValueError at start-up
+            {"seq": 1, "at": T0, "kind": "incident_add", "reason": "r", "model": "m/x", "provider": "c/1",
+             "until": 253402304399.0, "incident_id": "inc-1"},
+            "invalid decision log entry (until: 253402304399.0 is not an instant",
+        ),
+        (  # a whole line with bad content is damage, never cut off as a torn write
+            {"seq": 1, "at": T0, "kind": "suspend", "reason": "r", "model": "m/x", "provider": "c/1"},
+            "invalid decision log entry (a suspend entry needs mode, rung, until)",
+        ),
+    ],
+)  # fmt: skip
+def test_a_bad_last_log_entry_is_a_store_error_at_its_line(
+    tmp_path: Path, entry: dict[str, object], problem: str
+) -> None:
+    (tmp_path / LOG_NAME).write_text(json.dumps(entry) + "\n")
+    with pytest.raises(StoreError) as err:
+        Store.open(tmp_path, ladder=POLICY.ladder)
+    assert f"{LOG_NAME}:1: " in str(err.value) and problem in str(err.value), str(err.value)
+    assert (tmp_path / LOG_NAME).read_text() == json.dumps(entry) + "\n"  # nothing cut off
