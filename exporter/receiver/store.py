@@ -14,7 +14,8 @@ Loading: the newest readable snapshot (``state.json``, else ``state.prev.json``,
 entries after its ``seq``. A torn last log line (a crash mid-append, never acknowledged) is cut off. Any
 other damage (including an entry that parses but cannot be decoded or applied) is a ``StoreError`` naming
 the file, line and problem; a fallback to the previous snapshot is reported in ``warnings`` for the caller
-to log loudly. Never a silently empty state.
+to log loudly. When snapshots exist but none is readable, the log must rebuild the state from decision 1,
+else ``StoreError``. Never a silently empty state.
 """
 
 from __future__ import annotations
@@ -145,6 +146,7 @@ class Store:
         lines: list[int] = []  # line number of each decision in the log
         decisions = self._read_log(log_path, warnings, lines)
         state: State | None = None
+        unreadable: list[str] = []
         for name in (SNAPSHOT_NAME, PREVIOUS_NAME):
             path = self.directory / name
             if not path.exists():
@@ -153,17 +155,25 @@ class Store:
                 continue
             try:
                 state = state_from_json(json.loads(path.read_bytes()))
-                break
             except UnsupportedVersion as exc:
                 raise StoreError(f"{path}: {exc} (written by another version of the receiver)") from None
             except (OSError, ValueError, RecursionError) as exc:
                 what = exc.strerror if isinstance(exc, OSError) else str(exc)
-                warnings.append(f"{path} is unreadable ({what}); recovering from the previous copy")
+                unreadable.append(f"{path} is unreadable ({what})")
+                continue
+            warnings.extend(f"{u}; recovered from the previous copy {path}" for u in unreadable)
+            break
         if state is None:
+            if unreadable and (not decisions or decisions[0].seq != 1):
+                first = f"starts at decision {decisions[0].seq}" if decisions else "is empty or missing"
+                raise StoreError(
+                    "; ".join(unreadable) + f"; and {log_path} {first}, so the state cannot be rebuilt: "
+                    "refusing to start with a state that forgets suspensions (restore a snapshot or the "
+                    "whole log, or move the store directory aside to start empty on purpose)"
+                )
+            warnings.extend(f"{u}; rebuilding the state from {log_path}" for u in unreadable)
             if decisions and not warnings:
                 warnings.append(f"no snapshot in {self.directory}; rebuilding the state from {LOG_NAME}")
-            elif decisions:
-                warnings.append(f"no readable snapshot; rebuilding the state from {log_path}")
             state = State()
         last = decisions[-1].seq if decisions else 0
         if state.seq > last:

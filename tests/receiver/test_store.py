@@ -147,6 +147,31 @@ def test_a_failed_fsync_is_not_acknowledged_and_leaves_the_log_as_it_was(tmp_pat
     assert reloaded.state == state
 
 
+def test_a_corrupt_snapshot_without_a_previous_copy_or_a_log_from_seq_1_is_refused(tmp_path: Path) -> None:
+    fill(tmp_path, ["a/1", "b/1"])  # one snapshot at close, no previous copy
+    assert not (tmp_path / PREVIOUS_NAME).exists()
+    (tmp_path / SNAPSHOT_NAME).write_text('{"schema_version": 1, "seq": 2, "suspens')
+    (tmp_path / LOG_NAME).unlink()
+    with pytest.raises(StoreError, match=rf"{SNAPSHOT_NAME} is unreadable .*cannot be rebuilt"):
+        Store.open(tmp_path, ladder=POLICY.ladder)
+    # a log that does not start at decision 1 cannot rebuild the state either
+    (tmp_path / LOG_NAME).write_text(
+        json.dumps({"seq": 7, "at": T0, "kind": "ignored", "reason": "recorded only"}) + "\n"
+    )
+    with pytest.raises(StoreError, match=rf"{LOG_NAME} starts at decision 7"):
+        Store.open(tmp_path, ladder=POLICY.ladder)
+
+
+def test_recovery_only_claims_the_previous_copy_when_it_was_loaded(tmp_path: Path) -> None:
+    state = fill(tmp_path, ["a/1", "b/1"])
+    (tmp_path / SNAPSHOT_NAME).write_text("not json")  # no previous copy; the log starts at seq 1
+    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)
+    store.close()
+    assert loaded.state == state
+    assert not any("previous copy" in w for w in loaded.warnings), loaded.warnings
+    assert any("rebuilding the state" in w for w in loaded.warnings)
+
+
 @pytest.mark.parametrize(
     ("entry", "problem"),
     [
