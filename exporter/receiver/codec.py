@@ -71,7 +71,7 @@ def decision_from_json(raw: object) -> Decision:
         source=_opt(o, "source", _str) or "",
         inputs=_obj(o.get("inputs", {}), "inputs"),
     )
-    if decision.kind in SUSPENDING_KINDS:
+    if decision.kind in SUSPENDING_KINDS or decision.kind is Kind.PROMOTE:
         missing = [k for k in ("model", "provider", "mode", "rung", "until") if getattr(decision, k) is None]
         if missing:
             raise ValueError(f"a {decision.kind} entry needs {', '.join(missing)}")

@@ -5,6 +5,9 @@ Inputs are webhook notifications, admin actions (lift, incident add/remove) and 
 are judged one after the other on the state the previous ones left, so the capacity floor holds within a
 batch (and, because the service serialises calls, across concurrent deliveries).
 
+Mode switches: in enforce mode, a firing suspend alert for a route under an observe-mode suspension
+promotes it (``promote``: enforced at the same rung and until, no new offense).
+
 Idempotency: an alert's episode key (``payloads.Alert.episode``) is remembered. A suspend alert is a
 no-op while its route is suspended; after the suspension expired, the next repeat of a still-firing
 episode suspends again at the next rung; an episode closed by an admin lift or an early recovery never
@@ -156,6 +159,21 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
             mode=current.mode,
             rung=current.rung,
             closes=tuple(sorted(closes)),
+            **common,
+        )
+        return
+    if current is not None and current.mode is Mode.OBSERVE and run.policy.mode is Mode.ENFORCE:
+        # Switched from observe to enforce while this host still fails: enforce the would-be suspension
+        # as it stands (same rung and end). Its offense was counted when it was decided, and the floor
+        # already counted it as if enforced, so neither changes.
+        run.add(
+            Kind.PROMOTE,
+            f"enforced the observe-mode suspension (rung {current.rung}, since "
+            f"{format_rfc3339(current.since)}) until {format_rfc3339(current.until)}: the receiver now "
+            "runs in enforce mode and the route still fails",
+            mode=Mode.ENFORCE,
+            rung=current.rung,
+            until=current.until,
             **common,
         )
         return

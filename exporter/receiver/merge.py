@@ -2,7 +2,8 @@
 
 Pure functions over the state and the clock. The same ``excluded_hosts`` serves the capacity floor
 (``count_observe=True``: observe-only suspensions count, "as if enforcing") and the served ignore list
-(``count_observe=False``: observe-only suspensions never exclude anything).
+(``count_observe=False``: observe-only suspensions never exclude anything; a receiver in observe mode
+serves no suspensions at all, whatever mode they were decided in).
 """
 
 from __future__ import annotations
@@ -30,9 +31,16 @@ class IgnoreEntry:
 
 
 def ignore_entries(
-    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float, *, count_observe: bool = False
+    model: str,
+    builtin: Sequence[BuiltinExclusion],
+    state: State,
+    now: float,
+    *,
+    count_observe: bool = False,
+    suspensions: bool = True,
 ) -> tuple[IgnoreEntry, ...]:
-    """Every exclusion of ``model`` in force at ``now``, sorted by provider then layer.
+    """Every exclusion of ``model`` in force at ``now``, sorted by provider then layer. ``suspensions``
+    False leaves the suspension layer out (the served list of a receiver running in observe mode).
 
     >>> ignore_entries("m", [BuiltinExclusion("m", "x/y", "control host")], State(), now=0.0)
     (IgnoreEntry(provider='x/y', layer=<Layer.BUILTIN: 'builtin'>, reason='control host', until=None),)
@@ -46,7 +54,7 @@ def ignore_entries(
     entries += [
         IgnoreEntry(s.provider, Layer.SUSPENSION, s.reason, s.until)
         for s in state.suspensions.values()
-        if s.model == model and s.until > now and (count_observe or s.mode is Mode.ENFORCE)
+        if suspensions and s.model == model and s.until > now and (count_observe or s.mode is Mode.ENFORCE)
     ]
     return tuple(sorted(entries, key=lambda e: (e.provider, list(Layer).index(e.layer))))
 

@@ -36,7 +36,7 @@ _DECISION = {
         "kind": {
             "type": "string",
             "enum": [
-                "suspend", "escalate", "observe", "floor_block", "lift", "recover", "expire",
+                "suspend", "escalate", "observe", "promote", "floor_block", "lift", "recover", "expire",
                 "incident_add", "incident_remove", "duplicate", "ignored",
             ],
         },

@@ -41,7 +41,7 @@ from exporter.receiver.merge import Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.rfc3339 import format_optional, format_rfc3339
-from exporter.receiver.state import Decision, State
+from exporter.receiver.state import Decision, Mode, State
 from exporter.receiver.store import Store
 
 RECENT_DECISIONS = 10_000
@@ -191,7 +191,10 @@ class ReceiverService:
         self._views = MappingProxyType(views)
 
     def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
-        entries = ignore_entries(model, self.policy.builtin, state, now)
+        # Observe mode excludes nothing (DESIGN section 8), even suspensions enforced before a restart.
+        entries = ignore_entries(
+            model, self.policy.builtin, state, now, suspensions=self.policy.mode is Mode.ENFORCE
+        )
         document = {
             "model": model,
             "ignore": sorted({e.provider for e in entries}),

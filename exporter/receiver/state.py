@@ -33,6 +33,7 @@ class Kind(StrEnum):
     SUSPEND = "suspend"
     ESCALATE = "escalate"
     OBSERVE = "observe"
+    PROMOTE = "promote"  # an observe suspension enforced (same rung and until) after a switch to enforce
     FLOOR_BLOCK = "floor_block"
     LIFT = "lift"
     RECOVER = "recover"
@@ -160,6 +161,15 @@ def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder 
             if ladder is not None:
                 past = ladder.chain(past, d.at)
             history[route] = (*past, Offense(d.at, d.until, d.rung, d.episode or ""))
+        elif d.kind is Kind.PROMOTE and route is not None:
+            # The offense was recorded when the observe suspension was decided: only the mode changes.
+            old_s = suspensions.get(route)
+            if old_s is None:
+                raise ValueError(
+                    f"decision {d.seq}: promote of {route[1]} for {route[0]}, which is not suspended"
+                )
+            assert d.mode is not None and d.rung is not None and d.until is not None
+            suspensions[route] = replace(old_s, mode=d.mode, rung=d.rung, until=d.until, reason=d.reason)
         elif d.kind in (Kind.LIFT, Kind.RECOVER) and route is not None:
             suspensions.pop(route, None)
             past = history.get(route, ())

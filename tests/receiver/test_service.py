@@ -10,8 +10,9 @@ import pytest
 from exporter.receiver import service as service_module
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.service import ReceiverService
+from exporter.receiver.state import Kind, Mode
 
-from .helpers import Clock, alert, make_config, payload
+from .helpers import DAY, Clock, alert, make_config, payload
 
 
 def note(provider: str) -> Notification:
@@ -44,3 +45,39 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
     reopened = ReceiverService.open(config, clock=clock)
     assert reopened.state.seq == 2 and ignored(reopened) == ["a/1", "c/1"]
     reopened.close()
+
+
+def test_observe_mode_serves_no_suspension_even_one_enforced_before_a_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+        service.notify(note("a/1"))
+        assert ignored(service) == ["a/1"]
+    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock) as service:
+        assert ignored(service) == []  # DESIGN section 8: observe excludes nothing
+        assert [s["provider"] for s in service.suspensions()["suspensions"]] == ["a/1"]  # still listed
+        # ... and the floor still counts it: with 4 hosts and a floor of 2, c/1 suspends, d/1 does not
+        kinds = [d.kind for d in service.notify(note("c/1")) + service.notify(note("d/1"))]
+        assert kinds == [Kind.OBSERVE, Kind.FLOOR_BLOCK]
+
+
+def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_without_a_new_offense(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock) as service:
+        (observed,) = service.notify(note("a/1"))
+    clock.advance(3600)
+    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+        (promoted,) = service.notify(note("a/1"))
+        assert promoted.kind is Kind.PROMOTE and (promoted.rung, promoted.until) == (1, observed.until)
+        assert ignored(service) == ["a/1"]
+        route = ("m/x", "a/1")
+        assert len(service.state.history[route]) == 1  # the observe decision's offense, no other
+        assert service.state.suspensions[route].mode is Mode.ENFORCE
+        assert [d.kind for d in service.notify(note("a/1"))] == [Kind.DUPLICATE]  # promoted once
+        clock.advance(DAY)
+        service.sweep()
+        (again,) = service.notify(note("a/1"))  # still failing: next rung, as after any suspension
+        assert (again.kind, again.rung) == (Kind.ESCALATE, 2)
+    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+        assert service.state.suspensions[route].rung == 2  # the promote decision replays

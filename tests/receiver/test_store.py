@@ -184,6 +184,11 @@ def test_recovery_only_claims_the_previous_copy_when_it_was_loaded(tmp_path: Pat
             {"seq": 1, "at": T0, "kind": "suspend", "reason": "r", "model": "m/x", "provider": "c/1"},
             "invalid decision log entry (a suspend entry needs mode, rung, until)",
         ),
+        (  # decodes, but cannot be applied to the state
+            {"seq": 1, "at": T0, "kind": "promote", "reason": "r", "model": "m/x", "provider": "c/1",
+             "mode": "enforce", "rung": 1, "until": T0 + DAY},
+            "decision 1 cannot be applied",
+        ),
     ],
 )  # fmt: skip
 def test_a_bad_last_log_entry_is_a_store_error_at_its_line(
