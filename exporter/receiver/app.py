@@ -79,8 +79,8 @@ def build_app(
     def svc() -> ReceiverService:
         return holder["service"]
 
-    webhook_token = config.webhook_token.value.encode()
-    admin_token = config.admin_token.value.encode()
+    webhook_token = config.webhook_token.value.encode("utf-8", "surrogateescape")
+    admin_token = config.admin_token.value.encode("utf-8", "surrogateescape")
 
     async def webhook(request: Request) -> Response:
         try:
@@ -244,7 +244,9 @@ def _authorize(request: Request, token: bytes) -> None:
     scheme, _, given = header.partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
         raise _Reject(401, "unauthorized", "missing Authorization: Bearer <token> header")
-    if not hmac.compare_digest(given.strip().encode("utf-8", "surrogateescape"), token):
+    # Header values arrive decoded as Latin-1: encoding back gives the bytes the client sent, so a
+    # non-ASCII token (sent as UTF-8) compares as bytes, in constant time, never as str.
+    if not hmac.compare_digest(given.strip().encode("latin-1", "replace"), token):
         raise _Reject(401, "unauthorized", "wrong bearer token")
 
 

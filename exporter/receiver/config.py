@@ -75,7 +75,13 @@ def read_receiver_config(section: Section, base_dir: Path) -> ReceiverConfig:
     store_raw = section.string("store_dir")
     webhook = section.secret("webhook_token", required=True)
     admin = section.secret("admin_token", required=True)
-    if webhook is not None and admin is not None and hmac.compare_digest(webhook.value, admin.value):
+    if (
+        webhook is not None
+        and admin is not None
+        and hmac.compare_digest(
+            webhook.value.encode("utf-8", "surrogateescape"), admin.value.encode("utf-8", "surrogateescape")
+        )
+    ):
         section.problem(
             "admin_token", "must differ from webhook_token (a leaked webhook token must not grant admin)"
         )

@@ -276,3 +276,15 @@ def test_bad_admin_incidents_get_a_clear_400_and_change_nothing(
     assert h.service.state.seq == 0
     # and the store still opens and decides with the next seq
     assert h.post_alerts(payload(alert("a/1"))).json()["decisions"][0]["seq"] == 1
+
+
+def test_a_non_ascii_bearer_token_is_compared_as_bytes(tmp_path: Path) -> None:
+    from exporter.configkit import Secret
+
+    harness = Harness(tmp_path, webhook_token=Secret("env:W", "jeton-secret-é"))
+    with harness.client as client:
+        good = {"Authorization": "Bearer jeton-secret-é".encode()}
+        bad = {"Authorization": "Bearer jeton-secret-è".encode()}
+        assert client.post("/v1/alerts", json=payload(alert("a/1")), headers=good).status_code == 200
+        assert client.post("/v1/alerts", json=payload(alert("c/1")), headers=bad).status_code == 401
+    harness.service.close()

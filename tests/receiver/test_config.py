@@ -103,3 +103,13 @@ def test_cli_help_has_an_example_and_check_validates(tmp_path: Path) -> None:
     bad = write(tmp_path, "receiver:\n  store_dir: s\n")
     result = subprocess.run([*run, "--config", str(bad), "--check"], capture_output=True, text=True, cwd=REPO)
     assert result.returncode == 2 and "receiver.webhook_token: required key is missing" in result.stderr
+
+
+def test_non_ascii_tokens_are_compared_as_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WH", "jeton-é")
+    monkeypatch.setenv("AD", "jeton-é")
+    text = "receiver:\n  store_dir: ./s\n  webhook_token: {env: WH}\n  admin_token: {env: AD}\n"
+    with pytest.raises(ConfigError, match="must differ from webhook_token"):  # was a TypeError
+        load(write(tmp_path, text))
+    monkeypatch.setenv("AD", "jeton-è")
+    assert load(write(tmp_path, text)).admin_token.value == "jeton-è"
