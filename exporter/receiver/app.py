@@ -224,6 +224,8 @@ async def _sweep_forever(service: ReceiverService, interval: float) -> None:
             await anyio.to_thread.run_sync(service.sweep)
         except StoreWriteError as exc:
             log.error("expiry not recorded, will retry: %s", exc)
+        except Exception:
+            log.exception("expiry sweep failed, will retry")
 
 
 async def _admin(

@@ -288,3 +288,26 @@ def test_a_non_ascii_bearer_token_is_compared_as_bytes(tmp_path: Path) -> None:
         assert client.post("/v1/alerts", json=payload(alert("a/1")), headers=good).status_code == 200
         assert client.post("/v1/alerts", json=payload(alert("c/1")), headers=bad).status_code == 401
     harness.service.close()
+
+
+def test_the_sweeper_survives_any_exception(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import time
+
+    class Flaky(ReceiverService):
+        calls = 0
+
+        def sweep(self) -> Any:
+            Flaky.calls += 1
+            if Flaky.calls <= 2:
+                raise ValueError("boom")
+            return super().sweep()
+
+    config = make_config(tmp_path / "store")
+    service = Flaky.open(config, clock=Clock())
+    with TestClient(build_app(config, service=service, sweep_interval=0.01)):
+        deadline = time.monotonic() + 5
+        while Flaky.calls < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    service.close()
+    assert Flaky.calls >= 4  # kept sweeping after two failures
+    assert any("expiry sweep failed" in r.message and r.exc_info for r in caplog.records)
