@@ -270,6 +270,8 @@ class Stack:
                 "timeout": "10s",
             },
             "models": [{"slug": model} for model in self.models],
+            # The TTFT threshold must stay below the gateway timeout (check-config enforces it).
+            "contracts": {"ttft": {"threshold": "5s"}},
             "rounds": {
                 "interval": f"{self.settings.round_interval}s",
                 "concurrency": self.settings.concurrency,
