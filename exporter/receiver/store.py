@@ -85,6 +85,8 @@ class Store:
         self._log_size = 0
         self._since_snapshot = 0
         self._broken: str | None = None
+        # Whether state.json is a good copy: an unreadable one must never replace the last good copy.
+        self._snapshot_good = True
 
     # -- opening ---------------------------------------------------------------------------------------
     @classmethod
@@ -160,6 +162,8 @@ class Store:
             except (OSError, ValueError, RecursionError) as exc:
                 what = exc.strerror if isinstance(exc, OSError) else str(exc)
                 unreadable.append(f"{path} is unreadable ({what})")
+                if name == SNAPSHOT_NAME:
+                    self._snapshot_good = False
                 continue
             warnings.extend(f"{u}; recovered from the previous copy {path}" for u in unreadable)
             break
@@ -313,13 +317,14 @@ class Store:
         finally:
             os.close(fd)
         current = self.directory / SNAPSHOT_NAME
-        if current.exists():
+        if current.exists() and self._snapshot_good:
             prev_tmp = self.directory / (PREVIOUS_NAME + ".tmp")
             prev_tmp.unlink(missing_ok=True)
             os.link(current, prev_tmp)
             os.replace(prev_tmp, self.directory / PREVIOUS_NAME)
         os.replace(tmp, current)
         self._fsync_dir()
+        self._snapshot_good = True
         self._since_snapshot = 0
 
     def _fsync_dir(self) -> None:

@@ -199,3 +199,20 @@ def test_a_bad_last_log_entry_is_a_store_error_at_its_line(
         Store.open(tmp_path, ladder=POLICY.ladder)
     assert f"{LOG_NAME}:1: " in str(err.value) and problem in str(err.value), str(err.value)
     assert (tmp_path / LOG_NAME).read_text() == json.dumps(entry) + "\n"  # nothing cut off
+
+
+def test_after_recovering_from_the_previous_copy_the_next_checkpoint_keeps_that_good_copy(
+    tmp_path: Path,
+) -> None:
+    state = fill(tmp_path, ["a/1", "b/1"])
+    store, _ = Store.open(tmp_path, ladder=POLICY.ladder)
+    store.checkpoint(state)  # state.json and state.prev.json are now both good
+    store.close()
+    good_previous = (tmp_path / PREVIOUS_NAME).read_bytes()
+    (tmp_path / SNAPSHOT_NAME).write_text("not json")
+    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)
+    assert loaded.state == state
+    store.checkpoint(loaded.state)  # must not rotate the unreadable state.json into the last good copy
+    store.close()
+    assert (tmp_path / PREVIOUS_NAME).read_bytes() == good_previous
+    json.loads((tmp_path / SNAPSHOT_NAME).read_bytes())
