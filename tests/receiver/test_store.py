@@ -210,9 +210,9 @@ def test_after_recovering_from_the_previous_copy_the_next_checkpoint_keeps_that_
     store.close()
     good_previous = (tmp_path / PREVIOUS_NAME).read_bytes()
     (tmp_path / SNAPSHOT_NAME).write_text("not json")
-    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)
-    assert loaded.state == state
-    store.checkpoint(loaded.state)  # must not rotate the unreadable state.json into the last good copy
+    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)  # recovers, and checkpoints at once
     store.close()
+    assert loaded.state == state
+    # the unreadable state.json was replaced, but never rotated into the last good copy
     assert (tmp_path / PREVIOUS_NAME).read_bytes() == good_previous
     json.loads((tmp_path / SNAPSHOT_NAME).read_bytes())
