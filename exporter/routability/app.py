@@ -33,7 +33,7 @@ from exporter.routability.etag import etag_matches
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.routing import should_skip
-from exporter.routability.store import RoutabilityStore
+from exporter.routability.store import RoutabilityStore, row_to_json
 
 log = logging.getLogger("exporter.routability")
 
@@ -157,28 +157,11 @@ class RoutabilityService:
 
 
 def row_json(row: RoutabilityRow, now: float, recent_window: float) -> dict[str, Any]:
-    """The read-API shape of one row."""
-    listed = row.listed
+    """The read-API shape of one row: the stored fields plus its age and the routing verdict."""
     return {
-        "slug": row.slug,
-        "status": row.status.value,
+        **row_to_json(row),
         "age_seconds": None if row.last_check is None else round(max(0.0, now - row.last_check), 3),
-        "last_check": row.last_check,
-        "source": row.source.value if row.source else None,
-        "note": row.note,
-        "consecutive_failures": row.consecutive_failures,
-        "reason": row.reason.value,
-        "http_status": row.http_status,
-        "last_healthy": row.last_healthy,
         "skip": should_skip(row, now, recent_window),
-        "listed": None
-        if listed is None
-        else {
-            "checked_at": listed.checked_at,
-            "endpoints": listed.endpoints,
-            "healthy_endpoints": listed.healthy_endpoints,
-            "best_uptime_30m": listed.best_uptime_30m,
-        },
     }
 
 

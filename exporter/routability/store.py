@@ -78,7 +78,7 @@ class RoutabilityStore:
         self._db.execute(
             "INSERT INTO rows (slug, data) VALUES (?, ?) "
             "ON CONFLICT(slug) DO UPDATE SET data = excluded.data",
-            (row.slug, json.dumps(_row_to_json(row), sort_keys=True)),
+            (row.slug, json.dumps(row_to_json(row), sort_keys=True)),
         )
         self._rows[row.slug] = row
 
@@ -120,7 +120,8 @@ class RoutabilityStore:
         return rows
 
 
-def _row_to_json(row: RoutabilityRow) -> dict[str, Any]:
+def row_to_json(row: RoutabilityRow) -> dict[str, Any]:
+    """One row as JSON: the stored form, and the base of the read API's shape."""
     listed = row.listed
     return {
         "slug": row.slug,
