@@ -116,14 +116,8 @@ class ChunkAccumulator:
     def feed(self, obj: Mapping[str, Any]) -> bool:
         """Take one chunk; return True iff it carried the first visible token of the stream."""
         self.chunks += 1
-        if self.generation_id is None:
-            gen_id = obj.get("id")
-            if isinstance(gen_id, str) and gen_id:
-                self.generation_id = gen_id
-        if self.provider is None:
-            provider = obj.get("provider")
-            if isinstance(provider, str) and provider:
-                self.provider = provider
+        self.generation_id = _first_text(self.generation_id, obj.get("id"))
+        self.provider = _first_text(self.provider, obj.get("provider"))
         usage = parse_usage(obj.get("usage"))
         if usage is not None:
             self.usage = usage
@@ -155,14 +149,9 @@ class ChunkAccumulator:
             refusal = part.get("refusal")
             if isinstance(refusal, str) and refusal:
                 self._refusal.append(refusal)
-        if self.finish_reason is None:
-            finish = choice.get("finish_reason")
-            if isinstance(finish, str) and finish:
-                self.finish_reason = finish
-        if self.native_finish_reason is None:
-            native = choice.get("native_finish_reason")
-            if isinstance(native, str) and native:
-                self.native_finish_reason = native
+        # The first non-null finish reason wins: the usage chunk may follow with finish_reason null.
+        self.finish_reason = _first_text(self.finish_reason, choice.get("finish_reason"))
+        self.native_finish_reason = _first_text(self.native_finish_reason, choice.get("native_finish_reason"))
         if self.error is None:
             error = choice.get("error")
             if isinstance(error, Mapping):
@@ -178,3 +167,10 @@ def _first_choice(choices: list[Any]) -> Mapping[str, Any] | None:
         if isinstance(choice, Mapping) and choice.get("index", 0) == 0:
             return choice
     return None
+
+
+def _first_text(current: str | None, value: object) -> str | None:
+    """Keep ``current`` once set; otherwise take ``value`` if it is a non-empty string."""
+    if current is not None:
+        return current
+    return value if isinstance(value, str) and value else None
