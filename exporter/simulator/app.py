@@ -59,9 +59,14 @@ _DENSE_RUN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]
 _SPIN_SECONDS = 0.0015
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RequestRecord:
-    """One chat request as it arrived: for tests of pacing and pinning (``GET /_sim/requests``)."""
+    """One chat request as it arrived: for tests of pacing and pinning (``GET /_sim/requests``).
+
+    ``t_loop`` and ``first_token_loop`` are CLOCK_MONOTONIC seconds (the event loop's clock), which every
+    process on the host shares: a client can compare them with its own ``time.monotonic()`` stamps, and
+    ``first_token_loop - t_loop`` is the time to first token the simulator really applied.
+    """
 
     t: float  # arrival, seconds since the epoch (the simulator's clock)
     model: str
@@ -69,6 +74,8 @@ class RequestRecord:
     status: int | None  # HTTP status sent (None: the request was left hanging)
     provider: str | None  # the tag that served (or failed) it, None when routing failed
     stream: bool
+    t_loop: float = 0.0  # arrival on the event-loop clock
+    first_token_loop: float | None = None  # first content delta handed to the socket (streams only)
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -241,9 +248,12 @@ class Simulator:
         model_id = str(body["model"])
         model = self.models.get(model_id)
 
+        record = RequestRecord(arrived, model_id, prefs.pin, None, None, stream, t0)
+
         def finish(status: int | None, served: Provider | None) -> None:
-            tag = served.tag if served is not None else None
-            self._requests.append(RequestRecord(arrived, model_id, prefs.pin, status, tag, stream))
+            record.status = status
+            record.provider = served.tag if served is not None else None
+            self._requests.append(record)
 
         gateway_error = self._gateway_error(model, model_id)
         if gateway_error is not None:
@@ -286,6 +296,7 @@ class Simulator:
             t0=t0,
             arrived=arrived,
             attempts=tuple(attempts),
+            record=record,
         )
         if stream:
             return _Timed(lambda w: self._write_stream(w, call))
@@ -351,7 +362,8 @@ class Simulator:
 
     async def _write_stream(self, w: _Writer, call: _Call) -> None:
         profile, plan, reply = call.provider.profile, call.plan, call.reply
-        events = _stream_events(call)  # serialised before the deadlines, so sending is all that is left
+        # Serialised before the deadlines, so sending is all that is left.
+        events, first_content = _stream_events(call)
         role = wire.chunk(
             call.gen_id, call.created, call.model.id, call.provider, {"role": "assistant", "content": ""}
         )
@@ -371,6 +383,8 @@ class Simulator:
             while index < len(events) and events[index][0] <= due:
                 batch.append(events[index][1])
                 index += 1
+            if index > first_content and call.record.first_token_loop is None:
+                call.record.first_token_loop = w.now()
             await w.send(b"".join(batch))
         tail: list[bytes] = []
         if plan.mid_stream_error:
@@ -570,6 +584,7 @@ class _Call:
     t0: float  # event-loop time the request arrived
     arrived: float  # wall-clock time the request arrived
     attempts: tuple[_Attempt, ...]
+    record: RequestRecord  # what GET /_sim/requests shows of this request
 
 
 def request_issues(body: object) -> list[dict[str, Any]]:
@@ -657,8 +672,9 @@ def _pieces(text: str) -> list[str]:
     return pieces
 
 
-def _stream_events(call: _Call) -> list[tuple[float, bytes]]:
-    """(offset from arrival, SSE bytes) of every reasoning and content delta, in order."""
+def _stream_events(call: _Call) -> tuple[list[tuple[float, bytes]], int]:
+    """(offset from arrival, SSE bytes) of every reasoning and content delta, in order; and the index of
+    the first content delta."""
     plan, reply = call.plan, call.reply
 
     def event(delta: dict[str, Any]) -> bytes:
@@ -675,12 +691,13 @@ def _stream_events(call: _Call) -> list[tuple[float, bytes]]:
             "reasoning_details": [{"type": "reasoning.text", "text": piece, "format": "unknown", "index": 0}],
         }
         events.append((offset, event(delta)))
+    first_content = len(events)
     content = _pieces(reply.content)
     if plan.mid_stream_error:
         content = content[: max(1, int(len(content) * 0.4))]
     for i, piece in enumerate(content):
         events.append((plan.ttft + i * plan.inter_token, event({"role": "assistant", "content": piece})))
-    return events
+    return events, first_content
 
 
 class _Writer:

@@ -22,7 +22,8 @@ mid-stream errors and /generation records. Each provider has a fault profile (sl
 schema breakage, language drift and code-mixing, leading garbage, encoding corruption, 429/5xx storms,
 hangs, disappearance). Control endpoints for tests and demos live under /_sim (bearer token from the
 fleet's control_token, if set):
-  GET  /_sim/requests[?model=M]     every chat request's arrival time, model and pin
+  GET  /_sim/requests[?model=M]     every chat request: arrival, model, pin, status, serving host,
+                                    and (streams) when the first token was written (monotonic clock)
   POST /_sim/providers/{model}/{tag}[?replace=true]   JSON profile patch, e.g. {"errors": null}
   POST /_sim/outage {"on": true}    every gateway request answers 502/503
   GET  /_sim/fleet                  providers, listing state, request counts and current profiles"""

@@ -123,6 +123,18 @@ def test_slow_stream_sends_comments_between_events_and_keeps_its_first_token_tim
     )
     between = [line for line in lines[role_index:first_content_index] if line.startswith(":")]
     assert len(between) == 3  # keepalive 100 ms, first token at 350 ms
+    # The request log tells the time to first token the simulator applied, on the shared monotonic clock.
+    (record,) = httpx.get(f"{faults.root_url}/_sim/requests").json()
+    assert started < record["t_loop"] < record["first_token_loop"] < started + first_content
+    assert 0.35 <= record["first_token_loop"] - record["t_loop"] < 0.36
+
+
+def test_the_request_log_has_no_first_token_time_without_a_streamed_token(faults: SimulatorServer) -> None:
+    chat(faults, "healthy/fp8")  # not streamed
+    chat(faults, "thinker/bf16", stream=True)  # reasoning first: the first token is the first content
+    plain, thinker = httpx.get(f"{faults.root_url}/_sim/requests").json()
+    assert plain["first_token_loop"] is None
+    assert thinker["first_token_loop"] - thinker["t_loop"] >= 0.05
 
 
 def test_reasoning_deltas_come_before_content(faults: SimulatorServer) -> None:
