@@ -7,9 +7,10 @@ a ``ChatResult`` whose ``error`` is set, keeps whatever content arrived, and log
 fixed message (``gateway request failed``) and ``key=value`` fields, never the API key and at most a short
 excerpt of model output.
 
-Time to first token: ``ttft_seconds`` is ``clock()`` at the network read that delivered the first visible
-token minus ``clock()`` just before the request was sent. Per read the client does only the SSE split, one
-``json.loads`` per event and a few dict lookups, so the measurement stays close to the wire.
+Time to first token: ``ttft_seconds`` is the time the kernel received the network read that delivered the
+first visible token minus ``clock()`` just before the request headers were written (``arrival``: on Linux
+the receive stamp comes from the kernel, so a busy event loop does not inflate TTFT; elsewhere, or through
+an HTTP proxy, it is ``clock()`` at that read).
 
 Two kinds of gateway:
 
@@ -47,8 +48,10 @@ from types import TracebackType
 from typing import Any, Literal
 from urllib.parse import quote
 
+import httpcore
 import httpx
 
+from exporter.gateway.arrival import ArrivalStampingBackend, receive_lag
 from exporter.gateway.chunks import ChunkAccumulator
 from exporter.gateway.classify import (
     classify_error_object,
@@ -91,12 +94,27 @@ class _ShardedTransport(httpx.AsyncBaseTransport):
     httpcore's pool does bookkeeping in O(connections x requests) on every request start and end; with a
     hundred concurrent streams on one pool that CPU time stalls the event loop and delays other streams'
     reads, which is TTFT measurement error. Small pools keep that cost near constant.
+
+    Each pool's connections come from ``ArrivalStampingBackend``, so TTFT is stamped when the kernel received
+    the token, not when the event loop got round to it (``arrival.receive_lag``).
     """
 
     def __init__(self, shards: int) -> None:
         ssl_context = httpx.create_ssl_context()  # built once, shared: creating one costs milliseconds
-        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-        self._pools = [httpx.AsyncHTTPTransport(verify=ssl_context, limits=limits) for _ in range(shards)]
+        backend = ArrivalStampingBackend()
+        self._pools = []
+        for _ in range(shards):
+            transport = httpx.AsyncHTTPTransport(verify=ssl_context)
+            # httpx builds its httpcore pool without a way to pass a network backend; this is that pool,
+            # same settings, with the stamping backend (tests/gateway/test_arrival.py checks it is used).
+            transport._pool = httpcore.AsyncConnectionPool(
+                ssl_context=ssl_context,
+                max_connections=64,
+                max_keepalive_connections=64,
+                keepalive_expiry=httpx.Limits(max_connections=64).keepalive_expiry,
+                network_backend=backend,
+            )
+            self._pools.append(transport)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         # One host's probes are sequential: keying the pool by host lets them reuse its warm connection.
@@ -330,6 +348,7 @@ class GatewayClient:
             ttft_seconds=progress.ttft,
             first_token_timed_out=timed_out_first_token,
             elapsed_seconds=elapsed,
+            sent_at=progress.t0,
         )
 
     # -- internals ---------------------------------------------------------------------------------------
@@ -391,8 +410,8 @@ class GatewayClient:
                 if status >= 300:
                     return classify_http_error(status, body, response.headers)
                 unstreamed = _read_completion(body, acc, status)
-                if unstreamed is None and acc.saw_visible_token:
-                    progress.ttft = clock() - progress.t0  # not streamed: the first token came with the rest
+                if unstreamed is None and acc.saw_visible_token:  # not streamed: it came with the rest
+                    progress.ttft = _ttft_at_arrival(clock(), progress.t0, response)
                 return unstreamed
             if request.first_token_deadline is not None:
                 progress.first_token_at = progress.loop_t0 + request.first_token_deadline
@@ -403,7 +422,6 @@ class GatewayClient:
             stopped = False
             chunks = response.aiter_bytes()
             async for chunk in chunks:
-                now = clock()
                 received += len(chunk)
                 if received > self._max_body:
                     return oversized_body(self._max_body, status)
@@ -421,7 +439,8 @@ class GatewayClient:
                     if problem is not None:
                         return malformed_response(problem, status)
                     if acc.saw_visible_token and progress.ttft is None:
-                        progress.ttft = now - progress.t0
+                        # Stamped when the kernel received the read that carried the token.
+                        progress.ttft = _ttft_at_arrival(clock(), progress.t0, response)
                         _stop_waiting_for_first_token(progress, scope, overall_at)
                     if acc.error is not None:  # the gateway ends the stream after an error chunk
                         stopped = True
@@ -438,7 +457,7 @@ class GatewayClient:
                         if problem is not None:
                             return malformed_response(problem, status)
                         if acc.saw_visible_token and progress.ttft is None:
-                            progress.ttft = clock() - progress.t0
+                            progress.ttft = _ttft_at_arrival(clock(), progress.t0, response)
                     elif event.kind is SSEKind.EVENT:
                         acc.mark_done()
         finally:
@@ -544,6 +563,14 @@ class GatewayClient:
             detail, excerpt, extra={"gateway": fields},
         )  # fmt: skip
         return error
+
+
+def _ttft_at_arrival(now: float, sent: float, response: httpx.Response) -> float:
+    """Seconds from sending to the arrival of the read that carried the first token: ``now`` minus how long
+    that read's bytes waited for this process (a lag longer than the request itself is a wall-clock step
+    between the kernel's stamp and ours, and is ignored)."""
+    lag = receive_lag(response)
+    return now - sent - (lag if lag <= now - sent else 0.0)
 
 
 def _stop_waiting_for_first_token(progress: _Progress, scope: asyncio.Timeout, overall_at: float) -> None:

@@ -81,3 +81,6 @@ class ChatResult:
     ttft_seconds: float | None = None  # streamed only: send -> first visible content delta
     first_token_timed_out: bool = False  # streamed only: open stream, nothing visible by the deadline
     elapsed_seconds: float = 0.0
+    # The client's clock when the request headers went out: the origin of ttft_seconds and elapsed_seconds
+    # (on the default clock, CLOCK_MONOTONIC, comparable with other processes' stamps on the same host).
+    sent_at: float | None = None

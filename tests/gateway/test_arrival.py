@@ -1,0 +1,381 @@
+"""Kernel arrival stamps: TTFT is not inflated by a busy event loop; the stamping backend is a full HTTP
+backend (plain and TLS, keep-alive, stale connections, errors); happy-eyeballs connection racing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import ssl
+import struct
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import anyio
+import httpcore
+import httpx
+import pytest
+import trustme
+
+from exporter.gateway import arrival
+from exporter.gateway import client as client_module
+from exporter.gateway.arrival import ArrivalStampingBackend, first_connection, receive_lag
+from exporter.gateway.client import GatewayClient
+from exporter.gateway.types import ChatRequest, ChatResult
+from exporter.outcomes import Outcome, Reason
+
+DELAY = 0.15
+HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+stamps_only = pytest.mark.skipif(
+    not arrival.kernel_timestamps_supported(), reason="kernel receive timestamps are Linux-only"
+)
+
+
+def _event(content: str, finish: str | None = None) -> bytes:
+    choice = {"index": 0, "delta": {"role": "assistant", "content": content}, "finish_reason": finish}
+    return b"data: " + json.dumps({"id": "gen-a", "provider": "Loop", "choices": [choice]}).encode() + b"\n\n"
+
+
+def _chunk(payload: bytes) -> bytes:
+    return b"%x\r\n%s\r\n" % (len(payload), payload)
+
+
+class ThreadedGateway:
+    """A keep-alive HTTP/1.1 SSE server on its own thread and event loop, so the client's loop can be
+    blocked while the server keeps time. Writes the first token ``DELAY`` after reading a request."""
+
+    def __init__(self, tls: ssl.SSLContext | None = None, close_after_each: bool = False) -> None:
+        self.tls = tls
+        self.close_after_each = close_after_each
+        self.connections = 0
+        self.closed = 0  # connections this server has closed
+        self.token_written_at: list[float] = []  # time.perf_counter() (CLOCK_MONOTONIC) of each first token
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.port = 0
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        server = self._loop.run_until_complete(
+            asyncio.start_server(self._handle, "127.0.0.1", 0, ssl=self.tls)
+        )
+        self.port = server.sockets[0].getsockname()[1]
+        self._ready.set()
+        self._loop.run_forever()
+        server.close()
+        self._loop.run_until_complete(server.wait_closed())
+        self._loop.close()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.lower().split(b"\r\n")
+                length = next(
+                    int(line.split(b":", 1)[1]) for line in lines if line.startswith(b"content-length")
+                )
+                await reader.readexactly(length)
+                writer.write(HEAD)
+                writer.write(_chunk(b": OPENROUTER PROCESSING\n\n" + _event("")))
+                await writer.drain()
+                await asyncio.sleep(DELAY)
+                self.token_written_at.append(time.perf_counter())
+                writer.write(_chunk(_event("Ahoy")))
+                writer.write(_chunk(_event("", "stop") + b"data: [DONE]\n\n") + b"0\r\n\r\n")
+                await writer.drain()
+                if self.close_after_each:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError, ssl.SSLError):
+                await writer.wait_closed()
+            self.closed += 1
+
+    def __enter__(self) -> ThreadedGateway:
+        self._thread.start()
+        self._ready.wait(5)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+
+REQUEST = ChatRequest("m/x", ({"role": "user", "content": "hi"},), 8, pin="loop/fp8", stream=True)
+
+
+def _chat(base_url: str, *, block_at: float | None = None, count: int = 1) -> list[ChatResult]:
+    """Run ``count`` sequential chats; with ``block_at``, freeze the client's event loop from ``block_at``
+    seconds after each request until well after the token has arrived."""
+
+    async def go() -> list[ChatResult]:
+        loop = asyncio.get_running_loop()
+        results = []
+        async with GatewayClient(base_url, "key", timeout=10.0) as gateway:
+            for _ in range(count):
+                if block_at is not None:
+                    loop.call_later(block_at, time.sleep, DELAY)  # busy with "something else"
+                results.append(await gateway.chat(REQUEST))
+        return results
+
+    return asyncio.run(go())
+
+
+@stamps_only
+def test_a_token_arriving_while_the_event_loop_is_busy_is_stamped_when_it_arrived() -> None:
+    with ThreadedGateway() as gateway:
+        # The loop is blocked from 0.1 s to 0.25 s; the token arrives at ~0.15 s.
+        (result,) = _chat(f"http://127.0.0.1:{gateway.port}/api/v1", block_at=DELAY - 0.05)
+    assert result.error is None and result.content == "Ahoy"
+    assert result.ttft_seconds is not None and result.sent_at is not None
+    assert DELAY <= result.ttft_seconds < DELAY + 0.02  # a loop-time stamp would read ~0.25 s
+    assert abs(result.sent_at + result.ttft_seconds - gateway.token_written_at[0]) < 0.02
+
+
+@stamps_only
+def test_the_lag_of_a_read_is_how_long_its_bytes_waited() -> None:
+    async def go() -> tuple[float, float]:
+        listener = socket.create_server(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        stream = await ArrivalStampingBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        peer, _ = listener.accept()
+        with peer, listener:
+            # The kernel switches receive stamping on shortly after the first socket asks for it.
+            await asyncio.sleep(0.05)
+            peer.sendall(b"early")
+            time.sleep(0.05)  # noqa: ASYNC251 - the loop is busy; the bytes wait in the kernel
+            assert await stream.read(100) == b"early"
+            waited = stream.lag  # type: ignore[attr-defined]
+            peer.sendall(b"prompt")
+            await asyncio.sleep(0.01)
+            assert await stream.read(100) == b"prompt"
+            prompt = stream.lag  # type: ignore[attr-defined]
+            await stream.aclose()
+        return waited, prompt
+
+    waited, prompt = asyncio.run(go())
+    assert 0.045 <= waited < 0.5
+    assert 0.0 <= prompt < 0.045
+
+
+def test_the_lag_comes_from_the_kernel_stamp_and_absurd_stamps_count_as_none() -> None:
+    def cmsg(seconds: int, nanos: int) -> list[tuple[int, int, bytes]]:
+        return [(socket.SOL_SOCKET, arrival._SO_TIMESTAMPNS, struct.pack("@ll", seconds, nanos))]
+
+    now = 1_700_000_000_500_000_000
+    assert arrival._lag(cmsg(1_700_000_000, 250_000_000), now) == pytest.approx(0.25)
+    assert arrival._lag(cmsg(1_700_000_001, 0), now) == 0.0  # from the future: a clock step
+    assert arrival._lag(cmsg(1_699_999_000, 0), now) == 0.0  # over a minute: a clock step
+    assert arrival._lag([], now) == 0.0
+    assert arrival._lag([(socket.SOL_SOCKET, 99, b"x" * 16)], now) == 0.0
+
+
+def test_tls_keep_alive_and_the_stamping_backend_behind_the_default_client() -> None:
+    authority = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("127.0.0.1").configure_cert(server_context)
+    client_context = ssl.create_default_context()
+    authority.configure_trust(client_context)
+    with ThreadedGateway(tls=server_context) as gateway, _patched_ssl_context(client_context):
+        results = _chat(f"https://127.0.0.1:{gateway.port}/api/v1", count=3)
+    assert [(r.error, r.content) for r in results] == [(None, "Ahoy")] * 3
+    assert gateway.connections == 1  # one TLS handshake, then keep-alive
+    assert all(r.ttft_seconds is not None and DELAY <= r.ttft_seconds < DELAY + 0.1 for r in results)
+
+
+@contextlib.contextmanager
+def _patched_ssl_context(context: ssl.SSLContext) -> Iterator[None]:
+    original = httpx.create_ssl_context
+    httpx.create_ssl_context = lambda *a, **k: context  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        httpx.create_ssl_context = original
+
+
+def test_a_tls_handshake_with_an_untrusted_certificate_is_a_transport_error() -> None:
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    trustme.CA().issue_cert("127.0.0.1").configure_cert(server_context)
+    with ThreadedGateway(tls=server_context) as gateway:
+        (result,) = _chat(f"https://127.0.0.1:{gateway.port}/api/v1")
+    assert result.error is not None and result.error.outcome is Outcome.TRANSPORT
+
+
+def test_a_connection_the_server_closed_while_idle_is_replaced_not_reused() -> None:
+    async def go(gateway: ThreadedGateway) -> list[ChatResult]:
+        results = []
+        async with GatewayClient(f"http://127.0.0.1:{gateway.port}/api/v1", "key", timeout=10.0) as client:
+            for i in range(3):
+                results.append(await client.chat(REQUEST))
+                for _ in range(500):  # idle until the server has closed its side, as between two probes
+                    if gateway.closed > i:
+                        break
+                    await asyncio.sleep(0.01)
+        return results
+
+    with ThreadedGateway(close_after_each=True) as gateway:
+        results = asyncio.run(go(gateway))
+    assert [(r.error, r.content) for r in results] == [(None, "Ahoy")] * 3
+    assert gateway.connections == 3
+
+
+def test_a_refused_connection_is_a_transport_error() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as placeholder:
+        port = placeholder.getsockname()[1]
+    (result,) = _chat(f"http://127.0.0.1:{port}/api/v1")
+    assert result.error is not None
+    assert (result.error.outcome, result.error.reason) == (Outcome.TRANSPORT, Reason.NETWORK)
+
+
+def test_a_silent_server_is_a_read_timeout() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+
+        async def go() -> None:
+            stream = await ArrivalStampingBackend().connect_tcp("127.0.0.1", port, timeout=5)
+            try:
+                with pytest.raises(httpcore.ReadTimeout):
+                    await stream.read(10, timeout=0.05)
+            finally:
+                await stream.aclose()
+
+        asyncio.run(go())
+
+
+def test_receive_lag_is_zero_for_responses_without_a_stamped_connection() -> None:
+    assert receive_lag(httpx.Response(200)) == 0.0
+
+
+def test_the_default_client_pools_use_the_stamping_backend() -> None:
+    # httpx offers no parameter for the network backend; the client swaps the pool it builds. This guards
+    # that swap against an httpx upgrade that renames or restructures the pool.
+    async def go() -> list[Any]:
+        async with GatewayClient("http://127.0.0.1:9/api/v1", "key") as gateway:
+            transport = gateway._http._transport
+            return [pool._pool._network_backend for pool in transport._pools]  # type: ignore[attr-defined]
+
+    backends = asyncio.run(go())
+    assert backends and all(isinstance(b, ArrivalStampingBackend) for b in backends)
+
+
+# -- happy eyeballs ----------------------------------------------------------------------------------------
+
+
+class _TracedSocket(socket.socket):
+    """A socket that notes its name in ``closed`` when closed."""
+
+    def __init__(self, name: str, closed: list[str]) -> None:
+        super().__init__()
+        self.name, self.closed = name, closed
+
+    def close(self) -> None:
+        if self.fileno() >= 0:
+            self.closed.append(self.name)
+        super().close()
+
+
+def _fake_connect(
+    plan: dict[str, tuple[float, bool]], started: list[tuple[str, float]], closed: list[str]
+) -> Callable[[str], Awaitable[socket.socket]]:
+    """A connect function: candidate -> (seconds to answer, succeeds); records start times and closes."""
+
+    async def connect(name: str) -> socket.socket:
+        started.append((name, time.monotonic()))
+        seconds, ok = plan[name]
+        await asyncio.sleep(seconds)
+        if not ok:
+            raise OSError(f"{name} refused")
+        return _TracedSocket(name, closed)
+
+    return connect
+
+
+def _race(
+    plan: dict[str, tuple[float, bool]], delay: float = 0.1
+) -> tuple[Any, list[tuple[str, float]], list[str]]:
+    started: list[tuple[str, float]] = []
+    closed: list[str] = []
+
+    async def go() -> Any:
+        try:
+            sock = await first_connection(list(plan), _fake_connect(plan, started, closed), delay)
+        except OSError as exc:
+            return exc
+        assert isinstance(sock, _TracedSocket)
+        sock.close()
+        return sock.name
+
+    return asyncio.run(go()), started, closed
+
+
+def test_a_black_holed_first_address_costs_one_delay_not_the_connect_timeout() -> None:
+    winner, started, _ = _race({"v6": (30.0, True), "v4": (0.01, True)})
+    assert winner == "v4"
+    assert [n for n, _ in started] == ["v6", "v4"]
+    assert 0.09 <= started[1][1] - started[0][1] < 0.5
+
+
+def test_a_failed_attempt_starts_the_next_one_at_once() -> None:
+    winner, started, _ = _race({"a": (0.0, False), "b": (0.0, True)}, delay=5.0)
+    assert winner == "b"
+    assert started[1][1] - started[0][1] < 0.5
+
+
+def test_a_second_success_is_closed_and_all_failures_are_named() -> None:
+    _, _, closed = _race({"a": (0.05, True), "b": (0.05, True)}, delay=0.0)
+    assert closed.count("a") + closed.count("b") == 2  # the loser by the race, the winner by the test
+    error, _, _ = _race({"a": (0.0, False), "b": (0.0, False)})
+    assert isinstance(error, OSError) and "a refused" in str(error) and "b refused" in str(error)
+
+
+def test_addresses_alternate_families_starting_with_the_first() -> None:
+    v6 = [(socket.AF_INET6, 1, 6, "", (f"::{i}", 443)) for i in range(3)]
+    v4 = [(socket.AF_INET, 1, 6, "", (f"10.0.0.{i}", 443)) for i in range(2)]
+    order = [info[4][0] for info in arrival._interleave(v6 + v4)]
+    assert order == ["::0", "10.0.0.0", "::1", "10.0.0.1", "::2"]
+
+
+def test_ttft_subtracts_the_lag_of_the_read_unless_it_is_longer_than_the_request() -> None:
+    here, there = socket.socketpair()
+    with here, there:
+        raw = arrival.StampedSocket(here)
+        response = httpx.Response(200, extensions={"network_stream": arrival._NetworkStream(raw, raw)})
+        raw.lag = 0.25
+        assert receive_lag(response) == 0.25
+        assert client_module._ttft_at_arrival(10.0, 9.0, response) == pytest.approx(0.75)
+        raw.lag = 5.0  # the bytes "arrived" before the request was sent: a wall-clock step, not a lag
+        assert client_module._ttft_at_arrival(10.0, 9.0, response) == pytest.approx(1.0)
+
+
+def test_closing_a_connection_wakes_a_read_waiting_on_it() -> None:
+    async def go() -> float:
+        with socket.create_server(("127.0.0.1", 0)) as listener:
+            port = listener.getsockname()[1]
+            stream = await ArrivalStampingBackend().connect_tcp("127.0.0.1", port, timeout=5)
+            reading = asyncio.ensure_future(stream.read(10, timeout=5))
+            await asyncio.sleep(0.05)  # the read is waiting for the socket to become readable
+            started = time.monotonic()
+            await stream.aclose()
+            with pytest.raises(httpcore.ReadError):
+                await reading
+            return time.monotonic() - started
+
+    assert asyncio.run(go()) < 1.0  # woken by the close, not by the 5 s read timeout
+
+
+def test_a_wrapped_network_error_is_described_by_its_cause() -> None:
+    try:
+        try:
+            raise ConnectionResetError(104, "Connection reset by peer")
+        except OSError as exc:
+            raise anyio.BrokenResourceError from exc
+    except anyio.BrokenResourceError as wrapped:
+        assert arrival._describe(wrapped) == "ConnectionResetError: [Errno 104] Connection reset by peer"
+    assert arrival._describe(TimeoutError()) == "TimeoutError"
