@@ -24,7 +24,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 from prometheus_client import CollectorRegistry, Gauge
@@ -35,8 +37,9 @@ from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan
 from exporter.engine.service import ExporterService
+from exporter.gateway import arrival
 from exporter.gateway.client import GatewayClient
-from exporter.gateway.types import ChatRequest
+from exporter.gateway.types import ChatRequest, ChatResult
 from exporter.serving import tune_gc_for_latency
 
 MODEL = "bench/model"
@@ -156,26 +159,81 @@ def bench_rounds(plan: list[tuple[int, int]], repeats: int, delay_ms: float) -> 
     return rows
 
 
-async def _ttft_errors(base_url: str, ttfts_ms: list[float]) -> list[float]:
-    client = GatewayClient(base_url, "bench-key", timeout=60)
-    try:
+@dataclass(frozen=True)
+class _Stream:
+    """One measured stream, all in milliseconds."""
 
-        async def one(i: int) -> float:
-            req = ChatRequest(
-                MODEL,
-                ({"role": "user", "content": "Say hi."},),
-                16,
-                pin=f"host{i:04d}/fp8",
-                stream=True,
-                first_token_deadline=30,
+    vs_nominal: float  # measured TTFT - the configured delay
+    vs_applied: float  # measured TTFT - the delay the simulator applied (its first-token write - its arrival)
+    intake: float  # simulator's arrival stamp - client's send stamp: loopback + the simulator's request queue
+    receive: float  # client's first-token stamp - simulator's first-token write: loopback + client stamping
+
+
+def _compare(results: list[ChatResult], log: list[dict[str, Any]], ttfts_ms: list[float]) -> list[_Stream]:
+    """Each stream's measurement against the simulator's own record of the request (``GET /_sim/requests``:
+    CLOCK_MONOTONIC stamps, shared by both processes; the newest record per host)."""
+    latest = {record["pin"]: record for record in log}
+    streams = []
+    for i, result in enumerate(results):
+        record = latest[f"host{i:04d}/fp8"]
+        assert result.ttft_seconds is not None and result.sent_at is not None, result
+        assert record["first_token_loop"] is not None, record
+        measured = result.ttft_seconds * 1000
+        applied = (record["first_token_loop"] - record["t_loop"]) * 1000
+        streams.append(
+            _Stream(
+                vs_nominal=measured - ttfts_ms[i],
+                vs_applied=measured - applied,
+                intake=(record["t_loop"] - result.sent_at) * 1000,
+                receive=(result.sent_at + result.ttft_seconds - record["first_token_loop"]) * 1000,
             )
-            result = await client.chat(req)
-            assert result.ttft_seconds is not None, result
-            return (result.ttft_seconds - ttfts_ms[i] / 1000) * 1000
+        )
+    return streams
 
-        return list(await asyncio.gather(*(one(i) for i in range(len(ttfts_ms)))))
-    finally:
-        await client.aclose()
+
+async def _chat_all(client: GatewayClient, starts_ms: list[float]) -> list[ChatResult]:
+    """One streamed chat per host, all at once (host i sends after ``starts_ms[i]``)."""
+
+    async def one(i: int) -> ChatResult:
+        await asyncio.sleep(starts_ms[i] / 1000)
+        req = ChatRequest(
+            MODEL,
+            ({"role": "user", "content": "Say hi."},),
+            16,
+            pin=f"host{i:04d}/fp8",
+            stream=True,
+            first_token_deadline=30,
+        )
+        return await client.chat(req)
+
+    return list(await asyncio.gather(*(one(i) for i in range(len(starts_ms)))))
+
+
+async def _ttft_scenario(
+    base_url: str, ttfts_ms: list[float], starts_ms: list[float], repeats: int
+) -> dict[bool, list[_Stream]]:
+    """``repeats`` rounds with each of two long-lived clients, as the exporter keeps one: kernel stamps on
+    (True) and off (False; its sockets are opened while the switch is off, so it stamps at the read)."""
+    supported = arrival.kernel_timestamps_supported()
+    clients: dict[bool, GatewayClient] = {}
+    measured: dict[bool, list[_Stream]] = {True: [], False: []}
+    async with httpx.AsyncClient(base_url=base_url.rsplit("/api/", 1)[0], timeout=10) as control:
+        try:
+            for kernel in (False, True):
+                arrival._KERNEL_STAMPS = kernel and supported
+                clients[kernel] = GatewayClient(base_url, "bench-key", timeout=60)
+                await _chat_all(clients[kernel], starts_ms)  # warm-up: connections, imports
+            arrival._KERNEL_STAMPS = supported
+            for _ in range(repeats):
+                for kernel in (True, False):
+                    results = await _chat_all(clients[kernel], starts_ms)
+                    log = (await control.get("/_sim/requests", params={"model": MODEL})).json()
+                    measured[kernel] += _compare(results, log, ttfts_ms)
+        finally:
+            arrival._KERNEL_STAMPS = supported
+            for client in clients.values():
+                await client.aclose()
+    return measured
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -184,24 +242,36 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def bench_ttft(streams: int, repeats: int) -> list[str]:
+    """TTFT error with ``streams`` concurrent streams, kernel receive stamps (the client as shipped) against
+    the baseline of the same client stamping at the read (``arrival._KERNEL_STAMPS`` off), alternating
+    rounds on warm connections."""
     rng = random.Random(7)
+    spread = [rng.uniform(200, 2000) for _ in range(streams)]
     rows = [
-        "| injected TTFT | streams | error p50 ms | error p99 ms | error max ms |",
-        "|---|---|---|---|---|",
+        "| scenario | stamps | error vs applied p50 / p99 / max ms | receive-side p50 / p99 ms "
+        "| intake p50 / p99 ms | error vs nominal p99 ms |",
+        "|---|---|---|---|---|---|",
     ]
-    for label, ttfts in (
-        ("spread 200-2000 ms", [rng.uniform(200, 2000) for _ in range(streams)]),
-        ("all 500 ms (simultaneous)", [500.0] * streams),
-    ):
+    scenarios = (
+        ("sends 2 ms apart, TTFT 200-2000 ms", spread, [2.0 * i for i in range(streams)]),
+        ("all sent at once, TTFT 200-2000 ms", spread, [0.0] * streams),
+        ("all sent at once, every first token at 500 ms", [500.0] * streams, [0.0] * streams),
+    )
+    for label, ttfts, starts in scenarios:
         with simulator(ttfts) as base_url:
-            asyncio.run(_ttft_errors(base_url, ttfts))  # warm-up
-            errors: list[float] = []
-            for _ in range(repeats):
-                errors += asyncio.run(_ttft_errors(base_url, ttfts))
-        rows.append(
-            f"| {label} | {streams} | {_pct(errors, 0.5):.2f} | {_pct(errors, 0.99):.2f} | "
-            f"{max(errors):.2f} |"
-        )
+            measured = asyncio.run(_ttft_scenario(base_url, ttfts, starts, repeats))
+        for kernel in (True, False):
+            got = measured[kernel]
+            applied = [s.vs_applied for s in got]
+            receive = [s.receive for s in got]
+            intake = [s.intake for s in got]
+            rows.append(
+                f"| {label} | {'kernel' if kernel else 'read (baseline)'} "
+                f"| {_pct(applied, 0.5):.2f} / **{_pct(applied, 0.99):.2f}** / {max(applied):.2f} "
+                f"| {_pct(receive, 0.5):.2f} / {_pct(receive, 0.99):.2f} "
+                f"| {_pct(intake, 0.5):.2f} / {_pct(intake, 0.99):.2f} "
+                f"| {_pct([s.vs_nominal for s in got], 0.99):.2f} |"
+            )
     return rows
 
 
@@ -266,7 +336,7 @@ def main() -> int:
         plan = [(15, 8), (100, 50)] if args.quick else [(15, 8), (100, 50), (1000, 100)]
         print("\n".join(bench_rounds(plan, repeats, 1000.0)), flush=True)
     if "ttft" in parts:
-        print("\n## TTFT measurement error against the injected delay (100 concurrent streams)\n")
+        print("\n## TTFT measurement error with 100 concurrent streams\n")
         print("\n".join(bench_ttft(100, repeats)), flush=True)
     if "metrics" in parts:
         print("\n## /metrics render time and size\n")

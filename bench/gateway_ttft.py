@@ -3,12 +3,15 @@
 A minimal HTTP/1.1 SSE server on 127.0.0.1 (its own process) answers every chat request the way OpenRouter
 does (headers, an ``: OPENROUTER PROCESSING`` comment, a role chunk with ``content: ""``), waits the injected
 delay, then sends the first visible token and finishes the stream. The token carries the server's own
-``perf_counter`` stamps (request received, token written; CLOCK_MONOTONIC is shared across processes), so the
-delay the server *really* applied is known even when its event loop is late. The error of one measurement is
-``ttft_seconds`` minus that served delay: what the client adds on the send side and the read side.
+stamps (CLOCK_MONOTONIC, shared across processes): the request's arrival, from the kernel's receive stamp
+of its last bytes, and the token's write. So the delay the server *really* applied is known even when its
+event loop is late to read the request or to write the token, and the error of one measurement,
+``ttft_seconds`` minus that served delay, is what the client adds on the send side and the read side (plus
+the loopback itself).
 
-The baseline is a bare asyncio keep-alive socket client (stamp, write the request, stamp the read that holds
-the token) run in the same process against the same server, with the same concurrency and delays.
+Baselines, same process, same server, same concurrency and delays: the same client with kernel stamps
+switched off (it stamps a read when its coroutine runs, as it did before ``exporter.gateway.arrival``), and a
+bare asyncio keep-alive socket client (stamp, write the request, stamp the read that holds the token).
 
 Run: ``.venv/bin/python bench/gateway_ttft.py [--streams 100] [--rounds 5] [--delay 0.25]``
 """
@@ -20,13 +23,18 @@ import asyncio
 import json
 import multiprocessing
 import re
+import socket
 import statistics
 import sys
 import time
 from pathlib import Path
 
+import anyio
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from exporter.gateway import arrival
+from exporter.gateway.arrival import StampedSocket
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import ChatRequest
 
@@ -49,33 +57,39 @@ def _event(content: str, finish: str | None = None) -> bytes:
     return b"data: " + json.dumps(obj).encode() + b"\n\n"
 
 
-async def _serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def _serve(connection: socket.socket) -> None:
+    """One keep-alive connection. A request's arrival is the kernel's receive stamp of its last bytes
+    (``StampedSocket``), so the delay runs from when the request reached this host even when this event
+    loop is busy; the token's write is stamped just before the write."""
+    stream = StampedSocket(connection)
+    buffer = b""
     try:
         while True:
-            head = await reader.readuntil(b"\r\n\r\n")
+            while b"\r\n\r\n" not in buffer:
+                buffer += await stream.receive()
+            head, _, buffer = buffer.partition(b"\r\n\r\n")
             length = 0
             for line in head.split(b"\r\n"):
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":", 1)[1])
-            body = json.loads(await reader.readexactly(length))
-            received = time.perf_counter()
+            while len(buffer) < length:
+                buffer += await stream.receive()
+            # perf_counter is CLOCK_MONOTONIC, shared by every process on the machine.
+            received = time.perf_counter() - stream.lag
+            body, buffer = json.loads(buffer[:length]), buffer[length:]
             delay = float(body["messages"][-1]["content"].removeprefix("delay="))
-            writer.write(
+            await stream.send(
                 b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
                 + _chunk(b": OPENROUTER PROCESSING\n\n")
                 + _chunk(_event(""))
             )
-            await writer.drain()
-            await asyncio.sleep(delay)
-            # perf_counter is CLOCK_MONOTONIC, shared by every process on the machine.
-            writer.write(_chunk(_event(f"{TOKEN}|{received!r}|{time.perf_counter()!r}")))
-            await writer.drain()
-            writer.write(_chunk(_event("", "stop") + b"data: [DONE]\n\n") + b"0\r\n\r\n")
-            await writer.drain()
-    except (asyncio.IncompleteReadError, ConnectionError):
+            await asyncio.sleep(max(0.0, received + delay - time.perf_counter()))
+            await stream.send(_chunk(_event(f"{TOKEN}|{received!r}|{time.perf_counter()!r}")))
+            await stream.send(_chunk(_event("", "stop") + b"data: [DONE]\n\n") + b"0\r\n\r\n")
+    except (anyio.EndOfStream, anyio.BrokenResourceError):
         pass
     finally:
-        writer.close()
+        await stream.aclose()
 
 
 def _served_delay(content: str) -> float:
@@ -142,12 +156,14 @@ async def _ours(client: GatewayClient, delay: float, host: int) -> float:
 
 
 async def _round(
-    client: GatewayClient, bare: list[_BareConnection], delays: list[float]
-) -> tuple[list[float], list[float]]:
-    body = [json.dumps(client.build_chat_body(_request(d, i))).encode() for i, d in enumerate(delays)]
-    ours = await asyncio.gather(*(_ours(client, d, i) for i, d in enumerate(delays)))
-    base = await asyncio.gather(*(conn.measure(b) for conn, b in zip(bare, body, strict=True)))
-    return list(ours), list(base)
+    clients: list[GatewayClient], bare: list[_BareConnection], delays: list[float]
+) -> list[list[float]]:
+    """One round per client, then one with the bare connections: the errors of each, in that order."""
+    body = [json.dumps(clients[0].build_chat_body(_request(d, i))).encode() for i, d in enumerate(delays)]
+    errors = [list(await asyncio.gather(*(_ours(c, d, i) for i, d in enumerate(delays)))) for c in clients]
+    if bare:
+        errors.append(list(await asyncio.gather(*(c.measure(b) for c, b in zip(bare, body, strict=True)))))
+    return errors
 
 
 def _p(values: list[float], q: float) -> float:
@@ -159,10 +175,17 @@ def _server_process(ports: multiprocessing.Queue[int]) -> None:
     """The SSE server runs in its own process so its timers do not share the client's event loop."""
 
     async def serve() -> None:
-        server = await asyncio.start_server(_serve, "127.0.0.1", 0, backlog=1024)
-        ports.put(server.sockets[0].getsockname()[1])
-        async with server:
-            await server.serve_forever()
+        loop = asyncio.get_running_loop()
+        listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
+        listener.setblocking(False)
+        ports.put(listener.getsockname()[1])
+        connections = set()
+        while True:
+            connection, _ = await loop.sock_accept(listener)
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            task = asyncio.ensure_future(_serve(connection))
+            connections.add(task)
+            task.add_done_callback(connections.discard)
 
     asyncio.run(serve())
 
@@ -172,7 +195,11 @@ async def main(streams: int, rounds: int, delay: float, spread: float) -> None:
     server = multiprocessing.Process(target=_server_process, args=(ports,), daemon=True)
     server.start()
     port = ports.get(timeout=10)
-    client = GatewayClient(f"http://127.0.0.1:{port}/api/v1", "bench-key", timeout=30.0)
+    base_url = f"http://127.0.0.1:{port}/api/v1"
+    names = ["GatewayClient", "GatewayClient, read stamps", "bare socket"]
+    # The second client is the same code with kernel stamps off: its sockets are opened (and kept alive)
+    # while the switch is off, so it stamps each read when its coroutine runs, as before stamping existed.
+    clients = [GatewayClient(base_url, "bench-key", timeout=30.0) for _ in range(2)]
     bare = [await _BareConnection.open(port) for _ in range(streams)]
     scenarios = {
         f"staggered (delays {delay:g}..{delay + spread:g}s)": [
@@ -182,29 +209,26 @@ async def main(streams: int, rounds: int, delay: float, spread: float) -> None:
     }
     ms = 1000.0
     try:
-        await _round(client, bare, [delay] * streams)  # warm-up: connections, imports
-        print(f"TTFT measurement error (measured - injected), {streams} concurrent streams x {rounds} rounds")
+        arrival._KERNEL_STAMPS = False
+        await _round(clients[1:], [], [delay] * streams)  # warm-up: the read-stamping client's connections
+        arrival._KERNEL_STAMPS = arrival.kernel_timestamps_supported()
+        await _round(clients, bare, [delay] * streams)  # warm-up: the others, imports
+        print(f"TTFT measurement error (measured - served), {streams} concurrent streams x {rounds} rounds")
         for title, delays in scenarios.items():
-            ours: list[float] = []
-            base: list[float] = []
+            errors: list[list[float]] = [[] for _ in names]
             for _ in range(rounds):
-                errors, baseline = await _round(client, bare, delays)
-                ours += errors
-                base += baseline
+                for mine, new_errors in zip(errors, await _round(clients, bare, delays), strict=True):
+                    mine += new_errors
             print(f"\n{title}")
-            print(f"  {'client':<16}{'median ms':>10}{'p99 ms':>10}{'max ms':>10}")
-            for name, values in (("GatewayClient", ours), ("bare socket", base)):
+            print(f"  {'client':<28}{'median ms':>10}{'p99 ms':>10}{'max ms':>10}{'p99 / bare':>12}")
+            bare_p99 = _p(errors[-1], 0.99)
+            for name, values in zip(names, errors, strict=True):
                 median, p99, worst = (statistics.median(values) * ms, _p(values, 0.99) * ms, max(values) * ms)
-                print(f"  {name:<16}{median:>10.3f}{p99:>10.3f}{worst:>10.3f}")
-            added_median = (statistics.median(ours) - statistics.median(base)) * ms
-            added_p99 = (_p(ours, 0.99) - _p(base, 0.99)) * ms
-            ratio = _p(ours, 0.99) / max(_p(base, 0.99), 1e-9)
-            print(
-                f"  added by GatewayClient: median {added_median:+.3f} ms, p99 {added_p99:+.3f} ms;", end=""
-            )
-            print(f" p99 ratio {ratio:.2f}")
+                ratio = _p(values, 0.99) / max(bare_p99, 1e-9)
+                print(f"  {name:<28}{median:>10.3f}{p99:>10.3f}{worst:>10.3f}{ratio:>11.2f}x")
     finally:
-        await client.aclose()
+        for client in clients:
+            await client.aclose()
         for conn in bare:
             conn.close()
         server.terminate()
