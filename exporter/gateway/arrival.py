@@ -7,9 +7,12 @@ delay is counted as the provider's latency: milliseconds under load, more on a b
 the stamp into the kernel.
 
 ``ArrivalStampingBackend`` is an httpcore network backend. Its TCP sockets are read with ``recvmsg`` and
-``SO_TIMESTAMPNS`` (Linux): every read carries the time the kernel received its bytes (the newest segment
-of the read; TCP keeps the latest stamp when it merges segments), so a read's *lag*, how long its bytes
-waited for this process, is known exactly. TLS runs above the socket (anyio's ``TLSStream``), so the
+``SO_TIMESTAMPNS`` (Linux): every read carries the time the kernel received its bytes, so a read's *lag*,
+how long its bytes waited for this process, is known. The kernel keeps one stamp per read, that of its
+newest segment (TCP keeps the latest stamp when it merges queued segments): if the process reads so late
+that later bytes have arrived behind the ones of interest, the stamp is theirs, an upper bound that is
+still no later than the read. With tokens tens of milliseconds apart and event-loop stalls of a few, that is
+rare (``bench/gateway_ttft.py`` measures it). TLS runs above the socket (anyio's ``TLSStream``), so the
 plaintext a read returns belongs to the latest socket read. Where the kernel gives no stamp (another OS, a
 kernel without it), the lag is 0: the stamp is the read itself, as with any client.
 
@@ -162,6 +165,8 @@ class StampedSocket(anyio.abc.ByteStream):
 
     async def _wait(self, writable: bool) -> None:
         """Wait until the socket is writable (or readable): one event-loop registration, removed after."""
+        if writable in self._waiters:  # httpcore never does this; two waiters would steal each other's wakeup
+            raise anyio.BusyResourceError("writing to" if writable else "reading from")
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
 
@@ -186,8 +191,9 @@ class StampedSocket(anyio.abc.ByteStream):
         return {
             anyio.abc.SocketAttribute.raw_socket: lambda: self._sock,
             anyio.abc.SocketAttribute.family: lambda: self._sock.family,
-            anyio.abc.SocketAttribute.local_address: self._sock.getsockname,
-            anyio.abc.SocketAttribute.remote_address: self._sock.getpeername,
+            # (host, port) for IPv6 too, as anyio's own sockets answer
+            anyio.abc.SocketAttribute.local_address: lambda: self._sock.getsockname()[:2],
+            anyio.abc.SocketAttribute.remote_address: lambda: self._sock.getpeername()[:2],
         }
 
 
@@ -199,6 +205,10 @@ def _lag(ancillary: Sequence[tuple[int, int, bytes]], now_ns: int) -> float:
             lag = (now_ns - (seconds * 1_000_000_000 + nanoseconds)) / 1e9
             return lag if 0.0 <= lag <= _MAX_LAG_SECONDS else 0.0
     return 0.0
+
+
+# What a broken connection looks like from below (the socket, anyio's TLS layer, the ssl module).
+_BROKEN = (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndOfStream, ssl.SSLError, OSError)
 
 
 class _NetworkStream(httpcore.AsyncNetworkStream):
@@ -221,7 +231,7 @@ class _NetworkStream(httpcore.AsyncNetworkStream):
             return b""
         except TimeoutError as exc:
             raise httpcore.ReadTimeout(str(exc) or "read timed out") from exc
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError, ssl.SSLError, OSError) as exc:
+        except _BROKEN as exc:
             raise httpcore.ReadError(_describe(exc)) from exc
 
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:  # noqa: ASYNC109
@@ -232,7 +242,7 @@ class _NetworkStream(httpcore.AsyncNetworkStream):
                 await self._stream.send(buffer)
         except TimeoutError as exc:
             raise httpcore.WriteTimeout(str(exc) or "write timed out") from exc
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError, ssl.SSLError, OSError) as exc:
+        except _BROKEN as exc:  # EndOfStream too: anyio's TLS reports an unclean TLS EOF that way
             raise httpcore.WriteError(_describe(exc)) from exc
 
     async def aclose(self) -> None:
@@ -249,14 +259,21 @@ class _NetworkStream(httpcore.AsyncNetworkStream):
         try:
             async with asyncio.timeout(timeout):
                 tls = await TLSStream.wrap(
-                    self._stream, hostname=server_hostname, ssl_context=ssl_context, standard_compatible=False
+                    self._stream,
+                    server_side=False,
+                    hostname=server_hostname,
+                    ssl_context=ssl_context,
+                    standard_compatible=False,
                 )
         except TimeoutError as exc:
             await self._raw.aclose()
             raise httpcore.ConnectTimeout(str(exc) or "TLS handshake timed out") from exc
-        except (anyio.BrokenResourceError, anyio.EndOfStream, ssl.SSLError, OSError) as exc:
+        except _BROKEN as exc:
             await self._raw.aclose()
             raise httpcore.ConnectError(_describe(exc)) from exc
+        except BaseException:  # cancelled (the request's own deadline): httpcore will not close it for us
+            await self._raw.aclose()
+            raise
         return _NetworkStream(tls, self._raw)
 
     def get_extra_info(self, info: str) -> Any:
@@ -394,7 +411,7 @@ class ArrivalStampingBackend(httpcore.AsyncNetworkBackend):
                 sock = await first_connection(_interleave(infos), attempt, self._delay)
         except TimeoutError as exc:
             raise httpcore.ConnectTimeout(f"no connection to {host}:{port} within {timeout}s") from exc
-        except OSError as exc:
+        except (OSError, UnicodeError, ValueError) as exc:  # UnicodeError: a host name IDNA cannot encode
             raise httpcore.ConnectError(f"{host}:{port}: {_describe(exc)}") from exc
         raw = StampedSocket(sock)
         return _NetworkStream(raw, raw)

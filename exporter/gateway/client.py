@@ -7,10 +7,12 @@ a ``ChatResult`` whose ``error`` is set, keeps whatever content arrived, and log
 fixed message (``gateway request failed``) and ``key=value`` fields, never the API key and at most a short
 excerpt of model output.
 
-Time to first token: ``ttft_seconds`` is the time the kernel received the network read that delivered the
-first visible token minus ``clock()`` just before the request headers were written (``arrival``: on Linux
-the receive stamp comes from the kernel, so a busy event loop does not inflate TTFT; elsewhere, or through
-an HTTP proxy, it is ``clock()`` at that read).
+Time to first token: ``ttft_seconds`` runs from ``clock()`` just before the request headers were written to
+the arrival of the network read that delivered the first visible token, as the kernel stamped it
+(``arrival``, Linux), so a busy event loop does not inflate TTFT. The kernel keeps one stamp per read, that of
+its newest bytes: exact when the token's bytes are the newest of the read, and when the loop read so late that
+later tokens had arrived too, the arrival of those (an upper bound, still earlier than the read). Elsewhere,
+or through an HTTP proxy, the stamp is ``clock()`` at the read.
 
 Two kinds of gateway:
 
@@ -126,9 +128,14 @@ class _ShardedTransport(httpx.AsyncBaseTransport):
             await pool.aclose()
 
 
+_PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})  # what httpx reads (NO_PROXY only
+# narrows them, so on its own it changes nothing)
+
+
 def _proxies_from_environment() -> bool:
-    # httpx only honours *_PROXY variables with its own default transport; keep that behaviour then.
-    return any(name.lower().endswith("_proxy") and value for name, value in os.environ.items())
+    """Whether an HTTP proxy is configured in the environment (either case): httpx only honours it with its
+    own default transport, so the client keeps that transport then."""
+    return any(name.lower() in _PROXY_VARIABLES and value for name, value in os.environ.items())
 
 
 @dataclass(slots=True)
@@ -184,8 +191,14 @@ class GatewayClient:
         self._clock = clock
         self._log = logger or logging.getLogger("exporter.gateway")
         self._app_title = app_title
-        if transport is None and not _proxies_from_environment():
-            transport = _ShardedTransport(_POOL_SHARDS)
+        if transport is None:
+            if _proxies_from_environment():
+                self._log.info(
+                    "HTTP proxy from the environment: requests use httpx's proxy transport, and TTFT is "
+                    "stamped when the exporter reads the token, not by the kernel"
+                )
+            else:
+                transport = _ShardedTransport(_POOL_SHARDS)
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeout, connect=connect_timeout),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 import socket
 import ssl
 import struct
@@ -379,3 +381,65 @@ def test_a_wrapped_network_error_is_described_by_its_cause() -> None:
     except anyio.BrokenResourceError as wrapped:
         assert arrival._describe(wrapped) == "ConnectionResetError: [Errno 104] Connection reset by peer"
     assert arrival._describe(TimeoutError()) == "TimeoutError"
+
+
+def test_a_handshake_cut_short_by_the_request_deadline_leaves_no_socket_open() -> None:
+    def open_fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    async def go(port: int) -> tuple[list[ChatResult], int]:
+        url = f"https://127.0.0.1:{port}/api/v1"
+        async with GatewayClient(url, "key", timeout=0.2, connect_timeout=5) as gateway:
+            before = open_fds()
+            results = [await gateway.chat(REQUEST) for _ in range(3)]
+            return results, open_fds() - before
+
+    # The server accepts TCP and never answers the ClientHello: the request's own deadline cancels the
+    # handshake (not the connect timeout), and the socket must be closed then, not by the garbage collector.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        results, leaked = asyncio.run(go(silent.getsockname()[1]))
+    assert [(r.error.outcome, r.error.reason) for r in results if r.error] == [
+        (Outcome.TRANSPORT, Reason.TIMEOUT)
+    ] * 3
+    assert leaked == 0
+
+
+def test_a_host_name_that_cannot_be_encoded_is_a_transport_error_not_a_crash() -> None:
+    async def go() -> ChatResult:
+        async with GatewayClient("http://" + "a" * 64 + ".invalid/api/v1", "key", timeout=3) as gateway:
+            return await gateway.chat(REQUEST)
+
+    result = asyncio.run(go())
+    assert result.error is not None
+    assert (result.error.outcome, result.error.reason) == (Outcome.TRANSPORT, Reason.NETWORK)
+
+
+@pytest.mark.parametrize(
+    ("variables", "stamped"),
+    [
+        ({}, True),
+        ({"NO_PROXY": "localhost,.internal"}, True),  # narrows a proxy; alone it changes nothing
+        ({"https_proxy": "http://proxy.internal:3128"}, False),
+        ({"ALL_PROXY": "http://proxy.internal:3128"}, False),
+        ({"FTP_PROXY": "http://proxy.internal:3128"}, True),  # not a variable httpx reads
+    ],
+)
+def test_only_a_configured_http_proxy_turns_the_stamping_transport_off(
+    variables: dict[str, str],
+    stamped: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+
+    async def go() -> bool:
+        async with GatewayClient("http://127.0.0.1:9/api/v1", "key") as gateway:
+            return isinstance(gateway._http._transport, client_module._ShardedTransport)
+
+    with caplog.at_level(logging.INFO, logger="exporter.gateway"):
+        assert asyncio.run(go()) is stamped
+    assert ("HTTP proxy from the environment" in caplog.text) is not stamped
