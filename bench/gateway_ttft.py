@@ -13,7 +13,10 @@ Baselines, same process, same server, same concurrency and delays: the same clie
 switched off (it stamps a read when its coroutine runs, as it did before ``exporter.gateway.arrival``), and a
 bare asyncio keep-alive socket client (stamp, write the request, stamp the read that holds the token).
 
-Run: ``.venv/bin/python bench/gateway_ttft.py [--streams 100] [--rounds 5] [--delay 0.25]``
+Scenarios: first tokens staggered over ``--spread`` or all due at once; then both again with a second token
+``--gap`` after the first (a realistic stream: if the client reads late, both tokens come in one read).
+
+Run: ``.venv/bin/python bench/gateway_ttft.py [--streams 100] [--rounds 5] [--delay 0.25] [--gap 0.02]``
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ async def _serve(connection: socket.socket) -> None:
             # perf_counter is CLOCK_MONOTONIC, shared by every process on the machine.
             received = time.perf_counter() - stream.lag
             body, buffer = json.loads(buffer[:length]), buffer[length:]
-            delay = float(body["messages"][-1]["content"].removeprefix("delay="))
+            delay, gap = (float(v.split("=")[1]) for v in body["messages"][-1]["content"].split())
             await stream.send(
                 b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
                 + _chunk(b": OPENROUTER PROCESSING\n\n")
@@ -85,6 +88,9 @@ async def _serve(connection: socket.socket) -> None:
             )
             await asyncio.sleep(max(0.0, received + delay - time.perf_counter()))
             await stream.send(_chunk(_event(f"{TOKEN}|{received!r}|{time.perf_counter()!r}")))
+            if gap > 0:  # the next token comes ``gap`` later, as a model's tokens do
+                await asyncio.sleep(gap)
+                await stream.send(_chunk(_event(" on")))
             await stream.send(_chunk(_event("", "stop") + b"data: [DONE]\n\n") + b"0\r\n\r\n")
     except (anyio.EndOfStream, anyio.BrokenResourceError):
         pass
@@ -95,7 +101,7 @@ async def _serve(connection: socket.socket) -> None:
 def _served_delay(content: str) -> float:
     """The delay the server really applied: token written minus request received (its own stamps)."""
     _, received, written = content.split("|")[:3]
-    return float(written) - float(received)
+    return float(written.split()[0]) - float(received)  # the next token (" on") may follow the stamp
 
 
 class _BareConnection:
@@ -135,12 +141,13 @@ class _BareConnection:
         self._writer.close()
 
 
-def _request(delay: float, host: int) -> ChatRequest:
-    # The injected delay travels in the prompt, so the server and the measurement agree on it. Each
-    # concurrent stream is pinned to its own host, as in a round (probes to one host are sequential).
+def _request(delay: float, host: int, gap: float) -> ChatRequest:
+    # The injected delay (and the gap before the next token) travel in the prompt, so the server and the
+    # measurement agree on them. Each concurrent stream is pinned to its own host, as in a round (probes to
+    # one host are sequential).
     return ChatRequest(
         model="bench/model",
-        messages=({"role": "user", "content": f"delay={delay!r}"},),
+        messages=({"role": "user", "content": f"delay={delay!r} gap={gap!r}"},),
         max_tokens=16,
         pin=f"host-{host}",
         stream=True,
@@ -148,19 +155,22 @@ def _request(delay: float, host: int) -> ChatRequest:
     )
 
 
-async def _ours(client: GatewayClient, delay: float, host: int) -> float:
-    result = await client.chat(_request(delay, host))
+async def _ours(client: GatewayClient, delay: float, host: int, gap: float) -> float:
+    result = await client.chat(_request(delay, host, gap))
     if result.error is not None or result.ttft_seconds is None:
         raise RuntimeError(f"bench stream failed: {result.error}")
     return result.ttft_seconds - _served_delay(result.content)
 
 
 async def _round(
-    clients: list[GatewayClient], bare: list[_BareConnection], delays: list[float]
+    clients: list[GatewayClient], bare: list[_BareConnection], delays: list[float], gap: float = 0.0
 ) -> list[list[float]]:
     """One round per client, then one with the bare connections: the errors of each, in that order."""
-    body = [json.dumps(clients[0].build_chat_body(_request(d, i))).encode() for i, d in enumerate(delays)]
-    errors = [list(await asyncio.gather(*(_ours(c, d, i) for i, d in enumerate(delays)))) for c in clients]
+    requests = [_request(d, i, gap) for i, d in enumerate(delays)]
+    body = [json.dumps(clients[0].build_chat_body(r)).encode() for r in requests]
+    errors = [
+        list(await asyncio.gather(*(_ours(c, d, i, gap) for i, d in enumerate(delays)))) for c in clients
+    ]
     if bare:
         errors.append(list(await asyncio.gather(*(c.measure(b) for c, b in zip(bare, body, strict=True)))))
     return errors
@@ -190,7 +200,7 @@ def _server_process(ports: multiprocessing.Queue[int]) -> None:
     asyncio.run(serve())
 
 
-async def main(streams: int, rounds: int, delay: float, spread: float) -> None:
+async def main(streams: int, rounds: int, delay: float, spread: float, gap: float) -> None:
     ports: multiprocessing.Queue[int] = multiprocessing.Queue()
     server = multiprocessing.Process(target=_server_process, args=(ports,), daemon=True)
     server.start()
@@ -201,11 +211,12 @@ async def main(streams: int, rounds: int, delay: float, spread: float) -> None:
     # while the switch is off, so it stamps each read when its coroutine runs, as before stamping existed.
     clients = [GatewayClient(base_url, "bench-key", timeout=30.0) for _ in range(2)]
     bare = [await _BareConnection.open(port) for _ in range(streams)]
+    staggered = [delay + spread * i / streams for i in range(streams)]
     scenarios = {
-        f"staggered (delays {delay:g}..{delay + spread:g}s)": [
-            delay + spread * i / streams for i in range(streams)
-        ],
-        f"synchronized (all {delay:g}s)": [delay] * streams,
+        f"staggered (delays {delay:g}..{delay + spread:g}s)": (staggered, 0.0),
+        f"synchronized (all {delay:g}s)": ([delay] * streams, 0.0),
+        f"staggered, next token {gap * 1000:g} ms after the first": (staggered, gap),
+        f"synchronized, next token {gap * 1000:g} ms after the first": ([delay] * streams, gap),
     }
     ms = 1000.0
     try:
@@ -214,10 +225,11 @@ async def main(streams: int, rounds: int, delay: float, spread: float) -> None:
         arrival._KERNEL_STAMPS = arrival.kernel_timestamps_supported()
         await _round(clients, bare, [delay] * streams)  # warm-up: the others, imports
         print(f"TTFT measurement error (measured - served), {streams} concurrent streams x {rounds} rounds")
-        for title, delays in scenarios.items():
+        for title, (delays, next_gap) in scenarios.items():
             errors: list[list[float]] = [[] for _ in names]
             for _ in range(rounds):
-                for mine, new_errors in zip(errors, await _round(clients, bare, delays), strict=True):
+                new = await _round(clients, bare, delays, next_gap)
+                for mine, new_errors in zip(errors, new, strict=True):
                     mine += new_errors
             print(f"\n{title}")
             print(f"  {'client':<28}{'median ms':>10}{'p99 ms':>10}{'max ms':>10}{'p99 / bare':>12}")
@@ -243,5 +255,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--spread", type=float, default=0.5, help="staggered scenario: delays span this many s"
     )
+    parser.add_argument(
+        "--gap", type=float, default=0.02, help="last two scenarios: s between the first and the next token"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.streams, args.rounds, args.delay, args.spread))
+    asyncio.run(main(args.streams, args.rounds, args.delay, args.spread, args.gap))
