@@ -78,7 +78,8 @@ async def _serve(connection: socket.socket) -> None:
             while len(buffer) < length:
                 buffer += await stream.receive()
             # perf_counter is CLOCK_MONOTONIC, shared by every process on the machine.
-            received = time.perf_counter() - stream.lag
+            assert stream.arrived is not None  # set by the receive that completed the request
+            received = stream.arrived
             body, buffer = json.loads(buffer[:length]), buffer[length:]
             delay, gap = (float(v.split("=")[1]) for v in body["messages"][-1]["content"].split())
             await stream.send(

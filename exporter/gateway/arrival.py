@@ -16,13 +16,14 @@ rare (``bench/gateway_ttft.py`` measures it). TLS runs above the socket (anyio's
 plaintext a read returns belongs to the latest socket read. Where the kernel gives no stamp (another OS, a
 kernel without it), the lag is 0: the stamp is the read itself, as with any client.
 
-``receive_lag(response)`` is the lag of the latest read on the connection serving an ``httpx`` response,
-for code that has just seen something in the bytes that read delivered::
+``since_arrival(response)`` is how long ago the bytes of the latest read on the connection serving an
+``httpx`` response arrived, for code that has just seen something in the bytes that read delivered (however
+long it took to get there)::
 
     response = await http.send(request, stream=True)
     async for chunk in response.aiter_bytes():
         if first_token_in(chunk):
-            ttft = clock() - receive_lag(response) - sent_at
+            ttft = clock() - since_arrival(response) - sent_at
 
 Connecting tries every address the name resolves to, families interleaved, starting the next attempt
 when one fails or after 250 ms (RFC 8305 "happy eyeballs"), so a host with broken IPv6 still connects
@@ -55,7 +56,7 @@ __all__ = [
     "StampedSocket",
     "first_connection",
     "kernel_timestamps_supported",
-    "receive_lag",
+    "since_arrival",
 ]
 
 # SO_TIMESTAMPNS (= SCM_TIMESTAMPNS) in Linux's generic socket ABI; the few architectures with their own
@@ -82,21 +83,22 @@ def kernel_timestamps_supported() -> bool:
 _KERNEL_STAMPS = kernel_timestamps_supported()
 
 
-def receive_lag(response: httpx.Response) -> float:
-    """Seconds the bytes of the latest read on ``response``'s connection waited before this process read
-    them (0.0 when unknown: another transport, a proxy, no kernel stamps)."""
+def since_arrival(response: httpx.Response) -> float:
+    """Seconds since the bytes of the latest read on ``response``'s connection arrived (by the kernel's stamp,
+    else the read's own time); 0.0 for a response from another transport (a proxy, a mock)."""
     stream = response.extensions.get("network_stream")
-    return stream.lag if isinstance(stream, _NetworkStream) else 0.0
+    return stream.since_arrival() if isinstance(stream, _NetworkStream) else 0.0
 
 
 class StampedSocket(anyio.abc.ByteStream):
     """A connected non-blocking TCP socket as an anyio byte stream; ``lag`` is how long the bytes of the
-    latest ``receive`` waited in the kernel (0.0 when the kernel gave no stamp), ``stamped`` whether the
-    kernel was asked for stamps. Example (a server stamping a request's arrival)::
+    latest ``receive`` waited in the kernel (0.0 when the kernel gave no stamp), ``arrived`` when they arrived
+    (``time.perf_counter()``), ``stamped`` whether the kernel was asked for stamps. Example (a server
+    stamping a request's arrival)::
 
         stream = StampedSocket(connection)
         data = await stream.receive()
-        arrived = time.perf_counter() - stream.lag
+        arrived = stream.arrived
     """
 
     def __init__(self, sock: socket.socket) -> None:
@@ -105,6 +107,7 @@ class StampedSocket(anyio.abc.ByteStream):
         self._closed = False
         self._waiters: dict[bool, asyncio.Future[None]] = {}  # writable? -> the task waiting for it
         self.lag = 0.0
+        self.arrived: float | None = None  # time.perf_counter() when the latest read's bytes arrived
         self.stamped = False
         if _KERNEL_STAMPS:
             try:
@@ -131,6 +134,7 @@ class StampedSocket(anyio.abc.ByteStream):
         if not data:
             raise anyio.EndOfStream
         self.lag = _lag(ancillary, time.time_ns())
+        self.arrived = time.perf_counter() - self.lag
         return data
 
     async def send(self, item: bytes) -> None:
@@ -221,6 +225,10 @@ class _NetworkStream(httpcore.AsyncNetworkStream):
     @property
     def lag(self) -> float:
         return self._raw.lag
+
+    def since_arrival(self) -> float:
+        arrived = self._raw.arrived
+        return 0.0 if arrived is None else max(0.0, time.perf_counter() - arrived)
 
     # The timeout parameters below are httpcore's interface.
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:  # noqa: ASYNC109

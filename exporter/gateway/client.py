@@ -53,7 +53,7 @@ from urllib.parse import quote
 import httpcore
 import httpx
 
-from exporter.gateway.arrival import ArrivalStampingBackend, receive_lag
+from exporter.gateway.arrival import ArrivalStampingBackend, since_arrival
 from exporter.gateway.chunks import ChunkAccumulator
 from exporter.gateway.classify import (
     classify_error_object,
@@ -98,7 +98,7 @@ class _ShardedTransport(httpx.AsyncBaseTransport):
     reads, which is TTFT measurement error. Small pools keep that cost near constant.
 
     Each pool's connections come from ``ArrivalStampingBackend``, so TTFT is stamped when the kernel received
-    the token, not when the event loop got round to it (``arrival.receive_lag``).
+    the token, not when the event loop got round to it (``arrival.since_arrival``).
     """
 
     def __init__(self, shards: int) -> None:
@@ -580,10 +580,10 @@ class GatewayClient:
 
 def _ttft_at_arrival(now: float, sent: float, response: httpx.Response) -> float:
     """Seconds from sending to the arrival of the read that carried the first token: ``now`` minus how long
-    that read's bytes waited for this process (a lag longer than the request itself is a wall-clock step
-    between the kernel's stamp and ours, and is ignored)."""
-    lag = receive_lag(response)
-    return now - sent - (lag if lag <= now - sent else 0.0)
+    ago that read's bytes arrived (an age longer than the request itself is a wall-clock step between the
+    kernel's stamp and ours, and is ignored)."""
+    age = since_arrival(response)
+    return now - sent - (age if age <= now - sent else 0.0)
 
 
 def _stop_waiting_for_first_token(progress: _Progress, scope: asyncio.Timeout, overall_at: float) -> None:

@@ -24,7 +24,7 @@ import trustme
 
 from exporter.gateway import arrival
 from exporter.gateway import client as client_module
-from exporter.gateway.arrival import ArrivalStampingBackend, first_connection, receive_lag
+from exporter.gateway.arrival import ArrivalStampingBackend, first_connection, since_arrival
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import ChatRequest, ChatResult
 from exporter.outcomes import Outcome, Reason
@@ -251,8 +251,8 @@ def test_a_silent_server_is_a_read_timeout() -> None:
         asyncio.run(go())
 
 
-def test_receive_lag_is_zero_for_responses_without_a_stamped_connection() -> None:
-    assert receive_lag(httpx.Response(200)) == 0.0
+def test_since_arrival_is_zero_for_responses_without_a_stamped_connection() -> None:
+    assert since_arrival(httpx.Response(200)) == 0.0
 
 
 def test_the_default_client_pools_use_the_stamping_backend() -> None:
@@ -344,16 +344,35 @@ def test_addresses_alternate_families_starting_with_the_first() -> None:
     assert order == ["::0", "10.0.0.0", "::1", "10.0.0.1", "::2"]
 
 
-def test_ttft_subtracts_the_lag_of_the_read_unless_it_is_longer_than_the_request() -> None:
+def test_ttft_is_timed_by_the_arrival_of_the_read_unless_that_precedes_the_request() -> None:
     here, there = socket.socketpair()
     with here, there:
         raw = arrival.StampedSocket(here)
         response = httpx.Response(200, extensions={"network_stream": arrival._NetworkStream(raw, raw)})
-        raw.lag = 0.25
-        assert receive_lag(response) == 0.25
-        assert client_module._ttft_at_arrival(10.0, 9.0, response) == pytest.approx(0.75)
-        raw.lag = 5.0  # the bytes "arrived" before the request was sent: a wall-clock step, not a lag
+        assert since_arrival(response) == 0.0  # nothing read yet
+        raw.arrived = time.perf_counter() - 0.25
+        assert since_arrival(response) == pytest.approx(0.25, abs=0.01)
+        assert client_module._ttft_at_arrival(10.0, 9.0, response) == pytest.approx(0.75, abs=0.01)
+        raw.arrived = time.perf_counter() - 5.0  # "arrived" before the request was sent: a clock step
         assert client_module._ttft_at_arrival(10.0, 9.0, response) == pytest.approx(1.0)
+
+
+def test_the_arrival_is_kept_for_code_that_gets_to_the_bytes_later() -> None:
+    async def go() -> float:
+        with socket.create_server(("127.0.0.1", 0)) as listener:
+            stream = await ArrivalStampingBackend().connect_tcp(
+                "127.0.0.1", listener.getsockname()[1], timeout=5
+            )
+            peer, _ = listener.accept()
+            with peer:
+                peer.sendall(b"token")
+                assert await stream.read(100) == b"token"
+                await asyncio.sleep(0.05)  # e.g. waiting for the end of the stream before flushing
+                age = stream.since_arrival()  # type: ignore[attr-defined]
+            await stream.aclose()
+        return age
+
+    assert 0.05 <= asyncio.run(go()) < 0.5
 
 
 def test_closing_a_connection_wakes_a_read_waiting_on_it() -> None:
