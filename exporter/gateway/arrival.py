@@ -91,10 +91,9 @@ def since_arrival(response: httpx.Response) -> float:
 
 
 class StampedSocket(anyio.abc.ByteStream):
-    """A connected non-blocking TCP socket as an anyio byte stream; ``lag`` is how long the bytes of the
-    latest ``receive`` waited in the kernel (0.0 when the kernel gave no stamp), ``arrived`` when they arrived
-    (``time.perf_counter()``), ``stamped`` whether the kernel was asked for stamps. Example (a server
-    stamping a request's arrival)::
+    """A connected non-blocking TCP socket as an anyio byte stream; ``arrived`` is when the bytes of the
+    latest ``receive`` arrived (``time.perf_counter()``; the kernel's stamp, else the read's own time),
+    ``stamped`` whether the kernel was asked for stamps. Example (a server stamping a request's arrival)::
 
         stream = StampedSocket(connection)
         data = await stream.receive()
@@ -106,7 +105,6 @@ class StampedSocket(anyio.abc.ByteStream):
         self.sock = self._sock = sock
         self._closed = False
         self._waiters: dict[bool, asyncio.Future[None]] = {}  # writable? -> the task waiting for it
-        self.lag = 0.0
         self.arrived: float | None = None  # time.perf_counter() when the latest read's bytes arrived
         self.stamped = False
         if _KERNEL_STAMPS:
@@ -133,8 +131,7 @@ class StampedSocket(anyio.abc.ByteStream):
             break
         if not data:
             raise anyio.EndOfStream
-        self.lag = _lag(ancillary, time.time_ns())
-        self.arrived = time.perf_counter() - self.lag
+        self.arrived = time.perf_counter() - _lag(ancillary, time.time_ns())
         return data
 
     async def send(self, item: bytes) -> None:
@@ -221,10 +218,6 @@ class _NetworkStream(httpcore.AsyncNetworkStream):
     def __init__(self, stream: anyio.abc.ByteStream, raw: StampedSocket) -> None:
         self._stream = stream
         self._raw = raw
-
-    @property
-    def lag(self) -> float:
-        return self._raw.lag
 
     def since_arrival(self) -> float:
         arrived = self._raw.arrived

@@ -103,17 +103,18 @@ class _ShardedTransport(httpx.AsyncBaseTransport):
 
     def __init__(self, shards: int) -> None:
         ssl_context = httpx.create_ssl_context()  # built once, shared: creating one costs milliseconds
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         backend = ArrivalStampingBackend()
         self._pools = []
         for _ in range(shards):
-            transport = httpx.AsyncHTTPTransport(verify=ssl_context)
+            transport = httpx.AsyncHTTPTransport(verify=ssl_context, limits=limits)
             # httpx builds its httpcore pool without a way to pass a network backend; this is that pool,
             # same settings, with the stamping backend (tests/gateway/test_arrival.py checks it is used).
             transport._pool = httpcore.AsyncConnectionPool(
                 ssl_context=ssl_context,
-                max_connections=64,
-                max_keepalive_connections=64,
-                keepalive_expiry=httpx.Limits(max_connections=64).keepalive_expiry,
+                max_connections=limits.max_connections,
+                max_keepalive_connections=limits.max_keepalive_connections,
+                keepalive_expiry=limits.keepalive_expiry,
                 network_backend=backend,
             )
             self._pools.append(transport)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import socket
 import ssl
 import struct
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
@@ -29,85 +27,12 @@ from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import ChatRequest, ChatResult
 from exporter.outcomes import Outcome, Reason
 
+from .loopback import LoopbackGateway
+
 DELAY = 0.15
-HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
 stamps_only = pytest.mark.skipif(
     not arrival.kernel_timestamps_supported(), reason="kernel receive timestamps are Linux-only"
 )
-
-
-def _event(content: str, finish: str | None = None) -> bytes:
-    choice = {"index": 0, "delta": {"role": "assistant", "content": content}, "finish_reason": finish}
-    return b"data: " + json.dumps({"id": "gen-a", "provider": "Loop", "choices": [choice]}).encode() + b"\n\n"
-
-
-def _chunk(payload: bytes) -> bytes:
-    return b"%x\r\n%s\r\n" % (len(payload), payload)
-
-
-class ThreadedGateway:
-    """A keep-alive HTTP/1.1 SSE server on its own thread and event loop, so the client's loop can be
-    blocked while the server keeps time. Writes the first token ``DELAY`` after reading a request."""
-
-    def __init__(self, tls: ssl.SSLContext | None = None, close_after_each: bool = False) -> None:
-        self.tls = tls
-        self.close_after_each = close_after_each
-        self.connections = 0
-        self.closed = 0  # connections this server has closed
-        self.token_written_at: list[float] = []  # time.perf_counter() (CLOCK_MONOTONIC) of each first token
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self.port = 0
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        server = self._loop.run_until_complete(
-            asyncio.start_server(self._handle, "127.0.0.1", 0, ssl=self.tls)
-        )
-        self.port = server.sockets[0].getsockname()[1]
-        self._ready.set()
-        self._loop.run_forever()
-        server.close()
-        self._loop.run_until_complete(server.wait_closed())
-        self._loop.close()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.connections += 1
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                lines = head.lower().split(b"\r\n")
-                length = next(
-                    int(line.split(b":", 1)[1]) for line in lines if line.startswith(b"content-length")
-                )
-                await reader.readexactly(length)
-                writer.write(HEAD)
-                writer.write(_chunk(b": OPENROUTER PROCESSING\n\n" + _event("")))
-                await writer.drain()
-                await asyncio.sleep(DELAY)
-                self.token_written_at.append(time.perf_counter())
-                writer.write(_chunk(_event("Ahoy")))
-                writer.write(_chunk(_event("", "stop") + b"data: [DONE]\n\n") + b"0\r\n\r\n")
-                await writer.drain()
-                if self.close_after_each:
-                    break
-        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
-            pass
-        finally:
-            writer.close()
-            with contextlib.suppress(ConnectionError, ssl.SSLError):
-                await writer.wait_closed()
-            self.closed += 1
-
-    def __enter__(self) -> ThreadedGateway:
-        self._thread.start()
-        self._ready.wait(5)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
 
 
 REQUEST = ChatRequest("m/x", ({"role": "user", "content": "hi"},), 8, pin="loop/fp8", stream=True)
@@ -132,7 +57,7 @@ def _chat(base_url: str, *, block_at: float | None = None, count: int = 1) -> li
 
 @stamps_only
 def test_a_token_arriving_while_the_event_loop_is_busy_is_stamped_when_it_arrived() -> None:
-    with ThreadedGateway() as gateway:
+    with LoopbackGateway(DELAY) as gateway:
         # The loop is blocked from 0.1 s to 0.25 s; the token arrives at ~0.15 s.
         (result,) = _chat(f"http://127.0.0.1:{gateway.port}/api/v1", block_at=DELAY - 0.05)
     assert result.error is None and result.content == "Ahoy"
@@ -154,11 +79,11 @@ def test_the_lag_of_a_read_is_how_long_its_bytes_waited() -> None:
             peer.sendall(b"early")
             time.sleep(0.05)  # noqa: ASYNC251 - the loop is busy; the bytes wait in the kernel
             assert await stream.read(100) == b"early"
-            waited = stream.lag  # type: ignore[attr-defined]
+            waited = stream.since_arrival()  # type: ignore[attr-defined]
             peer.sendall(b"prompt")
             await asyncio.sleep(0.01)
             assert await stream.read(100) == b"prompt"
-            prompt = stream.lag  # type: ignore[attr-defined]
+            prompt = stream.since_arrival()  # type: ignore[attr-defined]
             await stream.aclose()
         return waited, prompt
 
@@ -185,7 +110,7 @@ def test_tls_keep_alive_and_the_stamping_backend_behind_the_default_client() -> 
     authority.issue_cert("127.0.0.1").configure_cert(server_context)
     client_context = ssl.create_default_context()
     authority.configure_trust(client_context)
-    with ThreadedGateway(tls=server_context) as gateway, _patched_ssl_context(client_context):
+    with LoopbackGateway(DELAY, tls=server_context) as gateway, _patched_ssl_context(client_context):
         results = _chat(f"https://127.0.0.1:{gateway.port}/api/v1", count=3)
     assert [(r.error, r.content) for r in results] == [(None, "Ahoy")] * 3
     assert gateway.connections == 1  # one TLS handshake, then keep-alive
@@ -205,13 +130,13 @@ def _patched_ssl_context(context: ssl.SSLContext) -> Iterator[None]:
 def test_a_tls_handshake_with_an_untrusted_certificate_is_a_transport_error() -> None:
     server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     trustme.CA().issue_cert("127.0.0.1").configure_cert(server_context)
-    with ThreadedGateway(tls=server_context) as gateway:
+    with LoopbackGateway(DELAY, tls=server_context) as gateway:
         (result,) = _chat(f"https://127.0.0.1:{gateway.port}/api/v1")
     assert result.error is not None and result.error.outcome is Outcome.TRANSPORT
 
 
 def test_a_connection_the_server_closed_while_idle_is_replaced_not_reused() -> None:
-    async def go(gateway: ThreadedGateway) -> list[ChatResult]:
+    async def go(gateway: LoopbackGateway) -> list[ChatResult]:
         results = []
         async with GatewayClient(f"http://127.0.0.1:{gateway.port}/api/v1", "key", timeout=10.0) as client:
             for i in range(3):
@@ -222,7 +147,7 @@ def test_a_connection_the_server_closed_while_idle_is_replaced_not_reused() -> N
                     await asyncio.sleep(0.01)
         return results
 
-    with ThreadedGateway(close_after_each=True) as gateway:
+    with LoopbackGateway(DELAY, close_after_each=True) as gateway:
         results = asyncio.run(go(gateway))
     assert [(r.error, r.content) for r in results] == [(None, "Ahoy")] * 3
     assert gateway.connections == 3
