@@ -25,6 +25,7 @@ from typing import Any
 
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
+from exporter.receiver.rfc3339 import format_optional
 
 # Decision kinds (the receiver's ``Kind`` values) that start an exclusion window, and those that end one.
 SUSPENDING = frozenset({"suspend", "escalate", "observe", "promote"})
@@ -121,7 +122,7 @@ def verdicts(records: Sequence[EvidenceRecord]) -> dict[str, Any]:
         "by_contract": {c: dict(sorted(counts.items())) for c, counts in sorted(by_contract.items())},
         "failures": [
             {
-                "at": r.at,
+                "at": format_optional(r.at),
                 "contract": r.contract,
                 "attempt": r.attempt,
                 "reason": r.reason,
