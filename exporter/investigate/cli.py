@@ -355,10 +355,14 @@ def _from_history(config: Any, args: argparse.Namespace, contracts: list[Contrac
                 f"(found: {', '.join(sorted(seen))})",
             )
         seen = list(dict.fromkeys(args.providers))
+    controls = [] if args.providers else _live_controls(config, args.model, seen, contracts)
+    seen = [p for p in seen if p not in controls]
     per_route: dict[tuple[str, str], int] = {}
     for s in found:
         per_route[(s.provider, s.contract)] = per_route.get((s.provider, s.contract), 0) + 1
     notes = ["first attempts only: confirmations follow a fail, so they would overweight failures"]
+    if controls:
+        notes.append(f"left out as live positive controls: {', '.join(controls)}")
     if len(found) >= MAX_RECORDS:
         notes.append(f"the history held more: the newest {MAX_RECORDS} records were read")
     return compare(
@@ -373,6 +377,20 @@ def _from_history(config: Any, args: argparse.Namespace, contracts: list[Contrac
         since=args.since,
         notes=notes,
     )
+
+
+def _live_controls(config: Any, model: str, tags: Sequence[str], contracts: Sequence[Contract]) -> list[str]:
+    """The hosts among ``tags`` that are live positive controls of a chosen contract (as ``resolve`` does
+    for live samples; the history has no endpoint listing, so only the tag is known)."""
+    from exporter.contracts.base import ProbeTarget
+    from exporter.gateway.types import Endpoint
+
+    known: frozenset[str] = next((m.known_filtering for m in config.models if m.slug == model), frozenset())
+    return [
+        tag
+        for tag in tags
+        if any(c.live_control(ProbeTarget(model, Endpoint(tag, ""), True, tag in known)) for c in contracts)
+    ]
 
 
 def _open_store(config: Any) -> Any:

@@ -149,3 +149,37 @@ def test_acceptance_every_contract_flags_only_its_faulty_host(run: Run, config: 
     assert ("prudish/fp8", "refusal") in flagged and ("jsonbreaker/fp8", "structured") in flagged
     assert ("garbler/bf16", "language") in flagged
     assert not {p for p, _ in flagged} & {"deepinfra/fp8", "deepinfra/turbo", "parasail/fp8", "novita/fp8"}
+
+
+@pytest.mark.slow
+def test_acceptance_from_history_on_an_exporter_run_agrees(
+    run: Run, config: Path, sim: SimulatorServer
+) -> None:
+    """Four exporter rounds, then ``--from-history``: the faulty hosts and only they are flagged, as live."""
+    import asyncio
+    from contextlib import AsyncExitStack
+
+    from exporter.config import load_probing_config
+    from exporter.engine.service import ExporterService
+
+    async def rounds() -> None:
+        async with AsyncExitStack() as stack:
+            await ExporterService.from_config(load_probing_config(config), stack).run(rounds=4)
+
+    asyncio.run(rounds())
+    sent = chat_requests(sim)
+    code, out, err = run(
+        "investigate", "--config", str(config), "--model", KIMI, "--from-history", "1h", "--json"
+    )
+    assert code == 0, err
+    assert chat_requests(sim) == sent  # nothing sent
+    report = as_json(out)
+    assert report["source"] == "history" and report["samples"] == 4
+    flagged = {(r["provider"], r["contract"]) for r in report["results"] if r["outlier"]}
+    assert {("garbler/bf16", "language"), ("mixer/fp8", "language"), ("prudish/fp8", "refusal")} <= flagged
+    assert ("jsonbreaker/fp8", "structured") in flagged
+    assert not {p for p, _ in flagged} & set(HEALTHY)
+    garbler = next(
+        r for r in report["results"] if r["provider"] == "garbler/bf16" and r["contract"] == "language"
+    )
+    assert garbler["judged"] == 4  # first attempts only: the confirmations after each fail are not counted
