@@ -24,7 +24,7 @@ from exporter.contracts.base import Contract
 from exporter.engine.rounds import ModelPlan
 from exporter.gateway.client import GatewayClient
 from exporter.investigate.compare import DEFAULT_ALPHA, compare
-from exporter.investigate.sampling import BadInput
+from exporter.investigate.sampling import BadInput, require_known
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20
@@ -64,8 +64,34 @@ def _alpha(value: str) -> float:
     return alpha
 
 
+def _model(value: str) -> str:
+    text = value.strip()
+    if not 3 <= len(text) <= 200 or "/" not in text or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(
+            f"expected a model slug such as moonshotai/kimi-k2-0905, got {value!r}"
+        )
+    return text
+
+
+def _tag(value: str) -> str:
+    text = value.strip()
+    if not 1 <= len(text) <= 200 or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"expected a provider tag such as deepinfra/fp8, got {value!r}")
+    return text
+
+
+def _url(value: str) -> str:
+    if not value.startswith(("http://", "https://")) or len(value) > 2000 or any(c.isspace() for c in value):
+        raise argparse.ArgumentTypeError(
+            f"expected an http(s) URL such as http://127.0.0.1:9465, got {value!r}"
+        )
+    return value
+
+
 def _names(value: str) -> list[str]:
     names = [n.strip() for n in value.split(",") if n.strip()]
+    if len(value) > 10_000:
+        raise argparse.ArgumentTypeError(f"expected at most 10000 characters, got {len(value)}")
     if not names:
         raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {value!r}")
     return names
@@ -143,7 +169,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
-    p.add_argument("--model", required=True, metavar="M", help="the model slug, e.g. moonshotai/kimi-k2-0905")
+    p.add_argument(
+        "--model",
+        required=True,
+        type=_model,
+        metavar="M",
+        help="the model slug, e.g. moonshotai/kimi-k2-0905",
+    )
     p.add_argument("--providers", type=_names, metavar="a,b", help="only these hosts (default: every host)")
     p.add_argument(
         "--contracts", type=_contract_names, metavar="c,d", help="only these contracts (default: all enabled)"
@@ -188,11 +220,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--generation", type=_generation_id, metavar="ID", help="the gateway's generation id")
-    which.add_argument("--model", metavar="M", help="the model slug (with --at)")
+    which.add_argument("--model", type=_model, metavar="M", help="the model slug (with --at)")
     p.add_argument(
         "--at", type=_instant, metavar="TIME", help="when (RFC 3339 or unix seconds; with --model)"
     )
-    p.add_argument("--provider", metavar="P", help="the route's tag, when known (e.g. deepinfra/fp8)")
+    p.add_argument(
+        "--provider", type=_tag, metavar="P", help="the route's tag, when known (e.g. deepinfra/fp8)"
+    )
     p.add_argument(
         "--window",
         type=_duration,
@@ -200,7 +234,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="verdicts this long before and after the time (default 30m)",
     )
     p.add_argument(
-        "--receiver", metavar="URL", help="the receiver's URL (default: from the config's receiver)"
+        "--receiver",
+        type=_url,
+        metavar="URL",
+        help="the receiver's URL (default: from the config's receiver)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=trace_command)
@@ -242,13 +279,7 @@ def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | Non
     if names is None:
         chosen = list(configured)
     else:
-        disabled = [n for n in names if n not in by_name]
-        if disabled:
-            raise BadInput(
-                "--contracts",
-                f"{', '.join(map(repr, disabled))} disabled in the configuration "
-                f"(enabled: {', '.join(by_name) or 'none'})",
-            )
+        require_known("--contracts", names, list(by_name), "disabled in the configuration")
         chosen = [by_name[n] for n in names]
     if not chosen:
         raise BadInput("--contracts", "no contract is enabled in the configuration")
@@ -347,13 +378,7 @@ def _from_history(config: Any, args: argparse.Namespace, contracts: list[Contrac
     if not seen:
         raise BadInput("--from-history", f"no evidence for {args.model!r} since then")
     if args.providers:
-        missing = [p for p in args.providers if p not in seen]
-        if missing:
-            raise BadInput(
-                "--providers",
-                f"no evidence for {', '.join(map(repr, missing))} since then "
-                f"(found: {', '.join(sorted(seen))})",
-            )
+        require_known("--providers", args.providers, seen, "have no evidence since then")
         seen = list(dict.fromkeys(args.providers))
     controls = [] if args.providers else _live_controls(config, args.model, seen, contracts)
     seen = [p for p in seen if p not in controls]
@@ -473,12 +498,8 @@ async def _trace(config: Any, args: argparse.Namespace) -> dict[str, Any]:
                 notes.append(f"could not list the hosts of {model}: {listed.detail}")
             else:
                 endpoints += listed
-    if args.provider is not None and endpoints and args.provider not in {e.tag for e in endpoints}:
-        raise BadInput(
-            "--provider",
-            f"{args.provider!r} is not a host of {model} "
-            f"(known: {', '.join(sorted(e.tag for e in endpoints))})",
-        )
+    if args.provider is not None and endpoints:
+        require_known("--provider", [args.provider], [e.tag for e in endpoints], f"is not a host of {model}")
     since, until = at - args.window, at + args.window
     store = _open_store(config)
     window: list[Any] = []

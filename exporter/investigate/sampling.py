@@ -42,6 +42,15 @@ class BadInput(ValueError):
         self.parameter = parameter
 
 
+def require_known(parameter: str, wanted: Sequence[str], known: Sequence[str], what: str) -> None:
+    """Raise ``BadInput`` naming every entry of ``wanted`` not in ``known`` (and listing what is)."""
+    unknown = [w for w in wanted if w not in known]
+    if unknown:
+        raise BadInput(
+            parameter, f"{', '.join(map(repr, unknown))} {what} (known: {', '.join(sorted(known)) or 'none'})"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Work:
     """What ``collect`` sends: these targets (each with its gateway), these contracts, ``samples`` times."""
@@ -90,13 +99,7 @@ async def resolve(
     if not found:
         raise BadInput("--model", f"the gateway lists no hosts for {model!r}")
     if providers:
-        unknown = [p for p in providers if p not in found]
-        if unknown:
-            raise BadInput(
-                "--providers",
-                f"{', '.join(repr(p) for p in unknown)} not among the hosts of {model} "
-                f"(known: {', '.join(sorted(found))})",
-            )
+        require_known("--providers", providers, list(found), f"not among the hosts of {model}")
         chosen = list(dict.fromkeys(providers))
     else:
         chosen = list(found)

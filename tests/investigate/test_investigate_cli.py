@@ -10,6 +10,11 @@ from exporter.evidence.store import EvidenceStore
 from exporter.simulator.server import SimulatorServer
 from tests.investigate.conftest import KIMI, Run, as_json, chat_requests, write_config
 
+
+def _base(config: Path) -> list[str]:
+    return ["investigate", "--config", str(config), "--model", KIMI]
+
+
 HEALTHY = ("deepinfra/fp8", "deepinfra/turbo", "parasail/fp8", "novita/fp8", "reasoner/bf16")
 
 
@@ -31,7 +36,7 @@ HEALTHY = ("deepinfra/fp8", "deepinfra/turbo", "parasail/fp8", "novita/fp8", "re
 def test_bad_input_is_exit_2_naming_the_flag_and_nothing_is_sent(
     run: Run, config: Path, sim: SimulatorServer, extra: list[str], flag: str, says: str
 ) -> None:
-    code, out, err = run("investigate", "--config", str(config), "--model", KIMI, *extra)
+    code, out, err = run(*_base(config), *extra)
     assert code == 2
     assert flag in err and says in err, err
     assert "Traceback" not in err and out == ""
@@ -54,7 +59,7 @@ def test_a_small_comparison_is_json_on_stdout_and_recorded_then_read_back(
     run: Run, config: Path, sim: SimulatorServer
 ) -> None:
     hosts = "deepinfra/fp8,novita/fp8,garbler/bf16"
-    argv = ["investigate", "--config", str(config), "--model", KIMI, "--providers", hosts]
+    argv = [*_base(config), "--providers", hosts]
     code, out, _ = run(*argv, "--contracts", "language", "--samples", "6", "--json")
     assert code == 0
     report = as_json(out)
@@ -83,11 +88,7 @@ def test_a_small_comparison_is_json_on_stdout_and_recorded_then_read_back(
 
 def test_the_table_and_markdown_forms(run: Run, config: Path) -> None:
     argv = [
-        "investigate",
-        "--config",
-        str(config),
-        "--model",
-        KIMI,
+        *_base(config),
         "--providers",
         "deepinfra/fp8,novita/fp8",
     ]
@@ -107,7 +108,7 @@ def test_help_has_an_example(run: Run) -> None:
 def test_acceptance_the_corrupting_host_and_the_mixer_are_flagged_and_no_healthy_host(
     run: Run, config: Path, sim: SimulatorServer
 ) -> None:
-    base = ["investigate", "--config", str(config), "--model", KIMI, "--contracts", "language", "--json"]
+    base = [*_base(config), "--contracts", "language", "--json"]
     code, out, _ = run(*base, "--samples", "20")
     assert code == 0
     results = {r["provider"]: r for r in as_json(out)["results"]}
@@ -133,11 +134,7 @@ def test_acceptance_the_corrupting_host_and_the_mixer_are_flagged_and_no_healthy
 def test_acceptance_every_contract_flags_only_its_faulty_host(run: Run, config: Path) -> None:
     hosts = "deepinfra/fp8,deepinfra/turbo,parasail/fp8,novita/fp8,prudish/fp8,jsonbreaker/fp8,garbler/bf16"
     code, out, _ = run(
-        "investigate",
-        "--config",
-        str(config),
-        "--model",
-        KIMI,
+        *_base(config),
         "--providers",
         hosts,
         "--samples",
@@ -168,9 +165,7 @@ def test_acceptance_from_history_on_an_exporter_run_agrees(
 
     asyncio.run(rounds())
     sent = chat_requests(sim)
-    code, out, err = run(
-        "investigate", "--config", str(config), "--model", KIMI, "--from-history", "1h", "--json"
-    )
+    code, out, err = run(*_base(config), "--from-history", "1h", "--json")
     assert code == 0, err
     assert chat_requests(sim) == sent  # nothing sent
     report = as_json(out)
