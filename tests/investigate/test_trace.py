@@ -174,3 +174,8 @@ def test_a_display_name_shared_by_two_routes_lists_both(run: Run, config: Path, 
     assert "route deepinfra/fp8 (DeepInfra; matched by display_name)" in out
     assert "route deepinfra/turbo (DeepInfra; matched by display_name)" in out
     assert "DeepInfra serves 2 routes" in out and "no receiver is configured" in out
+
+
+def test_help_has_an_example(run: Run) -> None:
+    code, out, _ = run("trace", "--help")
+    assert code == 0 and "example" in out and "--generation ID" in out
