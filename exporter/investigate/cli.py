@@ -19,11 +19,13 @@ from typing import Any
 
 import httpx
 
+from exporter.config import CanaryConfig
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
 from exporter.engine.rounds import ModelPlan
+from exporter.evidence.store import EvidenceStore
 from exporter.gateway.client import GatewayClient
-from exporter.investigate.compare import DEFAULT_ALPHA, compare
+from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, Sample, compare
 from exporter.investigate.sampling import BadInput, require_known
 
 MAX_SAMPLES = 500
@@ -286,20 +288,20 @@ def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | Non
     return chosen
 
 
-def _locale_notes(samples: Sequence[Any], locale: str | None) -> list[str]:
+def _locale_notes(samples: Sequence[Sample], locale: str | None) -> list[str]:
     """Say so when ``--locale`` reached no contract (none of the chosen ones rotates locales)."""
     if locale is None or any(s.locale == locale for s in samples):
         return []
     return [f"--locale {locale} had no effect: none of the chosen contracts asked for a locale"]
 
 
-def _all_plans(config: Any, stack: AsyncExitStack) -> list[ModelPlan]:
+def _all_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
     from exporter.engine.service import build_plans
 
     return build_plans(config, stack)
 
 
-def _plans_for(config: Any, model: str, plans: Sequence[ModelPlan]) -> list[ModelPlan]:
+def _plans_for(config: CanaryConfig, model: str, plans: Sequence[ModelPlan]) -> list[ModelPlan]:
     """The model's plans; a model the configuration does not name goes through its gateway, pinned."""
     mine = [p for p in plans if p.model == model]
     if mine:
@@ -324,7 +326,7 @@ def _gateway_client(plans: Sequence[ModelPlan]) -> GatewayClient:
     return gateway
 
 
-async def _live(config: Any, args: argparse.Namespace, contracts: list[Contract]) -> Any:
+async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
     from exporter.investigate.sampling import collect, resolve
 
     async with AsyncExitStack() as stack:
@@ -358,7 +360,7 @@ async def _live(config: Any, args: argparse.Namespace, contracts: list[Contract]
     )
 
 
-def _from_history(config: Any, args: argparse.Namespace, contracts: list[Contract]) -> Any:
+def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
     from exporter.investigate.history import MAX_RECORDS, first_attempts, records
     from exporter.investigate.sampling import from_record
 
@@ -404,7 +406,9 @@ def _from_history(config: Any, args: argparse.Namespace, contracts: list[Contrac
     )
 
 
-def _live_controls(config: Any, model: str, tags: Sequence[str], contracts: Sequence[Contract]) -> list[str]:
+def _live_controls(
+    config: CanaryConfig, model: str, tags: Sequence[str], contracts: Sequence[Contract]
+) -> list[str]:
     """The hosts among ``tags`` that are live positive controls of a chosen contract (as ``resolve`` does
     for live samples; the history has no endpoint listing, so only the tag is known)."""
     from exporter.contracts.base import ProbeTarget
@@ -418,9 +422,7 @@ def _live_controls(config: Any, model: str, tags: Sequence[str], contracts: Sequ
     ]
 
 
-def _open_store(config: Any) -> Any:
-    from exporter.evidence.store import EvidenceStore
-
+def _open_store(config: CanaryConfig) -> EvidenceStore | None:
     evidence = config.exporter.evidence
     if evidence is None:
         return None
@@ -466,7 +468,7 @@ def trace_command(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _trace(config: Any, args: argparse.Namespace) -> dict[str, Any]:
+async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, Any]:
     from exporter.gateway.types import Endpoint, GatewayError, Generation
     from exporter.investigate import trace
     from exporter.investigate.history import records
@@ -578,7 +580,7 @@ async def _trace(config: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def _receiver_reads(
-    config: Any, url: str | None, model: str, at: float, notes: list[str]
+    config: CanaryConfig, url: str | None, model: str, at: float, notes: list[str]
 ) -> dict[str, Any]:
     """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
     read endpoints, no token); what cannot be read is said in ``notes`` and left out."""
