@@ -177,9 +177,9 @@ def _read_model(sec: Section, gateway: GatewayConfig | None) -> ModelConfig:
     return model
 
 
-def _read_contracts(sec: Section) -> tuple[Contract, ...]:
+def _read_contracts(sec: Section, registry: Mapping[str, type[Contract]]) -> tuple[Contract, ...]:
     contracts: list[Contract] = []
-    for name, cls in REGISTRY.items():
+    for name, cls in registry.items():
         sub = sec.section(name)
         enabled = sub.boolean("enabled", True)
         contract = cls.read_settings(sub)
@@ -214,9 +214,15 @@ def _read_exporter(sec: Section, base_dir: Path) -> ExporterConfig:
     )
 
 
-def read_config(root: Section, path: Path, sections: frozenset[str] | None = None) -> CanaryConfig:
+def read_config(
+    root: Section,
+    path: Path,
+    sections: frozenset[str] | None = None,
+    registry: Mapping[str, type[Contract]] = REGISTRY,
+) -> CanaryConfig:
     """Read the sections of an already-parsed file (all when ``sections`` is None); problems accumulate in
-    ``root.problems``. Sections not asked for are known (not "unknown keys") but neither read nor checked."""
+    ``root.problems``. Sections not asked for are known (not "unknown keys") but neither read nor checked.
+    ``registry`` is the set of contracts ``contracts.<name>`` may configure (default: the shipped ones)."""
     gateway = _read_gateway(root.section("gateway")) if root.has("gateway") else None
     root.raw("gateway")
     models = tuple(_read_model(m, gateway) for m in root.section_list("models"))
@@ -229,7 +235,7 @@ def read_config(root: Section, path: Path, sections: frozenset[str] | None = Non
         concurrency=rounds_sec.integer("concurrency", DEFAULT_CONCURRENCY, minimum=1, maximum=1024),
     )
     rounds_sec.finish()
-    contracts = _read_contracts(root.section("contracts"))
+    contracts = _read_contracts(root.section("contracts"), registry)
     threshold = next((c.threshold_seconds for c in contracts if isinstance(c, TTFTContract)), None)
     if gateway is not None and threshold is not None and threshold >= gateway.timeout_seconds:
         root.problem(
@@ -253,13 +259,17 @@ def read_config(root: Section, path: Path, sections: frozenset[str] | None = Non
     return CanaryConfig(path, gateway, models, rounds, contracts, exporter, receiver, routability)
 
 
-def load_config(path: str | Path, sections: frozenset[str] | None = None) -> CanaryConfig:
+def load_config(
+    path: str | Path,
+    sections: frozenset[str] | None = None,
+    registry: Mapping[str, type[Contract]] = REGISTRY,
+) -> CanaryConfig:
     """Load and validate a config file (only ``sections`` when given); ``ConfigError`` lists every problem."""
     path = Path(path)
     problems = Problems(str(path))
     root = Section.load_file(path, problems)
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
-    config = read_config(root, path.resolve(), sections)
+    config = read_config(root, path.resolve(), sections, registry)
     problems.raise_if_any()
     return config
 

@@ -14,7 +14,7 @@ Configuration (``contracts.language``)::
     confirmations: 2                # extra attempts on a fail; majority of 1 + confirmations decides
     prompts:                        # optional: replace a locale's built-in prompts
       pt-BR:
-        - system: "Você é ..."      # "Language: pt-BR" is appended as the last line when missing
+        - system: "Você é ..."      # written in the locale: nothing else tells a host which one
           user: "..."
 """
 
@@ -241,8 +241,6 @@ def _read_prompts(section: Section) -> dict[str, tuple[Prompt, ...]]:
             item.finish()
             if system is None or user is None:
                 continue
-            if system.rstrip().splitlines()[-1].strip() != f"Language: {code}":
-                system = f"{system.rstrip()}\nLanguage: {code}"
             prompts.append(Prompt(system, user))
         if prompts:
             out[code] = tuple(prompts)

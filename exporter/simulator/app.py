@@ -42,7 +42,7 @@ from exporter.configkit import ConfigError
 from exporter.simulator import wire
 from exporter.simulator.catalogue import expand
 from exporter.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
-from exporter.simulator.locales import Texts
+from exporter.simulator.locales import Recogniser, Texts
 from exporter.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
 from exporter.simulator.replies import Reply, Understood, compose, understand
 from exporter.simulator.routing import NoRoute, Preferences, max_tokens_of, parse_preferences, resolve
@@ -110,6 +110,7 @@ class Simulator:
         self.fleet = fleet
         self.max_generations = max_generations  # generation records kept (the newest), as memory bound
         self.texts = texts if texts is not None else Texts.load()
+        self.recognise = Recogniser(self.texts)
         self.clock = clock
         catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
         self.models: dict[str, Model] = {m.id: m for m in (*fleet.models, *catalogue)}
@@ -326,7 +327,10 @@ class Simulator:
         self._numbers[key] += 1
         rng = request_rng(self.fleet.seed, model.id, provider.tag, number, body)
         understood = understand(
-            body, "structured_outputs" in provider.supported_parameters, ping=model.behaviour is not None
+            body,
+            "structured_outputs" in provider.supported_parameters,
+            ping=model.behaviour is not None,
+            recognise=self.recognise,
         )
         indices = {fault: self._counters[(model.id, provider.tag, fault)] for fault in FAULTS}
         phases = {fault: phase(self.fleet.seed, model.id, provider.tag, fault) for fault in FAULTS}

@@ -65,6 +65,9 @@ def test_each_attempt_is_stored_with_usage_provenance_and_the_judges_reason(tmp_
     body = generate_latest(svc.registry).decode()
     assert "canary_evidence_records_total 8.0" in body
     assert 'canary_evidence_write_errors_total{kind="full"} 0.0' in body
+    reason = 'canary_probe_last_failure_reason{contract="structured",model="acme/model-1",provider="bad",'
+    assert reason + 'reason="schema_mismatch"} 1.0' in body
+    assert body.count("canary_probe_last_failure_reason{") == 1  # passing contracts have no series
 
 
 def test_a_judged_fail_is_logged_once_with_route_contract_reason_and_excerpt(
