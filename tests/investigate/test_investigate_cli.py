@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -178,3 +180,27 @@ def test_acceptance_from_history_on_an_exporter_run_agrees(
         r for r in report["results"] if r["provider"] == "garbler/bf16" and r["contract"] == "language"
     )
     assert garbler["judged"] == 4  # first attempts only: the confirmations after each fail are not counted
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_goes_to_stderr_on_a_terminal_and_stdout_stays_the_report(
+    config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from exporter.cli import main
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    code = main(
+        [
+            "--log-level", "WARNING", *_base(config), "--providers", "deepinfra/fp8,novita/fp8",
+            "--contracts", "structured", "--samples", "2", "--json",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    report = as_json(capsys.readouterr().out)  # stdout is nothing but the JSON report
+    assert {r["provider"] for r in report["results"]} == {"deepinfra/fp8", "novita/fp8"}
+    assert "samples" in terminal.getvalue()  # the progress bar's label
