@@ -24,9 +24,7 @@ def sim() -> Iterator[SimulatorServer]:
         yield server
 
 
-def write_config(
-    path: Path, base_url: str, *, evidence: bool = True, receiver_url: str | None = None
-) -> Path:
+def write_config(path: Path, base_url: str, *, evidence: bool = True, concurrency: int = 8) -> Path:
     text = f"""gateway:
   base_url: {base_url}
   api_key: {{env: {KEY_ENV}}}
@@ -36,7 +34,7 @@ models:
     known_filtering: [strictguard/text]
 rounds:
   interval: 0.05s
-  concurrency: 8
+  concurrency: {concurrency}
 """
     if evidence:
         text += "exporter:\n  evidence: {path: evidence.sqlite3}\n"

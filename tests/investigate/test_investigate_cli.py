@@ -6,6 +6,7 @@ import io
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from exporter.evidence.store import EvidenceStore
@@ -204,3 +205,17 @@ def test_progress_goes_to_stderr_on_a_terminal_and_stdout_stays_the_report(
     report = as_json(capsys.readouterr().out)  # stdout is nothing but the JSON report
     assert {r["provider"] for r in report["results"]} == {"deepinfra/fp8", "novita/fp8"}
     assert "samples" in terminal.getvalue()  # the progress bar's label
+
+
+def test_one_host_at_a_time_under_concurrency_1(run: Run, config: Path, sim: SimulatorServer) -> None:
+    serial = write_config(config.parent / "serial.yaml", sim.base_url, concurrency=1)
+    hosts = ["deepinfra/fp8", "novita/fp8", "parasail/fp8"]
+    code, _, _ = run(
+        "investigate", "--config", str(serial), "--model", KIMI, "--providers", ",".join(hosts),
+        "--contracts", "structured,refusal", "--samples", "2", "--json",
+    )  # fmt: skip
+    assert code == 0
+    order = [r["provider"] for r in httpx.get(f"{sim.root_url}/_sim/requests").json()]
+    assert len(order) == 12
+    runs = [tag for i, tag in enumerate(order) if i == 0 or order[i - 1] != tag]
+    assert sorted(runs) == sorted(hosts)  # each host's four requests in one stretch: no overlap
