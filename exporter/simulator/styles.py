@@ -1,0 +1,73 @@
+"""Reply *distributions* for open-ended prompts: what the equality test compares (pure; the RNG is passed in).
+
+Real hosts of one model differ in distribution, not only in faults: a host that serves a weaker model writes
+plainer, shorter and flatter replies; a quantized one shifts the probabilities a little; a wrong chat template
+leaks the role header or opens differently. Healthy hosts sample from one shared distribution.
+
+The shared ("model") distribution is stable per prompt: the prompt's text seeds which of the locale's
+sentences the model prefers (a Zipf law over a prompt-specific order), and each reply is two sentences drawn
+from it. A style changes that distribution, never the prompt:
+
+- ``weaker``: a flat (uniform) choice among a few of the locale's sentences, one clause only;
+- ``quantized``: the same preference order, a flatter law (``QUANTIZED_EXPONENT``): a small shift;
+- ``template``: the shared distribution, but most replies start with a leaked ``assistant`` role header.
+
+Example::
+
+    >>> import random
+    >>> bank = ("The tide is high.", "She laughs.", "Rain again.", "He waits.")
+    >>> reply("Tell me about the sea.", bank, "healthy", random.Random(3)) in {
+    ...     a + " " + b for a in bank for b in bank}
+    True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from typing import Literal
+
+Style = Literal["healthy", "weaker", "quantized", "template"]
+STYLES: tuple[Style, ...] = ("healthy", "weaker", "quantized", "template")
+
+HEALTHY_EXPONENT = 1.3  # how strongly the model prefers its top sentences for a prompt
+QUANTIZED_EXPONENT = 1.0  # a quantized host: the same order, a flatter law
+WEAKER_CHOICES = 3  # a weaker model knows few ways to answer, and picks among them evenly
+TEMPLATE_LEAK_RATE = 0.7  # share of replies that start with the leaked role header
+TEMPLATE_HEADER = "assistant\n\n"
+
+
+def _order(prompt: str, bank: Sequence[str]) -> list[str]:
+    """The model's preference order of ``bank`` for this prompt (stable across processes)."""
+    seed = int.from_bytes(hashlib.sha256(prompt.encode("utf-8")).digest()[:8], "big")
+    order = list(bank)
+    random.Random(seed).shuffle(order)  # noqa: S311 - simulation, not security
+    return order
+
+
+def _zipf(order: Sequence[str], exponent: float, rng: random.Random) -> str:
+    return rng.choices(order, weights=[1 / (rank + 1) ** exponent for rank in range(len(order))])[0]
+
+
+def _clause(sentence: str) -> str:
+    """The sentence's first clause, closed with a full stop (a weaker model stops early)."""
+    for mark in (",", "，", "、", ";"):
+        head, found, _ = sentence.partition(mark)
+        if found and head.strip():
+            return head.strip() + ("。" if mark in "，、" else ".")
+    return sentence
+
+
+def reply(prompt: str, bank: Sequence[str], style: Style, rng: random.Random, sep: str = " ") -> str:
+    """One reply to ``prompt`` in ``style``, drawn from the sentences ``bank`` (joined by ``sep``)."""
+    if not bank:
+        raise ValueError("the sentence bank is empty")
+    order = _order(prompt, bank)
+    if style == "weaker":
+        return _clause(rng.choice(order[-WEAKER_CHOICES:]))
+    exponent = QUANTIZED_EXPONENT if style == "quantized" else HEALTHY_EXPONENT
+    text = sep.join(_zipf(order, exponent, rng) for _ in range(2))
+    if style == "template" and rng.random() < TEMPLATE_LEAK_RATE:
+        return TEMPLATE_HEADER + text
+    return text
