@@ -46,8 +46,12 @@ def _order(prompt: str, bank: Sequence[str]) -> list[str]:
     return order
 
 
-def _zipf(order: Sequence[str], exponent: float, rng: random.Random) -> str:
-    return rng.choices(order, weights=[1 / (rank + 1) ** exponent for rank in range(len(order))])[0]
+def _zipf(order: Sequence[str], exponent: float, temperature: float, rng: random.Random) -> str:
+    """A draw from a Zipf law over ``order``; temperature 0 takes the top choice (greedy decoding)."""
+    if temperature <= 0:
+        return order[0]
+    sharpness = exponent / temperature
+    return rng.choices(order, weights=[1 / (rank + 1) ** sharpness for rank in range(len(order))])[0]
 
 
 def _clause(sentence: str) -> str:
@@ -59,15 +63,24 @@ def _clause(sentence: str) -> str:
     return sentence
 
 
-def reply(prompt: str, bank: Sequence[str], style: Style, rng: random.Random, sep: str = " ") -> str:
-    """One reply to ``prompt`` in ``style``, drawn from the sentences ``bank`` (joined by ``sep``)."""
+def reply(
+    prompt: str,
+    bank: Sequence[str],
+    style: Style,
+    rng: random.Random,
+    *,
+    temperature: float = 1.0,
+    sep: str = " ",
+) -> str:
+    """One reply to ``prompt`` in ``style`` at ``temperature``: sentences of ``bank`` joined by ``sep``."""
     if not bank:
         raise ValueError("the sentence bank is empty")
     order = _order(prompt, bank)
     if style == "weaker":
-        return _clause(rng.choice(order[-WEAKER_CHOICES:]))
+        choices = order[-WEAKER_CHOICES:]
+        return _clause(choices[0] if temperature <= 0 else rng.choice(choices))
     exponent = QUANTIZED_EXPONENT if style == "quantized" else HEALTHY_EXPONENT
-    text = sep.join(_zipf(order, exponent, rng) for _ in range(2))
+    text = sep.join(_zipf(order, exponent, temperature, rng) for _ in range(2))
     if style == "template" and rng.random() < TEMPLATE_LEAK_RATE:
         return TEMPLATE_HEADER + text
     return text
