@@ -4,8 +4,8 @@ fleets, and the tokens a decision costs.
 The fleet is the simulator's reply model (``exporter.simulator.styles``) called in-process, so thousands of
 trials take minutes: nine healthy hosts sharing one distribution plus a ``weaker``, a ``quantized`` and a
 ``template`` host, answering the default prompts (``exporter.equality.prompts``, six prompts in six locales)
-round-robin. Each trial runs the leave-one-out test with the configured permutations and Holm's correction
-across the twelve hosts, exactly as ``canary investigate --test equality`` does.
+round-robin. Each trial runs ``compare_hosts`` (leave-one-out MMD, Holm, outliers peeled one at a time)
+exactly as ``canary investigate --test equality`` does.
 
 Usage::
 
@@ -21,9 +21,9 @@ import statistics
 import time
 from collections.abc import Mapping, Sequence
 
-from exporter.equality.mmd import DEFAULT_LENGTH, DEFAULT_PERMUTATIONS, Sample, leave_one_out
+from exporter.equality.compare import compare_hosts
+from exporter.equality.mmd import DEFAULT_PERMUTATIONS, Sample
 from exporter.equality.prompts import DEFAULT_PROMPTS
-from exporter.investigate.stats import holm
 from exporter.simulator.locales import Texts, is_unspaced
 from exporter.simulator.replies import estimate_tokens
 from exporter.simulator.styles import Style, reply
@@ -54,9 +54,8 @@ def sample_fleet(
 
 
 def flagged(samples: Mapping[str, Sequence[Sample]], alpha: float, permutations: int, seed: int) -> set[str]:
-    results = leave_one_out(samples, length=DEFAULT_LENGTH, permutations=permutations, seed=seed)
-    adjusted = holm([r.p_value for r in results])
-    return {r.provider for r, p in zip(results, adjusted, strict=True) if p < alpha}
+    results = compare_hosts(samples, alpha=alpha, permutations=permutations, seed=seed)
+    return {r.provider for r in results if r.outlier}
 
 
 def tokens_per_sample() -> float:
