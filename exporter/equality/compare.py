@@ -65,9 +65,8 @@ def compare_hosts(
         if not results:
             break
         adjusted = holm([r.p_value for r in results])
-        best = min(
-            range(len(results)), key=lambda i: (adjusted[i], -results[i].mmd2)
-        )  # p saturates: the larger MMD
+        # The most significant host; permutation p-values saturate at 1/(B+1), so ties go to the larger MMD.
+        best = min(range(len(results)), key=lambda i: (adjusted[i], -results[i].mmd2))
         if adjusted[best] >= alpha:
             for result, p_adjusted in zip(results, adjusted, strict=True):
                 decided[result.provider] = _result(result, p_adjusted, False, step)
