@@ -13,6 +13,7 @@ import pytest
 from exporter.configkit import ConfigError, Problems, Section
 from exporter.contracts.base import ProbeContext, ProbeTarget
 from exporter.contracts.language import CONTROLS, LanguageContract
+from exporter.evidence.capture import attempt_records
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, Reason, Usage
@@ -112,6 +113,25 @@ def test_a_confirmed_fail_is_fail_after_two_simultaneous_confirmations() -> None
 def test_a_fail_not_confirmed_by_the_majority_passes() -> None:
     result = probe(LanguageContract(), ScriptedGateway(garbled, clean, clean), 1, {})
     assert result.outcome is Outcome.PASS
+
+
+def test_each_confirmation_is_kept_as_its_own_attempt_with_its_own_verdict_and_usage() -> None:
+    result = probe(LanguageContract(), ScriptedGateway(garbled, clean, garbled), 1, {})
+    assert [(a.outcome, a.reason) for a in result.attempts] == [
+        (Outcome.FAIL, Reason.LEADING_GARBAGE),
+        (Outcome.PASS, Reason.NONE),
+        (Outcome.FAIL, Reason.LEADING_GARBAGE),
+    ]
+    assert all(a.locale == result.locale and not a.attempts for a in result.attempts)
+    assert result.attempts[0].excerpt.startswith(", ") and result.attempts[1].usage == Usage(10, 100, 0.001)
+    records = attempt_records(result, at=1.0, round_number=1, model="m/x", provider="p", contract="language")
+    assert [(r.attempt, r.outcome) for r in records] == [(1, "fail"), (2, "pass"), (3, "fail")]
+
+
+def test_a_single_sample_sends_one_request_and_writes_no_memory() -> None:
+    gateway, memory = ScriptedGateway(garbled), {}
+    result = asyncio.run(LanguageContract().sample(ProbeContext(TARGET, gateway, 1, memory, "pt-BR")))
+    assert (result.outcome, result.locale, len(gateway.requests), memory) == (Outcome.FAIL, "pt-BR", 1, {})
 
 
 def test_two_fails_of_three_is_a_fail() -> None:
