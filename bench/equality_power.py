@@ -9,8 +9,8 @@ exactly as ``canary investigate --test equality`` does.
 
 Usage::
 
-    .venv/bin/python bench/equality_power.py                 # 100 trials per point, prints Markdown
-    .venv/bin/python bench/equality_power.py --trials 20     # a quick look
+    .venv/bin/python bench/equality_power.py      # 100 trials per power point, 500 per null point
+    .venv/bin/python bench/equality_power.py --trials 20 --null-trials 50 --sizes 12,24     # a quick look
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ def tokens_per_sample() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=100)
+    parser.add_argument("--null-trials", type=int, default=500, help="trials per all-healthy point")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--permutations", type=int, default=DEFAULT_PERMUTATIONS)
     parser.add_argument("--sizes", default="12,18,24,36,48,60", help="samples per host, comma-separated")
@@ -91,18 +92,19 @@ def main() -> None:
         cells = " | ".join(f"{hits[s] / args.trials:.0%}" for s in DISTORTED)
         print(f"| {size} | {size * per_sample:,.0f} | {cells} | {false} of {9 * args.trials} |")
 
-    print(f"\n## False positives on all-healthy fleets (12 hosts), {args.trials} trials per point\n")
+    print(f"\n## False positives on all-healthy fleets (12 hosts), {args.null_trials} trials per point\n")
     print("| samples/host | trials with any host flagged | hosts flagged |")
     print("|---:|---:|---:|")
     healthy = fleet(12, ())
     for size in (sizes[0], sizes[len(sizes) // 2], sizes[-1]):
         any_flag = hosts_flagged = 0
-        for trial in range(args.trials):
+        for trial in range(args.null_trials):
             rng = random.Random(10_000 + trial * 7919 + size)
             found = flagged(sample_fleet(healthy, size, texts, rng), args.alpha, args.permutations, trial)
             any_flag += bool(found)
             hosts_flagged += len(found)
-        print(f"| {size} | {any_flag} of {args.trials} | {hosts_flagged} of {12 * args.trials} |")
+        n = args.null_trials
+        print(f"| {size} | {any_flag} of {n} ({any_flag / n:.1%}) | {hosts_flagged} of {12 * n} |")
     print(f"\n{per_sample:.0f} tokens per sample; {time.perf_counter() - started:.0f} s in all.")
 
 
