@@ -23,6 +23,8 @@ from exporter.config import CanaryConfig
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
 from exporter.engine.rounds import ModelPlan
+from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
+from exporter.equality.report import EqualityReport
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.client import GatewayClient
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, Sample, compare
@@ -40,6 +42,7 @@ INVESTIGATE_EPILOG = """examples:
   canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --contracts language \\
       --locale pt-BR --json
   canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --from-history 6h --markdown
+  canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --test equality --samples 24
 """
 TRACE_EPILOG = """examples:
   canary trace --config canary.yaml --generation gen-1768896871-9HgAQqS1Z72C6gApaidi
@@ -198,6 +201,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_ALPHA,
         help=f"outlier threshold on the Holm-adjusted p-value (default {DEFAULT_ALPHA})",
     )
+    p.add_argument(
+        "--test",
+        choices=("contracts", "equality"),
+        default="contracts",
+        help="contracts (default): failures per contract, Fisher; equality: does each host's output "
+        "distribution match its peers' (MMD over open-ended prompts, docs/equality.md)",
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the report as JSON")
     out.add_argument("--markdown", action="store_true", help="print the report as Markdown for a ticket")
@@ -259,6 +269,8 @@ def investigate_command(args: argparse.Namespace) -> int:
     from exporter.investigate.report import to_json, to_markdown, to_table
 
     config = load_probing_config(args.config)
+    if args.test == "equality":
+        return _equality_command(config, args)
     try:
         contracts = _chosen_contracts(config.contracts, args.contracts)
         if args.since is not None:
@@ -274,6 +286,54 @@ def investigate_command(args: argparse.Namespace) -> int:
     else:
         print(to_table(comparison))
     return 0
+
+
+def _equality_command(config: CanaryConfig, args: argparse.Namespace) -> int:
+    """``--test equality``: N open-ended completions per host, each host's distribution against its peers'."""
+    from exporter.equality import report
+
+    try:
+        for flag, given in (("--contracts", args.contracts), ("--locale", args.locale)):
+            if given is not None:
+                raise BadInput(flag, "does not apply to --test equality (it sends its own prompts)")
+        if args.since is not None:
+            raise BadInput("--from-history", "--test equality samples now; the history keeps no completions")
+        built = asyncio.run(_live_equality(config, args))
+    except BadInput as error:
+        return _fail("investigate", error)
+    if args.json:
+        print(json.dumps(report.to_json(built), indent=2, ensure_ascii=False))
+    elif args.markdown:
+        print(report.to_markdown(built))
+    else:
+        print(report.to_table(built))
+    return 0
+
+
+async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> EqualityReport:
+    from exporter.equality import report, sampling
+    from exporter.investigate.sampling import resolve
+
+    settings = sampling.EqualitySettings()
+    if args.samples < 2 * len(settings.prompts):
+        raise BadInput(
+            "--samples",
+            f"--test equality needs at least {2 * len(settings.prompts)} (two completions of each of its "
+            f"{len(settings.prompts)} prompts), got {args.samples}",
+        )
+    async with AsyncExitStack() as stack:
+        plans = _plans_for(config, args.model, _all_plans(config, stack))
+        work = await resolve(plans, (), providers=args.providers, samples=args.samples, locale=None)
+        if len(work.targets) < MIN_EQUALITY_HOSTS:
+            raise BadInput(
+                "--providers", f"--test equality compares each host with its peers: it needs at least "
+                f"{MIN_EQUALITY_HOSTS} hosts, got {len(work.targets)}",
+            )  # fmt: skip
+        with _progress(len(work.targets) * args.samples) as advance:
+            hosts = await sampling.collect(
+                work.targets, settings, args.samples, concurrency=config.rounds.concurrency, on_sample=advance
+            )
+    return report.build(work.model, hosts, samples=args.samples, alpha=args.alpha, settings=settings)
 
 
 def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | None) -> list[Contract]:

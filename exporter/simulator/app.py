@@ -288,7 +288,15 @@ class Simulator:
             finish(400, provider)
             return JSONResponse(wire.refusal_error(provider), status_code=400)
         finish(200, provider)
-        reply = compose(understood, plan, self.texts, rng, max_tokens_of(body), reasoning=profile.reasoning)
+        reply = compose(
+            understood,
+            plan,
+            self.texts,
+            rng,
+            max_tokens_of(body),
+            reasoning=profile.reasoning,
+            style=profile.style,
+        )
         call = _Call(
             gen_id=wire.generation_id(int(arrived), self._rng),
             created=int(arrived),

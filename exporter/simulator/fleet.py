@@ -25,6 +25,7 @@ from types import MappingProxyType
 
 from exporter.configkit import ConfigError, Problems, Secret, Section
 from exporter.simulator.locales import DEFAULT_MIXING_PAIRS, LOCALES
+from exporter.simulator.styles import STYLES, Style
 
 DEFAULT_FLEET = Path(__file__).with_name("fleets") / "default.yaml"
 CATALOGUE_FLEET = Path(__file__).with_name("fleets") / "catalogue.yaml"
@@ -144,6 +145,7 @@ class FaultProfile:
     inter_token: Delay = Delay()
     keepalive: float = 1.0
     reasoning: bool = False
+    style: Style = "healthy"  # how it answers open-ended prompts (exporter/simulator/styles.py)
     leading_garbage: LeadingGarbage = LeadingGarbage()
     encoding: EncodingFault = EncodingFault()
     language: LanguageFaults = LanguageFaults()
@@ -440,6 +442,7 @@ def _read_profile(section: Section, problems: Problems) -> FaultProfile:
     inter_token = _read_delay(section, "inter_token", default.inter_token)
     keepalive = section.duration("keepalive", default=default.keepalive, minimum=0.01)
     reasoning = section.boolean("reasoning", default=False)
+    style: Style = section.choice("style", STYLES, default="healthy")
 
     sub = section.section("leading_garbage")
     leading_garbage = LeadingGarbage(rate=_rate(sub))
@@ -502,6 +505,7 @@ def _read_profile(section: Section, problems: Problems) -> FaultProfile:
         inter_token=inter_token,
         keepalive=keepalive,
         reasoning=reasoning,
+        style=style,
         leading_garbage=leading_garbage,
         encoding=encoding,
         language=language,

@@ -40,6 +40,7 @@ class Kind(StrEnum):
     LANGUAGE = "language"  # prose asked in a locale recognised from the prompt's own text
     ROLEPLAY = "roleplay"  # prose whose language is not recognised (answered in English)
     PING = "ping"  # catalogue models: a minimal "OK" answer
+    OPEN = "open"  # one user message, no persona, sampled (temperature > 0): the equality test's shape
 
 
 @dataclass(frozen=True, slots=True)

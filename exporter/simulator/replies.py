@@ -27,8 +27,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from exporter.simulator import styles
 from exporter.simulator.locales import Recogniser, Texts, is_unspaced, join_sentences
 from exporter.simulator.profiles import Kind, Plan
+from exporter.simulator.styles import Style
 
 REFUSAL_TEXT_EN = (
     "I'm sorry, but I can't continue this scene. It involves graphic violence, which I'm not able to write."
@@ -56,6 +58,7 @@ class Understood:
     schema: Mapping[str, Any] | None = None
     last_user_message: str = ""
     prompt_tokens: int = 0
+    temperature: float | None = None  # as sent (absent: the host's default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +106,11 @@ def understand(
     prompt_tokens = sum(estimate_tokens(message_text(m)) + 4 for m in messages)
     last_user = next((message_text(m) for m in reversed(messages) if m.get("role") == "user"), "")
 
+    sent = body.get("temperature")
+    temperature = float(sent) if isinstance(sent, int | float) and not isinstance(sent, bool) else None
+
     def made(kind: Kind, locale: str | None = None, schema: Mapping[str, Any] | None = None) -> Understood:
-        return Understood(kind, locale, schema, last_user, prompt_tokens)
+        return Understood(kind, locale, schema, last_user, prompt_tokens, temperature)
 
     if ping:
         return made(Kind.PING)
@@ -118,6 +124,8 @@ def understand(
             return made(Kind.JSON_OBJECT)
     prompt = "\n".join(message_text(m) for m in messages if m.get("role") in ("system", "developer", "user"))
     locale = (recognise or default_recogniser())(prompt)
+    if temperature is not None and temperature > 0 and {m.get("role") for m in messages} == {"user"}:
+        return made(Kind.OPEN, locale=locale)  # sampled with no persona: a host's style shows
     return made(Kind.LANGUAGE, locale=locale) if locale is not None else made(Kind.ROLEPLAY)
 
 
@@ -144,8 +152,10 @@ def compose(
     rng: random.Random,
     max_tokens: int | None,
     reasoning: bool = False,
+    style: Style = "healthy",
 ) -> Reply:
-    """Write the reply for ``request`` with the content faults of ``plan``, cut to ``max_tokens``."""
+    """Write the reply for ``request`` with the content faults of ``plan``, cut to ``max_tokens``; an
+    open-ended prompt is answered from the host's reply distribution (``style``)."""
     reasoning_text = ""
     if reasoning:
         language = request.locale or "English"
@@ -165,6 +175,18 @@ def compose(
         content, finish = _structured(request.schema or {}, plan.schema_fault, rng)
     elif request.kind is Kind.JSON_OBJECT:
         content = json.dumps({"reply": rng.choice(texts.for_locale("en"))}, ensure_ascii=False)
+    elif request.kind is Kind.OPEN:
+        locale = request.locale or "en"
+        sep = "" if is_unspaced(locale) else " "
+        bank = texts.for_locale(locale)
+        content = styles.reply(
+            request.last_user_message,
+            bank,
+            style,
+            rng,
+            temperature=1.0 if request.temperature is None else request.temperature,
+            sep=sep,
+        )
     else:
         content = _prose(request, plan, texts, rng)
     return _fit(content, reasoning_text, finish, max_tokens)

@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 Style = Literal["healthy", "weaker", "quantized", "template"]
@@ -85,28 +84,3 @@ def reply(
     if style == "template" and rng.random() < TEMPLATE_LEAK_RATE:
         return TEMPLATE_HEADER + text
     return text
-
-
-_WORD = re.compile(r"\w+")
-
-
-def guess_locale(prompt: str, banks: Mapping[str, Sequence[str]], default: str = "en") -> str:
-    """The locale whose sentences share the most words (or, unspaced, characters) with ``prompt``.
-
-    The simulator answers an open-ended prompt in the prompt's language the way a model would, without a
-    marker in the request: it reads the prompt against its own per-locale texts.
-
-    >>> guess_locale("Describe un bosque después de la lluvia.", {"en": ["The rain falls."],
-    ...     "es": ["La lluvia cae sobre el bosque."]})
-    'es'
-    """
-    words = {w.casefold() for w in _WORD.findall(prompt) if len(w) > 1}
-    chars = {c for c in prompt if ord(c) > 0x2E80}  # CJK, kana, Hangul: no spaces to split words on
-    best, best_score = default, 0
-    for locale in sorted(banks):
-        text = " ".join(banks[locale])
-        vocabulary = {w.casefold() for w in _WORD.findall(text)}
-        score = len(words & vocabulary) + len(chars & set(text))
-        if score > best_score:
-            best, best_score = locale, score
-    return best

@@ -194,3 +194,20 @@ def test_max_tokens_truncates_with_length_and_counts_reasoning() -> None:
     assert thinking.completion_tokens == estimate_tokens(thinking.content) + thinking.reasoning_tokens
     starved = compose(request, CLEAN, TEXTS, random.Random(0), 5, reasoning=True)
     assert starved.content == "" and starved.finish_reason == "length"
+
+
+def test_a_sampled_open_prompt_is_answered_from_the_hosts_reply_distribution() -> None:
+    """One user message at a temperature above 0 (the equality test's shape) gets the host's style; the same
+    text at temperature 0 or with a persona is ordinary prose."""
+    body = {"messages": [{"role": "user", "content": "Describe un bosque después de la lluvia."}]}
+    sampled = understand({**body, "temperature": 1.0}, True)
+    assert (sampled.kind, sampled.locale) == (Kind.OPEN, "es")
+    assert understand({**body, "temperature": 0}, True).kind is Kind.LANGUAGE
+    persona = {"messages": [{"role": "system", "content": "Eres Ana."}, *body["messages"]], "temperature": 1}
+    assert understand(persona, True).kind is Kind.LANGUAGE
+    healthy = compose(sampled, CLEAN, TEXTS, random.Random(2), 200).content
+    leaked = {
+        compose(sampled, CLEAN, TEXTS, random.Random(s), 200, style="template").content for s in range(20)
+    }
+    assert not healthy.startswith("assistant") and healthy.split(". ")[0] + "." in TEXTS.for_locale("es")
+    assert any(text.startswith("assistant\n\n") for text in leaked)
