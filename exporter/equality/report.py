@@ -135,6 +135,11 @@ def _short(text: str, width: int = EXAMPLE_CHARS) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def _example_line(sample: Sample, width: int = 80) -> str:
+    head = f"  [{sample.prompt}] "
+    return head + _short(sample.text, max(20, width - len(head)))
+
+
 def _heading(report: EqualityReport) -> str:
     return (
         f"equality test: {report.model}, {report.samples} samples per host over "
@@ -161,9 +166,9 @@ def to_table(report: EqualityReport) -> str:
         )
     for row in report.outliers:
         lines += ["", f"{row.result.provider} wrote:"]
-        lines += [f"  [{s.prompt}] {_short(s.text)}" for s in row.examples]
+        lines += [_example_line(s) for s in row.examples]
         lines.append("its peers wrote:")
-        lines += [f"  [{s.prompt}] {_short(s.text)}" for s in row.peer_examples]
+        lines += [_example_line(s) for s in row.peer_examples]
     lines += ["", *(f"note: {n}" for n in report.notes), _cost(report)]
     return "\n".join(lines)
 

@@ -50,3 +50,18 @@ def test_hosts_that_cannot_be_tested_are_reported_without_a_verdict() -> None:
 def test_alpha_must_be_a_probability() -> None:
     with pytest.raises(ValueError, match="alpha"):
         compare_hosts({}, alpha=1.0)
+
+
+def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the_peers() -> None:
+    from exporter.equality.report import build, to_json, to_markdown, to_table
+    from exporter.equality.sampling import EqualitySettings, HostSamples
+
+    hosts = [HostSamples(p, s) for p, s in _fleet(4).items()]
+    hosts.append(HostSamples("a-very-long-provider-name/with-a-quantization-tag", _fleet(5)["healthy-0"]))
+    report = build("m/x", hosts, samples=30, alpha=0.01, settings=EqualitySettings())
+    table = to_table(report)
+    assert max(map(len, table.splitlines())) <= 80
+    assert "weak-0 wrote:" in table and "its peers wrote:" in table and "OUTLIER" in table
+    document = to_json(report)
+    assert {r["provider"] for r in document["results"] if r["outlier"]} == {"weak-0", "weak-1", "weak-2"}
+    assert "**outlier**" in to_markdown(report)
