@@ -142,7 +142,7 @@ def _example_line(sample: Sample, width: int = 80) -> str:
 
 def _heading(report: EqualityReport) -> str:
     return (
-        f"equality test: {report.model}, {report.samples} samples per host over "
+        f"equality: {report.model}, {report.samples} samples/host, "
         f"{len(report.settings.prompts)} prompts, alpha {report.alpha}"
     )
 

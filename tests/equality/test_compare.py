@@ -58,7 +58,8 @@ def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the
 
     hosts = [HostSamples(p, s) for p, s in _fleet(4).items()]
     hosts.append(HostSamples("a-very-long-provider-name/with-a-quantization-tag", _fleet(5)["healthy-0"]))
-    report = build("m/x", hosts, samples=30, alpha=0.01, settings=EqualitySettings())
+    report_model = "moonshotai/kimi-k2-0905-a-long-model-slug"
+    report = build(report_model, hosts, samples=30, alpha=0.01, settings=EqualitySettings())
     table = to_table(report)
     assert max(map(len, table.splitlines())) <= 80
     assert "weak-0 wrote:" in table and "its peers wrote:" in table and "OUTLIER" in table
