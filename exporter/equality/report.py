@@ -142,7 +142,7 @@ def _example_line(sample: Sample, width: int = 80) -> str:
 
 def _heading(report: EqualityReport) -> str:
     return (
-        f"equality: {report.model}, {report.samples} samples/host, "
+        f"equality test: {report.model}\n{report.samples} samples per host over "
         f"{len(report.settings.prompts)} prompts, alpha {report.alpha}"
     )
 
@@ -175,7 +175,8 @@ def to_table(report: EqualityReport) -> str:
 
 def to_markdown(report: EqualityReport) -> str:
     """The report for an incident ticket."""
-    lines = [f"### {_heading(report)}", "", "| provider | n | MMD² | p | p adjusted | verdict |"]
+    title = _heading(report).replace("\n", ": ", 1)
+    lines = [f"### {title}", "", "| provider | n | MMD² | p | p adjusted | verdict |"]
     lines.append("|---|---:|---:|---:|---:|---|")
     for row in report.rows:
         r = row.result
