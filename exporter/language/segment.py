@@ -22,8 +22,9 @@ _CJK_NEXT = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uff01-\uff5e"
 # other characters quickly (five times faster than lookbehinds first).
 _END = re.compile(
     r"(?=[.!?…。！？．\n])(?:"
-    r"[.!?…]+[\"'”’»)\]*_]*(?=\s)"  # Latin/Cyrillic end of sentence before whitespace
-    rf"|[.!?…]+[\"'”’»)\]*_]*(?=[{_CJK_NEXT}])"  # ... or glued to a Chinese/Japanese/Korean sentence
+    # A run of end marks is matched only from its first mark, atomically: trying every position inside a
+    # long run ("....x") would make the scan quadratic.
+    r"(?<![.!?…])(?>[.!?…]+[\"'”’»)\]*_]*)(?=\s|[" + _CJK_NEXT + r"])"  # before whitespace or CJK
     r"|[.!?](?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+\s)"  # "address.It is": a sentence glued to the next one
     rf"|[.!?](?<=[{_CJK_NEXT}][.!?])(?=[A-Za-z])"  # "命令.Ftp": a CJK sentence ended by an ASCII full stop
     r"|[。！？．]+[」』”’）)\]*]*"  # CJK end of sentence, no space needed
