@@ -122,8 +122,10 @@ def test_locale_codes_are_canonicalised() -> None:
     assert (canonical_locale("ZH_hant"), canonical_locale("pt-br"), canonical_locale("en-US")) == (
         "zh-Hant",
         "pt-BR",
-        None,
+        "en",  # BCP 47: a region on a locale that has none names that locale (issue 11)
     )
+    unknown = (canonical_locale("pt-PT"), canonical_locale("zh-US"), canonical_locale("en-"))
+    assert unknown == (None, None, None)
 
 
 def test_the_models_load_from_local_files_without_network(monkeypatch: pytest.MonkeyPatch) -> None:
