@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from exporter.configkit import Section
 from exporter.contracts.base import Contract, ProbeContext, unjudgeable
+from exporter.contracts.reply_checks import screen
 from exporter.gateway.types import ChatResult
 from exporter.language.judge import Judge, Verdict, default_judge
 from exporter.language.locales import (
@@ -151,7 +152,12 @@ class LanguageContract(Contract):
                     Outcome.INCONCLUSIVE, Reason.BUDGET_EXHAUSTED, "reasoning used the budget", result, spec
                 )
             return self._result(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, spec)
-        verdict = judge.judge(result.content, spec.code)
+        if (finding := screen(result.content, result.finish_reason)) is not None:
+            # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.
+            verdict = Verdict(Outcome.FAIL, finding.reason, {"locale": spec.code, **finding.evidence},
+                              finding.detail)  # fmt: skip
+        else:
+            verdict = judge.judge(result.content, spec.code)
         return self._from_verdict(verdict, result, spec)
 
     @staticmethod

@@ -1,4 +1,10 @@
-"""Encoding corruption: U+FFFD, control characters, and mojibake (UTF-8 bytes read as cp1252/Latin-1/cp1251).
+"""Encoding corruption: U+FFFD, control and invisible formatting characters, and mojibake.
+
+Mojibake is UTF-8 bytes read with the wrong codec: cp1252/Latin-1/cp1251 (one byte per character) or a
+legacy East Asian codec (GB18030/GBK, Big5, cp949/EUC-KR, cp932/Shift_JIS, EUC-JP: one or two bytes per
+character). Bidirectional embeddings/overrides/isolates (U+202A-U+202E, U+2066-U+2069; none of our locales
+is written right to left, and U+202E is the classic spoofing character) and private-use characters (no
+text in any locale has them; a broken detokenizer emits them) count as corruption too.
 
 Mojibake is found by undoing it: a run of characters that the wrong codec could have produced is encoded
 back to bytes with that codec, and the bytes are searched for well-formed multi-byte UTF-8 sequences that
@@ -24,6 +30,12 @@ from dataclasses import dataclass
 _REPLACEMENT = "\ufffd"
 # C0 controls except tab/newline/carriage return, DEL, C1 controls, lone surrogates, non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+# Legacy East Asian codecs a serving stack may read UTF-8 with, in the order they are tried.
+CJK_CODECS = ("gb18030", "big5", "cp949", "cp932", "euc_jp")
+CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-formed UTF-8 sequences
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
@@ -124,9 +136,52 @@ def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     return _Codec(name, table, re.compile(f"[{chars}]{{2,}}"), pair, min_consecutive, min_scattered)
 
 
+def _cjk_mojibake(text: str) -> Corruption | None:
+    """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
+
+    Each run of non-ASCII characters is encoded back with the codec; where the bytes are mostly
+    (``CJK_MIN_COVERAGE``) well-formed UTF-8 sequences decoding to plausible characters, the run is
+    mojibake. Real Chinese, Japanese or Korean text re-encoded in its own codec almost never is: its lead
+    bytes are followed by other lead bytes (``你好`` in GBK is ``C4 E3 BA C3``). A run that decodes to one
+    character only counts inside a Latin or Cyrillic word (``caf茅``): one two-byte CJK character
+    alone may be a word.
+    """
+    for codec in CJK_CODECS:
+        for run in _NON_ASCII_RUN.finditer(text):
+            chars = run.group()
+            try:
+                raw = chars.encode(codec)
+            except UnicodeEncodeError:
+                continue
+            covered = 0
+            decoded: list[str] = []
+            for match in _UTF8_SEQUENCE.finditer(raw):
+                try:
+                    piece = match.group().decode("utf-8")
+                except UnicodeDecodeError:
+                    continue
+                if _plausible_latin(piece):
+                    covered += len(match.group())
+                    decoded.append(piece)
+            if not decoded or covered < CJK_MIN_COVERAGE * len(raw):
+                continue
+            if len(decoded) == 1 and not _inside_latin_word(text, run.start(), len(chars)):
+                continue
+            return Corruption(
+                "mojibake",
+                run.start(),
+                chars[:24],
+                tuple(f"U+{ord(c):04X}" for c in chars[:24]),
+                codec=codec,
+                repaired="".join(decoded)[:24],
+            )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Corruption:
-    """What was found: ``kind`` is ``replacement_character``, ``control_character`` or ``mojibake``."""
+    """What was found: ``kind`` is ``replacement_character``, ``control_character``, ``bidi_control``,
+    ``private_use`` or ``mojibake``."""
 
     kind: str
     offset: int  # character offset of the first finding
@@ -180,7 +235,19 @@ class EncodingChecker:
                 tuple(f"U+{ord(c):04X}" for c in dict.fromkeys(controls)),
                 count=len(controls),
             )
+        for pattern, kind in ((_BIDI_CONTROL, "bidi_control"), (_PRIVATE_USE, "private_use")):
+            if first := pattern.search(text):
+                chars = pattern.findall(text)
+                return Corruption(
+                    kind,
+                    first.start(),
+                    first.group().encode("unicode_escape").decode("ascii"),
+                    tuple(f"U+{ord(c):04X}" for c in dict.fromkeys(chars)),
+                    count=len(chars),
+                )
         if found := self._mojibake(text, self._latin, _plausible_latin):
+            return found
+        if found := _cjk_mojibake(text):
             return found
         if _latin_context(text, self._cyrillic):
             # Cyrillic letters in a Latin-script text only where the round trip decodes to UTF-8
