@@ -136,15 +136,32 @@ def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     return _Codec(name, table, re.compile(f"[{chars}]{{2,}}"), pair, min_consecutive, min_scattered)
 
 
+# Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
+# CJK blocks: what a repaired run must be written in, all of it in one of the three.
+_REPAIR_LATIN = re.compile("[A-Za-zÀ-ÖØ-öø-ÿĂăĄąĆćČčĐđĘęĞğİıŁłŃńŒœŚśŞşŠšŹźŻżŽžƠơƯư\u1ea0-\u1ef9]+")
+_REPAIR_CYRILLIC = re.compile("[А-яЁёІіЇїЄєҐґ]+")
+_REPAIR_HAN_KANA = re.compile("[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff5e]+")
+_REPAIR_HANGUL = re.compile("[\u3000-\u303f\uac00-\ud7a3]+")
+_REPAIR_NEUTRAL = re.compile(r"[\s\u2010-\u206f\u00a0-\u00bf0-9]+")
+
+
+def _coherent(repaired: str) -> bool:
+    """Whether a repaired run reads as text: its letters all in one of our alphabets or the common CJK
+    blocks. A chance round trip of real CJK text gives a jumble (``Ѱ踦``, ``Ŀ¼``, ``㼶ṹ``)."""
+    letters = _REPAIR_NEUTRAL.sub("", repaired)
+    scripts = (_REPAIR_LATIN, _REPAIR_CYRILLIC, _REPAIR_HAN_KANA, _REPAIR_HANGUL)
+    return bool(letters) and any(p.fullmatch(letters) for p in scripts)
+
+
 def _cjk_mojibake(text: str) -> Corruption | None:
     """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
 
     Each run of non-ASCII characters is encoded back with the codec; where the bytes are mostly
     (``CJK_MIN_COVERAGE``) well-formed UTF-8 sequences decoding to plausible characters, the run is
     mojibake. Real Chinese, Japanese or Korean text re-encoded in its own codec almost never is: its lead
-    bytes are followed by other lead bytes (``你好`` in GBK is ``C4 E3 BA C3``). A run that decodes to one
-    character only counts inside a Latin or Cyrillic word (``caf茅``): one two-byte CJK character
-    alone may be a word.
+    bytes are followed by other lead bytes (``你好`` in GBK is ``C4 E3 BA C3``), and where a chance round
+    trip happens the repair is a jumble of scripts (``Ѱ踦``), not text (``_coherent``). A run that repairs
+    to one letter only counts glued to the Latin word it belongs to (``caf茅``).
     """
     for codec in CJK_CODECS:
         for run in _NON_ASCII_RUN.finditer(text):
@@ -163,10 +180,15 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 if _plausible_latin(piece):
                     covered += len(match.group())
                     decoded.append(piece)
-            if not decoded or covered < CJK_MIN_COVERAGE * len(raw):
+            if not decoded or covered < CJK_MIN_COVERAGE * len(raw) or not _coherent("".join(decoded)):
                 continue
-            if len(decoded) == 1 and not _inside_latin_word(text, run.start(), len(chars)):
-                continue
+            letters = _REPAIR_NEUTRAL.sub("", "".join(decoded))
+            if len(letters) == 1 and not (
+                _REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters)
+            ):
+                continue  # one CJK character is a word of its own, not a repaired accent
+            if len(letters) == 1 and not _LATIN_LETTER.match(text[run.start() - 1 : run.start()]):
+                continue  # one repaired letter counts only glued to the Latin word it belongs to ("caf茅")
             return Corruption(
                 "mojibake",
                 run.start(),
