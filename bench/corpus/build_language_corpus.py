@@ -413,8 +413,8 @@ def main() -> int:
         if args.clean_out:
             with open(args.clean_out, "a" if locale != LOCALES[0] else "w", encoding="utf-8") as fh:
                 for source, text in rows:
-                    fh.write(json.dumps({"locale": locale, "source": source, "text": text}, ensure_ascii=False))
-                    fh.write("\n")
+                    row = {"locale": locale, "source": source, "text": text}
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         rng.shuffle(rows)
         clean[locale] = rows[: args.per_locale]
         print(f"{locale:8} {len(rows):5} paragraphs, kept {len(clean[locale])}", file=sys.stderr)
