@@ -239,13 +239,31 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 
 def _compile(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE | re.DOTALL)
+    # Matched against lowercased text with a lowercased pattern (the patterns use no uppercase escapes):
+    # five times faster than re.IGNORECASE on Unicode text.
+    return re.compile("|".join(f"(?:{p})" for p in patterns).lower(), re.DOTALL)
 
 
+# Per locale, for tests and evidence; search them in lowercased text (``pattern.search(text.lower())``).
 HARD: Mapping[str, re.Pattern[str]] = MappingProxyType({k: _compile(v[0]) for k, v in _PATTERNS.items()})
 SOFT: Mapping[str, re.Pattern[str]] = MappingProxyType({k: _compile(v[1]) for k, v in _PATTERNS.items()})
 # Every locale's patterns at once: a reply may refuse in another language than the one it was asked in.
 REFUSAL_RE = _compile(tuple(p for hard, soft in _PATTERNS.values() for p in (*hard, *soft)))
+# The same, grouped by script, each searched only when the window has a letter of that script.
+_GROUPS = {"cyrillic": ("ru", "uk"), "cjk": ("ja", "ko", "zh-Hans", "zh-Hant")}
+_BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (
+        re.compile(trigger),
+        _compile(
+            tuple(p for code, (hard, soft) in _PATTERNS.items() if code in codes for p in (*hard, *soft))
+        ),
+    )
+    for trigger, codes in (
+        ("[a-zà-ÿ]", tuple(c for c in _PATTERNS if c not in _GROUPS["cyrillic"] + _GROUPS["cjk"])),
+        ("[а-яёіїєґ]", _GROUPS["cyrillic"]),
+        ("[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]", _GROUPS["cjk"]),
+    )
+)
 
 
 def find_refusal(text: str) -> str | None:
@@ -254,5 +272,13 @@ def find_refusal(text: str) -> str | None:
     >>> find_refusal("抱歉，我无法继续这个场景。")
     '抱歉，我无法继续'
     """
-    match = REFUSAL_RE.search(text[:REFUSAL_WINDOW_CHARS])
-    return match.group(0) if match else None
+    window = text[:REFUSAL_WINDOW_CHARS]
+    lowered = window.lower()
+    found = [
+        m for trigger, pattern in _BY_SCRIPT if trigger.search(lowered) and (m := pattern.search(lowered))
+    ]
+    if not found:
+        return None
+    match = min(found, key=lambda m: m.start())
+    # lower() keeps the length except for a few letters (Turkish İ): then the lowercased phrase is shown
+    return window[match.start() : match.end()] if len(lowered) == len(window) else match.group(0)

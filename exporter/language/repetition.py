@@ -88,9 +88,9 @@ def _token_loop(text: str) -> Repetition | None:
         for i in range(period, len(tokens)):
             if tokens[i] == tokens[i - period]:
                 run += 1
-                continue
-            best = _longer(best, run, period, i)
-            run = 0
+            elif run:
+                best = _longer(best, run, period, i)
+                run = 0
         best = _longer(best, run, period, len(tokens))
     if best is None:
         return None
