@@ -35,7 +35,9 @@ _PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 # Legacy East Asian codecs a serving stack may read UTF-8 with, in the order they are tried.
 CJK_CODECS = ("gb18030", "big5", "cp949", "cp932", "euc_jp")
 CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-formed UTF-8 sequences
+CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_DOUBLE_BYTE_READING = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
@@ -163,13 +165,18 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     trip happens the repair is a jumble of scripts (``Ѱ踦``), not text (``_coherent``). A run that repairs
     to one letter only counts glued to the Latin word it belongs to (``caf茅``).
     """
+    head = text[:CJK_SCAN_CHARS]
+    if not _DOUBLE_BYTE_READING.search(head):
+        return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
     for codec in CJK_CODECS:
-        for run in _NON_ASCII_RUN.finditer(text):
+        for run in _NON_ASCII_RUN.finditer(head):
             chars = run.group()
             try:
                 raw = chars.encode(codec)
             except UnicodeEncodeError:
                 continue
+            if len(raw.decode("utf-8", errors="ignore").encode()) < CJK_MIN_COVERAGE * len(raw):
+                continue  # at most that much is well-formed UTF-8 at all: real text in this codec
             covered = 0
             decoded: list[str] = []
             for match in _UTF8_SEQUENCE.finditer(raw):

@@ -16,7 +16,8 @@ people do write, so every signal needs many repeats covering much of the reply:
   no punctuation). Human prose of that size compresses to 35-60 %.
 
 Everything is one pass or a fixed number of passes over at most ``MAX_JUDGED_CHARS`` characters (the rest
-of a longer reply is not judged): linear in the reply's length.
+of a longer reply is not judged; the token-loop check reads the first ``MAX_LOOP_TOKENS`` tokens): linear in
+the reply's length and bounded whatever its length.
 
 Example::
 
@@ -35,7 +36,8 @@ from dataclasses import dataclass
 
 from exporter.language.segment import split_sentences
 
-MAX_JUDGED_CHARS = 16_384  # characters of a reply the judges read (the probes ask for ~600)
+MAX_JUDGED_CHARS = 8_192  # characters of a reply the judges read (the probes ask for ~600)
+MAX_LOOP_TOKENS = 4_096  # tokens the token-loop check reads: a loop long enough to matter shows by then
 MAX_PERIOD = 8  # longest repeated unit, in tokens, the token-loop check looks for
 LOOP_MIN_REPEATS = 6  # back-to-back repeats of the unit
 LOOP_MIN_TOKENS = 24  # ... covering at least this many tokens
@@ -79,7 +81,7 @@ def find_repetition(text: str) -> Repetition | None:
 
 
 def _token_loop(text: str) -> Repetition | None:
-    tokens = [t.casefold() for t in _TOKEN.findall(text)]
+    tokens = [t.casefold() for t in _TOKEN.findall(text)][:MAX_LOOP_TOKENS]
     if len(tokens) < LOOP_MIN_TOKENS:
         return None
     best: _Run | None = None

@@ -47,11 +47,10 @@ def find_truncation(text: str, finish_reason: str | None) -> Truncation | None:
     stripped = text.strip()
     if not stripped:
         return None  # an empty reply is judged as empty, not truncated
+    last = stripped[-1]
+    if not (last in _OPEN_ENDS or unicodedata.category(last)[0] in "LN"):
+        return None  # it ends where a sentence can: checked first, it is the cheap test
     letters = weight(script_counts(stripped[: MIN_STORY_LETTERS * 4]))
     if letters >= MIN_STORY_LETTERS:
-        return None
-    last = stripped[-1]
-    mid_sentence = last in _OPEN_ENDS or unicodedata.category(last)[0] in "LN"
-    if not mid_sentence:
         return None
     return Truncation(letters, stripped[-24:], finish_reason)
