@@ -98,7 +98,7 @@ _DOUBLED_OK = frozenset({"**", "__", "--", "——", "~~", "[["})  # bold, rules
 # ("*.txt" is a glob, not an opener and a full stop)
 _OPENER_THEN_STRAY = re.compile(
     r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:)\]}!?]|\.(?![.a-z0-9]))"
-)  # "*.txt" is a glob
+)
 # "ción.El", "s.The": a fragment, a full stop or comma, and the real first word glued behind it.
 _GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
 # "ment —Quédate", "ing *The": a fragment in front of an emphasis mark, a dash or a quote.
