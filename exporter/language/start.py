@@ -96,9 +96,7 @@ _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 _DOUBLED_OK = frozenset({"**", "__", "--", "——", "~~", "[["})  # bold, rules, wiki links
 # Stray punctuation right behind an opener: '".Il guardiano', '*.', '«.', '¿,' ('"..." and '*…*' pass).
 # ("*.txt" is a glob, not an opener and a full stop)
-_OPENER_THEN_STRAY = re.compile(
-    r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:)\]}!?]|\.(?![.a-z0-9]))"
-)
+_OPENER_THEN_STRAY = re.compile(r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:)\]}!?]|\.(?![.a-z0-9]))")
 # "ción.El", "s.The": a fragment, a full stop or comma, and the real first word glued behind it.
 _GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
 # "ment —Quédate", "ing *The": a fragment in front of an emphasis mark, a dash or a quote.
