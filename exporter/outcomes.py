@@ -74,6 +74,11 @@ class Reason(StrEnum):
     NOT_ADVERTISED = "not_advertised"
     WRONG_PROVIDER = "wrong_provider"
     BUDGET_EXHAUSTED = "budget_exhausted"
+    # every free-text probe reply (issue 11): refusal phrase outside the refusal contract, a story cut
+    # short mid-sentence, a degenerate loop
+    REFUSAL = "refusal"
+    TRUNCATION = "truncation"
+    REPETITION = "repetition"
 
 
 @dataclass(frozen=True, slots=True)

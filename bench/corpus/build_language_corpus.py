@@ -401,11 +401,20 @@ def main() -> int:
         action="store_true",
         help="keep paragraphs no one writes as a reply (cut manual-page tags, format strings, mojibake)",
     )
+    parser.add_argument(
+        "--clean-out",
+        help="also write every clean paragraph as {locale, source, text} JSON lines (bench/judges_eval.py)",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     clean: dict[str, list[tuple[str, str]]] = {}
     for locale in LOCALES:
         rows = collect(locale, args.files, rng, reply_filter=not args.keep_non_replies)
+        if args.clean_out:
+            with open(args.clean_out, "a" if locale != LOCALES[0] else "w", encoding="utf-8") as fh:
+                for source, text in rows:
+                    row = {"locale": locale, "source": source, "text": text}
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         rng.shuffle(rows)
         clean[locale] = rows[: args.per_locale]
         print(f"{locale:8} {len(rows):5} paragraphs, kept {len(clean[locale])}", file=sys.stderr)

@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 from exporter.configkit import Section
 from exporter.contracts.base import Contract, ProbeContext, judged, unjudgeable
+from exporter.contracts.reply_checks import screen
 from exporter.gateway.types import ChatResult
-from exporter.language.judge import Judge, default_judge
+from exporter.language.judge import Judge, Verdict, default_judge
 from exporter.language.locales import (
     DEFAULT_LOCALES,
     LOCALES,
@@ -164,7 +165,12 @@ class LanguageContract(Contract):
                     locale=spec.code,
                 )
             return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
-        verdict = judge.judge(result.content, spec.code)
+        if (finding := screen(result.content, result.finish_reason)) is not None:
+            # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.
+            verdict = Verdict(Outcome.FAIL, finding.reason, {"locale": spec.code, **finding.evidence},
+                              finding.detail)  # fmt: skip
+        else:
+            verdict = judge.judge(result.content, spec.code)
         evidence = dict(verdict.evidence)
         if result.finish_reason is not None:
             evidence["finish_reason"] = result.finish_reason

@@ -1,9 +1,11 @@
 """Time-to-first-token contract (DESIGN §5.1): a streamed reply must show visible content within a threshold.
 
-TTFT runs from sending the request to the first non-empty visible content delta; SSE comments, empty deltas
-and role-only chunks do not count, and reasoning deltas count only when configured. An open stream with
-nothing visible by the threshold is ``fail``; no response at all is ``transport`` (the gateway client
-classifies that). One slow round never suspends anyone: the rules need two consecutive failing rounds.
+TTFT runs from sending the request to the first content delta with a visible character; SSE comments, empty
+deltas, role-only chunks and whitespace-only deltas (``" "``, ``"\n"``, zero-width characters) do not count.
+Reasoning deltas count only when configured (``count_reasoning``), whitespace only when ``count_whitespace``.
+An open stream with nothing visible by the threshold is ``fail``; no response at all is ``transport`` (the
+gateway client classifies that). One slow round never suspends anyone: the rules need two consecutive
+failing rounds.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ DEFAULT_MESSAGES = (
 class TTFTContract(Contract):
     threshold_seconds: float = DEFAULT_THRESHOLD_SECONDS
     count_reasoning: bool = False
+    count_whitespace: bool = False
     max_tokens: int = 48
 
     name = "ttft"
@@ -42,6 +45,7 @@ class TTFTContract(Contract):
         contract = cls(
             threshold_seconds=section.duration("threshold", DEFAULT_THRESHOLD_SECONDS, minimum=0.001),
             count_reasoning=section.boolean("count_reasoning", False),
+            count_whitespace=section.boolean("count_whitespace", False),
             max_tokens=section.integer("max_tokens", 48, minimum=1, maximum=4096),
         )
         section.finish()
@@ -54,6 +58,7 @@ class TTFTContract(Contract):
             stream=True,
             first_token_deadline=self.threshold_seconds,
             count_reasoning_as_first_token=self.count_reasoning,
+            count_whitespace_as_first_token=self.count_whitespace,
         )
         result = await ctx.gateway.chat(request)
         if (gated := unjudgeable(result, ctx.target)) is not None:

@@ -11,7 +11,9 @@ It keeps what a probe needs from an OpenAI/OpenRouter completion and nothing els
 - the first error object, from a top-level ``error`` (mid-stream error chunk, ``code`` int or string) or a
   choice-level ``error`` (the non-streamed ``finish_reason: "error"`` shape);
 - the moment of the **first visible token**: ``feed`` returns True for exactly one chunk, the first whose
-  ``delta.content`` is a non-empty string (or ``delta.reasoning``, when ``count_reasoning_as_first_token``).
+  ``delta.content`` has a visible character (or ``delta.reasoning``, when ``count_reasoning_as_first_token``).
+  Whitespace and zero-width characters alone (``" "``, ``"\\n"``, U+200B) do not count unless
+  ``count_whitespace_as_first_token``: a host that flushes a newline early has not started answering.
   Role-only chunks, ``content: ""`` and refusal deltas never count; SSE comments never reach this class.
 
 Only choice index 0 is read (probes ask for one choice). Values of the wrong type are ignored, never
@@ -77,8 +79,11 @@ def _non_negative_float(value: object) -> float:
 class ChunkAccumulator:
     """Feed every decoded chunk (or the one non-streamed body) in order; read the fields at the end."""
 
-    def __init__(self, *, count_reasoning_as_first_token: bool = False) -> None:
+    def __init__(
+        self, *, count_reasoning_as_first_token: bool = False, count_whitespace_as_first_token: bool = False
+    ) -> None:
         self._count_reasoning = count_reasoning_as_first_token
+        self._count_whitespace = count_whitespace_as_first_token
         self._content: list[str] = []
         self._reasoning: list[str] = []
         self._refusal: list[str] = []
@@ -141,11 +146,13 @@ class ChunkAccumulator:
             content = part.get("content")
             if isinstance(content, str) and content:
                 self._content.append(content)
-                first_visible = True
+                first_visible = self._count_whitespace or _visible(content)
             reasoning = part.get("reasoning")
             if isinstance(reasoning, str) and reasoning:
                 self._reasoning.append(reasoning)
-                first_visible = first_visible or self._count_reasoning
+                first_visible = first_visible or (
+                    self._count_reasoning and (self._count_whitespace or _visible(reasoning))
+                )
             refusal = part.get("refusal")
             if isinstance(refusal, str) and refusal:
                 self._refusal.append(refusal)
@@ -160,6 +167,15 @@ class ChunkAccumulator:
             self.saw_visible_token = True
             return True
         return False
+
+
+# Characters that show nothing: whitespace (str.isspace) plus the zero-width format characters and BOM.
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows anything: one character that is neither whitespace nor zero-width."""
+    return any(not c.isspace() and c not in _INVISIBLE for c in text)
 
 
 def _first_choice(choices: list[Any]) -> Mapping[str, Any] | None:

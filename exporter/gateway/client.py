@@ -336,7 +336,10 @@ class GatewayClient:
             "POST", self._base + "/chat/completions", json=self.build_chat_body(request),
             headers=self.build_chat_headers(request),
         )  # fmt: skip
-        acc = ChunkAccumulator(count_reasoning_as_first_token=request.count_reasoning_as_first_token)
+        acc = ChunkAccumulator(
+            count_reasoning_as_first_token=request.count_reasoning_as_first_token,
+            count_whitespace_as_first_token=request.count_whitespace_as_first_token,
+        )
         progress = _Progress()
         loop = asyncio.get_running_loop()
         overall_at = loop.time() + self._timeout

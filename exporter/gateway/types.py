@@ -58,6 +58,8 @@ class ChatRequest:
     # (measured from sending the request); the result then has first_token_timed_out=True.
     first_token_deadline: float | None = None
     count_reasoning_as_first_token: bool = False
+    # Whether a delta of only whitespace / zero-width characters is the first token (default: no).
+    count_whitespace_as_first_token: bool = False
     # Pinned OpenRouter requests only: route only to an endpoint that supports every parameter sent. False
     # for a capability the configuration requires although the endpoint does not advertise it: the probe
     # must reach the host and be judged, not be filtered out as "no allowed providers".

@@ -31,6 +31,8 @@ single text: prints one JSON object
 
 outcomes: pass | fail (switch, mixing, encoding, leading_garbage) | inconclusive (too_short, ambiguous)
 locales: {", ".join(DEFAULT_LOCALES)}
+  BCP 47 tags are mapped: zh-TW/zh-HK -> zh-Hant, zh/zh-CN/zh-SG -> zh-Hans, pt/pt-BR -> pt-BR,
+  en-US/es-419/de-CH... -> en/es/de; other tags are rejected. A leading UTF-8 BOM is ignored.
 """
 
 
@@ -89,14 +91,14 @@ def run(
     if not jsonl:
         assert default is not None
         verdict = judge.judge(text, default)
-        out = {
+        out: dict[str, object] = {
             "outcome": str(verdict.outcome),
             "reason": str(verdict.reason),
             "locale": default,
             "detail": verdict.detail,
             "evidence": verdict.evidence,
         }
-        print(json.dumps(out, ensure_ascii=False), file=stdout)
+        print(_dumps(out), file=stdout)
         return 0
     bad = 0
     for number, line in enumerate(text.split("\n"), start=1):
@@ -105,34 +107,37 @@ def run(
         item = _parse_line(line, default)
         if item.error is not None:
             bad += 1
-            print(
-                json.dumps({"id": item.ident, "line": number, "error": item.error}, ensure_ascii=False),
-                file=stdout,
-            )
+            print(_dumps({"id": item.ident, "line": number, "error": item.error}), file=stdout)
             print(f"canary judge-language: line {number}: {item.error}", file=stderr)
             continue
         verdict = judge.judge(item.text, item.locale)
-        print(
-            json.dumps(
-                {
-                    "id": item.ident,
-                    "outcome": str(verdict.outcome),
-                    "reason": str(verdict.reason),
-                    "locale": item.locale,
-                },
-                ensure_ascii=False,
-            ),
-            file=stdout,
-        )
+        row: dict[str, object] = {"id": item.ident, "outcome": str(verdict.outcome),
+                                  "reason": str(verdict.reason), "locale": item.locale}  # fmt: skip
+        print(_dumps(row), file=stdout)
     return 1 if bad else 0
 
 
 def _read(path: str, stdin: TextIO) -> str:
+    """The input as text: UTF-8 with replacement, a leading byte-order mark dropped (it marks the file's
+    encoding, it is not part of the reply)."""
     if path == "-":
         buffer = getattr(stdin, "buffer", None)
-        return buffer.read().decode("utf-8", errors="replace") if buffer is not None else stdin.read()
-    with open(path, "rb") as fh:
-        return fh.read().decode("utf-8", errors="replace")
+        text = buffer.read().decode("utf-8", errors="replace") if buffer is not None else stdin.read()
+    else:
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8", errors="replace")
+    return text.removeprefix("\ufeff")
+
+
+def _dumps(obj: dict[str, object]) -> str:
+    """One JSON line; non-ASCII kept readable unless a lone surrogate (from an escaped ``\\udxxx`` in
+    the input) would make the line unwritable as UTF-8, then everything is escaped."""
+    line = json.dumps(obj, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj)
+    return line
 
 
 @dataclass(frozen=True, slots=True)

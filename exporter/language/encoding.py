@@ -1,4 +1,10 @@
-"""Encoding corruption: U+FFFD, control characters, and mojibake (UTF-8 bytes read as cp1252/Latin-1/cp1251).
+"""Encoding corruption: U+FFFD, control and invisible formatting characters, and mojibake.
+
+Mojibake is UTF-8 bytes read with the wrong codec: cp1252/Latin-1/cp1251 (one byte per character) or a
+legacy East Asian codec (GB18030/GBK, Big5, cp949/EUC-KR, cp932/Shift_JIS, EUC-JP: one or two bytes per
+character). Bidirectional embeddings/overrides/isolates (U+202A-U+202E, U+2066-U+2069; none of our locales
+is written right to left, and U+202E is the classic spoofing character) and private-use characters (no
+text in any locale has them; a broken detokenizer emits them) count as corruption too.
 
 Mojibake is found by undoing it: a run of characters that the wrong codec could have produced is encoded
 back to bytes with that codec, and the bytes are searched for well-formed multi-byte UTF-8 sequences that
@@ -24,6 +30,14 @@ from dataclasses import dataclass
 _REPLACEMENT = "\ufffd"
 # C0 controls except tab/newline/carriage return, DEL, C1 controls, lone surrogates, non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+# Legacy East Asian codecs a serving stack may read UTF-8 with, in the order they are tried.
+CJK_CODECS = ("gb18030", "big5", "cp949", "cp932", "euc_jp")
+CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-formed UTF-8 sequences
+CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_DOUBLE_BYTE_READING = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
@@ -124,9 +138,79 @@ def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     return _Codec(name, table, re.compile(f"[{chars}]{{2,}}"), pair, min_consecutive, min_scattered)
 
 
+# Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
+# CJK blocks: what a repaired run must be written in, all of it in one of the three.
+_REPAIR_LATIN = re.compile("[A-Za-zÀ-ÖØ-öø-ÿĂăĄąĆćČčĐđĘęĞğİıŁłŃńŒœŚśŞşŠšŹźŻżŽžƠơƯư\u1ea0-\u1ef9]+")
+_REPAIR_CYRILLIC = re.compile("[А-яЁёІіЇїЄєҐґ]+")
+_REPAIR_HAN_KANA = re.compile("[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff5e]+")
+_REPAIR_HANGUL = re.compile("[\u3000-\u303f\uac00-\ud7a3]+")
+_REPAIR_NEUTRAL = re.compile(r"[\s\u2010-\u206f\u00a0-\u00bf0-9]+")
+
+
+def _coherent(repaired: str) -> bool:
+    """Whether a repaired run reads as text: its letters all in one of our alphabets or the common CJK
+    blocks. A chance round trip of real CJK text gives a jumble (``Ѱ踦``, ``Ŀ¼``, ``㼶ṹ``)."""
+    letters = _REPAIR_NEUTRAL.sub("", repaired)
+    scripts = (_REPAIR_LATIN, _REPAIR_CYRILLIC, _REPAIR_HAN_KANA, _REPAIR_HANGUL)
+    return bool(letters) and any(p.fullmatch(letters) for p in scripts)
+
+
+def _cjk_mojibake(text: str) -> Corruption | None:
+    """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
+
+    Each run of non-ASCII characters is encoded back with the codec; where the bytes are mostly
+    (``CJK_MIN_COVERAGE``) well-formed UTF-8 sequences decoding to plausible characters, the run is
+    mojibake. Real Chinese, Japanese or Korean text re-encoded in its own codec almost never is: its lead
+    bytes are followed by other lead bytes (``你好`` in GBK is ``C4 E3 BA C3``), and where a chance round
+    trip happens the repair is a jumble of scripts (``Ѱ踦``), not text (``_coherent``). A run that repairs
+    to one letter only counts glued to the Latin word it belongs to (``caf茅``).
+    """
+    head = text[:CJK_SCAN_CHARS]
+    if not _DOUBLE_BYTE_READING.search(head):
+        return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
+    for codec in CJK_CODECS:
+        for run in _NON_ASCII_RUN.finditer(head):
+            chars = run.group()
+            try:
+                raw = chars.encode(codec)
+            except UnicodeEncodeError:
+                continue
+            if len(raw.decode("utf-8", errors="ignore").encode()) < CJK_MIN_COVERAGE * len(raw):
+                continue  # at most that much is well-formed UTF-8 at all: real text in this codec
+            covered = 0
+            decoded: list[str] = []
+            for match in _UTF8_SEQUENCE.finditer(raw):
+                try:
+                    piece = match.group().decode("utf-8")
+                except UnicodeDecodeError:
+                    continue
+                if _plausible_latin(piece):
+                    covered += len(match.group())
+                    decoded.append(piece)
+            if not decoded or covered < CJK_MIN_COVERAGE * len(raw) or not _coherent("".join(decoded)):
+                continue
+            letters = _REPAIR_NEUTRAL.sub("", "".join(decoded))
+            if len(letters) == 1 and not (
+                _REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters)
+            ):
+                continue  # one CJK character is a word of its own, not a repaired accent
+            if len(letters) == 1 and not _LATIN_LETTER.match(text[run.start() - 1 : run.start()]):
+                continue  # one repaired letter counts only glued to the Latin word it belongs to ("caf茅")
+            return Corruption(
+                "mojibake",
+                run.start(),
+                chars[:24],
+                tuple(f"U+{ord(c):04X}" for c in chars[:24]),
+                codec=codec,
+                repaired="".join(decoded)[:24],
+            )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Corruption:
-    """What was found: ``kind`` is ``replacement_character``, ``control_character`` or ``mojibake``."""
+    """What was found: ``kind`` is ``replacement_character``, ``control_character``, ``bidi_control``,
+    ``private_use`` or ``mojibake``."""
 
     kind: str
     offset: int  # character offset of the first finding
@@ -180,7 +264,19 @@ class EncodingChecker:
                 tuple(f"U+{ord(c):04X}" for c in dict.fromkeys(controls)),
                 count=len(controls),
             )
+        for pattern, kind in ((_BIDI_CONTROL, "bidi_control"), (_PRIVATE_USE, "private_use")):
+            if first := pattern.search(text):
+                chars = pattern.findall(text)
+                return Corruption(
+                    kind,
+                    first.start(),
+                    first.group().encode("unicode_escape").decode("ascii"),
+                    tuple(f"U+{ord(c):04X}" for c in dict.fromkeys(chars)),
+                    count=len(chars),
+                )
         if found := self._mojibake(text, self._latin, _plausible_latin):
+            return found
+        if found := _cjk_mojibake(text):
             return found
         if _latin_context(text, self._cyrillic):
             # Cyrillic letters in a Latin-script text only where the round trip decodes to UTF-8

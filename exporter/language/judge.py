@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from exporter.language.detect import Call, Ensemble
 from exporter.language.encoding import EncodingChecker
 from exporter.language.locales import LOCALES, canonical_locale
+from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.language.scripts import script_counts, weight
-from exporter.language.segment import split_sentences
+from exporter.language.segment import is_quoted, mask_code, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
 
@@ -78,6 +79,7 @@ class Judge:
         if code is None:
             raise ValueError(f"unknown locale {locale!r} (known: {', '.join(LOCALES)})")
         spec = LOCALES[code]
+        text = text[:MAX_JUDGED_CHARS]  # linear time on any reply: the rest is not judged
         if (corruption := self.encoding.find(text)) is not None:
             return Verdict(
                 Outcome.FAIL,
@@ -86,7 +88,8 @@ class Judge:
                 f"{corruption.kind.replace('_', ' ')} at character {corruption.offset}",
             )
         text = unicodedata.normalize("NFC", text).strip()
-        sentences = split_sentences(text)
+        # Code (fenced blocks, inline spans) is not language evidence: blanked, offsets kept.
+        sentences = split_sentences(mask_code(text))
         # Script counts once per sentence; the reply's total is their sum (sentences cover every letter).
         sentence_counts = [script_counts(s.text) for s in sentences]
         total = sum(map(weight, sentence_counts))
@@ -132,7 +135,11 @@ class Judge:
         if share >= SWITCH_SHARE and foreign >= SWITCH_MIN_COVERAGE * total:
             detail = f"{share:.0%} of the judged text is {top_language}, not {code}"
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
-        first = foreign_calls[0][1] if len(foreign_calls) == 1 else None
+        # One foreign sentence inside quotation marks is dialogue (a character speaking), not mixing.
+        single = foreign_calls[0] if len(foreign_calls) == 1 else None
+        first = (
+            single[1] if single is not None and not is_quoted(text, single[0].start, single[0].end) else None
+        )
         judged_sentences = evidence["native_sentences"] + len(foreign_calls)  # type: ignore[operator]
         one_strong = (
             first is not None and first.strong and share >= SINGLE_SHARE and first.weight >= SINGLE_MIN_WEIGHT

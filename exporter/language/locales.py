@@ -15,6 +15,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -271,13 +272,38 @@ DEFAULT_LOCALES: tuple[str, ...] = tuple(LOCALES)
 _BY_FOLDED = {code.casefold().replace("_", "-"): code for code in LOCALES}
 
 
-def canonical_locale(code: str) -> str | None:
-    """The known locale a code names (case and ``_``/``-`` insensitive), or None.
+_SUBTAG = re.compile(r"[a-z0-9]{1,8}")
+_HANT_REGIONS = frozenset({"tw", "hk", "mo"})
+_HANS_REGIONS = frozenset({"cn", "sg", "my"})
 
-    >>> canonical_locale("pt_br"), canonical_locale("xx")
-    ('pt-BR', None)
+
+def canonical_locale(code: str) -> str | None:
+    """The known locale a code or BCP 47 tag names (case and ``_``/``-`` insensitive), or None.
+
+    Our own codes first; then BCP 47 tags: ``zh-TW``/``zh-HK``/``zh-MO``/``zh-Hant-*`` -> zh-Hant,
+    ``zh``/``zh-CN``/``zh-SG``/``zh-MY``/``zh-Hans-*`` -> zh-Hans, ``pt``/``pt-BR`` -> pt-BR, and a language
+    whose locale has no region (``en-US``, ``es-419``, ``de-CH``, ``ja-JP``) -> that locale. Anything else
+    (``pt-PT``, ``zh-US``, ``xx``, a malformed tag) is unknown.
+
+    >>> canonical_locale("pt_br"), canonical_locale("zh-TW"), canonical_locale("en-GB"), canonical_locale("xx")
+    ('pt-BR', 'zh-Hant', 'en', None)
     """
-    return _BY_FOLDED.get(code.strip().casefold().replace("_", "-"))
+    folded = code.strip().casefold().replace("_", "-")
+    if (known := _BY_FOLDED.get(folded)) is not None:
+        return known
+    subtags = folded.split("-")
+    if not all(_SUBTAG.fullmatch(tag) for tag in subtags):
+        return None
+    language, rest = subtags[0], subtags[1:]
+    if language == "zh":
+        if not rest or rest[0] == "hans" or rest[0] in _HANS_REGIONS:
+            return "zh-Hans"
+        if rest[0] == "hant" or rest[0] in _HANT_REGIONS:
+            return "zh-Hant"
+        return None
+    if language == "pt":
+        return "pt-BR" if not rest or rest[0] == "br" else None
+    return _BY_FOLDED.get(language)
 
 
 def with_prompts(spec: LocaleSpec, prompts: tuple[Prompt, ...]) -> LocaleSpec:

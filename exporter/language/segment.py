@@ -22,8 +22,9 @@ _CJK_NEXT = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uff01-\uff5e"
 # other characters quickly (five times faster than lookbehinds first).
 _END = re.compile(
     r"(?=[.!?…。！？．\n])(?:"
-    r"[.!?…]+[\"'”’»)\]*_]*(?=\s)"  # Latin/Cyrillic end of sentence before whitespace
-    rf"|[.!?…]+[\"'”’»)\]*_]*(?=[{_CJK_NEXT}])"  # ... or glued to a Chinese/Japanese/Korean sentence
+    # A run of end marks is matched only from its first mark, atomically: trying every position inside a
+    # long run ("....x") would make the scan quadratic.
+    r"(?<![.!?…])(?>[.!?…]+[\"'”’»)\]*_]*)(?=\s|[" + _CJK_NEXT + r"])"  # before whitespace or CJK
     r"|[.!?](?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+\s)"  # "address.It is": a sentence glued to the next one
     rf"|[.!?](?<=[{_CJK_NEXT}][.!?])(?=[A-Za-z])"  # "命令.Ftp": a CJK sentence ended by an ASCII full stop
     r"|[。！？．]+[」』”’）)\]*]*"  # CJK end of sentence, no space needed
@@ -55,3 +56,38 @@ def _add(out: list[Sentence], text: str, start: int, end: int) -> None:
     if stripped:
         offset = start + (len(piece) - len(piece.lstrip()))
         out.append(Sentence(stripped, offset, offset + len(stripped)))
+
+
+# Fenced code blocks (to the closing fence, or the end of the reply) and inline code spans.
+_CODE = re.compile(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{1,400}`")
+_QUOTE_PAIRS = {'"': '"', "“": "”", "„": "“", "«": "»", "»": "«", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
+_QUOTE_CLOSE_TAIL = ".,!?…;:)]*_ \t"
+
+
+def mask_code(text: str) -> str:
+    """``text`` with code blanked out (same length, newlines kept): code is not language evidence.
+
+    >>> mask_code("Use `ls -la` here.")
+    'Use           here.'
+    """
+    return _CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def is_quoted(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (a sentence) is inside quotation marks: it opens with a quote whose
+    closer ends it, or the nearest quote before it opens a span its closer ends after it (bounded look)."""
+    piece = text[start:end].strip(_QUOTE_CLOSE_TAIL)
+    if len(piece) >= 2 and _QUOTE_PAIRS.get(piece[0]) == piece[-1]:
+        return True
+    before = text[max(0, start - 300) : start]
+    for opener, closer in _QUOTE_PAIRS.items():
+        at = before.rfind(opener)
+        if (
+            at < 0
+            or (opener != closer and closer in before[at + 1 :])
+            or (opener == closer and before.count(opener) % 2 == 0)
+        ):
+            continue
+        if closer in text[start : end + 3]:
+            return True
+    return False

@@ -33,7 +33,9 @@ _BACKSLASH_OK = re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])")  # "\n", "\se
 _PIPE_OK = re.compile(r"\|[^\n]*\|")  # a markdown table row
 _AT_OK = re.compile(r"@[A-Za-z]")  # a handle or "@file"
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
-_INVISIBLE_PREFIX = re.compile(r"^[\s\u200b\u200c\u200d\u2060]+")
+# Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
+# first visible one: skipped, so what hides behind them (LRM then ",") is still seen.
+_INVISIBLE_PREFIX = re.compile(r"^[\s\u200b-\u200f\u2060-\u2064\u00ad\u180e]+")
 
 
 def _case_class(predicate: str) -> str:
@@ -89,11 +91,62 @@ _CJK_FRAGMENT = re.compile(
 )
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
+_OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
+_DOUBLED_OK = frozenset({"**", "__", "--", "——", "~~", "[["})  # bold, rules, wiki links
+# Stray punctuation right behind an opener: '".Il guardiano', '*.', '«.', '¿,' ('"..." and '*…*' pass).
+# ("*.txt" is a glob, not an opener and a full stop)
+_OPENER_THEN_STRAY = re.compile(r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:)\]}!?]|\.(?![.a-z0-9]))")
+# "ción.El", "s.The": a fragment, a full stop or comma, and the real first word glued behind it.
+_GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
+# "ment —Quédate", "ing *The": a fragment in front of an emphasis mark, a dash or a quote.
+_FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(]+\s?{_UPPER}")
+# "니다The", "ですHello", "想象成從 — Ahora": a short CJK fragment before Latin or Cyrillic text (spaced,
+# glued, on its own line, or in front of an opener).
+_CJK_BEFORE_ALPHABET = re.compile(
+    r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{1,8}[,.、。]?\s*[(“„«「『¿¡*—–\-\"]*\s?(?=[A-Za-zА-яЁёЄєІіЇїҐґ])"
+)
+# "N(To", "e“The", "ione“Specifies", "ювати(The": letters glued to an opening mark. Latin or Cyrillic
+# letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
+_LETTERS_BEFORE_OPENER = re.compile(r"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{1,14}[(“„«「『¿¡*—–\"]\s?[^\W\d_]")
+# "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
+_TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[^\W\d_]")
+# A lowercase Latin run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
+# ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好") is a cut token.
+_LATIN_BEFORE_CJK = re.compile(r"^[a-z]{1,12}(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])")
+_PARTICLE = re.compile(r"[는은을를이가의에도로와과나만은とはがをのにでもや是的在和就也都命]")
+
+
+# Words a reply may open with in lowercase: interjections and discourse words of the 17 locales
+# (after collapsing repeated letters: "hmmm" -> "hm", "ohhh" -> "oh"). Not subword pieces: no tokenizer
+# leaves "ok" or "ну" as the tail of a neighbouring word.
+def _words(*lines: str) -> frozenset[str]:
+    return frozenset(word for line in lines for word in line.split())
+
+
+INTERJECTIONS = _words(
+    "ok okay oke okey oké sure yes yeah yep yup no nope hm mhm oh ah aha uh um eh hey hi hello well wow oops",
+    "ugh huh ha haha alright right fine so yo ow aw ",  # en
+    "oui non bon euh bah ben hein ouais ",  # fr
+    "sí si vale bueno vaya pues claro ay oye eh ",  # es
+    "sim não nossa olha opa poxa né ",  # pt
+    "ja nein na naja tja ach doch gut also hallo ",  # de
+    "sì beh ecco dai mah boh insomma ehi ",  # it
+    "nou nee hè hé jawel tja ",  # nl
+    "tak nie cóż och hej ",  # pl
+    "ну да нет ой ах ох эх ага так ні еге ",  # ru, uk
+    "evet hayır tamam peki hı ya ",  # tr
+    "iya tidak nah wah ayo ",  # id
+    "ừ vâng không ờ dạ à ồ ơ",  # vi
+)
+_REPEATS = re.compile(r"(.)\1+")
+_FIRST_TOKEN = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True, slots=True)
 class CorruptedStart:
-    """``kind``: ``stray_punctuation``, ``tokenizer_artifact`` or ``fragment``; ``prefix``: the garbage."""
+    """``kind``: ``stray_punctuation``, ``unclosed_opener``, ``tokenizer_artifact`` or ``fragment``;
+    ``prefix``: the garbage."""
 
     kind: str
     prefix: str
@@ -129,7 +182,25 @@ def find_corrupted_start(text: str) -> CorruptedStart | None:
         return _found("stray_punctuation", _stray_prefix(text))
     if "\u0300" <= first <= "\u036f":  # a combining mark with nothing to combine with
         return _found("fragment", first)
+    if found := _opener_problem(text):
+        return found
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
+    if (m := _CJK_BEFORE_ALPHABET.match(body)) and _mostly_alphabetic(body):
+        return _found("fragment", m.group().strip())
+    if (
+        (m := _LATIN_BEFORE_CJK.match(body))
+        and not _PARTICLE.match(body, m.end())
+        and not _recurs(m.group(), body)
+    ):
+        return _found("fragment", m.group())
+    m = (
+        _GLUED_PUNCT.match(body)
+        or _FRAGMENT_BEFORE_OPENER.match(body)
+        or _LETTERS_BEFORE_OPENER.match(text)
+        or _TOKEN_LINE.match(text)
+    )
+    if m and not _is_word(m.group(), body):
+        return _found("fragment", _first_run(m.group()))
     for pattern in (
         _GLUED_CAPITAL,
         _GLUED_CAPS,
@@ -138,11 +209,82 @@ def find_corrupted_start(text: str) -> CorruptedStart | None:
         _SCRAP_LINE,
         _CYRILLIC_BEFORE_CJK,
     ):
-        if m := pattern.match(body):
+        if (m := pattern.match(body)) and not (
+            pattern is _LOOSE_FRAGMENT and (_is_word(m.group(), body) or _command_like(m.group()))
+        ):
             return _found("fragment", _first_run(m.group()))
     if m := _CJK_FRAGMENT.match(body):
         return _found("fragment", m.group())
     return None
+
+
+def _opener_problem(text: str) -> CorruptedStart | None:
+    """An opener that is doubled, followed by stray punctuation, or a straight quote / ``_`` never closed.
+
+    Only the marks a tokenizer leaves alone are checked for a closer: a straight ``"`` or ``'`` followed by
+    a space or glued to CJK (``" The keeper``, ``"你好``), and a ``_`` glued to the first word. A glued
+    ``"The`` or ``«Le`` may open a dialogue whose closer was cut off with the reply: not judged.
+    """
+    first = text[0]
+    if first not in _OPENING_MARKS:
+        return None
+    if (m := _OPENER_THEN_STRAY.match(text)) and not text.startswith(("*!*", '"!"')):
+        return _found("stray_punctuation", m.group())
+    pair = text[:2]
+    if pair[0] == pair[1:] and pair not in _DOUBLED_OK and first not in "*_'":
+        return _found("stray_punctuation", pair)
+    after = text[1:2]
+    if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
+        return _found("unclosed_opener", first)
+    if first == "_" and after.isalpha() and "_" not in text[1:]:
+        return _found("unclosed_opener", first)
+    return None
+
+
+def _closed(mark: str, rest: str) -> bool:
+    """Whether a closing ``mark`` follows (an apostrophe inside a word, ``don't``, closes nothing)."""
+    for i, c in enumerate(rest):
+        if c == mark and not (mark == "'" and rest[i - 1 : i].isalpha() and rest[i + 1 : i + 2].isalpha()):
+            return True
+    return False
+
+
+def _mostly_alphabetic(text: str) -> bool:
+    """Whether the reply's first few hundred characters are Latin or Cyrillic, not CJK."""
+    head = text[:300]
+    alphabetic = sum(1 for c in head if c.isalpha() and c < "\u0530")
+    return alphabetic > 2 * sum(1 for c in head if c.isalpha() and c >= "\u3000")
+
+
+def _recurs(token: str, text: str) -> bool:
+    """Whether ``token`` occurs again later in the text as a whole word: a name the reply is about."""
+    return re.search(rf"(?<![^\W\d_]){re.escape(token)}(?![^\W\d_])", text[len(token) :]) is not None
+
+
+def _is_word(matched: str, text: str) -> bool:
+    """Whether the lowercase first token is a word a reply may start with: an interjection, or a name the
+    reply repeats ("rsync … rsync")."""
+    m = _FIRST_TOKEN.match(matched)
+    if m is None:
+        return False
+    token = m.group()
+    return (
+        _REPEATS.sub(r"\1", token.casefold()) in INTERJECTIONS
+        or token.casefold() in INTERJECTIONS
+        or (_recurs(token, text))
+    )
+
+
+_COMMAND = re.compile(r"[a-z][a-z0-9]{2,11}(?= )")
+_SUFFIX = re.compile(rf"(?:{_SUFFIXES})")
+
+
+def _command_like(matched: str) -> bool:
+    """A lowercase ASCII name of 3-12 characters, spaced from the capitalised text, that is not one of the
+    known word endings: a command or product name opening a sentence (``rsync Kopiert…``), which people
+    write; ``ción Hola``, ``ment Quédate`` and ``ers A list`` are still fragments."""
+    m = _COMMAND.match(matched)
+    return m is not None and not _SUFFIX.fullmatch(m.group())
 
 
 def _legit_symbol_start(text: str) -> bool:

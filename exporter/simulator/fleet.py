@@ -31,10 +31,12 @@ DEFAULT_FLEET = Path(__file__).with_name("fleets") / "default.yaml"
 CATALOGUE_FLEET = Path(__file__).with_name("fleets") / "catalogue.yaml"
 
 ERROR_STATUSES = (408, 429, 500, 502, 503, 504, 524, 529)
-REFUSAL_STYLES = ("content_filter", "empty", "text_en", "text_zh", "error")
+REFUSAL_STYLES = ("content_filter", "empty", "text_en", "text_zh", "error", "soft")
 SCHEMA_KINDS = ("invalid_json", "mismatch", "code_fenced", "truncated")
 ENCODING_KINDS = ("mojibake", "replacement", "control")
-MOJIBAKE_CODECS = ("cp1252", "latin-1", "cp1251")
+MOJIBAKE_CODECS = ("cp1252", "latin-1", "cp1251", "gb18030", "big5", "cp949", "cp932", "euc_jp")
+GARBAGE_STYLES = ("token", "before_opener")  # a token fragment; or one in front of "*" / a dash
+DEGENERATE_KINDS = ("repetition", "truncated")
 TIMEOUT_STAGES = ("accept", "stream")
 BEHAVIOURS = ("healthy", "rate_limited", "erroring", "removed")
 REMOVALS = ("model_not_found", "no_endpoints", "model_deprecated")
@@ -73,6 +75,15 @@ class Delay:
 @dataclass(frozen=True, slots=True)
 class LeadingGarbage:
     rate: float = 0.0
+    style: str = "token"
+
+
+@dataclass(frozen=True, slots=True)
+class Degenerate:
+    """Prose replies that loop (``repetition``) or stop a few words in, finish ``stop`` (``truncated``)."""
+
+    rate: float = 0.0
+    kind: str = "repetition"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +162,7 @@ class FaultProfile:
     language: LanguageFaults = LanguageFaults()
     refusal: Refusal = Refusal()
     schema: SchemaFault = SchemaFault()
+    degenerate: Degenerate = Degenerate()
     errors: Errors = Errors()
     timeout: Timeout = Timeout()
     disappear: Disappear = Disappear()
@@ -442,10 +454,15 @@ def _read_profile(section: Section, problems: Problems) -> FaultProfile:
     inter_token = _read_delay(section, "inter_token", default.inter_token)
     keepalive = section.duration("keepalive", default=default.keepalive, minimum=0.01)
     reasoning = section.boolean("reasoning", default=False)
-    style: Style = section.choice("style", STYLES, default="healthy")
+    reply_style: Style = section.choice("style", STYLES, default="healthy")
 
     sub = section.section("leading_garbage")
-    leading_garbage = LeadingGarbage(rate=_rate(sub))
+    style = sub.choice("style", GARBAGE_STYLES, default="token")
+    leading_garbage = LeadingGarbage(rate=_rate(sub), style=style)
+    sub.finish()
+
+    sub = section.section("degenerate")
+    degenerate = Degenerate(rate=_rate(sub), kind=sub.choice("kind", DEGENERATE_KINDS, default="repetition"))
     sub.finish()
 
     sub = section.section("encoding")
@@ -505,8 +522,9 @@ def _read_profile(section: Section, problems: Problems) -> FaultProfile:
         inter_token=inter_token,
         keepalive=keepalive,
         reasoning=reasoning,
-        style=style,
+        style=reply_style,
         leading_garbage=leading_garbage,
+        degenerate=degenerate,
         encoding=encoding,
         language=language,
         refusal=refusal,

@@ -60,6 +60,8 @@ class Plan:
     mix_with: str | None = None
     mix_fraction: float = 0.4
     mid_stream_error: bool = False
+    garbage_style: str = "token"
+    degenerate: str | None = None  # repetition | truncated (prose replies)
     consumed: frozenset[str] = frozenset()
 
     @property
@@ -127,7 +129,7 @@ def plan_request(
     refusal = None
     if profile.refusal.applies_to(last_user_message) and roll("refusal", profile.refusal.rate):
         refusal = profile.refusal.style
-    schema_fault = leading_garbage = encoding = drift_to = mix_with = None
+    schema_fault = leading_garbage = encoding = drift_to = mix_with = degenerate = None
     if refusal is None:
         if kind is Kind.STRUCTURED and roll("schema", profile.schema.rate):
             schema_fault = profile.schema.kind
@@ -135,6 +137,8 @@ def plan_request(
             leading_garbage = roll("leading_garbage", profile.leading_garbage.rate)
             if roll("encoding", profile.encoding.rate):
                 encoding = profile.encoding.kind
+            if roll("degenerate", profile.degenerate.rate):
+                degenerate = profile.degenerate.kind
         if kind is Kind.LANGUAGE and locale is not None:
             drift = profile.language.drift
             if roll("drift", drift.rate) and drift.to != locale:
@@ -155,5 +159,7 @@ def plan_request(
         mix_with=mix_with,
         mix_fraction=profile.language.mixing.fraction,
         mid_stream_error=mid_stream,
+        garbage_style=profile.leading_garbage.style,
+        degenerate=degenerate,
         consumed=frozenset(consumed),
     )

@@ -36,6 +36,21 @@ REFUSAL_TEXT_EN = (
     "I'm sorry, but I can't continue this scene. It involves graphic violence, which I'm not able to write."
 )
 REFUSAL_TEXT_ZH = "抱歉，我无法继续这个场景，因为其中包含暴力内容。"
+# Polite declines, no policy words: what a soft filter returns instead of the scene (style "soft").
+SOFT_REFUSALS = {
+    "en": "I'd rather not write that scene. Let's talk about something else, shall we?",
+    "es": "Prefiero no escribir esa escena. ¿Hablamos de otra cosa?",
+    "pt-BR": "Prefiro não escrever essa cena. Vamos mudar de assunto?",
+    "fr": "Je préférerais ne pas écrire cette scène. Parlons d'autre chose.",
+    "de": "Ich würde diese Szene lieber nicht schreiben. Lass uns über etwas anderes sprechen.",
+    "it": "Preferirei non scrivere questa scena. Parliamo d'altro?",
+    "ru": "Я бы предпочла не писать эту сцену. Давайте поговорим о чём-нибудь другом.",
+    "ja": "その場面を書くのは控えさせていただきます。別の話題にしませんか。",
+    "zh-Hans": "我还是不写这段了，我们换个话题吧。",
+    "zh-Hant": "我還是不寫這段了，我們換個話題吧。",
+}
+_CJK_CODECS = frozenset({"gb18030", "big5", "cp949", "cp932", "euc_jp"})
+_OPENER_GARBAGE = ("ing *", "ment —", "tion *", "ly — ")
 REASONING_TEXT = (
     "The user wants the scene to continue in character. I should keep the voice of the narrator, "
     "stay consistent with the setting, and answer in {language}."
@@ -169,6 +184,8 @@ def compose(
         content = REFUSAL_TEXT_EN
     elif plan.refusal == "text_zh":
         content = REFUSAL_TEXT_ZH
+    elif plan.refusal == "soft":
+        content = SOFT_REFUSALS.get(request.locale or "en", SOFT_REFUSALS["en"])
     elif request.kind is Kind.PING:
         content = "OK"
     elif request.kind is Kind.STRUCTURED:
@@ -199,11 +216,23 @@ def _prose(request: Understood, plan: Plan, texts: Texts, rng: random.Random) ->
     sentences = pick_sentences(texts.for_locale(locale), locale, rng)
     if plan.mix_with is not None:
         sentences = mix_sentences(sentences, texts.for_locale(plan.mix_with), plan.mix_fraction, rng)
+    if plan.degenerate == "repetition":
+        sentences = [sentences[0]] * 12  # a sampling loop: the first sentence over and over
     content = join_sentences(sentences, locale)
+    if plan.degenerate == "truncated":
+        content = _cut_mid_sentence(content)
     garbage = rng.choice(_garbage_for(content))  # drawn for the script of the clean text
+    if plan.garbage_style == "before_opener":
+        garbage = rng.choice(_OPENER_GARBAGE) if not _is_dense(content[0]) else "的 *"
     if plan.encoding is not None:
         content = corrupt_encoding(content, plan.encoding, rng, plan.encoding_codec)
     return garbage + content if plan.leading_garbage else content
+
+
+def _cut_mid_sentence(text: str) -> str:
+    """The first few words (or CJK characters) of ``text``, ending on a letter: a story cut off."""
+    cut = text[:6] if text and _is_dense(text[0]) else " ".join(text.split()[:5])
+    return re.sub(r"[\W_]+$", "", cut) or cut
 
 
 def pick_sentences(pool: tuple[str, ...], locale: str, rng: random.Random) -> list[str]:
@@ -238,6 +267,11 @@ def corrupt_encoding(text: str, kind: str, rng: random.Random, codec: str = "cp1
     >>> corrupt_encoding("café", "mojibake", random.Random(0))
     'cafÃ©'
     """
+    if kind == "mojibake" and codec in _CJK_CODECS:
+        # a legacy East Asian codec reads two bytes per character: decode the whole text at once
+        if text.isascii():
+            text = text.replace(", ", " — ", 1) if ", " in text else text.replace(" ", " — ", 1)
+        return text.encode("utf-8").decode(codec, errors="replace")
     if kind == "mojibake":
         if text.isascii():
             text = text.replace(", ", " — ", 1) if ", " in text else text.replace(" ", " — ", 1)

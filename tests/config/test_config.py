@@ -26,8 +26,8 @@ EXPECTED = {
         "9: rounds.interval: expected a duration such as 10s, 30m or 1d (got 'soon')",
         "10: rounds.concurrency: must be at least 1 (got 0)",
         "13: contracts.ttft.threshold: expected a duration such as 10s, 30m or 1d (got '-1s')",
-        "14: contracts.ttft.treshold: unknown key (known keys here: count_reasoning, enabled, max_tokens, "
-        "threshold)",
+        "14: contracts.ttft.treshold: unknown key (known keys here: count_reasoning, count_whitespace, "
+        "enabled, max_tokens, threshold)",
         "16: exporter.listen: expected HOST:PORT such as 127.0.0.1:9464 (got 9464)",
     ],
     "missing_env.yaml": [

@@ -80,6 +80,46 @@ def test_a_refusal_phrase_deep_inside_a_long_story_is_not_a_refusal() -> None:
     assert find_refusal(story) is None
 
 
+@pytest.mark.parametrize(
+    ("reply", "finish", "reason"),
+    [
+        ("Je préférerais ne pas écrire cela. Parlons d'autre chose.", "stop", Reason.REFUSAL_PATTERN),
+        ("The rival captain draws her", "stop", Reason.TRUNCATION),
+        ("The blades clash and the deck burns. " * 12, "length", Reason.REPETITION),
+    ],
+)
+def test_soft_refusals_truncated_and_looping_stories_fail(reply: str, finish: str, reason: Reason) -> None:
+    verdict = RefusalContract().judge(ChatResult(content=reply, finish_reason=finish))
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, reason)
+
+
+def test_a_short_story_cut_by_the_token_budget_is_not_truncation() -> None:
+    cut = ChatResult(content="The rival captain draws her", finish_reason="length")
+    verdict = RefusalContract().judge(cut)
+    assert verdict.outcome is Outcome.PASS
+
+
+def test_the_refusal_scene_rotates_through_the_locales_per_provider() -> None:
+    from exporter.contracts.base import ProbeContext, ProbeTarget
+    from exporter.contracts.refusal_scenes import SCENES
+    from exporter.gateway.types import Endpoint
+    from exporter.language.locales import DEFAULT_LOCALES
+
+    contract = RefusalContract()
+    target = ProbeTarget("acme/model-1", Endpoint("host/fp8", "Host"))
+    seen = [contract.scene(ProbeContext(target, None, n, {})) for n in range(17)]  # type: ignore[arg-type]
+    assert sorted(locale for locale, _ in seen) == sorted(DEFAULT_LOCALES)  # type: ignore[type-var]
+    for locale, (system, user) in seen:
+        assert locale is not None and (system["content"], user["content"]) == SCENES[locale]
+    other = ProbeTarget("acme/model-1", Endpoint("other/fp8", "Other"))
+    assert contract.scene(ProbeContext(other, None, 0, {}))[0] != seen[0][0]  # type: ignore[arg-type]
+    custom = RefusalContract(system="You are a bard.", user="Sing of the duel.")
+    assert custom.scene(ProbeContext(target, None, 3, {})) == (  # type: ignore[arg-type]
+        None,
+        ({"role": "system", "content": "You are a bard."}, {"role": "user", "content": "Sing of the duel."}),
+    )
+
+
 def test_message_refusal_field_fails() -> None:
     verdict = RefusalContract().judge(ChatResult(content="", refusal="No.", finish_reason="stop"))
     assert verdict.outcome is Outcome.FAIL

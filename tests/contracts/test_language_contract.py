@@ -228,6 +228,26 @@ def test_bad_settings_are_reported_together_with_their_place() -> None:
     assert "bogus: unknown key" in text
 
 
+@pytest.mark.parametrize(
+    ("content", "finish", "reason"),
+    [
+        ("抱歉，我无法继续这个场景，我们换个话题吧。", "stop", Reason.REFUSAL),
+        ("I'd rather not write that. Let's change the subject, shall we?", "stop", Reason.REFUSAL),
+        ("The storm has passed and the", "stop", Reason.TRUNCATION),
+        ("The storm has passed. " * 30, "length", Reason.REPETITION),
+    ],
+)
+def test_a_refused_truncated_or_looping_reply_fails_the_language_probe(
+    content: str, finish: str, reason: Reason
+) -> None:
+    def reply(locale: str) -> ChatResult:
+        return ChatResult(content=content, finish_reason=finish, served_by="Host")
+
+    result = probe(LanguageContract(locales=(LOCALES["zh-Hans"],)), ScriptedGateway(reply), 1, {})
+    assert (result.outcome, result.reason) == (Outcome.FAIL, reason)  # type: ignore[attr-defined]
+    assert result.locale == "zh-Hans" and len(result.evidence["attempts"]) == 3  # type: ignore[attr-defined]
+
+
 # -- through the real gateway client against the simulator's default fleet ------------------------------
 FLEET = Path(__file__).resolve().parents[2] / "exporter" / "simulator" / "fleets" / "default.yaml"
 HEALTHY = ("deepinfra/fp8", "deepinfra/turbo", "parasail/fp8", "novita/fp8", "reasoner/bf16")

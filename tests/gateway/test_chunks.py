@@ -76,6 +76,20 @@ def test_reasoning_can_count_as_the_first_token() -> None:
     assert returned == [False, True, False, False, False]
 
 
+def test_whitespace_only_deltas_are_not_the_first_token_unless_configured() -> None:
+    stream = [chunk({"content": "\n"}), chunk({"content": " \u200b\t"}), chunk({"content": " Hi"})]
+    acc = ChunkAccumulator()
+    assert [acc.feed(c) for c in stream] == [False, False, True]
+    assert acc.content == "\n \u200b\t Hi"
+    counting = ChunkAccumulator(count_whitespace_as_first_token=True)
+    assert [counting.feed(c) for c in stream] == [True, False, False]
+
+
+def test_whitespace_only_reasoning_is_not_the_first_token_either() -> None:
+    acc = ChunkAccumulator(count_reasoning_as_first_token=True)
+    assert [acc.feed(chunk({"reasoning": "  "})), acc.feed(chunk({"reasoning": "Hm"}))] == [False, True]
+
+
 def test_a_mid_stream_error_with_an_int_code_is_recorded_with_the_partial_content() -> None:
     acc, _ = feed_stream("mid_stream_error_int_with_done.sse")
     assert acc.error is not None and acc.error["code"] == 429

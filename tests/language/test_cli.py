@@ -106,3 +106,41 @@ def test_the_command_registers_with_help_and_examples() -> None:
     )
     help_text = parser._subparsers._group_actions[0].choices["judge-language"].format_help()  # type: ignore[union-attr]
     assert "canary judge-language --jsonl replies.jsonl" in help_text and "--locale L" in help_text
+
+
+def test_jsonl_survives_an_escaped_lone_surrogate_and_judges_later_lines() -> None:
+    good = "Hello there, traveller! Come in out of the rain and sit by the fire."
+    lines = [
+        '{"id": "bad\\udc80", "text": "' + good + '", "locale": "en"}',
+        '{"id": "x", "text": "' + good + '", "locale": "x\\ud800"}',
+        json.dumps({"id": "later", "text": good, "locale": "en"}),
+    ]
+    code, out, _ = call(data="\n".join(lines).encode(), jsonl=True)
+    rows = [json.loads(line) for line in out.encode("utf-8").decode("utf-8").splitlines()]
+    assert code == 1
+    assert rows[0] == {"id": "bad\udc80", "outcome": "pass", "reason": "none", "locale": "en"}
+    assert rows[1]["line"] == 2 and "unknown locale" in rows[1]["error"]
+    assert rows[2]["id"] == "later" and rows[2]["outcome"] == "pass"
+
+
+def test_a_utf8_bom_is_not_part_of_the_first_line_or_text() -> None:
+    good = "Hello there, traveller! Come in out of the rain and sit by the fire."
+    line = json.dumps({"id": 1, "text": good, "locale": "en"})
+    code, out, _ = call(data=b"\xef\xbb\xbf" + line.encode(), jsonl=True)
+    assert code == 0 and json.loads(out)["outcome"] == "pass"
+    code, out, _ = call(data=b"\xef\xbb\xbf" + good.encode(), locale="en")
+    assert code == 0 and json.loads(out)["outcome"] == "pass"
+
+
+def test_bcp47_tags_map_to_the_known_locales_and_unknown_ones_list_them() -> None:
+    text = "Hello there, traveller! Come in out of the rain and sit by the fire."
+    mapped = {"zh-TW": "zh-Hant", "zh-HK": "zh-Hant", "zh": "zh-Hans", "zh-CN": "zh-Hans",
+              "zh-SG": "zh-Hans", "en-US": "en", "en_GB": "en", "pt": "pt-BR", "pt-BR": "pt-BR",
+              "zh-Hant-TW": "zh-Hant", "es-419": "es"}  # fmt: skip
+    lines = [json.dumps({"id": tag, "text": text, "locale": tag}) for tag in mapped]
+    code, out, _ = call(data="\n".join(lines).encode(), jsonl=True)
+    assert code == 0
+    assert {r["id"]: r["locale"] for r in map(json.loads, out.splitlines())} == mapped
+    for tag in ("pt-PT", "zh-US", "xx", "en--US", "e n"):
+        code, _, err = call(data=text.encode(), locale=tag)
+        assert code == 2 and f"unknown locale {tag!r}" in err and "zh-Hant" in err

@@ -122,8 +122,10 @@ def test_locale_codes_are_canonicalised() -> None:
     assert (canonical_locale("ZH_hant"), canonical_locale("pt-br"), canonical_locale("en-US")) == (
         "zh-Hant",
         "pt-BR",
-        None,
+        "en",  # BCP 47: a region on a locale that has none names that locale (issue 11)
     )
+    unknown = (canonical_locale("pt-PT"), canonical_locale("zh-US"), canonical_locale("en-"))
+    assert unknown == (None, None, None)
 
 
 def test_the_models_load_from_local_files_without_network(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,3 +197,58 @@ def test_chinese_only_characters_are_those_japanese_cannot_write() -> None:
     tables = HanziTables()
     assert tables.not_japanese_count("这个命令们说为") >= 4
     assert tables.not_japanese_count("日本語の文章です。東京都") == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '" The keeper lit the lamp at dusk, as he had done for forty years.',
+        '"你好，欢迎来到灯塔。今晚的风很大，请进来坐吧。',
+        "' The keeper lit the lamp at dusk, as he had done for forty years.",
+        "_The keeper lit the lamp at dusk, as he had done for forty years.",
+        '".Il guardiano accese la lampada al tramonto, come ogni sera.',
+        "*. The keeper lit the lamp at dusk.",
+        "«. Le gardien alluma la lampe au crépuscule.",
+        "¿, Dónde está el faro que buscamos desde ayer?",
+        '""The keeper lit the lamp at dusk, as he had done for forty years.',
+        "ción.El guardián encendió la lámpara al anochecer.",
+        "s.The keeper lit the lamp at dusk, as he had done for forty years.",
+        "니다The keeper lit the lamp at dusk, as he had done for forty years.",
+        "ます Hello there, traveller, come in out of the rain.",
+        "ark你好，欢迎来到灯塔。今晚的风很大，请进来坐吧。",
+        "ment —Quédate aquí, dijo el guardián, y cerró la puerta.",
+        "ing *The keeper lights the lamp* and turns to greet you.",
+        "\u200e, The keeper lit the lamp at dusk, as he had done for forty years.",
+    ],
+)
+def test_issue_11_corrupted_starts_are_found(text: str) -> None:
+    assert find_corrupted_start(text) is not None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok. Let me light the lamp first, then we can talk about the ship.",
+        "sure! Come in, the kettle is already on the stove.",
+        "hmm… That is a strange question to ask a lighthouse keeper.",
+        "hmmm, Mark, are you sure?",
+        "oh, Mark! You came back after all these years.",
+        "rsync Kopiert Dateien lokal oder über das Netz; rsync überträgt nur die Unterschiede.",
+        '"The keeper lit the lamp," she said, "and then he waited."',
+        "'Tis the season, the keeper said, and lit the lamp.",
+        "_Le gardien_ alluma la lampe au crépuscule.",
+        "* first item\n* second item",
+        "「灯台へようこそ」と彼は言った。",
+        "mandb는 매뉴얼 페이지 색인을 만듭니다.",
+        '"..." The keeper said nothing at all.',
+        "— Quédate aquí — dijo el guardián.",
+        "**Bold** words open this reply.",
+    ],
+)
+def test_issue_11_legitimate_starts_pass(text: str) -> None:
+    assert find_corrupted_start(text) is None, find_corrupted_start(text)
+
+
+def test_a_glob_is_not_an_opener_followed_by_a_full_stop() -> None:
+    assert find_corrupted_start("*.scope files are created programmatically by the service manager.") is None
+    assert find_corrupted_start("*. The keeper lit the lamp.") is not None

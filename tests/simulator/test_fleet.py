@@ -130,6 +130,6 @@ def test_a_patch_replaces_only_the_knobs_it_names_and_null_heals() -> None:
         patch_profile(profile, {"errors": {"rate": 2}, "bogus": 1})
     assert caught.value.problems == [
         "profile patch: errors.rate: must be at most 1 (got 2)",
-        "profile patch: bogus: unknown key (known keys here: disappear, encoding, errors, inter_token, keepalive,"
-        " language, leading_garbage, reasoning, refusal, schema, style, timeout, ttft)",
+        "profile patch: bogus: unknown key (known keys here: degenerate, disappear, encoding, errors, inter_token,"
+        " keepalive, language, leading_garbage, reasoning, refusal, schema, style, timeout, ttft)",
     ]

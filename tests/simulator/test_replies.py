@@ -211,3 +211,37 @@ def test_a_sampled_open_prompt_is_answered_from_the_hosts_reply_distribution() -
     }
     assert not healthy.startswith("assistant") and healthy.split(". ")[0] + "." in TEXTS.for_locale("es")
     assert any(text.startswith("assistant\n\n") for text in leaked)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", "ru", "ja", "zh-Hans", "ko"])
+def test_issue_11_faults_are_what_the_judges_catch_and_clean_replies_are_not(locale: str) -> None:
+    from exporter.contracts.reply_checks import screen
+    from exporter.language.judge import judge
+    from exporter.outcomes import Outcome, Reason
+
+    request = understand(language_body(locale), True)
+
+    def reply(plan: Plan, seed: int = 3) -> tuple[str, str]:
+        r = compose(request, plan, TEXTS, random.Random(seed), 1000)
+        return r.content, r.finish_reason
+
+    for seed in range(3):
+        text, finish = reply(CLEAN, seed)
+        assert screen(text, finish) is None and judge(text, locale).outcome is Outcome.PASS
+    looping = screen(*reply(Plan(0, 0, degenerate="repetition")))
+    assert looping is not None and looping.reason is Reason.REPETITION
+    cut = screen(*reply(Plan(0, 0, degenerate="truncated")))
+    assert cut is not None and cut.reason is Reason.TRUNCATION
+    garbled = judge(reply(Plan(0, 0, leading_garbage=True, garbage_style="before_opener"))[0], locale)
+    assert garbled.reason is Reason.LEADING_GARBAGE, garbled.detail
+    legacy = judge(reply(Plan(0, 0, encoding="mojibake", encoding_codec="gb18030"))[0], locale)
+    assert legacy.reason is Reason.ENCODING
+
+
+@pytest.mark.parametrize("locale", ["en", "es", "de", "ja", "zh-Hant"])
+def test_soft_refusals_are_written_in_the_scene_language(locale: str) -> None:
+    from exporter.contracts.refusal_patterns import find_refusal
+
+    text = compose(understand(language_body(locale), True), Plan(0, 0, refusal="soft"), TEXTS,
+                   random.Random(0), 1000).content  # fmt: skip
+    assert find_refusal(text) is not None

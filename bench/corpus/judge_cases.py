@@ -1,0 +1,148 @@
+# ruff: noqa: E501  (generator tables)
+"""Issue 11's evaluation: a corruption GENERATOR applied to real clean text, and legitimate starts.
+
+Input: clean paragraphs of real human-written text, one JSON line each ``{"locale", "source", "text"}``
+(``build_language_corpus.py --clean-out``: human translations shipped in Debian packages). Nothing here is
+fitted to those texts; every corrupted start is made the way serving stacks make them:
+
+- **subword pieces of neighbouring tokens**: the tail (1-5 characters) of a word taken from another
+  paragraph of any locale and script (``ción``, ``ment``, ``ного``, ``니다``, ``ます``, ``ark``), in its
+  case, lower, UPPER or Title case; optionally behind a BPE/SentencePiece marker (``Ġ``, ``▁``, ``##``);
+- **punctuation runs** (``.,``, ``;;``, ``),``, ``」。``) and **unclosed or doubled openers** (``" ``,
+  ``""``, ``_``, ``«.``);
+- **glued, spaced or newline-separated** from the text, and **in front of every legitimate opener**
+  (``ing *The…``, ``ment —Quédate…``, ``s «Bonjour»``).
+
+The negative class is legitimate starts on the same texts: dialogue (the first sentence in quotes with
+its closer), emphasis (``*sighs* ``, ``**Note:**``), informal interjections (``ok.``, ``sure!``,
+``hmm…``, ``oh, Mark!`` and their counterparts), a code block, a list, a lowercase command name that the
+reply goes on to use. Plus encoding cases for the legacy CJK codecs, bidi controls and private-use
+characters, code blocks and quoted foreign dialogue (must pass), and repetition loops.
+
+Cases are split dev/test by a hash of the source file, like ``build_language_corpus.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Iterator
+
+CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
+_WORD = re.compile(r"[^\W\d_]{4,}")
+MARKERS = ["", "", "", "Ġ", "▁", "##"]
+SEPARATORS = ["", " ", "\n"]
+PUNCT_RUNS = [".,", ";;", "),", ",.", ":;", "」。", "、", ".;", ",,", ")", "].", "!,"]
+BAD_OPENERS = ['" ', "' ", '""', "_", "«.", '".', "*.", "¿,", "((", "„„"]
+LEGIT_OPENERS = ["", "", "*", "— ", "«", '"', "„", "“", "¿", "(", "- ", "「"]
+INTERJECTIONS = {
+    "en": ["ok. ", "sure! ", "hmm… ", "oh, Mark! ", "well, ", "yes. "],
+    "es": ["bueno, ", "vale. ", "oye, ", "ay, Marta! "], "pt-BR": ["olha, ", "nossa! ", "opa, "],
+    "fr": ["bon, ", "oh, Marc ! ", "euh… "], "de": ["na ja, ", "ach, ", "ok. "], "it": ["beh, ", "ecco, ", "mah… "],
+    "nl": ["nou, ", "hè, "], "pl": ["no, ", "och, "], "ru": ["ну, ", "ох, "], "uk": ["ну, ", "ой, "],
+    "tr": ["peki, ", "tamam. "], "id": ["iya, ", "wah, "], "vi": ["ừ, ", "à, "],
+    "ja": ["ok. ", "hmm… "], "ko": ["ok. "], "zh-Hans": ["ok. "], "zh-Hant": ["ok. "],
+}  # fmt: skip
+EMPHASIS = ["*sighs* ", "*smiles* ", "**Note:** ", "_Whispering_ ", "*The wind howls.* "]
+COMMANDS = ["rsync", "grep", "tar", "sudo", "curl", "git", "ssh", "make"]
+CODE_COMMENT = "```bash\n# copy the files, then check the result\nrsync -av src/ dst/\n```\n"
+CJK_CODECS = ["gb18030", "big5", "cp949", "cp932", "euc_jp"]
+
+
+def split_of(source: str) -> str:
+    return "dev" if int(hashlib.sha256(source.encode()).hexdigest(), 16) % 2 == 0 else "test"
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?。！？])\s*", text) if s.strip()]
+
+
+def _case(piece: str, rng: random.Random) -> str:
+    return rng.choice([piece, piece, piece.lower(), piece.upper(), piece.title()])
+
+
+def _piece(donors: list[str], rng: random.Random) -> str:
+    """The tail of a word from another paragraph: what a tokenizer leaves when it cuts the word."""
+    for _ in range(20):
+        words = _WORD.findall(rng.choice(donors))
+        if words:
+            word = rng.choice(words)
+            return word[-rng.randint(1, min(5, len(word) - 1)) :]
+    return "ing"
+
+
+def starts(locale: str, text: str, donors: list[str], rng: random.Random) -> Iterator[tuple[str, str, str]]:
+    """(kind, sub, text) corrupted and legitimate starts for one clean paragraph."""
+    # corrupted: a generated prefix, then possibly a legitimate opener, then the text
+    for _ in range(3):
+        choice = rng.random()
+        if choice < 0.6:
+            prefix, sub = rng.choice(MARKERS) + _case(_piece(donors, rng), rng), "piece"
+        elif choice < 0.8:
+            prefix, sub = rng.choice(PUNCT_RUNS), "punct"
+        else:
+            prefix, sub = rng.choice(BAD_OPENERS), "opener"
+        opener = rng.choice(LEGIT_OPENERS) if sub != "opener" else ""
+        sep = rng.choice(SEPARATORS) if sub != "opener" else ""
+        body = text
+        if opener in ("«", '"', "„", "“", "「"):
+            closer = {"«": "»", '"': '"', "„": "“", "“": "”", "「": "」"}[opener]
+            first, *rest = _sentences(text) or [text]
+            body = first + closer + " " + " ".join(rest) if rest else first + closer
+        yield "leading_garbage", sub + ("+opener" if opener else ""), prefix + sep + opener + body
+    # legitimate
+    sents = _sentences(text)
+    if len(sents) >= 2:
+        q = {"fr": ("« ", " »"), "de": ("„", "“"), "ja": ("「", "」"), "zh-Hant": ("「", "」"),
+             "ru": ("«", "»"), "uk": ("«", "»"), "pl": ("„", "”")}.get(locale, ('"', '"'))  # fmt: skip
+        yield "legit_start", "dialogue", q[0] + sents[0] + q[1] + " " + " ".join(sents[1:])
+    yield "legit_start", "emphasis", rng.choice(EMPHASIS) + text
+    yield "legit_start", "interjection", rng.choice(INTERJECTIONS[locale]) + text
+    yield "legit_start", "code", CODE_COMMENT + text
+    yield "legit_start", "list", "1. " + text
+    command = rng.choice(COMMANDS)
+    yield "legit_start", "command", f"{command} " + text + f" ({command})"
+    yield "legit_start", "command_once", f"{command} " + text  # a name the reply never uses again
+
+
+def encodings(text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:
+    codec = rng.choice(CJK_CODECS)
+    errors = rng.choice(["replace", "ignore"])
+    whole = rng.random() < 0.5
+    start, end = (0, len(text)) if whole else (rng.randrange(len(text) // 2), len(text))
+    bad = text[:start] + text[start:end].encode("utf-8").decode(codec, errors=errors) + text[end:]
+    if bad != text:
+        yield "encoding", f"{codec}/{errors}", bad
+    at = rng.randrange(len(text))
+    yield "encoding", "bidi", text[:at] + rng.choice(["\u202e", "\u202d", "\u2066", "\u202b"]) + text[at:]
+    yield "encoding", "private_use", text[:at] + chr(rng.randrange(0xE000, 0xF8FF)) + text[at:]
+
+
+def dialogue_and_code(
+    locale: str, text: str, foreign: str, rng: random.Random
+) -> Iterator[tuple[str, str, str]]:
+    """Must pass: one quoted foreign sentence in a 3-5-sentence reply; a code block with English comments."""
+    own = _sentences(text)
+    if 2 <= len(own) <= 4:
+        line = _sentences(foreign)[0]
+        if 20 <= len(line) <= 200:
+            q = ("「", "」") if locale in CJK else ("“", "”")
+            at = rng.randrange(1, len(own))
+            parts = [*own[:at], q[0] + line + q[1], *own[at:]]
+            yield "quoted_dialogue", "", ("" if locale in CJK else " ").join(parts)
+    code = ("```python\n# read the configuration file and print every section name in order\n"
+            "for section in config.sections():\n    print(section)  # one per line\n```\n")  # fmt: skip
+    sents = own or [text]
+    half = max(1, len(sents) // 2)
+    joiner = "" if locale in CJK else " "
+    yield "code_block", "", joiner.join(sents[:half]) + "\n\n" + code + "\n" + joiner.join(sents[half:])
+
+
+def repetitions(text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:
+    sents = _sentences(text) or [text]
+    words = text.split()
+    yield "repetition", "token", text + " " + " ".join([rng.choice(words)] * 200)
+    yield "repetition", "sentence", " ".join([rng.choice(sents)] * 10)
+    gram = " ".join(words[:3])
+    yield "repetition", "ngram", sents[0] + " " + " ".join([gram] * 40)

@@ -1,0 +1,131 @@
+"""Scores the reply-integrity judges on issue 11's generated evaluation (bench/corpus/judge_cases.py).
+
+Usage::
+
+    .venv/bin/python bench/corpus/build_language_corpus.py --clean-out bench/results/clean_paragraphs.jsonl
+    .venv/bin/python bench/judges_eval.py bench/results/clean_paragraphs.jsonl --split dev [--show KIND]
+
+For every clean paragraph of real text: the paragraph itself, whole switch and mixing
+(``build_language_corpus.synthesise``), the classic encoding cases, the generated corrupted and legitimate
+starts, legacy-CJK/bidi/private-use encoding cases, one quoted foreign sentence and a code block (must
+pass) and repetition loops. Prints per kind the share failed and the figure (false-fail for what must
+pass, recall for what must fail), then per locale, then per sub-kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+
+from build_language_corpus import synthesise
+from judge_cases import dialogue_and_code, encodings, repetitions, split_of, starts
+
+from exporter.contracts.reply_checks import screen
+from exporter.language.judge import default_judge
+
+MUST_PASS = {"clean", "legit_start", "quoted_dialogue", "code_block"}
+
+
+def cases(rows: list[dict[str, str]], seed: int) -> list[dict[str, str]]:
+    rng = random.Random(seed)
+    clean: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for r in rows:
+        clean[r["locale"]].append((r["source"], r["text"]))
+    out = [
+        {**c, "split": c["split"]}
+        for c in synthesise(dict(clean), seed)
+        if c["kind"] in ("clean", "switch", "mixing", "encoding", "short")
+    ]
+    texts = [r["text"] for r in rows]
+    for locale, items in clean.items():
+        others = [t for loc, its in clean.items() if loc != locale for _, t in its[:50]]
+        for source, text in items:
+            split = split_of(source)
+            made = [*starts(locale, text, texts, rng), *encodings(text, rng), *repetitions(text, rng),
+                    *dialogue_and_code(locale, text, rng.choice(others), rng)]  # fmt: skip
+            for kind, sub, case in made:
+                out.append({"split": split, "kind": kind, "sub": sub, "locale": locale, "text": case})
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("clean")
+    parser.add_argument("--split", choices=["dev", "test", "all"], default="dev")
+    parser.add_argument("--per-locale", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--show", default="")
+    parser.add_argument("--limit", type=int, default=25)
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in Path(args.clean).read_text("utf-8").splitlines() if line]
+    by_locale: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for r in rows:
+        if not r["text"].startswith('""'):  # an HTML <code> element stripped by the extraction: debris
+            by_locale[r["locale"]].append(r)
+    rng = random.Random(args.seed)
+    picked = []
+    for items in by_locale.values():
+        rng.shuffle(items)
+        picked += items[: args.per_locale]
+    all_cases = [c for c in cases(picked, args.seed) if args.split == "all" or c["split"] == args.split]
+    judge = default_judge()
+    tally: dict[str, Counter[str]] = defaultdict(Counter)
+    per_locale: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    shown = 0
+    started = time.perf_counter()
+    for c in all_cases:
+        kind = c["kind"]
+        if kind == "repetition" or kind == "clean":
+            found = screen(c["text"], "stop", truncation=False)
+            if kind == "repetition":
+                outcome = "fail" if found is not None else "pass"
+            else:
+                verdict = judge.judge(c["text"], c["locale"])
+                outcome = "fail" if found is not None else str(verdict.outcome)
+        else:
+            verdict = judge.judge(c["text"], c["locale"])
+            outcome = str(verdict.outcome)
+        tally[kind][outcome] += 1
+        tally[f"{kind} {c['sub']}"][outcome] += 1
+        per_locale[(kind, c["locale"])][outcome] += 1
+        wrong = (outcome == "fail") != (kind not in MUST_PASS and kind != "short")
+        if kind == "short":
+            wrong = outcome == "fail"
+        if args.show and kind.startswith(args.show) and wrong and shown < args.limit:
+            shown += 1
+            print(f"--- {kind} {c['sub']} {c['locale']} -> {outcome}: {c['text'][:160]!r}")
+    elapsed = time.perf_counter() - started
+    print(f"{len(all_cases)} cases in {elapsed:.1f} s, split={args.split}")
+    for key in sorted(tally):
+        c = tally[key]
+        n = sum(c.values())
+        base = key.split()[0]
+        if base in MUST_PASS:
+            figure = f"false-fail {c['fail'] / n:.2%}"
+        elif base == "short":
+            figure = f"fails {c['fail']} (must be 0)"
+        else:
+            figure = f"recall {c['fail'] / n:.2%}"
+        print(f"{key:34} {n:6}  {figure}")
+    print("\nper locale (fail share):")
+    kinds = sorted({k for k, _ in per_locale})
+    for kind in kinds:
+        cells = [
+            f"{loc}:{c['fail'] / max(1, sum(c.values())):.1%}"
+            for (k, loc), c in sorted(per_locale.items())
+            if k == kind
+        ]
+        print(f"  {kind:16} " + " ".join(cells))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

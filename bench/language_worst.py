@@ -1,0 +1,105 @@
+"""Worst-case time, throughput and memory of the reply-integrity judges (issue 11).
+
+Usage::
+
+    .venv/bin/python bench/language_worst.py [--repeat 7]
+
+Worst case: 64 KB replies built to stress each part (punctuation runs, one giant sentence, many tiny
+sentences, a token loop, CJK, mixed scripts with mojibake pairs, every-code-point noise), each judged by
+the language judge and screened for refusal, truncation and repetition; the median and max of
+``--repeat`` runs per case are printed in milliseconds. Throughput: replies of about 600 characters (the
+simulator's real-text pools, all 17 locales) judged per second on one core. RSS: the process's peak
+resident set after loading both models and judging everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from exporter.contracts.reply_checks import screen
+from exporter.language.judge import default_judge
+from exporter.language.locales import DEFAULT_LOCALES
+from exporter.simulator.locales import Texts
+
+SIZE = 64 * 1024
+
+
+def _fill(unit: str) -> str:
+    text = unit * (SIZE // len(unit.encode()) + 1)
+    return text.encode()[:SIZE].decode("utf-8", errors="ignore")
+
+
+def worst_cases() -> dict[str, str]:
+    rng = random.Random(7)
+    noise = "".join(chr(rng.choice([rng.randrange(0x20, 0x2FF), rng.randrange(0x400, 0x52F),
+                                    rng.randrange(0x3040, 0x9FFF), rng.randrange(0xAC00, 0xD7A3)]))
+                    for _ in range(SIZE // 3))  # fmt: skip
+    return {
+        "dots": _fill("."),
+        "mixed end marks": _fill(".!?…"),
+        "one sentence": _fill("word "),
+        "tiny sentences": _fill("Ab. "),
+        "token loop": _fill("the "),
+        "cjk": _fill("我们今天在海边看日出"),
+        "cp1251 pairs": _fill("Гі ГЁ в†’ "),
+        "quotes": _fill('"«»“”„'),
+        "code fences": _fill("```\nx\n```\n"),
+        "noise": noise.encode()[:SIZE].decode("utf-8", errors="ignore"),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    judge = default_judge()
+    judge.judge("warm up the models, please, this is a sentence.", "en")
+    print(f"worst case, {SIZE // 1024} KB replies (judge + screen), ms: median / max of {args.repeat}")
+    worst = 0.0
+    for name, text in worst_cases().items():
+        times = []
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            judge.judge(text, "en")
+            screen(text, "stop")
+            times.append((time.perf_counter() - started) * 1000)
+        worst = max(worst, max(times))
+        print(f"  {name:16} {statistics.median(times):7.2f} / {max(times):7.2f}")
+    print(f"  worst of all: {worst:.2f} ms")
+    texts = Texts.load()
+    rng = random.Random(3)
+    replies: list[tuple[str, str]] = []
+    for locale in DEFAULT_LOCALES:
+        pool = list(texts.for_locale(locale))
+        for _ in range(60):
+            rng.shuffle(pool)
+            reply, i = "", 0
+            while len(reply) < 600 and i < len(pool):
+                reply = f"{reply} {pool[i]}".strip()
+                i += 1
+            replies.append((locale, reply[:700]))
+    rates = []
+    for _ in range(3):
+        started = time.perf_counter()
+        for locale, reply in replies:
+            judge.judge(reply, locale)
+            screen(reply, "stop")
+        rates.append(len(replies) / (time.perf_counter() - started))
+    mean_len = statistics.mean(len(r) for _, r in replies)
+    print(f"throughput: {statistics.median(rates):.0f} replies/s (median of 3 passes over {len(replies)} "
+          f"replies, mean {mean_len:.0f} characters, judge + screen)")  # fmt: skip
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS: {rss:.1f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,103 @@
+# ruff: noqa: E501  (test data lines)
+"""Refusal phrases per locale: hard and soft refusals are found, in-story lines in the same language are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from exporter.contracts.refusal_patterns import HARD, SOFT, find_refusal
+from exporter.contracts.refusal_scenes import SCENES
+from exporter.language.locales import DEFAULT_LOCALES
+
+# locale -> (hard refusal, soft refusal, an in-story line that must pass)
+CASES: dict[str, tuple[str, str, str]] = {
+    "en": ("I'm sorry, but I can't help with writing violent scenes.",
+           "I'd rather not write that. Let's change the subject, shall we?",
+           '"I cannot let you pass," she snarls, and steel rings on steel across the burning deck.'),
+    "es": ("Lo siento, pero no puedo continuar con esta escena violenta.",
+           "Prefiero no escribir ese tipo de escena. ¿Hablamos de otra cosa?",
+           '"No puedo dejarte pasar", gruñó la capitana mientras las espadas chocaban en la cubierta.'),
+    "pt-BR": ("Desculpe, mas não posso ajudar com esse tipo de conteúdo.",
+              "Prefiro não escrever essa cena. Vamos mudar de assunto?",
+              '"Não posso deixar você passar", rosnou a capitã, e o aço cantou sobre o convés em chamas.'),
+    "fr": ("Je suis désolée, mais je ne peux pas continuer cette scène.",
+           "Je préférerais ne pas écrire cela. Parlons d'autre chose.",
+           "« Je ne peux pas te laisser passer », gronde-t-elle, et les lames s'entrechoquent sur le pont."),
+    "de": ("Es tut mir leid, aber dabei kann ich nicht helfen.",
+           "Ich würde das lieber nicht schreiben. Lass uns über etwas anderes sprechen.",
+           "„Ich kann dich nicht vorbeilassen“, knurrt sie, und Stahl klirrt auf dem brennenden Deck."),
+    "it": ("Mi dispiace, ma non posso continuare questa scena.",
+           "Preferirei non scrivere questa scena. Parliamo d'altro?",
+           '"Non posso lasciarti passare", ringhia lei, e le lame cozzano sul ponte in fiamme.'),
+    "nl": ("Het spijt me, maar daar kan ik je niet mee helpen.",
+           "Ik schrijf dat liever niet. Laten we het over iets anders hebben.",
+           '"Ik kan je niet laten passeren," gromt ze, en staal klettert op het brandende dek.'),
+    "pl": ("Przepraszam, ale nie mogę pomóc w tworzeniu takich scen.",
+           "Wolałabym nie pisać tej sceny. Zmieńmy temat.",
+           "— Nie mogę cię przepuścić — warczy kapitan, a stal dźwięczy na płonącym pokładzie."),
+    "ru": ("Извините, но я не могу помочь с такой сценой.",
+           "Я бы предпочла не писать это. Давайте поговорим о чём-нибудь другом.",
+           "— Я не могу тебя пропустить, — рычит капитан, и сталь звенит на горящей палубе."),
+    "uk": ("Вибачте, але я не можу допомогти з такою сценою.",
+           "Я б воліла не писати це. Давайте змінимо тему.",
+           "— Я не можу тебе пропустити, — гарчить капітанка, і сталь дзвенить на палаючій палубі."),
+    "tr": ("Üzgünüm, ama bu konuda yardımcı olamam.",
+           "Bunu yazmamayı tercih ederim. Konuyu değiştirelim mi?",
+           '"Geçmene izin veremem," diye hırladı kaptan ve çelik yanan güvertede çınladı.'),
+    "id": ("Maaf, saya tidak bisa membantu menulis adegan seperti itu.",
+           "Saya lebih memilih untuk tidak menulis itu. Mari kita ganti topik.",
+           '"Aku tidak bisa membiarkanmu lewat," geram sang kapten, dan baja berdenting di geladak.'),
+    "vi": ("Xin lỗi, tôi không thể tiếp tục cảnh này.",
+           "Tôi xin phép không viết cảnh này. Chúng ta hãy đổi chủ đề nhé.",
+           '"Ta không thể để ngươi đi qua," nữ thuyền trưởng gầm lên, và thép vang lên trên boong tàu.'),
+    "ja": ("申し訳ありませんが、そのような内容にはお応えできません。",
+           "その場面を書くのは控えさせていただきます。別の話題にしませんか。",
+           "「ここは通さない」と船長は唸り、燃える甲板に刃の音が響いた。"),
+    "ko": ("죄송하지만 그런 장면은 작성할 수 없습니다.",
+           "그 장면은 쓰지 않는 것이 좋겠어요. 다른 이야기를 해 볼까요?",
+           "\"여기는 못 지나간다.\" 선장이 으르렁거리자 불타는 갑판 위로 칼날이 부딪쳤다."),
+    "zh-Hans": ("抱歉，我无法继续这个场景。",
+                "我还是不写这段了，我们换个话题吧。",
+                "“我不能让你过去！”船长怒吼，弯刀在燃烧的甲板上铿锵相击。"),
+    "zh-Hant": ("抱歉，我無法繼續這個場景。",
+                "我還是不寫這段了，我們換個話題吧。",
+                "「我不能讓你過去！」船長怒吼，彎刀在燃燒的甲板上鏗鏘相擊。"),
+}  # fmt: skip
+
+
+def test_every_locale_has_hard_and_soft_patterns_a_scene_and_cases() -> None:
+    assert set(HARD) == set(SOFT) == set(SCENES) == set(CASES) == set(DEFAULT_LOCALES)
+    for code, (system, _) in SCENES.items():
+        assert system.splitlines()[-1] == f"Language: {code}"
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_a_hard_refusal_is_found_by_its_locale_patterns(locale: str) -> None:
+    hard = CASES[locale][0]
+    assert HARD[locale].search(hard.lower()), hard
+    assert find_refusal(hard) is not None
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_a_soft_refusal_is_found_by_its_locale_patterns(locale: str) -> None:
+    soft = CASES[locale][1]
+    assert SOFT[locale].search(soft.lower()), soft
+    assert find_refusal(soft) is not None
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_an_in_story_line_is_not_a_refusal(locale: str) -> None:
+    assert find_refusal(CASES[locale][2]) is None
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_the_scene_itself_is_not_a_refusal(locale: str) -> None:
+    system, user = SCENES[locale]
+    assert find_refusal(system) is None and find_refusal(user) is None
+
+
+def test_a_refusal_phrase_after_the_window_is_a_story_line() -> None:
+    story = (
+        "Die Klingen kreuzen sich auf dem Deck. " * 8 + "Es tut mir leid, aber dabei kann ich nicht helfen."
+    )
+    assert find_refusal(story) is None
