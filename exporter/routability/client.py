@@ -7,7 +7,6 @@ grows. A model the client has never heard of is never skipped.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from exporter.polling import Exchange, Poller, exchange_async
 from exporter.routability.model import RoutabilityRow, Status
 from exporter.routability.routing import should_skip
 
@@ -70,25 +70,33 @@ class RoutabilityClient:
 
     async def refresh(self) -> bool:
         """Poll once; True when the snapshot is current (200 or 304), False when the last one was kept."""
+        current: list[bool] = []
+        await exchange_async(self._http, self._exchange(current))
+        return current == [True]
+
+    def _exchange(self, current: list[bool]) -> Exchange:
+        """One poll as a sans-I/O exchange (see ``exporter.polling``); appends whether it is current."""
         headers = {"If-None-Match": self._etag} if self._etag else {}
-        try:
-            response = await self._http.get(self._url, headers=headers)
-        except httpx.HTTPError as exc:
-            log.warning("routability poll failed error=%s", type(exc).__name__)
-            return False
+        response = yield httpx.Request("GET", self._url, headers=headers)
+        if isinstance(response, httpx.HTTPError):
+            log.warning("routability poll failed error=%s", type(response).__name__)
+            current.append(False)
+            return
         if response.status_code == 304:
             self._last_success = self._clock()
-            return True
+            current.append(True)
+            return
         parsed = _parse(_json(response)) if response.status_code == 200 else None
         if parsed is None:
             log.warning("routability poll unusable status=%s", response.status_code)
-            return False
+            current.append(False)
+            return
         self._rows, window = parsed
         if self._fixed_window is None:
             self._window = window
         self._etag = response.headers.get("etag")
         self._last_success = self._clock()
-        return True
+        current.append(True)
 
     async def run(self, interval: float = 60.0) -> None:
         """Poll forever every ``interval`` seconds (run it as a background task; cancel it to stop).
@@ -96,12 +104,7 @@ class RoutabilityClient:
         An unexpected error in one poll is logged and polling goes on: a dead task would silently freeze
         the snapshot while ``should_skip`` keeps answering from it.
         """
-        while True:
-            try:
-                await self.refresh()
-            except Exception:
-                log.exception("routability poll failed; keeping the last good rows")
-            await asyncio.sleep(interval)
+        await Poller(None, self.refresh, interval=interval, name="routability poll").run()
 
 
 def _json(response: httpx.Response) -> Any:

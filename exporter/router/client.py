@@ -18,7 +18,6 @@ Example (asyncio)::
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -28,6 +27,8 @@ from types import MappingProxyType, TracebackType
 from typing import Any
 
 import httpx
+
+from exporter.polling import Exchange, Poller, exchange_async, exchange_sync
 
 log = logging.getLogger("canary.router")
 
@@ -95,8 +96,17 @@ class IgnoreListClient:
         self._snapshots: Mapping[str, IgnoreSnapshot] = MappingProxyType({})
         self._errors: Mapping[str, str] = MappingProxyType({})
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._poller = Poller(
+            self.poll_once, self.apoll_once, interval=poll_interval, name="canary-ignore-list"
+        )
+
+    def _client(self) -> httpx.Client:
+        transport = self._transport if isinstance(self._transport, httpx.BaseTransport) else None
+        return httpx.Client(timeout=self._timeout, transport=transport)
+
+    def _async_client(self) -> httpx.AsyncClient:
+        transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) else None
+        return httpx.AsyncClient(timeout=self._timeout, transport=transport)
 
     # -- reads (in-memory only) -----------------------------------------------------------------------
     def snapshot(self, model: str) -> IgnoreSnapshot | None:
@@ -159,70 +169,44 @@ class IgnoreListClient:
             log.warning("ignore list for %s not refreshed (%s); keeping the last good list", model, error)
         return new is not None
 
+    def _exchange(self, refreshed: dict[str, bool]) -> Exchange:
+        """One poll of every model's list, as a sans-I/O exchange (see ``exporter.polling``)."""
+        for model in self.models:
+            outcome = yield httpx.Request(
+                "GET",
+                self.base_url + "/v1/ignore",
+                params={"model": model},
+                headers=self._request_headers(model),
+            )
+            if isinstance(outcome, httpx.HTTPError):
+                refreshed[model] = self._absorb(model, None, f"{type(outcome).__name__}: {outcome}")
+            else:
+                refreshed[model] = self._absorb(model, outcome, None)
+
     def poll_once(self) -> dict[str, bool]:
         """Fetch every model's list once (blocking); returns which models were refreshed."""
-        transport = self._transport if isinstance(self._transport, httpx.BaseTransport) else None
-        results: dict[str, bool] = {}
-        with httpx.Client(base_url=self.base_url, timeout=self._timeout, transport=transport) as client:
-            for model in self.models:
-                try:
-                    response = client.get(
-                        "/v1/ignore", params={"model": model}, headers=self._request_headers(model)
-                    )
-                except httpx.HTTPError as exc:
-                    results[model] = self._absorb(model, None, f"{type(exc).__name__}: {exc}")
-                else:
-                    results[model] = self._absorb(model, response, None)
-        return results
+        refreshed: dict[str, bool] = {}
+        with self._client() as client:
+            exchange_sync(client, self._exchange(refreshed))
+        return refreshed
 
     async def apoll_once(self) -> dict[str, bool]:
         """``poll_once`` for asyncio."""
-        transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) else None
-        results: dict[str, bool] = {}
-        async with httpx.AsyncClient(
-            base_url=self.base_url, timeout=self._timeout, transport=transport
-        ) as client:
-            for model in self.models:
-                try:
-                    response = await client.get(
-                        "/v1/ignore", params={"model": model}, headers=self._request_headers(model)
-                    )
-                except httpx.HTTPError as exc:
-                    results[model] = self._absorb(model, None, f"{type(exc).__name__}: {exc}")
-                else:
-                    results[model] = self._absorb(model, response, None)
-        return results
+        refreshed: dict[str, bool] = {}
+        async with self._async_client() as client:
+            await exchange_async(client, self._exchange(refreshed))
+        return refreshed
 
     async def run(self) -> None:
         """Poll forever (asyncio); cancel the task to stop. An unexpected error is logged, never fatal."""
-        while True:
-            try:
-                await self.apoll_once()
-            except Exception:  # never let the poller die: the lists would silently freeze
-                log.exception("ignore list poll failed")
-            await asyncio.sleep(self.poll_interval)
+        await self._poller.run()
 
     def start(self) -> None:
         """Poll in a daemon thread until ``stop``."""
-        if self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="canary-ignore-list", daemon=True)
-        self._thread.start()
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.poll_once()
-            except Exception:  # never let the poller die: the lists would silently freeze
-                log.exception("ignore list poll failed")
-            self._stop.wait(self.poll_interval)
+        self._poller.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=self._timeout + 5)
-            self._thread = None
+        self._poller.stop(timeout=self._timeout + 5)
 
     def __enter__(self) -> IgnoreListClient:
         self.start()

@@ -103,8 +103,12 @@ class Simulator:
         *,
         texts: Texts | None = None,
         clock: Callable[[], float] = time.time,
+        max_generations: int = MAX_GENERATIONS,
     ) -> None:
+        if max_generations < 1:
+            raise ValueError(f"max_generations must be at least 1, got {max_generations}")
         self.fleet = fleet
+        self.max_generations = max_generations  # generation records kept (the newest), as memory bound
         self.texts = texts if texts is not None else Texts.load()
         self.recognise = Recogniser(self.texts)
         self.clock = clock
@@ -493,7 +497,7 @@ class Simulator:
             "request_id": f"req-{call.gen_id[4:]}",
         }
         self._generations[call.gen_id] = _Generation(data, now + self.fleet.generation_404_window)
-        while len(self._generations) > MAX_GENERATIONS:
+        while len(self._generations) > self.max_generations:
             self._generations.popitem(last=False)
 
     # -- control -----------------------------------------------------------------------------------------

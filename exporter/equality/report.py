@@ -1,0 +1,193 @@
+"""The equality report (pure): each host's verdict with its completions beside its peers', and the cost.
+
+JSON shape (``canary investigate --test equality --json``)::
+
+    {"model", "test": "equality", "samples", "alpha", "length", "permutations", "temperature",
+     "prompts": [id, ...],
+     "results": [{"provider", "samples", "peer_samples", "excluded", "mmd2", "p_value", "p_adjusted",
+                  "outlier", "step", "default_temperature", "examples": [{"prompt", "text"}],
+                  "peer_examples": [{"prompt", "text"}]}],
+     "notes": [...], "cost": {"tokens", "usd"}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from exporter.equality.compare import EqualityResult, compare_hosts
+from exporter.equality.mmd import Sample
+from exporter.equality.sampling import EqualitySettings, HostSamples
+from exporter.outcomes import Usage
+
+MAX_EXAMPLES = 3  # completions shown per host, and as many of its peers' for the same prompts
+EXAMPLE_CHARS = 70
+
+
+@dataclass(frozen=True, slots=True)
+class EqualityRow:
+    result: EqualityResult
+    excluded: int
+    default_temperature: bool
+    examples: tuple[Sample, ...]
+    peer_examples: tuple[Sample, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EqualityReport:
+    model: str
+    samples: int  # asked per host
+    alpha: float
+    settings: EqualitySettings
+    rows: tuple[EqualityRow, ...]
+    cost: Usage
+    notes: tuple[str, ...] = ()
+
+    @property
+    def outliers(self) -> tuple[EqualityRow, ...]:
+        return tuple(r for r in self.rows if r.result.outlier)
+
+
+def build(
+    model: str,
+    hosts: Sequence[HostSamples],
+    *,
+    samples: int,
+    alpha: float,
+    settings: EqualitySettings,
+    seed: int = 0,
+    notes: Sequence[str] = (),
+) -> EqualityReport:
+    """Compare the hosts and assemble the report (deterministic for a ``seed``)."""
+    by_host = {h.provider: h for h in hosts}
+    results = compare_hosts(
+        {h.provider: h.samples for h in hosts},
+        alpha=alpha,
+        length=settings.length,
+        permutations=settings.permutations,
+        seed=seed,
+    )
+    rows = []
+    for result in results:
+        own = tuple(by_host[result.provider].samples[:MAX_EXAMPLES])
+        peers = tuple(_peer_example(hosts, result.provider, s.prompt, i) for i, s in enumerate(own))
+        host = by_host[result.provider]
+        rows.append(
+            EqualityRow(result, host.excluded, host.default_temperature, own, tuple(p for p in peers if p))
+        )
+    cost = sum((h.usage for h in hosts), Usage())
+    extra = list(notes)
+    if any(h.default_temperature for h in hosts):
+        extra.append("some hosts do not list temperature and sampled at their own default (see the results)")
+    return EqualityReport(model, samples, alpha, settings, tuple(rows), cost, tuple(extra))
+
+
+def _peer_example(hosts: Sequence[HostSamples], provider: str, prompt: str, index: int) -> Sample | None:
+    """The ``index``-th peer completion of ``prompt``, taking each peer in turn (a spread, not one host)."""
+    pool = [s for h in hosts if h.provider != provider for s in h.samples if s.prompt == prompt]
+    return pool[(index * 7) % len(pool)] if pool else None
+
+
+def to_json(report: EqualityReport) -> dict[str, Any]:
+    return {
+        "model": report.model,
+        "test": "equality",
+        "samples": report.samples,
+        "alpha": report.alpha,
+        "length": report.settings.length,
+        "permutations": report.settings.permutations,
+        "temperature": report.settings.temperature,
+        "prompts": [p.id for p in report.settings.prompts],
+        "results": [_row_json(row) for row in report.rows],
+        "notes": list(report.notes),
+        "cost": {
+            "tokens": report.cost.prompt_tokens + report.cost.completion_tokens,
+            "usd": round(report.cost.cost_usd, 6),
+        },
+    }
+
+
+def _row_json(row: EqualityRow) -> dict[str, Any]:
+    r = row.result
+    return {
+        "provider": r.provider,
+        "samples": r.samples,
+        "peer_samples": r.peer_samples,
+        "excluded": row.excluded,
+        "mmd2": None if r.mmd2 is None else round(r.mmd2, 6),
+        "p_value": r.p_value,
+        "p_adjusted": r.p_adjusted,
+        "outlier": r.outlier,
+        "step": r.step,
+        "default_temperature": row.default_temperature,
+        "examples": [{"prompt": s.prompt, "text": s.text} for s in row.examples],
+        "peer_examples": [{"prompt": s.prompt, "text": s.text} for s in row.peer_examples],
+    }
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
+
+
+def _short(text: str, width: int = EXAMPLE_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _heading(report: EqualityReport) -> str:
+    return (
+        f"equality test: {report.model}, {report.samples} samples per host over "
+        f"{len(report.settings.prompts)} prompts, alpha {report.alpha}"
+    )
+
+
+def _cost(report: EqualityReport) -> str:
+    tokens = report.cost.prompt_tokens + report.cost.completion_tokens
+    return f"cost: {tokens:,} tokens, ${report.cost.cost_usd:.4f}"
+
+
+def to_table(report: EqualityReport) -> str:
+    """A plain table that fits 80 columns, then each outlier's completions beside its peers'."""
+    lines = [_heading(report), ""]
+    lines.append(f"{'provider':<28} {'n':>4} {'MMD²':>8} {'p':>8} {'p adj':>8}  verdict")
+    for row in report.rows:
+        r = row.result
+        mmd = "-" if r.mmd2 is None else f"{r.mmd2:.4f}"
+        verdict = "OUTLIER" if r.outlier else ("not tested" if r.p_value is None else "like its peers")
+        name = r.provider if len(r.provider) <= 28 else r.provider[:27] + "…"
+        lines.append(
+            f"{name:<28} {r.samples:>4} {mmd:>8} {_p(r.p_value):>8} {_p(r.p_adjusted):>8}  {verdict}"
+        )
+    for row in report.outliers:
+        lines += ["", f"{row.result.provider} wrote:"]
+        lines += [f"  [{s.prompt}] {_short(s.text)}" for s in row.examples]
+        lines.append("its peers wrote:")
+        lines += [f"  [{s.prompt}] {_short(s.text)}" for s in row.peer_examples]
+    lines += ["", *(f"note: {n}" for n in report.notes), _cost(report)]
+    return "\n".join(lines)
+
+
+def to_markdown(report: EqualityReport) -> str:
+    """The report for an incident ticket."""
+    lines = [f"### {_heading(report)}", "", "| provider | n | MMD² | p | p adjusted | verdict |"]
+    lines.append("|---|---:|---:|---:|---:|---|")
+    for row in report.rows:
+        r = row.result
+        mmd = "-" if r.mmd2 is None else f"{r.mmd2:.4f}"
+        verdict = "**outlier**" if r.outlier else ("not tested" if r.p_value is None else "like its peers")
+        lines.append(
+            f"| `{r.provider}` | {r.samples} | {mmd} | {_p(r.p_value)} | {_p(r.p_adjusted)} | {verdict} |"
+        )
+    for row in report.outliers:
+        lines += ["", f"`{row.result.provider}` wrote:", ""]
+        lines += [f"- `{s.prompt}`: {_short(s.text)}" for s in row.examples]
+        lines += ["", "its peers wrote:", ""]
+        lines += [f"- `{s.prompt}`: {_short(s.text)}" for s in row.peer_examples]
+    lines += ["", *(f"_{n}_" for n in report.notes), "", _cost(report)]
+    lines += [
+        "",
+        "A flag means this host's completions are distributed differently from its peers' "
+        "(MMD, Gao et al. 2025); it is a reason to look, not proof of a defect.",
+    ]
+    return "\n".join(lines)

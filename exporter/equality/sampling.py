@@ -1,0 +1,95 @@
+"""Sending the equality test's samples (the I/O shell): N pinned completions per host, prompts round-robin.
+
+The hosts come from the investigate command's ``resolve`` (one discovery request, every argument
+checked before any chat), requests from the engine's ``ProbeContext`` (the same pinning; ``temperature`` is
+left out where the endpoint does not list it, so such a host samples at its own default and the report says
+so). Requests go out sequentially per host and concurrently across hosts under one bound. A reply that
+cannot be judged (a gateway error, a pin violation) is no sample: it is counted as excluded, as the
+contract comparison does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from exporter.contracts.base import ProbeContext, ProbeTarget, unjudgeable
+from exporter.engine.rounds import Gateway
+from exporter.equality.mmd import DEFAULT_LENGTH, DEFAULT_PERMUTATIONS, Sample
+from exporter.equality.prompts import DEFAULT_PROMPTS, EqualityPrompt
+from exporter.outcomes import Usage
+
+DEFAULT_TEMPERATURE = 1.0  # sample the distribution, not its mode: greedy decoding hides most differences
+DEFAULT_MAX_TOKENS = 24  # the compared 50 characters fit in every locale
+
+
+@dataclass(frozen=True, slots=True)
+class EqualitySettings:
+    """How the equality test samples and compares (defaults defined here, once)."""
+
+    prompts: tuple[EqualityPrompt, ...] = DEFAULT_PROMPTS
+    temperature: float = DEFAULT_TEMPERATURE
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    length: int = DEFAULT_LENGTH
+    permutations: int = DEFAULT_PERMUTATIONS
+
+
+@dataclass(slots=True)
+class HostSamples:
+    """What one host gave: its completions, what could not be used, whether it took our temperature."""
+
+    provider: str
+    samples: list[Sample] = field(default_factory=list)
+    excluded: int = 0
+    default_temperature: bool = False  # the endpoint does not list temperature: its own default was used
+    usage: Usage = field(default_factory=Usage)
+
+
+def request_messages(prompt: EqualityPrompt) -> tuple[dict[str, str], ...]:
+    """One user message and nothing else: an open-ended prompt with no persona or system message."""
+    return ({"role": "user", "content": prompt.text},)
+
+
+async def sample_host(
+    target: ProbeTarget,
+    gateway: Gateway,
+    settings: EqualitySettings,
+    count: int,
+    *,
+    first: int = 0,
+    on_sample: Callable[[], None] = lambda: None,
+) -> HostSamples:
+    """``count`` completions from one host, sequentially, prompts round-robin from index ``first``."""
+    got = HostSamples(target.provider)
+    for number in range(first, first + count):
+        prompt = settings.prompts[number % len(settings.prompts)]
+        ctx = ProbeContext(target, gateway, number, {})
+        request = ctx.request(request_messages(prompt), settings.max_tokens, temperature=settings.temperature)
+        got.default_temperature = got.default_temperature or request.temperature is None
+        result = await gateway.chat(request)
+        on_sample()
+        got.usage = got.usage + result.usage
+        if unjudgeable(result, target) is not None:
+            got.excluded += 1
+            continue
+        got.samples.append(Sample(prompt.id, result.content))
+    return got
+
+
+async def collect(
+    targets: Sequence[tuple[ProbeTarget, Gateway]],
+    settings: EqualitySettings,
+    samples: int,
+    *,
+    concurrency: int,
+    on_sample: Callable[[], None] = lambda: None,
+) -> list[HostSamples]:
+    """``samples`` completions from every host, concurrently across hosts under ``concurrency``."""
+    limit = asyncio.Semaphore(concurrency)
+
+    async def one(target: ProbeTarget, gateway: Gateway) -> HostSamples:
+        async with limit:
+            return await sample_host(target, gateway, settings, samples, on_sample=on_sample)
+
+    return list(await asyncio.gather(*(one(t, g) for t, g in targets)))
