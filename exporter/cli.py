@@ -141,8 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
         "exporter",
         help="run probe rounds and serve /metrics",
         description="Run probe rounds on the configured schedule and serve the results on "
-        "/metrics (Prometheus), /v1/state (JSON) and /healthz.",
-        epilog="example:\n  OPENROUTER_API_KEY=... canary exporter --config canary.yaml",
+        "/metrics (Prometheus), /v1/state (JSON), /v1/evidence (the probe history, when "
+        "exporter.evidence is configured) and /healthz.",
+        epilog="example:\n  OPENROUTER_API_KEY=... canary exporter --config canary.yaml\n"
+        "  curl 'http://127.0.0.1:9464/v1/evidence?provider=deepinfra/fp8&outcome=fail&limit=5'",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")

@@ -60,6 +60,7 @@ contracts:
     threshold: {DEMO_TTFT_THRESHOLD}   # the fleet's slow host answers after 2.5 s, healthy ones in < 0.3 s
 exporter:
   listen: 127.0.0.1:0
+  evidence: {{path: {workdir / "evidence.sqlite3"}}}   # every probe attempt with its proof: /v1/evidence
 receiver:
   listen: 127.0.0.1:0
   mode: {mode}

@@ -89,6 +89,7 @@ _SCHEMA = (
         source TEXT NOT NULL)""",
     "CREATE INDEX evidence_at ON evidence (at)",
     "CREATE INDEX evidence_route ON evidence (model, provider, at)",
+    "CREATE INDEX evidence_outcome ON evidence (outcome, at)",  # fleet-wide "what failed lately"
 )
 # SQL is built from the constant column list only; every value is a bound parameter.
 _COLUMN_LIST = ", ".join(_COLUMNS)

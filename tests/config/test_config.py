@@ -165,3 +165,37 @@ def test_a_relative_secret_file_resolves_against_the_config_files_directory(
     config = load_config(path)
     assert config.gateway is not None and config.gateway.api_key is not None
     assert config.gateway.api_key.value == "sk-relative"
+
+
+def test_the_evidence_section_resolves_its_path_and_defaults_and_is_absent_by_default(tmp_path: Path) -> None:
+    absent = load_config(write(tmp_path, "models: [{slug: a/b, via_gateway: false, direct_hosts: "
+                                          "[{name: h, base_url: 'http://127.0.0.1:1'}]}]\n"))  # fmt: skip
+    assert absent.exporter.evidence is None and absent.exporter.external_url is None
+    text = (
+        "models: [{slug: a/b, via_gateway: false, direct_hosts: [{name: h, base_url: 'http://127.0.0.1:1'}]}]\n"
+        "exporter: {external_url: 'https://canary.example.com/', evidence: {path: history/e.sqlite3}}\n"
+    )
+    config = load_config(write(tmp_path, text))
+    assert config.exporter.external_url == "https://canary.example.com"
+    evidence = config.exporter.evidence
+    assert evidence is not None
+    assert evidence.path == tmp_path.resolve() / "history" / "e.sqlite3"
+    assert (evidence.retention_seconds, evidence.max_bytes) == (14 * 86400, 1 << 30)
+
+
+def test_bad_evidence_settings_are_each_reported_with_their_path(tmp_path: Path) -> None:
+    text = (
+        "models: [{slug: a/b, via_gateway: false, direct_hosts: [{name: h, base_url: 'http://127.0.0.1:1'}]}]\n"
+        "exporter: {external_url: canary, evidence: {retention: 10m, max_bytes: 100, sise: 1}}\n"
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text))
+    problems = "\n".join(caught.value.problems)
+    for expected in (
+        "exporter.external_url: expected an http(s) URL",
+        "exporter.evidence.path: required key is missing",
+        "exporter.evidence.retention:",
+        "exporter.evidence.max_bytes:",
+        "exporter.evidence.sise",
+    ):
+        assert expected in problems, problems

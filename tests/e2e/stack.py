@@ -276,7 +276,11 @@ class Stack:
                 "interval": f"{self.settings.round_interval}s",
                 "concurrency": self.settings.concurrency,
             },
-            "exporter": {"listen": f"127.0.0.1:{self.exporter_port}"},
+            "exporter": {
+                "listen": f"127.0.0.1:{self.exporter_port}",
+                "external_url": self.exporter_url,
+                "evidence": {"path": str(self.work / "evidence.sqlite3")},
+            },
             "receiver": {
                 "listen": f"127.0.0.1:{self.receiver_port}",
                 "mode": self.mode,

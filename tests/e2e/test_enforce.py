@@ -76,6 +76,33 @@ def test_two_faulty_hosts_among_eight_are_suspended_and_leave_the_routers_ignore
     assert body["provider"]["ignore"] == ["already/out", "prude/fp8", "schema-breaker/fp8"]
 
 
+def test_the_suspend_alert_names_the_contract_and_reason_and_links_to_working_evidence(stack: Stack) -> None:
+    model, host = "e2e/suspend", "schema-breaker/fp8"
+
+    prometheus = stack.prometheus
+    assert prometheus is not None
+
+    def alert() -> dict[str, str] | None:
+        wanted = {"alertname": "CanaryProviderFailing", "model": model, "provider": host}
+        firing = [
+            a for a in prometheus.alerts() if a.state == "firing" and wanted.items() <= a.labels.items()
+        ]
+        return firing[0].annotations if firing else None
+
+    annotations = stack.wait_for(
+        alert, what="the suspend alert firing", context=lambda: stack.describe(model)
+    )
+    assert annotations["failing_contracts"] == "structured"
+    assert annotations["failing_reasons"] == "structured=schema_mismatch"
+    assert annotations["evidence_url"].startswith(f"{stack.exporter_url}/v1/evidence?")
+    evidence = stack.http.get(annotations["evidence_url"])
+    assert evidence.status_code == 200, evidence.text
+    records = evidence.json()["records"]
+    assert records and {(r["model"], r["provider"], r["outcome"]) for r in records} == {(model, host, "fail")}
+    assert {r["contract"] for r in records} == {"structured"}
+    assert all(r["reason"] == "schema_mismatch" and r["excerpt"] for r in records)
+
+
 def test_a_host_in_a_429_5xx_storm_is_never_suspended(stack: Stack) -> None:
     model = "e2e/storm"
     stack.wait_for(lambda: stack.round_number() >= 4, what="four rounds", timeout=40)
