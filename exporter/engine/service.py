@@ -30,6 +30,7 @@ from exporter.engine.rounds import ModelPlan, Prober
 from exporter.engine.snapshot import Snapshot, accumulate
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
+from exporter.sharding import ShardCollector
 
 log = logging.getLogger("exporter.engine")
 
@@ -50,7 +51,7 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
         if stack is not None:
             stack.push_async_callback(gateway_client.aclose)
     timeouts = config.gateway or None
-    for model in config.models:
+    for model in (m for m in config.models if config.rounds.shard.owns(m.slug)):  # rounds.shard
         if model.via_gateway and gateway_client is not None:
             plans.append(ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require))
         for host in model.direct_hosts:
@@ -148,12 +149,14 @@ class ExporterService:
     @classmethod
     def from_config(cls, config: CanaryConfig, stack: AsyncExitStack | None = None) -> ExporterService:
         """The service for a loaded config; gateway clients are closed with ``stack``."""
-        return cls(
+        service = cls(
             build_plans(config, stack),
             config.contracts,
             config.rounds.interval_seconds,
             config.rounds.concurrency,
         )
+        service.registry.register(ShardCollector(config.rounds.shard))
+        return service
 
     @property
     def snapshot(self) -> Snapshot:
