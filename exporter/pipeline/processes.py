@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypedDict, Unpack
 
 import httpx
 import yaml
@@ -121,20 +121,33 @@ class AlertmanagerAlert:
     inhibited_by: tuple[str, ...] = field(default=())
 
 
+class DaemonOptions(TypedDict, total=False):
+    """What every launcher accepts besides its own settings (see ``_Daemon``)."""
+
+    port: int | None
+    binary: Path | None
+    ready_timeout: float
+    sleep: Callable[[float], None]
+    monotonic: Callable[[], float]
+
+
 class _Daemon:
     """Start/stop/readiness plumbing shared by both processes."""
 
     binary_name: str = ""
+    ready_path: str = "/-/ready"
+    #: Where a subclass that renders a config file writes it (None: configured by flags only).
+    config_path: Path | None = None
 
     def __init__(
         self,
         work_dir: Path,
         *,
-        port: int | None,
-        binary: Path | None,
-        ready_timeout: float,
-        sleep: Callable[[float], None],
-        monotonic: Callable[[], float],
+        port: int | None = None,
+        binary: Path | None = None,
+        ready_timeout: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.work_dir = work_dir.resolve()
         self.port = port if port is not None else free_port()
@@ -244,11 +257,16 @@ class _Daemon:
     def _argv(self) -> list[str]:
         raise NotImplementedError
 
-    def _write_config(self) -> None:
+    def _render(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _write_config(self) -> None:
+        if self.config_path is not None:
+            self._config = self._render()
+            self._write_yaml(self.config_path, self._config)
+
     def _wait_ready(self) -> None:
-        self.wait_until(lambda: self._get_ok("/-/ready"), what="/-/ready")
+        self.wait_until(lambda: self._get_ok(self.ready_path), what=self.ready_path)
 
     def wait_until(self, predicate: Callable[[], bool], *, what: str, timeout: float | None = None) -> None:
         """Poll ``predicate`` every 100 ms until true; ``PipelineError`` with the log tail on timeout or exit.
@@ -349,10 +367,6 @@ class PrometheusProcess(_Daemon):
             timings=self.timings,
             external_labels=self.external_labels,
         )
-
-    def _write_config(self) -> None:
-        self._config = self._render()
-        self._write_yaml(self.config_path, self._config)
 
     def _argv(self) -> list[str]:
         return [
@@ -494,10 +508,6 @@ class AlertmanagerProcess(_Daemon):
             people_webhook_url=self.people_webhook_url,
         )
 
-    def _write_config(self) -> None:
-        self._config = self._render()
-        self._write_yaml(self.config_path, self._config)
-
     def _argv(self) -> list[str]:
         argv = [
             str(self.binary),
@@ -598,28 +608,12 @@ class VictoriaMetricsProcess(_Daemon):
     """
 
     binary_name = "victoria-metrics"
-
-    def __init__(
-        self,
-        work_dir: Path,
-        *,
-        port: int | None = None,
-        binary: Path | None = None,
-        ready_timeout: float = 30.0,
-        sleep: Callable[[float], None] = time.sleep,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(
-            work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
-        )
+    ready_path = "/health"
 
     @property
     def write_url(self) -> str:
         """Where Prometheus remote-write clients (vmagent, vmalert) send samples."""
         return f"{self.url}/api/v1/write"
-
-    def _write_config(self) -> None:
-        pass  # configured by flags only
 
     def _argv(self) -> list[str]:
         return [
@@ -632,9 +626,6 @@ class VictoriaMetricsProcess(_Daemon):
             "-selfScrapeInterval=0",
             "-loggerLevel=WARN",
         ]
-
-    def _wait_ready(self) -> None:
-        self.wait_until(lambda: self._get_ok("/health"), what="/health")
 
     def query(self, expr: str) -> list[Sample]:
         """Evaluate an instant query now (the Prometheus query API), as ``PrometheusProcess.query``."""
@@ -652,6 +643,7 @@ class VmagentProcess(_Daemon):
     """
 
     binary_name = "vmagent"
+    ready_path = "/health"
 
     def __init__(
         self,
@@ -660,16 +652,10 @@ class VmagentProcess(_Daemon):
         targets: Mapping[str, str | Sequence[str]],
         remote_write_url: str,
         timings: Timings = Timings(),  # noqa: B008 - frozen value
-        port: int | None = None,
         shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG,
-        binary: Path | None = None,
-        ready_timeout: float = 30.0,
-        sleep: Callable[[float], None] = time.sleep,
-        monotonic: Callable[[], float] = time.monotonic,
+        **daemon: Unpack[DaemonOptions],
     ) -> None:
-        super().__init__(
-            work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
-        )
+        super().__init__(work_dir, **daemon)
         self.targets = dict(targets)
         self.remote_write_url = remote_write_url
         self.timings = timings
@@ -685,10 +671,6 @@ class VmagentProcess(_Daemon):
             timings=self.timings,
         )
 
-    def _write_config(self) -> None:
-        self._config = self._render()
-        self._write_yaml(self.config_path, self._config)
-
     def _argv(self) -> list[str]:
         return [
             str(self.binary),
@@ -699,9 +681,6 @@ class VmagentProcess(_Daemon):
             f"-remoteWrite.flushInterval={duration(self.timings.scrape_interval)}",
             "-loggerLevel=WARN",
         ]
-
-    def _wait_ready(self) -> None:
-        self.wait_until(lambda: self._get_ok("/health"), what="/health")
 
 
 class VmalertProcess(_Daemon):
@@ -716,6 +695,7 @@ class VmalertProcess(_Daemon):
     """
 
     binary_name = "vmalert"
+    ready_path = "/health"
 
     def __init__(
         self,
@@ -725,24 +705,15 @@ class VmalertProcess(_Daemon):
         alertmanagers: Sequence[str],
         timings: Timings = Timings(),  # noqa: B008 - frozen value
         rule_globs: Sequence[str] | None = None,
-        port: int | None = None,
-        binary: Path | None = None,
-        ready_timeout: float = 30.0,
-        sleep: Callable[[float], None] = time.sleep,
-        monotonic: Callable[[], float] = time.monotonic,
+        **daemon: Unpack[DaemonOptions],
     ) -> None:
-        super().__init__(
-            work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
-        )
+        super().__init__(work_dir, **daemon)
         if not alertmanagers:
             raise PipelineError("vmalert needs at least one Alertmanager address (the rules contain alerts)")
         self.datasource_url = datasource_url
         self.alertmanagers = list(alertmanagers)
         self.timings = timings
         self.rule_globs = list(rule_globs) if rule_globs is not None else shipped_rule_globs()
-
-    def _write_config(self) -> None:
-        pass  # configured by flags only: the rule files are the shipped ones, unchanged
 
     def _argv(self) -> list[str]:
         interval = duration(self.timings.evaluation_interval)
@@ -760,9 +731,6 @@ class VmalertProcess(_Daemon):
             *(f"-notifier.url=http://{address}" for address in self.alertmanagers),
             "-loggerLevel=WARN",
         ]
-
-    def _wait_ready(self) -> None:
-        self.wait_until(lambda: self._get_ok("/health"), what="/health")
 
     def alerts(self) -> list[PrometheusAlert]:
         """Pending and firing alerts (``GET /api/v1/alerts``, the same shape as Prometheus's)."""
