@@ -55,7 +55,7 @@ async def one_stream(port: int, tag: str, delay: float = 0.0) -> float:
         {
             "model": MODEL,
             "messages": [
-                {"role": "system", "content": "Be Ana.\nLanguage: en"},
+                {"role": "system", "content": "You are Ana, an innkeeper. Stay in character."},
                 {"role": "user", "content": "Hi"},
             ],
             "stream": True,

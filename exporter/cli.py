@@ -26,6 +26,7 @@ EPILOG = """examples:
   canary check-config canary.yaml               # every problem in the file, with line numbers
   canary probe --config canary.yaml --once --json
   canary exporter --config canary.yaml          # probe rounds + /metrics
+  canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --samples 20
 """
 
 
@@ -254,6 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
         "exporter.receiver.cli",
         "exporter.language.cli",
         "exporter.routability.cli",
+        "exporter.investigate.cli",
     ):
         __import__(module, fromlist=["register"]).register(sub)
     return parser

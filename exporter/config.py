@@ -22,6 +22,7 @@ from exporter.configkit import ConfigError, Problems, Secret, Section
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
 from exporter.contracts.ttft import TTFTContract
+from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
 from exporter.sharding import MAX_SHARDS, Shard, owned_by
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
@@ -84,8 +85,21 @@ class RoundsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class EvidenceConfig:
+    """``exporter.evidence``: the evidence history (docs/evidence.md). Absent section: no history kept."""
+
+    path: Path
+    retention_seconds: float = DEFAULT_RETENTION_SECONDS
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+@dataclass(frozen=True, slots=True)
 class ExporterConfig:
     listen: str = DEFAULT_EXPORTER_LISTEN
+    evidence: EvidenceConfig | None = None
+    # The exporter's URL as people and Alertmanager notifications reach it (exported as
+    # canary_exporter_external_url_info, which the suspend alert joins to build its evidence_url).
+    external_url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,9 +181,9 @@ def _read_model(sec: Section, gateway: GatewayConfig | None) -> ModelConfig:
     return model
 
 
-def _read_contracts(sec: Section) -> tuple[Contract, ...]:
+def _read_contracts(sec: Section, registry: Mapping[str, type[Contract]]) -> tuple[Contract, ...]:
     contracts: list[Contract] = []
-    for name, cls in REGISTRY.items():
+    for name, cls in registry.items():
         sub = sec.section(name)
         enabled = sub.boolean("enabled", True)
         contract = cls.read_settings(sub)
@@ -204,9 +218,40 @@ def _read_shard(rounds: Section, slugs: list[str]) -> Shard:
     return Shard(index, count, where=f"{rounds.problems.source}:{rounds.line_of('shard')}")
 
 
-def read_config(root: Section, path: Path, sections: frozenset[str] | None = None) -> CanaryConfig:
+def _read_exporter(sec: Section, base_dir: Path) -> ExporterConfig:
+    listen = sec.string(
+        "listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN, what="HOST:PORT such as 127.0.0.1:9464"
+    )
+    external_url = sec.string(
+        "external_url", None, pattern=_URL, what="an http(s) URL such as http://canary:9464"
+    )
+    evidence = None
+    if sec.has("evidence"):
+        ev = sec.section("evidence")
+        raw_path = ev.string(
+            "path", what="a file path such as evidence.sqlite3 (relative to the config file)"
+        )
+        evidence = EvidenceConfig(
+            path=base_dir / (raw_path or "evidence.sqlite3"),
+            retention_seconds=ev.duration("retention", DEFAULT_RETENTION_SECONDS, minimum=3600),
+            max_bytes=ev.integer("max_bytes", DEFAULT_MAX_BYTES, minimum=MIN_MAX_BYTES),
+        )
+        ev.finish()
+    sec.finish()
+    return ExporterConfig(
+        listen=listen, evidence=evidence, external_url=external_url.rstrip("/") if external_url else None
+    )
+
+
+def read_config(
+    root: Section,
+    path: Path,
+    sections: frozenset[str] | None = None,
+    registry: Mapping[str, type[Contract]] = REGISTRY,
+) -> CanaryConfig:
     """Read the sections of an already-parsed file (all when ``sections`` is None); problems accumulate in
-    ``root.problems``. Sections not asked for are known (not "unknown keys") but neither read nor checked."""
+    ``root.problems``. Sections not asked for are known (not "unknown keys") but neither read nor checked.
+    ``registry`` is the set of contracts ``contracts.<name>`` may configure (default: the shipped ones)."""
     gateway = _read_gateway(root.section("gateway")) if root.has("gateway") else None
     root.raw("gateway")
     models = tuple(_read_model(m, gateway) for m in root.section_list("models"))
@@ -220,7 +265,7 @@ def read_config(root: Section, path: Path, sections: frozenset[str] | None = Non
         shard=_read_shard(rounds_sec, slugs),
     )
     rounds_sec.finish()
-    contracts = _read_contracts(root.section("contracts"))
+    contracts = _read_contracts(root.section("contracts"), registry)
     threshold = next((c.threshold_seconds for c in contracts if isinstance(c, TTFTContract)), None)
     if gateway is not None and threshold is not None and threshold >= gateway.timeout_seconds:
         root.problem(
@@ -229,13 +274,7 @@ def read_config(root: Section, path: Path, sections: frozenset[str] | None = Non
             f"({gateway.timeout_seconds:g}s): a request that times out first is a transport error, "
             "never a slow token",
         )
-    exporter_sec = root.section("exporter")
-    exporter = ExporterConfig(
-        listen=exporter_sec.string(
-            "listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN, what="HOST:PORT such as 127.0.0.1:9464"
-        )
-    )
-    exporter_sec.finish()
+    exporter = _read_exporter(root.section("exporter"), path.parent)
     receiver = routability = None
     root.raw("receiver"), root.raw("routability")  # known sections, read below when present
     if root.has("receiver") and (sections is None or "receiver" in sections):
@@ -250,13 +289,17 @@ def read_config(root: Section, path: Path, sections: frozenset[str] | None = Non
     return CanaryConfig(path, gateway, models, rounds, contracts, exporter, receiver, routability)
 
 
-def load_config(path: str | Path, sections: frozenset[str] | None = None) -> CanaryConfig:
+def load_config(
+    path: str | Path,
+    sections: frozenset[str] | None = None,
+    registry: Mapping[str, type[Contract]] = REGISTRY,
+) -> CanaryConfig:
     """Load and validate a config file (only ``sections`` when given); ``ConfigError`` lists every problem."""
     path = Path(path)
     problems = Problems(str(path))
     root = Section.load_file(path, problems)
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
-    config = read_config(root, path.resolve(), sections)
+    config = read_config(root, path.resolve(), sections, registry)
     problems.raise_if_any()
     return config
 
@@ -272,6 +315,7 @@ def load_probing_config(path: str | Path) -> CanaryConfig:
 __all__ = [
     "CanaryConfig",
     "ConfigError",
+    "EvidenceConfig",
     "GatewayConfig",
     "ModelConfig",
     "load_config",

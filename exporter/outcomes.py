@@ -97,7 +97,11 @@ class ProbeResult:
     """The judged result of one contract for one provider in one round.
 
     ``detail`` is for humans and logs (never a label). ``evidence`` carries structured facts from the
-    judge (e.g. which sentences were in which language) for the JSON output.
+    judge (e.g. which sentences were in which language) for the JSON output and the evidence history.
+    ``excerpt`` is the reply's start and offending span (at most 1 KiB of UTF-8). ``ttft_seconds`` is the
+    observation a contract exports to ``canary_probe_ttft_seconds`` (only streamed contracts set it).
+    ``attempts`` lists the single attempts when a probe made several (a fail and its confirmations, in the
+    order sent); empty when this result *is* the one attempt.
     """
 
     outcome: Outcome
@@ -108,3 +112,7 @@ class ProbeResult:
     served_by: str | None = None
     locale: str | None = None
     evidence: dict[str, object] = field(default_factory=dict)
+    excerpt: str = ""
+    finish_reason: str | None = None
+    generation_id: str | None = None
+    attempts: tuple[ProbeResult, ...] = ()

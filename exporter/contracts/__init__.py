@@ -10,4 +10,11 @@ from exporter.contracts.ttft import TTFTContract
 
 # The order is the order in which a provider's probes run within a round.
 CONTRACTS: tuple[type[Contract], ...] = (TTFTContract, RefusalContract, StructuredContract, LanguageContract)
-REGISTRY: dict[str, type[Contract]] = {contract.name: contract for contract in CONTRACTS}
+
+
+def registry(contracts: tuple[type[Contract], ...] = CONTRACTS) -> dict[str, type[Contract]]:
+    """Contracts by name, in probe order (what ``load_config(registry=...)`` accepts)."""
+    return {contract.name: contract for contract in contracts}
+
+
+REGISTRY: dict[str, type[Contract]] = registry()

@@ -1,14 +1,23 @@
 """What every contract shares: the probe target and context, the contract interface, reply gating.
 
 A contract is one module with one ``Contract`` subclass, registered by name in
-``exporter/contracts/__init__.py``. The engine calls, per round:
+``exporter/contracts/__init__.py``. The engine knows no contract by name; it calls, per round:
 
 1. ``weak_controls()`` once per contract: offline known-bad samples run through the contract's judge; any
    that is *not* judged ``fail`` makes the contract weak for the round (its passes are not evidence);
-2. ``skip_reason(target)`` per provider: a reason to report ``skipped`` without sending anything;
-3. ``probe(ctx)`` per provider (sequential per provider, parallel across providers).
+2. ``live_control(target)`` per provider: whether the host is one of this contract's live positive controls
+   (e.g. a known-filtering host for the refusal contract). A host that is a live control of any contract is
+   probed only by those contracts, and a control whose probe does not ``fail`` makes its contract weak;
+3. ``skip_reason(target)`` per provider: a reason to report ``skipped`` without sending anything;
+4. ``probe(ctx)`` per provider (sequential per provider, parallel across providers).
 
-A contract never touches metrics or global state; it returns a ``ProbeResult`` value.
+``sample(ctx)`` is the unit underneath: ONE pinned request judged ONCE, with no confirmations and no memory
+written. ``probe`` is built from it (by default it *is* one sample; the language contract adds confirmation
+samples). ``canary investigate`` repeats ``sample`` N times per host.
+
+A contract never touches metrics or global state; it returns a ``ProbeResult`` value, and what it exports
+and records is in that value: ``ttft_seconds`` feeds the TTFT histogram, ``locale`` the per-locale counter,
+``evidence``/``excerpt``/``attempts`` the evidence history.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from exporter.configkit import Section
+from exporter.evidence.store import bounded_excerpt
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -50,12 +60,17 @@ class ProbeTarget:
 
 @dataclass(slots=True)
 class ProbeContext:
-    """Everything one probe may use. ``memory`` persists per (model, provider, contract) across rounds."""
+    """Everything one probe may use. ``memory`` persists per (model, provider, contract) across rounds.
+
+    ``locale``, when set, asks a locale-rotating contract for that locale instead of its own choice
+    (``canary investigate --locale``; the language contract's confirmations).
+    """
 
     target: ProbeTarget
     gateway: ChatGateway
     round_number: int
     memory: dict[str, Any] = field(default_factory=dict)
+    locale: str | None = None
 
     def request(self, messages: Sequence[dict[str, str]], max_tokens: int, **kwargs: Any) -> ChatRequest:
         """A chat request for this target, pinned when the target is pinned.
@@ -96,9 +111,18 @@ class Contract(ABC):
         """Names of offline known-bad samples the judge failed to reject (empty: the contract is sound)."""
         return []
 
+    def live_control(self, target: ProbeTarget) -> bool:
+        """Whether ``target`` is a live positive control of this contract: probed with the same request each
+        round, it must be judged ``fail``; anything else that is evidence makes the contract weak."""
+        return False
+
     @abstractmethod
+    async def sample(self, ctx: ProbeContext) -> ProbeResult:
+        """Send ONE request and judge the reply ONCE (no confirmations, no memory written)."""
+
     async def probe(self, ctx: ProbeContext) -> ProbeResult:
-        """Send the contract's request(s) and judge the reply."""
+        """The round's probe of one host: one sample unless the contract confirms (then ``attempts``)."""
+        return await self.sample(ctx)
 
 
 def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
@@ -116,7 +140,14 @@ def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
             result.error.status,
             result.error.detail[:200],
         )
-        return ProbeResult(result.error.outcome, result.error.reason, result.error.detail, usage=result.usage)
+        return ProbeResult(
+            result.error.outcome,
+            result.error.reason,
+            result.error.detail,
+            usage=result.usage,
+            finish_reason=result.finish_reason,
+            generation_id=result.generation_id,
+        )
     if (
         target.pinned
         and result.served_by is not None
@@ -136,13 +167,35 @@ def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
             f"served by {result.served_by}",
             usage=result.usage,
             served_by=result.served_by,
+            excerpt=bounded_excerpt(result.content),
+            finish_reason=result.finish_reason,
+            generation_id=result.generation_id,
         )
     return None
 
 
-def judged(outcome: Outcome, reason: Reason, detail: str, result: ChatResult, **extra: Any) -> ProbeResult:
-    """A ``ProbeResult`` for a judged reply, carrying usage and provenance from the chat result."""
-    return ProbeResult(outcome, reason, detail, usage=result.usage, served_by=result.served_by, **extra)
+def judged(
+    outcome: Outcome,
+    reason: Reason,
+    detail: str,
+    result: ChatResult,
+    *,
+    span: tuple[int, int] | None = None,
+    **extra: Any,
+) -> ProbeResult:
+    """A ``ProbeResult`` for a judged reply, carrying usage, provenance and a bounded excerpt (the reply's
+    start, plus ``span``, the offending characters, when the judge knows them) from the chat result."""
+    return ProbeResult(
+        outcome,
+        reason,
+        detail,
+        usage=result.usage,
+        served_by=result.served_by,
+        excerpt=bounded_excerpt(result.content or result.refusal or "", span),
+        finish_reason=result.finish_reason,
+        generation_id=result.generation_id,
+        **extra,
+    )
 
 
 def not_rejected(controls: Mapping[str, ChatResult], judge: Callable[[ChatResult], ProbeResult]) -> list[str]:

@@ -14,21 +14,22 @@ Configuration (``contracts.language``)::
     confirmations: 2                # extra attempts on a fail; majority of 1 + confirmations decides
     prompts:                        # optional: replace a locale's built-in prompts
       pt-BR:
-        - system: "Você é ..."      # "Language: pt-BR" is appended as the last line when missing
+        - system: "Você é ..."      # written in the locale: nothing else tells a host which one
           user: "..."
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import zlib
 from collections import Counter
 from dataclasses import dataclass
 
 from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, unjudgeable
+from exporter.contracts.base import Contract, ProbeContext, judged, unjudgeable
 from exporter.gateway.types import ChatResult
-from exporter.language.judge import Judge, Verdict, default_judge
+from exporter.language.judge import Judge, default_judge
 from exporter.language.locales import (
     DEFAULT_LOCALES,
     LOCALES,
@@ -113,28 +114,36 @@ class LanguageContract(Contract):
 
     # -- rotation ------------------------------------------------------------------------------------------
     def choose(self, ctx: ProbeContext) -> tuple[LocaleSpec, Prompt]:
-        """This round's locale and prompt for the provider: the failed locale again, else the rotation."""
+        """This round's locale and prompt for the provider: ``ctx.locale`` when set, else the failed locale
+        again, else the rotation."""
         offset = zlib.crc32(f"{ctx.target.model}\0{ctx.target.provider}".encode())
         by_code = {spec.code: spec for spec in self.locales}
-        failed = ctx.memory.get(_FAILED_LOCALE)
-        spec = by_code.get(failed) if isinstance(failed, str) else None
+        wanted = canonical_locale(ctx.locale) if ctx.locale is not None else ctx.memory.get(_FAILED_LOCALE)
+        spec = by_code.get(wanted) if isinstance(wanted, str) else None
+        if spec is None and ctx.locale is not None:
+            spec = LOCALES.get(wanted) if isinstance(wanted, str) else None
         if spec is None:
             spec = self.locales[(ctx.round_number + offset) % len(self.locales)]
         turn = (ctx.round_number + offset) // len(self.locales)
         return spec, spec.prompts[turn % len(spec.prompts)]
 
     # -- probing -------------------------------------------------------------------------------------------
-    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+    async def sample(self, ctx: ProbeContext) -> ProbeResult:
         spec, prompt = self.choose(ctx)
-        request = ctx.request(prompt.messages(), self.max_tokens)
-        judge = default_judge()
-        first = await ctx.gateway.chat(request)
-        result = self._judge_one(first, ctx, spec, judge)
-        if result.outcome is Outcome.FAIL and self.confirmations:
-            more = await asyncio.gather(*(ctx.gateway.chat(request) for _ in range(self.confirmations)))
-            result = self._decide(result, [self._judge_one(r, ctx, spec, judge) for r in more])
+        result = await ctx.gateway.chat(ctx.request(prompt.messages(), self.max_tokens))
+        return self._judge_one(result, ctx, spec, default_judge())
+
+    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+        """One sample; on a ``fail``, ``confirmations`` more samples of the same locale and prompt at once,
+        and the majority decides (every sample is kept in ``attempts``)."""
+        first = await self.sample(ctx)
+        result = first
+        if first.outcome is Outcome.FAIL and self.confirmations:
+            same = ProbeContext(ctx.target, ctx.gateway, ctx.round_number, ctx.memory, first.locale)
+            more = await asyncio.gather(*(self.sample(same) for _ in range(self.confirmations)))
+            result = dataclasses.replace(self._decide(first, list(more)), attempts=(first, *more))
         if result.outcome is Outcome.FAIL:
-            ctx.memory[_FAILED_LOCALE] = spec.code
+            ctx.memory[_FAILED_LOCALE] = first.locale
         elif result.outcome is Outcome.PASS:
             ctx.memory.pop(_FAILED_LOCALE, None)
         return result
@@ -144,35 +153,27 @@ class LanguageContract(Contract):
     ) -> ProbeResult:
         gated = unjudgeable(result, ctx.target)
         if gated is not None:
-            return _with_locale(gated, spec.code)
+            return dataclasses.replace(gated, locale=spec.code)
         if not result.content.strip():
             if result.finish_reason == "length" and result.reasoning:
-                return self._result(
-                    Outcome.INCONCLUSIVE, Reason.BUDGET_EXHAUSTED, "reasoning used the budget", result, spec
+                return judged(
+                    Outcome.INCONCLUSIVE,
+                    Reason.BUDGET_EXHAUSTED,
+                    "reasoning used the budget",
+                    result,
+                    locale=spec.code,
                 )
-            return self._result(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, spec)
+            return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
         verdict = judge.judge(result.content, spec.code)
-        return self._from_verdict(verdict, result, spec)
-
-    @staticmethod
-    def _result(
-        outcome: Outcome, reason: Reason, detail: str, result: ChatResult, spec: LocaleSpec
-    ) -> ProbeResult:
-        return ProbeResult(
-            outcome, reason, detail, usage=result.usage, served_by=result.served_by, locale=spec.code
-        )
-
-    @staticmethod
-    def _from_verdict(verdict: Verdict, result: ChatResult, spec: LocaleSpec) -> ProbeResult:
         evidence = dict(verdict.evidence)
         if result.finish_reason is not None:
             evidence["finish_reason"] = result.finish_reason
-        return ProbeResult(
+        return judged(
             verdict.outcome,
             verdict.reason,
             verdict.detail,
-            usage=result.usage,
-            served_by=result.served_by,
+            result,
+            span=_offending_span(evidence),
             locale=spec.code,
             evidence=evidence,
         )
@@ -240,28 +241,31 @@ def _read_prompts(section: Section) -> dict[str, tuple[Prompt, ...]]:
             item.finish()
             if system is None or user is None:
                 continue
-            if system.rstrip().splitlines()[-1].strip() != f"Language: {code}":
-                system = f"{system.rstrip()}\nLanguage: {code}"
             prompts.append(Prompt(system, user))
         if prompts:
             out[code] = tuple(prompts)
     return out
 
 
-def _with_locale(result: ProbeResult, locale: str) -> ProbeResult:
-    return ProbeResult(
-        result.outcome,
-        result.reason,
-        result.detail,
-        result.ttft_seconds,
-        result.usage,
-        result.served_by,
-        locale,
-        result.evidence,
-    )
+def _offending_span(evidence: dict[str, object]) -> tuple[int, int] | None:
+    """The first span the judge pointed at: a foreign sentence's ``start``/``end``, or a corruption's
+    ``offset`` (with a little context), if any."""
+    for item in _walk(evidence):
+        start, end, offset = item.get("start"), item.get("end"), item.get("offset")
+        if isinstance(start, int) and isinstance(end, int):
+            return start, end
+        if isinstance(offset, int):
+            return max(0, offset - 16), offset + 16
+    return None
+
+
+def _walk(value: object) -> list[dict[str, object]]:
+    if isinstance(value, dict):
+        return [value, *(d for v in value.values() for d in _walk(v))]
+    if isinstance(value, list | tuple):
+        return [d for v in value for d in _walk(v)]
+    return []
 
 
 def _replace(base: ProbeResult, usage: Usage, evidence: dict[str, object], detail: str) -> ProbeResult:
-    return ProbeResult(
-        base.outcome, base.reason, detail, base.ttft_seconds, usage, base.served_by, base.locale, evidence
-    )
+    return dataclasses.replace(base, detail=detail, usage=usage, evidence=evidence)

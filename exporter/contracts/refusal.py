@@ -18,6 +18,7 @@ from exporter.configkit import Section
 from exporter.contracts.base import (
     Contract,
     ProbeContext,
+    ProbeTarget,
     judged,
     not_rejected,
     spent_on_reasoning,
@@ -91,7 +92,10 @@ class RefusalContract(Contract):
         section.finish()
         return contract
 
-    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+    def live_control(self, target: ProbeTarget) -> bool:
+        return target.known_filtering
+
+    async def sample(self, ctx: ProbeContext) -> ProbeResult:
         messages = ({"role": "system", "content": self.system}, {"role": "user", "content": self.user})
         result = await ctx.gateway.chat(ctx.request(messages, self.max_tokens))
         if result.error is not None and result.error.reason is Reason.REFUSAL_ERROR:

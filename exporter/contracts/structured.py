@@ -69,7 +69,7 @@ class StructuredContract(Contract):
             return None
         return Reason.NOT_ADVERTISED
 
-    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+    async def sample(self, ctx: ProbeContext) -> ProbeResult:
         advertised = ctx.target.endpoint.supports(CAPABILITY)
         request = ctx.request(
             MESSAGES,

@@ -47,7 +47,7 @@ class TTFTContract(Contract):
         section.finish()
         return contract
 
-    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+    async def sample(self, ctx: ProbeContext) -> ProbeResult:
         request = ctx.request(
             DEFAULT_MESSAGES,
             self.max_tokens,

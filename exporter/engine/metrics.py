@@ -20,6 +20,7 @@ from prometheus_client.registry import Collector
 
 from exporter import __version__
 from exporter.engine.snapshot import Snapshot
+from exporter.outcomes import Outcome
 
 CACHED = " Cached result of the last completed probe round."
 
@@ -81,6 +82,18 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
         for contract, result in sorted(by_contract.items()):
             last.add_metric([model, provider, contract, result.outcome.value], 1)
     yield last
+
+    reasons = GaugeMetricFamily(
+        "canary_probe_last_failure_reason",
+        "1 while the last round's outcome for this contract is fail; reason is a closed set (present only "
+        "then). The suspend alert's failing_reasons annotation reads it." + CACHED,
+        labels=["model", "provider", "contract", "reason"],
+    )
+    for (model, provider), by_contract in sorted(snap.last_results().items()):
+        for contract, result in sorted(by_contract.items()):
+            if result.outcome is Outcome.FAIL:
+                reasons.add_metric([model, provider, contract, result.reason.value], 1)
+    yield reasons
 
     failing = GaugeMetricFamily(
         "canary_probe_failing_streak",

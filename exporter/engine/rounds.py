@@ -2,7 +2,9 @@
 
 Probes go out sequentially per provider (no bursts that cause false 429s) and in parallel across providers
 under one global concurrency bound. Discovery failures reuse the last list and never invent verdicts.
-Known-filtering hosts are probed only as live positive controls for the refusal contract.
+A host that is a live positive control of some contracts (``Contract.live_control``) is probed only by
+those. Every attempt becomes an ``EvidenceRecord`` in the report; every judged ``fail`` is logged once.
+The engine knows no contract by name: what differs between contracts is behind ``Contract``.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from exporter.contracts.base import ChatGateway, Contract, ProbeContext, ProbeTarget
+from exporter.evidence.capture import attempt_records
+from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint, GatewayError
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
 log = logging.getLogger("exporter.engine")
 
-REFUSAL = "refusal"
 HostKey = tuple[str, str]
+LOGGED_EXCERPT_CHARS = 120
 
 
 class Gateway(ChatGateway, Protocol):
@@ -50,8 +54,10 @@ class RoundReport:
     endpoints: Mapping[str, tuple[Endpoint, ...]]  # model -> endpoints probed this round
     discovery_failed: frozenset[str]
     results: Mapping[HostKey, Mapping[str, ProbeResult]]
-    controls: Mapping[HostKey, ProbeResult] = field(default_factory=dict)
+    # live positive-control hosts: (model, provider) -> contract -> result (not evidence about the host)
+    controls: Mapping[HostKey, Mapping[str, ProbeResult]] = field(default_factory=dict)
     weak: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (model, contract) -> why
+    evidence: tuple[EvidenceRecord, ...] = ()  # every attempt of the round, controls included
 
 
 class Prober:
@@ -101,7 +107,12 @@ class Prober:
         return weak
 
     async def _probe_host(
-        self, target: ProbeTarget, gateway: Gateway, number: int, contracts: Sequence[Contract]
+        self,
+        target: ProbeTarget,
+        gateway: Gateway,
+        number: int,
+        contracts: Sequence[Contract],
+        evidence: list[EvidenceRecord],
     ) -> dict[str, ProbeResult]:
         results: dict[str, ProbeResult] = {}
         for contract in contracts:
@@ -112,7 +123,7 @@ class Prober:
             memory = self._memory.setdefault((target.model, target.provider, contract.name), {})
             ctx = ProbeContext(target, gateway, number, memory)
             try:
-                results[contract.name] = await contract.probe(ctx)
+                result = await contract.probe(ctx)
             except Exception:  # a bug in one probe must not take the round down, nor invent a verdict
                 log.exception(
                     "probe crashed model=%s provider=%s contract=%s",
@@ -120,9 +131,26 @@ class Prober:
                     target.provider,
                     contract.name,
                 )
-                results[contract.name] = ProbeResult(
-                    Outcome.TRANSPORT, Reason.PROBE_ERROR, "probe crashed; see the log"
+                result = ProbeResult(Outcome.TRANSPORT, Reason.PROBE_ERROR, "probe crashed; see the log")
+            results[contract.name] = result
+            if result.outcome is Outcome.FAIL:
+                log.warning(
+                    "probe failed model=%s provider=%s contract=%s reason=%s attempts=%d excerpt=%r",
+                    target.model,
+                    target.provider,
+                    contract.name,
+                    result.reason,
+                    len(result.attempts) or 1,
+                    result.excerpt[:LOGGED_EXCERPT_CHARS],
                 )
+            evidence += attempt_records(
+                result,
+                at=self._wall(),
+                round_number=number,
+                model=target.model,
+                provider=target.provider,
+                contract=contract.name,
+            )
         return results
 
     async def run_round(self, number: int) -> RoundReport:
@@ -131,27 +159,32 @@ class Prober:
         endpoints: dict[str, list[Endpoint]] = {}
         failed: set[str] = set()
         jobs: list[tuple[ProbeTarget, Gateway, Sequence[Contract], bool]] = []
-        refusal = [c for c in self.contracts if c.name == REFUSAL]
         for plan, (found, discovery_failed) in zip(self.plans, discovered, strict=True):
             if discovery_failed:
                 failed.add(plan.model)
             endpoints.setdefault(plan.model, []).extend(found)
             for endpoint in found:
-                is_control = endpoint.tag in plan.known_filtering
                 target = ProbeTarget(
-                    plan.model, endpoint, plan.pinned, is_control, plan.required_capabilities, plan.api_model
+                    plan.model,
+                    endpoint,
+                    plan.pinned,
+                    endpoint.tag in plan.known_filtering,
+                    plan.required_capabilities,
+                    plan.api_model,
                 )
-                jobs.append((target, plan.gateway, refusal if is_control else self.contracts, is_control))
+                controlled = [c for c in self.contracts if c.live_control(target)]
+                jobs.append((target, plan.gateway, controlled or self.contracts, bool(controlled)))
 
         limit = asyncio.Semaphore(self.concurrency)
+        evidence: list[EvidenceRecord] = []
 
         async def run(job: tuple[ProbeTarget, Gateway, Sequence[Contract], bool]) -> dict[str, ProbeResult]:
             async with limit:
-                return await self._probe_host(job[0], job[1], number, job[2])
+                return await self._probe_host(job[0], job[1], number, job[2], evidence)
 
         outcomes = await asyncio.gather(*(run(job) for job in jobs))
         results: dict[HostKey, Mapping[str, ProbeResult]] = {}
-        controls: dict[HostKey, ProbeResult] = {}
+        controls: dict[HostKey, Mapping[str, ProbeResult]] = {}
         weak: dict[tuple[str, str], tuple[str, ...]] = {}
         offline = self._weak_offline()
         for model in endpoints:
@@ -162,16 +195,16 @@ class Prober:
             if not is_control:
                 results[key] = by_contract
                 continue
-            if REFUSAL in by_contract:
-                control = by_contract[REFUSAL]
-                controls[key] = control
+            controls[key] = by_contract
+            for contract_name, control in by_contract.items():
                 if control.outcome is Outcome.PASS:
                     log.error(
-                        "live positive control did not refuse model=%s provider=%s",
+                        "live positive control was not rejected model=%s provider=%s contract=%s",
                         target.model,
                         target.provider,
+                        contract_name,
                     )
-                    weak_key = (target.model, REFUSAL)
+                    weak_key = (target.model, contract_name)
                     weak[weak_key] = (*weak.get(weak_key, ()), f"live:{target.provider}")
         live = set(results) | set(controls)
         for stale in [k for k in self._memory if k[:2] not in live]:
@@ -185,4 +218,5 @@ class Prober:
             results=results,
             controls=controls,
             weak=weak,
+            evidence=tuple(evidence),
         )

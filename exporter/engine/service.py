@@ -15,7 +15,7 @@ from contextlib import AsyncExitStack
 from datetime import UTC, datetime
 from typing import Any
 
-from prometheus_client import CollectorRegistry
+from prometheus_client import CollectorRegistry, Info
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -28,6 +28,9 @@ from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import ModelPlan, Prober
 from exporter.engine.snapshot import Snapshot, accumulate
+from exporter.evidence.api import page_json, parse_query
+from exporter.evidence.metrics import EvidenceCollector
+from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
 from exporter.sharding import ShardCollector
@@ -83,6 +86,23 @@ def rfc3339(unix: float | None) -> str | None:
     return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+STATE_EXCERPT_CHARS = 200
+
+
+def failure_json(record: EvidenceRecord) -> dict[str, Any]:
+    """A compact view of a failing attempt for ``/v1/state`` (the full record is in ``/v1/evidence``)."""
+    return {
+        "at": rfc3339(record.at),
+        "round": record.round,
+        "attempt": record.attempt,
+        "reason": record.reason,
+        "detail": record.detail[:STATE_EXCERPT_CHARS],
+        "excerpt": record.excerpt[:STATE_EXCERPT_CHARS],
+        **({"locale": record.locale} if record.locale else {}),
+        **({"generation_id": record.generation_id} if record.generation_id else {}),
+    }
+
+
 def state_json(snap: Snapshot) -> dict[str, Any]:
     """The last round as JSON: per model and provider, each contract's outcome, reason and streak."""
     report = snap.last_round
@@ -94,7 +114,8 @@ def state_json(snap: Snapshot) -> dict[str, Any]:
             results = report.results.get(key) if report else None
             control = report.controls.get(key) if report else None
             contracts: dict[str, Any] = {}
-            for name, r in sorted((results or ({"refusal": control} if control else {})).items()):
+            for name, r in sorted((results or control or {}).items()):
+                failure = snap.last_failures.get((model, e.tag, name))
                 contracts[name] = {
                     "outcome": r.outcome.value,
                     "reason": r.reason.value,
@@ -102,6 +123,7 @@ def state_json(snap: Snapshot) -> dict[str, Any]:
                     "detail": r.detail,
                     **({"ttft_seconds": round(r.ttft_seconds, 4)} if r.ttft_seconds is not None else {}),
                     **({"locale": r.locale} if r.locale else {}),
+                    **({"last_failure": failure_json(failure)} if failure is not None else {}),
                 }
             providers[e.tag] = {
                 "provider_name": e.provider_name,
@@ -136,24 +158,44 @@ class ExporterService:
         monotonic: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        evidence: EvidenceStore | None = None,
+        external_url: str | None = None,
     ) -> None:
         self.prober = Prober(plans, contracts, concurrency)
+        self.evidence = evidence
         self.interval = interval_seconds
         self._snapshot = Snapshot(interval_seconds=interval_seconds, started_at=wall_clock())
         self._mono = monotonic
         self._sleep = sleep
         self.registry = CollectorRegistry()
         self.registry.register(SnapshotCollector(lambda: self._snapshot))
+        if evidence is not None:
+            self.registry.register(EvidenceCollector(evidence))
+        if external_url is not None:
+            Info(
+                "canary_exporter_external_url",
+                "The exporter's URL (exporter.external_url); the suspend alert's evidence_url uses it.",
+                registry=self.registry,
+            ).info({"url": external_url})
         self.loop_failed: BaseException | None = None  # set when the round loop died (healthz reports it)
 
     @classmethod
     def from_config(cls, config: CanaryConfig, stack: AsyncExitStack | None = None) -> ExporterService:
-        """The service for a loaded config; gateway clients are closed with ``stack``."""
+        """The service for a loaded config; its gateway clients and evidence store close with ``stack``."""
+        evidence = None
+        if (settings := config.exporter.evidence) is not None:
+            evidence = EvidenceStore.open(
+                settings.path, retention_seconds=settings.retention_seconds, max_bytes=settings.max_bytes
+            )
+            if stack is not None:
+                stack.callback(evidence.close)
         service = cls(
             build_plans(config, stack),
             config.contracts,
             config.rounds.interval_seconds,
             config.rounds.concurrency,
+            evidence=evidence,
+            external_url=config.exporter.external_url,
         )
         service.registry.register(ShardCollector(config.rounds.shard))
         return service
@@ -166,6 +208,8 @@ class ExporterService:
         number = self._snapshot.rounds_total + 1
         report = await self.prober.run_round(number)
         self._snapshot = accumulate(self._snapshot, report)
+        if self.evidence is not None:  # one transaction per round, on a worker thread (off the event loop)
+            await asyncio.to_thread(self.evidence.record, report.evidence)
         log.info(
             "round completed round=%d duration=%.3fs hosts=%d",
             number,
@@ -216,10 +260,30 @@ class ExporterService:
         async def state(_: Request) -> Response:
             return JSONResponse(state_json(self._snapshot))
 
+        async def evidence(request: Request) -> Response:
+            if self.evidence is None:
+                return _problem(
+                    404,
+                    "no evidence history: set exporter.evidence.path in the configuration (docs/evidence.md)",
+                )
+            try:
+                query = parse_query(request.query_params.multi_items())
+                page = await run_in_threadpool(lambda: self.evidence.query(**query))  # type: ignore[union-attr]
+            except InvalidQuery as exc:
+                return _problem(400, str(exc), parameter=exc.parameter)
+            except EvidenceUnavailable as exc:
+                return _problem(503, str(exc))
+            return JSONResponse(page_json(page, request.url.path, dict(request.query_params)))
+
         return Starlette(
             routes=[
                 Route("/metrics", metrics),
                 Route("/healthz", healthz),
                 Route("/v1/state", state),
+                Route("/v1/evidence", evidence),
             ]
         )
+
+
+def _problem(status: int, message: str, **extra: str) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)

@@ -15,8 +15,9 @@ from typing import Any
 
 from exporter.engine.rounds import HostKey, RoundReport
 from exporter.engine.streaks import Streaks, advance
+from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
-from exporter.outcomes import ProbeResult
+from exporter.outcomes import Outcome, ProbeResult
 
 TTFT_BUCKETS: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0)
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
@@ -63,6 +64,8 @@ class Snapshot:
     tokens: Mapping[tuple[str, str, str], int] = field(default_factory=lambda: _EMPTY)
     cost_usd: Mapping[HostKey, float] = field(default_factory=lambda: _EMPTY)
     discovery_failures: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    # the latest failing attempt per (model, provider, contract) since the exporter started (for /v1/state)
+    last_failures: Mapping[tuple[str, str, str], EvidenceRecord] = field(default_factory=lambda: _EMPTY)
 
     def last_results(self) -> Mapping[HostKey, Mapping[str, ProbeResult]]:
         return self.last_round.results if self.last_round is not None else _EMPTY
@@ -84,17 +87,19 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
     ttft = {k: v for k, v in previous.ttft.items() if alive(k)}
     tokens = {k: v for k, v in previous.tokens.items() if alive(k)}
     cost = {k: v for k, v in previous.cost_usd.items() if alive(k)}
-    failures = dict(previous.discovery_failures)
+    discovery_failures = dict(previous.discovery_failures)
     for model in report.discovery_failed:
-        _bump(failures, model)
+        _bump(discovery_failures, model)
 
-    every = [(key, name, r) for key, by in report.results.items() for name, r in by.items()]
-    every += [(key, "refusal", r) for key, r in report.controls.items()]
+    every = [
+        (key, name, r) for probed in (report.results, report.controls) for key, by in probed.items()
+        for name, r in by.items()
+    ]  # fmt: skip
     for (model, provider), contract, result in every:
         _bump(outcomes, (model, provider, contract, result.outcome.value, result.reason.value))
         if result.locale is not None:
             _bump(locales, (model, provider, result.locale, result.outcome.value, result.reason.value))
-        if contract == "ttft" and result.ttft_seconds is not None:
+        if result.ttft_seconds is not None:  # only contracts that export a TTFT observation set it
             ttft[(model, provider)] = ttft.get((model, provider), Histogram()).observe(result.ttft_seconds)
         if result.usage.prompt_tokens:
             _bump(tokens, (model, provider, "prompt"), result.usage.prompt_tokens)
@@ -102,6 +107,11 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
             _bump(tokens, (model, provider, "completion"), result.usage.completion_tokens)
         if result.usage.cost_usd:
             _bump(cost, (model, provider), result.usage.cost_usd)
+
+    failures = {k: v for k, v in previous.last_failures.items() if alive(k)}
+    for record in report.evidence:
+        if record.outcome == Outcome.FAIL.value:
+            failures[(record.model, record.provider, record.contract)] = record
 
     weak = frozenset(report.weak)
     frozen = MappingProxyType
@@ -117,5 +127,6 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
         ttft=frozen(ttft),
         tokens=frozen(tokens),
         cost_usd=frozen(cost),
-        discovery_failures=frozen(failures),
+        discovery_failures=frozen(discovery_failures),
+        last_failures=frozen(failures),
     )

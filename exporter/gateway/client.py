@@ -46,6 +46,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Literal
 from urllib.parse import quote
@@ -66,10 +67,17 @@ from exporter.gateway.classify import (
     truncated_stream,
 )
 from exporter.gateway.sse import SSEDecoder, SSEKind
-from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
+from exporter.gateway.types import (
+    ChatRequest,
+    ChatResult,
+    Endpoint,
+    GatewayError,
+    Generation,
+    ProviderAttempt,
+)
 from exporter.outcomes import Outcome, Reason, Usage
 
-__all__ = ["GatewayClient", "GatewayKind", "parse_endpoint", "parse_endpoints_response"]
+__all__ = ["GatewayClient", "GatewayKind", "parse_endpoint", "parse_endpoints_response", "parse_generation"]
 
 GatewayKind = Literal["openrouter", "openai-compatible"]
 
@@ -295,6 +303,27 @@ class GatewayClient:
                 return [dict(item) for item in data if isinstance(item, Mapping)]
             payload = malformed_response(f"model list without a 'data' array: {_shape(payload)}", 200)
         return self._log_error("list_models", "*", None, payload, self._clock() - started)
+
+    async def generation(self, generation_id: str) -> Generation | GatewayError:
+        """The gateway's record of one generation (``GET {base}/generation?id=``): who served it, and how.
+
+        An unknown id (or one asked for within a second of completing: OpenRouter writes the record a moment
+        later) is a ``GatewayError`` with status 404. ``openai-compatible`` hosts have no such record.
+        Example: ``(await client.generation("gen-1768896871-9HgAQqS1Z72C6gApaidi")).provider_name``
+        → ``"DeepInfra"``.
+        """
+        if self._kind == "openai-compatible":
+            error = GatewayError(
+                Outcome.CONFIG, Reason.BAD_REQUEST, None, "an openai-compatible host has no generation log"
+            )
+            return self._log_error("generation", "*", None, error, 0.0)
+        started = self._clock()
+        payload = await self._get_json(f"/generation?id={quote(generation_id, safe='')}", self._max_body)
+        if not isinstance(payload, GatewayError):
+            payload = parse_generation(payload)
+        if isinstance(payload, GatewayError):
+            return self._log_error("generation", "*", None, payload, self._clock() - started)
+        return payload
 
     async def chat(self, request: ChatRequest) -> ChatResult:
         """Send one chat completion and return what came back; never raises for expected failures.
@@ -662,6 +691,50 @@ def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:
         if endpoint is not None:
             unique.setdefault(endpoint.tag, endpoint)
     return list(unique.values())
+
+
+def parse_generation(payload: object) -> Generation | GatewayError:
+    """Parse ``{"data": {"id", "model", "provider_name", "created_at", "provider_responses", ...}}``.
+
+    Example: ``parse_generation({"data": {"id": "gen-1", "model": "m", "provider_name": "DeepInfra"}})
+    .provider_name`` → ``"DeepInfra"``.
+    """
+    data = payload.get("data") if isinstance(payload, Mapping) else None
+    if not isinstance(data, Mapping):
+        return malformed_response(f"generation record without a 'data' object: {_shape(payload)}", 200)
+    gen_id, model = _text(data.get("id")), _text(data.get("model"))
+    provider = _text(data.get("provider_name"))
+    if gen_id is None or model is None or provider is None:
+        return malformed_response("generation record without id, model or provider_name", 200)
+    responses = data.get("provider_responses")
+    attempts = tuple(
+        ProviderAttempt(name, _integer(item.get("status")), _text(item.get("endpoint_id")))
+        for item in (responses if isinstance(responses, list) else [])
+        if isinstance(item, Mapping) and (name := _text(item.get("provider_name"))) is not None
+    )
+    created = _text(data.get("created_at"))
+    streamed = data.get("streamed")
+    return Generation(
+        id=gen_id,
+        model=model,
+        provider_name=provider,
+        created_at=_instant(created) if created else None,
+        streamed=streamed if isinstance(streamed, bool) else None,
+        finish_reason=_text(data.get("finish_reason")),
+        tokens_prompt=_integer(data.get("tokens_prompt")) or 0,
+        tokens_completion=_integer(data.get("tokens_completion")) or 0,
+        total_cost_usd=_number(data.get("total_cost")) or 0.0,
+        attempts=attempts,
+    )
+
+
+def _instant(text: str) -> float | None:
+    """Unix seconds from an ISO 8601 / RFC 3339 time as the gateway writes it (``...Z`` or an offset)."""
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def parse_endpoint(item: object) -> Endpoint | None:

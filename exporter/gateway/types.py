@@ -84,3 +84,28 @@ class ChatResult:
     # The client's clock when the request headers went out: the origin of ttft_seconds and elapsed_seconds
     # (on the default clock, CLOCK_MONOTONIC, comparable with other processes' stamps on the same host).
     sent_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderAttempt:
+    """One provider the gateway tried for a generation (fallbacks included), from ``provider_responses``."""
+
+    provider_name: str
+    status: int | None = None
+    endpoint_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """The gateway's record of one generation (``GET /api/v1/generation?id=``): who served it, and how."""
+
+    id: str
+    model: str
+    provider_name: str  # display name of the provider that served it (several tags may share one)
+    created_at: float | None = None  # unix seconds
+    streamed: bool | None = None
+    finish_reason: str | None = None
+    tokens_prompt: int = 0
+    tokens_completion: int = 0
+    total_cost_usd: float = 0.0
+    attempts: tuple[ProviderAttempt, ...] = ()

@@ -1,16 +1,16 @@
 # ruff: noqa: E501  (prompt texts are data; wide CJK characters count double)
 """The product's locales: language and script of each, and synthetic role-play prompts written in it.
 
-Every prompt is invented for the canary (no real conversation is ever sent). The system message ends with
-the line ``Language: <locale>``: the embedded simulator reads the requested locale from it, and a real model
-reads it as one more instruction. The default set is the 17 locales below; the contract's configuration
-can narrow the list and replace the prompts of any locale.
+Every prompt is invented for the canary (no real conversation is ever sent) and written in its locale,
+which is all a host (or the embedded simulator) has to go by: no marker names the locale. The default set
+is the 17 locales below; the contract's configuration can narrow the list and replace the prompts of any
+locale.
 
 Example::
 
     >>> spec = LOCALES["pt-BR"]
-    >>> spec.language, spec.prompts[0].system.splitlines()[-1]
-    ('pt', 'Language: pt-BR')
+    >>> spec.language, spec.prompts[0].system.split(",")[0]
+    ('pt', 'Você é a capitã Mara Voss')
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from exporter.language.scripts import Script
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """One synthetic role-play request: a system message (ending ``Language: <locale>``) and a user turn."""
+    """One synthetic role-play request: a system message and a user turn, both written in the locale."""
 
     system: str
     user: str
@@ -45,7 +45,7 @@ class LocaleSpec:
 
 
 def _prompts(code: str, *pairs: tuple[str, str]) -> tuple[Prompt, ...]:
-    return tuple(Prompt(f"{system}\nLanguage: {code}", user) for system, user in pairs)
+    return tuple(Prompt(system, user) for system, user in pairs)
 
 
 _LATIN = frozenset({Script.LATIN})

@@ -42,7 +42,7 @@ from exporter.configkit import ConfigError
 from exporter.simulator import wire
 from exporter.simulator.catalogue import expand
 from exporter.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
-from exporter.simulator.locales import Texts
+from exporter.simulator.locales import Recogniser, Texts
 from exporter.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
 from exporter.simulator.replies import Reply, Understood, compose, understand
 from exporter.simulator.routing import NoRoute, Preferences, max_tokens_of, parse_preferences, resolve
@@ -103,9 +103,14 @@ class Simulator:
         *,
         texts: Texts | None = None,
         clock: Callable[[], float] = time.time,
+        max_generations: int = MAX_GENERATIONS,
     ) -> None:
+        if max_generations < 1:
+            raise ValueError(f"max_generations must be at least 1, got {max_generations}")
         self.fleet = fleet
+        self.max_generations = max_generations  # generation records kept (the newest), as memory bound
         self.texts = texts if texts is not None else Texts.load()
+        self.recognise = Recogniser(self.texts)
         self.clock = clock
         catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
         self.models: dict[str, Model] = {m.id: m for m in (*fleet.models, *catalogue)}
@@ -322,7 +327,10 @@ class Simulator:
         self._numbers[key] += 1
         rng = request_rng(self.fleet.seed, model.id, provider.tag, number, body)
         understood = understand(
-            body, "structured_outputs" in provider.supported_parameters, ping=model.behaviour is not None
+            body,
+            "structured_outputs" in provider.supported_parameters,
+            ping=model.behaviour is not None,
+            recognise=self.recognise,
         )
         indices = {fault: self._counters[(model.id, provider.tag, fault)] for fault in FAULTS}
         phases = {fault: phase(self.fleet.seed, model.id, provider.tag, fault) for fault in FAULTS}
@@ -489,7 +497,7 @@ class Simulator:
             "request_id": f"req-{call.gen_id[4:]}",
         }
         self._generations[call.gen_id] = _Generation(data, now + self.fleet.generation_404_window)
-        while len(self._generations) > MAX_GENERATIONS:
+        while len(self._generations) > self.max_generations:
             self._generations.popitem(last=False)
 
     # -- control -----------------------------------------------------------------------------------------

@@ -47,6 +47,14 @@ DEFAULT_MIXING_PAIRS: Mapping[str, str] = MappingProxyType(
     }
 )
 
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+_KANA = re.compile("[\u3040-\u30ff]")
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_UKRAINIAN = re.compile("[іїєґІЇЄҐ]")
+_RECOGNISED_CACHE = 4096
+_NON_LATIN = frozenset({"ru", "uk", "ja", "ko", "zh-Hans", "zh-Hant"})
 # Locales whose sentences are written without spaces between them.
 _UNSPACED = frozenset({"ja", "zh-Hans", "zh-Hant"})
 _TEXTS_DIR = Path(__file__).with_name("texts")
@@ -130,3 +138,74 @@ class Texts:
 
     def for_locale(self, locale: str) -> tuple[str, ...]:
         return self.sentences[locale]
+
+
+class Recogniser:
+    """Tells which locale a prompt is written in, the way a model answers in the language it is addressed in.
+
+    Nothing in the request names the locale (a real gateway sees only the text), so the simulator reads the
+    text itself: scripts first (hangul, kana, Ukrainian letters), then the words or Han characters it shares
+    with each locale's sentence file (and its accented letters), each weighted by how few locales use it.
+
+    >>> recognise = Recogniser(Texts.load())
+    >>> recognise("Você é a capitã de um navio. Conte o que aconteceu com a tripulação."), recognise("1 2 3")
+    ('pt-BR', None)
+    """
+
+    def __init__(self, texts: Texts) -> None:
+        self._words: dict[str, frozenset[str]] = {}
+        self._han: dict[str, frozenset[str]] = {}
+        for locale in LOCALES:
+            joined = " ".join(texts.for_locale(locale))
+            self._words[locale] = frozenset(_tokens(joined))
+            self._han[locale] = frozenset(_HAN.findall(joined))
+        users: dict[str, int] = {}
+        for words in self._words.values():
+            for word in words:
+                users[word] = users.get(word, 0) + 1
+        self._weight = {word: 1.0 / count for word, count in users.items()}
+        self._seen: dict[str, str | None] = {}
+
+    def __call__(self, text: str) -> str | None:
+        if text not in self._seen:
+            if len(self._seen) >= _RECOGNISED_CACHE:  # probes repeat a few prompts; keep memory bounded
+                self._seen.clear()
+            self._seen[text] = self._recognise(text)
+        return self._seen[text]
+
+    def _recognise(self, text: str) -> str | None:
+        if _HANGUL.search(text):
+            return "ko"
+        if _KANA.search(text):
+            return "ja"
+        han = set(_HAN.findall(text))
+        if len(han) >= 4:
+            simplified, traditional = self._han["zh-Hans"], self._han["zh-Hant"]
+            return _best(
+                {
+                    "zh-Hans": len(han & (simplified - traditional)),
+                    "zh-Hant": len(han & (traditional - simplified)),
+                }
+            )
+        if _CYRILLIC.search(text):
+            return "uk" if _UKRAINIAN.search(text) else "ru"
+        words = _tokens(text)
+        scores = {
+            code: sum(self._weight.get(w, 0.0) for w in words if w in vocabulary)
+            for code, vocabulary in self._words.items()
+            if code not in _NON_LATIN
+        }
+        return _best(scores)
+
+
+def _tokens(text: str) -> list[str]:
+    """Words, plus each accented letter on its own (``ł``, ``ğ``, ``ơ`` tell languages apart)."""
+    folded = text.casefold()
+    return _WORD.findall(folded) + [ch for ch in folded if ch.isalpha() and not ch.isascii()]
+
+
+def _best(scores: Mapping[str, float]) -> str | None:
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    if not ranked or ranked[0][1] <= 0 or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]

@@ -37,8 +37,8 @@ class Kind(StrEnum):
 
     STRUCTURED = "structured"  # response_format json_schema on an endpoint that supports it
     JSON_OBJECT = "json_object"
-    LANGUAGE = "language"  # a system message ending with "Language: <locale>"
-    ROLEPLAY = "roleplay"  # anything else
+    LANGUAGE = "language"  # prose asked in a locale recognised from the prompt's own text
+    ROLEPLAY = "roleplay"  # prose whose language is not recognised (answered in English)
     PING = "ping"  # catalogue models: a minimal "OK" answer
 
 

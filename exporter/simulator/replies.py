@@ -1,10 +1,11 @@
 """Reply generation: recognise what a request asks for, write the answer a real host would, then break it.
 
 Pure functions over values (the RNG is passed in). ``understand`` reads the request the way a model would
-"understand" it: a ``json_schema`` response format gets a JSON object valid for the schema, a system
-message ending in ``Language: <locale>`` gets 3-6 role-play sentences in that locale, anything else an
-English role-play reply. ``compose`` applies the content faults a ``Plan`` decided (refusal, schema
-breakage, drift, code-mixing, leading garbage, encoding corruption) and honours ``max_tokens``.
+"understand" it: a ``json_schema`` response format gets a JSON object valid for the schema, a prompt
+written in one of the 17 locales gets 3-6 role-play sentences in that locale (the language is read from the
+prompt's own text), anything else an English role-play reply. ``compose`` applies the content faults a
+``Plan`` decided (refusal, schema breakage, drift, code-mixing, leading garbage, encoding corruption) and
+honours ``max_tokens``.
 
 Example::
 
@@ -17,19 +18,17 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from exporter.simulator.locales import LOCALES, Texts, is_unspaced, join_sentences
+from exporter.simulator.locales import Recogniser, Texts, is_unspaced, join_sentences
 from exporter.simulator.profiles import Kind, Plan
-
-_LANGUAGE_LINE = re.compile(r"^\s*Language:\s*([A-Za-z]{2,3}(?:-[A-Za-z]{2,4})?)\s*$")
-_LOCALE_BY_LOWER = {locale.lower(): locale for locale in LOCALES}
 
 REFUSAL_TEXT_EN = (
     "I'm sorry, but I can't continue this scene. It involves graphic violence, which I'm not able to write."
@@ -85,11 +84,20 @@ def message_text(message: Mapping[str, Any]) -> str:
     return ""
 
 
-def understand(body: Mapping[str, Any], structured_outputs: bool, ping: bool = False) -> Understood:
-    """Recognise the request kind from the request itself.
+def understand(
+    body: Mapping[str, Any],
+    structured_outputs: bool,
+    ping: bool = False,
+    recognise: Callable[[str], str | None] | None = None,
+) -> Understood:
+    """Recognise the request kind from the request itself, as a model would: a response format asks for
+    JSON, and prose is answered in the language the prompt is written in (``recognise``; default: a
+    ``Recogniser`` over the simulator's own sentence files). Nothing else in the request is read: no
+    marker tells the simulator which contract or locale a probe is.
 
-    >>> understand({"messages": [{"role": "system", "content": "Be Ana.\\nLanguage: pt-BR"}]}, True).locale
-    'pt-BR'
+    >>> understand({"messages": [{"role": "system", "content": "Du bist Kapitänin Mara Voss. Bleib in "
+    ...     "deiner Rolle und antworte in fünf Sätzen."}]}, True).locale
+    'de'
     """
     messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
     prompt_tokens = sum(estimate_tokens(message_text(m)) + 4 for m in messages)
@@ -108,15 +116,15 @@ def understand(body: Mapping[str, Any], structured_outputs: bool, ping: bool = F
             return made(Kind.STRUCTURED, schema=schema if isinstance(schema, dict) else {"type": "object"})
         if response_format.get("type") == "json_object":
             return made(Kind.JSON_OBJECT)
-    for message in messages:
-        if message.get("role") not in ("system", "developer"):
-            continue
-        lines = [line for line in message_text(message).splitlines() if line.strip()]
-        if lines and (match := _LANGUAGE_LINE.match(lines[-1])):
-            locale = _LOCALE_BY_LOWER.get(match.group(1).lower())
-            if locale is not None:
-                return made(Kind.LANGUAGE, locale=locale)
-    return made(Kind.ROLEPLAY)
+    prompt = "\n".join(message_text(m) for m in messages if m.get("role") in ("system", "developer", "user"))
+    locale = (recognise or default_recogniser())(prompt)
+    return made(Kind.LANGUAGE, locale=locale) if locale is not None else made(Kind.ROLEPLAY)
+
+
+@functools.cache
+def default_recogniser() -> Recogniser:
+    """The recogniser over the shipped sentence files (built once, about 20 ms)."""
+    return Recogniser(Texts.load())
 
 
 def estimate_tokens(text: str) -> int:

@@ -13,8 +13,9 @@ import pytest
 from exporter.configkit import ConfigError, Problems, Section
 from exporter.contracts.base import ProbeContext, ProbeTarget
 from exporter.contracts.language import CONTROLS, LanguageContract
+from exporter.evidence.capture import attempt_records
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
-from exporter.language.locales import DEFAULT_LOCALES
+from exporter.language.locales import DEFAULT_LOCALES, LOCALES
 from exporter.outcomes import Outcome, Reason, Usage
 
 CLEAN: dict[str, str] = json.loads(
@@ -24,8 +25,12 @@ TARGET = ProbeTarget("acme/model-1", Endpoint("host/fp8", "Host"))
 TRANSPORT = ChatResult(error=GatewayError(Outcome.TRANSPORT, Reason.SERVER_ERROR, 502, "bad gateway"))
 
 
+_BY_SYSTEM = {p.system: code for code, spec in LOCALES.items() for p in spec.prompts}
+
+
 def requested_locale(request: ChatRequest) -> str:
-    return request.messages[0]["content"].splitlines()[-1].removeprefix("Language: ")
+    """The locale whose prompt was sent (the prompt's text is all that tells it)."""
+    return _BY_SYSTEM[request.messages[0]["content"]]
 
 
 class ScriptedGateway:
@@ -92,11 +97,13 @@ def test_hosts_start_the_rotation_at_different_locales() -> None:
     assert len(firsts) > 1
 
 
-def test_the_prompt_is_written_for_the_locale_and_ends_with_the_language_line() -> None:
+def test_the_prompt_is_the_locales_own_text_with_no_marker_naming_the_locale() -> None:
     gateway = ScriptedGateway(clean)
     result = probe(LanguageContract(), gateway, 3, {})
-    system = gateway.requests[0].messages[0]["content"]
-    assert system.splitlines()[-1] == f"Language: {result.locale}"
+    sent = tuple(gateway.requests[0].messages)
+    assert result.locale is not None
+    assert sent in [p.messages() for p in LOCALES[result.locale].prompts]
+    assert all("Language:" not in m["content"] for m in sent)
 
 
 def test_a_confirmed_fail_is_fail_after_two_simultaneous_confirmations() -> None:
@@ -112,6 +119,25 @@ def test_a_confirmed_fail_is_fail_after_two_simultaneous_confirmations() -> None
 def test_a_fail_not_confirmed_by_the_majority_passes() -> None:
     result = probe(LanguageContract(), ScriptedGateway(garbled, clean, clean), 1, {})
     assert result.outcome is Outcome.PASS
+
+
+def test_each_confirmation_is_kept_as_its_own_attempt_with_its_own_verdict_and_usage() -> None:
+    result = probe(LanguageContract(), ScriptedGateway(garbled, clean, garbled), 1, {})
+    assert [(a.outcome, a.reason) for a in result.attempts] == [
+        (Outcome.FAIL, Reason.LEADING_GARBAGE),
+        (Outcome.PASS, Reason.NONE),
+        (Outcome.FAIL, Reason.LEADING_GARBAGE),
+    ]
+    assert all(a.locale == result.locale and not a.attempts for a in result.attempts)
+    assert result.attempts[0].excerpt.startswith(", ") and result.attempts[1].usage == Usage(10, 100, 0.001)
+    records = attempt_records(result, at=1.0, round_number=1, model="m/x", provider="p", contract="language")
+    assert [(r.attempt, r.outcome) for r in records] == [(1, "fail"), (2, "pass"), (3, "fail")]
+
+
+def test_a_single_sample_sends_one_request_and_writes_no_memory() -> None:
+    gateway, memory = ScriptedGateway(garbled), {}
+    result = asyncio.run(LanguageContract().sample(ProbeContext(TARGET, gateway, 1, memory, "pt-BR")))
+    assert (result.outcome, result.locale, len(gateway.requests), memory) == (Outcome.FAIL, "pt-BR", 1, {})
 
 
 def test_two_fails_of_three_is_a_fail() -> None:
@@ -185,7 +211,7 @@ def test_locales_and_prompts_are_configurable() -> None:
     )
     assert [s.code for s in contract.locales] == ["es", "pt-BR"]
     prompt = contract.locales[1].prompts
-    assert len(prompt) == 1 and prompt[0].system == "Você é um pirata.\nLanguage: pt-BR"
+    assert len(prompt) == 1 and prompt[0].system == "Você é um pirata."  # sent as written
 
 
 def test_bad_settings_are_reported_together_with_their_place() -> None:

@@ -120,7 +120,7 @@ def test_a_known_filtering_host_that_stops_refusing_makes_the_refusal_probe_weak
     gw = ScriptedGateway([ep("alpha"), ep("guard")])
     report = asyncio.run(prober(gw, known_filtering=frozenset({"guard"})).run_round(1))
     assert (MODEL, "guard") not in report.results
-    assert report.controls[(MODEL, "guard")].outcome is Outcome.PASS
+    assert report.controls[(MODEL, "guard")]["refusal"].outcome is Outcome.PASS
     assert report.weak == {(MODEL, "refusal"): ("live:guard",)}
     gw.faults["guard"] = lambda r: ChatResult(content="", finish_reason="content_filter", served_by="Guard")
     report = asyncio.run(prober(gw, known_filtering=frozenset({"guard"})).run_round(1))

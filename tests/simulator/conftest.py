@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from exporter.language.locales import LOCALES
 from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.simulator.server import SimulatorServer
 
@@ -55,12 +56,15 @@ def chat(
     **extra: Any,
 ) -> httpx.Response:
     """POST a chat completion pinned to ``pin`` with fallbacks off (the canary's way)."""
-    system = "You are Ana, an innkeeper in a role-play. Stay in character."
-    if locale is not None:
-        system += f"\nLanguage: {locale}"
+    messages = [
+        {"role": "system", "content": "You are Ana, an innkeeper in a role-play. Stay in character."},
+        {"role": "user", "content": user},
+    ]
+    if locale is not None:  # the canary's own prompt for the locale: its text is all that tells the locale
+        messages = list(LOCALES[locale].prompts[0].messages())
     body: dict[str, Any] = {
         "model": model,
-        "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        "messages": messages,
         "max_tokens": 400,
         **extra,
     }

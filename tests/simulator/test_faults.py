@@ -100,7 +100,11 @@ def test_mixer_mixes_close_languages_in_every_language_reply(faults: SimulatorSe
             own = [s for s in sentences if s in TEXTS.for_locale(locale)]
             other = [s for s in sentences if s in TEXTS.for_locale(partner)]
             assert own and other and len(own) + len(other) == len(sentences)
-    assert starts_clean(content(chat(faults, "mixer/fp8")), "en")  # not a language probe: untouched
+    # A host cannot tell probes apart: any prose it recognises the language of is mixed, JSON is not.
+    mixed = split_sentences(content(chat(faults, "mixer/fp8")))
+    assert any(s in TEXTS.for_locale("es") for s in mixed) and any(s in TEXTS.for_locale("en") for s in mixed)
+    unknown = content(chat(faults, "mixer/fp8", messages=[{"role": "user", "content": "1 2 3 ?"}]))
+    assert starts_clean(unknown, "en")  # no language recognised: plain English, nothing to mix
 
 
 def test_refusal_styles_over_the_wire(faults: SimulatorServer) -> None:

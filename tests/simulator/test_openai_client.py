@@ -11,8 +11,8 @@ from .conftest import KIMI
 
 PIN = {"provider": {"only": ["deepinfra/fp8"], "allow_fallbacks": False, "require_parameters": True}}
 MESSAGES = [
-    {"role": "system", "content": "You are Captain Mara Voss.\nLanguage: es"},
-    {"role": "user", "content": "Continúa la escena."},
+    {"role": "system", "content": "Eres la capitana Mara Voss, una pirata en un juego de rol."},
+    {"role": "user", "content": "Continúa la escena en el puerto."},
 ]
 
 

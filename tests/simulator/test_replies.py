@@ -9,6 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from exporter.language.locales import LOCALES as CANARY_LOCALES
 from exporter.simulator.locales import LOCALES, Texts, split_sentences
 from exporter.simulator.profiles import Kind, Plan
 from exporter.simulator.replies import (
@@ -56,18 +57,30 @@ def structured_body(schema: dict[str, Any] = SCHEMA) -> dict[str, Any]:
 
 
 def language_body(locale: str) -> dict[str, Any]:
-    system = f"You are Ana, an innkeeper. Stay in character.\nLanguage: {locale}"
-    return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": "..."}]}
+    """A role-play request written in ``locale`` (the canary's own prompt): nothing else names the locale."""
+    return {"messages": list(CANARY_LOCALES[locale].prompts[0].messages())}
 
 
 def test_the_kind_is_read_from_the_request() -> None:
     assert understand(structured_body(), structured_outputs=True).kind is Kind.STRUCTURED
-    assert understand(structured_body(), structured_outputs=False).kind is Kind.ROLEPLAY  # param dropped
-    assert understand(language_body("zh-hant"), True).locale == "zh-Hant"
-    assert understand(language_body("xx-YY"), True).kind is Kind.ROLEPLAY
-    parts = {"role": "system", "content": [{"type": "text", "text": "Be Ana.\nLanguage: ko\n"}]}
+    dropped = understand(structured_body(), structured_outputs=False)  # param dropped: English prose
+    assert (dropped.kind, dropped.locale) == (Kind.LANGUAGE, "en")
+    assert understand(language_body("zh-Hant"), True).locale == "zh-Hant"
+    assert understand({"messages": [{"role": "user", "content": "1 2 3 ?"}]}, True).kind is Kind.ROLEPLAY
+    parts = {
+        "role": "system",
+        "content": [{"type": "text", "text": "당신은 선장입니다. 이야기를 계속하세요."}],
+    }
     assert understand({"messages": [parts]}, True).locale == "ko"
-    assert understand({"messages": [{"role": "user", "content": "Language: fr"}]}, True).kind is Kind.ROLEPLAY
+    marker = {"role": "system", "content": "You are Ana, an innkeeper. Stay in character.\nLanguage: fr"}
+    assert understand({"messages": [marker]}, True).locale == "en"  # a marker is not the prompt's language
+
+
+@pytest.mark.parametrize("code", sorted(CANARY_LOCALES))
+def test_every_locale_of_the_canary_is_recognised_from_its_prompts_alone(code: str) -> None:
+    for prompt in CANARY_LOCALES[code].prompts:
+        understood = understand({"messages": list(prompt.messages())}, True)
+        assert (understood.kind, understood.locale) == (Kind.LANGUAGE, code)
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -1,0 +1,93 @@
+"""``GET /v1/evidence``: query parameters validated into store arguments, and the page as JSON (pure).
+
+Parameters: ``model``, ``provider``, ``contract``, ``outcome`` (exact matches), ``since``/``until`` (RFC 3339
+with an offset, or unix seconds; ``since`` inclusive, ``until`` exclusive), ``limit`` (1..500, default 100)
+and ``cursor`` (the ``next_cursor`` of the previous page). Any other parameter, a repeated parameter, or a
+value too long or malformed is an ``InvalidQuery`` naming it (the endpoint answers 400).
+
+Example::
+
+    >>> parse_query({"model": "m/x", "since": "2026-12-01T10:00:00Z", "limit": "5"})["since"]
+    1796119200.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from exporter.evidence.store import QUERY_DEFAULT_LIMIT, QUERY_MAX_LIMIT, EvidencePage, InvalidQuery
+from exporter.outcomes import Outcome
+
+PARAMETERS = ("model", "provider", "contract", "outcome", "since", "until", "limit", "cursor")
+MAX_VALUE_CHARS = 256
+_OUTCOMES = tuple(o.value for o in Outcome)
+
+
+def parse_time(parameter: str, value: str) -> float:
+    """Unix seconds from RFC 3339 with an offset (``2026-12-01T10:00:00Z``) or a number of unix seconds."""
+    try:
+        number = float(value)
+    except ValueError:
+        pass
+    else:
+        if math.isfinite(number) and number >= 0:
+            return number
+        raise InvalidQuery(parameter, f"expected a time after 1970 (got {value!r})")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidQuery(
+            parameter, f"expected RFC 3339 such as 2026-12-01T10:00:00Z or unix seconds (got {value!r})"
+        ) from None
+    if moment.tzinfo is None:
+        raise InvalidQuery(parameter, f"the time needs an offset such as Z or +02:00 (got {value!r})")
+    return moment.timestamp()
+
+
+def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The keyword arguments of ``EvidenceStore.query`` for a request's query parameters."""
+    items = list(params.items()) if isinstance(params, Mapping) else list(params)
+    seen: set[str] = set()
+    out: dict[str, Any] = {"limit": QUERY_DEFAULT_LIMIT}
+    for key, value in items:
+        if key not in PARAMETERS:
+            raise InvalidQuery(key, f"unknown parameter (known: {', '.join(PARAMETERS)})")
+        if key in seen:
+            raise InvalidQuery(key, "given more than once")
+        seen.add(key)
+        if not value or len(value) > MAX_VALUE_CHARS:
+            raise InvalidQuery(key, f"expected a value of 1 to {MAX_VALUE_CHARS} characters")
+        if key in ("since", "until"):
+            out[key] = parse_time(key, value)
+        elif key == "limit":
+            if not value.isdigit() or not 1 <= int(value) <= QUERY_MAX_LIMIT:
+                raise InvalidQuery(
+                    key, f"expected a whole number from 1 to {QUERY_MAX_LIMIT} (got {value!r})"
+                )
+            out[key] = int(value)
+        elif key == "outcome":
+            if value not in _OUTCOMES:
+                raise InvalidQuery(key, f"expected one of {', '.join(_OUTCOMES)} (got {value!r})")
+            out[key] = value
+        else:
+            out[key] = value
+    if "since" in out and "until" in out and out["until"] <= out["since"]:
+        raise InvalidQuery("until", "must be later than since")
+    return out
+
+
+def page_json(page: EvidencePage, base_path: str, query: Mapping[str, str]) -> dict[str, Any]:
+    """The response body: the records, the cursor, and the link to the next page (None on the last)."""
+    following = None
+    if page.next_cursor is not None:
+        rest = {k: v for k, v in query.items() if k != "cursor"}
+        following = f"{base_path}?{urlencode({**rest, 'cursor': page.next_cursor})}"
+    return {
+        "records": [r.as_json() for r in page.records],
+        "next_cursor": page.next_cursor,
+        "next": following,
+    }

@@ -1,0 +1,536 @@
+"""The evidence store: one SQLite row per probe attempt, bounded in age and size; history, never state.
+
+Layout: one file (plus SQLite's ``-wal``/``-shm``), WAL mode, schema version in ``PRAGMA user_version``.
+``synchronous=NORMAL``: a power cut may lose the last transactions (one round's rows), never corrupt the file;
+that is the right trade for a history that nothing decides from (streaks live in memory, decisions in the
+receiver's fully-synced store), and it keeps each round's write to one WAL append without an fsync.
+
+It never stops probing. Every failure to open, check or write is *counted* by kind
+(``write_errors()``, exported as ``canary_evidence_write_errors_total{kind}``) and logged once per kind:
+
+- ``damaged``: ``PRAGMA quick_check`` failed or the file is not a database; the file is moved aside to
+  ``<path>.damaged-<unix time>`` and a fresh store starts (the old history stays for a human to look at);
+- ``schema``: the file was written by a newer version (left untouched; the store stays closed);
+- ``unavailable``: the store could not be opened (e.g. an unwritable directory); it is retried at most once a
+  minute, and the records of the meantime are dropped and counted;
+- ``full``, ``readonly``, ``io``, ``other``: a write failed (SQLite's error name decides the kind); that
+  call's records are dropped.
+
+Bounds: ``excerpt`` at most ``EXCERPT_MAX_BYTES`` (1 KiB UTF-8), ``detail`` ``DETAIL_MAX_CHARS``, the judge's
+``evidence`` at most ``EVIDENCE_JSON_MAX_BYTES`` of JSON (long strings and lists are cut first, then the whole
+value is replaced by a marker). Keys that name credentials (``authorization``, ``api_key``, ``cookie``,
+``secret``, ``password``) are dropped from evidence wherever they appear: no header or key is ever stored.
+
+Retention: rows older than ``retention_seconds`` are deleted in the same transaction as each write. Size:
+``max_bytes`` bounds the database file's *used* pages, ``(page_count - freelist_count) * page_size`` (rows
+and indexes; the WAL, at most about 4 MiB with SQLite's default auto-checkpoint, comes on top). Past it the
+oldest rows are deleted down to 90 % of the cap and the freed pages are returned to the file system
+(``auto_vacuum=INCREMENTAL``), so the file itself stays near the cap.
+
+Example::
+
+    store = EvidenceStore.open("evidence.sqlite3")
+    store.record([EvidenceRecord(at=time.time(), round=1, model="m/x", provider="p", contract="ttft",
+                                 attempt=1, locale=None, outcome="pass", reason="none", detail="",
+                                 evidence={}, excerpt="Hello", finish_reason="stop", ttft_seconds=0.2,
+                                 prompt_tokens=30, completion_tokens=12, cost_usd=0.0, generation_id=None,
+                                 served_by="DeepInfra")])
+    page = store.query(model="m/x", limit=10)     # newest first; page.next_cursor for the next page
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import json
+import logging
+import math
+import re
+import sqlite3
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("exporter.evidence")
+
+SCHEMA_VERSION = 1
+DEFAULT_RETENTION_SECONDS = 14 * 86400.0
+DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB: about 100 hosts for 14 days at the 30-minute cadence (docs/evidence.md)
+MIN_MAX_BYTES = 64 * 1024  # below this the schema alone does not fit
+EXCERPT_MAX_BYTES = 1024
+DETAIL_MAX_CHARS = 500
+EVIDENCE_JSON_MAX_BYTES = 8192
+QUERY_MAX_LIMIT = 500
+QUERY_DEFAULT_LIMIT = 100
+REOPEN_AFTER_SECONDS = 60.0
+ERROR_KINDS = ("damaged", "schema", "unavailable", "full", "readonly", "io", "other")
+_CUT_STRING_CHARS = 200
+_CUT_LIST_ITEMS = 20
+_CREDENTIAL_KEY = re.compile(r"authorization|api[_-]?key|cookie|secret|password", re.IGNORECASE)
+
+_COLUMNS = (
+    "at", "round", "model", "provider", "contract", "attempt", "locale", "outcome", "reason", "detail",
+    "evidence", "excerpt", "finish_reason", "ttft_seconds", "prompt_tokens", "completion_tokens",
+    "cost_usd", "generation_id", "served_by", "source",
+)  # fmt: skip
+_SCHEMA = (
+    """CREATE TABLE evidence (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at REAL NOT NULL, round INTEGER NOT NULL, model TEXT NOT NULL, provider TEXT NOT NULL,
+        contract TEXT NOT NULL, attempt INTEGER NOT NULL, locale TEXT, outcome TEXT NOT NULL,
+        reason TEXT NOT NULL, detail TEXT NOT NULL, evidence TEXT NOT NULL, excerpt TEXT NOT NULL,
+        finish_reason TEXT, ttft_seconds REAL, prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL, cost_usd REAL NOT NULL, generation_id TEXT, served_by TEXT,
+        source TEXT NOT NULL)""",
+    "CREATE INDEX evidence_at ON evidence (at)",
+    "CREATE INDEX evidence_route ON evidence (model, provider, at)",
+)
+# SQL is built from the constant column list only; every value is a bound parameter.
+_COLUMN_LIST = ", ".join(_COLUMNS)
+_INSERT = f"INSERT INTO evidence ({_COLUMN_LIST}) VALUES ({', '.join('?' for _ in _COLUMNS)})"  # noqa: S608
+_SELECT = f"SELECT id, {_COLUMN_LIST} FROM evidence"  # noqa: S608
+_LATEST_FAILURES = (
+    f"SELECT id, {_COLUMN_LIST} FROM (SELECT id, {_COLUMN_LIST}, ROW_NUMBER() OVER "  # noqa: S608
+    "(PARTITION BY contract ORDER BY at DESC, id DESC) AS newest FROM evidence "
+    "WHERE model = ? AND provider = ? AND outcome = 'fail') WHERE newest = 1 ORDER BY contract"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceRecord:
+    """One probe attempt as kept in the history. ``attempt`` 1 is the probe, 2.. its confirmations."""
+
+    at: float  # unix seconds
+    round: int
+    model: str
+    provider: str
+    contract: str
+    attempt: int
+    locale: str | None
+    outcome: str
+    reason: str
+    detail: str
+    evidence: Mapping[str, object]  # the judge's structured evidence, JSON-serialisable
+    excerpt: str  # <= 1 KiB UTF-8: the reply's start and the offending span
+    finish_reason: str | None
+    ttft_seconds: float | None
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    generation_id: str | None
+    served_by: str | None
+    source: str = "round"  # "round" (exporter) or "investigate"
+
+    def as_json(self) -> dict[str, Any]:
+        """The record as a JSON object (the ``/v1/evidence`` item shape)."""
+        out = asdict(self)
+        out["evidence"] = dict(self.evidence)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class EvidencePage:
+    """One page of a query, newest first; ``next_cursor`` (None on the last page) asks for the next one."""
+
+    records: list[EvidenceRecord]
+    next_cursor: str | None = None
+
+
+class InvalidQuery(ValueError):
+    """A query argument is out of range or malformed; ``parameter`` names it."""
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(f"{parameter}: {message}")
+        self.parameter = parameter
+
+
+class EvidenceUnavailable(RuntimeError):
+    """The store is not open (damaged, newer schema or unwritable location): nothing can be read now."""
+
+
+def bounded_excerpt(
+    text: str, span: tuple[int, int] | None = None, max_bytes: int = EXCERPT_MAX_BYTES
+) -> str:
+    """The start of ``text`` and, when given and not already in it, the offending ``span``, in ``max_bytes``
+    of UTF-8 at most (cut on character boundaries).
+
+    >>> bounded_excerpt("a" * 2000) == "a" * 1024
+    True
+    >>> bounded_excerpt("Hello. " + "x" * 3000 + " ¿BAD?", span=(3008, 3014), max_bytes=40)
+    'Hello. xxxxxxxxxxxxxxxxxxxxxx … ¿BAD?'
+    """
+    if len(text.encode()) <= max_bytes:
+        return text
+    if span is None or span[0] >= len(text) or span[1] <= span[0]:
+        return _cut(text, max_bytes)
+    offending = _cut(text[span[0] : span[1]], max_bytes // 2)
+    head_bytes = max_bytes - len(offending.encode()) - len(" … ".encode())
+    head = _cut(text, head_bytes)
+    if span[0] < len(head):  # the span starts inside the head: the head alone shows it
+        return _cut(text, max_bytes)
+    return f"{head} … {offending}"
+
+
+def _cut(text: str, max_bytes: int) -> str:
+    return text.encode()[: max(0, max_bytes)].decode("utf-8", errors="ignore")
+
+
+def bounded_evidence(evidence: Mapping[str, object], max_bytes: int = EVIDENCE_JSON_MAX_BYTES) -> str:
+    """The evidence as JSON of at most ``max_bytes``: credentials dropped, long values cut, else a marker."""
+    clean = _scrub(evidence)
+    text = json.dumps(clean, ensure_ascii=False, default=str, separators=(",", ":"))
+    if len(text.encode()) <= max_bytes:
+        return text
+    text = json.dumps(_shorten(clean), ensure_ascii=False, default=str, separators=(",", ":"))
+    if len(text.encode()) <= max_bytes:
+        return text
+    marker = {"truncated": True, "json_bytes": len(text.encode()), "keys": sorted(map(str, clean))[:50]}
+    return json.dumps(marker, ensure_ascii=False)[:max_bytes]
+
+
+def _scrub(value: object) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _scrub(v) for k, v in value.items() if not _CREDENTIAL_KEY.search(str(k))}
+    if isinstance(value, list | tuple):
+        return [_scrub(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def _shorten(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _shorten(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shorten(v) for v in value[:_CUT_LIST_ITEMS]]
+    if isinstance(value, str) and len(value) > _CUT_STRING_CHARS:
+        return value[:_CUT_STRING_CHARS] + "…"
+    return value
+
+
+def _error_kind(exc: BaseException) -> str:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name == "SQLITE_FULL":
+        return "full"
+    if name.startswith("SQLITE_READONLY") or name.startswith("SQLITE_CANTOPEN"):
+        return "readonly"
+    if name in ("SQLITE_CORRUPT", "SQLITE_NOTADB"):
+        return "damaged"
+    if name.startswith("SQLITE_IOERR") or isinstance(exc, OSError):
+        return "io"
+    return "other"
+
+
+def _encode_cursor(at: float, row_id: int) -> str:
+    return base64.urlsafe_b64encode(f"{at!r}:{row_id}".encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[float, int]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        at, row_id = raw.split(":")
+        value = (float(at), int(row_id))
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidQuery("cursor", "not a cursor returned by a previous page") from None
+    if not math.isfinite(value[0]):
+        raise InvalidQuery("cursor", "not a cursor returned by a previous page")
+    return value
+
+
+@dataclass(slots=True)
+class _Errors:
+    counts: Counter[str] = field(default_factory=Counter)
+    logged: set[str] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def count(self, kind: str, message: str, *args: object, dropped: int = 0) -> None:
+        with self.lock:
+            self.counts[kind] += 1
+            first = kind not in self.logged
+            self.logged.add(kind)
+        if first:  # once per kind: a full disk must not flood the log every round
+            log.error("evidence store error kind=%s dropped=%d " + message, kind, dropped, *args)
+
+
+class EvidenceStore:
+    """The evidence history. Thread-safe: one writer connection and one reader connection, each locked."""
+
+    def __init__(
+        self,
+        path: Path,
+        retention_seconds: float,
+        max_bytes: int,
+        clock: Callable[[], float],
+    ) -> None:
+        self.path = path
+        self.retention_seconds = retention_seconds
+        self.max_bytes = max(MIN_MAX_BYTES, max_bytes)
+        self._clock = clock
+        self._errors = _Errors()
+        self._write_lock = threading.Lock()
+        self._read_lock = threading.Lock()
+        self._writer: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._schema_refused = False
+        self._last_attempt = -math.inf
+        self.records_written = 0
+
+    # -- opening -------------------------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        retention_seconds: float = DEFAULT_RETENTION_SECONDS,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        clock: Callable[[], float] = time.time,
+    ) -> EvidenceStore:
+        """Open (or create) the store at ``path``. Never raises: a store that cannot open counts the error and
+        retries later (see the module docstring)."""
+        store = cls(Path(path), retention_seconds, max_bytes, clock)
+        with store._write_lock:
+            store._connect()
+        return store
+
+    @property
+    def available(self) -> bool:
+        """Whether the store is open (reads work, writes are attempted)."""
+        return self._writer is not None
+
+    def write_errors(self) -> dict[str, int]:
+        """Errors by kind since start (what ``canary_evidence_write_errors_total`` exports)."""
+        with self._errors.lock:
+            return dict(self._errors.counts)
+
+    def _connect(self) -> None:
+        self._last_attempt = self._clock()
+        try:
+            self._writer, self._reader = self._open_checked()
+        except _Damaged as exc:
+            self._errors.count("damaged", "path=%s problem=%s; moved aside, starting afresh", self.path, exc)
+            self._move_aside()
+            try:
+                self._writer, self._reader = self._open_checked()
+            except (_Damaged, sqlite3.Error, OSError) as again:
+                self._errors.count("unavailable", "path=%s error=%r", self.path, again)
+        except _NewerSchema as exc:
+            self._schema_refused = True
+            self._errors.count("schema", "path=%s %s; left untouched, no history is kept", self.path, exc)
+        except (sqlite3.Error, OSError) as exc:
+            self._errors.count("unavailable", "path=%s error=%r", self.path, exc)
+
+    def _open_checked(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        writer = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+        try:
+            try:
+                check = writer.execute("PRAGMA quick_check").fetchone()[0]
+            except sqlite3.DatabaseError as exc:
+                if _error_kind(exc) == "damaged":
+                    raise _Damaged(str(exc)) from exc
+                raise
+            if check != "ok":
+                raise _Damaged(str(check)[:200])
+            version = int(writer.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise _NewerSchema(f"schema version {version} is newer than this program's {SCHEMA_VERSION}")
+            if version == 0:
+                writer.execute("PRAGMA auto_vacuum=INCREMENTAL")  # only takes effect before the first table
+            writer.execute("PRAGMA journal_mode=WAL")
+            writer.execute("PRAGMA synchronous=NORMAL")
+            if version == 0:
+                writer.execute("BEGIN IMMEDIATE")
+                for statement in _SCHEMA:
+                    writer.execute(statement)
+                writer.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                writer.execute("COMMIT")
+            reader = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+            reader.execute("PRAGMA query_only=1")
+        except BaseException:
+            writer.close()
+            raise
+        return writer, reader
+
+    def _move_aside(self) -> None:
+        stamp = int(self._clock())
+        for suffix in ("", "-wal", "-shm"):
+            source = self.path.with_name(self.path.name + suffix)
+            if source.exists():
+                try:
+                    source.rename(self.path.with_name(f"{self.path.name}.damaged-{stamp}{suffix}"))
+                except OSError as exc:
+                    self._errors.count("io", "cannot move %s aside: %r", source, exc)
+
+    def close(self) -> None:
+        """Close both connections (idempotent)."""
+        with self._write_lock, self._read_lock:
+            for conn in (self._writer, self._reader):
+                if conn is not None:
+                    conn.close()
+            self._writer = self._reader = None
+
+    # -- writing -------------------------------------------------------------------------------------------
+    def record(self, records: Sequence[EvidenceRecord]) -> None:
+        """Append ``records`` in one transaction and enforce retention and the size cap. Never raises for
+        store trouble: the records are dropped and the error counted."""
+        if not records:
+            return
+        rows = [_row(r) for r in records]
+        with self._write_lock:
+            retry_due = self._clock() - self._last_attempt >= REOPEN_AFTER_SECONDS
+            if self._writer is None and not self._schema_refused and retry_due:
+                self._connect()
+            conn = self._writer
+            if conn is None:
+                self._errors.count(
+                    "unavailable", "path=%s the store is not open", self.path, dropped=len(rows)
+                )
+                return
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany(_INSERT, rows)
+                conn.execute("DELETE FROM evidence WHERE at < ?", (self._clock() - self.retention_seconds,))
+                pruned = self._enforce_size(conn)
+                conn.execute("COMMIT")
+                if pruned:
+                    conn.execute("PRAGMA incremental_vacuum")
+            except (sqlite3.Error, OSError) as exc:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                self._errors.count(_error_kind(exc), "path=%s error=%r", self.path, exc, dropped=len(rows))
+                return
+            self.records_written += len(rows)
+
+    def _enforce_size(self, conn: sqlite3.Connection) -> bool:
+        used = self._used_bytes(conn)
+        if used <= self.max_bytes:
+            return False
+        for _ in range(8):  # each pass deletes the share of rows that should free the excess
+            (count,) = conn.execute("SELECT COUNT(*) FROM evidence").fetchone()
+            if count == 0 or used <= self.max_bytes * 0.9:
+                break
+            share = 1 - (self.max_bytes * 0.9) / used
+            doomed = max(1, math.ceil(count * share))
+            conn.execute(
+                "DELETE FROM evidence WHERE id IN (SELECT id FROM evidence ORDER BY at, id LIMIT ?)",
+                (doomed,),
+            )
+            used = self._used_bytes(conn)
+        return True
+
+    @staticmethod
+    def _used_bytes(conn: sqlite3.Connection) -> int:
+        page_count = conn.execute("PRAGMA page_count").fetchone()[0]
+        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        return int((page_count - free) * size)
+
+    def used_bytes(self) -> int:
+        """The database's used pages in bytes (what ``max_bytes`` bounds); 0 when closed."""
+        with self._write_lock:
+            return self._used_bytes(self._writer) if self._writer is not None else 0
+
+    # -- reading -------------------------------------------------------------------------------------------
+    def query(
+        self,
+        *,
+        model: str | None = None,
+        provider: str | None = None,
+        contract: str | None = None,
+        outcome: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+        limit: int = QUERY_DEFAULT_LIMIT,
+        cursor: str | None = None,
+    ) -> EvidencePage:
+        """Records matching every given filter, newest first (``since`` inclusive, ``until`` exclusive).
+
+        Raises ``InvalidQuery`` for a limit outside 1..QUERY_MAX_LIMIT or a foreign cursor, and
+        ``EvidenceUnavailable`` when the store is not open.
+        """
+        if not 1 <= limit <= QUERY_MAX_LIMIT:
+            raise InvalidQuery("limit", f"expected 1 to {QUERY_MAX_LIMIT} (got {limit})")
+        where: list[str] = []
+        args: list[object] = []
+        for column, value in (("model", model), ("provider", provider), ("contract", contract)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        if outcome is not None:
+            where.append("outcome = ?")
+            args.append(outcome)
+        if since is not None:
+            where.append("at >= ?")
+            args.append(since)
+        if until is not None:
+            where.append("at < ?")
+            args.append(until)
+        if cursor is not None:
+            at, row_id = _decode_cursor(cursor)
+            where.append("(at < ? OR (at = ? AND id < ?))")
+            args += [at, at, row_id]
+        sql = _SELECT + (f" WHERE {' AND '.join(where)}" if where else "")
+        sql += " ORDER BY at DESC, id DESC LIMIT ?"
+        rows = self._read(sql, [*args, limit + 1])
+        records = [_record(row) for row in rows[:limit]]
+        next_cursor = _encode_cursor(rows[limit - 1][1], rows[limit - 1][0]) if len(rows) > limit else None
+        return EvidencePage(records, next_cursor)
+
+    def latest_failures(self, model: str, provider: str) -> list[EvidenceRecord]:
+        """The latest failing attempt of each contract of one route, by contract name."""
+        return [_record(row) for row in self._read(_LATEST_FAILURES, [model, provider])]
+
+    def _read(self, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
+        with self._read_lock:
+            if self._reader is None:
+                raise EvidenceUnavailable(f"the evidence store at {self.path} is not open (see the log)")
+            return self._reader.execute(sql, args).fetchall()
+
+
+class _Damaged(Exception):
+    pass
+
+
+class _NewerSchema(Exception):
+    pass
+
+
+def _row(r: EvidenceRecord) -> tuple[object, ...]:
+    return (
+        float(r.at),
+        int(r.round),
+        r.model,
+        r.provider,
+        r.contract,
+        int(r.attempt),
+        r.locale,
+        r.outcome,
+        r.reason,
+        r.detail[:DETAIL_MAX_CHARS],
+        bounded_evidence(r.evidence),
+        bounded_excerpt(r.excerpt),
+        r.finish_reason,
+        r.ttft_seconds,
+        int(r.prompt_tokens),
+        int(r.completion_tokens),
+        float(r.cost_usd),
+        r.generation_id,
+        r.served_by,
+        r.source,
+    )
+
+
+def _record(row: Sequence[Any]) -> EvidenceRecord:
+    values = dict(zip(_COLUMNS, row[1 : 1 + len(_COLUMNS)], strict=True))
+    try:
+        evidence = json.loads(values["evidence"])
+    except ValueError:
+        evidence = {"unreadable": True}
+    values["evidence"] = evidence if isinstance(evidence, dict) else {"value": evidence}
+    return EvidenceRecord(**values)

@@ -1,0 +1,1 @@
+"""On-demand investigation: the pinned comparison (``canary investigate``) and tracing (``canary trace``)."""

@@ -1,0 +1,681 @@
+"""``canary investigate`` and ``canary trace``: argument checking, then the shell around the pure modules.
+
+Every argument is checked before anything is sent: values by argparse types (exit 2 with the flag's name),
+then against the configuration, then against the gateway's endpoint list (one discovery request, never a
+chat); a ``BadInput`` exits 2 with ``canary COMMAND: FLAG: what was wrong``. Only the report goes to
+stdout; progress and logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AsyncExitStack, contextmanager
+from typing import Any
+
+import httpx
+
+from exporter.config import CanaryConfig
+from exporter.contracts import REGISTRY
+from exporter.contracts.base import Contract
+from exporter.engine.rounds import ModelPlan
+from exporter.evidence.store import EvidenceStore
+from exporter.gateway.client import GatewayClient
+from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, Sample, compare
+from exporter.investigate.sampling import BadInput, require_known
+
+MAX_SAMPLES = 500
+DEFAULT_SAMPLES = 20
+DEFAULT_WINDOW_SECONDS = 1800.0
+RECEIVER_LOOKBACK_SECONDS = 8 * 86400.0  # the longest rung (7 days) and a day: what can cover --at
+RECEIVER_MAX_BYTES = 4 * 1024 * 1024
+GENERATION_RETRY_SECONDS = 1.0  # OpenRouter writes a generation's record a moment after it completes
+
+INVESTIGATE_EPILOG = """examples:
+  canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --samples 20
+  canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --contracts language \\
+      --locale pt-BR --json
+  canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --from-history 6h --markdown
+"""
+TRACE_EPILOG = """examples:
+  canary trace --config canary.yaml --generation gen-1768896871-9HgAQqS1Z72C6gApaidi
+  canary trace --config canary.yaml --model moonshotai/kimi-k2-0905 --at 2026-11-30T21:10:00Z \\
+      --provider deepinfra/fp8 --json
+"""
+
+
+def _samples(value: str) -> int:
+    if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_SAMPLES}, got {value!r}")
+    return int(value)
+
+
+def _alpha(value: str) -> float:
+    try:
+        alpha = float(value)
+    except ValueError:
+        alpha = -1.0
+    if not 0.0 < alpha < 1.0:
+        raise argparse.ArgumentTypeError(
+            f"expected a probability between 0 and 1 such as 0.01, got {value!r}"
+        )
+    return alpha
+
+
+def _model(value: str) -> str:
+    text = value.strip()
+    if not 3 <= len(text) <= 200 or "/" not in text or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(
+            f"expected a model slug such as moonshotai/kimi-k2-0905, got {value!r}"
+        )
+    return text
+
+
+def _tag(value: str) -> str:
+    text = value.strip()
+    if not 1 <= len(text) <= 200 or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"expected a provider tag such as deepinfra/fp8, got {value!r}")
+    return text
+
+
+def _url(value: str) -> str:
+    if not value.startswith(("http://", "https://")) or len(value) > 2000 or any(c.isspace() for c in value):
+        raise argparse.ArgumentTypeError(
+            f"expected an http(s) URL such as http://127.0.0.1:9465, got {value!r}"
+        )
+    return value
+
+
+def _names(value: str) -> list[str]:
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if len(value) > 10_000:
+        raise argparse.ArgumentTypeError(f"expected at most 10000 characters, got {len(value)}")
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {value!r}")
+    return names
+
+
+def _contract_names(value: str) -> list[str]:
+    names = _names(value)
+    unknown = [n for n in names if n not in REGISTRY]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown contract(s) {', '.join(map(repr, unknown))} (known: {', '.join(REGISTRY)})"
+        )
+    return list(dict.fromkeys(names))
+
+
+def _locale(value: str) -> str:
+    from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
+
+    code = canonical_locale(value)
+    if code is None:
+        raise argparse.ArgumentTypeError(f"unknown locale {value!r} (known: {', '.join(DEFAULT_LOCALES)})")
+    return code
+
+
+def _since(value: str) -> float:
+    from exporter.investigate.history import parse_since
+
+    try:
+        return parse_since(value, time.time())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _instant(value: str) -> float:
+    from exporter.investigate.history import parse_instant
+
+    try:
+        return parse_instant(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _generation_id(value: str) -> str:
+    text = value.strip()
+    if not 1 <= len(text) <= 200 or not all(c.isascii() and (c.isalnum() or c in "-_.:") for c in text):
+        raise argparse.ArgumentTypeError(
+            f"expected a generation id such as gen-1768896871-9HgAQqS1Z72C6gApaidi, got {value!r}"
+        )
+    return text
+
+
+def _duration(value: str) -> float:
+    from exporter.configkit import parse_duration
+
+    try:
+        seconds = parse_duration(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not 0 < seconds <= 7 * 86400:
+        raise argparse.ArgumentTypeError(f"expected a duration from 1s to 7d, got {value!r}")
+    return seconds
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``investigate`` and ``trace`` to the ``canary`` parser."""
+    p = subparsers.add_parser(
+        "investigate",
+        help="the pinned comparison: N samples per host, each host against the pooled others (Fisher, Holm)",
+        description="Send N pinned samples per host per contract now (same judges and pinning as the "
+        "rounds), or read them from the evidence history (--from-history), and report for each host and "
+        "contract its failures against the pooled other hosts: a one-sided Fisher exact p-value, the "
+        "Holm-adjusted p-value across hosts, and outlier when it is below --alpha. Only pass and fail are "
+        "evidence; other outcomes are counted as excluded. A cost line ends the report.",
+        epilog=INVESTIGATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    p.add_argument(
+        "--model",
+        required=True,
+        type=_model,
+        metavar="M",
+        help="the model slug, e.g. moonshotai/kimi-k2-0905",
+    )
+    p.add_argument("--providers", type=_names, metavar="a,b", help="only these hosts (default: every host)")
+    p.add_argument(
+        "--contracts", type=_contract_names, metavar="c,d", help="only these contracts (default: all enabled)"
+    )
+    p.add_argument(
+        "--samples",
+        type=_samples,
+        default=DEFAULT_SAMPLES,
+        metavar="N",
+        help=f"samples per host per contract, 1 to {MAX_SAMPLES} (default {DEFAULT_SAMPLES})",
+    )
+    p.add_argument(
+        "--locale", type=_locale, metavar="L", help="ask locale-rotating contracts for this locale"
+    )
+    p.add_argument(
+        "--alpha",
+        type=_alpha,
+        default=DEFAULT_ALPHA,
+        help=f"outlier threshold on the Holm-adjusted p-value (default {DEFAULT_ALPHA})",
+    )
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the report as JSON")
+    out.add_argument("--markdown", action="store_true", help="print the report as Markdown for a ticket")
+    p.add_argument(
+        "--from-history",
+        type=_since,
+        metavar="SINCE",
+        dest="since",
+        help="send nothing: read the evidence history since SINCE (RFC 3339, unix seconds, or 6h / 2d back)",
+    )
+    p.set_defaults(func=investigate_command)
+
+    p = subparsers.add_parser(
+        "trace",
+        help="from a user's report to the route that served it, its verdicts and exclusions then",
+        description="Find who served a request (the gateway's generation record), or take a model and a "
+        "time, and print that route's verdicts around the time (evidence history), its suspensions and "
+        "incidents then, and whether it is in the ignore list now (the receiver's read API).",
+        epilog=TRACE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--generation", type=_generation_id, metavar="ID", help="the gateway's generation id")
+    which.add_argument("--model", type=_model, metavar="M", help="the model slug (with --at)")
+    p.add_argument(
+        "--at", type=_instant, metavar="TIME", help="when (RFC 3339 or unix seconds; with --model)"
+    )
+    p.add_argument(
+        "--provider", type=_tag, metavar="P", help="the route's tag, when known (e.g. deepinfra/fp8)"
+    )
+    p.add_argument(
+        "--window",
+        type=_duration,
+        default=DEFAULT_WINDOW_SECONDS,
+        help="verdicts this long before and after the time (default 30m)",
+    )
+    p.add_argument(
+        "--receiver",
+        type=_url,
+        metavar="URL",
+        help="the receiver's URL (default: from the config's receiver)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=trace_command)
+
+
+def _fail(command: str, error: BadInput) -> int:
+    print(f"canary {command}: {error}", file=sys.stderr)
+    return 2
+
+
+# -- investigate -------------------------------------------------------------------------------------------
+
+
+def investigate_command(args: argparse.Namespace) -> int:
+    """Entry point of ``canary investigate`` (configuration errors propagate as ``ConfigError``)."""
+    from exporter.config import load_probing_config
+    from exporter.investigate.report import to_json, to_markdown, to_table
+
+    config = load_probing_config(args.config)
+    try:
+        contracts = _chosen_contracts(config.contracts, args.contracts)
+        if args.since is not None:
+            comparison = _from_history(config, args, contracts)
+        else:
+            comparison = asyncio.run(_live(config, args, contracts))
+    except BadInput as error:
+        return _fail("investigate", error)
+    if args.json:
+        print(json.dumps(to_json(comparison), indent=2, ensure_ascii=False))
+    elif args.markdown:
+        print(to_markdown(comparison))
+    else:
+        print(to_table(comparison))
+    return 0
+
+
+def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | None) -> list[Contract]:
+    by_name = {c.name: c for c in configured}
+    if names is None:
+        chosen = list(configured)
+    else:
+        require_known("--contracts", names, list(by_name), "disabled in the configuration")
+        chosen = [by_name[n] for n in names]
+    if not chosen:
+        raise BadInput("--contracts", "no contract is enabled in the configuration")
+    return chosen
+
+
+def _locale_notes(samples: Sequence[Sample], locale: str | None) -> list[str]:
+    """Say so when ``--locale`` reached no contract (none of the chosen ones rotates locales)."""
+    if locale is None or any(s.locale == locale for s in samples):
+        return []
+    return [f"--locale {locale} had no effect: none of the chosen contracts asked for a locale"]
+
+
+def _all_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
+    from exporter.engine.service import build_plans
+
+    return build_plans(config, stack)
+
+
+def _plans_for(config: CanaryConfig, model: str, plans: Sequence[ModelPlan]) -> list[ModelPlan]:
+    """The model's plans; a model the configuration does not name goes through its gateway, pinned."""
+    mine = [p for p in plans if p.model == model]
+    if mine:
+        return mine
+    gateway = next((p.gateway for p in plans if p.pinned), None)
+    if gateway is None:
+        raise BadInput(
+            "--model",
+            f"{model!r} is not in the configuration and there is no gateway to discover it through "
+            f"(configured: {', '.join(m.slug for m in config.models)})",
+        )
+    return [ModelPlan(model, gateway)]
+
+
+def _gateway_client(plans: Sequence[ModelPlan]) -> GatewayClient:
+    """The configuration's one gateway client (the rounds' own), for lookups outside a model plan."""
+    gateway = next((p.gateway for p in plans if p.pinned), None)
+    if not isinstance(gateway, GatewayClient):
+        raise BadInput(
+            "--generation", "looking up a generation needs an openrouter gateway in the configuration"
+        )
+    return gateway
+
+
+async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
+    from exporter.investigate.sampling import collect, resolve
+
+    async with AsyncExitStack() as stack:
+        plans = _plans_for(config, args.model, _all_plans(config, stack))
+        work = await resolve(
+            plans, contracts, providers=args.providers, samples=args.samples, locale=args.locale
+        )
+        store = _open_store(config)
+        try:
+            with _progress(work.requests) as advance:
+                samples = await collect(
+                    work,
+                    concurrency=config.rounds.concurrency,
+                    on_sample=advance,
+                    record=store.record if store is not None else None,
+                )
+        finally:
+            if store is not None:
+                store.close()
+    notes = [f"left out as live positive controls: {', '.join(work.left_out)}"] if work.left_out else []
+    notes += _locale_notes(samples, args.locale)
+    return compare(
+        work.model,
+        samples,
+        providers=work.providers,
+        contracts=[c.name for c in work.contracts],
+        samples_per_host=work.samples,
+        alpha=args.alpha,
+        locale=args.locale,
+        notes=notes,
+    )
+
+
+def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
+    from exporter.investigate.history import MAX_RECORDS, first_attempts, records
+    from exporter.investigate.sampling import from_record
+
+    store = _open_store(config)
+    if store is None:
+        raise BadInput("--from-history", "the configuration keeps no evidence history (exporter.evidence)")
+    names = [c.name for c in contracts]
+    try:
+        found = [
+            from_record(r)
+            for r in first_attempts(records(store, model=args.model, since=args.since))
+            if r.contract in names and (args.locale is None or r.locale == args.locale)
+        ]
+    finally:
+        store.close()
+    seen = list(dict.fromkeys(s.provider for s in found))
+    if not seen:
+        raise BadInput("--from-history", f"no evidence for {args.model!r} since then")
+    if args.providers:
+        require_known("--providers", args.providers, seen, "have no evidence since then")
+        seen = list(dict.fromkeys(args.providers))
+    controls = [] if args.providers else _live_controls(config, args.model, seen, contracts)
+    seen = [p for p in seen if p not in controls]
+    per_route: dict[tuple[str, str], int] = {}
+    for s in found:
+        per_route[(s.provider, s.contract)] = per_route.get((s.provider, s.contract), 0) + 1
+    notes = ["first attempts only: confirmations follow a fail, so they would overweight failures"]
+    if controls:
+        notes.append(f"left out as live positive controls: {', '.join(controls)}")
+    if len(found) >= MAX_RECORDS:
+        notes.append(f"the history held more: the newest {MAX_RECORDS} records were read")
+    return compare(
+        args.model,
+        found,
+        providers=seen,
+        contracts=names,
+        samples_per_host=max(per_route.values(), default=0),
+        alpha=args.alpha,
+        source="history",
+        locale=args.locale,
+        since=args.since,
+        notes=notes,
+    )
+
+
+def _live_controls(
+    config: CanaryConfig, model: str, tags: Sequence[str], contracts: Sequence[Contract]
+) -> list[str]:
+    """The hosts among ``tags`` that are live positive controls of a chosen contract (as ``resolve`` does
+    for live samples; the history has no endpoint listing, so only the tag is known)."""
+    from exporter.contracts.base import ProbeTarget
+    from exporter.gateway.types import Endpoint
+
+    known: frozenset[str] = next((m.known_filtering for m in config.models if m.slug == model), frozenset())
+    return [
+        tag
+        for tag in tags
+        if any(c.live_control(ProbeTarget(model, Endpoint(tag, ""), True, tag in known)) for c in contracts)
+    ]
+
+
+def _open_store(config: CanaryConfig) -> EvidenceStore | None:
+    evidence = config.exporter.evidence
+    if evidence is None:
+        return None
+    return EvidenceStore.open(
+        evidence.path, retention_seconds=evidence.retention_seconds, max_bytes=evidence.max_bytes
+    )
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr when it is a terminal; otherwise nothing (stdout is the report's alone)."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("samples"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("samples", total=total)
+        yield lambda: progress.advance(task)
+
+
+# -- trace -------------------------------------------------------------------------------------------------
+
+
+def trace_command(args: argparse.Namespace) -> int:
+    """Entry point of ``canary trace``."""
+    from exporter.config import load_config
+
+    try:
+        if args.model is not None and args.at is None:
+            raise BadInput("--at", "--model needs --at TIME (or give --generation ID instead)")
+        if args.generation is not None and args.at is not None:
+            raise BadInput(
+                "--at", "comes from the generation record; give either --generation or --model --at"
+            )
+        config = load_config(args.config)
+        document = asyncio.run(_trace(config, args))
+    except BadInput as error:
+        return _fail("trace", error)
+    print(json.dumps(document, indent=2, ensure_ascii=False) if args.json else _trace_text(document))
+    return 0
+
+
+async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, Any]:
+    from exporter.gateway.types import Endpoint, GatewayError, Generation
+    from exporter.investigate import trace
+    from exporter.investigate.history import records
+    from exporter.receiver.rfc3339 import format_optional
+
+    notes: list[str] = []
+    generation: Generation | None = None
+    async with AsyncExitStack() as stack:
+        all_plans = _all_plans(config, stack)
+        if args.generation is not None:
+            lookup = _gateway_client(all_plans).generation
+            found = await lookup(args.generation)
+            if isinstance(found, GatewayError) and found.status == 404:
+                await asyncio.sleep(GENERATION_RETRY_SECONDS)
+                found = await lookup(args.generation)
+            if isinstance(found, GatewayError):
+                if found.status == 404:
+                    raise BadInput("--generation", f"the gateway has no generation {args.generation!r} (404)")
+                raise BadInput("--generation", f"could not look up {args.generation!r}: {found.detail}")
+            generation = found
+            model, at = found.model, found.created_at if found.created_at is not None else time.time()
+        else:
+            model, at = args.model, args.at
+        plans = _plans_for(config, model, all_plans)
+        endpoints: list[Endpoint] = []
+        for plan in plans:
+            listed = await plan.gateway.discover(model)
+            if isinstance(listed, GatewayError):
+                notes.append(f"could not list the hosts of {model}: {listed.detail}")
+            else:
+                endpoints += listed
+    if args.provider is not None and endpoints:
+        require_known("--provider", [args.provider], [e.tag for e in endpoints], f"is not a host of {model}")
+    since, until = at - args.window, at + args.window
+    store = _open_store(config)
+    window: list[Any] = []
+    if store is None:
+        notes.append("no evidence history is configured (exporter.evidence): no verdicts to show")
+    else:
+        try:
+            window = list(records(store, model=model, since=since, until=until, limit=20_000))
+        finally:
+            store.close()
+    own = trace.own_probe_route(window, generation.id) if generation is not None else None
+    routes = trace.routes_for(
+        endpoints,
+        provider_name=generation.provider_name if generation else None,
+        provider=args.provider,
+        own_probe=own,
+    )
+    if generation is not None and len(routes) > 1:
+        notes.append(
+            f"{generation.provider_name} serves {len(routes)} routes of {model}; the record does not say "
+            "which (pass --provider to pick one)"
+        )
+    if not routes and args.provider is None:
+        notes.append(
+            f"no discovered host of {model} is called {generation.provider_name if generation else '?'}"
+        )
+    receiver = await _receiver_reads(config, args.receiver, model, at, notes)
+    out_routes = []
+    for route in routes:
+        mine = [r for r in window if r.provider == route.provider]
+        current = receiver.get("suspensions") or []
+        out_routes.append(
+            {
+                "provider": route.provider,
+                "provider_name": route.provider_name,
+                "matched_by": route.matched_by,
+                "verdicts": trace.verdicts(mine),
+                "decisions": [
+                    d
+                    for d in receiver.get("decisions") or []
+                    if d.get("model") == model and d.get("provider") == route.provider
+                ],
+                "excluded_then": trace.excluded_at(
+                    receiver.get("decisions") or [], model, route.provider, at
+                ),
+                "suspended_now": next(
+                    (s for s in current if s.get("model") == model and s.get("provider") == route.provider),
+                    None,
+                ),
+                "in_ignore_list_now": None
+                if receiver.get("ignore") is None
+                else route.provider in receiver["ignore"],
+            }
+        )
+    return {
+        "model": model,
+        "at": format_optional(at),
+        "window": {"since": format_optional(since), "until": format_optional(until)},
+        "generation": None
+        if generation is None
+        else {
+            "id": generation.id,
+            "provider_name": generation.provider_name,
+            "created_at": format_optional(generation.created_at),
+            "finish_reason": generation.finish_reason,
+            "tokens": generation.tokens_prompt + generation.tokens_completion,
+            "cost_usd": generation.total_cost_usd,
+            "attempts": [
+                {"provider_name": a.provider_name, "status": a.status, "endpoint_id": a.endpoint_id}
+                for a in generation.attempts
+            ],
+        },
+        "routes": out_routes,
+        "notes": notes,
+    }
+
+
+async def _receiver_reads(
+    config: CanaryConfig, url: str | None, model: str, at: float, notes: list[str]
+) -> dict[str, Any]:
+    """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
+    read endpoints, no token); what cannot be read is said in ``notes`` and left out."""
+    from exporter.receiver.rfc3339 import format_rfc3339
+
+    if url is None and config.receiver is not None:
+        host = config.receiver.host
+        url = f"http://{'[' + host + ']' if ':' in host else host}:{config.receiver.port}"
+    if url is None:
+        notes.append("no receiver is configured (receiver section or --receiver URL): no decisions to show")
+        return {}
+    base = url.rstrip("/")
+    since = format_rfc3339(max(0.0, at - RECEIVER_LOOKBACK_SECONDS))
+    reads = {
+        "decisions": ("/v1/decisions", {"since": since, "limit": "1000"}),
+        "suspensions": ("/v1/suspensions", {}),
+        "ignore": ("/v1/ignore", {"model": model}),
+    }
+    out: dict[str, Any] = {}
+    async with httpx.AsyncClient(timeout=10.0, follow_redirects=False) as client:
+        for name, (path, params) in reads.items():
+            try:
+                async with client.stream("GET", base + path, params=params) as response:
+                    body = await _bounded(response)
+                    status = response.status_code
+                document = json.loads(body) if status == 200 else None
+            except (httpx.HTTPError, OSError, ValueError) as exc:
+                notes.append(f"could not read {base}{path}: {type(exc).__name__}: {exc}"[:300])
+                continue
+            if not isinstance(document, dict):
+                notes.append(f"could not read {base}{path}: HTTP {status}")
+                continue
+            out[name] = document.get(name)
+    return out
+
+
+async def _bounded(response: httpx.Response) -> bytes:
+    parts, size = [], 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > RECEIVER_MAX_BYTES:
+            raise ValueError(f"response larger than {RECEIVER_MAX_BYTES} bytes")
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def _trace_text(document: dict[str, Any]) -> str:
+    """``canary trace`` for a terminal: who served it, then per route its verdicts and exclusions."""
+    lines = [
+        f"model {document['model']} at {document['at']} (verdicts {document['window']['since']} to "
+        f"{document['window']['until']})"
+    ]
+    generation = document["generation"]
+    if generation is not None:
+        tried = ", ".join(f"{a['provider_name']} ({a['status']})" for a in generation["attempts"]) or "?"
+        lines.append(
+            f"generation {generation['id']}: served by {generation['provider_name']} at "
+            f"{generation['created_at']}; tried {tried}"
+        )
+    for route in document["routes"]:
+        lines += [
+            "",
+            f"route {route['provider']} ({route['provider_name']}; matched by {route['matched_by']})",
+        ]
+        verdicts = route["verdicts"]
+        counts = "; ".join(
+            f"{c} " + ", ".join(f"{n} {o}" for o, n in outcomes.items())
+            for c, outcomes in verdicts["by_contract"].items()
+        )
+        lines.append(f"  verdicts: {counts or 'none in the window'}")
+        for f in verdicts["failures"]:
+            lines.append(f"    {_when(f['at'])} {f['contract']} {f['reason']}: {f['excerpt'][:70]}")
+        excluded = route["excluded_then"]
+        lines.append(
+            "  excluded then: "
+            + (
+                "; ".join(
+                    f"{e['layer']} ({e['kind']}) since {e['since']} until {_when(e['until'])}: {e['reason']}"
+                    for e in excluded
+                )
+                or "no"
+            )
+        )
+        lines.append(f"  decisions about it: {len(route['decisions'])}")
+        for d in route["decisions"][-5:]:
+            lines.append(f"    {d.get('time')} {d.get('kind')}: {d.get('reason', '')}"[:100])
+        now = route["in_ignore_list_now"]
+        lines.append(f"  in the ignore list now: {'unknown' if now is None else 'yes' if now else 'no'}")
+    if not document["routes"]:
+        lines += ["", "no route found"]
+    lines += [f"note: {n}" for n in document["notes"]]
+    return "\n".join(lines)
+
+
+def _when(unix: Any) -> str:
+    from exporter.receiver.rfc3339 import format_optional
+
+    return str(format_optional(unix)) if isinstance(unix, int | float) else str(unix)

@@ -1,0 +1,145 @@
+"""The comparison as output: JSON (a public contract), an 80-column table, and Markdown for a ticket.
+
+The JSON shape is fixed by issue 10; fields may be added, never renamed::
+
+    {"model", "samples", "alpha",
+     "results": [{"provider", "contract", "failed", "judged", "rest_failed", "rest_judged",
+                  "p_value", "p_adjusted", "outlier", "examples": [...]}],
+     "cost": {"tokens", "usd"}}
+
+Added: per result ``excluded`` (samples that were not evidence), ``excluded_by_outcome`` and ``reasons``;
+at the top ``source`` (``live`` or ``history``), ``locale`` and ``since``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exporter.investigate.compare import Comparison, HostResult
+from exporter.receiver.rfc3339 import format_optional
+
+WIDTH = 80
+
+
+def to_json(comparison: Comparison) -> dict[str, Any]:
+    """The report as the JSON document ``canary investigate --json`` prints."""
+    return {
+        "model": comparison.model,
+        "samples": comparison.samples,
+        "alpha": comparison.alpha,
+        "results": [_result_json(r) for r in comparison.results],
+        "cost": {"tokens": comparison.tokens, "usd": round(comparison.cost_usd, 6)},
+        "source": comparison.source,
+        "locale": comparison.locale,
+        "since": format_optional(comparison.since),
+        "notes": list(comparison.notes),
+    }
+
+
+def _result_json(r: HostResult) -> dict[str, Any]:
+    return {
+        "provider": r.provider,
+        "contract": r.contract,
+        "failed": r.failed,
+        "judged": r.judged,
+        "rest_failed": r.rest_failed,
+        "rest_judged": r.rest_judged,
+        "p_value": r.p_value,
+        "p_adjusted": r.p_adjusted,
+        "outlier": r.outlier,
+        "examples": list(r.examples),
+        "excluded": r.excluded,
+        "excluded_by_outcome": dict(r.excluded_by_outcome),
+        "reasons": dict(r.reasons),
+    }
+
+
+def _heading(c: Comparison) -> str:
+    since = format_optional(c.since)
+    where = "sent now" if c.source == "live" else f"from the evidence history since {since}"
+    locale = f", locale {c.locale}" if c.locale else ""
+    return (
+        f"{c.model}: {c.samples} sample(s) per host and contract{locale}, {where}; "
+        f"outlier when Holm-adjusted p < {c.alpha:g}"
+    )
+
+
+def _cost(c: Comparison) -> str:
+    spent = "spent" if c.source == "live" else "spent by these samples then"
+    return f"cost: {c.tokens} tokens, {c.cost_usd:.6f} USD {spent}"
+
+
+def _p(value: float) -> str:
+    return f"{value:.2g}" if value < 0.01 else f"{value:.3f}"
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+# contract, provider, failed/judged, rest, p, p adjusted, outlier, excluded: 80 columns in all.
+_COLUMNS = (("contract", 11), ("provider", 21), ("failed", 10), ("rest", 10), ("p", 8), ("p adj", 8))
+
+
+def to_table(comparison: Comparison) -> str:
+    """The report as a plain-text table that fits 80 columns (long tags and excerpts are shortened)."""
+    lines = [_fit(part, WIDTH) for part in _wrap(_heading(comparison))]
+    header = "".join(name.ljust(width) for name, width in _COLUMNS) + "outlier".ljust(8) + "excl"
+    lines += ["", header, "-" * len(header)]
+    for r in comparison.results:
+        cells = (
+            _fit(r.contract, 10),
+            _fit(r.provider, 20),
+            f"{r.failed}/{r.judged}",
+            f"{r.rest_failed}/{r.rest_judged}",
+            _p(r.p_value),
+            _p(r.p_adjusted),
+        )
+        row = "".join(cell.ljust(width) for cell, (_, width) in zip(cells, _COLUMNS, strict=True))
+        lines.append(row + ("YES" if r.outlier else "-").ljust(8) + str(r.excluded))
+        lines.extend(_fit(f"    {example}", WIDTH) for example in r.examples)
+    if not comparison.results:
+        lines.append("(nothing to compare)")
+    lines += ["", *(_fit(f"note: {n}", WIDTH) for n in comparison.notes), _cost(comparison)]
+    return "\n".join(lines)
+
+
+def to_markdown(comparison: Comparison) -> str:
+    """The report as Markdown, ready to paste into an incident ticket."""
+    c = comparison
+    lines = [f"### Pinned comparison: `{c.model}`", "", _heading(c) + ".", ""]
+    flagged = c.outliers
+    if flagged:
+        lines.append("**Outliers:** " + ", ".join(f"`{r.provider}` ({r.contract})" for r in flagged) + ".")
+    else:
+        lines.append("**No outlier:** no host fails a contract significantly more often than the others.")
+    lines += [
+        "",
+        "| contract | provider | failed/judged | rest failed/judged | p | p adjusted | outlier | excluded |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in c.results:
+        lines.append(
+            f"| {r.contract} | `{r.provider}` | {r.failed}/{r.judged} | {r.rest_failed}/{r.rest_judged} "
+            f"| {_p(r.p_value)} | {_p(r.p_adjusted)} | {'**yes**' if r.outlier else 'no'} | {r.excluded} |"
+        )
+    for r in flagged:
+        lines += ["", f"Failing replies of `{r.provider}` on `{r.contract}`:", ""]
+        lines += [f"- `{_code(example)}`" for example in r.examples]
+    lines += ["", *(f"Note: {n}" for n in c.notes), "", _cost(c) + "."]
+    return "\n".join(lines).replace("\n\n\n", "\n\n")
+
+
+def _code(text: str) -> str:
+    return text.replace("`", "'")
+
+
+def _wrap(text: str) -> list[str]:
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > WIDTH:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line else lines

@@ -1,0 +1,205 @@
+"""Sending the comparison's samples (the I/O shell): N pinned single attempts per host per contract.
+
+Everything is the engine's: the model plans and gateway client (``build_plans``: one client, the same
+pinning), ``ProbeTarget``/``ProbeContext``, and each contract's ``sample(ctx)`` (one request judged once, with
+the same judge as the rounds, no confirmations). Requests go out sequentially per host and concurrently
+across hosts under one bound (``rounds.concurrency``), interleaving the contracts so a host that changes
+midway is seen by all of them. Each sample gets a fresh probe memory, so samples are independent (a
+round's "same locale again after a fail" rule would make them dependent); ``round_number`` is the sample
+number, so locale-rotating contracts rotate unless ``locale`` pins one.
+
+``resolve`` does every check that needs the gateway's endpoint list (one discovery request, no chat) and
+raises ``BadInput`` naming the argument; ``collect`` sends nothing until it is called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from exporter.contracts.base import Contract, ProbeContext, ProbeTarget
+from exporter.engine.rounds import Gateway, ModelPlan
+from exporter.evidence.capture import attempt_records
+from exporter.evidence.store import EvidenceRecord
+from exporter.gateway.types import Endpoint, GatewayError
+from exporter.investigate.compare import Sample
+from exporter.outcomes import Outcome, ProbeResult, Reason
+
+log = logging.getLogger("exporter.investigate")
+
+SOURCE = "investigate"  # the evidence history's ``source`` of these samples
+ROUND = 0  # investigate samples belong to no round
+
+
+class BadInput(ValueError):
+    """An argument the comparison cannot run with; ``parameter`` names it (e.g. ``--providers``)."""
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(f"{parameter}: {message}")
+        self.parameter = parameter
+
+
+def require_known(parameter: str, wanted: Sequence[str], known: Sequence[str], what: str) -> None:
+    """Raise ``BadInput`` naming every entry of ``wanted`` not in ``known`` (and listing what is)."""
+    unknown = [w for w in wanted if w not in known]
+    if unknown:
+        raise BadInput(
+            parameter, f"{', '.join(map(repr, unknown))} {what} (known: {', '.join(sorted(known)) or 'none'})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """What ``collect`` sends: these targets (each with its gateway), these contracts, ``samples`` times."""
+
+    model: str
+    targets: tuple[tuple[ProbeTarget, Gateway], ...]
+    contracts: tuple[Contract, ...]
+    samples: int
+    locale: str | None = None
+    left_out: tuple[str, ...] = ()  # live positive controls not compared (known bad by configuration)
+
+    @property
+    def providers(self) -> list[str]:
+        return [target.provider for target, _ in self.targets]
+
+    @property
+    def requests(self) -> int:
+        """An upper bound on the chat requests ``collect`` sends (skipped pairs send none)."""
+        return len(self.targets) * len(self.contracts) * self.samples
+
+
+async def resolve(
+    plans: Sequence[ModelPlan],
+    contracts: Sequence[Contract],
+    *,
+    providers: Sequence[str] | None,
+    samples: int,
+    locale: str | None,
+) -> Work:
+    """Discover the model's hosts (every route of it: the gateway and direct hosts) and check ``providers``
+    against them; raises ``BadInput``. Discovery is the only request: no chat is sent.
+
+    Live positive controls of a chosen contract (e.g. known-filtering hosts) are left out unless named in
+    ``providers``: they are known bad, and pooled with the others they would hide a real outlier.
+    """
+    model = plans[0].model
+    found: dict[str, tuple[ModelPlan, Endpoint]] = {}
+    for plan in plans:
+        listed = await plan.gateway.discover(plan.model)
+        if isinstance(listed, GatewayError):
+            if listed.outcome is Outcome.UNAVAILABLE:
+                raise BadInput("--model", f"the gateway does not serve {model!r}: {listed.detail}")
+            raise BadInput("--model", f"could not list the hosts of {model!r}: {listed.detail}")
+        for endpoint in listed:
+            found.setdefault(endpoint.tag, (plan, endpoint))
+    if not found:
+        raise BadInput("--model", f"the gateway lists no hosts for {model!r}")
+    if providers:
+        require_known("--providers", providers, list(found), f"not among the hosts of {model}")
+        chosen = list(dict.fromkeys(providers))
+    else:
+        chosen = list(found)
+    targets: list[tuple[ProbeTarget, Gateway]] = []
+    left_out: list[str] = []
+    for tag in chosen:
+        plan, endpoint = found[tag]
+        target = ProbeTarget(
+            model,
+            endpoint,
+            plan.pinned,
+            tag in plan.known_filtering,
+            plan.required_capabilities,
+            plan.api_model,
+        )
+        if not providers and any(c.live_control(target) for c in contracts):
+            left_out.append(tag)
+        else:
+            targets.append((target, plan.gateway))
+    if len(targets) < 2:
+        raise BadInput(
+            "--providers", f"a comparison needs at least two hosts, got {', '.join(chosen) or 'none'}"
+        )
+    return Work(model, tuple(targets), tuple(contracts), samples, locale, tuple(left_out))
+
+
+async def collect(
+    work: Work,
+    *,
+    concurrency: int,
+    on_sample: Callable[[], None] = lambda: None,
+    record: Callable[[Sequence[EvidenceRecord]], None] | None = None,
+    clock: Callable[[], float] = time.time,
+) -> list[Sample]:
+    """Send every sample of ``work`` and return them judged; ``record`` receives each host's evidence
+    records in one call (the evidence store, when one is configured), off the event loop."""
+    limit = asyncio.Semaphore(concurrency)
+
+    async def host(target: ProbeTarget, gateway: Gateway) -> list[Sample]:
+        out: list[Sample] = []
+        records: list[EvidenceRecord] = []
+        async with limit:
+            for number in range(1, work.samples + 1):
+                for contract in work.contracts:
+                    result, at = await _one(contract, target, gateway, work, number), clock()
+                    on_sample()
+                    out.append(to_sample(target.provider, contract.name, result))
+                    records += attempt_records(
+                        result, at=at, round_number=ROUND, model=work.model, provider=target.provider,
+                        contract=contract.name, source=SOURCE,
+                    )  # fmt: skip
+        if record is not None and records:
+            await asyncio.to_thread(record, records)
+        return out
+
+    per_host = await asyncio.gather(*(host(t, g) for t, g in work.targets))
+    return [sample for samples in per_host for sample in samples]
+
+
+async def _one(
+    contract: Contract, target: ProbeTarget, gateway: Gateway, work: Work, number: int
+) -> ProbeResult:
+    """One sample; ``skipped`` (nothing sent, no evidence record) when the contract skips this host."""
+    skip = contract.skip_reason(target)
+    if skip is not None:
+        return ProbeResult(Outcome.SKIPPED, skip)
+    ctx = ProbeContext(target, gateway, number, {}, locale=work.locale)
+    try:
+        return await contract.sample(ctx)
+    except Exception:  # a bug in one contract must not end the investigation, nor invent a verdict
+        log.exception(
+            "investigate sample crashed model=%s provider=%s contract=%s", work.model, target.provider,
+            contract.name,
+        )  # fmt: skip
+        return ProbeResult(Outcome.TRANSPORT, Reason.PROBE_ERROR, "sample crashed; see the log")
+
+
+def to_sample(provider: str, contract: str, result: ProbeResult) -> Sample:
+    """The comparison's view of one judged attempt."""
+    return Sample(
+        provider=provider,
+        contract=contract,
+        outcome=result.outcome.value,
+        reason=result.reason.value,
+        excerpt=result.excerpt or result.detail,
+        locale=result.locale,
+        tokens=result.usage.prompt_tokens + result.usage.completion_tokens,
+        cost_usd=result.usage.cost_usd,
+    )
+
+
+def from_record(record: EvidenceRecord) -> Sample:
+    """The comparison's view of one attempt kept in the evidence history."""
+    return Sample(
+        provider=record.provider,
+        contract=record.contract,
+        outcome=record.outcome,
+        reason=record.reason,
+        excerpt=record.excerpt or record.detail,
+        locale=record.locale,
+        tokens=record.prompt_tokens + record.completion_tokens,
+        cost_usd=record.cost_usd,
+    )

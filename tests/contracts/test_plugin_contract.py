@@ -1,0 +1,126 @@
+"""Adding a contract is one module plus one registry entry: a test-only contract runs like the shipped ones.
+
+``KeepsGoingContract`` below is the whole module; ``PLUGGED`` is its one registry entry. Nothing in the
+engine, the snapshot, the metrics or the HTTP surface is told about it, yet on the simulator's default fleet
+it fails the filtering host two rounds running, passes the healthy ones, freezes on the 429/5xx storm, is
+exported in every probe family and kept in the evidence history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from prometheus_client.exposition import generate_latest
+
+from exporter.config import load_config
+from exporter.configkit import Section
+from exporter.contracts import CONTRACTS, registry
+from exporter.contracts.base import (
+    Contract,
+    ProbeContext,
+    judged,
+    not_rejected,
+    spent_on_reasoning,
+    unjudgeable,
+)
+from exporter.engine.service import ExporterService, state_json
+from exporter.gateway.types import ChatResult
+from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.simulator.server import SimulatorServer
+
+MODEL = "moonshotai/kimi-k2-0905"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepsGoingContract(Contract):
+    """The scene must go on: a content filter or an empty reply is a ``fail``."""
+
+    max_tokens: int = 64
+
+    name = "keeps_going"
+
+    @classmethod
+    def read_settings(cls, section: Section) -> KeepsGoingContract:
+        contract = cls(max_tokens=section.integer("max_tokens", 64, minimum=8, maximum=512))
+        section.finish()
+        return contract
+
+    async def sample(self, ctx: ProbeContext) -> ProbeResult:
+        messages = ({"role": "user", "content": "The duel goes on: one more exchange of cutlass blows."},)
+        result = await ctx.gateway.chat(ctx.request(messages, self.max_tokens))
+        return unjudgeable(result, ctx.target) or spent_on_reasoning(result) or self.judge(result)
+
+    def judge(self, result: ChatResult) -> ProbeResult:
+        if result.finish_reason == "content_filter":
+            return judged(Outcome.FAIL, Reason.CONTENT_FILTER, "filtered", result)
+        if not result.content.strip():
+            return judged(Outcome.FAIL, Reason.EMPTY_REPLY, "empty", result)
+        return judged(Outcome.PASS, Reason.NONE, "went on", result)
+
+    def weak_controls(self) -> list[str]:
+        return not_rejected({"filtered": ChatResult(finish_reason="content_filter")}, self.judge)
+
+
+PLUGGED = registry((*CONTRACTS, KeepsGoingContract))  # the one registry entry
+
+
+def test_a_contract_from_outside_the_package_runs_exports_and_keeps_evidence(tmp_path: Path) -> None:
+    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as sim:
+        (tmp_path / "key").write_text("sk-test")
+        (tmp_path / "canary.yaml").write_text(
+            f"""
+gateway: {{base_url: "{sim.base_url}", api_key: {{file: key}}, timeout: 20s}}
+models: [{{slug: {MODEL}}}]
+rounds: {{interval: 50ms}}
+contracts:
+  ttft: {{enabled: false}}
+  refusal: {{enabled: false}}
+  structured: {{enabled: false}}
+  language: {{enabled: false}}
+  keeps_going: {{max_tokens: 48}}
+exporter: {{evidence: {{path: history/evidence.sqlite3}}}}
+""",
+            encoding="utf-8",
+        )
+        config = load_config(tmp_path / "canary.yaml", registry=PLUGGED)
+        assert [c.name for c in config.contracts] == ["keeps_going"]
+
+        async def two_rounds() -> tuple[ExporterService, list[str]]:
+            async with AsyncExitStack() as stack:
+                service = ExporterService.from_config(config, stack)
+                await service.run(rounds=2)
+                assert service.evidence is not None
+                fails = service.evidence.query(contract="keeps_going", outcome="fail").records
+                return service, [r.provider for r in fails]
+
+        service, failed = asyncio.run(two_rounds())
+    snap = service.snapshot
+    failing = {k[1]: v for k, v in snap.streaks.failing.items() if k[2] == "keeps_going"}
+    assert failing["prudish/fp8"] == 2
+    assert failing["deepinfra/fp8"] == 0 and failing["stormy/fp8"] == 0
+    assert snap.streaks.clean[(MODEL, "deepinfra/fp8")] == 2
+    results = snap.last_results()
+    assert results[(MODEL, "stormy/fp8")]["keeps_going"].outcome is Outcome.TRANSPORT
+    body = generate_latest(service.registry).decode()
+    assert (
+        'canary_probe_failing_streak{contract="keeps_going",model="moonshotai/kimi-k2-0905",'
+        'provider="prudish/fp8"} 2.0' in body
+    )
+    assert 'canary_probe_weak{contract="keeps_going",model="moonshotai/kimi-k2-0905"} 0.0' in body
+    state = state_json(snap)["models"][MODEL]["providers"]["prudish/fp8"]["contracts"]["keeps_going"]
+    assert state["outcome"] == "fail" and state["last_failure"]["reason"] == "content_filter"
+    assert failed == ["prudish/fp8", "prudish/fp8"]
+    assert (tmp_path / "history" / "evidence.sqlite3").exists()  # relative to the config file
+
+
+def test_a_weak_plugged_contract_is_reported_weak() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Blind(KeepsGoingContract):
+        def judge(self, result: ChatResult) -> ProbeResult:
+            return judged(Outcome.PASS, Reason.NONE, "sees nothing", result)
+
+    assert Blind().weak_controls() == ["filtered"]

@@ -1,0 +1,205 @@
+"""The evidence store: round trip, paging, retention, the size cap, damage and unwritable locations."""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import importlib
+import logging
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from exporter.evidence.store import (
+    EVIDENCE_JSON_MAX_BYTES,
+    EXCERPT_MAX_BYTES,
+    EvidenceRecord,
+    EvidenceStore,
+    EvidenceUnavailable,
+    InvalidQuery,
+)
+
+BASE = EvidenceRecord(
+    at=1_000.0,
+    round=1,
+    model="acme/model-1",
+    provider="alpha",
+    contract="language",
+    attempt=1,
+    locale="pt-BR",
+    outcome="fail",
+    reason="mixing",
+    detail="2 sentence(s) in es within pt-BR",
+    evidence={"foreign": [{"start": 10, "end": 40, "language": "es"}]},
+    excerpt="Olá, viajante. El viento arrancó las velas.",
+    finish_reason="stop",
+    ttft_seconds=None,
+    prompt_tokens=40,
+    completion_tokens=120,
+    cost_usd=0.0001,
+    generation_id="gen-1",
+    served_by="Alpha",
+)
+
+
+def rec(**changes: object) -> EvidenceRecord:
+    return dataclasses.replace(BASE, **changes)  # type: ignore[arg-type]
+
+
+class Clock:
+    def __init__(self, now: float = 10_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("name", ["store", "capture", "api"])
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"exporter.evidence.{name}")
+    failures, _ = doctest.testmod(module)
+    assert failures == 0
+
+
+def test_a_record_reads_back_exactly_and_the_file_is_wal_with_a_schema_version(tmp_path: Path) -> None:
+    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(2_000))
+    store.record([BASE])
+    assert store.query().records == [BASE]
+    store.close()
+    conn = sqlite3.connect(tmp_path / "e.sqlite3")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_queries_filter_and_page_newest_first_without_gaps_or_repeats(tmp_path: Path) -> None:
+    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(9_000))
+    rows = [rec(at=1_000.0 + i // 2, round=i, provider="alpha" if i % 3 else "beta") for i in range(25)]
+    store.record(rows)
+    seen: list[EvidenceRecord] = []
+    cursor = None
+    while True:
+        page = store.query(provider="alpha", limit=4, cursor=cursor)
+        seen += page.records
+        if page.next_cursor is None:
+            break
+        cursor = page.next_cursor
+    expected = sorted((r for r in rows if r.provider == "alpha"), key=lambda r: (-r.at, -r.round))
+    assert seen == expected
+    assert [r.round for r in store.query(since=1_010.0, until=1_011.0).records] == [21, 20]
+    assert store.query(outcome="pass").records == []
+
+
+def test_latest_failures_keeps_the_newest_failing_attempt_per_contract(tmp_path: Path) -> None:
+    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(9_000))
+    store.record(
+        [
+            rec(at=1_000, contract="language", attempt=1),
+            rec(at=1_100, contract="language", attempt=3, reason="switch"),
+            rec(at=1_200, contract="language", outcome="pass", reason="none"),
+            rec(at=1_050, contract="structured", reason="schema_mismatch"),
+            rec(at=1_300, contract="structured", provider="beta"),
+        ]
+    )
+    latest = store.latest_failures("acme/model-1", "alpha")
+    assert [(r.contract, r.at, r.reason) for r in latest] == [
+        ("language", 1_100, "switch"),
+        ("structured", 1_050, "schema_mismatch"),
+    ]
+
+
+def test_retention_deletes_rows_older_than_the_window_on_the_next_write(tmp_path: Path) -> None:
+    clock = Clock(100_000)
+    store = EvidenceStore.open(tmp_path / "e.sqlite3", retention_seconds=3_600, clock=clock)
+    store.record([rec(at=100_000 - 3_700), rec(at=100_000 - 100)])
+    assert [r.at for r in store.query().records] == [100_000 - 100]
+
+
+def test_the_size_cap_prunes_the_oldest_rows_and_keeps_the_file_near_the_cap(tmp_path: Path) -> None:
+    cap = 256 * 1024
+    store = EvidenceStore.open(tmp_path / "e.sqlite3", max_bytes=cap, clock=Clock(1e9))
+    for batch in range(40):
+        store.record([rec(at=1e9 - 1e6 + batch * 100 + i, excerpt="x" * 900) for i in range(50)])
+    assert store.used_bytes() <= cap
+    newest = store.query(limit=1).records[0]
+    assert newest.at == 1e9 - 1e6 + 39 * 100 + 49
+    kept = store.query(limit=500).records
+    assert 50 < len(kept) < 2000  # pruned, but not emptied
+    store.close()
+    assert os.path.getsize(tmp_path / "e.sqlite3") <= cap * 1.2
+
+
+def test_excerpt_detail_and_evidence_are_bounded_and_credentials_are_never_stored(tmp_path: Path) -> None:
+    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(2_000))
+    huge = {
+        "Authorization": "Bearer sk-secret",
+        "nested": {"api_key": "sk-also", "sentences": ["s" * 5000] * 200},
+    }
+    store.record([rec(excerpt="é" * 5000, detail="d" * 5000, evidence=huge)])
+    got = store.query().records[0]
+    assert len(got.excerpt.encode()) <= EXCERPT_MAX_BYTES
+    assert len(got.detail) <= 500
+    raw = sqlite3.connect(tmp_path / "e.sqlite3").execute("SELECT evidence FROM evidence").fetchone()[0]
+    assert len(raw.encode()) <= EVIDENCE_JSON_MAX_BYTES
+    assert "sk-secret" not in raw and "sk-also" not in raw and "Authorization" not in raw
+
+
+def test_bad_query_arguments_name_the_parameter(tmp_path: Path) -> None:
+    store = EvidenceStore.open(tmp_path / "e.sqlite3")
+    with pytest.raises(InvalidQuery) as limit:
+        store.query(limit=0)
+    assert limit.value.parameter == "limit"
+    with pytest.raises(InvalidQuery) as cursor:
+        store.query(cursor="not-a-cursor!")
+    assert cursor.value.parameter == "cursor"
+
+
+def test_a_damaged_file_is_moved_aside_counted_and_replaced_by_a_fresh_store(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "e.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with caplog.at_level(logging.ERROR, "exporter.evidence"):
+        store = EvidenceStore.open(path, clock=Clock(1234))
+    assert store.available
+    assert store.write_errors() == {"damaged": 1}
+    assert (tmp_path / "e.sqlite3.damaged-1234").read_bytes().startswith(b"this is not")
+    store.record([BASE])
+    assert store.query().records == [BASE]
+    assert "kind=damaged" in caplog.text
+
+
+def test_a_newer_schema_is_left_untouched_and_no_history_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "e.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version=99")
+    conn.close()
+    store = EvidenceStore.open(path)
+    store.record([BASE])
+    assert not store.available
+    assert store.write_errors() == {"schema": 1, "unavailable": 1}
+    with pytest.raises(EvidenceUnavailable):
+        store.query()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 99
+
+
+def test_an_unwritable_location_counts_errors_logs_once_and_retries_later(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the store's directory should be")
+    clock = Clock(0)
+    with caplog.at_level(logging.ERROR, "exporter.evidence"):
+        store = EvidenceStore.open(blocked / "e.sqlite3", clock=clock)
+        for _ in range(5):
+            store.record([BASE])
+    assert store.write_errors() == {"unavailable": 6}
+    assert caplog.text.count("kind=unavailable") == 1
+    blocked.unlink()
+    clock.now = 30
+    store.record([BASE])
+    assert not store.available  # not retried within a minute
+    clock.now = 61
+    store.record([BASE])
+    assert store.available and store.query().records == [BASE]
