@@ -41,6 +41,9 @@ TOPOLOGIES = ("vmalert", "prometheus-pair")
 class ScaledStack(Stack):
     """``Stack`` with ``shards`` exporter replicas and a distributed ruler instead of one Prometheus."""
 
+    # vmagent's scrape, its remote-write flush and VictoriaMetrics' ingestion precede a query seeing a round.
+    propagation_timeout = 30.0
+
     def __init__(self, work: Path, fleet: Path, *, topology: str, shards: int = 2, **options: Any) -> None:
         if topology not in TOPOLOGIES:
             raise ValueError(f"topology must be one of {', '.join(TOPOLOGIES)}, got {topology!r}")

@@ -207,6 +207,9 @@ class Stack:
     ``alertmanagers`` > 1 starts a gossip cluster (every member delivers through its own proxy).
     """
 
+    #: Seconds a finished round may take to become queryable (``settle``); more hops, more seconds.
+    propagation_timeout = 10.0
+
     def __init__(
         self,
         work: Path,
@@ -588,7 +591,7 @@ class Stack:
         self.wait_for(
             lambda: any(v >= target for _, v in self.query("canary_rounds_total")),
             what=f"Prometheus to scrape round {target}",
-            timeout=10,
+            timeout=self.propagation_timeout,
         )
         timings = self.settings.timings
         time.sleep(timings.evaluation_interval + timings.group_interval + 1.0)

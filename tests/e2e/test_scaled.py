@@ -37,17 +37,23 @@ def stacks(make_stack: Callable[..., Stack]) -> dict[str, Stack]:
         "vmalert": {"stack_class": ScaledStack, "topology": "vmalert"},
         "prometheus-pair": {"stack_class": ScaledStack, "topology": "prometheus-pair"},
     }
-    # Started side by side (each start mostly waits for processes to become ready): about half the wall time.
-    with ThreadPoolExecutor(max_workers=len(options)) as pool:
-        futures = {name: pool.submit(make_stack, FLEET, **kwargs) for name, kwargs in options.items()}
-        return {name: future.result() for name, future in futures.items()}
+    # Made here (temporary directories are not thread-safe), started side by side (each start mostly waits
+    # for processes to become ready): about half the wall time.
+    stacks = {name: make_stack(FLEET, start=False, **kwargs) for name, kwargs in options.items()}
+    with ThreadPoolExecutor(max_workers=len(stacks)) as pool:
+        for future in [pool.submit(stack.start) for stack in stacks.values()]:
+            future.result()
+    return stacks
 
 
 def outcome(stack: Stack) -> dict[str, object]:
-    """What a router and an auditor see: per model, the suspending decisions, suspensions and ignore list."""
+    """What a router and an auditor see: per model, the suspending and recovering decisions, the suspensions
+    and the ignore list (issue 16's acceptance). Floor blocks are left out: under heavy load any path can
+    record a transient "discovered hosts unknown" block before the suspension it then takes (an empty
+    discovered_providers annotation on the first delivery); the suspensions themselves must still match."""
     return {
         model: {
-            "decisions": sorted(stack.decided(model, SUSPENDING | {"recover", "floor_block"})),
+            "decisions": sorted(stack.decided(model, SUSPENDING | {"recover"})),
             "suspended": stack.suspended(model),
             "ignore": stack.ignore_list(model),
         }
