@@ -51,11 +51,37 @@ def cmd_check_config(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         print(f"{len(exc.problems)} problem(s) in {args.file}", file=sys.stderr)
         return 1
+    if args.replicas:
+        return _check_shard_set([args.file, *args.replicas])
     sections = [s for s in ("gateway", "receiver", "routability") if getattr(config, s) is not None]
     print(
         f"{args.file}: ok ({len(config.models)} model(s), contracts: "
         f"{', '.join(c.name for c in config.contracts)}; sections: {', '.join(sections) or 'none'})"
     )
+    return 0
+
+
+def _check_shard_set(files: Sequence[str]) -> int:
+    """check-config with several files: each must load, and together they must split the models exactly."""
+    from exporter.sharding import Replica, check_shard_set
+
+    replicas, problems = [], []
+    for file in files:
+        try:
+            config = load_config(file)
+        except ConfigError as exc:
+            problems += exc.problems
+            continue
+        replicas.append(Replica(file, config.rounds.shard, tuple(m.slug for m in config.models)))
+    if not problems:
+        problems = check_shard_set(replicas)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s) in {len(files)} replica configs", file=sys.stderr)
+        return 1
+    count = replicas[0].shard.count
+    print(f"{len(files)} replica configs: ok (shards 0 to {count - 1} of {count}, each model probed once)")
     return 0
 
 
@@ -168,10 +194,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="validate a configuration file",
         description="Validate FILE and print every problem with its line and path; exits 1 "
         "if there is any. Secrets given as {env: NAME} must be set.",
-        epilog="example:\n  canary check-config canary.yaml",
+        epilog="examples:\n  canary check-config canary.yaml\n"
+        "  canary check-config shard-0.yaml shard-1.yaml   # sharded replicas, checked together",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "replicas",
+        metavar="REPLICA_FILE",
+        nargs="*",
+        help="the other exporter replicas' configs (rounds.shard): also check that together they probe "
+        "every model exactly once, e.g. canary check-config shard-0.yaml shard-1.yaml",
+    )
     p.set_defaults(func=cmd_check_config)
 
     p = sub.add_parser(

@@ -23,6 +23,7 @@ from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
 from exporter.contracts.ttft import TTFTContract
 from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
+from exporter.sharding import MAX_SHARDS, Shard, owned_by
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 DEFAULT_INTERVAL_SECONDS = 1800.0
@@ -78,6 +79,9 @@ class ModelConfig:
 class RoundsConfig:
     interval_seconds: float = DEFAULT_INTERVAL_SECONDS
     concurrency: int = DEFAULT_CONCURRENCY
+    shard: Shard = field(
+        default_factory=Shard
+    )  # the part of `models` this replica probes (exporter.sharding)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +193,31 @@ def _read_contracts(sec: Section, registry: Mapping[str, type[Contract]]) -> tup
     return tuple(contracts)
 
 
+def _read_shard(rounds: Section, slugs: list[str]) -> Shard:
+    """``rounds.shard: {index, count}``; absent means the whole model list (``Shard()``)."""
+    if not rounds.has("shard"):
+        rounds.raw("shard")
+        return Shard()
+    sec = rounds.section("shard")
+    count = sec.integer("count", minimum=1, maximum=MAX_SHARDS)
+    index = sec.integer("index", minimum=0, maximum=MAX_SHARDS - 1)
+    sec.finish()
+    if count is None or index is None:
+        return Shard()
+    if index >= count:
+        sec.problem("index", f"must be less than count ({count}): shards are numbered 0 to {count - 1}")
+        return Shard()
+    owned = owned_by(slugs, count)
+    if slugs and not owned[index]:
+        taken = sorted(i for i, models in owned.items() if models)
+        rounds.problem(
+            "shard",
+            f"shard {index} of {count} owns none of the {len(slugs)} model(s) (they hash to shard(s) "
+            f"{', '.join(map(str, taken))}): this replica would probe nothing; lower count",
+        )
+    return Shard(index, count, where=f"{rounds.problems.source}:{rounds.line_of('shard')}")
+
+
 def _read_exporter(sec: Section, base_dir: Path) -> ExporterConfig:
     listen = sec.string(
         "listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN, what="HOST:PORT such as 127.0.0.1:9464"
@@ -233,6 +262,7 @@ def read_config(
     rounds = RoundsConfig(
         interval_seconds=rounds_sec.duration("interval", DEFAULT_INTERVAL_SECONDS, minimum=0.05),
         concurrency=rounds_sec.integer("concurrency", DEFAULT_CONCURRENCY, minimum=1, maximum=1024),
+        shard=_read_shard(rounds_sec, slugs),
     )
     rounds_sec.finish()
     contracts = _read_contracts(root.section("contracts"), registry)

@@ -33,6 +33,7 @@ from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
+from exporter.sharding import ShardCollector
 
 log = logging.getLogger("exporter.engine")
 
@@ -53,7 +54,7 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
         if stack is not None:
             stack.push_async_callback(gateway_client.aclose)
     timeouts = config.gateway or None
-    for model in config.models:
+    for model in (m for m in config.models if config.rounds.shard.owns(m.slug)):  # rounds.shard
         if model.via_gateway and gateway_client is not None:
             plans.append(ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require))
         for host in model.direct_hosts:
@@ -188,7 +189,7 @@ class ExporterService:
             )
             if stack is not None:
                 stack.callback(evidence.close)
-        return cls(
+        service = cls(
             build_plans(config, stack),
             config.contracts,
             config.rounds.interval_seconds,
@@ -196,6 +197,8 @@ class ExporterService:
             evidence=evidence,
             external_url=config.exporter.external_url,
         )
+        service.registry.register(ShardCollector(config.rounds.shard))
+        return service
 
     @property
     def snapshot(self) -> Snapshot:

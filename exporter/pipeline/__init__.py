@@ -3,7 +3,8 @@
 - ``configs``: pure functions that turn the shipped ``config/prometheus.yml`` and
   ``config/alertmanager.yml`` into launch configs, overriding only intervals, addresses and credential paths;
 - ``processes``: ``PrometheusProcess`` and ``AlertmanagerProcess`` context managers (start, readiness,
-  queries, silences, restart, stop; logs kept in the work dir);
+  queries, silences, restart, stop; logs kept in the work dir), and the scaled-out ruler of DESIGN §12:
+  ``VictoriaMetricsProcess``, ``VmagentProcess``, ``VmalertProcess`` (the shipped rule files, unchanged);
 - ``rulefile``: the rule files read into values;
 - ``grafana_alerts``: the Grafana alert-rule provisioning file generated from the rule files.
 
@@ -26,6 +27,9 @@ from exporter.pipeline.processes import (
     PrometheusAlert,
     PrometheusProcess,
     Sample,
+    VictoriaMetricsProcess,
+    VmagentProcess,
+    VmalertProcess,
 )
 
 __all__ = [
@@ -37,4 +41,7 @@ __all__ = [
     "PrometheusProcess",
     "Sample",
     "Timings",
+    "VictoriaMetricsProcess",
+    "VmagentProcess",
+    "VmalertProcess",
 ]

@@ -100,15 +100,18 @@ def prometheus_config(
     shipped: Mapping[str, Any],
     *,
     config_dir: Path,
-    targets: Mapping[str, str],
+    targets: Mapping[str, str | Sequence[str]],
     alertmanagers: Sequence[str],
     timings: Timings,
+    external_labels: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The shipped Prometheus config with loopback targets, absolute rule paths and compressed intervals.
 
-    ``targets`` maps shipped job names to ``host:port``; shipped jobs not named there are left out (so the
-    rules see them as absent). ``config_dir`` is the shipped file's directory, against which its relative
-    ``rule_files`` globs are resolved. ``alertmanagers`` are ``host:port`` addresses (none: no alerting).
+    ``targets`` maps shipped job names to ``host:port`` (or a list of them: sharded exporter replicas);
+    shipped jobs not named there are left out (so the rules see them as absent). ``external_labels`` are
+    set as the global external labels (one replica of a Prometheus HA pair). ``config_dir`` is the shipped
+    file's directory, against which its relative ``rule_files`` globs are resolved. ``alertmanagers`` are
+    ``host:port`` addresses (none: no alerting).
 
     Example::
 
@@ -123,6 +126,7 @@ def prometheus_config(
         "scrape_interval": scrape,
         "scrape_timeout": scrape,
         "evaluation_interval": duration(timings.evaluation_interval),
+        **({"external_labels": dict(external_labels)} if external_labels else {}),
     }
     config["rule_files"] = _absolute_rule_globs(config.get("rule_files") or [], config_dir)
 
@@ -138,7 +142,8 @@ def prometheus_config(
     for job in jobs:
         name = job.get("job_name")
         if name in targets:
-            job["static_configs"] = [{"targets": [targets[name]]}]
+            wanted = targets[name]
+            job["static_configs"] = [{"targets": [wanted] if isinstance(wanted, str) else list(wanted)}]
             kept.append(job)
     config["scrape_configs"] = kept
 
@@ -150,6 +155,39 @@ def prometheus_config(
     else:
         config.pop("alerting", None)
     return config
+
+
+def shipped_rule_globs(shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG) -> list[str]:
+    """The shipped config's ``rule_files`` as absolute globs: the files any ruler (Prometheus, vmalert) loads.
+
+    Example::
+
+        shipped_rule_globs()   # ['/repo/rules/*.yml']
+    """
+    patterns = load_yaml(shipped_config).get("rule_files") or []
+    return _absolute_rule_globs(patterns, shipped_config.parent)
+
+
+def scrape_config(
+    shipped: Mapping[str, Any],
+    *,
+    config_dir: Path,
+    targets: Mapping[str, str | Sequence[str]],
+    timings: Timings,
+) -> dict[str, Any]:
+    """Only the scraping part of ``prometheus_config`` (global intervals and jobs), for a scraper such as
+    vmagent that ships samples elsewhere and evaluates no rules.
+
+    Example::
+
+        scrape_config(load_yaml(SHIPPED_PROMETHEUS_CONFIG), config_dir=SHIPPED_PROMETHEUS_CONFIG.parent,
+                      targets={"canary-exporter": ["127.0.0.1:40001", "127.0.0.1:40002"]}, timings=Timings())
+    """
+    full = prometheus_config(
+        shipped, config_dir=config_dir, targets=targets, alertmanagers=[], timings=timings
+    )
+    scraping = {k: v for k, v in full["global"].items() if k != "evaluation_interval"}
+    return {"global": scraping, "scrape_configs": full["scrape_configs"]}
 
 
 def _absolute_rule_globs(patterns: Sequence[str], config_dir: Path) -> list[str]:

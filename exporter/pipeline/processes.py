@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypedDict, Unpack
 
 import httpx
 import yaml
@@ -45,9 +45,11 @@ from exporter.pipeline.configs import (
     duration,
     load_yaml,
     prometheus_config,
+    scrape_config,
+    shipped_rule_globs,
 )
 
-INSTALL_HINT = "install them with: apt-get install prometheus prometheus-alertmanager"
+INSTALL_HINT = "install them with: apt-get install prometheus prometheus-alertmanager victoria-metrics"
 
 
 class PipelineError(RuntimeError):
@@ -119,20 +121,33 @@ class AlertmanagerAlert:
     inhibited_by: tuple[str, ...] = field(default=())
 
 
+class DaemonOptions(TypedDict, total=False):
+    """What every launcher accepts besides its own settings (see ``_Daemon``)."""
+
+    port: int | None
+    binary: Path | None
+    ready_timeout: float
+    sleep: Callable[[float], None]
+    monotonic: Callable[[], float]
+
+
 class _Daemon:
     """Start/stop/readiness plumbing shared by both processes."""
 
     binary_name: str = ""
+    ready_path: str = "/-/ready"
+    #: Where a subclass that renders a config file writes it (None: configured by flags only).
+    config_path: Path | None = None
 
     def __init__(
         self,
         work_dir: Path,
         *,
-        port: int | None,
-        binary: Path | None,
-        ready_timeout: float,
-        sleep: Callable[[float], None],
-        monotonic: Callable[[], float],
+        port: int | None = None,
+        binary: Path | None = None,
+        ready_timeout: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.work_dir = work_dir.resolve()
         self.port = port if port is not None else free_port()
@@ -242,11 +257,16 @@ class _Daemon:
     def _argv(self) -> list[str]:
         raise NotImplementedError
 
-    def _write_config(self) -> None:
+    def _render(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _write_config(self) -> None:
+        if self.config_path is not None:
+            self._config = self._render()
+            self._write_yaml(self.config_path, self._config)
+
     def _wait_ready(self) -> None:
-        self.wait_until(lambda: self._get_ok("/-/ready"), what="/-/ready")
+        self.wait_until(lambda: self._get_ok(self.ready_path), what=self.ready_path)
 
     def wait_until(self, predicate: Callable[[], bool], *, what: str, timeout: float | None = None) -> None:
         """Poll ``predicate`` every 100 ms until true; ``PipelineError`` with the log tail on timeout or exit.
@@ -315,7 +335,7 @@ class PrometheusProcess(_Daemon):
         self,
         work_dir: Path,
         *,
-        targets: Mapping[str, str],
+        targets: Mapping[str, str | Sequence[str]],
         alertmanagers: Sequence[str] = (),
         timings: Timings = Timings(),  # noqa: B008 - frozen value
         port: int | None = None,
@@ -324,11 +344,13 @@ class PrometheusProcess(_Daemon):
         ready_timeout: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
+        external_labels: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
         )
         self.targets = dict(targets)
+        self.external_labels = dict(external_labels or {})
         self.alertmanagers = list(alertmanagers)
         self.timings = timings
         self.shipped_config = shipped_config
@@ -343,11 +365,8 @@ class PrometheusProcess(_Daemon):
             targets=self.targets,
             alertmanagers=self.alertmanagers,
             timings=self.timings,
+            external_labels=self.external_labels,
         )
-
-    def _write_config(self) -> None:
-        self._config = self._render()
-        self._write_yaml(self.config_path, self._config)
 
     def _argv(self) -> list[str]:
         return [
@@ -388,26 +407,36 @@ class PrometheusProcess(_Daemon):
 
             [s.value for s in prom.query('up{job="canary-exporter"}')]   # [1.0]
         """
-        body = self._request("GET", "/api/v1/query", params={"query": expr})
-        data = body["data"]
-        if data["resultType"] == "vector":
-            return [Sample(dict(item["metric"]), float(item["value"][1])) for item in data["result"]]
-        if data["resultType"] == "scalar":
-            return [Sample({}, float(data["result"][1]))]
-        raise PipelineError(f"query {expr!r}: unsupported result type {data['resultType']}")
+        return _instant_query(self, expr)
 
     def alerts(self) -> list[PrometheusAlert]:
         """Pending and firing alerts (``GET /api/v1/alerts``)."""
-        body = self._request("GET", "/api/v1/alerts")
-        return [
-            PrometheusAlert(
-                labels=dict(item["labels"]),
-                annotations=dict(item.get("annotations") or {}),
-                state=item["state"],
-                value=float(item["value"]),
-            )
-            for item in body["data"]["alerts"]
-        ]
+        return _rule_alerts(self)
+
+
+def _instant_query(daemon: _Daemon, expr: str) -> list[Sample]:
+    """``GET /api/v1/query`` on anything that speaks the Prometheus HTTP API (Prometheus, VictoriaMetrics)."""
+    body = daemon._request("GET", "/api/v1/query", params={"query": expr})
+    data = body["data"]
+    if data["resultType"] == "vector":
+        return [Sample(dict(item["metric"]), float(item["value"][1])) for item in data["result"]]
+    if data["resultType"] == "scalar":
+        return [Sample({}, float(data["result"][1]))]
+    raise PipelineError(f"query {expr!r}: unsupported result type {data['resultType']}")
+
+
+def _rule_alerts(daemon: _Daemon) -> list[PrometheusAlert]:
+    """``GET /api/v1/alerts`` of a ruler (Prometheus, vmalert): pending and firing alerts."""
+    body = daemon._request("GET", "/api/v1/alerts")
+    return [
+        PrometheusAlert(
+            labels=dict(item["labels"]),
+            annotations=dict(item.get("annotations") or {}),
+            state=item["state"],
+            value=float(item["value"]),
+        )
+        for item in body["data"]["alerts"]
+    ]
 
 
 class AlertmanagerProcess(_Daemon):
@@ -478,10 +507,6 @@ class AlertmanagerProcess(_Daemon):
             timings=self.timings,
             people_webhook_url=self.people_webhook_url,
         )
-
-    def _write_config(self) -> None:
-        self._config = self._render()
-        self._write_yaml(self.config_path, self._config)
 
     def _argv(self) -> list[str]:
         argv = [
@@ -567,3 +592,146 @@ class AlertmanagerProcess(_Daemon):
         """Every silence Alertmanager knows, including expired ones, as returned by the API."""
         result: list[dict[str, Any]] = self._request("GET", "/api/v2/silences")
         return result
+
+
+class VictoriaMetricsProcess(_Daemon):
+    """A real single-node VictoriaMetrics on loopback: the storage and PromQL (MetricsQL) query side of the
+    scaled topology (DESIGN §12), fed by ``VmagentProcess`` and by ``VmalertProcess``'s recording rules.
+
+    Queries see samples at once (``-search.latencyOffset=0s``, no result cache): the compressed intervals
+    of a loopback run would otherwise sit behind VictoriaMetrics' default 30 s latency offset.
+
+    Example::
+
+        with VictoriaMetricsProcess(tmp / "vm") as vm:
+            vm.query("up")
+    """
+
+    binary_name = "victoria-metrics"
+    ready_path = "/health"
+
+    @property
+    def write_url(self) -> str:
+        """Where Prometheus remote-write clients (vmagent, vmalert) send samples."""
+        return f"{self.url}/api/v1/write"
+
+    def _argv(self) -> list[str]:
+        return [
+            str(self.binary),
+            f"-httpListenAddr={self.address}",
+            f"-storageDataPath={self.work_dir / 'data'}",
+            "-retentionPeriod=1d",
+            "-search.latencyOffset=0s",
+            "-search.disableCache",
+            "-selfScrapeInterval=0",
+            "-loggerLevel=WARN",
+        ]
+
+    def query(self, expr: str) -> list[Sample]:
+        """Evaluate an instant query now (the Prometheus query API), as ``PrometheusProcess.query``."""
+        return _instant_query(self, expr)
+
+
+class VmagentProcess(_Daemon):
+    """A real vmagent on loopback: scrapes the shipped jobs (same job names, intervals compressed) and
+    remote-writes every sample, ``up`` included, to ``remote_write_url``.
+
+    Example::
+
+        VmagentProcess(tmp / "vmagent", targets={"canary-exporter": ["127.0.0.1:1", "127.0.0.1:2"]},
+                       remote_write_url=vm.write_url)
+    """
+
+    binary_name = "vmagent"
+    ready_path = "/health"
+
+    def __init__(
+        self,
+        work_dir: Path,
+        *,
+        targets: Mapping[str, str | Sequence[str]],
+        remote_write_url: str,
+        timings: Timings = Timings(),  # noqa: B008 - frozen value
+        shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG,
+        **daemon: Unpack[DaemonOptions],
+    ) -> None:
+        super().__init__(work_dir, **daemon)
+        self.targets = dict(targets)
+        self.remote_write_url = remote_write_url
+        self.timings = timings
+        self.shipped_config = shipped_config
+        self.config_path = self.work_dir / "scrape.yml"
+        self._config = self._render()
+
+    def _render(self) -> dict[str, Any]:
+        return scrape_config(
+            load_yaml(self.shipped_config),
+            config_dir=self.shipped_config.parent,
+            targets=self.targets,
+            timings=self.timings,
+        )
+
+    def _argv(self) -> list[str]:
+        return [
+            str(self.binary),
+            f"-httpListenAddr={self.address}",
+            f"-promscrape.config={self.config_path}",
+            f"-remoteWrite.url={self.remote_write_url}",
+            f"-remoteWrite.tmpDataPath={self.work_dir / 'buffer'}",
+            f"-remoteWrite.flushInterval={duration(self.timings.scrape_interval)}",
+            "-loggerLevel=WARN",
+        ]
+
+
+class VmalertProcess(_Daemon):
+    """A real vmalert on loopback evaluating the shipped rule files, unchanged, against VictoriaMetrics.
+
+    Recording rules are written back to ``datasource_url`` (remote write), alerts go to every
+    ``alertmanagers`` address, and alert state is restored from the datasource after a restart.
+
+    Example::
+
+        VmalertProcess(tmp / "vmalert", datasource_url=vm.url, alertmanagers=[am.address])
+    """
+
+    binary_name = "vmalert"
+    ready_path = "/health"
+
+    def __init__(
+        self,
+        work_dir: Path,
+        *,
+        datasource_url: str,
+        alertmanagers: Sequence[str],
+        timings: Timings = Timings(),  # noqa: B008 - frozen value
+        rule_globs: Sequence[str] | None = None,
+        **daemon: Unpack[DaemonOptions],
+    ) -> None:
+        super().__init__(work_dir, **daemon)
+        if not alertmanagers:
+            raise PipelineError("vmalert needs at least one Alertmanager address (the rules contain alerts)")
+        self.datasource_url = datasource_url
+        self.alertmanagers = list(alertmanagers)
+        self.timings = timings
+        self.rule_globs = list(rule_globs) if rule_globs is not None else shipped_rule_globs()
+
+    def _argv(self) -> list[str]:
+        interval = duration(self.timings.evaluation_interval)
+        return [
+            str(self.binary),
+            f"-httpListenAddr={self.address}",
+            f"-external.url={self.url}",
+            *(f"-rule={pattern}" for pattern in self.rule_globs),
+            f"-datasource.url={self.datasource_url}",
+            f"-remoteWrite.url={self.datasource_url}",
+            f"-remoteWrite.flushInterval={interval}",
+            f"-remoteRead.url={self.datasource_url}",
+            f"-evaluationInterval={interval}",
+            f"-rule.resendDelay={duration(self.timings.resend_delay)}",
+            *(f"-notifier.url=http://{address}" for address in self.alertmanagers),
+            "-loggerLevel=WARN",
+        ]
+
+    def alerts(self) -> list[PrometheusAlert]:
+        """Pending and firing alerts (``GET /api/v1/alerts``, the same shape as Prometheus's)."""
+        return _rule_alerts(self)

@@ -14,7 +14,7 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "config"
 
 EXPECTED = {
     "unknown_key.yaml": [
-        "7: rounds.intervall: unknown key (known keys here: concurrency, interval)",
+        "7: rounds.intervall: unknown key (known keys here: concurrency, interval, shard)",
         "8: colour: unknown key (known keys here: contracts, exporter, gateway, models, receiver, rounds, "
         "routability)",
     ],

@@ -13,13 +13,14 @@ from .stack import Stack
 
 @pytest.fixture(scope="module")
 def make_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Stack]]:
-    """Start stacks for a module (``make_stack(fleet, **options)``); every process is ended at module end."""
+    """Start stacks for a module (``make_stack(fleet, **options)``; ``stack_class=`` picks a subclass,
+    ``start=False`` leaves starting to the caller); every process is ended at module end."""
     started: list[Stack] = []
 
-    def make(fleet: Path, **options: object) -> Stack:
-        stack = Stack(tmp_path_factory.mktemp(fleet.stem), fleet, **options)  # type: ignore[arg-type]
+    def make(fleet: Path, stack_class: type[Stack] = Stack, start: bool = True, **options: object) -> Stack:
+        stack = stack_class(tmp_path_factory.mktemp(fleet.stem), fleet, **options)  # type: ignore[arg-type]
         started.append(stack)
-        return stack.start()
+        return stack.start() if start else stack
 
     yield make
     for stack in reversed(started):

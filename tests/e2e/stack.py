@@ -34,7 +34,7 @@ from typing import Any, Self, TypeVar
 import httpx
 import yaml
 
-from exporter.pipeline import AlertmanagerProcess, PrometheusProcess, Timings
+from exporter.pipeline import AlertmanagerProcess, PrometheusAlert, PrometheusProcess, Timings
 from exporter.pipeline.processes import free_port
 from exporter.router.client import IgnoreListClient
 
@@ -207,6 +207,9 @@ class Stack:
     ``alertmanagers`` > 1 starts a gossip cluster (every member delivers through its own proxy).
     """
 
+    #: Seconds a finished round may take to become queryable (``settle``); more hops, more seconds.
+    propagation_timeout = 10.0
+
     def __init__(
         self,
         work: Path,
@@ -342,6 +345,12 @@ class Stack:
             self._closers.append(am.close)
             am.start()
 
+        self._start_rules()
+        self.start_exporter()
+        self._closers.append(self.exporter.stop)
+
+    def _start_rules(self) -> None:
+        """Prometheus scraping the exporter and the receiver and evaluating the shipped rules."""
         self.prometheus = PrometheusProcess(
             self.work / "prometheus",
             targets={
@@ -353,8 +362,17 @@ class Stack:
         )
         self._closers.append(self.prometheus.close)
         self.prometheus.start()  # returns once it has discovered every Alertmanager
-        self.start_exporter()
-        self._closers.append(self.exporter.stop)
+
+    @property
+    def query_url(self) -> str:
+        """Where PromQL queries go (the Prometheus HTTP API of whatever stores the samples)."""
+        assert self.prometheus is not None
+        return self.prometheus.url
+
+    def ruler_alerts(self) -> list[PrometheusAlert]:
+        """Pending and firing alerts of the rule evaluator."""
+        assert self.prometheus is not None
+        return self.prometheus.alerts()
 
     def start_receiver(self) -> None:
         self.receiver.start()
@@ -536,10 +554,9 @@ class Stack:
     # -- Prometheus / Alertmanager -----------------------------------------------------------------------
     def firing(self, alertname: str, **labels: str) -> list[dict[str, str]]:
         """Labels of every firing Prometheus alert named ``alertname`` matching ``labels``."""
-        assert self.prometheus is not None
         return [
             a.labels
-            for a in self.prometheus.alerts()
+            for a in self.ruler_alerts()
             if a.state == "firing"
             and a.labels.get("alertname") == alertname
             and all(a.labels.get(k) == v for k, v in labels.items())
@@ -547,9 +564,8 @@ class Stack:
 
     def query(self, expr: str, at: float | None = None) -> list[tuple[dict[str, str], float]]:
         """An instant PromQL query, now or at unix time ``at``: (labels, value) per sample."""
-        assert self.prometheus is not None
         params = {"query": expr} if at is None else {"query": expr, "time": f"{at:.3f}"}
-        body = self.http.get(f"{self.prometheus.url}/api/v1/query", params=params).json()
+        body = self.http.get(f"{self.query_url}/api/v1/query", params=params).json()
         if body.get("status") != "success":
             raise StackError(f"query {expr!r} failed: {body}")
         return [(dict(item["metric"]), float(item["value"][1])) for item in body["data"]["result"]]
@@ -579,7 +595,7 @@ class Stack:
         self.wait_for(
             lambda: any(v >= target for _, v in self.query("canary_rounds_total")),
             what=f"Prometheus to scrape round {target}",
-            timeout=10,
+            timeout=self.propagation_timeout,
         )
         timings = self.settings.timings
         time.sleep(timings.evaluation_interval + timings.group_interval + 1.0)
