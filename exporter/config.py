@@ -22,6 +22,8 @@ from exporter.configkit import ConfigError, Problems, Secret, Section
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
 from exporter.contracts.ttft import TTFTContract
+from exporter.equality.config import read_equality_config
+from exporter.equality.monitor import EqualityProbeSettings
 from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
 from exporter.sharding import MAX_SHARDS, Shard, owned_by
 
@@ -113,6 +115,7 @@ class CanaryConfig:
     receiver: Any = None  # exporter.receiver.config.ReceiverConfig when the section is present
     routability: Any = None  # exporter.routability.config.RoutabilityConfig when present
     extra: Mapping[str, Any] = field(default_factory=dict)
+    equality: EqualityProbeSettings = field(default_factory=EqualityProbeSettings)  # docs/equality.md
 
     @property
     def base_dir(self) -> Path:
@@ -275,6 +278,7 @@ def read_config(
             "never a slow token",
         )
     exporter = _read_exporter(root.section("exporter"), path.parent)
+    equality = read_equality_config(root.section("equality"))
     receiver = routability = None
     root.raw("receiver"), root.raw("routability")  # known sections, read below when present
     if root.has("receiver") and (sections is None or "receiver" in sections):
@@ -286,7 +290,9 @@ def read_config(
 
         routability = read_routability_config(root.section("routability"), path.parent)
     root.finish()
-    return CanaryConfig(path, gateway, models, rounds, contracts, exporter, receiver, routability)
+    return CanaryConfig(
+        path, gateway, models, rounds, contracts, exporter, receiver, routability, equality=equality
+    )
 
 
 def load_config(

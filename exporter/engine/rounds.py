@@ -80,6 +80,9 @@ class Prober:
         self._mono = monotonic
         self._last_endpoints: dict[int, tuple[Endpoint, ...]] = {}
         self._memory: dict[tuple[str, str, str], dict[str, Any]] = {}
+        # The hosts the last round probed, with their gateways: what a round-level follower (the equality
+        # probe) samples next, without discovering again.
+        self.last_targets: tuple[tuple[ProbeTarget, Gateway], ...] = ()
 
     async def _discover(self, index: int, plan: ModelPlan) -> tuple[tuple[Endpoint, ...], bool]:
         found = await plan.gateway.discover(plan.model)
@@ -175,6 +178,7 @@ class Prober:
                 controlled = [c for c in self.contracts if c.live_control(target)]
                 jobs.append((target, plan.gateway, controlled or self.contracts, bool(controlled)))
 
+        self.last_targets = tuple((target, gateway) for target, gateway, _, _ in jobs)
         limit = asyncio.Semaphore(self.concurrency)
         evidence: list[EvidenceRecord] = []
 

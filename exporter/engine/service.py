@@ -28,6 +28,7 @@ from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import ModelPlan, Prober
 from exporter.engine.snapshot import Snapshot, accumulate
+from exporter.equality.monitor import EqualityCollector, EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
@@ -160,9 +161,11 @@ class ExporterService:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         evidence: EvidenceStore | None = None,
         external_url: str | None = None,
+        equality: EqualityMonitor | None = None,
     ) -> None:
         self.prober = Prober(plans, contracts, concurrency)
         self.evidence = evidence
+        self.equality = equality
         self.interval = interval_seconds
         self._snapshot = Snapshot(interval_seconds=interval_seconds, started_at=wall_clock())
         self._mono = monotonic
@@ -171,6 +174,8 @@ class ExporterService:
         self.registry.register(SnapshotCollector(lambda: self._snapshot))
         if evidence is not None:
             self.registry.register(EvidenceCollector(evidence))
+        if equality is not None:
+            self.registry.register(EqualityCollector(lambda: equality.verdicts))
         if external_url is not None:
             Info(
                 "canary_exporter_external_url",
@@ -196,6 +201,11 @@ class ExporterService:
             config.rounds.concurrency,
             evidence=evidence,
             external_url=config.exporter.external_url,
+            equality=(
+                EqualityMonitor(config.equality, concurrency=config.rounds.concurrency)
+                if config.equality.enabled
+                else None
+            ),
         )
         service.registry.register(ShardCollector(config.rounds.shard))
         return service
@@ -210,6 +220,11 @@ class ExporterService:
         self._snapshot = accumulate(self._snapshot, report)
         if self.evidence is not None:  # one transaction per round, on a worker thread (off the event loop)
             await asyncio.to_thread(self.evidence.record, report.evidence)
+        if self.equality is not None:  # informational: its verdicts never reach streaks (docs/equality.md)
+            try:
+                await self.equality.after_round(self.prober.last_targets, number)
+            except Exception:  # the equality probe must never take the round loop down
+                log.exception("equality probe failed round=%d; its last verdicts stay exported", number)
         log.info(
             "round completed round=%d duration=%.3fs hosts=%d",
             number,

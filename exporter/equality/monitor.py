@@ -53,6 +53,8 @@ class Verdicts:
 
     by_model: Mapping[str, tuple[EqualityResult, ...]] = field(default_factory=dict)
     updated_at: float | None = None
+    # (model, provider) -> consecutive tests that flagged the host (the alert asks for two, as contracts do).
+    outlier_streaks: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
 
 class EqualityMonitor:
@@ -93,6 +95,7 @@ class EqualityMonitor:
             models.setdefault(target.model, []).append(target.provider)
         now = self._clock()
         by_model: dict[str, tuple[EqualityResult, ...]] = {}
+        streaks: dict[tuple[str, str], int] = {}
         for model, live in models.items():
             self._window.forget(model, live)
             for key in [k for k in self._next_prompt if k[0] == model and k[1] not in live]:
@@ -110,6 +113,8 @@ class EqualityMonitor:
             )
             by_model[model] = tuple(results)
             for result in results:
+                key = (model, result.provider)
+                streaks[key] = self.verdicts.outlier_streaks.get(key, 0) + 1 if result.outlier else 0
                 if result.outlier:
                     log.info(
                         "equality outlier model=%s provider=%s p_adjusted=%.2g samples=%d",
@@ -118,7 +123,7 @@ class EqualityMonitor:
                         result.p_adjusted or 0.0,
                         result.samples,
                     )
-        self.verdicts = Verdicts(by_model, now)
+        self.verdicts = Verdicts(by_model, now, streaks)
         return self.verdicts
 
 
@@ -158,6 +163,11 @@ def equality_families(verdicts: Verdicts) -> list[Metric]:
     samples = GaugeMetricFamily(
         "canary_equality_samples", "The host's completions in the sliding window." + cached, labels=labels
     )
+    streak = GaugeMetricFamily(
+        "canary_equality_outlier_streak",
+        "Consecutive equality tests (one per round) that flagged the host as an outlier." + cached,
+        labels=labels,
+    )
     updated = GaugeMetricFamily(
         "canary_equality_last_test_timestamp_seconds", "When the equality verdicts were last computed (unix)."
     )
@@ -169,6 +179,7 @@ def equality_families(verdicts: Verdicts) -> list[Metric]:
                 p_value.add_metric(key, r.p_value)
                 p_adjusted.add_metric(key, r.p_adjusted)
                 outlier.add_metric(key, 1.0 if r.outlier else 0.0)
+            streak.add_metric(key, verdicts.outlier_streaks.get((model, r.provider), 0))
     if verdicts.updated_at is not None:
         updated.add_metric([], verdicts.updated_at)
-    return [p_value, p_adjusted, outlier, samples, updated]
+    return [p_value, p_adjusted, outlier, streak, samples, updated]

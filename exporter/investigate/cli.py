@@ -314,7 +314,7 @@ async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> Equa
     from exporter.equality import report, sampling
     from exporter.investigate.sampling import resolve
 
-    settings = sampling.EqualitySettings()
+    settings = config.equality.sampling
     if args.samples < 2 * len(settings.prompts):
         raise BadInput(
             "--samples",

@@ -64,6 +64,11 @@ def test_verdicts_accumulate_over_rounds_and_only_the_odd_host_is_an_outlier() -
     assert 'canary_equality_outlier{model="m/x",provider="h0/1"} 0.0' in text
     assert 'canary_equality_samples{model="m/x",provider="down/1"} 0.0' in text
     assert 'canary_equality_p_value{model="m/x",provider="down/1"}' not in text
+    streak = verdicts.outlier_streaks[("m/x", "odd/1")]
+    assert (
+        streak >= 1 and f'canary_equality_outlier_streak{{model="m/x",provider="odd/1"}} {streak}.0' in text
+    )
+    assert verdicts.outlier_streaks[("m/x", "h0/1")] == 0
 
 
 def test_routes_that_leave_discovery_are_forgotten() -> None:
