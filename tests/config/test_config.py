@@ -15,7 +15,7 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "config"
 EXPECTED = {
     "unknown_key.yaml": [
         "7: rounds.intervall: unknown key (known keys here: concurrency, interval, shard)",
-        "8: colour: unknown key (known keys here: contracts, exporter, gateway, models, receiver, rounds, "
+        "8: colour: unknown key (known keys here: contracts, equality, exporter, gateway, models, receiver, rounds, "
         "routability)",
     ],
     "many_problems.yaml": [
