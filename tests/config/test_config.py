@@ -15,8 +15,8 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "config"
 EXPECTED = {
     "unknown_key.yaml": [
         "7: rounds.intervall: unknown key (known keys here: concurrency, interval, shard)",
-        "8: colour: unknown key (known keys here: contracts, equality, exporter, gateway, models, receiver, rounds, "
-        "routability)",
+        "8: colour: unknown key (known keys here: contracts, equality, exporter, gateway, models, receiver, "
+        "rounds, routability)",
     ],
     "many_problems.yaml": [
         "2: gateway.base_url: expected an http(s) URL such as https://openrouter.ai/api/v1 (got 'not-a-url')",
