@@ -59,6 +59,12 @@ _DENSE_RUN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]
 _SPIN_SECONDS = 0.0015
 
 
+def _bearer(request: Request) -> str:
+    """The bearer token of a request ("" when there is none)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 @dataclass(slots=True)
 class RequestRecord:
     """One chat request as it arrived: for tests of pacing and pinning (``GET /_sim/requests``).
@@ -161,12 +167,25 @@ class Simulator:
     def _authorized(self, request: Request, secret: str | None) -> bool:
         if secret is None:
             return True
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), secret.encode())
+        return hmac.compare_digest(_bearer(request).encode(), secret.encode())
 
     def _api_key(self) -> str | None:
         return self.fleet.api_key.value if self.fleet.api_key is not None else None
+
+    def _key_refusal(self, request: Request) -> JSONResponse | None:
+        """The gateway's 401 when the request's key would not be accepted, else None.
+
+        Like OpenRouter: no bearer key at all is refused (unless the fleet says ``require_key: false``);
+        a fleet ``api_key`` accepts only that key ("User not found." for any other).
+        """
+        key = _bearer(request)
+        if not key:
+            if not self.fleet.require_key:
+                return None
+            return JSONResponse(wire.missing_key(), status_code=401)
+        if not self._authorized(request, self._api_key()):
+            return JSONResponse(wire.unauthorized(), status_code=401)
+        return None
 
     def _outage_response(self) -> JSONResponse:
         self._outages += 1
@@ -192,7 +211,7 @@ class Simulator:
         model = self.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
         if model is None or model.removal == "model_not_found":
             return JSONResponse(wire.plain_error(404, "Resource not found"), status_code=404)
-        has_auth = "authorization" in request.headers and self._authorized(request, self._api_key())
+        has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
         listed = [] if model.removal is not None else self.listed(model)
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
@@ -210,8 +229,9 @@ class Simulator:
     async def generation(self, request: Request) -> Response:
         if self.outage:
             return self._outage_response()
-        if not self._authorized(request, self._api_key()):
-            return JSONResponse(wire.unauthorized(), status_code=401)
+        refused = self._key_refusal(request)
+        if refused is not None:
+            return refused
         gen_id = request.query_params.get("id")
         if not gen_id:
             return JSONResponse(wire.plain_error(400, "Missing id query parameter"), status_code=400)
@@ -227,8 +247,9 @@ class Simulator:
         arrived = self.clock()
         if self.outage:
             return self._outage_response()
-        if not self._authorized(request, self._api_key()):
-            return JSONResponse(wire.unauthorized(), status_code=401)
+        refused = self._key_refusal(request)
+        if refused is not None:
+            return refused
         raw = await request.body()
         if len(raw) > MAX_BODY_BYTES:
             message = f"Request body is {len(raw)} bytes; the limit is {MAX_BODY_BYTES}"
