@@ -15,7 +15,7 @@ from contextlib import AsyncExitStack
 
 from exporter import __version__
 from exporter.config import load_config, load_probing_config
-from exporter.configkit import ConfigError
+from exporter.configkit import ConfigError, Problems
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 
@@ -43,13 +43,16 @@ def _listen(value: str) -> tuple[str, int]:
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
+    checked = Problems(args.file, checking=True)
     try:
-        config = load_config(args.file)
+        config = load_config(args.file, problems=checked)
     except ConfigError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         print(f"{len(exc.problems)} problem(s) in {args.file}", file=sys.stderr)
         return 1
+    for note in checked.notes:
+        print(f"note: {note}")
     sections = [s for s in ("gateway", "receiver", "routability") if getattr(config, s) is not None]
     print(
         f"{args.file}: ok ({len(config.models)} model(s), contracts: "
@@ -164,8 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
         "check-config",
         help="validate a configuration file",
         description="Validate FILE and print every problem with its line and path; exits 1 "
-        "if there is any. Secrets given as {env: NAME} must be set.",
-        epilog="example:\n  canary check-config canary.yaml",
+        "if there is any. Secrets given as {env: NAME} must be set, except those marked "
+        "{env: NAME, generate: true}, which a local run (canary demo --config, scripts/run) generates "
+        "when unset: for those a note says so.",
+        epilog="example:\n  OPENROUTER_API_KEY=sk-or-... canary check-config config/openrouter.example.yaml",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE")
