@@ -82,7 +82,9 @@ def test_only_the_key_runs_the_whole_pipeline_in_observe_mode(
     assert admin not in done.stdout + done.stderr
 
 
-def test_a_wrong_key_is_a_config_outcome_and_suspends_nobody(gateway: SimulatorServer, tmp_path: Path) -> None:
+def test_a_wrong_key_is_a_config_outcome_and_suspends_nobody(
+    gateway: SimulatorServer, tmp_path: Path
+) -> None:
     done = run(local_copy(tmp_path, gateway.base_url), tmp_path / "work", "sk-or-v1-wrong", rounds=2)
     assert done.returncode == 0, done.stderr[-3000:]
     final = json.loads(done.stdout)
