@@ -225,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         "exporter.receiver.cli",
         "exporter.language.cli",
         "exporter.routability.cli",
+        "exporter.admin.cli",
     ):
         __import__(module, fromlist=["register"]).register(sub)
     return parser
