@@ -18,6 +18,7 @@ from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, Problems
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.signals import stop_on_signals
 
 log = logging.getLogger("exporter.cli")
 
@@ -81,7 +82,9 @@ async def _probe(args: argparse.Namespace) -> int:
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
-    return asyncio.run(_probe(args))
+    with stop_on_signals():
+        return asyncio.run(_probe(args))
+    return 0  # stopped by SIGTERM/SIGINT
 
 
 async def _serve_exporter(config_path: str) -> int:
@@ -113,13 +116,17 @@ async def _serve_exporter(config_path: str) -> int:
 
 
 def cmd_exporter(args: argparse.Namespace) -> int:
-    return asyncio.run(_serve_exporter(args.config))
+    with stop_on_signals():
+        return asyncio.run(_serve_exporter(args.config))
+    return 0  # stopped by SIGTERM/SIGINT after the server and the round loop closed
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from exporter.demo import run_demo
 
-    return run_demo(args)
+    with stop_on_signals():
+        return run_demo(args)
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

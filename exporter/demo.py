@@ -30,6 +30,7 @@ from exporter.console import render_table
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import ThreadedServer, tune_gc_for_latency
+from exporter.signals import StopSignal
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FLEET = Path(__file__).resolve().parent / "simulator" / "fleets" / "default.yaml"
@@ -259,9 +260,10 @@ def run_demo(args: argparse.Namespace) -> int:
                     say(("\x1b[2J\x1b[H" if colour else "\n") + table)
                 if args.rounds is not None and snap.rounds_total >= args.rounds:
                     break
-        except KeyboardInterrupt:
+        except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
             run.cancel()
-            return 130
+            say("stopping: closing the exporter, receiver, Prometheus and Alertmanager")
+            return 0
         final = state_json(service.snapshot)
         if receiver_url is not None:
             final["suspensions"] = _suspensions(receiver_url)

@@ -17,6 +17,7 @@ from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, ru
 from exporter.routability.model import PassSummary, count_by_status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
+from exporter.signals import stop_on_signals
 
 log = logging.getLogger("exporter.routability")
 
@@ -72,7 +73,8 @@ def command(args: argparse.Namespace) -> int:
     if args.json:
         print("canary routability: --json needs --once", file=sys.stderr)
         return 2
-    asyncio.run(serve(routability, gateway))
+    with stop_on_signals():  # SIGTERM as SIGINT: the store is closed, the schedule cancelled, exit 0
+        asyncio.run(serve(routability, gateway))
     return 0
 
 
