@@ -25,6 +25,14 @@ from exporter.outcomes import Outcome, ProbeResult, Reason
 
 log = logging.getLogger("exporter.contracts")
 
+# Reasoning hosts (an endpoint listing ``reasoning``, ``reasoning_effort`` or ``include_reasoning``): ask for
+# little thinking and add room for it on top of the answer's budget, so the answer fits and a probe gives
+# evidence; ``budget_exhausted`` stays rare. OpenRouter's ``reasoning`` object takes ``effort`` or
+# ``max_tokens`` (one of them) and ``exclude``; reasoning tokens count against ``max_tokens`` (OpenRouter
+# "Reasoning Tokens" guide, docs/use-cases/reasoning-tokens; shared/reference/openrouter.md §3.1, §4.5).
+REASONING_EFFORT = "low"
+REASONING_HEADROOM_TOKENS = 512
+
 
 class ChatGateway(Protocol):
     """The part of the gateway client a contract uses."""
@@ -63,8 +71,17 @@ class ProbeContext:
         It asks only for what the endpoint supports: ``max_tokens`` is capped at the endpoint's
         ``max_completion_tokens`` and ``temperature`` is left out where the endpoint does not list it (with
         ``require_parameters`` the gateway would otherwise filter the pinned endpoint out: no evidence).
+        A reasoning endpoint gets the reasoning control it lists (``reasoning: {effort: low}``, else
+        ``reasoning_effort: low``) and ``REASONING_HEADROOM_TOKENS`` more, so ``max_tokens`` stays the
+        answer's budget.
         """
         endpoint = self.target.endpoint
+        if endpoint.supports("reasoning"):
+            kwargs.setdefault("reasoning", {"effort": REASONING_EFFORT, "exclude": False})
+        elif endpoint.supports("reasoning_effort"):
+            kwargs.setdefault("reasoning_effort", REASONING_EFFORT)
+        if any(endpoint.supports(p) for p in ("reasoning", "reasoning_effort", "include_reasoning")):
+            max_tokens += REASONING_HEADROOM_TOKENS
         if endpoint.max_completion_tokens:
             max_tokens = min(max_tokens, endpoint.max_completion_tokens)
         if endpoint.supported_parameters and not endpoint.supports("temperature"):

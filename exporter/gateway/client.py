@@ -238,6 +238,10 @@ class GatewayClient:
             body["temperature"] = request.temperature
         if request.response_format is not None:
             body["response_format"] = request.response_format
+        if request.reasoning is not None:
+            body["reasoning"] = dict(request.reasoning)
+        if request.reasoning_effort is not None:
+            body["reasoning_effort"] = request.reasoning_effort
         if self._kind == "openrouter":
             if request.pin is not None:
                 body["provider"] = {

@@ -62,6 +62,10 @@ class ChatRequest:
     # for a capability the configuration requires although the endpoint does not advertise it: the probe
     # must reach the host and be judged, not be filtered out as "no allowed providers".
     require_parameters: bool = True
+    # Reasoning controls, sent only when set: OpenRouter's ``reasoning`` object ({effort|max_tokens, exclude})
+    # or the OpenAI-style top-level ``reasoning_effort``.
+    reasoning: dict[str, Any] | None = None
+    reasoning_effort: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ from exporter.simulator.catalogue import expand
 from exporter.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
 from exporter.simulator.locales import Texts
 from exporter.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
-from exporter.simulator.replies import Reply, Understood, compose, understand
+from exporter.simulator.replies import Reply, Understood, compose, thinking, understand
 from exporter.simulator.routing import NoRoute, Preferences, max_tokens_of, parse_preferences, resolve
 
 MAX_BODY_BYTES = 1 << 20
@@ -304,7 +304,8 @@ class Simulator:
             finish(400, provider)
             return JSONResponse(wire.refusal_error(provider), status_code=400)
         finish(200, provider)
-        reply = compose(understood, plan, self.texts, rng, max_tokens_of(body), reasoning=profile.reasoning)
+        thought = thinking(profile.reasoning, body, understood.locale)
+        reply = compose(understood, plan, self.texts, rng, max_tokens_of(body), thought)
         call = _Call(
             gen_id=wire.generation_id(int(arrived), self._rng),
             created=int(arrived),

@@ -73,6 +73,8 @@ def test_only_the_key_runs_the_whole_pipeline_in_observe_mode(
     assert final["pipeline"] == "prometheus+alertmanager"
     healthy = final["models"][MODEL]["providers"]["deepinfra/fp8"]["contracts"]
     assert {c["outcome"] for c in healthy.values()} == {"pass"}, healthy  # the key was accepted
+    thinker = final["models"][MODEL]["providers"]["reasoner/bf16"]["contracts"]
+    assert {c["outcome"] for c in thinker.values()} == {"pass"}, thinker  # low effort, room for the answer
     would_be = {(s["provider"], s["mode"]) for s in final["suspensions"]}
     assert {(tag, "observe") for tag in FAULTY} <= would_be
     ignore = final["ignore"][MODEL]

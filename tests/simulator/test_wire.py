@@ -6,6 +6,7 @@ import json
 import time
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -339,3 +340,23 @@ def test_small_successive_writes_are_not_delayed_by_nagle(faults: SimulatorServe
                     "max_tokens": 16, "provider": {"only": ["healthy/fp8"]}}  # fmt: skip
             assert client.post(f"{faults.base_url}/chat/completions", json=body).status_code == 200
     assert (time.perf_counter() - started) / 5 < 0.03
+
+
+def test_a_reasoning_host_honours_openrouters_reasoning_parameter(faults: SimulatorServer) -> None:
+    def usage_and_message(**extra: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        body = chat(faults, "thinker/bf16", max_tokens=600, **extra).json()
+        return body["usage"], body["choices"][0]["message"]
+
+    default, _ = usage_and_message()
+    low, shown = usage_and_message(reasoning={"effort": "low"})
+    capped, _ = usage_and_message(reasoning={"max_tokens": 5})
+    hidden_usage, hidden = usage_and_message(reasoning={"effort": "low", "exclude": True})
+    off, _ = usage_and_message(reasoning={"enabled": False})
+    thought = [u["completion_tokens_details"]["reasoning_tokens"] for u in (default, low, capped, off)]
+    assert thought[0] > thought[1] > thought[2] == 5 and thought[3] == 0
+    assert shown["reasoning"] and not hidden.get("reasoning")
+    assert hidden_usage["completion_tokens_details"]["reasoning_tokens"] == thought[1]  # billed, not shown
+    effort, _ = usage_and_message(reasoning_effort="minimal")
+    assert 0 < effort["completion_tokens_details"]["reasoning_tokens"] < thought[1]
+    small = chat(faults, "thinker/bf16", max_tokens=48).json()["choices"][0]
+    assert small["finish_reason"] == "length" and not small["message"]["content"]  # left to itself
