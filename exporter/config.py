@@ -217,8 +217,26 @@ def read_config(root: Section, path: Path, sections: frozenset[str] | None = Non
         from exporter.routability.config import read_routability_config
 
         routability = read_routability_config(root.section("routability"), path.parent)
+    if receiver is not None:
+        _check_controls_are_excluded(root, models, receiver)
     root.finish()
     return CanaryConfig(path, gateway, models, rounds, contracts, exporter, receiver, routability)
+
+
+def _check_controls_are_excluded(root: Section, models: tuple[ModelConfig, ...], receiver: Any) -> None:
+    """A known-filtering host refuses supported content by design: it is a positive control, never a route.
+    The receiver counts as capacity only hosts no layer excludes, so each control must be a built-in
+    exclusion of its model: then it is never routed to and never keeps the capacity floor from holding."""
+    excluded = {(b.model, b.provider) for b in receiver.builtin}
+    for i, model in enumerate(models):
+        for tag in sorted(model.known_filtering):
+            if (model.slug, tag) not in excluded:
+                root.problem(
+                    f"models[{i}].known_filtering",
+                    f"{tag} is a known-filtering control host but not a built-in exclusion of {model.slug} "
+                    "(receiver.builtin_exclusions): add it there with its reason, so it is never routed to "
+                    "and never counted as capacity",
+                )
 
 
 def load_config(
