@@ -134,26 +134,42 @@ def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
             result.error.detail[:200],
         )
         return ProbeResult(result.error.outcome, result.error.reason, result.error.detail, usage=result.usage)
-    if (
-        target.pinned
-        and result.served_by is not None
-        and target.endpoint.provider_name  # a listing without a display name cannot be checked against
-        and result.served_by.casefold() != target.endpoint.provider_name.casefold()
-    ):
+    violation = pin_violation(target, result) if target.pinned else None
+    if violation is not None:
         log.warning(
             "pin violation model=%s provider=%s expected=%s served_by=%s",
             target.model,
             target.provider,
             target.endpoint.provider_name,
-            result.served_by,
+            violation,
         )
         return ProbeResult(
             Outcome.PIN_VIOLATION,
             Reason.WRONG_PROVIDER,
-            f"served by {result.served_by}",
+            f"served by {violation}",
             usage=result.usage,
             served_by=result.served_by,
         )
+    return None
+
+
+def pin_violation(target: ProbeTarget, result: ChatResult) -> str | None:
+    """Who else served a pinned probe, from the strongest signal there is; None when the pin held.
+
+    The router metadata's serving endpoint tag decides when present (it tells ``deepinfra/fp8`` from
+    ``deepinfra/turbo``); more than one attempt is a fallback whoever answered; only then the response's
+    display name, which several endpoints of one provider share.
+    """
+    if result.served_endpoint is not None:
+        return None if result.served_endpoint == target.provider else result.served_endpoint
+    if result.attempts is not None and result.attempts > 1:
+        return f"{result.served_by or 'another endpoint'} after {result.attempts} attempts"
+    if (
+        result.served_by is not None
+        and target.endpoint.provider_name  # a listing without a display name cannot be checked against
+        and result.served_by.casefold() != target.endpoint.provider_name.casefold()
+    ):
+        return result.served_by
     return None
 
 

@@ -259,6 +259,8 @@ class GatewayClient:
         headers["Accept"] = "text/event-stream" if request.stream else "application/json"
         if self._kind == "openrouter":
             headers["X-OpenRouter-Cache"] = "false"
+            if request.pin is not None:  # router metadata: which endpoint served, and after how many tries
+                headers["X-OpenRouter-Metadata"] = "enabled"
         return headers
 
     async def discover(self, model: str) -> list[Endpoint] | GatewayError:
@@ -361,6 +363,8 @@ class GatewayClient:
             finish_reason=acc.finish_reason,
             native_finish_reason=acc.native_finish_reason,
             served_by=acc.provider,
+            served_endpoint=acc.route.endpoint if acc.route else None,
+            attempts=acc.route.attempts if acc.route else None,
             generation_id=acc.generation_id or progress.generation_header,
             usage=acc.usage or Usage(),
             ttft_seconds=progress.ttft,

@@ -80,6 +80,9 @@ class ChatResult:
     finish_reason: str | None = None  # first non-null finish_reason seen
     native_finish_reason: str | None = None
     served_by: str | None = None  # the response's "provider" (display name)
+    # From the router metadata, when the gateway sent it: the serving endpoint's tag and the attempt count.
+    served_endpoint: str | None = None
+    attempts: int | None = None
     generation_id: str | None = None
     usage: Usage = field(default_factory=Usage)
     ttft_seconds: float | None = None  # streamed only: send -> first visible content delta

@@ -59,6 +59,14 @@ _DENSE_RUN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]
 _SPIN_SECONDS = 0.0015
 
 
+def _wants_metadata(request: Request) -> bool:
+    """``X-OpenRouter-Metadata: enabled`` (or the legacy experimental header), matched case-insensitively."""
+    for name in ("x-openrouter-metadata", "x-openrouter-experimental-metadata"):
+        if request.headers.get(name, "").strip().lower() == "enabled":
+            return True
+    return False
+
+
 def _bearer(request: Request) -> str:
     """The bearer token of a request ("" when there is none)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -319,6 +327,7 @@ class Simulator:
             arrived=arrived,
             attempts=tuple(attempts),
             record=record,
+            metadata=_wants_metadata(request),
         )
         if stream:
             return _Timed(lambda w: self._write_stream(w, call))
@@ -441,6 +450,8 @@ class Simulator:
         usage_event = wire.chunk(
             call.gen_id, call.created, call.model.id, call.provider, usage_delta, usage=usage
         )
+        if call.metadata:  # on the final chunk before [DONE], as the gateway sends it
+            usage_event["openrouter_metadata"] = call.router_metadata()
         await w.send(wire.sse(finish) + wire.sse(usage_event) + wire.DONE)
         self._record_generation(call, streamed=True, usage=usage)
 
@@ -468,6 +479,8 @@ class Simulator:
             cut = max(1, int(len(pieces) * 0.4))
             reply = replace(reply, content="".join(pieces[:cut]))
         body = wire.completion(call.gen_id, call.created, call.model.id, call.provider, reply, usage, error)
+        if call.metadata:
+            body["openrouter_metadata"] = call.router_metadata()
         await w.send(json.dumps(body, ensure_ascii=False).encode())
         if error is None:
             self._record_generation(call, streamed=False, usage=usage)
@@ -607,6 +620,24 @@ class _Call:
     arrived: float  # wall-clock time the request arrived
     attempts: tuple[_Attempt, ...]
     record: RequestRecord  # what GET /_sim/requests shows of this request
+    metadata: bool = False  # the client sent X-OpenRouter-Metadata: enabled
+
+    def router_metadata(self) -> dict[str, Any]:
+        """``openrouter_metadata`` (Router Metadata guide; experimental shape): the attempts and the
+        endpoint that served. The simulator also names that endpoint's tag, the proof a pin check wants."""
+        selected = {"model": self.model.id, "provider": self.provider.display_name,
+                    "tag": self.provider.tag, "selected": True}  # fmt: skip
+        return {
+            "attempt": len(self.attempts) + 1,
+            "attempts": [
+                {"provider": a.provider.display_name, "tag": a.provider.tag, "status": a.status}
+                for a in self.attempts
+            ],
+            "endpoints": {"available": [selected], "total": 1 + len(self.attempts)},
+            "requested": self.model.id,
+            "strategy": "direct",
+            "summary": f"available={1 + len(self.attempts)}, selected={self.provider.display_name}",
+        }
 
 
 def request_issues(body: object) -> list[dict[str, Any]]:
