@@ -146,8 +146,8 @@ async def serve(
         schedule = asyncio.create_task(service.run_schedule())
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(
-            "routability listening on http://%s:%d (schedule every %.0fs, pace %.3gs, trigger %s)",
-            config.listen_host, config.listen_port, config.schedule, config.pace,
+            "routability listening on http://%s:%d (schedule %s, pace %.3gs, trigger %s)",
+            config.listen_host, config.listen_port, config.schedule.describe(), config.pace,
             "enabled" if service.trigger_enabled else "disabled (no trigger_token)",
         )  # fmt: skip
         try:
