@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,27 +77,41 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     common.add_argument("--json", action="store_true", help="print the receiver's JSON instead of a table")
     sub = p.add_subparsers(dest="admin_command", required=True, metavar="ACTION")
 
-    lift = sub.add_parser(
+    def action(parent: Any, name: str, help_text: str, example: str, func: Callable[..., Shown]) -> Any:
+        leaf = parent.add_parser(
+            name,
+            parents=[common],
+            help=help_text,
+            epilog=f"example:\n  canary admin {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        leaf.set_defaults(admin_func=func)
+        return leaf
+
+    lift = action(
+        sub,
         "lift",
-        parents=[common],
-        help="lift a suspension (holds until the route has a clean round)",
-        epilog="example:\n  canary admin lift MODEL PROVIDER --reason 'false positive'",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "lift a suspension (holds until the route has a clean round)",
+        "lift MODEL PROVIDER --reason 'false positive'",
+        _lift,
     )
     lift.add_argument("model")
     lift.add_argument("provider", help="the routing tag, e.g. deepinfra/fp8")
     lift.add_argument("--reason", required=True, help="why (kept in the audit log)")
-    lift.set_defaults(admin_func=_lift)
 
-    incident = sub.add_parser("incident", help="add, remove or list runtime incident exclusions")
-    isub = incident.add_subparsers(dest="incident_command", required=True, metavar="ACTION")
-    add = isub.add_parser(
-        "add",
-        parents=[common],
-        help="exclude a provider now (obeys the capacity floor unless --force)",
-        epilog="example:\n  canary admin incident add MODEL PROVIDER --reason outage "
-        "--until 2026-12-02T06:00:00Z",
+    incident = sub.add_parser(
+        "incident",
+        help="add, remove or list runtime incident exclusions",
+        epilog="example:\n  canary admin incident list",
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    isub = incident.add_subparsers(dest="incident_command", required=True, metavar="ACTION")
+    add = action(
+        isub,
+        "add",
+        "exclude a provider now (obeys the capacity floor unless --force)",
+        "incident add MODEL PROVIDER --reason outage --until 2026-12-02T06:00:00Z",
+        _incident_add,
     )
     add.add_argument("model")
     add.add_argument("provider")
@@ -107,39 +122,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add.add_argument(
         "--force", action="store_true", help="ignore the capacity floor (needs a receiver that accepts force)"
     )
-    add.set_defaults(admin_func=_incident_add)
-    remove = isub.add_parser(
-        "remove",
-        parents=[common],
-        help="end an incident by its id",
-        epilog="example:\n  canary admin incident remove inc-3 --reason fixed",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    remove = action(
+        isub, "remove", "end an incident by its id", "incident remove inc-3 --reason fixed", _incident_remove
     )
     remove.add_argument("id")
     remove.add_argument("--reason", required=True)
-    remove.set_defaults(admin_func=_incident_remove)
-    listing = isub.add_parser(
-        "list",
-        parents=[common],
-        help="the current incidents",
-        epilog="example:\n  canary admin incident list --json",
+    action(isub, "list", "the current incidents", "incident list --json", _incident_list)
+    action(
+        sub, "suspensions", "current suspensions (observe-mode ones included)", "suspensions", _suspensions
     )
-    listing.set_defaults(admin_func=_incident_list)
-
-    susp = sub.add_parser(
-        "suspensions",
-        parents=[common],
-        help="current suspensions (observe-mode ones included)",
-        epilog="example:\n  canary admin suspensions",
-    )
-    susp.set_defaults(admin_func=_suspensions)
-
-    dec = sub.add_parser(
+    dec = action(
+        sub,
         "decisions",
-        parents=[common],
-        help="the audit log, newest last, filtered",
-        epilog="example:\n  canary admin decisions --provider deepinfra/fp8 --since 24h",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "the audit log, newest last, filtered",
+        "decisions --provider deepinfra/fp8 --since 24h",
+        _decisions,
     )
     dec.add_argument("--model", default=None)
     dec.add_argument("--provider", default=None)
@@ -151,7 +148,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="a decision seq, an RFC 3339 time, or a duration back from now (24h)",
     )
     dec.add_argument("--limit", type=int, default=100, help="at most this many decisions (default 100)")
-    dec.set_defaults(admin_func=_decisions)
     p.set_defaults(func=command)
 
 
