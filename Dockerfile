@@ -28,5 +28,8 @@ WORKDIR /var/lib/canary
 # exporter, receiver, routability, simulator
 EXPOSE 9464 9465 9466 8088
 
+# Every long-running command stops cleanly on SIGTERM (listeners closed, the receiver's snapshot written,
+# exit 0); compose gives it stop_grace_period to do so.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["canary"]
 CMD ["--help"]

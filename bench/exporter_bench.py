@@ -121,7 +121,7 @@ async def _one_round(base_url: str, concurrency: int) -> tuple[float, int, float
 
 async def _bare_cpu(base_url: str, n: int) -> float:
     """Baseline: CPU ms per plain httpx chat request to the same simulator (no judging, no bookkeeping)."""
-    async with httpx.AsyncClient(timeout=60) as client:
+    async with httpx.AsyncClient(timeout=60, headers={"Authorization": "Bearer bench-key"}) as client:
         body = {
             "model": MODEL,
             "messages": [{"role": "user", "content": "Say hi."}],

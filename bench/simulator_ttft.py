@@ -65,6 +65,7 @@ async def one_stream(port: int, tag: str, delay: float = 0.0) -> float:
     ).encode()
     head = (
         "POST /api/v1/chat/completions HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+        "Authorization: Bearer sk-bench\r\n"  # the simulator requires a key, as OpenRouter does
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     )
     reader, writer = await asyncio.open_connection("127.0.0.1", port)

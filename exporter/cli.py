@@ -15,9 +15,10 @@ from contextlib import AsyncExitStack
 
 from exporter import __version__
 from exporter.config import load_config, load_probing_config
-from exporter.configkit import ConfigError
+from exporter.configkit import ConfigError, Problems
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.signals import stop_on_signals
 
 log = logging.getLogger("exporter.cli")
 
@@ -44,13 +45,16 @@ def _listen(value: str) -> tuple[str, int]:
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
+    checked = Problems(args.file, checking=True)
     try:
-        config = load_config(args.file)
+        config = load_config(args.file, problems=checked)
     except ConfigError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         print(f"{len(exc.problems)} problem(s) in {args.file}", file=sys.stderr)
         return 1
+    for note in checked.notes:
+        print(f"note: {note}")
     if args.replicas:
         return _check_shard_set([args.file, *args.replicas])
     sections = [s for s in ("gateway", "receiver", "routability") if getattr(config, s) is not None]
@@ -105,7 +109,9 @@ async def _probe(args: argparse.Namespace) -> int:
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
-    return asyncio.run(_probe(args))
+    with stop_on_signals():
+        return asyncio.run(_probe(args))
+    return 0  # stopped by SIGTERM/SIGINT
 
 
 async def _serve_exporter(config_path: str) -> int:
@@ -137,13 +143,17 @@ async def _serve_exporter(config_path: str) -> int:
 
 
 def cmd_exporter(args: argparse.Namespace) -> int:
-    return asyncio.run(_serve_exporter(args.config))
+    with stop_on_signals():
+        return asyncio.run(_serve_exporter(args.config))
+    return 0  # stopped by SIGTERM/SIGINT after the server and the round loop closed
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from exporter.demo import run_demo
 
-    return run_demo(args)
+    with stop_on_signals():
+        return run_demo(args)
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -193,8 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
         "check-config",
         help="validate a configuration file",
         description="Validate FILE and print every problem with its line and path; exits 1 "
-        "if there is any. Secrets given as {env: NAME} must be set.",
-        epilog="examples:\n  canary check-config canary.yaml\n"
+        "if there is any. Secrets given as {env: NAME} must be set, except those marked "
+        "{env: NAME, generate: true}, which a local run (canary demo --config, scripts/run) generates "
+        "when unset: for those a note says so. Several files are sharded replicas, checked together.",
+        epilog="examples:\n"
+        "  OPENROUTER_API_KEY=sk-or-... canary check-config config/openrouter.example.yaml\n"
         "  canary check-config shard-0.yaml shard-1.yaml   # sharded replicas, checked together",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -258,6 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
         "exporter.language.cli",
         "exporter.routability.cli",
         "exporter.investigate.cli",
+        "exporter.admin.cli",
     ):
         __import__(module, fromlist=["register"]).register(sub)
     return parser

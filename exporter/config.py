@@ -13,12 +13,13 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import secrets
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from exporter.configkit import ConfigError, Problems, Secret, Section
+from exporter.configkit import ConfigError, Problems, Secret, Section, generatable_secrets, load_yaml
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
 from exporter.contracts.ttft import TTFTContract
@@ -289,20 +290,42 @@ def read_config(
         from exporter.routability.config import read_routability_config
 
         routability = read_routability_config(root.section("routability"), path.parent)
+    if receiver is not None:
+        _check_controls_are_excluded(root, models, receiver)
     root.finish()
     return CanaryConfig(
         path, gateway, models, rounds, contracts, exporter, receiver, routability, equality=equality
     )
 
 
+def _check_controls_are_excluded(root: Section, models: tuple[ModelConfig, ...], receiver: Any) -> None:
+    """A known-filtering host refuses supported content by design: it is a positive control, never a route.
+    The receiver counts as capacity only hosts no layer excludes, so each control must be a built-in
+    exclusion of its model: then it is never routed to and never keeps the capacity floor from holding."""
+    excluded = {(b.model, b.provider) for b in receiver.builtin}
+    for i, model in enumerate(models):
+        for tag in sorted(model.known_filtering):
+            if (model.slug, tag) not in excluded:
+                root.problem(
+                    f"models[{i}].known_filtering",
+                    f"{tag} is a known-filtering control host but not a built-in exclusion of {model.slug} "
+                    "(receiver.builtin_exclusions): add it there with its reason, so it is never routed to "
+                    "and never counted as capacity",
+                )
+
+
 def load_config(
     path: str | Path,
     sections: frozenset[str] | None = None,
     registry: Mapping[str, type[Contract]] = REGISTRY,
+    problems: Problems | None = None,
 ) -> CanaryConfig:
-    """Load and validate a config file (only ``sections`` when given); ``ConfigError`` lists every problem."""
+    """Load and validate a config file (only ``sections`` when given); ``ConfigError`` lists every problem.
+
+    ``problems`` may be given to collect notes as well (``Problems(path, checking=True)``: check-config).
+    """
     path = Path(path)
-    problems = Problems(str(path))
+    problems = problems if problems is not None else Problems(str(path))
     root = Section.load_file(path, problems)
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
     config = read_config(root, path.resolve(), sections, registry)
@@ -310,9 +333,25 @@ def load_config(
     return config
 
 
-def load_probing_config(path: str | Path) -> CanaryConfig:
-    """A config for the commands that probe: it must name at least one model."""
-    config = load_config(path, PROBING_SECTIONS)
+def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) -> list[str]:
+    """For a local run (``canary demo --config``): set every unset ``{env: NAME, generate: true}`` secret of
+    the file to a fresh random token in ``environ``; returns the names generated. Secrets already set are
+    kept, so a run can be given its tokens. An unreadable file generates nothing (loading it reports why).
+    """
+    try:
+        data = load_yaml(Path(path).read_text(encoding="utf-8"), Problems(str(path)))
+    except (OSError, UnicodeDecodeError):
+        return []
+    generated = [name for name in generatable_secrets(data) if not environ.get(name, "").strip()]
+    for name in generated:
+        environ[name] = secrets.token_urlsafe(24)
+    return generated
+
+
+def load_probing_config(path: str | Path, also: frozenset[str] = frozenset()) -> CanaryConfig:
+    """A config for the commands that probe (plus the sections in ``also``, e.g. the demo's receiver): it
+    must name at least one model."""
+    config = load_config(path, PROBING_SECTIONS | also)
     if not config.models:
         raise ConfigError([f"{path}: models: no models configured; the probe needs at least one"])
     return config
@@ -324,6 +363,7 @@ __all__ = [
     "EvidenceConfig",
     "GatewayConfig",
     "ModelConfig",
+    "generate_local_secrets",
     "load_config",
     "load_probing_config",
     "read_config",

@@ -38,15 +38,26 @@ class ConfigError(Exception):
 
 
 class Problems:
-    """Collects located problems for one file."""
+    """Collects located problems for one file (and, when ``checking``, notes that are not problems).
 
-    def __init__(self, source: str) -> None:
+    ``checking`` is ``canary check-config``'s view: a secret marked ``generate: true`` that is not set is a
+    note there (a local run generates it), while every command that starts a component needs it set.
+    """
+
+    def __init__(self, source: str, *, checking: bool = False) -> None:
         self.source = source
+        self.checking = checking
         self.items: list[str] = []
+        self.notes: list[str] = []
+
+    def _where(self, line: int | None, path: str) -> str:
+        return f"{self.source}:{line}: {path or '<top>'}" if line else f"{self.source}: {path or '<top>'}"
 
     def add(self, line: int | None, path: str, message: str) -> None:
-        where = f"{self.source}:{line}" if line else self.source
-        self.items.append(f"{where}: {path or '<top>'}: {message}")
+        self.items.append(f"{self._where(line, path)}: {message}")
+
+    def note(self, line: int | None, path: str, message: str) -> None:
+        self.notes.append(f"{self._where(line, path)}: {message}")
 
     def raise_if_any(self) -> None:
         if self.items:
@@ -138,6 +149,27 @@ class Secret:
         return f"Secret({self.source}, ***)"
 
     __str__ = __repr__
+
+
+def generatable_secrets(data: object) -> list[str]:
+    """The environment variables named by ``{env: NAME, generate: true}`` secrets anywhere in ``data``
+    (a parsed file), in file order, each once.
+
+    >>> generatable_secrets({"receiver": {"webhook_token": {"env": "HOOK", "generate": True}}})
+    ['HOOK']
+    """
+    names: list[str] = []
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            name = item.get("env")
+            if item.get("generate") is True and isinstance(name, str) and name not in names:
+                names.append(name)
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return names
 
 
 class Section:
@@ -294,16 +326,34 @@ class Section:
         sub = self.section(key)
         env_name = sub.string("env", default=None)
         file_path = sub.string("file", default=None)
+        generate = sub.boolean("generate", default=False)
         sub.finish()
         if (env_name is None) == (file_path is None):
             self.problem(
                 key, "give exactly one of env: NAME or file: PATH (secrets are never written inline)"
             )
             return None
+        if generate and env_name is None:
+            self.problem(key, "generate: true applies to {env: NAME} secrets only")
+            return None
         if env_name is not None:
             value = (environ if environ is not None else os.environ).get(env_name, "")
             if not value.strip():
-                self.problem(key, f"environment variable {env_name} is not set or empty")
+                if generate and self.problems.checking:
+                    self.problems.note(
+                        self.line_of(key),
+                        self.child_path(key),
+                        f"environment variable {env_name} is not set: a local run (canary demo --config, "
+                        "scripts/run) generates one; a standalone component needs it set",
+                    )
+                elif generate:
+                    self.problem(
+                        key,
+                        f"environment variable {env_name} is not set or empty (generate: true makes only a "
+                        "local run, canary demo --config or scripts/run, generate it)",
+                    )
+                else:
+                    self.problem(key, f"environment variable {env_name} is not set or empty")
                 return None
             return Secret(f"env:{env_name}", value.strip())
         secret_path = Path(file_path)

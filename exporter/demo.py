@@ -18,18 +18,19 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from exporter.config import CanaryConfig, load_config, load_probing_config
+from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.console import render_table
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import ThreadedServer, tune_gc_for_latency
+from exporter.signals import StopSignal
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FLEET = Path(__file__).resolve().parent / "simulator" / "fleets" / "default.yaml"
@@ -73,9 +74,10 @@ receiver:
 {exclusions}"""
 
 
-def _write_secret(path: Path) -> None:
-    path.write_text(secrets.token_urlsafe(24) + "\n")
+def _write_secret(path: Path, value: str | None = None) -> None:
+    path.touch(mode=0o600)
     path.chmod(0o600)
+    path.write_text((value if value is not None else secrets.token_urlsafe(24)) + "\n")
 
 
 class _Pipeline:
@@ -179,6 +181,20 @@ def _settle(pipeline: _Pipeline | None, receiver_url: str | None) -> None:
         time.sleep(0.5)
 
 
+def _local_config(path: Path, workdir: Path, say: Callable[[str], None]) -> CanaryConfig:
+    """A user's config run as the local pipeline: its gateway, models and receiver, with every unset
+    ``generate: true`` token (the receiver's) generated for this run and the admin token left in the
+    work directory for ``canary admin --token-file``."""
+    generated = generate_local_secrets(path, os.environ)
+    config = load_probing_config(path, also=frozenset({"receiver"}))
+    if generated:
+        say(f"generated local tokens for {', '.join(generated)} (this run only)")
+    if config.receiver is not None:
+        _write_secret(workdir / "admin.token", config.receiver.admin_token.value)
+        say(f"receiver admin token in {workdir / 'admin.token'}")
+    return config
+
+
 def run_demo(args: argparse.Namespace) -> int:
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="canary-demo-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -190,7 +206,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
     with ExitStack() as stack:
         if args.config:
-            config = load_probing_config(args.config)
+            config = _local_config(Path(args.config), workdir, say)
         else:
             from exporter.simulator.server import SimulatorServer
 
@@ -217,8 +233,9 @@ def run_demo(args: argparse.Namespace) -> int:
         reason = "disabled by --no-pipeline" if args.no_pipeline else _pipeline_available()
         if reason is None:
             token_file = workdir / "webhook.token"
-            if config.receiver is not None and config.receiver.webhook_token.source.startswith("file:"):
-                token_file = Path(config.receiver.webhook_token.source.removeprefix("file:"))
+            if config.receiver is not None:  # Alertmanager reads the receiver's webhook token from a file
+                token_file.write_text(config.receiver.webhook_token.value + "\n")
+                token_file.chmod(0o600)
             say("starting Prometheus and Alertmanager (they need ~5 s to find each other)...")
             pipeline = _Pipeline(
                 stack, workdir, f"127.0.0.1:{exporter_server.port}", receiver_url, token_file
@@ -247,9 +264,10 @@ def run_demo(args: argparse.Namespace) -> int:
                     say(("\x1b[2J\x1b[H" if colour else "\n") + table)
                 if args.rounds is not None and snap.rounds_total >= args.rounds:
                     break
-        except KeyboardInterrupt:
+        except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
             run.cancel()
-            return 130
+            say("stopping: closing the exporter, receiver, Prometheus and Alertmanager")
+            return 0
         final = state_json(service.snapshot)
         if receiver_url is not None:
             final["suspensions"] = _suspensions(receiver_url)

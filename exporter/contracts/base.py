@@ -35,6 +35,14 @@ from exporter.outcomes import Outcome, ProbeResult, Reason
 
 log = logging.getLogger("exporter.contracts")
 
+# Reasoning hosts (an endpoint listing ``reasoning``, ``reasoning_effort`` or ``include_reasoning``): ask for
+# little thinking and add room for it on top of the answer's budget, so the answer fits and a probe gives
+# evidence; ``budget_exhausted`` stays rare. OpenRouter's ``reasoning`` object takes ``effort`` or
+# ``max_tokens`` (one of them) and ``exclude``; reasoning tokens count against ``max_tokens`` (OpenRouter
+# "Reasoning Tokens" guide, docs/use-cases/reasoning-tokens; shared/reference/openrouter.md §3.1, §4.5).
+REASONING_EFFORT = "low"
+REASONING_HEADROOM_TOKENS = 512
+
 
 class ChatGateway(Protocol):
     """The part of the gateway client a contract uses."""
@@ -78,8 +86,17 @@ class ProbeContext:
         It asks only for what the endpoint supports: ``max_tokens`` is capped at the endpoint's
         ``max_completion_tokens`` and ``temperature`` is left out where the endpoint does not list it (with
         ``require_parameters`` the gateway would otherwise filter the pinned endpoint out: no evidence).
+        A reasoning endpoint gets the reasoning control it lists (``reasoning: {effort: low}``, else
+        ``reasoning_effort: low``) and ``REASONING_HEADROOM_TOKENS`` more, so ``max_tokens`` stays the
+        answer's budget.
         """
         endpoint = self.target.endpoint
+        if endpoint.supports("reasoning"):
+            kwargs.setdefault("reasoning", {"effort": REASONING_EFFORT, "exclude": False})
+        elif endpoint.supports("reasoning_effort"):
+            kwargs.setdefault("reasoning_effort", REASONING_EFFORT)
+        if any(endpoint.supports(p) for p in ("reasoning", "reasoning_effort", "include_reasoning")):
+            max_tokens += REASONING_HEADROOM_TOKENS
         if endpoint.max_completion_tokens:
             max_tokens = min(max_tokens, endpoint.max_completion_tokens)
         if endpoint.supported_parameters and not endpoint.supports("temperature"):
@@ -148,29 +165,45 @@ def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
             finish_reason=result.finish_reason,
             generation_id=result.generation_id,
         )
-    if (
-        target.pinned
-        and result.served_by is not None
-        and target.endpoint.provider_name  # a listing without a display name cannot be checked against
-        and result.served_by.casefold() != target.endpoint.provider_name.casefold()
-    ):
+    violation = pin_violation(target, result) if target.pinned else None
+    if violation is not None:
         log.warning(
             "pin violation model=%s provider=%s expected=%s served_by=%s",
             target.model,
             target.provider,
             target.endpoint.provider_name,
-            result.served_by,
+            violation,
         )
         return ProbeResult(
             Outcome.PIN_VIOLATION,
             Reason.WRONG_PROVIDER,
-            f"served by {result.served_by}",
+            f"served by {violation}",
             usage=result.usage,
             served_by=result.served_by,
             excerpt=bounded_excerpt(result.content),
             finish_reason=result.finish_reason,
             generation_id=result.generation_id,
         )
+    return None
+
+
+def pin_violation(target: ProbeTarget, result: ChatResult) -> str | None:
+    """Who else served a pinned probe, from the strongest signal there is; None when the pin held.
+
+    The router metadata's serving endpoint tag decides when present (it tells ``deepinfra/fp8`` from
+    ``deepinfra/turbo``); more than one attempt is a fallback whoever answered; only then the response's
+    display name, which several endpoints of one provider share.
+    """
+    if result.served_endpoint is not None:
+        return None if result.served_endpoint == target.provider else result.served_endpoint
+    if result.attempts is not None and result.attempts > 1:
+        return f"{result.served_by or 'another endpoint'} after {result.attempts} attempts"
+    if (
+        result.served_by is not None
+        and target.endpoint.provider_name  # a listing without a display name cannot be checked against
+        and result.served_by.casefold() != target.endpoint.provider_name.casefold()
+    ):
+        return result.served_by
     return None
 
 

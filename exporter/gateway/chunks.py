@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from exporter.outcomes import Usage
@@ -91,6 +92,7 @@ class ChunkAccumulator:
         self.native_finish_reason: str | None = None
         self.usage: Usage | None = None
         self.provider: str | None = None
+        self.route: RouteProof | None = None  # from openrouter_metadata, when the gateway sent it
         self.generation_id: str | None = None
         self.error: Mapping[str, Any] | None = None
         self.saw_visible_token = False
@@ -123,6 +125,8 @@ class ChunkAccumulator:
         self.chunks += 1
         self.generation_id = _first_text(self.generation_id, obj.get("id"))
         self.provider = _first_text(self.provider, obj.get("provider"))
+        if self.route is None:
+            self.route = route_proof(obj.get("openrouter_metadata"))
         usage = parse_usage(obj.get("usage"))
         if usage is not None:
             self.usage = usage
@@ -176,6 +180,37 @@ _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 def _visible(text: str) -> bool:
     """Whether ``text`` shows anything: one character that is neither whitespace nor zero-width."""
     return any(not c.isspace() and c not in _INVISIBLE for c in text)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteProof:
+    """What the gateway's router metadata says about who served: stronger than a display name, which
+    several endpoints share (``deepinfra/fp8`` and ``deepinfra/turbo`` are both "DeepInfra")."""
+
+    endpoint: str | None = None  # the selected endpoint's tag, when the metadata names it
+    attempts: int | None = None  # how many endpoints were tried (more than 1: a fallback happened)
+
+
+def route_proof(metadata: object) -> RouteProof | None:
+    """Read ``openrouter_metadata`` (experimental and unstable: every field is optional here).
+
+    >>> route_proof({"attempt": 2, "endpoints": {"available": [{"tag": "a/b", "selected": True}]}})
+    RouteProof(endpoint='a/b', attempts=2)
+    """
+    if not isinstance(metadata, Mapping):
+        return None
+    attempt = metadata.get("attempt")
+    count = attempt if isinstance(attempt, int) and not isinstance(attempt, bool) else None
+    endpoint = None
+    endpoints = metadata.get("endpoints")
+    available = endpoints.get("available") if isinstance(endpoints, Mapping) else None
+    if isinstance(available, list):
+        for item in available:
+            if isinstance(item, Mapping) and item.get("selected") is True:
+                tag = item.get("tag") or item.get("endpoint") or item.get("slug")
+                endpoint = tag if isinstance(tag, str) and tag else None
+                break
+    return RouteProof(endpoint, count)
 
 
 def _first_choice(choices: list[Any]) -> Mapping[str, Any] | None:

@@ -11,8 +11,13 @@ plain OpenAI-compatible hosts (``{"error": {"code": "model_not_found", ...}}``, 
 
 Decision order (first match wins):
 
-1. OpenRouter moderation or guardrail block (``reasons``, ``flagged_input`` or ``patterns`` metadata)
+1. OpenRouter moderation or guardrail block (``reasons``, ``flagged_input`` or ``patterns`` metadata), or
+   a ``content_policy_violation`` / ``refusal`` ``error_type`` that no provider signed (no
+   ``metadata.provider_name``, no upstream ``metadata.raw``, no ``provider_code``; before any token)
    → ``config`` / ``platform_moderation``: our prompt tripped the *platform's* filter, not the provider's.
+   OpenRouter documents these error types as raised by a provider *or* by OpenRouter itself (Errors and
+   Debugging, ``ApiErrorType``; shared/reference/openrouter.md §4.2, §4.5); an upstream refusal arrives as
+   "Provider returned error" with the provider's name and raw body.
 2. Provider-side refusal (``error_type`` ``content_policy_violation`` or ``refusal``) → ``inconclusive`` /
    ``refusal_error``. **This is the dedicated field the refusal contract reads**: ``reason ==
    Reason.REFUSAL_ERROR`` (or ``is_provider_refusal(error)``) means the provider refused, and that contract
@@ -36,7 +41,8 @@ moderation, availability, auth and credits keep their class.
 
 Garbage (an HTML error page, non-JSON, a truncated or oversized body) never raises: with an error status
 the status decides (a 502 HTML page is ``transport/server_error``), otherwise it is
-``transport/malformed_response``.
+``transport/malformed_response``. An HTML 404 is no gateway's answer but a web server's: a wrong
+``base_url``, ``config/bad_request`` with a hint saying so.
 
 Example::
 
@@ -49,7 +55,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -73,6 +79,7 @@ __all__ = [
 ]
 
 DETAIL_MAX_CHARS = 300
+WRONG_BASE_URL_HINT = "check gateway.base_url (OpenRouter's is https://openrouter.ai/api/v1)"
 
 # "content_filter" is the code Azure-style hosts use for the same provider-side policy block.
 _REFUSAL_TYPES = frozenset({"content_policy_violation", "refusal", "content_filter"})
@@ -133,6 +140,9 @@ class ErrorFacts:
     raw: str = ""  # error.metadata.raw, serialised when an object
     provider_name: str | None = None
     moderation: bool = False  # metadata.reasons / flagged_input / patterns present
+    # error_type came in OpenRouter's own fields (metadata.error_type / error_type), not an OpenAI-style
+    # host's ``type``, and no provider signed the error: a refusal type here is OpenRouter's, not a host's
+    unsigned_platform_type: bool = False
 
 
 def error_facts(error: object) -> ErrorFacts:
@@ -184,6 +194,10 @@ def error_facts(error: object) -> ErrorFacts:
         raw=raw_text,
         provider_name=_first_str(meta.get("provider_name")),
         moderation=any(key in meta for key in ("reasons", "flagged_input", "patterns")),
+        unsigned_platform_type=_first_str(meta.get("error_type"), error.get("error_type")) is not None
+        and _first_str(meta.get("provider_name")) is None
+        and not raw_text
+        and "provider_code" not in meta,
     )
 
 
@@ -196,6 +210,8 @@ def classify_error_object(
     → ``GatewayError(TRANSPORT, MID_STREAM_ERROR, None, ...)``.
     """
     facts = error_facts(error)
+    if mid_stream:  # generation had started at the pinned host: a refusal type mid-stream is the host's
+        facts = replace(facts, unsigned_platform_type=False)
     effective = status if status is not None and status >= 400 else facts.code
     outcome, reason = _decide(facts, effective)
     if mid_stream and (outcome in _MID_STREAM_COLLAPSE or reason is Reason.BAD_REQUEST):
@@ -226,6 +242,10 @@ def classify_http_error(
         return GatewayError(classified.outcome, classified.reason, status, _clip(classified.detail + suffix))
     outcome, reason = _decide(ErrorFacts(), status)
     what = problem or "JSON body without an error object"
+    if status == 404 and problem is not None and problem.startswith("HTML"):
+        # A web server's page, not the API: the request went to a path that is no gateway endpoint.
+        hint = f"HTTP 404 HTML page, not the API: {WRONG_BASE_URL_HINT}"
+        return GatewayError(Outcome.CONFIG, Reason.BAD_REQUEST, status, _clip(f"{hint}: {_excerpt(body)}"))
     return GatewayError(outcome, reason, status, _clip(f"HTTP {status}: {what}: {_excerpt(body)}{suffix}"))
 
 
@@ -309,9 +329,10 @@ def parse_json_body(body: bytes | str) -> tuple[Any, str | None]:
 
 
 def _decide(facts: ErrorFacts, status: int | None) -> tuple[Outcome, Reason]:
-    if facts.moderation:
+    refusal_type = facts.error_type in _REFUSAL_TYPES or facts.code_text in _REFUSAL_TYPES
+    if facts.moderation or (refusal_type and facts.unsigned_platform_type):
         return Outcome.CONFIG, Reason.PLATFORM_MODERATION
-    if facts.error_type in _REFUSAL_TYPES or facts.code_text in _REFUSAL_TYPES:
+    if refusal_type:
         return Outcome.INCONCLUSIVE, Reason.REFUSAL_ERROR
     if facts.availability is not None and facts.availability in _AVAILABILITY:
         outcome, reason = _AVAILABILITY[facts.availability]

@@ -246,6 +246,10 @@ class GatewayClient:
             body["temperature"] = request.temperature
         if request.response_format is not None:
             body["response_format"] = request.response_format
+        if request.reasoning is not None:
+            body["reasoning"] = dict(request.reasoning)
+        if request.reasoning_effort is not None:
+            body["reasoning_effort"] = request.reasoning_effort
         if self._kind == "openrouter":
             if request.pin is not None:
                 body["provider"] = {
@@ -263,6 +267,8 @@ class GatewayClient:
         headers["Accept"] = "text/event-stream" if request.stream else "application/json"
         if self._kind == "openrouter":
             headers["X-OpenRouter-Cache"] = "false"
+            if request.pin is not None:  # router metadata: which endpoint served, and after how many tries
+                headers["X-OpenRouter-Metadata"] = "enabled"
         return headers
 
     async def discover(self, model: str) -> list[Endpoint] | GatewayError:
@@ -389,6 +395,8 @@ class GatewayClient:
             finish_reason=acc.finish_reason,
             native_finish_reason=acc.native_finish_reason,
             served_by=acc.provider,
+            served_endpoint=acc.route.endpoint if acc.route else None,
+            attempts=acc.route.attempts if acc.route else None,
             generation_id=acc.generation_id or progress.generation_header,
             usage=acc.usage or Usage(),
             ttft_seconds=progress.ttft,

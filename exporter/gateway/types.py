@@ -64,6 +64,10 @@ class ChatRequest:
     # for a capability the configuration requires although the endpoint does not advertise it: the probe
     # must reach the host and be judged, not be filtered out as "no allowed providers".
     require_parameters: bool = True
+    # Reasoning controls, sent only when set: OpenRouter's ``reasoning`` object ({effort|max_tokens, exclude})
+    # or the OpenAI-style top-level ``reasoning_effort``.
+    reasoning: dict[str, Any] | None = None
+    reasoning_effort: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,9 @@ class ChatResult:
     finish_reason: str | None = None  # first non-null finish_reason seen
     native_finish_reason: str | None = None
     served_by: str | None = None  # the response's "provider" (display name)
+    # From the router metadata, when the gateway sent it: the serving endpoint's tag and the attempt count.
+    served_endpoint: str | None = None
+    attempts: int | None = None
     generation_id: str | None = None
     usage: Usage = field(default_factory=Usage)
     ttft_seconds: float | None = None  # streamed only: send -> first visible content delta

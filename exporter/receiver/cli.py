@@ -12,6 +12,7 @@ from exporter.configkit import ConfigError, Problems, Section
 from exporter.receiver.config import ReceiverConfig, read_receiver_config
 from exporter.receiver.store import StoreError
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.signals import stop_on_signals
 
 EPILOG = """\
 example:
@@ -104,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"canary receiver: listening on http://{config.host}:{port} (mode {config.mode})", flush=True)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
         tune_gc_for_latency()
-        server.run(sockets=[sock])
+        with stop_on_signals():  # SIGTERM as SIGINT: the finally below writes the shutdown snapshot
+            server.run(sockets=[sock])
     finally:
         sock.close()
         service.close()

@@ -3,6 +3,7 @@
 HTTP surface::
 
     POST /v1/routability/run          Authorization: Bearer <trigger token>; aggregate counts only
+                                       (GET works the same, for cron services that only send GET)
                                        (202 started in the background; ?wait=true: 200 after the pass)
     GET  /v1/routability               every row with status and age (ETag / If-None-Match -> 304)
     GET  /v1/routability/{slug}        one row (404 for a slug never seen)
@@ -33,6 +34,7 @@ from exporter.routability.etag import etag_matches
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.routing import should_skip
+from exporter.routability.schedule import Schedule, next_due
 from exporter.routability.store import RoutabilityStore, row_to_json
 
 log = logging.getLogger("exporter.routability")
@@ -50,6 +52,7 @@ class ServiceSnapshot:
     skipped_total: int
     running: bool
     last_pass_finished: float | None
+    spent: tuple[int, int, float] = (0, 0, 0.0)  # prompt tokens, completion tokens, cost USD since start
 
 
 class RoutabilityService:
@@ -68,13 +71,13 @@ class RoutabilityService:
         run_pass: PassRunner,
         *,
         trigger_token: str | None,
-        schedule: float,
+        schedule: Schedule | float,
         recent_window: float,
         wall_clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
-        self.schedule = schedule
+        self.schedule = schedule if isinstance(schedule, Schedule) else Schedule(None, float(schedule))
         self.recent_window = recent_window
         self._run_pass = run_pass
         self._token = trigger_token.encode() if trigger_token else None
@@ -84,6 +87,7 @@ class RoutabilityService:
         self._task: asyncio.Task[PassSummary] | None = None
         self._probes: dict[str, int] = {s.value: 0 for s in Status if s is not Status.UNKNOWN}
         self._skipped = 0
+        self._spent = (0, 0, 0.0)
 
     # -- passes ----------------------------------------------------------------------------------------
     @property
@@ -100,6 +104,12 @@ class RoutabilityService:
         async with self._lock:
             summary = await self._run_pass(self._count_probe)
             self._skipped += summary.skipped
+            prompt, completion, cost = self._spent
+            self._spent = (
+                prompt + summary.prompt_tokens,
+                completion + summary.completion_tokens,
+                cost + summary.cost_usd,
+            )
             log.info("routability pass finished summary=%s", json.dumps(summary.to_json()))
             return summary
 
@@ -112,7 +122,7 @@ class RoutabilityService:
         return True
 
     async def run_schedule(self) -> None:
-        """Forever: run a pass whenever the last one finished ``schedule`` seconds ago (or never ran)."""
+        """Forever: run a pass whenever the schedule says one is due (at once if none ever ran)."""
         while True:
             due = self._due()
             now = self._clock()
@@ -123,11 +133,14 @@ class RoutabilityService:
                 await self.run_once()
             except Exception:  # a broken pass must not stop the schedule; it is logged with its traceback
                 log.exception("routability pass failed")
-                await self._sleep(min(self.schedule, 300.0))
+                await self._sleep(self.schedule.retry_seconds)
 
     def _due(self) -> float:
-        finished = self.last_pass_finished()
-        return self._clock() if finished is None else finished + self.schedule
+        return next_due(self.schedule, self.last_pass_finished(), self._clock())
+
+    def next_due(self) -> float:
+        """When the next scheduled pass starts (a triggered pass moves it)."""
+        return self._due()
 
     def last_pass_finished(self) -> float | None:
         summary = last_pass(self.store)
@@ -141,7 +154,13 @@ class RoutabilityService:
     def snapshot(self) -> ServiceSnapshot:
         rows = tuple(sorted(self.store.rows().values(), key=lambda r: r.slug))
         return ServiceSnapshot(
-            self._clock(), rows, dict(self._probes), self._skipped, self.running, self.last_pass_finished()
+            self._clock(),
+            rows,
+            dict(self._probes),
+            self._skipped,
+            self.running,
+            self.last_pass_finished(),
+            self._spent,
         )
 
     def authorized(self, header: str | None) -> bool:
@@ -215,7 +234,8 @@ def build_app(service: RoutabilityService) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/v1/routability/run", trigger, methods=["POST"]),
+            # GET too: cron services (cron-job.org, GitHub scheduled workflows) often send GET only
+            Route("/v1/routability/run", trigger, methods=["GET", "POST"]),
             Route("/v1/routability", list_rows, methods=["GET"]),
             Route("/v1/routability/{slug:path}", one_row, methods=["GET"]),
             Route("/metrics", metrics, methods=["GET"]),
@@ -297,7 +317,19 @@ class RoutabilityCollector(Collector):
             "canary_routability_pass_running", "1 while a routability pass is running"
         )
         running.add_metric([], 1.0 if snap.running else 0.0)
+        tokens = CounterMetricFamily(
+            "canary_routability_tokens",
+            "Tokens spent by routability probes since start (from the replies' usage)",
+            labels=["kind"],
+        )
+        tokens.add_metric(["prompt"], float(snap.spent[0]))
+        tokens.add_metric(["completion"], float(snap.spent[1]))
+        cost = CounterMetricFamily(
+            "canary_routability_cost_usd", "Cost of routability probes since start, USD (usage.cost)"
+        )
+        cost.add_metric([], snap.spent[2])
         yield from (status, age, failures, models, skipped, probes, listed, listed_ok, uptime, last, running)
+        yield from (tokens, cost)
 
 
 def _etag(rows: tuple[RoutabilityRow, ...]) -> str:

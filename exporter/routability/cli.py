@@ -11,12 +11,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.routability.app import RoutabilityService, build_app, row_json
 from exporter.routability.config import RoutabilityConfig
-from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, run_pass
+from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, last_pass, run_pass
 from exporter.routability.model import PassSummary, count_by_status
+from exporter.routability.schedule import next_due
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
+from exporter.signals import stop_on_signals
 
 log = logging.getLogger("exporter.routability")
 
@@ -26,7 +29,7 @@ the configured extra models and direct routes), send one minimal real completion
 model at a time, paced, and record per model: unknown, healthy, degraded (429, 5xx, auth, network, other
 request failures) or unavailable (the endpoint explicitly said the model is absent). Rows persist in the
 configured store. Without --once, runs as a service: a pass on the schedule (default daily), and
-  POST /v1/routability/run   (Authorization: Bearer <trigger_token>; aggregate counts only)
+  POST /v1/routability/run   (Authorization: Bearer <trigger_token>; aggregate counts only; GET too)
   GET  /v1/routability       GET /v1/routability/{slug}       GET /metrics"""
 
 EPILOG = """\
@@ -34,6 +37,7 @@ examples:
   canary routability --config canary.yaml --once            # one pass, table on stdout
   canary routability --config canary.yaml --once --json     # one pass, rows + aggregate as JSON
   canary routability --config canary.yaml                   # service on routability.listen
+  canary routability status --config canary.yaml            # counts, last pass and spend, next pass
   curl -X POST -H "Authorization: Bearer $TOKEN" 'http://127.0.0.1:9466/v1/routability/run?wait=true'
 """
 
@@ -47,9 +51,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument(
+        "action",
+        nargs="?",
+        choices=["status"],
+        help="status: models per status, the last pass (with its tokens and cost) and when the next is due, "
+        "read from the store (works while the service runs)",
+    )
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
     p.add_argument("--once", action="store_true", help="run one full pass, print the result and exit")
-    p.add_argument("--json", action="store_true", help="with --once: print rows and aggregate as JSON")
+    p.add_argument("--json", action="store_true", help="with --once or status: print JSON")
     p.set_defaults(func=command)
 
 
@@ -61,6 +72,11 @@ def command(args: argparse.Namespace) -> int:
     routability: RoutabilityConfig = config.routability or RoutabilityConfig(
         store=config.base_dir / RoutabilityConfig().store
     )
+    if args.action == "status":
+        with RoutabilityStore(routability.store) as store:
+            report = status_json(store, routability, time.time())
+        print(json.dumps(report, indent=2) if args.json else render_status(report))
+        return 0
     gateway = None
     if config.gateway is not None:
         key = config.gateway.api_key
@@ -70,9 +86,10 @@ def command(args: argparse.Namespace) -> int:
         print(json.dumps(output, indent=2) if args.json else render(output))
         return 0
     if args.json:
-        print("canary routability: --json needs --once", file=sys.stderr)
+        print("canary routability: --json needs --once or status", file=sys.stderr)
         return 2
-    asyncio.run(serve(routability, gateway))
+    with stop_on_signals():  # SIGTERM as SIGINT: the store is closed, the schedule cancelled, exit 0
+        asyncio.run(serve(routability, gateway))
     return 0
 
 
@@ -144,8 +161,8 @@ async def serve(
         schedule = asyncio.create_task(service.run_schedule())
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(
-            "routability listening on http://%s:%d (schedule every %.0fs, pace %.3gs, trigger %s)",
-            config.listen_host, config.listen_port, config.schedule, config.pace,
+            "routability listening on http://%s:%d (schedule %s, pace %.3gs, trigger %s)",
+            config.listen_host, config.listen_port, config.schedule.describe(), config.pace,
             "enabled" if service.trigger_enabled else "disabled (no trigger_token)",
         )  # fmt: skip
         try:
@@ -162,6 +179,38 @@ async def serve(
 async def _exit_on(stop: asyncio.Event, server: Any) -> None:
     await stop.wait()
     server.should_exit = True
+
+
+def status_json(store: RoutabilityStore, config: RoutabilityConfig, now: float) -> dict[str, Any]:
+    """What ``canary routability status`` shows: counts, the last pass and the next one, from the store."""
+    summary = last_pass(store)
+    finished = summary.get("finished_at") if summary else None
+    due = next_due(config.schedule, float(finished) if isinstance(finished, int | float) else None, now)
+    return {
+        "store": str(config.store),
+        "schedule": config.schedule.describe(),
+        "models": count_by_status(list(store.rows().values())),
+        "last_pass": summary,
+        "next_pass_at": format_rfc3339(max(due, now)),
+    }
+
+
+def render_status(report: dict[str, Any]) -> str:
+    counts = ", ".join(f"{k} {v}" for k, v in report["models"].items())
+    lines = [f"models: {counts}", f"schedule: {report['schedule']}; next pass {report['next_pass_at']}"]
+    summary = report["last_pass"]
+    if summary is None:
+        lines.append("last pass: none yet")
+    else:
+        results = ", ".join(f"{k} {v}" for k, v in summary.get("results", {}).items())
+        lines.append(
+            f"last pass: finished {format_rfc3339(float(summary['finished_at']))}, "
+            f"probed {summary['probed']} ({results}), skipped {summary['skipped']}; "
+            f"spent {summary.get('prompt_tokens', 0)} prompt + {summary.get('completion_tokens', 0)} "
+            f"completion tokens, ${summary.get('cost_usd', 0.0):.6f}"
+        )
+    lines.append(f"store: {report['store']}")
+    return "\n".join(lines)
 
 
 def render(output: dict[str, Any]) -> str:

@@ -5,7 +5,7 @@ Example (every key optional; values shown are the defaults unless marked)::
     routability:
       listen: 127.0.0.1:9466
       store: routability.sqlite3          # relative to the configuration file's directory
-      schedule: 1d                        # time between scheduled passes
+      schedule: "05:00"                   # daily at this UTC time (cron-style), or an interval such as 6h
       pace: 2s                            # minimum time between two requests of a pass
       timeout: 60s                        # per request
       max_tokens: 16                      # never 1: reasoning models fail on it
@@ -33,6 +33,7 @@ from exporter.configkit import Secret, Section
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.job import DirectRoute, JobSettings
 from exporter.routability.routing import DEFAULT_RECENT_WINDOW
+from exporter.routability.schedule import DEFAULT_SCHEDULE, Schedule, parse_schedule
 
 _LISTEN = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})$")
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
@@ -46,7 +47,7 @@ class RoutabilityConfig:
     listen_host: str = "127.0.0.1"
     listen_port: int = 9466
     store: Path = Path("routability.sqlite3")
-    schedule: float = 86400.0
+    schedule: Schedule = DEFAULT_SCHEDULE
     pace: float = 2.0
     timeout: float = 60.0
     max_tokens: int = 16
@@ -100,7 +101,7 @@ def read_routability_config(
         listen_host=host,
         listen_port=port,
         store=store if store.is_absolute() else base_dir / store,
-        schedule=section.duration("schedule", default=d.schedule, minimum=60.0),
+        schedule=_read_schedule(section),
         pace=section.duration("pace", default=d.pace),
         timeout=section.duration("timeout", default=d.timeout, minimum=0.1),
         max_tokens=max_tokens or d.max_tokens,
@@ -114,6 +115,17 @@ def read_routability_config(
     )
     section.finish()
     return config
+
+
+def _read_schedule(section: Section) -> Schedule:
+    raw = section.raw("schedule", None)
+    if raw is None:
+        return DEFAULT_SCHEDULE
+    try:
+        return parse_schedule(raw)
+    except ValueError as exc:
+        section.problem("schedule", f"{exc} (got {raw!r})")
+        return DEFAULT_SCHEDULE
 
 
 def _url(section: Section, key: str, default: str | None) -> str | None:

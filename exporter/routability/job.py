@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,8 @@ log = logging.getLogger("exporter.routability")
 PROBE_PROMPT = "Reply with OK."
 _CATALOGUE_META = "catalogue"
 LAST_PASS_META = "last_pass"
+BACKOFF_BASE_SECONDS = 2.0
+BACKOFF_MAX_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,7 @@ class Pacer:
         self._clock = clock
         self._sleep = sleep
         self._next: float | None = None
+        self._backoff = 0.0
 
     async def wait(self) -> None:
         now = self._clock()
@@ -100,6 +104,19 @@ class Pacer:
             await self._sleep(self._next - now)
             now = self._clock()
         self._next = now + self.pace
+
+    def back_off(self, reply: HttpReply) -> float:
+        """After a 429: hold the next request for the reply's ``Retry-After``, else an exponential backoff
+        (2 s doubling per consecutive 429, at most 5 min); any other reply resets it. Returns the hold."""
+        if reply.status != 429:
+            self._backoff = 0.0
+            return 0.0
+        self._backoff = min(max(self._backoff * 2, BACKOFF_BASE_SECONDS), BACKOFF_MAX_SECONDS)
+        hold = min(reply.retry_after, BACKOFF_MAX_SECONDS) if reply.retry_after is not None else self._backoff
+        earliest = self._clock() + hold
+        self._next = earliest if self._next is None else max(self._next, earliest)
+        log.info("routability rate limited: holding the next request %.1fs", hold)
+        return hold
 
 
 ProbeCallback = Callable[[str, Source, Verdict], None]
@@ -136,6 +153,7 @@ async def run_pass(
 
     results: dict[str, int] = {}
     probed = skipped = 0
+    tokens, cost = (0, 0), 0.0
     for slug in targets:
         row = store.get(slug) or RoutabilityRow(slug)
         listed_now = slug in catalogue
@@ -146,10 +164,10 @@ async def run_pass(
             if settings.listed_signal:
                 row = await _refresh_listed(row, transport, gateway, pacer, wall_clock)
             model = catalogue[slug] if listed_now else CatalogueModel(slug, reasoning=False, active=False)
-            verdict = await _probe_gateway(model, transport, gateway, settings, pacer)
+            verdict, reply = await _probe_gateway(model, transport, gateway, settings, pacer)
         elif slug in settings.direct_routes:
             source = Source.DIRECT
-            verdict = await _probe_direct(settings.direct_routes[slug], transport, settings, pacer)
+            verdict, reply = await _probe_direct(settings.direct_routes[slug], transport, settings, pacer)
         else:
             skipped += 1
             if row.status is Status.UNKNOWN and row.note != SKIPPED_NOTE:
@@ -157,6 +175,9 @@ async def run_pass(
             log.info("routability target skipped model=%s", slug)
             continue
         probed += 1
+        spent = spend(reply)
+        tokens = (tokens[0] + spent[0], tokens[1] + spent[1])
+        cost += spent[2]
         results[verdict.status.value] = results.get(verdict.status.value, 0) + 1
         store.put(observe(row, verdict, source, wall_clock()))
         log.info(
@@ -166,7 +187,9 @@ async def run_pass(
         if on_probe is not None:
             on_probe(slug, source, verdict)
 
-    summary = PassSummary(started, wall_clock(), probed, skipped, results, listed is not None)
+    summary = PassSummary(
+        started, wall_clock(), probed, skipped, results, listed is not None, tokens[0], tokens[1], cost
+    )
     store.set_meta(LAST_PASS_META, json.dumps(summary.to_json()))
     return summary
 
@@ -184,6 +207,7 @@ async def _list_catalogue(
         return []
     await pacer.wait()
     reply = await transport.request("GET", f"{gateway.base_url.rstrip('/')}/models", gateway.api_key)
+    pacer.back_off(reply)
     listed = None
     if reply.status == 200:
         listed = catalogue_models(reply.body, wall_clock(), settings.catalogue_filter)
@@ -233,9 +257,9 @@ async def _probe_gateway(
     gateway: GatewayConnection,
     settings: JobSettings,
     pacer: Pacer,
-) -> Verdict:
+) -> tuple[Verdict, HttpReply | None]:
     if not gateway.api_key:
-        return missing_key()
+        return missing_key(), None
     reasoning: dict[str, Any] | None = None
     if model.reasoning and settings.reasoning_effort:
         if gateway.kind == "openrouter":
@@ -245,17 +269,21 @@ async def _probe_gateway(
     body = probe_body(model.slug, settings.max_tokens, reasoning)
     await pacer.wait()
     url = f"{gateway.base_url.rstrip('/')}/chat/completions"
-    return _verdict(await transport.request("POST", url, gateway.api_key, body), Source.GATEWAY)
+    reply = await transport.request("POST", url, gateway.api_key, body)
+    pacer.back_off(reply)
+    return _verdict(reply, Source.GATEWAY), reply
 
 
 async def _probe_direct(
     route: DirectRoute, transport: JsonTransport, settings: JobSettings, pacer: Pacer
-) -> Verdict:
+) -> tuple[Verdict, HttpReply | None]:
     reasoning = {"reasoning_effort": route.reasoning_effort} if route.reasoning_effort else None
     body = probe_body(route.model, settings.max_tokens, reasoning)
     await pacer.wait()
     url = f"{route.base_url.rstrip('/')}/chat/completions"
-    return _verdict(await transport.request("POST", url, route.api_key, body), Source.DIRECT)
+    reply = await transport.request("POST", url, route.api_key, body)
+    pacer.back_off(reply)
+    return _verdict(reply, Source.DIRECT), reply
 
 
 async def _refresh_listed(
@@ -268,8 +296,30 @@ async def _refresh_listed(
     await pacer.wait()
     url = f"{gateway.base_url.rstrip('/')}/models/{quote(row.slug, safe='/:')}/endpoints"
     reply = await transport.request("GET", url, gateway.api_key)
+    pacer.back_off(reply)
     signal = listed_signal(reply.body, wall_clock()) if reply.status == 200 else None
     return note_listed(row, signal) if signal is not None else row  # a failed listing keeps the last one
+
+
+def spend(reply: HttpReply | None) -> tuple[int, int, float]:
+    """(prompt tokens, completion tokens, cost in USD) a completion reply reports in ``usage`` (zeros when
+    it reports none: errors are usually free, zero-completion insurance).
+
+    >>> spend(HttpReply(200, {"usage": {"prompt_tokens": 9, "completion_tokens": 2, "cost": 0.00001}}))
+    (9, 2, 1e-05)
+    """
+    body = reply.body if reply is not None else None
+    usage = body.get("usage") if isinstance(body, dict) else None
+    if not isinstance(usage, dict):
+        return 0, 0, 0.0
+
+    def number(key: str) -> float:
+        value = usage.get(key)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return 0.0
+        return float(value) if value >= 0 and math.isfinite(value) else 0.0
+
+    return int(number("prompt_tokens")), int(number("completion_tokens")), number("cost")
 
 
 def _verdict(reply: HttpReply, source: Source) -> Verdict:

@@ -118,6 +118,9 @@ class PassSummary:
     skipped: int  # targets with no gateway listing and no direct route
     results: dict[str, int] = field(default_factory=dict)  # this pass's probes by resulting status
     catalogue_listed: bool = True  # False when the catalogue listing failed and the last one was reused
+    prompt_tokens: int = 0  # spent by this pass's completions, from the replies' usage
+    completion_tokens: int = 0
+    cost_usd: float = 0.0  # usage.cost (OpenRouter credits, USD) summed over the pass
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -127,6 +130,9 @@ class PassSummary:
             "skipped": self.skipped,
             "results": {s.value: self.results.get(s.value, 0) for s in Status if s is not Status.UNKNOWN},
             "catalogue_listed": self.catalogue_listed,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost_usd": self.cost_usd,
         }
 
 

@@ -6,7 +6,9 @@ Bodies are read up to a bound; a reply that is not JSON is kept as text for the 
 
 from __future__ import annotations
 
+import email.utils
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,6 +27,7 @@ class HttpReply:
     body: Any = None
     failure: str = ""  # "timeout" | "network" when status is None
     detail: str = ""  # human text for the note; never a label, never contains the API key
+    retry_after: float | None = None  # seconds, from a Retry-After header (429/503)
 
 
 class JsonTransport(Protocol):
@@ -77,11 +80,30 @@ class HttpxTransport:
                         return HttpReply(
                             response.status_code, "", "", f"body larger than {MAX_BODY_BYTES} bytes"
                         )
-                return HttpReply(response.status_code, _parse(bytes(raw)))
+                retry_after = retry_after_seconds(response.headers.get("retry-after"))
+                return HttpReply(response.status_code, _parse(bytes(raw)), retry_after=retry_after)
         except httpx.TimeoutException as exc:
             return HttpReply(None, None, "timeout", type(exc).__name__)
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             return HttpReply(None, None, "network", f"{type(exc).__name__}: {exc}")
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """``Retry-After`` as seconds: delta-seconds or an HTTP date (None when absent or unreadable).
+
+    >>> retry_after_seconds("7"), retry_after_seconds("soon")
+    (7.0, None)
+    """
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    if text.isascii() and text.isdigit():
+        return float(text)
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 def _parse(raw: bytes) -> Any:

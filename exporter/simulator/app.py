@@ -44,7 +44,7 @@ from exporter.simulator.catalogue import expand
 from exporter.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
 from exporter.simulator.locales import Recogniser, Texts
 from exporter.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
-from exporter.simulator.replies import Reply, Understood, compose, understand
+from exporter.simulator.replies import Reply, Understood, compose, thinking, understand
 from exporter.simulator.routing import NoRoute, Preferences, max_tokens_of, parse_preferences, resolve
 
 MAX_BODY_BYTES = 1 << 20
@@ -57,6 +57,20 @@ _DENSE_RUN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]
 
 # The last stretch before a deadline is spent yielding to the loop instead of in epoll (see sleep_until).
 _SPIN_SECONDS = 0.0015
+
+
+def _wants_metadata(request: Request) -> bool:
+    """``X-OpenRouter-Metadata: enabled`` (or the legacy experimental header), matched case-insensitively."""
+    for name in ("x-openrouter-metadata", "x-openrouter-experimental-metadata"):
+        if request.headers.get(name, "").strip().lower() == "enabled":
+            return True
+    return False
+
+
+def _bearer(request: Request) -> str:
+    """The bearer token of a request ("" when there is none)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
 
 
 @dataclass(slots=True)
@@ -166,12 +180,25 @@ class Simulator:
     def _authorized(self, request: Request, secret: str | None) -> bool:
         if secret is None:
             return True
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), secret.encode())
+        return hmac.compare_digest(_bearer(request).encode(), secret.encode())
 
     def _api_key(self) -> str | None:
         return self.fleet.api_key.value if self.fleet.api_key is not None else None
+
+    def _key_refusal(self, request: Request) -> JSONResponse | None:
+        """The gateway's 401 when the request's key would not be accepted, else None.
+
+        Like OpenRouter: no bearer key at all is refused (unless the fleet says ``require_key: false``);
+        a fleet ``api_key`` accepts only that key ("User not found." for any other).
+        """
+        key = _bearer(request)
+        if not key:
+            if not self.fleet.require_key:
+                return None
+            return JSONResponse(wire.missing_key(), status_code=401)
+        if not self._authorized(request, self._api_key()):
+            return JSONResponse(wire.unauthorized(), status_code=401)
+        return None
 
     def _outage_response(self) -> JSONResponse:
         self._outages += 1
@@ -197,7 +224,7 @@ class Simulator:
         model = self.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
         if model is None or model.removal == "model_not_found":
             return JSONResponse(wire.plain_error(404, "Resource not found"), status_code=404)
-        has_auth = "authorization" in request.headers and self._authorized(request, self._api_key())
+        has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
         listed = [] if model.removal is not None else self.listed(model)
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
@@ -215,8 +242,9 @@ class Simulator:
     async def generation(self, request: Request) -> Response:
         if self.outage:
             return self._outage_response()
-        if not self._authorized(request, self._api_key()):
-            return JSONResponse(wire.unauthorized(), status_code=401)
+        refused = self._key_refusal(request)
+        if refused is not None:
+            return refused
         gen_id = request.query_params.get("id")
         if not gen_id:
             return JSONResponse(wire.plain_error(400, "Missing id query parameter"), status_code=400)
@@ -232,8 +260,9 @@ class Simulator:
         arrived = self.clock()
         if self.outage:
             return self._outage_response()
-        if not self._authorized(request, self._api_key()):
-            return JSONResponse(wire.unauthorized(), status_code=401)
+        refused = self._key_refusal(request)
+        if refused is not None:
+            return refused
         raw = await request.body()
         if len(raw) > MAX_BODY_BYTES:
             message = f"Request body is {len(raw)} bytes; the limit is {MAX_BODY_BYTES}"
@@ -288,15 +317,8 @@ class Simulator:
             finish(400, provider)
             return JSONResponse(wire.refusal_error(provider), status_code=400)
         finish(200, provider)
-        reply = compose(
-            understood,
-            plan,
-            self.texts,
-            rng,
-            max_tokens_of(body),
-            reasoning=profile.reasoning,
-            style=profile.style,
-        )
+        thought = thinking(profile.reasoning, body, understood.locale)
+        reply = compose(understood, plan, self.texts, rng, max_tokens_of(body), thought, style=profile.style)
         call = _Call(
             gen_id=wire.generation_id(int(arrived), self._rng),
             created=int(arrived),
@@ -310,6 +332,7 @@ class Simulator:
             arrived=arrived,
             attempts=tuple(attempts),
             record=record,
+            metadata=_wants_metadata(request),
         )
         if stream:
             return _Timed(lambda w: self._write_stream(w, call))
@@ -435,6 +458,8 @@ class Simulator:
         usage_event = wire.chunk(
             call.gen_id, call.created, call.model.id, call.provider, usage_delta, usage=usage
         )
+        if call.metadata:  # on the final chunk before [DONE], as the gateway sends it
+            usage_event["openrouter_metadata"] = call.router_metadata()
         await w.send(wire.sse(finish) + wire.sse(usage_event) + wire.DONE)
         self._record_generation(call, streamed=True, usage=usage)
 
@@ -462,6 +487,8 @@ class Simulator:
             cut = max(1, int(len(pieces) * 0.4))
             reply = replace(reply, content="".join(pieces[:cut]))
         body = wire.completion(call.gen_id, call.created, call.model.id, call.provider, reply, usage, error)
+        if call.metadata:
+            body["openrouter_metadata"] = call.router_metadata()
         await w.send(json.dumps(body, ensure_ascii=False).encode())
         if error is None:
             self._record_generation(call, streamed=False, usage=usage)
@@ -601,6 +628,24 @@ class _Call:
     arrived: float  # wall-clock time the request arrived
     attempts: tuple[_Attempt, ...]
     record: RequestRecord  # what GET /_sim/requests shows of this request
+    metadata: bool = False  # the client sent X-OpenRouter-Metadata: enabled
+
+    def router_metadata(self) -> dict[str, Any]:
+        """``openrouter_metadata`` (Router Metadata guide; experimental shape): the attempts and the
+        endpoint that served. The simulator also names that endpoint's tag, the proof a pin check wants."""
+        selected = {"model": self.model.id, "provider": self.provider.display_name,
+                    "tag": self.provider.tag, "selected": True}  # fmt: skip
+        return {
+            "attempt": len(self.attempts) + 1,
+            "attempts": [
+                {"provider": a.provider.display_name, "tag": a.provider.tag, "status": a.status}
+                for a in self.attempts
+            ],
+            "endpoints": {"available": [selected], "total": 1 + len(self.attempts)},
+            "requested": self.model.id,
+            "strategy": "direct",
+            "summary": f"available={1 + len(self.attempts)}, selected={self.provider.display_name}",
+        }
 
 
 def request_issues(body: object) -> list[dict[str, Any]]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 
 import uvicorn
 
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.signals import stop_on_signals
 from exporter.simulator.app import Simulator
 from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.simulator.server import uvicorn_config
@@ -91,8 +91,9 @@ def command(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"simulator serving {args.fleet} at http://{shown}:{bound}/api/v1", flush=True)
     server = uvicorn.Server(uvicorn_config(simulator, "warning"))
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down on SIGINT, then re-raises it
+    with stop_on_signals():  # uvicorn shuts down on SIGINT/SIGTERM, then re-raises it: a clean stop
         tune_gc_for_latency()
         server.run(sockets=[sock])
+    sock.close()
     print("simulator stopped", flush=True)
     return 0

@@ -243,6 +243,7 @@ class Fleet:
     models: tuple[Model, ...]
     catalogue: Catalogue | None = None
     api_key: Secret | None = None
+    require_key: bool = True  # a request without a bearer key is a 401, as on OpenRouter
     control_token: Secret | None = None
     outage: bool = False
     generation_404_window: float = 0.5
@@ -308,6 +309,9 @@ def _read_fleet(root: Section, problems: Problems, environ: Mapping[str, str] | 
     outage = root.boolean("outage", default=False)
     window = root.duration("generation_404_window", default=0.5)
     api_key = _read_secret(root, "api_key", env)
+    require_key = root.boolean("require_key", default=True)
+    if api_key is not None and not require_key:
+        root.problem("require_key", "is false but api_key is set: a fleet with a key always requires it")
     control_token = _read_secret(root, "control_token", env)
     catalogue = _read_catalogue(root.section("catalogue")) if root.has("catalogue") else None
     if catalogue is None and not root.has("models"):
@@ -337,6 +341,7 @@ def _read_fleet(root: Section, problems: Problems, environ: Mapping[str, str] | 
         models=tuple(models),
         catalogue=catalogue,
         api_key=api_key,
+        require_key=require_key,
         control_token=control_token,
         outage=outage,
         generation_404_window=window,

@@ -24,7 +24,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from exporter.simulator import styles
@@ -51,10 +51,56 @@ SOFT_REFUSALS = {
 }
 _CJK_CODECS = frozenset({"gb18030", "big5", "cp949", "cp932", "euc_jp"})
 _OPENER_GARBAGE = ("ing *", "ment —", "tion *", "ly — ")
-REASONING_TEXT = (
-    "The user wants the scene to continue in character. I should keep the voice of the narrator, "
-    "stay consistent with the setting, and answer in {language}."
+# A reasoning host's thinking, sentence by sentence: the effort it is asked for sets how many it writes.
+REASONING_SENTENCES = (
+    "The user wants the scene to continue in character.",
+    "I should keep the voice of the narrator, stay consistent with the setting, and answer in {language}.",
+    "Let me recall who is on stage, what was said last, and what the scene is building towards.",
+    "The tone is light adventure, so the reply should move the action forward without ending the scene.",
+    "I could add a small surprise, but it must not contradict anything established so far.",
+    "A short exchange of dialogue followed by one line of description would fit the pacing best.",
+    "I will check the register: informal, vivid, no modern slang, and the names spelled as before.",
+    "Finally, the reply should stop at a natural beat so the user can answer.",
 )
+# OpenRouter's effort levels (docs/use-cases/reasoning-tokens) as the sentences a host writes; a host asked
+# nothing thinks at length (~110 tokens), which exhausts a small probe budget as real thinking models do.
+EFFORT_SENTENCES = {"none": 0, "minimal": 1, "low": 2, "medium": 4, "high": 6, "xhigh": 8}
+DEFAULT_SENTENCES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """What a reasoning host thinks before answering, and whether the reply shows it (``exclude``)."""
+
+    text: str = ""
+    shown: bool = True
+
+
+def thinking(host_reasons: bool, body: Mapping[str, Any], locale: str | None) -> Thinking:
+    """The thinking a host does for ``body``, honouring ``reasoning`` ({effort | max_tokens, exclude,
+    enabled}) and ``reasoning_effort`` as OpenRouter describes them.
+
+    >>> len(thinking(True, {"reasoning": {"effort": "low"}}, None).text) < len(thinking(True, {}, None).text)
+    True
+    """
+    if not host_reasons:
+        return Thinking()
+    control, effort = body.get("reasoning"), body.get("reasoning_effort")
+    sentences, cap, shown = DEFAULT_SENTENCES, None, True
+    if isinstance(control, dict):
+        effort = control.get("effort", effort)
+        limit = control.get("max_tokens")
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+            cap = limit
+        shown = control.get("exclude") is not True
+        if control.get("enabled") is False:
+            sentences = 0
+    if isinstance(effort, str):
+        sentences = EFFORT_SENTENCES.get(effort, sentences)
+    text = " ".join(REASONING_SENTENCES[:sentences]).format(language=locale or "English")
+    return Thinking(_cut_to_tokens(text, cap) if cap is not None else text, shown)
+
+
 # Starts a real host must not produce: a stray mark or a subword fragment before the first word.
 _GARBAGE_LATIN = (",", ".", ";", ")", ":", "ción ", '"ing ', "ing ", "ly ", "ment ", "tion ", "-")
 _GARBAGE_CYRILLIC = (",", ".", ")", "ся ", "ого ", "ть ")
@@ -166,15 +212,12 @@ def compose(
     texts: Texts,
     rng: random.Random,
     max_tokens: int | None,
-    reasoning: bool = False,
+    thought: Thinking = Thinking(),
     style: Style = "healthy",
 ) -> Reply:
-    """Write the reply for ``request`` with the content faults of ``plan``, cut to ``max_tokens``; an
-    open-ended prompt is answered from the host's reply distribution (``style``)."""
-    reasoning_text = ""
-    if reasoning:
-        language = request.locale or "English"
-        reasoning_text = REASONING_TEXT.format(language=language)
+    """Write the reply for ``request`` with the content faults of ``plan``, cut to ``max_tokens`` (which
+    the thinking counts against; excluded thinking is billed but not shown); an open-ended prompt is
+    answered from the host's reply distribution (``style``)."""
     finish = "stop"
     if plan.refusal == "content_filter":
         content, finish = "", "content_filter"
@@ -206,7 +249,8 @@ def compose(
         )
     else:
         content = _prose(request, plan, texts, rng)
-    return _fit(content, reasoning_text, finish, max_tokens)
+    reply = _fit(content, thought.text, finish, max_tokens)
+    return reply if thought.shown else replace(reply, reasoning="")
 
 
 def _prose(request: Understood, plan: Plan, texts: Texts, rng: random.Random) -> str:

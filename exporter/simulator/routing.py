@@ -119,9 +119,19 @@ def _issue(code: str, path: list[str], message: str, **extra: Any) -> dict[str, 
 
 def matches(entry: str, tag: str) -> bool:
     """Whether a routing-list entry selects the endpoint ``tag``: the full tag, or its base slug (which
-    does not reach service-tier endpoints such as ``openai/priority``). Entries are compared lowercased.
+    does not reach service-tier endpoints such as ``openai/priority``).
+
+    As strict as OpenRouter, so a pin that works here works there: entries are provider *slugs*, compared
+    exactly (case-sensitive, no trimming); a display name such as ``DeepInfra`` never selects anything.
+    Source: OpenRouter's "Provider Routing" guide (``guides/routing/provider-selection.mdx``, "Targeting
+    Specific Provider Endpoints": ``only``/``order``/``ignore`` take provider slugs; a base slug matches
+    every variant but service tiers; a full slug matches one endpoint), summarised with the field reports of
+    display names 404-ing in ``only`` and being dropped from ``ignore`` in shared/reference/openrouter.md
+    §2.1 and §11.6.
+
+    >>> matches("DeepInfra", "deepinfra/fp8"), matches("deepinfra/FP8", "deepinfra/fp8")
+    (False, False)
     """
-    entry = entry.strip().lower()
     if entry == tag:
         return True
     base, _, variant = tag.partition("/")

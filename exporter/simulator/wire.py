@@ -60,7 +60,13 @@ def error_body(
 
 
 def unauthorized() -> JSON:
+    """A key the gateway does not know."""
     return error_body(401, "User not found.", user_id=False)
+
+
+def missing_key() -> JSON:
+    """No ``Authorization: Bearer`` key at all (the OpenAPI spec's example message)."""
+    return error_body(401, "Missing Authentication header", user_id=False)
 
 
 def _availability(code: str, model: str, **extra: Any) -> JSON:

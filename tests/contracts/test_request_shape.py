@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from exporter.contracts.base import ProbeContext, ProbeTarget
+from exporter.contracts.base import REASONING_HEADROOM_TOKENS, ProbeContext, ProbeTarget
 from exporter.contracts.structured import StructuredContract
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 
@@ -58,3 +58,25 @@ def test_a_required_but_unadvertised_capability_is_sent_without_require_paramete
     ctx, gateway = context(advertised)
     asyncio.run(contract.probe(ctx))
     assert gateway.requests[0].require_parameters is True
+
+
+def test_a_reasoning_endpoint_gets_low_effort_and_room_for_the_answer() -> None:
+    listed = frozenset({"max_tokens", "reasoning", "include_reasoning"})
+    ctx, _ = context(Endpoint("r/bf16", "R", supported_parameters=listed))
+    request = ctx.request(({"role": "user", "content": "hi"},), 48)
+    assert request.reasoning == {"effort": "low", "exclude": False} and request.reasoning_effort is None
+    assert request.max_tokens == 48 + REASONING_HEADROOM_TOKENS
+    capped = Endpoint("r/bf16", "R", max_completion_tokens=300, supported_parameters=listed)
+    assert context(capped)[0].request(({"role": "user", "content": "hi"},), 48).max_tokens == 300
+
+
+def test_only_the_reasoning_control_an_endpoint_lists_is_sent() -> None:
+    effort_only = Endpoint("o/x", "O", supported_parameters=frozenset({"max_tokens", "reasoning_effort"}))
+    request = context(effort_only)[0].request(({"role": "user", "content": "hi"},), 48)
+    assert (request.reasoning, request.reasoning_effort) == (None, "low")
+    legacy = Endpoint("l/x", "L", supported_parameters=frozenset({"max_tokens", "include_reasoning"}))
+    request = context(legacy)[0].request(({"role": "user", "content": "hi"},), 48)
+    assert (request.reasoning, request.reasoning_effort, request.max_tokens) == (None, None, 48 + 512)
+    plain = Endpoint("p/x", "P", supported_parameters=frozenset({"max_tokens"}))
+    request = context(plain)[0].request(({"role": "user", "content": "hi"},), 48)
+    assert (request.reasoning, request.reasoning_effort, request.max_tokens) == (None, None, 48)

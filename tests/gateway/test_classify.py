@@ -64,7 +64,9 @@ def test_the_same_status_means_different_things_depending_on_the_body() -> None:
         400, b'{"error":{"code":400,"message":"x/y is not a valid model ID"}}'
     )
     malformed = classify_http_error(400, b'{"error":{"code":400,"message":"messages: required"}}')
-    refused = classify_http_error(400, b'{"error":{"code":400,"metadata":{"error_type":"refusal"}}}')
+    refused = classify_http_error(
+        400, b'{"error":{"code":400,"metadata":{"error_type":"refusal","provider_name":"Groq"}}}'
+    )
     assert [e.outcome for e in (unknown_model, malformed, refused)] == [
         Outcome.UNAVAILABLE,
         Outcome.CONFIG,
@@ -91,12 +93,50 @@ def test_moderation_403_is_the_platform_not_a_provider_refusal() -> None:
 
 def test_is_provider_refusal_marks_content_policy_and_refusal_errors_only() -> None:
     for error_type in ("content_policy_violation", "refusal"):
-        error = classify_error_object({"code": 400, "message": "no", "metadata": {"error_type": error_type}})
+        signed = {"error_type": error_type, "provider_name": "Groq"}
+        error = classify_error_object({"code": 400, "message": "no", "metadata": signed})
         assert is_provider_refusal(error)
         assert not error.outcome.is_evidence  # other contracts must not count it as a quality verdict
     assert is_provider_refusal(classify_error_object({"code": "content_filter", "message": "Azure filter"}))
     assert not is_provider_refusal(classify_error_object({"code": 429, "message": "slow down"}))
     assert not is_provider_refusal(None)
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        {"error_type": "content_policy_violation"},
+        {"error_type": "refusal", "provider_name": None},
+        {"error_type": "content_policy_violation", "provider_name": ""},
+    ],
+)
+def test_a_content_policy_error_no_provider_signed_is_openrouters_moderation_not_a_refusal(
+    metadata: dict[str, Any],
+) -> None:
+    body = json.dumps({"error": {"code": 400, "message": "Input flagged", "metadata": metadata}})
+    error = classify_http_error(400, body.encode())
+    assert (error.outcome, error.reason) == (Outcome.CONFIG, Reason.PLATFORM_MODERATION)
+    assert not is_provider_refusal(error)
+
+
+def test_a_content_policy_error_from_upstream_stays_the_providers_refusal() -> None:
+    raw = '{"error":{"type":"content_policy_violation"}}'
+    upstream = {"code": 400, "message": "Provider returned error", "metadata": {"raw": raw,
+                "error_type": "content_policy_violation"}}  # fmt: skip
+    assert is_provider_refusal(classify_http_error(400, json.dumps({"error": upstream}).encode()))
+    openai_style = {"error": {"message": "blocked", "type": "content_policy_violation"}}  # a direct host
+    assert is_provider_refusal(classify_http_error(400, json.dumps(openai_style).encode()))
+
+
+def test_an_html_404_is_a_wrong_base_url_not_an_unavailable_model() -> None:
+    page = b"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>Not Found</body></html>"
+    error = classify_http_error(404, page, {"content-type": "text/html"})
+    assert (error.outcome, error.reason) == (Outcome.CONFIG, Reason.BAD_REQUEST)
+    assert "check gateway.base_url" in error.detail and "404" in error.detail
+    json_404 = classify_http_error(404, b'{"error":{"code":404,"message":"No endpoints found for a/b."}}')
+    assert json_404.outcome is Outcome.UNAVAILABLE  # the gateway's own 404 is still unavailability
+    html_502 = classify_http_error(502, page)
+    assert html_502.outcome is Outcome.TRANSPORT
 
 
 @pytest.mark.parametrize(

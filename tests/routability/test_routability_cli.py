@@ -181,3 +181,24 @@ def test_service_mode_runs_a_first_pass_and_serves_the_api(tmp_path: Path, gatew
     assert listing["models"] == {"unknown": 0, "healthy": 1, "degraded": 0, "unavailable": 1}
     assert (denied, run) == (401, 200)
     assert 'canary_routability_probes_total{result="healthy"} 2.0' in metrics
+
+
+def test_status_shows_counts_the_last_pass_with_its_spend_and_the_next_pass(
+    tmp_path: Path, gateway: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STUB_KEY", "sk-stub")
+    config = str(write_config(tmp_path, gateway))
+    status = parse(["routability", "status", "--config", config])
+    assert status.func(status) == 0
+    assert "last pass: none yet" in capsys.readouterr().out
+    once = parse(["routability", "--config", config, "--once"])
+    assert once.func(once) == 0
+    capsys.readouterr()
+    assert status.func(status) == 0
+    out = capsys.readouterr().out
+    assert "models: unknown 0, healthy 1, degraded 0, unavailable 1" in out
+    assert "last pass: finished " in out and "probed 2" in out and "completion tokens, $" in out
+    as_json = parse(["routability", "status", "--config", config, "--json"])
+    assert as_json.func(as_json) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["schedule"] == "daily at 05:00 UTC" and report["next_pass_at"].endswith("T05:00:00.000Z")

@@ -10,6 +10,7 @@ from exporter.configkit import ConfigError, Problems, Section
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.config import RoutabilityConfig, read_routability_config
 from exporter.routability.job import DirectRoute
+from exporter.routability.schedule import Schedule
 
 FULL = """\
 routability:
@@ -53,7 +54,7 @@ def test_defaults() -> None:
     assert (config.listen_host, config.listen_port) == ("127.0.0.1", 9466)
     assert config.store == Path("/etc/canary/routability.sqlite3")
     assert (config.schedule, config.pace, config.max_tokens, config.reasoning_effort) == (
-        86400.0,
+        Schedule(at_minute=5 * 60),  # daily at 05:00 UTC
         2.0,
         16,
         "low",
@@ -66,7 +67,9 @@ def test_full_example() -> None:
     assert (config.listen_host, config.listen_port, config.store) == (
         "0.0.0.0", 9500, Path("/etc/canary/state/routability.sqlite3"),
     )  # fmt: skip
-    assert (config.schedule, config.pace, config.timeout, config.max_tokens) == (43200.0, 0.5, 30.0, 32)
+    assert (config.schedule, config.pace, config.timeout, config.max_tokens) == (
+        Schedule(at_minute=None, interval=43200.0), 0.5, 30.0, 32,
+    )  # fmt: skip
     assert (config.reasoning_effort, config.listed_signal, config.recent_unavailable) == (
         "minimal",
         False,
@@ -112,7 +115,7 @@ routability:
         "canary.yaml:2: routability.listen: expected HOST:PORT",
         "canary.yaml:3: routability.max_tokens: 1 fails on reasoning models",
         "canary.yaml:4: routability.pace: expected a duration",
-        "canary.yaml:5: routability.schedule: must be at least 60",
+        "canary.yaml:5: routability.schedule: an interval must be at least 60s (got '10s')",
         "canary.yaml:6: routability.trigger_token: ",
         "canary.yaml:7: routability.colour: unknown key",
         "canary.yaml:8: routability.catalogue_filter.include: expected a list of non-empty strings",

@@ -19,6 +19,8 @@ FAULTS_MODEL = "test/faults"
 KIMI = "moonshotai/kimi-k2-0905"
 
 MakeSim = Callable[..., SimulatorServer]
+# The simulator requires a key, as OpenRouter does; fleets without an ``api_key`` accept any key.
+AUTH = {"Authorization": "Bearer sk-or-v1-test"}
 
 
 @pytest.fixture
@@ -55,7 +57,8 @@ def chat(
     headers: dict[str, str] | None = None,
     **extra: Any,
 ) -> httpx.Response:
-    """POST a chat completion pinned to ``pin`` with fallbacks off (the canary's way)."""
+    """POST a chat completion pinned to ``pin`` with fallbacks off (the canary's way), with a key unless
+    ``headers`` are given (``{}``: no key at all)."""
     messages = [
         {"role": "system", "content": "You are Ana, an innkeeper in a role-play. Stay in character."},
         {"role": "user", "content": user},
@@ -72,6 +75,7 @@ def chat(
         body.setdefault("provider", {"only": [pin], "allow_fallbacks": False, "require_parameters": True})
     # verify=False: plain HTTP on loopback, and it spares loading the CA bundle (~40 ms) per request.
     url = f"{sim.base_url}/chat/completions"
+    headers = AUTH if headers is None else headers
     return httpx.post(url, json=body, timeout=timeout, headers=headers, verify=False)
 
 

@@ -19,6 +19,7 @@ from exporter.simulator.replies import (
     estimate_tokens,
     schema_instance,
     schema_mismatch,
+    thinking,
     understand,
 )
 
@@ -189,10 +190,11 @@ def test_max_tokens_truncates_with_length_and_counts_reasoning() -> None:
     request = understand(language_body("en"), True)
     reply = compose(request, CLEAN, TEXTS, random.Random(0), 10)
     assert reply.finish_reason == "length" and estimate_tokens(reply.content) <= 10
-    thinking = compose(request, CLEAN, TEXTS, random.Random(0), 1000, reasoning=True)
-    assert thinking.reasoning and thinking.reasoning_tokens == estimate_tokens(thinking.reasoning)
-    assert thinking.completion_tokens == estimate_tokens(thinking.content) + thinking.reasoning_tokens
-    starved = compose(request, CLEAN, TEXTS, random.Random(0), 5, reasoning=True)
+    thought = thinking(True, {}, "en")
+    reasoned = compose(request, CLEAN, TEXTS, random.Random(0), 1000, thought)
+    assert reasoned.reasoning and reasoned.reasoning_tokens == estimate_tokens(reasoned.reasoning)
+    assert reasoned.completion_tokens == estimate_tokens(reasoned.content) + reasoned.reasoning_tokens
+    starved = compose(request, CLEAN, TEXTS, random.Random(0), 5, thought)
     assert starved.content == "" and starved.finish_reason == "length"
 
 

@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import time
 from decimal import Decimal
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from exporter.configkit import ConfigError
 from exporter.simulator import wire
+from exporter.simulator.fleet import parse_fleet
 from exporter.simulator.server import SimulatorServer
 
-from .conftest import FAULTS_MODEL, FLEETS, KIMI, MakeSim, chat, content_of, sse_events
+from .conftest import AUTH, FAULTS_MODEL, FLEETS, KIMI, MakeSim, chat, content_of, sse_events
 
 
 def test_endpoint_listing_shape_and_stats_only_with_auth(kimi: SimulatorServer) -> None:
@@ -107,6 +111,7 @@ def test_slow_stream_sends_comments_between_events_and_keeps_its_first_token_tim
             "stream": True,
             "provider": {"only": ["slow/fp8"]},
         },
+        headers=AUTH,
     ) as response:
         for line in response.iter_lines():
             lines.append(line)
@@ -163,9 +168,9 @@ def test_slow_non_streamed_answers_start_with_newline_heartbeats(faults: Simulat
 def test_generation_record_404s_briefly_then_lists_provider_responses(faults: SimulatorServer) -> None:
     gen_id = chat(faults, "healthy/fp8").json()["id"]
     url = f"{faults.base_url}/generation"
-    assert httpx.get(url, params={"id": gen_id}).status_code == 404
+    assert httpx.get(url, params={"id": gen_id}, headers=AUTH).status_code == 404
     time.sleep(0.25)
-    data = httpx.get(url, params={"id": gen_id}).json()["data"]
+    data = httpx.get(url, params={"id": gen_id}, headers=AUTH).json()["data"]
     assert data["id"] == gen_id and data["provider_name"] == "Healthy"
     assert [r["provider_name"] for r in data["provider_responses"]] == ["Healthy"]
     assert data["provider_responses"][0]["status"] == 200
@@ -209,7 +214,7 @@ def test_unknown_provider_keys_are_rejected(faults: SimulatorServer) -> None:
     [
         ("healthy", {"Healthy:healthy/fp8", "Healthy:healthy/turbo"}),
         ("healthy/priority", {"Healthy:healthy/priority"}),
-        ("HEALTHY/TURBO", {"Healthy:healthy/turbo"}),
+        ("healthy/turbo", {"Healthy:healthy/turbo"}),
     ],
 )
 def test_only_matches_tags_and_base_slugs_but_not_service_tiers(
@@ -219,6 +224,17 @@ def test_only_matches_tags_and_base_slugs_but_not_service_tiers(
         assert chat(faults, entry).status_code == 200
     served = {f"Healthy:{r['provider']}" for r in httpx.get(f"{faults.root_url}/_sim/requests").json()}
     assert served <= allowed
+
+
+@pytest.mark.parametrize("entry", ["HEALTHY/TURBO", "Healthy", "healthy/Turbo", " healthy/turbo"])
+def test_a_wrong_case_or_display_name_pin_matches_nothing_as_on_openrouter(
+    faults: SimulatorServer, entry: str
+) -> None:
+    response = chat(faults, entry)
+    assert response.status_code == 404
+    assert response.json()["error"]["metadata"]["requested_providers"] == [entry]
+    ignored = chat(faults, "healthy/turbo", provider={"only": ["healthy/turbo"], "ignore": [entry]})
+    assert ignored.status_code == 200  # an entry that matches nothing ignores nothing
 
 
 def test_max_tokens_above_the_endpoint_limit_removes_it(faults: SimulatorServer) -> None:
@@ -258,7 +274,7 @@ def test_fallbacks_are_on_by_default_and_off_when_asked(make_sim: MakeSim) -> No
     assert ordered.status_code == 502
     gen_id = chat(sim, None, model=model, provider={"order": ["stormy/fp8"]}).json()["id"]
     time.sleep(0.6)
-    record = httpx.get(f"{sim.base_url}/generation", params={"id": gen_id}).json()["data"]
+    record = httpx.get(f"{sim.base_url}/generation", params={"id": gen_id}, headers=AUTH).json()["data"]
     assert [(r["provider_name"], r["status"]) for r in record["provider_responses"]] == [
         ("Stormy", 502),
         ("Steady", 200),
@@ -269,31 +285,54 @@ def test_api_key_is_required_when_the_fleet_sets_one(make_sim: MakeSim) -> None:
     sim = make_sim(
         FLEETS / "secured.yaml", environ={"SIM_TEST_API_KEY": "k-1", "SIM_TEST_CONTROL_TOKEN": "c-2"}
     )
-    for headers in (None, {"Authorization": "Bearer wrong"}, {"Authorization": "k-1"}):
+    for headers in ({"Authorization": "Bearer wrong"}, AUTH):
         response = chat(sim, "healthy/fp8", model="test/secured", headers=headers)
         assert response.status_code == 401
         assert response.json() == {"error": {"message": "User not found.", "code": 401}}
+    for headers in ({}, {"Authorization": "k-1"}):
+        response = chat(sim, "healthy/fp8", model="test/secured", headers=headers)
+        assert response.json() == {"error": {"message": "Missing Authentication header", "code": 401}}
     ok = chat(sim, "healthy/fp8", model="test/secured", headers={"Authorization": "Bearer k-1"})
     assert ok.status_code == 200
 
 
+def test_a_key_is_required_by_default_and_any_key_serves_a_fleet_without_one(faults: SimulatorServer) -> None:
+    missing = chat(faults, "healthy/fp8", headers={})
+    assert missing.status_code == 401
+    assert missing.json()["error"]["message"] == "Missing Authentication header"
+    generation = httpx.get(f"{faults.base_url}/generation", params={"id": "gen-1"})
+    assert generation.status_code == 401
+    assert chat(faults, "healthy/fp8", headers={"Authorization": "Bearer sk-or-v1-any"}).status_code == 200
+
+
+def test_a_fleet_may_opt_out_of_keys_but_not_while_it_sets_one(make_sim: MakeSim, tmp_path: Path) -> None:
+    fleet = "require_key: false\nmodels: [{id: a/b, providers: [{tag: x/y}]}]\n"
+    (tmp_path / "open.yaml").write_text(fleet)
+    sim = make_sim(tmp_path / "open.yaml")
+    assert chat(sim, "x/y", model="a/b", headers={}).status_code == 200
+    with pytest.raises(ConfigError, match="require_key: is false but api_key is set"):
+        parse_fleet("api_key_env: K\n" + fleet, environ={"K": "v"})
+
+
 def test_malformed_requests_are_400_and_oversized_413(faults: SimulatorServer) -> None:
     url = f"{faults.base_url}/chat/completions"
-    assert httpx.post(url, content=b"{not json").status_code == 400
-    assert httpx.post(url, json={"model": FAULTS_MODEL, "messages": []}).status_code == 400
+    assert httpx.post(url, content=b"{not json", headers=AUTH).status_code == 400
+    assert httpx.post(url, json={"model": FAULTS_MODEL, "messages": []}, headers=AUTH).status_code == 400
     assert (
         httpx.post(
-            url, json={"model": FAULTS_MODEL, "messages": [{"role": "user", "content": "x"}], "max_tokens": 0}
+            url,
+            json={"model": FAULTS_MODEL, "messages": [{"role": "user", "content": "x"}], "max_tokens": 0},
+            headers=AUTH,
         ).status_code
         == 400
     )
     huge = {"model": FAULTS_MODEL, "messages": [{"role": "user", "content": "x" * (1 << 20)}]}
-    assert httpx.post(url, json=huge).status_code == 413
+    assert httpx.post(url, json=huge, headers=AUTH).status_code == 413
 
 
 def test_small_successive_writes_are_not_delayed_by_nagle(faults: SimulatorServer) -> None:
     # A 1 ms TTFT stream is several small writes; with Nagle + delayed ACK each costs ~40 ms.
-    with httpx.Client(verify=False) as client:
+    with httpx.Client(verify=False, headers=AUTH) as client:
         chat(faults, "healthy/fp8", stream=True)  # warm-up
         started = time.perf_counter()
         for _ in range(5):
@@ -301,3 +340,23 @@ def test_small_successive_writes_are_not_delayed_by_nagle(faults: SimulatorServe
                     "max_tokens": 16, "provider": {"only": ["healthy/fp8"]}}  # fmt: skip
             assert client.post(f"{faults.base_url}/chat/completions", json=body).status_code == 200
     assert (time.perf_counter() - started) / 5 < 0.03
+
+
+def test_a_reasoning_host_honours_openrouters_reasoning_parameter(faults: SimulatorServer) -> None:
+    def usage_and_message(**extra: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        body = chat(faults, "thinker/bf16", max_tokens=600, **extra).json()
+        return body["usage"], body["choices"][0]["message"]
+
+    default, _ = usage_and_message()
+    low, shown = usage_and_message(reasoning={"effort": "low"})
+    capped, _ = usage_and_message(reasoning={"max_tokens": 5})
+    hidden_usage, hidden = usage_and_message(reasoning={"effort": "low", "exclude": True})
+    off, _ = usage_and_message(reasoning={"enabled": False})
+    thought = [u["completion_tokens_details"]["reasoning_tokens"] for u in (default, low, capped, off)]
+    assert thought[0] > thought[1] > thought[2] == 5 and thought[3] == 0
+    assert shown["reasoning"] and not hidden.get("reasoning")
+    assert hidden_usage["completion_tokens_details"]["reasoning_tokens"] == thought[1]  # billed, not shown
+    effort, _ = usage_and_message(reasoning_effort="minimal")
+    assert 0 < effort["completion_tokens_details"]["reasoning_tokens"] < thought[1]
+    small = chat(faults, "thinker/bf16", max_tokens=48).json()["choices"][0]
+    assert small["finish_reason"] == "length" and not small["message"]["content"]  # left to itself
