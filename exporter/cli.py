@@ -220,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
         "exporter.receiver.cli",
         "exporter.language.cli",
         "exporter.routability.cli",
+        "exporter.pipeline.rules_cli",
     ):
         __import__(module, fromlist=["register"]).register(sub)
     return parser

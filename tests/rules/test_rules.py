@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules" / "canary.rules.yml"
 RULE_TESTS = sorted((ROOT / "rules" / "tests").glob("*_test.yml"))
 METRICS_DOC = ROOT / "docs" / "metrics.md"
-RUNBOOK_PATTERN = "https://github.com/provider-canary/provider-canary/blob/main/docs/runbook.md#{}"
+RUNBOOK_PATTERN = "docs/runbook.md#{}"
 
 GROUPS = load_rule_groups(RULES)
 ALERTS = {rule.alert: rule for group in GROUPS for rule in group.alerts}
