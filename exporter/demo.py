@@ -99,6 +99,8 @@ class _Pipeline:
         targets = {"canary-exporter": exporter_addr}
         if receiver_url is not None:
             targets["canary-receiver"] = receiver_url.removeprefix("http://")
+        if self.alertmanager is not None:
+            targets["alertmanager"] = self.alertmanager.address
         self.prometheus = stack.enter_context(
             PrometheusProcess(
                 workdir / "prometheus", targets=targets, alertmanagers=alertmanagers, timings=timings
