@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from exporter.pipeline.configs import Timings
-from exporter.pipeline.processes import AlertmanagerProcess, PrometheusProcess, free_port
+from exporter.pipeline.processes import AlertmanagerProcess, PrometheusProcess, Sample, free_port
 from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.simulator.server import SimulatorServer
 
@@ -206,21 +206,19 @@ _COUNTER_SUFFIXES = ("_total", "_bucket", "_count", "_sum")
 _TIMESTAMP_SUFFIXES = ("_timestamp_seconds", "_start_time_seconds")
 
 
-def _openmetrics_day(samples: list[Any], start: float, end: float) -> str:
+def _openmetrics_day(samples: list[Sample], start: float, end: float) -> str:
     """A day of 30-minute rounds scraped every minute, from one scrape of every real series.
 
     Gauges hold their value for the whole day, counters grow once per round (to the scraped value at the
     end), timestamps are those of the round that produced them: exporter series change only at rounds.
     """
-    by_name: dict[str, list[Any]] = {}
+    by_name: dict[str, list[Sample]] = {}
     for sample in samples:
         by_name.setdefault(sample.labels["__name__"], []).append(sample)
     lines = []
     for name, series in sorted(by_name.items()):
         for sample in series:
-            labels = ",".join(
-                f'{k}="{v}"' for k, v in sorted(sample.labels.items()) if k != "__name__"
-            )
+            labels = ",".join(f'{k}="{v}"' for k, v in sorted(sample.labels.items()) if k != "__name__")
             t = start
             while t <= end:
                 round_index = int((t - start) // ROUND_SECONDS)
@@ -244,11 +242,7 @@ def _promtool(*args: str) -> None:
 def backfilled(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrometheusProcess]:
     """A Prometheus over a backfilled day (raw series and the recording rules), 15 minutes after a round."""
     work = tmp_path_factory.mktemp("backfill")
-    raw = [
-        s
-        for s in stack.prometheus.query('{__name__=~"canary_.+|up"}')
-        if ":" not in s.labels["__name__"]
-    ]
+    raw = [s for s in stack.prometheus.query('{__name__=~"canary_.+|up"}') if ":" not in s.labels["__name__"]]
     now = time.time()
     end = now - 60
     start = end - 15 * 60 - (ROUNDS_PER_DAY - 1) * ROUND_SECONDS
