@@ -299,31 +299,45 @@ def window_variable() -> dict[str, Any]:
     options = [
         {"text": option, "value": option, "selected": option == DEFAULT_WINDOW} for option in WINDOW_OPTIONS
     ]
-    return {
-        "name": "window",
-        "label": "Window (>= 2 rounds)",
-        "description": "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
-        "type": "custom",
-        "query": ",".join(WINDOW_OPTIONS),
-        "current": {"text": DEFAULT_WINDOW, "value": DEFAULT_WINDOW, "selected": True},
-        "options": options,
-        "hide": 0,
-        "includeAll": False,
-        "multi": False,
-    }
+    return _fixed_variable(
+        "window",
+        "Window (>= 2 rounds)",
+        "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
+        "custom",
+        ",".join(WINDOW_OPTIONS),
+        DEFAULT_WINDOW,
+        options,
+    )
 
 
 def exporter_url_variable() -> dict[str, Any]:
     """The exporter's base URL, for links to its evidence endpoint."""
+    return _fixed_variable(
+        "exporter_url",
+        "Exporter URL",
+        "Base URL of the exporter; the evidence links open $exporter_url/v1/evidence.",
+        "textbox",
+        DEFAULT_EXPORTER_URL,
+        DEFAULT_EXPORTER_URL,
+        [{"text": DEFAULT_EXPORTER_URL, "value": DEFAULT_EXPORTER_URL, "selected": True}],
+    )
+
+
+def _fixed_variable(
+    name: str, label: str, description: str, kind: str, query: str, current: str, options: list[Any]
+) -> dict[str, Any]:
+    """A variable whose values are written in the dashboard (custom list or textbox), not queried."""
     return {
-        "name": "exporter_url",
-        "label": "Exporter URL",
-        "description": "Base URL of the exporter; the evidence links open $exporter_url/v1/evidence.",
-        "type": "textbox",
-        "query": DEFAULT_EXPORTER_URL,
-        "current": {"text": DEFAULT_EXPORTER_URL, "value": DEFAULT_EXPORTER_URL},
-        "options": [{"text": DEFAULT_EXPORTER_URL, "value": DEFAULT_EXPORTER_URL, "selected": True}],
+        "name": name,
+        "label": label,
+        "description": description,
+        "type": kind,
+        "query": query,
+        "current": {"text": current, "value": current, "selected": True},
+        "options": options,
         "hide": 0,
+        "includeAll": False,
+        "multi": False,
     }
 
 

@@ -41,20 +41,18 @@ def _pair(value: str) -> tuple[str, str]:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``rules render`` to the ``canary`` command."""
-    parser = subparsers.add_parser(
+    parser = _command(
+        subparsers,
         "rules",
-        help="render the Prometheus rules for your job names, runbook and routing",
-        description="Render the shipped Prometheus rules (and their tests and Grafana copy).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "render the Prometheus rules for your job names, runbook and routing",
+        "Render the shipped Prometheus rules (and their tests and Grafana copy).",
     )
     commands = parser.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
-    render = commands.add_parser(
+    render = _command(
+        commands,
         "render",
-        help="write the rule file, its promtool tests and the Grafana alert file for a deployment",
-        description="Rewrite the job matchers, runbook URLs and severity routing of the shipped rules.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "write the rule file, its promtool tests and the Grafana alert file for a deployment",
+        "Rewrite the job matchers, runbook URLs and severity routing of the shipped rules.",
     )
     for role, job in DEFAULT_JOBS.items():
         render.add_argument(
@@ -93,6 +91,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="exit 1 unless the shipped rules and Grafana file are the rendering with the defaults",
     )
     render.set_defaults(func=run_render)
+
+
+def _command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    return subparsers.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
 
 def run_render(args: argparse.Namespace) -> int:
