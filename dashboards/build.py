@@ -2,8 +2,9 @@
 
 Run ``python dashboards/build.py`` after a change, ``python dashboards/build.py --check`` to verify the JSON
 is up to date (tests/dashboards runs the same comparison). Every panel queries the ``datasource`` variable,
-has a unit and a description, and uses ``$__rate_interval`` in every ``rate``/``increase``;
-the tests enforce it.
+has a unit and a description, and uses the ``$window`` variable in every ``rate``/``increase``; the
+tests enforce it. ``$__rate_interval`` (a few scrape intervals) is wrong here: exporter series change once
+per probe round (30 minutes by default), so a window must span at least two rounds to see a change.
 
 Metric names are the contract in docs/metrics.md; recorded names come from rules/canary.rules.yml.
 
@@ -91,8 +92,8 @@ class Row:
 def outcome_code_expr(selector: str, by: str) -> str:
     """The last round's outcome of each contract as a number (see ``OUTCOME_CODES``).
 
-    ``canary_probe_last_outcome`` has one series (value 1) per contract; this selects it by outcome and turns its
-    ``outcome`` label into the value, so a state timeline shows one row per contract.
+    ``canary_probe_last_outcome`` has one series (value 1) per contract; this selects it by outcome and turns
+    its ``outcome`` label into the value, so a state timeline shows one row per contract.
 
     Example::
 
@@ -285,6 +286,61 @@ def datasource_variable() -> dict[str, Any]:
     }
 
 
+# Two rounds at the default round interval (exporter/config.py DEFAULT_INTERVAL_SECONDS = 1800; a test keeps
+# them equal): the shortest window in which a once-per-round counter is seen to change.
+DEFAULT_WINDOW = "1h"
+WINDOW_OPTIONS = ("1m", "5m", "10m", "30m", "1h", "2h", "6h", "12h", "1d")
+# Where the provider drill-down links the exporter's evidence endpoint (a textbox: set it to your exporter).
+DEFAULT_EXPORTER_URL = "http://127.0.0.1:9464"
+
+
+def window_variable() -> dict[str, Any]:
+    """The rate/increase window: at least two probe rounds (lower it for the demo's 10-second rounds)."""
+    options = [
+        {"text": option, "value": option, "selected": option == DEFAULT_WINDOW} for option in WINDOW_OPTIONS
+    ]
+    return _fixed_variable(
+        "window",
+        "Window (>= 2 rounds)",
+        "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
+        "custom",
+        ",".join(WINDOW_OPTIONS),
+        DEFAULT_WINDOW,
+        options,
+    )
+
+
+def exporter_url_variable() -> dict[str, Any]:
+    """The exporter's base URL, for links to its evidence endpoint."""
+    return _fixed_variable(
+        "exporter_url",
+        "Exporter URL",
+        "Base URL of the exporter; the evidence links open $exporter_url/v1/evidence.",
+        "textbox",
+        DEFAULT_EXPORTER_URL,
+        DEFAULT_EXPORTER_URL,
+        [{"text": DEFAULT_EXPORTER_URL, "value": DEFAULT_EXPORTER_URL, "selected": True}],
+    )
+
+
+def _fixed_variable(
+    name: str, label: str, description: str, kind: str, query: str, current: str, options: list[Any]
+) -> dict[str, Any]:
+    """A variable whose values are written in the dashboard (custom list or textbox), not queried."""
+    return {
+        "name": name,
+        "label": label,
+        "description": description,
+        "type": kind,
+        "query": query,
+        "current": {"text": current, "value": current, "selected": True},
+        "options": options,
+        "hide": 0,
+        "includeAll": False,
+        "multi": False,
+    }
+
+
 def query_variable(name: str, label: str, query: str, *, multi: bool) -> dict[str, Any]:
     """A variable filled from ``label_values(...)``; multi-valued ones offer All as ``.+``."""
     variable: dict[str, Any] = {
@@ -316,6 +372,7 @@ def dashboard(
     items: Iterable[P | Row],
     *,
     time_from: str = "now-24h",
+    links: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     return {
         "uid": uid,
@@ -353,9 +410,10 @@ def dashboard(
                 "asDropdown": True,
                 "includeVars": True,
                 "keepTime": True,
-            }
+            },
+            *links,
         ],
-        "templating": {"list": [datasource_variable(), *variables]},
+        "templating": {"list": [datasource_variable(), *variables, window_variable()]},
         "panels": _layout(items),
     }
 
@@ -365,6 +423,18 @@ def drilldown_link(title: str = "Open the provider drill-down") -> dict[str, Any
         "title": title,
         "url": "/d/canary-provider/provider-canary-provider?var-datasource=${datasource}"
         "&var-model=${__data.fields.model}&var-provider=${__data.fields.provider}&${__url_time_range}",
+    }
+
+
+def evidence_link() -> dict[str, Any]:
+    """The exporter's evidence for the selected model and provider (the failing probes' replies)."""
+    return {
+        "title": "Evidence: the probes of this provider (exporter /v1/evidence)",
+        "type": "link",
+        "icon": "doc",
+        "url": "${exporter_url}/v1/evidence?model=${model:percentencode}&provider=${provider:percentencode}",
+        "targetBlank": True,
+        "tooltip": "Open the exporter's evidence history for this model and provider",
     }
 
 
@@ -516,7 +586,7 @@ def overview() -> dict[str, Any]:
             "short",
             [
                 Q(
-                    f"sum by (model) (increase(canary_discovery_failures_total{{{M}}}[$__rate_interval]))"
+                    f"sum by (model) (increase(canary_discovery_failures_total{{{M}}}[$window]))"
                     + ZERO_PER_MODEL,
                     "{{model}}",
                 )
@@ -535,7 +605,7 @@ def overview() -> dict[str, Any]:
             [
                 Q(
                     "histogram_quantile(0.9, sum by (le, model, provider) "
-                    f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$__rate_interval])))",
+                    f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$window])))",
                     "{{provider}} ({{model}})",
                 )
             ],
@@ -551,7 +621,7 @@ def overview() -> dict[str, Any]:
             [
                 Q(
                     f"histogram_quantile({q}, sum by (le) "
-                    f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$__rate_interval])))",
+                    f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$window])))",
                     f"p{round(q * 100)}",
                 )
                 for q in (0.5, 0.9, 0.99)
@@ -559,6 +629,22 @@ def overview() -> dict[str, Any]:
             w=12,
             h=9,
             custom={"spanNulls": True},
+        ),
+        P(
+            "timeseries",
+            "TTFT timeouts per provider",
+            "TTFT probes with no visible token within the threshold, per provider, in each window. They have "
+            "no TTFT, so they are not in the percentiles: the slowest hosts show here.",
+            "short",
+            [
+                Q(
+                    f"sum by (model, provider) (increase(canary_probe_ttft_timeouts_total{{{M}}}[$window]))",
+                    "{{provider}} ({{model}})",
+                )
+            ],
+            w=24,
+            h=7,
+            custom=BARS,
         ),
         Row("Suspensions and the ignore list"),
         P(
@@ -638,7 +724,7 @@ def overview() -> dict[str, Any]:
             "short",
             [
                 Q(
-                    f"sum by (model) (increase(canary_receiver_floor_blocks_total{{{M}}}[$__rate_interval]))"
+                    f"sum by (model) (increase(canary_receiver_floor_blocks_total{{{M}}}[$window]))"
                     + ZERO_PER_MODEL,
                     "{{model}}",
                 )
@@ -654,7 +740,7 @@ def overview() -> dict[str, Any]:
             "short",
             [
                 Q(
-                    "sum by (kind) (increase(canary_receiver_decisions_total[$__rate_interval])) > 0",
+                    "sum by (kind) (increase(canary_receiver_decisions_total[$window])) > 0",
                     "{{kind}}",
                 )
             ],
@@ -670,7 +756,7 @@ def overview() -> dict[str, Any]:
             "reqps",
             [
                 Q(
-                    "sum by (result) (rate(canary_receiver_webhook_requests_total[$__rate_interval]))",
+                    "sum by (result) (rate(canary_receiver_webhook_requests_total[$window]))",
                     "{{result}}",
                 )
             ],
@@ -697,7 +783,7 @@ def overview() -> dict[str, Any]:
             "short",
             [
                 Q(
-                    f"sum by (model, kind) (increase(canary_probe_tokens_total{{{M}}}[$__rate_interval]))",
+                    f"sum by (model, kind) (increase(canary_probe_tokens_total{{{M}}}[$window]))",
                     "{{model}} · {{kind}}",
                 )
             ],
@@ -712,7 +798,7 @@ def overview() -> dict[str, Any]:
             "currencyUSD",
             [
                 Q(
-                    f"sum by (model) (increase(canary_probe_cost_usd_total{{{M}}}[$__rate_interval]))",
+                    f"sum by (model) (increase(canary_probe_cost_usd_total{{{M}}}[$window]))",
                     "{{model}}",
                 )
             ],
@@ -751,7 +837,7 @@ def overview() -> dict[str, Any]:
             "Rounds completed",
             "Probe rounds completed per exporter (the counter restarts with the process).",
             "short",
-            [Q("sum by (instance) (increase(canary_rounds_total[$__rate_interval]))", "{{instance}}")],
+            [Q("sum by (instance) (increase(canary_rounds_total[$window]))", "{{instance}}")],
             w=12,
             h=8,
             custom=BARS,
@@ -863,7 +949,7 @@ def provider() -> dict[str, Any]:
             [
                 Q(
                     f"sum by (contract, outcome, reason) "
-                    f"(increase(canary_probe_outcomes_total{{{s}}}[$__rate_interval])) > 0",
+                    f"(increase(canary_probe_outcomes_total{{{s}}}[$window])) > 0",
                     "{{contract}} {{outcome}} ({{reason}})",
                 )
             ],
@@ -907,14 +993,14 @@ def provider() -> dict[str, Any]:
                 *(
                     Q(
                         f"histogram_quantile({q}, sum by (le) "
-                        f"(rate(canary_probe_ttft_seconds_bucket{{{s}}}[$__rate_interval])))",
+                        f"(rate(canary_probe_ttft_seconds_bucket{{{s}}}[$window])))",
                         f"p{round(q * 100)}",
                     )
                     for q in (0.5, 0.9, 0.99)
                 ),
                 Q(
-                    f"sum(rate(canary_probe_ttft_seconds_sum{{{s}}}[$__rate_interval])) / "
-                    f"sum(rate(canary_probe_ttft_seconds_count{{{s}}}[$__rate_interval]))",
+                    f"sum(rate(canary_probe_ttft_seconds_sum{{{s}}}[$window])) / "
+                    f"sum(rate(canary_probe_ttft_seconds_count{{{s}}}[$window]))",
                     "mean",
                 ),
             ],
@@ -923,13 +1009,24 @@ def provider() -> dict[str, Any]:
             custom={"spanNulls": True},
         ),
         P(
+            "timeseries",
+            "TTFT timeouts",
+            "TTFT probes of this provider with no visible token within the threshold, in each window (not in "
+            "the percentiles or the histogram: a timed-out probe has no TTFT).",
+            "short",
+            [Q(f"sum(increase(canary_probe_ttft_timeouts_total{{{s}}}[$window]))", "timeouts")],
+            w=24,
+            h=6,
+            custom=BARS,
+        ),
+        P(
             "heatmap",
             "TTFT histogram",
             "TTFT probes per latency bucket over time (counts; the y axis is in seconds).",
             "short",
             [
                 Q(
-                    f"sum by (le) (increase(canary_probe_ttft_seconds_bucket{{{s}}}[$__rate_interval]))",
+                    f"sum by (le) (increase(canary_probe_ttft_seconds_bucket{{{s}}}[$window]))",
                     "{{le}}",
                     fmt="heatmap",
                 )
@@ -946,7 +1043,7 @@ def provider() -> dict[str, Any]:
             [
                 Q(
                     f"sum by (locale, outcome) "
-                    f"(increase(canary_probe_language_outcomes_total{{{s}}}[$__rate_interval])) > 0",
+                    f"(increase(canary_probe_language_outcomes_total{{{s}}}[$window])) > 0",
                     "{{locale}} {{outcome}}",
                 )
             ],
@@ -1006,7 +1103,7 @@ def provider() -> dict[str, Any]:
             "Tokens spent",
             "Tokens spent probing this provider, by kind.",
             "short",
-            [Q(f"sum by (kind) (increase(canary_probe_tokens_total{{{s}}}[$__rate_interval]))", "{{kind}}")],
+            [Q(f"sum by (kind) (increase(canary_probe_tokens_total{{{s}}}[$window]))", "{{kind}}")],
             w=12,
             h=7,
             custom=BARS,
@@ -1016,7 +1113,7 @@ def provider() -> dict[str, Any]:
             "Cost",
             "USD spent probing this provider (the gateway's usage.cost).",
             "currencyUSD",
-            [Q(f"sum(increase(canary_probe_cost_usd_total{{{s}}}[$__rate_interval]))", "USD")],
+            [Q(f"sum(increase(canary_probe_cost_usd_total{{{s}}}[$window]))", "USD")],
             w=12,
             h=7,
             custom=BARS,
@@ -1035,8 +1132,10 @@ def provider() -> dict[str, Any]:
                 'label_values(canary_endpoint_info{model="$model"}, provider)',
                 multi=False,
             ),
+            exporter_url_variable(),
         ],
         items,
+        links=[evidence_link()],
     )
 
 
@@ -1110,10 +1209,10 @@ def routability() -> dict[str, Any]:
             "short",
             [
                 Q(
-                    "sum by (result) (increase(canary_routability_probes_total[$__rate_interval]))",
+                    "sum by (result) (increase(canary_routability_probes_total[$window]))",
                     "{{result}}",
                 ),
-                Q("sum(increase(canary_routability_skipped_total[$__rate_interval]))", "skipped (no route)"),
+                Q("sum(increase(canary_routability_skipped_total[$window]))", "skipped (no route)"),
             ],
             w=12,
             h=8,

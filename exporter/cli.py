@@ -272,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
         "exporter.routability.cli",
         "exporter.investigate.cli",
         "exporter.admin.cli",
+        "exporter.pipeline.rules_cli",
     ):
         __import__(module, fromlist=["register"]).register(sub)
     return parser

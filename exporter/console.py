@@ -1,12 +1,13 @@
 """Terminal rendering of the state JSON: providers x contracts with outcome, streak and TTFT.
 
 Pure: takes the JSON documents the exporter (``/v1/state``) and the receiver (``/v1/ignore``) serve, returns
-text. Colour only when asked (the demo asks when stdout is a terminal).
+text (``render_table``, for pipes and logs) or a rich renderable (``live_view``, the demo's screen on a
+terminal: width-adaptive, never wrapping a row, with a legend and a status line).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 _COLOURS = {
@@ -95,3 +96,184 @@ def render_table(
                 "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True))
             )
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the live view (rich), for a terminal
+
+# Column priority when the terminal is narrow: the lowest priority goes first; provider and routing stay.
+_ABBREVIATIONS = {"structured": "struct", "language": "lang", "refusal": "refus"}
+_STYLES = {
+    "pass": "green",
+    "fail": "bold red",
+    "transport": "yellow",
+    "skipped": "bright_black",
+    "inconclusive": "cyan",
+    "unavailable": "magenta",
+    "config": "magenta",
+    "pin_violation": "magenta",
+}
+LEGEND = (
+    "ok pass · FAIL×N failed N rounds in a row (2 asks for suspension)"
+    " · trans/unav no evidence, streak frozen · (×N) frozen streak"
+    " · clean: clean rounds in a row (2 restores) · ctl: known-filtering control"
+)
+
+
+def _short_cell(result: Mapping[str, Any] | None, control: bool) -> tuple[str, str]:
+    """(text, style) of one contract cell, abbreviated for the live view."""
+    if result is None:
+        return "-", "bright_black"
+    outcome = str(result["outcome"])
+    streak = result.get("failing_streak") or 0
+    if control and outcome in ("fail", "pass"):
+        return ("refused ok", "green") if outcome == "fail" else ("PASSED:weak", "bold red")
+    if outcome == "pass":
+        return "ok", _STYLES["pass"]
+    if outcome == "fail":
+        return f"FAIL×{streak} {result.get('reason', '')}", _STYLES["fail"]
+    short = {"transport": "trans", "unavailable": "unav", "inconclusive": "inconcl", "skipped": "skip"}
+    text = short.get(outcome, outcome) + (f" (×{streak})" if streak else "")
+    return text, _STYLES.get(outcome, "")
+
+
+def live_rows(
+    state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any]] | None, model: str
+) -> tuple[list[str], list[list[tuple[str, str]]]]:
+    """Header and rows (text, style) of one model's live table: provider, contracts, TTFT, clean, routing."""
+    info = state.get("models", {}).get(model, {})
+    providers: Mapping[str, Any] = info.get("providers", {})
+    contracts = sorted({c for p in providers.values() for c in p.get("contracts", {})})
+    excluded: dict[str, str] = {}
+    for entry in (ignore or {}).get(model, {}).get("entries", []):
+        excluded[entry["provider"]] = "EXCL " + str(entry["layer"])
+    header = ["provider", *(_ABBREVIATIONS.get(c, c) for c in contracts), "ttft s", "clean", "routing"]
+    rows = []
+    for tag, p in sorted(providers.items()):
+        results = p.get("contracts", {})
+        control = p.get("role") == "control"
+        ttft = results.get("ttft", {}).get("ttft_seconds")
+        rows.append(
+            [
+                (f"{tag} ctl" if control else tag, ""),
+                *(_short_cell(results.get(c), control) for c in contracts),
+                (f"{ttft:.2f}" if isinstance(ttft, int | float) else "-", ""),
+                (str(p.get("clean_streak", 0)), ""),
+                (excluded[tag], "bold red") if tag in excluded else ("routable", "green"),
+            ]
+        )
+    return header, rows
+
+
+def column_caps(columns: int, width: int) -> list[int]:
+    """The widest each column may be at ``width``: generous on a wide terminal, abbreviated on 80 columns."""
+    wide = width >= 140
+    provider, contract, routing = (26, 24, 22) if wide else (18, 10, 12)
+    return [provider, *([contract] * (columns - 4)), 6, 5, routing]
+
+
+def fit_columns(header: list[str], rows: list[list[tuple[str, str]]], width: int) -> list[int]:
+    """Indexes of the columns to show so that every row fits ``width`` (one line each, never wrapped).
+
+    Cells are capped by :func:`column_caps` (and cut with an ellipsis); if the row is still too wide, columns
+    are dropped by priority: the clean streak, then TTFT, then contracts from the right. The provider and
+    routing columns always stay.
+
+    Example::
+
+        fit_columns(["provider", "ttft s", "clean", "routing"], [], 30)   # [0, 1, 2, 3]
+    """
+    caps = column_caps(len(header), width)
+    keep = list(range(len(header)))
+    drop_order = [len(header) - 2, len(header) - 3, *range(len(header) - 4, 0, -1)]
+
+    def needed(columns: list[int]) -> int:
+        widths = [min(caps[i], max([len(header[i]), *(len(r[i][0]) for r in rows)])) for i in columns]
+        return sum(widths) + 2 * (len(columns) - 1)
+
+    for index in drop_order:
+        if needed(keep) <= width or len(keep) <= 2:
+            break
+        keep.remove(index)
+    return keep
+
+
+def pack_header(items: Sequence[str], width: int) -> list[str]:
+    """``items`` joined with `` · `` into as few lines of at most ``width`` as possible (none is cut).
+
+    Example::
+
+        >>> pack_header(["a 1", "b 2", "c 3"], 9)
+        ['a 1 · b 2', 'c 3']
+    """
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 3 + len(item) <= width:
+            lines[-1] += " · " + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def live_view(
+    state: Mapping[str, Any],
+    ignore: Mapping[str, Mapping[str, Any]] | None,
+    *,
+    header: list[str],
+    status: str,
+    width: int,
+) -> Any:
+    """The live screen as one rich renderable: service lines, one table per model, the legend, the status.
+
+    Every table row is one line at ``width`` (columns dropped by :func:`fit_columns`, cells cut with an
+    ellipsis); log lines never appear here (the demo writes them to a file named in the header).
+    """
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    parts: list[Any] = [Text(line, no_wrap=True, overflow="ellipsis") for line in pack_header(header, width)]
+    for model, info in state.get("models", {}).items():
+        head, rows = live_rows(state, ignore, model)
+        keep = fit_columns(head, rows, width)
+        caps = column_caps(len(head), width)
+        weak = info.get("weak") or {}
+        title = f"{model}  round {state.get('round')}" + (f"  weak: {', '.join(weak)}" if weak else "")
+        parts.append(Text(title, style="bold", no_wrap=True, overflow="ellipsis"))
+        table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
+        for index in keep:
+            table.add_column(head[index], no_wrap=True, overflow="ellipsis", max_width=caps[index])
+        for row in rows:
+            table.add_row(*(Text(row[i][0], style=row[i][1]) for i in keep))
+        parts.append(table)
+    parts.append(Text(LEGEND, style="dim"))
+    parts.append(Text(status, style="bold", no_wrap=True, overflow="ellipsis"))
+    return Group(*parts)
+
+
+def suspension_summary(state: Mapping[str, Any], suspensions: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A line per model, then one per suspended host: failing contracts with their reasons, rung, until.
+
+    Example::
+
+        suspension_summary(state, [{"model": "m", "provider": "p", "rung": 1, "until": "..."}])
+    """
+    lines = []
+    models = state.get("models", {})
+    current = None
+    for s in sorted(suspensions, key=lambda item: (item["model"], item["provider"])):
+        if s["model"] != current:
+            current = s["model"]
+            lines.append(f"{current}:")
+        results = models.get(s["model"], {}).get("providers", {}).get(s["provider"], {}).get("contracts", {})
+        failing = [
+            f"{name} ({r.get('reason')})"
+            for name, r in sorted(results.items())
+            if r.get("outcome") == "fail" or (r.get("failing_streak") or 0) > 0
+        ]
+        observe = " (observe: would-be)" if s.get("mode") == "observe" else ""
+        until = str(s.get("until", ""))[:16].replace("T", " ")
+        lines.append(
+            f"  {s['provider']}{observe}: {', '.join(failing) or 'no contract failing now'}"
+            f" · rung {s.get('rung')} · until {until}Z"
+        )
+    return lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import queue
 import secrets
@@ -26,7 +27,7 @@ from typing import Any
 import httpx
 
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
-from exporter.console import render_table
+from exporter.console import live_view, render_table, suspension_summary
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import ThreadedServer, tune_gc_for_latency
@@ -105,6 +106,8 @@ class _Pipeline:
         targets = {"canary-exporter": exporter_addr}
         if receiver_url is not None:
             targets["canary-receiver"] = receiver_url.removeprefix("http://")
+        if self.alertmanager is not None:
+            targets["alertmanager"] = self.alertmanager.address
         self.prometheus = stack.enter_context(
             PrometheusProcess(
                 workdir / "prometheus", targets=targets, alertmanagers=alertmanagers, timings=timings
@@ -195,10 +198,25 @@ def _local_config(path: Path, workdir: Path, say: Callable[[str], None]) -> Cana
     return config
 
 
+def _logs_to_file(path: Path) -> None:
+    """Send every log record to ``path`` instead of the terminal the live view owns."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
+            root.removeHandler(handler)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    root.addHandler(handler)
+
+
 def run_demo(args: argparse.Namespace) -> int:
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="canary-demo-"))
     workdir.mkdir(parents=True, exist_ok=True)
     colour = sys.stdout.isatty() and not args.json
+    services: list[str] = []  # "name URL" of every component, for the live view's header
+    log_path = workdir / "canary-demo.log"
+    if colour:
+        _logs_to_file(log_path)
 
     def say(text: str) -> None:
         if not args.json:
@@ -218,6 +236,7 @@ def run_demo(args: argparse.Namespace) -> int:
             path.write_text(demo_config_text(simulator.base_url, workdir, args.mode, args.interval))
             config = load_config(path)
             say(f"simulator (gateway) at {simulator.base_url}; config {path}")
+            services.append(f"simulator {simulator.base_url.removeprefix('http://')}")
 
         receiver_url: str | None = None
         if config.receiver is not None:
@@ -226,8 +245,10 @@ def run_demo(args: argparse.Namespace) -> int:
             receiver = stack.enter_context(ReceiverServer(config.receiver))
             receiver_url = receiver.base_url
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
+            services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")
         service, exporter_server = stack.enter_context(_exporter(config))
         say(f"exporter at {exporter_server.base_url}/metrics")
+        services.append(f"exporter {exporter_server.base_url.removeprefix('http://')}")
 
         pipeline: _Pipeline | None = None
         reason = "disabled by --no-pipeline" if args.no_pipeline else _pipeline_available()
@@ -241,6 +262,10 @@ def run_demo(args: argparse.Namespace) -> int:
                 stack, workdir, f"127.0.0.1:{exporter_server.port}", receiver_url, token_file
             )
             say(f"prometheus at {pipeline.prometheus.url}")
+            services.append(f"prometheus {pipeline.prometheus.address}")
+            if pipeline.alertmanager is not None:
+                say(f"alertmanager at {pipeline.alertmanager.url}")
+                services.append(f"alertmanager {pipeline.alertmanager.address}")
         else:
             say(f"note: {reason}")
 
@@ -248,6 +273,13 @@ def run_demo(args: argparse.Namespace) -> int:
         tune_gc_for_latency()
         rounds: queue.Queue[Snapshot] = queue.Queue()
         run = exporter_server.submit(service.run(rounds=args.rounds, on_round=rounds.put))
+        if colour:
+            off = (
+                f"PIPELINE OFF, no suspension will follow: {reason}"
+                if pipeline is None
+                else "pipeline on: 2 failing rounds -> suspension"
+            )
+            return _live(args, service, run, rounds, receiver_url, models, pipeline, services, off, log_path)
         try:
             while True:
                 try:
@@ -276,6 +308,84 @@ def run_demo(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(final, indent=2, ensure_ascii=False))
         return 0
+
+
+def _live(
+    args: argparse.Namespace,
+    service: ExporterService,
+    run: Any,
+    rounds: queue.Queue[Snapshot],
+    receiver_url: str | None,
+    models: list[str],
+    pipeline: _Pipeline | None,
+    services: list[str],
+    pipeline_line: str,
+    log_path: Path,
+) -> int:
+    """The live screen on a terminal (rich): it owns the screen; logs go to ``log_path``."""
+    from rich.console import Console
+    from rich.live import Live
+
+    console = Console()
+    header = [*services, pipeline_line, f"logs: {log_path}"]
+    state: dict[str, Any] = {"round": 0, "models": {}}
+    ignore: dict[str, Any] = {}
+    last_end = time.monotonic()
+    done = 0
+
+    def status() -> str:
+        if done == 0:
+            return "round 1 running: discovering and probing every host..."
+        hosts = sum(len(m.get("providers", {})) for m in state.get("models", {}).values())
+        took = float(state.get("duration_seconds") or 0)
+        wait = max(0.0, args.interval - took - (time.monotonic() - last_end))
+        target = f"/{args.rounds}" if args.rounds is not None else ""
+        if args.rounds is not None and done >= args.rounds:
+            return f"round {done}{target} done: {hosts} hosts probed; waiting for the last decisions..."
+        if wait <= 0:
+            return f"round {done + 1}{target} running: probing {hosts} hosts..."
+        return (
+            f"round {done}{target} done: {hosts}/{hosts} hosts probed in {took:.1f} s"
+            f" · next round in {wait:.0f} s"
+        )
+
+    def view() -> Any:
+        return live_view(state, ignore, header=header, status=status(), width=console.width)
+
+    interrupted = False
+    try:
+        with Live(view(), console=console, screen=True, auto_refresh=False) as live:
+            while True:
+                try:
+                    snap = rounds.get(timeout=0.5)
+                except queue.Empty:
+                    if run.done():
+                        run.result()
+                        break
+                    live.update(view(), refresh=True)
+                    continue
+                done, last_end = snap.rounds_total, time.monotonic()
+                final = args.rounds is not None and snap.rounds_total >= args.rounds
+                if final:
+                    _settle(pipeline, receiver_url)
+                state, ignore = state_json(snap), _ignore_lists(receiver_url, models)
+                live.update(view(), refresh=True)
+                if final:
+                    break
+    except KeyboardInterrupt:
+        run.cancel()
+        interrupted = True
+    state, ignore = state_json(service.snapshot), _ignore_lists(receiver_url, models)
+    console.print(live_view(state, ignore, header=header, status="final state", width=console.width))
+    console.print()
+    if pipeline is None:
+        console.print("[bold]Summary:[/bold] the pipeline was off, so nothing was suspended.")
+    else:
+        suspended = _suspensions(receiver_url)
+        console.print(f"[bold]Summary:[/bold] {len(suspended)} suspension(s).")
+        for line in suspension_summary(state, suspended):
+            console.print(line, soft_wrap=True, highlight=False)
+    return 130 if interrupted else 0
 
 
 __all__ = ["demo_config_text", "run_demo"]

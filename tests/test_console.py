@@ -66,3 +66,70 @@ def test_colour_codes_do_not_break_the_column_alignment() -> None:
         line.replace("\x1b[32m", "").replace("\x1b[31;1m", "").replace("\x1b[0m", "") for line in coloured
     ]
     assert strip == plain
+
+
+# ---------------------------------------------------------------- the live view
+
+
+def four_contract_state() -> dict[str, object]:
+    base = state()
+    providers = base["models"][MODEL]["providers"]  # type: ignore[index]
+    for p in providers.values():
+        for contract in ("language", "refusal", "structured", "ttft"):
+            p["contracts"].setdefault(contract, {"outcome": "pass", "reason": "none", "failing_streak": 0})
+    providers["slow/fp8"]["contracts"]["ttft"] = {
+        "outcome": "fail",
+        "reason": "slow_first_token",
+        "failing_streak": 2,
+    }
+    return base
+
+
+def rendered(width: int) -> list[str]:
+    import io
+
+    from rich.console import Console
+
+    from exporter.console import live_view
+
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None)
+    header = ["simulator 127.0.0.1:1", "alertmanager 127.0.0.1:9093", "logs: /tmp/demo.log"]
+    ignore = {MODEL: {"entries": [{"provider": "slow/fp8", "layer": "suspension"}]}}
+    console.print(live_view(four_contract_state(), ignore, header=header, status="round 2 done", width=width))
+    return out.getvalue().splitlines()
+
+
+def test_the_live_table_keeps_one_line_per_host_at_80_and_160_columns() -> None:
+    for width in (80, 160):
+        lines = rendered(width)
+        rows = [line for line in lines if line.startswith(("good/fp8", "slow/fp8", "guard"))]
+        assert len(rows) == 3 and all(len(line) <= width for line in lines), lines
+        assert "alertmanager 127.0.0.1:9093" in "\n".join(lines)
+    narrow, wide = rendered(80), rendered(160)
+    (narrow_head,) = [line for line in narrow if line.startswith("provider")]
+    (wide_head,) = [line for line in wide if line.startswith("provider")]
+    assert "clean" not in narrow_head and "clean" in wide_head, "the clean streak is dropped first"
+    assert any("FAIL×2 slow_first_token" in line for line in wide)
+    assert any(line.startswith("slow/fp8") and "EXCL suspen" in line for line in narrow)
+
+
+def test_columns_are_dropped_by_priority_and_the_header_is_packed_without_cutting_a_url() -> None:
+    from exporter.console import fit_columns, pack_header
+
+    header = ["provider", "lang", "refus", "struct", "ttft", "ttft s", "clean", "routing"]
+    row = [("p" * 18, ""), *[("FAIL×1 x", "")] * 4, ("0.10", ""), ("0", ""), ("routable", "")]
+    assert fit_columns(header, [row], 200) == list(range(8))
+    assert fit_columns(header, [row], 80) == [0, 1, 2, 3, 4, 5, 7]  # the clean streak goes first
+    assert fit_columns(header, [row], 40) == [0, 1, 7]
+    assert pack_header(["a 1", "b 2", "c 3"], 9) == ["a 1 · b 2", "c 3"]
+
+
+def test_the_summary_names_every_suspended_host_with_its_failing_contract_rung_and_until() -> None:
+    from exporter.console import suspension_summary
+
+    lines = suspension_summary(
+        four_contract_state(),
+        [{"model": MODEL, "provider": "slow/fp8", "rung": 2, "until": "2026-12-03T10:00:00Z"}],
+    )
+    assert lines == [f"{MODEL}:", "  slow/fp8: ttft (slow_first_token) · rung 2 · until 2026-12-03 10:00Z"]

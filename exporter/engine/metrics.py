@@ -132,6 +132,13 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
     for (model, provider), hist in sorted(snap.ttft.items()):
         ttft.add_metric([model, provider], hist.cumulative(), hist.total)
     yield ttft
+    timeouts = CounterMetricFamily(
+        "canary_probe_ttft_timeouts",
+        "TTFT probes with no visible token within the threshold (not in the histogram: they have no TTFT).",
+        labels=["model", "provider"],
+    )
+    _fill(timeouts, snap.ttft_timeouts)
+    yield timeouts
 
     tokens = CounterMetricFamily(
         "canary_probe_tokens",
@@ -184,6 +191,17 @@ def _endpoint_families(snap: Snapshot) -> Iterator[Metric]:
     for model, value in sorted(snap.discovery_failures.items()):
         failures.add_metric([model], value)
     yield failures
+    # 1 while the last round's discovery of the model failed: "discovery is failing now" for the
+    # global-outage rule, which a counter cannot tell without knowing the round interval.
+    failing = GaugeMetricFamily(
+        "canary_discovery_failing",
+        "1 when the last round's endpoint discovery failed for the model (the previous list is reused).",
+        labels=["model"],
+    )
+    failed_now = snap.last_round.discovery_failed if snap.last_round is not None else frozenset()
+    for model in sorted(set(snap.endpoints) | set(snap.discovery_failures)):
+        failing.add_metric([model], 1 if model in failed_now else 0)
+    yield failing
 
 
 def _round_families(snap: Snapshot) -> Iterator[Metric]:

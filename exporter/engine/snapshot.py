@@ -17,7 +17,7 @@ from exporter.engine.rounds import HostKey, RoundReport
 from exporter.engine.streaks import Streaks, advance
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
-from exporter.outcomes import Outcome, ProbeResult
+from exporter.outcomes import Outcome, ProbeResult, Reason
 
 TTFT_BUCKETS: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0)
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
@@ -61,6 +61,9 @@ class Snapshot:
     outcome_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
     locale_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
     ttft: Mapping[HostKey, Histogram] = field(default_factory=lambda: _EMPTY)
+    # TTFT probes that saw no visible token within the threshold (no TTFT to observe), per host; every host
+    # with a judged TTFT probe has an entry, so the slowest host still has a series.
+    ttft_timeouts: Mapping[HostKey, int] = field(default_factory=lambda: _EMPTY)
     tokens: Mapping[tuple[str, str, str], int] = field(default_factory=lambda: _EMPTY)
     cost_usd: Mapping[HostKey, float] = field(default_factory=lambda: _EMPTY)
     discovery_failures: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
@@ -85,6 +88,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
     outcomes = {k: v for k, v in previous.outcome_counts.items() if alive(k)}
     locales = {k: v for k, v in previous.locale_counts.items() if alive(k)}
     ttft = {k: v for k, v in previous.ttft.items() if alive(k)}
+    ttft_timeouts = {k: v for k, v in previous.ttft_timeouts.items() if alive(k)}
     tokens = {k: v for k, v in previous.tokens.items() if alive(k)}
     cost = {k: v for k, v in previous.cost_usd.items() if alive(k)}
     discovery_failures = dict(previous.discovery_failures)
@@ -101,6 +105,9 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
             _bump(locales, (model, provider, result.locale, result.outcome.value, result.reason.value))
         if result.ttft_seconds is not None:  # only contracts that export a TTFT observation set it
             ttft[(model, provider)] = ttft.get((model, provider), Histogram()).observe(result.ttft_seconds)
+        if contract == "ttft" and result.outcome.value in ("pass", "fail"):
+            timed_out = result.ttft_seconds is None and result.reason is Reason.SLOW_FIRST_TOKEN
+            _bump(ttft_timeouts, (model, provider), 1 if timed_out else 0)
         if result.usage.prompt_tokens:
             _bump(tokens, (model, provider, "prompt"), result.usage.prompt_tokens)
         if result.usage.completion_tokens:
@@ -125,6 +132,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
         outcome_counts=frozen(outcomes),
         locale_counts=frozen(locales),
         ttft=frozen(ttft),
+        ttft_timeouts=frozen(ttft_timeouts),
         tokens=frozen(tokens),
         cost_usd=frozen(cost),
         discovery_failures=frozen(discovery_failures),

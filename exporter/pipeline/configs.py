@@ -31,6 +31,7 @@ SHIPPED_ALERTMANAGER_CONFIG = REPO_ROOT / "config" / "alertmanager.yml"
 EXPORTER_JOB = "canary-exporter"
 RECEIVER_JOB = "canary-receiver"
 RECEIVER_NAME = "canary-receiver"
+ALERTMANAGER_JOB = "alertmanager"
 
 
 class PipelineConfigError(ValueError):
@@ -191,13 +192,23 @@ def scrape_config(
 
 
 def _absolute_rule_globs(patterns: Sequence[str], config_dir: Path) -> list[str]:
+    return _absolute_globs(patterns, config_dir, "rule_files")
+
+
+def _absolute_globs(patterns: Sequence[str], config_dir: Path, key: str) -> list[str]:
     absolute = []
     for pattern in patterns:
         path = pattern if Path(pattern).is_absolute() else str((config_dir / pattern).resolve())
         if not glob.glob(path):
-            raise PipelineConfigError(f"rule_files: {pattern!r} (resolved to {path}) matches no file")
+            raise PipelineConfigError(f"{key}: {pattern!r} (resolved to {path}) matches no file")
         absolute.append(path)
     return absolute
+
+
+def _point_chat(slack: Mapping[str, Any], chat_url: str) -> dict[str, Any]:
+    hook = {key: value for key, value in slack.items() if key != "api_url_file"}
+    hook["api_url"] = chat_url
+    return hook
 
 
 def alertmanager_config(
@@ -207,13 +218,18 @@ def alertmanager_config(
     token_file: Path,
     timings: Timings,
     people_webhook_url: str | None = None,
+    chat_url: str | None = None,
+    config_dir: Path = SHIPPED_ALERTMANAGER_CONFIG.parent,
 ) -> dict[str, Any]:
     """The shipped Alertmanager config pointed at a loopback receiver, with compressed timings.
 
-    The ``canary-receiver`` receiver gets ``webhook_url`` and ``token_file`` (absolute); every other receiver
-    (the placeholders for people) becomes one webhook to ``people_webhook_url``, or, without it, a receiver
-    with no integration at all so nothing leaves the machine. Routes, matchers and inhibit rules are kept;
-    every ``group_wait``/``group_interval``/``repeat_interval`` is replaced by the compressed value.
+    The ``canary-receiver`` receiver gets ``webhook_url`` and ``token_file`` (absolute). With ``chat_url``,
+    the chat receivers (``slack_configs``) keep their shipped integration and templates, posting to
+    ``chat_url``. Every other receiver (pager and dead man's switch placeholders, and the chat ones without
+    ``chat_url``) becomes one webhook to ``people_webhook_url``, or, without it, a receiver with no
+    integration at all so nothing leaves the machine. Routes, matchers and inhibit rules are kept; every
+    ``group_wait``/``group_interval``/``repeat_interval`` is replaced by the compressed value; ``templates``
+    globs are resolved against ``config_dir`` (the shipped file's directory).
 
     Example::
 
@@ -221,6 +237,8 @@ def alertmanager_config(
                             token_file=Path("/tmp/token"), timings=Timings())
     """
     config = copy.deepcopy(dict(shipped))
+    if config.get("templates"):
+        config["templates"] = _absolute_globs(config["templates"], config_dir, "templates")
     route = config.get("route")
     if not isinstance(route, dict):
         raise PipelineConfigError("route: the shipped Alertmanager config has no routing tree")
@@ -238,6 +256,10 @@ def alertmanager_config(
         name = receiver["name"]
         if name == RECEIVER_NAME:
             rewritten.append(_point_receiver(receiver, webhook_url, token_file))
+        elif chat_url is not None and receiver.get("slack_configs"):
+            rewritten.append(
+                {"name": name, "slack_configs": [_point_chat(c, chat_url) for c in receiver["slack_configs"]]}
+            )
         elif people_webhook_url is not None:
             rewritten.append(
                 {"name": name, "webhook_configs": [{"url": people_webhook_url, "send_resolved": True}]}

@@ -38,6 +38,12 @@ DEFAULT_RULES = (REPO_ROOT / "rules" / "canary.rules.yml",)
 DEFAULT_OUTPUT = REPO_ROOT / "config" / "grafana" / "alerting" / "canary-alerts.yaml"
 # Provision the Prometheus data source with this uid (no variables are allowed in alert-rule files).
 DATASOURCE_UID = "prometheus"
+# The one Grafana folder of dashboards and alerts. Grafana's alert-rule file (v1) can name a folder by title
+# only (AlertRuleGroupV1 has `folder`, no uid) and creates it with a random uid when no folder has that
+# title; a dashboard provider with `folderUid` looks its folder up by uid only and fails on the duplicate
+# title if alerts were provisioned first. So the dashboard provider
+# (config/grafana/provisioning/dashboards/provider-canary.yaml) names the folder by this same title and no
+# uid: whichever provisioner runs first creates it, the other finds it. A test keeps them equal.
 FOLDER = "Provider Canary"
 # Same as evaluation_interval in config/prometheus.yml (a test keeps them equal).
 EVALUATION_INTERVAL = "30s"
@@ -48,6 +54,11 @@ _ACTION = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _QUERY_CALL = re.compile(r"\bquery\b")
 _VALUE = re.compile(r"\$value\b(?!s)")
 _UID_OK = re.compile(r"^[a-zA-Z0-9_-]{1,40}$")
+# Alerts that report something missing or the pipeline itself (absent(), always-firing watchdogs): when
+# their query cannot run, the thing they watch is not known to be fine, so an error must fire them
+# rather than silence them. Every other alert (including action alerts) treats an error as OK: a broken
+# data source must never ask the receiver to suspend anybody.
+_WATCHDOG = re.compile(r"\babsent\s*\(|\bvector\s*\(\s*1\s*\)")
 
 
 def rule_uid(alert: str) -> str:
@@ -62,6 +73,17 @@ def rule_uid(alert: str) -> str:
     if not _UID_OK.match(uid):
         raise RuleFileError(f"{alert}: derived Grafana uid {uid!r} is not 1-40 characters of [a-zA-Z0-9_-]")
     return uid
+
+
+def exec_err_state(rule: AlertingRule) -> str:
+    """``Alerting`` for watchdog alerts (an error must not silence them), ``OK`` for the others.
+
+    Example::
+
+        >>> exec_err_state(AlertingRule(alert="CanaryReceiverDown", expr="absent(up)"))
+        'Alerting'
+    """
+    return "Alerting" if _WATCHDOG.search(rule.expr) and "action" not in rule.labels else "OK"
 
 
 def grafana_annotations(rule: AlertingRule) -> tuple[dict[str, str], list[str]]:
@@ -126,7 +148,7 @@ def grafana_rule(
         ],
         "for": rule.for_,
         "noDataState": "OK",
-        "execErrState": "OK",
+        "execErrState": exec_err_state(rule),
         "labels": dict(rule.labels),
         "annotations": annotations,
         "isPaused": False,

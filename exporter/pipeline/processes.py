@@ -445,7 +445,8 @@ class AlertmanagerProcess(_Daemon):
     ``token_file`` holds the bearer token Alertmanager sends to ``webhook_url``. Alertmanager alone runs
     with clustering off; ``cluster=True`` listens for gossip on a free loopback port (``cluster_address``) and
     joins ``peers`` (other members' ``cluster_address``). ``people_webhook_url`` receives what the shipped
-    config sends to people (otherwise it goes nowhere).
+    config sends to people (otherwise it goes nowhere); ``chat_url`` receives the shipped chat receivers'
+    rendered Slack-format messages.
 
     Example::
 
@@ -464,6 +465,7 @@ class AlertmanagerProcess(_Daemon):
         token_file: Path,
         timings: Timings = Timings(),  # noqa: B008 - frozen value
         people_webhook_url: str | None = None,
+        chat_url: str | None = None,
         cluster: bool = False,
         peers: Sequence[str] = (),
         port: int | None = None,
@@ -484,6 +486,7 @@ class AlertmanagerProcess(_Daemon):
         self.token_file = token_file
         self.timings = timings
         self.people_webhook_url = people_webhook_url
+        self.chat_url = chat_url
         self.cluster = cluster
         self.peers = list(peers)
         self.cluster_port = (cluster_port if cluster_port is not None else free_port()) if cluster else None
@@ -506,6 +509,8 @@ class AlertmanagerProcess(_Daemon):
             token_file=self.token_file,
             timings=self.timings,
             people_webhook_url=self.people_webhook_url,
+            chat_url=self.chat_url,
+            config_dir=self.shipped_config.parent,
         )
 
     def _argv(self) -> list[str]:

@@ -81,11 +81,18 @@ class ReceiverCollector(Collector):
             "When the current suspension ends (Unix seconds).",
             labels=["model", "provider", "mode"],
         )
+        rung = GaugeMetricFamily(
+            "canary_receiver_suspension_rung",
+            "The ladder rung of the current suspension (1: first offense, 2: second, ...).",
+            labels=["model", "provider", "mode"],
+        )
         for s in snap.suspensions:
             active.add_metric([s.model, s.provider, str(s.mode)], 1)
             until.add_metric([s.model, s.provider, str(s.mode)], s.until)
+            rung.add_metric([s.model, s.provider, str(s.mode)], s.rung)
         yield active
         yield until
+        yield rung
         level = GaugeMetricFamily(
             "canary_receiver_offense_level",
             "Offenses that still count (not faded); the next offense gets the next rung.",

@@ -161,7 +161,7 @@ def test_each_container_gets_only_the_secrets_it_reads(compose: dict[str, Any]) 
     services = compose["services"]
     assert set(services["exporter"]["secrets"]) == {"openrouter_api_key"}
     assert set(services["receiver"]["secrets"]) == {"canary_webhook_token", "canary_admin_token"}
-    assert set(services["alertmanager"]["secrets"]) == {"canary_webhook_token"}
+    assert set(services["alertmanager"]["secrets"]) == {"canary_webhook_token", "canary_chat_webhook_url"}
     assert "secrets" not in services["prometheus"]
 
 
@@ -204,7 +204,11 @@ def test_a_missing_mount_and_an_unpinned_image_are_reported(compose: dict[str, A
 def test_the_prometheus_overlay_is_the_shipped_config_with_service_addresses(compose: dict[str, Any]) -> None:
     shipped = load_yaml(ROOT / "config" / "prometheus.yml")
     overlay = load_yaml(OVERLAYS / "prometheus.yml")
-    addresses = {"canary-exporter": "exporter:9464", "canary-receiver": "receiver:9465"}
+    addresses = {
+        "canary-exporter": "exporter:9464",
+        "canary-receiver": "receiver:9465",
+        "alertmanager": "alertmanager:9093",
+    }
     expected = copy.deepcopy(shipped)
     for job in expected["scrape_configs"]:
         job["static_configs"] = [{"targets": [addresses[job["job_name"]]]}]

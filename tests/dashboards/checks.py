@@ -27,7 +27,7 @@ RULE_FILES = sorted((ROOT / "rules").glob("*.yml"))
 PROMETHEUS_BUILTIN = frozenset({"up", "ALERTS", "ALERTS_FOR_STATE"})
 
 # Values that make a dashboard expression plain PromQL; anything else named $x gets a label-value stand-in.
-DURATION_VARIABLES = {"__rate_interval": "2m", "__interval": "1m", "__range": "1h"}
+DURATION_VARIABLES = {"window": "1h", "__rate_interval": "2m", "__interval": "1m", "__range": "1h"}
 NUMBER_VARIABLES = {"__interval_ms": "60000", "__range_s": "3600", "__range_ms": "3600000"}
 _VARIABLE = re.compile(r"\$\{(\w+)(?::[^}]*)?\}|\[\[(\w+)(?::[^\]]*)?\]\]|\$(\w+)")
 
@@ -173,10 +173,10 @@ def structure_problems(dashboard: Mapping[str, Any]) -> list[str]:
                 problems.append(f"{where} query {target.get('refId')}: datasource is not ${{datasource}}")
             for call in _RATE_CALL.finditer(target.get("expr", "")):
                 arguments = _call_arguments(target["expr"], call.end())
-                if "[$__rate_interval]" not in arguments:
+                if "[$window]" not in arguments and "[$__range]" not in arguments:
                     problems.append(
                         f"{where} query {target.get('refId')}: {call.group(1)}(...) must use "
-                        f"[$__rate_interval], got {call.group(1)}({arguments})"
+                        f"[$window] (>= 2 probe rounds) or [$__range], got {call.group(1)}({arguments})"
                     )
     return problems
 

@@ -161,11 +161,30 @@ def test_a_panel_without_unit_description_or_datasource_is_reported() -> None:
     assert "datasource is not ${datasource}" in problems
 
 
-def test_a_rate_without_rate_interval_is_reported() -> None:
-    document = copy.deepcopy(load(DASHBOARDS / "canary-overview.json"))
-    panel = next(p for p in panels(document) if "increase(" in json.dumps(p.get("targets")))
-    panel["targets"][0]["expr"] = panel["targets"][0]["expr"].replace("[$__rate_interval]", "[5m]")
-    assert any("must use [$__rate_interval]" in p for p in structure_problems(document))
+def test_a_rate_over_a_fixed_or_scrape_sized_window_is_reported() -> None:
+    for window in ("[5m]", "[$__rate_interval]"):
+        document = copy.deepcopy(load(DASHBOARDS / "canary-overview.json"))
+        panel = next(p for p in panels(document) if "increase(" in json.dumps(p.get("targets")))
+        panel["targets"][0]["expr"] = panel["targets"][0]["expr"].replace("[$window]", window)
+        assert any("must use [$window] (>= 2 probe rounds)" in p for p in structure_problems(document))
+
+
+def test_the_window_defaults_to_two_rounds_of_the_default_round_interval() -> None:
+    from exporter.config import DEFAULT_INTERVAL_SECONDS
+
+    for path in sorted(DASHBOARDS.glob("*.json")):
+        (window,) = [v for v in load(path)["templating"]["list"] if v["name"] == "window"]
+        two_rounds = f"{int(2 * DEFAULT_INTERVAL_SECONDS // 3600)}h"
+        assert window["current"]["value"] == "1h" == two_rounds, path.name
+
+
+def test_the_provider_drilldown_links_the_evidence_of_the_selected_model_and_provider() -> None:
+    document = load(DASHBOARDS / "canary-provider.json")
+    urls = [link.get("url", "") for link in document["links"]]
+    evidence = "${exporter_url}/v1/evidence?model=${model:percentencode}&provider=${provider:percentencode}"
+    assert evidence in urls
+    names = [v["name"] for v in document["templating"]["list"]]
+    assert "exporter_url" in names
 
 
 def test_a_missing_datasource_variable_is_reported() -> None:

@@ -17,12 +17,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from exporter.pipeline.configs import Timings
-from exporter.pipeline.processes import AlertmanagerProcess, PrometheusProcess, free_port
+from exporter.pipeline.processes import AlertmanagerProcess, PrometheusProcess, Sample, free_port
 from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.simulator.server import SimulatorServer
 
@@ -167,6 +168,7 @@ def _live(expr: str, provider: str) -> str:
         expr.replace("$model", MODEL)
         .replace("$provider", provider)
         .replace("$__rate_interval", "20s")
+        .replace("$window", "20s")
         .replace("$__range", "5m")
     )
 
@@ -192,3 +194,115 @@ def test_the_outcome_timeline_codes_are_the_documented_ones(stack: Stack) -> Non
     assert samples and {str(int(s.value)) for s in samples} <= set(codes)
     assert {s.labels["contract"] for s in samples} >= {"ttft", "refusal", "structured"}
     assert "2" in {str(int(s.value)) for s in samples}, "the suspended provider shows no failing contract"
+
+
+# ---------------------------------------------------------------- a backfilled day at the production cadence
+
+ROUND_SECONDS = 1800  # the default rounds.interval
+SCRAPE_SECONDS = 60
+ROUNDS_PER_DAY = 48
+# How Grafana would fill the variables on a 24-hour dashboard at the production cadence.
+PRODUCTION_VARIABLES = {"$window": "1h", "$__rate_interval": "2m", "$__range": "24h", "$__interval": "1m"}
+_COUNTER_SUFFIXES = ("_total", "_bucket", "_count", "_sum")
+# Beyond MAY_BE_EMPTY: ALERTS series come from live rule evaluation; promtool backfills recording rules only.
+BACKFILL_MAY_BE_EMPTY = {"Canary alerts firing"}
+_TIMESTAMP_SUFFIXES = ("_timestamp_seconds", "_start_time_seconds")
+
+
+def _openmetrics_day(samples: list[Sample], start: float, end: float) -> str:
+    """A day of 30-minute rounds scraped every minute, from one scrape of every real series.
+
+    Gauges hold their value for the whole day, counters grow once per round (to the scraped value at the
+    end), timestamps are those of the round that produced them: exporter series change only at rounds.
+    """
+    by_name: dict[str, list[Sample]] = {}
+    for sample in samples:
+        by_name.setdefault(sample.labels["__name__"], []).append(sample)
+    lines = []
+    for name, series in sorted(by_name.items()):
+        for sample in series:
+            labels = ",".join(f'{k}="{v}"' for k, v in sorted(sample.labels.items()) if k != "__name__")
+            t = start
+            while t <= end:
+                round_index = int((t - start) // ROUND_SECONDS)
+                if name.endswith(_COUNTER_SUFFIXES):
+                    value = sample.value * (round_index + 1) / ROUNDS_PER_DAY
+                elif name.endswith(_TIMESTAMP_SUFFIXES):
+                    value = start if "start_time" in name else start + round_index * ROUND_SECONDS + 60
+                else:
+                    value = sample.value
+                lines.append(f"{name}{{{labels}}} {value!r} {t:.3f}")
+                t += SCRAPE_SECONDS
+    return "\n".join(lines) + "\n# EOF\n"
+
+
+def _promtool(*args: str) -> None:
+    result = subprocess.run(["promtool", *args], capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@dataclass
+class Backfilled:
+    """A Prometheus over a backfilled day, queried at the day's last scrape (whatever the wall clock says)."""
+
+    prometheus: PrometheusProcess
+    at: float
+
+    def query(self, expr: str) -> list[Any]:
+        response = httpx.get(
+            f"{self.prometheus.url}/api/v1/query", params={"query": expr, "time": self.at}, timeout=30
+        )
+        response.raise_for_status()
+        result: list[Any] = response.json()["data"]["result"]
+        return result
+
+
+@pytest.fixture(scope="module")
+def backfilled(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backfilled]:
+    """A Prometheus over a backfilled day (raw series and the recording rules), 15 minutes after a round."""
+    work = tmp_path_factory.mktemp("backfill")
+    raw = [s for s in stack.prometheus.query('{__name__=~"canary_.+|up"}') if ":" not in s.labels["__name__"]]
+    now = time.time()
+    end = now - 60
+    start = end - 15 * 60 - (ROUNDS_PER_DAY - 1) * ROUND_SECONDS
+    (work / "day.om").write_text(_openmetrics_day(raw, start, end))
+    prometheus = PrometheusProcess(work / "prom", targets={})
+    (work / "prom").mkdir(parents=True, exist_ok=True)
+    _promtool("tsdb", "create-blocks-from", "openmetrics", str(work / "day.om"), str(work / "prom" / "data"))
+    with prometheus:
+        _promtool(
+            "tsdb", "create-blocks-from", "rules", f"--start={int(start)}", f"--end={int(end)}",
+            f"--url={prometheus.url}", f"--output-dir={work / 'rules-blocks'}", "--eval-interval=60s",
+            str(ROOT / "rules" / "canary.rules.yml"),
+        )  # fmt: skip
+        for block in (work / "rules-blocks").iterdir():
+            block.rename(work / "prom" / "data" / block.name)
+        prometheus.restart()
+        yield Backfilled(prometheus, end)
+
+
+@pytest.mark.parametrize("path", sorted(DASHBOARDS.glob("*.json")), ids=lambda p: p.name)
+def test_every_panel_returns_data_on_a_backfilled_day_of_30_minute_rounds(
+    path: Path, stack: Stack, backfilled: Backfilled
+) -> None:
+    document = json.loads(path.read_text())
+    empty = []
+    for where, expr in expressions(document).items():
+        if not where.startswith("panel"):
+            continue
+        query = expr.replace("$model", MODEL).replace("$provider", stack.provider)
+        for variable, value in PRODUCTION_VARIABLES.items():
+            query = query.replace(variable, value)
+        title = where.split("'")[1]
+        allowed = MAY_BE_EMPTY.get(title) is not None or title in BACKFILL_MAY_BE_EMPTY
+        if not backfilled.query(query) and not allowed:
+            empty.append(f"{where}: {query}")
+    assert not empty, "queries with no data 15 minutes after a 30-minute round:\n" + "\n".join(empty)
+
+
+def test_the_old_scrape_sized_window_is_empty_between_rounds_which_is_why_window_exists(
+    stack: Stack, backfilled: Backfilled
+) -> None:
+    """The defect this window fixes, measured on the same data: 2 minutes after nothing changed is nothing."""
+    assert backfilled.query("sum(increase(canary_rounds_total[2m])) > 0") == []
+    assert backfilled.query("sum(increase(canary_rounds_total[1h])) > 0")

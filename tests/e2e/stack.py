@@ -219,6 +219,7 @@ class Stack:
         alertmanagers: int = 1,
         settings: StackSettings | None = None,
         use_proxies: bool = True,
+        chat_url: str | None = None,
     ) -> None:
         self.work = work.resolve()
         self.work.mkdir(parents=True, exist_ok=True)
@@ -257,6 +258,7 @@ class Stack:
         )
         self._alertmanager_count = alertmanagers
         self._use_proxies = use_proxies
+        self._chat_url = chat_url  # where the shipped chat receivers post (None: nowhere)
 
     # -- set-up ------------------------------------------------------------------------------------------
     def _secret(self, name: str) -> Path:
@@ -340,6 +342,7 @@ class Stack:
                 timings=self.settings.timings,
                 cluster=clustered,
                 peers=peers,
+                chat_url=self._chat_url,
             )
             self.alertmanagers.append(am)
             self._closers.append(am.close)
@@ -356,6 +359,7 @@ class Stack:
             targets={
                 "canary-exporter": f"127.0.0.1:{self.exporter_port}",
                 "canary-receiver": f"127.0.0.1:{self.receiver_port}",
+                "alertmanager": self.alertmanagers[0].address,
             },
             alertmanagers=[am.address for am in self.alertmanagers],
             timings=self.settings.timings,

@@ -202,3 +202,29 @@ def test_an_endpoint_listed_without_a_display_name_is_not_a_pin_violation() -> N
     gw = ScriptedGateway([Endpoint(tag="anon/fp8", provider_name="", supported_parameters=frozenset())])
     report = asyncio.run(prober(gw).run_round(1))
     assert Outcome.PIN_VIOLATION not in {r.outcome for r in report.results[(MODEL, "anon/fp8")].values()}
+
+
+def test_a_timed_out_first_token_is_counted_beside_the_histogram_so_the_slowest_host_has_a_series() -> None:
+    gw = ScriptedGateway([ep("alpha"), ep("slow")])
+    gw.faults["slow"] = lambda r: (
+        ChatResult(first_token_timed_out=True, served_by="Slow")
+        if r.stream
+        else ChatResult(content=STORY, finish_reason="stop", served_by="Slow")
+    )
+    service = ExporterService(prober(gw).plans, prober(gw).contracts, 0.0, 8)
+    asyncio.run(service.run(rounds=2))
+    body = generate_latest(service.registry).decode()
+    assert 'canary_probe_ttft_timeouts_total{model="acme/model-1",provider="slow"} 2.0' in body
+    assert 'canary_probe_ttft_timeouts_total{model="acme/model-1",provider="alpha"} 0.0' in body
+    assert 'canary_probe_ttft_seconds_count{model="acme/model-1",provider="alpha"} 2.0' in body
+    assert 'canary_probe_ttft_seconds_count{model="acme/model-1",provider="slow"}' not in body
+
+
+def test_the_discovery_failing_gauge_says_whether_the_last_round_could_list_the_endpoints() -> None:
+    gw = ScriptedGateway([ep("alpha")])
+    service = ExporterService(prober(gw).plans, prober(gw).contracts, 0.0, 8)
+    asyncio.run(service.run(rounds=1))
+    assert 'canary_discovery_failing{model="acme/model-1"} 0.0' in generate_latest(service.registry).decode()
+    gw.discovery_error = GatewayError(Outcome.TRANSPORT, Reason.SERVER_ERROR, 503)
+    asyncio.run(service.run(rounds=1))
+    assert 'canary_discovery_failing{model="acme/model-1"} 1.0' in generate_latest(service.registry).decode()

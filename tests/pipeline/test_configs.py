@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from exporter.pipeline.configs import (
+    ALERTMANAGER_JOB,
     EXPORTER_JOB,
     RECEIVER_JOB,
     RECEIVER_NAME,
@@ -81,7 +82,11 @@ def test_the_shipped_prometheus_config_scrapes_the_exporter_and_receiver_on_thei
     jobs = {
         job["job_name"]: job["static_configs"][0]["targets"] for job in shipped_prometheus()["scrape_configs"]
     }
-    assert jobs == {EXPORTER_JOB: ["127.0.0.1:9464"], RECEIVER_JOB: ["127.0.0.1:9465"]}
+    assert jobs == {
+        EXPORTER_JOB: ["127.0.0.1:9464"],
+        RECEIVER_JOB: ["127.0.0.1:9465"],
+        ALERTMANAGER_JOB: ["127.0.0.1:9093"],
+    }
 
 
 def shipped_prometheus() -> dict[str, Any]:
@@ -107,7 +112,11 @@ def test_the_shipped_alertmanager_config_passes_amtool() -> None:
         (["alertname=CanaryGlobalOutage", "severity=critical"], "oncall"),
         (["alertname=CanaryCapacityFloorBlocked", "model=m", "severity=critical"], "oncall"),
         (["alertname=CanaryProbeWeak", "severity=warning"], "team"),
-        (["alertname=CanaryProviderSuspended", "severity=info"], "team"),
+        # Informational alerts go to a non-paging channel; the watchdog to the dead man's switch.
+        (["alertname=CanaryProviderSuspended", "severity=info"], "notices"),
+        (["alertname=CanaryQuarantineChanged", "kind=lift", "severity=info"], "notices"),
+        (["alertname=CanaryWatchdog", "severity=info"], "deadmansswitch"),
+        (["alertname=CanaryNotificationsFailing", "severity=critical"], "oncall"),
         (["alertname=DatasourceNoData"], "team"),
     ],
 )
@@ -115,6 +124,29 @@ def test_the_shipped_routing_sends_only_action_alerts_to_the_receiver(
     labels: list[str], receiver: str
 ) -> None:
     assert route_for(SHIPPED_ALERTMANAGER_CONFIG, *labels) == receiver
+
+
+def test_the_chat_receivers_render_the_canary_templates_and_read_their_url_from_a_file() -> None:
+    receivers = {r["name"]: r for r in shipped_am()["receivers"]}
+    for name in ("team", "notices"):
+        (chat,) = receivers[name]["slack_configs"]
+        assert chat["api_url_file"].startswith("/run/secrets/") and "api_url" not in chat
+        assert chat["title"] == '{{ template "canary.title" . }}'
+        assert chat["text"] == '{{ template "canary.text" . }}'
+    assert shipped_am()["templates"] == ["templates/*.tmpl"]
+
+
+def test_a_generated_alertmanager_config_keeps_the_chat_receivers_when_a_chat_url_is_given(
+    tmp_path: Path,
+) -> None:
+    config = generated_am(tmp_path, chat_url="http://127.0.0.1:18003/chat")
+    receivers = {r["name"]: r for r in config["receivers"]}
+    (chat,) = receivers["team"]["slack_configs"]
+    assert chat["api_url"] == "http://127.0.0.1:18003/chat" and "api_url_file" not in chat
+    assert chat["text"] == '{{ template "canary.text" . }}'
+    assert receivers["oncall"] == {"name": "oncall"}
+    (templates,) = config["templates"]
+    assert Path(templates).is_absolute() and templates.endswith("config/templates/*.tmpl")
 
 
 def test_the_receiver_route_groups_per_host_and_repeats_well_within_a_one_day_suspension() -> None:

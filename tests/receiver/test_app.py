@@ -238,6 +238,7 @@ def test_health_metrics_and_openapi(h: Harness) -> None:
     text = h.client.get("/metrics").text
     for line in (
         'canary_receiver_suspension_active{mode="enforce",model="m/x",provider="a/1"} 1.0',
+        'canary_receiver_suspension_rung{mode="enforce",model="m/x",provider="a/1"} 1.0',
         'canary_receiver_offense_level{model="m/x",provider="a/1"} 1.0',
         'canary_receiver_ignored_providers{layer="builtin",model="m/x"} 1.0',
         'canary_receiver_decisions_total{kind="floor_block"} 2.0',

@@ -17,8 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules" / "canary.rules.yml"
 RULE_TESTS = sorted((ROOT / "rules" / "tests").glob("*_test.yml"))
 METRICS_DOC = ROOT / "docs" / "metrics.md"
-RUNBOOK_PATTERN = "https://github.com/provider-canary/provider-canary/blob/main/docs/runbook.md#{}"
+RUNBOOK_PATTERN = "docs/runbook.md#{}"
 
+# Alerts that fire by design at every evaluation (a dead man's switch heartbeat).
+ALWAYS_FIRING = {"CanaryWatchdog"}
 GROUPS = load_rule_groups(RULES)
 ALERTS = {rule.alert: rule for group in GROUPS for rule in group.alerts}
 RECORDINGS = {rule.record: rule for group in GROUPS for rule in group.recordings}
@@ -81,6 +83,10 @@ def test_alerts_follow_the_naming_severity_annotation_and_runbook_conventions(al
     assert alert.annotations["runbook_url"] == RUNBOOK_PATTERN.format(alert.alert.lower())
 
 
+def test_only_the_watchdog_fires_unconditionally() -> None:
+    assert {alert.alert for alert in ALERTS.values() if alert.expr.strip() == "vector(1)"} == ALWAYS_FIRING
+
+
 def test_only_the_suspend_and_recover_alerts_carry_an_action_label() -> None:
     actions = {alert.alert: alert.labels["action"] for alert in ALERTS.values() if "action" in alert.labels}
     assert actions == {"CanaryProviderFailing": "suspend", "CanaryProviderRecovered": "recover"}
@@ -112,6 +118,8 @@ def test_every_alert_has_a_before_a_firing_and_a_never_fires_case(alertname: str
         for case in firing
         for alert in case["exp_alerts"]
     ), f"{alertname}: no firing case checks every label and annotation"
+    if alertname in ALWAYS_FIRING:
+        return  # it has no "before" and no "never": its absence is what a dead man's switch detects
     never = [name for name, case in cases if not case["exp_alerts"] and "never" in name]
     assert never, f"{alertname}: no explicit never-fires test (a test named '... never ...' expecting [])"
     before = [name for name, case in cases if not case["exp_alerts"] and "never" not in name]
