@@ -203,7 +203,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if config.receiver is not None:
             from exporter.receiver.server import ReceiverServer
 
-            receiver = stack.enter_context(ReceiverServer(config.receiver))
+            receiver = stack.enter_context(ReceiverServer(config.receiver, init=True))
             receiver_url = receiver.base_url
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
         service, exporter_server = stack.enter_context(_exporter(config))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -25,7 +24,6 @@ from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
 from typing import Any
 
-from exporter.receiver.codec import decision_to_json
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import (
     Policy,
@@ -44,7 +42,6 @@ from exporter.receiver.rfc3339 import format_optional, format_rfc3339
 from exporter.receiver.state import Decision, Mode, State
 from exporter.receiver.store import Store
 
-RECENT_DECISIONS = 10_000
 log = logging.getLogger("canary.receiver")
 
 
@@ -63,7 +60,6 @@ class ReceiverService:
         config: ReceiverConfig,
         store: Store,
         state: State,
-        recent: tuple[Decision, ...],
         *,
         clock: Callable[[], float],
     ) -> None:
@@ -75,7 +71,6 @@ class ReceiverService:
         self._counter_lock = threading.Lock()
         self._closed = False
         self._state = state
-        self._recent = recent[-RECENT_DECISIONS:]
         self._counters = Counters()
         self._views: Mapping[str, IgnoreView] = MappingProxyType({})
         self._generated_at = clock()
@@ -87,13 +82,20 @@ class ReceiverService:
         config: ReceiverConfig,
         *,
         clock: Callable[[], float] = time.time,
-        fsync: Callable[[int], None] = os.fsync,
+        fault: Callable[[], None] | None = None,
+        init: bool = False,
     ) -> ReceiverService:
-        """Lock and load the store named in ``config`` (``StoreError`` if it cannot be used)."""
-        store, loaded = Store.open(config.store_dir, ladder=config.policy().ladder, clock=clock, fsync=fsync)
+        """Lock, check and load the store named in ``config`` (``StoreError`` if it cannot be used).
+
+        ``init`` allows creating a new, empty store where there is none (the CLI's ``--init``); ``fault``
+        is a test seam called inside every write transaction (raise ``OSError`` to fail the write).
+        """
+        store, loaded = Store.open(
+            config.store_dir, ladder=config.policy().ladder, clock=clock, fault=fault, init=init
+        )
         for warning in loaded.warnings:
             log.error("store recovery: %s", warning)
-        return cls(config, store, loaded.state, loaded.decisions, clock=clock)
+        return cls(config, store, loaded.state, clock=clock)
 
     def __enter__(self) -> ReceiverService:
         return self
@@ -123,7 +125,6 @@ class ReceiverService:
                 elapsed = time.perf_counter() - started
                 # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
                 self._state = state
-                self._recent = (self._recent + decisions)[-RECENT_DECISIONS:]
                 try:
                     self._count(
                         lambda c: c.count_decisions(
@@ -272,20 +273,16 @@ class ReceiverService:
         }
 
     def decisions(self, *, since_seq: int | None, since_time: float | None, limit: int) -> dict[str, Any]:
-        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones."""
-        recent = self._recent
-        if since_seq is not None:
-            chosen = [d for d in recent if d.seq > since_seq][:limit]
-        elif since_time is not None:
-            chosen = [d for d in recent if d.at >= since_time][:limit]
-        else:
-            chosen = list(recent[-limit:])
+        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones.
+
+        Read from the store's log (the whole history, paged), never from memory."""
+        chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
         return {
-            "decisions": [decision_to_json(d) for d in chosen],
-            "next_since": chosen[-1].seq
+            "decisions": chosen,
+            "next_since": chosen[-1]["seq"]
             if chosen
             else (since_seq if since_seq is not None else self._state.seq),
-            "oldest_in_memory": recent[0].seq if recent else None,
+            "oldest_in_memory": 1 if self._state.seq else None,  # kept for compatibility: all are stored
         }
 
     def metrics_snapshot(self) -> MetricsSnapshot:

@@ -132,7 +132,7 @@ def test_random_histories_keep_every_invariant(ops: list[Any], mode: Mode) -> No
     with tempfile.TemporaryDirectory() as tmp:
         clock = Clock()
         config = make_config(Path(tmp), mode=mode, builtin=BUILTIN, min_routable_hosts=MINIMUM)
-        service = ReceiverService.open(config, clock=clock)
+        service = ReceiverService.open(config, clock=clock, init=True)
         reference = Reference({})
         incident_ids: list[str] = []
         try:

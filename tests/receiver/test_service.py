@@ -29,7 +29,7 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock, config = Clock(), make_config(tmp_path / "s")
-    service = ReceiverService.open(config, clock=clock)
+    service = ReceiverService.open(config, clock=clock, init=True)
 
     def broken(seconds: float | None) -> str | None:
         raise ValueError("cannot format")
@@ -49,10 +49,14 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
 
 def test_observe_mode_serves_no_suspension_even_one_enforced_before_a_restart(tmp_path: Path) -> None:
     clock = Clock()
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
+    ) as service:
         service.notify(note("a/1"))
         assert ignored(service) == ["a/1"]
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True
+    ) as service:
         assert ignored(service) == []  # DESIGN section 8: observe excludes nothing
         assert [s["provider"] for s in service.suspensions()["suspensions"]] == ["a/1"]  # still listed
         # ... and the floor still counts it: with 4 hosts and a floor of 2, c/1 suspends, d/1 does not
@@ -64,10 +68,14 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
     tmp_path: Path,
 ) -> None:
     clock = Clock()
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True
+    ) as service:
         (observed,) = service.notify(note("a/1"))
     clock.advance(3600)
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
+    ) as service:
         (promoted,) = service.notify(note("a/1"))
         assert promoted.kind is Kind.PROMOTE and (promoted.rung, promoted.until) == (1, observed.until)
         assert ignored(service) == ["a/1"]
@@ -79,5 +87,7 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
         service.sweep()
         (again,) = service.notify(note("a/1"))  # still failing: next rung, as after any suspension
         assert (again.kind, again.rung) == (Kind.ESCALATE, 2)
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
+    ) as service:
         assert service.state.suspensions[route].rung == 2  # the promote decision replays
