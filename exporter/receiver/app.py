@@ -172,7 +172,10 @@ def build_app(
 
     async def healthz(request: Request) -> Response:
         service = svc()
-        return JSONResponse({"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq})
+        body = {"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq}
+        if service.damaged is not None:
+            return JSONResponse({**body, "status": "damaged", "message": service.damaged}, status_code=503)
+        return JSONResponse(body)
 
     async def metrics(request: Request) -> Response:
         return Response(render(svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)

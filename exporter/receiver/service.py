@@ -40,7 +40,7 @@ from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.rfc3339 import format_optional, format_rfc3339
 from exporter.receiver.state import Decision, Mode, State
-from exporter.receiver.store import Store
+from exporter.receiver.store import Store, StoreWriteError
 
 log = logging.getLogger("canary.receiver")
 
@@ -70,6 +70,7 @@ class ReceiverService:
         self._lock = threading.Lock()
         self._counter_lock = threading.Lock()
         self._closed = False
+        self.damaged: str | None = None  # set when the background verification finds damage
         self._state = state
         self._counters = Counters()
         self._views: Mapping[str, IgnoreView] = MappingProxyType({})
@@ -95,7 +96,19 @@ class ReceiverService:
         )
         for warning in loaded.warnings:
             log.error("store recovery: %s", warning)
-        return cls(config, store, loaded.state, clock=clock)
+        service = cls(config, store, loaded.state, clock=clock)
+        threading.Thread(target=service.verify_history, name="receiver-verify", daemon=True).start()
+        return service
+
+    def verify_history(self) -> str | None:
+        """Prove the part of a long log that start-up did not (``Store.verify_history``). A problem is
+        logged at ERROR and makes the receiver refuse every write (503, Alertmanager retries) and report
+        ``damaged`` on /healthz, while it keeps serving the state start-up proved."""
+        problem = self._store.verify_history()
+        if problem is not None:
+            log.error("store verification failed, refusing writes: %s", problem)
+            self.damaged = problem
+        return problem
 
     def __enter__(self) -> ReceiverService:
         return self
@@ -114,6 +127,8 @@ class ReceiverService:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the receiver service is closed")
+            if self.damaged is not None:
+                raise StoreWriteError(f"the store is damaged: {self.damaged}")
             now = self._clock()
             outcome = step(self._state, now)
             if isinstance(outcome, Refused):

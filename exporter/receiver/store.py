@@ -55,6 +55,8 @@ LOCK_NAME = "receiver.lock"
 FORMAT = 2  # format 1 was the JSONL journal (legacy.py)
 GENESIS = hashlib.sha256(b"canary receiver decision log").digest()
 _LEFTOVERS = ("-wal", "-shm", "-journal")
+#: Logs up to this many rows are proven whole at start-up; longer ones after the checkpoint (see _load).
+SYNC_VERIFY_ROWS = 100_000
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -110,6 +112,7 @@ class Store:
         self._head_seq = 0
         self._head_chain = GENESIS
         self._since_checkpoint = 0
+        self._verified_from: tuple[int, State] | None = None  # (seq, state) verify_history must prove
 
     # -- opening ---------------------------------------------------------------------------------------
     @classmethod
@@ -270,37 +273,28 @@ class Store:
             missing = "head" if head is None else "checkpoint"
             raise StoreError(f"{self.path}: the {missing} row is missing: the store was edited; restore it")
         cp_seq, cp_chain, cp_text, cp_digest = checkpoint
-        tail: list[tuple[int, str]] = []  # (seq, entry) after the checkpoint
-        chain, expect, anchor = GENESIS, 1, GENESIS if cp_seq == 0 else None
-        for seq, entry, stored in db.execute("SELECT seq, entry, chain FROM decisions ORDER BY seq"):
-            if seq != expect:
-                raise StoreError(
-                    f"{self.path}: decisions: decision {expect} is missing (the next one is {seq}): "
-                    "the log has a gap; restore the file"
-                )
-            chain = chain_next(chain, entry)
-            if stored != chain:
-                raise StoreError(
-                    f"{self.path}: decisions: decision {seq} was altered (its chain hash does not match "
-                    "its content and the decisions before it); restore the file"
-                )
-            if seq == cp_seq:
-                anchor = chain
-            elif seq > cp_seq:
-                tail.append((seq, entry))
-            expect += 1
-        last = expect - 1
+        count, last = db.execute("SELECT count(*), coalesce(max(seq), 0) FROM decisions").fetchone()
+        if count != last:
+            self._raise_gap(db)
+        # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the rows after the
+        # checkpoint are (start-up stays flat), and ``verify_history`` proves the rest in the background.
+        start = 0 if count <= SYNC_VERIFY_ROWS else min(cp_seq, last)
+        anchor = self._stored_chain(db, start)
+        walked = self._walk(db, start, anchor)
+        chain = walked[-1][2] if walked else anchor
         if (head[0], head[1]) != (last, chain):
             raise StoreError(
                 f"{self.path}: the log ends at decision {last} but the store's head is decision {head[0]} "
                 "with another hash: decisions were removed from the end or the last one was altered; "
                 "restore the file"
             )
+        cp_anchor = self._stored_chain(db, cp_seq) if cp_seq <= last else None
+        tail = [(seq, entry) for seq, entry, _ in walked if seq > cp_seq]
         self._head_seq, self._head_chain = last, chain
         state: State | None = None
         if (
-            anchor is not None
-            and anchor == cp_chain
+            cp_anchor is not None
+            and cp_anchor == cp_chain
             and hashlib.sha256(cp_text.encode()).digest() == cp_digest
         ):
             try:
@@ -316,12 +310,83 @@ class Store:
             if state is not None:
                 warnings.append(f"{self.path}: the checkpoint says decision {state.seq}, its row {cp_seq}")
             state = State()
-            tail = [(s, e) for s, e in db.execute("SELECT seq, entry FROM decisions ORDER BY seq")]
+            tail = [(seq, entry) for seq, entry, _ in self._walk(db, 0, GENESIS)]
+        elif start > 0:
+            self._verified_from = (state.seq, state)
         state = self._replay(state, tail)
         self._since_checkpoint = len(tail)
         if warnings:
             self._write(lambda: db.execute(*self._checkpoint_sql(state, self._head_chain)))
         return Loaded(state, tuple(warnings))
+
+    def _raise_gap(self, db: sqlite3.Connection) -> None:
+        after = db.execute(
+            "SELECT d.seq FROM decisions d WHERE NOT EXISTS "
+            "(SELECT 1 FROM decisions p WHERE p.seq = d.seq - 1) AND d.seq > 1 ORDER BY d.seq LIMIT 1"
+        ).fetchone()
+        first = db.execute("SELECT min(seq) FROM decisions").fetchone()[0]
+        following = first if first != 1 else after[0]
+        raise StoreError(
+            f"{self.path}: decisions: decision {following - 1 if first == 1 else 1} is missing (the next one "
+            f"is {following}): the log has a gap; restore the file"
+        )
+
+    def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:
+        if seq == 0:
+            return GENESIS
+        row = db.execute("SELECT chain FROM decisions WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: decisions: decision {seq} is missing")
+        return bytes(row[0])
+
+    def _walk(
+        self, db: sqlite3.Connection, after: int, chain: bytes, upto: int | None = None
+    ) -> list[tuple[int, str, bytes]]:
+        """Rows after ``after`` (up to ``upto``), each proven by its chain hash from ``chain`` (the chain at
+        ``after``) and by following the previous one with no gap."""
+        rows = []
+        expect = after + 1
+        for seq, entry, stored in db.execute(
+            "SELECT seq, entry, chain FROM decisions WHERE seq > ? AND seq <= ? ORDER BY seq",
+            (after, upto if upto is not None else 2**62),
+        ):
+            if seq != expect:
+                raise StoreError(
+                    f"{self.path}: decisions: decision {expect} is missing (the next one is {seq}): "
+                    "the log has a gap; restore the file"
+                )
+            chain = chain_next(chain, entry)
+            if stored != chain:
+                raise StoreError(
+                    f"{self.path}: decisions: decision {seq} was altered (its chain hash does not match "
+                    "its content and the decisions before it); restore the file"
+                )
+            rows.append((seq, entry, chain))
+            expect += 1
+        return rows
+
+    def verify_history(self) -> str | None:
+        """Prove the rows start-up did not (large logs): every chain hash from decision 1 to the checkpoint
+        start-up used, and that folding them gives exactly that checkpoint. None when sound (or nothing was
+        left to prove), else the problem, naming the file and the decision. Reads on its own connection."""
+        if self._verified_from is None:
+            return None
+        seq, expected = self._verified_from
+        db = connect(self.path, read_only=True)
+        try:
+            rows = [(n, entry) for n, entry, _ in self._walk(db, 0, GENESIS, upto=seq)]
+            folded = self._replay(State(), rows)
+        except StoreError as exc:
+            return str(exc)
+        finally:
+            db.close()
+        if folded != expected:
+            return (
+                f"{self.path}: the checkpoint at decision {seq} differs from the fold of decisions 1..{seq}: "
+                "the checkpoint or the code that folds the log changed; restore the file"
+            )
+        self._verified_from = None
+        return None
 
     def _replay(self, state: State, rows: list[tuple[int, str]]) -> State:
         decisions = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,30 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
         make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
     ) as service:
         assert service.state.suspensions[route].rung == 2  # the promote decision replays
+
+
+def test_damage_found_after_start_up_refuses_writes_and_reports_on_healthz(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from starlette.testclient import TestClient
+
+    from exporter.receiver import store as store_module
+    from exporter.receiver.app import build_app
+    from exporter.receiver.store import FILE_NAME, StoreWriteError
+
+    monkeypatch.setattr(store_module, "SYNC_VERIFY_ROWS", 1)
+    clock, config = Clock(), make_config(tmp_path / "s")
+    with ReceiverService.open(config, clock=clock, init=True) as service:
+        for p in ("a/1", "c/1"):
+            service.notify(note(p))
+    db = sqlite3.connect(tmp_path / "s" / FILE_NAME)
+    db.execute("UPDATE decisions SET entry = replace(entry, 'a/1', 'z/1') WHERE seq = 1")
+    db.commit()
+    db.close()
+    with ReceiverService.open(config, clock=clock) as service:
+        assert "decision 1 was altered" in (service.verify_history() or "")
+        assert ignored(service) == ["a/1", "c/1"]  # keeps serving what start-up proved
+        with pytest.raises(StoreWriteError, match="the store is damaged"):
+            service.notify(note("d/1"))
+        health = TestClient(build_app(config, service=service)).get("/healthz")
+        assert health.status_code == 503 and health.json()["status"] == "damaged"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from exporter.receiver import store as store_module
 from exporter.receiver.decide import Policy, decide_notification
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.payloads import Notification, parse_notification
@@ -191,3 +192,20 @@ def test_a_damaged_format_1_journal_is_not_migrated(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=r"decisions.jsonl:2: corrupt decision log entry"):
         reopen(directory)
     assert not (directory / FILE_NAME).exists() and log.exists()
+
+
+def test_a_long_log_starts_fast_and_is_proven_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "SYNC_VERIFY_ROWS", 2)  # "long" = more than 2 rows
+    state = fill(tmp_path, ["a/1", "b/1", "c/1", "d/1"], snapshot_every=3)
+    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)
+    assert loaded.state == state and store.verify_history() is None
+    store.close()
+    edit(tmp_path, "UPDATE decisions SET entry = replace(entry, 'a/1', 'x/1') WHERE seq = 1")
+    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)  # the state start-up proves is intact
+    try:
+        assert loaded.state == state
+        assert "decision 1 was altered" in (store.verify_history() or "")
+    finally:
+        store.close()
