@@ -27,7 +27,7 @@ import anyio.to_thread
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -44,6 +44,8 @@ from exporter.receiver.store import StoreWriteError
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
+MAX_FIELD_CHARS = 4096  # any admin body field
+MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
 class _Reject(Exception):
@@ -81,6 +83,9 @@ def build_app(
 
     webhook_token = config.webhook_token.value.encode("utf-8", "surrogateescape")
     admin_token = config.admin_token.value.encode("utf-8", "surrogateescape")
+    read_token = (
+        None if config.read_token is None else config.read_token.value.encode("utf-8", "surrogateescape")
+    )
 
     async def webhook(request: Request) -> Response:
         try:
@@ -92,7 +97,8 @@ def build_app(
             data = _decode_json(await _read_body(request, config.max_body_bytes))
             parsed = parse_notification(data)
             if isinstance(parsed, PayloadError):
-                raise _Reject(400, "bad_request", "the webhook payload is invalid", list(parsed.problems))
+                code = "too_large" if parsed.status == 413 else "bad_request"
+                raise _Reject(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
         except _Reject as reject:
             svc().count_webhook("too_large" if reject.response.status_code == 413 else "bad_request")
             return reject.response
@@ -125,6 +131,8 @@ def build_app(
 
     async def decisions(request: Request) -> Response:
         try:
+            if read_token is not None:
+                _authorize(request, read_token)
             since_seq, since_time, limit = _decision_query(request)
         except _Reject as reject:
             return reject.response
@@ -134,27 +142,26 @@ def build_app(
         try:
             _authorize(request, admin_token)
             body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
-            fields = _fields(body, required=("model", "provider", "reason"))
+            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
+            until = _until(fields)
         except _Reject as reject:
             return reject.response
-        result = await _admin(svc().lift, fields["model"], fields["provider"], fields["reason"])
+        result = await _admin(svc().lift, fields["model"], fields["provider"], fields["reason"], until)
         return result if isinstance(result, Response) else JSONResponse({"decisions": result})
 
     async def admin_add_incident(request: Request) -> Response:
         try:
             _authorize(request, admin_token)
             body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
+            force = body.pop("force", False) if isinstance(body, dict) else False
+            if not isinstance(force, bool):
+                raise _Reject(400, "bad_request", "invalid incident", ["force: expected true or false"])
             fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
-            until = None
-            if fields.get("until") is not None:
-                try:
-                    until = parse_rfc3339(fields["until"])
-                except ValueError as exc:
-                    raise _Reject(400, "bad_request", "invalid incident", [f"until: {exc}"]) from None
+            until = _until(fields)
         except _Reject as reject:
             return reject.response
         result = await _admin(
-            svc().add_incident, fields["model"], fields["provider"], fields["reason"], until
+            svc().add_incident, fields["model"], fields["provider"], fields["reason"], until, force
         )
         if isinstance(result, Response):
             return result
@@ -239,7 +246,7 @@ async def _admin(
     except StoreWriteError as exc:
         return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
     if isinstance(result, Refused):
-        code = "not_found" if result.status == 404 else "bad_request"
+        code = {404: "not_found", 409: "conflict"}.get(result.status, "bad_request")
         return JSONResponse({"error": code, "message": result.message}, status_code=result.status)
     return [decision_to_json(d) for d in result]
 
@@ -256,7 +263,18 @@ def _authorize(request: Request, token: bytes) -> None:
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
-    """Read at most ``limit`` bytes, refusing as soon as more arrive (not after buffering them)."""
+    """Read at most ``limit`` bytes, refusing as soon as more arrive (not after buffering them).
+
+    Only ``application/json`` bodies are read (415 otherwise); a client that hangs up mid-body gets a
+    quiet 400 nobody reads (never a traceback)."""
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise _Reject(
+            415,
+            "unsupported_media_type",
+            f"Content-Type must be application/json, got {media or 'none'!r}",
+            ["<headers>.content-type: expected application/json"],
+        )
     declared = request.headers.get("content-length")
     if declared is not None:
         if _uint(declared) is None:
@@ -265,11 +283,14 @@ async def _read_body(request: Request, limit: int) -> bytes:
             raise _Reject(413, "too_large", f"body of {declared} bytes exceeds the limit of {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _Reject(413, "too_large", f"body exceeds the limit of {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _Reject(413, "too_large", f"body exceeds the limit of {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise _Reject(400, "client_disconnected", "the client hung up before the body was complete") from None
     return b"".join(chunks)
 
 
@@ -277,7 +298,11 @@ def _decode_json(body: bytes) -> Any:
     if not body.strip():
         raise _Reject(400, "bad_request", "empty body: expected a JSON object", ["<body>: empty"])
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+    except _NotFinite as exc:
+        raise _Reject(
+            400, "bad_request", "body has a number that is not finite", [f"<body>: {exc}"]
+        ) from None
     except UnicodeDecodeError as exc:
         raise _Reject(
             400, "bad_request", "body is not UTF-8", [f"<body>: byte {exc.start}: not UTF-8"]
@@ -289,10 +314,20 @@ def _decode_json(body: bytes) -> Any:
         raise _Reject(
             400, "bad_request", "body is nested too deeply", ["<body>: nested too deeply"]
         ) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits (int max_str_digits)
+        raise _Reject(400, "bad_request", "body has a number too large", [f"<body>: {exc}"]) from None
     if _SURROGATE_ESCAPE.search(body) and (where := _unencodable(data)) is not None:
         problem = f"{where}: a lone surrogate escape (\\ud800-\\udfff) is not a character; cannot be stored"
         raise _Reject(400, "bad_request", "body has a string that is not valid Unicode", [problem])
     return data
+
+
+class _NotFinite(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotFinite(f"{name} is not a finite number (JSON has no NaN or Infinity)")
 
 
 _SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]")
@@ -330,6 +365,11 @@ def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] =
         raise _Reject(400, "bad_request", "expected a JSON object", ["<body>: expected a JSON object"])
     problems = [f"{k}: missing (a non-empty string)" for k in required if not _nonempty(body.get(k))]
     problems += [
+        f"{k}: longer than {MAX_FIELD_CHARS} characters"
+        for k in (*required, *optional)
+        if isinstance(body.get(k), str) and len(body[k]) > MAX_FIELD_CHARS
+    ]
+    problems += [
         f"{k}: expected a non-empty string"
         for k in optional
         if body.get(k) is not None and not _nonempty(body[k])
@@ -342,6 +382,15 @@ def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] =
     }
 
 
+def _until(fields: dict[str, Any]) -> float | None:
+    if fields.get("until") is None:
+        return None
+    try:
+        return parse_rfc3339(fields["until"])
+    except ValueError as exc:
+        raise _Reject(400, "bad_request", "invalid request body", [f"until: {exc}"]) from None
+
+
 def _nonempty(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
@@ -350,8 +399,9 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
     params = request.query_params
     raw_limit = params.get("limit", "100")
     limit = _uint(raw_limit)
-    if limit is None or not 1 <= limit <= 1000:
-        raise _Reject(400, "bad_request", "invalid query", [f"limit: expected 1..1000, got {raw_limit!r}"])
+    if limit is None or not 1 <= limit <= MAX_PAGE:
+        problem = f"limit: expected 1..{MAX_PAGE}, got {raw_limit!r}"
+        raise _Reject(400, "bad_request", "invalid query", [problem])
     since = params.get("since")
     if since is None or since == "":
         return None, None, limit
@@ -378,4 +428,5 @@ def _etag_matches(header: str | None, etag: str) -> bool:
 
 
 def _brief(d: Decision) -> dict[str, Any]:
-    return {"seq": d.seq, "kind": str(d.kind), "model": d.model, "provider": d.provider, "reason": d.reason}
+    seq = d.seq if d.journaled else None  # None: a repeat, counted but not journaled
+    return {"seq": seq, "kind": str(d.kind), "model": d.model, "provider": d.provider, "reason": d.reason}

@@ -13,6 +13,7 @@ Example (every key with its default, except the three required ones)::
       ladder: [1d, 3d, 7d]
       fade_after: 14d
       max_body_bytes: 1048576
+      read_token: {env: CANARY_READ_TOKEN}         # optional: GET /v1/decisions then needs it
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class ReceiverConfig:
     ladder: tuple[float, ...] = DEFAULT_LADDER
     fade_after: float = 14 * 86400.0
     max_body_bytes: int = 1024 * 1024
+    read_token: Secret | None = None  # when set, GET /v1/decisions needs it (the audit log is sensitive)
 
     def policy(self) -> Policy:
         """The judgement rules the decision functions take."""
@@ -75,6 +77,7 @@ def read_receiver_config(section: Section, base_dir: Path) -> ReceiverConfig:
     store_raw = section.string("store_dir")
     webhook = section.secret("webhook_token", required=True)
     admin = section.secret("admin_token", required=True)
+    read = section.secret("read_token")
     if (
         webhook is not None
         and admin is not None
@@ -113,6 +116,7 @@ def read_receiver_config(section: Section, base_dir: Path) -> ReceiverConfig:
         ladder=ladder,
         fade_after=fade_after,
         max_body_bytes=max_body,
+        read_token=read,
     )
 
 

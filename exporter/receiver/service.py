@@ -134,25 +134,29 @@ class ReceiverService:
             if isinstance(outcome, Refused):
                 return outcome
             state, decisions = outcome
-            if decisions:
+            journaled = tuple(d for d in decisions if d.journaled)
+            repeats = [(str(d.kind), d.model) for d in decisions if not d.journaled]
+            if repeats:  # counted only: a repeat changes nothing, so it is neither journaled nor fsynced
+                self._count(lambda c: c.count_decisions(repeats))
+            if journaled:
                 started = time.perf_counter()
-                self._store.commit(decisions, state)  # raises StoreWriteError: nothing changes
+                self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
                 elapsed = time.perf_counter() - started
                 # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
                 self._state = state
                 try:
                     self._count(
                         lambda c: c.count_decisions(
-                            [(str(d.kind), d.model) for d in decisions]
+                            [(str(d.kind), d.model) for d in journaled]
                         ).observe_write(elapsed)
                     )
-                    for d in decisions:
+                    for d in journaled:
                         log.info("decision %s %s %s: %s", d.kind, d.model or "-", d.provider or "-", d.reason)
                 except Exception:
                     log.exception(
                         "decisions up to %d are recorded but could not be counted or logged", state.seq
                     )
-                self._publish(state, now, {d.model for d in decisions if d.model is not None})
+                self._publish(state, now, {d.model for d in journaled if d.model is not None})
             return decisions
 
     def notify(self, notification: Notification) -> tuple[Decision, ...]:
@@ -160,14 +164,16 @@ class ReceiverService:
         assert not isinstance(result, Refused)
         return result
 
-    def lift(self, model: str, provider: str, reason: str) -> tuple[Decision, ...] | Refused:
-        return self._transact(lambda s, now: decide_lift(s, model, provider, reason, now, self.policy))
+    def lift(
+        self, model: str, provider: str, reason: str, until: float | None = None
+    ) -> tuple[Decision, ...] | Refused:
+        return self._transact(lambda s, now: decide_lift(s, model, provider, reason, now, self.policy, until))
 
     def add_incident(
-        self, model: str, provider: str, reason: str, until: float | None
+        self, model: str, provider: str, reason: str, until: float | None, force: bool = False
     ) -> tuple[Decision, ...] | Refused:
         return self._transact(
-            lambda s, now: decide_incident_add(s, model, provider, reason, until, now, self.policy)
+            lambda s, now: decide_incident_add(s, model, provider, reason, until, now, self.policy, force)
         )
 
     def remove_incident(self, incident_id: str, reason: str) -> tuple[Decision, ...] | Refused:
@@ -257,6 +263,9 @@ class ReceiverService:
                     "until": format_rfc3339(s.until),
                     "reason": s.reason,
                     "episode": s.episode,
+                    "failing_contracts": list(s.explanation.get("failing_contracts", [])),
+                    "failing_reasons": list(s.explanation.get("failing_reasons", [])),
+                    "evidence_url": s.explanation.get("evidence_url"),
                     "offense_level": ladder.level(state.history.get(route, ()), now),
                     "offenses": [
                         {
@@ -269,6 +278,16 @@ class ReceiverService:
                     ],
                 }
                 for route, s in sorted(state.suspensions.items())
+            ],
+            "holds": [  # lifts that hold until a clean round or their until
+                {
+                    "model": m,
+                    "provider": p,
+                    "since": format_rfc3339(h.since),
+                    "until": format_optional(h.until),
+                    "reason": h.reason,
+                }
+                for (m, p), h in sorted(state.holds.items())
             ],
         }
 

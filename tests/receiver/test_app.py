@@ -18,8 +18,8 @@ from exporter.receiver.state import Mode
 
 from .helpers import ADMIN_TOKEN, DAY, FIXTURES, T0, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
 
-WEBHOOK = bearer(WEBHOOK_TOKEN)
-ADMIN = bearer(ADMIN_TOKEN)
+WEBHOOK = {**bearer(WEBHOOK_TOKEN), "Content-Type": "application/json"}
+ADMIN = {**bearer(ADMIN_TOKEN), "Content-Type": "application/json"}
 
 
 class Harness:
@@ -218,7 +218,9 @@ def test_a_failed_durable_write_is_a_503_and_nothing_changes(h: Harness) -> None
 
 def test_decision_log_pages_by_seq_and_rejects_bad_queries(h: Harness) -> None:
     h.post_alerts(payload(alert("a/1"), alert("z/1", action=None)))
-    h.post_alerts(payload(alert("a/1")))
+    repeat = h.post_alerts(payload(alert("a/1"))).json()["decisions"]
+    assert [(d["kind"], d["seq"]) for d in repeat] == [("duplicate", None)]  # counted, not journaled
+    h.post_alerts(payload(alert("a/1", starts_at=T0 - 60)))  # a new episode: journaled once
     everything = h.client.get("/v1/decisions").json()["decisions"]
     assert [d["kind"] for d in everything] == ["suspend", "ignored", "duplicate"]
     page = h.client.get("/v1/decisions", params={"since": "1", "limit": "1"}).json()
