@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -27,7 +25,7 @@ import anyio.to_thread
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -41,6 +39,9 @@ from exporter.receiver.rfc3339 import parse_rfc3339
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Decision
 from exporter.receiver.store import StoreWriteError
+from exporter.web.auth import bearer_ok, token_bytes
+from exporter.web.body import Rejected, read_json, uint
+from exporter.web.etag import etag_matches
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
@@ -48,16 +49,13 @@ MAX_FIELD_CHARS = 4096  # any admin body field
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
-class _Reject(Exception):
-    """A request that gets a 4xx; carries the response."""
+class _Reject(Rejected):
+    """A 4xx of this API (the shared ``Rejected`` plus its JSON response)."""
 
-    def __init__(self, status: int, error: str, message: str, problems: list[str] | None = None) -> None:
-        super().__init__(message)
-        body: dict[str, Any] = {"error": error, "message": message}
-        if problems:
-            body["problems"] = problems
-        headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if status == 401 else None
-        self.response = JSONResponse(body, status_code=status, headers=headers)
+
+def _respond(reject: Rejected) -> JSONResponse:
+    headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if reject.status == 401 else None
+    return JSONResponse(reject.body(), status_code=reject.status, headers=headers)
 
 
 def build_app(
@@ -81,27 +79,25 @@ def build_app(
     def svc() -> ReceiverService:
         return holder["service"]
 
-    webhook_token = config.webhook_token.value.encode("utf-8", "surrogateescape")
-    admin_token = config.admin_token.value.encode("utf-8", "surrogateescape")
-    read_token = (
-        None if config.read_token is None else config.read_token.value.encode("utf-8", "surrogateescape")
-    )
+    webhook_token = token_bytes(config.webhook_token.value)
+    admin_token = token_bytes(config.admin_token.value)
+    read_token = None if config.read_token is None else token_bytes(config.read_token.value)
 
     async def webhook(request: Request) -> Response:
         try:
             _authorize(request, webhook_token)
-        except _Reject as reject:
+        except Rejected as reject:
             svc().count_webhook("unauthorized")
-            return reject.response
+            return _respond(reject)
         try:
-            data = _decode_json(await _read_body(request, config.max_body_bytes))
+            data = await read_json(request, config.max_body_bytes)
             parsed = parse_notification(data)
             if isinstance(parsed, PayloadError):
                 code = "too_large" if parsed.status == 413 else "bad_request"
                 raise _Reject(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
-        except _Reject as reject:
-            svc().count_webhook("too_large" if reject.response.status_code == 413 else "bad_request")
-            return reject.response
+        except Rejected as reject:
+            svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
+            return _respond(reject)
         try:
             decisions = await anyio.to_thread.run_sync(svc().notify, parsed)
         except StoreWriteError as exc:
@@ -114,12 +110,12 @@ def build_app(
     async def ignore(request: Request) -> Response:
         model = request.query_params.get("model", "")
         if not model.strip():
-            return _Reject(
-                400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model"
-            ).response
+            return _respond(
+                _Reject(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
+            )
         view = svc().ignore(model)
         headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
-        if _etag_matches(request.headers.get("if-none-match"), view.etag):
+        if etag_matches(request.headers.get("if-none-match"), view.etag):
             return Response(status_code=304, headers=headers)
         return Response(view.body, media_type="application/json", headers=headers)
 
@@ -134,32 +130,32 @@ def build_app(
             if read_token is not None:
                 _authorize(request, read_token)
             since_seq, since_time, limit = _decision_query(request)
-        except _Reject as reject:
-            return reject.response
+        except Rejected as reject:
+            return _respond(reject)
         return JSONResponse(svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit))
 
     async def admin_lift(request: Request) -> Response:
         try:
             _authorize(request, admin_token)
-            body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
+            body = await read_json(request, ADMIN_MAX_BODY)
             fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
             until = _until(fields)
-        except _Reject as reject:
-            return reject.response
+        except Rejected as reject:
+            return _respond(reject)
         result = await _admin(svc().lift, fields["model"], fields["provider"], fields["reason"], until)
         return result if isinstance(result, Response) else JSONResponse({"decisions": result})
 
     async def admin_add_incident(request: Request) -> Response:
         try:
             _authorize(request, admin_token)
-            body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
+            body = await read_json(request, ADMIN_MAX_BODY)
             force = body.pop("force", False) if isinstance(body, dict) else False
             if not isinstance(force, bool):
                 raise _Reject(400, "bad_request", "invalid incident", ["force: expected true or false"])
             fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
             until = _until(fields)
-        except _Reject as reject:
-            return reject.response
+        except Rejected as reject:
+            return _respond(reject)
         result = await _admin(
             svc().add_incident, fields["model"], fields["provider"], fields["reason"], until, force
         )
@@ -171,8 +167,8 @@ def build_app(
     async def admin_remove_incident(request: Request) -> Response:
         try:
             _authorize(request, admin_token)
-        except _Reject as reject:
-            return reject.response
+        except Rejected as reject:
+            return _respond(reject)
         reason = request.query_params.get("reason", "")
         result = await _admin(svc().remove_incident, request.path_params["incident_id"], reason)
         return result if isinstance(result, Response) else JSONResponse({"decisions": result})
@@ -252,112 +248,14 @@ async def _admin(
 
 
 def _authorize(request: Request, token: bytes) -> None:
-    header = request.headers.get("authorization", "")
-    scheme, _, given = header.partition(" ")
-    if scheme.lower() != "bearer" or not given.strip():
-        raise _Reject(401, "unauthorized", "missing Authorization: Bearer <token> header")
-    # Header values arrive decoded as Latin-1: encoding back gives the bytes the client sent, so a
-    # non-ASCII token (sent as UTF-8) compares as bytes, in constant time, never as str.
-    if not hmac.compare_digest(given.strip().encode("latin-1", "replace"), token):
-        raise _Reject(401, "unauthorized", "wrong bearer token")
-
-
-async def _read_body(request: Request, limit: int) -> bytes:
-    """Read at most ``limit`` bytes, refusing as soon as more arrive (not after buffering them).
-
-    Only ``application/json`` bodies are read (415 otherwise); a client that hangs up mid-body gets a
-    quiet 400 nobody reads (never a traceback)."""
-    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media != "application/json":
-        raise _Reject(
-            415,
-            "unsupported_media_type",
-            f"Content-Type must be application/json, got {media or 'none'!r}",
-            ["<headers>.content-type: expected application/json"],
+    if not bearer_ok(request.headers.get("authorization"), token):
+        header = request.headers.get("authorization", "")
+        what = (
+            "wrong bearer token"
+            if header.lower().startswith("bearer ") and header[7:].strip()
+            else ("missing Authorization: Bearer <token> header")
         )
-    declared = request.headers.get("content-length")
-    if declared is not None:
-        if _uint(declared) is None:
-            raise _Reject(400, "bad_request", f"invalid Content-Length header {declared!r}")
-        if int(declared) > limit:
-            raise _Reject(413, "too_large", f"body of {declared} bytes exceeds the limit of {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise _Reject(413, "too_large", f"body exceeds the limit of {limit} bytes")
-            chunks.append(chunk)
-    except ClientDisconnect:
-        raise _Reject(400, "client_disconnected", "the client hung up before the body was complete") from None
-    return b"".join(chunks)
-
-
-def _decode_json(body: bytes) -> Any:
-    if not body.strip():
-        raise _Reject(400, "bad_request", "empty body: expected a JSON object", ["<body>: empty"])
-    try:
-        data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
-    except _NotFinite as exc:
-        raise _Reject(
-            400, "bad_request", "body has a number that is not finite", [f"<body>: {exc}"]
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise _Reject(
-            400, "bad_request", "body is not UTF-8", [f"<body>: byte {exc.start}: not UTF-8"]
-        ) from None
-    except json.JSONDecodeError as exc:
-        problem = f"<body>: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        raise _Reject(400, "bad_request", "body is not valid JSON (truncated?)", [problem]) from None
-    except RecursionError:
-        raise _Reject(
-            400, "bad_request", "body is nested too deeply", ["<body>: nested too deeply"]
-        ) from None
-    except ValueError as exc:  # e.g. an integer of more than 4300 digits (int max_str_digits)
-        raise _Reject(400, "bad_request", "body has a number too large", [f"<body>: {exc}"]) from None
-    if _SURROGATE_ESCAPE.search(body) and (where := _unencodable(data)) is not None:
-        problem = f"{where}: a lone surrogate escape (\\ud800-\\udfff) is not a character; cannot be stored"
-        raise _Reject(400, "bad_request", "body has a string that is not valid Unicode", [problem])
-    return data
-
-
-class _NotFinite(ValueError):
-    pass
-
-
-def _no_constant(name: str) -> Any:
-    raise _NotFinite(f"{name} is not a finite number (JSON has no NaN or Infinity)")
-
-
-_SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]")
-
-
-def _unencodable(data: Any) -> str | None:
-    """The path of the first string (key or value) that cannot be encoded as UTF-8, else None."""
-    stack: list[tuple[str, Any]] = [("<body>", data)]
-    while stack:
-        where, value = stack.pop()
-        if isinstance(value, str):
-            if not _encodable(value):
-                return where
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                path = f"{where}.{key}" if where != "<body>" else str(key)
-                if not _encodable(key):
-                    return f"{where} (a key)"
-                stack.append((path, item))
-        elif isinstance(value, list):
-            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
-    return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+        raise _Reject(401, "unauthorized", what)
 
 
 def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -398,33 +296,20 @@ def _nonempty(value: object) -> bool:
 def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
     params = request.query_params
     raw_limit = params.get("limit", "100")
-    limit = _uint(raw_limit)
+    limit = uint(raw_limit)
     if limit is None or not 1 <= limit <= MAX_PAGE:
         problem = f"limit: expected 1..{MAX_PAGE}, got {raw_limit!r}"
         raise _Reject(400, "bad_request", "invalid query", [problem])
     since = params.get("since")
     if since is None or since == "":
         return None, None, limit
-    if (seq := _uint(since)) is not None:
+    if (seq := uint(since)) is not None:
         return seq, None, limit
     try:
         return None, parse_rfc3339(since), limit
     except ValueError as exc:
         problem = f"since: expected a decision seq or an RFC 3339 time ({exc}), got {since!r}"
         raise _Reject(400, "bad_request", "invalid query", [problem]) from None
-
-
-def _uint(text: str) -> int | None:
-    return int(text) if re.fullmatch(r"[0-9]{1,18}", text) else None
-
-
-def _etag_matches(header: str | None, etag: str) -> bool:
-    if not header:
-        return False
-    if header.strip() == "*":
-        return True
-    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
-    return etag in tags
 
 
 def _brief(d: Decision) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from exporter.configkit import ConfigError, Problems, Section
 from exporter.receiver.config import ReceiverConfig, read_receiver_config
 from exporter.receiver.store import StoreError
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.web.hostport import parse_host_port
 
 EPILOG = """\
 example:
@@ -78,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load(args.config)
         if args.listen:
-            host, _, port = args.listen.rpartition(":")
-            if not host or not port.isdigit():
-                raise ConfigError([f"--listen: expected HOST:PORT, got {args.listen!r}"])
-            config = replace(config, host=host, port=int(port))
+            try:
+                host, port = parse_host_port(args.listen)
+            except ValueError as exc:
+                raise ConfigError([f"--listen: {exc}"]) from None
+            config = replace(config, host=host, port=port)
         if args.mode:
             config = replace(config, mode=Mode(args.mode))
     except ConfigError as exc:

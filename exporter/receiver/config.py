@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hmac
 import itertools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +28,8 @@ from exporter.receiver.decide import Policy
 from exporter.receiver.exclusions import BuiltinExclusion, read_exclusions
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Mode
+from exporter.web.hostport import parse_host_port
 
-_LISTEN = re.compile(r"(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):(?P<port>\d{1,5})")
 DEFAULT_LADDER = (86400.0, 3 * 86400.0, 7 * 86400.0)
 
 
@@ -68,11 +67,10 @@ def read_receiver_config(section: Section, base_dir: Path) -> ReceiverConfig:
     """
     listen = section.string("listen", default="127.0.0.1:9465")
     host, port = "127.0.0.1", 9465
-    match = _LISTEN.fullmatch(listen) if isinstance(listen, str) else None
-    if match is None or not 0 <= int(match.group("port")) <= 65535:
+    try:
+        host, port = parse_host_port(listen)
+    except ValueError:
         section.problem("listen", f"expected HOST:PORT such as 127.0.0.1:9465 (got {listen!r})")
-    else:
-        host, port = match.group("host").strip("[]"), int(match.group("port"))
     mode = Mode(section.choice("mode", ("observe", "enforce"), default="observe"))
     store_raw = section.string("store_dir")
     webhook = section.secret("webhook_token", required=True)
