@@ -58,6 +58,7 @@ class MetricsSnapshot:
     incidents: tuple[tuple[str, str], ...]
     ignored: tuple[tuple[str, str, int], ...]  # (model, layer, count)
     counters: Counters
+    holds: tuple[tuple[str, str], ...] = ()  # routes a lift holds
 
 
 class ReceiverCollector(Collector):
@@ -102,6 +103,14 @@ class ReceiverCollector(Collector):
         for model, provider in snap.incidents:
             incident.add_metric([model, provider], 1)
         yield incident
+        hold = GaugeMetricFamily(
+            "canary_receiver_lift_hold_active",
+            "A lift that holds the route (no suspension) until a recovery alert or its until.",
+            labels=["model", "provider"],
+        )
+        for model, provider in snap.holds:
+            hold.add_metric([model, provider], 1)
+        yield hold
         ignored = GaugeMetricFamily(
             "canary_receiver_ignored_providers",
             "Entries in the served ignore list per layer.",

@@ -343,4 +343,5 @@ class ReceiverService:
                 (m, layer, n) for m, view in sorted(self._views.items()) for layer, n in view.layer_counts
             ),
             counters=self._counters,
+            holds=tuple(sorted(state.holds)),
         )

@@ -56,7 +56,7 @@ FORMAT = 2  # format 1 was the JSONL journal (legacy.py)
 GENESIS = hashlib.sha256(b"canary receiver decision log").digest()
 _LEFTOVERS = ("-wal", "-shm", "-journal")
 #: Logs up to this many rows are proven whole at start-up; longer ones after the checkpoint (see _load).
-SYNC_VERIFY_ROWS = 100_000
+SYNC_VERIFY_ROWS = 20_000
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
