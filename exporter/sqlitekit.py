@@ -29,8 +29,13 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     return db
 
 
-def integrity_problem(db: sqlite3.Connection, *, quick: bool = False) -> str | None:
-    """None when SQLite finds the file sound, else its first findings (``PRAGMA integrity_check``)."""
-    rows = db.execute("PRAGMA quick_check" if quick else "PRAGMA integrity_check(5)").fetchall()
-    findings = [str(r[0]) for r in rows]
-    return None if findings == ["ok"] else "; ".join(findings)
+def integrity_problem(
+    db: sqlite3.Connection, *, quick: bool = False, tables: tuple[str, ...] | None = None
+) -> str | None:
+    """None when SQLite finds the file (or only ``tables``) sound, else its first findings
+    (``PRAGMA integrity_check``; ``quick_check`` skips the index-content cross-checks)."""
+    pragma = "quick_check" if quick else "integrity_check"
+    whole = [f"PRAGMA {pragma}(5)"]
+    statements = whole if tables is None else [f'PRAGMA {pragma}("{t}")' for t in tables]
+    findings = [str(r[0]) for sql in statements for r in db.execute(sql).fetchall()]
+    return None if all(f == "ok" for f in findings) else "; ".join(f for f in findings if f != "ok")

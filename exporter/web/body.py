@@ -9,6 +9,7 @@ deep, lone surrogate escapes (cannot be stored as UTF-8), and a client that hung
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -72,7 +73,7 @@ def decode_json(body: bytes) -> Any:
     if not body.strip():
         raise Rejected(400, "bad_request", "empty body: expected a JSON object", ["<body>: empty"])
     try:
-        data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        data = json.loads(body.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
     except _NotFinite as exc:
         raise Rejected(
             400, "bad_request", "body has a number that is not finite", [f"<body>: {exc}"]
@@ -98,6 +99,13 @@ def decode_json(body: bytes) -> Any:
 
 class _NotFinite(ValueError):
     pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotFinite(f"{text[:40]} is not a finite number")
+    return value
 
 
 def _no_constant(name: str) -> Any:
