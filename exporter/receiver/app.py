@@ -58,6 +58,156 @@ def _respond(reject: Rejected) -> JSONResponse:
     return JSONResponse(reject.body(), status_code=reject.status, headers=headers)
 
 
+class _Api:
+    """The handlers of the API, grouped by job; ``build_app`` wires them to routes."""
+
+    def __init__(
+        self,
+        config: ReceiverConfig,
+        clock: Callable[[], float],
+        service: ReceiverService | None,
+        sweep_interval: float,
+    ) -> None:
+        self.config, self.clock, self.sweep_interval = config, clock, sweep_interval
+        self.holder: dict[str, ReceiverService] = {} if service is None else {"service": service}
+        self.webhook_token = token_bytes(self.config.webhook_token.value)
+        self.admin_token = token_bytes(self.config.admin_token.value)
+        self.read_token = (
+            None if self.config.read_token is None else token_bytes(self.config.read_token.value)
+        )
+        self.spec = json.dumps(openapi_document()).encode()
+
+    def svc(self) -> ReceiverService:
+        return self.holder["service"]
+
+    # -- ingestion -------------------------------------------------------------------------------------
+
+    async def webhook(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.webhook_token)
+        except Rejected as reject:
+            self.svc().count_webhook("unauthorized")
+            return _respond(reject)
+        try:
+            data = await read_json(request, self.config.max_body_bytes)
+            parsed = parse_notification(data)
+            if isinstance(parsed, PayloadError):
+                code = "too_large" if parsed.status == 413 else "bad_request"
+                raise _Reject(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
+        except Rejected as reject:
+            self.svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
+            return _respond(reject)
+        try:
+            decisions = await anyio.to_thread.run_sync(self.svc().notify, parsed)
+        except StoreWriteError as exc:
+            log.error("webhook not acknowledged: %s", exc)
+            self.svc().count_webhook("error")
+            return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+        self.svc().count_webhook("ok")
+        return JSONResponse({"status": "ok", "decisions": [_brief(d) for d in decisions]})
+
+    # -- reads (no token; the decision log may need read_token) ---------------------------------------
+    async def ignore(self, request: Request) -> Response:
+        model = request.query_params.get("model", "")
+        if not model.strip():
+            return _respond(
+                _Reject(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
+            )
+        view = self.svc().ignore(model)
+        headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
+        if etag_matches(request.headers.get("if-none-match"), view.etag):
+            return Response(status_code=304, headers=headers)
+        return Response(view.body, media_type="application/json", headers=headers)
+
+    async def suspensions(self, request: Request) -> Response:
+        return JSONResponse(self.svc().suspensions())
+
+    async def incidents(self, request: Request) -> Response:
+        return JSONResponse(self.svc().incidents())
+
+    async def decisions(self, request: Request) -> Response:
+        try:
+            if self.read_token is not None:
+                _authorize(request, self.read_token)
+            since_seq, since_time, limit = _decision_query(request)
+        except Rejected as reject:
+            return _respond(reject)
+        return JSONResponse(self.svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit))
+
+    # -- admin (admin token) --------------------------------------------------------------------------
+    async def admin_lift(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.admin_token)
+            body = await read_json(request, ADMIN_MAX_BODY)
+            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
+            until = _until(fields)
+        except Rejected as reject:
+            return _respond(reject)
+        result = await _admin(self.svc().lift, fields["model"], fields["provider"], fields["reason"], until)
+        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+
+    async def admin_add_incident(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.admin_token)
+            body = await read_json(request, ADMIN_MAX_BODY)
+            force = body.pop("force", False) if isinstance(body, dict) else False
+            if not isinstance(force, bool):
+                raise _Reject(400, "bad_request", "invalid incident", ["force: expected true or false"])
+            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
+            until = _until(fields)
+        except Rejected as reject:
+            return _respond(reject)
+        result = await _admin(
+            self.svc().add_incident, fields["model"], fields["provider"], fields["reason"], until, force
+        )
+        if isinstance(result, Response):
+            return result
+        incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
+        return JSONResponse({"id": incident_id, "decisions": result}, status_code=201)
+
+    async def admin_remove_incident(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.admin_token)
+        except Rejected as reject:
+            return _respond(reject)
+        reason = request.query_params.get("reason", "")
+        result = await _admin(self.svc().remove_incident, request.path_params["incident_id"], reason)
+        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+
+    # -- operations -----------------------------------------------------------------------------------
+    async def healthz(self, request: Request) -> Response:
+        service = self.svc()
+        body = {"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq}
+        if service.damaged is not None:
+            return JSONResponse({**body, "status": "damaged", "message": service.damaged}, status_code=503)
+        return JSONResponse(body)
+
+    async def metrics(self, request: Request) -> Response:
+        return Response(render(self.svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
+
+    async def openapi(self, request: Request) -> Response:
+        return Response(self.spec, media_type="application/json")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        owned = "service" not in self.holder
+        if owned:
+            self.holder["service"] = ReceiverService.open(self.config, clock=self.clock)
+        sweeper = asyncio.create_task(_sweep_forever(self.holder["service"], self.sweep_interval))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            if owned:
+                self.holder.pop("service").close()
+
+    async def http_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": "http_error", "message": exc.detail}, status_code=exc.status_code)
+
+
 def build_app(
     config: ReceiverConfig,
     *,
@@ -72,155 +222,21 @@ def build_app(
         with ReceiverService.open(config, clock=fake_clock) as service:
             app = build_app(config, service=service)   # in-process tests, no lifespan needed
     """
-    holder: dict[str, ReceiverService] = {}
-    if service is not None:
-        holder["service"] = service
-
-    def svc() -> ReceiverService:
-        return holder["service"]
-
-    webhook_token = token_bytes(config.webhook_token.value)
-    admin_token = token_bytes(config.admin_token.value)
-    read_token = None if config.read_token is None else token_bytes(config.read_token.value)
-
-    async def webhook(request: Request) -> Response:
-        try:
-            _authorize(request, webhook_token)
-        except Rejected as reject:
-            svc().count_webhook("unauthorized")
-            return _respond(reject)
-        try:
-            data = await read_json(request, config.max_body_bytes)
-            parsed = parse_notification(data)
-            if isinstance(parsed, PayloadError):
-                code = "too_large" if parsed.status == 413 else "bad_request"
-                raise _Reject(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
-        except Rejected as reject:
-            svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
-            return _respond(reject)
-        try:
-            decisions = await anyio.to_thread.run_sync(svc().notify, parsed)
-        except StoreWriteError as exc:
-            log.error("webhook not acknowledged: %s", exc)
-            svc().count_webhook("error")
-            return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
-        svc().count_webhook("ok")
-        return JSONResponse({"status": "ok", "decisions": [_brief(d) for d in decisions]})
-
-    async def ignore(request: Request) -> Response:
-        model = request.query_params.get("model", "")
-        if not model.strip():
-            return _respond(
-                _Reject(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
-            )
-        view = svc().ignore(model)
-        headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
-        if etag_matches(request.headers.get("if-none-match"), view.etag):
-            return Response(status_code=304, headers=headers)
-        return Response(view.body, media_type="application/json", headers=headers)
-
-    async def suspensions(request: Request) -> Response:
-        return JSONResponse(svc().suspensions())
-
-    async def incidents(request: Request) -> Response:
-        return JSONResponse(svc().incidents())
-
-    async def decisions(request: Request) -> Response:
-        try:
-            if read_token is not None:
-                _authorize(request, read_token)
-            since_seq, since_time, limit = _decision_query(request)
-        except Rejected as reject:
-            return _respond(reject)
-        return JSONResponse(svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit))
-
-    async def admin_lift(request: Request) -> Response:
-        try:
-            _authorize(request, admin_token)
-            body = await read_json(request, ADMIN_MAX_BODY)
-            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
-            until = _until(fields)
-        except Rejected as reject:
-            return _respond(reject)
-        result = await _admin(svc().lift, fields["model"], fields["provider"], fields["reason"], until)
-        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
-
-    async def admin_add_incident(request: Request) -> Response:
-        try:
-            _authorize(request, admin_token)
-            body = await read_json(request, ADMIN_MAX_BODY)
-            force = body.pop("force", False) if isinstance(body, dict) else False
-            if not isinstance(force, bool):
-                raise _Reject(400, "bad_request", "invalid incident", ["force: expected true or false"])
-            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
-            until = _until(fields)
-        except Rejected as reject:
-            return _respond(reject)
-        result = await _admin(
-            svc().add_incident, fields["model"], fields["provider"], fields["reason"], until, force
-        )
-        if isinstance(result, Response):
-            return result
-        incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
-        return JSONResponse({"id": incident_id, "decisions": result}, status_code=201)
-
-    async def admin_remove_incident(request: Request) -> Response:
-        try:
-            _authorize(request, admin_token)
-        except Rejected as reject:
-            return _respond(reject)
-        reason = request.query_params.get("reason", "")
-        result = await _admin(svc().remove_incident, request.path_params["incident_id"], reason)
-        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
-
-    async def healthz(request: Request) -> Response:
-        service = svc()
-        body = {"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq}
-        if service.damaged is not None:
-            return JSONResponse({**body, "status": "damaged", "message": service.damaged}, status_code=503)
-        return JSONResponse(body)
-
-    async def metrics(request: Request) -> Response:
-        return Response(render(svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
-
-    spec = json.dumps(openapi_document()).encode()
-
-    async def openapi(request: Request) -> Response:
-        return Response(spec, media_type="application/json")
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        owned = "service" not in holder
-        if owned:
-            holder["service"] = ReceiverService.open(config, clock=clock)
-        sweeper = asyncio.create_task(_sweep_forever(holder["service"], sweep_interval))
-        try:
-            yield
-        finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-            if owned:
-                holder.pop("service").close()
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return JSONResponse({"error": "http_error", "message": exc.detail}, status_code=exc.status_code)
-
+    api = _Api(config, clock, service, sweep_interval)
     routes = [
-        Route("/v1/alerts", webhook, methods=["POST"]),
-        Route("/v1/ignore", ignore, methods=["GET"]),
-        Route("/v1/suspensions", suspensions, methods=["GET"]),
-        Route("/v1/incidents", incidents, methods=["GET"]),
-        Route("/v1/decisions", decisions, methods=["GET"]),
-        Route("/v1/admin/lift", admin_lift, methods=["POST"]),
-        Route("/v1/admin/incidents", admin_add_incident, methods=["POST"]),
-        Route("/v1/admin/incidents/{incident_id}", admin_remove_incident, methods=["DELETE"]),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/metrics", metrics, methods=["GET"]),
-        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/v1/alerts", api.webhook, methods=["POST"]),
+        Route("/v1/ignore", api.ignore, methods=["GET"]),
+        Route("/v1/suspensions", api.suspensions, methods=["GET"]),
+        Route("/v1/incidents", api.incidents, methods=["GET"]),
+        Route("/v1/decisions", api.decisions, methods=["GET"]),
+        Route("/v1/admin/lift", api.admin_lift, methods=["POST"]),
+        Route("/v1/admin/incidents", api.admin_add_incident, methods=["POST"]),
+        Route("/v1/admin/incidents/{incident_id}", api.admin_remove_incident, methods=["DELETE"]),
+        Route("/healthz", api.healthz, methods=["GET"]),
+        Route("/metrics", api.metrics, methods=["GET"]),
+        Route("/openapi.json", api.openapi, methods=["GET"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    return Starlette(routes=routes, lifespan=api.lifespan, exception_handlers={HTTPException: api.http_error})
 
 
 async def _sweep_forever(service: ReceiverService, interval: float) -> None:
