@@ -139,7 +139,7 @@ class Store:
             store._lock(create_directory=init)
             warnings = [] if store.path.exists() else store._create(init)
             loaded = store._load(warnings)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged page can hold undecodable text
             store.close()
             raise StoreError(f"{store.path}: not a usable receiver store ({exc})") from None
         except OSError as exc:
@@ -384,6 +384,8 @@ class Store:
             folded = self._replay(State(), rows)
         except StoreError as exc:
             return str(exc)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            return f"{self.path}: not a usable receiver store ({exc}); restore the file"
         finally:
             db.close()
         if folded != expected:

@@ -86,6 +86,8 @@ def sql(directory: Path, statement: str) -> None:
         ("UPDATE checkpoint SET seq = 1", "exact"),
         ("DROP TABLE meta", "refused"),
         ("PRAGMA user_version = 7", "refused"),
+        # an entry that is not UTF-8 any more
+        ("UPDATE decisions SET entry = CAST(X'CC' AS TEXT) || entry WHERE seq = 2", "refused"),
     ],
 )
 def test_every_damage_class_is_refused_or_recovered_exactly(
