@@ -48,7 +48,7 @@ def serve(workdir: Path, port_file: Path) -> None:
             BuiltinExclusion("moonshotai/kimi-k2-0905", "strictguard/text", "known-filtering control host"),
         ),
     )
-    service = ReceiverService.open(config)
+    service = ReceiverService.open(config, init=True)
     for i in range(3):
         service.add_incident("moonshotai/kimi-k2-0905", f"incident{i}/fp8", "provider outage", None)
     static_dir = workdir / "static"

@@ -19,6 +19,7 @@ from exporter.configkit import ConfigError, Problems
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
+from exporter.web.hostport import parse_host_port
 
 log = logging.getLogger("exporter.cli")
 
@@ -38,10 +39,10 @@ def _positive_int(value: str) -> int:
 
 
 def _listen(value: str) -> tuple[str, int]:
-    host, _, port = value.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {value!r}")
-    return host.strip("[]"), int(port)
+    try:
+        return parse_host_port(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -41,21 +39,173 @@ from exporter.receiver.rfc3339 import parse_rfc3339
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Decision
 from exporter.receiver.store import StoreWriteError
+from exporter.web.auth import bearer_ok, token_bytes
+from exporter.web.body import Rejected, read_json, uint
+from exporter.web.etag import etag_matches
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
+MAX_FIELD_CHARS = 4096  # any admin body field
+MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
-class _Reject(Exception):
-    """A request that gets a 4xx; carries the response."""
+class _Reject(Rejected):
+    """A 4xx of this API (the shared ``Rejected`` plus its JSON response)."""
 
-    def __init__(self, status: int, error: str, message: str, problems: list[str] | None = None) -> None:
-        super().__init__(message)
-        body: dict[str, Any] = {"error": error, "message": message}
-        if problems:
-            body["problems"] = problems
-        headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if status == 401 else None
-        self.response = JSONResponse(body, status_code=status, headers=headers)
+
+def _respond(reject: Rejected) -> JSONResponse:
+    headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if reject.status == 401 else None
+    return JSONResponse(reject.body(), status_code=reject.status, headers=headers)
+
+
+class _Api:
+    """The handlers of the API, grouped by job; ``build_app`` wires them to routes."""
+
+    def __init__(
+        self,
+        config: ReceiverConfig,
+        clock: Callable[[], float],
+        service: ReceiverService | None,
+        sweep_interval: float,
+    ) -> None:
+        self.config, self.clock, self.sweep_interval = config, clock, sweep_interval
+        self.holder: dict[str, ReceiverService] = {} if service is None else {"service": service}
+        self.webhook_token = token_bytes(self.config.webhook_token.value)
+        self.admin_token = token_bytes(self.config.admin_token.value)
+        self.read_token = (
+            None if self.config.read_token is None else token_bytes(self.config.read_token.value)
+        )
+        self.spec = json.dumps(openapi_document()).encode()
+
+    def svc(self) -> ReceiverService:
+        return self.holder["service"]
+
+    # -- ingestion -------------------------------------------------------------------------------------
+
+    async def webhook(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.webhook_token)
+        except Rejected as reject:
+            self.svc().count_webhook("unauthorized")
+            return _respond(reject)
+        try:
+            data = await read_json(request, self.config.max_body_bytes)
+            parsed = parse_notification(data)
+            if isinstance(parsed, PayloadError):
+                code = "too_large" if parsed.status == 413 else "bad_request"
+                raise _Reject(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
+        except Rejected as reject:
+            self.svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
+            return _respond(reject)
+        try:
+            decisions = await anyio.to_thread.run_sync(self.svc().notify, parsed)
+        except StoreWriteError as exc:
+            log.error("webhook not acknowledged: %s", exc)
+            self.svc().count_webhook("error")
+            return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+        self.svc().count_webhook("ok")
+        return JSONResponse({"status": "ok", "decisions": [_brief(d) for d in decisions]})
+
+    # -- reads (no token; the decision log may need read_token) ---------------------------------------
+    async def ignore(self, request: Request) -> Response:
+        model = request.query_params.get("model", "")
+        if not model.strip():
+            return _respond(
+                _Reject(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
+            )
+        view = self.svc().ignore(model)
+        headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
+        if etag_matches(request.headers.get("if-none-match"), view.etag):
+            return Response(status_code=304, headers=headers)
+        return Response(view.body, media_type="application/json", headers=headers)
+
+    async def suspensions(self, request: Request) -> Response:
+        return JSONResponse(self.svc().suspensions())
+
+    async def incidents(self, request: Request) -> Response:
+        return JSONResponse(self.svc().incidents())
+
+    async def decisions(self, request: Request) -> Response:
+        try:
+            if self.read_token is not None:
+                _authorize(request, self.read_token)
+            since_seq, since_time, limit = _decision_query(request)
+        except Rejected as reject:
+            return _respond(reject)
+        return JSONResponse(self.svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit))
+
+    # -- admin (admin token) --------------------------------------------------------------------------
+    async def admin_lift(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.admin_token)
+            body = await read_json(request, ADMIN_MAX_BODY)
+            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
+            until = _until(fields)
+        except Rejected as reject:
+            return _respond(reject)
+        result = await _admin(self.svc().lift, fields["model"], fields["provider"], fields["reason"], until)
+        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+
+    async def admin_add_incident(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.admin_token)
+            body = await read_json(request, ADMIN_MAX_BODY)
+            force = body.pop("force", False) if isinstance(body, dict) else False
+            if not isinstance(force, bool):
+                raise _Reject(400, "bad_request", "invalid incident", ["force: expected true or false"])
+            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
+            until = _until(fields)
+        except Rejected as reject:
+            return _respond(reject)
+        result = await _admin(
+            self.svc().add_incident, fields["model"], fields["provider"], fields["reason"], until, force
+        )
+        if isinstance(result, Response):
+            return result
+        incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
+        return JSONResponse({"id": incident_id, "decisions": result}, status_code=201)
+
+    async def admin_remove_incident(self, request: Request) -> Response:
+        try:
+            _authorize(request, self.admin_token)
+        except Rejected as reject:
+            return _respond(reject)
+        reason = request.query_params.get("reason", "")
+        result = await _admin(self.svc().remove_incident, request.path_params["incident_id"], reason)
+        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+
+    # -- operations -----------------------------------------------------------------------------------
+    async def healthz(self, request: Request) -> Response:
+        service = self.svc()
+        body = {"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq}
+        if service.damaged is not None:
+            return JSONResponse({**body, "status": "damaged", "message": service.damaged}, status_code=503)
+        return JSONResponse(body)
+
+    async def metrics(self, request: Request) -> Response:
+        return Response(render(self.svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
+
+    async def openapi(self, request: Request) -> Response:
+        return Response(self.spec, media_type="application/json")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        owned = "service" not in self.holder
+        if owned:
+            self.holder["service"] = ReceiverService.open(self.config, clock=self.clock)
+        sweeper = asyncio.create_task(_sweep_forever(self.holder["service"], self.sweep_interval))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            if owned:
+                self.holder.pop("service").close()
+
+    async def http_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": "http_error", "message": exc.detail}, status_code=exc.status_code)
 
 
 def build_app(
@@ -72,149 +222,21 @@ def build_app(
         with ReceiverService.open(config, clock=fake_clock) as service:
             app = build_app(config, service=service)   # in-process tests, no lifespan needed
     """
-    holder: dict[str, ReceiverService] = {}
-    if service is not None:
-        holder["service"] = service
-
-    def svc() -> ReceiverService:
-        return holder["service"]
-
-    webhook_token = config.webhook_token.value.encode("utf-8", "surrogateescape")
-    admin_token = config.admin_token.value.encode("utf-8", "surrogateescape")
-
-    async def webhook(request: Request) -> Response:
-        try:
-            _authorize(request, webhook_token)
-        except _Reject as reject:
-            svc().count_webhook("unauthorized")
-            return reject.response
-        try:
-            data = _decode_json(await _read_body(request, config.max_body_bytes))
-            parsed = parse_notification(data)
-            if isinstance(parsed, PayloadError):
-                raise _Reject(400, "bad_request", "the webhook payload is invalid", list(parsed.problems))
-        except _Reject as reject:
-            svc().count_webhook("too_large" if reject.response.status_code == 413 else "bad_request")
-            return reject.response
-        try:
-            decisions = await anyio.to_thread.run_sync(svc().notify, parsed)
-        except StoreWriteError as exc:
-            log.error("webhook not acknowledged: %s", exc)
-            svc().count_webhook("error")
-            return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
-        svc().count_webhook("ok")
-        return JSONResponse({"status": "ok", "decisions": [_brief(d) for d in decisions]})
-
-    async def ignore(request: Request) -> Response:
-        model = request.query_params.get("model", "")
-        if not model.strip():
-            return _Reject(
-                400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model"
-            ).response
-        view = svc().ignore(model)
-        headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
-        if _etag_matches(request.headers.get("if-none-match"), view.etag):
-            return Response(status_code=304, headers=headers)
-        return Response(view.body, media_type="application/json", headers=headers)
-
-    async def suspensions(request: Request) -> Response:
-        return JSONResponse(svc().suspensions())
-
-    async def incidents(request: Request) -> Response:
-        return JSONResponse(svc().incidents())
-
-    async def decisions(request: Request) -> Response:
-        try:
-            since_seq, since_time, limit = _decision_query(request)
-        except _Reject as reject:
-            return reject.response
-        return JSONResponse(svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit))
-
-    async def admin_lift(request: Request) -> Response:
-        try:
-            _authorize(request, admin_token)
-            body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
-            fields = _fields(body, required=("model", "provider", "reason"))
-        except _Reject as reject:
-            return reject.response
-        result = await _admin(svc().lift, fields["model"], fields["provider"], fields["reason"])
-        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
-
-    async def admin_add_incident(request: Request) -> Response:
-        try:
-            _authorize(request, admin_token)
-            body = _decode_json(await _read_body(request, ADMIN_MAX_BODY))
-            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
-            until = None
-            if fields.get("until") is not None:
-                try:
-                    until = parse_rfc3339(fields["until"])
-                except ValueError as exc:
-                    raise _Reject(400, "bad_request", "invalid incident", [f"until: {exc}"]) from None
-        except _Reject as reject:
-            return reject.response
-        result = await _admin(
-            svc().add_incident, fields["model"], fields["provider"], fields["reason"], until
-        )
-        if isinstance(result, Response):
-            return result
-        incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
-        return JSONResponse({"id": incident_id, "decisions": result}, status_code=201)
-
-    async def admin_remove_incident(request: Request) -> Response:
-        try:
-            _authorize(request, admin_token)
-        except _Reject as reject:
-            return reject.response
-        reason = request.query_params.get("reason", "")
-        result = await _admin(svc().remove_incident, request.path_params["incident_id"], reason)
-        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
-
-    async def healthz(request: Request) -> Response:
-        service = svc()
-        return JSONResponse({"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq})
-
-    async def metrics(request: Request) -> Response:
-        return Response(render(svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
-
-    spec = json.dumps(openapi_document()).encode()
-
-    async def openapi(request: Request) -> Response:
-        return Response(spec, media_type="application/json")
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        owned = "service" not in holder
-        if owned:
-            holder["service"] = ReceiverService.open(config, clock=clock)
-        sweeper = asyncio.create_task(_sweep_forever(holder["service"], sweep_interval))
-        try:
-            yield
-        finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-            if owned:
-                holder.pop("service").close()
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return JSONResponse({"error": "http_error", "message": exc.detail}, status_code=exc.status_code)
-
+    api = _Api(config, clock, service, sweep_interval)
     routes = [
-        Route("/v1/alerts", webhook, methods=["POST"]),
-        Route("/v1/ignore", ignore, methods=["GET"]),
-        Route("/v1/suspensions", suspensions, methods=["GET"]),
-        Route("/v1/incidents", incidents, methods=["GET"]),
-        Route("/v1/decisions", decisions, methods=["GET"]),
-        Route("/v1/admin/lift", admin_lift, methods=["POST"]),
-        Route("/v1/admin/incidents", admin_add_incident, methods=["POST"]),
-        Route("/v1/admin/incidents/{incident_id}", admin_remove_incident, methods=["DELETE"]),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/metrics", metrics, methods=["GET"]),
-        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/v1/alerts", api.webhook, methods=["POST"]),
+        Route("/v1/ignore", api.ignore, methods=["GET"]),
+        Route("/v1/suspensions", api.suspensions, methods=["GET"]),
+        Route("/v1/incidents", api.incidents, methods=["GET"]),
+        Route("/v1/decisions", api.decisions, methods=["GET"]),
+        Route("/v1/admin/lift", api.admin_lift, methods=["POST"]),
+        Route("/v1/admin/incidents", api.admin_add_incident, methods=["POST"]),
+        Route("/v1/admin/incidents/{incident_id}", api.admin_remove_incident, methods=["DELETE"]),
+        Route("/healthz", api.healthz, methods=["GET"]),
+        Route("/metrics", api.metrics, methods=["GET"]),
+        Route("/openapi.json", api.openapi, methods=["GET"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    return Starlette(routes=routes, lifespan=api.lifespan, exception_handlers={HTTPException: api.http_error})
 
 
 async def _sweep_forever(service: ReceiverService, interval: float) -> None:
@@ -236,96 +258,31 @@ async def _admin(
     except StoreWriteError as exc:
         return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
     if isinstance(result, Refused):
-        code = "not_found" if result.status == 404 else "bad_request"
+        code = {404: "not_found", 409: "conflict"}.get(result.status, "bad_request")
         return JSONResponse({"error": code, "message": result.message}, status_code=result.status)
     return [decision_to_json(d) for d in result]
 
 
 def _authorize(request: Request, token: bytes) -> None:
-    header = request.headers.get("authorization", "")
-    scheme, _, given = header.partition(" ")
-    if scheme.lower() != "bearer" or not given.strip():
-        raise _Reject(401, "unauthorized", "missing Authorization: Bearer <token> header")
-    # Header values arrive decoded as Latin-1: encoding back gives the bytes the client sent, so a
-    # non-ASCII token (sent as UTF-8) compares as bytes, in constant time, never as str.
-    if not hmac.compare_digest(given.strip().encode("latin-1", "replace"), token):
-        raise _Reject(401, "unauthorized", "wrong bearer token")
-
-
-async def _read_body(request: Request, limit: int) -> bytes:
-    """Read at most ``limit`` bytes, refusing as soon as more arrive (not after buffering them)."""
-    declared = request.headers.get("content-length")
-    if declared is not None:
-        if _uint(declared) is None:
-            raise _Reject(400, "bad_request", f"invalid Content-Length header {declared!r}")
-        if int(declared) > limit:
-            raise _Reject(413, "too_large", f"body of {declared} bytes exceeds the limit of {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _Reject(413, "too_large", f"body exceeds the limit of {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _decode_json(body: bytes) -> Any:
-    if not body.strip():
-        raise _Reject(400, "bad_request", "empty body: expected a JSON object", ["<body>: empty"])
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise _Reject(
-            400, "bad_request", "body is not UTF-8", [f"<body>: byte {exc.start}: not UTF-8"]
-        ) from None
-    except json.JSONDecodeError as exc:
-        problem = f"<body>: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        raise _Reject(400, "bad_request", "body is not valid JSON (truncated?)", [problem]) from None
-    except RecursionError:
-        raise _Reject(
-            400, "bad_request", "body is nested too deeply", ["<body>: nested too deeply"]
-        ) from None
-    if _SURROGATE_ESCAPE.search(body) and (where := _unencodable(data)) is not None:
-        problem = f"{where}: a lone surrogate escape (\\ud800-\\udfff) is not a character; cannot be stored"
-        raise _Reject(400, "bad_request", "body has a string that is not valid Unicode", [problem])
-    return data
-
-
-_SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]")
-
-
-def _unencodable(data: Any) -> str | None:
-    """The path of the first string (key or value) that cannot be encoded as UTF-8, else None."""
-    stack: list[tuple[str, Any]] = [("<body>", data)]
-    while stack:
-        where, value = stack.pop()
-        if isinstance(value, str):
-            if not _encodable(value):
-                return where
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                path = f"{where}.{key}" if where != "<body>" else str(key)
-                if not _encodable(key):
-                    return f"{where} (a key)"
-                stack.append((path, item))
-        elif isinstance(value, list):
-            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
-    return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    if not bearer_ok(request.headers.get("authorization"), token):
+        header = request.headers.get("authorization", "")
+        what = (
+            "wrong bearer token"
+            if header.lower().startswith("bearer ") and header[7:].strip()
+            else ("missing Authorization: Bearer <token> header")
+        )
+        raise _Reject(401, "unauthorized", what)
 
 
 def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise _Reject(400, "bad_request", "expected a JSON object", ["<body>: expected a JSON object"])
     problems = [f"{k}: missing (a non-empty string)" for k in required if not _nonempty(body.get(k))]
+    problems += [
+        f"{k}: longer than {MAX_FIELD_CHARS} characters"
+        for k in (*required, *optional)
+        if isinstance(body.get(k), str) and len(body[k]) > MAX_FIELD_CHARS
+    ]
     problems += [
         f"{k}: expected a non-empty string"
         for k in optional
@@ -339,6 +296,15 @@ def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] =
     }
 
 
+def _until(fields: dict[str, Any]) -> float | None:
+    if fields.get("until") is None:
+        return None
+    try:
+        return parse_rfc3339(fields["until"])
+    except ValueError as exc:
+        raise _Reject(400, "bad_request", "invalid request body", [f"until: {exc}"]) from None
+
+
 def _nonempty(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
@@ -346,13 +312,14 @@ def _nonempty(value: object) -> bool:
 def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
     params = request.query_params
     raw_limit = params.get("limit", "100")
-    limit = _uint(raw_limit)
-    if limit is None or not 1 <= limit <= 1000:
-        raise _Reject(400, "bad_request", "invalid query", [f"limit: expected 1..1000, got {raw_limit!r}"])
+    limit = uint(raw_limit)
+    if limit is None or not 1 <= limit <= MAX_PAGE:
+        problem = f"limit: expected 1..{MAX_PAGE}, got {raw_limit!r}"
+        raise _Reject(400, "bad_request", "invalid query", [problem])
     since = params.get("since")
     if since is None or since == "":
         return None, None, limit
-    if (seq := _uint(since)) is not None:
+    if (seq := uint(since)) is not None:
         return seq, None, limit
     try:
         return None, parse_rfc3339(since), limit
@@ -361,18 +328,6 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
         raise _Reject(400, "bad_request", "invalid query", [problem]) from None
 
 
-def _uint(text: str) -> int | None:
-    return int(text) if re.fullmatch(r"[0-9]{1,18}", text) else None
-
-
-def _etag_matches(header: str | None, etag: str) -> bool:
-    if not header:
-        return False
-    if header.strip() == "*":
-        return True
-    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
-    return etag in tags
-
-
 def _brief(d: Decision) -> dict[str, Any]:
-    return {"seq": d.seq, "kind": str(d.kind), "model": d.model, "provider": d.provider, "reason": d.reason}
+    seq = d.seq if d.journaled else None  # None: a repeat, counted but not journaled
+    return {"seq": seq, "kind": str(d.kind), "model": d.model, "provider": d.provider, "reason": d.reason}

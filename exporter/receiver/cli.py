@@ -13,17 +13,20 @@ from exporter.receiver.config import ReceiverConfig, read_receiver_config
 from exporter.receiver.store import StoreError
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
+from exporter.web.hostport import parse_host_port
 
 EPILOG = """\
 example:
   export CANARY_WEBHOOK_TOKEN=... CANARY_ADMIN_TOKEN=...
-  canary receiver --config canary.yaml
+  canary receiver --config canary.yaml --init     # first start: creates the store
+  canary receiver --config canary.yaml            # every later start
 
 The receiver reads the `receiver:` section of the config file (keys: listen, mode, store_dir,
 webhook_token, admin_token, builtin_exclusions, min_routable_hosts, ladder, fade_after,
 max_body_bytes; see docs/receiver.md). It refuses to start if another receiver holds the store's lock
-or if the store is damaged beyond recovery. Endpoints: POST /v1/alerts (webhook token),
-GET /v1/ignore?model=M (no token), GET /v1/suspensions, /v1/incidents, /v1/decisions,
+or if the store is damaged, missing or emptied (only --init creates a new one).
+Endpoints: POST /v1/alerts (webhook token), GET /v1/ignore?model=M (no token),
+GET /v1/suspensions, /v1/incidents, /v1/decisions,
 POST /v1/admin/lift, POST|DELETE /v1/admin/incidents (admin token), /healthz, /metrics, /openapi.json.
 """
 
@@ -49,6 +52,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--listen", metavar="HOST:PORT", help="override receiver.listen")
     parser.add_argument("--mode", choices=("observe", "enforce"), help="override receiver.mode")
     parser.add_argument("--check", action="store_true", help="validate the configuration and exit")
+    parser.add_argument(
+        "--init",
+        action="store_true",
+        help="create a new, empty store if store_dir holds none (first start); never needed again, and "
+        "refused where a store was before (a missing store is otherwise an error, not a fresh start)",
+    )
 
 
 def load(path: Path) -> ReceiverConfig:
@@ -71,10 +80,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load(args.config)
         if args.listen:
-            host, _, port = args.listen.rpartition(":")
-            if not host or not port.isdigit():
-                raise ConfigError([f"--listen: expected HOST:PORT, got {args.listen!r}"])
-            config = replace(config, host=host, port=int(port))
+            try:
+                host, port = parse_host_port(args.listen)
+            except ValueError as exc:
+                raise ConfigError([f"--listen: {exc}"]) from None
+            config = replace(config, host=host, port=port)
         if args.mode:
             config = replace(config, mode=Mode(args.mode))
     except ConfigError as exc:
@@ -87,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     try:
-        service = ReceiverService.open(config)
+        service = ReceiverService.open(config, init=args.init)
     except StoreError as exc:
         print(f"canary receiver: {exc}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ from exporter.receiver.state import (
     SUSPENDING_KINDS,
     Decision,
     Episode,
+    Hold,
     Incident,
     Kind,
     Mode,
@@ -48,6 +49,10 @@ def decision_to_json(d: Decision) -> dict[str, Any]:
         out["closes"] = list(d.closes)
     if d.inputs:
         out["inputs"] = dict(d.inputs)
+    if d.starts_at is not None:
+        out["starts_at"] = d.starts_at
+    if d.explanation:
+        out["explanation"] = dict(d.explanation)
     return out
 
 
@@ -70,6 +75,8 @@ def decision_from_json(raw: object) -> Decision:
         closes=tuple(_str_list(o, "closes")) if "closes" in o else (),
         source=_opt(o, "source", _str) or "",
         inputs=_obj(o.get("inputs", {}), "inputs"),
+        starts_at=_opt(o, "starts_at", _time),
+        explanation=_obj(o.get("explanation", {}), "explanation"),
     )
     if decision.kind in SUSPENDING_KINDS or decision.kind is Kind.PROMOTE:
         missing = [k for k in ("model", "provider", "mode", "rung", "until") if getattr(decision, k) is None]
@@ -95,9 +102,19 @@ def state_to_json(state: State, now: float) -> dict[str, Any]:
                 "until": s.until,
                 "episode": s.episode,
                 "reason": s.reason,
+                "starts_at": s.starts_at,
+                "explanation": dict(s.explanation),
             }
             for s in sorted(state.suspensions.values(), key=lambda s: (s.model, s.provider))
         ],
+        "holds": [
+            {"model": m, "provider": p, "since": h.since, "until": h.until, "reason": h.reason}
+            for (m, p), h in sorted(state.holds.items())
+        ],
+        "recovered": [
+            {"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.recovered.items())
+        ],
+        "failing": [{"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.failing.items())],
         "history": [
             {
                 "model": m,
@@ -163,8 +180,22 @@ def state_from_json(raw: object) -> State:
             _time(s, "until"),
             _str(s, "episode"),
             _str(s, "reason"),
+            _opt(s, "starts_at", _time),
+            MappingProxyType(_obj(s.get("explanation", {}), f"suspensions[{i}].explanation")),
         )
         suspensions[(sus.model, sus.provider)] = sus
+    holds = {}
+    for i, x in enumerate(o.get("holds", [])):  # absent in format-1 snapshots
+        x = _obj(x, f"holds[{i}]")
+        holds[(_str(x, "model"), _str(x, "provider"))] = Hold(
+            _time(x, "since"), _opt(x, "until", _time), _str(x, "reason")
+        )
+    recovered: dict[tuple[str, str], float] = {}
+    failing: dict[tuple[str, str], float] = {}
+    for name, target in (("recovered", recovered), ("failing", failing)):
+        for i, x in enumerate(o.get(name, [])):
+            x = _obj(x, f"{name}[{i}]")
+            target[(_str(x, "model"), _str(x, "provider"))] = _time(x, "at")
     history = {}
     for i, h in enumerate(_list(o, "history")):
         h = _obj(h, f"history[{i}]")
@@ -211,6 +242,9 @@ def state_from_json(raw: object) -> State:
         discovered=MappingProxyType(discovered),
         episodes=MappingProxyType(episodes),
         pruned_at=_time(o, "pruned_at"),
+        holds=MappingProxyType(holds),
+        recovered=MappingProxyType(recovered),
+        failing=MappingProxyType(failing),
     )
 
 

@@ -13,13 +13,13 @@ Example (every key with its default, except the three required ones)::
       ladder: [1d, 3d, 7d]
       fade_after: 14d
       max_body_bytes: 1048576
+      read_token: {env: CANARY_READ_TOKEN}         # optional: GET /v1/decisions then needs it
 """
 
 from __future__ import annotations
 
 import hmac
 import itertools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +28,8 @@ from exporter.receiver.decide import Policy
 from exporter.receiver.exclusions import BuiltinExclusion, read_exclusions
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Mode
+from exporter.web.hostport import parse_host_port
 
-_LISTEN = re.compile(r"(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):(?P<port>\d{1,5})")
 DEFAULT_LADDER = (86400.0, 3 * 86400.0, 7 * 86400.0)
 
 
@@ -47,6 +47,7 @@ class ReceiverConfig:
     ladder: tuple[float, ...] = DEFAULT_LADDER
     fade_after: float = 14 * 86400.0
     max_body_bytes: int = 1024 * 1024
+    read_token: Secret | None = None  # when set, GET /v1/decisions needs it (the audit log is sensitive)
 
     def policy(self) -> Policy:
         """The judgement rules the decision functions take."""
@@ -66,15 +67,15 @@ def read_receiver_config(section: Section, base_dir: Path) -> ReceiverConfig:
     """
     listen = section.string("listen", default="127.0.0.1:9465")
     host, port = "127.0.0.1", 9465
-    match = _LISTEN.fullmatch(listen) if isinstance(listen, str) else None
-    if match is None or not 0 <= int(match.group("port")) <= 65535:
+    try:
+        host, port = parse_host_port(listen)
+    except ValueError:
         section.problem("listen", f"expected HOST:PORT such as 127.0.0.1:9465 (got {listen!r})")
-    else:
-        host, port = match.group("host").strip("[]"), int(match.group("port"))
     mode = Mode(section.choice("mode", ("observe", "enforce"), default="observe"))
     store_raw = section.string("store_dir")
     webhook = section.secret("webhook_token", required=True)
     admin = section.secret("admin_token", required=True)
+    read = section.secret("read_token")
     if (
         webhook is not None
         and admin is not None
@@ -113,6 +114,7 @@ def read_receiver_config(section: Section, base_dir: Path) -> ReceiverConfig:
         ladder=ladder,
         fade_after=fade_after,
         max_body_bytes=max_body,
+        read_token=read,
     )
 
 

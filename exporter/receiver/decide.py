@@ -22,14 +22,16 @@ Example::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from exporter.receiver.exclusions import BuiltinExclusion
-from exporter.receiver.floor import check_floor
+from exporter.receiver.floor import FloorVerdict, check_floor
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.merge import excluded_hosts
 from exporter.receiver.payloads import Action, Alert, Notification
 from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Decision, Kind, Mode, State, apply_decisions
+from exporter.receiver.tags import canonical_tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,24 @@ class _Run:
         self.decisions.append(decision)
         return decision
 
+    def repeat(self, kind: Kind, reason: str, **fields: Any) -> None:
+        """A duplicate or ignored input: journaled the first time its episode is seen (or when it tells
+        new discovered hosts), otherwise only counted (``seq`` 0), so repeats cost nothing durable."""
+        episode, model, discovered = fields.get("episode"), fields.get("model"), fields.get("discovered")
+        new_episode = episode is not None and episode not in self.state.episodes
+        new_hosts = (
+            discovered is not None
+            and model is not None
+            and frozenset(discovered) != self.state.discovered.get(model)
+        )
+        if new_episode or new_hosts:
+            self.add(kind, reason, **fields)
+        else:
+            self.decisions.append(Decision(seq=0, at=self.now, kind=kind, reason=reason, **fields))
+
     def expire(self) -> None:
+        if self.state.next_due > self.now:  # O(1): nothing is due (the common case)
+            return
         due = sorted((r, s) for r, s in self.state.suspensions.items() if s.until <= self.now)
         for (model, provider), s in due:
             self.add(
@@ -82,6 +101,16 @@ class _Run:
                 Kind.EXPIRE,
                 f"incident {incident_id} ended at {format_rfc3339(i.until or self.now)}: {i.reason}",
                 model=i.model, provider=i.provider, until=i.until, incident_id=incident_id, source="clock",
+            )  # fmt: skip
+        held = sorted(
+            (r, h) for r, h in self.state.holds.items() if h.until is not None and h.until <= self.now
+        )
+        for (model, provider), h in held:
+            self.add(
+                Kind.EXPIRE,
+                f"the hold of the lift at {format_rfc3339(h.since)} ended at "
+                f"{format_rfc3339(h.until or self.now)}",
+                model=model, provider=provider, until=h.until, source="clock", inputs={"ends": "lift_hold"},
             )  # fmt: skip
 
     def result(self) -> Result:
@@ -121,48 +150,89 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
             if alert.action is None and alert.labels.get("action") in ("suspend", "recover")
             else "no action label suspend/recover: recorded only"
         )
-        run.add(Kind.IGNORED, why, model=model, provider=provider, source=source, inputs=inputs)
+        run.repeat(
+            Kind.IGNORED,
+            why,
+            model=model,
+            provider=provider,
+            source=source,
+            inputs=inputs,
+            episode=alert.episode,
+        )
         return
-    state, route, episode = run.state, (model, provider), alert.episode
     told = alert.discovered if alert.discovered is not None else batch_hosts.get(model)
-    discovered = tuple(sorted(told)) if told is not None else None
-    common = {
+    common: dict[str, Any] = {
         "model": model,
         "provider": provider,
-        "episode": episode,
+        "episode": alert.episode,
         "source": source,
         "inputs": inputs,
-        "discovered": discovered,
+        "discovered": tuple(sorted(told)) if told is not None else None,
+        "starts_at": alert.starts_at,
     }
     if alert.status == "resolved":
         # Resolved also arrives when the exporter or Prometheus goes down: never a reason to lift.
-        common["episode"] = None
         common["discovered"] = None  # may be stale: resolved also means "the exporter went away"
-        run.add(Kind.IGNORED, f"resolved {action} alert: recorded only, never lifts a suspension", **common)
+        run.repeat(
+            Kind.IGNORED, f"resolved {action} alert: recorded only, never lifts a suspension", **common
+        )
+    elif action is Action.RECOVER:
+        _judge_recovery(run, alert, common)
+    else:
+        _judge_suspension(run, alert, common)
+
+
+def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
+    """A clean round: ends the suspension (and any lift hold) of the route, whatever the delivery order.
+
+    The route's latest recovery ``startsAt`` is remembered, so a failing episode that started before it
+    never suspends afterwards, and a recovery older than the latest failing episode seen ends nothing:
+    the route is suspended exactly when a failure started after its last clean round, in any order.
+    """
+    state, route, episode = run.state, (common["model"], common["provider"]), alert.episode
+    if episode in state.episodes:  # acts once, on its first delivery
+        # (no starts_at: a recovery's start must never count as a failing episode's)
+        run.repeat(
+            Kind.DUPLICATE, "this recovery episode was already handled", **{**common, "starts_at": None}
+        )
         return
-    current = state.suspensions.get(route)
-    known = state.episodes.get(episode)
-    if action is Action.RECOVER:
-        # A recovery episode acts once, on its first delivery: a stale repeat must never end a later,
-        # unrelated suspension.
-        if known is not None:
-            run.add(Kind.DUPLICATE, "this recovery episode was already handled", **common)
-            return
-        if current is None:
-            run.add(Kind.IGNORED, "recovery alert but the route is not suspended", **common)
-            return
-        closes = _open_episodes(state, route) | {episode}
-        run.add(
-            Kind.RECOVER,
-            f"early recovery of a {current.mode} suspension (rung {current.rung}, due to end "
-            f"{format_rfc3339(current.until)}): the offense stays in the history",
-            mode=current.mode,
-            rung=current.rung,
-            closes=tuple(sorted(closes)),
+    current, hold = state.suspensions.get(route), state.holds.get(route)
+    started = state.failing.get(route)  # the latest failing episode seen (current one included)
+    if current is not None and current.starts_at is None:  # decided by a store from before starts_at
+        started = max(started or current.since, current.since)
+    if current is not None and started is not None and alert.starts_at < started:
+        run.repeat(
+            Kind.IGNORED,
+            f"stale recovery: it started at {format_rfc3339(alert.starts_at)}, before the latest failing "
+            f"episode of the route ({format_rfc3339(started)})",
             **common,
         )
         return
-    if current is not None and current.mode is Mode.OBSERVE and run.policy.mode is Mode.ENFORCE:
+    if current is not None:
+        reason = (
+            f"early recovery of a {current.mode} suspension (rung {current.rung}, due to end "
+            f"{format_rfc3339(current.until)}): the offense stays in the history"
+        )
+        fields: dict[str, Any] = {"mode": current.mode, "rung": current.rung}
+    elif hold is not None:
+        reason = f"clean round after the lift at {format_rfc3339(hold.since)}: the hold is over"
+        fields = {}
+    else:
+        reason = (
+            "recovery while not suspended (delivered before the failure it recovers, or after a lift): "
+            "failing episodes that started before it will not suspend"
+        )
+        fields = {}
+    closes = _open_episodes(state, route) | {episode}
+    run.add(Kind.RECOVER, reason, closes=tuple(sorted(closes)), **fields, **common)
+
+
+def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
+    state, policy = run.state, run.policy
+    model, provider = common["model"], common["provider"]
+    route = (model, provider)
+    current, known = state.suspensions.get(route), state.episodes.get(alert.episode)
+    if current is not None and current.mode is Mode.OBSERVE and policy.mode is Mode.ENFORCE:
         # Switched from observe to enforce while this host still fails: enforce the would-be suspension
         # as it stands (same rung and end). Its offense was counted when it was decided, and the floor
         # already counted it as if enforced, so neither changes.
@@ -178,48 +248,65 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
         )
         return
     if current is not None:
-        run.add(
+        run.repeat(
             Kind.DUPLICATE,
             f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}",
             **common,
         )
         return
+    recovered = state.recovered.get(route)
+    hold = state.holds.get(route)
+    if recovered is not None and alert.starts_at <= recovered:
+        why = f"stale: the route recovered at {format_rfc3339(recovered)}, after this episode started"
+        run.repeat(Kind.DUPLICATE, why, **common)
+        return
+    if hold is not None:
+        until = f"until {format_rfc3339(hold.until)} or" if hold.until is not None else "until"
+        why = f"held by the lift at {format_rfc3339(hold.since)} ({hold.reason}) {until} a clean round"
+        run.repeat(Kind.DUPLICATE, why, **common)
+        return
     if known is not None and known.closed_by is not None:
         assert known.closed_at is not None
-        run.add(
+        run.repeat(
             Kind.DUPLICATE,
             f"this alert episode was closed by {known.closed_by} at {format_rfc3339(known.closed_at)}; "
             "only a new episode can suspend again",
             **common,
         )
         return
-    policy = run.policy
+    discovered = common["discovered"]
     hosts = frozenset(discovered) if discovered is not None else state.discovered.get(model)
     excluded = excluded_hosts(model, policy.builtin, state, run.now, count_observe=True)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     if not verdict.allowed:
-        common["inputs"] = {
-            **inputs,
-            "known_hosts": sorted(hosts) if hosts is not None else None,
-            "excluded": sorted(excluded),
-            "routable_after": list(verdict.routable_after),
-            "min_routable_hosts": policy.min_routable_hosts,
-        }
+        common["inputs"] = {**common["inputs"], **_floor_inputs(hosts, excluded, verdict, policy)}
         run.add(Kind.FLOOR_BLOCK, verdict.reason, **common)
         return
     rung, duration = policy.ladder.next_rung(state.history.get(route, ()), run.now)
-    until = run.now + duration
+    end = run.now + duration
     kind = Kind.OBSERVE if policy.mode is Mode.OBSERVE else (Kind.SUSPEND if rung == 1 else Kind.ESCALATE)
     prefix = "would suspend (observe mode)" if policy.mode is Mode.OBSERVE else "suspended"
     run.add(
         kind,
-        f"{prefix} at rung {rung} for {_human(duration)} until {format_rfc3339(until)} "
+        f"{prefix} at rung {rung} for {_human(duration)} until {format_rfc3339(end)} "
         f"({alert.alertname or 'alert'}; {verdict.reason})",
         mode=policy.mode,
         rung=rung,
-        until=until,
+        until=end,
+        explanation=alert.explanation,
         **common,
     )
+
+
+def _floor_inputs(
+    hosts: frozenset[str] | None, excluded: frozenset[str], verdict: FloorVerdict, policy: Policy
+) -> dict[str, Any]:
+    return {
+        "known_hosts": sorted(hosts) if hosts is not None else None,
+        "excluded": sorted(excluded),
+        "routable_after": list(verdict.routable_after),
+        "min_routable_hosts": policy.min_routable_hosts,
+    }
 
 
 def _open_episodes(state: State, route: tuple[str, str]) -> set[str]:
@@ -229,9 +316,19 @@ def _open_episodes(state: State, route: tuple[str, str]) -> set[str]:
 
 
 def decide_lift(
-    state: State, model: str, provider: str, reason: str, now: float, policy: Policy
+    state: State,
+    model: str,
+    provider: str,
+    reason: str,
+    now: float,
+    policy: Policy,
+    until: float | None = None,
 ) -> Result | Refused:
-    """An administrator lifts a current suspension; the episodes that caused it can never re-suspend."""
+    """An administrator lifts a current suspension. The lift holds (no suspension of the route, whatever
+    ``startsAt`` later deliveries carry) until the route recovers (a clean round) or ``until``."""
+    if until is not None and until <= now:
+        return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
+    provider = canonical_tag(provider)
     run = _Run(state, now, policy)
     run.expire()
     current = run.state.suspensions.get((model, provider))
@@ -245,6 +342,7 @@ def decide_lift(
         mode=current.mode,
         rung=current.rung,
         source="admin",
+        until=until,
         closes=tuple(sorted(_open_episodes(run.state, (model, provider)))),
         inputs={"reason": reason, "was_until": format_rfc3339(current.until)},
     )
@@ -252,13 +350,37 @@ def decide_lift(
 
 
 def decide_incident_add(
-    state: State, model: str, provider: str, reason: str, until: float | None, now: float, policy: Policy
+    state: State,
+    model: str,
+    provider: str,
+    reason: str,
+    until: float | None,
+    now: float,
+    policy: Policy,
+    force: bool = False,
 ) -> Result | Refused:
-    """An administrator excludes a route at run time, until ``until`` (None: until removed)."""
+    """An administrator excludes a route at run time, until ``until`` (None: until removed).
+
+    The capacity floor holds here as for suspensions: an incident that would leave fewer than
+    ``min_routable_hosts`` of the model's known hosts routable is refused (409) unless ``force``
+    (recorded in the decision). With no known hosts the floor cannot be broken provably: it is allowed.
+    """
     if until is not None and until <= now:
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
+    provider = canonical_tag(provider)
     run = _Run(state, now, policy)
     run.expire()
+    hosts = run.state.discovered.get(model)
+    excluded = excluded_hosts(model, policy.builtin, run.state, now, count_observe=True)
+    verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
+    # Unknown hosts (no alert told them yet) cannot prove a break: the administrator's word stands.
+    breaks = hosts is not None and not verdict.allowed
+    if breaks and not force:
+        return Refused(
+            409,
+            f'refused: excluding {provider} for {model}: {verdict.reason}; send "force": true to exclude it '
+            "anyway (recorded in the decision)",
+        )
     incident_id = f"inc-{run.state.seq + 1}"
     run.add(
         Kind.INCIDENT_ADD,
@@ -268,8 +390,12 @@ def decide_incident_add(
         until=until,
         incident_id=incident_id,
         source="admin",
-        inputs={"reason": reason},
-    )
+        inputs={
+            "reason": reason,
+            **({"forced": True, "floor": verdict.reason, **_floor_inputs(hosts, excluded, verdict, policy)}
+               if breaks else {}),
+        },
+    )  # fmt: skip
     return run.result()
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from exporter.receiver.tags import uncovered
+
 
 @dataclass(frozen=True, slots=True)
 class FloorVerdict:
@@ -20,7 +22,8 @@ class FloorVerdict:
 def check_floor(
     candidate: str, discovered: frozenset[str] | None, excluded: frozenset[str], minimum: int
 ) -> FloorVerdict:
-    """Whether suspending ``candidate`` keeps at least ``minimum`` routable hosts.
+    """Whether excluding ``candidate`` keeps at least ``minimum`` routable hosts (canonical tags; a base
+    slug excludes its variants, as the gateway matches them).
 
     >>> check_floor("c", frozenset("abc"), frozenset(), 2).allowed
     True
@@ -33,13 +36,13 @@ def check_floor(
             "the model's discovered hosts are unknown (no discovered_providers annotation received yet), "
             "so the floor cannot be proven to hold",
         )
-    after = tuple(sorted(discovered - excluded - {candidate}))
+    after = uncovered(discovered, (*excluded, candidate))  # base slugs exclude their variants
     if len(after) < minimum:
         noun = "host" if len(after) == 1 else "hosts"
         listed = ", ".join(after) or "none"
         return FloorVerdict(
             False,
-            f"suspending {candidate} would leave {len(after)} routable {noun} ({listed}), "
+            f"excluding {candidate} would leave {len(after)} routable {noun} ({listed}), "
             f"fewer than the floor of {minimum}",
             after,
         )

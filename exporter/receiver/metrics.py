@@ -58,6 +58,7 @@ class MetricsSnapshot:
     incidents: tuple[tuple[str, str], ...]
     ignored: tuple[tuple[str, str, int], ...]  # (model, layer, count)
     counters: Counters
+    holds: tuple[tuple[str, str], ...] = ()  # routes a lift holds
 
 
 class ReceiverCollector(Collector):
@@ -101,14 +102,14 @@ class ReceiverCollector(Collector):
         for model, provider, n in snap.offense_levels:
             level.add_metric([model, provider], n)
         yield level
-        incident = GaugeMetricFamily(
-            "canary_receiver_incident_active",
-            "Admin incident exclusions in force.",
-            labels=["model", "provider"],
+        yield _routes(
+            "canary_receiver_incident_active", "Admin incident exclusions in force.", snap.incidents
         )
-        for model, provider in snap.incidents:
-            incident.add_metric([model, provider], 1)
-        yield incident
+        yield _routes(
+            "canary_receiver_lift_hold_active",
+            "A lift that holds the route (no suspension) until a recovery alert or its until.",
+            snap.holds,
+        )
         ignored = GaugeMetricFamily(
             "canary_receiver_ignored_providers",
             "Entries in the served ignore list per layer.",
@@ -148,6 +149,14 @@ class ReceiverCollector(Collector):
         for m in Mode:
             mode.add_metric([str(m)], 1 if m is snap.mode else 0)
         yield mode
+
+
+def _routes(name: str, documentation: str, routes: tuple[tuple[str, str], ...]) -> GaugeMetricFamily:
+    """A 0/1 gauge per (model, provider)."""
+    family = GaugeMetricFamily(name, documentation, labels=["model", "provider"])
+    for model, provider in routes:
+        family.add_metric([model, provider], 1)
+    return family
 
 
 def _bound(b: float) -> str:

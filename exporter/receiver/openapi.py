@@ -52,6 +52,11 @@ _DECISION = {
         "closes": {"type": "array", "items": {"type": "string"}},
         "source": {"type": "string"},
         "inputs": {"type": "object"},
+        "starts_at": {"type": "number", "description": "the alert's startsAt, Unix seconds"},
+        "explanation": {
+            "type": "object",
+            "description": "why a suspend alert fired: failing_contracts, failing_reasons, evidence_url",
+        },
     },
 }  # fmt: skip
 
@@ -138,6 +143,7 @@ def openapi_document() -> dict[str, Any]:
             "securitySchemes": {
                 "webhookToken": {"type": "http", "scheme": "bearer", "description": "receiver.webhook_token"},
                 "adminToken": {"type": "http", "scheme": "bearer", "description": "receiver.admin_token"},
+                "readToken": {"type": "http", "scheme": "bearer", "description": "receiver.read_token"},
             },
             "schemas": {"Error": _ERROR, "Alert": _ALERT, "Webhook": _WEBHOOK, "Decision": _DECISION},
         },
@@ -156,7 +162,8 @@ def openapi_document() -> dict[str, Any]:
                         ),
                         "400": _err("malformed payload; problems name each location"),
                         "401": _err("missing or wrong bearer token"),
-                        "413": _err("body larger than max_body_bytes"),
+                        "413": _err("body larger than max_body_bytes, or too many alerts"),
+                        "415": _err("Content-Type is not application/json"),
                         "503": _err("the decision could not be made durable; retry"),
                     },
                 }
@@ -204,7 +211,7 @@ def openapi_document() -> dict[str, Any]:
             },
             "/v1/decisions": {
                 "get": {
-                    "summary": "The decision log (last 10000 in memory; the full log is in the store)",
+                    "summary": "The decision log, paged (at most 1000 per page) from the store",
                     "parameters": [
                         {
                             "name": "since",
@@ -220,9 +227,11 @@ def openapi_document() -> dict[str, Any]:
                             "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
                         },
                     ],
+                    "security": [{}, {"readToken": []}],
                     "responses": {
                         "200": _json(_DECISIONS_OUT, "decisions, oldest first"),
                         "400": _err("bad query"),
+                        "401": _err("receiver.read_token is set and the bearer token is missing or wrong"),
                     },
                 }
             },
@@ -233,7 +242,9 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": {
                         "required": True,
                         "content": {
-                            "application/json": {"schema": _admin_body(("model", "provider", "reason"))}
+                            "application/json": {
+                                "schema": _admin_body(("model", "provider", "reason"), until=True)
+                            }
                         },
                     },
                     "responses": {
@@ -242,6 +253,7 @@ def openapi_document() -> dict[str, Any]:
                         "401": _err("missing or wrong admin token"),
                         "404": _err("no such suspension"),
                         "413": _err("body too large"),
+                        "415": _err("Content-Type is not application/json"),
                         "503": _err("not durable; retry"),
                     },
                 }
@@ -254,7 +266,7 @@ def openapi_document() -> dict[str, Any]:
                         "required": True,
                         "content": {
                             "application/json": {
-                                "schema": _admin_body(("model", "provider", "reason"), until=True)
+                                "schema": _admin_body(("model", "provider", "reason"), until=True, force=True)
                             }
                         },
                     },
@@ -262,7 +274,9 @@ def openapi_document() -> dict[str, Any]:
                         "201": _json({"type": "object", "required": ["id", "decisions"]}, "added"),
                         "400": _err("invalid body or until not in the future"),
                         "401": _err("missing or wrong admin token"),
+                        "409": _err("it would break the capacity floor (send force: true)"),
                         "413": _err("body too large"),
+                        "415": _err("Content-Type is not application/json"),
                         "503": _err("not durable; retry"),
                     },
                 }
@@ -284,7 +298,12 @@ def openapi_document() -> dict[str, Any]:
                 }
             },
             "/healthz": {
-                "get": {"responses": {"200": _json({"type": "object", "required": ["status"]}, "alive")}}
+                "get": {
+                    "responses": {
+                        "200": _json({"type": "object", "required": ["status"]}, "alive"),
+                        "503": _json({"type": "object", "required": ["status"]}, "store found damaged"),
+                    }
+                }
             },
             "/metrics": {
                 "get": {
@@ -296,8 +315,12 @@ def openapi_document() -> dict[str, Any]:
     }
 
 
-def _admin_body(required: tuple[str, ...], *, until: bool = False) -> dict[str, Any]:
-    props: dict[str, Any] = {k: {"type": "string", "minLength": 1, "pattern": r"\S"} for k in required}
+def _admin_body(required: tuple[str, ...], *, until: bool = False, force: bool = False) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        k: {"type": "string", "minLength": 1, "maxLength": 4096, "pattern": r"\S"} for k in required
+    }
     if until:
         props["until"] = _NULLABLE_TIME
+    if force:
+        props["force"] = {"type": "boolean", "description": "exclude even if the capacity floor breaks"}
     return {"type": "object", "required": list(required), "additionalProperties": False, "properties": props}

@@ -13,16 +13,34 @@ Example::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+from urllib.parse import urlsplit
 
 from exporter.receiver.rfc3339 import format_rfc3339, parse_rfc3339
+from exporter.receiver.tags import canonical_tag
 
 #: Grafana raises these for its own query trouble; they carry the rule's labels, so they must never act.
 GRAFANA_STATE_ALERTS = frozenset({"DatasourceNoData", "DatasourceError"})
 DISCOVERED_ANNOTATION = "discovered_providers"
+#: Annotations of the suspend alert that explain it (issue 10): stored in the decision and the suspension.
+CONTRACTS_ANNOTATION = "failing_contracts"
+REASONS_ANNOTATIONS = ("failing_reasons", "reasons")
+EVIDENCE_ANNOTATION = "evidence_url"
+
+#: Input bounds (docs/receiver.md, "Bounds"): beyond them a payload is refused, never stored.
+MAX_ALERTS = 1000  # per payload: 413
+MAX_LABELS = 64  # labels or annotations per alert
+MAX_KEY_CHARS = 128
+MAX_LABEL_CHARS = 1024  # a label value
+MAX_ANNOTATION_CHARS = 16 * 1024  # an annotation value
+MAX_DISCOVERED = 512  # tags in discovered_providers
+MAX_TAG_CHARS = 256
+MAX_EXPLANATION_ITEMS = 32  # failing contracts or reasons kept
+MAX_EXPLANATION_CHARS = 512  # each
 
 
 class Source(StrEnum):
@@ -67,31 +85,41 @@ class Alert:
 
     @property
     def provider(self) -> str | None:
-        return self.labels.get("provider") or None
+        """The routing tag, canonical as the gateway matches it (``tags.canonical_tag``)."""
+        return canonical_tag(self.labels.get("provider", "")) or None
 
     @property
     def discovered(self) -> frozenset[str] | None:
         """Tags in the ``discovered_providers`` annotation; None when absent or empty (not informative)."""
-        raw = self.annotations.get(DISCOVERED_ANNOTATION, "")
-        tags = frozenset(t.strip() for t in raw.split(",") if t.strip())
-        return tags or None
+        return _tag_set(self.annotations.get(DISCOVERED_ANNOTATION, "")) or None
+
+    @property
+    def explanation(self) -> dict[str, Any]:
+        """Why a suspend alert fired, from its annotations: failing contracts, reasons, evidence link."""
+        out: dict[str, Any] = {}
+        if contracts := _items(self.annotations.get(CONTRACTS_ANNOTATION, ""), ","):
+            out["failing_contracts"] = contracts
+        raw = next((self.annotations[k] for k in REASONS_ANNOTATIONS if k in self.annotations), "")
+        if reasons := _items(raw, ";" if ";" in raw else ","):
+            out["failing_reasons"] = reasons
+        if url := self.annotations.get(EVIDENCE_ANNOTATION, "").strip():
+            out["evidence_url"] = url
+        return out
 
     @property
     def episode(self) -> str:
         """Idempotency key of the alert episode: one firing stretch of one alert for one route.
 
         Alertmanager keeps ``startsAt`` across repeats, retries, restarts and HA members, and a new
-        episode (the alert resolved and fired again) gets a new one.
+        episode (the alert resolved and fired again) gets a new one. A JSON array, so no label value can
+        make two episodes one (``(x, a|b)`` and ``(x|a, b)`` stay apart). Resolved and non-acting alerts
+        have their own keys, so their repeats are recognised (counted, not journaled) too.
         """
-        return "|".join(
-            (
-                str(self.action or "-"),
-                self.model or "-",
-                self.provider or "-",
-                self.alertname,
-                format_rfc3339(self.starts_at),
-            )
-        )
+        parts: list[str] = [str(self.action or "-"), self.model or "-", self.provider or "-", self.alertname]
+        parts.append(format_rfc3339(self.starts_at))
+        if self.status != "firing" or self.action is None:
+            parts = [self.status, *parts, self.fingerprint]
+        return json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
 
     def summary(self) -> dict[str, Any]:
         """The alert's inputs as recorded in the decision log."""
@@ -102,6 +130,14 @@ class Alert:
             "fingerprint": self.fingerprint,
             **({"discovered": sorted(d)} if (d := self.discovered) is not None else {}),
         }
+
+
+def _tag_set(raw: str) -> frozenset[str]:
+    return frozenset(canonical_tag(t) for t in raw.split(",") if t.strip())
+
+
+def _items(raw: str, sep: str) -> list[str]:
+    return [t.strip() for t in raw.split(sep) if t.strip()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +155,7 @@ class PayloadError:
     """Why a payload was rejected: every problem, each ``path: what is wrong``."""
 
     problems: tuple[str, ...] = field(default_factory=tuple)
+    status: int = 400  # 413 when a bound on counts was exceeded
 
     @property
     def message(self) -> str:
@@ -148,6 +185,8 @@ def parse_notification(data: object) -> Notification | PayloadError:
         problems.append("alerts: missing (expected a list of alerts)")
     elif not isinstance(raw_alerts, list):
         problems.append(f"alerts: expected a list, got {_kind(raw_alerts)}")
+    elif len(raw_alerts) > MAX_ALERTS:
+        return PayloadError((f"alerts: {len(raw_alerts)} alerts, more than the limit of {MAX_ALERTS}",), 413)
     else:
         for i, item in enumerate(raw_alerts):
             alert = _parse_alert(i, item, problems)
@@ -190,6 +229,9 @@ def _parse_alert(i: int, item: object, problems: list[str]) -> Alert | None:
     fingerprint = item.get("fingerprint", "")
     if not isinstance(fingerprint, str):
         problems.append(f"{where}.fingerprint: expected a string, got {_kind(fingerprint)}")
+    elif len(fingerprint) > MAX_KEY_CHARS:
+        problems.append(f"{where}.fingerprint: longer than {MAX_KEY_CHARS} characters")
+    _check_bounds(where, labels, annotations, problems)
     action = labels.get("action")
     if action in (Action.SUSPEND, Action.RECOVER) and labels.get("alertname") not in GRAFANA_STATE_ALERTS:
         for key, meaning in (("model", "the gateway model slug"), ("provider", "the provider's routing tag")):
@@ -207,6 +249,54 @@ def _parse_alert(i: int, item: object, problems: list[str]) -> Alert | None:
         starts_at=starts_at,
         fingerprint=str(fingerprint),
     )
+
+
+def _check_bounds(
+    where: str, labels: dict[str, str], annotations: dict[str, str], problems: list[str]
+) -> None:
+    for name, mapping, limit in (
+        ("labels", labels, MAX_LABEL_CHARS),
+        ("annotations", annotations, MAX_ANNOTATION_CHARS),
+    ):
+        if len(mapping) > MAX_LABELS:
+            problems.append(f"{where}.{name}: {len(mapping)} entries, more than the limit of {MAX_LABELS}")
+            continue
+        for key, value in mapping.items():
+            if len(key) > MAX_KEY_CHARS:
+                problems.append(f"{where}.{name}: a key longer than {MAX_KEY_CHARS} characters")
+            elif len(value) > limit:
+                problems.append(
+                    f"{where}.{name}.{key}: {len(value)} characters, more than the limit of {limit}"
+                )
+    tags = annotations.get(DISCOVERED_ANNOTATION, "").split(",")
+    if len(tags) > MAX_DISCOVERED:
+        problems.append(
+            f"{where}.annotations.{DISCOVERED_ANNOTATION}: {len(tags)} tags, "
+            f"more than the limit of {MAX_DISCOVERED}"
+        )
+    elif any(len(t.strip()) > MAX_TAG_CHARS for t in tags):
+        problems.append(
+            f"{where}.annotations.{DISCOVERED_ANNOTATION}: a tag longer than {MAX_TAG_CHARS} characters"
+        )
+    for key in (CONTRACTS_ANNOTATION, *REASONS_ANNOTATIONS):
+        items = annotations.get(key, "").split(";" if ";" in annotations.get(key, "") else ",")
+        if len(items) > MAX_EXPLANATION_ITEMS or any(len(t) > MAX_EXPLANATION_CHARS for t in items):
+            problems.append(
+                f"{where}.annotations.{key}: at most {MAX_EXPLANATION_ITEMS} items of "
+                f"{MAX_EXPLANATION_CHARS} characters"
+            )
+    url = annotations.get(EVIDENCE_ANNOTATION, "").strip()
+    if url:
+        try:
+            parts = urlsplit(url)
+            ok = parts.scheme in ("http", "https") and bool(parts.netloc) and len(url) <= 2048
+        except ValueError:
+            ok = False
+        if not ok:
+            problems.append(
+                f"{where}.annotations.{EVIDENCE_ANNOTATION}: "
+                "expected an http(s) URL of at most 2048 characters"
+            )
 
 
 def _string_map(

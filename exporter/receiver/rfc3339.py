@@ -15,7 +15,9 @@ MIN_SECONDS = 0.0
 MAX_SECONDS = 253_402_300_800.0  # 10000-01-01T00:00:00Z
 
 _RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|z|[+-]\d{2}:\d{2})"
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
+    r"(Z|z|[+-][0-9]{2}:[0-9]{2})",
+    re.ASCII,  # ASCII digits only: \d would also take Arabic-Indic and other Unicode digits
 )
 
 
@@ -28,7 +30,7 @@ def parse_rfc3339(text: str) -> float:
     Traceback (most recent call last):
     ValueError: out of range: the instant in UTC must be in the years 1970 to 9999
     """
-    m = _RFC3339.fullmatch(text.strip()) if isinstance(text, str) else None
+    m = _RFC3339.fullmatch(text.strip(" ")) if isinstance(text, str) else None
     if m is None:
         raise ValueError("expected an RFC 3339 timestamp such as 2026-11-29T15:41:37Z")
     year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])

@@ -2,7 +2,7 @@
 
 Example::
 
-    with ReceiverServer(config) as server:          # port 0 = any free port
+    with ReceiverServer(config, init=True) as server:   # port 0 = any free port
         httpx.get(server.base_url + "/v1/ignore", params={"model": "m"})
 """
 
@@ -30,10 +30,12 @@ class ReceiverServer:
         host: str = "127.0.0.1",
         port: int = 0,
         sweep_interval: float = 1.0,
+        init: bool = False,
     ) -> None:
         self.config = replace(config, host=host, port=port)
         self._clock = clock
         self._sweep_interval = sweep_interval
+        self._init = init  # create the store if there is none (ReceiverService.open)
         self._http: ThreadedServer | None = None
         self.service: ReceiverService | None = None
         self.base_url = ""
@@ -48,7 +50,7 @@ class ReceiverServer:
         self.stop()
 
     def start(self, timeout: float = 10.0) -> None:
-        self.service = ReceiverService.open(self.config, clock=self._clock)
+        self.service = ReceiverService.open(self.config, clock=self._clock, init=self._init)
         app = build_app(
             self.config, clock=self._clock, service=self.service, sweep_interval=self._sweep_interval
         )

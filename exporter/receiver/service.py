@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -25,7 +24,6 @@ from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
 from typing import Any
 
-from exporter.receiver.codec import decision_to_json
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import (
     Policy,
@@ -42,9 +40,8 @@ from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.rfc3339 import format_optional, format_rfc3339
 from exporter.receiver.state import Decision, Mode, State
-from exporter.receiver.store import Store
+from exporter.receiver.store import Store, StoreWriteError
 
-RECENT_DECISIONS = 10_000
 log = logging.getLogger("canary.receiver")
 
 
@@ -63,7 +60,6 @@ class ReceiverService:
         config: ReceiverConfig,
         store: Store,
         state: State,
-        recent: tuple[Decision, ...],
         *,
         clock: Callable[[], float],
     ) -> None:
@@ -74,8 +70,8 @@ class ReceiverService:
         self._lock = threading.Lock()
         self._counter_lock = threading.Lock()
         self._closed = False
+        self.damaged: str | None = None  # set when the background verification finds damage
         self._state = state
-        self._recent = recent[-RECENT_DECISIONS:]
         self._counters = Counters()
         self._views: Mapping[str, IgnoreView] = MappingProxyType({})
         self._generated_at = clock()
@@ -87,13 +83,32 @@ class ReceiverService:
         config: ReceiverConfig,
         *,
         clock: Callable[[], float] = time.time,
-        fsync: Callable[[int], None] = os.fsync,
+        fault: Callable[[], None] | None = None,
+        init: bool = False,
     ) -> ReceiverService:
-        """Lock and load the store named in ``config`` (``StoreError`` if it cannot be used)."""
-        store, loaded = Store.open(config.store_dir, ladder=config.policy().ladder, clock=clock, fsync=fsync)
+        """Lock, check and load the store named in ``config`` (``StoreError`` if it cannot be used).
+
+        ``init`` allows creating a new, empty store where there is none (the CLI's ``--init``); ``fault``
+        is a test seam called inside every write transaction (raise ``OSError`` to fail the write).
+        """
+        store, loaded = Store.open(
+            config.store_dir, ladder=config.policy().ladder, clock=clock, fault=fault, init=init
+        )
         for warning in loaded.warnings:
             log.error("store recovery: %s", warning)
-        return cls(config, store, loaded.state, loaded.decisions, clock=clock)
+        service = cls(config, store, loaded.state, clock=clock)
+        threading.Thread(target=service.verify_history, name="receiver-verify", daemon=True).start()
+        return service
+
+    def verify_history(self) -> str | None:
+        """Prove the part of a long log that start-up did not (``Store.verify_history``). A problem is
+        logged at ERROR and makes the receiver refuse every write (503, Alertmanager retries) and report
+        ``damaged`` on /healthz, while it keeps serving the state start-up proved."""
+        problem = self._store.verify_history()
+        if problem is not None:
+            log.error("store verification failed, refusing writes: %s", problem)
+            self.damaged = problem
+        return problem
 
     def __enter__(self) -> ReceiverService:
         return self
@@ -112,31 +127,36 @@ class ReceiverService:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the receiver service is closed")
+            if self.damaged is not None:
+                raise StoreWriteError(f"the store is damaged: {self.damaged}")
             now = self._clock()
             outcome = step(self._state, now)
             if isinstance(outcome, Refused):
                 return outcome
             state, decisions = outcome
-            if decisions:
+            journaled = tuple(d for d in decisions if d.journaled)
+            repeats = [(str(d.kind), d.model) for d in decisions if not d.journaled]
+            if repeats:  # counted only: a repeat changes nothing, so it is neither journaled nor fsynced
+                self._count(lambda c: c.count_decisions(repeats))
+            if journaled:
                 started = time.perf_counter()
-                self._store.commit(decisions, state)  # raises StoreWriteError: nothing changes
+                self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
                 elapsed = time.perf_counter() - started
                 # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
                 self._state = state
-                self._recent = (self._recent + decisions)[-RECENT_DECISIONS:]
                 try:
                     self._count(
                         lambda c: c.count_decisions(
-                            [(str(d.kind), d.model) for d in decisions]
+                            [(str(d.kind), d.model) for d in journaled]
                         ).observe_write(elapsed)
                     )
-                    for d in decisions:
+                    for d in journaled:
                         log.info("decision %s %s %s: %s", d.kind, d.model or "-", d.provider or "-", d.reason)
                 except Exception:
                     log.exception(
                         "decisions up to %d are recorded but could not be counted or logged", state.seq
                     )
-                self._publish(state, now, {d.model for d in decisions if d.model is not None})
+                self._publish(state, now, {d.model for d in journaled if d.model is not None})
             return decisions
 
     def notify(self, notification: Notification) -> tuple[Decision, ...]:
@@ -144,14 +164,16 @@ class ReceiverService:
         assert not isinstance(result, Refused)
         return result
 
-    def lift(self, model: str, provider: str, reason: str) -> tuple[Decision, ...] | Refused:
-        return self._transact(lambda s, now: decide_lift(s, model, provider, reason, now, self.policy))
+    def lift(
+        self, model: str, provider: str, reason: str, until: float | None = None
+    ) -> tuple[Decision, ...] | Refused:
+        return self._transact(lambda s, now: decide_lift(s, model, provider, reason, now, self.policy, until))
 
     def add_incident(
-        self, model: str, provider: str, reason: str, until: float | None
+        self, model: str, provider: str, reason: str, until: float | None, force: bool = False
     ) -> tuple[Decision, ...] | Refused:
         return self._transact(
-            lambda s, now: decide_incident_add(s, model, provider, reason, until, now, self.policy)
+            lambda s, now: decide_incident_add(s, model, provider, reason, until, now, self.policy, force)
         )
 
     def remove_incident(self, incident_id: str, reason: str) -> tuple[Decision, ...] | Refused:
@@ -241,6 +263,9 @@ class ReceiverService:
                     "until": format_rfc3339(s.until),
                     "reason": s.reason,
                     "episode": s.episode,
+                    "failing_contracts": list(s.explanation.get("failing_contracts", [])),
+                    "failing_reasons": list(s.explanation.get("failing_reasons", [])),
+                    "evidence_url": s.explanation.get("evidence_url"),
                     "offense_level": ladder.level(state.history.get(route, ()), now),
                     "offenses": [
                         {
@@ -253,6 +278,16 @@ class ReceiverService:
                     ],
                 }
                 for route, s in sorted(state.suspensions.items())
+            ],
+            "holds": [  # lifts that hold until a clean round or their until
+                {
+                    "model": m,
+                    "provider": p,
+                    "since": format_rfc3339(h.since),
+                    "until": format_optional(h.until),
+                    "reason": h.reason,
+                }
+                for (m, p), h in sorted(state.holds.items())
             ],
         }
 
@@ -272,20 +307,16 @@ class ReceiverService:
         }
 
     def decisions(self, *, since_seq: int | None, since_time: float | None, limit: int) -> dict[str, Any]:
-        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones."""
-        recent = self._recent
-        if since_seq is not None:
-            chosen = [d for d in recent if d.seq > since_seq][:limit]
-        elif since_time is not None:
-            chosen = [d for d in recent if d.at >= since_time][:limit]
-        else:
-            chosen = list(recent[-limit:])
+        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones.
+
+        Read from the store's log (the whole history, paged), never from memory."""
+        chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
         return {
-            "decisions": [decision_to_json(d) for d in chosen],
-            "next_since": chosen[-1].seq
+            "decisions": chosen,
+            "next_since": chosen[-1]["seq"]
             if chosen
             else (since_seq if since_seq is not None else self._state.seq),
-            "oldest_in_memory": recent[0].seq if recent else None,
+            "oldest_in_memory": 1 if self._state.seq else None,  # kept for compatibility: all are stored
         }
 
     def metrics_snapshot(self) -> MetricsSnapshot:
@@ -312,4 +343,5 @@ class ReceiverService:
                 (m, layer, n) for m, view in sorted(self._views.items()) for layer, n in view.layer_counts
             ),
             counters=self._counters,
+            holds=tuple(sorted(state.holds)),
         )

@@ -59,6 +59,17 @@ class Suspension:
     until: float
     episode: str
     reason: str
+    starts_at: float | None = None  # the alert episode's startsAt (None in stores before it was kept)
+    explanation: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)  # failing contracts, reasons, link
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """An administrator's lift holds: no suspension of the route until it recovers or ``until``."""
+
+    since: float
+    until: float | None
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +115,13 @@ class Decision:
     closes: tuple[str, ...] = ()  # episodes a lift or recovery closes
     source: str = ""  # alertmanager, grafana, admin, clock
     inputs: Mapping[str, Any] = field(default_factory=dict)
+    starts_at: float | None = None  # the alert's startsAt, for decisions an alert caused
+    explanation: Mapping[str, Any] = field(default_factory=dict)  # why the alert fired (suspend alerts)
+
+    @property
+    def journaled(self) -> bool:
+        """False for a repeat that is only counted (seq 0): it changes nothing and is not in the log."""
+        return self.seq > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +135,18 @@ class State:
     discovered: Mapping[str, frozenset[str]] = field(default_factory=lambda: _EMPTY)
     episodes: Mapping[str, Episode] = field(default_factory=lambda: _EMPTY)
     pruned_at: float = 0.0
+    holds: Mapping[Route, Hold] = field(default_factory=lambda: _EMPTY)
+    recovered: Mapping[Route, float] = field(default_factory=lambda: _EMPTY)  # latest recovery startsAt
+    failing: Mapping[Route, float] = field(default_factory=lambda: _EMPTY)  # latest failure startsAt seen
+    #: The earliest ``until`` of a suspension, incident or hold (derived): nothing expires before it, so
+    #: judging an input costs the same however many suspensions there are.
+    next_due: float = field(default=float("inf"), compare=False)
+
+    def __post_init__(self) -> None:
+        untils = [s.until for s in self.suspensions.values()]
+        untils += [i.until for i in self.incidents.values() if i.until is not None]
+        untils += [h.until for h in self.holds.values() if h.until is not None]
+        object.__setattr__(self, "next_due", min(untils, default=float("inf")))
 
     def models(self) -> frozenset[str]:
         """Every model the state mentions."""
@@ -132,79 +162,132 @@ def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder 
     """Fold decisions into the state (pure: the input state is not modified).
 
     ``ladder`` only trims offense history that has faded; replaying without it keeps more history but
-    decides the same.
+    decides the same. Counted-only repeats (``seq`` 0) are skipped: they change nothing.
     """
-    suspensions = dict(state.suspensions)
-    history = dict(state.history)
-    incidents = dict(state.incidents)
-    discovered = dict(state.discovered)
-    episodes = dict(state.episodes)
-    seq, pruned_at = state.seq, state.pruned_at
+    fold = _Fold(state, ladder)
     for d in decisions:
-        if d.seq <= seq:
-            raise ValueError(f"decision {d.seq} is not after {seq}: the log is out of order")
-        seq = d.seq
+        if d.journaled:
+            fold.apply(d)
+    return fold.result()
+
+
+class _Fold:
+    """The mutable working copy of one ``apply_decisions`` call; one method per kind of effect."""
+
+    def __init__(self, state: State, ladder: Ladder | None) -> None:
+        self.ladder = ladder
+        self.suspensions = dict(state.suspensions)
+        self.history = dict(state.history)
+        self.incidents = dict(state.incidents)
+        self.discovered = dict(state.discovered)
+        self.episodes = dict(state.episodes)
+        self.holds = dict(state.holds)
+        self.recovered = dict(state.recovered)
+        self.failing = dict(state.failing)
+        self.seq, self.pruned_at = state.seq, state.pruned_at
+
+    def apply(self, d: Decision) -> None:
+        if d.seq <= self.seq:
+            raise ValueError(f"decision {d.seq} is not after {self.seq}: the log is out of order")
+        self.seq = d.seq
         route = (d.model, d.provider) if d.model is not None and d.provider is not None else None
         if d.discovered is not None and d.model is not None:
-            discovered[d.model] = frozenset(d.discovered)
-        if route is not None and d.episode is not None:
-            old = episodes.get(d.episode)
-            episodes[d.episode] = (
-                Episode(route[0], route[1], d.at, d.at) if old is None else replace(old, last_seen=d.at)
+            self.discovered[d.model] = frozenset(d.discovered)
+        if d.episode is not None:
+            old = self.episodes.get(d.episode)
+            model, provider = route or (d.model or "", d.provider or "")
+            self.episodes[d.episode] = (
+                Episode(model, provider, d.at, d.at) if old is None else replace(old, last_seen=d.at)
             )
-        if d.kind in SUSPENDING_KINDS and route is not None:
-            assert d.mode is not None and d.rung is not None and d.until is not None
-            suspensions[route] = Suspension(
-                route[0], route[1], d.mode, d.rung, d.at, d.until, d.episode or "", d.reason
-            )
-            past = history.get(route, ())
-            if ladder is not None:
-                past = ladder.chain(past, d.at)
-            history[route] = (*past, Offense(d.at, d.until, d.rung, d.episode or ""))
-        elif d.kind is Kind.PROMOTE and route is not None:
+        if route is not None:
+            self._route_effect(d, route)
+        elif (d.kind is Kind.EXPIRE or d.kind is Kind.INCIDENT_REMOVE) and d.incident_id is not None:
+            self.incidents.pop(d.incident_id, None)
+        if d.at - self.pruned_at >= _PRUNE_EVERY_SECONDS:
+            self._prune(d.at)
+
+    def _route_effect(self, d: Decision, route: Route) -> None:
+        if d.starts_at is not None and d.kind not in (Kind.RECOVER, Kind.IGNORED):
+            # a failing episode seen (suspended, blocked or a duplicate): recoveries older are stale
+            self.failing[route] = max(d.starts_at, self.failing.get(route, d.starts_at))
+        if d.kind in SUSPENDING_KINDS:
+            self._suspend(d, route)
+        elif d.kind is Kind.PROMOTE:
             # The offense was recorded when the observe suspension was decided: only the mode changes.
-            old_s = suspensions.get(route)
-            if old_s is None:
+            old = self.suspensions.get(route)
+            if old is None:
                 raise ValueError(
                     f"decision {d.seq}: promote of {route[1]} for {route[0]}, which is not suspended"
                 )
             assert d.mode is not None and d.rung is not None and d.until is not None
-            suspensions[route] = replace(old_s, mode=d.mode, rung=d.rung, until=d.until, reason=d.reason)
-        elif d.kind in (Kind.LIFT, Kind.RECOVER) and route is not None:
-            suspensions.pop(route, None)
-            past = history.get(route, ())
-            if past and past[-1].ended_at is None and past[-1].until > d.at:
-                history[route] = (*past[:-1], replace(past[-1], ended_at=d.at))
-            for key in d.closes:
-                old = episodes.get(key)
-                base = old if old is not None else Episode(route[0], route[1], d.at, d.at)
-                episodes[key] = replace(base, closed_by=str(d.kind), closed_at=d.at)
+            self.suspensions[route] = replace(old, mode=d.mode, rung=d.rung, until=d.until, reason=d.reason)
+        elif d.kind in (Kind.LIFT, Kind.RECOVER):
+            self._end(d, route)
         elif d.kind is Kind.EXPIRE:
             if d.incident_id is not None:
-                incidents.pop(d.incident_id, None)
-            elif route is not None:
-                suspensions.pop(route, None)
-        elif d.kind is Kind.INCIDENT_ADD and route is not None and d.incident_id is not None:
-            incidents[d.incident_id] = Incident(d.incident_id, route[0], route[1], d.reason, d.at, d.until)
+                self.incidents.pop(d.incident_id, None)
+            elif d.inputs.get("ends") == "lift_hold":
+                self.holds.pop(route, None)
+            else:
+                self.suspensions.pop(route, None)
+        elif d.kind is Kind.INCIDENT_ADD and d.incident_id is not None:
+            self.incidents[d.incident_id] = Incident(
+                d.incident_id, route[0], route[1], d.reason, d.at, d.until
+            )
         elif d.kind is Kind.INCIDENT_REMOVE and d.incident_id is not None:
-            incidents.pop(d.incident_id, None)
-        if d.at - pruned_at >= _PRUNE_EVERY_SECONDS:
-            pruned_at = d.at
-            keep = {s.episode for s in suspensions.values()}
-            for key in [k for k, e in episodes.items() if e.last_seen < d.at - EPISODE_MEMORY_SECONDS]:
-                if key not in keep:
-                    del episodes[key]
-            if ladder is not None:
-                for r in [
-                    r for r, h in history.items() if r not in suspensions and not ladder.chain(h, d.at)
-                ]:
-                    del history[r]
-    return State(
-        seq=seq,
-        suspensions=MappingProxyType(suspensions),
-        history=MappingProxyType(history),
-        incidents=MappingProxyType(incidents),
-        discovered=MappingProxyType(discovered),
-        episodes=MappingProxyType(episodes),
-        pruned_at=pruned_at,
-    )
+            self.incidents.pop(d.incident_id, None)
+
+    def _suspend(self, d: Decision, route: Route) -> None:
+        assert d.mode is not None and d.rung is not None and d.until is not None
+        self.suspensions[route] = Suspension(
+            route[0], route[1], d.mode, d.rung, d.at, d.until, d.episode or "", d.reason,
+            d.starts_at, MappingProxyType(dict(d.explanation)),
+        )  # fmt: skip
+        past = self.history.get(route, ())
+        if self.ladder is not None:
+            past = self.ladder.chain(past, d.at)
+        self.history[route] = (*past, Offense(d.at, d.until, d.rung, d.episode or ""))
+
+    def _end(self, d: Decision, route: Route) -> None:
+        """A lift or a recovery ends the current suspension (if any); the offense stays in the history."""
+        if self.suspensions.pop(route, None) is not None:
+            past = self.history.get(route, ())
+            if past and past[-1].ended_at is None and past[-1].until > d.at:
+                self.history[route] = (*past[:-1], replace(past[-1], ended_at=d.at))
+        for key in d.closes:
+            old = self.episodes.get(key)
+            base = old if old is not None else Episode(route[0], route[1], d.at, d.at)
+            self.episodes[key] = replace(base, closed_by=str(d.kind), closed_at=d.at)
+        if d.kind is Kind.LIFT:
+            self.holds[route] = Hold(d.at, d.until, d.reason)
+        else:  # a clean round: the hold of an earlier lift is over; older failing episodes are stale
+            self.holds.pop(route, None)
+            if d.starts_at is not None:
+                self.recovered[route] = max(d.starts_at, self.recovered.get(route, d.starts_at))
+
+    def _prune(self, now: float) -> None:
+        self.pruned_at = now
+        keep = {s.episode for s in self.suspensions.values()}
+        for key in [k for k, e in self.episodes.items() if e.last_seen < now - EPISODE_MEMORY_SECONDS]:
+            if key not in keep:
+                del self.episodes[key]
+        if self.ladder is not None:
+            ladder = self.ladder
+            for r in [
+                r for r, h in self.history.items() if r not in self.suspensions and not ladder.chain(h, now)
+            ]:
+                del self.history[r]
+
+    def result(self) -> State:
+        return State(
+            seq=self.seq,
+            suspensions=MappingProxyType(self.suspensions),
+            history=MappingProxyType(self.history),
+            incidents=MappingProxyType(self.incidents),
+            discovered=MappingProxyType(self.discovered),
+            episodes=MappingProxyType(self.episodes),
+            pruned_at=self.pruned_at,
+            holds=MappingProxyType(self.holds),
+            recovered=MappingProxyType(self.recovered),
+            failing=MappingProxyType(self.failing),
+        )

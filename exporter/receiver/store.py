@@ -1,66 +1,89 @@
-"""The file-backed durable store: an append-only decision log plus state snapshots, under an fcntl lock.
+"""The receiver's durable store: one SQLite file that proves its own integrity at start-up, under a lock.
 
-Layout of ``store_dir`` (format documented in docs/receiver.md):
+Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
 
-- ``decisions.jsonl``: every decision, one JSON object per line, appended and fsynced *before* the
-  receiver answers 2xx. It is the source of truth; the state is a fold of it.
-- ``state.json``: a snapshot (checkpoint) of the folded state with the ``seq`` of the last decision it
-  includes; written as temp file + fsync + atomic rename + directory fsync. ``state.prev.json`` is the
-  previous snapshot (the last good copy).
+- ``receiver.sqlite3`` (WAL, ``synchronous=FULL``; see ``exporter.sqlitekit``):
+  - ``decisions``: the audit log and the **source of truth**, one row per decision: ``seq`` (1, 2, 3, ...
+    with no gap), ``at``, ``entry`` (the decision as canonical JSON) and ``chain``, the SHA-256 of the
+    previous row's ``chain`` followed by this ``entry`` (the first row chains from ``GENESIS``).
+  - ``head``: the ``seq`` and ``chain`` of the last decision, updated in the same transaction.
+  - ``checkpoint``: the state folded up to ``seq``, with the ``chain`` of that decision (so it belongs to
+    this log) and the SHA-256 of its own text; rewritten every ``snapshot_every`` decisions, in the same
+    transaction as the decisions it includes.
+  - ``meta``: the store format and when and how the store was created.
 - ``receiver.lock``: held with ``flock`` for the life of the process. A second receiver on the same
   directory refuses to start with a message naming the holder's pid.
 
-Loading: the newest readable snapshot (``state.json``, else ``state.prev.json``, else none) plus the log
-entries after its ``seq``. A torn last log line (a crash mid-append, never acknowledged) is cut off. Any
-other damage (including an entry that parses but cannot be decoded or applied) is a ``StoreError`` naming
-the file, line and problem; a fallback to the previous snapshot is reported in ``warnings`` for the caller
-to log loudly. When snapshots exist but none is readable, the log must rebuild the state from decision 1,
-else ``StoreError``. Never a silently empty state.
+Opening checks, in order: ``PRAGMA integrity_check``; the format; every row's ``seq`` (no gap) and
+``chain`` (no edited row); the head (no decision removed at the end); the checkpoint (its digest and its
+anchor in the chain). A damaged checkpoint is recovered from exactly: the state is folded again from the
+whole log, loudly (``warnings``). Everything else is a ``StoreError`` naming the file and the decision.
+A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``): a
+directory that held a store before (its lock file, a write-ahead log or migrated journal files remain)
+is an error whatever ``init`` says, except that ``init`` may start over where nothing but the lock is left.
+A format-1 store (a JSONL journal with JSON snapshots, ``legacy.py``) is migrated on first open.
+
+A decision is durable when ``commit`` returns: SQLite has fsynced the transaction (``synchronous=FULL``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
+import sqlite3
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from exporter.receiver.codec import (
-    UnsupportedVersion,
-    decision_from_json,
-    decision_to_json,
-    state_from_json,
-    state_to_json,
-)
+from exporter.receiver import legacy
+from exporter.receiver.codec import decision_from_json, decision_to_json, state_from_json, state_to_json
+from exporter.receiver.errors import StoreError, StoreLocked, StoreWriteError
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Decision, State, apply_decisions
+from exporter.sqlitekit import connect, integrity_problem
 
-LOG_NAME = "decisions.jsonl"
-SNAPSHOT_NAME = "state.json"
-PREVIOUS_NAME = "state.prev.json"
+__all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError"]
+
+FILE_NAME = "receiver.sqlite3"
 LOCK_NAME = "receiver.lock"
+FORMAT = 2  # format 1 was the JSONL journal (legacy.py)
+GENESIS = hashlib.sha256(b"canary receiver decision log").digest()
+_LEFTOVERS = ("-wal", "-shm", "-journal")
+#: Logs up to this many rows are proven whole at start-up; longer ones after the checkpoint (see _load).
+SYNC_VERIFY_ROWS = 20_000
 
-
-class StoreError(Exception):
-    """The store cannot be opened; the message says which file and what is wrong."""
-
-
-class StoreLocked(StoreError):
-    """Another process holds the store's lock."""
-
-
-class StoreWriteError(Exception):
-    """A write failed; nothing was acknowledged and the in-memory state did not change (retryable)."""
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE decisions (seq INTEGER PRIMARY KEY, at REAL NOT NULL, entry TEXT NOT NULL, chain BLOB NOT NULL);
+CREATE INDEX decisions_at ON decisions (at);
+CREATE TABLE head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL);
+CREATE TABLE checkpoint (
+    id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL,
+    state TEXT NOT NULL, digest BLOB NOT NULL
+);
+"""
 
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
     state: State
-    decisions: tuple[Decision, ...]  # the whole log, oldest first
-    warnings: tuple[str, ...]
+    warnings: tuple[str, ...]  # recoveries and migrations, to be logged at ERROR/WARNING by the caller
+
+
+def encode_entry(decision: Decision) -> str:
+    """The canonical JSON text of a decision-log row (what the chain hashes)."""
+    return json.dumps(decision_to_json(decision), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def chain_next(previous: bytes, entry: str) -> bytes:
+    """The chain hash of a row: SHA-256 of the previous row's chain followed by this row's entry."""
+    return hashlib.sha256(previous + entry.encode("utf-8")).digest()
 
 
 class Store:
@@ -72,21 +95,24 @@ class Store:
         *,
         ladder: Ladder | None = None,
         snapshot_every: int = 256,
-        fsync: Callable[[int], None] = os.fsync,
         clock: Callable[[], float] | None = None,
+        fault: Callable[[], None] | None = None,
     ) -> None:
         self.directory = directory
+        self.path = directory / FILE_NAME
         self._ladder = ladder
         self._snapshot_every = snapshot_every
-        self._fsync = fsync
-        self._clock = clock
+        self._clock = clock or time.time
+        self._fault = fault  # test seam: called inside each write transaction, may raise OSError
         self._lock_fd: int | None = None
-        self._log_fd: int | None = None
-        self._log_size = 0
-        self._since_snapshot = 0
-        self._broken: str | None = None
-        # Whether state.json is a good copy: an unreadable one must never replace the last good copy.
-        self._snapshot_good = True
+        self._lock_existed = False
+        self._db: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._read_lock = threading.Lock()
+        self._head_seq = 0
+        self._head_chain = GENESIS
+        self._since_checkpoint = 0
+        self._verified_from: tuple[int, State] | None = None  # (seq, state) verify_history must prove
 
     # -- opening ---------------------------------------------------------------------------------------
     @classmethod
@@ -96,35 +122,44 @@ class Store:
         *,
         ladder: Ladder | None = None,
         snapshot_every: int = 256,
-        fsync: Callable[[int], None] = os.fsync,
         clock: Callable[[], float] | None = None,
+        fault: Callable[[], None] | None = None,
+        init: bool = False,
     ) -> tuple[Store, Loaded]:
-        """Lock the directory (creating it if needed), load the state, and return a writable store.
+        """Lock the directory, check and load the store (creating it only with ``init``), return it.
 
         Example::
 
-            store, loaded = Store.open(Path("/var/lib/canary/receiver"))
+            store, loaded = Store.open(Path("/var/lib/canary/receiver"), init=True)
             for line in loaded.warnings:
                 log.error(line)
         """
-        store = cls(directory, ladder=ladder, snapshot_every=snapshot_every, fsync=fsync, clock=clock)
+        store = cls(directory, ladder=ladder, snapshot_every=snapshot_every, clock=clock, fault=fault)
         try:
-            store._lock()
-            loaded = store._load()
-            store._open_log()
-            if loaded.warnings or store._since_snapshot:
-                store.checkpoint(loaded.state)
+            store._lock(create_directory=init)
+            warnings = [] if store.path.exists() else store._create(init)
+            loaded = store._load(warnings)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged page can hold undecodable text
+            store.close()
+            raise StoreError(f"{store.path}: not a usable receiver store ({exc})") from None
         except OSError as exc:
             store.close()
-            raise StoreError(f"cannot write to store directory {directory}: {exc.strerror}") from None
+            raise StoreError(f"cannot use store directory {directory}: {exc.strerror or exc}") from None
         except BaseException:
             store.close()
             raise
         return store, loaded
 
-    def _lock(self) -> None:
-        try:
+    def _lock(self, *, create_directory: bool) -> None:
+        if create_directory:
             self.directory.mkdir(parents=True, exist_ok=True)
+        elif not self.directory.is_dir():
+            raise StoreError(
+                f"store directory {self.directory} does not exist: start once with --init to create a new "
+                "store there (or fix receiver.store_dir)"
+            )
+        self._lock_existed = (self.directory / LOCK_NAME).exists()
+        try:
             fd = os.open(self.directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
             raise StoreError(f"cannot open store directory {self.directory}: {exc.strerror}") from None
@@ -142,205 +177,361 @@ class Store:
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._lock_fd = fd
 
-    def _load(self) -> Loaded:
-        warnings: list[str] = []
-        log_path = self.directory / LOG_NAME
-        lines: list[int] = []  # line number of each decision in the log
-        decisions = self._read_log(log_path, warnings, lines)
-        state: State | None = None
-        unreadable: list[str] = []
-        for name in (SNAPSHOT_NAME, PREVIOUS_NAME):
-            path = self.directory / name
-            if not path.exists():
-                if name == SNAPSHOT_NAME and decisions and (self.directory / PREVIOUS_NAME).exists():
-                    warnings.append(f"{path} is missing; recovering from {PREVIOUS_NAME}")
-                continue
-            try:
-                state = state_from_json(json.loads(path.read_bytes()))
-            except UnsupportedVersion as exc:
-                raise StoreError(f"{path}: {exc} (written by another version of the receiver)") from None
-            except (OSError, ValueError, RecursionError) as exc:
-                what = exc.strerror if isinstance(exc, OSError) else str(exc)
-                unreadable.append(f"{path} is unreadable ({what})")
-                if name == SNAPSHOT_NAME:
-                    self._snapshot_good = False
-                continue
-            warnings.extend(f"{u}; recovered from the previous copy {path}" for u in unreadable)
-            break
-        if state is None:
-            if unreadable and (not decisions or decisions[0].seq != 1):
-                first = f"starts at decision {decisions[0].seq}" if decisions else "is empty or missing"
-                raise StoreError(
-                    "; ".join(unreadable) + f"; and {log_path} {first}, so the state cannot be rebuilt: "
-                    "refusing to start with a state that forgets suspensions (restore a snapshot or the "
-                    "whole log, or move the store directory aside to start empty on purpose)"
-                )
-            warnings.extend(f"{u}; rebuilding the state from {log_path}" for u in unreadable)
-            if decisions and not warnings:
-                warnings.append(f"no snapshot in {self.directory}; rebuilding the state from {LOG_NAME}")
-            state = State()
-        last = decisions[-1].seq if decisions else 0
-        if state.seq > last:
-            warnings.append(
-                f"{log_path} ends at decision {last} but the snapshot includes {state.seq}: "
-                "the log lost entries; serving the snapshot"
+    def _create(self, init: bool) -> list[str]:
+        """Make ``receiver.sqlite3``: migrate a format-1 journal, or a new empty store with ``init``."""
+        leftovers = [
+            self.path.name + s for s in _LEFTOVERS if (self.directory / (self.path.name + s)).exists()
+        ]
+        migrated = sorted(p.name for p in self.directory.glob("*.migrated"))
+        if leftovers or migrated:
+            raise StoreError(
+                f"{self.path} is missing, but {self.directory} held a receiver store before (found "
+                f"{', '.join(leftovers + migrated)}): refusing to start with an empty state; restore the "
+                "file from a backup (never start a new store over the remains of an old one)"
             )
-        start = next((i for i, d in enumerate(decisions) if d.seq > state.seq), len(decisions))
-        state = self._replay(state, decisions, lines, start, log_path)
-        self._since_snapshot = len(decisions) - start
-        return Loaded(state, tuple(decisions), tuple(warnings))
+        if legacy.has_journal(self.directory):
+            journal = legacy.read_journal(self.directory, self._ladder)
+            self._build(
+                journal.decisions, journal.state, f"format 1 journal, {len(journal.decisions)} decisions"
+            )
+            for name in legacy.FILES:
+                with contextlib.suppress(FileNotFoundError):
+                    os.replace(self.directory / name, self.directory / (name + ".migrated"))
+            self._fsync_dir()
+            return [
+                *journal.warnings,
+                f"migrated the format-1 journal in {self.directory} ({len(journal.decisions)} decisions, "
+                f"state at decision {journal.state.seq}) to {self.path.name}; the old files are kept as "
+                "*.migrated",
+            ]
+        if not init:
+            if self._lock_existed:
+                raise StoreError(
+                    f"{self.path} is missing, but {self.directory} held a receiver store before (found "
+                    f"{LOCK_NAME}): refusing to start with an empty state; restore the file from a backup, "
+                    "or start with --init to begin a new, empty store on purpose"
+                )
+            raise StoreError(
+                f"no receiver store in {self.directory} ({self.path.name} is missing): start once with "
+                "--init to create a new store"
+            )
+        self._build((), State(), "new store (--init)")
+        return []
 
-    def _replay(
-        self, state: State, decisions: list[Decision], lines: list[int], start: int, log_path: Path
-    ) -> State:
-        """Apply ``decisions[start:]``; one that cannot be applied is a ``StoreError`` naming its line."""
+    def _build(self, decisions: Sequence[Decision], state: State, origin: str) -> None:
+        """Write a complete store file under a temporary name, then move it in place (all or nothing)."""
+        seqs = [d.seq for d in decisions]
+        if seqs != list(range(1, len(seqs) + 1)) or state.seq != len(seqs):
+            raise StoreError(
+                f"{self.directory / legacy.LOG_NAME}: cannot migrate: the log holds decisions "
+                f"{_ranges(seqs)} and the snapshot includes decision {state.seq}; a complete log from "
+                "decision 1 is needed to prove the state (restore the whole log)"
+            )
+        tmp = self.directory / (self.path.name + ".new")
+        tmp.unlink(missing_ok=True)
+        db = sqlite3.connect(str(tmp), isolation_level=None)
         try:
-            return apply_decisions(state, decisions[start:], self._ladder)
+            db.executescript(_SCHEMA)
+            db.execute("BEGIN")
+            chain = GENESIS
+            rows = []
+            for d in decisions:
+                entry = encode_entry(d)
+                chain = chain_next(chain, entry)
+                rows.append((d.seq, d.at, entry, chain))
+            db.executemany("INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)", rows)
+            db.execute("INSERT INTO head (id, seq, chain) VALUES (1, ?, ?)", (state.seq, chain))
+            db.execute(*self._checkpoint_sql(state, chain, insert=True))
+            meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": origin}
+            db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
+            db.execute(f"PRAGMA user_version = {FORMAT}")
+            db.execute("COMMIT")
+        finally:
+            db.close()
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)
+        self._fsync_dir()
+
+    def _load(self, warnings: list[str]) -> Loaded:
+        db = self._db = connect(self.path)
+        # A long log's file is checked page by page in the background (verify_history): reading every
+        # page of a 200 MB file at start-up costs seconds once the page cache is cold.
+        last = db.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
+        small = last <= SYNC_VERIFY_ROWS
+        checked = None if small else ("meta", "head", "checkpoint")
+        if (problem := integrity_problem(db, tables=checked)) is not None:
+            raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version != FORMAT or not {"meta", "decisions", "head", "checkpoint"} <= tables:
+            raise StoreError(
+                f"{self.path}: store format {version} with tables {sorted(tables)} is not a receiver store "
+                f"of format {FORMAT} (written by another version of the receiver, or another program)"
+            )
+        head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
+        checkpoint = db.execute("SELECT seq, chain, state, digest FROM checkpoint WHERE id = 1").fetchone()
+        if head is None or checkpoint is None:
+            missing = "head" if head is None else "checkpoint"
+            raise StoreError(f"{self.path}: the {missing} row is missing: the store was edited; restore it")
+        cp_seq, cp_chain, cp_text, cp_digest = checkpoint
+        if small and db.execute("SELECT count(*) FROM decisions").fetchone()[0] != last:
+            self._raise_gap(db)
+        # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the rows after the
+        # checkpoint are (start-up stays flat), and ``verify_history`` proves the rest in the background.
+        start = 0 if small else min(cp_seq, last)
+        anchor = self._stored_chain(db, start)
+        walked = self._walk(db, start, anchor)
+        chain = walked[-1][2] if walked else anchor
+        if (head[0], head[1]) != (last, chain):
+            raise StoreError(
+                f"{self.path}: the log ends at decision {last} but the store's head is decision {head[0]} "
+                "with another hash: decisions were removed from the end or the last one was altered; "
+                "restore the file"
+            )
+        cp_anchor = self._stored_chain(db, cp_seq) if cp_seq <= last else None
+        tail = [(seq, entry) for seq, entry, _ in walked if seq > cp_seq]
+        self._head_seq, self._head_chain = last, chain
+        state: State | None = None
+        if (
+            cp_anchor is not None
+            and cp_anchor == cp_chain
+            and hashlib.sha256(cp_text.encode()).digest() == cp_digest
+        ):
+            try:
+                state = state_from_json(json.loads(cp_text))
+            except (ValueError, RecursionError) as exc:
+                warnings.append(f"{self.path}: the checkpoint is unreadable ({exc}); folding the whole log")
+        else:
+            warnings.append(
+                f"{self.path}: the checkpoint at decision {cp_seq} does not match the log or its own digest; "
+                "folding the whole log again (the state is exact: the log is intact)"
+            )
+        if state is None or state.seq != cp_seq:
+            if state is not None:
+                warnings.append(f"{self.path}: the checkpoint says decision {state.seq}, its row {cp_seq}")
+            state = State()
+            tail = [(seq, entry) for seq, entry, _ in self._walk(db, 0, GENESIS)]
+        if not small:
+            self._verified_from = (state.seq, state)
+        state = self._replay(state, tail)
+        self._since_checkpoint = len(tail)
+        if warnings:
+            self._write(lambda: db.execute(*self._checkpoint_sql(state, self._head_chain)))
+        return Loaded(state, tuple(warnings))
+
+    def _raise_gap(self, db: sqlite3.Connection) -> None:
+        after = db.execute(
+            "SELECT d.seq FROM decisions d WHERE NOT EXISTS "
+            "(SELECT 1 FROM decisions p WHERE p.seq = d.seq - 1) AND d.seq > 1 ORDER BY d.seq LIMIT 1"
+        ).fetchone()
+        first = db.execute("SELECT min(seq) FROM decisions").fetchone()[0]
+        following = first if first != 1 else after[0]
+        raise StoreError(
+            f"{self.path}: decisions: decision {following - 1 if first == 1 else 1} is missing (the next one "
+            f"is {following}): the log has a gap; restore the file"
+        )
+
+    def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:
+        if seq == 0:
+            return GENESIS
+        row = db.execute("SELECT chain FROM decisions WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: decisions: decision {seq} is missing")
+        return bytes(row[0])
+
+    def _walk(
+        self, db: sqlite3.Connection, after: int, chain: bytes, upto: int | None = None
+    ) -> list[tuple[int, str, bytes]]:
+        """Rows after ``after`` (up to ``upto``), each proven by its chain hash from ``chain`` (the chain at
+        ``after``) and by following the previous one with no gap."""
+        rows = []
+        expect = after + 1
+        for seq, entry, stored in db.execute(
+            "SELECT seq, entry, chain FROM decisions WHERE seq > ? AND seq <= ? ORDER BY seq",
+            (after, upto if upto is not None else 2**62),
+        ):
+            if seq != expect:
+                raise StoreError(
+                    f"{self.path}: decisions: decision {expect} is missing (the next one is {seq}): "
+                    "the log has a gap; restore the file"
+                )
+            chain = chain_next(chain, entry)
+            if stored != chain:
+                raise StoreError(
+                    f"{self.path}: decisions: decision {seq} was altered (its chain hash does not match "
+                    "its content and the decisions before it); restore the file"
+                )
+            rows.append((seq, entry, chain))
+            expect += 1
+        return rows
+
+    def verify_history(self) -> str | None:
+        """Prove the rows start-up did not (large logs): every chain hash from decision 1 to the checkpoint
+        start-up used, and that folding them gives exactly that checkpoint. None when sound (or nothing was
+        left to prove), else the problem, naming the file and the decision. Reads on its own connection."""
+        if self._verified_from is None:
+            return None
+        seq, expected = self._verified_from
+        db = connect(self.path, read_only=True)
+        try:
+            if (problem := integrity_problem(db)) is not None:
+                return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
+            rows = [(n, entry) for n, entry, _ in self._walk(db, 0, GENESIS, upto=seq)]
+            folded = self._replay(State(), rows)
+        except StoreError as exc:
+            return str(exc)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            return f"{self.path}: not a usable receiver store ({exc}); restore the file"
+        finally:
+            db.close()
+        if folded != expected:
+            return (
+                f"{self.path}: the checkpoint at decision {seq} differs from the fold of decisions 1..{seq}: "
+                "the checkpoint or the code that folds the log changed; restore the file"
+            )
+        self._verified_from = None
+        return None
+
+    def _replay(self, state: State, rows: list[tuple[int, str]]) -> State:
+        decisions = []
+        for seq, entry in rows:
+            try:
+                decision = decision_from_json(json.loads(entry))
+            except (ValueError, RecursionError) as exc:
+                raise StoreError(f"{self.path}: decisions: decision {seq} is invalid ({exc})") from None
+            if decision.seq != seq:
+                raise StoreError(
+                    f"{self.path}: decisions: the row of decision {seq} holds decision {decision.seq}"
+                )
+            decisions.append(decision)
+        try:
+            return apply_decisions(state, decisions, self._ladder)
         except Exception:  # noqa: S110 - find the entry at fault, one at a time (only on a damaged store)
             pass
-        for i in range(start, len(decisions)):
+        for d in decisions:
             try:
-                state = apply_decisions(state, [decisions[i]], self._ladder)
+                state = apply_decisions(state, [d], self._ladder)
             except Exception as exc:
                 raise StoreError(
-                    f"{log_path}:{lines[i]}: decision {decisions[i].seq} cannot be applied "
-                    f"({type(exc).__name__}: {exc}); restore the file or move it aside"
+                    f"{self.path}: decisions: decision {d.seq} cannot be applied "
+                    f"({type(exc).__name__}: {exc})"
                 ) from None
         return state
 
-    def _read_log(self, path: Path, warnings: list[str], numbers: list[int]) -> list[Decision]:
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return []
-        except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
-        decisions: list[Decision] = []
-        lines = data.split(b"\n")
-        offset = 0  # byte offset of the current line
-        for number, line in enumerate(lines, start=1):
-            if line:
-                try:
-                    raw = json.loads(line)
-                except (ValueError, RecursionError) as exc:
-                    if any(lines[number:]):
-                        raise StoreError(
-                            f"{path}:{number}: corrupt decision log entry ({exc}); the log is append-only, "
-                            "so this is damage rather than a crash: restore the file or move it aside"
-                        ) from None
-                    warnings.append(
-                        f"{path}:{number}: torn last entry cut off ({exc}); it was never acknowledged"
-                    )
-                    self._truncate(path, offset)
-                    return decisions
-                try:  # a whole JSON line with bad content is damage, never a torn write
-                    decision = decision_from_json(raw)
-                except ValueError as exc:
-                    raise StoreError(
-                        f"{path}:{number}: invalid decision log entry ({exc}); "
-                        "restore the file or move it aside"
-                    ) from None
-                if decisions and decision.seq <= decisions[-1].seq:
-                    raise StoreError(
-                        f"{path}:{number}: decision {decision.seq} is not after {decisions[-1].seq}"
-                    )
-                decisions.append(decision)
-                numbers.append(number)
-            offset += len(line) + 1
-        if data and not data.endswith(b"\n"):
-            # The last entry is whole but its newline never reached the disk: finish the line.
-            with path.open("ab") as f:
-                f.write(b"\n")
-        return decisions
-
-    @staticmethod
-    def _truncate(path: Path, size: int) -> None:
-        try:
-            os.truncate(path, size)
-        except OSError as exc:
-            raise StoreError(f"cannot cut the torn entry off {path}: {exc.strerror}") from None
-
-    def _open_log(self) -> None:
-        path = self.directory / LOG_NAME
-        created = not path.exists()
-        self._log_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        self._log_size = os.fstat(self._log_fd).st_size
-        if created:
-            self._fsync_dir()
+    def _checkpoint_sql(
+        self, state: State, chain: bytes, *, insert: bool = False
+    ) -> tuple[str, tuple[Any, ...]]:
+        text = json.dumps(state_to_json(state, self._clock()), ensure_ascii=False, separators=(",", ":"))
+        values = (state.seq, chain, text, hashlib.sha256(text.encode()).digest())
+        if insert:
+            return "INSERT INTO checkpoint (id, seq, chain, state, digest) VALUES (1, ?, ?, ?, ?)", values
+        return "UPDATE checkpoint SET seq = ?, chain = ?, state = ?, digest = ? WHERE id = 1", values
 
     # -- writing ---------------------------------------------------------------------------------------
     def commit(self, decisions: Sequence[Decision], state: State) -> None:
-        """Make ``decisions`` durable (append + fsync); ``state`` is the state after them.
+        """Make ``decisions`` durable in one fsynced transaction; ``state`` is the state after them.
 
-        Raises ``StoreWriteError`` if they are not durable; the log is then cut back to where it was.
-        A snapshot is written every ``snapshot_every`` decisions; its failure is not an error because the
-        log already holds the decisions.
+        Raises ``StoreWriteError`` if they are not durable (the transaction is rolled back). The checkpoint
+        is rewritten in the same transaction every ``snapshot_every`` decisions.
         """
         if not decisions:
             return
-        if self._broken is not None:
-            raise StoreWriteError(self._broken)
-        assert self._log_fd is not None, "store is closed"
-        data = b"".join(
-            json.dumps(decision_to_json(d), ensure_ascii=False).encode() + b"\n" for d in decisions
-        )
-        try:
-            view = memoryview(data)
-            while view:
-                written = os.write(self._log_fd, view)
-                view = view[written:]
-            self._fsync(self._log_fd)
-        except OSError as exc:
-            try:
-                os.ftruncate(self._log_fd, self._log_size)
-            except OSError as exc2:
-                self._broken = (
-                    f"{self.directory / LOG_NAME} could not be cut back after a failed write "
-                    f"({exc2.strerror}); restart the receiver"
-                )
-            raise StoreWriteError(f"cannot write {self.directory / LOG_NAME}: {exc.strerror}") from None
-        self._log_size += len(data)
-        self._since_snapshot += len(decisions)
-        if self._since_snapshot >= self._snapshot_every:
-            with contextlib.suppress(OSError):
-                self.checkpoint(state)
+        db = self._db
+        assert db is not None, "store is closed"
+        chain, rows = self._head_chain, []
+        for d in decisions:
+            entry = encode_entry(d)
+            chain = chain_next(chain, entry)
+            rows.append((d.seq, d.at, entry, chain))
+        checkpoint = self._since_checkpoint + len(decisions) >= self._snapshot_every
+
+        def write() -> None:
+            db.executemany("INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)", rows)
+            db.execute("UPDATE head SET seq = ?, chain = ? WHERE id = 1", (decisions[-1].seq, chain))
+            if checkpoint:
+                db.execute(*self._checkpoint_sql(state, chain))
+
+        self._write(write)
+        self._head_seq, self._head_chain = decisions[-1].seq, chain
+        self._since_checkpoint = 0 if checkpoint else self._since_checkpoint + len(decisions)
 
     def checkpoint(self, state: State) -> None:
-        """Write a snapshot: temp file, fsync, keep the old one as the last good copy, rename, fsync dir."""
-        now = self._clock() if self._clock is not None else 0.0
-        body = json.dumps(state_to_json(state, now), ensure_ascii=False, indent=1).encode() + b"\n"
-        tmp = self.directory / (SNAPSHOT_NAME + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        """Rewrite the checkpoint with ``state`` (which must be the fold of the whole log)."""
+        assert self._db is not None and state.seq == self._head_seq, "checkpoint of another state"
+        db = self._db
+        self._write(lambda: db.execute(*self._checkpoint_sql(state, self._head_chain)))
+        self._since_checkpoint = 0
+
+    def _write(self, body: Callable[[], object]) -> None:
+        db = self._db
+        assert db is not None, "store is closed"
         try:
-            os.write(fd, body)
-            self._fsync(fd)
-        finally:
-            os.close(fd)
-        current = self.directory / SNAPSHOT_NAME
-        if current.exists() and self._snapshot_good:
-            prev_tmp = self.directory / (PREVIOUS_NAME + ".tmp")
-            prev_tmp.unlink(missing_ok=True)
-            os.link(current, prev_tmp)
-            os.replace(prev_tmp, self.directory / PREVIOUS_NAME)
-        os.replace(tmp, current)
-        self._fsync_dir()
-        self._snapshot_good = True
-        self._since_snapshot = 0
+            db.execute("BEGIN IMMEDIATE")
+            body()
+            if self._fault is not None:
+                self._fault()
+            db.execute("COMMIT")
+        except (sqlite3.Error, OSError) as exc:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise StoreWriteError(f"cannot write {self.path}: {what}") from None
 
     def _fsync_dir(self) -> None:
         fd = os.open(self.directory, os.O_RDONLY)
         try:
-            self._fsync(fd)
+            os.fsync(fd)
         finally:
             os.close(fd)
 
+    # -- reading the log (a separate read-only connection: never waits for the writer) -----------------
+    def read_decisions(
+        self, *, after_seq: int | None = None, since_time: float | None = None, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """Decision-log entries, oldest first: after a seq, from a time on, else the latest ``limit``."""
+        args: tuple[float, ...]
+        if after_seq is not None:
+            sql, args = "SELECT entry FROM decisions WHERE seq > ? ORDER BY seq LIMIT ?", (after_seq, limit)
+        elif since_time is not None:
+            sql, args = "SELECT entry FROM decisions WHERE at >= ? ORDER BY seq LIMIT ?", (since_time, limit)
+        else:
+            sql = (
+                "SELECT entry FROM (SELECT seq, entry FROM decisions ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            )
+            args = (limit,)
+        with self._read_lock:
+            if self._reader is None:
+                self._reader = connect(self.path, read_only=True)
+            rows = self._reader.execute(sql, args).fetchall()
+        return [json.loads(entry) for (entry,) in rows]
+
     # -- closing ---------------------------------------------------------------------------------------
     def close(self, state: State | None = None) -> None:
-        """Write a final snapshot (when ``state`` is given and the store is healthy) and release the lock."""
-        if state is not None and self._log_fd is not None and self._broken is None:
-            with contextlib.suppress(OSError):
+        """Write a final checkpoint (when ``state`` is given) and release the lock."""
+        if state is not None and self._db is not None and state.seq == self._head_seq:
+            with contextlib.suppress(StoreWriteError):
                 self.checkpoint(state)
-        for fd in (self._log_fd, self._lock_fd):
-            if fd is not None:
-                os.close(fd)
-        self._log_fd = self._lock_fd = None
+        with self._read_lock:
+            for db in (self._reader, self._db):
+                if db is not None:
+                    db.close()
+            self._reader = self._db = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _ranges(seqs: Sequence[int]) -> str:
+    if not seqs:
+        return "none"
+    return f"{seqs[0]}..{seqs[-1]} ({len(seqs)} entries)"

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import hmac
 import json
 import logging
 import time
@@ -30,12 +29,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from exporter.routability.etag import etag_matches
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.routing import should_skip
 from exporter.routability.schedule import Schedule, next_due
 from exporter.routability.store import RoutabilityStore, row_to_json
+from exporter.web.auth import bearer_ok, token_bytes
+from exporter.web.etag import etag_matches
 
 log = logging.getLogger("exporter.routability")
 
@@ -80,7 +80,7 @@ class RoutabilityService:
         self.schedule = schedule if isinstance(schedule, Schedule) else Schedule(None, float(schedule))
         self.recent_window = recent_window
         self._run_pass = run_pass
-        self._token = trigger_token.encode() if trigger_token else None
+        self._token = token_bytes(trigger_token) if trigger_token else None
         self._clock = wall_clock
         self._sleep = sleep
         self._lock = asyncio.Lock()
@@ -165,10 +165,7 @@ class RoutabilityService:
 
     def authorized(self, header: str | None) -> bool:
         """Constant-time check of ``Authorization: Bearer <token>``."""
-        if self._token is None or not header:
-            return False
-        scheme, _, given = header.partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self._token)
+        return self._token is not None and bearer_ok(header, self._token)
 
     @property
     def trigger_enabled(self) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 
 from exporter.outcomes import Reason
 from exporter.routability.model import ListedSignal, RoutabilityRow, Source, Status
+from exporter.sqlitekit import connect, integrity_problem
 
 SCHEMA_VERSION = 1
 
@@ -43,9 +44,7 @@ class RoutabilityStore:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db = connect(path)
             self._migrate()
             self._rows = {row.slug: row for row in self._load_rows()}
             self._meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
@@ -106,8 +105,7 @@ class RoutabilityStore:
                 f"{self.path}: schema version {version} with tables {sorted(tables)} is not a routability "
                 f"store of version {SCHEMA_VERSION} (move the file away or point routability.store elsewhere)"
             )
-        check = self._db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
+        if (check := integrity_problem(self._db, quick=True)) is not None:
             raise StoreError(f"{self.path}: integrity check failed: {check}")
 
     def _load_rows(self) -> list[RoutabilityRow]:

@@ -97,6 +97,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             "enforce",
             "--listen",
             listen,
+            "--init",  # a new store (the receiver never creates one unasked)
         ]
         processes.append(_spawn(receiver_args, work / "receiver.log"))
         processes.append(

@@ -251,7 +251,10 @@ class Stack:
             env,
         )
         self.receiver = ChildProcess(
-            "receiver", [*cli, "receiver", "--config", str(self.config_path)], self.work / "receiver.log", env
+            "receiver",
+            [*cli, "receiver", "--config", str(self.config_path), "--init"],
+            self.work / "receiver.log",
+            env,
         )
         self.exporter = ChildProcess(
             "exporter", [*cli, "exporter", "--config", str(self.config_path)], self.work / "exporter.log", env

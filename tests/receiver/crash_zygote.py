@@ -23,7 +23,7 @@ def main() -> None:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             print(f"child {os.getpid()}", flush=True)
             try:
-                code = cli.main(["--config", config])
+                code = cli.main(["--config", config, "--init"])
             finally:
                 sys.stdout.flush()
             os._exit(code)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,23 +18,22 @@ from exporter.receiver.state import Mode
 
 from .helpers import ADMIN_TOKEN, DAY, FIXTURES, T0, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
 
-WEBHOOK = bearer(WEBHOOK_TOKEN)
-ADMIN = bearer(ADMIN_TOKEN)
+WEBHOOK = {**bearer(WEBHOOK_TOKEN), "Content-Type": "application/json"}
+ADMIN = {**bearer(ADMIN_TOKEN), "Content-Type": "application/json"}
 
 
 class Harness:
     def __init__(self, tmp_path: Path, **overrides: Any) -> None:
         self.clock = Clock()
-        self.fail_fsync = False
+        self.fail_writes = False
         overrides.setdefault("builtin", (BuiltinExclusion("m/x", "b/1", "control host"),))
         self.config = make_config(tmp_path / "store", max_body_bytes=4096, **overrides)
-        self.service = ReceiverService.open(self.config, clock=self.clock, fsync=self._fsync)
+        self.service = ReceiverService.open(self.config, clock=self.clock, fault=self._fault, init=True)
         self.client = TestClient(build_app(self.config, service=self.service))
 
-    def _fsync(self, fd: int) -> None:
-        if self.fail_fsync:
+    def _fault(self) -> None:
+        if self.fail_writes:
             raise OSError(5, "Input/output error")
-        os.fsync(fd)
 
     def post_alerts(self, body: Any, headers: dict[str, str] | None = None) -> Any:
         return self.client.post("/v1/alerts", json=body, headers=WEBHOOK if headers is None else headers)
@@ -210,17 +208,19 @@ def test_expired_incidents_leave_the_list_on_the_sweep(h: Harness) -> None:
 
 
 def test_a_failed_durable_write_is_a_503_and_nothing_changes(h: Harness) -> None:
-    h.fail_fsync = True
+    h.fail_writes = True
     r = h.post_alerts(payload(alert("a/1")))
     assert r.status_code == 503 and r.json()["error"] == "store_unavailable"
     assert h.client.get("/v1/ignore", params={"model": "m/x"}).json()["ignore"] == ["b/1"]
-    h.fail_fsync = False
+    h.fail_writes = False
     assert h.post_alerts(payload(alert("a/1"))).status_code == 200  # Alertmanager's retry succeeds
 
 
 def test_decision_log_pages_by_seq_and_rejects_bad_queries(h: Harness) -> None:
     h.post_alerts(payload(alert("a/1"), alert("z/1", action=None)))
-    h.post_alerts(payload(alert("a/1")))
+    repeat = h.post_alerts(payload(alert("a/1"))).json()["decisions"]
+    assert [(d["kind"], d["seq"]) for d in repeat] == [("duplicate", None)]  # counted, not journaled
+    h.post_alerts(payload(alert("a/1", starts_at=T0 - 60)))  # a new episode: journaled once
     everything = h.client.get("/v1/decisions").json()["decisions"]
     assert [d["kind"] for d in everything] == ["suspend", "ignored", "duplicate"]
     page = h.client.get("/v1/decisions", params={"since": "1", "limit": "1"}).json()
@@ -304,7 +304,7 @@ def test_the_sweeper_survives_any_exception(tmp_path: Path, caplog: pytest.LogCa
             return super().sweep()
 
     config = make_config(tmp_path / "store")
-    service = Flaky.open(config, clock=Clock())
+    service = Flaky.open(config, clock=Clock(), init=True)
     with TestClient(build_app(config, service=service, sweep_interval=0.01)):
         deadline = time.monotonic() + 5
         while Flaky.calls < 4 and time.monotonic() < deadline:

@@ -70,7 +70,13 @@ def test_resolved_never_lifts_and_a_lift_is_not_undone_by_the_same_episode() -> 
     assert kinds(list(d)) == ["lift"] and not state.suspensions
     state, d = run(state, note(alert("a/1")), T0 + 180)  # the same still-firing episode
     assert kinds(d) == ["duplicate"] and not state.suspensions
-    state, d = run(state, note(alert("a/1", starts_at=T0 + 3600)), T0 + 3700)  # a new episode
+    # A new startsAt (a second Prometheus replica, an outage that restarted the alert) does not undo the
+    # lift either: it holds until the route has a clean round (was: suspended again at rung 2).
+    state, d = run(state, note(alert("a/1", starts_at=T0 + 3600)), T0 + 3700)
+    assert kinds(d) == ["duplicate"] and "held by the lift" in d[0].reason and not state.suspensions
+    state, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + 4000)), T0 + 4100)
+    assert kinds(d) == ["recover"] and not state.holds
+    state, d = run(state, note(alert("a/1", starts_at=T0 + 5000)), T0 + 5100)  # fails again after it
     assert kinds(d) == ["escalate"]  # the lifted offense still counts
 
 
@@ -107,7 +113,8 @@ def test_floor_counts_builtin_and_incident_layers_and_blocks_without_known_hosts
 def test_known_hosts_are_remembered_from_earlier_alerts() -> None:
     state, _ = run(State(), note(alert("z/1", action=None)), T0)  # no action: nothing remembered
     state, _ = run(state, note(alert("a/1", action="recover")), T0)
-    state, d = run(state, note(alert("a/1", discovered=None)), T0)
+    # a failure that started after that recovery (an older one would be stale)
+    state, d = run(state, note(alert("a/1", discovered=None, starts_at=T0 - 60)), T0)
     assert kinds(d) == ["suspend"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock, config = Clock(), make_config(tmp_path / "s")
-    service = ReceiverService.open(config, clock=clock)
+    service = ReceiverService.open(config, clock=clock, init=True)
 
     def broken(seconds: float | None) -> str | None:
         raise ValueError("cannot format")
@@ -49,10 +50,14 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
 
 def test_observe_mode_serves_no_suspension_even_one_enforced_before_a_restart(tmp_path: Path) -> None:
     clock = Clock()
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
+    ) as service:
         service.notify(note("a/1"))
         assert ignored(service) == ["a/1"]
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True
+    ) as service:
         assert ignored(service) == []  # DESIGN section 8: observe excludes nothing
         assert [s["provider"] for s in service.suspensions()["suspensions"]] == ["a/1"]  # still listed
         # ... and the floor still counts it: with 4 hosts and a floor of 2, c/1 suspends, d/1 does not
@@ -64,10 +69,14 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
     tmp_path: Path,
 ) -> None:
     clock = Clock()
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True
+    ) as service:
         (observed,) = service.notify(note("a/1"))
     clock.advance(3600)
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
+    ) as service:
         (promoted,) = service.notify(note("a/1"))
         assert promoted.kind is Kind.PROMOTE and (promoted.rung, promoted.until) == (1, observed.until)
         assert ignored(service) == ["a/1"]
@@ -79,5 +88,34 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
         service.sweep()
         (again,) = service.notify(note("a/1"))  # still failing: next rung, as after any suspension
         assert (again.kind, again.rung) == (Kind.ESCALATE, 2)
-    with ReceiverService.open(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
+    with ReceiverService.open(
+        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
+    ) as service:
         assert service.state.suspensions[route].rung == 2  # the promote decision replays
+
+
+def test_damage_found_after_start_up_refuses_writes_and_reports_on_healthz(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from starlette.testclient import TestClient
+
+    from exporter.receiver import store as store_module
+    from exporter.receiver.app import build_app
+    from exporter.receiver.store import FILE_NAME, StoreWriteError
+
+    monkeypatch.setattr(store_module, "SYNC_VERIFY_ROWS", 1)
+    clock, config = Clock(), make_config(tmp_path / "s")
+    with ReceiverService.open(config, clock=clock, init=True) as service:
+        for p in ("a/1", "c/1"):
+            service.notify(note(p))
+    db = sqlite3.connect(tmp_path / "s" / FILE_NAME)
+    db.execute("UPDATE decisions SET entry = replace(entry, 'a/1', 'z/1') WHERE seq = 1")
+    db.commit()
+    db.close()
+    with ReceiverService.open(config, clock=clock) as service:
+        assert "decision 1 was altered" in (service.verify_history() or "")
+        assert ignored(service) == ["a/1", "c/1"]  # keeps serving what start-up proved
+        with pytest.raises(StoreWriteError, match="the store is damaged"):
+            service.notify(note("d/1"))
+        health = TestClient(build_app(config, service=service)).get("/healthz")
+        assert health.status_code == 503 and health.json()["status"] == "damaged"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.routability.etag import etag_matches
+from exporter.web.etag import etag_matches
 
 TAG = '"0123abcd"'
 

@@ -1,0 +1,32 @@
+"""Provider routing tags as the gateway matches them: canonical form and base-slug coverage (pure).
+
+OpenRouter matches ``provider.ignore``/``order``/``only`` entries as lowercase slugs (docs/receiver.md,
+"Tags"; /work/shared/reference/openrouter.md §2.1): ``"deepinfra"`` (a base slug) matches ``deepinfra``
+and every ``deepinfra/<variant>`` endpoint, while a full tag matches only itself. So ``BETA/fp8``,
+``beta/fp8 `` and ``beta/FP8`` are one host, and an exclusion of ``beta`` excludes ``beta/fp8``.
+
+>>> canonical_tag("  BETA/fp8 ")
+'beta/fp8'
+>>> covers("deepinfra", "deepinfra/turbo"), covers("deepinfra/turbo", "deepinfra")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def canonical_tag(text: str) -> str:
+    """The tag as the gateway compares it: surrounding whitespace removed, lowercase."""
+    return text.strip().lower()
+
+
+def covers(entry: str, host: str) -> bool:
+    """Whether an ignore-list ``entry`` excludes ``host`` (both canonical)."""
+    return entry == host or ("/" not in entry and host.startswith(entry + "/"))
+
+
+def uncovered(hosts: Iterable[str], entries: Iterable[str]) -> tuple[str, ...]:
+    """The ``hosts`` no entry excludes, sorted."""
+    excluded = tuple(entries)
+    return tuple(sorted(h for h in hosts if not any(covers(e, h) for e in excluded)))
