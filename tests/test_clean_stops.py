@@ -117,14 +117,14 @@ def test_the_receiver_writes_its_snapshot_on_a_stop_signal_so_a_restart_logs_no_
 ) -> None:
     path, ports = canary_yaml
     url = f"http://127.0.0.1:{ports['receiver']}"
-    first = Command(tmp_path, "receiver-1", "receiver", "--config", str(path))
+    first = Command(tmp_path, "receiver-1", "receiver", "--config", str(path), "--init")
     first.wait_http(f"{url}/healthz")
     failing = alert("deepinfra/fp8", model="moonshotai/kimi-k2-0905")
     headers = {"Authorization": "Bearer stop-test-webhook"}
     assert httpx.post(f"{url}/v1/alerts", json=payload(failing), headers=headers).status_code == 200
     first.stop(sig)
     assert refused(ports["receiver"])
-    assert (tmp_path / "store" / "state.json").exists()
+    assert (tmp_path / "store" / "receiver.sqlite3").exists()
     second = Command(tmp_path, "receiver-2", "receiver", "--config", str(path))
     second.wait_http(f"{url}/healthz")
     assert [s["provider"] for s in httpx.get(f"{url}/v1/suspensions").json()["suspensions"]] == [

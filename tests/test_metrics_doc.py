@@ -19,7 +19,7 @@ COLLECTORS = [
     ROOT / "exporter" / "sharding.py",
     ROOT / "exporter" / "engine" / "service.py",
 ]
-FAMILY = re.compile(r"\b(Gauge|Counter|Histogram|Info|Summary)(?:MetricFamily)?\(\s*\"([a-z_:]+)\"")
+FAMILY = re.compile(r"\b(Gauge|Counter|Histogram|Info|Summary|_route)(?:MetricFamily|s)?\(\s*\"([a-z_:]+)\"")
 
 
 def exported_families() -> set[str]:

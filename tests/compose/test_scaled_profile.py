@@ -32,7 +32,8 @@ REPLACED = {"exporter", "prometheus", "alertmanager"}
 # The service keys of the compose specification that this file may use (a typo must not pass silently).
 SERVICE_KEYS = {
     "build", "command", "depends_on", "entrypoint", "environment", "healthcheck", "image", "networks",
-    "ports", "profiles", "read_only", "restart", "scale", "secrets", "security_opt", "tmpfs", "volumes",
+    "ports", "profiles", "read_only", "restart", "scale", "secrets", "security_opt", "stop_grace_period",
+    "stop_signal", "tmpfs", "volumes",
 }  # fmt: skip
 _VAR = re.compile(r"\$\{(\w+)(?::?-([^}]*))?\}")
 
@@ -121,10 +122,17 @@ def test_vmagent_scrapes_the_prometheus_overlays_jobs_with_one_target_per_shard(
     scrape = load_yaml(SCALED / "vmagent.yml")
     assert scrape["global"] == {k: overlay["global"][k] for k in ("scrape_interval", "scrape_timeout")}
     expected = [job for job in overlay["scrape_configs"] if job["job_name"] != "canary-routability"]
-    expected[0] = {
-        **expected[0],
-        "static_configs": [{"targets": ["exporter-shard-0:9464", "exporter-shard-1:9464"]}],
+    pairs = {
+        "canary-exporter": ["exporter-shard-0:9464", "exporter-shard-1:9464"],
+        "alertmanager": [
+            "alertmanager-a:9093",
+            "alertmanager-b:9093",
+        ],  # the clustered pair replaces the single
     }
+    expected = [
+        {**job, "static_configs": [{"targets": pairs[job["job_name"]]}]} if job["job_name"] in pairs else job
+        for job in expected
+    ]
     assert scrape["scrape_configs"] == expected
 
 
