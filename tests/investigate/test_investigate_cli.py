@@ -155,7 +155,10 @@ def test_acceptance_every_contract_flags_only_its_faulty_host(run: Run, config: 
 def test_acceptance_from_history_on_an_exporter_run_agrees(
     run: Run, config: Path, sim: SimulatorServer
 ) -> None:
-    """Four exporter rounds, then ``--from-history``: the faulty hosts and only they are flagged, as live."""
+    """Six exporter rounds, then ``--from-history``: the faulty hosts and only they are flagged, as live.
+
+    Six, not four: the garbler and the mixer both fail every language probe, so each is in the other's pooled
+    rest; four first attempts each are too few for Holm's bound across nine hosts."""
     import asyncio
     from contextlib import AsyncExitStack
 
@@ -164,15 +167,19 @@ def test_acceptance_from_history_on_an_exporter_run_agrees(
 
     async def rounds() -> None:
         async with AsyncExitStack() as stack:
-            await ExporterService.from_config(load_probing_config(config), stack).run(rounds=4)
+            await ExporterService.from_config(load_probing_config(config), stack).run(rounds=6)
 
     asyncio.run(rounds())
     sent = chat_requests(sim)
-    code, out, err = run(*_base(config), "--from-history", "1h", "--json")
+    # The hosts of issue 10's acceptance: the default fleet also holds issue 11's and 17's faulty hosts, which
+    # fail language and refusal too; pooled with the rest they would mask one another (Fisher compares each
+    # host with the pooled others).
+    hosts = ",".join((*HEALTHY, "garbler/bf16", "mixer/fp8", "prudish/fp8", "jsonbreaker/fp8"))
+    code, out, err = run(*_base(config), "--from-history", "1h", "--providers", hosts, "--json")
     assert code == 0, err
     assert chat_requests(sim) == sent  # nothing sent
     report = as_json(out)
-    assert report["source"] == "history" and report["samples"] == 4
+    assert report["source"] == "history" and report["samples"] == 6
     flagged = {(r["provider"], r["contract"]) for r in report["results"] if r["outlier"]}
     assert {("garbler/bf16", "language"), ("mixer/fp8", "language"), ("prudish/fp8", "refusal")} <= flagged
     assert ("jsonbreaker/fp8", "structured") in flagged
@@ -180,7 +187,7 @@ def test_acceptance_from_history_on_an_exporter_run_agrees(
     garbler = next(
         r for r in report["results"] if r["provider"] == "garbler/bf16" and r["contract"] == "language"
     )
-    assert garbler["judged"] == 4  # first attempts only: the confirmations after each fail are not counted
+    assert garbler["judged"] == 6  # first attempts only: the confirmations after each fail are not counted
 
 
 class _Terminal(io.StringIO):
