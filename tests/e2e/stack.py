@@ -537,6 +537,13 @@ class Stack:
         wanted = set(kinds)
         return [(d["kind"], d["provider"]) for d in self.decisions(model) if d["kind"] in wanted]
 
+    def counted(self, kind: str) -> float:
+        """The receiver's ``canary_receiver_decisions_total`` for ``kind``: journaled decisions and the
+        repeats of known episodes, which are counted but not journaled (issue 13)."""
+        text = self.http.get(f"{self.receiver_url}/metrics").text
+        prefix = f'canary_receiver_decisions_total{{kind="{kind}"}}'
+        return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith(prefix))
+
     def suspended(self, model: str) -> set[str]:
         """Providers of ``model`` with a current (or, in observe mode, would-be) suspension."""
         document = self.http.get(f"{self.receiver_url}/v1/suspensions").json()

@@ -133,7 +133,17 @@ def test_alerts_from_both_prometheus_replicas_make_one_decision_per_host(stacks:
     assert len(stack.decided(SUSPEND, SUSPENDING)) == 2, (
         "one suspension per host, whichever replica came first"
     )
-    assert stack.decided(SUSPEND, {"duplicate"}), "the other replica's alert was recorded as a duplicate"
+    # The replicas evaluate the same group at the same aligned instants, so both alerts usually carry one
+    # startsAt: one episode, whose repeat is counted, not journaled. Either way it is a duplicate.
+    alerts = sum(
+        1
+        for delivery in stack.delivered(SUSPEND, host)
+        for alert in delivery.alerts()
+        if alert["status"] == "firing"
+        and alert["labels"].get("alertname") == "CanaryProviderFailing"
+        and alert["labels"].get("provider") == host
+    )
+    assert stack.counted("duplicate") >= alerts - 1 >= 1, "the other replica's alert was taken as a duplicate"
 
 
 def test_a_healed_host_is_restored_the_same_way_on_every_path(stacks: dict[str, Stack]) -> None:
