@@ -262,7 +262,22 @@ class Backfilled:
 def backfilled(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backfilled]:
     """A Prometheus over a backfilled day (raw series and the recording rules), 15 minutes after a round."""
     work = tmp_path_factory.mktemp("backfill")
-    raw = [s for s in stack.prometheus.query('{__name__=~"canary_.+|up"}') if ":" not in s.labels["__name__"]]
+    # Every component's series at one instant. A scrape can time out at the 0.5 s test cadence on a loaded
+    # machine, leaving a component's series stale for a moment: wait until each job is present.
+    raw: list[Sample] = []
+
+    def scraped() -> bool:
+        raw[:] = [
+            s for s in stack.prometheus.query('{__name__=~"canary_.+|up"}') if ":" not in s.labels["__name__"]
+        ]
+        names = {s.labels["__name__"] for s in raw}
+        return {
+            "canary_round_duration_seconds",
+            "canary_receiver_mode",
+            "canary_routability_last_check_age_seconds",
+        } <= names
+
+    stack.prometheus.wait_until(scraped, what="every component's series scraped at one instant", timeout=60)
     now = time.time()
     end = now - 60
     start = end - 15 * 60 - (ROUNDS_PER_DAY - 1) * ROUND_SECONDS
