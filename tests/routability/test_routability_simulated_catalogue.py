@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from exporter.outcomes import Reason
-from exporter.routability.job import GatewayConnection, JobSettings, run_pass
+from exporter.routability.job import GatewayConnection, JobSettings, Pacer, run_pass
 from exporter.routability.model import Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
@@ -34,7 +35,27 @@ REMOVAL_REASONS = {
 
 
 @pytest.mark.slow
+class SkippingClock:
+    """Real time for the pace, skipped time for the 429 holds (40 holds of the simulator's ``Retry-After: 2``
+    would make the pass 80 s longer): a hold is slept for one pace and the rest added to the clock."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+        self.holds: list[float] = []
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.skipped
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds > 0.5:
+            self.holds.append(seconds)
+            self.skipped += seconds - PACE
+            seconds = PACE
+        await asyncio.sleep(seconds)
+
+
 def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: Path) -> None:
+    clock = SkippingClock()
     with SimulatorServer(load_fleet(FLEET)) as sim:
         models = sim.simulator.models
         gateway = GatewayConnection(sim.base_url, "sk-sim", "openrouter")
@@ -43,7 +64,8 @@ def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: 
             transport = HttpxTransport(timeout=10.0)
             try:
                 with RoutabilityStore(tmp_path / "r.sqlite3") as store:
-                    return await run_pass(store, transport, gateway, JobSettings(pace=PACE))
+                    pacer = Pacer(PACE, clock=clock, sleep=clock.sleep)
+                    return await run_pass(store, transport, gateway, JobSettings(pace=PACE), pacer=pacer)
             finally:
                 await transport.aclose()
 
@@ -79,6 +101,9 @@ def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: 
             assert row.reason is Reason.RATE_LIMITED
     assert summary.probed == 497 and summary.skipped == 0  # type: ignore[attr-defined]
     assert summary.results == {"healthy": 400, "degraded": 75, "unavailable": 22}  # type: ignore[attr-defined]
+    # every 429 held the next request for the simulator's Retry-After
+    rate_limited = sum(1 for m in chat_models.values() if m.behaviour == "rate_limited")
+    assert len(clock.holds) == rate_limited > 0 and all(1.9 < hold <= 2.0 for hold in clock.holds)
 
     # no burst: one chat per model, chat starts at least 2 x pace apart (endpoint listing in between)
     assert len(arrivals) == 497
