@@ -12,6 +12,6 @@ MODULES = ["app", "catalogue", "cli", "fleet", "locales", "profiles", "replies",
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
-    module = importlib.import_module(f"exporter.simulator.{name}")
+    module = importlib.import_module(f"exporter.devtools.simulator.{name}")
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0

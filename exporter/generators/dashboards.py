@@ -10,7 +10,7 @@ Metric names are the contract in docs/metrics.md; recorded names come from rules
 
 Example::
 
-    >>> from build import build_all
+    >>> from exporter.generators.dashboards import build_all
     >>> sorted(build_all())
     ['canary-overview.json', 'canary-provider.json', 'canary-routability.json']
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[2] / "dashboards"
 SCHEMA_VERSION = 39
 DS: dict[str, str] = {"type": "prometheus", "uid": "${datasource}"}
 TAGS = ["provider-canary"]
@@ -243,7 +243,7 @@ def _layout(items: Iterable[P | Row]) -> list[dict[str, Any]]:
             "mappings": [],
             **item.defaults,
         }
-        custom = dict(STATE_CUSTOM) if item.kind == "state-timeline" else {}
+        custom: dict[str, Any] = dict(STATE_CUSTOM) if item.kind == "state-timeline" else {}
         if item.kind == "table":
             custom = {"align": "auto", "cellOptions": {"type": "auto"}}
         custom.update(item.custom)

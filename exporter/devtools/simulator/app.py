@@ -39,13 +39,19 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from exporter.configkit import ConfigError
-from exporter.simulator import wire
-from exporter.simulator.catalogue import expand
-from exporter.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
-from exporter.simulator.locales import Recogniser, Texts
-from exporter.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
-from exporter.simulator.replies import Reply, Understood, compose, thinking, understand
-from exporter.simulator.routing import NoRoute, Preferences, max_tokens_of, parse_preferences, resolve
+from exporter.devtools.simulator import wire
+from exporter.devtools.simulator.catalogue import expand
+from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
+from exporter.devtools.simulator.locales import Recogniser, Texts
+from exporter.devtools.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
+from exporter.devtools.simulator.replies import Reply, Understood, compose, thinking, understand
+from exporter.devtools.simulator.routing import (
+    NoRoute,
+    Preferences,
+    max_tokens_of,
+    parse_preferences,
+    resolve,
+)
 
 MAX_BODY_BYTES = 1 << 20
 MAX_REQUEST_LOG = 100_000

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from exporter.simulator.fleet import Model, Provider
-from exporter.simulator.replies import Reply
+from exporter.devtools.simulator.fleet import Model, Provider
+from exporter.devtools.simulator.replies import Reply
 
 USER_ID = "user_2sim0canary0local"
 KEEPALIVE = b": OPENROUTER PROCESSING\n\n"
