@@ -72,7 +72,7 @@ class P:
     title: str
     description: str
     unit: str
-    queries: Sequence[Q]
+    queries: Q | Sequence[Q]  # one query, or several (targets A, B, ...)
     w: int = 12
     h: int = 8
     custom: dict[str, Any] = field(default_factory=dict)  # fieldConfig.defaults.custom
@@ -81,6 +81,28 @@ class P:
     overrides: Sequence[dict[str, Any]] = ()
     transformations: Sequence[dict[str, Any]] = ()
     interval: str | None = None
+
+
+def stat(
+    title: str,
+    description: str,
+    unit: str,
+    query: Q,
+    *,
+    w: int = 4,
+    h: int = 4,
+    defaults: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+) -> P:
+    """A single-value tile (4x4 unless told): one query, coloured by ``defaults``' thresholds if any.
+
+    Example::
+
+        stat("Providers", "Endpoints discovered.", "short", Q("sum(canary_model_providers)"))
+    """
+    return P(
+        "stat", title, description, unit, query, w=w, h=h, defaults=defaults or {}, options=options or {}
+    )
 
 
 @dataclass(frozen=True)
@@ -202,6 +224,10 @@ DEFAULT_OPTIONS = {
 STATE_CUSTOM = {"fillOpacity": 80, "lineWidth": 0}
 
 
+def _queries(panel: P) -> Sequence[Q]:
+    return [panel.queries] if isinstance(panel.queries, Q) else panel.queries
+
+
 def _target(q: Q, ref: str) -> dict[str, Any]:
     target: dict[str, Any] = {
         "refId": ref,
@@ -259,7 +285,7 @@ def _layout(items: Iterable[P | Row]) -> list[dict[str, Any]]:
             "gridPos": {"x": x, "y": y, "w": item.w, "h": item.h},
             "fieldConfig": {"defaults": defaults, "overrides": list(item.overrides)},
             "options": {**DEFAULT_OPTIONS.get(item.kind, {}), **item.options},
-            "targets": [_target(q, chr(ord("A") + i)) for i, q in enumerate(item.queries)],
+            "targets": [_target(q, chr(ord("A") + i)) for i, q in enumerate(_queries(item))],
         }
         if item.transformations:
             panel["transformations"] = list(item.transformations)
@@ -457,68 +483,50 @@ def overview() -> dict[str, Any]:
     """Contract health of every provider of the selected models, suspensions, spend and round health."""
     items: list[P | Row] = [
         Row("Now"),
-        P(
-            "stat",
+        stat(
             "Providers discovered",
             "Endpoints discovered for the selected models in the last "
             "successful discovery (canary_model_providers).",
             "short",
-            [Q(f"sum(canary_model_providers{{{M}}})")],
-            w=4,
-            h=4,
+            Q(f"sum(canary_model_providers{{{M}}})"),
         ),
-        P(
-            "stat",
+        stat(
             "Failing routes",
             "(model, provider) pairs whose worst contract has failed at least one "
             "round in a row. Two rounds in a row ask the receiver for a suspension.",
             "short",
-            [Q(f"count(model_provider:canary_probe_failing_streak:max{{{M}}} >= 1) or vector(0)")],
-            w=4,
-            h=4,
+            Q(f"count(model_provider:canary_probe_failing_streak:max{{{M}}} >= 1) or vector(0)"),
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
-        P(
-            "stat",
+        stat(
             "Suspended (enforce)",
             "Providers the receiver currently excludes from routing (mode=enforce).",
             "short",
-            [Q(f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="enforce"}}) or vector(0)')],
-            w=4,
-            h=4,
+            Q(f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="enforce"}}) or vector(0)'),
             defaults={"thresholds": thresholds((None, "green"), (1, "red"))},
         ),
-        P(
-            "stat",
+        stat(
             "Would-be suspensions (observe)",
             "Suspensions the receiver recorded in observe mode: "
             "what enforce mode would have excluded. Measure these before switching to enforce.",
             "short",
-            [Q(f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="observe"}}) or vector(0)')],
-            w=4,
-            h=4,
+            Q(f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="observe"}}) or vector(0)'),
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
-        P(
-            "stat",
+        stat(
             "Weak contracts",
             "(model, contract) pairs whose positive control passed this round: their "
             "passes are not evidence and cannot restore a suspended provider.",
             "short",
-            [Q(f"count(model_contract:canary_probe_weak:max{{{M}}} == 1) or vector(0)")],
-            w=4,
-            h=4,
+            Q(f"count(model_contract:canary_probe_weak:max{{{M}}} == 1) or vector(0)"),
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
-        P(
-            "stat",
+        stat(
             "Receiver mode",
             "The receiver's configured mode: observe records would-be suspensions, "
             "enforce excludes providers.",
             "none",
-            [Q("canary_receiver_mode == 1", "{{mode}}")],
-            w=4,
-            h=4,
+            Q("canary_receiver_mode == 1", "{{mode}}"),
             options={"textMode": "name", "colorMode": "none"},
         ),
         Row("Contract health"),
@@ -529,7 +537,7 @@ def overview() -> dict[str, Any]:
             "round, per provider. Only pass and fail are evidence; transport, unavailable, config, "
             "inconclusive, skipped and pin_violation freeze the streaks.",
             "none",
-            [Q(outcome_code_expr(M, "model, provider, contract"), "{{provider}} · {{contract}} ({{model}})")],
+            Q(outcome_code_expr(M, "model, provider, contract"), "{{provider}} · {{contract}} ({{model}})"),
             w=24,
             h=14,
             defaults={"mappings": outcome_mappings()},
@@ -539,13 +547,11 @@ def overview() -> dict[str, Any]:
             "Failing now",
             "Contracts with a failing streak of at least one round. Click a row for the provider drill-down.",
             "short",
-            [
-                Q(
-                    f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
-                    instant=True,
-                    fmt="table",
-                )
-            ],
+            Q(
+                f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
+                instant=True,
+                fmt="table",
+            ),
             w=12,
             h=9,
             transformations=[hide_fields("Time", rename={"Value": "failing rounds"})],
@@ -557,12 +563,10 @@ def overview() -> dict[str, Any]:
             "Consecutive failing rounds per (model, provider, contract). The "
             "suspension alert fires at 2 (dashed line).",
             "short",
-            [
-                Q(
-                    f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
-                    "{{provider}} · {{contract}} ({{model}})",
-                )
-            ],
+            Q(
+                f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
+                "{{provider}} · {{contract}} ({{model}})",
+            ),
             w=12,
             h=9,
             custom={**STEPS, "thresholdsStyle": {"mode": "dashed"}},
@@ -574,7 +578,7 @@ def overview() -> dict[str, Any]:
             "1 when the contract's positive control passed that round "
             "(model-wide): the contract's passes prove nothing until the control fails again.",
             "none",
-            [Q(f"model_contract:canary_probe_weak:max{{{M}}}", "{{contract}} ({{model}})")],
+            Q(f"model_contract:canary_probe_weak:max{{{M}}}", "{{contract}} ({{model}})"),
             w=12,
             h=8,
             defaults={"mappings": value_text({"0": ("strong", "green"), "1": ("weak", "orange")})},
@@ -585,13 +589,11 @@ def overview() -> dict[str, Any]:
             "Endpoint-list failures per model; the previous list is "
             "reused and no verdict is drawn from them.",
             "short",
-            [
-                Q(
-                    f"sum by (model) (increase(canary_discovery_failures_total{{{M}}}[$window]))"
-                    + ZERO_PER_MODEL,
-                    "{{model}}",
-                )
-            ],
+            Q(
+                f"sum by (model) (increase(canary_discovery_failures_total{{{M}}}[$window]))"
+                + ZERO_PER_MODEL,
+                "{{model}}",
+            ),
             w=12,
             h=8,
             custom=BARS,
@@ -603,13 +605,11 @@ def overview() -> dict[str, Any]:
             "90th percentile of the time to the first visible token, "
             "per provider, over the rounds in each window (one TTFT probe per provider per round).",
             "s",
-            [
-                Q(
-                    "histogram_quantile(0.9, sum by (le, model, provider) "
-                    f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$window])))",
-                    "{{provider}} ({{model}})",
-                )
-            ],
+            Q(
+                "histogram_quantile(0.9, sum by (le, model, provider) "
+                f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$window])))",
+                "{{provider}} ({{model}})",
+            ),
             w=12,
             h=9,
             custom={"spanNulls": True},
@@ -637,12 +637,10 @@ def overview() -> dict[str, Any]:
             "TTFT probes with no visible token within the threshold, per provider, in each window. They have "
             "no TTFT, so they are not in the percentiles: the slowest hosts show here.",
             "short",
-            [
-                Q(
-                    f"sum by (model, provider) (increase(canary_probe_ttft_timeouts_total{{{M}}}[$window]))",
-                    "{{provider}} ({{model}})",
-                )
-            ],
+            Q(
+                f"sum by (model, provider) (increase(canary_probe_ttft_timeouts_total{{{M}}}[$window]))",
+                "{{provider}} ({{model}})",
+            ),
             w=24,
             h=7,
             custom=BARS,
@@ -653,7 +651,7 @@ def overview() -> dict[str, Any]:
             "Suspensions over time",
             "Active suspensions per model and mode (observe: would-be suspensions that exclude nothing).",
             "short",
-            [Q(f"model_mode:canary_receiver_suspension_active:sum{{{M}}}", "{{model}} ({{mode}})")],
+            Q(f"model_mode:canary_receiver_suspension_active:sum{{{M}}}", "{{model}} ({{mode}})"),
             w=12,
             h=8,
             custom=STEPS,
@@ -664,13 +662,11 @@ def overview() -> dict[str, Any]:
             "Current suspensions",
             "Every active suspension with the time left. Click a row for the provider drill-down.",
             "s",
-            [
-                Q(
-                    f"model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{M}}}",
-                    instant=True,
-                    fmt="table",
-                )
-            ],
+            Q(
+                f"model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{M}}}",
+                instant=True,
+                fmt="table",
+            ),
             w=12,
             h=8,
             transformations=[hide_fields("Time", "__name__", rename={"Value": "remaining"})],
@@ -682,7 +678,7 @@ def overview() -> dict[str, Any]:
             "Entries in the ignore list the receiver serves to "
             "routers, per model and layer (builtin, incident, suspension).",
             "short",
-            [Q(f"sum by (model, layer) (canary_receiver_ignored_providers{{{M}}})", "{{model}} · {{layer}}")],
+            Q(f"sum by (model, layer) (canary_receiver_ignored_providers{{{M}}})", "{{model}} · {{layer}}"),
             w=8,
             h=8,
         ),
@@ -692,16 +688,14 @@ def overview() -> dict[str, Any]:
             "Providers excluded now by an admin incident or an enforced suspension. Built-in exclusions "
             "are counted in 'Ignored providers per layer' and listed by GET /v1/ignore?model=M.",
             "none",
-            [
-                Q(
-                    "label_replace(max by (model, provider) "
-                    f'(canary_receiver_suspension_active{{{M}, mode="enforce"}}) == 1, '
-                    '"layer", "suspension", "", "")\nor\nlabel_replace(max by (model, provider) '
-                    f'(canary_receiver_incident_active{{{M}}}) == 1, "layer", "incident", "", "")',
-                    instant=True,
-                    fmt="table",
-                )
-            ],
+            Q(
+                "label_replace(max by (model, provider) "
+                f'(canary_receiver_suspension_active{{{M}, mode="enforce"}}) == 1, '
+                '"layer", "suspension", "", "")\nor\nlabel_replace(max by (model, provider) '
+                f'(canary_receiver_incident_active{{{M}}}) == 1, "layer", "incident", "", "")',
+                instant=True,
+                fmt="table",
+            ),
             w=8,
             h=8,
             transformations=[hide_fields("Time", "Value")],
@@ -712,7 +706,7 @@ def overview() -> dict[str, Any]:
             "Offenses within the fade window per provider: the next suspension "
             "gets the next rung of the ladder (1 d, 3 d, 7 d).",
             "short",
-            [Q(f"model_provider:canary_receiver_offense_level:max{{{M}}} > 0", "{{provider}} ({{model}})")],
+            Q(f"model_provider:canary_receiver_offense_level:max{{{M}}} > 0", "{{provider}} ({{model}})"),
             w=8,
             h=8,
             defaults={"thresholds": thresholds((None, "yellow"), (2, "orange"), (3, "red"))},
@@ -723,13 +717,11 @@ def overview() -> dict[str, Any]:
             "Suspensions the receiver refused because fewer routable "
             "providers than the floor would remain; a person must decide.",
             "short",
-            [
-                Q(
-                    f"sum by (model) (increase(canary_receiver_floor_blocks_total{{{M}}}[$window]))"
-                    + ZERO_PER_MODEL,
-                    "{{model}}",
-                )
-            ],
+            Q(
+                f"sum by (model) (increase(canary_receiver_floor_blocks_total{{{M}}}[$window]))"
+                + ZERO_PER_MODEL,
+                "{{model}}",
+            ),
             w=8,
             h=8,
             custom=BARS,
@@ -739,12 +731,10 @@ def overview() -> dict[str, Any]:
             "Receiver decisions",
             "Decisions the receiver recorded, by kind (all models).",
             "short",
-            [
-                Q(
-                    "sum by (kind) (increase(canary_receiver_decisions_total[$window])) > 0",
-                    "{{kind}}",
-                )
-            ],
+            Q(
+                "sum by (kind) (increase(canary_receiver_decisions_total[$window])) > 0",
+                "{{kind}}",
+            ),
             w=8,
             h=8,
             custom=BARS,
@@ -755,12 +745,10 @@ def overview() -> dict[str, Any]:
             "Alertmanager/Grafana deliveries to the receiver, by result. "
             "Repeats are normal: the receiver is idempotent.",
             "reqps",
-            [
-                Q(
-                    "sum by (result) (rate(canary_receiver_webhook_requests_total[$window]))",
-                    "{{result}}",
-                )
-            ],
+            Q(
+                "sum by (result) (rate(canary_receiver_webhook_requests_total[$window]))",
+                "{{result}}",
+            ),
             w=8,
             h=8,
         ),
@@ -770,7 +758,7 @@ def overview() -> dict[str, Any]:
             "Canary alerts Prometheus is firing now (action=suspend/recover "
             "alerts are what the receiver acts on).",
             "none",
-            [Q('ALERTS{alertname=~"Canary.*", alertstate="firing"}', instant=True, fmt="table")],
+            Q('ALERTS{alertname=~"Canary.*", alertstate="firing"}', instant=True, fmt="table"),
             w=24,
             h=7,
             transformations=[hide_fields("Time", "Value", "__name__", "alertstate", "job", "instance")],
@@ -782,12 +770,10 @@ def overview() -> dict[str, Any]:
             "Tokens spent on probes per model and kind (prompt, completion), "
             "from the gateway's usage fields.",
             "short",
-            [
-                Q(
-                    f"sum by (model, kind) (increase(canary_probe_tokens_total{{{M}}}[$window]))",
-                    "{{model}} · {{kind}}",
-                )
-            ],
+            Q(
+                f"sum by (model, kind) (increase(canary_probe_tokens_total{{{M}}}[$window]))",
+                "{{model}} · {{kind}}",
+            ),
             w=8,
             h=8,
             custom=BARS,
@@ -797,23 +783,20 @@ def overview() -> dict[str, Any]:
             "Probe cost",
             "USD spent on probes per model (the gateway's usage.cost).",
             "currencyUSD",
-            [
-                Q(
-                    f"sum by (model) (increase(canary_probe_cost_usd_total{{{M}}}[$window]))",
-                    "{{model}}",
-                )
-            ],
+            Q(
+                f"sum by (model) (increase(canary_probe_cost_usd_total{{{M}}}[$window]))",
+                "{{model}}",
+            ),
             w=8,
             h=8,
             custom=BARS,
         ),
-        P(
-            "stat",
+        stat(
             "Spent since exporter start",
             "USD spent on probes for the selected models since the "
             "exporter started (the counter restarts with the process).",
             "currencyUSD",
-            [Q(f"sum(canary_probe_cost_usd_total{{{M}}})")],
+            Q(f"sum(canary_probe_cost_usd_total{{{M}}})"),
             w=8,
             h=8,
             options={"colorMode": "none"},
@@ -838,7 +821,7 @@ def overview() -> dict[str, Any]:
             "Rounds completed",
             "Probe rounds completed per exporter (the counter restarts with the process).",
             "short",
-            [Q("sum by (instance) (increase(canary_rounds_total[$window]))", "{{instance}}")],
+            Q("sum by (instance) (increase(canary_rounds_total[$window]))", "{{instance}}"),
             w=12,
             h=8,
             custom=BARS,
@@ -859,75 +842,57 @@ def provider() -> dict[str, Any]:
     s = 'model="$model", provider="$provider"'
     items: list[P | Row] = [
         Row("Verdict"),
-        P(
-            "stat",
+        stat(
             "Suspension",
             "Whether the receiver holds a suspension for this provider, and in which "
             "mode (observe: would-be, still routable).",
             "none",
-            [Q(f"max by (mode) (canary_receiver_suspension_active{{{s}}})", "{{mode}}")],
-            w=4,
-            h=4,
+            Q(f"max by (mode) (canary_receiver_suspension_active{{{s}}})", "{{mode}}"),
             defaults={
                 "noValue": "not suspended",
                 "mappings": value_text({"1": ("suspended", "red"), "0": ("not suspended", "green")}),
             },
             options={"textMode": "value_and_name"},
         ),
-        P(
-            "stat",
+        stat(
             "Suspension time left",
             "Seconds until the current suspension ends (it can end earlier "
             "on two clean rounds or a manual lift).",
             "s",
-            [Q(f"max(model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{s}}})")],
-            w=4,
-            h=4,
+            Q(f"max(model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{s}}})"),
             defaults={"noValue": "-"},
             options={"colorMode": "none"},
         ),
-        P(
-            "stat",
+        stat(
             "Offense level",
             "Offenses within the fade window; the next suspension gets the next rung (1 d, 3 d, 7 d).",
             "short",
-            [Q(f"max(model_provider:canary_receiver_offense_level:max{{{s}}})")],
-            w=4,
-            h=4,
+            Q(f"max(model_provider:canary_receiver_offense_level:max{{{s}}})"),
             defaults={
                 "noValue": "0",
                 "thresholds": thresholds((None, "green"), (1, "yellow"), (2, "orange"), (3, "red")),
             },
         ),
-        P(
-            "stat",
+        stat(
             "Worst failing streak",
             "The longest failing streak over the contracts; 2 asks the receiver to suspend.",
             "short",
-            [Q(f"max(canary_probe_failing_streak{{{s}}})")],
-            w=4,
-            h=4,
+            Q(f"max(canary_probe_failing_streak{{{s}}})"),
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"), (2, "red"))},
         ),
-        P(
-            "stat",
+        stat(
             "Clean streak",
             "Consecutive rounds in which every contract that ran passed (none weak); 2 "
             "restores a suspended provider early.",
             "short",
-            [Q(f"max(canary_probe_clean_streak{{{s}}})")],
-            w=4,
-            h=4,
+            Q(f"max(canary_probe_clean_streak{{{s}}})"),
             options={"colorMode": "none"},
         ),
-        P(
-            "stat",
+        stat(
             "Admin incident",
             "Whether an administrator excluded this provider at run time.",
             "none",
-            [Q(f"max(canary_receiver_incident_active{{{s}}})")],
-            w=4,
-            h=4,
+            Q(f"max(canary_receiver_incident_active{{{s}}})"),
             defaults={"noValue": "none", "mappings": value_text({"1": ("excluded", "red")})},
         ),
         Row("Contracts"),
@@ -937,7 +902,7 @@ def provider() -> dict[str, Any]:
             "The outcome of each contract in each round. Only pass "
             "and fail are evidence; every other outcome freezes the streak.",
             "none",
-            [Q(outcome_code_expr(s, "contract"), "{{contract}}")],
+            Q(outcome_code_expr(s, "contract"), "{{contract}}"),
             w=24,
             h=7,
             defaults={"mappings": outcome_mappings()},
@@ -947,13 +912,11 @@ def provider() -> dict[str, Any]:
             "Outcomes by reason",
             "Probes per contract, outcome and reason (a closed set; the detail is in the exporter's log).",
             "short",
-            [
-                Q(
-                    f"sum by (contract, outcome, reason) "
-                    f"(increase(canary_probe_outcomes_total{{{s}}}[$window])) > 0",
-                    "{{contract}} {{outcome}} ({{reason}})",
-                )
-            ],
+            Q(
+                f"sum by (contract, outcome, reason) "
+                f"(increase(canary_probe_outcomes_total{{{s}}}[$window])) > 0",
+                "{{contract}} {{outcome}} ({{reason}})",
+            ),
             w=12,
             h=9,
             custom=BARS,
@@ -978,7 +941,7 @@ def provider() -> dict[str, Any]:
             "1 when the contract's positive control passed "
             "that round: its passes cannot restore this provider.",
             "none",
-            [Q('max by (contract) (model_contract:canary_probe_weak:max{model="$model"})', "{{contract}}")],
+            Q('max by (contract) (model_contract:canary_probe_weak:max{model="$model"})', "{{contract}}"),
             w=24,
             h=5,
             defaults={"mappings": value_text({"0": ("strong", "green"), "1": ("weak", "orange")})},
@@ -1015,7 +978,7 @@ def provider() -> dict[str, Any]:
             "TTFT probes of this provider with no visible token within the threshold, in each window (not in "
             "the percentiles or the histogram: a timed-out probe has no TTFT).",
             "short",
-            [Q(f"sum(increase(canary_probe_ttft_timeouts_total{{{s}}}[$window]))", "timeouts")],
+            Q(f"sum(increase(canary_probe_ttft_timeouts_total{{{s}}}[$window]))", "timeouts"),
             w=24,
             h=6,
             custom=BARS,
@@ -1025,13 +988,11 @@ def provider() -> dict[str, Any]:
             "TTFT histogram",
             "TTFT probes per latency bucket over time (counts; the y axis is in seconds).",
             "short",
-            [
-                Q(
-                    f"sum by (le) (increase(canary_probe_ttft_seconds_bucket{{{s}}}[$window]))",
-                    "{{le}}",
-                    fmt="heatmap",
-                )
-            ],
+            Q(
+                f"sum by (le) (increase(canary_probe_ttft_seconds_bucket{{{s}}}[$window]))",
+                "{{le}}",
+                fmt="heatmap",
+            ),
             w=12,
             h=9,
         ),
@@ -1041,13 +1002,11 @@ def provider() -> dict[str, Any]:
             "Language outcomes by locale",
             "Language-contract probes per locale and outcome (confirmations included).",
             "short",
-            [
-                Q(
-                    f"sum by (locale, outcome) "
-                    f"(increase(canary_probe_language_outcomes_total{{{s}}}[$window])) > 0",
-                    "{{locale}} {{outcome}}",
-                )
-            ],
+            Q(
+                f"sum by (locale, outcome) "
+                f"(increase(canary_probe_language_outcomes_total{{{s}}}[$window])) > 0",
+                "{{locale}} {{outcome}}",
+            ),
             w=12,
             h=9,
             custom=BARS,
@@ -1057,13 +1016,11 @@ def provider() -> dict[str, Any]:
             "Language outcomes per locale",
             "Language-contract probes per locale, outcome and reason since the exporter started.",
             "short",
-            [
-                Q(
-                    f"sum by (locale, outcome, reason) (canary_probe_language_outcomes_total{{{s}}})",
-                    instant=True,
-                    fmt="table",
-                )
-            ],
+            Q(
+                f"sum by (locale, outcome, reason) (canary_probe_language_outcomes_total{{{s}}})",
+                instant=True,
+                fmt="table",
+            ),
             w=12,
             h=9,
             transformations=[hide_fields("Time", rename={"Value": "probes"})],
@@ -1074,7 +1031,7 @@ def provider() -> dict[str, Any]:
             "Endpoint info",
             "What discovery reports for this endpoint: display name and quantization.",
             "none",
-            [Q(f"canary_endpoint_info{{{s}}}", instant=True, fmt="table")],
+            Q(f"canary_endpoint_info{{{s}}}", instant=True, fmt="table"),
             w=8,
             h=6,
             transformations=[hide_fields("Time", "Value", "__name__", "job", "instance")],
@@ -1084,7 +1041,7 @@ def provider() -> dict[str, Any]:
             "Listed status",
             "The gateway's listed status for the endpoint (0 healthy, negative degraded). Information only.",
             "none",
-            [Q(f"canary_endpoint_listed_status{{{s}}}", "listed status")],
+            Q(f"canary_endpoint_listed_status{{{s}}}", "listed status"),
             w=8,
             h=6,
             custom=STEPS,
@@ -1094,7 +1051,7 @@ def provider() -> dict[str, Any]:
             "Listed uptime (30 min)",
             "The gateway's listed 30-minute uptime for the endpoint. Information only.",
             "percentunit",
-            [Q(f"canary_endpoint_uptime_ratio{{{s}}}", "listed uptime")],
+            Q(f"canary_endpoint_uptime_ratio{{{s}}}", "listed uptime"),
             w=8,
             h=6,
             defaults={"min": 0, "max": 1},
@@ -1104,7 +1061,7 @@ def provider() -> dict[str, Any]:
             "Tokens spent",
             "Tokens spent probing this provider, by kind.",
             "short",
-            [Q(f"sum by (kind) (increase(canary_probe_tokens_total{{{s}}}[$window]))", "{{kind}}")],
+            Q(f"sum by (kind) (increase(canary_probe_tokens_total{{{s}}}[$window]))", "{{kind}}"),
             w=12,
             h=7,
             custom=BARS,
@@ -1114,7 +1071,7 @@ def provider() -> dict[str, Any]:
             "Cost",
             "USD spent probing this provider (the gateway's usage.cost).",
             "currencyUSD",
-            [Q(f"sum(increase(canary_probe_cost_usd_total{{{s}}}[$window]))", "USD")],
+            Q(f"sum(increase(canary_probe_cost_usd_total{{{s}}}[$window]))", "USD"),
             w=12,
             h=7,
             custom=BARS,
@@ -1154,38 +1111,29 @@ def routability() -> dict[str, Any]:
     items: list[P | Row] = [
         Row("Catalogue"),
         *(
-            P(
-                "stat",
+            stat(
                 f"{status.capitalize()} models",
                 f"Selected models whose routability status is {status}.",
                 "short",
-                [Q(f'count(canary_routability_status{{{M}, status="{status}"}} == 1) or vector(0)')],
-                w=4,
-                h=4,
+                Q(f'count(canary_routability_status{{{M}, status="{status}"}} == 1) or vector(0)'),
                 defaults={
                     "thresholds": thresholds((None, "green"), *([(1, colour)] if status != "healthy" else []))
                 },
             )
             for status, colour in ROUTABILITY_COLOURS.items()
         ),
-        P(
-            "stat",
+        stat(
             "Last pass",
             "Seconds since the last completed routability pass (default schedule: daily).",
             "s",
-            [Q("time() - max(canary_routability_last_pass_timestamp_seconds)")],
-            w=4,
-            h=4,
+            Q("time() - max(canary_routability_last_pass_timestamp_seconds)"),
             options={"colorMode": "none"},
         ),
-        P(
-            "stat",
+        stat(
             "Pass running",
             "Whether a routability pass is running now.",
             "none",
-            [Q("max(canary_routability_pass_running)")],
-            w=4,
-            h=4,
+            Q("max(canary_routability_pass_running)"),
             defaults={"mappings": value_text({"0": ("idle", "green"), "1": ("running", "blue")})},
         ),
         P(
@@ -1193,7 +1141,7 @@ def routability() -> dict[str, Any]:
             "Models by status",
             "Catalogue models per routability status (all models).",
             "short",
-            [Q("sum by (status) (canary_routability_models)", "{{status}}")],
+            Q("sum by (status) (canary_routability_models)", "{{status}}"),
             w=12,
             h=8,
             custom={**STEPS, "stacking": {"mode": "normal"}},
@@ -1283,7 +1231,7 @@ def routability() -> dict[str, Any]:
             "Most consecutive failures",
             "The ten selected models with the most consecutive non-healthy probes.",
             "short",
-            [Q(f"topk(10, canary_routability_consecutive_failures{{{M}}} > 0)", "{{model}}")],
+            Q(f"topk(10, canary_routability_consecutive_failures{{{M}}} > 0)", "{{model}}"),
             w=12,
             h=8,
             custom=STEPS,
@@ -1293,7 +1241,7 @@ def routability() -> dict[str, Any]:
             "Oldest checks",
             "The ten selected models whose last check is oldest.",
             "s",
-            [Q(f"topk(10, canary_routability_last_check_age_seconds{{{M}}})", "{{model}}")],
+            Q(f"topk(10, canary_routability_last_check_age_seconds{{{M}}})", "{{model}}"),
             w=12,
             h=8,
         ),
