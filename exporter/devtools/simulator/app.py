@@ -84,7 +84,9 @@ class Simulator:
         clock: Callable[[], float] = time.time,
         max_generations: int = MAX_GENERATIONS,
     ) -> None:
-        self.state = FleetState(fleet, texts=texts, clock=clock, max_generations=max_generations)
+        """``clock`` stamps generation records and their 404 window; ``max_generations`` bounds them
+        (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones)."""
+        self.state = FleetState(fleet, texts, clock, max_generations)
         self.fleet = fleet
         self.app = Starlette(
             routes=[

@@ -6,7 +6,7 @@ decide from it. Every method is synchronous, so one request's update is atomic o
 
 Example::
 
-    state = FleetState(load_fleet(DEFAULT_FLEET))
+    state = FleetState(load_fleet(DEFAULT_FLEET), None, time.time, MAX_GENERATIONS)
     model = state.models["moonshotai/kimi-k2-0905"]
     [p.tag for p in state.listed(model)]
 """
@@ -14,7 +14,6 @@ Example::
 from __future__ import annotations
 
 import random
-import time
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
@@ -59,15 +58,10 @@ class _Generation:
 
 
 class FleetState:
-    """The mutable state of one simulated gateway over ``fleet``."""
+    """The mutable state of one simulated gateway over ``fleet`` (``Simulator`` documents the options)."""
 
     def __init__(
-        self,
-        fleet: Fleet,
-        *,
-        texts: Texts | None = None,
-        clock: Callable[[], float] = time.time,
-        max_generations: int = MAX_GENERATIONS,
+        self, fleet: Fleet, texts: Texts | None, clock: Callable[[], float], max_generations: int
     ) -> None:
         if max_generations < 1:
             raise ValueError(f"max_generations must be at least 1, got {max_generations}")
