@@ -13,7 +13,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY exporter ./exporter
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir ".[exporter,receiver]" \
     && rm -rf /src
 
 # A fixed non-root uid/gid; the state directories exist in the image with the right owner, so named volumes

@@ -1,11 +1,11 @@
 """Equality test (issue 17): power per distorted host against samples per host, false positives on healthy
 fleets, and the tokens a decision costs.
 
-The fleet is the simulator's reply model (``exporter.simulator.styles``) called in-process, so thousands of
-trials take minutes: nine healthy hosts sharing one distribution plus a ``weaker``, a ``quantized`` and a
-``template`` host, answering the default prompts (``exporter.equality.prompts``, six prompts in six locales)
-round-robin. Each trial runs ``compare_hosts`` (leave-one-out MMD, Holm, outliers peeled one at a time)
-exactly as ``canary investigate --test equality`` does.
+The fleet is the simulator's reply model (``exporter.devtools.simulator.styles``) called in-process, so
+thousands of trials take minutes: nine healthy hosts sharing one distribution plus a ``weaker``, a
+``quantized`` and a ``template`` host, answering the default prompts (``exporter.equality.prompts``, six
+prompts in six locales) round-robin. Each trial runs ``compare_hosts`` (leave-one-out MMD, Holm, outliers
+peeled one at a time) exactly as ``canary investigate --test equality`` does.
 
 Usage::
 
@@ -21,12 +21,12 @@ import statistics
 import time
 from collections.abc import Mapping, Sequence
 
+from exporter.devtools.simulator.locales import Texts, is_unspaced
+from exporter.devtools.simulator.replies import estimate_tokens
+from exporter.devtools.simulator.styles import Style, reply
 from exporter.equality.compare import compare_hosts
 from exporter.equality.mmd import DEFAULT_PERMUTATIONS, Sample
 from exporter.equality.prompts import DEFAULT_PROMPTS
-from exporter.simulator.locales import Texts, is_unspaced
-from exporter.simulator.replies import estimate_tokens
-from exporter.simulator.styles import Style, reply
 
 DISTORTED: tuple[Style, ...] = ("weaker", "quantized", "template")
 MAX_TOKENS = 24  # what the probe asks for: 50 compared characters fit in it in every locale

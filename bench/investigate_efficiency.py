@@ -25,8 +25,8 @@ import random
 import statistics
 import time
 
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, FaultProfile, load_fleet
 from exporter.investigate.compare import Sample, compare
-from exporter.simulator.fleet import DEFAULT_FLEET, FaultProfile, load_fleet
 
 MODEL = "moonshotai/kimi-k2-0905"
 CORRUPTING = "garbler/bf16"

@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from exporter.contracts.reply_checks import screen
+from exporter.devtools.simulator.locales import Texts
 from exporter.language.judge import default_judge
 from exporter.language.locales import DEFAULT_LOCALES
-from exporter.simulator.locales import Texts
 
 SIZE = 64 * 1024
 

@@ -39,7 +39,7 @@ from prometheus_client.parser import text_string_to_metric_families
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from exporter.pipeline import Timings  # noqa: E402
+from exporter.devtools.pipeline import Timings  # noqa: E402
 from tests.e2e.stack import SUSPENDING, Stack, StackSettings  # noqa: E402
 
 MODEL = "bench/latency"

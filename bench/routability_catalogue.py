@@ -23,12 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from exporter.devtools.simulator.fleet import CATALOGUE_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.routability.catalogue import CatalogueFilter, active_chat_models
 from exporter.routability.job import GatewayConnection, JobSettings, Pacer, probe_body, run_pass
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
-from exporter.simulator.fleet import CATALOGUE_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
 
 DEFAULT_PACE = 2.0
 

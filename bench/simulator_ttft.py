@@ -31,7 +31,7 @@ EMPTY_CONTENT = b'"content":""'
 TTFTS_MS = [100 + 50 * i for i in range(10)]
 LAUNCH = """
 import argparse, sys
-from exporter.simulator.cli import register
+from exporter.devtools.simulator.cli import register
 parser = argparse.ArgumentParser(prog="canary")
 register(parser.add_subparsers())
 args = parser.parse_args(sys.argv[1:])

@@ -8,11 +8,13 @@ Layout (each package is one part of the architecture in DESIGN §2):
 - ``contracts``: one module per contract (TTFT, refusal, structured output, language) and their registry;
 - ``language``: the local, deterministic language and encoding judge;
 - ``engine``: rounds, streaks and the snapshot the metrics are rendered from;
-- ``simulator``: an OpenRouter-compatible gateway with a fleet of virtual providers;
 - ``receiver``: the webhook receiver, ladder, capacity floor, store and ignore list;
 - ``router``: the client a product's router embeds;
 - ``routability``: the catalogue-wide model routability job;
-- ``cli``: the ``canary`` command.
+- ``generators``: build-time generators (rules for a deployment, the Grafana alert file, the dashboards);
+- ``devtools``: not the runtime: the simulator (an OpenRouter-compatible gateway with virtual providers),
+  the local Prometheus/Alertmanager harness and the demo;
+- ``cli``: the ``canary`` command (``launcher`` is its console script).
 """
 
 __version__ = "0.1.0"

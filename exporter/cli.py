@@ -150,7 +150,7 @@ def cmd_exporter(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from exporter.demo import run_demo
+    from exporter.devtools.demo import run_demo
 
     with stop_on_signals():
         return run_demo(args)
@@ -267,13 +267,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     for module in (
-        "exporter.simulator.cli",
+        "exporter.devtools.simulator.cli",
         "exporter.receiver.cli",
         "exporter.language.cli",
         "exporter.routability.cli",
         "exporter.investigate.cli",
         "exporter.admin.cli",
-        "exporter.pipeline.rules_cli",
+        "exporter.generators.rules_cli",
     ):
         __import__(module, fromlist=["register"]).register(sub)
     return parser

@@ -14,9 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from exporter.pipeline.processes import free_port
-from exporter.simulator.fleet import DEFAULT_FLEET
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.pipeline.processes import free_port
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET
+from exporter.devtools.simulator.server import SimulatorServer
 from tests.receiver.helpers import alert, payload
 
 pytestmark = pytest.mark.slow

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.simulator.fleet import load_fleet
+from exporter.devtools.simulator.fleet import load_fleet
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from exporter.config import load_config
-from exporter.pipeline.grafana_alerts import DATASOURCE_UID
+from exporter.generators.grafana_alerts import DATASOURCE_UID
 from exporter.receiver.cli import load as load_receiver_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +104,7 @@ def test_the_commands_are_the_canary_subcommands(compose: dict[str, Any]) -> Non
     simulator = services["simulator"]["command"]
     assert simulator[0] == "simulator" and "--fleet" in simulator
     assert (
-        mount_target(services["simulator"], "./exporter/simulator/fleets/default.yaml")
+        mount_target(services["simulator"], "./exporter/devtools/simulator/fleets/default.yaml")
         == (simulator[simulator.index("--fleet") + 1])
     )
 

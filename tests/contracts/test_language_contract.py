@@ -249,7 +249,9 @@ def test_a_refused_truncated_or_looping_reply_fails_the_language_probe(
 
 
 # -- through the real gateway client against the simulator's default fleet ------------------------------
-FLEET = Path(__file__).resolve().parents[2] / "exporter" / "simulator" / "fleets" / "default.yaml"
+FLEET = (
+    Path(__file__).resolve().parents[2] / "exporter" / "devtools" / "simulator" / "fleets" / "default.yaml"
+)
 HEALTHY = ("deepinfra/fp8", "deepinfra/turbo", "parasail/fp8", "novita/fp8", "reasoner/bf16")
 BROKEN = {"mixer/fp8": Reason.MIXING, "garbler/bf16": Reason.LEADING_GARBAGE}
 
@@ -282,7 +284,7 @@ async def _rounds(base_url: str, rounds: int) -> dict[str, list[object]]:
 
 @pytest.mark.slow
 def test_over_ten_simulated_rounds_mixer_and_garbler_fail_and_no_healthy_host_ever_does() -> None:
-    from exporter.simulator.server import SimulatorServer
+    from exporter.devtools.simulator.server import SimulatorServer
 
     with SimulatorServer.from_file(FLEET) as sim:
         results = asyncio.run(_rounds(sim.base_url, 10))

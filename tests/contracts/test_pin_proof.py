@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 
 from exporter.contracts.base import ProbeTarget, pin_violation, unjudgeable
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 from exporter.outcomes import Outcome
-from exporter.simulator.fleet import DEFAULT_FLEET
-from exporter.simulator.server import SimulatorServer
 
 FP8 = ProbeTarget("moonshotai/kimi-k2-0905", Endpoint("deepinfra/fp8", "DeepInfra"))
 

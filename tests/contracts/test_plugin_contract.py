@@ -26,11 +26,11 @@ from exporter.contracts.base import (
     spent_on_reasoning,
     unjudgeable,
 )
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.engine.service import ExporterService, state_json
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
 
 MODEL = "moonshotai/kimi-k2-0905"
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from exporter.pipeline.rulefile import load_rule_groups
+from exporter.generators.rulefile import load_rule_groups
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARDS = ROOT / "dashboards"

@@ -22,10 +22,10 @@ from typing import Any
 import httpx
 import pytest
 
-from exporter.pipeline.configs import Timings
-from exporter.pipeline.processes import AlertmanagerProcess, PrometheusProcess, Sample, free_port
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.pipeline.configs import Timings
+from exporter.devtools.pipeline.processes import AlertmanagerProcess, PrometheusProcess, Sample, free_port
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 
 from .checks import DASHBOARDS, ROOT, expressions
 

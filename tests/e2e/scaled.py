@@ -24,14 +24,14 @@ from typing import Any
 
 import yaml
 
-from exporter.pipeline import (
+from exporter.devtools.pipeline import (
     PrometheusAlert,
     PrometheusProcess,
     VictoriaMetricsProcess,
     VmagentProcess,
     VmalertProcess,
 )
-from exporter.pipeline.processes import free_port
+from exporter.devtools.pipeline.processes import free_port
 
 from .stack import ChildProcess, Stack
 

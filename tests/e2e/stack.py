@@ -2,9 +2,9 @@
 Alertmanager(s), a recording pass-through proxy per Alertmanager, and the router client.
 
 Every process the stack starts is kept by PID and ended in ``close()`` (SIGTERM, then SIGKILL); nothing is
-ever killed by name. Configs come from the shipped files (``exporter.pipeline``), so the rules, routes and
-inhibition under test are exactly the ones the project ships; only intervals, addresses and token paths
-differ.
+ever killed by name. Configs come from the shipped files (``exporter.devtools.pipeline``), so the rules,
+routes and inhibition under test are exactly the ones the project ships; only intervals, addresses and token
+paths differ.
 
 Run the tests: ``.venv/bin/pytest tests/e2e`` (about 2.5 minutes; every test is marked ``e2e`` and ``slow``).
 
@@ -34,8 +34,8 @@ from typing import Any, Self, TypeVar
 import httpx
 import yaml
 
-from exporter.pipeline import AlertmanagerProcess, PrometheusAlert, PrometheusProcess, Timings
-from exporter.pipeline.processes import free_port
+from exporter.devtools.pipeline import AlertmanagerProcess, PrometheusAlert, PrometheusProcess, Timings
+from exporter.devtools.pipeline.processes import free_port
 from exporter.router.client import IgnoreListClient
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -417,7 +417,7 @@ class Stack:
     def pids(self) -> list[int]:
         """Every PID of our own processes (simulator, receiver, exporter, restarts included) started here.
 
-        Prometheus and Alertmanager are started and stopped by ``exporter.pipeline``'s launcher objects.
+        Prometheus and Alertmanager are started and stopped by ``exporter.devtools.pipeline``'s launchers.
         """
         return [*self.simulator.pids, *self.receiver.pids, *self.exporter.pids]
 

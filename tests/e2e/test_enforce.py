@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from exporter.pipeline import AlertmanagerProcess, Timings
+from exporter.devtools.pipeline import AlertmanagerProcess, Timings
 
 from .stack import FLEETS, SUSPENDING, Stack, StackSettings
 

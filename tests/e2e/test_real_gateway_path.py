@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 from exporter.configkit import Secret
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

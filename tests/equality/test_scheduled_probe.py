@@ -10,9 +10,9 @@ import pytest
 from prometheus_client import generate_latest
 
 from exporter.config import load_probing_config
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.engine.service import ExporterService
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
 
 DISTORTED = {"weakling/int4", "quanta/fp4", "templar/bf16"}
 

@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from exporter.cli import main
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 
 KIMI = "moonshotai/kimi-k2-0905"
 KEY_ENV = "CANARY_TEST_INVESTIGATE_KEY"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.simulator.server import SimulatorServer
 from tests.investigate.conftest import KIMI, Run, as_json, chat_requests
 
 HEALTHY = ("deepinfra/fp8", "deepinfra/turbo", "parasail/fp8", "novita/fp8", "garbler/bf16", "mixer/fp8")

@@ -7,12 +7,12 @@ import time
 
 import pytest
 
+from exporter.devtools.simulator.app import Simulator
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.gateway.client import GatewayClient, parse_generation
 from exporter.gateway.types import ChatRequest, GatewayError, Generation
 from exporter.outcomes import Outcome
-from exporter.simulator.app import Simulator
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
 
 KIMI = "moonshotai/kimi-k2-0905"
 WINDOW = 0.5  # the default fleet's generation_404_window

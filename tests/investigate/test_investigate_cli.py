@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.evidence.store import EvidenceStore
-from exporter.simulator.server import SimulatorServer
 from tests.investigate.conftest import KIMI, Run, as_json, chat_requests, write_config
 
 

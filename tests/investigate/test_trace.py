@@ -8,10 +8,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.gateway.types import Endpoint
 from exporter.investigate.trace import excluded_at, routes_for
 from exporter.receiver.server import ReceiverServer
-from exporter.simulator.server import SimulatorServer
 from tests.investigate.conftest import KIMI, Run, as_json, chat_requests
 from tests.receiver.helpers import ADMIN_TOKEN, WEBHOOK_TOKEN, alert, bearer, make_config, payload
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from exporter.pipeline.configs import (
+from exporter.devtools.pipeline.configs import (
     ALERTMANAGER_JOB,
     EXPORTER_JOB,
     RECEIVER_JOB,

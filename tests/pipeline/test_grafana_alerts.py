@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from exporter.pipeline import grafana_alerts
-from exporter.pipeline.configs import SHIPPED_PROMETHEUS_CONFIG, load_yaml
-from exporter.pipeline.grafana_alerts import DEFAULT_OUTPUT, DEFAULT_RULES, main, render, rule_uid
-from exporter.pipeline.rulefile import (
+from exporter.devtools.pipeline.configs import SHIPPED_PROMETHEUS_CONFIG, load_yaml
+from exporter.generators import grafana_alerts
+from exporter.generators.grafana_alerts import DEFAULT_OUTPUT, DEFAULT_RULES, main, render, rule_uid
+from exporter.generators.rulefile import (
     AlertingRule,
     RuleFileError,
     inline_recorded,
@@ -36,7 +36,8 @@ def grafana_rules() -> dict[str, dict[str, object]]:
 
 def test_the_committed_provisioning_file_is_up_to_date() -> None:
     assert DEFAULT_OUTPUT.read_text() == render([RULES]), (
-        "config/grafana/alerting/canary-alerts.yaml is stale: run python -m exporter.pipeline.grafana_alerts"
+        "config/grafana/alerting/canary-alerts.yaml is stale: "
+        "run python -m exporter.generators.grafana_alerts"
     )
 
 
@@ -53,7 +54,7 @@ def test_check_mode_fails_on_a_stale_file_and_passes_after_regeneration(
 def test_the_file_says_it_is_generated_and_how() -> None:
     header = render([RULES]).splitlines()[:2]
     assert header[0].startswith("# GENERATED FILE: do not edit. Source of truth: rules/canary.rules.yml")
-    assert "python -m exporter.pipeline.grafana_alerts" in header[1]
+    assert "python -m exporter.generators.grafana_alerts" in header[1]
 
 
 def test_every_prometheus_alert_becomes_one_grafana_rule_with_a_stable_uid() -> None:

@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 import yaml
 
-from exporter.pipeline import grafana_alerts
-from exporter.pipeline.rulefile import load_rule_groups
+from exporter.generators import grafana_alerts
+from exporter.generators.rulefile import load_rule_groups
 
 ROOT = Path(__file__).resolve().parents[2]
 ALERT_FILE = ROOT / "config" / "grafana" / "alerting" / "canary-alerts.yaml"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.pipeline import (
+from exporter.devtools.pipeline import (
     AlertmanagerProcess,
     MissingBinaryError,
     PipelineError,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from exporter.pipeline import PipelineError, VmalertProcess
-from exporter.pipeline.configs import (
+from exporter.devtools.pipeline import PipelineError, VmalertProcess
+from exporter.devtools.pipeline.configs import (
     EXPORTER_JOB,
     RECEIVER_JOB,
     SHIPPED_PROMETHEUS_CONFIG,

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from exporter.devtools.simulator.fleet import load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.outcomes import Reason
 from exporter.routability.job import GatewayConnection, JobSettings, Pacer, run_pass
 from exporter.routability.model import Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
-from exporter.simulator.fleet import load_fleet
-from exporter.simulator.server import SimulatorServer
 
 FLEET = Path(__file__).with_name("fixtures") / "catalogue_fleet.yaml"
 PACE = 0.005

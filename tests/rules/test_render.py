@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from exporter.cli import main
-from exporter.pipeline.grafana_alerts import DEFAULT_OUTPUT
-from exporter.pipeline.rulefile import RuleFileError, load_rule_groups
-from exporter.pipeline.rulerender import (
+from exporter.generators.grafana_alerts import DEFAULT_OUTPUT
+from exporter.generators.rulefile import RuleFileError, load_rule_groups
+from exporter.generators.rulerender import (
     DEFAULT_RULES,
     RenderParams,
     check_source,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from exporter.pipeline.rulefile import AlertingRule, load_rule_groups
+from exporter.generators.rulefile import AlertingRule, load_rule_groups
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules" / "canary.rules.yml"

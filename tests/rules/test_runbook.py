@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.pipeline.rulefile import load_rule_groups
+from exporter.generators.rulefile import load_rule_groups
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNBOOK = ROOT / "docs" / "runbook.md"

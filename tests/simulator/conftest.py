@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 from exporter.language.locales import LOCALES
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import SimulatorServer
 
 FLEETS = Path(__file__).parent / "fleets"
 FAULTS_MODEL = "test/faults"

@@ -6,8 +6,8 @@ from collections import Counter
 
 import httpx
 
-from exporter.simulator.catalogue import behaviour_counts, expand
-from exporter.simulator.fleet import CATALOGUE_FLEET, Catalogue, load_fleet
+from exporter.devtools.simulator.catalogue import behaviour_counts, expand
+from exporter.devtools.simulator.fleet import CATALOGUE_FLEET, Catalogue, load_fleet
 
 from .conftest import MakeSim, chat
 

@@ -12,11 +12,11 @@ import httpx
 import pytest
 
 from exporter.configkit import ConfigError
-from exporter.simulator.cli import command, parse_listen, register
+from exporter.devtools.simulator.cli import command, parse_listen, register
 
 LAUNCH = """
 import argparse, sys
-from exporter.simulator.cli import register
+from exporter.devtools.simulator.cli import register
 parser = argparse.ArgumentParser(prog="canary")
 register(parser.add_subparsers())
 args = parser.parse_args(sys.argv[1:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.simulator.server import SimulatorServer
 
 from .conftest import FLEETS, MakeSim, chat
 

@@ -7,11 +7,11 @@ import importlib
 
 import pytest
 
-MODULES = ["app", "catalogue", "cli", "fleet", "locales", "profiles", "replies", "routing", "wire"]
+MODULES = ["app", "catalogue", "cli", "fleet", "locales", "profiles", "replies", "routing", "state", "wire", "writing"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
-    module = importlib.import_module(f"exporter.simulator.{name}")
+    module = importlib.import_module(f"exporter.devtools.simulator.{name}")
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0

@@ -9,8 +9,8 @@ import httpx
 import jsonschema
 import pytest
 
-from exporter.simulator.locales import Texts, split_sentences
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.simulator.locales import Texts, split_sentences
+from exporter.devtools.simulator.server import SimulatorServer
 
 from .conftest import chat, sse_events
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from exporter.configkit import ConfigError
-from exporter.simulator.fleet import (
+from exporter.devtools.simulator.fleet import (
     CATALOGUE_FLEET,
     DEFAULT_FLEET,
     Delay,

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from opencc_purepy import OpenCC
 
-from exporter.simulator.locales import DEFAULT_MIXING_PAIRS, LOCALES, Texts, join_sentences, split_sentences
+from exporter.devtools.simulator.locales import (
+    DEFAULT_MIXING_PAIRS,
+    LOCALES,
+    Texts,
+    join_sentences,
+    split_sentences,
+)
 
 TEXTS = Texts.load()
 

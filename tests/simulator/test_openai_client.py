@@ -5,7 +5,7 @@ from __future__ import annotations
 import openai
 import pytest
 
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.simulator.server import SimulatorServer
 
 from .conftest import KIMI
 

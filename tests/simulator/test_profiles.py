@@ -7,8 +7,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exporter.simulator.fleet import Errors, FaultProfile, LeadingGarbage, Refusal, SchemaFault
-from exporter.simulator.profiles import Kind, fires, phase, plan_request, request_rng
+from exporter.devtools.simulator.fleet import Errors, FaultProfile, LeadingGarbage, Refusal, SchemaFault
+from exporter.devtools.simulator.profiles import Kind, fires, phase, plan_request, request_rng
 
 
 @given(

@@ -9,10 +9,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from exporter.language.locales import LOCALES as CANARY_LOCALES
-from exporter.simulator.locales import LOCALES, Texts, split_sentences
-from exporter.simulator.profiles import Kind, Plan
-from exporter.simulator.replies import (
+from exporter.devtools.simulator.locales import LOCALES, Texts, split_sentences
+from exporter.devtools.simulator.profiles import Kind, Plan
+from exporter.devtools.simulator.replies import (
     REFUSAL_TEXT_ZH,
     compose,
     corrupt_encoding,
@@ -22,6 +21,7 @@ from exporter.simulator.replies import (
     thinking,
     understand,
 )
+from exporter.language.locales import LOCALES as CANARY_LOCALES
 
 TEXTS = Texts.load()
 CLEAN = Plan(ttft=0.0, inter_token=0.0)

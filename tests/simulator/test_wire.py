@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from exporter.configkit import ConfigError
-from exporter.simulator import wire
-from exporter.simulator.fleet import parse_fleet
-from exporter.simulator.server import SimulatorServer
+from exporter.devtools.simulator import wire
+from exporter.devtools.simulator.fleet import parse_fleet
+from exporter.devtools.simulator.server import SimulatorServer
 
 from .conftest import AUTH, FAULTS_MODEL, FLEETS, KIMI, MakeSim, chat, content_of, sse_events
 

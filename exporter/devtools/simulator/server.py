@@ -16,9 +16,9 @@ from typing import Any
 
 import uvicorn
 
+from exporter.devtools.simulator.app import Simulator
+from exporter.devtools.simulator.fleet import Fleet, load_fleet
 from exporter.serving import ThreadedServer, bind_tcp_socket
-from exporter.simulator.app import Simulator
-from exporter.simulator.fleet import Fleet, load_fleet
 
 _START_TIMEOUT_SECONDS = 10.0
 

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from exporter.simulator.fleet import Model, Provider
-from exporter.simulator.replies import Reply
+from exporter.devtools.simulator.fleet import Model, Provider
+from exporter.devtools.simulator.replies import Reply
 
 USER_ID = "user_2sim0canary0local"
 KEEPALIVE = b": OPENROUTER PROCESSING\n\n"
@@ -73,59 +73,43 @@ def _availability(code: str, model: str, **extra: Any) -> JSON:
     return {"code": code, "retryable": False, "requested_models": [model], **extra, "docs_url": DOCS_URL}
 
 
+def _unavailable(status: int, message: str, code: str, model: str, **extra: Any) -> JSON:
+    """The gateway's error for a model it cannot route: 400 invalid_request or 404 not_found."""
+    error_type = "invalid_request" if status == 400 else "not_found"
+    return error_body(
+        status, message, metadata={"error_type": error_type}, availability=_availability(code, model, **extra)
+    )
+
+
 def model_not_found(model: str) -> JSON:
     """HTTP 400: an unknown model id on chat completions (not 404)."""
-    return error_body(
-        400,
-        f"{model} is not a valid model ID",
-        metadata={"error_type": "invalid_request"},
-        availability=_availability("model_not_found", model),
-    )
+    return _unavailable(400, f"{model} is not a valid model ID", "model_not_found", model)
 
 
 def wrong_endpoint(model: str) -> JSON:
     """HTTP 400: a model that exists but does not do chat completions."""
-    return error_body(
-        400,
-        f"{model} does not support chat completions",
-        metadata={"error_type": "invalid_request"},
-        availability=_availability("wrong_endpoint", model),
-    )
+    return _unavailable(400, f"{model} does not support chat completions", "wrong_endpoint", model)
 
 
 def no_endpoints(model: str, excluded_by: Sequence[str] = ()) -> JSON:
     """HTTP 404: the model exists but nothing can serve it."""
     extra = {"excluded_by": list(excluded_by)} if excluded_by else {}
-    return error_body(
-        404,
-        f"No endpoints found for {model}.",
-        metadata={"error_type": "not_found"},
-        availability=_availability("no_endpoints", model, **extra),
-    )
+    return _unavailable(404, f"No endpoints found for {model}.", "no_endpoints", model, **extra)
 
 
 def model_deprecated(model: str) -> JSON:
     """HTTP 404: the model was sunset."""
-    return error_body(
-        404,
-        f"{model} has been deprecated and is no longer available.",
-        metadata={"error_type": "not_found"},
-        availability=_availability("model_deprecated", model),
+    return _unavailable(
+        404, f"{model} has been deprecated and is no longer available.", "model_deprecated", model
     )
 
 
 def constraint_filtered(model: str, excluded_by: str, field: str, detail: str) -> JSON:
     """HTTP 404: max_tokens, require_parameters or quantizations removed every endpoint."""
-    return error_body(
-        404,
-        f"No endpoints found that can handle the requested parameters for {model}.",
-        metadata={"error_type": "not_found"},
-        availability=_availability(
-            "constraint_filtered",
-            model,
-            excluded_by=[excluded_by],
-            constraint={"field": field, "detail": detail},
-        ),
+    message = f"No endpoints found that can handle the requested parameters for {model}."
+    constraint = {"field": field, "detail": detail}
+    return _unavailable(
+        404, message, "constraint_filtered", model, excluded_by=[excluded_by], constraint=constraint
     )
 
 

@@ -10,7 +10,7 @@ honours ``max_tokens``.
 Example::
 
     >>> import random
-    >>> from exporter.simulator.profiles import Plan
+    >>> from exporter.devtools.simulator.profiles import Plan
     >>> request = understand({"messages": [{"role": "user", "content": "hi"}]}, structured_outputs=True)
     >>> compose(request, Plan(ttft=0.1, inter_token=0.0), Texts.load(), random.Random(1), 4).finish_reason
     'length'
@@ -27,10 +27,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from exporter.simulator import styles
-from exporter.simulator.locales import Recogniser, Texts, is_unspaced, join_sentences
-from exporter.simulator.profiles import Kind, Plan
-from exporter.simulator.styles import Style
+from exporter.devtools.simulator import styles
+from exporter.devtools.simulator.locales import Recogniser, Texts, is_unspaced, join_sentences
+from exporter.devtools.simulator.profiles import Kind, Plan
+from exporter.devtools.simulator.styles import Style
 
 REFUSAL_TEXT_EN = (
     "I'm sorry, but I can't continue this scene. It involves graphic violence, which I'm not able to write."

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from exporter.simulator import wire
-from exporter.simulator.fleet import Model, Provider
+from exporter.devtools.simulator import wire
+from exporter.devtools.simulator.fleet import Model, Provider
 
 PREFERENCE_KEYS = frozenset(
     {

@@ -18,8 +18,8 @@ Example::
 
 from __future__ import annotations
 
-from exporter.pipeline.configs import Timings
-from exporter.pipeline.processes import (
+from exporter.devtools.pipeline.configs import Timings
+from exporter.devtools.pipeline.processes import (
     AlertmanagerAlert,
     AlertmanagerProcess,
     MissingBinaryError,

@@ -7,9 +7,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from exporter.pipeline import grafana_alerts
-from exporter.pipeline.rulefile import RuleFileError
-from exporter.pipeline.rulerender import (
+from exporter.generators import grafana_alerts
+from exporter.generators.rulefile import RuleFileError
+from exporter.generators.rulerender import (
     DEFAULT_JOBS,
     DEFAULT_RULE_TESTS_DIR,
     DEFAULT_RULES,

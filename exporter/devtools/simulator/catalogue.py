@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 
-from exporter.simulator.fleet import (
+from exporter.devtools.simulator.fleet import (
     REMOVALS,
     Catalogue,
     CatalogueEntry,

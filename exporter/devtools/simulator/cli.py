@@ -7,11 +7,11 @@ import sys
 
 import uvicorn
 
+from exporter.devtools.simulator.app import Simulator
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.server import uvicorn_config
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
-from exporter.simulator.app import Simulator
-from exporter.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.simulator.server import uvicorn_config
 
 DEFAULT_LISTEN = "127.0.0.1:8088"
 

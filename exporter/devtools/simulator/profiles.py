@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from exporter.simulator.fleet import FaultProfile
+from exporter.devtools.simulator.fleet import FaultProfile
 
 # The per-provider counters a request can advance, one per fault kind.
 FAULTS = (

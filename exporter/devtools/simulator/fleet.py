@@ -7,7 +7,7 @@ control request patches one (``patch_profile``).
 
 Example::
 
-    fleet = load_fleet("exporter/simulator/fleets/default.yaml")
+    fleet = load_fleet("exporter/devtools/simulator/fleets/default.yaml")
     fleet.model("moonshotai/kimi-k2-0905").provider("slowpoke/fp8").profile.ttft.sample(rng)
 """
 
@@ -24,8 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from exporter.configkit import ConfigError, Problems, Secret, Section
-from exporter.simulator.locales import DEFAULT_MIXING_PAIRS, LOCALES
-from exporter.simulator.styles import STYLES, Style
+from exporter.devtools.simulator.locales import DEFAULT_MIXING_PAIRS, LOCALES
+from exporter.devtools.simulator.styles import STYLES, Style
 
 DEFAULT_FLEET = Path(__file__).with_name("fleets") / "default.yaml"
 CATALOGUE_FLEET = Path(__file__).with_name("fleets") / "catalogue.yaml"
@@ -156,7 +156,7 @@ class FaultProfile:
     inter_token: Delay = Delay()
     keepalive: float = 1.0
     reasoning: bool = False
-    style: Style = "healthy"  # how it answers open-ended prompts (exporter/simulator/styles.py)
+    style: Style = "healthy"  # how it answers open-ended prompts (exporter/devtools/simulator/styles.py)
     leading_garbage: LeadingGarbage = LeadingGarbage()
     encoding: EncodingFault = EncodingFault()
     language: LanguageFaults = LanguageFaults()

@@ -8,7 +8,8 @@ series A returns, exactly like a Prometheus alert fires for every series its exp
 Grafana does not have) are dropped and listed in the file header; the receiver then falls back to its
 remembered discovered set (docs/alerting.md).
 
-Run ``python -m exporter.pipeline.grafana_alerts`` to rewrite ``config/grafana/alerting/canary-alerts.yaml``;
+Run ``python -m exporter.generators.grafana_alerts`` to rewrite
+``config/grafana/alerting/canary-alerts.yaml``;
 ``--check`` fails if the committed file is out of date.
 """
 
@@ -24,8 +25,8 @@ from typing import Any
 
 import yaml
 
-from exporter.pipeline.configs import REPO_ROOT
-from exporter.pipeline.rulefile import (
+from exporter.devtools.pipeline.configs import REPO_ROOT
+from exporter.generators.rulefile import (
     AlertingRule,
     RuleFileError,
     RuleGroup,
@@ -213,7 +214,8 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
     sources = ", ".join(_display(path) for path in rule_paths)
     header = [
         "# GENERATED FILE: do not edit. Source of truth: " + sources,
-        "# Regenerate with: python -m exporter.pipeline.grafana_alerts (a test fails if this file is stale)",
+        "# Regenerate with: python -m exporter.generators.grafana_alerts"
+        " (a test fails if this file is stale)",
         "#",
         "# Grafana-managed copies of the Prometheus alerts, for teams without a Prometheus ruler. Recording",
         "# rules are inlined into query A; condition B fires for every series A returns. Provision the",
@@ -240,12 +242,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Example::
 
-        python -m exporter.pipeline.grafana_alerts --check
+        python -m exporter.generators.grafana_alerts --check
     """
     parser = argparse.ArgumentParser(
-        prog="python -m exporter.pipeline.grafana_alerts",
+        prog="python -m exporter.generators.grafana_alerts",
         description="Generate the Grafana alert-rule provisioning file from the Prometheus rule files. "
-        "Example: python -m exporter.pipeline.grafana_alerts --check",
+        "Example: python -m exporter.generators.grafana_alerts --check",
     )
     parser.add_argument(
         "--rules", type=Path, action="append", help="rule file (repeatable; default: the shipped one)"
@@ -265,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
         if current != text:
             print(
-                f"{args.output} is out of date: run python -m exporter.pipeline.grafana_alerts",
+                f"{args.output} is out of date: run python -m exporter.generators.grafana_alerts",
                 file=sys.stderr,
             )
             return 1

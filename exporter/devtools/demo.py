@@ -33,7 +33,7 @@ from exporter.engine.snapshot import Snapshot
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_FLEET = Path(__file__).resolve().parent / "simulator" / "fleets" / "default.yaml"
 BUILTIN_EXCLUSIONS = REPO_ROOT / "config" / "builtin-exclusions.yaml"
 DEMO_MODEL = "moonshotai/kimi-k2-0905"
@@ -87,8 +87,8 @@ class _Pipeline:
     def __init__(
         self, stack: ExitStack, workdir: Path, exporter_addr: str, receiver_url: str | None, token_file: Path
     ) -> None:
-        from exporter.pipeline.configs import Timings
-        from exporter.pipeline.processes import AlertmanagerProcess, PrometheusProcess
+        from exporter.devtools.pipeline.configs import Timings
+        from exporter.devtools.pipeline.processes import AlertmanagerProcess, PrometheusProcess
 
         timings = Timings()
         self.alertmanager = None
@@ -226,7 +226,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if args.config:
             config = _local_config(Path(args.config), workdir, say)
         else:
-            from exporter.simulator.server import SimulatorServer
+            from exporter.devtools.simulator.server import SimulatorServer
 
             os.environ.setdefault(DEMO_KEY_ENV, "demo-" + secrets.token_hex(8))
             simulator = stack.enter_context(SimulatorServer.from_file(Path(args.fleet or DEFAULT_FLEET)))

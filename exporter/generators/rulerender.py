@@ -34,15 +34,15 @@ from typing import Any
 
 import yaml
 
-from exporter.pipeline.configs import REPO_ROOT
-from exporter.pipeline.rulefile import RuleFileError
+from exporter.devtools.pipeline.configs import REPO_ROOT
+from exporter.generators.rulefile import RuleFileError
 
 DEFAULT_RULES = REPO_ROOT / "rules" / "canary.rules.yml"
 DEFAULT_RULE_TESTS_DIR = REPO_ROOT / "rules" / "tests"
 # Where each runbook_url points unless a deployment says otherwise: the runbook inside the repository
 # (a path every checkout has; a deployment passes the URL where its team reads the docs).
 DEFAULT_RUNBOOK_BASE = "docs/runbook.md"
-# Role → default Prometheus job name (config/prometheus.yml; exporter/pipeline/configs.py names the same).
+# Role → default Prometheus job name (config/prometheus.yml; exporter/devtools/pipeline/configs.py: the same).
 DEFAULT_JOBS: Mapping[str, str] = {
     "exporter": "canary-exporter",
     "receiver": "canary-receiver",

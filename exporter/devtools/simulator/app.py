@@ -1,0 +1,405 @@
+"""The simulator's HTTP shell: a Starlette app that speaks OpenRouter's wire format over a fleet.
+
+``Simulator`` is the HTTP shell, in three parts: discovery (models, endpoints, providers, generation
+records), chat (validate, route, plan, then hand the decided ``Call`` to a writer) and the ``/_sim``
+control API. The run-time state (counters, patched profiles, outage switch, request log, generation
+records) is ``state.FleetState``; decisions come from the pure modules (``routing``, ``profiles``,
+``replies``, ``wire``); responses that take time are written by ``writing`` to absolute deadlines.
+
+Routes (``/api/v1`` is the gateway; ``/_sim`` is for tests and the demo, behind ``control_token``)::
+
+    GET  /api/v1/models                          GET  /api/v1/models/{author}/{slug}/endpoints
+    GET  /api/v1/providers                       POST /api/v1/chat/completions
+    GET  /api/v1/generation?id=gen-...
+    GET  /_sim/requests[?model=..]               POST /_sim/providers/{author}/{slug}/{tag}[?replace=true]
+    POST /_sim/outage {"on": true}               GET  /_sim/fleet
+
+Example::
+
+    app = Simulator(load_fleet(DEFAULT_FLEET)).app    # any ASGI server, or SimulatorServer
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from exporter.configkit import ConfigError
+from exporter.devtools.simulator import wire
+from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider
+from exporter.devtools.simulator.locales import Recogniser, Texts
+from exporter.devtools.simulator.replies import compose, thinking
+from exporter.devtools.simulator.routing import (
+    NoRoute,
+    Preferences,
+    max_tokens_of,
+    parse_preferences,
+    resolve,
+)
+from exporter.devtools.simulator.state import MAX_GENERATIONS, FleetState, RequestRecord, plain
+from exporter.devtools.simulator.writing import (
+    Attempt,
+    Call,
+    Timed,
+    generation_record,
+    hang,
+    write_completion,
+    write_stream,
+)
+
+MAX_BODY_BYTES = 1 << 20
+
+
+def _wants_metadata(request: Request) -> bool:
+    """``X-OpenRouter-Metadata: enabled`` (or the legacy experimental header), matched case-insensitively."""
+    for name in ("x-openrouter-metadata", "x-openrouter-experimental-metadata"):
+        if request.headers.get(name, "").strip().lower() == "enabled":
+            return True
+    return False
+
+
+def _bearer(request: Request) -> str:
+    """The bearer token of a request ("" when there is none)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+class Simulator:
+    """A running simulated gateway over one fleet; ``app`` is its ASGI application."""
+
+    def __init__(
+        self,
+        fleet: Fleet,
+        *,
+        texts: Texts | None = None,
+        clock: Callable[[], float] = time.time,
+        max_generations: int = MAX_GENERATIONS,
+    ) -> None:
+        """``clock`` stamps generation records and their 404 window; ``max_generations`` bounds them
+        (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones)."""
+        self.state = FleetState(fleet, texts, clock, max_generations)
+        self.fleet = fleet
+        self.app = Starlette(
+            routes=[
+                Route("/api/v1/models", self.list_models, methods=["GET"]),
+                Route("/api/v1/models/{author}/{slug}/endpoints", self.list_endpoints, methods=["GET"]),
+                Route("/api/v1/providers", self.list_providers, methods=["GET"]),
+                Route("/api/v1/chat/completions", self.chat, methods=["POST"]),
+                Route("/api/v1/generation", self.generation, methods=["GET"]),
+                Route("/_sim/requests", self.sim_requests, methods=["GET"]),
+                Route(
+                    "/_sim/providers/{author}/{slug}/{tag:path}", self.sim_patch_provider, methods=["POST"]
+                ),
+                Route("/_sim/outage", self.sim_outage, methods=["POST"]),
+                Route("/_sim/fleet", self.sim_fleet, methods=["GET"]),
+            ]
+        )
+
+    # -- state (``FleetState``; these names are what tests and the demo read) -----------------------------
+    @property
+    def models(self) -> dict[str, Model]:
+        return self.state.models
+
+    @property
+    def profiles(self) -> dict[tuple[str, str], FaultProfile]:
+        return self.state.profiles
+
+    @property
+    def texts(self) -> Texts:
+        return self.state.texts
+
+    @property
+    def recognise(self) -> Recogniser:
+        return self.state.recognise
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.state.clock
+
+    @property
+    def max_generations(self) -> int:
+        return self.state.max_generations
+
+    @property
+    def outage(self) -> bool:
+        return self.state.outage
+
+    @outage.setter
+    def outage(self, on: bool) -> None:
+        self.state.outage = on
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        return self.state.requests
+
+    def provider(self, model: Model, tag: str) -> Provider:
+        """The provider with its current (possibly patched) profile."""
+        return self.state.provider(model, tag)
+
+    def listed(self, model: Model) -> list[Provider]:
+        """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
+        return self.state.listed(model)
+
+    def _authorized(self, request: Request, secret: str | None) -> bool:
+        if secret is None:
+            return True
+        return hmac.compare_digest(_bearer(request).encode(), secret.encode())
+
+    def _api_key(self) -> str | None:
+        return self.fleet.api_key.value if self.fleet.api_key is not None else None
+
+    def _key_refusal(self, request: Request) -> JSONResponse | None:
+        """The gateway's 401 when the request's key would not be accepted, else None.
+
+        Like OpenRouter: no bearer key at all is refused (unless the fleet says ``require_key: false``);
+        a fleet ``api_key`` accepts only that key ("User not found." for any other).
+        """
+        key = _bearer(request)
+        if not key:
+            if not self.fleet.require_key:
+                return None
+            return JSONResponse(wire.missing_key(), status_code=401)
+        if not self._authorized(request, self._api_key()):
+            return JSONResponse(wire.unauthorized(), status_code=401)
+        return None
+
+    def _outage_response(self) -> JSONResponse:
+        body, headers = wire.outage_error(self.state.next_outage_status())
+        return JSONResponse(body, status_code=body["error"]["code"], headers=headers)
+
+    # -- discovery ---------------------------------------------------------------------------------------
+    async def list_models(self, request: Request) -> Response:
+        if self.outage:
+            return self._outage_response()
+        wanted = {p for p in request.query_params.get("supported_parameters", "").split(",") if p}
+        data = []
+        for model in self.models.values():  # removed catalogue models stay listed: a stale catalogue
+            listed = self.listed(model) if model.removal is None else []
+            if wanted and not any(wanted <= set(p.supported_parameters) for p in listed):
+                continue
+            data.append(wire.model_entry(model, listed or list(model.providers)))
+        return JSONResponse({"data": data})
+
+    async def list_endpoints(self, request: Request) -> Response:
+        if self.outage:
+            return self._outage_response()
+        model = self.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
+        if model is None or model.removal == "model_not_found":
+            return JSONResponse(wire.plain_error(404, "Resource not found"), status_code=404)
+        has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
+        listed = [] if model.removal is not None else self.listed(model)
+        return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
+
+    async def list_providers(self, request: Request) -> Response:
+        if self.outage:
+            return self._outage_response()
+        seen: dict[str, str] = {}
+        for model in self.models.values():
+            for provider in model.providers:
+                seen.setdefault(provider.base_slug, provider.display_name)
+        return JSONResponse(
+            {"data": [wire.provider_entry(slug, name) for slug, name in sorted(seen.items())]}
+        )
+
+    async def generation(self, request: Request) -> Response:
+        if self.outage:
+            return self._outage_response()
+        refused = self._key_refusal(request)
+        if refused is not None:
+            return refused
+        gen_id = request.query_params.get("id")
+        if not gen_id:
+            return JSONResponse(wire.plain_error(400, "Missing id query parameter"), status_code=400)
+        data = self.state.generation(gen_id)
+        if data is None:
+            return JSONResponse(wire.plain_error(404, f"Generation {gen_id} not found"), status_code=404)
+        return JSONResponse({"data": data})
+
+    # -- chat --------------------------------------------------------------------------------------------
+    async def chat(self, request: Request) -> Response:
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        arrived = self.clock()
+        if self.outage:
+            return self._outage_response()
+        refused = self._key_refusal(request)
+        if refused is not None:
+            return refused
+        raw = await request.body()
+        if len(raw) > MAX_BODY_BYTES:
+            message = f"Request body is {len(raw)} bytes; the limit is {MAX_BODY_BYTES}"
+            return JSONResponse(wire.plain_error(413, message), status_code=413)
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return JSONResponse(wire.plain_error(400, "Request body is not valid JSON"), status_code=400)
+        issues = request_issues(body)
+        prefs = parse_preferences(body.get("provider")) if isinstance(body, dict) else Preferences()
+        if isinstance(prefs, list):
+            issues += prefs
+        if issues or not isinstance(prefs, Preferences):
+            return JSONResponse(wire.invalid_request(issues), status_code=400)
+
+        stream = bool(body.get("stream"))
+        model_id = str(body["model"])
+        model = self.models.get(model_id)
+
+        record = RequestRecord(arrived, model_id, prefs.pin, None, None, stream, t0)
+
+        def finish(status: int | None, served: Provider | None) -> None:
+            record.status = status
+            record.provider = served.tag if served is not None else None
+            self.state.log(record)
+
+        gateway_error = self._gateway_error(model, model_id)
+        if gateway_error is not None:
+            finish(gateway_error.status, None)
+            return JSONResponse(gateway_error.body, status_code=gateway_error.status)
+        assert model is not None
+        route = resolve(model, self.listed(model), prefs, body, self.state.rng)
+        if isinstance(route, NoRoute):
+            finish(route.status, None)
+            return JSONResponse(route.body, status_code=route.status)
+
+        attempts: list[Attempt] = []
+        for provider in route.candidates:
+            understood, plan, rng = self.state.plan(model, provider, body)
+            if plan.error_status is None or len(attempts) + 1 == len(route.candidates):
+                break
+            attempts.append(Attempt(provider, plan.error_status, round(plan.ttft * 1000)))  # fall back
+        profile = provider.profile
+        if plan.timeout:
+            finish(None, provider)
+            return Timed(hang(t0, provider, stream, model_id, int(self.clock())))
+        if plan.error_status is not None:
+            finish(plan.error_status, provider)
+            body_json, headers = wire.upstream_error(plan.error_status, provider, model.id)
+            return JSONResponse(body_json, status_code=plan.error_status, headers=headers)
+        if plan.refusal == "error":
+            finish(400, provider)
+            return JSONResponse(wire.refusal_error(provider), status_code=400)
+        finish(200, provider)
+        thought = thinking(profile.reasoning, body, understood.locale)
+        reply = compose(understood, plan, self.texts, rng, max_tokens_of(body), thought, style=profile.style)
+        call = Call(
+            gen_id=wire.generation_id(int(arrived), self.state.rng),
+            created=int(arrived),
+            model=model,
+            provider=provider,
+            understood=understood,
+            plan=plan,
+            reply=reply,
+            rng=rng,
+            t0=t0,
+            arrived=arrived,
+            attempts=tuple(attempts),
+            record=record,
+            metadata=_wants_metadata(request),
+        )
+        if stream:
+            return Timed(lambda w: write_stream(w, call, self._served))
+        return Timed(lambda w: write_completion(w, call, self._served))
+
+    def _gateway_error(self, model: Model | None, model_id: str) -> NoRoute | None:
+        if model is None or model.removal == "model_not_found":
+            return NoRoute(400, wire.model_not_found(model_id))
+        if not model.chat:
+            return NoRoute(400, wire.wrong_endpoint(model_id))
+        if model.removal == "no_endpoints":
+            return NoRoute(404, wire.no_endpoints(model_id))
+        if model.removal == "model_deprecated":
+            return NoRoute(404, wire.model_deprecated(model_id))
+        return None
+
+    def _served(self, call: Call, streamed: bool, usage: Mapping[str, Any]) -> None:
+        self.state.remember_generation(call.gen_id, generation_record(call, self.clock(), streamed, usage))
+
+    # -- control -----------------------------------------------------------------------------------------
+    def _control_denied(self, request: Request) -> Response | None:
+        token = self.fleet.control_token.value if self.fleet.control_token is not None else None
+        if self._authorized(request, token):
+            return None
+        return JSONResponse(wire.plain_error(401, "A valid control token is required"), status_code=401)
+
+    async def sim_requests(self, request: Request) -> Response:
+        if (denied := self._control_denied(request)) is not None:
+            return denied
+        model = request.query_params.get("model")
+        return JSONResponse([r.to_json() for r in self.requests if model is None or r.model == model])
+
+    async def sim_outage(self, request: Request) -> Response:
+        if (denied := self._control_denied(request)) is not None:
+            return denied
+        body = await _json_object(request)
+        if body is None or not isinstance(body.get("on"), bool):
+            return JSONResponse(
+                wire.plain_error(400, 'Expected a JSON body {"on": true|false}'), status_code=400
+            )
+        self.outage = body["on"]
+        return JSONResponse({"outage": self.outage})
+
+    async def sim_patch_provider(self, request: Request) -> Response:
+        if (denied := self._control_denied(request)) is not None:
+            return denied
+        model_id = f"{request.path_params['author']}/{request.path_params['slug']}"
+        tag = request.path_params["tag"]
+        if (model_id, tag) not in self.profiles:
+            message = f"No provider {tag} for model {model_id}"
+            return JSONResponse(wire.plain_error(404, message), status_code=404)
+        body = await _json_object(request)
+        if body is None:
+            return JSONResponse(
+                wire.plain_error(400, "Expected a JSON object of profile knobs"), status_code=400
+            )
+        replace_all = request.query_params.get("replace", "").lower() in ("1", "true", "yes")
+        try:
+            profile = self.state.patch(model_id, tag, body, replace_all=replace_all)
+        except ConfigError as exc:
+            error = wire.plain_error(400, "Invalid profile patch")
+            error["error"]["problems"] = exc.problems
+            return JSONResponse(error, status_code=400)
+        return JSONResponse({"model": model_id, "tag": tag, "profile": plain(profile)})
+
+    async def sim_fleet(self, request: Request) -> Response:
+        if (denied := self._control_denied(request)) is not None:
+            return denied
+        return JSONResponse(self.state.summary())
+
+
+def request_issues(body: object) -> list[dict[str, Any]]:
+    """Validation issues of a chat request body (zod-style, like the gateway's 400 message)."""
+    if not isinstance(body, dict):
+        return [{"code": "invalid_type", "path": [], "message": "Expected object"}]
+    issues: list[dict[str, Any]] = []
+    if not isinstance(body.get("model"), str) or not body["model"].strip():
+        issues.append({"code": "invalid_type", "path": ["model"], "message": "Required: a model id string"})
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
+        issues.append({"code": "invalid_type", "path": ["messages"], "message": "Expected a non-empty array"})
+    for key in ("max_tokens", "max_completion_tokens"):
+        value = body.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            issues.append({"code": "invalid_type", "path": [key], "message": "Expected a positive integer"})
+    if "stream" in body and not isinstance(body["stream"], bool):
+        issues.append({"code": "invalid_type", "path": ["stream"], "message": "Expected boolean"})
+    return issues
+
+
+async def _json_object(request: Request) -> dict[str, Any] | None:
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        return None
+    try:
+        value = json.loads(raw or b"{}")
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

@@ -1,0 +1,210 @@
+"""The simulator's run-time state: providers with their (patched) profiles, the per-provider request and
+fault counters, the outage switch, the request log and the generation records.
+
+No HTTP here: ``app`` reads and advances this state, and the pure modules (``profiles``, ``replies``)
+decide from it. Every method is synchronous, so one request's update is atomic on the event loop.
+
+Example::
+
+    state = FleetState(load_fleet(DEFAULT_FLEET), None, time.time, MAX_GENERATIONS)
+    model = state.models["moonshotai/kimi-k2-0905"]
+    [p.tag for p in state.listed(model)]
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict, defaultdict, deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
+
+from exporter.devtools.simulator.catalogue import expand
+from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
+from exporter.devtools.simulator.locales import Recogniser, Texts
+from exporter.devtools.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
+from exporter.devtools.simulator.replies import Understood, understand
+
+MAX_REQUEST_LOG = 100_000
+MAX_GENERATIONS = 10_000
+
+
+@dataclass(slots=True)
+class RequestRecord:
+    """One chat request as it arrived: for tests of pacing and pinning (``GET /_sim/requests``).
+
+    ``t_loop`` and ``first_token_loop`` are CLOCK_MONOTONIC seconds (the event loop's clock), which every
+    process on the host shares: a client can compare them with its own ``time.monotonic()`` stamps, and
+    ``first_token_loop - t_loop`` is the time to first token the simulator really applied.
+    """
+
+    t: float  # arrival, seconds since the epoch (the simulator's clock)
+    model: str
+    pin: str | None  # provider.only[0], else provider.order[0]
+    status: int | None  # HTTP status sent (None: the request was left hanging)
+    provider: str | None  # the tag that served (or failed) it, None when routing failed
+    stream: bool
+    t_loop: float = 0.0  # arrival on the event-loop clock
+    first_token_loop: float | None = None  # first content delta handed to the socket (streams only)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(slots=True)
+class _Generation:
+    data: dict[str, Any]
+    available_at: float
+
+
+class FleetState:
+    """The mutable state of one simulated gateway over ``fleet`` (``Simulator`` documents the options)."""
+
+    def __init__(
+        self, fleet: Fleet, texts: Texts | None, clock: Callable[[], float], max_generations: int
+    ) -> None:
+        if max_generations < 1:
+            raise ValueError(f"max_generations must be at least 1, got {max_generations}")
+        self.fleet = fleet
+        self.max_generations = max_generations  # generation records kept (the newest), as memory bound
+        self.texts = texts if texts is not None else Texts.load()
+        self.recognise = Recogniser(self.texts)
+        self.clock = clock
+        catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
+        self.models: dict[str, Model] = {m.id: m for m in (*fleet.models, *catalogue)}
+        self.profiles: dict[tuple[str, str], FaultProfile] = {
+            (m.id, p.tag): p.profile for m in self.models.values() for p in m.providers
+        }
+        self._providers: dict[tuple[str, str], Provider] = {
+            (m.id, p.tag): p for m in self.models.values() for p in m.providers
+        }
+        self.outage = fleet.outage
+        self.rng = random.Random(fleet.seed)  # noqa: S311 - routing and ids, not security
+        self._counters: dict[tuple[str, str, str], int] = defaultdict(int)
+        self._numbers: dict[tuple[str, str], int] = defaultdict(int)
+        self._requests: deque[RequestRecord] = deque(maxlen=MAX_REQUEST_LOG)
+        self._generations: OrderedDict[str, _Generation] = OrderedDict()
+        self._outages = 0
+
+    # -- providers ---------------------------------------------------------------------------------------
+    def provider(self, model: Model, tag: str) -> Provider:
+        """The provider with its current (possibly patched) profile."""
+        return self._providers[(model.id, tag)]
+
+    def listed(self, model: Model) -> list[Provider]:
+        """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
+        out = []
+        for base in model.providers:
+            provider = self.provider(model, base.tag)
+            gone = provider.profile.disappear
+            served = self._numbers[(model.id, base.tag)]
+            if gone.listed and (gone.after_requests is None or served < gone.after_requests):
+                out.append(provider)
+        return out
+
+    def patch(self, model_id: str, tag: str, knobs: Mapping[str, Any], *, replace_all: bool) -> FaultProfile:
+        """Apply a profile patch (``ConfigError`` when it is invalid); the provider must exist."""
+        profile = patch_profile(self.profiles[(model_id, tag)], knobs, replace_all=replace_all)
+        self.profiles[(model_id, tag)] = profile
+        self._providers[(model_id, tag)] = replace(self._providers[(model_id, tag)], profile=profile)
+        return profile
+
+    def plan(
+        self, model: Model, provider: Provider, body: Mapping[str, Any]
+    ) -> tuple[Understood, Plan, random.Random]:
+        """Decide one attempt's faults and advance that provider's counters (no await: atomic)."""
+        key = (model.id, provider.tag)
+        number = self._numbers[key]
+        self._numbers[key] += 1
+        rng = request_rng(self.fleet.seed, model.id, provider.tag, number, body)
+        understood = understand(
+            body,
+            "structured_outputs" in provider.supported_parameters,
+            ping=model.behaviour is not None,
+            recognise=self.recognise,
+        )
+        indices = {fault: self._counters[(model.id, provider.tag, fault)] for fault in FAULTS}
+        phases = {fault: phase(self.fleet.seed, model.id, provider.tag, fault) for fault in FAULTS}
+        plan = plan_request(
+            provider.profile,
+            understood.kind,
+            understood.locale,
+            understood.last_user_message,
+            indices,
+            phases,
+            rng,
+        )
+        for fault in plan.consumed:
+            self._counters[(model.id, provider.tag, fault)] += 1
+        return understood, plan, rng
+
+    def next_outage_status(self) -> int:
+        """The status of the next request refused by the outage: 503 and 502 in turn."""
+        self._outages += 1
+        return 503 if self._outages % 2 else 502
+
+    # -- logs --------------------------------------------------------------------------------------------
+    @property
+    def requests(self) -> list[RequestRecord]:
+        return list(self._requests)
+
+    def log(self, record: RequestRecord) -> None:
+        self._requests.append(record)
+
+    def remember_generation(self, gen_id: str, data: dict[str, Any]) -> None:
+        """Keep a generation record; ``generation`` finds it after the fleet's 404 window."""
+        now = self.clock()
+        self._generations[gen_id] = _Generation(data, now + self.fleet.generation_404_window)
+        while len(self._generations) > self.max_generations:
+            self._generations.popitem(last=False)
+
+    def generation(self, gen_id: str) -> dict[str, Any] | None:
+        record = self._generations.get(gen_id)
+        if record is None or self.clock() < record.available_at:
+            return None
+        return record.data
+
+    def summary(self) -> dict[str, Any]:
+        """``GET /_sim/fleet``: every fleet provider's listing, request count and profile; the catalogue."""
+        listed_tags = {m.id: {p.tag for p in self.listed(m)} for m in self.fleet.models}
+        models = [
+            {
+                "id": model.id,
+                "providers": [
+                    {
+                        "tag": p.tag,
+                        "name": p.display_name,
+                        "listed": p.tag in listed_tags[model.id],
+                        "requests": self._numbers[(model.id, p.tag)],
+                        "profile": plain(self.profiles[(model.id, p.tag)]),
+                    }
+                    for p in model.providers
+                ],
+            }
+            for model in self.fleet.models
+        ]
+        catalogue: dict[str, int] = defaultdict(int)
+        for model in self.models.values():
+            if model.behaviour is not None:
+                catalogue[model.behaviour] += 1
+        return {
+            "seed": self.fleet.seed,
+            "outage": self.outage,
+            "models": models,
+            "catalogue": dict(catalogue),
+        }
+
+
+def plain(value: Any) -> Any:
+    """A dataclass (with nested mappings) as plain JSON values.
+
+    >>> plain({"a": (1, 2)})
+    {'a': [1, 2]}
+    """
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
