@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from exporter.engine.rounds import RoundProgress
+
 _COLOURS = {
     "pass": "32",
     "fail": "31;1",
@@ -328,6 +330,37 @@ def live_view(
     parts.extend(legend)
     parts.append(status_line(status, width, progress))
     return Group(*parts)
+
+
+def round_status(
+    progress: RoundProgress | None, *, completed: int, rounds: int | None, took: float, wait: float
+) -> tuple[str, tuple[int, int] | None]:
+    """The live view's status text and the (hosts done, total) its bar shows, or ``None`` for no bar.
+
+    ``progress`` is the engine's last event, ``completed`` the rounds whose results are on screen, ``rounds``
+    the run's length (``None``: until stopped), ``took`` the last completed round's duration and ``wait`` the
+    seconds until the next round is due (rounds start every interval; a round that overruns delays the next).
+
+    Example::
+
+        >>> round_status(RoundProgress(2, 7, 20), completed=1, rounds=3, took=3.2, wait=6.4)
+        ('round 2/3 probing · next round in 6 s', (7, 20))
+    """
+    of = f"/{rounds}" if rounds is not None else ""
+    if progress is None:
+        return f"round 1{of} starting: discovering every host...", None
+    counts = (progress.done, progress.total)
+    last = rounds is not None and progress.number >= rounds
+    if progress.number > completed:  # probing, or writing the round's results
+        if progress.done == progress.total:
+            return f"round {progress.number}{of}: every host probed, closing the round...", counts
+        then = "last round" if last else f"next round in {wait:.0f} s" if wait > 0 else "next round after it"
+        return f"round {progress.number}{of} probing · {then}", counts
+    if last:
+        return f"round {completed}{of} done in {took:.1f} s · waiting for the last decisions...", counts
+    if wait <= 0:
+        return f"round {completed + 1}{of} starting: discovering every host...", None
+    return f"round {completed}{of} done in {took:.1f} s · next round in {wait:.0f} s", counts
 
 
 PROGRESS_BAR_WIDTH = 20

@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
-from exporter.console import live_view, render_table, suspension_summary
+from exporter.console import live_view, render_table, round_status, suspension_summary
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
@@ -359,36 +359,11 @@ class _Screen:
         self.done = 0
         self.took = 0.0
 
-    def status(self) -> tuple[str, tuple[int, int] | None]:
-        """The status text and (hosts done, total) of the round the bar shows."""
-        last, target = self.progress.last, f"/{self.args.rounds}" if self.args.rounds is not None else ""
-        if last is None:
-            return "round 1 running: discovering every host...", None
-        counts = (last.done, last.total)
-        final = self.args.rounds is not None and last.number >= self.args.rounds
-        wait = self.progress.started_at + self.args.interval - time.monotonic()
-        if last.number > self.done and last.done == last.total:  # the snapshot and evidence are being written
-            return f"round {last.number}{target}: every host probed, closing the round...", counts
-        if last.number > self.done:
-            then = (
-                "last round"
-                if final
-                else f"next round in {wait:.0f} s"
-                if wait > 0
-                else "next round after it"
-            )
-            return f"round {last.number}{target} probing · {then}", counts
-        if final:
-            return (
-                f"round {self.done}{target} done in {self.took:.1f} s · waiting for the last decisions...",
-                counts,
-            )
-        if wait <= 0:
-            return f"round {self.done + 1}{target} starting: discovering every host...", None
-        return f"round {self.done}{target} done in {self.took:.1f} s · next round in {wait:.0f} s", counts
-
     def view(self, width: int, height: int) -> Any:
-        text, counts = self.status()
+        wait = self.progress.started_at + self.args.interval - time.monotonic()
+        text, counts = round_status(
+            self.progress.last, completed=self.done, rounds=self.args.rounds, took=self.took, wait=wait
+        )
         tick = int(time.monotonic() / PAGE_SECONDS)
         return live_view(
             self.state,

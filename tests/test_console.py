@@ -210,3 +210,27 @@ def test_the_status_line_shows_hosts_done_of_total_with_a_bar_beside_the_countdo
     assert "7/20 hosts" in status and "━" in status and len(status) <= 80
     (narrow,) = [line for line in screen(many_hosts(3), 40, 24, 0, progress=(7, 20)) if "7/20" in line]
     assert narrow.startswith("7/20 hosts · round 2 done"), "no room for the bar: the count stays"
+
+
+def test_the_status_names_the_round_its_progress_and_the_countdown_to_the_next() -> None:
+    from exporter.console import round_status
+    from exporter.engine.rounds import RoundProgress
+
+    def status(progress: RoundProgress | None, completed: int, wait: float) -> object:
+        return round_status(progress, completed=completed, rounds=3, took=4.25, wait=wait)
+
+    assert status(None, 0, 10) == ("round 1/3 starting: discovering every host...", None)
+    assert status(RoundProgress(1, 0, 20), 0, 9.6) == ("round 1/3 probing · next round in 10 s", (0, 20))
+    assert status(RoundProgress(2, 7, 20), 1, -1) == ("round 2/3 probing · next round after it", (7, 20))
+    closing = ("round 2/3: every host probed, closing the round...", (20, 20))
+    assert status(RoundProgress(2, 20, 20), 1, 3) == closing
+    assert status(RoundProgress(2, 20, 20), 2, 6.4) == (
+        "round 2/3 done in 4.2 s · next round in 6 s",
+        (20, 20),
+    )
+    assert status(RoundProgress(2, 20, 20), 2, 0) == ("round 3/3 starting: discovering every host...", None)
+    assert status(RoundProgress(3, 5, 20), 2, 8) == ("round 3/3 probing · last round", (5, 20))
+    final = ("round 3/3 done in 4.2 s · waiting for the last decisions...", (20, 20))
+    assert status(RoundProgress(3, 20, 20), 3, 8) == final
+    endless = round_status(RoundProgress(8, 3, 20), completed=7, rounds=None, took=1.0, wait=2)
+    assert endless == ("round 8 probing · next round in 2 s", (3, 20))
