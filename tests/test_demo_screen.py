@@ -48,8 +48,8 @@ class Terminal:
     """One tmux session of a given size running a command; the screen is read with capture-pane.
 
     Each terminal has its own tmux server (``-L``), so no other tmux user's server or environment is shared.
-    The command runs without ``LINES``/``COLUMNS``: ncurses may have put its own guess (24x80) into this
-    process's C environment, and rich would believe it over the terminal's real size.
+    The command runs without ``LINES``/``COLUMNS``: GNU readline (which pytest imports) exports its guess,
+    24x80, into this process's C environment (not ``os.environ``); rich would trust it over the real size.
     """
 
     def __init__(self, width: int, height: int, command: str) -> None:
