@@ -16,6 +16,7 @@ import os
 import queue
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -414,9 +415,11 @@ class _Screen:
                         self.ignore = _ignore_lists(self.receiver_url, self.models)
                         refresh()
                         break
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, StopSignal) as stop:  # Ctrl-C, SIGTERM: summary, then the stack closes
             self.run.cancel()
-            interrupted = True
+            if isinstance(stop, StopSignal) and stop.signum == signal.SIGHUP:
+                return 0  # the terminal is gone: nothing to print on
+            interrupted = isinstance(stop, KeyboardInterrupt)
         return self.summarise(console, interrupted)
 
     def summarise(self, console: Any, interrupted: bool) -> int:

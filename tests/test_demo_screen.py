@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -83,16 +84,21 @@ class Terminal:
 HOSTS = sorted(p.tag for m in load_fleet(DEFAULT_FLEET).models for p in m.providers)
 
 
-@pytest.fixture(params=[(80, 24), (160, 50)], ids=["80x24", "160x50"])
-def terminal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Terminal]:
+def demo(width: int, height: int, workdir: Path, *args: str) -> Terminal:
+    """``canary demo ARGS`` on a fresh WIDTHxHEIGHT terminal; "DEMO-EXITED" shows once it has exited."""
     if shutil.which("tmux") is None:
         pytest.fail("tmux is not installed: scripts/setup installs it (apt-get install tmux)")
-    width, height = request.param
-    command = (
-        f"cd {ROOT} && {sys.executable} -m exporter.cli demo --rounds 3 --interval 12 "
-        f"--workdir {tmp_path / 'demo'}; echo DEMO-EXITED; sleep 600"
+    command = (  # the shell outlives a Ctrl-C meant for the demo (a trap, unlike '', is not inherited)
+        f"trap true INT; cd {ROOT} && {sys.executable} -m exporter.cli demo --interval 12 {' '.join(args)} "
+        f"--workdir {workdir}; echo DEMO-EXITED; sleep 600"
     )
-    term = Terminal(width, height, command)
+    return Terminal(width, height, command)
+
+
+@pytest.fixture(params=[(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def terminal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Terminal]:
+    width, height = request.param
+    term = demo(width, height, tmp_path / "demo", "--rounds", "3")
     yield term
     term.close()
 
@@ -165,3 +171,33 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
             assert failing == FAULTY[host], (host, summary)
         else:  # it may pass again in the last round while suspended
             assert failing <= SOMETIMES[host], (host, summary)
+
+
+def listening(address: str) -> bool:
+    host, _, port = address.rpartition(":")
+    with socket.socket() as sock:
+        return sock.connect_ex((host, int(port))) == 0
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "terminal closed"])
+def test_ctrl_c_or_closing_the_terminal_mid_round_stops_prometheus_and_alertmanager_too(
+    stop: str, tmp_path: Path
+) -> None:
+    term = demo(80, 24, tmp_path / "demo")
+    try:
+        header = "\n".join(term.wait_for("logs: ", timeout=90))
+        started = re.findall(r"(?:prometheus|alertmanager) (127\.0\.0\.1:\d+)", header)
+        assert len(started) == 2 and all(map(listening, started)), header
+        term.wait_for("/20 hosts", timeout=90)  # a round is running
+        if stop == "ctrl-c":
+            term.tmux(["send-keys", "-t", term.name, "C-c"])
+            final = term.wait_for("DEMO-EXITED", timeout=60, history=True)
+            assert any(line.startswith("Summary: ") for line in final), "the summary after Ctrl-C"
+        else:
+            term.close()  # the terminal goes away: SIGHUP
+        deadline = time.monotonic() + 30
+        while any(map(listening, started)) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not any(map(listening, started)), f"{started} still listening after {stop}"
+    finally:
+        term.close()
