@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
@@ -152,7 +153,7 @@ def cmd_exporter(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from exporter.devtools.demo import run_demo
 
-    with stop_on_signals():
+    with stop_on_signals(also=(signal.SIGHUP,)):  # a closed terminal stops the demo and what it started
         return run_demo(args)
     return 0
 

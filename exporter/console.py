@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from exporter.engine.rounds import RoundProgress
+
 _COLOURS = {
     "pass": "32",
     "fail": "31;1",
@@ -112,11 +114,16 @@ _STYLES = {
     "config": "magenta",
     "pin_violation": "magenta",
 }
-LEGEND = (
-    "ok pass · FAIL×N failed N rounds in a row (2 asks for suspension)"
-    " · trans/unav no evidence, streak frozen · (×N) frozen streak"
-    " · clean: clean rounds in a row (2 restores) · ctl: known-filtering control"
+# The legend, item by item: packed into whole lines at the terminal's width (none is cut).
+LEGEND_ITEMS = (
+    "ok pass",
+    "FAIL×N failed N rounds in a row (2 ask for suspension)",
+    "trans/unav: no evidence, streak frozen",
+    "(×N) frozen streak",
+    "clean: clean rounds in a row (2 restore)",
+    "ctl: known-filtering control",
 )
+LEGEND = " · ".join(LEGEND_ITEMS)
 
 
 def _short_cell(result: Mapping[str, Any] | None, control: bool) -> tuple[str, str]:
@@ -214,6 +221,53 @@ def pack_header(items: Sequence[str], width: int) -> list[str]:
     return lines
 
 
+# Lines a model's piece of a page costs besides its rows: its title and the table's header.
+PIECE_OVERHEAD = 2
+
+Piece = tuple[int, int, int]  # (model index, first row, row after the last) shown on one page
+
+
+def paginate(sizes: Sequence[int], rows_budget: int | None) -> list[list[Piece]]:
+    """Pages of at most ``rows_budget`` lines holding every row of every model, in order, each row once.
+
+    Each model's piece on a page costs :data:`PIECE_OVERHEAD` lines plus its rows; a model split across pages
+    gets a piece (with its title) on each. Pages are balanced (20 rows, 15 per page: 10 and 10, not 15 and 5).
+    ``None`` (no height, e.g. the final print into the scrollback) is one page with everything.
+
+    Example::
+
+        >>> paginate([20], 17)
+        [[(0, 0, 10)], [(0, 10, 20)]]
+    """
+    if rows_budget is None:
+        return [[(index, 0, size) for index, size in enumerate(sizes)]]
+    budget = max(rows_budget, PIECE_OVERHEAD + 1)  # a screen too small for that is cropped, never looped
+
+    def fill(cap: int) -> list[list[Piece]]:  # greedy, at most ``cap`` rows on a page
+        pages: list[list[Piece]] = [[]]
+        used = rows = 0
+        for index, size in enumerate(sizes):
+            start = 0
+            while True:
+                room = min(cap - rows, budget - used - PIECE_OVERHEAD)
+                if room < min(1, size - start) and pages[-1]:
+                    pages.append([])
+                    used = rows = 0
+                    continue
+                take = min(size - start, max(room, 1))
+                pages[-1].append((index, start, start + take))
+                used, rows, start = used + PIECE_OVERHEAD + take, rows + take, start + take
+                if start >= size:
+                    break
+        return pages
+
+    cap = budget - PIECE_OVERHEAD
+    widest = fill(cap)
+    while cap > 1 and len(fill(cap - 1)) == len(widest):  # the smallest cap that needs no extra page
+        cap -= 1
+    return fill(cap)
+
+
 def live_view(
     state: Mapping[str, Any],
     ignore: Mapping[str, Mapping[str, Any]] | None,
@@ -221,33 +275,119 @@ def live_view(
     header: list[str],
     status: str,
     width: int,
+    height: int | None = None,
+    tick: int = 0,
+    progress: tuple[int, int] | None = None,
 ) -> Any:
-    """The live screen as one rich renderable: service lines, one table per model, the legend, the status.
+    """The live screen as one rich renderable: service lines, the tables, the legend, the status line.
 
     Every table row is one line at ``width`` (columns dropped by :func:`fit_columns`, cells cut with an
-    ellipsis); log lines never appear here (the demo writes them to a file named in the header).
+    ellipsis) and the whole view fits ``height`` lines: when the hosts do not, they are split into pages
+    (:func:`paginate`) and page ``tick % pages`` is shown, its first title saying "page 1/2" and every split
+    model "hosts 1-10 of 20". ``progress`` (hosts done, total) draws a bar after the status. Log lines never
+    appear here (the demo writes them to a file named in the header).
+
+    Example::
+
+        live_view(state, ignore, header=["exporter 127.0.0.1:9464"], status="round 1 done", width=80,
+                  height=24, tick=int(time.monotonic() / 5), progress=(12, 20))
     """
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    parts: list[Any] = [Text(line, no_wrap=True, overflow="ellipsis") for line in pack_header(header, width)]
-    for model, info in state.get("models", {}).items():
-        head, rows = live_rows(state, ignore, model)
-        keep = fit_columns(head, rows, width)
-        caps = column_caps(len(head), width)
+    def line(text: str, style: str = "") -> Text:
+        return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+
+    head = [line(text) for text in pack_header(header, width)]
+    legend = [line(text, "dim") for text in pack_header(LEGEND_ITEMS, width)]
+    models = list(state.get("models", {}).items())
+    tables = [live_rows(state, ignore, model) for model, _ in models]
+    budget = None if height is None else height - len(head) - len(legend) - 1  # 1: the status line
+    pages = paginate([len(rows) for _, rows in tables], budget)
+    number = tick % len(pages)
+    parts: list[Any] = [*head]
+    for position, (index, start, stop) in enumerate(pages[number]):
+        model, info = models[index]
+        columns, rows = tables[index]
         weak = info.get("weak") or {}
-        title = f"{model}  round {state.get('round')}" + (f"  weak: {', '.join(weak)}" if weak else "")
-        parts.append(Text(title, style="bold", no_wrap=True, overflow="ellipsis"))
+        title = f"{model}  round {state.get('round')}"
+        if len(pages) > 1 and position == 0:
+            title += f"  page {number + 1}/{len(pages)}"
+        if stop - start < len(rows):
+            title += f"  hosts {start + 1}-{stop} of {len(rows)}"
+        if weak:
+            title += f"  weak: {', '.join(weak)}"
+        parts.append(line(title, "bold"))
+        keep = fit_columns(columns, rows, width)
+        caps = column_caps(len(columns), width)
         table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
-        for index in keep:
-            table.add_column(head[index], no_wrap=True, overflow="ellipsis", max_width=caps[index])
-        for row in rows:
+        for column in keep:
+            table.add_column(columns[column], no_wrap=True, overflow="ellipsis", max_width=caps[column])
+        for row in rows[start:stop]:
             table.add_row(*(Text(row[i][0], style=row[i][1]) for i in keep))
         parts.append(table)
-    parts.append(Text(LEGEND, style="dim"))
-    parts.append(Text(status, style="bold", no_wrap=True, overflow="ellipsis"))
+    parts.extend(legend)
+    parts.append(status_line(status, width, progress))
     return Group(*parts)
+
+
+def round_status(
+    progress: RoundProgress | None, *, completed: int, rounds: int | None, took: float, wait: float
+) -> tuple[str, tuple[int, int] | None]:
+    """The live view's status text and the (hosts done, total) its bar shows, or ``None`` for no bar.
+
+    ``progress`` is the engine's last event, ``completed`` the rounds whose results are on screen, ``rounds``
+    the run's length (``None``: until stopped), ``took`` the last completed round's duration and ``wait`` the
+    seconds until the next round is due (rounds start every interval; a round that overruns delays the next).
+
+    Example::
+
+        >>> round_status(RoundProgress(2, 7, 20), completed=1, rounds=3, took=3.2, wait=6.4)
+        ('round 2/3 probing · next round in 6 s', (7, 20))
+    """
+    of = f"/{rounds}" if rounds is not None else ""
+    if progress is None:
+        return f"round 1{of} starting: discovering every host...", None
+    counts = (progress.done, progress.total)
+    last = rounds is not None and progress.number >= rounds
+    if progress.number > completed:  # probing, or writing the round's results
+        if progress.done == progress.total:
+            return f"round {progress.number}{of}: every host probed, closing the round...", counts
+        then = "last round" if last else f"next round in {wait:.0f} s" if wait > 0 else "next round after it"
+        return f"round {progress.number}{of} probing · {then}", counts
+    if last:
+        return f"round {completed}{of} done in {took:.1f} s · waiting for the last decisions...", counts
+    if wait <= 0:
+        return f"round {completed + 1}{of} starting: discovering every host...", None
+    return f"round {completed}{of} done in {took:.1f} s · next round in {wait:.0f} s", counts
+
+
+PROGRESS_BAR_WIDTH = 20
+
+
+def status_line(status: str, width: int, progress: tuple[int, int] | None) -> Any:
+    """``status`` on one line; with ``progress`` (done, total) a bar and "done/total hosts" before it.
+
+    The bar is dropped first when the line would not fit ``width``; the status text is cut last.
+    """
+    from rich.progress_bar import ProgressBar
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table.grid(padding=(0, 1))
+    if progress is None or width < PROGRESS_BAR_WIDTH + len(status) + 16:
+        count = f"{progress[0]}/{progress[1]} hosts · " if progress is not None else ""
+        grid.add_column(no_wrap=True, overflow="ellipsis")
+        grid.add_row(Text(count + status, style="bold"))
+        return grid
+    done, total = progress
+    grid.add_column(width=PROGRESS_BAR_WIDTH)
+    grid.add_column(no_wrap=True)
+    grid.add_column(no_wrap=True, overflow="ellipsis")
+    bar = ProgressBar(total=max(total, 1), completed=done, width=PROGRESS_BAR_WIDTH)
+    grid.add_row(bar, Text(f"{done}/{total} hosts", style="bold"), Text(status, style="bold"))
+    return grid
 
 
 def suspension_summary(state: Mapping[str, Any], suspensions: Sequence[Mapping[str, Any]]) -> list[str]:

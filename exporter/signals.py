@@ -35,8 +35,12 @@ class StopSignal(Exception):
 
 
 @contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """Turn the first SIGTERM/SIGINT into ``StopSignal`` and swallow it at the end of the block."""
+def stop_on_signals(also: tuple[signal.Signals, ...] = ()) -> Iterator[None]:
+    """Turn the first SIGTERM/SIGINT (or one of ``also``) into ``StopSignal``; swallow it at the block's end.
+
+    ``also`` adds signals that stop this command, e.g. SIGHUP for one that owns a terminal (the demo's live
+    view: closing the terminal must still close the Prometheus and Alertmanager it started).
+    """
     stopping = False
 
     def handler(signum: int, frame: FrameType | None) -> None:
@@ -47,7 +51,7 @@ def stop_on_signals() -> Iterator[None]:
         stopping = True
         raise StopSignal(signum)
 
-    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    previous = {sig: signal.signal(sig, handler) for sig in (*STOP_SIGNALS, *also)}
     try:
         yield
     except StopSignal as stop:

@@ -133,3 +133,104 @@ def test_the_summary_names_every_suspended_host_with_its_failing_contract_rung_a
         [{"model": MODEL, "provider": "slow/fp8", "rung": 2, "until": "2026-12-03T10:00:00Z"}],
     )
     assert lines == [f"{MODEL}:", "  slow/fp8: ttft (slow_first_token) · rung 2 · until 2026-12-03 10:00Z"]
+
+
+# ---------------------------------------------------------------- pages and progress
+
+
+def many_hosts(count: int) -> dict[str, object]:
+    base = four_contract_state()
+    providers = base["models"][MODEL]["providers"]  # type: ignore[index]
+    template = providers["good/fp8"]
+    for i in range(count - len(providers)):
+        providers[f"host{i:02d}/fp8"] = template
+    return base
+
+
+def screen(
+    state: dict[str, object], width: int, height: int, tick: int, progress: tuple[int, int] | None = None
+) -> list[str]:
+    import io
+
+    from rich.console import Console
+
+    from exporter.console import live_view
+
+    out = io.StringIO()
+    console = Console(file=out, width=width, height=height, color_system=None)
+    header = [
+        "simulator 127.0.0.1:1",
+        "exporter 127.0.0.1:2",
+        "alertmanager 127.0.0.1:9093",
+        "logs: /tmp/d.log",
+    ]
+    status = "round 2 done"
+    view = live_view(
+        state, None, header=header, status=status, width=width, height=height, tick=tick, progress=progress
+    )
+    console.print(view)
+    return out.getvalue().splitlines()
+
+
+def host_rows(lines: list[str]) -> list[str]:
+    return [line.split()[0] for line in lines if line.startswith(("good/", "slow/", "guard", "host"))]
+
+
+def test_hosts_that_do_not_fit_the_height_rotate_through_balanced_pages_each_shown_once() -> None:
+    state = many_hosts(20)
+    first, second, third = (screen(state, 80, 24, tick) for tick in (0, 1, 2))
+    assert all(len(page) <= 24 for page in (first, second))
+    assert any("page 1/2  hosts 1-10 of 20" in line for line in first), first
+    assert any("page 2/2  hosts 11-20 of 20" in line for line in second), second
+    assert len(host_rows(first)) == len(host_rows(second)) == 10
+    assert sorted(host_rows(first) + host_rows(second)) == sorted(state["models"][MODEL]["providers"])  # type: ignore[index]
+    assert third == first, "the pages rotate"
+    tall = screen(state, 160, 50, 1)
+    assert len(host_rows(tall)) == 20 and not any("page" in line for line in tall), "one page when it fits"
+
+
+def test_pagination_keeps_every_model_in_order_and_repeats_a_split_models_title() -> None:
+    from exporter.console import paginate
+
+    assert paginate([20], 17) == [[(0, 0, 10)], [(0, 10, 20)]]
+    assert paginate([20], 22) == [[(0, 0, 20)]]
+    assert paginate([3, 4], None) == [[(0, 0, 3), (1, 0, 4)]]
+    pages = paginate([3, 20, 0, 5], 12)
+    assert all(sum(2 + stop - start for _, start, stop in page) <= 12 for page in pages)
+    pieces = [piece for page in pages for piece in page]
+    for model, size in enumerate([3, 20, 0, 5]):
+        rows = [r for m, start, stop in pieces if m == model for r in range(start, stop)]
+        assert rows == list(range(size)), (model, pages)
+    assert len(paginate([20], 1)) == 20, "a screen too small still shows one host at a time"
+
+
+def test_the_status_line_shows_hosts_done_of_total_with_a_bar_beside_the_countdown() -> None:
+    lines = screen(many_hosts(3), 80, 24, 0, progress=(7, 20))
+    (status,) = [line for line in lines if "round 2 done" in line]
+    assert "7/20 hosts" in status and "━" in status and len(status) <= 80
+    (narrow,) = [line for line in screen(many_hosts(3), 40, 24, 0, progress=(7, 20)) if "7/20" in line]
+    assert narrow.startswith("7/20 hosts · round 2 done"), "no room for the bar: the count stays"
+
+
+def test_the_status_names_the_round_its_progress_and_the_countdown_to_the_next() -> None:
+    from exporter.console import round_status
+    from exporter.engine.rounds import RoundProgress
+
+    def status(progress: RoundProgress | None, completed: int, wait: float) -> object:
+        return round_status(progress, completed=completed, rounds=3, took=4.25, wait=wait)
+
+    assert status(None, 0, 10) == ("round 1/3 starting: discovering every host...", None)
+    assert status(RoundProgress(1, 0, 20), 0, 9.6) == ("round 1/3 probing · next round in 10 s", (0, 20))
+    assert status(RoundProgress(2, 7, 20), 1, -1) == ("round 2/3 probing · next round after it", (7, 20))
+    closing = ("round 2/3: every host probed, closing the round...", (20, 20))
+    assert status(RoundProgress(2, 20, 20), 1, 3) == closing
+    assert status(RoundProgress(2, 20, 20), 2, 6.4) == (
+        "round 2/3 done in 4.2 s · next round in 6 s",
+        (20, 20),
+    )
+    assert status(RoundProgress(2, 20, 20), 2, 0) == ("round 3/3 starting: discovering every host...", None)
+    assert status(RoundProgress(3, 5, 20), 2, 8) == ("round 3/3 probing · last round", (5, 20))
+    final = ("round 3/3 done in 4.2 s · waiting for the last decisions...", (20, 20))
+    assert status(RoundProgress(3, 20, 20), 3, 8) == final
+    endless = round_status(RoundProgress(8, 3, 20), completed=7, rounds=None, took=1.0, wait=2)
+    assert endless == ("round 8 probing · next round in 2 s", (3, 20))

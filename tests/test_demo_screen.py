@@ -1,14 +1,18 @@
 """The demo's live view as a person sees it: ``canary demo`` under a real pseudo-terminal (tmux).
 
-At 80x24 and 160x50 the captured screen holds the whole table, one line per host (no wrapped row), no log
-line, every service URL (Alertmanager included) and the legend; after the last round, the summary names
-every suspended host with its failing contract.
+On the default fleet (twenty hosts), at 80x24 and 160x50: every captured screen fits the terminal, one line
+per host (no wrapped row), no log line, every service URL (Alertmanager included), the legend and the round's
+progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/2") that together show every
+host exactly once, at 160x50 they fit one page. After the last round, the summary names every suspended host
+with its failing contracts.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -18,33 +22,51 @@ from pathlib import Path
 
 import pytest
 
-from exporter.devtools.simulator.fleet import load_fleet
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
-# The default fleet's faulty hosts and the contract each one breaks.
+# The default fleet's faulty hosts and the contracts each one breaks in every round (so each is suspended).
 FAULTY = {
-    "garbler/bf16": "language",
-    "jsonbreaker/fp8": "structured",
-    "mixer/fp8": "language",
-    "prudish/fp8": "refusal",
-    "slowpoke/fp8": "ttft",
+    "clipper/fp8": {"language", "refusal"},
+    "demure/bf16": {"refusal"},
+    "garbler/bf16": {"language"},
+    "jsonbreaker/fp8": {"structured"},
+    "legacy/fp8": {"language"},
+    "looper/fp8": {"language", "refusal"},
+    "mixer/fp8": {"language"},
+    "prudish/fp8": {"refusal"},
+    "slowpoke/fp8": {"ttft"},
 }
+# Corrupts only replies that open with a quote or an asterisk: whether two rounds in a row fail depends on
+# the locales it draws, so it may or may not be suspended after three rounds.
+SOMETIMES = {"cutter/fp8": {"language"}}
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO|WARNING|ERROR)")
 
 
 class Terminal:
-    """One tmux session of a given size running a command; the screen is read with capture-pane."""
+    """One tmux session of a given size running a command; the screen is read with capture-pane.
+
+    Each terminal has its own tmux server (``-L``), so no other tmux user's server or environment is shared.
+    The command runs without ``LINES``/``COLUMNS``: GNU readline (which pytest imports) exports its guess,
+    24x80, into this process's C environment (not ``os.environ``); rich would trust it over the real size.
+    """
 
     def __init__(self, width: int, height: int, command: str) -> None:
         self.name = f"canary-screen-{uuid.uuid4().hex[:8]}"
         self.width, self.height = width, height
-        tmux(["new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command])
+        command = f"env -u LINES -u COLUMNS sh -c {shlex.quote(command)}"
+        self.tmux(["new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command])
+
+    def tmux(self, args: list[str]) -> str:
+        command = ["tmux", "-L", self.name, *args]
+        return subprocess.run(command, capture_output=True, text=True, check=True, timeout=10).stdout
 
     def screen(self, history: bool = False) -> list[str]:
-        args = ["capture-pane", "-p", "-t", self.name] + (["-S", "-300"] if history else [])
-        return tmux(args).splitlines()
+        """The visible screen; with ``history`` also the scrollback, wrapped lines joined (-J)."""
+        args = ["capture-pane", "-p", "-t", self.name] + (["-S", "-300", "-J"] if history else [])
+        return self.tmux(args).splitlines()
 
     def wait_for(self, predicate: str, timeout: float, history: bool = False) -> list[str]:
         deadline = time.monotonic() + timeout
@@ -56,28 +78,27 @@ class Terminal:
         raise AssertionError(f"{predicate!r} never appeared; screen:\n" + "\n".join(self.screen(history)))
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True, check=False)
+        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True, check=False)
 
 
-def tmux(args: list[str]) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True, timeout=10).stdout
+HOSTS = sorted(p.tag for m in load_fleet(DEFAULT_FLEET).models for p in m.providers)
 
 
-# Twelve providers: the default fleet has grown to twenty, which no longer fit 24 rows (issue 14, open).
-SCREEN_FLEET = ROOT / "tests" / "fixtures" / "fleets" / "screen.yaml"
-HOSTS = sorted(p.tag for m in load_fleet(SCREEN_FLEET).models for p in m.providers)
+def demo(width: int, height: int, workdir: Path, *args: str) -> Terminal:
+    """``canary demo ARGS`` on a fresh WIDTHxHEIGHT terminal; "DEMO-EXITED" shows once it has exited."""
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed: scripts/setup installs it (apt-get install tmux)")
+    command = (  # the shell outlives a Ctrl-C meant for the demo (a trap, unlike '', is not inherited)
+        f"trap true INT; cd {ROOT} && {sys.executable} -m exporter.cli demo --interval 12 {' '.join(args)} "
+        f"--workdir {workdir}; echo DEMO-EXITED; sleep 600"
+    )
+    return Terminal(width, height, command)
 
 
 @pytest.fixture(params=[(80, 24), (160, 50)], ids=["80x24", "160x50"])
 def terminal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Terminal]:
-    if shutil.which("tmux") is None:
-        pytest.fail("tmux is not installed: scripts/setup installs it (apt-get install tmux)")
     width, height = request.param
-    command = (
-        f"cd {ROOT} && {sys.executable} -m exporter.cli demo --rounds 3 --interval 12 "
-        f"--fleet {SCREEN_FLEET} --workdir {tmp_path / 'demo'}; echo DEMO-EXITED; sleep 600"
-    )
-    term = Terminal(width, height, command)
+    term = demo(width, height, tmp_path / "demo", "--rounds", "3")
     yield term
     term.close()
 
@@ -86,26 +107,97 @@ def table_rows(lines: list[str]) -> list[str]:
     return [line for line in lines if any(line.startswith(host[:16]) for host in HOSTS)]
 
 
-def test_the_live_screen_holds_the_whole_table_without_wrapping_or_logs_then_summarises(
-    terminal: Terminal,
-) -> None:
-    # Any status of a round after the first ("round 1/3 done", "round 2/3 running", ...): the table is full.
-    live = terminal.wait_for("/3 ", timeout=120)
+def host_of(row: str) -> str:
+    (host,) = [h for h in HOSTS if row.startswith(h[:16])]
+    return host
+
+
+def check_screen(terminal: Terminal, live: list[str]) -> tuple[str | None, list[str]]:
+    """What a person must see on every screen; returns the page ("1/2"; None: one page) and its hosts."""
     text = "\n".join(live)
     assert len(live) <= terminal.height
-    assert "alertmanager 127.0.0.1:" in text and "prometheus 127.0.0.1:" in text
-    assert "receiver 127.0.0.1:" in text and "exporter 127.0.0.1:" in text
+    assert all(len(line) <= terminal.width for line in live)
+    assert "alertmanager 127.0.0.1:" in text and "prometheus 127.0.0.1:" in text, text
+    assert "receiver 127.0.0.1:" in text and "exporter 127.0.0.1:" in text, text
     assert "logs: " in text and "ok pass" in text, "header names the log file; the legend is shown"
-    rows = table_rows(live)
-    assert len(rows) == len(HOSTS), "one line per host: the whole table, no row wrapped onto two lines"
-    for row in rows:
-        assert len(row) <= terminal.width
-        assert row.rstrip().endswith(("routable", "EXCL builtin", "EXCL suspen…", "EXCL suspension")), row
     assert not [line for line in live if LOG_LINE.search(line)], "a log line reached the screen"
+    rows = table_rows(live)
+    for row in rows:
+        assert row.rstrip().endswith(("routable", "EXCL builtin", "EXCL suspen…", "EXCL suspension")), row
+    hosts = [host_of(row) for row in rows]
+    assert len(hosts) == len(set(hosts)), "a host shown twice on one page"
+    pages = re.findall(r"page (\d+/\d+)", text)
+    assert len(pages) <= 1, text
+    return (pages[0] if pages else None), hosts
+
+
+def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summarises(
+    terminal: Terminal,
+) -> None:
+    # Any status of a round after the first ("round 1/3 done", "round 2/3 probing", ...): the table is full.
+    terminal.wait_for("/3 ", timeout=150)
+    seen: dict[str | None, list[str]] = {}  # page -> the hosts it shows
+    screens: dict[str | None, list[str]] = {}  # page -> its first screen, for the failure messages
+    progress = ""  # a status line with the round's progress: hosts done / total
+    deadline = time.monotonic() + 30  # the pages turn every few seconds (exporter.demo.PAGE_SECONDS)
+    while time.monotonic() < deadline and (
+        len({h for v in seen.values() for h in v}) < len(HOSTS) or not progress
+    ):
+        live = terminal.screen()
+        if table_rows(live):  # not the instant between the last round and the summary
+            page, hosts = check_screen(terminal, live)
+            seen.setdefault(page, hosts)
+            screens.setdefault(page, live)
+        # (none between "round N done" and the next round's discovery: no round is in progress then)
+        progress = progress or next((line for line in live if re.search(r"\b\d+/20 hosts\b", line)), "")
+        time.sleep(0.5)
+    shown = sorted(host for hosts in seen.values() for host in hosts)
+    pages = "\n\n".join("\n".join(lines) for lines in screens.values())
+    assert progress, f"the round's progress, hosts done / total, is shown:\n{pages}"
+    assert shown == HOSTS, f"every host exactly once over the pages:\n{pages}"
+    if terminal.height < 25:
+        assert set(seen) == {"1/2", "2/2"}, f"twenty hosts do not fit 24 lines: two pages rotate\n{pages}"
+    else:
+        assert set(seen) == {None}, f"at 160x50 the twenty hosts fit one page:\n{pages}"
 
     final = terminal.wait_for("DEMO-EXITED", timeout=180, history=True)
-    summary = "\n".join(final[max(i for i, line in enumerate(final) if line.startswith("Summary:")) :])
-    assert f"Summary: {len(FAULTY)} suspension(s)." in summary
-    flat = summary.replace("\n", "")  # the summary may wrap on a narrow terminal; the table may not
-    for host, contract in FAULTY.items():
-        assert f"{host}: {contract} (" in flat, (host, summary)
+    summary = final[max(i for i, line in enumerate(final) if line.startswith("Summary:")) :]
+    named = dict(re.findall(r"^  (\S+): (.*?) · rung", "\n".join(summary), re.MULTILINE))
+    assert summary[0] == f"Summary: {len(named)} suspension(s).", summary
+    assert set(FAULTY) <= set(named) <= set(FAULTY) | set(SOMETIMES), summary
+    for host, contracts in named.items():
+        failing = set(re.findall(r"(\w+) \(", contracts))
+        if host in FAULTY:
+            assert failing == FAULTY[host], (host, summary)
+        else:  # it may pass again in the last round while suspended
+            assert failing <= SOMETIMES[host], (host, summary)
+
+
+def listening(address: str) -> bool:
+    host, _, port = address.rpartition(":")
+    with socket.socket() as sock:
+        return sock.connect_ex((host, int(port))) == 0
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "terminal closed"])
+def test_ctrl_c_or_closing_the_terminal_mid_round_stops_prometheus_and_alertmanager_too(
+    stop: str, tmp_path: Path
+) -> None:
+    term = demo(80, 24, tmp_path / "demo")
+    try:
+        header = "\n".join(term.wait_for("logs: ", timeout=90))
+        started = re.findall(r"(?:prometheus|alertmanager) (127\.0\.0\.1:\d+)", header)
+        assert len(started) == 2 and all(map(listening, started)), header
+        term.wait_for("/20 hosts", timeout=90)  # a round is running
+        if stop == "ctrl-c":
+            term.tmux(["send-keys", "-t", term.name, "C-c"])
+            final = term.wait_for("DEMO-EXITED", timeout=60, history=True)
+            assert any(line.startswith("Summary: ") for line in final), "the summary after Ctrl-C"
+        else:
+            term.close()  # the terminal goes away: SIGHUP
+        deadline = time.monotonic() + 30
+        while any(map(listening, started)) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not any(map(listening, started)), f"{started} still listening after {stop}"
+    finally:
+        term.close()

@@ -16,6 +16,7 @@ import os
 import queue
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -27,7 +28,8 @@ from typing import Any
 import httpx
 
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
-from exporter.console import live_view, render_table, suspension_summary
+from exporter.console import live_view, render_table, round_status, suspension_summary
+from exporter.engine.rounds import RoundProgress
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import ThreadedServer, tune_gc_for_latency
@@ -41,6 +43,8 @@ DEMO_KNOWN_FILTERING = ("strictguard/text",)
 DEMO_TTFT_THRESHOLD = "1.5s"
 DEMO_KEY_ENV = "CANARY_DEMO_GATEWAY_KEY"
 SETTLE_TIMEOUT_SECONDS = 30.0
+REFRESH_SECONDS = 0.5  # how often the live view redraws (countdown, progress, pages)
+PAGE_SECONDS = 5.0  # how long the live view shows each page when the hosts need more than one screen
 
 
 def demo_config_text(base_url: str, workdir: Path, mode: str, interval: float) -> str:
@@ -168,12 +172,14 @@ def _suspensions(receiver_url: str | None) -> list[dict[str, Any]]:
     return list(items)
 
 
-def _settle(pipeline: _Pipeline | None, receiver_url: str | None) -> None:
-    """Wait until every firing action alert has reached the receiver (or a timeout)."""
+def _settle(
+    pipeline: _Pipeline | None, receiver_url: str | None, pause: Callable[[float], None] = time.sleep
+) -> None:
+    """Wait until every firing action alert has reached the receiver (or a timeout); ``pause`` waits."""
     if pipeline is None or receiver_url is None:
         return
     deadline = time.monotonic() + SETTLE_TIMEOUT_SECONDS
-    time.sleep(3.0)  # one scrape + one evaluation + one Alertmanager flush at the demo's 1 s intervals
+    pause(3.0)  # one scrape + one evaluation + one Alertmanager flush at the demo's 1 s intervals
     while time.monotonic() < deadline:
         wanted = pipeline.firing_actions()
         decided = httpx.get(f"{receiver_url}/v1/decisions", params={"limit": 1000}, timeout=5).json()
@@ -181,7 +187,7 @@ def _settle(pipeline: _Pipeline | None, receiver_url: str | None) -> None:
         seen = {(d.get("model"), d.get("provider")) for d in entries}
         if all((model, provider) in seen for _, model, provider in wanted):
             return
-        time.sleep(0.5)
+        pause(0.5)
 
 
 def _local_config(path: Path, workdir: Path, say: Callable[[str], None]) -> CanaryConfig:
@@ -272,14 +278,20 @@ def run_demo(args: argparse.Namespace) -> int:
         models = [m.slug for m in config.models]
         tune_gc_for_latency()
         rounds: queue.Queue[Snapshot] = queue.Queue()
-        run = exporter_server.submit(service.run(rounds=args.rounds, on_round=rounds.put))
+        progress = _Progress()
+        run = exporter_server.submit(
+            service.run(rounds=args.rounds, on_round=rounds.put, on_progress=progress if colour else None)
+        )
         if colour:
             off = (
                 f"PIPELINE OFF, no suspension will follow: {reason}"
                 if pipeline is None
                 else "pipeline on: 2 failing rounds -> suspension"
             )
-            return _live(args, service, run, rounds, receiver_url, models, pipeline, services, off, log_path)
+            header = [*services, off, f"logs: {log_path}"]
+            return _Screen(
+                args, service, run, rounds, receiver_url, models, pipeline, progress, header
+            ).show()
         try:
             while True:
                 try:
@@ -310,82 +322,119 @@ def run_demo(args: argparse.Namespace) -> int:
         return 0
 
 
-def _live(
-    args: argparse.Namespace,
-    service: ExporterService,
-    run: Any,
-    rounds: queue.Queue[Snapshot],
-    receiver_url: str | None,
-    models: list[str],
-    pipeline: _Pipeline | None,
-    services: list[str],
-    pipeline_line: str,
-    log_path: Path,
-) -> int:
-    """The live screen on a terminal (rich): it owns the screen; logs go to ``log_path``."""
-    from rich.console import Console
-    from rich.live import Live
+class _Progress:
+    """The engine's last ``RoundProgress`` and when its round's probing started (the exporter's thread writes,
+    the screen's thread reads; each attribute is replaced whole)."""
 
-    console = Console()
-    header = [*services, pipeline_line, f"logs: {log_path}"]
-    state: dict[str, Any] = {"round": 0, "models": {}}
-    ignore: dict[str, Any] = {}
-    last_end = time.monotonic()
-    done = 0
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.last: RoundProgress | None = None
+        self.started_at = clock()
 
-    def status() -> str:
-        if done == 0:
-            return "round 1 running: discovering and probing every host..."
-        hosts = sum(len(m.get("providers", {})) for m in state.get("models", {}).values())
-        took = float(state.get("duration_seconds") or 0)
-        wait = max(0.0, args.interval - took - (time.monotonic() - last_end))
-        target = f"/{args.rounds}" if args.rounds is not None else ""
-        if args.rounds is not None and done >= args.rounds:
-            return f"round {done}{target} done: {hosts} hosts probed; waiting for the last decisions..."
-        if wait <= 0:
-            return f"round {done + 1}{target} running: probing {hosts} hosts..."
-        return (
-            f"round {done}{target} done: {hosts}/{hosts} hosts probed in {took:.1f} s"
-            f" · next round in {wait:.0f} s"
+    def __call__(self, progress: RoundProgress) -> None:
+        if progress.done == 0:
+            self.started_at = self._clock()
+        self.last = progress
+
+
+class _Screen:
+    """The live screen on a terminal (rich): it owns the screen, rotates pages, and logs go to a file."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        service: ExporterService,
+        run: Any,
+        rounds: queue.Queue[Snapshot],
+        receiver_url: str | None,
+        models: list[str],
+        pipeline: _Pipeline | None,
+        progress: _Progress,
+        header: list[str],
+    ) -> None:
+        self.args, self.service, self.run, self.rounds = args, service, run, rounds
+        self.receiver_url, self.models, self.pipeline = receiver_url, models, pipeline
+        self.progress, self.header = progress, header
+        self.state: dict[str, Any] = {"round": 0, "models": {}}
+        self.ignore: dict[str, Any] = {}
+        self.done = 0
+        self.took = 0.0
+
+    def view(self, width: int, height: int) -> Any:
+        wait = self.progress.started_at + self.args.interval - time.monotonic()
+        text, counts = round_status(
+            self.progress.last, completed=self.done, rounds=self.args.rounds, took=self.took, wait=wait
+        )
+        tick = int(time.monotonic() / PAGE_SECONDS)
+        return live_view(
+            self.state,
+            self.ignore,
+            header=self.header,
+            status=text,
+            width=width,
+            height=height,
+            tick=tick,
+            progress=counts,
         )
 
-    def view() -> Any:
-        return live_view(state, ignore, header=header, status=status(), width=console.width)
+    def show(self) -> int:
+        from rich.console import Console
+        from rich.live import Live
 
-    interrupted = False
-    try:
-        with Live(view(), console=console, screen=True, auto_refresh=False) as live:
-            while True:
-                try:
-                    snap = rounds.get(timeout=0.5)
-                except queue.Empty:
-                    if run.done():
-                        run.result()
+        console = Console()
+        interrupted = False
+        try:
+            with Live(
+                self.view(console.width, console.height), console=console, screen=True, auto_refresh=False
+            ) as live:
+
+                def refresh() -> None:
+                    live.update(self.view(console.width, console.height), refresh=True)
+
+                def pause(seconds: float) -> None:  # the settling wait keeps the pages turning
+                    deadline = time.monotonic() + seconds
+                    while (left := deadline - time.monotonic()) > 0:
+                        time.sleep(min(REFRESH_SECONDS, left))
+                        refresh()
+
+                while True:
+                    try:
+                        snap = self.rounds.get(timeout=REFRESH_SECONDS)
+                    except queue.Empty:
+                        if self.run.done():
+                            self.run.result()
+                            break
+                        refresh()
+                        continue
+                    self.done = snap.rounds_total
+                    self.took = snap.last_round.duration_seconds if snap.last_round else 0.0
+                    self.state, self.ignore = state_json(snap), _ignore_lists(self.receiver_url, self.models)
+                    refresh()
+                    if self.args.rounds is not None and snap.rounds_total >= self.args.rounds:
+                        _settle(self.pipeline, self.receiver_url, pause)
+                        self.ignore = _ignore_lists(self.receiver_url, self.models)
+                        refresh()
                         break
-                    live.update(view(), refresh=True)
-                    continue
-                done, last_end = snap.rounds_total, time.monotonic()
-                final = args.rounds is not None and snap.rounds_total >= args.rounds
-                if final:
-                    _settle(pipeline, receiver_url)
-                state, ignore = state_json(snap), _ignore_lists(receiver_url, models)
-                live.update(view(), refresh=True)
-                if final:
-                    break
-    except KeyboardInterrupt:
-        run.cancel()
-        interrupted = True
-    state, ignore = state_json(service.snapshot), _ignore_lists(receiver_url, models)
-    console.print(live_view(state, ignore, header=header, status="final state", width=console.width))
-    console.print()
-    if pipeline is None:
-        console.print("[bold]Summary:[/bold] the pipeline was off, so nothing was suspended.")
-    else:
-        suspended = _suspensions(receiver_url)
-        console.print(f"[bold]Summary:[/bold] {len(suspended)} suspension(s).")
-        for line in suspension_summary(state, suspended):
-            console.print(line, soft_wrap=True, highlight=False)
-    return 130 if interrupted else 0
+        except (KeyboardInterrupt, StopSignal) as stop:  # Ctrl-C, SIGTERM: summary, then the stack closes
+            self.run.cancel()
+            if isinstance(stop, StopSignal) and stop.signum == signal.SIGHUP:
+                return 0  # the terminal is gone: nothing to print on
+            interrupted = isinstance(stop, KeyboardInterrupt)
+        return self.summarise(console, interrupted)
+
+    def summarise(self, console: Any, interrupted: bool) -> int:
+        """The final state, every host on one page, into the scrollback; then what was suspended and why."""
+        state, ignore = state_json(self.service.snapshot), _ignore_lists(self.receiver_url, self.models)
+        console.print(live_view(state, ignore, header=self.header, status="final state", width=console.width))
+        console.print()
+        if self.pipeline is None:
+            console.print("[bold]Summary:[/bold] the pipeline was off, so nothing was suspended.")
+        else:
+            suspended = _suspensions(self.receiver_url)
+            console.print(f"[bold]Summary:[/bold] {len(suspended)} suspension(s).")
+            for line in suspension_summary(state, suspended):
+                console.print(line, soft_wrap=True, highlight=False)
+        return 130 if interrupted else 0
 
 
 __all__ = ["demo_config_text", "run_demo"]

@@ -4,6 +4,8 @@ Probes go out sequentially per provider (no bursts that cause false 429s) and in
 under one global concurrency bound. Discovery failures reuse the last list and never invent verdicts.
 A host that is a live positive control of some contracts (``Contract.live_control``) is probed only by
 those. Every attempt becomes an ``EvidenceRecord`` in the report; every judged ``fail`` is logged once.
+An optional ``on_progress`` callback hears a ``RoundProgress`` once discovery is done (``done=0``) and each
+time a (model, provider) finishes its probes, so a display can show hosts done / total within a round.
 The engine knows no contract by name: what differs between contracts is behind ``Contract``.
 """
 
@@ -26,6 +28,24 @@ log = logging.getLogger("exporter.engine")
 
 HostKey = tuple[str, str]
 LOGGED_EXCERPT_CHARS = 120
+
+
+@dataclass(frozen=True, slots=True)
+class RoundProgress:
+    """How far round ``number`` is: ``done`` of ``total`` hosts (controls included) finished their probes.
+
+    ``host`` is the (model, provider) that just finished, or ``None`` for the event sent once discovery is
+    done and probing starts (``done == 0``). Events of one round arrive in order, ``done`` counting up to
+    ``total``.
+    """
+
+    number: int
+    done: int
+    total: int
+    host: HostKey | None = None
+
+
+ProgressCallback = Callable[[RoundProgress], None]
 
 
 class Gateway(ChatGateway, Protocol):
@@ -156,7 +176,17 @@ class Prober:
             )
         return results
 
-    async def run_round(self, number: int) -> RoundReport:
+    @staticmethod
+    def _tell(on_progress: ProgressCallback | None, progress: RoundProgress) -> None:
+        if on_progress is None:
+            return
+        try:
+            on_progress(progress)
+        except Exception:  # a display must never stop probing nor change a verdict
+            log.exception("progress callback failed round=%d; the round goes on", progress.number)
+
+    async def run_round(self, number: int, on_progress: ProgressCallback | None = None) -> RoundReport:
+        """Probe every discovered host once; ``on_progress`` hears each host finish (``RoundProgress``)."""
         started_wall, started = self._wall(), self._mono()
         discovered = await asyncio.gather(*(self._discover(i, p) for i, p in enumerate(self.plans)))
         endpoints: dict[str, list[Endpoint]] = {}
@@ -181,10 +211,17 @@ class Prober:
         self.last_targets = tuple((target, gateway) for target, gateway, _, _ in jobs)
         limit = asyncio.Semaphore(self.concurrency)
         evidence: list[EvidenceRecord] = []
+        finished = 0
+        self._tell(on_progress, RoundProgress(number, 0, len(jobs)))
 
         async def run(job: tuple[ProbeTarget, Gateway, Sequence[Contract], bool]) -> dict[str, ProbeResult]:
+            nonlocal finished
             async with limit:
-                return await self._probe_host(job[0], job[1], number, job[2], evidence)
+                by_contract = await self._probe_host(job[0], job[1], number, job[2], evidence)
+            finished += 1
+            host = (job[0].model, job[0].provider)
+            self._tell(on_progress, RoundProgress(number, finished, len(jobs), host))
+            return by_contract
 
         outcomes = await asyncio.gather(*(run(job) for job in jobs))
         results: dict[HostKey, Mapping[str, ProbeResult]] = {}

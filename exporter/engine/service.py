@@ -26,7 +26,7 @@ from starlette.routing import Route
 from exporter.config import CanaryConfig
 from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
-from exporter.engine.rounds import ModelPlan, Prober
+from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback
 from exporter.engine.snapshot import Snapshot, accumulate
 from exporter.equality.monitor import EqualityCollector, EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
@@ -214,9 +214,9 @@ class ExporterService:
     def snapshot(self) -> Snapshot:
         return self._snapshot
 
-    async def run_round(self) -> Snapshot:
+    async def run_round(self, on_progress: ProgressCallback | None = None) -> Snapshot:
         number = self._snapshot.rounds_total + 1
-        report = await self.prober.run_round(number)
+        report = await self.prober.run_round(number, on_progress)
         self._snapshot = accumulate(self._snapshot, report)
         if self.evidence is not None:  # one transaction per round, on a worker thread (off the event loop)
             await asyncio.to_thread(self.evidence.record, report.evidence)
@@ -234,15 +234,22 @@ class ExporterService:
         return self._snapshot
 
     async def run(
-        self, rounds: int | None = None, on_round: Callable[[Snapshot], None] | None = None
+        self,
+        rounds: int | None = None,
+        on_round: Callable[[Snapshot], None] | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> None:
-        """Run rounds on the schedule; ``rounds=None`` runs until cancelled."""
+        """Run rounds on the schedule; ``rounds=None`` runs until cancelled.
+
+        ``on_round`` gets each completed round's snapshot; ``on_progress`` each host's finish within a round
+        (``RoundProgress``). Both run on the service's event loop and must return quickly.
+        """
         done = 0
         try:
             while rounds is None or done < rounds:
                 started = self._mono()
                 try:
-                    snap = await self.run_round()
+                    snap = await self.run_round(on_progress)
                 except Exception:  # a bug must not stop probing for good: log it, keep the schedule
                     log.exception(
                         "round failed round=%d; the next round runs on schedule",

@@ -105,8 +105,10 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
             _bump(locales, (model, provider, result.locale, result.outcome.value, result.reason.value))
         if result.ttft_seconds is not None:  # only contracts that export a TTFT observation set it
             ttft[(model, provider)] = ttft.get((model, provider), Histogram()).observe(result.ttft_seconds)
-        if contract == "ttft" and result.outcome.value in ("pass", "fail"):
-            timed_out = result.ttft_seconds is None and result.reason is Reason.SLOW_FIRST_TOKEN
+        # A judged first token (an observation) or none within the threshold: the timeout counter's series
+        # exists for every host a TTFT-measuring contract judged, whichever contract that is.
+        timed_out = result.ttft_seconds is None and result.reason is Reason.SLOW_FIRST_TOKEN
+        if timed_out or result.ttft_seconds is not None:
             _bump(ttft_timeouts, (model, provider), 1 if timed_out else 0)
         if result.usage.prompt_tokens:
             _bump(tokens, (model, provider, "prompt"), result.usage.prompt_tokens)

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
-from exporter.engine.rounds import ModelPlan, Prober, RoundReport
+from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback, RoundProgress, RoundReport
 from exporter.engine.service import ExporterService, state_json
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason
@@ -90,6 +90,38 @@ def test_probes_are_sequential_per_host_and_bounded_across_hosts() -> None:
     asyncio.run(prober(gw, concurrency=3).run_round(1))
     assert gw.max_per_host == 1
     assert gw.max_total == 3
+
+
+def test_progress_counts_each_host_once_as_it_finishes_its_probes_controls_included() -> None:
+    gw = ScriptedGateway([ep(f"host{i}") for i in range(5)] + [ep("guard")])
+    heard: list[tuple[RoundProgress, int, int]] = []  # the event, the host's requests so far, in flight
+
+    def on_progress(progress: RoundProgress) -> None:
+        tag = progress.host[1] if progress.host else ""
+        heard.append((progress, sum(r.pin == tag for r in gw.requests), gw.in_flight.get(tag, 0)))
+
+    p = prober(gw, concurrency=2, known_filtering=frozenset({"guard"}))
+    report = asyncio.run(p.run_round(7, on_progress))
+    events = [event for event, _, _ in heard]
+    assert events[0] == RoundProgress(7, 0, 6, None), "probing starts once discovery is done"
+    assert [e.done for e in events] == list(range(7)) and {e.total for e in events} == {6}
+    finished = [e.host for e in events[1:]]
+    assert sorted(finished, key=str) == sorted([*report.results, *report.controls], key=str)
+    probes = {key: len(r) for key, r in [*report.results.items(), *report.controls.items()]}
+    for event, requests, in_flight in heard[1:]:
+        assert event.host is not None
+        assert requests == probes[event.host] and in_flight == 0, "told only once its probes are done"
+
+
+def test_a_failing_progress_callback_changes_no_verdict() -> None:
+    gw = ScriptedGateway([ep("alpha"), ep("beta")])
+
+    def broken(progress: RoundProgress) -> None:
+        raise RuntimeError("display bug")
+
+    report = asyncio.run(prober(gw).run_round(1, broken))
+    assert set(report.results) == {(MODEL, "alpha"), (MODEL, "beta")}
+    assert {r.outcome for by in report.results.values() for r in by.values()} == {Outcome.PASS}
 
 
 def test_discovery_failure_reuses_the_last_list_and_invents_no_verdict() -> None:
@@ -177,11 +209,11 @@ def test_a_round_that_crashes_is_logged_and_the_schedule_goes_on(caplog: pytest.
     real = service.prober.run_round
     calls = []
 
-    async def flaky(number: int) -> RoundReport:
+    async def flaky(number: int, on_progress: ProgressCallback | None = None) -> RoundReport:
         calls.append(number)
         if len(calls) == 1:
             raise RuntimeError("bug in round 1")
-        return await real(number)
+        return await real(number, on_progress)
 
     service.prober.run_round = flaky  # type: ignore[method-assign]
     asyncio.run(service.run(rounds=2))
