@@ -77,7 +77,14 @@ from exporter.gateway.types import (
 )
 from exporter.outcomes import Outcome, Reason, Usage
 
-__all__ = ["GatewayClient", "GatewayKind", "parse_endpoint", "parse_endpoints_response", "parse_generation"]
+__all__ = [
+    "GatewayClient",
+    "GatewayKind",
+    "Reply",
+    "parse_endpoint",
+    "parse_endpoints_response",
+    "parse_generation",
+]
 
 GatewayKind = Literal["openrouter", "openai-compatible"]
 
@@ -103,6 +110,17 @@ def _proxies_from_environment() -> bool:
     """Whether an HTTP proxy is configured in the environment (either case): httpx only honours it with its
     own default transport, so the client keeps that transport then."""
     return any(name.lower() in _PROXY_VARIABLES and value for name, value in os.environ.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What ``GatewayClient.fetch`` read: the status, the body (its first ``limit`` bytes when
+    ``oversized``) and the headers."""
+
+    status: int
+    body: bytes
+    headers: httpx.Headers
+    oversized: bool = False
 
 
 @dataclass(slots=True)
@@ -237,7 +255,7 @@ class GatewayClient:
 
     def build_chat_headers(self, request: ChatRequest) -> dict[str, str]:
         """The request headers ``chat`` sends (the API key included: never log this)."""
-        headers = self._base_headers()
+        headers = self._base_headers(self._api_key)
         headers["Accept"] = "text/event-stream" if request.stream else "application/json"
         if self._kind == "openrouter":
             headers["X-OpenRouter-Cache"] = "false"
@@ -499,16 +517,34 @@ class GatewayClient:
             progress.stop_waiting_for_first_token()
         return acc.error is not None
 
-    async def _get_json(self, path: str, limit: int) -> Any | GatewayError:
-        headers = self._base_headers()
-        headers["Accept"] = "application/json"
+    async def fetch(
+        self,
+        method: str,
+        url: str,
+        api_key: str | None,
+        *,
+        json_body: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Reply | GatewayError:
+        """One request for a JSON reply, read whole up to ``limit`` bytes (default ``max_body_bytes``), or
+        the classified reason there is no reply (timeout, network; never raises for those). ``url`` is a
+        path under ``base_url`` or an absolute URL; ``api_key`` is sent as a bearer token when set. Not
+        logged: the caller decides what a reply means. What routability's probes go through.
+
+        Example: ``await client.fetch("GET", "/models", key)`` → ``Reply(status=200, body=b'{"data": ...')``.
+        """
+        limit = self._max_body if limit is None else limit
+        sent = self._base_headers(api_key)
+        sent["Accept"] = "application/json"
+        sent.update(headers or {})
+        target = url if "://" in url else self._base + url
         scope = asyncio.timeout(self._timeout)
         status: int | None = None
         try:
             async with scope:
-                response = await self._http.send(
-                    self._http.build_request("GET", self._base + path, headers=headers), stream=True
-                )
+                request = self._http.build_request(method, target, json=json_body, headers=sent)
+                response = await self._http.send(request, stream=True)
                 try:
                     status = response.status_code
                     body, over = await self._read_bounded(response, limit)
@@ -522,13 +558,19 @@ class GatewayClient:
             )
         except (httpx.HTTPError, OSError) as exc:
             return classify_exception(exc)
-        if over:
-            return oversized_body(limit, status)
-        if status >= 300:
-            return classify_http_error(status, body, response.headers)
-        parsed, problem = parse_json_body(body)
+        return Reply(response.status_code, body, response.headers, over)
+
+    async def _get_json(self, path: str, limit: int) -> Any | GatewayError:
+        reply = await self.fetch("GET", path, self._api_key, limit=limit)
+        if isinstance(reply, GatewayError):
+            return reply
+        if reply.oversized:
+            return oversized_body(limit, reply.status)
+        if reply.status >= 300:
+            return classify_http_error(reply.status, reply.body, reply.headers)
+        parsed, problem = parse_json_body(reply.body)
         if problem is not None:
-            return malformed_response(f"HTTP {status}: {problem}", status)
+            return malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
         return parsed
 
     async def _read_bounded(self, response: httpx.Response, limit: int) -> tuple[bytes, bool]:
@@ -544,10 +586,10 @@ class GatewayClient:
             parts.append(chunk)
         return b"".join(parts), False
 
-    def _base_headers(self) -> dict[str, str]:
+    def _base_headers(self, api_key: str | None) -> dict[str, str]:
         headers: dict[str, str] = {}
-        if self._api_key is not None:
-            headers["Authorization"] = f"Bearer {self._api_key}"
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
         if self._kind == "openrouter":
             headers["X-OpenRouter-Title"] = self._app_title
         return headers
