@@ -37,8 +37,8 @@ from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan
 from exporter.engine.service import ExporterService
-from exporter.gateway import arrival
 from exporter.gateway.client import GatewayClient
+from exporter.gateway.transport import StampingTransport
 from exporter.gateway.types import ChatRequest, ChatResult
 from exporter.serving import tune_gc_for_latency
 
@@ -213,24 +213,21 @@ async def _ttft_scenario(
     base_url: str, ttfts_ms: list[float], starts_ms: list[float], repeats: int
 ) -> dict[bool, list[_Stream]]:
     """``repeats`` rounds with each of two long-lived clients, as the exporter keeps one: kernel stamps on
-    (True) and off (False; its sockets are opened while the switch is off, so it stamps at the read)."""
-    supported = arrival.kernel_timestamps_supported()
+    (True) and off (False: it stamps at the read)."""
     clients: dict[bool, GatewayClient] = {}
     measured: dict[bool, list[_Stream]] = {True: [], False: []}
     async with httpx.AsyncClient(base_url=base_url.rsplit("/api/", 1)[0], timeout=10) as control:
         try:
             for kernel in (False, True):
-                arrival._KERNEL_STAMPS = kernel and supported
-                clients[kernel] = GatewayClient(base_url, "bench-key", timeout=60)
+                transport = StampingTransport(kernel_stamps=kernel)
+                clients[kernel] = GatewayClient(base_url, "bench-key", timeout=60, transport=transport)
                 await _chat_all(clients[kernel], starts_ms)  # warm-up: connections, imports
-            arrival._KERNEL_STAMPS = supported
             for _ in range(repeats):
                 for kernel in (True, False):
                     results = await _chat_all(clients[kernel], starts_ms)
                     log = (await control.get("/_sim/requests", params={"model": MODEL})).json()
                     measured[kernel] += _compare(results, log, ttfts_ms)
         finally:
-            arrival._KERNEL_STAMPS = supported
             for client in clients.values():
                 await client.aclose()
     return measured
@@ -243,8 +240,8 @@ def _pct(values: list[float], q: float) -> float:
 
 def bench_ttft(streams: int, repeats: int) -> list[str]:
     """TTFT error with ``streams`` concurrent streams, kernel receive stamps (the client as shipped) against
-    the baseline of the same client stamping at the read (``arrival._KERNEL_STAMPS`` off), alternating
-    rounds on warm connections."""
+    the baseline of the same client stamping at the read (``StampingTransport(kernel_stamps=False)``),
+    alternating rounds on warm connections."""
     rng = random.Random(7)
     spread = [rng.uniform(200, 2000) for _ in range(streams)]
     rows = [

@@ -36,9 +36,9 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from exporter.gateway import arrival
 from exporter.gateway.arrival import StampedSocket
 from exporter.gateway.client import GatewayClient
+from exporter.gateway.transport import StampingTransport
 from exporter.gateway.types import ChatRequest
 
 TOKEN = "Steel"
@@ -208,9 +208,12 @@ async def main(streams: int, rounds: int, delay: float, spread: float, gap: floa
     port = ports.get(timeout=10)
     base_url = f"http://127.0.0.1:{port}/api/v1"
     names = ["GatewayClient", "GatewayClient, read stamps", "bare socket"]
-    # The second client is the same code with kernel stamps off: its sockets are opened (and kept alive)
-    # while the switch is off, so it stamps each read when its coroutine runs, as before stamping existed.
-    clients = [GatewayClient(base_url, "bench-key", timeout=30.0) for _ in range(2)]
+    # The second client is the same code with kernel stamps off: it stamps each read when its coroutine
+    # runs, as before stamping existed.
+    clients = [
+        GatewayClient(base_url, "bench-key", timeout=30.0, transport=StampingTransport(kernel_stamps=kernel))
+        for kernel in (True, False)
+    ]
     bare = [await _BareConnection.open(port) for _ in range(streams)]
     staggered = [delay + spread * i / streams for i in range(streams)]
     scenarios = {
@@ -221,10 +224,7 @@ async def main(streams: int, rounds: int, delay: float, spread: float, gap: floa
     }
     ms = 1000.0
     try:
-        arrival._KERNEL_STAMPS = False
-        await _round(clients[1:], [], [delay] * streams)  # warm-up: the read-stamping client's connections
-        arrival._KERNEL_STAMPS = arrival.kernel_timestamps_supported()
-        await _round(clients, bare, [delay] * streams)  # warm-up: the others, imports
+        await _round(clients, bare, [delay] * streams)  # warm-up: connections, imports
         print(f"TTFT measurement error (measured - served), {streams} concurrent streams x {rounds} rounds")
         for title, (delays, next_gap) in scenarios.items():
             errors: list[list[float]] = [[] for _ in names]

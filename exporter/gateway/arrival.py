@@ -80,7 +80,7 @@ def kernel_timestamps_supported() -> bool:
     return sys.platform == "linux" and _ANCILLARY_SPACE > 0 and platform.machine() in _GENERIC_ABI_MACHINES
 
 
-_KERNEL_STAMPS = kernel_timestamps_supported()
+_SUPPORTED = kernel_timestamps_supported()
 
 
 def since_arrival(response: httpx.Response) -> float:
@@ -93,21 +93,22 @@ def since_arrival(response: httpx.Response) -> float:
 class StampedSocket(anyio.abc.ByteStream):
     """A connected non-blocking TCP socket as an anyio byte stream; ``arrived`` is when the bytes of the
     latest ``receive`` arrived (``time.perf_counter()``; the kernel's stamp, else the read's own time),
-    ``stamped`` whether the kernel was asked for stamps. Example (a server stamping a request's arrival)::
+    ``stamped`` whether the kernel was asked for stamps (never when ``kernel_stamps`` is False or
+    ``kernel_timestamps_supported()`` is not). Example (a server stamping a request's arrival)::
 
         stream = StampedSocket(connection)
         data = await stream.receive()
         arrived = stream.arrived
     """
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, kernel_stamps: bool = True) -> None:
         sock.setblocking(False)
         self.sock = self._sock = sock
         self._closed = False
         self._waiters: dict[bool, asyncio.Future[None]] = {}  # writable? -> the task waiting for it
         self.arrived: float | None = None  # time.perf_counter() when the latest read's bytes arrived
         self.stamped = False
-        if _KERNEL_STAMPS:
+        if kernel_stamps and _SUPPORTED:
             try:
                 sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
                 self.stamped = True
@@ -373,10 +374,16 @@ def _interleave(infos: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 
 
 class ArrivalStampingBackend(httpcore.AsyncNetworkBackend):
-    """httpcore network backend whose TCP connections know when their bytes arrived (see the module)."""
+    """httpcore network backend whose TCP connections know when their bytes arrived (see the module).
 
-    def __init__(self, happy_eyeballs_delay: float = _HAPPY_EYEBALLS_DELAY) -> None:
+    ``kernel_stamps=False``: the same sockets, each read stamped when it runs (a baseline to measure against).
+    """
+
+    def __init__(
+        self, happy_eyeballs_delay: float = _HAPPY_EYEBALLS_DELAY, *, kernel_stamps: bool = True
+    ) -> None:
         self._delay = happy_eyeballs_delay
+        self.kernel_stamps = kernel_stamps and _SUPPORTED
         self._unix = httpcore.AnyIOBackend()
 
     async def connect_tcp(
@@ -414,7 +421,7 @@ class ArrivalStampingBackend(httpcore.AsyncNetworkBackend):
             raise httpcore.ConnectTimeout(f"no connection to {host}:{port} within {timeout}s") from exc
         except (OSError, UnicodeError, ValueError) as exc:  # UnicodeError: a host name IDNA cannot encode
             raise httpcore.ConnectError(f"{host}:{port}: {_describe(exc)}") from exc
-        raw = StampedSocket(sock)
+        raw = StampedSocket(sock, self.kernel_stamps)
         return _NetworkStream(raw, raw)
 
     async def connect_unix_socket(

@@ -75,6 +75,7 @@ __all__ = [
     "missing_key",
     "oversized_body",
     "parse_json_body",
+    "status_class",
     "truncated_stream",
 ]
 
@@ -348,10 +349,14 @@ def _decide(facts: ErrorFacts, status: int | None) -> tuple[Outcome, Reason]:
         if facts.error_type is not None and facts.error_type in _STRING_CODES:
             return _STRING_CODES[facts.error_type]
         return Outcome.TRANSPORT, Reason.MALFORMED_RESPONSE
-    return _by_status(status)
+    return status_class(status)
 
 
-def _by_status(status: int) -> tuple[Outcome, Reason]:
+def status_class(status: int) -> tuple[Outcome, Reason]:
+    """What an HTTP status alone says (step 5 of the decision order), for a reply with nothing else to go on.
+
+    Example: ``status_class(429)`` → ``(Outcome.TRANSPORT, Reason.RATE_LIMITED)``.
+    """
     if status in (408, 504, 524):
         return Outcome.TRANSPORT, Reason.TIMEOUT
     if status == 429:

@@ -51,10 +51,9 @@ from types import TracebackType
 from typing import Any, Literal
 from urllib.parse import quote
 
-import httpcore
 import httpx
 
-from exporter.gateway.arrival import ArrivalStampingBackend, since_arrival
+from exporter.gateway.arrival import since_arrival
 from exporter.gateway.chunks import ChunkAccumulator
 from exporter.gateway.classify import (
     classify_error_object,
@@ -66,7 +65,8 @@ from exporter.gateway.classify import (
     parse_json_body,
     truncated_stream,
 )
-from exporter.gateway.sse import SSEDecoder, SSEKind
+from exporter.gateway.sse import SSEDecoder, SSEEvent, SSEKind
+from exporter.gateway.transport import POOL_KEY, StampingTransport
 from exporter.gateway.types import (
     ChatRequest,
     ChatResult,
@@ -77,7 +77,14 @@ from exporter.gateway.types import (
 )
 from exporter.outcomes import Outcome, Reason, Usage
 
-__all__ = ["GatewayClient", "GatewayKind", "parse_endpoint", "parse_endpoints_response", "parse_generation"]
+__all__ = [
+    "GatewayClient",
+    "GatewayKind",
+    "Reply",
+    "parse_endpoint",
+    "parse_endpoints_response",
+    "parse_generation",
+]
 
 GatewayKind = Literal["openrouter", "openai-compatible"]
 
@@ -91,50 +98,8 @@ _EXCERPT_CHARS = 60
 _SENT_EVENT = ".send_request_headers.started"
 # After [DONE], how long to wait for the end of the body before closing the connection instead.
 _DRAIN_SECONDS = 0.1
-# Independent connection pools behind one client (see _ShardedTransport).
-_POOL_SHARDS = 16
-_POOL_KEY = "canary_pool_key"  # request extension: which pool (the pinned endpoint, else the model)
 # The catalogue (GET /models) is legitimately much larger than one completion.
 _CATALOGUE_BODY_FACTOR = 16
-
-
-class _ShardedTransport(httpx.AsyncBaseTransport):
-    """Several independent httpx connection pools; a request goes to the one its pool key hashes to.
-
-    httpcore's pool does bookkeeping in O(connections x requests) on every request start and end; with a
-    hundred concurrent streams on one pool that CPU time stalls the event loop and delays other streams'
-    reads, which is TTFT measurement error. Small pools keep that cost near constant.
-
-    Each pool's connections come from ``ArrivalStampingBackend``, so TTFT is stamped when the kernel received
-    the token, not when the event loop got round to it (``arrival.since_arrival``).
-    """
-
-    def __init__(self, shards: int) -> None:
-        ssl_context = httpx.create_ssl_context()  # built once, shared: creating one costs milliseconds
-        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-        backend = ArrivalStampingBackend()
-        self._pools = []
-        for _ in range(shards):
-            transport = httpx.AsyncHTTPTransport(verify=ssl_context, limits=limits)
-            # httpx builds its httpcore pool without a way to pass a network backend; this is that pool,
-            # same settings, with the stamping backend (tests/gateway/test_arrival.py checks it is used).
-            transport._pool = httpcore.AsyncConnectionPool(
-                ssl_context=ssl_context,
-                max_connections=limits.max_connections,
-                max_keepalive_connections=limits.max_keepalive_connections,
-                keepalive_expiry=limits.keepalive_expiry,
-                network_backend=backend,
-            )
-            self._pools.append(transport)
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        # One host's probes are sequential: keying the pool by host lets them reuse its warm connection.
-        key = request.extensions.get(_POOL_KEY) or request.url.path
-        return await self._pools[hash(key) % len(self._pools)].handle_async_request(request)
-
-    async def aclose(self) -> None:
-        for pool in self._pools:
-            await pool.aclose()
 
 
 _PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})  # what httpx reads (NO_PROXY only
@@ -147,10 +112,23 @@ def _proxies_from_environment() -> bool:
     return any(name.lower() in _PROXY_VARIABLES and value for name, value in os.environ.items())
 
 
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What ``GatewayClient.fetch`` read: the status, the body (its first ``limit`` bytes when
+    ``oversized``) and the headers."""
+
+    status: int
+    body: bytes
+    headers: httpx.Headers
+    oversized: bool = False
+
+
 @dataclass(slots=True)
 class _Progress:
     """Mutable bookkeeping of one chat call (local to the call, never shared)."""
 
+    scope: asyncio.Timeout  # the call's deadline: the overall one, or the first token's while that is sooner
+    overall_at: float  # loop time of the overall deadline
     t0: float = 0.0  # clock() just before sending
     loop_t0: float = 0.0  # the event loop's time at the same moment (deadlines run on the loop's clock)
     status: int | None = None
@@ -158,6 +136,18 @@ class _Progress:
     generation_header: str | None = None
     first_token_at: float | None = None  # loop time of the first-token deadline
     waiting_first_token: bool = False
+    received: int = 0  # bytes of the event stream so far
+
+    def wait_for_first_token(self, deadline: float) -> None:
+        """Bring the call's deadline forward to ``deadline`` seconds after sending, until a token comes."""
+        self.first_token_at = self.loop_t0 + deadline
+        self.waiting_first_token = True
+        self.scope.reschedule(min(self.first_token_at, self.overall_at))
+
+    def stop_waiting_for_first_token(self) -> None:
+        if self.waiting_first_token:
+            self.waiting_first_token = False
+            self.scope.reschedule(self.overall_at)
 
 
 class GatewayClient:
@@ -207,7 +197,9 @@ class GatewayClient:
                     "stamped when the exporter reads the token, not by the kernel"
                 )
             else:
-                transport = _ShardedTransport(_POOL_SHARDS)
+                transport = StampingTransport()
+        self.kernel_stamps = isinstance(transport, StampingTransport) and transport.kernel_stamps
+        """Whether TTFT is timed by the kernel's receive stamps (the default transport on Linux, no proxy)."""
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeout, connect=connect_timeout),
@@ -263,7 +255,7 @@ class GatewayClient:
 
     def build_chat_headers(self, request: ChatRequest) -> dict[str, str]:
         """The request headers ``chat`` sends (the API key included: never log this)."""
-        headers = self._base_headers()
+        headers = self._base_headers(self._api_key)
         headers["Accept"] = "text/event-stream" if request.stream else "application/json"
         if self._kind == "openrouter":
             headers["X-OpenRouter-Cache"] = "false"
@@ -346,20 +338,20 @@ class GatewayClient:
             count_reasoning_as_first_token=request.count_reasoning_as_first_token,
             count_whitespace_as_first_token=request.count_whitespace_as_first_token,
         )
-        progress = _Progress()
         loop = asyncio.get_running_loop()
         overall_at = loop.time() + self._timeout
         scope = asyncio.timeout_at(overall_at)
+        progress = _Progress(scope, overall_at)
         error: GatewayError | None
         timed_out_first_token = False
         progress.loop_t0 = loop.time()
         progress.t0 = self._clock()
         http_request.extensions["trace"] = self._send_stamper(progress, loop)
-        http_request.extensions[_POOL_KEY] = request.pin or request.model
+        http_request.extensions[POOL_KEY] = request.pin or request.model
         try:
             async with scope:
                 if request.stream:
-                    error = await self._stream(http_request, request, acc, progress, scope, overall_at)
+                    error = await self._stream(http_request, request, acc, progress)
                 else:
                     error = await self._plain(http_request, acc, progress)
         except TimeoutError as exc:
@@ -428,121 +420,131 @@ class GatewayClient:
     async def _plain(
         self, http_request: httpx.Request, acc: ChunkAccumulator, progress: _Progress
     ) -> GatewayError | None:
-        response = await self._http.send(http_request, stream=True)
+        response = await self._send(http_request, progress)
         try:
-            progress.status = response.status_code
-            progress.generation_header = response.headers.get("x-generation-id")
-            body, over = await self._read_bounded(response, self._max_body)
+            return await self._read_whole(response, acc)
         finally:
             await response.aclose()
+
+    async def _stream(
+        self, http_request: httpx.Request, request: ChatRequest, acc: ChunkAccumulator, progress: _Progress
+    ) -> GatewayError | None:
+        """A streamed chat: the events as they come (TTFT, first-token deadline), then what they add up to.
+
+        A host that answers with plain JSON (an error before the stream, or a completion not streamed) is read
+        whole, as ``_plain`` reads it."""
+        response = await self._send(http_request, progress)
+        try:
+            if (
+                "text/event-stream" not in response.headers.get("content-type", "")
+                or response.status_code >= 300
+            ):
+                error = await self._read_whole(response, acc)
+                if error is None and acc.saw_visible_token:  # not streamed: it came with the rest
+                    progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
+                return error
+            if request.first_token_deadline is not None:
+                progress.wait_for_first_token(request.first_token_deadline)
+            error = await self._read_events(response, acc, progress)
+        finally:
+            if (
+                not progress.scope.expired()
+            ):  # leaving for any reason but the deadline: closing is not a timeout
+                progress.stop_waiting_for_first_token()
+            await response.aclose()
+        return error or _stream_outcome(acc, response.status_code, progress.received)
+
+    async def _send(self, http_request: httpx.Request, progress: _Progress) -> httpx.Response:
+        response = await self._http.send(http_request, stream=True)
+        progress.status = response.status_code
+        progress.generation_header = response.headers.get("x-generation-id")
+        return response
+
+    async def _read_whole(self, response: httpx.Response, acc: ChunkAccumulator) -> GatewayError | None:
+        """A JSON reply read whole (bounded): an HTTP error classified from its body, or a completion."""
+        body, over = await self._read_bounded(response, self._max_body)
         if over:
             return oversized_body(self._max_body, response.status_code)
         if response.status_code >= 300:
             return classify_http_error(response.status_code, body, response.headers)
         return _read_completion(body, acc, response.status_code)
 
-    async def _stream(
-        self,
-        http_request: httpx.Request,
-        request: ChatRequest,
-        acc: ChunkAccumulator,
-        progress: _Progress,
-        scope: asyncio.Timeout,
-        overall_at: float,
+    async def _read_events(
+        self, response: httpx.Response, acc: ChunkAccumulator, progress: _Progress
     ) -> GatewayError | None:
-        clock = self._clock
-        response = await self._http.send(http_request, stream=True)
-        try:
-            status = progress.status = response.status_code
-            progress.generation_header = response.headers.get("x-generation-id")
-            if status >= 300 or "text/event-stream" not in response.headers.get("content-type", ""):
-                # An error before the stream (plain JSON with a 4xx/5xx), or a host that answered a
-                # streamed request with one JSON body: read it whole.
-                body, over = await self._read_bounded(response, self._max_body)
-                if over:
-                    return oversized_body(self._max_body, status)
-                if status >= 300:
-                    return classify_http_error(status, body, response.headers)
-                unstreamed = _read_completion(body, acc, status)
-                if unstreamed is None and acc.saw_visible_token:  # not streamed: it came with the rest
-                    progress.ttft = _ttft_at_arrival(clock(), progress.t0, response)
-                return unstreamed
-            if request.first_token_deadline is not None:
-                progress.first_token_at = progress.loop_t0 + request.first_token_deadline
-                progress.waiting_first_token = True
-                scope.reschedule(min(progress.first_token_at, overall_at))
-            decoder = SSEDecoder(max_event_chars=self._max_body, keep_comments=False)
-            received = 0
-            stopped = False
-            chunks = response.aiter_bytes()
-            async for chunk in chunks:
-                received += len(chunk)
-                if received > self._max_body:
-                    return oversized_body(self._max_body, status)
-                for event in decoder.feed(chunk):
-                    if event.kind is not SSEKind.EVENT:
-                        if event.kind is SSEKind.OVERSIZED:
-                            return malformed_response(f"SSE {event.text}", status)
-                        continue
-                    data = event.data
-                    if data == "[DONE]":
-                        acc.mark_done()
-                        stopped = True
-                        break
-                    problem = _feed_event(data, acc)
-                    if problem is not None:
-                        return malformed_response(problem, status)
-                    if acc.saw_visible_token and progress.ttft is None:
-                        # Stamped when the kernel received the read that carried the token.
-                        progress.ttft = _ttft_at_arrival(clock(), progress.t0, response)
-                        _stop_waiting_for_first_token(progress, scope, overall_at)
-                    if acc.error is not None:  # the gateway ends the stream after an error chunk
-                        stopped = True
-                        break
-                if stopped:
-                    break
-            _stop_waiting_for_first_token(progress, scope, overall_at)  # the stream has ended either way
-            if stopped:
-                await _drain(chunks, overall_at)
-            else:
-                for event in decoder.flush():
-                    if event.kind is SSEKind.EVENT and event.data != "[DONE]":
-                        problem = _feed_event(event.data, acc)
-                        if problem is not None:
-                            return malformed_response(problem, status)
-                        if acc.saw_visible_token and progress.ttft is None:
-                            progress.ttft = _ttft_at_arrival(clock(), progress.t0, response)
-                    elif event.kind is SSEKind.EVENT:
-                        acc.mark_done()
-        finally:
-            if not scope.expired():  # leaving for any reason but the deadline: closing is not a timeout
-                _stop_waiting_for_first_token(progress, scope, overall_at)
-            await response.aclose()
-        if acc.error is not None:
-            return classify_error_object(acc.error, mid_stream=True)
-        if acc.finish_reason == "error":
-            return GatewayError(
-                Outcome.TRANSPORT,
-                Reason.MID_STREAM_ERROR,
-                status,
-                "finish_reason 'error' without an error object",
-            )
-        if not acc.finished:
-            return truncated_stream(
-                f"no finish reason and no [DONE] after {received} bytes, {acc.chunks} chunks", status
-            )
+        """Feed the event stream into ``acc`` until ``[DONE]``, an error chunk or the end of the body; after
+        ``[DONE]`` or an error, drain the rest for the keep-alive connection. An error for an unreadable
+        stream (oversized, garbage)."""
+        decoder = SSEDecoder(max_event_chars=self._max_body, keep_comments=False)
+        chunks = response.aiter_bytes()
+        async for chunk in chunks:
+            progress.received += len(chunk)
+            if progress.received > self._max_body:
+                return oversized_body(self._max_body, response.status_code)
+            for event in decoder.feed(chunk):
+                ended = self._take_event(event, acc, progress, response)
+                if ended is not False:
+                    progress.stop_waiting_for_first_token()
+                    if ended is True:
+                        await _drain(chunks, progress.overall_at)
+                        return None
+                    return ended
+        progress.stop_waiting_for_first_token()  # the stream has ended either way
+        for event in decoder.flush():
+            ended = self._take_event(event, acc, progress, response)
+            if isinstance(ended, GatewayError):
+                return ended
         return None
 
-    async def _get_json(self, path: str, limit: int) -> Any | GatewayError:
-        headers = self._base_headers()
-        headers["Accept"] = "application/json"
+    def _take_event(
+        self, event: SSEEvent, acc: ChunkAccumulator, progress: _Progress, response: httpx.Response
+    ) -> bool | GatewayError:
+        """Feed one decoded event; True when the stream is over (``[DONE]``, an error chunk: the gateway ends
+        the stream after one), an error when the event is unreadable, else False."""
+        if event.kind is SSEKind.OVERSIZED:
+            return malformed_response(f"SSE {event.text}", response.status_code)
+        if event.kind is not SSEKind.EVENT:
+            return False
+        if event.data == "[DONE]":
+            acc.mark_done()
+            return True
+        problem = _feed_event(event.data, acc)
+        if problem is not None:
+            return malformed_response(problem, response.status_code)
+        if acc.saw_visible_token and progress.ttft is None:
+            # Stamped when the kernel received the read that carried the token.
+            progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
+            progress.stop_waiting_for_first_token()
+        return acc.error is not None
+
+    async def fetch(
+        self,
+        method: str,
+        url: str,
+        api_key: str | None,
+        *,
+        json_body: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Reply | GatewayError:
+        """One request for a JSON reply, read whole up to ``limit`` bytes (default ``max_body_bytes``), or
+        the classified reason there is no reply (timeout, network; never raises for those). ``url`` is a
+        path under ``base_url`` or an absolute URL; ``api_key`` is sent as a bearer token when set. Not
+        logged: the caller decides what a reply means. What routability's probes go through.
+
+        Example: ``await client.fetch("GET", "/models", key)`` → ``Reply(status=200, body=b'{"data": ...')``.
+        """
+        limit = self._max_body if limit is None else limit
+        sent = self._base_headers(api_key)
+        sent["Accept"] = "application/json"
+        sent.update(headers or {})
+        target = url if "://" in url else self._base + url
         scope = asyncio.timeout(self._timeout)
         status: int | None = None
         try:
             async with scope:
-                response = await self._http.send(
-                    self._http.build_request("GET", self._base + path, headers=headers), stream=True
-                )
+                request = self._http.build_request(method, target, json=json_body, headers=sent)
+                response = await self._http.send(request, stream=True)
                 try:
                     status = response.status_code
                     body, over = await self._read_bounded(response, limit)
@@ -556,13 +558,19 @@ class GatewayClient:
             )
         except (httpx.HTTPError, OSError) as exc:
             return classify_exception(exc)
-        if over:
-            return oversized_body(limit, status)
-        if status >= 300:
-            return classify_http_error(status, body, response.headers)
-        parsed, problem = parse_json_body(body)
+        return Reply(response.status_code, body, response.headers, over)
+
+    async def _get_json(self, path: str, limit: int) -> Any | GatewayError:
+        reply = await self.fetch("GET", path, self._api_key, limit=limit)
+        if isinstance(reply, GatewayError):
+            return reply
+        if reply.oversized:
+            return oversized_body(limit, reply.status)
+        if reply.status >= 300:
+            return classify_http_error(reply.status, reply.body, reply.headers)
+        parsed, problem = parse_json_body(reply.body)
         if problem is not None:
-            return malformed_response(f"HTTP {status}: {problem}", status)
+            return malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
         return parsed
 
     async def _read_bounded(self, response: httpx.Response, limit: int) -> tuple[bytes, bool]:
@@ -578,10 +586,10 @@ class GatewayClient:
             parts.append(chunk)
         return b"".join(parts), False
 
-    def _base_headers(self) -> dict[str, str]:
+    def _base_headers(self, api_key: str | None) -> dict[str, str]:
         headers: dict[str, str] = {}
-        if self._api_key is not None:
-            headers["Authorization"] = f"Bearer {self._api_key}"
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
         if self._kind == "openrouter":
             headers["X-OpenRouter-Title"] = self._app_title
         return headers
@@ -627,10 +635,18 @@ def _ttft_at_arrival(now: float, sent: float, response: httpx.Response) -> float
     return now - sent - (age if age <= now - sent else 0.0)
 
 
-def _stop_waiting_for_first_token(progress: _Progress, scope: asyncio.Timeout, overall_at: float) -> None:
-    if progress.waiting_first_token:
-        progress.waiting_first_token = False
-        scope.reschedule(overall_at)
+def _stream_outcome(acc: ChunkAccumulator, status: int, received: int) -> GatewayError | None:
+    """What a stream that was read to its end adds up to: an error chunk, ``finish_reason: "error"``, a
+    stream cut short (no finish reason and no ``[DONE]``), or None (a complete reply)."""
+    if acc.error is not None:
+        return classify_error_object(acc.error, mid_stream=True)
+    if acc.finish_reason == "error":
+        return _error_finish(status)
+    if not acc.finished:
+        return truncated_stream(
+            f"no finish reason and no [DONE] after {received} bytes, {acc.chunks} chunks", status
+        )
+    return None
 
 
 async def _drain(chunks: AsyncIterator[bytes], overall_at: float) -> None:
@@ -676,13 +692,14 @@ def _read_completion(body: bytes, acc: ChunkAccumulator, status: int) -> Gateway
     if not isinstance(choices, list) or not choices:
         return malformed_response(f"HTTP {status}: completion without choices: {_shape(parsed)}", status)
     if acc.finish_reason == "error":
-        return GatewayError(
-            Outcome.TRANSPORT,
-            Reason.MID_STREAM_ERROR,
-            status,
-            "finish_reason 'error' without an error object",
-        )
+        return _error_finish(status)
     return None
+
+
+def _error_finish(status: int) -> GatewayError:
+    return GatewayError(
+        Outcome.TRANSPORT, Reason.MID_STREAM_ERROR, status, "finish_reason 'error' without an error object"
+    )
 
 
 def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:

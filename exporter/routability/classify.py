@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from exporter.gateway.classify import ErrorFacts, error_facts
-from exporter.outcomes import Reason
+from exporter.gateway.classify import ErrorFacts, error_facts, status_class
+from exporter.outcomes import Outcome, Reason
 from exporter.routability.model import Source, Status, Verdict
 
 # availability codes that state the model itself is absent (reference §4.4); the rest are about our
@@ -147,17 +147,13 @@ def _absence(status: int, error: Any, facts: ErrorFacts, source: Source) -> Reas
 
 
 def _transient_reason(status: int) -> Reason:
-    if status == 429:
-        return Reason.RATE_LIMITED
-    if status in (408, 504, 524):
-        return Reason.TIMEOUT
-    if status >= 500:
-        return Reason.SERVER_ERROR
-    if status in (401, 403):
-        return Reason.AUTH
-    if status == 402:
-        return Reason.CREDITS
-    return Reason.BAD_REQUEST
+    """The gateway's reading of the status, except that a status alone never says the model is gone (a bare
+    404 may be a wrong base URL) and a non-error status here is a request we cannot use: both are
+    ``bad_request``."""
+    outcome, reason = status_class(status)
+    if outcome is Outcome.UNAVAILABLE or status < 400:
+        return Reason.BAD_REQUEST
+    return reason
 
 
 def _text(value: Any) -> str:

@@ -1,6 +1,7 @@
 """The network seam of the routability job: one JSON request, one ``HttpReply`` value, never an exception.
 
-``HttpxTransport`` is the real implementation (httpx; pass ``transport=httpx.MockTransport(...)`` in tests).
+``HttpxTransport`` is the real implementation, the gateway package's client (pass
+``transport=httpx.MockTransport(...)`` in tests).
 Bodies are read up to a bound; a reply that is not JSON is kept as text for the classifier.
 """
 
@@ -13,6 +14,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
+
+from exporter.gateway.client import GatewayClient
+from exporter.gateway.types import GatewayError
+from exporter.outcomes import Reason
 
 MAX_BODY_BYTES = 32 * 1024 * 1024  # a full /models catalogue with descriptions is a few MB
 # Never replay a cached answer (it would prove nothing); name ourselves. Harmless on plain OpenAI hosts.
@@ -39,7 +44,8 @@ class JsonTransport(Protocol):
 
 
 class HttpxTransport:
-    """JSON over httpx with a per-request timeout.
+    """JSON over the gateway package's client (``GatewayClient.fetch``: its connection pools, bounded reads
+    and exception classification), with a per-request timeout.
 
     Example::
 
@@ -55,11 +61,15 @@ class HttpxTransport:
         transport: httpx.AsyncBaseTransport | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
-        self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout),
+        self._headers = {**DEFAULT_HEADERS, **(headers or {})}
+        self._client = GatewayClient(
+            "",  # every request names its absolute URL: the gateway's or a direct route's
+            None,  # every request brings its route's key
+            kind="openai-compatible",  # no headers of its own: ours are DEFAULT_HEADERS
             transport=transport,
-            headers={**DEFAULT_HEADERS, **(headers or {})},
-            follow_redirects=False,
+            timeout=timeout,
+            connect_timeout=timeout,
+            max_body_bytes=MAX_BODY_BYTES,
         )
 
     async def aclose(self) -> None:
@@ -68,24 +78,14 @@ class HttpxTransport:
     async def request(
         self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
     ) -> HttpReply:
-        headers = {"Accept": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        try:
-            async with self._client.stream(method, url, json=body, headers=headers) as response:
-                raw = bytearray()
-                async for chunk in response.aiter_bytes():
-                    raw.extend(chunk)
-                    if len(raw) > MAX_BODY_BYTES:
-                        return HttpReply(
-                            response.status_code, "", "", f"body larger than {MAX_BODY_BYTES} bytes"
-                        )
-                retry_after = retry_after_seconds(response.headers.get("retry-after"))
-                return HttpReply(response.status_code, _parse(bytes(raw)), retry_after=retry_after)
-        except httpx.TimeoutException as exc:
-            return HttpReply(None, None, "timeout", type(exc).__name__)
-        except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            return HttpReply(None, None, "network", f"{type(exc).__name__}: {exc}")
+        reply = await self._client.fetch(method, url, api_key, json_body=body, headers=self._headers)
+        if isinstance(reply, GatewayError):
+            failure = "timeout" if reply.reason is Reason.TIMEOUT else "network"
+            return HttpReply(None, None, failure, reply.detail)
+        if reply.oversized:
+            return HttpReply(reply.status, "", "", f"body larger than {MAX_BODY_BYTES} bytes")
+        retry_after = retry_after_seconds(reply.headers.get("retry-after"))
+        return HttpReply(reply.status, _parse(reply.body), retry_after=retry_after)
 
 
 def retry_after_seconds(value: str | None) -> float | None:

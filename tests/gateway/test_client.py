@@ -15,6 +15,7 @@ from exporter.gateway.classify import missing_key
 from exporter.gateway.client import GatewayClient, parse_endpoint
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason, Usage
+from tests.virtual_time import loop_clock, run_virtual
 
 from .conftest import FIXTURES, read_stream
 
@@ -32,7 +33,9 @@ Step = bytes | float  # bytes are sent, a float is a pause in seconds
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coro)
+    """Run on a virtual clock: the mock streams' pauses and the client's deadlines take no real time, and
+    a busy machine cannot stretch one past the other."""
+    return run_virtual(coro)
 
 
 def request(**overrides: Any) -> ChatRequest:
@@ -55,6 +58,7 @@ class Recorder:
 
 def client_for(handler: Handler, **kwargs: Any) -> GatewayClient:
     kwargs.setdefault("logger", logging.getLogger(LOGGER))
+    kwargs.setdefault("clock", loop_clock)  # TTFT and elapsed on the loop's virtual clock
     api_key = kwargs.pop("api_key", KEY)
     return GatewayClient(BASE, api_key, transport=httpx.MockTransport(handler), **kwargs)
 
@@ -333,10 +337,9 @@ def test_ttft_is_the_clock_at_the_read_with_the_first_visible_token_minus_the_se
     assert result.generation_id == "gen-1"
 
 
-def test_ttft_with_a_real_delay() -> None:
+def test_ttft_through_pauses_of_the_stream() -> None:
     result = chat(sse([COMMENT, 0.1, delta(""), 0.1, delta("Hi"), FINISH]), request(stream=True))
-    assert result.ttft_seconds is not None
-    assert 0.2 <= result.ttft_seconds < 0.45
+    assert result.ttft_seconds == pytest.approx(0.2)  # virtual time: exact
 
 
 def test_an_error_before_the_stream_is_classified_from_its_json_body(
@@ -428,7 +431,7 @@ def test_no_visible_token_by_the_deadline_closes_the_stream_and_is_not_an_error(
     assert result.first_token_timed_out is True
     assert result.error is None and result.status == 200
     assert result.ttft_seconds is None and result.content == ""
-    assert 0.3 <= result.elapsed_seconds < 1.5
+    assert result.elapsed_seconds == pytest.approx(0.3)  # virtual time: the deadline exactly
     assert closed == [True]
 
 
@@ -463,7 +466,8 @@ def test_a_token_before_the_deadline_lets_the_stream_continue_past_it() -> None:
     result = chat(sse(items), request(stream=True, first_token_deadline=0.2))
     assert not result.first_token_timed_out and result.error is None
     assert result.content == "Hi there"
-    assert result.ttft_seconds is not None and result.ttft_seconds < 0.2
+    assert result.ttft_seconds == pytest.approx(0.0)
+    assert result.elapsed_seconds == pytest.approx(0.4)
 
 
 def test_no_response_headers_by_the_overall_timeout_is_a_transport_timeout() -> None:
@@ -480,7 +484,7 @@ def test_no_response_headers_by_the_overall_timeout_is_a_transport_timeout() -> 
     )
     assert "response headers" in result.error.detail
     assert not result.first_token_timed_out
-    assert result.elapsed_seconds < 1.5
+    assert result.elapsed_seconds == pytest.approx(0.3)
 
 
 def test_a_stream_that_stalls_after_the_first_token_times_out_with_its_content() -> None:
@@ -667,7 +671,7 @@ def test_a_streamed_request_answered_with_one_json_body_still_measures_ttft() ->
 
     result = run(client_for(respond).chat(request(stream=True, first_token_deadline=5.0)))
     assert result.error is None and result.content == "Welcome, traveller."
-    assert result.ttft_seconds is not None and result.ttft_seconds >= 0.04
+    assert result.ttft_seconds == pytest.approx(0.05)
 
 
 def test_a_first_token_in_a_final_event_without_its_blank_line_still_counts() -> None:

@@ -18,8 +18,22 @@ KIMI = "moonshotai/kimi-k2-0905"
 WINDOW = 0.5  # the default fleet's generation_404_window
 
 
+class ManualClock:
+    """The simulator's wall clock, moved by the test: the generation log's 404 window is exact."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _simulator(clock: ManualClock, **kwargs: int) -> SimulatorServer:
+    return SimulatorServer(Simulator(load_fleet(DEFAULT_FLEET), clock=clock, **kwargs))
+
+
 async def _chat_then_lookup(
-    server: SimulatorServer, pins: list[str], wait: float
+    server: SimulatorServer, clock: ManualClock, pins: list[str], wait: float
 ) -> list[Generation | GatewayError]:
     async with GatewayClient(server.base_url, "key", timeout=10.0) as gateway:
         ids = []
@@ -28,24 +42,26 @@ async def _chat_then_lookup(
             result = await gateway.chat(request)
             assert result.error is None and result.generation_id
             ids.append(result.generation_id)
-        await asyncio.sleep(wait)
+        clock.now += wait  # the gateway's time passes; none of ours needs to
         return [await gateway.generation(gen_id) for gen_id in ids]
 
 
 def test_a_generation_names_the_display_name_that_served_it() -> None:
-    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as server:
-        started = time.time()
-        (record,) = asyncio.run(_chat_then_lookup(server, ["deepinfra/turbo"], WINDOW + 0.2))
+    clock = ManualClock()
+    with _simulator(clock) as server:
+        started = clock.now
+        (record,) = asyncio.run(_chat_then_lookup(server, clock, ["deepinfra/turbo"], WINDOW + 0.2))
     assert isinstance(record, Generation)
     assert record.model == KIMI and record.provider_name == "DeepInfra"
     assert [a.provider_name for a in record.attempts] == ["DeepInfra"] and record.attempts[0].status == 200
-    assert record.created_at is not None and started - 2 <= record.created_at <= time.time()
+    assert record.created_at is not None and started - 1 <= record.created_at <= clock.now
     assert record.tokens_completion > 0
 
 
 def test_a_record_asked_for_at_once_is_a_404_for_a_moment() -> None:
-    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as server:
-        (record,) = asyncio.run(_chat_then_lookup(server, ["parasail/fp8"], 0.0))
+    clock = ManualClock()
+    with _simulator(clock) as server:
+        (record,) = asyncio.run(_chat_then_lookup(server, clock, ["parasail/fp8"], WINDOW - 0.01))
     assert isinstance(record, GatewayError) and record.status == 404
 
 
@@ -61,10 +77,10 @@ def test_an_unknown_id_is_a_404_error_value() -> None:
 
 
 def test_the_simulator_keeps_only_the_newest_records() -> None:
-    with SimulatorServer(Simulator(load_fleet(DEFAULT_FLEET), max_generations=2)) as server:
-        records = asyncio.run(
-            _chat_then_lookup(server, ["deepinfra/fp8", "novita/fp8", "parasail/fp8"], WINDOW + 0.2)
-        )
+    clock = ManualClock()
+    with _simulator(clock, max_generations=2) as server:
+        pins = ["deepinfra/fp8", "novita/fp8", "parasail/fp8"]
+        records = asyncio.run(_chat_then_lookup(server, clock, pins, WINDOW + 0.2))
     assert isinstance(records[0], GatewayError) and records[0].status == 404
     assert [r.provider_name for r in records[1:] if isinstance(r, Generation)] == ["NovitaAI", "Parasail"]
 

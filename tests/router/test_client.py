@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 from exporter.router import IgnoreListClient, merge_ignore_tags
 from exporter.router.examples.openrouter_router import ProductRouter
+from tests.virtual_time import loop_clock, run_virtual
 
 
 class FakeReceiver:
@@ -94,15 +96,19 @@ def test_merge_is_a_union_that_never_removes_and_never_mutates() -> None:
 
 
 def test_merge_never_waits_for_the_network() -> None:
-    def slow(request: httpx.Request) -> httpx.Response:
-        time.sleep(2)
+    polling, release = threading.Event(), threading.Event()
+
+    def stuck(request: httpx.Request) -> httpx.Response:
+        polling.set()
+        release.wait(10)
         return httpx.Response(500)
 
-    client = IgnoreListClient("http://r", ["m/x"], poll_interval=60, transport=httpx.MockTransport(slow))
-    with client:  # a background poll is stuck in the slow transport
-        started = time.perf_counter()
+    client = IgnoreListClient("http://r", ["m/x"], poll_interval=60, transport=httpx.MockTransport(stuck))
+    with client:
+        assert polling.wait(10)  # a background poll is stuck in the transport...
         assert client.merge_ignore({"model": "m/x"}) == {"model": "m/x"}
-        assert time.perf_counter() - started < 0.05
+        assert not release.is_set()  # ...and merging answered all the same: no timing window involved
+        release.set()
 
 
 def test_asyncio_polling() -> None:
@@ -112,7 +118,11 @@ def test_asyncio_polling() -> None:
         return fake(request)
 
     client = IgnoreListClient(
-        "http://r", ["m/x", "m/y"], poll_interval=0.01, transport=httpx.MockTransport(handler)
+        "http://r",
+        ["m/x", "m/y"],
+        poll_interval=0.01,
+        transport=httpx.MockTransport(handler),
+        clock=loop_clock,
     )
 
     async def scenario() -> None:
@@ -121,7 +131,7 @@ def test_asyncio_polling() -> None:
             await asyncio.sleep(0.005)
         task.cancel()
 
-    asyncio.run(asyncio.wait_for(scenario(), 5))
+    run_virtual(asyncio.wait_for(scenario(), 5))  # virtual time: the load of the machine cannot stretch it
     assert client.ignored("m/y") == ("bad/1",)
 
 
@@ -140,7 +150,7 @@ def test_against_a_real_receiver_and_the_example_router(tmp_path: Path) -> None:
         ).raise_for_status()
         lists = IgnoreListClient(server.base_url, ["m/x"], poll_interval=0.05)
         with lists:
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 60  # a bound against hanging, not a window: left when ready
             while lists.ignored("m/x") != ("down/1",) and time.monotonic() < deadline:
                 time.sleep(0.01)
             router = ProductRouter(
@@ -161,7 +171,9 @@ def test_asyncio_polling_survives_an_unexpected_error(caplog: pytest.LogCaptureF
             raise RuntimeError("surprise")  # not an httpx.HTTPError
         return fake(request)
 
-    client = IgnoreListClient("http://r", ["m/x"], poll_interval=0.01, transport=httpx.MockTransport(handler))
+    client = IgnoreListClient(
+        "http://r", ["m/x"], poll_interval=0.01, transport=httpx.MockTransport(handler), clock=loop_clock
+    )
 
     async def scenario() -> bool:
         task = asyncio.create_task(client.run())
@@ -172,7 +184,7 @@ def test_asyncio_polling_survives_an_unexpected_error(caplog: pytest.LogCaptureF
         return alive
 
     with caplog.at_level(logging.ERROR, logger="canary.router"):
-        alive = asyncio.run(asyncio.wait_for(scenario(), 5))
+        alive = run_virtual(asyncio.wait_for(scenario(), 5))
     assert alive
     assert client.ignored("m/x") == ("bad/1",)
     assert any(r.exc_info and "surprise" in str(r.exc_info[1]) for r in caplog.records)
