@@ -18,7 +18,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import anyio.to_thread
@@ -44,7 +44,7 @@ from exporter.receiver.store import StoreWriteError
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.body import Rejected, read_json, uint
 from exporter.web.etag import etag_matches
-from exporter.web.models import validated
+from exporter.web.models import ErrorBody, validated
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
@@ -55,9 +55,16 @@ class _Reject(Rejected):
     """A 4xx of this API (the shared ``Rejected`` plus its JSON response)."""
 
 
-def _send(body: BaseModel, status_code: int = 200, *, exclude_none: bool = False) -> JSONResponse:
+def _send(
+    body: BaseModel,
+    status_code: int = 200,
+    *,
+    exclude_none: bool = False,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
     """A response built from its model (``bodies``), as the OpenAPI document describes it."""
-    return JSONResponse(body.model_dump(mode="json", exclude_none=exclude_none), status_code=status_code)
+    content = body.model_dump(mode="json", exclude_none=exclude_none)
+    return JSONResponse(content, status_code=status_code, headers=headers)
 
 
 def _respond(reject: Rejected) -> JSONResponse:
@@ -210,7 +217,8 @@ class _Api:
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return JSONResponse({"error": "http_error", "message": exc.detail}, status_code=exc.status_code)
+        body = ErrorBody(error="http_error", message=exc.detail)
+        return _send(body, exc.status_code, headers=exc.headers)  # a 405 keeps its Allow header
 
 
 def build_app(

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from exporter.receiver import bodies
 from exporter.receiver.payloads import Notification
+from exporter.receiver.rfc3339 import SCHEMA as TIMESTAMP_SCHEMA
 from exporter.web.models import REF_TEMPLATE, ErrorBody, component_schemas
 
 _INPUTS: tuple[type[BaseModel], ...] = (Notification, bodies.LiftBody, bodies.IncidentBody)
@@ -138,7 +139,7 @@ def openapi_document() -> dict[str, Any]:
                     "parameters": [
                         _query(
                             "since",
-                            {"type": "string"},
+                            {"anyOf": [{"type": "string", "pattern": "^[0-9]{0,18}$"}, TIMESTAMP_SCHEMA]},
                             description="a decision seq (exclusive) or an RFC 3339 time (inclusive)",
                         ),
                         _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000}),

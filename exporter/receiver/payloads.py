@@ -64,7 +64,11 @@ Labels = Annotated[
 ]
 Annotations = Annotated[
     dict[Key, Annotated[str, StringConstraints(max_length=MAX_ANNOTATION_CHARS)]],
-    Field(max_length=MAX_LABELS, description="an object of string values"),
+    Field(
+        max_length=MAX_LABELS,
+        description="an object of string values (null: none, as a Go nil map is sent)",
+        json_schema_extra={"type": ["object", "null"]},
+    ),
 ]
 
 

@@ -87,7 +87,13 @@ def _validate(value: Any) -> float:
         ) from None
 
 
-#: A model field holding an RFC 3339 instant as Unix seconds (input: the string; schema: ``date-time``).
-Timestamp = Annotated[
-    float, PlainValidator(_validate), WithJsonSchema({"type": "string", "format": "date-time"})
-]
+#: The JSON schema of an accepted timestamp: a date-time whose year is 1971 to 9998, so that whatever the
+#: offset the instant is in range (a subset of what is accepted: 1970 and 9999 are, within range, too).
+SCHEMA = {
+    "type": "string",
+    "format": "date-time",
+    "pattern": r"^(197[1-9]|19[89][0-9]|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-",
+    "description": "RFC 3339 with an offset (Z or +01:00), UTC years 1970 to 9999",
+}
+#: A model field holding an RFC 3339 instant as Unix seconds (input: the string; schema: ``SCHEMA``).
+Timestamp = Annotated[float, PlainValidator(_validate), WithJsonSchema(SCHEMA)]
