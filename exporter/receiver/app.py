@@ -173,7 +173,7 @@ class _Api:
         )
         if isinstance(result, Response):
             return result
-        incident_id = next(d.incident_id for d in result if d.kind == "incident_add")
+        incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
         return _send(bodies.IncidentAdded(id=str(incident_id), decisions=result), status_code=201)
 
     async def admin_remove_incident(self, request: Request) -> Response:
@@ -265,7 +265,7 @@ async def _sweep_forever(service: ReceiverService, interval: float) -> None:
 
 async def _admin(
     call: Callable[..., tuple[Decision, ...] | Refused], *args: Any
-) -> Response | list[bodies.DecisionRecord]:
+) -> Response | list[dict[str, Any]]:
     try:
         result = await anyio.to_thread.run_sync(call, *args)
     except StoreWriteError as exc:
@@ -273,7 +273,7 @@ async def _admin(
     if isinstance(result, Refused):
         code = {404: "not_found", 409: "conflict"}.get(result.status, "bad_request")
         return JSONResponse({"error": code, "message": result.message}, status_code=result.status)
-    return [bodies.DecisionRecord.model_validate(decision_to_json(d)) for d in result]
+    return [decision_to_json(d) for d in result]
 
 
 def _authorize(request: Request, token: bytes) -> None:

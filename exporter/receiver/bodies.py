@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints, TypeAdapter, WithJsonSchema
 
 from exporter.receiver.merge import Layer
 from exporter.receiver.rfc3339 import Timestamp
-from exporter.receiver.state import Kind, Mode
-from exporter.web.models import Body, ErrorBody
+from exporter.receiver.state import Decision, Kind, Mode
+from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
 __all__ = ["ErrorBody"]  # the shared error body, answered by this API too
 
@@ -66,32 +66,17 @@ class WebhookReply(Body):
     decisions: list[DecisionBrief]
 
 
-class DecisionRecord(Body):
-    """A decision-log entry (``codec.decision_to_json``), read back from the store's JSON (so not strict);
-    entries may carry fields newer than this list."""
+def _decision_schema() -> dict[str, Any]:
+    """A decision-log entry's schema (``codec.decision_to_json``), from ``state.Decision`` itself."""
+    schema = TypeAdapter(Decision).json_schema(mode="serialization", ref_template=REF_TEMPLATE)
+    schema.pop("$defs", None)  # Kind and Mode: components of their own, under the same names
+    schema["properties"]["time"] = {"type": "string", "format": "date-time", "description": "at, as text"}
+    schema["required"] = [*schema.get("required", []), "time"]
+    return {**schema, "title": "DecisionRecord"}
 
-    model_config = ConfigDict(extra="allow", strict=False)
 
-    seq: int
-    at: float = Field(description="Unix seconds")
-    time: TimeText
-    kind: Kind
-    reason: str
-    model: str | None = None
-    provider: str | None = None
-    mode: Mode | None = None
-    rung: int | None = None
-    until: float | None = Field(default=None, description="Unix seconds")
-    episode: str | None = None
-    incident_id: str | None = None
-    discovered: list[str] | None = None
-    closes: list[str] | None = None
-    source: str | None = None
-    inputs: dict[str, Any] | None = None
-    starts_at: float | None = Field(default=None, description="the alert's startsAt, Unix seconds")
-    explanation: dict[str, Any] | None = Field(
-        None, description="why a suspend alert fired: failing_contracts, failing_reasons, evidence_url"
-    )
+#: A decision-log entry as stored (passed through, never re-validated: the store checked it).
+DecisionRecord = Annotated[dict[str, Any], WithJsonSchema(_decision_schema())]
 
 
 class Decisions(Body):

@@ -310,7 +310,7 @@ class ReceiverService:
         Read from the store's log (the whole history, paged), never from memory."""
         chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
         return bodies.DecisionsPage(
-            decisions=[bodies.DecisionRecord.model_validate(entry) for entry in chosen],
+            decisions=chosen,
             next_since=chosen[-1]["seq"]
             if chosen
             else (since_seq if since_seq is not None else self._state.seq),
