@@ -18,17 +18,19 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import anyio.to_thread
 from prometheus_client import CONTENT_TYPE_LATEST
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from exporter.receiver import bodies
 from exporter.receiver.codec import decision_to_json
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import Refused
@@ -42,15 +44,27 @@ from exporter.receiver.store import StoreWriteError
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.body import Rejected, read_json, uint
 from exporter.web.etag import etag_matches
+from exporter.web.models import ErrorBody, validated
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
-MAX_FIELD_CHARS = 4096  # any admin body field
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
 class _Reject(Rejected):
     """A 4xx of this API (the shared ``Rejected`` plus its JSON response)."""
+
+
+def _send(
+    body: BaseModel,
+    status_code: int = 200,
+    *,
+    exclude_none: bool = False,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    """A response built from its model (``bodies``), as the OpenAPI document describes it."""
+    content = body.model_dump(mode="json", exclude_none=exclude_none)
+    return JSONResponse(content, status_code=status_code, headers=headers)
 
 
 def _respond(reject: Rejected) -> JSONResponse:
@@ -104,7 +118,7 @@ class _Api:
             self.svc().count_webhook("error")
             return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
         self.svc().count_webhook("ok")
-        return JSONResponse({"status": "ok", "decisions": [_brief(d) for d in decisions]})
+        return _send(bodies.WebhookReply(decisions=[_brief(d) for d in decisions]))
 
     # -- reads (no token; the decision log may need read_token) ---------------------------------------
     async def ignore(self, request: Request) -> Response:
@@ -120,10 +134,10 @@ class _Api:
         return Response(view.body, media_type="application/json", headers=headers)
 
     async def suspensions(self, request: Request) -> Response:
-        return JSONResponse(self.svc().suspensions())
+        return _send(self.svc().suspensions())
 
     async def incidents(self, request: Request) -> Response:
-        return JSONResponse(self.svc().incidents())
+        return _send(self.svc().incidents())
 
     async def decisions(self, request: Request) -> Response:
         try:
@@ -132,38 +146,35 @@ class _Api:
             since_seq, since_time, limit = _decision_query(request)
         except Rejected as reject:
             return _respond(reject)
-        return JSONResponse(self.svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit))
+        page = self.svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit)
+        return _send(page)
 
     # -- admin (admin token) --------------------------------------------------------------------------
     async def admin_lift(self, request: Request) -> Response:
         try:
             _authorize(request, self.admin_token)
-            body = await read_json(request, ADMIN_MAX_BODY)
-            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
-            until = _until(fields)
+            lift = validated(
+                bodies.LiftBody, await read_json(request, ADMIN_MAX_BODY), "invalid request body"
+            )
         except Rejected as reject:
             return _respond(reject)
-        result = await _admin(self.svc().lift, fields["model"], fields["provider"], fields["reason"], until)
-        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+        result = await _admin(self.svc().lift, lift.model, lift.provider, lift.reason, lift.until)
+        return result if isinstance(result, Response) else _send(bodies.Decisions(decisions=result))
 
     async def admin_add_incident(self, request: Request) -> Response:
         try:
             _authorize(request, self.admin_token)
             body = await read_json(request, ADMIN_MAX_BODY)
-            force = body.pop("force", False) if isinstance(body, dict) else False
-            if not isinstance(force, bool):
-                raise _Reject(400, "bad_request", "invalid incident", ["force: expected true or false"])
-            fields = _fields(body, required=("model", "provider", "reason"), optional=("until",))
-            until = _until(fields)
+            new = validated(bodies.IncidentBody, body, "invalid request body")
         except Rejected as reject:
             return _respond(reject)
         result = await _admin(
-            self.svc().add_incident, fields["model"], fields["provider"], fields["reason"], until, force
+            self.svc().add_incident, new.model, new.provider, new.reason, new.until, new.force
         )
         if isinstance(result, Response):
             return result
         incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
-        return JSONResponse({"id": incident_id, "decisions": result}, status_code=201)
+        return _send(bodies.IncidentAdded(id=str(incident_id), decisions=result), status_code=201)
 
     async def admin_remove_incident(self, request: Request) -> Response:
         try:
@@ -172,15 +183,16 @@ class _Api:
             return _respond(reject)
         reason = request.query_params.get("reason", "")
         result = await _admin(self.svc().remove_incident, request.path_params["incident_id"], reason)
-        return result if isinstance(result, Response) else JSONResponse({"decisions": result})
+        return result if isinstance(result, Response) else _send(bodies.Decisions(decisions=result))
 
     # -- operations -----------------------------------------------------------------------------------
     async def healthz(self, request: Request) -> Response:
         service = self.svc()
-        body = {"status": "ok", "mode": str(service.policy.mode), "seq": service.state.seq}
+        mode, seq = service.policy.mode, service.state.seq
         if service.damaged is not None:
-            return JSONResponse({**body, "status": "damaged", "message": service.damaged}, status_code=503)
-        return JSONResponse(body)
+            damaged = bodies.Health(status="damaged", mode=mode, seq=seq, message=service.damaged)
+            return _send(damaged, status_code=503)
+        return _send(bodies.Health(status="ok", mode=mode, seq=seq), exclude_none=True)
 
     async def metrics(self, request: Request) -> Response:
         return Response(render(self.svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
@@ -205,7 +217,8 @@ class _Api:
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return JSONResponse({"error": "http_error", "message": exc.detail}, status_code=exc.status_code)
+        body = ErrorBody(error="http_error", message=exc.detail)
+        return _send(body, exc.status_code, headers=exc.headers)  # a 405 keeps its Allow header
 
 
 def build_app(
@@ -274,41 +287,6 @@ def _authorize(request: Request, token: bytes) -> None:
         raise _Reject(401, "unauthorized", what)
 
 
-def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise _Reject(400, "bad_request", "expected a JSON object", ["<body>: expected a JSON object"])
-    problems = [f"{k}: missing (a non-empty string)" for k in required if not _nonempty(body.get(k))]
-    problems += [
-        f"{k}: longer than {MAX_FIELD_CHARS} characters"
-        for k in (*required, *optional)
-        if isinstance(body.get(k), str) and len(body[k]) > MAX_FIELD_CHARS
-    ]
-    problems += [
-        f"{k}: expected a non-empty string"
-        for k in optional
-        if body.get(k) is not None and not _nonempty(body[k])
-    ]
-    problems += [f"{k}: unknown field" for k in body if k not in required and k not in optional]
-    if problems:
-        raise _Reject(400, "bad_request", "invalid request body", problems)
-    return {
-        k: body[k].strip() if isinstance(body.get(k), str) else body.get(k) for k in (*required, *optional)
-    }
-
-
-def _until(fields: dict[str, Any]) -> float | None:
-    if fields.get("until") is None:
-        return None
-    try:
-        return parse_rfc3339(fields["until"])
-    except ValueError as exc:
-        raise _Reject(400, "bad_request", "invalid request body", [f"until: {exc}"]) from None
-
-
-def _nonempty(value: object) -> bool:
-    return isinstance(value, str) and bool(value.strip())
-
-
 def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
     params = request.query_params
     raw_limit = params.get("limit", "100")
@@ -328,6 +306,6 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
         raise _Reject(400, "bad_request", "invalid query", [problem]) from None
 
 
-def _brief(d: Decision) -> dict[str, Any]:
+def _brief(d: Decision) -> bodies.DecisionBrief:
     seq = d.seq if d.journaled else None  # None: a repeat, counted but not journaled
-    return {"seq": seq, "kind": str(d.kind), "model": d.model, "provider": d.provider, "reason": d.reason}
+    return bodies.DecisionBrief(seq=seq, kind=d.kind, model=d.model, provider=d.provider, reason=d.reason)

@@ -1,8 +1,10 @@
-"""Alertmanager (webhook version "4") and Grafana (webhook version "1") payload parsing into values.
+"""Alertmanager (webhook version "4") and Grafana (webhook version "1") payloads: their pydantic models.
 
-Parsing is pure and total: any decoded JSON value gives either a ``Notification`` or a ``PayloadError``
-listing every problem with its location (``alerts[2].labels.provider: missing ...``). Only the fields the
-receiver acts on are read; everything else (``groupLabels``, Grafana's ``values``, URLs) is ignored.
+``Notification`` and ``Alert`` are at once the validation, the values the receiver decides on and the
+OpenAPI schema of ``POST /v1/alerts``. Parsing is pure and total: any decoded JSON value gives either a
+``Notification`` or a ``PayloadError`` listing every problem with its location (``alerts[2].labels.provider:
+missing ...``). Only the fields the receiver acts on are declared; everything else the senders write
+(``groupLabels``, ``endsAt``, Grafana's ``values``, URLs) is accepted and ignored, as their formats grow.
 
 Example::
 
@@ -14,14 +16,16 @@ Example::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from exporter.receiver.rfc3339 import format_rfc3339, parse_rfc3339
+from pydantic import Field, StringConstraints, ValidationError, field_validator
+
+from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.tags import canonical_tag
+from exporter.web.models import Wire, explained, kind, problems, several
 
 #: Grafana raises these for its own query trouble; they carry the rule's labels, so they must never act.
 GRAFANA_STATE_ALERTS = frozenset({"DatasourceNoData", "DatasourceError"})
@@ -53,19 +57,59 @@ class Action(StrEnum):
     RECOVER = "recover"
 
 
-_VERSIONS = {"4": Source.ALERTMANAGER, "1": Source.GRAFANA}
+Key = Annotated[str, StringConstraints(max_length=MAX_KEY_CHARS)]
+Labels = Annotated[
+    dict[Key, Annotated[str, StringConstraints(max_length=MAX_LABEL_CHARS)]],
+    Field(max_length=MAX_LABELS, description="expected an object of string values"),
+]
+Annotations = Annotated[
+    dict[Key, Annotated[str, StringConstraints(max_length=MAX_ANNOTATION_CHARS)]],
+    Field(
+        max_length=MAX_LABELS,
+        description="an object of string values (null: none, as a Go nil map is sent)",
+        json_schema_extra={"type": ["object", "null"]},
+    ),
+]
 
 
-@dataclass(frozen=True, slots=True)
-class Alert:
+class Alert(Wire):
     """One alert of a notification, judged on its own ``status``."""
 
-    index: int
-    status: str  # "firing" or "resolved"
-    labels: Mapping[str, str]
-    annotations: Mapping[str, str]
-    starts_at: float
-    fingerprint: str = ""
+    status: Literal["firing", "resolved"] = Field(description="'firing' or 'resolved'")
+    labels: Labels
+    annotations: Annotations = Field(default_factory=dict)
+    starts_at: Timestamp = Field(alias="startsAt", description="the episode's start, RFC 3339")
+    fingerprint: Key = ""
+
+    @field_validator("annotations", mode="before")
+    @classmethod
+    def _null_is_empty(cls, value: Any) -> Any:
+        return {} if value is None else value  # a Go nil map
+
+    @field_validator("labels")
+    @classmethod
+    def _acting_alerts_name_their_route(cls, labels: dict[str, str]) -> dict[str, str]:
+        action = labels.get("action")
+        if action not in (Action.SUSPEND, Action.RECOVER) or labels.get("alertname") in GRAFANA_STATE_ALERTS:
+            return labels
+        found = [
+            (key, f"missing (an alert with action={action!r} must name {meaning})")
+            for key, meaning in (
+                ("model", "the gateway model slug"),
+                ("provider", "the provider's routing tag"),
+            )
+            if not labels.get(key, "").strip()
+        ]
+        if found:
+            raise several(found)
+        return labels
+
+    @field_validator("annotations")
+    @classmethod
+    def _annotations_within_bounds(cls, annotations: dict[str, str]) -> dict[str, str]:
+        if found := _annotation_problems(annotations):
+            raise several(found)
+        return annotations
 
     @property
     def alertname(self) -> str:
@@ -140,14 +184,28 @@ def _items(raw: str, sep: str) -> list[str]:
     return [t.strip() for t in raw.split(sep) if t.strip()]
 
 
-@dataclass(frozen=True, slots=True)
-class Notification:
-    """One webhook delivery."""
+class Notification(Wire):
+    """One webhook delivery (its ``version`` says who sent it)."""
 
-    source: Source
-    alerts: tuple[Alert, ...]
+    model_config = Wire.model_config | {
+        "json_schema_extra": {
+            "description": "Alertmanager (version '4') or Grafana (version '1') webhook payload. An alert "
+            "with labels.action suspend or recover must also have non-empty labels.model and labels.provider."
+        }
+    }
+
+    version: Annotated[Literal["4", "1"], explained("expected '4' (Alertmanager) or '1' (Grafana)")] = Field(
+        description="Alertmanager sends '4', Grafana sends '1'"
+    )
+    alerts: tuple[Alert, ...] = Field(
+        max_length=MAX_ALERTS, strict=False, description="expected a list of alerts"
+    )
     receiver: str = ""
-    group_key: str = ""
+    group_key: str = Field(default="", alias="groupKey")
+
+    @property
+    def source(self) -> Source:
+        return Source.ALERTMANAGER if self.version == "4" else Source.GRAFANA
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,120 +228,29 @@ def parse_notification(data: object) -> Notification | PayloadError:
     >>> parse_notification({"version": "5", "alerts": []}).problems
     ("version: expected '4' (Alertmanager) or '1' (Grafana), got '5'",)
     """
-    problems: list[str] = []
     if not isinstance(data, dict):
-        return PayloadError((f"<body>: expected a JSON object, got {_kind(data)}",))
-    version = data.get("version")
-    source = _VERSIONS.get(version) if isinstance(version, str) else None
-    if "version" not in data:
-        problems.append("version: missing (Alertmanager sends '4', Grafana sends '1')")
-    elif source is None:
-        problems.append(f"version: expected '4' (Alertmanager) or '1' (Grafana), got {version!r}")
-    raw_alerts = data.get("alerts")
-    alerts: list[Alert] = []
-    if "alerts" not in data:
-        problems.append("alerts: missing (expected a list of alerts)")
-    elif not isinstance(raw_alerts, list):
-        problems.append(f"alerts: expected a list, got {_kind(raw_alerts)}")
-    elif len(raw_alerts) > MAX_ALERTS:
-        return PayloadError((f"alerts: {len(raw_alerts)} alerts, more than the limit of {MAX_ALERTS}",), 413)
-    else:
-        for i, item in enumerate(raw_alerts):
-            alert = _parse_alert(i, item, problems)
-            if alert is not None:
-                alerts.append(alert)
-    receiver = data.get("receiver", "")
-    group_key = data.get("groupKey", "")
-    if problems or source is None:
-        return PayloadError(tuple(problems))
-    return Notification(
-        source=source,
-        alerts=tuple(alerts),
-        receiver=receiver if isinstance(receiver, str) else "",
-        group_key=group_key if isinstance(group_key, str) else "",
-    )
+        return PayloadError((f"<body>: expected a JSON object, got {kind(data)}",))
+    alerts = data.get("alerts")
+    if isinstance(alerts, list) and len(alerts) > MAX_ALERTS:  # refused before reading a single alert
+        return PayloadError((f"alerts: {len(alerts)} alerts, more than the limit of {MAX_ALERTS}",), 413)
+    try:
+        return Notification.model_validate(data)
+    except ValidationError as exc:
+        return PayloadError(tuple(problems(exc, Notification)))
 
 
-def _parse_alert(i: int, item: object, problems: list[str]) -> Alert | None:
-    where = f"alerts[{i}]"
-    if not isinstance(item, dict):
-        problems.append(f"{where}: expected an object, got {_kind(item)}")
-        return None
-    before = len(problems)
-    status = item.get("status")
-    if status not in ("firing", "resolved"):
-        what = "missing" if "status" not in item else f"expected 'firing' or 'resolved', got {status!r}"
-        problems.append(f"{where}.status: {what}")
-    labels = _string_map(item, "labels", where, problems, required=True)
-    annotations = _string_map(item, "annotations", where, problems, required=False)
-    starts_at = 0.0
-    raw_start = item.get("startsAt")
-    if not isinstance(raw_start, str):
-        what = "missing" if "startsAt" not in item else f"expected an RFC 3339 string, got {_kind(raw_start)}"
-        problems.append(f"{where}.startsAt: {what}")
-    else:
-        try:
-            starts_at = parse_rfc3339(raw_start)
-        except ValueError as exc:
-            problems.append(f"{where}.startsAt: {exc}, got {raw_start!r}")
-    fingerprint = item.get("fingerprint", "")
-    if not isinstance(fingerprint, str):
-        problems.append(f"{where}.fingerprint: expected a string, got {_kind(fingerprint)}")
-    elif len(fingerprint) > MAX_KEY_CHARS:
-        problems.append(f"{where}.fingerprint: longer than {MAX_KEY_CHARS} characters")
-    _check_bounds(where, labels, annotations, problems)
-    action = labels.get("action")
-    if action in (Action.SUSPEND, Action.RECOVER) and labels.get("alertname") not in GRAFANA_STATE_ALERTS:
-        for key, meaning in (("model", "the gateway model slug"), ("provider", "the provider's routing tag")):
-            if not labels.get(key, "").strip():
-                problems.append(
-                    f"{where}.labels.{key}: missing (an alert with action={action!r} must name {meaning})"
-                )
-    if len(problems) > before:
-        return None
-    return Alert(
-        index=i,
-        status=str(status),
-        labels=labels,
-        annotations=annotations,
-        starts_at=starts_at,
-        fingerprint=str(fingerprint),
-    )
-
-
-def _check_bounds(
-    where: str, labels: dict[str, str], annotations: dict[str, str], problems: list[str]
-) -> None:
-    for name, mapping, limit in (
-        ("labels", labels, MAX_LABEL_CHARS),
-        ("annotations", annotations, MAX_ANNOTATION_CHARS),
-    ):
-        if len(mapping) > MAX_LABELS:
-            problems.append(f"{where}.{name}: {len(mapping)} entries, more than the limit of {MAX_LABELS}")
-            continue
-        for key, value in mapping.items():
-            if len(key) > MAX_KEY_CHARS:
-                problems.append(f"{where}.{name}: a key longer than {MAX_KEY_CHARS} characters")
-            elif len(value) > limit:
-                problems.append(
-                    f"{where}.{name}.{key}: {len(value)} characters, more than the limit of {limit}"
-                )
+def _annotation_problems(annotations: dict[str, str]) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
     tags = annotations.get(DISCOVERED_ANNOTATION, "").split(",")
     if len(tags) > MAX_DISCOVERED:
-        problems.append(
-            f"{where}.annotations.{DISCOVERED_ANNOTATION}: {len(tags)} tags, "
-            f"more than the limit of {MAX_DISCOVERED}"
-        )
+        found.append((DISCOVERED_ANNOTATION, f"{len(tags)} tags, more than the limit of {MAX_DISCOVERED}"))
     elif any(len(t.strip()) > MAX_TAG_CHARS for t in tags):
-        problems.append(
-            f"{where}.annotations.{DISCOVERED_ANNOTATION}: a tag longer than {MAX_TAG_CHARS} characters"
-        )
+        found.append((DISCOVERED_ANNOTATION, f"a tag longer than {MAX_TAG_CHARS} characters"))
     for key in (CONTRACTS_ANNOTATION, *REASONS_ANNOTATIONS):
         items = annotations.get(key, "").split(";" if ";" in annotations.get(key, "") else ",")
         if len(items) > MAX_EXPLANATION_ITEMS or any(len(t) > MAX_EXPLANATION_CHARS for t in items):
-            problems.append(
-                f"{where}.annotations.{key}: at most {MAX_EXPLANATION_ITEMS} items of "
-                f"{MAX_EXPLANATION_CHARS} characters"
+            found.append(
+                (key, f"at most {MAX_EXPLANATION_ITEMS} items of {MAX_EXPLANATION_CHARS} characters")
             )
     url = annotations.get(EVIDENCE_ANNOTATION, "").strip()
     if url:
@@ -293,40 +260,5 @@ def _check_bounds(
         except ValueError:
             ok = False
         if not ok:
-            problems.append(
-                f"{where}.annotations.{EVIDENCE_ANNOTATION}: "
-                "expected an http(s) URL of at most 2048 characters"
-            )
-
-
-def _string_map(
-    item: dict[str, Any], key: str, where: str, problems: list[str], *, required: bool
-) -> dict[str, str]:
-    value = item.get(key)
-    if value is None:
-        if required:
-            problems.append(f"{where}.{key}: missing (expected an object of string values)")
-        return {}
-    if not isinstance(value, dict):
-        problems.append(f"{where}.{key}: expected an object of string values, got {_kind(value)}")
-        return {}
-    bad = [k for k, v in value.items() if not isinstance(v, str)]
-    for k in bad[:5]:
-        problems.append(f"{where}.{key}.{k}: expected a string, got {_kind(value[k])}")
-    return {} if bad else dict(value)
-
-
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+            found.append((EVIDENCE_ANNOTATION, "expected an http(s) URL of at most 2048 characters"))
+    return found

@@ -1,51 +1,50 @@
-"""RFC 3339 timestamps as Unix seconds: the one parser and formatter the receiver uses.
+"""RFC 3339 timestamps as Unix seconds: the one parser, formatter and model field type of the receiver.
 
 Alertmanager and Grafana write Go timestamps (``2026-11-29T15:41:37.58Z``, up to nine fractional digits,
-``Z`` or a numeric offset); the receiver keeps Unix seconds internally and writes UTC with ``Z``. Only
-instants from 1970 to 9999 (UTC) are accepted, so every parsed value can be formatted again.
+``Z`` or a numeric offset); Python's ``datetime.fromisoformat`` reads them. On top of it: ASCII digits
+only (``fromisoformat`` is not the place to learn that Arabic-Indic digits are digits), an offset is
+required, and only instants from 1970 to 9999 (UTC) are accepted, so every parsed value formats again.
+``Timestamp`` is the same rule as a pydantic field type (``format: date-time`` in the OpenAPI document).
 """
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import PlainValidator, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from exporter.web.models import kind
 
 #: The accepted range of instants (UTC): ``MIN_SECONDS <= t < MAX_SECONDS``, years 1970 to 9999.
 MIN_SECONDS = 0.0
 MAX_SECONDS = 253_402_300_800.0  # 10000-01-01T00:00:00Z
-
-_RFC3339 = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
-    r"(Z|z|[+-][0-9]{2}:[0-9]{2})",
-    re.ASCII,  # ASCII digits only: \d would also take Arabic-Indic and other Unicode digits
-)
+_EXPECTED = "expected an RFC 3339 timestamp such as 2026-11-29T15:41:37Z"
 
 
 def parse_rfc3339(text: str) -> float:
     """Unix seconds from an RFC 3339 timestamp; raises ValueError with what was expected.
 
-    >>> parse_rfc3339("1970-01-01T00:01:00.5Z")
-    60.5
+    >>> parse_rfc3339("1970-01-01T00:01:00.5Z"), parse_rfc3339("1970-01-01t01:01:00.123456789+01:00")
+    (60.5, 60.123456)
     >>> parse_rfc3339("9999-12-31T23:59:59-01:00")
     Traceback (most recent call last):
     ValueError: out of range: the instant in UTC must be in the years 1970 to 9999
     """
-    m = _RFC3339.fullmatch(text.strip(" ")) if isinstance(text, str) else None
-    if m is None:
-        raise ValueError("expected an RFC 3339 timestamp such as 2026-11-29T15:41:37Z")
-    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
-    fraction = (m.group(7) or "0")[:6].ljust(6, "0")
-    zone = m.group(8)
-    if zone in ("Z", "z"):
-        tz = UTC
-    else:
-        sign = 1 if zone[0] == "+" else -1
-        tz = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6])))
+    text = text.strip(" ") if isinstance(text, str) else ""
+    if not text.isascii():  # ASCII digits only: int() and fromisoformat would take other Unicode digits
+        raise ValueError(_EXPECTED)
     try:
-        stamp = datetime(year, month, day, hour, minute, second, int(fraction), tzinfo=tz)
-    except ValueError as exc:
-        raise ValueError(f"not a valid date or time ({exc})") from None
-    seconds = stamp.timestamp()
+        stamp = datetime.fromisoformat(text.upper())
+    except ValueError:
+        raise ValueError(_EXPECTED) from None
+    if stamp.tzinfo is None:
+        raise ValueError(f"{_EXPECTED} (the offset, Z or +01:00, is required)")
+    try:
+        seconds = stamp.timestamp()
+    except (OverflowError, ValueError):
+        seconds = -1.0
     if not in_range(seconds):
         raise ValueError("out of range: the instant in UTC must be in the years 1970 to 9999")
     return seconds
@@ -73,3 +72,28 @@ def format_rfc3339(seconds: float) -> str:
 def format_optional(seconds: float | None) -> str | None:
     """``format_rfc3339`` that passes ``None`` through (for "no expiry")."""
     return None if seconds is None else format_rfc3339(seconds)
+
+
+def _validate(value: Any) -> float:
+    if not isinstance(value, str):
+        raise PydanticCustomError(
+            "rfc3339_type", "expected an RFC 3339 string, got {got}", {"got": kind(value)}
+        )
+    try:
+        return parse_rfc3339(value)
+    except ValueError as exc:
+        raise PydanticCustomError(
+            "rfc3339", "{why}, got {got}", {"why": str(exc), "got": repr(value)}
+        ) from None
+
+
+#: The JSON schema of an accepted timestamp: a date-time whose year is 1971 to 9998, so that whatever the
+#: offset the instant is in range (a subset of what is accepted: 1970 and 9999 are, within range, too).
+SCHEMA = {
+    "type": "string",
+    "format": "date-time",
+    "pattern": r"^(197[1-9]|19[89][0-9]|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-",
+    "description": "RFC 3339 with an offset (Z or +01:00), UTC years 1970 to 9999",
+}
+#: A model field holding an RFC 3339 instant as Unix seconds (input: the string; schema: ``SCHEMA``).
+Timestamp = Annotated[float, PlainValidator(_validate), WithJsonSchema(SCHEMA)]

@@ -15,15 +15,14 @@ Example::
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
-from typing import Any
 
+from exporter.receiver import bodies
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import (
     Policy,
@@ -217,21 +216,18 @@ class ReceiverService:
         entries = ignore_entries(
             model, self.policy.builtin, state, now, suspensions=self.policy.mode is Mode.ENFORCE
         )
-        document = {
-            "model": model,
-            "ignore": sorted({e.provider for e in entries}),
-            "entries": [
-                {
-                    "provider": e.provider,
-                    "layer": str(e.layer),
-                    "reason": e.reason,
-                    "until": format_optional(e.until),
-                }
+        document = bodies.IgnoreList(
+            model=model,
+            ignore=sorted({e.provider for e in entries}),
+            entries=[
+                bodies.IgnoreItem(
+                    provider=e.provider, layer=e.layer, reason=e.reason, until=format_optional(e.until)
+                )
                 for e in entries
             ],
-            "generated_at": format_rfc3339(now),
-        }
-        body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+            generated_at=format_rfc3339(now),
+        )
+        body = document.model_dump_json().encode()
         counts = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
         return IgnoreView(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"', counts)
 
@@ -247,77 +243,79 @@ class ReceiverService:
             view = self._build_view(model, self._state, self._generated_at)
         return view
 
-    def suspensions(self) -> dict[str, Any]:
+    def suspensions(self) -> bodies.Suspensions:
         state, now = self._state, self._clock()
         ladder = self.policy.ladder
-        return {
-            "mode": str(self.policy.mode),
-            "generated_at": format_rfc3339(now),
-            "suspensions": [
-                {
-                    "model": s.model,
-                    "provider": s.provider,
-                    "mode": str(s.mode),
-                    "rung": s.rung,
-                    "since": format_rfc3339(s.since),
-                    "until": format_rfc3339(s.until),
-                    "reason": s.reason,
-                    "episode": s.episode,
-                    "failing_contracts": list(s.explanation.get("failing_contracts", [])),
-                    "failing_reasons": list(s.explanation.get("failing_reasons", [])),
-                    "evidence_url": s.explanation.get("evidence_url"),
-                    "offense_level": ladder.level(state.history.get(route, ()), now),
-                    "offenses": [
-                        {
-                            "at": format_rfc3339(o.at),
-                            "until": format_rfc3339(o.until),
-                            "rung": o.rung,
-                            "ended_at": format_optional(o.ended_at),
-                        }
+        return bodies.Suspensions(
+            mode=self.policy.mode,
+            generated_at=format_rfc3339(now),
+            suspensions=[
+                bodies.SuspensionItem(
+                    model=s.model,
+                    provider=s.provider,
+                    mode=s.mode,
+                    rung=s.rung,
+                    since=format_rfc3339(s.since),
+                    until=format_rfc3339(s.until),
+                    reason=s.reason,
+                    episode=s.episode,
+                    failing_contracts=list(s.explanation.get("failing_contracts", [])),
+                    failing_reasons=list(s.explanation.get("failing_reasons", [])),
+                    evidence_url=s.explanation.get("evidence_url"),
+                    offense_level=ladder.level(state.history.get(route, ()), now),
+                    offenses=[
+                        bodies.Offense(
+                            at=format_rfc3339(o.at),
+                            until=format_rfc3339(o.until),
+                            rung=o.rung,
+                            ended_at=format_optional(o.ended_at),
+                        )
                         for o in state.history.get(route, ())
                     ],
-                }
+                )
                 for route, s in sorted(state.suspensions.items())
             ],
-            "holds": [  # lifts that hold until a clean round or their until
-                {
-                    "model": m,
-                    "provider": p,
-                    "since": format_rfc3339(h.since),
-                    "until": format_optional(h.until),
-                    "reason": h.reason,
-                }
+            holds=[  # lifts that hold until a clean round or their until
+                bodies.HoldItem(
+                    model=m,
+                    provider=p,
+                    since=format_rfc3339(h.since),
+                    until=format_optional(h.until),
+                    reason=h.reason,
+                )
                 for (m, p), h in sorted(state.holds.items())
             ],
-        }
+        )
 
-    def incidents(self) -> dict[str, Any]:
-        return {
-            "incidents": [
-                {
-                    "id": i.id,
-                    "model": i.model,
-                    "provider": i.provider,
-                    "reason": i.reason,
-                    "since": format_rfc3339(i.since),
-                    "until": format_optional(i.until),
-                }
+    def incidents(self) -> bodies.Incidents:
+        return bodies.Incidents(
+            incidents=[
+                bodies.IncidentItem(
+                    id=i.id,
+                    model=i.model,
+                    provider=i.provider,
+                    reason=i.reason,
+                    since=format_rfc3339(i.since),
+                    until=format_optional(i.until),
+                )
                 for i in sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
             ]
-        }
+        )
 
-    def decisions(self, *, since_seq: int | None, since_time: float | None, limit: int) -> dict[str, Any]:
+    def decisions(
+        self, *, since_seq: int | None, since_time: float | None, limit: int
+    ) -> bodies.DecisionsPage:
         """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones.
 
         Read from the store's log (the whole history, paged), never from memory."""
         chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
-        return {
-            "decisions": chosen,
-            "next_since": chosen[-1]["seq"]
+        return bodies.DecisionsPage(
+            decisions=chosen,
+            next_since=chosen[-1]["seq"]
             if chosen
             else (since_seq if since_seq is not None else self._state.seq),
-            "oldest_in_memory": 1 if self._state.seq else None,  # kept for compatibility: all are stored
-        }
+            oldest_in_memory=1 if self._state.seq else None,  # kept for compatibility: all are stored
+        )
 
     def metrics_snapshot(self) -> MetricsSnapshot:
         state, now = self._state, self._clock()

@@ -179,9 +179,10 @@ def test_admin_lift_and_incidents_need_the_admin_token(h: Harness) -> None:
 
     bad = h.client.post("/v1/admin/incidents", json={"model": "m/x", "until": "soon"}, headers=ADMIN)
     assert bad.status_code == 400
-    assert set(bad.json()["problems"]) == {
+    assert set(bad.json()["problems"]) == {  # every problem at once, the bad until included
         "provider: missing (a non-empty string)",
         "reason: missing (a non-empty string)",
+        "until: expected an RFC 3339 timestamp such as 2026-11-29T15:41:37Z, got 'soon'",
     }
     past = {"model": "m/x", "provider": "c/1", "reason": "outage", "until": format_rfc3339(T0 - 1)}
     assert h.client.post("/v1/admin/incidents", json=past, headers=ADMIN).status_code == 400

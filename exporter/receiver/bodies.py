@@ -1,0 +1,168 @@
+"""The receiver API's own request and response bodies as pydantic models (webhook payloads: ``payloads``).
+
+Requests (``LiftBody``, ``IncidentBody``) refuse unknown fields and validate into the values the service
+takes; responses are built as models by the service and the app, so the OpenAPI document
+(``receiver.openapi``) describes exactly what is sent. Times in responses are RFC 3339 text (``TimeText``).
+
+Example::
+
+    body = IncidentBody.model_validate({"model": "m/x", "provider": "a/1", "reason": "outage"})
+    body.until, body.force        # (None, False)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, TypeAdapter, WithJsonSchema
+
+from exporter.receiver.merge import Layer
+from exporter.receiver.rfc3339 import Timestamp
+from exporter.receiver.state import Decision, Kind, Mode
+from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
+
+__all__ = ["ErrorBody"]  # the shared error body, answered by this API too
+
+MAX_FIELD_CHARS = 4096  # any admin body field
+
+#: A required admin text field: surrounding blanks are dropped, something must remain.
+AdminText = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S")
+]
+TimeText = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+_TEXT = "a non-empty string"
+
+
+class LiftBody(Body):
+    """``POST /v1/admin/lift``: lift a current suspension (it holds until a clean round or ``until``)."""
+
+    model: AdminText = Field(description=_TEXT)
+    provider: AdminText = Field(description=_TEXT)
+    reason: AdminText = Field(description=_TEXT)
+    until: Timestamp | None = Field(default=None, description="RFC 3339; absent or null: until a clean round")
+
+
+class IncidentBody(LiftBody):
+    """``POST /v1/admin/incidents``: exclude a host by hand, optionally until a time."""
+
+    until: Timestamp | None = Field(
+        default=None, description="RFC 3339, in the future; absent or null: no expiry"
+    )
+    force: bool = Field(default=False, description="exclude even if the capacity floor breaks (recorded)")
+
+
+class DecisionBrief(Body):
+    """A decision as the webhook answers it; ``seq`` is null for a repeat (counted, not journaled)."""
+
+    seq: int | None
+    kind: Kind
+    model: str | None
+    provider: str | None
+    reason: str
+
+
+class WebhookReply(Body):
+    status: Literal["ok"] = "ok"
+    decisions: list[DecisionBrief]
+
+
+def _decision_schema() -> dict[str, Any]:
+    """A decision-log entry's schema (``codec.decision_to_json``), from ``state.Decision`` itself."""
+    schema = TypeAdapter(Decision).json_schema(mode="serialization", ref_template=REF_TEMPLATE)
+    schema.pop("$defs", None)  # Kind and Mode: components of their own, under the same names
+    schema["properties"]["time"] = {"type": "string", "format": "date-time", "description": "at, as text"}
+    schema["required"] = [*schema.get("required", []), "time"]
+    return {**schema, "title": "DecisionRecord"}
+
+
+#: A decision-log entry as stored (passed through, never re-validated: the store checked it).
+DecisionRecord = Annotated[dict[str, Any], WithJsonSchema(_decision_schema())]
+
+
+class Decisions(Body):
+    decisions: list[DecisionRecord]
+
+
+class IncidentAdded(Decisions):
+    id: str
+
+
+class DecisionsPage(Decisions):
+    next_since: int = Field(description="the seq to pass as since for the next page")
+    oldest_in_memory: int | None = Field(description="kept for compatibility: every decision is stored")
+
+
+class IgnoreItem(Body):
+    provider: str
+    layer: Layer
+    reason: str
+    until: TimeText | None
+
+
+class IgnoreList(Body):
+    """``GET /v1/ignore``: the merged ignore list of one model, for a router's ``provider.ignore``."""
+
+    model: str
+    ignore: list[str]
+    entries: list[IgnoreItem]
+    generated_at: TimeText
+
+
+class Offense(Body):
+    at: TimeText
+    until: TimeText
+    rung: int
+    ended_at: TimeText | None
+
+
+class SuspensionItem(Body):
+    model: str
+    provider: str
+    mode: Mode
+    rung: int
+    since: TimeText
+    until: TimeText
+    reason: str
+    episode: str
+    failing_contracts: list[str]
+    failing_reasons: list[str]
+    evidence_url: str | None
+    offense_level: int
+    offenses: list[Offense]
+
+
+class HoldItem(Body):
+    """A lift that holds until the route completes a clean round or its ``until``."""
+
+    model: str
+    provider: str
+    since: TimeText
+    until: TimeText | None
+    reason: str
+
+
+class Suspensions(Body):
+    mode: Mode
+    generated_at: TimeText
+    suspensions: list[SuspensionItem]
+    holds: list[HoldItem]
+
+
+class IncidentItem(Body):
+    id: str
+    model: str
+    provider: str
+    reason: str
+    since: TimeText
+    until: TimeText | None
+
+
+class Incidents(Body):
+    incidents: list[IncidentItem]
+
+
+class Health(Body):
+    status: Literal["ok", "damaged"]
+    mode: Mode
+    seq: int
+    message: str | None = Field(default=None, description="what is damaged (status damaged, 503)")
