@@ -39,7 +39,7 @@ from exporter.receiver.merge import excluded_hosts
 from exporter.receiver.payloads import Action, Alert, Notification, is_suspend_episode
 from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Decision, Kind, Mode, State, Suspension, apply_decisions
-from exporter.receiver.tags import canonical_tag
+from exporter.receiver.tags import canonical_tag, uncovered
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +75,15 @@ class _Run:
         self.decisions: list[Decision] = []
 
     def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
+        discovered, model = fields.get("discovered"), fields.get("model")
+        if (
+            isinstance(discovered, tuple)
+            and isinstance(model, str)
+            and frozenset(discovered) == self.state.discovered.get(model)
+        ):
+            # Already the model's hosts in the log: the fold is the same without it, and a batch of many
+            # alerts sharing one discovered_providers annotation does not store it once per alert.
+            fields["discovered"] = None
         decision = Decision(seq=self.state.seq + 1, at=self.now, kind=kind, reason=reason, **fields)  # type: ignore[arg-type]
         self.state = apply_decisions(self.state, [decision], self.policy.ladder)
         self.decisions.append(decision)
@@ -387,9 +396,12 @@ def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:
 def _floor_inputs(
     hosts: frozenset[str] | None, excluded: frozenset[str], verdict: FloorVerdict, policy: Policy
 ) -> dict[str, Any]:
+    # Counts, not lists: the hosts are the model's discovered set in the log (up to 512 tags), so listing
+    # them in every blocked alert's decision would store a delivery's annotation once per alert. What
+    # remains routable is fewer than the floor, so that list stays short.
     return {
-        "known_hosts": sorted(hosts) if hosts is not None else None,
-        "excluded": sorted(excluded),
+        "known_hosts_count": len(hosts) if hosts is not None else None,
+        "excluded_count": len(hosts) - len(uncovered(hosts, excluded)) if hosts is not None else None,
         "routable_after": list(verdict.routable_after),
         "min_routable_hosts": policy.min_routable_hosts,
     }
