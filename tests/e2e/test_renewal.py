@@ -8,13 +8,12 @@ and routes. The receiver's ladder is the documented ``receiver.ladder`` key set 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-
-from exporter.pipeline import Timings
 
 from .stack import FLEETS, Stack, StackSettings
 
@@ -28,17 +27,8 @@ HEALTHY = {"ttft": {"median": "40ms", "p95": "80ms"}, "inter_token": "1ms"}
 
 @pytest.fixture(scope="module")
 def stack(make_stack: Callable[..., Stack]) -> Stack:
-    settings = StackSettings(
-        round_interval=2.0,
-        timings=Timings(
-            scrape_interval=0.5,
-            evaluation_interval=0.5,
-            group_wait=0.0,
-            group_interval=1.0,
-            repeat_interval=REPEAT,
-            resend_delay=1.0,
-        ),
-    )
+    # The shared stack's compressed intervals, with repeats an hour apart.
+    settings = StackSettings(timings=dataclasses.replace(StackSettings().timings, repeat_interval=REPEAT))
     return make_stack(
         FLEETS / "renew.yaml",
         mode="enforce",
