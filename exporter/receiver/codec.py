@@ -115,6 +115,7 @@ def state_to_json(state: State, now: float) -> dict[str, Any]:
             {"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.recovered.items())
         ],
         "failing": [{"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.failing.items())],
+        "resolved_episodes": [{"key": k, "at": at} for k, at in sorted(state.resolved_episodes.items())],
         "history": [
             {
                 "model": m,
@@ -196,6 +197,10 @@ def state_from_json(raw: object) -> State:
         for i, x in enumerate(o.get(name, [])):
             x = _obj(x, f"{name}[{i}]")
             target[(_str(x, "model"), _str(x, "provider"))] = _time(x, "at")
+    resolved_episodes = {}
+    for i, x in enumerate(o.get("resolved_episodes", [])):  # absent in snapshots before renewal
+        x = _obj(x, f"resolved_episodes[{i}]")
+        resolved_episodes[_str(x, "key")] = _time(x, "at")
     history = {}
     for i, h in enumerate(_list(o, "history")):
         h = _obj(h, f"history[{i}]")
@@ -245,6 +250,7 @@ def state_from_json(raw: object) -> State:
         holds=MappingProxyType(holds),
         recovered=MappingProxyType(recovered),
         failing=MappingProxyType(failing),
+        resolved_episodes=MappingProxyType(resolved_episodes),
     )
 
 

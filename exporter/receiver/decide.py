@@ -9,9 +9,16 @@ Mode switches: in enforce mode, a firing suspend alert for a route under an obse
 promotes it (``promote``: enforced at the same rung and until, no new offense).
 
 Idempotency: an alert's episode key (``payloads.Alert.episode``) is remembered. A suspend alert is a
-no-op while its route is suspended; after the suspension expired, the next repeat of a still-firing
-episode suspends again at the next rung; an episode closed by an admin lift or an early recovery never
+no-op while its route is suspended; an episode closed by an admin lift or an early recovery never
 suspends again (a new episode must start).
+
+Renewal: when a suspension ends while one of the route's suspend episodes is still firing (open, and no
+resolution of it delivered: Alertmanager sends one with ``send_resolved: true``), it is renewed at once
+at the next rung, in the same transaction as its expiry, so the host is never routable in between and no
+Alertmanager repeat is awaited. The floor and the mode apply as to any suspension. An episode whose
+resolution arrived expires instead, and so does a suspension that ended more than
+``RENEWAL_GRACE_SECONDS`` before the receiver noticed (it was down: what it knew may be stale); a later
+repeat of a still-firing episode suspends again as before.
 
 Example::
 
@@ -21,6 +28,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,10 +36,10 @@ from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.floor import FloorVerdict, check_floor
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.merge import excluded_hosts
-from exporter.receiver.payloads import Action, Alert, Notification
+from exporter.receiver.payloads import Action, Alert, Notification, is_suspend_episode
 from exporter.receiver.rfc3339 import format_rfc3339
-from exporter.receiver.state import Decision, Kind, Mode, State, apply_decisions
-from exporter.receiver.tags import canonical_tag
+from exporter.receiver.state import Decision, Kind, Mode, State, Suspension, apply_decisions
+from exporter.receiver.tags import canonical_tag, uncovered
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +62,10 @@ class Refused:
 
 Result = tuple[State, tuple[Decision, ...]]
 
+#: A suspension found ended later than this (the receiver was down) is not renewed from what it knew
+#: before: it expires, and the next Alertmanager repeat of a still-firing alert suspends it again.
+RENEWAL_GRACE_SECONDS = 600.0
+
 
 class _Run:
     """Accumulates decisions, applying each at once so the next judgement sees its effect."""
@@ -63,6 +75,15 @@ class _Run:
         self.decisions: list[Decision] = []
 
     def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
+        discovered, model = fields.get("discovered"), fields.get("model")
+        if (
+            isinstance(discovered, tuple)
+            and isinstance(model, str)
+            and frozenset(discovered) == self.state.discovered.get(model)
+        ):
+            # Already the model's hosts in the log: the fold is the same without it, and a batch of many
+            # alerts sharing one discovered_providers annotation does not store it once per alert.
+            fields["discovered"] = None
         decision = Decision(seq=self.state.seq + 1, at=self.now, kind=kind, reason=reason, **fields)  # type: ignore[arg-type]
         self.state = apply_decisions(self.state, [decision], self.policy.ladder)
         self.decisions.append(decision)
@@ -87,12 +108,20 @@ class _Run:
         if self.state.next_due > self.now:  # O(1): nothing is due (the common case)
             return
         due = sorted((r, s) for r, s in self.state.suspensions.items() if s.until <= self.now)
+        renewals = [
+            (s, firing)
+            for _, s in due
+            if self.now - s.until <= RENEWAL_GRACE_SECONDS and (firing := _still_firing(self.state, s))
+        ]
         for (model, provider), s in due:
+            still = " while its suspend alert was still firing" if any(r is s for r, _ in renewals) else ""
             self.add(
                 Kind.EXPIRE,
-                f"{s.mode} suspension (rung {s.rung}) ended at {format_rfc3339(s.until)}",
+                f"{s.mode} suspension (rung {s.rung}) ended at {format_rfc3339(s.until)}{still}",
                 model=model, provider=provider, mode=s.mode, rung=s.rung, until=s.until, source="clock",
             )  # fmt: skip
+        for s, firing in renewals:  # after every expiry, so each renewal's floor sees the others ended
+            _renew(self, s, firing)
         ended = sorted(
             (k, i) for k, i in self.state.incidents.items() if i.until is not None and i.until <= self.now
         )
@@ -173,6 +202,8 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
     if alert.status == "resolved":
         # Resolved also arrives when the exporter or Prometheus goes down: never a reason to lift.
         common["discovered"] = None  # may be stale: resolved also means "the exporter went away"
+        if action is Action.SUSPEND:  # the episode no longer fails: its suspension will not be renewed
+            common["inputs"] = {**inputs, "resolves": alert.firing_episode}
         run.repeat(
             Kind.IGNORED, f"resolved {action} alert: recorded only, never lifts a suspension", **common
         )
@@ -274,36 +305,103 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             **common,
         )
         return
+    _suspend(run, common, alert.explanation, lambda verdict: f" ({alert.alertname or 'alert'}; {verdict})")
+
+
+def _suspend(
+    run: _Run, common: dict[str, Any], explanation: Mapping[str, Any], why: Callable[[str], str], *,
+    renewal: Suspension | None = None,
+) -> None:  # fmt: skip
+    """Suspend the route of ``common`` at its next rung, unless the capacity floor forbids it.
+
+    ``why`` turns the floor's verdict into the end of the reason; ``renewal`` is the suspension that just
+    ended while its route still failed (None: a suspend alert asked)."""
+    state, policy = run.state, run.policy
+    model, provider = common["model"], common["provider"]
     discovered = common["discovered"]
     hosts = frozenset(discovered) if discovered is not None else state.discovered.get(model)
     excluded = excluded_hosts(model, policy.builtin, state, run.now, count_observe=True)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     if not verdict.allowed:
         common["inputs"] = {**common["inputs"], **_floor_inputs(hosts, excluded, verdict, policy)}
-        run.add(Kind.FLOOR_BLOCK, verdict.reason, **common)
+        prefix = "" if renewal is None else f"not renewed at its end (rung {renewal.rung}): "
+        run.add(Kind.FLOOR_BLOCK, prefix + verdict.reason, **common)
         return
-    rung, duration = policy.ladder.next_rung(state.history.get(route, ()), run.now)
+    rung, duration = policy.ladder.next_rung(state.history.get((model, provider), ()), run.now)
     end = run.now + duration
     kind = Kind.OBSERVE if policy.mode is Mode.OBSERVE else (Kind.SUSPEND if rung == 1 else Kind.ESCALATE)
-    prefix = "would suspend (observe mode)" if policy.mode is Mode.OBSERVE else "suspended"
+    verb, done = ("suspend", "suspended") if renewal is None else ("renew", "renewed")
+    prefix = f"would {verb} (observe mode)" if policy.mode is Mode.OBSERVE else done
     run.add(
         kind,
-        f"{prefix} at rung {rung} for {_human(duration)} until {format_rfc3339(end)} "
-        f"({alert.alertname or 'alert'}; {verdict.reason})",
+        f"{prefix} at rung {rung} for {_human(duration)} until {format_rfc3339(end)}{why(verdict.reason)}",
         mode=policy.mode,
         rung=rung,
         until=end,
-        explanation=alert.explanation,
+        explanation=explanation,
         **common,
+    )
+
+
+def _still_firing(state: State, suspension: Suspension) -> tuple[str, ...]:
+    """The route's suspend episodes that still fail: open (no lift or recovery closed them), and no
+    resolution of them delivered. The suspension's own episode counts even in stores that did not mark
+    episodes, so a suspension decided before an upgrade is renewed too."""
+    route = (suspension.model, suspension.provider)
+    if route in state.holds:  # a lifted route is never renewed (and is not suspended: belt and braces)
+        return ()
+    own = {suspension.episode} if suspension.episode else set()
+    firing = own | {
+        key for key, e in state.episodes.items() if (e.model, e.provider) == route and is_suspend_episode(key)
+    }
+    return tuple(
+        sorted(
+            key
+            for key in firing
+            if key not in state.resolved_episodes
+            and ((e := state.episodes.get(key)) is None or e.closed_by is None)
+        )
+    )
+
+
+def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:
+    """Suspend again at the next rung a route whose suspension just ended while it still failed."""
+    route = (ended.model, ended.provider)
+    episode = ended.episode if ended.episode in firing else firing[-1]
+    common: dict[str, Any] = {
+        "model": ended.model,
+        "provider": ended.provider,
+        "episode": episode,
+        "source": "clock",
+        "inputs": {
+            "renewal_of": {"rung": ended.rung, "until": format_rfc3339(ended.until)},
+            "firing": list(firing),
+        },
+        "discovered": None,
+        # the failure's start (kept: a recovery is stale only if older than it)
+        "starts_at": ended.starts_at if episode == ended.episode else run.state.failing.get(route),
+    }
+    _suspend(
+        run,
+        common,
+        ended.explanation,
+        lambda verdict: (
+            f": the route still failed when its rung-{ended.rung} suspension ended (its suspend alert is "
+            f"still firing and no resolution was delivered; {verdict})"
+        ),
+        renewal=ended,
     )
 
 
 def _floor_inputs(
     hosts: frozenset[str] | None, excluded: frozenset[str], verdict: FloorVerdict, policy: Policy
 ) -> dict[str, Any]:
+    # Counts, not lists: the hosts are the model's discovered set in the log (up to 512 tags), so listing
+    # them in every blocked alert's decision would store a delivery's annotation once per alert. What
+    # remains routable is fewer than the floor, so that list stays short.
     return {
-        "known_hosts": sorted(hosts) if hosts is not None else None,
-        "excluded": sorted(excluded),
+        "known_hosts_count": len(hosts) if hosts is not None else None,
+        "excluded_count": len(hosts) - len(uncovered(hosts, excluded)) if hosts is not None else None,
         "routable_after": list(verdict.routable_after),
         "min_routable_hosts": policy.min_routable_hosts,
     }

@@ -28,7 +28,7 @@ def check_floor(
     >>> check_floor("c", frozenset("abc"), frozenset(), 2).allowed
     True
     >>> check_floor("c", frozenset("abc"), frozenset("a"), 2).reason
-    'suspending c would leave 1 routable host (b), fewer than the floor of 2'
+    'excluding c would leave 1 routable host (b), fewer than the floor of 2'
     """
     if discovered is None:
         return FloorVerdict(

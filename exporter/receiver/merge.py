@@ -45,6 +45,23 @@ def ignore_entries(
     >>> ignore_entries("m", [BuiltinExclusion("m", "x/y", "control host")], State(), now=0.0)
     (IgnoreEntry(provider='x/y', layer=<Layer.BUILTIN: 'builtin'>, reason='control host', until=None),)
     """
+    entries = _entries(model, builtin, state, now, count_observe=count_observe, suspensions=suspensions)
+    return tuple(sorted(entries, key=lambda e: (e.provider, _LAYER_ORDER[e.layer])))
+
+
+_LAYER_ORDER = {layer: i for i, layer in enumerate(Layer)}
+
+
+def _entries(
+    model: str,
+    builtin: Sequence[BuiltinExclusion],
+    state: State,
+    now: float,
+    *,
+    count_observe: bool,
+    suspensions: bool = True,
+) -> list[IgnoreEntry]:
+    """The entries of ``ignore_entries``, unsorted."""
     entries = [IgnoreEntry(b.provider, Layer.BUILTIN, b.reason) for b in builtin if b.model == model]
     entries += [
         IgnoreEntry(i.provider, Layer.INCIDENT, i.reason, i.until)
@@ -56,13 +73,11 @@ def ignore_entries(
         for s in state.suspensions.values()
         if suspensions and s.model == model and s.until > now and (count_observe or s.mode is Mode.ENFORCE)
     ]
-    return tuple(sorted(entries, key=lambda e: (e.provider, list(Layer).index(e.layer))))
+    return entries
 
 
 def excluded_hosts(
     model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float, *, count_observe: bool
 ) -> frozenset[str]:
     """The union of the layers: the tags a router must not use for ``model``."""
-    return frozenset(
-        e.provider for e in ignore_entries(model, builtin, state, now, count_observe=count_observe)
-    )
+    return frozenset(e.provider for e in _entries(model, builtin, state, now, count_observe=count_observe))

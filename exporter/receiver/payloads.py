@@ -159,11 +159,22 @@ class Alert(Wire):
         make two episodes one (``(x, a|b)`` and ``(x|a, b)`` stay apart). Resolved and non-acting alerts
         have their own keys, so their repeats are recognised (counted, not journaled) too.
         """
-        parts: list[str] = [str(self.action or "-"), self.model or "-", self.provider or "-", self.alertname]
-        parts.append(format_rfc3339(self.starts_at))
+        parts = self._episode_parts()
         if self.status != "firing" or self.action is None:
             parts = [self.status, *parts, self.fingerprint]
         return json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+
+    @property
+    def firing_episode(self) -> str | None:
+        """The key of the firing episode this alert belongs to (a resolved alert: the one it resolves, as
+        Alertmanager keeps ``startsAt`` on resolution); None for an alert that does not act."""
+        if self.action is None:
+            return None
+        return json.dumps(self._episode_parts(), ensure_ascii=False, separators=(",", ":"))
+
+    def _episode_parts(self) -> list[str]:
+        parts = [str(self.action or "-"), self.model or "-", self.provider or "-", self.alertname]
+        return [*parts, format_rfc3339(self.starts_at)]
 
     def summary(self) -> dict[str, Any]:
         """The alert's inputs as recorded in the decision log."""
@@ -174,6 +185,15 @@ class Alert(Wire):
             "fingerprint": self.fingerprint,
             **({"discovered": sorted(d)} if (d := self.discovered) is not None else {}),
         }
+
+
+def is_suspend_episode(key: str) -> bool:
+    """Whether an episode key (``Alert.episode``) is that of a firing suspend alert.
+
+    >>> is_suspend_episode('["suspend","m","p","CanaryProviderFailing","2026-01-01T00:00:00Z"]')
+    True
+    """
+    return key.startswith('["' + Action.SUSPEND + '",')
 
 
 def _tag_set(raw: str) -> frozenset[str]:

@@ -138,6 +138,9 @@ class State:
     holds: Mapping[Route, Hold] = field(default_factory=lambda: _EMPTY)
     recovered: Mapping[Route, float] = field(default_factory=lambda: _EMPTY)  # latest recovery startsAt
     failing: Mapping[Route, float] = field(default_factory=lambda: _EMPTY)  # latest failure startsAt seen
+    #: Firing suspend episodes whose resolution was delivered (key -> when): such an episode no longer
+    #: fails, so the suspension it caused expires at its end instead of being renewed (``decide``).
+    resolved_episodes: Mapping[str, float] = field(default_factory=lambda: _EMPTY)
     #: The earliest ``until`` of a suspension, incident or hold (derived): nothing expires before it, so
     #: judging an input costs the same however many suspensions there are.
     next_due: float = field(default=float("inf"), compare=False)
@@ -184,6 +187,7 @@ class _Fold:
         self.holds = dict(state.holds)
         self.recovered = dict(state.recovered)
         self.failing = dict(state.failing)
+        self.resolved_episodes = dict(state.resolved_episodes)
         self.seq, self.pruned_at = state.seq, state.pruned_at
 
     def apply(self, d: Decision) -> None:
@@ -199,6 +203,9 @@ class _Fold:
             self.episodes[d.episode] = (
                 Episode(model, provider, d.at, d.at) if old is None else replace(old, last_seen=d.at)
             )
+        resolves = d.inputs.get("resolves") if d.kind is Kind.IGNORED else None
+        if isinstance(resolves, str):  # the resolution of a firing suspend episode (first delivery)
+            self.resolved_episodes.setdefault(resolves, d.at)
         if route is not None:
             self._route_effect(d, route)
         elif (d.kind is Kind.EXPIRE or d.kind is Kind.INCIDENT_REMOVE) and d.incident_id is not None:
@@ -271,6 +278,9 @@ class _Fold:
         for key in [k for k, e in self.episodes.items() if e.last_seen < now - EPISODE_MEMORY_SECONDS]:
             if key not in keep:
                 del self.episodes[key]
+        for key in [k for k, at in self.resolved_episodes.items() if at < now - EPISODE_MEMORY_SECONDS]:
+            if key not in keep:
+                del self.resolved_episodes[key]
         if self.ladder is not None:
             ladder = self.ladder
             for r in [
@@ -290,4 +300,5 @@ class _Fold:
             holds=MappingProxyType(self.holds),
             recovered=MappingProxyType(self.recovered),
             failing=MappingProxyType(self.failing),
+            resolved_episodes=MappingProxyType(self.resolved_episodes),
         )

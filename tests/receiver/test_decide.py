@@ -34,6 +34,14 @@ def run(state: State, n: Notification, now: float, policy: Policy = POLICY) -> t
     return state, list(decisions)
 
 
+def expiry(state: State, now: float, policy: Policy = POLICY) -> tuple[State, list[Decision]]:
+    state, decisions = decide_expiry(state, now, policy)
+    return state, list(decisions)
+
+
+ROUTE = ("m/x", "a/1")
+
+
 def kinds(decisions: list[Decision]) -> list[str]:
     return [str(d.kind) for d in decisions]
 
@@ -46,12 +54,89 @@ def test_first_offense_suspends_for_one_day_and_repeats_are_duplicates() -> None
     assert state2.suspensions == state.suspensions
 
 
-def test_still_failing_host_is_suspended_again_at_the_next_rung_when_its_time_ends() -> None:
+def test_still_failing_host_is_renewed_at_the_next_rung_the_moment_its_suspension_ends() -> None:
     state, _ = run(State(), note(alert("a/1")), T0)
-    state, d = run(state, note(alert("a/1")), T0 + DAY + 60)  # same episode, repeat_interval later
-    assert kinds(d) == ["expire", "escalate"] and d[1].rung == 2 and d[1].until == T0 + DAY + 60 + 3 * DAY
-    state, d = run(state, note(alert("a/1")), T0 + 4 * DAY + 120)
+    # No repeat of the alert is needed: the episode was never resolved, so the sweep at the end renews it.
+    state, d = expiry(state, T0 + DAY)
+    assert kinds(d) == ["expire", "escalate"] and d[1].rung == 2 and d[1].until == T0 + DAY + 3 * DAY
+    assert d[1].reason.startswith("renewed at rung 2 for 3d until ")
+    assert "the route still failed when its rung-1 suspension ended" in d[1].reason
+    assert state.suspensions[ROUTE].rung == 2 and d[1].source == "clock"
+    state, d = run(state, note(alert("a/1")), T0 + DAY + 60)  # the repeat finds it suspended
+    assert kinds(d) == ["duplicate"] and not d[0].journaled
+    state, d = expiry(state, T0 + 4 * DAY + 1)
     assert kinds(d) == ["expire", "escalate"] and d[1].rung == 3 and d[1].until - d[1].at == 7 * DAY
+    state, d = expiry(state, T0 + 11 * DAY + 1)
+    assert kinds(d) == ["expire", "escalate"] and d[1].rung == 4 and d[1].until - d[1].at == 7 * DAY
+
+
+def test_a_resolved_episode_expires_and_its_late_repeat_still_suspends_again() -> None:
+    state, _ = run(State(), note(alert("a/1")), T0)
+    state, d = run(state, note(alert("a/1", status="resolved")), T0 + 3600)
+    assert kinds(d) == ["ignored"] and d[0].journaled and ROUTE in state.suspensions  # never lifts
+    state, d = expiry(state, T0 + DAY)
+    assert kinds(d) == ["expire"] and not state.suspensions
+    assert "still firing" not in d[0].reason
+    # A repeat of that episode after all (a partition between Prometheus and Alertmanager ended): as before.
+    state, d = run(state, note(alert("a/1")), T0 + DAY + 60)
+    assert kinds(d) == ["escalate"] and d[0].rung == 2
+
+
+def test_renewal_follows_any_still_firing_episode_of_the_route_such_as_a_second_replicas() -> None:
+    state, _ = run(State(), note(alert("a/1")), T0)
+    state, d = run(state, note(alert("a/1", starts_at=T0 - 3000)), T0 + 60)  # replica 2, other startsAt
+    assert kinds(d) == ["duplicate"] and d[0].journaled
+    state, _ = run(state, note(alert("a/1", status="resolved")), T0 + 3600)  # replica 1's episode ends
+    state, d = expiry(state, T0 + DAY)
+    assert (
+        kinds(d) == ["expire", "escalate"]
+        and d[1].episode == note(alert("a/1", starts_at=T0 - 3000)).alerts[0].episode
+    )
+    state, _ = run(state, note(alert("a/1", starts_at=T0 - 3000, status="resolved")), T0 + DAY + 60)
+    state, d = expiry(state, T0 + 4 * DAY)
+    assert kinds(d) == ["expire"] and not state.suspensions
+
+
+def test_a_resolution_delivered_before_its_firing_still_prevents_renewal() -> None:
+    state, _ = run(State(), note(alert("a/1", status="resolved")), T0)  # one Alertmanager is behind
+    state, d = run(state, note(alert("a/1")), T0 + 30)
+    assert kinds(d) == ["suspend"]
+    state, d = expiry(state, T0 + DAY + 30)
+    assert kinds(d) == ["expire"] and not state.suspensions
+
+
+def test_lifted_and_recovered_routes_are_not_renewed() -> None:
+    state, _ = run(State(), note(alert("a/1"), alert("b/1")), T0)
+    lifted = decide_lift(state, "m/x", "a/1", "false positive", T0 + 60, POLICY)
+    assert not isinstance(lifted, Refused)
+    state, _ = lifted
+    state, d = run(state, note(alert("b/1", action="recover", starts_at=T0 + 100)), T0 + 120)
+    assert kinds(d) == ["recover"]
+    state, d = expiry(state, T0 + 2 * DAY)
+    assert d == [] and not state.suspensions
+
+
+def test_a_renewed_suspension_still_recovers_early_on_a_clean_round_that_began_before_it() -> None:
+    state, _ = run(State(), note(alert("a/1")), T0)
+    state, d = expiry(state, T0 + DAY)  # renewed, although the route turned clean 10 minutes earlier
+    assert kinds(d) == ["expire", "escalate"]
+    state, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + DAY - 600)), T0 + DAY + 30)
+    assert kinds(d) == ["recover"] and not state.suspensions
+
+
+def test_renewal_obeys_the_floor_and_observe_mode() -> None:
+    observe = Policy(Mode.OBSERVE, POLICY.ladder, min_routable_hosts=2)
+    state, _ = run(State(), note(alert("a/1", discovered="a/1,b/1,c/1")), T0, observe)
+    state, d = expiry(state, T0 + DAY, observe)
+    assert kinds(d) == ["expire", "observe"] and d[1].rung == 2
+    assert d[1].reason.startswith("would renew (observe mode) at rung 2")
+    assert excluded_hosts("m/x", (), state, T0 + DAY, count_observe=False) == frozenset()
+    # An administrator excluded b/1 meanwhile (forced); a/1's renewal would leave one host of three.
+    added = decide_incident_add(state, "m/x", "b/1", "maintenance", None, T0 + DAY + 60, observe, True)
+    assert not isinstance(added, Refused)
+    state, d = expiry(added[0], T0 + 4 * DAY, observe)
+    assert kinds(d) == ["expire", "floor_block"] and d[1].reason.startswith("not renewed at its end (rung 2)")
+    assert ROUTE not in state.suspensions
 
 
 def test_the_ladder_resets_after_fourteen_clean_days() -> None:

@@ -119,3 +119,34 @@ def test_damage_found_after_start_up_refuses_writes_and_reports_on_healthz(
             service.notify(note("d/1"))
         health = TestClient(build_app(config, service=service)).get("/healthz")
         assert health.status_code == 503 and health.json()["status"] == "damaged"
+
+
+def test_whether_a_suspension_is_renewed_survives_a_restart_between_firing_and_expiry(tmp_path: Path) -> None:
+    clock, config = Clock(), make_config(tmp_path / "s")
+    with ReceiverService.open(config, clock=clock, init=True) as service:
+        service.notify(note("a/1"))
+        service.notify(note("b/1"))
+        resolved = parse_notification(payload(alert("b/1", status="resolved")))
+        assert isinstance(resolved, Notification)
+        service.notify(resolved)  # b/1's alert resolved; a/1's still fires
+    clock.advance(DAY)
+    with ReceiverService.open(config, clock=clock) as service:  # restarted: the store tells both apart
+        decisions = service.sweep()
+        assert [(str(d.kind), d.provider) for d in decisions] == [
+            ("expire", "a/1"),
+            ("expire", "b/1"),
+            ("escalate", "a/1"),
+        ]
+        assert ignored(service) == ["a/1"] and service.state.suspensions[("m/x", "a/1")].rung == 2
+
+
+def test_a_suspension_found_ended_long_after_a_receiver_outage_expires_instead_of_renewing(
+    tmp_path: Path,
+) -> None:
+    clock, config = Clock(), make_config(tmp_path / "s")
+    with ReceiverService.open(config, clock=clock, init=True) as service:
+        service.notify(note("a/1"))
+    clock.advance(DAY + 3600)  # down across the end: the alert's state it knew is an hour old
+    with ReceiverService.open(config, clock=clock) as service:
+        assert [str(d.kind) for d in service.sweep()] == ["expire"] and ignored(service) == []
+        assert [str(d.kind) for d in service.notify(note("a/1"))] == ["escalate"]  # the next repeat
