@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from exporter.configkit import ConfigError, Problems, Section
+from exporter.configkit import ConfigError, Problems, load_yaml, validate
 from exporter.routability.catalogue import CatalogueFilter
-from exporter.routability.config import RoutabilityConfig, read_routability_config
+from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import DirectRoute
 from exporter.routability.schedule import Schedule
 
@@ -43,9 +43,12 @@ def read(
     text: str, base: Path = Path("/etc/canary"), environ: dict[str, str] | None = None
 ) -> RoutabilityConfig:
     problems = Problems("canary.yaml")
-    root = Section.load(text, problems)
-    config = read_routability_config(root.section("routability"), base, environ=environ or {})
+    data = load_yaml(text, problems)
+    config = validate(
+        RoutabilityConfig, data, problems, base_dir=base, environ=environ or {}, at=("routability",)
+    )
     problems.raise_if_any()
+    assert config is not None
     return config
 
 
