@@ -321,17 +321,25 @@ def _text(value: object) -> str:
 
 def matching(pattern: re.Pattern[str], what: str) -> BeforeValidator:
     """A string matching ``pattern`` in full; ``what`` says what that looks like."""
+    return BeforeValidator(_matcher(pattern, what))
+
+
+def _matcher(pattern: re.Pattern[str], what: str) -> Callable[[object], str]:
 
     def check(value: object) -> str:
         if not isinstance(value, str) or not value.strip() or not pattern.fullmatch(value):
             raise invalid(f"expected {what} (got {value!r})")
         return value
 
-    return BeforeValidator(check)
+    return check
 
 
 def choice(choices: type[enum.Enum] | tuple[str, ...]) -> BeforeValidator:
     """One of ``choices`` (strings, or an enum's values)."""
+    return BeforeValidator(_chooser(choices))
+
+
+def _chooser(choices: type[enum.Enum] | tuple[str, ...]) -> Callable[[object], object]:
     names = tuple(str(c.value) for c in choices) if isinstance(choices, type) else choices
 
     def check(value: object) -> object:
@@ -341,7 +349,7 @@ def choice(choices: type[enum.Enum] | tuple[str, ...]) -> BeforeValidator:
             raise invalid(f"expected one of {', '.join(names)} (got {value!r})")
         return choices(value) if isinstance(choices, type) else value
 
-    return BeforeValidator(check)
+    return check
 
 
 def relative_path(what: str, *, resolve: bool = False) -> BeforeValidator:
@@ -419,7 +427,11 @@ def _str_set(value: object) -> frozenset[str]:
 
 
 def _secret(value: object, info: ValidationInfo) -> Secret:
-    context = context_of(info)
+    return resolve_secret(value, context_of(info))
+
+
+def resolve_secret(value: object, context: ReadContext) -> Secret:
+    """The secret ``{env: NAME}`` or ``{file: PATH}`` names (``PydanticCustomError`` saying what is wrong)."""
     if isinstance(value, Secret):
         return value
     if not isinstance(value, dict):
@@ -746,144 +758,80 @@ class Section:
         self._used.add(key)
         return self._data.get(key, default)
 
-    def _get(self, key: str, default: Any, convert: Callable[[Any], Any], expected: str) -> Any:
+    def _get(
+        self,
+        key: str,
+        default: Any,
+        convert: Callable[[Any], Any],
+        expected: str,
+        minimum: float | None = None,
+        maximum: float | None = None,
+    ) -> Any:
+        """The value at ``key`` through ``convert`` (one of the models' validators) and the range."""
         self._used.add(key)
-        if key not in self._data or self._data[key] is None:
+        raw = self._data.get(key)
+        if raw is None:
             if default is _MISSING:
                 self.problem(key, f"required key is missing ({expected})")
                 return None
             return default
         try:
-            return convert(self._data[key])
-        except (TypeError, ValueError) as exc:
-            self.problem(key, f"{exc} (got {self._data[key]!r})")
-            return None if default is _MISSING else default
+            value = convert(raw)
+            _check_range(value, minimum, maximum)
+            return value
+        except PydanticCustomError as exc:
+            self.problem(key, str(exc))
+        except ValueError as exc:
+            self.problem(key, f"{exc} (got {raw!r})")
+        return None if default is _MISSING else default
 
-    # -- typed readers ---------------------------------------------------------------------------------
+    # -- typed readers (the models' validators, for files not yet read into a model) --------------------
     def string(
         self, key: str, default: Any = _MISSING, pattern: re.Pattern[str] | None = None, what: str = ""
     ) -> Any:
         """A non-empty string; with ``pattern``, it must match in full (``what`` describes it in errors)."""
         expected = what or (f"a string matching {pattern.pattern}" if pattern else "a non-empty string")
-
-        def convert(v: Any) -> str:
-            if not isinstance(v, str) or not v.strip() or (pattern is not None and not pattern.fullmatch(v)):
-                raise ValueError(f"expected {expected}")
-            return v
-
-        return self._get(key, default, convert, expected)
+        return self._get(key, default, _matcher(pattern, expected) if pattern else _text, expected)
 
     def integer(
         self, key: str, default: Any = _MISSING, minimum: int | None = None, maximum: int | None = None
     ) -> Any:
-        def convert(v: Any) -> int:
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError("expected a whole number")
-            _check_range(v, minimum, maximum)
-            return v
-
-        return self._get(key, default, convert, "a whole number")
+        return self._get(key, default, _integer, "a whole number", minimum, maximum)
 
     def number(
         self, key: str, default: Any = _MISSING, minimum: float | None = None, maximum: float | None = None
     ) -> Any:
-        def convert(v: Any) -> float:
-            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-                raise ValueError("expected a number")
-            _check_range(float(v), minimum, maximum)
-            return float(v)
-
-        return self._get(key, default, convert, "a number")
+        return self._get(key, default, _number, "a number", minimum, maximum)
 
     def boolean(self, key: str, default: Any = _MISSING) -> Any:
-        def convert(v: Any) -> bool:
-            if not isinstance(v, bool):
-                raise ValueError("expected true or false")
-            return v
-
-        return self._get(key, default, convert, "true or false")
+        return self._get(key, default, _boolean, "true or false")
 
     def duration(self, key: str, default: Any = _MISSING, minimum: float | None = None) -> Any:
-        def convert(v: Any) -> float:
-            seconds = parse_duration(v)
-            _check_range(seconds, minimum, None)
-            return seconds
-
-        return self._get(key, default, convert, "a duration such as 10s, 30m or 1d")
+        return self._get(key, default, _duration, "a duration such as 10s, 30m or 1d", minimum)
 
     def choice(self, key: str, choices: tuple[str, ...] | list[str], default: Any = _MISSING) -> Any:
-        def convert(v: Any) -> str:
-            if v not in choices:
-                raise ValueError(f"expected one of {', '.join(choices)}")
-            return str(v)
-
-        return self._get(key, default, convert, f"one of {', '.join(choices)}")
+        return self._get(key, default, _chooser(tuple(choices)), f"one of {', '.join(choices)}")
 
     def str_list(self, key: str, default: Any = _MISSING) -> Any:
-        def convert(v: Any) -> list[str]:
-            if not isinstance(v, list) or not all(isinstance(i, str) and i.strip() for i in v):
-                raise ValueError("expected a list of non-empty strings")
-            return list(v)
-
-        return self._get(key, default, convert, "a list of strings")
+        return self._get(key, default, lambda v: list(_str_list(v)), "a list of strings")
 
     def secret(
         self, key: str, required: bool = False, environ: dict[str, str] | None = None
     ) -> Secret | None:
         """Read ``{env: NAME}`` or ``{file: PATH}``; literal strings are rejected: no secrets in files."""
         self._used.add(key)
-        if key not in self._data or self._data[key] is None:
+        raw = self._data.get(key)
+        if raw is None:
             if required:
                 self.problem(key, "required key is missing (a secret given as {env: NAME} or {file: PATH})")
             return None
-        if not isinstance(self._data[key], dict):
-            self.problem(key, "a secret must be {env: NAME} or {file: PATH}; it is never written inline")
-            return None
-        sub = self.section(key)
-        env_name = sub.string("env", default=None)
-        file_path = sub.string("file", default=None)
-        generate = sub.boolean("generate", default=False)
-        sub.finish()
-        if (env_name is None) == (file_path is None):
-            self.problem(
-                key, "give exactly one of env: NAME or file: PATH (secrets are never written inline)"
-            )
-            return None
-        if generate and env_name is None:
-            self.problem(key, "generate: true applies to {env: NAME} secrets only")
-            return None
-        if env_name is not None:
-            value = (environ if environ is not None else os.environ).get(env_name, "")
-            if not value.strip():
-                if generate and self.problems.checking:
-                    self.problems.note(
-                        self.line_of(key),
-                        self.child_path(key),
-                        f"environment variable {env_name} is not set: a local run (canary demo --config, "
-                        "scripts/run) generates one; a standalone component needs it set",
-                    )
-                elif generate:
-                    self.problem(
-                        key,
-                        f"environment variable {env_name} is not set or empty (generate: true makes only a "
-                        "local run, canary demo --config or scripts/run, generate it)",
-                    )
-                else:
-                    self.problem(key, f"environment variable {env_name} is not set or empty")
-                return None
-            return Secret(f"env:{env_name}", value.strip())
-        secret_path = Path(file_path)
-        if not secret_path.is_absolute() and self.base_dir is not None:
-            secret_path = self.base_dir / secret_path
+        environ = environ if environ is not None else dict(os.environ)
         try:
-            value = secret_path.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            self.problem(key, f"cannot read secret file {secret_path}: {exc.strerror}")
-            return None
-        if not value:
-            self.problem(key, f"secret file {secret_path} is empty")
-            return None
-        return Secret(f"file:{file_path}", value)
+            return resolve_secret(raw, ReadContext(self.problems.source, self.base_dir, environ))
+        except PydanticCustomError as exc:
+            for at, message in (exc.context or {}).get("problems", [((), str(exc))]):
+                self.problems.add(self.line_of(key), _path((self.child_path(key), *at)), message)
+        return None
 
     def section(self, key: str, required: bool = False) -> Section:
         self._used.add(key)
