@@ -39,6 +39,7 @@ from exporter.configkit import (
     choice,
     context_of,
     generatable_secrets,
+    host_port,
     invalid,
     invalid_all,
     keep_keys,
@@ -69,9 +70,6 @@ OWN_COMMAND_SECTIONS = frozenset({"receiver", "routability"})
 PROBING_SECTIONS = frozenset({"gateway", "models", "rounds", "contracts", "exporter"})
 _SLUG = re.compile(r"[A-Za-z0-9._\-]+/[A-Za-z0-9._:\-]+")
 _TAG = re.compile(r"[a-z0-9._\-]+(?:/[a-z0-9._\-]+)?")
-_LISTEN = re.compile(
-    r"(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|\d{1,4})"
-)
 _URL = re.compile(r"https?://[^\s/?#\[\]]+(?::\d+)?(?:/\S*)?|https?://\[[0-9a-fA-F:]+\](?::\d+)?(?:/\S*)?")
 _URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
 _SLUG_WHAT = "a model slug such as moonshotai/kimi-k2-0905"
@@ -217,7 +215,7 @@ class EvidenceConfig(ConfigModel):
 
 
 class ExporterConfig(ConfigModel):
-    listen: Annotated[str, matching(_LISTEN, "HOST:PORT such as 127.0.0.1:9464"), What("HOST:PORT")] = key(
+    listen: Annotated[str, host_port("127.0.0.1:9464", text=True), What("HOST:PORT")] = key(
         "127.0.0.1:9464", "address of `/metrics`, `/v1/state`, `/v1/evidence`, `/healthz`"
     )
     # The exporter's URL as people and Alertmanager notifications reach it (exported as

@@ -43,6 +43,8 @@ from pydantic.config import JsonDict
 from pydantic.fields import FieldInfo
 from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, PydanticUndefined, core_schema
 
+from exporter.web.hostport import parse_host_port
+
 _MISSING: Any = object()
 
 
@@ -285,6 +287,35 @@ class ConfigModel(BaseModel):
             known = ", ".join(sorted(_field_types(cls)))
             raise invalid_all(((k,), f"unknown key (known keys here: {known})") for k in sorted(internal))
         return {k: v for k, v in data.items() if v is not None}
+
+
+def host_port(example: str, *, allow_any_port: bool = True, text: bool = False) -> BeforeValidator:
+    """``HOST:PORT`` (``example`` shows one) read into ``(host, port)``, or kept as it is with ``text``."""
+
+    def check(value: object) -> object:
+        if isinstance(value, tuple):
+            return value
+        try:
+            parsed = parse_host_port(value, allow_any_port=allow_any_port)
+            return value if text else parsed
+        except ValueError:
+            raise invalid(f"expected HOST:PORT such as {example} (got {value!r})") from None
+
+    return BeforeValidator(check)
+
+
+class Listening(ConfigModel):
+    """A section with a ``listen: HOST:PORT`` key (subclasses give its default)."""
+
+    listen: tuple[str, int]
+
+    @property
+    def host(self) -> str:
+        return self.listen[0]
+
+    @property
+    def port(self) -> int:
+        return self.listen[1]
 
 
 def key(

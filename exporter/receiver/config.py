@@ -27,15 +27,16 @@ from typing import Annotated, ClassVar
 from pydantic import BeforeValidator, ValidationInfo, field_validator, model_validator
 
 from exporter.configkit import (
-    ConfigModel,
     Duration,
     Int,
+    Listening,
     Problems,
     ReadContext,
     Secret,
     SecretValue,
     What,
     choice,
+    host_port,
     invalid,
     invalid_all,
     key,
@@ -46,16 +47,6 @@ from exporter.receiver.decide import Policy
 from exporter.receiver.exclusions import BuiltinExclusion, read_exclusions
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Mode
-from exporter.web.hostport import parse_host_port
-
-
-def _listen(value: object) -> tuple[str, int]:
-    if isinstance(value, tuple):
-        return value
-    try:
-        return parse_host_port(str(value))
-    except ValueError:
-        raise invalid(f"expected HOST:PORT such as 127.0.0.1:9465 (got {value!r})") from None
 
 
 def _ladder(value: object) -> tuple[float, ...]:
@@ -80,11 +71,11 @@ def _ladder(value: object) -> tuple[float, ...]:
     return tuple(rungs)
 
 
-HostPort = Annotated[tuple[str, int], BeforeValidator(_listen), What("HOST:PORT")]
+HostPort = Annotated[tuple[str, int], host_port("127.0.0.1:9465"), What("HOST:PORT")]
 Rungs = Annotated[tuple[float, ...], BeforeValidator(_ladder), What("a list of durations")]
 
 
-class ReceiverConfig(ConfigModel):
+class ReceiverConfig(Listening):
     """The receiver's settings; ``policy()`` is what the decision functions take."""
 
     internal: ClassVar[frozenset[str]] = frozenset({"builtin"})
@@ -125,14 +116,6 @@ class ReceiverConfig(ConfigModel):
         14 * 86400.0, "offenses older than this (with none since) are forgotten", ge=1.0
     )
     max_body_bytes: Int = key(1024 * 1024, "webhook body limit", ge=1024, le=64 * 1024 * 1024)
-
-    @property
-    def host(self) -> str:
-        return self.listen[0]
-
-    @property
-    def port(self) -> int:
-        return self.listen[1]
 
     @field_validator("admin_token")
     @classmethod

@@ -37,11 +37,13 @@ from exporter.configkit import (
     ConfigModel,
     Duration,
     Int,
+    Listening,
     SecretValue,
     StrList,
     Text,
     What,
     choice,
+    host_port,
     invalid,
     key,
     keyed,
@@ -53,18 +55,8 @@ from exporter.routability.job import DirectRoute, JobSettings
 from exporter.routability.routing import DEFAULT_RECENT_WINDOW
 from exporter.routability.schedule import DEFAULT_SCHEDULE, Schedule, parse_schedule
 
-_LISTEN = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})$")
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
 _EFFORTS = ("off", "minimal", "low", "medium", "high")
-
-
-def _listen(value: object) -> tuple[str, int]:
-    if isinstance(value, tuple):
-        return value
-    m = _LISTEN.fullmatch(value) if isinstance(value, str) else None
-    if m is None or not 0 < int(m["port"]) < 65536:
-        raise invalid(f"expected HOST:PORT such as 127.0.0.1:9466 (got {value!r})")
-    return m["host"].strip("[]"), int(m["port"])
 
 
 def _schedule(value: object) -> Schedule:
@@ -112,12 +104,12 @@ def _routes(routes: dict[str, RouteKeys]) -> dict[str, DirectRoute]:
     }
 
 
-class RoutabilityConfig(ConfigModel):
+class RoutabilityConfig(Listening):
     """The routability job's settings; ``job_settings()`` is what a pass needs."""
 
-    listen: Annotated[tuple[str, int], BeforeValidator(_listen), What("HOST:PORT")] = key(
-        ("127.0.0.1", 9466), "address of the routability API", shown="`127.0.0.1:9466`"
-    )
+    listen: Annotated[
+        tuple[str, int], host_port("127.0.0.1:9466", allow_any_port=False), What("HOST:PORT")
+    ] = key(("127.0.0.1", 9466), "address of the routability API", shown="`127.0.0.1:9466`")
     store: Annotated[Path, relative_path("a file path such as routability.sqlite3"), What("a file path")] = (
         key(
             Path("routability.sqlite3"),
@@ -151,14 +143,6 @@ class RoutabilityConfig(ConfigModel):
         "`api_key` (secret, optional), `reasoning_effort` (default `off`)",
         shown="none",
     )
-
-    @property
-    def listen_host(self) -> str:
-        return self.listen[0]
-
-    @property
-    def listen_port(self) -> int:
-        return self.listen[1]
 
     @field_validator("max_tokens")
     @classmethod

@@ -54,7 +54,7 @@ def read(
 
 def test_defaults() -> None:
     config = read("routability: {}\n")
-    assert (config.listen_host, config.listen_port) == ("127.0.0.1", 9466)
+    assert (config.host, config.port) == ("127.0.0.1", 9466)
     assert config.store == Path("/etc/canary/routability.sqlite3")
     assert (config.schedule, config.pace, config.max_tokens, config.reasoning_effort) == (
         Schedule(at_minute=5 * 60),  # daily at 05:00 UTC
@@ -67,7 +67,7 @@ def test_defaults() -> None:
 
 def test_full_example() -> None:
     config = read(FULL, environ={"RT_TOKEN": "s3cret", "ACME_KEY": "k-acme"})
-    assert (config.listen_host, config.listen_port, config.store) == (
+    assert (config.host, config.port, config.store) == (
         "0.0.0.0", 9500, Path("/etc/canary/state/routability.sqlite3"),
     )  # fmt: skip
     assert (config.schedule, config.pace, config.timeout, config.max_tokens) == (
