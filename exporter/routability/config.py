@@ -104,6 +104,9 @@ def _routes(routes: dict[str, RouteKeys]) -> dict[str, DirectRoute]:
     }
 
 
+_JOB = JobSettings()  # a pass's defaults are the section's
+
+
 class RoutabilityConfig(Listening):
     """The routability job's settings; ``job_settings()`` is what a pass needs."""
 
@@ -118,15 +121,15 @@ class RoutabilityConfig(Listening):
         )
     )
     max_tokens: Int = key(
-        16, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
+        _JOB.max_tokens, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
     )
-    reasoning_effort: Effort = key("low", "`off`, `minimal`, `low`, `medium` or `high`")
+    reasoning_effort: Effort = key(_JOB.reasoning_effort, "`off`, `minimal`, `low`, `medium` or `high`")
     schedule: Annotated[
         Schedule, BeforeValidator(_schedule), What("a UTC time such as 05:00 or a duration")
     ] = key(DEFAULT_SCHEDULE, "daily at this UTC time, or an interval such as 6h", shown='`"05:00"`')
-    pace: Duration = key(2.0, "minimum time between two requests of a pass")
+    pace: Duration = key(_JOB.pace, "minimum time between two requests of a pass")
     timeout: Duration = key(60.0, "per request", ge=0.1)
-    listed_signal: Bool = key(True, "also record the gateway's listed endpoint status/uptime")
+    listed_signal: Bool = key(_JOB.listed_signal, "also record the gateway's listed endpoint status/uptime")
     recent_unavailable: Duration = key(
         DEFAULT_RECENT_WINDOW, "routers skip models unavailable within this window"
     )
