@@ -24,7 +24,7 @@ import itertools
 from pathlib import Path
 from typing import Annotated, ClassVar
 
-from pydantic import BeforeValidator, ValidationInfo, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 
 from exporter.configkit import (
     Duration,
@@ -107,7 +107,8 @@ class ReceiverConfig(Listening):
         "[`config/builtin-exclusions.yaml`](config/builtin-exclusions.yaml)",
         alias="builtin_exclusions",
     )
-    builtin: tuple[BuiltinExclusion, ...] = ()  # read from builtin_exclusions (not a key of the file)
+    # Read from the builtin_exclusions file (not a key of this one), whatever else is wrong here.
+    builtin: tuple[BuiltinExclusion, ...] = Field((), validate_default=True)
     min_routable_hosts: Int = key(2, "the capacity floor per model", ge=1)
     ladder: Rungs = key(
         (86400.0, 3 * 86400.0, 7 * 86400.0), "suspension length per offense", shown="`[1d, 3d, 7d]`"
@@ -133,15 +134,18 @@ class ReceiverConfig(Listening):
             raise invalid("must differ from webhook_token (a leaked webhook token must not grant admin)")
         return admin
 
-    @model_validator(mode="after")
-    def _read_exclusions(self, info: ValidationInfo) -> ReceiverConfig:
-        context = info.context
-        if self.builtin_exclusions_path is None or not isinstance(context, ReadContext):
-            return self
-        problems = Problems(str(self.builtin_exclusions_path))
-        builtin = read_exclusions(self.builtin_exclusions_path, problems)
+    @field_validator("builtin")
+    @classmethod
+    def _read_exclusions(
+        cls, builtin: tuple[BuiltinExclusion, ...], info: ValidationInfo
+    ) -> tuple[BuiltinExclusion, ...]:
+        path, context = info.data.get("builtin_exclusions_path"), info.context
+        if path is None or not isinstance(context, ReadContext):
+            return builtin
+        problems = Problems(str(path))
+        builtin = read_exclusions(path, problems)
         context.others.extend(problems.items)
-        return self.model_copy(update={"builtin": builtin})
+        return builtin
 
     def policy(self) -> Policy:
         """The judgement rules the decision functions take."""
