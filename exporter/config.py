@@ -252,9 +252,14 @@ class _CanaryFile(ConfigModel):
     @classmethod
     def _via_gateway_default(cls, models: object, info: ValidationInfo) -> object:
         """A model goes via the gateway unless told otherwise when the gateway is OpenRouter."""
+        if not isinstance(models, list):
+            return models
+        slugs = [m.get("slug") for m in models if isinstance(m, dict)]
+        if len(set(slugs)) != len(slugs):
+            context_of(info).problem(("models",), "each model slug may appear only once")
         gateway = info.data.get("gateway")
         default = gateway is not None and gateway.kind == "openrouter"
-        if "gateway" not in info.data or not isinstance(models, list):
+        if "gateway" not in info.data:
             return models
         return [
             {"via_gateway": default, **m} if isinstance(m, dict) and m.get("via_gateway") is None else m
@@ -281,9 +286,6 @@ class _CanaryFile(ConfigModel):
                 problems.append(
                     ((i, "direct_hosts"), "a model not probed via the gateway needs at least one direct host")
                 )
-        slugs = [m.slug for m in models]
-        if len(set(slugs)) != len(slugs):
-            problems.append(((), "each model slug may appear only once"))
         if problems:
             raise invalid_all(problems)
         return models

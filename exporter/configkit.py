@@ -240,6 +240,10 @@ class ReadContext:
         """Whether the file has a node at ``loc``."""
         return _locate(self.data, loc)[1] is not _MISSING
 
+    def problem(self, loc: tuple[str | int, ...], message: str) -> None:
+        """A problem at ``loc`` that does not stop the value's validation (``others``)."""
+        self.others.append(f"{self.where(loc)}: {_path(loc)}: {message}")
+
     def where(self, loc: tuple[str | int, ...]) -> str:
         """``FILE:LINE`` of the node at ``loc``."""
         return f"{self.source}:{_locate(self.data, loc)[0]}"
@@ -561,11 +565,10 @@ def validate(
         try:
             value = model.model_validate(node, context=attempt, by_alias=True, by_name=False)
         except ValidationError as exc:
-            only_notes = _report(model, data, at, exc, problems, notes=attempt is context)
-            problems.items.extend(attempt.others)
-            if not only_notes:
+            if not _report(model, data, at, exc, problems, notes=attempt is context):
+                problems.items.extend(attempt.others)
                 return None
-            continue
+            continue  # only notes: read again (``others`` are found again)
         problems.items.extend(attempt.others)
         return value
     return None

@@ -56,3 +56,33 @@ def test_every_problem_of_a_list_item_is_reported_with_its_line(tmp_path: Path) 
         "4: equality.prompts[0].text: required key is missing (the prompt's text)",
         "5: equality.prompts[1].id: expected a non-empty string (got '')",
     ]
+
+
+def test_a_repeated_slug_is_reported_along_with_the_problems_of_the_models(tmp_path: Path) -> None:
+    path = tmp_path / "canary.yaml"
+    host = "direct_hosts: [{name: h, base_url: 'http://127.0.0.1:1'}]"
+    path.write_text(
+        f"models:\n  - {{slug: a/b, via_gateway: false, {host}}}\n  - {{slug: a/b, via_gateway: maybe}}\n"
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert [p.removeprefix(f"{path}:") for p in caught.value.problems] == [
+        "3: models[1].via_gateway: expected true or false (got 'maybe')",
+        "1: models: each model slug may appear only once",
+    ]
+
+
+def test_check_config_notes_each_generated_secret_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from exporter.cli import main
+
+    monkeypatch.delenv("CANARY_TEST_GENERATED", raising=False)
+    path = tmp_path / "canary.yaml"
+    path.write_text(
+        MODEL + "receiver: {store_dir: s, webhook_token: {env: CANARY_TEST_GENERATED, generate: true},\n"
+        "           admin_token: {env: HOME}}\n"
+    )
+    assert main(["check-config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("note: ") == 1 and "receiver.webhook_token: environment variable" in out
