@@ -33,7 +33,12 @@ SUSPENDED_PER_MODEL = 5
 
 
 def config(directory: Path) -> ReceiverConfig:
-    return ReceiverConfig(directory, Secret("env:W", "w"), Secret("env:A", "a"), mode=Mode.ENFORCE)
+    return ReceiverConfig(
+        store_dir=directory,
+        webhook_token=Secret("env:W", "w"),
+        admin_token=Secret("env:A", "a"),
+        mode=Mode.ENFORCE,
+    )
 
 
 def alert(model: str, provider: str) -> dict[str, object]:

@@ -2,7 +2,7 @@
 
 Layout (each package is one part of the architecture in DESIGN §2):
 
-- ``outcomes``, ``configkit``: the shared vocabulary and strict configuration reading;
+- ``outcomes``, ``configkit``: the shared vocabulary and the typed configuration models (strict YAML reading);
 - ``gateway``: talking to OpenRouter or an OpenAI-compatible host (discovery, pinned chat, SSE, outcome
   classification);
 - ``contracts``: one module per contract (TTFT, refusal, structured output, language) and their registry;

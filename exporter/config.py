@@ -1,8 +1,11 @@
 """The canary configuration file: one YAML document, one section per component, validated all at once.
 
-Top-level sections: ``gateway``, ``models``, ``rounds``, ``contracts``, ``exporter``, ``receiver``,
-``routability``. Every command reads the sections it needs; ``canary check-config`` reads them all.
-``load_config`` raises ``ConfigError`` listing every problem as ``FILE:LINE: PATH: message``.
+Top-level sections: ``gateway``, ``models``, ``rounds``, ``contracts``, ``exporter``, ``equality``,
+``receiver``, ``routability``. Each is a frozen pydantic model (``exporter.configkit.ConfigModel``): the one
+definition of its keys and defaults, from which README's configuration reference is generated
+(``python -m exporter.config_reference --write``). Every command reads the sections it needs;
+``canary check-config`` reads them all. ``load_config`` raises ``ConfigError`` listing every problem as
+``FILE:LINE: PATH: message``.
 
 Example::
 
@@ -12,110 +15,367 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from exporter.configkit import ConfigError, Problems, Secret, Section, generatable_secrets, load_yaml
+from pydantic import BeforeValidator, Field, ValidationInfo, create_model, field_validator, model_validator
+
+from exporter.configkit import (
+    Bool,
+    ConfigError,
+    ConfigModel,
+    Duration,
+    Int,
+    Problems,
+    SecretValue,
+    StrSet,
+    Text,
+    What,
+    choice,
+    context_of,
+    generatable_secrets,
+    host_port,
+    invalid,
+    invalid_all,
+    keep_keys,
+    key,
+    keyed,
+    load_file,
+    matching,
+    relative_path,
+    validate,
+)
 from exporter.contracts import REGISTRY
-from exporter.contracts.base import Contract
-from exporter.contracts.ttft import TTFTContract
-from exporter.equality.config import read_equality_config
+from exporter.contracts.base import Contract, ContractSettings
+from exporter.contracts.ttft import TTFTSettings
+from exporter.equality.config import EqualityConfig
 from exporter.equality.monitor import EqualityProbeSettings
 from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
+from exporter.receiver.config import ReceiverConfig
+from exporter.routability.config import RoutabilityConfig
 from exporter.sharding import MAX_SHARDS, Shard, owned_by
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 DEFAULT_INTERVAL_SECONDS = 1800.0
-DEFAULT_CONCURRENCY = 8
-DEFAULT_EXPORTER_LISTEN = "127.0.0.1:9464"
-DEFAULT_TIMEOUT_SECONDS = 60.0
-DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 # Capabilities a model may require of every host (probed even where an endpoint does not advertise them).
 KNOWN_CAPABILITIES = frozenset({"structured_outputs"})
-# The sections the probing commands read; the receiver's and routability's are known but left to their own
-# commands, so an exporter never needs (or holds) their secrets.
+# The sections only their own commands read, so an exporter never needs (or holds) their secrets; the
+# probing commands read the others.
+OWN_COMMAND_SECTIONS = frozenset({"receiver", "routability"})
 PROBING_SECTIONS = frozenset({"gateway", "models", "rounds", "contracts", "exporter"})
 _SLUG = re.compile(r"[A-Za-z0-9._\-]+/[A-Za-z0-9._:\-]+")
 _TAG = re.compile(r"[a-z0-9._\-]+(?:/[a-z0-9._\-]+)?")
-_LISTEN = re.compile(
-    r"(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|\d{1,4})"
-)
 _URL = re.compile(r"https?://[^\s/?#\[\]]+(?::\d+)?(?:/\S*)?|https?://\[[0-9a-fA-F:]+\](?::\d+)?(?:/\S*)?")
 _URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
+_SLUG_WHAT = "a model slug such as moonshotai/kimi-k2-0905"
 _TAG_WHAT = "a lowercase provider tag such as my-vllm or deepinfra/fp8"
 
 
-@dataclass(frozen=True, slots=True)
-class GatewayConfig:
-    kind: str = "openrouter"  # openrouter | openai-compatible
-    base_url: str = OPENROUTER_BASE_URL
-    api_key: Secret | None = None
-    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
-    connect_timeout_seconds: float = DEFAULT_CONNECT_TIMEOUT_SECONDS
+def _no_trailing_slash(value: object) -> object:
+    return value.rstrip("/") if isinstance(value, str) and _URL.fullmatch(value) else value
 
 
-@dataclass(frozen=True, slots=True)
-class DirectHost:
+Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT), What(_URL_WHAT)]
+Tag = Annotated[str, matching(_TAG, _TAG_WHAT), What(_TAG_WHAT)]
+
+
+class GatewayConfig(ConfigModel):
+    kind: Annotated[
+        str, choice(("openrouter", "openai-compatible")), What("openrouter or openai-compatible")
+    ] = key(
+        "openrouter",
+        "`openrouter` (discovery + pinning); `openai-compatible` hosts have no discovery: list them as "
+        "`models[].direct_hosts`",
+    )
+    base_url: Url = key(OPENROUTER_BASE_URL, "the API root")
+    api_key: SecretValue | None = key(
+        None, "secret: `{env: OPENROUTER_API_KEY}`", shown="required for `openrouter`"
+    )
+    timeout_seconds: Duration = key(60.0, "overall request timeout", alias="timeout", ge=0.1)
+    connect_timeout_seconds: Duration = key(10.0, "TCP/TLS connect timeout", alias="connect_timeout", ge=0.1)
+
+    @model_validator(mode="after")
+    def _key_for_openrouter(self) -> GatewayConfig:
+        if self.kind == "openrouter" and self.api_key is None:
+            what = "a secret given as {env: NAME} or {file: PATH}"
+            raise invalid(f"required key is missing ({what})", "api_key")
+        return self
+
+
+class DirectHost(ConfigModel):
     """A plain OpenAI-compatible host serving the model (nothing to pin; discovery is this entry)."""
 
-    name: str  # becomes the provider label
-    base_url: str
-    api_key: Secret | None = None
-    model_id: str | None = None
-    supported_parameters: frozenset[str] = frozenset()
+    name: Tag = key(meaning="the provider label")
+    base_url: Url = key(meaning="the host's API root")
+    api_key: SecretValue | None = key(None, "secret, optional")
+    model_id: Text | None = key(None, "the model id the host expects", shown="the slug")
+    supported_parameters: StrSet = key(frozenset(), "the request parameters the host supports")
 
 
-@dataclass(frozen=True, slots=True)
-class ModelConfig:
-    slug: str
-    via_gateway: bool = True
-    known_filtering: frozenset[str] = frozenset()
-    require: frozenset[str] = frozenset()
-    direct_hosts: tuple[DirectHost, ...] = ()
+class ModelConfig(ConfigModel):
+    slug: Annotated[str, matching(_SLUG, _SLUG_WHAT), What(_SLUG_WHAT)] = key(
+        meaning="the gateway model slug, e.g. `moonshotai/kimi-k2-0905`"
+    )
+    via_gateway: Bool = key(
+        True,
+        "probe every discovered endpoint through the gateway, pinned",
+        shown="`true` when the gateway is OpenRouter",
+    )
+    known_filtering: StrSet = key(
+        frozenset(),
+        "tags of hosts known to filter the role-play prompt: probed only as the refusal contract's live "
+        "positive controls",
+    )
+    require: StrSet = key(
+        frozenset(),
+        "capabilities every host must have, probed (and judged) even where an endpoint does not advertise "
+        f"them; known: {', '.join(f'`{c}`' for c in sorted(KNOWN_CAPABILITIES))}",
+    )
+    direct_hosts: tuple[DirectHost, ...] = key((), "plain OpenAI-compatible hosts")
+
+    @field_validator("known_filtering")
+    @classmethod
+    def _tags(cls, tags: frozenset[str]) -> frozenset[str]:
+        if bad := [t for t in sorted(tags) if not _TAG.fullmatch(t)]:
+            raise invalid_all(((), f"{t!r} is not a provider tag ({_TAG_WHAT})") for t in bad)
+        return tags
+
+    @field_validator("require")
+    @classmethod
+    def _capabilities(cls, required: frozenset[str]) -> frozenset[str]:
+        known = ", ".join(sorted(KNOWN_CAPABILITIES))
+        if unknown := sorted(required - KNOWN_CAPABILITIES):
+            raise invalid_all(((), f"unknown capability {c!r} (known: {known})") for c in unknown)
+        return required
+
+    @field_validator("direct_hosts")
+    @classmethod
+    def _unique(cls, hosts: tuple[DirectHost, ...]) -> tuple[DirectHost, ...]:
+        if len({h.name for h in hosts}) != len(hosts):
+            raise invalid("host names must be unique within a model")
+        return hosts
 
 
-@dataclass(frozen=True, slots=True)
-class RoundsConfig:
-    interval_seconds: float = DEFAULT_INTERVAL_SECONDS
-    concurrency: int = DEFAULT_CONCURRENCY
-    shard: Shard = field(
-        default_factory=Shard
-    )  # the part of `models` this replica probes (exporter.sharding)
+class ShardKeys(ConfigModel):
+    count: Int = key(meaning="how many replicas share the models", ge=1, le=MAX_SHARDS)
+    index: Int = key(meaning="this replica's shard, 0 to count - 1", ge=0, le=MAX_SHARDS - 1)
+
+    @model_validator(mode="after")
+    def _index_below_count(self) -> ShardKeys:
+        if self.index >= self.count:
+            raise invalid(
+                f"must be less than count ({self.count}): shards are numbered 0 to {self.count - 1}", "index"
+            )
+        return self
 
 
-@dataclass(frozen=True, slots=True)
-class EvidenceConfig:
+class RoundsConfig(ConfigModel):
+    interval_seconds: Duration = key(
+        DEFAULT_INTERVAL_SECONDS,
+        "period between round starts; a round never overlaps the next",
+        alias="interval",
+        ge=0.05,
+    )
+    concurrency: Int = key(
+        8, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
+    )
+    shard: Annotated[Shard, keyed(ShardKeys, lambda keys: Shard(keys.index, keys.count))] = key(
+        default_factory=Shard,
+        meaning="`{index: I, count: N}`: this exporter replica probes only the models whose slug hashes to "
+        "shard `I` of `N`; every replica lists the same models; check them together with `canary "
+        "check-config a.yaml b.yaml` ([deployment.md](docs/deployment.md#sharding-models-across-exporters))",
+        shown="none (the whole list)",
+    )
+
+
+_EVIDENCE_WHAT = "a file path such as evidence.sqlite3 (relative to the config file)"
+
+
+class EvidenceConfig(ConfigModel):
     """``exporter.evidence``: the evidence history (docs/evidence.md). Absent section: no history kept."""
 
-    path: Path
-    retention_seconds: float = DEFAULT_RETENTION_SECONDS
-    max_bytes: int = DEFAULT_MAX_BYTES
+    path: Annotated[
+        Path, relative_path("a file path such as evidence.sqlite3 (relative to the config file)")
+    ] = key(
+        meaning="the evidence store, one row per probe attempt (relative to the config file); see "
+        "[docs/evidence.md](docs/evidence.md)",
+        shown="none: no history",
+    )
+    retention_seconds: Duration = key(
+        DEFAULT_RETENTION_SECONDS, "rows older than this are deleted", alias="retention", ge=3600
+    )
+    max_bytes: Int = key(
+        DEFAULT_MAX_BYTES, "cap on the store's used pages; the oldest rows go first", ge=MIN_MAX_BYTES
+    )
 
 
-@dataclass(frozen=True, slots=True)
-class ExporterConfig:
-    listen: str = DEFAULT_EXPORTER_LISTEN
-    evidence: EvidenceConfig | None = None
+class ExporterConfig(ConfigModel):
+    listen: Annotated[str, host_port("127.0.0.1:9464", text=True), What("HOST:PORT")] = key(
+        "127.0.0.1:9464", "address of `/metrics`, `/v1/state`, `/v1/evidence`, `/healthz`"
+    )
     # The exporter's URL as people and Alertmanager notifications reach it (exported as
     # canary_exporter_external_url_info, which the suspend alert joins to build its evidence_url).
-    external_url: str | None = None
+    external_url: (
+        Annotated[
+            str,
+            BeforeValidator(_no_trailing_slash),
+            matching(_URL, "an http(s) URL such as http://canary:9464"),
+            What(_URL_WHAT),
+        ]
+        | None
+    ) = key(
+        None,
+        "the exporter's URL as people reach it; the suspend alert's `evidence_url` starts with it (else the "
+        "scrape address)",
+    )
+    evidence: EvidenceConfig | None = key(None, "the evidence history (below)", shown="none")
+
+
+class _CanaryFile(ConfigModel):
+    """The whole file; ``contracts`` is replaced per contract registry (``_file_model``)."""
+
+    gateway: GatewayConfig | None = key(None, "the gateway (below)", shown="none")
+    models: tuple[ModelConfig, ...] = key((), "the models to probe (below)", shown="[]")
+    rounds: RoundsConfig = key(default_factory=RoundsConfig, meaning="the probe rounds")
+    contracts: ConfigModel = key(default_factory=ConfigModel, meaning="per contract, its settings")
+    exporter: ExporterConfig = key(default_factory=ExporterConfig, meaning="the exporter")
+    equality: EqualityConfig = key(default_factory=EqualityConfig, meaning="the equality test")
+    receiver: ReceiverConfig | None = key(None, "the quarantine receiver", shown="none")
+    routability: RoutabilityConfig | None = key(None, "the routability job", shown="none")
+
+    @field_validator("models", mode="before")
+    @classmethod
+    def _via_gateway_default(cls, models: object, info: ValidationInfo) -> object:
+        """A model goes via the gateway unless told otherwise when the gateway is OpenRouter."""
+        if not isinstance(models, list):
+            return models
+        slugs = [m.get("slug") for m in models if isinstance(m, dict)]
+        if len(set(slugs)) != len(slugs):
+            context_of(info).problem(("models",), "each model slug may appear only once")
+        gateway = info.data.get("gateway")
+        default = gateway is not None and gateway.kind == "openrouter"
+        if "gateway" not in info.data:
+            return models
+        return [
+            {"via_gateway": default, **m} if isinstance(m, dict) and m.get("via_gateway") is None else m
+            for m in models
+        ]
+
+    @field_validator("models")
+    @classmethod
+    def _routes_exist(cls, models: tuple[ModelConfig, ...], info: ValidationInfo) -> tuple[ModelConfig, ...]:
+        problems: list[tuple[tuple[str | int, ...], str]] = []
+        gateway: GatewayConfig | None = info.data.get("gateway")
+        for i, model in enumerate(models):
+            if "gateway" in info.data and model.via_gateway and gateway is None:
+                problems.append(((i, "via_gateway"), "is true but there is no gateway section"))
+            elif model.via_gateway and gateway is not None and gateway.kind != "openrouter":
+                problems.append(
+                    (
+                        (i, "via_gateway"),
+                        "an openai-compatible gateway has no endpoint discovery: set via_gateway: false and "
+                        "list the hosts under direct_hosts",
+                    )
+                )
+            if not model.via_gateway and not model.direct_hosts:
+                problems.append(
+                    ((i, "direct_hosts"), "a model not probed via the gateway needs at least one direct host")
+                )
+        if problems:
+            raise invalid_all(problems)
+        return models
+
+    @field_validator("rounds")
+    @classmethod
+    def _shard_owns_models(cls, rounds: RoundsConfig, info: ValidationInfo) -> RoundsConfig:
+        context = context_of(info)
+        if not context.present(("rounds", "shard")):
+            return rounds
+        shard, models = rounds.shard, info.data.get("models") or ()
+        slugs = [m.slug for m in models]
+        owned = owned_by(slugs, shard.count)
+        if slugs and not owned[shard.index]:
+            taken = sorted(i for i, owner in owned.items() if owner)
+            raise invalid(
+                f"shard {shard.index} of {shard.count} owns none of the {len(slugs)} model(s) (they hash to "
+                f"shard(s) {', '.join(map(str, taken))}): this replica would probe nothing; lower count",
+                "shard",
+            )
+        where = Shard(shard.index, shard.count, where=context.where(("rounds", "shard")))
+        return rounds.model_copy(update={"shard": where})
+
+    @field_validator("contracts")
+    @classmethod
+    def _first_token_before_timeout(cls, contracts: ConfigModel, info: ValidationInfo) -> ConfigModel:
+        gateway: GatewayConfig | None = info.data.get("gateway")
+        for settings in dict(contracts).values():
+            if (
+                isinstance(settings, TTFTSettings)
+                and settings.enabled
+                and gateway is not None
+                and settings.threshold >= gateway.timeout_seconds
+            ):
+                raise invalid(
+                    f"ttft.threshold ({settings.threshold:g}s) must be shorter than gateway.timeout "
+                    f"({gateway.timeout_seconds:g}s): a request that times out first is a transport "
+                    "error, never a slow token"
+                )
+        return contracts
+
+    @model_validator(mode="after")
+    def _controls_are_excluded(self) -> _CanaryFile:
+        """A known-filtering host refuses supported content by design: it is a positive control, never a
+        route. The receiver counts as capacity only hosts no layer excludes, so each control must be a
+        built-in exclusion of its model: then it is never routed to and never keeps the capacity floor from
+        holding."""
+        if self.receiver is None:
+            return self
+        excluded = {(b.model, b.provider) for b in self.receiver.builtin}
+        problems = [
+            (
+                ("models", i, "known_filtering"),
+                f"{tag} is a known-filtering control host but not a built-in exclusion of {model.slug} "
+                "(receiver.builtin_exclusions): add it there with its reason, so it is never routed to "
+                "and never counted as capacity",
+            )
+            for i, model in enumerate(self.models)
+            for tag in sorted(model.known_filtering)
+            if (model.slug, tag) not in excluded
+        ]
+        if problems:
+            raise invalid_all(problems)
+        return self
+
+
+@functools.cache
+def _file_model(contracts: tuple[type[Contract], ...]) -> type[_CanaryFile]:
+    """The file's model for a set of contracts: ``contracts.<name>`` is each one's ``Settings``."""
+    fields: dict[str, Any] = {c.name: (c.Settings, key(default_factory=c.Settings)) for c in contracts}
+    section = create_model("ContractsConfig", __base__=ConfigModel, **fields)
+    return create_model(
+        "CanaryFile",
+        __base__=_CanaryFile,
+        contracts=(section, Field(default_factory=section, validate_default=True)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class CanaryConfig:
+    """A validated file, as the commands use it (contracts built, the enabled ones only)."""
+
     path: Path
     gateway: GatewayConfig | None
     models: tuple[ModelConfig, ...]
     rounds: RoundsConfig
     contracts: tuple[Contract, ...]
     exporter: ExporterConfig
-    receiver: Any = None  # exporter.receiver.config.ReceiverConfig when the section is present
-    routability: Any = None  # exporter.routability.config.RoutabilityConfig when present
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    receiver: ReceiverConfig | None = None
+    routability: RoutabilityConfig | None = None
     equality: EqualityProbeSettings = field(default_factory=EqualityProbeSettings)  # docs/equality.md
 
     @property
@@ -123,195 +383,38 @@ class CanaryConfig:
         return self.path.parent
 
 
-def _read_gateway(sec: Section) -> GatewayConfig:
-    kind = sec.choice("kind", ("openrouter", "openai-compatible"), "openrouter")
-    base_url = sec.string("base_url", OPENROUTER_BASE_URL, pattern=_URL, what=_URL_WHAT)
-    gateway = GatewayConfig(
-        kind=kind,
-        base_url=base_url.rstrip("/") if base_url else OPENROUTER_BASE_URL,
-        api_key=sec.secret("api_key", required=kind == "openrouter"),
-        timeout_seconds=sec.duration("timeout", DEFAULT_TIMEOUT_SECONDS, minimum=0.1),
-        connect_timeout_seconds=sec.duration("connect_timeout", DEFAULT_CONNECT_TIMEOUT_SECONDS, minimum=0.1),
-    )
-    sec.finish()
-    return gateway
-
-
-def _read_direct_host(sec: Section) -> DirectHost:
-    host = DirectHost(
-        name=sec.string("name", pattern=_TAG, what=_TAG_WHAT),
-        base_url=(sec.string("base_url", pattern=_URL, what=_URL_WHAT) or "").rstrip("/"),
-        api_key=sec.secret("api_key"),
-        model_id=sec.string("model_id", None),
-        supported_parameters=frozenset(sec.str_list("supported_parameters", [])),
-    )
-    sec.finish()
-    return host
-
-
-def _read_model(sec: Section, gateway: GatewayConfig | None) -> ModelConfig:
-    has_gateway = gateway is not None
-    hosts = tuple(_read_direct_host(h) for h in sec.section_list("direct_hosts"))
-    model = ModelConfig(
-        slug=sec.string("slug", pattern=_SLUG, what="a model slug such as moonshotai/kimi-k2-0905"),
-        via_gateway=sec.boolean(
-            "via_gateway", has_gateway and gateway is not None and gateway.kind == "openrouter"
-        ),
-        known_filtering=frozenset(sec.str_list("known_filtering", [])),
-        require=frozenset(sec.str_list("require", [])),
-        direct_hosts=hosts,
-    )
-    for tag in sorted(model.known_filtering):
-        if not _TAG.fullmatch(tag):
-            sec.problem("known_filtering", f"{tag!r} is not a provider tag ({_TAG_WHAT})")
-    for capability in sorted(model.require - KNOWN_CAPABILITIES):
-        sec.problem(
-            "require", f"unknown capability {capability!r} (known: {', '.join(sorted(KNOWN_CAPABILITIES))})"
-        )
-    if model.via_gateway and not has_gateway:
-        sec.problem("via_gateway", "is true but there is no gateway section")
-    elif model.via_gateway and gateway is not None and gateway.kind != "openrouter":
-        sec.problem(
-            "via_gateway",
-            "an openai-compatible gateway has no endpoint discovery: set via_gateway: false and list the "
-            "hosts under direct_hosts",
-        )
-    if not model.via_gateway and not hosts:
-        sec.problem("direct_hosts", "a model not probed via the gateway needs at least one direct host")
-    names = [h.name for h in hosts]
-    if len(set(names)) != len(names):
-        sec.problem("direct_hosts", "host names must be unique within a model")
-    sec.finish()
-    return model
-
-
-def _read_contracts(sec: Section, registry: Mapping[str, type[Contract]]) -> tuple[Contract, ...]:
-    contracts: list[Contract] = []
-    for name, cls in registry.items():
-        sub = sec.section(name)
-        enabled = sub.boolean("enabled", True)
-        contract = cls.read_settings(sub)
-        if enabled:
-            contracts.append(contract)
-    sec.finish()
-    return tuple(contracts)
-
-
-def _read_shard(rounds: Section, slugs: list[str]) -> Shard:
-    """``rounds.shard: {index, count}``; absent means the whole model list (``Shard()``)."""
-    if not rounds.has("shard"):
-        rounds.raw("shard")
-        return Shard()
-    sec = rounds.section("shard")
-    count = sec.integer("count", minimum=1, maximum=MAX_SHARDS)
-    index = sec.integer("index", minimum=0, maximum=MAX_SHARDS - 1)
-    sec.finish()
-    if count is None or index is None:
-        return Shard()
-    if index >= count:
-        sec.problem("index", f"must be less than count ({count}): shards are numbered 0 to {count - 1}")
-        return Shard()
-    owned = owned_by(slugs, count)
-    if slugs and not owned[index]:
-        taken = sorted(i for i, models in owned.items() if models)
-        rounds.problem(
-            "shard",
-            f"shard {index} of {count} owns none of the {len(slugs)} model(s) (they hash to shard(s) "
-            f"{', '.join(map(str, taken))}): this replica would probe nothing; lower count",
-        )
-    return Shard(index, count, where=f"{rounds.problems.source}:{rounds.line_of('shard')}")
-
-
-def _read_exporter(sec: Section, base_dir: Path) -> ExporterConfig:
-    listen = sec.string(
-        "listen", DEFAULT_EXPORTER_LISTEN, pattern=_LISTEN, what="HOST:PORT such as 127.0.0.1:9464"
-    )
-    external_url = sec.string(
-        "external_url", None, pattern=_URL, what="an http(s) URL such as http://canary:9464"
-    )
-    evidence = None
-    if sec.has("evidence"):
-        ev = sec.section("evidence")
-        raw_path = ev.string(
-            "path", what="a file path such as evidence.sqlite3 (relative to the config file)"
-        )
-        evidence = EvidenceConfig(
-            path=base_dir / (raw_path or "evidence.sqlite3"),
-            retention_seconds=ev.duration("retention", DEFAULT_RETENTION_SECONDS, minimum=3600),
-            max_bytes=ev.integer("max_bytes", DEFAULT_MAX_BYTES, minimum=MIN_MAX_BYTES),
-        )
-        ev.finish()
-    sec.finish()
-    return ExporterConfig(
-        listen=listen, evidence=evidence, external_url=external_url.rstrip("/") if external_url else None
-    )
+def file_model(registry: Mapping[str, type[Contract]] = REGISTRY) -> type[_CanaryFile]:
+    """The model of the whole file (the configuration reference is generated from it)."""
+    return _file_model(tuple(registry.values()))
 
 
 def read_config(
-    root: Section,
+    data: object,
     path: Path,
+    problems: Problems,
     sections: frozenset[str] | None = None,
     registry: Mapping[str, type[Contract]] = REGISTRY,
-) -> CanaryConfig:
-    """Read the sections of an already-parsed file (all when ``sections`` is None); problems accumulate in
-    ``root.problems``. Sections not asked for are known (not "unknown keys") but neither read nor checked.
-    ``registry`` is the set of contracts ``contracts.<name>`` may configure (default: the shipped ones)."""
-    gateway = _read_gateway(root.section("gateway")) if root.has("gateway") else None
-    root.raw("gateway")
-    models = tuple(_read_model(m, gateway) for m in root.section_list("models"))
-    slugs = [m.slug for m in models]
-    if len(set(slugs)) != len(slugs):
-        root.problem("models", "each model slug may appear only once")
-    rounds_sec = root.section("rounds")
-    rounds = RoundsConfig(
-        interval_seconds=rounds_sec.duration("interval", DEFAULT_INTERVAL_SECONDS, minimum=0.05),
-        concurrency=rounds_sec.integer("concurrency", DEFAULT_CONCURRENCY, minimum=1, maximum=1024),
-        shard=_read_shard(rounds_sec, slugs),
-    )
-    rounds_sec.finish()
-    contracts = _read_contracts(root.section("contracts"), registry)
-    threshold = next((c.threshold_seconds for c in contracts if isinstance(c, TTFTContract)), None)
-    if gateway is not None and threshold is not None and threshold >= gateway.timeout_seconds:
-        root.problem(
-            "contracts",
-            f"ttft.threshold ({threshold:g}s) must be shorter than gateway.timeout "
-            f"({gateway.timeout_seconds:g}s): a request that times out first is a transport error, "
-            "never a slow token",
-        )
-    exporter = _read_exporter(root.section("exporter"), path.parent)
-    equality = read_equality_config(root.section("equality"))
-    receiver = routability = None
-    root.raw("receiver"), root.raw("routability")  # known sections, read below when present
-    if root.has("receiver") and (sections is None or "receiver" in sections):
-        from exporter.receiver.config import read_receiver_config
-
-        receiver = read_receiver_config(root.section("receiver"), path.parent)
-    if root.has("routability") and (sections is None or "routability" in sections):
-        from exporter.routability.config import read_routability_config
-
-        routability = read_routability_config(root.section("routability"), path.parent)
-    if receiver is not None:
-        _check_controls_are_excluded(root, models, receiver)
-    root.finish()
+) -> CanaryConfig | None:
+    """Read an already-parsed file; problems accumulate in ``problems`` (None then). ``receiver`` and
+    ``routability`` are read only when in ``sections`` (all when None): otherwise they are known (not
+    "unknown keys") but neither read nor checked. ``registry`` is the set of contracts ``contracts.<name>``
+    may configure (default: the shipped ones)."""
+    skipped = frozenset() if sections is None else OWN_COMMAND_SECTIONS - sections
+    read = validate(file_model(registry), keep_keys(data, skipped), problems, base_dir=path.parent)
+    if read is None:
+        return None
+    settings: list[ContractSettings] = list(dict(read.contracts).values())
     return CanaryConfig(
-        path, gateway, models, rounds, contracts, exporter, receiver, routability, equality=equality
+        path,
+        read.gateway,
+        read.models,
+        read.rounds,
+        tuple(s.build() for s in settings if s.enabled),
+        read.exporter,
+        read.receiver,
+        read.routability,
+        read.equality.settings(),
     )
-
-
-def _check_controls_are_excluded(root: Section, models: tuple[ModelConfig, ...], receiver: Any) -> None:
-    """A known-filtering host refuses supported content by design: it is a positive control, never a route.
-    The receiver counts as capacity only hosts no layer excludes, so each control must be a built-in
-    exclusion of its model: then it is never routed to and never keeps the capacity floor from holding."""
-    excluded = {(b.model, b.provider) for b in receiver.builtin}
-    for i, model in enumerate(models):
-        for tag in sorted(model.known_filtering):
-            if (model.slug, tag) not in excluded:
-                root.problem(
-                    f"models[{i}].known_filtering",
-                    f"{tag} is a known-filtering control host but not a built-in exclusion of {model.slug} "
-                    "(receiver.builtin_exclusions): add it there with its reason, so it is never routed to "
-                    "and never counted as capacity",
-                )
 
 
 def load_config(
@@ -326,10 +429,11 @@ def load_config(
     """
     path = Path(path)
     problems = problems if problems is not None else Problems(str(path))
-    root = Section.load_file(path, problems)
+    data = load_file(path, problems)
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
-    config = read_config(root, path.resolve(), sections, registry)
+    config = read_config(data, path.resolve(), problems, sections, registry)
     problems.raise_if_any()
+    assert config is not None  # no problems: read
     return config
 
 
@@ -338,10 +442,7 @@ def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) 
     the file to a fresh random token in ``environ``; returns the names generated. Secrets already set are
     kept, so a run can be given its tokens. An unreadable file generates nothing (loading it reports why).
     """
-    try:
-        data = load_yaml(Path(path).read_text(encoding="utf-8"), Problems(str(path)))
-    except (OSError, UnicodeDecodeError):
-        return []
+    data = load_file(Path(path), Problems(str(path)))
     generated = [name for name in generatable_secrets(data) if not environ.get(name, "").strip()]
     for name in generated:
         environ[name] = secrets.token_urlsafe(24)

@@ -16,15 +16,34 @@ Example::
 
 from __future__ import annotations
 
+import enum
 import math
 import os
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
+from pydantic.config import JsonDict
+from pydantic.fields import FieldInfo
+from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, PydanticUndefined, core_schema
+
+from exporter.web.hostport import parse_host_port
 
 _MISSING: Any = object()
 
@@ -106,6 +125,15 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_seq)
 
 
+def keep_keys(data: object, dropped: frozenset[str]) -> object:
+    """A parsed mapping without the top-level keys ``dropped`` (lines kept); anything else as it is."""
+    if not isinstance(data, _Map) or not dropped & set(data):
+        return data
+    kept = _Map((k, v) for k, v in data.items() if k not in dropped)
+    kept.line, kept.key_lines = data.line, data.key_lines
+    return kept
+
+
 def load_yaml(text: str, problems: Problems) -> Any:
     """Parse YAML safely; a syntax error becomes a located problem and ``None`` is returned."""
     try:
@@ -117,6 +145,16 @@ def load_yaml(text: str, problems: Problems) -> Any:
     except yaml.YAMLError as exc:
         problems.add(None, "", f"invalid YAML: {exc}")
     return None
+
+
+def load_file(path: str | Path, problems: Problems) -> object:
+    """The parsed YAML of ``path``; an unreadable file is a problem (and None)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.add(None, "", f"cannot read file: {exc}")
+        return None
+    return load_yaml(text, problems)
 
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$")
@@ -170,6 +208,530 @@ def generatable_secrets(data: object) -> list[str]:
         elif isinstance(item, list):
             stack.extend(reversed(item))
     return names
+
+
+# -- typed models ------------------------------------------------------------------------------------------
+# Every configuration key and default is a field of a ``ConfigModel``; ``validate`` reads a parsed file into
+# one and reports pydantic's errors in this module's words, each at the line of its YAML node.
+
+
+@dataclass(frozen=True, slots=True)
+class What:
+    """What a valid value looks like (``Annotated`` metadata): named when a required key is missing and in the
+    configuration reference's type column."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadContext:
+    """What validators may use beyond the value: where relative paths start, the environment for secrets,
+    whether this is check-config (unset generated secrets are notes) and the parsed file (for locations)."""
+
+    source: str
+    base_dir: Path | None = None
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    checking: bool = False
+    notes_taken: bool = False  # second pass of check-config: an unset generated secret is a placeholder
+    data: object = None
+    others: list[str] = field(default_factory=list)  # problems found in files this one names
+
+    def present(self, loc: tuple[str | int, ...]) -> bool:
+        """Whether the file has a node at ``loc``."""
+        return _locate(self.data, loc)[1] is not _MISSING
+
+    def problem(self, loc: tuple[str | int, ...], message: str) -> None:
+        """A problem at ``loc`` that does not stop the value's validation (``others``)."""
+        self.others.append(f"{self.where(loc)}: {_path(loc)}: {message}")
+
+    def where(self, loc: tuple[str | int, ...]) -> str:
+        """``FILE:LINE`` of the node at ``loc``."""
+        return f"{self.source}:{_locate(self.data, loc)[0]}"
+
+
+def context_of(info: ValidationInfo) -> ReadContext:
+    context = info.context
+    return context if isinstance(context, ReadContext) else ReadContext("<config>")
+
+
+def invalid(message: str, *at: str | int) -> PydanticCustomError:
+    """A problem for a validator to raise, worded as the user reads it; ``at`` locates it below the value."""
+    return PydanticCustomError("config", "{message}", {"message": message, "problems": [(at, message)]})
+
+
+def invalid_all(problems: Iterable[tuple[tuple[str | int, ...], str]]) -> PydanticCustomError:
+    """Several problems at once (each ``(at, message)``, ``at`` relative to the value validated)."""
+    listed = list(problems)
+    return PydanticCustomError(
+        "config", "{message}", {"message": "; ".join(m for _, m in listed), "problems": listed}
+    )
+
+
+class ConfigModel(BaseModel):
+    """A section of a configuration file: frozen, unknown keys rejected, a ``null`` value means the default.
+    Files are read by alias only (the key users write); code may construct by field name."""
+
+    model_config = ConfigDict(
+        frozen=True,
+        extra="forbid",
+        validate_by_name=True,
+        validate_by_alias=True,
+        arbitrary_types_allowed=True,
+    )
+
+    #: Fields code sets but a file may not (e.g. what another file holds); not keys of the section.
+    internal: ClassVar[frozenset[str]] = frozenset()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent(cls, data: object, info: ValidationInfo) -> object:
+        if not isinstance(data, dict):
+            return data
+        if isinstance(info.context, ReadContext) and (internal := cls.internal & set(data)):
+            known = ", ".join(sorted(_field_types(cls)))
+            raise invalid_all(((k,), f"unknown key (known keys here: {known})") for k in sorted(internal))
+        return {k: v for k, v in data.items() if v is not None}
+
+
+def host_port(example: str, *, allow_any_port: bool = True, text: bool = False) -> BeforeValidator:
+    """``HOST:PORT`` (``example`` shows one) read into ``(host, port)``, or kept as it is with ``text``."""
+
+    def check(value: object) -> object:
+        if isinstance(value, tuple):
+            return value
+        try:
+            parsed = parse_host_port(value, allow_any_port=allow_any_port)
+            return value if text else parsed
+        except ValueError:
+            raise invalid(f"expected HOST:PORT such as {example} (got {value!r})") from None
+
+    return BeforeValidator(check)
+
+
+class Listening(ConfigModel):
+    """A section with a ``listen: HOST:PORT`` key (subclasses give its default)."""
+
+    listen: tuple[str, int]
+
+    @property
+    def host(self) -> str:
+        return self.listen[0]
+
+    @property
+    def port(self) -> int:
+        return self.listen[1]
+
+
+def key(
+    default: Any = PydanticUndefined,
+    meaning: str = "",
+    *,
+    shown: str | None = None,
+    alias: str | None = None,
+    ge: float | None = None,
+    le: float | None = None,
+    default_factory: Callable[[], Any] | None = None,
+    validate_default: bool = False,
+) -> Any:
+    """A configuration key: its default, what it means and how the reference shows the default."""
+    extra: JsonDict | None = {"shown": shown} if shown is not None else None
+    common: dict[str, Any] = {
+        "description": meaning,
+        "alias": alias,
+        "ge": ge,
+        "le": le,
+        "json_schema_extra": extra,
+        "validate_default": validate_default,
+    }
+    if default_factory is not None:
+        return Field(default_factory=default_factory, **common)
+    return Field(default, **common)
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise invalid(f"expected a non-empty string (got {value!r})")
+    return value
+
+
+def matching(pattern: re.Pattern[str], what: str) -> BeforeValidator:
+    """A string matching ``pattern`` in full; ``what`` says what that looks like."""
+    return BeforeValidator(_matcher(pattern, what))
+
+
+def _matcher(pattern: re.Pattern[str], what: str) -> Callable[[object], str]:
+
+    def check(value: object) -> str:
+        if not isinstance(value, str) or not value.strip() or not pattern.fullmatch(value):
+            raise invalid(f"expected {what} (got {value!r})")
+        return value
+
+    return check
+
+
+def choice(choices: type[enum.Enum] | tuple[str, ...]) -> BeforeValidator:
+    """One of ``choices`` (strings, or an enum's values)."""
+    return BeforeValidator(_chooser(choices))
+
+
+def _chooser(choices: type[enum.Enum] | tuple[str, ...]) -> Callable[[object], object]:
+    names = tuple(str(c.value) for c in choices) if isinstance(choices, type) else choices
+
+    def check(value: object) -> object:
+        if isinstance(choices, type) and isinstance(value, choices):
+            return value
+        if not isinstance(value, str) or value not in names:
+            raise invalid(f"expected one of {', '.join(names)} (got {value!r})")
+        return choices(value) if isinstance(choices, type) else value
+
+    return check
+
+
+def relative_path(what: str, *, resolve: bool = False) -> BeforeValidator:
+    """A file path; a relative one is relative to the configuration file's directory."""
+
+    def check(value: object, info: ValidationInfo) -> Path:
+        if not isinstance(value, Path | str) or not str(value).strip():
+            raise invalid(f"expected {what} (got {value!r})")
+        base_dir = context_of(info).base_dir
+        if base_dir is None or Path(value).is_absolute():
+            return Path(value)
+        return (base_dir / value).resolve() if resolve else base_dir / value
+
+    return BeforeValidator(check)
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """Annotated metadata: the value is read as ``shape`` (models of keys), then ``convert``-ed to what code
+    uses; a value that is not YAML (code passing the converted value) is kept as it is."""
+
+    shape: Any
+    convert: Callable[[Any], Any]
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        adapter: TypeAdapter[Any] = TypeAdapter(self.shape)
+
+        def check(value: object, info: ValidationInfo) -> object:
+            if not isinstance(value, dict | list):
+                return value
+            return self.convert(
+                adapter.validate_python(value, context=info.context, by_alias=True, by_name=False)
+            )
+
+        return core_schema.with_info_before_validator_function(check, handler(source))
+
+
+def keyed(shape: Any, convert: Callable[[Any], Any]) -> Keyed:
+    return Keyed(shape, convert)
+
+
+def _integer(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise invalid(f"expected a whole number (got {value!r})")
+    return value
+
+
+def _number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise invalid(f"expected a number (got {value!r})")
+    return float(value)
+
+
+def _boolean(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise invalid(f"expected true or false (got {value!r})")
+    return value
+
+
+def _duration(value: object) -> float:
+    try:
+        return parse_duration(value)
+    except ValueError as exc:
+        raise invalid(f"{exc} (got {value!r})") from None
+
+
+def _str_list(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(i, str) and i.strip() for i in value):
+        raise invalid(f"expected a list of non-empty strings (got {value!r})")
+    return tuple(value)
+
+
+def _str_set(value: object) -> frozenset[str]:
+    return value if isinstance(value, frozenset) else frozenset(_str_list(value))
+
+
+def _secret(value: object, info: ValidationInfo) -> Secret:
+    return resolve_secret(value, context_of(info))
+
+
+def resolve_secret(value: object, context: ReadContext) -> Secret:
+    """The secret ``{env: NAME}`` or ``{file: PATH}`` names (``PydanticCustomError`` saying what is wrong)."""
+    if isinstance(value, Secret):
+        return value
+    if not isinstance(value, dict):
+        raise invalid("a secret must be {env: NAME} or {file: PATH}; it is never written inline")
+    unknown = [k for k in value if k not in ("env", "file", "generate")]
+    if unknown:
+        raise invalid_all(((k,), "unknown key (known keys here: env, file, generate)") for k in unknown)
+    env_name, file_path, generate = value.get("env"), value.get("file"), value.get("generate", False)
+    for name, item in (("env", env_name), ("file", file_path)):
+        if item is not None:
+            _at(name, _text, item)
+    _at("generate", _boolean, generate if generate is not None else False)
+    if (env_name is None) == (file_path is None):
+        raise invalid("give exactly one of env: NAME or file: PATH (secrets are never written inline)")
+    if generate and env_name is None:
+        raise invalid("generate: true applies to {env: NAME} secrets only")
+    if isinstance(env_name, str):
+        found = context.environ.get(env_name, "").strip()
+        if found:
+            return Secret(f"env:{env_name}", found)
+        if generate and context.notes_taken:
+            return Secret(f"env:{env_name}", "")
+        if generate and context.checking:
+            raise PydanticCustomError(
+                "config_note",
+                "{message}",
+                {
+                    "message": f"environment variable {env_name} is not set: a local run (canary demo "
+                    "--config, scripts/run) generates one; a standalone component needs it set"
+                },
+            )
+        if generate:
+            raise invalid(
+                f"environment variable {env_name} is not set or empty (generate: true makes only a local "
+                "run, canary demo --config or scripts/run, generate it)"
+            )
+        raise invalid(f"environment variable {env_name} is not set or empty")
+    secret_path = Path(str(file_path))
+    if not secret_path.is_absolute() and context.base_dir is not None:
+        secret_path = context.base_dir / secret_path
+    try:
+        text = secret_path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise invalid(f"cannot read secret file {secret_path}: {exc.strerror}") from None
+    if not text:
+        raise invalid(f"secret file {secret_path} is empty")
+    return Secret(f"file:{file_path}", text)
+
+
+def _at(name: str, check: Callable[[object], object], value: object) -> None:
+    try:
+        check(value)
+    except PydanticCustomError as exc:
+        raise invalid(str(exc), name) from None
+
+
+Text = Annotated[str, BeforeValidator(_text), What("a non-empty string")]
+Int = Annotated[int, BeforeValidator(_integer), What("a whole number")]
+Number = Annotated[float, BeforeValidator(_number), What("a number")]
+Bool = Annotated[bool, BeforeValidator(_boolean), What("true or false")]
+Duration = Annotated[float, BeforeValidator(_duration), What("a duration such as 10s, 30m or 1d")]
+StrList = Annotated[tuple[str, ...], BeforeValidator(_str_list), What("a list of strings")]
+StrSet = Annotated[frozenset[str], BeforeValidator(_str_set), What("a list of strings")]
+SecretValue = Annotated[
+    Secret, PlainValidator(_secret), What("a secret given as {env: NAME} or {file: PATH}")
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate(
+    model: type[M],
+    data: object,
+    problems: Problems,
+    *,
+    base_dir: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    at: tuple[str, ...] = (),
+) -> M | None:
+    """Read parsed YAML ``data`` (the section at ``at`` of it, which must be there) into ``model``; every
+    problem is added to ``problems`` (located, worded for people) and None returned. Under check-config an
+    unset generated secret is a note, and the file is read again taking it as a placeholder, so the rest is
+    still checked and summarised."""
+    line, node = _locate(data, at)
+    if node is _MISSING or (at and node is None):
+        problems.add(line, _path(at), "required section is missing")
+        return None
+    context = ReadContext(
+        problems.source,
+        base_dir,
+        os.environ if environ is None else environ,
+        problems.checking,
+        data=data,
+    )
+    for attempt in (context, replace(context, notes_taken=True, others=[])):
+        try:
+            value = model.model_validate(node, context=attempt, by_alias=True, by_name=False)
+        except ValidationError as exc:
+            if not _report(model, data, at, exc, problems, notes=attempt is context):
+                problems.items.extend(attempt.others)
+                return None
+            continue  # only notes: read again (``others`` are found again)
+        problems.items.extend(attempt.others)
+        return value
+    return None
+
+
+def _report(
+    model: type[BaseModel],
+    data: object,
+    at: tuple[str, ...],
+    exc: ValidationError,
+    problems: Problems,
+    notes: bool,
+) -> bool:
+    """Add ``exc``'s errors (of the section at ``at``) to ``problems``; whether all of them were notes."""
+    only_notes = True
+    for error in exc.errors(include_url=False):
+        loc = tuple(error["loc"])
+        if error["type"] == "config_note":
+            if notes:
+                line, _ = _locate(data, at + loc)
+                problems.note(line, _path(at + loc), str(error["ctx"]["message"]))
+            continue
+        only_notes = False
+        for where, message in _messages(model, _locate(data, at + loc)[1], loc, error):
+            line, _ = _locate(data, at + where)
+            problems.add(line, _path(at + where), message)
+    return only_notes
+
+
+def _messages(
+    model: type[BaseModel], raw: object, loc: tuple[str | int, ...], error: ErrorDetails
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """What ``error`` (at ``loc`` in ``model``, of the file's value ``raw``) says to people, and where."""
+    kind, ctx = error["type"], error.get("ctx", {})
+    got = f" (got {raw!r})" if raw is not _MISSING else ""
+    if kind == "config":
+        return [(loc + tuple(at), message) for at, message in ctx["problems"]]
+    if kind == "missing":
+        what = _what_at(model, loc)
+        return [(loc, f"required key is missing ({what})" if what else "required key is missing")]
+    if kind == "extra_forbidden":
+        known = _keys_at(model, loc[:-1])
+        hint = f" (known keys here: {', '.join(known)})" if known else ""
+        return [(loc, f"unknown key{hint}")]
+    if kind == "greater_than_equal":
+        return [(loc, f"must be at least {ctx['ge']:g}{got}")]
+    if kind == "less_than_equal":
+        return [(loc, f"must be at most {ctx['le']:g}{got}")]
+    if kind == "literal_error":
+        choices = re.findall(r"'([^']*)'", str(ctx["expected"]))
+        return [(loc, f"expected one of {', '.join(choices)}{got}")]
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return [(loc, f"expected a mapping, got {_kind(raw)}")]
+    if kind in ("tuple_type", "list_type"):
+        return [(loc, f"expected a list, got {_kind(raw)}")]
+    return [(loc, f"{error['msg']}{got}")]
+
+
+def _locate(data: object, loc: tuple[str | int, ...]) -> tuple[int, Any]:
+    """The line of the node at ``loc`` (or of its nearest ancestor in the file) and its raw value."""
+    line, node = getattr(data, "line", 1) or 1, data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            line, node = getattr(node, "key_lines", {}).get(part, line), node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            lines = getattr(node, "item_lines", [])
+            line, node = lines[part] if part < len(lines) else line, node[part]
+        else:
+            return line, _MISSING
+    return line, node
+
+
+def _path(loc: tuple[str | int, ...]) -> str:
+    path = ""
+    for part in loc:
+        path = f"{path}[{part}]" if isinstance(part, int) else (f"{path}.{part}" if path else str(part))
+    return path
+
+
+def _field_types(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """A model's keys as files spell them, with their fields."""
+    internal: frozenset[str] = getattr(model, "internal", frozenset())
+    return {info.alias or name: info for name, info in model.model_fields.items() if name not in internal}
+
+
+def _bare(annotation: Any) -> Any:
+    """``annotation`` without ``Annotated`` and ``| None``; a ``Keyed`` value is its shape."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            keyed_as = [m for m in get_args(annotation)[1:] if isinstance(m, Keyed)]
+            annotation = keyed_as[0].shape if keyed_as else get_args(annotation)[0]
+        elif origin in (Union, types.UnionType):
+            annotation = next(a for a in get_args(annotation) if a is not type(None))
+        else:
+            return annotation
+
+
+def _descend(annotation: Any, part: str | int) -> Any:
+    """The type of ``part`` inside a value of type ``annotation`` (None when not known)."""
+    annotation = _bare(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        info = _field_types(annotation).get(str(part))
+        if info is None:
+            return None
+        keyed_as = [m for m in info.metadata if isinstance(m, Keyed)]
+        return keyed_as[0].shape if keyed_as else info.annotation
+    args = get_args(annotation)
+    if get_origin(annotation) in (tuple, list) and isinstance(part, int) and args:
+        return args[0]
+    if get_origin(annotation) is dict and len(args) == 2:
+        return args[1]
+    return None
+
+
+def keys_of(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """A section's keys as files spell them, in order, with their fields."""
+    return _field_types(model)
+
+
+def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
+    """The section a key holds, if any, and whether it holds a list of them."""
+    keyed_as = [m for m in info.metadata if isinstance(m, Keyed)]
+    annotation = _bare(keyed_as[0].shape if keyed_as else info.annotation)
+    many = get_origin(annotation) is tuple
+    if many:
+        annotation = _bare(get_args(annotation)[0])
+    found = isinstance(annotation, type) and issubclass(annotation, BaseModel)
+    return (annotation if found else None), many
+
+
+def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:
+    annotation: Any = model
+    for part in loc:
+        annotation = _descend(annotation, part)
+    annotation = _bare(annotation)
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+def _keys_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> list[str]:
+    found = _model_at(model, loc)
+    return sorted(_field_types(found)) if found is not None else []
+
+
+def _what_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> str:
+    parent = _model_at(model, loc[:-1]) if loc else None
+    info = _field_types(parent).get(str(loc[-1])) if parent is not None else None
+    return what_of(info) if info is not None else ""
+
+
+def what_of(info: FieldInfo) -> str:
+    """What a valid value of the field looks like (its innermost ``What``), or ``""``."""
+    found = [item.text for item in (*_metadata(info.annotation), *info.metadata) if isinstance(item, What)]
+    return found[-1] if found else ""
+
+
+def _metadata(annotation: Any) -> list[Any]:
+    """The ``Annotated`` metadata of ``annotation``, also inside ``X | None``."""
+    if get_origin(annotation) is Annotated:
+        return [*_metadata(get_args(annotation)[0]), *get_args(annotation)[1:]]
+    if get_origin(annotation) in (Union, types.UnionType):
+        return [m for a in get_args(annotation) for m in _metadata(a)]
+    return []
 
 
 class Section:
@@ -230,144 +792,80 @@ class Section:
         self._used.add(key)
         return self._data.get(key, default)
 
-    def _get(self, key: str, default: Any, convert: Callable[[Any], Any], expected: str) -> Any:
+    def _get(
+        self,
+        key: str,
+        default: Any,
+        convert: Callable[[Any], Any],
+        expected: str,
+        minimum: float | None = None,
+        maximum: float | None = None,
+    ) -> Any:
+        """The value at ``key`` through ``convert`` (one of the models' validators) and the range."""
         self._used.add(key)
-        if key not in self._data or self._data[key] is None:
+        raw = self._data.get(key)
+        if raw is None:
             if default is _MISSING:
                 self.problem(key, f"required key is missing ({expected})")
                 return None
             return default
         try:
-            return convert(self._data[key])
-        except (TypeError, ValueError) as exc:
-            self.problem(key, f"{exc} (got {self._data[key]!r})")
-            return None if default is _MISSING else default
+            value = convert(raw)
+            _check_range(value, minimum, maximum)
+            return value
+        except PydanticCustomError as exc:
+            self.problem(key, str(exc))
+        except ValueError as exc:
+            self.problem(key, f"{exc} (got {raw!r})")
+        return None if default is _MISSING else default
 
-    # -- typed readers ---------------------------------------------------------------------------------
+    # -- typed readers (the models' validators, for files not yet read into a model) --------------------
     def string(
         self, key: str, default: Any = _MISSING, pattern: re.Pattern[str] | None = None, what: str = ""
     ) -> Any:
         """A non-empty string; with ``pattern``, it must match in full (``what`` describes it in errors)."""
         expected = what or (f"a string matching {pattern.pattern}" if pattern else "a non-empty string")
-
-        def convert(v: Any) -> str:
-            if not isinstance(v, str) or not v.strip() or (pattern is not None and not pattern.fullmatch(v)):
-                raise ValueError(f"expected {expected}")
-            return v
-
-        return self._get(key, default, convert, expected)
+        return self._get(key, default, _matcher(pattern, expected) if pattern else _text, expected)
 
     def integer(
         self, key: str, default: Any = _MISSING, minimum: int | None = None, maximum: int | None = None
     ) -> Any:
-        def convert(v: Any) -> int:
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError("expected a whole number")
-            _check_range(v, minimum, maximum)
-            return v
-
-        return self._get(key, default, convert, "a whole number")
+        return self._get(key, default, _integer, "a whole number", minimum, maximum)
 
     def number(
         self, key: str, default: Any = _MISSING, minimum: float | None = None, maximum: float | None = None
     ) -> Any:
-        def convert(v: Any) -> float:
-            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-                raise ValueError("expected a number")
-            _check_range(float(v), minimum, maximum)
-            return float(v)
-
-        return self._get(key, default, convert, "a number")
+        return self._get(key, default, _number, "a number", minimum, maximum)
 
     def boolean(self, key: str, default: Any = _MISSING) -> Any:
-        def convert(v: Any) -> bool:
-            if not isinstance(v, bool):
-                raise ValueError("expected true or false")
-            return v
-
-        return self._get(key, default, convert, "true or false")
+        return self._get(key, default, _boolean, "true or false")
 
     def duration(self, key: str, default: Any = _MISSING, minimum: float | None = None) -> Any:
-        def convert(v: Any) -> float:
-            seconds = parse_duration(v)
-            _check_range(seconds, minimum, None)
-            return seconds
-
-        return self._get(key, default, convert, "a duration such as 10s, 30m or 1d")
+        return self._get(key, default, _duration, "a duration such as 10s, 30m or 1d", minimum)
 
     def choice(self, key: str, choices: tuple[str, ...] | list[str], default: Any = _MISSING) -> Any:
-        def convert(v: Any) -> str:
-            if v not in choices:
-                raise ValueError(f"expected one of {', '.join(choices)}")
-            return str(v)
-
-        return self._get(key, default, convert, f"one of {', '.join(choices)}")
+        return self._get(key, default, _chooser(tuple(choices)), f"one of {', '.join(choices)}")
 
     def str_list(self, key: str, default: Any = _MISSING) -> Any:
-        def convert(v: Any) -> list[str]:
-            if not isinstance(v, list) or not all(isinstance(i, str) and i.strip() for i in v):
-                raise ValueError("expected a list of non-empty strings")
-            return list(v)
-
-        return self._get(key, default, convert, "a list of strings")
+        return self._get(key, default, lambda v: list(_str_list(v)), "a list of strings")
 
     def secret(
         self, key: str, required: bool = False, environ: dict[str, str] | None = None
     ) -> Secret | None:
         """Read ``{env: NAME}`` or ``{file: PATH}``; literal strings are rejected: no secrets in files."""
         self._used.add(key)
-        if key not in self._data or self._data[key] is None:
+        raw = self._data.get(key)
+        if raw is None:
             if required:
                 self.problem(key, "required key is missing (a secret given as {env: NAME} or {file: PATH})")
             return None
-        if not isinstance(self._data[key], dict):
-            self.problem(key, "a secret must be {env: NAME} or {file: PATH}; it is never written inline")
-            return None
-        sub = self.section(key)
-        env_name = sub.string("env", default=None)
-        file_path = sub.string("file", default=None)
-        generate = sub.boolean("generate", default=False)
-        sub.finish()
-        if (env_name is None) == (file_path is None):
-            self.problem(
-                key, "give exactly one of env: NAME or file: PATH (secrets are never written inline)"
-            )
-            return None
-        if generate and env_name is None:
-            self.problem(key, "generate: true applies to {env: NAME} secrets only")
-            return None
-        if env_name is not None:
-            value = (environ if environ is not None else os.environ).get(env_name, "")
-            if not value.strip():
-                if generate and self.problems.checking:
-                    self.problems.note(
-                        self.line_of(key),
-                        self.child_path(key),
-                        f"environment variable {env_name} is not set: a local run (canary demo --config, "
-                        "scripts/run) generates one; a standalone component needs it set",
-                    )
-                elif generate:
-                    self.problem(
-                        key,
-                        f"environment variable {env_name} is not set or empty (generate: true makes only a "
-                        "local run, canary demo --config or scripts/run, generate it)",
-                    )
-                else:
-                    self.problem(key, f"environment variable {env_name} is not set or empty")
-                return None
-            return Secret(f"env:{env_name}", value.strip())
-        secret_path = Path(file_path)
-        if not secret_path.is_absolute() and self.base_dir is not None:
-            secret_path = self.base_dir / secret_path
+        environ = environ if environ is not None else dict(os.environ)
         try:
-            value = secret_path.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            self.problem(key, f"cannot read secret file {secret_path}: {exc.strerror}")
-            return None
-        if not value:
-            self.problem(key, f"secret file {secret_path} is empty")
-            return None
-        return Secret(f"file:{file_path}", value)
+            return resolve_secret(raw, ReadContext(self.problems.source, self.base_dir, environ))
+        except PydanticCustomError as exc:
+            for at, message in (exc.context or {}).get("problems", [((), str(exc))]):
+                self.problems.add(self.line_of(key), _path((self.child_path(key), *at)), message)
+        return None
 
     def section(self, key: str, required: bool = False) -> Section:
         self._used.add(key)

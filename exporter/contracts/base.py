@@ -28,9 +28,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from exporter.configkit import Section
+from exporter.configkit import Bool, ConfigModel, invalid, invalid_all, key
 from exporter.evidence.store import bounded_excerpt
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
+from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
 log = logging.getLogger("exporter.contracts")
@@ -110,15 +111,41 @@ class ProbeContext:
         )
 
 
+def locale_codes(codes: tuple[str, ...], *, once: bool = False) -> tuple[str, ...]:
+    """``codes`` (a ``locales`` key) in canonical form, each once; an unknown code is a problem, and so is a
+    repeated one when ``once``."""
+    problems, seen = [], list[str]()
+    for code in codes:
+        known = canonical_locale(code)
+        if known is None:
+            problems.append(((), f"unknown locale {code!r} (known: {', '.join(DEFAULT_LOCALES)})"))
+        elif known in seen and once:
+            problems.append(((), f"locale {known!r} is listed twice"))
+        elif known not in seen:
+            seen.append(known)
+    if problems:
+        raise invalid_all(problems)
+    if once and not codes:
+        raise invalid("expected at least one locale")
+    return tuple(seen)
+
+
+class ContractSettings(ConfigModel):
+    """A contract's ``contracts.<name>`` section: the keys every contract has plus its own (a subclass)."""
+
+    enabled: Bool = key(True, "whether the contract runs")
+
+    def build(self) -> Contract:
+        """The contract these settings configure."""
+        raise NotImplementedError
+
+
 class Contract(ABC):
-    """One narrow, machine-judged check (DESIGN §5). Subclasses set ``name`` and ``Settings``."""
+    """One narrow, machine-judged check (DESIGN §5). Subclasses set ``name`` and ``Settings`` (the model of
+    their configuration section, whose ``build()`` makes the contract)."""
 
     name: ClassVar[str]
-
-    @classmethod
-    @abstractmethod
-    def read_settings(cls, section: Section) -> Contract:
-        """Build the contract from its ``contracts.<name>`` config section (defaults when absent)."""
+    Settings: ClassVar[type[ContractSettings]]
 
     def skip_reason(self, target: ProbeTarget) -> Reason | None:
         """A reason to skip this target without a request (e.g. capability not advertised)."""

@@ -26,8 +26,17 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
-from exporter.configkit import Section
-from exporter.contracts.base import Contract, ProbeContext, judged, unjudgeable
+from pydantic import ValidationInfo, field_validator
+
+from exporter.configkit import ConfigModel, Int, StrList, Text, invalid, invalid_all, key
+from exporter.contracts.base import (
+    Contract,
+    ContractSettings,
+    ProbeContext,
+    judged,
+    locale_codes,
+    unjudgeable,
+)
 from exporter.contracts.reply_checks import screen
 from exporter.gateway.types import ChatResult
 from exporter.language.judge import Judge, Verdict, default_judge
@@ -73,6 +82,72 @@ CONTROLS: dict[str, tuple[str, str]] = {
 }
 
 
+class PromptKeys(ConfigModel):
+    system: Text = key(meaning="the system message, written in the locale")
+    user: Text = key(meaning="the user message, written in the locale")
+
+
+class LanguageSettings(ContractSettings):
+    locales: StrList = key(DEFAULT_LOCALES, "the locales the rotation goes through", shown="the 17 locales")
+    prompts: dict[str, tuple[PromptKeys, ...]] = key(
+        default_factory=dict,
+        meaning="per locale, a list of `{system, user}` prompts replacing its built-in ones",
+        shown="built in",
+    )
+    confirmations: Int = key(
+        DEFAULT_CONFIRMATIONS,
+        "extra attempts on a fail; the majority of 1 + confirmations decides",
+        ge=0,
+        le=6,
+    )
+    max_tokens: Int = key(DEFAULT_MAX_TOKENS, "enough for ~600 characters in any script", ge=64, le=8192)
+
+    @field_validator("locales")
+    @classmethod
+    def _known(cls, codes: tuple[str, ...]) -> tuple[str, ...]:
+        return locale_codes(codes, once=True)
+
+    @field_validator("prompts")
+    @classmethod
+    def _prompted_locales(
+        cls, prompts: dict[str, tuple[PromptKeys, ...]], info: ValidationInfo
+    ) -> dict[str, tuple[PromptKeys, ...]]:
+        problems: list[tuple[tuple[str | int, ...], str]] = []
+        for code, items in prompts.items():
+            if canonical_locale(code) is None:
+                problems.append(((code,), f"unknown locale (known: {', '.join(DEFAULT_LOCALES)})"))
+            elif not items:
+                problems.append(((code,), "expected a list of {system, user} prompts"))
+        locales = info.data.get("locales")
+        for code in prompts:
+            known = canonical_locale(code)
+            if known is not None and locales is not None and known not in locales:
+                problems.append(((), f"prompts given for {known!r}, which is not in locales"))
+        if problems:
+            raise invalid_all(problems)
+        return {str(canonical_locale(code)): items for code, items in prompts.items()}
+
+    @field_validator("confirmations")
+    @classmethod
+    def _even(cls, confirmations: int) -> int:
+        if confirmations % 2:
+            raise invalid("expected an even number (the majority of 1 + confirmations decides)")
+        return confirmations
+
+    def build(self) -> LanguageContract:
+        specs = [LOCALES[code] for code in self.locales]
+        return LanguageContract(
+            tuple(
+                with_prompts(spec, tuple(Prompt(p.system, p.user) for p in self.prompts[spec.code]))
+                if spec.code in self.prompts
+                else spec
+                for spec in specs
+            ),
+            self.max_tokens,
+            self.confirmations,
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class LanguageContract(Contract):
     locales: tuple[LocaleSpec, ...] = tuple(LOCALES.values())
@@ -80,38 +155,7 @@ class LanguageContract(Contract):
     confirmations: int = DEFAULT_CONFIRMATIONS
 
     name = "language"
-
-    @classmethod
-    def read_settings(cls, section: Section) -> LanguageContract:
-        codes = section.str_list("locales", list(DEFAULT_LOCALES))
-        locales: list[LocaleSpec] = []
-        for code in codes or []:
-            known = canonical_locale(code)
-            if known is None:
-                section.problem("locales", f"unknown locale {code!r} (known: {', '.join(DEFAULT_LOCALES)})")
-            elif any(spec.code == known for spec in locales):
-                section.problem("locales", f"locale {known!r} is listed twice")
-            else:
-                locales.append(LOCALES[known])
-        if codes is not None and not codes:
-            section.problem("locales", "expected at least one locale")
-        custom = _read_prompts(section.section("prompts"))
-        locales = [with_prompts(spec, custom[spec.code]) if spec.code in custom else spec for spec in locales]
-        for code in custom:
-            if code not in {spec.code for spec in locales}:
-                section.problem("prompts", f"prompts given for {code!r}, which is not in locales")
-        confirmations = section.integer("confirmations", DEFAULT_CONFIRMATIONS, minimum=0, maximum=6)
-        if confirmations is not None and confirmations % 2:
-            section.problem(
-                "confirmations", "expected an even number (the majority of 1 + confirmations decides)"
-            )
-        contract = cls(
-            locales=tuple(locales) or tuple(LOCALES.values()),
-            max_tokens=section.integer("max_tokens", DEFAULT_MAX_TOKENS, minimum=64, maximum=8192),
-            confirmations=confirmations if confirmations is not None else DEFAULT_CONFIRMATIONS,
-        )
-        section.finish()
-        return contract
+    Settings = LanguageSettings
 
     # -- rotation ------------------------------------------------------------------------------------------
     def choose(self, ctx: ProbeContext) -> tuple[LocaleSpec, Prompt]:
@@ -227,30 +271,6 @@ class LanguageContract(Contract):
             for name, (code, text) in CONTROLS.items()
             if judge.judge(text, code).outcome is not Outcome.FAIL
         ]
-
-
-def _read_prompts(section: Section) -> dict[str, tuple[Prompt, ...]]:
-    out: dict[str, tuple[Prompt, ...]] = {}
-    codes = section.keys()
-    for key in codes:
-        code = canonical_locale(key)
-        items = section.section_list(key)
-        if code is None:
-            section.problem(key, f"unknown locale (known: {', '.join(DEFAULT_LOCALES)})")
-            continue
-        if not items:
-            section.problem(key, "expected a list of {system, user} prompts")
-            continue
-        prompts = []
-        for item in items:
-            system, user = item.string("system"), item.string("user")
-            item.finish()
-            if system is None or user is None:
-                continue
-            prompts.append(Prompt(system, user))
-        if prompts:
-            out[code] = tuple(prompts)
-    return out
 
 
 def _offending_span(evidence: dict[str, object]) -> tuple[int, int] | None:

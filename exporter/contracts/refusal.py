@@ -20,12 +20,16 @@ import dataclasses
 import zlib
 from dataclasses import dataclass
 
-from exporter.configkit import Section
+from pydantic import field_validator, model_validator
+
+from exporter.configkit import Int, StrList, Text, invalid, key
 from exporter.contracts.base import (
     Contract,
+    ContractSettings,
     ProbeContext,
     ProbeTarget,
     judged,
+    locale_codes,
     not_rejected,
     spent_on_reasoning,
     unjudgeable,
@@ -34,7 +38,7 @@ from exporter.contracts.refusal_patterns import REFUSAL_RE, REFUSAL_WINDOW_CHARS
 from exporter.contracts.refusal_scenes import SCENES
 from exporter.contracts.reply_checks import screen
 from exporter.gateway.types import ChatResult
-from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
+from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
 DEFAULT_SYSTEM = SCENES["en"][0].rsplit("\n", 1)[0]
@@ -42,36 +46,47 @@ DEFAULT_USER = SCENES["en"][1]
 __all__ = ["REFUSAL_RE", "REFUSAL_WINDOW_CHARS", "RefusalContract", "find_refusal"]
 
 
+class RefusalSettings(ContractSettings):
+    system: Text | None = key(
+        None,
+        "a custom supported role-play request, sent every round (set both)",
+        shown="unset: the pirate duel scene, rotating through the locales",
+    )
+    user: Text | None = key(None, "the custom request's user message (set both)", shown="unset")
+    locales: StrList = key(
+        DEFAULT_LOCALES,
+        "the languages the duel scene rotates through (`exporter/contracts/refusal_scenes.py`)",
+        shown="the 17 locales",
+    )
+    max_tokens: Int = key(160, "", ge=16, le=4096)
+
+    @field_validator("locales")
+    @classmethod
+    def _known(cls, codes: tuple[str, ...]) -> tuple[str, ...]:
+        return locale_codes(codes) or DEFAULT_LOCALES
+
+    @model_validator(mode="after")
+    def _scene_is_whole(self) -> RefusalSettings:
+        if (self.system is None) != (self.user is None):
+            raise invalid("set both system and user, or neither", "user" if self.user is None else "system")
+        return self
+
+    def build(self) -> RefusalContract:
+        return RefusalContract(self.system, self.user, self.max_tokens, self.locales)
+
+
+_DEFAULTS = RefusalSettings()
+
+
 @dataclass(frozen=True, slots=True)
 class RefusalContract(Contract):
     system: str | None = None  # a custom scene (both set): sent every round instead of the rotation
     user: str | None = None
-    max_tokens: int = 160
-    locales: tuple[str, ...] = DEFAULT_LOCALES
+    max_tokens: int = _DEFAULTS.max_tokens
+    locales: tuple[str, ...] = _DEFAULTS.locales
 
     name = "refusal"
-
-    @classmethod
-    def read_settings(cls, section: Section) -> RefusalContract:
-        system, user = section.string("system", None), section.string("user", None)
-        if (system is None) != (user is None):
-            section.problem("user" if user is None else "system", "set both system and user, or neither")
-        codes = section.str_list("locales", list(DEFAULT_LOCALES)) or []
-        locales: list[str] = []
-        for code in codes:
-            known = canonical_locale(code)
-            if known is None:
-                section.problem("locales", f"unknown locale {code!r} (known: {', '.join(DEFAULT_LOCALES)})")
-            elif known not in locales:
-                locales.append(known)
-        contract = cls(
-            system=system,
-            user=user,
-            max_tokens=section.integer("max_tokens", 160, minimum=16, maximum=4096),
-            locales=tuple(locales) or DEFAULT_LOCALES,
-        )
-        section.finish()
-        return contract
+    Settings = RefusalSettings
 
     def live_control(self, target: ProbeTarget) -> bool:
         return target.known_filtering

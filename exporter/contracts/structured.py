@@ -13,9 +13,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from exporter.configkit import Section
+from exporter.configkit import Int, key
 from exporter.contracts.base import (
     Contract,
+    ContractSettings,
     ProbeContext,
     ProbeTarget,
     judged,
@@ -51,18 +52,20 @@ def _response_format(schema: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class StructuredSettings(ContractSettings):
+    max_tokens: Int = key(200, "", ge=32, le=8192)
+
+    def build(self) -> StructuredContract:
+        return StructuredContract(self.max_tokens)
+
+
 @dataclass(frozen=True, slots=True)
 class StructuredContract(Contract):
-    max_tokens: int = 200
+    max_tokens: int = StructuredSettings().max_tokens
     schema: dict[str, Any] = field(default_factory=lambda: SCHEMA)
 
     name = "structured"
-
-    @classmethod
-    def read_settings(cls, section: Section) -> StructuredContract:
-        contract = cls(max_tokens=section.integer("max_tokens", 200, minimum=32, maximum=8192))
-        section.finish()
-        return contract
+    Settings = StructuredSettings
 
     def skip_reason(self, target: ProbeTarget) -> Reason | None:
         if target.endpoint.supports(CAPABILITY) or CAPABILITY in target.required_capabilities:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from exporter.configkit import Section
+from exporter.configkit import Bool, Duration, Int, key
 from exporter.contracts.base import (
     Contract,
+    ContractSettings,
     ProbeContext,
     judged,
     not_rejected,
@@ -24,32 +25,36 @@ from exporter.contracts.base import (
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
-DEFAULT_THRESHOLD_SECONDS = 10.0
 DEFAULT_MESSAGES = (
     {"role": "system", "content": "You are Ilsa, the innkeeper of the Silver Stag in a fantasy role-play."},
     {"role": "user", "content": "A weary traveller walks in from the rain. Greet them in one sentence."},
 )
 
 
+class TTFTSettings(ContractSettings):
+    threshold: Duration = key(10.0, "time to the first visible token", ge=0.001)
+    count_reasoning: Bool = key(False, "whether a reasoning delta counts as the first token")
+    count_whitespace: Bool = key(
+        False, "whether a delta of only whitespace / zero-width characters counts as the first token"
+    )
+    max_tokens: Int = key(48, "", ge=1, le=4096)
+
+    def build(self) -> TTFTContract:
+        return TTFTContract(self.threshold, self.count_reasoning, self.count_whitespace, self.max_tokens)
+
+
+_DEFAULTS = TTFTSettings()
+
+
 @dataclass(frozen=True, slots=True)
 class TTFTContract(Contract):
-    threshold_seconds: float = DEFAULT_THRESHOLD_SECONDS
-    count_reasoning: bool = False
-    count_whitespace: bool = False
-    max_tokens: int = 48
+    threshold_seconds: float = _DEFAULTS.threshold
+    count_reasoning: bool = _DEFAULTS.count_reasoning
+    count_whitespace: bool = _DEFAULTS.count_whitespace
+    max_tokens: int = _DEFAULTS.max_tokens
 
     name = "ttft"
-
-    @classmethod
-    def read_settings(cls, section: Section) -> TTFTContract:
-        contract = cls(
-            threshold_seconds=section.duration("threshold", DEFAULT_THRESHOLD_SECONDS, minimum=0.001),
-            count_reasoning=section.boolean("count_reasoning", False),
-            count_whitespace=section.boolean("count_whitespace", False),
-            max_tokens=section.integer("max_tokens", 48, minimum=1, maximum=4096),
-        )
-        section.finish()
-        return contract
+    Settings = TTFTSettings
 
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         request = ctx.request(

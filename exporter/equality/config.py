@@ -15,7 +15,11 @@ Example::
 
 from __future__ import annotations
 
-from exporter.configkit import Section
+from typing import Annotated
+
+from pydantic import BeforeValidator, field_validator
+
+from exporter.configkit import Bool, ConfigModel, Duration, Int, Number, Text, What, invalid, key
 from exporter.equality.monitor import DEFAULT_ALPHA, DEFAULT_SAMPLES_PER_ROUND, EqualityProbeSettings
 from exporter.equality.prompts import DEFAULT_PROMPTS, EqualityPrompt
 from exporter.equality.sampling import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, EqualitySettings
@@ -26,46 +30,73 @@ MAX_PROMPTS = 50
 MAX_PROMPT_CHARS = 500  # short, synthetic prompts; never a conversation
 
 
-def read_equality_config(sec: Section) -> EqualityProbeSettings:
-    """Read ``equality`` (every key optional; absent section: disabled, defaults for investigate)."""
-    enabled = sec.boolean("enabled", default=False)
-    per_round = sec.integer("samples_per_round", DEFAULT_SAMPLES_PER_ROUND, minimum=1, maximum=50)
-    window = sec.duration("window", DEFAULT_MAX_AGE_SECONDS, minimum=60)
-    max_per_host = sec.integer("max_per_host", DEFAULT_MAX_PER_HOST, minimum=12, maximum=1000)
-    alpha = sec.number("alpha", DEFAULT_ALPHA, minimum=1e-6, maximum=0.5)
-    temperature = sec.number("temperature", DEFAULT_TEMPERATURE, minimum=0.05, maximum=2.0)
-    max_tokens = sec.integer("max_tokens", DEFAULT_MAX_TOKENS, minimum=8, maximum=256)
-    prompts = DEFAULT_PROMPTS
-    if sec.has("prompts"):
-        read = tuple(_read_prompt(p) for p in sec.section_list("prompts"))
-        ids = [p.id for p in read if p.id]
-        if not MIN_PROMPTS <= len(read) <= MAX_PROMPTS:
-            sec.problem("prompts", f"expected {MIN_PROMPTS} to {MAX_PROMPTS} prompts, got {len(read)}")
-        elif len(set(ids)) != len(ids):
-            sec.problem("prompts", "each prompt id may appear only once (an id is a stratum of the test)")
-        else:
-            prompts = read
-    sec.finish()
-    return EqualityProbeSettings(
-        enabled=bool(enabled),
-        samples_per_round=per_round,
-        window_seconds=window,
-        max_per_host=max_per_host,
-        alpha=alpha,
-        sampling=EqualitySettings(prompts=prompts, temperature=temperature, max_tokens=max_tokens),
-    )
+def _short(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise invalid(f"expected the prompt's text (got {value!r})")
+    if len(value) > MAX_PROMPT_CHARS:
+        raise invalid(f"at most {MAX_PROMPT_CHARS} characters: a short synthetic prompt")
+    return value
 
 
-def _read_prompt(sec: Section) -> EqualityPrompt:
-    prompt = EqualityPrompt(
-        id=sec.string("id", "", what="a short id such as harbour-en") or "",
-        locale=sec.string("locale", "", what="a locale such as en or pt-BR") or "",
-        text=sec.string("text", "", what="the prompt's text") or "",
+class PromptKeys(ConfigModel):
+    id: Annotated[Text, What("a short id such as harbour-en")] = key(meaning="the stratum's id")
+    locale: Annotated[Text, What("a locale such as en or pt-BR")] = key(meaning="the prompt's locale")
+    text: Annotated[str, BeforeValidator(_short), What("the prompt's text")] = key(meaning="the prompt")
+
+
+class EqualityConfig(ConfigModel):
+    """``equality`` (every key optional; absent section: disabled, defaults for investigate)."""
+
+    enabled: Bool = key(False, "run the scheduled probe after every round (exports `canary_equality_*`)")
+    samples_per_round: Int = key(
+        DEFAULT_SAMPLES_PER_ROUND, "completions per host after each round, prompts round-robin", ge=1, le=50
     )
-    if len(prompt.text) > MAX_PROMPT_CHARS:
-        sec.problem("text", f"at most {MAX_PROMPT_CHARS} characters: a short synthetic prompt")
-    for key in ("id", "locale", "text"):
-        if not getattr(prompt, key):
-            sec.problem(key, "required")
-    sec.finish()
-    return prompt
+    window: Duration = key(DEFAULT_MAX_AGE_SECONDS, "how long completions are kept for the test", ge=60)
+    max_per_host: Int = key(DEFAULT_MAX_PER_HOST, "most completions kept per host", ge=12, le=1000)
+    alpha: Number = key(
+        DEFAULT_ALPHA, "a host is an outlier when its Holm-adjusted p-value is below this", ge=1e-6, le=0.5
+    )
+    temperature: Number = key(
+        DEFAULT_TEMPERATURE, "sampling temperature, sent where the endpoint lists it", ge=0.05, le=2.0
+    )
+    max_tokens: Int = key(
+        DEFAULT_MAX_TOKENS,
+        "completion budget per sample (the test compares the first 50 characters)",
+        ge=8,
+        le=256,
+    )
+    prompts: tuple[PromptKeys, ...] | None = key(
+        None,
+        f"list of `{{id, locale, text}}` ({MIN_PROMPTS} to {MAX_PROMPTS}; short, synthetic, open-ended); "
+        "each id is a stratum",
+        shown="six built in",
+    )
+
+    @field_validator("prompts")
+    @classmethod
+    def _strata(cls, prompts: tuple[PromptKeys, ...] | None) -> tuple[PromptKeys, ...] | None:
+        if prompts is None:
+            return None
+        if not MIN_PROMPTS <= len(prompts) <= MAX_PROMPTS:
+            raise invalid(f"expected {MIN_PROMPTS} to {MAX_PROMPTS} prompts, got {len(prompts)}")
+        if len({p.id for p in prompts}) != len(prompts):
+            raise invalid("each prompt id may appear only once (an id is a stratum of the test)")
+        return prompts
+
+    def settings(self) -> EqualityProbeSettings:
+        """What the probe and ``investigate --test equality`` run with."""
+        prompts = (
+            tuple(EqualityPrompt(p.id, p.locale, p.text) for p in self.prompts)
+            if self.prompts is not None
+            else DEFAULT_PROMPTS
+        )
+        return EqualityProbeSettings(
+            enabled=self.enabled,
+            samples_per_round=self.samples_per_round,
+            window_seconds=self.window,
+            max_per_host=self.max_per_host,
+            alpha=self.alpha,
+            sampling=EqualitySettings(
+                prompts=prompts, temperature=self.temperature, max_tokens=self.max_tokens
+            ),
+        )

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from dataclasses import replace
 from pathlib import Path
 
-from exporter.configkit import ConfigError, Problems, Section
-from exporter.receiver.config import ReceiverConfig, read_receiver_config
+from exporter.configkit import ConfigError, Problems, load_file, validate
+from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.store import StoreError
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
@@ -63,9 +62,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def load(path: Path) -> ReceiverConfig:
     """Read the ``receiver`` section of a config file (``ConfigError`` lists every problem)."""
     problems = Problems(str(path))
-    root = Section.load_file(path, problems)
-    config = read_receiver_config(root.section("receiver", required=True), path.resolve().parent)
+    data = load_file(path, problems)
     problems.raise_if_any()
+    config = validate(ReceiverConfig, data, problems, base_dir=path.resolve().parent, at=("receiver",))
+    problems.raise_if_any()
+    assert config is not None  # no problems: read
     return config
 
 
@@ -84,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
                 host, port = parse_host_port(args.listen)
             except ValueError as exc:
                 raise ConfigError([f"--listen: {exc}"]) from None
-            config = replace(config, host=host, port=port)
+            config = config.model_copy(update={"listen": (host, port)})
         if args.mode:
-            config = replace(config, mode=Mode(args.mode))
+            config = config.model_copy(update={"mode": Mode(args.mode)})
     except ConfigError as exc:
         print(f"canary receiver: invalid configuration:\n{exc}", file=sys.stderr)
         return 2

@@ -48,7 +48,7 @@ class Policy:
 
     mode: Mode
     ladder: Ladder
-    min_routable_hosts: int = 2
+    min_routable_hosts: int  # default: ReceiverConfig.min_routable_hosts
     builtin: tuple[BuiltinExclusion, ...] = ()
 
 

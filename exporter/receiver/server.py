@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from types import TracebackType
 
 from exporter.receiver.app import build_app
@@ -32,7 +31,7 @@ class ReceiverServer:
         sweep_interval: float = 1.0,
         init: bool = False,
     ) -> None:
-        self.config = replace(config, host=host, port=port)
+        self.config = config.model_copy(update={"listen": (host, port)})
         self._clock = clock
         self._sweep_interval = sweep_interval
         self._init = init  # create the store if there is none (ReceiverService.open)

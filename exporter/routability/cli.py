@@ -152,8 +152,8 @@ async def serve(
         server = uvicorn.Server(
             uvicorn.Config(
                 build_app(service),
-                host=config.listen_host,
-                port=config.listen_port,
+                host=config.host,
+                port=config.port,
                 log_level="warning",
                 access_log=False,
             )
@@ -162,7 +162,7 @@ async def serve(
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(
             "routability listening on http://%s:%d (schedule %s, pace %.3gs, trigger %s)",
-            config.listen_host, config.listen_port, config.schedule.describe(), config.pace,
+            config.host, config.port, config.schedule.describe(), config.pace,
             "enabled" if service.trigger_enabled else "disabled (no trigger_token)",
         )  # fmt: skip
         try:

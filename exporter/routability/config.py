@@ -1,4 +1,5 @@
-"""The ``routability:`` section of the canary configuration, read strictly into a frozen value.
+"""The ``routability:`` section of the canary configuration: the model ``RoutabilityConfig`` (frozen) is the
+one definition of its keys and defaults.
 
 Example (every key optional; values shown are the defaults unless marked)::
 
@@ -26,38 +27,137 @@ Example (every key optional; values shown are the defaults unless marked)::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
 
-from exporter.configkit import Secret, Section
+from pydantic import BeforeValidator, field_validator
+
+from exporter.configkit import (
+    Bool,
+    ConfigModel,
+    Duration,
+    Int,
+    Listening,
+    SecretValue,
+    StrList,
+    Text,
+    What,
+    choice,
+    host_port,
+    invalid,
+    key,
+    keyed,
+    matching,
+    relative_path,
+)
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.job import DirectRoute, JobSettings
 from exporter.routability.routing import DEFAULT_RECENT_WINDOW
 from exporter.routability.schedule import DEFAULT_SCHEDULE, Schedule, parse_schedule
 
-_LISTEN = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})$")
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
 _EFFORTS = ("off", "minimal", "low", "medium", "high")
 
 
-@dataclass(frozen=True, slots=True)
-class RoutabilityConfig:
+def _schedule(value: object) -> Schedule:
+    if isinstance(value, Schedule):
+        return value
+    try:
+        return parse_schedule(value)
+    except ValueError as exc:
+        raise invalid(f"{exc} (got {value!r})") from None
+
+
+def _effort(value: object) -> str | None:
+    return None if value in ("off", None) else str(value)
+
+
+Effort = Annotated[
+    str | None, BeforeValidator(_effort), choice(_EFFORTS), What("off, minimal, low, medium or high")
+]
+
+
+class FilterKeys(ConfigModel):
+    include: StrList = key(("*",), "glob patterns of the catalogue's slugs to track")
+    exclude: StrList = key((), "glob patterns of slugs to leave out")
+
+
+class RouteKeys(ConfigModel):
+    base_url: Annotated[str, matching(_URL, "an http(s) base URL such as https://openrouter.ai/api/v1")] = (
+        key(meaning="the host's OpenAI-compatible API root")
+    )
+    model: Text | None = key(None, "the model id the host expects", shown="the slug")
+    api_key: SecretValue | None = key(None, "secret, optional")
+    reasoning_effort: Effort = key(None, "sent as reasoning_effort when not `off`", shown="`off`")
+
+
+def _filter(keys: FilterKeys) -> CatalogueFilter:
+    return CatalogueFilter(keys.include or ("*",), keys.exclude)
+
+
+def _routes(routes: dict[str, RouteKeys]) -> dict[str, DirectRoute]:
+    return {
+        slug: DirectRoute(
+            r.base_url, r.model or slug, r.api_key.value if r.api_key else None, r.reasoning_effort
+        )
+        for slug, r in routes.items()
+    }
+
+
+_JOB = JobSettings()  # a pass's defaults are the section's
+
+
+class RoutabilityConfig(Listening):
     """The routability job's settings; ``job_settings()`` is what a pass needs."""
 
-    listen_host: str = "127.0.0.1"
-    listen_port: int = 9466
-    store: Path = Path("routability.sqlite3")
-    schedule: Schedule = DEFAULT_SCHEDULE
-    pace: float = 2.0
-    timeout: float = 60.0
-    max_tokens: int = 16
-    reasoning_effort: str | None = "low"
-    listed_signal: bool = True
-    recent_unavailable: float = DEFAULT_RECENT_WINDOW
-    trigger_token: Secret | None = None
-    models: tuple[str, ...] = ()
-    catalogue_filter: CatalogueFilter = field(default_factory=CatalogueFilter)
-    direct_routes: dict[str, DirectRoute] = field(default_factory=dict)
+    listen: Annotated[
+        tuple[str, int], host_port("127.0.0.1:9466", allow_any_port=False), What("HOST:PORT")
+    ] = key(("127.0.0.1", 9466), "address of the routability API", shown="`127.0.0.1:9466`")
+    store: Annotated[Path, relative_path("a file path such as routability.sqlite3"), What("a file path")] = (
+        key(
+            Path("routability.sqlite3"),
+            "the job's store (relative to the config file)",
+            validate_default=True,
+        )
+    )
+    max_tokens: Int = key(
+        _JOB.max_tokens, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
+    )
+    reasoning_effort: Effort = key(_JOB.reasoning_effort, "`off`, `minimal`, `low`, `medium` or `high`")
+    schedule: Annotated[
+        Schedule, BeforeValidator(_schedule), What("a UTC time such as 05:00 or a duration")
+    ] = key(DEFAULT_SCHEDULE, "daily at this UTC time, or an interval such as 6h", shown='`"05:00"`')
+    pace: Duration = key(_JOB.pace, "minimum time between two requests of a pass")
+    timeout: Duration = key(60.0, "per request", ge=0.1)
+    listed_signal: Bool = key(_JOB.listed_signal, "also record the gateway's listed endpoint status/uptime")
+    recent_unavailable: Duration = key(
+        DEFAULT_RECENT_WINDOW, "routers skip models unavailable within this window"
+    )
+    trigger_token: SecretValue | None = key(None, "secret required by `POST /v1/routability/run`")
+    models: StrList = key((), "extra slugs to track")
+    catalogue_filter: Annotated[CatalogueFilter, keyed(FilterKeys, _filter)] = key(
+        default_factory=CatalogueFilter,
+        meaning="`{include, exclude}` glob patterns",
+        shown='`{include: ["*"]}`',
+    )
+    direct_routes: Annotated[dict[str, DirectRoute], keyed(dict[str, RouteKeys], _routes)] = key(
+        default_factory=dict,
+        meaning="per slug, a route that is not on the gateway: `base_url`, `model` (default: the slug), "
+        "`api_key` (secret, optional), `reasoning_effort` (default `off`)",
+        shown="none",
+    )
+
+    @field_validator("max_tokens")
+    @classmethod
+    def _not_one(cls, max_tokens: int) -> int:
+        if max_tokens == 1:
+            raise invalid("1 fails on reasoning models; use a small value such as 16")
+        return max_tokens
+
+    @field_validator("models")
+    @classmethod
+    def _once(cls, models: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(models))
 
     def job_settings(self) -> JobSettings:
         return JobSettings(
@@ -69,93 +169,3 @@ class RoutabilityConfig:
             models=self.models,
             direct_routes=dict(self.direct_routes),
         )
-
-
-def read_routability_config(
-    section: Section, base_dir: Path, environ: dict[str, str] | None = None
-) -> RoutabilityConfig:
-    """Read the ``routability:`` section; problems are collected in ``section.problems`` (not raised).
-
-    Example::
-
-        problems = Problems("canary.yaml")
-        root = Section.load(text, problems)
-        config = read_routability_config(root.section("routability"), Path("."))
-        problems.raise_if_any()
-    """
-    d = RoutabilityConfig()
-    host, port = d.listen_host, d.listen_port
-    listen = section.string("listen", default=None)
-    if listen is not None:
-        m = _LISTEN.fullmatch(listen)
-        if m is None or not 0 < int(m["port"]) < 65536:
-            section.problem("listen", f"expected HOST:PORT such as 127.0.0.1:9466 (got {listen!r})")
-        else:
-            host, port = m["host"].strip("[]"), int(m["port"])
-    store = Path(section.string("store", default=str(d.store)))
-    max_tokens = section.integer("max_tokens", default=d.max_tokens, minimum=1, maximum=4096)
-    if max_tokens == 1:
-        section.problem("max_tokens", "1 fails on reasoning models; use a small value such as 16")
-    effort = section.choice("reasoning_effort", _EFFORTS, default="low")
-    config = RoutabilityConfig(
-        listen_host=host,
-        listen_port=port,
-        store=store if store.is_absolute() else base_dir / store,
-        schedule=_read_schedule(section),
-        pace=section.duration("pace", default=d.pace),
-        timeout=section.duration("timeout", default=d.timeout, minimum=0.1),
-        max_tokens=max_tokens or d.max_tokens,
-        reasoning_effort=None if effort == "off" else effort,
-        listed_signal=section.boolean("listed_signal", default=d.listed_signal),
-        recent_unavailable=section.duration("recent_unavailable", default=d.recent_unavailable),
-        trigger_token=section.secret("trigger_token", environ=environ),
-        models=tuple(dict.fromkeys(section.str_list("models", default=[]))),
-        catalogue_filter=_read_filter(section.section("catalogue_filter")),
-        direct_routes=_read_routes(section.section("direct_routes"), environ),
-    )
-    section.finish()
-    return config
-
-
-def _read_schedule(section: Section) -> Schedule:
-    raw = section.raw("schedule", None)
-    if raw is None:
-        return DEFAULT_SCHEDULE
-    try:
-        return parse_schedule(raw)
-    except ValueError as exc:
-        section.problem("schedule", f"{exc} (got {raw!r})")
-        return DEFAULT_SCHEDULE
-
-
-def _url(section: Section, key: str, default: str | None) -> str | None:
-    value: str | None = section.string(key) if default is None else section.string(key, default=default)
-    if value is not None and not _URL.fullmatch(value):
-        section.problem(
-            key, f"expected an http(s) base URL such as https://openrouter.ai/api/v1 (got {value!r})"
-        )
-        return None
-    return value
-
-
-def _read_filter(section: Section) -> CatalogueFilter:
-    include = section.str_list("include", default=["*"])
-    exclude = section.str_list("exclude", default=[])
-    section.finish()
-    return CatalogueFilter(tuple(include or ["*"]), tuple(exclude or []))
-
-
-def _read_routes(section: Section, environ: dict[str, str] | None) -> dict[str, DirectRoute]:
-    routes: dict[str, DirectRoute] = {}
-    for slug in list(section.keys()):
-        route = section.section(slug)
-        base_url = _url(route, "base_url", None)
-        model = route.string("model", default=slug)
-        key = route.secret("api_key", environ=environ)
-        effort = route.choice("reasoning_effort", _EFFORTS, default="off")
-        route.finish()
-        if base_url is not None and model is not None:
-            routes[slug] = DirectRoute(
-                base_url, model, key.value if key else None, None if effort == "off" else effort
-            )
-    return routes

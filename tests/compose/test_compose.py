@@ -308,7 +308,7 @@ def test_the_exporter_configs_load(name: str, tmp_path: Path) -> None:
     config = load_config(as_on_host(OVERLAYS / name, tmp_path))
     assert config.exporter.listen.startswith("0.0.0.0:")
     assert config.receiver is None, "the exporter must not need the receiver's tokens"
-    assert config.routability is not None and config.routability.listen_host == "0.0.0.0"
+    assert config.routability is not None and config.routability.host == "0.0.0.0"
 
 
 def test_the_receiver_config_loads_in_observe_mode(tmp_path: Path) -> None:

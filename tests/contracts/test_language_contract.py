@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.configkit import ConfigError, Problems, Section
+from exporter.configkit import ConfigError, Problems, load_yaml, validate
 from exporter.contracts.base import ProbeContext, ProbeTarget
 from exporter.contracts.language import CONTROLS, LanguageContract
 from exporter.evidence.capture import attempt_records
@@ -193,9 +193,10 @@ def test_every_offline_control_is_rejected_so_the_contract_is_not_weak() -> None
 
 def read(text: str) -> LanguageContract:
     problems = Problems("canary.yaml")
-    contract = LanguageContract.read_settings(Section.load(text, problems))
+    settings = validate(LanguageContract.Settings, load_yaml(text, problems), problems)
     problems.raise_if_any()
-    return contract
+    assert settings is not None
+    return settings.build()
 
 
 def test_defaults_are_the_17_locales_400_tokens_and_two_confirmations() -> None:

@@ -16,10 +16,11 @@ from pathlib import Path
 from prometheus_client.exposition import generate_latest
 
 from exporter.config import load_config
-from exporter.configkit import Section
+from exporter.configkit import Int, key
 from exporter.contracts import CONTRACTS, registry
 from exporter.contracts.base import (
     Contract,
+    ContractSettings,
     ProbeContext,
     judged,
     not_rejected,
@@ -35,19 +36,21 @@ from exporter.outcomes import Outcome, ProbeResult, Reason
 MODEL = "moonshotai/kimi-k2-0905"
 
 
+class KeepsGoingSettings(ContractSettings):
+    max_tokens: Int = key(64, "the scene's budget", ge=8, le=512)
+
+    def build(self) -> KeepsGoingContract:
+        return KeepsGoingContract(self.max_tokens)
+
+
 @dataclass(frozen=True, slots=True)
 class KeepsGoingContract(Contract):
     """The scene must go on: a content filter or an empty reply is a ``fail``."""
 
-    max_tokens: int = 64
+    max_tokens: int = KeepsGoingSettings().max_tokens
 
     name = "keeps_going"
-
-    @classmethod
-    def read_settings(cls, section: Section) -> KeepsGoingContract:
-        contract = cls(max_tokens=section.integer("max_tokens", 64, minimum=8, maximum=512))
-        section.finish()
-        return contract
+    Settings = KeepsGoingSettings
 
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         messages = ({"role": "user", "content": "The duel goes on: one more exchange of cutlass blows."},)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from exporter.configkit import ConfigError, Problems, Section
+from exporter.configkit import ConfigError, Problems, load_yaml, validate
 from exporter.receiver.cli import load
-from exporter.receiver.config import read_receiver_config
+from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.exclusions import read_exclusions
 from exporter.receiver.state import Mode
 
@@ -86,8 +86,8 @@ def test_an_invalid_exclusions_file_is_rejected_with_lines(tmp_path: Path) -> No
         "  - {model: m, provider: q}\n"
     )
     problems = Problems(str(path))
-    section = Section.load("receiver:\n  store_dir: s\n", problems).section("receiver")
-    read_receiver_config(section, tmp_path)
+    data = load_yaml("receiver:\n  store_dir: s\n", problems)
+    validate(ReceiverConfig, data, problems, base_dir=tmp_path, at=("receiver",))
     text = "\n".join(problems.items)
     assert "receiver.webhook_token: required key is missing" in text
     problems2 = Problems(str(path))

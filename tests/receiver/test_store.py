@@ -18,7 +18,7 @@ from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, Sto
 
 from .helpers import DAY, FIXTURES, T0, alert, payload
 
-POLICY = Policy(Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY))
+POLICY = Policy(Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2)
 
 
 def suspend_in(store: Store, state: State, provider: str, now: float = T0) -> State:

@@ -153,7 +153,10 @@ def test_service_mode_runs_a_first_pass_and_serves_the_api(tmp_path: Path, gatew
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = RoutabilityConfig(
-        listen_port=port, store=tmp_path / "r.sqlite3", pace=0.001, trigger_token=Secret("env:T", "tok")
+        listen=("127.0.0.1", port),
+        store=tmp_path / "r.sqlite3",
+        pace=0.001,
+        trigger_token=Secret("env:T", "tok"),
     )
 
     async def scenario() -> tuple[dict[str, object], int, int, str]:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from exporter.configkit import ConfigError, Problems, Section
+from exporter.configkit import ConfigError, Problems, load_yaml, validate
 from exporter.routability.catalogue import CatalogueFilter
-from exporter.routability.config import RoutabilityConfig, read_routability_config
+from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import DirectRoute
 from exporter.routability.schedule import Schedule
 
@@ -43,15 +43,18 @@ def read(
     text: str, base: Path = Path("/etc/canary"), environ: dict[str, str] | None = None
 ) -> RoutabilityConfig:
     problems = Problems("canary.yaml")
-    root = Section.load(text, problems)
-    config = read_routability_config(root.section("routability"), base, environ=environ or {})
+    data = load_yaml(text, problems)
+    config = validate(
+        RoutabilityConfig, data, problems, base_dir=base, environ=environ or {}, at=("routability",)
+    )
     problems.raise_if_any()
+    assert config is not None
     return config
 
 
 def test_defaults() -> None:
     config = read("routability: {}\n")
-    assert (config.listen_host, config.listen_port) == ("127.0.0.1", 9466)
+    assert (config.host, config.port) == ("127.0.0.1", 9466)
     assert config.store == Path("/etc/canary/routability.sqlite3")
     assert (config.schedule, config.pace, config.max_tokens, config.reasoning_effort) == (
         Schedule(at_minute=5 * 60),  # daily at 05:00 UTC
@@ -64,7 +67,7 @@ def test_defaults() -> None:
 
 def test_full_example() -> None:
     config = read(FULL, environ={"RT_TOKEN": "s3cret", "ACME_KEY": "k-acme"})
-    assert (config.listen_host, config.listen_port, config.store) == (
+    assert (config.host, config.port, config.store) == (
         "0.0.0.0", 9500, Path("/etc/canary/state/routability.sqlite3"),
     )  # fmt: skip
     assert (config.schedule, config.pace, config.timeout, config.max_tokens) == (

@@ -141,7 +141,12 @@ def test_against_a_real_receiver_and_the_example_router(tmp_path: Path) -> None:
     from exporter.receiver.server import ReceiverServer
     from exporter.receiver.state import Mode
 
-    config = ReceiverConfig(tmp_path, Secret("env:W", "w"), Secret("env:A", "a"), mode=Mode.ENFORCE)
+    config = ReceiverConfig(
+        store_dir=tmp_path,
+        webhook_token=Secret("env:W", "w"),
+        admin_token=Secret("env:A", "a"),
+        mode=Mode.ENFORCE,
+    )
     with ReceiverServer(config, init=True) as server:
         httpx.post(
             server.base_url + "/v1/admin/incidents",
