@@ -100,7 +100,7 @@ class Judge:
                 {"locale": code, "letters": total, "needed": MIN_REPLY_LETTERS},
                 f"{total:g} weighted letters, {MIN_REPLY_LETTERS} needed",
             )
-        if (start := find_corrupted_start(text)) is not None:
+        if (start := find_corrupted_start(text, code)) is not None:
             return Verdict(
                 Outcome.FAIL,
                 Reason.LEADING_GARBAGE,

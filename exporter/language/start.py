@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from exporter.language.scripts import CJK_SCRIPTS, Script, script_counts, script_of
+
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
 # Wrong unless followed by what makes them legitimate (a file name, a path, a list item...).
@@ -139,6 +141,21 @@ INTERJECTIONS = _words(
     "iya tidak nah wah ayo ",  # id
     "ừ vâng không ờ dạ à ồ ơ",  # vi
 )
+# The letters beyond ASCII each Latin-script locale writes. A first token with another one (``ş`` before
+# Spanish text, ``ờ`` before French, ``Ż`` before Portuguese) is a piece of a neighbouring token in another
+# language, not the reply's first word (Vietnamese writes too many to list: not checked).
+_ALPHABET_EXTRA = {
+    "en": "éèëïöüçñ", "es": "áéíóúüñ", "pt-BR": "áâãàçéêíóôõúü", "fr": "àâæçéèêëîïôœùûüÿ",
+    "de": "äöüßé", "it": "àèéìíîòóù", "nl": "áéëèêïíóöúüà", "pl": "ąćęłńóśźż", "tr": "çğıöşüâîûi̇",
+    "id": "é",
+}  # fmt: skip
+# The scripts a reply in a Chinese, Japanese or Korean locale may open with (a Latin name is fine).
+_CJK_OPENING_SCRIPTS = {
+    "ja": {Script.HAN, Script.KANA},
+    "ko": {Script.HANGUL, Script.HAN},
+    "zh-Hans": {Script.HAN},
+    "zh-Hant": {Script.HAN},
+}
 _REPEATS = re.compile(r"(.)\1+")
 _FIRST_TOKEN = re.compile(r"[^\W\d_]+")
 
@@ -160,8 +177,11 @@ def _found(kind: str, prefix: str) -> CorruptedStart:
     return CorruptedStart(kind, prefix, tuple(f"U+{ord(c):04X}" for c in prefix))
 
 
-def find_corrupted_start(text: str) -> CorruptedStart | None:
-    """The garbage before the first word of ``text``, or None when the start is legitimate."""
+def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart | None:
+    """The garbage before the first word of ``text``, or None when the start is legitimate.
+
+    ``locale`` (a canonical code such as ``es``) enables the checks that need the reply's alphabet.
+    """
     if text.startswith("\ufeff"):
         return _found("tokenizer_artifact", "\ufeff")
     text = _INVISIBLE_PREFIX.sub("", text)
@@ -215,7 +235,44 @@ def find_corrupted_start(text: str) -> CorruptedStart | None:
             return _found("fragment", _first_run(m.group()))
     if m := _CJK_FRAGMENT.match(body):
         return _found("fragment", m.group())
+    if token := _foreign_first_token(body, locale):
+        return _found("fragment", token)
     return None
+
+
+_FIRST_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _foreign_first_token(body: str, locale: str | None) -> str | None:
+    """The first token when its script or letters cannot be the reply's: a Cyrillic or CJK piece before
+    Latin text (``Ивать "Si…``, ``えて - *.scope``), a hangul piece before Japanese, a letter the locale's
+    alphabet lacks (``Şlem Si no…`` in Spanish), and the token is not used again (a name the reply is about)."""
+    m = _FIRST_LETTERS.match(body)
+    if m is None or len(m.group()) > 14:
+        return None
+    token = m.group()
+    scripts = {script_of(c) for c in token}
+    if len(scripts) != 1:
+        return None
+    script = scripts.pop()
+    rest = body[m.end() : m.end() + 300]
+    counts = script_counts(rest)
+    if not counts:
+        return None
+    main = max(counts, key=lambda sc: counts[sc] * (3 if sc in CJK_SCRIPTS else 1))
+    # A script the rest of the reply's start never uses again ("Linux — это…" is a name, not a piece).
+    foreign = script is not Script.LATIN and not counts.get(script, 0)
+    if main in CJK_SCRIPTS and script is not Script.CYRILLIC:
+        opening = _CJK_OPENING_SCRIPTS.get(locale or "")
+        foreign = foreign and opening is not None and script not in opening
+    extra = _ALPHABET_EXTRA.get(locale or "")
+    if script is Script.LATIN and main is Script.LATIN and extra is not None:
+        allowed = extra + extra.upper() + "İẞ"
+        strange = {c for c in token if c > "\x7f" and c not in allowed}
+        foreign = bool(strange) and not any(c in rest for c in strange)
+    if not foreign or _recurs(token, body):
+        return None
+    return token
 
 
 def _opener_problem(text: str) -> CorruptedStart | None:
