@@ -246,7 +246,8 @@ _FIRST_LETTERS = re.compile(r"[^\W\d_]+")
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
     """The first token when its script or letters cannot be the reply's: a Cyrillic or CJK piece before
     Latin text (``Ивать "Si…``, ``えて - *.scope``), a hangul piece before Japanese, a letter the locale's
-    alphabet lacks (``Şlem Si no…`` in Spanish), and the token is not used again (a name the reply is about)."""
+    alphabet lacks (``Şlem Si no…`` in Spanish), and the token is not used again (a name the reply is
+    about)."""
     m = _FIRST_LETTERS.match(body)
     if m is None or len(m.group()) > 14:
         return None
@@ -255,6 +256,8 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     if len(scripts) != 1:
         return None
     script = scripts.pop()
+    if script is None:
+        return None
     rest = body[m.end() : m.end() + 300]
     counts = script_counts(rest)
     if not counts:
@@ -268,8 +271,10 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     extra = _ALPHABET_EXTRA.get(locale or "")
     if script is Script.LATIN and main is Script.LATIN and extra is not None:
         allowed = extra + extra.upper() + "İẞ"
-        strange = {c for c in token if c > "\x7f" and c not in allowed}
-        foreign = bool(strange) and not any(c in rest for c in strange)
+        # ... and the rest writes none: a reply in another language (a switch) is not a piece
+        foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
+            c > "\x7f" and c.isalpha() and c not in allowed for c in rest
+        )
     if not foreign or _recurs(token, body):
         return None
     return token
