@@ -75,8 +75,10 @@ _SUFFIXES = (
 )
 # "ésEACCES", "огоСТРОКА": a known ending glued to a word in capitals ("macOS" is not a cut word).
 _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
+# (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa".)
 _GLUED_SCRIPT = re.compile(
-    rf"^(?:[a-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})|[а-яёєіїґ]{{1,12}}(?=[A-Za-z]|{_CJK}))"
+    rf"^(?:[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK}))"
 )
 # "ción Hola", "ing. Hello", "ers A list", "lar ¿Qué": a lowercase fragment, then the capitalised first word.
 _LOOSE_FRAGMENT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?…]*\s+[¿¡\"“„«]?{_UPPER}(?:{_LOWER}|\s)")
@@ -110,9 +112,21 @@ _CJK_BEFORE_ALPHABET = re.compile(
 )
 # "N(To", "e“The", "ione“Specifies", "ювати(The": letters glued to an opening mark. Latin or Cyrillic
 # letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
-_LETTERS_BEFORE_OPENER = re.compile(r"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{1,14}[(“„«「『¿¡*—–\"]\s?[^\W\d_]")
+# ("R- HASHES", "N- Deze": glued to a hyphen and a space before a capital; "Gebruikers- en" is a compound.)
+_LETTERS_BEFORE_OPENER = re.compile(
+    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
+)
 # "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
-_TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[^\W\d_]")
+_TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[ \t]?[^\W\d_]")
+# "ONAL «Hay…", "Ure ¿Cuando…", "RFACE - Meldungen…", "Rata "如果…": a capitalised or UPPER token, spaced
+# from an opening mark that starts the text: a capital letter, or another script than the token's. A name
+# a reply opens with is followed by its verb, not by a quote or a dash opening a new capitalised sentence
+# (a bracket is a parenthesis, "Copyright (C)", except before another script; a dash before Russian or
+# Ukrainian is a copula: "Linux — это ядро").
+_CAPITAL_BEFORE_OPENER = re.compile(
+    rf"^(?:{_UPPER}[^\W\d_]{{0,13}}[.,;]?[ \t]+[*—–\-«\"“„¿¡「]+[ \t]?(?:{_UPPER}|{_CJK})"
+    rf"|[A-Za-z]{{1,14}}[ \t]+(?:[*—–\-«\"“„¿¡(「]+[ \t]?{_CJK}|[*«\"“„(]+[ \t]?[А-яЁёЄєІіЇїҐґ]))"
+)
 # A lowercase Latin run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
 # ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好") is a cut token.
 _LATIN_BEFORE_CJK = re.compile(r"^[a-z]{1,12}(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])")
@@ -221,6 +235,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     )
     if m and not _is_word(m.group(), body):
         return _found("fragment", _first_run(m.group()))
+    if (m := _CAPITAL_BEFORE_OPENER.match(text)) and not _is_word(m.group(), text, any_case=True):
+        return _found("fragment", _first_word(m.group()))
     for pattern in (
         _GLUED_CAPITAL,
         _GLUED_CAPS,
@@ -323,9 +339,9 @@ def _recurs(token: str, text: str) -> bool:
     return re.search(rf"(?<![^\W\d_]){re.escape(token)}(?![^\W\d_])", text[len(token) :]) is not None
 
 
-def _is_word(matched: str, text: str) -> bool:
-    """Whether the lowercase first token is a word a reply may start with: an interjection, or a name the
-    reply repeats ("rsync … rsync")."""
+def _is_word(matched: str, text: str, any_case: bool = False) -> bool:
+    """Whether the first token is a word a reply may start with: an interjection, or a name the reply
+    repeats ("rsync … rsync"); ``any_case``: or a word the reply uses again in any case ("The … the")."""
     m = _FIRST_TOKEN.match(matched)
     if m is None:
         return False
@@ -333,7 +349,8 @@ def _is_word(matched: str, text: str) -> bool:
     return (
         _REPEATS.sub(r"\1", token.casefold()) in INTERJECTIONS
         or token.casefold() in INTERJECTIONS
-        or (_recurs(token, text))
+        or _recurs(token, text)
+        or (any_case and _recurs(token.casefold(), text.casefold()))
     )
 
 
@@ -370,4 +387,9 @@ def _stray_prefix(text: str) -> str:
 
 def _first_run(matched: str) -> str:
     m = re.match(rf"{_LOWER}+", matched)
+    return m.group() if m else matched[:1]
+
+
+def _first_word(matched: str) -> str:
+    m = _FIRST_TOKEN.match(matched)
     return m.group() if m else matched[:1]
