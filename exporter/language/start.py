@@ -104,7 +104,14 @@ _OPENER_THEN_STRAY = re.compile(r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:
 # "ción.El", "s.The": a fragment, a full stop or comma, and the real first word glued behind it.
 _GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
 # "ment —Quédate", "ing *The": a fragment in front of an emphasis mark, a dash or a quote.
-_FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(]+\s?{_UPPER}")
+_FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(「]+\s?{_UPPER}")
+# "le«De", "a“La", "y"Cuando", "Ach«Вмикає": letters glued to an opening quote are never a word (a word,
+# even one the reply uses again, is spaced from the quote that follows it).
+_GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{1,14}[“„«「『¿¡\"]\s?[^\W\d_]")
+# "RUMDA (By default…", "HELL (Um texto…": a capitalised piece before a bracket that opens the text, not a
+# parenthesis ("Copyright (C)", "Linux (Debian) is…" close within a few words).
+_CAPITAL_BEFORE_PAREN = re.compile(rf"^{_UPPER}[^\W\d_]{{0,13}}[ \t]+\({_UPPER}")
+PAREN_CLOSE_CHARS = 40  # a parenthesis after the first word closes within this many characters
 # "니다The", "ですHello", "想象成從 — Ahora": a short CJK fragment before Latin or Cyrillic text (spaced,
 # glued, on its own line, or in front of an opener).
 _CJK_BEFORE_ALPHABET = re.compile(
@@ -227,6 +234,14 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
+    if (m := _GLUED_QUOTE.match(text)) and _first_word(m.group()).casefold() not in INTERJECTIONS:
+        return _found("fragment", _first_word(m.group()))
+    if (
+        (m := _CAPITAL_BEFORE_PAREN.match(text))
+        and ")" not in text[m.end() : m.end() + PAREN_CLOSE_CHARS]
+        and not _is_word(m.group(), text, any_case=True)
+    ):
+        return _found("fragment", _first_word(m.group()))
     m = (
         _GLUED_PUNCT.match(body)
         or _FRAGMENT_BEFORE_OPENER.match(body)
@@ -314,17 +329,24 @@ def _opener_problem(text: str) -> CorruptedStart | None:
     after = text[1:2]
     if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
         return _found("unclosed_opener", first)
-    if first == "_" and after.isalpha() and "_" not in text[1:]:
+    if first == "_" and after.isalpha() and not _UNDERSCORE_CLOSER.search(text, 1):
         return _found("unclosed_opener", first)
     return None
 
 
+# A "_" that ends emphasis: after a visible character, not followed by a letter or digit ("TIME_STYLE",
+# "sources_list" are names, not closers).
+_UNDERSCORE_CLOSER = re.compile(r"[^\s_]_(?![^\W_])")
+# Straight apostrophes that can be quotes: not inside a word ("don't", "l'heure" close nothing).
+_QUOTE_APOSTROPHE = re.compile(r"(?<![^\W\d_])'|'(?![^\W\d_])")
+
+
 def _closed(mark: str, rest: str) -> bool:
-    """Whether a closing ``mark`` follows (an apostrophe inside a word, ``don't``, closes nothing)."""
-    for i, c in enumerate(rest):
-        if c == mark and not (mark == "'" and rest[i - 1 : i].isalpha() and rest[i + 1 : i + 2].isalpha()):
-            return True
-    return False
+    """Whether the opening ``mark`` is closed in ``rest``: straight quotes alternate opening and closing,
+    so the opener is closed when an odd number of them follows (``" Hello," she said, "come in."``); an
+    even number pairs among itself (``" You should … the "" line``)."""
+    count = rest.count(mark) if mark == '"' else len(_QUOTE_APOSTROPHE.findall(rest))
+    return count % 2 == 1
 
 
 def _mostly_alphabetic(text: str) -> bool:

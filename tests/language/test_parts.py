@@ -269,6 +269,11 @@ def test_a_glob_is_not_an_opener_followed_by_a_full_stop() -> None:
         ("N\n- Если не задан символ, начальные пробелы удаляются.", "ru"),
         ("R- HASHES bestimmt den Hash-Algorithmus für die Signatur.", "de"),
         ("КDe manière à rendre un paquet plus sûr à installer, certains programmes.", "fr"),
+        ("le«De la même manière, le fichier image peut être écrit sur une partition.»", "fr"),
+        ("RUMDA (By default, initdb will write instructions for how to start the cluster.", "en"),
+        ('" You should list only one of them in the "" line, or APT slows down.', "en"),
+        ("_Este error normalmente significa que la petición excedía la memoria (TIME_STYLE).", "es"),
+        ("aar 「Si cette option est vraie, l'opération interroge toujours l'utilisateur.」", "fr"),
     ],
 )
 def test_pieces_in_another_script_alphabet_or_before_an_opener_are_corrupted_starts(
@@ -289,6 +294,9 @@ def test_pieces_in_another_script_alphabet_or_before_an_opener_are_corrupted_sta
         ('The "Golden Dragon" inn was quiet; the keeper polished the bar.', "en"),
         ("Ña, Señora, ¿qué desea usted comer esta noche?", "es"),
         ("Kael *draws his sword* and steps into the light.", "en"),
+        ('" Hello," she said, "come in out of the rain."', "en"),
+        ("_Le gardien_ alluma la lampe au crépuscule.", "fr"),
+        ("Linux (Debian) is the system we use on every server here.", "en"),
         ("日本語の文章です。東京都に住んでいます。", "ja"),
         ("한국어 문장입니다. 서울에 살고 있습니다.", "ko"),
     ],
