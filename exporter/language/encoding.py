@@ -35,6 +35,7 @@ _PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 # Legacy East Asian codecs a serving stack may read UTF-8 with, in the order they are tried.
 CJK_CODECS = ("gb18030", "big5", "cp949", "cp932", "euc_jp")
 CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-formed UTF-8 sequences
+MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stops (evidence count capped)
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
@@ -321,6 +322,8 @@ class EncodingChecker:
         found: list[tuple[int, str, str]] = []  # (offset, corrupted, repaired) of consecutive streaks
         scattered: list[tuple[int, str, str]] = []  # lone sequences, kept in case there are enough of them
         for run in codec.run.finditer(text):
+            if len(found) >= MAX_FINDINGS:
+                break  # enough to decide and to show; the count is then a lower bound
             chars = run.group()
             raw = bytes(codec.table[c] for c in chars)  # one byte per character: offsets line up
             streak: list[tuple[int, int, str]] = []
