@@ -272,6 +272,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
 
 
 _FIRST_LETTERS = re.compile(r"[^\W\d_]+")
+FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
@@ -289,16 +290,18 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     script = scripts.pop()
     if script is None:
         return None
+    opening = _CJK_OPENING_SCRIPTS.get(locale or "")
+    if opening is not None and script in opening:
+        return None  # kana opening a Japanese reply is its first word, whatever follows
     rest = body[m.end() : m.end() + 300]
     counts = script_counts(rest)
-    if not counts:
-        return None
+    if sum(counts.values()) < FOREIGN_TOKEN_MIN_REST:
+        return None  # too little text after the token to say which script the reply is written in
     main = max(counts, key=lambda sc: counts[sc] * (3 if sc in CJK_SCRIPTS else 1))
     # A script the rest of the reply's start never uses again ("Linux — это…" is a name, not a piece).
     foreign = script is not Script.LATIN and not counts.get(script, 0)
     if main in CJK_SCRIPTS and script is not Script.CYRILLIC:
-        opening = _CJK_OPENING_SCRIPTS.get(locale or "")
-        foreign = foreign and opening is not None and script not in opening
+        foreign = foreign and opening is not None
     extra = _ALPHABET_EXTRA.get(locale or "")
     if script is Script.LATIN and main is Script.LATIN and extra is not None:
         allowed = extra + extra.upper() + "İẞ"

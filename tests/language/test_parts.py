@@ -299,6 +299,7 @@ def test_pieces_in_another_script_alphabet_or_before_an_opener_are_corrupted_sta
         ("Linux (Debian) is the system we use on every server here.", "en"),
         ("日本語の文章です。東京都に住んでいます。", "ja"),
         ("한국어 문장입니다. 서울에 살고 있습니다.", "ko"),
+        ("デフォルトのオプションは -bt -d'", "ja"),
     ],
 )
 def test_names_words_and_replies_in_their_own_alphabet_are_legitimate_starts(text: str, locale: str) -> None:
