@@ -11,7 +11,6 @@ least) for judge + screen and for the judge alone, best of 3 passes over 1,020 r
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 from pathlib import Path
@@ -23,24 +22,14 @@ def main() -> int:
         return 2
     root = str(Path(sys.argv[1]).resolve())
     sys.path.insert(0, root)
+    sys.path.insert(1, str(Path(__file__).resolve().parent))
+    from language_worst import simulator_replies
+
     from exporter.contracts.reply_checks import screen
     from exporter.language.judge import default_judge
-    from exporter.language.locales import DEFAULT_LOCALES
-    from exporter.simulator.locales import Texts
 
     judge = default_judge()
-    texts = Texts.load()
-    rng = random.Random(3)
-    replies: list[tuple[str, str]] = []
-    for locale in DEFAULT_LOCALES:
-        pool = list(texts.for_locale(locale))
-        for _ in range(60):
-            rng.shuffle(pool)
-            reply, i = "", 0
-            while len(reply) < 600 and i < len(pool):
-                reply = f"{reply} {pool[i]}".strip()
-                i += 1
-            replies.append((locale, reply[:700]))
+    replies = simulator_replies()
     both, alone = [], []
     for _ in range(3):
         started = time.process_time()

@@ -22,12 +22,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # after a tree chosen by judges_ab.py
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
 from exporter.language.locales import DEFAULT_LOCALES
-from exporter.simulator.locales import Texts
 
 SIZE = 64 * 1024
 
@@ -56,6 +55,25 @@ def worst_cases() -> dict[str, str]:
     }
 
 
+def simulator_replies() -> list[tuple[str, str]]:
+    """(locale, reply) pairs of about 600 characters from the simulator's real-text pools, 60 per locale."""
+    from exporter.simulator.locales import Texts  # imported here: bench/judges_ab.py chooses the tree
+
+    texts = Texts.load()
+    rng = random.Random(3)
+    replies: list[tuple[str, str]] = []
+    for locale in DEFAULT_LOCALES:
+        pool = list(texts.for_locale(locale))
+        for _ in range(60):
+            rng.shuffle(pool)
+            reply, i = "", 0
+            while len(reply) < 600 and i < len(pool):
+                reply = f"{reply} {pool[i]}".strip()
+                i += 1
+            replies.append((locale, reply[:700]))
+    return replies
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
@@ -78,18 +96,7 @@ def main() -> int:
         print(f"  {name:16} {statistics.median(times):7.2f} / {max(times):7.2f}   "
               f"CPU {statistics.median(cpu):7.2f} / {max(cpu):7.2f}")  # fmt: skip
     print(f"  worst of all: {worst:.2f} ms wall, {worst_cpu:.2f} ms CPU")
-    texts = Texts.load()
-    rng = random.Random(3)
-    replies: list[tuple[str, str]] = []
-    for locale in DEFAULT_LOCALES:
-        pool = list(texts.for_locale(locale))
-        for _ in range(60):
-            rng.shuffle(pool)
-            reply, i = "", 0
-            while len(reply) < 600 and i < len(pool):
-                reply = f"{reply} {pool[i]}".strip()
-                i += 1
-            replies.append((locale, reply[:700]))
+    replies = simulator_replies()
     rates, cpu_rates, judge_rates = [], [], []
     for _ in range(3):
         started, started_cpu = time.perf_counter(), time.process_time()
