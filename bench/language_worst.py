@@ -27,6 +27,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # after a tree chosen
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
 from exporter.language.locales import DEFAULT_LOCALES
+from exporter.simulator.locales import Texts
 
 SIZE = 64 * 1024
 
@@ -57,8 +58,6 @@ def worst_cases() -> dict[str, str]:
 
 def simulator_replies() -> list[tuple[str, str]]:
     """(locale, reply) pairs of about 600 characters from the simulator's real-text pools, 60 per locale."""
-    from exporter.simulator.locales import Texts  # imported here: bench/judges_ab.py chooses the tree
-
     texts = Texts.load()
     rng = random.Random(3)
     replies: list[tuple[str, str]] = []
