@@ -64,6 +64,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--show", default="")
     parser.add_argument("--limit", type=int, default=25)
+    parser.add_argument("--only", default="", help="comma-separated kinds to score (default: all)")
     args = parser.parse_args()
     rows = [json.loads(line) for line in Path(args.clean).read_text("utf-8").splitlines() if line]
     by_locale: dict[str, list[dict[str, str]]] = defaultdict(list)
@@ -75,7 +76,9 @@ def main() -> int:
     for items in by_locale.values():
         rng.shuffle(items)
         picked += items[: args.per_locale]
-    all_cases = [c for c in cases(picked, args.seed) if args.split == "all" or c["split"] == args.split]
+    only = set(filter(None, args.only.split(",")))
+    all_cases = [c for c in cases(picked, args.seed) if (args.split == "all" or c["split"] == args.split)
+                 and (not only or c["kind"] in only)]  # fmt: skip
     judge = default_judge()
     tally: dict[str, Counter[str]] = defaultdict(Counter)
     per_locale: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)

@@ -238,10 +238,13 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def _compile(patterns: tuple[str, ...]) -> re.Pattern[str]:
+def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[str]:
     # Matched against lowercased text with a lowercased pattern (the patterns use no uppercase escapes):
-    # five times faster than re.IGNORECASE on Unicode text.
-    return re.compile("|".join(f"(?:{p})" for p in patterns).lower(), re.DOTALL)
+    # five times faster than re.IGNORECASE on Unicode text. ``word_start``: every phrase begins a word
+    # (alphabetic scripts), so a leading word-start test lets the engine skip the other positions without
+    # trying the alternatives there: about four times faster on a 240-character window.
+    prefix = r"\b(?=\w)" if word_start else ""
+    return re.compile(prefix + "(?:" + "|".join(f"(?:{p})" for p in patterns).lower() + ")", re.DOTALL)
 
 
 # Per locale, for tests and evidence; search them in lowercased text (``pattern.search(text.lower())``).
@@ -255,7 +258,8 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (
         re.compile(trigger),
         _compile(
-            tuple(p for code, (hard, soft) in _PATTERNS.items() if code in codes for p in (*hard, *soft))
+            tuple(p for code, (hard, soft) in _PATTERNS.items() if code in codes for p in (*hard, *soft)),
+            word_start=codes is not _GROUPS["cjk"],
         ),
     )
     for trigger, codes in (

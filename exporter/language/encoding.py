@@ -35,8 +35,23 @@ _PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 # Legacy East Asian codecs a serving stack may read UTF-8 with, in the order they are tried.
 CJK_CODECS = ("gb18030", "big5", "cp949", "cp932", "euc_jp")
 CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-formed UTF-8 sequences
+MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stops (evidence count capped)
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+# Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
+# CJK character there that repairs to a Latin letter or to typography is mojibake.
+CJK_LATIN_TEXT_SHARE = 0.9
+_TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·\u00a0 ]+")
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
+
+
+def _latin_share(text: str) -> float:
+    """The share of ``text``'s letters that are Latin."""
+    letters = sum(map(len, _LETTER_RUN.findall(text)))
+    return sum(map(len, _LATIN_RUN.findall(text))) / letters if letters else 0.0
+
+
 _DOUBLE_BYTE_READING = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
@@ -168,6 +183,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     head = text[:CJK_SCAN_CHARS]
     if not _DOUBLE_BYTE_READING.search(head):
         return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
+    latin_text = _latin_share(head) >= CJK_LATIN_TEXT_SHARE
     for codec in CJK_CODECS:
         for run in _NON_ASCII_RUN.finditer(head):
             chars = run.group()
@@ -187,15 +203,28 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 if _plausible_latin(piece):
                     covered += len(match.group())
                     decoded.append(piece)
-            if not decoded or covered < CJK_MIN_COVERAGE * len(raw) or not _coherent("".join(decoded)):
+            if not decoded or covered < CJK_MIN_COVERAGE * len(raw):
                 continue
             letters = _REPAIR_NEUTRAL.sub("", "".join(decoded))
+            if not letters:
+                # Quotes or dashes only ("芦Pacchetti禄" is «Pacchetti»): a CJK character inside text
+                # written in the Latin alphabet, standing for punctuation Latin text uses, is mojibake.
+                if not (latin_text and _TYPOGRAPHY.fullmatch("".join(decoded))):
+                    continue
+            elif not _coherent("".join(decoded)):
+                continue
             if len(letters) == 1 and not (
                 _REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters)
             ):
                 continue  # one CJK character is a word of its own, not a repaired accent
-            if len(letters) == 1 and not _LATIN_LETTER.match(text[run.start() - 1 : run.start()]):
-                continue  # one repaired letter counts only glued to the Latin word it belongs to ("caf茅")
+            if (
+                len(letters) == 1
+                and not latin_text
+                and not _LATIN_LETTER.match(text[run.start() - 1 : run.start()])
+            ):
+                # One repaired letter counts glued to the Latin word it belongs to ("caf茅"), or anywhere
+                # in Latin-alphabet text (Italian "è" is a word: "opzione 猫 usata").
+                continue
             return Corruption(
                 "mojibake",
                 run.start(),
@@ -293,6 +322,8 @@ class EncodingChecker:
         found: list[tuple[int, str, str]] = []  # (offset, corrupted, repaired) of consecutive streaks
         scattered: list[tuple[int, str, str]] = []  # lone sequences, kept in case there are enough of them
         for run in codec.run.finditer(text):
+            if len(found) >= MAX_FINDINGS:
+                break  # enough to decide and to show; the count is then a lower bound
             chars = run.group()
             raw = bytes(codec.table[c] for c in chars)  # one byte per character: offsets line up
             streak: list[tuple[int, int, str]] = []

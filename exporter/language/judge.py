@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 
-from exporter.language.detect import Call, Ensemble
+from exporter.language.detect import MIN_LETTERS, Call, Ensemble
 from exporter.language.encoding import EncodingChecker
 from exporter.language.locales import LOCALES, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
-from exporter.language.scripts import script_counts, weight
+from exporter.language.scripts import Script, script_counts, weight
 from exporter.language.segment import is_quoted, mask_code, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
@@ -46,6 +47,8 @@ SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
 SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
 SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
 _SAMPLE_CHARS = 80
+_MIN_SENTENCE_CHARS = -(-MIN_LETTERS // 3)  # shortest sentence that can reach MIN_LETTERS weighted letters
+_NO_LETTERS: Counter[Script] = Counter()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +93,12 @@ class Judge:
         text = unicodedata.normalize("NFC", text).strip()
         # Code (fenced blocks, inline spans) is not language evidence: blanked, offsets kept.
         sentences = split_sentences(mask_code(text))
-        # Script counts once per sentence; the reply's total is their sum (sentences cover every letter).
-        sentence_counts = [script_counts(s.text) for s in sentences]
-        total = sum(map(weight, sentence_counts))
+        # Script counts once for the reply, then per sentence; a sentence of fewer characters than
+        # MIN_LETTERS / 3 cannot carry enough weighted letters to be judged (a CJK character weighs 3):
+        # it is not counted, so many tiny sentences ("Ab. Ab. …") cost one scan, not one each.
+        total = weight(script_counts(" ".join(s.text for s in sentences)))
+        sentence_counts = [script_counts(s.text) if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS
+                           for s in sentences]  # fmt: skip
         if total < MIN_REPLY_LETTERS:
             return Verdict(
                 Outcome.INCONCLUSIVE,
@@ -100,7 +106,7 @@ class Judge:
                 {"locale": code, "letters": total, "needed": MIN_REPLY_LETTERS},
                 f"{total:g} weighted letters, {MIN_REPLY_LETTERS} needed",
             )
-        if (start := find_corrupted_start(text)) is not None:
+        if (start := find_corrupted_start(text, code)) is not None:
             return Verdict(
                 Outcome.FAIL,
                 Reason.LEADING_GARBAGE,

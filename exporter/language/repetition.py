@@ -29,6 +29,7 @@ Example::
 
 from __future__ import annotations
 
+import operator
 import re
 import zlib
 from collections import Counter
@@ -50,7 +51,6 @@ COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply i
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
-_FOLD = re.compile(r"\s+")
 _LETTER = re.compile(r"[^\W\d_]")
 _SAMPLE_CHARS = 60
 _Run = tuple[int, int, int]  # (covered tokens, period, end index)
@@ -81,11 +81,17 @@ def find_repetition(text: str) -> Repetition | None:
 
 
 def _token_loop(text: str) -> Repetition | None:
-    tokens = [t.casefold() for t in _TOKEN.findall(text)][:MAX_LOOP_TOKENS]
+    tokens = _TOKEN.findall(text.casefold())[:MAX_LOOP_TOKENS]
     if len(tokens) < LOOP_MIN_TOKENS:
         return None
     best: _Run | None = None
+    needed = max(LOOP_MIN_TOKENS, LOOP_MIN_SHARE * len(tokens))  # tokens a loop must cover
     for period in range(1, MAX_PERIOD + 1):
+        # A run covering ``needed`` tokens needs that many tokens equal to the one ``period`` before:
+        # counted at C speed first, so prose (a few chance equalities) is never walked token by token.
+        # The longest run found this way is the longest overall whenever it can pass the thresholds.
+        if sum(map(operator.eq, tokens[period:], tokens)) + period < needed:
+            continue
         run = 0
         for i in range(period, len(tokens)):
             if tokens[i] == tokens[i - period]:
@@ -104,31 +110,21 @@ def _token_loop(text: str) -> Repetition | None:
     return Repetition("token_loop", _sample(unit), repeats, covered / len(tokens))
 
 
-def _longer(best: _Run | None, run: int, period: int, end: int) -> _Run | None:
-    """Keep the longest run; ``run`` counts tokens equal to the one ``period`` before, so the unit's first
-    occurrence adds ``period`` tokens to what it covers."""
-    if run < period:  # not even one full repeat of the unit
-        return best
-    covered = run + period
-    if best is None or covered > best[0]:
-        return (covered, period, end)
-    return best
-
-
 def _sentence_loop(text: str) -> Repetition | None:
-    counts: Counter[str] = Counter()
-    lengths: dict[str, int] = {}
-    for sentence in split_sentences(text):
-        key = _FOLD.sub(" ", sentence.text.casefold())
-        if len(_LETTER.findall(key)) < SENTENCE_MIN_LETTERS:
-            continue
-        counts[key] += 1
-        lengths[key] = len(sentence.text)
-    if not counts:
+    sentences = split_sentences(text)
+    if len(sentences) < SENTENCE_MIN_REPEATS:
         return None
-    key, repeats = counts.most_common(1)[0]
+    keys = [" ".join(s.text.casefold().split()) for s in sentences]  # case- and space-folded
+    counts = Counter(keys)
+    lengths = {key: len(s.text) for key, s in zip(keys, sentences, strict=True)}
+    # Only sentences said often enough are measured (letters counted); the rest cannot loop.
+    looping = [(n, key) for key, n in counts.items() if n >= SENTENCE_MIN_REPEATS]
+    looping = [(n, key) for n, key in looping if len(_LETTER.findall(key)) >= SENTENCE_MIN_LETTERS]
+    if not looping:
+        return None
+    repeats, key = max(looping, key=lambda item: item[0])
     share = repeats * lengths[key] / max(1, len(text.strip()))
-    if repeats < SENTENCE_MIN_REPEATS or share < SENTENCE_MIN_SHARE:
+    if share < SENTENCE_MIN_SHARE:
         return None
     return Repetition("sentence_loop", _sample(key), repeats, share)
 
@@ -145,3 +141,14 @@ def _compression(text: str) -> Repetition | None:
 
 def _sample(text: str) -> str:
     return text if len(text) <= _SAMPLE_CHARS else text[: _SAMPLE_CHARS - 1] + "…"
+
+
+def _longer(best: _Run | None, run: int, period: int, end: int) -> _Run | None:
+    """Keep the longest run; ``run`` counts tokens equal to the one ``period`` before, so the unit's first
+    occurrence adds ``period`` tokens to what it covers."""
+    if run < period:  # not even one full repeat of the unit
+        return best
+    covered = run + period
+    if best is None or covered > best[0]:
+        return (covered, period, end)
+    return best

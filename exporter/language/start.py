@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from exporter.language.scripts import CJK_SCRIPTS, Script, script_counts, script_of
+
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
 # Wrong unless followed by what makes them legitimate (a file name, a path, a list item...).
@@ -73,8 +75,10 @@ _SUFFIXES = (
 )
 # "ésEACCES", "огоСТРОКА": a known ending glued to a word in capitals ("macOS" is not a cut word).
 _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
+# (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa".)
 _GLUED_SCRIPT = re.compile(
-    rf"^(?:[a-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})|[а-яёєіїґ]{{1,12}}(?=[A-Za-z]|{_CJK}))"
+    rf"^(?:[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK}))"
 )
 # "ción Hola", "ing. Hello", "ers A list", "lar ¿Qué": a lowercase fragment, then the capitalised first word.
 _LOOSE_FRAGMENT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?…]*\s+[¿¡\"“„«]?{_UPPER}(?:{_LOWER}|\s)")
@@ -100,7 +104,14 @@ _OPENER_THEN_STRAY = re.compile(r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:
 # "ción.El", "s.The": a fragment, a full stop or comma, and the real first word glued behind it.
 _GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
 # "ment —Quédate", "ing *The": a fragment in front of an emphasis mark, a dash or a quote.
-_FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(]+\s?{_UPPER}")
+_FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(「]+\s?{_UPPER}")
+# "le«De", "a“La", "y"Cuando", "Ach«Вмикає": letters glued to an opening quote are never a word (a word,
+# even one the reply uses again, is spaced from the quote that follows it).
+_GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{1,14}[“„«「『¿¡\"]\s?[^\W\d_]")
+# "RUMDA (By default…", "HELL (Um texto…": a capitalised piece before a bracket that opens the text, not a
+# parenthesis ("Copyright (C)", "Linux (Debian) is…" close within a few words).
+_CAPITAL_BEFORE_PAREN = re.compile(rf"^{_UPPER}[^\W\d_]{{0,13}}[ \t]+\({_UPPER}")
+PAREN_CLOSE_CHARS = 40  # a parenthesis after the first word closes within this many characters
 # "니다The", "ですHello", "想象成從 — Ahora": a short CJK fragment before Latin or Cyrillic text (spaced,
 # glued, on its own line, or in front of an opener).
 _CJK_BEFORE_ALPHABET = re.compile(
@@ -108,9 +119,21 @@ _CJK_BEFORE_ALPHABET = re.compile(
 )
 # "N(To", "e“The", "ione“Specifies", "ювати(The": letters glued to an opening mark. Latin or Cyrillic
 # letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
-_LETTERS_BEFORE_OPENER = re.compile(r"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{1,14}[(“„«「『¿¡*—–\"]\s?[^\W\d_]")
+# ("R- HASHES", "N- Deze": glued to a hyphen and a space before a capital; "Gebruikers- en" is a compound.)
+_LETTERS_BEFORE_OPENER = re.compile(
+    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
+)
 # "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
-_TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[^\W\d_]")
+_TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[ \t]?[^\W\d_]")
+# "ONAL «Hay…", "Ure ¿Cuando…", "RFACE - Meldungen…", "Rata "如果…": a capitalised or UPPER token, spaced
+# from an opening mark that starts the text: a capital letter, or another script than the token's. A name
+# a reply opens with is followed by its verb, not by a quote or a dash opening a new capitalised sentence
+# (a bracket is a parenthesis, "Copyright (C)", except before another script; a dash before Russian or
+# Ukrainian is a copula: "Linux — это ядро").
+_CAPITAL_BEFORE_OPENER = re.compile(
+    rf"^(?:{_UPPER}[^\W\d_]{{0,13}}[.,;]?[ \t]+[*—–\-«\"“„¿¡「]+[ \t]?(?:{_UPPER}|{_CJK})"
+    rf"|[A-Za-z]{{1,14}}[ \t]+(?:[*—–\-«\"“„¿¡(「]+[ \t]?{_CJK}|[*«\"“„(]+[ \t]?[А-яЁёЄєІіЇїҐґ]))"
+)
 # A lowercase Latin run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
 # ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好") is a cut token.
 _LATIN_BEFORE_CJK = re.compile(r"^[a-z]{1,12}(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])")
@@ -139,6 +162,21 @@ INTERJECTIONS = _words(
     "iya tidak nah wah ayo ",  # id
     "ừ vâng không ờ dạ à ồ ơ",  # vi
 )
+# The letters beyond ASCII each Latin-script locale writes. A first token with another one (``ş`` before
+# Spanish text, ``ờ`` before French, ``Ż`` before Portuguese) is a piece of a neighbouring token in another
+# language, not the reply's first word (Vietnamese writes too many to list: not checked).
+_ALPHABET_EXTRA = {
+    "en": "éèëïöüçñ", "es": "áéíóúüñ", "pt-BR": "áâãàçéêíóôõúü", "fr": "àâæçéèêëîïôœùûüÿ",
+    "de": "äöüßé", "it": "àèéìíîòóù", "nl": "áéëèêïíóöúüà", "pl": "ąćęłńóśźż", "tr": "çğıöşüâîûi̇",
+    "id": "é",
+}  # fmt: skip
+# The scripts a reply in a Chinese, Japanese or Korean locale may open with (a Latin name is fine).
+_CJK_OPENING_SCRIPTS = {
+    "ja": {Script.HAN, Script.KANA},
+    "ko": {Script.HANGUL, Script.HAN},
+    "zh-Hans": {Script.HAN},
+    "zh-Hant": {Script.HAN},
+}
 _REPEATS = re.compile(r"(.)\1+")
 _FIRST_TOKEN = re.compile(r"[^\W\d_]+")
 
@@ -160,8 +198,11 @@ def _found(kind: str, prefix: str) -> CorruptedStart:
     return CorruptedStart(kind, prefix, tuple(f"U+{ord(c):04X}" for c in prefix))
 
 
-def find_corrupted_start(text: str) -> CorruptedStart | None:
-    """The garbage before the first word of ``text``, or None when the start is legitimate."""
+def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart | None:
+    """The garbage before the first word of ``text``, or None when the start is legitimate.
+
+    ``locale`` (a canonical code such as ``es``) enables the checks that need the reply's alphabet.
+    """
     if text.startswith("\ufeff"):
         return _found("tokenizer_artifact", "\ufeff")
     text = _INVISIBLE_PREFIX.sub("", text)
@@ -193,6 +234,14 @@ def find_corrupted_start(text: str) -> CorruptedStart | None:
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
+    if (m := _GLUED_QUOTE.match(text)) and _first_word(m.group()).casefold() not in INTERJECTIONS:
+        return _found("fragment", _first_word(m.group()))
+    if (
+        (m := _CAPITAL_BEFORE_PAREN.match(text))
+        and ")" not in text[m.end() : m.end() + PAREN_CLOSE_CHARS]
+        and not _is_word(m.group(), text, any_case=True)
+    ):
+        return _found("fragment", _first_word(m.group()))
     m = (
         _GLUED_PUNCT.match(body)
         or _FRAGMENT_BEFORE_OPENER.match(body)
@@ -201,6 +250,8 @@ def find_corrupted_start(text: str) -> CorruptedStart | None:
     )
     if m and not _is_word(m.group(), body):
         return _found("fragment", _first_run(m.group()))
+    if (m := _CAPITAL_BEFORE_OPENER.match(text)) and not _is_word(m.group(), text, any_case=True):
+        return _found("fragment", _first_word(m.group()))
     for pattern in (
         _GLUED_CAPITAL,
         _GLUED_CAPS,
@@ -215,7 +266,52 @@ def find_corrupted_start(text: str) -> CorruptedStart | None:
             return _found("fragment", _first_run(m.group()))
     if m := _CJK_FRAGMENT.match(body):
         return _found("fragment", m.group())
+    if token := _foreign_first_token(body, locale):
+        return _found("fragment", token)
     return None
+
+
+_FIRST_LETTERS = re.compile(r"[^\W\d_]+")
+FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
+
+
+def _foreign_first_token(body: str, locale: str | None) -> str | None:
+    """The first token when its script or letters cannot be the reply's: a Cyrillic or CJK piece before
+    Latin text (``Ивать "Si…``, ``えて - *.scope``), a hangul piece before Japanese, a letter the locale's
+    alphabet lacks (``Şlem Si no…`` in Spanish), and the token is not used again (a name the reply is
+    about)."""
+    m = _FIRST_LETTERS.match(body)
+    if m is None or len(m.group()) > 14:
+        return None
+    token = m.group()
+    scripts = {script_of(c) for c in token}
+    if len(scripts) != 1:
+        return None
+    script = scripts.pop()
+    if script is None:
+        return None
+    opening = _CJK_OPENING_SCRIPTS.get(locale or "")
+    if opening is not None and script in opening:
+        return None  # kana opening a Japanese reply is its first word, whatever follows
+    rest = body[m.end() : m.end() + 300]
+    counts = script_counts(rest)
+    if sum(counts.values()) < FOREIGN_TOKEN_MIN_REST:
+        return None  # too little text after the token to say which script the reply is written in
+    main = max(counts, key=lambda sc: counts[sc] * (3 if sc in CJK_SCRIPTS else 1))
+    # A script the rest of the reply's start never uses again ("Linux — это…" is a name, not a piece).
+    foreign = script is not Script.LATIN and not counts.get(script, 0)
+    if main in CJK_SCRIPTS and script is not Script.CYRILLIC:
+        foreign = foreign and opening is not None
+    extra = _ALPHABET_EXTRA.get(locale or "")
+    if script is Script.LATIN and main is Script.LATIN and extra is not None:
+        allowed = extra + extra.upper() + "İẞ"
+        # ... and the rest writes none: a reply in another language (a switch) is not a piece
+        foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
+            c > "\x7f" and c.isalpha() and c not in allowed for c in rest
+        )
+    if not foreign or _recurs(token, body):
+        return None
+    return token
 
 
 def _opener_problem(text: str) -> CorruptedStart | None:
@@ -236,17 +332,24 @@ def _opener_problem(text: str) -> CorruptedStart | None:
     after = text[1:2]
     if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
         return _found("unclosed_opener", first)
-    if first == "_" and after.isalpha() and "_" not in text[1:]:
+    if first == "_" and after.isalpha() and not _UNDERSCORE_CLOSER.search(text, 1):
         return _found("unclosed_opener", first)
     return None
 
 
+# A "_" that ends emphasis: after a visible character, not followed by a letter or digit ("TIME_STYLE",
+# "sources_list" are names, not closers).
+_UNDERSCORE_CLOSER = re.compile(r"[^\s_]_(?![^\W_])")
+# Straight apostrophes that can be quotes: not inside a word ("don't", "l'heure" close nothing).
+_QUOTE_APOSTROPHE = re.compile(r"(?<![^\W\d_])'|'(?![^\W\d_])")
+
+
 def _closed(mark: str, rest: str) -> bool:
-    """Whether a closing ``mark`` follows (an apostrophe inside a word, ``don't``, closes nothing)."""
-    for i, c in enumerate(rest):
-        if c == mark and not (mark == "'" and rest[i - 1 : i].isalpha() and rest[i + 1 : i + 2].isalpha()):
-            return True
-    return False
+    """Whether the opening ``mark`` is closed in ``rest``: straight quotes alternate opening and closing,
+    so the opener is closed when an odd number of them follows (``" Hello," she said, "come in."``); an
+    even number pairs among itself (``" You should … the "" line``)."""
+    count = rest.count(mark) if mark == '"' else len(_QUOTE_APOSTROPHE.findall(rest))
+    return count % 2 == 1
 
 
 def _mostly_alphabetic(text: str) -> bool:
@@ -261,9 +364,9 @@ def _recurs(token: str, text: str) -> bool:
     return re.search(rf"(?<![^\W\d_]){re.escape(token)}(?![^\W\d_])", text[len(token) :]) is not None
 
 
-def _is_word(matched: str, text: str) -> bool:
-    """Whether the lowercase first token is a word a reply may start with: an interjection, or a name the
-    reply repeats ("rsync … rsync")."""
+def _is_word(matched: str, text: str, any_case: bool = False) -> bool:
+    """Whether the first token is a word a reply may start with: an interjection, or a name the reply
+    repeats ("rsync … rsync"); ``any_case``: or a word the reply uses again in any case ("The … the")."""
     m = _FIRST_TOKEN.match(matched)
     if m is None:
         return False
@@ -271,7 +374,8 @@ def _is_word(matched: str, text: str) -> bool:
     return (
         _REPEATS.sub(r"\1", token.casefold()) in INTERJECTIONS
         or token.casefold() in INTERJECTIONS
-        or (_recurs(token, text))
+        or _recurs(token, text)
+        or (any_case and _recurs(token.casefold(), text.casefold()))
     )
 
 
@@ -308,4 +412,9 @@ def _stray_prefix(text: str) -> str:
 
 def _first_run(matched: str) -> str:
     m = re.match(rf"{_LOWER}+", matched)
+    return m.group() if m else matched[:1]
+
+
+def _first_word(matched: str) -> str:
+    m = _FIRST_TOKEN.match(matched)
     return m.group() if m else matched[:1]

@@ -252,3 +252,75 @@ def test_issue_11_legitimate_starts_pass(text: str) -> None:
 def test_a_glob_is_not_an_opener_followed_by_a_full_stop() -> None:
     assert find_corrupted_start("*.scope files are created programmatically by the service manager.") is None
     assert find_corrupted_start("*. The keeper lit the lamp.") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ('Ивать "Si se especifica el fichero, se lee para determinar los colores."', "es"),
+        ("えて - El sistema crea los grupos de forma programada para gestionar procesos.", "es"),
+        ("Şlem Si no se escribe el parámetro, el dominio se determina por la variable.", "es"),
+        ("ờng¿El sistema mini-Debian es la fase tres del proceso de arranque?", "es"),
+        ("ONAL «Hay disponibles muchas fuentes escalables para los usuarios.»", "es"),
+        ("RFACE - Meldungen suchen, die in zwei oder mehr Dateien vorkommen.", "de"),
+        ('Rata "如果这些地址分配到一个主机，那么这个主机就可以使用它们。"', "zh-Hans"),
+        ("니다 今晚的风很大，请进来坐吧。我们一起喝茶。", "zh-Hans"),
+        ("OПо таймауту команде посылается сигнал завершения работы.", "ru"),
+        ("N\n- Если не задан символ, начальные пробелы удаляются.", "ru"),
+        ("R- HASHES bestimmt den Hash-Algorithmus für die Signatur.", "de"),
+        ("КDe manière à rendre un paquet plus sûr à installer, certains programmes.", "fr"),
+        ("le«De la même manière, le fichier image peut être écrit sur une partition.»", "fr"),
+        ("RUMDA (By default, initdb will write instructions for how to start the cluster.", "en"),
+        ('" You should list only one of them in the "" line, or APT slows down.', "en"),
+        ("_Este error normalmente significa que la petición excedía la memoria (TIME_STYLE).", "es"),
+        ("aar 「Si cette option est vraie, l'opération interroge toujours l'utilisateur.」", "fr"),
+    ],
+)
+def test_pieces_in_another_script_alphabet_or_before_an_opener_are_corrupted_starts(
+    text: str, locale: str
+) -> None:
+    assert find_corrupted_start(text, locale) is not None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Gebruikers- en groepsnamen worden getoetst aan deze reguliere expressie.", "nl"),
+        ("Copyright (C) 2024 Free Software Foundation, Inc. To oprogramowanie jest darmowe.", "pl"),
+        ('Режим "только для чтения". Включается опция readonly.', "ru"),
+        ("Linux — это ядро операционной системы, а не вся система целиком.", "ru"),
+        ("Łukasz przyszedł wczoraj, a Łukasz zawsze przychodzi punktualnie.", "es"),
+        ("Cơn mưa đêm qua làm ướt cả con đường trước nhà tôi.", "id"),  # a switch, not a piece
+        ('The "Golden Dragon" inn was quiet; the keeper polished the bar.', "en"),
+        ("Ña, Señora, ¿qué desea usted comer esta noche?", "es"),
+        ("Kael *draws his sword* and steps into the light.", "en"),
+        ('" Hello," she said, "come in out of the rain."', "en"),
+        ("_Le gardien_ alluma la lampe au crépuscule.", "fr"),
+        ("Linux (Debian) is the system we use on every server here.", "en"),
+        ("日本語の文章です。東京都に住んでいます。", "ja"),
+        ("한국어 문장입니다. 서울에 살고 있습니다.", "ko"),
+        ("デフォルトのオプションは -bt -d'", "ja"),
+    ],
+)
+def test_names_words_and_replies_in_their_own_alphabet_are_legitimate_starts(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, find_corrupted_start(text, locale)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Questa opzione è usata per cambiare l'output di groff per adattarlo a un dispositivo diverso.",
+        "Gli strumenti descritti in «Strumenti di archiviazione» e «Strumenti di copia» sono utili.",
+    ],
+)
+@pytest.mark.parametrize("codec", ["gb18030", "big5", "cp949", "euc_jp", "cp932"])
+def test_one_legacy_cjk_character_in_latin_text_is_mojibake(text: str, codec: str) -> None:
+    bad = text.encode("utf-8").decode(codec, errors="replace")
+    found = EncodingChecker().find(bad)
+    assert found is not None and found.kind in ("mojibake", "replacement_character"), bad
+
+
+def test_one_cjk_character_in_cjk_text_or_a_quoted_word_is_not_mojibake() -> None:
+    checker = EncodingChecker()
+    assert checker.find("猫がいます。とても可愛い猫です。") is None
+    assert checker.find("这是一只猫。") is None
