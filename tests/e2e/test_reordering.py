@@ -25,8 +25,8 @@ import httpx
 import pytest
 import yaml
 
-from exporter.pipeline import AlertmanagerProcess, Timings
-from exporter.pipeline.processes import free_port
+from exporter.devtools.pipeline import AlertmanagerProcess, Timings
+from exporter.devtools.pipeline.processes import free_port
 
 from .stack import ChildProcess, StackError
 
