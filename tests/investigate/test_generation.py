@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
@@ -13,19 +12,10 @@ from exporter.devtools.simulator.server import SimulatorServer
 from exporter.gateway.client import GatewayClient, parse_generation
 from exporter.gateway.types import ChatRequest, GatewayError, Generation
 from exporter.outcomes import Outcome
+from tests.virtual_time import ManualClock
 
 KIMI = "moonshotai/kimi-k2-0905"
 WINDOW = 0.5  # the default fleet's generation_404_window
-
-
-class ManualClock:
-    """The simulator's wall clock, moved by the test: the generation log's 404 window is exact."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _simulator(clock: ManualClock, **kwargs: int) -> SimulatorServer:

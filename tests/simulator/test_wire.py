@@ -13,8 +13,10 @@ import pytest
 
 from exporter.configkit import ConfigError
 from exporter.devtools.simulator import wire
-from exporter.devtools.simulator.fleet import parse_fleet
+from exporter.devtools.simulator.app import Simulator
+from exporter.devtools.simulator.fleet import load_fleet, parse_fleet
 from exporter.devtools.simulator.server import SimulatorServer
+from tests.virtual_time import ManualClock
 
 from .conftest import AUTH, FAULTS_MODEL, FLEETS, KIMI, MakeSim, chat, content_of, sse_events
 
@@ -165,12 +167,15 @@ def test_slow_non_streamed_answers_start_with_newline_heartbeats(faults: Simulat
     assert response.json()["provider"] == "Slow"
 
 
-def test_generation_record_404s_briefly_then_lists_provider_responses(faults: SimulatorServer) -> None:
-    gen_id = chat(faults, "healthy/fp8").json()["id"]
-    url = f"{faults.base_url}/generation"
-    assert httpx.get(url, params={"id": gen_id}, headers=AUTH).status_code == 404
-    time.sleep(0.25)
-    data = httpx.get(url, params={"id": gen_id}, headers=AUTH).json()["data"]
+def test_generation_record_404s_briefly_then_lists_provider_responses() -> None:
+    clock = ManualClock()  # the 404 window (200 ms in this fleet) is exact, whatever the machine's load
+    with SimulatorServer(Simulator(load_fleet(FLEETS / "faults.yaml"), clock=clock)) as faults:
+        gen_id = chat(faults, "healthy/fp8").json()["id"]
+        url = f"{faults.base_url}/generation"
+        clock.now += 0.19
+        assert httpx.get(url, params={"id": gen_id}, headers=AUTH).status_code == 404
+        clock.now += 0.02
+        data = httpx.get(url, params={"id": gen_id}, headers=AUTH).json()["data"]
     assert data["id"] == gen_id and data["provider_name"] == "Healthy"
     assert [r["provider_name"] for r in data["provider_responses"]] == ["Healthy"]
     assert data["provider_responses"][0]["status"] == 200
