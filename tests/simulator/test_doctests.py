@@ -7,7 +7,19 @@ import importlib
 
 import pytest
 
-MODULES = ["app", "catalogue", "cli", "fleet", "locales", "profiles", "replies", "routing", "state", "wire", "writing"]
+MODULES = [
+    "app",
+    "catalogue",
+    "cli",
+    "fleet",
+    "locales",
+    "profiles",
+    "replies",
+    "routing",
+    "state",
+    "wire",
+    "writing",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
