@@ -36,7 +36,6 @@ from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_FLEET = Path(__file__).resolve().parent / "simulator" / "fleets" / "default.yaml"
 BUILTIN_EXCLUSIONS = REPO_ROOT / "config" / "builtin-exclusions.yaml"
 DEMO_MODEL = "moonshotai/kimi-k2-0905"
 DEMO_KNOWN_FILTERING = ("strictguard/text",)
@@ -232,6 +231,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if args.config:
             config = _local_config(Path(args.config), workdir, say)
         else:
+            from exporter.devtools.simulator.fleet import DEFAULT_FLEET
             from exporter.devtools.simulator.server import SimulatorServer
 
             os.environ.setdefault(DEMO_KEY_ENV, "demo-" + secrets.token_hex(8))
