@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from contextlib import AsyncExitStack
 
 from exporter import __version__
+from exporter.commands import add_command
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, Problems
 from exporter.engine.snapshot import Snapshot
@@ -175,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "exporter",
         help="run probe rounds and serve /metrics",
         description="Run probe rounds on the configured schedule and serve the results on "
@@ -183,25 +185,25 @@ def build_parser() -> argparse.ArgumentParser:
         "exporter.evidence is configured) and /healthz.",
         epilog="example:\n  OPENROUTER_API_KEY=... canary exporter --config canary.yaml\n"
         "  curl 'http://127.0.0.1:9464/v1/evidence?provider=deepinfra/fp8&outcome=fail&limit=5'",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
     p.set_defaults(func=cmd_exporter)
 
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "probe",
         help="run probe rounds and print the results (no HTTP)",
         description="Run one round (--once) or rounds on the schedule, printing each round's "
         "results as a table, or as JSON with --json.",
         epilog="example:\n  canary probe --config canary.yaml --once --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
     p.add_argument("--once", action="store_true", help="run a single round and exit")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_probe)
 
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "check-config",
         help="validate a configuration file",
         description="Validate FILE and print every problem with its line and path; exits 1 "
@@ -211,7 +213,6 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  OPENROUTER_API_KEY=sk-or-... canary check-config config/openrouter.example.yaml\n"
         "  canary check-config shard-0.yaml shard-1.yaml   # sharded replicas, checked together",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE")
     p.add_argument(
@@ -223,7 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_check_config)
 
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "demo",
         help="the whole system on loopback against the embedded simulator",
         description="Start the simulator (default fleet), the exporter and the receiver on "
@@ -231,7 +233,6 @@ def build_parser() -> argparse.ArgumentParser:
         "and show a live table of providers x contracts. With --rounds N --json, run N rounds, "
         "print the final state as JSON and exit.",
         epilog="examples:\n  canary demo\n  canary demo --rounds 3 --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--rounds", type=_positive_int, default=None, metavar="N", help="stop after N rounds (N >= 1)"

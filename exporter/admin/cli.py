@@ -20,6 +20,7 @@ from rich.table import Table
 
 from exporter.admin.client import AdminClient, AdminError
 from exporter.admin.tables import decisions_table, incidents_table, render, suspensions_table
+from exporter.commands import add_command
 from exporter.configkit import Problems, load_yaml, parse_duration
 from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Kind
@@ -51,12 +52,12 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``admin`` command to the ``canary`` parser."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "admin",
         help="lift suspensions, manage incidents, list suspensions and decisions on a receiver",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
@@ -78,12 +79,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub = p.add_subparsers(dest="admin_command", required=True, metavar="ACTION")
 
     def action(parent: Any, name: str, help_text: str, example: str, func: Callable[..., Shown]) -> Any:
-        leaf = parent.add_parser(
+        leaf = add_command(
+            parent,
             name,
             parents=[common],
             help=help_text,
             epilog=f"example:\n  canary admin {example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         leaf.set_defaults(admin_func=func)
         return leaf
@@ -99,11 +100,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     lift.add_argument("provider", help="the routing tag, e.g. deepinfra/fp8")
     lift.add_argument("--reason", required=True, help="why (kept in the audit log)")
 
-    incident = sub.add_parser(
+    incident = add_command(
+        sub,
         "incident",
         help="add, remove or list runtime incident exclusions",
         epilog="example:\n  canary admin incident list",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     isub = incident.add_subparsers(dest="incident_command", required=True, metavar="ACTION")
     add = action(

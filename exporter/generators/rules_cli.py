@@ -7,6 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from exporter.commands import add_command
 from exporter.generators import grafana_alerts
 from exporter.generators.rulefile import RuleFileError
 from exporter.generators.rulerender import (
@@ -96,12 +97,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _command(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, description: str
 ) -> argparse.ArgumentParser:
-    return subparsers.add_parser(
+    return add_command(
+        subparsers,
         name,
         help=summary,
         description=description,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from exporter.commands import add_command
 from exporter.config import CanaryConfig
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract
@@ -162,7 +163,8 @@ def _duration(value: str) -> float:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``investigate`` and ``trace`` to the ``canary`` parser."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "investigate",
         help="the pinned comparison: N samples per host, each host against the pooled others (Fisher, Holm)",
         description="Send N pinned samples per host per contract now (same judges and pinning as the "
@@ -171,7 +173,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Holm-adjusted p-value across hosts, and outlier when it is below --alpha. Only pass and fail are "
         "evidence; other outcomes are counted as excluded. A cost line ends the report.",
         epilog=INVESTIGATE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
     p.add_argument(
@@ -220,14 +221,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.set_defaults(func=investigate_command)
 
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "trace",
         help="from a user's report to the route that served it, its verdicts and exclusions then",
         description="Find who served a request (the gateway's generation record), or take a model and a "
         "time, and print that route's verdicts around the time (evidence history), its suspensions and "
         "incidents then, and whether it is in the ignore list now (the receiver's read API).",
         epilog=TRACE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
     which = p.add_mutually_exclusive_group(required=True)

@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
+from exporter.commands import add_command
 from exporter.language.judge import Judge, default_judge
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 
@@ -38,7 +39,8 @@ locales: {", ".join(DEFAULT_LOCALES)}
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``judge-language`` command to the ``canary`` CLI."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "judge-language",
         help="judge a reply's language and encoding integrity (local, offline)",
         description="Judge whether a reply is in the expected locale, free of encoding corruption and of "
@@ -46,7 +48,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Reads FILE, or stdin when FILE is absent or '-'. Text is read as UTF-8; invalid bytes count "
         "as encoding corruption.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE", help="input file (default: stdin)")
     p.add_argument("--locale", metavar="L", help="expected locale, e.g. pt-BR (required without --jsonl)")

@@ -7,6 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
+from exporter.commands import add_command
 from exporter.configkit import ConfigError, Problems, load_file, validate
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.store import StoreError
@@ -32,13 +33,13 @@ POST /v1/admin/lift, POST|DELETE /v1/admin/incidents (admin token), /healthz, /m
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``receiver`` to the ``canary`` command."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "receiver",
         help="run the quarantine receiver (Alertmanager/Grafana webhook -> ignore list for routers)",
         description="Run the quarantine receiver: it turns suspension alerts into durable, audited "
         "exclusions and serves each model's ignore list to routers.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_arguments(parser)
     parser.set_defaults(func=run)

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from exporter.commands import add_command
 from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.routability.app import RoutabilityService, build_app, row_json
 from exporter.routability.config import RoutabilityConfig
@@ -44,12 +45,12 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``routability`` command to the ``canary`` parser."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "routability",
         help="catalogue-wide model routability (one pass or a scheduled service)",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "action",

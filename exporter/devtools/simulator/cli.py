@@ -7,6 +7,7 @@ import sys
 
 import uvicorn
 
+from exporter.commands import add_command
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import uvicorn_config
@@ -40,12 +41,12 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``simulator`` command to the ``canary`` parser."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "simulator",
         help="serve a fleet of virtual providers as an OpenRouter-compatible gateway",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--fleet",
