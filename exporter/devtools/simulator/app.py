@@ -22,7 +22,6 @@ Example::
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import time
 from collections.abc import Callable, Mapping
@@ -55,6 +54,7 @@ from exporter.devtools.simulator.writing import (
     write_completion,
     write_stream,
 )
+from exporter.web.auth import bearer_ok, token_bytes
 
 MAX_BODY_BYTES = 1 << 20
 
@@ -150,9 +150,7 @@ class Simulator:
         return self.state.listed(model)
 
     def _authorized(self, request: Request, secret: str | None) -> bool:
-        if secret is None:
-            return True
-        return hmac.compare_digest(_bearer(request).encode(), secret.encode())
+        return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret))
 
     def _api_key(self) -> str | None:
         return self.fleet.api_key.value if self.fleet.api_key is not None else None
