@@ -25,7 +25,6 @@ from typing import Any
 
 import yaml
 
-from exporter.devtools.pipeline.configs import REPO_ROOT
 from exporter.generators.rulefile import (
     AlertingRule,
     RuleFileError,
@@ -34,6 +33,7 @@ from exporter.generators.rulefile import (
     load_rule_groups,
     recording_exprs,
 )
+from exporter.paths import REPO_ROOT
 
 DEFAULT_RULES = (REPO_ROOT / "rules" / "canary.rules.yml",)
 DEFAULT_OUTPUT = REPO_ROOT / "config" / "grafana" / "alerting" / "canary-alerts.yaml"

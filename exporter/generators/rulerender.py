@@ -34,8 +34,8 @@ from typing import Any
 
 import yaml
 
-from exporter.devtools.pipeline.configs import REPO_ROOT
 from exporter.generators.rulefile import RuleFileError
+from exporter.paths import REPO_ROOT
 
 DEFAULT_RULES = REPO_ROOT / "rules" / "canary.rules.yml"
 DEFAULT_RULE_TESTS_DIR = REPO_ROOT / "rules" / "tests"

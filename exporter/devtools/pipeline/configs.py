@@ -23,7 +23,8 @@ from typing import Any
 
 import yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
+from exporter.paths import REPO_ROOT
+
 SHIPPED_PROMETHEUS_CONFIG = REPO_ROOT / "config" / "prometheus.yml"
 SHIPPED_ALERTMANAGER_CONFIG = REPO_ROOT / "config" / "alertmanager.yml"
 
