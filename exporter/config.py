@@ -56,6 +56,7 @@ from exporter.contracts.ttft import TTFTSettings
 from exporter.equality.config import EqualityConfig
 from exporter.equality.monitor import EqualityProbeSettings
 from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
+from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS
 from exporter.receiver.config import ReceiverConfig
 from exporter.routability.config import RoutabilityConfig
 from exporter.sharding import MAX_SHARDS, Shard, owned_by
@@ -96,8 +97,12 @@ class GatewayConfig(ConfigModel):
     api_key: SecretValue | None = key(
         None, "secret: `{env: OPENROUTER_API_KEY}`", shown="required for `openrouter`"
     )
-    timeout_seconds: Duration = key(60.0, "overall request timeout", alias="timeout", ge=0.1)
-    connect_timeout_seconds: Duration = key(10.0, "TCP/TLS connect timeout", alias="connect_timeout", ge=0.1)
+    timeout_seconds: Duration = key(
+        DEFAULT_TIMEOUT_SECONDS, "overall request timeout", alias="timeout", ge=0.1
+    )
+    connect_timeout_seconds: Duration = key(
+        DEFAULT_CONNECT_TIMEOUT_SECONDS, "TCP/TLS connect timeout", alias="connect_timeout", ge=0.1
+    )
 
     @model_validator(mode="after")
     def _key_for_openrouter(self) -> GatewayConfig:
@@ -355,7 +360,9 @@ class _CanaryFile(ConfigModel):
 @functools.cache
 def _file_model(contracts: tuple[type[Contract], ...]) -> type[_CanaryFile]:
     """The file's model for a set of contracts: ``contracts.<name>`` is each one's ``Settings``."""
-    fields: dict[str, Any] = {c.name: (c.Settings, key(default_factory=c.Settings)) for c in contracts}
+    fields: dict[str, Any] = {  # create_model's field definitions (typed Any there)
+        c.name: (c.Settings, key(default_factory=c.Settings)) for c in contracts
+    }
     section = create_model("ContractsConfig", __base__=ConfigModel, **fields)
     return create_model(
         "CanaryFile",

@@ -14,7 +14,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -44,7 +44,7 @@ def _shown(info: FieldInfo) -> str:
     return f"`{text}`" if text != "none" else text
 
 
-def _value(value: Any, what: str) -> str:
+def _value(value: object, what: str) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -69,7 +69,7 @@ def rows(model: type[BaseModel], prefix: str = "") -> Iterator[str]:
         yield f"| `{prefix}{name}` | {what} | {_shown(info)} | {info.description or ''} |"
 
 
-def _kind(annotation: Any) -> str:
+def _kind(annotation: object) -> str:
     if get_origin(annotation) is dict:
         return "a mapping"
     if get_origin(annotation) is tuple or annotation is tuple:

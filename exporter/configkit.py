@@ -1,16 +1,14 @@
 """Strict YAML reading shared by every configuration file (canary config, simulator fleet, exclusions).
 
-Files are loaded safely with line numbers kept, then read through ``Section`` objects that convert values
-to typed Python and *collect* problems instead of stopping at the first one. A caller finishes with
+Files are loaded safely with line numbers kept, then read into frozen pydantic models (``ConfigModel``) by
+``validate``, which *collects* every problem instead of stopping at the first one. A caller finishes with
 ``Problems.raise_if_any()``, which raises ``ConfigError`` listing every problem as
 ``FILE:LINE: PATH: what is wrong (what would be right)``.
 
 Example::
 
     problems = Problems("canary.yaml")
-    root = Section.load(text, problems)
-    interval = root.duration("interval", default=1800.0)
-    root.finish()               # unknown keys become problems
+    rounds = validate(RoundsConfig, load_yaml(text, problems), problems, at=("rounds",))
     problems.raise_if_any()
 """
 
@@ -21,10 +19,10 @@ import math
 import os
 import re
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -34,18 +32,33 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     PlainValidator,
-    TypeAdapter,
     ValidationError,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
     model_validator,
 )
 from pydantic.config import JsonDict
 from pydantic.fields import FieldInfo
-from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, PydanticUndefined, core_schema
+from pydantic_core import (
+    CoreSchema,
+    ErrorDetails,
+    InitErrorDetails,
+    PydanticCustomError,
+    PydanticUndefined,
+    core_schema,
+)
 
 from exporter.web.hostport import parse_host_port
 
-_MISSING: Any = object()
+
+class _Missing(enum.Enum):
+    MISSING = enum.auto()  # no node at a location of the file
+
+
+_MISSING = _Missing.MISSING
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class ConfigError(Exception):
@@ -83,14 +96,14 @@ class Problems:
             raise ConfigError(self.items)
 
 
-class _Map(dict[str, Any]):
+class _Map(dict[str, object]):
     """A mapping that remembers the line of itself and of each key."""
 
     line: int = 0
     key_lines: dict[str, int]
 
 
-class _Seq(list[Any]):
+class _Seq(list[object]):
     line: int = 0
     item_lines: list[int]
 
@@ -134,10 +147,11 @@ def keep_keys(data: object, dropped: frozenset[str]) -> object:
     return kept
 
 
-def load_yaml(text: str, problems: Problems) -> Any:
+def load_yaml(text: str, problems: Problems) -> object:
     """Parse YAML safely; a syntax error becomes a located problem and ``None`` is returned."""
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
+        data: object = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
+        return data
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         line = mark.line + 1 if mark is not None else None
@@ -176,17 +190,37 @@ def parse_duration(value: object) -> float:
     return seconds
 
 
-@dataclass(frozen=True, slots=True)
 class Secret:
-    """A secret read from an environment variable or a file; its value never appears in repr or logs."""
+    """A secret read from an environment variable or a file. Its value is reachable only as ``.value``: repr,
+    str and every pydantic dump (``model_dump``, ``model_dump_json``) show ``***``, and it holds no
+    ``__dict__`` or dataclass fields for a generic walk (``vars``, ``dataclasses.asdict``) to copy it out."""
 
-    source: str  # "env:NAME" or "file:PATH"
-    value: str
+    __slots__ = ("_value", "source")
+
+    def __init__(self, source: str, value: str) -> None:
+        self.source = source  # "env:NAME" or "file:PATH"
+        self._value = value
+
+    @property
+    def value(self) -> str:
+        return self._value
 
     def __repr__(self) -> str:
         return f"Secret({self.source}, ***)"
 
     __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and (self.source, self._value) == (other.source, other._value)
+
+    def __hash__(self) -> int:
+        return hash((self.source, self._value))
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.is_instance_schema(
+            cls, serialization=core_schema.plain_serializer_function_ser_schema(lambda _: "***")
+        )
 
 
 def generatable_secrets(data: object) -> list[str]:
@@ -245,8 +279,9 @@ class ReadContext:
         self.others.append(f"{self.where(loc)}: {_path(loc)}: {message}")
 
     def where(self, loc: tuple[str | int, ...]) -> str:
-        """``FILE:LINE`` of the node at ``loc``."""
-        return f"{self.source}:{_locate(self.data, loc)[0]}"
+        """``FILE:LINE`` of the node at ``loc`` (``FILE`` for a mapping not read from a file)."""
+        line = _locate(self.data, loc)[0]
+        return f"{self.source}:{line}" if line else self.source
 
 
 def context_of(info: ValidationInfo) -> ReadContext:
@@ -265,6 +300,47 @@ def invalid_all(problems: Iterable[tuple[tuple[str | int, ...], str]]) -> Pydant
     return PydanticCustomError(
         "config", "{message}", {"message": "; ".join(m for _, m in listed), "problems": listed}
     )
+
+
+def unique(*names: str, message: str) -> WrapValidator:
+    """A list whose items differ in their ``names`` keys: each repeat is a problem at it (at its key when
+    there is one name), ``message`` formatted with the values and ``first``, the index of the first such
+    item. It is reported beside the items' own problems.
+
+    >>> Ids = Annotated[tuple[dict[str, str], ...], unique("id", message="{0} is declared twice")]
+    """
+
+    def check(items: object, handler: ValidatorFunctionWrapHandler) -> object:
+        keys = [
+            tuple(item.get(n) for n in names) if isinstance(item, dict) else ()
+            for item in (items if isinstance(items, list) else ())
+        ]
+        repeats = [
+            ((i, *names[:1]) if len(names) == 1 else (i,), message.format(*k, first=keys.index(k)))
+            for i, k in enumerate(keys)
+            if k and all(isinstance(v, str) for v in k) and keys.index(k) < i
+        ]
+        try:
+            result = handler(items)
+        except ValidationError as exc:
+            if not repeats:
+                raise
+            again = [_again(error) for error in exc.errors(include_url=False)]
+            found: InitErrorDetails = {"type": invalid_all(repeats), "loc": (), "input": items}
+            raise ValidationError.from_exception_data(exc.title, [*again, found]) from None
+        if repeats:
+            raise invalid_all(repeats)
+        return result
+
+    return WrapValidator(check)
+
+
+def _again(error: ErrorDetails) -> InitErrorDetails:
+    """``error`` as pydantic takes it to raise it again (a problem of this module's kind included)."""
+    ctx = error.get("ctx", {})
+    kind = error["type"]
+    again = PydanticCustomError(kind, "{message}", ctx) if kind.startswith("config") else kind
+    return {"type": again, "loc": error["loc"], "input": error["input"], "ctx": ctx}
 
 
 class ConfigModel(BaseModel):
@@ -323,19 +399,19 @@ class Listening(ConfigModel):
 
 
 def key(
-    default: Any = PydanticUndefined,
+    default: object = PydanticUndefined,
     meaning: str = "",
     *,
     shown: str | None = None,
     alias: str | None = None,
     ge: float | None = None,
     le: float | None = None,
-    default_factory: Callable[[], Any] | None = None,
+    default_factory: Callable[[], object] | None = None,
     validate_default: bool = False,
-) -> Any:
+) -> Any:  # a field specifier, as pydantic's ``Field``: what it returns stands for any field's value
     """A configuration key: its default, what it means and how the reference shows the default."""
     extra: JsonDict | None = {"shown": shown} if shown is not None else None
-    common: dict[str, Any] = {
+    common: dict[str, Any] = {  # Field's keyword arguments (its overloads are too many for mypy to pick)
         "description": meaning,
         "alias": alias,
         "ge": ge,
@@ -356,25 +432,17 @@ def _text(value: object) -> str:
 
 def matching(pattern: re.Pattern[str], what: str) -> BeforeValidator:
     """A string matching ``pattern`` in full; ``what`` says what that looks like."""
-    return BeforeValidator(_matcher(pattern, what))
-
-
-def _matcher(pattern: re.Pattern[str], what: str) -> Callable[[object], str]:
 
     def check(value: object) -> str:
         if not isinstance(value, str) or not value.strip() or not pattern.fullmatch(value):
             raise invalid(f"expected {what} (got {value!r})")
         return value
 
-    return check
+    return BeforeValidator(check)
 
 
 def choice(choices: type[enum.Enum] | tuple[str, ...]) -> BeforeValidator:
     """One of ``choices`` (strings, or an enum's values)."""
-    return BeforeValidator(_chooser(choices))
-
-
-def _chooser(choices: type[enum.Enum] | tuple[str, ...]) -> Callable[[object], object]:
     names = tuple(str(c.value) for c in choices) if isinstance(choices, type) else choices
 
     def check(value: object) -> object:
@@ -384,7 +452,7 @@ def _chooser(choices: type[enum.Enum] | tuple[str, ...]) -> Callable[[object], o
             raise invalid(f"expected one of {', '.join(names)} (got {value!r})")
         return choices(value) if isinstance(choices, type) else value
 
-    return check
+    return BeforeValidator(check)
 
 
 def relative_path(what: str, *, resolve: bool = False) -> BeforeValidator:
@@ -402,27 +470,25 @@ def relative_path(what: str, *, resolve: bool = False) -> BeforeValidator:
 
 
 @dataclass(frozen=True, slots=True)
-class Keyed:
-    """Annotated metadata: the value is read as ``shape`` (models of keys), then ``convert``-ed to what code
-    uses; a value that is not YAML (code passing the converted value) is kept as it is."""
+class Keyed(Generic[M, T]):
+    """Annotated metadata: the value is read as ``shape`` (a model of keys), then ``convert``-ed to what code
+    uses; a value that is not a mapping (code passing the converted value) is kept as it is."""
 
-    shape: Any
-    convert: Callable[[Any], Any]
+    shape: type[M]
+    convert: Callable[[M], T]
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        adapter: TypeAdapter[Any] = TypeAdapter(self.shape)
-
+    def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
         def check(value: object, info: ValidationInfo) -> object:
-            if not isinstance(value, dict | list):
+            if not isinstance(value, dict):
                 return value
             return self.convert(
-                adapter.validate_python(value, context=info.context, by_alias=True, by_name=False)
+                self.shape.model_validate(value, context=info.context, by_alias=True, by_name=False)
             )
 
         return core_schema.with_info_before_validator_function(check, handler(source))
 
 
-def keyed(shape: Any, convert: Callable[[Any], Any]) -> Keyed:
+def keyed(shape: type[M], convert: Callable[[M], T]) -> Keyed[M, T]:
     return Keyed(shape, convert)
 
 
@@ -534,8 +600,6 @@ SecretValue = Annotated[
     Secret, PlainValidator(_secret), What("a secret given as {env: NAME} or {file: PATH}")
 ]
 
-M = TypeVar("M", bound=BaseModel)
-
 
 def validate(
     model: type[M],
@@ -627,9 +691,9 @@ def _messages(
     return [(loc, f"{error['msg']}{got}")]
 
 
-def _locate(data: object, loc: tuple[str | int, ...]) -> tuple[int, Any]:
+def _locate(data: object, loc: tuple[str | int, ...]) -> tuple[int | None, object]:
     """The line of the node at ``loc`` (or of its nearest ancestor in the file) and its raw value."""
-    line, node = getattr(data, "line", 1) or 1, data
+    line, node = getattr(data, "line", None), data  # a mapping not read from a file has no lines
     for part in loc:
         if isinstance(node, dict) and part in node:
             line, node = getattr(node, "key_lines", {}).get(part, line), node[part]
@@ -651,10 +715,15 @@ def _path(loc: tuple[str | int, ...]) -> str:
 def _field_types(model: type[BaseModel]) -> dict[str, FieldInfo]:
     """A model's keys as files spell them, with their fields."""
     internal: frozenset[str] = getattr(model, "internal", frozenset())
-    return {info.alias or name: info for name, info in model.model_fields.items() if name not in internal}
+    return {_key(name, info): info for name, info in model.model_fields.items() if name not in internal}
 
 
-def _bare(annotation: Any) -> Any:
+def _key(name: str, info: FieldInfo) -> str:
+    alias = info.validation_alias
+    return alias if isinstance(alias, str) else info.alias or name
+
+
+def _bare(annotation: object) -> object:
     """``annotation`` without ``Annotated`` and ``| None``; a ``Keyed`` value is its shape."""
     while True:
         origin = get_origin(annotation)
@@ -667,7 +736,7 @@ def _bare(annotation: Any) -> Any:
             return annotation
 
 
-def _descend(annotation: Any, part: str | int) -> Any:
+def _descend(annotation: object, part: str | int) -> object:
     """The type of ``part`` inside a value of type ``annotation`` (None when not known)."""
     annotation = _bare(annotation)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
@@ -696,16 +765,19 @@ def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
     many = get_origin(annotation) is tuple
     if many:
         annotation = _bare(get_args(annotation)[0])
-    found = isinstance(annotation, type) and issubclass(annotation, BaseModel)
-    return (annotation if found else None), many
+    return _model(annotation), many
+
+
+def _model(annotation: object) -> type[BaseModel] | None:
+    annotation = _bare(annotation)
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
 def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:
-    annotation: Any = model
+    annotation: object = model
     for part in loc:
         annotation = _descend(annotation, part)
-    annotation = _bare(annotation)
-    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+    return _model(annotation)
 
 
 def _keys_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> list[str]:
@@ -725,192 +797,13 @@ def what_of(info: FieldInfo) -> str:
     return found[-1] if found else ""
 
 
-def _metadata(annotation: Any) -> list[Any]:
+def _metadata(annotation: object) -> list[object]:
     """The ``Annotated`` metadata of ``annotation``, also inside ``X | None``."""
     if get_origin(annotation) is Annotated:
         return [*_metadata(get_args(annotation)[0]), *get_args(annotation)[1:]]
     if get_origin(annotation) in (Union, types.UnionType):
         return [m for a in get_args(annotation) for m in _metadata(a)]
     return []
-
-
-class Section:
-    """A mapping at a path in a file, read key by key with problems collected, not raised."""
-
-    def __init__(
-        self, data: Any, path: str, line: int, problems: Problems, base_dir: Path | None = None
-    ) -> None:
-        self.problems = problems
-        self.base_dir = base_dir  # relative file paths in this file resolve against it
-        self.path = path
-        self.line = line
-        self._used: set[str] = set()
-        if data is None:
-            data = _Map()
-        if not isinstance(data, dict):
-            problems.add(line, path, f"expected a mapping, got {_kind(data)}")
-            data = _Map()
-        self._data: dict[str, Any] = data
-        self._key_lines: dict[str, int] = getattr(data, "key_lines", {})
-
-    @classmethod
-    def load(cls, text: str, problems: Problems) -> Section:
-        data = load_yaml(text, problems)
-        return cls(data, "", 1, problems)
-
-    @classmethod
-    def load_file(cls, path: str | Path, problems: Problems) -> Section:
-        """Load ``path``; relative file paths inside it (e.g. secret files) resolve against its directory."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.add(None, "", f"cannot read file: {exc}")
-            return cls(None, "", 1, problems)
-        section = cls.load(text, problems)
-        section.base_dir = Path(path).resolve().parent
-        return section
-
-    # -- helpers ---------------------------------------------------------------------------------------
-    def child_path(self, key: str | int) -> str:
-        if isinstance(key, int):
-            return f"{self.path}[{key}]"
-        return f"{self.path}.{key}" if self.path else key
-
-    def line_of(self, key: str) -> int:
-        return self._key_lines.get(key, self.line)
-
-    def problem(self, key: str, message: str) -> None:
-        self.problems.add(self.line_of(key), self.child_path(key), message)
-
-    def has(self, key: str) -> bool:
-        return key in self._data
-
-    def keys(self) -> list[str]:
-        return list(self._data)
-
-    def raw(self, key: str, default: Any = None) -> Any:
-        self._used.add(key)
-        return self._data.get(key, default)
-
-    def _get(
-        self,
-        key: str,
-        default: Any,
-        convert: Callable[[Any], Any],
-        expected: str,
-        minimum: float | None = None,
-        maximum: float | None = None,
-    ) -> Any:
-        """The value at ``key`` through ``convert`` (one of the models' validators) and the range."""
-        self._used.add(key)
-        raw = self._data.get(key)
-        if raw is None:
-            if default is _MISSING:
-                self.problem(key, f"required key is missing ({expected})")
-                return None
-            return default
-        try:
-            value = convert(raw)
-            _check_range(value, minimum, maximum)
-            return value
-        except PydanticCustomError as exc:
-            self.problem(key, str(exc))
-        except ValueError as exc:
-            self.problem(key, f"{exc} (got {raw!r})")
-        return None if default is _MISSING else default
-
-    # -- typed readers (the models' validators, for files not yet read into a model) --------------------
-    def string(
-        self, key: str, default: Any = _MISSING, pattern: re.Pattern[str] | None = None, what: str = ""
-    ) -> Any:
-        """A non-empty string; with ``pattern``, it must match in full (``what`` describes it in errors)."""
-        expected = what or (f"a string matching {pattern.pattern}" if pattern else "a non-empty string")
-        return self._get(key, default, _matcher(pattern, expected) if pattern else _text, expected)
-
-    def integer(
-        self, key: str, default: Any = _MISSING, minimum: int | None = None, maximum: int | None = None
-    ) -> Any:
-        return self._get(key, default, _integer, "a whole number", minimum, maximum)
-
-    def number(
-        self, key: str, default: Any = _MISSING, minimum: float | None = None, maximum: float | None = None
-    ) -> Any:
-        return self._get(key, default, _number, "a number", minimum, maximum)
-
-    def boolean(self, key: str, default: Any = _MISSING) -> Any:
-        return self._get(key, default, _boolean, "true or false")
-
-    def duration(self, key: str, default: Any = _MISSING, minimum: float | None = None) -> Any:
-        return self._get(key, default, _duration, "a duration such as 10s, 30m or 1d", minimum)
-
-    def choice(self, key: str, choices: tuple[str, ...] | list[str], default: Any = _MISSING) -> Any:
-        return self._get(key, default, _chooser(tuple(choices)), f"one of {', '.join(choices)}")
-
-    def str_list(self, key: str, default: Any = _MISSING) -> Any:
-        return self._get(key, default, lambda v: list(_str_list(v)), "a list of strings")
-
-    def secret(
-        self, key: str, required: bool = False, environ: dict[str, str] | None = None
-    ) -> Secret | None:
-        """Read ``{env: NAME}`` or ``{file: PATH}``; literal strings are rejected: no secrets in files."""
-        self._used.add(key)
-        raw = self._data.get(key)
-        if raw is None:
-            if required:
-                self.problem(key, "required key is missing (a secret given as {env: NAME} or {file: PATH})")
-            return None
-        environ = environ if environ is not None else dict(os.environ)
-        try:
-            return resolve_secret(raw, ReadContext(self.problems.source, self.base_dir, environ))
-        except PydanticCustomError as exc:
-            for at, message in (exc.context or {}).get("problems", [((), str(exc))]):
-                self.problems.add(self.line_of(key), _path((self.child_path(key), *at)), message)
-        return None
-
-    def section(self, key: str, required: bool = False) -> Section:
-        self._used.add(key)
-        if required and key not in self._data:
-            self.problem(key, "required section is missing")
-        return Section(
-            self._data.get(key), self.child_path(key), self.line_of(key), self.problems, self.base_dir
-        )
-
-    def section_list(self, key: str, required: bool = False) -> list[Section]:
-        self._used.add(key)
-        value = self._data.get(key)
-        if value is None:
-            if required:
-                self.problem(key, "required list is missing")
-            return []
-        if not isinstance(value, list):
-            self.problem(key, f"expected a list, got {_kind(value)}")
-            return []
-        lines = getattr(value, "item_lines", [self.line_of(key)] * len(value))
-        return [
-            Section(item, f"{self.child_path(key)}[{i}]", lines[i], self.problems, self.base_dir)
-            for i, item in enumerate(value)
-        ]
-
-    def items(self) -> Iterator[tuple[str, Any]]:
-        """Iterate a free-form mapping (keys are data, not schema); marks every key used."""
-        for key, value in self._data.items():
-            self._used.add(key)
-            yield key, value
-
-    def finish(self) -> None:
-        """Report keys that no reader asked for: a typo must not be silently ignored."""
-        for key in self._data:
-            if key not in self._used:
-                known = sorted(self._used)
-                hint = f" (known keys here: {', '.join(known)})" if known else ""
-                self.problem(key, f"unknown key{hint}")
-
-
-def _check_range(v: float, minimum: float | None, maximum: float | None) -> None:
-    if minimum is not None and v < minimum:
-        raise ValueError(f"must be at least {minimum:g}")
-    if maximum is not None and v > maximum:
-        raise ValueError(f"must be at most {maximum:g}")
 
 
 def _kind(value: object) -> str:

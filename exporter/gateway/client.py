@@ -150,6 +150,11 @@ class _Progress:
             self.scope.reschedule(self.overall_at)
 
 
+# The defaults of gateway.timeout and gateway.connect_timeout (exporter/config.py GatewayConfig reads them).
+DEFAULT_TIMEOUT_SECONDS = 60.0
+DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
+
+
 class GatewayClient:
     """Talks to OpenRouter (or any OpenAI-compatible host) for the canary; see the module docstring.
 
@@ -166,8 +171,8 @@ class GatewayClient:
         kind: GatewayKind = "openrouter",
         static_endpoints: Mapping[str, Sequence[Endpoint]] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        timeout: float = 60.0,
-        connect_timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_SECONDS,
         max_body_bytes: int = 4 * 1024 * 1024,
         clock: Callable[[], float] = time.perf_counter,
         logger: logging.Logger | None = None,

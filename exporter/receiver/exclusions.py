@@ -14,20 +14,42 @@ Every problem in the file is reported at once with its line (``configkit``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
-from exporter.configkit import Problems, Section
+from pydantic import AfterValidator, BaseModel, field_validator
+
+from exporter.configkit import ConfigModel, Int, Problems, Text, invalid, load_file, unique, validate
 
 SCHEMA_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class BuiltinExclusion:
-    model: str
-    provider: str
-    reason: str
-    reviewed: str = ""
+class BuiltinExclusion(ConfigModel):
+    model: Text
+    provider: Text
+    reason: Annotated[Text, AfterValidator(str.strip)]
+    reviewed: Text = ""
+
+    def __init__(self, *values: str, **keys: object) -> None:
+        """Positional too (model, provider, reason, reviewed), as code writes a value."""
+        BaseModel.__init__(
+            self, **dict(zip(("model", "provider", "reason", "reviewed"), values, strict=False)), **keys
+        )
+
+
+class ExclusionsFile(ConfigModel):
+    schema_version: Int
+    exclusions: Annotated[
+        tuple[BuiltinExclusion, ...],
+        unique("model", "provider", message="duplicate exclusion of {1} for {0} (see exclusions[{first}])"),
+    ]
+
+    @field_validator("schema_version")
+    @classmethod
+    def _supported(cls, version: int) -> int:
+        if version != SCHEMA_VERSION:
+            raise invalid(f"unsupported version {version} (this receiver reads {SCHEMA_VERSION})")
+        return version
 
 
 def read_exclusions(path: Path, problems: Problems) -> tuple[BuiltinExclusion, ...]:
@@ -39,29 +61,6 @@ def read_exclusions(path: Path, problems: Problems) -> tuple[BuiltinExclusion, .
         entries = read_exclusions(Path("config/builtin-exclusions.yaml"), problems)
         problems.raise_if_any()
     """
-    root = Section.load_file(path, problems)
-    version = root.integer("schema_version")
-    if version is not None and version != SCHEMA_VERSION:
-        root.problem(
-            "schema_version", f"unsupported version {version} (this receiver reads {SCHEMA_VERSION})"
-        )
-    entries: list[BuiltinExclusion] = []
-    seen: dict[tuple[str, str], str] = {}
-    for item in root.section_list("exclusions", required=True):
-        model = item.string("model")
-        provider = item.string("provider")
-        reason = item.string("reason")
-        reviewed = item.string("reviewed", default="")
-        item.finish()
-        if model is None or provider is None or reason is None:
-            continue
-        key = (model, provider)
-        if key in seen:
-            item.problems.add(
-                item.line, item.path, f"duplicate exclusion of {provider} for {model} (see {seen[key]})"
-            )
-            continue
-        seen[key] = item.path
-        entries.append(BuiltinExclusion(model, provider, reason.strip(), str(reviewed)))
-    root.finish()
-    return tuple(entries)
+    data = load_file(path, problems)
+    read = validate(ExclusionsFile, data, problems) if not problems.items else None
+    return read.exclusions if read is not None else ()

@@ -50,6 +50,7 @@ from exporter.configkit import (
     matching,
     relative_path,
 )
+from exporter.gateway.client import DEFAULT_TIMEOUT_SECONDS
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.job import DirectRoute, JobSettings
 from exporter.routability.routing import DEFAULT_RECENT_WINDOW
@@ -95,15 +96,6 @@ def _filter(keys: FilterKeys) -> CatalogueFilter:
     return CatalogueFilter(keys.include or ("*",), keys.exclude)
 
 
-def _routes(routes: dict[str, RouteKeys]) -> dict[str, DirectRoute]:
-    return {
-        slug: DirectRoute(
-            r.base_url, r.model or slug, r.api_key.value if r.api_key else None, r.reasoning_effort
-        )
-        for slug, r in routes.items()
-    }
-
-
 _JOB = JobSettings()  # a pass's defaults are the section's
 
 
@@ -128,7 +120,7 @@ class RoutabilityConfig(Listening):
         Schedule, BeforeValidator(_schedule), What("a UTC time such as 05:00 or a duration")
     ] = key(DEFAULT_SCHEDULE, "daily at this UTC time, or an interval such as 6h", shown='`"05:00"`')
     pace: Duration = key(_JOB.pace, "minimum time between two requests of a pass")
-    timeout: Duration = key(60.0, "per request", ge=0.1)
+    timeout: Duration = key(DEFAULT_TIMEOUT_SECONDS, "per request", ge=0.1)
     listed_signal: Bool = key(_JOB.listed_signal, "also record the gateway's listed endpoint status/uptime")
     recent_unavailable: Duration = key(
         DEFAULT_RECENT_WINDOW, "routers skip models unavailable within this window"
@@ -140,7 +132,8 @@ class RoutabilityConfig(Listening):
         meaning="`{include, exclude}` glob patterns",
         shown='`{include: ["*"]}`',
     )
-    direct_routes: Annotated[dict[str, DirectRoute], keyed(dict[str, RouteKeys], _routes)] = key(
+    # Kept as read (the key a Secret) so no dump of the section shows it; a pass gets DirectRoutes.
+    direct_routes: dict[str, RouteKeys] = key(
         default_factory=dict,
         meaning="per slug, a route that is not on the gateway: `base_url`, `model` (default: the slug), "
         "`api_key` (secret, optional), `reasoning_effort` (default `off`)",
@@ -167,5 +160,10 @@ class RoutabilityConfig(Listening):
             listed_signal=self.listed_signal,
             catalogue_filter=self.catalogue_filter,
             models=self.models,
-            direct_routes=dict(self.direct_routes),
+            direct_routes={
+                slug: DirectRoute(
+                    r.base_url, r.model or slug, r.api_key.value if r.api_key else None, r.reasoning_effort
+                )
+                for slug, r in self.direct_routes.items()
+            },
         )

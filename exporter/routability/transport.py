@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from exporter.gateway.client import GatewayClient
+from exporter.gateway.client import DEFAULT_TIMEOUT_SECONDS, GatewayClient
 from exporter.gateway.types import GatewayError
 from exporter.outcomes import Reason
 
@@ -57,7 +57,7 @@ class HttpxTransport:
     def __init__(
         self,
         *,
-        timeout: float = 60.0,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
         transport: httpx.AsyncBaseTransport | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:

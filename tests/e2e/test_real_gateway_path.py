@@ -8,7 +8,6 @@ Alertmanager; the would-be suspensions and the receiver's ignore list must show.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import subprocess
@@ -34,7 +33,7 @@ FAULTY = {"jsonbreaker/fp8", "garbler/bf16", "mixer/fp8"}  # fail every round in
 
 @pytest.fixture(scope="module")
 def gateway() -> Iterator[SimulatorServer]:
-    fleet = dataclasses.replace(load_fleet(DEFAULT_FLEET), api_key=Secret("env:TEST", KEY))
+    fleet = load_fleet(DEFAULT_FLEET).model_copy(update={"api_key": Secret("env:TEST", KEY)})
     with SimulatorServer(fleet) as sim:
         yield sim
 

@@ -43,7 +43,9 @@ EXPECTED = {
         "6: models[1].id: model test/model is declared twice",
     ],
     "no_models.yaml": ["1: models: give at least one model (a list of {id, providers}) or a catalogue"],
-    "inline_secret.yaml": ["1: api_key: give {env: NAME} or {file: PATH}; secrets are never written inline"],
+    "inline_secret.yaml": [
+        "1: api_key: a secret must be {env: NAME} or {file: PATH}; it is never written inline"
+    ],
     "bad_catalogue.yaml": [
         "3: catalogue.mix.flaky: unknown behaviour (expected one of healthy, rate_limited, erroring, removed)",
         "5: catalogue.entries[0].removal: only a removed model has a removal kind",
@@ -113,18 +115,18 @@ def test_delay_forms() -> None:
     )
     one, two, three = parse_fleet(text).models[0].providers
     assert (one.profile.ttft, two.profile.ttft, three.profile.ttft) == (
-        Delay(0.25),
-        Delay(1.5),
-        Delay(0.2, 0.6),
+        Delay(median=0.25),
+        Delay(median=1.5),
+        Delay(median=0.2, p95=0.6),
     )
 
 
 def test_a_patch_replaces_only_the_knobs_it_names_and_null_heals() -> None:
-    profile = FaultProfile(ttft=Delay(0.3), errors=Errors(rate=1.0))
+    profile = FaultProfile(ttft=Delay(median=0.3), errors=Errors(rate=1.0))
     healed = patch_profile(profile, {"errors": None})
-    assert healed.errors == Errors() and healed.ttft == Delay(0.3)
+    assert healed.errors == Errors() and healed.ttft == Delay(median=0.3)
     slower = patch_profile(profile, {"ttft": "2s"})
-    assert slower.ttft == Delay(2.0) and slower.errors.rate == 1.0
+    assert slower.ttft == Delay(median=2.0) and slower.errors.rate == 1.0
     assert patch_profile(profile, {"ttft": "5ms"}, replace_all=True).errors == Errors()
     with pytest.raises(ConfigError) as caught:
         patch_profile(profile, {"errors": {"rate": 2}, "bogus": 1})

@@ -88,7 +88,7 @@ def _model(entry: CatalogueEntry, rng: random.Random, catalogue: Catalogue) -> M
         removal = entry.removal or rng.choice(REMOVALS)
     provider = Provider(
         tag=f"{slug}/{rng.choice(('fp8', 'bf16', 'fp4'))}",
-        display_name=display,
+        name=display,
         max_completion_tokens=8192,
         status=-2 if entry.behaviour == "erroring" else 0,
         profile=profile,

@@ -131,8 +131,8 @@ def plan_request(
         refusal = profile.refusal.style
     schema_fault = leading_garbage = encoding = drift_to = mix_with = degenerate = None
     if refusal is None:
-        if kind is Kind.STRUCTURED and roll("schema", profile.schema.rate):
-            schema_fault = profile.schema.kind
+        if kind is Kind.STRUCTURED and roll("schema", profile.schema_fault.rate):
+            schema_fault = profile.schema_fault.kind
         if kind in (Kind.LANGUAGE, Kind.ROLEPLAY):
             leading_garbage = roll("leading_garbage", profile.leading_garbage.rate)
             if roll("encoding", profile.encoding.rate):

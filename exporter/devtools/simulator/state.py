@@ -16,8 +16,10 @@ from __future__ import annotations
 import random
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
+
+from pydantic import BaseModel
 
 from exporter.devtools.simulator.catalogue import expand
 from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
@@ -106,7 +108,9 @@ class FleetState:
         """Apply a profile patch (``ConfigError`` when it is invalid); the provider must exist."""
         profile = patch_profile(self.profiles[(model_id, tag)], knobs, replace_all=replace_all)
         self.profiles[(model_id, tag)] = profile
-        self._providers[(model_id, tag)] = replace(self._providers[(model_id, tag)], profile=profile)
+        self._providers[(model_id, tag)] = self._providers[(model_id, tag)].model_copy(
+            update={"profile": profile}
+        )
         return profile
 
     def plan(
@@ -196,11 +200,13 @@ class FleetState:
 
 
 def plain(value: Any) -> Any:
-    """A dataclass (with nested mappings) as plain JSON values.
+    """A dataclass or model (with nested mappings) as plain JSON values.
 
     >>> plain({"a": (1, 2)})
     {'a': [1, 2]}
     """
+    if isinstance(value, BaseModel):  # a fleet model: the keys as the file spells them
+        return value.model_dump(mode="json", by_alias=True)
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, Mapping):

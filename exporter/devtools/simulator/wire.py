@@ -158,7 +158,7 @@ def upstream_error(status: int, provider: Provider, model: str) -> tuple[JSON, d
     """A provider failure relayed by the gateway: "Provider returned error" with the reason in
     ``metadata.raw`` and the display name in ``metadata.provider_name``; 429/503 carry ``Retry-After``.
 
-    >>> upstream_error(429, Provider("stormy/fp8", "Stormy"), "a/b")[1]
+    >>> upstream_error(429, Provider(tag="stormy/fp8", name="Stormy"), "a/b")[1]
     {'Retry-After': '2'}
     """
     if status == 408:
