@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 import os
@@ -22,7 +23,7 @@ import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -51,6 +52,9 @@ from pydantic_core import (
 
 from exporter.web.hostport import parse_host_port
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 
 class _Missing(enum.Enum):
     MISSING = enum.auto()  # no node at a location of the file
@@ -59,6 +63,7 @@ class _Missing(enum.Enum):
 _MISSING = _Missing.MISSING
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
+S = TypeVar("S", bound="DataclassInstance")
 
 
 class ConfigError(Exception):
@@ -341,6 +346,13 @@ def _again(error: ErrorDetails) -> InitErrorDetails:
     kind = error["type"]
     again = PydanticCustomError(kind, "{message}", ctx) if kind.startswith("config") else kind
     return {"type": again, "loc": error["loc"], "input": error["input"], "ctx": ctx}
+
+
+def settings_of(model: BaseModel, settings: type[S], **rest: object) -> S:
+    """The ``settings`` dataclass a component takes, each field the ``model``'s key of the same name unless
+    given in ``rest`` (one list of names: the dataclass's)."""
+    names = [f.name for f in dataclasses.fields(settings) if f.name not in rest]
+    return settings(**{name: getattr(model, name) for name in names}, **rest)
 
 
 class ConfigModel(BaseModel):

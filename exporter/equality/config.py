@@ -19,7 +19,7 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, field_validator
 
-from exporter.configkit import Bool, ConfigModel, Duration, Int, Number, Text, What, invalid, key
+from exporter.configkit import Bool, ConfigModel, Duration, Int, Number, Text, What, invalid, key, settings_of
 from exporter.equality.monitor import DEFAULT_ALPHA, DEFAULT_SAMPLES_PER_ROUND, EqualityProbeSettings
 from exporter.equality.prompts import DEFAULT_PROMPTS, EqualityPrompt
 from exporter.equality.sampling import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, EqualitySettings
@@ -90,13 +90,5 @@ class EqualityConfig(ConfigModel):
             if self.prompts is not None
             else DEFAULT_PROMPTS
         )
-        return EqualityProbeSettings(
-            enabled=self.enabled,
-            samples_per_round=self.samples_per_round,
-            window_seconds=self.window,
-            max_per_host=self.max_per_host,
-            alpha=self.alpha,
-            sampling=EqualitySettings(
-                prompts=prompts, temperature=self.temperature, max_tokens=self.max_tokens
-            ),
-        )
+        sampling = EqualitySettings(prompts=prompts, temperature=self.temperature, max_tokens=self.max_tokens)
+        return settings_of(self, EqualityProbeSettings, window_seconds=self.window, sampling=sampling)

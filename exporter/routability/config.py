@@ -49,6 +49,7 @@ from exporter.configkit import (
     keyed,
     matching,
     relative_path,
+    settings_of,
 )
 from exporter.gateway.client import DEFAULT_TIMEOUT_SECONDS
 from exporter.routability.catalogue import CatalogueFilter
@@ -153,17 +154,10 @@ class RoutabilityConfig(Listening):
         return tuple(dict.fromkeys(models))
 
     def job_settings(self) -> JobSettings:
-        return JobSettings(
-            pace=self.pace,
-            max_tokens=self.max_tokens,
-            reasoning_effort=self.reasoning_effort,
-            listed_signal=self.listed_signal,
-            catalogue_filter=self.catalogue_filter,
-            models=self.models,
-            direct_routes={
-                slug: DirectRoute(
-                    r.base_url, r.model or slug, r.api_key.value if r.api_key else None, r.reasoning_effort
-                )
-                for slug, r in self.direct_routes.items()
-            },
-        )
+        routes = {
+            slug: DirectRoute(
+                r.base_url, r.model or slug, r.api_key.value if r.api_key else None, r.reasoning_effort
+            )
+            for slug, r in self.direct_routes.items()
+        }
+        return settings_of(self, JobSettings, direct_routes=routes)
