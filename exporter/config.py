@@ -81,8 +81,8 @@ def _no_trailing_slash(value: object) -> object:
     return value.rstrip("/") if isinstance(value, str) and _URL.fullmatch(value) else value
 
 
-Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT), What(_URL_WHAT)]
-Tag = Annotated[str, matching(_TAG, _TAG_WHAT), What(_TAG_WHAT)]
+Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
+Tag = Annotated[str, matching(_TAG, _TAG_WHAT)]
 
 
 class GatewayConfig(ConfigModel):
@@ -123,7 +123,7 @@ class DirectHost(ConfigModel):
 
 
 class ModelConfig(ConfigModel):
-    slug: Annotated[str, matching(_SLUG, _SLUG_WHAT), What(_SLUG_WHAT)] = key(
+    slug: Annotated[str, matching(_SLUG, _SLUG_WHAT)] = key(
         meaning="the gateway model slug, e.g. `moonshotai/kimi-k2-0905`"
     )
     via_gateway: Bool = key(

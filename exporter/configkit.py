@@ -23,7 +23,18 @@ import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    TypeGuard,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+)
 
 import yaml
 from pydantic import (
@@ -256,10 +267,20 @@ def generatable_secrets(data: object) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class What:
-    """What a valid value looks like (``Annotated`` metadata): named when a required key is missing and in the
-    configuration reference's type column."""
+    """What a valid value looks like (``Annotated`` metadata): named when a required key is missing, in the
+    configuration reference's type column and, with ``test``, in the problem of a value that fails it."""
 
     text: str
+    test: Callable[[object], bool] | None = None
+
+    def check(self, value: object) -> object:
+        if self.test is not None and not self.test(value):
+            raise invalid(f"expected {self.text} (got {value!r})")
+        return value
+
+    def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
+        schema = handler(source)
+        return core_schema.no_info_before_validator_function(self.check, schema) if self.test else schema
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,21 +457,9 @@ def key(
     return Field(default, **common)
 
 
-def _text(value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise invalid(f"expected a non-empty string (got {value!r})")
-    return value
-
-
-def matching(pattern: re.Pattern[str], what: str) -> BeforeValidator:
+def matching(pattern: re.Pattern[str], what: str) -> What:
     """A string matching ``pattern`` in full; ``what`` says what that looks like."""
-
-    def check(value: object) -> str:
-        if not isinstance(value, str) or not value.strip() or not pattern.fullmatch(value):
-            raise invalid(f"expected {what} (got {value!r})")
-        return value
-
-    return BeforeValidator(check)
+    return What(what, lambda v: is_text(v) and pattern.fullmatch(str(v)) is not None)
 
 
 def choice(choices: type[enum.Enum] | tuple[str, ...]) -> BeforeValidator:
@@ -504,39 +513,29 @@ def keyed(shape: type[M], convert: Callable[[M], T]) -> Keyed[M, T]:
     return Keyed(shape, convert)
 
 
-def _integer(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise invalid(f"expected a whole number (got {value!r})")
-    return value
+def is_text(value: object) -> TypeGuard[str]:
+    return isinstance(value, str) and bool(value.strip())
 
 
-def _number(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise invalid(f"expected a number (got {value!r})")
-    return float(value)
+def is_number(value: object) -> TypeGuard[float]:
+    """An int or float (never a bool), finite."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _boolean(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise invalid(f"expected true or false (got {value!r})")
-    return value
+_TEXT = What("a non-empty string", is_text)
+_BOOL = What("true or false", lambda v: isinstance(v, bool))
+# A list in a file; a frozenset as code passes a StrSet.
+_STR_LIST = What(
+    "a list of non-empty strings", lambda v: isinstance(v, list | frozenset) and all(map(is_text, v))
+)
 
 
-def _duration(value: object) -> float:
+def seconds(value: object) -> float:
+    """``parse_duration`` for a validator: a bad value is a problem saying what a duration looks like."""
     try:
         return parse_duration(value)
     except ValueError as exc:
         raise invalid(f"{exc} (got {value!r})") from None
-
-
-def _str_list(value: object) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(i, str) and i.strip() for i in value):
-        raise invalid(f"expected a list of non-empty strings (got {value!r})")
-    return tuple(value)
-
-
-def _str_set(value: object) -> frozenset[str]:
-    return value if isinstance(value, frozenset) else frozenset(_str_list(value))
 
 
 def _secret(value: object, info: ValidationInfo) -> Secret:
@@ -555,8 +554,8 @@ def resolve_secret(value: object, context: ReadContext) -> Secret:
     env_name, file_path, generate = value.get("env"), value.get("file"), value.get("generate", False)
     for name, item in (("env", env_name), ("file", file_path)):
         if item is not None:
-            _at(name, _text, item)
-    _at("generate", _boolean, generate if generate is not None else False)
+            _at(name, _TEXT, item)
+    _at("generate", _BOOL, generate if generate is not None else False)
     if (env_name is None) == (file_path is None):
         raise invalid("give exactly one of env: NAME or file: PATH (secrets are never written inline)")
     if generate and env_name is None:
@@ -594,20 +593,20 @@ def resolve_secret(value: object, context: ReadContext) -> Secret:
     return Secret(f"file:{file_path}", text)
 
 
-def _at(name: str, check: Callable[[object], object], value: object) -> None:
+def _at(name: str, what: What, value: object) -> None:
     try:
-        check(value)
+        what.check(value)
     except PydanticCustomError as exc:
         raise invalid(str(exc), name) from None
 
 
-Text = Annotated[str, BeforeValidator(_text), What("a non-empty string")]
-Int = Annotated[int, BeforeValidator(_integer), What("a whole number")]
-Number = Annotated[float, BeforeValidator(_number), What("a number")]
-Bool = Annotated[bool, BeforeValidator(_boolean), What("true or false")]
-Duration = Annotated[float, BeforeValidator(_duration), What("a duration such as 10s, 30m or 1d")]
-StrList = Annotated[tuple[str, ...], BeforeValidator(_str_list), What("a list of strings")]
-StrSet = Annotated[frozenset[str], BeforeValidator(_str_set), What("a list of strings")]
+Text = Annotated[str, _TEXT]
+Int = Annotated[int, What("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool))]
+Number = Annotated[float, What("a number", is_number)]
+Bool = Annotated[bool, _BOOL]
+Duration = Annotated[float, BeforeValidator(seconds), What("a duration such as 10s, 30m or 1d")]
+StrList = Annotated[tuple[str, ...], _STR_LIST, What("a list of strings")]
+StrSet = Annotated[frozenset[str], _STR_LIST, What("a list of strings")]
 SecretValue = Annotated[
     Secret, PlainValidator(_secret), What("a secret given as {env: NAME} or {file: PATH}")
 ]

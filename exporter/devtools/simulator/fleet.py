@@ -38,10 +38,11 @@ from exporter.configkit import (
     choice,
     invalid,
     invalid_all,
+    is_number,
     load_file,
     load_yaml,
     matching,
-    parse_duration,
+    seconds,
     unique,
     validate,
 )
@@ -79,13 +80,6 @@ Rate = Annotated[Number, Field(ge=0, le=1)]
 ModelId = Annotated[str, matching(_MODEL_ID, "a model id such as moonshotai/kimi-k2-0905")]
 
 
-def _seconds(value: object) -> float:
-    try:
-        return parse_duration(value)
-    except ValueError as exc:
-        raise invalid(f"{exc} (got {value!r})") from None
-
-
 class Delay(ConfigModel):
     """A latency distribution: fixed, or log-normal given by its median and 95th percentile (seconds).
     A file writes ``200ms`` (fixed), ``{fixed: 1.5s}`` or ``{median: 200ms, p95: 600ms}``.
@@ -103,7 +97,7 @@ class Delay(ConfigModel):
         if not isinstance(info.context, ReadContext) or isinstance(data, Delay):
             return data
         if not isinstance(data, dict):
-            return {"median": _seconds(data)}
+            return {"median": seconds(data)}
         if unknown := [k for k in data if k not in ("fixed", "median", "p95")]:
             raise invalid_all(((k,), "unknown key (known keys here: fixed, median, p95)") for k in unknown)
         fixed, median, p95 = (data.get(k) for k in ("fixed", "median", "p95"))
@@ -258,7 +252,7 @@ class FaultProfile(ConfigModel):
 
 
 def _price(value: object) -> str:
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+    if is_number(value) and value >= 0:
         return format(Decimal(repr(value)), "f")
     if isinstance(value, str) and _PRICE.fullmatch(value):
         return value
