@@ -48,6 +48,8 @@ from exporter.configkit import (
     load_file,
     matching,
     relative_path,
+    settings_of,
+    unique,
     validate,
 )
 from exporter.contracts import REGISTRY
@@ -245,7 +247,10 @@ class _CanaryFile(ConfigModel):
     """The whole file; ``contracts`` is replaced per contract registry (``_file_model``)."""
 
     gateway: GatewayConfig | None = key(None, "the gateway (below)", shown="none")
-    models: tuple[ModelConfig, ...] = key((), "the models to probe (below)", shown="[]")
+    models: Annotated[
+        tuple[ModelConfig, ...],
+        unique("slug", message="model {0} is listed twice (first as models[{first}])"),
+    ] = key((), "the models to probe (below)", shown="[]")
     rounds: RoundsConfig = key(default_factory=RoundsConfig, meaning="the probe rounds")
     contracts: ConfigModel = key(default_factory=ConfigModel, meaning="per contract, its settings")
     exporter: ExporterConfig = key(default_factory=ExporterConfig, meaning="the exporter")
@@ -259,9 +264,6 @@ class _CanaryFile(ConfigModel):
         """A model goes via the gateway unless told otherwise when the gateway is OpenRouter."""
         if not isinstance(models, list):
             return models
-        slugs = [m.get("slug") for m in models if isinstance(m, dict)]
-        if len(set(slugs)) != len(slugs):
-            context_of(info).problem(("models",), "each model slug may appear only once")
         gateway = info.data.get("gateway")
         default = gateway is not None and gateway.kind == "openrouter"
         if "gateway" not in info.data:
@@ -411,17 +413,8 @@ def read_config(
     if read is None:
         return None
     settings: list[ContractSettings] = list(dict(read.contracts).values())
-    return CanaryConfig(
-        path,
-        read.gateway,
-        read.models,
-        read.rounds,
-        tuple(s.build() for s in settings if s.enabled),
-        read.exporter,
-        read.receiver,
-        read.routability,
-        read.equality.settings(),
-    )
+    contracts = tuple(s.build() for s in settings if s.enabled)
+    return settings_of(read, CanaryConfig, path=path, contracts=contracts, equality=read.equality.settings())
 
 
 def load_config(

@@ -300,10 +300,6 @@ class ReadContext:
         """Whether the file has a node at ``loc``."""
         return _locate(self.data, loc)[1] is not _MISSING
 
-    def problem(self, loc: tuple[str | int, ...], message: str) -> None:
-        """A problem at ``loc`` that does not stop the value's validation (``others``)."""
-        self.others.append(f"{self.where(loc)}: {_path(loc)}: {message}")
-
     def where(self, loc: tuple[str | int, ...]) -> str:
         """``FILE:LINE`` of the node at ``loc`` (``FILE`` for a mapping not read from a file)."""
         line = _locate(self.data, loc)[0]

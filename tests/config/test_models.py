@@ -68,7 +68,7 @@ def test_a_repeated_slug_is_reported_along_with_the_problems_of_the_models(tmp_p
         load_config(path)
     assert [p.removeprefix(f"{path}:") for p in caught.value.problems] == [
         "3: models[1].via_gateway: expected true or false (got 'maybe')",
-        "1: models: each model slug may appear only once",
+        "3: models[1].slug: model a/b is listed twice (first as models[0])",
     ]
 
 
