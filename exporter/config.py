@@ -191,7 +191,7 @@ class RoundsConfig(ConfigModel):
     concurrency: Int = key(
         8, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
     )
-    shard: Annotated[Shard, keyed(ShardKeys, lambda keys: Shard(keys.index, keys.count))] = key(
+    shard: Annotated[Shard, keyed(ShardKeys, lambda keys, _: Shard(keys.index, keys.count))] = key(
         default_factory=Shard,
         meaning="`{index: I, count: N}`: this exporter replica probes only the models whose slug hashes to "
         "shard `I` of `N`; every replica lists the same models; check them together with `canary "

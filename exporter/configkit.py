@@ -488,24 +488,23 @@ def relative_path(what: str, *, resolve: bool = False) -> BeforeValidator:
 
 @dataclass(frozen=True, slots=True)
 class Keyed(Generic[M, T]):
-    """Annotated metadata: the value is read as ``shape`` (a model of keys), then ``convert``-ed to what code
-    uses; a value that is not a mapping (code passing the converted value) is kept as it is."""
+    """Annotated metadata: the value is read as ``shape`` (a model of keys), then ``convert``-ed (with the
+    read's context) to what code uses; a value that is not a mapping is left to the rest of the type."""
 
     shape: type[M]
-    convert: Callable[[M], T]
+    convert: Callable[[M, ReadContext], T]
 
     def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
         def check(value: object, info: ValidationInfo) -> object:
             if not isinstance(value, dict):
                 return value
-            return self.convert(
-                self.shape.model_validate(value, context=info.context, by_alias=True, by_name=False)
-            )
+            keys = self.shape.model_validate(value, context=info.context, by_alias=True, by_name=False)
+            return self.convert(keys, context_of(info))
 
         return core_schema.with_info_before_validator_function(check, handler(source))
 
 
-def keyed(shape: type[M], convert: Callable[[M], T]) -> Keyed[M, T]:
+def keyed(shape: type[M], convert: Callable[[M, ReadContext], T]) -> Keyed[M, T]:
     return Keyed(shape, convert)
 
 
@@ -519,7 +518,6 @@ def is_number(value: object) -> TypeGuard[float]:
 
 
 _TEXT = What("a non-empty string", is_text)
-_BOOL = What("true or false", lambda v: isinstance(v, bool))
 # A list in a file; a frozenset as code passes a StrSet.
 _STR_LIST = What(
     "a list of non-empty strings", lambda v: isinstance(v, list | frozenset) and all(map(is_text, v))
@@ -534,24 +532,24 @@ def seconds(value: object) -> float:
         raise invalid(f"{exc} (got {value!r})") from None
 
 
-def _secret(value: object, info: ValidationInfo) -> Secret:
-    return resolve_secret(value, context_of(info))
+class SecretKeys(ConfigModel):
+    """How a file names a secret: ``{env: NAME}`` or ``{file: PATH}``; ``generate: true`` lets a local run
+    generate an unset environment variable."""
+
+    env: Text | None = None
+    file: Text | None = None
+    generate: Bool = False
 
 
-def resolve_secret(value: object, context: ReadContext) -> Secret:
-    """The secret ``{env: NAME}`` or ``{file: PATH}`` names (``PydanticCustomError`` saying what is wrong)."""
-    if isinstance(value, Secret):
-        return value
-    if not isinstance(value, dict):
+def _inline(value: object) -> Secret:
+    if not isinstance(value, Secret):
         raise invalid("a secret must be {env: NAME} or {file: PATH}; it is never written inline")
-    unknown = [k for k in value if k not in ("env", "file", "generate")]
-    if unknown:
-        raise invalid_all(((k,), "unknown key (known keys here: env, file, generate)") for k in unknown)
-    env_name, file_path, generate = value.get("env"), value.get("file"), value.get("generate", False)
-    for name, item in (("env", env_name), ("file", file_path)):
-        if item is not None:
-            _at(name, _TEXT, item)
-    _at("generate", _BOOL, generate if generate is not None else False)
+    return value
+
+
+def resolve_secret(keys: SecretKeys, context: ReadContext) -> Secret:
+    """The secret ``keys`` name (``PydanticCustomError`` saying what is wrong)."""
+    env_name, file_path, generate = keys.env, keys.file, keys.generate
     if (env_name is None) == (file_path is None):
         raise invalid("give exactly one of env: NAME or file: PATH (secrets are never written inline)")
     if generate and env_name is None:
@@ -589,22 +587,18 @@ def resolve_secret(value: object, context: ReadContext) -> Secret:
     return Secret(f"file:{file_path}", text)
 
 
-def _at(name: str, what: What, value: object) -> None:
-    try:
-        what.check(value)
-    except PydanticCustomError as exc:
-        raise invalid(str(exc), name) from None
-
-
 Text = Annotated[str, _TEXT]
 Int = Annotated[int, What("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool))]
 Number = Annotated[float, What("a number", is_number)]
-Bool = Annotated[bool, _BOOL]
+Bool = Annotated[bool, What("true or false", lambda v: isinstance(v, bool))]
 Duration = Annotated[float, BeforeValidator(seconds), What("a duration such as 10s, 30m or 1d")]
 StrList = Annotated[tuple[str, ...], _STR_LIST, What("a list of strings")]
 StrSet = Annotated[frozenset[str], _STR_LIST, What("a list of strings")]
 SecretValue = Annotated[
-    Secret, PlainValidator(_secret), What("a secret given as {env: NAME} or {file: PATH}")
+    Secret,
+    PlainValidator(_inline),
+    keyed(SecretKeys, resolve_secret),
+    What("a secret given as {env: NAME} or {file: PATH}"),
 ]
 
 
@@ -766,7 +760,10 @@ def keys_of(model: type[BaseModel]) -> dict[str, FieldInfo]:
 
 
 def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
-    """The section a key holds, if any, and whether it holds a list of them."""
+    """The section a key holds, if any, and whether it holds a list of them (a key with its own wording,
+    such as a secret, holds a value)."""
+    if what_of(info):
+        return None, False
     keyed_as = [m for m in info.metadata if isinstance(m, Keyed)]
     annotation = _bare(keyed_as[0].shape if keyed_as else info.annotation)
     many = get_origin(annotation) is tuple

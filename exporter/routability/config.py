@@ -93,7 +93,7 @@ class RouteKeys(ConfigModel):
     reasoning_effort: Effort = key(None, "sent as reasoning_effort when not `off`", shown="`off`")
 
 
-def _filter(keys: FilterKeys) -> CatalogueFilter:
+def _filter(keys: FilterKeys, _: object) -> CatalogueFilter:
     return CatalogueFilter(keys.include or ("*",), keys.exclude)
 
 

@@ -46,7 +46,8 @@ def test_a_null_value_means_the_default(tmp_path: Path) -> None:
 
 def test_problems_inside_a_secret_are_located_at_its_keys(tmp_path: Path) -> None:
     assert problems(tmp_path, "routability: {trigger_token: {env: '', colour: 1}}\n") == [
-        "2: routability.trigger_token.colour: unknown key (known keys here: env, file, generate)"
+        "2: routability.trigger_token.env: expected a non-empty string (got '')",
+        "2: routability.trigger_token.colour: unknown key (known keys here: env, file, generate)",
     ]
 
 
