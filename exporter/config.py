@@ -143,7 +143,9 @@ class ModelConfig(ConfigModel):
         "capabilities every host must have, probed (and judged) even where an endpoint does not advertise "
         f"them; known: {', '.join(f'`{c}`' for c in sorted(KNOWN_CAPABILITIES))}",
     )
-    direct_hosts: tuple[DirectHost, ...] = key((), "plain OpenAI-compatible hosts")
+    direct_hosts: Annotated[
+        tuple[DirectHost, ...], unique("name", message="host {0} is listed twice for this model")
+    ] = key((), "plain OpenAI-compatible hosts")
 
     @field_validator("known_filtering")
     @classmethod
@@ -159,13 +161,6 @@ class ModelConfig(ConfigModel):
         if unknown := sorted(required - KNOWN_CAPABILITIES):
             raise invalid_all(((), f"unknown capability {c!r} (known: {known})") for c in unknown)
         return required
-
-    @field_validator("direct_hosts")
-    @classmethod
-    def _unique(cls, hosts: tuple[DirectHost, ...]) -> tuple[DirectHost, ...]:
-        if len({h.name for h in hosts}) != len(hosts):
-            raise invalid("host names must be unique within a model")
-        return hosts
 
 
 class ShardKeys(ConfigModel):

@@ -680,6 +680,8 @@ def _messages(
         return [(loc, f"unknown key{hint}")]
     if kind == "greater_than_equal":
         return [(loc, f"must be at least {ctx['ge']:g}{got}")]
+    if kind == "greater_than":
+        return [(loc, f"must be more than {ctx['gt']:g}{got}")]
     if kind == "less_than_equal":
         return [(loc, f"must be at most {ctx['le']:g}{got}")]
     if kind == "literal_error":

@@ -24,7 +24,7 @@ import itertools
 from pathlib import Path
 from typing import Annotated, ClassVar
 
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from exporter.configkit import (
     Duration,
@@ -38,9 +38,7 @@ from exporter.configkit import (
     choice,
     host_port,
     invalid,
-    invalid_all,
     key,
-    parse_duration,
     relative_path,
 )
 from exporter.receiver.decide import Policy
@@ -49,30 +47,20 @@ from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Mode
 
 
-def _ladder(value: object) -> tuple[float, ...]:
-    if isinstance(value, tuple):
-        return value
-    if not isinstance(value, list) or not value:
-        raise invalid(f"expected a non-empty list of durations such as [1d, 3d, 7d] (got {value!r})")
-    problems: list[tuple[tuple[str | int, ...], str]] = []
-    rungs: list[float] = []
-    for i, item in enumerate(value):
-        try:
-            rungs.append(seconds := parse_duration(item))
-        except ValueError as exc:
-            problems.append(((), f"item {i}: {exc} (got {item!r})"))
-            continue
-        if seconds <= 0:
-            problems.append(((), f"item {i}: a rung must be longer than zero (got {item!r})"))
+def _rungs(rungs: tuple[float, ...]) -> tuple[float, ...]:
+    if not rungs:
+        raise invalid("expected a non-empty list of durations such as [1d, 3d, 7d]")
     if any(b < a for a, b in itertools.pairwise(rungs)):
-        problems.append(((), "rungs must not get shorter (each offense is suspended at least as long)"))
-    if problems:
-        raise invalid_all(problems)
-    return tuple(rungs)
+        raise invalid("rungs must not get shorter (each offense is suspended at least as long)")
+    return rungs
 
 
 HostPort = Annotated[tuple[str, int], host_port("127.0.0.1:9465"), What("HOST:PORT")]
-Rungs = Annotated[tuple[float, ...], BeforeValidator(_ladder), What("a list of durations")]
+Rungs = Annotated[
+    tuple[Annotated[Duration, Field(gt=0)], ...],
+    AfterValidator(_rungs),
+    What("a list of durations"),
+]
 
 
 class ReceiverConfig(Listening):

@@ -64,7 +64,7 @@ def test_every_problem_is_reported_at_once(tmp_path: Path, monkeypatch: pytest.M
         "canary.yaml:3: receiver.mode: expected one of observe, enforce",
         "receiver.store_dir: required key is missing",
         "receiver.admin_token: must differ from webhook_token",
-        "receiver.ladder: item 1: expected a duration",
+        "canary.yaml:6: receiver.ladder[1]: expected a duration",
         "canary.yaml:7: receiver.fade_after: expected a duration",
         "canary.yaml:8: receiver.colour: unknown key",
     ):
@@ -113,3 +113,30 @@ def test_non_ascii_tokens_are_compared_as_bytes(tmp_path: Path, monkeypatch: pyt
         load(write(tmp_path, text))
     monkeypatch.setenv("AD", "jeton-è")
     assert load(write(tmp_path, text)).admin_token.value == "jeton-è"
+
+
+@pytest.mark.parametrize(
+    ("ladder", "expected"),
+    [
+        ("[]", "6: receiver.ladder: expected a non-empty list of durations such as [1d, 3d, 7d]"),
+        ("[1d, 0s]", "6: receiver.ladder[1]: must be more than 0 (got '0s')"),
+        (
+            "[3d, 1d]",
+            "6: receiver.ladder: rungs must not get shorter (each offense is suspended at least as long)",
+        ),
+        ("1d", "6: receiver.ladder: expected a list, got str '1d'"),
+    ],
+)
+def test_a_bad_ladder_is_one_located_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ladder: str, expected: str
+) -> None:
+    monkeypatch.setenv("WH", "w-token")
+    monkeypatch.setenv("AD", "a-token")
+    path = write(
+        tmp_path,
+        "receiver:\n  store_dir: s\n  webhook_token: {env: WH}\n  admin_token: {env: AD}\n  mode: observe\n"
+        f"  ladder: {ladder}\n",
+    )
+    with pytest.raises(ConfigError) as err:
+        load(path)
+    assert err.value.problems == [f"{path}:{expected}"]
