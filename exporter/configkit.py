@@ -29,6 +29,7 @@ from typing import (
     Any,
     ClassVar,
     Generic,
+    Self,
     TypeGuard,
     TypeVar,
     Union,
@@ -386,6 +387,10 @@ class ConfigModel(BaseModel):
 
     #: Fields code sets but a file may not (e.g. what another file holds); not keys of the section.
     internal: ClassVar[frozenset[str]] = frozenset()
+
+    def __deepcopy__(self, memo: dict[int, object] | None = None) -> Self:
+        """Itself: a frozen value needs no copy (pydantic deep-copies a model default per instance)."""
+        return self
 
     @model_validator(mode="before")
     @classmethod
