@@ -222,8 +222,8 @@ class Errors(ConfigModel):
 class Timeout(ConfigModel):
     rate: Rate = 0.0
     hang: Duration = 30.0
-    stage: Annotated[str, choice(TIMEOUT_STAGES)] = "accept"  # accept: nothing is sent; stream: headers and
-    # the role chunk, then silence
+    # accept: nothing is sent; stream: headers and the role chunk, then silence
+    stage: Annotated[str, choice(TIMEOUT_STAGES)] = "accept"
 
 
 class Disappear(ConfigModel):
