@@ -87,3 +87,14 @@ def test_check_config_notes_each_generated_secret_once(
     assert main(["check-config", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.count("note: ") == 1 and "receiver.webhook_token: environment variable" in out
+
+
+def test_a_repeated_direct_host_is_located_at_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "canary.yaml"
+    host = "{name: h/x, base_url: 'http://127.0.0.1:1/v1'}"
+    path.write_text(f"models:\n  - slug: c/d\n    via_gateway: false\n    direct_hosts: [{host}, {host}]\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.problems == [
+        f"{path}:4: models[0].direct_hosts[1].name: host h/x is listed twice for this model"
+    ]

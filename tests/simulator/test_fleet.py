@@ -135,3 +135,17 @@ def test_a_patch_replaces_only_the_knobs_it_names_and_null_heals() -> None:
         "profile patch: bogus: unknown key (known keys here: degenerate, disappear, encoding, errors, inter_token,"
         " keepalive, language, leading_garbage, reasoning, refusal, schema, style, timeout, ttft)",
     ]
+
+
+def test_every_delay_problem_is_reported_with_the_keys_a_delay_has() -> None:
+    text = (
+        "models: [{id: a/b, providers: [{tag: a/x, profile: {ttft: {median: 1s, fixd: 2s}}},"
+        " {tag: a/y, profile: {inter_token: {p95: 1s}, keepalive: 1ms}}]}]"
+    )
+    with pytest.raises(ConfigError) as caught:
+        parse_fleet(text, source="f")
+    assert caught.value.problems == [
+        "f:1: models[0].providers[0].profile.ttft.fixd: unknown key (known keys here: fixed, median, p95)",
+        "f:1: models[0].providers[1].profile.inter_token: p95 needs a median (e.g. {median: 200ms, p95: 600ms})",
+        "f:1: models[0].providers[1].profile.keepalive: must be at least 0.01 (got '1ms')",
+    ]
