@@ -22,6 +22,7 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ class P:
 
     Example::
 
-        P("stat", "Providers", "Endpoints discovered.", "sum(canary_model_providers)")
+        stat("Providers", "Endpoints discovered.", "sum(canary_model_providers)")
     """
 
     kind: str
@@ -100,7 +101,7 @@ class P:
 
 @dataclass(frozen=True)
 class Row:
-    """A collapsible group of panels (it queries nothing, so it has no unit); ``size`` is its panels' default."""
+    """A collapsible group of panels (it queries nothing, so has no unit); ``size``: its panels' default."""
 
     title: str
     size: tuple[int, int] | None = None
@@ -256,6 +257,11 @@ KINDS: dict[str, Kind] = {
         fmt="heatmap",
     ),
 }
+
+# One constructor per kind: ``bars("Title", "What it shows.", Q(...))`` is ``P("bars", "Title", ...)``.
+series, bars, steps = partial(P, "timeseries"), partial(P, "bars"), partial(P, "steps")
+stat, table, timeline = partial(P, "stat"), partial(P, "table"), partial(P, "state-timeline")
+gauge, heatmap = partial(P, "bargauge"), partial(P, "heatmap")
 
 
 def _targets(panel: P, kind: Kind) -> list[dict[str, Any]]:
@@ -519,46 +525,40 @@ def overview() -> dict[str, Any]:
     """Contract health of every provider of the selected models, suspensions, spend and round health."""
     items: list[P | Row] = [
         Row("Now"),
-        P(
-            "stat",
+        stat(
             "Providers discovered",
             "Endpoints discovered for the selected models in the last "
             "successful discovery (canary_model_providers).",
             f"sum(canary_model_providers{{{M}}})",
         ),
-        P(
-            "stat",
+        stat(
             "Failing routes",
             "(model, provider) pairs whose worst contract has failed at least one "
             "round in a row. Two rounds in a row ask the receiver for a suspension.",
             f"count(model_provider:canary_probe_failing_streak:max{{{M}}} >= 1) or vector(0)",
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
-        P(
-            "stat",
+        stat(
             "Suspended (enforce)",
             "Providers the receiver currently excludes from routing (mode=enforce).",
             f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="enforce"}}) or vector(0)',
             defaults={"thresholds": thresholds((None, "green"), (1, "red"))},
         ),
-        P(
-            "stat",
+        stat(
             "Would-be suspensions (observe)",
             "Suspensions the receiver recorded in observe mode: "
             "what enforce mode would have excluded. Measure these before switching to enforce.",
             f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="observe"}}) or vector(0)',
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
-        P(
-            "stat",
+        stat(
             "Weak contracts",
             "(model, contract) pairs whose positive control passed this round: their "
             "passes are not evidence and cannot restore a suspended provider.",
             f"count(model_contract:canary_probe_weak:max{{{M}}} == 1) or vector(0)",
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
-        P(
-            "stat",
+        stat(
             "Receiver mode",
             "The receiver's configured mode: observe records would-be suspensions, "
             "enforce excludes providers.",
@@ -567,8 +567,7 @@ def overview() -> dict[str, Any]:
             options={"textMode": "name", "colorMode": "none"},
         ),
         Row("Contract health"),
-        P(
-            "state-timeline",
+        timeline(
             "Last outcome per provider and contract",
             "The outcome of each contract in each "
             "round, per provider. Only pass and fail are evidence; transport, unavailable, config, "
@@ -578,8 +577,7 @@ def overview() -> dict[str, Any]:
             size=(24, 14),
             defaults={"mappings": OUTCOME_MAPPINGS},
         ),
-        P(
-            "table",
+        table(
             "Failing now",
             "Contracts with a failing streak of at least one round. Click a row for the provider drill-down.",
             f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
@@ -587,8 +585,7 @@ def overview() -> dict[str, Any]:
             transformations=[hide_fields("Time", rename={"Value": "failing rounds"})],
             overrides=[field_override("provider", links=[drilldown_link()])],
         ),
-        P(
-            "steps",
+        steps(
             "Failing streaks",
             "Consecutive failing rounds per (model, provider, contract). The "
             "suspension alert fires at 2 (dashed line).",
@@ -600,8 +597,7 @@ def overview() -> dict[str, Any]:
             custom=STREAK_CUSTOM,
             defaults=STREAK_DEFAULTS,
         ),
-        P(
-            "state-timeline",
+        timeline(
             "Weak probes",
             "1 when the contract's positive control passed that round "
             "(model-wide): the contract's passes prove nothing until the control fails again.",
@@ -609,16 +605,14 @@ def overview() -> dict[str, Any]:
             unit="none",
             defaults={"mappings": WEAK_MAPPINGS},
         ),
-        P(
-            "bars",
+        bars(
             "Discovery failures",
             "Endpoint-list failures per model; the previous list is "
             "reused and no verdict is drawn from them.",
             Q(increase("canary_discovery_failures_total", "model", M) + ZERO_PER_MODEL, "{{model}}"),
         ),
         Row("Time to first token", size=(12, 9)),
-        P(
-            "timeseries",
+        series(
             "TTFT p90 per provider",
             "90th percentile of the time to the first visible token, "
             "per provider, over the rounds in each window (one TTFT probe per provider per round).",
@@ -630,16 +624,14 @@ def overview() -> dict[str, Any]:
             unit="s",
             custom={"spanNulls": True},
         ),
-        P(
-            "timeseries",
+        series(
             "TTFT percentiles, selected models",
             "p50, p90 and p99 of the time to first token over every selected provider.",
             ttft_quantiles(M),
             unit="s",
             custom={"spanNulls": True},
         ),
-        P(
-            "bars",
+        bars(
             "TTFT timeouts per provider",
             "TTFT probes with no visible token within the threshold, per provider, in each window. They have "
             "no TTFT, so they are not in the percentiles: the slowest hosts show here.",
@@ -647,16 +639,14 @@ def overview() -> dict[str, Any]:
             size=(24, 7),
         ),
         Row("Suspensions and the ignore list", size=(8, 8)),
-        P(
-            "steps",
+        steps(
             "Suspensions over time",
             "Active suspensions per model and mode (observe: would-be suspensions that exclude nothing).",
             Q(f"model_mode:canary_receiver_suspension_active:sum{{{M}}}", "{{model}} ({{mode}})"),
             size=(12, 8),
             defaults={"min": 0, "decimals": 0},
         ),
-        P(
-            "table",
+        table(
             "Current suspensions",
             "Every active suspension with the time left. Click a row for the provider drill-down.",
             f"model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{M}}}",
@@ -665,15 +655,13 @@ def overview() -> dict[str, Any]:
             transformations=[hide_fields("Time", "__name__", rename={"Value": "remaining"})],
             overrides=[field_override("provider", links=[drilldown_link()])],
         ),
-        P(
-            "bargauge",
+        gauge(
             "Ignored providers per layer",
             "Entries in the ignore list the receiver serves to "
             "routers, per model and layer (builtin, incident, suspension).",
             Q(f"sum by (model, layer) (canary_receiver_ignored_providers{{{M}}})", "{{model}} · {{layer}}"),
         ),
-        P(
-            "table",
+        table(
             "Current ignore list (runtime layers)",
             "Providers excluded now by an admin incident or an enforced suspension. Built-in exclusions "
             "are counted in 'Ignored providers per layer' and listed by GET /v1/ignore?model=M.",
@@ -684,37 +672,32 @@ def overview() -> dict[str, Any]:
             unit="none",
             transformations=[hide_fields("Time", "Value")],
         ),
-        P(
-            "bargauge",
+        gauge(
             "Offense level",
             "Offenses within the fade window per provider: the next suspension "
             "gets the next rung of the ladder (1 d, 3 d, 7 d).",
             Q(f"model_provider:canary_receiver_offense_level:max{{{M}}} > 0", "{{provider}} ({{model}})"),
             defaults={"thresholds": thresholds((None, "yellow"), (2, "orange"), (3, "red"))},
         ),
-        P(
-            "bars",
+        bars(
             "Capacity-floor blocks",
             "Suspensions the receiver refused because fewer routable "
             "providers than the floor would remain; a person must decide.",
             Q(increase("canary_receiver_floor_blocks_total", "model", M) + ZERO_PER_MODEL, "{{model}}"),
         ),
-        P(
-            "bars",
+        bars(
             "Receiver decisions",
             "Decisions the receiver recorded, by kind (all models).",
             Q(increase("canary_receiver_decisions_total", "kind") + " > 0", "{{kind}}"),
         ),
-        P(
-            "timeseries",
+        series(
             "Webhook deliveries",
             "Alertmanager/Grafana deliveries to the receiver, by result. "
             "Repeats are normal: the receiver is idempotent.",
             Q("sum by (result) (rate(canary_receiver_webhook_requests_total[$window]))", "{{result}}"),
             unit="reqps",
         ),
-        P(
-            "table",
+        table(
             "Canary alerts firing",
             "Canary alerts Prometheus is firing now (action=suspend/recover "
             "alerts are what the receiver acts on).",
@@ -724,22 +707,19 @@ def overview() -> dict[str, Any]:
             transformations=[hide_fields("Time", "Value", "__name__", "alertstate", "job", "instance")],
         ),
         Row("Spend and rounds", size=(8, 8)),
-        P(
-            "bars",
+        bars(
             "Probe tokens",
             "Tokens spent on probes per model and kind (prompt, completion), "
             "from the gateway's usage fields.",
             Q(increase("canary_probe_tokens_total", "model, kind", M), "{{model}} · {{kind}}"),
         ),
-        P(
-            "bars",
+        bars(
             "Probe cost",
             "USD spent on probes per model (the gateway's usage.cost).",
             Q(increase("canary_probe_cost_usd_total", "model", M), "{{model}}"),
             unit="currencyUSD",
         ),
-        P(
-            "stat",
+        stat(
             "Spent since exporter start",
             "USD spent on probes for the selected models since the "
             "exporter started (the counter restarts with the process).",
@@ -747,8 +727,7 @@ def overview() -> dict[str, Any]:
             unit="currencyUSD",
             options={"colorMode": "none"},
         ),
-        P(
-            "timeseries",
+        series(
             "Round age and duration",
             "Seconds since the last completed round, the last round's "
             "wall time, and the configured interval. CanaryExporterStale fires when the age exceeds three "
@@ -761,8 +740,7 @@ def overview() -> dict[str, Any]:
             unit="s",
             size=(12, 8),
         ),
-        P(
-            "bars",
+        bars(
             "Rounds completed",
             "Probe rounds completed per exporter (the counter restarts with the process).",
             Q(increase("canary_rounds_total", "instance"), "{{instance}}"),
@@ -784,8 +762,7 @@ def provider() -> dict[str, Any]:
     s = 'model="$model", provider="$provider"'
     items: list[P | Row] = [
         Row("Verdict"),
-        P(
-            "stat",
+        stat(
             "Suspension",
             "Whether the receiver holds a suspension for this provider, and in which "
             "mode (observe: would-be, still routable).",
@@ -797,8 +774,7 @@ def provider() -> dict[str, Any]:
             },
             options={"textMode": "value_and_name"},
         ),
-        P(
-            "stat",
+        stat(
             "Suspension time left",
             "Seconds until the current suspension ends (it can end earlier "
             "on two clean rounds or a manual lift).",
@@ -807,8 +783,7 @@ def provider() -> dict[str, Any]:
             defaults={"noValue": "-"},
             options={"colorMode": "none"},
         ),
-        P(
-            "stat",
+        stat(
             "Offense level",
             "Offenses within the fade window; the next suspension gets the next rung (1 d, 3 d, 7 d).",
             f"max(model_provider:canary_receiver_offense_level:max{{{s}}})",
@@ -817,23 +792,20 @@ def provider() -> dict[str, Any]:
                 "thresholds": thresholds((None, "green"), (1, "yellow"), (2, "orange"), (3, "red")),
             },
         ),
-        P(
-            "stat",
+        stat(
             "Worst failing streak",
             "The longest failing streak over the contracts; 2 asks the receiver to suspend.",
             f"max(canary_probe_failing_streak{{{s}}})",
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"), (2, "red"))},
         ),
-        P(
-            "stat",
+        stat(
             "Clean streak",
             "Consecutive rounds in which every contract that ran passed (none weak); 2 "
             "restores a suspended provider early.",
             f"max(canary_probe_clean_streak{{{s}}})",
             options={"colorMode": "none"},
         ),
-        P(
-            "stat",
+        stat(
             "Admin incident",
             "Whether an administrator excluded this provider at run time.",
             f"max(canary_receiver_incident_active{{{s}}})",
@@ -841,8 +813,7 @@ def provider() -> dict[str, Any]:
             defaults={"noValue": "none", "mappings": value_text({"1": ("excluded", "red")})},
         ),
         Row("Contracts"),
-        P(
-            "state-timeline",
+        timeline(
             "Outcome per contract",
             "The outcome of each contract in each round. Only pass "
             "and fail are evidence; every other outcome freezes the streak.",
@@ -851,8 +822,7 @@ def provider() -> dict[str, Any]:
             size=(24, 7),
             defaults={"mappings": OUTCOME_MAPPINGS},
         ),
-        P(
-            "bars",
+        bars(
             "Outcomes by reason",
             "Probes per contract, outcome and reason (a closed set; the detail is in the exporter's log).",
             Q(
@@ -861,8 +831,7 @@ def provider() -> dict[str, Any]:
             ),
             size=(12, 9),
         ),
-        P(
-            "steps",
+        steps(
             "Streaks",
             "Failing streak per contract and the provider's clean streak, in rounds.",
             [
@@ -873,8 +842,7 @@ def provider() -> dict[str, Any]:
             custom=STREAK_CUSTOM,
             defaults=STREAK_DEFAULTS,
         ),
-        P(
-            "state-timeline",
+        timeline(
             "Weak contracts (whole model)",
             "1 when the contract's positive control passed "
             "that round: its passes cannot restore this provider.",
@@ -884,8 +852,7 @@ def provider() -> dict[str, Any]:
             defaults={"mappings": WEAK_MAPPINGS},
         ),
         Row("Time to first token", size=(12, 9)),
-        P(
-            "timeseries",
+        series(
             "TTFT percentiles",
             "p50/p90/p99 and mean time from sending the request to the first "
             "visible token, over the rounds in each window.",
@@ -900,23 +867,20 @@ def provider() -> dict[str, Any]:
             unit="s",
             custom={"spanNulls": True},
         ),
-        P(
-            "bars",
+        bars(
             "TTFT timeouts",
             "TTFT probes of this provider with no visible token within the threshold, in each window (not in "
             "the percentiles or the histogram: a timed-out probe has no TTFT).",
             Q(increase("canary_probe_ttft_timeouts_total", selector=s), "timeouts"),
             size=(24, 6),
         ),
-        P(
-            "heatmap",
+        heatmap(
             "TTFT histogram",
             "TTFT probes per latency bucket over time (counts; the y axis is in seconds).",
             Q(increase("canary_probe_ttft_seconds_bucket", "le", s), "{{le}}"),
         ),
         Row("Language and encoding", size=(12, 9)),
-        P(
-            "bars",
+        bars(
             "Language outcomes by locale",
             "Language-contract probes per locale and outcome (confirmations included).",
             Q(
@@ -924,46 +888,40 @@ def provider() -> dict[str, Any]:
                 "{{locale}} {{outcome}}",
             ),
         ),
-        P(
-            "table",
+        table(
             "Language outcomes per locale",
             "Language-contract probes per locale, outcome and reason since the exporter started.",
             f"sum by (locale, outcome, reason) (canary_probe_language_outcomes_total{{{s}}})",
             transformations=[hide_fields("Time", rename={"Value": "probes"})],
         ),
         Row("Endpoint (information, not verdicts)", size=(8, 6)),
-        P(
-            "table",
+        table(
             "Endpoint info",
             "What discovery reports for this endpoint: display name and quantization.",
             f"canary_endpoint_info{{{s}}}",
             unit="none",
             transformations=[hide_fields("Time", "Value", "__name__", "job", "instance")],
         ),
-        P(
-            "steps",
+        steps(
             "Listed status",
             "The gateway's listed status for the endpoint (0 healthy, negative degraded). Information only.",
             Q(f"canary_endpoint_listed_status{{{s}}}", "listed status"),
             unit="none",
         ),
-        P(
-            "timeseries",
+        series(
             "Listed uptime (30 min)",
             "The gateway's listed 30-minute uptime for the endpoint. Information only.",
             Q(f"canary_endpoint_uptime_ratio{{{s}}}", "listed uptime"),
             unit="percentunit",
             defaults={"min": 0, "max": 1},
         ),
-        P(
-            "bars",
+        bars(
             "Tokens spent",
             "Tokens spent probing this provider, by kind.",
             Q(increase("canary_probe_tokens_total", "kind", s), "{{kind}}"),
             size=(12, 7),
         ),
-        P(
-            "bars",
+        bars(
             "Cost",
             "USD spent probing this provider (the gateway's usage.cost).",
             Q(increase("canary_probe_cost_usd_total", selector=s), "USD"),
@@ -996,8 +954,7 @@ def routability() -> dict[str, Any]:
     items: list[P | Row] = [
         Row("Catalogue"),
         *(
-            P(
-                "stat",
+            stat(
                 f"{status.capitalize()} models",
                 f"Selected models whose routability status is {status}.",
                 f'count(canary_routability_status{{{M}, status="{status}"}} == 1) or vector(0)',
@@ -1007,24 +964,21 @@ def routability() -> dict[str, Any]:
             )
             for status, colour in ROUTABILITY_COLOURS.items()
         ),
-        P(
-            "stat",
+        stat(
             "Last pass",
             "Seconds since the last completed routability pass (default schedule: daily).",
             "time() - max(canary_routability_last_pass_timestamp_seconds)",
             unit="s",
             options={"colorMode": "none"},
         ),
-        P(
-            "stat",
+        stat(
             "Pass running",
             "Whether a routability pass is running now.",
             "max(canary_routability_pass_running)",
             unit="none",
             defaults={"mappings": value_text({"0": ("idle", "green"), "1": ("running", "blue")})},
         ),
-        P(
-            "steps",
+        steps(
             "Models by status",
             "Catalogue models per routability status (all models).",
             Q("sum by (status) (canary_routability_models)", "{{status}}"),
@@ -1034,8 +988,7 @@ def routability() -> dict[str, Any]:
                 for name, colour in ROUTABILITY_COLOURS.items()
             ],
         ),
-        P(
-            "bars",
+        bars(
             "Probes by result",
             "Routability probes per resulting status. Degraded never means "
             "absent: only unavailable lets routing skip a model.",
@@ -1045,8 +998,7 @@ def routability() -> dict[str, Any]:
             ],
         ),
         Row("Models"),
-        P(
-            "table",
+        table(
             "Models",
             "Every selected model with its status, the age of its last check, consecutive "
             "non-healthy probes, and what the gateway lists (information only).",
@@ -1090,14 +1042,12 @@ def routability() -> dict[str, Any]:
                 field_override("best listed uptime", unit="percentunit"),
             ],
         ),
-        P(
-            "steps",
+        steps(
             "Most consecutive failures",
             "The ten selected models with the most consecutive non-healthy probes.",
             Q(f"topk(10, canary_routability_consecutive_failures{{{M}}} > 0)", "{{model}}"),
         ),
-        P(
-            "timeseries",
+        series(
             "Oldest checks",
             "The ten selected models whose last check is oldest.",
             Q(f"topk(10, canary_routability_last_check_age_seconds{{{M}}})", "{{model}}"),
