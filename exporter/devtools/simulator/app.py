@@ -35,7 +35,7 @@ from starlette.routing import Route
 from exporter.configkit import ConfigError
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider
-from exporter.devtools.simulator.locales import Recogniser, Texts
+from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.replies import compose, thinking
 from exporter.devtools.simulator.routing import (
     NoRoute,
@@ -104,7 +104,7 @@ class Simulator:
             ]
         )
 
-    # -- state (``FleetState``; these names are what tests and the demo read) -----------------------------
+    # -- state (``FleetState``; these names are what tests read) ---------------------------------------------
     @property
     def models(self) -> dict[str, Model]:
         return self.state.models
@@ -114,40 +114,12 @@ class Simulator:
         return self.state.profiles
 
     @property
-    def texts(self) -> Texts:
-        return self.state.texts
-
-    @property
-    def recognise(self) -> Recogniser:
-        return self.state.recognise
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.state.clock
-
-    @property
-    def max_generations(self) -> int:
-        return self.state.max_generations
-
-    @property
     def outage(self) -> bool:
         return self.state.outage
 
     @outage.setter
     def outage(self, on: bool) -> None:
         self.state.outage = on
-
-    @property
-    def requests(self) -> list[RequestRecord]:
-        return self.state.requests
-
-    def provider(self, model: Model, tag: str) -> Provider:
-        """The provider with its current (possibly patched) profile."""
-        return self.state.provider(model, tag)
-
-    def listed(self, model: Model) -> list[Provider]:
-        """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
-        return self.state.listed(model)
 
     def _authorized(self, request: Request, secret: str | None) -> bool:
         return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret))
@@ -181,7 +153,7 @@ class Simulator:
         wanted = {p for p in request.query_params.get("supported_parameters", "").split(",") if p}
         data = []
         for model in self.models.values():  # removed catalogue models stay listed: a stale catalogue
-            listed = self.listed(model) if model.removal is None else []
+            listed = self.state.listed(model) if model.removal is None else []
             if wanted and not any(wanted <= set(p.supported_parameters) for p in listed):
                 continue
             data.append(wire.model_entry(model, listed or list(model.providers)))
@@ -194,7 +166,7 @@ class Simulator:
         if model is None or model.removal == "model_not_found":
             return JSONResponse(wire.plain_error(404, "Resource not found"), status_code=404)
         has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
-        listed = [] if model.removal is not None else self.listed(model)
+        listed = [] if model.removal is not None else self.state.listed(model)
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
     async def list_providers(self, request: Request) -> Response:
@@ -226,7 +198,7 @@ class Simulator:
     async def chat(self, request: Request) -> Response:
         loop = asyncio.get_running_loop()
         t0 = loop.time()
-        arrived = self.clock()
+        arrived = self.state.clock()
         if self.outage:
             return self._outage_response()
         refused = self._key_refusal(request)
@@ -263,7 +235,7 @@ class Simulator:
             finish(gateway_error.status, None)
             return JSONResponse(gateway_error.body, status_code=gateway_error.status)
         assert model is not None
-        route = resolve(model, self.listed(model), prefs, body, self.state.rng)
+        route = resolve(model, self.state.listed(model), prefs, body, self.state.rng)
         if isinstance(route, NoRoute):
             finish(route.status, None)
             return JSONResponse(route.body, status_code=route.status)
@@ -277,7 +249,7 @@ class Simulator:
         profile = provider.profile
         if plan.timeout:
             finish(None, provider)
-            return Timed(hang(t0, provider, stream, model_id, int(self.clock())))
+            return Timed(hang(t0, provider, stream, model_id, int(self.state.clock())))
         if plan.error_status is not None:
             finish(plan.error_status, provider)
             body_json, headers = wire.upstream_error(plan.error_status, provider, model.id)
@@ -287,7 +259,9 @@ class Simulator:
             return JSONResponse(wire.refusal_error(provider), status_code=400)
         finish(200, provider)
         thought = thinking(profile.reasoning, body, understood.locale)
-        reply = compose(understood, plan, self.texts, rng, max_tokens_of(body), thought, style=profile.style)
+        reply = compose(
+            understood, plan, self.state.texts, rng, max_tokens_of(body), thought, style=profile.style
+        )
         call = Call(
             gen_id=wire.generation_id(int(arrived), self.state.rng),
             created=int(arrived),
@@ -319,7 +293,9 @@ class Simulator:
         return None
 
     def _served(self, call: Call, streamed: bool, usage: Mapping[str, Any]) -> None:
-        self.state.remember_generation(call.gen_id, generation_record(call, self.clock(), streamed, usage))
+        self.state.remember_generation(
+            call.gen_id, generation_record(call, self.state.clock(), streamed, usage)
+        )
 
     # -- control -----------------------------------------------------------------------------------------
     def _control_denied(self, request: Request) -> Response | None:
@@ -332,7 +308,7 @@ class Simulator:
         if (denied := self._control_denied(request)) is not None:
             return denied
         model = request.query_params.get("model")
-        return JSONResponse([r.to_json() for r in self.requests if model is None or r.model == model])
+        return JSONResponse([r.to_json() for r in self.state.requests if model is None or r.model == model])
 
     async def sim_outage(self, request: Request) -> Response:
         if (denied := self._control_denied(request)) is not None:
