@@ -363,37 +363,8 @@ WINDOW_OPTIONS = ("1m", "5m", "10m", "30m", "1h", "2h", "6h", "12h", "1d")
 DEFAULT_EXPORTER_URL = "http://127.0.0.1:9464"
 
 
-def window_variable() -> dict[str, Any]:
-    """The rate/increase window: at least two probe rounds (lower it for the demo's 10-second rounds)."""
-    options = [
-        {"text": option, "value": option, "selected": option == DEFAULT_WINDOW} for option in WINDOW_OPTIONS
-    ]
-    return _fixed_variable(
-        "window",
-        "Window (>= 2 rounds)",
-        "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
-        "custom",
-        ",".join(WINDOW_OPTIONS),
-        DEFAULT_WINDOW,
-        options,
-    )
-
-
-def exporter_url_variable() -> dict[str, Any]:
-    """The exporter's base URL, for links to its evidence endpoint."""
-    return _fixed_variable(
-        "exporter_url",
-        "Exporter URL",
-        "Base URL of the exporter; the evidence links open $exporter_url/v1/evidence.",
-        "textbox",
-        DEFAULT_EXPORTER_URL,
-        DEFAULT_EXPORTER_URL,
-        [{"text": DEFAULT_EXPORTER_URL, "value": DEFAULT_EXPORTER_URL, "selected": True}],
-    )
-
-
-def _fixed_variable(
-    name: str, label: str, description: str, kind: str, query: str, current: str, options: list[Any]
+def fixed_variable(
+    name: str, label: str, description: str, kind: str, values: Sequence[str], current: str
 ) -> dict[str, Any]:
     """A variable whose values are written in the dashboard (custom list or textbox), not queried."""
     return {
@@ -401,13 +372,33 @@ def _fixed_variable(
         "label": label,
         "description": description,
         "type": kind,
-        "query": query,
+        "query": ",".join(values),
         "current": {"text": current, "value": current, "selected": True},
-        "options": options,
+        "options": [{"text": value, "value": value, "selected": value == current} for value in values],
         "hide": 0,
         "includeAll": False,
         "multi": False,
     }
+
+
+# The rate/increase window: at least two probe rounds (lower it for the demo's 10-second rounds).
+WINDOW_VARIABLE = fixed_variable(
+    "window",
+    "Window (>= 2 rounds)",
+    "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
+    "custom",
+    WINDOW_OPTIONS,
+    DEFAULT_WINDOW,
+)
+# The exporter's base URL, for links to its evidence endpoint.
+EXPORTER_URL_VARIABLE = fixed_variable(
+    "exporter_url",
+    "Exporter URL",
+    "Base URL of the exporter; the evidence links open $exporter_url/v1/evidence.",
+    "textbox",
+    [DEFAULT_EXPORTER_URL],
+    DEFAULT_EXPORTER_URL,
+)
 
 
 def query_variable(name: str, label: str, query: str, *, multi: bool) -> dict[str, Any]:
@@ -482,7 +473,7 @@ def dashboard(
             },
             *links,
         ],
-        "templating": {"list": [datasource_variable(), *variables, window_variable()]},
+        "templating": {"list": [datasource_variable(), *variables, WINDOW_VARIABLE]},
         "panels": _layout(items),
     }
 
@@ -942,7 +933,7 @@ def provider() -> dict[str, Any]:
                 'label_values(canary_endpoint_info{model="$model"}, provider)',
                 multi=False,
             ),
-            exporter_url_variable(),
+            EXPORTER_URL_VARIABLE,
         ],
         items,
         links=[evidence_link()],
