@@ -34,7 +34,7 @@ from starlette.routing import Route
 
 from exporter.configkit import ConfigError
 from exporter.devtools.simulator import wire
-from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider
+from exporter.devtools.simulator.fleet import Fleet, Model, Provider
 from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.replies import compose, thinking
 from exporter.devtools.simulator.routing import (
@@ -108,10 +108,6 @@ class Simulator:
     @property
     def models(self) -> dict[str, Model]:
         return self.state.models
-
-    @property
-    def profiles(self) -> dict[tuple[str, str], FaultProfile]:
-        return self.state.profiles
 
     @property
     def outage(self) -> bool:
@@ -326,7 +322,7 @@ class Simulator:
             return denied
         model_id = f"{request.path_params['author']}/{request.path_params['slug']}"
         tag = request.path_params["tag"]
-        if (model_id, tag) not in self.profiles:
+        if (model_id, tag) not in self.state.profiles:
             message = f"No provider {tag} for model {model_id}"
             return JSONResponse(wire.plain_error(404, message), status_code=404)
         body = await _json_object(request)

@@ -72,9 +72,6 @@ class FleetState:
         self.clock = clock
         catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
         self.models: dict[str, Model] = {m.id: m for m in (*fleet.models, *catalogue)}
-        self.profiles: dict[tuple[str, str], FaultProfile] = {
-            (m.id, p.tag): p.profile for m in self.models.values() for p in m.providers
-        }
         self._providers: dict[tuple[str, str], Provider] = {
             (m.id, p.tag): p for m in self.models.values() for p in m.providers
         }
@@ -87,6 +84,11 @@ class FleetState:
         self._outages = 0
 
     # -- providers ---------------------------------------------------------------------------------------
+    @property
+    def profiles(self) -> dict[tuple[str, str], FaultProfile]:
+        """Every provider's current (possibly patched) profile by (model id, tag)."""
+        return {key: provider.profile for key, provider in self._providers.items()}
+
     def provider(self, model: Model, tag: str) -> Provider:
         """The provider with its current (possibly patched) profile."""
         return self._providers[(model.id, tag)]
@@ -104,9 +106,9 @@ class FleetState:
 
     def patch(self, model_id: str, tag: str, knobs: Mapping[str, Any], *, replace_all: bool) -> FaultProfile:
         """Apply a profile patch (``ConfigError`` when it is invalid); the provider must exist."""
-        profile = patch_profile(self.profiles[(model_id, tag)], knobs, replace_all=replace_all)
-        self.profiles[(model_id, tag)] = profile
-        self._providers[(model_id, tag)] = replace(self._providers[(model_id, tag)], profile=profile)
+        provider = self._providers[(model_id, tag)]
+        profile = patch_profile(provider.profile, knobs, replace_all=replace_all)
+        self._providers[(model_id, tag)] = replace(provider, profile=profile)
         return profile
 
     def plan(
@@ -176,7 +178,7 @@ class FleetState:
                         "name": p.display_name,
                         "listed": p.tag in listed_tags[model.id],
                         "requests": self._numbers[(model.id, p.tag)],
-                        "profile": plain(self.profiles[(model.id, p.tag)]),
+                        "profile": plain(self._providers[(model.id, p.tag)].profile),
                     }
                     for p in model.providers
                 ],
