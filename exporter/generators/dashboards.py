@@ -21,7 +21,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,8 @@ class Kind:
     colour: str = "palette-classic"
     fmt: str = "time_series"  # the targets' format: time_series | table | heatmap
     size: tuple[int, int] = (12, 8)  # width, height in grid units, unless the row or the panel says
+    unit: str = "short"  # unless the panel says
+    defaults: dict[str, Any] = field(default_factory=dict)  # extra fieldConfig.defaults
 
 
 @dataclass(frozen=True)
@@ -90,10 +92,10 @@ class P:
     title: str
     description: str
     queries: str | Q | Sequence[str | Q]  # one query, or several (targets A, B, ...)
-    unit: str = "short"
+    unit: str | None = None  # None: the kind's
     size: tuple[int, int] | None = None
     custom: dict[str, Any] = field(default_factory=dict)  # added to the kind's fieldConfig.defaults.custom
-    defaults: dict[str, Any] = field(default_factory=dict)  # extra fieldConfig.defaults
+    defaults: dict[str, Any] = field(default_factory=dict)  # added to the kind's fieldConfig.defaults
     options: dict[str, Any] = field(default_factory=dict)
     overrides: Sequence[dict[str, Any]] = ()
     transformations: Sequence[dict[str, Any]] = ()
@@ -176,9 +178,6 @@ def hide_fields(*names: str, rename: dict[str, str] | None = None) -> dict[str, 
 
 OUTCOME_MAPPINGS = value_text({str(code): (name, colour) for name, code, colour in OUTCOME_CODES})
 WEAK_MAPPINGS = value_text({"0": ("strong", "green"), "1": ("weak", "orange")})
-# A failing streak as steps, with the suspension threshold (2 rounds) as a dashed line.
-STREAK_CUSTOM = {"thresholdsStyle": {"mode": "dashed"}}
-STREAK_DEFAULTS = {"thresholds": thresholds((None, "transparent"), (2, "red")), "min": 0, "decimals": 0}
 
 TIMESERIES_OPTIONS: dict[str, Any] = {
     "legend": {
@@ -233,6 +232,7 @@ KINDS: dict[str, Kind] = {
         },
         {"fillOpacity": 80, "lineWidth": 0},
         colour="thresholds",
+        unit="none",
     ),
     "bargauge": Kind(
         "bargauge",
@@ -257,11 +257,22 @@ KINDS: dict[str, Kind] = {
         fmt="heatmap",
     ),
 }
+KINDS |= {
+    # A failing streak as steps, with the suspension threshold (2 rounds) as a dashed line.
+    "streaks": replace(
+        KINDS["steps"],
+        custom={**KINDS["steps"].custom, "thresholdsStyle": {"mode": "dashed"}},
+        defaults={"thresholds": thresholds((None, "transparent"), (2, "red")), "min": 0, "decimals": 0},
+    ),
+    "outcomes": replace(KINDS["state-timeline"], defaults={"mappings": OUTCOME_MAPPINGS}),
+    "weakness": replace(KINDS["state-timeline"], defaults={"mappings": WEAK_MAPPINGS}),
+}
 
 # One constructor per kind: ``bars("Title", "What it shows.", Q(...))`` is ``P("bars", "Title", ...)``.
 series, bars, steps = partial(P, "timeseries"), partial(P, "bars"), partial(P, "steps")
-stat, table, timeline = partial(P, "stat"), partial(P, "table"), partial(P, "state-timeline")
+stat, table = partial(P, "stat"), partial(P, "table")
 gauge, heatmap = partial(P, "bargauge"), partial(P, "heatmap")
+streaks, outcomes, weakness = partial(P, "streaks"), partial(P, "outcomes"), partial(P, "weakness")
 
 
 def _targets(panel: P, kind: Kind) -> list[dict[str, Any]]:
@@ -284,10 +295,11 @@ def _targets(panel: P, kind: Kind) -> list[dict[str, Any]]:
 
 def _panel(item: P, kind: Kind, n: int, grid: dict[str, int]) -> dict[str, Any]:
     defaults: dict[str, Any] = {
-        "unit": item.unit,
+        "unit": item.unit or kind.unit,
         "color": {"mode": kind.colour},
         "thresholds": thresholds((None, "green")),
         "mappings": [],
+        **kind.defaults,
         **item.defaults,
     }
     if custom := {**kind.custom, **item.custom}:
@@ -558,15 +570,13 @@ def overview() -> dict[str, Any]:
             options={"textMode": "name", "colorMode": "none"},
         ),
         Row("Contract health"),
-        timeline(
+        outcomes(
             "Last outcome per provider and contract",
             "The outcome of each contract in each "
             "round, per provider. Only pass and fail are evidence; transport, unavailable, config, "
             "inconclusive, skipped and pin_violation freeze the streaks.",
             Q(outcome_code_expr(M, "model, provider, contract"), "{{provider}} · {{contract}} ({{model}})"),
-            unit="none",
             size=(24, 14),
-            defaults={"mappings": OUTCOME_MAPPINGS},
         ),
         table(
             "Failing now",
@@ -576,7 +586,7 @@ def overview() -> dict[str, Any]:
             transformations=[hide_fields("Time", rename={"Value": "failing rounds"})],
             overrides=[field_override("provider", links=[drilldown_link()])],
         ),
-        steps(
+        streaks(
             "Failing streaks",
             "Consecutive failing rounds per (model, provider, contract). The "
             "suspension alert fires at 2 (dashed line).",
@@ -585,16 +595,12 @@ def overview() -> dict[str, Any]:
                 "{{provider}} · {{contract}} ({{model}})",
             ),
             size=(12, 9),
-            custom=STREAK_CUSTOM,
-            defaults=STREAK_DEFAULTS,
         ),
-        timeline(
+        weakness(
             "Weak probes",
             "1 when the contract's positive control passed that round "
             "(model-wide): the contract's passes prove nothing until the control fails again.",
             Q(f"model_contract:canary_probe_weak:max{{{M}}}", "{{contract}} ({{model}})"),
-            unit="none",
-            defaults={"mappings": WEAK_MAPPINGS},
         ),
         bars(
             "Discovery failures",
@@ -804,14 +810,12 @@ def provider() -> dict[str, Any]:
             defaults={"noValue": "none", "mappings": value_text({"1": ("excluded", "red")})},
         ),
         Row("Contracts"),
-        timeline(
+        outcomes(
             "Outcome per contract",
             "The outcome of each contract in each round. Only pass "
             "and fail are evidence; every other outcome freezes the streak.",
             Q(outcome_code_expr(s, "contract"), "{{contract}}"),
-            unit="none",
             size=(24, 7),
-            defaults={"mappings": OUTCOME_MAPPINGS},
         ),
         bars(
             "Outcomes by reason",
@@ -822,7 +826,7 @@ def provider() -> dict[str, Any]:
             ),
             size=(12, 9),
         ),
-        steps(
+        streaks(
             "Streaks",
             "Failing streak per contract and the provider's clean streak, in rounds.",
             [
@@ -830,17 +834,13 @@ def provider() -> dict[str, Any]:
                 Q(f"max(canary_probe_clean_streak{{{s}}})", "clean"),
             ],
             size=(12, 9),
-            custom=STREAK_CUSTOM,
-            defaults=STREAK_DEFAULTS,
         ),
-        timeline(
+        weakness(
             "Weak contracts (whole model)",
             "1 when the contract's positive control passed "
             "that round: its passes cannot restore this provider.",
             Q('max by (contract) (model_contract:canary_probe_weak:max{model="$model"})', "{{contract}}"),
-            unit="none",
             size=(24, 5),
-            defaults={"mappings": WEAK_MAPPINGS},
         ),
         Row("Time to first token", size=(12, 9)),
         series(
