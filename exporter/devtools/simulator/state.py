@@ -14,7 +14,7 @@ Example::
 from __future__ import annotations
 
 import random
-from collections import OrderedDict, defaultdict, deque
+from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
@@ -185,10 +185,7 @@ class FleetState:
             }
             for model in self.fleet.models
         ]
-        catalogue: dict[str, int] = defaultdict(int)
-        for model in self.models.values():
-            if model.behaviour is not None:
-                catalogue[model.behaviour] += 1
+        catalogue = Counter(model.behaviour for model in self.models.values() if model.behaviour is not None)
         return {
             "seed": self.fleet.seed,
             "outage": self.outage,
