@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.applications import Starlette
@@ -57,6 +57,7 @@ from exporter.devtools.simulator.writing import (
 from exporter.web.auth import bearer_ok, token_bytes
 
 MAX_BODY_BYTES = 1 << 20
+Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _wants_metadata(request: Request) -> bool:
@@ -88,19 +89,24 @@ class Simulator:
         (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones)."""
         self.state = FleetState(fleet, texts, clock, max_generations)
         self.fleet = fleet
+        gateway, control = self._gateway, self._control
         self.app = Starlette(
             routes=[
-                Route("/api/v1/models", self.list_models, methods=["GET"]),
-                Route("/api/v1/models/{author}/{slug}/endpoints", self.list_endpoints, methods=["GET"]),
-                Route("/api/v1/providers", self.list_providers, methods=["GET"]),
-                Route("/api/v1/chat/completions", self.chat, methods=["POST"]),
-                Route("/api/v1/generation", self.generation, methods=["GET"]),
-                Route("/_sim/requests", self.sim_requests, methods=["GET"]),
+                Route("/api/v1/models", gateway(self.list_models), methods=["GET"]),
                 Route(
-                    "/_sim/providers/{author}/{slug}/{tag:path}", self.sim_patch_provider, methods=["POST"]
+                    "/api/v1/models/{author}/{slug}/endpoints", gateway(self.list_endpoints), methods=["GET"]
                 ),
-                Route("/_sim/outage", self.sim_outage, methods=["POST"]),
-                Route("/_sim/fleet", self.sim_fleet, methods=["GET"]),
+                Route("/api/v1/providers", gateway(self.list_providers), methods=["GET"]),
+                Route("/api/v1/chat/completions", gateway(self.chat), methods=["POST"]),
+                Route("/api/v1/generation", gateway(self.generation), methods=["GET"]),
+                Route("/_sim/requests", control(self.sim_requests), methods=["GET"]),
+                Route(
+                    "/_sim/providers/{author}/{slug}/{tag:path}",
+                    control(self.sim_patch_provider),
+                    methods=["POST"],
+                ),
+                Route("/_sim/outage", control(self.sim_outage), methods=["POST"]),
+                Route("/_sim/fleet", control(self.sim_fleet), methods=["GET"]),
             ]
         )
 
@@ -138,14 +144,30 @@ class Simulator:
             return JSONResponse(wire.unauthorized(), status_code=401)
         return None
 
-    def _outage_response(self) -> JSONResponse:
-        body, headers = wire.outage_error(self.state.next_outage_status())
-        return JSONResponse(body, status_code=body["error"]["code"], headers=headers)
+    def _gateway(self, handler: Handler) -> Handler:
+        """A gateway route: while the outage switch is on, the gateway itself fails (502/503 in turn)."""
+
+        async def route(request: Request) -> Response:
+            if not self.outage:
+                return await handler(request)
+            body, headers = wire.outage_error(self.state.next_outage_status())
+            return JSONResponse(body, status_code=body["error"]["code"], headers=headers)
+
+        return route
+
+    def _control(self, handler: Handler) -> Handler:
+        """A ``/_sim`` route: only with the fleet's ``control_token`` (when it has one)."""
+
+        async def route(request: Request) -> Response:
+            token = self.fleet.control_token.value if self.fleet.control_token is not None else None
+            if self._authorized(request, token):
+                return await handler(request)
+            return JSONResponse(wire.plain_error(401, "A valid control token is required"), status_code=401)
+
+        return route
 
     # -- discovery ---------------------------------------------------------------------------------------
     async def list_models(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
         wanted = {p for p in request.query_params.get("supported_parameters", "").split(",") if p}
         data = []
         for model in self.models.values():  # removed catalogue models stay listed: a stale catalogue
@@ -156,8 +178,6 @@ class Simulator:
         return JSONResponse({"data": data})
 
     async def list_endpoints(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
         model = self.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
         if model is None or model.removal == "model_not_found":
             return JSONResponse(wire.plain_error(404, "Resource not found"), status_code=404)
@@ -166,8 +186,6 @@ class Simulator:
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
     async def list_providers(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
         seen: dict[str, str] = {}
         for model in self.models.values():
             for provider in model.providers:
@@ -177,10 +195,7 @@ class Simulator:
         )
 
     async def generation(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
-        refused = self._key_refusal(request)
-        if refused is not None:
+        if (refused := self._key_refusal(request)) is not None:
             return refused
         gen_id = request.query_params.get("id")
         if not gen_id:
@@ -195,10 +210,7 @@ class Simulator:
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         arrived = self.state.clock()
-        if self.outage:
-            return self._outage_response()
-        refused = self._key_refusal(request)
-        if refused is not None:
+        if (refused := self._key_refusal(request)) is not None:
             return refused
         raw = await request.body()
         if len(raw) > MAX_BODY_BYTES:
@@ -294,21 +306,11 @@ class Simulator:
         )
 
     # -- control -----------------------------------------------------------------------------------------
-    def _control_denied(self, request: Request) -> Response | None:
-        token = self.fleet.control_token.value if self.fleet.control_token is not None else None
-        if self._authorized(request, token):
-            return None
-        return JSONResponse(wire.plain_error(401, "A valid control token is required"), status_code=401)
-
     async def sim_requests(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         model = request.query_params.get("model")
         return JSONResponse([r.to_json() for r in self.state.requests if model is None or r.model == model])
 
     async def sim_outage(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         body = await _json_object(request)
         if body is None or not isinstance(body.get("on"), bool):
             return JSONResponse(
@@ -318,8 +320,6 @@ class Simulator:
         return JSONResponse({"outage": self.outage})
 
     async def sim_patch_provider(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         model_id = f"{request.path_params['author']}/{request.path_params['slug']}"
         tag = request.path_params["tag"]
         if (model_id, tag) not in self.state.profiles:
@@ -340,8 +340,6 @@ class Simulator:
         return JSONResponse({"model": model_id, "tag": tag, "profile": plain(profile)})
 
     async def sim_fleet(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         return JSONResponse(self.state.summary())
 
 
