@@ -95,7 +95,7 @@ class _Pipeline:
 
         timings = Timings()
         self.alertmanager = None
-        alertmanagers: list[str] = []
+        targets = {"canary-exporter": exporter_addr}
         if receiver_url is not None:
             self.alertmanager = stack.enter_context(
                 AlertmanagerProcess(
@@ -105,19 +105,15 @@ class _Pipeline:
                     timings=timings,
                 )
             )
-            alertmanagers.append(self.alertmanager.address)
-        targets = {"canary-exporter": exporter_addr}
-        if receiver_url is not None:
             targets["canary-receiver"] = receiver_url.removeprefix("http://")
-        if self.alertmanager is not None:
             targets["alertmanager"] = self.alertmanager.address
+        # Prometheus's start waits until it has discovered every Alertmanager (alerts before are lost).
+        alertmanagers = [targets["alertmanager"]] if self.alertmanager is not None else []
         self.prometheus = stack.enter_context(
             PrometheusProcess(
                 workdir / "prometheus", targets=targets, alertmanagers=alertmanagers, timings=timings
             )
         )
-        if alertmanagers:
-            self.prometheus.wait_for_alertmanagers()
 
     def firing_actions(self) -> set[tuple[str, str, str]]:
         """(action, model, provider) of every firing alert that asks the receiver to act."""

@@ -21,7 +21,8 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ ROUTABILITY_COLOURS = {"healthy": "green", "degraded": "orange", "unavailable": 
 
 @dataclass(frozen=True)
 class Q:
-    """One Prometheus query of a panel.
+    """One Prometheus query of a panel (a table panel's queries are instant, every other panel's a range).
 
     Example::
 
@@ -60,56 +61,52 @@ class Q:
 
     expr: str
     legend: str = ""
-    instant: bool = False
-    fmt: str = "time_series"  # time_series | table | heatmap
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What every panel of one kind shares: its Grafana type, field defaults, options, target format, size."""
+
+    type: str
+    options: dict[str, Any]
+    custom: dict[str, Any] = field(default_factory=dict)  # fieldConfig.defaults.custom
+    colour: str = "palette-classic"
+    fmt: str = "time_series"  # the targets' format: time_series | table | heatmap
+    size: tuple[int, int] = (12, 8)  # width, height in grid units, unless the row or the panel says
+    unit: str = "short"  # unless the panel says
+    defaults: dict[str, Any] = field(default_factory=dict)  # extra fieldConfig.defaults
 
 
 @dataclass(frozen=True)
 class P:
-    """One panel: kind, title, what it shows (description), its unit, queries and size (grid units)."""
+    """One panel: its kind (a key of ``KINDS``), title, what it shows, queries, unit and what differs.
+
+    ``size`` is (width, height) in grid units; without it, the row's size, else the kind's.
+
+    Example::
+
+        stat("Providers", "Endpoints discovered.", "sum(canary_model_providers)")
+    """
 
     kind: str
     title: str
     description: str
-    unit: str
-    queries: Q | Sequence[Q]  # one query, or several (targets A, B, ...)
-    w: int = 12
-    h: int = 8
-    custom: dict[str, Any] = field(default_factory=dict)  # fieldConfig.defaults.custom
-    defaults: dict[str, Any] = field(default_factory=dict)  # extra fieldConfig.defaults
+    queries: str | Q | Sequence[str | Q]  # one query, or several (targets A, B, ...)
+    unit: str | None = None  # None: the kind's
+    size: tuple[int, int] | None = None
+    custom: dict[str, Any] = field(default_factory=dict)  # added to the kind's fieldConfig.defaults.custom
+    defaults: dict[str, Any] = field(default_factory=dict)  # added to the kind's fieldConfig.defaults
     options: dict[str, Any] = field(default_factory=dict)
     overrides: Sequence[dict[str, Any]] = ()
     transformations: Sequence[dict[str, Any]] = ()
-    interval: str | None = None
-
-
-def stat(
-    title: str,
-    description: str,
-    unit: str,
-    query: Q,
-    *,
-    w: int = 4,
-    h: int = 4,
-    defaults: dict[str, Any] | None = None,
-    options: dict[str, Any] | None = None,
-) -> P:
-    """A single-value tile (4x4 unless told): one query, coloured by ``defaults``' thresholds if any.
-
-    Example::
-
-        stat("Providers", "Endpoints discovered.", "short", Q("sum(canary_model_providers)"))
-    """
-    return P(
-        "stat", title, description, unit, query, w=w, h=h, defaults=defaults or {}, options=options or {}
-    )
 
 
 @dataclass(frozen=True)
 class Row:
-    """A collapsible group of panels (it queries nothing, so it has no unit)."""
+    """A collapsible group of panels (it queries nothing, so has no unit); ``size``: its panels' default."""
 
     title: str
+    size: tuple[int, int] | None = None
 
 
 def outcome_code_expr(selector: str, by: str) -> str:
@@ -131,15 +128,27 @@ def outcome_code_expr(selector: str, by: str) -> str:
     return f"max by ({by}) (\n  {body}\n)"
 
 
-def outcome_mappings() -> list[dict[str, Any]]:
+def increase(metric: str, by: str = "", selector: str = "") -> str:
+    """The sum (by ``by``, if given) of a counter's increase over the ``$window``.
+
+    Example::
+
+        >>> increase("canary_rounds_total", "instance")
+        'sum by (instance) (increase(canary_rounds_total[$window]))'
+    """
+    series = f"{metric}{{{selector}}}" if selector else metric
+    return f"{f'sum by ({by}) ' if by else 'sum'}(increase({series}[$window]))"
+
+
+def ttft_quantiles(selector: str) -> list[Q]:
+    """p50, p90 and p99 of the time to first token over the series ``selector`` picks."""
     return [
-        {
-            "type": "value",
-            "options": {
-                str(code): {"text": name, "color": colour, "index": i}
-                for i, (name, code, colour) in enumerate(OUTCOME_CODES)
-            },
-        }
+        Q(
+            f"histogram_quantile({q}, sum by (le) "
+            f"(rate(canary_probe_ttft_seconds_bucket{{{selector}}}[$window])))",
+            f"p{round(q * 100)}",
+        )
+        for q in (0.5, 0.9, 0.99)
     ]
 
 
@@ -167,6 +176,9 @@ def hide_fields(*names: str, rename: dict[str, str] | None = None) -> dict[str, 
     }
 
 
+OUTCOME_MAPPINGS = value_text({str(code): (name, colour) for name, code, colour in OUTCOME_CODES})
+WEAK_MAPPINGS = value_text({"0": ("strong", "green"), "1": ("weak", "orange")})
+
 TIMESERIES_OPTIONS: dict[str, Any] = {
     "legend": {
         "displayMode": "table",
@@ -176,124 +188,166 @@ TIMESERIES_OPTIONS: dict[str, Any] = {
     },
     "tooltip": {"mode": "multi", "sort": "desc"},
 }
-BARS: dict[str, Any] = {
-    "drawStyle": "bars",
-    "fillOpacity": 60,
-    "lineWidth": 1,
-    "stacking": {"mode": "normal"},
+REDUCE_LAST = {"calcs": ["lastNotNull"], "fields": "", "values": False}
+KINDS: dict[str, Kind] = {
+    "timeseries": Kind("timeseries", TIMESERIES_OPTIONS),
+    "bars": Kind(
+        "timeseries",
+        TIMESERIES_OPTIONS,
+        {"drawStyle": "bars", "fillOpacity": 60, "lineWidth": 1, "stacking": {"mode": "normal"}},
+    ),
+    "steps": Kind(
+        "timeseries",
+        TIMESERIES_OPTIONS,
+        {"drawStyle": "line", "lineInterpolation": "stepAfter", "fillOpacity": 10},
+    ),
+    "stat": Kind(
+        "stat",
+        {
+            "reduceOptions": REDUCE_LAST,
+            "colorMode": "background",
+            "graphMode": "none",
+            "textMode": "auto",
+            "justifyMode": "auto",
+            "orientation": "auto",
+        },
+        colour="thresholds",
+        size=(4, 4),
+    ),
+    "table": Kind(
+        "table",
+        {"showHeader": True, "cellHeight": "sm", "footer": {"show": False}},
+        {"align": "auto", "cellOptions": {"type": "auto"}},
+        fmt="table",
+    ),
+    "state-timeline": Kind(
+        "state-timeline",
+        {
+            "showValue": "auto",
+            "mergeValues": True,
+            "alignValue": "center",
+            "rowHeight": 0.85,
+            "legend": {"displayMode": "list", "placement": "bottom", "showLegend": True},
+            "tooltip": {"mode": "single", "sort": "none"},
+        },
+        {"fillOpacity": 80, "lineWidth": 0},
+        colour="thresholds",
+        unit="none",
+    ),
+    "bargauge": Kind(
+        "bargauge",
+        {
+            "displayMode": "gradient",
+            "orientation": "horizontal",
+            "showUnfilled": True,
+            "reduceOptions": REDUCE_LAST,
+        },
+    ),
+    "heatmap": Kind(
+        "heatmap",
+        {
+            "calculate": False,
+            "cellGap": 1,
+            "color": {"mode": "scheme", "scheme": "Oranges", "exponent": 0.5, "steps": 64},
+            "yAxis": {"unit": "s", "axisPlacement": "left"},
+            "rowsFrame": {"layout": "auto"},
+            "tooltip": {"show": True, "yHistogram": True},
+            "legend": {"show": True},
+        },
+        fmt="heatmap",
+    ),
 }
-STEPS: dict[str, Any] = {"drawStyle": "line", "lineInterpolation": "stepAfter", "fillOpacity": 10}
-STAT_OPTIONS: dict[str, Any] = {
-    "reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False},
-    "colorMode": "background",
-    "graphMode": "none",
-    "textMode": "auto",
-    "justifyMode": "auto",
-    "orientation": "auto",
+KINDS |= {
+    # A failing streak as steps, with the suspension threshold (2 rounds) as a dashed line.
+    "streaks": replace(
+        KINDS["steps"],
+        custom={**KINDS["steps"].custom, "thresholdsStyle": {"mode": "dashed"}},
+        defaults={"thresholds": thresholds((None, "transparent"), (2, "red")), "min": 0, "decimals": 0},
+    ),
+    "outcomes": replace(KINDS["state-timeline"], defaults={"mappings": OUTCOME_MAPPINGS}),
+    "weakness": replace(KINDS["state-timeline"], defaults={"mappings": WEAK_MAPPINGS}),
 }
-TABLE_OPTIONS: dict[str, Any] = {"showHeader": True, "cellHeight": "sm", "footer": {"show": False}}
-STATE_OPTIONS: dict[str, Any] = {
-    "showValue": "auto",
-    "mergeValues": True,
-    "alignValue": "center",
-    "rowHeight": 0.85,
-    "legend": {"displayMode": "list", "placement": "bottom", "showLegend": True},
-    "tooltip": {"mode": "single", "sort": "none"},
-}
-DEFAULT_OPTIONS = {
-    "timeseries": TIMESERIES_OPTIONS,
-    "stat": STAT_OPTIONS,
-    "table": TABLE_OPTIONS,
-    "state-timeline": STATE_OPTIONS,
-    "bargauge": {
-        "displayMode": "gradient",
-        "orientation": "horizontal",
-        "showUnfilled": True,
-        "reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False},
-    },
-    "heatmap": {
-        "calculate": False,
-        "cellGap": 1,
-        "color": {"mode": "scheme", "scheme": "Oranges", "exponent": 0.5, "steps": 64},
-        "yAxis": {"unit": "s", "axisPlacement": "left"},
-        "rowsFrame": {"layout": "auto"},
-        "tooltip": {"show": True, "yHistogram": True},
-        "legend": {"show": True},
-    },
-}
-STATE_CUSTOM = {"fillOpacity": 80, "lineWidth": 0}
+
+# One constructor per kind: ``bars("Title", "What it shows.", Q(...))`` is ``P("bars", "Title", ...)``.
+series, bars, steps = partial(P, "timeseries"), partial(P, "bars"), partial(P, "steps")
+stat, table = partial(P, "stat"), partial(P, "table")
+gauge, heatmap = partial(P, "bargauge"), partial(P, "heatmap")
+streaks, outcomes, weakness = partial(P, "streaks"), partial(P, "outcomes"), partial(P, "weakness")
 
 
-def _queries(panel: P) -> Sequence[Q]:
-    return [panel.queries] if isinstance(panel.queries, Q) else panel.queries
+def _targets(panel: P, kind: Kind) -> list[dict[str, Any]]:
+    queries = [panel.queries] if isinstance(panel.queries, str | Q) else panel.queries
+    instant = kind.fmt == "table"
+    return [
+        {
+            "refId": chr(ord("A") + i),
+            "datasource": DS,
+            "editorMode": "code",
+            "expr": q.expr if isinstance(q, Q) else q,
+            "legendFormat": (q.legend if isinstance(q, Q) else "") or "__auto",
+            "range": not instant,
+            "instant": instant,
+            "format": kind.fmt,
+        }
+        for i, q in enumerate(queries)
+    ]
 
 
-def _target(q: Q, ref: str) -> dict[str, Any]:
-    target: dict[str, Any] = {
-        "refId": ref,
-        "datasource": DS,
-        "editorMode": "code",
-        "expr": q.expr,
-        "legendFormat": q.legend or "__auto",
-        "range": not q.instant,
-        "instant": q.instant,
-        "format": q.fmt,
+def _panel(item: P, kind: Kind, n: int, grid: dict[str, int]) -> dict[str, Any]:
+    defaults: dict[str, Any] = {
+        "unit": item.unit or kind.unit,
+        "color": {"mode": kind.colour},
+        "thresholds": thresholds((None, "green")),
+        "mappings": [],
+        **kind.defaults,
+        **item.defaults,
     }
-    return target
+    if custom := {**kind.custom, **item.custom}:
+        defaults["custom"] = custom
+    panel: dict[str, Any] = {
+        "id": n,
+        "type": kind.type,
+        "title": item.title,
+        "description": item.description,
+        "datasource": DS,
+        "gridPos": grid,
+        "fieldConfig": {"defaults": defaults, "overrides": list(item.overrides)},
+        "options": {**kind.options, **item.options},
+        "targets": _targets(item, kind),
+    }
+    if item.transformations:
+        panel["transformations"] = list(item.transformations)
+    return panel
 
 
 def _layout(items: Iterable[P | Row]) -> list[dict[str, Any]]:
     """Flow panels left to right, 24 grid units per line; a row starts a new line."""
     panels: list[dict[str, Any]] = []
     x = y = line_h = 0
+    row_size: tuple[int, int] | None = None
     for n, item in enumerate(items, start=1):
         if isinstance(item, Row):
             y += line_h
+            grid = {"x": 0, "y": y, "w": 24, "h": 1}
             panels.append(
                 {
                     "id": n,
                     "type": "row",
                     "title": item.title,
                     "collapsed": False,
-                    "gridPos": {"x": 0, "y": y, "w": 24, "h": 1},
+                    "gridPos": grid,
                     "panels": [],
                 }
             )
-            x, line_h, y = 0, 0, y + 1
+            x, line_h, y, row_size = 0, 0, y + 1, item.size
             continue
-        if x + item.w > 24:
+        kind = KINDS[item.kind]
+        w, h = item.size or row_size or kind.size
+        if x + w > 24:
             x, y, line_h = 0, y + line_h, 0
-        defaults: dict[str, Any] = {
-            "unit": item.unit,
-            "color": {"mode": "thresholds" if item.kind in ("stat", "state-timeline") else "palette-classic"},
-            "thresholds": thresholds((None, "green")),
-            "mappings": [],
-            **item.defaults,
-        }
-        custom: dict[str, Any] = dict(STATE_CUSTOM) if item.kind == "state-timeline" else {}
-        if item.kind == "table":
-            custom = {"align": "auto", "cellOptions": {"type": "auto"}}
-        custom.update(item.custom)
-        if custom:
-            defaults["custom"] = custom
-        panel: dict[str, Any] = {
-            "id": n,
-            "type": item.kind,
-            "title": item.title,
-            "description": item.description,
-            "datasource": DS,
-            "gridPos": {"x": x, "y": y, "w": item.w, "h": item.h},
-            "fieldConfig": {"defaults": defaults, "overrides": list(item.overrides)},
-            "options": {**DEFAULT_OPTIONS.get(item.kind, {}), **item.options},
-            "targets": [_target(q, chr(ord("A") + i)) for i, q in enumerate(_queries(item))],
-        }
-        if item.transformations:
-            panel["transformations"] = list(item.transformations)
-        if item.interval:
-            panel["interval"] = item.interval
-        panels.append(panel)
-        x += item.w
-        line_h = max(line_h, item.h)
+        panels.append(_panel(item, kind, n, {"x": x, "y": y, "w": w, "h": h}))
+        x += w
+        line_h = max(line_h, h)
     return panels
 
 
@@ -321,37 +375,8 @@ WINDOW_OPTIONS = ("1m", "5m", "10m", "30m", "1h", "2h", "6h", "12h", "1d")
 DEFAULT_EXPORTER_URL = "http://127.0.0.1:9464"
 
 
-def window_variable() -> dict[str, Any]:
-    """The rate/increase window: at least two probe rounds (lower it for the demo's 10-second rounds)."""
-    options = [
-        {"text": option, "value": option, "selected": option == DEFAULT_WINDOW} for option in WINDOW_OPTIONS
-    ]
-    return _fixed_variable(
-        "window",
-        "Window (>= 2 rounds)",
-        "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
-        "custom",
-        ",".join(WINDOW_OPTIONS),
-        DEFAULT_WINDOW,
-        options,
-    )
-
-
-def exporter_url_variable() -> dict[str, Any]:
-    """The exporter's base URL, for links to its evidence endpoint."""
-    return _fixed_variable(
-        "exporter_url",
-        "Exporter URL",
-        "Base URL of the exporter; the evidence links open $exporter_url/v1/evidence.",
-        "textbox",
-        DEFAULT_EXPORTER_URL,
-        DEFAULT_EXPORTER_URL,
-        [{"text": DEFAULT_EXPORTER_URL, "value": DEFAULT_EXPORTER_URL, "selected": True}],
-    )
-
-
-def _fixed_variable(
-    name: str, label: str, description: str, kind: str, query: str, current: str, options: list[Any]
+def fixed_variable(
+    name: str, label: str, description: str, kind: str, values: Sequence[str], current: str
 ) -> dict[str, Any]:
     """A variable whose values are written in the dashboard (custom list or textbox), not queried."""
     return {
@@ -359,13 +384,33 @@ def _fixed_variable(
         "label": label,
         "description": description,
         "type": kind,
-        "query": query,
+        "query": ",".join(values),
         "current": {"text": current, "value": current, "selected": True},
-        "options": options,
+        "options": [{"text": value, "value": value, "selected": value == current} for value in values],
         "hide": 0,
         "includeAll": False,
         "multi": False,
     }
+
+
+# The rate/increase window: at least two probe rounds (lower it for the demo's 10-second rounds).
+WINDOW_VARIABLE = fixed_variable(
+    "window",
+    "Window (>= 2 rounds)",
+    "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
+    "custom",
+    WINDOW_OPTIONS,
+    DEFAULT_WINDOW,
+)
+# The exporter's base URL, for links to its evidence endpoint.
+EXPORTER_URL_VARIABLE = fixed_variable(
+    "exporter_url",
+    "Exporter URL",
+    "Base URL of the exporter; the evidence links open $exporter_url/v1/evidence.",
+    "textbox",
+    [DEFAULT_EXPORTER_URL],
+    DEFAULT_EXPORTER_URL,
+)
 
 
 def query_variable(name: str, label: str, query: str, *, multi: bool) -> dict[str, Any]:
@@ -440,7 +485,7 @@ def dashboard(
             },
             *links,
         ],
-        "templating": {"list": [datasource_variable(), *variables, window_variable()]},
+        "templating": {"list": [datasource_variable(), *variables, WINDOW_VARIABLE]},
         "panels": _layout(items),
     }
 
@@ -487,344 +532,216 @@ def overview() -> dict[str, Any]:
             "Providers discovered",
             "Endpoints discovered for the selected models in the last "
             "successful discovery (canary_model_providers).",
-            "short",
-            Q(f"sum(canary_model_providers{{{M}}})"),
+            f"sum(canary_model_providers{{{M}}})",
         ),
         stat(
             "Failing routes",
             "(model, provider) pairs whose worst contract has failed at least one "
             "round in a row. Two rounds in a row ask the receiver for a suspension.",
-            "short",
-            Q(f"count(model_provider:canary_probe_failing_streak:max{{{M}}} >= 1) or vector(0)"),
+            f"count(model_provider:canary_probe_failing_streak:max{{{M}}} >= 1) or vector(0)",
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
         stat(
             "Suspended (enforce)",
             "Providers the receiver currently excludes from routing (mode=enforce).",
-            "short",
-            Q(f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="enforce"}}) or vector(0)'),
+            f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="enforce"}}) or vector(0)',
             defaults={"thresholds": thresholds((None, "green"), (1, "red"))},
         ),
         stat(
             "Would-be suspensions (observe)",
             "Suspensions the receiver recorded in observe mode: "
             "what enforce mode would have excluded. Measure these before switching to enforce.",
-            "short",
-            Q(f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="observe"}}) or vector(0)'),
+            f'sum(model_mode:canary_receiver_suspension_active:sum{{{M}, mode="observe"}}) or vector(0)',
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
         stat(
             "Weak contracts",
             "(model, contract) pairs whose positive control passed this round: their "
             "passes are not evidence and cannot restore a suspended provider.",
-            "short",
-            Q(f"count(model_contract:canary_probe_weak:max{{{M}}} == 1) or vector(0)"),
+            f"count(model_contract:canary_probe_weak:max{{{M}}} == 1) or vector(0)",
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"))},
         ),
         stat(
             "Receiver mode",
             "The receiver's configured mode: observe records would-be suspensions, "
             "enforce excludes providers.",
-            "none",
             Q("canary_receiver_mode == 1", "{{mode}}"),
+            unit="none",
             options={"textMode": "name", "colorMode": "none"},
         ),
         Row("Contract health"),
-        P(
-            "state-timeline",
+        outcomes(
             "Last outcome per provider and contract",
             "The outcome of each contract in each "
             "round, per provider. Only pass and fail are evidence; transport, unavailable, config, "
             "inconclusive, skipped and pin_violation freeze the streaks.",
-            "none",
             Q(outcome_code_expr(M, "model, provider, contract"), "{{provider}} · {{contract}} ({{model}})"),
-            w=24,
-            h=14,
-            defaults={"mappings": outcome_mappings()},
+            size=(24, 14),
         ),
-        P(
-            "table",
+        table(
             "Failing now",
             "Contracts with a failing streak of at least one round. Click a row for the provider drill-down.",
-            "short",
-            Q(
-                f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
-                instant=True,
-                fmt="table",
-            ),
-            w=12,
-            h=9,
+            f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
+            size=(12, 9),
             transformations=[hide_fields("Time", rename={"Value": "failing rounds"})],
             overrides=[field_override("provider", links=[drilldown_link()])],
         ),
-        P(
-            "timeseries",
+        streaks(
             "Failing streaks",
             "Consecutive failing rounds per (model, provider, contract). The "
             "suspension alert fires at 2 (dashed line).",
-            "short",
             Q(
                 f"max by (model, provider, contract) (canary_probe_failing_streak{{{M}}}) > 0",
                 "{{provider}} · {{contract}} ({{model}})",
             ),
-            w=12,
-            h=9,
-            custom={**STEPS, "thresholdsStyle": {"mode": "dashed"}},
-            defaults={"thresholds": thresholds((None, "transparent"), (2, "red")), "min": 0, "decimals": 0},
+            size=(12, 9),
         ),
-        P(
-            "state-timeline",
+        weakness(
             "Weak probes",
             "1 when the contract's positive control passed that round "
             "(model-wide): the contract's passes prove nothing until the control fails again.",
-            "none",
             Q(f"model_contract:canary_probe_weak:max{{{M}}}", "{{contract}} ({{model}})"),
-            w=12,
-            h=8,
-            defaults={"mappings": value_text({"0": ("strong", "green"), "1": ("weak", "orange")})},
         ),
-        P(
-            "timeseries",
+        bars(
             "Discovery failures",
             "Endpoint-list failures per model; the previous list is "
             "reused and no verdict is drawn from them.",
-            "short",
-            Q(
-                f"sum by (model) (increase(canary_discovery_failures_total{{{M}}}[$window]))"
-                + ZERO_PER_MODEL,
-                "{{model}}",
-            ),
-            w=12,
-            h=8,
-            custom=BARS,
+            Q(increase("canary_discovery_failures_total", "model", M) + ZERO_PER_MODEL, "{{model}}"),
         ),
-        Row("Time to first token"),
-        P(
-            "timeseries",
+        Row("Time to first token", size=(12, 9)),
+        series(
             "TTFT p90 per provider",
             "90th percentile of the time to the first visible token, "
             "per provider, over the rounds in each window (one TTFT probe per provider per round).",
-            "s",
             Q(
                 "histogram_quantile(0.9, sum by (le, model, provider) "
                 f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$window])))",
                 "{{provider}} ({{model}})",
             ),
-            w=12,
-            h=9,
+            unit="s",
             custom={"spanNulls": True},
         ),
-        P(
-            "timeseries",
+        series(
             "TTFT percentiles, selected models",
             "p50, p90 and p99 of the time to first token over every selected provider.",
-            "s",
-            [
-                Q(
-                    f"histogram_quantile({q}, sum by (le) "
-                    f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$window])))",
-                    f"p{round(q * 100)}",
-                )
-                for q in (0.5, 0.9, 0.99)
-            ],
-            w=12,
-            h=9,
+            ttft_quantiles(M),
+            unit="s",
             custom={"spanNulls": True},
         ),
-        P(
-            "timeseries",
+        bars(
             "TTFT timeouts per provider",
             "TTFT probes with no visible token within the threshold, per provider, in each window. They have "
             "no TTFT, so they are not in the percentiles: the slowest hosts show here.",
-            "short",
-            Q(
-                f"sum by (model, provider) (increase(canary_probe_ttft_timeouts_total{{{M}}}[$window]))",
-                "{{provider}} ({{model}})",
-            ),
-            w=24,
-            h=7,
-            custom=BARS,
+            Q(increase("canary_probe_ttft_timeouts_total", "model, provider", M), "{{provider}} ({{model}})"),
+            size=(24, 7),
         ),
-        Row("Suspensions and the ignore list"),
-        P(
-            "timeseries",
+        Row("Suspensions and the ignore list", size=(8, 8)),
+        steps(
             "Suspensions over time",
             "Active suspensions per model and mode (observe: would-be suspensions that exclude nothing).",
-            "short",
             Q(f"model_mode:canary_receiver_suspension_active:sum{{{M}}}", "{{model}} ({{mode}})"),
-            w=12,
-            h=8,
-            custom=STEPS,
+            size=(12, 8),
             defaults={"min": 0, "decimals": 0},
         ),
-        P(
-            "table",
+        table(
             "Current suspensions",
             "Every active suspension with the time left. Click a row for the provider drill-down.",
-            "s",
-            Q(
-                f"model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{M}}}",
-                instant=True,
-                fmt="table",
-            ),
-            w=12,
-            h=8,
+            f"model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{M}}}",
+            unit="s",
+            size=(12, 8),
             transformations=[hide_fields("Time", "__name__", rename={"Value": "remaining"})],
             overrides=[field_override("provider", links=[drilldown_link()])],
         ),
-        P(
-            "bargauge",
+        gauge(
             "Ignored providers per layer",
             "Entries in the ignore list the receiver serves to "
             "routers, per model and layer (builtin, incident, suspension).",
-            "short",
             Q(f"sum by (model, layer) (canary_receiver_ignored_providers{{{M}}})", "{{model}} · {{layer}}"),
-            w=8,
-            h=8,
         ),
-        P(
-            "table",
+        table(
             "Current ignore list (runtime layers)",
             "Providers excluded now by an admin incident or an enforced suspension. Built-in exclusions "
             "are counted in 'Ignored providers per layer' and listed by GET /v1/ignore?model=M.",
-            "none",
-            Q(
-                "label_replace(max by (model, provider) "
-                f'(canary_receiver_suspension_active{{{M}, mode="enforce"}}) == 1, '
-                '"layer", "suspension", "", "")\nor\nlabel_replace(max by (model, provider) '
-                f'(canary_receiver_incident_active{{{M}}}) == 1, "layer", "incident", "", "")',
-                instant=True,
-                fmt="table",
-            ),
-            w=8,
-            h=8,
+            "label_replace(max by (model, provider) "
+            f'(canary_receiver_suspension_active{{{M}, mode="enforce"}}) == 1, '
+            '"layer", "suspension", "", "")\nor\nlabel_replace(max by (model, provider) '
+            f'(canary_receiver_incident_active{{{M}}}) == 1, "layer", "incident", "", "")',
+            unit="none",
             transformations=[hide_fields("Time", "Value")],
         ),
-        P(
-            "bargauge",
+        gauge(
             "Offense level",
             "Offenses within the fade window per provider: the next suspension "
             "gets the next rung of the ladder (1 d, 3 d, 7 d).",
-            "short",
             Q(f"model_provider:canary_receiver_offense_level:max{{{M}}} > 0", "{{provider}} ({{model}})"),
-            w=8,
-            h=8,
             defaults={"thresholds": thresholds((None, "yellow"), (2, "orange"), (3, "red"))},
         ),
-        P(
-            "timeseries",
+        bars(
             "Capacity-floor blocks",
             "Suspensions the receiver refused because fewer routable "
             "providers than the floor would remain; a person must decide.",
-            "short",
-            Q(
-                f"sum by (model) (increase(canary_receiver_floor_blocks_total{{{M}}}[$window]))"
-                + ZERO_PER_MODEL,
-                "{{model}}",
-            ),
-            w=8,
-            h=8,
-            custom=BARS,
+            Q(increase("canary_receiver_floor_blocks_total", "model", M) + ZERO_PER_MODEL, "{{model}}"),
         ),
-        P(
-            "timeseries",
+        bars(
             "Receiver decisions",
             "Decisions the receiver recorded, by kind (all models).",
-            "short",
-            Q(
-                "sum by (kind) (increase(canary_receiver_decisions_total[$window])) > 0",
-                "{{kind}}",
-            ),
-            w=8,
-            h=8,
-            custom=BARS,
+            Q(increase("canary_receiver_decisions_total", "kind") + " > 0", "{{kind}}"),
         ),
-        P(
-            "timeseries",
+        series(
             "Webhook deliveries",
             "Alertmanager/Grafana deliveries to the receiver, by result. "
             "Repeats are normal: the receiver is idempotent.",
-            "reqps",
-            Q(
-                "sum by (result) (rate(canary_receiver_webhook_requests_total[$window]))",
-                "{{result}}",
-            ),
-            w=8,
-            h=8,
+            Q("sum by (result) (rate(canary_receiver_webhook_requests_total[$window]))", "{{result}}"),
+            unit="reqps",
         ),
-        P(
-            "table",
+        table(
             "Canary alerts firing",
             "Canary alerts Prometheus is firing now (action=suspend/recover "
             "alerts are what the receiver acts on).",
-            "none",
-            Q('ALERTS{alertname=~"Canary.*", alertstate="firing"}', instant=True, fmt="table"),
-            w=24,
-            h=7,
+            'ALERTS{alertname=~"Canary.*", alertstate="firing"}',
+            unit="none",
+            size=(24, 7),
             transformations=[hide_fields("Time", "Value", "__name__", "alertstate", "job", "instance")],
         ),
-        Row("Spend and rounds"),
-        P(
-            "timeseries",
+        Row("Spend and rounds", size=(8, 8)),
+        bars(
             "Probe tokens",
             "Tokens spent on probes per model and kind (prompt, completion), "
             "from the gateway's usage fields.",
-            "short",
-            Q(
-                f"sum by (model, kind) (increase(canary_probe_tokens_total{{{M}}}[$window]))",
-                "{{model}} · {{kind}}",
-            ),
-            w=8,
-            h=8,
-            custom=BARS,
+            Q(increase("canary_probe_tokens_total", "model, kind", M), "{{model}} · {{kind}}"),
         ),
-        P(
-            "timeseries",
+        bars(
             "Probe cost",
             "USD spent on probes per model (the gateway's usage.cost).",
-            "currencyUSD",
-            Q(
-                f"sum by (model) (increase(canary_probe_cost_usd_total{{{M}}}[$window]))",
-                "{{model}}",
-            ),
-            w=8,
-            h=8,
-            custom=BARS,
+            Q(increase("canary_probe_cost_usd_total", "model", M), "{{model}}"),
+            unit="currencyUSD",
         ),
         stat(
             "Spent since exporter start",
             "USD spent on probes for the selected models since the "
             "exporter started (the counter restarts with the process).",
-            "currencyUSD",
-            Q(f"sum(canary_probe_cost_usd_total{{{M}}})"),
-            w=8,
-            h=8,
+            f"sum(canary_probe_cost_usd_total{{{M}}})",
+            unit="currencyUSD",
             options={"colorMode": "none"},
         ),
-        P(
-            "timeseries",
+        series(
             "Round age and duration",
             "Seconds since the last completed round, the last round's "
             "wall time, and the configured interval. CanaryExporterStale fires when the age exceeds three "
             "intervals.",
-            "s",
             [
                 Q("time() - max(canary_round_last_completed_timestamp_seconds)", "age of last round"),
                 Q("max(canary_round_duration_seconds)", "last round duration"),
                 Q("max(canary_round_interval_seconds)", "round interval"),
             ],
-            w=12,
-            h=8,
+            unit="s",
+            size=(12, 8),
         ),
-        P(
-            "timeseries",
+        bars(
             "Rounds completed",
             "Probe rounds completed per exporter (the counter restarts with the process).",
-            "short",
-            Q("sum by (instance) (increase(canary_rounds_total[$window]))", "{{instance}}"),
-            w=12,
-            h=8,
-            custom=BARS,
+            Q(increase("canary_rounds_total", "instance"), "{{instance}}"),
+            size=(12, 8),
         ),
     ]
     return dashboard(
@@ -846,8 +763,8 @@ def provider() -> dict[str, Any]:
             "Suspension",
             "Whether the receiver holds a suspension for this provider, and in which "
             "mode (observe: would-be, still routable).",
-            "none",
             Q(f"max by (mode) (canary_receiver_suspension_active{{{s}}})", "{{mode}}"),
+            unit="none",
             defaults={
                 "noValue": "not suspended",
                 "mappings": value_text({"1": ("suspended", "red"), "0": ("not suspended", "green")}),
@@ -858,16 +775,15 @@ def provider() -> dict[str, Any]:
             "Suspension time left",
             "Seconds until the current suspension ends (it can end earlier "
             "on two clean rounds or a manual lift).",
-            "s",
-            Q(f"max(model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{s}}})"),
+            f"max(model_provider_mode:canary_receiver_suspension_remaining_seconds:max{{{s}}})",
+            unit="s",
             defaults={"noValue": "-"},
             options={"colorMode": "none"},
         ),
         stat(
             "Offense level",
             "Offenses within the fade window; the next suspension gets the next rung (1 d, 3 d, 7 d).",
-            "short",
-            Q(f"max(model_provider:canary_receiver_offense_level:max{{{s}}})"),
+            f"max(model_provider:canary_receiver_offense_level:max{{{s}}})",
             defaults={
                 "noValue": "0",
                 "thresholds": thresholds((None, "green"), (1, "yellow"), (2, "orange"), (3, "red")),
@@ -876,205 +792,132 @@ def provider() -> dict[str, Any]:
         stat(
             "Worst failing streak",
             "The longest failing streak over the contracts; 2 asks the receiver to suspend.",
-            "short",
-            Q(f"max(canary_probe_failing_streak{{{s}}})"),
+            f"max(canary_probe_failing_streak{{{s}}})",
             defaults={"thresholds": thresholds((None, "green"), (1, "orange"), (2, "red"))},
         ),
         stat(
             "Clean streak",
             "Consecutive rounds in which every contract that ran passed (none weak); 2 "
             "restores a suspended provider early.",
-            "short",
-            Q(f"max(canary_probe_clean_streak{{{s}}})"),
+            f"max(canary_probe_clean_streak{{{s}}})",
             options={"colorMode": "none"},
         ),
         stat(
             "Admin incident",
             "Whether an administrator excluded this provider at run time.",
-            "none",
-            Q(f"max(canary_receiver_incident_active{{{s}}})"),
+            f"max(canary_receiver_incident_active{{{s}}})",
+            unit="none",
             defaults={"noValue": "none", "mappings": value_text({"1": ("excluded", "red")})},
         ),
         Row("Contracts"),
-        P(
-            "state-timeline",
+        outcomes(
             "Outcome per contract",
             "The outcome of each contract in each round. Only pass "
             "and fail are evidence; every other outcome freezes the streak.",
-            "none",
             Q(outcome_code_expr(s, "contract"), "{{contract}}"),
-            w=24,
-            h=7,
-            defaults={"mappings": outcome_mappings()},
+            size=(24, 7),
         ),
-        P(
-            "timeseries",
+        bars(
             "Outcomes by reason",
             "Probes per contract, outcome and reason (a closed set; the detail is in the exporter's log).",
-            "short",
             Q(
-                f"sum by (contract, outcome, reason) "
-                f"(increase(canary_probe_outcomes_total{{{s}}}[$window])) > 0",
+                increase("canary_probe_outcomes_total", "contract, outcome, reason", s) + " > 0",
                 "{{contract}} {{outcome}} ({{reason}})",
             ),
-            w=12,
-            h=9,
-            custom=BARS,
+            size=(12, 9),
         ),
-        P(
-            "timeseries",
+        streaks(
             "Streaks",
             "Failing streak per contract and the provider's clean streak, in rounds.",
-            "short",
             [
                 Q(f"max by (contract) (canary_probe_failing_streak{{{s}}})", "failing · {{contract}}"),
                 Q(f"max(canary_probe_clean_streak{{{s}}})", "clean"),
             ],
-            w=12,
-            h=9,
-            custom={**STEPS, "thresholdsStyle": {"mode": "dashed"}},
-            defaults={"thresholds": thresholds((None, "transparent"), (2, "red")), "min": 0, "decimals": 0},
+            size=(12, 9),
         ),
-        P(
-            "state-timeline",
+        weakness(
             "Weak contracts (whole model)",
             "1 when the contract's positive control passed "
             "that round: its passes cannot restore this provider.",
-            "none",
             Q('max by (contract) (model_contract:canary_probe_weak:max{model="$model"})', "{{contract}}"),
-            w=24,
-            h=5,
-            defaults={"mappings": value_text({"0": ("strong", "green"), "1": ("weak", "orange")})},
+            size=(24, 5),
         ),
-        Row("Time to first token"),
-        P(
-            "timeseries",
+        Row("Time to first token", size=(12, 9)),
+        series(
             "TTFT percentiles",
             "p50/p90/p99 and mean time from sending the request to the first "
             "visible token, over the rounds in each window.",
-            "s",
             [
-                *(
-                    Q(
-                        f"histogram_quantile({q}, sum by (le) "
-                        f"(rate(canary_probe_ttft_seconds_bucket{{{s}}}[$window])))",
-                        f"p{round(q * 100)}",
-                    )
-                    for q in (0.5, 0.9, 0.99)
-                ),
+                *ttft_quantiles(s),
                 Q(
                     f"sum(rate(canary_probe_ttft_seconds_sum{{{s}}}[$window])) / "
                     f"sum(rate(canary_probe_ttft_seconds_count{{{s}}}[$window]))",
                     "mean",
                 ),
             ],
-            w=12,
-            h=9,
+            unit="s",
             custom={"spanNulls": True},
         ),
-        P(
-            "timeseries",
+        bars(
             "TTFT timeouts",
             "TTFT probes of this provider with no visible token within the threshold, in each window (not in "
             "the percentiles or the histogram: a timed-out probe has no TTFT).",
-            "short",
-            Q(f"sum(increase(canary_probe_ttft_timeouts_total{{{s}}}[$window]))", "timeouts"),
-            w=24,
-            h=6,
-            custom=BARS,
+            Q(increase("canary_probe_ttft_timeouts_total", selector=s), "timeouts"),
+            size=(24, 6),
         ),
-        P(
-            "heatmap",
+        heatmap(
             "TTFT histogram",
             "TTFT probes per latency bucket over time (counts; the y axis is in seconds).",
-            "short",
-            Q(
-                f"sum by (le) (increase(canary_probe_ttft_seconds_bucket{{{s}}}[$window]))",
-                "{{le}}",
-                fmt="heatmap",
-            ),
-            w=12,
-            h=9,
+            Q(increase("canary_probe_ttft_seconds_bucket", "le", s), "{{le}}"),
         ),
-        Row("Language and encoding"),
-        P(
-            "timeseries",
+        Row("Language and encoding", size=(12, 9)),
+        bars(
             "Language outcomes by locale",
             "Language-contract probes per locale and outcome (confirmations included).",
-            "short",
             Q(
-                f"sum by (locale, outcome) "
-                f"(increase(canary_probe_language_outcomes_total{{{s}}}[$window])) > 0",
+                increase("canary_probe_language_outcomes_total", "locale, outcome", s) + " > 0",
                 "{{locale}} {{outcome}}",
             ),
-            w=12,
-            h=9,
-            custom=BARS,
         ),
-        P(
-            "table",
+        table(
             "Language outcomes per locale",
             "Language-contract probes per locale, outcome and reason since the exporter started.",
-            "short",
-            Q(
-                f"sum by (locale, outcome, reason) (canary_probe_language_outcomes_total{{{s}}})",
-                instant=True,
-                fmt="table",
-            ),
-            w=12,
-            h=9,
+            f"sum by (locale, outcome, reason) (canary_probe_language_outcomes_total{{{s}}})",
             transformations=[hide_fields("Time", rename={"Value": "probes"})],
         ),
-        Row("Endpoint (information, not verdicts)"),
-        P(
-            "table",
+        Row("Endpoint (information, not verdicts)", size=(8, 6)),
+        table(
             "Endpoint info",
             "What discovery reports for this endpoint: display name and quantization.",
-            "none",
-            Q(f"canary_endpoint_info{{{s}}}", instant=True, fmt="table"),
-            w=8,
-            h=6,
+            f"canary_endpoint_info{{{s}}}",
+            unit="none",
             transformations=[hide_fields("Time", "Value", "__name__", "job", "instance")],
         ),
-        P(
-            "timeseries",
+        steps(
             "Listed status",
             "The gateway's listed status for the endpoint (0 healthy, negative degraded). Information only.",
-            "none",
             Q(f"canary_endpoint_listed_status{{{s}}}", "listed status"),
-            w=8,
-            h=6,
-            custom=STEPS,
+            unit="none",
         ),
-        P(
-            "timeseries",
+        series(
             "Listed uptime (30 min)",
             "The gateway's listed 30-minute uptime for the endpoint. Information only.",
-            "percentunit",
             Q(f"canary_endpoint_uptime_ratio{{{s}}}", "listed uptime"),
-            w=8,
-            h=6,
+            unit="percentunit",
             defaults={"min": 0, "max": 1},
         ),
-        P(
-            "timeseries",
+        bars(
             "Tokens spent",
             "Tokens spent probing this provider, by kind.",
-            "short",
-            Q(f"sum by (kind) (increase(canary_probe_tokens_total{{{s}}}[$window]))", "{{kind}}"),
-            w=12,
-            h=7,
-            custom=BARS,
+            Q(increase("canary_probe_tokens_total", "kind", s), "{{kind}}"),
+            size=(12, 7),
         ),
-        P(
-            "timeseries",
+        bars(
             "Cost",
             "USD spent probing this provider (the gateway's usage.cost).",
-            "currencyUSD",
-            Q(f"sum(increase(canary_probe_cost_usd_total{{{s}}}[$window]))", "USD"),
-            w=12,
-            h=7,
-            custom=BARS,
+            Q(increase("canary_probe_cost_usd_total", selector=s), "USD"),
+            unit="currencyUSD",
+            size=(12, 7),
         ),
     ]
     return dashboard(
@@ -1090,7 +933,7 @@ def provider() -> dict[str, Any]:
                 'label_values(canary_endpoint_info{model="$model"}, provider)',
                 multi=False,
             ),
-            exporter_url_variable(),
+            EXPORTER_URL_VARIABLE,
         ],
         items,
         links=[evidence_link()],
@@ -1099,23 +942,13 @@ def provider() -> dict[str, Any]:
 
 def routability() -> dict[str, Any]:
     """Catalogue-wide routability: counts by status, the per-model table, probes by result."""
-    status_mapping = [
-        {
-            "type": "value",
-            "options": {
-                name: {"text": name, "color": colour, "index": i}
-                for i, (name, colour) in enumerate(ROUTABILITY_COLOURS.items())
-            },
-        }
-    ]
     items: list[P | Row] = [
         Row("Catalogue"),
         *(
             stat(
                 f"{status.capitalize()} models",
                 f"Selected models whose routability status is {status}.",
-                "short",
-                Q(f'count(canary_routability_status{{{M}, status="{status}"}} == 1) or vector(0)'),
+                f'count(canary_routability_status{{{M}, status="{status}"}} == 1) or vector(0)',
                 defaults={
                     "thresholds": thresholds((None, "green"), *([(1, colour)] if status != "healthy" else []))
                 },
@@ -1125,85 +958,55 @@ def routability() -> dict[str, Any]:
         stat(
             "Last pass",
             "Seconds since the last completed routability pass (default schedule: daily).",
-            "s",
-            Q("time() - max(canary_routability_last_pass_timestamp_seconds)"),
+            "time() - max(canary_routability_last_pass_timestamp_seconds)",
+            unit="s",
             options={"colorMode": "none"},
         ),
         stat(
             "Pass running",
             "Whether a routability pass is running now.",
-            "none",
-            Q("max(canary_routability_pass_running)"),
+            "max(canary_routability_pass_running)",
+            unit="none",
             defaults={"mappings": value_text({"0": ("idle", "green"), "1": ("running", "blue")})},
         ),
-        P(
-            "timeseries",
+        steps(
             "Models by status",
             "Catalogue models per routability status (all models).",
-            "short",
             Q("sum by (status) (canary_routability_models)", "{{status}}"),
-            w=12,
-            h=8,
-            custom={**STEPS, "stacking": {"mode": "normal"}},
+            custom={"stacking": {"mode": "normal"}},
             overrides=[
                 field_override(name, color={"mode": "fixed", "fixedColor": colour})
                 for name, colour in ROUTABILITY_COLOURS.items()
             ],
         ),
-        P(
-            "timeseries",
+        bars(
             "Probes by result",
             "Routability probes per resulting status. Degraded never means "
             "absent: only unavailable lets routing skip a model.",
-            "short",
             [
-                Q(
-                    "sum by (result) (increase(canary_routability_probes_total[$window]))",
-                    "{{result}}",
-                ),
-                Q("sum(increase(canary_routability_skipped_total[$window]))", "skipped (no route)"),
+                Q(increase("canary_routability_probes_total", "result"), "{{result}}"),
+                Q(increase("canary_routability_skipped_total"), "skipped (no route)"),
             ],
-            w=12,
-            h=8,
-            custom=BARS,
         ),
         Row("Models"),
-        P(
-            "table",
+        table(
             "Models",
             "Every selected model with its status, the age of its last check, consecutive "
             "non-healthy probes, and what the gateway lists (information only).",
-            "short",
             [
-                Q(
-                    f"max by (model, status) (canary_routability_status{{{M}}} == 1)",
-                    instant=True,
-                    fmt="table",
-                ),
-                Q(
-                    f"max by (model) (canary_routability_last_check_age_seconds{{{M}}})",
-                    instant=True,
-                    fmt="table",
-                ),
-                Q(
-                    f"max by (model) (canary_routability_consecutive_failures{{{M}}})",
-                    instant=True,
-                    fmt="table",
-                ),
-                Q(f"max by (model) (canary_routability_listed_endpoints{{{M}}})", instant=True, fmt="table"),
-                Q(
-                    f"max by (model) (canary_routability_listed_healthy_endpoints{{{M}}})",
-                    instant=True,
-                    fmt="table",
-                ),
-                Q(
-                    f"max by (model) (canary_routability_listed_uptime_ratio{{{M}}})",
-                    instant=True,
-                    fmt="table",
+                f"max by (model, status) (canary_routability_status{{{M}}} == 1)",
+                *(
+                    f"max by (model) (canary_routability_{name}{{{M}}})"
+                    for name in (
+                        "last_check_age_seconds",
+                        "consecutive_failures",
+                        "listed_endpoints",
+                        "listed_healthy_endpoints",
+                        "listed_uptime_ratio",
+                    )
                 ),
             ],
-            w=24,
-            h=14,
+            size=(24, 14),
             transformations=[
                 {"id": "merge", "options": {}},
                 hide_fields(
@@ -1220,30 +1023,26 @@ def routability() -> dict[str, Any]:
             ],
             overrides=[
                 field_override(
-                    "status", mappings=status_mapping, **{"custom.cellOptions": {"type": "color-background"}}
+                    "status",
+                    mappings=value_text(
+                        {name: (name, colour) for name, colour in ROUTABILITY_COLOURS.items()}
+                    ),
+                    **{"custom.cellOptions": {"type": "color-background"}},
                 ),
                 field_override("last check age", unit="s"),
                 field_override("best listed uptime", unit="percentunit"),
             ],
         ),
-        P(
-            "timeseries",
+        steps(
             "Most consecutive failures",
             "The ten selected models with the most consecutive non-healthy probes.",
-            "short",
             Q(f"topk(10, canary_routability_consecutive_failures{{{M}}} > 0)", "{{model}}"),
-            w=12,
-            h=8,
-            custom=STEPS,
         ),
-        P(
-            "timeseries",
+        series(
             "Oldest checks",
             "The ten selected models whose last check is oldest.",
-            "s",
             Q(f"topk(10, canary_routability_last_check_age_seconds{{{M}}})", "{{model}}"),
-            w=12,
-            h=8,
+            unit="s",
         ),
     ]
     return dashboard(

@@ -23,12 +23,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from exporter.generators.rulefile import (
     AlertingRule,
     RuleFileError,
     RuleGroup,
+    dump_yaml,
     inline_recorded,
     load_rule_groups,
     recording_exprs,
@@ -185,18 +184,6 @@ def provisioning_document(
     }
 
 
-class _Dumper(yaml.SafeDumper):
-    """Multi-line strings (PromQL) as literal blocks, so the file stays readable in review."""
-
-
-def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _represent_str)
-
-
 def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> str:
     """The provisioning file's text, header comment included (deterministic for the same inputs).
 
@@ -224,9 +211,7 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
         "# docs/alerting.md):",
         *(f"#   - {item}" for item in dropped),
     ]
-    body = yaml.dump(
-        provisioning_document(groups, datasource_uid), Dumper=_Dumper, sort_keys=False, width=4096
-    )
+    body = dump_yaml(provisioning_document(groups, datasource_uid))
     return "\n".join(header) + "\n" + body
 
 

@@ -174,3 +174,27 @@ def _inline_code(
         return "(" + _inline(recordings[name], recordings, (*stack, name)) + ")"
 
     return pattern.sub(replace, code)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings (PromQL, templates) as literal blocks, so rendered files stay reviewable."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _represent_str)
+
+
+def dump_yaml(document: Mapping[str, Any]) -> str:
+    """A generated YAML document: keys in insertion order, long lines kept, multi-line strings as blocks.
+
+    Example::
+
+        >>> print(dump_yaml({"alert": "CanaryExporterDown", "for": "5m"}), end="")
+        alert: CanaryExporterDown
+        for: 5m
+    """
+    return yaml.dump(dict(document), Dumper=_Dumper, sort_keys=False, width=4096, allow_unicode=True)

@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from exporter.generators.rulefile import RuleFileError
+from exporter.generators.rulefile import RuleFileError, dump_yaml
 from exporter.paths import REPO_ROOT
 
 DEFAULT_RULES = REPO_ROOT / "rules" / "canary.rules.yml"
@@ -318,20 +318,8 @@ def _without_name(labels: Mapping[str, str]) -> dict[str, str]:
     return {key: value for key, value in labels.items() if key != "__name__"}
 
 
-class _Dumper(yaml.SafeDumper):
-    """Multi-line strings (PromQL, templates) as literal blocks, so rendered files stay reviewable."""
-
-
-def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _represent_str)
-
-
 def dump(document: Mapping[str, Any], header: Iterable[str]) -> str:
-    body = yaml.dump(dict(document), Dumper=_Dumper, sort_keys=False, width=4096, allow_unicode=True)
+    body = dump_yaml(document)
     return "".join(f"# {line}\n" if line else "#\n" for line in header) + body
 
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from exporter.configkit import ConfigError
-from exporter.devtools.simulator.cli import command, parse_listen, register
+from exporter.devtools.simulator.cli import command, register
 
 LAUNCH = """
 import argparse, sys
@@ -30,12 +30,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def test_parse_listen() -> None:
-    assert parse_listen("127.0.0.1:0") == ("127.0.0.1", 0)
-    assert parse_listen("[::1]:8088") == ("::1", 8088)
+def test_a_bad_listen_address_is_refused_with_what_is_expected(capsys: pytest.CaptureFixture[str]) -> None:
     for bad in ("8088", "localhost", "host:port", "127.0.0.1:70000"):
-        with pytest.raises(ValueError, match="expected HOST:PORT"):
-            parse_listen(bad)
+        assert command(parser().parse_args(["simulator", "--listen", bad])) == 2
+        assert f"--listen: expected HOST:PORT such as 127.0.0.1:9465, got '{bad}'" in capsys.readouterr().err
 
 
 def test_defaults_and_help_example(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,5 +54,5 @@ def test_faults_apply_only_to_the_requests_they_concern() -> None:
 def test_a_pre_stream_error_decides_nothing_else() -> None:
     profile = FaultProfile(errors=Errors(rate=1.0, statuses=(529,)), leading_garbage=LeadingGarbage(rate=1.0))
     plan = plan_request(profile, Kind.ROLEPLAY, None, "x", {}, {}, random.Random(0))
-    assert plan.error_status == 529 and plan.fails_before_stream
+    assert plan.error_status == 529
     assert not plan.leading_garbage and plan.consumed == {"timeout", "errors"}

@@ -121,6 +121,16 @@ class AlertmanagerAlert:
     inhibited_by: tuple[str, ...] = field(default=())
 
 
+class _Described(TypedDict):
+    labels: dict[str, str]
+    annotations: dict[str, str]
+
+
+def _described(item: Mapping[str, Any]) -> _Described:
+    """An API alert's labels and annotations (Prometheus and Alertmanager spell them alike)."""
+    return {"labels": dict(item["labels"]), "annotations": dict(item.get("annotations") or {})}
+
+
 class DaemonOptions(TypedDict, total=False):
     """What every launcher accepts besides its own settings (see ``_Daemon``)."""
 
@@ -215,11 +225,6 @@ class _Daemon:
         """Stop and start again on the same ports with the same data directory."""
         self.stop()
         self.start()
-
-    def reload(self) -> None:
-        """Rewrite the config and ask the running process to reload it (``POST /-/reload``)."""
-        self._write_config()
-        self._request("POST", "/-/reload")
 
     def close(self) -> None:
         """Stop the process and release the HTTP client."""
@@ -316,7 +321,38 @@ class _Daemon:
         )
 
 
-class PrometheusProcess(_Daemon):
+class _QueryAPI(_Daemon):
+    """Anything that answers the Prometheus query API (Prometheus, VictoriaMetrics)."""
+
+    def query(self, expr: str) -> list[Sample]:
+        """Evaluate an instant query now (``GET /api/v1/query``); a vector or scalar result as samples.
+
+        Example::
+
+            [s.value for s in prom.query('up{job="canary-exporter"}')]   # [1.0]
+        """
+        body = self._request("GET", "/api/v1/query", params={"query": expr})
+        data = body["data"]
+        if data["resultType"] == "vector":
+            return [Sample(dict(item["metric"]), float(item["value"][1])) for item in data["result"]]
+        if data["resultType"] == "scalar":
+            return [Sample({}, float(data["result"][1]))]
+        raise PipelineError(f"query {expr!r}: unsupported result type {data['resultType']}")
+
+
+class _RulerAPI(_Daemon):
+    """A ruler's alert list (Prometheus, vmalert)."""
+
+    def alerts(self) -> list[PrometheusAlert]:
+        """Pending and firing alerts (``GET /api/v1/alerts``)."""
+        body = self._request("GET", "/api/v1/alerts")
+        return [
+            PrometheusAlert(**_described(item), state=item["state"], value=float(item["value"]))
+            for item in body["data"]["alerts"]
+        ]
+
+
+class PrometheusProcess(_QueryAPI, _RulerAPI):
     """A real Prometheus on loopback, running the shipped jobs and rules with compressed intervals.
 
     ``targets`` maps shipped job names (``canary-exporter``, ``canary-receiver``) to ``host:port``; a job
@@ -338,17 +374,11 @@ class PrometheusProcess(_Daemon):
         targets: Mapping[str, str | Sequence[str]],
         alertmanagers: Sequence[str] = (),
         timings: Timings = Timings(),  # noqa: B008 - frozen value
-        port: int | None = None,
         shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG,
-        binary: Path | None = None,
-        ready_timeout: float = 30.0,
-        sleep: Callable[[float], None] = time.sleep,
-        monotonic: Callable[[], float] = time.monotonic,
         external_labels: Mapping[str, str] | None = None,
+        **daemon: Unpack[DaemonOptions],
     ) -> None:
-        super().__init__(
-            work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
-        )
+        super().__init__(work_dir, **daemon)
         self.targets = dict(targets)
         self.external_labels = dict(external_labels or {})
         self.alertmanagers = list(alertmanagers)
@@ -400,44 +430,6 @@ class PrometheusProcess(_Daemon):
             discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered", timeout=timeout
         )
 
-    def query(self, expr: str) -> list[Sample]:
-        """Evaluate an instant query now; a vector or scalar result as samples.
-
-        Example::
-
-            [s.value for s in prom.query('up{job="canary-exporter"}')]   # [1.0]
-        """
-        return _instant_query(self, expr)
-
-    def alerts(self) -> list[PrometheusAlert]:
-        """Pending and firing alerts (``GET /api/v1/alerts``)."""
-        return _rule_alerts(self)
-
-
-def _instant_query(daemon: _Daemon, expr: str) -> list[Sample]:
-    """``GET /api/v1/query`` on anything that speaks the Prometheus HTTP API (Prometheus, VictoriaMetrics)."""
-    body = daemon._request("GET", "/api/v1/query", params={"query": expr})
-    data = body["data"]
-    if data["resultType"] == "vector":
-        return [Sample(dict(item["metric"]), float(item["value"][1])) for item in data["result"]]
-    if data["resultType"] == "scalar":
-        return [Sample({}, float(data["result"][1]))]
-    raise PipelineError(f"query {expr!r}: unsupported result type {data['resultType']}")
-
-
-def _rule_alerts(daemon: _Daemon) -> list[PrometheusAlert]:
-    """``GET /api/v1/alerts`` of a ruler (Prometheus, vmalert): pending and firing alerts."""
-    body = daemon._request("GET", "/api/v1/alerts")
-    return [
-        PrometheusAlert(
-            labels=dict(item["labels"]),
-            annotations=dict(item.get("annotations") or {}),
-            state=item["state"],
-            value=float(item["value"]),
-        )
-        for item in body["data"]["alerts"]
-    ]
-
 
 class AlertmanagerProcess(_Daemon):
     """A real Alertmanager on loopback with the shipped routing tree, pointed at a loopback receiver.
@@ -468,18 +460,12 @@ class AlertmanagerProcess(_Daemon):
         chat_url: str | None = None,
         cluster: bool = False,
         peers: Sequence[str] = (),
-        port: int | None = None,
         cluster_port: int | None = None,
         shipped_config: Path = SHIPPED_ALERTMANAGER_CONFIG,
-        binary: Path | None = None,
-        ready_timeout: float = 30.0,
-        sleep: Callable[[float], None] = time.sleep,
-        monotonic: Callable[[], float] = time.monotonic,
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
+        **daemon: Unpack[DaemonOptions],
     ) -> None:
-        super().__init__(
-            work_dir, port=port, binary=binary, ready_timeout=ready_timeout, sleep=sleep, monotonic=monotonic
-        )
+        super().__init__(work_dir, **daemon)
         if peers and not cluster:
             raise PipelineError("peers given but cluster=False: pass cluster=True to join a cluster")
         self.webhook_url = webhook_url
@@ -544,8 +530,7 @@ class AlertmanagerProcess(_Daemon):
         body = self._request("GET", "/api/v2/alerts", params=params)
         return [
             AlertmanagerAlert(
-                labels=dict(item["labels"]),
-                annotations=dict(item.get("annotations") or {}),
+                **_described(item),
                 state=item["status"]["state"],
                 fingerprint=item["fingerprint"],
                 starts_at=item["startsAt"],
@@ -599,7 +584,7 @@ class AlertmanagerProcess(_Daemon):
         return result
 
 
-class VictoriaMetricsProcess(_Daemon):
+class VictoriaMetricsProcess(_QueryAPI):
     """A real single-node VictoriaMetrics on loopback: the storage and PromQL (MetricsQL) query side of the
     scaled topology (DESIGN §12), fed by ``VmagentProcess`` and by ``VmalertProcess``'s recording rules.
 
@@ -631,10 +616,6 @@ class VictoriaMetricsProcess(_Daemon):
             "-selfScrapeInterval=0",
             "-loggerLevel=WARN",
         ]
-
-    def query(self, expr: str) -> list[Sample]:
-        """Evaluate an instant query now (the Prometheus query API), as ``PrometheusProcess.query``."""
-        return _instant_query(self, expr)
 
 
 class VmagentProcess(_Daemon):
@@ -688,7 +669,7 @@ class VmagentProcess(_Daemon):
         ]
 
 
-class VmalertProcess(_Daemon):
+class VmalertProcess(_RulerAPI):
     """A real vmalert on loopback evaluating the shipped rule files, unchanged, against VictoriaMetrics.
 
     Recording rules are written back to ``datasource_url`` (remote write), alerts go to every
@@ -736,7 +717,3 @@ class VmalertProcess(_Daemon):
             *(f"-notifier.url=http://{address}" for address in self.alertmanagers),
             "-loggerLevel=WARN",
         ]
-
-    def alerts(self) -> list[PrometheusAlert]:
-        """Pending and firing alerts (``GET /api/v1/alerts``, the same shape as Prometheus's)."""
-        return _rule_alerts(self)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.applications import Starlette
@@ -34,8 +34,8 @@ from starlette.routing import Route
 
 from exporter.configkit import ConfigError
 from exporter.devtools.simulator import wire
-from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider
-from exporter.devtools.simulator.locales import Recogniser, Texts
+from exporter.devtools.simulator.fleet import Fleet, Model, Provider
+from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.replies import compose, thinking
 from exporter.devtools.simulator.routing import (
     NoRoute,
@@ -57,6 +57,7 @@ from exporter.devtools.simulator.writing import (
 from exporter.web.auth import bearer_ok, token_bytes
 
 MAX_BODY_BYTES = 1 << 20
+Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _wants_metadata(request: Request) -> bool:
@@ -88,46 +89,31 @@ class Simulator:
         (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones)."""
         self.state = FleetState(fleet, texts, clock, max_generations)
         self.fleet = fleet
+        gateway, control = self._gateway, self._control
         self.app = Starlette(
             routes=[
-                Route("/api/v1/models", self.list_models, methods=["GET"]),
-                Route("/api/v1/models/{author}/{slug}/endpoints", self.list_endpoints, methods=["GET"]),
-                Route("/api/v1/providers", self.list_providers, methods=["GET"]),
-                Route("/api/v1/chat/completions", self.chat, methods=["POST"]),
-                Route("/api/v1/generation", self.generation, methods=["GET"]),
-                Route("/_sim/requests", self.sim_requests, methods=["GET"]),
+                Route("/api/v1/models", gateway(self.list_models), methods=["GET"]),
                 Route(
-                    "/_sim/providers/{author}/{slug}/{tag:path}", self.sim_patch_provider, methods=["POST"]
+                    "/api/v1/models/{author}/{slug}/endpoints", gateway(self.list_endpoints), methods=["GET"]
                 ),
-                Route("/_sim/outage", self.sim_outage, methods=["POST"]),
-                Route("/_sim/fleet", self.sim_fleet, methods=["GET"]),
+                Route("/api/v1/providers", gateway(self.list_providers), methods=["GET"]),
+                Route("/api/v1/chat/completions", gateway(self.chat), methods=["POST"]),
+                Route("/api/v1/generation", gateway(self.generation), methods=["GET"]),
+                Route("/_sim/requests", control(self.sim_requests), methods=["GET"]),
+                Route(
+                    "/_sim/providers/{author}/{slug}/{tag:path}",
+                    control(self.sim_patch_provider),
+                    methods=["POST"],
+                ),
+                Route("/_sim/outage", control(self.sim_outage), methods=["POST"]),
+                Route("/_sim/fleet", control(self.sim_fleet), methods=["GET"]),
             ]
         )
 
-    # -- state (``FleetState``; these names are what tests and the demo read) -----------------------------
+    # -- state (``FleetState``; these names are what tests read) ---------------------------------------------
     @property
     def models(self) -> dict[str, Model]:
         return self.state.models
-
-    @property
-    def profiles(self) -> dict[tuple[str, str], FaultProfile]:
-        return self.state.profiles
-
-    @property
-    def texts(self) -> Texts:
-        return self.state.texts
-
-    @property
-    def recognise(self) -> Recogniser:
-        return self.state.recognise
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.state.clock
-
-    @property
-    def max_generations(self) -> int:
-        return self.state.max_generations
 
     @property
     def outage(self) -> bool:
@@ -136,18 +122,6 @@ class Simulator:
     @outage.setter
     def outage(self, on: bool) -> None:
         self.state.outage = on
-
-    @property
-    def requests(self) -> list[RequestRecord]:
-        return self.state.requests
-
-    def provider(self, model: Model, tag: str) -> Provider:
-        """The provider with its current (possibly patched) profile."""
-        return self.state.provider(model, tag)
-
-    def listed(self, model: Model) -> list[Provider]:
-        """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
-        return self.state.listed(model)
 
     def _authorized(self, request: Request, secret: str | None) -> bool:
         return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret))
@@ -170,36 +144,48 @@ class Simulator:
             return JSONResponse(wire.unauthorized(), status_code=401)
         return None
 
-    def _outage_response(self) -> JSONResponse:
-        body, headers = wire.outage_error(self.state.next_outage_status())
-        return JSONResponse(body, status_code=body["error"]["code"], headers=headers)
+    def _gateway(self, handler: Handler) -> Handler:
+        """A gateway route: while the outage switch is on, the gateway itself fails (502/503 in turn)."""
+
+        async def route(request: Request) -> Response:
+            if not self.outage:
+                return await handler(request)
+            body, headers = wire.outage_error(self.state.next_outage_status())
+            return JSONResponse(body, status_code=body["error"]["code"], headers=headers)
+
+        return route
+
+    def _control(self, handler: Handler) -> Handler:
+        """A ``/_sim`` route: only with the fleet's ``control_token`` (when it has one)."""
+
+        async def route(request: Request) -> Response:
+            token = self.fleet.control_token.value if self.fleet.control_token is not None else None
+            if self._authorized(request, token):
+                return await handler(request)
+            return JSONResponse(wire.plain_error(401, "A valid control token is required"), status_code=401)
+
+        return route
 
     # -- discovery ---------------------------------------------------------------------------------------
     async def list_models(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
         wanted = {p for p in request.query_params.get("supported_parameters", "").split(",") if p}
         data = []
         for model in self.models.values():  # removed catalogue models stay listed: a stale catalogue
-            listed = self.listed(model) if model.removal is None else []
+            listed = self.state.listed(model) if model.removal is None else []
             if wanted and not any(wanted <= set(p.supported_parameters) for p in listed):
                 continue
             data.append(wire.model_entry(model, listed or list(model.providers)))
         return JSONResponse({"data": data})
 
     async def list_endpoints(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
         model = self.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
         if model is None or model.removal == "model_not_found":
             return JSONResponse(wire.plain_error(404, "Resource not found"), status_code=404)
         has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
-        listed = [] if model.removal is not None else self.listed(model)
+        listed = [] if model.removal is not None else self.state.listed(model)
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
     async def list_providers(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
         seen: dict[str, str] = {}
         for model in self.models.values():
             for provider in model.providers:
@@ -209,10 +195,7 @@ class Simulator:
         )
 
     async def generation(self, request: Request) -> Response:
-        if self.outage:
-            return self._outage_response()
-        refused = self._key_refusal(request)
-        if refused is not None:
+        if (refused := self._key_refusal(request)) is not None:
             return refused
         gen_id = request.query_params.get("id")
         if not gen_id:
@@ -226,11 +209,8 @@ class Simulator:
     async def chat(self, request: Request) -> Response:
         loop = asyncio.get_running_loop()
         t0 = loop.time()
-        arrived = self.clock()
-        if self.outage:
-            return self._outage_response()
-        refused = self._key_refusal(request)
-        if refused is not None:
+        arrived = self.state.clock()
+        if (refused := self._key_refusal(request)) is not None:
             return refused
         raw = await request.body()
         if len(raw) > MAX_BODY_BYTES:
@@ -263,7 +243,7 @@ class Simulator:
             finish(gateway_error.status, None)
             return JSONResponse(gateway_error.body, status_code=gateway_error.status)
         assert model is not None
-        route = resolve(model, self.listed(model), prefs, body, self.state.rng)
+        route = resolve(model, self.state.listed(model), prefs, body, self.state.rng)
         if isinstance(route, NoRoute):
             finish(route.status, None)
             return JSONResponse(route.body, status_code=route.status)
@@ -277,7 +257,7 @@ class Simulator:
         profile = provider.profile
         if plan.timeout:
             finish(None, provider)
-            return Timed(hang(t0, provider, stream, model_id, int(self.clock())))
+            return Timed(hang(t0, provider, stream, model_id, int(self.state.clock())))
         if plan.error_status is not None:
             finish(plan.error_status, provider)
             body_json, headers = wire.upstream_error(plan.error_status, provider, model.id)
@@ -287,7 +267,9 @@ class Simulator:
             return JSONResponse(wire.refusal_error(provider), status_code=400)
         finish(200, provider)
         thought = thinking(profile.reasoning, body, understood.locale)
-        reply = compose(understood, plan, self.texts, rng, max_tokens_of(body), thought, style=profile.style)
+        reply = compose(
+            understood, plan, self.state.texts, rng, max_tokens_of(body), thought, style=profile.style
+        )
         call = Call(
             gen_id=wire.generation_id(int(arrived), self.state.rng),
             created=int(arrived),
@@ -319,24 +301,16 @@ class Simulator:
         return None
 
     def _served(self, call: Call, streamed: bool, usage: Mapping[str, Any]) -> None:
-        self.state.remember_generation(call.gen_id, generation_record(call, self.clock(), streamed, usage))
+        self.state.remember_generation(
+            call.gen_id, generation_record(call, self.state.clock(), streamed, usage)
+        )
 
     # -- control -----------------------------------------------------------------------------------------
-    def _control_denied(self, request: Request) -> Response | None:
-        token = self.fleet.control_token.value if self.fleet.control_token is not None else None
-        if self._authorized(request, token):
-            return None
-        return JSONResponse(wire.plain_error(401, "A valid control token is required"), status_code=401)
-
     async def sim_requests(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         model = request.query_params.get("model")
-        return JSONResponse([r.to_json() for r in self.requests if model is None or r.model == model])
+        return JSONResponse([r.to_json() for r in self.state.requests if model is None or r.model == model])
 
     async def sim_outage(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         body = await _json_object(request)
         if body is None or not isinstance(body.get("on"), bool):
             return JSONResponse(
@@ -346,11 +320,9 @@ class Simulator:
         return JSONResponse({"outage": self.outage})
 
     async def sim_patch_provider(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         model_id = f"{request.path_params['author']}/{request.path_params['slug']}"
         tag = request.path_params["tag"]
-        if (model_id, tag) not in self.profiles:
+        if (model_id, tag) not in self.state.profiles:
             message = f"No provider {tag} for model {model_id}"
             return JSONResponse(wire.plain_error(404, message), status_code=404)
         body = await _json_object(request)
@@ -368,8 +340,6 @@ class Simulator:
         return JSONResponse({"model": model_id, "tag": tag, "profile": plain(profile)})
 
     async def sim_fleet(self, request: Request) -> Response:
-        if (denied := self._control_denied(request)) is not None:
-            return denied
         return JSONResponse(self.state.summary())
 
 

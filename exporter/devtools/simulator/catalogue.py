@@ -58,22 +58,20 @@ def expand(catalogue: Catalogue) -> tuple[Model, ...]:
         name for name, n in behaviour_counts(catalogue.count, catalogue.mix).items() for _ in range(n)
     ]
     rng.shuffle(behaviours)
-    taken = {m.id for m in models}
     for index, behaviour in enumerate(behaviours):
-        model_id = _generated_id(index, rng, taken)
+        model_id = _generated_id(index, rng)
         models.append(_model(CatalogueEntry(id=model_id, behaviour=behaviour), rng, catalogue))
     for index in range(catalogue.non_chat):
-        model_id = _generated_id(len(behaviours) + index, rng, taken, suffix="embed")
+        model_id = _generated_id(len(behaviours) + index, rng, suffix="embed")
         models.append(_model(CatalogueEntry(id=model_id, chat=False), rng, catalogue))
     return tuple(models)
 
 
-def _generated_id(index: int, rng: random.Random, taken: set[str], suffix: str = "") -> str:
+def _generated_id(index: int, rng: random.Random, suffix: str = "") -> str:
+    """A plausible model id, unique by its index."""
     author = rng.choice(_AUTHORS)
     name = f"{rng.choice(_FAMILIES)}-{rng.choice(_SIZES)}b"
-    model_id = f"{author}/{name}{'-' + suffix if suffix else ''}-{index:04d}"
-    taken.add(model_id)
-    return model_id
+    return f"{author}/{name}{'-' + suffix if suffix else ''}-{index:04d}"
 
 
 def _model(entry: CatalogueEntry, rng: random.Random, catalogue: Catalogue) -> Model:

@@ -13,6 +13,7 @@ from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import uvicorn_config
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
+from exporter.web.hostport import parse_host_port
 
 DEFAULT_LISTEN = "127.0.0.1:8088"
 
@@ -63,24 +64,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=command)
 
 
-def parse_listen(value: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) into its parts; raises ValueError with what is wrong.
-
-    >>> parse_listen("127.0.0.1:8088")
-    ('127.0.0.1', 8088)
-    """
-    host, sep, port = value.rpartition(":")
-    if not sep or not host or not port.isdigit() or int(port) > 65535:
-        raise ValueError(f"--listen {value!r}: expected HOST:PORT such as 127.0.0.1:8088")
-    return host.strip("[]"), int(port)
-
-
 def command(args: argparse.Namespace) -> int:
     """Entry point of ``canary simulator`` (a bad fleet file raises ``ConfigError`` with every problem)."""
     try:
-        host, port = parse_listen(args.listen)
+        host, port = parse_host_port(args.listen)
     except ValueError as exc:
-        print(f"canary simulator: {exc}", file=sys.stderr)
+        print(f"canary simulator: --listen: {exc}", file=sys.stderr)
         return 2
     simulator = Simulator(load_fleet(args.fleet))
     try:

@@ -57,6 +57,8 @@ _RECOGNISED_CACHE = 4096
 _NON_LATIN = frozenset({"ru", "uk", "ja", "ko", "zh-Hans", "zh-Hant"})
 # Locales whose sentences are written without spaces between them.
 _UNSPACED = frozenset({"ja", "zh-Hans", "zh-Hant"})
+# CJK punctuation and kana, CJK ideographs, full-width forms, and the curly quotes CJK texts use.
+_UNSPACED_CHAR = re.compile("[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef“”]")
 _TEXTS_DIR = Path(__file__).with_name("texts")
 # A sentence ends at .!?… followed by space, or at 。！？ (written unspaced), plus any closing quotes.
 _SENTENCE_END = re.compile(r"[.!?…]+[\"”»’)*]*(?=\s)|[。！？]+[」』”’）*]*")
@@ -100,14 +102,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _looks_unspaced(char: str) -> bool:
-    code = ord(char)
-    return (
-        0x3000 <= code <= 0x30FF  # CJK punctuation, kana
-        or 0x3400 <= code <= 0x9FFF  # CJK ideographs
-        or 0xF900 <= code <= 0xFAFF
-        or 0xFF00 <= code <= 0xFFEF  # full-width forms
-        or char in "“”"
-    )
+    return _UNSPACED_CHAR.match(char) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,10 +64,6 @@ class Plan:
     degenerate: str | None = None  # repetition | truncated (prose replies)
     consumed: frozenset[str] = frozenset()
 
-    @property
-    def fails_before_stream(self) -> bool:
-        return self.timeout or self.error_status is not None or self.refusal == "error"
-
 
 def fires(rate: float, index: int, phase: float) -> bool:
     """Whether the ``index``-th eligible request (from 0) gets a fault of this ``rate``.

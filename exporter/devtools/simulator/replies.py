@@ -49,6 +49,7 @@ SOFT_REFUSALS = {
     "zh-Hans": "我还是不写这段了，我们换个话题吧。",
     "zh-Hant": "我還是不寫這段了，我們換個話題吧。",
 }
+_REFUSALS = {"empty": "", "text_en": REFUSAL_TEXT_EN, "text_zh": REFUSAL_TEXT_ZH}
 _CJK_CODECS = frozenset({"gb18030", "big5", "cp949", "cp932", "euc_jp"})
 _OPENER_GARBAGE = ("ing *", "ment —", "tion *", "ly — ")
 # A reasoning host's thinking, sentence by sentence: the effort it is asked for sets how many it writes.
@@ -221,12 +222,8 @@ def compose(
     finish = "stop"
     if plan.refusal == "content_filter":
         content, finish = "", "content_filter"
-    elif plan.refusal == "empty":
-        content = ""
-    elif plan.refusal == "text_en":
-        content = REFUSAL_TEXT_EN
-    elif plan.refusal == "text_zh":
-        content = REFUSAL_TEXT_ZH
+    elif plan.refusal in _REFUSALS:
+        content = _REFUSALS[plan.refusal]
     elif plan.refusal == "soft":
         content = SOFT_REFUSALS.get(request.locale or "en", SOFT_REFUSALS["en"])
     elif request.kind is Kind.PING:
@@ -311,14 +308,12 @@ def corrupt_encoding(text: str, kind: str, rng: random.Random, codec: str = "cp1
     >>> corrupt_encoding("café", "mojibake", random.Random(0))
     'cafÃ©'
     """
-    if kind == "mojibake" and codec in _CJK_CODECS:
-        # a legacy East Asian codec reads two bytes per character: decode the whole text at once
-        if text.isascii():
-            text = text.replace(", ", " — ", 1) if ", " in text else text.replace(" ", " — ", 1)
-        return text.encode("utf-8").decode(codec, errors="replace")
     if kind == "mojibake":
-        if text.isascii():
+        if text.isascii():  # nothing to garble in ASCII: add a dash of more than one byte
             text = text.replace(", ", " — ", 1) if ", " in text else text.replace(" ", " — ", 1)
+        if codec in _CJK_CODECS:
+            # a legacy East Asian codec reads two bytes per character: decode the whole text at once
+            return text.encode("utf-8").decode(codec, errors="replace")
         return "".join(_decode_byte(b, codec) for b in text.encode("utf-8"))
     chars = list(text)
     positions = [i for i, ch in enumerate(chars) if ch.isalpha()] or list(range(len(chars)))
@@ -332,12 +327,11 @@ def corrupt_encoding(text: str, kind: str, rng: random.Random, codec: str = "cp1
 
 
 def _decode_byte(byte: int, codec: str) -> str:
+    """One byte read as ``codec``; one it leaves undefined passes as latin-1, as sloppy decoders do."""
     try:
         return bytes([byte]).decode(codec)
     except UnicodeDecodeError:
-        return chr(
-            byte
-        )  # bytes the code page leaves undefined come through as latin-1, as sloppy decoders do
+        return chr(byte)
 
 
 def _garbage_for(content: str) -> tuple[str, ...]:
@@ -352,15 +346,7 @@ def _garbage_for(content: str) -> tuple[str, ...]:
 
 
 def _is_dense(ch: str) -> bool:
-    code = ord(ch)
-    return (
-        0x3040 <= code <= 0x30FF
-        or 0x3400 <= code <= 0x9FFF
-        or 0xAC00 <= code <= 0xD7A3
-        or 0xF900 <= code <= 0xFAFF
-        or 0xFF00 <= code <= 0xFFEF
-        or 0x3000 <= code <= 0x303F
-    )
+    return _DENSE_CHARS.match(ch) is not None
 
 
 def _fit(content: str, reasoning: str, finish: str, max_tokens: int | None) -> Reply:

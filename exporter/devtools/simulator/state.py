@@ -14,7 +14,7 @@ Example::
 from __future__ import annotations
 
 import random
-from collections import OrderedDict, defaultdict, deque
+from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
@@ -74,9 +74,6 @@ class FleetState:
         self.clock = clock
         catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
         self.models: dict[str, Model] = {m.id: m for m in (*fleet.models, *catalogue)}
-        self.profiles: dict[tuple[str, str], FaultProfile] = {
-            (m.id, p.tag): p.profile for m in self.models.values() for p in m.providers
-        }
         self._providers: dict[tuple[str, str], Provider] = {
             (m.id, p.tag): p for m in self.models.values() for p in m.providers
         }
@@ -89,6 +86,11 @@ class FleetState:
         self._outages = 0
 
     # -- providers ---------------------------------------------------------------------------------------
+    @property
+    def profiles(self) -> dict[tuple[str, str], FaultProfile]:
+        """Every provider's current (possibly patched) profile by (model id, tag)."""
+        return {key: provider.profile for key, provider in self._providers.items()}
+
     def provider(self, model: Model, tag: str) -> Provider:
         """The provider with its current (possibly patched) profile."""
         return self._providers[(model.id, tag)]
@@ -106,11 +108,9 @@ class FleetState:
 
     def patch(self, model_id: str, tag: str, knobs: Mapping[str, Any], *, replace_all: bool) -> FaultProfile:
         """Apply a profile patch (``ConfigError`` when it is invalid); the provider must exist."""
-        profile = patch_profile(self.profiles[(model_id, tag)], knobs, replace_all=replace_all)
-        self.profiles[(model_id, tag)] = profile
-        self._providers[(model_id, tag)] = self._providers[(model_id, tag)].model_copy(
-            update={"profile": profile}
-        )
+        provider = self._providers[(model_id, tag)]
+        profile = patch_profile(provider.profile, knobs, replace_all=replace_all)
+        self._providers[(model_id, tag)] = provider.model_copy(update={"profile": profile})
         return profile
 
     def plan(
@@ -180,17 +180,14 @@ class FleetState:
                         "name": p.display_name,
                         "listed": p.tag in listed_tags[model.id],
                         "requests": self._numbers[(model.id, p.tag)],
-                        "profile": plain(self.profiles[(model.id, p.tag)]),
+                        "profile": plain(self._providers[(model.id, p.tag)].profile),
                     }
                     for p in model.providers
                 ],
             }
             for model in self.fleet.models
         ]
-        catalogue: dict[str, int] = defaultdict(int)
-        for model in self.models.values():
-            if model.behaviour is not None:
-                catalogue[model.behaviour] += 1
+        catalogue = Counter(model.behaviour for model in self.models.values() if model.behaviour is not None)
         return {
             "seed": self.fleet.seed,
             "outage": self.outage,

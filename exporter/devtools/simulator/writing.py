@@ -65,6 +65,10 @@ class Call:
     record: RequestRecord  # what GET /_sim/requests shows of this request
     metadata: bool = False  # the client sent X-OpenRouter-Metadata: enabled
 
+    def chunk(self, delta: Mapping[str, Any] | None, *finish: str | None, **extra: Any) -> dict[str, Any]:
+        """A ``chat.completion.chunk`` of this call: ``wire.chunk`` with its id, model and provider."""
+        return wire.chunk(self.gen_id, self.created, self.model.id, self.provider, delta, *finish, **extra)
+
     def router_metadata(self) -> dict[str, Any]:
         """``openrouter_metadata`` (Router Metadata guide; experimental shape): the attempts and the
         endpoint that served. The simulator also names that endpoint's tag, the proof a pin check wants."""
@@ -113,9 +117,7 @@ async def write_stream(w: Writer, call: Call, on_served: OnServed) -> None:
     profile, plan, reply = call.provider.profile, call.plan, call.reply
     # Serialised before the deadlines, so sending is all that is left.
     events, first_content = stream_events(call)
-    role = wire.chunk(
-        call.gen_id, call.created, call.model.id, call.provider, {"role": "assistant", "content": ""}
-    )
+    role = call.chunk({"role": "assistant", "content": ""})
     await w.start(200, sse_headers(call.gen_id))
     await w.send(wire.KEEPALIVE + wire.sse(role))
     keepalive = profile.keepalive
@@ -135,36 +137,15 @@ async def write_stream(w: Writer, call: Call, on_served: OnServed) -> None:
         await w.send(b"".join(batch))
     if plan.mid_stream_error:
         error = wire.mid_stream_error(call.provider, call.rng)
-        event = wire.chunk(
-            call.gen_id,
-            call.created,
-            call.model.id,
-            call.provider,
-            {"content": ""},
-            "error",
-            "error",
-            error=error,
-        )
-        tail = [wire.sse(event)]
+        tail = [wire.sse(call.chunk({"content": ""}, "error", "error", error=error))]
         if call.rng.random() < 0.5:
             tail.append(wire.DONE)
         await w.send(b"".join(tail))
         return
-    final = {"role": "assistant", "content": ""}
-    finish = wire.chunk(
-        call.gen_id,
-        call.created,
-        call.model.id,
-        call.provider,
-        final,
-        reply.finish_reason,
-        reply.native_finish_reason,
-    )
+    finish = call.chunk({"role": "assistant", "content": ""}, reply.finish_reason, reply.native_finish_reason)
     usage = wire.usage(reply, call.understood.prompt_tokens, call.provider)
     usage_delta = None if call.rng.random() < 0.5 else {"role": "assistant", "content": ""}
-    usage_event = wire.chunk(
-        call.gen_id, call.created, call.model.id, call.provider, usage_delta, usage=usage
-    )
+    usage_event = call.chunk(usage_delta, usage=usage)
     if call.metadata:  # on the final chunk before [DONE], as the gateway sends it
         usage_event["openrouter_metadata"] = call.router_metadata()
     await w.send(wire.sse(finish) + wire.sse(usage_event) + wire.DONE)
@@ -179,12 +160,7 @@ async def write_completion(w: Writer, call: Call, on_served: OnServed) -> None:
     if done_at - call.t0 > keepalive:
         # Slow answers start the body with newline heartbeats, as the gateway does.
         await w.start(200, {"content-type": "application/json", "x-generation-id": call.gen_id})
-        next_beat = call.t0 + keepalive
-        while next_beat < done_at:
-            await w.sleep_until(next_beat)
-            await w.send(b"\n")
-            next_beat += keepalive
-        await w.sleep_until(done_at)
+        await w.wait_with_keepalive(done_at, call.t0 + keepalive, keepalive, beat=b"\n")
     else:
         await w.sleep_until(done_at)
         await w.start(200, {"content-type": "application/json", "x-generation-id": call.gen_id})
@@ -291,7 +267,7 @@ def stream_events(call: Call) -> tuple[list[tuple[float, bytes]], int]:
     plan, reply = call.plan, call.reply
 
     def event(delta: dict[str, Any]) -> bytes:
-        return wire.sse(wire.chunk(call.gen_id, call.created, call.model.id, call.provider, delta))
+        return wire.sse(call.chunk(delta))
 
     events: list[tuple[float, bytes]] = []
     reasoning = pieces(reply.reasoning)
@@ -345,11 +321,13 @@ class Writer:
         while self._loop.time() < deadline:  # noqa: ASYNC110 - a deadline, not an event to wait for
             await asyncio.sleep(0)
 
-    async def wait_with_keepalive(self, deadline: float, next_keepalive: float, interval: float) -> float:
-        """Sleep until ``deadline``, sending a keep-alive comment each time ``next_keepalive`` comes first."""
+    async def wait_with_keepalive(
+        self, deadline: float, next_keepalive: float, interval: float, beat: bytes = wire.KEEPALIVE
+    ) -> float:
+        """Sleep until ``deadline``, sending ``beat`` (by default an SSE comment) at each keep-alive time."""
         while next_keepalive < deadline:
             await self.sleep_until(next_keepalive)
-            await self.send(wire.KEEPALIVE)
+            await self.send(beat)
             next_keepalive += interval
         await self.sleep_until(deadline)
         return next_keepalive
