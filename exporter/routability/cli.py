@@ -13,7 +13,8 @@ from typing import Any
 
 from exporter.commands import add_command
 from exporter.receiver.rfc3339 import format_rfc3339
-from exporter.routability.app import RoutabilityService, build_app, row_json
+from exporter.routability.app import RoutabilityService, build_app
+from exporter.routability.bodies import row_body
 from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, last_pass, run_pass
 from exporter.routability.model import PassSummary, count_by_status
@@ -114,7 +115,7 @@ async def run_once(
         return {
             "pass": summary.to_json(),
             "models": count_by_status(rows),
-            "rows": [row_json(r, now, config.recent_unavailable) for r in rows],
+            "rows": [row_body(r, now, config.recent_unavailable).model_dump(mode="json") for r in rows],
         }
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from exporter.outcomes import Reason
+from exporter.routability.bodies import stored_row
 from exporter.routability.model import ListedSignal, RoutabilityRow, Source, Status
 from exporter.sqlitekit import connect, integrity_problem
 
@@ -119,27 +120,8 @@ class RoutabilityStore:
 
 
 def row_to_json(row: RoutabilityRow) -> dict[str, Any]:
-    """One row as JSON: the stored form, and the base of the read API's shape."""
-    listed = row.listed
-    return {
-        "slug": row.slug,
-        "status": row.status.value,
-        "last_check": row.last_check,
-        "source": row.source.value if row.source else None,
-        "note": row.note,
-        "consecutive_failures": row.consecutive_failures,
-        "reason": row.reason.value,
-        "http_status": row.http_status,
-        "last_healthy": row.last_healthy,
-        "listed": None
-        if listed is None
-        else {
-            "checked_at": listed.checked_at,
-            "endpoints": listed.endpoints,
-            "healthy_endpoints": listed.healthy_endpoints,
-            "best_uptime_30m": listed.best_uptime_30m,
-        },
-    }
+    """One row as JSON: the stored form (``bodies.StoredRow``), and the base of the read API's shape."""
+    return stored_row(row).model_dump(mode="json")
 
 
 def _row_from_json(data: dict[str, Any]) -> RoutabilityRow:
