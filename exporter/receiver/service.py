@@ -21,6 +21,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from exporter.receiver import bodies
 from exporter.receiver.config import ReceiverConfig
@@ -37,11 +40,16 @@ from exporter.receiver.decide import (
 from exporter.receiver.merge import Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
-from exporter.receiver.rfc3339 import format_optional, format_rfc3339
 from exporter.receiver.state import Decision, Mode, State
 from exporter.receiver.store import Store, StoreWriteError
 
 log = logging.getLogger("canary.receiver")
+M = TypeVar("M", bound=BaseModel)
+
+
+def _attributes(model: type[M], record: object) -> M:
+    """The body ``model`` read from the same-named attributes of a state record."""
+    return model.model_validate(record, from_attributes=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +227,8 @@ class ReceiverService:
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),
-            entries=[
-                bodies.IgnoreItem(
-                    provider=e.provider, layer=e.layer, reason=e.reason, until=format_optional(e.until)
-                )
-                for e in entries
-            ],
-            generated_at=format_rfc3339(now),
+            entries=[_attributes(bodies.IgnoreItem, e) for e in entries],
+            generated_at=now,
         )
         body = document.model_dump_json().encode()
         counts = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
@@ -248,59 +251,34 @@ class ReceiverService:
         ladder = self.policy.ladder
         return bodies.Suspensions(
             mode=self.policy.mode,
-            generated_at=format_rfc3339(now),
+            generated_at=now,
             suspensions=[
                 bodies.SuspensionItem(
                     model=s.model,
                     provider=s.provider,
                     mode=s.mode,
                     rung=s.rung,
-                    since=format_rfc3339(s.since),
-                    until=format_rfc3339(s.until),
+                    since=s.since,
+                    until=s.until,
                     reason=s.reason,
                     episode=s.episode,
                     failing_contracts=list(s.explanation.get("failing_contracts", [])),
                     failing_reasons=list(s.explanation.get("failing_reasons", [])),
                     evidence_url=s.explanation.get("evidence_url"),
                     offense_level=ladder.level(state.history.get(route, ()), now),
-                    offenses=[
-                        bodies.Offense(
-                            at=format_rfc3339(o.at),
-                            until=format_rfc3339(o.until),
-                            rung=o.rung,
-                            ended_at=format_optional(o.ended_at),
-                        )
-                        for o in state.history.get(route, ())
-                    ],
+                    offenses=[_attributes(bodies.Offense, o) for o in state.history.get(route, ())],
                 )
                 for route, s in sorted(state.suspensions.items())
             ],
             holds=[  # lifts that hold until a clean round or their until
-                bodies.HoldItem(
-                    model=m,
-                    provider=p,
-                    since=format_rfc3339(h.since),
-                    until=format_optional(h.until),
-                    reason=h.reason,
-                )
+                bodies.HoldItem(model=m, provider=p, since=h.since, until=h.until, reason=h.reason)
                 for (m, p), h in sorted(state.holds.items())
             ],
         )
 
     def incidents(self) -> bodies.Incidents:
-        return bodies.Incidents(
-            incidents=[
-                bodies.IncidentItem(
-                    id=i.id,
-                    model=i.model,
-                    provider=i.provider,
-                    reason=i.reason,
-                    since=format_rfc3339(i.since),
-                    until=format_optional(i.until),
-                )
-                for i in sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
-            ]
-        )
+        chosen = sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
+        return bodies.Incidents(incidents=[_attributes(bodies.IncidentItem, i) for i in chosen])
 
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int
