@@ -29,6 +29,7 @@ TOKEN_ENV = "CANARY_ADMIN_TOKEN"
 URL_ENV = "CANARY_RECEIVER_URL"
 DEFAULT_RECEIVER = "http://127.0.0.1:9465"
 TABLE_WIDTH = 80
+HELP = "lift suspensions, manage incidents, list suspensions and decisions on a receiver"
 DESCRIPTION = f"""\
 Lift suspensions, add and remove incident exclusions, and list suspensions and decisions on a running
 receiver. The admin token comes from --token-file FILE or ${TOKEN_ENV} (never a flag value, which would
@@ -52,13 +53,7 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``admin`` command to the ``canary`` parser."""
-    p = add_command(
-        subparsers,
-        "admin",
-        help="lift suspensions, manage incidents, list suspensions and decisions on a receiver",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+    p = add_command(subparsers, "admin", HELP, DESCRIPTION, EPILOG)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--receiver",

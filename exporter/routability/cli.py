@@ -25,6 +25,7 @@ from exporter.signals import stop_on_signals
 
 log = logging.getLogger("exporter.routability")
 
+HELP = "catalogue-wide model routability (one pass or a scheduled service)"
 DESCRIPTION = """\
 Catalogue-wide model routability (DESIGN §10): for every active chat model of the gateway catalogue (plus
 the configured extra models and direct routes), send one minimal real completion ("Reply with OK."), one
@@ -46,13 +47,7 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``routability`` command to the ``canary`` parser."""
-    p = add_command(
-        subparsers,
-        "routability",
-        help="catalogue-wide model routability (one pass or a scheduled service)",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+    p = add_command(subparsers, "routability", HELP, DESCRIPTION, EPILOG)
     p.add_argument(
         "action",
         nargs="?",
