@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -47,9 +47,14 @@ log = logging.getLogger("canary.receiver")
 M = TypeVar("M", bound=BaseModel)
 
 
-def _attributes(model: type[M], record: object) -> M:
-    """The body ``model`` read from the same-named attributes of a state record."""
-    return model.model_validate(record, from_attributes=True)
+def _body(model: type[M], record: object, /, **more: Any) -> M:
+    """The body ``model`` from the same-named attributes of a state record, plus the fields in ``more``."""
+    same = {
+        name: getattr(record, name)
+        for name in model.model_fields
+        if name not in more and hasattr(record, name)
+    }
+    return model(**same, **more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +232,7 @@ class ReceiverService:
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),
-            entries=[_attributes(bodies.IgnoreItem, e) for e in entries],
+            entries=[_body(bodies.IgnoreItem, e) for e in entries],
             generated_at=now,
         )
         body = document.model_dump_json().encode()
@@ -253,32 +258,25 @@ class ReceiverService:
             mode=self.policy.mode,
             generated_at=now,
             suspensions=[
-                bodies.SuspensionItem(
-                    model=s.model,
-                    provider=s.provider,
-                    mode=s.mode,
-                    rung=s.rung,
-                    since=s.since,
-                    until=s.until,
-                    reason=s.reason,
-                    episode=s.episode,
+                _body(
+                    bodies.SuspensionItem,
+                    s,
                     failing_contracts=list(s.explanation.get("failing_contracts", [])),
                     failing_reasons=list(s.explanation.get("failing_reasons", [])),
                     evidence_url=s.explanation.get("evidence_url"),
                     offense_level=ladder.level(state.history.get(route, ()), now),
-                    offenses=[_attributes(bodies.Offense, o) for o in state.history.get(route, ())],
+                    offenses=[_body(bodies.Offense, o) for o in state.history.get(route, ())],
                 )
                 for route, s in sorted(state.suspensions.items())
             ],
             holds=[  # lifts that hold until a clean round or their until
-                bodies.HoldItem(model=m, provider=p, since=h.since, until=h.until, reason=h.reason)
-                for (m, p), h in sorted(state.holds.items())
+                _body(bodies.HoldItem, h, model=m, provider=p) for (m, p), h in sorted(state.holds.items())
             ],
         )
 
     def incidents(self) -> bodies.Incidents:
         chosen = sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
-        return bodies.Incidents(incidents=[_attributes(bodies.IncidentItem, i) for i in chosen])
+        return bodies.Incidents(incidents=[_body(bodies.IncidentItem, i) for i in chosen])
 
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int
