@@ -34,22 +34,22 @@ class Listed(Body):
     checked_at: float
     endpoints: int
     healthy_endpoints: int
-    best_uptime_30m: float | None = Field(description="percent, the best listed endpoint")
+    best_uptime_30m: float | None = Field(default=None, description="percent, the best listed endpoint")
 
 
 class StoredRow(Body):
-    """One model's row as the store keeps it."""
+    """One model's row as the store keeps it (fields a store of an earlier version lacks have defaults)."""
 
     slug: str
     status: Status
-    last_check: float | None = Field(description="unix seconds of the last probe attempt")
-    source: Source | None
-    note: str
-    consecutive_failures: int
-    reason: Reason
-    http_status: int | None
-    last_healthy: float | None
-    listed: Listed | None
+    last_check: float | None = Field(default=None, description="unix seconds of the last probe attempt")
+    source: Source | None = None
+    note: str = ""
+    consecutive_failures: int = 0
+    reason: Reason = Reason.NONE
+    http_status: int | None = None
+    last_healthy: float | None = None
+    listed: Listed | None = None
 
 
 class Row(StoredRow):
