@@ -14,7 +14,6 @@ Example::
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
@@ -42,6 +41,7 @@ from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.state import Decision, Mode, State
 from exporter.receiver.store import Store, StoreWriteError
+from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
 M = TypeVar("M", bound=BaseModel)
@@ -237,7 +237,7 @@ class ReceiverService:
         )
         body = document.model_dump_json().encode()
         counts = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
-        return IgnoreView(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"', counts)
+        return IgnoreView(body, etag_of([body]), counts)
 
     # -- reads (never block on a writer) --------------------------------------------------------------
     @property

@@ -14,7 +14,6 @@ HTTP surface::
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import time
@@ -37,7 +36,7 @@ from exporter.routability.openapi import openapi_document
 from exporter.routability.schedule import Schedule, next_due
 from exporter.routability.store import RoutabilityStore, row_to_json
 from exporter.web.auth import bearer_ok, token_bytes
-from exporter.web.etag import etag_matches
+from exporter.web.etag import etag_matches, etag_of
 from exporter.web.models import send
 
 log = logging.getLogger("exporter.routability")
@@ -201,7 +200,7 @@ def build_app(service: RoutabilityService) -> Starlette:
 
     async def list_rows(request: Request) -> Response:
         snap = service.snapshot()
-        etag = _etag(snap.rows)
+        etag = etag_of(json.dumps(row_to_json(r), sort_keys=True).encode() for r in snap.rows)
         if etag_matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag})
         body = Rows(
@@ -321,13 +320,6 @@ class RoutabilityCollector(Collector):
             "Cost of routability probes since start, USD (usage.cost)",
             snap.spent[2],
         )
-
-
-def _etag(rows: tuple[RoutabilityRow, ...]) -> str:
-    digest = hashlib.sha256()
-    for row in rows:
-        digest.update(json.dumps(row_to_json(row), sort_keys=True).encode())
-    return f'"{digest.hexdigest()[:32]}"'
 
 
 def _log_failure(task: asyncio.Task[PassSummary]) -> None:
