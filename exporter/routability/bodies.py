@@ -9,13 +9,13 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
 from pydantic import Field
 
 from exporter.outcomes import Reason
-from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status
+from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Source, Status
 from exporter.routability.routing import should_skip
 from exporter.web.models import Body
 
@@ -26,15 +26,6 @@ class Problem(Body):
     """Every refusal of this API (a one-sentence ``error``)."""
 
     error: str
-
-
-class Listed(Body):
-    """The gateway's own endpoint listing of the model: information only, never a probe result."""
-
-    checked_at: float
-    endpoints: int
-    healthy_endpoints: int
-    best_uptime_30m: float | None = Field(default=None, description="percent, the best listed endpoint")
 
 
 class StoredRow(Body):
@@ -49,7 +40,7 @@ class StoredRow(Body):
     reason: Reason = Reason.NONE
     http_status: int | None = None
     last_healthy: float | None = None
-    listed: Listed | None = None
+    listed: ListedSignal | None = Field(default=None, description="the gateway's listing: information only")
 
 
 class Row(StoredRow):
@@ -99,14 +90,18 @@ class PassStarted(Body):
     last_pass: dict[str, Any] | None = Field(description="the last completed pass as stored (see Pass)")
 
 
+def _fields(row: RoutabilityRow) -> dict[str, Any]:
+    return {f.name: getattr(row, f.name) for f in fields(row)}
+
+
 def stored_row(row: RoutabilityRow) -> StoredRow:
-    return StoredRow(**asdict(row))
+    return StoredRow(**_fields(row))
 
 
 def row_body(row: RoutabilityRow, now: float, recent_window: float) -> Row:
     age = row.age_seconds(now)
     skip = should_skip(row, now, recent_window)
-    return Row(**asdict(row), age_seconds=None if age is None else round(age, 3), skip=skip)
+    return Row(**_fields(row), age_seconds=None if age is None else round(age, 3), skip=skip)
 
 
 def pass_body(summary: PassSummary) -> Pass:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from exporter.routability.bodies import StoredRow, stored_row
-from exporter.routability.model import ListedSignal, RoutabilityRow
+from exporter.routability.model import RoutabilityRow
 from exporter.sqlitekit import connect, integrity_problem
 
 SCHEMA_VERSION = 1
@@ -124,6 +124,4 @@ def row_to_json(row: RoutabilityRow) -> dict[str, Any]:
 
 
 def _row_from_json(text: str) -> RoutabilityRow:
-    stored = StoredRow.model_validate_json(text)
-    listed = None if stored.listed is None else ListedSignal(**dict(stored.listed))
-    return RoutabilityRow(**{**dict(stored), "listed": listed})
+    return RoutabilityRow(**dict(StoredRow.model_validate_json(text)))
