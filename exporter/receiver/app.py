@@ -50,10 +50,6 @@ ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
-class _Reject(Rejected):
-    """A 4xx of this API (the shared ``Rejected`` plus its JSON response)."""
-
-
 def _respond(reject: Rejected) -> JSONResponse:
     headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if reject.status == 401 else None
     return JSONResponse(reject.body(), status_code=reject.status, headers=headers)
@@ -94,7 +90,7 @@ class _Api:
             parsed = parse_notification(data)
             if isinstance(parsed, PayloadError):
                 code = "too_large" if parsed.status == 413 else "bad_request"
-                raise _Reject(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
+                raise Rejected(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
         except Rejected as reject:
             self.svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
             return _respond(reject)
@@ -103,7 +99,7 @@ class _Api:
         except StoreWriteError as exc:
             log.error("webhook not acknowledged: %s", exc)
             self.svc().count_webhook("error")
-            return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+            return _respond(Rejected(503, "store_unavailable", str(exc)))
         self.svc().count_webhook("ok")
         return send(bodies.WebhookReply(decisions=[_brief(d) for d in decisions]))
 
@@ -112,7 +108,7 @@ class _Api:
         model = request.query_params.get("model", "")
         if not model.strip():
             return _respond(
-                _Reject(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
+                Rejected(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
             )
         view = self.svc().ignore(model)
         headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
@@ -256,10 +252,10 @@ async def _admin(
     try:
         result = await anyio.to_thread.run_sync(call, *args)
     except StoreWriteError as exc:
-        return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+        return _respond(Rejected(503, "store_unavailable", str(exc)))
     if isinstance(result, Refused):
         code = {404: "not_found", 409: "conflict"}.get(result.status, "bad_request")
-        return JSONResponse({"error": code, "message": result.message}, status_code=result.status)
+        return _respond(Rejected(result.status, code, result.message))
     return [decision_to_json(d) for d in result]
 
 
@@ -271,7 +267,7 @@ def _authorize(request: Request, token: bytes) -> None:
             if header.lower().startswith("bearer ") and header[7:].strip()
             else ("missing Authorization: Bearer <token> header")
         )
-        raise _Reject(401, "unauthorized", what)
+        raise Rejected(401, "unauthorized", what)
 
 
 def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
@@ -280,7 +276,7 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
     limit = uint(raw_limit)
     if limit is None or not 1 <= limit <= MAX_PAGE:
         problem = f"limit: expected 1..{MAX_PAGE}, got {raw_limit!r}"
-        raise _Reject(400, "bad_request", "invalid query", [problem])
+        raise Rejected(400, "bad_request", "invalid query", [problem])
     since = params.get("since")
     if since is None or since == "":
         return None, None, limit
@@ -290,7 +286,7 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
         return None, parse_rfc3339(since), limit
     except ValueError as exc:
         problem = f"since: expected a decision seq or an RFC 3339 time ({exc}), got {since!r}"
-        raise _Reject(400, "bad_request", "invalid query", [problem]) from None
+        raise Rejected(400, "bad_request", "invalid query", [problem]) from None
 
 
 def _brief(d: Decision) -> bodies.DecisionBrief:
