@@ -126,7 +126,7 @@ class RoutabilityService:
     async def run_schedule(self) -> None:
         """Forever: run a pass whenever the schedule says one is due (at once if none ever ran)."""
         while True:
-            due = self._due()
+            due = self.next_due()
             now = self._clock()
             if now < due:
                 await self._sleep(min(due - now, 60.0))  # re-check: a triggered pass moves the schedule
@@ -137,12 +137,9 @@ class RoutabilityService:
                 log.exception("routability pass failed")
                 await self._sleep(self.schedule.retry_seconds)
 
-    def _due(self) -> float:
-        return next_due(self.schedule, self.last_pass_finished(), self._clock())
-
     def next_due(self) -> float:
         """When the next scheduled pass starts (a triggered pass moves it)."""
-        return self._due()
+        return next_due(self.schedule, self.last_pass_finished(), self._clock())
 
     def last_pass_finished(self) -> float | None:
         summary = last_pass(self.store)
