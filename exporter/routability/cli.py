@@ -21,6 +21,7 @@ from exporter.routability.model import PassSummary, count_by_status
 from exporter.routability.schedule import next_due
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
+from exporter.serving import bind_tcp_socket
 from exporter.signals import stop_on_signals
 
 log = logging.getLogger("exporter.routability")
@@ -146,25 +147,19 @@ async def serve(
     transport = HttpxTransport(timeout=config.timeout)
     with RoutabilityStore(config.store) as store:
         service = build_service(config, gateway, store, transport)
-        server = uvicorn.Server(
-            uvicorn.Config(
-                build_app(service),
-                host=config.host,
-                port=config.port,
-                log_level="warning",
-                access_log=False,
-            )
-        )
+        sock = bind_tcp_socket(config.host, config.port)  # TCP_NODELAY on accepted connections (serving)
+        server = uvicorn.Server(uvicorn.Config(build_app(service), log_level="warning", access_log=False))
         schedule = asyncio.create_task(service.run_schedule())
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(
             "routability listening on http://%s:%d (schedule %s, pace %.3gs, trigger %s)",
-            config.host, config.port, config.schedule.describe(), config.pace,
+            config.host, sock.getsockname()[1], config.schedule.describe(), config.pace,
             "enabled" if service.trigger_enabled else "disabled (no trigger_token)",
         )  # fmt: skip
         try:
-            await server.serve()
+            await server.serve(sockets=[sock])
         finally:
+            sock.close()
             for task in (schedule, stopper):
                 if task is not None:
                     task.cancel()
