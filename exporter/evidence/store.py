@@ -496,17 +496,29 @@ class _NewerSchema(Exception):
     pass
 
 
-#: The bound each free-text column is cut to on the way in (the others are stored as they are; the
-#: columns' SQLite affinity keeps numbers numbers).
-_BOUNDED: dict[str, Callable[[Any], object]] = {
-    "detail": lambda text: text[:DETAIL_MAX_CHARS],
-    "evidence": bounded_evidence,
-    "excerpt": bounded_excerpt,
-}
-
-
 def _row(r: EvidenceRecord) -> tuple[object, ...]:
-    return tuple(_BOUNDED[c](getattr(r, c)) if c in _BOUNDED else getattr(r, c) for c in _COLUMNS)
+    return (
+        float(r.at),
+        int(r.round),
+        r.model,
+        r.provider,
+        r.contract,
+        int(r.attempt),
+        r.locale,
+        r.outcome,
+        r.reason,
+        r.detail[:DETAIL_MAX_CHARS],
+        bounded_evidence(r.evidence),
+        bounded_excerpt(r.excerpt),
+        r.finish_reason,
+        r.ttft_seconds,
+        int(r.prompt_tokens),
+        int(r.completion_tokens),
+        float(r.cost_usd),
+        r.generation_id,
+        r.served_by,
+        r.source,
+    )
 
 
 def _record(row: Sequence[Any]) -> EvidenceRecord:
