@@ -7,9 +7,7 @@ also carry a human ``time`` field that is ignored on reading.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
-from dataclasses import fields
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -95,21 +93,70 @@ def state_to_json(state: State, now: float) -> dict[str, Any]:
         "seq": state.seq,
         "pruned_at": state.pruned_at,
         "suspensions": [
-            _plain(s) for s in sorted(state.suspensions.values(), key=lambda s: (s.model, s.provider))
+            {
+                "model": s.model,
+                "provider": s.provider,
+                "mode": str(s.mode),
+                "rung": s.rung,
+                "since": s.since,
+                "until": s.until,
+                "episode": s.episode,
+                "reason": s.reason,
+                "starts_at": s.starts_at,
+                "explanation": dict(s.explanation),
+            }
+            for s in sorted(state.suspensions.values(), key=lambda s: (s.model, s.provider))
         ],
-        "holds": [{"model": m, "provider": p, **_plain(h)} for (m, p), h in sorted(state.holds.items())],
+        "holds": [
+            {"model": m, "provider": p, "since": h.since, "until": h.until, "reason": h.reason}
+            for (m, p), h in sorted(state.holds.items())
+        ],
         "recovered": [
             {"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.recovered.items())
         ],
         "failing": [{"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.failing.items())],
         "resolved_episodes": [{"key": k, "at": at} for k, at in sorted(state.resolved_episodes.items())],
         "history": [
-            {"model": m, "provider": p, "offenses": [_plain(o) for o in offenses]}
+            {
+                "model": m,
+                "provider": p,
+                "offenses": [
+                    {
+                        "at": o.at,
+                        "until": o.until,
+                        "rung": o.rung,
+                        "episode": o.episode,
+                        "ended_at": o.ended_at,
+                    }
+                    for o in offenses
+                ],
+            }
             for (m, p), offenses in sorted(state.history.items())
         ],
-        "incidents": [_plain(i) for i in sorted(state.incidents.values(), key=lambda i: i.id)],
+        "incidents": [
+            {
+                "id": i.id,
+                "model": i.model,
+                "provider": i.provider,
+                "reason": i.reason,
+                "since": i.since,
+                "until": i.until,
+            }
+            for i in sorted(state.incidents.values(), key=lambda i: i.id)
+        ],
         "discovered": {m: sorted(tags) for m, tags in sorted(state.discovered.items())},
-        "episodes": [{"key": k, **_plain(e)} for k, e in sorted(state.episodes.items())],
+        "episodes": [
+            {
+                "key": k,
+                "model": e.model,
+                "provider": e.provider,
+                "first_seen": e.first_seen,
+                "last_seen": e.last_seen,
+                "closed_by": e.closed_by,
+                "closed_at": e.closed_at,
+            }
+            for k, e in sorted(state.episodes.items())
+        ],
     }
 
 
@@ -123,13 +170,27 @@ def state_from_json(raw: object) -> State:
     if version != SCHEMA_VERSION:
         raise UnsupportedVersion(f"schema_version is {version!r}; this receiver reads {SCHEMA_VERSION}")
     suspensions = {}
-    for i, x in enumerate(_list(o, "suspensions")):
-        sus = _record(Suspension, x, f"suspensions[{i}]")
+    for i, s in enumerate(_list(o, "suspensions")):
+        s = _obj(s, f"suspensions[{i}]")
+        sus = Suspension(
+            _str(s, "model"),
+            _str(s, "provider"),
+            _enum(s, "mode", Mode),
+            _int(s, "rung"),
+            _time(s, "since"),
+            _time(s, "until"),
+            _str(s, "episode"),
+            _str(s, "reason"),
+            _opt(s, "starts_at", _time),
+            MappingProxyType(_obj(s.get("explanation", {}), f"suspensions[{i}].explanation")),
+        )
         suspensions[(sus.model, sus.provider)] = sus
     holds = {}
     for i, x in enumerate(o.get("holds", [])):  # absent in format-1 snapshots
         x = _obj(x, f"holds[{i}]")
-        holds[(_str(x, "model"), _str(x, "provider"))] = _record(Hold, x, f"holds[{i}]")
+        holds[(_str(x, "model"), _str(x, "provider"))] = Hold(
+            _time(x, "since"), _opt(x, "until", _time), _str(x, "reason")
+        )
     recovered: dict[tuple[str, str], float] = {}
     failing: dict[tuple[str, str], float] = {}
     for name, target in (("recovered", recovered), ("failing", failing)):
@@ -143,18 +204,41 @@ def state_from_json(raw: object) -> State:
     history = {}
     for i, h in enumerate(_list(o, "history")):
         h = _obj(h, f"history[{i}]")
-        offenses = tuple(_record(Offense, x, f"history[{i}].offenses[]") for x in _list(h, "offenses"))
-        history[(_str(h, "model"), _str(h, "provider"))] = offenses
+        history[(_str(h, "model"), _str(h, "provider"))] = tuple(
+            Offense(
+                _time(x, "at"),
+                _time(x, "until"),
+                _int(x, "rung"),
+                _str(x, "episode"),
+                _opt(x, "ended_at", _time),
+            )
+            for x in (_obj(x, f"history[{i}].offenses[]") for x in _list(h, "offenses"))
+        )
     incidents = {}
     for i, x in enumerate(_list(o, "incidents")):
-        inc = _record(Incident, x, f"incidents[{i}]")
+        x = _obj(x, f"incidents[{i}]")
+        inc = Incident(
+            _str(x, "id"),
+            _str(x, "model"),
+            _str(x, "provider"),
+            _str(x, "reason"),
+            _time(x, "since"),
+            _opt(x, "until", _time),
+        )
         incidents[inc.id] = inc
     discovered_raw = _obj(o.get("discovered"), "discovered")
     discovered = {m: frozenset(_str_list(discovered_raw, m)) for m in discovered_raw}
     episodes = {}
     for i, x in enumerate(_list(o, "episodes")):
         x = _obj(x, f"episodes[{i}]")
-        episodes[_str(x, "key")] = _record(Episode, x, f"episodes[{i}]")
+        episodes[_str(x, "key")] = Episode(
+            _str(x, "model"),
+            _str(x, "provider"),
+            _time(x, "first_seen"),
+            _time(x, "last_seen"),
+            _opt(x, "closed_by", _str),
+            _opt(x, "closed_at", _time),
+        )
     return State(
         seq=_int(o, "seq"),
         suspensions=MappingProxyType(suspensions),
@@ -224,45 +308,3 @@ def _enum(o: dict[str, Any], k: str, enum: Callable[[str], T]) -> T:
 
 def _opt(o: dict[str, Any], k: str, read: Callable[[dict[str, Any], str], T]) -> T | None:
     return None if o.get(k) is None else read(o, k)
-
-
-def _plain(record: Any) -> dict[str, Any]:
-    """A state record's fields, in their order, as JSON values (a mode as text, a mapping as an object)."""
-    return {f.name: _json(getattr(record, f.name)) for f in fields(record)}
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, Mode):
-        return str(value)
-    return dict(value) if isinstance(value, Mapping) else value
-
-
-def _mapping(o: dict[str, Any], k: str) -> Mapping[str, Any]:
-    return MappingProxyType(_obj(o.get(k, {}), k))
-
-
-#: How a state record's field is read, by its annotation (the records are ``state``'s dataclasses).
-_READERS: dict[str, Callable[[dict[str, Any], str], Any]] = {
-    "str": _str,
-    "int": _int,
-    "float": _time,
-    "Mode": lambda o, k: _enum(o, k, Mode),
-    "Mapping[str, Any]": _mapping,
-}
-
-
-@functools.cache
-def _layout(cls: type) -> tuple[tuple[str, Callable[[dict[str, Any], str], Any]], ...]:
-    """``(field, reader)`` for each field of a record class; an optional field reads ``None`` when absent."""
-    out = []
-    for f in fields(cls):
-        annotation = str(f.type)
-        read = _READERS[annotation.removesuffix(" | None")]
-        out.append((f.name, functools.partial(_opt, read=read) if annotation.endswith(" | None") else read))
-    return tuple(out)
-
-
-def _record(cls: Callable[..., T], raw: object, where: str) -> T:
-    """A state record (``Suspension``, ``Hold``, ``Offense``, ...) read field by field from its object."""
-    o = _obj(raw, where)
-    return cls(*[read(o, name) for name, read in _layout(cls)])
