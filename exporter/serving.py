@@ -19,11 +19,12 @@ import socket
 import threading
 import time
 from collections.abc import Coroutine
-from types import TracebackType
 from typing import Any, TypeVar
 
 import uvicorn
 from starlette.types import ASGIApp
+
+from exporter.lifecycle import StartStop
 
 T = TypeVar("T")
 # Allocations minus deallocations between young collections (CPython's default is 700).
@@ -62,7 +63,7 @@ def bind_tcp_socket(host: str, port: int, backlog: int = 2048) -> socket.socket:
     return sock
 
 
-class ThreadedServer:
+class ThreadedServer(StartStop):
     """A uvicorn server on its own thread and event loop; ``base_url`` has no trailing slash."""
 
     def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0, **uvicorn_options: Any) -> None:
@@ -114,12 +115,3 @@ class ThreadedServer:
             self._thread.join(timeout)
             self._thread = None
         self._socket.close()
-
-    def __enter__(self) -> ThreadedServer:
-        self.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()

@@ -19,14 +19,19 @@ COLLECTORS = [
     ROOT / "exporter" / "sharding.py",
     ROOT / "exporter" / "engine" / "service.py",
 ]
-FAMILY = re.compile(r"\b(Gauge|Counter|Histogram|Info|Summary|_route)(?:MetricFamily|s)?\(\s*\"([a-z_:]+)\"")
+# ``*MetricFamily("name"`` and the ``exporter.metrickit`` builders ``gauge("name"`` / ``counter("name"``
+FAMILY = re.compile(
+    r"\b(Gauge|Counter|Histogram|Info|Summary|_route|gauge|counter)(?:MetricFamily|s)?\(\s*\"([a-z_:]+)\""
+)
 
 
 def exported_families() -> set[str]:
     names = set()
     for path in COLLECTORS:
         for kind, name in FAMILY.findall(path.read_text()):
-            names.add(f"{name}_total" if kind == "Counter" else f"{name}_info" if kind == "Info" else name)
+            names.add(
+                f"{name}_total" if kind.lower() == "counter" else f"{name}_info" if kind == "Info" else name
+            )
     return names
 
 

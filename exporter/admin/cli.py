@@ -24,11 +24,13 @@ from exporter.commands import add_command
 from exporter.configkit import Problems, load_yaml, parse_duration
 from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Kind
+from exporter.web.hostport import parse_host_port
 
 TOKEN_ENV = "CANARY_ADMIN_TOKEN"
 URL_ENV = "CANARY_RECEIVER_URL"
 DEFAULT_RECEIVER = "http://127.0.0.1:9465"
 TABLE_WIDTH = 80
+HELP = "lift suspensions, manage incidents, list suspensions and decisions on a receiver"
 DESCRIPTION = f"""\
 Lift suspensions, add and remove incident exclusions, and list suspensions and decisions on a running
 receiver. The admin token comes from --token-file FILE or ${TOKEN_ENV} (never a flag value, which would
@@ -52,13 +54,7 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``admin`` command to the ``canary`` parser."""
-    p = add_command(
-        subparsers,
-        "admin",
-        help="lift suspensions, manage incidents, list suspensions and decisions on a receiver",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+    p = add_command(subparsers, "admin", HELP, DESCRIPTION, EPILOG)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--receiver",
@@ -200,10 +196,13 @@ def _url_from_config(path: Path) -> str:
     listen = data.get("receiver", {}).get("listen") if isinstance(data, dict) else None
     if listen is None:
         return DEFAULT_RECEIVER
-    host, _, port = str(listen).rpartition(":")
-    if host in ("0.0.0.0", "[::]", ""):  # noqa: S104 - a listen address, read to connect to it locally
+    try:
+        host, port = parse_host_port(listen)
+    except ValueError as exc:
+        raise AdminError(f"--config {path}: receiver.listen: {exc}") from None
+    if host in ("0.0.0.0", "::"):  # noqa: S104 - a listen address, read to connect to it locally
         host = "127.0.0.1"
-    return f"http://{host}:{port}"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 def _since(value: str | None, now: float) -> str | None:

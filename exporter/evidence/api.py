@@ -19,8 +19,17 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from exporter.evidence.store import QUERY_DEFAULT_LIMIT, QUERY_MAX_LIMIT, EvidencePage, InvalidQuery
+from pydantic import Field
+
+from exporter.evidence.store import (
+    QUERY_DEFAULT_LIMIT,
+    QUERY_MAX_LIMIT,
+    EvidencePage,
+    EvidenceRecord,
+    InvalidQuery,
+)
 from exporter.outcomes import Outcome
+from exporter.web.models import Body
 
 PARAMETERS = ("model", "provider", "contract", "outcome", "since", "until", "limit", "cursor")
 MAX_VALUE_CHARS = 256
@@ -80,14 +89,19 @@ def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> dict[s
     return out
 
 
+class Page(Body):
+    """The ``GET /v1/evidence`` body: one page of records, newest first, and the way to the next one."""
+
+    records: list[EvidenceRecord]
+    next_cursor: str | None = Field(description="pass as cursor for the next page; null on the last")
+    next: str | None = Field(description="the link to the next page (this query with its cursor)")
+
+
 def page_json(page: EvidencePage, base_path: str, query: Mapping[str, str]) -> dict[str, Any]:
-    """The response body: the records, the cursor, and the link to the next page (None on the last)."""
+    """The response body (``Page``): the records, the cursor, and the link to the next page."""
     following = None
     if page.next_cursor is not None:
         rest = {k: v for k, v in query.items() if k != "cursor"}
         following = f"{base_path}?{urlencode({**rest, 'cursor': page.next_cursor})}"
-    return {
-        "records": [r.as_json() for r in page.records],
-        "next_cursor": page.next_cursor,
-        "next": following,
-    }
+    body = Page(records=page.records, next_cursor=page.next_cursor, next=following)
+    return body.model_dump(mode="json")

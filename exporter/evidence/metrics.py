@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.core import Metric
 from prometheus_client.registry import Collector
 
 from exporter.evidence.store import ERROR_KINDS, EvidenceStore
+from exporter.metrickit import counter
 
 
 class EvidenceCollector(Collector):
@@ -20,17 +21,15 @@ class EvidenceCollector(Collector):
         return iter(())
 
     def collect(self) -> Iterator[Metric]:
-        errors = CounterMetricFamily(
+        counts = self._store.write_errors()
+        yield counter(
             "canary_evidence_write_errors",
             "Evidence-store failures by kind; probing goes on, the affected records are dropped.",
-            labels=["kind"],
+            [(kind, counts.get(kind, 0)) for kind in ERROR_KINDS],
+            ["kind"],
         )
-        counts = self._store.write_errors()
-        for kind in ERROR_KINDS:
-            errors.add_metric([kind], counts.get(kind, 0))
-        yield errors
-        written = CounterMetricFamily(
-            "canary_evidence_records", "Probe attempts written to the evidence store."
+        yield counter(
+            "canary_evidence_records",
+            "Probe attempts written to the evidence store.",
+            self._store.records_written,
         )
-        written.add_metric([], self._store.records_written)
-        yield written

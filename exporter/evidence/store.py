@@ -52,7 +52,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -126,12 +126,6 @@ class EvidenceRecord:
     generation_id: str | None
     served_by: str | None
     source: str = "round"  # "round" (exporter) or "investigate"
-
-    def as_json(self) -> dict[str, Any]:
-        """The record as a JSON object (the ``/v1/evidence`` item shape)."""
-        out = asdict(self)
-        out["evidence"] = dict(self.evidence)
-        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,11 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio.to_thread
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -44,27 +43,11 @@ from exporter.receiver.store import StoreWriteError
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.body import Rejected, read_json, uint
 from exporter.web.etag import etag_matches
-from exporter.web.models import ErrorBody, validated
+from exporter.web.models import ErrorBody, send, validated
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
-
-
-class _Reject(Rejected):
-    """A 4xx of this API (the shared ``Rejected`` plus its JSON response)."""
-
-
-def _send(
-    body: BaseModel,
-    status_code: int = 200,
-    *,
-    exclude_none: bool = False,
-    headers: Mapping[str, str] | None = None,
-) -> JSONResponse:
-    """A response built from its model (``bodies``), as the OpenAPI document describes it."""
-    content = body.model_dump(mode="json", exclude_none=exclude_none)
-    return JSONResponse(content, status_code=status_code, headers=headers)
 
 
 def _respond(reject: Rejected) -> JSONResponse:
@@ -107,7 +90,7 @@ class _Api:
             parsed = parse_notification(data)
             if isinstance(parsed, PayloadError):
                 code = "too_large" if parsed.status == 413 else "bad_request"
-                raise _Reject(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
+                raise Rejected(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
         except Rejected as reject:
             self.svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
             return _respond(reject)
@@ -116,16 +99,16 @@ class _Api:
         except StoreWriteError as exc:
             log.error("webhook not acknowledged: %s", exc)
             self.svc().count_webhook("error")
-            return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+            return _respond(Rejected(503, "store_unavailable", str(exc)))
         self.svc().count_webhook("ok")
-        return _send(bodies.WebhookReply(decisions=[_brief(d) for d in decisions]))
+        return send(bodies.WebhookReply(decisions=[_brief(d) for d in decisions]))
 
     # -- reads (no token; the decision log may need read_token) ---------------------------------------
     async def ignore(self, request: Request) -> Response:
         model = request.query_params.get("model", "")
         if not model.strip():
             return _respond(
-                _Reject(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
+                Rejected(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
             )
         view = self.svc().ignore(model)
         headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
@@ -134,10 +117,10 @@ class _Api:
         return Response(view.body, media_type="application/json", headers=headers)
 
     async def suspensions(self, request: Request) -> Response:
-        return _send(self.svc().suspensions())
+        return send(self.svc().suspensions())
 
     async def incidents(self, request: Request) -> Response:
-        return _send(self.svc().incidents())
+        return send(self.svc().incidents())
 
     async def decisions(self, request: Request) -> Response:
         try:
@@ -147,7 +130,7 @@ class _Api:
         except Rejected as reject:
             return _respond(reject)
         page = self.svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit)
-        return _send(page)
+        return send(page)
 
     # -- admin (admin token) --------------------------------------------------------------------------
     async def admin_lift(self, request: Request) -> Response:
@@ -159,7 +142,7 @@ class _Api:
         except Rejected as reject:
             return _respond(reject)
         result = await _admin(self.svc().lift, lift.model, lift.provider, lift.reason, lift.until)
-        return result if isinstance(result, Response) else _send(bodies.Decisions(decisions=result))
+        return result if isinstance(result, Response) else send(bodies.Decisions(decisions=result))
 
     async def admin_add_incident(self, request: Request) -> Response:
         try:
@@ -174,7 +157,7 @@ class _Api:
         if isinstance(result, Response):
             return result
         incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
-        return _send(bodies.IncidentAdded(id=str(incident_id), decisions=result), status_code=201)
+        return send(bodies.IncidentAdded(id=str(incident_id), decisions=result), status_code=201)
 
     async def admin_remove_incident(self, request: Request) -> Response:
         try:
@@ -183,7 +166,7 @@ class _Api:
             return _respond(reject)
         reason = request.query_params.get("reason", "")
         result = await _admin(self.svc().remove_incident, request.path_params["incident_id"], reason)
-        return result if isinstance(result, Response) else _send(bodies.Decisions(decisions=result))
+        return result if isinstance(result, Response) else send(bodies.Decisions(decisions=result))
 
     # -- operations -----------------------------------------------------------------------------------
     async def healthz(self, request: Request) -> Response:
@@ -191,8 +174,8 @@ class _Api:
         mode, seq = service.policy.mode, service.state.seq
         if service.damaged is not None:
             damaged = bodies.Health(status="damaged", mode=mode, seq=seq, message=service.damaged)
-            return _send(damaged, status_code=503)
-        return _send(bodies.Health(status="ok", mode=mode, seq=seq), exclude_none=True)
+            return send(damaged, status_code=503)
+        return send(bodies.Health(status="ok", mode=mode, seq=seq), exclude_none=True)
 
     async def metrics(self, request: Request) -> Response:
         return Response(render(self.svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
@@ -218,7 +201,7 @@ class _Api:
     async def http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         body = ErrorBody(error="http_error", message=exc.detail)
-        return _send(body, exc.status_code, headers=exc.headers)  # a 405 keeps its Allow header
+        return send(body, exc.status_code, headers=exc.headers)  # a 405 keeps its Allow header
 
 
 def build_app(
@@ -269,10 +252,10 @@ async def _admin(
     try:
         result = await anyio.to_thread.run_sync(call, *args)
     except StoreWriteError as exc:
-        return JSONResponse({"error": "store_unavailable", "message": str(exc)}, status_code=503)
+        return _respond(Rejected(503, "store_unavailable", str(exc)))
     if isinstance(result, Refused):
         code = {404: "not_found", 409: "conflict"}.get(result.status, "bad_request")
-        return JSONResponse({"error": code, "message": result.message}, status_code=result.status)
+        return _respond(Rejected(result.status, code, result.message))
     return [decision_to_json(d) for d in result]
 
 
@@ -284,7 +267,7 @@ def _authorize(request: Request, token: bytes) -> None:
             if header.lower().startswith("bearer ") and header[7:].strip()
             else ("missing Authorization: Bearer <token> header")
         )
-        raise _Reject(401, "unauthorized", what)
+        raise Rejected(401, "unauthorized", what)
 
 
 def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
@@ -293,7 +276,7 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
     limit = uint(raw_limit)
     if limit is None or not 1 <= limit <= MAX_PAGE:
         problem = f"limit: expected 1..{MAX_PAGE}, got {raw_limit!r}"
-        raise _Reject(400, "bad_request", "invalid query", [problem])
+        raise Rejected(400, "bad_request", "invalid query", [problem])
     since = params.get("since")
     if since is None or since == "":
         return None, None, limit
@@ -303,7 +286,7 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
         return None, parse_rfc3339(since), limit
     except ValueError as exc:
         problem = f"since: expected a decision seq or an RFC 3339 time ({exc}), got {since!r}"
-        raise _Reject(400, "bad_request", "invalid query", [problem]) from None
+        raise Rejected(400, "bad_request", "invalid query", [problem]) from None
 
 
 def _brief(d: Decision) -> bodies.DecisionBrief:

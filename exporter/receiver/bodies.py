@@ -1,8 +1,9 @@
 """The receiver API's own request and response bodies as pydantic models (webhook payloads: ``payloads``).
 
 Requests (``LiftBody``, ``IncidentBody``) refuse unknown fields and validate into the values the service
-takes; responses are built as models by the service and the app, so the OpenAPI document
-(``receiver.openapi``) describes exactly what is sent. Times in responses are RFC 3339 text (``TimeText``).
+takes; responses are built as models by the service and the app (from the state's records where the
+fields match), so the OpenAPI document (``receiver.openapi``) describes exactly what is sent. Times in
+responses are Unix seconds sent as RFC 3339 text (``TimeText``).
 
 Example::
 
@@ -14,10 +15,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, TypeAdapter, WithJsonSchema
+from pydantic import Field, PlainSerializer, StringConstraints, TypeAdapter, WithJsonSchema
 
 from exporter.receiver.merge import Layer
-from exporter.receiver.rfc3339 import Timestamp
+from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.state import Decision, Kind, Mode
 from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
@@ -29,7 +30,12 @@ MAX_FIELD_CHARS = 4096  # any admin body field
 AdminText = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S")
 ]
-TimeText = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+#: An instant in a response: Unix seconds in the code, RFC 3339 text (``format_rfc3339``) on the wire.
+TimeText = Annotated[
+    float,
+    PlainSerializer(format_rfc3339, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
 _TEXT = "a non-empty string"
 
 

@@ -15,6 +15,11 @@ from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import parse_host_port
 
+HELP = "run the quarantine receiver (Alertmanager/Grafana webhook -> ignore list for routers)"
+DESCRIPTION = (
+    "Run the quarantine receiver: it turns suspension alerts into durable, audited exclusions and serves "
+    "each model's ignore list to routers."
+)
 EPILOG = """\
 example:
   export CANARY_WEBHOOK_TOKEN=... CANARY_ADMIN_TOKEN=...
@@ -33,14 +38,7 @@ POST /v1/admin/lift, POST|DELETE /v1/admin/incidents (admin token), /healthz, /m
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``receiver`` to the ``canary`` command."""
-    parser = add_command(
-        subparsers,
-        "receiver",
-        help="run the quarantine receiver (Alertmanager/Grafana webhook -> ignore list for routers)",
-        description="Run the quarantine receiver: it turns suspension alerts into durable, audited "
-        "exclusions and serves each model's ignore list to routers.",
-        epilog=EPILOG,
-    )
+    parser = add_command(subparsers, "receiver", HELP, DESCRIPTION, EPILOG)
     _add_arguments(parser)
     parser.set_defaults(func=run)
 

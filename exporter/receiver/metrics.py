@@ -9,11 +9,13 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.core import HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from exporter.metrickit import counter, gauge
 from exporter.receiver.state import Kind, Mode, Suspension
 
+ROUTE = ["model", "provider"]
 WEBHOOK_RESULTS = ("ok", "unauthorized", "bad_request", "too_large", "error")
 WRITE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, float("inf"))
 
@@ -72,91 +74,75 @@ class ReceiverCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         snap = self._source()
-        active = GaugeMetricFamily(
+        route_mode = ["model", "provider", "mode"]
+        sus = [((s.model, s.provider, str(s.mode)), s) for s in snap.suspensions]
+        yield gauge(
             "canary_receiver_suspension_active",
             "A current suspension (mode=observe: would-be, excludes nothing).",
-            labels=["model", "provider", "mode"],
+            [(key, 1) for key, _ in sus],
+            route_mode,
         )
-        until = GaugeMetricFamily(
+        yield gauge(
             "canary_receiver_suspension_until_timestamp_seconds",
             "When the current suspension ends (Unix seconds).",
-            labels=["model", "provider", "mode"],
+            [(key, s.until) for key, s in sus],
+            route_mode,
         )
-        rung = GaugeMetricFamily(
+        yield gauge(
             "canary_receiver_suspension_rung",
             "The ladder rung of the current suspension (1: first offense, 2: second, ...).",
-            labels=["model", "provider", "mode"],
+            [(key, s.rung) for key, s in sus],
+            route_mode,
         )
-        for s in snap.suspensions:
-            active.add_metric([s.model, s.provider, str(s.mode)], 1)
-            until.add_metric([s.model, s.provider, str(s.mode)], s.until)
-            rung.add_metric([s.model, s.provider, str(s.mode)], s.rung)
-        yield active
-        yield until
-        yield rung
-        level = GaugeMetricFamily(
+        yield gauge(
             "canary_receiver_offense_level",
             "Offenses that still count (not faded); the next offense gets the next rung.",
-            labels=["model", "provider"],
+            [((m, p), n) for m, p, n in snap.offense_levels],
+            ROUTE,
         )
-        for model, provider, n in snap.offense_levels:
-            level.add_metric([model, provider], n)
-        yield level
-        yield _routes(
-            "canary_receiver_incident_active", "Admin incident exclusions in force.", snap.incidents
+        yield gauge(
+            "canary_receiver_incident_active",
+            "Admin incident exclusions in force.",
+            [(route, 1) for route in snap.incidents],
+            ROUTE,
         )
-        yield _routes(
+        yield gauge(
             "canary_receiver_lift_hold_active",
             "A lift that holds the route (no suspension) until a recovery alert or its until.",
-            snap.holds,
+            [(route, 1) for route in snap.holds],
+            ROUTE,
         )
-        ignored = GaugeMetricFamily(
+        yield gauge(
             "canary_receiver_ignored_providers",
             "Entries in the served ignore list per layer.",
-            labels=["model", "layer"],
+            [((m, layer), n) for m, layer, n in snap.ignored],
+            ["model", "layer"],
         )
-        for model, layer, n in snap.ignored:
-            ignored.add_metric([model, layer], n)
-        yield ignored
         c = snap.counters
-        decisions = CounterMetricFamily(
-            "canary_receiver_decisions", "Decisions recorded, by kind (since start).", labels=["kind"]
+        yield counter(
+            "canary_receiver_decisions", "Decisions recorded, by kind (since start).", c.decisions, ["kind"]
         )
-        for kind, n in sorted(c.decisions.items()):
-            decisions.add_metric([kind], n)
-        yield decisions
-        blocks = CounterMetricFamily(
-            "canary_receiver_floor_blocks", "Suspensions refused by the capacity floor.", labels=["model"]
+        yield counter(
+            "canary_receiver_floor_blocks",
+            "Suspensions refused by the capacity floor.",
+            c.floor_blocks,
+            ["model"],
         )
-        for model, n in sorted(c.floor_blocks.items()):
-            blocks.add_metric([model], n)
-        yield blocks
-        webhook = CounterMetricFamily(
-            "canary_receiver_webhook_requests", "Webhook deliveries by result.", labels=["result"]
+        yield counter(
+            "canary_receiver_webhook_requests", "Webhook deliveries by result.", c.webhook, ["result"]
         )
-        for result, n in sorted(c.webhook.items()):
-            webhook.add_metric([result], n)
-        yield webhook
         hist = HistogramMetricFamily(
             "canary_receiver_store_write_seconds", "Durable write latency (append and fsync included)."
         )
         buckets = [(_bound(b), float(n)) for b, n in zip(WRITE_BUCKETS, c.write_buckets, strict=True)]
         hist.add_metric([], buckets, c.write_sum)
         yield hist
-        mode = GaugeMetricFamily(
-            "canary_receiver_mode", "The configured mode (1 on the active one).", labels=["mode"]
+        yield gauge(
+            "canary_receiver_mode",
+            "The configured mode (1 on the active one).",
+            [(str(m), 1 if m is snap.mode else 0) for m in Mode],
+            ["mode"],
         )
-        for m in Mode:
-            mode.add_metric([str(m)], 1 if m is snap.mode else 0)
-        yield mode
-
-
-def _routes(name: str, documentation: str, routes: tuple[tuple[str, str], ...]) -> GaugeMetricFamily:
-    """A 0/1 gauge per (model, provider)."""
-    family = GaugeMetricFamily(name, documentation, labels=["model", "provider"])
-    for model, provider in routes:
-        family.add_metric([model, provider], 1)
-    return family
 
 
 def _bound(b: float) -> str:

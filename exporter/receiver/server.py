@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from types import TracebackType
 
+from exporter.lifecycle import StartStop
 from exporter.receiver.app import build_app
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.service import ReceiverService
 from exporter.serving import ThreadedServer
 
 
-class ReceiverServer:
+class ReceiverServer(StartStop):
     """A running receiver; ``base_url`` has no trailing slash. The store is locked while it runs."""
 
     def __init__(
@@ -38,15 +38,6 @@ class ReceiverServer:
         self._http: ThreadedServer | None = None
         self.service: ReceiverService | None = None
         self.base_url = ""
-
-    def __enter__(self) -> ReceiverServer:
-        self.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def start(self, timeout: float = 10.0) -> None:
         self.service = ReceiverService.open(self.config, clock=self._clock, init=self._init)

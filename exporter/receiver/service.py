@@ -14,13 +14,15 @@ Example::
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from exporter.receiver import bodies
 from exporter.receiver.config import ReceiverConfig
@@ -37,11 +39,22 @@ from exporter.receiver.decide import (
 from exporter.receiver.merge import Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
-from exporter.receiver.rfc3339 import format_optional, format_rfc3339
 from exporter.receiver.state import Decision, Mode, State
 from exporter.receiver.store import Store, StoreWriteError
+from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
+M = TypeVar("M", bound=BaseModel)
+
+
+def _body(model: type[M], record: object, /, **more: Any) -> M:
+    """The body ``model`` from the same-named attributes of a state record, plus the fields in ``more``."""
+    same = {
+        name: getattr(record, name)
+        for name in model.model_fields
+        if name not in more and hasattr(record, name)
+    }
+    return model(**same, **more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,17 +232,12 @@ class ReceiverService:
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),
-            entries=[
-                bodies.IgnoreItem(
-                    provider=e.provider, layer=e.layer, reason=e.reason, until=format_optional(e.until)
-                )
-                for e in entries
-            ],
-            generated_at=format_rfc3339(now),
+            entries=[_body(bodies.IgnoreItem, e) for e in entries],
+            generated_at=now,
         )
         body = document.model_dump_json().encode()
         counts = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
-        return IgnoreView(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"', counts)
+        return IgnoreView(body, etag_of([body]), counts)
 
     # -- reads (never block on a writer) --------------------------------------------------------------
     @property
@@ -248,59 +256,27 @@ class ReceiverService:
         ladder = self.policy.ladder
         return bodies.Suspensions(
             mode=self.policy.mode,
-            generated_at=format_rfc3339(now),
+            generated_at=now,
             suspensions=[
-                bodies.SuspensionItem(
-                    model=s.model,
-                    provider=s.provider,
-                    mode=s.mode,
-                    rung=s.rung,
-                    since=format_rfc3339(s.since),
-                    until=format_rfc3339(s.until),
-                    reason=s.reason,
-                    episode=s.episode,
+                _body(
+                    bodies.SuspensionItem,
+                    s,
                     failing_contracts=list(s.explanation.get("failing_contracts", [])),
                     failing_reasons=list(s.explanation.get("failing_reasons", [])),
                     evidence_url=s.explanation.get("evidence_url"),
                     offense_level=ladder.level(state.history.get(route, ()), now),
-                    offenses=[
-                        bodies.Offense(
-                            at=format_rfc3339(o.at),
-                            until=format_rfc3339(o.until),
-                            rung=o.rung,
-                            ended_at=format_optional(o.ended_at),
-                        )
-                        for o in state.history.get(route, ())
-                    ],
+                    offenses=[_body(bodies.Offense, o) for o in state.history.get(route, ())],
                 )
                 for route, s in sorted(state.suspensions.items())
             ],
             holds=[  # lifts that hold until a clean round or their until
-                bodies.HoldItem(
-                    model=m,
-                    provider=p,
-                    since=format_rfc3339(h.since),
-                    until=format_optional(h.until),
-                    reason=h.reason,
-                )
-                for (m, p), h in sorted(state.holds.items())
+                _body(bodies.HoldItem, h, model=m, provider=p) for (m, p), h in sorted(state.holds.items())
             ],
         )
 
     def incidents(self) -> bodies.Incidents:
-        return bodies.Incidents(
-            incidents=[
-                bodies.IncidentItem(
-                    id=i.id,
-                    model=i.model,
-                    provider=i.provider,
-                    reason=i.reason,
-                    since=format_rfc3339(i.since),
-                    until=format_optional(i.until),
-                )
-                for i in sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
-            ]
-        )
+        chosen = sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
+        return bodies.Incidents(incidents=[_body(bodies.IncidentItem, i) for i in chosen])
 
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int

@@ -2,8 +2,8 @@
 
 Layout: ``classify`` (pure: reply -> status), ``catalogue`` (pure: which models), ``model`` (values and the
 row transition), ``routing`` (``should_skip``), ``store`` (SQLite rows), ``transport`` (httpx seam), ``job``
-(one paced pass), ``app`` (service, HTTP API, /metrics), ``etag`` (If-None-Match matching), ``config``,
-``cli``, ``client`` (router poller).
+(one paced pass), ``app`` (service, HTTP API, /metrics), ``bodies`` (its request and response models),
+``openapi`` (its document), ``config``, ``cli``, ``client`` (router poller).
 """
 
 from exporter.routability.model import RoutabilityRow, Source, Status

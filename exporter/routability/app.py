@@ -8,34 +8,36 @@ HTTP surface::
     GET  /v1/routability               every row with status and age (ETag / If-None-Match -> 304)
     GET  /v1/routability/{slug}        one row (404 for a slug never seen)
     GET  /metrics                      Prometheus text, private registry, built from a snapshot per scrape
+    GET  /openapi.json                 the OpenAPI document, generated from the body models (``bodies``)
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import Metric
 from prometheus_client.registry import Collector
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
+from exporter.metrickit import counter, gauge
+from exporter.routability.bodies import PassDone, PassStarted, Problem, Rows, pass_body, row_body
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
-from exporter.routability.routing import should_skip
+from exporter.routability.openapi import openapi_document
 from exporter.routability.schedule import Schedule, next_due
 from exporter.routability.store import RoutabilityStore, row_to_json
 from exporter.web.auth import bearer_ok, token_bytes
-from exporter.web.etag import etag_matches
+from exporter.web.etag import etag_matches, etag_of
+from exporter.web.models import send
 
 log = logging.getLogger("exporter.routability")
 
@@ -124,7 +126,7 @@ class RoutabilityService:
     async def run_schedule(self) -> None:
         """Forever: run a pass whenever the schedule says one is due (at once if none ever ran)."""
         while True:
-            due = self._due()
+            due = self.next_due()
             now = self._clock()
             if now < due:
                 await self._sleep(min(due - now, 60.0))  # re-check: a triggered pass moves the schedule
@@ -135,12 +137,9 @@ class RoutabilityService:
                 log.exception("routability pass failed")
                 await self._sleep(self.schedule.retry_seconds)
 
-    def _due(self) -> float:
-        return next_due(self.schedule, self.last_pass_finished(), self._clock())
-
     def next_due(self) -> float:
         """When the next scheduled pass starts (a triggered pass moves it)."""
-        return self._due()
+        return next_due(self.schedule, self.last_pass_finished(), self._clock())
 
     def last_pass_finished(self) -> float | None:
         summary = last_pass(self.store)
@@ -172,62 +171,56 @@ class RoutabilityService:
         return self._token is not None
 
 
-def row_json(row: RoutabilityRow, now: float, recent_window: float) -> dict[str, Any]:
-    """The read-API shape of one row: the stored fields plus its age and the routing verdict."""
-    return {
-        **row_to_json(row),
-        "age_seconds": None if row.last_check is None else round(max(0.0, now - row.last_check), 3),
-        "skip": should_skip(row, now, recent_window),
-    }
-
-
 def build_app(service: RoutabilityService) -> Starlette:
     """The Starlette application over a service (serve it with uvicorn; test it with httpx.ASGITransport)."""
     registry = CollectorRegistry(auto_describe=True)
     registry.register(RoutabilityCollector(service.snapshot))
+    spec = json.dumps(openapi_document()).encode()
 
     async def trigger(request: Request) -> Response:
         if not service.trigger_enabled:
-            return JSONResponse({"error": "trigger disabled: set routability.trigger_token"}, status_code=403)
+            return send(Problem(error="trigger disabled: set routability.trigger_token"), 403)
         if not service.authorized(request.headers.get("authorization")):
-            return JSONResponse(
-                {"error": "missing or wrong bearer token"},
-                status_code=401,
-                headers={"WWW-Authenticate": 'Bearer realm="routability"'},
-            )
-        wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
-        if wait:
+            challenge = {"WWW-Authenticate": 'Bearer realm="routability"'}
+            return send(Problem(error="missing or wrong bearer token"), 401, headers=challenge)
+        wait = request.query_params.get("wait", "").lower()
+        if wait not in _WAIT:
+            return send(Problem(error=f"wait: expected true or false (1/0, yes/no), got {wait!r}"), 400)
+        if _WAIT[wait]:
             summary = await service.run_once()
             counts = count_by_status(list(service.store.rows().values()))
-            return JSONResponse({"pass": summary.to_json(), "models": counts})
+            return send(PassDone.model_validate({"pass": pass_body(summary), "models": counts}))
         started = service.start_pass()
         counts = count_by_status(list(service.store.rows().values()))
-        body = {"started": started, "running": True, "models": counts, "last_pass": last_pass(service.store)}
-        return JSONResponse(body, status_code=202)
+        last = last_pass(service.store)
+        return send(PassStarted(started=started, running=True, models=counts, last_pass=last), 202)
 
     async def list_rows(request: Request) -> Response:
         snap = service.snapshot()
-        etag = _etag(snap.rows)
+        etag = etag_of(json.dumps(row_to_json(r), sort_keys=True).encode() for r in snap.rows)
         if etag_matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag})
-        body = {
-            "generated_at": snap.now,
-            "recent_unavailable_seconds": service.recent_window,
-            "running": snap.running,
-            "models": count_by_status(snap.rows),
-            "rows": [row_json(r, snap.now, service.recent_window) for r in snap.rows],
-        }
-        return JSONResponse(body, headers={"ETag": etag, "Cache-Control": "no-cache"})
+        body = Rows(
+            generated_at=snap.now,
+            recent_unavailable_seconds=service.recent_window,
+            running=snap.running,
+            models=count_by_status(snap.rows),
+            rows=[row_body(r, snap.now, service.recent_window) for r in snap.rows],
+        )
+        return send(body, headers={"ETag": etag, "Cache-Control": "no-cache"})
 
     async def one_row(request: Request) -> Response:
         slug = request.path_params["slug"]
         row = service.store.get(slug)
         if row is None:
-            return JSONResponse({"error": f"no routability row for model {slug!r}"}, status_code=404)
-        return JSONResponse(row_json(row, service.snapshot().now, service.recent_window))
+            return send(Problem(error=f"no routability row for model {slug!r}"), 404)
+        return send(row_body(row, service.snapshot().now, service.recent_window))
 
     async def metrics(request: Request) -> Response:
         return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+
+    async def openapi(request: Request) -> Response:
+        return Response(spec, media_type="application/json")
 
     return Starlette(
         routes=[
@@ -236,8 +229,12 @@ def build_app(service: RoutabilityService) -> Starlette:
             Route("/v1/routability", list_rows, methods=["GET"]),
             Route("/v1/routability/{slug:path}", one_row, methods=["GET"]),
             Route("/metrics", metrics, methods=["GET"]),
+            Route("/openapi.json", openapi, methods=["GET"]),
         ]
     )
+
+
+_WAIT = {"": False, "0": False, "false": False, "no": False, "1": True, "true": True, "yes": True}
 
 
 class RoutabilityCollector(Collector):
@@ -248,95 +245,78 @@ class RoutabilityCollector(Collector):
 
     def collect(self) -> Iterable[Metric]:
         snap = self._snapshot()
-        status = GaugeMetricFamily(
+        rows, model = snap.rows, ["model"]
+        listed = [(r.slug, r.listed) for r in rows if r.listed is not None]
+        yield gauge(
             "canary_routability_status",
             "1 on the model's current routability status (cached pass result)",
-            labels=["model", "status"],
+            [((r.slug, s.value), float(r.status is s)) for r in rows for s in Status],
+            ["model", "status"],
         )
-        age = GaugeMetricFamily(
+        yield gauge(
             "canary_routability_last_check_age_seconds",
             "Seconds since the model was last probed",
-            labels=["model"],
+            [(r.slug, max(0.0, snap.now - r.last_check)) for r in rows if r.last_check is not None],
+            model,
         )
-        failures = GaugeMetricFamily(
+        yield gauge(
             "canary_routability_consecutive_failures",
             "Consecutive probes of the model that were not healthy",
-            labels=["model"],
+            [(r.slug, r.consecutive_failures) for r in rows],
+            model,
         )
-        listed = GaugeMetricFamily(
-            "canary_routability_listed_endpoints",
-            "Endpoints the gateway lists for the model (information only, not a probe result)",
-            labels=["model"],
+        yield gauge(
+            "canary_routability_models",
+            "Models per routability status",
+            list(count_by_status(rows).items()),
+            ["status"],
         )
-        listed_ok = GaugeMetricFamily(
-            "canary_routability_listed_healthy_endpoints",
-            "Listed endpoints with listed status 0 (information only, not a probe result)",
-            labels=["model"],
+        yield counter(
+            "canary_routability_skipped",
+            "Targets skipped (not on the gateway, no direct route) since start",
+            snap.skipped_total,
         )
-        uptime = GaugeMetricFamily(
-            "canary_routability_listed_uptime_ratio",
-            "Best listed 30-minute endpoint uptime of the model, 0..1 (information only)",
-            labels=["model"],
-        )
-        for row in snap.rows:
-            for s in Status:
-                status.add_metric([row.slug, s.value], 1.0 if row.status is s else 0.0)
-            if row.last_check is not None:
-                age.add_metric([row.slug], max(0.0, snap.now - row.last_check))
-            failures.add_metric([row.slug], float(row.consecutive_failures))
-            if row.listed is not None:
-                listed.add_metric([row.slug], float(row.listed.endpoints))
-                listed_ok.add_metric([row.slug], float(row.listed.healthy_endpoints))
-                if row.listed.best_uptime_30m is not None:
-                    uptime.add_metric([row.slug], row.listed.best_uptime_30m / 100.0)
-        models = GaugeMetricFamily(
-            "canary_routability_models", "Models per routability status", labels=["status"]
-        )
-        for name, count in count_by_status(snap.rows).items():
-            models.add_metric([name], float(count))
-        skipped = CounterMetricFamily(
-            "canary_routability_skipped", "Targets skipped (not on the gateway, no direct route) since start"
-        )
-        skipped.add_metric([], float(snap.skipped_total))
-        probes = CounterMetricFamily(
+        yield counter(
             "canary_routability_probes",
             "Routability probes by resulting status since start",
-            labels=["result"],
+            list(snap.probes_total.items()),
+            ["result"],
         )
-        for result, count in snap.probes_total.items():
-            probes.add_metric([result], float(count))
-        last = GaugeMetricFamily(
-            "canary_routability_last_pass_timestamp_seconds", "End of the last completed routability pass"
+        yield gauge(
+            "canary_routability_listed_endpoints",
+            "Endpoints the gateway lists for the model (information only, not a probe result)",
+            [(slug, e.endpoints) for slug, e in listed],
+            model,
         )
-        if snap.last_pass_finished is not None:
-            last.add_metric([], snap.last_pass_finished)
-        running = GaugeMetricFamily(
-            "canary_routability_pass_running", "1 while a routability pass is running"
+        yield gauge(
+            "canary_routability_listed_healthy_endpoints",
+            "Listed endpoints with listed status 0 (information only, not a probe result)",
+            [(slug, e.healthy_endpoints) for slug, e in listed],
+            model,
         )
-        running.add_metric([], 1.0 if snap.running else 0.0)
-        tokens = CounterMetricFamily(
+        yield gauge(
+            "canary_routability_listed_uptime_ratio",
+            "Best listed 30-minute endpoint uptime of the model, 0..1 (information only)",
+            [(slug, e.best_uptime_30m / 100.0) for slug, e in listed if e.best_uptime_30m is not None],
+            model,
+        )
+        yield gauge(
+            "canary_routability_last_pass_timestamp_seconds",
+            "End of the last completed routability pass",
+            () if snap.last_pass_finished is None else snap.last_pass_finished,
+        )
+        yield gauge("canary_routability_pass_running", "1 while a routability pass is running", snap.running)
+        yield counter(
             "canary_routability_tokens",
             "Tokens spent by routability probes since start (from the replies' usage)",
-            labels=["kind"],
+            [("prompt", snap.spent[0]), ("completion", snap.spent[1])],
+            ["kind"],
         )
-        tokens.add_metric(["prompt"], float(snap.spent[0]))
-        tokens.add_metric(["completion"], float(snap.spent[1]))
-        cost = CounterMetricFamily(
-            "canary_routability_cost_usd", "Cost of routability probes since start, USD (usage.cost)"
+        yield counter(
+            "canary_routability_cost_usd",
+            "Cost of routability probes since start, USD (usage.cost)",
+            snap.spent[2],
         )
-        cost.add_metric([], snap.spent[2])
-        yield from (status, age, failures, models, skipped, probes, listed, listed_ok, uptime, last, running)
-        yield from (tokens, cost)
-
-
-def _etag(rows: tuple[RoutabilityRow, ...]) -> str:
-    digest = hashlib.sha256()
-    for row in rows:
-        data = row_json(row, 0.0, 0.0)
-        data.pop("age_seconds")
-        data.pop("skip")
-        digest.update(json.dumps(data, sort_keys=True).encode())
-    return f'"{digest.hexdigest()[:32]}"'
 
 
 def _log_failure(task: asyncio.Task[PassSummary]) -> None:

@@ -13,17 +13,20 @@ from typing import Any
 
 from exporter.commands import add_command
 from exporter.receiver.rfc3339 import format_rfc3339
-from exporter.routability.app import RoutabilityService, build_app, row_json
+from exporter.routability.app import RoutabilityService, build_app
+from exporter.routability.bodies import row_body
 from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, last_pass, run_pass
 from exporter.routability.model import PassSummary, count_by_status
 from exporter.routability.schedule import next_due
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
+from exporter.serving import bind_tcp_socket
 from exporter.signals import stop_on_signals
 
 log = logging.getLogger("exporter.routability")
 
+HELP = "catalogue-wide model routability (one pass or a scheduled service)"
 DESCRIPTION = """\
 Catalogue-wide model routability (DESIGN §10): for every active chat model of the gateway catalogue (plus
 the configured extra models and direct routes), send one minimal real completion ("Reply with OK."), one
@@ -45,13 +48,7 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``routability`` command to the ``canary`` parser."""
-    p = add_command(
-        subparsers,
-        "routability",
-        help="catalogue-wide model routability (one pass or a scheduled service)",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+    p = add_command(subparsers, "routability", HELP, DESCRIPTION, EPILOG)
     p.add_argument(
         "action",
         nargs="?",
@@ -114,7 +111,7 @@ async def run_once(
         return {
             "pass": summary.to_json(),
             "models": count_by_status(rows),
-            "rows": [row_json(r, now, config.recent_unavailable) for r in rows],
+            "rows": [row_body(r, now, config.recent_unavailable).model_dump(mode="json") for r in rows],
         }
 
 
@@ -150,25 +147,19 @@ async def serve(
     transport = HttpxTransport(timeout=config.timeout)
     with RoutabilityStore(config.store) as store:
         service = build_service(config, gateway, store, transport)
-        server = uvicorn.Server(
-            uvicorn.Config(
-                build_app(service),
-                host=config.host,
-                port=config.port,
-                log_level="warning",
-                access_log=False,
-            )
-        )
+        sock = bind_tcp_socket(config.host, config.port)  # TCP_NODELAY on accepted connections (serving)
+        server = uvicorn.Server(uvicorn.Config(build_app(service), log_level="warning", access_log=False))
         schedule = asyncio.create_task(service.run_schedule())
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(
             "routability listening on http://%s:%d (schedule %s, pace %.3gs, trigger %s)",
-            config.host, config.port, config.schedule.describe(), config.pace,
+            config.host, sock.getsockname()[1], config.schedule.describe(), config.pace,
             "enabled" if service.trigger_enabled else "disabled (no trigger_token)",
         )  # fmt: skip
         try:
-            await server.serve()
+            await server.serve(sockets=[sock])
         finally:
+            sock.close()
             for task in (schedule, stopper):
                 if task is not None:
                     task.cancel()

@@ -267,11 +267,7 @@ async def _probe_gateway(
         else:
             reasoning = {"reasoning_effort": settings.reasoning_effort}
     body = probe_body(model.slug, settings.max_tokens, reasoning)
-    await pacer.wait()
-    url = f"{gateway.base_url.rstrip('/')}/chat/completions"
-    reply = await transport.request("POST", url, gateway.api_key, body)
-    pacer.back_off(reply)
-    return _verdict(reply, Source.GATEWAY), reply
+    return await _complete(Source.GATEWAY, gateway, body, transport, pacer)
 
 
 async def _probe_direct(
@@ -279,11 +275,21 @@ async def _probe_direct(
 ) -> tuple[Verdict, HttpReply | None]:
     reasoning = {"reasoning_effort": route.reasoning_effort} if route.reasoning_effort else None
     body = probe_body(route.model, settings.max_tokens, reasoning)
+    return await _complete(Source.DIRECT, route, body, transport, pacer)
+
+
+async def _complete(
+    source: Source,
+    to: GatewayConnection | DirectRoute,
+    body: dict[str, Any],
+    transport: JsonTransport,
+    pacer: Pacer,
+) -> tuple[Verdict, HttpReply | None]:
+    """One paced completion at ``to`` (the gateway or a direct route), classified."""
     await pacer.wait()
-    url = f"{route.base_url.rstrip('/')}/chat/completions"
-    reply = await transport.request("POST", url, route.api_key, body)
+    reply = await transport.request("POST", f"{to.base_url.rstrip('/')}/chat/completions", to.api_key, body)
     pacer.back_off(reply)
-    return _verdict(reply, Source.DIRECT), reply
+    return _verdict(reply, source), reply
 
 
 async def _refresh_listed(

@@ -6,7 +6,7 @@ own endpoint listing, a separate and cheaper signal that never changes ``status`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
 from exporter.outcomes import Reason
@@ -123,17 +123,9 @@ class PassSummary:
     cost_usd: float = 0.0  # usage.cost (OpenRouter credits, USD) summed over the pass
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "started_at": self.started_at,
-            "finished_at": self.finished_at,
-            "probed": self.probed,
-            "skipped": self.skipped,
-            "results": {s.value: self.results.get(s.value, 0) for s in Status if s is not Status.UNKNOWN},
-            "catalogue_listed": self.catalogue_listed,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost_usd": self.cost_usd,
-        }
+        """The stored and answered form (``bodies.Pass``): the fields, every probed status counted."""
+        results = {s.value: self.results.get(s.value, 0) for s in Status if s is not Status.UNKNOWN}
+        return {**asdict(self), "results": results}
 
 
 def count_by_status(rows: list[RoutabilityRow] | tuple[RoutabilityRow, ...]) -> dict[str, int]:

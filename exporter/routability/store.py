@@ -18,8 +18,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from exporter.outcomes import Reason
-from exporter.routability.model import ListedSignal, RoutabilityRow, Source, Status
+from exporter.routability.bodies import StoredRow, stored_row
+from exporter.routability.model import RoutabilityRow
 from exporter.sqlitekit import connect, integrity_problem
 
 SCHEMA_VERSION = 1
@@ -112,59 +112,16 @@ class RoutabilityStore:
         rows = []
         for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
             try:
-                rows.append(_row_from_json(json.loads(data)))
+                rows.append(_row_from_json(data))
             except (ValueError, KeyError, TypeError) as exc:
                 raise StoreError(f"{self.path}: row {slug!r} is unreadable: {exc}") from exc
         return rows
 
 
 def row_to_json(row: RoutabilityRow) -> dict[str, Any]:
-    """One row as JSON: the stored form, and the base of the read API's shape."""
-    listed = row.listed
-    return {
-        "slug": row.slug,
-        "status": row.status.value,
-        "last_check": row.last_check,
-        "source": row.source.value if row.source else None,
-        "note": row.note,
-        "consecutive_failures": row.consecutive_failures,
-        "reason": row.reason.value,
-        "http_status": row.http_status,
-        "last_healthy": row.last_healthy,
-        "listed": None
-        if listed is None
-        else {
-            "checked_at": listed.checked_at,
-            "endpoints": listed.endpoints,
-            "healthy_endpoints": listed.healthy_endpoints,
-            "best_uptime_30m": listed.best_uptime_30m,
-        },
-    }
+    """One row as JSON: the stored form (``bodies.StoredRow``), and the base of the read API's shape."""
+    return stored_row(row).model_dump(mode="json")
 
 
-def _row_from_json(data: dict[str, Any]) -> RoutabilityRow:
-    listed = data.get("listed")
-    source = data.get("source")
-    return RoutabilityRow(
-        slug=str(data["slug"]),
-        status=Status(data["status"]),
-        last_check=_opt_float(data.get("last_check")),
-        source=Source(source) if source else None,
-        note=str(data.get("note", "")),
-        consecutive_failures=int(data.get("consecutive_failures", 0)),
-        reason=Reason(data.get("reason", Reason.NONE.value)),
-        http_status=None if data.get("http_status") is None else int(data["http_status"]),
-        last_healthy=_opt_float(data.get("last_healthy")),
-        listed=None
-        if listed is None
-        else ListedSignal(
-            checked_at=float(listed["checked_at"]),
-            endpoints=int(listed["endpoints"]),
-            healthy_endpoints=int(listed["healthy_endpoints"]),
-            best_uptime_30m=_opt_float(listed.get("best_uptime_30m")),
-        ),
-    )
-
-
-def _opt_float(value: Any) -> float | None:
-    return None if value is None else float(value)
+def _row_from_json(text: str) -> RoutabilityRow:
+    return RoutabilityRow(**dict(StoredRow.model_validate_json(text)))

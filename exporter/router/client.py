@@ -23,11 +23,12 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType, TracebackType
+from types import MappingProxyType
 from typing import Any
 
 import httpx
 
+from exporter.lifecycle import StartStop
 from exporter.polling import Exchange, Poller, exchange_async, exchange_sync
 
 log = logging.getLogger("canary.router")
@@ -65,7 +66,7 @@ def merge_ignore_tags(request_body: Mapping[str, Any], tags: Iterable[str]) -> d
     return body
 
 
-class IgnoreListClient:
+class IgnoreListClient(StartStop):
     """Keeps one ignore list per model fresh in the background; reads are in-memory and never block.
 
     ``transport`` (e.g. ``httpx.MockTransport``) replaces the network in tests. ``clock`` is monotonic
@@ -207,15 +208,6 @@ class IgnoreListClient:
 
     def stop(self) -> None:
         self._poller.stop(timeout=self._timeout + 5)
-
-    def __enter__(self) -> IgnoreListClient:
-        self.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
 
 def _parse(model: str, response: httpx.Response, now: float) -> tuple[IgnoreSnapshot | None, str | None]:

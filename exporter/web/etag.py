@@ -1,8 +1,10 @@
-"""Pure HTTP conditional-request helper: does an ``If-None-Match`` header match the current ETag?"""
+"""The one ETag helper: a strong ETag of a representation, and whether ``If-None-Match`` matches it."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
 
 # One entity tag of a list: optional weak prefix, then a quoted opaque tag (which may contain commas).
 _ENTITY_TAG = re.compile(r'[\s,]*(?:W/)?("[^"]*")\s*(?:,|$)')  # empty list elements are allowed
@@ -37,3 +39,15 @@ def etag_matches(header: str | None, etag: str) -> bool:
             return True
         position = match.end()
     return False
+
+
+def etag_of(parts: Iterable[bytes]) -> str:
+    """A strong, quoted ETag of the bytes of a representation (SHA-256, 128 bits as hex).
+
+    >>> etag_of([b"{}"]) == etag_of([b"{", b"}"]), len(etag_of([]))
+    (True, 34)
+    """
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    return f'"{digest.hexdigest()[:32]}"'

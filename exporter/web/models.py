@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar, Union
 
 from pydantic import (
@@ -36,6 +36,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import models_json_schema
 from pydantic_core import ErrorDetails, PydanticCustomError
+from starlette.responses import JSONResponse
 
 from exporter.web.body import Rejected
 
@@ -61,6 +62,18 @@ class ErrorBody(Body):
     error: str
     message: str
     problems: list[str] = Field(default_factory=list)
+
+
+def send(
+    body: BaseModel,
+    status_code: int = 200,
+    *,
+    exclude_none: bool = False,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    """A response built from its model, as the OpenAPI document describes it (aliases as on the wire)."""
+    content = body.model_dump(mode="json", by_alias=True, exclude_none=exclude_none)
+    return JSONResponse(content, status_code=status_code, headers=headers)
 
 
 def validated(model: type[M], data: object, message: str) -> M:

@@ -104,3 +104,26 @@ def test_bad_input_and_an_unreachable_receiver_say_what_to_fix(
     config.write_text(f"receiver:\n  listen: {receiver.removeprefix('http://')}\n")
     code, out, _ = admin(capsys, "suspensions", "--config", str(config), "--json")
     assert code == 0 and json.loads(out)["suspensions"]
+
+
+@pytest.mark.parametrize(
+    ("listen", "said"),
+    [
+        ("0.0.0.0:9", "http://127.0.0.1:9"),
+        ("[::]:9", "http://127.0.0.1:9"),
+        ("[::1]:9", "http://[::1]:9"),
+        ("nowhere", "receiver.listen: expected HOST:PORT"),
+    ],
+)
+def test_the_receiver_url_comes_from_receiver_listen_read_by_the_one_host_port_parser(
+    listen: str,
+    said: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CANARY_RECEIVER_URL", raising=False)
+    config = tmp_path / "canary.yaml"
+    config.write_text(f"receiver:\n  listen: '{listen}'\n")
+    code, _, err = admin(capsys, "suspensions", "--config", str(config))
+    assert code == 1 and said in err  # nothing listens on port 9: the error names the URL tried

@@ -10,11 +10,14 @@ import os
 import sqlite3
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from exporter.evidence.api import Page, page_json
 from exporter.evidence.store import (
     EVIDENCE_JSON_MAX_BYTES,
     EXCERPT_MAX_BYTES,
+    EvidencePage,
     EvidenceRecord,
     EvidenceStore,
     EvidenceUnavailable,
@@ -203,3 +206,14 @@ def test_an_unwritable_location_counts_errors_logs_once_and_retries_later(
     clock.now = 61
     store.record([BASE])
     assert store.available and store.query().records == [BASE]
+
+
+def test_a_page_body_is_its_model_and_links_the_next_page() -> None:
+    body = page_json(EvidencePage([BASE], "c1"), "/v1/evidence", {"model": "acme/model-1", "cursor": "c0"})
+    schema = Page.model_json_schema(mode="serialization")
+    jsonschema.validate(body, schema)
+    assert body["records"][0] == {**dataclasses.asdict(BASE), "evidence": dict(BASE.evidence)}
+    assert (body["next_cursor"], body["next"]) == ("c1", "/v1/evidence?model=acme%2Fmodel-1&cursor=c1")
+    assert page_json(EvidencePage([]), "/v1/evidence", {})["next"] is None
+    with pytest.raises(jsonschema.ValidationError):  # the schema refuses what the API never sends
+        jsonschema.validate({**body, "records": [{"at": "yesterday"}]}, schema)

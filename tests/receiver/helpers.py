@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,3 +86,18 @@ def payload(*alerts: dict[str, Any], version: str = "4") -> dict[str, Any]:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def schemathesis(document_url: str, config: Path, workdir: Path, examples: int, *options: str) -> str:
+    """Run ``schemathesis run --checks all`` against a served document; its summary, asserting success.
+
+    Every check, seeded, one worker; ``config`` gives each security scheme its token. A failure asserts
+    with the CLI's report."""
+    cli = Path(sys.executable).with_name("schemathesis")
+    command = [str(cli), "--config-file", str(config), "--no-color", "run", document_url, "--checks", "all"]
+    command += ["--max-examples", str(examples), "--seed", "20261201", "--workers", "1", *options]
+    command += ["--report-dir", str(workdir / "report")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=workdir)
+    summary = done.stdout[done.stdout.find("SUMMARY") :] if "SUMMARY" in done.stdout else done.stdout
+    assert done.returncode == 0, summary[-6000:] + done.stderr[-2000:]
+    return summary

@@ -10,8 +10,6 @@ operation (CI: 30; a bench run: 300 or more)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,7 @@ import pytest
 from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.server import ReceiverServer
 
-from .helpers import make_config
+from .helpers import make_config, schemathesis
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "30"))
@@ -28,28 +26,6 @@ EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "30"))
 @pytest.mark.slow
 def test_schemathesis_finds_no_mismatch_on_the_served_receiver(tmp_path: Path) -> None:
     config = make_config(tmp_path / "store", builtin=(BuiltinExclusion("m/x", "b/1", "control"),))
-    cli = Path(sys.executable).with_name("schemathesis")
     with ReceiverServer(config, init=True) as server:
-        command = [
-            str(cli),
-            "--config-file",
-            str(CONFIG),
-            "--no-color",
-            "run",
-            f"{server.base_url}/openapi.json",
-        ]
-        command += [
-            "--checks",
-            "all",
-            "--max-examples",
-            str(EXAMPLES),
-            "--seed",
-            "20261201",
-            "--workers",
-            "1",
-        ]
-        command += ["--report-dir", str(tmp_path / "report")]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=tmp_path)
-    summary = done.stdout[done.stdout.find("SUMMARY") :] if "SUMMARY" in done.stdout else done.stdout
-    assert done.returncode == 0, summary[-6000:] + done.stderr[-2000:]
+        summary = schemathesis(f"{server.base_url}/openapi.json", CONFIG, tmp_path, EXAMPLES)
     assert "Tested: 10" in summary, summary  # every operation of the document was reached

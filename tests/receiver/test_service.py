@@ -32,10 +32,10 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
     clock, config = Clock(), make_config(tmp_path / "s")
     service = ReceiverService.open(config, clock=clock, init=True)
 
-    def broken(seconds: float | None) -> str | None:
-        raise ValueError("cannot format")
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise ValueError("cannot merge")
 
-    monkeypatch.setattr(service_module, "format_optional", broken)
+    monkeypatch.setattr(service_module, "ignore_entries", broken)
     first = service.notify(note("a/1"))  # acknowledged: durable, even though its view failed to build
     assert [d.seq for d in first] == [1] and service.state.seq == 1
     assert any("cannot build the ignore list" in r.message and r.exc_info for r in caplog.records)

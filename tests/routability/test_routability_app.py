@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -297,3 +298,48 @@ def test_every_documented_routability_metric_is_exported_and_vice_versa(store: R
     for family in text_string_to_metric_families(text):
         exported.add(family.name + ("_total" if family.type == "counter" else ""))
     assert documented == exported
+
+
+@pytest.mark.parametrize("wait", ["maybe", "2", "truthy"])
+def test_the_trigger_refuses_a_wait_that_is_not_true_or_false_naming_it(
+    store: RoutabilityStore, wait: str
+) -> None:
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    response = call(
+        make_service(store), lambda c: c.post("/v1/routability/run", params={"wait": wait}, headers=auth)
+    )
+    assert response.status_code == 400
+    assert response.json() == {"error": f"wait: expected true or false (1/0, yes/no), got {wait!r}"}
+    assert store.rows() == {}  # nothing ran
+
+
+def test_the_openapi_document_describes_what_the_api_sends(store: RoutabilityStore) -> None:
+    store.put(RoutabilityRow("a/b", Status.HEALTHY, last_check=NOW, listed=ListedSignal(NOW, 2, 1, 99.5)))
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+
+    async def scenario(client: httpx.AsyncClient) -> list[httpx.Response]:
+        return [
+            await client.get("/openapi.json"),
+            await client.get("/v1/routability"),
+            await client.get("/v1/routability/a/b"),
+            await client.get("/v1/routability/x/none"),
+            await client.post("/v1/routability/run?wait=1", headers=auth),
+        ]
+
+    spec, listing, one, missing, ran = call(make_service(store), scenario)
+    document = spec.json()
+    assert set(document["paths"]) == {
+        "/v1/routability/run", "/v1/routability", "/v1/routability/{slug}", "/metrics", "/openapi.json"
+    }  # fmt: skip
+
+    def check(response: httpx.Response, path: str, method: str = "get") -> None:
+        content = document["paths"][path][method]["responses"][str(response.status_code)]["content"]
+        schema = {**content["application/json"]["schema"], "components": document["components"]}
+        jsonschema.validate(response.json(), schema)  # raises on any mismatch
+
+    check(listing, "/v1/routability")
+    check(one, "/v1/routability/{slug}")
+    check(missing, "/v1/routability/{slug}")
+    check(ran, "/v1/routability/run", "post")
+    with pytest.raises(jsonschema.ValidationError):  # the check can fail: a row is not a listing
+        jsonschema.validate(one.json(), {"$ref": "#/components/schemas/Rows", **document})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
-from exporter.web.etag import etag_matches
+import exporter.web.etag
+from exporter.web.etag import etag_matches, etag_of
 
 TAG = '"0123abcd"'
 
@@ -36,3 +39,10 @@ def test_if_none_match(header: str | None, matches: bool) -> None:
 
 def test_a_weak_current_etag_is_matched_by_its_strong_form() -> None:
     assert etag_matches(TAG, f"W/{TAG}")
+
+
+def test_the_one_etag_helper_is_strong_quoted_and_changes_with_the_bytes() -> None:
+    assert doctest.testmod(exporter.web.etag).failed == 0
+    tag = etag_of([b'{"a":1}'])
+    assert tag.startswith('"') and tag.endswith('"') and not tag.startswith("W/")
+    assert etag_of([b'{"a":2}']) != tag and etag_matches(tag, etag_of([b'{"a"', b":1}"]))

@@ -1,0 +1,47 @@
+"""Prometheus metric families in one call: the collectors of the exporter, receiver, routability service
+and evidence store build fresh families per scrape from an immutable snapshot, each family a table row.
+
+``samples`` is a number (one series without labels), a mapping of label values to a value (emitted
+sorted, so the text is stable), or an iterable of ``(label values, value)`` pairs (emitted in order). A
+single label value may be given as a plain string.
+
+Example::
+
+    >>> g = gauge("canary_x", "An example.", {("m/a",): 1.0}, labels=("model",))
+    >>> [(s.labels, s.value) for s in g.samples]
+    [({'model': 'm/a'}, 1.0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+Samples = float | Mapping[Any, float] | Iterable[tuple[Any, float]]
+F = TypeVar("F", GaugeMetricFamily, CounterMetricFamily)
+
+
+def gauge(
+    name: str, documentation: str, samples: Samples = (), labels: Sequence[str] = ()
+) -> GaugeMetricFamily:
+    """A gauge family filled with ``samples``."""
+    return _filled(GaugeMetricFamily(name, documentation, labels=list(labels)), samples)
+
+
+def counter(
+    name: str, documentation: str, samples: Samples = (), labels: Sequence[str] = ()
+) -> CounterMetricFamily:
+    """A counter family (``name`` without ``_total``) filled with ``samples``."""
+    return _filled(CounterMetricFamily(name, documentation, labels=list(labels)), samples)
+
+
+def _filled(family: F, samples: Samples) -> F:
+    if isinstance(samples, int | float):
+        family.add_metric([], float(samples))
+        return family
+    pairs = sorted(samples.items()) if isinstance(samples, Mapping) else samples
+    for key, value in pairs:
+        family.add_metric([key] if isinstance(key, str) else list(key), value)
+    return family
