@@ -170,6 +170,22 @@ def _coherent(repaired: str) -> bool:
     return bool(letters) and any(p.fullmatch(letters) for p in scripts)
 
 
+_RUNS_WORTH_A_PRECHECK = 16  # runs (Korean: one per word) above which one whole-text pass per codec pays
+
+
+def _any_repair(raw: bytes) -> bool:
+    """Whether ``raw`` holds any well-formed UTF-8 sequence that decodes to a plausible character: one
+    C-speed pass over the whole text per codec, so that text in another script (Korean read back as Big5,
+    word by word) is not re-encoded run by run."""
+    for match in _UTF8_SEQUENCE.finditer(raw):
+        try:
+            if _plausible_latin(match.group().decode("utf-8")):
+                return True
+        except UnicodeDecodeError:
+            continue
+    return False
+
+
 def _cjk_mojibake(text: str) -> Corruption | None:
     """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
 
@@ -184,8 +200,11 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     if not _DOUBLE_BYTE_READING.search(head):
         return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
     latin_text = _latin_share(head) >= CJK_LATIN_TEXT_SHARE
+    runs = list(_NON_ASCII_RUN.finditer(head))
     for codec in CJK_CODECS:
-        for run in _NON_ASCII_RUN.finditer(head):
+        if len(runs) > _RUNS_WORTH_A_PRECHECK and not _any_repair(head.encode(codec, errors="replace")):
+            continue  # no run can repair: the codecs are stateless and a sequence never spans ASCII
+        for run in runs:
             chars = run.group()
             try:
                 raw = chars.encode(codec)
