@@ -265,15 +265,7 @@ class Ensemble:
             # Russian in a Ukrainian reply (or the reverse) is settled by letters the other alphabet lacks.
             other, theirs, ours = alphabet
             if top == other and p_top >= ALPHABET_FASTTEXT and theirs.search(text) and not ours.search(text):
-                return Call(
-                    "foreign",
-                    top,
-                    w,
-                    "alphabet",
-                    Guess(ft, ("", 0.0)),
-                    strong=p_top >= STRONG_MODELS,
-                    sure=p_top >= SURE_MODELS,
-                )
+                return _foreign_by_fasttext(ft, w, "alphabet")
         if (
             plausible_other
             and script_mismatch
@@ -281,15 +273,7 @@ class Ensemble:
             and Script.CYRILLIC in spec.scripts
         ):
             # A whole Latin-script sentence in a Cyrillic reply: the script already says it is not ours.
-            return Call(
-                "foreign",
-                top,
-                w,
-                "script",
-                Guess(ft, ("", 0.0)),
-                strong=p_top >= STRONG_MODELS,
-                sure=p_top >= SURE_MODELS,
-            )
+            return _foreign_by_fasttext(ft, w, "script")
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
@@ -305,6 +289,20 @@ class Ensemble:
         ):
             return Call("native", expected, w, "models", g)
         return Call("unknown", None, w, "models", g)
+
+
+def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str) -> Call:
+    """Foreign in fastText's top language, settled by ``basis`` (letters or script) without CLD3."""
+    top, p_top = ft[0]
+    return Call(
+        "foreign",
+        top,
+        w,
+        basis,
+        Guess(ft, ("", 0.0)),
+        strong=p_top >= STRONG_MODELS,
+        sure=p_top >= SURE_MODELS,
+    )
 
 
 def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:

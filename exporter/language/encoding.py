@@ -41,7 +41,7 @@ _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
-_TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·\u00a0 ]+")
+_TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·•\u00a0 ]+")
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
@@ -170,6 +170,23 @@ def _coherent(repaired: str) -> bool:
     return bool(letters) and any(p.fullmatch(letters) for p in scripts)
 
 
+_NON_ASCII_BYTES = bytes(range(0x80, 0x100))
+_CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation, arrows) less its last byte
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _rare_hangul(char: str, codec: str) -> bool:
+    """A hangul syllable outside KS X 1001 (which Python's EUC-KR spells as an 8-byte jamo sequence)."""
+    return codec == "cp949" and "\uac00" <= char <= "\ud7a3" and len(char.encode("euc_kr")) > 2
+
+
 _RUNS_WORTH_A_PRECHECK = 16  # runs (Korean: one per word) above which one whole-text pass per codec pays
 
 
@@ -202,17 +219,35 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     latin_text = _latin_share(head) >= CJK_LATIN_TEXT_SHARE
     runs = list(_NON_ASCII_RUN.finditer(head))
     for codec in CJK_CODECS:
-        if len(runs) > _RUNS_WORTH_A_PRECHECK and not _any_repair(head.encode(codec, errors="replace")):
-            continue  # no run can repair: the codecs are stateless and a sequence never spans ASCII
+        if len(runs) > _RUNS_WORTH_A_PRECHECK:
+            whole = head.encode(codec, errors="replace")
+            if not _any_repair(whole) and not (
+                latin_text and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
+            ):
+                continue  # no run can repair: the codecs are stateless and a sequence never spans ASCII
         for run in runs:
             chars = run.group()
             try:
                 raw = chars.encode(codec)
             except UnicodeEncodeError:
                 continue
+            if (
+                latin_text
+                and len(chars) == 1
+                and (_CUT_PUNCTUATION.fullmatch(raw) or _rare_hangul(chars, codec))
+            ):
+                # One CJK character in Latin-alphabet text that is the first two bytes of UTF-8
+                # punctuation (“ ” – • → start E2 80-86) whose third byte was dropped (errors="ignore"),
+                # or a hangul syllable only cp949's extension has (real Korean is written in KS X 1001's
+                # 2,350): the continuation bytes of a sequence whose lead was dropped ("“I" is "쏧").
+                return Corruption("mojibake", run.start(), chars, (f"U+{ord(chars):04X}",), codec=codec,
+                                  repaired=raw.hex(" "))  # fmt: skip
             if len(raw.decode("utf-8", errors="ignore").encode()) < CJK_MIN_COVERAGE * len(raw):
                 continue  # at most that much is well-formed UTF-8 at all: real text in this codec
-            covered = 0
+            # ASCII bytes count as repaired where the whole run is well-formed UTF-8: a double-byte
+            # reading swallowed the letter after a sequence ("będzie" read as cp932 is "bﾄ囘zie", whose
+            # second character took the "d").
+            covered = len(raw.translate(None, _NON_ASCII_BYTES)) if _is_utf8(raw) else 0
             decoded: list[str] = []
             for match in _UTF8_SEQUENCE.finditer(raw):
                 try:
