@@ -373,3 +373,11 @@ def test_a_quoted_term_inside_the_sentence_and_cjk_prose_with_latin_names_open_l
     text: str, locale: str, corrupted: bool
 ) -> None:
     assert (find_corrupted_start(text, locale) is not None) is corrupted, find_corrupted_start(text, locale)
+
+
+def test_cjk_text_read_as_euc_jp_with_bytes_dropped_is_mojibake_and_clean_kanji_are_not() -> None:
+    text = "風暴終於在天亮之前過去了，海面又恢復了平靜。我至今還記得那艘老蒼鷺號沉沒的夜晚，彷彿就在昨天。"
+    checker = EncodingChecker()
+    assert checker.find(text) is None
+    found = checker.find(text.encode("utf-8").decode("euc_jp", errors="ignore"))
+    assert found is not None and found.kind == "mojibake" and found.codec == "euc_jp"
