@@ -176,14 +176,6 @@ _NON_ASCII_BYTES = bytes(range(0x80, 0x100))
 _CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation, arrows) less its last byte
 
 
-def _is_utf8(raw: bytes) -> bool:
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def _rare_hangul(char: str, codec: str) -> bool:
     """A hangul syllable outside KS X 1001 (which Python's EUC-KR spells as an 8-byte jamo sequence)."""
     return codec == "cp949" and "\uac00" <= char <= "\ud7a3" and len(char.encode("euc_kr")) > 2
@@ -196,33 +188,12 @@ RARE_KANJI_SHARE = 0.4  # share of level-2 kanji that is mojibake (clean dev tex
 @functools.cache
 def _jis_kanji() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Character classes of the JIS X 0208 kanji and of its level-2 (rarer) ones, from Python's codec."""
-    kanji, level_2 = [], []
-    for cp in range(0x4E00, 0xA000):
-        try:
-            raw = chr(cp).encode("euc_jp")
-        except UnicodeEncodeError:
-            continue
-        if len(raw) == 2:
-            kanji.append(chr(cp))
-            if raw[0] >= 0xD0:
-                level_2.append(chr(cp))
-    return re.compile(f"[{''.join(kanji)}]"), re.compile(f"[{''.join(level_2)}]")
+    codes = {chr(cp): chr(cp).encode("euc_jp", errors="replace") for cp in range(0x4E00, 0xA000)}
+    kanji = "".join(c for c, raw in codes.items() if len(raw) == 2)  # not "?", not JIS X 0212 (3 bytes)
+    return re.compile(f"[{kanji}]"), re.compile(f"[{''.join(c for c in kanji if codes[c][0] >= 0xD0)}]")
 
 
 _RUNS_WORTH_A_PRECHECK = 16  # runs (Korean: one per word) above which one whole-text pass per codec pays
-
-
-def _any_repair(raw: bytes) -> bool:
-    """Whether ``raw`` holds any well-formed UTF-8 sequence that decodes to a plausible character: one
-    C-speed pass over the whole text per codec, so that text in another script (Korean read back as Big5,
-    word by word) is not re-encoded run by run."""
-    for match in _UTF8_SEQUENCE.finditer(raw):
-        try:
-            if _plausible_latin(match.group().decode("utf-8")):
-                return True
-        except UnicodeDecodeError:
-            continue
-    return False
 
 
 def _cjk_mojibake(text: str) -> Corruption | None:
@@ -243,7 +214,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     for codec in CJK_CODECS:
         if len(runs) > _RUNS_WORTH_A_PRECHECK:
             whole = head.encode(codec, errors="replace")
-            if not _any_repair(whole) and not (
+            if not _UTF8_SEQUENCE.search(whole) and not (
                 latin_text and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
             ):
                 continue  # no run can repair: the codecs are stateless and a sequence never spans ASCII
@@ -264,12 +235,12 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 # 2,350): the continuation bytes of a sequence whose lead was dropped ("“I" is "쏧").
                 return Corruption("mojibake", run.start(), chars, (f"U+{ord(chars):04X}",), codec=codec,
                                   repaired=raw.hex(" "))  # fmt: skip
-            if len(raw.decode("utf-8", errors="ignore").encode()) < CJK_MIN_COVERAGE * len(raw):
+            if (valid := len(raw.decode("utf-8", errors="ignore").encode())) < CJK_MIN_COVERAGE * len(raw):
                 continue  # at most that much is well-formed UTF-8 at all: real text in this codec
             # ASCII bytes count as repaired where the whole run is well-formed UTF-8: a double-byte
             # reading swallowed the letter after a sequence ("będzie" read as cp932 is "bﾄ囘zie", whose
             # second character took the "d").
-            covered = len(raw.translate(None, _NON_ASCII_BYTES)) if _is_utf8(raw) else 0
+            covered = len(raw.translate(None, _NON_ASCII_BYTES)) if valid == len(raw) else 0
             decoded: list[str] = []
             for match in _UTF8_SEQUENCE.finditer(raw):
                 try:

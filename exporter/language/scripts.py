@@ -49,7 +49,6 @@ _BEYOND_ALPHABETS = re.compile("[^\x00-\u036f\u0400-\u052f\u1e00-\u1eff\u2000-\u
 # Latin-1 text (English, French, Spanish, ...) counts its Latin letters as bytes: delete the others.
 _NOT_LATIN_BYTES = bytes(b for b in range(256) if not _PATTERNS[Script.LATIN].match(chr(b)))
 CJK_SCRIPTS = frozenset({Script.HAN, Script.KANA, Script.HANGUL})
-_CJK_CHAR = re.compile(f"[{_RANGES[Script.HAN]}{_RANGES[Script.KANA]}{_RANGES[Script.HANGUL]}]")
 
 
 def script_counts(text: str) -> Counter[Script]:
@@ -94,8 +93,3 @@ def weight(counts: Counter[Script]) -> float:
     return float(
         sum(counts.values()) + 2 * (get(Script.HAN, 0) + get(Script.KANA, 0) + get(Script.HANGUL, 0))
     )
-
-
-def cjk_chars(text: str) -> int:
-    """How many Han, kana and hangul characters the text has."""
-    return len(_CJK_CHAR.findall(text))

@@ -138,7 +138,7 @@ _CAPITAL_BEFORE_OPENER = re.compile(
 # without end punctuation, the sentence going on in lowercase), so the word before it is the sentence's
 # first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is still a piece).
 _QUOTED_TERM = re.compile(
-    "[ \t]+(?:"
+    r"[^\W\d_]+[ \t]+(?:"
     + "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
     + f")[ \t]+{_LOWER}"
 )
@@ -261,7 +261,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if (
         (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
-        and not _QUOTED_TERM.match(text, _first_word_end(text))
+        and not _QUOTED_TERM.match(text)
     ):
         return _found("fragment", _first_word(m.group()))
     for pattern in (
@@ -427,11 +427,6 @@ def _stray_prefix(text: str) -> str:
 def _first_run(matched: str) -> str:
     m = re.match(rf"{_LOWER}+", matched)
     return m.group() if m else matched[:1]
-
-
-def _first_word_end(text: str) -> int:
-    m = _FIRST_TOKEN.match(text)
-    return m.end() if m else 0
 
 
 def _first_word(matched: str) -> str:
