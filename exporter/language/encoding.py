@@ -189,15 +189,16 @@ RARE_KANJI_SHARE = 0.1  # share of rare kanji that is mojibake (clean dev text: 
 def _jis_kanji() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Character classes of the JIS X 0208 kanji and of its rare ones: level 2, and not among the common
     Chinese characters (GB 2312 level 1, Big5 level 1: 于 and 价 are level 2 in Japan), from the codecs."""
-    codes = {chr(cp): chr(cp).encode("euc_jp", errors="replace") for cp in range(0x4E00, 0xA000)}
-    kanji = "".join(c for c, raw in codes.items() if len(raw) == 2)  # not "?", not JIS X 0212 (3 bytes)
-
-    def rare(c: str) -> bool:
+    kanji, rare = [], []  # one character at a time: no table of 21,000 encodings held at once (RSS)
+    for c in map(chr, range(0x4E00, 0xA000)):
+        if len(raw := c.encode("euc_jp", errors="replace")) != 2:
+            continue  # "?" or JIS X 0212 (3 bytes)
+        kanji.append(c)
         gb, big5 = c.encode("gb2312", errors="replace"), c.encode("big5", errors="replace")
         chinese = (len(gb) == 2 and 0xB0 <= gb[0] <= 0xD7) or (len(big5) == 2 and 0xA4 <= big5[0] <= 0xC6)
-        return codes[c][0] >= 0xD0 and not chinese
-
-    return re.compile(f"[{kanji}]"), re.compile(f"[{''.join(filter(rare, kanji))}]")
+        if raw[0] >= 0xD0 and not chinese:
+            rare.append(c)
+    return re.compile(f"[{''.join(kanji)}]"), re.compile(f"[{''.join(rare)}]")
 
 
 _RUNS_WORTH_A_PRECHECK = 16  # runs (Korean: one per word) above which one whole-text pass per codec pays
