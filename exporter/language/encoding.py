@@ -181,7 +181,7 @@ def _rare_hangul(char: str, codec: str) -> bool:
     return codec == "cp949" and "\uac00" <= char <= "\ud7a3" and len(char.encode("euc_kr")) > 2
 
 
-RARE_KANJI_MIN = 12  # kanji (in JIS X 0208) a text needs before its share of level-2 ones is read
+RARE_KANJI_MIN = 12  # kanji (in JIS X 0208) a text needs before its share of rare ones is read
 RARE_KANJI_SHARE = 0.1  # share of rare kanji that is mojibake (clean dev text: at most 0.012, zh-Hant)
 
 
@@ -325,7 +325,7 @@ class EncodingChecker:
         # cp1252 covers Latin-1 too: undefined cp1252 bytes map to the C1 characters Latin-1 produces.
         self._latin = _codec("cp1252", 1, 1)
         self._cyrillic = _codec("cp1251", 2, 2)
-        self._kanji, self._level_2 = _jis_kanji()
+        self._kanji, self._rare = _jis_kanji()
 
     def find(self, text: str) -> Corruption | None:
         """The first kind of corruption found, or None for clean text.
@@ -379,10 +379,10 @@ class EncodingChecker:
         kanji = len(self._kanji.findall(head))
         if kanji < RARE_KANJI_MIN:
             return None
-        rare = self._level_2.findall(head)
+        rare = self._rare.findall(head)
         if len(rare) < RARE_KANJI_SHARE * kanji:
             return None
-        first = self._level_2.search(head)
+        first = self._rare.search(head)
         assert first is not None
         return Corruption("mojibake", first.start(), "".join(rare[:24]),
                           tuple(f"U+{ord(c):04X}" for c in rare[:24]), codec="euc_jp", repaired="",
