@@ -19,6 +19,9 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+
+from judge_cases import figure
 
 from exporter.language.judge import default_judge
 
@@ -104,14 +107,8 @@ def _line(kind: str, c: Counter[str]) -> None:
     n = c["fail"] + c["pass"] + c["inconclusive"]
     if not n:
         return
-    base = kind.split()[0]
-    if base in ("clean", "legit_start"):
-        figure = f"false-fail {c['fail'] / n:.2%}"
-    elif base == "short":
-        figure = f"failed {c['fail']} (must be 0)"
-    else:
-        figure = f"recall {c['fail'] / n:.2%}"
-    print(f"{kind:28} {n:6} {c['fail'] / n:7.2%} {c['pass'] / n:7.2%} {c['inconclusive'] / n:7.2%}  {figure}")
+    shares = " ".join(f"{c[outcome] / n:7.2%}" for outcome in ("fail", "pass", "inconclusive"))
+    print(f"{kind:28} {n:6} {shares}  {figure(kind, c)}")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
@@ -146,3 +147,18 @@ def repetitions(text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]
     yield "repetition", "sentence", " ".join([rng.choice(sents)] * 10)
     gram = " ".join(words[:3])
     yield "repetition", "ngram", sents[0] + " " + " ".join([gram] * 40)
+
+
+MUST_PASS = frozenset({"clean", "legit_start", "quoted_dialogue", "code_block"})
+
+
+def figure(kind: str, c: Counter[str]) -> str:
+    """The acceptance figure of one case kind (``"clean"``, ``"encoding big5/ignore"``): false-fail for
+    what must pass, fails among short replies (must be none), recall for what must fail."""
+    n = c["fail"] + c["pass"] + c["inconclusive"]
+    base = kind.split()[0]
+    if base in MUST_PASS:
+        return f"false-fail {c['fail'] / n:.2%}"
+    if base == "short":
+        return f"fails {c['fail']} (must be 0)"
+    return f"recall {c['fail'] / n:.2%}"

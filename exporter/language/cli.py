@@ -92,14 +92,7 @@ def run(
     if not jsonl:
         assert default is not None
         verdict = judge.judge(text, default)
-        out: dict[str, object] = {
-            "outcome": str(verdict.outcome),
-            "reason": str(verdict.reason),
-            "locale": default,
-            "detail": verdict.detail,
-            "evidence": verdict.evidence,
-        }
-        print(_dumps(out), file=stdout)
+        print(_dumps({**verdict.as_dict(), "locale": default}), file=stdout)
         return 0
     bad = 0
     for number, line in enumerate(text.split("\n"), start=1):

@@ -48,28 +48,8 @@ NEUTRAL: dict[str, frozenset[str]] = {
 # Languages a sentence may be called foreign in: the product's own and a few other major ones. A model's
 # rare-language guess (Latin, Esperanto, Volapük on technical text) is noise, not a switch.
 CANDIDATES = frozenset({spec.language for spec in LOCALES.values()}) | frozenset(
-    {
-        "ar",
-        "hi",
-        "th",
-        "he",
-        "el",
-        "sv",
-        "da",
-        "nb",
-        "no",
-        "fi",
-        "cs",
-        "hu",
-        "ro",
-        "bg",
-        "sk",
-        "hr",
-        "sr",
-        "ca",
-    }
-    | {"ms", "fa", "bn"}
-)
+    {"ar", "hi", "th", "he", "el", "sv", "da", "nb", "no", "fi", "cs", "hu", "ro", "bg", "sk", "hr", "sr",
+     "ca", "ms", "fa", "bn"})  # fmt: skip
 # Languages the models split that are one for this purpose (Malay/Indonesian is the case that matters:
 # the two models disagree between them on a quarter of Indonesian sentences).
 SAME_LANGUAGE = {"ms": "id", "nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
@@ -265,15 +245,7 @@ class Ensemble:
             # Russian in a Ukrainian reply (or the reverse) is settled by letters the other alphabet lacks.
             other, theirs, ours = alphabet
             if top == other and p_top >= ALPHABET_FASTTEXT and theirs.search(text) and not ours.search(text):
-                return Call(
-                    "foreign",
-                    top,
-                    w,
-                    "alphabet",
-                    Guess(ft, ("", 0.0)),
-                    strong=p_top >= STRONG_MODELS,
-                    sure=p_top >= SURE_MODELS,
-                )
+                return _foreign_by_fasttext(ft, w, "alphabet")
         if (
             plausible_other
             and script_mismatch
@@ -281,15 +253,7 @@ class Ensemble:
             and Script.CYRILLIC in spec.scripts
         ):
             # A whole Latin-script sentence in a Cyrillic reply: the script already says it is not ours.
-            return Call(
-                "foreign",
-                top,
-                w,
-                "script",
-                Guess(ft, ("", 0.0)),
-                strong=p_top >= STRONG_MODELS,
-                sure=p_top >= SURE_MODELS,
-            )
+            return _foreign_by_fasttext(ft, w, "script")
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
@@ -305,6 +269,20 @@ class Ensemble:
         ):
             return Call("native", expected, w, "models", g)
         return Call("unknown", None, w, "models", g)
+
+
+def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str) -> Call:
+    """Foreign in fastText's top language, settled by ``basis`` (letters or script) without CLD3."""
+    top, p_top = ft[0]
+    return Call(
+        "foreign",
+        top,
+        w,
+        basis,
+        Guess(ft, ("", 0.0)),
+        strong=p_top >= STRONG_MODELS,
+        sure=p_top >= SURE_MODELS,
+    )
 
 
 def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:

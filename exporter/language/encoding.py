@@ -23,6 +23,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
-_TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·\u00a0 ]+")
+_TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·•\u00a0 ]+")
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
@@ -137,7 +138,7 @@ def _latin_context(text: str, codec: _Codec) -> bool:
 @dataclass(frozen=True, slots=True)
 class _Codec:
     name: str
-    table: dict[str, int]
+    table: dict[int, int]  # code point -> byte, for str.translate: characters become their byte values
     run: re.Pattern[str]
     pair: re.Pattern[str]  # a lead-byte character followed by a continuation-byte one: the cheap pre-check
     min_consecutive: int  # decoded characters in a row that call it mojibake at once
@@ -150,7 +151,8 @@ def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     leads = "".join(re.escape(c) for c, b in sorted(table.items()) if 0xC2 <= b <= 0xF4)
     continuations = "".join(re.escape(c) for c, b in sorted(table.items()) if 0x80 <= b <= 0xBF)
     pair = re.compile(f"[{leads}][{continuations}]")
-    return _Codec(name, table, re.compile(f"[{chars}]{{2,}}"), pair, min_consecutive, min_scattered)
+    by_code_point = {ord(c): b for c, b in table.items()}
+    return _Codec(name, by_code_point, re.compile(f"[{chars}]{{2,}}"), pair, min_consecutive, min_scattered)
 
 
 # Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
@@ -170,6 +172,38 @@ def _coherent(repaired: str) -> bool:
     return bool(letters) and any(p.fullmatch(letters) for p in scripts)
 
 
+_NON_ASCII_BYTES = bytes(range(0x80, 0x100))
+_CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation, arrows) less its last byte
+
+
+def _rare_hangul(char: str, codec: str) -> bool:
+    """A hangul syllable outside KS X 1001 (which Python's EUC-KR spells as an 8-byte jamo sequence)."""
+    return codec == "cp949" and "\uac00" <= char <= "\ud7a3" and len(char.encode("euc_kr")) > 2
+
+
+RARE_KANJI_MIN = 12  # kanji (in JIS X 0208) a text needs before its share of rare ones is read
+RARE_KANJI_SHARE = 0.1  # share of rare kanji that is mojibake (clean dev text: at most 0.012, zh-Hant)
+
+
+@functools.cache
+def _jis_kanji() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Character classes of the JIS X 0208 kanji and of its rare ones: level 2, and not among the common
+    Chinese characters (GB 2312 level 1, Big5 level 1: 于 and 价 are level 2 in Japan), from the codecs."""
+    kanji, rare = [], []  # one character at a time: no table of 21,000 encodings held at once (RSS)
+    for c in map(chr, range(0x4E00, 0xA000)):
+        if len(raw := c.encode("euc_jp", errors="replace")) != 2:
+            continue  # "?" or JIS X 0212 (3 bytes)
+        kanji.append(c)
+        gb, big5 = c.encode("gb2312", errors="replace"), c.encode("big5", errors="replace")
+        chinese = (len(gb) == 2 and 0xB0 <= gb[0] <= 0xD7) or (len(big5) == 2 and 0xA4 <= big5[0] <= 0xC6)
+        if raw[0] >= 0xD0 and not chinese:
+            rare.append(c)
+    return re.compile(f"[{''.join(kanji)}]"), re.compile(f"[{''.join(rare)}]")
+
+
+_RUNS_WORTH_A_PRECHECK = 16  # runs (Korean: one per word) above which one whole-text pass per codec pays
+
+
 def _cjk_mojibake(text: str) -> Corruption | None:
     """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
 
@@ -184,16 +218,37 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     if not _DOUBLE_BYTE_READING.search(head):
         return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
     latin_text = _latin_share(head) >= CJK_LATIN_TEXT_SHARE
+    runs = list(_NON_ASCII_RUN.finditer(head))
     for codec in CJK_CODECS:
-        for run in _NON_ASCII_RUN.finditer(head):
+        if len(runs) > _RUNS_WORTH_A_PRECHECK:
+            whole = head.encode(codec, errors="replace")
+            if not _UTF8_SEQUENCE.search(whole) and not (
+                latin_text and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
+            ):
+                continue  # no run can repair: the codecs are stateless and a sequence never spans ASCII
+        for run in runs:
             chars = run.group()
             try:
                 raw = chars.encode(codec)
             except UnicodeEncodeError:
                 continue
-            if len(raw.decode("utf-8", errors="ignore").encode()) < CJK_MIN_COVERAGE * len(raw):
+            if (
+                latin_text
+                and len(chars) == 1
+                and (_CUT_PUNCTUATION.fullmatch(raw) or _rare_hangul(chars, codec))
+            ):
+                # One CJK character in Latin-alphabet text that is the first two bytes of UTF-8
+                # punctuation (“ ” – • → start E2 80-86) whose third byte was dropped (errors="ignore"),
+                # or a hangul syllable only cp949's extension has (real Korean is written in KS X 1001's
+                # 2,350): the continuation bytes of a sequence whose lead was dropped ("“I" is "쏧").
+                return Corruption("mojibake", run.start(), chars, (f"U+{ord(chars):04X}",), codec=codec,
+                                  repaired=raw.hex(" "))  # fmt: skip
+            if (valid := len(raw.decode("utf-8", errors="ignore").encode())) < CJK_MIN_COVERAGE * len(raw):
                 continue  # at most that much is well-formed UTF-8 at all: real text in this codec
-            covered = 0
+            # ASCII bytes count as repaired where the whole run is well-formed UTF-8: a double-byte
+            # reading swallowed the letter after a sequence ("będzie" read as cp932 is "bﾄ囘zie", whose
+            # second character took the "d").
+            covered = len(raw.translate(None, _NON_ASCII_BYTES)) if valid == len(raw) else 0
             decoded: list[str] = []
             for match in _UTF8_SEQUENCE.finditer(raw):
                 try:
@@ -270,6 +325,7 @@ class EncodingChecker:
         # cp1252 covers Latin-1 too: undefined cp1252 bytes map to the C1 characters Latin-1 produces.
         self._latin = _codec("cp1252", 1, 1)
         self._cyrillic = _codec("cp1251", 2, 2)
+        self._kanji, self._rare = _jis_kanji()
 
     def find(self, text: str) -> Corruption | None:
         """The first kind of corruption found, or None for clean text.
@@ -307,11 +363,30 @@ class EncodingChecker:
             return found
         if found := _cjk_mojibake(text):
             return found
+        if found := self._rare_kanji(text):
+            return found
         if _latin_context(text, self._cyrillic):
             # Cyrillic letters in a Latin-script text only where the round trip decodes to UTF-8
             # (``ГЁ``, ``В»``): one sequence suffices, as for cp1252.
             return self._mojibake(text, self._cyrillic, _plausible_latin, min_scattered=1)
         return self._mojibake(text, self._cyrillic, _plausible_cyrillic_reading)
+
+    def _rare_kanji(self, text: str) -> Corruption | None:
+        """UTF-8 CJK text read as EUC-JP with the undecodable bytes dropped: the pairs left are mostly
+        JIS X 0208 level-2 kanji (UTF-8's lead bytes E3-E9 are level-2 rows), which real text uses
+        sparingly; nothing is left to re-encode, so the share of rare kanji is the signal."""
+        head = text[:CJK_SCAN_CHARS]
+        kanji = len(self._kanji.findall(head))
+        if kanji < RARE_KANJI_MIN:
+            return None
+        rare = self._rare.findall(head)
+        if len(rare) < RARE_KANJI_SHARE * kanji:
+            return None
+        first = self._rare.search(head)
+        assert first is not None
+        return Corruption("mojibake", first.start(), "".join(rare[:24]),
+                          tuple(f"U+{ord(c):04X}" for c in rare[:24]), codec="euc_jp", repaired="",
+                          count=len(rare))  # fmt: skip
 
     @staticmethod
     def _mojibake(
@@ -325,7 +400,8 @@ class EncodingChecker:
             if len(found) >= MAX_FINDINGS:
                 break  # enough to decide and to show; the count is then a lower bound
             chars = run.group()
-            raw = bytes(codec.table[c] for c in chars)  # one byte per character: offsets line up
+            # one byte per character, so offsets line up: each character becomes its byte value (C speed)
+            raw = chars.translate(codec.table).encode("latin-1")
             streak: list[tuple[int, int, str]] = []
             for match in [*_UTF8_SEQUENCE.finditer(raw), None]:
                 decoded = ""

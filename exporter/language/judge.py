@@ -93,12 +93,13 @@ class Judge:
         text = unicodedata.normalize("NFC", text).strip()
         # Code (fenced blocks, inline spans) is not language evidence: blanked, offsets kept.
         sentences = split_sentences(mask_code(text))
-        # Script counts once for the reply, then per sentence; a sentence of fewer characters than
-        # MIN_LETTERS / 3 cannot carry enough weighted letters to be judged (a CJK character weighs 3):
-        # it is not counted, so many tiny sentences ("Ab. Ab. …") cost one scan, not one each.
-        total = weight(script_counts(" ".join(s.text for s in sentences)))
+        # Script counts once per sentence, and the reply's total is their sum (weight is linear); a
+        # sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough weighted letters to be
+        # judged (a CJK character weighs 3): the tiny ones ("Ab. Ab. …") are counted together, in one scan.
         sentence_counts = [script_counts(s.text) if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS
                            for s in sentences]  # fmt: skip
+        tiny = " ".join(s.text for s in sentences if len(s.text) < _MIN_SENTENCE_CHARS)
+        total = sum(map(weight, sentence_counts)) + (weight(script_counts(tiny)) if tiny else 0.0)
         if total < MIN_REPLY_LETTERS:
             return Verdict(
                 Outcome.INCONCLUSIVE,

@@ -45,7 +45,7 @@ class LocaleSpec:
     prompts: tuple[Prompt, ...]
 
 
-def _prompts(code: str, *pairs: tuple[str, str]) -> tuple[Prompt, ...]:
+def _prompts(*pairs: tuple[str, str]) -> tuple[Prompt, ...]:
     return tuple(Prompt(system, user) for system, user in pairs)
 
 
@@ -54,7 +54,6 @@ _CYRILLIC = frozenset({Script.CYRILLIC})
 
 _SPECS: tuple[LocaleSpec, ...] = (
     LocaleSpec("en", "en", _LATIN, "English", _prompts(
-        "en",
         ("You are Captain Mara Voss, a weary pirate captain in a fantasy role-play. Stay in character and "
          "answer in five or six sentences of plain prose.",
          "The storm has passed. Tell your young first mate what you remember of the night your old ship sank."),
@@ -66,7 +65,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Describe to your expedition partner the strange glowing flower you found this morning."),
     )),
     LocaleSpec("es", "es", _LATIN, "Spanish", _prompts(
-        "es",
         ("Eres la capitana Mara Voss, una pirata cansada en un juego de rol de fantasía. Mantén el personaje "
          "y responde en cinco o seis frases de prosa sencilla.",
          "La tormenta ha pasado. Cuéntale a tu joven contramaestre lo que recuerdas de la noche en que se "
@@ -79,7 +77,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Describe a tu compañero de expedición la extraña flor luminosa que encontraste esta mañana."),
     )),
     LocaleSpec("pt-BR", "pt", _LATIN, "Brazilian Portuguese", _prompts(
-        "pt-BR",
         ("Você é a capitã Mara Voss, uma pirata cansada em um jogo de interpretação de fantasia. Mantenha a "
          "personagem e responda em cinco ou seis frases de prosa simples.",
          "A tempestade passou. Conte ao seu jovem imediato o que você lembra da noite em que seu antigo navio "
@@ -92,7 +89,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Descreva para o seu parceiro de expedição a estranha flor luminosa que você encontrou hoje de manhã."),
     )),
     LocaleSpec("fr", "fr", _LATIN, "French", _prompts(
-        "fr",
         ("Tu es la capitaine Mara Voss, une pirate fatiguée dans un jeu de rôle fantastique. Reste dans ton "
          "personnage et réponds en cinq ou six phrases de prose simple.",
          "La tempête est passée. Raconte à ton jeune second ce dont tu te souviens de la nuit où ton ancien "
@@ -105,7 +101,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Décris à ton partenaire d'expédition l'étrange fleur lumineuse que tu as trouvée ce matin."),
     )),
     LocaleSpec("de", "de", _LATIN, "German", _prompts(
-        "de",
         ("Du bist Kapitänin Mara Voss, eine müde Piratin in einem Fantasy-Rollenspiel. Bleib in deiner Rolle "
          "und antworte in fünf oder sechs Sätzen schlichter Prosa.",
          "Der Sturm ist vorüber. Erzähl deinem jungen Steuermann, woran du dich aus der Nacht erinnerst, in "
@@ -120,7 +115,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "hast."),
     )),
     LocaleSpec("it", "it", _LATIN, "Italian", _prompts(
-        "it",
         ("Sei la capitana Mara Voss, una pirata stanca in un gioco di ruolo fantasy. Resta nel personaggio e "
          "rispondi in cinque o sei frasi di prosa semplice.",
          "La tempesta è passata. Racconta al tuo giovane secondo che cosa ricordi della notte in cui la tua "
@@ -134,7 +128,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Descrivi al tuo compagno di spedizione lo strano fiore luminoso che hai trovato stamattina."),
     )),
     LocaleSpec("nl", "nl", _LATIN, "Dutch", _prompts(
-        "nl",
         ("Je bent kapitein Mara Voss, een vermoeide piraat in een fantasy-rollenspel. Blijf in je rol en "
          "antwoord in vijf of zes zinnen eenvoudig proza.",
          "De storm is voorbij. Vertel je jonge stuurman wat je je herinnert van de nacht waarin je oude schip "
@@ -147,7 +140,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Beschrijf aan je expeditiepartner de vreemde lichtgevende bloem die je vanochtend hebt gevonden."),
     )),
     LocaleSpec("pl", "pl", _LATIN, "Polish", _prompts(
-        "pl",
         ("Jesteś kapitan Marą Voss, zmęczoną piratką w fabularnej grze fantasy. Pozostań w roli i odpowiedz "
          "w pięciu lub sześciu zdaniach prostej prozy.",
          "Burza minęła. Opowiedz młodemu bosmanowi, co pamiętasz z nocy, gdy zatonął twój dawny statek."),
@@ -159,7 +151,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Opisz towarzyszowi wyprawy dziwny świecący kwiat, który znalazłaś dziś rano."),
     )),
     LocaleSpec("ru", "ru", _CYRILLIC, "Russian", _prompts(
-        "ru",
         ("Ты капитан Мара Восс, уставшая пиратка в фэнтезийной ролевой игре. Оставайся в образе и отвечай "
          "пятью или шестью предложениями простой прозы.",
          "Буря прошла. Расскажи молодому помощнику, что ты помнишь о ночи, когда затонул твой старый корабль."),
@@ -171,7 +162,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Опиши своему напарнику по экспедиции странный светящийся цветок, который ты нашла сегодня утром."),
     )),
     LocaleSpec("uk", "uk", _CYRILLIC, "Ukrainian", _prompts(
-        "uk",
         ("Ти капітанка Мара Восс, втомлена піратка у фентезійній рольовій грі. Залишайся в ролі й відповідай "
          "п'ятьма або шістьма реченнями простої прози.",
          "Буря минула. Розкажи молодому помічникові, що ти пам'ятаєш про ніч, коли затонув твій старий "
@@ -184,7 +174,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Опиши своєму напарникові по експедиції дивну квітку, що світиться, яку ти знайшла сьогодні вранці."),
     )),
     LocaleSpec("tr", "tr", _LATIN, "Turkish", _prompts(
-        "tr",
         ("Sen, fantastik bir rol yapma oyununda yorgun bir korsan olan Kaptan Mara Voss'sun. Karakterinden "
          "çıkma ve beş altı cümlelik sade bir düzyazıyla cevap ver.",
          "Fırtına dindi. Genç ikinci kaptanına eski gemin battığı geceden neler hatırladığını anlat."),
@@ -196,7 +185,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Keşif arkadaşına bu sabah bulduğun tuhaf, ışıldayan çiçeği anlat."),
     )),
     LocaleSpec("ja", "ja", frozenset({Script.KANA, Script.HAN}), "Japanese", _prompts(
-        "ja",
         ("あなたはファンタジーのロールプレイに登場する、疲れた海賊の船長マーラ・ヴォスです。役になりきり、"
          "五、六文の素朴な文章で答えてください。",
          "嵐は過ぎ去りました。昔の船が沈んだ夜のことを、若い副長に覚えているとおりに話してください。"),
@@ -207,7 +195,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "今朝見つけた不思議な光る花について、探検の相棒に説明してください。"),
     )),
     LocaleSpec("ko", "ko", frozenset({Script.HANGUL}), "Korean", _prompts(
-        "ko",
         ("당신은 판타지 롤플레이에 나오는 지친 해적 선장 마라 보스입니다. 역할을 유지하고 다섯 또는 여섯 "
          "문장의 담백한 글로 답하세요.",
          "폭풍이 지나갔습니다. 옛 배가 가라앉던 밤에 대해 기억나는 것을 젊은 항해사에게 들려주세요."),
@@ -219,7 +206,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "오늘 아침에 발견한 이상하게 빛나는 꽃을 탐험 동료에게 설명해 주세요."),
     )),
     LocaleSpec("zh-Hans", "zh", frozenset({Script.HAN}), "Chinese (Simplified)", _prompts(
-        "zh-Hans",
         ("你是奇幻角色扮演中一位疲惫的海盗船长玛拉·沃斯。请保持角色，用五六句朴素的简体中文回答。",
          "风暴过去了。请告诉你年轻的大副，你还记得旧船沉没那一夜的哪些事情。"),
         ("你是北方一座偏远海岛上的灯塔看守人伊莱亚斯。请保持角色，用五六句朴素的简体中文回答。",
@@ -228,7 +214,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "请向你的探险伙伴描述你今天早上发现的那朵会发光的奇怪花朵。"),
     )),
     LocaleSpec("zh-Hant", "zh", frozenset({Script.HAN}), "Chinese (Traditional)", _prompts(
-        "zh-Hant",
         ("你是奇幻角色扮演中一位疲憊的海盜船長瑪拉·沃斯。請保持角色，用五六句樸素的繁體中文回答。",
          "風暴過去了。請告訴你年輕的大副，你還記得舊船沉沒那一夜的哪些事情。"),
         ("你是北方一座偏遠海島上的燈塔看守人伊萊亞斯。請保持角色，用五六句樸素的繁體中文回答。",
@@ -237,7 +222,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "請向你的探險夥伴描述你今天早上發現的那朵會發光的奇怪花朵。"),
     )),
     LocaleSpec("id", "id", _LATIN, "Indonesian", _prompts(
-        "id",
         ("Kamu adalah Kapten Mara Voss, seorang bajak laut yang lelah dalam permainan peran fantasi. Tetaplah "
          "dalam peran dan jawablah dengan lima atau enam kalimat prosa sederhana.",
          "Badai sudah berlalu. Ceritakan kepada mualim mudamu apa yang kamu ingat tentang malam ketika kapal "
@@ -251,7 +235,6 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Gambarkan kepada rekan ekspedisimu bunga aneh bercahaya yang kamu temukan pagi ini."),
     )),
     LocaleSpec("vi", "vi", _LATIN, "Vietnamese", _prompts(
-        "vi",
         ("Bạn là thuyền trưởng Mara Voss, một nữ cướp biển mệt mỏi trong trò chơi nhập vai giả tưởng. Hãy giữ "
          "đúng vai và trả lời bằng năm hoặc sáu câu văn xuôi giản dị.",
          "Cơn bão đã qua. Hãy kể cho người phó thuyền trẻ tuổi những gì bạn còn nhớ về đêm con tàu cũ của bạn "

@@ -39,8 +39,16 @@ _PATTERNS = {script: re.compile(f"[{chars}]+") for script, chars in _RANGES.item
 _ANY_LETTER = re.compile(r"[^\W\d_]+")
 _LATIN_ONLY = {Script.LATIN: _PATTERNS[Script.LATIN]}
 _UP_TO_CYRILLIC = {Script.LATIN: _PATTERNS[Script.LATIN], Script.CYRILLIC: _PATTERNS[Script.CYRILLIC]}
+# Which scripts can occur at all, by one C-speed search each (``max(text)`` compared every character as
+# a Python object: a third of the cost): most sentences need one or two scans, not six.
+_BEYOND_LATIN_1 = re.compile("[^\x00-\xff]")
+_BEYOND_LATIN = re.compile("[^\x00-\u024f]")
+# Up to U+036F (as before: IPA letters are not counted), Cyrillic, Vietnamese letters, general punctuation:
+# no letter of another script can be among them (no ``other`` scan needed).
+_BEYOND_ALPHABETS = re.compile("[^\x00-\u036f\u0400-\u052f\u1e00-\u1eff\u2000-\u206f]")
+# Latin-1 text (English, French, Spanish, ...) counts its Latin letters as bytes: delete the others.
+_NOT_LATIN_BYTES = bytes(b for b in range(256) if not _PATTERNS[Script.LATIN].match(chr(b)))
 CJK_SCRIPTS = frozenset({Script.HAN, Script.KANA, Script.HANGUL})
-_CJK_CHAR = re.compile(f"[{_RANGES[Script.HAN]}{_RANGES[Script.KANA]}{_RANGES[Script.HANGUL]}]")
 
 
 def script_counts(text: str) -> Counter[Script]:
@@ -50,15 +58,17 @@ def script_counts(text: str) -> Counter[Script]:
     6
     """
     counts: Counter[Script] = Counter()
-    # The highest code point tells which scripts can occur at all (one C-speed pass): most sentences
-    # need one or two scans, not six.
-    top = max(text, default="\0")
-    scripts = _LATIN_ONLY if top < "\u0250" else _UP_TO_CYRILLIC if top < "\u0530" else _PATTERNS
+    if not _BEYOND_LATIN_1.search(text):
+        if n := len(text.encode("latin-1").translate(None, _NOT_LATIN_BYTES)):
+            counts[Script.LATIN] = n
+        return counts
+    alphabets = not _BEYOND_ALPHABETS.search(text)
+    scripts = _PATTERNS if not alphabets else _UP_TO_CYRILLIC if _BEYOND_LATIN.search(text) else _LATIN_ONLY
     for script, pattern in scripts.items():
         n = sum(map(len, pattern.findall(text)))
         if n:
             counts[script] = n
-    letters = sum(counts.values()) if top < "\u0370" else sum(map(len, _ANY_LETTER.findall(text)))
+    letters = sum(counts.values()) if alphabets else sum(map(len, _ANY_LETTER.findall(text)))
     other = letters - sum(counts.values())
     if other > 0:
         counts[Script.OTHER] = other
@@ -83,8 +93,3 @@ def weight(counts: Counter[Script]) -> float:
     return float(
         sum(counts.values()) + 2 * (get(Script.HAN, 0) + get(Script.KANA, 0) + get(Script.HANGUL, 0))
     )
-
-
-def cjk_chars(text: str) -> int:
-    """How many Han, kana and hangul characters the text has."""
-    return len(_CJK_CHAR.findall(text))

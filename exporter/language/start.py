@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from exporter.language.scripts import CJK_SCRIPTS, Script, script_counts, script_of
+from exporter.language.scripts import CJK_SCRIPTS, Script, script_counts, script_of, weight
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
@@ -133,6 +133,14 @@ _TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–
 _CAPITAL_BEFORE_OPENER = re.compile(
     rf"^(?:{_UPPER}[^\W\d_]{{0,13}}[.,;]?[ \t]+[*—–\-«\"“„¿¡「]+[ \t]?(?:{_UPPER}|{_CJK})"
     rf"|[A-Za-z]{{1,14}}[ \t]+(?:[*—–\-«\"“„¿¡(「]+[ \t]?{_CJK}|[*«\"“„(]+[ \t]?[А-яЁёЄєІіЇїҐґ]))"
+)
+# 'Nas "Notas de Lançamento" anteriores', 'Informasi "To" dan': a quoted term inside the sentence (closed
+# without end punctuation, the sentence going on in lowercase), so the word before it is the sentence's
+# first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is still a piece).
+_QUOTED_TERM = re.compile(
+    r"[^\W\d_]+[ \t]+(?:"
+    + "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
+    + f")[ \t]+{_LOWER}"
 )
 # A lowercase Latin run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
 # ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好") is a cut token.
@@ -250,7 +258,11 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     )
     if m and not _is_word(m.group(), body):
         return _found("fragment", _first_run(m.group()))
-    if (m := _CAPITAL_BEFORE_OPENER.match(text)) and not _is_word(m.group(), text, any_case=True):
+    if (
+        (m := _CAPITAL_BEFORE_OPENER.match(text))
+        and not _is_word(m.group(), text, any_case=True)
+        and not _QUOTED_TERM.match(text)
+    ):
         return _found("fragment", _first_word(m.group()))
     for pattern in (
         _GLUED_CAPITAL,
@@ -353,10 +365,12 @@ def _closed(mark: str, rest: str) -> bool:
 
 
 def _mostly_alphabetic(text: str) -> bool:
-    """Whether the reply's first few hundred characters are Latin or Cyrillic, not CJK."""
-    head = text[:300]
-    alphabetic = sum(1 for c in head if c.isalpha() and c < "\u0530")
-    return alphabetic > 2 * sum(1 for c in head if c.isalpha() and c >= "\u3000")
+    """Whether the reply's first few hundred characters are Latin or Cyrillic, not CJK: by weighted
+    letters (a CJK character weighs three, ``scripts.weight``), so Chinese prose listing Latin section
+    names (``小节名称通常包括 NAME, 概述(SYNOPSIS), …``) is Chinese."""
+    counts = script_counts(text[:300])
+    alphabetic = counts[Script.LATIN] + counts[Script.CYRILLIC]
+    return alphabetic > 2 * (weight(counts) - alphabetic - counts[Script.OTHER])  # the CJK letters' weight
 
 
 def _recurs(token: str, text: str) -> bool:

@@ -324,3 +324,60 @@ def test_one_cjk_character_in_cjk_text_or_a_quoted_word_is_not_mojibake() -> Non
     checker = EncodingChecker()
     assert checker.find("猫がいます。とても可愛い猫です。") is None
     assert checker.find("这是一只猫。") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        # the double-byte reading swallowed the ASCII letter after the sequence ("ę" + "d")
+        ("Od tej pory apt-get upgrade będzie aktualizować ten pakiet do najnowszej wersji.", "cp932"),
+        # a quote's, an arrow's or a bullet's last byte dropped; its lead byte dropped leaves a rare syllable
+        ("Choose the menu “Options” and then the tab called Preferences to change the language.", "gb18030"),
+        ("Open the menu → Options → Preferences and pick the language you want.", "cp949"),
+        ("Lihat Bagian 5.6, “Infrastruktur netfilter” untuk optimasi berbasis paket.", "cp949"),
+        ("The values are: • none: no focus tracking • centered: the image is centred.", "cp932"),
+    ],
+)
+def test_legacy_cjk_mojibake_with_dropped_bytes_is_found(text: str, codec: str) -> None:
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    found = EncodingChecker().find(bad)
+    assert found is not None and found.kind == "mojibake", bad
+
+
+def test_common_hangul_or_han_in_latin_text_is_not_mojibake() -> None:
+    checker = EncodingChecker()
+    assert (
+        checker.find("The Korean word 한 means one, and the keeper wrote it on the lighthouse wall.") is None
+    )
+    assert (
+        checker.find("The character 中 means middle, and the keeper wrote it on the lighthouse wall.") is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "corrupted"),
+    [
+        ('Nas "Notas de Lançamento" anteriores, GCC e Perl precisaram de atenção especial.', "pt-BR", False),
+        ('Informasi "To" dan "From" di header pesan ditampilkan oleh klien surel.', "id", False),
+        (
+            "小节名称通常包括 NAME, 概述(SYNOPSIS), 配置(CONFIGURATION), 描述(DESCRIPTION), 选项(OPTIONS)。",
+            "zh-Hans",
+            False,
+        ),
+        ('ONAL "Hay disponibles muchas fuentes." Luego se instalan.', "es", True),  # a sentence, closed
+        ('Ing "Stay here," she said, and lit the lamp.', "en", True),  # dialogue closes after its punctuation
+        ("想象成從 — Ahora el guardián enciende la lámpara.", "es", True),
+    ],
+)
+def test_a_quoted_term_inside_the_sentence_and_cjk_prose_with_latin_names_open_legitimately(
+    text: str, locale: str, corrupted: bool
+) -> None:
+    assert (find_corrupted_start(text, locale) is not None) is corrupted, find_corrupted_start(text, locale)
+
+
+def test_cjk_text_read_as_euc_jp_with_bytes_dropped_is_mojibake_and_clean_kanji_are_not() -> None:
+    text = "風暴終於在天亮之前過去了，海面又恢復了平靜。我至今還記得那艘老蒼鷺號沉沒的夜晚，彷彿就在昨天。"
+    checker = EncodingChecker()
+    assert checker.find(text) is None
+    found = checker.find(text.encode("utf-8").decode("euc_jp", errors="ignore"))
+    assert found is not None and found.kind == "mojibake" and found.codec == "euc_jp"
