@@ -10,13 +10,17 @@ from typing import Self
 
 
 class StartStop:
-    """Subclasses define ``start`` and ``stop``; ``with thing:`` runs it for the block."""
+    """Subclasses define ``start`` and ``stop``; ``with thing:`` starts it, then ``close``s it."""
 
     def start(self) -> None:
         raise NotImplementedError
 
     def stop(self) -> None:
         raise NotImplementedError
+
+    def close(self) -> None:
+        """What leaving the block does: ``stop``, and in a subclass whatever else it holds."""
+        self.stop()
 
     def __enter__(self) -> Self:
         self.start()
@@ -25,4 +29,4 @@ class StartStop:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self.stop()
+        self.close()

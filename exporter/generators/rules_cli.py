@@ -42,18 +42,20 @@ def _pair(value: str) -> tuple[str, str]:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``rules render`` to the ``canary`` command."""
-    parser = _command(
+    parser = add_command(
         subparsers,
         "rules",
         "render the Prometheus rules for your job names, runbook and routing",
         "Render the shipped Prometheus rules (and their tests and Grafana copy).",
+        EPILOG,
     )
     commands = parser.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
-    render = _command(
+    render = add_command(
         commands,
         "render",
         "write the rule file, its promtool tests and the Grafana alert file for a deployment",
         "Rewrite the job matchers, runbook URLs and severity routing of the shipped rules.",
+        EPILOG,
     )
     for role, job in DEFAULT_JOBS.items():
         render.add_argument(
@@ -92,18 +94,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="exit 1 unless the shipped rules and Grafana file are the rendering with the defaults",
     )
     render.set_defaults(func=run_render)
-
-
-def _command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, description: str
-) -> argparse.ArgumentParser:
-    return add_command(
-        subparsers,
-        name,
-        help=summary,
-        description=description,
-        epilog=EPILOG,
-    )
 
 
 def run_render(args: argparse.Namespace) -> int:

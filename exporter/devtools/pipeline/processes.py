@@ -31,8 +31,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self, TypedDict, Unpack
+from typing import Any, TypedDict, Unpack
 
 import httpx
 import yaml
@@ -48,6 +47,7 @@ from exporter.devtools.pipeline.configs import (
     scrape_config,
     shipped_rule_globs,
 )
+from exporter.lifecycle import StartStop
 
 INSTALL_HINT = "install them with: apt-get install prometheus prometheus-alertmanager victoria-metrics"
 
@@ -141,7 +141,7 @@ class DaemonOptions(TypedDict, total=False):
     monotonic: Callable[[], float]
 
 
-class _Daemon:
+class _Daemon(StartStop):
     """Start/stop/readiness plumbing shared by both processes."""
 
     binary_name: str = ""
@@ -247,15 +247,6 @@ class _Daemon:
         except OSError:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:])
-
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     # -- for subclasses ------------------------------------------------------------------------------------
 
