@@ -11,7 +11,7 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 
 from exporter import __version__
@@ -38,13 +38,6 @@ def _positive_int(value: str) -> int:
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value!r}")
     return int(value)
-
-
-def _listen(value: str) -> tuple[str, int]:
-    try:
-        return parse_host_port(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
@@ -111,10 +104,15 @@ async def _probe(args: argparse.Namespace) -> int:
     return 0
 
 
+def _until_stopped(run: Callable[[], int], also: tuple[signal.Signals, ...] = ()) -> int:
+    """``run()``'s exit status, or 0 when SIGTERM/SIGINT (or one of ``also``) stopped it cleanly."""
+    with stop_on_signals(also=also):
+        return run()
+    return 0
+
+
 def cmd_probe(args: argparse.Namespace) -> int:
-    with stop_on_signals():
-        return asyncio.run(_probe(args))
-    return 0  # stopped by SIGTERM/SIGINT
+    return _until_stopped(lambda: asyncio.run(_probe(args)))
 
 
 async def _serve_exporter(config_path: str) -> int:
@@ -123,7 +121,7 @@ async def _serve_exporter(config_path: str) -> int:
     from exporter.engine.service import ExporterService
 
     config = load_probing_config(config_path)
-    host, port = _listen(config.exporter.listen)
+    host, port = parse_host_port(config.exporter.listen)  # checked when the config was loaded
     try:
         sock = bind_tcp_socket(host, port)
     except OSError as exc:
@@ -146,17 +144,14 @@ async def _serve_exporter(config_path: str) -> int:
 
 
 def cmd_exporter(args: argparse.Namespace) -> int:
-    with stop_on_signals():
-        return asyncio.run(_serve_exporter(args.config))
-    return 0  # stopped by SIGTERM/SIGINT after the server and the round loop closed
+    return _until_stopped(lambda: asyncio.run(_serve_exporter(args.config)))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from exporter.devtools.demo import run_demo
 
-    with stop_on_signals(also=(signal.SIGHUP,)):  # a closed terminal stops the demo and what it started
-        return run_demo(args)
-    return 0
+    # a closed terminal (SIGHUP) stops the demo and what it started
+    return _until_stopped(lambda: run_demo(args), also=(signal.SIGHUP,))
 
 
 def build_parser() -> argparse.ArgumentParser:

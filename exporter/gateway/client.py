@@ -317,11 +317,9 @@ class GatewayClient:
         loop = asyncio.get_running_loop()
         overall_at = loop.time() + self._timeout
         scope = asyncio.timeout_at(overall_at)
-        progress = _Progress(scope, overall_at)
+        progress = _Progress(scope, overall_at, loop_t0=loop.time(), t0=self._clock())
         error: GatewayError | None
         timed_out_first_token = False
-        progress.loop_t0 = loop.time()
-        progress.t0 = self._clock()
         http_request.extensions["trace"] = self._send_stamper(progress, loop)
         http_request.extensions[POOL_KEY] = request.pin or request.model
         try:
@@ -457,41 +455,40 @@ class GatewayClient:
             progress.received += len(chunk)
             if progress.received > self._max_body:
                 return oversized_body(self._max_body, response.status_code)
-            for event in decoder.feed(chunk):
-                ended = self._take_event(event, acc, progress, response)
-                if ended is not False:
-                    progress.stop_waiting_for_first_token()
-                    if ended is True:
-                        await _drain(chunks, progress.overall_at)
-                        return None
-                    return ended
+            ended = self._take_events(decoder.feed(chunk), acc, progress, response)
+            if ended is True:
+                await _drain(chunks, progress.overall_at)
+            if ended is not False:
+                return None if ended is True else ended
         progress.stop_waiting_for_first_token()  # the stream has ended either way
-        for event in decoder.flush():
-            ended = self._take_event(event, acc, progress, response)
-            if isinstance(ended, GatewayError):
-                return ended
-        return None
+        ended = self._take_events(decoder.flush(), acc, progress, response)
+        return ended if isinstance(ended, GatewayError) else None
 
-    def _take_event(
-        self, event: SSEEvent, acc: ChunkAccumulator, progress: _Progress, response: httpx.Response
+    def _take_events(
+        self, events: list[SSEEvent], acc: ChunkAccumulator, progress: _Progress, response: httpx.Response
     ) -> bool | GatewayError:
-        """Feed one decoded event; True when the stream is over (``[DONE]``, an error chunk: the gateway ends
-        the stream after one), an error when the event is unreadable, else False."""
-        if event.kind is SSEKind.OVERSIZED:
-            return malformed_response(f"SSE {event.text}", response.status_code)
-        if event.kind is not SSEKind.EVENT:
-            return False
-        if event.data == "[DONE]":
-            acc.mark_done()
-            return True
-        problem = _feed_event(event.data, acc)
-        if problem is not None:
-            return malformed_response(problem, response.status_code)
-        if acc.saw_visible_token and progress.ttft is None:
-            # Stamped when the kernel received the read that carried the token.
-            progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
-            progress.stop_waiting_for_first_token()
-        return acc.error is not None
+        """Feed decoded events until one ends the stream: True for ``[DONE]`` or an error chunk (the gateway
+        ends the stream after one), an error when an event is unreadable, else False (read on)."""
+        for event in events:
+            if event.kind is SSEKind.OVERSIZED:
+                ended: bool | GatewayError = malformed_response(f"SSE {event.text}", response.status_code)
+            elif event.kind is not SSEKind.EVENT:
+                continue
+            elif event.data == "[DONE]":
+                acc.mark_done()
+                ended = True
+            elif (problem := _feed_event(event.data, acc)) is not None:
+                ended = malformed_response(problem, response.status_code)
+            else:
+                if acc.saw_visible_token and progress.ttft is None:
+                    # Stamped when the kernel received the read that carried the token.
+                    progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
+                    progress.stop_waiting_for_first_token()
+                ended = acc.error is not None
+            if ended is not False:
+                progress.stop_waiting_for_first_token()
+                return ended
+        return False
 
     async def fetch(
         self,

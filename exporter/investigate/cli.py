@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
 import time
@@ -607,10 +608,7 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
             "finish_reason": generation.finish_reason,
             "tokens": generation.tokens_prompt + generation.tokens_completion,
             "cost_usd": generation.total_cost_usd,
-            "attempts": [
-                {"provider_name": a.provider_name, "status": a.status, "endpoint_id": a.endpoint_id}
-                for a in generation.attempts
-            ],
+            "attempts": [dataclasses.asdict(attempt) for attempt in generation.attempts],
         },
         "routes": out_routes,
         "notes": notes,
