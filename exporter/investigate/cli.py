@@ -684,17 +684,11 @@ def _trace_text(document: dict[str, Any]) -> str:
         lines.append(f"  verdicts: {counts or 'none in the window'}")
         for f in verdicts["failures"]:
             lines.append(f"    {_when(f['at'])} {f['contract']} {f['reason']}: {f['excerpt'][:70]}")
-        excluded = route["excluded_then"]
-        lines.append(
-            "  excluded then: "
-            + (
-                "; ".join(
-                    f"{e['layer']} ({e['kind']}) since {e['since']} until {_when(e['until'])}: {e['reason']}"
-                    for e in excluded
-                )
-                or "no"
-            )
-        )
+        excluded = [
+            f"{e['layer']} ({e['kind']}) since {e['since']} until {_when(e['until'])}: {e['reason']}"
+            for e in route["excluded_then"]
+        ]
+        lines.append(f"  excluded then: {'; '.join(excluded) or 'no'}")
         lines.append(f"  decisions about it: {len(route['decisions'])}")
         for d in route["decisions"][-5:]:
             lines.append(f"    {d.get('time')} {d.get('kind')}: {d.get('reason', '')}"[:100])
