@@ -45,9 +45,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.file, problems=checked)
     except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s) in {args.file}", file=sys.stderr)
+        print(*exc.problems, f"{len(exc.problems)} problem(s) in {args.file}", sep="\n", file=sys.stderr)
         return 1
     for note in checked.notes:
         print(f"note: {note}")
@@ -75,10 +73,9 @@ def _check_shard_set(files: Sequence[str]) -> int:
         replicas.append(Replica(file, config.rounds.shard, tuple(m.slug for m in config.models)))
     if not problems:
         problems = check_shard_set(replicas)
-    for problem in problems:
-        print(problem, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} problem(s) in {len(files)} replica configs", file=sys.stderr)
+        summary = f"{len(problems)} problem(s) in {len(files)} replica configs"
+        print(*problems, summary, sep="\n", file=sys.stderr)
         return 1
     count = replicas[0].shard.count
     print(f"{len(files)} replica configs: ok (shards 0 to {count - 1} of {count}, each model probed once)")
@@ -288,8 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+        print(*exc.problems, sep="\n", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
