@@ -11,7 +11,7 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 
 from exporter import __version__
@@ -40,21 +40,12 @@ def _positive_int(value: str) -> int:
     return int(value)
 
 
-def _listen(value: str) -> tuple[str, int]:
-    try:
-        return parse_host_port(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def cmd_check_config(args: argparse.Namespace) -> int:
     checked = Problems(args.file, checking=True)
     try:
         config = load_config(args.file, problems=checked)
     except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s) in {args.file}", file=sys.stderr)
+        print(*exc.problems, f"{len(exc.problems)} problem(s) in {args.file}", sep="\n", file=sys.stderr)
         return 1
     for note in checked.notes:
         print(f"note: {note}")
@@ -82,10 +73,9 @@ def _check_shard_set(files: Sequence[str]) -> int:
         replicas.append(Replica(file, config.rounds.shard, tuple(m.slug for m in config.models)))
     if not problems:
         problems = check_shard_set(replicas)
-    for problem in problems:
-        print(problem, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} problem(s) in {len(files)} replica configs", file=sys.stderr)
+        summary = f"{len(problems)} problem(s) in {len(files)} replica configs"
+        print(*problems, summary, sep="\n", file=sys.stderr)
         return 1
     count = replicas[0].shard.count
     print(f"{len(files)} replica configs: ok (shards 0 to {count - 1} of {count}, each model probed once)")
@@ -111,10 +101,15 @@ async def _probe(args: argparse.Namespace) -> int:
     return 0
 
 
+def _until_stopped(run: Callable[[], int], also: tuple[signal.Signals, ...] = ()) -> int:
+    """``run()``'s exit status, or 0 when SIGTERM/SIGINT (or one of ``also``) stopped it cleanly."""
+    with stop_on_signals(also=also):
+        return run()
+    return 0
+
+
 def cmd_probe(args: argparse.Namespace) -> int:
-    with stop_on_signals():
-        return asyncio.run(_probe(args))
-    return 0  # stopped by SIGTERM/SIGINT
+    return _until_stopped(lambda: asyncio.run(_probe(args)))
 
 
 async def _serve_exporter(config_path: str) -> int:
@@ -123,7 +118,7 @@ async def _serve_exporter(config_path: str) -> int:
     from exporter.engine.service import ExporterService
 
     config = load_probing_config(config_path)
-    host, port = _listen(config.exporter.listen)
+    host, port = parse_host_port(config.exporter.listen)  # checked when the config was loaded
     try:
         sock = bind_tcp_socket(host, port)
     except OSError as exc:
@@ -146,17 +141,14 @@ async def _serve_exporter(config_path: str) -> int:
 
 
 def cmd_exporter(args: argparse.Namespace) -> int:
-    with stop_on_signals():
-        return asyncio.run(_serve_exporter(args.config))
-    return 0  # stopped by SIGTERM/SIGINT after the server and the round loop closed
+    return _until_stopped(lambda: asyncio.run(_serve_exporter(args.config)))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from exporter.devtools.demo import run_demo
 
-    with stop_on_signals(also=(signal.SIGHUP,)):  # a closed terminal stops the demo and what it started
-        return run_demo(args)
-    return 0
+    # a closed terminal (SIGHUP) stops the demo and what it started
+    return _until_stopped(lambda: run_demo(args), also=(signal.SIGHUP,))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -293,8 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+        print(*exc.problems, sep="\n", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

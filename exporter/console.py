@@ -123,7 +123,6 @@ LEGEND_ITEMS = (
     "clean: clean rounds in a row (2 restore)",
     "ctl: known-filtering control",
 )
-LEGEND = " · ".join(LEGEND_ITEMS)
 
 
 def _short_cell(result: Mapping[str, Any] | None, control: bool) -> tuple[str, str]:

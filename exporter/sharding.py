@@ -23,11 +23,10 @@ Example::
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.registry import Collector
+from prometheus_client import CollectorRegistry, Gauge, Info
 
 #: The most replicas one model list is split across (a bound on every input size).
 MAX_SHARDS = 256
@@ -140,34 +139,23 @@ def _where(replica: Replica) -> str:
     return replica.shard.where or replica.source
 
 
-class ShardCollector(Collector):
+def export_shard(shard: Shard, registry: CollectorRegistry) -> None:
     """Which shard this replica is, for the rules that spot a missing or misconfigured shard.
 
     Example::
 
-        registry.register(ShardCollector(config.rounds.shard))
+        export_shard(config.rounds.shard, registry)
     """
-
-    def __init__(self, shard: Shard) -> None:
-        self._shard = shard
-
-    def describe(self) -> Iterator[Metric]:
-        return iter(())
-
-    def collect(self) -> Iterator[Metric]:
-        info = GaugeMetricFamily(
-            "canary_exporter_shard_info",
-            "The shard of the model list this exporter replica probes (rounds.shard; 0 of 1 when unsharded).",
-            labels=["shard_index", "shard_count"],
-        )
-        info.add_metric([str(self._shard.index), str(self._shard.count)], 1)
-        yield info
-        count = GaugeMetricFamily(
-            "canary_exporter_shard_count",
-            "How many shards this replica's configuration splits the model list into (rounds.shard.count).",
-        )
-        count.add_metric([], self._shard.count)
-        yield count
+    Info(
+        "canary_exporter_shard",
+        "The shard of the model list this exporter replica probes (rounds.shard; 0 of 1 when unsharded).",
+        registry=registry,
+    ).info({"shard_index": str(shard.index), "shard_count": str(shard.count)})
+    Gauge(
+        "canary_exporter_shard_count",
+        "How many shards this replica's configuration splits the model list into (rounds.shard.count).",
+        registry=registry,
+    ).set(shard.count)
 
 
-__all__ = ["MAX_SHARDS", "Replica", "Shard", "ShardCollector", "check_shard_set", "owned_by", "shard_of"]
+__all__ = ["MAX_SHARDS", "Replica", "Shard", "check_shard_set", "export_shard", "owned_by", "shard_of"]

@@ -201,16 +201,7 @@ def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
             target.endpoint.provider_name,
             violation,
         )
-        return ProbeResult(
-            Outcome.PIN_VIOLATION,
-            Reason.WRONG_PROVIDER,
-            f"served by {violation}",
-            usage=result.usage,
-            served_by=result.served_by,
-            excerpt=bounded_excerpt(result.content),
-            finish_reason=result.finish_reason,
-            generation_id=result.generation_id,
-        )
+        return judged(Outcome.PIN_VIOLATION, Reason.WRONG_PROVIDER, f"served by {violation}", result)
     return None
 
 
@@ -243,8 +234,9 @@ def judged(
     span: tuple[int, int] | None = None,
     **extra: Any,
 ) -> ProbeResult:
-    """A ``ProbeResult`` for a judged reply, carrying usage, provenance and a bounded excerpt (the reply's
-    start, plus ``span``, the offending characters, when the judge knows them) from the chat result."""
+    """A ``ProbeResult`` for a judged reply (or one kept unjudged, a pin violation), carrying usage,
+    provenance and a bounded excerpt (the reply's start, plus ``span``, the offending characters, when the
+    judge knows them) from the chat result."""
     return ProbeResult(
         outcome,
         reason,

@@ -63,6 +63,35 @@ class ModelPlan:
     required_capabilities: frozenset[str] = frozenset()
     api_model: str | None = None
 
+    def target(self, endpoint: Endpoint) -> ProbeTarget:
+        """The probe target of one of this plan's endpoints."""
+        return ProbeTarget(
+            self.model,
+            endpoint,
+            self.pinned,
+            endpoint.tag in self.known_filtering,
+            self.required_capabilities,
+            self.api_model,
+        )
+
+
+async def run_contract(contract: Contract, ctx: ProbeContext, *, once: bool = False) -> ProbeResult:
+    """``contract.probe(ctx)`` (``once``: ``contract.sample(ctx)``), or ``skipped`` without a request when the
+    contract skips the target. A crash is logged and is ``transport/probe_error``: a bug in one contract must
+    not take a round or an investigation down, nor invent a verdict."""
+    skip = contract.skip_reason(ctx.target)
+    if skip is not None:
+        return ProbeResult(Outcome.SKIPPED, skip)
+    what = "sample" if once else "probe"
+    try:
+        return await (contract.sample if once else contract.probe)(ctx)
+    except Exception:
+        log.exception(
+            "%s crashed model=%s provider=%s contract=%s", what, ctx.target.model, ctx.target.provider,
+            contract.name,
+        )  # fmt: skip
+        return ProbeResult(Outcome.TRANSPORT, Reason.PROBE_ERROR, f"{what} crashed; see the log")
+
 
 @dataclass(frozen=True, slots=True)
 class RoundReport:
@@ -139,22 +168,8 @@ class Prober:
     ) -> dict[str, ProbeResult]:
         results: dict[str, ProbeResult] = {}
         for contract in contracts:
-            skip = contract.skip_reason(target)
-            if skip is not None:
-                results[contract.name] = ProbeResult(Outcome.SKIPPED, skip)
-                continue
             memory = self._memory.setdefault((target.model, target.provider, contract.name), {})
-            ctx = ProbeContext(target, gateway, number, memory)
-            try:
-                result = await contract.probe(ctx)
-            except Exception:  # a bug in one probe must not take the round down, nor invent a verdict
-                log.exception(
-                    "probe crashed model=%s provider=%s contract=%s",
-                    target.model,
-                    target.provider,
-                    contract.name,
-                )
-                result = ProbeResult(Outcome.TRANSPORT, Reason.PROBE_ERROR, "probe crashed; see the log")
+            result = await run_contract(contract, ProbeContext(target, gateway, number, memory))
             results[contract.name] = result
             if result.outcome is Outcome.FAIL:
                 log.warning(
@@ -197,14 +212,7 @@ class Prober:
                 failed.add(plan.model)
             endpoints.setdefault(plan.model, []).extend(found)
             for endpoint in found:
-                target = ProbeTarget(
-                    plan.model,
-                    endpoint,
-                    plan.pinned,
-                    endpoint.tag in plan.known_filtering,
-                    plan.required_capabilities,
-                    plan.api_model,
-                )
+                target = plan.target(endpoint)
                 controlled = [c for c in self.contracts if c.live_control(target)]
                 jobs.append((target, plan.gateway, controlled or self.contracts, bool(controlled)))
 
@@ -226,11 +234,8 @@ class Prober:
         outcomes = await asyncio.gather(*(run(job) for job in jobs))
         results: dict[HostKey, Mapping[str, ProbeResult]] = {}
         controls: dict[HostKey, Mapping[str, ProbeResult]] = {}
-        weak: dict[tuple[str, str], tuple[str, ...]] = {}
         offline = self._weak_offline()
-        for model in endpoints:
-            for contract_name, why in offline.items():
-                weak[(model, contract_name)] = why
+        weak = {(model, name): why for model in endpoints for name, why in offline.items()}
         for (target, _, _, is_control), by_contract in zip(jobs, outcomes, strict=True):
             key = (target.model, target.provider)
             if not is_control:

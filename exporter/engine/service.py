@@ -34,7 +34,7 @@ from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
-from exporter.sharding import ShardCollector
+from exporter.sharding import export_shard
 
 log = logging.getLogger("exporter.engine")
 
@@ -207,7 +207,7 @@ class ExporterService:
                 else None
             ),
         )
-        service.registry.register(ShardCollector(config.rounds.shard))
+        export_shard(config.rounds.shard, service.registry)
         return service
 
     @property

@@ -8,6 +8,7 @@ is current, so they never see half a round. Hosts that left discovery lose all t
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -38,11 +39,8 @@ class Histogram:
         return Histogram(tuple(counts), self.total + value, self.count + 1)
 
     def cumulative(self) -> list[tuple[str, int]]:
-        out, running = [], 0
-        for bound, n in zip((*map(_fmt, TTFT_BUCKETS), "+Inf"), self.buckets, strict=True):
-            running += n
-            out.append((bound, running))
-        return out
+        bounds = (*map(_fmt, TTFT_BUCKETS), "+Inf")
+        return list(zip(bounds, itertools.accumulate(self.buckets), strict=True))
 
 
 def _fmt(bound: float) -> str:

@@ -60,8 +60,5 @@ def advance(
                 failing[key] = before
         verdict = round_is_clean(model, by_contract, weak)
         before_clean = previous.clean.get((model, provider), 0)
-        if verdict is None:
-            clean[(model, provider)] = before_clean
-        else:
-            clean[(model, provider)] = before_clean + 1 if verdict else 0
+        clean[(model, provider)] = before_clean if verdict is None else before_clean + 1 if verdict else 0
     return Streaks(MappingProxyType(failing), MappingProxyType(clean))

@@ -152,18 +152,20 @@ def _cost(report: EqualityReport) -> str:
     return f"cost: {tokens:,} tokens, ${report.cost.cost_usd:.4f}"
 
 
+def _cells(r: EqualityResult, outlier: str) -> tuple[str, str, str, str]:
+    """The MMD², p, p adjusted and verdict cells of one row (``outlier``: the word for a flagged host)."""
+    verdict = outlier if r.outlier else ("not tested" if r.p_value is None else "like its peers")
+    return "-" if r.mmd2 is None else f"{r.mmd2:.4f}", _p(r.p_value), _p(r.p_adjusted), verdict
+
+
 def to_table(report: EqualityReport) -> str:
     """A plain table that fits 80 columns, then each outlier's completions beside its peers'."""
     lines = [_heading(report), ""]
     lines.append(f"{'provider':<28} {'n':>4} {'MMD²':>8} {'p':>8} {'p adj':>8}  verdict")
     for row in report.rows:
-        r = row.result
-        mmd = "-" if r.mmd2 is None else f"{r.mmd2:.4f}"
-        verdict = "OUTLIER" if r.outlier else ("not tested" if r.p_value is None else "like its peers")
-        name = r.provider if len(r.provider) <= 28 else r.provider[:27] + "…"
-        lines.append(
-            f"{name:<28} {r.samples:>4} {mmd:>8} {_p(r.p_value):>8} {_p(r.p_adjusted):>8}  {verdict}"
-        )
+        mmd, p, p_adjusted, verdict = _cells(row.result, "OUTLIER")
+        name = _short(row.result.provider, 28)
+        lines.append(f"{name:<28} {row.result.samples:>4} {mmd:>8} {p:>8} {p_adjusted:>8}  {verdict}")
     for row in report.outliers:
         lines += ["", f"{row.result.provider} wrote:"]
         lines += [_example_line(s) for s in row.examples]
@@ -179,12 +181,8 @@ def to_markdown(report: EqualityReport) -> str:
     lines = [f"### {title}", "", "| provider | n | MMD² | p | p adjusted | verdict |"]
     lines.append("|---|---:|---:|---:|---:|---|")
     for row in report.rows:
-        r = row.result
-        mmd = "-" if r.mmd2 is None else f"{r.mmd2:.4f}"
-        verdict = "**outlier**" if r.outlier else ("not tested" if r.p_value is None else "like its peers")
-        lines.append(
-            f"| `{r.provider}` | {r.samples} | {mmd} | {_p(r.p_value)} | {_p(r.p_adjusted)} | {verdict} |"
-        )
+        cells = " | ".join(_cells(row.result, "**outlier**"))
+        lines.append(f"| `{row.result.provider}` | {row.result.samples} | {cells} |")
     for row in report.outliers:
         lines += ["", f"`{row.result.provider}` wrote:", ""]
         lines += [f"- `{s.prompt}`: {_short(s.text)}" for s in row.examples]

@@ -39,7 +39,7 @@ from typing import Any
 
 from exporter.outcomes import Usage
 
-__all__ = ["ChunkAccumulator", "parse_usage"]
+__all__ = ["ChunkAccumulator", "finite_number", "first_text", "parse_usage"]
 
 
 def parse_usage(usage: object) -> Usage | None:
@@ -53,7 +53,7 @@ def parse_usage(usage: object) -> Usage | None:
     return Usage(
         prompt_tokens=_non_negative_int(usage.get("prompt_tokens")),
         completion_tokens=_non_negative_int(usage.get("completion_tokens")),
-        cost_usd=_non_negative_float(usage.get("cost")),
+        cost_usd=max(finite_number(usage.get("cost")) or 0.0, 0.0),
     )
 
 
@@ -67,14 +67,17 @@ def _non_negative_int(value: object) -> int:
     return 0
 
 
-def _non_negative_float(value: object) -> float:
+def finite_number(value: object) -> float | None:
+    """A finite number from a number, a decimal string, or a percentile object (its p50)."""
+    if isinstance(value, Mapping):
+        value = value.get("p50")
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return 0.0
+        return None
     try:
         number = float(value)
     except (ValueError, OverflowError):  # "abc", or an integer beyond float range
-        return 0.0
-    return number if math.isfinite(number) and number >= 0 else 0.0
+        return None
+    return number if math.isfinite(number) else None
 
 
 class ChunkAccumulator:
@@ -123,8 +126,8 @@ class ChunkAccumulator:
     def feed(self, obj: Mapping[str, Any]) -> bool:
         """Take one chunk; return True iff it carried the first visible token of the stream."""
         self.chunks += 1
-        self.generation_id = _first_text(self.generation_id, obj.get("id"))
-        self.provider = _first_text(self.provider, obj.get("provider"))
+        self.generation_id = first_text(self.generation_id, obj.get("id"))
+        self.provider = first_text(self.provider, obj.get("provider"))
         if self.route is None:
             self.route = route_proof(obj.get("openrouter_metadata"))
         usage = parse_usage(obj.get("usage"))
@@ -161,8 +164,8 @@ class ChunkAccumulator:
             if isinstance(refusal, str) and refusal:
                 self._refusal.append(refusal)
         # The first non-null finish reason wins: the usage chunk may follow with finish_reason null.
-        self.finish_reason = _first_text(self.finish_reason, choice.get("finish_reason"))
-        self.native_finish_reason = _first_text(self.native_finish_reason, choice.get("native_finish_reason"))
+        self.finish_reason = first_text(self.finish_reason, choice.get("finish_reason"))
+        self.native_finish_reason = first_text(self.native_finish_reason, choice.get("native_finish_reason"))
         if self.error is None:
             error = choice.get("error")
             if isinstance(error, Mapping):
@@ -220,8 +223,7 @@ def _first_choice(choices: list[Any]) -> Mapping[str, Any] | None:
     return None
 
 
-def _first_text(current: str | None, value: object) -> str | None:
-    """Keep ``current`` once set; otherwise take ``value`` if it is a non-empty string."""
-    if current is not None:
-        return current
-    return value if isinstance(value, str) and value else None
+def first_text(*values: object) -> str | None:
+    """The first of ``values`` that is a non-empty string, else None (``first_text(kept, new)`` keeps
+    ``kept`` once set)."""
+    return next((value for value in values if isinstance(value, str) and value), None)

@@ -60,6 +60,7 @@ from typing import Any
 
 import httpx
 
+from exporter.gateway.chunks import first_text
 from exporter.gateway.types import GatewayError
 from exporter.outcomes import Outcome, Reason
 
@@ -161,42 +162,36 @@ def error_facts(error: object) -> ErrorFacts:
     availability = error.get("availability")
     avail: Mapping[str, Any] = availability if isinstance(availability, Mapping) else {}
     raw_code = error.get("code")
-    code: int | None = None
-    code_text: str | None = None
-    if isinstance(raw_code, int) and not isinstance(raw_code, bool):
-        code = raw_code
-    elif isinstance(raw_code, str) and raw_code.strip():
-        if _is_ascii_number(raw_code.strip()):
-            code = int(raw_code.strip())
-        else:
-            code_text = raw_code.strip()
+    code = _as_int(raw_code)
+    code_text = first_text(raw_code.strip()) if code is None and isinstance(raw_code, str) else None
     if code is None:
         code = _as_int(error.get("http_status"))
     message = error.get("message")
     if not isinstance(message, str):
         detail = error.get("detail")
         message = detail if isinstance(detail, str) else ""
-    error_type = _first_str(meta.get("error_type"), error.get("error_type"), error.get("type"))
+    error_type = first_text(meta.get("error_type"), error.get("error_type"), error.get("type"))
     excluded = avail.get("excluded_by")
     raw = meta.get("raw")
-    if raw is None:
-        raw_text = ""
-    elif isinstance(raw, str):
-        raw_text = raw
-    else:
-        raw_text = json.dumps(raw, ensure_ascii=False, default=str)
+    raw_text = (
+        raw
+        if isinstance(raw, str)
+        else ""
+        if raw is None
+        else json.dumps(raw, ensure_ascii=False, default=str)
+    )
     return ErrorFacts(
         code=code,
         code_text=code_text,
         message=message,
         error_type=error_type,
-        availability=_first_str(avail.get("code")),
+        availability=first_text(avail.get("code")),
         excluded_by=tuple(x for x in excluded if isinstance(x, str)) if isinstance(excluded, list) else (),
         raw=raw_text,
-        provider_name=_first_str(meta.get("provider_name")),
+        provider_name=first_text(meta.get("provider_name")),
         moderation=any(key in meta for key in ("reasons", "flagged_input", "patterns")),
-        unsigned_platform_type=_first_str(meta.get("error_type"), error.get("error_type")) is not None
-        and _first_str(meta.get("provider_name")) is None
+        unsigned_platform_type=first_text(meta.get("error_type"), error.get("error_type")) is not None
+        and first_text(meta.get("provider_name")) is None
         and not raw_text
         and "provider_code" not in meta,
     )
@@ -352,23 +347,25 @@ def _decide(facts: ErrorFacts, status: int | None) -> tuple[Outcome, Reason]:
     return status_class(status)
 
 
+# Statuses that say more than their class (5xx: a server error; other 4xx: our malformed request).
+_STATUSES: dict[int, tuple[Outcome, Reason]] = {
+    **dict.fromkeys((408, 504, 524), (Outcome.TRANSPORT, Reason.TIMEOUT)),
+    429: (Outcome.TRANSPORT, Reason.RATE_LIMITED),
+    **dict.fromkeys((401, 403), (Outcome.CONFIG, Reason.AUTH)),
+    402: (Outcome.CONFIG, Reason.CREDITS),
+    404: (Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS),
+}
+
+
 def status_class(status: int) -> tuple[Outcome, Reason]:
     """What an HTTP status alone says (step 5 of the decision order), for a reply with nothing else to go on.
 
     Example: ``status_class(429)`` → ``(Outcome.TRANSPORT, Reason.RATE_LIMITED)``.
     """
-    if status in (408, 504, 524):
-        return Outcome.TRANSPORT, Reason.TIMEOUT
-    if status == 429:
-        return Outcome.TRANSPORT, Reason.RATE_LIMITED
+    if status in _STATUSES:
+        return _STATUSES[status]
     if status >= 500:
         return Outcome.TRANSPORT, Reason.SERVER_ERROR
-    if status in (401, 403):
-        return Outcome.CONFIG, Reason.AUTH
-    if status == 402:
-        return Outcome.CONFIG, Reason.CREDITS
-    if status == 404:
-        return Outcome.UNAVAILABLE, Reason.NO_ENDPOINTS
     if status >= 400:
         return Outcome.CONFIG, Reason.BAD_REQUEST
     # 1xx/2xx/3xx handed in as an error: nothing we can read as the wire format
@@ -376,20 +373,12 @@ def status_class(status: int) -> tuple[Outcome, Reason]:
 
 
 def _describe(facts: ErrorFacts) -> str:
-    parts = [facts.message or "(no message)"]
-    if facts.code is not None:
-        parts.append(f"code={facts.code}")
-    if facts.code_text is not None:
-        parts.append(f"code={facts.code_text}")
-    if facts.error_type:
-        parts.append(f"error_type={facts.error_type}")
-    if facts.availability:
-        parts.append(f"availability={facts.availability}")
-    if facts.provider_name:
-        parts.append(f"provider={facts.provider_name}")
-    if facts.raw:
-        parts.append(f"raw={facts.raw[:160]!r}")
-    return " ".join(parts)
+    named: tuple[tuple[str, object], ...] = (("code", facts.code), ("code", facts.code_text))
+    named += (("error_type", facts.error_type), ("availability", facts.availability))
+    named += (("provider", facts.provider_name),)
+    parts = [f"{name}={value}" for name, value in named if value is not None]
+    raw = [f"raw={facts.raw[:160]!r}"] if facts.raw else []
+    return " ".join([facts.message or "(no message)", *parts, *raw])
 
 
 def _excerpt(body: bytes | str, limit: int = 120) -> str:
@@ -414,18 +403,5 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
 def _as_int(value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and _is_ascii_number(value.strip()):
-        return int(value.strip())
-    return None
-
-
-def _first_str(*values: object) -> str | None:
-    for value in values:
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
-def _is_ascii_number(text: str) -> bool:
-    # str.isdigit() accepts "²", which int() rejects.
-    return text.isascii() and text.isdigit()
+    text = value.strip() if isinstance(value, str) else ""
+    return int(text) if text.isascii() and text.isdigit() else None  # isdigit() alone accepts "²"

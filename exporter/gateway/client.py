@@ -41,20 +41,19 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import quote
 
 import httpx
 
 from exporter.gateway.arrival import since_arrival
-from exporter.gateway.chunks import ChunkAccumulator
+from exporter.gateway.chunks import ChunkAccumulator, finite_number, first_text
 from exporter.gateway.classify import (
     classify_error_object,
     classify_exception,
@@ -87,6 +86,7 @@ __all__ = [
 ]
 
 GatewayKind = Literal["openrouter", "openai-compatible"]
+_T = TypeVar("_T")
 
 _LOG_MESSAGE = (
     "gateway request failed op=%s model=%s pin=%s outcome=%s reason=%s status=%s elapsed_s=%.3f detail=%r"
@@ -278,34 +278,18 @@ class GatewayClient:
         if self._kind == "openai-compatible":
             if model in self._static:
                 return list(self._static[model])
-            error = GatewayError(
-                Outcome.CONFIG,
-                Reason.BAD_REQUEST,
-                None,
-                f"no static endpoints configured for model {model!r}",
-            )
-            return self._log_error("discover", model, None, error, 0.0)
-        started = self._clock()
-        payload = await self._get_json(f"/models/{quote(model, safe='/:')}/endpoints", self._max_body)
-        if not isinstance(payload, GatewayError):
-            payload = parse_endpoints_response(payload)
-        if isinstance(payload, GatewayError):
-            return self._log_error("discover", model, None, payload, self._clock() - started)
-        return payload
+            return self._unsupported("discover", model, f"no static endpoints configured for model {model!r}")
+        path = f"/models/{quote(model, safe='/:')}/endpoints"
+        return await self._get("discover", model, path, self._max_body, parse_endpoints_response)
 
     async def list_models(self) -> list[dict[str, Any]] | GatewayError:
         """The gateway's model catalogue (``GET {base}/models`` → ``data``), for routability.
 
         Example: ``await client.list_models()`` → ``[{"id": "moonshotai/kimi-k2-0905", ...}, ...]``.
         """
-        started = self._clock()
-        payload = await self._get_json("/models", self._max_body * _CATALOGUE_BODY_FACTOR)
-        if not isinstance(payload, GatewayError):
-            data = payload.get("data") if isinstance(payload, Mapping) else None
-            if isinstance(data, list):
-                return [dict(item) for item in data if isinstance(item, Mapping)]
-            payload = malformed_response(f"model list without a 'data' array: {_shape(payload)}", 200)
-        return self._log_error("list_models", "*", None, payload, self._clock() - started)
+        return await self._get(
+            "list_models", "*", "/models", self._max_body * _CATALOGUE_BODY_FACTOR, _models
+        )
 
     async def generation(self, generation_id: str) -> Generation | GatewayError:
         """The gateway's record of one generation (``GET {base}/generation?id=``): who served it, and how.
@@ -316,17 +300,9 @@ class GatewayClient:
         → ``"DeepInfra"``.
         """
         if self._kind == "openai-compatible":
-            error = GatewayError(
-                Outcome.CONFIG, Reason.BAD_REQUEST, None, "an openai-compatible host has no generation log"
-            )
-            return self._log_error("generation", "*", None, error, 0.0)
-        started = self._clock()
-        payload = await self._get_json(f"/generation?id={quote(generation_id, safe='')}", self._max_body)
-        if not isinstance(payload, GatewayError):
-            payload = parse_generation(payload)
-        if isinstance(payload, GatewayError):
-            return self._log_error("generation", "*", None, payload, self._clock() - started)
-        return payload
+            return self._unsupported("generation", "*", "an openai-compatible host has no generation log")
+        path = f"/generation?id={quote(generation_id, safe='')}"
+        return await self._get("generation", "*", path, self._max_body, parse_generation)
 
     async def chat(self, request: ChatRequest) -> ChatResult:
         """Send one chat completion and return what came back; never raises for expected failures.
@@ -346,11 +322,9 @@ class GatewayClient:
         loop = asyncio.get_running_loop()
         overall_at = loop.time() + self._timeout
         scope = asyncio.timeout_at(overall_at)
-        progress = _Progress(scope, overall_at)
+        progress = _Progress(scope, overall_at, loop_t0=loop.time(), t0=self._clock())
         error: GatewayError | None
         timed_out_first_token = False
-        progress.loop_t0 = loop.time()
-        progress.t0 = self._clock()
         http_request.extensions["trace"] = self._send_stamper(progress, loop)
         http_request.extensions[POOL_KEY] = request.pin or request.model
         try:
@@ -374,7 +348,7 @@ class GatewayClient:
         except (httpx.HTTPError, OSError) as exc:
             error = classify_exception(exc)
             if progress.status is not None:
-                error = GatewayError(error.outcome, error.reason, progress.status, error.detail)
+                error = replace(error, status=progress.status)
         elapsed = self._clock() - progress.t0
         if error is not None:
             error = self._log_error("chat", request.model, request.pin, error, elapsed, acc.content)
@@ -486,41 +460,40 @@ class GatewayClient:
             progress.received += len(chunk)
             if progress.received > self._max_body:
                 return oversized_body(self._max_body, response.status_code)
-            for event in decoder.feed(chunk):
-                ended = self._take_event(event, acc, progress, response)
-                if ended is not False:
-                    progress.stop_waiting_for_first_token()
-                    if ended is True:
-                        await _drain(chunks, progress.overall_at)
-                        return None
-                    return ended
+            ended = self._take_events(decoder.feed(chunk), acc, progress, response)
+            if ended is True:
+                await _drain(chunks, progress.overall_at)
+            if ended is not False:
+                return None if ended is True else ended
         progress.stop_waiting_for_first_token()  # the stream has ended either way
-        for event in decoder.flush():
-            ended = self._take_event(event, acc, progress, response)
-            if isinstance(ended, GatewayError):
-                return ended
-        return None
+        ended = self._take_events(decoder.flush(), acc, progress, response)
+        return ended if isinstance(ended, GatewayError) else None
 
-    def _take_event(
-        self, event: SSEEvent, acc: ChunkAccumulator, progress: _Progress, response: httpx.Response
+    def _take_events(
+        self, events: list[SSEEvent], acc: ChunkAccumulator, progress: _Progress, response: httpx.Response
     ) -> bool | GatewayError:
-        """Feed one decoded event; True when the stream is over (``[DONE]``, an error chunk: the gateway ends
-        the stream after one), an error when the event is unreadable, else False."""
-        if event.kind is SSEKind.OVERSIZED:
-            return malformed_response(f"SSE {event.text}", response.status_code)
-        if event.kind is not SSEKind.EVENT:
-            return False
-        if event.data == "[DONE]":
-            acc.mark_done()
-            return True
-        problem = _feed_event(event.data, acc)
-        if problem is not None:
-            return malformed_response(problem, response.status_code)
-        if acc.saw_visible_token and progress.ttft is None:
-            # Stamped when the kernel received the read that carried the token.
-            progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
-            progress.stop_waiting_for_first_token()
-        return acc.error is not None
+        """Feed decoded events until one ends the stream: True for ``[DONE]`` or an error chunk (the gateway
+        ends the stream after one), an error when an event is unreadable, else False (read on)."""
+        for event in events:
+            if event.kind is SSEKind.OVERSIZED:
+                ended: bool | GatewayError = malformed_response(f"SSE {event.text}", response.status_code)
+            elif event.kind is not SSEKind.EVENT:
+                continue
+            elif event.data == "[DONE]":
+                acc.mark_done()
+                ended = True
+            elif (problem := _feed_event(event.data, acc)) is not None:
+                ended = malformed_response(problem, response.status_code)
+            else:
+                if acc.saw_visible_token and progress.ttft is None:
+                    # Stamped when the kernel received the read that carried the token.
+                    progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
+                    progress.stop_waiting_for_first_token()
+                ended = acc.error is not None
+            if ended is not False:
+                progress.stop_waiting_for_first_token()
+                return ended
+        return False
 
     async def fetch(
         self,
@@ -565,18 +538,32 @@ class GatewayClient:
             return classify_exception(exc)
         return Reply(response.status_code, body, response.headers, over)
 
-    async def _get_json(self, path: str, limit: int) -> Any | GatewayError:
+    async def _get(
+        self, op: str, model: str, path: str, limit: int, parse: Callable[[Any], _T | GatewayError]
+    ) -> _T | GatewayError:
+        """GET ``path`` for JSON that ``parse`` reads; a failure of either is logged and returned."""
+        started = self._clock()
         reply = await self.fetch("GET", path, self._api_key, limit=limit)
         if isinstance(reply, GatewayError):
-            return reply
-        if reply.oversized:
-            return oversized_body(limit, reply.status)
-        if reply.status >= 300:
-            return classify_http_error(reply.status, reply.body, reply.headers)
-        parsed, problem = parse_json_body(reply.body)
-        if problem is not None:
-            return malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
+            parsed: _T | GatewayError = reply
+        elif reply.oversized:
+            parsed = oversized_body(limit, reply.status)
+        elif reply.status >= 300:
+            parsed = classify_http_error(reply.status, reply.body, reply.headers)
+        else:
+            body, problem = parse_json_body(reply.body)
+            parsed = (
+                parse(body)
+                if problem is None
+                else malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
+            )
+        if isinstance(parsed, GatewayError):
+            return self._log_error(op, model, None, parsed, self._clock() - started)
         return parsed
+
+    def _unsupported(self, op: str, model: str, detail: str) -> GatewayError:
+        error = GatewayError(Outcome.CONFIG, Reason.BAD_REQUEST, None, detail)
+        return self._log_error(op, model, None, error, 0.0)
 
     async def _read_bounded(self, response: httpx.Response, limit: int) -> tuple[bytes, bool]:
         declared = response.headers.get("content-length", "")
@@ -613,7 +600,7 @@ class GatewayClient:
             detail = detail.replace(self._api_key, "***")
             excerpt = excerpt.replace(self._api_key, "***")
             if detail != error.detail:
-                error = GatewayError(error.outcome, error.reason, error.status, detail)
+                error = replace(error, detail=detail)
         fields = {
             "op": op,
             "model": model,
@@ -688,12 +675,10 @@ def _read_completion(body: bytes, acc: ChunkAccumulator, status: int) -> Gateway
     choices = parsed.get("choices")
     if parsed.get("error") and not choices:
         # An error reported in-band with a 2xx status, before any generation.
-        classified = classify_error_object(parsed["error"])
-        return GatewayError(classified.outcome, classified.reason, status, classified.detail)
+        return replace(classify_error_object(parsed["error"]), status=status)
     acc.feed(parsed)
     if acc.error is not None:
-        classified = classify_error_object(acc.error, mid_stream=True)
-        return GatewayError(classified.outcome, classified.reason, status, classified.detail)
+        return replace(classify_error_object(acc.error, mid_stream=True), status=status)
     if not isinstance(choices, list) or not choices:
         return malformed_response(f"HTTP {status}: completion without choices: {_shape(parsed)}", status)
     if acc.finish_reason == "error":
@@ -705,6 +690,13 @@ def _error_finish(status: int) -> GatewayError:
     return GatewayError(
         Outcome.TRANSPORT, Reason.MID_STREAM_ERROR, status, "finish_reason 'error' without an error object"
     )
+
+
+def _models(payload: object) -> list[dict[str, Any]] | GatewayError:
+    data = payload.get("data") if isinstance(payload, Mapping) else None
+    if isinstance(data, list):
+        return [dict(item) for item in data if isinstance(item, Mapping)]
+    return malformed_response(f"model list without a 'data' array: {_shape(payload)}", 200)
 
 
 def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:
@@ -735,17 +727,17 @@ def parse_generation(payload: object) -> Generation | GatewayError:
     data = payload.get("data") if isinstance(payload, Mapping) else None
     if not isinstance(data, Mapping):
         return malformed_response(f"generation record without a 'data' object: {_shape(payload)}", 200)
-    gen_id, model = _text(data.get("id")), _text(data.get("model"))
-    provider = _text(data.get("provider_name"))
+    gen_id, model = first_text(data.get("id")), first_text(data.get("model"))
+    provider = first_text(data.get("provider_name"))
     if gen_id is None or model is None or provider is None:
         return malformed_response("generation record without id, model or provider_name", 200)
     responses = data.get("provider_responses")
     attempts = tuple(
-        ProviderAttempt(name, _integer(item.get("status")), _text(item.get("endpoint_id")))
+        ProviderAttempt(name, _integer(item.get("status")), first_text(item.get("endpoint_id")))
         for item in (responses if isinstance(responses, list) else [])
-        if isinstance(item, Mapping) and (name := _text(item.get("provider_name"))) is not None
+        if isinstance(item, Mapping) and (name := first_text(item.get("provider_name"))) is not None
     )
-    created = _text(data.get("created_at"))
+    created = first_text(data.get("created_at"))
     streamed = data.get("streamed")
     return Generation(
         id=gen_id,
@@ -753,10 +745,10 @@ def parse_generation(payload: object) -> Generation | GatewayError:
         provider_name=provider,
         created_at=_instant(created) if created else None,
         streamed=streamed if isinstance(streamed, bool) else None,
-        finish_reason=_text(data.get("finish_reason")),
+        finish_reason=first_text(data.get("finish_reason")),
         tokens_prompt=_integer(data.get("tokens_prompt")) or 0,
         tokens_completion=_integer(data.get("tokens_completion")) or 0,
-        total_cost_usd=_number(data.get("total_cost")) or 0.0,
+        total_cost_usd=finite_number(data.get("total_cost")) or 0.0,
         attempts=attempts,
     )
 
@@ -787,40 +779,23 @@ def parse_endpoint(item: object) -> Endpoint | None:
     params = item.get("supported_parameters")
     return Endpoint(
         tag=tag.strip(),
-        provider_name=_text(item.get("provider_name")) or "",
-        name=_text(item.get("name")) or "",
-        quantization=_text(item.get("quantization")),
+        provider_name=first_text(item.get("provider_name")) or "",
+        name=first_text(item.get("name")) or "",
+        quantization=first_text(item.get("quantization")),
         status=_integer(item.get("status")),
         supported_parameters=frozenset(p for p in params if isinstance(p, str)) if isinstance(params, list)
         else frozenset(),
         context_length=_integer(item.get("context_length")),
         max_completion_tokens=_integer(item.get("max_completion_tokens")),
-        price_prompt_usd_per_token=_number(prices.get("prompt")) or 0.0,
-        price_completion_usd_per_token=_number(prices.get("completion")) or 0.0,
-        uptime_last_30m=_number(item.get("uptime_last_30m")),
+        price_prompt_usd_per_token=finite_number(prices.get("prompt")) or 0.0,
+        price_completion_usd_per_token=finite_number(prices.get("completion")) or 0.0,
+        uptime_last_30m=finite_number(item.get("uptime_last_30m")),
     )  # fmt: skip
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
 def _integer(value: object) -> int | None:
-    number = _number(value)
+    number = finite_number(value)
     return int(number) if number is not None and number.is_integer() else None
-
-
-def _number(value: object) -> float | None:
-    """A finite number from a number, a decimal string, or a percentile object (its p50)."""
-    if isinstance(value, Mapping):
-        value = value.get("p50")
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None
-    try:
-        number = float(value)
-    except (ValueError, OverflowError):  # "abc", or an integer beyond float range
-        return None
-    return number if math.isfinite(number) else None
 
 
 def _shape(value: object) -> str:

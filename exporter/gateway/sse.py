@@ -133,10 +133,8 @@ class SSEDecoder:
         if text.endswith("\r"):
             self._skip_lf = True
         tail = text[pos:]
-        if tail:
-            if self._discarding_line:
-                pass
-            elif len(self._partial) + len(tail) > self._max:
+        if tail and not self._discarding_line:
+            if len(self._partial) + len(tail) > self._max:
                 self._mark_oversized(out, len(self._partial) + len(tail))
                 self._partial = ""
                 self._discarding_line = True

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AsyncExitStack, contextmanager
-from typing import Any
-
-import httpx
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from exporter.commands import add_command
 from exporter.config import CanaryConfig
@@ -28,8 +29,9 @@ from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
 from exporter.equality.report import EqualityReport
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.client import GatewayClient
-from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, Sample, compare
-from exporter.investigate.sampling import BadInput, require_known
+from exporter.gateway.types import GatewayError, Generation
+from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
+from exporter.investigate.sampling import BadInput, Work, require_known
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20
@@ -37,6 +39,7 @@ DEFAULT_WINDOW_SECONDS = 1800.0
 RECEIVER_LOOKBACK_SECONDS = 8 * 86400.0  # the longest rung (7 days) and a day: what can cover --at
 RECEIVER_MAX_BYTES = 4 * 1024 * 1024
 GENERATION_RETRY_SECONDS = 1.0  # OpenRouter writes a generation's record a moment after it completes
+T = TypeVar("T")
 
 INVESTIGATE_EPILOG = """examples:
   canary investigate --config canary.yaml --model moonshotai/kimi-k2-0905 --samples 20
@@ -70,100 +73,99 @@ def _alpha(value: str) -> float:
     return alpha
 
 
-def _model(value: str) -> str:
-    text = value.strip()
-    if not 3 <= len(text) <= 200 or "/" not in text or any(c.isspace() for c in text):
-        raise argparse.ArgumentTypeError(
-            f"expected a model slug such as moonshotai/kimi-k2-0905, got {value!r}"
-        )
-    return text
+def _word(expected: str, ok: Callable[[str], bool], longest: int = 200) -> Callable[[str], str]:
+    """An argparse type for one stripped word of 1 to ``longest`` characters that ``ok`` accepts."""
+
+    def parse(value: str) -> str:
+        text = value.strip()
+        if not 1 <= len(text) <= longest or any(c.isspace() for c in text) or not ok(text):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {value!r}")
+        return text
+
+    return parse
 
 
-def _tag(value: str) -> str:
-    text = value.strip()
-    if not 1 <= len(text) <= 200 or any(c.isspace() for c in text):
-        raise argparse.ArgumentTypeError(f"expected a provider tag such as deepinfra/fp8, got {value!r}")
-    return text
+_model = _word("a model slug such as moonshotai/kimi-k2-0905", lambda t: len(t) >= 3 and "/" in t)
+_tag = _word("a provider tag such as deepinfra/fp8", lambda _: True)
+_generation_id = _word(
+    "a generation id such as gen-1768896871-9HgAQqS1Z72C6gApaidi",
+    lambda t: all(c.isascii() and (c.isalnum() or c in "-_.:") for c in t),
+)
+_url = _word(
+    "an http(s) URL such as http://127.0.0.1:9465", lambda t: t.startswith(("http://", "https://")), 2000
+)
 
 
-def _url(value: str) -> str:
-    if not value.startswith(("http://", "https://")) or len(value) > 2000 or any(c.isspace() for c in value):
-        raise argparse.ArgumentTypeError(
-            f"expected an http(s) URL such as http://127.0.0.1:9465, got {value!r}"
-        )
-    return value
+def _parsed(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse type from a parser whose ``ValueError`` says what was expected."""
+
+    def checked(value: str) -> T:
+        try:
+            return parse(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return checked
 
 
+@_parsed
 def _names(value: str) -> list[str]:
     names = [n.strip() for n in value.split(",") if n.strip()]
     if len(value) > 10_000:
-        raise argparse.ArgumentTypeError(f"expected at most 10000 characters, got {len(value)}")
+        raise ValueError(f"expected at most 10000 characters, got {len(value)}")
     if not names:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {value!r}")
+        raise ValueError(f"expected a comma-separated list, got {value!r}")
     return names
 
 
+@_parsed
 def _contract_names(value: str) -> list[str]:
     names = _names(value)
     unknown = [n for n in names if n not in REGISTRY]
     if unknown:
-        raise argparse.ArgumentTypeError(
+        raise ValueError(
             f"unknown contract(s) {', '.join(map(repr, unknown))} (known: {', '.join(REGISTRY)})"
         )
     return list(dict.fromkeys(names))
 
 
+@_parsed
 def _locale(value: str) -> str:
     from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 
     code = canonical_locale(value)
     if code is None:
-        raise argparse.ArgumentTypeError(f"unknown locale {value!r} (known: {', '.join(DEFAULT_LOCALES)})")
+        raise ValueError(f"unknown locale {value!r} (known: {', '.join(DEFAULT_LOCALES)})")
     return code
 
 
+@_parsed
 def _since(value: str) -> float:
     from exporter.investigate.history import parse_since
 
-    try:
-        return parse_since(value, time.time())
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse_since(value, time.time())
 
 
+@_parsed
 def _instant(value: str) -> float:
     from exporter.investigate.history import parse_instant
 
-    try:
-        return parse_instant(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse_instant(value)
 
 
-def _generation_id(value: str) -> str:
-    text = value.strip()
-    if not 1 <= len(text) <= 200 or not all(c.isascii() and (c.isalnum() or c in "-_.:") for c in text):
-        raise argparse.ArgumentTypeError(
-            f"expected a generation id such as gen-1768896871-9HgAQqS1Z72C6gApaidi, got {value!r}"
-        )
-    return text
-
-
+@_parsed
 def _duration(value: str) -> float:
     from exporter.configkit import parse_duration
 
-    try:
-        seconds = parse_duration(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    seconds = parse_duration(value)
     if not 0 < seconds <= 7 * 86400:
-        raise argparse.ArgumentTypeError(f"expected a duration from 1s to 7d, got {value!r}")
+        raise ValueError(f"expected a duration from 1s to 7d, got {value!r}")
     return seconds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``investigate`` and ``trace`` to the ``canary`` parser."""
-    p = add_command(
+    investigate = add_command(
         subparsers,
         "investigate",
         help="the pinned comparison: N samples per host, each host against the pooled others (Fisher, Holm)",
@@ -174,7 +176,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "evidence; other outcomes are counted as excluded. A cost line ends the report.",
         epilog=INVESTIGATE_EPILOG,
     )
-    p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    trace = add_command(
+        subparsers,
+        "trace",
+        help="from a user's report to the route that served it, its verdicts and exclusions then",
+        description="Find who served a request (the gateway's generation record), or take a model and a "
+        "time, and print that route's verdicts around the time (evidence history), its suspensions and "
+        "incidents then, and whether it is in the ignore list now (the receiver's read API).",
+        epilog=TRACE_EPILOG,
+    )
+    for p in (investigate, trace):
+        p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    p = investigate
     p.add_argument(
         "--model",
         required=True,
@@ -221,16 +234,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.set_defaults(func=investigate_command)
 
-    p = add_command(
-        subparsers,
-        "trace",
-        help="from a user's report to the route that served it, its verdicts and exclusions then",
-        description="Find who served a request (the gateway's generation record), or take a model and a "
-        "time, and print that route's verdicts around the time (evidence history), its suspensions and "
-        "incidents then, and whether it is in the ignore list now (the receiver's read API).",
-        epilog=TRACE_EPILOG,
-    )
-    p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+    p = trace
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--generation", type=_generation_id, metavar="ID", help="the gateway's generation id")
     which.add_argument("--model", type=_model, metavar="M", help="the model slug (with --at)")
@@ -261,18 +265,35 @@ def _fail(command: str, error: BadInput) -> int:
     return 2
 
 
+def _print_report(
+    args: argparse.Namespace,
+    report: T,
+    to_json: Callable[[T], dict[str, Any]],
+    to_markdown: Callable[[T], str],
+    to_table: Callable[[T], str],
+) -> int:
+    """Print ``report`` as ``--json``, ``--markdown`` or (by default) a table; the exit status 0."""
+    if args.json:
+        print(json.dumps(to_json(report), indent=2, ensure_ascii=False))
+    else:
+        print((to_markdown if args.markdown else to_table)(report))
+    return 0
+
+
 # -- investigate -------------------------------------------------------------------------------------------
 
 
 def investigate_command(args: argparse.Namespace) -> int:
     """Entry point of ``canary investigate`` (configuration errors propagate as ``ConfigError``)."""
     from exporter.config import load_probing_config
-    from exporter.investigate.report import to_json, to_markdown, to_table
+    from exporter.equality import report as equality
+    from exporter.investigate import report
 
     config = load_probing_config(args.config)
-    if args.test == "equality":
-        return _equality_command(config, args)
     try:
+        if args.test == "equality":
+            built = asyncio.run(_live_equality(config, args))
+            return _print_report(args, built, equality.to_json, equality.to_markdown, equality.to_table)
         contracts = _chosen_contracts(config.contracts, args.contracts)
         if args.since is not None:
             comparison = _from_history(config, args, contracts)
@@ -280,41 +301,18 @@ def investigate_command(args: argparse.Namespace) -> int:
             comparison = asyncio.run(_live(config, args, contracts))
     except BadInput as error:
         return _fail("investigate", error)
-    if args.json:
-        print(json.dumps(to_json(comparison), indent=2, ensure_ascii=False))
-    elif args.markdown:
-        print(to_markdown(comparison))
-    else:
-        print(to_table(comparison))
-    return 0
-
-
-def _equality_command(config: CanaryConfig, args: argparse.Namespace) -> int:
-    """``--test equality``: N open-ended completions per host, each host's distribution against its peers'."""
-    from exporter.equality import report
-
-    try:
-        for flag, given in (("--contracts", args.contracts), ("--locale", args.locale)):
-            if given is not None:
-                raise BadInput(flag, "does not apply to --test equality (it sends its own prompts)")
-        if args.since is not None:
-            raise BadInput("--from-history", "--test equality samples now; the history keeps no completions")
-        built = asyncio.run(_live_equality(config, args))
-    except BadInput as error:
-        return _fail("investigate", error)
-    if args.json:
-        print(json.dumps(report.to_json(built), indent=2, ensure_ascii=False))
-    elif args.markdown:
-        print(report.to_markdown(built))
-    else:
-        print(report.to_table(built))
-    return 0
+    return _print_report(args, comparison, report.to_json, report.to_markdown, report.to_table)
 
 
 async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> EqualityReport:
+    """``--test equality``: N open-ended completions per host, each host's distribution against its peers'."""
     from exporter.equality import report, sampling
-    from exporter.investigate.sampling import resolve
 
+    for flag, given in (("--contracts", args.contracts), ("--locale", args.locale)):
+        if given is not None:
+            raise BadInput(flag, "does not apply to --test equality (it sends its own prompts)")
+    if args.since is not None:
+        raise BadInput("--from-history", "--test equality samples now; the history keeps no completions")
     settings = config.equality.sampling
     if args.samples < 2 * len(settings.prompts):
         raise BadInput(
@@ -322,9 +320,7 @@ async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> Equa
             f"--test equality needs at least {2 * len(settings.prompts)} (two completions of each of its "
             f"{len(settings.prompts)} prompts), got {args.samples}",
         )
-    async with AsyncExitStack() as stack:
-        plans = _plans_for(config, args.model, _all_plans(config, stack))
-        work = await resolve(plans, (), providers=args.providers, samples=args.samples, locale=None)
+    async with _work(config, args, (), locale=None) as work:
         if len(work.targets) < MIN_EQUALITY_HOSTS:
             raise BadInput(
                 "--providers", f"--test equality compares each host with its peers: it needs at least "
@@ -349,13 +345,6 @@ def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | Non
     return chosen
 
 
-def _locale_notes(samples: Sequence[Sample], locale: str | None) -> list[str]:
-    """Say so when ``--locale`` reached no contract (none of the chosen ones rotates locales)."""
-    if locale is None or any(s.locale == locale for s in samples):
-        return []
-    return [f"--locale {locale} had no effect: none of the chosen contracts asked for a locale"]
-
-
 def _all_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
     from exporter.engine.service import build_plans
 
@@ -377,38 +366,32 @@ def _plans_for(config: CanaryConfig, model: str, plans: Sequence[ModelPlan]) -> 
     return [ModelPlan(model, gateway)]
 
 
-def _gateway_client(plans: Sequence[ModelPlan]) -> GatewayClient:
-    """The configuration's one gateway client (the rounds' own), for lookups outside a model plan."""
-    gateway = next((p.gateway for p in plans if p.pinned), None)
-    if not isinstance(gateway, GatewayClient):
-        raise BadInput(
-            "--generation", "looking up a generation needs an openrouter gateway in the configuration"
-        )
-    return gateway
-
-
-async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
-    from exporter.investigate.sampling import collect, resolve
+@asynccontextmanager
+async def _work(
+    config: CanaryConfig, args: argparse.Namespace, contracts: Sequence[Contract], locale: str | None
+) -> AsyncIterator[Work]:
+    """What to send for ``--model`` and ``--providers`` (one discovery request), its gateways open inside."""
+    from exporter.investigate.sampling import resolve
 
     async with AsyncExitStack() as stack:
         plans = _plans_for(config, args.model, _all_plans(config, stack))
-        work = await resolve(
-            plans, contracts, providers=args.providers, samples=args.samples, locale=args.locale
-        )
-        store = _open_store(config)
-        try:
-            with _progress(work.requests) as advance:
-                samples = await collect(
-                    work,
-                    concurrency=config.rounds.concurrency,
-                    on_sample=advance,
-                    record=store.record if store is not None else None,
-                )
-        finally:
-            if store is not None:
-                store.close()
+        yield await resolve(plans, contracts, providers=args.providers, samples=args.samples, locale=locale)
+
+
+async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
+    from exporter.investigate.sampling import collect
+
+    async with _work(config, args, contracts, args.locale) as work:
+        with _store(config) as store, _progress(work.requests) as advance:
+            samples = await collect(
+                work,
+                concurrency=config.rounds.concurrency,
+                on_sample=advance,
+                record=store.record if store is not None else None,
+            )
     notes = [f"left out as live positive controls: {', '.join(work.left_out)}"] if work.left_out else []
-    notes += _locale_notes(samples, args.locale)
+    if args.locale is not None and not any(s.locale == args.locale for s in samples):
+        notes.append(f"--locale {args.locale} had no effect: none of the chosen contracts asked for a locale")
     return compare(
         work.model,
         samples,
@@ -425,18 +408,17 @@ def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: lis
     from exporter.investigate.history import MAX_RECORDS, first_attempts, records
     from exporter.investigate.sampling import from_record
 
-    store = _open_store(config)
-    if store is None:
-        raise BadInput("--from-history", "the configuration keeps no evidence history (exporter.evidence)")
     names = [c.name for c in contracts]
-    try:
+    with _store(config) as store:
+        if store is None:
+            raise BadInput(
+                "--from-history", "the configuration keeps no evidence history (exporter.evidence)"
+            )
         found = [
             from_record(r)
             for r in first_attempts(records(store, model=args.model, since=args.since))
             if r.contract in names and (args.locale is None or r.locale == args.locale)
         ]
-    finally:
-        store.close()
     seen = list(dict.fromkeys(s.provider for s in found))
     if not seen:
         raise BadInput("--from-history", f"no evidence for {args.model!r} since then")
@@ -445,9 +427,7 @@ def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: lis
         seen = list(dict.fromkeys(args.providers))
     controls = [] if args.providers else _live_controls(config, args.model, seen, contracts)
     seen = [p for p in seen if p not in controls]
-    per_route: dict[tuple[str, str], int] = {}
-    for s in found:
-        per_route[(s.provider, s.contract)] = per_route.get((s.provider, s.contract), 0) + 1
+    per_route = Counter((s.provider, s.contract) for s in found)
     notes = ["first attempts only: confirmations follow a fail, so they would overweight failures"]
     if controls:
         notes.append(f"left out as live positive controls: {', '.join(controls)}")
@@ -483,13 +463,20 @@ def _live_controls(
     ]
 
 
-def _open_store(config: CanaryConfig) -> EvidenceStore | None:
+@contextmanager
+def _store(config: CanaryConfig) -> Iterator[EvidenceStore | None]:
+    """The configuration's evidence history, open inside the block (None when it keeps none)."""
     evidence = config.exporter.evidence
     if evidence is None:
-        return None
-    return EvidenceStore.open(
+        yield None
+        return
+    store = EvidenceStore.open(
         evidence.path, retention_seconds=evidence.retention_seconds, max_bytes=evidence.max_bytes
     )
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 @contextmanager
@@ -529,8 +516,26 @@ def trace_command(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _generation(plans: Sequence[ModelPlan], generation_id: str) -> Generation:
+    """The gateway's record of ``generation_id`` (asked once more after a moment when not written yet)."""
+    gateway = next((p.gateway for p in plans if p.pinned), None)
+    if not isinstance(gateway, GatewayClient):
+        raise BadInput(
+            "--generation", "looking up a generation needs an openrouter gateway in the configuration"
+        )
+    found = await gateway.generation(generation_id)
+    if isinstance(found, GatewayError) and found.status == 404:
+        await asyncio.sleep(GENERATION_RETRY_SECONDS)
+        found = await gateway.generation(generation_id)
+    if isinstance(found, GatewayError):
+        if found.status == 404:
+            raise BadInput("--generation", f"the gateway has no generation {generation_id!r} (404)")
+        raise BadInput("--generation", f"could not look up {generation_id!r}: {found.detail}")
+    return found
+
+
 async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, Any]:
-    from exporter.gateway.types import Endpoint, GatewayError, Generation
+    from exporter.gateway.types import Endpoint
     from exporter.investigate import trace
     from exporter.investigate.history import records
     from exporter.receiver.rfc3339 import format_optional
@@ -540,22 +545,13 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
     async with AsyncExitStack() as stack:
         all_plans = _all_plans(config, stack)
         if args.generation is not None:
-            lookup = _gateway_client(all_plans).generation
-            found = await lookup(args.generation)
-            if isinstance(found, GatewayError) and found.status == 404:
-                await asyncio.sleep(GENERATION_RETRY_SECONDS)
-                found = await lookup(args.generation)
-            if isinstance(found, GatewayError):
-                if found.status == 404:
-                    raise BadInput("--generation", f"the gateway has no generation {args.generation!r} (404)")
-                raise BadInput("--generation", f"could not look up {args.generation!r}: {found.detail}")
-            generation = found
-            model, at = found.model, found.created_at if found.created_at is not None else time.time()
+            generation = await _generation(all_plans, args.generation)
+            model = generation.model
+            at = generation.created_at if generation.created_at is not None else time.time()
         else:
             model, at = args.model, args.at
-        plans = _plans_for(config, model, all_plans)
         endpoints: list[Endpoint] = []
-        for plan in plans:
+        for plan in _plans_for(config, model, all_plans):
             listed = await plan.gateway.discover(model)
             if isinstance(listed, GatewayError):
                 notes.append(f"could not list the hosts of {model}: {listed.detail}")
@@ -564,59 +560,41 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
     if args.provider is not None and endpoints:
         require_known("--provider", [args.provider], [e.tag for e in endpoints], f"is not a host of {model}")
     since, until = at - args.window, at + args.window
-    store = _open_store(config)
-    window: list[Any] = []
-    if store is None:
-        notes.append("no evidence history is configured (exporter.evidence): no verdicts to show")
-    else:
-        try:
-            window = list(records(store, model=model, since=since, until=until, limit=20_000))
-        finally:
-            store.close()
+    with _store(config) as store:
+        if store is None:
+            notes.append("no evidence history is configured (exporter.evidence): no verdicts to show")
+        window = (
+            [] if store is None else list(records(store, model=model, since=since, until=until, limit=20_000))
+        )
     own = trace.own_probe_route(window, generation.id) if generation is not None else None
-    routes = trace.routes_for(
-        endpoints,
-        provider_name=generation.provider_name if generation else None,
-        provider=args.provider,
-        own_probe=own,
-    )
+    served_by = generation.provider_name if generation else None
+    routes = trace.routes_for(endpoints, provider_name=served_by, provider=args.provider, own_probe=own)
     if generation is not None and len(routes) > 1:
         notes.append(
             f"{generation.provider_name} serves {len(routes)} routes of {model}; the record does not say "
             "which (pass --provider to pick one)"
         )
     if not routes and args.provider is None:
-        notes.append(
-            f"no discovered host of {model} is called {generation.provider_name if generation else '?'}"
-        )
+        notes.append(f"no discovered host of {model} is called {served_by or '?'}")
     receiver = await _receiver_reads(config, args.receiver, model, at, notes)
-    out_routes = []
-    for route in routes:
-        mine = [r for r in window if r.provider == route.provider]
-        current = receiver.get("suspensions") or []
-        out_routes.append(
-            {
-                "provider": route.provider,
-                "provider_name": route.provider_name,
-                "matched_by": route.matched_by,
-                "verdicts": trace.verdicts(mine),
-                "decisions": [
-                    d
-                    for d in receiver.get("decisions") or []
-                    if d.get("model") == model and d.get("provider") == route.provider
-                ],
-                "excluded_then": trace.excluded_at(
-                    receiver.get("decisions") or [], model, route.provider, at
-                ),
-                "suspended_now": next(
-                    (s for s in current if s.get("model") == model and s.get("provider") == route.provider),
-                    None,
-                ),
-                "in_ignore_list_now": None
-                if receiver.get("ignore") is None
-                else route.provider in receiver["ignore"],
-            }
-        )
+    decisions, current, ignore = (receiver.get(k) for k in ("decisions", "suspensions", "ignore"))
+    mine = [d for d in decisions or [] if d.get("model") == model]
+    out_routes = [
+        {
+            "provider": route.provider,
+            "provider_name": route.provider_name,
+            "matched_by": route.matched_by,
+            "verdicts": trace.verdicts([r for r in window if r.provider == route.provider]),
+            "decisions": [d for d in mine if d.get("provider") == route.provider],
+            "excluded_then": trace.excluded_at(decisions or [], model, route.provider, at),
+            "suspended_now": next(
+                (s for s in current or [] if s.get("model") == model and s.get("provider") == route.provider),
+                None,
+            ),
+            "in_ignore_list_now": None if ignore is None else route.provider in ignore,
+        }
+        for route in routes
+    ]
     return {
         "model": model,
         "at": format_optional(at),
@@ -630,10 +608,7 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
             "finish_reason": generation.finish_reason,
             "tokens": generation.tokens_prompt + generation.tokens_completion,
             "cost_usd": generation.total_cost_usd,
-            "attempts": [
-                {"provider_name": a.provider_name, "status": a.status, "endpoint_id": a.endpoint_id}
-                for a in generation.attempts
-            ],
+            "attempts": [dataclasses.asdict(attempt) for attempt in generation.attempts],
         },
         "routes": out_routes,
         "notes": notes,
@@ -644,7 +619,8 @@ async def _receiver_reads(
     config: CanaryConfig, url: str | None, model: str, at: float, notes: list[str]
 ) -> dict[str, Any]:
     """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
-    read endpoints, no token); what cannot be read is said in ``notes`` and left out."""
+    read endpoints, no token, bounded replies); what cannot be read is said in ``notes`` and left out."""
+    from exporter.gateway.classify import parse_json_body
     from exporter.receiver.rfc3339 import format_rfc3339
 
     if url is None and config.receiver is not None:
@@ -656,36 +632,30 @@ async def _receiver_reads(
     base = url.rstrip("/")
     since = format_rfc3339(max(0.0, at - RECEIVER_LOOKBACK_SECONDS))
     reads = {
-        "decisions": ("/v1/decisions", {"since": since, "limit": "1000"}),
-        "suspensions": ("/v1/suspensions", {}),
-        "ignore": ("/v1/ignore", {"model": model}),
+        "decisions": "/v1/decisions?" + urlencode({"since": since, "limit": "1000"}),
+        "suspensions": "/v1/suspensions",
+        "ignore": "/v1/ignore?" + urlencode({"model": model}),
     }
     out: dict[str, Any] = {}
-    async with httpx.AsyncClient(timeout=10.0, follow_redirects=False) as client:
-        for name, (path, params) in reads.items():
-            try:
-                async with client.stream("GET", base + path, params=params) as response:
-                    body = await _bounded(response)
-                    status = response.status_code
-                document = json.loads(body) if status == 200 else None
-            except (httpx.HTTPError, OSError, ValueError) as exc:
-                notes.append(f"could not read {base}{path}: {type(exc).__name__}: {exc}"[:300])
-                continue
+    problem: str | None
+    async with GatewayClient(base, None, kind="openai-compatible", timeout=10.0) as client:
+        for name, path in reads.items():
+            reply = await client.fetch("GET", path, None, limit=RECEIVER_MAX_BYTES)
+            if isinstance(reply, GatewayError):
+                document, problem = None, reply.detail
+            elif reply.oversized:
+                document, problem = None, f"response larger than {RECEIVER_MAX_BYTES} bytes"
+            elif reply.status != 200:
+                document, problem = None, f"HTTP {reply.status}"
+            else:
+                document, problem = parse_json_body(reply.body)
             if not isinstance(document, dict):
-                notes.append(f"could not read {base}{path}: HTTP {status}")
+                notes.append(
+                    f"could not read {base}{path.partition('?')[0]}: {problem or 'not an object'}"[:300]
+                )
                 continue
             out[name] = document.get(name)
     return out
-
-
-async def _bounded(response: httpx.Response) -> bytes:
-    parts, size = [], 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > RECEIVER_MAX_BYTES:
-            raise ValueError(f"response larger than {RECEIVER_MAX_BYTES} bytes")
-        parts.append(chunk)
-    return b"".join(parts)
 
 
 def _trace_text(document: dict[str, Any]) -> str:
@@ -714,17 +684,11 @@ def _trace_text(document: dict[str, Any]) -> str:
         lines.append(f"  verdicts: {counts or 'none in the window'}")
         for f in verdicts["failures"]:
             lines.append(f"    {_when(f['at'])} {f['contract']} {f['reason']}: {f['excerpt'][:70]}")
-        excluded = route["excluded_then"]
-        lines.append(
-            "  excluded then: "
-            + (
-                "; ".join(
-                    f"{e['layer']} ({e['kind']}) since {e['since']} until {_when(e['until'])}: {e['reason']}"
-                    for e in excluded
-                )
-                or "no"
-            )
-        )
+        excluded = [
+            f"{e['layer']} ({e['kind']}) since {e['since']} until {_when(e['until'])}: {e['reason']}"
+            for e in route["excluded_then"]
+        ]
+        lines.append(f"  excluded then: {'; '.join(excluded) or 'no'}")
         lines.append(f"  decisions about it: {len(route['decisions'])}")
         for d in route["decisions"][-5:]:
             lines.append(f"    {d.get('time')} {d.get('kind')}: {d.get('reason', '')}"[:100])

@@ -13,6 +13,7 @@ at the top ``source`` (``live`` or ``history``), ``locale`` and ``since``.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from exporter.investigate.compare import Comparison, HostResult
@@ -83,7 +84,8 @@ _COLUMNS = (("contract", 11), ("provider", 21), ("failed", 10), ("rest", 10), ("
 
 def to_table(comparison: Comparison) -> str:
     """The report as a plain-text table that fits 80 columns (long tags and excerpts are shortened)."""
-    lines = [_fit(part, WIDTH) for part in _wrap(_heading(comparison))]
+    heading = textwrap.wrap(_heading(comparison), WIDTH, break_long_words=False, break_on_hyphens=False)
+    lines = [_fit(part, WIDTH) for part in heading]
     header = "".join(name.ljust(width) for name, width in _COLUMNS) + "outlier".ljust(8) + "excl"
     lines += ["", header, "-" * len(header)]
     for r in comparison.results:
@@ -132,14 +134,3 @@ def to_markdown(comparison: Comparison) -> str:
 
 def _code(text: str) -> str:
     return text.replace("`", "'")
-
-
-def _wrap(text: str) -> list[str]:
-    words, lines, line = text.split(), [], ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > WIDTH:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines

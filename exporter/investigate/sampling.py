@@ -21,12 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from exporter.contracts.base import Contract, ProbeContext, ProbeTarget
-from exporter.engine.rounds import Gateway, ModelPlan
+from exporter.engine.rounds import Gateway, ModelPlan, run_contract
 from exporter.evidence.capture import attempt_records
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint, GatewayError
 from exporter.investigate.compare import Sample
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, ProbeResult
 
 log = logging.getLogger("exporter.investigate")
 
@@ -107,14 +107,7 @@ async def resolve(
     left_out: list[str] = []
     for tag in chosen:
         plan, endpoint = found[tag]
-        target = ProbeTarget(
-            model,
-            endpoint,
-            plan.pinned,
-            tag in plan.known_filtering,
-            plan.required_capabilities,
-            plan.api_model,
-        )
+        target = plan.target(endpoint)
         if not providers and any(c.live_control(target) for c in contracts):
             left_out.append(tag)
         else:
@@ -144,7 +137,8 @@ async def collect(
         async with limit:
             for number in range(1, work.samples + 1):
                 for contract in work.contracts:
-                    result, at = await _one(contract, target, gateway, work, number), clock()
+                    ctx = ProbeContext(target, gateway, number, {}, locale=work.locale)
+                    result, at = await run_contract(contract, ctx, once=True), clock()
                     on_sample()
                     out.append(to_sample(target.provider, contract.name, result))
                     records += attempt_records(
@@ -157,24 +151,6 @@ async def collect(
 
     per_host = await asyncio.gather(*(host(t, g) for t, g in work.targets))
     return [sample for samples in per_host for sample in samples]
-
-
-async def _one(
-    contract: Contract, target: ProbeTarget, gateway: Gateway, work: Work, number: int
-) -> ProbeResult:
-    """One sample; ``skipped`` (nothing sent, no evidence record) when the contract skips this host."""
-    skip = contract.skip_reason(target)
-    if skip is not None:
-        return ProbeResult(Outcome.SKIPPED, skip)
-    ctx = ProbeContext(target, gateway, number, {}, locale=work.locale)
-    try:
-        return await contract.sample(ctx)
-    except Exception:  # a bug in one contract must not end the investigation, nor invent a verdict
-        log.exception(
-            "investigate sample crashed model=%s provider=%s contract=%s", work.model, target.provider,
-            contract.name,
-        )  # fmt: skip
-        return ProbeResult(Outcome.TRANSPORT, Reason.PROBE_ERROR, "sample crashed; see the log")
 
 
 def to_sample(provider: str, contract: str, result: ProbeResult) -> Sample:
