@@ -18,11 +18,10 @@ from prometheus_client.exposition import generate_latest
 from exporter.config import load_config
 from exporter.configkit import Int, key
 from exporter.contracts import CONTRACTS, base, registry  # base: the whole API a contract module needs
-from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.devtools.simulator.server import SimulatorServer
 from exporter.engine.service import ExporterService, state_json
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
+from tests.simulated import default_fleet
 
 MODEL = "moonshotai/kimi-k2-0905"
 
@@ -63,7 +62,7 @@ PLUGGED = registry((*CONTRACTS, KeepsGoingContract))  # the one registry entry
 
 
 def test_a_contract_from_outside_the_package_runs_exports_and_keeps_evidence(tmp_path: Path) -> None:
-    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as sim:
+    with default_fleet() as sim:  # its slow host at a healthy pace: this contract judges content
         (tmp_path / "key").write_text("sk-test")
         (tmp_path / "canary.yaml").write_text(
             f"""
