@@ -15,8 +15,10 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import httpx
 
@@ -30,13 +32,14 @@ HEALTHY_TTFT = {"median": "120ms", "p95": "220ms"}
 
 
 @contextmanager
-def default_fleet(*, quick: bool = True) -> Iterator[SimulatorServer]:
-    """The simulator on the default fleet, on loopback; ``quick``: the slow host answers at a healthy pace."""
-    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as server:
+def default_fleet(*, quick: bool = True, **changes: Any) -> Iterator[SimulatorServer]:
+    """The simulator on the default fleet, on loopback; ``quick``: the slow host answers at a healthy pace.
+
+    ``changes`` replace fields of the fleet (``api_key=Secret(...)``: a gateway that demands that key)."""
+    with SimulatorServer(dataclasses.replace(load_fleet(DEFAULT_FLEET), **changes)) as server:
         if quick:
-            patched = httpx.post(
-                f"{server.root_url}/_sim/providers/{MODEL}/{SLOW_HOST}", json={"ttft": HEALTHY_TTFT}
-            )
+            url = f"{server.root_url}/_sim/providers/{MODEL}/{SLOW_HOST}"
+            patched = httpx.post(url, json={"ttft": HEALTHY_TTFT})
             patched.raise_for_status()
             assert patched.json()["profile"]["ttft"] == {"median": 0.12, "p95": 0.22}, patched.text
         yield server
