@@ -5,7 +5,7 @@ rounds or samples over the whole fleet waits for it on every request (each host'
 another), so it sets the pace of the whole test. ``default_fleet(quick=True)`` gives that host a healthy
 host's first-token time through the simulator's control API, so it answers like the others; everything else
 (its content, the faulty hosts, the storm) stays as the demo runs it. Tests that judge TTFT keep the real
-fleet (``quick=False``, or their own fleet).
+fleet (``quick=False``, or their own fleet); ``quicken(server)`` does the same to a server a test built.
 
 Example::
 
@@ -15,10 +15,8 @@ Example::
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import httpx
 
@@ -31,15 +29,16 @@ SLOW_HOST = "slowpoke/fp8"
 HEALTHY_TTFT = {"median": "120ms", "p95": "220ms"}
 
 
-@contextmanager
-def default_fleet(*, quick: bool = True, **changes: Any) -> Iterator[SimulatorServer]:
-    """The simulator on the default fleet, on loopback; ``quick``: the slow host answers at a healthy pace.
+def quicken(server: SimulatorServer) -> SimulatorServer:
+    """Give a running default-fleet simulator's slow host a healthy host's first-token time."""
+    patched = httpx.post(f"{server.root_url}/_sim/providers/{MODEL}/{SLOW_HOST}", json={"ttft": HEALTHY_TTFT})
+    patched.raise_for_status()
+    assert patched.json()["profile"]["ttft"] == {"median": 0.12, "p95": 0.22}, patched.text
+    return server
 
-    ``changes`` replace fields of the fleet (``api_key=Secret(...)``: a gateway that demands that key)."""
-    with SimulatorServer(dataclasses.replace(load_fleet(DEFAULT_FLEET), **changes)) as server:
-        if quick:
-            url = f"{server.root_url}/_sim/providers/{MODEL}/{SLOW_HOST}"
-            patched = httpx.post(url, json={"ttft": HEALTHY_TTFT})
-            patched.raise_for_status()
-            assert patched.json()["profile"]["ttft"] == {"median": 0.12, "p95": 0.22}, patched.text
-        yield server
+
+@contextmanager
+def default_fleet(*, quick: bool = True) -> Iterator[SimulatorServer]:
+    """The simulator on the default fleet, on loopback; ``quick``: the slow host answers at a healthy pace."""
+    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as server:
+        yield quicken(server) if quick else server

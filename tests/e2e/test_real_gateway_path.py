@@ -8,6 +8,7 @@ Alertmanager; the would-be suspensions and the receiver's ignore list must show.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -19,8 +20,9 @@ import pytest
 import yaml
 
 from exporter.configkit import Secret
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
-from tests.simulated import default_fleet
+from tests.simulated import quicken
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -33,9 +35,14 @@ FAULTY = {"jsonbreaker/fp8", "garbler/bf16", "mixer/fp8"}  # fail every round in
 
 @pytest.fixture(scope="module")
 def gateway() -> Iterator[SimulatorServer]:
-    # The slow host at a healthy pace (tests/simulated.py): this path's faulty hosts fail on content.
-    with default_fleet(api_key=Secret("env:TEST", KEY)) as sim:
+    fleet = dataclasses.replace(load_fleet(DEFAULT_FLEET), api_key=Secret("env:TEST", KEY))
+    with SimulatorServer(fleet) as sim:
         yield sim
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _slow_host_at_a_healthy_pace(gateway: SimulatorServer) -> None:
+    quicken(gateway)  # tests/simulated.py: this path's faulty hosts fail on content, not on time
 
 
 def local_copy(tmp: Path, base_url: str) -> Path:
