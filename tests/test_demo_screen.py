@@ -188,11 +188,12 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
 ) -> None:
     recording.wait()
     terminal = recording.terminal
-    # Every screen from the first round's status on ("round 1/3 probing", ...: the table is full) to the
-    # summary; the pages turn every few seconds (exporter.demo.PAGE_SECONDS), so all of them show.
+    # Every live screen from the first round's status on ("round 1/3 probing", ...: the table is full) until
+    # the demo prints its final state (every host on one page, into the scrollback) and the summary; the
+    # pages turn every few seconds (exporter.demo.PAGE_SECONDS), so all of them show.
     live_screens = list(
         itertools.takewhile(
-            lambda live: not any(line.startswith("Summary:") for line in live),
+            lambda live: not any("final state" in line or line.startswith("Summary:") for line in live),
             itertools.dropwhile(lambda live: not any("/3 " in line for line in live), recording.screens),
         )
     )
