@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import httpx
 import pytest
@@ -31,7 +32,9 @@ ENV = {
 
 
 class Command:
-    """``canary ARGS`` as a child process whose stderr/stdout go to a file."""
+    """``canary ARGS`` as a child process logging to a file; ended after its test at the latest."""
+
+    started: ClassVar[list[subprocess.Popen[bytes]]] = []  # every process a test started, not yet ended
 
     def __init__(self, tmp: Path, name: str, *args: str) -> None:
         self.log = tmp / f"{name}.log"
@@ -40,6 +43,7 @@ class Command:
                 [sys.executable, "-m", "exporter.cli", *args],
                 cwd=REPO, env=ENV, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )  # fmt: skip
+        Command.started.append(self.process)
 
     def wait_http(self, url: str, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
@@ -63,6 +67,18 @@ class Command:
         assert code == 0, f"exit {code} after {sig.name}:\n{text}"
         assert "Traceback" not in text and " ERROR " not in text, text
         return text
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_its_test() -> Iterator[None]:
+    """A test that fails before its stop (a command that never answered) would leave its process running,
+    probing and loading the machine for every later test: end it here, by its PID."""
+    yield
+    while Command.started:
+        process = Command.started.pop()
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
 
 
 def refused(port: int) -> bool:

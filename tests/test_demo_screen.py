@@ -9,12 +9,14 @@ with its failing contracts.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -95,12 +97,62 @@ def demo(width: int, height: int, workdir: Path, *args: str) -> Terminal:
     return Terminal(width, height, command)
 
 
-@pytest.fixture(params=[(80, 24), (160, 50)], ids=["80x24", "160x50"])
-def terminal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Terminal]:
-    width, height = request.param
-    term = demo(width, height, tmp_path / "demo", "--rounds", "3")
-    yield term
-    term.close()
+class Recording:
+    """Every screen of one demo run, read in the background until the demo has exited (``final``: the whole
+    scrollback then). Recording both terminals at once lets their demos run side by side, since each mostly
+    waits for its rounds: about half the wall time of one after the other."""
+
+    def __init__(self, terminal: Terminal, timeout: float) -> None:
+        self.terminal = terminal
+        self.screens: list[list[str]] = []
+        self.final: list[str] = []
+        self.failure: BaseException | None = None
+        self._thread = threading.Thread(target=self._record, args=(timeout,), daemon=True)
+        self._thread.start()
+
+    def _record(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                live = self.terminal.screen()
+                if not self.screens or live != self.screens[-1]:
+                    self.screens.append(live)
+                history = self.terminal.screen(history=True)
+                if any("DEMO-EXITED" in line for line in history):
+                    self.final = history
+                    return
+                time.sleep(0.5)
+        except BaseException as error:  # shown by ``wait`` in the test's thread
+            self.failure = error
+
+    def wait(self) -> None:
+        self._thread.join()
+        if self.failure is not None:
+            raise self.failure
+        last = "\n".join(self.screens[-1] if self.screens else [])
+        assert self.final, f"the demo never exited; last screen:\n{last}"
+
+
+SIZES = {"80x24": (80, 24), "160x50": (160, 50)}
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Recording]]:
+    """``canary demo --rounds 3`` on an 80x24 and a 160x50 terminal, started together and recorded."""
+    terminals = {
+        name: demo(width, height, tmp_path_factory.mktemp(f"demo-{name}"), "--rounds", "3")
+        for name, (width, height) in SIZES.items()
+    }
+    try:
+        yield {name: Recording(term, timeout=360) for name, term in terminals.items()}
+    finally:
+        for term in terminals.values():
+            term.close()
+
+
+@pytest.fixture(params=sorted(SIZES, reverse=True))
+def recording(request: pytest.FixtureRequest, recordings: dict[str, Recording]) -> Recording:
+    return recordings[request.param]
 
 
 def table_rows(lines: list[str]) -> list[str]:
@@ -132,25 +184,29 @@ def check_screen(terminal: Terminal, live: list[str]) -> tuple[str | None, list[
 
 
 def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summarises(
-    terminal: Terminal,
+    recording: Recording,
 ) -> None:
-    # Any status of a round after the first ("round 1/3 done", "round 2/3 probing", ...): the table is full.
-    terminal.wait_for("/3 ", timeout=150)
+    recording.wait()
+    terminal = recording.terminal
+    # Every live screen from the first round's status on ("round 1/3 probing", ...: the table is full) until
+    # the demo prints its final state (every host on one page, into the scrollback) and the summary; the
+    # pages turn every few seconds (exporter.demo.PAGE_SECONDS), so all of them show.
+    live_screens = list(
+        itertools.takewhile(
+            lambda live: not any("final state" in line or line.startswith("Summary:") for line in live),
+            itertools.dropwhile(lambda live: not any("/3 " in line for line in live), recording.screens),
+        )
+    )
     seen: dict[str | None, list[str]] = {}  # page -> the hosts it shows
     screens: dict[str | None, list[str]] = {}  # page -> its first screen, for the failure messages
     progress = ""  # a status line with the round's progress: hosts done / total
-    deadline = time.monotonic() + 30  # the pages turn every few seconds (exporter.demo.PAGE_SECONDS)
-    while time.monotonic() < deadline and (
-        len({h for v in seen.values() for h in v}) < len(HOSTS) or not progress
-    ):
-        live = terminal.screen()
+    for live in live_screens:
         if table_rows(live):  # not the instant between the last round and the summary
             page, hosts = check_screen(terminal, live)
             seen.setdefault(page, hosts)
             screens.setdefault(page, live)
         # (none between "round N done" and the next round's discovery: no round is in progress then)
         progress = progress or next((line for line in live if re.search(r"\b\d+/20 hosts\b", line)), "")
-        time.sleep(0.5)
     shown = sorted(host for hosts in seen.values() for host in hosts)
     pages = "\n\n".join("\n".join(lines) for lines in screens.values())
     assert progress, f"the round's progress, hosts done / total, is shown:\n{pages}"
@@ -160,7 +216,7 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
     else:
         assert set(seen) == {None}, f"at 160x50 the twenty hosts fit one page:\n{pages}"
 
-    final = terminal.wait_for("DEMO-EXITED", timeout=180, history=True)
+    final = recording.final
     summary = final[max(i for i, line in enumerate(final) if line.startswith("Summary:")) :]
     named = dict(re.findall(r"^  (\S+): (.*?) · rung", "\n".join(summary), re.MULTILINE))
     assert summary[0] == f"Summary: {len(named)} suspension(s).", summary

@@ -17,26 +17,16 @@ from prometheus_client.exposition import generate_latest
 
 from exporter.config import load_config
 from exporter.configkit import Int, key
-from exporter.contracts import CONTRACTS, registry
-from exporter.contracts.base import (
-    Contract,
-    ContractSettings,
-    ProbeContext,
-    judged,
-    not_rejected,
-    spent_on_reasoning,
-    unjudgeable,
-)
-from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.devtools.simulator.server import SimulatorServer
+from exporter.contracts import CONTRACTS, base, registry  # base: the whole API a contract module needs
 from exporter.engine.service import ExporterService, state_json
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
+from tests.simulated import default_fleet
 
 MODEL = "moonshotai/kimi-k2-0905"
 
 
-class KeepsGoingSettings(ContractSettings):
+class KeepsGoingSettings(base.ContractSettings):
     max_tokens: Int = key(64, "the scene's budget", ge=8, le=512)
 
     def build(self) -> KeepsGoingContract:
@@ -44,7 +34,7 @@ class KeepsGoingSettings(ContractSettings):
 
 
 @dataclass(frozen=True, slots=True)
-class KeepsGoingContract(Contract):
+class KeepsGoingContract(base.Contract):
     """The scene must go on: a content filter or an empty reply is a ``fail``."""
 
     max_tokens: int = KeepsGoingSettings().max_tokens
@@ -52,27 +42,27 @@ class KeepsGoingContract(Contract):
     name = "keeps_going"
     Settings = KeepsGoingSettings
 
-    async def sample(self, ctx: ProbeContext) -> ProbeResult:
+    async def sample(self, ctx: base.ProbeContext) -> ProbeResult:
         messages = ({"role": "user", "content": "The duel goes on: one more exchange of cutlass blows."},)
         result = await ctx.gateway.chat(ctx.request(messages, self.max_tokens))
-        return unjudgeable(result, ctx.target) or spent_on_reasoning(result) or self.judge(result)
+        return base.unjudgeable(result, ctx.target) or base.spent_on_reasoning(result) or self.judge(result)
 
     def judge(self, result: ChatResult) -> ProbeResult:
         if result.finish_reason == "content_filter":
-            return judged(Outcome.FAIL, Reason.CONTENT_FILTER, "filtered", result)
+            return base.judged(Outcome.FAIL, Reason.CONTENT_FILTER, "filtered", result)
         if not result.content.strip():
-            return judged(Outcome.FAIL, Reason.EMPTY_REPLY, "empty", result)
-        return judged(Outcome.PASS, Reason.NONE, "went on", result)
+            return base.judged(Outcome.FAIL, Reason.EMPTY_REPLY, "empty", result)
+        return base.judged(Outcome.PASS, Reason.NONE, "went on", result)
 
     def weak_controls(self) -> list[str]:
-        return not_rejected({"filtered": ChatResult(finish_reason="content_filter")}, self.judge)
+        return base.not_rejected({"filtered": ChatResult(finish_reason="content_filter")}, self.judge)
 
 
 PLUGGED = registry((*CONTRACTS, KeepsGoingContract))  # the one registry entry
 
 
 def test_a_contract_from_outside_the_package_runs_exports_and_keeps_evidence(tmp_path: Path) -> None:
-    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as sim:
+    with default_fleet() as sim:  # its slow host at a healthy pace: this contract judges content
         (tmp_path / "key").write_text("sk-test")
         (tmp_path / "canary.yaml").write_text(
             f"""
@@ -124,6 +114,6 @@ def test_a_weak_plugged_contract_is_reported_weak() -> None:
     @dataclass(frozen=True, slots=True)
     class Blind(KeepsGoingContract):
         def judge(self, result: ChatResult) -> ProbeResult:
-            return judged(Outcome.PASS, Reason.NONE, "sees nothing", result)
+            return base.judged(Outcome.PASS, Reason.NONE, "sees nothing", result)
 
     assert Blind().weak_controls() == ["filtered"]

@@ -11,7 +11,7 @@ Run the tests: ``.venv/bin/pytest tests/e2e`` (about 2.5 minutes; every test is 
 Example::
 
     with Stack(tmp / "stack", FLEETS / "enforce.yaml", mode="enforce") as stack:
-        stack.wait_for(lambda: stack.suspended("e2e/suspend") == {"bad/a"}, what="suspension")
+        stack.wait_suspended("e2e/suspend", {"bad/a"}, what="suspension")
 """
 
 from __future__ import annotations
@@ -467,6 +467,16 @@ class Stack:
                 shown = context() if context is not None else last
                 raise StackError(f"timed out after {timeout} s waiting for {what}; last seen: {shown!r}")
             time.sleep(interval)
+
+    def wait_suspended(self, model: str, hosts: Iterable[str], *, what: str, timeout: float = 30.0) -> None:
+        """Wait until exactly ``hosts`` of ``model`` are suspended; a timeout shows the model's state."""
+        wanted = set(hosts)
+        self.wait_for(
+            lambda: self.suspended(model) == wanted,
+            what=what,
+            timeout=timeout,
+            context=lambda: self.describe(model),
+        )
 
     # -- the simulator -----------------------------------------------------------------------------------
     def patch_provider(

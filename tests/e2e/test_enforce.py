@@ -9,12 +9,13 @@ also exercises the receiver's idempotency, and ``test_two_clustered_alertmanager
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
 import pytest
 
-from exporter.devtools.pipeline import AlertmanagerProcess, Timings
+from exporter.devtools.pipeline import AlertmanagerProcess
 
 from .stack import FLEETS, SUSPENDING, Stack, StackSettings
 
@@ -26,20 +27,10 @@ BROKEN_SCHEMA = {"schema": {"rate": 1.0, "kind": "mismatch"}}
 
 @pytest.fixture(scope="module")
 def stack(make_stack: Callable[..., Stack]) -> Stack:
-    settings = StackSettings(
-        round_interval=2.0,
-        timings=Timings(
-            scrape_interval=0.5,
-            evaluation_interval=0.5,
-            group_wait=0.0,
-            group_interval=1.0,
-            repeat_interval=5.0,
-            resend_delay=1.0,
-            # Shorter than the gossip interval: the second member does not see the first one's notification
-            # log in time, so both deliver (as in a partition) and the receiver must deduplicate.
-            cluster_peer_timeout=0.05,
-        ),
-    )
+    # The stack's usual timings, but a cluster peer timeout shorter than the gossip interval: the second
+    # member does not see the first one's notification log in time, so both deliver (as in a partition) and
+    # the receiver must deduplicate.
+    settings = StackSettings(timings=dataclasses.replace(StackSettings().timings, cluster_peer_timeout=0.05))
     return make_stack(FLEETS / "enforce.yaml", mode="enforce", alertmanagers=2, settings=settings)
 
 
@@ -50,11 +41,7 @@ def suspending(stack: Stack, model: str) -> list[tuple[str, str]]:
 def test_two_faulty_hosts_among_eight_are_suspended_and_leave_the_routers_ignore_list(stack: Stack) -> None:
     model = "e2e/suspend"
     faulty = {"schema-breaker/fp8", "prude/fp8"}
-    stack.wait_for(
-        lambda: stack.suspended(model) == faulty,
-        what="both faulty hosts suspended",
-        context=lambda: stack.describe(model),
-    )
+    stack.wait_suspended(model, faulty, what="both faulty hosts suspended")
     stack.wait_rounds(2)
     stack.settle()
 
@@ -157,11 +144,7 @@ def test_the_capacity_floor_blocks_the_second_of_three_hosts_and_alerts(stack: S
 
 def test_a_suspended_host_that_turns_healthy_is_restored_after_two_clean_rounds(stack: Stack) -> None:
     model, host = "e2e/recover", "flaky/fp8"
-    stack.wait_for(
-        lambda: stack.suspended(model) == {host},
-        what="flaky host suspended",
-        context=lambda: stack.describe(model),
-    )
+    stack.wait_suspended(model, {host}, what="flaky host suspended")
     assert stack.ignore_list(model) == {host}
 
     healed_at = time.time()
@@ -229,21 +212,13 @@ def test_an_alertmanager_silence_on_a_host_prevents_its_suspension(stack: Stack)
 
     # The silence is what held: once it ends, the still-firing alert is delivered and acted on.
     first.delete_silence(silence)
-    stack.wait_for(
-        lambda: stack.suspended(model) == {host},
-        what="suspension after the silence ended",
-        context=lambda: stack.describe(model),
-    )
+    stack.wait_suspended(model, {host}, what="suspension after the silence ended")
     assert suspending(stack, model) == [("suspend", host)]
 
 
 def test_two_clustered_alertmanagers_that_both_deliver_produce_exactly_one_decision(stack: Stack) -> None:
     model, host = "e2e/ha", "broken/fp8"
-    stack.wait_for(
-        lambda: stack.suspended(model) == {host},
-        what="broken host suspended",
-        context=lambda: stack.describe(model),
-    )
+    stack.wait_suspended(model, {host}, what="broken host suspended")
     stack.wait_for(
         lambda: {d.alertmanager for d in stack.delivered(model, host)} == {0, 1},
         what="a delivery of the alert from each Alertmanager",

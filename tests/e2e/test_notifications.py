@@ -80,11 +80,7 @@ def stack(make_stack: Callable[..., Stack], chat: ChatSink) -> Stack:
 def test_a_suspension_notification_says_model_provider_contract_reason_rung_until_and_evidence(
     stack: Stack, chat: ChatSink
 ) -> None:
-    stack.wait_for(
-        lambda: stack.suspended(MODEL) == {BROKEN},
-        what="the schema breaker suspended",
-        context=lambda: stack.describe(MODEL),
-    )
+    stack.wait_suspended(MODEL, {BROKEN}, what="the schema breaker suspended")
 
     def suspension_message() -> dict[str, Any] | None:
         for message in chat.messages():

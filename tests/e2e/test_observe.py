@@ -25,11 +25,7 @@ def test_observe_mode_records_two_would_be_suspensions_and_leaves_the_ignore_lis
     assert router.poll_once() == {MODEL: True}
     assert router.ignored(MODEL) == ()
 
-    stack.wait_for(
-        lambda: stack.suspended(MODEL) == FAULTY,
-        what="both faulty hosts recorded as would-be suspensions",
-        context=lambda: stack.describe(MODEL),
-    )
+    stack.wait_suspended(MODEL, FAULTY, what="both faulty hosts recorded as would-be suspensions")
     stack.wait_rounds(2)
     stack.settle()
 

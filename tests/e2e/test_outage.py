@@ -87,11 +87,7 @@ def test_a_gateway_outage_freezes_every_streak_and_suspends_nobody(stack: Stack)
 
     # The pipeline was live all along: as soon as real evidence returns, exactly these two are suspended.
     stack.set_outage(False)
-    stack.wait_for(
-        lambda: stack.suspended(MODEL) == set(about_to_fail),
-        what="the two failing hosts suspended after the outage",
-        context=lambda: stack.describe(MODEL),
-    )
+    stack.wait_suspended(MODEL, set(about_to_fail), what="the two failing hosts suspended after the outage")
     assert sorted(stack.decided(MODEL, SUSPENDING)) == [("suspend", h) for h in about_to_fail]
 
 

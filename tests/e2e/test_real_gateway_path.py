@@ -21,6 +21,7 @@ import yaml
 from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
+from tests.simulated import quicken
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -36,6 +37,11 @@ def gateway() -> Iterator[SimulatorServer]:
     fleet = load_fleet(DEFAULT_FLEET).model_copy(update={"api_key": Secret("env:TEST", KEY)})
     with SimulatorServer(fleet) as sim:
         yield sim
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _slow_host_at_a_healthy_pace(gateway: SimulatorServer) -> None:
+    quicken(gateway)  # tests/simulated.py: this path's faulty hosts fail on content, not on time
 
 
 def local_copy(tmp: Path, base_url: str) -> Path:

@@ -16,7 +16,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -201,32 +201,46 @@ def run_orders(pair: Pair, label: str, events: tuple[Event, ...]) -> dict[tuple[
     return finals
 
 
-def test_a_recovery_after_both_replicas_failures_wins_in_every_order(pair: Pair) -> None:
-    events = (
-        Event("replica-1 failing", 0, "suspend", 0.0),
-        Event("replica-2 failing (later startsAt)", 1, "suspend", 7.0),
-        Event("recovery", 0, "recover", 60.0),
-    )
-    finals = run_orders(pair, "recovered", events)
-    assert len(finals) == 6
-    assert all(f == {"suspended": [], "held": [], "ignore": []} for f in finals.values()), finals
+#: Every scenario opens with the first replica's failure.
+FIRST_FAILURE = Event("replica-1 failing", 0, "suspend", 0.0)
+CLEAN = {"suspended": [], "held": [], "ignore": []}
 
 
-def test_a_failure_that_started_after_the_recovery_wins_in_every_order(pair: Pair) -> None:
-    events = (
-        Event("replica-1 failing", 0, "suspend", 0.0),
-        Event("recovery", 1, "recover", 30.0),
-        Event("replica-2 failing (after the recovery)", 1, "suspend", 60.0),
-    )
-    finals = run_orders(pair, "refailed", events)
+def refailed(in_true_order: bool) -> dict[str, Any]:
+    # Routing converges in every order. The rung counts two offenses only when the deliveries came in their
+    # true order: a failing episode delivered after its recovery is stale (never an offense), and a recovery
+    # delivered after a later failure is stale (it ends nothing).
+    return {"suspended": [(BAD, 2 if in_true_order else 1)], "held": [], "ignore": [BAD]}
+
+
+@pytest.mark.parametrize(
+    ("label", "later", "final"),
+    [
+        pytest.param(
+            "recovered",
+            [("replica-2 failing (later startsAt)", 1, "suspend", 7.0), ("recovery", 0, "recover", 60.0)],
+            lambda in_true_order: CLEAN,
+            id="a recovery after both replicas' failures wins",
+        ),
+        pytest.param(
+            "refailed",
+            [
+                ("recovery", 1, "recover", 30.0),
+                ("replica-2 failing (after the recovery)", 1, "suspend", 60.0),
+            ],
+            refailed,
+            id="a failure that started after the recovery wins",
+        ),
+    ],
+)
+def test_the_latest_episode_wins_in_every_order(
+    pair: Pair, label: str, later: list[tuple[str, int, str, float]], final: Callable[[bool], dict[str, Any]]
+) -> None:
+    events = (FIRST_FAILURE, *(Event(*event) for event in later))
+    finals = run_orders(pair, label, events)
     assert len(finals) == 6
-    for order, final in finals.items():
-        # Routing converges in every order. The rung counts two offenses only when the deliveries came in
-        # their true order: a failing episode delivered after its recovery is stale (never an offense), and a
-        # recovery delivered after a later failure is stale (it ends nothing).
-        true_order = tuple(e.name for e in events)
-        rung = 2 if order == true_order else 1
-        assert final == {"suspended": [(BAD, rung)], "held": [], "ignore": [BAD]}, (order, final)
+    for order, state in finals.items():
+        assert state == final(order == tuple(e.name for e in events)), (order, state)
 
 
 def test_a_lift_holds_against_both_replicas_and_an_older_episode_in_every_order_until_a_clean_round(
@@ -242,13 +256,13 @@ def test_a_lift_holds_against_both_replicas_and_an_older_episode_in_every_order_
     )
     for n, order in enumerate(itertools.permutations(later)):
         model = f"reorder/lift-{n}"
-        pair.send(model, Event("replica-1 failing", 0, "suspend", 0.0), base)
+        pair.send(model, FIRST_FAILURE, base)
         assert pair.state(model)["suspended"] == [(BAD, 1)]
         pair.lift(model)
         for event in order:
             pair.send(model, event, base)
             assert pair.state(model) == {"suspended": [], "held": [BAD], "ignore": []}, (order, event)
         pair.send(model, Event("clean round", 0, "recover", 180.0), base)  # CanaryProviderRecovered
-        assert pair.state(model) == {"suspended": [], "held": [], "ignore": []}
+        assert pair.state(model) == CLEAN
         pair.send(model, Event("failing again", 2, "suspend", 240.0, resolve_first_at=200.0), base)
         assert pair.state(model)["suspended"] == [(BAD, 2)], "the lifted offense still counts"

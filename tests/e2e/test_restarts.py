@@ -68,11 +68,7 @@ class RouterWatch:
 @pytest.fixture(scope="module")
 def stack(make_stack: Callable[..., Stack]) -> Stack:
     stack = make_stack(FLEETS / "restart.yaml", mode="enforce")
-    stack.wait_for(
-        lambda: stack.suspended(MODEL) == {EARLY},
-        what="the early host suspended before any restart",
-        context=lambda: stack.describe(MODEL),
-    )
+    stack.wait_suspended(MODEL, {EARLY}, what="the early host suspended before any restart")
     return stack
 
 

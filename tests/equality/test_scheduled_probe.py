@@ -10,9 +10,8 @@ import pytest
 from prometheus_client import generate_latest
 
 from exporter.config import load_probing_config
-from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.devtools.simulator.server import SimulatorServer
 from exporter.engine.service import ExporterService
+from tests.simulated import default_fleet
 
 DISTORTED = {"weakling/int4", "quanta/fp4", "templar/bf16"}
 
@@ -38,7 +37,7 @@ def test_only_distorted_hosts_are_flagged_and_the_weaker_model_host_alerts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CANARY_TEST_KEY", "test-key")
-    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as sim:
+    with default_fleet() as sim:  # the slow host at a healthy pace: the probe compares content
         config = load_probing_config(_config(tmp_path / "canary.yaml", sim.base_url))
 
         async def run() -> ExporterService:

@@ -25,7 +25,7 @@ from exporter.gateway.classify import (
 from exporter.gateway.types import GatewayError
 from exporter.outcomes import Outcome, Reason
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, GARBAGE
 
 ERROR_CASES = sorted((FIXTURES / "errors").glob("*.json"))
 
@@ -200,21 +200,7 @@ def test_exceptions(exc: BaseException, outcome: Outcome, reason: Reason) -> Non
     assert type(exc).__name__ in error.detail
 
 
-@pytest.mark.parametrize(
-    ("status", "body", "reason"),
-    [
-        (200, b"<html><body>Oops</body></html>", Reason.MALFORMED_RESPONSE),
-        (502, b"<html><body>Bad gateway</body></html>", Reason.SERVER_ERROR),
-        (503, b"", Reason.SERVER_ERROR),
-        (429, b"not json at all", Reason.RATE_LIMITED),
-        (504, b'{"error": {"code": 504, "mess', Reason.TIMEOUT),
-        (500, b"\xff\xfe\x00garbage", Reason.SERVER_ERROR),
-        (500, b"[" * 100_000, Reason.SERVER_ERROR),
-        (500, b'{"error": null}', Reason.SERVER_ERROR),
-        (500, b"[1, 2, 3]", Reason.SERVER_ERROR),
-        (302, b"", Reason.MALFORMED_RESPONSE),
-    ],
-)
+@pytest.mark.parametrize(("status", "body", "reason"), GARBAGE)
 def test_garbage_bodies_never_raise_and_the_status_decides(status: int, body: bytes, reason: Reason) -> None:
     error = classify_http_error(status, body)
     assert error.reason is reason

@@ -17,7 +17,7 @@ from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayErr
 from exporter.outcomes import Outcome, Reason, Usage
 from tests.virtual_time import loop_clock, run_virtual
 
-from .conftest import FIXTURES, read_stream
+from .conftest import FIXTURES, GARBAGE, read_stream
 
 BASE = "https://openrouter.test/api/v1"
 KEY = "sk-or-v1-secret-test-key-0123456789"
@@ -195,22 +195,8 @@ def test_a_missing_key_sends_nothing_and_is_a_config_error(caplog: pytest.LogCap
 
 # -- non-streamed replies --------------------------------------------------------------------------------
 
-COMPLETION = {
-    "id": "gen-1779358422-LrEwL8SmYSWNlAzrHKq2",
-    "object": "chat.completion",
-    "model": "openai/gpt-4o-mini",
-    "provider": "Azure",
-    "choices": [
-        {
-            "index": 0,
-            "logprobs": None,
-            "finish_reason": "stop",
-            "native_finish_reason": "stop",
-            "message": {"role": "assistant", "content": "Hello!", "refusal": None, "reasoning": None},
-        }
-    ],
-    "usage": {"prompt_tokens": 9, "completion_tokens": 10, "total_tokens": 19, "cost": 0.00000735},
-}
+# A non-streamed OpenRouter reply, as recorded (the routability tests read the same file).
+COMPLETION = json.loads((FIXTURES / "completion.json").read_text())
 
 
 def test_a_non_streamed_reply_after_whitespace_heartbeats() -> None:
@@ -251,17 +237,7 @@ def test_a_200_with_only_an_error_object_is_classified_by_its_code() -> None:
     assert (result.error.outcome, result.error.reason) == (Outcome.TRANSPORT, Reason.RATE_LIMITED)
 
 
-@pytest.mark.parametrize(
-    ("status", "content", "reason"),
-    [
-        (200, b"<html><body>Welcome to nginx!</body></html>", Reason.MALFORMED_RESPONSE),
-        (200, b'{"choices": [{"index": 0, "message": {"content": "Hel', Reason.MALFORMED_RESPONSE),
-        (200, b'["not", "an", "object"]', Reason.MALFORMED_RESPONSE),
-        (200, b'{"object": "chat.completion"}', Reason.MALFORMED_RESPONSE),
-        (502, b"<html><h1>502 Bad Gateway</h1></html>", Reason.SERVER_ERROR),
-        (200, b"x" * 5000, Reason.MALFORMED_RESPONSE),  # over max_body_bytes
-    ],
-)
+@pytest.mark.parametrize(("status", "content", "reason"), GARBAGE)
 def test_garbage_is_a_logged_transport_error_not_an_exception(
     caplog: pytest.LogCaptureFixture, status: int, content: bytes, reason: Reason
 ) -> None:

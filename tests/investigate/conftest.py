@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from exporter.cli import main
-from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
+from tests.simulated import default_fleet
 
 KIMI = "moonshotai/kimi-k2-0905"
 KEY_ENV = "CANARY_TEST_INVESTIGATE_KEY"
@@ -20,7 +20,8 @@ KEY_ENV = "CANARY_TEST_INVESTIGATE_KEY"
 
 @pytest.fixture
 def sim() -> Iterator[SimulatorServer]:
-    with SimulatorServer(load_fleet(DEFAULT_FLEET)) as server:
+    """The default fleet, its slow host at a healthy pace: investigate compares what hosts say."""
+    with default_fleet() as server:
         yield server
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,23 +16,8 @@ from exporter.routability.model import Source, Status
 
 G, D = Source.GATEWAY, Source.DIRECT
 
-OK_REPLY = {
-    "id": "gen-1779358422-LrEwL8SmYSWNlAzrHKq2",
-    "object": "chat.completion",
-    "created": 1779358422,
-    "model": "openai/gpt-4o-mini",
-    "provider": "Azure",
-    "choices": [
-        {
-            "index": 0,
-            "logprobs": None,
-            "finish_reason": "stop",
-            "native_finish_reason": "stop",
-            "message": {"role": "assistant", "content": "OK", "refusal": None, "reasoning": None},
-        }
-    ],
-    "usage": {"prompt_tokens": 9, "completion_tokens": 1, "total_tokens": 10, "cost": 0.0000007},
-}
+# A non-streamed OpenRouter reply, as recorded (shared with the gateway client tests).
+OK_REPLY = json.loads((Path(__file__).parents[1] / "fixtures" / "gateway" / "completion.json").read_text())
 REASONING_SPENT_BUDGET = {
     "id": "gen-1",
     "provider": "DeepInfra",
@@ -88,6 +74,14 @@ def upstream(status: int, raw: Any, provider: str = "Chutes") -> dict[str, Any]:
         },
         "user_id": "user_2abc",
     }
+
+
+def error(code: int, message: str, **metadata: Any) -> dict[str, Any]:
+    """OpenRouter's error body: ``{"error": {"code", "message", "metadata"?}}``."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if metadata:
+        body["metadata"] = metadata
+    return {"error": body}
 
 
 ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
@@ -354,76 +348,26 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
     (
         "429 rate limit",
         429,
-        {
-            "error": {
-                "code": 429,
-                "message": "Rate limit exceeded",
-                "metadata": {"error_type": "rate_limit_exceeded"},
-            }
-        },
+        error(429, "Rate limit exceeded", error_type="rate_limit_exceeded"),
         G,
         Status.DEGRADED,
         Reason.RATE_LIMITED,
     ),
-    (
-        "500 masked",
-        500,
-        {"error": {"code": 500, "message": "Internal Server Error"}},
-        G,
-        Status.DEGRADED,
-        Reason.SERVER_ERROR,
-    ),
+    ("500 masked", 500, error(500, "Internal Server Error"), G, Status.DEGRADED, Reason.SERVER_ERROR),
     ("502 html page", 502, "<html><body>Bad gateway</body></html>", G, Status.DEGRADED, Reason.SERVER_ERROR),
-    (
-        "503",
-        503,
-        {"error": {"code": 503, "message": "No available model provider"}},
-        G,
-        Status.DEGRADED,
-        Reason.SERVER_ERROR,
-    ),
-    (
-        "524 edge timeout",
-        524,
-        {"error": {"code": 524, "message": "Provider returned error"}},
-        G,
-        Status.DEGRADED,
-        Reason.TIMEOUT,
-    ),
-    (
-        "408",
-        408,
-        {"error": {"code": 408, "message": "Request timed out"}},
-        G,
-        Status.DEGRADED,
-        Reason.TIMEOUT,
-    ),
-    (
-        "401 user not found",
-        401,
-        {"error": {"message": "User not found.", "code": 401}},
-        G,
-        Status.DEGRADED,
-        Reason.AUTH,
-    ),
-    (
-        "401 missing header",
-        401,
-        {"error": {"message": "Missing Authentication header", "code": 401}},
-        G,
-        Status.DEGRADED,
-        Reason.AUTH,
-    ),
+    ("503", 503, error(503, "No available model provider"), G, Status.DEGRADED, Reason.SERVER_ERROR),
+    ("524 edge timeout", 524, error(524, "Provider returned error"), G, Status.DEGRADED, Reason.TIMEOUT),
+    ("408", 408, error(408, "Request timed out"), G, Status.DEGRADED, Reason.TIMEOUT),
+    ("401 user not found", 401, error(401, "User not found."), G, Status.DEGRADED, Reason.AUTH),
+    ("401 missing header", 401, error(401, "Missing Authentication header"), G, Status.DEGRADED, Reason.AUTH),
     (
         "403 guardrail",
         403,
-        {
-            "error": {
-                "code": 403,
-                "message": "Request blocked: prompt injection patterns detected",
-                "metadata": {"patterns": ["ignore all previous instructions"]},
-            }
-        },
+        error(
+            403,
+            "Request blocked: prompt injection patterns detected",
+            patterns=["ignore all previous instructions"],
+        ),
         G,
         Status.DEGRADED,
         Reason.AUTH,
@@ -432,11 +376,11 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
         "402 credits",
         402,
         {
-            "error": {
-                "message": "This request requires more credits, or fewer max_tokens. You requested up to 16",
-                "code": 402,
-                "metadata": {"provider_name": None},
-            },
+            **error(
+                402,
+                "This request requires more credits, or fewer max_tokens. You requested up to 16",
+                provider_name=None,
+            ),
             "user_id": "user_x",
         },
         G,
@@ -446,25 +390,12 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
     (
         "400 unknown request format",
         400,
-        {
-            "error": {
-                "code": 400,
-                "message": "Invalid input: messages[0].content",
-                "metadata": {"error_type": "invalid_request"},
-            }
-        },
+        error(400, "Invalid input: messages[0].content", error_type="invalid_request"),
         G,
         Status.DEGRADED,
         Reason.BAD_REQUEST,
     ),
-    (
-        "422",
-        422,
-        {"error": {"code": 422, "message": "Unprocessable"}},
-        G,
-        Status.DEGRADED,
-        Reason.BAD_REQUEST,
-    ),
+    ("422", 422, error(422, "Unprocessable"), G, Status.DEGRADED, Reason.BAD_REQUEST),
     # -- direct OpenAI-compatible routes ----------------------------------------------------------------
     (
         "vLLM unknown model (404)",

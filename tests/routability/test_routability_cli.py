@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -78,6 +78,25 @@ routability:
     return path
 
 
+Routability = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def routability(
+    tmp_path: Path, gateway: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Routability:
+    """Run ``canary routability --config CONFIG FLAGS...`` on the stub gateway: (exit code, out, err)."""
+
+    def run(*flags: str, key: str = "sk-stub") -> tuple[int, str, str]:
+        monkeypatch.setenv("STUB_KEY", key)
+        args = parse(["routability", "--config", str(write_config(tmp_path, gateway)), *flags])
+        code = args.func(args)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
 def test_help_documents_the_interface_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         parse(["routability", "--help"])
@@ -106,25 +125,18 @@ def test_once_json_prints_rows_and_aggregate_and_rows_survive_a_restart(
     assert second["s/gone"]["consecutive_failures"] == 2
 
 
-def test_once_table_output(
-    tmp_path: Path, gateway: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("STUB_KEY", "wrong-key")
-    args = parse(["routability", "--config", str(write_config(tmp_path, gateway)), "--once"])
-    assert args.func(args) == 0
-    out = capsys.readouterr().out
+def test_once_table_output(routability: Routability) -> None:
+    code, out, _ = routability("--once", key="wrong-key")
+    assert code == 0
     assert "s/ok" in out and "degraded" in out and "401: User not found." in out
     assert "wrong-key" not in out
     assert "pass: probed 2 (healthy 0, degraded 2, unavailable 0), skipped 0" in out
 
 
-def test_json_without_once_is_a_usage_error(
-    tmp_path: Path, gateway: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("STUB_KEY", "sk-stub")
-    args = parse(["routability", "--config", str(write_config(tmp_path, gateway)), "--json"])
-    assert args.func(args) == 2
-    assert "--json needs --once" in capsys.readouterr().err
+def test_json_without_once_is_a_usage_error(routability: Routability) -> None:
+    code, _, err = routability("--json")
+    assert code == 2
+    assert "--json needs --once" in err
 
 
 def test_configuration_problems_are_raised_with_their_location(tmp_path: Path) -> None:

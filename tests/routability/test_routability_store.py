@@ -55,34 +55,36 @@ def test_a_corrupt_file_is_a_loud_error(tmp_path: Path) -> None:
         RoutabilityStore(path)
 
 
-def test_a_foreign_database_is_refused_not_emptied(tmp_path: Path) -> None:
-    path = tmp_path / "other.sqlite3"
+def _execute(path: Path, statement: str) -> Path:
+    """``statement`` run on the database file at ``path`` behind the store's back."""
     db = sqlite3.connect(path)
-    db.execute("CREATE TABLE suspensions (id INTEGER)")
+    db.execute(statement)
     db.commit()
     db.close()
+    return path
+
+
+def test_a_foreign_database_is_refused_not_emptied(tmp_path: Path) -> None:
+    path = _execute(tmp_path / "other.sqlite3", "CREATE TABLE suspensions (id INTEGER)")
     with pytest.raises(StoreError, match="is not a routability store of version 1"):
         RoutabilityStore(path)
     assert sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall() == [("suspensions",)]
 
 
-def test_a_newer_schema_version_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("statement", "says"),
+    [
+        ("PRAGMA user_version = 99", "schema version 99"),
+        (
+            'INSERT INTO rows (slug, data) VALUES (\'a/b\', \'{"slug": "a/b", "status": "gone"}\')',
+            "row 'a/b' is unreadable",
+        ),
+    ],
+    ids=["newer schema version", "unreadable row"],
+)
+def test_a_store_it_cannot_read_is_refused_saying_why(tmp_path: Path, statement: str, says: str) -> None:
     path = tmp_path / "r.sqlite3"
     RoutabilityStore(path).close()
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA user_version = 99")
-    db.commit()
-    db.close()
-    with pytest.raises(StoreError, match="schema version 99"):
-        RoutabilityStore(path)
-
-
-def test_an_unreadable_row_is_reported_with_its_slug(tmp_path: Path) -> None:
-    path = tmp_path / "r.sqlite3"
-    RoutabilityStore(path).close()
-    db = sqlite3.connect(path)
-    db.execute('INSERT INTO rows (slug, data) VALUES (\'a/b\', \'{"slug": "a/b", "status": "gone"}\')')
-    db.commit()
-    db.close()
-    with pytest.raises(StoreError, match="row 'a/b' is unreadable"):
+    _execute(path, statement)
+    with pytest.raises(StoreError, match=says):
         RoutabilityStore(path)

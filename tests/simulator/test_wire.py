@@ -98,6 +98,7 @@ def test_both_usage_chunk_shapes_occur(faults: SimulatorServer) -> None:
     assert shapes == {"empty", "null_finish"}
 
 
+@pytest.mark.serial  # a window of wall-clock time: run alone, not beside the parallel suite
 def test_slow_stream_sends_comments_between_events_and_keeps_its_first_token_time(
     faults: SimulatorServer,
 ) -> None:
@@ -335,6 +336,7 @@ def test_malformed_requests_are_400_and_oversized_413(faults: SimulatorServer) -
     assert httpx.post(url, json=huge, headers=AUTH).status_code == 413
 
 
+@pytest.mark.serial  # a window of wall-clock time: run alone, not beside the parallel suite
 def test_small_successive_writes_are_not_delayed_by_nagle(faults: SimulatorServer) -> None:
     # A 1 ms TTFT stream is several small writes; with Nagle + delayed ACK each costs ~40 ms.
     with httpx.Client(verify=False, headers=AUTH) as client:
