@@ -55,6 +55,7 @@ from exporter.configkit import (
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
+from exporter.engine.rounds import DEFAULT_CONCURRENCY
 from exporter.equality.config import EqualityConfig
 from exporter.equality.monitor import EqualityProbeSettings
 from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
@@ -184,7 +185,7 @@ class RoundsConfig(ConfigModel):
         ge=0.05,
     )
     concurrency: Int = key(
-        8, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
+        DEFAULT_CONCURRENCY, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
     )
     shard: Annotated[Shard, keyed(ShardKeys, lambda keys, _: Shard(keys.index, keys.count))] = key(
         default_factory=Shard,

@@ -22,13 +22,23 @@ from exporter.admin.client import AdminClient, AdminError
 from exporter.admin.tables import decisions_table, incidents_table, render, suspensions_table
 from exporter.commands import add_command
 from exporter.configkit import Problems, load_yaml, parse_duration
+from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Kind
 from exporter.web.hostport import parse_host_port
 
 TOKEN_ENV = "CANARY_ADMIN_TOKEN"
 URL_ENV = "CANARY_RECEIVER_URL"
-DEFAULT_RECEIVER = "http://127.0.0.1:9465"
+
+
+def _local_url(host: str, port: int) -> str:
+    """The URL that reaches a listen address from this machine (a wildcard address via loopback)."""
+    if host in ("0.0.0.0", "::"):  # noqa: S104 - a listen address, read to connect to it locally
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+DEFAULT_RECEIVER = _local_url(*ReceiverConfig.model_fields["listen"].default)  # receiver.listen's default
 TABLE_WIDTH = 80
 HELP = "lift suspensions, manage incidents, list suspensions and decisions on a receiver"
 DESCRIPTION = f"""\
@@ -200,9 +210,7 @@ def _url_from_config(path: Path) -> str:
         host, port = parse_host_port(listen)
     except ValueError as exc:
         raise AdminError(f"--config {path}: receiver.listen: {exc}") from None
-    if host in ("0.0.0.0", "::"):  # noqa: S104 - a listen address, read to connect to it locally
-        host = "127.0.0.1"
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    return _local_url(host, port)
 
 
 def _since(value: str | None, now: float) -> str | None:

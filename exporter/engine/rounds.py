@@ -24,6 +24,8 @@ from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint, GatewayError
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
+DEFAULT_CONCURRENCY = 8  # providers probed at once (``rounds.concurrency``)
+
 log = logging.getLogger("exporter.engine")
 
 HostKey = tuple[str, str]
@@ -117,7 +119,7 @@ class Prober:
         self,
         plans: Sequence[ModelPlan],
         contracts: Sequence[Contract],
-        concurrency: int = 8,
+        concurrency: int = DEFAULT_CONCURRENCY,
         *,
         wall_clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.perf_counter,

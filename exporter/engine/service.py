@@ -32,7 +32,7 @@ from exporter.equality.monitor import EqualityCollector, EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
-from exporter.gateway.client import GatewayClient
+from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, GatewayClient
 from exporter.gateway.types import Endpoint
 from exporter.sharding import export_shard
 
@@ -54,7 +54,12 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
         )
         if stack is not None:
             stack.push_async_callback(gateway_client.aclose)
-    timeouts = config.gateway or None
+    # Direct hosts take the gateway section's timeouts; without one, the client's own defaults.
+    timeout, connect_timeout = (
+        (DEFAULT_TIMEOUT_SECONDS, DEFAULT_CONNECT_TIMEOUT_SECONDS)
+        if config.gateway is None
+        else (config.gateway.timeout_seconds, config.gateway.connect_timeout_seconds)
+    )
     for model in (m for m in config.models if config.rounds.shard.owns(m.slug)):  # rounds.shard
         if model.via_gateway and gateway_client is not None:
             plans.append(ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require))
@@ -70,8 +75,8 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
                 host.api_key.value if host.api_key else None,
                 kind="openai-compatible",
                 static_endpoints={model.slug: [endpoint]},
-                timeout=timeouts.timeout_seconds if timeouts else 60.0,
-                connect_timeout=timeouts.connect_timeout_seconds if timeouts else 10.0,
+                timeout=timeout,
+                connect_timeout=connect_timeout,
             )
             if stack is not None:
                 stack.push_async_callback(client.aclose)

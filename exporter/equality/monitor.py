@@ -23,7 +23,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from exporter.contracts.base import ProbeTarget
-from exporter.engine.rounds import Gateway
+from exporter.engine.rounds import DEFAULT_CONCURRENCY, Gateway
 from exporter.equality.compare import EqualityResult, compare_hosts
 from exporter.equality.mmd import Sample
 from exporter.equality.sampling import EqualitySettings, sample_host
@@ -64,7 +64,7 @@ class EqualityMonitor:
         self,
         settings: EqualityProbeSettings,
         *,
-        concurrency: int = 8,
+        concurrency: int = DEFAULT_CONCURRENCY,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
