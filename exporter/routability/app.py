@@ -29,7 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from exporter.metrickit import counter, gauge
-from exporter.routability.bodies import PassDone, PassStarted, Problem, Rows, pass_body, row_body
+from exporter.routability.bodies import WAIT_VALUES, PassDone, PassStarted, Problem, Rows, pass_body, row_body
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.openapi import openapi_document
@@ -184,9 +184,9 @@ def build_app(service: RoutabilityService) -> Starlette:
             challenge = {"WWW-Authenticate": 'Bearer realm="routability"'}
             return send(Problem(error="missing or wrong bearer token"), 401, headers=challenge)
         wait = request.query_params.get("wait", "").lower()
-        if wait not in _WAIT:
+        if wait not in WAIT_VALUES:
             return send(Problem(error=f"wait: expected true or false (1/0, yes/no), got {wait!r}"), 400)
-        if _WAIT[wait]:
+        if WAIT_VALUES[wait]:
             summary = await service.run_once()
             counts = count_by_status(list(service.store.rows().values()))
             return send(PassDone.model_validate({"pass": pass_body(summary), "models": counts}))
@@ -232,9 +232,6 @@ def build_app(service: RoutabilityService) -> Starlette:
             Route("/openapi.json", openapi, methods=["GET"]),
         ]
     )
-
-
-_WAIT = {"": False, "0": False, "false": False, "no": False, "1": True, "true": True, "yes": True}
 
 
 class RoutabilityCollector(Collector):

@@ -21,6 +21,9 @@ from exporter.web.models import Body
 
 Counts = dict[str, int]  # models per status, every status present
 
+#: ``?wait=`` on the trigger (read lower-cased): whether the call waits for the pass to finish.
+WAIT_VALUES = {"": False, "0": False, "false": False, "no": False, "1": True, "true": True, "yes": True}
+
 
 class Problem(Body):
     """Every refusal of this API (a one-sentence ``error``)."""

@@ -14,7 +14,7 @@ _TRIGGER: Responses = {
     401: (bodies.Problem, "missing or wrong bearer token"),
     403: (bodies.Problem, "the trigger is disabled (no routability.trigger_token)"),
 }
-_WAIT = query("wait", {"enum": ["", "0", "1", "false", "true", "no", "yes"]}, description="run the pass now")
+_WAIT = query("wait", {"enum": sorted(bodies.WAIT_VALUES)}, description="run the pass now")
 _SUMMARY = "Run a pass (aggregate counts only); GET too, for cron services"
 _OPERATIONS: list[Operation] = [
     ("/v1/routability/run", method, _SUMMARY, "triggerToken", None, [_WAIT], _TRIGGER)
