@@ -14,13 +14,14 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 Samples = float | Mapping[Any, float] | Iterable[tuple[Any, float]]
 F = TypeVar("F", GaugeMetricFamily, CounterMetricFamily)
+T = TypeVar("T")
 
 
 def gauge(
@@ -35,6 +36,18 @@ def counter(
 ) -> CounterMetricFamily:
     """A counter family (``name`` without ``_total``) filled with ``samples``."""
     return _filled(CounterMetricFamily(name, documentation, labels=list(labels)), samples)
+
+
+def gauges(
+    items: Sequence[tuple[Any, T]],
+    labels: Sequence[str],
+    table: Iterable[tuple[str, str, Callable[[T], float | None]]],
+) -> Iterator[GaugeMetricFamily]:
+    """One gauge per ``(name, documentation, value)`` row of ``table`` over the same ``(label values,
+    item)`` pairs; an item whose ``value`` is None has no sample in that family."""
+    for name, documentation, value in table:
+        samples = [(key, v) for key, item in items if (v := value(item)) is not None]
+        yield gauge(name, documentation, samples, labels)
 
 
 def _filled(family: F, samples: Samples) -> F:

@@ -1,15 +1,20 @@
 """JSON encoding of the state snapshot and of decision-log entries (store format ``schema_version`` 1).
 
-Decoding is strict: a wrong or missing field raises ``ValueError`` naming the field, so a damaged file is
-reported precisely instead of being half-read. Times are Unix seconds (floats) for exactness; log entries
-also carry a human ``time`` field that is ignored on reading.
+Every record (a suspension, an offense, a decision, ...) is written field by field from its dataclass, in
+the dataclass's order, and read back by the same table: the field's type says how it is checked. Decoding
+is strict: a wrong or missing field raises ``ValueError`` naming the field, so a damaged file is reported
+precisely instead of being half-read (a field with a default may be absent or null). Times are Unix seconds
+(floats) for exactness; log entries also carry a human ``time`` field that is ignored on reading.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from types import MappingProxyType
-from typing import Any, TypeVar
+import dataclasses
+import typing
+from collections.abc import Callable, Mapping
+from enum import StrEnum
+from types import MappingProxyType, NoneType
+from typing import Any
 
 from exporter.receiver.ladder import Offense
 from exporter.receiver.rfc3339 import format_rfc3339, in_range
@@ -20,64 +25,46 @@ from exporter.receiver.state import (
     Hold,
     Incident,
     Kind,
-    Mode,
     State,
     Suspension,
 )
 
 SCHEMA_VERSION = 1
-T = TypeVar("T")
+Reader = Callable[[object, str], Any]  # (value, where) -> the checked value
+
+_ROUTE = ("model", "provider")
+_ALWAYS = frozenset({"seq", "at", "kind", "reason"})  # a decision's fields written even when empty
+_EVEN_EMPTY = frozenset({"discovered"})  # an empty list of hosts is a fact: the input told none
+#: The state's collections in snapshot order: (name, the key's fields, the value: a record, "at" (a time)
+#: or "offenses" (a route's history), whether a snapshot may lack it (format-1 snapshots and older ones)).
+_COLLECTIONS: tuple[tuple[str, tuple[str, ...], type | str, bool], ...] = (
+    ("suspensions", _ROUTE, Suspension, False),
+    ("holds", _ROUTE, Hold, True),
+    ("recovered", _ROUTE, "at", True),
+    ("failing", _ROUTE, "at", True),
+    ("resolved_episodes", ("key",), "at", True),
+    ("history", _ROUTE, "offenses", False),
+    ("incidents", ("id",), Incident, False),
+    ("discovered", (), "tags", False),
+    ("episodes", ("key",), Episode, False),
+)
+
+
+class UnsupportedVersion(ValueError):
+    """The file was written by another store format version: never guess, never fall back."""
 
 
 def decision_to_json(d: Decision) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "seq": d.seq,
-        "at": d.at,
-        "time": format_rfc3339(d.at),
-        "kind": str(d.kind),
-        "reason": d.reason,
-    }
-    for name in ("model", "provider", "rung", "until", "episode", "incident_id", "source"):
-        value = getattr(d, name)
-        if value is not None and value != "":
-            out[name] = value
-    if d.mode is not None:
-        out["mode"] = str(d.mode)
-    if d.discovered is not None:
-        out["discovered"] = list(d.discovered)
-    if d.closes:
-        out["closes"] = list(d.closes)
-    if d.inputs:
-        out["inputs"] = dict(d.inputs)
-    if d.starts_at is not None:
-        out["starts_at"] = d.starts_at
-    if d.explanation:
-        out["explanation"] = dict(d.explanation)
-    return out
+    """A decision-log entry: the required fields, the others when set, and ``time``, the human ``at``."""
+    entry = {"seq": d.seq, "at": d.at, "time": format_rfc3339(d.at)}
+    for name, value in _record_to_json(d).items():
+        if name in _ALWAYS or (value is not None and (name in _EVEN_EMPTY or value not in ("", [], {}))):
+            entry.setdefault(name, value)
+    return entry
 
 
 def decision_from_json(raw: object) -> Decision:
-    o = _obj(raw, "entry")
-    discovered = o.get("discovered")
-    decision = Decision(
-        seq=_int(o, "seq"),
-        at=_time(o, "at"),
-        kind=_enum(o, "kind", Kind),
-        reason=_str(o, "reason"),
-        model=_opt(o, "model", _str),
-        provider=_opt(o, "provider", _str),
-        mode=_opt(o, "mode", lambda o, k: _enum(o, k, Mode)),
-        rung=_opt(o, "rung", _int),
-        until=_opt(o, "until", _time),
-        episode=_opt(o, "episode", _str),
-        incident_id=_opt(o, "incident_id", _str),
-        discovered=None if discovered is None else tuple(_str_list(o, "discovered")),
-        closes=tuple(_str_list(o, "closes")) if "closes" in o else (),
-        source=_opt(o, "source", _str) or "",
-        inputs=_obj(o.get("inputs", {}), "inputs"),
-        starts_at=_opt(o, "starts_at", _time),
-        explanation=_obj(o.get("explanation", {}), "explanation"),
-    )
+    decision: Decision = _RECORDS[Decision](raw, "entry")
     if decision.kind in SUSPENDING_KINDS or decision.kind is Kind.PROMOTE:
         missing = [k for k in ("model", "provider", "mode", "rung", "until") if getattr(decision, k) is None]
         if missing:
@@ -87,81 +74,19 @@ def decision_from_json(raw: object) -> Decision:
 
 def state_to_json(state: State, now: float) -> dict[str, Any]:
     """The snapshot document (see docs/receiver.md, "Store format")."""
-    return {
+    out: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "generated_at": format_rfc3339(now),
         "seq": state.seq,
         "pruned_at": state.pruned_at,
-        "suspensions": [
-            {
-                "model": s.model,
-                "provider": s.provider,
-                "mode": str(s.mode),
-                "rung": s.rung,
-                "since": s.since,
-                "until": s.until,
-                "episode": s.episode,
-                "reason": s.reason,
-                "starts_at": s.starts_at,
-                "explanation": dict(s.explanation),
-            }
-            for s in sorted(state.suspensions.values(), key=lambda s: (s.model, s.provider))
-        ],
-        "holds": [
-            {"model": m, "provider": p, "since": h.since, "until": h.until, "reason": h.reason}
-            for (m, p), h in sorted(state.holds.items())
-        ],
-        "recovered": [
-            {"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.recovered.items())
-        ],
-        "failing": [{"model": m, "provider": p, "at": at} for (m, p), at in sorted(state.failing.items())],
-        "resolved_episodes": [{"key": k, "at": at} for k, at in sorted(state.resolved_episodes.items())],
-        "history": [
-            {
-                "model": m,
-                "provider": p,
-                "offenses": [
-                    {
-                        "at": o.at,
-                        "until": o.until,
-                        "rung": o.rung,
-                        "episode": o.episode,
-                        "ended_at": o.ended_at,
-                    }
-                    for o in offenses
-                ],
-            }
-            for (m, p), offenses in sorted(state.history.items())
-        ],
-        "incidents": [
-            {
-                "id": i.id,
-                "model": i.model,
-                "provider": i.provider,
-                "reason": i.reason,
-                "since": i.since,
-                "until": i.until,
-            }
-            for i in sorted(state.incidents.values(), key=lambda i: i.id)
-        ],
-        "discovered": {m: sorted(tags) for m, tags in sorted(state.discovered.items())},
-        "episodes": [
-            {
-                "key": k,
-                "model": e.model,
-                "provider": e.provider,
-                "first_seen": e.first_seen,
-                "last_seen": e.last_seen,
-                "closed_by": e.closed_by,
-                "closed_at": e.closed_at,
-            }
-            for k, e in sorted(state.episodes.items())
-        ],
     }
-
-
-class UnsupportedVersion(ValueError):
-    """The file was written by another store format version: never guess, never fall back."""
+    for name, key_fields, value, _ in _COLLECTIONS:
+        items = sorted(getattr(state, name).items())
+        if value == "tags":
+            out[name] = {m: sorted(tags) for m, tags in items}
+            continue
+        out[name] = [{**_key_to_json(key_fields, key), **_value_to_json(value, v)} for key, v in items]
+    return out
 
 
 def state_from_json(raw: object) -> State:
@@ -169,142 +94,138 @@ def state_from_json(raw: object) -> State:
     version = o.get("schema_version")
     if version != SCHEMA_VERSION:
         raise UnsupportedVersion(f"schema_version is {version!r}; this receiver reads {SCHEMA_VERSION}")
-    suspensions = {}
-    for i, s in enumerate(_list(o, "suspensions")):
-        s = _obj(s, f"suspensions[{i}]")
-        sus = Suspension(
-            _str(s, "model"),
-            _str(s, "provider"),
-            _enum(s, "mode", Mode),
-            _int(s, "rung"),
-            _time(s, "since"),
-            _time(s, "until"),
-            _str(s, "episode"),
-            _str(s, "reason"),
-            _opt(s, "starts_at", _time),
-            MappingProxyType(_obj(s.get("explanation", {}), f"suspensions[{i}].explanation")),
-        )
-        suspensions[(sus.model, sus.provider)] = sus
-    holds = {}
-    for i, x in enumerate(o.get("holds", [])):  # absent in format-1 snapshots
-        x = _obj(x, f"holds[{i}]")
-        holds[(_str(x, "model"), _str(x, "provider"))] = Hold(
-            _time(x, "since"), _opt(x, "until", _time), _str(x, "reason")
-        )
-    recovered: dict[tuple[str, str], float] = {}
-    failing: dict[tuple[str, str], float] = {}
-    for name, target in (("recovered", recovered), ("failing", failing)):
-        for i, x in enumerate(o.get(name, [])):
-            x = _obj(x, f"{name}[{i}]")
-            target[(_str(x, "model"), _str(x, "provider"))] = _time(x, "at")
-    resolved_episodes = {}
-    for i, x in enumerate(o.get("resolved_episodes", [])):  # absent in snapshots before renewal
-        x = _obj(x, f"resolved_episodes[{i}]")
-        resolved_episodes[_str(x, "key")] = _time(x, "at")
-    history = {}
-    for i, h in enumerate(_list(o, "history")):
-        h = _obj(h, f"history[{i}]")
-        history[(_str(h, "model"), _str(h, "provider"))] = tuple(
-            Offense(
-                _time(x, "at"),
-                _time(x, "until"),
-                _int(x, "rung"),
-                _str(x, "episode"),
-                _opt(x, "ended_at", _time),
+    collections: dict[str, Any] = {}
+    for name, key_fields, value, may_lack in _COLLECTIONS:
+        if value == "tags":
+            tags = _obj(o.get(name), name)
+            collections[name] = MappingProxyType(
+                {m: frozenset(_str_list(tags[m], f"{name}.{m}")) for m in tags}
             )
-            for x in (_obj(x, f"history[{i}].offenses[]") for x in _list(h, "offenses"))
-        )
-    incidents = {}
-    for i, x in enumerate(_list(o, "incidents")):
-        x = _obj(x, f"incidents[{i}]")
-        inc = Incident(
-            _str(x, "id"),
-            _str(x, "model"),
-            _str(x, "provider"),
-            _str(x, "reason"),
-            _time(x, "since"),
-            _opt(x, "until", _time),
-        )
-        incidents[inc.id] = inc
-    discovered_raw = _obj(o.get("discovered"), "discovered")
-    discovered = {m: frozenset(_str_list(discovered_raw, m)) for m in discovered_raw}
-    episodes = {}
-    for i, x in enumerate(_list(o, "episodes")):
-        x = _obj(x, f"episodes[{i}]")
-        episodes[_str(x, "key")] = Episode(
-            _str(x, "model"),
-            _str(x, "provider"),
-            _time(x, "first_seen"),
-            _time(x, "last_seen"),
-            _opt(x, "closed_by", _str),
-            _opt(x, "closed_at", _time),
-        )
+            continue
+        entries = o.get(name, []) if may_lack else _list(o.get(name), name)
+        read: dict[Any, Any] = {}
+        for i, entry in enumerate(entries):
+            x = _obj(entry, f"{name}[{i}]")
+            key = tuple(_str(x.get(k), f"{name}[{i}].{k}") for k in key_fields)
+            read[key if len(key) > 1 else key[0]] = _value_from_json(value, x, f"{name}[{i}]")
+        collections[name] = MappingProxyType(read)
     return State(
-        seq=_int(o, "seq"),
-        suspensions=MappingProxyType(suspensions),
-        history=MappingProxyType(history),
-        incidents=MappingProxyType(incidents),
-        discovered=MappingProxyType(discovered),
-        episodes=MappingProxyType(episodes),
-        pruned_at=_time(o, "pruned_at"),
-        holds=MappingProxyType(holds),
-        recovered=MappingProxyType(recovered),
-        failing=MappingProxyType(failing),
-        resolved_episodes=MappingProxyType(resolved_episodes),
+        seq=_int(o.get("seq"), "seq"), pruned_at=_time(o.get("pruned_at"), "pruned_at"), **collections
     )
 
 
+def _key_to_json(key_fields: tuple[str, ...], key: str | tuple[str, ...]) -> dict[str, str]:
+    return dict(zip(key_fields, key if isinstance(key, tuple) else (key,), strict=True))
+
+
+def _value_to_json(value: type | str, v: Any) -> dict[str, Any]:
+    if value == "at":
+        return {"at": v}
+    if value == "offenses":
+        return {"offenses": [_record_to_json(o) for o in v]}
+    return _record_to_json(v)
+
+
+def _value_from_json(value: type | str, x: dict[str, Any], where: str) -> Any:
+    if value == "at":
+        return _time(x.get("at"), f"{where}.at")
+    if value == "offenses":
+        return tuple(
+            _RECORDS[Offense](o, f"{where}.offenses[]") for o in _list(x.get("offenses"), f"{where}.offenses")
+        )
+    assert isinstance(value, type)
+    return _RECORDS[value](x, where)
+
+
+def _record_to_json(record: Any) -> dict[str, Any]:
+    return {name: _plain(getattr(record, name)) for name in _FIELDS[type(record)]}
+
+
+def _plain(v: object) -> object:
+    if isinstance(v, Mapping):
+        return dict(v)
+    if isinstance(v, tuple):
+        return list(v)
+    return str(v) if isinstance(v, StrEnum) else v
+
+
+# -- checking what is read ------------------------------------------------------------------------------
 def _obj(v: object, where: str) -> dict[str, Any]:
     if not isinstance(v, dict):
         raise ValueError(f"{where}: expected an object")
     return v
 
 
-def _list(o: dict[str, Any], k: str) -> list[Any]:
-    v = o.get(k)
+def _list(v: object, where: str) -> list[Any]:
     if not isinstance(v, list):
-        raise ValueError(f"{k}: expected a list")
+        raise ValueError(f"{where}: expected a list")
     return v
 
 
-def _str(o: dict[str, Any], k: str) -> str:
-    v = o.get(k)
+def _str(v: object, where: str) -> str:
     if not isinstance(v, str):
-        raise ValueError(f"{k}: expected a string")
+        raise ValueError(f"{where}: expected a string")
     return v
 
 
-def _int(o: dict[str, Any], k: str) -> int:
-    v = o.get(k)
+def _int(v: object, where: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"{k}: expected an integer")
+        raise ValueError(f"{where}: expected an integer")
     return v
 
 
-def _num(o: dict[str, Any], k: str) -> float:
-    v = o.get(k)
+def _time(v: object, where: str) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float):
-        raise ValueError(f"{k}: expected a number")
+        raise ValueError(f"{where}: expected a number")
+    if not in_range(v):
+        raise ValueError(f"{where}: {v!r} is not an instant in the years 1970 to 9999 (UTC)")
     return float(v)
 
 
-def _time(o: dict[str, Any], k: str) -> float:
-    v = _num(o, k)
-    if not in_range(v):
-        raise ValueError(f"{k}: {v!r} is not an instant in the years 1970 to 9999 (UTC)")
-    return v
-
-
-def _str_list(o: dict[str, Any], k: str) -> list[str]:
-    v = o.get(k)
+def _str_list(v: object, where: str) -> list[str]:
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise ValueError(f"{k}: expected a list of strings")
+        raise ValueError(f"{where}: expected a list of strings")
     return v
 
 
-def _enum(o: dict[str, Any], k: str, enum: Callable[[str], T]) -> T:
-    return enum(_str(o, k))
+def _reader(hint: Any) -> Reader:
+    """How a field of type ``hint`` is checked (every float of a record is an instant)."""
+    args = typing.get_args(hint)
+    if NoneType in args:
+        inner = _reader(next(a for a in args if a is not NoneType))
+        return lambda v, where: None if v is None else inner(v, where)
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        return lambda v, where: hint(_str(v, where))
+    if typing.get_origin(hint) is tuple:
+        return lambda v, where: tuple(_str_list(v, where))
+    if typing.get_origin(hint) is Mapping:
+        return lambda v, where: MappingProxyType(_obj(v, where))
+    return {str: _str, int: _int, float: _time}[hint]
 
 
-def _opt(o: dict[str, Any], k: str, read: Callable[[dict[str, Any], str], T]) -> T | None:
-    return None if o.get(k) is None else read(o, k)
+def _record_reader(cls: type) -> Reader:
+    hints = typing.get_type_hints(cls)
+    table = [
+        (
+            f.name,
+            _reader(hints[f.name]),
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING,
+        )
+        for f in dataclasses.fields(cls)
+    ]
+
+    def read(raw: object, where: str) -> Any:
+        o = _obj(raw, where)
+        values = {}
+        for name, check, has_default in table:
+            v = o.get(name)
+            if v is not None or not has_default:
+                values[name] = check(v, f"{where}.{name}")
+        return cls(**values)
+
+    return read
+
+
+_KINDS = (Suspension, Hold, Offense, Incident, Episode, Decision)
+_FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _KINDS}
+_RECORDS: dict[type, Reader] = {cls: _record_reader(cls) for cls in _KINDS}

@@ -12,7 +12,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from exporter.metrickit import counter, gauge
+from exporter.metrickit import counter, gauge, gauges
 from exporter.receiver.state import Kind, Mode, Suspension
 
 ROUTE = ["model", "provider"]
@@ -74,25 +74,26 @@ class ReceiverCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         snap = self._source()
-        route_mode = ["model", "provider", "mode"]
-        sus = [((s.model, s.provider, str(s.mode)), s) for s in snap.suspensions]
-        yield gauge(
-            "canary_receiver_suspension_active",
-            "A current suspension (mode=observe: would-be, excludes nothing).",
-            [(key, 1) for key, _ in sus],
-            route_mode,
-        )
-        yield gauge(
-            "canary_receiver_suspension_until_timestamp_seconds",
-            "When the current suspension ends (Unix seconds).",
-            [(key, s.until) for key, s in sus],
-            route_mode,
-        )
-        yield gauge(
-            "canary_receiver_suspension_rung",
-            "The ladder rung of the current suspension (1: first offense, 2: second, ...).",
-            [(key, s.rung) for key, s in sus],
-            route_mode,
+        yield from gauges(
+            [((s.model, s.provider, str(s.mode)), s) for s in snap.suspensions],
+            ["model", "provider", "mode"],
+            [
+                (
+                    "canary_receiver_suspension_active",
+                    "A current suspension (mode=observe: would-be, excludes nothing).",
+                    lambda s: 1,
+                ),
+                (
+                    "canary_receiver_suspension_until_timestamp_seconds",
+                    "When the current suspension ends (Unix seconds).",
+                    lambda s: s.until,
+                ),
+                (
+                    "canary_receiver_suspension_rung",
+                    "The ladder rung of the current suspension (1: first offense, 2: second, ...).",
+                    lambda s: s.rung,
+                ),
+            ],
         )
         yield gauge(
             "canary_receiver_offense_level",

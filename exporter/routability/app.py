@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from exporter.metrickit import counter, gauge
+from exporter.metrickit import counter, gauge, gauges
 from exporter.routability.bodies import WAIT_VALUES, PassDone, PassStarted, Problem, Rows, pass_body, row_body
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
@@ -243,7 +243,6 @@ class RoutabilityCollector(Collector):
     def collect(self) -> Iterable[Metric]:
         snap = self._snapshot()
         rows, model = snap.rows, ["model"]
-        listed = [(r.slug, r.listed) for r in rows if r.listed is not None]
         yield gauge(
             "canary_routability_status",
             "1 on the model's current routability status (cached pass result)",
@@ -279,23 +278,26 @@ class RoutabilityCollector(Collector):
             list(snap.probes_total.items()),
             ["result"],
         )
-        yield gauge(
-            "canary_routability_listed_endpoints",
-            "Endpoints the gateway lists for the model (information only, not a probe result)",
-            [(slug, e.endpoints) for slug, e in listed],
+        yield from gauges(
+            [(r.slug, r.listed) for r in rows if r.listed is not None],
             model,
-        )
-        yield gauge(
-            "canary_routability_listed_healthy_endpoints",
-            "Listed endpoints with listed status 0 (information only, not a probe result)",
-            [(slug, e.healthy_endpoints) for slug, e in listed],
-            model,
-        )
-        yield gauge(
-            "canary_routability_listed_uptime_ratio",
-            "Best listed 30-minute endpoint uptime of the model, 0..1 (information only)",
-            [(slug, e.best_uptime_30m / 100.0) for slug, e in listed if e.best_uptime_30m is not None],
-            model,
+            [
+                (
+                    "canary_routability_listed_endpoints",
+                    "Endpoints the gateway lists for the model (information only, not a probe result)",
+                    lambda e: e.endpoints,
+                ),
+                (
+                    "canary_routability_listed_healthy_endpoints",
+                    "Listed endpoints with listed status 0 (information only, not a probe result)",
+                    lambda e: e.healthy_endpoints,
+                ),
+                (
+                    "canary_routability_listed_uptime_ratio",
+                    "Best listed 30-minute endpoint uptime of the model, 0..1 (information only)",
+                    lambda e: None if e.best_uptime_30m is None else e.best_uptime_30m / 100.0,
+                ),
+            ],
         )
         yield gauge(
             "canary_routability_last_pass_timestamp_seconds",
