@@ -23,6 +23,8 @@ COLLECTORS = [
 FAMILY = re.compile(
     r"\b(Gauge|Counter|Histogram|Info|Summary|_route|gauge|counter)(?:MetricFamily|s)?\(\s*\"([a-z_:]+)\""
 )
+# ``exporter.metrickit.gauges`` rows: a bare tuple ``("name", "help", value)``, not a call
+GAUGES_ROW = re.compile(r"(?<![\w])\(\s*\"(canary_[a-z_:]+)\",\s*\"")
 
 
 def exported_families() -> set[str]:
@@ -32,6 +34,7 @@ def exported_families() -> set[str]:
             names.add(
                 f"{name}_total" if kind.lower() == "counter" else f"{name}_info" if kind == "Info" else name
             )
+        names.update(GAUGES_ROW.findall(path.read_text()))
     return names
 
 

@@ -12,7 +12,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
-from datetime import UTC, datetime
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Info
@@ -34,6 +33,7 @@ from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, GatewayClient
 from exporter.gateway.types import Endpoint
+from exporter.receiver.rfc3339 import format_optional
 from exporter.sharding import export_shard
 
 log = logging.getLogger("exporter.engine")
@@ -86,19 +86,13 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
     return plans
 
 
-def rfc3339(unix: float | None) -> str | None:
-    if unix is None:
-        return None
-    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
 STATE_EXCERPT_CHARS = 200
 
 
 def failure_json(record: EvidenceRecord) -> dict[str, Any]:
     """A compact view of a failing attempt for ``/v1/state`` (the full record is in ``/v1/evidence``)."""
     return {
-        "at": rfc3339(record.at),
+        "at": format_optional(record.at, "seconds"),
         "round": record.round,
         "attempt": record.attempt,
         "reason": record.reason,
@@ -145,7 +139,7 @@ def state_json(snap: Snapshot) -> dict[str, Any]:
         }
     return {
         "round": snap.rounds_total,
-        "completed_at": rfc3339(snap.completed_at),
+        "completed_at": format_optional(snap.completed_at, "seconds"),
         "duration_seconds": round(report.duration_seconds, 3) if report else None,
         "models": models,
     }

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -29,6 +28,7 @@ from exporter.evidence.store import (
     InvalidQuery,
 )
 from exporter.outcomes import Outcome
+from exporter.receiver.rfc3339 import parse_rfc3339
 from exporter.web.models import Body
 
 PARAMETERS = ("model", "provider", "contract", "outcome", "since", "until", "limit", "cursor")
@@ -47,14 +47,9 @@ def parse_time(parameter: str, value: str) -> float:
             return number
         raise InvalidQuery(parameter, f"expected a time after 1970 (got {value!r})")
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise InvalidQuery(
-            parameter, f"expected RFC 3339 such as 2026-12-01T10:00:00Z or unix seconds (got {value!r})"
-        ) from None
-    if moment.tzinfo is None:
-        raise InvalidQuery(parameter, f"the time needs an offset such as Z or +02:00 (got {value!r})")
-    return moment.timestamp()
+        return parse_rfc3339(value)
+    except ValueError as exc:
+        raise InvalidQuery(parameter, f"{exc}, or unix seconds (got {value!r})") from None
 
 
 def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> dict[str, Any]:

@@ -45,7 +45,6 @@ import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote
@@ -75,6 +74,7 @@ from exporter.gateway.types import (
     ProviderAttempt,
 )
 from exporter.outcomes import Outcome, Reason, Usage
+from exporter.receiver.rfc3339 import parse_rfc3339
 
 __all__ = [
     "GatewayClient",
@@ -756,10 +756,9 @@ def parse_generation(payload: object) -> Generation | GatewayError:
 def _instant(text: str) -> float | None:
     """Unix seconds from an ISO 8601 / RFC 3339 time as the gateway writes it (``...Z`` or an offset)."""
     try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        return parse_rfc3339(text, assume_utc=True)
     except ValueError:
         return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def parse_endpoint(item: object) -> Endpoint | None:

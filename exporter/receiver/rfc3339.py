@@ -1,4 +1,4 @@
-"""RFC 3339 timestamps as Unix seconds: the one parser, formatter and model field type of the receiver.
+"""RFC 3339 timestamps as Unix seconds: the project's one parser, formatter and model field type.
 
 Alertmanager and Grafana write Go timestamps (``2026-11-29T15:41:37.58Z``, up to nine fractional digits,
 ``Z`` or a numeric offset); Python's ``datetime.fromisoformat`` reads them. On top of it: ASCII digits
@@ -10,7 +10,7 @@ required, and only instants from 1970 to 9999 (UTC) are accepted, so every parse
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import PlainValidator, WithJsonSchema
 from pydantic_core import PydanticCustomError
@@ -23,8 +23,11 @@ MAX_SECONDS = 253_402_300_800.0  # 10000-01-01T00:00:00Z
 _EXPECTED = "expected an RFC 3339 timestamp such as 2026-11-29T15:41:37Z"
 
 
-def parse_rfc3339(text: str) -> float:
+def parse_rfc3339(text: str, *, assume_utc: bool = False) -> float:
     """Unix seconds from an RFC 3339 timestamp; raises ValueError with what was expected.
+
+    ``assume_utc`` reads a time without an offset (or a bare date) as UTC, for sources that write them so
+    (the gateway's listings); otherwise the offset is required.
 
     >>> parse_rfc3339("1970-01-01T00:01:00.5Z"), parse_rfc3339("1970-01-01t01:01:00.123456789+01:00")
     (60.5, 60.123456)
@@ -39,7 +42,9 @@ def parse_rfc3339(text: str) -> float:
         stamp = datetime.fromisoformat(text.upper())
     except ValueError:
         raise ValueError(_EXPECTED) from None
-    if stamp.tzinfo is None:
+    if stamp.tzinfo is None and assume_utc:
+        stamp = stamp.replace(tzinfo=UTC)
+    elif stamp.tzinfo is None:
         raise ValueError(f"{_EXPECTED} (the offset, Z or +01:00, is required)")
     try:
         seconds = stamp.timestamp()
@@ -59,19 +64,20 @@ def in_range(seconds: float) -> bool:
     return MIN_SECONDS <= seconds < MAX_SECONDS
 
 
-def format_rfc3339(seconds: float) -> str:
-    """UTC RFC 3339 with millisecond precision.
+def format_rfc3339(seconds: float, precision: Literal["seconds", "milliseconds"] = "milliseconds") -> str:
+    """UTC RFC 3339 with millisecond (or whole-second) precision, truncated.
 
-    >>> format_rfc3339(60.5)
-    '1970-01-01T00:01:00.500Z'
+    >>> format_rfc3339(60.5), format_rfc3339(60.5, "seconds")
+    ('1970-01-01T00:01:00.500Z', '1970-01-01T00:01:00Z')
     """
-    stamp = datetime.fromtimestamp(seconds, tz=UTC)
-    return stamp.strftime("%Y-%m-%dT%H:%M:%S.") + f"{stamp.microsecond // 1000:03d}Z"
+    return datetime.fromtimestamp(seconds, tz=UTC).isoformat(timespec=precision).replace("+00:00", "Z")
 
 
-def format_optional(seconds: float | None) -> str | None:
+def format_optional(
+    seconds: float | None, precision: Literal["seconds", "milliseconds"] = "milliseconds"
+) -> str | None:
     """``format_rfc3339`` that passes ``None`` through (for "no expiry")."""
-    return None if seconds is None else format_rfc3339(seconds)
+    return None if seconds is None else format_rfc3339(seconds, precision)
 
 
 def _validate(value: Any) -> float:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from exporter.gateway.client import parse_endpoints_response
 from exporter.gateway.types import GatewayError
+from exporter.receiver.rfc3339 import parse_rfc3339
 from exporter.routability.model import ListedSignal
 
 
@@ -127,10 +127,7 @@ def _expired(value: Any, now: float) -> bool:
         return float(value) <= now
     if isinstance(value, str):
         try:
-            when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            return parse_rfc3339(value, assume_utc=True) <= now
         except ValueError:
             return False  # unreadable: keep the model rather than silently dropping it
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        return when.timestamp() <= now
     return False

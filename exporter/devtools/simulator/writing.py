@@ -16,7 +16,6 @@ import asyncio
 import json
 import random
 import re
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -29,6 +28,7 @@ from exporter.devtools.simulator.fleet import Model, Provider
 from exporter.devtools.simulator.profiles import Plan
 from exporter.devtools.simulator.replies import Reply, Understood
 from exporter.devtools.simulator.state import RequestRecord
+from exporter.receiver.rfc3339 import format_rfc3339
 
 _PIECE = re.compile(r"\s*\S+")
 _PIECE_CHARS = 20
@@ -189,7 +189,7 @@ def generation_record(call: Call, now: float, streamed: bool, usage: Mapping[str
         "total_cost": usage["cost"],
         "cache_discount": None,
         "upstream_inference_cost": usage["cost"],
-        "created_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(call.arrived)) + "Z",
+        "created_at": format_rfc3339(call.arrived, "seconds"),
         "model": call.model.id,
         "app_id": None,
         "streamed": streamed,
