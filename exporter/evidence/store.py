@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import json
 import logging
 import math
@@ -55,6 +54,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
 
 log = logging.getLogger("exporter.evidence")
 
@@ -321,33 +322,27 @@ class EvidenceStore:
 
     def _open_checked(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        writer = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+        writer: sqlite3.Connection | None = None
         try:
             try:
-                check = writer.execute("PRAGMA quick_check").fetchone()[0]
+                writer = connect(self.path, synchronous="NORMAL", incremental_vacuum=True)
+                problem = integrity_problem(writer, quick=True)
             except sqlite3.DatabaseError as exc:
                 if _error_kind(exc) == "damaged":
                     raise _Damaged(str(exc)) from exc
                 raise
-            if check != "ok":
-                raise _Damaged(str(check)[:200])
-            version = int(writer.execute("PRAGMA user_version").fetchone()[0])
+            if problem is not None:
+                raise _Damaged(problem[:200])
+            version, _ = stored_schema(writer)
             if version > SCHEMA_VERSION:
                 raise _NewerSchema(f"schema version {version} is newer than this program's {SCHEMA_VERSION}")
             if version == 0:
-                writer.execute("PRAGMA auto_vacuum=INCREMENTAL")  # only takes effect before the first table
-            writer.execute("PRAGMA journal_mode=WAL")
-            writer.execute("PRAGMA synchronous=NORMAL")
-            if version == 0:
-                writer.execute("BEGIN IMMEDIATE")
-                for statement in _SCHEMA:
-                    writer.execute(statement)
-                writer.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                writer.execute("COMMIT")
+                create_schema(writer, _SCHEMA, SCHEMA_VERSION)
             reader = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
             reader.execute("PRAGMA query_only=1")
         except BaseException:
-            writer.close()
+            if writer is not None:
+                writer.close()
             raise
         return writer, reader
 
@@ -387,17 +382,15 @@ class EvidenceStore:
                 )
                 return
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.executemany(_INSERT, rows)
-                conn.execute("DELETE FROM evidence WHERE at < ?", (self._clock() - self.retention_seconds,))
-                pruned = self._enforce_size(conn)
-                conn.execute("COMMIT")
+                with transaction(conn):
+                    conn.executemany(_INSERT, rows)
+                    conn.execute(
+                        "DELETE FROM evidence WHERE at < ?", (self._clock() - self.retention_seconds,)
+                    )
+                    pruned = self._enforce_size(conn)
                 if pruned:
-                    conn.execute("PRAGMA incremental_vacuum")
+                    conn.executescript("PRAGMA incremental_vacuum")  # to the end (execute frees one page)
             except (sqlite3.Error, OSError) as exc:
-                if conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
                 self._errors.count(_error_kind(exc), "path=%s error=%r", self.path, exc, dropped=len(rows))
                 return
             self.records_written += len(rows)
@@ -451,21 +444,12 @@ class EvidenceStore:
         """
         if not 1 <= limit <= QUERY_MAX_LIMIT:
             raise InvalidQuery("limit", f"expected 1 to {QUERY_MAX_LIMIT} (got {limit})")
-        where: list[str] = []
-        args: list[object] = []
-        for column, value in (("model", model), ("provider", provider), ("contract", contract)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                args.append(value)
-        if outcome is not None:
-            where.append("outcome = ?")
-            args.append(outcome)
-        if since is not None:
-            where.append("at >= ?")
-            args.append(since)
-        if until is not None:
-            where.append("at < ?")
-            args.append(until)
+        filters = (
+            ("model = ?", model), ("provider = ?", provider), ("contract = ?", contract),
+            ("outcome = ?", outcome), ("at >= ?", since), ("at < ?", until),
+        )  # fmt: skip
+        where = [condition for condition, value in filters if value is not None]
+        args: list[object] = [value for _, value in filters if value is not None]
         if cursor is not None:
             at, row_id = _decode_cursor(cursor)
             where.append("(at < ? OR (at = ? AND id < ?))")
@@ -497,28 +481,13 @@ class _NewerSchema(Exception):
 
 
 def _row(r: EvidenceRecord) -> tuple[object, ...]:
-    return (
-        float(r.at),
-        int(r.round),
-        r.model,
-        r.provider,
-        r.contract,
-        int(r.attempt),
-        r.locale,
-        r.outcome,
-        r.reason,
-        r.detail[:DETAIL_MAX_CHARS],
-        bounded_evidence(r.evidence),
-        bounded_excerpt(r.excerpt),
-        r.finish_reason,
-        r.ttft_seconds,
-        int(r.prompt_tokens),
-        int(r.completion_tokens),
-        float(r.cost_usd),
-        r.generation_id,
-        r.served_by,
-        r.source,
-    )
+    """The record as its table row (column affinities make the numbers REAL or INTEGER), bounded."""
+    bounded = {
+        "detail": r.detail[:DETAIL_MAX_CHARS],
+        "evidence": bounded_evidence(r.evidence),
+        "excerpt": bounded_excerpt(r.excerpt),
+    }
+    return tuple(bounded[c] if c in bounded else getattr(r, c) for c in _COLUMNS)
 
 
 def _record(row: Sequence[Any]) -> EvidenceRecord:

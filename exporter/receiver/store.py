@@ -41,12 +41,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from exporter.lifecycle import Closing
 from exporter.receiver import legacy
 from exporter.receiver.codec import decision_from_json, decision_to_json, state_from_json, state_to_json
 from exporter.receiver.errors import StoreError, StoreLocked, StoreWriteError
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Decision, State, apply_decisions
-from exporter.sqlitekit import connect, integrity_problem
+from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
 
 __all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError"]
 
@@ -58,16 +59,20 @@ _LEFTOVERS = ("-wal", "-shm", "-journal")
 #: Logs up to this many rows are proven whole at start-up; longer ones after the checkpoint (see _load).
 SYNC_VERIFY_ROWS = 20_000
 
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE decisions (seq INTEGER PRIMARY KEY, at REAL NOT NULL, entry TEXT NOT NULL, chain BLOB NOT NULL);
-CREATE INDEX decisions_at ON decisions (at);
-CREATE TABLE head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL);
-CREATE TABLE checkpoint (
-    id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL,
-    state TEXT NOT NULL, digest BLOB NOT NULL
-);
-"""
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE decisions ("
+    "seq INTEGER PRIMARY KEY, at REAL NOT NULL, entry TEXT NOT NULL, chain BLOB NOT NULL)",
+    "CREATE INDEX decisions_at ON decisions (at)",
+    "CREATE TABLE head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL)",
+    """CREATE TABLE checkpoint (
+        id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL,
+        state TEXT NOT NULL, digest BLOB NOT NULL
+    )""",
+)
+_TABLES = frozenset({"meta", "decisions", "head", "checkpoint"})
+_INSERT_DECISIONS = "INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)"
+_SET_CHECKPOINT = "INSERT OR REPLACE INTO checkpoint (id, seq, chain, state, digest) VALUES (1, ?, ?, ?, ?)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +91,7 @@ def chain_next(previous: bytes, entry: str) -> bytes:
     return hashlib.sha256(previous + entry.encode("utf-8")).digest()
 
 
-class Store:
+class Store(Closing):
     """One writer's handle on a store directory. Use ``Store.open``; call ``close`` (or use ``with``)."""
 
     def __init__(
@@ -197,7 +202,7 @@ class Store:
             for name in legacy.FILES:
                 with contextlib.suppress(FileNotFoundError):
                     os.replace(self.directory / name, self.directory / (name + ".migrated"))
-            self._fsync_dir()
+            _fsync(self.directory)
             return [
                 *journal.warnings,
                 f"migrated the format-1 journal in {self.directory} ({len(journal.decisions)} decisions, "
@@ -231,30 +236,19 @@ class Store:
         tmp.unlink(missing_ok=True)
         db = sqlite3.connect(str(tmp), isolation_level=None)
         try:
-            db.executescript(_SCHEMA)
-            db.execute("BEGIN")
-            chain = GENESIS
-            rows = []
-            for d in decisions:
-                entry = encode_entry(d)
-                chain = chain_next(chain, entry)
-                rows.append((d.seq, d.at, entry, chain))
-            db.executemany("INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)", rows)
-            db.execute("INSERT INTO head (id, seq, chain) VALUES (1, ?, ?)", (state.seq, chain))
-            db.execute(*self._checkpoint_sql(state, chain, insert=True))
+            create_schema(db, _SCHEMA, FORMAT)
+            rows, chain = _chained(GENESIS, decisions)
             meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": origin}
-            db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
-            db.execute(f"PRAGMA user_version = {FORMAT}")
-            db.execute("COMMIT")
+            with transaction(db):
+                db.executemany(_INSERT_DECISIONS, rows)
+                db.execute("INSERT INTO head (id, seq, chain) VALUES (1, ?, ?)", (state.seq, chain))
+                db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, chain))
+                db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         finally:
             db.close()
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _fsync(tmp)
         os.replace(tmp, self.path)
-        self._fsync_dir()
+        _fsync(self.directory)
 
     def _load(self, warnings: list[str]) -> Loaded:
         db = self._db = connect(self.path)
@@ -265,9 +259,8 @@ class Store:
         checked = None if small else ("meta", "head", "checkpoint")
         if (problem := integrity_problem(db, tables=checked)) is not None:
             raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version != FORMAT or not {"meta", "decisions", "head", "checkpoint"} <= tables:
+        version, tables = stored_schema(db)
+        if version != FORMAT or not tables >= _TABLES:
             raise StoreError(
                 f"{self.path}: store format {version} with tables {sorted(tables)} is not a receiver store "
                 f"of format {FORMAT} (written by another version of the receiver, or another program)"
@@ -278,8 +271,6 @@ class Store:
             missing = "head" if head is None else "checkpoint"
             raise StoreError(f"{self.path}: the {missing} row is missing: the store was edited; restore it")
         cp_seq, cp_chain, cp_text, cp_digest = checkpoint
-        if small and db.execute("SELECT count(*) FROM decisions").fetchone()[0] != last:
-            self._raise_gap(db)
         # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the rows after the
         # checkpoint are (start-up stays flat), and ``verify_history`` proves the rest in the background.
         start = 0 if small else min(cp_seq, last)
@@ -320,20 +311,8 @@ class Store:
         state = self._replay(state, tail)
         self._since_checkpoint = len(tail)
         if warnings:
-            self._write(lambda: db.execute(*self._checkpoint_sql(state, self._head_chain)))
+            self._write(lambda: db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, self._head_chain)))
         return Loaded(state, tuple(warnings))
-
-    def _raise_gap(self, db: sqlite3.Connection) -> None:
-        after = db.execute(
-            "SELECT d.seq FROM decisions d WHERE NOT EXISTS "
-            "(SELECT 1 FROM decisions p WHERE p.seq = d.seq - 1) AND d.seq > 1 ORDER BY d.seq LIMIT 1"
-        ).fetchone()
-        first = db.execute("SELECT min(seq) FROM decisions").fetchone()[0]
-        following = first if first != 1 else after[0]
-        raise StoreError(
-            f"{self.path}: decisions: decision {following - 1 if first == 1 else 1} is missing (the next one "
-            f"is {following}): the log has a gap; restore the file"
-        )
 
     def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:
         if seq == 0:
@@ -422,14 +401,9 @@ class Store:
                 ) from None
         return state
 
-    def _checkpoint_sql(
-        self, state: State, chain: bytes, *, insert: bool = False
-    ) -> tuple[str, tuple[Any, ...]]:
+    def _checkpoint_row(self, state: State, chain: bytes) -> tuple[int, bytes, str, bytes]:
         text = json.dumps(state_to_json(state, self._clock()), ensure_ascii=False, separators=(",", ":"))
-        values = (state.seq, chain, text, hashlib.sha256(text.encode()).digest())
-        if insert:
-            return "INSERT INTO checkpoint (id, seq, chain, state, digest) VALUES (1, ?, ?, ?, ?)", values
-        return "UPDATE checkpoint SET seq = ?, chain = ?, state = ?, digest = ? WHERE id = 1", values
+        return state.seq, chain, text, hashlib.sha256(text.encode()).digest()
 
     # -- writing ---------------------------------------------------------------------------------------
     def commit(self, decisions: Sequence[Decision], state: State) -> None:
@@ -442,18 +416,14 @@ class Store:
             return
         db = self._db
         assert db is not None, "store is closed"
-        chain, rows = self._head_chain, []
-        for d in decisions:
-            entry = encode_entry(d)
-            chain = chain_next(chain, entry)
-            rows.append((d.seq, d.at, entry, chain))
+        rows, chain = _chained(self._head_chain, decisions)
         checkpoint = self._since_checkpoint + len(decisions) >= self._snapshot_every
 
         def write() -> None:
-            db.executemany("INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)", rows)
+            db.executemany(_INSERT_DECISIONS, rows)
             db.execute("UPDATE head SET seq = ?, chain = ? WHERE id = 1", (decisions[-1].seq, chain))
             if checkpoint:
-                db.execute(*self._checkpoint_sql(state, chain))
+                db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, chain))
 
         self._write(write)
         self._head_seq, self._head_chain = decisions[-1].seq, chain
@@ -463,30 +433,20 @@ class Store:
         """Rewrite the checkpoint with ``state`` (which must be the fold of the whole log)."""
         assert self._db is not None and state.seq == self._head_seq, "checkpoint of another state"
         db = self._db
-        self._write(lambda: db.execute(*self._checkpoint_sql(state, self._head_chain)))
+        self._write(lambda: db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, self._head_chain)))
         self._since_checkpoint = 0
 
     def _write(self, body: Callable[[], object]) -> None:
         db = self._db
         assert db is not None, "store is closed"
         try:
-            db.execute("BEGIN IMMEDIATE")
-            body()
-            if self._fault is not None:
-                self._fault()
-            db.execute("COMMIT")
+            with transaction(db):
+                body()
+                if self._fault is not None:
+                    self._fault()
         except (sqlite3.Error, OSError) as exc:
-            with contextlib.suppress(sqlite3.Error):
-                db.execute("ROLLBACK")
             what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise StoreWriteError(f"cannot write {self.path}: {what}") from None
-
-    def _fsync_dir(self) -> None:
-        fd = os.open(self.directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
     # -- reading the log (a separate read-only connection: never waits for the writer) -----------------
     def read_decisions(
@@ -524,11 +484,25 @@ class Store:
             os.close(self._lock_fd)
             self._lock_fd = None
 
-    def __enter__(self) -> Store:
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+def _chained(
+    chain: bytes, decisions: Sequence[Decision]
+) -> tuple[list[tuple[int, float, str, bytes]], bytes]:
+    """The log rows of ``decisions`` chained on from ``chain``, and the chain after the last one."""
+    rows = []
+    for d in decisions:
+        entry = encode_entry(d)
+        chain = chain_next(chain, entry)
+        rows.append((d.seq, d.at, entry, chain))
+    return rows, chain
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _ranges(seqs: Sequence[int]) -> str:

@@ -18,18 +18,23 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from exporter.lifecycle import Closing
 from exporter.routability.bodies import StoredRow, stored_row
 from exporter.routability.model import RoutabilityRow
-from exporter.sqlitekit import connect, integrity_problem
+from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema
 
 SCHEMA_VERSION = 1
+_SCHEMA = (
+    "CREATE TABLE rows (slug TEXT PRIMARY KEY, data TEXT NOT NULL)",
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+)
 
 
 class StoreError(Exception):
     """The store file cannot be used (corrupt, foreign, or from a newer version); the message says which."""
 
 
-class RoutabilityStore:
+class RoutabilityStore(Closing):
     """Open (creating if needed) the store at ``path``.
 
     Example::
@@ -53,12 +58,6 @@ class RoutabilityStore:
 
     def close(self) -> None:
         self._db.close()
-
-    def __enter__(self) -> RoutabilityStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- reads (memory) --------------------------------------------------------------------------------
     def rows(self) -> dict[str, RoutabilityRow]:
@@ -91,14 +90,9 @@ class RoutabilityStore:
 
     # -- internals -------------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version, tables = stored_schema(self._db)
         if version == 0 and not tables:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("CREATE TABLE rows (slug TEXT PRIMARY KEY, data TEXT NOT NULL)")
-            self._db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            self._db.execute("COMMIT")
+            create_schema(self._db, _SCHEMA, SCHEMA_VERSION)
             return
         if version != SCHEMA_VERSION or not {"rows", "meta"} <= tables:
             raise StoreError(

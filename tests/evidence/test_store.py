@@ -17,6 +17,7 @@ from exporter.evidence.api import Page, page_json
 from exporter.evidence.store import (
     EVIDENCE_JSON_MAX_BYTES,
     EXCERPT_MAX_BYTES,
+    MIN_MAX_BYTES,
     EvidencePage,
     EvidenceRecord,
     EvidenceStore,
@@ -131,6 +132,19 @@ def test_the_size_cap_prunes_the_oldest_rows_and_keeps_the_file_near_the_cap(tmp
     assert 50 < len(kept) < 2000  # pruned, but not emptied
     store.close()
     assert os.path.getsize(tmp_path / "e.sqlite3") <= cap * 1.2
+
+
+def test_a_lower_cap_shrinks_the_file_itself_not_only_its_used_pages(tmp_path: Path) -> None:
+    path = tmp_path / "e.sqlite3"
+    store = EvidenceStore.open(path, max_bytes=256 * 1024, clock=Clock(1e9))
+    for batch in range(20):
+        store.record([rec(at=1e9 - 1e6 + batch * 100 + i, excerpt="x" * 900) for i in range(50)])
+    store.close()
+    assert os.path.getsize(path) > 200 * 1024
+    store = EvidenceStore.open(path, max_bytes=MIN_MAX_BYTES, clock=Clock(1e9))
+    store.record([rec(at=1e9 - 10, excerpt="x" * 900)])
+    store.close()
+    assert os.path.getsize(path) <= MIN_MAX_BYTES * 1.5  # the freed pages went back to the file system
 
 
 def test_excerpt_detail_and_evidence_are_bounded_and_credentials_are_never_stored(tmp_path: Path) -> None:
