@@ -50,7 +50,9 @@ ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
-def _respond(reject: Rejected) -> JSONResponse:
+async def _respond(request: Request, reject: Exception) -> JSONResponse:
+    """Every refusal a handler raises (``Rejected``), as its 4xx/503 JSON error."""
+    assert isinstance(reject, Rejected)
     headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if reject.status == 401 else None
     return JSONResponse(reject.body(), status_code=reject.status, headers=headers)
 
@@ -82,9 +84,9 @@ class _Api:
     async def webhook(self, request: Request) -> Response:
         try:
             _authorize(request, self.webhook_token)
-        except Rejected as reject:
+        except Rejected:
             self.svc().count_webhook("unauthorized")
-            return _respond(reject)
+            raise
         try:
             data = await read_json(request, self.config.max_body_bytes)
             parsed = parse_notification(data)
@@ -93,13 +95,13 @@ class _Api:
                 raise Rejected(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
         except Rejected as reject:
             self.svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
-            return _respond(reject)
+            raise
         try:
             decisions = await anyio.to_thread.run_sync(self.svc().notify, parsed)
         except StoreWriteError as exc:
             log.error("webhook not acknowledged: %s", exc)
             self.svc().count_webhook("error")
-            return _respond(Rejected(503, "store_unavailable", str(exc)))
+            raise Rejected(503, "store_unavailable", str(exc)) from None
         self.svc().count_webhook("ok")
         return send(bodies.WebhookReply(decisions=[_brief(d) for d in decisions]))
 
@@ -107,9 +109,7 @@ class _Api:
     async def ignore(self, request: Request) -> Response:
         model = request.query_params.get("model", "")
         if not model.strip():
-            return _respond(
-                Rejected(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
-            )
+            raise Rejected(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
         view = self.svc().ignore(model)
         headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
         if etag_matches(request.headers.get("if-none-match"), view.etag):
@@ -123,50 +123,33 @@ class _Api:
         return send(self.svc().incidents())
 
     async def decisions(self, request: Request) -> Response:
-        try:
-            if self.read_token is not None:
-                _authorize(request, self.read_token)
-            since_seq, since_time, limit = _decision_query(request)
-        except Rejected as reject:
-            return _respond(reject)
+        if self.read_token is not None:
+            _authorize(request, self.read_token)
+        since_seq, since_time, limit = _decision_query(request)
         page = self.svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit)
         return send(page)
 
     # -- admin (admin token) --------------------------------------------------------------------------
     async def admin_lift(self, request: Request) -> Response:
-        try:
-            _authorize(request, self.admin_token)
-            lift = validated(
-                bodies.LiftBody, await read_json(request, ADMIN_MAX_BODY), "invalid request body"
-            )
-        except Rejected as reject:
-            return _respond(reject)
+        _authorize(request, self.admin_token)
+        lift = validated(bodies.LiftBody, await read_json(request, ADMIN_MAX_BODY), "invalid request body")
         result = await _admin(self.svc().lift, lift.model, lift.provider, lift.reason, lift.until)
-        return result if isinstance(result, Response) else send(bodies.Decisions(decisions=result))
+        return send(bodies.Decisions(decisions=result))
 
     async def admin_add_incident(self, request: Request) -> Response:
-        try:
-            _authorize(request, self.admin_token)
-            body = await read_json(request, ADMIN_MAX_BODY)
-            new = validated(bodies.IncidentBody, body, "invalid request body")
-        except Rejected as reject:
-            return _respond(reject)
+        _authorize(request, self.admin_token)
+        new = validated(bodies.IncidentBody, await read_json(request, ADMIN_MAX_BODY), "invalid request body")
         result = await _admin(
             self.svc().add_incident, new.model, new.provider, new.reason, new.until, new.force
         )
-        if isinstance(result, Response):
-            return result
         incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
         return send(bodies.IncidentAdded(id=str(incident_id), decisions=result), status_code=201)
 
     async def admin_remove_incident(self, request: Request) -> Response:
-        try:
-            _authorize(request, self.admin_token)
-        except Rejected as reject:
-            return _respond(reject)
+        _authorize(request, self.admin_token)
         reason = request.query_params.get("reason", "")
         result = await _admin(self.svc().remove_incident, request.path_params["incident_id"], reason)
-        return result if isinstance(result, Response) else send(bodies.Decisions(decisions=result))
+        return send(bodies.Decisions(decisions=result))
 
     # -- operations -----------------------------------------------------------------------------------
     async def healthz(self, request: Request) -> Response:
@@ -232,7 +215,8 @@ def build_app(
         Route("/metrics", api.metrics, methods=["GET"]),
         Route("/openapi.json", api.openapi, methods=["GET"]),
     ]
-    return Starlette(routes=routes, lifespan=api.lifespan, exception_handlers={HTTPException: api.http_error})
+    handlers = {HTTPException: api.http_error, Rejected: _respond}
+    return Starlette(routes=routes, lifespan=api.lifespan, exception_handlers=handlers)
 
 
 async def _sweep_forever(service: ReceiverService, interval: float) -> None:
@@ -246,16 +230,14 @@ async def _sweep_forever(service: ReceiverService, interval: float) -> None:
             log.exception("expiry sweep failed, will retry")
 
 
-async def _admin(
-    call: Callable[..., tuple[Decision, ...] | Refused], *args: Any
-) -> Response | list[dict[str, Any]]:
+async def _admin(call: Callable[..., tuple[Decision, ...] | Refused], *args: Any) -> list[dict[str, Any]]:
     try:
         result = await anyio.to_thread.run_sync(call, *args)
     except StoreWriteError as exc:
-        return _respond(Rejected(503, "store_unavailable", str(exc)))
+        raise Rejected(503, "store_unavailable", str(exc)) from None
     if isinstance(result, Refused):
         code = {404: "not_found", 409: "conflict"}.get(result.status, "bad_request")
-        return _respond(Rejected(result.status, code, result.message))
+        raise Rejected(result.status, code, result.message)
     return [decision_to_json(d) for d in result]
 
 
