@@ -20,7 +20,7 @@ from rich.table import Table
 
 from exporter.admin.client import AdminClient, AdminError
 from exporter.admin.tables import decisions_table, incidents_table, render, suspensions_table
-from exporter.commands import add_command
+from exporter.commands import add_command, add_group
 from exporter.configkit import Problems, load_yaml, parse_duration
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.rfc3339 import format_rfc3339
@@ -64,7 +64,7 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``admin`` command to the ``canary`` parser."""
-    p = add_command(subparsers, "admin", HELP, DESCRIPTION, EPILOG)
+    p, sub = add_group(subparsers, "admin", HELP, DESCRIPTION, EPILOG)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--receiver",
@@ -82,7 +82,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"file holding the admin token (default: ${TOKEN_ENV})",
     )
     common.add_argument("--json", action="store_true", help="print the receiver's JSON instead of a table")
-    sub = p.add_subparsers(dest="admin_command", required=True, metavar="ACTION")
 
     def action(parent: Any, name: str, help_text: str, example: str, func: Callable[..., Shown]) -> Any:
         leaf = add_command(
@@ -106,13 +105,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     lift.add_argument("provider", help="the routing tag, e.g. deepinfra/fp8")
     lift.add_argument("--reason", required=True, help="why (kept in the audit log)")
 
-    incident = add_command(
+    _, isub = add_group(
         sub,
         "incident",
         help="add, remove or list runtime incident exclusions",
         epilog="example:\n  canary admin incident list",
     )
-    isub = incident.add_subparsers(dest="incident_command", required=True, metavar="ACTION")
     add = action(
         isub,
         "add",
@@ -237,37 +235,31 @@ def _until(value: str | None, now: float) -> str | None:
 Shown = tuple[dict[str, Any], Table]  # the receiver's JSON (for --json) and its table
 
 
-def _with_table(document: dict[str, Any], table: Table) -> Shown:
-    return document, table
-
-
 def _lift(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.lift(args.model, args.provider, args.reason)
-    return _with_table(document, decisions_table(document.get("decisions", []), "lifted"))
+    return document, decisions_table(document.get("decisions", []), "lifted")
 
 
 def _incident_add(client: AdminClient, args: argparse.Namespace) -> Shown:
     until = _until(args.until, time.time())
     document = client.add_incident(args.model, args.provider, args.reason, until, force=args.force)
     title = f"incident {document.get('id', '?')} added"
-    return _with_table(document, decisions_table(document.get("decisions", []), title))
+    return document, decisions_table(document.get("decisions", []), title)
 
 
 def _incident_remove(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.remove_incident(args.id, args.reason)
-    return _with_table(
-        document, decisions_table(document.get("decisions", []), f"incident {args.id} removed")
-    )
+    return document, decisions_table(document.get("decisions", []), f"incident {args.id} removed")
 
 
 def _incident_list(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.incidents()
-    return _with_table(document, incidents_table(document))
+    return document, incidents_table(document)
 
 
 def _suspensions(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.suspensions()
-    return _with_table(document, suspensions_table(document))
+    return document, suspensions_table(document)
 
 
 def _decisions(client: AdminClient, args: argparse.Namespace) -> Shown:
@@ -284,4 +276,4 @@ def _decisions(client: AdminClient, args: argparse.Namespace) -> Shown:
     if since is not None:
         wanted = wanted[-args.limit :]
     document: dict[str, Any] = {"decisions": wanted}
-    return _with_table(document, decisions_table(wanted))
+    return document, decisions_table(wanted)

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from exporter.commands import add_command
+from exporter.commands import add_command, add_group
 from exporter.generators import grafana_alerts
 from exporter.generators.rulefile import RuleFileError
 from exporter.generators.rulerender import (
@@ -42,14 +42,14 @@ def _pair(value: str) -> tuple[str, str]:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``rules render`` to the ``canary`` command."""
-    parser = add_command(
+    _, commands = add_group(
         subparsers,
         "rules",
         "render the Prometheus rules for your job names, runbook and routing",
         "Render the shipped Prometheus rules (and their tests and Grafana copy).",
         EPILOG,
+        metavar="SUBCOMMAND",
     )
-    commands = parser.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
     render = add_command(
         commands,
         "render",
