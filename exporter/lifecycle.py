@@ -1,4 +1,5 @@
-"""The one context manager of the project's servers and pollers: ``start`` on entering, ``stop`` on leaving.
+"""The project's two context managers: ``Closing`` (stores, clients: ``close`` on leaving the block) and
+``StartStop`` (servers and pollers: ``start`` on entering, ``stop`` on leaving).
 
 Kept apart from ``serving`` so that a router importing only the ignore-list client does not import uvicorn.
 """
@@ -9,7 +10,22 @@ from types import TracebackType
 from typing import Self
 
 
-class StartStop:
+class Closing:
+    """Subclasses define ``close``; ``with thing:`` closes it on leaving the block."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class StartStop(Closing):
     """Subclasses define ``start`` and ``stop``; ``with thing:`` starts it, then ``close``s it."""
 
     def start(self) -> None:
@@ -25,8 +41,3 @@ class StartStop:
     def __enter__(self) -> Self:
         self.start()
         return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()

@@ -13,11 +13,12 @@ Example::
 
 from __future__ import annotations
 
-from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
 import httpx
+
+from exporter.lifecycle import Closing
 
 DECISION_PAGE = 1000  # the receiver's largest page
 MAX_DECISION_PAGES = 100  # bounds a --since walk at 100 000 decisions
@@ -27,7 +28,7 @@ class AdminError(Exception):
     """The receiver refused a call or could not be reached; the message says what to do."""
 
 
-class AdminClient:
+class AdminClient(Closing):
     def __init__(
         self,
         base_url: str,
@@ -43,12 +44,7 @@ class AdminClient:
             base_url=self.base_url, headers=headers, timeout=timeout, transport=transport
         )
 
-    def __enter__(self) -> AdminClient:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def close(self) -> None:
         self._http.close()
 
     # -- reads ---------------------------------------------------------------------------------------------

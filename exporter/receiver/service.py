@@ -19,11 +19,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType, TracebackType
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from exporter.lifecycle import Closing
 from exporter.receiver import bodies
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import (
@@ -64,7 +65,7 @@ class IgnoreView:
     layer_counts: tuple[tuple[str, int], ...] = ()  # (layer, entries) for the metrics
 
 
-class ReceiverService:
+class ReceiverService(Closing):
     """Owns the store and the current state. Create with ``open``; ``close`` releases the store lock."""
 
     def __init__(
@@ -121,12 +122,6 @@ class ReceiverService:
             log.error("store verification failed, refusing writes: %s", problem)
             self.damaged = problem
         return problem
-
-    def __enter__(self) -> ReceiverService:
-        return self
-
-    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
-        self.close()
 
     def close(self) -> None:
         with self._lock:
