@@ -71,8 +71,10 @@ class _Run:
     """Accumulates decisions, applying each at once so the next judgement sees its effect."""
 
     def __init__(self, state: State, now: float, policy: Policy) -> None:
+        """Every judgement starts by expiring what is due, so it sees the state of ``now``."""
         self.state, self.now, self.policy = state, now, policy
         self.decisions: list[Decision] = []
+        self.expire()
 
     def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
         discovered, model = fields.get("discovered"), fields.get("model")
@@ -148,15 +150,12 @@ class _Run:
 
 def decide_expiry(state: State, now: float, policy: Policy) -> Result:
     """Expire suspensions and incidents whose time is up (an ``expire`` decision each)."""
-    run = _Run(state, now, policy)
-    run.expire()
-    return run.result()
+    return _Run(state, now, policy).result()
 
 
 def decide_notification(state: State, notification: Notification, now: float, policy: Policy) -> Result:
     """Judge every alert of one webhook delivery, in order, each on its own status."""
     run = _Run(state, now, policy)
-    run.expire()
     # Hosts a batch reports count for every alert of that batch, whatever their order, so a redelivery
     # of the same batch meets the same facts.
     batch_hosts: dict[str, frozenset[str]] = {}
@@ -428,7 +427,6 @@ def decide_lift(
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
     provider = canonical_tag(provider)
     run = _Run(state, now, policy)
-    run.expire()
     current = run.state.suspensions.get((model, provider))
     if current is None:
         return Refused(404, f"no current suspension of {provider} for {model}")
@@ -467,7 +465,6 @@ def decide_incident_add(
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
     provider = canonical_tag(provider)
     run = _Run(state, now, policy)
-    run.expire()
     hosts = run.state.discovered.get(model)
     excluded = excluded_hosts(model, policy.builtin, run.state, now, count_observe=True)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
@@ -502,7 +499,6 @@ def decide_incident_remove(
 ) -> Result | Refused:
     """An administrator removes an incident exclusion."""
     run = _Run(state, now, policy)
-    run.expire()
     incident = run.state.incidents.get(incident_id)
     if incident is None:
         return Refused(404, f"no current incident with id {incident_id!r}")
