@@ -9,12 +9,13 @@ precisely instead of being half-read (a field with a default may be absent or nu
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 from collections.abc import Callable, Mapping
+from dataclasses import MISSING, fields
 from enum import StrEnum
+from operator import attrgetter
 from types import MappingProxyType, NoneType
-from typing import Any
+from typing import Any, TypeVar
 
 from exporter.receiver.ladder import Offense
 from exporter.receiver.rfc3339 import format_rfc3339, in_range
@@ -30,7 +31,7 @@ from exporter.receiver.state import (
 )
 
 SCHEMA_VERSION = 1
-Reader = Callable[[object, str], Any]  # (value, where) -> the checked value
+T = TypeVar("T")
 
 _ROUTE = ("model", "provider")
 _ALWAYS = frozenset({"seq", "at", "kind", "reason"})  # a decision's fields written even when empty
@@ -57,14 +58,16 @@ class UnsupportedVersion(ValueError):
 def decision_to_json(d: Decision) -> dict[str, Any]:
     """A decision-log entry: the required fields, the others when set, and ``time``, the human ``at``."""
     entry = {"seq": d.seq, "at": d.at, "time": format_rfc3339(d.at)}
-    for name, value in _record_to_json(d).items():
-        if name in _ALWAYS or (value is not None and (name in _EVEN_EMPTY or value not in ("", [], {}))):
-            entry.setdefault(name, value)
+    for name, value in zip(_FIELDS[Decision], _GETTERS[Decision](d), strict=True):
+        # "" and () and {} (any empty mapping) are unset; an empty ``discovered`` is set
+        unset = value is None or (name not in _EVEN_EMPTY and (value == "" or value == () or value == {}))
+        if (name in _ALWAYS or not unset) and name not in entry:
+            entry[name] = _PLAIN[name](value) if name in _PLAIN else value
     return entry
 
 
 def decision_from_json(raw: object) -> Decision:
-    decision: Decision = _RECORDS[Decision](raw, "entry")
+    decision: Decision = _READERS[Decision](raw, "entry")
     if decision.kind in SUSPENDING_KINDS or decision.kind is Kind.PROMOTE:
         missing = [k for k in ("model", "provider", "mode", "rung", "until") if getattr(decision, k) is None]
         if missing:
@@ -85,147 +88,150 @@ def state_to_json(state: State, now: float) -> dict[str, Any]:
         if value == "tags":
             out[name] = {m: sorted(tags) for m, tags in items}
             continue
-        out[name] = [{**_key_to_json(key_fields, key), **_value_to_json(value, v)} for key, v in items]
+        record = Offense if value == "offenses" else value
+        names, values = (_FIELDS[record], _GETTERS[record]) if isinstance(record, type) else ((), None)
+        rows = out[name] = []
+        for key, v in items:  # the key's fields first (a record may repeat them), then the record's
+            row = dict(zip(key_fields, key, strict=True)) if len(key_fields) > 1 else {key_fields[0]: key}
+            if value == "at":
+                row["at"] = v
+            elif value == "offenses":
+                row["offenses"] = [dict(zip(names, values(o), strict=True)) for o in v]  # type: ignore[misc]
+            else:
+                row.update(zip(names, values(v), strict=True))  # type: ignore[misc]
+            if "explanation" in row:
+                row["explanation"] = dict(row["explanation"])
+            rows.append(row)
     return out
 
 
 def state_from_json(raw: object) -> State:
-    o = _obj(raw, "snapshot")
+    o = _at("snapshot", _obj, raw)
     version = o.get("schema_version")
     if version != SCHEMA_VERSION:
         raise UnsupportedVersion(f"schema_version is {version!r}; this receiver reads {SCHEMA_VERSION}")
     collections: dict[str, Any] = {}
     for name, key_fields, value, may_lack in _COLLECTIONS:
         if value == "tags":
-            tags = _obj(o.get(name), name)
+            tags = _at(name, _obj, o.get(name))
             collections[name] = MappingProxyType(
-                {m: frozenset(_str_list(tags[m], f"{name}.{m}")) for m in tags}
+                {m: frozenset(_at(f"{name}.{m}", _str_list, tags[m])) for m in tags}
             )
             continue
-        entries = o.get(name, []) if may_lack else _list(o.get(name), name)
         read: dict[Any, Any] = {}
-        for i, entry in enumerate(entries):
-            x = _obj(entry, f"{name}[{i}]")
-            key = tuple(_str(x.get(k), f"{name}[{i}].{k}") for k in key_fields)
-            read[key if len(key) > 1 else key[0]] = _value_from_json(value, x, f"{name}[{i}]")
+        for i, entry in enumerate(o.get(name, []) if may_lack else _at(name, _list, o.get(name))):
+            where = f"{name}[{i}]"
+            x = _at(where, _obj, entry)
+            parts = tuple(x.get(k) for k in key_fields)
+            if not all(type(k) is str for k in parts):
+                bad = next(k for k, v in zip(key_fields, parts, strict=True) if not isinstance(v, str))
+                raise ValueError(f"{where}.{bad}: expected a string")
+            key = parts if len(parts) > 1 else parts[0]
+            if value == "at":
+                read[key] = _at(f"{where}.at", _time, x.get("at"))
+            elif value == "offenses":
+                offenses = _at(f"{where}.offenses", _list, x.get("offenses"))
+                read[key] = tuple(_READERS[Offense](e, f"{where}.offenses[]") for e in offenses)
+            else:
+                assert isinstance(value, type)
+                read[key] = _READERS[value](x, where)
         collections[name] = MappingProxyType(read)
-    return State(
-        seq=_int(o.get("seq"), "seq"), pruned_at=_time(o.get("pruned_at"), "pruned_at"), **collections
-    )
+    seq, pruned_at = _at("seq", _int, o.get("seq")), _at("pruned_at", _time, o.get("pruned_at"))
+    return State(seq=seq, pruned_at=pruned_at, **collections)
 
 
-def _key_to_json(key_fields: tuple[str, ...], key: str | tuple[str, ...]) -> dict[str, str]:
-    return dict(zip(key_fields, key if isinstance(key, tuple) else (key,), strict=True))
+# -- checking what is read: each check raises ValueError saying what was expected; _at says where ------
+def _at(where: str, check: Callable[[Any], T], value: object) -> T:
+    try:
+        return check(value)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
-def _value_to_json(value: type | str, v: Any) -> dict[str, Any]:
-    if value == "at":
-        return {"at": v}
-    if value == "offenses":
-        return {"offenses": [_record_to_json(o) for o in v]}
-    return _record_to_json(v)
-
-
-def _value_from_json(value: type | str, x: dict[str, Any], where: str) -> Any:
-    if value == "at":
-        return _time(x.get("at"), f"{where}.at")
-    if value == "offenses":
-        return tuple(
-            _RECORDS[Offense](o, f"{where}.offenses[]") for o in _list(x.get("offenses"), f"{where}.offenses")
-        )
-    assert isinstance(value, type)
-    return _RECORDS[value](x, where)
-
-
-def _record_to_json(record: Any) -> dict[str, Any]:
-    return {name: _plain(getattr(record, name)) for name in _FIELDS[type(record)]}
-
-
-def _plain(v: object) -> object:
-    if isinstance(v, Mapping):
-        return dict(v)
-    if isinstance(v, tuple):
-        return list(v)
-    return str(v) if isinstance(v, StrEnum) else v
-
-
-# -- checking what is read ------------------------------------------------------------------------------
-def _obj(v: object, where: str) -> dict[str, Any]:
+def _obj(v: object) -> dict[str, Any]:
     if not isinstance(v, dict):
-        raise ValueError(f"{where}: expected an object")
+        raise ValueError("expected an object")
     return v
 
 
-def _list(v: object, where: str) -> list[Any]:
+def _list(v: object) -> list[Any]:
     if not isinstance(v, list):
-        raise ValueError(f"{where}: expected a list")
+        raise ValueError("expected a list")
     return v
 
 
-def _str(v: object, where: str) -> str:
+def _str(v: object) -> str:
     if not isinstance(v, str):
-        raise ValueError(f"{where}: expected a string")
+        raise ValueError("expected a string")
     return v
 
 
-def _int(v: object, where: str) -> int:
+def _int(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"{where}: expected an integer")
+        raise ValueError("expected an integer")
     return v
 
 
-def _time(v: object, where: str) -> float:
+def _time(v: object) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float):
-        raise ValueError(f"{where}: expected a number")
+        raise ValueError("expected a number")
     if not in_range(v):
-        raise ValueError(f"{where}: {v!r} is not an instant in the years 1970 to 9999 (UTC)")
+        raise ValueError(f"{v!r} is not an instant in the years 1970 to 9999 (UTC)")
     return float(v)
 
 
-def _str_list(v: object, where: str) -> list[str]:
+def _str_list(v: object) -> list[str]:
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise ValueError(f"{where}: expected a list of strings")
+        raise ValueError("expected a list of strings")
     return v
 
 
-def _reader(hint: Any) -> Reader:
-    """How a field of type ``hint`` is checked (every float of a record is an instant)."""
+def _check(hint: Any, has_default: bool) -> Callable[[Any], Any]:
+    """How a field of type ``hint`` is checked (every float of a record is an instant); the reader never
+    passes None to the check of a field with a default."""
     args = typing.get_args(hint)
     if NoneType in args:
-        inner = _reader(next(a for a in args if a is not NoneType))
-        return lambda v, where: None if v is None else inner(v, where)
+        inner = _check(next(a for a in args if a is not NoneType), has_default)
+        return inner if has_default else lambda v: None if v is None else inner(v)
     if isinstance(hint, type) and issubclass(hint, StrEnum):
-        return lambda v, where: hint(_str(v, where))
+        return lambda v: hint(_str(v))
     if typing.get_origin(hint) is tuple:
-        return lambda v, where: tuple(_str_list(v, where))
+        return lambda v: tuple(_str_list(v))
     if typing.get_origin(hint) is Mapping:
-        return lambda v, where: MappingProxyType(_obj(v, where))
+        return lambda v: MappingProxyType(_obj(v))
     return {str: _str, int: _int, float: _time}[hint]
 
 
-def _record_reader(cls: type) -> Reader:
+def _reader(cls: type) -> Callable[[object, str], Any]:
+    """The checked record of ``cls`` from a JSON object at ``where``; a field with a default may be absent
+    or null."""
     hints = typing.get_type_hints(cls)
-    table = [
-        (
-            f.name,
-            _reader(hints[f.name]),
-            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING,
-        )
-        for f in dataclasses.fields(cls)
-    ]
+    defaults = {f.name: f.default is not MISSING or f.default_factory is not MISSING for f in fields(cls)}
+    table = [(name, _check(hints[name], has_default), has_default) for name, has_default in defaults.items()]
 
     def read(raw: object, where: str) -> Any:
-        o = _obj(raw, where)
+        o = _at(where, _obj, raw)
         values = {}
         for name, check, has_default in table:
             v = o.get(name)
             if v is not None or not has_default:
-                values[name] = check(v, f"{where}.{name}")
+                try:
+                    values[name] = check(v)
+                except ValueError as exc:
+                    raise ValueError(f"{where}.{name}: {exc}") from None
         return cls(**values)
 
     return read
 
 
 _KINDS = (Suspension, Hold, Offense, Incident, Episode, Decision)
-_FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _KINDS}
-_RECORDS: dict[type, Reader] = {cls: _record_reader(cls) for cls in _KINDS}
+_FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in _KINDS}
+_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {cls: attrgetter(*_FIELDS[cls]) for cls in _KINDS}
+_READERS: dict[type, Callable[[object, str], Any]] = {cls: _reader(cls) for cls in _KINDS}
+#: Fields whose values JSON needs in another form (mappings as objects, tuples as lists).
+_PLAIN: dict[str, Callable[[Any], Any]] = {
+    "explanation": dict,
+    "inputs": dict,
+    "discovered": list,
+    "closes": list,
+}
