@@ -155,9 +155,7 @@ class RoutabilityConfig(Listening):
 
     def job_settings(self) -> JobSettings:
         routes = {
-            slug: DirectRoute(
-                r.base_url, r.model or slug, r.api_key.value if r.api_key else None, r.reasoning_effort
-            )
+            slug: DirectRoute(r.base_url, r.model or slug, r.api_key, r.reasoning_effort)
             for slug, r in self.direct_routes.items()
         }
         return settings_of(self, JobSettings, direct_routes=routes)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote
 
+from exporter.configkit import Secret
 from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, catalogue_models, listed_signal
 from exporter.routability.classify import classify_network, classify_reply, missing_key
 from exporter.routability.model import (
@@ -48,7 +49,7 @@ class GatewayConnection:
     """The gateway (top-level ``gateway:`` section). ``kind`` is ``openrouter`` or ``openai-compatible``."""
 
     base_url: str
-    api_key: str | None = field(default=None, repr=False)
+    api_key: Secret | None = None  # revealed only by the transport, as the request's bearer token
     kind: str = "openrouter"
 
 
@@ -58,7 +59,7 @@ class DirectRoute:
 
     base_url: str
     model: str  # the model id the host expects
-    api_key: str | None = field(default=None, repr=False)
+    api_key: Secret | None = None
     reasoning_effort: str | None = None  # sent as reasoning_effort only when set
 
 
@@ -258,7 +259,7 @@ async def _probe_gateway(
     settings: JobSettings,
     pacer: Pacer,
 ) -> tuple[Verdict, HttpReply | None]:
-    if not gateway.api_key:
+    if gateway.api_key is None:
         return missing_key(), None
     reasoning: dict[str, Any] | None = None
     if model.reasoning and settings.reasoning_effort:

@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from exporter.configkit import Secret
 from exporter.outcomes import Reason
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.client import RoutabilityClient
@@ -32,7 +33,7 @@ MODELS = {
 
 class FakeGateway:
     async def request(
-        self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
+        self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply:
         await asyncio.sleep(0)
         if url.endswith("/models"):
@@ -53,7 +54,7 @@ def make_service(store: RoutabilityStore, token: str | None = TOKEN) -> Routabil
     settings = JobSettings(pace=0.0)
 
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
-        gateway = GatewayConnection(BASE, "sk")
+        gateway = GatewayConnection(BASE, Secret("env:K", "sk"))
         return await run_pass(
             store, FakeGateway(), gateway, settings, wall_clock=lambda: NOW, on_probe=on_probe
         )

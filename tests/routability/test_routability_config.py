@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.configkit import ConfigError, Problems, load_yaml, validate
+from exporter.configkit import ConfigError, Problems, Secret, load_yaml, validate
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import DirectRoute
@@ -85,7 +85,7 @@ def test_full_example() -> None:
     settings = config.job_settings()
     assert settings.direct_routes == {
         "acme/private-chat": DirectRoute(
-            "https://llm.acme.internal/v1", "private-chat-2025", "k-acme", "low"
+            "https://llm.acme.internal/v1", "private-chat-2025", Secret("env:ACME_KEY", "k-acme"), "low"
         ),
         "other/x": DirectRoute("http://127.0.0.1:8000/v1", "other/x", None, None),
     }
