@@ -532,10 +532,6 @@ class Keyed(Generic[M, T]):
         return core_schema.with_info_before_validator_function(check, handler(source))
 
 
-def keyed(shape: type[M], convert: Callable[[M, ReadContext], T]) -> Keyed[M, T]:
-    return Keyed(shape, convert)
-
-
 def is_text(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value.strip())
 
@@ -625,7 +621,7 @@ StrSet = Annotated[frozenset[str], _STR_LIST, What("a list of strings")]
 SecretValue = Annotated[
     Secret,
     PlainValidator(_inline),
-    keyed(SecretKeys, resolve_secret),
+    Keyed(SecretKeys, resolve_secret),
     What("a secret given as {env: NAME} or {file: PATH}"),
 ]
 
