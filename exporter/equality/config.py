@@ -19,19 +19,7 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, field_validator
 
-from exporter.configkit import (
-    Bool,
-    ConfigModel,
-    Duration,
-    Int,
-    Number,
-    Text,
-    What,
-    invalid,
-    key,
-    settings_of,
-    unique,
-)
+from exporter.configkit import Bool, ConfigModel, Duration, Int, Number, Text, What, invalid, key, settings_of
 from exporter.equality.monitor import DEFAULT_ALPHA, DEFAULT_SAMPLES_PER_ROUND, EqualityProbeSettings
 from exporter.equality.prompts import DEFAULT_PROMPTS, EqualityPrompt
 from exporter.equality.sampling import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, EqualitySettings
@@ -77,15 +65,7 @@ class EqualityConfig(ConfigModel):
         ge=8,
         le=256,
     )
-    prompts: (
-        Annotated[
-            tuple[PromptKeys, ...],
-            unique(
-                "id", message="prompt id {0} is listed twice (first as prompts[{first}]): an id is a stratum"
-            ),
-        ]
-        | None
-    ) = key(
+    prompts: tuple[PromptKeys, ...] | None = key(
         None,
         f"list of `{{id, locale, text}}` ({MIN_PROMPTS} to {MAX_PROMPTS}; short, synthetic, open-ended); "
         "each id is a stratum",
@@ -99,6 +79,8 @@ class EqualityConfig(ConfigModel):
             return None
         if not MIN_PROMPTS <= len(prompts) <= MAX_PROMPTS:
             raise invalid(f"expected {MIN_PROMPTS} to {MAX_PROMPTS} prompts, got {len(prompts)}")
+        if len({p.id for p in prompts}) != len(prompts):
+            raise invalid("each prompt id may appear only once (an id is a stratum of the test)")
         return prompts
 
     def settings(self) -> EqualityProbeSettings:

@@ -59,14 +59,6 @@ def test_every_problem_of_a_list_item_is_reported_with_its_line(tmp_path: Path) 
     ]
 
 
-def test_a_repeated_prompt_id_is_located_at_the_repeat(tmp_path: Path) -> None:
-    prompt = "{id: a, locale: en, text: t}"
-    text = f"equality:\n  prompts:\n    - {prompt}\n    - {{id: b, locale: en, text: t}}\n    - {prompt}\n"
-    assert problems(tmp_path, text) == [
-        "6: equality.prompts[2].id: prompt id a is listed twice (first as prompts[0]): an id is a stratum"
-    ]
-
-
 def test_a_repeated_slug_is_reported_along_with_the_problems_of_the_models(tmp_path: Path) -> None:
     path = tmp_path / "canary.yaml"
     host = "direct_hosts: [{name: h, base_url: 'http://127.0.0.1:1'}]"
