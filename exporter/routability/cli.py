@@ -127,11 +127,10 @@ def build_service(
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
         return await run_pass(store, transport, gateway, settings, pacer=pacer, on_probe=on_probe)
 
-    token = config.trigger_token.value if config.trigger_token else None
     return RoutabilityService(
         store,
         one_pass,
-        trigger_token=token,
+        trigger_token=config.trigger_token,
         schedule=config.schedule,
         recent_window=config.recent_unavailable,
     )
