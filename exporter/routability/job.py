@@ -165,10 +165,13 @@ async def run_pass(
             if settings.listed_signal:
                 row = await _refresh_listed(row, transport, gateway, pacer, wall_clock)
             model = catalogue[slug] if listed_now else CatalogueModel(slug, reasoning=False, active=False)
-            verdict, reply = await _probe_gateway(model, transport, gateway, settings, pacer)
+            effort = settings.reasoning_effort if model.reasoning else None
+            verdict, reply = await _probe(gateway, slug, effort, settings.max_tokens, transport, pacer)
         elif slug in settings.direct_routes:
             source = Source.DIRECT
-            verdict, reply = await _probe_direct(settings.direct_routes[slug], transport, settings, pacer)
+            route = settings.direct_routes[slug]
+            effort = route.reasoning_effort
+            verdict, reply = await _probe(route, route.model, effort, settings.max_tokens, transport, pacer)
         else:
             skipped += 1
             if row.status is Status.UNKNOWN and row.note != SKIPPED_NOTE:
@@ -252,42 +255,25 @@ def probe_body(model: str, max_tokens: int, reasoning: dict[str, Any] | None) ->
     return body
 
 
-async def _probe_gateway(
-    model: CatalogueModel,
+async def _probe(
+    to: GatewayConnection | DirectRoute,
+    model: str,
+    effort: str | None,
+    max_tokens: int,
     transport: JsonTransport,
-    gateway: GatewayConnection,
-    settings: JobSettings,
     pacer: Pacer,
 ) -> tuple[Verdict, HttpReply | None]:
-    if gateway.api_key is None:
+    """One paced minimal completion of ``model`` at ``to`` (the gateway or a direct route), classified.
+    ``effort`` is asked as OpenRouter's ``reasoning`` object there, else as ``reasoning_effort``."""
+    source = Source.GATEWAY if isinstance(to, GatewayConnection) else Source.DIRECT
+    if isinstance(to, GatewayConnection) and to.api_key is None:
         return missing_key(), None
     reasoning: dict[str, Any] | None = None
-    if model.reasoning and settings.reasoning_effort:
-        if gateway.kind == "openrouter":
-            reasoning = {"reasoning": {"effort": settings.reasoning_effort}}
-        else:
-            reasoning = {"reasoning_effort": settings.reasoning_effort}
-    body = probe_body(model.slug, settings.max_tokens, reasoning)
-    return await _complete(Source.GATEWAY, gateway, body, transport, pacer)
-
-
-async def _probe_direct(
-    route: DirectRoute, transport: JsonTransport, settings: JobSettings, pacer: Pacer
-) -> tuple[Verdict, HttpReply | None]:
-    reasoning = {"reasoning_effort": route.reasoning_effort} if route.reasoning_effort else None
-    body = probe_body(route.model, settings.max_tokens, reasoning)
-    return await _complete(Source.DIRECT, route, body, transport, pacer)
-
-
-async def _complete(
-    source: Source,
-    to: GatewayConnection | DirectRoute,
-    body: dict[str, Any],
-    transport: JsonTransport,
-    pacer: Pacer,
-) -> tuple[Verdict, HttpReply | None]:
-    """One paced completion at ``to`` (the gateway or a direct route), classified."""
+    if effort:
+        openrouter = isinstance(to, GatewayConnection) and to.kind == "openrouter"
+        reasoning = {"reasoning": {"effort": effort}} if openrouter else {"reasoning_effort": effort}
     await pacer.wait()
+    body = probe_body(model, max_tokens, reasoning)
     reply = await transport.request("POST", f"{to.base_url.rstrip('/')}/chat/completions", to.api_key, body)
     pacer.back_off(reply)
     return _verdict(reply, source), reply
