@@ -28,7 +28,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from exporter.configkit import Secret
 from exporter.metrickit import counter, gauge
 from exporter.routability.bodies import WAIT_VALUES, PassDone, PassStarted, Problem, Rows, pass_body, row_body
 from exporter.routability.job import ProbeCallback, last_pass
@@ -64,8 +63,7 @@ class RoutabilityService:
     Example::
 
         service = RoutabilityService(store, lambda cb: run_pass(store, transport, gw, settings, on_probe=cb),
-                                     trigger_token=Secret("env:T", "s3cret"), schedule=86400.0,
-                                     recent_window=6 * 3600.0)
+                                     trigger_token="s3cret", schedule=86400.0, recent_window=6 * 3600.0)
         summary = await service.run_once()
     """
 
@@ -74,7 +72,7 @@ class RoutabilityService:
         store: RoutabilityStore,
         run_pass: PassRunner,
         *,
-        trigger_token: Secret | None,
+        trigger_token: str | None,
         schedule: Schedule | float,
         recent_window: float,
         wall_clock: Callable[[], float] = time.time,
@@ -84,7 +82,7 @@ class RoutabilityService:
         self.schedule = schedule if isinstance(schedule, Schedule) else Schedule(None, float(schedule))
         self.recent_window = recent_window
         self._run_pass = run_pass
-        self._token = token_bytes(trigger_token.value) if trigger_token else None
+        self._token = token_bytes(trigger_token) if trigger_token else None
         self._clock = wall_clock
         self._sleep = sleep
         self._lock = asyncio.Lock()

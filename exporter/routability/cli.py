@@ -127,10 +127,11 @@ def build_service(
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
         return await run_pass(store, transport, gateway, settings, pacer=pacer, on_probe=on_probe)
 
+    token = config.trigger_token.value if config.trigger_token else None
     return RoutabilityService(
         store,
         one_pass,
-        trigger_token=config.trigger_token,
+        trigger_token=token,
         schedule=config.schedule,
         recent_window=config.recent_unavailable,
     )

@@ -62,7 +62,7 @@ def make_service(store: RoutabilityStore, token: str | None = TOKEN) -> Routabil
     return RoutabilityService(
         store,
         one_pass,
-        trigger_token=Secret("env:T", token) if token is not None else None,
+        trigger_token=token,
         schedule=86400.0,
         recent_window=6 * 3600.0,
         wall_clock=lambda: NOW + 60,
