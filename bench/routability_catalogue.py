@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import CATALOGUE_FLEET, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.routability.catalogue import CatalogueFilter, active_chat_models
@@ -31,6 +32,7 @@ from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
 
 DEFAULT_PACE = 2.0
+KEY = Secret("env:BENCH", "sk-bench")
 
 
 async def baseline(base_url: str) -> tuple[float, int]:
@@ -38,13 +40,13 @@ async def baseline(base_url: str) -> tuple[float, int]:
     transport = HttpxTransport(timeout=30.0)
     try:
         started = time.perf_counter()
-        reply = await transport.request("GET", f"{base_url}/models", "sk-bench")
+        reply = await transport.request("GET", f"{base_url}/models", KEY)
         models = active_chat_models(reply.body, time.time(), CatalogueFilter()) or []
         requests = 1
         for model in models:
-            await transport.request("GET", f"{base_url}/models/{model.slug}/endpoints", "sk-bench")
+            await transport.request("GET", f"{base_url}/models/{model.slug}/endpoints", KEY)
             body = probe_body(model.slug, 16, None)
-            await transport.request("POST", f"{base_url}/chat/completions", "sk-bench", body)
+            await transport.request("POST", f"{base_url}/chat/completions", KEY, body)
             requests += 2
         return time.perf_counter() - started, requests
     finally:
@@ -61,7 +63,7 @@ async def job(base_url: str, pace: float, workdir: Path) -> tuple[float, int, di
             summary = await run_pass(
                 store,
                 transport,
-                GatewayConnection(base_url, "sk-bench"),
+                GatewayConnection(base_url, KEY),
                 JobSettings(pace=pace),
                 pacer=Pacer(pace),
             )

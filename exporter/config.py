@@ -31,6 +31,7 @@ from exporter.configkit import (
     ConfigModel,
     Duration,
     Int,
+    Keyed,
     Problems,
     SecretValue,
     StrSet,
@@ -44,7 +45,6 @@ from exporter.configkit import (
     invalid_all,
     keep_keys,
     key,
-    keyed,
     load_file,
     matching,
     relative_path,
@@ -187,7 +187,7 @@ class RoundsConfig(ConfigModel):
     concurrency: Int = key(
         DEFAULT_CONCURRENCY, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
     )
-    shard: Annotated[Shard, keyed(ShardKeys, lambda keys, _: Shard(keys.index, keys.count))] = key(
+    shard: Annotated[Shard, Keyed(ShardKeys, lambda keys, _: Shard(keys.index, keys.count))] = key(
         default_factory=Shard,
         meaning="`{index: I, count: N}`: this exporter replica probes only the models whose slug hashes to "
         "shard `I` of `N`; every replica lists the same models; check them together with `canary "

@@ -44,6 +44,7 @@ from pydantic import (
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
+    ModelWrapValidatorHandler,
     PlainValidator,
     ValidationError,
     ValidationInfo,
@@ -392,15 +393,37 @@ class ConfigModel(BaseModel):
         """Itself: a frozen value needs no copy (pydantic deep-copies a model default per instance)."""
         return self
 
-    @model_validator(mode="before")
+    @model_validator(mode="wrap")
     @classmethod
-    def _null_is_absent(cls, data: object, info: ValidationInfo) -> object:
-        if not isinstance(data, dict):
-            return data
-        if isinstance(info.context, ReadContext) and (internal := cls.internal & set(data)):
-            known = ", ".join(sorted(_field_types(cls)))
-            raise invalid_all(((k,), f"unknown key (known keys here: {known})") for k in sorted(internal))
-        return {k: v for k, v in data.items() if v is not None}
+    def _read(cls, data: object, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo) -> Self:
+        """A ``null`` value is the default and a file may not set an internal field; a key missing from or
+        unknown to this section is worded here, where its keys are known (deeper problems already are)."""
+        if isinstance(data, dict):
+            if isinstance(info.context, ReadContext) and (internal := cls.internal & set(data)):
+                raise invalid_all(((k,), _unknown_key(cls)) for k in sorted(internal))
+            data = {k: v for k, v in data.items() if v is not None}
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            errors = [_worded(cls, error) for error in exc.errors(include_url=False)]
+            raise ValidationError.from_exception_data(exc.title, errors) from None
+
+
+def _unknown_key(model: type[BaseModel]) -> str:
+    return f"unknown key (known keys here: {', '.join(sorted(keys_of(model)))})"
+
+
+def _worded(model: type[BaseModel], error: ErrorDetails) -> InitErrorDetails:
+    """``error`` (of validating ``model``) to raise again; a key ``model`` lacks or does not know, worded."""
+    loc = tuple(error["loc"])
+    if len(loc) == 1 and error["type"] == "extra_forbidden":
+        return {"type": invalid(_unknown_key(model)), "loc": loc, "input": error["input"]}
+    if len(loc) == 1 and error["type"] == "missing":
+        info = keys_of(model).get(str(loc[0]))
+        what = what_of(info) if info is not None else ""
+        message = f"required key is missing ({what})" if what else "required key is missing"
+        return {"type": invalid(message), "loc": loc, "input": error["input"]}
+    return _again(error)
 
 
 def host_port(example: str, *, allow_any_port: bool = True, text: bool = False) -> BeforeValidator:
@@ -509,10 +532,6 @@ class Keyed(Generic[M, T]):
         return core_schema.with_info_before_validator_function(check, handler(source))
 
 
-def keyed(shape: type[M], convert: Callable[[M, ReadContext], T]) -> Keyed[M, T]:
-    return Keyed(shape, convert)
-
-
 def is_text(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value.strip())
 
@@ -602,7 +621,7 @@ StrSet = Annotated[frozenset[str], _STR_LIST, What("a list of strings")]
 SecretValue = Annotated[
     Secret,
     PlainValidator(_inline),
-    keyed(SecretKeys, resolve_secret),
+    Keyed(SecretKeys, resolve_secret),
     What("a secret given as {env: NAME} or {file: PATH}"),
 ]
 
@@ -635,7 +654,7 @@ def validate(
         try:
             value = model.model_validate(node, context=attempt, by_alias=True, by_name=False)
         except ValidationError as exc:
-            if not _report(model, data, at, exc, problems, notes=attempt is context):
+            if not _report(data, at, exc, problems, notes=attempt is context):
                 problems.items.extend(attempt.others)
                 return None
             continue  # only notes: read again (``others`` are found again)
@@ -645,7 +664,6 @@ def validate(
 
 
 def _report(
-    model: type[BaseModel],
     data: object,
     at: tuple[str, ...],
     exc: ValidationError,
@@ -662,41 +680,40 @@ def _report(
                 problems.note(line, _path(at + loc), str(error["ctx"]["message"]))
             continue
         only_notes = False
-        for where, message in _messages(model, _locate(data, at + loc)[1], loc, error):
+        for where, message in _messages(_locate(data, at + loc)[1], loc, error):
             line, _ = _locate(data, at + where)
             problems.add(line, _path(at + where), message)
     return only_notes
 
 
+_WORDING = {  # pydantic's error types, in this module's words (``got``: the file's value, if any)
+    "greater_than_equal": "must be at least {ge:g}{got}",
+    "greater_than": "must be more than {gt:g}{got}",
+    "less_than_equal": "must be at most {le:g}{got}",
+    "literal_error": "expected one of {choices}{got}",
+    "model_type": "expected a mapping, got {kind}",
+    "dict_type": "expected a mapping, got {kind}",
+    "model_attributes_type": "expected a mapping, got {kind}",
+    "tuple_type": "expected a list, got {kind}",
+    "list_type": "expected a list, got {kind}",
+}
+
+
 def _messages(
-    model: type[BaseModel], raw: object, loc: tuple[str | int, ...], error: ErrorDetails
+    raw: object, loc: tuple[str | int, ...], error: ErrorDetails
 ) -> list[tuple[tuple[str | int, ...], str]]:
-    """What ``error`` (at ``loc`` in ``model``, of the file's value ``raw``) says to people, and where."""
-    kind, ctx = error["type"], error.get("ctx", {})
-    got = f" (got {raw!r})" if raw is not _MISSING else ""
-    if kind == "config":
+    """What ``error`` (at ``loc``, of the file's value ``raw``) says to people, and where."""
+    ctx = error.get("ctx", {})
+    if error["type"] == "config":
         return [(loc + tuple(at), message) for at, message in ctx["problems"]]
-    if kind == "missing":
-        what = _what_at(model, loc)
-        return [(loc, f"required key is missing ({what})" if what else "required key is missing")]
-    if kind == "extra_forbidden":
-        known = _keys_at(model, loc[:-1])
-        hint = f" (known keys here: {', '.join(known)})" if known else ""
-        return [(loc, f"unknown key{hint}")]
-    if kind == "greater_than_equal":
-        return [(loc, f"must be at least {ctx['ge']:g}{got}")]
-    if kind == "greater_than":
-        return [(loc, f"must be more than {ctx['gt']:g}{got}")]
-    if kind == "less_than_equal":
-        return [(loc, f"must be at most {ctx['le']:g}{got}")]
-    if kind == "literal_error":
-        choices = re.findall(r"'([^']*)'", str(ctx["expected"]))
-        return [(loc, f"expected one of {', '.join(choices)}{got}")]
-    if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return [(loc, f"expected a mapping, got {_kind(raw)}")]
-    if kind in ("tuple_type", "list_type"):
-        return [(loc, f"expected a list, got {_kind(raw)}")]
-    return [(loc, f"{error['msg']}{got}")]
+    fills = {
+        **ctx,
+        "got": f" (got {raw!r})" if raw is not _MISSING else "",
+        "kind": _kind(raw),
+        "choices": ", ".join(re.findall(r"'([^']*)'", str(ctx.get("expected", "")))),
+        "msg": error["msg"],
+    }
+    return [(loc, _WORDING.get(error["type"], "{msg}{got}").format_map(fills))]
 
 
 def _locate(data: object, loc: tuple[str | int, ...]) -> tuple[int | None, object]:
@@ -720,12 +737,6 @@ def _path(loc: tuple[str | int, ...]) -> str:
     return path
 
 
-def _field_types(model: type[BaseModel]) -> dict[str, FieldInfo]:
-    """A model's keys as files spell them, with their fields."""
-    internal: frozenset[str] = getattr(model, "internal", frozenset())
-    return {_key(name, info): info for name, info in model.model_fields.items() if name not in internal}
-
-
 def _key(name: str, info: FieldInfo) -> str:
     alias = info.validation_alias
     return alias if isinstance(alias, str) else info.alias or name
@@ -744,26 +755,10 @@ def _bare(annotation: object) -> object:
             return annotation
 
 
-def _descend(annotation: object, part: str | int) -> object:
-    """The type of ``part`` inside a value of type ``annotation`` (None when not known)."""
-    annotation = _bare(annotation)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        info = _field_types(annotation).get(str(part))
-        if info is None:
-            return None
-        keyed_as = [m for m in info.metadata if isinstance(m, Keyed)]
-        return keyed_as[0].shape if keyed_as else info.annotation
-    args = get_args(annotation)
-    if get_origin(annotation) in (tuple, list) and isinstance(part, int) and args:
-        return args[0]
-    if get_origin(annotation) is dict and len(args) == 2:
-        return args[1]
-    return None
-
-
 def keys_of(model: type[BaseModel]) -> dict[str, FieldInfo]:
-    """A section's keys as files spell them, in order, with their fields."""
-    return _field_types(model)
+    """A section's keys as files spell them, in order, with their fields (``internal`` ones are not keys)."""
+    internal: frozenset[str] = getattr(model, "internal", frozenset())
+    return {_key(name, info): info for name, info in model.model_fields.items() if name not in internal}
 
 
 def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
@@ -782,24 +777,6 @@ def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
 def _model(annotation: object) -> type[BaseModel] | None:
     annotation = _bare(annotation)
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
-
-
-def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:
-    annotation: object = model
-    for part in loc:
-        annotation = _descend(annotation, part)
-    return _model(annotation)
-
-
-def _keys_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> list[str]:
-    found = _model_at(model, loc)
-    return sorted(_field_types(found)) if found is not None else []
-
-
-def _what_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> str:
-    parent = _model_at(model, loc[:-1]) if loc else None
-    info = _field_types(parent).get(str(loc[-1])) if parent is not None else None
-    return what_of(info) if info is not None else ""
 
 
 def what_of(info: FieldInfo) -> str:

@@ -77,8 +77,7 @@ def command(args: argparse.Namespace) -> int:
         return 0
     gateway = None
     if config.gateway is not None:
-        key = config.gateway.api_key
-        gateway = GatewayConnection(config.gateway.base_url, key.value if key else None, config.gateway.kind)
+        gateway = GatewayConnection(config.gateway.base_url, config.gateway.api_key, config.gateway.kind)
     if args.once:
         output = asyncio.run(run_once(routability, gateway))
         print(json.dumps(output, indent=2) if args.json else render(output))

@@ -37,6 +37,7 @@ from exporter.configkit import (
     ConfigModel,
     Duration,
     Int,
+    Keyed,
     Listening,
     SecretValue,
     StrList,
@@ -46,7 +47,6 @@ from exporter.configkit import (
     host_port,
     invalid,
     key,
-    keyed,
     matching,
     relative_path,
     settings_of,
@@ -128,7 +128,7 @@ class RoutabilityConfig(Listening):
     )
     trigger_token: SecretValue | None = key(None, "secret required by `POST /v1/routability/run`")
     models: StrList = key((), "extra slugs to track")
-    catalogue_filter: Annotated[CatalogueFilter, keyed(FilterKeys, _filter)] = key(
+    catalogue_filter: Annotated[CatalogueFilter, Keyed(FilterKeys, _filter)] = key(
         default_factory=CatalogueFilter,
         meaning="`{include, exclude}` glob patterns",
         shown='`{include: ["*"]}`',
@@ -155,9 +155,7 @@ class RoutabilityConfig(Listening):
 
     def job_settings(self) -> JobSettings:
         routes = {
-            slug: DirectRoute(
-                r.base_url, r.model or slug, r.api_key.value if r.api_key else None, r.reasoning_effort
-            )
+            slug: DirectRoute(r.base_url, r.model or slug, r.api_key, r.reasoning_effort)
             for slug, r in self.direct_routes.items()
         }
         return settings_of(self, JobSettings, direct_routes=routes)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote
 
+from exporter.configkit import Secret
 from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, catalogue_models, listed_signal
 from exporter.routability.classify import classify_network, classify_reply, missing_key
 from exporter.routability.model import (
@@ -48,7 +49,7 @@ class GatewayConnection:
     """The gateway (top-level ``gateway:`` section). ``kind`` is ``openrouter`` or ``openai-compatible``."""
 
     base_url: str
-    api_key: str | None = field(default=None, repr=False)
+    api_key: Secret | None = None  # revealed only by the transport, as the request's bearer token
     kind: str = "openrouter"
 
 
@@ -58,7 +59,7 @@ class DirectRoute:
 
     base_url: str
     model: str  # the model id the host expects
-    api_key: str | None = field(default=None, repr=False)
+    api_key: Secret | None = None
     reasoning_effort: str | None = None  # sent as reasoning_effort only when set
 
 
@@ -164,10 +165,13 @@ async def run_pass(
             if settings.listed_signal:
                 row = await _refresh_listed(row, transport, gateway, pacer, wall_clock)
             model = catalogue[slug] if listed_now else CatalogueModel(slug, reasoning=False, active=False)
-            verdict, reply = await _probe_gateway(model, transport, gateway, settings, pacer)
+            effort = settings.reasoning_effort if model.reasoning else None
+            verdict, reply = await _probe(gateway, slug, effort, settings.max_tokens, transport, pacer)
         elif slug in settings.direct_routes:
             source = Source.DIRECT
-            verdict, reply = await _probe_direct(settings.direct_routes[slug], transport, settings, pacer)
+            route = settings.direct_routes[slug]
+            effort = route.reasoning_effort
+            verdict, reply = await _probe(route, route.model, effort, settings.max_tokens, transport, pacer)
         else:
             skipped += 1
             if row.status is Status.UNKNOWN and row.note != SKIPPED_NOTE:
@@ -251,42 +255,25 @@ def probe_body(model: str, max_tokens: int, reasoning: dict[str, Any] | None) ->
     return body
 
 
-async def _probe_gateway(
-    model: CatalogueModel,
+async def _probe(
+    to: GatewayConnection | DirectRoute,
+    model: str,
+    effort: str | None,
+    max_tokens: int,
     transport: JsonTransport,
-    gateway: GatewayConnection,
-    settings: JobSettings,
     pacer: Pacer,
 ) -> tuple[Verdict, HttpReply | None]:
-    if not gateway.api_key:
+    """One paced minimal completion of ``model`` at ``to`` (the gateway or a direct route), classified.
+    ``effort`` is asked as OpenRouter's ``reasoning`` object there, else as ``reasoning_effort``."""
+    source = Source.GATEWAY if isinstance(to, GatewayConnection) else Source.DIRECT
+    if isinstance(to, GatewayConnection) and to.api_key is None:
         return missing_key(), None
     reasoning: dict[str, Any] | None = None
-    if model.reasoning and settings.reasoning_effort:
-        if gateway.kind == "openrouter":
-            reasoning = {"reasoning": {"effort": settings.reasoning_effort}}
-        else:
-            reasoning = {"reasoning_effort": settings.reasoning_effort}
-    body = probe_body(model.slug, settings.max_tokens, reasoning)
-    return await _complete(Source.GATEWAY, gateway, body, transport, pacer)
-
-
-async def _probe_direct(
-    route: DirectRoute, transport: JsonTransport, settings: JobSettings, pacer: Pacer
-) -> tuple[Verdict, HttpReply | None]:
-    reasoning = {"reasoning_effort": route.reasoning_effort} if route.reasoning_effort else None
-    body = probe_body(route.model, settings.max_tokens, reasoning)
-    return await _complete(Source.DIRECT, route, body, transport, pacer)
-
-
-async def _complete(
-    source: Source,
-    to: GatewayConnection | DirectRoute,
-    body: dict[str, Any],
-    transport: JsonTransport,
-    pacer: Pacer,
-) -> tuple[Verdict, HttpReply | None]:
-    """One paced completion at ``to`` (the gateway or a direct route), classified."""
+    if effort:
+        openrouter = isinstance(to, GatewayConnection) and to.kind == "openrouter"
+        reasoning = {"reasoning": {"effort": effort}} if openrouter else {"reasoning_effort": effort}
     await pacer.wait()
+    body = probe_body(model, max_tokens, reasoning)
     reply = await transport.request("POST", f"{to.base_url.rstrip('/')}/chat/completions", to.api_key, body)
     pacer.back_off(reply)
     return _verdict(reply, source), reply

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from exporter.configkit import Secret
 from exporter.gateway.client import DEFAULT_TIMEOUT_SECONDS, GatewayClient
 from exporter.gateway.types import GatewayError
 from exporter.outcomes import Reason
@@ -39,7 +40,7 @@ class JsonTransport(Protocol):
     """What the job needs from the network."""
 
     async def request(
-        self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
+        self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply: ...
 
 
@@ -76,9 +77,10 @@ class HttpxTransport:
         await self._client.aclose()
 
     async def request(
-        self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
+        self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply:
-        reply = await self._client.fetch(method, url, api_key, json_body=body, headers=self._headers)
+        key = api_key.value if api_key is not None else None  # the one place a route's key is revealed
+        reply = await self._client.fetch(method, url, key, json_body=body, headers=self._headers)
         if isinstance(reply, GatewayError):
             failure = "timeout" if reply.reason is Reason.TIMEOUT else "network"
             return HttpReply(None, None, failure, reply.detail)

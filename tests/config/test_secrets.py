@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
 import pickle
 from pathlib import Path
 
+import httpx
 import pytest
 from pydantic import BaseModel
 
 from exporter.config import load_config
 from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import parse_fleet
+from exporter.routability.transport import HttpxTransport
 
 VALUES = {
     "T_GATEWAY": "value-gateway-1",
@@ -74,6 +77,31 @@ def test_no_dump_of_the_canary_config_shows_a_secret(tmp_path: Path) -> None:
     assert "***" in rendered
     for value in VALUES.values():
         assert value not in rendered
+
+
+@pytest.mark.usefixtures("environ")
+def test_a_routability_pass_holds_its_keys_as_secrets_until_the_request(tmp_path: Path) -> None:
+    (tmp_path / "canary.yaml").write_text(CANARY)
+    config = load_config(tmp_path / "canary.yaml")
+    assert config.routability is not None
+    settings = config.routability.job_settings()
+    route = settings.direct_routes["a/c"]
+    assert isinstance(route.api_key, Secret) and route.api_key.value == VALUES["T_ROUTE"]
+    rendered = _dumps(settings) + _dumps(route)
+    assert "***" in rendered and VALUES["T_ROUTE"] not in rendered
+    sent: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request.headers["authorization"])
+        return httpx.Response(200, json={})
+
+    async def one_request() -> None:
+        transport = HttpxTransport(transport=httpx.MockTransport(answer))
+        await transport.request("GET", f"{route.base_url}/models", route.api_key)
+        await transport.aclose()
+
+    asyncio.run(one_request())
+    assert sent == [f"Bearer {VALUES['T_ROUTE']}"]  # revealed where it is used: the request's header
 
 
 @pytest.mark.usefixtures("environ")

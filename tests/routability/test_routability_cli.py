@@ -173,7 +173,9 @@ def test_service_mode_runs_a_first_pass_and_serves_the_api(tmp_path: Path, gatew
 
     async def scenario() -> tuple[dict[str, object], int, int, str]:
         stop = asyncio.Event()
-        task = asyncio.create_task(serve(config, GatewayConnection(gateway, "sk-stub"), stop))
+        task = asyncio.create_task(
+            serve(config, GatewayConnection(gateway, Secret("env:K", "sk-stub")), stop)
+        )
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:
                 for _ in range(200):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.configkit import ConfigError, Problems, load_yaml, validate
+from exporter.configkit import ConfigError, Problems, Secret, load_yaml, validate
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import DirectRoute
@@ -85,7 +85,7 @@ def test_full_example() -> None:
     settings = config.job_settings()
     assert settings.direct_routes == {
         "acme/private-chat": DirectRoute(
-            "https://llm.acme.internal/v1", "private-chat-2025", "k-acme", "low"
+            "https://llm.acme.internal/v1", "private-chat-2025", Secret("env:ACME_KEY", "k-acme"), "low"
         ),
         "other/x": DirectRoute("http://127.0.0.1:8000/v1", "other/x", None, None),
     }
@@ -133,3 +133,16 @@ routability:
 def test_a_missing_secret_names_the_variable() -> None:
     with pytest.raises(ConfigError, match="environment variable RT_TOKEN is not set"):
         read("routability: {trigger_token: {env: RT_TOKEN}}\n")
+
+
+def test_a_key_missing_or_unknown_in_a_route_or_the_filter_says_what_fits() -> None:
+    text = "routability:\n  direct_routes:\n    acme/x: {model: m, key: k}\n  catalogue_filter: {typo: 1}\n"
+    with pytest.raises(ConfigError) as info:
+        read(text)
+    url = "an http(s) base URL such as https://openrouter.ai/api/v1"
+    assert info.value.problems == [
+        "canary.yaml:4: routability.catalogue_filter.typo: unknown key (known keys here: exclude, include)",
+        f"canary.yaml:3: routability.direct_routes.acme/x.base_url: required key is missing ({url})",
+        "canary.yaml:3: routability.direct_routes.acme/x.key: unknown key (known keys here: api_key, "
+        "base_url, model, reasoning_effort)",
+    ]

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from exporter.configkit import Secret
 from exporter.outcomes import Reason
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.job import (
@@ -27,7 +28,7 @@ from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply, HttpxTransport
 
 BASE = "https://gw.test/api/v1"
-GATEWAY = GatewayConnection(BASE, "sk-test", "openrouter")
+GATEWAY = GatewayConnection(BASE, Secret("env:T", "sk-test"), "openrouter")
 OK = {
     "id": "gen-1",
     "provider": "DeepInfra",
@@ -70,9 +71,9 @@ class Scripted:
         self.calls: list[tuple[float, str, str, str | None, dict[str, Any] | None]] = []
 
     async def request(
-        self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
+        self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply:
-        self.calls.append((self.clock(), method, url, api_key, body))
+        self.calls.append((self.clock(), method, url, api_key.value if api_key else None, body))
         self.clock.now += 0.01  # every request takes 10 ms
         return self.answer(method, url, body)
 
@@ -182,7 +183,9 @@ def test_the_pacer_carries_over_between_passes(store: RoutabilityStore) -> None:
 
 def test_not_on_gateway_uses_the_direct_route_else_is_skipped(store: RoutabilityStore) -> None:
     clock = Clock()
-    direct = DirectRoute("http://10.0.0.5:8000/v1", "private-2025", "k-direct", reasoning_effort="low")
+    direct = DirectRoute(
+        "http://10.0.0.5:8000/v1", "private-2025", Secret("env:D", "k-direct"), reasoning_effort="low"
+    )
 
     def answer(method: str, url: str, body: dict[str, Any] | None) -> HttpReply:
         if url == f"{BASE}/models":
@@ -293,7 +296,9 @@ def test_httpx_transport_sends_the_key_and_no_cache_and_reports_failures_as_valu
         transport = HttpxTransport(transport=httpx.MockTransport(handler))
         try:
             return [
-                await transport.request("POST", "http://gw.test/v1/chat/completions", "sk-1", {"a": 1}),
+                await transport.request(
+                    "POST", "http://gw.test/v1/chat/completions", Secret("env:K", "sk-1"), {"a": 1}
+                ),
                 await transport.request("GET", "http://gw.test/v1/slow", None),
                 await transport.request("GET", "http://gw.test/v1/down", None),
             ]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from exporter.configkit import Secret
 from exporter.routability.job import GatewayConnection, JobSettings, Pacer, run_pass
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply, retry_after_seconds
@@ -71,7 +72,7 @@ class SpendingGateway:
         self.completions = 0
 
     async def request(
-        self, method: str, url: str, api_key: str | None, body: dict[str, Any] | None = None
+        self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply:
         if url.endswith("/models"):
             return HttpReply(200, MODELS)
@@ -89,7 +90,7 @@ class SpendingGateway:
 def test_a_pass_counts_its_tokens_and_cost_and_waits_out_a_rate_limit(store: RoutabilityStore) -> None:
     clock = Clock()
     settings = JobSettings(pace=0.0, listed_signal=False)
-    gateway = GatewayConnection("https://gw.test/api/v1", "sk")
+    gateway = GatewayConnection("https://gw.test/api/v1", Secret("env:K", "sk"))
     pacer = Pacer(0.0, clock=clock, sleep=clock.sleep)
     summary = asyncio.run(
         run_pass(store, SpendingGateway(), gateway, settings, pacer=pacer, wall_clock=lambda: NOW)

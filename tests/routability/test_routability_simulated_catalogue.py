@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.outcomes import Reason
@@ -58,7 +59,7 @@ def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: 
     clock = SkippingClock()
     with SimulatorServer(load_fleet(FLEET)) as sim:
         models = sim.simulator.models
-        gateway = GatewayConnection(sim.base_url, "sk-sim", "openrouter")
+        gateway = GatewayConnection(sim.base_url, Secret("env:K", "sk-sim"), "openrouter")
 
         async def one_pass() -> object:
             transport = HttpxTransport(timeout=10.0)

@@ -130,7 +130,7 @@ def prometheus_config(
         "evaluation_interval": duration(timings.evaluation_interval),
         **({"external_labels": dict(external_labels)} if external_labels else {}),
     }
-    config["rule_files"] = _absolute_rule_globs(config.get("rule_files") or [], config_dir)
+    config["rule_files"] = _absolute_globs(config.get("rule_files") or [], config_dir, "rule_files")
 
     jobs = config.get("scrape_configs") or []
     shipped_names = [job.get("job_name") for job in jobs]
@@ -167,7 +167,7 @@ def shipped_rule_globs(shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG) -> list
         shipped_rule_globs()   # ['/repo/rules/*.yml']
     """
     patterns = load_yaml(shipped_config).get("rule_files") or []
-    return _absolute_rule_globs(patterns, shipped_config.parent)
+    return _absolute_globs(patterns, shipped_config.parent, "rule_files")
 
 
 def scrape_config(
@@ -190,10 +190,6 @@ def scrape_config(
     )
     scraping = {k: v for k, v in full["global"].items() if k != "evaluation_interval"}
     return {"global": scraping, "scrape_configs": full["scrape_configs"]}
-
-
-def _absolute_rule_globs(patterns: Sequence[str], config_dir: Path) -> list[str]:
-    return _absolute_globs(patterns, config_dir, "rule_files")
 
 
 def _absolute_globs(patterns: Sequence[str], config_dir: Path, key: str) -> list[str]:

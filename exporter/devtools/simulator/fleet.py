@@ -124,26 +124,28 @@ class Delay(ConfigModel):
         return self.median * math.exp(rng.gauss(0.0, sigma))
 
 
-class LeadingGarbage(ConfigModel):
+class Fault(ConfigModel):
+    """A fault a provider shows on a share (``rate``, 0..1) of its replies; 0 (the default) is never."""
+
     rate: Rate = 0.0
+
+
+class LeadingGarbage(Fault):
     style: Annotated[str, choice(GARBAGE_STYLES)] = "token"
 
 
-class Degenerate(ConfigModel):
+class Degenerate(Fault):
     """Prose replies that loop (``repetition``) or stop a few words in, finish ``stop`` (``truncated``)."""
 
-    rate: Rate = 0.0
     kind: Annotated[str, choice(DEGENERATE_KINDS)] = "repetition"
 
 
-class EncodingFault(ConfigModel):
-    rate: Rate = 0.0
+class EncodingFault(Fault):
     kind: Annotated[str, choice(ENCODING_KINDS)] = "mojibake"
     codec: Annotated[str, choice(MOJIBAKE_CODECS)] = "cp1252"
 
 
-class Drift(ConfigModel):
-    rate: Rate = 0.0
+class Drift(Fault):
     to: Annotated[str, choice(LOCALES)] = "en"
 
 
@@ -166,8 +168,7 @@ def _pairs(value: object) -> dict[str, str]:
     return {**DEFAULT_MIXING_PAIRS, **value}
 
 
-class Mixing(ConfigModel):
-    rate: Rate = 0.0
+class Mixing(Fault):
     fraction: Annotated[Number, Field(ge=0.05, le=0.95)] = 0.4
     pairs: Annotated[dict[str, str], PlainValidator(_pairs)] = Field(
         default_factory=lambda: dict(DEFAULT_MIXING_PAIRS), validation_alias="with"
@@ -179,8 +180,7 @@ class LanguageFaults(ConfigModel):
     mixing: Mixing = Mixing()
 
 
-class Refusal(ConfigModel):
-    rate: Rate = 0.0
+class Refusal(Fault):
     style: Annotated[str, choice(REFUSAL_STYLES)] = "content_filter"
     match: Text | None = None  # regex on the last user message; None: every request
 
@@ -197,8 +197,7 @@ class Refusal(ConfigModel):
         return self.rate > 0 and (self.match is None or re.search(self.match, last_user_message) is not None)
 
 
-class SchemaFault(ConfigModel):
-    rate: Rate = 0.0
+class SchemaFault(Fault):
     kind: Annotated[str, choice(SCHEMA_KINDS)] = "invalid_json"
 
 
@@ -213,14 +212,12 @@ def _statuses(value: object) -> object:
     return tuple(value)
 
 
-class Errors(ConfigModel):
-    rate: Rate = 0.0
+class Errors(Fault):
     statuses: Annotated[tuple[int, ...], BeforeValidator(_statuses)] = (429, 502, 503)
     mid_stream_rate: Rate = 0.0
 
 
-class Timeout(ConfigModel):
-    rate: Rate = 0.0
+class Timeout(Fault):
     hang: Duration = 30.0
     # accept: nothing is sent; stream: headers and the role chunk, then silence
     stage: Annotated[str, choice(TIMEOUT_STAGES)] = "accept"
