@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict, Unpack
+from typing import Any, ClassVar
 
 import httpx
 import yaml
@@ -121,53 +121,39 @@ class AlertmanagerAlert:
     inhibited_by: tuple[str, ...] = field(default=())
 
 
-class _Described(TypedDict):
-    labels: dict[str, str]
-    annotations: dict[str, str]
-
-
-def _described(item: Mapping[str, Any]) -> _Described:
+def _described(item: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     """An API alert's labels and annotations (Prometheus and Alertmanager spell them alike)."""
     return {"labels": dict(item["labels"]), "annotations": dict(item.get("annotations") or {})}
 
 
-class DaemonOptions(TypedDict, total=False):
-    """What every launcher accepts besides its own settings (see ``_Daemon``)."""
-
-    port: int | None
-    binary: Path | None
-    ready_timeout: float
-    sleep: Callable[[float], None]
-    monotonic: Callable[[], float]
-
-
+@dataclass(eq=False, kw_only=True)
 class _Daemon(StartStop):
-    """Start/stop/readiness plumbing shared by both processes."""
+    """Start/stop/readiness plumbing shared by every process; a subclass is its description: the binary,
+    the readiness path, the config file it renders (if any), its own settings as fields, and its argv.
 
-    binary_name: str = ""
-    ready_path: str = "/-/ready"
-    #: Where a subclass that renders a config file writes it (None: configured by flags only).
-    config_path: Path | None = None
+    ``port`` defaults to a free loopback port, ``binary`` to the name looked up on PATH; ``sleep`` and
+    ``monotonic`` are the clock ``wait_until`` polls with.
+    """
 
-    def __init__(
-        self,
-        work_dir: Path,
-        *,
-        port: int | None = None,
-        binary: Path | None = None,
-        ready_timeout: float = 30.0,
-        sleep: Callable[[float], None] = time.sleep,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.work_dir = work_dir.resolve()
-        self.port = port if port is not None else free_port()
-        self.binary = find_binary(self.binary_name, binary)
-        self.ready_timeout = ready_timeout
-        self._sleep = sleep
-        self._monotonic = monotonic
+    binary_name: ClassVar[str] = ""
+    ready_path: ClassVar[str] = "/-/ready"
+    #: The file name of the config a subclass renders into its work dir (None: configured by flags only).
+    config_name: ClassVar[str | None] = None
+
+    work_dir: Path = field(kw_only=False)
+    port: int = field(default_factory=free_port)
+    binary: Path | None = None
+    ready_timeout: float = 30.0
+    sleep: Callable[[float], None] = time.sleep
+    monotonic: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self.work_dir = self.work_dir.resolve()
+        self.executable = find_binary(self.binary_name, self.binary)
+        self.log_path = self.work_dir / f"{self.binary_name}.log"
         self._process: subprocess.Popen[bytes] | None = None
         self._http_client: httpx.Client | None = None
-        self.log_path = self.work_dir / f"{self.binary_name}.log"
+        self._render()  # validate now (bad job names, missing rule files) rather than at start
 
     # -- public surface ------------------------------------------------------------------------------------
 
@@ -254,12 +240,16 @@ class _Daemon(StartStop):
         raise NotImplementedError
 
     def _render(self) -> dict[str, Any]:
-        raise NotImplementedError
+        return {}  # configured by flags only
+
+    @property
+    def config_path(self) -> Path:
+        """Where the rendered config is written (only for a process with a ``config_name``)."""
+        return self.work_dir / str(self.config_name)
 
     def _write_config(self) -> None:
-        if self.config_path is not None:
-            self._config = self._render()
-            self._write_yaml(self.config_path, self._config)
+        if self.config_name is not None:
+            self._write_yaml(self.config_path, self._render())
 
     def _wait_ready(self) -> None:
         self.wait_until(lambda: self._get_ok(self.ready_path), what=self.ready_path)
@@ -271,7 +261,7 @@ class _Daemon(StartStop):
 
             prom.wait_until(lambda: bool(prom.query("up == 1")), what="targets up", timeout=10)
         """
-        deadline = self._monotonic() + (self.ready_timeout if timeout is None else timeout)
+        deadline = self.monotonic() + (self.ready_timeout if timeout is None else timeout)
         while True:
             if self._process is not None and self._process.poll() is not None:
                 raise PipelineError(
@@ -280,12 +270,12 @@ class _Daemon(StartStop):
                 )
             if predicate():
                 return
-            if self._monotonic() >= deadline:
+            if self.monotonic() >= deadline:
                 raise PipelineError(
                     f"{self.binary_name} on {self.address}: timed out waiting for {what}; "
                     f"log {self.log_path}:\n{self.log_tail()}"
                 )
-            self._sleep(0.1)
+            self.sleep(0.1)
 
     def _get_ok(self, path: str) -> bool:
         try:
@@ -343,6 +333,7 @@ class _RulerAPI(_Daemon):
         ]
 
 
+@dataclass(eq=False, kw_only=True)
 class PrometheusProcess(_QueryAPI, _RulerAPI):
     """A real Prometheus on loopback, running the shipped jobs and rules with compressed intervals.
 
@@ -357,27 +348,13 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
     """
 
     binary_name = "prometheus"
+    config_name = "prometheus.yml"
 
-    def __init__(
-        self,
-        work_dir: Path,
-        *,
-        targets: Mapping[str, str | Sequence[str]],
-        alertmanagers: Sequence[str] = (),
-        timings: Timings = Timings(),  # noqa: B008 - frozen value
-        shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG,
-        external_labels: Mapping[str, str] | None = None,
-        **daemon: Unpack[DaemonOptions],
-    ) -> None:
-        super().__init__(work_dir, **daemon)
-        self.targets = dict(targets)
-        self.external_labels = dict(external_labels or {})
-        self.alertmanagers = list(alertmanagers)
-        self.timings = timings
-        self.shipped_config = shipped_config
-        self.config_path = self.work_dir / "prometheus.yml"
-        # Validate now (bad job names, missing rule files) rather than at start.
-        self._config = self._render()
+    targets: Mapping[str, str | Sequence[str]]
+    alertmanagers: Sequence[str] = ()
+    timings: Timings = field(default_factory=Timings)
+    shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG
+    external_labels: Mapping[str, str] = field(default_factory=dict)
 
     def _render(self) -> dict[str, Any]:
         return prometheus_config(
@@ -391,7 +368,7 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
 
     def _argv(self) -> list[str]:
         return [
-            str(self.binary),
+            str(self.executable),
             f"--config.file={self.config_path}",
             f"--storage.tsdb.path={self.work_dir / 'data'}",
             f"--web.listen-address={self.address}",
@@ -422,6 +399,7 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
         )
 
 
+@dataclass(eq=False, kw_only=True)
 class AlertmanagerProcess(_Daemon):
     """A real Alertmanager on loopback with the shipped routing tree, pointed at a loopback receiver.
 
@@ -439,38 +417,27 @@ class AlertmanagerProcess(_Daemon):
     """
 
     binary_name = "prometheus-alertmanager"
+    config_name = "alertmanager.yml"
 
-    def __init__(
-        self,
-        work_dir: Path,
-        *,
-        webhook_url: str,
-        token_file: Path,
-        timings: Timings = Timings(),  # noqa: B008 - frozen value
-        people_webhook_url: str | None = None,
-        chat_url: str | None = None,
-        cluster: bool = False,
-        peers: Sequence[str] = (),
-        cluster_port: int | None = None,
-        shipped_config: Path = SHIPPED_ALERTMANAGER_CONFIG,
-        clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
-        **daemon: Unpack[DaemonOptions],
-    ) -> None:
-        super().__init__(work_dir, **daemon)
-        if peers and not cluster:
+    webhook_url: str
+    token_file: Path
+    timings: Timings = field(default_factory=Timings)
+    people_webhook_url: str | None = None
+    chat_url: str | None = None
+    cluster: bool = False
+    peers: Sequence[str] = ()
+    cluster_port: int | None = None
+    shipped_config: Path = SHIPPED_ALERTMANAGER_CONFIG
+    clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
+
+    def __post_init__(self) -> None:
+        if self.peers and not self.cluster:
             raise PipelineError("peers given but cluster=False: pass cluster=True to join a cluster")
-        self.webhook_url = webhook_url
-        self.token_file = token_file
-        self.timings = timings
-        self.people_webhook_url = people_webhook_url
-        self.chat_url = chat_url
-        self.cluster = cluster
-        self.peers = list(peers)
-        self.cluster_port = (cluster_port if cluster_port is not None else free_port()) if cluster else None
-        self.shipped_config = shipped_config
-        self.config_path = self.work_dir / "alertmanager.yml"
-        self._clock = clock
-        self._config = self._render()
+        if self.cluster and self.cluster_port is None:
+            self.cluster_port = free_port()
+        elif not self.cluster:
+            self.cluster_port = None
+        super().__post_init__()
 
     @property
     def cluster_address(self) -> str:
@@ -492,7 +459,7 @@ class AlertmanagerProcess(_Daemon):
 
     def _argv(self) -> list[str]:
         argv = [
-            str(self.binary),
+            str(self.executable),
             f"--config.file={self.config_path}",
             f"--storage.path={self.work_dir / 'data'}",
             f"--web.listen-address={self.address}",
@@ -550,7 +517,7 @@ class AlertmanagerProcess(_Daemon):
         seconds = duration.total_seconds() if isinstance(duration, dt.timedelta) else float(duration)
         if seconds <= 0:
             raise PipelineError(f"add_silence: duration must be positive, got {seconds} s")
-        now = self._clock()
+        now = self.clock()
         body = {
             "matchers": [
                 {"name": name, "value": value, "isRegex": False, "isEqual": True}
@@ -575,6 +542,7 @@ class AlertmanagerProcess(_Daemon):
         return result
 
 
+@dataclass(eq=False, kw_only=True)
 class VictoriaMetricsProcess(_QueryAPI):
     """A real single-node VictoriaMetrics on loopback: the storage and PromQL (MetricsQL) query side of the
     scaled topology (DESIGN §12), fed by ``VmagentProcess`` and by ``VmalertProcess``'s recording rules.
@@ -598,7 +566,7 @@ class VictoriaMetricsProcess(_QueryAPI):
 
     def _argv(self) -> list[str]:
         return [
-            str(self.binary),
+            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-storageDataPath={self.work_dir / 'data'}",
             "-retentionPeriod=1d",
@@ -609,6 +577,7 @@ class VictoriaMetricsProcess(_QueryAPI):
         ]
 
 
+@dataclass(eq=False, kw_only=True)
 class VmagentProcess(_Daemon):
     """A real vmagent on loopback: scrapes the shipped jobs (same job names, intervals compressed) and
     remote-writes every sample, ``up`` included, to ``remote_write_url``.
@@ -621,24 +590,12 @@ class VmagentProcess(_Daemon):
 
     binary_name = "vmagent"
     ready_path = "/health"
+    config_name = "scrape.yml"
 
-    def __init__(
-        self,
-        work_dir: Path,
-        *,
-        targets: Mapping[str, str | Sequence[str]],
-        remote_write_url: str,
-        timings: Timings = Timings(),  # noqa: B008 - frozen value
-        shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG,
-        **daemon: Unpack[DaemonOptions],
-    ) -> None:
-        super().__init__(work_dir, **daemon)
-        self.targets = dict(targets)
-        self.remote_write_url = remote_write_url
-        self.timings = timings
-        self.shipped_config = shipped_config
-        self.config_path = self.work_dir / "scrape.yml"
-        self._config = self._render()
+    targets: Mapping[str, str | Sequence[str]]
+    remote_write_url: str
+    timings: Timings = field(default_factory=Timings)
+    shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG
 
     def _render(self) -> dict[str, Any]:
         return scrape_config(
@@ -650,7 +607,7 @@ class VmagentProcess(_Daemon):
 
     def _argv(self) -> list[str]:
         return [
-            str(self.binary),
+            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-promscrape.config={self.config_path}",
             f"-remoteWrite.url={self.remote_write_url}",
@@ -660,6 +617,7 @@ class VmagentProcess(_Daemon):
         ]
 
 
+@dataclass(eq=False, kw_only=True)
 class VmalertProcess(_RulerAPI):
     """A real vmalert on loopback evaluating the shipped rule files, unchanged, against VictoriaMetrics.
 
@@ -674,28 +632,20 @@ class VmalertProcess(_RulerAPI):
     binary_name = "vmalert"
     ready_path = "/health"
 
-    def __init__(
-        self,
-        work_dir: Path,
-        *,
-        datasource_url: str,
-        alertmanagers: Sequence[str],
-        timings: Timings = Timings(),  # noqa: B008 - frozen value
-        rule_globs: Sequence[str] | None = None,
-        **daemon: Unpack[DaemonOptions],
-    ) -> None:
-        super().__init__(work_dir, **daemon)
-        if not alertmanagers:
+    datasource_url: str
+    alertmanagers: Sequence[str]
+    timings: Timings = field(default_factory=Timings)
+    rule_globs: Sequence[str] = field(default_factory=shipped_rule_globs)
+
+    def __post_init__(self) -> None:
+        if not self.alertmanagers:
             raise PipelineError("vmalert needs at least one Alertmanager address (the rules contain alerts)")
-        self.datasource_url = datasource_url
-        self.alertmanagers = list(alertmanagers)
-        self.timings = timings
-        self.rule_globs = list(rule_globs) if rule_globs is not None else shipped_rule_globs()
+        super().__post_init__()
 
     def _argv(self) -> list[str]:
         interval = duration(self.timings.evaluation_interval)
         return [
-            str(self.binary),
+            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-external.url={self.url}",
             *(f"-rule={pattern}" for pattern in self.rule_globs),
