@@ -32,10 +32,10 @@ from exporter.console import live_view, render_table, round_status, suspension_s
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
+from exporter.paths import REPO_ROOT
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_EXCLUSIONS = REPO_ROOT / "config" / "builtin-exclusions.yaml"
 DEMO_MODEL = "moonshotai/kimi-k2-0905"
 DEMO_KNOWN_FILTERING = ("strictguard/text",)

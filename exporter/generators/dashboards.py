@@ -26,7 +26,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parents[2] / "dashboards"
+from exporter.paths import REPO_ROOT
+
+HERE = REPO_ROOT / "dashboards"
 SCHEMA_VERSION = 39
 DS: dict[str, str] = {"type": "prometheus", "uid": "${datasource}"}
 TAGS = ["provider-canary"]

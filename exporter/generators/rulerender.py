@@ -34,10 +34,10 @@ from typing import Any
 
 import yaml
 
-from exporter.generators.rulefile import RuleFileError, dump_yaml
+from exporter.generators.rulefile import PROMQL_STRING, SHIPPED_RULES, RuleFileError, display_path, dump_yaml
 from exporter.paths import REPO_ROOT
 
-DEFAULT_RULES = REPO_ROOT / "rules" / "canary.rules.yml"
+DEFAULT_RULES = SHIPPED_RULES
 DEFAULT_RULE_TESTS_DIR = REPO_ROOT / "rules" / "tests"
 # Where each runbook_url points unless a deployment says otherwise: the runbook inside the repository
 # (a path every checkout has; a deployment passes the URL where its team reads the docs).
@@ -54,7 +54,6 @@ _SELECTOR_BODY = re.compile(r"\{(?!\{)((?:[^{}\"'`]|\"(?:[^\"\\]|\\.)*\"|'(?:[^'
 _MATCHER = re.compile(
     r"(?P<name>[a-zA-Z_][a-zA-Z0-9_]*)\s*(?P<op>=~|!~|!=|=)\s*(?P<value>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
 )
-_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
 _TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 _LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
@@ -151,7 +150,7 @@ def job_matcher_values(expr: str) -> list[str]:
     return seen
 
 
-_TOKEN = re.compile(_SELECTOR_BODY.pattern + "|" + _STRING.pattern)
+_TOKEN = re.compile(_SELECTOR_BODY.pattern + "|" + PROMQL_STRING.pattern)
 
 
 def map_job_matchers(expr: str, rename: Callable[[str], str]) -> str:
@@ -390,21 +389,14 @@ def render_directory(
     written = []
     output.mkdir(parents=True, exist_ok=True)
     target = output / rules.name
-    target.write_text(render_rules_text(rules.read_text(encoding="utf-8"), params, _display(rules)))
+    target.write_text(render_rules_text(rules.read_text(encoding="utf-8"), params, display_path(rules)))
     written.append(target)
     if tests_dir is not None:
         (output / "tests").mkdir(exist_ok=True)
         for test in sorted(tests_dir.glob("*_test.yml")):
             rendered = output / "tests" / test.name
             rendered.write_text(
-                render_rule_tests_text(test.read_text(encoding="utf-8"), params, _display(test))
+                render_rule_tests_text(test.read_text(encoding="utf-8"), params, display_path(test))
             )
             written.append(rendered)
     return written
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        return str(path)
