@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from exporter.generators import write_or_check
 from exporter.generators.rulefile import (
     SHIPPED_RULES,
     AlertingRule,
@@ -242,19 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RuleFileError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
-        if current != text:
-            print(
-                f"{args.output} is out of date: run python -m exporter.generators.grafana_alerts",
-                file=sys.stderr,
-            )
-            return 1
-        return 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}")
-    return 0
+    return write_or_check({args.output: text}, check=args.check, regenerate=parser.prog)
 
 
 if __name__ == "__main__":
