@@ -15,7 +15,6 @@ import logging
 import os
 import queue
 import secrets
-import shutil
 import signal
 import sys
 import tempfile
@@ -30,6 +29,13 @@ import httpx
 
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.console import live_view, render_table, round_status, suspension_summary
+from exporter.devtools.pipeline.configs import Timings
+from exporter.devtools.pipeline.processes import (
+    AlertmanagerProcess,
+    MissingBinaryError,
+    PrometheusProcess,
+    find_binary,
+)
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
@@ -91,9 +97,6 @@ class _Pipeline:
     def __init__(
         self, stack: ExitStack, workdir: Path, exporter_addr: str, receiver_url: str | None, token_file: Path
     ) -> None:
-        from exporter.devtools.pipeline.configs import Timings
-        from exporter.devtools.pipeline.processes import AlertmanagerProcess, PrometheusProcess
-
         timings = Timings()
         self.alertmanager = None
         targets = {"canary-exporter": exporter_addr}
@@ -126,12 +129,12 @@ class _Pipeline:
 
 
 def _pipeline_available() -> str | None:
-    missing = [b for b in ("prometheus", "prometheus-alertmanager") if shutil.which(b) is None]
-    if missing:
-        return (
-            f"{' and '.join(missing)} not installed: showing probe results without automatic "
-            "suspensions (scripts/setup installs them: apt-get install prometheus prometheus-alertmanager)"
-        )
+    """None when Prometheus and Alertmanager are installed, else why the demo runs without them."""
+    try:
+        for name in (PrometheusProcess.binary_name, AlertmanagerProcess.binary_name):
+            find_binary(name)
+    except MissingBinaryError as missing:
+        return f"{missing} (showing probe results without automatic suspensions)"
     return None
 
 
