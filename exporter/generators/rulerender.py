@@ -105,13 +105,18 @@ class RenderParams:
     def runbook_url(self, alert: str) -> str:
         return f"{self.runbook_base}#{alert.lower()}"
 
-    def alert_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
-        """An alert's labels (rule labels or expected test labels) after severity mapping and extra labels."""
+    def series_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
+        """A series' labels with its ``job`` renamed (the only label the deployment's scrape config sets)."""
         out = dict(labels)
-        if "severity" in out:
-            out["severity"] = self.severities.get(str(out["severity"]), out["severity"])
         if "job" in out:
             out["job"] = self.job_names.get(str(out["job"]), out["job"])
+        return out
+
+    def alert_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
+        """An alert's labels (rule labels or expected test labels) after severity mapping and extra labels."""
+        out = self.series_labels(labels)
+        if "severity" in out:
+            out["severity"] = self.severities.get(str(out["severity"]), out["severity"])
         return {**out, **self.labels}
 
 
@@ -284,7 +289,7 @@ def render_rule_tests(document: Mapping[str, Any], params: RenderParams) -> dict
     jobs = params.job_names
     for test in out.get("tests") or []:
         for series in test.get("input_series") or []:
-            series["series"] = format_selector(params_series(selector_labels(series["series"]), jobs))
+            series["series"] = format_selector(params.series_labels(selector_labels(series["series"])))
         for case in test.get("alert_rule_test") or []:
             for alert in case.get("exp_alerts") or []:
                 alert["exp_labels"] = params.alert_labels(alert.get("exp_labels") or {})
@@ -297,24 +302,12 @@ def render_rule_tests(document: Mapping[str, Any], params: RenderParams) -> dict
                 if "labels" not in sample:
                     continue
                 labels = selector_labels(str(sample["labels"]))
-                if labels.get("__name__", "").startswith("ALERTS"):
-                    labels = {"__name__": labels["__name__"], **params.alert_labels(_without_name(labels))}
+                if (name := labels.pop("__name__", "")).startswith("ALERTS"):
+                    labels = params.alert_labels(labels)
                 else:
-                    labels = params_series(labels, jobs)
-                sample["labels"] = format_selector(labels)
+                    labels = params.series_labels(labels)
+                sample["labels"] = format_selector({"__name__": name, **labels} if name else labels)
     return out
-
-
-def params_series(labels: Mapping[str, str], job_names: Mapping[str, str]) -> dict[str, str]:
-    """A series' labels with its ``job`` renamed (the only label the deployment's scrape config sets)."""
-    out = dict(labels)
-    if out.get("job") in job_names:
-        out["job"] = job_names[out["job"]]
-    return out
-
-
-def _without_name(labels: Mapping[str, str]) -> dict[str, str]:
-    return {key: value for key, value in labels.items() if key != "__name__"}
 
 
 def dump(document: Mapping[str, Any], header: Iterable[str]) -> str:
