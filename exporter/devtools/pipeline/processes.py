@@ -499,7 +499,7 @@ class AlertmanagerProcess(_Daemon):
     def add_silence(
         self,
         matchers: Mapping[str, str],
-        duration: float | dt.timedelta,
+        duration: float,
         *,
         comment: str = "silenced by the canary pipeline launcher",
         created_by: str = "canary-pipeline",
@@ -512,9 +512,8 @@ class AlertmanagerProcess(_Daemon):
         """
         if not matchers:
             raise PipelineError("add_silence: at least one matcher is required (an empty one would mute all)")
-        seconds = duration.total_seconds() if isinstance(duration, dt.timedelta) else float(duration)
-        if seconds <= 0:
-            raise PipelineError(f"add_silence: duration must be positive, got {seconds} s")
+        if duration <= 0:
+            raise PipelineError(f"add_silence: duration must be positive, got {duration} s")
         now = self.clock()
         body = {
             "matchers": [
@@ -522,7 +521,7 @@ class AlertmanagerProcess(_Daemon):
                 for name, value in matchers.items()
             ],
             "startsAt": now.isoformat(),
-            "endsAt": (now + dt.timedelta(seconds=seconds)).isoformat(),
+            "endsAt": (now + dt.timedelta(seconds=duration)).isoformat(),
             "createdBy": created_by,
             "comment": comment,
         }
