@@ -15,13 +15,13 @@ import logging
 import os
 import queue
 import secrets
-import shutil
 import signal
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +29,20 @@ import httpx
 
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.console import live_view, render_table, round_status, suspension_summary
+from exporter.devtools.pipeline.configs import Timings
+from exporter.devtools.pipeline.processes import (
+    AlertmanagerProcess,
+    MissingBinaryError,
+    PrometheusProcess,
+    find_binary,
+)
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
+from exporter.paths import REPO_ROOT
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_EXCLUSIONS = REPO_ROOT / "config" / "builtin-exclusions.yaml"
 DEMO_MODEL = "moonshotai/kimi-k2-0905"
 DEMO_KNOWN_FILTERING = ("strictguard/text",)
@@ -90,9 +97,6 @@ class _Pipeline:
     def __init__(
         self, stack: ExitStack, workdir: Path, exporter_addr: str, receiver_url: str | None, token_file: Path
     ) -> None:
-        from exporter.devtools.pipeline.configs import Timings
-        from exporter.devtools.pipeline.processes import AlertmanagerProcess, PrometheusProcess
-
         timings = Timings()
         self.alertmanager = None
         targets = {"canary-exporter": exporter_addr}
@@ -125,12 +129,12 @@ class _Pipeline:
 
 
 def _pipeline_available() -> str | None:
-    missing = [b for b in ("prometheus", "prometheus-alertmanager") if shutil.which(b) is None]
-    if missing:
-        return (
-            f"{' and '.join(missing)} not installed: showing probe results without automatic "
-            "suspensions (scripts/setup installs them: apt-get install prometheus prometheus-alertmanager)"
-        )
+    """None when Prometheus and Alertmanager are installed, else why the demo runs without them."""
+    try:
+        for name in (PrometheusProcess.binary_name, AlertmanagerProcess.binary_name):
+            find_binary(name)
+    except MissingBinaryError as missing:
+        return f"{missing} (showing probe results without automatic suspensions)"
     return None
 
 
@@ -289,20 +293,13 @@ def run_demo(args: argparse.Namespace) -> int:
                 args, service, run, rounds, receiver_url, models, pipeline, progress, header
             ).show()
         try:
-            while True:
-                try:
-                    snap = rounds.get(timeout=0.5)
-                except queue.Empty:
-                    if run.done():
-                        run.result()  # re-raise a crash
-                        break
-                    continue
-                if args.rounds is not None and snap.rounds_total >= args.rounds:
+            for snap in _snapshots(rounds, run, wait=0.5):
+                last = args.rounds is not None and snap.rounds_total >= args.rounds
+                if last:
                     _settle(pipeline, receiver_url)
-                if not args.json:
-                    table = render_table(state_json(snap), _ignore_lists(receiver_url, models), colour)
-                    say(("\x1b[2J\x1b[H" if colour else "\n") + table)
-                if args.rounds is not None and snap.rounds_total >= args.rounds:
+                if not args.json:  # off a terminal: one plain table a round
+                    say("\n" + render_table(state_json(snap), _ignore_lists(receiver_url, models), False))
+                if last:
                     break
         except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
             run.cancel()
@@ -316,6 +313,21 @@ def run_demo(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(final, indent=2, ensure_ascii=False))
         return 0
+
+
+def _snapshots(
+    rounds: queue.Queue[Snapshot], run: Any, wait: float, idle: Callable[[], None] = lambda: None
+) -> Iterator[Snapshot]:
+    """Each round's snapshot as it completes, until the run ends (re-raising its crash); ``idle`` runs after
+    every ``wait`` seconds without one."""
+    while True:
+        try:
+            yield rounds.get(timeout=wait)
+        except queue.Empty:
+            if run.done():
+                run.result()
+                return
+            idle()
 
 
 class _Progress:
@@ -333,28 +345,23 @@ class _Progress:
         self.last = progress
 
 
+@dataclass
 class _Screen:
     """The live screen on a terminal (rich): it owns the screen, rotates pages, and logs go to a file."""
 
-    def __init__(
-        self,
-        args: argparse.Namespace,
-        service: ExporterService,
-        run: Any,
-        rounds: queue.Queue[Snapshot],
-        receiver_url: str | None,
-        models: list[str],
-        pipeline: _Pipeline | None,
-        progress: _Progress,
-        header: list[str],
-    ) -> None:
-        self.args, self.service, self.run, self.rounds = args, service, run, rounds
-        self.receiver_url, self.models, self.pipeline = receiver_url, models, pipeline
-        self.progress, self.header = progress, header
-        self.state: dict[str, Any] = {"round": 0, "models": {}}
-        self.ignore: dict[str, Any] = {}
-        self.done = 0
-        self.took = 0.0
+    args: argparse.Namespace
+    service: ExporterService
+    run: Any
+    rounds: queue.Queue[Snapshot]
+    receiver_url: str | None
+    models: list[str]
+    pipeline: _Pipeline | None
+    progress: _Progress
+    header: list[str]
+    state: dict[str, Any] = field(default_factory=lambda: {"round": 0, "models": {}})
+    ignore: dict[str, Any] = field(default_factory=dict)
+    done: int = 0  # rounds completed
+    took: float = 0.0  # the last round's duration
 
     def view(self, width: int, height: int) -> Any:
         wait = self.progress.started_at + self.args.interval - time.monotonic()
@@ -393,15 +400,7 @@ class _Screen:
                         time.sleep(min(REFRESH_SECONDS, left))
                         refresh()
 
-                while True:
-                    try:
-                        snap = self.rounds.get(timeout=REFRESH_SECONDS)
-                    except queue.Empty:
-                        if self.run.done():
-                            self.run.result()
-                            break
-                        refresh()
-                        continue
+                for snap in _snapshots(self.rounds, self.run, REFRESH_SECONDS, refresh):
                     self.done = snap.rounds_total
                     self.took = snap.last_round.duration_seconds if snap.last_round else 0.0
                     self.state, self.ignore = state_json(snap), _ignore_lists(self.receiver_url, self.models)

@@ -26,7 +26,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parents[2] / "dashboards"
+from exporter.generators import stale, write_or_check
+from exporter.paths import REPO_ROOT
+
+HERE = REPO_ROOT / "dashboards"
 SCHEMA_VERSION = 39
 DS: dict[str, str] = {"type": "prometheus", "uid": "${datasource}"}
 TAGS = ["provider-canary"]
@@ -272,7 +275,12 @@ KINDS |= {
 series, bars, steps = partial(P, "timeseries"), partial(P, "bars"), partial(P, "steps")
 stat, table = partial(P, "stat"), partial(P, "table")
 gauge, heatmap = partial(P, "bargauge"), partial(P, "heatmap")
-streaks, outcomes, weakness = partial(P, "streaks"), partial(P, "outcomes"), partial(P, "weakness")
+streaks, weakness = partial(P, "streaks"), partial(P, "weakness")
+
+
+def outcomes(title: str, description: str, selector: str, by: str, legend: str, height: int) -> P:
+    """A full-width state timeline of the last outcome of each contract, one row per ``by`` group."""
+    return P("outcomes", title, description, Q(outcome_code_expr(selector, by), legend), size=(24, height))
 
 
 def _targets(panel: P, kind: Kind) -> list[dict[str, Any]]:
@@ -575,8 +583,10 @@ def overview() -> dict[str, Any]:
             "The outcome of each contract in each "
             "round, per provider. Only pass and fail are evidence; transport, unavailable, config, "
             "inconclusive, skipped and pin_violation freeze the streaks.",
-            Q(outcome_code_expr(M, "model, provider, contract"), "{{provider}} · {{contract}} ({{model}})"),
-            size=(24, 14),
+            M,
+            "model, provider, contract",
+            "{{provider}} · {{contract}} ({{model}})",
+            14,
         ),
         table(
             "Failing now",
@@ -814,8 +824,10 @@ def provider() -> dict[str, Any]:
             "Outcome per contract",
             "The outcome of each contract in each round. Only pass "
             "and fail are evidence; every other outcome freezes the streak.",
-            Q(outcome_code_expr(s, "contract"), "{{contract}}"),
-            size=(24, 7),
+            s,
+            "contract",
+            "{{contract}}",
+            7,
         ),
         bars(
             "Outcomes by reason",
@@ -1069,29 +1081,21 @@ def render(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+def generated_files(directory: Path = HERE) -> dict[Path, str]:
+    """Every dashboard's path in ``directory`` and the JSON text this script generates for it."""
+    return {directory / name: render(document) for name, document in build_all().items()}
+
+
 def stale_files(directory: Path = HERE) -> list[str]:
     """File names whose content differs from what this script generates (empty when up to date)."""
-    stale = []
-    for name, document in build_all().items():
-        path = directory / name
-        if not path.exists() or path.read_text(encoding="utf-8") != render(document):
-            stale.append(name)
-    return stale
+    return [path.name for path in stale(generated_files(directory))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a dashboard JSON is out of date")
     args = parser.parse_args(argv)
-    if args.check:
-        stale = stale_files()
-        for name in stale:
-            print(f"dashboards/{name} is out of date: run {REGENERATE}", file=sys.stderr)
-        return 1 if stale else 0
-    for name, document in build_all().items():
-        (HERE / name).write_text(render(document), encoding="utf-8")
-        print(f"wrote dashboards/{name}")
-    return 0
+    return write_or_check(generated_files(), check=args.check, regenerate=REGENERATE)
 
 
 if __name__ == "__main__":

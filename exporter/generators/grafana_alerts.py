@@ -16,17 +16,19 @@ Run ``python -m exporter.generators.grafana_alerts`` to rewrite
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from exporter.generators import write_or_check
 from exporter.generators.rulefile import (
+    SHIPPED_RULES,
     AlertingRule,
     RuleFileError,
     RuleGroup,
+    display_path,
     dump_yaml,
     inline_recorded,
     load_rule_groups,
@@ -34,7 +36,7 @@ from exporter.generators.rulefile import (
 )
 from exporter.paths import REPO_ROOT
 
-DEFAULT_RULES = (REPO_ROOT / "rules" / "canary.rules.yml",)
+DEFAULT_RULES = (SHIPPED_RULES,)
 DEFAULT_OUTPUT = REPO_ROOT / "config" / "grafana" / "alerting" / "canary-alerts.yaml"
 # Provision the Prometheus data source with this uid (no variables are allowed in alert-rule files).
 DATASOURCE_UID = "prometheus"
@@ -198,7 +200,7 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
         for rule in group.alerts
         for name in grafana_annotations(rule)[1]
     ]
-    sources = ", ".join(_display(path) for path in rule_paths)
+    sources = ", ".join(display_path(path) for path in rule_paths)
     header = [
         "# GENERATED FILE: do not edit. Source of truth: " + sources,
         "# Regenerate with: python -m exporter.generators.grafana_alerts"
@@ -213,13 +215,6 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
     ]
     body = dump_yaml(provisioning_document(groups, datasource_uid))
     return "\n".join(header) + "\n" + body
-
-
-def _display(path: Path) -> str:
-    try:
-        return os.path.relpath(path.resolve(), REPO_ROOT)
-    except ValueError:
-        return str(path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -248,19 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RuleFileError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
-        if current != text:
-            print(
-                f"{args.output} is out of date: run python -m exporter.generators.grafana_alerts",
-                file=sys.stderr,
-            )
-            return 1
-        return 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}")
-    return 0
+    return write_or_check({args.output: text}, check=args.check, regenerate=parser.prog)
 
 
 if __name__ == "__main__":

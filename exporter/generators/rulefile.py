@@ -21,6 +21,12 @@ from typing import Any
 
 import yaml
 
+from exporter.paths import REPO_ROOT
+
+SHIPPED_RULES = REPO_ROOT / "rules" / "canary.rules.yml"
+# A PromQL string literal (double, single or back quotes): copied verbatim by every rewrite of expressions.
+PROMQL_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
+
 
 class RuleFileError(ValueError):
     """A rule file is unreadable or malformed, or an expression cannot be inlined."""
@@ -127,7 +133,6 @@ def recording_exprs(groups: Sequence[RuleGroup]) -> dict[str, str]:
 
 
 # String literals are copied verbatim; anything else is scanned for recorded names.
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 _AFTER_FORBIDDEN = re.compile(r"\s*(\{|\[|offset\b|@)")
 
 
@@ -149,7 +154,7 @@ def _inline(expr: str, recordings: Mapping[str, str], stack: tuple[str, ...]) ->
     name_pattern = re.compile(r"(?<![\w:])(" + "|".join(re.escape(name) for name in names) + r")(?![\w:])")
     pieces = []
     position = 0
-    for literal in _STRING.finditer(expr):
+    for literal in PROMQL_STRING.finditer(expr):
         pieces.append(_inline_code(expr[position : literal.start()], name_pattern, recordings, stack))
         pieces.append(literal.group(0))
         position = literal.end()
@@ -198,3 +203,11 @@ def dump_yaml(document: Mapping[str, Any]) -> str:
         for: 5m
     """
     return yaml.dump(dict(document), Dumper=_Dumper, sort_keys=False, width=4096, allow_unicode=True)
+
+
+def display_path(path: Path) -> str:
+    """``path`` as generated headers name it: relative to the checkout when inside it, else as given."""
+    try:
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)

@@ -34,10 +34,10 @@ from typing import Any
 
 import yaml
 
-from exporter.generators.rulefile import RuleFileError, dump_yaml
+from exporter.generators.rulefile import PROMQL_STRING, SHIPPED_RULES, RuleFileError, display_path, dump_yaml
 from exporter.paths import REPO_ROOT
 
-DEFAULT_RULES = REPO_ROOT / "rules" / "canary.rules.yml"
+DEFAULT_RULES = SHIPPED_RULES
 DEFAULT_RULE_TESTS_DIR = REPO_ROOT / "rules" / "tests"
 # Where each runbook_url points unless a deployment says otherwise: the runbook inside the repository
 # (a path every checkout has; a deployment passes the URL where its team reads the docs).
@@ -54,7 +54,6 @@ _SELECTOR_BODY = re.compile(r"\{(?!\{)((?:[^{}\"'`]|\"(?:[^\"\\]|\\.)*\"|'(?:[^'
 _MATCHER = re.compile(
     r"(?P<name>[a-zA-Z_][a-zA-Z0-9_]*)\s*(?P<op>=~|!~|!=|=)\s*(?P<value>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
 )
-_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
 _TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 _LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
@@ -106,13 +105,18 @@ class RenderParams:
     def runbook_url(self, alert: str) -> str:
         return f"{self.runbook_base}#{alert.lower()}"
 
-    def alert_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
-        """An alert's labels (rule labels or expected test labels) after severity mapping and extra labels."""
+    def series_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
+        """A series' labels with its ``job`` renamed (the only label the deployment's scrape config sets)."""
         out = dict(labels)
-        if "severity" in out:
-            out["severity"] = self.severities.get(str(out["severity"]), out["severity"])
         if "job" in out:
             out["job"] = self.job_names.get(str(out["job"]), out["job"])
+        return out
+
+    def alert_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
+        """An alert's labels (rule labels or expected test labels) after severity mapping and extra labels."""
+        out = self.series_labels(labels)
+        if "severity" in out:
+            out["severity"] = self.severities.get(str(out["severity"]), out["severity"])
         return {**out, **self.labels}
 
 
@@ -151,7 +155,7 @@ def job_matcher_values(expr: str) -> list[str]:
     return seen
 
 
-_TOKEN = re.compile(_SELECTOR_BODY.pattern + "|" + _STRING.pattern)
+_TOKEN = re.compile(_SELECTOR_BODY.pattern + "|" + PROMQL_STRING.pattern)
 
 
 def map_job_matchers(expr: str, rename: Callable[[str], str]) -> str:
@@ -285,7 +289,7 @@ def render_rule_tests(document: Mapping[str, Any], params: RenderParams) -> dict
     jobs = params.job_names
     for test in out.get("tests") or []:
         for series in test.get("input_series") or []:
-            series["series"] = format_selector(params_series(selector_labels(series["series"]), jobs))
+            series["series"] = format_selector(params.series_labels(selector_labels(series["series"])))
         for case in test.get("alert_rule_test") or []:
             for alert in case.get("exp_alerts") or []:
                 alert["exp_labels"] = params.alert_labels(alert.get("exp_labels") or {})
@@ -298,24 +302,12 @@ def render_rule_tests(document: Mapping[str, Any], params: RenderParams) -> dict
                 if "labels" not in sample:
                     continue
                 labels = selector_labels(str(sample["labels"]))
-                if labels.get("__name__", "").startswith("ALERTS"):
-                    labels = {"__name__": labels["__name__"], **params.alert_labels(_without_name(labels))}
+                if (name := labels.pop("__name__", "")).startswith("ALERTS"):
+                    labels = params.alert_labels(labels)
                 else:
-                    labels = params_series(labels, jobs)
-                sample["labels"] = format_selector(labels)
+                    labels = params.series_labels(labels)
+                sample["labels"] = format_selector({"__name__": name, **labels} if name else labels)
     return out
-
-
-def params_series(labels: Mapping[str, str], job_names: Mapping[str, str]) -> dict[str, str]:
-    """A series' labels with its ``job`` renamed (the only label the deployment's scrape config sets)."""
-    out = dict(labels)
-    if out.get("job") in job_names:
-        out["job"] = job_names[out["job"]]
-    return out
-
-
-def _without_name(labels: Mapping[str, str]) -> dict[str, str]:
-    return {key: value for key, value in labels.items() if key != "__name__"}
 
 
 def dump(document: Mapping[str, Any], header: Iterable[str]) -> str:
@@ -390,21 +382,14 @@ def render_directory(
     written = []
     output.mkdir(parents=True, exist_ok=True)
     target = output / rules.name
-    target.write_text(render_rules_text(rules.read_text(encoding="utf-8"), params, _display(rules)))
+    target.write_text(render_rules_text(rules.read_text(encoding="utf-8"), params, display_path(rules)))
     written.append(target)
     if tests_dir is not None:
         (output / "tests").mkdir(exist_ok=True)
         for test in sorted(tests_dir.glob("*_test.yml")):
             rendered = output / "tests" / test.name
             rendered.write_text(
-                render_rule_tests_text(test.read_text(encoding="utf-8"), params, _display(test))
+                render_rule_tests_text(test.read_text(encoding="utf-8"), params, display_path(test))
             )
             written.append(rendered)
     return written
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        return str(path)

@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 
 from exporter.commands import add_command, add_group
-from exporter.generators import grafana_alerts
-from exporter.generators.rulefile import RuleFileError
+from exporter.generators import grafana_alerts, stale
+from exporter.generators.rulefile import RuleFileError, display_path
 from exporter.generators.rulerender import (
     DEFAULT_JOBS,
     DEFAULT_RULE_TESTS_DIR,
@@ -139,15 +139,11 @@ def _check(params: RenderParams, rules: Path) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         written = render_directory(params, Path(tmp), rules=rules, tests_dir=DEFAULT_RULE_TESTS_DIR)
-        stale = [
-            str(path.relative_to(tmp))
-            for path in written
-            if path.read_text() != (rules.parent / path.relative_to(tmp)).read_text()
-        ]
-    if grafana_alerts.DEFAULT_OUTPUT.read_text() != grafana_alerts.render([rules]):
-        stale.append(str(grafana_alerts.DEFAULT_OUTPUT))
-    if stale:
-        print(f"out of date: {', '.join(stale)}; run canary rules render", file=sys.stderr)
+        files = {rules.parent / path.relative_to(tmp): path.read_text("utf-8") for path in written}
+    files[grafana_alerts.DEFAULT_OUTPUT] = grafana_alerts.render([rules])
+    if out_of_date := stale(files):
+        names = ", ".join(map(display_path, out_of_date))
+        print(f"out of date: {names}; run canary rules render", file=sys.stderr)
         return 1
     print("the shipped rules are the rendering with the defaults")
     return 0

@@ -1,12 +1,11 @@
-"""The local alerting pipeline: real Prometheus and Alertmanager on loopback, and the Grafana rule generator.
+"""The local alerting pipeline: real Prometheus and Alertmanager on loopback (and the scaled-out ruler).
 
 - ``configs``: pure functions that turn the shipped ``config/prometheus.yml`` and
   ``config/alertmanager.yml`` into launch configs, overriding only intervals, addresses and credential paths;
 - ``processes``: ``PrometheusProcess`` and ``AlertmanagerProcess`` context managers (start, readiness,
   queries, silences, restart, stop; logs kept in the work dir), and the scaled-out ruler of DESIGN §12:
-  ``VictoriaMetricsProcess``, ``VmagentProcess``, ``VmalertProcess`` (the shipped rule files, unchanged);
-- ``rulefile``: the rule files read into values;
-- ``grafana_alerts``: the Grafana alert-rule provisioning file generated from the rule files.
+  ``VictoriaMetricsProcess``, ``VmagentProcess``, ``VmalertProcess`` (the shipped rule files, unchanged).
+Reading rule files and generating the Grafana alert file are build-time work: ``exporter.generators``.
 
 Example::
 

@@ -270,21 +270,9 @@ class Simulator:
         reply = compose(
             understood, plan, self.state.texts, rng, max_tokens_of(body), thought, style=profile.style
         )
-        call = Call(
-            gen_id=wire.generation_id(int(arrived), self.state.rng),
-            created=int(arrived),
-            model=model,
-            provider=provider,
-            understood=understood,
-            plan=plan,
-            reply=reply,
-            rng=rng,
-            t0=t0,
-            arrived=arrived,
-            attempts=tuple(attempts),
-            record=record,
-            metadata=_wants_metadata(request),
-        )
+        gen_id = wire.generation_id(int(arrived), self.state.rng)
+        metadata = _wants_metadata(request)
+        call = Call(gen_id, model, provider, understood, plan, reply, rng, tuple(attempts), record, metadata)
         if stream:
             return Timed(lambda w: write_stream(w, call, self._served))
         return Timed(lambda w: write_completion(w, call, self._served))

@@ -10,7 +10,7 @@ import uvicorn
 from exporter.commands import add_command
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
-from exporter.devtools.simulator.server import uvicorn_config
+from exporter.devtools.simulator.server import uvicorn_options
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import parse_host_port
@@ -80,7 +80,7 @@ def command(args: argparse.Namespace) -> int:
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"simulator serving {args.fleet} at http://{shown}:{bound}/api/v1", flush=True)
-    server = uvicorn.Server(uvicorn_config(simulator, "warning"))
+    server = uvicorn.Server(uvicorn.Config(simulator.app, **uvicorn_options()))
     with stop_on_signals():  # uvicorn shuts down on SIGINT/SIGTERM, then re-raises it: a clean stop
         tune_gc_for_latency()
         server.run(sockets=[sock])

@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -159,14 +160,11 @@ class Recogniser:
             for word in words:
                 users[word] = users.get(word, 0) + 1
         self._weight = {word: 1.0 / count for word, count in users.items()}
-        self._seen: dict[str, str | None] = {}
+        # Probes repeat a few prompts: remember the answers, within a bound.
+        self._cached = functools.lru_cache(maxsize=_RECOGNISED_CACHE)(self._recognise)
 
     def __call__(self, text: str) -> str | None:
-        if text not in self._seen:
-            if len(self._seen) >= _RECOGNISED_CACHE:  # probes repeat a few prompts; keep memory bounded
-                self._seen.clear()
-            self._seen[text] = self._recognise(text)
-        return self._seen[text]
+        return self._cached(text)
 
     def _recognise(self, text: str) -> str | None:
         if _HANGUL.search(text):

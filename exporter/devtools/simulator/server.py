@@ -8,23 +8,19 @@ Example::
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import uvicorn
-
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import Fleet, load_fleet
-from exporter.serving import ThreadedServer, bind_tcp_socket
+from exporter.serving import ThreadedServer
 
 _START_TIMEOUT_SECONDS = 10.0
 
 
 def uvicorn_options(log_level: str = "warning") -> dict[str, Any]:
-    """How the simulator runs on uvicorn, wherever it is served (thread, task, CLI)."""
+    """How the simulator runs on uvicorn, wherever it is served (thread or CLI)."""
     return {
         "loop": "asyncio",  # not uvloop: its timers have millisecond resolution, too coarse for TTFT
         "http": "h11",
@@ -34,10 +30,6 @@ def uvicorn_options(log_level: str = "warning") -> dict[str, Any]:
         "timeout_graceful_shutdown": 1,
         "backlog": 2048,
     }
-
-
-def uvicorn_config(simulator: Simulator, log_level: str) -> uvicorn.Config:
-    return uvicorn.Config(simulator.app, **uvicorn_options(log_level))
 
 
 class SimulatorServer:
@@ -90,36 +82,3 @@ class SimulatorServer:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
-
-
-class AsyncSimulatorServer:
-    """The same server as a task of the running event loop: ``async with AsyncSimulatorServer(f) as sim``."""
-
-    def __init__(self, fleet: Fleet | Simulator, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.simulator = fleet if isinstance(fleet, Simulator) else Simulator(fleet)
-        self._socket = bind_tcp_socket(host, port)
-        self.host = host
-        self.port = int(self._socket.getsockname()[1])
-        self._server = uvicorn.Server(uvicorn_config(self.simulator, "warning"))
-        self._task: asyncio.Task[None] | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}/api/v1"
-
-    async def __aenter__(self) -> AsyncSimulatorServer:
-        self._task = asyncio.ensure_future(self._server.serve(sockets=[self._socket]))
-        while not self._server.started:
-            if self._task.done():
-                self._task.result()
-            await asyncio.sleep(0.005)
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._server.should_exit = True
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        self._socket.close()

@@ -52,22 +52,21 @@ class Call:
     """Everything decided about one successful chat request, before any byte is written."""
 
     gen_id: str
-    created: int
     model: Model
     provider: Provider
     understood: Understood
     plan: Plan
     reply: Reply
     rng: random.Random
-    t0: float  # event-loop time the request arrived
-    arrived: float  # wall-clock time the request arrived
     attempts: tuple[Attempt, ...]
-    record: RequestRecord  # what GET /_sim/requests shows of this request
+    record: RequestRecord  # what GET /_sim/requests shows of this request; its arrival times
     metadata: bool = False  # the client sent X-OpenRouter-Metadata: enabled
 
     def chunk(self, delta: Mapping[str, Any] | None, *finish: str | None, **extra: Any) -> dict[str, Any]:
         """A ``chat.completion.chunk`` of this call: ``wire.chunk`` with its id, model and provider."""
-        return wire.chunk(self.gen_id, self.created, self.model.id, self.provider, delta, *finish, **extra)
+        return wire.chunk(
+            self.gen_id, int(self.record.t), self.model.id, self.provider, delta, *finish, **extra
+        )
 
     def router_metadata(self) -> dict[str, Any]:
         """``openrouter_metadata`` (Router Metadata guide; experimental shape): the attempts and the
@@ -114,19 +113,19 @@ def hang(
 
 
 async def write_stream(w: Writer, call: Call, on_served: OnServed) -> None:
-    profile, plan, reply = call.provider.profile, call.plan, call.reply
+    profile, plan, reply, t0 = call.provider.profile, call.plan, call.reply, call.record.t_loop
     # Serialised before the deadlines, so sending is all that is left.
     events, first_content = stream_events(call)
     role = call.chunk({"role": "assistant", "content": ""})
     await w.start(200, sse_headers(call.gen_id))
     await w.send(wire.KEEPALIVE + wire.sse(role))
     keepalive = profile.keepalive
-    next_keepalive = call.t0 + keepalive
+    next_keepalive = t0 + keepalive
     index = 0
     while index < len(events):
-        next_keepalive = await w.wait_with_keepalive(call.t0 + events[index][0], next_keepalive, keepalive)
+        next_keepalive = await w.wait_with_keepalive(t0 + events[index][0], next_keepalive, keepalive)
         # One write for every event already due: small writes cost a syscall each.
-        due = w.now() - call.t0
+        due = w.now() - t0
         batch = [events[index][1]]
         index += 1
         while index < len(events) and events[index][0] <= due:
@@ -153,14 +152,14 @@ async def write_stream(w: Writer, call: Call, on_served: OnServed) -> None:
 
 
 async def write_completion(w: Writer, call: Call, on_served: OnServed) -> None:
-    plan, reply = call.plan, call.reply
+    plan, reply, t0 = call.plan, call.reply, call.record.t_loop
     parts = pieces(reply.content)
-    done_at = call.t0 + plan.ttft + max(0, len(parts) - 1) * plan.inter_token
+    done_at = t0 + plan.ttft + max(0, len(parts) - 1) * plan.inter_token
     keepalive = call.provider.profile.keepalive
-    if done_at - call.t0 > keepalive:
+    if done_at - t0 > keepalive:
         # Slow answers start the body with newline heartbeats, as the gateway does.
         await w.start(200, {"content-type": "application/json", "x-generation-id": call.gen_id})
-        await w.wait_with_keepalive(done_at, call.t0 + keepalive, keepalive, beat=b"\n")
+        await w.wait_with_keepalive(done_at, t0 + keepalive, keepalive, beat=b"\n")
     else:
         await w.sleep_until(done_at)
         await w.start(200, {"content-type": "application/json", "x-generation-id": call.gen_id})
@@ -170,7 +169,7 @@ async def write_completion(w: Writer, call: Call, on_served: OnServed) -> None:
         error = wire.mid_stream_error(call.provider, call.rng)
         cut = max(1, int(len(parts) * 0.4))
         reply = replace(reply, content="".join(parts[:cut]))
-    body = wire.completion(call.gen_id, call.created, call.model.id, call.provider, reply, usage, error)
+    body = wire.completion(call.gen_id, int(call.record.t), call.model.id, call.provider, reply, usage, error)
     if call.metadata:
         body["openrouter_metadata"] = call.router_metadata()
     await w.send(json.dumps(body, ensure_ascii=False).encode())
@@ -180,7 +179,7 @@ async def write_completion(w: Writer, call: Call, on_served: OnServed) -> None:
 
 def generation_record(call: Call, now: float, streamed: bool, usage: Mapping[str, Any]) -> dict[str, Any]:
     """The body of ``GET /api/v1/generation?id=`` for a served call, as the gateway records it."""
-    latency_ms = round((now - call.arrived) * 1000)
+    latency_ms = round((now - call.record.t) * 1000)
     responses = [_provider_response(a.provider, call.model, a.status, a.latency_ms) for a in call.attempts]
     responses.append(_provider_response(call.provider, call.model, 200, latency_ms))
     return {
@@ -189,7 +188,7 @@ def generation_record(call: Call, now: float, streamed: bool, usage: Mapping[str
         "total_cost": usage["cost"],
         "cache_discount": None,
         "upstream_inference_cost": usage["cost"],
-        "created_at": format_rfc3339(call.arrived, "seconds"),
+        "created_at": format_rfc3339(call.record.t, "seconds"),
         "model": call.model.id,
         "app_id": None,
         "streamed": streamed,
