@@ -329,10 +329,7 @@ class GatewayClient:
         http_request.extensions[POOL_KEY] = request.pin or request.model
         try:
             async with scope:
-                if request.stream:
-                    error = await self._stream(http_request, request, acc, progress)
-                else:
-                    error = await self._plain(http_request, acc, progress)
+                error = await self._exchange(http_request, request, acc, progress)
         except TimeoutError as exc:
             first_token_due = progress.first_token_at is not None and loop.time() >= progress.first_token_at
             if scope.expired() and progress.waiting_first_token and first_token_due:
@@ -396,48 +393,34 @@ class GatewayClient:
 
         return trace
 
-    async def _plain(
-        self, http_request: httpx.Request, acc: ChunkAccumulator, progress: _Progress
-    ) -> GatewayError | None:
-        response = await self._send(http_request, progress)
-        try:
-            return await self._read_whole(response, acc)
-        finally:
-            await response.aclose()
-
-    async def _stream(
+    async def _exchange(
         self, http_request: httpx.Request, request: ChatRequest, acc: ChunkAccumulator, progress: _Progress
     ) -> GatewayError | None:
-        """A streamed chat: the events as they come (TTFT, first-token deadline), then what they add up to.
-
-        A host that answers with plain JSON (an error before the stream, or a completion not streamed) is read
-        whole, as ``_plain`` reads it."""
-        response = await self._send(http_request, progress)
+        """Send the chat and read the reply: a stream's events as they come (TTFT, first-token deadline), then
+        what they add up to; plain JSON (a request not streamed, an error before the stream, or a completion
+        a host did not stream) read whole."""
+        response = await self._http.send(http_request, stream=True)
+        progress.status = response.status_code
+        progress.generation_header = response.headers.get("x-generation-id")
         try:
             if (
-                "text/event-stream" not in response.headers.get("content-type", "")
+                not request.stream
+                or "text/event-stream" not in response.headers.get("content-type", "")
                 or response.status_code >= 300
             ):
                 error = await self._read_whole(response, acc)
-                if error is None and acc.saw_visible_token:  # not streamed: it came with the rest
+                if request.stream and error is None and acc.saw_visible_token:  # it came with the rest
                     progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
                 return error
             if request.first_token_deadline is not None:
                 progress.wait_for_first_token(request.first_token_deadline)
             error = await self._read_events(response, acc, progress)
         finally:
-            if (
-                not progress.scope.expired()
-            ):  # leaving for any reason but the deadline: closing is not a timeout
+            # leaving for any reason but the deadline: closing is not a timeout
+            if not progress.scope.expired():
                 progress.stop_waiting_for_first_token()
             await response.aclose()
         return error or _stream_outcome(acc, response.status_code, progress.received)
-
-    async def _send(self, http_request: httpx.Request, progress: _Progress) -> httpx.Response:
-        response = await self._http.send(http_request, stream=True)
-        progress.status = response.status_code
-        progress.generation_header = response.headers.get("x-generation-id")
-        return response
 
     async def _read_whole(self, response: httpx.Response, acc: ChunkAccumulator) -> GatewayError | None:
         """A JSON reply read whole (bounded): an HTTP error classified from its body, or a completion."""
@@ -612,10 +595,7 @@ class GatewayClient:
             "detail": detail,
             "excerpt": excerpt,
         }
-        self._log.warning(
-            _LOG_MESSAGE, op, model, pin, error.outcome.value, error.reason.value, error.status, elapsed,
-            detail, excerpt, extra={"gateway": fields},
-        )  # fmt: skip
+        self._log.warning(_LOG_MESSAGE, *fields.values(), extra={"gateway": fields})  # in the message's order
         return error
 
 

@@ -22,16 +22,20 @@ from urllib.parse import urlencode
 
 from exporter.commands import add_command
 from exporter.config import CanaryConfig
+from exporter.configkit import parse_duration
 from exporter.contracts import REGISTRY
-from exporter.contracts.base import Contract
+from exporter.contracts.base import Contract, ProbeTarget
 from exporter.engine.rounds import ModelPlan
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
 from exporter.equality.report import EqualityReport
 from exporter.evidence.store import EvidenceStore
+from exporter.gateway.classify import parse_json_body
 from exporter.gateway.client import GatewayClient
-from exporter.gateway.types import GatewayError, Generation
+from exporter.gateway.types import Endpoint, GatewayError, Generation
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
-from exporter.investigate.sampling import BadInput, Work, require_known
+from exporter.investigate.history import MAX_RECORDS, first_attempts, parse_instant, parse_since, records
+from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
+from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20
@@ -131,32 +135,18 @@ def _contract_names(value: str) -> list[str]:
 
 @_parsed
 def _locale(value: str) -> str:
-    from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
-
     code = canonical_locale(value)
     if code is None:
         raise ValueError(f"unknown locale {value!r} (known: {', '.join(DEFAULT_LOCALES)})")
     return code
 
 
-@_parsed
-def _since(value: str) -> float:
-    from exporter.investigate.history import parse_since
-
-    return parse_since(value, time.time())
-
-
-@_parsed
-def _instant(value: str) -> float:
-    from exporter.investigate.history import parse_instant
-
-    return parse_instant(value)
+_since = _parsed(lambda value: parse_since(value, time.time()))
+_instant = _parsed(parse_instant)
 
 
 @_parsed
 def _duration(value: str) -> float:
-    from exporter.configkit import parse_duration
-
     seconds = parse_duration(value)
     if not 0 < seconds <= 7 * 86400:
         raise ValueError(f"expected a duration from 1s to 7d, got {value!r}")
@@ -371,16 +361,12 @@ async def _work(
     config: CanaryConfig, args: argparse.Namespace, contracts: Sequence[Contract], locale: str | None
 ) -> AsyncIterator[Work]:
     """What to send for ``--model`` and ``--providers`` (one discovery request), its gateways open inside."""
-    from exporter.investigate.sampling import resolve
-
     async with AsyncExitStack() as stack:
         plans = _plans_for(config, args.model, _all_plans(config, stack))
         yield await resolve(plans, contracts, providers=args.providers, samples=args.samples, locale=locale)
 
 
 async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
-    from exporter.investigate.sampling import collect
-
     async with _work(config, args, contracts, args.locale) as work:
         with _store(config) as store, _progress(work.requests) as advance:
             samples = await collect(
@@ -405,9 +391,6 @@ async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[
 
 
 def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
-    from exporter.investigate.history import MAX_RECORDS, first_attempts, records
-    from exporter.investigate.sampling import from_record
-
     names = [c.name for c in contracts]
     with _store(config) as store:
         if store is None:
@@ -452,9 +435,6 @@ def _live_controls(
 ) -> list[str]:
     """The hosts among ``tags`` that are live positive controls of a chosen contract (as ``resolve`` does
     for live samples; the history has no endpoint listing, so only the tag is known)."""
-    from exporter.contracts.base import ProbeTarget
-    from exporter.gateway.types import Endpoint
-
     known: frozenset[str] = next((m.known_filtering for m in config.models if m.slug == model), frozenset())
     return [
         tag
@@ -535,9 +515,7 @@ async def _generation(plans: Sequence[ModelPlan], generation_id: str) -> Generat
 
 
 async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, Any]:
-    from exporter.gateway.types import Endpoint
     from exporter.investigate import trace
-    from exporter.investigate.history import records
     from exporter.receiver.rfc3339 import format_optional
 
     notes: list[str] = []
@@ -620,7 +598,6 @@ async def _receiver_reads(
 ) -> dict[str, Any]:
     """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
     read endpoints, no token, bounded replies); what cannot be read is said in ``notes`` and left out."""
-    from exporter.gateway.classify import parse_json_body
     from exporter.receiver.rfc3339 import format_rfc3339
 
     if url is None and config.receiver is not None:
