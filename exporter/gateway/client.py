@@ -521,25 +521,33 @@ class GatewayClient:
             return classify_exception(exc)
         return Reply(response.status_code, body, response.headers, over)
 
+    async def get_json(self, path: str, limit: int | None = None) -> Any | GatewayError:
+        """GET ``path`` (under ``base_url``, or an absolute URL; the API key when set) for a JSON reply read
+        whole up to ``limit`` bytes (default ``max_body_bytes``), or the classified reason there is none: an
+        HTTP error read from its body, an oversized or unparsable body, a timeout. Not logged.
+
+        Example: ``await client.get_json("/v1/suspensions")`` → ``{"suspensions": [...]}``.
+        """
+        limit = self._max_body if limit is None else limit
+        reply = await self.fetch("GET", path, self._api_key, limit=limit)
+        if isinstance(reply, GatewayError):
+            return reply
+        if reply.oversized:
+            return oversized_body(limit, reply.status)
+        if reply.status >= 300:
+            return classify_http_error(reply.status, reply.body, reply.headers)
+        body, problem = parse_json_body(reply.body)
+        return (
+            body if problem is None else malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
+        )
+
     async def _get(
         self, op: str, model: str, path: str, limit: int, parse: Callable[[Any], _T | GatewayError]
     ) -> _T | GatewayError:
-        """GET ``path`` for JSON that ``parse`` reads; a failure of either is logged and returned."""
+        """``get_json`` and ``parse``; a failure of either is logged and returned."""
         started = self._clock()
-        reply = await self.fetch("GET", path, self._api_key, limit=limit)
-        if isinstance(reply, GatewayError):
-            parsed: _T | GatewayError = reply
-        elif reply.oversized:
-            parsed = oversized_body(limit, reply.status)
-        elif reply.status >= 300:
-            parsed = classify_http_error(reply.status, reply.body, reply.headers)
-        else:
-            body, problem = parse_json_body(reply.body)
-            parsed = (
-                parse(body)
-                if problem is None
-                else malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
-            )
+        body = await self.get_json(path, limit)
+        parsed = body if isinstance(body, GatewayError) else parse(body)
         if isinstance(parsed, GatewayError):
             return self._log_error(op, model, None, parsed, self._clock() - started)
         return parsed

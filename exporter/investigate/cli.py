@@ -29,7 +29,6 @@ from exporter.engine.rounds import ModelPlan
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
 from exporter.equality.report import EqualityReport
 from exporter.evidence.store import EvidenceStore
-from exporter.gateway.classify import parse_json_body
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint, GatewayError, Generation
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
@@ -614,22 +613,12 @@ async def _receiver_reads(
         "ignore": "/v1/ignore?" + urlencode({"model": model}),
     }
     out: dict[str, Any] = {}
-    problem: str | None
     async with GatewayClient(base, None, kind="openai-compatible", timeout=10.0) as client:
         for name, path in reads.items():
-            reply = await client.fetch("GET", path, None, limit=RECEIVER_MAX_BYTES)
-            if isinstance(reply, GatewayError):
-                document, problem = None, reply.detail
-            elif reply.oversized:
-                document, problem = None, f"response larger than {RECEIVER_MAX_BYTES} bytes"
-            elif reply.status != 200:
-                document, problem = None, f"HTTP {reply.status}"
-            else:
-                document, problem = parse_json_body(reply.body)
+            document = await client.get_json(path, limit=RECEIVER_MAX_BYTES)
             if not isinstance(document, dict):
-                notes.append(
-                    f"could not read {base}{path.partition('?')[0]}: {problem or 'not an object'}"[:300]
-                )
+                problem = document.detail if isinstance(document, GatewayError) else "not an object"
+                notes.append(f"could not read {base}{path.partition('?')[0]}: {problem}"[:300])
                 continue
             out[name] = document.get(name)
     return out
