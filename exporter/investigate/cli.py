@@ -16,7 +16,14 @@ import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractContextManager,
+    AsyncExitStack,
+    asynccontextmanager,
+    closing,
+    contextmanager,
+    nullcontext,
+)
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -152,30 +159,36 @@ def _duration(value: str) -> float:
     return seconds
 
 
+# Each command's --help line and description (its examples are the epilog above).
+COMMANDS = {
+    "investigate": (
+        "the pinned comparison: N samples per host, each host against the pooled others (Fisher, Holm)",
+        "Send N pinned samples per host per contract now (same judges and pinning as the rounds), or read "
+        "them from the evidence history (--from-history), and report for each host and contract its failures "
+        "against the pooled other hosts: a one-sided Fisher exact p-value, the Holm-adjusted p-value across "
+        "hosts, and outlier when it is below --alpha. Only pass and fail are evidence; other outcomes are "
+        "counted as excluded. A cost line ends the report.",
+        INVESTIGATE_EPILOG,
+    ),
+    "trace": (
+        "from a user's report to the route that served it, its verdicts and exclusions then",
+        "Find who served a request (the gateway's generation record), or take a model and a time, and print "
+        "that route's verdicts around the time (evidence history), its suspensions and incidents then, and "
+        "whether it is in the ignore list now (the receiver's read API).",
+        TRACE_EPILOG,
+    ),
+}
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``investigate`` and ``trace`` to the ``canary`` parser."""
-    investigate = add_command(
-        subparsers,
-        "investigate",
-        help="the pinned comparison: N samples per host, each host against the pooled others (Fisher, Holm)",
-        description="Send N pinned samples per host per contract now (same judges and pinning as the "
-        "rounds), or read them from the evidence history (--from-history), and report for each host and "
-        "contract its failures against the pooled other hosts: a one-sided Fisher exact p-value, the "
-        "Holm-adjusted p-value across hosts, and outlier when it is below --alpha. Only pass and fail are "
-        "evidence; other outcomes are counted as excluded. A cost line ends the report.",
-        epilog=INVESTIGATE_EPILOG,
+    investigate, trace = (
+        add_command(subparsers, name, help=summary, description=description, epilog=examples)
+        for name, (summary, description, examples) in COMMANDS.items()
     )
-    trace = add_command(
-        subparsers,
-        "trace",
-        help="from a user's report to the route that served it, its verdicts and exclusions then",
-        description="Find who served a request (the gateway's generation record), or take a model and a "
-        "time, and print that route's verdicts around the time (evidence history), its suspensions and "
-        "incidents then, and whether it is in the ignore list now (the receiver's read API).",
-        epilog=TRACE_EPILOG,
-    )
-    for p in (investigate, trace):
+    for p, run in ((investigate, investigate_command), (trace, trace_command)):
         p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+        p.set_defaults(func=run)
     p = investigate
     p.add_argument(
         "--model",
@@ -221,7 +234,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="since",
         help="send nothing: read the evidence history since SINCE (RFC 3339, unix seconds, or 6h / 2d back)",
     )
-    p.set_defaults(func=investigate_command)
 
     p = trace
     which = p.add_mutually_exclusive_group(required=True)
@@ -246,7 +258,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the receiver's URL (default: from the config's receiver)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=trace_command)
 
 
 def _fail(command: str, error: BadInput) -> int:
@@ -442,20 +453,12 @@ def _live_controls(
     ]
 
 
-@contextmanager
-def _store(config: CanaryConfig) -> Iterator[EvidenceStore | None]:
+def _store(config: CanaryConfig) -> AbstractContextManager[EvidenceStore | None]:
     """The configuration's evidence history, open inside the block (None when it keeps none)."""
-    evidence = config.exporter.evidence
-    if evidence is None:
-        yield None
-        return
-    store = EvidenceStore.open(
-        evidence.path, retention_seconds=evidence.retention_seconds, max_bytes=evidence.max_bytes
-    )
-    try:
-        yield store
-    finally:
-        store.close()
+    from exporter.engine.service import open_evidence
+
+    store = open_evidence(config)
+    return nullcontext() if store is None else closing(store)
 
 
 @contextmanager
