@@ -43,7 +43,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from types import TracebackType
@@ -129,6 +129,7 @@ class _Progress:
 
     scope: asyncio.Timeout  # the call's deadline: the overall one, or the first token's while that is sooner
     overall_at: float  # loop time of the overall deadline
+    clock: Callable[[], float]  # the client's clock (TTFT, elapsed)
     t0: float = 0.0  # clock() just before sending
     loop_t0: float = 0.0  # the event loop's time at the same moment (deadlines run on the loop's clock)
     status: int | None = None
@@ -148,6 +149,17 @@ class _Progress:
         if self.waiting_first_token:
             self.waiting_first_token = False
             self.scope.reschedule(self.overall_at)
+
+    async def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace hook: re-stamp "sent" when the request has actually been written.
+
+        Under load many probes wait their turn for a connection and for the event loop; stamping when the
+        request bytes are written keeps that client-side queueing out of TTFT. Transports without tracing
+        (``MockTransport``) keep the stamp taken just before ``send``.
+        """
+        if event.endswith(_SENT_EVENT):
+            self.t0 = self.clock()
+            self.loop_t0 = asyncio.get_running_loop().time()
 
 
 # The defaults of gateway.timeout and gateway.connect_timeout (exporter/config.py GatewayConfig reads them).
@@ -322,10 +334,10 @@ class GatewayClient:
         loop = asyncio.get_running_loop()
         overall_at = loop.time() + self._timeout
         scope = asyncio.timeout_at(overall_at)
-        progress = _Progress(scope, overall_at, loop_t0=loop.time(), t0=self._clock())
+        progress = _Progress(scope, overall_at, self._clock, loop_t0=loop.time(), t0=self._clock())
         error: GatewayError | None
         timed_out_first_token = False
-        http_request.extensions["trace"] = self._send_stamper(progress, loop)
+        http_request.extensions["trace"] = progress.trace
         http_request.extensions[POOL_KEY] = request.pin or request.model
         try:
             async with scope:
@@ -374,24 +386,6 @@ class GatewayClient:
         )
 
     # -- internals ---------------------------------------------------------------------------------------
-
-    def _send_stamper(
-        self, progress: _Progress, loop: asyncio.AbstractEventLoop
-    ) -> Callable[[str, Mapping[str, Any]], Awaitable[None]]:
-        """An httpcore trace hook that re-stamps "sent" when the request has actually been written.
-
-        Under load many probes wait their turn for a connection and for the event loop; stamping when the
-        request bytes are written keeps that client-side queueing out of TTFT. Transports without tracing
-        (``MockTransport``) keep the stamp taken just before ``send``.
-        """
-        clock = self._clock
-
-        async def trace(event: str, info: Mapping[str, Any]) -> None:
-            if event.endswith(_SENT_EVENT):
-                progress.t0 = clock()
-                progress.loop_t0 = loop.time()
-
-        return trace
 
     async def _exchange(
         self, http_request: httpx.Request, request: ChatRequest, acc: ChunkAccumulator, progress: _Progress
