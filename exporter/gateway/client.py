@@ -1,4 +1,4 @@
-"""The async gateway client: endpoint discovery, pinned chat completions (plain or streamed), model listing.
+"""The async gateway client: endpoint discovery, pinned chat completions (plain or streamed), generations.
 
 This is the thin I/O shell around the pure parts of the package: ``sse`` decodes the event stream,
 ``chunks`` accumulates the completion, ``classify`` turns every failure into a ``GatewayError`` value.
@@ -98,8 +98,6 @@ _EXCERPT_CHARS = 60
 _SENT_EVENT = ".send_request_headers.started"
 # After [DONE], how long to wait for the end of the body before closing the connection instead.
 _DRAIN_SECONDS = 0.1
-# The catalogue (GET /models) is legitimately much larger than one completion.
-_CATALOGUE_BODY_FACTOR = 16
 
 
 _PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})  # what httpx reads (NO_PROXY only
@@ -293,15 +291,6 @@ class GatewayClient:
             return self._unsupported("discover", model, f"no static endpoints configured for model {model!r}")
         path = f"/models/{quote(model, safe='/:')}/endpoints"
         return await self._get("discover", model, path, self._max_body, parse_endpoints_response)
-
-    async def list_models(self) -> list[dict[str, Any]] | GatewayError:
-        """The gateway's model catalogue (``GET {base}/models`` → ``data``), for routability.
-
-        Example: ``await client.list_models()`` → ``[{"id": "moonshotai/kimi-k2-0905", ...}, ...]``.
-        """
-        return await self._get(
-            "list_models", "*", "/models", self._max_body * _CATALOGUE_BODY_FACTOR, _models
-        )
 
     async def generation(self, generation_id: str) -> Generation | GatewayError:
         """The gateway's record of one generation (``GET {base}/generation?id=``): who served it, and how.
@@ -672,13 +661,6 @@ def _error_finish(status: int) -> GatewayError:
     return GatewayError(
         Outcome.TRANSPORT, Reason.MID_STREAM_ERROR, status, "finish_reason 'error' without an error object"
     )
-
-
-def _models(payload: object) -> list[dict[str, Any]] | GatewayError:
-    data = payload.get("data") if isinstance(payload, Mapping) else None
-    if isinstance(data, list):
-        return [dict(item) for item in data if isinstance(item, Mapping)]
-    return malformed_response(f"model list without a 'data' array: {_shape(payload)}", 200)
 
 
 def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:

@@ -585,26 +585,6 @@ def test_discovery_of_an_openai_compatible_host_is_the_configured_list_without_a
     assert isinstance(unknown, GatewayError) and unknown.outcome is Outcome.CONFIG
 
 
-def test_list_models_returns_the_catalogue_objects() -> None:
-    recorder = Recorder(body(200, b'{"data": [{"id": "a/b", "name": "B"}, "junk", {"id": "c/d"}]}'))
-
-    async def go() -> list[dict[str, Any]] | GatewayError:
-        async with client_for(recorder) as gateway:
-            return await gateway.list_models()
-
-    assert run(go()) == [{"id": "a/b", "name": "B"}, {"id": "c/d"}]
-    assert str(recorder.requests[0].url) == BASE + "/models"
-
-
-def test_list_models_failure_is_a_gateway_error() -> None:
-    async def go() -> list[dict[str, Any]] | GatewayError:
-        async with client_for(body(503, b"")) as gateway:
-            return await gateway.list_models()
-
-    error = run(go())
-    assert isinstance(error, GatewayError) and error.reason is Reason.SERVER_ERROR
-
-
 def test_get_json_reads_a_json_reply_or_says_why_there_is_none() -> None:
     async def get(handler: Handler, limit: int | None = None) -> Any:
         async with client_for(handler, max_body_bytes=1024) as gateway:
