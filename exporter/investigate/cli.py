@@ -269,14 +269,15 @@ def _print_report(
     args: argparse.Namespace,
     report: T,
     to_json: Callable[[T], dict[str, Any]],
-    to_markdown: Callable[[T], str],
-    to_table: Callable[[T], str],
+    to_text: Callable[[T], str],
+    to_markdown: Callable[[T], str] | None = None,
 ) -> int:
-    """Print ``report`` as ``--json``, ``--markdown`` or (by default) a table; the exit status 0."""
+    """Print ``report`` as ``--json``, as ``--markdown`` (commands that have it) or by default as text for a
+    terminal; the exit status 0."""
     if args.json:
         print(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     else:
-        print((to_markdown if args.markdown else to_table)(report))
+        print((to_markdown if to_markdown is not None and args.markdown else to_text)(report))
     return 0
 
 
@@ -293,7 +294,7 @@ def investigate_command(args: argparse.Namespace) -> int:
     try:
         if args.test == "equality":
             built = asyncio.run(_live_equality(config, args))
-            return _print_report(args, built, equality.to_json, equality.to_markdown, equality.to_table)
+            return _print_report(args, built, equality.to_json, equality.to_table, equality.to_markdown)
         contracts = _chosen_contracts(config.contracts, args.contracts)
         if args.since is not None:
             comparison = _from_history(config, args, contracts)
@@ -301,7 +302,7 @@ def investigate_command(args: argparse.Namespace) -> int:
             comparison = asyncio.run(_live(config, args, contracts))
     except BadInput as error:
         return _fail("investigate", error)
-    return _print_report(args, comparison, report.to_json, report.to_markdown, report.to_table)
+    return _print_report(args, comparison, report.to_json, report.to_table, report.to_markdown)
 
 
 async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> EqualityReport:
@@ -494,8 +495,7 @@ def trace_command(args: argparse.Namespace) -> int:
         document = asyncio.run(_trace(config, args))
     except BadInput as error:
         return _fail("trace", error)
-    print(json.dumps(document, indent=2, ensure_ascii=False) if args.json else _trace_text(document))
-    return 0
+    return _print_report(args, document, dict, _trace_text)
 
 
 async def _generation(plans: Sequence[ModelPlan], generation_id: str) -> Generation:
@@ -557,24 +557,6 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
     if not routes and args.provider is None:
         notes.append(f"no discovered host of {model} is called {served_by or '?'}")
     receiver = await _receiver_reads(config, args.receiver, model, at, notes)
-    decisions, current, ignore = (receiver.get(k) for k in ("decisions", "suspensions", "ignore"))
-    mine = [d for d in decisions or [] if d.get("model") == model]
-    out_routes = [
-        {
-            "provider": route.provider,
-            "provider_name": route.provider_name,
-            "matched_by": route.matched_by,
-            "verdicts": trace.verdicts([r for r in window if r.provider == route.provider]),
-            "decisions": [d for d in mine if d.get("provider") == route.provider],
-            "excluded_then": trace.excluded_at(decisions or [], model, route.provider, at),
-            "suspended_now": next(
-                (s for s in current or [] if s.get("model") == model and s.get("provider") == route.provider),
-                None,
-            ),
-            "in_ignore_list_now": None if ignore is None else route.provider in ignore,
-        }
-        for route in routes
-    ]
     return {
         "model": model,
         "at": format_optional(at),
@@ -590,7 +572,7 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
             "cost_usd": generation.total_cost_usd,
             "attempts": [dataclasses.asdict(attempt) for attempt in generation.attempts],
         },
-        "routes": out_routes,
+        "routes": [trace.route_report(route, window, receiver, model, at) for route in routes],
         "notes": notes,
     }
 
