@@ -142,31 +142,44 @@ class EqualityCollector(Collector):
 
 def equality_families(verdicts: Verdicts) -> list[Metric]:
     """The ``canary_equality_*`` families of ``verdicts`` (documented in docs/metrics.md)."""
+    labels = ["model", "provider"]
     cached = " Cached result of the last equality test, computed after a round."
-    helps = {  # the per-(model, provider) families, in exposition order
-        "p_value": "Permutation p-value of the host's completions against its peers' (MMD).",
-        "p_adjusted": "The p-value after Holm's correction across the model's hosts.",
-        "outlier": "1 when the host's output distribution differs from its peers' (informational, never "
-        "suspends).",
-        "outlier_streak": "Consecutive equality tests (one per round) that flagged the host as an outlier.",
-        "samples": "The host's completions in the sliding window.",
-    }
-    family = {
-        name: GaugeMetricFamily(f"canary_equality_{name}", text + cached, labels=["model", "provider"])
-        for name, text in helps.items()
-    }
+    p_value = GaugeMetricFamily(
+        "canary_equality_p_value",
+        "Permutation p-value of the host's completions against its peers' (MMD)." + cached,
+        labels=labels,
+    )
+    p_adjusted = GaugeMetricFamily(
+        "canary_equality_p_adjusted",
+        "The p-value after Holm's correction across the model's hosts." + cached,
+        labels=labels,
+    )
+    outlier = GaugeMetricFamily(
+        "canary_equality_outlier",
+        "1 when the host's output distribution differs from its peers' (informational, never suspends)."
+        + cached,
+        labels=labels,
+    )
+    samples = GaugeMetricFamily(
+        "canary_equality_samples", "The host's completions in the sliding window." + cached, labels=labels
+    )
+    streak = GaugeMetricFamily(
+        "canary_equality_outlier_streak",
+        "Consecutive equality tests (one per round) that flagged the host as an outlier." + cached,
+        labels=labels,
+    )
     updated = GaugeMetricFamily(
         "canary_equality_last_test_timestamp_seconds", "When the equality verdicts were last computed (unix)."
     )
     for model, results in sorted(verdicts.by_model.items()):
         for r in results:
             key = [model, r.provider]
-            family["samples"].add_metric(key, r.samples)
+            samples.add_metric(key, r.samples)
             if r.p_value is not None and r.p_adjusted is not None:
-                family["p_value"].add_metric(key, r.p_value)
-                family["p_adjusted"].add_metric(key, r.p_adjusted)
-                family["outlier"].add_metric(key, 1.0 if r.outlier else 0.0)
-            family["outlier_streak"].add_metric(key, verdicts.outlier_streaks.get((model, r.provider), 0))
+                p_value.add_metric(key, r.p_value)
+                p_adjusted.add_metric(key, r.p_adjusted)
+                outlier.add_metric(key, 1.0 if r.outlier else 0.0)
+            streak.add_metric(key, verdicts.outlier_streaks.get((model, r.provider), 0))
     if verdicts.updated_at is not None:
         updated.add_metric([], verdicts.updated_at)
-    return [*family.values(), updated]
+    return [p_value, p_adjusted, outlier, streak, samples, updated]
