@@ -7,21 +7,53 @@ terminal: width-adaptive, never wrapping a row, with a legend and a status line)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from exporter.engine.rounds import RoundProgress
 
+# Each outcome's colour: (ANSI SGR code for render_table, rich style for the live view).
 _COLOURS = {
-    "pass": "32",
-    "fail": "31;1",
-    "transport": "33",
-    "skipped": "90",
-    "inconclusive": "36",
-    "unavailable": "35",
-    "config": "35",
-    "pin_violation": "35",
+    "pass": ("32", "green"),
+    "fail": ("31;1", "bold red"),
+    "transport": ("33", "yellow"),
+    "skipped": ("90", "bright_black"),
+    "inconclusive": ("36", "cyan"),
+    "unavailable": ("35", "magenta"),
+    "config": ("35", "magenta"),
+    "pin_violation": ("35", "magenta"),
 }
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@dataclass(frozen=True, slots=True)
+class _Host:
+    """One provider row of a model's table, as both views read it from the state JSON."""
+
+    tag: str
+    control: bool  # a known-filtering positive control
+    results: Mapping[str, Any]  # contract name -> its result
+    ttft: float | None
+    clean: int
+    excluded: Mapping[str, Any] | None  # its entry in the receiver's ignore list
+
+
+def _hosts(
+    state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any]] | None, model: str
+) -> tuple[list[str], list[_Host]]:
+    """The contracts (sorted) and the hosts (by tag) of one model."""
+    providers: Mapping[str, Any] = state.get("models", {}).get(model, {}).get("providers", {})
+    entries = {e["provider"]: e for e in (ignore or {}).get(model, {}).get("entries", [])}
+    hosts = []
+    for tag, p in sorted(providers.items()):
+        results = p.get("contracts", {})
+        ttft = results.get("ttft", {}).get("ttft_seconds")
+        ttft = ttft if isinstance(ttft, int | float) else None
+        control = p.get("role") == "control"
+        hosts.append(_Host(tag, control, results, ttft, p.get("clean_streak", 0), entries.get(tag)))
+    return sorted({c for p in providers.values() for c in p.get("contracts", {})}), hosts
 
 
 def _cell(result: Mapping[str, Any] | None, colour: bool, control: bool = False) -> str:
@@ -39,20 +71,12 @@ def _cell(result: Mapping[str, Any] | None, colour: bool, control: bool = False)
     elif result.get("failing_streak"):
         text = f"{outcome} (x{result['failing_streak']})"
     if colour and outcome in _COLOURS:
-        return f"\x1b[{_COLOURS[outcome]}m{text}\x1b[0m"
+        return f"\x1b[{_COLOURS[outcome][0]}m{text}\x1b[0m"
     return text
 
 
 def _width(text: str) -> int:
-    visible, skipping = 0, False
-    for ch in text:
-        if ch == "\x1b":
-            skipping = True
-        elif skipping and ch == "m":
-            skipping = False
-        elif not skipping:
-            visible += 1
-    return visible
+    return len(_ANSI.sub("", text))
 
 
 def render_table(
@@ -66,30 +90,20 @@ def render_table(
         f"({state.get('duration_seconds')} s)"
     ]
     for model, info in state.get("models", {}).items():
-        providers: Mapping[str, Any] = info.get("providers", {})
-        contracts = sorted({c for p in providers.values() for c in p.get("contracts", {})})
-        excluded: dict[str, str] = {}
-        if ignore and model in ignore:
-            for entry in ignore[model].get("entries", []):
-                excluded[entry["provider"]] = f"{entry['layer']}" + (
-                    f" until {entry['until']}" if entry.get("until") else ""
-                )
-        header = ["provider", *contracts, "ttft", "clean", "routing"]
-        rows = [header]
-        for tag, p in sorted(providers.items()):
-            results = p.get("contracts", {})
-            ttft = results.get("ttft", {}).get("ttft_seconds")
-            name = f"{tag} (control)" if p.get("role") == "control" else tag
+        contracts, hosts = _hosts(state, ignore, model)
+        rows = [["provider", *contracts, "ttft", "clean", "routing"]]
+        for h in hosts:
+            until = f" until {h.excluded['until']}" if h.excluded and h.excluded.get("until") else ""
             rows.append(
                 [
-                    name,
-                    *(_cell(results.get(c), colour, p.get("role") == "control") for c in contracts),
-                    f"{ttft:.2f}s" if isinstance(ttft, int | float) else "-",
-                    str(p.get("clean_streak", 0)),
-                    f"EXCLUDED {excluded[tag]}" if tag in excluded else "routable",
+                    f"{h.tag} (control)" if h.control else h.tag,
+                    *(_cell(h.results.get(c), colour, h.control) for c in contracts),
+                    "-" if h.ttft is None else f"{h.ttft:.2f}s",
+                    str(h.clean),
+                    "routable" if h.excluded is None else f"EXCLUDED {h.excluded['layer']}{until}",
                 ]
             )
-        widths = [max(_width(r[i]) for r in rows) for i in range(len(header))]
+        widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
         weak = info.get("weak") or {}
         lines.append("")
         lines.append(f"{model}" + (f"   weak probes: {', '.join(weak)}" if weak else ""))
@@ -104,16 +118,6 @@ def render_table(
 
 # Column priority when the terminal is narrow: the lowest priority goes first; provider and routing stay.
 _ABBREVIATIONS = {"structured": "struct", "language": "lang", "refusal": "refus"}
-_STYLES = {
-    "pass": "green",
-    "fail": "bold red",
-    "transport": "yellow",
-    "skipped": "bright_black",
-    "inconclusive": "cyan",
-    "unavailable": "magenta",
-    "config": "magenta",
-    "pin_violation": "magenta",
-}
 # The legend, item by item: packed into whole lines at the terminal's width (none is cut).
 LEGEND_ITEMS = (
     "ok pass",
@@ -133,40 +137,31 @@ def _short_cell(result: Mapping[str, Any] | None, control: bool) -> tuple[str, s
     streak = result.get("failing_streak") or 0
     if control and outcome in ("fail", "pass"):
         return ("refused ok", "green") if outcome == "fail" else ("PASSED:weak", "bold red")
+    style = _COLOURS[outcome][1] if outcome in _COLOURS else ""
     if outcome == "pass":
-        return "ok", _STYLES["pass"]
+        return "ok", style
     if outcome == "fail":
-        return f"FAIL×{streak} {result.get('reason', '')}", _STYLES["fail"]
+        return f"FAIL×{streak} {result.get('reason', '')}", style
     short = {"transport": "trans", "unavailable": "unav", "inconclusive": "inconcl", "skipped": "skip"}
-    text = short.get(outcome, outcome) + (f" (×{streak})" if streak else "")
-    return text, _STYLES.get(outcome, "")
+    return short.get(outcome, outcome) + (f" (×{streak})" if streak else ""), style
 
 
 def live_rows(
     state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any]] | None, model: str
 ) -> tuple[list[str], list[list[tuple[str, str]]]]:
     """Header and rows (text, style) of one model's live table: provider, contracts, TTFT, clean, routing."""
-    info = state.get("models", {}).get(model, {})
-    providers: Mapping[str, Any] = info.get("providers", {})
-    contracts = sorted({c for p in providers.values() for c in p.get("contracts", {})})
-    excluded: dict[str, str] = {}
-    for entry in (ignore or {}).get(model, {}).get("entries", []):
-        excluded[entry["provider"]] = "EXCL " + str(entry["layer"])
+    contracts, hosts = _hosts(state, ignore, model)
     header = ["provider", *(_ABBREVIATIONS.get(c, c) for c in contracts), "ttft s", "clean", "routing"]
-    rows = []
-    for tag, p in sorted(providers.items()):
-        results = p.get("contracts", {})
-        control = p.get("role") == "control"
-        ttft = results.get("ttft", {}).get("ttft_seconds")
-        rows.append(
-            [
-                (f"{tag} ctl" if control else tag, ""),
-                *(_short_cell(results.get(c), control) for c in contracts),
-                (f"{ttft:.2f}" if isinstance(ttft, int | float) else "-", ""),
-                (str(p.get("clean_streak", 0)), ""),
-                (excluded[tag], "bold red") if tag in excluded else ("routable", "green"),
-            ]
-        )
+    rows = [
+        [
+            (f"{h.tag} ctl" if h.control else h.tag, ""),
+            *(_short_cell(h.results.get(c), h.control) for c in contracts),
+            ("-" if h.ttft is None else f"{h.ttft:.2f}", ""),
+            (str(h.clean), ""),
+            ("routable", "green") if h.excluded is None else ("EXCL " + str(h.excluded["layer"]), "bold red"),
+        ]
+        for h in hosts
+    ]
     return header, rows
 
 

@@ -39,6 +39,15 @@ from exporter.sharding import export_shard
 log = logging.getLogger("exporter.engine")
 
 
+def open_evidence(config: CanaryConfig) -> EvidenceStore | None:
+    """The configuration's evidence history, opened (None when it keeps none); the caller closes it."""
+    if (settings := config.exporter.evidence) is None:
+        return None
+    return EvidenceStore.open(
+        settings.path, retention_seconds=settings.retention_seconds, max_bytes=settings.max_bytes
+    )
+
+
 def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> list[ModelPlan]:
     """One plan per (model, route): the shared gateway client, plus one client per direct host."""
     plans: list[ModelPlan] = []
@@ -186,13 +195,9 @@ class ExporterService:
     @classmethod
     def from_config(cls, config: CanaryConfig, stack: AsyncExitStack | None = None) -> ExporterService:
         """The service for a loaded config; its gateway clients and evidence store close with ``stack``."""
-        evidence = None
-        if (settings := config.exporter.evidence) is not None:
-            evidence = EvidenceStore.open(
-                settings.path, retention_seconds=settings.retention_seconds, max_bytes=settings.max_bytes
-            )
-            if stack is not None:
-                stack.callback(evidence.close)
+        evidence = open_evidence(config)
+        if evidence is not None and stack is not None:
+            stack.callback(evidence.close)
         service = cls(
             build_plans(config, stack),
             config.contracts,

@@ -1,4 +1,4 @@
-"""The async gateway client: endpoint discovery, pinned chat completions (plain or streamed), model listing.
+"""The async gateway client: endpoint discovery, pinned chat completions (plain or streamed), generations.
 
 This is the thin I/O shell around the pure parts of the package: ``sse`` decodes the event stream,
 ``chunks`` accumulates the completion, ``classify`` turns every failure into a ``GatewayError`` value.
@@ -43,7 +43,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any, Literal, TypeVar
@@ -98,8 +98,6 @@ _EXCERPT_CHARS = 60
 _SENT_EVENT = ".send_request_headers.started"
 # After [DONE], how long to wait for the end of the body before closing the connection instead.
 _DRAIN_SECONDS = 0.1
-# The catalogue (GET /models) is legitimately much larger than one completion.
-_CATALOGUE_BODY_FACTOR = 16
 
 
 _PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})  # what httpx reads (NO_PROXY only
@@ -129,6 +127,7 @@ class _Progress:
 
     scope: asyncio.Timeout  # the call's deadline: the overall one, or the first token's while that is sooner
     overall_at: float  # loop time of the overall deadline
+    clock: Callable[[], float]  # the client's clock (TTFT, elapsed)
     t0: float = 0.0  # clock() just before sending
     loop_t0: float = 0.0  # the event loop's time at the same moment (deadlines run on the loop's clock)
     status: int | None = None
@@ -148,6 +147,17 @@ class _Progress:
         if self.waiting_first_token:
             self.waiting_first_token = False
             self.scope.reschedule(self.overall_at)
+
+    async def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace hook: re-stamp "sent" when the request has actually been written.
+
+        Under load many probes wait their turn for a connection and for the event loop; stamping when the
+        request bytes are written keeps that client-side queueing out of TTFT. Transports without tracing
+        (``MockTransport``) keep the stamp taken just before ``send``.
+        """
+        if event.endswith(_SENT_EVENT):
+            self.t0 = self.clock()
+            self.loop_t0 = asyncio.get_running_loop().time()
 
 
 # The defaults of gateway.timeout and gateway.connect_timeout (exporter/config.py GatewayConfig reads them).
@@ -282,15 +292,6 @@ class GatewayClient:
         path = f"/models/{quote(model, safe='/:')}/endpoints"
         return await self._get("discover", model, path, self._max_body, parse_endpoints_response)
 
-    async def list_models(self) -> list[dict[str, Any]] | GatewayError:
-        """The gateway's model catalogue (``GET {base}/models`` → ``data``), for routability.
-
-        Example: ``await client.list_models()`` → ``[{"id": "moonshotai/kimi-k2-0905", ...}, ...]``.
-        """
-        return await self._get(
-            "list_models", "*", "/models", self._max_body * _CATALOGUE_BODY_FACTOR, _models
-        )
-
     async def generation(self, generation_id: str) -> Generation | GatewayError:
         """The gateway's record of one generation (``GET {base}/generation?id=``): who served it, and how.
 
@@ -322,17 +323,14 @@ class GatewayClient:
         loop = asyncio.get_running_loop()
         overall_at = loop.time() + self._timeout
         scope = asyncio.timeout_at(overall_at)
-        progress = _Progress(scope, overall_at, loop_t0=loop.time(), t0=self._clock())
+        progress = _Progress(scope, overall_at, self._clock, loop_t0=loop.time(), t0=self._clock())
         error: GatewayError | None
         timed_out_first_token = False
-        http_request.extensions["trace"] = self._send_stamper(progress, loop)
+        http_request.extensions["trace"] = progress.trace
         http_request.extensions[POOL_KEY] = request.pin or request.model
         try:
             async with scope:
-                if request.stream:
-                    error = await self._stream(http_request, request, acc, progress)
-                else:
-                    error = await self._plain(http_request, acc, progress)
+                error = await self._exchange(http_request, request, acc, progress)
         except TimeoutError as exc:
             first_token_due = progress.first_token_at is not None and loop.time() >= progress.first_token_at
             if scope.expired() and progress.waiting_first_token and first_token_due:
@@ -378,66 +376,34 @@ class GatewayClient:
 
     # -- internals ---------------------------------------------------------------------------------------
 
-    def _send_stamper(
-        self, progress: _Progress, loop: asyncio.AbstractEventLoop
-    ) -> Callable[[str, Mapping[str, Any]], Awaitable[None]]:
-        """An httpcore trace hook that re-stamps "sent" when the request has actually been written.
-
-        Under load many probes wait their turn for a connection and for the event loop; stamping when the
-        request bytes are written keeps that client-side queueing out of TTFT. Transports without tracing
-        (``MockTransport``) keep the stamp taken just before ``send``.
-        """
-        clock = self._clock
-
-        async def trace(event: str, info: Mapping[str, Any]) -> None:
-            if event.endswith(_SENT_EVENT):
-                progress.t0 = clock()
-                progress.loop_t0 = loop.time()
-
-        return trace
-
-    async def _plain(
-        self, http_request: httpx.Request, acc: ChunkAccumulator, progress: _Progress
-    ) -> GatewayError | None:
-        response = await self._send(http_request, progress)
-        try:
-            return await self._read_whole(response, acc)
-        finally:
-            await response.aclose()
-
-    async def _stream(
+    async def _exchange(
         self, http_request: httpx.Request, request: ChatRequest, acc: ChunkAccumulator, progress: _Progress
     ) -> GatewayError | None:
-        """A streamed chat: the events as they come (TTFT, first-token deadline), then what they add up to.
-
-        A host that answers with plain JSON (an error before the stream, or a completion not streamed) is read
-        whole, as ``_plain`` reads it."""
-        response = await self._send(http_request, progress)
+        """Send the chat and read the reply: a stream's events as they come (TTFT, first-token deadline), then
+        what they add up to; plain JSON (a request not streamed, an error before the stream, or a completion
+        a host did not stream) read whole."""
+        response = await self._http.send(http_request, stream=True)
+        progress.status = response.status_code
+        progress.generation_header = response.headers.get("x-generation-id")
         try:
             if (
-                "text/event-stream" not in response.headers.get("content-type", "")
+                not request.stream
+                or "text/event-stream" not in response.headers.get("content-type", "")
                 or response.status_code >= 300
             ):
                 error = await self._read_whole(response, acc)
-                if error is None and acc.saw_visible_token:  # not streamed: it came with the rest
+                if request.stream and error is None and acc.saw_visible_token:  # it came with the rest
                     progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
                 return error
             if request.first_token_deadline is not None:
                 progress.wait_for_first_token(request.first_token_deadline)
             error = await self._read_events(response, acc, progress)
         finally:
-            if (
-                not progress.scope.expired()
-            ):  # leaving for any reason but the deadline: closing is not a timeout
+            # leaving for any reason but the deadline: closing is not a timeout
+            if not progress.scope.expired():
                 progress.stop_waiting_for_first_token()
             await response.aclose()
         return error or _stream_outcome(acc, response.status_code, progress.received)
-
-    async def _send(self, http_request: httpx.Request, progress: _Progress) -> httpx.Response:
-        response = await self._http.send(http_request, stream=True)
-        progress.status = response.status_code
-        progress.generation_header = response.headers.get("x-generation-id")
-        return response
 
     async def _read_whole(self, response: httpx.Response, acc: ChunkAccumulator) -> GatewayError | None:
         """A JSON reply read whole (bounded): an HTTP error classified from its body, or a completion."""
@@ -538,25 +504,33 @@ class GatewayClient:
             return classify_exception(exc)
         return Reply(response.status_code, body, response.headers, over)
 
+    async def get_json(self, path: str, limit: int | None = None) -> Any | GatewayError:
+        """GET ``path`` (under ``base_url``, or an absolute URL; the API key when set) for a JSON reply read
+        whole up to ``limit`` bytes (default ``max_body_bytes``), or the classified reason there is none: an
+        HTTP error read from its body, an oversized or unparsable body, a timeout. Not logged.
+
+        Example: ``await client.get_json("/v1/suspensions")`` → ``{"suspensions": [...]}``.
+        """
+        limit = self._max_body if limit is None else limit
+        reply = await self.fetch("GET", path, self._api_key, limit=limit)
+        if isinstance(reply, GatewayError):
+            return reply
+        if reply.oversized:
+            return oversized_body(limit, reply.status)
+        if reply.status >= 300:
+            return classify_http_error(reply.status, reply.body, reply.headers)
+        body, problem = parse_json_body(reply.body)
+        return (
+            body if problem is None else malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
+        )
+
     async def _get(
         self, op: str, model: str, path: str, limit: int, parse: Callable[[Any], _T | GatewayError]
     ) -> _T | GatewayError:
-        """GET ``path`` for JSON that ``parse`` reads; a failure of either is logged and returned."""
+        """``get_json`` and ``parse``; a failure of either is logged and returned."""
         started = self._clock()
-        reply = await self.fetch("GET", path, self._api_key, limit=limit)
-        if isinstance(reply, GatewayError):
-            parsed: _T | GatewayError = reply
-        elif reply.oversized:
-            parsed = oversized_body(limit, reply.status)
-        elif reply.status >= 300:
-            parsed = classify_http_error(reply.status, reply.body, reply.headers)
-        else:
-            body, problem = parse_json_body(reply.body)
-            parsed = (
-                parse(body)
-                if problem is None
-                else malformed_response(f"HTTP {reply.status}: {problem}", reply.status)
-            )
+        body = await self.get_json(path, limit)
+        parsed = body if isinstance(body, GatewayError) else parse(body)
         if isinstance(parsed, GatewayError):
             return self._log_error(op, model, None, parsed, self._clock() - started)
         return parsed
@@ -612,10 +586,7 @@ class GatewayClient:
             "detail": detail,
             "excerpt": excerpt,
         }
-        self._log.warning(
-            _LOG_MESSAGE, op, model, pin, error.outcome.value, error.reason.value, error.status, elapsed,
-            detail, excerpt, extra={"gateway": fields},
-        )  # fmt: skip
+        self._log.warning(_LOG_MESSAGE, *fields.values(), extra={"gateway": fields})  # in the message's order
         return error
 
 
@@ -690,13 +661,6 @@ def _error_finish(status: int) -> GatewayError:
     return GatewayError(
         Outcome.TRANSPORT, Reason.MID_STREAM_ERROR, status, "finish_reason 'error' without an error object"
     )
-
-
-def _models(payload: object) -> list[dict[str, Any]] | GatewayError:
-    data = payload.get("data") if isinstance(payload, Mapping) else None
-    if isinstance(data, list):
-        return [dict(item) for item in data if isinstance(item, Mapping)]
-    return malformed_response(f"model list without a 'data' array: {_shape(payload)}", 200)
 
 
 def parse_endpoints_response(payload: object) -> list[Endpoint] | GatewayError:

@@ -16,22 +16,32 @@ import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractContextManager,
+    AsyncExitStack,
+    asynccontextmanager,
+    closing,
+    contextmanager,
+    nullcontext,
+)
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from exporter.commands import add_command
 from exporter.config import CanaryConfig
+from exporter.configkit import parse_duration
 from exporter.contracts import REGISTRY
-from exporter.contracts.base import Contract
+from exporter.contracts.base import Contract, ProbeTarget
 from exporter.engine.rounds import ModelPlan
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
 from exporter.equality.report import EqualityReport
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.client import GatewayClient
-from exporter.gateway.types import GatewayError, Generation
+from exporter.gateway.types import Endpoint, GatewayError, Generation
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
-from exporter.investigate.sampling import BadInput, Work, require_known
+from exporter.investigate.history import MAX_RECORDS, first_attempts, parse_instant, parse_since, records
+from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
+from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20
@@ -131,62 +141,54 @@ def _contract_names(value: str) -> list[str]:
 
 @_parsed
 def _locale(value: str) -> str:
-    from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
-
     code = canonical_locale(value)
     if code is None:
         raise ValueError(f"unknown locale {value!r} (known: {', '.join(DEFAULT_LOCALES)})")
     return code
 
 
-@_parsed
-def _since(value: str) -> float:
-    from exporter.investigate.history import parse_since
-
-    return parse_since(value, time.time())
-
-
-@_parsed
-def _instant(value: str) -> float:
-    from exporter.investigate.history import parse_instant
-
-    return parse_instant(value)
+_since = _parsed(lambda value: parse_since(value, time.time()))
+_instant = _parsed(parse_instant)
 
 
 @_parsed
 def _duration(value: str) -> float:
-    from exporter.configkit import parse_duration
-
     seconds = parse_duration(value)
     if not 0 < seconds <= 7 * 86400:
         raise ValueError(f"expected a duration from 1s to 7d, got {value!r}")
     return seconds
 
 
+# Each command's --help line and description (its examples are the epilog above).
+COMMANDS = {
+    "investigate": (
+        "the pinned comparison: N samples per host, each host against the pooled others (Fisher, Holm)",
+        "Send N pinned samples per host per contract now (same judges and pinning as the rounds), or read "
+        "them from the evidence history (--from-history), and report for each host and contract its failures "
+        "against the pooled other hosts: a one-sided Fisher exact p-value, the Holm-adjusted p-value across "
+        "hosts, and outlier when it is below --alpha. Only pass and fail are evidence; other outcomes are "
+        "counted as excluded. A cost line ends the report.",
+        INVESTIGATE_EPILOG,
+    ),
+    "trace": (
+        "from a user's report to the route that served it, its verdicts and exclusions then",
+        "Find who served a request (the gateway's generation record), or take a model and a time, and print "
+        "that route's verdicts around the time (evidence history), its suspensions and incidents then, and "
+        "whether it is in the ignore list now (the receiver's read API).",
+        TRACE_EPILOG,
+    ),
+}
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``investigate`` and ``trace`` to the ``canary`` parser."""
-    investigate = add_command(
-        subparsers,
-        "investigate",
-        help="the pinned comparison: N samples per host, each host against the pooled others (Fisher, Holm)",
-        description="Send N pinned samples per host per contract now (same judges and pinning as the "
-        "rounds), or read them from the evidence history (--from-history), and report for each host and "
-        "contract its failures against the pooled other hosts: a one-sided Fisher exact p-value, the "
-        "Holm-adjusted p-value across hosts, and outlier when it is below --alpha. Only pass and fail are "
-        "evidence; other outcomes are counted as excluded. A cost line ends the report.",
-        epilog=INVESTIGATE_EPILOG,
+    investigate, trace = (
+        add_command(subparsers, name, help=summary, description=description, epilog=examples)
+        for name, (summary, description, examples) in COMMANDS.items()
     )
-    trace = add_command(
-        subparsers,
-        "trace",
-        help="from a user's report to the route that served it, its verdicts and exclusions then",
-        description="Find who served a request (the gateway's generation record), or take a model and a "
-        "time, and print that route's verdicts around the time (evidence history), its suspensions and "
-        "incidents then, and whether it is in the ignore list now (the receiver's read API).",
-        epilog=TRACE_EPILOG,
-    )
-    for p in (investigate, trace):
+    for p, run in ((investigate, investigate_command), (trace, trace_command)):
         p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
+        p.set_defaults(func=run)
     p = investigate
     p.add_argument(
         "--model",
@@ -232,7 +234,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="since",
         help="send nothing: read the evidence history since SINCE (RFC 3339, unix seconds, or 6h / 2d back)",
     )
-    p.set_defaults(func=investigate_command)
 
     p = trace
     which = p.add_mutually_exclusive_group(required=True)
@@ -257,7 +258,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the receiver's URL (default: from the config's receiver)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=trace_command)
 
 
 def _fail(command: str, error: BadInput) -> int:
@@ -269,14 +269,15 @@ def _print_report(
     args: argparse.Namespace,
     report: T,
     to_json: Callable[[T], dict[str, Any]],
-    to_markdown: Callable[[T], str],
-    to_table: Callable[[T], str],
+    to_text: Callable[[T], str],
+    to_markdown: Callable[[T], str] | None = None,
 ) -> int:
-    """Print ``report`` as ``--json``, ``--markdown`` or (by default) a table; the exit status 0."""
+    """Print ``report`` as ``--json``, as ``--markdown`` (commands that have it) or by default as text for a
+    terminal; the exit status 0."""
     if args.json:
         print(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     else:
-        print((to_markdown if args.markdown else to_table)(report))
+        print((to_markdown if to_markdown is not None and args.markdown else to_text)(report))
     return 0
 
 
@@ -293,7 +294,7 @@ def investigate_command(args: argparse.Namespace) -> int:
     try:
         if args.test == "equality":
             built = asyncio.run(_live_equality(config, args))
-            return _print_report(args, built, equality.to_json, equality.to_markdown, equality.to_table)
+            return _print_report(args, built, equality.to_json, equality.to_table, equality.to_markdown)
         contracts = _chosen_contracts(config.contracts, args.contracts)
         if args.since is not None:
             comparison = _from_history(config, args, contracts)
@@ -301,7 +302,7 @@ def investigate_command(args: argparse.Namespace) -> int:
             comparison = asyncio.run(_live(config, args, contracts))
     except BadInput as error:
         return _fail("investigate", error)
-    return _print_report(args, comparison, report.to_json, report.to_markdown, report.to_table)
+    return _print_report(args, comparison, report.to_json, report.to_table, report.to_markdown)
 
 
 async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> EqualityReport:
@@ -371,16 +372,12 @@ async def _work(
     config: CanaryConfig, args: argparse.Namespace, contracts: Sequence[Contract], locale: str | None
 ) -> AsyncIterator[Work]:
     """What to send for ``--model`` and ``--providers`` (one discovery request), its gateways open inside."""
-    from exporter.investigate.sampling import resolve
-
     async with AsyncExitStack() as stack:
         plans = _plans_for(config, args.model, _all_plans(config, stack))
         yield await resolve(plans, contracts, providers=args.providers, samples=args.samples, locale=locale)
 
 
 async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
-    from exporter.investigate.sampling import collect
-
     async with _work(config, args, contracts, args.locale) as work:
         with _store(config) as store, _progress(work.requests) as advance:
             samples = await collect(
@@ -405,9 +402,6 @@ async def _live(config: CanaryConfig, args: argparse.Namespace, contracts: list[
 
 
 def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: list[Contract]) -> Comparison:
-    from exporter.investigate.history import MAX_RECORDS, first_attempts, records
-    from exporter.investigate.sampling import from_record
-
     names = [c.name for c in contracts]
     with _store(config) as store:
         if store is None:
@@ -452,9 +446,6 @@ def _live_controls(
 ) -> list[str]:
     """The hosts among ``tags`` that are live positive controls of a chosen contract (as ``resolve`` does
     for live samples; the history has no endpoint listing, so only the tag is known)."""
-    from exporter.contracts.base import ProbeTarget
-    from exporter.gateway.types import Endpoint
-
     known: frozenset[str] = next((m.known_filtering for m in config.models if m.slug == model), frozenset())
     return [
         tag
@@ -463,20 +454,12 @@ def _live_controls(
     ]
 
 
-@contextmanager
-def _store(config: CanaryConfig) -> Iterator[EvidenceStore | None]:
+def _store(config: CanaryConfig) -> AbstractContextManager[EvidenceStore | None]:
     """The configuration's evidence history, open inside the block (None when it keeps none)."""
-    evidence = config.exporter.evidence
-    if evidence is None:
-        yield None
-        return
-    store = EvidenceStore.open(
-        evidence.path, retention_seconds=evidence.retention_seconds, max_bytes=evidence.max_bytes
-    )
-    try:
-        yield store
-    finally:
-        store.close()
+    from exporter.engine.service import open_evidence
+
+    store = open_evidence(config)
+    return nullcontext() if store is None else closing(store)
 
 
 @contextmanager
@@ -512,8 +495,7 @@ def trace_command(args: argparse.Namespace) -> int:
         document = asyncio.run(_trace(config, args))
     except BadInput as error:
         return _fail("trace", error)
-    print(json.dumps(document, indent=2, ensure_ascii=False) if args.json else _trace_text(document))
-    return 0
+    return _print_report(args, document, dict, _trace_text)
 
 
 async def _generation(plans: Sequence[ModelPlan], generation_id: str) -> Generation:
@@ -535,9 +517,7 @@ async def _generation(plans: Sequence[ModelPlan], generation_id: str) -> Generat
 
 
 async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, Any]:
-    from exporter.gateway.types import Endpoint
     from exporter.investigate import trace
-    from exporter.investigate.history import records
     from exporter.receiver.rfc3339 import format_optional
 
     notes: list[str] = []
@@ -577,24 +557,6 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
     if not routes and args.provider is None:
         notes.append(f"no discovered host of {model} is called {served_by or '?'}")
     receiver = await _receiver_reads(config, args.receiver, model, at, notes)
-    decisions, current, ignore = (receiver.get(k) for k in ("decisions", "suspensions", "ignore"))
-    mine = [d for d in decisions or [] if d.get("model") == model]
-    out_routes = [
-        {
-            "provider": route.provider,
-            "provider_name": route.provider_name,
-            "matched_by": route.matched_by,
-            "verdicts": trace.verdicts([r for r in window if r.provider == route.provider]),
-            "decisions": [d for d in mine if d.get("provider") == route.provider],
-            "excluded_then": trace.excluded_at(decisions or [], model, route.provider, at),
-            "suspended_now": next(
-                (s for s in current or [] if s.get("model") == model and s.get("provider") == route.provider),
-                None,
-            ),
-            "in_ignore_list_now": None if ignore is None else route.provider in ignore,
-        }
-        for route in routes
-    ]
     return {
         "model": model,
         "at": format_optional(at),
@@ -610,7 +572,7 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
             "cost_usd": generation.total_cost_usd,
             "attempts": [dataclasses.asdict(attempt) for attempt in generation.attempts],
         },
-        "routes": out_routes,
+        "routes": [trace.route_report(route, window, receiver, model, at) for route in routes],
         "notes": notes,
     }
 
@@ -620,7 +582,6 @@ async def _receiver_reads(
 ) -> dict[str, Any]:
     """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
     read endpoints, no token, bounded replies); what cannot be read is said in ``notes`` and left out."""
-    from exporter.gateway.classify import parse_json_body
     from exporter.receiver.rfc3339 import format_rfc3339
 
     if url is None and config.receiver is not None:
@@ -637,22 +598,12 @@ async def _receiver_reads(
         "ignore": "/v1/ignore?" + urlencode({"model": model}),
     }
     out: dict[str, Any] = {}
-    problem: str | None
     async with GatewayClient(base, None, kind="openai-compatible", timeout=10.0) as client:
         for name, path in reads.items():
-            reply = await client.fetch("GET", path, None, limit=RECEIVER_MAX_BYTES)
-            if isinstance(reply, GatewayError):
-                document, problem = None, reply.detail
-            elif reply.oversized:
-                document, problem = None, f"response larger than {RECEIVER_MAX_BYTES} bytes"
-            elif reply.status != 200:
-                document, problem = None, f"HTTP {reply.status}"
-            else:
-                document, problem = parse_json_body(reply.body)
+            document = await client.get_json(path, limit=RECEIVER_MAX_BYTES)
             if not isinstance(document, dict):
-                notes.append(
-                    f"could not read {base}{path.partition('?')[0]}: {problem or 'not an object'}"[:300]
-                )
+                problem = document.detail if isinstance(document, GatewayError) else "not an object"
+                notes.append(f"could not read {base}{path.partition('?')[0]}: {problem}"[:300])
                 continue
             out[name] = document.get(name)
     return out

@@ -137,6 +137,30 @@ def verdicts(records: Sequence[EvidenceRecord]) -> dict[str, Any]:
     }
 
 
+def route_report(
+    route: Route, window: Sequence[EvidenceRecord], receiver: Mapping[str, Any], model: str, at: float
+) -> dict[str, Any]:
+    """One route's part of the trace: its verdicts in the ``window``, the receiver's decisions about it, what
+    excluded it ``at`` the time, and whether it is suspended and ignored now (``receiver`` holds what could be
+    read of ``decisions``, ``suspensions`` and the ``ignore`` list; None: the receiver could not say)."""
+    decisions = receiver.get("decisions") or []
+    ignore = receiver.get("ignore")
+
+    def about_it(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        return [d for d in items if d.get("model") == model and d.get("provider") == route.provider]
+
+    return {
+        "provider": route.provider,
+        "provider_name": route.provider_name,
+        "matched_by": route.matched_by,
+        "verdicts": verdicts([r for r in window if r.provider == route.provider]),
+        "decisions": about_it(decisions),
+        "excluded_then": excluded_at(decisions, model, route.provider, at),
+        "suspended_now": next(iter(about_it(receiver.get("suspensions") or [])), None),
+        "in_ignore_list_now": None if ignore is None else route.provider in ignore,
+    }
+
+
 def own_probe_route(records: Iterable[EvidenceRecord], generation_id: str) -> str | None:
     """The route whose own probe got ``generation_id`` (the canary's own request), if the history has it."""
     return next((r.provider for r in records if r.generation_id == generation_id), None)

@@ -585,24 +585,19 @@ def test_discovery_of_an_openai_compatible_host_is_the_configured_list_without_a
     assert isinstance(unknown, GatewayError) and unknown.outcome is Outcome.CONFIG
 
 
-def test_list_models_returns_the_catalogue_objects() -> None:
-    recorder = Recorder(body(200, b'{"data": [{"id": "a/b", "name": "B"}, "junk", {"id": "c/d"}]}'))
+def test_get_json_reads_a_json_reply_or_says_why_there_is_none() -> None:
+    async def get(handler: Handler, limit: int | None = None) -> Any:
+        async with client_for(handler, max_body_bytes=1024) as gateway:
+            return await gateway.get_json("/v1/suspensions", limit)
 
-    async def go() -> list[dict[str, Any]] | GatewayError:
-        async with client_for(recorder) as gateway:
-            return await gateway.list_models()
-
-    assert run(go()) == [{"id": "a/b", "name": "B"}, {"id": "c/d"}]
-    assert str(recorder.requests[0].url) == BASE + "/models"
-
-
-def test_list_models_failure_is_a_gateway_error() -> None:
-    async def go() -> list[dict[str, Any]] | GatewayError:
-        async with client_for(body(503, b"")) as gateway:
-            return await gateway.list_models()
-
-    error = run(go())
-    assert isinstance(error, GatewayError) and error.reason is Reason.SERVER_ERROR
+    assert run(get(body(200, b'\n {"suspensions": []}'))) == {"suspensions": []}
+    unreadable = run(get(body(200, b"<html>oops</html>")))
+    assert isinstance(unreadable, GatewayError) and unreadable.reason is Reason.MALFORMED_RESPONSE
+    assert "HTML" in unreadable.detail
+    oversized = run(get(body(200, b'{"a": "' + b"x" * 2000 + b'"}')))
+    assert isinstance(oversized, GatewayError) and "over 1024 bytes" in oversized.detail
+    refused = run(get(body(401, b'{"error": {"message": "no"}}')))
+    assert isinstance(refused, GatewayError) and (refused.status, refused.reason) == (401, Reason.AUTH)
 
 
 def test_invalid_construction_is_refused_with_a_clear_message() -> None:

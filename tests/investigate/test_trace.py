@@ -10,7 +10,7 @@ import pytest
 
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.gateway.types import Endpoint
-from exporter.investigate.trace import excluded_at, routes_for
+from exporter.investigate.trace import Route, excluded_at, route_report, routes_for
 from exporter.receiver.server import ReceiverServer
 from tests.investigate.conftest import KIMI, Run, as_json, chat_requests
 from tests.receiver.helpers import ADMIN_TOKEN, WEBHOOK_TOKEN, alert, bearer, make_config, payload
@@ -59,6 +59,23 @@ def test_an_incident_lasts_until_removed() -> None:
     ]
     assert [e["layer"] for e in excluded_at(log, "m/x", "p/1", T + 10)] == ["incident"]
     assert excluded_at(log, "m/x", "p/1", T + 600) == []
+
+
+def test_a_route_report_keeps_only_what_is_about_that_route() -> None:
+    route = Route("p/1", "P", "--provider")
+    suspended = {"model": "m/x", "provider": "p/1", "rung": 1}
+    receiver = {
+        "decisions": [_decision(1, T, "suspend", until=T + 100), _decision(2, T, "suspend", provider="q/1")],
+        "suspensions": [{"model": "m/x", "provider": "q/1"}, suspended, {"model": "m/y", "provider": "p/1"}],
+        "ignore": ["p/1"],
+    }
+    report = route_report(route, [], receiver, "m/x", T + 10)
+    assert [d["seq"] for d in report["decisions"]] == [1]
+    assert [e["seq"] for e in report["excluded_then"]] == [1]
+    assert report["suspended_now"] == suspended and report["in_ignore_list_now"] is True
+    assert report["verdicts"]["records"] == 0
+    unread = route_report(route, [], {}, "m/x", T + 10)  # the receiver could not be read
+    assert (unread["decisions"], unread["suspended_now"], unread["in_ignore_list_now"]) == ([], None, None)
 
 
 def test_a_shared_display_name_is_ambiguous_unless_our_probe_or_the_user_says() -> None:
