@@ -92,8 +92,14 @@ class Judge:
             )
         text = unicodedata.normalize("NFC", text).strip()
         # Code (fenced blocks, inline spans) is not language evidence: blanked, offsets kept.
-        masked = mask_code(text)
-        total = weight(script_counts(masked))  # one scan: the sentences' letters are all the reply's
+        sentences = split_sentences(mask_code(text))
+        # Script counts once per sentence, and the reply's total is their sum (weight is linear); a
+        # sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough weighted letters to be
+        # judged (a CJK character weighs 3): the tiny ones ("Ab. Ab. …") are counted together, in one scan.
+        sentence_counts = [script_counts(s.text) if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS
+                           for s in sentences]  # fmt: skip
+        tiny = " ".join(s.text for s in sentences if len(s.text) < _MIN_SENTENCE_CHARS)
+        total = sum(map(weight, sentence_counts)) + (weight(script_counts(tiny)) if tiny else 0.0)
         if total < MIN_REPLY_LETTERS:
             return Verdict(
                 Outcome.INCONCLUSIVE,
@@ -108,11 +114,7 @@ class Judge:
                 {"locale": code, "start": start.as_evidence(), "first_chars": text[:24]},
                 f"{start.kind.replace('_', ' ')} {start.prefix!r} before the first word",
             )
-        sentences = split_sentences(masked)
-        # A sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough weighted letters to be
-        # judged (a CJK character weighs 3): it is not counted ("Ab. Ab. …").
-        calls = [self.ensemble.call(s.text, spec, None if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS)
-                 for s in sentences]  # fmt: skip
+        calls = [self.ensemble.call(s.text, spec, c) for s, c in zip(sentences, sentence_counts, strict=True)]
         native = sum(c.weight for c in calls if c.status == "native")
         foreign_calls = [(s, c) for s, c in zip(sentences, calls, strict=True) if c.status == "foreign"]
         foreign = sum(c.weight for _, c in foreign_calls)
