@@ -7,41 +7,90 @@ Usage (run it for this tree and another checkout alternately, in the same minute
 
 Prints replies per CPU second (this process's time, which other processes on a shared machine inflate
 least) for judge + screen and for the judge alone, best of 3 passes over 1,020 replies (60 per locale).
+
+With two roots (``judges_ab.py /path/to/main .``) both judges are loaded in one process (the ``exporter``
+modules are imported once per root) and timed reply by reply, alternately: the minimum of 7 timings per
+reply, summed, and the ratio per locale. Bursts of other processes on a shared machine inflate a minimum
+far less than a pass's total, so this is the figure to quote under load.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+_Judge = Callable[[str, str], object]
 
-def main() -> int:
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    root = str(Path(sys.argv[1]).resolve())
+
+def load(root: str) -> tuple[_Judge, Callable[[str, str], object]]:
+    """The judge and the screen of the ``exporter`` package under ``root`` (a fresh import)."""
+    for name in [n for n in sys.modules if n == "exporter" or n.startswith("exporter.")]:
+        del sys.modules[name]
     sys.path.insert(0, root)
-    sys.path.insert(1, str(Path(__file__).resolve().parent))
-    from language_worst import simulator_replies
-
     from exporter.contracts.reply_checks import screen
-    from exporter.language.judge import default_judge
+    from exporter.language.judge import Judge
 
-    judge = default_judge()
-    replies = simulator_replies()
+    sys.path.remove(root)
+    return Judge().judge, screen
+
+
+def passes(root: str, replies: list[tuple[str, str]]) -> None:
+    judge, screen = load(root)
     both, alone = [], []
     for _ in range(3):
         started = time.process_time()
         for locale, reply in replies:
-            judge.judge(reply, locale)
+            judge(reply, locale)
             screen(reply, "stop")
         both.append(len(replies) / (time.process_time() - started))
         started = time.process_time()
         for locale, reply in replies:
-            judge.judge(reply, locale)
+            judge(reply, locale)
         alone.append(len(replies) / (time.process_time() - started))
     print(f"{root}: judge + screen {max(both):.0f}/s, judge alone {max(alone):.0f}/s per CPU second")
+
+
+def side_by_side(roots: list[str], replies: list[tuple[str, str]]) -> None:
+    judges = [load(root)[0] for root in roots]
+    totals = [0, 0]
+    per_locale: dict[str, list[int]] = {}
+    for locale, reply in replies:
+        best = [1 << 62, 1 << 62]
+        for _ in range(7):
+            for i, judge in enumerate(judges):
+                started = time.perf_counter_ns()
+                judge(reply, locale)
+                best[i] = min(best[i], time.perf_counter_ns() - started)
+        cell = per_locale.setdefault(locale, [0, 0])
+        for i in (0, 1):
+            totals[i] += best[i]
+            cell[i] += best[i]
+    for root, total in zip(roots, totals, strict=True):
+        print(f"{root}: judge alone {total / len(replies) / 1000:.0f} µs per reply "
+              f"({1e9 * len(replies) / total:.0f}/s), sum of per-reply minima")  # fmt: skip
+    print(
+        f"speed of {roots[1]} / {roots[0]}: {totals[0] / totals[1]:.2f}x; per locale: "
+        + " ".join(f"{loc} {a / b:.2f}" for loc, (a, b) in per_locale.items())
+    )
+
+
+def main() -> int:
+    if len(sys.argv) not in (2, 3):
+        print(__doc__)
+        return 2
+    roots = [str(Path(arg).resolve()) for arg in sys.argv[1:]]
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, roots[-1])
+    from language_worst import simulator_replies
+
+    replies = simulator_replies()
+    sys.path.remove(roots[-1])
+    if len(roots) == 1:
+        passes(roots[0], replies)
+    else:
+        side_by_side(roots, replies)
     return 0
 
 

@@ -182,10 +182,15 @@ def _untag(paragraph: str) -> str:
 
 
 class _Paragraphs(html.parser.HTMLParser):
+    """The ``<p>`` paragraphs' text without code. A paragraph that opens with code is not kept: removing
+    the code removed its first word, and what is left starts mid-sentence (Japanese ``<code>~/.bashrc</code>
+    を編集…`` became ``を編集…``, a start no reply has)."""
+
     def __init__(self) -> None:
         super().__init__()
         self.depth = 0
         self.skip = 0
+        self.opens_with_code = False
         self.parts: list[str] = []
         self.found: list[str] = []
 
@@ -193,13 +198,17 @@ class _Paragraphs(html.parser.HTMLParser):
         if tag == "p":
             self.depth += 1
             self.parts = []
+            self.opens_with_code = False
         elif tag in ("code", "pre", "literal", "tt"):
             self.skip += 1
+            if self.depth and not "".join(self.parts).strip():
+                self.opens_with_code = True
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "p" and self.depth:
             self.depth -= 1
-            self.found.append(re.sub(r"\s+", " ", "".join(self.parts)).strip())
+            if not self.opens_with_code:
+                self.found.append(re.sub(r"\s+", " ", "".join(self.parts)).strip())
         elif tag in ("code", "pre", "literal", "tt") and self.skip:
             self.skip -= 1
 

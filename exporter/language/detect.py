@@ -53,6 +53,7 @@ CANDIDATES = frozenset({spec.language for spec in LOCALES.values()}) | frozenset
 # Languages the models split that are one for this purpose (Malay/Indonesian is the case that matters:
 # the two models disagree between them on a quarter of Indonesian sentences).
 SAME_LANGUAGE = {"ms": "id", "nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
+_SAME_LANGUAGE_CODES = frozenset(SAME_LANGUAGE)
 # A regional variety or close neighbour CLD3 names instead of the language fastText names: for the question
 # "is this sentence in that other language" they agree (CLD3 says Corsican for much Italian, Galician for
 # Spanish, Afrikaans for short Dutch). Never used to call a sentence native.
@@ -70,7 +71,6 @@ FOREIGN_CLD3 = 0.5  # CLD3 probability of the same other language (or a variety 
 FOREIGN_MAX_NATIVE = 0.15  # fastText probability left for the expected language
 NATIVE_FASTTEXT = 0.3  # fastText probability enough to call a sentence native
 NATIVE_CLD3 = 0.5
-SURE_NATIVE = 0.9  # fastText this sure of the expected language: CLD3 is not consulted
 STRONG_MODELS = 0.9  # both models at least this sure of another language: a strong foreign call
 SURE_MODELS = 0.7  # both models at least this sure: one such sentence can be mixing on its own (judge.py)
 STRONG_HANZI = 3  # distinctive characters of the other Chinese variant (and none of ours) for a strong call
@@ -138,8 +138,8 @@ class Ensemble:
         # fastText reads one line; every other whitespace is a word break already.
         # The binding's own predict, without the wrapper's per-call checks: one line, newline-terminated.
         predictions = self._predict(text.replace("\n", " ") + "\n", k, 0.0, "strict")
-        found = tuple((label[9:], float(p)) for p, label in predictions)  # "__label__xx"
-        if not any(code in SAME_LANGUAGE for code, _ in found):
+        found = tuple([(label[9:], p) for p, label in predictions])  # "__label__xx", a float
+        if _SAME_LANGUAGE_CODES.isdisjoint([code for code, _ in found]):
             return found
         merged: dict[str, float] = {}
         for code, p in found:
@@ -165,7 +165,11 @@ class Ensemble:
         w = weight(counts)
         if w < MIN_LETTERS:
             return Call("short", None, w, "none")
-        main = max(counts, key=lambda s: counts[s] * (3 if s in CJK_SCRIPTS else 1))
+        main = (
+            next(iter(counts))
+            if len(counts) == 1
+            else max(counts, key=lambda s: counts[s] * (3 if s in CJK_SCRIPTS else 1))
+        )
         if spec.language in ("ja", "ko", "zh"):
             return self._call_cjk(text, spec, counts, main, w)
         if main in spec.scripts:
@@ -230,7 +234,9 @@ class Ensemble:
         ft = self.fasttext(text)
         top, p_top = ft[0]
         p_native = next((p for code, p in ft if code == expected), 0.0)
-        if not script_mismatch and top == expected and p_top >= SURE_NATIVE:
+        if not script_mismatch and p_native >= NATIVE_FASTTEXT:
+            # Native by fastText alone: a foreign call needs p_native <= FOREIGN_MAX_NATIVE, so CLD3 could
+            # change nothing and is not consulted.
             return Call("native", expected, w, "models", Guess(ft, ("", 0.0)))
         neutral = NEUTRAL.get(expected, frozenset())
         plausible_other = (
@@ -254,6 +260,10 @@ class Ensemble:
         ):
             # A whole Latin-script sentence in a Cyrillic reply: the script already says it is not ours.
             return _foreign_by_fasttext(ft, w, "script")
+        if script_mismatch and not (plausible_other and p_top >= FOREIGN_FASTTEXT):
+            # Never native in the wrong script, and not foreign without fastText's plausible other
+            # language: unknown whatever CLD3 says.
+            return Call("unknown", None, w, "models", Guess(ft, ("", 0.0)))
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
@@ -264,9 +274,7 @@ class Ensemble:
             and p_cld >= FOREIGN_CLD3
         ):
             return Call("foreign", top, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
-        if not script_mismatch and (
-            p_native >= NATIVE_FASTTEXT or (cld_lang == expected and p_cld >= NATIVE_CLD3)
-        ):
+        if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
         return Call("unknown", None, w, "models", g)
 

@@ -108,6 +108,13 @@ _UKRAINIAN = frozenset("іїєґІЇЄҐ")
 _LATIN_LETTER = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
 _CYRILLIC_LETTER = re.compile("[\u0400-\u04ff]")
 _WORD_AROUND = re.compile(r"[^\W\d_]*")
+# The same letters in runs: counting sums a few run lengths instead of listing every letter.
+_LATIN_LETTERS = re.compile(_LATIN_LETTER.pattern + "+")
+_CYRILLIC_LETTERS = re.compile(_CYRILLIC_LETTER.pattern + "+")
+
+
+def _letters(runs: re.Pattern[str], text: str) -> int:
+    return sum(map(len, runs.findall(text)))
 
 
 def _inside_latin_word(text: str, start: int, length: int) -> bool:
@@ -130,8 +137,8 @@ def _latin_context(text: str, codec: _Codec) -> bool:
     pairs = codec.pair.findall(text)
     if not pairs:
         return False
-    cyrillic = len(_CYRILLIC_LETTER.findall(text)) - len(_CYRILLIC_LETTER.findall("".join(pairs)))
-    latin = len(_LATIN_LETTER.findall(text))
+    cyrillic = _letters(_CYRILLIC_LETTERS, text) - _letters(_CYRILLIC_LETTERS, "".join(pairs))
+    latin = _letters(_LATIN_LETTERS, text)
     return latin > 0 and cyrillic <= LATIN_CONTEXT_CYRILLIC * (latin + cyrillic)
 
 
@@ -139,7 +146,6 @@ def _latin_context(text: str, codec: _Codec) -> bool:
 class _Codec:
     name: str
     table: dict[int, int]  # code point -> byte, for str.translate: characters become their byte values
-    run: re.Pattern[str]
     pair: re.Pattern[str]  # a lead-byte character followed by a continuation-byte one: the cheap pre-check
     min_consecutive: int  # decoded characters in a row that call it mojibake at once
     min_scattered: int  # ... or isolated decoded characters (without Ukrainian letters) in the text
@@ -147,12 +153,13 @@ class _Codec:
 
 def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     table = _byte_table(name)
-    chars = "".join(re.escape(c) for c in sorted(table))
     leads = "".join(re.escape(c) for c, b in sorted(table.items()) if 0xC2 <= b <= 0xF4)
     continuations = "".join(re.escape(c) for c, b in sorted(table.items()) if 0x80 <= b <= 0xBF)
     pair = re.compile(f"[{leads}][{continuations}]")
     by_code_point = {ord(c): b for c, b in table.items()}
-    return _Codec(name, by_code_point, re.compile(f"[{chars}]{{2,}}"), pair, min_consecutive, min_scattered)
+    # Latin-1 characters the codec does not produce must not pass through as the byte they are.
+    by_code_point.update({cp: ord("?") for cp in range(0x80, 0x100) if cp not in by_code_point})
+    return _Codec(name, by_code_point, pair, min_consecutive, min_scattered)
 
 
 # Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
@@ -396,33 +403,31 @@ class EncodingChecker:
             return None
         found: list[tuple[int, str, str]] = []  # (offset, corrupted, repaired) of consecutive streaks
         scattered: list[tuple[int, str, str]] = []  # lone sequences, kept in case there are enough of them
-        for run in codec.run.finditer(text):
+        # One byte per character, so offsets line up: each character the codec has becomes its byte value,
+        # any other one a "?" (C speed, the whole text at once). A UTF-8 sequence never spans an ASCII or
+        # foreign character, so the sequences found are those of the codec's runs, one run at a time.
+        raw = text.translate(codec.table).encode("latin-1", errors="replace")
+        streak: list[tuple[int, int, str]] = []
+        for match in [*_UTF8_SEQUENCE.finditer(raw), None]:
             if len(found) >= MAX_FINDINGS:
                 break  # enough to decide and to show; the count is then a lower bound
-            chars = run.group()
-            # one byte per character, so offsets line up: each character becomes its byte value (C speed)
-            raw = chars.translate(codec.table).encode("latin-1")
-            streak: list[tuple[int, int, str]] = []
-            for match in [*_UTF8_SEQUENCE.finditer(raw), None]:
-                decoded = ""
-                if match is not None:
-                    try:
-                        decoded = match.group().decode("utf-8")
-                    except UnicodeDecodeError:  # overlong forms and surrogates: not UTF-8 after all
-                        decoded = ""
-                contiguous = match is not None and bool(streak) and streak[-1][1] == match.start()
-                if streak and not (decoded and plausible(decoded) and contiguous):
-                    start, end = streak[0][0], streak[-1][1]
-                    piece = (run.start() + start, chars[start:end], "".join(p for *_, p in streak))
-                    if len(streak) >= codec.min_consecutive or _inside_latin_word(
-                        text, piece[0], len(piece[1])
-                    ):
-                        found.append(piece)
-                    elif not _UKRAINIAN.intersection(piece[1]):
-                        scattered.append(piece)
-                    streak = []
-                if match is not None and decoded and plausible(decoded):
-                    streak.append((match.start(), match.end(), decoded))
+            decoded = ""
+            if match is not None:
+                try:
+                    decoded = match.group().decode("utf-8")
+                except UnicodeDecodeError:  # overlong forms and surrogates: not UTF-8 after all
+                    decoded = ""
+            contiguous = match is not None and bool(streak) and streak[-1][1] == match.start()
+            if streak and not (decoded and plausible(decoded) and contiguous):
+                start, end = streak[0][0], streak[-1][1]
+                piece = (start, text[start:end], "".join(p for *_, p in streak))
+                if len(streak) >= codec.min_consecutive or _inside_latin_word(text, start, end - start):
+                    found.append(piece)
+                elif not _UKRAINIAN.intersection(piece[1]):
+                    scattered.append(piece)
+                streak = []
+            if match is not None and decoded and plausible(decoded):
+                streak.append((match.start(), match.end(), decoded))
         if not found and len(scattered) >= (min_scattered or codec.min_scattered):
             found = scattered
         if not found:

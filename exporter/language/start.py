@@ -296,11 +296,14 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     if m is None or len(m.group()) > 14:
         return None
     token = m.group()
+    extra = _ALPHABET_EXTRA.get(locale or "")
+    if token.isascii():
+        return None  # a Latin token is foreign only by a letter the locale's alphabet lacks (below)
     scripts = {script_of(c) for c in token}
     if len(scripts) != 1:
         return None
     script = scripts.pop()
-    if script is None:
+    if script is None or (script is Script.LATIN and extra is None):
         return None
     opening = _CJK_OPENING_SCRIPTS.get(locale or "")
     if opening is not None and script in opening:
@@ -314,7 +317,6 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     foreign = script is not Script.LATIN and not counts.get(script, 0)
     if main in CJK_SCRIPTS and script is not Script.CYRILLIC:
         foreign = foreign and opening is not None
-    extra = _ALPHABET_EXTRA.get(locale or "")
     if script is Script.LATIN and main is Script.LATIN and extra is not None:
         allowed = extra + extra.upper() + "İẞ"
         # ... and the rest writes none: a reply in another language (a switch) is not a piece
