@@ -15,10 +15,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from exporter.outcomes import Reason
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.client import RoutabilityClient
-from exporter.routability.job import GatewayConnection, JobSettings, ProbeCallback, run_pass
+from exporter.routability.job import GatewayConnection, JobSettings, Pacer, ProbeCallback, run_pass
 from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply
+from tests.virtual_time import loop_clock, run_virtual
 
 NOW = 1_800_000_000.0
 TOKEN = "trigger-s3cret"
@@ -54,8 +55,10 @@ def make_service(store: RoutabilityStore, token: str | None = TOKEN) -> Routabil
 
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
         gateway = GatewayConnection(BASE, "sk")
+        # paced on the loop's clock: under ``call`` (virtual time) the 429's 2 s backoff takes no real time
+        pacer = Pacer(settings.pace, clock=loop_clock)
         return await run_pass(
-            store, FakeGateway(), gateway, settings, wall_clock=lambda: NOW, on_probe=on_probe
+            store, FakeGateway(), gateway, settings, pacer=pacer, wall_clock=lambda: NOW, on_probe=on_probe
         )
 
     return RoutabilityService(
@@ -74,7 +77,7 @@ def call(service: RoutabilityService, scenario: Callable[[httpx.AsyncClient], Aw
         async with httpx.AsyncClient(transport=transport, base_url="http://rt.test") as client:
             return await scenario(client)
 
-    return asyncio.run(main())
+    return run_virtual(main())  # in-process ASGI: every wait is on the loop, so virtual time is exact
 
 
 @pytest.fixture
@@ -184,7 +187,7 @@ def test_read_api_rows_with_status_age_and_etag(store: RoutabilityStore) -> None
 
 def test_metrics_expose_status_age_counts_and_probe_totals(store: RoutabilityStore) -> None:
     service = make_service(store)
-    asyncio.run(service.run_once())
+    run_virtual(service.run_once())
     response = call(service, lambda c: c.get("/metrics"))
     samples = {
         (s.name, tuple(sorted(s.labels.items()))): s.value
