@@ -18,6 +18,7 @@ import pytest
 from exporter.devtools.pipeline.processes import free_port
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET
 from exporter.devtools.simulator.server import SimulatorServer
+from tests.e2e.stack import READY_TIMEOUT
 from tests.receiver.helpers import alert, payload
 
 pytestmark = pytest.mark.slow
@@ -45,7 +46,7 @@ class Command:
             )  # fmt: skip
         Command.started.append(self.process)
 
-    def wait_http(self, url: str, timeout: float = 20.0) -> None:
+    def wait_http(self, url: str, timeout: float = READY_TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()

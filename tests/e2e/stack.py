@@ -43,6 +43,9 @@ FLEETS = Path(__file__).resolve().parent / "fleets"
 
 #: Decision kinds that record a (would-be) suspension.
 SUSPENDING = frozenset({"suspend", "escalate", "observe"})
+# How long a started component may take to answer: it returns as soon as it does, so only a start that fails
+# waits it out. A component imports the whole exporter first, which at load 20 on two cores took over 20 s.
+READY_TIMEOUT = 60.0
 
 T = TypeVar("T")
 
@@ -425,7 +428,7 @@ class Stack:
         return [*self.simulator.pids, *self.receiver.pids, *self.exporter.pids]
 
     # -- waiting -----------------------------------------------------------------------------------------
-    def wait_http(self, process: ChildProcess, url: str, timeout: float = 20.0) -> None:
+    def wait_http(self, process: ChildProcess, url: str, timeout: float = READY_TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if process.exited is not None:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from exporter.gateway.chunks import ChunkAccumulator, parse_usage
 from exporter.gateway.sse import SSEDecoder, SSEKind
 from exporter.outcomes import Usage
+from tests.fuzz_profile import examples
 
 from .conftest import read_stream
 
@@ -199,7 +200,7 @@ garbage_chunk = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(garbage_chunk, max_size=5))
 def test_garbage_chunks_never_raise(chunks: list[dict[str, Any]]) -> None:
     acc = ChunkAccumulator()

@@ -24,6 +24,7 @@ from exporter.gateway.classify import (
 )
 from exporter.gateway.types import GatewayError
 from exporter.outcomes import Outcome, Reason
+from tests.fuzz_profile import examples
 
 from .conftest import FIXTURES, GARBAGE
 
@@ -228,7 +229,7 @@ def test_a_long_detail_is_clipped() -> None:
     assert len(error.detail) == DETAIL_MAX_CHARS and error.detail.endswith("…")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(status=st.integers(min_value=100, max_value=599), body=st.binary(max_size=200))
 def test_any_bytes_with_any_status_classify_without_raising(status: int, body: bytes) -> None:
     error = classify_http_error(status, body, {"Retry-After": "1"})
@@ -237,7 +238,7 @@ def test_any_bytes_with_any_status_classify_without_raising(status: int, body: b
         assert error.outcome is Outcome.TRANSPORT
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=20),

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter.gateway.sse import SSEDecoder, SSEEvent, SSEKind
+from tests.fuzz_profile import examples
 
 from .conftest import read_stream
 
@@ -50,7 +51,7 @@ def test_byte_by_byte_feeding_splits_inside_utf8_characters_and_crlf() -> None:
     assert decode([stream[i : i + 1] for i in range(len(stream))]) == decode([stream])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     cuts=st.lists(st.integers(min_value=0, max_value=len(REALISTIC) * 2), max_size=30),
     ending=st.sampled_from([b"\n", b"\r\n", b"\r"]),

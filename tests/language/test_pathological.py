@@ -16,6 +16,7 @@ from exporter.language.judge import judge
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.outcomes import Outcome
+from tests.fuzz_profile import examples
 
 PUNCTUATION = st.text(alphabet=".!?…。！？\"'«»“”„*_—-,;:()[]\n ", min_size=1, max_size=3000)
 ANY_CHARACTER = st.text(alphabet=st.characters(codec=None), max_size=2000)
@@ -30,7 +31,7 @@ def _check(text: str, locale: str) -> None:
     screen(text, "stop")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.one_of(PUNCTUATION, ANY_CHARACTER, RUNS), locale=st.sampled_from(DEFAULT_LOCALES))
 def test_no_input_crashes_the_judges(text: str, locale: str) -> None:
     _check(text, locale)

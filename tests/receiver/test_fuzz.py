@@ -16,10 +16,11 @@ from starlette.testclient import TestClient
 
 from exporter.receiver.app import build_app
 from exporter.receiver.service import ReceiverService
+from tests.fuzz_profile import examples
 
 from .helpers import ADMIN_TOKEN, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", str(examples(150))))
 JSON_HEADERS = {"Content-Type": "application/json"}
 
 scalars = st.one_of(

@@ -19,6 +19,7 @@ from exporter.receiver.app import build_app
 from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.openapi import openapi_document
 from exporter.receiver.service import ReceiverService
+from tests.fuzz_profile import examples
 
 from .helpers import ADMIN_TOKEN, WEBHOOK_TOKEN, Clock, bearer, make_config
 
@@ -46,7 +47,9 @@ def test_no_operation_ever_answers_5xx_or_off_spec(label: str, mode: GenerationM
         token = ADMIN_TOKEN if operation.path.startswith("/v1/admin") else WEBHOOK_TOKEN
 
         @given(case=operation.as_strategy(mode))
-        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @settings(
+            max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck), database=None
+        )
         def fuzz(case: schemathesis.Case) -> None:
             case.call_and_validate(headers=bearer(token), checks=CHECKS)
 

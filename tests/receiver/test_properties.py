@@ -17,6 +17,7 @@ from exporter.receiver.merge import excluded_hosts
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import SUSPENDING_KINDS, Decision, Kind, Mode, State, apply_decisions
+from tests.fuzz_profile import examples
 
 from .helpers import DAY, T0, Clock, alert, make_config, payload
 
@@ -127,7 +128,7 @@ def _observe_only(state: State, model: str) -> set[str]:
     return {s.provider for s in state.suspensions.values() if s.model == model and s.mode is Mode.OBSERVE}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=ops_st, mode=st.sampled_from([Mode.ENFORCE, Mode.OBSERVE]))
 def test_random_histories_keep_every_invariant(ops: list[Any], mode: Mode) -> None:
     with tempfile.TemporaryDirectory() as tmp:

@@ -84,7 +84,16 @@ def error(code: int, message: str, **metadata: Any) -> dict[str, Any]:
     return {"error": body}
 
 
-ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
+# name, reply status, reply body, source, expected status, expected reason
+Row = tuple[str, int, Any, Source, Status, Reason]
+
+
+def degraded(name: str, status: int, message: str, reason: Reason, **metadata: Any) -> Row:
+    """A row for a gateway error reply that must read as ``degraded`` (its body: ``error(status, ...)``)."""
+    return (name, status, error(status, message, **metadata), G, Status.DEGRADED, reason)
+
+
+ROWS: list[Row] = [
     # -- success ---------------------------------------------------------------------------------------
     ("completion", 200, OK_REPLY, G, Status.HEALTHY, Reason.NONE),
     ("reasoning model spent the budget", 200, REASONING_SPENT_BUDGET, G, Status.HEALTHY, Reason.NONE),
@@ -345,32 +354,22 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
         Reason.SERVER_ERROR,
     ),
     # -- transport, account, request format: degraded ----------------------------------------------------
-    (
-        "429 rate limit",
-        429,
-        error(429, "Rate limit exceeded", error_type="rate_limit_exceeded"),
-        G,
-        Status.DEGRADED,
-        Reason.RATE_LIMITED,
+    degraded(
+        "429 rate limit", 429, "Rate limit exceeded", Reason.RATE_LIMITED, error_type="rate_limit_exceeded"
     ),
-    ("500 masked", 500, error(500, "Internal Server Error"), G, Status.DEGRADED, Reason.SERVER_ERROR),
+    degraded("500 masked", 500, "Internal Server Error", Reason.SERVER_ERROR),
     ("502 html page", 502, "<html><body>Bad gateway</body></html>", G, Status.DEGRADED, Reason.SERVER_ERROR),
-    ("503", 503, error(503, "No available model provider"), G, Status.DEGRADED, Reason.SERVER_ERROR),
-    ("524 edge timeout", 524, error(524, "Provider returned error"), G, Status.DEGRADED, Reason.TIMEOUT),
-    ("408", 408, error(408, "Request timed out"), G, Status.DEGRADED, Reason.TIMEOUT),
-    ("401 user not found", 401, error(401, "User not found."), G, Status.DEGRADED, Reason.AUTH),
-    ("401 missing header", 401, error(401, "Missing Authentication header"), G, Status.DEGRADED, Reason.AUTH),
-    (
+    degraded("503", 503, "No available model provider", Reason.SERVER_ERROR),
+    degraded("524 edge timeout", 524, "Provider returned error", Reason.TIMEOUT),
+    degraded("408", 408, "Request timed out", Reason.TIMEOUT),
+    degraded("401 user not found", 401, "User not found.", Reason.AUTH),
+    degraded("401 missing header", 401, "Missing Authentication header", Reason.AUTH),
+    degraded(
         "403 guardrail",
         403,
-        error(
-            403,
-            "Request blocked: prompt injection patterns detected",
-            patterns=["ignore all previous instructions"],
-        ),
-        G,
-        Status.DEGRADED,
+        "Request blocked: prompt injection patterns detected",
         Reason.AUTH,
+        patterns=["ignore all previous instructions"],
     ),
     (
         "402 credits",
@@ -387,15 +386,14 @@ ROWS: list[tuple[str, int, Any, Source, Status, Reason]] = [
         Status.DEGRADED,
         Reason.CREDITS,
     ),
-    (
+    degraded(
         "400 unknown request format",
         400,
-        error(400, "Invalid input: messages[0].content", error_type="invalid_request"),
-        G,
-        Status.DEGRADED,
+        "Invalid input: messages[0].content",
         Reason.BAD_REQUEST,
+        error_type="invalid_request",
     ),
-    ("422", 422, error(422, "Unprocessable"), G, Status.DEGRADED, Reason.BAD_REQUEST),
+    degraded("422", 422, "Unprocessable", Reason.BAD_REQUEST),
     # -- direct OpenAI-compatible routes ----------------------------------------------------------------
     (
         "vLLM unknown model (404)",

@@ -35,7 +35,6 @@ REMOVAL_REASONS = {
 }
 
 
-@pytest.mark.slow
 class SkippingClock:
     """Real time for the pace, skipped time for the 429 holds (40 holds of the simulator's ``Retry-After: 2``
     would make the pass 80 s longer): a hold is slept for one pace and the rest added to the clock."""
@@ -55,6 +54,7 @@ class SkippingClock:
         await asyncio.sleep(seconds)
 
 
+@pytest.mark.slow  # a real simulator serving 500 models, paced: ~7 s
 def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: Path) -> None:
     clock = SkippingClock()
     with SimulatorServer(load_fleet(FLEET)) as sim:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -33,8 +34,9 @@ def promtool(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([binary, *args], capture_output=True, text=True, timeout=120, check=False, cwd=ROOT)
 
 
-def unit_tests() -> list[dict[str, Any]]:
-    return [test for path in RULE_TESTS for test in yaml.safe_load(path.read_text())["tests"]]
+@functools.cache  # parsed once for the module's ~70 tests (the tests only read them)
+def unit_tests() -> tuple[dict[str, Any], ...]:
+    return tuple(test for path in RULE_TESTS for test in yaml.safe_load(path.read_text())["tests"])
 
 
 def alert_cases(alertname: str) -> list[tuple[str, dict[str, Any]]]:
