@@ -31,15 +31,9 @@ class Rejected(Exception):
 
 
 async def read_json(request: Request, limit: int) -> Any:
-    """The decoded JSON body of ``request`` (at most ``limit`` bytes), or ``Rejected``."""
-    return decode_json(await _read_body(request, limit))
+    """The decoded JSON body of ``request`` (at most ``limit`` bytes), or ``Rejected``.
 
-
-async def _read_body(request: Request, limit: int) -> bytes:
-    """Read at most ``limit`` bytes, refusing as soon as more arrive (not after buffering them).
-
-    Only ``application/json`` bodies are read (415 otherwise); a client that hangs up mid-body gets a
-    quiet 400 nobody reads (never a traceback)."""
+    Only ``application/json`` bodies are read (415 otherwise)."""
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json":
         raise Rejected(
@@ -48,6 +42,13 @@ async def _read_body(request: Request, limit: int) -> bytes:
             f"Content-Type must be application/json, got {media or 'none'!r}",
             ["<headers>.content-type: expected application/json"],
         )
+    return decode_json(await read_bounded(request, limit))
+
+
+async def read_bounded(request: Request, limit: int) -> bytes:
+    """The body of ``request``, at most ``limit`` bytes, refused (413) as soon as more arrive: never buffered
+    beyond the limit, whatever ``Content-Length`` says. A client that hangs up mid-body gets a quiet 400
+    nobody reads (never a traceback)."""
     declared = request.headers.get("content-length")
     if declared is not None:
         if uint(declared) is None:

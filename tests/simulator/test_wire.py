@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -334,6 +335,22 @@ def test_malformed_requests_are_400_and_oversized_413(faults: SimulatorServer) -
     )
     huge = {"model": FAULTS_MODEL, "messages": [{"role": "user", "content": "x" * (1 << 20)}]}
     assert httpx.post(url, json=huge, headers=AUTH).status_code == 413
+
+
+def test_a_body_declared_too_large_is_refused_before_it_is_sent(faults: SimulatorServer) -> None:
+    # The body is never sent: a server that buffered before checking the size would wait for it (and hold
+    # whatever arrived); a bounded reader answers 413 from the declared length at once.
+    url = httpx.URL(f"{faults.base_url}/chat/completions")
+    head = (
+        f"POST {url.raw_path.decode()} HTTP/1.1\r\nHost: {url.host}\r\n"
+        f"Authorization: {AUTH['Authorization']}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 10000000000\r\n\r\n"
+    )
+    with socket.create_connection((url.host, url.port or 80), timeout=10) as conn:
+        conn.sendall(head.encode())
+        reply = conn.recv(65536).decode()
+    assert reply.startswith("HTTP/1.1 413"), reply
+    assert "exceeds the limit of" in reply
 
 
 @pytest.mark.serial  # a window of wall-clock time: run alone, not beside the parallel suite

@@ -55,6 +55,7 @@ from exporter.devtools.simulator.writing import (
     write_stream,
 )
 from exporter.web.auth import bearer_ok, token_bytes
+from exporter.web.body import Rejected, read_bounded
 
 MAX_BODY_BYTES = 1 << 20
 Handler = Callable[[Request], Awaitable[Response]]
@@ -212,10 +213,12 @@ class Simulator:
         arrived = self.state.clock()
         if (refused := self._key_refusal(request)) is not None:
             return refused
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            message = f"Request body is {len(raw)} bytes; the limit is {MAX_BODY_BYTES}"
-            return JSONResponse(wire.plain_error(413, message), status_code=413)
+        try:
+            raw = await read_bounded(request, MAX_BODY_BYTES)
+        except Rejected as rejected:  # too large (413, as OpenRouter), or a hang-up mid-body
+            return JSONResponse(
+                wire.plain_error(rejected.status, rejected.message), status_code=rejected.status
+            )
         try:
             body = json.loads(raw)
         except ValueError:
@@ -351,8 +354,11 @@ def request_issues(body: object) -> list[dict[str, Any]]:
 
 
 async def _json_object(request: Request) -> dict[str, Any] | None:
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
+    """A control request's JSON object (any content type: the documented ``curl -d`` sends a form type), or
+    None when it is too large, not JSON or not an object."""
+    try:
+        raw = await read_bounded(request, MAX_BODY_BYTES)
+    except Rejected:
         return None
     try:
         value = json.loads(raw or b"{}")
