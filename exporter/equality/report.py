@@ -20,6 +20,7 @@ from exporter.equality.compare import EqualityResult, compare_hosts
 from exporter.equality.mmd import Sample
 from exporter.equality.sampling import EqualitySettings, HostSamples
 from exporter.outcomes import Usage
+from exporter.textkit import clip
 
 MAX_EXAMPLES = 3  # completions shown per host, and as many of its peers' for the same prompts
 EXAMPLE_CHARS = 70
@@ -131,8 +132,7 @@ def _p(value: float | None) -> str:
 
 
 def _short(text: str, width: int = EXAMPLE_CHARS) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    return clip(text, width, flat=True)
 
 
 def _example_line(sample: Sample, width: int = 80) -> str:

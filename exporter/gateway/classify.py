@@ -63,6 +63,7 @@ import httpx
 from exporter.gateway.chunks import first_text
 from exporter.gateway.types import GatewayError
 from exporter.outcomes import Outcome, Reason
+from exporter.textkit import clip
 
 __all__ = [
     "DETAIL_MAX_CHARS",
@@ -388,7 +389,7 @@ def _excerpt(body: bytes | str, limit: int = 120) -> str:
 
 
 def _clip(text: str) -> str:
-    return text if len(text) <= DETAIL_MAX_CHARS else text[: DETAIL_MAX_CHARS - 1] + "…"
+    return clip(text, DETAIL_MAX_CHARS)
 
 
 def _header(headers: Mapping[str, str] | None, name: str) -> str | None:

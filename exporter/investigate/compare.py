@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from exporter.investigate.stats import fisher_greater, holm
 from exporter.outcomes import Outcome
+from exporter.textkit import clip
 
 DEFAULT_ALPHA = 0.01
 MAX_EXAMPLES = 3  # failing excerpts listed per outlier
@@ -182,9 +183,7 @@ def _examples(route: Sequence[Sample]) -> tuple[str, ...]:
     for sample in route:
         if not sample.failed:
             continue
-        text = " ".join(sample.excerpt.split())
-        if len(text) > EXAMPLE_CHARS:
-            text = text[: EXAMPLE_CHARS - 1] + "…"
+        text = clip(sample.excerpt, EXAMPLE_CHARS, flat=True)
         line = f"{sample.reason}: {text}" if sample.reason else text
         if line not in seen:
             seen.append(line)

@@ -18,6 +18,7 @@ from typing import Any
 
 from exporter.investigate.compare import Comparison, HostResult
 from exporter.receiver.rfc3339 import format_optional
+from exporter.textkit import clip
 
 WIDTH = 80
 
@@ -74,10 +75,6 @@ def _p(value: float) -> str:
     return f"{value:.2g}" if value < 0.01 else f"{value:.3f}"
 
 
-def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 # contract, provider, failed/judged, rest, p, p adjusted, outlier, excluded: 80 columns in all.
 _COLUMNS = (("contract", 11), ("provider", 21), ("failed", 10), ("rest", 10), ("p", 8), ("p adj", 8))
 
@@ -85,13 +82,13 @@ _COLUMNS = (("contract", 11), ("provider", 21), ("failed", 10), ("rest", 10), ("
 def to_table(comparison: Comparison) -> str:
     """The report as a plain-text table that fits 80 columns (long tags and excerpts are shortened)."""
     heading = textwrap.wrap(_heading(comparison), WIDTH, break_long_words=False, break_on_hyphens=False)
-    lines = [_fit(part, WIDTH) for part in heading]
+    lines = [clip(part, WIDTH) for part in heading]
     header = "".join(name.ljust(width) for name, width in _COLUMNS) + "outlier".ljust(8) + "excl"
     lines += ["", header, "-" * len(header)]
     for r in comparison.results:
         cells = (
-            _fit(r.contract, 10),
-            _fit(r.provider, 20),
+            clip(r.contract, 10),
+            clip(r.provider, 20),
             f"{r.failed}/{r.judged}",
             f"{r.rest_failed}/{r.rest_judged}",
             _p(r.p_value),
@@ -99,10 +96,10 @@ def to_table(comparison: Comparison) -> str:
         )
         row = "".join(cell.ljust(width) for cell, (_, width) in zip(cells, _COLUMNS, strict=True))
         lines.append(row + ("YES" if r.outlier else "-").ljust(8) + str(r.excluded))
-        lines.extend(_fit(f"    {example}", WIDTH) for example in r.examples)
+        lines.extend(clip(f"    {example}", WIDTH) for example in r.examples)
     if not comparison.results:
         lines.append("(nothing to compare)")
-    lines += ["", *(_fit(f"note: {n}", WIDTH) for n in comparison.notes), _cost(comparison)]
+    lines += ["", *(clip(f"note: {n}", WIDTH) for n in comparison.notes), _cost(comparison)]
     return "\n".join(lines)
 
 

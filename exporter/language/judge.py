@@ -36,6 +36,7 @@ from exporter.language.scripts import Script, script_counts, weight
 from exporter.language.segment import is_quoted, mask_code, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
+from exporter.textkit import clip
 
 MIN_REPLY_LETTERS = 30  # weighted letters (a CJK character counts 3) below which a reply is too short
 SWITCH_SHARE = 0.7  # share of the judged text in one other language that makes a whole switch
@@ -189,7 +190,7 @@ def _sentence_evidence(index: int, text: str, start: int, end: int, call: Call) 
         "end": end,
         "language": call.language,
         "basis": call.basis,
-        "text": text if len(text) <= _SAMPLE_CHARS else text[: _SAMPLE_CHARS - 1] + "…",
+        "text": clip(text, _SAMPLE_CHARS),
     }
     if call.guess is not None:
         out["models"] = call.guess.as_evidence()

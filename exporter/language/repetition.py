@@ -36,6 +36,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from exporter.language.segment import split_sentences
+from exporter.textkit import clip
 
 MAX_JUDGED_CHARS = 8_192  # characters of a reply the judges read (the probes ask for ~600)
 MAX_LOOP_TOKENS = 4_096  # tokens the token-loop check reads: a loop long enough to matter shows by then
@@ -107,7 +108,7 @@ def _token_loop(text: str) -> Repetition | None:
     if repeats < LOOP_MIN_REPEATS or covered < LOOP_MIN_TOKENS or covered < LOOP_MIN_SHARE * len(tokens):
         return None
     unit = " ".join(tokens[end - period : end])
-    return Repetition("token_loop", _sample(unit), repeats, covered / len(tokens))
+    return Repetition("token_loop", clip(unit, _SAMPLE_CHARS), repeats, covered / len(tokens))
 
 
 def _sentence_loop(text: str) -> Repetition | None:
@@ -126,7 +127,7 @@ def _sentence_loop(text: str) -> Repetition | None:
     share = repeats * lengths[key] / max(1, len(text.strip()))
     if share < SENTENCE_MIN_SHARE:
         return None
-    return Repetition("sentence_loop", _sample(key), repeats, share)
+    return Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, share)
 
 
 def _compression(text: str) -> Repetition | None:
@@ -136,11 +137,7 @@ def _compression(text: str) -> Repetition | None:
     ratio = len(zlib.compress(raw, 6)) / len(raw)
     if ratio >= COMPRESS_MAX_RATIO:
         return None
-    return Repetition("compression", _sample(text.strip()), 0, ratio)
-
-
-def _sample(text: str) -> str:
-    return text if len(text) <= _SAMPLE_CHARS else text[: _SAMPLE_CHARS - 1] + "…"
+    return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, ratio)
 
 
 def _longer(best: _Run | None, run: int, period: int, end: int) -> _Run | None:

@@ -25,6 +25,7 @@ from typing import Any
 from exporter.gateway.classify import ErrorFacts, error_facts, status_class
 from exporter.outcomes import Outcome, Reason
 from exporter.routability.model import Source, Status, Verdict
+from exporter.textkit import clip
 
 # availability codes that state the model itself is absent (reference §4.4); the rest are about our
 # account, preferences or request (region, privacy, constraints) or are transient.
@@ -163,5 +164,4 @@ def _text(value: Any) -> str:
 
 
 def _note(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _NOTE_LIMIT else text[: _NOTE_LIMIT - 1] + "…"
+    return clip(text, _NOTE_LIMIT, flat=True)
