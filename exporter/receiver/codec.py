@@ -131,7 +131,9 @@ def state_from_json(raw: object) -> State:
                 read[key] = _at(f"{where}.at", _time, x.get("at"))
             elif value == "offenses":
                 offenses = _at(f"{where}.offenses", _list, x.get("offenses"))
-                read[key] = tuple(_READERS[Offense](e, f"{where}.offenses[]") for e in offenses)
+                read[key] = tuple(
+                    _READERS[Offense](e, f"{where}.offenses[{j}]") for j, e in enumerate(offenses)
+                )
             else:
                 assert isinstance(value, type)
                 read[key] = _READERS[value](x, where)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from exporter.receiver import store as store_module
+from exporter.receiver.codec import state_from_json, state_to_json
 from exporter.receiver.decide import Policy, decide_notification
-from exporter.receiver.ladder import Ladder
+from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Mode, State
 from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, StoreLocked, StoreWriteError
@@ -209,3 +210,13 @@ def test_a_long_log_starts_fast_and_is_proven_in_the_background(
         assert "decision 1 was altered" in (store.verify_history() or "")
     finally:
         store.close()
+
+
+def test_a_damaged_field_in_a_routes_history_is_named_by_its_index() -> None:
+    first, second = Offense(T0, T0 + DAY, 1, "e1"), Offense(T0 + 2 * DAY, T0 + 5 * DAY, 2, "e2")
+    state = State(history={("m/x", "p/1"): (first, second)})
+    snapshot = state_to_json(state, T0)
+    assert state_from_json(snapshot) == state
+    snapshot["history"][0]["offenses"][1]["rung"] = "two"
+    with pytest.raises(ValueError, match=r"^history\[0\]\.offenses\[1\]\.rung: expected an integer$"):
+        state_from_json(snapshot)
