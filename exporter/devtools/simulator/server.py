@@ -52,9 +52,9 @@ class SimulatorServer(StartStop):
         self.port = self._http.port
 
     @classmethod
-    def from_file(cls, path: str | Path, host: str = "127.0.0.1", port: int = 0) -> SimulatorServer:
-        """Load and validate a fleet file (``ConfigError`` lists every problem) and serve it."""
-        return cls(load_fleet(path), host=host, port=port)
+    def from_file(cls, path: str | Path) -> SimulatorServer:
+        """Load and validate a fleet file (``ConfigError`` lists every problem) and serve it on loopback."""
+        return cls(load_fleet(path))
 
     @property
     def root_url(self) -> str:
