@@ -22,7 +22,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from exporter.equality.mmd import DEFAULT_LENGTH, DEFAULT_PERMUTATIONS, HostEquality, Sample, leave_one_out
 from exporter.investigate.stats import holm
@@ -81,13 +81,4 @@ def compare_hosts(
 
 
 def _result(result: HostEquality, p_adjusted: float, outlier: bool, step: int) -> EqualityResult:
-    return EqualityResult(
-        provider=result.provider,
-        samples=result.samples,
-        peer_samples=result.peer_samples,
-        mmd2=result.mmd2,
-        p_value=result.p_value,
-        p_adjusted=p_adjusted,
-        outlier=outlier,
-        step=step,
-    )
+    return EqualityResult(**asdict(result), p_adjusted=p_adjusted, outlier=outlier, step=step)

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import Metric
 from prometheus_client.registry import Collector
 
 from exporter.contracts.base import ProbeTarget
@@ -28,6 +28,7 @@ from exporter.equality.compare import EqualityResult, compare_hosts
 from exporter.equality.mmd import Sample
 from exporter.equality.sampling import EqualitySettings, sample_host
 from exporter.equality.window import DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_PER_HOST, EqualityWindow
+from exporter.metrickit import gauge, gauges
 
 log = logging.getLogger("exporter.equality")
 
@@ -141,45 +142,44 @@ class EqualityCollector(Collector):
 
 
 def equality_families(verdicts: Verdicts) -> list[Metric]:
-    """The ``canary_equality_*`` families of ``verdicts`` (documented in docs/metrics.md)."""
-    labels = ["model", "provider"]
+    """The ``canary_equality_*`` families of ``verdicts`` (documented in docs/metrics.md); a host not yet
+    testable has ``_samples`` and ``_outlier_streak`` but no p-value series."""
     cached = " Cached result of the last equality test, computed after a round."
-    p_value = GaugeMetricFamily(
-        "canary_equality_p_value",
-        "Permutation p-value of the host's completions against its peers' (MMD)." + cached,
-        labels=labels,
+    hosts = [
+        ((model, r.provider), (r, verdicts.outlier_streaks.get((model, r.provider), 0)))
+        for model, results in sorted(verdicts.by_model.items())
+        for r in results
+    ]
+    table: list[tuple[str, str, Callable[[tuple[EqualityResult, int]], float | None]]] = [
+        (
+            "canary_equality_p_value",
+            "Permutation p-value of the host's completions against its peers' (MMD).",
+            lambda host: host[0].p_value,
+        ),
+        (
+            "canary_equality_p_adjusted",
+            "The p-value after Holm's correction across the model's hosts.",
+            lambda host: host[0].p_adjusted,
+        ),
+        (
+            "canary_equality_outlier",
+            "1 when the host's output distribution differs from its peers' (informational, never suspends).",
+            lambda host: None if host[0].p_value is None else float(host[0].outlier),
+        ),
+        (
+            "canary_equality_outlier_streak",
+            "Consecutive equality tests (one per round) that flagged the host as an outlier.",
+            lambda host: host[1],
+        ),
+        (
+            "canary_equality_samples",
+            "The host's completions in the sliding window.",
+            lambda host: host[0].samples,
+        ),
+    ]
+    updated = gauge(
+        "canary_equality_last_test_timestamp_seconds",
+        "When the equality verdicts were last computed (unix).",
+        () if verdicts.updated_at is None else verdicts.updated_at,
     )
-    p_adjusted = GaugeMetricFamily(
-        "canary_equality_p_adjusted",
-        "The p-value after Holm's correction across the model's hosts." + cached,
-        labels=labels,
-    )
-    outlier = GaugeMetricFamily(
-        "canary_equality_outlier",
-        "1 when the host's output distribution differs from its peers' (informational, never suspends)."
-        + cached,
-        labels=labels,
-    )
-    samples = GaugeMetricFamily(
-        "canary_equality_samples", "The host's completions in the sliding window." + cached, labels=labels
-    )
-    streak = GaugeMetricFamily(
-        "canary_equality_outlier_streak",
-        "Consecutive equality tests (one per round) that flagged the host as an outlier." + cached,
-        labels=labels,
-    )
-    updated = GaugeMetricFamily(
-        "canary_equality_last_test_timestamp_seconds", "When the equality verdicts were last computed (unix)."
-    )
-    for model, results in sorted(verdicts.by_model.items()):
-        for r in results:
-            key = [model, r.provider]
-            samples.add_metric(key, r.samples)
-            if r.p_value is not None and r.p_adjusted is not None:
-                p_value.add_metric(key, r.p_value)
-                p_adjusted.add_metric(key, r.p_adjusted)
-                outlier.add_metric(key, 1.0 if r.outlier else 0.0)
-            streak.add_metric(key, verdicts.outlier_streaks.get((model, r.provider), 0))
-    if verdicts.updated_at is not None:
-        updated.add_metric([], verdicts.updated_at)
-    return [p_value, p_adjusted, outlier, streak, samples, updated]
+    return [*gauges(hosts, ["model", "provider"], [(n, doc + cached, v) for n, doc, v in table]), updated]

@@ -57,17 +57,14 @@ def build(
     samples: int,
     alpha: float,
     settings: EqualitySettings,
-    seed: int = 0,
-    notes: Sequence[str] = (),
 ) -> EqualityReport:
-    """Compare the hosts and assemble the report (deterministic for a ``seed``)."""
+    """Compare the hosts and assemble the report (deterministic: the permutations are seeded)."""
     by_host = {h.provider: h for h in hosts}
     results = compare_hosts(
         {h.provider: h.samples for h in hosts},
         alpha=alpha,
         length=settings.length,
         permutations=settings.permutations,
-        seed=seed,
     )
     rows = []
     for result in results:
@@ -78,10 +75,10 @@ def build(
             EqualityRow(result, host.excluded, host.default_temperature, own, tuple(p for p in peers if p))
         )
     cost = sum((h.usage for h in hosts), Usage())
-    extra = list(notes)
+    notes: tuple[str, ...] = ()
     if any(h.default_temperature for h in hosts):
-        extra.append("some hosts do not list temperature and sampled at their own default (see the results)")
-    return EqualityReport(model, samples, alpha, settings, tuple(rows), cost, tuple(extra))
+        notes = ("some hosts do not list temperature and sampled at their own default (see the results)",)
+    return EqualityReport(model, samples, alpha, settings, tuple(rows), cost, notes)
 
 
 def _peer_example(hosts: Sequence[HostSamples], provider: str, prompt: str, index: int) -> Sample | None:

@@ -226,7 +226,7 @@ def classify_http_error(
     ID"}}')`` → ``GatewayError(UNAVAILABLE, MODEL_NOT_FOUND, 400, ...)``.
     """
     parsed, problem = parse_json_body(body)
-    retry_after = _header(headers, "retry-after")
+    retry_after = httpx.Headers(headers).get("retry-after")
     suffix = f" (retry-after {retry_after})" if retry_after else ""
     error_obj: object = None
     if isinstance(parsed, Mapping):
@@ -390,15 +390,6 @@ def _excerpt(body: bytes | str, limit: int = 120) -> str:
 
 def _clip(text: str) -> str:
     return clip(text, DETAIL_MAX_CHARS)
-
-
-def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
-    if not headers:
-        return None
-    for key, value in headers.items():
-        if key.lower() == name:
-            return value
-    return None
 
 
 def _as_int(value: object) -> int | None:

@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from exporter.generators import stale, write_or_check
+from exporter.generators import write_or_check
 from exporter.paths import REPO_ROOT
 
 HERE = REPO_ROOT / "dashboards"
@@ -1084,11 +1084,6 @@ def render(document: dict[str, Any]) -> str:
 def generated_files(directory: Path = HERE) -> dict[Path, str]:
     """Every dashboard's path in ``directory`` and the JSON text this script generates for it."""
     return {directory / name: render(document) for name, document in build_all().items()}
-
-
-def stale_files(directory: Path = HERE) -> list[str]:
-    """File names whose content differs from what this script generates (empty when up to date)."""
-    return [path.name for path in stale(generated_files(directory))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -64,16 +64,14 @@ def records(
     model: str,
     since: float,
     until: float | None = None,
-    provider: str | None = None,
     limit: int = MAX_RECORDS,
 ) -> Iterator[EvidenceRecord]:
-    """The history's records of ``model`` (one host when ``provider``) in ``[since, until)``, newest first,
-    at most ``limit`` of them."""
+    """The history's records of ``model`` in ``[since, until)``, newest first, at most ``limit`` of them."""
     cursor: str | None = None
     seen = 0
     while seen < limit:
         page = store.query(
-            model=model, provider=provider, since=since, until=until,
+            model=model, since=since, until=until,
             limit=min(QUERY_MAX_LIMIT, limit - seen), cursor=cursor,
         )  # fmt: skip
         yield from page.records

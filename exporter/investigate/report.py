@@ -13,6 +13,7 @@ at the top ``source`` (``live`` or ``history``), ``locale`` and ``since``.
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from typing import Any
 
@@ -39,18 +40,9 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
 
 
 def _result_json(r: HostResult) -> dict[str, Any]:
-    return {
-        "provider": r.provider,
-        "contract": r.contract,
-        "failed": r.failed,
-        "judged": r.judged,
-        "rest_failed": r.rest_failed,
-        "rest_judged": r.rest_judged,
-        "p_value": r.p_value,
-        "p_adjusted": r.p_adjusted,
-        "outlier": r.outlier,
+    """Every field of the result, in its order; the counted pairs as objects."""
+    return dataclasses.asdict(r) | {
         "examples": list(r.examples),
-        "excluded": r.excluded,
         "excluded_by_outcome": dict(r.excluded_by_outcome),
         "reasons": dict(r.reasons),
     }

@@ -70,7 +70,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         _write_secret(secrets / name, f"live-{name}")
     exporter_port, receiver_port, routability_port = free_port(), free_port(), free_port()
     processes: list[subprocess.Popen[bytes]] = []
-    simulator = SimulatorServer(load_fleet(DEFAULT_FLEET)).start()
+    simulator = SimulatorServer(load_fleet(DEFAULT_FLEET))
+    simulator.start()
     try:
         canary = (COMPOSE / "canary.demo.yaml").read_text()
         canary = canary.replace("http://simulator:8088/api/v1", simulator.base_url)

@@ -58,7 +58,7 @@ class SkippingClock:
 def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: Path) -> None:
     clock = SkippingClock()
     with SimulatorServer(load_fleet(FLEET)) as sim:
-        models = sim.simulator.models
+        models = sim.simulator.state.models
         gateway = GatewayConnection(sim.base_url, Secret("env:K", "sk-sim"), "openrouter")
 
         async def one_pass() -> object:

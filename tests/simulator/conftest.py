@@ -28,7 +28,8 @@ def make_sim() -> Iterator[MakeSim]:
     servers: list[SimulatorServer] = []
 
     def make(path: Path = DEFAULT_FLEET, environ: dict[str, str] | None = None) -> SimulatorServer:
-        server = SimulatorServer(load_fleet(path, environ=environ)).start()
+        server = SimulatorServer(load_fleet(path, environ=environ))
+        server.start()
         servers.append(server)
         return server
 

@@ -23,7 +23,7 @@ def test_control_endpoints_need_the_token(make_sim: MakeSim) -> None:
         for headers in ({}, {"Authorization": "Bearer k-1"}, {"Authorization": "Bearer c-3"}):
             denied = httpx.request(method, sim.root_url + path, json=body, headers=headers)
             assert denied.status_code == 401, (path, headers)
-    assert not sim.simulator.outage
+    assert not sim.simulator.state.outage
     good = {"Authorization": "Bearer c-2"}
     for method, path, body in calls:
         assert httpx.request(method, sim.root_url + path, json=body, headers=good).status_code == 200

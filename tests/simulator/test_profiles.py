@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import random
+import time
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exporter.devtools.simulator.fleet import Errors, FaultProfile, LeadingGarbage, Refusal, SchemaFault
+from exporter.devtools.simulator.fleet import (
+    Errors,
+    FaultProfile,
+    LeadingGarbage,
+    Refusal,
+    SchemaFault,
+    parse_fleet,
+)
 from exporter.devtools.simulator.profiles import Kind, fires, phase, plan_request, request_rng
+from exporter.devtools.simulator.state import FleetState
 
 
 @given(
@@ -56,3 +65,15 @@ def test_a_pre_stream_error_decides_nothing_else() -> None:
     plan = plan_request(profile, Kind.ROLEPLAY, None, "x", {}, {}, random.Random(0))
     assert plan.error_status == 529
     assert not plan.leading_garbage and plan.consumed == {"timeout", "errors"}
+
+
+def test_a_degenerate_rate_of_one_half_loops_every_other_prose_reply() -> None:
+    fleet = parse_fleet(
+        "models:\n  - id: a/b\n    providers:\n      - tag: x/fp8\n"
+        "        profile: {degenerate: {rate: 0.5}}\n"
+    )
+    state = FleetState(fleet, None, time.time, 10)
+    model = state.models["a/b"]
+    body = {"messages": [{"role": "user", "content": "Tell me a story about the harbour."}]}
+    plans = [state.plan(model, model.providers[0], body)[1].degenerate for _ in range(8)]
+    assert plans.count("repetition") == 4

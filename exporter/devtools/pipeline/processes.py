@@ -380,7 +380,7 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
         if self.alertmanagers:
             self.wait_for_alertmanagers()
 
-    def wait_for_alertmanagers(self, timeout: float | None = None) -> None:
+    def wait_for_alertmanagers(self) -> None:
         """Block until every configured Alertmanager is in ``GET /api/v1/alertmanagers`` as active."""
         expected = {f"http://{address}/api/v2/alerts" for address in self.alertmanagers}
 
@@ -392,9 +392,7 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
             active = {entry["url"] for entry in body["data"]["activeAlertmanagers"]}
             return expected <= active
 
-        self.wait_until(
-            discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered", timeout=timeout
-        )
+        self.wait_until(discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered")
 
 
 @dataclass(eq=False, kw_only=True)
@@ -502,7 +500,6 @@ class AlertmanagerProcess(_Daemon):
         duration: float,
         *,
         comment: str = "silenced by the canary pipeline launcher",
-        created_by: str = "canary-pipeline",
     ) -> str:
         """Silence alerts whose labels equal ``matchers`` for ``duration`` (seconds); returns the silence id.
 
@@ -522,7 +519,7 @@ class AlertmanagerProcess(_Daemon):
             ],
             "startsAt": now.isoformat(),
             "endsAt": (now + dt.timedelta(seconds=duration)).isoformat(),
-            "createdBy": created_by,
+            "createdBy": "canary-pipeline",
             "comment": comment,
         }
         result = self._request("POST", "/api/v2/silences", json=body)

@@ -61,6 +61,15 @@ MAX_BODY_BYTES = 1 << 20
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+def _answer(envelope: dict[str, Any], headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """An error envelope (``wire``) sent with its own ``error.code`` as the HTTP status."""
+    return JSONResponse(envelope, status_code=envelope["error"]["code"], headers=headers)
+
+
+def _refuse(status: int, message: str) -> JSONResponse:
+    return _answer(wire.plain_error(status, message))
+
+
 def _wants_metadata(request: Request) -> bool:
     """``X-OpenRouter-Metadata: enabled`` (or the legacy experimental header), matched case-insensitively."""
     for name in ("x-openrouter-metadata", "x-openrouter-experimental-metadata"):
@@ -111,19 +120,6 @@ class Simulator:
             ]
         )
 
-    # -- state (``FleetState``; these names are what tests read) ---------------------------------------------
-    @property
-    def models(self) -> dict[str, Model]:
-        return self.state.models
-
-    @property
-    def outage(self) -> bool:
-        return self.state.outage
-
-    @outage.setter
-    def outage(self, on: bool) -> None:
-        self.state.outage = on
-
     def _authorized(self, request: Request, secret: str | None) -> bool:
         return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret))
 
@@ -140,19 +136,18 @@ class Simulator:
         if not key:
             if not self.fleet.require_key:
                 return None
-            return JSONResponse(wire.missing_key(), status_code=401)
+            return _answer(wire.missing_key())
         if not self._authorized(request, self._api_key()):
-            return JSONResponse(wire.unauthorized(), status_code=401)
+            return _answer(wire.unauthorized())
         return None
 
     def _gateway(self, handler: Handler) -> Handler:
         """A gateway route: while the outage switch is on, the gateway itself fails (502/503 in turn)."""
 
         async def route(request: Request) -> Response:
-            if not self.outage:
+            if not self.state.outage:
                 return await handler(request)
-            body, headers = wire.outage_error(self.state.next_outage_status())
-            return JSONResponse(body, status_code=body["error"]["code"], headers=headers)
+            return _answer(*wire.outage_error(self.state.next_outage_status()))
 
         return route
 
@@ -163,7 +158,7 @@ class Simulator:
             token = self.fleet.control_token.value if self.fleet.control_token is not None else None
             if self._authorized(request, token):
                 return await handler(request)
-            return JSONResponse(wire.plain_error(401, "A valid control token is required"), status_code=401)
+            return _refuse(401, "A valid control token is required")
 
         return route
 
@@ -171,7 +166,7 @@ class Simulator:
     async def list_models(self, request: Request) -> Response:
         wanted = {p for p in request.query_params.get("supported_parameters", "").split(",") if p}
         data = []
-        for model in self.models.values():  # removed catalogue models stay listed: a stale catalogue
+        for model in self.state.models.values():  # removed catalogue models stay listed: a stale catalogue
             listed = self.state.listed(model) if model.removal is None else []
             if wanted and not any(wanted <= set(p.supported_parameters) for p in listed):
                 continue
@@ -179,16 +174,16 @@ class Simulator:
         return JSONResponse({"data": data})
 
     async def list_endpoints(self, request: Request) -> Response:
-        model = self.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
+        model = self.state.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
         if model is None or model.removal == "model_not_found":
-            return JSONResponse(wire.plain_error(404, "Resource not found"), status_code=404)
+            return _refuse(404, "Resource not found")
         has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
         listed = [] if model.removal is not None else self.state.listed(model)
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
     async def list_providers(self, request: Request) -> Response:
         seen: dict[str, str] = {}
-        for model in self.models.values():
+        for model in self.state.models.values():
             for provider in model.providers:
                 seen.setdefault(provider.base_slug, provider.display_name)
         return JSONResponse(
@@ -200,10 +195,10 @@ class Simulator:
             return refused
         gen_id = request.query_params.get("id")
         if not gen_id:
-            return JSONResponse(wire.plain_error(400, "Missing id query parameter"), status_code=400)
+            return _refuse(400, "Missing id query parameter")
         data = self.state.generation(gen_id)
         if data is None:
-            return JSONResponse(wire.plain_error(404, f"Generation {gen_id} not found"), status_code=404)
+            return _refuse(404, f"Generation {gen_id} not found")
         return JSONResponse({"data": data})
 
     # -- chat --------------------------------------------------------------------------------------------
@@ -216,23 +211,21 @@ class Simulator:
         try:
             raw = await read_bounded(request, MAX_BODY_BYTES)
         except Rejected as rejected:  # too large (413, as OpenRouter), or a hang-up mid-body
-            return JSONResponse(
-                wire.plain_error(rejected.status, rejected.message), status_code=rejected.status
-            )
+            return _refuse(rejected.status, rejected.message)
         try:
             body = json.loads(raw)
         except ValueError:
-            return JSONResponse(wire.plain_error(400, "Request body is not valid JSON"), status_code=400)
+            return _refuse(400, "Request body is not valid JSON")
         issues = request_issues(body)
         prefs = parse_preferences(body.get("provider")) if isinstance(body, dict) else Preferences()
         if isinstance(prefs, list):
             issues += prefs
         if issues or not isinstance(prefs, Preferences):
-            return JSONResponse(wire.invalid_request(issues), status_code=400)
+            return _answer(wire.invalid_request(issues))
 
         stream = bool(body.get("stream"))
         model_id = str(body["model"])
-        model = self.models.get(model_id)
+        model = self.state.models.get(model_id)
 
         record = RequestRecord(arrived, model_id, prefs.pin, None, None, stream, t0)
 
@@ -244,12 +237,12 @@ class Simulator:
         gateway_error = self._gateway_error(model, model_id)
         if gateway_error is not None:
             finish(gateway_error.status, None)
-            return JSONResponse(gateway_error.body, status_code=gateway_error.status)
+            return _answer(gateway_error.body)
         assert model is not None
         route = resolve(model, self.state.listed(model), prefs, body, self.state.rng)
         if isinstance(route, NoRoute):
             finish(route.status, None)
-            return JSONResponse(route.body, status_code=route.status)
+            return _answer(route.body)
 
         attempts: list[Attempt] = []
         for provider in route.candidates:
@@ -263,11 +256,10 @@ class Simulator:
             return Timed(hang(t0, provider, stream, model_id, int(self.state.clock())))
         if plan.error_status is not None:
             finish(plan.error_status, provider)
-            body_json, headers = wire.upstream_error(plan.error_status, provider, model.id)
-            return JSONResponse(body_json, status_code=plan.error_status, headers=headers)
+            return _answer(*wire.upstream_error(plan.error_status, provider, model.id))
         if plan.refusal == "error":
             finish(400, provider)
-            return JSONResponse(wire.refusal_error(provider), status_code=400)
+            return _answer(wire.refusal_error(provider))
         finish(200, provider)
         thought = thinking(profile.reasoning, body, understood.locale)
         reply = compose(
@@ -304,30 +296,25 @@ class Simulator:
     async def sim_outage(self, request: Request) -> Response:
         body = await _json_object(request)
         if body is None or not isinstance(body.get("on"), bool):
-            return JSONResponse(
-                wire.plain_error(400, 'Expected a JSON body {"on": true|false}'), status_code=400
-            )
-        self.outage = body["on"]
-        return JSONResponse({"outage": self.outage})
+            return _refuse(400, 'Expected a JSON body {"on": true|false}')
+        self.state.outage = body["on"]
+        return JSONResponse({"outage": self.state.outage})
 
     async def sim_patch_provider(self, request: Request) -> Response:
         model_id = f"{request.path_params['author']}/{request.path_params['slug']}"
         tag = request.path_params["tag"]
         if (model_id, tag) not in self.state.profiles:
-            message = f"No provider {tag} for model {model_id}"
-            return JSONResponse(wire.plain_error(404, message), status_code=404)
+            return _refuse(404, f"No provider {tag} for model {model_id}")
         body = await _json_object(request)
         if body is None:
-            return JSONResponse(
-                wire.plain_error(400, "Expected a JSON object of profile knobs"), status_code=400
-            )
+            return _refuse(400, "Expected a JSON object of profile knobs")
         replace_all = request.query_params.get("replace", "").lower() in ("1", "true", "yes")
         try:
             profile = self.state.patch(model_id, tag, body, replace_all=replace_all)
         except ConfigError as exc:
             error = wire.plain_error(400, "Invalid profile patch")
             error["error"]["problems"] = exc.problems
-            return JSONResponse(error, status_code=400)
+            return _answer(error)
         return JSONResponse({"model": model_id, "tag": tag, "profile": plain(profile)})
 
     async def sim_fleet(self, request: Request) -> Response:

@@ -297,14 +297,6 @@ class Provider(ConfigModel):
     def base_slug(self) -> str:
         return self.tag.split("/", 1)[0]
 
-    @property
-    def price_prompt(self) -> str:
-        return self.pricing.prompt
-
-    @property
-    def price_completion(self) -> str:
-        return self.pricing.completion
-
 
 class Model(ConfigModel):
     id: ModelId

@@ -28,7 +28,8 @@ from exporter.devtools.simulator.fleet import FaultProfile
 
 # The per-provider counters a request can advance, one per fault kind.
 FAULTS = (
-    "timeout", "errors", "refusal", "schema", "leading_garbage", "encoding", "drift", "mixing", "mid_stream",
+    "timeout", "errors", "refusal", "schema", "leading_garbage", "encoding", "degenerate", "drift", "mixing",
+    "mid_stream",
 )  # fmt: skip
 
 

@@ -227,7 +227,8 @@ def _load_balanced(candidates: list[Provider], rng: random.Random) -> list[Provi
     ordered: list[Provider] = []
     while pool:
         weights = [
-            1.0 / max(float(Decimal(p.price_prompt) + Decimal(p.price_completion)), 1e-9) ** 2 for p in pool
+            1.0 / max(float(Decimal(p.pricing.prompt) + Decimal(p.pricing.completion)), 1e-9) ** 2
+            for p in pool
         ]
         pick = rng.choices(range(len(pool)), weights=weights, k=1)[0]
         ordered.append(pool.pop(pick))

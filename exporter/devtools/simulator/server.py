@@ -9,11 +9,11 @@ Example::
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import Fleet, load_fleet
+from exporter.lifecycle import StartStop
 from exporter.serving import ThreadedServer
 
 _START_TIMEOUT_SECONDS = 10.0
@@ -32,7 +32,7 @@ def uvicorn_options(log_level: str = "warning") -> dict[str, Any]:
     }
 
 
-class SimulatorServer:
+class SimulatorServer(StartStop):
     """The simulator served by uvicorn in a daemon thread; ``base_url`` ends in ``/api/v1``.
 
     The socket is bound in the constructor, so ``base_url`` is known (port 0 picks a free port) before
@@ -52,9 +52,9 @@ class SimulatorServer:
         self.port = self._http.port
 
     @classmethod
-    def from_file(cls, path: str | Path, host: str = "127.0.0.1", port: int = 0) -> SimulatorServer:
-        """Load and validate a fleet file (``ConfigError`` lists every problem) and serve it."""
-        return cls(load_fleet(path), host=host, port=port)
+    def from_file(cls, path: str | Path) -> SimulatorServer:
+        """Load and validate a fleet file (``ConfigError`` lists every problem) and serve it on loopback."""
+        return cls(load_fleet(path))
 
     @property
     def root_url(self) -> str:
@@ -65,20 +65,11 @@ class SimulatorServer:
         """The gateway base URL, e.g. ``http://127.0.0.1:41234/api/v1`` (what an OpenAI client takes)."""
         return f"{self.root_url}/api/v1"
 
-    def start(self) -> SimulatorServer:
+    def start(self) -> None:
         try:
             self._http.start(_START_TIMEOUT_SECONDS)
         except (RuntimeError, TimeoutError) as exc:
             raise RuntimeError(f"the simulator did not start on {self.root_url}") from exc
-        return self
 
     def stop(self) -> None:
         self._http.stop(timeout=5)
-
-    def __enter__(self) -> SimulatorServer:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()

@@ -16,10 +16,8 @@ from __future__ import annotations
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields
 from typing import Any
-
-from pydantic import BaseModel
 
 from exporter.devtools.simulator.catalogue import expand
 from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
@@ -196,18 +194,10 @@ class FleetState:
         }
 
 
-def plain(value: Any) -> Any:
-    """A dataclass or model (with nested mappings) as plain JSON values.
+def plain(profile: FaultProfile) -> dict[str, Any]:
+    """A fault profile as JSON values, keyed as a fleet file spells them.
 
-    >>> plain({"a": (1, 2)})
-    {'a': [1, 2]}
+    >>> plain(FaultProfile())["schema"]
+    {'rate': 0.0, 'kind': 'invalid_json'}
     """
-    if isinstance(value, BaseModel):  # a fleet model: the keys as the file spells them
-        return value.model_dump(mode="json", by_alias=True)
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    return value
+    return profile.model_dump(mode="json", by_alias=True)

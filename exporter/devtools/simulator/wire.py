@@ -225,8 +225,8 @@ def mid_stream_error(provider: Provider, rng: random.Random) -> JSON:
 
 def usage(reply: Reply, prompt_tokens: int, provider: Provider) -> JSON:
     """The full usage object, ``cost`` in USD from the endpoint's per-token prices."""
-    prompt_cost = Decimal(provider.price_prompt) * prompt_tokens
-    completion_cost = Decimal(provider.price_completion) * reply.completion_tokens
+    prompt_cost = Decimal(provider.pricing.prompt) * prompt_tokens
+    completion_cost = Decimal(provider.pricing.completion) * reply.completion_tokens
     cost = float(prompt_cost + completion_cost)
     return {
         "prompt_tokens": prompt_tokens,
@@ -343,7 +343,7 @@ def endpoint(model: Model, provider: Provider, authenticated: bool) -> JSON:
         "context_length": provider.context_length,
         "max_completion_tokens": provider.max_completion_tokens,
         "max_prompt_tokens": None,
-        "pricing": {"prompt": provider.price_prompt, "completion": provider.price_completion, "discount": 0},
+        "pricing": {**provider.pricing.model_dump(), "discount": 0},
         "supported_parameters": list(provider.supported_parameters),
         "uptime_last_5m": uptime,
         "uptime_last_30m": uptime,
@@ -380,7 +380,7 @@ def endpoints_listing(model: Model, listed: Sequence[Provider], authenticated: b
 
 def model_entry(model: Model, listed: Sequence[Provider]) -> JSON:
     """One entry of ``GET /api/v1/models``."""
-    cheapest = min(listed, key=lambda p: Decimal(p.price_prompt), default=None)
+    cheapest = min(listed, key=lambda p: Decimal(p.pricing.prompt), default=None)
     parameters = sorted({param for p in listed for param in p.supported_parameters})
     entry: JSON = {
         "id": model.id,
@@ -392,8 +392,8 @@ def model_entry(model: Model, listed: Sequence[Provider]) -> JSON:
         "context_length": model.context_length,
         "architecture": _architecture(model),
         "pricing": {
-            "prompt": cheapest.price_prompt if cheapest else "0",
-            "completion": cheapest.price_completion if cheapest else "0",
+            "prompt": cheapest.pricing.prompt if cheapest else "0",
+            "completion": cheapest.pricing.completion if cheapest else "0",
         },
         "top_provider": {
             "context_length": model.context_length,
