@@ -202,9 +202,7 @@ _EVIDENCE_WHAT = "a file path such as evidence.sqlite3 (relative to the config f
 class EvidenceConfig(ConfigModel):
     """``exporter.evidence``: the evidence history (docs/evidence.md). Absent section: no history kept."""
 
-    path: Annotated[
-        Path, relative_path("a file path such as evidence.sqlite3 (relative to the config file)")
-    ] = key(
+    path: Annotated[Path, relative_path(_EVIDENCE_WHAT)] = key(
         meaning="the evidence store, one row per probe attempt (relative to the config file); see "
         "[docs/evidence.md](docs/evidence.md)",
         shown="none: no history",
