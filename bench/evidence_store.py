@@ -161,7 +161,6 @@ def bench_queries(path: Path, repeats: int) -> list[str]:
         ),
         "a route's last 100": lambda i: store.query(model=model, provider=f"host{i % DAY_HOSTS:04d}/fp8"),
         "one contract fleet-wide, 100": lambda i: store.query(contract="language", outcome="fail"),
-        "latest failures of a route": lambda i: store.latest_failures(model, f"host{i % DAY_HOSTS:04d}/fp8"),
     }
     rows = ["| query | p50 ms | p99 ms | p99 / baseline p99 |", "|---|---|---|---|"]
     baseline: list[float] = []

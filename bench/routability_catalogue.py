@@ -26,7 +26,7 @@ from pathlib import Path
 from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import CATALOGUE_FLEET, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
-from exporter.routability.catalogue import CatalogueFilter, active_chat_models
+from exporter.routability.catalogue import CatalogueFilter, catalogue_models
 from exporter.routability.job import GatewayConnection, JobSettings, Pacer, probe_body, run_pass
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
@@ -41,7 +41,7 @@ async def baseline(base_url: str) -> tuple[float, int]:
     try:
         started = time.perf_counter()
         reply = await transport.request("GET", f"{base_url}/models", KEY)
-        models = active_chat_models(reply.body, time.time(), CatalogueFilter()) or []
+        models = [m for m in catalogue_models(reply.body, time.time(), CatalogueFilter()) or [] if m.active]
         requests = 1
         for model in models:
             await transport.request("GET", f"{base_url}/models/{model.slug}/endpoints", KEY)

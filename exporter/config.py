@@ -202,9 +202,7 @@ _EVIDENCE_WHAT = "a file path such as evidence.sqlite3 (relative to the config f
 class EvidenceConfig(ConfigModel):
     """``exporter.evidence``: the evidence history (docs/evidence.md). Absent section: no history kept."""
 
-    path: Annotated[
-        Path, relative_path("a file path such as evidence.sqlite3 (relative to the config file)")
-    ] = key(
+    path: Annotated[Path, relative_path(_EVIDENCE_WHAT)] = key(
         meaning="the evidence store, one row per probe attempt (relative to the config file); see "
         "[docs/evidence.md](docs/evidence.md)",
         shown="none: no history",
@@ -258,12 +256,10 @@ class _CanaryFile(ConfigModel):
     @classmethod
     def _via_gateway_default(cls, models: object, info: ValidationInfo) -> object:
         """A model goes via the gateway unless told otherwise when the gateway is OpenRouter."""
-        if not isinstance(models, list):
+        if not isinstance(models, list) or "gateway" not in info.data:  # an invalid gateway is reported
             return models
-        gateway = info.data.get("gateway")
+        gateway = info.data["gateway"]
         default = gateway is not None and gateway.kind == "openrouter"
-        if "gateway" not in info.data:
-            return models
         return [
             {"via_gateway": default, **m} if isinstance(m, dict) and m.get("via_gateway") is None else m
             for m in models

@@ -21,7 +21,7 @@ import os
 import re
 import types
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -248,18 +248,22 @@ def generatable_secrets(data: object) -> list[str]:
     >>> generatable_secrets({"receiver": {"webhook_token": {"env": "HOOK", "generate": True}}})
     ['HOOK']
     """
-    names: list[str] = []
-    stack = [data]
-    while stack:
-        item = stack.pop()
+    return list(dict.fromkeys(name for _, name in _generatable(data)))
+
+
+def _generatable(data: object) -> list[tuple[tuple[str | int, ...], str]]:
+    """Where ``data`` has a ``{env: NAME, generate: true}`` secret, and its ``NAME``, in file order."""
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    stack: list[tuple[tuple[str | int, ...], object]] = [((), data)]
+    while stack:  # a stack, not recursion: a parsed file may nest deeply
+        loc, item = stack.pop()
         if isinstance(item, dict):
-            name = item.get("env")
-            if item.get("generate") is True and isinstance(name, str) and name not in names:
-                names.append(name)
-            stack.extend(reversed(list(item.values())))
+            if item.get("generate") is True and isinstance(name := item.get("env"), str):
+                found.append((loc, name))
+            stack.extend(reversed([((*loc, k), v) for k, v in item.items()]))
         elif isinstance(item, list):
-            stack.extend(reversed(item))
-    return names
+            stack.extend(reversed([((*loc, i), v) for i, v in enumerate(item)]))
+    return found
 
 
 # -- typed models ------------------------------------------------------------------------------------------
@@ -288,13 +292,13 @@ class What:
 @dataclass(frozen=True, slots=True)
 class ReadContext:
     """What validators may use beyond the value: where relative paths start, the environment for secrets,
-    whether this is check-config (unset generated secrets are notes) and the parsed file (for locations)."""
+    whether this is check-config (an unset generated secret is a placeholder there, and a note) and the
+    parsed file (for locations)."""
 
     source: str
     base_dir: Path | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     checking: bool = False
-    notes_taken: bool = False  # second pass of check-config: an unset generated secret is a placeholder
     data: object = None
     others: list[str] = field(default_factory=list)  # problems found in files this one names
 
@@ -582,17 +586,8 @@ def resolve_secret(keys: SecretKeys, context: ReadContext) -> Secret:
         found = context.environ.get(env_name, "").strip()
         if found:
             return Secret(f"env:{env_name}", found)
-        if generate and context.notes_taken:
+        if generate and context.checking:  # noted by ``validate``
             return Secret(f"env:{env_name}", "")
-        if generate and context.checking:
-            raise PydanticCustomError(
-                "config_note",
-                "{message}",
-                {
-                    "message": f"environment variable {env_name} is not set: a local run (canary demo "
-                    "--config, scripts/run) generates one; a standalone component needs it set"
-                },
-            )
         if generate:
             raise invalid(
                 f"environment variable {env_name} is not set or empty (generate: true makes only a local "
@@ -637,53 +632,31 @@ def validate(
 ) -> M | None:
     """Read parsed YAML ``data`` (the section at ``at`` of it, which must be there) into ``model``; every
     problem is added to ``problems`` (located, worded for people) and None returned. Under check-config an
-    unset generated secret is a note, and the file is read again taking it as a placeholder, so the rest is
-    still checked and summarised."""
+    unset generated secret is a note (and a placeholder), so the rest is still checked and summarised."""
     line, node = _locate(data, at)
     if node is _MISSING or (at and node is None):
         problems.add(line, _path(at), "required section is missing")
         return None
-    context = ReadContext(
-        problems.source,
-        base_dir,
-        os.environ if environ is None else environ,
-        problems.checking,
-        data=data,
-    )
-    for attempt in (context, replace(context, notes_taken=True, others=[])):
-        try:
-            value = model.model_validate(node, context=attempt, by_alias=True, by_name=False)
-        except ValidationError as exc:
-            if not _report(data, at, exc, problems, notes=attempt is context):
-                problems.items.extend(attempt.others)
-                return None
-            continue  # only notes: read again (``others`` are found again)
-        problems.items.extend(attempt.others)
-        return value
-    return None
-
-
-def _report(
-    data: object,
-    at: tuple[str, ...],
-    exc: ValidationError,
-    problems: Problems,
-    notes: bool,
-) -> bool:
-    """Add ``exc``'s errors (of the section at ``at``) to ``problems``; whether all of them were notes."""
-    only_notes = True
-    for error in exc.errors(include_url=False):
-        loc = tuple(error["loc"])
-        if error["type"] == "config_note":
-            if notes:
-                line, _ = _locate(data, at + loc)
-                problems.note(line, _path(at + loc), str(error["ctx"]["message"]))
-            continue
-        only_notes = False
-        for where, message in _messages(_locate(data, at + loc)[1], loc, error):
-            line, _ = _locate(data, at + where)
-            problems.add(line, _path(at + where), message)
-    return only_notes
+    environ = os.environ if environ is None else environ
+    context = ReadContext(problems.source, base_dir, environ, problems.checking, data=data)
+    value: M | None = None
+    try:
+        value = model.model_validate(node, context=context, by_alias=True, by_name=False)
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            loc = tuple(error["loc"])
+            for where, message in _messages(_locate(data, at + loc)[1], loc, error):
+                problems.add(_locate(data, at + where)[0], _path(at + where), message)
+    problems.items.extend(context.others)
+    for loc, name in _generatable(node) if problems.checking else ():
+        if not environ.get(name, "").strip():
+            problems.note(
+                _locate(data, at + loc)[0],
+                _path(at + loc),
+                f"environment variable {name} is not set: a local run (canary demo --config, scripts/run) "
+                "generates one; a standalone component needs it set",
+            )
+    return value
 
 
 _WORDING = {  # pydantic's error types, in this module's words (``got``: the file's value, if any)

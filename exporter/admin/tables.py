@@ -41,49 +41,35 @@ def _short_time(value: object) -> str:
     return text
 
 
-def suspensions_table(document: Mapping[str, Any]) -> Table:
-    rows = [
-        (
-            str(s.get("model", "")),
-            str(s.get("provider", "")),
-            str(s.get("mode", "")),
-            str(s.get("rung", "")),
-            _short_time(s.get("until")),
-            str(s.get("reason", "")),
-        )
-        for s in document.get("suspensions", [])
+_TIMES = frozenset({"until", "time"})  # RFC 3339 values, shortened
+
+
+def _cells(
+    items: Iterable[Mapping[str, Any]], columns: tuple[str, ...], missing: str = ""
+) -> list[tuple[str, ...]]:
+    """One row of text per item: each column's value (a time shortened), ``missing`` where it is absent."""
+    return [
+        tuple(_short_time(item.get(c)) if c in _TIMES else str(item.get(c, missing)) for c in columns)
+        for item in items
     ]
-    title = f"suspensions ({len(rows)}; receiver in {document.get('mode', '?')} mode)"
-    return _table(title, ("model", "provider", "mode", "rung", "until", "reason"), rows)
+
+
+def suspensions_table(document: Mapping[str, Any]) -> Table:
+    columns = ("model", "provider", "mode", "rung", "until", "reason")
+    rows = _cells(document.get("suspensions", []), columns)
+    return _table(f"suspensions ({len(rows)}; receiver in {document.get('mode', '?')} mode)", columns, rows)
 
 
 def incidents_table(document: Mapping[str, Any]) -> Table:
-    rows = [
-        (
-            str(i.get("id", "")),
-            str(i.get("model", "")),
-            str(i.get("provider", "")),
-            _short_time(i.get("until")) if i.get("until") else "-",
-            str(i.get("reason", "")),
-        )
-        for i in document.get("incidents", [])
-    ]
-    return _table(f"incidents ({len(rows)})", ("id", "model", "provider", "until", "reason"), rows)
+    columns = ("id", "model", "provider", "until", "reason")
+    rows = _cells(document.get("incidents", []), columns)
+    return _table(f"incidents ({len(rows)})", columns, rows)
 
 
 def decisions_table(decisions: Iterable[Mapping[str, Any]], title: str = "decisions") -> Table:
-    rows = [
-        (
-            str(d.get("seq", "")),
-            _short_time(d.get("time")),
-            str(d.get("kind", "")),
-            str(d.get("model", "-")),
-            str(d.get("provider", "-")),
-            str(d.get("reason", "")),
-        )
-        for d in decisions
-    ]
-    return _table(f"{title} ({len(rows)})", ("seq", "time", "kind", "model", "provider", "reason"), rows)
+    columns = ("seq", "time", "kind", "model", "provider", "reason")
+    rows = _cells(decisions, columns, missing="-")  # a decision's entry leaves out what it does not concern
+    return _table(f"{title} ({len(rows)})", columns, rows)
 
 
 def render(table: Table, width: int = 80, colour: bool = False) -> str:

@@ -1,15 +1,9 @@
 """The ``equality`` configuration section: the scheduled probe and what ``investigate --test equality`` sends.
 
-Example::
+README's configuration reference is generated from ``EqualityConfig``. Custom prompts, for example::
 
     equality:
-      enabled: true            # the scheduled probe (informational; it never suspends)
-      samples_per_round: 2     # completions per host after each round
-      window: 24h              # how long completions are kept for the test
-      alpha: 0.01
-      temperature: 1.0         # sent where the endpoint lists temperature
-      max_tokens: 24
-      prompts:                 # optional: replaces the default six (each id is a stratum of the test)
+      prompts:                 # replaces the default six (each id is a stratum of the test)
         - {id: harbour-en, locale: en, text: "In one or two sentences, describe a harbour town at dawn."}
 """
 

@@ -51,7 +51,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +74,6 @@ _CUT_STRING_CHARS = 200
 _CUT_LIST_ITEMS = 20
 _CREDENTIAL_KEY = re.compile(r"authorization|api[_-]?key|cookie|secret|password", re.IGNORECASE)
 
-_COLUMNS = (
-    "at", "round", "model", "provider", "contract", "attempt", "locale", "outcome", "reason", "detail",
-    "evidence", "excerpt", "finish_reason", "ttft_seconds", "prompt_tokens", "completion_tokens",
-    "cost_usd", "generation_id", "served_by", "source",
-)  # fmt: skip
 _SCHEMA = (
     """CREATE TABLE evidence (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -91,15 +86,6 @@ _SCHEMA = (
     "CREATE INDEX evidence_at ON evidence (at)",
     "CREATE INDEX evidence_route ON evidence (model, provider, at)",
     "CREATE INDEX evidence_outcome ON evidence (outcome, at)",  # fleet-wide "what failed lately"
-)
-# SQL is built from the constant column list only; every value is a bound parameter.
-_COLUMN_LIST = ", ".join(_COLUMNS)
-_INSERT = f"INSERT INTO evidence ({_COLUMN_LIST}) VALUES ({', '.join('?' for _ in _COLUMNS)})"  # noqa: S608
-_SELECT = f"SELECT id, {_COLUMN_LIST} FROM evidence"  # noqa: S608
-_LATEST_FAILURES = (
-    f"SELECT id, {_COLUMN_LIST} FROM (SELECT id, {_COLUMN_LIST}, ROW_NUMBER() OVER "  # noqa: S608
-    "(PARTITION BY contract ORDER BY at DESC, id DESC) AS newest FROM evidence "
-    "WHERE model = ? AND provider = ? AND outcome = 'fail') WHERE newest = 1 ORDER BY contract"
 )
 
 
@@ -127,6 +113,13 @@ class EvidenceRecord:
     generation_id: str | None
     served_by: str | None
     source: str = "round"  # "round" (exporter) or "investigate"
+
+
+_COLUMNS = tuple(f.name for f in fields(EvidenceRecord))  # the table's columns, in this order
+# SQL is built from the constant column list only; every value is a bound parameter.
+_COLUMN_LIST = ", ".join(_COLUMNS)
+_INSERT = f"INSERT INTO evidence ({_COLUMN_LIST}) VALUES ({', '.join('?' for _ in _COLUMNS)})"  # noqa: S608
+_SELECT = f"SELECT id, {_COLUMN_LIST} FROM evidence"  # noqa: S608
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,20 +449,13 @@ class EvidenceStore:
             args += [at, at, row_id]
         sql = _SELECT + (f" WHERE {' AND '.join(where)}" if where else "")
         sql += " ORDER BY at DESC, id DESC LIMIT ?"
-        rows = self._read(sql, [*args, limit + 1])
-        records = [_record(row) for row in rows[:limit]]
-        next_cursor = _encode_cursor(rows[limit - 1][1], rows[limit - 1][0]) if len(rows) > limit else None
-        return EvidencePage(records, next_cursor)
-
-    def latest_failures(self, model: str, provider: str) -> list[EvidenceRecord]:
-        """The latest failing attempt of each contract of one route, by contract name."""
-        return [_record(row) for row in self._read(_LATEST_FAILURES, [model, provider])]
-
-    def _read(self, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
         with self._read_lock:
             if self._reader is None:
                 raise EvidenceUnavailable(f"the evidence store at {self.path} is not open (see the log)")
-            return self._reader.execute(sql, args).fetchall()
+            rows = self._reader.execute(sql, [*args, limit + 1]).fetchall()
+        records = [_record(row) for row in rows[:limit]]
+        next_cursor = _encode_cursor(rows[limit - 1][1], rows[limit - 1][0]) if len(rows) > limit else None
+        return EvidencePage(records, next_cursor)
 
 
 class _Damaged(Exception):

@@ -39,11 +39,6 @@ POST /v1/admin/lift, POST|DELETE /v1/admin/incidents (admin token), /healthz, /m
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``receiver`` to the ``canary`` command."""
     parser = add_command(subparsers, "receiver", HELP, DESCRIPTION, EPILOG)
-    _add_arguments(parser)
-    parser.set_defaults(func=run)
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", required=True, type=Path, metavar="FILE", help="the canary YAML config file"
     )
@@ -56,6 +51,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="create a new, empty store if store_dir holds none (first start); never needed again, and "
         "refused where a store was before (a missing store is otherwise an error, not a fresh start)",
     )
+    parser.set_defaults(func=run)
 
 
 def load(path: Path) -> ReceiverConfig:
@@ -121,16 +117,3 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         service.close()
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (``python -m exporter.receiver.cli --config FILE``)."""
-    parser = argparse.ArgumentParser(
-        prog="canary receiver", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    _add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

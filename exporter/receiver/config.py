@@ -1,21 +1,6 @@
 """The ``receiver:`` section of the canary configuration file: the model ``ReceiverConfig`` (frozen) is the
-one definition of its keys and defaults.
-
-Example (every key with its default, except the three required ones)::
-
-    receiver:
-      listen: 127.0.0.1:9465
-      mode: observe                      # observe | enforce
-      store_dir: ./receiver-store        # required; relative to this file's directory
-      webhook_token: {env: CANARY_WEBHOOK_TOKEN}   # required; {env: NAME} or {file: PATH}
-      admin_token: {file: /run/secrets/canary-admin}  # required; must differ from webhook_token
-      builtin_exclusions: ../config/builtin-exclusions.yaml   # optional
-      min_routable_hosts: 2
-      ladder: [1d, 3d, 7d]
-      fade_after: 14d
-      max_body_bytes: 1048576
-      read_token: {env: CANARY_READ_TOKEN}         # optional: GET /v1/decisions then needs it
-"""
+one definition of its keys and defaults (README's configuration reference is generated from it; a complete
+file: config/openrouter.example.yaml)."""
 
 from __future__ import annotations
 

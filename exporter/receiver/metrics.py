@@ -69,9 +69,6 @@ class ReceiverCollector(Collector):
     def __init__(self, source: Callable[[], MetricsSnapshot]) -> None:
         self._source = source
 
-    def describe(self) -> Iterator[Metric]:
-        return iter(())
-
     def collect(self) -> Iterator[Metric]:
         snap = self._source()
         yield from gauges(

@@ -13,7 +13,7 @@ from exporter.receiver import bodies
 from exporter.receiver.payloads import Notification
 from exporter.receiver.rfc3339 import SCHEMA as TIMESTAMP_SCHEMA
 from exporter.web.models import ErrorBody
-from exporter.web.openapi import Operation, Responses, document, query
+from exporter.web.openapi import IF_NONE_MATCH, Operation, Responses, document, query
 
 _BODY: Responses = {
     400: (ErrorBody, "invalid body; problems name each location"),
@@ -33,7 +33,7 @@ _OPERATIONS: list[Operation] = [
     ("/v1/ignore", "get", "Merged ignore list of a model for provider.ignore (no token; ETag/304)",
      None, None,
      [query("model", {"type": "string", "minLength": 1, "pattern": r"\S"}, True),
-      {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}],
+      IF_NONE_MATCH],
      {200: (bodies.IgnoreList, "the list (unknown model: built-in layer only, maybe empty)"),
       304: (None, "unchanged since the given ETag"), 400: (ErrorBody, "model missing")}),
     ("/v1/suspensions", "get", "Current suspensions, observe-only ones included, with offense history",
@@ -67,14 +67,10 @@ _OPERATIONS: list[Operation] = [
 
 def openapi_document() -> dict[str, Any]:
     """The document served at ``GET /openapi.json``."""
-    spec = document(
+    return document(
         "Provider Canary receiver",
         "Quarantine receiver: Alertmanager/Grafana webhook, per-model ignore list for routers, suspension "
         "and incident listings, decision log, admin actions. Read endpoints need no token.",
         _OPERATIONS,
         {f"{name}Token": f"receiver.{name}_token" for name in ("webhook", "admin", "read")},
     )
-    spec["paths"]["/v1/ignore"]["get"]["responses"]["200"]["headers"] = {
-        "ETag": {"schema": {"type": "string"}}
-    }
-    return spec

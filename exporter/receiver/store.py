@@ -21,7 +21,8 @@ whole log, loudly (``warnings``). Everything else is a ``StoreError`` naming the
 A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``): a
 directory that held a store before (its lock file, a write-ahead log or migrated journal files remain)
 is an error whatever ``init`` says, except that ``init`` may start over where nothing but the lock is left.
-A format-1 store (a JSONL journal with JSON snapshots, ``legacy.py``) is migrated on first open.
+A format-1 store (a JSONL journal with JSON snapshots) is refused with what to do: this receiver no longer
+migrates it (docs/receiver.md, "Format 1").
 
 A decision is durable when ``commit`` returns: SQLite has fsynced the transaction (``synchronous=FULL``).
 """
@@ -42,9 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from exporter.lifecycle import Closing
-from exporter.receiver import legacy
 from exporter.receiver.codec import decision_from_json, decision_to_json, state_from_json, state_to_json
-from exporter.receiver.errors import StoreError, StoreLocked, StoreWriteError
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Decision, State, apply_decisions
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
@@ -53,7 +52,11 @@ __all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError"]
 
 FILE_NAME = "receiver.sqlite3"
 LOCK_NAME = "receiver.lock"
-FORMAT = 2  # format 1 was the JSONL journal (legacy.py)
+FORMAT = 2
+#: The files of a format-1 store (a JSONL decision journal and its JSON snapshots), refused at start-up.
+FORMAT_1_FILES = ("decisions.jsonl", "state.json", "state.prev.json")
+#: The last revision of this project whose receiver migrates a format-1 store to this format.
+MIGRATING_REVISION = "f0b75bf"
 GENESIS = hashlib.sha256(b"canary receiver decision log").digest()
 _LEFTOVERS = ("-wal", "-shm", "-journal")
 #: Logs up to this many rows are proven whole at start-up; longer ones after the checkpoint (see _load).
@@ -75,10 +78,22 @@ _INSERT_DECISIONS = "INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?,
 _SET_CHECKPOINT = "INSERT OR REPLACE INTO checkpoint (id, seq, chain, state, digest) VALUES (1, ?, ?, ?, ?)"
 
 
+class StoreError(Exception):
+    """The store cannot be opened; the message says which file and entry, and what is wrong."""
+
+
+class StoreLocked(StoreError):
+    """Another process holds the store's lock."""
+
+
+class StoreWriteError(Exception):
+    """A write failed; nothing was acknowledged and the in-memory state did not change (retryable)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
     state: State
-    warnings: tuple[str, ...]  # recoveries and migrations, to be logged at ERROR/WARNING by the caller
+    warnings: tuple[str, ...]  # recoveries, to be logged at ERROR/WARNING by the caller
 
 
 def encode_entry(decision: Decision) -> str:
@@ -142,8 +157,9 @@ class Store(Closing):
         store = cls(directory, ladder=ladder, snapshot_every=snapshot_every, clock=clock, fault=fault)
         try:
             store._lock(create_directory=init)
-            warnings = [] if store.path.exists() else store._create(init)
-            loaded = store._load(warnings)
+            if not store.path.exists():
+                store._create(init)
+            loaded = store._load()
         except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged page can hold undecodable text
             store.close()
             raise StoreError(f"{store.path}: not a usable receiver store ({exc})") from None
@@ -182,8 +198,8 @@ class Store(Closing):
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._lock_fd = fd
 
-    def _create(self, init: bool) -> list[str]:
-        """Make ``receiver.sqlite3``: migrate a format-1 journal, or a new empty store with ``init``."""
+    def _create(self, init: bool) -> None:
+        """Make a new, empty ``receiver.sqlite3`` with ``init``, where no store was before."""
         leftovers = [
             self.path.name + s for s in _LEFTOVERS if (self.directory / (self.path.name + s)).exists()
         ]
@@ -194,21 +210,14 @@ class Store(Closing):
                 f"{', '.join(leftovers + migrated)}): refusing to start with an empty state; restore the "
                 "file from a backup (never start a new store over the remains of an old one)"
             )
-        if legacy.has_journal(self.directory):
-            journal = legacy.read_journal(self.directory, self._ladder)
-            self._build(
-                journal.decisions, journal.state, f"format 1 journal, {len(journal.decisions)} decisions"
+        if format_1 := [name for name in FORMAT_1_FILES if (self.directory / name).exists()]:
+            raise StoreError(
+                f"{self.directory} holds a format-1 receiver store ({', '.join(format_1)}), which this "
+                f"receiver no longer reads (it reads format {FORMAT}, {self.path.name}): run the receiver "
+                f"of provider-canary revision {MIGRATING_REVISION} once on this directory to migrate it, or "
+                "move those files away to start a new store with --init (refusing to start with an empty "
+                "state)"
             )
-            for name in legacy.FILES:
-                with contextlib.suppress(FileNotFoundError):
-                    os.replace(self.directory / name, self.directory / (name + ".migrated"))
-            _fsync(self.directory)
-            return [
-                *journal.warnings,
-                f"migrated the format-1 journal in {self.directory} ({len(journal.decisions)} decisions, "
-                f"state at decision {journal.state.seq}) to {self.path.name}; the old files are kept as "
-                "*.migrated",
-            ]
         if not init:
             if self._lock_existed:
                 raise StoreError(
@@ -220,29 +229,15 @@ class Store(Closing):
                 f"no receiver store in {self.directory} ({self.path.name} is missing): start once with "
                 "--init to create a new store"
             )
-        self._build((), State(), "new store (--init)")
-        return []
-
-    def _build(self, decisions: Sequence[Decision], state: State, origin: str) -> None:
-        """Write a complete store file under a temporary name, then move it in place (all or nothing)."""
-        seqs = [d.seq for d in decisions]
-        if seqs != list(range(1, len(seqs) + 1)) or state.seq != len(seqs):
-            raise StoreError(
-                f"{self.directory / legacy.LOG_NAME}: cannot migrate: the log holds decisions "
-                f"{_ranges(seqs)} and the snapshot includes decision {state.seq}; a complete log from "
-                "decision 1 is needed to prove the state (restore the whole log)"
-            )
-        tmp = self.directory / (self.path.name + ".new")
+        tmp = self.directory / (self.path.name + ".new")  # complete before it is moved in place
         tmp.unlink(missing_ok=True)
         db = sqlite3.connect(str(tmp), isolation_level=None)
         try:
             create_schema(db, _SCHEMA, FORMAT)
-            rows, chain = _chained(GENESIS, decisions)
-            meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": origin}
+            meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": "new store (--init)"}
             with transaction(db):
-                db.executemany(_INSERT_DECISIONS, rows)
-                db.execute("INSERT INTO head (id, seq, chain) VALUES (1, ?, ?)", (state.seq, chain))
-                db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, chain))
+                db.execute("INSERT INTO head (id, seq, chain) VALUES (1, 0, ?)", (GENESIS,))
+                db.execute(_SET_CHECKPOINT, self._checkpoint_row(State(), GENESIS))
                 db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         finally:
             db.close()
@@ -250,7 +245,8 @@ class Store(Closing):
         os.replace(tmp, self.path)
         _fsync(self.directory)
 
-    def _load(self, warnings: list[str]) -> Loaded:
+    def _load(self) -> Loaded:
+        warnings: list[str] = []
         db = self._db = connect(self.path)
         # A long log's file is checked page by page in the background (verify_history): reading every
         # page of a 200 MB file at start-up costs seconds once the page cache is cold.
@@ -503,9 +499,3 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _ranges(seqs: Sequence[int]) -> str:
-    if not seqs:
-        return "none"
-    return f"{seqs[0]}..{seqs[-1]} ({len(seqs)} entries)"

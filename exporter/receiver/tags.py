@@ -7,8 +7,6 @@ and every ``deepinfra/<variant>`` endpoint, while a full tag matches only itself
 
 >>> canonical_tag("  BETA/fp8 ")
 'beta/fp8'
->>> covers("deepinfra", "deepinfra/turbo"), covers("deepinfra/turbo", "deepinfra")
-(True, False)
 """
 
 from __future__ import annotations
@@ -21,14 +19,9 @@ def canonical_tag(text: str) -> str:
     return text.strip().lower()
 
 
-def covers(entry: str, host: str) -> bool:
-    """Whether an ignore-list ``entry`` excludes ``host`` (both canonical)."""
-    return entry == host or ("/" not in entry and host.startswith(entry + "/"))
-
-
 def uncovered(hosts: Iterable[str], entries: Iterable[str]) -> tuple[str, ...]:
-    """The ``hosts`` no entry excludes, sorted. Linear: a host is covered by itself or by its base slug
-    (what ``covers`` says), so two set lookups decide it, however many entries and hosts there are.
+    """The ``hosts`` no entry excludes, sorted. Linear: a host is covered by itself or by its base slug, so
+    two set lookups decide it, however many entries and hosts there are.
 
     >>> uncovered(["deepinfra/turbo", "beta/fp8", "gamma"], ["deepinfra", "gamma"])
     ('beta/fp8',)

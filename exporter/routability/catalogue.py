@@ -74,22 +74,6 @@ def catalogue_models(payload: Any, now: float, keep: CatalogueFilter) -> list[Ca
     return [models[s] for s in sorted(models)]
 
 
-def active_chat_models(payload: Any, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
-    """The active chat models of a ``/models`` reply (text output, not expired, kept by the filter).
-
-    Entries that are not active are left out silently: they are not "skipped", they are not targets.
-
-    Example::
-
-        >>> payload = {"data": [{"id": "a/chat", "architecture": {"output_modalities": ["text"]}},
-        ...                     {"id": "a/img", "architecture": {"output_modalities": ["image"]}}]}
-        >>> [m.slug for m in active_chat_models(payload, 0.0, CatalogueFilter())]
-        ['a/chat']
-    """
-    models = catalogue_models(payload, now, keep)
-    return None if models is None else [m for m in models if m.active]
-
-
 def listed_signal(payload: Any, now: float) -> ListedSignal | None:
     """The cheaper signal from a ``/models/{slug}/endpoints`` reply, or None if it is not one.
 

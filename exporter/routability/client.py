@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 import httpx
 
@@ -86,7 +85,7 @@ class RoutabilityClient:
             self._last_success = self._clock()
             current.append(True)
             return
-        parsed = _parse(_json(response)) if response.status_code == 200 else None
+        parsed = _parse(response) if response.status_code == 200 else None
         if parsed is None:
             log.warning("routability poll unusable status=%s", response.status_code)
             current.append(False)
@@ -107,14 +106,11 @@ class RoutabilityClient:
         await Poller(None, self.refresh, interval=interval, name="routability poll").run()
 
 
-def _json(response: httpx.Response) -> Any:
+def _parse(response: httpx.Response) -> tuple[dict[str, RoutabilityRow], float | None] | None:
     try:
-        return response.json()
+        body = response.json()
     except ValueError:
         return None
-
-
-def _parse(body: Any) -> tuple[dict[str, RoutabilityRow], float | None] | None:
     if not isinstance(body, dict) or not isinstance(body.get("rows"), list):
         return None
     window = body.get("recent_unavailable_seconds")

@@ -1,28 +1,6 @@
 """The ``routability:`` section of the canary configuration: the model ``RoutabilityConfig`` (frozen) is the
-one definition of its keys and defaults.
-
-Example (every key optional; values shown are the defaults unless marked)::
-
-    routability:
-      listen: 127.0.0.1:9466
-      store: routability.sqlite3          # relative to the configuration file's directory
-      schedule: "05:00"                   # daily at this UTC time (cron-style), or an interval such as 6h
-      pace: 2s                            # minimum time between two requests of a pass
-      timeout: 60s                        # per request
-      max_tokens: 16                      # never 1: reasoning models fail on it
-      reasoning_effort: low               # off | minimal | low | medium | high
-      listed_signal: true                 # also record the gateway's listed endpoint status/uptime
-      recent_unavailable: 6h              # routers skip models unavailable within this window
-      trigger_token: {env: CANARY_ROUTABILITY_TOKEN}   # required for POST /v1/routability/run
-      models: [acme/private-chat]         # extra slugs to track (example)
-      catalogue_filter: {include: ["*"], exclude: ["*:free"]}   # example
-      direct_routes:                      # example
-        acme/private-chat:
-          base_url: https://llm.acme.internal/v1
-          model: private-chat-2025
-          api_key: {env: ACME_KEY}        # optional
-          reasoning_effort: low           # optional
-"""
+one definition of its keys and defaults (README's configuration reference is generated from it; direct
+routes and schedules by example: docs/routability.md, "Configuration")."""
 
 from __future__ import annotations
 

@@ -21,6 +21,10 @@ Responses = dict[int, tuple[type[BaseModel] | None, str]]  # status: (body model
 Operation = tuple[str, str, str, str | None, type[BaseModel] | None, list[Any], Responses]
 
 
+#: The conditional-GET parameter: an operation taking it answers 200 with an ``ETag`` header (304 otherwise).
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}
+
+
 def query(name: str, schema: dict[str, Any], required: bool = False, **more: Any) -> dict[str, Any]:
     """A query parameter's description."""
     return {"name": name, "in": "query", "required": required, "schema": schema, **more}
@@ -45,6 +49,8 @@ def _operation(
         str(status): {"description": text, **({"content": _ref(model)} if model else {})}
         for status, (model, text) in sorted(answers.items())
     }
+    if IF_NONE_MATCH in params:
+        out["responses"]["200"]["headers"] = {"ETag": {"schema": {"type": "string"}}}
     return out
 
 

@@ -95,24 +95,6 @@ def test_queries_filter_and_page_newest_first_without_gaps_or_repeats(tmp_path: 
     assert store.query(outcome="pass").records == []
 
 
-def test_latest_failures_keeps_the_newest_failing_attempt_per_contract(tmp_path: Path) -> None:
-    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(9_000))
-    store.record(
-        [
-            rec(at=1_000, contract="language", attempt=1),
-            rec(at=1_100, contract="language", attempt=3, reason="switch"),
-            rec(at=1_200, contract="language", outcome="pass", reason="none"),
-            rec(at=1_050, contract="structured", reason="schema_mismatch"),
-            rec(at=1_300, contract="structured", provider="beta"),
-        ]
-    )
-    latest = store.latest_failures("acme/model-1", "alpha")
-    assert [(r.contract, r.at, r.reason) for r in latest] == [
-        ("language", 1_100, "switch"),
-        ("structured", 1_050, "schema_mismatch"),
-    ]
-
-
 def test_retention_deletes_rows_older_than_the_window_on_the_next_write(tmp_path: Path) -> None:
     clock = Clock(100_000)
     store = EvidenceStore.open(tmp_path / "e.sqlite3", retention_seconds=3_600, clock=clock)

@@ -1,8 +1,8 @@
 """Fork server for the crash test: imports the receiver once, then forks one real receiver process per
 ``spawn`` line on stdin, so hundreds of SIGKILL trials do not each pay the interpreter start-up.
 
-Each child prints ``child <pid>`` and then runs the real ``canary receiver`` CLI entry point, which prints
-``canary receiver: listening on <url> ...``.
+Each child prints ``child <pid>`` and then runs the real ``canary receiver`` command (``exporter.cli``), which
+prints ``canary receiver: listening on <url> ...``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import os
 import signal
 import sys
 
-from exporter.receiver import app, cli, service  # noqa: F401 - imported once, before any fork
+from exporter import cli
+from exporter.receiver import app, service  # noqa: F401 - imported once, before any fork
 
 
 def main() -> None:
@@ -23,7 +24,7 @@ def main() -> None:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             print(f"child {os.getpid()}", flush=True)
             try:
-                code = cli.main(["--config", config, "--init"])
+                code = cli.main(["receiver", "--config", config, "--init"])
             finally:
                 sys.stdout.flush()
             os._exit(code)

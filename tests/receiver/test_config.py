@@ -97,7 +97,7 @@ def test_an_invalid_exclusions_file_is_rejected_with_lines(tmp_path: Path) -> No
 
 
 def test_cli_help_has_an_example_and_check_validates(tmp_path: Path) -> None:
-    run = [sys.executable, "-m", "exporter.receiver.cli"]
+    run = [sys.executable, "-m", "exporter.cli", "receiver"]
     out = subprocess.run([*run, "--help"], capture_output=True, text=True, check=True, cwd=REPO).stdout
     assert "canary receiver --config canary.yaml" in out
     bad = write(tmp_path, "receiver:\n  store_dir: s\n")

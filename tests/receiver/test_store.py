@@ -1,4 +1,4 @@
-"""The durable store: lock, --init, integrity proofs (gaps, edits, removed tails), checkpoints, migration."""
+"""The durable store: lock, --init, integrity proofs (gaps, edits, removed tails), checkpoints, format 1."""
 
 from __future__ import annotations
 
@@ -168,31 +168,28 @@ def test_the_log_is_read_back_paged_from_the_store(tmp_path: Path) -> None:
     store.close(state)
 
 
-def test_a_format_1_journal_is_migrated_once_with_its_exact_state(tmp_path: Path) -> None:
+@pytest.mark.parametrize("init", [False, True])
+def test_a_format_1_journal_is_refused_with_what_to_do_and_left_as_it_was(tmp_path: Path, init: bool) -> None:
     directory = tmp_path / "store"
     shutil.copytree(FIXTURES / "journal-v1", directory)  # written by the format-1 receiver
-    state, warnings = reopen(directory)
-    assert any("migrated the format-1 journal" in w for w in warnings)
-    assert state.seq == 6
-    assert sorted(state.suspensions) == [("m/x", "a/1"), ("m/x", "c/1")]
-    assert [i.provider for i in state.incidents.values()] == ["d/1"]
-    assert sorted(p.name for p in directory.glob("*.migrated")) == [
-        "decisions.jsonl.migrated", "state.json.migrated", "state.prev.json.migrated"
-    ]  # fmt: skip
-    assert reopen(directory) == (state, ())  # the second start reads the SQLite store only
-    assert (directory / LOCK_NAME).exists()
+    before = {p.name: p.read_bytes() for p in directory.iterdir()}
+    with pytest.raises(StoreError) as caught:
+        Store.open(directory, ladder=POLICY.ladder, init=init)
+    assert str(caught.value) == (
+        f"{directory} holds a format-1 receiver store (decisions.jsonl, state.json, state.prev.json), "
+        f"which this receiver no longer reads (it reads format 2, {FILE_NAME}): run the receiver of "
+        f"provider-canary revision {store_module.MIGRATING_REVISION} once on this directory to migrate it, "
+        "or move those files away to start a new store with --init (refusing to start with an empty state)"
+    )
+    after = {p.name: p.read_bytes() for p in directory.iterdir() if p.name != LOCK_NAME}
+    assert after == before  # nothing written, nothing renamed, no empty store
 
 
-def test_a_damaged_format_1_journal_is_not_migrated(tmp_path: Path) -> None:
-    directory = tmp_path / "store"
-    shutil.copytree(FIXTURES / "journal-v1", directory)
-    log = directory / "decisions.jsonl"
-    lines = log.read_bytes().split(b"\n")
-    lines[1] = b"garbage"
-    log.write_bytes(b"\n".join(lines))
-    with pytest.raises(StoreError, match=r"decisions.jsonl:2: corrupt decision log entry"):
-        reopen(directory)
-    assert not (directory / FILE_NAME).exists() and log.exists()
+def test_one_file_of_a_format_1_store_is_enough_to_refuse_it(tmp_path: Path) -> None:
+    (tmp_path / "state.prev.json").write_text("{}")
+    with pytest.raises(StoreError, match=r"format-1 receiver store \(state.prev.json\), which"):
+        Store.open(tmp_path, init=True)
+    assert not (tmp_path / FILE_NAME).exists()
 
 
 def test_a_long_log_starts_fast_and_is_proven_in_the_background(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from exporter.routability.catalogue import CatalogueFilter, active_chat_models, listed_signal
+from exporter.routability.catalogue import CatalogueFilter, catalogue_models, listed_signal
 
 NOW = datetime(2026, 9, 1, tzinfo=UTC).timestamp()
 
@@ -16,9 +16,10 @@ def model(slug: str, outputs: list[str] | None = None, **extra: object) -> dict[
 
 
 def slugs(payload: object, keep: CatalogueFilter | None = None) -> list[str]:
-    models = active_chat_models(payload, NOW, keep or CatalogueFilter())
+    """The targets a listing makes by itself: its active models."""
+    models = catalogue_models(payload, NOW, keep or CatalogueFilter())
     assert models is not None
-    return [m.slug for m in models]
+    return [m.slug for m in models if m.active]
 
 
 def test_only_text_output_models_that_have_not_expired_are_targets() -> None:
@@ -51,14 +52,14 @@ def test_filter_include_and_exclude_globs() -> None:
 
 def test_reasoning_support_is_detected_from_supported_parameters() -> None:
     payload = {"data": [model("r/think", supported_parameters=["reasoning", "max_tokens"]), model("p/plain")]}
-    models = active_chat_models(payload, NOW, CatalogueFilter())
+    models = catalogue_models(payload, NOW, CatalogueFilter())
     assert models is not None
     assert {m.slug: m.reasoning for m in models} == {"p/plain": False, "r/think": True}
 
 
 def test_not_a_model_list_is_none_and_junk_entries_are_ignored() -> None:
-    assert active_chat_models({"error": {"code": 500}}, NOW, CatalogueFilter()) is None
-    assert active_chat_models("<html>", NOW, CatalogueFilter()) is None
+    assert catalogue_models({"error": {"code": 500}}, NOW, CatalogueFilter()) is None
+    assert catalogue_models("<html>", NOW, CatalogueFilter()) is None
     assert slugs({"data": [None, 3, {"id": ""}, {"id": 7}, model("ok/one"), model("ok/one")]}) == ["ok/one"]
 
 
