@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from exporter.generators.rulefile import load_rule_groups
+from exporter.generators.rulefile import PROMQL_STRING, load_rule_groups
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARDS = ROOT / "dashboards"
@@ -37,7 +37,6 @@ _KEYWORDS = frozenset({
 })  # fmt: skip
 _GROUPING = re.compile(r"\b(by|without|on|ignoring|group_left|group_right)\s*\(")
 _IDENT = re.compile(r"(?<![\w:.])([a-zA-Z_:][a-zA-Z0-9_:]*)")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 _DOC_ROW = re.compile(r"^\|\s*`([a-zA-Z_:][a-zA-Z0-9_:]*)`\s*\|\s*([a-z]+)", re.MULTILINE)
 _RATE_CALL = re.compile(r"\b(rate|irate|increase)\s*\(")
 
@@ -80,7 +79,7 @@ def metric_names(expr: str) -> set[str]:
         >>> sorted(metric_names('sum by (le) (rate(a_bucket{x="y"}[5m])) / on() group_left b:c:max'))
         ['a_bucket', 'b:c:max']
     """
-    text = _STRING.sub('""', substitute_variables(expr))
+    text = PROMQL_STRING.sub('""', substitute_variables(expr))
     text = re.sub(r"\{[^}]*\}", " ", text)  # label matchers
     text = re.sub(r"\[[^\]]*\]", " ", text)  # ranges and subqueries
     text = _strip_balanced(text, _GROUPING)  # by (...), on (...), group_left (...)
