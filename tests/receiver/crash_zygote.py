@@ -2,7 +2,8 @@
 ``spawn`` line on stdin, so hundreds of SIGKILL trials do not each pay the interpreter start-up.
 
 Each child prints ``child <pid>`` and then runs the real ``canary receiver`` command (``exporter.cli``), which
-prints ``canary receiver: listening on <url> ...``.
+prints ``canary receiver: listening on <url> ...``; a child that cannot start prints ``exited <code>`` or
+``raised <exception>`` instead, so the test fails at once rather than waiting for a line that never comes.
 """
 
 from __future__ import annotations
@@ -25,8 +26,12 @@ def main() -> None:
             print(f"child {os.getpid()}", flush=True)
             try:
                 code = cli.main(["receiver", "--config", config, "--init"])
-            finally:
-                sys.stdout.flush()
+            except BaseException as exc:  # the test must read a line, never wait forever
+                print(f"raised {exc!r}", flush=True)
+                os._exit(70)
+            # A receiver that returns never listened (its error went to stderr): say so, or the test would
+            # wait for its "listening" line forever.
+            print(f"exited {code}", flush=True)
             os._exit(code)
 
 

@@ -148,3 +148,12 @@ def test_sigkill_at_random_points_never_loses_an_acknowledged_decision(tmp_path:
         raise errors[0]
     assert sum(r["acked"] for r in report.values()) > TRIALS_PER_LANE  # type: ignore[index]
     print("crash trials:", report)
+
+
+def test_a_receiver_that_cannot_start_fails_the_trial_instead_of_hanging_it(tmp_path: Path) -> None:
+    zygote = Zygote()
+    try:
+        with pytest.raises(AssertionError, match=r"receiver did not start: 'exited 2"):
+            zygote.spawn(tmp_path / "missing.yaml")
+    finally:
+        zygote.close()
