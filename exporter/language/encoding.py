@@ -262,6 +262,8 @@ def _cjk_mojibake(text: str) -> Corruption | None:
         # is at most half well-formed: it cannot repair, and is encoded as an unencodable one, "?".
         line = _HANGUL_LINE.sub("?", joined) if codec == "gb18030" else joined
         whole = line.encode(codec, errors="replace")
+        if b"?" in whole and all(b"?" in raw for raw in whole.split(b"\n")):
+            continue  # each run has a character the codec cannot encode (Chinese in Big5 or cp949...)
         if not has_utf8_sequence(whole) and not (
             latin_text and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
         ):
