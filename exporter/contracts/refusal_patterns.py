@@ -242,7 +242,11 @@ def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[
     # Matched against lowercased text with a lowercased pattern (the patterns use no uppercase escapes):
     # five times faster than re.IGNORECASE on Unicode text. ``word_start``: every phrase begins a word
     # (alphabetic scripts), so a leading word-start test lets the engine skip the other positions without
-    # trying the alternatives there: about four times faster on a 240-character window.
+    # trying the alternatives there: about four times faster on a 240-character window. Behind it, a
+    # phrase's own leading ``\b`` is redundant and goes: a branch that starts with a literal is skipped
+    # at the cost of one character test (another 5x).
+    if word_start:
+        patterns = tuple(p.removeprefix(r"\b") for p in patterns)
     prefix = r"\b(?=\w)" if word_start else ""
     return re.compile(prefix + "(?:" + "|".join(f"(?:{p})" for p in patterns).lower() + ")", re.DOTALL)
 

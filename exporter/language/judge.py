@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 
 from exporter.language.detect import MIN_LETTERS, Call, Ensemble
@@ -49,7 +48,7 @@ SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share 
 SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
 _SAMPLE_CHARS = 80
 _MIN_SENTENCE_CHARS = -(-MIN_LETTERS // 3)  # shortest sentence that can reach MIN_LETTERS weighted letters
-_NO_LETTERS: Counter[Script] = Counter()
+_NO_LETTERS: dict[Script, int] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +99,8 @@ class Judge:
         sentence_counts = [script_counts(s.text) if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS
                            for s in sentences]  # fmt: skip
         tiny = " ".join(s.text for s in sentences if len(s.text) < _MIN_SENTENCE_CHARS)
-        total = sum(map(weight, sentence_counts)) + (weight(script_counts(tiny)) if tiny else 0.0)
+        weights = list(map(weight, sentence_counts))
+        total = sum(weights) + (weight(script_counts(tiny)) if tiny else 0.0)
         if total < MIN_REPLY_LETTERS:
             return Verdict(
                 Outcome.INCONCLUSIVE,
@@ -115,7 +115,10 @@ class Judge:
                 {"locale": code, "start": start.as_evidence(), "first_chars": text[:24]},
                 f"{start.kind.replace('_', ' ')} {start.prefix!r} before the first word",
             )
-        calls = [self.ensemble.call(s.text, spec, c) for s, c in zip(sentences, sentence_counts, strict=True)]
+        call = self.ensemble.call
+        calls = [
+            call(s.text, spec, c, w) for s, c, w in zip(sentences, sentence_counts, weights, strict=True)
+        ]
         native = sum(c.weight for c in calls if c.status == "native")
         foreign_calls = [(s, c) for s, c in zip(sentences, calls, strict=True) if c.status == "foreign"]
         foreign = sum(c.weight for _, c in foreign_calls)

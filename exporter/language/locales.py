@@ -271,6 +271,8 @@ def canonical_locale(code: str) -> str | None:
     >>> canonical_locale("pt_br"), canonical_locale("zh-TW"), canonical_locale("en-GB"), canonical_locale("xx")
     ('pt-BR', 'zh-Hant', 'en', None)
     """
+    if code in LOCALES:
+        return code  # the common case: one of our codes as written
     folded = code.strip().casefold().replace("_", "-")
     if (known := _BY_FOLDED.get(folded)) is not None:
         return known

@@ -29,7 +29,7 @@ Example::
 
 from __future__ import annotations
 
-import operator
+import math
 import re
 import zlib
 from collections import Counter
@@ -88,19 +88,23 @@ def _token_loop(text: str) -> Repetition | None:
     best: _Run | None = None
     needed = max(LOOP_MIN_TOKENS, LOOP_MIN_SHARE * len(tokens))  # tokens a loop must cover
     for period in range(1, MAX_PERIOD + 1):
-        # A run covering ``needed`` tokens needs that many tokens equal to the one ``period`` before:
-        # counted at C speed first, so prose (a few chance equalities) is never walked token by token.
-        # The longest run found this way is the longest overall whenever it can pass the thresholds.
-        if sum(map(operator.eq, tokens[period:], tokens)) + period < needed:
-            continue
-        run = 0
-        for i in range(period, len(tokens)):
-            if tokens[i] == tokens[i - period]:
-                run += 1
-            elif run:
-                best = _longer(best, run, period, i)
-                run = 0
-        best = _longer(best, run, period, len(tokens))
+        # A run covering ``needed`` tokens is at least ``step`` tokens equal to the one ``period`` before,
+        # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
+        # and the run through an equal one is walked. Every run that can pass the thresholds is found, and
+        # the longest of them is the longest overall whenever that one can pass.
+        step = math.ceil(needed) - period
+        i = period + step - 1
+        while i < len(tokens):
+            if tokens[i] != tokens[i - period]:
+                i += step
+                continue
+            start, end = i, i + 1
+            while start > period and tokens[start - 1] == tokens[start - 1 - period]:
+                start -= 1
+            while end < len(tokens) and tokens[end] == tokens[end - period]:
+                end += 1
+            best = _longer(best, end - start, period, end)
+            i = end + step  # tokens[end] differs: the next run starts after it
     if best is None:
         return None
     covered, period, end = best

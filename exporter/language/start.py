@@ -371,8 +371,10 @@ def _mostly_alphabetic(text: str) -> bool:
     letters (a CJK character weighs three, ``scripts.weight``), so Chinese prose listing Latin section
     names (``小节名称通常包括 NAME, 概述(SYNOPSIS), …``) is Chinese."""
     counts = script_counts(text[:300])
-    alphabetic = counts[Script.LATIN] + counts[Script.CYRILLIC]
-    return alphabetic > 2 * (weight(counts) - alphabetic - counts[Script.OTHER])  # the CJK letters' weight
+    alphabetic = counts.get(Script.LATIN, 0) + counts.get(Script.CYRILLIC, 0)
+    return alphabetic > 2 * (
+        weight(counts) - alphabetic - counts.get(Script.OTHER, 0)
+    )  # the CJK letters' weight
 
 
 def _recurs(token: str, text: str) -> bool:

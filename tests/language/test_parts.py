@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 import socket
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter.language.detect import Ensemble, fasttext_model_path
-from exporter.language.encoding import EncodingChecker
+from exporter.language.encoding import CJK_CODECS, EncodingChecker, split_runs
 from exporter.language.hanzi import HanziTables
 from exporter.language.judge import judge
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES, canonical_locale
 from exporter.language.segment import split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome
+from tests.fuzz_profile import examples
 
 CHECKER = EncodingChecker()
 
@@ -342,6 +347,40 @@ def test_legacy_cjk_mojibake_with_dropped_bytes_is_found(text: str, codec: str) 
     bad = text.encode("utf-8").decode(codec, errors="ignore")
     found = EncodingChecker().find(bad)
     assert found is not None and found.kind == "mojibake", bad
+
+
+# UTF-8 read with each legacy codec (Korean, Chinese, Polish, arrows): runs as they look when they repair.
+_MOJIBAKE = [
+    text.encode().decode(codec, errors=errors)
+    for text in ("오늘 해변에서 일출을 봤어요.", "我们今天在海边。", "będzie → „tak”")
+    for codec in CJK_CODECS
+    for errors in ("replace", "ignore")
+]
+
+
+@pytest.mark.parametrize("codec", CJK_CODECS)
+def test_no_legacy_cjk_codec_encodes_a_non_ascii_character_to_a_newline_or_question_mark(codec: str) -> None:
+    # What lets _cjk_mojibake encode all runs at once, joined by "\n": each encodable character's bytes are
+    # 0x30 or more (GB18030's four-byte form uses digits 0x30-0x39 in second and fourth place), never "?".
+    every = "".join(map(chr, itertools.chain(range(0x80, 0xD800), range(0xE000, 0x110000))))
+    raw = every.encode(codec, errors="ignore")
+    assert min(raw) >= 0x30 and b"?" not in raw
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=300) | st.sampled_from(_MOJIBAKE))
+def test_runs_encoded_at_once_split_into_each_runs_own_encoding(text: str) -> None:
+    runs = re.findall(r"[^\x00-\x7f]+", text)
+    for codec in CJK_CODECS:
+        split = list(split_runs("\n".join(runs).encode(codec, errors="replace")))
+        assert len(split) == max(1, len(runs))
+        for chars, (raw, valid) in zip(runs, split, strict=False):
+            try:
+                alone = chars.encode(codec)
+            except UnicodeEncodeError:
+                assert b"?" in raw
+                continue
+            assert (raw, valid) == (alone, len(alone.decode("utf-8", errors="ignore").encode()))
 
 
 def test_common_hangul_or_han_in_latin_text_is_not_mojibake() -> None:

@@ -4,11 +4,20 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter.contracts.reply_checks import screen
-from exporter.language.repetition import find_repetition
+from exporter.language.repetition import (
+    LOOP_MIN_REPEATS,
+    LOOP_MIN_SHARE,
+    LOOP_MIN_TOKENS,
+    MAX_PERIOD,
+    find_repetition,
+)
 from exporter.language.truncation import find_truncation
 from exporter.outcomes import Reason
+from tests.fuzz_profile import examples
 
 STORY = (
     "Steel rings on steel as Mara parries the first cut and answers with a low sweep. Her rival leaps back, "
@@ -88,3 +97,40 @@ def test_screen_reports_refusal_first_then_truncation_then_repetition() -> None:
     loop = screen(STORY + "the " * 60, "length")
     assert loop is not None and loop.reason is Reason.REPETITION and loop.evidence["repetition"]
     assert screen(STORY, "stop") is None
+
+
+def _longest_loop(tokens: list[str]) -> tuple[int, int] | None:
+    """The reference: every period, every position; (tokens covered, period) of the longest loop."""
+    best: tuple[int, int] | None = None
+    for period in range(1, MAX_PERIOD + 1):
+        run = 0
+        for i in range(period, len(tokens) + 1):
+            if i < len(tokens) and tokens[i] == tokens[i - period]:
+                run += 1
+                continue
+            if run >= period and (best is None or run + period > best[0]):
+                best = (run + period, period)
+            run = 0
+    return best
+
+
+_WORDS = st.lists(st.sampled_from(["the", "sea", "of", "la", ",", "."]), max_size=40)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(before=_WORDS, unit=_WORDS.filter(bool), repeats=st.integers(0, 40), after=_WORDS)
+def test_the_token_loop_check_finds_the_longest_loop_of_a_full_scan(
+    before: list[str], unit: list[str], repeats: int, after: list[str]
+) -> None:
+    tokens = before + unit[:MAX_PERIOD] * repeats + after
+    found = find_repetition(" ".join(tokens))
+    loop = found if found is not None and found.kind == "token_loop" else None
+    best = _longest_loop(tokens)
+    passes = (
+        best is not None
+        and best[0] // best[1] >= LOOP_MIN_REPEATS
+        and best[0] >= max(LOOP_MIN_TOKENS, LOOP_MIN_SHARE * len(tokens))
+    )
+    assert (loop is not None) == passes, (loop, best)
+    if loop is not None and best is not None:
+        assert loop.repeats == best[0] // best[1]
