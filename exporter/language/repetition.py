@@ -92,7 +92,7 @@ def _token_loop(text: str) -> Repetition | None:
         # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
         # and the run through an equal one is walked. Every run that can pass the thresholds is found, and
         # the longest of them is the longest overall whenever that one can pass.
-        step = math.ceil(needed) - period
+        step = max(1, math.ceil(needed) - period)  # >= 1 whatever the constants: the walk always advances
         i = period + step - 1
         while i < len(tokens):
             if tokens[i] != tokens[i - period]:
