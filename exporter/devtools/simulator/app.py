@@ -303,7 +303,7 @@ class Simulator:
     async def sim_patch_provider(self, request: Request) -> Response:
         model_id = f"{request.path_params['author']}/{request.path_params['slug']}"
         tag = request.path_params["tag"]
-        if (model_id, tag) not in self.state.profiles:
+        if (model_id, tag) not in self.state.providers:
             return _refuse(404, f"No provider {tag} for model {model_id}")
         body = await _json_object(request)
         if body is None:
