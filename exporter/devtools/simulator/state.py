@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from exporter.devtools.simulator.catalogue import expand
@@ -46,9 +46,6 @@ class RequestRecord:
     stream: bool
     t_loop: float = 0.0  # arrival on the event-loop clock
     first_token_loop: float | None = None  # first content delta handed to the socket (streams only)
-
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(slots=True)
