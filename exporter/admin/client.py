@@ -1,9 +1,10 @@
 """A small client of the receiver's HTTP API: the admin endpoints (bearer token) and the read endpoints.
 
-It codes against today's endpoints and shapes (``exporter/receiver/app.py``): ``GET /v1/suspensions``,
-``GET /v1/incidents``, ``GET /v1/decisions?since=&limit=`` (paged with ``next_since``),
-``POST /v1/admin/lift``, ``POST /v1/admin/incidents``, ``DELETE /v1/admin/incidents/{id}?reason=``. The
-token, when there is one, is sent on every call, so read endpoints that come to need a token keep working.
+It codes against today's endpoints and shapes (``exporter/receiver/app.py``): ``GET /v1/ignore?model=``,
+``GET /v1/suspensions``, ``GET /v1/incidents``, ``GET /v1/decisions?since=&limit=`` (paged with
+``next_since``), ``POST /v1/admin/lift``, ``POST /v1/admin/incidents``,
+``DELETE /v1/admin/incidents/{id}?reason=``. The token, when there is one, is sent on every call, so read
+endpoints that come to need a token keep working.
 
 Example::
 
@@ -48,6 +49,9 @@ class AdminClient(Closing):
         self._http.close()
 
     # -- reads ---------------------------------------------------------------------------------------------
+    def ignore(self, model: str) -> dict[str, Any]:
+        return self._call("GET", "/v1/ignore", params={"model": model})
+
     def suspensions(self) -> dict[str, Any]:
         return self._call("GET", "/v1/suspensions")
 
