@@ -47,6 +47,7 @@ CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-fo
 MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stops (evidence count capped)
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
+_RUN_WITHOUT_UNENCODABLE = re.compile(rb"(?m)^[^?\n]*$")  # in runs encoded and joined by "\n"
 _HANGUL_LINE = re.compile("(?m)^[\uac00-\ud7a3]+$")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
@@ -70,6 +71,7 @@ def _latin_text(text: str) -> bool:
 
 
 _DOUBLE_BYTE_READING = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
+_CYRILLIC_OR_CJK = re.compile(f"[\u0400-\u04ff{_DOUBLE_BYTE_READING.pattern[1:-1]}]")
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
@@ -262,7 +264,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
         # is at most half well-formed: it cannot repair, and is encoded as an unencodable one, "?".
         line = _HANGUL_LINE.sub("?", joined) if codec == "gb18030" else joined
         whole = line.encode(codec, errors="replace")
-        if b"?" in whole and all(b"?" in raw for raw in whole.split(b"\n")):
+        if b"?" in whole and not _RUN_WITHOUT_UNENCODABLE.search(whole):
             continue  # each run has a character the codec cannot encode (Chinese in Big5 or cp949...)
         if not has_utf8_sequence(whole) and not (
             latin_text and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
@@ -382,6 +384,8 @@ class EncodingChecker:
                     )
         if found := self._mojibake(text, self._latin, _plausible_latin):
             return found
+        if not _CYRILLIC_OR_CJK.search(text):
+            return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters
         if found := _cjk_mojibake(text):
             return found
         if found := self._rare_kanji(text):

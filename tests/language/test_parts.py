@@ -15,6 +15,7 @@ from exporter.language.encoding import CJK_CODECS, EncodingChecker, split_runs
 from exporter.language.hanzi import HanziTables
 from exporter.language.judge import judge
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES, canonical_locale
+from exporter.language.scripts import Script, script_counts, span_counts
 from exporter.language.segment import split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome
@@ -420,3 +421,40 @@ def test_cjk_text_read_as_euc_jp_with_bytes_dropped_is_mojibake_and_clean_kanji_
     assert checker.find(text) is None
     found = checker.find(text.encode("utf-8").decode("euc_jp", errors="ignore"))
     assert found is not None and found.kind == "mojibake" and found.codec == "euc_jp"
+
+
+_SCRIPT_SAMPLES = (
+    "aZé’— ÀÖØöøÿḀỿĂ привіт ЁЇ҂ 日本語の文章です。〇々鿾\ufa6e 한국어ㄱ µɐʼ Ωλ ٣ ½² 𠀁𪛠🙂𝒜\n.,!?"
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(_SCRIPT_SAMPLES) | st.characters(), max_size=60),
+    cuts=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), max_size=6),
+)
+def test_script_counts_per_span_are_those_of_each_span_alone(text: str, cuts: list[tuple[int, int]]) -> None:
+    # The judge counts all of a reply's sentences from one classification of the reply: each span's counts
+    # (their keys in order too: the main script is the first of the largest) are those of the span alone.
+    spans = [(min(a, b, len(text)), min(max(a, b), len(text))) for a, b in cuts]
+    counted = span_counts(text, spans)
+    alone = [script_counts(text[start:end]) for start, end in spans]
+    assert [list(c.items()) for c in counted] == [list(c.items()) for c in alone]
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("Schluß, naïve µ", {Script.LATIN: 11}),  # µ is a letter of no script, not counted in Latin text
+        ("Łódź — ɐʼ", {Script.LATIN: 4}),  # nor are IPA and modifier letters within the alphabets' blocks
+        ("Привет, world", {Script.LATIN: 5, Script.CYRILLIC: 6}),
+        ("µ 日本語です", {Script.HAN: 3, Script.KANA: 2, Script.OTHER: 1}),  # counted next to CJK
+        ("Ωλ", {Script.OTHER: 2}),
+        ("한국어 〇 𠀁 🙂", {Script.HAN: 2, Script.HANGUL: 3}),  # 〇 and extension B are Han, emoji nothing
+        ("\ufa6eΩ文", {Script.HAN: 2}),  # an unassigned Han-range code point is Han, and no letter of other
+    ],
+)
+def test_script_counts_follow_the_ranges_and_count_other_letters_beyond_the_alphabets(
+    text: str, counts: dict[Script, int]
+) -> None:
+    assert script_counts(text) == counts
