@@ -6,9 +6,9 @@ module directly, which never truncates input and never fetches the large model.
 
 A sentence is called *foreign* only when the evidence is strong: its script cannot belong to the expected
 locale (hangul in a Japanese reply), or both models independently name the same other language with
-confidence. It is *native* when either model (or the script) supports the expected language, and *unknown*
-otherwise. Unknown sentences are not evidence either way: a wrong ``fail`` costs a host, a missed one costs
-a round.
+confidence. It is *native* when either model (or the script, or letters only the expected language writes
+among those it may be confused with) supports the expected language, and *unknown* otherwise. Unknown
+sentences are not evidence either way: a wrong ``fail`` costs a host, a missed one costs a round.
 
 Example::
 
@@ -62,6 +62,26 @@ _UK_LETTERS = re.compile("[іїєґІЇЄҐ]")
 _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 # Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
 _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTERS, _UK_LETTERS)}
+
+# Letters that, of the languages a sentence may be called foreign in (CANDIDATES, neighbours in NEUTRAL
+# aside), only the expected one writes: Russian ы э ё, Ukrainian і ї є ґ, Polish ł ą ę ś ź ż ń, Turkish
+# ı ğ, Vietnamese ơ ư and the Vietnamese block (not ă, Romanian, nor đ, Croatian). A sentence with them in
+# OWN_LETTERS_WORDS different words, OWN_LETTERS_SHARE of its words, and none of the other Cyrillic
+# alphabet's letters, is native without the models: fastText could only call it native or unknown, or
+# foreign if it mixed two languages within itself. On the dev split it never did either (docs/language.md).
+_OWN_LETTERS = {
+    code: re.compile(f"[{letters}]")
+    for code, letters in (
+        ("ru", "ыэёЫЭЁ"),
+        ("uk", "іїєґІЇЄҐ"),
+        ("pl", "łąęśźżńŁĄĘŚŹŻŃ"),
+        ("tr", "ığİĞ"),
+        ("vi", "ơưƠƯ\u1ea0-\u1ef9"),
+    )
+}
+_OTHER_ALPHABET = {"ru": _UK_LETTERS, "uk": _RU_LETTERS}
+OWN_LETTERS_WORDS = 2
+OWN_LETTERS_SHARE = 0.1
 
 # Thresholds (tuned on the dev half of the corpus, checked on the test half; see docs/language.md).
 MIN_LETTERS = 18  # weighted letters (a CJK character counts 3) a sentence needs to be judged
@@ -234,6 +254,8 @@ class Ensemble:
 
     def _call_models(self, text: str, spec: LocaleSpec, w: float, script_mismatch: bool = False) -> Call:
         expected = spec.language
+        if not script_mismatch and _own_letters(text, expected):
+            return Call("native", expected, w, "letters")
         ft = self.fasttext(text)
         top, p_top = ft[0]
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
@@ -298,6 +320,19 @@ def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str
 
 def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:
     return g.fasttext[0][1] >= threshold and g.cld3[1] >= threshold
+
+
+def _own_letters(text: str, language: str) -> bool:
+    """Whether ``text`` carries letters only ``language`` writes in enough of its words (``_OWN_LETTERS``)."""
+    own = _OWN_LETTERS.get(language)
+    if own is None or not own.search(text):
+        return False
+    other = _OTHER_ALPHABET.get(language)
+    if other is not None and other.search(text):
+        return False
+    words = text.split()
+    hits = [word for word in words if own.search(word)]
+    return len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
 
 
 def _letters_allow(text: str, expected: str, other: str) -> bool:
