@@ -403,11 +403,11 @@ class EncodingChecker:
         JIS X 0208 level-2 kanji (UTF-8's lead bytes E3-E9 are level-2 rows), which real text uses
         sparingly; nothing is left to re-encode, so the share of rare kanji is the signal."""
         head = text[:CJK_SCAN_CHARS]
-        kanji = len(self._kanji.findall(head))
-        if kanji < RARE_KANJI_MIN:
-            return None
         rare = self._rare.findall(head)
-        if len(rare) < RARE_KANJI_SHARE * kanji:
+        if len(rare) < RARE_KANJI_SHARE * RARE_KANJI_MIN:
+            return None  # too few whatever the kanji count (the common case: no count of all kanji needed)
+        kanji = len(self._kanji.findall(head))
+        if kanji < RARE_KANJI_MIN or len(rare) < RARE_KANJI_SHARE * kanji:
             return None
         first = self._rare.search(head)
         assert first is not None

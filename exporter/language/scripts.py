@@ -43,6 +43,7 @@ _BEYOND_LATIN_1 = re.compile("[^\x00-\xff]")
 _ALPHABETS = "\x00-\u036f\u0400-\u052f\u1e00-\u1eff\u2000-\u206f"
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 CJK_SCRIPTS = frozenset({Script.HAN, Script.KANA, Script.HANGUL})
+_HAN, _KANA, _HANGUL = Script.HAN, Script.KANA, Script.HANGUL  # an enum member lookup costs 0.2 µs (3.11)
 
 
 @functools.cache
@@ -85,8 +86,8 @@ def span_counts(text: str, spans: list[tuple[int, int]]) -> list[dict[Script, in
     """
     table, latin_1 = _class_table()
     if not _BEYOND_LATIN_1.search(text):  # Latin-1 text (English, French, Spanish...): bytes, at C speed
-        count = text.encode("latin-1").translate(latin_1).count
-        return [{Script.LATIN: n} if (n := count(b"L", *span)) else {} for span in spans]
+        count, latin = text.encode("latin-1").translate(latin_1).count, Script.LATIN
+        return [{latin: n} if (n := count(b"L", *span)) else {} for span in spans]
     classes = text.translate(table)
     if not classes.isascii():
         classes = _ASTRAL.sub(_astral_class, classes)
@@ -146,6 +147,4 @@ def script_of(char: str) -> Script | None:
 def weight(counts: dict[Script, int]) -> float:
     """Letters weighted so that one CJK character counts like three alphabetic letters (size of evidence)."""
     get = counts.get
-    return float(
-        sum(counts.values()) + 2 * (get(Script.HAN, 0) + get(Script.KANA, 0) + get(Script.HANGUL, 0))
-    )
+    return float(sum(counts.values()) + 2 * (get(_HAN, 0) + get(_KANA, 0) + get(_HANGUL, 0)))
