@@ -86,8 +86,8 @@ def span_counts(text: str, spans: list[tuple[int, int]]) -> list[dict[Script, in
     """
     table, latin_1 = _class_table()
     if not _BEYOND_LATIN_1.search(text):  # Latin-1 text (English, French, Spanish...): bytes, at C speed
-        count, latin = text.encode("latin-1").translate(latin_1).count, Script.LATIN
-        return [{latin: n} if (n := count(b"L", *span)) else {} for span in spans]
+        count, latin_script = text.encode("latin-1").translate(latin_1).count, Script.LATIN
+        return [{latin_script: n} if (n := count(b"L", *span)) else {} for span in spans]
     classes = text.translate(table)
     if not classes.isascii():
         classes = _ASTRAL.sub(_astral_class, classes)
