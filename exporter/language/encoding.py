@@ -152,9 +152,10 @@ LATIN_CONTEXT_CYRILLIC = 0.03  # share of letters that may be Cyrillic (outside 
 
 def _latin_context(text: str, pairs: list[str]) -> bool:
     """A letter-frequency sanity check: the text is Latin-script once the cp1251 ``pairs`` are set aside."""
+    if not (latin := _letters(_LATIN_LETTERS, text)):
+        return False  # Cyrillic text (the common case here): its letters need no count
     cyrillic = _letters(_CYRILLIC_LETTERS, text) - _letters(_CYRILLIC_LETTERS, "".join(pairs))
-    latin = _letters(_LATIN_LETTERS, text)
-    return latin > 0 and cyrillic <= LATIN_CONTEXT_CYRILLIC * (latin + cyrillic)
+    return cyrillic <= LATIN_CONTEXT_CYRILLIC * (latin + cyrillic)
 
 
 @dataclass(frozen=True, slots=True)

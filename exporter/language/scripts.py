@@ -37,7 +37,7 @@ _RANGES: dict[Script, str] = {
 # Runs, not single characters: marking the table is a few slice assignments per run.
 _PATTERNS = {script: re.compile(f"[{chars}]+") for script, chars in _RANGES.items()}
 _ANY_LETTER = re.compile(r"[^\W\d_]+")
-_BEYOND_LATIN_1 = re.compile("[^\x00-\xff]")
+_BEYOND_LATIN_1_OR_PUNCTUATION = re.compile("[^\x00-\xff\u0250-\u036f\u2000-\u206f]")
 # Up to U+036F (IPA letters are not counted), Cyrillic, Vietnamese letters, general punctuation: a text within
 # these blocks is counted in Latin and Cyrillic letters only; beyond them, letters of no script are ``other``.
 _ALPHABETS = "\x00-\u036f\u0400-\u052f\u1e00-\u1eff\u2000-\u206f"
@@ -85,8 +85,11 @@ def span_counts(text: str, spans: list[tuple[int, int]]) -> list[dict[Script, in
     [{<Script.LATIN: 'latin'>: 4}, {<Script.HAN: 'han'>: 2}]
     """
     table, latin_1 = _class_table()
-    if not _BEYOND_LATIN_1.search(text):  # Latin-1 text (English, French, Spanish...): bytes, at C speed
-        count, latin_script = text.encode("latin-1").translate(latin_1).count, Script.LATIN
+    if not _BEYOND_LATIN_1_OR_PUNCTUATION.search(text):
+        # Latin-1 letters, and beyond them no letter that counts (IPA, typography "’—…": "?" is no letter
+        # either): English, French, Spanish... as bytes, at C speed.
+        raw = text.encode("latin-1", errors="replace")
+        count, latin_script = raw.translate(latin_1).count, Script.LATIN
         return [{latin_script: n} if (n := count(b"L", *span)) else {} for span in spans]
     classes = text.translate(table)
     if not classes.isascii():
