@@ -64,23 +64,19 @@ _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 # Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
 _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTERS, _UK_LETTERS)}
 
-# Letters that, of the languages a sentence may be called foreign in (CANDIDATES, neighbours in NEUTRAL
-# aside), only the expected one writes: Russian ы э ё, Ukrainian і ї є ґ, Polish ł ą ę ś ź ż ń, Turkish
-# ı ğ, Vietnamese ơ ư and the Vietnamese block (not ă, Romanian, nor đ, Croatian). A sentence with them in
-# OWN_LETTERS_WORDS different words, OWN_LETTERS_SHARE of its words, and none of the other Cyrillic
-# alphabet's letters, is native without the models: fastText could only call it native or unknown, or
-# foreign if it mixed two languages within itself. On the dev split it never did either (docs/language.md).
+# Letters that, of the languages a sentence may be called foreign in (CANDIDATES, NEUTRAL neighbours aside),
+# only the expected one writes (not ă, Romanian too, nor đ, Croatian). A sentence with them in
+# OWN_LETTERS_WORDS different words and OWN_LETTERS_SHARE of its words, and no letter of the other Cyrillic
+# alphabet, is native without the models: they could only call it native, unknown, or foreign if it mixed
+# two languages within itself, which on the dev split never happened (docs/language.md).
 _OWN_LETTERS = {
-    code: re.compile(f"[{letters}]")
-    for code, letters in (
-        ("ru", "ыэёЫЭЁ"),
-        ("uk", "іїєґІЇЄҐ"),
-        ("pl", "łąęśźżńŁĄĘŚŹŻŃ"),
-        ("tr", "ığİĞ"),
-        ("vi", "ơưƠƯ\u1ea0-\u1ef9"),
-    )
+    "ru": "ыэёЫЭЁ",
+    "uk": "іїєґІЇЄҐ",
+    "pl": "łąęśźżńŁĄĘŚŹŻŃ",
+    "tr": "ığİĞ",
+    "vi": "ơưƠƯ\u1ea0-\u1ef9",
 }
-_OTHER_ALPHABET = {"ru": _UK_LETTERS, "uk": _RU_LETTERS}
+_OWN_LETTER = {code: re.compile(f"[{letters}]") for code, letters in _OWN_LETTERS.items()}
 OWN_LETTERS_WORDS = 2
 OWN_LETTERS_SHARE = 0.1
 
@@ -325,12 +321,11 @@ def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:
 
 def _own_letters(text: str, language: str) -> bool:
     """Whether ``text`` carries letters only ``language`` writes in enough of its words (``_OWN_LETTERS``)."""
-    own = _OWN_LETTERS.get(language)
+    own = _OWN_LETTER.get(language)
     if own is None or not own.search(text):
         return False
-    other = _OTHER_ALPHABET.get(language)
-    if other is not None and other.search(text):
-        return False
+    if (alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text):
+        return False  # a letter of the other Cyrillic alphabet
     words = text.split()
     hits = [word for word in words if own.search(word)]
     return len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)

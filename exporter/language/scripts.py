@@ -42,6 +42,7 @@ _BEYOND_LATIN_1_OR_PUNCTUATION = re.compile("[^\x00-\xff\u0250-\u036f\u2000-\u20
 # these blocks is counted in Latin and Cyrillic letters only; beyond them, letters of no script are ``other``.
 _ALPHABETS = "\x00-\u036f\u0400-\u052f\u1e00-\u1eff\u2000-\u206f"
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_BEYOND_ALPHABETS_CLASSES = re.compile("[HhKGOX]")  # the classes of ``_class_table`` beyond the alphabets
 CJK_SCRIPTS = frozenset({Script.HAN, Script.KANA, Script.HANGUL})
 _HAN, _KANA, _HANGUL = Script.HAN, Script.KANA, Script.HANGUL  # an enum member lookup costs 0.2 µs (3.11)
 
@@ -94,33 +95,19 @@ def span_counts(text: str, spans: list[tuple[int, int]]) -> list[dict[Script, in
     classes = text.translate(table)
     if not classes.isascii():
         classes = _ASTRAL.sub(_astral_class, classes)
-
-    def column(c: str) -> list[int] | None:  # per span, the characters of class c (None: none anywhere)
-        return [classes.count(c, *span) for span in spans] if c in classes else None
-
-    latin, cyrillic, han, no_letter_han, kana, hangul, other, other_inside, beyond = map(column, "LCHhKGOoX")
-    all_han = (
-        [a + b for a, b in zip(han, no_letter_han, strict=True)]
-        if han and no_letter_han
-        else han or no_letter_han
-    )
-    columns = [(script, col) for script, col in ((Script.LATIN, latin), (Script.CYRILLIC, cyrillic),
-               (Script.HAN, all_han), (Script.KANA, kana), (Script.HANGUL, hangul)) if col]  # fmt: skip
+    han = classes.replace("h", "H") if "h" in classes else classes  # Han characters, letters or not
+    columns = [(script, [source.count(c, *span) for span in spans]) for script, c, source in (
+        (Script.LATIN, "L", classes), (Script.CYRILLIC, "C", classes), (Script.HAN, "H", han),
+        (Script.KANA, "K", classes), (Script.HANGUL, "G", classes)) if c in source]  # fmt: skip
     out = [{script: col[i] for script, col in columns if col[i]} for i in range(len(spans))]
-    if other or other_inside:
-        # Letters of no script count where a character beyond the alphabets is (text within them is
-        # counted in its Latin and Cyrillic letters only), less the Han range's non-letters next to Han.
-        zero = [0] * len(spans)
-        beyond_any = [
-            sum(n) for n in zip(*(c or zero for c in (all_han, kana, hangul, other, beyond)), strict=True)
-        ]
-        for i, counts in enumerate(out):
-            n = (other or zero)[i] + (other_inside or zero)[i]
-            if (
-                n
-                and beyond_any[i]
-                and (n := max(0, n - (no_letter_han or zero)[i]) if Script.HAN in counts else n)
-            ):
+    if "O" in classes or "o" in classes:
+        for (start, end), counts in zip(spans, out, strict=True):
+            # Letters of no script count where a character beyond the alphabets is (text within them is
+            # counted in its Latin and Cyrillic letters only), less the Han range's non-letters next to Han.
+            n = classes.count("O", start, end) + classes.count("o", start, end)
+            if Script.HAN in counts:
+                n = max(0, n - classes.count("h", start, end))
+            if n and _BEYOND_ALPHABETS_CLASSES.search(classes, start, end):
                 counts[Script.OTHER] = n
     return out
 
