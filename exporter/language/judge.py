@@ -98,9 +98,12 @@ class Judge:
         # sum (weight is linear); a sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough
         # weighted letters to be judged (a CJK character weighs 3): the tiny ones ("Ab. Ab. …") are counted
         # together, in one scan.
-        counted = span_counts(masked, [(s.start, s.end) for s in sentences])
-        sentence_counts = [c if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS
-                           for s, c in zip(sentences, counted, strict=True)]  # fmt: skip
+        counted = iter(
+            span_counts(masked, [(s.start, s.end) for s in sentences if len(s.text) >= _MIN_SENTENCE_CHARS])
+        )
+        sentence_counts = [
+            next(counted) if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS for s in sentences
+        ]
         tiny = " ".join(s.text for s in sentences if len(s.text) < _MIN_SENTENCE_CHARS)
         weights = list(map(weight, sentence_counts))
         total = sum(weights) + (weight(script_counts(tiny)) if tiny else 0.0)
