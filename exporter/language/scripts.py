@@ -57,19 +57,16 @@ def _class_table() -> tuple[str, bytes]:
     # Every BMP character in one string, decoded at once (a str per character first: 4 MB of peak RSS).
     every = array.array("I", range(0x10000)).tobytes().decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")
     table = bytearray(b"X" * len(every))
-    for match in _ANY_LETTER.finditer(every):
-        table[slice(*match.span())] = b"O" * len(match.group())
-    inside, han = bytes.maketrans(b"XO", b".o"), bytes.maketrans(b"XO", b"hH")
-    for match in re.finditer(f"[{_ALPHABETS}]+", every):
-        table[slice(*match.span())] = table[slice(*match.span())].translate(inside)
-    for script, letter in zip(_RANGES, b"LCHKG", strict=True):
-        for match in _PATTERNS[script].finditer(every):
+    # Each step rewrites the classes of its pattern's characters: letters, then the alphabets' blocks,
+    # then each script's range (Han keeps the letter/no-letter split).
+    steps = [(_ANY_LETTER, b"X", b"O"), (re.compile(f"[{_ALPHABETS}]+"), b"XO", b".o")]
+    for script, c in zip(_RANGES, (b"L", b"C", b"H", b"K", b"G"), strict=True):
+        steps.append((_PATTERNS[script], b"XO", b"hH") if c == b"H" else (_PATTERNS[script], b"XOo.", c * 4))
+    for pattern, old, new in steps:
+        rewrite = bytes.maketrans(old, new)
+        for match in pattern.finditer(every):
             span = slice(*match.span())
-            table[span] = (
-                table[span].translate(han)
-                if letter == ord("H")
-                else bytes([letter]) * (span.stop - span.start)
-            )
+            table[span] = table[span].translate(rewrite)
     return table.decode("ascii"), bytes(table[:256])
 
 
