@@ -104,12 +104,10 @@ class ReceiverService(Closing):
         ``init`` allows creating a new, empty store where there is none (the CLI's ``--init``); ``fault``
         is a test seam called inside every write transaction (raise ``OSError`` to fail the write).
         """
-        store, loaded = Store.open(
-            config.store_dir, ladder=config.policy().ladder, clock=clock, fault=fault, init=init
-        )
-        for warning in loaded.warnings:
+        store = Store(config.store_dir, ladder=config.policy().ladder, clock=clock, fault=fault, init=init)
+        for warning in store.loaded.warnings:
             log.error("store recovery: %s", warning)
-        service = cls(config, store, loaded.state, clock=clock)
+        service = cls(config, store, store.loaded.state, clock=clock)
         threading.Thread(target=service.verify_history, name="receiver-verify", daemon=True).start()
         return service
 
