@@ -98,7 +98,7 @@ def check_floor(state: State, d: Decision) -> None:
     if d.kind in SUSPENDING_KINDS or (d.kind is Kind.INCIDENT_ADD and d.model in state.discovered):
         assert d.model is not None
         known = state.discovered[d.model]
-        routable = known - excluded_hosts(d.model, BUILTIN, state, d.at, count_observe=True)
+        routable = known - excluded_hosts(d.model, BUILTIN, state, d.at)
         assert len(routable) >= MINIMUM, (d, routable)
 
 
