@@ -81,7 +81,7 @@ def serve(workdir: Path, port_file: Path) -> None:
             Mount("/baseline/static", StaticFiles(directory=static_dir)),
             Route("/baseline/echo", echo, methods=["POST"]),
             Route("/baseline/fsync", durable, methods=["POST"]),
-            Mount("/", app=build_app(config, service=service)),
+            Mount("/", app=build_app(service)),
         ]
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY, as the CLI

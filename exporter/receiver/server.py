@@ -41,9 +41,7 @@ class ReceiverServer(StartStop):
 
     def start(self, timeout: float = 10.0) -> None:
         self.service = ReceiverService.open(self.config, clock=self._clock, init=self._init)
-        app = build_app(
-            self.config, clock=self._clock, service=self.service, sweep_interval=self._sweep_interval
-        )
+        app = build_app(self.service, sweep_interval=self._sweep_interval)
         try:
             self._http = ThreadedServer(app, self.config.host, self.config.port, lifespan="on")
             self._http.start(timeout)

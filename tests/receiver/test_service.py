@@ -117,7 +117,7 @@ def test_damage_found_after_start_up_refuses_writes_and_reports_on_healthz(
         assert ignored(service) == ["a/1", "c/1"]  # keeps serving what start-up proved
         with pytest.raises(StoreWriteError, match="the store is damaged"):
             service.notify(note("d/1"))
-        health = TestClient(build_app(config, service=service)).get("/healthz")
+        health = TestClient(build_app(service)).get("/healthz")
         assert health.status_code == 503 and health.json()["status"] == "damaged"
 
 
