@@ -248,7 +248,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if config.receiver is not None:
             from exporter.receiver.server import ReceiverServer
 
-            receiver = stack.enter_context(ReceiverServer(config.receiver, init=True))
+            receiver = stack.enter_context(ReceiverServer(config.receiver))
             receiver_url = receiver.base_url
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
             services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")
