@@ -435,7 +435,8 @@ def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) 
     kept, so a run can be given its tokens. An unreadable file generates nothing (loading it reports why).
     """
     data = load_file(Path(path), Problems(str(path)))
-    generated = [name for name in generatable_secrets(data) if not environ.get(name, "").strip()]
+    names = dict.fromkeys(name for _, name in generatable_secrets(data))  # each once, in file order
+    generated = [name for name in names if not environ.get(name, "").strip()]
     for name in generated:
         environ[name] = secrets.token_urlsafe(24)
     return generated
