@@ -26,6 +26,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field, ValidationInfo, create_model, field_validator, model_validator
 
 from exporter.configkit import (
+    STRINGS,
     Bool,
     ConfigError,
     ConfigModel,
@@ -86,6 +87,7 @@ def _no_trailing_slash(value: object) -> object:
 
 Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
 Tag = Annotated[str, matching(_TAG, _TAG_WHAT)]
+Capability = Annotated[str, choice(tuple(sorted(KNOWN_CAPABILITIES)))]
 
 
 class GatewayConfig(ConfigModel):
@@ -134,12 +136,12 @@ class ModelConfig(ConfigModel):
         "probe every discovered endpoint through the gateway, pinned",
         shown="`true` when the gateway is OpenRouter",
     )
-    known_filtering: StrSet = key(
+    known_filtering: Annotated[frozenset[Tag], STRINGS, What("a list of strings")] = key(
         frozenset(),
         "tags of hosts known to filter the role-play prompt: probed only as the refusal contract's live "
         "positive controls",
     )
-    require: StrSet = key(
+    require: Annotated[frozenset[Capability], STRINGS, What("a list of strings")] = key(
         frozenset(),
         "capabilities every host must have, probed (and judged) even where an endpoint does not advertise "
         f"them; known: {', '.join(f'`{c}`' for c in sorted(KNOWN_CAPABILITIES))}",
@@ -147,21 +149,6 @@ class ModelConfig(ConfigModel):
     direct_hosts: Annotated[
         tuple[DirectHost, ...], unique("name", message="host {0} is listed twice for this model")
     ] = key((), "plain OpenAI-compatible hosts")
-
-    @field_validator("known_filtering")
-    @classmethod
-    def _tags(cls, tags: frozenset[str]) -> frozenset[str]:
-        if bad := [t for t in sorted(tags) if not _TAG.fullmatch(t)]:
-            raise invalid_all(((), f"{t!r} is not a provider tag ({_TAG_WHAT})") for t in bad)
-        return tags
-
-    @field_validator("require")
-    @classmethod
-    def _capabilities(cls, required: frozenset[str]) -> frozenset[str]:
-        known = ", ".join(sorted(KNOWN_CAPABILITIES))
-        if unknown := sorted(required - KNOWN_CAPABILITIES):
-            raise invalid_all(((), f"unknown capability {c!r} (known: {known})") for c in unknown)
-        return required
 
 
 class ShardKeys(ConfigModel):

@@ -542,8 +542,8 @@ def is_number(value: object) -> TypeGuard[float]:
 
 
 _TEXT = What("a non-empty string", is_text)
-# A list in a file; a frozenset as code passes a StrSet.
-_STR_LIST = What(
+# A list in a file; a frozenset as code passes a StrSet (or another set of strings).
+STRINGS = What(
     "a list of non-empty strings", lambda v: isinstance(v, list | frozenset) and all(map(is_text, v))
 )
 
@@ -607,8 +607,8 @@ Int = Annotated[int, What("a whole number", lambda v: isinstance(v, int) and not
 Number = Annotated[float, What("a number", is_number)]
 Bool = Annotated[bool, What("true or false", lambda v: isinstance(v, bool))]
 Duration = Annotated[float, BeforeValidator(seconds), What("a duration such as 10s, 30m or 1d")]
-StrList = Annotated[tuple[str, ...], _STR_LIST, What("a list of strings")]
-StrSet = Annotated[frozenset[str], _STR_LIST, What("a list of strings")]
+StrList = Annotated[tuple[str, ...], STRINGS, What("a list of strings")]
+StrSet = Annotated[frozenset[str], STRINGS, What("a list of strings")]
 SecretValue = Annotated[
     Secret,
     PlainValidator(_inline),
