@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BeforeValidator, field_validator
+from pydantic import AfterValidator, BeforeValidator, field_validator
 
 from exporter.configkit import (
     Bool,
@@ -105,7 +105,9 @@ class RoutabilityConfig(Listening):
         DEFAULT_RECENT_WINDOW, "routers skip models unavailable within this window"
     )
     trigger_token: SecretValue | None = key(None, "secret required by `POST /v1/routability/run`")
-    models: StrList = key((), "extra slugs to track")
+    models: Annotated[StrList, AfterValidator(lambda slugs: tuple(dict.fromkeys(slugs)))] = key(
+        (), "extra slugs to track"
+    )
     catalogue_filter: Annotated[CatalogueFilter, Keyed(FilterKeys, _filter)] = key(
         default_factory=CatalogueFilter,
         meaning="`{include, exclude}` glob patterns",
@@ -125,11 +127,6 @@ class RoutabilityConfig(Listening):
         if max_tokens == 1:
             raise invalid("1 fails on reasoning models; use a small value such as 16")
         return max_tokens
-
-    @field_validator("models")
-    @classmethod
-    def _once(cls, models: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(models))
 
     def job_settings(self) -> JobSettings:
         routes = {
