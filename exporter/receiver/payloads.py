@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, StringConstraints, ValidationError, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, ValidationError
 
 from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.tags import canonical_tag
@@ -60,10 +60,13 @@ class Action(StrEnum):
 Key = Annotated[str, StringConstraints(max_length=MAX_KEY_CHARS)]
 Labels = Annotated[
     dict[Key, Annotated[str, StringConstraints(max_length=MAX_LABEL_CHARS)]],
+    AfterValidator(lambda labels: _name_their_route(labels)),
     Field(max_length=MAX_LABELS, description="expected an object of string values"),
 ]
 Annotations = Annotated[
     dict[Key, Annotated[str, StringConstraints(max_length=MAX_ANNOTATION_CHARS)]],
+    BeforeValidator(lambda value: {} if value is None else value),  # a Go nil map
+    AfterValidator(lambda annotations: _within_bounds(annotations)),
     Field(
         max_length=MAX_LABELS,
         description="an object of string values (null: none, as a Go nil map is sent)",
@@ -80,36 +83,6 @@ class Alert(Wire):
     annotations: Annotations = Field(default_factory=dict)
     starts_at: Timestamp = Field(alias="startsAt", description="the episode's start, RFC 3339")
     fingerprint: Key = ""
-
-    @field_validator("annotations", mode="before")
-    @classmethod
-    def _null_is_empty(cls, value: Any) -> Any:
-        return {} if value is None else value  # a Go nil map
-
-    @field_validator("labels")
-    @classmethod
-    def _acting_alerts_name_their_route(cls, labels: dict[str, str]) -> dict[str, str]:
-        action = labels.get("action")
-        if action not in (Action.SUSPEND, Action.RECOVER) or labels.get("alertname") in GRAFANA_STATE_ALERTS:
-            return labels
-        found = [
-            (key, f"missing (an alert with action={action!r} must name {meaning})")
-            for key, meaning in (
-                ("model", "the gateway model slug"),
-                ("provider", "the provider's routing tag"),
-            )
-            if not labels.get(key, "").strip()
-        ]
-        if found:
-            raise several(found)
-        return labels
-
-    @field_validator("annotations")
-    @classmethod
-    def _annotations_within_bounds(cls, annotations: dict[str, str]) -> dict[str, str]:
-        if found := _annotation_problems(annotations):
-            raise several(found)
-        return annotations
 
     @property
     def alertname(self) -> str:
@@ -259,7 +232,25 @@ def parse_notification(data: object) -> Notification | PayloadError:
         return PayloadError(tuple(problems(exc, Notification)))
 
 
-def _annotation_problems(annotations: dict[str, str]) -> list[tuple[str, str]]:
+def _name_their_route(labels: dict[str, str]) -> dict[str, str]:
+    """An alert that acts (``action`` suspend or recover) must name the model and the provider."""
+    action = labels.get("action")
+    if action not in (Action.SUSPEND, Action.RECOVER) or labels.get("alertname") in GRAFANA_STATE_ALERTS:
+        return labels
+    found = [
+        (key, f"missing (an alert with action={action!r} must name {meaning})")
+        for key, meaning in (
+            ("model", "the gateway model slug"),
+            ("provider", "the provider's routing tag"),
+        )
+        if not labels.get(key, "").strip()
+    ]
+    if found:
+        raise several(found)
+    return labels
+
+
+def _within_bounds(annotations: dict[str, str]) -> dict[str, str]:
     found: list[tuple[str, str]] = []
     tags = annotations.get(DISCOVERED_ANNOTATION, "").split(",")
     if len(tags) > MAX_DISCOVERED:
@@ -281,4 +272,6 @@ def _annotation_problems(annotations: dict[str, str]) -> list[tuple[str, str]]:
             ok = False
         if not ok:
             found.append((EVIDENCE_ANNOTATION, "expected an http(s) URL of at most 2048 characters"))
-    return found
+    if found:
+        raise several(found)
+    return annotations
