@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, field_validator
+from pydantic import AfterValidator, BaseModel
 
 from exporter.configkit import ConfigModel, Int, Problems, Text, invalid, load_file, unique, validate
 
@@ -37,19 +37,18 @@ class BuiltinExclusion(ConfigModel):
         )
 
 
+def _supported(version: int) -> int:
+    if version != SCHEMA_VERSION:
+        raise invalid(f"unsupported version {version} (this receiver reads {SCHEMA_VERSION})")
+    return version
+
+
 class ExclusionsFile(ConfigModel):
-    schema_version: Int
+    schema_version: Annotated[Int, AfterValidator(_supported)]
     exclusions: Annotated[
         tuple[BuiltinExclusion, ...],
         unique("model", "provider", message="duplicate exclusion of {1} for {0} (see exclusions[{first}])"),
     ]
-
-    @field_validator("schema_version")
-    @classmethod
-    def _supported(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise invalid(f"unsupported version {version} (this receiver reads {SCHEMA_VERSION})")
-        return version
 
 
 def read_exclusions(path: Path, problems: Problems) -> tuple[BuiltinExclusion, ...]:
