@@ -16,7 +16,7 @@ Example::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -205,12 +205,8 @@ class Notification(Wire):
 class PayloadError:
     """Why a payload was rejected: every problem, each ``path: what is wrong``."""
 
-    problems: tuple[str, ...] = field(default_factory=tuple)
+    problems: tuple[str, ...] = ()
     status: int = 400  # 413 when a bound on counts was exceeded
-
-    @property
-    def message(self) -> str:
-        return "; ".join(self.problems)
 
 
 def parse_notification(data: object) -> Notification | PayloadError:
