@@ -45,10 +45,14 @@ def serve(workdir: Path, port_file: Path) -> None:
         admin_token=Secret("env:A", "bench-admin"),
         mode=Mode.ENFORCE,
         builtin=(
-            BuiltinExclusion("moonshotai/kimi-k2-0905", "strictguard/text", "known-filtering control host"),
+            BuiltinExclusion(
+                model="moonshotai/kimi-k2-0905",
+                provider="strictguard/text",
+                reason="known-filtering control host",
+            ),
         ),
     )
-    service = ReceiverService.open(config, init=True)
+    service = ReceiverService(config, init=True)
     for i in range(3):
         service.add_incident("moonshotai/kimi-k2-0905", f"incident{i}/fp8", "provider outage", None)
     static_dir = workdir / "static"

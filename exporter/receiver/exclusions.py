@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel
+from pydantic import AfterValidator
 
 from exporter.configkit import ConfigModel, Int, Problems, Text, invalid, load_file, unique, validate
 
@@ -29,12 +29,6 @@ class BuiltinExclusion(ConfigModel):
     provider: Text
     reason: Annotated[Text, AfterValidator(str.strip)]
     reviewed: Text = ""
-
-    def __init__(self, *values: str, **keys: object) -> None:
-        """Positional too (model, provider, reason, reviewed), as code writes a value."""
-        BaseModel.__init__(
-            self, **dict(zip(("model", "provider", "reason", "reviewed"), values, strict=False)), **keys
-        )
 
 
 def _supported(version: int) -> int:

@@ -37,7 +37,8 @@ def ignore_entries(
     suspensions exclude nothing). ``suspensions`` False leaves the suspension layer out (the served list of a
     receiver running in observe mode).
 
-    >>> ignore_entries("m", [BuiltinExclusion("m", "x/y", "control host")], State(), now=0.0)
+    >>> control = BuiltinExclusion(model="m", provider="x/y", reason="control host")
+    >>> ignore_entries("m", [control], State(), now=0.0)
     (IgnoreEntry(provider='x/y', layer=<Layer.BUILTIN: 'builtin'>, reason='control host', until=None),)
     """
     entries = _entries(model, builtin, state, now, count_observe=False, suspensions=suspensions)

@@ -185,7 +185,9 @@ def test_floor_holds_within_one_batch() -> None:
 
 
 def test_floor_counts_builtin_and_incident_layers_and_blocks_without_known_hosts() -> None:
-    policy = Policy(POLICY.mode, POLICY.ladder, 2, (BuiltinExclusion("m/x", "b/1", "control"),))
+    policy = Policy(
+        POLICY.mode, POLICY.ladder, 2, (BuiltinExclusion(model="m/x", provider="b/1", reason="control"),)
+    )
     added = decide_incident_add(State(), "m/x", "c/1", "outage", None, T0, policy)
     assert not isinstance(added, Refused)
     state, _ = added
