@@ -7,7 +7,7 @@ could not make a decision durable (Alertmanager then retries). See docs/receiver
 
 Example::
 
-    with ReceiverService.open(config) as service:
+    with ReceiverService(config) as service:
         uvicorn.run(build_app(service), host=config.host, port=config.port)
 """
 
@@ -175,7 +175,7 @@ def build_app(service: ReceiverService, *, sweep_interval: float = 1.0) -> Starl
 
     Example::
 
-        with ReceiverService.open(config, clock=fake_clock) as service:
+        with ReceiverService(config, clock=fake_clock) as service:
             app = build_app(service)   # in-process tests: TestClient(app)
     """
     api = _Api(service, sweep_interval)

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     try:
-        service = ReceiverService.open(config, init=args.init)
+        service = ReceiverService(config, init=args.init)
     except StoreError as exc:
         print(f"canary receiver: {exc}", file=sys.stderr)
         return 2

@@ -26,7 +26,7 @@ class ReceiverServer(StartStop):
         self.base_url = ""
 
     def start(self, timeout: float = 10.0) -> None:
-        self.service = ReceiverService.open(self.config, init=True)
+        self.service = ReceiverService(self.config, init=True)
         try:
             self._http = ThreadedServer(
                 build_app(self.service), self.config.host, self.config.port, lifespan="on"

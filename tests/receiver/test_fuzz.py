@@ -63,7 +63,7 @@ class Api:
     def __init__(self) -> None:
         self.tmp = tempfile.TemporaryDirectory()
         config = make_config(Path(self.tmp.name) / "store")
-        self.service = ReceiverService.open(config, clock=Clock(), init=True)
+        self.service = ReceiverService(config, clock=Clock(), init=True)
         self.client = TestClient(build_app(self.service), raise_server_exceptions=False)
 
     def post(self, path: str, body: bytes, token: str) -> int:

@@ -109,7 +109,7 @@ def test_tags_are_compared_as_the_gateway_matches_them() -> None:
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[tuple[TestClient, ReceiverService]]:
     config = make_config(tmp_path / "store", read_token=Secret("env:TEST_READ", "read-token"))
-    with ReceiverService.open(config, clock=Clock(), init=True) as service:
+    with ReceiverService(config, clock=Clock(), init=True) as service:
         yield TestClient(build_app(service), raise_server_exceptions=False), service
 
 
