@@ -376,44 +376,31 @@ def file_model(registry: Mapping[str, type[Contract]] = REGISTRY) -> type[_Canar
     return _file_model(tuple(registry.values()))
 
 
-def read_config(
-    data: object,
-    path: Path,
-    problems: Problems,
-    sections: frozenset[str] | None = None,
-    registry: Mapping[str, type[Contract]] = REGISTRY,
-) -> CanaryConfig | None:
-    """Read an already-parsed file; problems accumulate in ``problems`` (None then). ``receiver`` and
-    ``routability`` are read only when in ``sections`` (all when None): otherwise they are known (not
-    "unknown keys") but neither read nor checked. ``registry`` is the set of contracts ``contracts.<name>``
-    may configure (default: the shipped ones)."""
-    skipped = frozenset() if sections is None else OWN_COMMAND_SECTIONS - sections
-    read = validate(file_model(registry), keep_keys(data, skipped), problems, base_dir=path.parent)
-    if read is None:
-        return None
-    settings: list[ContractSettings] = list(dict(read.contracts).values())
-    contracts = tuple(s.build() for s in settings if s.enabled)
-    return settings_of(read, CanaryConfig, path=path, contracts=contracts, equality=read.equality.settings())
-
-
 def load_config(
     path: str | Path,
     sections: frozenset[str] | None = None,
     registry: Mapping[str, type[Contract]] = REGISTRY,
     problems: Problems | None = None,
 ) -> CanaryConfig:
-    """Load and validate a config file (only ``sections`` when given); ``ConfigError`` lists every problem.
+    """Load and validate a config file; ``ConfigError`` lists every problem.
 
-    ``problems`` may be given to collect notes as well (``Problems(path, checking=True)``: check-config).
+    ``receiver`` and ``routability`` are read only when in ``sections`` (all when None): otherwise they are
+    known (not "unknown keys") but neither read nor checked. ``registry`` is the set of contracts
+    ``contracts.<name>`` may configure (default: the shipped ones). ``problems`` may be given to collect
+    notes as well (``Problems(path, checking=True)``: check-config).
     """
     path = Path(path)
     problems = problems if problems is not None else Problems(str(path))
     data = load_file(path, problems)
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
-    config = read_config(data, path.resolve(), problems, sections, registry)
+    path = path.resolve()
+    skipped = frozenset() if sections is None else OWN_COMMAND_SECTIONS - sections
+    read = validate(file_model(registry), keep_keys(data, skipped), problems, base_dir=path.parent)
     problems.raise_if_any()
-    assert config is not None  # no problems: read
-    return config
+    assert read is not None  # no problems: read
+    settings: list[ContractSettings] = list(dict(read.contracts).values())
+    contracts = tuple(s.build() for s in settings if s.enabled)
+    return settings_of(read, CanaryConfig, path=path, contracts=contracts, equality=read.equality.settings())
 
 
 def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) -> list[str]:
@@ -447,5 +434,4 @@ __all__ = [
     "generate_local_secrets",
     "load_config",
     "load_probing_config",
-    "read_config",
 ]
