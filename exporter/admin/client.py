@@ -1,9 +1,10 @@
 """A small client of the receiver's HTTP API: the admin endpoints (bearer token) and the read endpoints.
 
-It codes against today's endpoints and shapes (``exporter/receiver/app.py``): ``GET /v1/suspensions``,
-``GET /v1/incidents``, ``GET /v1/decisions?since=&limit=`` (paged with ``next_since``),
-``POST /v1/admin/lift``, ``POST /v1/admin/incidents``, ``DELETE /v1/admin/incidents/{id}?reason=``. The
-token, when there is one, is sent on every call, so read endpoints that come to need a token keep working.
+It codes against today's endpoints and shapes (``exporter/receiver/app.py``): ``GET /v1/ignore?model=``,
+``GET /v1/suspensions``, ``GET /v1/incidents``, ``GET /v1/decisions?since=&limit=`` (paged with
+``next_since``), ``POST /v1/admin/lift``, ``POST /v1/admin/incidents``,
+``DELETE /v1/admin/incidents/{id}?reason=``. The token, when there is one, is sent on every call, so read
+endpoints that come to need a token keep working.
 
 Example::
 
@@ -22,7 +23,6 @@ from exporter.lifecycle import Closing
 
 DECISION_PAGE = 1000  # the receiver's largest page
 MAX_DECISION_PAGES = 100  # bounds a --since walk at 100 000 decisions
-TIMEOUT_SECONDS = 10.0
 
 
 class AdminError(Exception):
@@ -30,16 +30,19 @@ class AdminError(Exception):
 
 
 class AdminClient(Closing):
-    def __init__(self, base_url: str, token: str | None) -> None:
+    def __init__(self, base_url: str, token: str | None, *, timeout: float = 10.0) -> None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.base_url = base_url.rstrip("/")
         self._token = token
-        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=TIMEOUT_SECONDS)
+        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout)
 
     def close(self) -> None:
         self._http.close()
 
     # -- reads ---------------------------------------------------------------------------------------------
+    def ignore(self, model: str) -> dict[str, Any]:
+        return self._call("GET", "/v1/ignore", params={"model": model})
+
     def suspensions(self) -> dict[str, Any]:
         return self._call("GET", "/v1/suspensions")
 

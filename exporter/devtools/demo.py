@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-
+from exporter.admin.client import AdminClient
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.console import live_view, render_table, round_status, suspension_summary
 from exporter.devtools.pipeline.configs import Timings
@@ -151,39 +150,25 @@ def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedS
             server.submit(stack.aclose()).result(timeout=5)
 
 
-def _ignore_lists(receiver_url: str | None, models: list[str]) -> dict[str, Any]:
-    if receiver_url is None:
-        return {}
-    out: dict[str, Any] = {}
-    with httpx.Client(timeout=5) as client:
-        for model in models:
-            response = client.get(f"{receiver_url}/v1/ignore", params={"model": model})
-            if response.status_code == 200:
-                out[model] = response.json()
-    return out
+def _ignore_lists(receiver: AdminClient | None, models: list[str]) -> dict[str, Any]:
+    return {} if receiver is None else {model: receiver.ignore(model) for model in models}
 
 
-def _suspensions(receiver_url: str | None) -> list[dict[str, Any]]:
-    if receiver_url is None:
-        return []
-    document = httpx.get(f"{receiver_url}/v1/suspensions", timeout=5).json()
-    items = document.get("suspensions", document) if isinstance(document, dict) else document
-    return list(items)
+def _suspensions(receiver: AdminClient | None) -> list[dict[str, Any]]:
+    return [] if receiver is None else list(receiver.suspensions().get("suspensions", []))
 
 
 def _settle(
-    pipeline: _Pipeline | None, receiver_url: str | None, pause: Callable[[float], None] = time.sleep
+    pipeline: _Pipeline | None, receiver: AdminClient | None, pause: Callable[[float], None] = time.sleep
 ) -> None:
     """Wait until every firing action alert has reached the receiver (or a timeout); ``pause`` waits."""
-    if pipeline is None or receiver_url is None:
+    if pipeline is None or receiver is None:
         return
     deadline = time.monotonic() + SETTLE_TIMEOUT_SECONDS
     pause(3.0)  # one scrape + one evaluation + one Alertmanager flush at the demo's 1 s intervals
     while time.monotonic() < deadline:
         wanted = pipeline.firing_actions()
-        decided = httpx.get(f"{receiver_url}/v1/decisions", params={"limit": 1000}, timeout=5).json()
-        entries = decided.get("decisions", decided) if isinstance(decided, dict) else decided
-        seen = {(d.get("model"), d.get("provider")) for d in entries}
+        seen = {(d.get("model"), d.get("provider")) for d in receiver.decisions(limit=1000)}
         if all((model, provider) in seen for _, model, provider in wanted):
             return
         pause(0.5)
@@ -245,11 +230,12 @@ def run_demo(args: argparse.Namespace) -> int:
             services.append(f"simulator {simulator.base_url.removeprefix('http://')}")
 
         receiver_url: str | None = None
+        receiver: AdminClient | None = None  # the receiver's read API (no token: reads only)
         if config.receiver is not None:
             from exporter.receiver.server import ReceiverServer
 
-            receiver = stack.enter_context(ReceiverServer(config.receiver))
-            receiver_url = receiver.base_url
+            receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
+            receiver = stack.enter_context(AdminClient(receiver_url, None, timeout=5))
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
             services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")
         service, exporter_server = stack.enter_context(_exporter(config))
@@ -289,16 +275,14 @@ def run_demo(args: argparse.Namespace) -> int:
                 else "pipeline on: 2 failing rounds -> suspension"
             )
             header = [*services, off, f"logs: {log_path}"]
-            return _Screen(
-                args, service, run, rounds, receiver_url, models, pipeline, progress, header
-            ).show()
+            return _Screen(args, service, run, rounds, receiver, models, pipeline, progress, header).show()
         try:
             for snap in _snapshots(rounds, run, wait=0.5):
                 last = args.rounds is not None and snap.rounds_total >= args.rounds
                 if last:
-                    _settle(pipeline, receiver_url)
+                    _settle(pipeline, receiver)
                 if not args.json:  # off a terminal: one plain table a round
-                    say("\n" + render_table(state_json(snap), _ignore_lists(receiver_url, models), False))
+                    say("\n" + render_table(state_json(snap), _ignore_lists(receiver, models), False))
                 if last:
                     break
         except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
@@ -306,9 +290,9 @@ def run_demo(args: argparse.Namespace) -> int:
             say("stopping: closing the exporter, receiver, Prometheus and Alertmanager")
             return 0
         final = state_json(service.snapshot)
-        if receiver_url is not None:
-            final["suspensions"] = _suspensions(receiver_url)
-            final["ignore"] = _ignore_lists(receiver_url, models)
+        if receiver is not None:
+            final["suspensions"] = _suspensions(receiver)
+            final["ignore"] = _ignore_lists(receiver, models)
         final["pipeline"] = "prometheus+alertmanager" if pipeline is not None else "none"
         if args.json:
             print(json.dumps(final, indent=2, ensure_ascii=False))
@@ -353,7 +337,7 @@ class _Screen:
     service: ExporterService
     run: Any
     rounds: queue.Queue[Snapshot]
-    receiver_url: str | None
+    receiver: AdminClient | None
     models: list[str]
     pipeline: _Pipeline | None
     progress: _Progress
@@ -403,11 +387,11 @@ class _Screen:
                 for snap in _snapshots(self.rounds, self.run, REFRESH_SECONDS, refresh):
                     self.done = snap.rounds_total
                     self.took = snap.last_round.duration_seconds if snap.last_round else 0.0
-                    self.state, self.ignore = state_json(snap), _ignore_lists(self.receiver_url, self.models)
+                    self.state, self.ignore = state_json(snap), _ignore_lists(self.receiver, self.models)
                     refresh()
                     if self.args.rounds is not None and snap.rounds_total >= self.args.rounds:
-                        _settle(self.pipeline, self.receiver_url, pause)
-                        self.ignore = _ignore_lists(self.receiver_url, self.models)
+                        _settle(self.pipeline, self.receiver, pause)
+                        self.ignore = _ignore_lists(self.receiver, self.models)
                         refresh()
                         break
         except (KeyboardInterrupt, StopSignal) as stop:  # Ctrl-C, SIGTERM: summary, then the stack closes
@@ -419,13 +403,13 @@ class _Screen:
 
     def summarise(self, console: Any, interrupted: bool) -> int:
         """The final state, every host on one page, into the scrollback; then what was suspended and why."""
-        state, ignore = state_json(self.service.snapshot), _ignore_lists(self.receiver_url, self.models)
+        state, ignore = state_json(self.service.snapshot), _ignore_lists(self.receiver, self.models)
         console.print(live_view(state, ignore, header=self.header, status="final state", width=console.width))
         console.print()
         if self.pipeline is None:
             console.print("[bold]Summary:[/bold] the pipeline was off, so nothing was suspended.")
         else:
-            suspended = _suspensions(self.receiver_url)
+            suspended = _suspensions(self.receiver)
             console.print(f"[bold]Summary:[/bold] {len(suspended)} suspension(s).")
             for line in suspension_summary(state, suspended):
                 console.print(line, soft_wrap=True, highlight=False)

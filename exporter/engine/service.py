@@ -48,8 +48,8 @@ def open_evidence(config: CanaryConfig) -> EvidenceStore | None:
     )
 
 
-def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> list[ModelPlan]:
-    """One plan per (model, route): the shared gateway client, plus one client per direct host."""
+def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
+    """One plan per (model, route): the shared gateway client and one per direct host, closed by ``stack``."""
     plans: list[ModelPlan] = []
     gateway_client: GatewayClient | None = None
     if config.gateway is not None and any(m.via_gateway for m in config.models):
@@ -61,8 +61,7 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
             timeout=gw.timeout_seconds,
             connect_timeout=gw.connect_timeout_seconds,
         )
-        if stack is not None:
-            stack.push_async_callback(gateway_client.aclose)
+        stack.push_async_callback(gateway_client.aclose)
     # Direct hosts take the gateway section's timeouts; without one, the client's own defaults.
     timeout, connect_timeout = (
         (DEFAULT_TIMEOUT_SECONDS, DEFAULT_CONNECT_TIMEOUT_SECONDS)
@@ -87,8 +86,7 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack | None = None) -> li
                 timeout=timeout,
                 connect_timeout=connect_timeout,
             )
-            if stack is not None:
-                stack.push_async_callback(client.aclose)
+            stack.push_async_callback(client.aclose)
             plans.append(
                 ModelPlan(model.slug, client, False, model.known_filtering, model.require, host.model_id)
             )
@@ -193,10 +191,10 @@ class ExporterService:
         self.loop_failed: BaseException | None = None  # set when the round loop died (healthz reports it)
 
     @classmethod
-    def from_config(cls, config: CanaryConfig, stack: AsyncExitStack | None = None) -> ExporterService:
+    def from_config(cls, config: CanaryConfig, stack: AsyncExitStack) -> ExporterService:
         """The service for a loaded config; its gateway clients and evidence store close with ``stack``."""
         evidence = open_evidence(config)
-        if evidence is not None and stack is not None:
+        if evidence is not None:
             stack.callback(evidence.close)
         service = cls(
             build_plans(config, stack),

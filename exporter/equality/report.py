@@ -4,8 +4,8 @@ JSON shape (``canary investigate --test equality --json``)::
 
     {"model", "test": "equality", "samples", "alpha", "length", "permutations", "temperature",
      "prompts": [id, ...],
-     "results": [{"provider", "samples", "peer_samples", "excluded", "mmd2", "p_value", "p_adjusted",
-                  "outlier", "step", "default_temperature", "examples": [{"prompt", "text"}],
+     "results": [{"provider", "samples", "peer_samples", "mmd2", "p_value", "p_adjusted", "outlier",
+                  "step", "excluded", "default_temperature", "examples": [{"prompt", "text"}],
                   "peer_examples": [{"prompt", "text"}]}],
      "notes": [...], "cost": {"tokens", "usd"}}
 """
@@ -13,7 +13,7 @@ JSON shape (``canary investigate --test equality --json``)::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from exporter.equality.compare import EqualityResult, compare_hosts
@@ -107,20 +107,14 @@ def to_json(report: EqualityReport) -> dict[str, Any]:
 
 
 def _row_json(row: EqualityRow) -> dict[str, Any]:
-    r = row.result
-    return {
-        "provider": r.provider,
-        "samples": r.samples,
-        "peer_samples": r.peer_samples,
+    """Every field of the result, in its order (``mmd2`` rounded), then the row's own."""
+    mmd2 = row.result.mmd2
+    return asdict(row.result) | {
+        "mmd2": None if mmd2 is None else round(mmd2, 6),
         "excluded": row.excluded,
-        "mmd2": None if r.mmd2 is None else round(r.mmd2, 6),
-        "p_value": r.p_value,
-        "p_adjusted": r.p_adjusted,
-        "outlier": r.outlier,
-        "step": r.step,
         "default_temperature": row.default_temperature,
-        "examples": [{"prompt": s.prompt, "text": s.text} for s in row.examples],
-        "peer_examples": [{"prompt": s.prompt, "text": s.text} for s in row.peer_examples],
+        "examples": [asdict(s) for s in row.examples],
+        "peer_examples": [asdict(s) for s in row.peer_examples],
     }
 
 

@@ -185,7 +185,6 @@ class GatewayClient:
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_SECONDS,
         max_body_bytes: int = 4 * 1024 * 1024,
         clock: Callable[[], float] = time.perf_counter,
-        logger: logging.Logger | None = None,
         app_title: str = "Provider Canary",
     ) -> None:
         if kind not in ("openrouter", "openai-compatible"):
@@ -203,7 +202,7 @@ class GatewayClient:
         self._timeout = timeout
         self._max_body = max_body_bytes
         self._clock = clock
-        self._log = logger or logging.getLogger("exporter.gateway")
+        self._log = logging.getLogger("exporter.gateway")
         self._app_title = app_title
         if transport is None:
             if _proxies_from_environment():

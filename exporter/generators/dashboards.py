@@ -952,6 +952,17 @@ def provider() -> dict[str, Any]:
     )
 
 
+# The Models table's columns after the status, one query each (targets B, C, ...): the metric
+# canary_routability_<key>, its header, and its unit when it is not a count.
+MODEL_COLUMNS: dict[str, tuple[str, str | None]] = {
+    "last_check_age_seconds": ("last check age", "s"),
+    "consecutive_failures": ("consecutive failures", None),
+    "listed_endpoints": ("listed endpoints", None),
+    "listed_healthy_endpoints": ("listed healthy", None),
+    "listed_uptime_ratio": ("best listed uptime", "percentunit"),
+}
+
+
 def routability() -> dict[str, Any]:
     """Catalogue-wide routability: counts by status, the per-model table, probes by result."""
     items: list[P | Row] = [
@@ -1007,16 +1018,7 @@ def routability() -> dict[str, Any]:
             "non-healthy probes, and what the gateway lists (information only).",
             [
                 f"max by (model, status) (canary_routability_status{{{M}}} == 1)",
-                *(
-                    f"max by (model) (canary_routability_{name}{{{M}}})"
-                    for name in (
-                        "last_check_age_seconds",
-                        "consecutive_failures",
-                        "listed_endpoints",
-                        "listed_healthy_endpoints",
-                        "listed_uptime_ratio",
-                    )
-                ),
+                *(f"max by (model) (canary_routability_{name}{{{M}}})" for name in MODEL_COLUMNS),
             ],
             size=(24, 14),
             transformations=[
@@ -1025,11 +1027,7 @@ def routability() -> dict[str, Any]:
                     "Time",
                     "Value #A",
                     rename={
-                        "Value #B": "last check age",
-                        "Value #C": "consecutive failures",
-                        "Value #D": "listed endpoints",
-                        "Value #E": "listed healthy",
-                        "Value #F": "best listed uptime",
+                        f"Value #{chr(ord('B') + i)}": h for i, (h, _) in enumerate(MODEL_COLUMNS.values())
                     },
                 ),
             ],
@@ -1041,8 +1039,7 @@ def routability() -> dict[str, Any]:
                     ),
                     **{"custom.cellOptions": {"type": "color-background"}},
                 ),
-                field_override("last check age", unit="s"),
-                field_override("best listed uptime", unit="percentunit"),
+                *(field_override(header, unit=unit) for header, unit in MODEL_COLUMNS.values() if unit),
             ],
         ),
         steps(

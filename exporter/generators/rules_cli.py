@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 
 from exporter.commands import add_command, add_group
-from exporter.generators import grafana_alerts, stale
-from exporter.generators.rulefile import RuleFileError, display_path
+from exporter.generators import grafana_alerts, write_or_check
+from exporter.generators.rulefile import RuleFileError
 from exporter.generators.rulerender import (
     DEFAULT_JOBS,
     DEFAULT_RULE_TESTS_DIR,
@@ -141,9 +141,7 @@ def _check(params: RenderParams, rules: Path) -> int:
         written = render_directory(params, Path(tmp), rules=rules, tests_dir=DEFAULT_RULE_TESTS_DIR)
         files = {rules.parent / path.relative_to(tmp): path.read_text("utf-8") for path in written}
     files[grafana_alerts.DEFAULT_OUTPUT] = grafana_alerts.render([rules])
-    if out_of_date := stale(files):
-        names = ", ".join(map(display_path, out_of_date))
-        print(f"out of date: {names}; run canary rules render", file=sys.stderr)
+    if write_or_check(files, check=True, regenerate="canary rules render"):
         return 1
     print("the shipped rules are the rendering with the defaults")
     return 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from exporter.evidence.store import EvidenceRecord
@@ -150,9 +150,7 @@ def route_report(
         return [d for d in items if d.get("model") == model and d.get("provider") == route.provider]
 
     return {
-        "provider": route.provider,
-        "provider_name": route.provider_name,
-        "matched_by": route.matched_by,
+        **asdict(route),  # provider, provider_name, matched_by
         "verdicts": verdicts([r for r in window if r.provider == route.provider]),
         "decisions": about_it(decisions),
         "excluded_then": excluded_at(decisions, model, route.provider, at),

@@ -47,6 +47,7 @@ CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-fo
 MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stops (evidence count capped)
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
+_RUN_WITHOUT_UNENCODABLE = re.compile(rb"(?m)^[^?\n]*$")  # in runs encoded and joined by "\n"
 _HANGUL_LINE = re.compile("(?m)^[\uac00-\ud7a3]+$")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
@@ -70,6 +71,7 @@ def _latin_text(text: str) -> bool:
 
 
 _DOUBLE_BYTE_READING = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
+_CYRILLIC_OR_CJK = re.compile(f"[\u0400-\u04ff{_DOUBLE_BYTE_READING.pattern[1:-1]}]")
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
@@ -150,9 +152,10 @@ LATIN_CONTEXT_CYRILLIC = 0.03  # share of letters that may be Cyrillic (outside 
 
 def _latin_context(text: str, pairs: list[str]) -> bool:
     """A letter-frequency sanity check: the text is Latin-script once the cp1251 ``pairs`` are set aside."""
+    if not (latin := _letters(_LATIN_LETTERS, text)):
+        return False  # Cyrillic text (the common case here): its letters need no count
     cyrillic = _letters(_CYRILLIC_LETTERS, text) - _letters(_CYRILLIC_LETTERS, "".join(pairs))
-    latin = _letters(_LATIN_LETTERS, text)
-    return latin > 0 and cyrillic <= LATIN_CONTEXT_CYRILLIC * (latin + cyrillic)
+    return cyrillic <= LATIN_CONTEXT_CYRILLIC * (latin + cyrillic)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +265,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
         # is at most half well-formed: it cannot repair, and is encoded as an unencodable one, "?".
         line = _HANGUL_LINE.sub("?", joined) if codec == "gb18030" else joined
         whole = line.encode(codec, errors="replace")
-        if b"?" in whole and all(b"?" in raw for raw in whole.split(b"\n")):
+        if b"?" in whole and not _RUN_WITHOUT_UNENCODABLE.search(whole):
             continue  # each run has a character the codec cannot encode (Chinese in Big5 or cp949...)
         if not has_utf8_sequence(whole) and not (
             latin_text and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
@@ -382,6 +385,8 @@ class EncodingChecker:
                     )
         if found := self._mojibake(text, self._latin, _plausible_latin):
             return found
+        if not _CYRILLIC_OR_CJK.search(text):
+            return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters
         if found := _cjk_mojibake(text):
             return found
         if found := self._rare_kanji(text):
@@ -399,11 +404,11 @@ class EncodingChecker:
         JIS X 0208 level-2 kanji (UTF-8's lead bytes E3-E9 are level-2 rows), which real text uses
         sparingly; nothing is left to re-encode, so the share of rare kanji is the signal."""
         head = text[:CJK_SCAN_CHARS]
-        kanji = len(self._kanji.findall(head))
-        if kanji < RARE_KANJI_MIN:
-            return None
         rare = self._rare.findall(head)
-        if len(rare) < RARE_KANJI_SHARE * kanji:
+        if len(rare) < RARE_KANJI_SHARE * RARE_KANJI_MIN:
+            return None  # too few whatever the kanji count (the common case: no count of all kanji needed)
+        kanji = len(self._kanji.findall(head))
+        if kanji < RARE_KANJI_MIN or len(rare) < RARE_KANJI_SHARE * kanji:
             return None
         first = self._rare.search(head)
         assert first is not None

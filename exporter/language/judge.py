@@ -31,7 +31,7 @@ from exporter.language.detect import MIN_LETTERS, Call, Ensemble
 from exporter.language.encoding import EncodingChecker
 from exporter.language.locales import LOCALES, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
-from exporter.language.scripts import Script, script_counts, weight
+from exporter.language.scripts import Script, script_counts, span_counts, weight
 from exporter.language.segment import is_quoted, mask_code, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
@@ -92,12 +92,18 @@ class Judge:
             )
         text = unicodedata.normalize("NFC", text).strip()
         # Code (fenced blocks, inline spans) is not language evidence: blanked, offsets kept.
-        sentences = split_sentences(mask_code(text))
-        # Script counts once per sentence, and the reply's total is their sum (weight is linear); a
-        # sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough weighted letters to be
-        # judged (a CJK character weighs 3): the tiny ones ("Ab. Ab. …") are counted together, in one scan.
-        sentence_counts = [script_counts(s.text) if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS
-                           for s in sentences]  # fmt: skip
+        masked = mask_code(text)
+        sentences = split_sentences(masked)
+        # Script counts once per sentence, all from one pass over the reply, and the reply's total is their
+        # sum (weight is linear); a sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough
+        # weighted letters to be judged (a CJK character weighs 3): the tiny ones ("Ab. Ab. …") are counted
+        # together, in one scan.
+        counted = iter(
+            span_counts(masked, [(s.start, s.end) for s in sentences if len(s.text) >= _MIN_SENTENCE_CHARS])
+        )
+        sentence_counts = [
+            next(counted) if len(s.text) >= _MIN_SENTENCE_CHARS else _NO_LETTERS for s in sentences
+        ]
         tiny = " ".join(s.text for s in sentences if len(s.text) < _MIN_SENTENCE_CHARS)
         weights = list(map(weight, sentence_counts))
         total = sum(weights) + (weight(script_counts(tiny)) if tiny else 0.0)

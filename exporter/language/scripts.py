@@ -12,7 +12,10 @@ Example::
 
 from __future__ import annotations
 
+import array
+import functools
 import re
+import sys
 from enum import StrEnum
 
 
@@ -33,29 +36,80 @@ _RANGES: dict[Script, str] = {
     Script.KANA: "\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9d",
     Script.HANGUL: "\u1100-\u11ff\u3131-\u318e\uac00-\ud7a3",
 }
-# Runs, not single characters: counting is the summed length of a few runs instead of a list per letter.
+# Runs, not single characters: marking the table is a few slice assignments per run.
 _PATTERNS = {script: re.compile(f"[{chars}]+") for script, chars in _RANGES.items()}
 _ANY_LETTER = re.compile(r"[^\W\d_]+")
-# Text beyond the alphabets (CJK, mostly) in one scan instead of six: a run of each script, or of letters of
-# none of them (``other``); group i + 1 is ``_SCRIPT_ORDER[i]``, in the order the counts are listed.
-_EACH_SCRIPT = re.compile(
-    "|".join(f"([{chars}]+)" for chars in _RANGES.values())
-    + rf"|((?:(?![{''.join(_RANGES.values())}])[^\W\d_])+)"
-)
-_SCRIPT_ORDER = (*_RANGES, Script.OTHER)
-_HAN_LETTERS = re.compile(rf"(?:(?=[^\W\d_])[{_RANGES[Script.HAN]}])+")
-_LATIN_ONLY = {Script.LATIN: _PATTERNS[Script.LATIN]}
-_UP_TO_CYRILLIC = {Script.LATIN: _PATTERNS[Script.LATIN], Script.CYRILLIC: _PATTERNS[Script.CYRILLIC]}
-# Which scripts can occur at all, by one C-speed search each (``max(text)`` compared every character as
-# a Python object: a third of the cost): most sentences need one or two scans, not six.
-_BEYOND_LATIN_1 = re.compile("[^\x00-\xff]")
-_BEYOND_LATIN = re.compile("[^\x00-\u024f]")
-# Up to U+036F (as before: IPA letters are not counted), Cyrillic, Vietnamese letters, general punctuation:
-# no letter of another script can be among them (no ``other`` scan needed).
-_BEYOND_ALPHABETS = re.compile("[^\x00-\u036f\u0400-\u052f\u1e00-\u1eff\u2000-\u206f]")
-# Latin-1 text (English, French, Spanish, ...) counts its Latin letters as bytes: delete the others.
-_NOT_LATIN_BYTES = bytes(b for b in range(256) if not _PATTERNS[Script.LATIN].match(chr(b)))
+_BEYOND_LATIN_1_OR_PUNCTUATION = re.compile("[^\x00-\xff\u0250-\u036f\u2000-\u206f]")
+# Up to U+036F (IPA letters are not counted), Cyrillic, Vietnamese letters, general punctuation: a text within
+# these blocks is counted in Latin and Cyrillic letters only; beyond them, letters of no script are ``other``.
+_ALPHABETS = "\x00-\u036f\u0400-\u052f\u1e00-\u1eff\u2000-\u206f"
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_BEYOND_ALPHABETS_CLASSES = re.compile("[HhKGOX]")  # the classes of ``_class_table`` beyond the alphabets
 CJK_SCRIPTS = frozenset({Script.HAN, Script.KANA, Script.HANGUL})
+_HAN, _KANA, _HANGUL = Script.HAN, Script.KANA, Script.HANGUL  # an enum member lookup costs 0.2 µs (3.11)
+
+
+@functools.cache
+def _class_table() -> tuple[str, bytes]:
+    """Per BMP code point the letter of its class: ``L C H K G`` in a script's range (``h``: in the Han
+    range but no letter: unassigned), ``o``/``O`` a letter of no script inside/beyond the alphabets' blocks,
+    ``.``/``X`` anything else inside/beyond them. Built on first use (25 ms); the Latin-1 part as bytes."""
+    # Every BMP character in one string, decoded at once (a str per character first: 4 MB of peak RSS).
+    every = array.array("I", range(0x10000)).tobytes().decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")
+    table = bytearray(b"X" * len(every))
+    # Each step rewrites the classes of its pattern's characters: letters, then the alphabets' blocks,
+    # then each script's range (Han keeps the letter/no-letter split).
+    steps = [(_ANY_LETTER, b"X", b"O"), (re.compile(f"[{_ALPHABETS}]+"), b"XO", b".o")]
+    for script, c in zip(_RANGES, (b"L", b"C", b"H", b"K", b"G"), strict=True):
+        steps.append((_PATTERNS[script], b"XO", b"hH") if c == b"H" else (_PATTERNS[script], b"XOo.", c * 4))
+    for pattern, old, new in steps:
+        rewrite = bytes.maketrans(old, new)
+        for match in pattern.finditer(every):
+            span = slice(*match.span())
+            table[span] = table[span].translate(rewrite)
+    return table.decode("ascii"), bytes(table[:256])
+
+
+def _astral_class(match: re.Match[str]) -> str:
+    """The class of a character beyond the BMP (Han extensions, emoji...), which the table does not hold."""
+    letter = _ANY_LETTER.match(match.group()) is not None
+    if _PATTERNS[Script.HAN].match(match.group()):
+        return "H" if letter else "h"
+    return "O" if letter else "X"
+
+
+def span_counts(text: str, spans: list[tuple[int, int]]) -> list[dict[Script, int]]:
+    """``script_counts(text[start:end])`` for each span: the whole text's characters are classified once
+    (a table lookup each) and counted per span, instead of scans per span (a reply's sentences).
+
+    >>> span_counts("Hola. 世界。", [(0, 5), (6, 9)])
+    [{<Script.LATIN: 'latin'>: 4}, {<Script.HAN: 'han'>: 2}]
+    """
+    table, latin_1 = _class_table()
+    if not _BEYOND_LATIN_1_OR_PUNCTUATION.search(text):
+        # Latin-1 letters, and beyond them no letter that counts (IPA, typography "’—…": "?" is no letter
+        # either): English, French, Spanish... as bytes, at C speed.
+        raw = text.encode("latin-1", errors="replace")
+        count, latin_script = raw.translate(latin_1).count, Script.LATIN
+        return [{latin_script: n} if (n := count(b"L", *span)) else {} for span in spans]
+    classes = text.translate(table)
+    if not classes.isascii():
+        classes = _ASTRAL.sub(_astral_class, classes)
+    han = classes.replace("h", "H") if "h" in classes else classes  # Han characters, letters or not
+    columns = [(script, [source.count(c, *span) for span in spans]) for script, c, source in (
+        (Script.LATIN, "L", classes), (Script.CYRILLIC, "C", classes), (Script.HAN, "H", han),
+        (Script.KANA, "K", classes), (Script.HANGUL, "G", classes)) if c in source]  # fmt: skip
+    out = [{script: col[i] for script, col in columns if col[i]} for i in range(len(spans))]
+    if "O" in classes or "o" in classes:
+        for (start, end), counts in zip(spans, out, strict=True):
+            # Letters of no script count where a character beyond the alphabets is (text within them is
+            # counted in its Latin and Cyrillic letters only), less the Han range's non-letters next to Han.
+            n = classes.count("O", start, end) + classes.count("o", start, end)
+            if Script.HAN in counts:
+                n = max(0, n - classes.count("h", start, end))
+            if n and _BEYOND_ALPHABETS_CLASSES.search(classes, start, end):
+                counts[Script.OTHER] = n
+    return out
 
 
 def script_counts(text: str) -> dict[Script, int]:
@@ -65,28 +119,7 @@ def script_counts(text: str) -> dict[Script, int]:
     >>> script_counts("Привет, world")[Script.CYRILLIC]
     6
     """
-    counts: dict[Script, int] = {}
-    if not _BEYOND_LATIN_1.search(text):
-        if n := len(text.encode("latin-1").translate(None, _NOT_LATIN_BYTES)):
-            counts[Script.LATIN] = n
-        return counts
-    if not _BEYOND_ALPHABETS.search(text):
-        for script, pattern in (_UP_TO_CYRILLIC if _BEYOND_LATIN.search(text) else _LATIN_ONLY).items():
-            if n := sum(map(len, pattern.findall(text))):
-                counts[script] = n
-        return counts  # no letter of another script can be there
-    found = [0] * len(_SCRIPT_ORDER)
-    for match in _EACH_SCRIPT.finditer(text):
-        found[match.lastindex - 1] += match.end() - match.start()  # type: ignore[operator]
-    if found[-1] and found[_SCRIPT_ORDER.index(Script.HAN)]:
-        # The other letters are counted as all letters less the scripts' characters, and the Han ranges
-        # hold unassigned code points, which are no letters: they are taken off, as ever.
-        han = found[_SCRIPT_ORDER.index(Script.HAN)]
-        found[-1] = max(0, found[-1] - han + sum(map(len, _HAN_LETTERS.findall(text))))
-    for script, n in zip(_SCRIPT_ORDER, found, strict=True):
-        if n:
-            counts[script] = n
-    return counts
+    return span_counts(text, [(0, len(text))])[0]
 
 
 def script_of(char: str) -> Script | None:
@@ -104,6 +137,4 @@ def script_of(char: str) -> Script | None:
 def weight(counts: dict[Script, int]) -> float:
     """Letters weighted so that one CJK character counts like three alphabetic letters (size of evidence)."""
     get = counts.get
-    return float(
-        sum(counts.values()) + 2 * (get(Script.HAN, 0) + get(Script.KANA, 0) + get(Script.HANGUL, 0))
-    )
+    return float(sum(counts.values()) + 2 * (get(_HAN, 0) + get(_KANA, 0) + get(_HANGUL, 0)))

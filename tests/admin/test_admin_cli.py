@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from exporter.admin.client import AdminClient
 from exporter.cli import main
 from exporter.receiver.server import ReceiverServer
 from tests.receiver.helpers import ADMIN_TOKEN, WEBHOOK_TOKEN, alert, bearer, make_config, payload
@@ -127,3 +128,10 @@ def test_the_receiver_url_comes_from_receiver_listen_read_by_the_one_host_port_p
     config.write_text(f"receiver:\n  listen: '{listen}'\n")
     code, _, err = admin(capsys, "suspensions", "--config", str(config))
     assert code == 1 and said in err  # nothing listens on port 9: the error names the URL tried
+
+
+def test_the_client_reads_a_models_ignore_list_without_a_token(receiver: str) -> None:
+    with AdminClient(receiver, None) as client:
+        listed = client.ignore(MODEL)
+        assert [e["provider"] for e in listed["entries"]] == ["deepinfra/fp8"]
+        assert client.ignore("acme/unknown-model")["entries"] == []

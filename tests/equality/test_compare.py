@@ -65,4 +65,8 @@ def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the
     assert "weak-0 wrote:" in table and "its peers wrote:" in table and "OUTLIER" in table
     document = to_json(report)
     assert {r["provider"] for r in document["results"] if r["outlier"]} == {"weak-0", "weak-1", "weak-2"}
+    keys = "provider samples peer_samples mmd2 p_value p_adjusted outlier step excluded default_temperature"
+    keys += " examples peer_examples"
+    assert [list(r) for r in document["results"]] == [keys.split()] * len(hosts)
+    assert all(set(e) == {"prompt", "text"} for r in document["results"] for e in r["examples"])
     assert "**outlier**" in to_markdown(report)

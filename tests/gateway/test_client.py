@@ -25,7 +25,7 @@ MESSAGES = (
     {"role": "system", "content": "You are Captain Mara Voss."},
     {"role": "user", "content": "Continue."},
 )
-LOGGER = "test.gateway"
+LOGGER = "exporter.gateway"  # the client's logger
 
 T = TypeVar("T")
 Handler = Callable[[httpx.Request], Awaitable[httpx.Response]]
@@ -57,7 +57,6 @@ class Recorder:
 
 
 def client_for(handler: Handler, **kwargs: Any) -> GatewayClient:
-    kwargs.setdefault("logger", logging.getLogger(LOGGER))
     kwargs.setdefault("clock", loop_clock)  # TTFT and elapsed on the loop's virtual clock
     api_key = kwargs.pop("api_key", KEY)
     return GatewayClient(BASE, api_key, transport=httpx.MockTransport(handler), **kwargs)

@@ -10,11 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exporter.devtools.simulator.locales import Texts
+from exporter.language import detect
 from exporter.language.detect import Ensemble, fasttext_model_path
 from exporter.language.encoding import CJK_CODECS, EncodingChecker, split_runs
 from exporter.language.hanzi import HanziTables
-from exporter.language.judge import judge
+from exporter.language.judge import default_judge, judge
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES, canonical_locale
+from exporter.language.scripts import Script, script_counts, span_counts
 from exporter.language.segment import split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome
@@ -420,3 +423,86 @@ def test_cjk_text_read_as_euc_jp_with_bytes_dropped_is_mojibake_and_clean_kanji_
     assert checker.find(text) is None
     found = checker.find(text.encode("utf-8").decode("euc_jp", errors="ignore"))
     assert found is not None and found.kind == "mojibake" and found.codec == "euc_jp"
+
+
+_SCRIPT_SAMPLES = (
+    "aZé’— ÀÖØöøÿḀỿĂ привіт ЁЇ҂ 日本語の文章です。〇々鿾\ufa6e 한국어ㄱ µɐʼ Ωλ ٣ ½² 𠀁𪛠🙂𝒜\n.,!?"
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(_SCRIPT_SAMPLES) | st.characters(), max_size=60),
+    cuts=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), max_size=6),
+)
+def test_script_counts_per_span_are_those_of_each_span_alone(text: str, cuts: list[tuple[int, int]]) -> None:
+    # The judge counts all of a reply's sentences from one classification of the reply: each span's counts
+    # (their keys in order too: the main script is the first of the largest) are those of the span alone.
+    spans = [(min(a, b, len(text)), min(max(a, b), len(text))) for a, b in cuts]
+    counted = span_counts(text, spans)
+    alone = [script_counts(text[start:end]) for start, end in spans]
+    assert [list(c.items()) for c in counted] == [list(c.items()) for c in alone]
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("Schluß, naïve µ", {Script.LATIN: 11}),  # µ is a letter of no script, not counted in Latin text
+        ("Łódź — ɐʼ", {Script.LATIN: 4}),  # nor are IPA and modifier letters within the alphabets' blocks
+        ("Привет, world", {Script.LATIN: 5, Script.CYRILLIC: 6}),
+        ("µ 日本語です", {Script.HAN: 3, Script.KANA: 2, Script.OTHER: 1}),  # counted next to CJK
+        ("Ωλ", {Script.OTHER: 2}),
+        ("한국어 〇 𠀁 🙂", {Script.HAN: 2, Script.HANGUL: 3}),  # 〇 and extension B are Han, emoji nothing
+        ("\ufa6eΩ文", {Script.HAN: 2}),  # an unassigned Han-range code point is Han, and no letter of other
+    ],
+)
+def test_script_counts_follow_the_ranges_and_count_other_letters_beyond_the_alphabets(
+    text: str, counts: dict[Script, int]
+) -> None:
+    assert script_counts(text) == counts
+
+
+_TEXTS = Texts.load()
+_OWN_LETTER_LOCALES = ("ru", "uk", "pl", "tr", "vi")  # those with letters that settle a sentence (detect.py)
+# Sentences the models do not call native that carry such letters, in one word or one word repeated.
+_NOT_SETTLED = (
+    ("tr", "Kopya Hakkı (C) %s Free Software Foundation, Inc."),
+    ("pl", "Użycie: gsettings --version gsettings [--schemadir KATALOG-SCHEMATÓW] POLECENIE [PARAMETRY…]"),
+    ("ru", "ВЫРАЖЕНИЕ ВЫРАЖЕНИЕ ВЫРАЖЕНИЕ ВЫРАЖЕНИЕ ВЫРАЖЕНИЕ ВЫРАЖЕНИЕ ВЫРАЖЕНИЕ ВЫРАЖЕНИЕ"),
+    ("vi", "bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi bởi"),
+)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    data=st.data(),
+    locale=st.sampled_from(_OWN_LETTER_LOCALES),
+    source=st.sampled_from(DEFAULT_LOCALES),
+)
+def test_own_letters_settle_only_sentences_the_models_call_native(
+    data: st.DataObject, locale: str, source: str
+) -> None:
+    # A sentence with letters only the expected language writes is called native without the models:
+    # the call must be the one the models make (real text of every locale, one to three sentences of it).
+    pool = sorted(_TEXTS.for_locale(source))
+    text = " ".join(data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3)))
+    if data.draw(st.booleans()):
+        source, text = data.draw(st.sampled_from(_NOT_SETTLED))
+        locale = source
+    ensemble = default_judge().ensemble
+    settled = ensemble.call(text, LOCALES[locale])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(detect, "OWN_LETTERS_WORDS", 10**9)  # the letters never settle a sentence
+        by_models = ensemble.call(text, LOCALES[locale])
+    assert (settled.status, settled.language) == (by_models.status, by_models.language)
+    if settled.basis == "letters":
+        assert source == locale
+
+
+def test_own_letters_settle_a_sentence_only_when_spread_over_its_words() -> None:
+    ensemble = default_judge().ensemble
+    assert ensemble.call("Мы пошли домой, и это было здорово, правда.", LOCALES["ru"]).basis == "letters"
+    assert ensemble.call("Мы пошли домой вечером.", LOCALES["ru"]).basis == "models"  # one such word
+    assert ensemble.call("Мы пошли домой, і це було здорово.", LOCALES["ru"]).basis == "models"  # і: not ru
+    assert ensemble.call("Zażółć gęślą jaźń, proszę.", LOCALES["pl"]).basis == "letters"
+    assert ensemble.call("Zażółć gęślą jaźń, proszę.", LOCALES["uk"]).basis != "letters"

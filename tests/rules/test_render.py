@@ -45,6 +45,17 @@ def test_the_shipped_rule_file_is_its_own_rendering_with_the_defaults() -> None:
     assert main(["rules", "render", "--check"]) == 0
 
 
+def test_check_names_every_file_that_is_not_the_rendering(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = tmp_path / DEFAULT_RULES.name  # the shipped rules without their rendered tests beside them
+    shutil.copy(DEFAULT_RULES, rules)
+    assert main(["rules", "render", "--check", "--rules", str(rules)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'tests' / 'fleet_alerts_test.yml'} is out of date: run canary rules render" in err
+    assert f"{rules} is out of date" not in err  # the rule file itself is its rendering
+
+
 def test_a_source_with_a_hard_coded_job_or_a_foreign_runbook_url_is_refused() -> None:
     document = yaml.safe_load(DEFAULT_RULES.read_text())
     alerts = document["groups"][1]["rules"]

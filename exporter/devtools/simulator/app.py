@@ -25,6 +25,7 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import asdict
 from typing import Any
 
 from starlette.applications import Starlette
@@ -291,7 +292,7 @@ class Simulator:
     # -- control -----------------------------------------------------------------------------------------
     async def sim_requests(self, request: Request) -> Response:
         model = request.query_params.get("model")
-        return JSONResponse([r.to_json() for r in self.state.requests if model is None or r.model == model])
+        return JSONResponse([asdict(r) for r in self.state.requests if model is None or r.model == model])
 
     async def sim_outage(self, request: Request) -> Response:
         body = await _json_object(request)
@@ -303,7 +304,7 @@ class Simulator:
     async def sim_patch_provider(self, request: Request) -> Response:
         model_id = f"{request.path_params['author']}/{request.path_params['slug']}"
         tag = request.path_params["tag"]
-        if (model_id, tag) not in self.state.profiles:
+        if (model_id, tag) not in self.state.providers:
             return _refuse(404, f"No provider {tag} for model {model_id}")
         body = await _json_object(request)
         if body is None:

@@ -19,13 +19,13 @@ from exporter.serving import ThreadedServer
 _START_TIMEOUT_SECONDS = 10.0
 
 
-def uvicorn_options(log_level: str = "warning") -> dict[str, Any]:
+def uvicorn_options() -> dict[str, Any]:
     """How the simulator runs on uvicorn, wherever it is served (thread or CLI)."""
     return {
         "loop": "asyncio",  # not uvloop: its timers have millisecond resolution, too coarse for TTFT
         "http": "h11",
         "lifespan": "off",
-        "log_level": log_level,
+        "log_level": "warning",
         "access_log": False,
         "timeout_graceful_shutdown": 1,
         "backlog": 2048,
@@ -39,16 +39,9 @@ class SimulatorServer(StartStop):
     ``start``. ``simulator`` gives tests direct access to the run-time state.
     """
 
-    def __init__(
-        self,
-        fleet: Fleet | Simulator,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        log_level: str = "warning",
-    ) -> None:
+    def __init__(self, fleet: Fleet | Simulator, host: str = "127.0.0.1", port: int = 0) -> None:
         self.simulator = fleet if isinstance(fleet, Simulator) else Simulator(fleet)
-        self._http = ThreadedServer(self.simulator.app, host, port, **uvicorn_options(log_level))
-        self.host = host
+        self._http = ThreadedServer(self.simulator.app, host, port, **uvicorn_options())
         self.port = self._http.port
 
     @classmethod

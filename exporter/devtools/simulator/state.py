@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from exporter.devtools.simulator.catalogue import expand
@@ -47,9 +47,6 @@ class RequestRecord:
     t_loop: float = 0.0  # arrival on the event-loop clock
     first_token_loop: float | None = None  # first content delta handed to the socket (streams only)
 
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
 
 @dataclass(slots=True)
 class _Generation:
@@ -72,7 +69,8 @@ class FleetState:
         self.clock = clock
         catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
         self.models: dict[str, Model] = {m.id: m for m in (*fleet.models, *catalogue)}
-        self._providers: dict[tuple[str, str], Provider] = {
+        # every provider with its current (possibly patched) profile, by (model id, tag)
+        self.providers: dict[tuple[str, str], Provider] = {
             (m.id, p.tag): p for m in self.models.values() for p in m.providers
         }
         self.outage = fleet.outage
@@ -84,14 +82,9 @@ class FleetState:
         self._outages = 0
 
     # -- providers ---------------------------------------------------------------------------------------
-    @property
-    def profiles(self) -> dict[tuple[str, str], FaultProfile]:
-        """Every provider's current (possibly patched) profile by (model id, tag)."""
-        return {key: provider.profile for key, provider in self._providers.items()}
-
     def provider(self, model: Model, tag: str) -> Provider:
         """The provider with its current (possibly patched) profile."""
-        return self._providers[(model.id, tag)]
+        return self.providers[(model.id, tag)]
 
     def listed(self, model: Model) -> list[Provider]:
         """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
@@ -106,9 +99,9 @@ class FleetState:
 
     def patch(self, model_id: str, tag: str, knobs: Mapping[str, Any], *, replace_all: bool) -> FaultProfile:
         """Apply a profile patch (``ConfigError`` when it is invalid); the provider must exist."""
-        provider = self._providers[(model_id, tag)]
+        provider = self.providers[(model_id, tag)]
         profile = patch_profile(provider.profile, knobs, replace_all=replace_all)
-        self._providers[(model_id, tag)] = provider.model_copy(update={"profile": profile})
+        self.providers[(model_id, tag)] = provider.model_copy(update={"profile": profile})
         return profile
 
     def plan(
@@ -178,7 +171,7 @@ class FleetState:
                         "name": p.display_name,
                         "listed": p.tag in listed_tags[model.id],
                         "requests": self._numbers[(model.id, p.tag)],
-                        "profile": plain(self._providers[(model.id, p.tag)].profile),
+                        "profile": plain(self.providers[(model.id, p.tag)].profile),
                     }
                     for p in model.providers
                 ],
