@@ -77,7 +77,7 @@ def bench_cpu(hosts: int, concurrency: int, repeats: int) -> tuple[list[str], tu
     rounds, stores = [], []
     records: tuple[EvidenceRecord, ...] = ()
     with exporter_bench.simulator([20.0] * hosts) as base_url, tempfile.TemporaryDirectory() as tmp:
-        store = EvidenceStore.open(Path(tmp) / "e.sqlite3")
+        store = EvidenceStore(Path(tmp) / "e.sqlite3")
         asyncio.run(_round_records(base_url, concurrency))  # warm-up: connections, imports
         for _ in range(repeats):
             cpu, records = asyncio.run(_round_records(base_url, concurrency))
@@ -118,7 +118,7 @@ def day_store(path: Path, records: tuple[EvidenceRecord, ...]) -> EvidenceStore:
         by_host.setdefault(record.provider, []).append(record)
     hosts = sorted(by_host)[:DAY_HOSTS]
     now = time.time()
-    store = EvidenceStore.open(path)
+    store = EvidenceStore(path)
     for number in range(DAY_ROUNDS):
         at = now - (DAY_ROUNDS - number) * 1800
         batch: list[EvidenceRecord] = []
@@ -132,7 +132,7 @@ def day_store(path: Path, records: tuple[EvidenceRecord, ...]) -> EvidenceStore:
 def bench_disk(path: Path, store: EvidenceStore) -> list[str]:
     store.close()
     size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
-    reopened = EvidenceStore.open(path)
+    reopened = EvidenceStore(path)
     used = reopened.used_bytes()
     count = len(reopened.query(limit=500).records)
     reopened.close()
@@ -151,7 +151,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def bench_queries(path: Path, repeats: int) -> list[str]:
-    store = EvidenceStore.open(path)
+    store = EvidenceStore(path)
     model = exporter_bench.MODEL
     newest = store.query(limit=1).records[0]
     since = newest.at - 3 * 1800

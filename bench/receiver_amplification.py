@@ -11,7 +11,7 @@ service (``parse_notification`` + ``ReceiverService.notify``: real SQLite file, 
   most decisions one delivery can cause).
 
 Prints per shape: body size, store growth (database + WAL) per delivery and as a ratio of the body, peak RSS
-growth, median seconds per delivery, and the restart time (``ReceiverService.open``, median of 3) afterwards.
+growth, median seconds per delivery, and the restart time (a new ``ReceiverService``, median of 3) afterwards.
 
     .venv/bin/python bench/receiver_amplification.py                    # 300 deliveries (routes: 10)
     .venv/bin/python bench/receiver_amplification.py --deliveries 20    # quicker
@@ -108,7 +108,7 @@ def run(shape: Callable[[int], dict[str, Any]], deliveries: int, directory: Path
     bodies = [json.dumps(shape(n)).encode() for n in range(deliveries)]
     assert all(len(b) <= MAX_BODY for b in bodies)
     rss_before, seconds, journaled = rss_mib(), [], 0
-    with ReceiverService.open(config, clock=lambda: clock, init=True) as service:
+    with ReceiverService(config, clock=lambda: clock, init=True) as service:
         start_size = store_bytes(directory)
         for body in bodies:
             notification = parse_notification(json.loads(body))
@@ -121,7 +121,7 @@ def run(shape: Callable[[int], dict[str, Any]], deliveries: int, directory: Path
     restarts = []
     for _ in range(3):
         started = time.perf_counter()
-        ReceiverService.open(config, clock=lambda: clock).close()
+        ReceiverService(config, clock=lambda: clock).close()
         restarts.append(time.perf_counter() - started)
     return {
         "body_kb": statistics.median(len(b) for b in bodies) / 1024,

@@ -45,10 +45,14 @@ def serve(workdir: Path, port_file: Path) -> None:
         admin_token=Secret("env:A", "bench-admin"),
         mode=Mode.ENFORCE,
         builtin=(
-            BuiltinExclusion("moonshotai/kimi-k2-0905", "strictguard/text", "known-filtering control host"),
+            BuiltinExclusion(
+                model="moonshotai/kimi-k2-0905",
+                provider="strictguard/text",
+                reason="known-filtering control host",
+            ),
         ),
     )
-    service = ReceiverService.open(config, init=True)
+    service = ReceiverService(config, init=True)
     for i in range(3):
         service.add_incident("moonshotai/kimi-k2-0905", f"incident{i}/fp8", "provider outage", None)
     static_dir = workdir / "static"
@@ -81,7 +85,7 @@ def serve(workdir: Path, port_file: Path) -> None:
             Mount("/baseline/static", StaticFiles(directory=static_dir)),
             Route("/baseline/echo", echo, methods=["POST"]),
             Route("/baseline/fsync", durable, methods=["POST"]),
-            Mount("/", app=build_app(config, service=service)),
+            Mount("/", app=build_app(service)),
         ]
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY, as the CLI

@@ -66,7 +66,8 @@ def note(*alerts: dict[str, object]) -> Notification:
 def build_log(directory: Path, decisions: int) -> None:
     """``decisions`` incident add/remove decisions, committed 1000 per transaction."""
     policy = config(directory).policy()
-    store, loaded = Store.open(directory, ladder=policy.ladder, init=True)
+    store = Store(directory, ladder=policy.ladder, init=True)
+    loaded = store.loaded
     state, batch = loaded.state, []
     for i in range(decisions // 2):
         now = T0 + i
@@ -85,11 +86,11 @@ def build_log(directory: Path, decisions: int) -> None:
 
 
 def startup(directory: Path, runs: int = 3) -> tuple[float, float]:
-    """(median seconds of ``Store.open``, max RSS MiB after the runs)."""
+    """(median seconds of opening a ``Store``, max RSS MiB after the runs)."""
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        store, _ = Store.open(directory)
+        store = Store(directory)
         times.append(time.perf_counter() - started)
         store.close()
     return statistics.median(times), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -99,7 +100,8 @@ def suspend(directory: Path, suspensions: int) -> None:
     """A store holding ``suspensions`` enforced suspensions, written as the decisions the receiver takes
     (folded once and committed in one transaction: building is not what is measured)."""
     policy = config(directory).policy()
-    store, loaded = Store.open(directory, ladder=policy.ladder, init=True)
+    store = Store(directory, ladder=policy.ladder, init=True)
+    loaded = store.loaded
     hosts = tuple(f"h{i}/fp8" for i in range(HOSTS_PER_MODEL))
     decisions = []
     for i in range(suspensions):
@@ -120,7 +122,7 @@ def suspend(directory: Path, suspensions: int) -> None:
 def duplicate_rate(directory: Path, seconds: float = 3.0) -> float:
     """Duplicate deliveries per second on a store of the given suspensions (model m0, host h0)."""
     clock = T0 + 60
-    with ReceiverService.open(config(directory), clock=lambda: clock, init=True) as service:
+    with ReceiverService(config(directory), clock=lambda: clock, init=True) as service:
         first = service.notify(note(alert("m0/x", "h0/fp8")))
         assert all(d.kind in ("suspend", "duplicate") for d in first), first
         repeat = note(alert("m0/x", "h0/fp8"))

@@ -26,6 +26,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field, ValidationInfo, create_model, field_validator, model_validator
 
 from exporter.configkit import (
+    STRINGS,
     Bool,
     ConfigError,
     ConfigModel,
@@ -86,6 +87,7 @@ def _no_trailing_slash(value: object) -> object:
 
 Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
 Tag = Annotated[str, matching(_TAG, _TAG_WHAT)]
+Capability = Annotated[str, choice(tuple(sorted(KNOWN_CAPABILITIES)))]
 
 
 class GatewayConfig(ConfigModel):
@@ -134,12 +136,12 @@ class ModelConfig(ConfigModel):
         "probe every discovered endpoint through the gateway, pinned",
         shown="`true` when the gateway is OpenRouter",
     )
-    known_filtering: StrSet = key(
+    known_filtering: Annotated[frozenset[Tag], STRINGS, What("a list of strings")] = key(
         frozenset(),
         "tags of hosts known to filter the role-play prompt: probed only as the refusal contract's live "
         "positive controls",
     )
-    require: StrSet = key(
+    require: Annotated[frozenset[Capability], STRINGS, What("a list of strings")] = key(
         frozenset(),
         "capabilities every host must have, probed (and judged) even where an endpoint does not advertise "
         f"them; known: {', '.join(f'`{c}`' for c in sorted(KNOWN_CAPABILITIES))}",
@@ -147,21 +149,6 @@ class ModelConfig(ConfigModel):
     direct_hosts: Annotated[
         tuple[DirectHost, ...], unique("name", message="host {0} is listed twice for this model")
     ] = key((), "plain OpenAI-compatible hosts")
-
-    @field_validator("known_filtering")
-    @classmethod
-    def _tags(cls, tags: frozenset[str]) -> frozenset[str]:
-        if bad := [t for t in sorted(tags) if not _TAG.fullmatch(t)]:
-            raise invalid_all(((), f"{t!r} is not a provider tag ({_TAG_WHAT})") for t in bad)
-        return tags
-
-    @field_validator("require")
-    @classmethod
-    def _capabilities(cls, required: frozenset[str]) -> frozenset[str]:
-        known = ", ".join(sorted(KNOWN_CAPABILITIES))
-        if unknown := sorted(required - KNOWN_CAPABILITIES):
-            raise invalid_all(((), f"unknown capability {c!r} (known: {known})") for c in unknown)
-        return required
 
 
 class ShardKeys(ConfigModel):
@@ -389,44 +376,31 @@ def file_model(registry: Mapping[str, type[Contract]] = REGISTRY) -> type[_Canar
     return _file_model(tuple(registry.values()))
 
 
-def read_config(
-    data: object,
-    path: Path,
-    problems: Problems,
-    sections: frozenset[str] | None = None,
-    registry: Mapping[str, type[Contract]] = REGISTRY,
-) -> CanaryConfig | None:
-    """Read an already-parsed file; problems accumulate in ``problems`` (None then). ``receiver`` and
-    ``routability`` are read only when in ``sections`` (all when None): otherwise they are known (not
-    "unknown keys") but neither read nor checked. ``registry`` is the set of contracts ``contracts.<name>``
-    may configure (default: the shipped ones)."""
-    skipped = frozenset() if sections is None else OWN_COMMAND_SECTIONS - sections
-    read = validate(file_model(registry), keep_keys(data, skipped), problems, base_dir=path.parent)
-    if read is None:
-        return None
-    settings: list[ContractSettings] = list(dict(read.contracts).values())
-    contracts = tuple(s.build() for s in settings if s.enabled)
-    return settings_of(read, CanaryConfig, path=path, contracts=contracts, equality=read.equality.settings())
-
-
 def load_config(
     path: str | Path,
     sections: frozenset[str] | None = None,
     registry: Mapping[str, type[Contract]] = REGISTRY,
     problems: Problems | None = None,
 ) -> CanaryConfig:
-    """Load and validate a config file (only ``sections`` when given); ``ConfigError`` lists every problem.
+    """Load and validate a config file; ``ConfigError`` lists every problem.
 
-    ``problems`` may be given to collect notes as well (``Problems(path, checking=True)``: check-config).
+    ``receiver`` and ``routability`` are read only when in ``sections`` (all when None): otherwise they are
+    known (not "unknown keys") but neither read nor checked. ``registry`` is the set of contracts
+    ``contracts.<name>`` may configure (default: the shipped ones). ``problems`` may be given to collect
+    notes as well (``Problems(path, checking=True)``: check-config).
     """
     path = Path(path)
     problems = problems if problems is not None else Problems(str(path))
     data = load_file(path, problems)
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
-    config = read_config(data, path.resolve(), problems, sections, registry)
+    path = path.resolve()
+    skipped = frozenset() if sections is None else OWN_COMMAND_SECTIONS - sections
+    read = validate(file_model(registry), keep_keys(data, skipped), problems, base_dir=path.parent)
     problems.raise_if_any()
-    assert config is not None  # no problems: read
-    return config
+    assert read is not None  # no problems: read
+    settings: list[ContractSettings] = list(dict(read.contracts).values())
+    contracts = tuple(s.build() for s in settings if s.enabled)
+    return settings_of(read, CanaryConfig, path=path, contracts=contracts, equality=read.equality.settings())
 
 
 def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) -> list[str]:
@@ -435,7 +409,8 @@ def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) 
     kept, so a run can be given its tokens. An unreadable file generates nothing (loading it reports why).
     """
     data = load_file(Path(path), Problems(str(path)))
-    generated = [name for name in generatable_secrets(data) if not environ.get(name, "").strip()]
+    names = dict.fromkeys(name for _, name in generatable_secrets(data))  # each once, in file order
+    generated = [name for name in names if not environ.get(name, "").strip()]
     for name in generated:
         environ[name] = secrets.token_urlsafe(24)
     return generated
@@ -459,5 +434,4 @@ __all__ = [
     "generate_local_secrets",
     "load_config",
     "load_probing_config",
-    "read_config",
 ]

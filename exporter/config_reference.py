@@ -14,13 +14,14 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import get_args, get_origin
+from typing import get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from exporter.config import file_model
 from exporter.configkit import field_model, keys_of, what_of
+from exporter.web.models import unwrap
 
 _BLOCK = re.compile(r"(<!-- config-reference: (\S+) -->\n)(.*?)(<!-- /config-reference -->)", re.DOTALL)
 _UNITS = (("d", 86400.0), ("h", 3600.0), ("m", 60.0), ("s", 1.0), ("ms", 0.001))
@@ -70,12 +71,8 @@ def rows(model: type[BaseModel], prefix: str = "") -> Iterator[str]:
 
 
 def _kind(annotation: object) -> str:
-    if get_origin(annotation) is dict:
-        return "a mapping"
-    if get_origin(annotation) is tuple or annotation is tuple:
-        return "a list"
-    args = [a for a in get_args(annotation) if a is not type(None)]
-    return _kind(args[0]) if args else ""
+    bare = unwrap(annotation)
+    return {dict: "a mapping", tuple: "a list"}.get(get_origin(bare) or bare, "")
 
 
 def table(section: str) -> str:

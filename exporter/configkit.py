@@ -64,6 +64,7 @@ from pydantic_core import (
 )
 
 from exporter.web.hostport import parse_host_port
+from exporter.web.models import unwrap
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -241,18 +242,13 @@ class Secret:
         )
 
 
-def generatable_secrets(data: object) -> list[str]:
-    """The environment variables named by ``{env: NAME, generate: true}`` secrets anywhere in ``data``
-    (a parsed file), in file order, each once.
+def generatable_secrets(data: object) -> list[tuple[tuple[str | int, ...], str]]:
+    """Where ``data`` (a parsed file) has a ``{env: NAME, generate: true}`` secret, and its ``NAME``, in
+    file order.
 
     >>> generatable_secrets({"receiver": {"webhook_token": {"env": "HOOK", "generate": True}}})
-    ['HOOK']
+    [(('receiver', 'webhook_token'), 'HOOK')]
     """
-    return list(dict.fromkeys(name for _, name in _generatable(data)))
-
-
-def _generatable(data: object) -> list[tuple[tuple[str | int, ...], str]]:
-    """Where ``data`` has a ``{env: NAME, generate: true}`` secret, and its ``NAME``, in file order."""
     found: list[tuple[tuple[str | int, ...], str]] = []
     stack: list[tuple[tuple[str | int, ...], object]] = [((), data)]
     while stack:  # a stack, not recursion: a parsed file may nest deeply
@@ -546,8 +542,8 @@ def is_number(value: object) -> TypeGuard[float]:
 
 
 _TEXT = What("a non-empty string", is_text)
-# A list in a file; a frozenset as code passes a StrSet.
-_STR_LIST = What(
+# A list in a file; a frozenset as code passes a StrSet (or another set of strings).
+STRINGS = What(
     "a list of non-empty strings", lambda v: isinstance(v, list | frozenset) and all(map(is_text, v))
 )
 
@@ -611,8 +607,8 @@ Int = Annotated[int, What("a whole number", lambda v: isinstance(v, int) and not
 Number = Annotated[float, What("a number", is_number)]
 Bool = Annotated[bool, What("true or false", lambda v: isinstance(v, bool))]
 Duration = Annotated[float, BeforeValidator(seconds), What("a duration such as 10s, 30m or 1d")]
-StrList = Annotated[tuple[str, ...], _STR_LIST, What("a list of strings")]
-StrSet = Annotated[frozenset[str], _STR_LIST, What("a list of strings")]
+StrList = Annotated[tuple[str, ...], STRINGS, What("a list of strings")]
+StrSet = Annotated[frozenset[str], STRINGS, What("a list of strings")]
 SecretValue = Annotated[
     Secret,
     PlainValidator(_inline),
@@ -648,7 +644,7 @@ def validate(
             for where, message in _messages(_locate(data, at + loc)[1], loc, error):
                 problems.add(_locate(data, at + where)[0], _path(at + where), message)
     problems.items.extend(context.others)
-    for loc, name in _generatable(node) if problems.checking else ():
+    for loc, name in generatable_secrets(node) if problems.checking else ():
         if not environ.get(name, "").strip():
             problems.note(
                 _locate(data, at + loc)[0],
@@ -717,15 +713,8 @@ def _key(name: str, info: FieldInfo) -> str:
 
 def _bare(annotation: object) -> object:
     """``annotation`` without ``Annotated`` and ``| None``; a ``Keyed`` value is its shape."""
-    while True:
-        origin = get_origin(annotation)
-        if origin is Annotated:
-            keyed_as = [m for m in get_args(annotation)[1:] if isinstance(m, Keyed)]
-            annotation = keyed_as[0].shape if keyed_as else get_args(annotation)[0]
-        elif origin in (Union, types.UnionType):
-            annotation = next(a for a in get_args(annotation) if a is not type(None))
-        else:
-            return annotation
+    keyed_as = [m for m in _metadata(annotation) if isinstance(m, Keyed)]
+    return unwrap(keyed_as[0].shape if keyed_as else annotation)
 
 
 def keys_of(model: type[BaseModel]) -> dict[str, FieldInfo]:

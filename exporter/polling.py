@@ -11,9 +11,10 @@ last good data while readers keep answering from it.
 
 Example::
 
-    def cycle() -> Exchange:
+    def cycle() -> Exchange[bool]:
         outcome = yield httpx.Request("GET", "http://127.0.0.1:9465/v1/ignore?model=m")
         ...  # absorb the response, or keep the last good data on an error
+        return isinstance(outcome, httpx.Response)
 
     def poll() -> None:
         with httpx.Client() as client:
@@ -29,17 +30,19 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Generator
+from typing import TypeVar
 
 import httpx
 
 log = logging.getLogger("exporter.polling")
 
 Outcome = httpx.Response | httpx.HTTPError
-Exchange = Generator[httpx.Request, Outcome, None]
+R = TypeVar("R")
+Exchange = Generator[httpx.Request, Outcome, R]  # returns what the poll learnt
 
 
-def exchange_sync(client: httpx.Client, exchange: Exchange) -> None:
-    """Send every request ``exchange`` yields with ``client`` and hand it the outcome, until it returns."""
+def exchange_sync(client: httpx.Client, exchange: Exchange[R]) -> R:
+    """Send every request ``exchange`` yields with ``client`` and hand it the outcome; its return value."""
     try:
         request = next(exchange)
         while True:
@@ -49,11 +52,11 @@ def exchange_sync(client: httpx.Client, exchange: Exchange) -> None:
             except httpx.HTTPError as exc:
                 outcome = exc
             request = exchange.send(outcome)
-    except StopIteration:
-        return
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
 
 
-async def exchange_async(client: httpx.AsyncClient, exchange: Exchange) -> None:
+async def exchange_async(client: httpx.AsyncClient, exchange: Exchange[R]) -> R:
     """``exchange_sync`` for asyncio."""
     try:
         request = next(exchange)
@@ -64,8 +67,8 @@ async def exchange_async(client: httpx.AsyncClient, exchange: Exchange) -> None:
             except httpx.HTTPError as exc:
                 outcome = exc
             request = exchange.send(outcome)
-    except StopIteration:
-        return
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
 
 
 class Poller:

@@ -12,7 +12,7 @@ import pytest
 from exporter.polling import Exchange, Poller, exchange_async, exchange_sync
 
 
-def _two_requests(seen: list[object]) -> Exchange:
+def _two_requests(seen: list[object]) -> Exchange[None]:
     seen.append((yield httpx.Request("GET", "http://r/a")))
     seen.append((yield httpx.Request("GET", "http://r/b")))
 

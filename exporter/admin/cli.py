@@ -211,45 +211,36 @@ def _url_from_config(path: Path) -> str:
     return _local_url(host, port)
 
 
-def _since(value: str | None, now: float) -> str | None:
-    """A seq or RFC 3339 time as given; a duration (``24h``) as the RFC 3339 time that long ago."""
-    if value is None or value.isdigit() or "T" in value:
+def _when(flag: str, value: str | None, sign: int, expected: str) -> str | None:
+    """An RFC 3339 time (or, back in time, a decision seq) as given; a duration (``24h``) as the RFC 3339
+    time that long from now (``sign`` 1) or ago (-1)."""
+    if value is None or "T" in value or (sign < 0 and value.isdigit()):
         return value
     try:
-        return format_rfc3339(now - parse_duration(value))
+        return format_rfc3339(time.time() + sign * parse_duration(value))
     except ValueError:
-        raise ValueError(
-            f"--since {value!r}: expected a decision seq, an RFC 3339 time or a duration such as 24h"
-        ) from None
-
-
-def _until(value: str | None, now: float) -> str | None:
-    if value is None or "T" in value:
-        return value
-    try:
-        return format_rfc3339(now + parse_duration(value))
-    except ValueError:
-        raise ValueError(f"--until {value!r}: expected an RFC 3339 time or a duration such as 6h") from None
+        raise ValueError(f"{flag} {value!r}: expected {expected}") from None
 
 
 Shown = tuple[dict[str, Any], Table]  # the receiver's JSON (for --json) and its table
 
 
-def _lift(client: AdminClient, args: argparse.Namespace) -> Shown:
-    document = client.lift(args.model, args.provider, args.reason)
-    return document, decisions_table(document.get("decisions", []), "lifted")
-
-
-def _incident_add(client: AdminClient, args: argparse.Namespace) -> Shown:
-    until = _until(args.until, time.time())
-    document = client.add_incident(args.model, args.provider, args.reason, until, force=args.force)
-    title = f"incident {document.get('id', '?')} added"
+def _decided(document: dict[str, Any], title: str) -> Shown:
     return document, decisions_table(document.get("decisions", []), title)
 
 
+def _lift(client: AdminClient, args: argparse.Namespace) -> Shown:
+    return _decided(client.lift(args.model, args.provider, args.reason), "lifted")
+
+
+def _incident_add(client: AdminClient, args: argparse.Namespace) -> Shown:
+    until = _when("--until", args.until, 1, "an RFC 3339 time or a duration such as 6h")
+    document = client.add_incident(args.model, args.provider, args.reason, until, force=args.force)
+    return _decided(document, f"incident {document.get('id', '?')} added")
+
+
 def _incident_remove(client: AdminClient, args: argparse.Namespace) -> Shown:
-    document = client.remove_incident(args.id, args.reason)
-    return document, decisions_table(document.get("decisions", []), f"incident {args.id} removed")
+    return _decided(client.remove_incident(args.id, args.reason), f"incident {args.id} removed")
 
 
 def _incident_list(client: AdminClient, args: argparse.Namespace) -> Shown:
@@ -265,7 +256,7 @@ def _suspensions(client: AdminClient, args: argparse.Namespace) -> Shown:
 def _decisions(client: AdminClient, args: argparse.Namespace) -> Shown:
     if args.limit < 1:
         raise ValueError(f"--limit {args.limit}: expected at least 1")
-    since = _since(args.since, time.time())
+    since = _when("--since", args.since, -1, "a decision seq, an RFC 3339 time or a duration such as 24h")
     wanted = [
         d
         for d in client.decisions(since=since, limit=args.limit if since is None else 100_000)

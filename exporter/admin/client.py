@@ -30,20 +30,11 @@ class AdminError(Exception):
 
 
 class AdminClient(Closing):
-    def __init__(
-        self,
-        base_url: str,
-        token: str | None,
-        *,
-        timeout: float = 10.0,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
+    def __init__(self, base_url: str, token: str | None, *, timeout: float = 10.0) -> None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.base_url = base_url.rstrip("/")
         self._token = token
-        self._http = httpx.Client(
-            base_url=self.base_url, headers=headers, timeout=timeout, transport=transport
-        )
+        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout)
 
     def close(self) -> None:
         self._http.close()

@@ -234,7 +234,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if config.receiver is not None:
             from exporter.receiver.server import ReceiverServer
 
-            receiver_url = stack.enter_context(ReceiverServer(config.receiver, init=True)).base_url
+            receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
             receiver = stack.enter_context(AdminClient(receiver_url, None, timeout=5))
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
             services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")

@@ -43,7 +43,7 @@ def open_evidence(config: CanaryConfig) -> EvidenceStore | None:
     """The configuration's evidence history, opened (None when it keeps none); the caller closes it."""
     if (settings := config.exporter.evidence) is None:
         return None
-    return EvidenceStore.open(
+    return EvidenceStore(
         settings.path, retention_seconds=settings.retention_seconds, max_bytes=settings.max_bytes
     )
 

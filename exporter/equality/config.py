@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BeforeValidator, field_validator
+from pydantic import AfterValidator, BeforeValidator
 
 from exporter.configkit import Bool, ConfigModel, Duration, Int, Number, Text, What, invalid, key, settings_of
 from exporter.equality.monitor import DEFAULT_ALPHA, DEFAULT_SAMPLES_PER_ROUND, EqualityProbeSettings
@@ -38,6 +38,14 @@ class PromptKeys(ConfigModel):
     text: Annotated[str, BeforeValidator(_short), What("the prompt's text")] = key(meaning="the prompt")
 
 
+def _strata(prompts: tuple[PromptKeys, ...]) -> tuple[PromptKeys, ...]:
+    if not MIN_PROMPTS <= len(prompts) <= MAX_PROMPTS:
+        raise invalid(f"expected {MIN_PROMPTS} to {MAX_PROMPTS} prompts, got {len(prompts)}")
+    if len({p.id for p in prompts}) != len(prompts):
+        raise invalid("each prompt id may appear only once (an id is a stratum of the test)")
+    return prompts
+
+
 class EqualityConfig(ConfigModel):
     """``equality`` (every key optional; absent section: disabled, defaults for investigate)."""
 
@@ -59,23 +67,12 @@ class EqualityConfig(ConfigModel):
         ge=8,
         le=256,
     )
-    prompts: tuple[PromptKeys, ...] | None = key(
+    prompts: Annotated[tuple[PromptKeys, ...], AfterValidator(_strata)] | None = key(
         None,
         f"list of `{{id, locale, text}}` ({MIN_PROMPTS} to {MAX_PROMPTS}; short, synthetic, open-ended); "
         "each id is a stratum",
         shown="six built in",
     )
-
-    @field_validator("prompts")
-    @classmethod
-    def _strata(cls, prompts: tuple[PromptKeys, ...] | None) -> tuple[PromptKeys, ...] | None:
-        if prompts is None:
-            return None
-        if not MIN_PROMPTS <= len(prompts) <= MAX_PROMPTS:
-            raise invalid(f"expected {MIN_PROMPTS} to {MAX_PROMPTS} prompts, got {len(prompts)}")
-        if len({p.id for p in prompts}) != len(prompts):
-            raise invalid("each prompt id may appear only once (an id is a stratum of the test)")
-        return prompts
 
     def settings(self) -> EqualityProbeSettings:
         """What the probe and ``investigate --test equality`` run with."""

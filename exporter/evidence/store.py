@@ -29,7 +29,7 @@ oldest rows are deleted down to 90 % of the cap and the freed pages are returned
 
 Example::
 
-    store = EvidenceStore.open("evidence.sqlite3")
+    store = EvidenceStore("evidence.sqlite3")
     store.record([EvidenceRecord(at=time.time(), round=1, model="m/x", provider="p", contract="ttft",
                                  attempt=1, locale=None, outcome="pass", reason="none", detail="",
                                  evidence={}, excerpt="Hello", finish_reason="stop", ttft_seconds=0.2,
@@ -251,12 +251,15 @@ class EvidenceStore:
 
     def __init__(
         self,
-        path: Path,
-        retention_seconds: float,
-        max_bytes: int,
-        clock: Callable[[], float],
+        path: str | Path,
+        *,
+        retention_seconds: float = DEFAULT_RETENTION_SECONDS,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.path = path
+        """Open (or create) the store at ``path``. Never raises: a store that cannot open counts the error and
+        retries later (see the module docstring)."""
+        self.path = Path(path)
         self.retention_seconds = retention_seconds
         self.max_bytes = max(MIN_MAX_BYTES, max_bytes)
         self._clock = clock
@@ -268,23 +271,8 @@ class EvidenceStore:
         self._schema_refused = False
         self._last_attempt = -math.inf
         self.records_written = 0
-
-    # -- opening -------------------------------------------------------------------------------------------
-    @classmethod
-    def open(
-        cls,
-        path: str | Path,
-        *,
-        retention_seconds: float = DEFAULT_RETENTION_SECONDS,
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        clock: Callable[[], float] = time.time,
-    ) -> EvidenceStore:
-        """Open (or create) the store at ``path``. Never raises: a store that cannot open counts the error and
-        retries later (see the module docstring)."""
-        store = cls(Path(path), retention_seconds, max_bytes, clock)
-        with store._write_lock:
-            store._connect()
-        return store
+        with self._write_lock:
+            self._connect()
 
     @property
     def available(self) -> bool:

@@ -7,8 +7,8 @@ could not make a decision durable (Alertmanager then retries). See docs/receiver
 
 Example::
 
-    app = build_app(config)                        # opens the store at start-up (lifespan)
-    uvicorn.run(app, host=config.host, port=config.port)
+    with ReceiverService(config) as service:
+        uvicorn.run(build_app(service), host=config.host, port=config.port)
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -31,7 +30,6 @@ from starlette.routing import Route
 
 from exporter.receiver import bodies
 from exporter.receiver.codec import decision_to_json
-from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import Refused
 from exporter.receiver.metrics import render
 from exporter.receiver.openapi import openapi_document
@@ -60,15 +58,8 @@ async def _respond(request: Request, reject: Exception) -> JSONResponse:
 class _Api:
     """The handlers of the API, grouped by job; ``build_app`` wires them to routes."""
 
-    def __init__(
-        self,
-        config: ReceiverConfig,
-        clock: Callable[[], float],
-        service: ReceiverService | None,
-        sweep_interval: float,
-    ) -> None:
-        self.config, self.clock, self.sweep_interval = config, clock, sweep_interval
-        self.holder: dict[str, ReceiverService] = {} if service is None else {"service": service}
+    def __init__(self, service: ReceiverService, sweep_interval: float) -> None:
+        self.service, self.config, self.sweep_interval = service, service.config, sweep_interval
         self.webhook_token = token_bytes(self.config.webhook_token.value)
         self.admin_token = token_bytes(self.config.admin_token.value)
         self.read_token = (
@@ -76,16 +67,13 @@ class _Api:
         )
         self.spec = json.dumps(openapi_document()).encode()
 
-    def svc(self) -> ReceiverService:
-        return self.holder["service"]
-
     # -- ingestion -------------------------------------------------------------------------------------
 
     async def webhook(self, request: Request) -> Response:
         try:
             _authorize(request, self.webhook_token)
         except Rejected:
-            self.svc().count_webhook("unauthorized")
+            self.service.count_webhook("unauthorized")
             raise
         try:
             data = await read_json(request, self.config.max_body_bytes)
@@ -94,15 +82,15 @@ class _Api:
                 code = "too_large" if parsed.status == 413 else "bad_request"
                 raise Rejected(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
         except Rejected as reject:
-            self.svc().count_webhook("too_large" if reject.status == 413 else "bad_request")
+            self.service.count_webhook("too_large" if reject.status == 413 else "bad_request")
             raise
         try:
-            decisions = await anyio.to_thread.run_sync(self.svc().notify, parsed)
+            decisions = await anyio.to_thread.run_sync(self.service.notify, parsed)
         except StoreWriteError as exc:
             log.error("webhook not acknowledged: %s", exc)
-            self.svc().count_webhook("error")
+            self.service.count_webhook("error")
             raise Rejected(503, "store_unavailable", str(exc)) from None
-        self.svc().count_webhook("ok")
+        self.service.count_webhook("ok")
         return send(bodies.WebhookReply(decisions=[_brief(d) for d in decisions]))
 
     # -- reads (no token; the decision log may need read_token) ---------------------------------------
@@ -110,37 +98,37 @@ class _Api:
         model = request.query_params.get("model", "")
         if not model.strip():
             raise Rejected(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
-        view = self.svc().ignore(model)
+        view = self.service.ignore(model)
         headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
         if etag_matches(request.headers.get("if-none-match"), view.etag):
             return Response(status_code=304, headers=headers)
         return Response(view.body, media_type="application/json", headers=headers)
 
     async def suspensions(self, request: Request) -> Response:
-        return send(self.svc().suspensions())
+        return send(self.service.suspensions())
 
     async def incidents(self, request: Request) -> Response:
-        return send(self.svc().incidents())
+        return send(self.service.incidents())
 
     async def decisions(self, request: Request) -> Response:
         if self.read_token is not None:
             _authorize(request, self.read_token)
         since_seq, since_time, limit = _decision_query(request)
-        page = self.svc().decisions(since_seq=since_seq, since_time=since_time, limit=limit)
+        page = self.service.decisions(since_seq=since_seq, since_time=since_time, limit=limit)
         return send(page)
 
     # -- admin (admin token) --------------------------------------------------------------------------
     async def admin_lift(self, request: Request) -> Response:
         _authorize(request, self.admin_token)
         lift = validated(bodies.LiftBody, await read_json(request, ADMIN_MAX_BODY), "invalid request body")
-        result = await _admin(self.svc().lift, lift.model, lift.provider, lift.reason, lift.until)
+        result = await _admin(self.service.lift, lift.model, lift.provider, lift.reason, lift.until)
         return send(bodies.Decisions(decisions=result))
 
     async def admin_add_incident(self, request: Request) -> Response:
         _authorize(request, self.admin_token)
         new = validated(bodies.IncidentBody, await read_json(request, ADMIN_MAX_BODY), "invalid request body")
         result = await _admin(
-            self.svc().add_incident, new.model, new.provider, new.reason, new.until, new.force
+            self.service.add_incident, new.model, new.provider, new.reason, new.until, new.force
         )
         incident_id = next(d["incident_id"] for d in result if d["kind"] == "incident_add")
         return send(bodies.IncidentAdded(id=str(incident_id), decisions=result), status_code=201)
@@ -148,12 +136,12 @@ class _Api:
     async def admin_remove_incident(self, request: Request) -> Response:
         _authorize(request, self.admin_token)
         reason = request.query_params.get("reason", "")
-        result = await _admin(self.svc().remove_incident, request.path_params["incident_id"], reason)
+        result = await _admin(self.service.remove_incident, request.path_params["incident_id"], reason)
         return send(bodies.Decisions(decisions=result))
 
     # -- operations -----------------------------------------------------------------------------------
     async def healthz(self, request: Request) -> Response:
-        service = self.svc()
+        service = self.service
         mode, seq = service.policy.mode, service.state.seq
         if service.damaged is not None:
             damaged = bodies.Health(status="damaged", mode=mode, seq=seq, message=service.damaged)
@@ -161,25 +149,20 @@ class _Api:
         return send(bodies.Health(status="ok", mode=mode, seq=seq), exclude_none=True)
 
     async def metrics(self, request: Request) -> Response:
-        return Response(render(self.svc().metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
+        return Response(render(self.service.metrics_snapshot), media_type=CONTENT_TYPE_LATEST)
 
     async def openapi(self, request: Request) -> Response:
         return Response(self.spec, media_type="application/json")
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        owned = "service" not in self.holder
-        if owned:
-            self.holder["service"] = ReceiverService.open(self.config, clock=self.clock)
-        sweeper = asyncio.create_task(_sweep_forever(self.holder["service"], self.sweep_interval))
+        sweeper = asyncio.create_task(_sweep_forever(self.service, self.sweep_interval))
         try:
             yield
         finally:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
-            if owned:
-                self.holder.pop("service").close()
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -187,21 +170,15 @@ class _Api:
         return send(body, exc.status_code, headers=exc.headers)  # a 405 keeps its Allow header
 
 
-def build_app(
-    config: ReceiverConfig,
-    *,
-    clock: Callable[[], float] = time.time,
-    service: ReceiverService | None = None,
-    sweep_interval: float = 1.0,
-) -> Starlette:
-    """The ASGI app. Without ``service``, the store is opened at start-up and closed at shutdown.
+def build_app(service: ReceiverService, *, sweep_interval: float = 1.0) -> Starlette:
+    """The ASGI app over an open service (the caller closes it); its lifespan runs the expiry sweep.
 
     Example::
 
-        with ReceiverService.open(config, clock=fake_clock) as service:
-            app = build_app(config, service=service)   # in-process tests, no lifespan needed
+        with ReceiverService(config, clock=fake_clock) as service:
+            app = build_app(service)   # in-process tests: TestClient(app)
     """
-    api = _Api(config, clock, service, sweep_interval)
+    api = _Api(service, sweep_interval)
     routes = [
         Route("/v1/alerts", api.webhook, methods=["POST"]),
         Route("/v1/ignore", api.ignore, methods=["GET"]),

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     try:
-        service = ReceiverService.open(config, init=args.init)
+        service = ReceiverService(config, init=args.init)
     except StoreError as exc:
         print(f"canary receiver: {exc}", file=sys.stderr)
         return 2
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        app = build_app(config, service=service)
+        app = build_app(service)
         port = sock.getsockname()[1]  # the real port when 0 was asked for
         print(f"canary receiver: listening on http://{config.host}:{port} (mode {config.mode})", flush=True)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))

@@ -51,10 +51,6 @@ _COLLECTIONS: tuple[tuple[str, tuple[str, ...], type | str, bool], ...] = (
 )
 
 
-class UnsupportedVersion(ValueError):
-    """The file was written by another store format version: never guess, never fall back."""
-
-
 def decision_to_json(d: Decision) -> dict[str, Any]:
     """A decision-log entry: the required fields, the others when set, and ``time``, the human ``at``."""
     entry = {"seq": d.seq, "at": d.at, "time": format_rfc3339(d.at)}
@@ -109,7 +105,8 @@ def state_from_json(raw: object) -> State:
     o = _at("snapshot", _obj, raw)
     version = o.get("schema_version")
     if version != SCHEMA_VERSION:
-        raise UnsupportedVersion(f"schema_version is {version!r}; this receiver reads {SCHEMA_VERSION}")
+        # written by another store format version: never guess, never fall back
+        raise ValueError(f"schema_version is {version!r}; this receiver reads {SCHEMA_VERSION}")
     collections: dict[str, Any] = {}
     for name, key_fields, value, may_lack in _COLLECTIONS:
         if value == "tags":
@@ -150,28 +147,21 @@ def _at(where: str, check: Callable[[Any], T], value: object) -> T:
         raise ValueError(f"{where}: {exc}") from None
 
 
-def _obj(v: object) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise ValueError("expected an object")
-    return v
+def _typed(kind: type[T], what: str) -> Callable[[object], T]:
+    """The check that a value is a ``kind`` (never a bool), saying ``expected <what>`` otherwise."""
+
+    def check(v: object) -> T:
+        if isinstance(v, bool) or not isinstance(v, kind):
+            raise ValueError(f"expected {what}")
+        return v
+
+    return check
 
 
-def _list(v: object) -> list[Any]:
-    if not isinstance(v, list):
-        raise ValueError("expected a list")
-    return v
-
-
-def _str(v: object) -> str:
-    if not isinstance(v, str):
-        raise ValueError("expected a string")
-    return v
-
-
-def _int(v: object) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError("expected an integer")
-    return v
+_obj: Callable[[object], dict[str, Any]] = _typed(dict, "an object")
+_list: Callable[[object], list[Any]] = _typed(list, "a list")
+_str = _typed(str, "a string")
+_int = _typed(int, "an integer")
 
 
 def _time(v: object) -> float:

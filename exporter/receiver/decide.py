@@ -319,7 +319,7 @@ def _suspend(
     model, provider = common["model"], common["provider"]
     discovered = common["discovered"]
     hosts = frozenset(discovered) if discovered is not None else state.discovered.get(model)
-    excluded = excluded_hosts(model, policy.builtin, state, run.now, count_observe=True)
+    excluded = excluded_hosts(model, policy.builtin, state, run.now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     if not verdict.allowed:
         common["inputs"] = {**common["inputs"], **_floor_inputs(hosts, excluded, verdict, policy)}
@@ -466,7 +466,7 @@ def decide_incident_add(
     provider = canonical_tag(provider)
     run = _Run(state, now, policy)
     hosts = run.state.discovered.get(model)
-    excluded = excluded_hosts(model, policy.builtin, run.state, now, count_observe=True)
+    excluded = excluded_hosts(model, policy.builtin, run.state, now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     # Unknown hosts (no alert told them yet) cannot prove a break: the administrator's word stands.
     breaks = hosts is not None and not verdict.allowed

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, field_validator
+from pydantic import AfterValidator
 
 from exporter.configkit import ConfigModel, Int, Problems, Text, invalid, load_file, unique, validate
 
@@ -30,26 +30,19 @@ class BuiltinExclusion(ConfigModel):
     reason: Annotated[Text, AfterValidator(str.strip)]
     reviewed: Text = ""
 
-    def __init__(self, *values: str, **keys: object) -> None:
-        """Positional too (model, provider, reason, reviewed), as code writes a value."""
-        BaseModel.__init__(
-            self, **dict(zip(("model", "provider", "reason", "reviewed"), values, strict=False)), **keys
-        )
+
+def _supported(version: int) -> int:
+    if version != SCHEMA_VERSION:
+        raise invalid(f"unsupported version {version} (this receiver reads {SCHEMA_VERSION})")
+    return version
 
 
 class ExclusionsFile(ConfigModel):
-    schema_version: Int
+    schema_version: Annotated[Int, AfterValidator(_supported)]
     exclusions: Annotated[
         tuple[BuiltinExclusion, ...],
         unique("model", "provider", message="duplicate exclusion of {1} for {0} (see exclusions[{first}])"),
     ]
-
-    @field_validator("schema_version")
-    @classmethod
-    def _supported(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise invalid(f"unsupported version {version} (this receiver reads {SCHEMA_VERSION})")
-        return version
 
 
 def read_exclusions(path: Path, problems: Problems) -> tuple[BuiltinExclusion, ...]:

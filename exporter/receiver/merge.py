@@ -1,9 +1,9 @@
 """The three-layer ignore list of a model: built-in exclusions, runtime incidents, enforced suspensions.
 
-Pure functions over the state and the clock. The same ``excluded_hosts`` serves the capacity floor
-(``count_observe=True``: observe-only suspensions count, "as if enforcing") and the served ignore list
-(``count_observe=False``: observe-only suspensions never exclude anything; a receiver in observe mode
-serves no suspensions at all, whatever mode they were decided in).
+Pure functions over the state and the clock, one selection of the layers for both uses: the capacity
+floor's ``excluded_hosts`` (observe-only suspensions count, "as if enforcing") and the served
+``ignore_entries`` (observe-only suspensions never exclude anything; a receiver in observe mode serves no
+suspensions at all, whatever mode they were decided in).
 """
 
 from __future__ import annotations
@@ -31,21 +31,17 @@ class IgnoreEntry:
 
 
 def ignore_entries(
-    model: str,
-    builtin: Sequence[BuiltinExclusion],
-    state: State,
-    now: float,
-    *,
-    count_observe: bool = False,
-    suspensions: bool = True,
+    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float, *, suspensions: bool = True
 ) -> tuple[IgnoreEntry, ...]:
-    """Every exclusion of ``model`` in force at ``now``, sorted by provider then layer. ``suspensions``
-    False leaves the suspension layer out (the served list of a receiver running in observe mode).
+    """Every exclusion of ``model`` in force at ``now`` as served, sorted by provider then layer (observe-only
+    suspensions exclude nothing). ``suspensions`` False leaves the suspension layer out (the served list of a
+    receiver running in observe mode).
 
-    >>> ignore_entries("m", [BuiltinExclusion("m", "x/y", "control host")], State(), now=0.0)
+    >>> control = BuiltinExclusion(model="m", provider="x/y", reason="control host")
+    >>> ignore_entries("m", [control], State(), now=0.0)
     (IgnoreEntry(provider='x/y', layer=<Layer.BUILTIN: 'builtin'>, reason='control host', until=None),)
     """
-    entries = _entries(model, builtin, state, now, count_observe=count_observe, suspensions=suspensions)
+    entries = _entries(model, builtin, state, now, count_observe=False, suspensions=suspensions)
     return tuple(sorted(entries, key=lambda e: (e.provider, _LAYER_ORDER[e.layer])))
 
 
@@ -61,7 +57,7 @@ def _entries(
     count_observe: bool,
     suspensions: bool = True,
 ) -> list[IgnoreEntry]:
-    """The entries of ``ignore_entries``, unsorted."""
+    """The entries of ``ignore_entries``, unsorted (observe-only suspensions too with ``count_observe``)."""
     entries = [IgnoreEntry(b.provider, Layer.BUILTIN, b.reason) for b in builtin if b.model == model]
     entries += [
         IgnoreEntry(i.provider, Layer.INCIDENT, i.reason, i.until)
@@ -77,7 +73,8 @@ def _entries(
 
 
 def excluded_hosts(
-    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float, *, count_observe: bool
+    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float
 ) -> frozenset[str]:
-    """The union of the layers: the tags a router must not use for ``model``."""
-    return frozenset(e.provider for e in _entries(model, builtin, state, now, count_observe=count_observe))
+    """The union of the layers as the capacity floor counts them: observe-only suspensions count (as if
+    enforcing), so observe mode decides what enforce mode would."""
+    return frozenset(e.provider for e in _entries(model, builtin, state, now, count_observe=True))

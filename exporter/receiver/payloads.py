@@ -16,12 +16,12 @@ Example::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, StringConstraints, ValidationError, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, ValidationError
 
 from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.tags import canonical_tag
@@ -57,10 +57,58 @@ class Action(StrEnum):
     RECOVER = "recover"
 
 
+def _name_their_route(labels: dict[str, str]) -> dict[str, str]:
+    """An alert that acts (``action`` suspend or recover) must name the model and the provider."""
+    action = labels.get("action")
+    if action not in (Action.SUSPEND, Action.RECOVER) or labels.get("alertname") in GRAFANA_STATE_ALERTS:
+        return labels
+    found = [
+        (key, f"missing (an alert with action={action!r} must name {meaning})")
+        for key, meaning in (
+            ("model", "the gateway model slug"),
+            ("provider", "the provider's routing tag"),
+        )
+        if not labels.get(key, "").strip()
+    ]
+    if found:
+        raise several(found)
+    return labels
+
+
+def _within_bounds(annotations: dict[str, str]) -> dict[str, str]:
+    found: list[tuple[str, str]] = []
+    tags = annotations.get(DISCOVERED_ANNOTATION, "").split(",")
+    if len(tags) > MAX_DISCOVERED:
+        found.append((DISCOVERED_ANNOTATION, f"{len(tags)} tags, more than the limit of {MAX_DISCOVERED}"))
+    elif any(len(t.strip()) > MAX_TAG_CHARS for t in tags):
+        found.append((DISCOVERED_ANNOTATION, f"a tag longer than {MAX_TAG_CHARS} characters"))
+    for key in (CONTRACTS_ANNOTATION, *REASONS_ANNOTATIONS):
+        items = annotations.get(key, "").split(";" if ";" in annotations.get(key, "") else ",")
+        if len(items) > MAX_EXPLANATION_ITEMS or any(len(t) > MAX_EXPLANATION_CHARS for t in items):
+            found.append(
+                (key, f"at most {MAX_EXPLANATION_ITEMS} items of {MAX_EXPLANATION_CHARS} characters")
+            )
+    url = annotations.get(EVIDENCE_ANNOTATION, "").strip()
+    if url:
+        try:
+            parts = urlsplit(url)
+            ok = parts.scheme in ("http", "https") and bool(parts.netloc) and len(url) <= 2048
+        except ValueError:
+            ok = False
+        if not ok:
+            found.append((EVIDENCE_ANNOTATION, "expected an http(s) URL of at most 2048 characters"))
+    if found:
+        raise several(found)
+    return annotations
+
+
 Key = Annotated[str, StringConstraints(max_length=MAX_KEY_CHARS)]
+# The validators follow the bounds, so pydantic-core checks the bounds itself (before a validator they
+# would be a Python check of their own).
 Labels = Annotated[
     dict[Key, Annotated[str, StringConstraints(max_length=MAX_LABEL_CHARS)]],
     Field(max_length=MAX_LABELS, description="expected an object of string values"),
+    AfterValidator(_name_their_route),
 ]
 Annotations = Annotated[
     dict[Key, Annotated[str, StringConstraints(max_length=MAX_ANNOTATION_CHARS)]],
@@ -69,6 +117,8 @@ Annotations = Annotated[
         description="an object of string values (null: none, as a Go nil map is sent)",
         json_schema_extra={"type": ["object", "null"]},
     ),
+    BeforeValidator(lambda value: {} if value is None else value),  # a Go nil map
+    AfterValidator(_within_bounds),
 ]
 
 
@@ -80,36 +130,6 @@ class Alert(Wire):
     annotations: Annotations = Field(default_factory=dict)
     starts_at: Timestamp = Field(alias="startsAt", description="the episode's start, RFC 3339")
     fingerprint: Key = ""
-
-    @field_validator("annotations", mode="before")
-    @classmethod
-    def _null_is_empty(cls, value: Any) -> Any:
-        return {} if value is None else value  # a Go nil map
-
-    @field_validator("labels")
-    @classmethod
-    def _acting_alerts_name_their_route(cls, labels: dict[str, str]) -> dict[str, str]:
-        action = labels.get("action")
-        if action not in (Action.SUSPEND, Action.RECOVER) or labels.get("alertname") in GRAFANA_STATE_ALERTS:
-            return labels
-        found = [
-            (key, f"missing (an alert with action={action!r} must name {meaning})")
-            for key, meaning in (
-                ("model", "the gateway model slug"),
-                ("provider", "the provider's routing tag"),
-            )
-            if not labels.get(key, "").strip()
-        ]
-        if found:
-            raise several(found)
-        return labels
-
-    @field_validator("annotations")
-    @classmethod
-    def _annotations_within_bounds(cls, annotations: dict[str, str]) -> dict[str, str]:
-        if found := _annotation_problems(annotations):
-            raise several(found)
-        return annotations
 
     @property
     def alertname(self) -> str:
@@ -232,12 +252,8 @@ class Notification(Wire):
 class PayloadError:
     """Why a payload was rejected: every problem, each ``path: what is wrong``."""
 
-    problems: tuple[str, ...] = field(default_factory=tuple)
+    problems: tuple[str, ...] = ()
     status: int = 400  # 413 when a bound on counts was exceeded
-
-    @property
-    def message(self) -> str:
-        return "; ".join(self.problems)
 
 
 def parse_notification(data: object) -> Notification | PayloadError:
@@ -257,28 +273,3 @@ def parse_notification(data: object) -> Notification | PayloadError:
         return Notification.model_validate(data)
     except ValidationError as exc:
         return PayloadError(tuple(problems(exc, Notification)))
-
-
-def _annotation_problems(annotations: dict[str, str]) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
-    tags = annotations.get(DISCOVERED_ANNOTATION, "").split(",")
-    if len(tags) > MAX_DISCOVERED:
-        found.append((DISCOVERED_ANNOTATION, f"{len(tags)} tags, more than the limit of {MAX_DISCOVERED}"))
-    elif any(len(t.strip()) > MAX_TAG_CHARS for t in tags):
-        found.append((DISCOVERED_ANNOTATION, f"a tag longer than {MAX_TAG_CHARS} characters"))
-    for key in (CONTRACTS_ANNOTATION, *REASONS_ANNOTATIONS):
-        items = annotations.get(key, "").split(";" if ";" in annotations.get(key, "") else ",")
-        if len(items) > MAX_EXPLANATION_ITEMS or any(len(t) > MAX_EXPLANATION_CHARS for t in items):
-            found.append(
-                (key, f"at most {MAX_EXPLANATION_ITEMS} items of {MAX_EXPLANATION_CHARS} characters")
-            )
-    url = annotations.get(EVIDENCE_ANNOTATION, "").strip()
-    if url:
-        try:
-            parts = urlsplit(url)
-            ok = parts.scheme in ("http", "https") and bool(parts.netloc) and len(url) <= 2048
-        except ValueError:
-            ok = False
-        if not ok:
-            found.append((EVIDENCE_ANNOTATION, "expected an http(s) URL of at most 2048 characters"))
-    return found

@@ -2,14 +2,11 @@
 
 Example::
 
-    with ReceiverServer(config, init=True) as server:   # port 0 = any free port
+    with ReceiverServer(config) as server:   # any free port; a new store where there is none
         httpx.get(server.base_url + "/v1/ignore", params={"model": "m"})
 """
 
 from __future__ import annotations
-
-import time
-from collections.abc import Callable
 
 from exporter.lifecycle import StartStop
 from exporter.receiver.app import build_app
@@ -19,33 +16,21 @@ from exporter.serving import ThreadedServer
 
 
 class ReceiverServer(StartStop):
-    """A running receiver; ``base_url`` has no trailing slash. The store is locked while it runs."""
+    """A running receiver on any free port of 127.0.0.1 (not ``config.listen``), creating its store where
+    there is none (``--init``); ``base_url`` has no trailing slash. The store is locked while it runs."""
 
-    def __init__(
-        self,
-        config: ReceiverConfig,
-        *,
-        clock: Callable[[], float] = time.time,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        sweep_interval: float = 1.0,
-        init: bool = False,
-    ) -> None:
-        self.config = config.model_copy(update={"listen": (host, port)})
-        self._clock = clock
-        self._sweep_interval = sweep_interval
-        self._init = init  # create the store if there is none (ReceiverService.open)
+    def __init__(self, config: ReceiverConfig) -> None:
+        self.config = config.model_copy(update={"listen": ("127.0.0.1", 0)})
         self._http: ThreadedServer | None = None
         self.service: ReceiverService | None = None
         self.base_url = ""
 
     def start(self, timeout: float = 10.0) -> None:
-        self.service = ReceiverService.open(self.config, clock=self._clock, init=self._init)
-        app = build_app(
-            self.config, clock=self._clock, service=self.service, sweep_interval=self._sweep_interval
-        )
+        self.service = ReceiverService(self.config, init=True)
         try:
-            self._http = ThreadedServer(app, self.config.host, self.config.port, lifespan="on")
+            self._http = ThreadedServer(
+                build_app(self.service), self.config.host, self.config.port, lifespan="on"
+            )
             self._http.start(timeout)
         except (OSError, RuntimeError, TimeoutError):
             self.stop()

@@ -7,9 +7,9 @@ metrics) read immutable values the last commit published, so they never wait for
 
 Example::
 
-    with ReceiverService.open(config) as service:
+    with ReceiverService(config) as service:
         decisions = service.notify(notification)        # blocking; the app calls it in a worker thread
-        body, etag = service.ignore("moonshotai/kimi-k2-0905")
+        view = service.ignore("moonshotai/kimi-k2-0905")  # view.body, view.etag
 """
 
 from __future__ import annotations
@@ -66,52 +66,38 @@ class IgnoreView:
 
 
 class ReceiverService(Closing):
-    """Owns the store and the current state. Create with ``open``; ``close`` releases the store lock."""
+    """Owns the store and the current state; ``close`` releases the store lock.
+
+    Creating it locks, checks and loads the store named in ``config`` (``StoreError`` if it cannot be
+    used) and starts proving a long log's history in the background (``verify_history``). ``init`` allows
+    creating a new, empty store where there is none (the CLI's ``--init``); ``fault`` is a test seam called
+    inside every write transaction (raise ``OSError`` to fail the write).
+    """
 
     def __init__(
         self,
-        config: ReceiverConfig,
-        store: Store,
-        state: State,
-        *,
-        clock: Callable[[], float],
-    ) -> None:
-        self.config = config
-        self.policy: Policy = config.policy()
-        self._store = store
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._counter_lock = threading.Lock()
-        self._closed = False
-        self.damaged: str | None = None  # set when the background verification finds damage
-        self._state = state
-        self._counters = Counters()
-        self._views: Mapping[str, IgnoreView] = MappingProxyType({})
-        self._generated_at = clock()
-        self._publish(state, clock(), None)
-
-    @classmethod
-    def open(
-        cls,
         config: ReceiverConfig,
         *,
         clock: Callable[[], float] = time.time,
         fault: Callable[[], None] | None = None,
         init: bool = False,
-    ) -> ReceiverService:
-        """Lock, check and load the store named in ``config`` (``StoreError`` if it cannot be used).
-
-        ``init`` allows creating a new, empty store where there is none (the CLI's ``--init``); ``fault``
-        is a test seam called inside every write transaction (raise ``OSError`` to fail the write).
-        """
-        store, loaded = Store.open(
-            config.store_dir, ladder=config.policy().ladder, clock=clock, fault=fault, init=init
-        )
-        for warning in loaded.warnings:
+    ) -> None:
+        self.config = config
+        self.policy: Policy = config.policy()
+        self._store = Store(config.store_dir, ladder=self.policy.ladder, clock=clock, fault=fault, init=init)
+        for warning in self._store.loaded.warnings:
             log.error("store recovery: %s", warning)
-        service = cls(config, store, loaded.state, clock=clock)
-        threading.Thread(target=service.verify_history, name="receiver-verify", daemon=True).start()
-        return service
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._counter_lock = threading.Lock()
+        self._closed = False
+        self.damaged: str | None = None  # set when the background verification finds damage
+        self._state = self._store.loaded.state
+        self._counters = Counters()
+        self._views: Mapping[str, IgnoreView] = MappingProxyType({})
+        self._generated_at = clock()
+        self._publish(self._state, clock(), None)
+        threading.Thread(target=self.verify_history, name="receiver-verify", daemon=True).start()
 
     def verify_history(self) -> str | None:
         """Prove the part of a long log that start-up did not (``Store.verify_history``). A problem is

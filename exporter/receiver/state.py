@@ -8,7 +8,7 @@ exactly what is served. ``decide.py`` chooses the decisions; this module only ap
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
@@ -161,6 +161,10 @@ class State:
         )
 
 
+#: The state's mappings, which a fold copies, changes and hands back (every field but the scalars).
+_COLLECTIONS = tuple(f.name for f in fields(State) if f.name not in ("seq", "pruned_at", "next_due"))
+
+
 def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder | None = None) -> State:
     """Fold decisions into the state (pure: the input state is not modified).
 
@@ -177,17 +181,20 @@ def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder 
 class _Fold:
     """The mutable working copy of one ``apply_decisions`` call; one method per kind of effect."""
 
+    suspensions: dict[Route, Suspension]
+    history: dict[Route, tuple[Offense, ...]]
+    incidents: dict[str, Incident]
+    discovered: dict[str, frozenset[str]]
+    episodes: dict[str, Episode]
+    holds: dict[Route, Hold]
+    recovered: dict[Route, float]
+    failing: dict[Route, float]
+    resolved_episodes: dict[str, float]
+
     def __init__(self, state: State, ladder: Ladder | None) -> None:
         self.ladder = ladder
-        self.suspensions = dict(state.suspensions)
-        self.history = dict(state.history)
-        self.incidents = dict(state.incidents)
-        self.discovered = dict(state.discovered)
-        self.episodes = dict(state.episodes)
-        self.holds = dict(state.holds)
-        self.recovered = dict(state.recovered)
-        self.failing = dict(state.failing)
-        self.resolved_episodes = dict(state.resolved_episodes)
+        for name in _COLLECTIONS:
+            setattr(self, name, dict(getattr(state, name)))
         self.seq, self.pruned_at = state.seq, state.pruned_at
 
     def apply(self, d: Decision) -> None:
@@ -289,16 +296,5 @@ class _Fold:
                 del self.history[r]
 
     def result(self) -> State:
-        return State(
-            seq=self.seq,
-            suspensions=MappingProxyType(self.suspensions),
-            history=MappingProxyType(self.history),
-            incidents=MappingProxyType(self.incidents),
-            discovered=MappingProxyType(self.discovered),
-            episodes=MappingProxyType(self.episodes),
-            pruned_at=self.pruned_at,
-            holds=MappingProxyType(self.holds),
-            recovered=MappingProxyType(self.recovered),
-            failing=MappingProxyType(self.failing),
-            resolved_episodes=MappingProxyType(self.resolved_episodes),
-        )
+        collections: dict[str, Any] = {name: MappingProxyType(getattr(self, name)) for name in _COLLECTIONS}
+        return State(seq=self.seq, pruned_at=self.pruned_at, **collections)

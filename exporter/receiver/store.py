@@ -107,7 +107,18 @@ def chain_next(previous: bytes, entry: str) -> bytes:
 
 
 class Store(Closing):
-    """One writer's handle on a store directory. Use ``Store.open``; call ``close`` (or use ``with``)."""
+    """One writer's handle on a store directory; call ``close`` (or use ``with``).
+
+    Creating it locks the directory, checks and loads the store (creating it only with ``init``), or
+    raises ``StoreError``; ``loaded`` is what it found. ``fault`` is a test seam called inside each write
+    transaction (it may raise ``OSError``).
+
+    Example::
+
+        store = Store(Path("/var/lib/canary/receiver"), init=True)
+        for line in store.loaded.warnings:
+            log.error(line)
+    """
 
     def __init__(
         self,
@@ -117,13 +128,14 @@ class Store(Closing):
         snapshot_every: int = 256,
         clock: Callable[[], float] | None = None,
         fault: Callable[[], None] | None = None,
+        init: bool = False,
     ) -> None:
         self.directory = directory
         self.path = directory / FILE_NAME
         self._ladder = ladder
         self._snapshot_every = snapshot_every
         self._clock = clock or time.time
-        self._fault = fault  # test seam: called inside each write transaction, may raise OSError
+        self._fault = fault
         self._lock_fd: int | None = None
         self._lock_existed = False
         self._db: sqlite3.Connection | None = None
@@ -133,44 +145,22 @@ class Store(Closing):
         self._head_chain = GENESIS
         self._since_checkpoint = 0
         self._verified_from: tuple[int, State] | None = None  # (seq, state) verify_history must prove
-
-    # -- opening ---------------------------------------------------------------------------------------
-    @classmethod
-    def open(
-        cls,
-        directory: Path,
-        *,
-        ladder: Ladder | None = None,
-        snapshot_every: int = 256,
-        clock: Callable[[], float] | None = None,
-        fault: Callable[[], None] | None = None,
-        init: bool = False,
-    ) -> tuple[Store, Loaded]:
-        """Lock the directory, check and load the store (creating it only with ``init``), return it.
-
-        Example::
-
-            store, loaded = Store.open(Path("/var/lib/canary/receiver"), init=True)
-            for line in loaded.warnings:
-                log.error(line)
-        """
-        store = cls(directory, ladder=ladder, snapshot_every=snapshot_every, clock=clock, fault=fault)
         try:
-            store._lock(create_directory=init)
-            if not store.path.exists():
-                store._create(init)
-            loaded = store._load()
+            self._lock(create_directory=init)
+            if not self.path.exists():
+                self._create(init)
+            self.loaded = self._load()
         except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged page can hold undecodable text
-            store.close()
-            raise StoreError(f"{store.path}: not a usable receiver store ({exc})") from None
+            self.close()
+            raise StoreError(f"{self.path}: not a usable receiver store ({exc})") from None
         except OSError as exc:
-            store.close()
+            self.close()
             raise StoreError(f"cannot use store directory {directory}: {exc.strerror or exc}") from None
         except BaseException:
-            store.close()
+            self.close()
             raise
-        return store, loaded
 
+    # -- opening ---------------------------------------------------------------------------------------
     def _lock(self, *, create_directory: bool) -> None:
         if create_directory:
             self.directory.mkdir(parents=True, exist_ok=True)

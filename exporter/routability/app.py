@@ -29,7 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from exporter.metrickit import counter, gauge, gauges
-from exporter.routability.bodies import WAIT_VALUES, PassDone, PassStarted, Problem, Rows, pass_body, row_body
+from exporter.routability.bodies import WAIT_VALUES, PassDone, PassStarted, Problem, Rows, row_body
 from exporter.routability.job import ProbeCallback, last_pass
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.openapi import openapi_document
@@ -189,7 +189,7 @@ def build_app(service: RoutabilityService) -> Starlette:
         if WAIT_VALUES[wait]:
             summary = await service.run_once()
             counts = count_by_status(list(service.store.rows().values()))
-            return send(PassDone.model_validate({"pass": pass_body(summary), "models": counts}))
+            return send(PassDone.model_validate({"pass": summary, "models": counts}))
         started = service.start_pass()
         counts = count_by_status(list(service.store.rows().values()))
         last = last_pass(service.store)

@@ -63,24 +63,10 @@ class Rows(Body):
     rows: list[Row]
 
 
-class Pass(Body):
-    """The aggregate counts of one pass (counts only, no per-model detail)."""
-
-    started_at: float
-    finished_at: float
-    probed: int
-    skipped: int
-    results: Counts
-    catalogue_listed: bool
-    prompt_tokens: int
-    completion_tokens: int
-    cost_usd: float
-
-
 class PassDone(Body):
     """``POST /v1/routability/run?wait=true``: the pass that ran and the counts after it."""
 
-    pass_: Pass = Field(alias="pass")
+    pass_: PassSummary = Field(alias="pass")
     models: Counts
 
 
@@ -90,7 +76,7 @@ class PassStarted(Body):
     started: bool
     running: bool
     models: Counts
-    last_pass: dict[str, Any] | None = Field(description="the last completed pass as stored (see Pass)")
+    last_pass: dict[str, Any] | None = Field(description="the last completed pass as stored (PassSummary)")
 
 
 def _fields(row: RoutabilityRow) -> dict[str, Any]:
@@ -105,7 +91,3 @@ def row_body(row: RoutabilityRow, now: float, recent_window: float) -> Row:
     age = row.age_seconds(now)
     skip = should_skip(row, now, recent_window)
     return Row(**_fields(row), age_seconds=None if age is None else round(age, 3), skip=skip)
-
-
-def pass_body(summary: PassSummary) -> Pass:
-    return Pass.model_validate(summary.to_json())

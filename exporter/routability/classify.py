@@ -158,9 +158,7 @@ def _transient_reason(status: int) -> Reason:
 
 
 def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else str(value)
+    return "" if value is None else str(value)
 
 
 def _note(text: str) -> str:

@@ -8,7 +8,6 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 from exporter.commands import add_command
@@ -90,28 +89,21 @@ def command(args: argparse.Namespace) -> int:
     return 0
 
 
-async def run_once(
-    config: RoutabilityConfig,
-    gateway: GatewayConnection | None,
-    transport: JsonTransport | None = None,
-    wall_clock: Callable[[], float] = time.time,
-) -> dict[str, Any]:
+async def run_once(config: RoutabilityConfig, gateway: GatewayConnection | None) -> dict[str, Any]:
     """One pass; returns ``{"pass": aggregate, "models": counts, "rows": [...]}`` (the ``--json`` output)."""
-    if transport is None:
-        owned = HttpxTransport(timeout=config.timeout)
-        try:
-            return await run_once(config, gateway, owned, wall_clock)
-        finally:
-            await owned.aclose()
-    with RoutabilityStore(config.store) as store:
-        summary = await run_pass(store, transport, gateway, config.job_settings(), wall_clock=wall_clock)
-        rows = sorted(store.rows().values(), key=lambda r: r.slug)
-        now = wall_clock()
-        return {
-            "pass": summary.to_json(),
-            "models": count_by_status(rows),
-            "rows": [row_body(r, now, config.recent_unavailable).model_dump(mode="json") for r in rows],
-        }
+    transport = HttpxTransport(timeout=config.timeout)
+    try:
+        with RoutabilityStore(config.store) as store:
+            summary = await run_pass(store, transport, gateway, config.job_settings())
+            rows = sorted(store.rows().values(), key=lambda r: r.slug)
+            now = time.time()
+            return {
+                "pass": summary.to_json(),
+                "models": count_by_status(rows),
+                "rows": [row_body(r, now, config.recent_unavailable).model_dump(mode="json") for r in rows],
+            }
+    finally:
+        await transport.aclose()
 
 
 def build_service(

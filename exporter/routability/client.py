@@ -69,33 +69,28 @@ class RoutabilityClient:
 
     async def refresh(self) -> bool:
         """Poll once; True when the snapshot is current (200 or 304), False when the last one was kept."""
-        current: list[bool] = []
-        await exchange_async(self._http, self._exchange(current))
-        return current == [True]
+        return await exchange_async(self._http, self._exchange())
 
-    def _exchange(self, current: list[bool]) -> Exchange:
-        """One poll as a sans-I/O exchange (see ``exporter.polling``); appends whether it is current."""
+    def _exchange(self) -> Exchange[bool]:
+        """One poll as a sans-I/O exchange (see ``exporter.polling``): whether the snapshot is current."""
         headers = {"If-None-Match": self._etag} if self._etag else {}
         response = yield httpx.Request("GET", self._url, headers=headers)
         if isinstance(response, httpx.HTTPError):
             log.warning("routability poll failed error=%s", type(response).__name__)
-            current.append(False)
-            return
+            return False
         if response.status_code == 304:
             self._last_success = self._clock()
-            current.append(True)
-            return
+            return True
         parsed = _parse(response) if response.status_code == 200 else None
         if parsed is None:
             log.warning("routability poll unusable status=%s", response.status_code)
-            current.append(False)
-            return
+            return False
         self._rows, window = parsed
         if self._fixed_window is None:
             self._window = window
         self._etag = response.headers.get("etag")
         self._last_success = self._clock()
-        current.append(True)
+        return True
 
     async def run(self, interval: float = 60.0) -> None:
         """Poll forever every ``interval`` seconds (run it as a background task; cancel it to stop).

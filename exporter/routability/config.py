@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BeforeValidator, field_validator
+from pydantic import AfterValidator, BeforeValidator
 
 from exporter.configkit import (
     Bool,
@@ -46,6 +46,12 @@ def _schedule(value: object) -> Schedule:
         return parse_schedule(value)
     except ValueError as exc:
         raise invalid(f"{exc} (got {value!r})") from None
+
+
+def _not_one(max_tokens: int) -> int:
+    if max_tokens == 1:
+        raise invalid("1 fails on reasoning models; use a small value such as 16")
+    return max_tokens
 
 
 def _effort(value: object) -> str | None:
@@ -91,7 +97,7 @@ class RoutabilityConfig(Listening):
             validate_default=True,
         )
     )
-    max_tokens: Int = key(
+    max_tokens: Annotated[Int, AfterValidator(_not_one)] = key(
         _JOB.max_tokens, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
     )
     reasoning_effort: Effort = key(_JOB.reasoning_effort, "`off`, `minimal`, `low`, `medium` or `high`")
@@ -105,7 +111,9 @@ class RoutabilityConfig(Listening):
         DEFAULT_RECENT_WINDOW, "routers skip models unavailable within this window"
     )
     trigger_token: SecretValue | None = key(None, "secret required by `POST /v1/routability/run`")
-    models: StrList = key((), "extra slugs to track")
+    models: Annotated[StrList, AfterValidator(lambda slugs: tuple(dict.fromkeys(slugs)))] = key(
+        (), "extra slugs to track"
+    )
     catalogue_filter: Annotated[CatalogueFilter, Keyed(FilterKeys, _filter)] = key(
         default_factory=CatalogueFilter,
         meaning="`{include, exclude}` glob patterns",
@@ -118,18 +126,6 @@ class RoutabilityConfig(Listening):
         "`api_key` (secret, optional), `reasoning_effort` (default `off`)",
         shown="none",
     )
-
-    @field_validator("max_tokens")
-    @classmethod
-    def _not_one(cls, max_tokens: int) -> int:
-        if max_tokens == 1:
-            raise invalid("1 fails on reasoning models; use a small value such as 16")
-        return max_tokens
-
-    @field_validator("models")
-    @classmethod
-    def _once(cls, models: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(models))
 
     def job_settings(self) -> JobSettings:
         routes = {

@@ -122,10 +122,13 @@ class PassSummary:
     completion_tokens: int = 0
     cost_usd: float = 0.0  # usage.cost (OpenRouter credits, USD) summed over the pass
 
-    def to_json(self) -> dict[str, object]:
-        """The stored and answered form (``bodies.Pass``): the fields, every probed status counted."""
+    def __post_init__(self) -> None:  # every probed status counted, zero included
         results = {s.value: self.results.get(s.value, 0) for s in Status if s is not Status.UNKNOWN}
-        return {**asdict(self), "results": results}
+        object.__setattr__(self, "results", results)
+
+    def to_json(self) -> dict[str, object]:
+        """The stored form (and what the trigger answers)."""
+        return asdict(self)
 
 
 def count_by_status(rows: list[RoutabilityRow] | tuple[RoutabilityRow, ...]) -> dict[str, int]:

@@ -56,13 +56,8 @@ class HttpxTransport:
     """
 
     def __init__(
-        self,
-        *,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        transport: httpx.AsyncBaseTransport | None = None,
-        headers: dict[str, str] | None = None,
+        self, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, transport: httpx.AsyncBaseTransport | None = None
     ) -> None:
-        self._headers = {**DEFAULT_HEADERS, **(headers or {})}
         self._client = GatewayClient(
             "",  # every request names its absolute URL: the gateway's or a direct route's
             None,  # every request brings its route's key
@@ -80,7 +75,7 @@ class HttpxTransport:
         self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply:
         key = api_key.value if api_key is not None else None  # the one place a route's key is revealed
-        reply = await self._client.fetch(method, url, key, json_body=body, headers=self._headers)
+        reply = await self._client.fetch(method, url, key, json_body=body, headers=DEFAULT_HEADERS)
         if isinstance(reply, GatewayError):
             failure = "timeout" if reply.reason is Reason.TIMEOUT else "network"
             return HttpReply(None, None, failure, reply.detail)

@@ -170,8 +170,10 @@ class IgnoreListClient(StartStop):
             log.warning("ignore list for %s not refreshed (%s); keeping the last good list", model, error)
         return new is not None
 
-    def _exchange(self, refreshed: dict[str, bool]) -> Exchange:
-        """One poll of every model's list, as a sans-I/O exchange (see ``exporter.polling``)."""
+    def _exchange(self) -> Exchange[dict[str, bool]]:
+        """One poll of every model's list, as a sans-I/O exchange (see ``exporter.polling``): which models
+        were refreshed."""
+        refreshed: dict[str, bool] = {}
         for model in self.models:
             outcome = yield httpx.Request(
                 "GET",
@@ -183,20 +185,17 @@ class IgnoreListClient(StartStop):
                 refreshed[model] = self._absorb(model, None, f"{type(outcome).__name__}: {outcome}")
             else:
                 refreshed[model] = self._absorb(model, outcome, None)
+        return refreshed
 
     def poll_once(self) -> dict[str, bool]:
         """Fetch every model's list once (blocking); returns which models were refreshed."""
-        refreshed: dict[str, bool] = {}
         with self._client() as client:
-            exchange_sync(client, self._exchange(refreshed))
-        return refreshed
+            return exchange_sync(client, self._exchange())
 
     async def apoll_once(self) -> dict[str, bool]:
         """``poll_once`` for asyncio."""
-        refreshed: dict[str, bool] = {}
         async with self._async_client() as client:
-            await exchange_async(client, self._exchange(refreshed))
-        return refreshed
+            return await exchange_async(client, self._exchange())
 
     async def run(self) -> None:
         """Poll forever (asyncio); cancel the task to stop. An unexpected error is logged, never fatal."""

@@ -114,6 +114,7 @@ def _no_constant(name: str) -> Any:
 
 
 _SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # what UTF-8 cannot encode
 
 
 def _unencodable(data: Any) -> str | None:
@@ -122,25 +123,17 @@ def _unencodable(data: Any) -> str | None:
     while stack:
         where, value = stack.pop()
         if isinstance(value, str):
-            if not _encodable(value):
+            if _SURROGATE.search(value):
                 return where
         elif isinstance(value, dict):
             for key, item in value.items():
                 path = f"{where}.{key}" if where != "<body>" else str(key)
-                if not _encodable(key):
+                if _SURROGATE.search(key):
                     return f"{where} (a key)"
                 stack.append((path, item))
         elif isinstance(value, list):
             stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
     return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def uint(text: str) -> int | None:

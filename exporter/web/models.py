@@ -173,7 +173,7 @@ def _field_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> FieldInfo |
     annotation: Any = model
     info: FieldInfo | None = None
     for part in loc:
-        annotation = _unwrap(annotation)
+        annotation = unwrap(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             by_alias = {f.alias or name: f for name, f in annotation.model_fields.items()}
             info = by_alias.get(str(part))
@@ -186,7 +186,8 @@ def _field_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> FieldInfo |
     return info
 
 
-def _unwrap(annotation: Any) -> Any:
+def unwrap(annotation: Any) -> Any:
+    """``annotation`` without ``Annotated`` and ``| None``."""
     while True:
         origin = typing.get_origin(annotation)
         if origin is typing.Annotated:

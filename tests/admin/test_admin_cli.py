@@ -22,7 +22,7 @@ HOSTS = "deepinfra/fp8,deepinfra/turbo,parasail/fp8,novita/fp8"
 def receiver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.delenv("CANARY_ADMIN_TOKEN", raising=False)
     monkeypatch.delenv("CANARY_RECEIVER_URL", raising=False)
-    with ReceiverServer(make_config(tmp_path / "store"), init=True) as server:
+    with ReceiverServer(make_config(tmp_path / "store")) as server:
         failing = alert("deepinfra/fp8", model=MODEL, discovered=HOSTS)
         response = httpx.post(
             f"{server.base_url}/v1/alerts", json=payload(failing), headers=bearer(WEBHOOK_TOKEN)

@@ -124,11 +124,12 @@ def write(tmp_path: Path, text: str) -> Path:
         ),
         (
             "gateway: {api_key: {env: HOME}}\nmodels: [{slug: a/b, require: [structured_output]}]\n",
-            "models[0].require: unknown capability 'structured_output' (known: structured_outputs)",
+            "models[0].require[0]: expected one of structured_outputs (got 'structured_output')",
         ),
         (
             "gateway: {api_key: {env: HOME}}\nmodels: [{slug: a/b, known_filtering: [Strict Guard]}]\n",
-            "models[0].known_filtering: 'Strict Guard' is not a provider tag",
+            "2: models[0].known_filtering[0]: expected a lowercase provider tag such as my-vllm or "
+            "deepinfra/fp8 (got 'Strict Guard')",
         ),
         (
             "gateway: {api_key: {env: HOME}, timeout: 5s}\nmodels: [{slug: a/b}]\n",

@@ -45,7 +45,7 @@ class Gateway:
 
 
 def service(tmp_path: Path, **kwargs: object) -> ExporterService:
-    store = EvidenceStore.open(tmp_path / "evidence.sqlite3")
+    store = EvidenceStore(tmp_path / "evidence.sqlite3")
     contracts = [TTFTContract(threshold_seconds=1.0), StructuredContract()]
     return ExporterService([ModelPlan(MODEL, Gateway())], contracts, 0.0, 4, evidence=store, **kwargs)  # type: ignore[arg-type]
 

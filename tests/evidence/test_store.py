@@ -68,7 +68,7 @@ def test_docstring_examples(name: str) -> None:
 
 
 def test_a_record_reads_back_exactly_and_the_file_is_wal_with_a_schema_version(tmp_path: Path) -> None:
-    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(2_000))
+    store = EvidenceStore(tmp_path / "e.sqlite3", clock=Clock(2_000))
     store.record([BASE])
     assert store.query().records == [BASE]
     store.close()
@@ -78,7 +78,7 @@ def test_a_record_reads_back_exactly_and_the_file_is_wal_with_a_schema_version(t
 
 
 def test_queries_filter_and_page_newest_first_without_gaps_or_repeats(tmp_path: Path) -> None:
-    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(9_000))
+    store = EvidenceStore(tmp_path / "e.sqlite3", clock=Clock(9_000))
     rows = [rec(at=1_000.0 + i // 2, round=i, provider="alpha" if i % 3 else "beta") for i in range(25)]
     store.record(rows)
     seen: list[EvidenceRecord] = []
@@ -97,14 +97,14 @@ def test_queries_filter_and_page_newest_first_without_gaps_or_repeats(tmp_path: 
 
 def test_retention_deletes_rows_older_than_the_window_on_the_next_write(tmp_path: Path) -> None:
     clock = Clock(100_000)
-    store = EvidenceStore.open(tmp_path / "e.sqlite3", retention_seconds=3_600, clock=clock)
+    store = EvidenceStore(tmp_path / "e.sqlite3", retention_seconds=3_600, clock=clock)
     store.record([rec(at=100_000 - 3_700), rec(at=100_000 - 100)])
     assert [r.at for r in store.query().records] == [100_000 - 100]
 
 
 def test_the_size_cap_prunes_the_oldest_rows_and_keeps_the_file_near_the_cap(tmp_path: Path) -> None:
     cap = 256 * 1024
-    store = EvidenceStore.open(tmp_path / "e.sqlite3", max_bytes=cap, clock=Clock(1e9))
+    store = EvidenceStore(tmp_path / "e.sqlite3", max_bytes=cap, clock=Clock(1e9))
     for batch in range(40):
         store.record([rec(at=1e9 - 1e6 + batch * 100 + i, excerpt="x" * 900) for i in range(50)])
     assert store.used_bytes() <= cap
@@ -118,19 +118,19 @@ def test_the_size_cap_prunes_the_oldest_rows_and_keeps_the_file_near_the_cap(tmp
 
 def test_a_lower_cap_shrinks_the_file_itself_not_only_its_used_pages(tmp_path: Path) -> None:
     path = tmp_path / "e.sqlite3"
-    store = EvidenceStore.open(path, max_bytes=256 * 1024, clock=Clock(1e9))
+    store = EvidenceStore(path, max_bytes=256 * 1024, clock=Clock(1e9))
     for batch in range(20):
         store.record([rec(at=1e9 - 1e6 + batch * 100 + i, excerpt="x" * 900) for i in range(50)])
     store.close()
     assert os.path.getsize(path) > 200 * 1024
-    store = EvidenceStore.open(path, max_bytes=MIN_MAX_BYTES, clock=Clock(1e9))
+    store = EvidenceStore(path, max_bytes=MIN_MAX_BYTES, clock=Clock(1e9))
     store.record([rec(at=1e9 - 10, excerpt="x" * 900)])
     store.close()
     assert os.path.getsize(path) <= MIN_MAX_BYTES * 1.5  # the freed pages went back to the file system
 
 
 def test_excerpt_detail_and_evidence_are_bounded_and_credentials_are_never_stored(tmp_path: Path) -> None:
-    store = EvidenceStore.open(tmp_path / "e.sqlite3", clock=Clock(2_000))
+    store = EvidenceStore(tmp_path / "e.sqlite3", clock=Clock(2_000))
     huge = {
         "Authorization": "Bearer sk-secret",
         "nested": {"api_key": "sk-also", "sentences": ["s" * 5000] * 200},
@@ -145,7 +145,7 @@ def test_excerpt_detail_and_evidence_are_bounded_and_credentials_are_never_store
 
 
 def test_bad_query_arguments_name_the_parameter(tmp_path: Path) -> None:
-    store = EvidenceStore.open(tmp_path / "e.sqlite3")
+    store = EvidenceStore(tmp_path / "e.sqlite3")
     with pytest.raises(InvalidQuery) as limit:
         store.query(limit=0)
     assert limit.value.parameter == "limit"
@@ -160,7 +160,7 @@ def test_a_damaged_file_is_moved_aside_counted_and_replaced_by_a_fresh_store(
     path = tmp_path / "e.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
     with caplog.at_level(logging.ERROR, "exporter.evidence"):
-        store = EvidenceStore.open(path, clock=Clock(1234))
+        store = EvidenceStore(path, clock=Clock(1234))
     assert store.available
     assert store.write_errors() == {"damaged": 1}
     assert (tmp_path / "e.sqlite3.damaged-1234").read_bytes().startswith(b"this is not")
@@ -174,7 +174,7 @@ def test_a_newer_schema_is_left_untouched_and_no_history_is_kept(tmp_path: Path)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA user_version=99")
     conn.close()
-    store = EvidenceStore.open(path)
+    store = EvidenceStore(path)
     store.record([BASE])
     assert not store.available
     assert store.write_errors() == {"schema": 1, "unavailable": 1}
@@ -190,7 +190,7 @@ def test_an_unwritable_location_counts_errors_logs_once_and_retries_later(
     blocked.write_text("a file where the store's directory should be")
     clock = Clock(0)
     with caplog.at_level(logging.ERROR, "exporter.evidence"):
-        store = EvidenceStore.open(blocked / "e.sqlite3", clock=clock)
+        store = EvidenceStore(blocked / "e.sqlite3", clock=clock)
         for _ in range(5):
             store.record([BASE])
     assert store.write_errors() == {"unavailable": 6}

@@ -74,7 +74,7 @@ def test_a_small_comparison_is_json_on_stdout_and_recorded_then_read_back(
     assert report["cost"]["tokens"] > 0 and report["cost"]["usd"] > 0
     assert chat_requests(sim) == 18  # 3 hosts x 6 samples, no confirmations
 
-    store = EvidenceStore.open(config.parent / "evidence.sqlite3")
+    store = EvidenceStore(config.parent / "evidence.sqlite3")
     try:
         page = store.query(model=KIMI, limit=100)
     finally:

@@ -128,7 +128,7 @@ def test_trace_finds_the_route_its_verdicts_and_its_exclusions(
         "--contracts", "language", "--samples", "3", "--json",
     )  # fmt: skip
     assert code == 0
-    with ReceiverServer(make_config(tmp_path / "receiver"), init=True) as receiver:
+    with ReceiverServer(make_config(tmp_path / "receiver")) as receiver:
         now = time.time()
         suspend = alert("garbler/bf16", model=KIMI, starts_at=now - 60, discovered=HOSTS)
         assert (

@@ -50,7 +50,7 @@ def test_each_delivery_grows_the_store_by_at_most_twice_its_body_plus_8_kib_per_
     clock = Clock()
     for shape in (many_routes, large_labels):
         directory = tmp_path / shape.__name__
-        with ReceiverService.open(make_config(directory), clock=clock, init=True) as service:
+        with ReceiverService(make_config(directory), clock=clock, init=True) as service:
             for n in range(3):
                 body = shape(n)
                 size = len(json.dumps(body).encode())

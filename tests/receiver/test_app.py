@@ -26,10 +26,12 @@ class Harness:
     def __init__(self, tmp_path: Path, **overrides: Any) -> None:
         self.clock = Clock()
         self.fail_writes = False
-        overrides.setdefault("builtin", (BuiltinExclusion("m/x", "b/1", "control host"),))
+        overrides.setdefault(
+            "builtin", (BuiltinExclusion(model="m/x", provider="b/1", reason="control host"),)
+        )
         self.config = make_config(tmp_path / "store", max_body_bytes=4096, **overrides)
-        self.service = ReceiverService.open(self.config, clock=self.clock, fault=self._fault, init=True)
-        self.client = TestClient(build_app(self.config, service=self.service))
+        self.service = ReceiverService(self.config, clock=self.clock, fault=self._fault, init=True)
+        self.client = TestClient(build_app(self.service))
 
     def _fault(self) -> None:
         if self.fail_writes:
@@ -305,8 +307,8 @@ def test_the_sweeper_survives_any_exception(tmp_path: Path, caplog: pytest.LogCa
             return super().sweep()
 
     config = make_config(tmp_path / "store")
-    service = Flaky.open(config, clock=Clock(), init=True)
-    with TestClient(build_app(config, service=service, sweep_interval=0.01)):
+    service = Flaky(config, clock=Clock(), init=True)
+    with TestClient(build_app(service, sweep_interval=0.01)):
         deadline = time.monotonic() + 5
         while Flaky.calls < 4 and time.monotonic() < deadline:
             time.sleep(0.01)

@@ -27,7 +27,8 @@ FLIPS = int(os.environ.get("CORRUPTION_FLIPS", "150"))
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, State]:
     directory = tmp_path_factory.mktemp("pristine")
-    store, loaded = Store.open(directory, ladder=POLICY.ladder, snapshot_every=7, init=True)
+    store = Store(directory, ladder=POLICY.ladder, snapshot_every=7, init=True)
+    loaded = store.loaded
     state = loaded.state
     hosts = ",".join(f"h{i}/1" for i in range(12))
     for i in range(10):
@@ -49,7 +50,8 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, State]:
 
 def outcome(directory: Path, expected: State) -> str:
     try:
-        store, loaded = Store.open(directory, ladder=POLICY.ladder)
+        store = Store(directory, ladder=POLICY.ladder)
+        loaded = store.loaded
     except StoreError:
         return "refused"
     store.close()

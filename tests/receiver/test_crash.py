@@ -113,7 +113,8 @@ def lane(zygote: Zygote, directory: Path, seed: int, report: dict[str, object]) 
         kill(pid)
         stop.set()
         sender.join()
-        store, loaded = Store.open(directory / "store")  # must load, whatever the kill interrupted
+        store = Store(directory / "store")  # must load, whatever the kill interrupted
+        loaded = store.loaded
         store.close()
         torn += sum("torn" in w for w in loaded.warnings)
         suspended = {model for model, _ in loaded.state.suspensions}

@@ -63,8 +63,8 @@ class Api:
     def __init__(self) -> None:
         self.tmp = tempfile.TemporaryDirectory()
         config = make_config(Path(self.tmp.name) / "store")
-        self.service = ReceiverService.open(config, clock=Clock(), init=True)
-        self.client = TestClient(build_app(config, service=self.service), raise_server_exceptions=False)
+        self.service = ReceiverService(config, clock=Clock(), init=True)
+        self.client = TestClient(build_app(self.service), raise_server_exceptions=False)
 
     def post(self, path: str, body: bytes, token: str) -> int:
         r = self.client.post(path, content=body, headers={**bearer(token), **JSON_HEADERS})

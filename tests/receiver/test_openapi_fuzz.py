@@ -40,9 +40,11 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 
 @pytest.mark.parametrize(("label", "mode"), CASES)
 def test_no_operation_ever_answers_5xx_or_off_spec(label: str, mode: GenerationMode, tmp_path: Path) -> None:
-    config = make_config(tmp_path / "store", builtin=(BuiltinExclusion("m/x", "b/1", "control"),))
-    with ReceiverService.open(config, clock=Clock(), init=True) as service:
-        schema = schemathesis.openapi.from_asgi("/openapi.json", build_app(config, service=service))
+    config = make_config(
+        tmp_path / "store", builtin=(BuiltinExclusion(model="m/x", provider="b/1", reason="control"),)
+    )
+    with ReceiverService(config, clock=Clock(), init=True) as service:
+        schema = schemathesis.openapi.from_asgi("/openapi.json", build_app(service))
         operation = next(op.ok() for op in schema.get_all_operations() if op.ok().label == label)
         token = ADMIN_TOKEN if operation.path.startswith("/v1/admin") else WEBHOOK_TOKEN
 

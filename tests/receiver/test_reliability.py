@@ -109,8 +109,8 @@ def test_tags_are_compared_as_the_gateway_matches_them() -> None:
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[tuple[TestClient, ReceiverService]]:
     config = make_config(tmp_path / "store", read_token=Secret("env:TEST_READ", "read-token"))
-    with ReceiverService.open(config, clock=Clock(), init=True) as service:
-        yield TestClient(build_app(config, service=service), raise_server_exceptions=False), service
+    with ReceiverService(config, clock=Clock(), init=True) as service:
+        yield TestClient(build_app(service), raise_server_exceptions=False), service
 
 
 def test_repeats_are_counted_not_journaled(client: tuple[TestClient, ReceiverService]) -> None:

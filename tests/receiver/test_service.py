@@ -30,7 +30,7 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock, config = Clock(), make_config(tmp_path / "s")
-    service = ReceiverService.open(config, clock=clock, init=True)
+    service = ReceiverService(config, clock=clock, init=True)
 
     def broken(*args: object, **kwargs: object) -> list[object]:
         raise ValueError("cannot merge")
@@ -43,21 +43,17 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
     assert ignored(service) == ["a/1"]  # no stale list: rebuilt from the current state
     assert [d.seq for d in service.notify(note("c/1"))] == [2]  # the next decision does not reuse seq 1
     service.close()
-    reopened = ReceiverService.open(config, clock=clock)
+    reopened = ReceiverService(config, clock=clock)
     assert reopened.state.seq == 2 and ignored(reopened) == ["a/1", "c/1"]
     reopened.close()
 
 
 def test_observe_mode_serves_no_suspension_even_one_enforced_before_a_restart(tmp_path: Path) -> None:
     clock = Clock()
-    with ReceiverService.open(
-        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
-    ) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True) as service:
         service.notify(note("a/1"))
         assert ignored(service) == ["a/1"]
-    with ReceiverService.open(
-        make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True
-    ) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True) as service:
         assert ignored(service) == []  # DESIGN section 8: observe excludes nothing
         assert [s.provider for s in service.suspensions().suspensions] == ["a/1"]  # still listed
         # ... and the floor still counts it: with 4 hosts and a floor of 2, c/1 suspends, d/1 does not
@@ -69,14 +65,10 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
     tmp_path: Path,
 ) -> None:
     clock = Clock()
-    with ReceiverService.open(
-        make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True
-    ) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True) as service:
         (observed,) = service.notify(note("a/1"))
     clock.advance(3600)
-    with ReceiverService.open(
-        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
-    ) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True) as service:
         (promoted,) = service.notify(note("a/1"))
         assert promoted.kind is Kind.PROMOTE and (promoted.rung, promoted.until) == (1, observed.until)
         assert ignored(service) == ["a/1"]
@@ -88,9 +80,7 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
         service.sweep()
         (again,) = service.notify(note("a/1"))  # still failing: next rung, as after any suspension
         assert (again.kind, again.rung) == (Kind.ESCALATE, 2)
-    with ReceiverService.open(
-        make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True
-    ) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True) as service:
         assert service.state.suspensions[route].rung == 2  # the promote decision replays
 
 
@@ -105,32 +95,32 @@ def test_damage_found_after_start_up_refuses_writes_and_reports_on_healthz(
 
     monkeypatch.setattr(store_module, "SYNC_VERIFY_ROWS", 1)
     clock, config = Clock(), make_config(tmp_path / "s")
-    with ReceiverService.open(config, clock=clock, init=True) as service:
+    with ReceiverService(config, clock=clock, init=True) as service:
         for p in ("a/1", "c/1"):
             service.notify(note(p))
     db = sqlite3.connect(tmp_path / "s" / FILE_NAME)
     db.execute("UPDATE decisions SET entry = replace(entry, 'a/1', 'z/1') WHERE seq = 1")
     db.commit()
     db.close()
-    with ReceiverService.open(config, clock=clock) as service:
+    with ReceiverService(config, clock=clock) as service:
         assert "decision 1 was altered" in (service.verify_history() or "")
         assert ignored(service) == ["a/1", "c/1"]  # keeps serving what start-up proved
         with pytest.raises(StoreWriteError, match="the store is damaged"):
             service.notify(note("d/1"))
-        health = TestClient(build_app(config, service=service)).get("/healthz")
+        health = TestClient(build_app(service)).get("/healthz")
         assert health.status_code == 503 and health.json()["status"] == "damaged"
 
 
 def test_whether_a_suspension_is_renewed_survives_a_restart_between_firing_and_expiry(tmp_path: Path) -> None:
     clock, config = Clock(), make_config(tmp_path / "s")
-    with ReceiverService.open(config, clock=clock, init=True) as service:
+    with ReceiverService(config, clock=clock, init=True) as service:
         service.notify(note("a/1"))
         service.notify(note("b/1"))
         resolved = parse_notification(payload(alert("b/1", status="resolved")))
         assert isinstance(resolved, Notification)
         service.notify(resolved)  # b/1's alert resolved; a/1's still fires
     clock.advance(DAY)
-    with ReceiverService.open(config, clock=clock) as service:  # restarted: the store tells both apart
+    with ReceiverService(config, clock=clock) as service:  # restarted: the store tells both apart
         decisions = service.sweep()
         assert [(str(d.kind), d.provider) for d in decisions] == [
             ("expire", "a/1"),
@@ -144,9 +134,9 @@ def test_a_suspension_found_ended_long_after_a_receiver_outage_expires_instead_o
     tmp_path: Path,
 ) -> None:
     clock, config = Clock(), make_config(tmp_path / "s")
-    with ReceiverService.open(config, clock=clock, init=True) as service:
+    with ReceiverService(config, clock=clock, init=True) as service:
         service.notify(note("a/1"))
     clock.advance(DAY + 3600)  # down across the end: the alert's state it knew is an hour old
-    with ReceiverService.open(config, clock=clock) as service:
+    with ReceiverService(config, clock=clock) as service:
         assert [str(d.kind) for d in service.sweep()] == ["expire"] and ignored(service) == []
         assert [str(d.kind) for d in service.notify(note("a/1"))] == ["escalate"]  # the next repeat

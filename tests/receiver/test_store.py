@@ -31,7 +31,8 @@ def suspend_in(store: Store, state: State, provider: str, now: float = T0) -> St
 
 
 def fill(directory: Path, providers: list[str], snapshot_every: int = 256, close: bool = True) -> State:
-    store, loaded = Store.open(directory, ladder=POLICY.ladder, snapshot_every=snapshot_every, init=True)
+    store = Store(directory, ladder=POLICY.ladder, snapshot_every=snapshot_every, init=True)
+    loaded = store.loaded
     state = loaded.state
     for p in providers:
         state = suspend_in(store, state, p)
@@ -40,7 +41,8 @@ def fill(directory: Path, providers: list[str], snapshot_every: int = 256, close
 
 
 def reopen(directory: Path) -> tuple[State, tuple[str, ...]]:
-    store, loaded = Store.open(directory, ladder=POLICY.ladder)
+    store = Store(directory, ladder=POLICY.ladder)
+    loaded = store.loaded
     store.close()
     return loaded.state, loaded.warnings
 
@@ -61,12 +63,12 @@ def test_state_survives_a_reopen_with_or_without_a_final_checkpoint(tmp_path: Pa
 
 
 def test_a_second_writer_refuses_to_start_with_the_holders_pid(tmp_path: Path) -> None:
-    store, _ = Store.open(tmp_path, init=True)
+    store = Store(tmp_path, init=True)
     try:
         with pytest.raises(
             StoreLocked, match=rf"locked by another receiver \(pid {os.getpid()}\); refusing to start"
         ):
-            Store.open(tmp_path)
+            Store(tmp_path)
     finally:
         store.close()
 
@@ -75,11 +77,12 @@ def test_a_new_store_needs_init(tmp_path: Path) -> None:
     with pytest.raises(
         StoreError, match=r"store directory .*missing.* does not exist: start once with --init"
     ):
-        Store.open(tmp_path / "missing")
+        Store(tmp_path / "missing")
     (tmp_path / "empty").mkdir()
     with pytest.raises(StoreError, match=rf"no receiver store in .*empty \({FILE_NAME} is missing\).*--init"):
-        Store.open(tmp_path / "empty")
-    store, loaded = Store.open(tmp_path / "empty", init=True)
+        Store(tmp_path / "empty")
+    store = Store(tmp_path / "empty", init=True)
+    loaded = store.loaded
     store.close()
     assert loaded.state == State() and (tmp_path / "empty" / FILE_NAME).exists()
 
@@ -88,11 +91,11 @@ def test_a_store_emptied_after_use_is_an_error_not_a_fresh_start(tmp_path: Path)
     fill(tmp_path, ["a/1"])
     (tmp_path / FILE_NAME).unlink()
     with pytest.raises(StoreError, match=rf"{FILE_NAME} is missing, but .* held a receiver store before"):
-        Store.open(tmp_path)
+        Store(tmp_path)
     # its write-ahead log left behind: even --init refuses to start over it
     (tmp_path / (FILE_NAME + "-wal")).write_bytes(b"x")
     with pytest.raises(StoreError, match=rf"found {FILE_NAME}-wal"):
-        Store.open(tmp_path, init=True)
+        Store(tmp_path, init=True)
 
 
 def test_a_gap_in_the_log_is_a_precise_error(tmp_path: Path) -> None:
@@ -147,7 +150,9 @@ def test_a_failed_write_is_not_acknowledged_and_changes_nothing(tmp_path: Path) 
         if fail["on"]:
             raise OSError(28, "No space left on device")
 
-    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder, fault=fault, init=True)
+    store = Store(tmp_path, ladder=POLICY.ladder, fault=fault, init=True)
+
+    loaded = store.loaded
     state = suspend_in(store, loaded.state, "a/1")
     fail["on"] = True
     with pytest.raises(StoreWriteError, match="No space left on device"):
@@ -158,7 +163,8 @@ def test_a_failed_write_is_not_acknowledged_and_changes_nothing(tmp_path: Path) 
 
 
 def test_the_log_is_read_back_paged_from_the_store(tmp_path: Path) -> None:
-    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder, init=True)
+    store = Store(tmp_path, ladder=POLICY.ladder, init=True)
+    loaded = store.loaded
     state = loaded.state
     for p in ("a/1", "b/1", "c/1"):
         state = suspend_in(store, state, p)
@@ -174,7 +180,7 @@ def test_a_format_1_journal_is_refused_with_what_to_do_and_left_as_it_was(tmp_pa
     shutil.copytree(FIXTURES / "journal-v1", directory)  # written by the format-1 receiver
     before = {p.name: p.read_bytes() for p in directory.iterdir()}
     with pytest.raises(StoreError) as caught:
-        Store.open(directory, ladder=POLICY.ladder, init=init)
+        Store(directory, ladder=POLICY.ladder, init=init)
     assert str(caught.value) == (
         f"{directory} holds a format-1 receiver store (decisions.jsonl, state.json, state.prev.json), "
         f"which this receiver no longer reads (it reads format 2, {FILE_NAME}): run the receiver of "
@@ -188,7 +194,7 @@ def test_a_format_1_journal_is_refused_with_what_to_do_and_left_as_it_was(tmp_pa
 def test_one_file_of_a_format_1_store_is_enough_to_refuse_it(tmp_path: Path) -> None:
     (tmp_path / "state.prev.json").write_text("{}")
     with pytest.raises(StoreError, match=r"format-1 receiver store \(state.prev.json\), which"):
-        Store.open(tmp_path, init=True)
+        Store(tmp_path, init=True)
     assert not (tmp_path / FILE_NAME).exists()
 
 
@@ -197,11 +203,13 @@ def test_a_long_log_starts_fast_and_is_proven_in_the_background(
 ) -> None:
     monkeypatch.setattr(store_module, "SYNC_VERIFY_ROWS", 2)  # "long" = more than 2 rows
     state = fill(tmp_path, ["a/1", "b/1", "c/1", "d/1"], snapshot_every=3)
-    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)
+    store = Store(tmp_path, ladder=POLICY.ladder)
+    loaded = store.loaded
     assert loaded.state == state and store.verify_history() is None
     store.close()
     edit(tmp_path, "UPDATE decisions SET entry = replace(entry, 'a/1', 'x/1') WHERE seq = 1")
-    store, loaded = Store.open(tmp_path, ladder=POLICY.ladder)  # the state start-up proves is intact
+    store = Store(tmp_path, ladder=POLICY.ladder)  # the state start-up proves is intact
+    loaded = store.loaded
     try:
         assert loaded.state == state
         assert "decision 1 was altered" in (store.verify_history() or "")

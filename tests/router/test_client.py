@@ -147,7 +147,7 @@ def test_against_a_real_receiver_and_the_example_router(tmp_path: Path) -> None:
         admin_token=Secret("env:A", "a"),
         mode=Mode.ENFORCE,
     )
-    with ReceiverServer(config, init=True) as server:
+    with ReceiverServer(config) as server:
         httpx.post(
             server.base_url + "/v1/admin/incidents",
             json={"model": "m/x", "provider": "down/1", "reason": "outage"},
