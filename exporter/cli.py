@@ -21,7 +21,7 @@ from exporter.configkit import ConfigError, Problems
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
-from exporter.web.hostport import parse_host_port
+from exporter.web.hostport import http_url, parse_host_port
 
 log = logging.getLogger("exporter.cli")
 
@@ -130,7 +130,7 @@ async def _serve_exporter(config_path: str) -> int:
         tune_gc_for_latency()
         loop_task = asyncio.create_task(service.run())
         bound = sock.getsockname()[1]
-        log.info("exporter listening on http://%s:%d/metrics (%d model(s))", host, bound, len(config.models))
+        log.info("exporter listening on %s/metrics (%d model(s))", http_url(host, bound), len(config.models))
         try:
             await server.serve(sockets=[sock])
         finally:

@@ -25,6 +25,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from exporter.lifecycle import StartStop
+from exporter.web.hostport import http_url
 
 T = TypeVar("T")
 # Allocations minus deallocations between young collections (CPython's default is 700).
@@ -78,8 +79,7 @@ class ThreadedServer(StartStop):
 
     @property
     def base_url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return http_url(self.host, self.port, local=True)
 
     def _run(self) -> None:
         self.loop = asyncio.new_event_loop()

@@ -25,20 +25,14 @@ from exporter.configkit import Problems, load_yaml, parse_duration
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Kind
-from exporter.web.hostport import parse_host_port
+from exporter.web.hostport import http_url, parse_host_port
 
 TOKEN_ENV = "CANARY_ADMIN_TOKEN"
 URL_ENV = "CANARY_RECEIVER_URL"
 
 
-def _local_url(host: str, port: int) -> str:
-    """The URL that reaches a listen address from this machine (a wildcard address via loopback)."""
-    if host in ("0.0.0.0", "::"):  # noqa: S104 - a listen address, read to connect to it locally
-        host = "127.0.0.1"
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
-
-
-DEFAULT_RECEIVER = _local_url(*ReceiverConfig.model_fields["listen"].default)  # receiver.listen's default
+# receiver.listen's default
+DEFAULT_RECEIVER = http_url(*ReceiverConfig.model_fields["listen"].default, local=True)
 TABLE_WIDTH = 80
 HELP = "lift suspensions, manage incidents, list suspensions and decisions on a receiver"
 DESCRIPTION = f"""\
@@ -208,7 +202,7 @@ def _url_from_config(path: Path) -> str:
         host, port = parse_host_port(listen)
     except ValueError as exc:
         raise AdminError(f"--config {path}: receiver.listen: {exc}") from None
-    return _local_url(host, port)
+    return http_url(host, port, local=True)
 
 
 def _when(flag: str, value: str | None, sign: int, expected: str) -> str | None:

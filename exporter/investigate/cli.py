@@ -42,6 +42,7 @@ from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
 from exporter.investigate.history import MAX_RECORDS, first_attempts, parse_instant, parse_since, records
 from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
+from exporter.web.hostport import http_url
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20
@@ -585,8 +586,7 @@ async def _receiver_reads(
     from exporter.receiver.rfc3339 import format_rfc3339
 
     if url is None and config.receiver is not None:
-        host = config.receiver.host
-        url = f"http://{'[' + host + ']' if ':' in host else host}:{config.receiver.port}"
+        url = http_url(config.receiver.host, config.receiver.port, local=True)
     if url is None:
         notes.append("no receiver is configured (receiver section or --receiver URL): no decisions to show")
         return {}

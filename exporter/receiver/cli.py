@@ -13,7 +13,7 @@ from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.store import StoreError
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
-from exporter.web.hostport import parse_host_port
+from exporter.web.hostport import http_url, parse_host_port
 
 HELP = "run the quarantine receiver (Alertmanager/Grafana webhook -> ignore list for routers)"
 DESCRIPTION = (
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = build_app(service)
         port = sock.getsockname()[1]  # the real port when 0 was asked for
-        print(f"canary receiver: listening on http://{config.host}:{port} (mode {config.mode})", flush=True)
+        print(f"canary receiver: listening on {http_url(config.host, port)} (mode {config.mode})", flush=True)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
         tune_gc_for_latency()
         with stop_on_signals():  # SIGTERM as SIGINT: the finally below writes the shutdown snapshot

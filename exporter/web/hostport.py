@@ -1,4 +1,5 @@
-"""The one ``HOST:PORT`` parser (listen settings and ``--listen`` flags): names, IPv4, ``[IPv6]``."""
+"""The one ``HOST:PORT`` parser (listen settings and ``--listen`` flags): names, IPv4, ``[IPv6]``; and the one
+way back from a host and a port to a URL."""
 
 from __future__ import annotations
 
@@ -21,3 +22,15 @@ def parse_host_port(text: object, *, allow_any_port: bool = True) -> tuple[str, 
     if match is None or not lowest <= int(match["port"]) <= 65535:
         raise ValueError(f"expected HOST:PORT such as 127.0.0.1:9465, got {text!r}")
     return match["host"].strip("[]"), int(match["port"])
+
+
+def http_url(host: str, port: int, *, local: bool = False) -> str:
+    """The URL of ``host:port`` (an IPv6 host in brackets); with ``local``, the one that reaches a listen
+    address from this machine, a wildcard address via loopback.
+
+    >>> http_url("::1", 9465), http_url("0.0.0.0", 9465, local=True)
+    ('http://[::1]:9465', 'http://127.0.0.1:9465')
+    """
+    if local and host in ("0.0.0.0", "::"):  # noqa: S104 - a listen address, read to connect to it locally
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"

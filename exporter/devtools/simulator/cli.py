@@ -13,7 +13,7 @@ from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import uvicorn_options
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency
 from exporter.signals import stop_on_signals
-from exporter.web.hostport import parse_host_port
+from exporter.web.hostport import http_url, parse_host_port
 
 DEFAULT_LISTEN = "127.0.0.1:8088"
 
@@ -78,8 +78,7 @@ def command(args: argparse.Namespace) -> int:
         print(f"canary simulator: cannot listen on {args.listen}: {exc.strerror}", file=sys.stderr)
         return 1
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"simulator serving {args.fleet} at http://{shown}:{bound}/api/v1", flush=True)
+    print(f"simulator serving {args.fleet} at {http_url(host, bound)}/api/v1", flush=True)
     server = uvicorn.Server(uvicorn.Config(simulator.app, **uvicorn_options()))
     with stop_on_signals():  # uvicorn shuts down on SIGINT/SIGTERM, then re-raises it: a clean stop
         tune_gc_for_latency()
