@@ -28,7 +28,7 @@ from typing import Any
 from exporter.admin.client import AdminClient
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.console import live_view, render_table, round_status, suspension_summary
-from exporter.devtools.pipeline.configs import Timings
+from exporter.devtools.pipeline.configs import ALERTMANAGER_JOB, EXPORTER_JOB, RECEIVER_JOB, Timings
 from exporter.devtools.pipeline.processes import (
     AlertmanagerProcess,
     MissingBinaryError,
@@ -98,7 +98,7 @@ class _Pipeline:
     ) -> None:
         timings = Timings()
         self.alertmanager = None
-        targets = {"canary-exporter": exporter_addr}
+        targets = {EXPORTER_JOB: exporter_addr}
         if receiver_url is not None:
             self.alertmanager = stack.enter_context(
                 AlertmanagerProcess(
@@ -108,10 +108,10 @@ class _Pipeline:
                     timings=timings,
                 )
             )
-            targets["canary-receiver"] = receiver_url.removeprefix("http://")
-            targets["alertmanager"] = self.alertmanager.address
+            targets[RECEIVER_JOB] = receiver_url.removeprefix("http://")
+            targets[ALERTMANAGER_JOB] = self.alertmanager.address
         # Prometheus's start waits until it has discovered every Alertmanager (alerts before are lost).
-        alertmanagers = [targets["alertmanager"]] if self.alertmanager is not None else []
+        alertmanagers = [targets[ALERTMANAGER_JOB]] if self.alertmanager is not None else []
         self.prometheus = stack.enter_context(
             PrometheusProcess(
                 workdir / "prometheus", targets=targets, alertmanagers=alertmanagers, timings=timings
