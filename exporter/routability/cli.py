@@ -22,6 +22,7 @@ from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
 from exporter.serving import bind_tcp_socket
 from exporter.signals import stop_on_signals
+from exporter.web.hostport import http_url
 
 log = logging.getLogger("exporter.routability")
 
@@ -143,8 +144,8 @@ async def serve(
         schedule = asyncio.create_task(service.run_schedule())
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(
-            "routability listening on http://%s:%d (schedule %s, pace %.3gs, trigger %s)",
-            config.host, sock.getsockname()[1], config.schedule.describe(), config.pace,
+            "routability listening on %s (schedule %s, pace %.3gs, trigger %s)",
+            http_url(config.host, sock.getsockname()[1]), config.schedule.describe(), config.pace,
             "enabled" if service.trigger_enabled else "disabled (no trigger_token)",
         )  # fmt: skip
         try:
