@@ -19,7 +19,7 @@ from exporter.commands import add_command
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, Problems
 from exporter.engine.snapshot import Snapshot
-from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import http_url, parse_host_port
 
@@ -113,7 +113,6 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
 
 async def _serve_exporter(config_path: str) -> int:
-    import uvicorn
 
     from exporter.engine.service import ExporterService
 
@@ -126,7 +125,7 @@ async def _serve_exporter(config_path: str) -> int:
         return 1
     async with AsyncExitStack() as stack:
         service = ExporterService.from_config(config, stack)
-        server = uvicorn.Server(uvicorn.Config(service.app(), log_level="warning", access_log=False))
+        server = uvicorn_server(service.app())
         tune_gc_for_latency()
         loop_task = asyncio.create_task(service.run())
         bound = sock.getsockname()[1]

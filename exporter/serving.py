@@ -64,13 +64,17 @@ def bind_tcp_socket(host: str, port: int, backlog: int = 2048) -> socket.socket:
     return sock
 
 
+def uvicorn_server(app: ASGIApp, **options: Any) -> uvicorn.Server:
+    """A uvicorn server for ``app`` that logs only warnings and no access lines (the project logs its own)."""
+    return uvicorn.Server(uvicorn.Config(app, **{"log_level": "warning", "access_log": False, **options}))
+
+
 class ThreadedServer(StartStop):
     """A uvicorn server on its own thread and event loop; ``base_url`` has no trailing slash."""
 
     def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0, **uvicorn_options: Any) -> None:
-        options: dict[str, Any] = {"log_level": "warning", "access_log": False, **uvicorn_options}
         self._socket = bind_tcp_socket(host, port)
-        self._server = uvicorn.Server(uvicorn.Config(app, **options))
+        self._server = uvicorn_server(app, **uvicorn_options)
         self._thread: threading.Thread | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.host = host

@@ -11,7 +11,7 @@ from exporter.commands import add_command
 from exporter.configkit import ConfigError, Problems, load_file, validate
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.store import StoreError
-from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import http_url, parse_host_port
 
@@ -66,7 +66,6 @@ def load(path: Path) -> ReceiverConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
 
     from exporter.receiver.app import build_app
     from exporter.receiver.service import ReceiverService
@@ -109,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         app = build_app(service)
         port = sock.getsockname()[1]  # the real port when 0 was asked for
         print(f"canary receiver: listening on {http_url(config.host, port)} (mode {config.mode})", flush=True)
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        server = uvicorn_server(app)
         tune_gc_for_latency()
         with stop_on_signals():  # SIGTERM as SIGINT: the finally below writes the shutdown snapshot
             server.run(sockets=[sock])

@@ -20,7 +20,7 @@ from exporter.routability.model import PassSummary, count_by_status
 from exporter.routability.schedule import next_due
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
-from exporter.serving import bind_tcp_socket
+from exporter.serving import bind_tcp_socket, uvicorn_server
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import http_url
 
@@ -134,13 +134,12 @@ async def serve(
     config: RoutabilityConfig, gateway: GatewayConnection | None, stop: asyncio.Event | None = None
 ) -> None:
     """Run the HTTP API and the schedule until interrupted (or until ``stop`` is set: a graceful exit)."""
-    import uvicorn
 
     transport = HttpxTransport(timeout=config.timeout)
     with RoutabilityStore(config.store) as store:
         service = build_service(config, gateway, store, transport)
         sock = bind_tcp_socket(config.host, config.port)  # TCP_NODELAY on accepted connections (serving)
-        server = uvicorn.Server(uvicorn.Config(build_app(service), log_level="warning", access_log=False))
+        server = uvicorn_server(build_app(service))
         schedule = asyncio.create_task(service.run_schedule())
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None
         log.info(

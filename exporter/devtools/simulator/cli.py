@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-import uvicorn
-
 from exporter.commands import add_command
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import uvicorn_options
-from exporter.serving import bind_tcp_socket, tune_gc_for_latency
+from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import http_url, parse_host_port
 
@@ -79,7 +77,7 @@ def command(args: argparse.Namespace) -> int:
         return 1
     bound = sock.getsockname()[1]
     print(f"simulator serving {args.fleet} at {http_url(host, bound)}/api/v1", flush=True)
-    server = uvicorn.Server(uvicorn.Config(simulator.app, **uvicorn_options()))
+    server = uvicorn_server(simulator.app, **uvicorn_options())
     with stop_on_signals():  # uvicorn shuts down on SIGINT/SIGTERM, then re-raises it: a clean stop
         tune_gc_for_latency()
         server.run(sockets=[sock])

@@ -25,8 +25,6 @@ def uvicorn_options() -> dict[str, Any]:
         "loop": "asyncio",  # not uvloop: its timers have millisecond resolution, too coarse for TTFT
         "http": "h11",
         "lifespan": "off",
-        "log_level": "warning",
-        "access_log": False,
         "timeout_graceful_shutdown": 1,
         "backlog": 2048,
     }
