@@ -419,7 +419,7 @@ class GatewayClient:
         """Feed the event stream into ``acc`` until ``[DONE]``, an error chunk or the end of the body; after
         ``[DONE]`` or an error, drain the rest for the keep-alive connection. An error for an unreadable
         stream (oversized, garbage)."""
-        decoder = SSEDecoder(max_event_chars=self._max_body, keep_comments=False)
+        decoder = SSEDecoder(max_event_chars=self._max_body)
         chunks = response.aiter_bytes()
         async for chunk in chunks:
             progress.received += len(chunk)

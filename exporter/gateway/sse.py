@@ -4,10 +4,10 @@ It follows the WHATWG ``text/event-stream`` rules where they matter for a gatewa
 
 - lines end with ``\\n``, ``\\r\\n`` or a lone ``\\r``, and a chunk may end between ``\\r`` and ``\\n`` or
   inside a multi-byte UTF-8 character (invalid UTF-8 becomes U+FFFD, never an exception);
-- ``data:`` lines of one event are joined with ``\\n``; ``event:``, ``id:`` and ``retry:`` are kept;
-  an event is dispatched on a blank line, and a block without any ``data:`` line is not an event;
-- comment lines (``: OPENROUTER PROCESSING``) are reported as ``COMMENT`` items (``keep_comments=False``
-  drops them), so callers can see keep-alives without mistaking them for content;
+- ``data:`` lines of one event are joined with ``\\n``; an event is dispatched on a blank line, and a
+  block without any ``data:`` line is not an event. The other fields (``event:``, ``id:``, ``retry:``) are
+  ignored: no gateway sends them on a chat stream, and nothing here would read them;
+- comment lines (``: OPENROUTER PROCESSING``, the gateway's keep-alives) are skipped, never content;
 - memory is bounded: a line or an event larger than ``max_event_chars`` is dropped and reported once as an
   ``OVERSIZED`` item, and decoding resumes at the next event.
 
@@ -20,8 +20,8 @@ Example::
     decoder = SSEDecoder()
     events = decoder.feed(b": OPENROUTER PROCESSING\\n\\ndata: {\\"a\\": 1}\\r")
     events += decoder.feed(b"\\n\\r\\n")
-    [e.kind for e in events]      # [SSEKind.COMMENT, SSEKind.EVENT]
-    events[1].data                 # '{"a": 1}'
+    [e.kind for e in events]      # [SSEKind.EVENT]
+    events[0].data                 # '{"a": 1}'
 """
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 class SSEKind(StrEnum):
-    EVENT = "event"  # a dispatched event: ``data`` (and ``event``/``id``/``retry``) are set
-    COMMENT = "comment"  # a ``:`` line; ``text`` holds what followed the colon
+    EVENT = "event"  # a dispatched event: ``data`` is set
     OVERSIZED = "oversized"  # a line or event over the limit was dropped; ``text`` says how big
     TRUNCATED = "truncated"  # flush(): the stream ended in the middle of a line; ``text`` says so
 
@@ -51,9 +50,6 @@ class SSEEvent:
 
     kind: SSEKind
     data: str = ""
-    event: str = "message"
-    id: str | None = None
-    retry: int | None = None
     text: str = ""
 
 
@@ -64,11 +60,10 @@ class SSEDecoder:
     of one event (in characters after UTF-8 decoding).
     """
 
-    def __init__(self, *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS, keep_comments: bool = True) -> None:
+    def __init__(self, *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS) -> None:
         if max_event_chars < 1:
             raise ValueError(f"max_event_chars must be >= 1, got {max_event_chars}")
         self._max = max_event_chars
-        self._keep_comments = keep_comments
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._started = False  # a leading BOM is stripped once
         self._partial = ""  # the unterminated tail of the current line
@@ -78,10 +73,7 @@ class SSEDecoder:
         self._data: list[str] = []
         self._data_chars = 0
         self._has_data = False
-        self._event_type = ""
-        self._retry: int | None = None
         self._oversized_event = False
-        self._last_id: str | None = None
 
     def feed(self, data: bytes) -> list[SSEEvent]:
         """Decode one chunk of the byte stream; return the items it completed (possibly none)."""
@@ -98,9 +90,9 @@ class SSEDecoder:
             out.append(
                 SSEEvent(SSEKind.TRUNCATED, text=f"stream ended inside a line ({size} characters discarded)")
             )
-        elif self._has_data and not self._oversized_event:
-            out.append(self._dispatch())
-        self._reset_event()
+            self._reset_event()
+        else:
+            self._process_line("", out)  # the blank line that would have ended the last event
         return out
 
     # -- internals -------------------------------------------------------------------------------------
@@ -155,48 +147,25 @@ class SSEDecoder:
     def _process_line(self, line: str, out: list[SSEEvent]) -> None:
         if not line:
             if self._has_data and not self._oversized_event:
-                out.append(self._dispatch())
+                out.append(SSEEvent(SSEKind.EVENT, data="\n".join(self._data)))
             self._reset_event()
             return
-        if line[0] == ":":
-            if self._keep_comments:
-                value = line[1:]
-                out.append(SSEEvent(SSEKind.COMMENT, text=value[1:] if value.startswith(" ") else value))
-            return
         name, colon, value = line.partition(":")
+        if name != "data":  # a comment (an empty name), or a field this client does not read
+            return
+        self._has_data = True
+        if self._oversized_event:
+            return
         if colon and value.startswith(" "):
             value = value[1:]
-        if name == "data":
-            self._has_data = True
-            if self._oversized_event:
-                return
-            self._data_chars += len(value) + (1 if self._data else 0)
-            if self._data_chars > self._max:
-                self._mark_oversized(out, self._data_chars)
-                return
-            self._data.append(value)
-        elif name == "event":
-            self._event_type = value
-        elif name == "id":
-            if "\0" not in value:
-                self._last_id = value
-        elif name == "retry" and value.isascii() and value.isdigit():
-            self._retry = int(value)
-        # any other field name is ignored, as the standard says
-
-    def _dispatch(self) -> SSEEvent:
-        return SSEEvent(
-            SSEKind.EVENT,
-            data="\n".join(self._data),
-            event=self._event_type or "message",
-            id=self._last_id,
-            retry=self._retry,
-        )
+        self._data_chars += len(value) + (1 if self._data else 0)
+        if self._data_chars > self._max:
+            self._mark_oversized(out, self._data_chars)
+            return
+        self._data.append(value)
 
     def _reset_event(self) -> None:
         self._data = []
         self._data_chars = 0
         self._has_data = False
-        self._event_type = ""
-        self._retry = None
         self._oversized_event = False
