@@ -72,12 +72,7 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
         if model.via_gateway and gateway_client is not None:
             plans.append(ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require))
         for host in model.direct_hosts:
-            endpoint = Endpoint(
-                tag=host.name,
-                provider_name=host.name,
-                name=host.name,
-                supported_parameters=host.supported_parameters,
-            )
+            endpoint = Endpoint(host.name, host.name, supported_parameters=host.supported_parameters)
             client = GatewayClient(
                 host.base_url,
                 host.api_key.value if host.api_key else None,

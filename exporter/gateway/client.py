@@ -727,30 +727,24 @@ def _instant(text: str) -> float | None:
 def parse_endpoint(item: object) -> Endpoint | None:
     """One ``PublicEndpoint`` object → ``Endpoint``; None when it has no routing tag (cannot be pinned).
 
-    Tolerates nulls, stats given as a number or as ``{p50, ...}``, and prices as decimal strings.
-    Example: ``parse_endpoint({"tag": "parasail/fp8", "pricing": {"prompt": "0.0000005"}})
-    .price_prompt_usd_per_token`` → ``5e-07``.
+    Tolerates nulls, stats given as a number or as ``{p50, ...}``, and numbers as decimal strings.
+    Example: ``parse_endpoint({"tag": "parasail/fp8", "uptime_last_30m": {"p50": "99.5"}})
+    .uptime_last_30m`` → ``99.5``.
     """
     if not isinstance(item, Mapping):
         return None
     tag = item.get("tag")
     if not isinstance(tag, str) or not tag.strip():
         return None
-    pricing = item.get("pricing")
-    prices: Mapping[str, Any] = pricing if isinstance(pricing, Mapping) else {}
     params = item.get("supported_parameters")
     return Endpoint(
         tag=tag.strip(),
         provider_name=first_text(item.get("provider_name")) or "",
-        name=first_text(item.get("name")) or "",
         quantization=first_text(item.get("quantization")),
         status=_integer(item.get("status")),
         supported_parameters=frozenset(p for p in params if isinstance(p, str)) if isinstance(params, list)
         else frozenset(),
-        context_length=_integer(item.get("context_length")),
         max_completion_tokens=_integer(item.get("max_completion_tokens")),
-        price_prompt_usd_per_token=finite_number(prices.get("prompt")) or 0.0,
-        price_completion_usd_per_token=finite_number(prices.get("completion")) or 0.0,
         uptime_last_30m=finite_number(item.get("uptime_last_30m")),
     )  # fmt: skip
 

@@ -15,18 +15,15 @@ from exporter.outcomes import Outcome, Reason, Usage
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """One serving endpoint of a model, as discovered (information, never a verdict)."""
+    """One serving endpoint of a model, as discovered (information, never a verdict): only what the canary
+    reads (the listing's name, context length and prices are not)."""
 
     tag: str  # routing slug for provider.only / provider.ignore, e.g. "deepinfra/fp8"
     provider_name: str  # display name, e.g. "DeepInfra" (what responses report in "provider")
-    name: str = ""  # e.g. "DeepInfra | moonshotai/kimi-k2-0905"
     quantization: str | None = None
     status: int | None = None  # listed status; 0 healthy, negative degraded (undocumented)
     supported_parameters: frozenset[str] = frozenset()
-    context_length: int | None = None
     max_completion_tokens: int | None = None
-    price_prompt_usd_per_token: float = 0.0
-    price_completion_usd_per_token: float = 0.0
     uptime_last_30m: float | None = None  # percent 0..100, as the gateway lists it
 
     def supports(self, parameter: str) -> bool:

@@ -519,24 +519,15 @@ def test_discovery_parses_endpoints_tolerating_stats_shapes_nulls_and_decimal_st
     assert deepinfra == Endpoint(
         tag="deepinfra/fp4",
         provider_name="DeepInfra",
-        name="DeepInfra | moonshotai/kimi-k2-0905",
         quantization="fp4",
         status=0,
         supported_parameters=frozenset(PARAMS),
-        context_length=262144,
         max_completion_tokens=16384,
-        price_prompt_usd_per_token=0.0000005,
-        price_completion_usd_per_token=0.000002,
         uptime_last_30m=99.6,
     )
     assert (groq.tag, groq.status, groq.quantization, groq.max_completion_tokens) == ("groq", -2, None, None)
     assert groq.uptime_last_30m == 97.5  # a percentile object instead of a number
-    assert (chutes.context_length, chutes.max_completion_tokens, chutes.uptime_last_30m) == (
-        None,
-        8192,
-        98.25,
-    )
-    assert (chutes.price_prompt_usd_per_token, chutes.price_completion_usd_per_token) == (0.0, 0.0)
+    assert (chutes.max_completion_tokens, chutes.uptime_last_30m) == (8192, 98.25)
     assert chutes.supported_parameters == frozenset()
 
 
@@ -607,9 +598,9 @@ def test_invalid_construction_is_refused_with_a_clear_message() -> None:
 
 
 def test_endpoint_numbers_beyond_float_range_are_ignored() -> None:
-    endpoint = parse_endpoint({"tag": "x", "context_length": 10**400, "pricing": {"prompt": "1e999"}})
+    endpoint = parse_endpoint({"tag": "x", "max_completion_tokens": 10**400, "uptime_last_30m": "1e999"})
     assert endpoint is not None
-    assert (endpoint.context_length, endpoint.price_prompt_usd_per_token) == (None, 0.0)
+    assert (endpoint.max_completion_tokens, endpoint.uptime_last_30m) == (None, None)
 
 
 # -- edges found in review --------------------------------------------------------------------------------
