@@ -90,12 +90,12 @@ class _Stratum:
 
     @classmethod
     def build(cls, owned: Sequence[tuple[str, str]], length: int) -> _Stratum:
-        windows = [_window(text, length) for _, text in owned]
+        windows = [_window(text, length) for _, text in owned]  # once each, not once per pair
         n = len(windows)
         gram = [[0.0] * n for _ in range(n)]
         for i in range(n):
             for j in range(i + 1, n):
-                gram[i][j] = gram[j][i] = sum(map(eq, windows[i], windows[j])) / length
+                gram[i][j] = gram[j][i] = hamming_kernel(windows[i], windows[j], length)
         rows = tuple(sum(row) for row in gram)
         return cls(tuple(owner for owner, _ in owned), tuple(map(tuple, gram)), rows, sum(rows))
 
