@@ -18,8 +18,11 @@ from exporter import __version__
 from exporter.commands import add_command
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, Problems
+from exporter.console import render_table
+from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
+from exporter.sharding import Replica, check_shard_set
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import http_url, parse_host_port
 
@@ -61,8 +64,6 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 
 def _check_shard_set(files: Sequence[str]) -> int:
     """check-config with several files: each must load, and together they must split the models exactly."""
-    from exporter.sharding import Replica, check_shard_set
-
     replicas, problems = [], []
     for file in files:
         try:
@@ -83,9 +84,6 @@ def _check_shard_set(files: Sequence[str]) -> int:
 
 
 async def _probe(args: argparse.Namespace) -> int:
-    from exporter.console import render_table
-    from exporter.engine.service import ExporterService, state_json
-
     config = load_probing_config(args.config)
     async with AsyncExitStack() as stack:
         service = ExporterService.from_config(config, stack)
@@ -113,9 +111,6 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
 
 async def _serve_exporter(config_path: str) -> int:
-
-    from exporter.engine.service import ExporterService
-
     config = load_probing_config(config_path)
     host, port = parse_host_port(config.exporter.listen)  # checked when the config was loaded
     try:

@@ -28,20 +28,24 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from exporter.commands import add_command
-from exporter.config import CanaryConfig
+from exporter.config import CanaryConfig, load_config, load_probing_config
 from exporter.configkit import parse_duration
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ProbeTarget
 from exporter.engine.rounds import ModelPlan
+from exporter.engine.service import build_plans, open_evidence
+from exporter.equality import report as equality
+from exporter.equality import sampling as equality_sampling
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
-from exporter.equality.report import EqualityReport
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint, GatewayError, Generation
+from exporter.investigate import report, trace
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
 from exporter.investigate.history import MAX_RECORDS, first_attempts, parse_instant, parse_since, records
 from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
+from exporter.receiver.rfc3339 import format_optional, format_rfc3339
 from exporter.web.hostport import http_url
 
 MAX_SAMPLES = 500
@@ -183,11 +187,11 @@ COMMANDS = {
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``investigate`` and ``trace`` to the ``canary`` parser."""
-    investigate, trace = (
+    investigate, tracing = (
         add_command(subparsers, name, help=summary, description=description, epilog=examples)
         for name, (summary, description, examples) in COMMANDS.items()
     )
-    for p, run in ((investigate, investigate_command), (trace, trace_command)):
+    for p, run in ((investigate, investigate_command), (tracing, trace_command)):
         p.add_argument("--config", required=True, metavar="FILE", help="the canary YAML configuration")
         p.set_defaults(func=run)
     p = investigate
@@ -236,7 +240,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="send nothing: read the evidence history since SINCE (RFC 3339, unix seconds, or 6h / 2d back)",
     )
 
-    p = trace
+    p = tracing
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--generation", type=_generation_id, metavar="ID", help="the gateway's generation id")
     which.add_argument("--model", type=_model, metavar="M", help="the model slug (with --at)")
@@ -287,10 +291,6 @@ def _print_report(
 
 def investigate_command(args: argparse.Namespace) -> int:
     """Entry point of ``canary investigate`` (configuration errors propagate as ``ConfigError``)."""
-    from exporter.config import load_probing_config
-    from exporter.equality import report as equality
-    from exporter.investigate import report
-
     config = load_probing_config(args.config)
     try:
         if args.test == "equality":
@@ -306,10 +306,8 @@ def investigate_command(args: argparse.Namespace) -> int:
     return _print_report(args, comparison, report.to_json, report.to_table, report.to_markdown)
 
 
-async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> EqualityReport:
+async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> equality.EqualityReport:
     """``--test equality``: N open-ended completions per host, each host's distribution against its peers'."""
-    from exporter.equality import report, sampling
-
     for flag, given in (("--contracts", args.contracts), ("--locale", args.locale)):
         if given is not None:
             raise BadInput(flag, "does not apply to --test equality (it sends its own prompts)")
@@ -329,10 +327,10 @@ async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> Equa
                 f"{MIN_EQUALITY_HOSTS} hosts, got {len(work.targets)}",
             )  # fmt: skip
         with _progress(len(work.targets) * args.samples) as advance:
-            hosts = await sampling.collect(
+            hosts = await equality_sampling.collect(
                 work.targets, settings, args.samples, concurrency=config.rounds.concurrency, on_sample=advance
             )
-    return report.build(work.model, hosts, samples=args.samples, alpha=args.alpha, settings=settings)
+    return equality.build(work.model, hosts, samples=args.samples, alpha=args.alpha, settings=settings)
 
 
 def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | None) -> list[Contract]:
@@ -345,12 +343,6 @@ def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | Non
     if not chosen:
         raise BadInput("--contracts", "no contract is enabled in the configuration")
     return chosen
-
-
-def _all_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
-    from exporter.engine.service import build_plans
-
-    return build_plans(config, stack)
 
 
 def _plans_for(config: CanaryConfig, model: str, plans: Sequence[ModelPlan]) -> list[ModelPlan]:
@@ -374,7 +366,7 @@ async def _work(
 ) -> AsyncIterator[Work]:
     """What to send for ``--model`` and ``--providers`` (one discovery request), its gateways open inside."""
     async with AsyncExitStack() as stack:
-        plans = _plans_for(config, args.model, _all_plans(config, stack))
+        plans = _plans_for(config, args.model, build_plans(config, stack))
         yield await resolve(plans, contracts, providers=args.providers, samples=args.samples, locale=locale)
 
 
@@ -457,8 +449,6 @@ def _live_controls(
 
 def _store(config: CanaryConfig) -> AbstractContextManager[EvidenceStore | None]:
     """The configuration's evidence history, open inside the block (None when it keeps none)."""
-    from exporter.engine.service import open_evidence
-
     store = open_evidence(config)
     return nullcontext() if store is None else closing(store)
 
@@ -483,8 +473,6 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
 
 def trace_command(args: argparse.Namespace) -> int:
     """Entry point of ``canary trace``."""
-    from exporter.config import load_config
-
     try:
         if args.model is not None and args.at is None:
             raise BadInput("--at", "--model needs --at TIME (or give --generation ID instead)")
@@ -518,13 +506,10 @@ async def _generation(plans: Sequence[ModelPlan], generation_id: str) -> Generat
 
 
 async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, Any]:
-    from exporter.investigate import trace
-    from exporter.receiver.rfc3339 import format_optional
-
     notes: list[str] = []
     generation: Generation | None = None
     async with AsyncExitStack() as stack:
-        all_plans = _all_plans(config, stack)
+        all_plans = build_plans(config, stack)
         if args.generation is not None:
             generation = await _generation(all_plans, args.generation)
             model = generation.model
@@ -583,8 +568,6 @@ async def _receiver_reads(
 ) -> dict[str, Any]:
     """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
     read endpoints, no token, bounded replies); what cannot be read is said in ``notes`` and left out."""
-    from exporter.receiver.rfc3339 import format_rfc3339
-
     if url is None and config.receiver is not None:
         url = http_url(config.receiver.host, config.receiver.port, local=True)
     if url is None:
@@ -652,6 +635,4 @@ def _trace_text(document: dict[str, Any]) -> str:
 
 
 def _when(unix: Any) -> str:
-    from exporter.receiver.rfc3339 import format_optional
-
     return str(format_optional(unix)) if isinstance(unix, int | float) else str(unix)
