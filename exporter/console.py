@@ -7,25 +7,23 @@ terminal: width-adaptive, never wrapping a row, with a legend and a status line)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from exporter.engine.rounds import RoundProgress
 
-# Each outcome's colour: (ANSI SGR code for render_table, rich style for the live view).
+# Each outcome's rich style in the live view (the plain table is for pipes and logs: no colour).
 _COLOURS = {
-    "pass": ("32", "green"),
-    "fail": ("31;1", "bold red"),
-    "transport": ("33", "yellow"),
-    "skipped": ("90", "bright_black"),
-    "inconclusive": ("36", "cyan"),
-    "unavailable": ("35", "magenta"),
-    "config": ("35", "magenta"),
-    "pin_violation": ("35", "magenta"),
+    "pass": "green",
+    "fail": "bold red",
+    "transport": "yellow",
+    "skipped": "bright_black",
+    "inconclusive": "cyan",
+    "unavailable": "magenta",
+    "config": "magenta",
+    "pin_violation": "magenta",
 }
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,34 +54,21 @@ def _hosts(
     return sorted({c for p in providers.values() for c in p.get("contracts", {})}), hosts
 
 
-def _cell(result: Mapping[str, Any] | None, colour: bool, control: bool = False) -> str:
+def _cell(result: Mapping[str, Any] | None, control: bool = False) -> str:
     if result is None:
         return "-"
     outcome = str(result["outcome"])
-    text = outcome
     if control and outcome in ("fail", "pass"):
         # A positive control is healthy when it refuses; one that passes makes the probe weak.
-        text, outcome = (
-            ("refused (control ok)", "pass") if outcome == "fail" else ("PASSED: probe weak", "fail")
-        )
-    elif outcome == "fail":
-        text = f"FAIL x{result['failing_streak']} {result['reason']}"
-    elif result.get("failing_streak"):
-        text = f"{outcome} (x{result['failing_streak']})"
-    if colour and outcome in _COLOURS:
-        return f"\x1b[{_COLOURS[outcome][0]}m{text}\x1b[0m"
-    return text
+        return "refused (control ok)" if outcome == "fail" else "PASSED: probe weak"
+    if outcome == "fail":
+        return f"FAIL x{result['failing_streak']} {result['reason']}"
+    if result.get("failing_streak"):
+        return f"{outcome} (x{result['failing_streak']})"
+    return outcome
 
 
-def _width(text: str) -> int:
-    return len(_ANSI.sub("", text))
-
-
-def render_table(
-    state: Mapping[str, Any],
-    ignore: Mapping[str, Mapping[str, Any]] | None = None,
-    colour: bool = False,
-) -> str:
+def render_table(state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """A table per model. ``ignore`` maps model -> the receiver's ``/v1/ignore`` document."""
     lines = [
         f"round {state.get('round')}  completed {state.get('completed_at')}  "
@@ -97,20 +82,18 @@ def render_table(
             rows.append(
                 [
                     f"{h.tag} (control)" if h.control else h.tag,
-                    *(_cell(h.results.get(c), colour, h.control) for c in contracts),
+                    *(_cell(h.results.get(c), h.control) for c in contracts),
                     "-" if h.ttft is None else f"{h.ttft:.2f}s",
                     str(h.clean),
                     "routable" if h.excluded is None else f"EXCLUDED {h.excluded['layer']}{until}",
                 ]
             )
-        widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         weak = info.get("weak") or {}
         lines.append("")
         lines.append(f"{model}" + (f"   weak probes: {', '.join(weak)}" if weak else ""))
         for row in rows:
-            lines.append(
-                "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True))
-            )
+            lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
     return "\n".join(lines)
 
 
@@ -137,7 +120,7 @@ def _short_cell(result: Mapping[str, Any] | None, control: bool) -> tuple[str, s
     streak = result.get("failing_streak") or 0
     if control and outcome in ("fail", "pass"):
         return ("refused ok", "green") if outcome == "fail" else ("PASSED:weak", "bold red")
-    style = _COLOURS[outcome][1] if outcome in _COLOURS else ""
+    style = _COLOURS.get(outcome, "")
     if outcome == "pass":
         return "ok", style
     if outcome == "fail":

@@ -59,15 +59,6 @@ def test_a_refusing_control_reads_as_healthy_and_a_passing_one_as_a_weak_probe()
     assert "PASSED: probe weak" in render_table(doc)
 
 
-def test_colour_codes_do_not_break_the_column_alignment() -> None:
-    plain = render_table(state()).splitlines()
-    coloured = render_table(state(), colour=True).splitlines()
-    strip = [
-        line.replace("\x1b[32m", "").replace("\x1b[31;1m", "").replace("\x1b[0m", "") for line in coloured
-    ]
-    assert strip == plain
-
-
 # ---------------------------------------------------------------- the live view
 
 

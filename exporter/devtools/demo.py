@@ -282,7 +282,7 @@ def run_demo(args: argparse.Namespace) -> int:
                 if last:
                     _settle(pipeline, receiver)
                 if not args.json:  # off a terminal: one plain table a round
-                    say("\n" + render_table(state_json(snap), _ignore_lists(receiver, models), False))
+                    say("\n" + render_table(state_json(snap), _ignore_lists(receiver, models)))
                 if last:
                     break
         except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
