@@ -19,10 +19,10 @@ Decision order (first match wins):
    Debugging, ``ApiErrorType``; shared/reference/openrouter.md §4.2, §4.5); an upstream refusal arrives as
    "Provider returned error" with the provider's name and raw body.
 2. Provider-side refusal (``error_type`` ``content_policy_violation`` or ``refusal``) → ``inconclusive`` /
-   ``refusal_error``. **This is the dedicated field the refusal contract reads**: ``reason ==
-   Reason.REFUSAL_ERROR`` (or ``is_provider_refusal(error)``) means the provider refused, and that contract
-   turns it into a ``fail``. Every other contract sees ``inconclusive`` (no evidence), because a refusal
-   does not tell whether the host's JSON or language would have been right.
+   ``refusal_error``. **This is the dedicated field the refusal contract reads**: ``reason is
+   Reason.REFUSAL_ERROR`` means the provider refused, and that contract turns it into a ``fail``. Every
+   other contract sees ``inconclusive`` (no evidence), because a refusal does not tell whether the host's
+   JSON or language would have been right.
 3. ``availability.code`` (reference §4.4): ``model_not_found`` / ``no_endpoints`` / ``model_deprecated``
    / ``constraint_filtered`` ... → ``unavailable``; ``capacity_exhausted`` / ``temporarily_unavailable``
    → ``transport``; ``wrong_endpoint`` → ``config``.
@@ -72,7 +72,6 @@ __all__ = [
     "classify_exception",
     "classify_http_error",
     "error_facts",
-    "is_provider_refusal",
     "malformed_response",
     "missing_key",
     "oversized_body",
@@ -261,15 +260,6 @@ def classify_exception(exc: BaseException) -> GatewayError:
     if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
         return GatewayError(Outcome.CONFIG, Reason.BAD_REQUEST, None, detail)
     return GatewayError(Outcome.TRANSPORT, Reason.NETWORK, None, detail)
-
-
-def is_provider_refusal(error: GatewayError | None) -> bool:
-    """Whether the provider refused the request with a content-policy/refusal error (a refusal ``fail``).
-
-    Example: ``is_provider_refusal(classify_error_object({"code": 400, "metadata": {"error_type":
-    "refusal"}}))`` → ``True``.
-    """
-    return error is not None and error.reason is Reason.REFUSAL_ERROR
 
 
 def missing_key() -> GatewayError:

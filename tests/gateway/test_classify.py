@@ -17,7 +17,6 @@ from exporter.gateway.classify import (
     classify_exception,
     classify_http_error,
     error_facts,
-    is_provider_refusal,
     missing_key,
     oversized_body,
     parse_json_body,
@@ -89,18 +88,17 @@ def test_moderation_403_is_the_platform_not_a_provider_refusal() -> None:
     }
     error = classify_http_error(403, json.dumps(body).encode())
     assert (error.outcome, error.reason) == (Outcome.CONFIG, Reason.PLATFORM_MODERATION)
-    assert not is_provider_refusal(error)
 
 
-def test_is_provider_refusal_marks_content_policy_and_refusal_errors_only() -> None:
+def test_only_content_policy_and_refusal_errors_are_provider_refusals() -> None:
     for error_type in ("content_policy_violation", "refusal"):
         signed = {"error_type": error_type, "provider_name": "Groq"}
         error = classify_error_object({"code": 400, "message": "no", "metadata": signed})
-        assert is_provider_refusal(error)
+        assert error.reason is Reason.REFUSAL_ERROR
         assert not error.outcome.is_evidence  # other contracts must not count it as a quality verdict
-    assert is_provider_refusal(classify_error_object({"code": "content_filter", "message": "Azure filter"}))
-    assert not is_provider_refusal(classify_error_object({"code": 429, "message": "slow down"}))
-    assert not is_provider_refusal(None)
+    azure = classify_error_object({"code": "content_filter", "message": "Azure filter"})
+    assert azure.reason is Reason.REFUSAL_ERROR
+    assert classify_error_object({"code": 429, "message": "slow down"}).reason is not Reason.REFUSAL_ERROR
 
 
 @pytest.mark.parametrize(
@@ -117,16 +115,15 @@ def test_a_content_policy_error_no_provider_signed_is_openrouters_moderation_not
     body = json.dumps({"error": {"code": 400, "message": "Input flagged", "metadata": metadata}})
     error = classify_http_error(400, body.encode())
     assert (error.outcome, error.reason) == (Outcome.CONFIG, Reason.PLATFORM_MODERATION)
-    assert not is_provider_refusal(error)
 
 
 def test_a_content_policy_error_from_upstream_stays_the_providers_refusal() -> None:
     raw = '{"error":{"type":"content_policy_violation"}}'
     upstream = {"code": 400, "message": "Provider returned error", "metadata": {"raw": raw,
                 "error_type": "content_policy_violation"}}  # fmt: skip
-    assert is_provider_refusal(classify_http_error(400, json.dumps({"error": upstream}).encode()))
+    assert classify_http_error(400, json.dumps({"error": upstream}).encode()).reason is Reason.REFUSAL_ERROR
     openai_style = {"error": {"message": "blocked", "type": "content_policy_violation"}}  # a direct host
-    assert is_provider_refusal(classify_http_error(400, json.dumps(openai_style).encode()))
+    assert classify_http_error(400, json.dumps(openai_style).encode()).reason is Reason.REFUSAL_ERROR
 
 
 def test_an_html_404_is_a_wrong_base_url_not_an_unavailable_model() -> None:
