@@ -26,7 +26,7 @@ from exporter.evidence.capture import attempt_records
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint, GatewayError
 from exporter.investigate.compare import Sample
-from exporter.outcomes import Outcome, ProbeResult
+from exporter.outcomes import Outcome
 
 log = logging.getLogger("exporter.investigate")
 
@@ -140,11 +140,17 @@ async def collect(
                     ctx = ProbeContext(target, gateway, number, {}, locale=work.locale)
                     result, at = await run_contract(contract, ctx, once=True), clock()
                     on_sample()
-                    out.append(to_sample(target.provider, contract.name, result))
-                    records += attempt_records(
+                    kept = attempt_records(
                         result, at=at, round_number=ROUND, model=work.model, provider=target.provider,
                         contract=contract.name, source=SOURCE,
                     )  # fmt: skip
+                    records += kept
+                    # One attempt (a sample confirms nothing), read as the history is; a skipped pair has no
+                    # record (nothing was sent), and the comparison counts it as excluded.
+                    skipped = Sample(
+                        target.provider, contract.name, result.outcome.value, result.reason.value
+                    )
+                    out.append(from_record(kept[0]) if kept else skipped)
         if record is not None and records:
             await asyncio.to_thread(record, records)
         return out
@@ -153,22 +159,8 @@ async def collect(
     return [sample for samples in per_host for sample in samples]
 
 
-def to_sample(provider: str, contract: str, result: ProbeResult) -> Sample:
-    """The comparison's view of one judged attempt."""
-    return Sample(
-        provider=provider,
-        contract=contract,
-        outcome=result.outcome.value,
-        reason=result.reason.value,
-        excerpt=result.excerpt or result.detail,
-        locale=result.locale,
-        tokens=result.usage.prompt_tokens + result.usage.completion_tokens,
-        cost_usd=result.usage.cost_usd,
-    )
-
-
 def from_record(record: EvidenceRecord) -> Sample:
-    """The comparison's view of one attempt kept in the evidence history."""
+    """The comparison's view of one attempt: kept in the evidence history, or just sent."""
     return Sample(
         provider=record.provider,
         contract=record.contract,
