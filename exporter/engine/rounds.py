@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from exporter.contracts.base import ChatGateway, Contract, ProbeContext, ProbeTarget
+from exporter.engine.streaks import HostKey
 from exporter.evidence.capture import attempt_records
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint, GatewayError
@@ -28,7 +29,6 @@ DEFAULT_CONCURRENCY = 8  # providers probed at once (``rounds.concurrency``)
 
 log = logging.getLogger("exporter.engine")
 
-HostKey = tuple[str, str]
 LOGGED_EXCERPT_CHARS = 120
 
 

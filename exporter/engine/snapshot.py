@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from exporter.engine.rounds import HostKey, RoundReport
-from exporter.engine.streaks import Streaks, advance
+from exporter.engine.rounds import RoundReport
+from exporter.engine.streaks import HostKey, Streaks, advance
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
 from exporter.outcomes import Outcome, ProbeResult, Reason
@@ -39,12 +39,8 @@ class Histogram:
         return Histogram(tuple(counts), self.total + value, self.count + 1)
 
     def cumulative(self) -> list[tuple[str, int]]:
-        bounds = (*map(_fmt, TTFT_BUCKETS), "+Inf")
+        bounds = (*map(repr, TTFT_BUCKETS), "+Inf")  # the shortest exact form: "0.1", "10.0"
         return list(zip(bounds, itertools.accumulate(self.buckets), strict=True))
-
-
-def _fmt(bound: float) -> str:
-    return repr(float(bound))
 
 
 @dataclass(frozen=True, slots=True)
