@@ -165,7 +165,7 @@ DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 
 
-class GatewayClient:
+class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None]):
     """Talks to OpenRouter (or any OpenAI-compatible host) for the canary; see the module docstring.
 
     ``transport`` is the I/O seam (``httpx.MockTransport`` in tests); ``clock`` measures TTFT and elapsed
@@ -220,9 +220,6 @@ class GatewayClient:
             limits=httpx.Limits(max_connections=256, max_keepalive_connections=256),
             follow_redirects=False,
         )
-
-    async def __aenter__(self) -> GatewayClient:
-        return self
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
