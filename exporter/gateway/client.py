@@ -133,19 +133,17 @@ class _Progress:
     status: int | None = None
     ttft: float | None = None
     generation_header: str | None = None
-    first_token_at: float | None = None  # loop time of the first-token deadline
-    waiting_first_token: bool = False
+    first_token_at: float | None = None  # loop time of the first-token deadline, while waiting for it
     received: int = 0  # bytes of the event stream so far
 
     def wait_for_first_token(self, deadline: float) -> None:
         """Bring the call's deadline forward to ``deadline`` seconds after sending, until a token comes."""
         self.first_token_at = self.loop_t0 + deadline
-        self.waiting_first_token = True
         self.scope.reschedule(min(self.first_token_at, self.overall_at))
 
     def stop_waiting_for_first_token(self) -> None:
-        if self.waiting_first_token:
-            self.waiting_first_token = False
+        if self.first_token_at is not None:
+            self.first_token_at = None
             self.scope.reschedule(self.overall_at)
 
     async def trace(self, event: str, info: Mapping[str, Any]) -> None:
@@ -329,7 +327,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
                 error = await self._exchange(http_request, request, acc, progress)
         except TimeoutError as exc:
             first_token_due = progress.first_token_at is not None and loop.time() >= progress.first_token_at
-            if scope.expired() and progress.waiting_first_token and first_token_due:
+            if scope.expired() and first_token_due:
                 error, timed_out_first_token = None, True
             elif scope.expired():
                 phase = "response headers" if progress.status is None else "the end of the response"
