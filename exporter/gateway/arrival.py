@@ -379,10 +379,7 @@ class ArrivalStampingBackend(httpcore.AsyncNetworkBackend):
     ``kernel_stamps=False``: the same sockets, each read stamped when it runs (a baseline to measure against).
     """
 
-    def __init__(
-        self, happy_eyeballs_delay: float = _HAPPY_EYEBALLS_DELAY, *, kernel_stamps: bool = True
-    ) -> None:
-        self._delay = happy_eyeballs_delay
+    def __init__(self, *, kernel_stamps: bool = True) -> None:
         self.kernel_stamps = kernel_stamps and _SUPPORTED
         self._unix = httpcore.AnyIOBackend()
 
@@ -416,7 +413,7 @@ class ArrivalStampingBackend(httpcore.AsyncNetworkBackend):
         try:
             async with asyncio.timeout(timeout):
                 infos = await _resolve(loop, host, port)
-                sock = await first_connection(_interleave(infos), attempt, self._delay)
+                sock = await first_connection(_interleave(infos), attempt)
         except TimeoutError as exc:
             raise httpcore.ConnectTimeout(f"no connection to {host}:{port} within {timeout}s") from exc
         except (OSError, UnicodeError, ValueError) as exc:  # UnicodeError: a host name IDNA cannot encode
