@@ -42,7 +42,7 @@ from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint, GatewayError, Generation
 from exporter.investigate import report, trace
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
-from exporter.investigate.history import MAX_RECORDS, first_attempts, parse_instant, parse_since, records
+from exporter.investigate.history import MAX_RECORDS, parse_instant, parse_since, records
 from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 from exporter.receiver.rfc3339 import format_optional, format_rfc3339
@@ -401,10 +401,10 @@ def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: lis
             raise BadInput(
                 "--from-history", "the configuration keeps no evidence history (exporter.evidence)"
             )
-        found = [
+        found = [  # first attempts only (why: the docstring of investigate/history.py)
             from_record(r)
-            for r in first_attempts(records(store, model=args.model, since=args.since))
-            if r.contract in names and (args.locale is None or r.locale == args.locale)
+            for r in records(store, model=args.model, since=args.since)
+            if r.attempt == 1 and r.contract in names and (args.locale is None or r.locale == args.locale)
         ]
     seen = list(dict.fromkeys(s.provider for s in found))
     if not seen:

@@ -79,8 +79,3 @@ def records(
         if page.next_cursor is None:
             return
         cursor = page.next_cursor
-
-
-def first_attempts(found: Iterator[EvidenceRecord]) -> Iterator[EvidenceRecord]:
-    """Only the probes' first attempts (see the module docstring)."""
-    return (r for r in found if r.attempt == 1)
