@@ -140,12 +140,8 @@ def _where(replica: Replica) -> str:
 
 
 def export_shard(shard: Shard, registry: CollectorRegistry) -> None:
-    """Which shard this replica is, for the rules that spot a missing or misconfigured shard.
-
-    Example::
-
-        export_shard(config.rounds.shard, registry)
-    """
+    """Export which shard this replica is (into ``registry``), for the rules that spot a missing or
+    misconfigured shard."""
     Info(
         "canary_exporter_shard",
         "The shard of the model list this exporter replica probes (rounds.shard; 0 of 1 when unsharded).",

@@ -8,11 +8,9 @@ fixed message (``gateway request failed``) and ``key=value`` fields, never the A
 excerpt of model output.
 
 Time to first token: ``ttft_seconds`` runs from ``clock()`` just before the request headers were written to
-the arrival of the network read that delivered the first visible token, as the kernel stamped it
-(``arrival``, Linux), so a busy event loop does not inflate TTFT. The kernel keeps one stamp per read, that of
-its newest bytes: exact when the token's bytes are the newest of the read, and when the loop read so late that
-later tokens had arrived too, the arrival of those (an upper bound, still earlier than the read). Elsewhere,
-or through an HTTP proxy, the stamp is ``clock()`` at the read.
+the arrival of the network read that delivered the first visible token, as the kernel stamped it (Linux;
+``arrival`` says how exact that is), so a busy event loop does not inflate TTFT. Elsewhere, or through an
+HTTP proxy, the stamp is ``clock()`` at the read.
 
 Two kinds of gateway:
 
