@@ -8,7 +8,7 @@ model's configuration requires the capability.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -43,13 +43,11 @@ MESSAGES = (
     {"role": "system", "content": "You write game data for a pirate role-play. Answer with JSON only."},
     {"role": "user", "content": "Create the character sheet of the ship's cook."},
 )
-
-
-def _response_format(schema: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": "character_sheet", "strict": True, "schema": schema},
-    }
+RESPONSE_FORMAT: dict[str, Any] = {
+    "type": "json_schema",
+    "json_schema": {"name": "character_sheet", "strict": True, "schema": SCHEMA},
+}
+_VALIDATOR = Draft202012Validator(SCHEMA)
 
 
 class StructuredSettings(ContractSettings):
@@ -62,7 +60,6 @@ class StructuredSettings(ContractSettings):
 @dataclass(frozen=True, slots=True)
 class StructuredContract(Contract):
     max_tokens: int = StructuredSettings().max_tokens
-    schema: dict[str, Any] = field(default_factory=lambda: SCHEMA)
 
     name = "structured"
     Settings = StructuredSettings
@@ -77,7 +74,7 @@ class StructuredContract(Contract):
         request = ctx.request(
             MESSAGES,
             self.max_tokens,
-            response_format=_response_format(self.schema),
+            response_format=RESPONSE_FORMAT,
             require_parameters=advertised,  # required but not advertised: send it anyway and judge the reply
         )
         result = await ctx.gateway.chat(request)
@@ -100,7 +97,7 @@ class StructuredContract(Contract):
             return judged(Outcome.FAIL, Reason.INVALID_JSON, f"invalid JSON: {exc}", result)
         if result.finish_reason == "length":
             return judged(Outcome.FAIL, Reason.TRUNCATED, "finish_reason length", result)
-        error = next(iter(Draft202012Validator(self.schema).iter_errors(value)), None)
+        error = next(iter(_VALIDATOR.iter_errors(value)), None)
         if error is not None:
             where = "/".join(str(p) for p in error.absolute_path) or "<root>"
             return judged(Outcome.FAIL, Reason.SCHEMA_MISMATCH, f"{where}: {error.message}", result)
