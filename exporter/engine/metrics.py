@@ -27,9 +27,6 @@ class SnapshotCollector(Collector):
         self._current = current
         self._mono = monotonic
 
-    def describe(self) -> Iterator[Metric]:
-        return iter(())
-
     def collect(self) -> Iterator[Metric]:
         started = self._mono()
         snap = self._current()

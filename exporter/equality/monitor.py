@@ -134,9 +134,6 @@ class EqualityCollector(Collector):
     def __init__(self, current: Callable[[], Verdicts]) -> None:
         self._current = current
 
-    def describe(self) -> Iterator[Metric]:
-        return iter(())
-
     def collect(self) -> Iterator[Metric]:
         return iter(equality_families(self._current()))
 
