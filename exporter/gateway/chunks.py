@@ -99,7 +99,7 @@ class ChunkAccumulator:
         self.generation_id: str | None = None
         self.error: Mapping[str, Any] | None = None
         self.saw_visible_token = False
-        self.done = False  # ``data: [DONE]`` was seen (call ``mark_done``)
+        self.done = False  # ``data: [DONE]`` was seen (the SSE reader sets it; it is not a chunk)
         self.chunks = 0
 
     @property
@@ -118,10 +118,6 @@ class ChunkAccumulator:
     def finished(self) -> bool:
         """The stream reached a proper end: a finish reason, ``[DONE]``, or an error chunk."""
         return self.finish_reason is not None or self.done or self.error is not None
-
-    def mark_done(self) -> None:
-        """Record the ``data: [DONE]`` terminator."""
-        self.done = True
 
     def feed(self, obj: Mapping[str, Any]) -> bool:
         """Take one chunk; return True iff it carried the first visible token of the stream."""

@@ -438,7 +438,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
             elif event.kind is not SSEKind.EVENT:
                 continue
             elif event.data == "[DONE]":
-                acc.mark_done()
+                acc.done = True
                 ended = True
             elif (problem := _feed_event(event.data, acc)) is not None:
                 ended = malformed_response(problem, response.status_code)

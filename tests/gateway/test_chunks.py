@@ -25,7 +25,7 @@ def feed_stream(name: str, **kwargs: bool) -> tuple[ChunkAccumulator, list[bool]
         if event.kind is not SSEKind.EVENT:
             continue
         if event.data == "[DONE]":
-            acc.mark_done()
+            acc.done = True
         else:
             returned.append(acc.feed(json.loads(event.data)))
     return acc, returned
