@@ -35,11 +35,10 @@ ROUND = 0  # investigate samples belong to no round
 
 
 class BadInput(ValueError):
-    """An argument the comparison cannot run with; ``parameter`` names it (e.g. ``--providers``)."""
+    """An argument the comparison cannot run with: ``BadInput("--providers", "what is wrong")``."""
 
     def __init__(self, parameter: str, message: str) -> None:
         super().__init__(f"{parameter}: {message}")
-        self.parameter = parameter
 
 
 def require_known(parameter: str, wanted: Sequence[str], known: Sequence[str], what: str) -> None:
