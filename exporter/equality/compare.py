@@ -74,8 +74,7 @@ def compare_hosts(
         outlier = results[best]
         decided[outlier.provider] = _result(outlier, adjusted[best], True, step)
         del remaining[outlier.provider]
-    untested = [p for p in samples if p not in decided]
-    for provider in untested:
+    for provider in [p for p in samples if p not in decided]:
         decided[provider] = EqualityResult(provider, len(samples[provider]), 0, None, None, None, False, step)
     return [decided[provider] for provider in sorted(decided)]
 

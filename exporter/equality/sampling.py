@@ -46,11 +46,6 @@ class HostSamples:
     usage: Usage = field(default_factory=Usage)
 
 
-def request_messages(prompt: EqualityPrompt) -> tuple[dict[str, str], ...]:
-    """One user message and nothing else: an open-ended prompt with no persona or system message."""
-    return ({"role": "user", "content": prompt.text},)
-
-
 async def sample_host(
     target: ProbeTarget,
     gateway: Gateway,
@@ -65,7 +60,8 @@ async def sample_host(
     for number in range(first, first + count):
         prompt = settings.prompts[number % len(settings.prompts)]
         ctx = ProbeContext(target, gateway, number, {})
-        request = ctx.request(request_messages(prompt), settings.max_tokens, temperature=settings.temperature)
+        messages = ({"role": "user", "content": prompt.text},)  # open-ended: no persona, no system message
+        request = ctx.request(messages, settings.max_tokens, temperature=settings.temperature)
         got.default_temperature = got.default_temperature or request.temperature is None
         result = await gateway.chat(request)
         on_sample()
