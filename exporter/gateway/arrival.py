@@ -43,7 +43,7 @@ import struct
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -73,7 +73,6 @@ _MAX_LAG_SECONDS = 60.0
 _HAPPY_EYEBALLS_DELAY = 0.25
 # httpcore's SOCKET_OPTION: (level, option, value) or (level, option, None, length).
 _SocketOption = tuple[int, int, int] | tuple[int, int, bytes | bytearray] | tuple[int, int, None, int]
-_T = TypeVar("_T")
 
 
 def kernel_timestamps_supported() -> bool:
@@ -117,10 +116,20 @@ class StampedSocket(anyio.abc.ByteStream):
                 pass
 
     async def receive(self, max_bytes: int = _READ_BYTES) -> bytes:
-        if self.stamped:
-            data, ancillary, *_ = await self._ready(self._sock.recvmsg, max_bytes, _ANCILLARY_SPACE)
-        else:
-            data, ancillary = await self._ready(self._sock.recv, max_bytes), []
+        while True:
+            if self._closed:
+                raise anyio.ClosedResourceError
+            try:
+                if self.stamped:
+                    data, ancillary, _flags, _address = self._sock.recvmsg(max_bytes, _ANCILLARY_SPACE)
+                else:
+                    data, ancillary = self._sock.recv(max_bytes), []
+            except (BlockingIOError, InterruptedError):
+                await self._wait(writable=False)
+                continue
+            except OSError as exc:
+                raise anyio.BrokenResourceError from exc
+            break
         if not data:
             raise anyio.EndOfStream
         self.arrived = time.perf_counter() - _lag(ancillary, time.time_ns())
@@ -129,21 +138,16 @@ class StampedSocket(anyio.abc.ByteStream):
     async def send(self, item: bytes) -> None:
         view = memoryview(item)
         while view:
-            sent = await self._ready(self._sock.send, view, writable=True)
-            view = view[sent:]
-
-    async def _ready(self, call: Callable[..., _T], *args: Any, writable: bool = False) -> _T:
-        """``call(*args)`` on the socket, waiting for it to be readable (or writable) as often as it would
-        block; a closed socket raises anyio's ``ClosedResourceError``, an OS error ``BrokenResourceError``."""
-        while True:
             if self._closed:
                 raise anyio.ClosedResourceError
             try:
-                return call(*args)
+                sent = self._sock.send(view)
             except (BlockingIOError, InterruptedError):
-                await self._wait(writable)
+                await self._wait(writable=True)
+                continue
             except OSError as exc:
                 raise anyio.BrokenResourceError from exc
+            view = view[sent:]
 
     async def send_eof(self) -> None:
         with contextlib.suppress(OSError):
