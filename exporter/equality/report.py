@@ -122,13 +122,9 @@ def _p(value: float | None) -> str:
     return "-" if value is None else f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
 
 
-def _short(text: str, width: int = EXAMPLE_CHARS) -> str:
-    return clip(text, width, flat=True)
-
-
 def _example_line(sample: Sample, width: int = 80) -> str:
     head = f"  [{sample.prompt}] "
-    return head + _short(sample.text, max(20, width - len(head)))
+    return head + clip(sample.text, max(20, width - len(head)), flat=True)
 
 
 def _heading(report: EqualityReport) -> str:
@@ -155,7 +151,7 @@ def to_table(report: EqualityReport) -> str:
     lines.append(f"{'provider':<28} {'n':>4} {'MMD²':>8} {'p':>8} {'p adj':>8}  verdict")
     for row in report.rows:
         mmd, p, p_adjusted, verdict = _cells(row.result, "OUTLIER")
-        name = _short(row.result.provider, 28)
+        name = clip(row.result.provider, 28, flat=True)
         lines.append(f"{name:<28} {row.result.samples:>4} {mmd:>8} {p:>8} {p_adjusted:>8}  {verdict}")
     for row in report.outliers:
         lines += ["", f"{row.result.provider} wrote:"]
@@ -176,9 +172,9 @@ def to_markdown(report: EqualityReport) -> str:
         lines.append(f"| `{row.result.provider}` | {row.result.samples} | {cells} |")
     for row in report.outliers:
         lines += ["", f"`{row.result.provider}` wrote:", ""]
-        lines += [f"- `{s.prompt}`: {_short(s.text)}" for s in row.examples]
+        lines += [f"- `{s.prompt}`: {clip(s.text, EXAMPLE_CHARS, flat=True)}" for s in row.examples]
         lines += ["", "its peers wrote:", ""]
-        lines += [f"- `{s.prompt}`: {_short(s.text)}" for s in row.peer_examples]
+        lines += [f"- `{s.prompt}`: {clip(s.text, EXAMPLE_CHARS, flat=True)}" for s in row.peer_examples]
     lines += ["", *(f"_{n}_" for n in report.notes), "", _cost(report)]
     lines += [
         "",
