@@ -532,7 +532,8 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, An
         window = (
             [] if store is None else list(records(store, model=model, since=since, until=until, limit=20_000))
         )
-    own = trace.own_probe_route(window, generation.id) if generation is not None else None
+    # the route whose own probe got this generation id (the canary's own request), if the history has it
+    own = next((r.provider for r in window if generation and r.generation_id == generation.id), None)
     served_by = generation.provider_name if generation else None
     routes = trace.routes_for(endpoints, provider_name=served_by, provider=args.provider, own_probe=own)
     if generation is not None and len(routes) > 1:

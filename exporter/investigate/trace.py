@@ -157,8 +157,3 @@ def route_report(
         "suspended_now": next(iter(about_it(receiver.get("suspensions") or [])), None),
         "in_ignore_list_now": None if ignore is None else route.provider in ignore,
     }
-
-
-def own_probe_route(records: Iterable[EvidenceRecord], generation_id: str) -> str | None:
-    """The route whose own probe got ``generation_id`` (the canary's own request), if the history has it."""
-    return next((r.provider for r in records if r.generation_id == generation_id), None)
