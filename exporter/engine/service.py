@@ -27,7 +27,7 @@ from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback
 from exporter.engine.snapshot import Snapshot, accumulate
-from exporter.equality.monitor import EqualityCollector, EqualityMonitor
+from exporter.equality.monitor import EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
@@ -176,7 +176,7 @@ class ExporterService:
         if evidence is not None:
             self.registry.register(EvidenceCollector(evidence))
         if equality is not None:
-            self.registry.register(EqualityCollector(lambda: equality.verdicts))
+            self.registry.register(equality)
         if external_url is not None:
             Info(
                 "canary_exporter_external_url",

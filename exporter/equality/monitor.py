@@ -58,8 +58,9 @@ class Verdicts:
     outlier_streaks: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
 
-class EqualityMonitor:
-    """Samples after each round and keeps the latest verdicts for the collector (swapped whole)."""
+class EqualityMonitor(Collector):
+    """Samples after each round and keeps the latest verdicts (swapped whole), which it renders as a
+    Prometheus collector: ``collect`` reads them and never samples at scrape time."""
 
     def __init__(
         self,
@@ -127,15 +128,8 @@ class EqualityMonitor:
         self.verdicts = Verdicts(by_model, now, streaks)
         return self.verdicts
 
-
-class EqualityCollector(Collector):
-    """Renders the monitor's last verdicts; never samples at scrape time."""
-
-    def __init__(self, current: Callable[[], Verdicts]) -> None:
-        self._current = current
-
     def collect(self) -> Iterator[Metric]:
-        return iter(equality_families(self._current()))
+        return iter(equality_families(self.verdicts))
 
 
 def equality_families(verdicts: Verdicts) -> list[Metric]:

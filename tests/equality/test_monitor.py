@@ -8,7 +8,7 @@ import random
 from prometheus_client import CollectorRegistry, generate_latest
 
 from exporter.contracts.base import ProbeTarget
-from exporter.equality.monitor import EqualityCollector, EqualityMonitor, EqualityProbeSettings
+from exporter.equality.monitor import EqualityMonitor, EqualityProbeSettings
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason, Usage
 
@@ -58,7 +58,7 @@ def test_verdicts_accumulate_over_rounds_and_only_the_odd_host_is_an_outlier() -
     assert len({r.messages[0]["content"] for r in asked}) == 6
 
     registry = CollectorRegistry()
-    registry.register(EqualityCollector(lambda: monitor.verdicts))
+    registry.register(monitor)
     text = generate_latest(registry).decode()
     assert 'canary_equality_outlier{model="m/x",provider="odd/1"} 1.0' in text
     assert 'canary_equality_outlier{model="m/x",provider="h0/1"} 0.0' in text
