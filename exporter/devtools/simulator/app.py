@@ -38,13 +38,7 @@ from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Fleet, Model, Provider
 from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.replies import compose, thinking
-from exporter.devtools.simulator.routing import (
-    NoRoute,
-    Preferences,
-    max_tokens_of,
-    parse_preferences,
-    resolve,
-)
+from exporter.devtools.simulator.routing import Preferences, max_tokens_of, parse_preferences, resolve
 from exporter.devtools.simulator.state import MAX_GENERATIONS, FleetState, RequestRecord, plain
 from exporter.devtools.simulator.writing import (
     Attempt,
@@ -235,15 +229,15 @@ class Simulator:
             record.provider = served.tag if served is not None else None
             self.state.log(record)
 
-        gateway_error = self._gateway_error(model, model_id)
-        if gateway_error is not None:
-            finish(gateway_error.status, None)
-            return _answer(gateway_error.body)
+        unroutable = _unroutable(model, model_id)
+        if unroutable is not None:
+            finish(unroutable["error"]["code"], None)
+            return _answer(unroutable)
         assert model is not None
         route = resolve(model, self.state.listed(model), prefs, body, self.state.rng)
-        if isinstance(route, NoRoute):
-            finish(route.status, None)
-            return _answer(route.body)
+        if isinstance(route, dict):  # the gateway's own error envelope: no provider was asked
+            finish(route["error"]["code"], None)
+            return _answer(route)
 
         attempts: list[Attempt] = []
         for provider in route.candidates:
@@ -272,17 +266,6 @@ class Simulator:
         if stream:
             return Timed(lambda w: write_stream(w, call, self._served))
         return Timed(lambda w: write_completion(w, call, self._served))
-
-    def _gateway_error(self, model: Model | None, model_id: str) -> NoRoute | None:
-        if model is None or model.removal == "model_not_found":
-            return NoRoute(400, wire.model_not_found(model_id))
-        if not model.chat:
-            return NoRoute(400, wire.wrong_endpoint(model_id))
-        if model.removal == "no_endpoints":
-            return NoRoute(404, wire.no_endpoints(model_id))
-        if model.removal == "model_deprecated":
-            return NoRoute(404, wire.model_deprecated(model_id))
-        return None
 
     def _served(self, call: Call, streamed: bool, usage: Mapping[str, Any]) -> None:
         self.state.remember_generation(
@@ -320,6 +303,19 @@ class Simulator:
 
     async def sim_fleet(self, request: Request) -> Response:
         return JSONResponse(self.state.summary())
+
+
+def _unroutable(model: Model | None, model_id: str) -> wire.JSON | None:
+    """The gateway's error for a model it cannot route at all (unknown, not chat, removed), else None."""
+    if model is None or model.removal == "model_not_found":
+        return wire.model_not_found(model_id)
+    if not model.chat:
+        return wire.wrong_endpoint(model_id)
+    if model.removal == "no_endpoints":
+        return wire.no_endpoints(model_id)
+    if model.removal == "model_deprecated":
+        return wire.model_deprecated(model_id)
+    return None
 
 
 def request_issues(body: object) -> list[dict[str, Any]]:

@@ -82,15 +82,11 @@ class FleetState:
         self._outages = 0
 
     # -- providers ---------------------------------------------------------------------------------------
-    def provider(self, model: Model, tag: str) -> Provider:
-        """The provider with its current (possibly patched) profile."""
-        return self.providers[(model.id, tag)]
-
     def listed(self, model: Model) -> list[Provider]:
         """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
         out = []
         for base in model.providers:
-            provider = self.provider(model, base.tag)
+            provider = self.providers[(model.id, base.tag)]  # with its current profile
             gone = provider.profile.disappear
             served = self._numbers[(model.id, base.tag)]
             if gone.listed and (gone.after_requests is None or served < gone.after_requests):

@@ -154,9 +154,15 @@ _ERROR_TYPES = {
 }
 
 
+def _provider_error(status: int, provider: Provider, raw: str, **metadata: Any) -> JSON:
+    """A provider failure relayed by the gateway: "Provider returned error", the host's own reply in
+    ``metadata.raw`` and its display name in ``metadata.provider_name``."""
+    relayed = {"raw": raw, "provider_name": provider.display_name, "is_byok": False, **metadata}
+    return error_body(status, "Provider returned error", metadata=relayed)
+
+
 def upstream_error(status: int, provider: Provider, model: str) -> tuple[JSON, dict[str, str]]:
-    """A provider failure relayed by the gateway: "Provider returned error" with the reason in
-    ``metadata.raw`` and the display name in ``metadata.provider_name``; 429/503 carry ``Retry-After``.
+    """A host's HTTP error (``_provider_error``, or the gateway's own 408); 429/503 carry ``Retry-After``.
 
     >>> upstream_error(429, Provider(tag="stormy/fp8", name="Stormy"), "a/b")[1]
     {'Retry-After': '2'}
@@ -164,35 +170,21 @@ def upstream_error(status: int, provider: Provider, model: str) -> tuple[JSON, d
     if status == 408:
         return error_body(408, "Request timed out", metadata={"error_type": "timeout"}), {}
     raw = _UPSTREAM_RAW.get(status, "upstream error").format(model=model)
-    metadata: JSON = {"raw": raw, "provider_name": provider.display_name, "is_byok": False}
     if status == 429:
-        metadata["limit_source"] = "upstream_provider_shared_pool"
-        metadata["remedy_hint"] = "Retry shortly, add your own provider key, or route to another provider"
+        hint = "Retry shortly, add your own provider key, or route to another provider"
+        body = _provider_error(
+            status, provider, raw, limit_source="upstream_provider_shared_pool", remedy_hint=hint
+        )
     else:
-        metadata["error_type"] = _ERROR_TYPES.get(status, "unmapped")
-    headers = {"Retry-After": "2"} if status in (429, 503) else {}
-    return error_body(status, "Provider returned error", metadata=metadata), headers
+        body = _provider_error(status, provider, raw, error_type=_ERROR_TYPES.get(status, "unmapped"))
+    return body, {"Retry-After": "2"} if status in (429, 503) else {}
 
 
 def refusal_error(provider: Provider) -> JSON:
     """HTTP 400 from a host whose policy layer rejects the prompt."""
-    raw = json.dumps(
-        {
-            "error": {
-                "message": "Input data may contain inappropriate content.",
-                "type": "content_policy_violation",
-            }
-        }
-    )
-    return error_body(
-        400,
-        "Provider returned error",
-        metadata={
-            "raw": raw,
-            "provider_name": provider.display_name,
-            "error_type": "content_policy_violation",
-            "is_byok": False,
-        },
+    policy = {"message": "Input data may contain inappropriate content.", "type": "content_policy_violation"}
+    return _provider_error(
+        400, provider, json.dumps({"error": policy}), error_type="content_policy_violation"
     )
 
 
