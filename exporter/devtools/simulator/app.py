@@ -308,14 +308,10 @@ class Simulator:
 def _unroutable(model: Model | None, model_id: str) -> wire.JSON | None:
     """The gateway's error for a model it cannot route at all (unknown, not chat, removed), else None."""
     if model is None or model.removal == "model_not_found":
-        return wire.model_not_found(model_id)
+        return wire.unavailable("model_not_found", model_id)
     if not model.chat:
-        return wire.wrong_endpoint(model_id)
-    if model.removal == "no_endpoints":
-        return wire.no_endpoints(model_id)
-    if model.removal == "model_deprecated":
-        return wire.model_deprecated(model_id)
-    return None
+        return wire.unavailable("wrong_endpoint", model_id)
+    return None if model.removal is None else wire.unavailable(model.removal, model_id)
 
 
 def request_issues(body: object) -> list[dict[str, Any]]:

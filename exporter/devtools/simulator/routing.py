@@ -160,7 +160,7 @@ def resolve(
     """Pick the endpoints that may serve this request, in the order they would be tried; or, when none
     may, the gateway's own error envelope (its ``error.code`` is the HTTP status)."""
     if not listed:
-        return wire.no_endpoints(model.id)
+        return wire.unavailable("no_endpoints", model.id)
     candidates = list(listed)
     if prefs.only is not None:
         candidates = [p for p in candidates if any(matches(e, p.tag) for e in prefs.only)]
@@ -170,7 +170,7 @@ def resolve(
     if prefs.ignore:
         candidates = [p for p in candidates if not any(matches(e, p.tag) for e in prefs.ignore)]
         if not candidates:
-            return wire.no_endpoints(model.id, excluded_by=["allowed_providers"])
+            return wire.unavailable("no_endpoints", model.id, excluded_by=["allowed_providers"])
     if prefs.quantizations is not None:
         wanted = {q.lower() for q in prefs.quantizations}
         candidates = [p for p in candidates if (p.quantization or "unknown") in wanted]

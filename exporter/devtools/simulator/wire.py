@@ -69,48 +69,35 @@ def missing_key() -> JSON:
     return error_body(401, "Missing Authentication header", user_id=False)
 
 
-def _availability(code: str, model: str, **extra: Any) -> JSON:
-    return {"code": code, "retryable": False, "requested_models": [model], **extra, "docs_url": DOCS_URL}
+# The gateway's answer for a model it cannot route, by ``availability.code``: the HTTP status and message.
+UNAVAILABLE = {
+    "model_not_found": (400, "{model} is not a valid model ID"),  # an unknown id (on chat: 400, not 404)
+    "wrong_endpoint": (400, "{model} does not support chat completions"),  # a model that does not chat
+    "no_endpoints": (404, "No endpoints found for {model}."),  # the model exists, nothing can serve it
+    "model_deprecated": (404, "{model} has been deprecated and is no longer available."),  # sunset
+    "constraint_filtered": (404, "No endpoints found that can handle the requested parameters for {model}."),
+}
 
 
-def _unavailable(status: int, message: str, code: str, model: str, **extra: Any) -> JSON:
-    """The gateway's error for a model it cannot route: 400 invalid_request or 404 not_found."""
+def unavailable(code: str, model: str, **availability: Any) -> JSON:
+    """HTTP 400 invalid_request or 404 not_found: the gateway cannot route ``model`` (``code``, a key of
+    ``UNAVAILABLE``); ``availability`` adds to that object (``excluded_by``, ``constraint``).
+
+    >>> unavailable("no_endpoints", "a/b")["error"]["message"]
+    'No endpoints found for a/b.'
+    """
+    status, message = UNAVAILABLE[code]
     error_type = "invalid_request" if status == 400 else "not_found"
+    facts = {"code": code, "retryable": False, "requested_models": [model], **availability}
     return error_body(
-        status, message, metadata={"error_type": error_type}, availability=_availability(code, model, **extra)
-    )
-
-
-def model_not_found(model: str) -> JSON:
-    """HTTP 400: an unknown model id on chat completions (not 404)."""
-    return _unavailable(400, f"{model} is not a valid model ID", "model_not_found", model)
-
-
-def wrong_endpoint(model: str) -> JSON:
-    """HTTP 400: a model that exists but does not do chat completions."""
-    return _unavailable(400, f"{model} does not support chat completions", "wrong_endpoint", model)
-
-
-def no_endpoints(model: str, excluded_by: Sequence[str] = ()) -> JSON:
-    """HTTP 404: the model exists but nothing can serve it."""
-    extra = {"excluded_by": list(excluded_by)} if excluded_by else {}
-    return _unavailable(404, f"No endpoints found for {model}.", "no_endpoints", model, **extra)
-
-
-def model_deprecated(model: str) -> JSON:
-    """HTTP 404: the model was sunset."""
-    return _unavailable(
-        404, f"{model} has been deprecated and is no longer available.", "model_deprecated", model
+        status, message.format(model=model), {"error_type": error_type}, {**facts, "docs_url": DOCS_URL}
     )
 
 
 def constraint_filtered(model: str, excluded_by: str, field: str, detail: str) -> JSON:
     """HTTP 404: max_tokens, require_parameters or quantizations removed every endpoint."""
-    message = f"No endpoints found that can handle the requested parameters for {model}."
     constraint = {"field": field, "detail": detail}
-    return _unavailable(
-        404, message, "constraint_filtered", model, excluded_by=[excluded_by], constraint=constraint
-    )
+    return unavailable("constraint_filtered", model, excluded_by=[excluded_by], constraint=constraint)
 
 
 def no_allowed_providers(available: Sequence[str], requested: Sequence[str]) -> JSON:
