@@ -376,12 +376,9 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
         ]
 
     def _wait_ready(self) -> None:
+        """Ready, then (alerts fired before would be dropped) every configured Alertmanager is active in
+        ``GET /api/v1/alertmanagers``."""
         super()._wait_ready()
-        if self.alertmanagers:
-            self.wait_for_alertmanagers()
-
-    def wait_for_alertmanagers(self) -> None:
-        """Block until every configured Alertmanager is in ``GET /api/v1/alertmanagers`` as active."""
         expected = {f"http://{address}/api/v2/alerts" for address in self.alertmanagers}
 
         def discovered() -> bool:
@@ -392,7 +389,8 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
             active = {entry["url"] for entry in body["data"]["activeAlertmanagers"]}
             return expected <= active
 
-        self.wait_until(discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered")
+        if self.alertmanagers:
+            self.wait_until(discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered")
 
 
 @dataclass(eq=False, kw_only=True)
@@ -422,17 +420,13 @@ class AlertmanagerProcess(_Daemon):
     chat_url: str | None = None
     cluster: bool = False
     peers: Sequence[str] = ()
-    cluster_port: int | None = None
     shipped_config: Path = SHIPPED_ALERTMANAGER_CONFIG
     clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
 
     def __post_init__(self) -> None:
         if self.peers and not self.cluster:
             raise PipelineError("peers given but cluster=False: pass cluster=True to join a cluster")
-        if self.cluster and self.cluster_port is None:
-            self.cluster_port = free_port()
-        elif not self.cluster:
-            self.cluster_port = None
+        self.cluster_port = free_port() if self.cluster else None
         super().__post_init__()
 
     @property

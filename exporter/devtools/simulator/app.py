@@ -124,17 +124,13 @@ class Simulator:
     def _key_refusal(self, request: Request) -> JSONResponse | None:
         """The gateway's 401 when the request's key would not be accepted, else None.
 
-        Like OpenRouter: no bearer key at all is refused (unless the fleet says ``require_key: false``);
-        a fleet ``api_key`` accepts only that key ("User not found." for any other).
+        Like OpenRouter: no bearer key at all is refused (unless the fleet says ``require_key: false``) with
+        the OpenAPI spec's example message; a fleet ``api_key`` accepts only that key ("User not found." for
+        any other).
         """
-        key = _bearer(request)
-        if not key:
-            if not self.fleet.require_key:
-                return None
-            return _answer(wire.missing_key())
-        if not self._authorized(request, self._api_key()):
-            return _answer(wire.unauthorized())
-        return None
+        if not _bearer(request):
+            return _refuse(401, "Missing Authentication header") if self.fleet.require_key else None
+        return None if self._authorized(request, self._api_key()) else _refuse(401, "User not found.")
 
     def _gateway(self, handler: Handler) -> Handler:
         """A gateway route: while the outage switch is on, the gateway itself fails (502/503 in turn)."""

@@ -310,9 +310,7 @@ class Model(ConfigModel):
     # Not keys of a fleet file: set for generated catalogue models.
     internal: ClassVar[frozenset[str]] = frozenset({"chat", "removal", "behaviour"})
     chat: bool = True  # False: an embedding/image model that chat completions refuse (wrong_endpoint)
-    removal: str | None = (
-        None  # catalogue models that are gone: model_not_found|no_endpoints|model_deprecated
-    )
+    removal: str | None = None  # catalogue models that are gone: one of REMOVALS, the availability code
     behaviour: str | None = None  # catalogue models: the behaviour they were generated with
 
     @model_validator(mode="before")

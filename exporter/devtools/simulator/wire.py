@@ -59,16 +59,6 @@ def error_body(
     return body
 
 
-def unauthorized() -> JSON:
-    """A key the gateway does not know."""
-    return error_body(401, "User not found.", user_id=False)
-
-
-def missing_key() -> JSON:
-    """No ``Authorization: Bearer`` key at all (the OpenAPI spec's example message)."""
-    return error_body(401, "Missing Authentication header", user_id=False)
-
-
 # The gateway's answer for a model it cannot route, by ``availability.code``: the HTTP status and message.
 UNAVAILABLE = {
     "model_not_found": (400, "{model} is not a valid model ID"),  # an unknown id (on chat: 400, not 404)
