@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from exporter.configkit import ConfigError
+from exporter.configkit import ConfigError, Secret
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Fleet, Model, Provider
 from exporter.devtools.simulator.locales import Texts
@@ -67,10 +67,8 @@ def _refuse(status: int, message: str) -> JSONResponse:
 
 def _wants_metadata(request: Request) -> bool:
     """``X-OpenRouter-Metadata: enabled`` (or the legacy experimental header), matched case-insensitively."""
-    for name in ("x-openrouter-metadata", "x-openrouter-experimental-metadata"):
-        if request.headers.get(name, "").strip().lower() == "enabled":
-            return True
-    return False
+    names = ("x-openrouter-metadata", "x-openrouter-experimental-metadata")
+    return any(request.headers.get(name, "").strip().lower() == "enabled" for name in names)
 
 
 def _bearer(request: Request) -> str:
@@ -115,11 +113,9 @@ class Simulator:
             ]
         )
 
-    def _authorized(self, request: Request, secret: str | None) -> bool:
-        return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret))
-
-    def _api_key(self) -> str | None:
-        return self.fleet.api_key.value if self.fleet.api_key is not None else None
+    def _authorized(self, request: Request, secret: Secret | None) -> bool:
+        """Whether the request's bearer token is ``secret`` (a fleet without that secret accepts any)."""
+        return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret.value))
 
     def _key_refusal(self, request: Request) -> JSONResponse | None:
         """The gateway's 401 when the request's key would not be accepted, else None.
@@ -130,7 +126,7 @@ class Simulator:
         """
         if not _bearer(request):
             return _refuse(401, "Missing Authentication header") if self.fleet.require_key else None
-        return None if self._authorized(request, self._api_key()) else _refuse(401, "User not found.")
+        return None if self._authorized(request, self.fleet.api_key) else _refuse(401, "User not found.")
 
     def _gateway(self, handler: Handler) -> Handler:
         """A gateway route: while the outage switch is on, the gateway itself fails (502/503 in turn)."""
@@ -146,8 +142,7 @@ class Simulator:
         """A ``/_sim`` route: only with the fleet's ``control_token`` (when it has one)."""
 
         async def route(request: Request) -> Response:
-            token = self.fleet.control_token.value if self.fleet.control_token is not None else None
-            if self._authorized(request, token):
+            if self._authorized(request, self.fleet.control_token):
                 return await handler(request)
             return _refuse(401, "A valid control token is required")
 
@@ -168,7 +163,7 @@ class Simulator:
         model = self.state.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
         if model is None or model.removal == "model_not_found":
             return _refuse(404, "Resource not found")
-        has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
+        has_auth = bool(_bearer(request)) and self._authorized(request, self.fleet.api_key)
         listed = [] if model.removal is not None else self.state.listed(model)
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
