@@ -283,11 +283,9 @@ def render_rule_tests(document: Mapping[str, Any], params: RenderParams) -> dict
                 if "labels" not in sample:
                     continue
                 labels = selector_labels(str(sample["labels"]))
-                if (name := labels.pop("__name__", "")).startswith("ALERTS"):
-                    labels = params.alert_labels(labels)
-                else:
-                    labels = params.series_labels(labels)
-                sample["labels"] = format_selector({"__name__": name, **labels} if name else labels)
+                name = labels.pop("__name__", "")
+                relabel = params.alert_labels if name.startswith("ALERTS") else params.series_labels
+                sample["labels"] = format_selector({"__name__": name, **relabel(labels)})
     return out
 
 

@@ -129,7 +129,7 @@ def _described(item: Mapping[str, Any]) -> dict[str, dict[str, str]]:
 @dataclass(eq=False, kw_only=True)
 class _Daemon(StartStop):
     """Start/stop/readiness plumbing shared by every process; a subclass is its description: the binary,
-    the readiness path, the config file it renders (if any), its own settings as fields, and its argv.
+    the readiness path, the config file it renders (if any), its own settings as fields, and its flags.
 
     ``port`` defaults to a free loopback port, ``binary`` to the name looked up on PATH; ``sleep`` and
     ``monotonic`` are the clock ``wait_until`` polls with.
@@ -178,11 +178,12 @@ class _Daemon(StartStop):
             raise PipelineError(f"{self.binary_name} on {self.address} is already running")
         self.work_dir.mkdir(parents=True, exist_ok=True)
         self._write_config()
+        argv = [str(self.executable), *self._flags()]
         with self.log_path.open("ab") as log:
-            log.write(f"--- starting: {' '.join(self._argv())}\n".encode())
+            log.write(f"--- starting: {' '.join(argv)}\n".encode())
             log.flush()
             self._process = subprocess.Popen(  # noqa: S603 - argv built from our own values, no shell
-                self._argv(),
+                argv,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -236,7 +237,8 @@ class _Daemon(StartStop):
 
     # -- for subclasses ------------------------------------------------------------------------------------
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
+        """The command line after the executable."""
         raise NotImplementedError
 
     def _render(self) -> dict[str, Any]:
@@ -364,9 +366,8 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
             external_labels=self.external_labels,
         )
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         return [
-            str(self.executable),
             f"--config.file={self.config_path}",
             f"--storage.tsdb.path={self.work_dir / 'data'}",
             f"--web.listen-address={self.address}",
@@ -447,9 +448,8 @@ class AlertmanagerProcess(_Daemon):
             config_dir=self.shipped_config.parent,
         )
 
-    def _argv(self) -> list[str]:
-        argv = [
-            str(self.executable),
+    def _flags(self) -> list[str]:
+        flags = [
             f"--config.file={self.config_path}",
             f"--storage.path={self.work_dir / 'data'}",
             f"--web.listen-address={self.address}",
@@ -457,15 +457,15 @@ class AlertmanagerProcess(_Daemon):
         ]
         if self.cluster_port is None:
             # An empty address turns gossip off (otherwise it binds 0.0.0.0:9094).
-            return [*argv, "--cluster.listen-address="]
-        argv += [
+            return [*flags, "--cluster.listen-address="]
+        flags += [
             f"--cluster.listen-address={self.cluster_address}",
             f"--cluster.advertise-address={self.cluster_address}",
             f"--cluster.peer-timeout={duration(self.timings.cluster_peer_timeout)}",
             f"--cluster.gossip-interval={duration(self.timings.cluster_gossip_interval)}",
             f"--cluster.pushpull-interval={duration(self.timings.cluster_pushpull_interval)}",
         ]
-        return argv + [f"--cluster.peer={peer}" for peer in self.peers]
+        return flags + [f"--cluster.peer={peer}" for peer in self.peers]
 
     def alerts(self, *, filters: Mapping[str, str] | None = None) -> list[AlertmanagerAlert]:
         """Every alert Alertmanager holds, including silenced and inhibited ones (``GET /api/v2/alerts``).
@@ -552,9 +552,8 @@ class VictoriaMetricsProcess(_QueryAPI):
         """Where Prometheus remote-write clients (vmagent, vmalert) send samples."""
         return f"{self.url}/api/v1/write"
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         return [
-            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-storageDataPath={self.work_dir / 'data'}",
             "-retentionPeriod=1d",
@@ -593,9 +592,8 @@ class VmagentProcess(_Daemon):
             timings=self.timings,
         )
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         return [
-            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-promscrape.config={self.config_path}",
             f"-remoteWrite.url={self.remote_write_url}",
@@ -630,10 +628,9 @@ class VmalertProcess(_RulerAPI):
             raise PipelineError("vmalert needs at least one Alertmanager address (the rules contain alerts)")
         super().__post_init__()
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         interval = duration(self.timings.evaluation_interval)
         return [
-            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-external.url={self.url}",
             *(f"-rule={pattern}" for pattern in self.rule_globs),
