@@ -78,16 +78,10 @@ def find_binary(name: str, explicit: Path | None = None) -> Path:
 
 
 def free_port() -> int:
-    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel picks it).
-
-    Example::
-
-        port = free_port()
-    """
+    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+        return int(sock.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -516,9 +510,7 @@ class AlertmanagerProcess(_Daemon):
             "createdBy": "canary-pipeline",
             "comment": comment,
         }
-        result = self._request("POST", "/api/v2/silences", json=body)
-        silence_id: str = result["silenceID"]
-        return silence_id
+        return str(self._request("POST", "/api/v2/silences", json=body)["silenceID"])
 
     def delete_silence(self, silence_id: str) -> None:
         """Expire a silence now (``DELETE /api/v2/silence/{id}``)."""
@@ -526,8 +518,7 @@ class AlertmanagerProcess(_Daemon):
 
     def silences(self) -> list[dict[str, Any]]:
         """Every silence Alertmanager knows, including expired ones, as returned by the API."""
-        result: list[dict[str, Any]] = self._request("GET", "/api/v2/silences")
-        return result
+        return list(self._request("GET", "/api/v2/silences"))
 
 
 @dataclass(eq=False, kw_only=True)
