@@ -218,7 +218,7 @@ class Simulator:
         def finish(status: int | None, served: Provider | None) -> None:
             record.status = status
             record.provider = served.tag if served is not None else None
-            self.state.log(record)
+            self.state.requests.append(record)
 
         unroutable = _unroutable(model, model_id)
         if unroutable is not None:
