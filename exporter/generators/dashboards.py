@@ -23,7 +23,6 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from exporter.generators import write_or_check
@@ -1049,20 +1048,14 @@ def build_all() -> dict[str, dict[str, Any]]:
     }
 
 
-def render(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
-def generated_files(directory: Path = HERE) -> dict[Path, str]:
-    """Every dashboard's path in ``directory`` and the JSON text this script generates for it."""
-    return {directory / name: render(document) for name, document in build_all().items()}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a dashboard JSON is out of date")
     args = parser.parse_args(argv)
-    return write_or_check(generated_files(), check=args.check, regenerate=REGENERATE)
+    files = {
+        HERE / name: json.dumps(doc, indent=2, ensure_ascii=False) + "\n" for name, doc in build_all().items()
+    }
+    return write_or_check(files, check=args.check, regenerate=REGENERATE)
 
 
 if __name__ == "__main__":
