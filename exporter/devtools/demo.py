@@ -247,8 +247,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if reason is None:
             token_file = workdir / "webhook.token"
             if config.receiver is not None:  # Alertmanager reads the receiver's webhook token from a file
-                token_file.write_text(config.receiver.webhook_token.value + "\n")
-                token_file.chmod(0o600)
+                _write_secret(token_file, config.receiver.webhook_token.value)
             say("starting Prometheus and Alertmanager (they need ~5 s to find each other)...")
             pipeline = _Pipeline(
                 stack, workdir, f"127.0.0.1:{exporter_server.port}", receiver_url, token_file

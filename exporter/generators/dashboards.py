@@ -23,7 +23,6 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from exporter.generators import write_or_check
@@ -359,20 +358,13 @@ def _layout(items: Iterable[P | Row]) -> list[dict[str, Any]]:
     return panels
 
 
-def datasource_variable() -> dict[str, Any]:
-    return {
-        "name": "datasource",
-        "label": "Data source",
-        "type": "datasource",
-        "query": "prometheus",
-        "current": {},
-        "hide": 0,
-        "includeAll": False,
-        "multi": False,
-        "options": [],
-        "refresh": 1,
-        "regex": "",
-    }
+def _variable(name: str, label: str, kind: str, query: Any, **fields: Any) -> dict[str, Any]:
+    """A dashboard variable, shown, of one value unless ``fields`` say ``multi``."""
+    shown = {"current": {}, "hide": 0, "includeAll": False, "multi": False, "options": []}
+    return {"name": name, "label": label, "type": kind, "query": query, **shown, **fields}
+
+
+DATASOURCE_VARIABLE = _variable("datasource", "Data source", "datasource", "prometheus", refresh=1, regex="")
 
 
 # Two rounds at the default round interval (exporter/config.py DEFAULT_INTERVAL_SECONDS = 1800; a test keeps
@@ -387,18 +379,15 @@ def fixed_variable(
     name: str, label: str, description: str, kind: str, values: Sequence[str], current: str
 ) -> dict[str, Any]:
     """A variable whose values are written in the dashboard (custom list or textbox), not queried."""
-    return {
-        "name": name,
-        "label": label,
-        "description": description,
-        "type": kind,
-        "query": ",".join(values),
-        "current": {"text": current, "value": current, "selected": True},
-        "options": [{"text": value, "value": value, "selected": value == current} for value in values],
-        "hide": 0,
-        "includeAll": False,
-        "multi": False,
-    }
+    return _variable(
+        name,
+        label,
+        kind,
+        ",".join(values),
+        description=description,
+        current={"text": current, "value": current, "selected": True},
+        options=[{"text": value, "value": value, "selected": value == current} for value in values],
+    )
 
 
 # The rate/increase window: at least two probe rounds (lower it for the demo's 10-second rounds).
@@ -423,25 +412,10 @@ EXPORTER_URL_VARIABLE = fixed_variable(
 
 def query_variable(name: str, label: str, query: str, *, multi: bool) -> dict[str, Any]:
     """A variable filled from ``label_values(...)``; multi-valued ones offer All as ``.+``."""
-    variable: dict[str, Any] = {
-        "name": name,
-        "label": label,
-        "type": "query",
-        "datasource": DS,
-        "definition": query,
-        "query": {"query": query, "refId": "PrometheusVariableQueryEditor-VariableQuery", "qryType": 1},
-        "current": {},
-        "hide": 0,
-        "includeAll": multi,
-        "multi": multi,
-        "options": [],
-        "refresh": 2,
-        "regex": "",
-        "sort": 1,
-    }
-    if multi:
-        variable["allValue"] = ".+"
-    return variable
+    editor = {"query": query, "refId": "PrometheusVariableQueryEditor-VariableQuery", "qryType": 1}
+    variable = _variable(name, label, "query", editor, datasource=DS, definition=query, refresh=2)
+    variable |= {"includeAll": multi, "multi": multi, "regex": "", "sort": 1}
+    return {**variable, "allValue": ".+"} if multi else variable
 
 
 def dashboard(
@@ -493,7 +467,7 @@ def dashboard(
             },
             *links,
         ],
-        "templating": {"list": [datasource_variable(), *variables, WINDOW_VARIABLE]},
+        "templating": {"list": [DATASOURCE_VARIABLE, *variables, WINDOW_VARIABLE]},
         "panels": _layout(items),
     }
 
@@ -1074,20 +1048,14 @@ def build_all() -> dict[str, dict[str, Any]]:
     }
 
 
-def render(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
-def generated_files(directory: Path = HERE) -> dict[Path, str]:
-    """Every dashboard's path in ``directory`` and the JSON text this script generates for it."""
-    return {directory / name: render(document) for name, document in build_all().items()}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a dashboard JSON is out of date")
     args = parser.parse_args(argv)
-    return write_or_check(generated_files(), check=args.check, regenerate=REGENERATE)
+    files = {
+        HERE / name: json.dumps(doc, indent=2, ensure_ascii=False) + "\n" for name, doc in build_all().items()
+    }
+    return write_or_check(files, check=args.check, regenerate=REGENERATE)
 
 
 if __name__ == "__main__":

@@ -218,12 +218,7 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write (or ``--check``) the Grafana alert-rule provisioning file.
-
-    Example::
-
-        python -m exporter.generators.grafana_alerts --check
-    """
+    """Write (or ``--check``) the Grafana alert-rule provisioning file (``--help`` has an example)."""
     parser = argparse.ArgumentParser(
         prog="python -m exporter.generators.grafana_alerts",
         description="Generate the Grafana alert-rule provisioning file from the Prometheus rule files. "

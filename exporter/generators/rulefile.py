@@ -53,7 +53,6 @@ class AlertingRule:
 class RuleGroup:
     name: str
     rules: tuple[RecordingRule | AlertingRule, ...]
-    interval: str | None = None
 
     @property
     def alerts(self) -> tuple[AlertingRule, ...]:
@@ -108,10 +107,7 @@ def _group(path: Path, index: int, raw: Any) -> RuleGroup:
             )
         else:
             raise RuleFileError(f"{rule_where}: neither 'record' nor 'alert'")
-    interval = raw.get("interval")
-    return RuleGroup(
-        name=raw["name"], rules=tuple(rules), interval=None if interval is None else str(interval)
-    )
+    return RuleGroup(name=raw["name"], rules=tuple(rules))
 
 
 def recording_exprs(groups: Sequence[RuleGroup]) -> dict[str, str]:
@@ -150,24 +146,15 @@ def inline_recorded(expr: str, recordings: Mapping[str, str]) -> str:
 def _inline(expr: str, recordings: Mapping[str, str], stack: tuple[str, ...]) -> str:
     if not recordings:
         return expr
-    names = sorted(recordings, key=len, reverse=True)
-    name_pattern = re.compile(r"(?<![\w:])(" + "|".join(re.escape(name) for name in names) + r")(?![\w:])")
-    pieces = []
-    position = 0
-    for literal in PROMQL_STRING.finditer(expr):
-        pieces.append(_inline_code(expr[position : literal.start()], name_pattern, recordings, stack))
-        pieces.append(literal.group(0))
-        position = literal.end()
-    pieces.append(_inline_code(expr[position:], name_pattern, recordings, stack))
-    return "".join(pieces)
+    names = "|".join(re.escape(name) for name in sorted(recordings, key=len, reverse=True))
+    # A string literal (copied verbatim) or, in group 1, a recorded name.
+    token = re.compile(PROMQL_STRING.pattern + r"|(?<![\w:])(" + names + r")(?![\w:])")
 
-
-def _inline_code(
-    code: str, pattern: re.Pattern[str], recordings: Mapping[str, str], stack: tuple[str, ...]
-) -> str:
     def replace(match: re.Match[str]) -> str:
         name = match.group(1)
-        if _AFTER_FORBIDDEN.match(code, match.end()):
+        if name is None:
+            return match.group(0)
+        if _AFTER_FORBIDDEN.match(expr, match.end()):
             raise RuleFileError(
                 f"{name}: used with a selector, range, offset or @ modifier; refer to the recorded name bare "
                 "so it can be inlined, or write the expression out"
@@ -178,7 +165,7 @@ def _inline_code(
             )
         return "(" + _inline(recordings[name], recordings, (*stack, name)) + ")"
 
-    return pattern.sub(replace, code)
+    return token.sub(replace, expr)
 
 
 class _Dumper(yaml.SafeDumper):

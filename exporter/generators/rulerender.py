@@ -155,7 +155,8 @@ def job_matcher_values(expr: str) -> list[str]:
     return seen
 
 
-_TOKEN = re.compile(_SELECTOR_BODY.pattern + "|" + PROMQL_STRING.pattern)
+# In one scan, leftmost first: a template action or a string literal (copied verbatim) or a selector body.
+_CODE = re.compile(f"{_TEMPLATE.pattern}|{PROMQL_STRING.pattern}|{_SELECTOR_BODY.pattern}", re.DOTALL)
 
 
 def map_job_matchers(expr: str, rename: Callable[[str], str]) -> str:
@@ -164,38 +165,18 @@ def map_job_matchers(expr: str, rename: Callable[[str], str]) -> str:
     Template actions (``{{ ... }}`` in annotations) are copied verbatim; so are string literals outside
     braces, so a quote starts a literal in which a brace is text, not a selector.
     """
-    pieces: list[str] = []
-    position = 0
-    for template in _TEMPLATE.finditer(expr):
-        pieces.append(_map_code(expr[position : template.start()], rename))
-        pieces.append(template.group(0))
-        position = template.end()
-    pieces.append(_map_code(expr[position:], rename))
-    return "".join(pieces)
 
-
-def _map_code(code: str, rename: Callable[[str], str]) -> str:
-    out: list[str] = []
-    position = 0
-    for match in _TOKEN.finditer(code):
-        out.append(code[position : match.start()])
-        if match.group(0).startswith("{"):
-            out.append("{" + _map_body(match.group(1), rename) + "}")
-        else:
-            out.append(match.group(0))
-        position = match.end()
-    out.append(code[position:])
-    return "".join(out)
-
-
-def _map_body(body: str, rename: Callable[[str], str]) -> str:
-    def replace(match: re.Match[str]) -> str:
+    def matcher(match: re.Match[str]) -> str:
         if match.group("name") != "job":
             return match.group(0)
         quote, value = match.group("value")[0], match.group("value")[1:-1]
         return f"{match.group('name')}{match.group('op')}{quote}{rename(value)}{quote}"
 
-    return _MATCHER.sub(replace, body)
+    def token(match: re.Match[str]) -> str:
+        body = match.group(1)
+        return match.group(0) if body is None else "{" + _MATCHER.sub(matcher, body) + "}"
+
+    return _CODE.sub(token, expr)
 
 
 def selector_labels(selector: str) -> dict[str, str]:
@@ -302,11 +283,9 @@ def render_rule_tests(document: Mapping[str, Any], params: RenderParams) -> dict
                 if "labels" not in sample:
                     continue
                 labels = selector_labels(str(sample["labels"]))
-                if (name := labels.pop("__name__", "")).startswith("ALERTS"):
-                    labels = params.alert_labels(labels)
-                else:
-                    labels = params.series_labels(labels)
-                sample["labels"] = format_selector({"__name__": name, **labels} if name else labels)
+                name = labels.pop("__name__", "")
+                relabel = params.alert_labels if name.startswith("ALERTS") else params.series_labels
+                sample["labels"] = format_selector({"__name__": name, **relabel(labels)})
     return out
 
 

@@ -67,22 +67,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_RUNBOOK_BASE,
         help="runbook_url = URL#<alert name in lower case> (default %(default)s)",
     )
-    render.add_argument(
-        "--severity",
-        type=_pair,
-        action="append",
-        default=[],
-        metavar="SEVERITY=VALUE",
-        help="rename a severity (critical, warning, info) for your routing; repeatable",
-    )
-    render.add_argument(
-        "--label",
-        type=_pair,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="add a static label to every alert (e.g. team=llm); repeatable",
-    )
+    for flag, metavar, what in (
+        ("--severity", "SEVERITY=VALUE", "rename a severity (critical, warning, info) for your routing"),
+        ("--label", "NAME=VALUE", "add a static label to every alert (e.g. team=llm)"),
+    ):
+        render.add_argument(
+            flag, type=_pair, action="append", default=[], metavar=metavar, help=f"{what}; repeatable"
+        )
     render.add_argument("--rules", type=Path, default=DEFAULT_RULES, help="source rule file")
     render.add_argument("--output-dir", type=Path, metavar="DIR", help="where to write the rules and tests")
     render.add_argument(

@@ -186,7 +186,7 @@ def test_generation_record_404s_briefly_then_lists_provider_responses() -> None:
 def test_unknown_model_is_a_400_with_availability(faults: SimulatorServer) -> None:
     response = chat(faults, None, model="acme/fake-1.0")
     assert response.status_code == 400
-    assert response.json() == wire.model_not_found("acme/fake-1.0")
+    assert response.json() == wire.unavailable("model_not_found", "acme/fake-1.0")
     assert response.json()["error"]["availability"]["code"] == "model_not_found"
     assert response.json()["error"]["message"] == "acme/fake-1.0 is not a valid model ID"
 

@@ -140,14 +140,10 @@ def prometheus_config(
             f"targets: no scrape job named {', '.join(unknown)} in the shipped config "
             f"(it has: {', '.join(str(name) for name in shipped_names)})"
         )
-    kept = []
-    for job in jobs:
-        name = job.get("job_name")
-        if name in targets:
-            wanted = targets[name]
-            job["static_configs"] = [{"targets": [wanted] if isinstance(wanted, str) else list(wanted)}]
-            kept.append(job)
-    config["scrape_configs"] = kept
+    config["scrape_configs"] = [job for job in jobs if job.get("job_name") in targets]
+    for job in config["scrape_configs"]:
+        wanted = targets[job["job_name"]]
+        job["static_configs"] = [{"targets": [wanted] if isinstance(wanted, str) else list(wanted)}]
 
     if alertmanagers:
         shipped_am = (config.get("alerting") or {}).get("alertmanagers") or [{"api_version": "v2"}]

@@ -78,16 +78,10 @@ def find_binary(name: str, explicit: Path | None = None) -> Path:
 
 
 def free_port() -> int:
-    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel picks it).
-
-    Example::
-
-        port = free_port()
-    """
+    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+        return int(sock.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -129,7 +123,7 @@ def _described(item: Mapping[str, Any]) -> dict[str, dict[str, str]]:
 @dataclass(eq=False, kw_only=True)
 class _Daemon(StartStop):
     """Start/stop/readiness plumbing shared by every process; a subclass is its description: the binary,
-    the readiness path, the config file it renders (if any), its own settings as fields, and its argv.
+    the readiness path, the config file it renders (if any), its own settings as fields, and its flags.
 
     ``port`` defaults to a free loopback port, ``binary`` to the name looked up on PATH; ``sleep`` and
     ``monotonic`` are the clock ``wait_until`` polls with.
@@ -178,11 +172,12 @@ class _Daemon(StartStop):
             raise PipelineError(f"{self.binary_name} on {self.address} is already running")
         self.work_dir.mkdir(parents=True, exist_ok=True)
         self._write_config()
+        argv = [str(self.executable), *self._flags()]
         with self.log_path.open("ab") as log:
-            log.write(f"--- starting: {' '.join(self._argv())}\n".encode())
+            log.write(f"--- starting: {' '.join(argv)}\n".encode())
             log.flush()
             self._process = subprocess.Popen(  # noqa: S603 - argv built from our own values, no shell
-                self._argv(),
+                argv,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -236,7 +231,8 @@ class _Daemon(StartStop):
 
     # -- for subclasses ------------------------------------------------------------------------------------
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
+        """The command line after the executable."""
         raise NotImplementedError
 
     def _render(self) -> dict[str, Any]:
@@ -364,9 +360,8 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
             external_labels=self.external_labels,
         )
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         return [
-            str(self.executable),
             f"--config.file={self.config_path}",
             f"--storage.tsdb.path={self.work_dir / 'data'}",
             f"--web.listen-address={self.address}",
@@ -376,12 +371,9 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
         ]
 
     def _wait_ready(self) -> None:
+        """Ready, then (alerts fired before would be dropped) every configured Alertmanager is active in
+        ``GET /api/v1/alertmanagers``."""
         super()._wait_ready()
-        if self.alertmanagers:
-            self.wait_for_alertmanagers()
-
-    def wait_for_alertmanagers(self) -> None:
-        """Block until every configured Alertmanager is in ``GET /api/v1/alertmanagers`` as active."""
         expected = {f"http://{address}/api/v2/alerts" for address in self.alertmanagers}
 
         def discovered() -> bool:
@@ -392,7 +384,8 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
             active = {entry["url"] for entry in body["data"]["activeAlertmanagers"]}
             return expected <= active
 
-        self.wait_until(discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered")
+        if self.alertmanagers:
+            self.wait_until(discovered, what=f"Alertmanagers {sorted(self.alertmanagers)} discovered")
 
 
 @dataclass(eq=False, kw_only=True)
@@ -422,17 +415,13 @@ class AlertmanagerProcess(_Daemon):
     chat_url: str | None = None
     cluster: bool = False
     peers: Sequence[str] = ()
-    cluster_port: int | None = None
     shipped_config: Path = SHIPPED_ALERTMANAGER_CONFIG
     clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
 
     def __post_init__(self) -> None:
         if self.peers and not self.cluster:
             raise PipelineError("peers given but cluster=False: pass cluster=True to join a cluster")
-        if self.cluster and self.cluster_port is None:
-            self.cluster_port = free_port()
-        elif not self.cluster:
-            self.cluster_port = None
+        self.cluster_port = free_port() if self.cluster else None
         super().__post_init__()
 
     @property
@@ -453,9 +442,8 @@ class AlertmanagerProcess(_Daemon):
             config_dir=self.shipped_config.parent,
         )
 
-    def _argv(self) -> list[str]:
-        argv = [
-            str(self.executable),
+    def _flags(self) -> list[str]:
+        flags = [
             f"--config.file={self.config_path}",
             f"--storage.path={self.work_dir / 'data'}",
             f"--web.listen-address={self.address}",
@@ -463,15 +451,15 @@ class AlertmanagerProcess(_Daemon):
         ]
         if self.cluster_port is None:
             # An empty address turns gossip off (otherwise it binds 0.0.0.0:9094).
-            return [*argv, "--cluster.listen-address="]
-        argv += [
+            return [*flags, "--cluster.listen-address="]
+        flags += [
             f"--cluster.listen-address={self.cluster_address}",
             f"--cluster.advertise-address={self.cluster_address}",
             f"--cluster.peer-timeout={duration(self.timings.cluster_peer_timeout)}",
             f"--cluster.gossip-interval={duration(self.timings.cluster_gossip_interval)}",
             f"--cluster.pushpull-interval={duration(self.timings.cluster_pushpull_interval)}",
         ]
-        return argv + [f"--cluster.peer={peer}" for peer in self.peers]
+        return flags + [f"--cluster.peer={peer}" for peer in self.peers]
 
     def alerts(self, *, filters: Mapping[str, str] | None = None) -> list[AlertmanagerAlert]:
         """Every alert Alertmanager holds, including silenced and inhibited ones (``GET /api/v2/alerts``).
@@ -522,9 +510,7 @@ class AlertmanagerProcess(_Daemon):
             "createdBy": "canary-pipeline",
             "comment": comment,
         }
-        result = self._request("POST", "/api/v2/silences", json=body)
-        silence_id: str = result["silenceID"]
-        return silence_id
+        return str(self._request("POST", "/api/v2/silences", json=body)["silenceID"])
 
     def delete_silence(self, silence_id: str) -> None:
         """Expire a silence now (``DELETE /api/v2/silence/{id}``)."""
@@ -532,8 +518,7 @@ class AlertmanagerProcess(_Daemon):
 
     def silences(self) -> list[dict[str, Any]]:
         """Every silence Alertmanager knows, including expired ones, as returned by the API."""
-        result: list[dict[str, Any]] = self._request("GET", "/api/v2/silences")
-        return result
+        return list(self._request("GET", "/api/v2/silences"))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -558,9 +543,8 @@ class VictoriaMetricsProcess(_QueryAPI):
         """Where Prometheus remote-write clients (vmagent, vmalert) send samples."""
         return f"{self.url}/api/v1/write"
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         return [
-            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-storageDataPath={self.work_dir / 'data'}",
             "-retentionPeriod=1d",
@@ -599,9 +583,8 @@ class VmagentProcess(_Daemon):
             timings=self.timings,
         )
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         return [
-            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-promscrape.config={self.config_path}",
             f"-remoteWrite.url={self.remote_write_url}",
@@ -636,10 +619,9 @@ class VmalertProcess(_RulerAPI):
             raise PipelineError("vmalert needs at least one Alertmanager address (the rules contain alerts)")
         super().__post_init__()
 
-    def _argv(self) -> list[str]:
+    def _flags(self) -> list[str]:
         interval = duration(self.timings.evaluation_interval)
         return [
-            str(self.executable),
             f"-httpListenAddr={self.address}",
             f"-external.url={self.url}",
             *(f"-rule={pattern}" for pattern in self.rule_globs),

@@ -33,18 +33,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from exporter.configkit import ConfigError
+from exporter.configkit import ConfigError, Secret
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Fleet, Model, Provider
 from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.replies import compose, thinking
-from exporter.devtools.simulator.routing import (
-    NoRoute,
-    Preferences,
-    max_tokens_of,
-    parse_preferences,
-    resolve,
-)
+from exporter.devtools.simulator.routing import Preferences, max_tokens_of, parse_preferences, resolve
 from exporter.devtools.simulator.state import MAX_GENERATIONS, FleetState, RequestRecord, plain
 from exporter.devtools.simulator.writing import (
     Attempt,
@@ -73,10 +67,8 @@ def _refuse(status: int, message: str) -> JSONResponse:
 
 def _wants_metadata(request: Request) -> bool:
     """``X-OpenRouter-Metadata: enabled`` (or the legacy experimental header), matched case-insensitively."""
-    for name in ("x-openrouter-metadata", "x-openrouter-experimental-metadata"):
-        if request.headers.get(name, "").strip().lower() == "enabled":
-            return True
-    return False
+    names = ("x-openrouter-metadata", "x-openrouter-experimental-metadata")
+    return any(request.headers.get(name, "").strip().lower() == "enabled" for name in names)
 
 
 def _bearer(request: Request) -> str:
@@ -121,26 +113,20 @@ class Simulator:
             ]
         )
 
-    def _authorized(self, request: Request, secret: str | None) -> bool:
-        return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret))
-
-    def _api_key(self) -> str | None:
-        return self.fleet.api_key.value if self.fleet.api_key is not None else None
+    def _authorized(self, request: Request, secret: Secret | None) -> bool:
+        """Whether the request's bearer token is ``secret`` (a fleet without that secret accepts any)."""
+        return secret is None or bearer_ok(request.headers.get("authorization"), token_bytes(secret.value))
 
     def _key_refusal(self, request: Request) -> JSONResponse | None:
         """The gateway's 401 when the request's key would not be accepted, else None.
 
-        Like OpenRouter: no bearer key at all is refused (unless the fleet says ``require_key: false``);
-        a fleet ``api_key`` accepts only that key ("User not found." for any other).
+        Like OpenRouter: no bearer key at all is refused (unless the fleet says ``require_key: false``) with
+        the OpenAPI spec's example message; a fleet ``api_key`` accepts only that key ("User not found." for
+        any other).
         """
-        key = _bearer(request)
-        if not key:
-            if not self.fleet.require_key:
-                return None
-            return _answer(wire.missing_key())
-        if not self._authorized(request, self._api_key()):
-            return _answer(wire.unauthorized())
-        return None
+        if not _bearer(request):
+            return _refuse(401, "Missing Authentication header") if self.fleet.require_key else None
+        return None if self._authorized(request, self.fleet.api_key) else _refuse(401, "User not found.")
 
     def _gateway(self, handler: Handler) -> Handler:
         """A gateway route: while the outage switch is on, the gateway itself fails (502/503 in turn)."""
@@ -156,8 +142,7 @@ class Simulator:
         """A ``/_sim`` route: only with the fleet's ``control_token`` (when it has one)."""
 
         async def route(request: Request) -> Response:
-            token = self.fleet.control_token.value if self.fleet.control_token is not None else None
-            if self._authorized(request, token):
+            if self._authorized(request, self.fleet.control_token):
                 return await handler(request)
             return _refuse(401, "A valid control token is required")
 
@@ -178,7 +163,7 @@ class Simulator:
         model = self.state.models.get(f"{request.path_params['author']}/{request.path_params['slug']}")
         if model is None or model.removal == "model_not_found":
             return _refuse(404, "Resource not found")
-        has_auth = bool(_bearer(request)) and self._authorized(request, self._api_key())
+        has_auth = bool(_bearer(request)) and self._authorized(request, self.fleet.api_key)
         listed = [] if model.removal is not None else self.state.listed(model)
         return JSONResponse(wire.endpoints_listing(model, listed, authenticated=has_auth))
 
@@ -233,17 +218,17 @@ class Simulator:
         def finish(status: int | None, served: Provider | None) -> None:
             record.status = status
             record.provider = served.tag if served is not None else None
-            self.state.log(record)
+            self.state.requests.append(record)
 
-        gateway_error = self._gateway_error(model, model_id)
-        if gateway_error is not None:
-            finish(gateway_error.status, None)
-            return _answer(gateway_error.body)
+        unroutable = _unroutable(model, model_id)
+        if unroutable is not None:
+            finish(unroutable["error"]["code"], None)
+            return _answer(unroutable)
         assert model is not None
         route = resolve(model, self.state.listed(model), prefs, body, self.state.rng)
-        if isinstance(route, NoRoute):
-            finish(route.status, None)
-            return _answer(route.body)
+        if isinstance(route, dict):  # the gateway's own error envelope: no provider was asked
+            finish(route["error"]["code"], None)
+            return _answer(route)
 
         attempts: list[Attempt] = []
         for provider in route.candidates:
@@ -272,17 +257,6 @@ class Simulator:
         if stream:
             return Timed(lambda w: write_stream(w, call, self._served))
         return Timed(lambda w: write_completion(w, call, self._served))
-
-    def _gateway_error(self, model: Model | None, model_id: str) -> NoRoute | None:
-        if model is None or model.removal == "model_not_found":
-            return NoRoute(400, wire.model_not_found(model_id))
-        if not model.chat:
-            return NoRoute(400, wire.wrong_endpoint(model_id))
-        if model.removal == "no_endpoints":
-            return NoRoute(404, wire.no_endpoints(model_id))
-        if model.removal == "model_deprecated":
-            return NoRoute(404, wire.model_deprecated(model_id))
-        return None
 
     def _served(self, call: Call, streamed: bool, usage: Mapping[str, Any]) -> None:
         self.state.remember_generation(
@@ -320,6 +294,15 @@ class Simulator:
 
     async def sim_fleet(self, request: Request) -> Response:
         return JSONResponse(self.state.summary())
+
+
+def _unroutable(model: Model | None, model_id: str) -> wire.JSON | None:
+    """The gateway's error for a model it cannot route at all (unknown, not chat, removed), else None."""
+    if model is None or model.removal == "model_not_found":
+        return wire.unavailable("model_not_found", model_id)
+    if not model.chat:
+        return wire.unavailable("wrong_endpoint", model_id)
+    return None if model.removal is None else wire.unavailable(model.removal, model_id)
 
 
 def request_issues(body: object) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ _AUTHORS = ("acme", "nimbus", "orchid", "quill", "tundra", "lumen", "basalt", "k
 _FAMILIES = ("aurora", "breeze", "cinder", "drift", "ember", "fjord", "glimmer", "harbor", "iris", "juniper")
 _SIZES = (1, 3, 7, 8, 14, 32, 70, 120, 235, 480)
 _HOSTS = (("simhost", "SimHost"), ("cloudmesh", "CloudMesh"), ("gridforge", "GridForge"))
+_ERROR_STATUSES = {"rate_limited": (429,), "erroring": (502, 503)}  # what a behaviour answers every time
 
 
 def behaviour_counts(count: int, mix: tuple[tuple[str, float], ...]) -> dict[str, int]:
@@ -76,11 +77,9 @@ def _generated_id(index: int, rng: random.Random, suffix: str = "") -> str:
 
 def _model(entry: CatalogueEntry, rng: random.Random, catalogue: Catalogue) -> Model:
     slug, display = rng.choice(_HOSTS)
-    profile = FaultProfile(ttft=catalogue.ttft)
-    if entry.behaviour == "rate_limited":
-        profile = FaultProfile(ttft=catalogue.ttft, errors=Errors(rate=1.0, statuses=(429,)))
-    elif entry.behaviour == "erroring":
-        profile = FaultProfile(ttft=catalogue.ttft, errors=Errors(rate=1.0, statuses=(502, 503)))
+    statuses = _ERROR_STATUSES.get(entry.behaviour)
+    errors = Errors(rate=1.0, statuses=statuses) if statuses else Errors()
+    profile = FaultProfile(ttft=catalogue.ttft, errors=errors)
     removal = None
     if entry.behaviour == "removed":
         removal = entry.removal or rng.choice(REMOVALS)

@@ -310,9 +310,7 @@ class Model(ConfigModel):
     # Not keys of a fleet file: set for generated catalogue models.
     internal: ClassVar[frozenset[str]] = frozenset({"chat", "removal", "behaviour"})
     chat: bool = True  # False: an embedding/image model that chat completions refuse (wrong_endpoint)
-    removal: str | None = (
-        None  # catalogue models that are gone: model_not_found|no_endpoints|model_deprecated
-    )
+    removal: str | None = None  # catalogue models that are gone: one of REMOVALS, the availability code
     behaviour: str | None = None  # catalogue models: the behaviour they were generated with
 
     @model_validator(mode="before")
@@ -375,21 +373,6 @@ class Catalogue(ConfigModel):
     ttft: Delay = Delay(median=0.005)
 
 
-def _shorthand_secrets(data: object) -> object:
-    """``KEY_env: NAME`` is short for ``KEY: {env: NAME}``."""
-    if not isinstance(data, dict):
-        return data
-    problems = [
-        ((f"{k}_env",), f"give either {k} or {k}_env, not both")
-        for k in ("api_key", "control_token")
-        if data.get(f"{k}_env") is not None and data.get(k) is not None
-    ]
-    if problems:
-        raise invalid_all(problems)
-    shorthands = {k: {"env": data[f"{k}_env"]} for k in ("api_key", "control_token") if f"{k}_env" in data}
-    return {k: v for k, v in data.items() if not k.endswith("_env")} | shorthands
-
-
 class Fleet(ConfigModel):
     """A whole fleet file."""
 
@@ -408,7 +391,20 @@ class Fleet(ConfigModel):
     @model_validator(mode="before")
     @classmethod
     def _shorthands(cls, data: object) -> object:
-        return _shorthand_secrets(data)
+        """``KEY_env: NAME`` is short for ``KEY: {env: NAME}``."""
+        if not isinstance(data, dict):
+            return data
+        problems = [
+            ((f"{k}_env",), f"give either {k} or {k}_env, not both")
+            for k in ("api_key", "control_token")
+            if data.get(f"{k}_env") is not None and data.get(k) is not None
+        ]
+        if problems:
+            raise invalid_all(problems)
+        shorthands = {
+            k: {"env": data[f"{k}_env"]} for k in ("api_key", "control_token") if f"{k}_env" in data
+        }
+        return {k: v for k, v in data.items() if not k.endswith("_env")} | shorthands
 
     @field_validator("require_key")
     @classmethod

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,10 +156,7 @@ class Recogniser:
             joined = " ".join(texts.for_locale(locale))
             self._words[locale] = frozenset(_tokens(joined))
             self._han[locale] = frozenset(_HAN.findall(joined))
-        users: dict[str, int] = {}
-        for words in self._words.values():
-            for word in words:
-                users[word] = users.get(word, 0) + 1
+        users = Counter(word for words in self._words.values() for word in words)
         self._weight = {word: 1.0 / count for word, count in users.items()}
         # Probes repeat a few prompts: remember the answers, within a bound.
         self._cached = functools.lru_cache(maxsize=_RECOGNISED_CACHE)(self._recognise)
@@ -173,13 +171,8 @@ class Recogniser:
             return "ja"
         han = set(_HAN.findall(text))
         if len(han) >= 4:
-            simplified, traditional = self._han["zh-Hans"], self._han["zh-Hant"]
-            return _best(
-                {
-                    "zh-Hans": len(han & (simplified - traditional)),
-                    "zh-Hant": len(han & (traditional - simplified)),
-                }
-            )
+            hans, hant = self._han["zh-Hans"], self._han["zh-Hant"]  # what only one of the two uses counts
+            return _best({"zh-Hans": len(han & (hans - hant)), "zh-Hant": len(han & (hant - hans))})
         if _CYRILLIC.search(text):
             return "uk" if _UKRAINIAN.search(text) else "ru"
         words = _tokens(text)

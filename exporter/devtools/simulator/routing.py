@@ -64,14 +64,6 @@ class Route:
     candidates: tuple[Provider, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class NoRoute:
-    """Routing failed before any provider was asked: the gateway's own error."""
-
-    status: int
-    body: dict[str, Any]
-
-
 def parse_preferences(value: object) -> Preferences | list[dict[str, Any]]:
     """The ``provider`` object, or the list of validation issues (zod-style, as the gateway reports them).
 
@@ -164,26 +156,27 @@ def resolve(
     prefs: Preferences,
     body: Mapping[str, Any],
     rng: random.Random,
-) -> Route | NoRoute:
-    """Pick the endpoints that may serve this request, in the order they would be tried."""
+) -> Route | wire.JSON:
+    """Pick the endpoints that may serve this request, in the order they would be tried; or, when none
+    may, the gateway's own error envelope (its ``error.code`` is the HTTP status)."""
     if not listed:
-        return NoRoute(404, wire.no_endpoints(model.id))
+        return wire.unavailable("no_endpoints", model.id)
     candidates = list(listed)
     if prefs.only is not None:
         candidates = [p for p in candidates if any(matches(e, p.tag) for e in prefs.only)]
         if not candidates:
             available = [p.tag for p in listed]
-            return NoRoute(404, wire.no_allowed_providers(available, list(prefs.only)))
+            return wire.no_allowed_providers(available, list(prefs.only))
     if prefs.ignore:
         candidates = [p for p in candidates if not any(matches(e, p.tag) for e in prefs.ignore)]
         if not candidates:
-            return NoRoute(404, wire.no_endpoints(model.id, excluded_by=["allowed_providers"]))
+            return wire.unavailable("no_endpoints", model.id, excluded_by=["allowed_providers"])
     if prefs.quantizations is not None:
         wanted = {q.lower() for q in prefs.quantizations}
         candidates = [p for p in candidates if (p.quantization or "unknown") in wanted]
         if not candidates:
             detail = f"no endpoint has quantization {', '.join(prefs.quantizations)}"
-            return NoRoute(404, wire.constraint_filtered(model.id, "quantization", "quantizations", detail))
+            return wire.constraint_filtered(model.id, "quantization", "quantizations", detail)
     limit = max_tokens_of(body)
     if limit is not None:
         candidates = [
@@ -191,15 +184,13 @@ def resolve(
         ]
         if not candidates:
             detail = f"max_tokens {limit} is above every endpoint's max_completion_tokens"
-            return NoRoute(404, wire.constraint_filtered(model.id, "context_length", "max_tokens", detail))
+            return wire.constraint_filtered(model.id, "context_length", "max_tokens", detail)
     needed = requested_parameters(body)
     if prefs.require_parameters:
         candidates = [p for p in candidates if needed <= set(p.supported_parameters)]
         if not candidates:
             detail = f"no endpoint supports all of: {', '.join(sorted(needed))}"
-            return NoRoute(
-                404, wire.constraint_filtered(model.id, "require_parameters", "parameters", detail)
-            )
+            return wire.constraint_filtered(model.id, "require_parameters", "parameters", detail)
     elif "structured_outputs" in needed:
         # A soft preference: endpoints that can honour the schema are preferred when there are any.
         supporting = [p for p in candidates if "structured_outputs" in p.supported_parameters]

@@ -77,20 +77,17 @@ class FleetState:
         self.rng = random.Random(fleet.seed)  # noqa: S311 - routing and ids, not security
         self._counters: dict[tuple[str, str, str], int] = defaultdict(int)
         self._numbers: dict[tuple[str, str], int] = defaultdict(int)
-        self._requests: deque[RequestRecord] = deque(maxlen=MAX_REQUEST_LOG)
+        # the newest requests, for GET /_sim/requests
+        self.requests: deque[RequestRecord] = deque(maxlen=MAX_REQUEST_LOG)
         self._generations: OrderedDict[str, _Generation] = OrderedDict()
         self._outages = 0
 
     # -- providers ---------------------------------------------------------------------------------------
-    def provider(self, model: Model, tag: str) -> Provider:
-        """The provider with its current (possibly patched) profile."""
-        return self.providers[(model.id, tag)]
-
     def listed(self, model: Model) -> list[Provider]:
         """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
         out = []
         for base in model.providers:
-            provider = self.provider(model, base.tag)
+            provider = self.providers[(model.id, base.tag)]  # with its current profile
             gone = provider.profile.disappear
             served = self._numbers[(model.id, base.tag)]
             if gone.listed and (gone.after_requests is None or served < gone.after_requests):
@@ -139,13 +136,6 @@ class FleetState:
         return 503 if self._outages % 2 else 502
 
     # -- logs --------------------------------------------------------------------------------------------
-    @property
-    def requests(self) -> list[RequestRecord]:
-        return list(self._requests)
-
-    def log(self, record: RequestRecord) -> None:
-        self._requests.append(record)
-
     def remember_generation(self, gen_id: str, data: dict[str, Any]) -> None:
         """Keep a generation record; ``generation`` finds it after the fleet's 404 window."""
         now = self.clock()

@@ -59,58 +59,35 @@ def error_body(
     return body
 
 
-def unauthorized() -> JSON:
-    """A key the gateway does not know."""
-    return error_body(401, "User not found.", user_id=False)
+# The gateway's answer for a model it cannot route, by ``availability.code``: the HTTP status and message.
+UNAVAILABLE = {
+    "model_not_found": (400, "{model} is not a valid model ID"),  # an unknown id (on chat: 400, not 404)
+    "wrong_endpoint": (400, "{model} does not support chat completions"),  # a model that does not chat
+    "no_endpoints": (404, "No endpoints found for {model}."),  # the model exists, nothing can serve it
+    "model_deprecated": (404, "{model} has been deprecated and is no longer available."),  # sunset
+    "constraint_filtered": (404, "No endpoints found that can handle the requested parameters for {model}."),
+}
 
 
-def missing_key() -> JSON:
-    """No ``Authorization: Bearer`` key at all (the OpenAPI spec's example message)."""
-    return error_body(401, "Missing Authentication header", user_id=False)
+def unavailable(code: str, model: str, **availability: Any) -> JSON:
+    """HTTP 400 invalid_request or 404 not_found: the gateway cannot route ``model`` (``code``, a key of
+    ``UNAVAILABLE``); ``availability`` adds to that object (``excluded_by``, ``constraint``).
 
-
-def _availability(code: str, model: str, **extra: Any) -> JSON:
-    return {"code": code, "retryable": False, "requested_models": [model], **extra, "docs_url": DOCS_URL}
-
-
-def _unavailable(status: int, message: str, code: str, model: str, **extra: Any) -> JSON:
-    """The gateway's error for a model it cannot route: 400 invalid_request or 404 not_found."""
+    >>> unavailable("no_endpoints", "a/b")["error"]["message"]
+    'No endpoints found for a/b.'
+    """
+    status, message = UNAVAILABLE[code]
     error_type = "invalid_request" if status == 400 else "not_found"
+    facts = {"code": code, "retryable": False, "requested_models": [model], **availability}
     return error_body(
-        status, message, metadata={"error_type": error_type}, availability=_availability(code, model, **extra)
-    )
-
-
-def model_not_found(model: str) -> JSON:
-    """HTTP 400: an unknown model id on chat completions (not 404)."""
-    return _unavailable(400, f"{model} is not a valid model ID", "model_not_found", model)
-
-
-def wrong_endpoint(model: str) -> JSON:
-    """HTTP 400: a model that exists but does not do chat completions."""
-    return _unavailable(400, f"{model} does not support chat completions", "wrong_endpoint", model)
-
-
-def no_endpoints(model: str, excluded_by: Sequence[str] = ()) -> JSON:
-    """HTTP 404: the model exists but nothing can serve it."""
-    extra = {"excluded_by": list(excluded_by)} if excluded_by else {}
-    return _unavailable(404, f"No endpoints found for {model}.", "no_endpoints", model, **extra)
-
-
-def model_deprecated(model: str) -> JSON:
-    """HTTP 404: the model was sunset."""
-    return _unavailable(
-        404, f"{model} has been deprecated and is no longer available.", "model_deprecated", model
+        status, message.format(model=model), {"error_type": error_type}, {**facts, "docs_url": DOCS_URL}
     )
 
 
 def constraint_filtered(model: str, excluded_by: str, field: str, detail: str) -> JSON:
     """HTTP 404: max_tokens, require_parameters or quantizations removed every endpoint."""
-    message = f"No endpoints found that can handle the requested parameters for {model}."
     constraint = {"field": field, "detail": detail}
-    return _unavailable(
-        404, message, "constraint_filtered", model, excluded_by=[excluded_by], constraint=constraint
-    )
+    return unavailable("constraint_filtered", model, excluded_by=[excluded_by], constraint=constraint)
 
 
 def no_allowed_providers(available: Sequence[str], requested: Sequence[str]) -> JSON:
@@ -154,9 +131,15 @@ _ERROR_TYPES = {
 }
 
 
+def _provider_error(status: int, provider: Provider, raw: str, **metadata: Any) -> JSON:
+    """A provider failure relayed by the gateway: "Provider returned error", the host's own reply in
+    ``metadata.raw`` and its display name in ``metadata.provider_name``."""
+    relayed = {"raw": raw, "provider_name": provider.display_name, "is_byok": False, **metadata}
+    return error_body(status, "Provider returned error", metadata=relayed)
+
+
 def upstream_error(status: int, provider: Provider, model: str) -> tuple[JSON, dict[str, str]]:
-    """A provider failure relayed by the gateway: "Provider returned error" with the reason in
-    ``metadata.raw`` and the display name in ``metadata.provider_name``; 429/503 carry ``Retry-After``.
+    """A host's HTTP error (``_provider_error``, or the gateway's own 408); 429/503 carry ``Retry-After``.
 
     >>> upstream_error(429, Provider(tag="stormy/fp8", name="Stormy"), "a/b")[1]
     {'Retry-After': '2'}
@@ -164,35 +147,21 @@ def upstream_error(status: int, provider: Provider, model: str) -> tuple[JSON, d
     if status == 408:
         return error_body(408, "Request timed out", metadata={"error_type": "timeout"}), {}
     raw = _UPSTREAM_RAW.get(status, "upstream error").format(model=model)
-    metadata: JSON = {"raw": raw, "provider_name": provider.display_name, "is_byok": False}
     if status == 429:
-        metadata["limit_source"] = "upstream_provider_shared_pool"
-        metadata["remedy_hint"] = "Retry shortly, add your own provider key, or route to another provider"
+        hint = "Retry shortly, add your own provider key, or route to another provider"
+        body = _provider_error(
+            status, provider, raw, limit_source="upstream_provider_shared_pool", remedy_hint=hint
+        )
     else:
-        metadata["error_type"] = _ERROR_TYPES.get(status, "unmapped")
-    headers = {"Retry-After": "2"} if status in (429, 503) else {}
-    return error_body(status, "Provider returned error", metadata=metadata), headers
+        body = _provider_error(status, provider, raw, error_type=_ERROR_TYPES.get(status, "unmapped"))
+    return body, {"Retry-After": "2"} if status in (429, 503) else {}
 
 
 def refusal_error(provider: Provider) -> JSON:
     """HTTP 400 from a host whose policy layer rejects the prompt."""
-    raw = json.dumps(
-        {
-            "error": {
-                "message": "Input data may contain inappropriate content.",
-                "type": "content_policy_violation",
-            }
-        }
-    )
-    return error_body(
-        400,
-        "Provider returned error",
-        metadata={
-            "raw": raw,
-            "provider_name": provider.display_name,
-            "error_type": "content_policy_violation",
-            "is_byok": False,
-        },
+    policy = {"message": "Input data may contain inappropriate content.", "type": "content_policy_violation"}
+    return _provider_error(
+        400, provider, json.dumps({"error": policy}), error_type="content_policy_violation"
     )
 
 

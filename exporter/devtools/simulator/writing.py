@@ -156,13 +156,14 @@ async def write_completion(w: Writer, call: Call, on_served: OnServed) -> None:
     parts = pieces(reply.content)
     done_at = t0 + plan.ttft + max(0, len(parts) - 1) * plan.inter_token
     keepalive = call.provider.profile.keepalive
+    headers = {"content-type": "application/json", "x-generation-id": call.gen_id}
     if done_at - t0 > keepalive:
         # Slow answers start the body with newline heartbeats, as the gateway does.
-        await w.start(200, {"content-type": "application/json", "x-generation-id": call.gen_id})
+        await w.start(200, headers)
         await w.wait_with_keepalive(done_at, t0 + keepalive, keepalive, beat=b"\n")
     else:
         await w.sleep_until(done_at)
-        await w.start(200, {"content-type": "application/json", "x-generation-id": call.gen_id})
+        await w.start(200, headers)
     usage = wire.usage(reply, call.understood.prompt_tokens, call.provider)
     error = None
     if plan.mid_stream_error:
