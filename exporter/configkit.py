@@ -209,6 +209,18 @@ def parse_duration(value: object) -> float:
     return seconds
 
 
+def format_duration(seconds: float) -> str:
+    """``seconds`` as ``parse_duration`` reads it, in the largest unit that holds it whole.
+
+    >>> format_duration(3 * 86400.0), format_duration(90.0), format_duration(0.25), format_duration(0.0001)
+    ('3d', '90s', '250ms', '0.0001s')
+    """
+    for unit in ("d", "h", "m", "s", "ms"):
+        if seconds >= _UNIT_SECONDS[unit] and (seconds / _UNIT_SECONDS[unit]).is_integer():
+            return f"{seconds / _UNIT_SECONDS[unit]:g}{unit}"
+    return f"{seconds:g}s"
+
+
 class Secret:
     """A secret read from an environment variable or a file. Its value is reachable only as ``.value``: repr,
     str and every pydantic dump (``model_dump``, ``model_dump_json``) show ``***``, and it holds no
@@ -456,29 +468,13 @@ class Listening(ConfigModel):
 
 
 def key(
-    default: object = PydanticUndefined,
-    meaning: str = "",
-    *,
-    shown: str | None = None,
-    alias: str | None = None,
-    ge: float | None = None,
-    le: float | None = None,
-    default_factory: Callable[[], object] | None = None,
-    validate_default: bool = False,
-) -> Any:  # a field specifier, as pydantic's ``Field``: what it returns stands for any field's value
-    """A configuration key: its default, what it means and how the reference shows the default."""
+    default: object = PydanticUndefined, meaning: str = "", *, shown: str | None = None, **field: Any
+) -> Any:
+    """A configuration key: its default, what it means and how the reference shows the default; ``field``
+    are pydantic ``Field``'s other arguments (``alias``, ``ge``, ``default_factory``...). Typed ``Any`` as
+    ``Field`` is: what it returns stands for any field's value."""
     extra: JsonDict | None = {"shown": shown} if shown is not None else None
-    common: dict[str, Any] = {  # Field's keyword arguments (its overloads are too many for mypy to pick)
-        "description": meaning,
-        "alias": alias,
-        "ge": ge,
-        "le": le,
-        "json_schema_extra": extra,
-        "validate_default": validate_default,
-    }
-    if default_factory is not None:
-        return Field(default_factory=default_factory, **common)
-    return Field(default, **common)
+    return Field(default, description=meaning, json_schema_extra=extra, **field)
 
 
 def matching(pattern: re.Pattern[str], what: str) -> What:
@@ -711,9 +707,10 @@ def _key(name: str, info: FieldInfo) -> str:
     return alias if isinstance(alias, str) else info.alias or name
 
 
-def _bare(annotation: object) -> object:
-    """``annotation`` without ``Annotated`` and ``| None``; a ``Keyed`` value is its shape."""
-    keyed_as = [m for m in _metadata(annotation) if isinstance(m, Keyed)]
+def _bare(annotation: object, metadata: Iterable[object] = ()) -> object:
+    """``annotation`` (with a field's own ``metadata``) without ``Annotated`` and ``| None``; a ``Keyed``
+    value is its shape."""
+    keyed_as = [m for m in (*_metadata(annotation), *metadata) if isinstance(m, Keyed)]
     return unwrap(keyed_as[0].shape if keyed_as else annotation)
 
 
@@ -728,17 +725,10 @@ def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
     such as a secret, holds a value)."""
     if what_of(info):
         return None, False
-    keyed_as = [m for m in info.metadata if isinstance(m, Keyed)]
-    annotation = _bare(keyed_as[0].shape if keyed_as else info.annotation)
+    annotation = _bare(info.annotation, info.metadata)
     many = get_origin(annotation) is tuple
-    if many:
-        annotation = _bare(get_args(annotation)[0])
-    return _model(annotation), many
-
-
-def _model(annotation: object) -> type[BaseModel] | None:
-    annotation = _bare(annotation)
-    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+    inner = _bare(get_args(annotation)[0]) if many else annotation
+    return (inner if isinstance(inner, type) and issubclass(inner, BaseModel) else None), many
 
 
 def what_of(info: FieldInfo) -> str:

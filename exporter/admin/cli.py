@@ -155,12 +155,9 @@ def command(args: argparse.Namespace) -> int:
         token = _token(args.token_file)
         with AdminClient(_receiver_url(args), token) as client:
             document, table = args.admin_func(client, args)
-    except AdminError as exc:
+    except (AdminError, ValueError) as exc:  # the receiver refused (1), or a flag's value is wrong (2)
         print(f"canary admin: {exc}", file=sys.stderr)
-        return 1
-    except ValueError as exc:
-        print(f"canary admin: {exc}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(exc, AdminError) else 2
     if args.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from exporter.configkit import format_duration
 from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.floor import FloorVerdict, check_floor
 from exporter.receiver.ladder import Ladder
@@ -333,7 +334,8 @@ def _suspend(
     prefix = f"would {verb} (observe mode)" if policy.mode is Mode.OBSERVE else done
     run.add(
         kind,
-        f"{prefix} at rung {rung} for {_human(duration)} until {format_rfc3339(end)}{why(verdict.reason)}",
+        f"{prefix} at rung {rung} for {format_duration(duration)} until {format_rfc3339(end)}"
+        + why(verdict.reason),
         mode=policy.mode,
         rung=rung,
         until=end,
@@ -512,10 +514,3 @@ def decide_incident_remove(
         inputs={"reason": reason},
     )
     return run.result()
-
-
-def _human(seconds: float) -> str:
-    for unit, size in (("d", 86400.0), ("h", 3600.0), ("m", 60.0)):
-        if seconds >= size and seconds % size == 0:
-            return f"{int(seconds // size)}{unit}"
-    return f"{seconds:g}s"

@@ -110,9 +110,6 @@ class IgnoreListClient(StartStop):
         return httpx.AsyncClient(timeout=self._timeout, transport=transport)
 
     # -- reads (in-memory only) -----------------------------------------------------------------------
-    def snapshot(self, model: str) -> IgnoreSnapshot | None:
-        return self._snapshots.get(model)
-
     def ignored(self, model: str) -> tuple[str, ...]:
         """The last good list for ``model`` (empty if it was never fetched)."""
         snap = self._snapshots.get(model)
