@@ -64,7 +64,7 @@ from pydantic_core import (
 )
 
 from exporter.web.hostport import parse_host_port
-from exporter.web.models import unwrap
+from exporter.web.models import json_path, unwrap
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -696,10 +696,7 @@ def _locate(data: object, loc: tuple[str | int, ...]) -> tuple[int | None, objec
 
 
 def _path(loc: tuple[str | int, ...]) -> str:
-    path = ""
-    for part in loc:
-        path = f"{path}[{part}]" if isinstance(part, int) else (f"{path}.{part}" if path else str(part))
-    return path
+    return json_path(loc) if loc else ""  # the top of a file is "<top>" (``Problems``), not "<body>"
 
 
 def _key(name: str, info: FieldInfo) -> str:

@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from exporter.metrickit import counter, gauge, gauges
 from exporter.routability.bodies import WAIT_VALUES, PassDone, PassStarted, Problem, Rows, row_body
-from exporter.routability.job import ProbeCallback, last_pass
+from exporter.routability.job import ProbeCallback, last_pass, last_pass_finished
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.openapi import openapi_document
 from exporter.routability.schedule import Schedule, next_due
@@ -139,12 +139,7 @@ class RoutabilityService:
 
     def next_due(self) -> float:
         """When the next scheduled pass starts (a triggered pass moves it)."""
-        return next_due(self.schedule, self.last_pass_finished(), self._clock())
-
-    def last_pass_finished(self) -> float | None:
-        summary = last_pass(self.store)
-        value = summary.get("finished_at") if summary else None
-        return float(value) if isinstance(value, int | float) else None
+        return next_due(self.schedule, last_pass_finished(self.store), self._clock())
 
     def _count_probe(self, slug: str, source: Source, verdict: Verdict) -> None:
         self._probes[verdict.status.value] += 1
@@ -158,7 +153,7 @@ class RoutabilityService:
             dict(self._probes),
             self._skipped,
             self.running,
-            self.last_pass_finished(),
+            last_pass_finished(self.store),
             self._spent,
         )
 

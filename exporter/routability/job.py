@@ -234,6 +234,12 @@ def last_pass(store: RoutabilityStore) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def last_pass_finished(store: RoutabilityStore) -> float | None:
+    """When the last completed pass finished (None before the first pass): what the schedule counts from."""
+    finished = (last_pass(store) or {}).get("finished_at")
+    return float(finished) if isinstance(finished, int | float) else None
+
+
 def probe_body(model: str, max_tokens: int, reasoning: dict[str, Any] | None) -> dict[str, Any]:
     """The minimal completion: "Reply with OK." with a small max_tokens (16 by default, never 1: reasoning
     models fail on 1) and, where supported, a low reasoning effort so the budget is not spent thinking.
