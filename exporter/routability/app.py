@@ -34,7 +34,7 @@ from exporter.routability.job import ProbeCallback, last_pass, last_pass_finishe
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.openapi import openapi_document
 from exporter.routability.schedule import Schedule, next_due
-from exporter.routability.store import RoutabilityStore, row_to_json
+from exporter.routability.store import RoutabilityStore, row_text
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.etag import etag_matches, etag_of
 from exporter.web.models import send
@@ -192,7 +192,7 @@ def build_app(service: RoutabilityService) -> Starlette:
 
     async def list_rows(request: Request) -> Response:
         snap = service.snapshot()
-        etag = etag_of(json.dumps(row_to_json(r), sort_keys=True).encode() for r in snap.rows)
+        etag = etag_of(row_text(r).encode() for r in snap.rows)
         if etag_matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag})
         body = Rows(

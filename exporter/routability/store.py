@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 from exporter.lifecycle import Closing
 from exporter.routability.bodies import StoredRow, stored_row
@@ -76,7 +75,7 @@ class RoutabilityStore(Closing):
         self._db.execute(
             "INSERT INTO rows (slug, data) VALUES (?, ?) "
             "ON CONFLICT(slug) DO UPDATE SET data = excluded.data",
-            (row.slug, json.dumps(row_to_json(row), sort_keys=True)),
+            (row.slug, row_text(row)),
         )
         self._rows[row.slug] = row
 
@@ -106,16 +105,12 @@ class RoutabilityStore(Closing):
         rows = []
         for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
             try:
-                rows.append(_row_from_json(data))
+                rows.append(RoutabilityRow(**dict(StoredRow.model_validate_json(data))))
             except (ValueError, KeyError, TypeError) as exc:
                 raise StoreError(f"{self.path}: row {slug!r} is unreadable: {exc}") from exc
         return rows
 
 
-def row_to_json(row: RoutabilityRow) -> dict[str, Any]:
-    """One row as JSON: the stored form (``bodies.StoredRow``), and the base of the read API's shape."""
-    return stored_row(row).model_dump(mode="json")
-
-
-def _row_from_json(text: str) -> RoutabilityRow:
-    return RoutabilityRow(**dict(StoredRow.model_validate_json(text)))
+def row_text(row: RoutabilityRow) -> str:
+    """One row as stored: the JSON of ``bodies.StoredRow``, keys sorted (what the listing's ETag hashes)."""
+    return json.dumps(stored_row(row).model_dump(mode="json"), sort_keys=True)
