@@ -276,24 +276,15 @@ class ReceiverService(Closing):
 
     def metrics_snapshot(self) -> MetricsSnapshot:
         state, now = self._state, self._clock()
-        ladder = self.policy.ladder
+        levels = {route: self.policy.ladder.level(h, now) for route, h in state.history.items()}
+        incidents = {
+            (i.model, i.provider) for i in state.incidents.values() if i.until is None or i.until > now
+        }
         return MetricsSnapshot(
             mode=self.policy.mode,
             suspensions=tuple(s for _, s in sorted(state.suspensions.items()) if s.until > now),
-            offense_levels=tuple(
-                (m, p, ladder.level(h, now))
-                for (m, p), h in sorted(state.history.items())
-                if ladder.level(h, now)
-            ),
-            incidents=tuple(
-                sorted(
-                    {
-                        (i.model, i.provider)
-                        for i in state.incidents.values()
-                        if i.until is None or i.until > now
-                    }
-                )
-            ),
+            offense_levels=tuple((m, p, n) for (m, p), n in sorted(levels.items()) if n),
+            incidents=tuple(sorted(incidents)),
             ignored=tuple(
                 (m, layer, n) for m, view in sorted(self._views.items()) for layer, n in view.layer_counts
             ),
