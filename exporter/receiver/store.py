@@ -395,7 +395,11 @@ class Store(Closing):
             return
         db = self._db
         assert db is not None, "store is closed"
-        rows, chain = _chained(self._head_chain, decisions)
+        rows, chain = [], self._head_chain
+        for d in decisions:  # each row chained on from the one before
+            entry = encode_entry(d)
+            chain = chain_next(chain, entry)
+            rows.append((d.seq, d.at, entry, chain))
         checkpoint = self._since_checkpoint + len(decisions) >= self._snapshot_every
 
         def write() -> None:
@@ -462,18 +466,6 @@ class Store(Closing):
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
-
-
-def _chained(
-    chain: bytes, decisions: Sequence[Decision]
-) -> tuple[list[tuple[int, float, str, bytes]], bytes]:
-    """The log rows of ``decisions`` chained on from ``chain``, and the chain after the last one."""
-    rows = []
-    for d in decisions:
-        entry = encode_entry(d)
-        chain = chain_next(chain, entry)
-        rows.append((d.seq, d.at, entry, chain))
-    return rows, chain
 
 
 def _fsync(path: Path) -> None:
