@@ -72,17 +72,14 @@ class _Api:
     async def webhook(self, request: Request) -> Response:
         try:
             _authorize(request, self.webhook_token)
-        except Rejected:
-            self.service.count_webhook("unauthorized")
-            raise
-        try:
-            data = await read_json(request, self.config.max_body_bytes)
-            parsed = parse_notification(data)
+            parsed = parse_notification(await read_json(request, self.config.max_body_bytes))
             if isinstance(parsed, PayloadError):
                 code = "too_large" if parsed.status == 413 else "bad_request"
                 raise Rejected(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
-        except Rejected as reject:
-            self.service.count_webhook("too_large" if reject.status == 413 else "bad_request")
+        except Rejected as reject:  # counted by result, as canary_receiver_webhook_requests_total shows it
+            self.service.count_webhook(
+                {401: "unauthorized", 413: "too_large"}.get(reject.status, "bad_request")
+            )
             raise
         try:
             decisions = await anyio.to_thread.run_sync(self.service.notify, parsed)

@@ -355,14 +355,8 @@ def _still_firing(state: State, suspension: Suspension) -> tuple[str, ...]:
     firing = own | {
         key for key, e in state.episodes.items() if (e.model, e.provider) == route and is_suspend_episode(key)
     }
-    return tuple(
-        sorted(
-            key
-            for key in firing
-            if key not in state.resolved_episodes
-            and ((e := state.episodes.get(key)) is None or e.closed_by is None)
-        )
-    )
+    still_open = {key for key in firing if (e := state.episodes.get(key)) is None or e.closed_by is None}
+    return tuple(sorted(still_open - state.resolved_episodes.keys()))
 
 
 def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:

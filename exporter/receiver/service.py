@@ -266,11 +266,10 @@ class ReceiverService(Closing):
 
         Read from the store's log (the whole history, paged), never from memory."""
         chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
+        after = since_seq if since_seq is not None else self._state.seq  # an empty page: from here again
         return bodies.DecisionsPage(
             decisions=chosen,
-            next_since=chosen[-1]["seq"]
-            if chosen
-            else (since_seq if since_seq is not None else self._state.seq),
+            next_since=chosen[-1]["seq"] if chosen else after,
             oldest_in_memory=1 if self._state.seq else None,  # kept for compatibility: all are stored
         )
 
