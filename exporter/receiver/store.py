@@ -96,11 +96,6 @@ class Loaded:
     warnings: tuple[str, ...]  # recoveries, to be logged at ERROR/WARNING by the caller
 
 
-def encode_entry(decision: Decision) -> str:
-    """The canonical JSON text of a decision-log row (what the chain hashes)."""
-    return json.dumps(decision_to_json(decision), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
 def chain_next(previous: bytes, entry: str) -> bytes:
     """The chain hash of a row: SHA-256 of the previous row's chain followed by this row's entry."""
     return hashlib.sha256(previous + entry.encode("utf-8")).digest()
@@ -396,8 +391,8 @@ class Store(Closing):
         db = self._db
         assert db is not None, "store is closed"
         rows, chain = [], self._head_chain
-        for d in decisions:  # each row chained on from the one before
-            entry = encode_entry(d)
+        for d in decisions:  # each row's entry (canonical JSON: what the chain hashes) chained on
+            entry = json.dumps(decision_to_json(d), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             chain = chain_next(chain, entry)
             rows.append((d.seq, d.at, entry, chain))
         checkpoint = self._since_checkpoint + len(decisions) >= self._snapshot_every

@@ -77,10 +77,6 @@ class RouteKeys(ConfigModel):
     reasoning_effort: Effort = key(None, "sent as reasoning_effort when not `off`", shown="`off`")
 
 
-def _filter(keys: FilterKeys, _: object) -> CatalogueFilter:
-    return CatalogueFilter(keys.include or ("*",), keys.exclude)
-
-
 _JOB = JobSettings()  # a pass's defaults are the section's
 
 
@@ -114,7 +110,9 @@ class RoutabilityConfig(Listening):
     models: Annotated[StrList, AfterValidator(lambda slugs: tuple(dict.fromkeys(slugs)))] = key(
         (), "extra slugs to track"
     )
-    catalogue_filter: Annotated[CatalogueFilter, Keyed(FilterKeys, _filter)] = key(
+    catalogue_filter: Annotated[
+        CatalogueFilter, Keyed(FilterKeys, lambda k, _: CatalogueFilter(k.include or ("*",), k.exclude))
+    ] = key(
         default_factory=CatalogueFilter,
         meaning="`{include, exclude}` glob patterns",
         shown='`{include: ["*"]}`',

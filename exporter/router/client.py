@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -42,7 +42,6 @@ class IgnoreSnapshot:
     ignore: tuple[str, ...]
     etag: str | None
     fetched_at: float  # clock() when the receiver last confirmed it (200 or 304)
-    generated_at: str = ""
 
 
 def merge_ignore_tags(request_body: Mapping[str, Any], tags: Iterable[str]) -> dict[str, Any]:
@@ -152,7 +151,7 @@ class IgnoreListClient(StartStop):
         if response is not None:
             old = self._snapshots.get(model)
             if response.status_code == 304 and old is not None:
-                new = IgnoreSnapshot(model, old.ignore, old.etag, now, old.generated_at)
+                new = replace(old, fetched_at=now)
             elif response.status_code == 200:
                 new, error = _parse(model, response, now)
             else:
@@ -216,7 +215,4 @@ def _parse(model: str, response: httpx.Response, now: float) -> tuple[IgnoreSnap
     tags = data.get("ignore")
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return None, "response has no list of tags in 'ignore'"
-    generated = data.get("generated_at")
-    return IgnoreSnapshot(
-        model, tuple(tags), response.headers.get("etag"), now, generated if isinstance(generated, str) else ""
-    ), None
+    return IgnoreSnapshot(model, tuple(tags), response.headers.get("etag"), now), None
