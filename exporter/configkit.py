@@ -136,9 +136,7 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> _Map:
     result.line = node.start_mark.line + 1
     result.key_lines = {}
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, str):
-            key = str(key)
+        key = str(loader.construct_object(key_node, deep=True))
         if key in result:
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
@@ -169,8 +167,7 @@ def keep_keys(data: object, dropped: frozenset[str]) -> object:
 def load_yaml(text: str, problems: Problems) -> object:
     """Parse YAML safely; a syntax error becomes a located problem and ``None`` is returned."""
     try:
-        data: object = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
-        return data
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         line = mark.line + 1 if mark is not None else None
@@ -196,9 +193,7 @@ _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, No
 
 def parse_duration(value: object) -> float:
     """Seconds from a number or a string like ``250ms``, ``10s``, ``30m``, ``1d``. Raises ValueError."""
-    if isinstance(value, bool):
-        raise ValueError("expected a duration such as 10s, 30m or 1d")
-    if isinstance(value, int | float):
+    if isinstance(value, int | float) and not isinstance(value, bool):
         seconds = float(value)
     elif isinstance(value, str) and (m := _DURATION.match(value)):
         seconds = float(m.group(1)) * _UNIT_SECONDS[m.group(2)]
