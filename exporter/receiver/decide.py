@@ -259,11 +259,9 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
 
 
 def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
-    state, policy = run.state, run.policy
-    model, provider = common["model"], common["provider"]
-    route = (model, provider)
-    current, known = state.suspensions.get(route), state.episodes.get(alert.episode)
-    if current is not None and current.mode is Mode.OBSERVE and policy.mode is Mode.ENFORCE:
+    route = (common["model"], common["provider"])
+    current = run.state.suspensions.get(route)
+    if current is not None and current.mode is Mode.OBSERVE and run.policy.mode is Mode.ENFORCE:
         # Switched from observe to enforce while this host still fails: enforce the would-be suspension
         # as it stands (same rung and end). Its offense was counted when it was decided, and the floor
         # already counted it as if enforced, so neither changes.
@@ -277,35 +275,33 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             until=current.until,
             **common,
         )
-        return
-    if current is not None:
-        run.repeat(
-            Kind.DUPLICATE,
-            f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}",
-            **common,
-        )
-        return
-    recovered = state.recovered.get(route)
-    hold = state.holds.get(route)
-    if recovered is not None and alert.starts_at <= recovered:
-        why = f"stale: the route recovered at {format_rfc3339(recovered)}, after this episode started"
+    elif why := _no_suspension(run.state, route, alert):
         run.repeat(Kind.DUPLICATE, why, **common)
-        return
+    else:
+        _suspend(
+            run, common, alert.explanation, lambda verdict: f" ({alert.alertname or 'alert'}; {verdict})"
+        )
+
+
+def _no_suspension(state: State, route: tuple[str, str], alert: Alert) -> str:
+    """Why a suspend alert of ``route`` changes nothing (a duplicate), or ``""`` when it suspends."""
+    current, hold = state.suspensions.get(route), state.holds.get(route)
+    recovered, known = state.recovered.get(route), state.episodes.get(alert.episode)
+    if current is not None:
+        return (
+            f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}"
+        )
+    if recovered is not None and alert.starts_at <= recovered:
+        return f"stale: the route recovered at {format_rfc3339(recovered)}, after this episode started"
     if hold is not None:
         until = f"until {format_rfc3339(hold.until)} or" if hold.until is not None else "until"
-        why = f"held by the lift at {format_rfc3339(hold.since)} ({hold.reason}) {until} a clean round"
-        run.repeat(Kind.DUPLICATE, why, **common)
-        return
-    if known is not None and known.closed_by is not None:
-        assert known.closed_at is not None
-        run.repeat(
-            Kind.DUPLICATE,
+        return f"held by the lift at {format_rfc3339(hold.since)} ({hold.reason}) {until} a clean round"
+    if known is not None and known.closed_by is not None and known.closed_at is not None:
+        return (
             f"this alert episode was closed by {known.closed_by} at {format_rfc3339(known.closed_at)}; "
-            "only a new episode can suspend again",
-            **common,
+            "only a new episode can suspend again"
         )
-        return
-    _suspend(run, common, alert.explanation, lambda verdict: f" ({alert.alertname or 'alert'}; {verdict})")
+    return ""
 
 
 def _suspend(
