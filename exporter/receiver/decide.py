@@ -239,21 +239,19 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             **common,
         )
         return
+    fields: dict[str, Any] = {"mode": current.mode, "rung": current.rung} if current is not None else {}
     if current is not None:
         reason = (
             f"early recovery of a {current.mode} suspension (rung {current.rung}, due to end "
             f"{format_rfc3339(current.until)}): the offense stays in the history"
         )
-        fields: dict[str, Any] = {"mode": current.mode, "rung": current.rung}
     elif hold is not None:
         reason = f"clean round after the lift at {format_rfc3339(hold.since)}: the hold is over"
-        fields = {}
     else:
         reason = (
             "recovery while not suspended (delivered before the failure it recovers, or after a lift): "
             "failing episodes that started before it will not suspend"
         )
-        fields = {}
     closes = _open_episodes(state, route) | {episode}
     run.add(Kind.RECOVER, reason, closes=tuple(sorted(closes)), **fields, **common)
 

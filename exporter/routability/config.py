@@ -78,6 +78,7 @@ class RouteKeys(ConfigModel):
 
 
 _JOB = JobSettings()  # a pass's defaults are the section's
+StorePath = Annotated[Path, relative_path("a file path such as routability.sqlite3"), What("a file path")]
 
 
 class RoutabilityConfig(Listening):
@@ -86,12 +87,8 @@ class RoutabilityConfig(Listening):
     listen: Annotated[
         tuple[str, int], host_port("127.0.0.1:9466", allow_any_port=False), What("HOST:PORT")
     ] = key(("127.0.0.1", 9466), "address of the routability API", shown="`127.0.0.1:9466`")
-    store: Annotated[Path, relative_path("a file path such as routability.sqlite3"), What("a file path")] = (
-        key(
-            Path("routability.sqlite3"),
-            "the job's store (relative to the config file)",
-            validate_default=True,
-        )
+    store: StorePath = key(
+        Path("routability.sqlite3"), "the job's store (relative to the config file)", validate_default=True
     )
     max_tokens: Annotated[Int, AfterValidator(_not_one)] = key(
         _JOB.max_tokens, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
