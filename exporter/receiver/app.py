@@ -48,13 +48,6 @@ ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
-async def _respond(request: Request, reject: Exception) -> JSONResponse:
-    """Every refusal a handler raises (``Rejected``), as its 4xx/503 JSON error."""
-    assert isinstance(reject, Rejected)
-    headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if reject.status == 401 else None
-    return JSONResponse(reject.body(), status_code=reject.status, headers=headers)
-
-
 class _Api:
     """The handlers of the API, grouped by job; ``build_app`` wires them to routes."""
 
@@ -161,7 +154,11 @@ class _Api:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
 
-    async def http_error(self, request: Request, exc: Exception) -> Response:
+    async def refused(self, request: Request, exc: Exception) -> Response:
+        """Every refusal as JSON: a handler's ``Rejected`` (4xx/503) or Starlette's own (404, 405)."""
+        if isinstance(exc, Rejected):
+            challenge = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if exc.status == 401 else None
+            return JSONResponse(exc.body(), status_code=exc.status, headers=challenge)
         assert isinstance(exc, HTTPException)
         body = ErrorBody(error="http_error", message=exc.detail)
         return send(body, exc.status_code, headers=exc.headers)  # a 405 keeps its Allow header
@@ -189,7 +186,7 @@ def build_app(service: ReceiverService, *, sweep_interval: float = 1.0) -> Starl
         Route("/metrics", api.metrics, methods=["GET"]),
         Route("/openapi.json", api.openapi, methods=["GET"]),
     ]
-    handlers = {HTTPException: api.http_error, Rejected: _respond}
+    handlers = {HTTPException: api.refused, Rejected: api.refused}
     return Starlette(routes=routes, lifespan=api.lifespan, exception_handlers=handlers)
 
 
