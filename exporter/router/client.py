@@ -100,14 +100,6 @@ class IgnoreListClient(StartStop):
             self.poll_once, self.apoll_once, interval=poll_interval, name="canary-ignore-list"
         )
 
-    def _client(self) -> httpx.Client:
-        transport = self._transport if isinstance(self._transport, httpx.BaseTransport) else None
-        return httpx.Client(timeout=self._timeout, transport=transport)
-
-    def _async_client(self) -> httpx.AsyncClient:
-        transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) else None
-        return httpx.AsyncClient(timeout=self._timeout, transport=transport)
-
     # -- reads (in-memory only) -----------------------------------------------------------------------
     def ignored(self, model: str) -> tuple[str, ...]:
         """The last good list for ``model`` (empty if it was never fetched)."""
@@ -141,10 +133,6 @@ class IgnoreListClient(StartStop):
         return self._is_unavailable is not None and self._is_unavailable(model)
 
     # -- polling --------------------------------------------------------------------------------------
-    def _request_headers(self, model: str) -> dict[str, str]:
-        snap = self._snapshots.get(model)
-        return {"If-None-Match": snap.etag} if snap is not None and snap.etag else {}
-
     def _absorb(self, model: str, response: httpx.Response | None, error: str | None) -> bool:
         now = self._clock()
         new: IgnoreSnapshot | None = None
@@ -171,11 +159,10 @@ class IgnoreListClient(StartStop):
         were refreshed."""
         refreshed: dict[str, bool] = {}
         for model in self.models:
+            snap = self._snapshots.get(model)
+            headers = {"If-None-Match": snap.etag} if snap is not None and snap.etag else {}
             outcome = yield httpx.Request(
-                "GET",
-                self.base_url + "/v1/ignore",
-                params={"model": model},
-                headers=self._request_headers(model),
+                "GET", self.base_url + "/v1/ignore", params={"model": model}, headers=headers
             )
             if isinstance(outcome, httpx.HTTPError):
                 refreshed[model] = self._absorb(model, None, f"{type(outcome).__name__}: {outcome}")
@@ -185,12 +172,14 @@ class IgnoreListClient(StartStop):
 
     def poll_once(self) -> dict[str, bool]:
         """Fetch every model's list once (blocking); returns which models were refreshed."""
-        with self._client() as client:
+        transport = self._transport if isinstance(self._transport, httpx.BaseTransport) else None
+        with httpx.Client(timeout=self._timeout, transport=transport) as client:
             return exchange_sync(client, self._exchange())
 
     async def apoll_once(self) -> dict[str, bool]:
         """``poll_once`` for asyncio."""
-        async with self._async_client() as client:
+        transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) else None
+        async with httpx.AsyncClient(timeout=self._timeout, transport=transport) as client:
             return await exchange_async(client, self._exchange())
 
     async def run(self) -> None:
