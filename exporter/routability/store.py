@@ -50,7 +50,13 @@ class RoutabilityStore(Closing):
         try:
             self._db = connect(path)
             self._migrate()
-            self._rows = {row.slug: row for row in self._load_rows()}
+            self._rows: dict[str, RoutabilityRow] = {}
+            for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
+                try:
+                    row = RoutabilityRow(**dict(StoredRow.model_validate_json(data)))
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise StoreError(f"{path}: row {slug!r} is unreadable: {exc}") from exc
+                self._rows[row.slug] = row
             self._meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path}: not a usable routability store: {exc}") from exc
@@ -100,15 +106,6 @@ class RoutabilityStore(Closing):
             )
         if (check := integrity_problem(self._db, quick=True)) is not None:
             raise StoreError(f"{self.path}: integrity check failed: {check}")
-
-    def _load_rows(self) -> list[RoutabilityRow]:
-        rows = []
-        for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
-            try:
-                rows.append(RoutabilityRow(**dict(StoredRow.model_validate_json(data))))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise StoreError(f"{self.path}: row {slug!r} is unreadable: {exc}") from exc
-        return rows
 
 
 def row_text(row: RoutabilityRow) -> str:
