@@ -104,8 +104,7 @@ class _Api:
         if self.read_token is not None:
             _authorize(request, self.read_token)
         since_seq, since_time, limit = _decision_query(request)
-        page = self.service.decisions(since_seq=since_seq, since_time=since_time, limit=limit)
-        return send(page)
+        return send(self.service.decisions(since_seq=since_seq, since_time=since_time, limit=limit))
 
     # -- admin (admin token) --------------------------------------------------------------------------
     async def admin_lift(self, request: Request) -> Response:
