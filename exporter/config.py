@@ -86,6 +86,8 @@ def _no_trailing_slash(value: object) -> object:
 
 
 Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
+# A ``Url`` whose problem shows the exporter's own kind of example (the outermost check runs first).
+ExternalUrl = Annotated[Url, matching(_URL, "an http(s) URL such as http://canary:9464"), What(_URL_WHAT)]
 Tag = Annotated[str, matching(_TAG, _TAG_WHAT)]
 Capability = Annotated[str, choice(tuple(sorted(KNOWN_CAPABILITIES)))]
 
@@ -208,15 +210,7 @@ class ExporterConfig(ConfigModel):
     )
     # The exporter's URL as people and Alertmanager notifications reach it (exported as
     # canary_exporter_external_url_info, which the suspend alert joins to build its evidence_url).
-    external_url: (
-        Annotated[
-            str,
-            BeforeValidator(_no_trailing_slash),
-            matching(_URL, "an http(s) URL such as http://canary:9464"),
-            What(_URL_WHAT),
-        ]
-        | None
-    ) = key(
+    external_url: ExternalUrl | None = key(
         None,
         "the exporter's URL as people reach it; the suspend alert's `evidence_url` starts with it (else the "
         "scrape address)",

@@ -20,18 +20,10 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from exporter.config import file_model
-from exporter.configkit import field_model, keys_of, what_of
+from exporter.configkit import field_model, format_duration, keys_of, what_of
 from exporter.web.models import unwrap
 
 _BLOCK = re.compile(r"(<!-- config-reference: (\S+) -->\n)(.*?)(<!-- /config-reference -->)", re.DOTALL)
-_UNITS = (("d", 86400.0), ("h", 3600.0), ("m", 60.0), ("s", 1.0), ("ms", 0.001))
-
-
-def _duration(seconds: float) -> str:
-    for unit, size in _UNITS:
-        if seconds >= size and (seconds / size).is_integer():
-            return f"{seconds / size:g}{unit}"
-    return f"{seconds:g}s"
 
 
 def _shown(info: FieldInfo) -> str:
@@ -53,7 +45,7 @@ def _value(value: object, what: str) -> str:
     if isinstance(value, enum.Enum):
         return str(value.value)
     if isinstance(value, int | float) and what.startswith("a duration"):
-        return _duration(float(value))
+        return format_duration(float(value))
     if isinstance(value, tuple | frozenset | list):
         return f"[{', '.join(sorted(map(str, value)) if isinstance(value, frozenset) else map(str, value))}]"
     return str(value)

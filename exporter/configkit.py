@@ -64,7 +64,7 @@ from pydantic_core import (
 )
 
 from exporter.web.hostport import parse_host_port
-from exporter.web.models import unwrap
+from exporter.web.models import json_path, unwrap
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -136,9 +136,7 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> _Map:
     result.line = node.start_mark.line + 1
     result.key_lines = {}
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, str):
-            key = str(key)
+        key = str(loader.construct_object(key_node, deep=True))
         if key in result:
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
@@ -169,8 +167,7 @@ def keep_keys(data: object, dropped: frozenset[str]) -> object:
 def load_yaml(text: str, problems: Problems) -> object:
     """Parse YAML safely; a syntax error becomes a located problem and ``None`` is returned."""
     try:
-        data: object = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
-        return data
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         line = mark.line + 1 if mark is not None else None
@@ -196,9 +193,7 @@ _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, No
 
 def parse_duration(value: object) -> float:
     """Seconds from a number or a string like ``250ms``, ``10s``, ``30m``, ``1d``. Raises ValueError."""
-    if isinstance(value, bool):
-        raise ValueError("expected a duration such as 10s, 30m or 1d")
-    if isinstance(value, int | float):
+    if isinstance(value, int | float) and not isinstance(value, bool):
         seconds = float(value)
     elif isinstance(value, str) and (m := _DURATION.match(value)):
         seconds = float(m.group(1)) * _UNIT_SECONDS[m.group(2)]
@@ -207,6 +202,18 @@ def parse_duration(value: object) -> float:
     if not math.isfinite(seconds) or seconds < 0:
         raise ValueError("expected a non-negative duration")
     return seconds
+
+
+def format_duration(seconds: float) -> str:
+    """``seconds`` as ``parse_duration`` reads it, in the largest unit that holds it whole.
+
+    >>> format_duration(3 * 86400.0), format_duration(90.0), format_duration(0.25), format_duration(0.0001)
+    ('3d', '90s', '250ms', '0.0001s')
+    """
+    for unit in ("d", "h", "m", "s", "ms"):
+        if seconds >= _UNIT_SECONDS[unit] and (seconds / _UNIT_SECONDS[unit]).is_integer():
+            return f"{seconds / _UNIT_SECONDS[unit]:g}{unit}"
+    return f"{seconds:g}s"
 
 
 class Secret:
@@ -456,29 +463,13 @@ class Listening(ConfigModel):
 
 
 def key(
-    default: object = PydanticUndefined,
-    meaning: str = "",
-    *,
-    shown: str | None = None,
-    alias: str | None = None,
-    ge: float | None = None,
-    le: float | None = None,
-    default_factory: Callable[[], object] | None = None,
-    validate_default: bool = False,
-) -> Any:  # a field specifier, as pydantic's ``Field``: what it returns stands for any field's value
-    """A configuration key: its default, what it means and how the reference shows the default."""
+    default: object = PydanticUndefined, meaning: str = "", *, shown: str | None = None, **field: Any
+) -> Any:
+    """A configuration key: its default, what it means and how the reference shows the default; ``field``
+    are pydantic ``Field``'s other arguments (``alias``, ``ge``, ``default_factory``...). Typed ``Any`` as
+    ``Field`` is: what it returns stands for any field's value."""
     extra: JsonDict | None = {"shown": shown} if shown is not None else None
-    common: dict[str, Any] = {  # Field's keyword arguments (its overloads are too many for mypy to pick)
-        "description": meaning,
-        "alias": alias,
-        "ge": ge,
-        "le": le,
-        "json_schema_extra": extra,
-        "validate_default": validate_default,
-    }
-    if default_factory is not None:
-        return Field(default_factory=default_factory, **common)
-    return Field(default, **common)
+    return Field(default, description=meaning, json_schema_extra=extra, **field)
 
 
 def matching(pattern: re.Pattern[str], what: str) -> What:
@@ -700,10 +691,7 @@ def _locate(data: object, loc: tuple[str | int, ...]) -> tuple[int | None, objec
 
 
 def _path(loc: tuple[str | int, ...]) -> str:
-    path = ""
-    for part in loc:
-        path = f"{path}[{part}]" if isinstance(part, int) else (f"{path}.{part}" if path else str(part))
-    return path
+    return json_path(loc) if loc else ""  # the top of a file is "<top>" (``Problems``), not "<body>"
 
 
 def _key(name: str, info: FieldInfo) -> str:
@@ -711,9 +699,10 @@ def _key(name: str, info: FieldInfo) -> str:
     return alias if isinstance(alias, str) else info.alias or name
 
 
-def _bare(annotation: object) -> object:
-    """``annotation`` without ``Annotated`` and ``| None``; a ``Keyed`` value is its shape."""
-    keyed_as = [m for m in _metadata(annotation) if isinstance(m, Keyed)]
+def _bare(annotation: object, metadata: Iterable[object] = ()) -> object:
+    """``annotation`` (with a field's own ``metadata``) without ``Annotated`` and ``| None``; a ``Keyed``
+    value is its shape."""
+    keyed_as = [m for m in (*_metadata(annotation), *metadata) if isinstance(m, Keyed)]
     return unwrap(keyed_as[0].shape if keyed_as else annotation)
 
 
@@ -728,17 +717,10 @@ def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
     such as a secret, holds a value)."""
     if what_of(info):
         return None, False
-    keyed_as = [m for m in info.metadata if isinstance(m, Keyed)]
-    annotation = _bare(keyed_as[0].shape if keyed_as else info.annotation)
+    annotation = _bare(info.annotation, info.metadata)
     many = get_origin(annotation) is tuple
-    if many:
-        annotation = _bare(get_args(annotation)[0])
-    return _model(annotation), many
-
-
-def _model(annotation: object) -> type[BaseModel] | None:
-    annotation = _bare(annotation)
-    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+    inner = _bare(get_args(annotation)[0]) if many else annotation
+    return (inner if isinstance(inner, type) and issubclass(inner, BaseModel) else None), many
 
 
 def what_of(info: FieldInfo) -> str:

@@ -28,18 +28,15 @@ def connect(
     read_only: bool = False,
     synchronous: Literal["FULL", "NORMAL"] = "FULL",
     incremental_vacuum: bool = False,
-    timeout: float = 5.0,
 ) -> sqlite3.Connection:
     """An autocommit connection (transactions are explicit, see ``transaction``) in WAL mode.
 
     ``synchronous=NORMAL`` may lose the last transactions on a power cut, never corrupt the file.
     ``incremental_vacuum`` makes a new file return freed pages on ``PRAGMA incremental_vacuum`` (it must be
     set before WAL mode writes the file's first page; an existing file keeps what it was created with)."""
-    if read_only:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                             check_same_thread=False, timeout=timeout)  # fmt: skip
-    else:
-        db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=timeout)
+    target = f"{path.resolve().as_uri()}?mode=ro" if read_only else str(path)
+    db = sqlite3.connect(target, uri=read_only, isolation_level=None, check_same_thread=False, timeout=5.0)
+    if not read_only:
         if incremental_vacuum:
             db.execute("PRAGMA auto_vacuum=INCREMENTAL")
         db.execute("PRAGMA journal_mode=WAL")

@@ -63,17 +63,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     common.add_argument(
         "--receiver",
         metavar="URL",
-        default=None,
         help=f"receiver base URL (default: ${URL_ENV}, --config's receiver.listen, or {DEFAULT_RECEIVER})",
     )
+    common.add_argument("--config", metavar="FILE", help="canary config to take the receiver URL from")
     common.add_argument(
-        "--config", metavar="FILE", default=None, help="canary config to take the receiver URL from"
-    )
-    common.add_argument(
-        "--token-file",
-        metavar="FILE",
-        default=None,
-        help=f"file holding the admin token (default: ${TOKEN_ENV})",
+        "--token-file", metavar="FILE", help=f"file holding the admin token (default: ${TOKEN_ENV})"
     )
     common.add_argument("--json", action="store_true", help="print the receiver's JSON instead of a table")
 
@@ -115,9 +109,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add.add_argument("model")
     add.add_argument("provider")
     add.add_argument("--reason", required=True)
-    add.add_argument(
-        "--until", default=None, metavar="TIME", help="RFC 3339 time, or a duration from now (6h)"
-    )
+    add.add_argument("--until", metavar="TIME", help="RFC 3339 time, or a duration from now (6h)")
     add.add_argument(
         "--force", action="store_true", help="ignore the capacity floor (needs a receiver that accepts force)"
     )
@@ -137,14 +129,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "decisions --provider deepinfra/fp8 --since 24h",
         _decisions,
     )
-    dec.add_argument("--model", default=None)
-    dec.add_argument("--provider", default=None)
-    dec.add_argument("--kind", default=None, choices=[str(k) for k in Kind])
+    dec.add_argument("--model")
+    dec.add_argument("--provider")
+    dec.add_argument("--kind", choices=[str(k) for k in Kind])
     dec.add_argument(
-        "--since",
-        default=None,
-        metavar="WHEN",
-        help="a decision seq, an RFC 3339 time, or a duration back from now (24h)",
+        "--since", metavar="WHEN", help="a decision seq, an RFC 3339 time, or a duration back from now (24h)"
     )
     dec.add_argument("--limit", type=int, default=100, help="at most this many decisions (default 100)")
     p.set_defaults(func=command)
@@ -155,12 +144,9 @@ def command(args: argparse.Namespace) -> int:
         token = _token(args.token_file)
         with AdminClient(_receiver_url(args), token) as client:
             document, table = args.admin_func(client, args)
-    except AdminError as exc:
+    except (AdminError, ValueError) as exc:  # the receiver refused (1), or a flag's value is wrong (2)
         print(f"canary admin: {exc}", file=sys.stderr)
-        return 1
-    except ValueError as exc:
-        print(f"canary admin: {exc}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(exc, AdminError) else 2
     if args.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:

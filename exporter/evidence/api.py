@@ -73,10 +73,8 @@ def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> dict[s
                     key, f"expected a whole number from 1 to {QUERY_MAX_LIMIT} (got {value!r})"
                 )
             out[key] = int(value)
-        elif key == "outcome":
-            if value not in _OUTCOMES:
-                raise InvalidQuery(key, f"expected one of {', '.join(_OUTCOMES)} (got {value!r})")
-            out[key] = value
+        elif key == "outcome" and value not in _OUTCOMES:
+            raise InvalidQuery(key, f"expected one of {', '.join(_OUTCOMES)} (got {value!r})")
         else:
             out[key] = value
     if "since" in out and "until" in out and out["until"] <= out["since"]:

@@ -48,13 +48,6 @@ ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 
 
-async def _respond(request: Request, reject: Exception) -> JSONResponse:
-    """Every refusal a handler raises (``Rejected``), as its 4xx/503 JSON error."""
-    assert isinstance(reject, Rejected)
-    headers = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if reject.status == 401 else None
-    return JSONResponse(reject.body(), status_code=reject.status, headers=headers)
-
-
 class _Api:
     """The handlers of the API, grouped by job; ``build_app`` wires them to routes."""
 
@@ -72,17 +65,14 @@ class _Api:
     async def webhook(self, request: Request) -> Response:
         try:
             _authorize(request, self.webhook_token)
-        except Rejected:
-            self.service.count_webhook("unauthorized")
-            raise
-        try:
-            data = await read_json(request, self.config.max_body_bytes)
-            parsed = parse_notification(data)
+            parsed = parse_notification(await read_json(request, self.config.max_body_bytes))
             if isinstance(parsed, PayloadError):
                 code = "too_large" if parsed.status == 413 else "bad_request"
                 raise Rejected(parsed.status, code, "the webhook payload is invalid", list(parsed.problems))
-        except Rejected as reject:
-            self.service.count_webhook("too_large" if reject.status == 413 else "bad_request")
+        except Rejected as reject:  # counted by result, as canary_receiver_webhook_requests_total shows it
+            self.service.count_webhook(
+                {401: "unauthorized", 413: "too_large"}.get(reject.status, "bad_request")
+            )
             raise
         try:
             decisions = await anyio.to_thread.run_sync(self.service.notify, parsed)
@@ -114,8 +104,7 @@ class _Api:
         if self.read_token is not None:
             _authorize(request, self.read_token)
         since_seq, since_time, limit = _decision_query(request)
-        page = self.service.decisions(since_seq=since_seq, since_time=since_time, limit=limit)
-        return send(page)
+        return send(self.service.decisions(since_seq=since_seq, since_time=since_time, limit=limit))
 
     # -- admin (admin token) --------------------------------------------------------------------------
     async def admin_lift(self, request: Request) -> Response:
@@ -164,7 +153,11 @@ class _Api:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
 
-    async def http_error(self, request: Request, exc: Exception) -> Response:
+    async def refused(self, request: Request, exc: Exception) -> Response:
+        """Every refusal as JSON: a handler's ``Rejected`` (4xx/503) or Starlette's own (404, 405)."""
+        if isinstance(exc, Rejected):
+            challenge = {"WWW-Authenticate": 'Bearer realm="canary-receiver"'} if exc.status == 401 else None
+            return JSONResponse(exc.body(), status_code=exc.status, headers=challenge)
         assert isinstance(exc, HTTPException)
         body = ErrorBody(error="http_error", message=exc.detail)
         return send(body, exc.status_code, headers=exc.headers)  # a 405 keeps its Allow header
@@ -192,7 +185,7 @@ def build_app(service: ReceiverService, *, sweep_interval: float = 1.0) -> Starl
         Route("/metrics", api.metrics, methods=["GET"]),
         Route("/openapi.json", api.openapi, methods=["GET"]),
     ]
-    handlers = {HTTPException: api.http_error, Rejected: _respond}
+    handlers = {HTTPException: api.refused, Rejected: api.refused}
     return Starlette(routes=routes, lifespan=api.lifespan, exception_handlers=handlers)
 
 

@@ -66,7 +66,6 @@ def load(path: Path) -> ReceiverConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-
     from exporter.receiver.app import build_app
     from exporter.receiver.service import ReceiverService
     from exporter.receiver.state import Mode

@@ -4,8 +4,8 @@ file: config/openrouter.example.yaml)."""
 
 from __future__ import annotations
 
-import hmac
 import itertools
+from hmac import compare_digest
 from pathlib import Path
 from typing import Annotated, ClassVar
 
@@ -30,6 +30,7 @@ from exporter.receiver.decide import Policy
 from exporter.receiver.exclusions import BuiltinExclusion, read_exclusions
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Mode
+from exporter.web.auth import token_bytes
 
 
 def _rungs(rungs: tuple[float, ...]) -> tuple[float, ...]:
@@ -94,16 +95,9 @@ class ReceiverConfig(Listening):
     @field_validator("admin_token")
     @classmethod
     def _distinct(cls, admin: Secret, info: ValidationInfo) -> Secret:
-        webhook = info.data.get("webhook_token")
-        if (
-            isinstance(webhook, Secret)
-            and webhook.value
-            and admin.value
-            and hmac.compare_digest(
-                webhook.value.encode("utf-8", "surrogateescape"),
-                admin.value.encode("utf-8", "surrogateescape"),
-            )
-        ):
+        webhook = info.data.get("webhook_token")  # compared as the bearer check compares tokens
+        theirs = token_bytes(webhook.value) if isinstance(webhook, Secret) else b""
+        if admin.value and compare_digest(theirs, token_bytes(admin.value)):
             raise invalid("must differ from webhook_token (a leaked webhook token must not grant admin)")
         return admin
 

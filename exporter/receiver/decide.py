@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from exporter.configkit import format_duration
 from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.floor import FloorVerdict, check_floor
 from exporter.receiver.ladder import Ladder
@@ -238,31 +239,27 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             **common,
         )
         return
+    fields: dict[str, Any] = {"mode": current.mode, "rung": current.rung} if current is not None else {}
     if current is not None:
         reason = (
             f"early recovery of a {current.mode} suspension (rung {current.rung}, due to end "
             f"{format_rfc3339(current.until)}): the offense stays in the history"
         )
-        fields: dict[str, Any] = {"mode": current.mode, "rung": current.rung}
     elif hold is not None:
         reason = f"clean round after the lift at {format_rfc3339(hold.since)}: the hold is over"
-        fields = {}
     else:
         reason = (
             "recovery while not suspended (delivered before the failure it recovers, or after a lift): "
             "failing episodes that started before it will not suspend"
         )
-        fields = {}
     closes = _open_episodes(state, route) | {episode}
     run.add(Kind.RECOVER, reason, closes=tuple(sorted(closes)), **fields, **common)
 
 
 def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
-    state, policy = run.state, run.policy
-    model, provider = common["model"], common["provider"]
-    route = (model, provider)
-    current, known = state.suspensions.get(route), state.episodes.get(alert.episode)
-    if current is not None and current.mode is Mode.OBSERVE and policy.mode is Mode.ENFORCE:
+    route = (common["model"], common["provider"])
+    current = run.state.suspensions.get(route)
+    if current is not None and current.mode is Mode.OBSERVE and run.policy.mode is Mode.ENFORCE:
         # Switched from observe to enforce while this host still fails: enforce the would-be suspension
         # as it stands (same rung and end). Its offense was counted when it was decided, and the floor
         # already counted it as if enforced, so neither changes.
@@ -276,35 +273,33 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             until=current.until,
             **common,
         )
-        return
-    if current is not None:
-        run.repeat(
-            Kind.DUPLICATE,
-            f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}",
-            **common,
-        )
-        return
-    recovered = state.recovered.get(route)
-    hold = state.holds.get(route)
-    if recovered is not None and alert.starts_at <= recovered:
-        why = f"stale: the route recovered at {format_rfc3339(recovered)}, after this episode started"
+    elif why := _no_suspension(run.state, route, alert):
         run.repeat(Kind.DUPLICATE, why, **common)
-        return
+    else:
+        _suspend(
+            run, common, alert.explanation, lambda verdict: f" ({alert.alertname or 'alert'}; {verdict})"
+        )
+
+
+def _no_suspension(state: State, route: tuple[str, str], alert: Alert) -> str:
+    """Why a suspend alert of ``route`` changes nothing (a duplicate), or ``""`` when it suspends."""
+    current, hold = state.suspensions.get(route), state.holds.get(route)
+    recovered, known = state.recovered.get(route), state.episodes.get(alert.episode)
+    if current is not None:
+        return (
+            f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}"
+        )
+    if recovered is not None and alert.starts_at <= recovered:
+        return f"stale: the route recovered at {format_rfc3339(recovered)}, after this episode started"
     if hold is not None:
         until = f"until {format_rfc3339(hold.until)} or" if hold.until is not None else "until"
-        why = f"held by the lift at {format_rfc3339(hold.since)} ({hold.reason}) {until} a clean round"
-        run.repeat(Kind.DUPLICATE, why, **common)
-        return
-    if known is not None and known.closed_by is not None:
-        assert known.closed_at is not None
-        run.repeat(
-            Kind.DUPLICATE,
+        return f"held by the lift at {format_rfc3339(hold.since)} ({hold.reason}) {until} a clean round"
+    if known is not None and known.closed_by is not None and known.closed_at is not None:
+        return (
             f"this alert episode was closed by {known.closed_by} at {format_rfc3339(known.closed_at)}; "
-            "only a new episode can suspend again",
-            **common,
+            "only a new episode can suspend again"
         )
-        return
-    _suspend(run, common, alert.explanation, lambda verdict: f" ({alert.alertname or 'alert'}; {verdict})")
+    return ""
 
 
 def _suspend(
@@ -333,7 +328,8 @@ def _suspend(
     prefix = f"would {verb} (observe mode)" if policy.mode is Mode.OBSERVE else done
     run.add(
         kind,
-        f"{prefix} at rung {rung} for {_human(duration)} until {format_rfc3339(end)}{why(verdict.reason)}",
+        f"{prefix} at rung {rung} for {format_duration(duration)} until {format_rfc3339(end)}"
+        + why(verdict.reason),
         mode=policy.mode,
         rung=rung,
         until=end,
@@ -353,14 +349,8 @@ def _still_firing(state: State, suspension: Suspension) -> tuple[str, ...]:
     firing = own | {
         key for key, e in state.episodes.items() if (e.model, e.provider) == route and is_suspend_episode(key)
     }
-    return tuple(
-        sorted(
-            key
-            for key in firing
-            if key not in state.resolved_episodes
-            and ((e := state.episodes.get(key)) is None or e.closed_by is None)
-        )
-    )
+    still_open = {key for key in firing if (e := state.episodes.get(key)) is None or e.closed_by is None}
+    return tuple(sorted(still_open - state.resolved_episodes.keys()))
 
 
 def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:
@@ -512,10 +502,3 @@ def decide_incident_remove(
         inputs={"reason": reason},
     )
     return run.result()
-
-
-def _human(seconds: float) -> str:
-    for unit, size in (("d", 86400.0), ("h", 3600.0), ("m", 60.0)):
-        if seconds >= size and seconds % size == 0:
-            return f"{int(seconds // size)}{unit}"
-    return f"{seconds:g}s"

@@ -132,7 +132,8 @@ class ReceiverCollector(Collector):
         hist = HistogramMetricFamily(
             "canary_receiver_store_write_seconds", "Durable write latency (append and fsync included)."
         )
-        buckets = [(_bound(b), float(n)) for b, n in zip(WRITE_BUCKETS, c.write_buckets, strict=True)]
+        bounds = ["+Inf" if b == float("inf") else repr(b) for b in WRITE_BUCKETS]
+        buckets = [(b, float(n)) for b, n in zip(bounds, c.write_buckets, strict=True)]
         hist.add_metric([], buckets, c.write_sum)
         yield hist
         yield gauge(
@@ -141,10 +142,6 @@ class ReceiverCollector(Collector):
             [(str(m), 1 if m is snap.mode else 0) for m in Mode],
             ["mode"],
         )
-
-
-def _bound(b: float) -> str:
-    return "+Inf" if b == float("inf") else repr(b)
 
 
 def render(source: Callable[[], MetricsSnapshot]) -> bytes:

@@ -155,7 +155,8 @@ class Alert(Wire):
     @property
     def discovered(self) -> frozenset[str] | None:
         """Tags in the ``discovered_providers`` annotation; None when absent or empty (not informative)."""
-        return _tag_set(self.annotations.get(DISCOVERED_ANNOTATION, "")) or None
+        tags = self.annotations.get(DISCOVERED_ANNOTATION, "").split(",")
+        return frozenset(canonical_tag(t) for t in tags if t.strip()) or None
 
     @property
     def explanation(self) -> dict[str, Any]:
@@ -214,10 +215,6 @@ def is_suspend_episode(key: str) -> bool:
     True
     """
     return key.startswith('["' + Action.SUSPEND + '",')
-
-
-def _tag_set(raw: str) -> frozenset[str]:
-    return frozenset(canonical_tag(t) for t in raw.split(",") if t.strip())
 
 
 def _items(raw: str, sep: str) -> list[str]:

@@ -266,34 +266,24 @@ class ReceiverService(Closing):
 
         Read from the store's log (the whole history, paged), never from memory."""
         chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
+        after = since_seq if since_seq is not None else self._state.seq  # an empty page: from here again
         return bodies.DecisionsPage(
             decisions=chosen,
-            next_since=chosen[-1]["seq"]
-            if chosen
-            else (since_seq if since_seq is not None else self._state.seq),
+            next_since=chosen[-1]["seq"] if chosen else after,
             oldest_in_memory=1 if self._state.seq else None,  # kept for compatibility: all are stored
         )
 
     def metrics_snapshot(self) -> MetricsSnapshot:
         state, now = self._state, self._clock()
-        ladder = self.policy.ladder
+        levels = {route: self.policy.ladder.level(h, now) for route, h in state.history.items()}
+        incidents = {
+            (i.model, i.provider) for i in state.incidents.values() if i.until is None or i.until > now
+        }
         return MetricsSnapshot(
             mode=self.policy.mode,
             suspensions=tuple(s for _, s in sorted(state.suspensions.items()) if s.until > now),
-            offense_levels=tuple(
-                (m, p, ladder.level(h, now))
-                for (m, p), h in sorted(state.history.items())
-                if ladder.level(h, now)
-            ),
-            incidents=tuple(
-                sorted(
-                    {
-                        (i.model, i.provider)
-                        for i in state.incidents.values()
-                        if i.until is None or i.until > now
-                    }
-                )
-            ),
+            offense_levels=tuple((m, p, n) for (m, p), n in sorted(levels.items()) if n),
+            incidents=tuple(sorted(incidents)),
             ignored=tuple(
                 (m, layer, n) for m, view in sorted(self._views.items()) for layer, n in view.layer_counts
             ),

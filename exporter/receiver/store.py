@@ -96,11 +96,6 @@ class Loaded:
     warnings: tuple[str, ...]  # recoveries, to be logged at ERROR/WARNING by the caller
 
 
-def encode_entry(decision: Decision) -> str:
-    """The canonical JSON text of a decision-log row (what the chain hashes)."""
-    return json.dumps(decision_to_json(decision), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
 def chain_next(previous: bytes, entry: str) -> bytes:
     """The chain hash of a row: SHA-256 of the previous row's chain followed by this row's entry."""
     return hashlib.sha256(previous + entry.encode("utf-8")).digest()
@@ -260,9 +255,7 @@ class Store(Closing):
         # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the rows after the
         # checkpoint are (start-up stays flat), and ``verify_history`` proves the rest in the background.
         start = 0 if small else min(cp_seq, last)
-        anchor = self._stored_chain(db, start)
-        walked = self._walk(db, start, anchor)
-        chain = walked[-1][2] if walked else anchor
+        walked, chain = self._walk(db, start, self._stored_chain(db, start))
         if (head[0], head[1]) != (last, chain):
             raise StoreError(
                 f"{self.path}: the log ends at decision {last} but the store's head is decision {head[0]} "
@@ -270,14 +263,10 @@ class Store(Closing):
                 "restore the file"
             )
         cp_anchor = self._stored_chain(db, cp_seq) if cp_seq <= last else None
-        tail = [(seq, entry) for seq, entry, _ in walked if seq > cp_seq]
+        tail = [(seq, entry) for seq, entry in walked if seq > cp_seq]
         self._head_seq, self._head_chain = last, chain
         state: State | None = None
-        if (
-            cp_anchor is not None
-            and cp_anchor == cp_chain
-            and hashlib.sha256(cp_text.encode()).digest() == cp_digest
-        ):
+        if cp_anchor == cp_chain and hashlib.sha256(cp_text.encode()).digest() == cp_digest:
             try:
                 state = state_from_json(json.loads(cp_text))
             except (ValueError, RecursionError) as exc:
@@ -291,13 +280,13 @@ class Store(Closing):
             if state is not None:
                 warnings.append(f"{self.path}: the checkpoint says decision {state.seq}, its row {cp_seq}")
             state = State()
-            tail = [(seq, entry) for seq, entry, _ in self._walk(db, 0, GENESIS)]
+            tail, _ = self._walk(db, 0, GENESIS)
         if not small:
             self._verified_from = (state.seq, state)
         state = self._replay(state, tail)
         self._since_checkpoint = len(tail)
         if warnings:
-            self._write(lambda: db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, self._head_chain)))
+            self.checkpoint(state)
         return Loaded(state, tuple(warnings))
 
     def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:
@@ -310,9 +299,9 @@ class Store(Closing):
 
     def _walk(
         self, db: sqlite3.Connection, after: int, chain: bytes, upto: int | None = None
-    ) -> list[tuple[int, str, bytes]]:
+    ) -> tuple[list[tuple[int, str]], bytes]:
         """Rows after ``after`` (up to ``upto``), each proven by its chain hash from ``chain`` (the chain at
-        ``after``) and by following the previous one with no gap."""
+        ``after``) and by following the previous one with no gap; and the chain at the last one."""
         rows = []
         expect = after + 1
         for seq, entry, stored in db.execute(
@@ -330,9 +319,9 @@ class Store(Closing):
                     f"{self.path}: decisions: decision {seq} was altered (its chain hash does not match "
                     "its content and the decisions before it); restore the file"
                 )
-            rows.append((seq, entry, chain))
+            rows.append((seq, entry))
             expect += 1
-        return rows
+        return rows, chain
 
     def verify_history(self) -> str | None:
         """Prove the rows start-up did not (large logs): every chain hash from decision 1 to the checkpoint
@@ -345,8 +334,7 @@ class Store(Closing):
         try:
             if (problem := integrity_problem(db)) is not None:
                 return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
-            rows = [(n, entry) for n, entry, _ in self._walk(db, 0, GENESIS, upto=seq)]
-            folded = self._replay(State(), rows)
+            folded = self._replay(State(), self._walk(db, 0, GENESIS, upto=seq)[0])
         except StoreError as exc:
             return str(exc)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
@@ -402,7 +390,11 @@ class Store(Closing):
             return
         db = self._db
         assert db is not None, "store is closed"
-        rows, chain = _chained(self._head_chain, decisions)
+        rows, chain = [], self._head_chain
+        for d in decisions:  # each row's entry (canonical JSON: what the chain hashes) chained on
+            entry = json.dumps(decision_to_json(d), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            chain = chain_next(chain, entry)
+            rows.append((d.seq, d.at, entry, chain))
         checkpoint = self._since_checkpoint + len(decisions) >= self._snapshot_every
 
         def write() -> None:
@@ -469,18 +461,6 @@ class Store(Closing):
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
-
-
-def _chained(
-    chain: bytes, decisions: Sequence[Decision]
-) -> tuple[list[tuple[int, float, str, bytes]], bytes]:
-    """The log rows of ``decisions`` chained on from ``chain``, and the chain after the last one."""
-    rows = []
-    for d in decisions:
-        entry = encode_entry(d)
-        chain = chain_next(chain, entry)
-        rows.append((d.seq, d.at, entry, chain))
-    return rows, chain
 
 
 def _fsync(path: Path) -> None:

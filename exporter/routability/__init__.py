@@ -5,8 +5,3 @@ row transition), ``routing`` (``should_skip``), ``store`` (SQLite rows), ``trans
 (one paced pass), ``app`` (service, HTTP API, /metrics), ``bodies`` (its request and response models),
 ``openapi`` (its document), ``config``, ``cli``, ``client`` (router poller).
 """
-
-from exporter.routability.model import RoutabilityRow, Source, Status
-from exporter.routability.routing import should_skip
-
-__all__ = ["RoutabilityRow", "Source", "Status", "should_skip"]

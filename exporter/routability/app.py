@@ -30,11 +30,11 @@ from starlette.routing import Route
 
 from exporter.metrickit import counter, gauge, gauges
 from exporter.routability.bodies import WAIT_VALUES, PassDone, PassStarted, Problem, Rows, row_body
-from exporter.routability.job import ProbeCallback, last_pass
+from exporter.routability.job import ProbeCallback, last_pass, last_pass_finished
 from exporter.routability.model import PassSummary, RoutabilityRow, Source, Status, Verdict, count_by_status
 from exporter.routability.openapi import openapi_document
 from exporter.routability.schedule import Schedule, next_due
-from exporter.routability.store import RoutabilityStore, row_to_json
+from exporter.routability.store import RoutabilityStore, row_text
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.etag import etag_matches, etag_of
 from exporter.web.models import send
@@ -139,12 +139,7 @@ class RoutabilityService:
 
     def next_due(self) -> float:
         """When the next scheduled pass starts (a triggered pass moves it)."""
-        return next_due(self.schedule, self.last_pass_finished(), self._clock())
-
-    def last_pass_finished(self) -> float | None:
-        summary = last_pass(self.store)
-        value = summary.get("finished_at") if summary else None
-        return float(value) if isinstance(value, int | float) else None
+        return next_due(self.schedule, last_pass_finished(self.store), self._clock())
 
     def _count_probe(self, slug: str, source: Source, verdict: Verdict) -> None:
         self._probes[verdict.status.value] += 1
@@ -158,7 +153,7 @@ class RoutabilityService:
             dict(self._probes),
             self._skipped,
             self.running,
-            self.last_pass_finished(),
+            last_pass_finished(self.store),
             self._spent,
         )
 
@@ -197,7 +192,7 @@ def build_app(service: RoutabilityService) -> Starlette:
 
     async def list_rows(request: Request) -> Response:
         snap = service.snapshot()
-        etag = etag_of(json.dumps(row_to_json(r), sort_keys=True).encode() for r in snap.rows)
+        etag = etag_of(row_text(r).encode() for r in snap.rows)
         if etag_matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag})
         body = Rows(

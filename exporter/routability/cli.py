@@ -15,7 +15,14 @@ from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.bodies import row_body
 from exporter.routability.config import RoutabilityConfig
-from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, last_pass, run_pass
+from exporter.routability.job import (
+    GatewayConnection,
+    Pacer,
+    ProbeCallback,
+    last_pass,
+    last_pass_finished,
+    run_pass,
+)
 from exporter.routability.model import PassSummary, count_by_status
 from exporter.routability.schedule import next_due
 from exporter.routability.store import RoutabilityStore
@@ -166,14 +173,12 @@ async def _exit_on(stop: asyncio.Event, server: Any) -> None:
 
 def status_json(store: RoutabilityStore, config: RoutabilityConfig, now: float) -> dict[str, Any]:
     """What ``canary routability status`` shows: counts, the last pass and the next one, from the store."""
-    summary = last_pass(store)
-    finished = summary.get("finished_at") if summary else None
-    due = next_due(config.schedule, float(finished) if isinstance(finished, int | float) else None, now)
+    due = next_due(config.schedule, last_pass_finished(store), now)
     return {
         "store": str(config.store),
         "schedule": config.schedule.describe(),
         "models": count_by_status(list(store.rows().values())),
-        "last_pass": summary,
+        "last_pass": last_pass(store),
         "next_pass_at": format_rfc3339(max(due, now)),
     }
 

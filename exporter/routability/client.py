@@ -60,9 +60,6 @@ class RoutabilityClient:
             return False
         return should_skip(self._rows.get(model), self._clock(), self._window)
 
-    def row(self, model: str) -> RoutabilityRow | None:
-        return self._rows.get(model)
-
     def staleness_seconds(self) -> float | None:
         """Seconds since the last successful poll (None before the first one)."""
         return None if self._last_success is None else self._clock() - self._last_success

@@ -77,11 +77,8 @@ class RouteKeys(ConfigModel):
     reasoning_effort: Effort = key(None, "sent as reasoning_effort when not `off`", shown="`off`")
 
 
-def _filter(keys: FilterKeys, _: object) -> CatalogueFilter:
-    return CatalogueFilter(keys.include or ("*",), keys.exclude)
-
-
 _JOB = JobSettings()  # a pass's defaults are the section's
+StorePath = Annotated[Path, relative_path("a file path such as routability.sqlite3"), What("a file path")]
 
 
 class RoutabilityConfig(Listening):
@@ -90,12 +87,8 @@ class RoutabilityConfig(Listening):
     listen: Annotated[
         tuple[str, int], host_port("127.0.0.1:9466", allow_any_port=False), What("HOST:PORT")
     ] = key(("127.0.0.1", 9466), "address of the routability API", shown="`127.0.0.1:9466`")
-    store: Annotated[Path, relative_path("a file path such as routability.sqlite3"), What("a file path")] = (
-        key(
-            Path("routability.sqlite3"),
-            "the job's store (relative to the config file)",
-            validate_default=True,
-        )
+    store: StorePath = key(
+        Path("routability.sqlite3"), "the job's store (relative to the config file)", validate_default=True
     )
     max_tokens: Annotated[Int, AfterValidator(_not_one)] = key(
         _JOB.max_tokens, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
@@ -114,7 +107,9 @@ class RoutabilityConfig(Listening):
     models: Annotated[StrList, AfterValidator(lambda slugs: tuple(dict.fromkeys(slugs)))] = key(
         (), "extra slugs to track"
     )
-    catalogue_filter: Annotated[CatalogueFilter, Keyed(FilterKeys, _filter)] = key(
+    catalogue_filter: Annotated[
+        CatalogueFilter, Keyed(FilterKeys, lambda k, _: CatalogueFilter(k.include or ("*",), k.exclude))
+    ] = key(
         default_factory=CatalogueFilter,
         meaning="`{include, exclude}` glob patterns",
         shown='`{include: ["*"]}`',

@@ -13,14 +13,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote
 
-from exporter.configkit import Secret
+from exporter.configkit import Secret, is_number
 from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, catalogue_models, listed_signal
 from exporter.routability.classify import classify_network, classify_reply, missing_key
 from exporter.routability.model import (
@@ -234,6 +233,12 @@ def last_pass(store: RoutabilityStore) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def last_pass_finished(store: RoutabilityStore) -> float | None:
+    """When the last completed pass finished (None before the first pass): what the schedule counts from."""
+    finished = (last_pass(store) or {}).get("finished_at")
+    return float(finished) if isinstance(finished, int | float) else None
+
+
 def probe_body(model: str, max_tokens: int, reasoning: dict[str, Any] | None) -> dict[str, Any]:
     """The minimal completion: "Reply with OK." with a small max_tokens (16 by default, never 1: reasoning
     models fail on 1) and, where supported, a low reasoning effort so the budget is not spent thinking.
@@ -276,7 +281,9 @@ async def _probe(
     body = probe_body(model, max_tokens, reasoning)
     reply = await transport.request("POST", f"{to.base_url.rstrip('/')}/chat/completions", to.api_key, body)
     pacer.back_off(reply)
-    return _verdict(reply, source), reply
+    if reply.status is None:  # no HTTP reply at all
+        return classify_network(reply.failure or "network", reply.detail), reply
+    return classify_reply(reply.status, reply.body, source), reply
 
 
 async def _refresh_listed(
@@ -306,19 +313,10 @@ def spend(reply: HttpReply | None) -> tuple[int, int, float]:
     if not isinstance(usage, dict):
         return 0, 0, 0.0
 
-    def number(key: str) -> float:
-        value = usage.get(key)
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            return 0.0
-        return float(value) if value >= 0 and math.isfinite(value) else 0.0
+    def number(key: str) -> float:  # a count or a cost: finite and not negative, else nothing was reported
+        return float(value) if is_number(value := usage.get(key)) and value >= 0 else 0.0
 
     return int(number("prompt_tokens")), int(number("completion_tokens")), number("cost")
-
-
-def _verdict(reply: HttpReply, source: Source) -> Verdict:
-    if reply.status is None:
-        return classify_network(reply.failure or "network", reply.detail)
-    return classify_reply(reply.status, reply.body, source)
 
 
 SKIPPED_NOTE = "skipped: no gateway and no direct route configured"

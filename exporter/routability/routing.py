@@ -24,7 +24,5 @@ def should_skip(row: RoutabilityRow | None, now: float, recent_window: float = D
     """
     if row is None or row.status is not Status.UNAVAILABLE or row.last_check is None:
         return False
-    age = now - row.last_check
-    return (
-        -60.0 <= age <= recent_window
-    )  # a check from the future (clock skew) beyond a minute is not trusted
+    # A check from the future (clock skew) beyond a minute is not trusted.
+    return -60.0 <= now - row.last_check <= recent_window

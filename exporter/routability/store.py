@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 from exporter.lifecycle import Closing
 from exporter.routability.bodies import StoredRow, stored_row
@@ -51,7 +50,13 @@ class RoutabilityStore(Closing):
         try:
             self._db = connect(path)
             self._migrate()
-            self._rows = {row.slug: row for row in self._load_rows()}
+            self._rows: dict[str, RoutabilityRow] = {}
+            for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
+                try:
+                    row = RoutabilityRow(**dict(StoredRow.model_validate_json(data)))
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise StoreError(f"{path}: row {slug!r} is unreadable: {exc}") from exc
+                self._rows[row.slug] = row
             self._meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path}: not a usable routability store: {exc}") from exc
@@ -76,7 +81,7 @@ class RoutabilityStore(Closing):
         self._db.execute(
             "INSERT INTO rows (slug, data) VALUES (?, ?) "
             "ON CONFLICT(slug) DO UPDATE SET data = excluded.data",
-            (row.slug, json.dumps(row_to_json(row), sort_keys=True)),
+            (row.slug, row_text(row)),
         )
         self._rows[row.slug] = row
 
@@ -102,20 +107,7 @@ class RoutabilityStore(Closing):
         if (check := integrity_problem(self._db, quick=True)) is not None:
             raise StoreError(f"{self.path}: integrity check failed: {check}")
 
-    def _load_rows(self) -> list[RoutabilityRow]:
-        rows = []
-        for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
-            try:
-                rows.append(_row_from_json(data))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise StoreError(f"{self.path}: row {slug!r} is unreadable: {exc}") from exc
-        return rows
 
-
-def row_to_json(row: RoutabilityRow) -> dict[str, Any]:
-    """One row as JSON: the stored form (``bodies.StoredRow``), and the base of the read API's shape."""
-    return stored_row(row).model_dump(mode="json")
-
-
-def _row_from_json(text: str) -> RoutabilityRow:
-    return RoutabilityRow(**dict(StoredRow.model_validate_json(text)))
+def row_text(row: RoutabilityRow) -> str:
+    """One row as stored: the JSON of ``bodies.StoredRow``, keys sorted (what the listing's ETag hashes)."""
+    return json.dumps(stored_row(row).model_dump(mode="json"), sort_keys=True)

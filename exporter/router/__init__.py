@@ -1,5 +1,5 @@
 """Client library for a product's router: keep the receiver's ignore lists and merge them into requests."""
 
-from exporter.router.client import IgnoreListClient, IgnoreSnapshot, merge_ignore_tags
+from exporter.router.client import IgnoreListClient, merge_ignore_tags
 
-__all__ = ["IgnoreListClient", "IgnoreSnapshot", "merge_ignore_tags"]
+__all__ = ["IgnoreListClient", "merge_ignore_tags"]

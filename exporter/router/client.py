@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -42,7 +42,6 @@ class IgnoreSnapshot:
     ignore: tuple[str, ...]
     etag: str | None
     fetched_at: float  # clock() when the receiver last confirmed it (200 or 304)
-    generated_at: str = ""
 
 
 def merge_ignore_tags(request_body: Mapping[str, Any], tags: Iterable[str]) -> dict[str, Any]:
@@ -101,18 +100,7 @@ class IgnoreListClient(StartStop):
             self.poll_once, self.apoll_once, interval=poll_interval, name="canary-ignore-list"
         )
 
-    def _client(self) -> httpx.Client:
-        transport = self._transport if isinstance(self._transport, httpx.BaseTransport) else None
-        return httpx.Client(timeout=self._timeout, transport=transport)
-
-    def _async_client(self) -> httpx.AsyncClient:
-        transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) else None
-        return httpx.AsyncClient(timeout=self._timeout, transport=transport)
-
     # -- reads (in-memory only) -----------------------------------------------------------------------
-    def snapshot(self, model: str) -> IgnoreSnapshot | None:
-        return self._snapshots.get(model)
-
     def ignored(self, model: str) -> tuple[str, ...]:
         """The last good list for ``model`` (empty if it was never fetched)."""
         snap = self._snapshots.get(model)
@@ -145,17 +133,13 @@ class IgnoreListClient(StartStop):
         return self._is_unavailable is not None and self._is_unavailable(model)
 
     # -- polling --------------------------------------------------------------------------------------
-    def _request_headers(self, model: str) -> dict[str, str]:
-        snap = self._snapshots.get(model)
-        return {"If-None-Match": snap.etag} if snap is not None and snap.etag else {}
-
     def _absorb(self, model: str, response: httpx.Response | None, error: str | None) -> bool:
         now = self._clock()
         new: IgnoreSnapshot | None = None
         if response is not None:
             old = self._snapshots.get(model)
             if response.status_code == 304 and old is not None:
-                new = IgnoreSnapshot(model, old.ignore, old.etag, now, old.generated_at)
+                new = replace(old, fetched_at=now)
             elif response.status_code == 200:
                 new, error = _parse(model, response, now)
             else:
@@ -175,11 +159,10 @@ class IgnoreListClient(StartStop):
         were refreshed."""
         refreshed: dict[str, bool] = {}
         for model in self.models:
+            snap = self._snapshots.get(model)
+            headers = {"If-None-Match": snap.etag} if snap is not None and snap.etag else {}
             outcome = yield httpx.Request(
-                "GET",
-                self.base_url + "/v1/ignore",
-                params={"model": model},
-                headers=self._request_headers(model),
+                "GET", self.base_url + "/v1/ignore", params={"model": model}, headers=headers
             )
             if isinstance(outcome, httpx.HTTPError):
                 refreshed[model] = self._absorb(model, None, f"{type(outcome).__name__}: {outcome}")
@@ -189,12 +172,14 @@ class IgnoreListClient(StartStop):
 
     def poll_once(self) -> dict[str, bool]:
         """Fetch every model's list once (blocking); returns which models were refreshed."""
-        with self._client() as client:
+        transport = self._transport if isinstance(self._transport, httpx.BaseTransport) else None
+        with httpx.Client(timeout=self._timeout, transport=transport) as client:
             return exchange_sync(client, self._exchange())
 
     async def apoll_once(self) -> dict[str, bool]:
         """``poll_once`` for asyncio."""
-        async with self._async_client() as client:
+        transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) else None
+        async with httpx.AsyncClient(timeout=self._timeout, transport=transport) as client:
             return await exchange_async(client, self._exchange())
 
     async def run(self) -> None:
@@ -219,7 +204,4 @@ def _parse(model: str, response: httpx.Response, now: float) -> tuple[IgnoreSnap
     tags = data.get("ignore")
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return None, "response has no list of tags in 'ignore'"
-    generated = data.get("generated_at")
-    return IgnoreSnapshot(
-        model, tuple(tags), response.headers.get("etag"), now, generated if isinstance(generated, str) else ""
-    ), None
+    return IgnoreSnapshot(model, tuple(tags), response.headers.get("etag"), now), None
