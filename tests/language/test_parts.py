@@ -506,3 +506,50 @@ def test_own_letters_settle_a_sentence_only_when_spread_over_its_words() -> None
     assert ensemble.call("Мы пошли домой, і це було здорово.", LOCALES["ru"]).basis == "models"  # і: not ru
     assert ensemble.call("Zażółć gęślą jaźń, proszę.", LOCALES["pl"]).basis == "letters"
     assert ensemble.call("Zażółć gęślą jaźń, proszę.", LOCALES["uk"]).basis != "letters"
+
+
+_OWN_WORD_LOCALES = ("en", "es", "pt-BR", "fr", "de", "it", "nl", "id")  # function words settle (detect.py)
+# Sentences of another language carrying one word of the expected language's list, or a word it shares.
+_ONE_OWN_WORD = (
+    ("en", "Dit is een van de bestanden of mappen die het systeem gebruikt."),  # Dutch "of", "is"
+    ("nl", "Der Wert wird nicht gesetzt, die Datei bleibt leer."),  # German "die"
+    ("es", "Il valore del campo viene usato da tutti i programmi."),  # Italian "del"
+    ("fr", "Se o arquivo de configuração não existir, ele será criado à parte."),  # Portuguese "de", "à"
+)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    data=st.data(),
+    locale=st.sampled_from(_OWN_WORD_LOCALES),
+    source=st.sampled_from(DEFAULT_LOCALES),
+)
+def test_own_words_settle_only_sentences_the_models_call_native(
+    data: st.DataObject, locale: str, source: str
+) -> None:
+    # A sentence with function words only the expected language writes is called native without the
+    # models: the call must be the one the models make (real text of every locale, one to three sentences).
+    pool = sorted(_TEXTS.for_locale(source))
+    text = " ".join(data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3)))
+    if data.draw(st.booleans()):
+        locale, text = data.draw(st.sampled_from(_ONE_OWN_WORD))
+        source = ""
+    ensemble = default_judge().ensemble
+    settled = ensemble.call(text, LOCALES[locale])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(detect, "OWN_LETTERS_WORDS", 10**9)  # neither letters nor words settle a sentence
+        by_models = ensemble.call(text, LOCALES[locale])
+    assert (settled.status, settled.language) == (by_models.status, by_models.language)
+    if settled.basis == "words":
+        assert source == locale
+
+
+def test_own_words_settle_a_sentence_only_when_two_of_them_spread_over_its_words() -> None:
+    ensemble = default_judge().ensemble
+    assert ensemble.call("The keeper lit the lamp and waited.", LOCALES["en"]).basis == "words"
+    assert ensemble.call("The keeper lit a lamp at dusk.", LOCALES["en"]).basis == "models"  # one word
+    assert ensemble.call("Die Datei und der Ordner.", LOCALES["de"]).basis == "words"
+    assert ensemble.call("Dit is een van de bestanden of mappen.", LOCALES["en"]).basis == "models"
+    assert ensemble.call("Der Wert wird nicht gesetzt.", LOCALES["nl"]).status == "foreign"
+    long_tail = "The lamp and " + " ".join(["Leuchtturm"] * 30) + "."  # two words, under a tenth
+    assert ensemble.call(long_tail, LOCALES["en"]).basis != "words"
