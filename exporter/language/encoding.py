@@ -47,8 +47,11 @@ CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-fo
 MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stops (evidence count capped)
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
-_RUN_WITHOUT_UNENCODABLE = re.compile(rb"(?m)^[^?\n]*$")  # in runs encoded and joined by "\n"
+_BUT_MARK_AND_NEWLINE = bytes(b for b in range(256) if b not in b"?\n")
 _HANGUL_LINE = re.compile("(?m)^[\uac00-\ud7a3]+$")
+_RUN_WITHOUT_HANGUL = re.compile("(?m)^[^\uac00-\ud7a3\n]*$")
+_NOT_HANGUL = re.compile("[^\uac00-\ud7a3\n]")
+_NO_HANGUL_CODECS = frozenset({"big5", "cp932", "euc_jp"})  # test_parts checks every syllable
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
@@ -192,14 +195,23 @@ def _coherent(repaired: str) -> bool:
 
 
 _NON_ASCII_BYTES = bytes(range(0x80, 0x100))
-# Bytes by their role in UTF-8: "2", "3", "4" the lead byte of a sequence of that length, "C" a continuation.
-_UTF8_BYTE_CLASSES = b"." * 0x80 + b"C" * 0x40 + b".." + b"2" * 30 + b"3" * 16 + b"4" * 5 + b"." * 11
+# Bytes by their role in UTF-8: "a" ASCII, "2", "3", "4" the lead byte of a sequence of that length, "C" a
+# continuation, "." a byte UTF-8 never uses.
+_UTF8_BYTE_CLASSES = b"a" * 0x80 + b"C" * 0x40 + b".." + b"2" * 30 + b"3" * 16 + b"4" * 5 + b"." * 11
 
 
 def has_utf8_sequence(raw: bytes) -> bool:
     """Whether ``_UTF8_SEQUENCE`` matches in ``raw``: a translate, three substring tests (10x faster)."""
     classes = raw.translate(_UTF8_BYTE_CLASSES)
     return b"2C" in classes or b"3CC" in classes or b"4CCC" in classes
+
+
+def well_formed_at_most(raw: bytes) -> int:
+    """A bound of ``len(raw.decode("utf-8", errors="ignore").encode())`` from the byte classes, without the
+    decoding (an error handler call per invalid byte: 12 µs for a 600-character CJK reply): the ASCII bytes
+    plus every lead byte followed by its continuation bytes."""
+    count = raw.translate(_UTF8_BYTE_CLASSES).count
+    return count(b"a") + 2 * count(b"2C") + 3 * count(b"3CC") + 4 * count(b"4CCC")
 
 
 _CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation, arrows) less its last byte
@@ -250,7 +262,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     head = text[:CJK_SCAN_CHARS]
     if not _DOUBLE_BYTE_READING.search(head):
         return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
-    latin_text = _latin_text(head)
+    latin_text = functools.cache(lambda: _latin_text(head))  # asked only where a run could repair
     parts = _NON_ASCII_SPLIT.split(head)  # ASCII, run, ASCII, run, ..., ASCII
     chunks, starts = parts[1::2], list(itertools.accumulate(map(len, parts)))[:-1:2]
     # All runs in one encoding per codec (one per run cost 0.3-0.8 ms a CJK reply: Korean has one per word),
@@ -259,24 +271,35 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     # encodings, a "?" in a run's bytes is an unencodable character, and decoding the whole as UTF-8 decodes
     # each run (no UTF-8 sequence spans an ASCII byte).
     joined = "\n".join(chunks)
+    # Big5, cp932 and EUC-JP encode no hangul syllable: a text with one in every run (Korean) is skipped at
+    # once, as encoding it would show; in GB18030 (below) a pure-hangul text has no run to encode at all.
+    hangul_in_every_run = not _RUN_WITHOUT_HANGUL.search(joined)
+    only_hangul = hangul_in_every_run and not _NOT_HANGUL.search(joined)
+    one_run = len(chunks) == 1 and len(chunks[0]) > 1
     for codec in CJK_CODECS:
+        if (codec in _NO_HANGUL_CODECS and hangul_in_every_run) or (codec == "gb18030" and only_hangul):
+            continue
         # GB18030 spells a hangul syllable in four bytes, the second and fourth ASCII digits (slowly: a
         # Korean reply took 85 µs), so the first and third are never in a UTF-8 sequence and a run of them
         # is at most half well-formed: it cannot repair, and is encoded as an unencodable one, "?".
         line = _HANGUL_LINE.sub("?", joined) if codec == "gb18030" else joined
         whole = line.encode(codec, errors="replace")
-        if b"?" in whole and not _RUN_WITHOUT_UNENCODABLE.search(whole):
-            continue  # each run has a character the codec cannot encode (Chinese in Big5 or cp949...)
+        if b"?" in whole and b"\n\n" not in b"\n%b\n" % whole.translate(None, _BUT_MARK_AND_NEWLINE):
+            continue  # each run has a character the codec cannot encode (Chinese in Big5 or cp949...): no
+            # empty line is left once all but "?" and the separators are deleted (C speed, 5x a regex)
         if not has_utf8_sequence(whole) and not (
-            latin_text and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
+            latin_text() and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
         ):
             continue  # no run can repair: below, a repair needs a UTF-8 sequence or one of these two
+        if one_run and well_formed_at_most(whole) < CJK_MIN_COVERAGE * len(whole):
+            continue  # the one run (a CJK reply without ASCII) cannot be well-formed enough (below)
         for start, chars, (raw, valid) in zip(starts, chunks, split_runs(whole), strict=True):
-            if (valid < CJK_MIN_COVERAGE * len(raw) and not (latin_text and len(chars) == 1)) or b"?" in raw:
+            short = valid < CJK_MIN_COVERAGE * len(raw)
+            if (short and not (len(chars) == 1 and latin_text())) or b"?" in raw:
                 continue  # unencodable, or at most that much is well-formed UTF-8 at all: real text
             if (
-                latin_text
-                and len(chars) == 1
+                len(chars) == 1
+                and latin_text()
                 and (_CUT_PUNCTUATION.fullmatch(raw) or _rare_hangul(chars, codec))
             ):
                 # One CJK character in Latin-alphabet text that is the first two bytes of UTF-8
@@ -285,7 +308,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 # 2,350): the continuation bytes of a sequence whose lead was dropped ("“I" is "쏧").
                 return Corruption("mojibake", start, chars, (f"U+{ord(chars):04X}",), codec=codec,
                                   repaired=raw.hex(" "))  # fmt: skip
-            if valid < CJK_MIN_COVERAGE * len(raw):
+            if short:
                 continue
             # ASCII bytes count as repaired where the whole run is well-formed UTF-8: a double-byte
             # reading swallowed the letter after a sequence ("będzie" read as cp932 is "bﾄ囘zie", whose
@@ -306,7 +329,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
             if not letters:
                 # Quotes or dashes only ("芦Pacchetti禄" is «Pacchetti»): a CJK character inside text
                 # written in the Latin alphabet, standing for punctuation Latin text uses, is mojibake.
-                if not (latin_text and _TYPOGRAPHY.fullmatch("".join(decoded))):
+                if not (latin_text() and _TYPOGRAPHY.fullmatch("".join(decoded))):
                     continue
             elif not _coherent("".join(decoded)):
                 continue
@@ -314,7 +337,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 _REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters)
             ):
                 continue  # one CJK character is a word of its own, not a repaired accent
-            if len(letters) == 1 and not latin_text and not _LATIN_LETTER.match(text[start - 1 : start]):
+            if len(letters) == 1 and not latin_text() and not _LATIN_LETTER.match(text[start - 1 : start]):
                 # One repaired letter counts glued to the Latin word it belongs to ("caf茅"), or anywhere
                 # in Latin-alphabet text (Italian "è" is a word: "opzione 猫 usata").
                 continue
