@@ -282,10 +282,8 @@ class Ensemble:
 
     def _call_models(self, text: str, spec: LocaleSpec, w: float, script_mismatch: bool = False) -> Call:
         expected = spec.language
-        if not script_mismatch and _own_letters(text, expected):
-            return Call("native", expected, w, "letters")
-        if not script_mismatch and _own_words(text, expected):
-            return Call("native", expected, w, "words")
+        if not script_mismatch and (basis := _own_marks(text, expected)):
+            return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
@@ -352,27 +350,21 @@ def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:
     return g.fasttext[0][1] >= threshold and g.cld3[1] >= threshold
 
 
-def _own_letters(text: str, language: str) -> bool:
-    """Whether ``text`` carries letters only ``language`` writes in enough of its words (``_OWN_LETTERS``)."""
-    own = _OWN_LETTER.get(language)
-    if own is None or not own.search(text):
-        return False
-    if (alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text):
-        return False  # a letter of the other Cyrillic alphabet
+def _own_marks(text: str, language: str) -> str | None:
+    """``letters`` or ``words`` when ``text`` carries letters (``_OWN_LETTERS``) or function words
+    (``_OWN_WORDS``) only ``language`` writes, in enough of its words; else None."""
     words = text.split()
-    hits = [word for word in words if own.search(word)]
-    return len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
-
-
-def _own_words(text: str, language: str) -> bool:
-    """Whether ``text`` has ``OWN_LETTERS_WORDS`` different function words only ``language`` writes, making
-    ``OWN_LETTERS_SHARE`` of its words (``_OWN_WORDS``)."""
-    own = _OWN_WORDS.get(language)
-    if own is None:
-        return False
-    words = text.casefold().split()
-    hits = [word for word in (w.strip(_WORD_EDGES) for w in words) if word in own]
-    return len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
+    if (own := _OWN_LETTER.get(language)) is not None:
+        if not own.search(text) or ((alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text)):
+            return None  # none of them, or a letter of the other Cyrillic alphabet
+        hits, basis = [word for word in words if own.search(word)], "letters"
+    elif (vocabulary := _OWN_WORDS.get(language)) is not None:
+        hits = [*filter(vocabulary.__contains__, (w.casefold().strip(_WORD_EDGES) for w in words))]
+        basis = "words"
+    else:
+        return None
+    spread = len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
+    return basis if spread else None
 
 
 def _letters_allow(text: str, expected: str, other: str) -> bool:

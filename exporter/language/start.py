@@ -26,14 +26,17 @@ _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕�
 # Wrong unless followed by what makes them legitimate (a file name, a path, a list item...).
 _DOT_OK = re.compile(r"\.(?:\.|[a-z0-9])")  # ellipsis, ".bashrc", ".5"
 _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
-_PLUS_OK = re.compile(r"\+ ")  # markdown list item
-# A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter: "%sulogin" is not one.
-_PERCENT_OK = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])")
-_DOLLAR_OK = re.compile(r"\$[A-Za-z0-9{(]")  # "$HOME", "$5"
-_LESS_OK = re.compile(r"<[^\W\d_][^<>\n]{0,30}>")  # a tag or placeholder: "<b>", "<모드>"
-_BACKSLASH_OK = re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])")  # "\n", "\section{...}"
-_PIPE_OK = re.compile(r"\|[^\n]*\|")  # a markdown table row
-_AT_OK = re.compile(r"@[A-Za-z]")  # a handle or "@file"
+# What makes one of the stray symbols a legitimate first character, by symbol.
+_SYMBOL_OK = {
+    "+": re.compile(r"\+ "),  # markdown list item
+    # A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter: "%sulogin" is not one.
+    "%": re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])"),
+    "$": re.compile(r"\$[A-Za-z0-9{(]"),  # "$HOME", "$5"
+    "<": re.compile(r"<[^\W\d_][^<>\n]{0,30}>"),  # a tag or placeholder: "<b>", "<모드>"
+    "\\": re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])"),  # "\n", "\section{...}"
+    "|": re.compile(r"\|[^\n]*\|"),  # a markdown table row
+    "@": re.compile(r"@[A-Za-z]"),  # a handle or "@file"
+}
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
 # Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
 # first visible one: skipped, so what hides behind them (LRM then ",") is still seen.
@@ -219,7 +222,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if m := _ARTIFACTS.match(text):
         return _found("tokenizer_artifact", m.group())
     first = text[0]
-    if first in _STRAY and not _legit_symbol_start(text):
+    if first in _STRAY and not ((ok := _SYMBOL_OK.get(first)) and ok.match(text)):
         if first == "›" and "‹" in text:
             return None
         return _found("stray_punctuation", _stray_prefix(text))
@@ -407,20 +410,6 @@ def _command_like(matched: str) -> bool:
     write; ``ción Hola``, ``ment Quédate`` and ``ers A list`` are still fragments."""
     m = _COMMAND.match(matched)
     return m is not None and not _SUFFIX.fullmatch(m.group())
-
-
-def _legit_symbol_start(text: str) -> bool:
-    checks = {
-        "+": _PLUS_OK,
-        "%": _PERCENT_OK,
-        "$": _DOLLAR_OK,
-        "<": _LESS_OK,
-        "\\": _BACKSLASH_OK,
-        "|": _PIPE_OK,
-        "@": _AT_OK,
-    }
-    pattern = checks.get(text[0])
-    return bool(pattern and pattern.match(text))
 
 
 def _stray_prefix(text: str) -> str:
