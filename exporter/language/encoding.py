@@ -29,6 +29,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from exporter.language.scripts import LETTERS
+
 _REPLACEMENT = "\ufffd"
 # C0 controls except tab/newline/carriage return, DEL, C1 controls, lone surrogates, non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -56,7 +58,6 @@ _NO_HANGUL_CODECS = frozenset({"big5", "cp932", "euc_jp"})  # test_parts checks 
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
 _TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·•\u00a0 ]+")
-_LETTER_RUN = re.compile(r"[^\W\d_]+")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
 
@@ -70,7 +71,7 @@ def _latin_text(text: str) -> bool:
     latin = sum(map(len, _LATIN_RUN.findall(text)))
     if not latin or latin / (latin + sum(map(len, _CJK_LETTERS.findall(text)))) < CJK_LATIN_TEXT_SHARE:
         return False
-    return latin / sum(map(len, _LETTER_RUN.findall(text))) >= CJK_LATIN_TEXT_SHARE
+    return latin / sum(map(len, LETTERS.findall(text))) >= CJK_LATIN_TEXT_SHARE
 
 
 _DOUBLE_BYTE_READING = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")

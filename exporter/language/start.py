@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from exporter.language.scripts import CJK_SCRIPTS, Script, script_counts, script_of, weight
+from exporter.language.scripts import CJK_SCRIPTS, LETTERS, Script, script_counts, script_of, weight
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
@@ -189,7 +189,6 @@ _CJK_OPENING_SCRIPTS = {
     "zh-Hant": {Script.HAN},
 }
 _REPEATS = re.compile(r"(.)\1+")
-_FIRST_TOKEN = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +285,6 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     return None
 
 
-_FIRST_LETTERS = re.compile(r"[^\W\d_]+")
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 
 
@@ -295,7 +293,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     Latin text (``Ивать "Si…``, ``えて - *.scope``), a hangul piece before Japanese, a letter the locale's
     alphabet lacks (``Şlem Si no…`` in Spanish), and the token is not used again (a name the reply is
     about)."""
-    m = _FIRST_LETTERS.match(body)
+    m = LETTERS.match(body)
     if m is None or len(m.group()) > 14:
         return None
     token = m.group()
@@ -388,7 +386,7 @@ def _recurs(token: str, text: str) -> bool:
 def _is_word(matched: str, text: str, any_case: bool = False) -> bool:
     """Whether the first token is a word a reply may start with: an interjection, or a name the reply
     repeats ("rsync … rsync"); ``any_case``: or a word the reply uses again in any case ("The … the")."""
-    m = _FIRST_TOKEN.match(matched)
+    m = LETTERS.match(matched)
     if m is None:
         return False
     token = m.group()
@@ -423,5 +421,5 @@ def _first_run(matched: str) -> str:
 
 
 def _first_word(matched: str) -> str:
-    m = _FIRST_TOKEN.match(matched)
+    m = LETTERS.match(matched)
     return m.group() if m else matched[:1]
