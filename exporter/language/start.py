@@ -188,6 +188,8 @@ _CJK_OPENING_SCRIPTS = {
     "zh-Hans": {Script.HAN},
     "zh-Hant": {Script.HAN},
 }
+_STRAY_RUN = re.compile(r"[^\w\s]{1,8}")  # the stray marks shown
+_LOWER_RUN = re.compile(f"{_LOWER}+")  # the lowercase piece shown
 _REPEATS = re.compile(r"(.)\1+")
 
 
@@ -224,13 +226,13 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if first in _STRAY and not ((ok := _SYMBOL_OK.get(first)) and ok.match(text)):
         if first == "›" and "‹" in text:
             return None
-        return _found("stray_punctuation", _stray_prefix(text))
+        return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if first == "»" and "«" not in text:
         return _found("stray_punctuation", first)
     if first == "." and not _DOT_OK.match(text):
-        return _found("stray_punctuation", _stray_prefix(text))
+        return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if first == "/" and not _SLASH_OK.match(text):
-        return _found("stray_punctuation", _stray_prefix(text))
+        return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if "\u0300" <= first <= "\u036f":  # a combining mark with nothing to combine with
         return _found("fragment", first)
     if found := _opener_problem(text):
@@ -244,14 +246,14 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
-    if (m := _GLUED_QUOTE.match(text)) and _first_word(m.group()).casefold() not in INTERJECTIONS:
-        return _found("fragment", _first_word(m.group()))
+    if (m := _GLUED_QUOTE.match(text)) and _leading(LETTERS, m.group()).casefold() not in INTERJECTIONS:
+        return _found("fragment", _leading(LETTERS, m.group()))
     if (
         (m := _CAPITAL_BEFORE_PAREN.match(text))
         and ")" not in text[m.end() : m.end() + PAREN_CLOSE_CHARS]
         and not _is_word(m.group(), text, any_case=True)
     ):
-        return _found("fragment", _first_word(m.group()))
+        return _found("fragment", _leading(LETTERS, m.group()))
     m = (
         _GLUED_PUNCT.match(body)
         or _FRAGMENT_BEFORE_OPENER.match(body)
@@ -259,13 +261,13 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         or _TOKEN_LINE.match(text)
     )
     if m and not _is_word(m.group(), body):
-        return _found("fragment", _first_run(m.group()))
+        return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
         (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
         and not _QUOTED_TERM.match(text)
     ):
-        return _found("fragment", _first_word(m.group()))
+        return _found("fragment", _leading(LETTERS, m.group()))
     for pattern in (
         _GLUED_CAPITAL,
         _GLUED_CAPS,
@@ -277,7 +279,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         if (m := pattern.match(body)) and not (
             pattern is _LOOSE_FRAGMENT and (_is_word(m.group(), body) or _command_like(m.group()))
         ):
-            return _found("fragment", _first_run(m.group()))
+            return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if m := _CJK_FRAGMENT.match(body):
         return _found("fragment", m.group())
     if token := _foreign_first_token(body, locale):
@@ -410,16 +412,7 @@ def _command_like(matched: str) -> bool:
     return m is not None and not _SUFFIX.fullmatch(m.group())
 
 
-def _stray_prefix(text: str) -> str:
-    m = re.match(r"[^\w\s]{1,8}", text)
+def _leading(pattern: re.Pattern[str], text: str) -> str:
+    """What ``pattern`` matches at the start of ``text`` (the garbage to show), or its first character."""
+    m = pattern.match(text)
     return m.group() if m else text[:1]
-
-
-def _first_run(matched: str) -> str:
-    m = re.match(rf"{_LOWER}+", matched)
-    return m.group() if m else matched[:1]
-
-
-def _first_word(matched: str) -> str:
-    m = LETTERS.match(matched)
-    return m.group() if m else matched[:1]
