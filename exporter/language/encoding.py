@@ -51,9 +51,6 @@ CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
 _BUT_MARK_AND_NEWLINE = bytes(b for b in range(256) if b not in b"?\n")
 _HANGUL_LINE = re.compile("(?m)^[\uac00-\ud7a3]+$")
-_RUN_WITHOUT_HANGUL = re.compile("(?m)^[^\uac00-\ud7a3\n]*$")
-_NOT_HANGUL = re.compile("[^\uac00-\ud7a3\n]")
-_NO_HANGUL_CODECS = frozenset({"big5", "cp932", "euc_jp"})  # test_parts checks every syllable
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
@@ -263,13 +260,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     # encodings, a "?" in a run's bytes is an unencodable character, and decoding the whole as UTF-8 decodes
     # each run (no UTF-8 sequence spans an ASCII byte).
     joined = "\n".join(chunks)
-    # Big5, cp932 and EUC-JP encode no hangul syllable: a text with one in every run (Korean) is skipped at
-    # once, as encoding it would show; in GB18030 (below) a pure-hangul text has no run to encode at all.
-    hangul_in_every_run = not _RUN_WITHOUT_HANGUL.search(joined)
-    only_hangul = hangul_in_every_run and not _NOT_HANGUL.search(joined)
     for codec in CJK_CODECS:
-        if (codec in _NO_HANGUL_CODECS and hangul_in_every_run) or (codec == "gb18030" and only_hangul):
-            continue
         # GB18030 spells a hangul syllable in four bytes, the second and fourth ASCII digits (slowly: a
         # Korean reply took 85 µs), so the first and third are never in a UTF-8 sequence and a run of them
         # is at most half well-formed: it cannot repair, and is encoded as an unencodable one, "?".

@@ -386,14 +386,6 @@ def test_runs_encoded_at_once_split_into_each_runs_own_encoding(text: str) -> No
             assert (raw, valid) == (alone, len(alone.decode("utf-8", errors="ignore").encode()))
 
 
-@pytest.mark.parametrize("codec", CJK_CODECS)
-def test_only_gb18030_and_cp949_encode_hangul_syllables(codec: str) -> None:
-    # What lets _cjk_mojibake skip Big5, cp932 and EUC-JP for a text with hangul in every run.
-    syllables = "".join(map(chr, range(0xAC00, 0xD7A4)))
-    encoded = syllables.encode(codec, errors="replace")
-    assert (encoded == b"?" * len(syllables)) == (codec not in ("gb18030", "cp949"))
-
-
 def test_common_hangul_or_han_in_latin_text_is_not_mojibake() -> None:
     checker = EncodingChecker()
     assert (
