@@ -6,9 +6,10 @@ module directly, which never truncates input and never fetches the large model.
 
 A sentence is called *foreign* only when the evidence is strong: its script cannot belong to the expected
 locale (hangul in a Japanese reply), or both models independently name the same other language with
-confidence. It is *native* when either model (or the script, or letters only the expected language writes
-among those it may be confused with) supports the expected language, and *unknown* otherwise. Unknown
-sentences are not evidence either way: a wrong ``fail`` costs a host, a missed one costs a round.
+confidence. It is *native* when either model (or the script, or letters or function words only the expected
+language writes among those it may be confused with) supports the expected language, and *unknown*
+otherwise. Unknown sentences are not evidence either way: a wrong ``fail`` costs a host, a missed one costs
+a round.
 
 Example::
 
@@ -27,7 +28,7 @@ from typing import Any, NamedTuple
 
 from exporter.language.hanzi import HanziTables
 from exporter.language.locales import LOCALES, LocaleSpec
-from exporter.language.scripts import CJK_SCRIPTS, Script, script_counts, weight
+from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
 
 # Languages the models confuse with the expected one that are not a plausible slip of a chat model:
 # calling a sentence "foreign" for these would be a false alarm, calling it "native" would be a guess.
@@ -58,7 +59,6 @@ _SAME_LANGUAGE_LABELS = frozenset(f"__label__{code}" for code in SAME_LANGUAGE)
 # Spanish, Afrikaans for short Dutch). Never used to call a sentence native.
 VARIETY_OF = {"co": "it", "sc": "it", "gl": "es", "ast": "es", "an": "es", "af": "nl", "fy": "nl", "li": "nl",
               "lb": "de", "oc": "fr", "wa": "fr", "jv": "id", "su": "id"}  # fmt: skip
-_KANA, _HANGUL, _HAN = Script.KANA, Script.HANGUL, Script.HAN  # an enum member lookup costs 0.2 µs (3.11)
 _UK_LETTERS = re.compile("[іїєґІЇЄҐ]")
 _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 # Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
@@ -79,6 +79,37 @@ _OWN_LETTERS = {
 _OWN_LETTER = {code: re.compile(f"[{letters}]") for code, letters in _OWN_LETTERS.items()}
 OWN_LETTERS_WORDS = 2
 OWN_LETTERS_SHARE = 0.1
+# The same for the eight Latin-script languages without such letters: frequent function words of the expected
+# language that no other language a sentence may be called foreign in writes, or that such a language shares
+# with no second word of the list (Dutch writes "of", Polish "to", Spanish "para": never two of one list), so
+# a foreign sentence does not hold two. OWN_LETTERS_WORDS different ones making OWN_LETTERS_SHARE of the
+# sentence's words settle it as native; the lists were checked on the dev split (docs/language.md, Session 9).
+_OWN_WORDS = {code: frozenset(words.split()) for code, words in {
+    "en": "the and that with which are have this from would been should must these such its will can but "
+          "some they there their were what when your you has of to be if it or",
+    "es": "el los las puede pueden más muy cuando esto también pero hay usted donde están sus ella "
+          "ellos así aquí había fue estaba del para qué sólo yo él ahora después otros otra aunque eso "
+          "hace siempre dijo según año años hasta ese esa cómo estos mismo tengo tenía debe deben cualquier "
+          "sin",
+    "pt": "não uma pode podem são ao também pelo pela você isso muito ele ela foi então já estava ainda onde "
+          "agora depois tem têm há essa esse é em um para ou com",
+    "fr": "les est et pour par une dans du pas sont être avec peut cette vous sur comme au aux ces sera "
+          "aussi cela même nous elle ils elles était de des",
+    "de": "und der ist wird von für eine ein nicht oder auf wenn dem sind können durch dass diese einer "
+          "einem einen sich auch bei über aus nur haben wurde keine ich sie zu schon sehr mich mir "
+          "wir die das es des hat",
+    "it": "che è sono essere può questo della più nel questa nella gli anche delle alla dal possono "
+          "sia molto degli nei sul sulla ancora perché loro stato il con come di per vedere usare "
+          "questi quindi ogni però tutto tutti dove allora mentre senza poi ho nelle dalla dello",
+    "nl": "het een worden wordt voor op zijn niet deze door aan uit zal bij geen moet naar ook werd "
+          "kunnen moeten maar heeft zoals ik wij hij zij wat wel nog toen omdat hebben waren de dat "
+          "om",
+    "id": "yang untuk ini dengan dari tidak dalam sebuah akan atau adalah pada oleh seperti sebagai lebih "
+          "itu juga bisa sudah saya kamu mereka kami aku dapat anda jika karena telah dan di ke setelah "
+          "sebelum lagi tanpa setiap beberapa lihat saat ketika secara harus masih hanya semua apa sangat "
+          "kita dia tetapi namun belum sekarang",
+}.items()}  # fmt: skip
+_WORD_EDGES = "\"'.,;:!?¿¡()[]{}«»“”„‘’—–-…*_"
 
 # Thresholds (tuned on the dev half of the corpus, checked on the test half; see docs/language.md).
 MIN_LETTERS = 18  # weighted letters (a CJK character counts 3) a sentence needs to be judged
@@ -204,7 +235,7 @@ class Ensemble:
         self, text: str, spec: LocaleSpec, counts: dict[Script, int], main: Script, w: float
     ) -> Call:
         get = counts.get
-        kana, hangul, han = get(_KANA, 0), get(_HANGUL, 0), get(_HAN, 0)
+        kana, hangul, han = get(KANA, 0), get(HANGUL, 0), get(HAN, 0)
         cjk = kana + hangul + han
         if main not in CJK_SCRIPTS:
             # Latin or Cyrillic sentence in a CJK reply: names and commands are common, so only
@@ -251,8 +282,8 @@ class Ensemble:
 
     def _call_models(self, text: str, spec: LocaleSpec, w: float, script_mismatch: bool = False) -> Call:
         expected = spec.language
-        if not script_mismatch and _own_letters(text, expected):
-            return Call("native", expected, w, "letters")
+        if not script_mismatch and (basis := _own_marks(text, expected)):
+            return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
@@ -319,16 +350,21 @@ def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:
     return g.fasttext[0][1] >= threshold and g.cld3[1] >= threshold
 
 
-def _own_letters(text: str, language: str) -> bool:
-    """Whether ``text`` carries letters only ``language`` writes in enough of its words (``_OWN_LETTERS``)."""
-    own = _OWN_LETTER.get(language)
-    if own is None or not own.search(text):
-        return False
-    if (alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text):
-        return False  # a letter of the other Cyrillic alphabet
+def _own_marks(text: str, language: str) -> str | None:
+    """``letters`` or ``words`` when ``text`` carries letters (``_OWN_LETTERS``) or function words
+    (``_OWN_WORDS``) only ``language`` writes, in enough of its words; else None."""
     words = text.split()
-    hits = [word for word in words if own.search(word)]
-    return len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
+    if (own := _OWN_LETTER.get(language)) is not None:
+        if not own.search(text) or ((alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text)):
+            return None  # none of them, or a letter of the other Cyrillic alphabet
+        hits, basis = [word for word in words if own.search(word)], "letters"
+    elif (vocabulary := _OWN_WORDS.get(language)) is not None:
+        hits = [*filter(vocabulary.__contains__, (w.casefold().strip(_WORD_EDGES) for w in words))]
+        basis = "words"
+    else:
+        return None
+    spread = len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
+    return basis if spread else None
 
 
 def _letters_allow(text: str, expected: str, other: str) -> bool:

@@ -32,7 +32,7 @@ from exporter.language.encoding import EncodingChecker
 from exporter.language.locales import LOCALES, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.language.scripts import Script, script_counts, span_counts, weight
-from exporter.language.segment import is_quoted, mask_code, split_sentences
+from exporter.language.segment import Sentence, is_quoted, mask_code, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
 from exporter.textkit import clip
@@ -143,8 +143,7 @@ class Judge:
         if foreign_calls:
             evidence["foreign_share"] = round(foreign / judged_weight, 3)
             evidence["languages"] = {lang: round(w / judged_weight, 3) for lang, w in _by_weight(languages)}
-            evidence["foreign"] = [_sentence_evidence(i, s.text, s.start, s.end, c) for i, (s, c) in
-                                   enumerate(foreign_calls)]  # fmt: skip
+            evidence["foreign"] = [_sentence_evidence(s, c) for s, c in foreign_calls]
         if judged_weight == 0:
             return self._whole_text(text, spec.code, evidence)
         share = foreign / judged_weight
@@ -193,13 +192,13 @@ def _by_weight(languages: dict[str, float]) -> list[tuple[str, float]]:
     return sorted(languages.items(), key=lambda item: (-item[1], item[0]))
 
 
-def _sentence_evidence(index: int, text: str, start: int, end: int, call: Call) -> dict[str, object]:
+def _sentence_evidence(sentence: Sentence, call: Call) -> dict[str, object]:
     out: dict[str, object] = {
-        "start": start,
-        "end": end,
+        "start": sentence.start,
+        "end": sentence.end,
         "language": call.language,
         "basis": call.basis,
-        "text": clip(text, _SAMPLE_CHARS),
+        "text": clip(sentence.text, _SAMPLE_CHARS),
     }
     if call.guess is not None:
         out["models"] = call.guess.as_evidence()

@@ -19,21 +19,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from exporter.language.scripts import CJK_SCRIPTS, Script, script_counts, script_of, weight
+from exporter.language.scripts import CJK_SCRIPTS, LETTERS, Script, script_counts, script_of, weight
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
 # Wrong unless followed by what makes them legitimate (a file name, a path, a list item...).
 _DOT_OK = re.compile(r"\.(?:\.|[a-z0-9])")  # ellipsis, ".bashrc", ".5"
 _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
-_PLUS_OK = re.compile(r"\+ ")  # markdown list item
-# A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter: "%sulogin" is not one.
-_PERCENT_OK = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])")
-_DOLLAR_OK = re.compile(r"\$[A-Za-z0-9{(]")  # "$HOME", "$5"
-_LESS_OK = re.compile(r"<[^\W\d_][^<>\n]{0,30}>")  # a tag or placeholder: "<b>", "<모드>"
-_BACKSLASH_OK = re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])")  # "\n", "\section{...}"
-_PIPE_OK = re.compile(r"\|[^\n]*\|")  # a markdown table row
-_AT_OK = re.compile(r"@[A-Za-z]")  # a handle or "@file"
+# What makes one of the stray symbols a legitimate first character, by symbol.
+_SYMBOL_OK = {
+    "+": re.compile(r"\+ "),  # markdown list item
+    # A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter: "%sulogin" is not one.
+    "%": re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])"),
+    "$": re.compile(r"\$[A-Za-z0-9{(]"),  # "$HOME", "$5"
+    "<": re.compile(r"<[^\W\d_][^<>\n]{0,30}>"),  # a tag or placeholder: "<b>", "<모드>"
+    "\\": re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])"),  # "\n", "\section{...}"
+    "|": re.compile(r"\|[^\n]*\|"),  # a markdown table row
+    "@": re.compile(r"@[A-Za-z]"),  # a handle or "@file"
+}
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
 # Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
 # first visible one: skipped, so what hides behind them (LRM then ",") is still seen.
@@ -185,8 +188,9 @@ _CJK_OPENING_SCRIPTS = {
     "zh-Hans": {Script.HAN},
     "zh-Hant": {Script.HAN},
 }
+_STRAY_RUN = re.compile(r"[^\w\s]{1,8}")  # the stray marks shown
+_LOWER_RUN = re.compile(f"{_LOWER}+")  # the lowercase piece shown
 _REPEATS = re.compile(r"(.)\1+")
-_FIRST_TOKEN = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,16 +223,16 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if m := _ARTIFACTS.match(text):
         return _found("tokenizer_artifact", m.group())
     first = text[0]
-    if first in _STRAY and not _legit_symbol_start(text):
+    if first in _STRAY and not ((ok := _SYMBOL_OK.get(first)) and ok.match(text)):
         if first == "›" and "‹" in text:
             return None
-        return _found("stray_punctuation", _stray_prefix(text))
+        return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if first == "»" and "«" not in text:
         return _found("stray_punctuation", first)
     if first == "." and not _DOT_OK.match(text):
-        return _found("stray_punctuation", _stray_prefix(text))
+        return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if first == "/" and not _SLASH_OK.match(text):
-        return _found("stray_punctuation", _stray_prefix(text))
+        return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if "\u0300" <= first <= "\u036f":  # a combining mark with nothing to combine with
         return _found("fragment", first)
     if found := _opener_problem(text):
@@ -242,14 +246,14 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
-    if (m := _GLUED_QUOTE.match(text)) and _first_word(m.group()).casefold() not in INTERJECTIONS:
-        return _found("fragment", _first_word(m.group()))
+    if (m := _GLUED_QUOTE.match(text)) and _leading(LETTERS, m.group()).casefold() not in INTERJECTIONS:
+        return _found("fragment", _leading(LETTERS, m.group()))
     if (
         (m := _CAPITAL_BEFORE_PAREN.match(text))
         and ")" not in text[m.end() : m.end() + PAREN_CLOSE_CHARS]
         and not _is_word(m.group(), text, any_case=True)
     ):
-        return _found("fragment", _first_word(m.group()))
+        return _found("fragment", _leading(LETTERS, m.group()))
     m = (
         _GLUED_PUNCT.match(body)
         or _FRAGMENT_BEFORE_OPENER.match(body)
@@ -257,13 +261,13 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         or _TOKEN_LINE.match(text)
     )
     if m and not _is_word(m.group(), body):
-        return _found("fragment", _first_run(m.group()))
+        return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
         (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
         and not _QUOTED_TERM.match(text)
     ):
-        return _found("fragment", _first_word(m.group()))
+        return _found("fragment", _leading(LETTERS, m.group()))
     for pattern in (
         _GLUED_CAPITAL,
         _GLUED_CAPS,
@@ -275,7 +279,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         if (m := pattern.match(body)) and not (
             pattern is _LOOSE_FRAGMENT and (_is_word(m.group(), body) or _command_like(m.group()))
         ):
-            return _found("fragment", _first_run(m.group()))
+            return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if m := _CJK_FRAGMENT.match(body):
         return _found("fragment", m.group())
     if token := _foreign_first_token(body, locale):
@@ -283,7 +287,6 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     return None
 
 
-_FIRST_LETTERS = re.compile(r"[^\W\d_]+")
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 
 
@@ -292,7 +295,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     Latin text (``Ивать "Si…``, ``えて - *.scope``), a hangul piece before Japanese, a letter the locale's
     alphabet lacks (``Şlem Si no…`` in Spanish), and the token is not used again (a name the reply is
     about)."""
-    m = _FIRST_LETTERS.match(body)
+    m = LETTERS.match(body)
     if m is None or len(m.group()) > 14:
         return None
     token = m.group()
@@ -385,7 +388,7 @@ def _recurs(token: str, text: str) -> bool:
 def _is_word(matched: str, text: str, any_case: bool = False) -> bool:
     """Whether the first token is a word a reply may start with: an interjection, or a name the reply
     repeats ("rsync … rsync"); ``any_case``: or a word the reply uses again in any case ("The … the")."""
-    m = _FIRST_TOKEN.match(matched)
+    m = LETTERS.match(matched)
     if m is None:
         return False
     token = m.group()
@@ -409,30 +412,7 @@ def _command_like(matched: str) -> bool:
     return m is not None and not _SUFFIX.fullmatch(m.group())
 
 
-def _legit_symbol_start(text: str) -> bool:
-    checks = {
-        "+": _PLUS_OK,
-        "%": _PERCENT_OK,
-        "$": _DOLLAR_OK,
-        "<": _LESS_OK,
-        "\\": _BACKSLASH_OK,
-        "|": _PIPE_OK,
-        "@": _AT_OK,
-    }
-    pattern = checks.get(text[0])
-    return bool(pattern and pattern.match(text))
-
-
-def _stray_prefix(text: str) -> str:
-    m = re.match(r"[^\w\s]{1,8}", text)
+def _leading(pattern: re.Pattern[str], text: str) -> str:
+    """What ``pattern`` matches at the start of ``text`` (the garbage to show), or its first character."""
+    m = pattern.match(text)
     return m.group() if m else text[:1]
-
-
-def _first_run(matched: str) -> str:
-    m = re.match(rf"{_LOWER}+", matched)
-    return m.group() if m else matched[:1]
-
-
-def _first_word(matched: str) -> str:
-    m = _FIRST_TOKEN.match(matched)
-    return m.group() if m else matched[:1]
