@@ -101,7 +101,7 @@ def no_allowed_providers(available: Sequence[str], requested: Sequence[str]) -> 
 
 def invalid_request(issues: Sequence[Mapping[str, Any]]) -> JSON:
     """HTTP 400 for a malformed request: the message is the list of validation issues as JSON text."""
-    return error_body(400, json.dumps(list(issues), ensure_ascii=False), user_id=False)
+    return plain_error(400, json.dumps(list(issues), ensure_ascii=False))
 
 
 def plain_error(status: int, message: str) -> JSON:
