@@ -24,8 +24,9 @@ _CJK_NEXT = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uff01-\uff5e"
 _END = re.compile(
     r"[.!?…。！？．\n](?:"
     # A run of end marks is matched only from its first mark, atomically: trying every position inside a
-    # long run ("....x") would make the scan quadratic. It ends a sentence before whitespace or CJK.
-    r"(?<=[.!?…])(?<![.!?…].)(?>[.!?…]*[\"'”’»)\]*_]*)(?=\s|[「『" + _CJK_NEXT + r"])"
+    # long run ("....x") would make the scan quadratic. It ends a sentence before whitespace, CJK or 「『,
+    # or after a closing 」』 (a quoted sentence: `…됩니다.」GUI`).
+    r"(?<=[.!?…])(?<![.!?…].)(?>[.!?…]*[\"'”’»)\]*_」』]*)(?=\s|[「『" + _CJK_NEXT + r"]|(?<=[」』]))"
     r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+\s)"  # "address.It is": a sentence glued to the next one
     rf"|(?<=[{_CJK_NEXT}][.!?])(?=[A-Za-z])"  # "命令.Ftp": a CJK sentence ended by an ASCII full stop
     r"|(?<=[。！？．])[。！？．]*[」』”’）)\]*]*"  # CJK end of sentence, no space needed

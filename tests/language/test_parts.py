@@ -562,8 +562,11 @@ def test_a_sentence_between_two_straight_quoted_terms_is_not_inside_quotation_ma
     assert is_quoted("“Ele disse “talvez” e saiu.”", 0, 28)  # curly marks nest
 
 
-def test_a_full_stop_before_a_cjk_opening_bracket_ends_a_sentence() -> None:
-    assert [s.text for s in split_sentences("xxd -ps xxd.「Dữ liệu được mã hóa.」")] == [
+def test_a_full_stop_before_a_cjk_opening_bracket_or_after_a_closing_one_ends_a_sentence() -> None:
+    assert [s.text for s in split_sentences("xxd -ps xxd.「Dữ liệu được mã hóa.」GUI 應用程式")] == [
         "xxd -ps xxd.",
         "「Dữ liệu được mã hóa.」",
+        "GUI 應用程式",
     ]
+    korean = "「보통 방식으로 출력합니다.」"
+    assert [s.text for s in split_sentences(korean + "一些帶有")] == [korean, "一些帶有"]
