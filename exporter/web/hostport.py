@@ -24,13 +24,17 @@ def parse_host_port(text: object, *, allow_any_port: bool = True) -> tuple[str, 
     return match["host"].strip("[]"), int(match["port"])
 
 
+_LOOPBACK = {"0.0.0.0": "127.0.0.1", "::": "::1"}  # noqa: S104 - listen addresses, read to connect locally
+
+
 def http_url(host: str, port: int, *, local: bool = False) -> str:
     """The URL of ``host:port`` (an IPv6 host in brackets); with ``local``, the one that reaches a listen
-    address from this machine, a wildcard address via loopback.
+    address from this machine, a wildcard address via the loopback of its family (asyncio, so uvicorn,
+    binds ``::`` IPv6-only: 127.0.0.1 does not reach it).
 
-    >>> http_url("::1", 9465), http_url("0.0.0.0", 9465, local=True)
-    ('http://[::1]:9465', 'http://127.0.0.1:9465')
+    >>> http_url("::1", 9465), http_url("0.0.0.0", 9465, local=True), http_url("::", 9465, local=True)
+    ('http://[::1]:9465', 'http://127.0.0.1:9465', 'http://[::1]:9465')
     """
-    if local and host in ("0.0.0.0", "::"):  # noqa: S104 - a listen address, read to connect to it locally
-        host = "127.0.0.1"
+    if local:
+        host = _LOOPBACK.get(host, host)
     return f"http://{f'[{host}]' if ':' in host else host}:{port}"

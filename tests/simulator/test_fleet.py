@@ -36,6 +36,8 @@ EXPECTED = {
         " unterminated subpattern at position 0",
         "9: models[0].providers[0].profile.errors.statuses: unsupported status 200 (expected some of 408, 429,"
         " 500, 502, 503, 504, 524, 529)",
+        "13: models[0].providers[1].profile.language.mixing.with: expected a mapping of locale to the locale"
+        " mixed into it, e.g. {fr: es} (got 'fr')",
     ],
     "duplicates.yaml": [
         "5: models[0].providers[1].tag: tag same/fp8 is declared twice for this model",

@@ -151,8 +151,9 @@ class Drift(Fault):
 
 def _pairs(value: object) -> dict[str, str]:
     """``with: {LOCALE: PARTNER}`` over the default pairs."""
-    if not isinstance(value, dict):
-        return dict(value) if isinstance(value, Mapping) else dict(DEFAULT_MIXING_PAIRS)
+    if not isinstance(value, Mapping):
+        example = "e.g. {fr: es}"
+        raise invalid(f"expected a mapping of locale to the locale mixed into it, {example} (got {value!r})")
     known = ", ".join(LOCALES)
     problems = [
         ((locale,), f"unknown locale (expected one of {known})")
