@@ -111,7 +111,7 @@ def test_bad_input_and_an_unreachable_receiver_say_what_to_fix(
     ("listen", "said"),
     [
         ("0.0.0.0:9", "http://127.0.0.1:9"),
-        ("[::]:9", "http://127.0.0.1:9"),
+        ("[::]:9", "http://[::1]:9"),  # asyncio binds :: IPv6-only
         ("[::1]:9", "http://[::1]:9"),
         ("nowhere", "receiver.listen: expected HOST:PORT"),
     ],
