@@ -93,7 +93,7 @@ _CYRILLIC_BEFORE_CJK = re.compile(rf"^[а-яёєіїґ]{{1,14}}[.,;:!?…]*\s+{_
 # Chinese, Japanese and Korean fragments no sentence can start with: particles, verb endings, small kana.
 _CJK_FRAGMENT = re.compile(
     r"^(?:的(?![确確士])|了(?![解结結却卻不得然如])|[吗嗎呢们們]"
-    r"|ます(?!ます)|です|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶ]"
+    r"|ます(?!ます)|です|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
     r"|(?:니다|습니다|어요|아요|세요|에게|에서|는|은|을|를|의|요)(?=[\s,.]))"
 )
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
@@ -135,7 +135,8 @@ _TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–
 # Ukrainian is a copula: "Linux — это ядро").
 _CAPITAL_BEFORE_OPENER = re.compile(
     rf"^(?:{_UPPER}[^\W\d_]{{0,13}}[.,;]?[ \t]+[*—–\-«\"“„¿¡「]+[ \t]?(?:{_UPPER}|{_CJK})"
-    rf"|[A-Za-z]{{1,14}}[ \t]+(?:[*—–\-«\"“„¿¡(「]+[ \t]?{_CJK}|[*«\"“„(]+[ \t]?[А-яЁёЄєІіЇїҐґ]))"
+    rf"|[A-Za-zÀ-ÖØ-öø-ɏ\u1e00-\u1eff]{{1,14}}[ \t]+"  # a Latin piece, accented or not
+    rf"(?:[*—–\-«\"“„¿¡(「]+[ \t]?{_CJK}|[*«\"“„(]+[ \t]?[А-яЁёЄєІіЇїҐґ]))"
 )
 # 'Nas "Notas de Lançamento" anteriores', 'Informasi "To" dan': a quoted term inside the sentence (closed
 # without end punctuation, the sentence going on in lowercase), so the word before it is the sentence's
@@ -145,9 +146,13 @@ _QUOTED_TERM = re.compile(
     + "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
     + f")[ \t]+{_LOWER}"
 )
-# A lowercase Latin run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
-# ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好") is a cut token.
-_LATIN_BEFORE_CJK = re.compile(r"^[a-z]{1,12}(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])")
+# A lowercase run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
+# ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好", "rüm各") is a cut token.
+# "力します¿その他", "到讀入„算術", "o«1 番目", "t- ネット", "成功を- 標準": in a Chinese, Japanese or Korean
+# reply, a first token followed by a mark those languages never write (¿ ¡ „ «), or glued to a dash that a
+# space then separates from the text.
+_PIECE_BEFORE_WESTERN_MARK = re.compile(rf"^[^\W\d_]{{1,14}}(?:[ \t]?[¿¡„«]|[-—–][ \t]+{_CJK})")
+_LATIN_BEFORE_CJK = re.compile(rf"^{_LOWER}{{1,12}}(?={_CJK})")
 _PARTICLE = re.compile(r"[는은을를이가의에도로와과나만은とはがをのにでもや是的在和就也都命]")
 
 
@@ -282,6 +287,12 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
             return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if m := _CJK_FRAGMENT.match(body):
         return _found("fragment", m.group())
+    if (
+        locale in _CJK_OPENING_SCRIPTS
+        and (m := _PIECE_BEFORE_WESTERN_MARK.match(text))
+        and not _mostly_alphabetic(text)
+    ):
+        return _found("fragment", _leading(LETTERS, m.group()))
     if token := _foreign_first_token(body, locale):
         return _found("fragment", token)
     return None
@@ -296,9 +307,14 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     alphabet lacks (``Şlem Si no…`` in Spanish), and the token is not used again (a name the reply is
     about)."""
     m = LETTERS.match(body)
-    if m is None or len(m.group()) > 14:
+    if m is None:
         return None
     token = m.group()
+    if (first := script_of(token[0])) in CJK_SCRIPTS:  # CJK writes no spaces: its token is one script's run
+        head = token[:15]
+        token = head[: next((i for i, c in enumerate(head) if script_of(c) is not first), len(head))]
+    if len(token) > 14:
+        return None
     extra = _ALPHABET_EXTRA.get(locale or "")
     if token.isascii():
         return None  # a Latin token is foreign only by a letter the locale's alphabet lacks (below)
@@ -311,7 +327,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     opening = _CJK_OPENING_SCRIPTS.get(locale or "")
     if opening is not None and script in opening:
         return None  # kana opening a Japanese reply is its first word, whatever follows
-    rest = body[m.end() : m.end() + 300]
+    rest = body[len(token) : len(token) + 300]
     counts = script_counts(rest)
     if sum(counts.values()) < FOREIGN_TOKEN_MIN_REST:
         return None  # too little text after the token to say which script the reply is written in

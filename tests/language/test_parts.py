@@ -570,3 +570,41 @@ def test_a_full_stop_before_a_cjk_opening_bracket_or_after_a_closing_one_ends_a_
     ]
     korean = "「보통 방식으로 출력합니다.」"
     assert [s.text for s in split_sentences(korean + "一些帶有")] == [korean, "一些帶有"]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "prefix"),
+    [
+        ("力します¿その他のオプションは次のとおりです。", "ja", "力します"),  # ¿ „ «: no CJK text writes them
+        ("到讀入„算術運算的結果會寫入標準輸出。", "zh-Hant", "到讀入"),
+        ("o«1 番目の書式では TARGET に対する名前のリンクを作成します。", "ja", "o"),
+        # a glued dash then a space; an accented piece, spaced; a kana run before Chinese
+        ("t- ネットワーク中間者攻撃。署名をチェックしないと危険です。", "ja", "t"),
+        ("á — スーパーユーザは、パスワードの有効期限を変更できる。", "ja", "á"),
+        ("と这些扩展紧缩的权力模型比普通的类 Unix 安全模型更加严格。", "zh-Hans", "と"),
+        ("는该组件 ID 不是反向域名。请更新 ID 以避免未来的问题。", "zh-Hans", "는"),
+        ("rüm各パッケージの客観的指標としてサイズも提供されます。", "ja", "rüm"),
+        ("ンソールから次のコマンドを実行してください。", "ja", "ン"),  # no Japanese word starts with ン
+    ],
+)
+def test_pieces_before_marks_cjk_never_writes_or_of_another_cjk_script_are_corrupted_starts(
+    text: str, locale: str, prefix: str
+) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == prefix, found
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("彼は静かに言った。そして扉を閉めて階段を下りていった。", "ja"),
+        ("Linux系统的内核由 Linus Torvalds 编写，现在由社区维护。", "zh-Hans"),
+        ("使用“ls”命令可以列出目录中的文件。", "zh-Hans"),
+        ("「ここで待っていて」と彼女は言った。", "ja"),
+        ("は、と彼は答えた。", "ja"),  # kana opening a Japanese reply is its first word
+        ("한국어 문장은 띄어쓰기를 합니다. 漢字도 가끔 씁니다.", "ko"),
+        ("— 你好！他笑着说。", "zh-Hans"),
+    ],
+)
+def test_cjk_replies_opening_with_words_quotes_or_names_are_legitimate_starts(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
