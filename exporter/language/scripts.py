@@ -134,6 +134,16 @@ def script_of(char: str) -> Script | None:
     return Script.OTHER if char.isalpha() else None
 
 
+def leading_run(text: str, script: Script) -> str:
+    """The letters of ``script`` ``text`` starts with (``Script.OTHER`` has no run: "").
+
+    >>> leading_run("と这些", Script.KANA)
+    'と'
+    """
+    m = pattern.match(text) if (pattern := _PATTERNS.get(script)) else None
+    return m.group() if m else ""
+
+
 def weight(counts: dict[Script, int]) -> float:
     """Letters weighted so that one CJK character counts like three alphabetic letters (size of evidence)."""
     get = counts.get

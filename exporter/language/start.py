@@ -19,7 +19,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from exporter.language.scripts import CJK_SCRIPTS, LETTERS, Script, script_counts, script_of, weight
+from exporter.language.scripts import (
+    CJK_SCRIPTS,
+    LETTERS,
+    Script,
+    leading_run,
+    script_counts,
+    script_of,
+    weight,
+)
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
@@ -311,8 +319,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         return None
     token = m.group()
     if (first := script_of(token[0])) in CJK_SCRIPTS:  # CJK writes no spaces: its token is one script's run
-        head = token[:15]
-        token = head[: next((i for i, c in enumerate(head) if script_of(c) is not first), len(head))]
+        token = leading_run(token, first)
     if len(token) > 14:
         return None
     extra = _ALPHABET_EXTRA.get(locale or "")
