@@ -51,8 +51,8 @@ MIXED_PT = (
 
 
 async def _round_records(base_url: str, concurrency: int) -> tuple[float, tuple[EvidenceRecord, ...]]:
+    from exporter.commands.exporter_service import ExporterService
     from exporter.engine.rounds import ModelPlan
-    from exporter.engine.service import ExporterService
     from exporter.gateway.client import GatewayClient
 
     client = GatewayClient(base_url, "bench-key", timeout=60)

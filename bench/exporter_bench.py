@@ -32,11 +32,11 @@ import httpx
 from prometheus_client import CollectorRegistry, Gauge
 from prometheus_client.exposition import generate_latest
 
+from exporter.commands.exporter_service import ExporterService
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan
-from exporter.engine.service import ExporterService
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.transport import StampingTransport
 from exporter.gateway.types import ChatRequest, ChatResult
@@ -70,7 +70,7 @@ def simulator(ttfts_ms: list[float]) -> Iterator[str]:
             [
                 sys.executable,
                 "-m",
-                "exporter.cli",
+                "exporter.commands.canary",
                 "--log-level",
                 "WARNING",
                 "simulator",

@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from exporter.configkit import Secret
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.payloads import Notification, parse_notification
-from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Mode
+from exporter.timestamps import format_rfc3339
 
 T0 = 1_800_000_000.0
 MAX_BODY = 1024 * 1024

@@ -22,10 +22,10 @@ from exporter.configkit import Secret
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import decide_incident_add, decide_incident_remove
 from exporter.receiver.payloads import Notification, parse_notification
-from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Decision, Kind, Mode, apply_decisions
 from exporter.receiver.store import Store
+from exporter.timestamps import format_rfc3339
 
 T0 = 1_800_000_000.0
 HOSTS_PER_MODEL = 10

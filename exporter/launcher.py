@@ -21,7 +21,7 @@ INSTALL_HINT = "pip install 'provider-canary[exporter,receiver]'"
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        from exporter.cli import main as cli_main
+        from exporter.commands.canary import main as cli_main
 
         return cli_main(argv)
     except ModuleNotFoundError as exc:

@@ -41,7 +41,7 @@ class Command:
         self.log = tmp / f"{name}.log"
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "exporter.cli", *args],
+                [sys.executable, "-m", "exporter.commands.canary", *args],
                 cwd=REPO, env=ENV, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )  # fmt: skip
         Command.started.append(self.process)

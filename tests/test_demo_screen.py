@@ -91,7 +91,8 @@ def demo(width: int, height: int, workdir: Path, *args: str) -> Terminal:
     if shutil.which("tmux") is None:
         pytest.fail("tmux is not installed: scripts/setup installs it (apt-get install tmux)")
     command = (  # the shell outlives a Ctrl-C meant for the demo (a trap, unlike '', is not inherited)
-        f"trap true INT; cd {ROOT} && {sys.executable} -m exporter.cli demo --interval 12 {' '.join(args)} "
+        f"trap true INT; cd {ROOT} && {sys.executable} -m exporter.commands.canary demo --interval 12 "
+        f"{' '.join(args)} "
         f"--workdir {workdir}; echo DEMO-EXITED; sleep 600"
     )
     return Terminal(width, height, command)

@@ -17,7 +17,7 @@ COLLECTORS = [
     ROOT / "exporter" / "evidence" / "metrics.py",
     ROOT / "exporter" / "equality" / "monitor.py",
     ROOT / "exporter" / "sharding.py",
-    ROOT / "exporter" / "engine" / "service.py",
+    ROOT / "exporter" / "commands" / "exporter_service.py",
 ]
 # ``*MetricFamily("name"`` and the ``exporter.metrickit`` builders ``gauge("name"`` / ``counter("name"``
 FAMILY = re.compile(

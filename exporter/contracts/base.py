@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from exporter.configkit import Bool, ConfigModel, invalid, invalid_all, key
-from exporter.evidence.store import bounded_excerpt
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.textkit import bounded_excerpt
 
 log = logging.getLogger("exporter.contracts")
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from exporter.admin.client import AdminClient
+from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.console import live_view, render_table, round_status, suspension_summary
 from exporter.devtools.pipeline.configs import ALERTMANAGER_JOB, EXPORTER_JOB, RECEIVER_JOB, Timings
@@ -36,7 +37,6 @@ from exporter.devtools.pipeline.processes import (
     find_binary,
 )
 from exporter.engine.rounds import RoundProgress
-from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.paths import REPO_ROOT
 from exporter.serving import ThreadedServer, tune_gc_for_latency

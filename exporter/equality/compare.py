@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from exporter.equality.mmd import DEFAULT_LENGTH, DEFAULT_PERMUTATIONS, HostEquality, Sample, leave_one_out
-from exporter.investigate.stats import holm
+from exporter.stats import holm
 
 MIN_HOSTS = 3  # below this a host's "peers" are one or two hosts: no pool to stand apart from
 

@@ -28,7 +28,7 @@ from exporter.evidence.store import (
     InvalidQuery,
 )
 from exporter.outcomes import Outcome
-from exporter.receiver.rfc3339 import parse_rfc3339
+from exporter.timestamps import parse_rfc3339
 from exporter.web.models import Body
 
 PARAMETERS = ("model", "provider", "contract", "outcome", "since", "until", "limit", "cursor")

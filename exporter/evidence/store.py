@@ -16,10 +16,11 @@ It never stops probing. Every failure to open, check or write is *counted* by ki
 - ``full``, ``readonly``, ``io``, ``other``: a write failed (SQLite's error name decides the kind); that
   call's records are dropped.
 
-Bounds: ``excerpt`` at most ``EXCERPT_MAX_BYTES`` (1 KiB UTF-8), ``detail`` ``DETAIL_MAX_CHARS``, the judge's
-``evidence`` at most ``EVIDENCE_JSON_MAX_BYTES`` of JSON (long strings and lists are cut first, then the whole
-value is replaced by a marker). Keys that name credentials (``authorization``, ``api_key``, ``cookie``,
-``secret``, ``password``) are dropped from evidence wherever they appear: no header or key is ever stored.
+Bounds: ``excerpt`` at most ``textkit.EXCERPT_MAX_BYTES`` (1 KiB UTF-8), ``detail`` ``DETAIL_MAX_CHARS``, the
+judge's ``evidence`` at most ``EVIDENCE_JSON_MAX_BYTES`` of JSON (long strings and lists are cut first, then
+the whole value is replaced by a marker). Keys that name credentials (``authorization``, ``api_key``,
+``cookie``, ``secret``, ``password``) are dropped from evidence wherever they appear: no header or key is ever
+stored.
 
 Retention: rows older than ``retention_seconds`` are deleted in the same transaction as each write. Size:
 ``max_bytes`` bounds the database file's *used* pages, ``(page_count - freelist_count) * page_size`` (rows
@@ -56,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
+from exporter.textkit import bounded_excerpt
 
 log = logging.getLogger("exporter.evidence")
 
@@ -63,7 +65,6 @@ SCHEMA_VERSION = 1
 DEFAULT_RETENTION_SECONDS = 14 * 86400.0
 DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB: about 100 hosts for 14 days at the 30-minute cadence (docs/evidence.md)
 MIN_MAX_BYTES = 64 * 1024  # below this the schema alone does not fit
-EXCERPT_MAX_BYTES = 1024
 DETAIL_MAX_CHARS = 500
 EVIDENCE_JSON_MAX_BYTES = 8192
 QUERY_MAX_LIMIT = 500
@@ -140,33 +141,6 @@ class InvalidQuery(ValueError):
 
 class EvidenceUnavailable(RuntimeError):
     """The store is not open (damaged, newer schema or unwritable location): nothing can be read now."""
-
-
-def bounded_excerpt(
-    text: str, span: tuple[int, int] | None = None, max_bytes: int = EXCERPT_MAX_BYTES
-) -> str:
-    """The start of ``text`` and, when given and not already in it, the offending ``span``, in ``max_bytes``
-    of UTF-8 at most (cut on character boundaries).
-
-    >>> bounded_excerpt("a" * 2000) == "a" * 1024
-    True
-    >>> bounded_excerpt("Hello. " + "x" * 3000 + " ¿BAD?", span=(3008, 3014), max_bytes=40)
-    'Hello. xxxxxxxxxxxxxxxxxxxxxx … ¿BAD?'
-    """
-    if len(text.encode()) <= max_bytes:
-        return text
-    if span is None or span[0] >= len(text) or span[1] <= span[0]:
-        return _cut(text, max_bytes)
-    offending = _cut(text[span[0] : span[1]], max_bytes // 2)
-    head_bytes = max_bytes - len(offending.encode()) - len(" … ".encode())
-    head = _cut(text, head_bytes)
-    if span[0] < len(head):  # the span starts inside the head: the head alone shows it
-        return _cut(text, max_bytes)
-    return f"{head} … {offending}"
-
-
-def _cut(text: str, max_bytes: int) -> str:
-    return text.encode()[: max(0, max_bytes)].decode("utf-8", errors="ignore")
 
 
 def bounded_evidence(evidence: Mapping[str, object], max_bytes: int = EVIDENCE_JSON_MAX_BYTES) -> str:

@@ -72,7 +72,7 @@ from exporter.gateway.types import (
     ProviderAttempt,
 )
 from exporter.outcomes import Outcome, Reason, Usage
-from exporter.receiver.rfc3339 import parse_rfc3339
+from exporter.timestamps import parse_rfc3339
 
 __all__ = [
     "GatewayClient",

@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from exporter.investigate.stats import fisher_greater, holm
 from exporter.outcomes import Outcome
+from exporter.stats import fisher_greater, holm
 from exporter.textkit import clip
 
 DEFAULT_ALPHA = 0.01

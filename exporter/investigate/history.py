@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from exporter.configkit import parse_duration
 from exporter.evidence.store import QUERY_MAX_LIMIT, EvidenceRecord, EvidenceStore
-from exporter.receiver.rfc3339 import in_range, parse_rfc3339
+from exporter.timestamps import in_range, parse_rfc3339
 
 MAX_RECORDS = 200_000  # about 100 hosts x 4 contracts x 500 samples: the most a report reads
 _UNIX = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,9})?")

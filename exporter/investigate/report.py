@@ -18,8 +18,8 @@ import textwrap
 from typing import Any
 
 from exporter.investigate.compare import Comparison, HostResult
-from exporter.receiver.rfc3339 import format_optional
 from exporter.textkit import clip
+from exporter.timestamps import format_optional
 
 WIDTH = 80
 

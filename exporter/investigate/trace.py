@@ -25,7 +25,7 @@ from typing import Any
 
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
-from exporter.receiver.rfc3339 import format_optional
+from exporter.timestamps import format_optional
 
 # Decision kinds (the receiver's ``Kind`` values) that start an exclusion window, and those that end one.
 SUSPENDING = frozenset({"suspend", "escalate", "observe", "promote"})

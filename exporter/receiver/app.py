@@ -34,10 +34,10 @@ from exporter.receiver.decide import Refused
 from exporter.receiver.metrics import render
 from exporter.receiver.openapi import openapi_document
 from exporter.receiver.payloads import PayloadError, parse_notification
-from exporter.receiver.rfc3339 import parse_rfc3339
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Decision
 from exporter.receiver.store import StoreWriteError
+from exporter.timestamps import parse_rfc3339
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.body import Rejected, read_json, uint
 from exporter.web.etag import etag_matches

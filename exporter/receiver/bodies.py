@@ -18,8 +18,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PlainSerializer, StringConstraints, TypeAdapter, WithJsonSchema
 
 from exporter.receiver.merge import Layer
-from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.state import Decision, Kind, Mode
+from exporter.timestamps import Timestamp, format_rfc3339
 from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
 __all__ = ["ErrorBody"]  # the shared error body, answered by this API too

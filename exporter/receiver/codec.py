@@ -18,7 +18,6 @@ from types import MappingProxyType, NoneType
 from typing import Any, TypeVar
 
 from exporter.receiver.ladder import Offense
-from exporter.receiver.rfc3339 import format_rfc3339, in_range
 from exporter.receiver.state import (
     SUSPENDING_KINDS,
     Decision,
@@ -29,6 +28,7 @@ from exporter.receiver.state import (
     State,
     Suspension,
 )
+from exporter.timestamps import format_rfc3339, in_range
 
 SCHEMA_VERSION = 1
 T = TypeVar("T")

@@ -38,9 +38,9 @@ from exporter.receiver.floor import FloorVerdict, check_floor
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.merge import excluded_hosts
 from exporter.receiver.payloads import Action, Alert, Notification, is_suspend_episode
-from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Decision, Kind, Mode, State, Suspension, apply_decisions
 from exporter.receiver.tags import canonical_tag, uncovered
+from exporter.timestamps import format_rfc3339
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from exporter.receiver import bodies
 from exporter.receiver.payloads import Notification
-from exporter.receiver.rfc3339 import SCHEMA as TIMESTAMP_SCHEMA
+from exporter.timestamps import SCHEMA as TIMESTAMP_SCHEMA
 from exporter.web.models import ErrorBody
 from exporter.web.openapi import IF_NONE_MATCH, Operation, Responses, document, query
 

@@ -23,8 +23,8 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, ValidationError
 
-from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.tags import canonical_tag
+from exporter.timestamps import Timestamp, format_rfc3339
 from exporter.web.models import Wire, explained, kind, problems, several
 
 #: Grafana raises these for its own query trouble; they carry the rule's labels, so they must never act.

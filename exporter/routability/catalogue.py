@@ -12,8 +12,8 @@ from typing import Any
 
 from exporter.gateway.client import parse_endpoints_response
 from exporter.gateway.types import GatewayError
-from exporter.receiver.rfc3339 import parse_rfc3339
 from exporter.routability.model import ListedSignal
+from exporter.timestamps import parse_rfc3339
 
 
 @dataclass(frozen=True, slots=True)

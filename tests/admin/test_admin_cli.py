@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from exporter.admin.client import AdminClient
-from exporter.cli import main
+from exporter.commands.canary import main
 from exporter.receiver.server import ReceiverServer
 from tests.receiver.helpers import ADMIN_TOKEN, WEBHOOK_TOKEN, alert, bearer, make_config, payload
 

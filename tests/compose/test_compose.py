@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 import yaml
 
+from exporter.commands.receiver import load as load_receiver_config
 from exporter.config import load_config
 from exporter.generators.grafana_alerts import DATASOURCE_UID
-from exporter.receiver.cli import load as load_receiver_config
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"

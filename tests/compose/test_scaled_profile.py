@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from exporter.cli import main
+from exporter.commands.canary import main
 
 from .test_compose import OVERLAYS, ROOT, as_on_host, bind_mounts, load_yaml
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.cli import main
+from exporter.commands.canary import main
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, parse_duration
 

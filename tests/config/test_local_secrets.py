@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.cli import main
+from exporter.commands.canary import main
 from exporter.config import generate_local_secrets, load_config
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "config" / "openrouter.example.yaml"

@@ -76,7 +76,7 @@ def test_a_repeated_slug_is_reported_along_with_the_problems_of_the_models(tmp_p
 def test_check_config_notes_each_generated_secret_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from exporter.cli import main
+    from exporter.commands.canary import main
 
     monkeypatch.delenv("CANARY_TEST_GENERATED", raising=False)
     path = tmp_path / "canary.yaml"

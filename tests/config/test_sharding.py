@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from prometheus_client.exposition import generate_latest
 
-from exporter.cli import main
+from exporter.commands.canary import main
+from exporter.commands.exporter_service import ExporterService
 from exporter.config import load_config
 from exporter.configkit import ConfigError
-from exporter.engine.service import ExporterService
 from exporter.sharding import Replica, Shard, check_shard_set, owned_by, shard_of
 
 SHARDS = Path(__file__).parent.parent / "fixtures" / "config" / "shards"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from prometheus_client.exposition import generate_latest
 
+from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.config import load_config
 from exporter.configkit import Int, key
 from exporter.contracts import CONTRACTS, base, registry  # base: the whole API a contract module needs
-from exporter.engine.service import ExporterService, state_json
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 from tests.simulated import default_fleet

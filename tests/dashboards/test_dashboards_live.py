@@ -57,7 +57,10 @@ def _write_secret(path: Path, value: str) -> Path:
 def _spawn(args: list[str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as handle:  # the child keeps its own descriptor
         return subprocess.Popen(
-            [sys.executable, "-m", "exporter.cli", *args], stdout=handle, stderr=subprocess.STDOUT, cwd=ROOT
+            [sys.executable, "-m", "exporter.commands.canary", *args],
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
         )
 
 

@@ -53,7 +53,7 @@ class ScaledStack(Stack):
         self.shard_ports = [free_port() for _ in range(shards)]
         self.shards: list[ChildProcess] = []
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        cli = [sys.executable, "-m", "exporter.cli", "--log-level", "INFO"]
+        cli = [sys.executable, "-m", "exporter.commands.canary", "--log-level", "INFO"]
         base = yaml.safe_load(self.config_path.read_text(encoding="utf-8"))
         for index, port in enumerate(self.shard_ports):
             # The receiver's tokens stay in the receiver's config: an exporter replica never holds them.

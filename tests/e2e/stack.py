@@ -131,7 +131,8 @@ class DeliveryProxy:
 
 
 class ChildProcess:
-    """One of our own processes (``python -m exporter.cli ...``), logged to a file, restartable by PID."""
+    """One of our own processes (``python -m exporter.commands.canary ...``), logged to a file, restartable
+    by PID."""
 
     def __init__(self, name: str, argv: list[str], log_path: Path, env: Mapping[str, str]) -> None:
         self.name = name
@@ -248,7 +249,7 @@ class Stack:
 
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         python = sys.executable
-        cli = [python, "-m", "exporter.cli", "--log-level", "INFO"]
+        cli = [python, "-m", "exporter.commands.canary", "--log-level", "INFO"]
         self.simulator = ChildProcess(
             "simulator",
             [*cli, "simulator", "--fleet", str(fleet), "--listen", f"127.0.0.1:{self.sim_port}"],

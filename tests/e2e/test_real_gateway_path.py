@@ -64,7 +64,16 @@ def run(config: Path, workdir: Path, key: str | None, rounds: int = 3) -> subpro
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CANARY_", "OPENROUTER_"))}
     if key is not None:
         env["OPENROUTER_API_KEY"] = key
-    argv = [sys.executable, "-m", "exporter.cli", "demo", "--config", str(config), "--rounds", str(rounds)]
+    argv = [
+        sys.executable,
+        "-m",
+        "exporter.commands.canary",
+        "demo",
+        "--config",
+        str(config),
+        "--rounds",
+        str(rounds),
+    ]
     argv += ["--json", "--workdir", str(workdir)]
     return subprocess.run(argv, env=env, cwd=REPO, capture_output=True, text=True, timeout=240, check=False)
 

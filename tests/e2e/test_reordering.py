@@ -75,7 +75,7 @@ class Pair:
         argv = [
             sys.executable,
             "-m",
-            "exporter.cli",
+            "exporter.commands.canary",
             "receiver",
             "--config",
             str(work / "canary.yaml"),

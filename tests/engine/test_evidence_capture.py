@@ -10,10 +10,10 @@ import pytest
 from prometheus_client.exposition import generate_latest
 from starlette.testclient import TestClient
 
+from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan
-from exporter.engine.service import ExporterService, state_json
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 from exporter.outcomes import Usage

@@ -10,11 +10,11 @@ import pytest
 from prometheus_client.exposition import generate_latest
 from starlette.testclient import TestClient
 
+from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback, RoundProgress, RoundReport
-from exporter.engine.service import ExporterService, state_json
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason
 

@@ -8,7 +8,7 @@ import pytest
 
 from exporter.equality.compare import compare_hosts
 from exporter.equality.mmd import Sample, leave_one_out
-from exporter.investigate.stats import holm
+from exporter.stats import holm
 
 HEALTHY = ["The keeper waits by the door.", "The keeper sleeps in the hall.", "Night falls on the keep."]
 

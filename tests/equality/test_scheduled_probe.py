@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from prometheus_client import generate_latest
 
+from exporter.commands.exporter_service import ExporterService
 from exporter.config import load_probing_config
-from exporter.engine.service import ExporterService
 from tests.simulated import default_fleet
 
 DISTORTED = {"weakling/int4", "quanta/fp4", "templar/bf16"}

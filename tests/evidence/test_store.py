@@ -16,7 +16,6 @@ import pytest
 from exporter.evidence.api import Page, page_json
 from exporter.evidence.store import (
     EVIDENCE_JSON_MAX_BYTES,
-    EXCERPT_MAX_BYTES,
     MIN_MAX_BYTES,
     EvidencePage,
     EvidenceRecord,
@@ -24,6 +23,7 @@ from exporter.evidence.store import (
     EvidenceUnavailable,
     InvalidQuery,
 )
+from exporter.textkit import EXCERPT_MAX_BYTES
 
 BASE = EvidenceRecord(
     at=1_000.0,

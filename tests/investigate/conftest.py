@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from exporter.cli import main
+from exporter.commands.canary import main
 from exporter.devtools.simulator.server import SimulatorServer
 from tests.simulated import default_fleet
 

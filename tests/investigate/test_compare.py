@@ -6,9 +6,9 @@ import doctest
 
 import pytest
 
-import exporter.investigate.stats
+import exporter.stats
 from exporter.investigate.compare import Sample, compare
-from exporter.investigate.stats import fisher_greater, holm
+from exporter.stats import fisher_greater, holm
 
 HOSTS = ["bad/fp8", "ok-a/fp8", "ok-b/fp8", "ok-c/fp8"]
 
@@ -25,7 +25,7 @@ def _samples(provider: str, contract: str, fails: int, passes: int, **others: in
 
 
 def test_the_docstring_examples_hold() -> None:
-    assert doctest.testmod(exporter.investigate.stats).failed == 0
+    assert doctest.testmod(exporter.stats).failed == 0
 
 
 def test_a_host_failing_19_of_20_against_none_is_the_only_outlier() -> None:

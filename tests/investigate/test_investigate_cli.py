@@ -162,8 +162,8 @@ def test_acceptance_from_history_on_an_exporter_run_agrees(
     import asyncio
     from contextlib import AsyncExitStack
 
+    from exporter.commands.exporter_service import ExporterService
     from exporter.config import load_probing_config
-    from exporter.engine.service import ExporterService
 
     async def rounds() -> None:
         async with AsyncExitStack() as stack:
@@ -198,7 +198,7 @@ class _Terminal(io.StringIO):
 def test_progress_goes_to_stderr_on_a_terminal_and_stdout_stays_the_report(
     config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from exporter.cli import main
+    from exporter.commands.canary import main
 
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)

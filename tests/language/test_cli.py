@@ -8,7 +8,7 @@ import io
 import json
 from pathlib import Path
 
-from exporter.language.cli import register, run
+from exporter.commands.language import register, run
 
 
 class Stdin(io.StringIO):

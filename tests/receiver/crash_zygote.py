@@ -1,9 +1,10 @@
 """Fork server for the crash test: imports the receiver once, then forks one real receiver process per
 ``spawn`` line on stdin, so hundreds of SIGKILL trials do not each pay the interpreter start-up.
 
-Each child prints ``child <pid>`` and then runs the real ``canary receiver`` command (``exporter.cli``), which
-prints ``canary receiver: listening on <url> ...``; a child that cannot start prints ``exited <code>`` or
-``raised <exception>`` instead, so the test fails at once rather than waiting for a line that never comes.
+Each child prints ``child <pid>`` and then runs the real ``canary receiver`` command
+(``exporter.commands.canary``), which prints ``canary receiver: listening on <url> ...``; a child that cannot
+start prints ``exited <code>`` or ``raised <exception>`` instead, so the test fails at once rather than
+waiting for a line that never comes.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import signal
 import sys
 
-from exporter import cli
+from exporter.commands import canary
 from exporter.receiver import app, service  # noqa: F401 - imported once, before any fork
 
 
@@ -25,7 +26,7 @@ def main() -> None:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             print(f"child {os.getpid()}", flush=True)
             try:
-                code = cli.main(["receiver", "--config", config, "--init"])
+                code = canary.main(["receiver", "--config", config, "--init"])
             except BaseException as exc:  # the test must read a line, never wait forever
                 print(f"raised {exc!r}", flush=True)
                 os._exit(70)

@@ -10,8 +10,8 @@ from typing import Any
 
 from exporter.configkit import Secret
 from exporter.receiver.config import ReceiverConfig
-from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Mode
+from exporter.timestamps import format_rfc3339
 
 WEBHOOK_TOKEN = "webhook-token-for-tests"
 ADMIN_TOKEN = "admin-token-for-tests"

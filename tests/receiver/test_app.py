@@ -12,9 +12,9 @@ from starlette.testclient import TestClient
 
 from exporter.receiver.app import build_app
 from exporter.receiver.exclusions import BuiltinExclusion
-from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Mode
+from exporter.timestamps import format_rfc3339
 
 from .helpers import ADMIN_TOKEN, DAY, FIXTURES, T0, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from exporter.commands.receiver import load
 from exporter.configkit import ConfigError, Problems, load_yaml, validate
-from exporter.receiver.cli import load
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.exclusions import read_exclusions
 from exporter.receiver.state import Mode
@@ -97,7 +97,7 @@ def test_an_invalid_exclusions_file_is_rejected_with_lines(tmp_path: Path) -> No
 
 
 def test_cli_help_has_an_example_and_check_validates(tmp_path: Path) -> None:
-    run = [sys.executable, "-m", "exporter.cli", "receiver"]
+    run = [sys.executable, "-m", "exporter.commands.canary", "receiver"]
     out = subprocess.run([*run, "--help"], capture_output=True, text=True, check=True, cwd=REPO).stdout
     assert "canary receiver --config canary.yaml" in out
     bad = write(tmp_path, "receiver:\n  store_dir: s\n")

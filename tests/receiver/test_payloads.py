@@ -7,7 +7,7 @@ import json
 import pytest
 
 from exporter.receiver.payloads import Action, Notification, PayloadError, Source, parse_notification
-from exporter.receiver.rfc3339 import parse_rfc3339
+from exporter.timestamps import parse_rfc3339
 
 from .helpers import FIXTURES, alert, payload
 

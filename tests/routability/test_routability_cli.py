@@ -13,8 +13,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from exporter.commands.routability import register
 from exporter.configkit import ConfigError
-from exporter.routability.cli import register
 from exporter.serving import ThreadedServer
 
 CHAT = {
@@ -156,8 +156,8 @@ def test_service_mode_runs_a_first_pass_and_serves_the_api(tmp_path: Path, gatew
 
     import httpx
 
+    from exporter.commands.routability import serve
     from exporter.configkit import Secret
-    from exporter.routability.cli import serve
     from exporter.routability.config import RoutabilityConfig
     from exporter.routability.job import GatewayConnection
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from exporter.cli import main
+from exporter.commands.canary import main
 from exporter.generators.grafana_alerts import DEFAULT_OUTPUT
 from exporter.generators.rulefile import RuleFileError, load_rule_groups
 from exporter.generators.rulerender import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from exporter.commands import add_command
+from exporter.argkit import add_command
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.server import uvicorn_options

@@ -28,7 +28,7 @@ from exporter.devtools.simulator.fleet import Model, Provider
 from exporter.devtools.simulator.profiles import Plan
 from exporter.devtools.simulator.replies import Reply, Understood
 from exporter.devtools.simulator.state import RequestRecord
-from exporter.receiver.rfc3339 import format_rfc3339
+from exporter.timestamps import format_rfc3339
 
 _PIECE = re.compile(r"\s*\S+")
 _PIECE_CHARS = 20

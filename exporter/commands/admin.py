@@ -20,11 +20,11 @@ from rich.table import Table
 
 from exporter.admin.client import AdminClient, AdminError
 from exporter.admin.tables import decisions_table, incidents_table, render, suspensions_table
-from exporter.commands import add_command, add_group
+from exporter.argkit import add_command, add_group
 from exporter.configkit import Problems, load_yaml, parse_duration
 from exporter.receiver.config import ReceiverConfig
-from exporter.receiver.rfc3339 import format_rfc3339
 from exporter.receiver.state import Kind
+from exporter.timestamps import format_rfc3339
 from exporter.web.hostport import http_url, parse_host_port
 
 TOKEN_ENV = "CANARY_ADMIN_TOKEN"

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from exporter.receiver import rfc3339
-from exporter.receiver.rfc3339 import format_optional, format_rfc3339, parse_rfc3339
+from exporter import timestamps
+from exporter.timestamps import format_optional, format_rfc3339, parse_rfc3339
 
 TIMES = [0.0, 60.5, 1_796_119_200.0, 1_796_119_200.123456, 1_796_119_259.9994, 253_402_300_799.0]
 
@@ -39,4 +39,4 @@ def test_an_offset_is_required_unless_the_source_writes_utc_without_one() -> Non
 
 
 def test_docstring_examples() -> None:
-    assert doctest.testmod(rfc3339).failed == 0
+    assert doctest.testmod(timestamps).failed == 0

@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 
 from exporter import __version__
-from exporter.commands import add_command
+from exporter.argkit import add_command
+from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, Problems
 from exporter.console import render_table
-from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
 from exporter.sharding import Replica, check_shard_set
@@ -256,12 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in (
         "exporter.devtools.simulator.cli",
-        "exporter.receiver.cli",
-        "exporter.language.cli",
-        "exporter.routability.cli",
-        "exporter.investigate.cli",
-        "exporter.admin.cli",
-        "exporter.generators.rules_cli",
+        "exporter.commands.receiver",
+        "exporter.commands.language",
+        "exporter.commands.routability",
+        "exporter.commands.investigate",
+        "exporter.commands.admin",
+        "exporter.commands.rules",
     ):
         __import__(module, fromlist=["register"]).register(sub)
     return parser

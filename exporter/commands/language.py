@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-from exporter.commands import add_command
+from exporter.argkit import add_command
 from exporter.language.judge import Judge, default_judge
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
 

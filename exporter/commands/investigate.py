@@ -27,13 +27,13 @@ from contextlib import (
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from exporter.commands import add_command
+from exporter.argkit import add_command
+from exporter.commands.exporter_service import build_plans, open_evidence
 from exporter.config import CanaryConfig, load_config, load_probing_config
 from exporter.configkit import parse_duration
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ProbeTarget
 from exporter.engine.rounds import ModelPlan
-from exporter.engine.service import build_plans, open_evidence
 from exporter.equality import report as equality
 from exporter.equality import sampling as equality_sampling
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
@@ -45,7 +45,7 @@ from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
 from exporter.investigate.history import MAX_RECORDS, parse_instant, parse_since, records
 from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
-from exporter.receiver.rfc3339 import format_optional, format_rfc3339
+from exporter.timestamps import format_optional, format_rfc3339
 from exporter.web.hostport import http_url
 
 MAX_SAMPLES = 500

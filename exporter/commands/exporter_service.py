@@ -33,8 +33,8 @@ from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, GatewayClient
 from exporter.gateway.types import Endpoint
-from exporter.receiver.rfc3339 import format_optional
 from exporter.sharding import export_shard
+from exporter.timestamps import format_optional
 
 log = logging.getLogger("exporter.engine")
 

@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from exporter.commands import add_command
+from exporter.argkit import add_command
 from exporter.configkit import ConfigError, Problems, load_file, validate
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.store import StoreError

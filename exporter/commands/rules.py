@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from exporter.commands import add_command, add_group
+from exporter.argkit import add_command, add_group
 from exporter.generators import grafana_alerts, write_or_check
 from exporter.generators.rulefile import RuleFileError
 from exporter.generators.rulerender import (

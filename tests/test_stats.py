@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exporter.investigate.stats import fisher_greater, holm
+from exporter.stats import fisher_greater, holm
 
 
 def test_tea_tasting_one_sided_p_is_fishers_17_over_70() -> None:

@@ -10,8 +10,7 @@ import sys
 import time
 from typing import Any
 
-from exporter.commands import add_command
-from exporter.receiver.rfc3339 import format_rfc3339
+from exporter.argkit import add_command
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.bodies import row_body
 from exporter.routability.config import RoutabilityConfig
@@ -29,6 +28,7 @@ from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
 from exporter.serving import bind_tcp_socket, uvicorn_server
 from exporter.signals import stop_on_signals
+from exporter.timestamps import format_rfc3339
 from exporter.web.hostport import http_url
 
 log = logging.getLogger("exporter.routability")
