@@ -1,6 +1,6 @@
 """Provider Canary: probes every provider of an LLM model on machine-judged contracts.
 
-Layout (each package is one part of the architecture in DESIGN §2):
+Layout (docs/design.md §14: ground kits, feature packages, the configuration, process shells on top):
 
 - ``outcomes``, ``configkit``: the shared vocabulary and the typed configuration models (strict YAML reading);
 - ``gateway``: talking to OpenRouter or an OpenAI-compatible host (discovery, pinned chat, SSE, outcome
@@ -14,7 +14,8 @@ Layout (each package is one part of the architecture in DESIGN §2):
 - ``generators``: build-time generators (rules for a deployment, the Grafana alert file, the dashboards);
 - ``devtools``: not the runtime: the simulator (an OpenRouter-compatible gateway with virtual providers),
   the local Prometheus/Alertmanager harness and the demo;
-- ``cli``: the ``canary`` command (``launcher`` is its console script).
+- ``commands``: one process shell per ``canary`` subcommand (``launcher`` is the console script);
+- ``timestamps``, ``stats``, ``textkit`` and the other ``*kit`` modules: the ground-floor kits.
 """
 
 __version__ = "0.1.0"

@@ -1,6 +1,6 @@
 """The shared vocabulary of probe results: outcomes, the closed set of reasons, and the result value.
 
-Only ``pass`` and ``fail`` are evidence about a provider's quality (DESIGN §3, §4). Every other outcome
+Only ``pass`` and ``fail`` are evidence about a provider's quality (design.md §3, §4). Every other outcome
 freezes streaks. ``Reason`` is a closed enum because it becomes a Prometheus label: free text (error
 messages, model output, URLs) goes into ``ProbeResult.detail`` and the structured log, never into labels.
 """

@@ -1,4 +1,4 @@
-"""Models sharded across exporter replicas by configuration (``rounds.shard: {index, count}``, DESIGN §12).
+"""Models sharded across exporter replicas by configuration (``rounds.shard: {index, count}``, design.md §12).
 
 Every replica reads the same list of models and probes only the models its shard owns. Ownership is
 rendezvous (highest-random-weight) hashing of the model slug over SHA-256: each model goes to the shard

@@ -35,7 +35,7 @@ log = logging.getLogger("exporter.routability")
 
 HELP = "catalogue-wide model routability (one pass or a scheduled service)"
 DESCRIPTION = """\
-Catalogue-wide model routability (DESIGN §10): for every active chat model of the gateway catalogue (plus
+Catalogue-wide model routability (design.md §10): for every active chat model of the gateway catalogue (plus
 the configured extra models and direct routes), send one minimal real completion ("Reply with OK."), one
 model at a time, paced, and record per model: unknown, healthy, degraded (429, 5xx, auth, network, other
 request failures) or unavailable (the endpoint explicitly said the model is absent). Rows persist in the

@@ -141,7 +141,7 @@ class ContractSettings(ConfigModel):
 
 
 class Contract(ABC):
-    """One narrow, machine-judged check (DESIGN §5). Subclasses set ``name`` and ``Settings`` (the model of
+    """One narrow, machine-judged check (design.md §5). Subclasses set ``name`` and ``Settings`` (the model of
     their configuration section, whose ``build()`` makes the contract)."""
 
     name: ClassVar[str]

@@ -1,4 +1,4 @@
-"""Language and encoding integrity contract (DESIGN §5.4): the reply is in the asked locale, clean and whole.
+"""Language and encoding integrity contract (design.md §5.4): the reply is in the asked locale, clean, whole.
 
 Each round a provider gets one locale, rotating through the configured list (offset per provider, so hosts
 do not all get the same locale in one round). A provider whose last judged round failed a locale gets that

@@ -1,4 +1,4 @@
-"""Filtering and silent-refusal contract (DESIGN §5.2): supported role-play content must get a real reply.
+"""Filtering and silent-refusal contract (design.md §5.2): supported role-play content must get a real reply.
 
 ``fail`` on a ``content_filter`` finish reason, a ``message.refusal``, a provider-side content-policy or
 refusal error, an empty reply, a high-confidence refusal phrase, hard or soft, in any of the 17 locales near

@@ -1,4 +1,4 @@
-"""Structured-output contract (DESIGN §5.3): a json_schema (strict) reply must be bare, complete, valid JSON.
+"""Structured-output contract (design.md §5.3): a strict json_schema reply must be bare, complete, valid JSON.
 
 Validated client-side with jsonschema: invalid JSON, schema mismatch, code-fenced JSON and truncation
 (``length``) are ``fail``. Endpoints that do not advertise ``structured_outputs`` are ``skipped`` unless the

@@ -1,4 +1,4 @@
-"""Time-to-first-token contract (DESIGN §5.1): a streamed reply must show visible content within a threshold.
+"""Time-to-first-token contract (design.md §5.1): a streamed reply shows visible content within a threshold.
 
 TTFT runs from sending the request to the first content delta with a visible character; SSE comments, empty
 deltas, role-only chunks and whitespace-only deltas (``" "``, ``"\n"``, zero-width characters) do not count.

@@ -1,4 +1,4 @@
-"""One probe round (DESIGN §6): discover, run every contract on every provider, report values.
+"""One probe round (design.md §6): discover, run every contract on every provider, report values.
 
 Probes go out sequentially per provider (no bursts that cause false 429s) and in parallel across providers
 under one global concurrency bound. Discovery failures reuse the last list and never invent verdicts.

@@ -1,4 +1,4 @@
-"""Failing and clean streaks (DESIGN §6): a pure function from the previous streaks and one round's results.
+"""Failing and clean streaks (design.md §6): a pure function of the previous streaks and a round's results.
 
 - Per (model, provider, contract): ``fail`` advances the failing streak, ``pass`` resets it (unless the
   contract is weak this round: such a pass is not evidence), every other outcome **freezes** it

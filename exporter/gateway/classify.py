@@ -1,4 +1,4 @@
-"""The outcome classification table of DESIGN §4: pure functions from what came back to a ``GatewayError``.
+"""The outcome classification table of design.md §4: pure functions from what came back to a ``GatewayError``.
 
 Inputs are an HTTP status with its body and headers, a mid-stream (or non-streamed ``finish_reason:
 "error"``) error object, or an exception. The status alone does not decide (an unknown model is a 400 on

@@ -32,7 +32,7 @@ class Endpoint:
 
 @dataclass(frozen=True, slots=True)
 class GatewayError:
-    """A request that did not produce a judgeable reply, already classified (DESIGN §4 table)."""
+    """A request that did not produce a judgeable reply, already classified (design.md §4 table)."""
 
     outcome: Outcome  # transport | unavailable | config
     reason: Reason

@@ -1,1 +1,1 @@
-"""Language and encoding integrity: the judge, its detectors, the locales and the CLI (DESIGN §5.4)."""
+"""Language and encoding integrity: the judge, its detectors, the locales and the CLI (design.md §5.4)."""

@@ -1,1 +1,1 @@
-"""The quarantine receiver: webhook in, durable audited decisions, per-model ignore lists out (DESIGN §8)."""
+"""The quarantine receiver: webhook in, durable audited decisions, ignore lists out (design.md §8)."""

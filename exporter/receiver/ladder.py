@@ -2,7 +2,7 @@
 
 Offenses form a *chain* while each one starts less than ``fade_after`` after the previous one ended (its
 suspension's end, or the earlier lift or recovery). Once ``fade_after`` passes after the last offense
-ended with no new one (DESIGN §8: "14 clean days"), the chain fades and the ladder starts again at the
+ended with no new one (design.md §8: "14 clean days"), the chain fades and the ladder starts again at the
 first rung. The offense level is the length of the chain that still counts.
 
 Example::

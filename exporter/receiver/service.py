@@ -206,7 +206,7 @@ class ReceiverService(Closing):
         self._views = MappingProxyType(views)
 
     def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
-        # Observe mode excludes nothing (DESIGN section 8), even suspensions enforced before a restart.
+        # Observe mode excludes nothing (design.md §8), even suspensions enforced before a restart.
         entries = ignore_entries(
             model, self.policy.builtin, state, now, suspensions=self.policy.mode is Mode.ENFORCE
         )

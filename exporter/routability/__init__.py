@@ -1,4 +1,4 @@
-"""Catalogue-wide model routability (DESIGN §10): a cheap, conservative, persisted status per model slug.
+"""Catalogue-wide model routability (design.md §10): a cheap, conservative, persisted status per model slug.
 
 Layout: ``classify`` (pure: reply -> status), ``catalogue`` (pure: which models), ``model`` (values and the
 row transition), ``routing`` (``should_skip``), ``store`` (SQLite rows), ``transport`` (httpx seam), ``job``

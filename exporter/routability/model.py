@@ -13,7 +13,7 @@ from exporter.outcomes import Reason
 
 
 class Status(StrEnum):
-    """Routability of one model slug (DESIGN §10)."""
+    """Routability of one model slug (design.md §10)."""
 
     UNKNOWN = "unknown"  # never observed
     HEALTHY = "healthy"  # a minimal real completion succeeded

@@ -1,5 +1,5 @@
 """The router client: polls ``GET /v1/ignore`` per model in the background (ETags) and merges the list
-into a request's ``provider.ignore`` without ever waiting on the network (DESIGN §9).
+into a request's ``provider.ignore`` without ever waiting on the network (design.md §9).
 
 Fail-static: when the receiver is unreachable or answers nonsense, the last good list stays in use and
 ``age_seconds`` / ``is_stale`` say how old it is. A list is never emptied by a failure.
@@ -69,7 +69,7 @@ class IgnoreListClient(StartStop):
     """Keeps one ignore list per model fresh in the background; reads are in-memory and never block.
 
     ``transport`` (e.g. ``httpx.MockTransport``) replaces the network in tests. ``clock`` is monotonic
-    seconds. ``is_unavailable(model)`` is an optional seam for the routability job (DESIGN §10): a model
+    seconds. ``is_unavailable(model)`` is an optional seam for the routability job (design.md §10): a model
     it reports as recently and explicitly unavailable is reported by ``should_skip_model``.
     """
 

@@ -1,4 +1,4 @@
-"""The `scaled` compose profile (DESIGN §12), checked without a Docker engine: the topology the end-to-end
+"""The `scaled` compose profile (design.md §12), checked without a Docker engine: the topology the end-to-end
 test runs (two exporter shards -> vmagent -> VictoriaMetrics <- vmalert -> two clustered Alertmanagers -> the
 receiver), keys known to the compose spec, one source of truth with the single-Prometheus files, and the
 real vmagent/vmalert accepting their inputs."""

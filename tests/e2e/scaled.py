@@ -1,4 +1,4 @@
-"""The scaled-out stack of DESIGN §12 on loopback: the model list sharded across exporter replicas
+"""The scaled-out stack of design.md §12 on loopback: the model list sharded across exporter replicas
 (``rounds.shard``), the shipped rule files evaluated unchanged by a distributed ruler, two clustered
 Alertmanagers delivering to the one receiver.
 

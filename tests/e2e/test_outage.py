@@ -3,7 +3,7 @@
 Two different mechanisms protect against the canary's own trouble, and each test shows which one held:
 
 * a **gateway outage** (the simulator answers every request 502/503) gives ``transport`` outcomes, which
-  *freeze* every streak (DESIGN §6): no host can reach two failing rounds, so no suspension alert fires at
+  *freeze* every streak (design.md §6): no host can reach two failing rounds, so no suspension alert fires at
   all, and the fleet-wide failing share does not move either; ``CanaryGlobalOutage`` still tells people,
   from what an outage really produces (``cause="unreachable"``: most pairs only got transport outcomes,
   and ``cause="discovery"``: discovery failing);

@@ -1,4 +1,4 @@
-"""End to end, scaled out (DESIGN §12, issue 16): two exporter shards over the simulator, the shipped rule
+"""End to end, scaled out (design.md §12, issue 16): two exporter shards over the simulator, the shipped rule
 files unchanged on vmalert over VictoriaMetrics fed by vmagent, and on a Prometheus HA pair with different
 external labels, each notifying two clustered Alertmanagers that deliver to the one receiver.
 

@@ -1,4 +1,4 @@
-"""Streak rules of DESIGN §6, including the freeze rule and the clean-round definition."""
+"""Streak rules of design.md §6, including the freeze rule and the clean-round definition."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The DESIGN §4 classification table over real-shaped error bodies, mid-stream errors and exceptions."""
+"""The design.md §4 classification table over real-shaped error bodies, mid-stream errors and exceptions."""
 
 from __future__ import annotations
 

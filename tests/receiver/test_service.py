@@ -54,7 +54,7 @@ def test_observe_mode_serves_no_suspension_even_one_enforced_before_a_restart(tm
         service.notify(note("a/1"))
         assert ignored(service) == ["a/1"]
     with ReceiverService(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True) as service:
-        assert ignored(service) == []  # DESIGN section 8: observe excludes nothing
+        assert ignored(service) == []  # design.md §8: observe excludes nothing
         assert [s.provider for s in service.suspensions().suspensions] == ["a/1"]  # still listed
         # ... and the floor still counts it: with 4 hosts and a floor of 2, c/1 suspends, d/1 does not
         kinds = [d.kind for d in service.notify(note("c/1")) + service.notify(note("d/1"))]

@@ -410,7 +410,7 @@ ROWS: list[Row] = [
         Reason.MODEL_NOT_FOUND,
     ),
     (
-        # OpenAI says the same when the KEY lacks access to the model: an account problem (DESIGN §10)
+        # OpenAI says the same when the KEY lacks access to the model: an account problem (design.md §10)
         "OpenAI unknown model or no access (404, code model_not_found)",
         404,
         {

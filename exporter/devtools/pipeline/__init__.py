@@ -3,7 +3,7 @@
 - ``configs``: pure functions that turn the shipped ``config/prometheus.yml`` and
   ``config/alertmanager.yml`` into launch configs, overriding only intervals, addresses and credential paths;
 - ``processes``: ``PrometheusProcess`` and ``AlertmanagerProcess`` context managers (start, readiness,
-  queries, silences, restart, stop; logs kept in the work dir), and the scaled-out ruler of DESIGN §12:
+  queries, silences, restart, stop; logs kept in the work dir), and the scaled-out ruler of design.md §12:
   ``VictoriaMetricsProcess``, ``VmagentProcess``, ``VmalertProcess`` (the shipped rule files, unchanged).
 Reading rule files and generating the Grafana alert file are build-time work: ``exporter.generators``.
 

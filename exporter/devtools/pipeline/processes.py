@@ -524,7 +524,7 @@ class AlertmanagerProcess(_Daemon):
 @dataclass(eq=False, kw_only=True)
 class VictoriaMetricsProcess(_QueryAPI):
     """A real single-node VictoriaMetrics on loopback: the storage and PromQL (MetricsQL) query side of the
-    scaled topology (DESIGN §12), fed by ``VmagentProcess`` and by ``VmalertProcess``'s recording rules.
+    scaled topology (design.md §12), fed by ``VmagentProcess`` and by ``VmalertProcess``'s recording rules.
 
     Queries see samples at once (``-search.latencyOffset=0s``, no result cache): the compressed intervals
     of a loopback run would otherwise sit behind VictoriaMetrics' default 30 s latency offset.

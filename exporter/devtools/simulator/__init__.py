@@ -1,4 +1,4 @@
-"""An OpenRouter-compatible gateway with a fleet of virtual providers and their fault profiles (DESIGN §11).
+"""An OpenRouter-compatible gateway with a fleet of virtual providers and fault profiles (design.md §11).
 
 - ``fleet``: the fleet file (models, providers, fault profiles, catalogue mode), strictly validated;
 - ``profiles``: pure fault decisions at exact, seeded rates;

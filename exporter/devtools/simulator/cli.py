@@ -16,7 +16,7 @@ from exporter.web.hostport import http_url, parse_host_port
 DEFAULT_LISTEN = "127.0.0.1:8088"
 
 DESCRIPTION = """\
-Serve a fleet of virtual providers over OpenRouter's wire format (DESIGN §11): endpoint listing, pinned
+Serve a fleet of virtual providers over OpenRouter's wire format (design.md §11): endpoint listing, pinned
 chat completions (streamed with `: OPENROUTER PROCESSING` keep-alives, or not), usage, error bodies,
 mid-stream errors and /generation records. Each provider has a fault profile (slow first token, refusals,
 schema breakage, language drift and code-mixing, leading garbage, encoding corruption, 429/5xx storms,
