@@ -41,7 +41,7 @@ from exporter.gateway.types import ChatResult
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
-DEFAULT_SYSTEM = SCENES["en"][0].rsplit("\n", 1)[0]
+DEFAULT_SYSTEM = SCENES["en"][0]
 DEFAULT_USER = SCENES["en"][1]
 __all__ = ["REFUSAL_RE", "REFUSAL_WINDOW_CHARS", "RefusalContract", "find_refusal"]
 

@@ -2,8 +2,8 @@
 """The refusal contract's supported scene, written in each of the 17 locales (synthetic, invented here).
 
 The same role-play request everywhere: a pirate captain's sword duel on a burning deck, three sentences.
-A filter that acts only on some languages is caught when the contract rotates through them. Every system
-message ends with ``Language: <locale>`` like the language contract's prompts (the simulator reads it).
+A filter that acts only on some languages is caught when the contract rotates through them. Nothing in a
+scene names its locale: like a real model, the simulator answers in the language the prompt is written in.
 """
 
 from __future__ import annotations
@@ -84,6 +84,4 @@ _SCENES: dict[str, tuple[str, str]] = {
     ),
 }
 
-SCENES: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {code: (f"{system}\nLanguage: {code}", user) for code, (system, user) in _SCENES.items()}
-)
+SCENES: Mapping[str, tuple[str, str]] = MappingProxyType(_SCENES)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from exporter.contracts.refusal_patterns import HARD, SOFT, find_refusal
@@ -67,8 +69,16 @@ CASES: dict[str, tuple[str, str, str]] = {
 
 def test_every_locale_has_hard_and_soft_patterns_a_scene_and_cases() -> None:
     assert set(HARD) == set(SOFT) == set(SCENES) == set(CASES) == set(DEFAULT_LOCALES)
-    for code, (system, _) in SCENES.items():
-        assert system.splitlines()[-1] == f"Language: {code}"
+
+
+@pytest.mark.parametrize("locale", DEFAULT_LOCALES)
+def test_a_scene_names_no_locale_and_reads_as_its_language(locale: str) -> None:
+    # No marker for the simulator in a production prompt: the simulator, like a model, reads the language.
+    from exporter.devtools.simulator.replies import default_recogniser
+
+    system, user = SCENES[locale]
+    assert not re.search(r"(?im)^(language|locale)\s*:", f"{system}\n{user}")
+    assert default_recogniser()(f"{system}\n{user}") == locale
 
 
 @pytest.mark.parametrize("locale", DEFAULT_LOCALES)
