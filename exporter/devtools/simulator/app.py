@@ -225,7 +225,10 @@ class Simulator:
             finish(unroutable["error"]["code"], None)
             return _answer(unroutable)
         assert model is not None
-        route = resolve(model, self.state.listed(model), prefs, body, self.state.rng)
+        # A pinned request resolves among the endpoints its pin selects (an index lookup); only when the pin
+        # selects none is the whole listing needed, for the gateway's error naming what is available.
+        pinned = self.state.listed_among(model, prefs.only) if prefs.only is not None else []
+        route = resolve(model, pinned or self.state.listed(model), prefs, body, self.state.rng)
         if isinstance(route, dict):  # the gateway's own error envelope: no provider was asked
             finish(route["error"]["code"], None)
             return _answer(route)

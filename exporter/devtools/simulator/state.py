@@ -24,6 +24,7 @@ from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provid
 from exporter.devtools.simulator.locales import Recogniser, Texts
 from exporter.devtools.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
 from exporter.devtools.simulator.replies import Understood, understand
+from exporter.devtools.simulator.routing import matches
 
 MAX_REQUEST_LOG = 100_000
 MAX_GENERATIONS = 10_000
@@ -73,6 +74,16 @@ class FleetState:
         self.providers: dict[tuple[str, str], Provider] = {
             (m.id, p.tag): p for m in self.models.values() for p in m.providers
         }
+        # each model's endpoint tags by routing-list entry (the full tag and, but for service tiers, the base
+        # slug), in listing order: a pinned request finds its endpoint without scanning the model's fleet
+        self._selected: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self._position: dict[tuple[str, str], int] = {}  # an endpoint's place in its model's listing
+        for m in self.models.values():
+            for place, p in enumerate(m.providers):
+                self._position[(m.id, p.tag)] = place
+                for entry in {p.tag, p.tag.partition("/")[0]}:
+                    if matches(entry, p.tag):
+                        self._selected[(m.id, entry)].append(p.tag)
         self.outage = fleet.outage
         self.rng = random.Random(fleet.seed)  # noqa: S311 - routing and ids, not security
         self._counters: dict[tuple[str, str, str], int] = defaultdict(int)
@@ -85,14 +96,21 @@ class FleetState:
     # -- providers ---------------------------------------------------------------------------------------
     def listed(self, model: Model) -> list[Provider]:
         """Endpoints currently in the listing: not hidden and not vanished after ``after_requests``."""
-        out = []
-        for base in model.providers:
-            provider = self.providers[(model.id, base.tag)]  # with its current profile
-            gone = provider.profile.disappear
-            served = self._numbers[(model.id, base.tag)]
-            if gone.listed and (gone.after_requests is None or served < gone.after_requests):
-                out.append(provider)
-        return out
+        current = (self.providers[(model.id, base.tag)] for base in model.providers)
+        return [provider for provider in current if self._is_listed(model, provider)]
+
+    def listed_among(self, model: Model, entries: tuple[str, ...]) -> list[Provider]:
+        """The listed endpoints that the routing-list ``entries`` select (``provider.only``), in listing
+        order, found through an index: the cost follows the entries, not the size of the model's fleet."""
+        selected = {tag for entry in entries for tag in self._selected.get((model.id, entry), ())}
+        ordered = sorted(selected, key=lambda tag: self._position[(model.id, tag)])
+        current = (self.providers[(model.id, tag)] for tag in ordered)
+        return [provider for provider in current if self._is_listed(model, provider)]
+
+    def _is_listed(self, model: Model, provider: Provider) -> bool:
+        gone = provider.profile.disappear  # the current (possibly patched) profile
+        served = self._numbers[(model.id, provider.tag)]
+        return gone.listed and (gone.after_requests is None or served < gone.after_requests)
 
     def patch(self, model_id: str, tag: str, knobs: Mapping[str, Any], *, replace_all: bool) -> FaultProfile:
         """Apply a profile patch (``ConfigError`` when it is invalid); the provider must exist."""
