@@ -160,6 +160,15 @@ class Contract(ABC):
         round, it must be judged ``fail``; anything else that is evidence makes the contract weak."""
         return False
 
+    @classmethod
+    def healthy_reply(cls, request: Mapping[str, Any]) -> str | None:
+        """How a healthy host answers ``request`` (a chat completion body) when it is this contract's probe,
+        for the simulator behind the demo, the end-to-end tests and the benchmarks; None when it is not this
+        contract's probe, or when any fluent reply in the prompt's language (what the simulator writes by
+        itself, or a JSON object for a schema) is a healthy answer. A contract that asks for something more
+        particular declares it here, so it works on the simulator without the simulator being told."""
+        return None
+
     @abstractmethod
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         """Send ONE request and judge the reply ONCE (no confirmations, no memory written)."""

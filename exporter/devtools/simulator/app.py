@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -34,6 +34,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from exporter.configkit import ConfigError, Secret
+from exporter.contracts import CONTRACTS
+from exporter.contracts.base import Contract
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Fleet, Model, Provider
 from exporter.devtools.simulator.locales import Texts
@@ -87,10 +89,12 @@ class Simulator:
         texts: Texts | None = None,
         clock: Callable[[], float] = time.time,
         max_generations: int = MAX_GENERATIONS,
+        contracts: Sequence[type[Contract]] = CONTRACTS,
     ) -> None:
         """``clock`` stamps generation records and their 404 window; ``max_generations`` bounds them
-        (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones)."""
-        self.state = FleetState(fleet, texts, clock, max_generations)
+        (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones);
+        ``contracts`` answer their own probes as a healthy host would (``Contract.healthy_reply``)."""
+        self.state = FleetState(fleet, texts, clock, max_generations, contracts)
         self.fleet = fleet
         gateway, control = self._gateway, self._control
         self.app = Starlette(

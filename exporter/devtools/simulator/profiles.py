@@ -42,6 +42,7 @@ class Kind(StrEnum):
     ROLEPLAY = "roleplay"  # prose whose language is not recognised (answered in English)
     PING = "ping"  # catalogue models: a minimal "OK" answer
     OPEN = "open"  # one user message, no persona, sampled (temperature > 0): the equality test's shape
+    DECLARED = "declared"  # a contract's probe, answered as the contract says a healthy host answers it
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,6 +121,7 @@ class Understood:
     last_user_message: str = ""
     prompt_tokens: int = 0
     temperature: float | None = None  # as sent (absent: the host's default)
+    declared: str = ""  # Kind.DECLARED: the healthy reply the probe's contract declares
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,11 +155,13 @@ def understand(
     structured_outputs: bool,
     ping: bool = False,
     recognise: Callable[[str], str | None] | None = None,
+    declared: Callable[[Mapping[str, Any]], str | None] | None = None,
 ) -> Understood:
     """Recognise the request kind from the request itself, as a model would: a response format asks for
     JSON, and prose is answered in the language the prompt is written in (``recognise``; default: a
     ``Recogniser`` over the simulator's own sentence files). Nothing else in the request is read: no
-    marker tells the simulator which contract or locale a probe is.
+    marker tells the simulator which contract or locale a probe is. ``declared`` gives the healthy reply
+    a contract declares for its own probe (``Contract.healthy_reply``), None for any other request.
 
     >>> understand({"messages": [{"role": "system", "content": "Du bist Kapitänin Mara Voss. Bleib in "
     ...     "deiner Rolle und antworte in fünf Sätzen."}]}, True).locale
@@ -176,6 +179,8 @@ def understand(
 
     if ping:
         return made(Kind.PING)
+    if declared is not None and (healthy := declared(body)) is not None:
+        return replace(made(Kind.DECLARED), declared=healthy)
     response_format = body.get("response_format")
     if isinstance(response_format, dict):
         if response_format.get("type") == "json_schema" and structured_outputs:
@@ -228,6 +233,8 @@ def compose(
         content = SOFT_REFUSALS.get(request.locale or "en", SOFT_REFUSALS["en"])
     elif request.kind is Kind.PING:
         content = "OK"
+    elif request.kind is Kind.DECLARED:
+        content = request.declared
     elif request.kind is Kind.STRUCTURED:
         content, finish = _structured(request.schema or {}, plan.schema_fault, rng)
     elif request.kind is Kind.JSON_OBJECT:

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from exporter.contracts import CONTRACTS
+from exporter.contracts.base import Contract
 from exporter.devtools.simulator.catalogue import expand
 from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
 from exporter.devtools.simulator.locales import Recogniser, Texts
@@ -59,7 +61,12 @@ class FleetState:
     """The mutable state of one simulated gateway over ``fleet`` (``Simulator`` documents the options)."""
 
     def __init__(
-        self, fleet: Fleet, texts: Texts | None, clock: Callable[[], float], max_generations: int
+        self,
+        fleet: Fleet,
+        texts: Texts | None,
+        clock: Callable[[], float],
+        max_generations: int,
+        contracts: Sequence[type[Contract]] = CONTRACTS,
     ) -> None:
         if max_generations < 1:
             raise ValueError(f"max_generations must be at least 1, got {max_generations}")
@@ -67,6 +74,7 @@ class FleetState:
         self.max_generations = max_generations  # generation records kept (the newest), as memory bound
         self.texts = texts if texts is not None else Texts.load()
         self.recognise = Recogniser(self.texts)
+        self.contracts = tuple(contracts)  # their probes are answered as each declares a healthy host would
         self.clock = clock
         catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
         self.models: dict[str, Model] = {m.id: m for m in (*fleet.models, *catalogue)}
@@ -132,6 +140,7 @@ class FleetState:
             "structured_outputs" in provider.supported_parameters,
             ping=model.behaviour is not None,
             recognise=self.recognise,
+            declared=self.declared_reply,
         )
         indices = {fault: self._counters[(model.id, provider.tag, fault)] for fault in FAULTS}
         phases = {fault: phase(self.fleet.seed, model.id, provider.tag, fault) for fault in FAULTS}
@@ -147,6 +156,10 @@ class FleetState:
         for fault in plan.consumed:
             self._counters[(model.id, provider.tag, fault)] += 1
         return understood, plan, rng
+
+    def declared_reply(self, body: Mapping[str, Any]) -> str | None:
+        """The healthy reply a contract declares for ``body`` when it is that contract's probe, else None."""
+        return next((r for c in self.contracts if (r := c.healthy_reply(body)) is not None), None)
 
     def next_outage_status(self) -> int:
         """The status of the next request refused by the outage: 503 and 502 in turn."""
