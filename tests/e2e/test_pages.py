@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -27,6 +25,7 @@ from exporter.generators.rulerender import RulesConfig, rendered_files
 from exporter.receiver.app import build_app
 from exporter.receiver.metrics import render
 from exporter.receiver.service import ReceiverService
+from tests.pipeline.loopback import MetricsServer, WebhookSink
 from tests.receiver.helpers import ADMIN_TOKEN, DAY, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -52,52 +51,17 @@ canary_probe_failing_streak{{model="m/y",provider="p4",contract="refusal"}} 0
 """
 
 
-class Endpoint:
-    """A loopback HTTP server: GET answers ``body()`` with ``status()``; POSTed JSON is recorded."""
-
-    def __init__(self, body: Callable[[], str] = str, status: Callable[[], int] = lambda: 200) -> None:
-        self.posted: list[dict[str, Any]] = []
-        lock, outer = threading.Lock(), self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                self._answer(status(), body().encode())
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                with lock:
-                    outer.posted.append({"path": self.path, **json.loads(raw)})
-                self._answer(200, b"ok")
-
-            def _answer(self, code: int, data: bytes) -> None:
-                self.send_response(code)
-                self.send_header("Content-Type", "text/plain; version=0.0.4")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self._server.server_address[1]}"
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+def down() -> str:
+    raise ConnectionAbortedError("this receiver replica is down")  # the scrape gets no answer: up == 0
 
 
-def messages(chat: Endpoint) -> list[tuple[str, str]]:
+def messages(chat: WebhookSink) -> list[tuple[str, str]]:
     """(title, text) of every attachment people would read, in arrival order."""
     return [
         (a.get("title", ""), a.get("text", ""))
-        for m in list(chat.posted)
-        if m["path"] == "/chat"
-        for a in m.get("attachments") or []
+        for d in chat.deliveries()
+        if d.path == "/chat"
+        for a in d.body.get("attachments") or []
     ]
 
 
@@ -140,11 +104,10 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
         make_config(tmp / "store", builtin=(), min_routable_hosts=2), clock=clock, init=True
     )
     client = TestClient(build_app(service, sweep_interval=3600.0))
-    state = {"receiver_up": False, "exporter": EXPORTER_FAILING}
-    receiver = Endpoint(lambda: render(service.metrics_snapshot).decode())
-    flaky = Endpoint(status=lambda: 200 if state["receiver_up"] else 503)  # a receiver replica that is down
-    exporter = Endpoint(lambda: str(state["exporter"]))
-    chat = Endpoint()
+    receiver, flaky, exporter, chat = MetricsServer(), MetricsServer(), MetricsServer(), WebhookSink()
+    receiver.serve(lambda: render(service.metrics_snapshot).decode())
+    flaky.serve(down)  # a second receiver replica, down until the end
+    exporter.serve(lambda: EXPORTER_FAILING)
 
     rules_dir = tmp / "rules"
     for path, text in rendered_files(
@@ -162,8 +125,8 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
     timings = Timings(scrape_interval=0.5, evaluation_interval=0.5, group_interval=1.0, repeat_interval=600.0)
     with client:
         am = AlertmanagerProcess(
-            tmp / "am", webhook_url=f"http://{chat.address}/machine", token_file=token, timings=timings,
-            chat_url=f"http://{chat.address}/chat",
+            tmp / "am", webhook_url=chat.url("/machine"), token_file=token, timings=timings,
+            chat_url=chat.url("/chat"),
         )  # fmt: skip
         with am:
             prometheus = PrometheusProcess(
@@ -188,9 +151,10 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
                 yield {
                     "client": client,
                     "chat": chat,
-                    "state": state,
                     "am": am,
                     "blocked_since": blocked_since,
+                    "flaky": flaky,
+                    "exporter": exporter,
                 }
     for endpoint in (receiver, flaky, exporter, chat):
         endpoint.close()
@@ -198,7 +162,7 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
 
 
 def wait_for(pipeline: dict[str, Any], found: Callable[[list[tuple[str, str]]], bool], what: str) -> None:
-    chat: Endpoint = pipeline["chat"]
+    chat: WebhookSink = pipeline["chat"]
     pipeline["am"].wait_until(
         lambda: found(messages(chat)),
         what=f"{what}; people got so far:\n" + "\n---\n".join("\n".join(m) for m in messages(chat)),
@@ -276,9 +240,8 @@ def test_the_floor_block_page_names_host_contract_reason_evidence_decision_and_a
     )
     decision = decision_behind(pipeline["client"], text)
     assert (decision["kind"], decision["provider"]) == ("floor_block", "b/1")
-    channels = {
-        m["channel"] for m in pipeline["chat"].posted if "CanaryCapacityFloorBlocked" in json.dumps(m)
-    }
+    bodies = [d.body for d in pipeline["chat"].deliveries()]
+    channels = {body["channel"] for body in bodies if "CanaryCapacityFloorBlocked" in json.dumps(body)}
     assert channels == {"#llm-canary-oncall"}, "the floor block pages, through the templates"
 
 
@@ -303,7 +266,8 @@ def test_pages_and_their_resolutions_go_through_the_templates_and_never_repeat_t
 
     wait_for(pipeline, fleet, "the global outage, receiver-down and floor-block pages")
     # Everything ends: the hosts answer again, the receiver replica is back, b/1's suspend alert resolves.
-    pipeline["state"].update(receiver_up=True, exporter=EXPORTER_FAILING.replace("} 1\n", "} 0\n"))
+    pipeline["flaky"].serve(str)
+    pipeline["exporter"].serve(lambda: EXPORTER_FAILING.replace("} 1\n", "} 0\n"))
     ended = alert("b/1", model=MODEL, status="resolved", starts_at=pipeline["blocked_since"])
     assert pipeline["client"].post("/v1/alerts", json=payload(ended), headers=WEBHOOK).status_code == 200
     names = ("CanaryGlobalOutage", "CanaryReceiverDown", "CanaryCapacityFloorBlocked")

@@ -75,16 +75,18 @@ def test_unknown_hosts_are_a_cause_of_their_own_and_free_text_never_becomes_a_la
     assert (labels["cause"], labels["contract"], labels["reason"]) == ("hosts_unknown", "other", "other")
 
 
-def test_each_transition_names_route_kind_cause_and_what_the_route_was_failing(h: Harness) -> None:
+def administrators_act(h: Harness) -> None:
+    """a/1 suspended then lifted; an incident on c/1 added then removed."""
     h.post_alerts(payload(explained("a/1")))
-    h.client.post("/v1/admin/lift", json={"model": "m/x", "provider": "a/1", "reason": "vendor fixed it"},
-                  headers=ADMIN)  # fmt: skip
-    added = h.client.post(
-        "/v1/admin/incidents",
-        json={"model": "m/x", "provider": "c/1", "reason": "vendor outage"},
-        headers=ADMIN,
-    ).json()["id"]
+    lift = {"model": "m/x", "provider": "a/1", "reason": "vendor fixed it"}
+    assert h.client.post("/v1/admin/lift", json=lift, headers=ADMIN).status_code == 200
+    incident = {"model": "m/x", "provider": "c/1", "reason": "vendor outage"}
+    added = h.client.post("/v1/admin/incidents", json=incident, headers=ADMIN).json()["id"]
     h.client.request("DELETE", f"/v1/admin/incidents/{added}", json={"reason": "over"}, headers=ADMIN)
+
+
+def test_each_transition_names_route_kind_cause_and_what_the_route_was_failing(h: Harness) -> None:
+    administrators_act(h)
     h.post_alerts(payload(explained("b/1", starts_at=h.clock.now - 60)))
     h.clock.advance(DAY + 1)  # b/1's first-rung suspension ends
     h.client.get("/healthz")
@@ -105,15 +107,7 @@ def test_each_transition_names_route_kind_cause_and_what_the_route_was_failing(h
 
 
 def test_admin_transitions_are_exported_with_their_decision_seq(h: Harness) -> None:
-    h.post_alerts(payload(explained("a/1")))
-    h.client.post("/v1/admin/lift", json={"model": "m/x", "provider": "a/1", "reason": "vendor fixed it"},
-                  headers=ADMIN)  # fmt: skip
-    added = h.client.post(
-        "/v1/admin/incidents",
-        json={"model": "m/x", "provider": "c/1", "reason": "vendor outage"},
-        headers=ADMIN,
-    ).json()["id"]
-    h.client.request("DELETE", f"/v1/admin/incidents/{added}", json={"reason": "over"}, headers=ADMIN)
+    administrators_act(h)
     log = {d["kind"]: d["seq"] for d in h.client.get("/v1/decisions").json()["decisions"]}
     got = {
         (s["kind"], s["provider"], s["cause"], s["contract"]): v for s, v in series(h)["transition_decision"]
