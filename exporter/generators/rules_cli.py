@@ -113,7 +113,7 @@ def run_render(args: argparse.Namespace) -> int:
     try:
         config = config_of(args)
         if args.check:
-            return _check(config)
+            return check_shipped(config)
         if args.output_dir is None:
             print("canary rules render: --output-dir DIR is required (or --check)", file=sys.stderr)
             return 2
@@ -134,12 +134,15 @@ def run_render(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(config: RulesConfig) -> int:
+def check_shipped(config: RulesConfig, shipped: Path = SHIPPED_DIR, grafana: Path | None = None) -> int:
+    """Exit status 1 (naming each stale file) unless ``shipped`` (rules/) and the Grafana alert file are the
+    rendering with the defaults."""
     if not config.is_default:
         print("canary rules render --check: takes no other parameters", file=sys.stderr)
         return 2
-    files = rendered_files(config, SHIPPED_DIR)
-    files[grafana_alerts.DEFAULT_OUTPUT] = grafana_alerts.render([SHIPPED_DIR / "canary.rules.yml"])
+    files = rendered_files(config, shipped)
+    grafana = grafana_alerts.DEFAULT_OUTPUT if grafana is None else grafana
+    files[grafana] = grafana_alerts.render([shipped / "canary.rules.yml"])
     regenerate = "canary rules render --output-dir rules --grafana-output " + display_path(
         grafana_alerts.DEFAULT_OUTPUT
     )

@@ -10,9 +10,10 @@ import pytest
 import yaml
 
 from exporter.cli import main
-from exporter.generators.grafana_alerts import DEFAULT_OUTPUT
+from exporter.generators.grafana_alerts import DEFAULT_OUTPUT, render
 from exporter.generators.rulefile import RuleFileError, load_rule_groups
 from exporter.generators.rulerender import SHIPPED_DIR, SOURCE_DIR, RulesConfig, render_text
+from exporter.generators.rules_cli import check_shipped
 
 CUSTOM = [
     "--exporter-job",
@@ -37,16 +38,18 @@ def test_the_shipped_rules_and_tests_are_the_rendering_with_the_defaults() -> No
 
 
 def test_check_names_every_stale_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    rules = SHIPPED_DIR / "canary.rules.yml"
-    original = rules.read_text()
-    try:
-        rules.write_text(original.replace("for: 10m", "for: 11m"))
-        assert main(["rules", "render", "--check"]) == 1
-    finally:
-        rules.write_text(original)
-    assert "rules/canary.rules.yml is out of date: run canary rules render --output-dir rules" in (
-        capsys.readouterr().err
-    )
+    shipped = tmp_path / "rules"
+    shutil.copytree(SHIPPED_DIR, shipped)
+    grafana = tmp_path / "canary-alerts.yaml"
+    grafana.write_text(render([shipped / "canary.rules.yml"]))
+    assert check_shipped(RulesConfig(), shipped, grafana) == 0
+    rules = shipped / "canary.rules.yml"
+    rules.write_text(rules.read_text().replace("for: 10m", "for: 11m"))
+    (shipped / "tests" / "fleet_alerts_test.yml").unlink()
+    assert check_shipped(RulesConfig(), shipped, grafana) == 1
+    err = capsys.readouterr().err
+    assert f"{rules} is out of date: run canary rules render --output-dir rules" in err
+    assert f"{shipped / 'tests' / 'fleet_alerts_test.yml'} is out of date" in err
 
 
 def test_placeholders_are_the_configuration_and_an_unknown_one_is_located() -> None:
