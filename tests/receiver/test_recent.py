@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from exporter.receiver.recent import BLOCK_MEMORY_SECONDS, TRANSITION_VISIBLE_SECONDS
+from exporter.receiver.recent import BLOCK_MEMORY_SECONDS, MAX_PAIRS, TRANSITION_VISIBLE_SECONDS, label_pairs
 from tests.receiver.helpers import DAY, WEBHOOK_TOKEN, alert, bearer, payload
 from tests.receiver.test_app import ADMIN, Harness
 
@@ -117,3 +117,11 @@ def test_admin_transitions_are_exported_with_their_decision_seq(h: Harness) -> N
         ("incident_add", "c/1", "administrator", "none"): log["incident_add"],
         ("incident_remove", "c/1", "administrator", "none"): log["incident_remove"],
     }
+
+
+def test_label_pairs_are_bounded_per_route() -> None:
+    many = {"failing_reasons": [f"c{i:02d}=r{i}" for i in range(40)]}
+    pairs = label_pairs(many)
+    assert len(pairs) == MAX_PAIRS and pairs[0] == ("c00", "r0")
+    assert label_pairs({"failing_reasons": ["refusal: refused"]}) == (("refusal", "refused"),)
+    assert label_pairs({"failing_reasons": "refusal=refused"}) == (("none", "none"),)  # not a list: ignored
