@@ -20,7 +20,7 @@ RUN pip install --no-cache-dir ".[exporter,receiver]" \
 # mounted on them start writable by that user.
 RUN groupadd --system --gid 10001 canary \
     && useradd --system --uid 10001 --gid canary --home-dir /var/lib/canary --shell /usr/sbin/nologin canary \
-    && mkdir -p /var/lib/canary/receiver /var/lib/canary/routability /etc/canary \
+    && mkdir -p /var/lib/canary/receiver /var/lib/canary/routability /var/lib/canary/rules /etc/canary \
     && chown -R canary:canary /var/lib/canary
 
 USER 10001:10001

@@ -1,42 +1,39 @@
-"""``canary rules render``: the shipped rules (and their promtool tests and Grafana copy) for a deployment."""
+"""``canary rules render``: the rules, their promtool tests and the Grafana alert file for a deployment."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
+from dataclasses import fields
 from pathlib import Path
+
+import yaml
 
 from exporter.argkit import add_command, add_group
 from exporter.generators import grafana_alerts, write_or_check
-from exporter.generators.rulefile import RuleFileError
-from exporter.generators.rulerender import (
-    DEFAULT_JOBS,
-    DEFAULT_RULE_TESTS_DIR,
-    DEFAULT_RULES,
-    DEFAULT_RUNBOOK_BASE,
-    RenderParams,
-    render_directory,
-)
+from exporter.generators.rulefile import RuleFileError, display_path
+from exporter.generators.rulerender import SEVERITIES, SHIPPED_DIR, RulesConfig, rendered_files
 
-EPILOG = f"""\
+EPILOG = """\
 examples:
-  canary rules render --exporter-job llm-canary --receiver-job quarantine \\
-      --runbook-base https://git.example/ops/canary/-/blob/main/docs/runbook.md \\
-      --severity critical=page --label team=llm --output-dir out/ --grafana-output out/canary-alerts.yaml
+  canary rules render --runbook-base https://git.example/ops/canary/-/blob/main/docs/runbook.md \\
+      --exporter-job llm-canary --severity critical=page --output-dir out/
   promtool test rules out/tests/*.yml        # the project's unit tests, in your deployment's terms
-  canary rules render --check                # the shipped files are the rendering with the defaults
+  canary rules render --config rules.yaml --output-dir out/ --grafana-output out/canary-alerts.yaml
+  canary rules render --check                # the shipped rules/ are the rendering with the defaults
 
-Writes DIR/{DEFAULT_RULES.name} and DIR/tests/*_test.yml (the promtool tests rendered with the same
-parameters). Defaults: jobs {", ".join(f"{role}={job}" for role, job in DEFAULT_JOBS.items())},
-runbook base {DEFAULT_RUNBOOK_BASE}. See docs/alerting.md ("Portable rules").
+Writes DIR/canary.rules.yml and DIR/tests/*_test.yml. --config reads a YAML mapping with the keys
+exporter_job, receiver_job, alertmanager_job, runbook_base, receiver_url, severity_critical,
+severity_warning and severity_info; flags override it. See docs/alerting.md ("Rendering the rules").
 """
 
 
 def _pair(value: str) -> tuple[str, str]:
     key, sep, val = value.partition("=")
-    if not sep or not key or not val:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {value!r}")
+    if not sep or key not in SEVERITIES or not val:
+        raise argparse.ArgumentTypeError(
+            f"expected SEVERITY=VALUE with SEVERITY one of {SEVERITIES}, got {value!r}"
+        )
     return key, val
 
 
@@ -46,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         subparsers,
         "rules",
         "render the Prometheus rules for your job names, runbook and routing",
-        "Render the shipped Prometheus rules (and their tests and Grafana copy).",
+        "Render the Prometheus rules (and their tests and Grafana copy) from a configuration.",
         EPILOG,
         metavar="SUBCOMMAND",
     )
@@ -54,27 +51,35 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         commands,
         "render",
         "write the rule file, its promtool tests and the Grafana alert file for a deployment",
-        "Rewrite the job matchers, runbook URLs and severity routing of the shipped rules.",
+        "Render the rules with your job names, runbook base URL and severities.",
         EPILOG,
     )
-    for role, job in DEFAULT_JOBS.items():
+    default = RulesConfig()
+    render.add_argument("--config", type=Path, metavar="FILE", help="a YAML mapping of the parameters")
+    for role in ("exporter", "receiver", "alertmanager"):
         render.add_argument(
-            f"--{role}-job", metavar="JOB", default=job, help=f"Prometheus job of the {role} (default {job})"
+            f"--{role}-job",
+            metavar="JOB",
+            help=f"Prometheus job of the {role} (default {getattr(default, f'{role}_job')})",
         )
     render.add_argument(
         "--runbook-base",
         metavar="URL",
-        default=DEFAULT_RUNBOOK_BASE,
-        help="runbook_url = URL#<alert name in lower case> (default %(default)s)",
+        help=f"runbook_url = URL#<alert name in lower case> (default {default.runbook_base})",
     )
-    for flag, metavar, what in (
-        ("--severity", "SEVERITY=VALUE", "rename a severity (critical, warning, info) for your routing"),
-        ("--label", "NAME=VALUE", "add a static label to every alert (e.g. team=llm)"),
-    ):
-        render.add_argument(
-            flag, type=_pair, action="append", default=[], metavar=metavar, help=f"{what}; repeatable"
-        )
-    render.add_argument("--rules", type=Path, default=DEFAULT_RULES, help="source rule file")
+    render.add_argument(
+        "--receiver-url",
+        metavar="URL",
+        help="the receiver's URL as people reach it, for decision links (default: its scrape address)",
+    )
+    render.add_argument(
+        "--severity",
+        type=_pair,
+        action="append",
+        default=[],
+        metavar="SEVERITY=VALUE",
+        help="the severity label value for critical, warning or info alerts (e.g. critical=page); repeatable",
+    )
     render.add_argument("--output-dir", type=Path, metavar="DIR", help="where to write the rules and tests")
     render.add_argument(
         "--grafana-output", type=Path, metavar="FILE", help="also write the Grafana alert file"
@@ -82,57 +87,66 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     render.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 unless the shipped rules and Grafana file are the rendering with the defaults",
+        help="exit 1 unless the shipped rules/ and Grafana file are the rendering with the defaults",
     )
     render.set_defaults(func=run_render)
 
 
+def config_of(args: argparse.Namespace) -> RulesConfig:
+    """The configuration: the --config file's values, overridden by the flags given."""
+    values: dict[str, object] = {}
+    if args.config is not None:
+        try:
+            loaded = yaml.safe_load(args.config.read_text("utf-8"))
+        except (OSError, yaml.YAMLError) as error:
+            raise RuleFileError(f"{args.config}: cannot read the configuration: {error}") from error
+        if not isinstance(loaded, dict):
+            raise RuleFileError(f"{args.config}: expected a mapping of parameters")
+        values.update(loaded)
+    names = {f.name for f in fields(RulesConfig)}
+    values.update({name: value for name in names if (value := getattr(args, name, None)) is not None})
+    values.update({f"severity_{key}": value for key, value in args.severity})
+    return RulesConfig.from_mapping(values, str(args.config or "flags"))
+
+
 def run_render(args: argparse.Namespace) -> int:
     try:
-        params = RenderParams(
-            jobs={
-                role: getattr(args, f"{role}_job")
-                for role in DEFAULT_JOBS
-                if getattr(args, f"{role}_job") != DEFAULT_JOBS[role]
-            },
-            runbook_base=args.runbook_base,
-            severities=dict(args.severity),
-            labels=dict(args.label),
-        )
+        config = config_of(args)
         if args.check:
-            return _check(params, args.rules)
+            return check_shipped(config)
         if args.output_dir is None:
             print("canary rules render: --output-dir DIR is required (or --check)", file=sys.stderr)
             return 2
-        written = render_directory(
-            params, args.output_dir, rules=args.rules, tests_dir=_tests_dir(args.rules)
-        )
+        files = rendered_files(config, args.output_dir)
+        for path, text in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
         if args.grafana_output is not None:
+            grafana = grafana_alerts.render([args.output_dir / "canary.rules.yml"])
             args.grafana_output.parent.mkdir(parents=True, exist_ok=True)
-            args.grafana_output.write_text(grafana_alerts.render([written[0]]), encoding="utf-8")
-            written.append(args.grafana_output)
+            args.grafana_output.write_text(grafana, encoding="utf-8")
+            files[args.grafana_output] = grafana
+        for path in files:
+            print(f"wrote {path}")
     except (RuleFileError, OSError) as error:
         print(f"canary rules render: {error}", file=sys.stderr)
         return 2
-    for path in written:
-        print(f"wrote {path}")
     return 0
 
 
-def _tests_dir(rules: Path) -> Path | None:
-    tests = rules.parent / "tests"
-    return tests if tests.is_dir() else None
-
-
-def _check(params: RenderParams, rules: Path) -> int:
-    if not params.is_default:
+def check_shipped(config: RulesConfig, shipped: Path = SHIPPED_DIR, grafana: Path | None = None) -> int:
+    """Exit status 1 (naming each stale file) unless ``shipped`` (rules/) and the Grafana alert file are the
+    rendering with the defaults."""
+    if not config.is_default:
         print("canary rules render --check: takes no other parameters", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory() as tmp:
-        written = render_directory(params, Path(tmp), rules=rules, tests_dir=DEFAULT_RULE_TESTS_DIR)
-        files = {rules.parent / path.relative_to(tmp): path.read_text("utf-8") for path in written}
-    files[grafana_alerts.DEFAULT_OUTPUT] = grafana_alerts.render([rules])
-    if write_or_check(files, check=True, regenerate="canary rules render"):
+    files = rendered_files(config, shipped)
+    grafana = grafana_alerts.DEFAULT_OUTPUT if grafana is None else grafana
+    files[grafana] = grafana_alerts.render([shipped / "canary.rules.yml"])
+    regenerate = "canary rules render --output-dir rules --grafana-output " + display_path(
+        grafana_alerts.DEFAULT_OUTPUT
+    )
+    if write_or_check(files, check=True, regenerate=regenerate):
         return 1
     print("the shipped rules are the rendering with the defaults")
     return 0

@@ -1,7 +1,7 @@
 """Build-time generators: files the project ships, generated from one source, checked for staleness by tests.
 
-- ``rulerender``: the rules and promtool tests for a deployment (``canary rules render``, in
-  ``exporter.commands.rules``);
+- ``rulerender``: the rules and promtool tests rendered from a configuration (source: ``rulesource/``;
+  ``canary rules render``, in ``exporter.commands.rules``);
 - ``rulefile``: Prometheus rule files read into values;
 - ``grafana_alerts``: the Grafana alert provisioning file generated from the rule files;
 - ``dashboards``: the Grafana dashboards in ``dashboards/`` (``python -m exporter.generators.dashboards``).

@@ -1,374 +1,174 @@
-"""Render the shipped rules for another deployment: job names, runbook base, severity routing (mixin-style).
+"""The Prometheus rules and their promtool tests, rendered from a small configuration (mixin-style).
 
-The shipped ``rules/canary.rules.yml`` is the source and, at the same time, the rendering with the defaults:
-people edit it by hand (comments, order and layout are theirs), and ``canary rules render`` rewrites only
-the parameters, structurally:
+The sources are ``exporter/generators/rulesource/canary.rules.yml`` and ``rulesource/tests/*_test.yml``:
+ordinary rule and test files in which what a deployment may change is a named placeholder, as the
+monitoring mixins' ``_config`` does (``up{${exporter_selector}} == 0``, ``runbook_url:
+${runbook_base}#canaryexporterstale``, ``severity: ${severity_critical}``). Rendering substitutes the
+values of one :class:`RulesConfig`; nothing else in the text changes (comments and layout included), and
+an unknown placeholder is an error naming its line. The shipped ``rules/`` directory is the rendering with
+the defaults (a test checks it is up to date); ``canary rules render`` writes a deployment's own.
 
-- every ``job`` label matcher inside a PromQL selector (``up{job="canary-exporter"}``) whose value is one of
-  the default job names gets the deployment's name; string literals outside selectors
-  (``label_replace(..., "job", ...)``), grouping clauses (``on (job, instance)``) and templates are left
-  alone;
-- every alert's ``runbook_url`` becomes ``<runbook base>#<alert name in lower case>``;
-- ``severity`` values can be mapped (``critical=page``) and static labels added to every alert
-  (``team=llm``), so a shared Alertmanager can route the alerts.
-
-The promtool unit tests are rendered with the same parameters (series selectors, expected labels, expected
-runbook URLs), so ``promtool test rules`` proves the rendered files in the deployment's own terms. With the
-default parameters the rendering of the shipped file is the shipped file, byte for byte; :func:`check_source`
-refuses a source that does not use the defaults (a test runs it), so the two can never drift apart.
+Placeholders: every :class:`RulesConfig` field, plus ``${exporter_selector}``, ``${receiver_selector}``
+and ``${alertmanager_selector}`` (``job="<that job>"``); ``${name:-text}`` is ``text`` when the value is
+empty (the promtool tests use it for what the rules compute from a scrape address by default).
 
 Example::
 
-    params = RenderParams(jobs={"exporter": "llm-canary"}, runbook_base="https://wiki.example/runbook")
-    text = render_rules_text(DEFAULT_RULES.read_text(), params)
+    config = RulesConfig(exporter_job="llm-canary", runbook_base="https://wiki.example/canary/runbook")
+    text = render_text(SOURCE_RULES.read_text(), config, "canary.rules.yml")
 """
 
 from __future__ import annotations
 
-import copy
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
 
-import yaml
-
-from exporter.generators.rulefile import PROMQL_STRING, SHIPPED_RULES, RuleFileError, display_path, dump_yaml
+from exporter.generators.rulefile import SHIPPED_RULES, RuleFileError
 from exporter.paths import REPO_ROOT
 
-DEFAULT_RULES = SHIPPED_RULES
-DEFAULT_RULE_TESTS_DIR = REPO_ROOT / "rules" / "tests"
-# Where each runbook_url points unless a deployment says otherwise: the runbook inside the repository
-# (a path every checkout has; a deployment passes the URL where its team reads the docs).
-DEFAULT_RUNBOOK_BASE = "docs/runbook.md"
-# Role → default Prometheus job name (config/prometheus.yml; exporter/devtools/pipeline/configs.py: the same).
-DEFAULT_JOBS: Mapping[str, str] = {
-    "exporter": "canary-exporter",
-    "receiver": "canary-receiver",
-    "alertmanager": "alertmanager",
-}
+SOURCE_DIR = Path(__file__).parent / "rulesource"
+SOURCE_RULES = SOURCE_DIR / "canary.rules.yml"
+SHIPPED_DIR = SHIPPED_RULES.parent
+ROLES = ("exporter", "receiver", "alertmanager")
 SEVERITIES = ("critical", "warning", "info")
 
-_SELECTOR_BODY = re.compile(r"\{(?!\{)((?:[^{}\"'`]|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')*)\}")
-_MATCHER = re.compile(
-    r"(?P<name>[a-zA-Z_][a-zA-Z0-9_]*)\s*(?P<op>=~|!~|!=|=)\s*(?P<value>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
-)
-_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
-_LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+_PLACEHOLDER = re.compile(r"\$\{([a-z_]+)(?::-([^}]*))?\}")
+_JOB = re.compile(r"[A-Za-z0-9_.:/-]{1,128}")
+_LABEL_VALUE = re.compile(r"[^\"'\\\s{}$]{1,64}")
+_URL = re.compile(r"[^\s\"'#{}\\$<>]{1,512}")
 
 
 @dataclass(frozen=True)
-class RenderParams:
-    """What a deployment may change. Empty/omitted fields keep the shipped defaults.
+class RulesConfig:
+    """What a deployment may change (the mixins' ``_config``); every field has the shipped default.
 
-    Example::
-
-        RenderParams(jobs={"exporter": "llm-canary", "receiver": "quarantine"},
-                     runbook_base="https://git.example/ops/canary/-/blob/main/docs/runbook.md",
-                     severities={"critical": "page"}, labels={"team": "llm"})
+    ``runbook_base`` is where the team reads docs/runbook.md: each alert's ``runbook_url`` is
+    ``<runbook_base>#<alert name in lower case>``. The shipped rules use the repository path; a deployment
+    passes an absolute URL so the link in a notification can be clicked. ``receiver_url`` is the
+    receiver's URL as people reach it (the links to its decisions); empty: the address Prometheus scrapes.
     """
 
-    jobs: Mapping[str, str] = field(default_factory=dict)
-    runbook_base: str = DEFAULT_RUNBOOK_BASE
-    severities: Mapping[str, str] = field(default_factory=dict)
-    labels: Mapping[str, str] = field(default_factory=dict)
+    exporter_job: str = "canary-exporter"
+    receiver_job: str = "canary-receiver"
+    alertmanager_job: str = "alertmanager"
+    runbook_base: str = "docs/runbook.md"
+    receiver_url: str = ""
+    severity_critical: str = "critical"
+    severity_warning: str = "warning"
+    severity_info: str = "info"
 
     def __post_init__(self) -> None:
-        problems = [f"unknown job role {role!r}" for role in self.jobs if role not in DEFAULT_JOBS]
-        problems += [f"job name for {role} is empty" for role, job in self.jobs.items() if not job]
-        problems += [
-            f"unknown severity {s!r} (one of {', '.join(SEVERITIES)})"
-            for s in self.severities
-            if s not in SEVERITIES
+        problems = [
+            f"{role}_job {getattr(self, f'{role}_job')!r} is not a job name (letters, digits, _ . : / -)"
+            for role in ROLES
+            if not _JOB.fullmatch(getattr(self, f"{role}_job"))
         ]
-        problems += [f"severity {s} mapped to an empty value" for s, v in self.severities.items() if not v]
-        for name in self.labels:
-            if not _LABEL_NAME.match(name) or name.startswith("__"):
-                problems.append(f"label name {name!r} is not a valid Prometheus label name")
-            if name in {"alertname", "severity", "action"}:
-                problems.append(f"label {name!r} is owned by the rules and cannot be added")
-        if not self.runbook_base or "#" in self.runbook_base:
-            problems.append(f"runbook base {self.runbook_base!r} must be a non-empty URL or path without '#'")
+        problems += [
+            f"severity_{s} {getattr(self, f'severity_{s}')!r} is not a plain label value"
+            for s in SEVERITIES
+            if not _LABEL_VALUE.fullmatch(getattr(self, f"severity_{s}"))
+        ]
+        if not _URL.fullmatch(self.runbook_base):
+            problems.append(
+                f"runbook_base {self.runbook_base!r} must be a URL or path without '#', spaces or quotes"
+            )
+        if self.receiver_url and not (
+            _URL.fullmatch(self.receiver_url) and self.receiver_url.startswith(("http://", "https://"))
+        ):
+            problems.append(
+                f"receiver_url {self.receiver_url!r} must be an http(s) URL without '#' or quotes"
+            )
         if problems:
             raise RuleFileError("; ".join(problems))
 
-    @property
-    def job_names(self) -> dict[str, str]:
-        """Default job name → this deployment's job name."""
-        return {DEFAULT_JOBS[role]: self.jobs.get(role, DEFAULT_JOBS[role]) for role in DEFAULT_JOBS}
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, object], where: str = "config") -> RulesConfig:
+        """A configuration from a mapping (a YAML file's content), naming unknown keys and bad types."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise RuleFileError(
+                f"{where}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+            )
+        bad = sorted(key for key, value in values.items() if not isinstance(value, str))
+        if bad:
+            raise RuleFileError(f"{where}: {', '.join(bad)}: expected a string")
+        return cls(**{key: str(value) for key, value in values.items()})
 
     @property
     def is_default(self) -> bool:
-        return self == RenderParams()
+        return self == RulesConfig()
+
+    def values(self) -> dict[str, str]:
+        """Every placeholder's value."""
+        out = {key: str(value) for key, value in asdict(self).items()}
+        out.update({f"{role}_selector": f'job="{getattr(self, f"{role}_job")}"' for role in ROLES})
+        return out
 
     def runbook_url(self, alert: str) -> str:
         return f"{self.runbook_base}#{alert.lower()}"
 
-    def series_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
-        """A series' labels with its ``job`` renamed (the only label the deployment's scrape config sets)."""
-        out = dict(labels)
-        if "job" in out:
-            out["job"] = self.job_names.get(str(out["job"]), out["job"])
-        return out
+    def flags(self) -> str:
+        """The ``canary rules render`` flags that reproduce this configuration (written into every file)."""
+        default = RulesConfig()
+        flags = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                severity = f.name.removeprefix("severity_")
+                flag = (
+                    f"--severity {severity}={value}"
+                    if severity != f.name
+                    else f"--{f.name.replace('_', '-')} {value}"
+                )
+                flags.append(flag)
+        return " ".join(flags) or "(defaults)"
 
-    def alert_labels(self, labels: Mapping[str, Any]) -> dict[str, Any]:
-        """An alert's labels (rule labels or expected test labels) after severity mapping and extra labels."""
-        out = self.series_labels(labels)
-        if "severity" in out:
-            out["severity"] = self.severities.get(str(out["severity"]), out["severity"])
-        return {**out, **self.labels}
 
-
-# ---------------------------------------------------------------- PromQL-aware rewriting
-
-
-def rewrite_job_matchers(expr: str, job_names: Mapping[str, str]) -> str:
-    """``expr`` with every ``job`` matcher naming a known job renamed; everything else verbatim.
-
-    Only label matchers inside selector braces are touched, outside template actions and string literals.
+def render_text(source: str, config: RulesConfig, where: str) -> str:
+    """``source`` with every placeholder replaced; an unknown one is an error naming ``where`` and its line.
 
     Example::
 
-        >>> rewrite_job_matchers('up{job="canary-exporter"} == 0 or absent(up{job="canary-exporter"})',
-        ...                      {"canary-exporter": "llm"})
-        'up{job="llm"} == 0 or absent(up{job="llm"})'
+        >>> render_text("up{${exporter_selector}} == 0", RulesConfig(exporter_job="x"), "t")
+        'up{job="x"} == 0'
     """
-    return map_job_matchers(expr, lambda value: job_names.get(value, value))
-
-
-def job_matcher_values(expr: str) -> list[str]:
-    """The values of every ``job`` matcher in ``expr``'s selectors, in order.
-
-    Example::
-
-        >>> job_matcher_values('up{job="a"} or label_replace(x, "job", "b", "", "")')
-        ['a']
-    """
-    seen: list[str] = []
-
-    def remember(value: str) -> str:
-        seen.append(value)
-        return value
-
-    map_job_matchers(expr, remember)
-    return seen
-
-
-# In one scan, leftmost first: a template action or a string literal (copied verbatim) or a selector body.
-_CODE = re.compile(f"{_TEMPLATE.pattern}|{PROMQL_STRING.pattern}|{_SELECTOR_BODY.pattern}", re.DOTALL)
-
-
-def map_job_matchers(expr: str, rename: Callable[[str], str]) -> str:
-    """``expr`` with each selector's ``job`` matcher value passed through ``rename``.
-
-    Template actions (``{{ ... }}`` in annotations) are copied verbatim; so are string literals outside
-    braces, so a quote starts a literal in which a brace is text, not a selector.
-    """
-
-    def matcher(match: re.Match[str]) -> str:
-        if match.group("name") != "job":
-            return match.group(0)
-        quote, value = match.group("value")[0], match.group("value")[1:-1]
-        return f"{match.group('name')}{match.group('op')}{quote}{rename(value)}{quote}"
-
-    def token(match: re.Match[str]) -> str:
-        body = match.group(1)
-        return match.group(0) if body is None else "{" + _MATCHER.sub(matcher, body) + "}"
-
-    return _CODE.sub(token, expr)
-
-
-def selector_labels(selector: str) -> dict[str, str]:
-    """The equality matchers of a series selector such as promtool's ``series:`` strings.
-
-    Example::
-
-        >>> selector_labels('up{job="a",instance="b"}')
-        {'__name__': 'up', 'job': 'a', 'instance': 'b'}
-    """
-    name, _, rest = selector.partition("{")
-    labels = {"__name__": name.strip()} if name.strip() else {}
-    for match in _MATCHER.finditer(rest.rstrip().removesuffix("}")):
-        labels[match.group("name")] = match.group("value")[1:-1]
-    return labels
-
-
-def format_selector(labels: Mapping[str, str]) -> str:
-    """The inverse of :func:`selector_labels` (values with ``"`` or ``\\`` are escaped)."""
-    name = labels.get("__name__", "")
-    body = ",".join(f'{key}="{_escape(value)}"' for key, value in labels.items() if key != "__name__")
-    return f"{name}{{{body}}}"
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-# ---------------------------------------------------------------- rule files
-
-
-def check_source(document: Mapping[str, Any], where: str = "rules") -> None:
-    """Refuse a source that does not use the defaults, so rendering with them is the identity.
-
-    Every ``runbook_url`` must be ``DEFAULT_RUNBOOK_BASE#<alert in lower case>`` and every ``job`` matcher a
-    default job name (a new job is a new ``RenderParams`` role, not a hard-coded name).
-
-    Example::
-
-        check_source(yaml.safe_load(DEFAULT_RULES.read_text()))
-    """
-    problems: list[str] = []
-    defaults = RenderParams()
-    for group in document.get("groups") or []:
-        for rule in group.get("rules") or []:
-            name = rule.get("alert") or rule.get("record")
-            for match in job_matcher_values(str(rule.get("expr", ""))):
-                if match not in DEFAULT_JOBS.values():
-                    problems.append(
-                        f"{where}: {name}: job matcher {match!r} is not a default job "
-                        f"({', '.join(DEFAULT_JOBS.values())}); add a role to RenderParams"
-                    )
-            if "alert" in rule:
-                url = (rule.get("annotations") or {}).get("runbook_url")
-                expected = defaults.runbook_url(str(name))
-                if url != expected:
-                    problems.append(f"{where}: {name}: runbook_url is {url!r}, expected {expected!r}")
+    values = config.values()
+    problems = [
+        f"{where}:{source.count(chr(10), 0, m.start()) + 1}: unknown placeholder ${{{m.group(1)}}}"
+        for m in _PLACEHOLDER.finditer(source)
+        if m.group(1) not in values
+    ]
     if problems:
         raise RuleFileError("\n".join(problems))
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)] or (m.group(2) or ""), source)
 
 
-def render_rules(document: Mapping[str, Any], params: RenderParams) -> dict[str, Any]:
-    """A rule-file document rewritten for ``params`` (the input is not modified).
+def header(source: Path, config: RulesConfig) -> str:
+    return (
+        f"# GENERATED by `canary rules render` from {_shown(source)}: edit the source, then render again.\n"
+        f"# Parameters: {config.flags()}\n"
+    )
 
-    Example::
 
-        render_rules(yaml.safe_load(DEFAULT_RULES.read_text()), RenderParams(jobs={"exporter": "x"}))
+def rendered_files(config: RulesConfig, output: Path) -> dict[Path, str]:
+    """Every file of one rendering under ``output``: the rule file and ``tests/*_test.yml``.
+
+    The tests keep their ``rule_files: [../canary.rules.yml]``, so ``promtool test rules
+    output/tests/*.yml`` proves the rendered rules in the deployment's own terms.
     """
-    out = copy.deepcopy(dict(document))
-    jobs = params.job_names
-    for group in out.get("groups") or []:
-        for rule in group.get("rules") or []:
-            if "expr" in rule:
-                rule["expr"] = rewrite_job_matchers(str(rule["expr"]), jobs)
-            if "alert" in rule:
-                rule["labels"] = params.alert_labels(rule.get("labels") or {})
-                annotations = dict(rule.get("annotations") or {})
-                annotations["runbook_url"] = params.runbook_url(str(rule["alert"]))
-                rule["annotations"] = annotations
-    return out
+    sources = [(SOURCE_RULES, output / SOURCE_RULES.name)]
+    sources += [(t, output / "tests" / t.name) for t in sorted((SOURCE_DIR / "tests").glob("*_test.yml"))]
+    return {
+        target: header(source, config) + render_text(source.read_text("utf-8"), config, _shown(source))
+        for source, target in sources
+    }
 
 
-def render_rule_tests(document: Mapping[str, Any], params: RenderParams) -> dict[str, Any]:
-    """A promtool test document rewritten like :func:`render_rules` rewrites the rules it tests.
-
-    Example::
-
-        render_rule_tests(yaml.safe_load(Path("rules/tests/fleet_alerts_test.yml").read_text()), params)
-    """
-    out = copy.deepcopy(dict(document))
-    jobs = params.job_names
-    for test in out.get("tests") or []:
-        for series in test.get("input_series") or []:
-            series["series"] = format_selector(params.series_labels(selector_labels(series["series"])))
-        for case in test.get("alert_rule_test") or []:
-            for alert in case.get("exp_alerts") or []:
-                alert["exp_labels"] = params.alert_labels(alert.get("exp_labels") or {})
-                annotations = alert.get("exp_annotations") or {}
-                if "runbook_url" in annotations:
-                    annotations["runbook_url"] = params.runbook_url(str(case["alertname"]))
-        for case in test.get("promql_expr_test") or []:
-            case["expr"] = rewrite_job_matchers(str(case["expr"]), jobs)
-            for sample in case.get("exp_samples") or []:
-                if "labels" not in sample:
-                    continue
-                labels = selector_labels(str(sample["labels"]))
-                name = labels.pop("__name__", "")
-                relabel = params.alert_labels if name.startswith("ALERTS") else params.series_labels
-                sample["labels"] = format_selector({"__name__": name, **relabel(labels)})
-    return out
-
-
-def dump(document: Mapping[str, Any], header: Iterable[str]) -> str:
-    body = dump_yaml(document)
-    return "".join(f"# {line}\n" if line else "#\n" for line in header) + body
-
-
-def render_rules_text(source: str, params: RenderParams, source_name: str = "rules/canary.rules.yml") -> str:
-    """The rendered rule file's text: the source itself for the defaults, otherwise a generated file.
-
-    Example::
-
-        render_rules_text(DEFAULT_RULES.read_text(), RenderParams())   # == the shipped file
-    """
-    document = _load(source, source_name)
-    check_source(document, source_name)
-    if params.is_default:
-        return source
-    return dump(render_rules(document, params), _header(source_name, params))
-
-
-def render_rule_tests_text(source: str, params: RenderParams, source_name: str) -> str:
-    """A promtool test file's text rendered for ``params`` (the source itself for the defaults)."""
-    if params.is_default:
-        return source
-    return dump(render_rule_tests(_load(source, source_name), params), _header(source_name, params))
-
-
-def _load(source: str, where: str) -> dict[str, Any]:
+def _shown(path: Path) -> str:
     try:
-        document = yaml.safe_load(source)
-    except yaml.YAMLError as error:
-        raise RuleFileError(f"{where}: cannot parse YAML: {error}") from error
-    if not isinstance(document, dict):
-        raise RuleFileError(f"{where}: expected a mapping at the top level")
-    return document
-
-
-def _header(source_name: str, params: RenderParams) -> list[str]:
-    return [
-        f"GENERATED by `canary rules render` from {source_name}: do not edit, render again.",
-        "Parameters: " + params_summary(params),
-        "",
-    ]
-
-
-def params_summary(params: RenderParams) -> str:
-    """The command-line flags that reproduce ``params`` (written into every generated file)."""
-    flags = [f"--{role}-job {job}" for role, job in sorted(params.jobs.items())]
-    flags.append(f"--runbook-base {params.runbook_base}")
-    flags += [f"--severity {key}={value}" for key, value in sorted(params.severities.items())]
-    flags += [f"--label {key}={value}" for key, value in sorted(params.labels.items())]
-    return " ".join(flags)
-
-
-def render_directory(
-    params: RenderParams,
-    output: Path,
-    *,
-    rules: Path = DEFAULT_RULES,
-    tests_dir: Path | None = DEFAULT_RULE_TESTS_DIR,
-) -> list[Path]:
-    """Write the rendered rule file (and, with ``tests_dir``, its promtool tests) under ``output``.
-
-    The tests land in ``output/tests/`` with their ``rule_files`` unchanged (``../<rule file>``), so
-    ``promtool test rules output/tests/*.yml`` runs them against the rendered rules.
-
-    Example::
-
-        render_directory(RenderParams(jobs={"exporter": "x"}), Path("out"))
-    """
-    written = []
-    output.mkdir(parents=True, exist_ok=True)
-    target = output / rules.name
-    target.write_text(render_rules_text(rules.read_text(encoding="utf-8"), params, display_path(rules)))
-    written.append(target)
-    if tests_dir is not None:
-        (output / "tests").mkdir(exist_ok=True)
-        for test in sorted(tests_dir.glob("*_test.yml")):
-            rendered = output / "tests" / test.name
-            rendered.write_text(
-                render_rule_tests_text(test.read_text(encoding="utf-8"), params, display_path(test))
-            )
-            written.append(rendered)
-    return written
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return f"exporter/generators/rulesource/{path.relative_to(SOURCE_DIR)}"

@@ -319,7 +319,7 @@ def _suspend(
     if not verdict.allowed:
         common["inputs"] = {**common["inputs"], **_floor_inputs(hosts, excluded, verdict, policy)}
         prefix = "" if renewal is None else f"not renewed at its end (rung {renewal.rung}): "
-        run.add(Kind.FLOOR_BLOCK, prefix + verdict.reason, **common)
+        run.add(Kind.FLOOR_BLOCK, prefix + verdict.reason, explanation=explanation, **common)
         return
     rung, duration = policy.ladder.next_rung(state.history.get((model, provider), ()), run.now)
     end = run.now + duration

@@ -13,6 +13,7 @@ from prometheus_client.core import HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from exporter.metrickit import counter, gauge, gauges
+from exporter.receiver.recent import Recent
 from exporter.receiver.state import Kind, Mode, Suspension
 
 ROUTE = ["model", "provider"]
@@ -61,6 +62,7 @@ class MetricsSnapshot:
     ignored: tuple[tuple[str, str, int], ...]  # (model, layer, count)
     counters: Counters
     holds: tuple[tuple[str, str], ...] = ()  # routes a lift holds
+    recent: Recent = field(default_factory=Recent)  # floor-blocked routes and recent transitions
 
 
 class ReceiverCollector(Collector):
@@ -115,6 +117,29 @@ class ReceiverCollector(Collector):
             "Entries in the served ignore list per layer.",
             [((m, layer), n) for m, layer, n in snap.ignored],
             ["model", "layer"],
+        )
+        yield gauge(
+            "canary_receiver_floor_blocked_decision",
+            "A route whose suspension the capacity floor refuses, one series per failing contract and "
+            "reason, while it stays blocked; the value is the latest floor_block decision's seq.",
+            [
+                ((b.model, b.provider, contract, reason, b.cause), b.seq)
+                for _, b in sorted(snap.recent.blocked.items())
+                for contract, reason in b.pairs
+            ],
+            [*ROUTE, "contract", "reason", "cause"],
+        )
+        yield gauge(
+            "canary_receiver_transition_decision",
+            "A quarantine transition of the last 30 minutes (kind: escalate, promote, lift, recover, "
+            "expire, incident_add, incident_remove), one series per contract and reason the route was "
+            "failing; the value is the decision's seq.",
+            [
+                ((t.model, t.provider, str(kind), t.cause, contract, reason), t.seq)
+                for (_, kind), t in sorted(snap.recent.transitions.items())
+                for contract, reason in t.pairs
+            ],
+            [*ROUTE, "kind", "cause", "contract", "reason"],
         )
         c = snap.counters
         yield counter(

@@ -40,6 +40,7 @@ from exporter.receiver.decide import (
 from exporter.receiver.merge import Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
+from exporter.receiver.recent import Recent
 from exporter.receiver.state import Decision, Mode, State
 from exporter.receiver.store import Store, StoreWriteError
 from exporter.web.etag import etag_of
@@ -94,6 +95,7 @@ class ReceiverService(Closing):
         self.damaged: str | None = None  # set when the background verification finds damage
         self._state = self._store.loaded.state
         self._counters = Counters()
+        self._recent = Recent()
         self._views: Mapping[str, IgnoreView] = MappingProxyType({})
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
@@ -136,8 +138,9 @@ class ReceiverService(Closing):
                 self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
                 elapsed = time.perf_counter() - started
                 # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
-                self._state = state
+                before, self._state = self._state, state
                 try:
+                    self._recent = self._recent.after(before, journaled, now)
                     self._count(
                         lambda c: c.count_decisions(
                             [(str(d.kind), d.model) for d in journaled]
@@ -289,4 +292,5 @@ class ReceiverService(Closing):
             ),
             counters=self._counters,
             holds=tuple(sorted(state.holds)),
+            recent=self._recent.after(state, (), now),
         )

@@ -27,7 +27,7 @@ DOCKERFILE = ROOT / "Dockerfile"
 OVERLAYS = ROOT / "config" / "compose"
 PROVISIONING = ROOT / "config" / "grafana" / "provisioning"
 CORE = {"exporter", "receiver", "prometheus", "alertmanager", "grafana"}
-BUILT = {"exporter", "receiver", "simulator", "routability"}
+BUILT = {"exporter", "receiver", "simulator", "routability", "rules", "docs"}
 _INTERPOLATION = re.compile(r"\$\{(\w+)(?::?[-?]([^}]*))?\}")
 _PINNED = re.compile(r"^[\w./-]+:v?\d+(\.\d+)+([\w.-]*)$")
 
@@ -81,6 +81,11 @@ def container_port(service: dict[str, Any]) -> set[int]:
 
 def mount_target(service: dict[str, Any], source: str) -> str:
     return next(target for host, target in bind_mounts(service) if host == source)
+
+
+def volume_target(service: dict[str, Any], volume: str) -> str:
+    """Where a named volume is mounted in the service."""
+    return next(v.split(":")[1] for v in service.get("volumes", []) if v.split(":")[0] == volume)
 
 
 # ---------------------------------------------------------------- structure
@@ -217,11 +222,12 @@ def test_the_prometheus_overlay_is_the_shipped_config_with_service_addresses(com
     )
     expected["alerting"]["alertmanagers"][0]["static_configs"] = [{"targets": ["alertmanager:9093"]}]
     assert overlay == expected
-    # The rules are the repository's, mounted where the shipped relative glob finds them.
+    # The rules the rules service rendered, mounted where the shipped relative glob finds them.
     prometheus = compose["services"]["prometheus"]
     config_dir = Path(mount_target(prometheus, "./config/compose/prometheus.yml")).parent
-    rules_dir = Path(mount_target(prometheus, "./rules"))
+    rules_dir = Path(volume_target(prometheus, "rendered-rules"))
     assert overlay["rule_files"] == ["../rules/*.yml"] and rules_dir == config_dir.parent / "rules"
+    assert prometheus["depends_on"] == {"rules": {"condition": "service_completed_successfully"}}
     assert f"--config.file={config_dir / 'prometheus.yml'}" in prometheus["command"]
 
 
@@ -346,3 +352,25 @@ def test_grafana_provisions_the_prometheus_datasource_and_the_dashboards(compose
     assert (ROOT / "dashboards" / Path(home).name).exists()
     targets = {target for _, target in bind_mounts(grafana)}
     assert {"/etc/grafana/provisioning/datasources", "/etc/grafana/provisioning/dashboards"} <= targets
+
+
+def test_the_rules_service_renders_absolute_runbook_and_decision_links_into_the_shared_volume(
+    compose: dict[str, Any], tmp_path: Path
+) -> None:
+    from exporter.commands.canary import main
+    from exporter.generators.rulefile import load_rule_groups
+
+    rules = compose["services"]["rules"]
+    command = [interpolate(part) for part in rules["command"]]
+    output = next(part.split("=", 1)[1] for part in command if part.startswith("--output-dir="))
+    assert volume_target(rules, "rendered-rules") == output and rules["restart"] == "no"
+    args = [part for part in command if not part.startswith("--output-dir=")]
+    assert main([*args, f"--output-dir={tmp_path}"]) == 0
+    docs = compose["services"]["docs"]
+    assert mount_target(docs, "./docs") in docs["entrypoint"] and "8089" in docs["entrypoint"]
+    for group in load_rule_groups(tmp_path / "canary.rules.yml"):
+        for alert in group.alerts:
+            assert (
+                alert.annotations["runbook_url"] == f"http://localhost:8089/runbook.md#{alert.alert.lower()}"
+            )
+    assert '$base := "http://localhost:9465"' in (tmp_path / "canary.rules.yml").read_text()

@@ -147,7 +147,8 @@ def test_the_pipeline_addresses_agree(services: dict[str, Any]) -> None:
     assert flag(vmalert, "datasource.url") == [vm]
     assert flag(vmalert, "notifier.url") == ["http://alertmanager-a:9093", "http://alertmanager-b:9093"]
     assert flag(vmalert, "rule") == ["/etc/vmalert/rules/*.yml"]
-    assert bind_mounts(vmalert) == [("./rules", "/etc/vmalert/rules")]
+    assert vmalert["volumes"] == ["rendered-rules:/etc/vmalert/rules:ro"], "the rules service's rendering"
+    assert vmalert["depends_on"] == {"rules": {"condition": "service_completed_successfully"}}
     assert flag(vmalert, "evaluationInterval") == [
         load_yaml(OVERLAYS / "prometheus.yml")["global"]["evaluation_interval"]
     ]

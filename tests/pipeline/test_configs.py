@@ -113,8 +113,9 @@ def test_the_shipped_alertmanager_config_passes_amtool() -> None:
         (["alertname=CanaryCapacityFloorBlocked", "model=m", "severity=critical"], "oncall"),
         (["alertname=CanaryProbeWeak", "severity=warning"], "team"),
         # Informational alerts go to a non-paging channel; the watchdog to the dead man's switch.
-        (["alertname=CanaryProviderSuspended", "severity=info"], "notices"),
-        (["alertname=CanaryQuarantineChanged", "kind=lift", "severity=info"], "notices"),
+        (["alertname=CanaryProviderSuspended", "severity=info"], "events"),
+        (["alertname=CanaryQuarantineChanged", "kind=lift", "severity=info"], "events"),
+        (["alertname=CanaryEqualityOutlier", "severity=info"], "notices"),
         (["alertname=CanaryWatchdog", "severity=info"], "deadmansswitch"),
         (["alertname=CanaryNotificationsFailing", "severity=critical"], "oncall"),
         (["alertname=DatasourceNoData"], "team"),
@@ -126,9 +127,9 @@ def test_the_shipped_routing_sends_only_action_alerts_to_the_receiver(
     assert route_for(SHIPPED_ALERTMANAGER_CONFIG, *labels) == receiver
 
 
-def test_the_chat_receivers_render_the_canary_templates_and_read_their_url_from_a_file() -> None:
+def test_every_people_receiver_renders_the_canary_templates_and_reads_its_url_from_a_file() -> None:
     receivers = {r["name"]: r for r in shipped_am()["receivers"]}
-    for name in ("team", "notices"):
+    for name in ("oncall", "team", "notices", "events"):
         (chat,) = receivers[name]["slack_configs"]
         assert chat["api_url_file"].startswith("/run/secrets/") and "api_url" not in chat
         assert chat["title"] == '{{ template "canary.title" . }}'
@@ -144,7 +145,8 @@ def test_a_generated_alertmanager_config_keeps_the_chat_receivers_when_a_chat_ur
     (chat,) = receivers["team"]["slack_configs"]
     assert chat["api_url"] == "http://127.0.0.1:18003/chat" and "api_url_file" not in chat
     assert chat["text"] == '{{ template "canary.text" . }}'
-    assert receivers["oncall"] == {"name": "oncall"}
+    assert receivers["oncall"]["slack_configs"][0]["api_url"] == "http://127.0.0.1:18003/chat"
+    assert receivers["deadmansswitch"] == {"name": "deadmansswitch"}
     (templates,) = config["templates"]
     assert Path(templates).is_absolute() and templates.endswith("config/templates/*.tmpl")
 
@@ -249,7 +251,7 @@ def test_a_generated_alertmanager_config_compresses_every_route_that_sets_a_timi
 
 def test_people_receivers_go_nowhere_unless_a_url_is_given(tmp_path: Path) -> None:
     silent = {r["name"]: r for r in generated_am(tmp_path)["receivers"]}
-    assert silent["oncall"] == {"name": "oncall"}
+    assert silent["oncall"] == {"name": "oncall"} and silent["events"] == {"name": "events"}
     routed = {
         r["name"]: r for r in generated_am(tmp_path, people_webhook_url="http://127.0.0.1:1/p")["receivers"]
     }

@@ -1,4 +1,4 @@
-"""`canary rules render`: portable rules; the shipped files are the default rendering."""
+"""`canary rules render`: rules and promtool tests rendered from a configuration; rules/ is the default."""
 
 from __future__ import annotations
 
@@ -10,18 +10,10 @@ import pytest
 import yaml
 
 from exporter.commands.canary import main
-from exporter.generators.grafana_alerts import DEFAULT_OUTPUT
+from exporter.commands.rules import check_shipped
+from exporter.generators.grafana_alerts import DEFAULT_OUTPUT, render
 from exporter.generators.rulefile import RuleFileError, load_rule_groups
-from exporter.generators.rulerender import (
-    DEFAULT_RULES,
-    RenderParams,
-    check_source,
-    format_selector,
-    job_matcher_values,
-    render_rules_text,
-    rewrite_job_matchers,
-    selector_labels,
-)
+from exporter.generators.rulerender import SHIPPED_DIR, SOURCE_DIR, RulesConfig, render_text
 
 CUSTOM = [
     "--exporter-job",
@@ -32,84 +24,86 @@ CUSTOM = [
     "am",
     "--runbook-base",
     "https://wiki.example.org/ops/canary-runbook",
+    "--receiver-url",
+    "https://quarantine.example.org",
     "--severity",
     "critical=page",
-    "--label",
-    "team=llm",
 ]
 
 
-def test_the_shipped_rule_file_is_its_own_rendering_with_the_defaults() -> None:
-    source = DEFAULT_RULES.read_text()
-    assert render_rules_text(source, RenderParams()) == source
+def test_the_shipped_rules_and_tests_are_the_rendering_with_the_defaults() -> None:
     assert main(["rules", "render", "--check"]) == 0
+    sources = {p.name for p in (SOURCE_DIR / "tests").glob("*_test.yml")}
+    assert sources == {p.name for p in (SHIPPED_DIR / "tests").glob("*_test.yml")}
 
 
-def test_check_names_every_file_that_is_not_the_rendering(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    rules = tmp_path / DEFAULT_RULES.name  # the shipped rules without their rendered tests beside them
-    shutil.copy(DEFAULT_RULES, rules)
-    assert main(["rules", "render", "--check", "--rules", str(rules)]) == 1
+def test_check_names_every_stale_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = tmp_path / "rules"
+    shutil.copytree(SHIPPED_DIR, shipped)
+    grafana = tmp_path / "canary-alerts.yaml"
+    grafana.write_text(render([shipped / "canary.rules.yml"]))
+    assert check_shipped(RulesConfig(), shipped, grafana) == 0
+    rules = shipped / "canary.rules.yml"
+    rules.write_text(rules.read_text().replace("for: 10m", "for: 11m"))
+    (shipped / "tests" / "fleet_alerts_test.yml").unlink()
+    assert check_shipped(RulesConfig(), shipped, grafana) == 1
     err = capsys.readouterr().err
-    assert f"{tmp_path / 'tests' / 'fleet_alerts_test.yml'} is out of date: run canary rules render" in err
-    assert f"{rules} is out of date" not in err  # the rule file itself is its rendering
+    assert f"{rules} is out of date: run canary rules render --output-dir rules" in err
+    assert f"{shipped / 'tests' / 'fleet_alerts_test.yml'} is out of date" in err
 
 
-def test_a_source_with_a_hard_coded_job_or_a_foreign_runbook_url_is_refused() -> None:
-    document = yaml.safe_load(DEFAULT_RULES.read_text())
-    alerts = document["groups"][1]["rules"]
-    alerts[0]["expr"] = 'up{job="my-own-job"} == 0'
-    alerts[1]["annotations"]["runbook_url"] = "https://example.com/x"
-    with pytest.raises(RuleFileError) as error:
-        check_source(document)
-    message = str(error.value)
-    assert "job matcher 'my-own-job' is not a default job" in message
-    assert "runbook_url is 'https://example.com/x'" in message
-    assert "expected 'docs/runbook.md#canaryproviderrecovered'" in message
-
-
-def test_job_matchers_are_rewritten_only_inside_selectors() -> None:
-    expr = (
-        'label_replace(up{job="canary-exporter",instance!="x"} == 0, "job", "canary-exporter", "", "")'
-        ' unless on (job) absent(up{job=~"canary-exporter"}) or other{job="unrelated"}'
+def test_placeholders_are_the_configuration_and_an_unknown_one_is_located() -> None:
+    config = RulesConfig(exporter_job="x", runbook_base="https://r.example/rb")
+    assert (
+        render_text("up{${exporter_selector}} ${runbook_base}#a", config, "f")
+        == 'up{job="x"} https://r.example/rb#a'
     )
-    assert rewrite_job_matchers(expr, {"canary-exporter": "llm"}) == (
-        'label_replace(up{job="llm",instance!="x"} == 0, "job", "canary-exporter", "", "")'
-        ' unless on (job) absent(up{job=~"llm"}) or other{job="unrelated"}'
-    )
-    assert job_matcher_values('{{ $labels.job }} up{job="a"} "{job=\\"b\\"}"') == ["a"]
+    assert render_text("${receiver_url:-http://r:9465}/v1", config, "f") == "http://r:9465/v1"
+    with pytest.raises(RuleFileError, match=r"f:2: unknown placeholder \$\{exporter_job_name\}"):
+        render_text('a\nup{job="${exporter_job_name}"}', config, "f")
 
 
-def test_selectors_round_trip() -> None:
-    text = 'ALERTS{alertname="X",severity="info",q="a\\"b"}'
-    assert selector_labels(text) == {"__name__": "ALERTS", "alertname": "X", "severity": "info", "q": 'a\\"b'}
-    assert selector_labels(format_selector({"__name__": "up", "job": "j"})) == {"__name__": "up", "job": "j"}
+def test_every_alert_links_its_runbook_section_and_no_job_is_written_in_the_source() -> None:
+    source = (SOURCE_DIR / "canary.rules.yml").read_text()
+    assert 'job="' not in source.replace('job="<', "")
+    for group in load_rule_groups(SHIPPED_DIR / "canary.rules.yml"):
+        for alert in group.alerts:
+            assert alert.annotations["runbook_url"] == RulesConfig().runbook_url(alert.alert)
 
 
-def test_custom_parameters_rename_jobs_runbooks_and_severities_and_add_labels(tmp_path: Path) -> None:
+def test_custom_parameters_rename_jobs_runbooks_receiver_links_and_severities(tmp_path: Path) -> None:
     assert main(["rules", "render", *CUSTOM, "--output-dir", str(tmp_path)]) == 0
     text = (tmp_path / "canary.rules.yml").read_text()
     assert text.startswith("# GENERATED by `canary rules render`")
-    assert 'job="canary-exporter"' not in text and 'up{job="llm-canary"}' in text
-    assert 'up{job="quarantine"}' in text
+    assert "--severity critical=page" in text.splitlines()[1]
+    assert "canary-exporter" not in text and 'up{job="llm-canary"}' in text
+    assert 'up{job="quarantine"}' in text and '$base := "https://quarantine.example.org"' in text
     for group in load_rule_groups(tmp_path / "canary.rules.yml"):
         for alert in group.alerts:
             assert alert.annotations["runbook_url"] == (
                 f"https://wiki.example.org/ops/canary-runbook#{alert.alert.lower()}"
             )
-            assert alert.labels["team"] == "llm"
             assert alert.labels["severity"] in {"page", "warning", "info"}
 
 
+def test_a_configuration_file_is_read_and_flags_override_it(tmp_path: Path) -> None:
+    config = tmp_path / "rules.yaml"
+    config.write_text("exporter_job: from-file\nrunbook_base: https://a.example/rb\n")
+    out = tmp_path / "out"
+    assert main(["rules", "render", "--config", str(config), "--runbook-base", "https://b.example/rb",
+                 "--output-dir", str(out)]) == 0  # fmt: skip
+    text = (out / "canary.rules.yml").read_text()
+    assert 'up{job="from-file"}' in text and "https://b.example/rb#canarywatchdog" in text
+
+
 @pytest.mark.slow
-def test_rules_rendered_with_custom_job_names_pass_their_rendered_promtool_tests(tmp_path: Path) -> None:
+def test_rules_rendered_with_custom_parameters_pass_their_rendered_promtool_tests(tmp_path: Path) -> None:
     promtool = shutil.which("promtool")
     assert promtool, "promtool is not installed: apt-get install prometheus"
     assert main(["rules", "render", *CUSTOM, "--output-dir", str(tmp_path)]) == 0
     tests = sorted(str(p) for p in (tmp_path / "tests").glob("*_test.yml"))
     assert len(tests) >= 3
-    assert 'job="llm-canary"' in Path(tests[0]).read_text()
+    assert 'job="llm-canary"' in Path(tests[1]).read_text()
     result = subprocess.run(
         [promtool, "test", "rules", *tests], capture_output=True, text=True, timeout=120, check=False
     )
@@ -125,7 +119,7 @@ def test_rules_rendered_with_custom_job_names_pass_their_rendered_promtool_tests
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-def test_the_grafana_file_comes_from_the_same_renderer(tmp_path: Path) -> None:
+def test_the_grafana_file_comes_from_the_same_rendering(tmp_path: Path) -> None:
     out = tmp_path / "grafana.yaml"
     assert main(["rules", "render", "--output-dir", str(tmp_path), "--grafana-output", str(out)]) == 0
     assert out.read_text().split("\n", 1)[1] == DEFAULT_OUTPUT.read_text().split("\n", 1)[1]
@@ -140,13 +134,29 @@ def test_the_grafana_file_comes_from_the_same_renderer(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--severity", "urgent=page"], "unknown severity 'urgent'"),
-        (["--label", "severity=x"], "label 'severity' is owned by the rules"),
+        (["--severity", "urgent=page"], "expected SEVERITY=VALUE"),
+        (["--severity", 'critical=a"b'], "severity_critical 'a\"b' is not a plain label value"),
         (["--runbook-base", "https://x/y#z"], "without '#'"),
+        (["--exporter-job", "a b"], "exporter_job 'a b' is not a job name"),
+        (["--receiver-url", "quarantine:9465"], "receiver_url 'quarantine:9465' must be an http(s) URL"),
     ],
 )
 def test_bad_parameters_are_clear_errors(
     flags: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["rules", "render", *flags, "--output-dir", str(tmp_path)]) == 2
+    code = 2
+    try:
+        code = main(["rules", "render", *flags, "--output-dir", str(tmp_path)])
+    except SystemExit as exit_:  # argparse refuses a malformed --severity before the command runs
+        code = int(exit_.code or 0)
+    assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_configuration_file_with_unknown_keys_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "rules.yaml"
+    config.write_text("exporter_jobs: x\n")
+    assert main(["rules", "render", "--config", str(config), "--output-dir", str(tmp_path)]) == 2
+    assert "unknown keys exporter_jobs" in capsys.readouterr().err
