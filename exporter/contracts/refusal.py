@@ -36,7 +36,7 @@ from exporter.contracts.base import (
 )
 from exporter.contracts.refusal_patterns import REFUSAL_RE, REFUSAL_WINDOW_CHARS, find_refusal
 from exporter.contracts.refusal_scenes import SCENES
-from exporter.contracts.reply_checks import screen
+from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, ProbeResult, Reason
@@ -106,19 +106,20 @@ class RefusalContract(Contract):
 
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         locale, messages = self.scene(ctx)
-        result = await ctx.gateway.chat(ctx.request(messages, self.max_tokens))
-        verdict = self._probe_verdict(result, ctx)
+        request = ctx.request(messages, self.max_tokens)
+        result = await ctx.gateway.chat(request)
+        verdict = self._probe_verdict(result, ctx, request.max_tokens)
         return verdict if locale is None else dataclasses.replace(verdict, locale=locale)
 
-    def _probe_verdict(self, result: ChatResult, ctx: ProbeContext) -> ProbeResult:
+    def _probe_verdict(self, result: ChatResult, ctx: ProbeContext, max_tokens: int) -> ProbeResult:
         if result.error is not None and result.error.reason is Reason.REFUSAL_ERROR:
             return judged(Outcome.FAIL, Reason.REFUSAL_ERROR, result.error.detail, result)
         if (gated := unjudgeable(result, ctx.target)) is not None:
             return gated
-        return self.judge(result)
+        return self.judge(result, max_tokens)
 
-    def judge(self, result: ChatResult) -> ProbeResult:
-        """Judge one reply (pure)."""
+    def judge(self, result: ChatResult, max_tokens: int | None = None) -> ProbeResult:
+        """Judge one reply (pure) to a request for ``max_tokens`` (None: unknown)."""
         if result.finish_reason == "content_filter":
             return judged(Outcome.FAIL, Reason.CONTENT_FILTER, "finish_reason content_filter", result)
         if result.refusal:
@@ -136,7 +137,7 @@ class RefusalContract(Contract):
             return judged(
                 Outcome.FAIL, Reason.EMPTY_REPLY, f"empty reply (finish {result.finish_reason})", result
             )
-        if (finding := screen(text, result.finish_reason, refusal_reason=Reason.REFUSAL_PATTERN)) is not None:
+        if (finding := screen_reply(result, max_tokens, refusal_reason=Reason.REFUSAL_PATTERN)) is not None:
             return judged(Outcome.FAIL, finding.reason, finding.detail, result, evidence=finding.evidence)
         return judged(Outcome.PASS, Reason.NONE, f"{len(text)} characters of story", result)
 

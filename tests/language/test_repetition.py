@@ -78,7 +78,7 @@ def test_what_people_write_passes(text: str) -> None:
         (
             "Steel rings on steel as Mara parries the first cut and answers with a low sweep of her",
             "stop",
-            False,
+            True,
         ),
     ],
 )
