@@ -204,7 +204,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"\b(?:preferirei|preferisco|vorrei|mi piacerebbe) non {V}",
             r"\bnon mi sento (?:a mio agio|a mia agio|tranquill[oa]|di)\b.{0,12}{V}",
-            r"(?:^|[.!?] )passo[,.!]|\b(?:questa volta|stavolta|per questa volta) passo\b|\bpreferisco passare\b",
+            r"(?<![\w,;:] )passo[,.!]|\b(?:questa volta|stavolta|per questa volta) passo\b|\bpreferisco passare\b",
             r"\b(?:devo|dovrò|vorrei|preferisco) (?:rifiutare|declinare)",
             r"\bnon è qualcosa che(?: \w+){0,3} {V}",
             r"\beviterei di {V}|\bmeglio (?:che )?(?:io )?non {1}|\bmeglio di no\b",

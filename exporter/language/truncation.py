@@ -38,6 +38,7 @@ from exporter.language.scripts import script_counts, weight
 LENGTH_MIN_SHARE = 0.5  # share of max_tokens a reply cut by the budget (finish ``length``) must have used
 # Marks that cannot end a sentence (straight quotes close as often as they open: not listed).
 _OPEN_ENDS = frozenset(",;:-–—([{“‘„«‹「『（、，；：")
+_QUOTES = frozenset("“‘„«‹»›")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣◦]|\d{1,3}[.)]|[a-zA-Z][.)]|#{1,6})[ \t]")
 # A title, sign-off or "To be continued" line: at most five words, each capitalised or not a word.
@@ -127,6 +128,8 @@ def _ends_mid_sentence(text: str) -> bool:
         return True  # inside a code block that was never closed
     if not (last in _OPEN_ENDS or unicodedata.category(last)[0] in "LN"):
         return False  # it ends where a sentence can
+    if last in _QUOTES and len(text) > 1 and not text[-2].isspace():
+        return False  # „…“ and »…«: a mark that opens elsewhere closes after a word
     line = text[text.rfind("\n") + 1 :]
     if last not in _OPEN_ENDS and (_LIST_ITEM.match(line) or _CHAT_END.search(line)):
         return False

@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.repetition import (
+    LONG_MIN_REPEATS,
     LOOP_MIN_REPEATS,
-    LOOP_MIN_SHARE,
     LOOP_MIN_TOKENS,
     MAX_PERIOD,
+    SHORT_PERIOD,
     find_repetition,
 )
 from exporter.language.truncation import find_truncation
@@ -30,12 +31,19 @@ STORY = (
     [
         ("the " * 200, "token_loop"),
         (STORY + "the " * 60, "token_loop"),
-        ("Mara raises her sword and waits for the storm. " * 10, "sentence_loop"),
+        ("Mara raises her sword and waits for the storm. " * 10, "token_loop"),
         (STORY + "and then and then " * 20, "token_loop"),
         ("的" * 300, "token_loop"),
-        ("Она поднимает саблю, и палуба дрожит под ногами. " * 6, "sentence_loop"),
-        ("no punctuation at all in this long loop of twelve words and more " * 12, "compression"),
-        ("a b c d e f g h i j k l m n o p q r s t " * 30, "compression"),
+        ("Она поднимает саблю, и палуба дрожит под ногами. " * 6, "token_loop"),
+        ("no punctuation at all in this long loop of twelve words and more " * 12, "token_loop"),
+        # the same sentence between others: not back to back, a sentence loop
+        (
+            " ".join(f"Mara raises her sword and waits for the storm. Wave {n} breaks." for n in range(9)),
+            "sentence_loop",
+        ),
+        ("a b c d e f g h i j k l m n o p q r s t " * 30, "token_loop"),
+        # a 60-word unit looping, longer than the token-loop check's units: compression sees it
+        (" ".join(f"word{n}" for n in range(60)) * 8, "compression"),
     ],
 )
 def test_degenerate_loops_are_found(text: str, kind: str) -> None:
@@ -100,7 +108,8 @@ def test_screen_reports_refusal_first_then_truncation_then_repetition() -> None:
 
 
 def _longest_loop(tokens: list[str]) -> tuple[int, int] | None:
-    """The reference: every period, every position; (tokens covered, period) of the longest loop."""
+    """The reference: every period, every position; (tokens covered, period) of the longest loop that
+    passes the thresholds and whose unit has a word in it."""
     best: tuple[int, int] | None = None
     for period in range(1, MAX_PERIOD + 1):
         run = 0
@@ -108,7 +117,10 @@ def _longest_loop(tokens: list[str]) -> tuple[int, int] | None:
             if i < len(tokens) and tokens[i] == tokens[i - period]:
                 run += 1
                 continue
-            if run >= period and (best is None or run + period > best[0]):
+            worded = any(t[0].isalpha() for t in tokens[i - period : i])
+            repeats = LOOP_MIN_REPEATS if period <= SHORT_PERIOD else LONG_MIN_REPEATS
+            passes = (run + period) // period >= repeats and run + period >= LOOP_MIN_TOKENS
+            if run >= period and worded and passes and (best is None or run + period > best[0]):
                 best = (run + period, period)
             run = 0
     return best
@@ -126,11 +138,6 @@ def test_the_token_loop_check_finds_the_longest_loop_of_a_full_scan(
     found = find_repetition(" ".join(tokens))
     loop = found if found is not None and found.kind == "token_loop" else None
     best = _longest_loop(tokens)
-    passes = (
-        best is not None
-        and best[0] // best[1] >= LOOP_MIN_REPEATS
-        and best[0] >= max(LOOP_MIN_TOKENS, LOOP_MIN_SHARE * len(tokens))
-    )
-    assert (loop is not None) == passes, (loop, best)
+    assert (loop is not None) == (best is not None), (loop, best)
     if loop is not None and best is not None:
         assert loop.repeats == best[0] // best[1]
