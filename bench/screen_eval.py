@@ -58,6 +58,8 @@ HERE = Path(__file__).resolve().parent
 BUDGET = 400
 LONG_CHARS = 1200  # a long reply (CJK: characters count three times as much in the judges)
 CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
+# words, or one CJK character each: the units a CJK loop repeats (a tokenizer does not cut inside "Malin")
+_CJK_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]|[^\W_]+|\S")
 _SENT = re.compile(r"(?<=[.!?。！？])\s*")
 _SENTENCE_END = re.compile(r"[.!?…。！？」』\"”»)*]$")
 QUOTES = {"en": ("“", "”"), "de": ("„", "“"), "fr": ("« ", " »"), "pl": ("„", "”"), "ru": ("«", "»"),
@@ -179,12 +181,13 @@ def failures(
     yield "truncation length", short, "length", estimate_tokens(short)
     sents = sentences(text) or [text]
     sep = "" if locale in CJK else " "
-    tokens = list(long) if locale in CJK else long.split()
+    tokens = _CJK_TOKEN.findall(long) if locale in CJK else long.split()
     n = rng.randrange(1, 9)
     start = rng.randrange(0, max(1, len(tokens) - n))
     unit_text = sep.join(tokens[start : start + n])
+    glue = " " if unit_text[:1].isascii() or unit_text[-1:].isascii() else sep  # a Latin name: own token
     fill = max(LOOP_MIN_REPEATS, -(-len(tokens) // 3 // n))  # the loop is the last quarter of the reply
-    yield "repetition tail_ngram", long.rstrip() + sep + sep.join([unit_text] * fill), "length", BUDGET
+    yield "repetition tail_ngram", long.rstrip() + glue + glue.join([unit_text] * fill), "length", BUDGET
     if locale in CJK:
         m = rng.randrange(2, 16)
         at = rng.randrange(0, max(1, len(text) - m))
@@ -202,7 +205,8 @@ def failures(
     start = rng.randrange(0, max(1, len(tokens) - 40))
     long_unit = sep.join(tokens[start : start + rng.randrange(20, 41)])
     reps = rng.randrange(4, 9)  # a long unit looping until the budget ends
-    yield "repetition tail_long", long.rstrip() + sep + sep.join([long_unit] * reps), "length", BUDGET
+    glue = " " if long_unit[:1].isascii() or long_unit[-1:].isascii() else sep
+    yield "repetition tail_long", long.rstrip() + glue + glue.join([long_unit] * reps), "length", BUDGET
 
 
 def main() -> int:

@@ -489,6 +489,14 @@ def unquoted(text: str) -> str:
     return _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def _search(lowered: str) -> list[re.Match[str]]:
+    return [
+        m
+        for trigger, pattern, end in _BY_SCRIPT
+        if trigger.search(lowered, 0, end) and (m := pattern.search(lowered, 0, end))
+    ]
+
+
 def find_refusal(text: str) -> str | None:
     """The refusal phrase (any locale, hard or soft) near the start of ``text``, outside quoted speech, or
     None.
@@ -499,12 +507,11 @@ def find_refusal(text: str) -> str | None:
     True
     """
     window = text[:REFUSAL_WINDOW_CHARS]
-    lowered = unquoted(window).lower()
-    found = [
-        m
-        for trigger, pattern, end in _BY_SCRIPT
-        if trigger.search(lowered, 0, end) and (m := pattern.search(lowered, 0, end))
-    ]
+    lowered = window.lower()
+    found = _search(lowered)
+    if found and _QUOTED.search(window):  # quotes are blanked only when there is a phrase to place
+        lowered = unquoted(window).lower()
+        found = _search(lowered)
     if not found:
         return None
     match = min(found, key=lambda m: m.start())

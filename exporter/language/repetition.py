@@ -44,7 +44,7 @@ from exporter.textkit import clip
 
 MAX_JUDGED_CHARS = 8_192  # characters of a reply the judges read (the probes ask for ~600)
 MAX_LOOP_TOKENS = 4_096  # tokens the token-loop check reads: a loop long enough to matter shows by then
-MAX_PERIOD = 48  # longest repeated unit, in tokens, the token-loop check looks for (a 40-word sentence)
+MAX_PERIOD = 64  # longest repeated unit, in tokens, the token-loop check looks for (a 50-word sentence)
 SHORT_PERIOD = 16  # units up to this many tokens (a phrase, a CJK clause) ...
 LOOP_MIN_REPEATS = 6  # ... loop when repeated back to back this many times
 LONG_MIN_REPEATS = 4  # longer units when repeated back to back this many times (a chorus: 3 at most)
