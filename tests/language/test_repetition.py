@@ -42,8 +42,8 @@ STORY = (
             "sentence_loop",
         ),
         ("a b c d e f g h i j k l m n o p q r s t " * 30, "token_loop"),
-        # a 60-word unit looping, longer than the token-loop check's units: compression sees it
-        (" ".join(f"word{n}" for n in range(60)) * 8, "compression"),
+        # a 70-word unit looping, longer than the token-loop check's units: compression sees it
+        (" ".join(f"word{n}" for n in range(70)) * 8, "compression"),
     ],
 )
 def test_degenerate_loops_are_found(text: str, kind: str) -> None:
