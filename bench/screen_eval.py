@@ -39,6 +39,7 @@ import argparse
 import json
 import random
 import re
+import statistics
 import sys
 import time
 from collections import Counter, defaultdict
@@ -209,6 +210,29 @@ def failures(
     yield "repetition tail_long", long.rstrip() + glue + glue.join([long_unit] * reps), "length", BUDGET
 
 
+def speed(rows: list[dict[str, str]]) -> int:
+    """Screen (finish ``stop``) and the language judge, baseline, on the same replies, alternately: replies
+    per CPU second of this process, medians of five passes each."""
+    from exporter.language.judge import default_judge
+
+    replies = [(row["locale"], row["text"][:600]) for row in rows]
+    judge = default_judge()
+    rates: dict[str, list[float]] = {"screen": [], "judge": []}
+    for _ in range(5):
+        for name in rates:
+            started = time.process_time()
+            for locale, text in replies:
+                screen(text, "stop") if name == "screen" else judge.judge(text, locale)
+            rates[name].append(len(replies) / (time.process_time() - started))
+    mean = sum(len(t) for _, t in replies) / len(replies)
+    s, j = statistics.median(rates["screen"]), statistics.median(rates["judge"])
+    print(
+        f"{len(replies)} replies, mean {mean:.0f} characters: screen {s:,.0f}/s, language judge {j:,.0f}/s "
+        f"per CPU second (screen {s / j:.2f}x the judge's rate; medians of 5)"
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("clean")
@@ -217,12 +241,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--show", default="", help="print the misjudged cases of kinds starting with this")
     parser.add_argument("--limit", type=int, default=20)
+    parser.add_argument(
+        "--speed", action="store_true", help="time the screen on the clean replies cut to 600 characters"
+    )
     args = parser.parse_args()
     by_locale: dict[str, list[dict[str, str]]] = defaultdict(list)
     for line in Path(args.clean).read_text("utf-8").splitlines():
         row = json.loads(line)
         if row["locale"] in DEFAULT_LOCALES and split_of(row["source"]) == args.split:
             by_locale[row["locale"]].append(row)
+    if args.speed:
+        return speed([row for rows in by_locale.values() for row in rows[: args.per_locale]])
     rng = random.Random(args.seed)
     refusals = declines(args.split)
     own = {loc: [t for code, _, t in refusals if code == loc] for loc in DEFAULT_LOCALES}

@@ -171,3 +171,25 @@ def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_sto
 )
 def test_fiction_with_a_character_refusing_and_replies_about_refusal_pass(story: str) -> None:
     assert find_refusal(story) is None
+
+
+def test_phrases_grouped_by_first_letter_find_what_the_plain_alternation_finds() -> None:
+    import re
+
+    from exporter.contracts import refusal_patterns
+
+    latin = [c for c in DEFAULT_LOCALES if c not in ("ru", "uk", "ja", "ko", "zh-Hans", "zh-Hant")]
+    phrases = [p.lower() for c in latin for kind in refusal_patterns._PATTERNS[c] for p in kind]
+    plain = re.compile("|".join(f"(?:{p})" for p in phrases), re.DOTALL)
+    grouped = refusal_patterns._compile(tuple(phrases), word_start=True)
+    texts = (
+        [t for _, _, t in FORMS]
+        + [s for pair in SCENES.values() for s in pair]
+        + [c[2] for c in CASES.values()]
+    )
+    for text in texts:
+        for cut in range(0, len(text), 7):  # every start a window can have
+            piece = text[cut:].lower()
+            assert bool(plain.search(piece)) == bool(grouped.search(piece)), piece
+    assert refusal_patterns._first_letters(r"\b(?:let's|can we) go|\bhablemos") == {"l", "c", "h"}
+    assert refusal_patterns._first_letters(r"\b(?:es )?tut") is None
