@@ -2,9 +2,11 @@
 
 ``fail`` on a ``content_filter`` finish reason, a ``message.refusal``, a provider-side content-policy or
 refusal error, an empty reply, a high-confidence refusal phrase, hard or soft, in any of the 17 locales near
-the start of the reply (``refusal_patterns``), a story cut short mid-sentence (``truncation``) or a
-degenerate loop (``repetition``). Patterns are deliberately narrow (policy language, not in-story words like
-"I cannot let you pass"): a missed refusal costs one round, a false one costs a host.
+the start of the reply and outside quoted speech (``refusal_patterns``), a story cut short (``truncation``:
+ending mid-sentence with a ``stop`` finish, or a ``length`` finish far below the request's ``max_tokens``)
+or a degenerate loop (``repetition``); docs/reply-screen.md. Patterns are deliberately narrow (policy
+language, not in-story words like "I cannot let you pass"): a missed refusal costs one round, a false one
+costs a host.
 
 The scene rotates through ``locales`` (default the 17; the same duel written in each language,
 ``refusal_scenes``), offset per provider like the language contract, so a filter acting on one language

@@ -38,6 +38,7 @@ import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 
 from exporter.language.segment import split_sentences
 from exporter.textkit import clip
@@ -93,6 +94,7 @@ def _token_loop(text: str) -> Repetition | None:
     if len(tokens) < LOOP_MIN_TOKENS:
         return None
     best: _Run | None = None
+    worded = list(accumulate((t[0].isalpha() for t in tokens), initial=0))  # words before each token
     for period in range(1, MAX_PERIOD + 1):
         # A run covering ``needed`` tokens is at least ``step`` tokens equal to the one ``period`` before,
         # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
@@ -103,7 +105,9 @@ def _token_loop(text: str) -> Repetition | None:
         step = max(1, math.ceil(needed) - period)  # >= 1 whatever the constants: the walk always advances
         i = period + step - 1
         while i < len(tokens):
-            if tokens[i] != tokens[i - period]:
+            # inside a run every ``period`` tokens are a turn of its unit: a unit with no word (a rule of
+            # dashes, an ellipsis) is skipped without walking it
+            if tokens[i] != tokens[i - period] or worded[i] == worded[i - period]:
                 i += step
                 continue
             start, end = i, i + 1
@@ -112,9 +116,11 @@ def _token_loop(text: str) -> Repetition | None:
             while end < len(tokens) and tokens[end] == tokens[end - period]:
                 end += 1
             covered = end - start + period  # the unit's first occurrence, then the tokens equal to it
-            if covered >= needed and any(_LETTER.match(t) for t in tokens[end - period : end]):
+            if covered >= needed:
                 best = best if best is not None and best[0] >= covered else (covered, period, end)
             i = end + step  # tokens[end] differs: the next run starts after it
+        if best is not None and best[0] >= len(tokens):
+            break  # a loop over every token: a longer period can only tie
     if best is None:
         return None
     covered, period, end = best
