@@ -94,7 +94,7 @@ def _token_loop(text: str) -> Repetition | None:
     if len(tokens) < LOOP_MIN_TOKENS:
         return None
     best: _Run | None = None
-    worded = list(accumulate((t[0].isalpha() for t in tokens), initial=0))  # words before each token
+    worded: list[int] | None = None
     for period in range(1, MAX_PERIOD + 1):
         # A run covering ``needed`` tokens is at least ``step`` tokens equal to the one ``period`` before,
         # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
@@ -107,9 +107,15 @@ def _token_loop(text: str) -> Repetition | None:
         while i < len(tokens):
             # inside a run every ``period`` tokens are a turn of its unit: a unit with no word (a rule of
             # dashes, an ellipsis) is skipped without walking it
-            if tokens[i] != tokens[i - period] or worded[i] == worded[i - period]:
+            if tokens[i] != tokens[i - period]:
                 i += step
                 continue
+            if not tokens[i][0].isalpha():  # is there a word among this turn's tokens?
+                if worded is None:  # words before each token, counted at the first such question
+                    worded = list(accumulate((t[0].isalpha() for t in tokens), initial=0))
+                if worded[i] == worded[i - period]:
+                    i += step
+                    continue
             start, end = i, i + 1
             while start > period and tokens[start - 1] == tokens[start - 1 - period]:
                 start -= 1
