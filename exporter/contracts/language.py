@@ -37,7 +37,7 @@ from exporter.contracts.base import (
     locale_codes,
     unjudgeable,
 )
-from exporter.contracts.reply_checks import screen
+from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
 from exporter.language.judge import Judge, Verdict, default_judge
 from exporter.language.locales import (
@@ -175,8 +175,9 @@ class LanguageContract(Contract):
     # -- probing -------------------------------------------------------------------------------------------
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         spec, prompt = self.choose(ctx)
-        result = await ctx.gateway.chat(ctx.request(prompt.messages(), self.max_tokens))
-        return self._judge_one(result, ctx, spec, default_judge())
+        request = ctx.request(prompt.messages(), self.max_tokens)
+        result = await ctx.gateway.chat(request)
+        return self._judge_one(result, ctx, spec, default_judge(), request.max_tokens)
 
     async def probe(self, ctx: ProbeContext) -> ProbeResult:
         """One sample; on a ``fail``, ``confirmations`` more samples of the same locale and prompt at once,
@@ -194,7 +195,7 @@ class LanguageContract(Contract):
         return result
 
     def _judge_one(
-        self, result: ChatResult, ctx: ProbeContext, spec: LocaleSpec, judge: Judge
+        self, result: ChatResult, ctx: ProbeContext, spec: LocaleSpec, judge: Judge, max_tokens: int
     ) -> ProbeResult:
         gated = unjudgeable(result, ctx.target)
         if gated is not None:
@@ -209,7 +210,7 @@ class LanguageContract(Contract):
                     locale=spec.code,
                 )
             return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
-        if (finding := screen(result.content, result.finish_reason)) is not None:
+        if (finding := screen_reply(result, max_tokens)) is not None:
             # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.
             verdict = Verdict(Outcome.FAIL, finding.reason, {"locale": spec.code, **finding.evidence},
                               finding.detail)  # fmt: skip

@@ -2,9 +2,11 @@
 
 ``fail`` on a ``content_filter`` finish reason, a ``message.refusal``, a provider-side content-policy or
 refusal error, an empty reply, a high-confidence refusal phrase, hard or soft, in any of the 17 locales near
-the start of the reply (``refusal_patterns``), a story cut short mid-sentence (``truncation``) or a
-degenerate loop (``repetition``). Patterns are deliberately narrow (policy language, not in-story words like
-"I cannot let you pass"): a missed refusal costs one round, a false one costs a host.
+the start of the reply and outside quoted speech (``refusal_patterns``), a story cut short (``truncation``:
+ending mid-sentence with a ``stop`` finish, or a ``length`` finish far below the request's ``max_tokens``)
+or a degenerate loop (``repetition``); docs/reply-screen.md. Patterns are deliberately narrow (policy
+language, not in-story words like "I cannot let you pass"): a missed refusal costs one round, a false one
+costs a host.
 
 The scene rotates through ``locales`` (default the 17; the same duel written in each language,
 ``refusal_scenes``), offset per provider like the language contract, so a filter acting on one language
@@ -36,7 +38,7 @@ from exporter.contracts.base import (
 )
 from exporter.contracts.refusal_patterns import REFUSAL_RE, REFUSAL_WINDOW_CHARS, find_refusal
 from exporter.contracts.refusal_scenes import SCENES
-from exporter.contracts.reply_checks import screen
+from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, ProbeResult, Reason
@@ -106,19 +108,20 @@ class RefusalContract(Contract):
 
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         locale, messages = self.scene(ctx)
-        result = await ctx.gateway.chat(ctx.request(messages, self.max_tokens))
-        verdict = self._probe_verdict(result, ctx)
+        request = ctx.request(messages, self.max_tokens)
+        result = await ctx.gateway.chat(request)
+        verdict = self._probe_verdict(result, ctx, request.max_tokens)
         return verdict if locale is None else dataclasses.replace(verdict, locale=locale)
 
-    def _probe_verdict(self, result: ChatResult, ctx: ProbeContext) -> ProbeResult:
+    def _probe_verdict(self, result: ChatResult, ctx: ProbeContext, max_tokens: int) -> ProbeResult:
         if result.error is not None and result.error.reason is Reason.REFUSAL_ERROR:
             return judged(Outcome.FAIL, Reason.REFUSAL_ERROR, result.error.detail, result)
         if (gated := unjudgeable(result, ctx.target)) is not None:
             return gated
-        return self.judge(result)
+        return self.judge(result, max_tokens)
 
-    def judge(self, result: ChatResult) -> ProbeResult:
-        """Judge one reply (pure)."""
+    def judge(self, result: ChatResult, max_tokens: int | None = None) -> ProbeResult:
+        """Judge one reply (pure) to a request for ``max_tokens`` (None: unknown)."""
         if result.finish_reason == "content_filter":
             return judged(Outcome.FAIL, Reason.CONTENT_FILTER, "finish_reason content_filter", result)
         if result.refusal:
@@ -136,7 +139,7 @@ class RefusalContract(Contract):
             return judged(
                 Outcome.FAIL, Reason.EMPTY_REPLY, f"empty reply (finish {result.finish_reason})", result
             )
-        if (finding := screen(text, result.finish_reason, refusal_reason=Reason.REFUSAL_PATTERN)) is not None:
+        if (finding := screen_reply(result, max_tokens, refusal_reason=Reason.REFUSAL_PATTERN)) is not None:
             return judged(Outcome.FAIL, finding.reason, finding.detail, result, evidence=finding.evidence)
         return judged(Outcome.PASS, Reason.NONE, f"{len(text)} characters of story", result)
 

@@ -3,7 +3,9 @@
 The refusal and language contracts ask for a story; a host that refuses it (in any of the 17 locales,
 hard or soft), cuts it short mid-sentence, or loops, has not delivered it, whatever else the reply is.
 ``screen`` returns the first finding as a ``Finding`` (reason, detail, evidence) or None; the contract
-turns it into its ``fail`` result. ``refusal_reason`` is the reason a refusal gets: the refusal contract
+turns it into its ``fail`` result. ``screen_reply`` screens a gateway reply: its finish reason, the
+request's ``max_tokens`` and the host's token count let the truncation check see a ``length`` finish far
+below the budget. ``refusal_reason`` is the reason a refusal gets: the refusal contract
 keeps its ``refusal_pattern`` label, every other contract reports ``refusal``.
 
 Example::
@@ -19,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from exporter.contracts.refusal_patterns import find_refusal
+from exporter.gateway.types import ChatResult
 from exporter.language.repetition import find_repetition
 from exporter.language.truncation import find_truncation
 from exporter.outcomes import Reason
@@ -32,16 +35,32 @@ class Finding:
 
 
 def screen(
-    text: str, finish_reason: str | None, refusal_reason: Reason = Reason.REFUSAL, truncation: bool = True
+    text: str,
+    finish_reason: str | None,
+    refusal_reason: Reason = Reason.REFUSAL,
+    truncation: bool = True,
+    max_tokens: int | None = None,
+    completion_tokens: int | None = None,
 ) -> Finding | None:
     """The first of refusal, truncation (when ``truncation``) and repetition found in a reply, or None."""
     if (phrase := find_refusal(text)) is not None:
         return Finding(refusal_reason, "refusal phrase near the start", {"phrase": phrase[:120]})
-    if truncation and (cut := find_truncation(text, finish_reason)) is not None:
-        detail = (
-            f"a {cut.letters:g}-letter story ending mid-sentence ({cut.ending!r}), finish {finish_reason}"
-        )
-        return Finding(Reason.TRUNCATION, detail, {"truncation": cut.as_evidence()})
+    cut = find_truncation(text, finish_reason, max_tokens, completion_tokens) if truncation else None
+    if cut is not None:
+        return Finding(Reason.TRUNCATION, cut.describe(), {"truncation": cut.as_evidence()})
     if (loop := find_repetition(text)) is not None:
         return Finding(Reason.REPETITION, loop.describe(), {"repetition": loop.as_evidence()})
     return None
+
+
+def screen_reply(
+    result: ChatResult,
+    max_tokens: int | None,
+    refusal_reason: Reason = Reason.REFUSAL,
+    truncation: bool = True,
+) -> Finding | None:
+    """``screen`` for a gateway reply asked with ``max_tokens`` (None: unknown). Hidden reasoning spends
+    the budget too: with reasoning text and no token count, a ``length`` finish is not judged by size."""
+    spent = result.usage.completion_tokens or None
+    budget = None if spent is None and result.reasoning else max_tokens
+    return screen(result.content, result.finish_reason, refusal_reason, truncation, budget, spent)

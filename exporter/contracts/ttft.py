@@ -5,7 +5,9 @@ deltas, role-only chunks and whitespace-only deltas (``" "``, ``"\n"``, zero-wid
 Reasoning deltas count only when configured (``count_reasoning``), whitespace only when ``count_whitespace``.
 An open stream with nothing visible by the threshold is ``fail``; no response at all is ``transport`` (the
 gateway client classifies that). One slow round never suspends anyone: the rules need two consecutive
-failing rounds.
+failing rounds. The greeting is a free-text reply like any other, so it gets the reply screen
+(``reply_checks``, design.md §5.2): a refusal or a loop is ``fail`` however fast it came (truncation is not
+judged: a one-sentence greeting in 48 tokens is too short to tell).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from exporter.contracts.base import (
     spent_on_reasoning,
     unjudgeable,
 )
+from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -83,6 +86,9 @@ class TTFTContract(Contract):
         if ttft > self.threshold_seconds:
             detail = f"first token after {ttft:.3f}s > {limit}"
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, detail, result, ttft_seconds=ttft)
+        if (finding := screen_reply(result, None, truncation=False)) is not None:
+            return judged(Outcome.FAIL, finding.reason, finding.detail, result, ttft_seconds=ttft,
+                          evidence=finding.evidence)  # fmt: skip
         return judged(Outcome.PASS, Reason.NONE, f"first token after {ttft:.3f}s", result, ttft_seconds=ttft)
 
     def weak_controls(self) -> list[str]:

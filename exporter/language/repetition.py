@@ -6,14 +6,18 @@ repeated interjections (``No, no, no!``, a chorus sung three times, ``- apples\\
 people do write, so every signal needs many repeats covering much of the reply:
 
 - **token loop**: a unit of 1-``MAX_PERIOD`` tokens (words; each Chinese/Japanese/Korean character is a
-  token) repeated back to back ``LOOP_MIN_REPEATS`` times or more, covering ``LOOP_MIN_TOKENS`` tokens
-  and ``LOOP_MIN_SHARE`` of the reply's tokens;
+  token) with a word in it, repeated back to back ``LOOP_MIN_REPEATS`` times or more (a unit longer than
+  ``SHORT_PERIOD`` tokens: ``LONG_MIN_REPEATS`` times; a chorus is sung three times in a row at most) and
+  covering ``LOOP_MIN_TOKENS`` tokens, wherever it is in the reply (a loop that fills the last quarter counts
+  as much as one that fills the whole reply; a rule of ``-`` or ``=`` is decoration, not a loop);
 - **sentence loop**: one sentence (``SENTENCE_MIN_LETTERS`` letters or more, compared case- and
   space-folded) said ``SENTENCE_MIN_REPEATS`` times or more, the copies covering ``SENTENCE_MIN_SHARE``
-  of the reply;
-- **compression**: a reply of ``COMPRESS_MIN_BYTES`` or more whose zlib-compressed size is under
-  ``COMPRESS_MAX_RATIO`` of its UTF-8 size (long loops the two checks above cannot see: a 40-word unit,
-  no punctuation). Human prose of that size compresses to 35-60 %.
+  of the reply from the first copy on (the window the loop took over), or said ``SENTENCE_MANY`` times
+  anywhere;
+- **compression**: a reply, or its last quarter, of ``COMPRESS_MIN_BYTES`` or more whose zlib-compressed
+  size is under ``COMPRESS_MAX_RATIO`` (``TAIL_MAX_RATIO`` for the last quarter) of its UTF-8 size (long
+  loops the two checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
+  compresses to 35-60 %.
 
 Everything is one pass or a fixed number of passes over at most ``MAX_JUDGED_CHARS`` characters (the rest
 of a longer reply is not judged; the token-loop check reads the first ``MAX_LOOP_TOKENS`` tokens): linear in
@@ -34,21 +38,25 @@ import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 
 from exporter.language.segment import split_sentences
 from exporter.textkit import clip
 
 MAX_JUDGED_CHARS = 8_192  # characters of a reply the judges read (the probes ask for ~600)
 MAX_LOOP_TOKENS = 4_096  # tokens the token-loop check reads: a loop long enough to matter shows by then
-MAX_PERIOD = 8  # longest repeated unit, in tokens, the token-loop check looks for
-LOOP_MIN_REPEATS = 6  # back-to-back repeats of the unit
+MAX_PERIOD = 64  # longest repeated unit, in tokens, the token-loop check looks for (a 50-word sentence)
+SHORT_PERIOD = 16  # units up to this many tokens (a phrase, a CJK clause) ...
+LOOP_MIN_REPEATS = 6  # ... loop when repeated back to back this many times
+LONG_MIN_REPEATS = 4  # longer units when repeated back to back this many times (a chorus: 3 at most)
 LOOP_MIN_TOKENS = 24  # ... covering at least this many tokens
-LOOP_MIN_SHARE = 0.25  # ... and this share of the reply's tokens
 SENTENCE_MIN_LETTERS = 12  # a sentence shorter than this ("Run!", "No.") may repeat freely
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
-SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply's characters
-COMPRESS_MIN_BYTES = 400  # replies shorter than this are not judged by compression
+SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
+SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times)
+COMPRESS_MIN_BYTES = 400  # replies (or last quarters) shorter than this are not judged by compression
 COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply is a loop
+TAIL_MAX_RATIO = 0.2  # ... and under which the reply's last quarter is one
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
@@ -86,31 +94,43 @@ def _token_loop(text: str) -> Repetition | None:
     if len(tokens) < LOOP_MIN_TOKENS:
         return None
     best: _Run | None = None
-    needed = max(LOOP_MIN_TOKENS, LOOP_MIN_SHARE * len(tokens))  # tokens a loop must cover
+    worded: list[int] | None = None
     for period in range(1, MAX_PERIOD + 1):
         # A run covering ``needed`` tokens is at least ``step`` tokens equal to the one ``period`` before,
         # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
-        # and the run through an equal one is walked. Every run that can pass the thresholds is found, and
-        # the longest of them is the longest overall whenever that one can pass.
+        # and the run through an equal one is walked. Every run that passes the thresholds is found, and
+        # the longest of them is kept.
+        repeats_needed = LOOP_MIN_REPEATS if period <= SHORT_PERIOD else LONG_MIN_REPEATS
+        needed = max(LOOP_MIN_TOKENS, repeats_needed * period)  # tokens a loop of this period covers
         step = max(1, math.ceil(needed) - period)  # >= 1 whatever the constants: the walk always advances
         i = period + step - 1
         while i < len(tokens):
+            # inside a run every ``period`` tokens are a turn of its unit: a unit with no word (a rule of
+            # dashes, an ellipsis) is skipped without walking it
             if tokens[i] != tokens[i - period]:
                 i += step
                 continue
+            if not tokens[i][0].isalpha():  # is there a word among this turn's tokens?
+                if worded is None:  # words before each token, counted at the first such question
+                    worded = list(accumulate((t[0].isalpha() for t in tokens), initial=0))
+                if worded[i] == worded[i - period]:
+                    i += step
+                    continue
             start, end = i, i + 1
             while start > period and tokens[start - 1] == tokens[start - 1 - period]:
                 start -= 1
             while end < len(tokens) and tokens[end] == tokens[end - period]:
                 end += 1
-            best = _longer(best, end - start, period, end)
+            covered = end - start + period  # the unit's first occurrence, then the tokens equal to it
+            if covered >= needed:
+                best = best if best is not None and best[0] >= covered else (covered, period, end)
             i = end + step  # tokens[end] differs: the next run starts after it
+        if best is not None and best[0] >= len(tokens):
+            break  # a loop over every token: a longer period can only tie
     if best is None:
         return None
     covered, period, end = best
     repeats = covered // period
-    if repeats < LOOP_MIN_REPEATS or covered < LOOP_MIN_TOKENS or covered < LOOP_MIN_SHARE * len(tokens):
-        return None
     unit = " ".join(tokens[end - period : end])
     return Repetition("token_loop", clip(unit, _SAMPLE_CHARS), repeats, covered / len(tokens))
 
@@ -127,11 +147,19 @@ def _sentence_loop(text: str) -> Repetition | None:
     looping = [(n, key) for n, key in looping if len(_LETTER.findall(key)) >= SENTENCE_MIN_LETTERS]
     if not looping:
         return None
-    repeats, key = max(looping, key=lambda item: item[0])
-    share = repeats * lengths[key] / max(1, len(text.strip()))
-    if share < SENTENCE_MIN_SHARE:
-        return None
-    return Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, share)
+    firsts: dict[str, int] = {}
+    for key, sentence in zip(keys, sentences, strict=True):
+        firsts.setdefault(key, sentence.start)
+    end = len(text.rstrip())
+    found: Repetition | None = None
+    for repeats, key in looping:
+        # the window the loop took over: from its first copy to the end of the reply
+        share = repeats * lengths[key] / max(1, end - firsts[key])
+        if (share >= SENTENCE_MIN_SHARE or repeats >= SENTENCE_MANY) and (
+            found is None or repeats > found.repeats
+        ):
+            found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
+    return found
 
 
 def _compression(text: str) -> Repetition | None:
@@ -139,17 +167,13 @@ def _compression(text: str) -> Repetition | None:
     if len(raw) < COMPRESS_MIN_BYTES:
         return None
     ratio = len(zlib.compress(raw, 6)) / len(raw)
-    if ratio >= COMPRESS_MAX_RATIO:
+    if ratio < COMPRESS_MAX_RATIO:
+        return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, ratio)
+    tail = raw[-(len(raw) // 4) :]
+    if len(tail) < COMPRESS_MIN_BYTES:
         return None
-    return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, ratio)
-
-
-def _longer(best: _Run | None, run: int, period: int, end: int) -> _Run | None:
-    """Keep the longest run; ``run`` counts tokens equal to the one ``period`` before, so the unit's first
-    occurrence adds ``period`` tokens to what it covers."""
-    if run < period:  # not even one full repeat of the unit
-        return best
-    covered = run + period
-    if best is None or covered > best[0]:
-        return (covered, period, end)
-    return best
+    ratio = len(zlib.compress(tail, 6)) / len(tail)
+    if ratio >= TAIL_MAX_RATIO:
+        return None
+    sample = tail.decode("utf-8", errors="ignore").strip()
+    return Repetition("compression", clip(sample, _SAMPLE_CHARS), 0, ratio)

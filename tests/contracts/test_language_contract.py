@@ -249,6 +249,41 @@ def test_a_refused_truncated_or_looping_reply_fails_the_language_probe(
     assert result.locale == "zh-Hans" and len(result.evidence["attempts"]) == 3  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("locale", "decline"),
+    [
+        ("vi", "Tôi xin phép không viết cảnh này. Chúng ta hãy đổi chủ đề nhé, được không bạn?"),
+        ("pl", "Przykro mi, wolałbym tego nie pisać. Może porozmawiamy o czymś innym?"),
+        ("nl", "Dat schrijf ik liever niet. Zullen we het over iets anders hebben?"),
+        ("ja", "この内容は書けません。別の話題にしませんか。"),
+    ],
+)
+def test_a_polite_decline_in_the_asked_language_fails_as_a_refusal_not_passes_as_that_language(
+    locale: str, decline: str
+) -> None:
+    def reply(asked: str) -> ChatResult:
+        return ChatResult(content=decline, finish_reason="stop", served_by="Host", usage=Usage(10, 30))
+
+    result = probe(LanguageContract(locales=(LOCALES[locale],)), ScriptedGateway(reply), 1, {})
+    assert (result.outcome, result.reason) == (Outcome.FAIL, Reason.REFUSAL)  # type: ignore[attr-defined]
+
+
+def test_a_length_finish_far_below_the_requested_budget_is_a_cut_and_a_spent_budget_is_not() -> None:
+    story = CLEAN["en"][:115]
+
+    def cut(spent: int) -> Callable[[str], ChatResult]:
+        return lambda locale: ChatResult(
+            content=story, finish_reason="length", served_by="Host", usage=Usage(10, spent)
+        )
+
+    contract = LanguageContract(locales=(LOCALES["en"],))
+    result = probe(contract, ScriptedGateway(cut(30)), 1, {})
+    assert (result.outcome, result.reason) == (Outcome.FAIL, Reason.TRUNCATION)  # type: ignore[attr-defined]
+    evidence = result.evidence["truncation"]  # type: ignore[attr-defined]
+    assert evidence["kind"] == "short_length" and evidence["max_tokens"] == contract.max_tokens
+    assert probe(contract, ScriptedGateway(cut(contract.max_tokens)), 1, {}).reason is not Reason.TRUNCATION  # type: ignore[attr-defined]
+
+
 # -- through the real gateway client against the simulator's default fleet ------------------------------
 FLEET = (
     Path(__file__).resolve().parents[2] / "exporter" / "devtools" / "simulator" / "fleets" / "default.yaml"

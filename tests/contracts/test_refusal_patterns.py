@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +113,92 @@ def test_a_refusal_phrase_after_the_window_is_a_story_line() -> None:
         "Die Klingen kreuzen sich auf dem Deck. " * 8 + "Es tut mir leid, aber dabei kann ich nicht helfen."
     )
     assert find_refusal(story) is None
+
+
+# -- every locale's soft and hard forms (bench/screen/declines_dev.tsv: the patterns' dev set) -------------
+DEV = Path(__file__).resolve().parents[2] / "bench" / "screen" / "declines_dev.tsv"
+FORMS = [
+    tuple(line.split("\t"))
+    for line in DEV.read_text("utf-8").splitlines()
+    if line and not line.startswith("#")
+]
+
+
+def test_every_locale_has_at_least_ten_soft_forms_and_a_hard_one() -> None:
+    soft = Counter(locale for locale, kind, _ in FORMS if kind == "soft")
+    hard = Counter(locale for locale, kind, _ in FORMS if kind == "hard")
+    assert all(soft[code] >= 10 and hard[code] >= 1 for code in DEFAULT_LOCALES), (soft, hard)
+
+
+@pytest.mark.parametrize(("locale", "kind", "text"), FORMS)
+def test_each_form_is_found_by_its_own_locale_and_kind_of_pattern(locale: str, kind: str, text: str) -> None:
+    patterns = SOFT if kind == "soft" else HARD
+    # a soft decline may open with an apology the hard patterns also know; its own kind must find it
+    assert patterns[locale].search(text.lower()) or (kind == "soft" and HARD[locale].search(text.lower())), (
+        text
+    )
+    assert find_refusal(text) is not None
+    assert find_refusal("Thanks for the idea! " + text) is not None
+
+
+# A character refusing inside the story, quoted or on a dialogue line, is the story (design.md §5.2).
+SAID = {"en": "she said", "es": "dijo ella", "pt-BR": "disse ela", "fr": "dit-elle", "de": "sagte sie",
+        "it": "disse lei", "nl": "zei ze", "pl": "powiedziała", "ru": "сказала она", "uk": "сказала вона",
+        "tr": "dedi", "id": "katanya", "vi": "cô nói", "ja": "と彼女は言った", "ko": "그녀가 말했다",
+        "zh-Hans": "她说", "zh-Hant": "她說"}  # fmt: skip
+QUOTE = {"ja": "「{}」{}。", "zh-Hant": "「{}」{}。", "zh-Hans": "“{}”{}。", "de": "„{}“, {}.",
+         "fr": "« {} », {}.", "ru": "«{}», — {}.", "uk": "«{}», — {}.", "pl": "„{}” — {}."}  # fmt: skip
+
+
+@pytest.mark.parametrize(("locale", "kind", "text"), FORMS)
+def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_story(
+    locale: str, kind: str, text: str
+) -> None:
+    quoted = QUOTE.get(locale, "“{}” {}.").format(text, SAID[locale])
+    assert find_refusal(quoted) is None, quoted
+    if locale not in ("ja", "ko", "zh-Hans", "zh-Hant"):
+        assert find_refusal(f"— {text} — {SAID[locale]}.\nThe door closed.") is None
+        assert find_refusal(f"The captain turned away.\n— {text}") is None
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        "„Nie napiszę tego listu”, powiedziała. Kapitan odłożyła pióro i spojrzała na morze.",
+        '"I won\'t go," she said, and the rain hammered on the shutters of the inn.',
+        "'I'm sorry,' she whispered, 'I can't help you anymore.' Then she was gone into the fog.",
+        "“I’m sorry, but I can’t help you with this,” the old sailor muttered, turning back to his nets.",
+        "— Я бы предпочла не писать это письмо, — сказала она и отвернулась к окну.",
+        "«Preferirei non scrivere questa lettera» disse lei, e chiuse il calamaio.",
+        "「この手紙は書けません」と彼女は言って、ペンを置いた。",
+        "“我不想写这封信。”她说完，把笔放下了。",
+        # a reply discussing refusal, not refusing
+        "When a character refuses, the scene gains tension: she says no, and the reader wants to know why.",
+        "Mara would rather not write to her brother, but the storm leaves her no choice; she sharpens the quill.",
+        "Refusing the duel would shame the crew, so the captain draws her cutlass and steps onto the burning deck.",
+    ],
+)
+def test_fiction_with_a_character_refusing_and_replies_about_refusal_pass(story: str) -> None:
+    assert find_refusal(story) is None
+
+
+def test_phrases_grouped_by_first_letter_find_what_the_plain_alternation_finds() -> None:
+    import re
+
+    from exporter.contracts import refusal_patterns
+
+    latin = [c for c in DEFAULT_LOCALES if c not in ("ru", "uk", "ja", "ko", "zh-Hans", "zh-Hant")]
+    phrases = [p.lower() for c in latin for kind in refusal_patterns._PATTERNS[c] for p in kind]
+    plain = re.compile("|".join(f"(?:{p})" for p in phrases), re.DOTALL)
+    grouped = refusal_patterns._compile(tuple(phrases), word_start=True)
+    texts = (
+        [t for _, _, t in FORMS]
+        + [s for pair in SCENES.values() for s in pair]
+        + [c[2] for c in CASES.values()]
+    )
+    for text in texts:
+        for cut in range(0, len(text), 7):  # every start a window can have
+            piece = text[cut:].lower()
+            assert bool(plain.search(piece)) == bool(grouped.search(piece)), piece
+    assert refusal_patterns._first_letters(r"\b(?:let's|can we) go|\bhablemos") == {"l", "c", "h"}
+    assert refusal_patterns._first_letters(r"\b(?:es )?tut") is None

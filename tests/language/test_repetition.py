@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.repetition import (
+    LONG_MIN_REPEATS,
     LOOP_MIN_REPEATS,
-    LOOP_MIN_SHARE,
     LOOP_MIN_TOKENS,
     MAX_PERIOD,
+    SHORT_PERIOD,
     find_repetition,
 )
 from exporter.language.truncation import find_truncation
@@ -30,12 +31,19 @@ STORY = (
     [
         ("the " * 200, "token_loop"),
         (STORY + "the " * 60, "token_loop"),
-        ("Mara raises her sword and waits for the storm. " * 10, "sentence_loop"),
+        ("Mara raises her sword and waits for the storm. " * 10, "token_loop"),
         (STORY + "and then and then " * 20, "token_loop"),
         ("的" * 300, "token_loop"),
-        ("Она поднимает саблю, и палуба дрожит под ногами. " * 6, "sentence_loop"),
-        ("no punctuation at all in this long loop of twelve words and more " * 12, "compression"),
-        ("a b c d e f g h i j k l m n o p q r s t " * 30, "compression"),
+        ("Она поднимает саблю, и палуба дрожит под ногами. " * 6, "token_loop"),
+        ("no punctuation at all in this long loop of twelve words and more " * 12, "token_loop"),
+        # the same sentence between others: not back to back, a sentence loop
+        (
+            " ".join(f"Mara raises her sword and waits for the storm. Wave {n} breaks." for n in range(9)),
+            "sentence_loop",
+        ),
+        ("a b c d e f g h i j k l m n o p q r s t " * 30, "token_loop"),
+        # a 70-word unit looping, longer than the token-loop check's units: compression sees it
+        (" ".join(f"word{n}" for n in range(70)) * 8, "compression"),
     ],
 )
 def test_degenerate_loops_are_found(text: str, kind: str) -> None:
@@ -78,7 +86,7 @@ def test_what_people_write_passes(text: str) -> None:
         (
             "Steel rings on steel as Mara parries the first cut and answers with a low sweep of her",
             "stop",
-            False,
+            True,
         ),
     ],
 )
@@ -100,7 +108,8 @@ def test_screen_reports_refusal_first_then_truncation_then_repetition() -> None:
 
 
 def _longest_loop(tokens: list[str]) -> tuple[int, int] | None:
-    """The reference: every period, every position; (tokens covered, period) of the longest loop."""
+    """The reference: every period, every position; (tokens covered, period) of the longest loop that
+    passes the thresholds and whose unit has a word in it."""
     best: tuple[int, int] | None = None
     for period in range(1, MAX_PERIOD + 1):
         run = 0
@@ -108,7 +117,10 @@ def _longest_loop(tokens: list[str]) -> tuple[int, int] | None:
             if i < len(tokens) and tokens[i] == tokens[i - period]:
                 run += 1
                 continue
-            if run >= period and (best is None or run + period > best[0]):
+            worded = any(t[0].isalpha() for t in tokens[i - period : i])
+            repeats = LOOP_MIN_REPEATS if period <= SHORT_PERIOD else LONG_MIN_REPEATS
+            passes = (run + period) // period >= repeats and run + period >= LOOP_MIN_TOKENS
+            if run >= period and worded and passes and (best is None or run + period > best[0]):
                 best = (run + period, period)
             run = 0
     return best
@@ -126,11 +138,147 @@ def test_the_token_loop_check_finds_the_longest_loop_of_a_full_scan(
     found = find_repetition(" ".join(tokens))
     loop = found if found is not None and found.kind == "token_loop" else None
     best = _longest_loop(tokens)
-    passes = (
-        best is not None
-        and best[0] // best[1] >= LOOP_MIN_REPEATS
-        and best[0] >= max(LOOP_MIN_TOKENS, LOOP_MIN_SHARE * len(tokens))
-    )
-    assert (loop is not None) == passes, (loop, best)
+    assert (loop is not None) == (best is not None), (loop, best)
     if loop is not None and best is not None:
         assert loop.repeats == best[0] // best[1]
+
+
+# -- truncation at any length ------------------------------------------------------------------------------
+LONG_STORY = STORY + (
+    "The crew falls back to the rail, torches in hand, while the helmsman fights the wheel against the swell. "
+    "Sparks drift over the water like fireflies, and somewhere below a cannon breaks loose and rolls. "
+    "Mara feints high, steps inside the rival's guard and drives her back towards the mainmast. "
+)
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        ".",
+        "!",
+        "?",
+        "…",
+        "...",
+        "\n\n- a coil of rope\n- two lanterns",
+        "\n\n1. Parry\n2. Riposte",
+        "\n\n```python\nprint('en garde')\n```",
+        " 😊",
+        " ✨",
+        "*",
+        "**",
+        "_",
+        "\n\nTo Be Continued",
+        "\n\n— Mara",
+        " :)",
+        " xD",
+    ],
+)
+def test_a_story_that_ends_where_people_end_one_is_not_cut(ending: str) -> None:
+    assert find_truncation(LONG_STORY.rstrip() + ending, "stop") is None
+    assert screen(LONG_STORY.rstrip() + ending, "stop") is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "“Steel rings on steel,” she said.",
+        "(She lunges, and the deck shudders)",
+        "„Ich kenne dich“, sagte sie. „Du bist die Kapitänin.“",
+        "決闘が始まった。彼女は剣を抜いた。",
+        "决斗开始了。她拔出了弯刀！",
+        "「行くぞ」",
+        "결투가 시작되었다. 그녀는 칼을 뽑았다.",
+        "*She smiles and sheathes her cutlass*",
+        "Will you yield?",
+    ],
+)
+def test_closing_quotes_brackets_cjk_stops_questions_and_emphasis_end_a_reply(reply: str) -> None:
+    assert find_truncation(reply, "stop") is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        LONG_STORY + "Then, as the smoke clears, the rival captain raises her",  # normal length, cut
+        LONG_STORY + "She turns to the crew and shouts:",
+        LONG_STORY + "Mara draws a breath, and",
+        "決闘が始まった。燃える甲板の上で、彼女は剣を" * 3,
+        LONG_STORY + "\n\n```python\nfor blade in blades:\n    print(blade)",  # a code block never closed
+        LONG_STORY + "\n\nThe rival",  # a new paragraph cut after two words, not a title
+    ],
+)
+def test_a_stop_reply_ending_mid_sentence_is_cut_whatever_its_length(reply: str) -> None:
+    cut = find_truncation(reply, "stop")
+    assert cut is not None and cut.kind == "mid_sentence"
+    assert cut.as_evidence()["finish_reason"] == "stop"
+
+
+def test_a_length_finish_far_below_the_budget_is_a_cut_and_a_spent_budget_is_not() -> None:
+    short = "Steel rings on steel as Mara parries the first cut and answers with a low sweep, and her rival"
+    assert len(short) < 120
+    cut = find_truncation(short, "length", max_tokens=400)  # no token count: its bytes bound its tokens
+    assert cut is not None and cut.kind == "short_length" and cut.as_evidence()["max_tokens"] == 400
+    reported = find_truncation(short, "length", max_tokens=400, completion_tokens=30)
+    assert reported is not None and reported.completion_tokens == 30 and "30 of 400" in reported.describe()
+    assert find_truncation(short, "length", max_tokens=400, completion_tokens=400) is None  # budget spent
+    assert find_truncation(short, "length", max_tokens=None) is None  # budget unknown
+    assert find_truncation(short, "length", max_tokens=100) is None  # 94 bytes: over half of 100 tokens
+
+
+def test_screen_reply_reads_the_budget_and_the_hosts_count_and_leaves_hidden_reasoning_alone() -> None:
+    from exporter.contracts.reply_checks import screen_reply
+    from exporter.gateway.types import ChatResult
+    from exporter.outcomes import Usage
+
+    short = "Steel rings on steel as Mara parries the first cut and her rival"
+    cut = screen_reply(ChatResult(content=short, finish_reason="length", usage=Usage(10, 25)), 400)
+    assert cut is not None and cut.reason is Reason.TRUNCATION
+    spent = ChatResult(content=short, finish_reason="length", usage=Usage(10, 400))
+    assert screen_reply(spent, 400) is None
+    thinking = ChatResult(content=short, finish_reason="length", reasoning="Let me think about the duel...")
+    assert screen_reply(thinking, 400) is None  # reasoning with no token count: the budget may be spent
+
+
+# -- repetition on windows, CJK included, and what legitimately repeats -------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        LONG_STORY * 2 + "and the sea and the sea and the sea " * 12,  # the last quarter loops
+        "燃える甲板の上で、彼女は剣を抜いた。" + "そして彼女は" * 40,  # a Japanese n-gram loop
+        "決闘が始まった。" + "剣と剣がぶつかり合い、火花が散った" * 8,  # a 17-character unit, no stop
+        " ".join(
+            f"Kapitan podnosi szablę, a pokład drży pod jej stopami, gdy ogień sięga masztu. Fala {n} uderza."
+            for n in range(9)
+        ),  # a multi-clause Polish sentence said 9 times among others
+    ],
+)
+def test_loops_in_the_last_quarter_cjk_loops_and_a_sentence_said_nine_times_are_found(text: str) -> None:
+    assert find_repetition(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a poem with a chorus: three verses, the chorus after each
+        "\n\n".join(
+            f"{verse}\n\nYo ho, the sea is wide, and we shall sail it, you and me.\nThe wind is cold, the night is long."
+            for verse in (
+                "We left the harbour at the break of day.",
+                "The storm came up and tore the sails away.",
+                "We found the isle where the old captain lay.",
+            )
+        ),
+        # dialogue with the speakers' names on every line
+        "\n".join(f"{('Mara', 'Kalenz')[n % 2]}: {line}" for n, line in enumerate(LONG_STORY.split(". "))),
+        # a list whose items share an opening
+        "\n".join(
+            f"- She took the {item}." for item in ("sword", "shield", "rope", "lantern", "map", "compass")
+        ),
+        # a refrain said three times among other sentences
+        "Never again. The deck burned. Never again. The mast fell. The crew ran. Never again.",
+        # a rule of dashes and an ellipsis line are decoration
+        STORY + "\n\n" + "-" * 80 + "\n\n" + STORY.replace("Steel", "Iron") + "\n\n" + ". " * 40,
+    ],
+)
+def test_choruses_dialogue_lists_refrains_and_rules_pass(text: str) -> None:
+    assert find_repetition(text) is None
