@@ -15,21 +15,35 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PlainSerializer, StringConstraints, TypeAdapter, WithJsonSchema
+from pydantic import AfterValidator, Field, PlainSerializer, StringConstraints, TypeAdapter, WithJsonSchema
 
 from exporter.receiver.merge import Layer
 from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.state import Decision, Kind, Mode
+from exporter.receiver.tags import canonical_tag
+from exporter.textkit import control_problem
 from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
 __all__ = ["ErrorBody"]  # the shared error body, answered by this API too
 
 MAX_FIELD_CHARS = 4096  # any admin body field
 
-#: A required admin text field: surrounding blanks are dropped, something must remain.
+
+def _no_controls(text: str) -> str:
+    if (problem := control_problem(text)) is not None:
+        raise ValueError(problem)
+    return text
+
+
+#: A required admin text field: surrounding blanks are dropped, something must remain, no control
+#: characters (a reason is logged and served; ``textkit.control_problem``).
 AdminText = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S")
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S"),
+    AfterValidator(_no_controls),
 ]
+#: A model slug or provider tag in an admin body: admin text, canonical (``tags.canonical_tag``).
+AdminName = Annotated[AdminText, AfterValidator(canonical_tag)]
 #: An instant in a response: Unix seconds in the code, RFC 3339 text (``format_rfc3339``) on the wire.
 TimeText = Annotated[
     float,
@@ -42,8 +56,8 @@ _TEXT = "a non-empty string"
 class LiftBody(Body):
     """``POST /v1/admin/lift``: lift a current suspension (it holds until a clean round or ``until``)."""
 
-    model: AdminText = Field(description=_TEXT)
-    provider: AdminText = Field(description=_TEXT)
+    model: AdminName = Field(description=_TEXT)
+    provider: AdminName = Field(description=_TEXT)
     reason: AdminText = Field(description=_TEXT)
     until: Timestamp | None = Field(default=None, description="RFC 3339; absent or null: until a clean round")
 
@@ -95,6 +109,11 @@ class IncidentAdded(Decisions):
 
 class DecisionsPage(Decisions):
     next_since: int = Field(description="the seq to pass as since for the next page")
+    truncated: bool = Field(
+        default=False,
+        description="true when the page stopped at its byte budget (1 MiB of entries) before limit entries; "
+        "the next page starts at next_since",
+    )
     oldest_in_memory: int | None = Field(description="kept for compatibility: every decision is stored")
 
 

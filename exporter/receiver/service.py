@@ -45,6 +45,7 @@ from exporter.receiver.store import Store, StoreWriteError
 from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
+DECISIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/decisions page's entries (docs/receiver.md, "Bounds")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -262,15 +263,23 @@ class ReceiverService(Closing):
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int
     ) -> bodies.DecisionsPage:
-        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones.
+        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones; at most
+        ``DECISIONS_PAGE_MAX_BYTES`` of entries (``truncated`` when that ended the page first).
 
         Read from the store's log (the whole history, paged), never from memory."""
-        chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
+        chosen = self._store.read_decisions(
+            after_seq=since_seq, since_time=since_time, limit=limit, max_bytes=DECISIONS_PAGE_MAX_BYTES
+        )
         after = since_seq if since_seq is not None else self._state.seq  # an empty page: from here again
+        if since_seq is None and since_time is None:  # the latest: cut at the old end
+            truncated = bool(chosen) and len(chosen) < limit and chosen[0]["seq"] > 1
+        else:
+            truncated = bool(chosen) and len(chosen) < limit and chosen[-1]["seq"] < self._state.seq
         return bodies.DecisionsPage(
             decisions=chosen,
             next_since=chosen[-1]["seq"] if chosen else after,
             oldest_in_memory=1 if self._state.seq else None,  # kept for compatibility: all are stored
+            truncated=truncated,
         )
 
     def metrics_snapshot(self) -> MetricsSnapshot:
