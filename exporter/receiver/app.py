@@ -147,9 +147,10 @@ class _Api:
     async def healthz(self, request: Request) -> Response:
         service = self.service
         mode, seq = service.policy.mode, service.state.seq
-        if service.damaged is not None:
-            damaged = bodies.Health(status="damaged", mode=mode, seq=seq, message=service.damaged)
-            return send(damaged, status_code=503)
+        if (problem := service.health_problem()) is not None:
+            status, message = problem
+            unhealthy = bodies.Health(status=status, mode=mode, seq=seq, message=message)
+            return send(unhealthy, status_code=503)
         return send(bodies.Health(status="ok", mode=mode, seq=seq), exclude_none=True)
 
     async def metrics(self, request: Request) -> Response:

@@ -186,8 +186,11 @@ class Incidents(Body):
     incidents: list[IncidentItem]
 
 
+HealthStatus = Literal["ok", "damaged", "unwritable"]
+
+
 class Health(Body):
-    status: Literal["ok", "damaged"]
+    status: HealthStatus
     mode: Mode
     seq: int
-    message: str | None = Field(default=None, description="what is damaged (status damaged, 503)")
+    message: str | None = Field(default=None, description="what is wrong (status damaged or unwritable, 503)")

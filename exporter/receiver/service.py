@@ -37,11 +37,12 @@ from exporter.receiver.decide import (
     decide_lift,
     decide_notification,
 )
+from exporter.receiver.health import write_problem
 from exporter.receiver.merge import Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.state import Decision, Mode, State
-from exporter.receiver.store import Store, StoreWriteError
+from exporter.receiver.store import Store, StoreError, StoreWriteError
 from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
@@ -86,6 +87,10 @@ class ReceiverService(Closing):
         self.config = config
         self.policy: Policy = config.policy()
         self._store = Store(config.store_dir, ladder=self.policy.ladder, clock=clock, fault=fault, init=init)
+        if (problem := write_problem(config.store_dir)) is not None:  # it would answer 503 to every write
+            self._store.close()
+            raise StoreError(f"{problem}: every decision would fail; fix the permissions or the mount")
+        self.write_error: str | None = None  # the last write's failure, until a write succeeds
         for warning in self._store.loaded.warnings:
             log.error("store recovery: %s", warning)
         self._clock = clock
@@ -99,6 +104,18 @@ class ReceiverService(Closing):
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
         threading.Thread(target=self.verify_history, name="receiver-verify", daemon=True).start()
+
+    def health_problem(self) -> tuple[bodies.HealthStatus, str] | None:
+        """Why the receiver cannot decide now, as ``(status, message)`` for ``/healthz``, else None: a
+        damaged store, a store directory or file this process may not write, or a last write that failed
+        (a full disk; cleared by the next write that succeeds)."""
+        if self.damaged is not None:
+            return "damaged", self.damaged
+        if (problem := write_problem(self.config.store_dir)) is not None:
+            return "unwritable", problem
+        if self.write_error is not None:
+            return "unwritable", f"the last write failed: {self.write_error}"
+        return None
 
     def verify_history(self) -> str | None:
         """Prove the part of a long log that start-up did not (``Store.verify_history``). A problem is
@@ -134,7 +151,12 @@ class ReceiverService(Closing):
                 self._count(lambda c: c.count_decisions(repeats))
             if journaled:
                 started = time.perf_counter()
-                self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
+                try:
+                    self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
+                except StoreWriteError as exc:
+                    self.write_error = str(exc)
+                    raise
+                self.write_error = None
                 elapsed = time.perf_counter() - started
                 # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
                 self._state = state

@@ -5,20 +5,30 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+import httpx
 import pytest
 
+from exporter.devtools.pipeline.processes import free_port
 from exporter.logkit import LOG_FORMAT, EscapingFormatter
 from exporter.receiver import service as service_module
 from exporter.receiver.exclusions import BuiltinExclusion
-from exporter.receiver.service import DECISIONS_PAGE_MAX_BYTES
+from exporter.receiver.service import DECISIONS_PAGE_MAX_BYTES, ReceiverService
 
-from .helpers import ADMIN_TOKEN, bearer
+from .helpers import ADMIN_TOKEN, bearer, make_config
 from .test_app import ADMIN, Harness, alert, payload
 
+REPO = Path(__file__).resolve().parents[2]
 CONTROLS = [
     "\n",
     "\r",
@@ -154,3 +164,86 @@ def test_no_log_record_holds_a_raw_control_character() -> None:
     assert "m/x\\n2026-01-01 ERROR canary forged" in lines[0] and "ok\\u202etxt.exe\\x1b[2J" in lines[0]
     assert "failed for a\\rb" in lines[1] and lines[2].startswith("Traceback")  # tracebacks keep their lines
     assert not any(c in stream.getvalue() for c in CONTROLS if c not in ("\n",))
+
+
+def test_a_failed_write_makes_healthz_unwritable_until_a_write_succeeds(h: Harness) -> None:
+    assert h.client.get("/healthz").json()["status"] == "ok"
+    h.fail_writes = True
+    assert h.post_alerts(payload(alert("a/1"))).status_code == 503
+    health = h.client.get("/healthz")
+    assert health.status_code == 503 and health.json()["status"] == "unwritable"
+    assert "the last write failed" in health.json()["message"]
+    h.fail_writes = False
+    assert h.post_alerts(payload(alert("a/1"))).status_code == 200  # Alertmanager's retry
+    assert h.client.get("/healthz").json()["status"] == "ok"
+
+
+NOBODY = 65534
+
+
+def _as_nobody(*args: str, **env: str) -> subprocess.Popen[bytes]:
+    """``canary ARGS`` as an unprivileged user (root may write anything, so it cannot show a refusal)."""
+    return subprocess.Popen(
+        ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", sys.executable,
+         "-m", "exporter.cli", *args],
+        cwd=REPO, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A directory an unprivileged user can reach (pytest's own tmp_path is private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="canary-unwritable-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv")
+def test_a_store_the_process_cannot_write_is_refused_at_start_and_reported_by_healthz(
+    shared_dir: Path,
+) -> None:
+    store = shared_dir / "store"
+    ReceiverService(make_config(store), init=True).close()  # created by root: nobody may not write it
+    port = free_port()
+    config = shared_dir / "canary.yaml"
+    config.write_text(
+        f"receiver: {{listen: '127.0.0.1:{port}', store_dir: {store}, "
+        "webhook_token: {env: T_HOOK}, admin_token: {env: T_ADMIN}}\n"
+    )
+    refused = _as_nobody("receiver", "--config", str(config), T_HOOK="w" * 20, T_ADMIN="a" * 20)
+    out, _ = refused.communicate(timeout=60)
+    assert refused.returncode == 2 and b"Permission denied" in out, out  # the directory: refused before
+    for path in (store, *store.iterdir()):
+        if path.name != "receiver.sqlite3":  # the database stays root's: SQLite would open it read-only
+            os.chown(path, NOBODY, NOBODY)
+    refused = _as_nobody("receiver", "--config", str(config), T_HOOK="w" * 20, T_ADMIN="a" * 20)
+    out, _ = refused.communicate(timeout=60)
+    assert refused.returncode == 2, out
+    assert b"receiver.sqlite3 is not writable by this process (uid 65534): every decision would fail" in out
+    os.chown(store / "receiver.sqlite3", NOBODY, NOBODY)
+    running = _as_nobody("receiver", "--config", str(config), T_HOOK="w" * 20, T_ADMIN="a" * 20)
+    try:
+        url = f"http://127.0.0.1:{port}/healthz"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert httpx.get(url, timeout=1).json()["status"] == "ok"
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline and running.poll() is None
+                time.sleep(0.2)
+        (store / "receiver.sqlite3").chmod(0o444)
+        health = httpx.get(url, timeout=5)
+        assert health.status_code == 503 and health.json()["status"] == "unwritable"
+        assert "receiver.sqlite3 is not writable" in health.json()["message"]
+        (store / "receiver.sqlite3").chmod(0o644)
+        store.chmod(0o555)
+        health = httpx.get(url, timeout=5)
+        assert health.status_code == 503 and "store directory" in health.json()["message"]
+        store.chmod(0o755)
+        assert httpx.get(url, timeout=5).json()["status"] == "ok"
+    finally:
+        running.send_signal(signal.SIGTERM)
+        out, _ = running.communicate(timeout=30)
+    assert running.returncode == 0 and b"Traceback" not in out, out
