@@ -123,7 +123,7 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
     )
     yield counter(
         "canary_probe_tokens",
-        "Tokens spent on probes of the model, from the gateway's usage fields (per host: the evidence store).",
+        "Tokens spent on probes of the model, from the gateway's usage fields (per host: evidence store).",
         snap.tokens,
         ["model", "kind"],
     )

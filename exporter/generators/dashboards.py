@@ -905,8 +905,8 @@ def provider() -> dict[str, Any]:
         ),
         bars(
             "Tokens spent on the model",
-            "Tokens spent probing every host of the model, by kind (per host and attempt: the evidence store; "
-            "this host's spend: Cost).",
+            "Tokens spent probing every host of the model, by kind (per host and attempt: the evidence "
+            "store; this host's spend: Cost).",
             Q(increase("canary_probe_tokens_total", "kind", 'model="$model"'), "{{kind}}"),
             size=(12, 7),
         ),
