@@ -91,8 +91,10 @@ class _Api:
         model = request.query_params.get("model", "")
         if not model.strip():
             raise Rejected(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
-        if len(model) > MAX_LABEL_CHARS or (problem := control_problem(model)) is not None:
-            problem = problem or f"at most {MAX_LABEL_CHARS} characters, got {len(model)}"
+        if len(model) > MAX_LABEL_CHARS:
+            too_long = f"model: at most {MAX_LABEL_CHARS} characters, got {len(model)}"
+            raise Rejected(400, "bad_request", "invalid query", [too_long])
+        if (problem := control_problem(model)) is not None:
             raise Rejected(400, "bad_request", "invalid query", [f"model: {problem}"])
         view = self.service.ignore(canonical_tag(model))
         headers = {"ETag": view.etag, "Cache-Control": "no-cache"}

@@ -247,3 +247,8 @@ def test_a_store_the_process_cannot_write_is_refused_at_start_and_reported_by_he
         running.send_signal(signal.SIGTERM)
         out, _ = running.communicate(timeout=30)
     assert running.returncode == 0 and b"Traceback" not in out, out
+
+
+def test_an_over_long_ignore_model_is_a_400_naming_the_bound(h: Harness) -> None:
+    r = h.client.get("/v1/ignore", params={"model": "m/" + "x" * 5000})
+    assert r.status_code == 400 and r.json()["problems"] == ["model: at most 1024 characters, got 5002"]
