@@ -29,6 +29,14 @@ from .helpers import ADMIN_TOKEN, bearer, make_config
 from .test_app import ADMIN, Harness, alert, payload
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def h(tmp_path: Path) -> Iterator[Harness]:
+    with Harness(tmp_path) as harness:
+        yield harness
+
+
 CONTROLS = [
     "\n",
     "\r",
@@ -43,14 +51,6 @@ CONTROLS = [
     "\u202e",
     "\u2066",
 ]
-
-
-@pytest.fixture
-def h(tmp_path: Path) -> Iterator[Harness]:
-    harness = Harness(tmp_path)
-    yield harness
-    harness.client.close()
-    harness.service.close()
 
 
 @pytest.mark.parametrize("char", CONTROLS)
