@@ -43,6 +43,7 @@ from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.state import Decision, Mode, State
 from exporter.receiver.store import Store, StoreError, StoreWriteError
+from exporter.receiver.tags import canonical_tag
 from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
@@ -101,6 +102,7 @@ class ReceiverService(Closing):
         self._state = self._store.loaded.state
         self._counters = Counters()
         self._views: Mapping[str, IgnoreView] = MappingProxyType({})
+        self._spellings: Mapping[str, frozenset[str]] = MappingProxyType({})  # canonical -> stored spellings
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
         threading.Thread(target=self.verify_history, name="receiver-verify", daemon=True).start()
@@ -214,10 +216,19 @@ class ReceiverService(Closing):
         their ETag and a decision costs the same however many models the receiver knows."""
         self._state = state
         if touched is None:
-            models: set[str] = set(state.models() | {b.model for b in self.policy.builtin})
+            known = state.models() | {b.model for b in self.policy.builtin}
+            # A store written before model names were canonical may hold other spellings (``RC/Case2``): each
+            # is served under its canonical name, merged with it. New decisions are canonical, so this map
+            # is built once, at start-up.
+            legacy: dict[str, set[str]] = {}
+            for spelled in known:
+                if (canonical := canonical_tag(spelled)) != spelled:
+                    legacy.setdefault(canonical, set()).add(spelled)
+            self._spellings = MappingProxyType({m: frozenset(s) for m, s in legacy.items()})
+            models: set[str] = {canonical_tag(m) for m in known}
             views: dict[str, IgnoreView] = {}
         else:
-            models, views = touched, dict(self._views)
+            models, views = {canonical_tag(m) for m in touched}, dict(self._views)
         for model in sorted(models):
             try:
                 views[model] = self._build_view(model, state, now)
@@ -230,9 +241,11 @@ class ReceiverService(Closing):
 
     def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
         # Observe mode excludes nothing (DESIGN section 8), even suspensions enforced before a restart.
-        entries = ignore_entries(
-            model, self.policy.builtin, state, now, suspensions=self.policy.mode is Mode.ENFORCE
-        )
+        enforce = self.policy.mode is Mode.ENFORCE
+        entries = ignore_entries(model, self.policy.builtin, state, now, suspensions=enforce)
+        for spelled in self._spellings.get(model, ()):  # an earlier version's spelling of the same model
+            old = ignore_entries(spelled, self.policy.builtin, state, now, suspensions=enforce)
+            entries = tuple(sorted({*entries, *old}, key=lambda e: (e.provider, list(Layer).index(e.layer))))
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
@@ -252,3 +253,26 @@ def test_a_store_the_process_cannot_write_is_refused_at_start_and_reported_by_he
 def test_an_over_long_ignore_model_is_a_400_naming_the_bound(h: Harness) -> None:
     r = h.client.get("/v1/ignore", params={"model": "m/" + "x" * 5000})
     assert r.status_code == 400 and r.json()["problems"] == ["model: at most 1024 characters, got 5002"]
+
+
+def test_a_mixed_case_model_in_an_earlier_store_is_served_under_its_canonical_name(tmp_path: Path) -> None:
+    """An earlier version stored models as alerts spelled them: such a store keeps its exclusions served."""
+    from exporter.receiver.decide import decide_notification
+    from exporter.receiver.payloads import Notification, parse_notification
+    from exporter.receiver.store import Store
+
+    with Harness(tmp_path) as first:
+        legacy = parse_notification(payload(alert("a/1", model="m/x")))
+        assert isinstance(legacy, Notification)
+        state, decisions = decide_notification(
+            first.service.state, legacy, first.clock(), first.service.policy
+        )
+        spelled = [replace(d, model="RC/Case2") for d in decisions]  # as an earlier version journaled them
+        store: Store = first.service._store
+        store.commit(tuple(spelled), replace(state, suspensions={
+            ("RC/Case2", p): replace(v, model="RC/Case2") for (_, p), v in state.suspensions.items()
+        }))  # fmt: skip
+    with Harness(tmp_path) as again:
+        for asked in ("rc/case2", "RC/Case2"):
+            body = again.client.get("/v1/ignore", params={"model": asked}).json()
+            assert body["model"] == "rc/case2" and "a/1" in body["ignore"], body
