@@ -18,10 +18,13 @@ def clip(text: str, width: int, *, flat: bool = False) -> str:
 
 
 #: Characters that forge or reorder a line where text is shown: C0 and C1 controls, DEL, the Unicode line and
-#: paragraph separators, and the bidirectional marks, embeddings, overrides and isolates (Trojan Source).
-CONTROL_CHARACTERS = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
+#: paragraph separators, and the bidirectional marks, embeddings, overrides and isolates (Trojan Source); as
+#: the body of a regular-expression class, written with escapes so Python and JSON Schema read it alike.
+CONTROL_CLASS = r"\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+CONTROL_CHARACTERS = re.compile(f"[{CONTROL_CLASS}]")
+#: JSON Schema patterns: text without control characters, and such text with something other than blanks.
+NO_CONTROLS_PATTERN = f"^[^{CONTROL_CLASS}]*$"
+LABEL_PATTERN = f"^[^{CONTROL_CLASS}]*[^\\s{CONTROL_CLASS}][^{CONTROL_CLASS}]*$"
 
 
 def control_problem(text: str) -> str | None:

@@ -136,12 +136,13 @@ class _Api:
         if len(incident_id) > MAX_INCIDENT_ID_CHARS or control_problem(incident_id) is not None:
             message = f"no incident with that id (ids are inc-N, at most {MAX_INCIDENT_ID_CHARS} characters)"
             raise Rejected(404, "not_found", message)
-        reason = request.query_params.get("reason", "").strip()  # optional here
+        reason = request.query_params.get("reason", "")  # optional here
         if len(reason) > bodies.MAX_FIELD_CHARS:
             too_long = f"reason: {len(reason)} characters, longer than {bodies.MAX_FIELD_CHARS} characters"
             raise Rejected(400, "bad_request", "invalid query", [too_long])
         if (problem := control_problem(reason)) is not None:
             raise Rejected(400, "bad_request", "invalid query", [f"reason: {problem}"])
+        reason = reason.strip()
         result = await _admin(self.service.remove_incident, incident_id, reason)
         return send(bodies.Decisions(decisions=result))
 

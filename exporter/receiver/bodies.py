@@ -15,13 +15,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, PlainSerializer, StringConstraints, TypeAdapter, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    StringConstraints,
+    TypeAdapter,
+    WithJsonSchema,
+)
 
 from exporter.receiver.merge import Layer
 from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.state import Decision, Kind, Mode
 from exporter.receiver.tags import canonical_tag
-from exporter.textkit import control_problem
+from exporter.textkit import LABEL_PATTERN, control_problem
 from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
 __all__ = ["ErrorBody"]  # the shared error body, answered by this API too
@@ -29,18 +37,21 @@ __all__ = ["ErrorBody"]  # the shared error body, answered by this API too
 MAX_FIELD_CHARS = 4096  # any admin body field
 
 
-def _no_controls(text: str) -> str:
-    if (problem := control_problem(text)) is not None:
+def _no_controls(text: object) -> object:
+    if isinstance(text, str) and (problem := control_problem(text)) is not None:
         raise ValueError(problem)
     return text
 
 
-#: A required admin text field: surrounding blanks are dropped, something must remain, no control
-#: characters (a reason is logged and served; ``textkit.control_problem``).
+#: A required admin text field: no control characters (checked before blanks are dropped: a reason is
+#: logged and served; ``textkit.control_problem``), surrounding blanks dropped, something must remain.
 AdminText = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S"),
-    AfterValidator(_no_controls),
+    BeforeValidator(_no_controls),
+    WithJsonSchema(
+        {"type": "string", "minLength": 1, "maxLength": MAX_FIELD_CHARS, "pattern": LABEL_PATTERN}
+    ),
 ]
 #: A model slug or provider tag in an admin body: admin text, canonical (``tags.canonical_tag``).
 AdminName = Annotated[AdminText, AfterValidator(canonical_tag)]

@@ -12,6 +12,7 @@ from typing import Any
 from exporter.receiver import bodies
 from exporter.receiver.payloads import MAX_LABEL_CHARS, Notification
 from exporter.receiver.rfc3339 import SCHEMA as TIMESTAMP_SCHEMA
+from exporter.textkit import LABEL_PATTERN, NO_CONTROLS_PATTERN
 from exporter.web.models import ErrorBody
 from exporter.web.openapi import IF_NONE_MATCH, Operation, Responses, document, query
 
@@ -22,6 +23,8 @@ _BODY: Responses = {
     503: (ErrorBody, "not durable; retry"),
 }
 _ADMIN: Responses = {**_BODY, 401: (ErrorBody, "missing or wrong admin token")}
+_MODEL = {"type": "string", "minLength": 1, "maxLength": MAX_LABEL_CHARS, "pattern": LABEL_PATTERN}
+_REASON = {"type": "string", "maxLength": bodies.MAX_FIELD_CHARS, "pattern": NO_CONTROLS_PATTERN}
 
 
 _OPERATIONS: list[Operation] = [
@@ -32,7 +35,7 @@ _OPERATIONS: list[Operation] = [
       413: (ErrorBody, "body larger than max_body_bytes, or too many alerts")}),
     ("/v1/ignore", "get", "Merged ignore list of a model for provider.ignore (no token; ETag/304)",
      None, None,
-     [query("model", {"type": "string", "minLength": 1, "maxLength": MAX_LABEL_CHARS, "pattern": r"\S"},
+     [query("model", _MODEL,
             True, description="the gateway model slug (compared in lowercase)"),
       IF_NONE_MATCH],
      {200: (bodies.IgnoreList, "the list (unknown model: built-in layer only, maybe empty)"),
@@ -60,7 +63,7 @@ _OPERATIONS: list[Operation] = [
       409: (ErrorBody, "it would break the capacity floor (send force: true)")}),
     ("/v1/admin/incidents/{incident_id}", "delete", "Remove an incident exclusion", "adminToken", None,
      [{"name": "incident_id", "in": "path", "required": True, "schema": {"type": "string"}},
-      query("reason", {"type": "string", "maxLength": bodies.MAX_FIELD_CHARS})],
+      query("reason", _REASON)],
      {200: (bodies.Decisions, "removed"), 401: _ADMIN[401], 404: (ErrorBody, "no such incident"),
       400: (ErrorBody, "reason longer than 4096 characters or with a control character"),
       503: _BODY[503]}),

@@ -25,7 +25,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, 
 
 from exporter.receiver.rfc3339 import Timestamp, format_rfc3339
 from exporter.receiver.tags import canonical_tag
-from exporter.textkit import control_problem
+from exporter.textkit import NO_CONTROLS_PATTERN, control_problem
 from exporter.web.models import Wire, explained, kind, problems, several
 
 #: Grafana raises these for its own query trouble; they carry the rule's labels, so they must never act.
@@ -114,9 +114,14 @@ def _within_bounds(annotations: dict[str, str]) -> dict[str, str]:
 Key = Annotated[str, StringConstraints(max_length=MAX_KEY_CHARS)]
 # The validators follow the bounds, so pydantic-core checks the bounds itself (before a validator they
 # would be a Python check of their own).
+_IDENTIFIER_SCHEMA = {"type": "string", "maxLength": MAX_LABEL_CHARS, "pattern": NO_CONTROLS_PATTERN}
 Labels = Annotated[
     dict[Key, Annotated[str, StringConstraints(max_length=MAX_LABEL_CHARS)]],
-    Field(max_length=MAX_LABELS, description="expected an object of string values"),
+    Field(
+        max_length=MAX_LABELS,
+        description="expected an object of string values",
+        json_schema_extra={"properties": dict.fromkeys(IDENTIFIER_LABELS, _IDENTIFIER_SCHEMA)},
+    ),
     AfterValidator(_name_their_route),
 ]
 Annotations = Annotated[
@@ -124,7 +129,10 @@ Annotations = Annotated[
     Field(
         max_length=MAX_LABELS,
         description="an object of string values (null: none, as a Go nil map is sent)",
-        json_schema_extra={"type": ["object", "null"]},
+        json_schema_extra={
+            "type": ["object", "null"],
+            "properties": {DISCOVERED_ANNOTATION: {"type": "string", "pattern": NO_CONTROLS_PATTERN}},
+        },
     ),
     BeforeValidator(lambda value: {} if value is None else value),  # a Go nil map
     AfterValidator(_within_bounds),
