@@ -276,3 +276,12 @@ def test_a_mixed_case_model_in_an_earlier_store_is_served_under_its_canonical_na
         for asked in ("rc/case2", "RC/Case2"):
             body = again.client.get("/v1/ignore", params={"model": asked}).json()
             assert body["model"] == "rc/case2" and "a/1" in body["ignore"], body
+
+
+def test_uvicorn_logs_through_the_escaping_root_handler_not_its_own() -> None:
+    from exporter.serving import uvicorn_server
+
+    uvicorn_server(lambda scope, receive, send: None)  # configures uvicorn's loggers, as every command does
+    for name in ("uvicorn", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        assert not logger.handlers and logger.propagate, name  # so the root's EscapingFormatter writes them
