@@ -33,10 +33,10 @@ from exporter.configkit import (
     Duration,
     Int,
     Keyed,
+    Label,
     Problems,
     SecretValue,
     StrSet,
-    Text,
     What,
     choice,
     context_of,
@@ -125,7 +125,7 @@ class DirectHost(ConfigModel):
     name: Tag = key(meaning="the provider label")
     base_url: Url = key(meaning="the host's API root")
     api_key: SecretValue | None = key(None, "secret, optional")
-    model_id: Text | None = key(None, "the model id the host expects", shown="the slug")
+    model_id: Label | None = key(None, "the model id the host expects", shown="the slug")
     supported_parameters: StrSet = key(frozenset(), "the request parameters the host supports")
 
 

@@ -63,6 +63,7 @@ from pydantic_core import (
     core_schema,
 )
 
+from exporter.textkit import control_problem
 from exporter.web.hostport import parse_host_port
 from exporter.web.models import json_path, unwrap
 
@@ -594,6 +595,14 @@ def resolve_secret(keys: SecretKeys, context: ReadContext) -> Secret:
 
 
 Text = Annotated[str, _TEXT]
+#: A name or reason that is logged and served (a model, a provider tag, a reason): no control characters.
+Label = Annotated[
+    str,
+    What(
+        "a non-empty string without control characters (newlines, tabs, bidi overrides)",
+        lambda v: is_text(v) and control_problem(v) is None,
+    ),
+]
 Int = Annotated[int, What("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool))]
 Number = Annotated[float, What("a number", is_number)]
 Bool = Annotated[bool, What("true or false", lambda v: isinstance(v, bool))]

@@ -65,8 +65,11 @@ def bind_tcp_socket(host: str, port: int, backlog: int = 2048) -> socket.socket:
 
 
 def uvicorn_server(app: ASGIApp, **options: Any) -> uvicorn.Server:
-    """A uvicorn server for ``app`` that logs only warnings and no access lines (the project logs its own)."""
-    return uvicorn.Server(uvicorn.Config(app, **{"log_level": "warning", "access_log": False, **options}))
+    """A uvicorn server for ``app`` that logs only warnings and no access lines (the project logs its own).
+    Its records go to the root logger (``log_config=None``: no handlers of uvicorn's own), so they take the
+    process's one format, control characters escaped (``logkit``)."""
+    defaults = {"log_level": "warning", "access_log": False, "log_config": None}
+    return uvicorn.Server(uvicorn.Config(app, **{**defaults, **options}))
 
 
 class ThreadedServer(StartStop):

@@ -1,4 +1,5 @@
-"""Clean stops on SIGTERM and SIGINT for every long-running command (docker stop, systemd, Ctrl-C).
+"""Clean stops on SIGTERM, SIGINT and SIGHUP for every long-running command (docker stop, systemd, Ctrl-C,
+a closed terminal or a ``kill -HUP`` meant as "reload").
 
 ``stop_on_signals()`` wraps a command's run: the first SIGTERM or SIGINT raises ``StopSignal`` in the main
 thread, the command's ``finally`` blocks close listeners and write snapshots, and the block ends normally, so
@@ -6,6 +7,10 @@ the process exits 0. While uvicorn serves in the main thread it holds both signa
 gracefully and then re-raises the signal; that re-raise lands here and stops the command the same way
 (without this, a re-raised SIGTERM met the default handler and killed the process before its cleanup).
 Further signals while stopping are logged and ignored, so cleanup is never cut short.
+
+SIGHUP (whose default action kills the process without any cleanup) is sent on as SIGTERM, so it takes
+exactly SIGTERM's path, uvicorn's graceful shutdown included; no command reloads its configuration on it.
+A command that owns a terminal can name SIGHUP in ``also`` to see it as itself (``StopSignal.signum``).
 
 Example::
 
@@ -36,7 +41,8 @@ class StopSignal(Exception):
 
 @contextlib.contextmanager
 def stop_on_signals(also: tuple[signal.Signals, ...] = ()) -> Iterator[None]:
-    """Turn the first SIGTERM/SIGINT (or one of ``also``) into ``StopSignal``; swallow it at the block's end.
+    """Turn the first SIGTERM/SIGINT (or one of ``also``) into ``StopSignal``, SIGHUP into SIGTERM; swallow
+    the stop at the block's end.
 
     ``also`` adds signals that stop this command, e.g. SIGHUP for one that owns a terminal (the demo's live
     view: closing the terminal must still close the Prometheus and Alertmanager it started).
@@ -51,7 +57,12 @@ def stop_on_signals(also: tuple[signal.Signals, ...] = ()) -> Iterator[None]:
         stopping = True
         raise StopSignal(signum)
 
-    previous = {sig: signal.signal(sig, handler) for sig in (*STOP_SIGNALS, *also)}
+    def as_sigterm(signum: int, frame: FrameType | None) -> None:
+        log.info("%s: stopping as on SIGTERM", signal.Signals(signum).name)
+        signal.raise_signal(signal.SIGTERM)  # whoever holds SIGTERM now (uvicorn, or handler) stops
+
+    handlers = {signal.SIGHUP: as_sigterm, **dict.fromkeys((*STOP_SIGNALS, *also), handler)}
+    previous = {sig: signal.signal(sig, action) for sig, action in handlers.items()}
     try:
         yield
     except StopSignal as stop:

@@ -3,6 +3,8 @@ the one way a reply is cut to an excerpt of bounded UTF-8 bytes (``bounded_excer
 
 from __future__ import annotations
 
+import re
+
 
 def clip(text: str, width: int, *, flat: bool = False) -> str:
     """``text`` in at most ``width`` characters, ending in "…" where it was cut; ``flat`` first collapses
@@ -44,3 +46,42 @@ def bounded_excerpt(
 
 def _cut(text: str, max_bytes: int) -> str:
     return text.encode()[: max(0, max_bytes)].decode("utf-8", errors="ignore")
+
+
+#: Characters that forge or reorder a line where text is shown: C0 and C1 controls, DEL, the Unicode line and
+#: paragraph separators, and the bidirectional marks, embeddings, overrides and isolates (Trojan Source); as
+#: the body of a regular-expression class, written with escapes so Python and JSON Schema read it alike.
+CONTROL_CLASS = r"\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+CONTROL_CHARACTERS = re.compile(f"[{CONTROL_CLASS}]")
+#: JSON Schema patterns: text without control characters, and such text with something other than blanks.
+NO_CONTROLS_PATTERN = f"^[^{CONTROL_CLASS}]*$"
+LABEL_PATTERN = f"^[^{CONTROL_CLASS}]*[^\\s{CONTROL_CLASS}][^{CONTROL_CLASS}]*$"
+
+
+def control_problem(text: str) -> str | None:
+    """What makes ``text`` unfit for an identifier or a reason (a control character, named with its
+    position), else None.
+
+    >>> control_problem("deepinfra/fp8"), control_problem("a\\nb")
+    (None, 'a control character (U+000A) at position 1 is not allowed')
+    """
+    found = CONTROL_CHARACTERS.search(text)
+    if found is None:
+        return None
+    return f"a control character (U+{ord(found.group()):04X}) at position {found.start()} is not allowed"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with each control character (``CONTROL_CHARACTERS``) written as its escape, so a log line
+    stays one line and reads in order.
+
+    >>> escape_controls("ok\\nFAKE ERROR\\u202e")
+    'ok\\\\nFAKE ERROR\\\\u202e'
+    """
+    return CONTROL_CHARACTERS.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return named.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")

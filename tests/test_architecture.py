@@ -103,6 +103,7 @@ FLOORS: dict[str, tuple[str, ...]] = {
         "argkit",
         "configkit",
         "lifecycle",
+        "logkit",
         "metrickit",
         "outcomes",
         "paths",

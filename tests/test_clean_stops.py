@@ -128,7 +128,7 @@ def canary_yaml(tmp_path: Path, gateway: SimulatorServer) -> tuple[Path, dict[st
     return path, ports
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_the_receiver_writes_its_snapshot_on_a_stop_signal_so_a_restart_logs_no_error(
     tmp_path: Path, canary_yaml: tuple[Path, dict[str, int]], sig: signal.Signals
 ) -> None:
@@ -150,26 +150,30 @@ def test_the_receiver_writes_its_snapshot_on_a_stop_signal_so_a_restart_logs_no_
     second.stop()  # asserts no ERROR in the restart's log, and exit 0 again
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_the_exporter_stops_on_sigterm_mid_rounds(
-    tmp_path: Path, canary_yaml: tuple[Path, dict[str, int]]
+    tmp_path: Path, canary_yaml: tuple[Path, dict[str, int]], sig: signal.Signals
 ) -> None:
     path, ports = canary_yaml
     exporter = Command(tmp_path, "exporter", "exporter", "--config", str(path))
     exporter.wait_http(f"http://127.0.0.1:{ports['exporter']}/healthz")
     time.sleep(1.5)  # a round is in flight
-    exporter.stop()
+    exporter.stop(sig)
     assert refused(ports["exporter"])
 
 
-def test_routability_stops_on_sigterm(tmp_path: Path, canary_yaml: tuple[Path, dict[str, int]]) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_routability_stops_on_sigterm(
+    tmp_path: Path, canary_yaml: tuple[Path, dict[str, int]], sig: signal.Signals
+) -> None:
     path, ports = canary_yaml
     routability = Command(tmp_path, "routability", "routability", "--config", str(path))
     routability.wait_http(f"http://127.0.0.1:{ports['routability']}/healthz")
-    routability.stop()
+    routability.stop(sig)
     assert refused(ports["routability"])
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_the_simulator_stops_on_a_stop_signal(tmp_path: Path, sig: signal.Signals) -> None:
     port = free_port()
     simulator = Command(tmp_path, "simulator", "simulator", "--listen", f"127.0.0.1:{port}")

@@ -21,6 +21,7 @@ from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, Problems
 from exporter.console import render_table
 from exporter.engine.snapshot import Snapshot
+from exporter.logkit import configure_logging
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
 from exporter.sharding import Replica, check_shard_set
 from exporter.signals import stop_on_signals
@@ -269,9 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=args.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s"
-    )
+    configure_logging(args.log_level, sys.stderr)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     if getattr(args, "json", False) and args.command == "demo" and args.rounds is None:
         print("canary demo: --json needs --rounds N", file=sys.stderr)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from exporter.argkit import add_command
 from exporter.configkit import ConfigError, Problems, load_file, validate
+from exporter.logkit import configure_logging
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.store import StoreError
 from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from exporter.receiver.service import ReceiverService
     from exporter.receiver.state import Mode
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    configure_logging(logging.INFO)
     try:
         config = load(args.config)
         if args.listen:

@@ -38,6 +38,7 @@ from exporter.devtools.pipeline.processes import (
 )
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
+from exporter.logkit import LOG_FORMAT, EscapingFormatter
 from exporter.paths import REPO_ROOT
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
@@ -195,7 +196,7 @@ def _logs_to_file(path: Path) -> None:
         if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
             root.removeHandler(handler)
     handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    handler.setFormatter(EscapingFormatter(LOG_FORMAT))
     root.addHandler(handler)
 
 

@@ -50,7 +50,8 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
     )
     yield counter(
         "canary_probe_language_outcomes",
-        "Language-contract probes by locale and judged outcome." + CACHED,
+        "Language-contract attempts that did not pass, by locale, outcome and reason (passes per locale: "
+        "the evidence store)." + CACHED,
         snap.locale_counts,
         [*route, "locale", "outcome", "reason"],
     )
@@ -98,12 +99,22 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
     )
     ttft = HistogramMetricFamily(
         "canary_probe_ttft_seconds",
-        "Time from sending the request to the first visible token (TTFT probe)." + CACHED,
-        labels=route,
+        "Time from sending the request to the first visible token (TTFT probe), every host of the model."
+        + CACHED,
+        labels=["model"],
     )
-    for (model, provider), hist in sorted(snap.ttft.items()):
-        ttft.add_metric([model, provider], hist.cumulative(), hist.total)
+    for model, hist in sorted(snap.ttft.items()):
+        ttft.add_metric([model], hist.cumulative(), hist.total)
     yield ttft
+    # One series per host, not a histogram per host: quantile_over_time() of it gives a host's percentiles
+    # over the rounds in a window (one TTFT probe per host per round), at 1 series instead of 17.
+    yield gauge(
+        "canary_probe_ttft_last_seconds",
+        "The host's time to first visible token in the last round (absent when that round observed none)."
+        + CACHED,
+        snap.ttft_last,
+        route,
+    )
     yield counter(
         "canary_probe_ttft_timeouts",
         "TTFT probes with no visible token within the threshold (not in the histogram: they have no TTFT).",
@@ -112,9 +123,9 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
     )
     yield counter(
         "canary_probe_tokens",
-        "Tokens spent on probes, from the gateway's usage fields.",
+        "Tokens spent on probes of the model, from the gateway's usage fields (per host: evidence store).",
         snap.tokens,
-        [*route, "kind"],
+        ["model", "kind"],
     )
     yield counter(
         "canary_probe_cost_usd", "USD spent on probes (the gateway's usage.cost).", snap.cost_usd, route

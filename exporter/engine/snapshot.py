@@ -53,12 +53,15 @@ class Snapshot:
     endpoints: Mapping[str, tuple[Endpoint, ...]] = field(default_factory=lambda: _EMPTY)
     streaks: Streaks = field(default_factory=Streaks)
     outcome_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
+    # language-contract attempts that did not pass, per locale (passes per locale: the evidence store)
     locale_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
-    ttft: Mapping[HostKey, Histogram] = field(default_factory=lambda: _EMPTY)
+    # the TTFT distribution per model (every host of it), and each host's TTFT of the last round
+    ttft: Mapping[str, Histogram] = field(default_factory=lambda: _EMPTY)
+    ttft_last: Mapping[HostKey, float] = field(default_factory=lambda: _EMPTY)
     # TTFT probes that saw no visible token within the threshold (no TTFT to observe), per host; every host
     # with a judged TTFT probe has an entry, so the slowest host still has a series.
     ttft_timeouts: Mapping[HostKey, int] = field(default_factory=lambda: _EMPTY)
-    tokens: Mapping[tuple[str, str, str], int] = field(default_factory=lambda: _EMPTY)
+    tokens: Mapping[tuple[str, str], int] = field(default_factory=lambda: _EMPTY)  # (model, kind)
     cost_usd: Mapping[HostKey, float] = field(default_factory=lambda: _EMPTY)
     discovery_failures: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
     # the latest failing attempt per (model, provider, contract) since the exporter started (for /v1/state)
@@ -79,11 +82,13 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
     def alive(key: tuple[Any, ...]) -> bool:
         return (key[0], key[1]) in live
 
+    models = set(report.endpoints)
     outcomes = {k: v for k, v in previous.outcome_counts.items() if alive(k)}
     locales = {k: v for k, v in previous.locale_counts.items() if alive(k)}
-    ttft = {k: v for k, v in previous.ttft.items() if alive(k)}
+    ttft = {k: v for k, v in previous.ttft.items() if k in models}
+    ttft_last: dict[HostKey, float] = {}
     ttft_timeouts = {k: v for k, v in previous.ttft_timeouts.items() if alive(k)}
-    tokens = {k: v for k, v in previous.tokens.items() if alive(k)}
+    tokens = {k: v for k, v in previous.tokens.items() if k[0] in models}
     cost = {k: v for k, v in previous.cost_usd.items() if alive(k)}
     discovery_failures = dict(previous.discovery_failures)
     for model in report.discovery_failed:
@@ -95,19 +100,20 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
     ]  # fmt: skip
     for (model, provider), contract, result in every:
         _bump(outcomes, (model, provider, contract, result.outcome.value, result.reason.value))
-        if result.locale is not None:
+        if result.locale is not None and result.outcome is not Outcome.PASS:  # bounded: no pass rotation
             _bump(locales, (model, provider, result.locale, result.outcome.value, result.reason.value))
         if result.ttft_seconds is not None:  # only contracts that export a TTFT observation set it
-            ttft[(model, provider)] = ttft.get((model, provider), Histogram()).observe(result.ttft_seconds)
+            ttft[model] = ttft.get(model, Histogram()).observe(result.ttft_seconds)
+            ttft_last[(model, provider)] = result.ttft_seconds
         # A judged first token (an observation) or none within the threshold: the timeout counter's series
         # exists for every host a TTFT-measuring contract judged, whichever contract that is.
         timed_out = result.ttft_seconds is None and result.reason is Reason.SLOW_FIRST_TOKEN
         if timed_out or result.ttft_seconds is not None:
             _bump(ttft_timeouts, (model, provider), 1 if timed_out else 0)
         if result.usage.prompt_tokens:
-            _bump(tokens, (model, provider, "prompt"), result.usage.prompt_tokens)
+            _bump(tokens, (model, "prompt"), result.usage.prompt_tokens)
         if result.usage.completion_tokens:
-            _bump(tokens, (model, provider, "completion"), result.usage.completion_tokens)
+            _bump(tokens, (model, "completion"), result.usage.completion_tokens)
         if result.usage.cost_usd:
             _bump(cost, (model, provider), result.usage.cost_usd)
 
@@ -128,6 +134,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
         outcome_counts=frozen(outcomes),
         locale_counts=frozen(locales),
         ttft=frozen(ttft),
+        ttft_last=frozen(ttft_last),
         ttft_timeouts=frozen(ttft_timeouts),
         tokens=frozen(tokens),
         cost_usd=frozen(cost),

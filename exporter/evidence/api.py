@@ -14,6 +14,7 @@ Example::
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -68,7 +69,7 @@ def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> dict[s
         if key in ("since", "until"):
             out[key] = parse_time(key, value)
         elif key == "limit":
-            if not value.isdigit() or not 1 <= int(value) <= QUERY_MAX_LIMIT:
+            if not re.fullmatch(r"[0-9]{1,3}", value) or not 1 <= int(value) <= QUERY_MAX_LIMIT:
                 raise InvalidQuery(
                     key, f"expected a whole number from 1 to {QUERY_MAX_LIMIT} (got {value!r})"
                 )

@@ -46,6 +46,7 @@ import binascii
 import json
 import logging
 import math
+import os
 import re
 import sqlite3
 import threading
@@ -69,6 +70,9 @@ DETAIL_MAX_CHARS = 500
 EVIDENCE_JSON_MAX_BYTES = 8192
 QUERY_MAX_LIMIT = 500
 QUERY_DEFAULT_LIMIT = 100
+PAGE_MAX_BYTES = 1 << 20  # a page's records as JSON; the page stops before it (docs/evidence.md)
+LABEL_MAX_CHARS = 256  # model, provider, contract, locale, generation id, served_by, ...
+MAX_ROW_ID = (1 << 63) - 1  # SQLite's largest rowid
 REOPEN_AFTER_SECONDS = 60.0
 ERROR_KINDS = ("damaged", "schema", "unavailable", "full", "readonly", "io", "other")
 _CUT_STRING_CHARS = 200
@@ -197,10 +201,12 @@ def _decode_cursor(cursor: str) -> tuple[float, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         at, row_id = raw.split(":")
+        if not re.fullmatch(r"[0-9]{1,19}", row_id):
+            raise ValueError(row_id)
         value = (float(at), int(row_id))
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise InvalidQuery("cursor", "not a cursor returned by a previous page") from None
-    if not math.isfinite(value[0]):
+    if not math.isfinite(value[0]) or value[1] > MAX_ROW_ID:
         raise InvalidQuery("cursor", "not a cursor returned by a previous page")
     return value
 
@@ -243,6 +249,7 @@ class EvidenceStore:
         self._writer: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
         self._schema_refused = False
+        self._identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the file the connections hold
         self._last_attempt = -math.inf
         self.records_written = 0
         with self._write_lock:
@@ -262,11 +269,13 @@ class EvidenceStore:
         self._last_attempt = self._clock()
         try:
             self._writer, self._reader = self._open_checked()
+            self._identity = self._file_identity()
         except _Damaged as exc:
             self._errors.count("damaged", "path=%s problem=%s; moved aside, starting afresh", self.path, exc)
             self._move_aside()
             try:
                 self._writer, self._reader = self._open_checked()
+                self._identity = self._file_identity()
             except (_Damaged, sqlite3.Error, OSError) as again:
                 self._errors.count("unavailable", "path=%s error=%r", self.path, again)
         except _NewerSchema as exc:
@@ -274,6 +283,34 @@ class EvidenceStore:
             self._errors.count("schema", "path=%s %s; left untouched, no history is kept", self.path, exc)
         except (sqlite3.Error, OSError) as exc:
             self._errors.count("unavailable", "path=%s error=%r", self.path, exc)
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return None
+        return stat.st_dev, stat.st_ino
+
+    def replaced(self) -> str | None:
+        """Why the open connections no longer hold the file at ``path`` (deleted, or replaced by another
+        file while running), else None. Writes to such a connection would go to an unlinked file."""
+        if self._writer is None or self._identity is None:
+            return None
+        now = self._file_identity()
+        if now is None:
+            return f"the evidence file {self.path} was deleted while the exporter ran"
+        if now != self._identity:
+            return f"the evidence file {self.path} was replaced by another file while the exporter ran"
+        return None
+
+    def _drop_connections(self) -> None:
+        """Close both connections (the caller holds the write lock)."""
+        with self._read_lock:
+            for conn in (self._writer, self._reader):
+                if conn is not None:
+                    conn.close()
+            self._writer = self._reader = None
+            self._identity = None
 
     def _open_checked(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -313,11 +350,8 @@ class EvidenceStore:
 
     def close(self) -> None:
         """Close both connections (idempotent)."""
-        with self._write_lock, self._read_lock:
-            for conn in (self._writer, self._reader):
-                if conn is not None:
-                    conn.close()
-            self._writer = self._reader = None
+        with self._write_lock:
+            self._drop_connections()
 
     # -- writing -------------------------------------------------------------------------------------------
     def record(self, records: Sequence[EvidenceRecord]) -> None:
@@ -327,6 +361,10 @@ class EvidenceStore:
             return
         rows = [_row(r) for r in records]
         with self._write_lock:
+            if (gone := self.replaced()) is not None:  # never write (and count) into an unlinked file
+                self._errors.count("unavailable", "%s; starting a new file", gone)
+                self._drop_connections()
+                self._connect()
             retry_due = self._clock() - self._last_attempt >= REOPEN_AFTER_SECONDS
             if self._writer is None and not self._schema_refused and retry_due:
                 self._connect()
@@ -391,11 +429,15 @@ class EvidenceStore:
         until: float | None = None,
         limit: int = QUERY_DEFAULT_LIMIT,
         cursor: str | None = None,
+        max_bytes: int = PAGE_MAX_BYTES,
     ) -> EvidencePage:
-        """Records matching every given filter, newest first (``since`` inclusive, ``until`` exclusive).
+        """Records matching every given filter, newest first (``since`` inclusive, ``until`` exclusive):
+        at most ``limit`` records and at most ``max_bytes`` of them as JSON (``record_json_bytes``; a page
+        always holds one record). A page cut short by either bound has a ``next_cursor``.
 
         Raises ``InvalidQuery`` for a limit outside 1..QUERY_MAX_LIMIT or a foreign cursor, and
-        ``EvidenceUnavailable`` when the store is not open.
+        ``EvidenceUnavailable`` when the store is not open, its file was deleted or replaced, or SQLite
+        fails to read it.
         """
         if not 1 <= limit <= QUERY_MAX_LIMIT:
             raise InvalidQuery("limit", f"expected 1 to {QUERY_MAX_LIMIT} (got {limit})")
@@ -414,9 +456,28 @@ class EvidenceStore:
         with self._read_lock:
             if self._reader is None:
                 raise EvidenceUnavailable(f"the evidence store at {self.path} is not open (see the log)")
-            rows = self._reader.execute(sql, [*args, limit + 1]).fetchall()
-        records = [_record(row) for row in rows[:limit]]
-        next_cursor = _encode_cursor(rows[limit - 1][1], rows[limit - 1][0]) if len(rows) > limit else None
+            if (gone := self.replaced()) is not None:
+                raise EvidenceUnavailable(f"{gone}; a new one starts with the next round's records")
+            records: list[EvidenceRecord] = []
+            last: tuple[float, int] | None = None
+            more = False
+            size = 2  # the list's brackets
+            try:
+                rows = self._reader.execute(sql, [*args, limit + 1])
+                for row in rows:  # streamed: never more than the page in memory
+                    record = _record(row)
+                    cost = record_json_bytes(record) + 1
+                    if len(records) == limit or (records and size + cost > max_bytes):
+                        more = True
+                        break
+                    records.append(record)
+                    size += cost
+                    last = (record.at, row[0])
+                rows.close()
+            except sqlite3.Error as exc:
+                problem = f"the evidence store at {self.path} cannot be read: {exc}"
+                raise EvidenceUnavailable(problem) from None
+        next_cursor = _encode_cursor(*last) if more and last is not None else None
         return EvidencePage(records, next_cursor)
 
 
@@ -428,13 +489,27 @@ class _NewerSchema(Exception):
     pass
 
 
+def record_json_bytes(record: EvidenceRecord) -> int:
+    """The record's size as the API sends it (compact JSON, UTF-8)."""
+    values = {c: getattr(record, c) for c in _COLUMNS}
+    text = json.dumps(values, ensure_ascii=False, default=str, separators=(",", ":"))
+    return len(text.encode("utf-8", errors="replace"))
+
+
+_LABELS = ("model", "provider", "contract", "locale", "outcome", "reason", "finish_reason", "generation_id",
+           "served_by", "source")  # fmt: skip
+
+
 def _row(r: EvidenceRecord) -> tuple[object, ...]:
     """The record as its table row (column affinities make the numbers REAL or INTEGER), bounded."""
-    bounded = {
+    bounded: dict[str, object] = {
         "detail": r.detail[:DETAIL_MAX_CHARS],
         "evidence": bounded_evidence(r.evidence),
         "excerpt": bounded_excerpt(r.excerpt),
     }
+    for name in _LABELS:
+        if isinstance(value := getattr(r, name), str):
+            bounded[name] = value[:LABEL_MAX_CHARS]
     return tuple(bounded[c] if c in bounded else getattr(r, c) for c in _COLUMNS)
 
 

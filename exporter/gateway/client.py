@@ -72,6 +72,7 @@ from exporter.gateway.types import (
     ProviderAttempt,
 )
 from exporter.outcomes import Outcome, Reason, Usage
+from exporter.textkit import control_problem, escape_controls
 from exporter.timestamps import parse_rfc3339
 
 __all__ = [
@@ -718,7 +719,9 @@ def _instant(text: str) -> float | None:
 
 
 def parse_endpoint(item: object) -> Endpoint | None:
-    """One ``PublicEndpoint`` object → ``Endpoint``; None when it has no routing tag (cannot be pinned).
+    """One ``PublicEndpoint`` object → ``Endpoint``; None when it has no routing tag (cannot be pinned), or
+    one no router could name: longer than 256 characters or holding a control character (the receiver
+    refuses such a tag, and an alert carrying it would be lost with its whole notification).
 
     Tolerates nulls, stats given as a number or as ``{p50, ...}``, and numbers as decimal strings.
     Example: ``parse_endpoint({"tag": "parasail/fp8", "uptime_last_30m": {"p50": "99.5"}})
@@ -727,12 +730,12 @@ def parse_endpoint(item: object) -> Endpoint | None:
     if not isinstance(item, Mapping):
         return None
     tag = item.get("tag")
-    if not isinstance(tag, str) or not tag.strip():
+    if not isinstance(tag, str) or not tag.strip() or len(tag) > 256 or control_problem(tag) is not None:
         return None
     params = item.get("supported_parameters")
     return Endpoint(
         tag=tag.strip(),
-        provider_name=first_text(item.get("provider_name")) or "",
+        provider_name=escape_controls(first_text(item.get("provider_name")) or ""),
         quantization=first_text(item.get("quantization")),
         status=_integer(item.get("status")),
         supported_parameters=frozenset(p for p in params if isinstance(p, str)) if isinstance(params, list)

@@ -143,11 +143,24 @@ def increase(metric: str, by: str = "", selector: str = "") -> str:
 
 
 def ttft_quantiles(selector: str) -> list[Q]:
-    """p50, p90 and p99 of the time to first token over the series ``selector`` picks."""
+    """p50, p90 and p99 of the time to first token over the models ``selector`` picks (the per-model
+    histogram: every host of the model)."""
     return [
         Q(
             f"histogram_quantile({q}, sum by (le) "
             f"(rate(canary_probe_ttft_seconds_bucket{{{selector}}}[$window])))",
+            f"p{round(q * 100)}",
+        )
+        for q in (0.5, 0.9, 0.99)
+    ]
+
+
+def host_ttft_quantiles(selector: str) -> list[Q]:
+    """p50, p90 and p99 of one host's time to first token over the rounds in the window, from its
+    last-round gauge (one TTFT probe per host per round, each held until the next)."""
+    return [
+        Q(
+            f"max(quantile_over_time({q}, canary_probe_ttft_last_seconds{{{selector}}}[$window]))",
             f"p{round(q * 100)}",
         )
         for q in (0.5, 0.9, 0.99)
@@ -598,8 +611,7 @@ def overview() -> dict[str, Any]:
             "90th percentile of the time to the first visible token, "
             "per provider, over the rounds in each window (one TTFT probe per provider per round).",
             Q(
-                "histogram_quantile(0.9, sum by (le, model, provider) "
-                f"(rate(canary_probe_ttft_seconds_bucket{{{M}}}[$window])))",
+                f"quantile_over_time(0.9, canary_probe_ttft_last_seconds{{{M}}}[$window])",
                 "{{provider}} ({{model}})",
             ),
             unit="s",
@@ -834,12 +846,8 @@ def provider() -> dict[str, Any]:
             "p50/p90/p99 and mean time from sending the request to the first "
             "visible token, over the rounds in each window.",
             [
-                *ttft_quantiles(s),
-                Q(
-                    f"sum(rate(canary_probe_ttft_seconds_sum{{{s}}}[$window])) / "
-                    f"sum(rate(canary_probe_ttft_seconds_count{{{s}}}[$window]))",
-                    "mean",
-                ),
+                *host_ttft_quantiles(s),
+                Q(f"max(avg_over_time(canary_probe_ttft_last_seconds{{{s}}}[$window]))", "mean"),
             ],
             unit="s",
             custom={"spanNulls": True},
@@ -852,22 +860,25 @@ def provider() -> dict[str, Any]:
             size=(24, 6),
         ),
         heatmap(
-            "TTFT histogram",
-            "TTFT probes per latency bucket over time (counts; the y axis is in seconds).",
-            Q(increase("canary_probe_ttft_seconds_bucket", "le", s), "{{le}}"),
+            "TTFT histogram of the model",
+            "TTFT probes of every host of the model per latency bucket over time (counts; the y axis is in "
+            "seconds). Per host: the percentiles beside.",
+            Q(increase("canary_probe_ttft_seconds_bucket", "le", 'model="$model"'), "{{le}}"),
         ),
         Row("Language and encoding", size=(12, 9)),
         bars(
-            "Language outcomes by locale",
-            "Language-contract probes per locale and outcome (confirmations included).",
+            "Language failures by locale",
+            "Language-contract attempts that did not pass, per locale and outcome (confirmations included; "
+            "passes per locale: the evidence store).",
             Q(
                 increase("canary_probe_language_outcomes_total", "locale, outcome", s) + " > 0",
                 "{{locale}} {{outcome}}",
             ),
         ),
         table(
-            "Language outcomes per locale",
-            "Language-contract probes per locale, outcome and reason since the exporter started.",
+            "Language failures per locale",
+            "Language-contract attempts that did not pass, per locale, outcome and reason since the exporter "
+            "started.",
             f"sum by (locale, outcome, reason) (canary_probe_language_outcomes_total{{{s}}})",
             transformations=[hide_fields("Time", rename={"Value": "probes"})],
         ),
@@ -893,9 +904,10 @@ def provider() -> dict[str, Any]:
             defaults={"min": 0, "max": 1},
         ),
         bars(
-            "Tokens spent",
-            "Tokens spent probing this provider, by kind.",
-            Q(increase("canary_probe_tokens_total", "kind", s), "{{kind}}"),
+            "Tokens spent on the model",
+            "Tokens spent probing every host of the model, by kind (per host and attempt: the evidence "
+            "store; this host's spend: Cost).",
+            Q(increase("canary_probe_tokens_total", "kind", 'model="$model"'), "{{kind}}"),
             size=(12, 7),
         ),
         bars(

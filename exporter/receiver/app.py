@@ -33,10 +33,12 @@ from exporter.receiver.codec import decision_to_json
 from exporter.receiver.decide import Refused
 from exporter.receiver.metrics import render
 from exporter.receiver.openapi import openapi_document
-from exporter.receiver.payloads import PayloadError, parse_notification
+from exporter.receiver.payloads import MAX_LABEL_CHARS, PayloadError, parse_notification
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Decision
 from exporter.receiver.store import StoreWriteError
+from exporter.receiver.tags import canonical_tag
+from exporter.textkit import control_problem
 from exporter.timestamps import parse_rfc3339
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.body import Rejected, read_json, uint
@@ -46,6 +48,7 @@ from exporter.web.models import ErrorBody, send, validated
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
+MAX_INCIDENT_ID_CHARS = 64
 
 
 class _Api:
@@ -88,7 +91,12 @@ class _Api:
         model = request.query_params.get("model", "")
         if not model.strip():
             raise Rejected(400, "bad_request", "query parameter model is required, e.g. ?model=vendor/model")
-        view = self.service.ignore(model)
+        if len(model) > MAX_LABEL_CHARS:
+            too_long = f"model: at most {MAX_LABEL_CHARS} characters, got {len(model)}"
+            raise Rejected(400, "bad_request", "invalid query", [too_long])
+        if (problem := control_problem(model)) is not None:
+            raise Rejected(400, "bad_request", "invalid query", [f"model: {problem}"])
+        view = self.service.ignore(canonical_tag(model))
         headers = {"ETag": view.etag, "Cache-Control": "no-cache"}
         if etag_matches(request.headers.get("if-none-match"), view.etag):
             return Response(status_code=304, headers=headers)
@@ -124,17 +132,28 @@ class _Api:
 
     async def admin_remove_incident(self, request: Request) -> Response:
         _authorize(request, self.admin_token)
-        reason = request.query_params.get("reason", "")
-        result = await _admin(self.service.remove_incident, request.path_params["incident_id"], reason)
+        incident_id = request.path_params["incident_id"]
+        if len(incident_id) > MAX_INCIDENT_ID_CHARS or control_problem(incident_id) is not None:
+            message = f"no incident with that id (ids are inc-N, at most {MAX_INCIDENT_ID_CHARS} characters)"
+            raise Rejected(404, "not_found", message)
+        reason = request.query_params.get("reason", "")  # optional here
+        if len(reason) > bodies.MAX_FIELD_CHARS:
+            too_long = f"reason: {len(reason)} characters, longer than {bodies.MAX_FIELD_CHARS} characters"
+            raise Rejected(400, "bad_request", "invalid query", [too_long])
+        if (problem := control_problem(reason)) is not None:
+            raise Rejected(400, "bad_request", "invalid query", [f"reason: {problem}"])
+        reason = reason.strip()
+        result = await _admin(self.service.remove_incident, incident_id, reason)
         return send(bodies.Decisions(decisions=result))
 
     # -- operations -----------------------------------------------------------------------------------
     async def healthz(self, request: Request) -> Response:
         service = self.service
         mode, seq = service.policy.mode, service.state.seq
-        if service.damaged is not None:
-            damaged = bodies.Health(status="damaged", mode=mode, seq=seq, message=service.damaged)
-            return send(damaged, status_code=503)
+        if (problem := service.health_problem()) is not None:
+            status, message = problem
+            unhealthy = bodies.Health(status=status, mode=mode, seq=seq, message=message)
+            return send(unhealthy, status_code=503)
         return send(bodies.Health(status="ok", mode=mode, seq=seq), exclude_none=True)
 
     async def metrics(self, request: Request) -> Response:

@@ -15,10 +15,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PlainSerializer, StringConstraints, TypeAdapter, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    StringConstraints,
+    TypeAdapter,
+    WithJsonSchema,
+)
 
 from exporter.receiver.merge import Layer
 from exporter.receiver.state import Decision, Kind, Mode
+from exporter.receiver.tags import canonical_tag
+from exporter.textkit import LABEL_PATTERN, control_problem
 from exporter.timestamps import Timestamp, format_rfc3339
 from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
@@ -26,10 +36,25 @@ __all__ = ["ErrorBody"]  # the shared error body, answered by this API too
 
 MAX_FIELD_CHARS = 4096  # any admin body field
 
-#: A required admin text field: surrounding blanks are dropped, something must remain.
+
+def _no_controls(text: object) -> object:
+    if isinstance(text, str) and (problem := control_problem(text)) is not None:
+        raise ValueError(problem)
+    return text
+
+
+#: A required admin text field: no control characters (checked before blanks are dropped: a reason is
+#: logged and served; ``textkit.control_problem``), surrounding blanks dropped, something must remain.
 AdminText = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S")
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S"),
+    BeforeValidator(_no_controls),
+    WithJsonSchema(
+        {"type": "string", "minLength": 1, "maxLength": MAX_FIELD_CHARS, "pattern": LABEL_PATTERN}
+    ),
 ]
+#: A model slug or provider tag in an admin body: admin text, canonical (``tags.canonical_tag``).
+AdminName = Annotated[AdminText, AfterValidator(canonical_tag)]
 #: An instant in a response: Unix seconds in the code, RFC 3339 text (``format_rfc3339``) on the wire.
 TimeText = Annotated[
     float,
@@ -42,8 +67,8 @@ _TEXT = "a non-empty string"
 class LiftBody(Body):
     """``POST /v1/admin/lift``: lift a current suspension (it holds until a clean round or ``until``)."""
 
-    model: AdminText = Field(description=_TEXT)
-    provider: AdminText = Field(description=_TEXT)
+    model: AdminName = Field(description=_TEXT)
+    provider: AdminName = Field(description=_TEXT)
     reason: AdminText = Field(description=_TEXT)
     until: Timestamp | None = Field(default=None, description="RFC 3339; absent or null: until a clean round")
 
@@ -95,6 +120,11 @@ class IncidentAdded(Decisions):
 
 class DecisionsPage(Decisions):
     next_since: int = Field(description="the seq to pass as since for the next page")
+    truncated: bool = Field(
+        default=False,
+        description="true when the page stopped at its byte budget (1 MiB of entries) before limit entries; "
+        "the next page starts at next_since",
+    )
     oldest_in_memory: int | None = Field(description="kept for compatibility: every decision is stored")
 
 
@@ -167,8 +197,11 @@ class Incidents(Body):
     incidents: list[IncidentItem]
 
 
+HealthStatus = Literal["ok", "damaged", "unwritable"]
+
+
 class Health(Body):
-    status: Literal["ok", "damaged"]
+    status: HealthStatus
     mode: Mode
     seq: int
-    message: str | None = Field(default=None, description="what is damaged (status damaged, 503)")
+    message: str | None = Field(default=None, description="what is wrong (status damaged or unwritable, 503)")

@@ -415,7 +415,7 @@ def decide_lift(
     ``startsAt`` later deliveries carry) until the route recovers (a clean round) or ``until``."""
     if until is not None and until <= now:
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
-    provider = canonical_tag(provider)
+    model, provider = canonical_tag(model), canonical_tag(provider)
     run = _Run(state, now, policy)
     current = run.state.suspensions.get((model, provider))
     if current is None:
@@ -453,7 +453,7 @@ def decide_incident_add(
     """
     if until is not None and until <= now:
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
-    provider = canonical_tag(provider)
+    model, provider = canonical_tag(model), canonical_tag(provider)
     run = _Run(state, now, policy)
     hosts = run.state.discovered.get(model)
     excluded = excluded_hosts(model, policy.builtin, run.state, now)

@@ -19,16 +19,17 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-from exporter.configkit import ConfigModel, Int, Problems, Text, invalid, load_file, unique, validate
+from exporter.configkit import ConfigModel, Int, Label, Problems, invalid, load_file, unique, validate
+from exporter.receiver.tags import canonical_tag
 
 SCHEMA_VERSION = 1
 
 
 class BuiltinExclusion(ConfigModel):
-    model: Text
-    provider: Text
-    reason: Annotated[Text, AfterValidator(str.strip)]
-    reviewed: Text = ""
+    model: Annotated[Label, AfterValidator(canonical_tag)]  # compared as the gateway does: lowercase
+    provider: Annotated[Label, AfterValidator(canonical_tag)]
+    reason: Annotated[Label, AfterValidator(str.strip)]
+    reviewed: Label = ""
 
 
 def _supported(version: int) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from exporter.receiver import bodies
-from exporter.receiver.payloads import Notification
+from exporter.receiver.payloads import MAX_LABEL_CHARS, Notification
+from exporter.textkit import LABEL_PATTERN, NO_CONTROLS_PATTERN
 from exporter.timestamps import SCHEMA as TIMESTAMP_SCHEMA
 from exporter.web.models import ErrorBody
 from exporter.web.openapi import IF_NONE_MATCH, Operation, Responses, document, query
@@ -22,6 +23,8 @@ _BODY: Responses = {
     503: (ErrorBody, "not durable; retry"),
 }
 _ADMIN: Responses = {**_BODY, 401: (ErrorBody, "missing or wrong admin token")}
+_MODEL = {"type": "string", "minLength": 1, "maxLength": MAX_LABEL_CHARS, "pattern": LABEL_PATTERN}
+_REASON = {"type": "string", "maxLength": bodies.MAX_FIELD_CHARS, "pattern": NO_CONTROLS_PATTERN}
 
 
 _OPERATIONS: list[Operation] = [
@@ -32,15 +35,18 @@ _OPERATIONS: list[Operation] = [
       413: (ErrorBody, "body larger than max_body_bytes, or too many alerts")}),
     ("/v1/ignore", "get", "Merged ignore list of a model for provider.ignore (no token; ETag/304)",
      None, None,
-     [query("model", {"type": "string", "minLength": 1, "pattern": r"\S"}, True),
+     [query("model", _MODEL,
+            True, description="the gateway model slug (compared in lowercase)"),
       IF_NONE_MATCH],
      {200: (bodies.IgnoreList, "the list (unknown model: built-in layer only, maybe empty)"),
-      304: (None, "unchanged since the given ETag"), 400: (ErrorBody, "model missing")}),
+      304: (None, "unchanged since the given ETag"),
+      400: (ErrorBody, "model missing, too long or with a control character")}),
     ("/v1/suspensions", "get", "Current suspensions, observe-only ones included, with offense history",
      None, None, [], {200: (bodies.Suspensions, "listing")}),
     ("/v1/incidents", "get", "Admin incident exclusions in force", None, None, [],
      {200: (bodies.Incidents, "listing")}),
-    ("/v1/decisions", "get", "The decision log, paged (at most 1000 per page) from the store", "readToken?",
+    ("/v1/decisions", "get", "The decision log from the store, paged (at most 1000 entries and 1 MiB)",
+     "readToken?",
      None,
      [query("since", {"anyOf": [{"type": "string", "pattern": "^[0-9]{0,18}$"}, TIMESTAMP_SCHEMA]},
              description="a decision seq (exclusive) or an RFC 3339 time (inclusive)"),
@@ -57,8 +63,9 @@ _OPERATIONS: list[Operation] = [
       409: (ErrorBody, "it would break the capacity floor (send force: true)")}),
     ("/v1/admin/incidents/{incident_id}", "delete", "Remove an incident exclusion", "adminToken", None,
      [{"name": "incident_id", "in": "path", "required": True, "schema": {"type": "string"}},
-      query("reason", {"type": "string"})],
+      query("reason", _REASON)],
      {200: (bodies.Decisions, "removed"), 401: _ADMIN[401], 404: (ErrorBody, "no such incident"),
+      400: (ErrorBody, "reason longer than 4096 characters or with a control character"),
       503: _BODY[503]}),
     ("/healthz", "get", "Liveness and store health", None, None, [],
      {200: (bodies.Health, "alive"), 503: (bodies.Health, "store found damaged")}),

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, ValidationError
 
 from exporter.receiver.tags import canonical_tag
+from exporter.textkit import NO_CONTROLS_PATTERN, control_problem
 from exporter.timestamps import Timestamp, format_rfc3339
 from exporter.web.models import Wire, explained, kind, problems, several
 
@@ -45,6 +46,8 @@ MAX_DISCOVERED = 512  # tags in discovered_providers
 MAX_TAG_CHARS = 256
 MAX_EXPLANATION_ITEMS = 32  # failing contracts or reasons kept
 MAX_EXPLANATION_CHARS = 512  # each
+#: Labels that identify a route (or the alert): no control characters (``textkit.control_problem``).
+IDENTIFIER_LABELS = ("model", "provider", "action", "alertname")
 
 
 class Source(StrEnum):
@@ -58,7 +61,11 @@ class Action(StrEnum):
 
 
 def _name_their_route(labels: dict[str, str]) -> dict[str, str]:
-    """An alert that acts (``action`` suspend or recover) must name the model and the provider."""
+    """An alert that acts (``action`` suspend or recover) must name the model and the provider; neither
+    may hold a control character (they are served to routers and written to the log)."""
+    unfit = [(key, problem) for key in IDENTIFIER_LABELS if (problem := control_problem(labels.get(key, "")))]
+    if unfit:
+        raise several(unfit)
     action = labels.get("action")
     if action not in (Action.SUSPEND, Action.RECOVER) or labels.get("alertname") in GRAFANA_STATE_ALERTS:
         return labels
@@ -82,6 +89,8 @@ def _within_bounds(annotations: dict[str, str]) -> dict[str, str]:
         found.append((DISCOVERED_ANNOTATION, f"{len(tags)} tags, more than the limit of {MAX_DISCOVERED}"))
     elif any(len(t.strip()) > MAX_TAG_CHARS for t in tags):
         found.append((DISCOVERED_ANNOTATION, f"a tag longer than {MAX_TAG_CHARS} characters"))
+    elif problem := next(filter(None, map(control_problem, tags)), None):
+        found.append((DISCOVERED_ANNOTATION, f"a tag with {problem}"))
     for key in (CONTRACTS_ANNOTATION, *REASONS_ANNOTATIONS):
         items = annotations.get(key, "").split(";" if ";" in annotations.get(key, "") else ",")
         if len(items) > MAX_EXPLANATION_ITEMS or any(len(t) > MAX_EXPLANATION_CHARS for t in items):
@@ -105,9 +114,14 @@ def _within_bounds(annotations: dict[str, str]) -> dict[str, str]:
 Key = Annotated[str, StringConstraints(max_length=MAX_KEY_CHARS)]
 # The validators follow the bounds, so pydantic-core checks the bounds itself (before a validator they
 # would be a Python check of their own).
+_IDENTIFIER_SCHEMA = {"type": "string", "maxLength": MAX_LABEL_CHARS, "pattern": NO_CONTROLS_PATTERN}
 Labels = Annotated[
     dict[Key, Annotated[str, StringConstraints(max_length=MAX_LABEL_CHARS)]],
-    Field(max_length=MAX_LABELS, description="expected an object of string values"),
+    Field(
+        max_length=MAX_LABELS,
+        description="expected an object of string values",
+        json_schema_extra={"properties": dict.fromkeys(IDENTIFIER_LABELS, _IDENTIFIER_SCHEMA)},
+    ),
     AfterValidator(_name_their_route),
 ]
 Annotations = Annotated[
@@ -115,7 +129,10 @@ Annotations = Annotated[
     Field(
         max_length=MAX_LABELS,
         description="an object of string values (null: none, as a Go nil map is sent)",
-        json_schema_extra={"type": ["object", "null"]},
+        json_schema_extra={
+            "type": ["object", "null"],
+            "properties": {DISCOVERED_ANNOTATION: {"type": "string", "pattern": NO_CONTROLS_PATTERN}},
+        },
     ),
     BeforeValidator(lambda value: {} if value is None else value),  # a Go nil map
     AfterValidator(_within_bounds),
@@ -145,7 +162,9 @@ class Alert(Wire):
 
     @property
     def model(self) -> str | None:
-        return self.labels.get("model") or None
+        """The gateway model slug, canonical as tags are (``tags.canonical_tag``): ``RC/Case2`` is
+        ``rc/case2``."""
+        return canonical_tag(self.labels.get("model", "")) or None
 
     @property
     def provider(self) -> str | None:

@@ -37,15 +37,18 @@ from exporter.receiver.decide import (
     decide_lift,
     decide_notification,
 )
+from exporter.receiver.health import write_problem
 from exporter.receiver.merge import Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.recent import Recent
 from exporter.receiver.state import Decision, Mode, State
-from exporter.receiver.store import Store, StoreWriteError
+from exporter.receiver.store import Store, StoreError, StoreWriteError
+from exporter.receiver.tags import canonical_tag
 from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
+DECISIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/decisions page's entries (docs/receiver.md, "Bounds")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -86,6 +89,10 @@ class ReceiverService(Closing):
         self.config = config
         self.policy: Policy = config.policy()
         self._store = Store(config.store_dir, ladder=self.policy.ladder, clock=clock, fault=fault, init=init)
+        if (problem := write_problem(config.store_dir)) is not None:  # it would answer 503 to every write
+            self._store.close()
+            raise StoreError(f"{problem}: every decision would fail; fix the permissions or the mount")
+        self.write_error: str | None = None  # the last write's failure, until a write succeeds
         for warning in self._store.loaded.warnings:
             log.error("store recovery: %s", warning)
         self._clock = clock
@@ -97,9 +104,22 @@ class ReceiverService(Closing):
         self._counters = Counters()
         self._recent = Recent()
         self._views: Mapping[str, IgnoreView] = MappingProxyType({})
+        self._spellings: Mapping[str, frozenset[str]] = MappingProxyType({})  # canonical -> stored spellings
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
         threading.Thread(target=self.verify_history, name="receiver-verify", daemon=True).start()
+
+    def health_problem(self) -> tuple[bodies.HealthStatus, str] | None:
+        """Why the receiver cannot decide now, as ``(status, message)`` for ``/healthz``, else None: a
+        damaged store, a store directory or file this process may not write, or a last write that failed
+        (a full disk; cleared by the next write that succeeds)."""
+        if self.damaged is not None:
+            return "damaged", self.damaged
+        if (problem := write_problem(self.config.store_dir)) is not None:
+            return "unwritable", problem
+        if self.write_error is not None:
+            return "unwritable", f"the last write failed: {self.write_error}"
+        return None
 
     def verify_history(self) -> str | None:
         """Prove the part of a long log that start-up did not (``Store.verify_history``). A problem is
@@ -135,7 +155,12 @@ class ReceiverService(Closing):
                 self._count(lambda c: c.count_decisions(repeats))
             if journaled:
                 started = time.perf_counter()
-                self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
+                try:
+                    self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
+                except StoreWriteError as exc:
+                    self.write_error = str(exc)
+                    raise
+                self.write_error = None
                 elapsed = time.perf_counter() - started
                 # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
                 before, self._state = self._state, state
@@ -194,10 +219,19 @@ class ReceiverService(Closing):
         their ETag and a decision costs the same however many models the receiver knows."""
         self._state = state
         if touched is None:
-            models: set[str] = set(state.models() | {b.model for b in self.policy.builtin})
+            known = state.models() | {b.model for b in self.policy.builtin}
+            # A store written before model names were canonical may hold other spellings (``RC/Case2``): each
+            # is served under its canonical name, merged with it. New decisions are canonical, so this map
+            # is built once, at start-up.
+            legacy: dict[str, set[str]] = {}
+            for spelled in known:
+                if (canonical := canonical_tag(spelled)) != spelled:
+                    legacy.setdefault(canonical, set()).add(spelled)
+            self._spellings = MappingProxyType({m: frozenset(s) for m, s in legacy.items()})
+            models: set[str] = {canonical_tag(m) for m in known}
             views: dict[str, IgnoreView] = {}
         else:
-            models, views = touched, dict(self._views)
+            models, views = {canonical_tag(m) for m in touched}, dict(self._views)
         for model in sorted(models):
             try:
                 views[model] = self._build_view(model, state, now)
@@ -210,9 +244,11 @@ class ReceiverService(Closing):
 
     def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
         # Observe mode excludes nothing (design.md §8), even suspensions enforced before a restart.
-        entries = ignore_entries(
-            model, self.policy.builtin, state, now, suspensions=self.policy.mode is Mode.ENFORCE
-        )
+        enforce = self.policy.mode is Mode.ENFORCE
+        entries = ignore_entries(model, self.policy.builtin, state, now, suspensions=enforce)
+        for spelled in self._spellings.get(model, ()):  # an earlier version's spelling of the same model
+            old = ignore_entries(spelled, self.policy.builtin, state, now, suspensions=enforce)
+            entries = tuple(sorted({*entries, *old}, key=lambda e: (e.provider, list(Layer).index(e.layer))))
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),
@@ -265,15 +301,23 @@ class ReceiverService(Closing):
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int
     ) -> bodies.DecisionsPage:
-        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones.
+        """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones; at most
+        ``DECISIONS_PAGE_MAX_BYTES`` of entries (``truncated`` when that ended the page first).
 
         Read from the store's log (the whole history, paged), never from memory."""
-        chosen = self._store.read_decisions(after_seq=since_seq, since_time=since_time, limit=limit)
+        chosen = self._store.read_decisions(
+            after_seq=since_seq, since_time=since_time, limit=limit, max_bytes=DECISIONS_PAGE_MAX_BYTES
+        )
         after = since_seq if since_seq is not None else self._state.seq  # an empty page: from here again
+        if since_seq is None and since_time is None:  # the latest: cut at the old end
+            truncated = bool(chosen) and len(chosen) < limit and chosen[0]["seq"] > 1
+        else:
+            truncated = bool(chosen) and len(chosen) < limit and chosen[-1]["seq"] < self._state.seq
         return bodies.DecisionsPage(
             decisions=chosen,
             next_since=chosen[-1]["seq"] if chosen else after,
             oldest_in_memory=1 if self._state.seq else None,  # kept for compatibility: all are stored
+            truncated=truncated,
         )
 
     def metrics_snapshot(self) -> MetricsSnapshot:

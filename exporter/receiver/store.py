@@ -428,24 +428,39 @@ class Store(Closing):
 
     # -- reading the log (a separate read-only connection: never waits for the writer) -----------------
     def read_decisions(
-        self, *, after_seq: int | None = None, since_time: float | None = None, limit: int = 100
+        self,
+        *,
+        after_seq: int | None = None,
+        since_time: float | None = None,
+        limit: int = 100,
+        max_bytes: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Decision-log entries, oldest first: after a seq, from a time on, else the latest ``limit``."""
+        """Decision-log entries, oldest first: after a seq, from a time on, else the latest ``limit``; at
+        most ``max_bytes`` of stored entry text (the first entry always: the caller's page is never empty
+        while entries remain). Rows are streamed, so memory holds one page, never the result set."""
         args: tuple[float, ...]
+        newest_first = False
         if after_seq is not None:
             sql, args = "SELECT entry FROM decisions WHERE seq > ? ORDER BY seq LIMIT ?", (after_seq, limit)
         elif since_time is not None:
             sql, args = "SELECT entry FROM decisions WHERE at >= ? ORDER BY seq LIMIT ?", (since_time, limit)
-        else:
-            sql = (
-                "SELECT entry FROM (SELECT seq, entry FROM decisions ORDER BY seq DESC LIMIT ?) ORDER BY seq"
-            )
-            args = (limit,)
+        else:  # the latest: read newest first so a byte budget keeps the newest, then put them in order
+            sql, args, newest_first = "SELECT entry FROM decisions ORDER BY seq DESC LIMIT ?", (limit,), True
+        entries: list[str] = []
+        size = 0
         with self._read_lock:
             if self._reader is None:
                 self._reader = connect(self.path, read_only=True)
-            rows = self._reader.execute(sql, args).fetchall()
-        return [json.loads(entry) for (entry,) in rows]
+            rows = self._reader.execute(sql, args)
+            for (entry,) in rows:
+                size += len(entry.encode())
+                if max_bytes is not None and entries and size > max_bytes:
+                    break
+                entries.append(entry)
+            rows.close()
+        if newest_first:
+            entries.reverse()
+        return [json.loads(entry) for entry in entries]
 
     # -- closing ---------------------------------------------------------------------------------------
     def close(self, state: State | None = None) -> None:

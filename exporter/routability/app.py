@@ -35,6 +35,7 @@ from exporter.routability.model import PassSummary, RoutabilityRow, Source, Stat
 from exporter.routability.openapi import openapi_document
 from exporter.routability.schedule import Schedule, next_due
 from exporter.routability.store import RoutabilityStore, row_text
+from exporter.textkit import clip
 from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.etag import etag_matches, etag_of
 from exporter.web.models import send
@@ -208,7 +209,7 @@ def build_app(service: RoutabilityService) -> Starlette:
         slug = request.path_params["slug"]
         row = service.store.get(slug)
         if row is None:
-            return send(Problem(error=f"no routability row for model {slug!r}"), 404)
+            return send(Problem(error=f"no routability row for model {clip(slug, 200)!r}"), 404)
         return send(row_body(row, service.snapshot().now, service.recent_window))
 
     async def metrics(request: Request) -> Response:

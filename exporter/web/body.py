@@ -15,6 +15,11 @@ from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
+from exporter.textkit import clip
+
+MAX_PROBLEM_CHARS = 512
+MAX_PROBLEMS = 100
+
 
 class Rejected(Exception):
     """A request refused with a 4xx: ``status``, ``error`` code, ``message``, ``problems``."""
@@ -24,9 +29,14 @@ class Rejected(Exception):
         self.status, self.error, self.message, self.problems = status, error, message, problems or []
 
     def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.error, "message": self.message}
+        """The error body; the message and each problem at most ``MAX_PROBLEM_CHARS`` (an echoed input is
+        cut), at most ``MAX_PROBLEMS`` problems."""
+        out: dict[str, Any] = {"error": self.error, "message": clip(self.message, MAX_PROBLEM_CHARS)}
         if self.problems:
-            out["problems"] = self.problems
+            shown = [clip(p, MAX_PROBLEM_CHARS) for p in self.problems[:MAX_PROBLEMS]]
+            if len(self.problems) > MAX_PROBLEMS:
+                shown.append(f"... and {len(self.problems) - MAX_PROBLEMS} more problems")
+            out["problems"] = shown
         return out
 
 

@@ -89,6 +89,7 @@ def test_the_dashboards_cover_the_contract(known: set[str]) -> None:
         "canary_probe_last_outcome",
         "canary_probe_failing_streak",
         "canary_probe_ttft_seconds_bucket",
+        "canary_probe_ttft_last_seconds",
         "canary_probe_language_outcomes_total",
         "canary_probe_cost_usd_total",
         "canary_probe_tokens_total",

@@ -106,6 +106,8 @@ def test_the_evidence_endpoint_filters_pages_and_rejects_bad_parameters_by_name(
     for params, name in [
         ({"limit": "0"}, "limit"),
         ({"limit": "501"}, "limit"),
+        ({"limit": "²"}, "limit"),
+        ({"cursor": "MTAwMC4wOjk5OTk5OTk5OTk5OTk5OTk5OTk5"}, "cursor"),  # row id 99999999999999999999
         ({"since": "yesterday"}, "since"),
         ({"until": "2026-12-01T10:00:00"}, "until"),
         ({"outcome": "broken"}, "outcome"),

@@ -248,8 +248,9 @@ def test_a_timed_out_first_token_is_counted_beside_the_histogram_so_the_slowest_
     body = generate_latest(service.registry).decode()
     assert 'canary_probe_ttft_timeouts_total{model="acme/model-1",provider="slow"} 2.0' in body
     assert 'canary_probe_ttft_timeouts_total{model="acme/model-1",provider="alpha"} 0.0' in body
-    assert 'canary_probe_ttft_seconds_count{model="acme/model-1",provider="alpha"} 2.0' in body
-    assert 'canary_probe_ttft_seconds_count{model="acme/model-1",provider="slow"}' not in body
+    assert 'canary_probe_ttft_seconds_count{model="acme/model-1"} 2.0' in body  # alpha's two, not slow's
+    assert 'canary_probe_ttft_last_seconds{model="acme/model-1",provider="alpha"}' in body
+    assert 'canary_probe_ttft_last_seconds{model="acme/model-1",provider="slow"}' not in body
 
 
 def test_the_discovery_failing_gauge_says_whether_the_last_round_could_list_the_endpoints() -> None:

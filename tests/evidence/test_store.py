@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import doctest
 import importlib
+import json
 import logging
 import os
 import sqlite3
@@ -13,15 +15,18 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from exporter.evidence.api import Page, page_json
+from exporter.evidence.api import Page, page_json, parse_query
 from exporter.evidence.store import (
+    DETAIL_MAX_CHARS,
     EVIDENCE_JSON_MAX_BYTES,
+    LABEL_MAX_CHARS,
     MIN_MAX_BYTES,
     EvidencePage,
     EvidenceRecord,
     EvidenceStore,
     EvidenceUnavailable,
     InvalidQuery,
+    record_json_bytes,
 )
 from exporter.textkit import EXCERPT_MAX_BYTES
 
@@ -213,3 +218,70 @@ def test_a_page_body_is_its_model_and_links_the_next_page() -> None:
     assert page_json(EvidencePage([]), "/v1/evidence", {})["next"] is None
     with pytest.raises(jsonschema.ValidationError):  # the schema refuses what the API never sends
         jsonschema.validate({**body, "records": [{"at": "yesterday"}]}, schema)
+
+
+def test_a_cursor_beyond_sqlites_rowids_and_a_non_ascii_limit_are_refused_by_name(tmp_path: Path) -> None:
+    store = EvidenceStore(tmp_path / "e.sqlite3", clock=Clock())
+    store.record([BASE])
+    for row_id in (str(2**63), "9" * 30, "١", "+1", "1_0"):
+        cursor = base64.urlsafe_b64encode(f"1000.0:{row_id}".encode()).decode()
+        with pytest.raises(InvalidQuery) as refused:
+            store.query(cursor=cursor)
+        assert refused.value.parameter == "cursor"
+    largest = base64.urlsafe_b64encode(f"1000.0:{2**63 - 1}".encode()).decode()
+    assert store.query(cursor=largest).records == [BASE]  # the largest rowid is still a cursor
+    for limit in ("²", "١٠", "1e2", " 5", "0005"):
+        with pytest.raises(InvalidQuery) as bad:
+            parse_query({"limit": limit})
+        assert bad.value.parameter == "limit"
+
+
+def test_a_page_stops_at_its_byte_budget_and_its_cursor_continues_without_gaps(tmp_path: Path) -> None:
+    store = EvidenceStore(tmp_path / "e.sqlite3", clock=Clock())
+    big = "\x01" * DETAIL_MAX_CHARS  # JSON escapes each as 6 bytes: the largest detail a record can carry
+    store.record([rec(at=1000.0 + i, round=i, detail=big, model="m" * 1000) for i in range(40)])
+    one = record_json_bytes(store.query(limit=1).records[0])
+    assert 3000 < one < 5000 and len(store.query(limit=1).records[0].model) == LABEL_MAX_CHARS
+    budget = 10 * one + 20
+    seen: list[int] = []
+    cursor = None
+    while True:
+        page = store.query(limit=500, cursor=cursor, max_bytes=budget)
+        records = [dataclasses.asdict(r) for r in page.records]
+        size = len(json.dumps(records, ensure_ascii=False, separators=(",", ":")).encode())
+        assert len(page.records) == 10 and size <= budget
+        seen += [r.round for r in page.records]
+        if (cursor := page.next_cursor) is None:
+            break
+    assert seen == list(range(39, -1, -1))
+    assert len(store.query(max_bytes=1).records) == 1  # a page always carries one record
+
+
+def test_a_file_deleted_while_running_answers_unavailable_and_the_next_write_starts_a_new_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "e.sqlite3"
+    store = EvidenceStore(path, clock=Clock())
+    store.record([BASE])
+    for suffix in ("", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    with pytest.raises(EvidenceUnavailable, match="was deleted"):
+        store.query()
+    with caplog.at_level(logging.ERROR, "exporter.evidence"):
+        store.record([rec(round=2)])
+    assert path.exists() and store.records_written == 2
+    assert store.write_errors() == {"unavailable": 1} and "was deleted" in caplog.text
+    assert [r.round for r in store.query().records] == [2]
+    assert [r[0] for r in sqlite3.connect(path).execute("SELECT round FROM evidence")] == [2]
+
+
+def test_a_file_replaced_while_running_is_not_written_through_the_old_handle(tmp_path: Path) -> None:
+    path = tmp_path / "e.sqlite3"
+    store = EvidenceStore(path, clock=Clock())
+    store.record([BASE])
+    os.rename(path, tmp_path / "moved.sqlite3")
+    EvidenceStore(path).close()  # another file now holds the path
+    with pytest.raises(EvidenceUnavailable, match="replaced"):
+        store.query()
+    store.record([rec(round=7)])
+    assert [r.round for r in store.query().records] == [7]

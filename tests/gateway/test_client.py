@@ -658,3 +658,10 @@ def test_a_tag_listed_twice_is_one_endpoint() -> None:
         ("a/fp8", "A"),
         ("b", "B"),
     ]
+
+
+def test_a_listed_tag_no_router_could_name_is_dropped_and_a_display_name_is_escaped() -> None:
+    for tag in ("a/1\nERROR forged", "a/\u202e1", "x" * 257):
+        assert parse_endpoint({"tag": tag, "provider_name": "A"}) is None
+    endpoint = parse_endpoint({"tag": "a/1", "provider_name": "A\r\nB"})
+    assert endpoint is not None and endpoint.provider_name == "A\\r\\nB"

@@ -37,16 +37,21 @@ class Harness:
         if self.fail_writes:
             raise OSError(5, "Input/output error")
 
+    def __enter__(self) -> Harness:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+        self.service.close()
+
     def post_alerts(self, body: Any, headers: dict[str, str] | None = None) -> Any:
         return self.client.post("/v1/alerts", json=body, headers=WEBHOOK if headers is None else headers)
 
 
 @pytest.fixture
 def h(tmp_path: Path) -> Iterator[Harness]:
-    harness = Harness(tmp_path)
-    yield harness
-    harness.client.close()
-    harness.service.close()
+    with Harness(tmp_path) as harness:
+        yield harness
 
 
 def test_webhook_requires_its_own_bearer_token(h: Harness) -> None:

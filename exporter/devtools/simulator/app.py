@@ -204,7 +204,7 @@ class Simulator:
             return _refuse(rejected.status, rejected.message)
         try:
             body = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             return _refuse(400, "Request body is not valid JSON")
         issues = request_issues(body)
         prefs = parse_preferences(body.get("provider")) if isinstance(body, dict) else Preferences()
@@ -340,6 +340,6 @@ async def _json_object(request: Request) -> dict[str, Any] | None:
         return None
     try:
         value = json.loads(raw or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return None
     return value if isinstance(value, dict) else None
