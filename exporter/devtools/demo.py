@@ -39,6 +39,7 @@ from exporter.engine.rounds import RoundProgress
 from exporter.engine.service import ExporterService, state_json
 from exporter.engine.snapshot import Snapshot
 from exporter.paths import REPO_ROOT
+from exporter.runrecord import write_run_record
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
@@ -260,6 +261,9 @@ def run_demo(args: argparse.Namespace) -> int:
         else:
             say(f"note: {reason}")
 
+        urls = {name: url for name, url in _service_urls(services)}
+        record = write_run_record(workdir, urls)
+        say(f"run record (where each component listens) in {record}")
         models = [m.slug for m in config.models]
         tune_gc_for_latency()
         rounds: queue.Queue[Snapshot] = queue.Queue()
@@ -296,6 +300,13 @@ def run_demo(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(final, indent=2, ensure_ascii=False))
         return 0
+
+
+def _service_urls(services: list[str]) -> Iterator[tuple[str, str]]:
+    """(name, URL) of each "name HOST:PORT ..." service line."""
+    for line in services:
+        name, _, rest = line.partition(" ")
+        yield name, "http://" + rest.split(" ")[0]
 
 
 def _snapshots(

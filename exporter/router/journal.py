@@ -122,6 +122,7 @@ def load_secret(path: Path, *, create: bool) -> bytes | None:
     except ValueError as exc:
         raise ValueError(f"{keyfile}: not a journal key (hex expected)") from exc
     secret = secrets.token_bytes(32)
+    keyfile.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(keyfile, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="ascii") as out:
         out.write(secret.hex() + "\n")
@@ -407,3 +408,12 @@ def routes_of(records: Iterable[Served]) -> dict[str, int]:
         if name:
             counts[name] = counts.get(name, 0) + 1
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def journal_models(path: Path, limit: int = 1000) -> list[str]:
+    """The models the journal at ``path`` has records of."""
+    db = connect(path, read_only=True)
+    try:
+        return [r[0] for r in db.execute("SELECT DISTINCT model FROM served LIMIT ?", (limit,))]
+    finally:
+        db.close()
