@@ -14,7 +14,9 @@ What happens per ``POST …/chat/completions`` (other requests pass through unto
 1. on the caller's thread, before sending: the JSON body is read for the model, ``stream``, ``user`` and
    ``response_format``; when an ``IgnoreListClient`` is given its list is merged into ``provider.ignore``
    (in-memory, never a network wait); the ``X-Canary-*`` headers (user, conversation, locale) are removed,
-   so they never leave the process;
+   so they never leave the process; with ``route_metadata=True`` the request asks the gateway to name the
+   serving endpoint (``X-OpenRouter-Metadata: enabled``), so the journal and the live counters know the
+   route's tag (``deepinfra/turbo``), not only its display name (``DeepInfra``, shared by several tags);
 2. the response's byte stream is wrapped: each chunk goes to the caller as it arrives; the wrapper keeps a
    reference to it with its arrival time (up to ``max_reply_bytes`` per reply), nothing more;
 3. when the stream ends (read to its end or closed), the reply goes on a bounded queue; a background
@@ -49,6 +51,7 @@ log = logging.getLogger("canary.router.observe")
 USER_HEADER = "x-canary-user"
 CONVERSATION_HEADER = "x-canary-conversation"
 LOCALE_HEADER = "x-canary-locale"
+METADATA_HEADER = "x-openrouter-metadata"  # asks OpenRouter to name the serving endpoint's tag
 _OWN_HEADERS = (USER_HEADER, CONVERSATION_HEADER, LOCALE_HEADER)
 DEFAULT_QUEUE_SIZE = 2_000
 DEFAULT_MAX_REPLY_BYTES = 1024 * 1024
@@ -117,6 +120,7 @@ class Observer:
         live: ReplySink | None = None,
         queue_size: int = DEFAULT_QUEUE_SIZE,
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        route_metadata: bool = False,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -124,6 +128,7 @@ class Observer:
         self.lists = lists
         self.live = live
         self.max_reply_bytes = max_reply_bytes
+        self.route_metadata = route_metadata
         self._clock = clock
         self._monotonic = monotonic
         self._queue: queue.Queue[_Pending | None] = queue.Queue(maxsize=queue_size)
@@ -205,6 +210,8 @@ class Observer:
         changed = sent_body is not body
         if changed or any(own.values()):
             request = _without(request, own, sent_body if changed else None)
+        if self.route_metadata and METADATA_HEADER not in request.headers:
+            request.headers[METADATA_HEADER] = "enabled"
         return request, pending
 
     def tap(self, pending: _Pending, chunk: bytes) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from exporter.router import IgnoreListClient, Journal, Observer, Served, canary_http_client
 from exporter.router.journal import find_generation, hash_key, load_secret, prune, read_served
+from exporter.router.live import LiveJudges
 from exporter.router.observe import CanaryTransport, canary_async_http_client
 from exporter.sqlitekit import connect
 
@@ -121,7 +122,8 @@ def test_the_openai_sdk_installs_it_in_one_line_and_no_reply_text_reaches_journa
     caplog.set_level(logging.DEBUG)
     gateway = Gateway()
     journal = Journal(tmp_path / "journal.sqlite3")
-    observer = Observer(journal, lists=lists_with(["bad/fp8"]))
+    judges = LiveJudges().start()  # the reply is judged too: its counters must not carry it either
+    observer = Observer(journal, lists=lists_with(["bad/fp8"]), live=judges)
     client = openai.OpenAI(
         base_url="http://gw/api/v1",
         api_key="k",
@@ -140,6 +142,8 @@ def test_the_openai_sdk_installs_it_in_one_line_and_no_reply_text_reaches_journa
     assert reply.choices[0].message.content == MARKER
     assert gateway.bodies[0]["provider"] == {"ignore": ["mine/x", "bad/fp8"]}
     observer.flush()
+    judges.flush()
+    assert judges.judged() == 2
     records = read_served(journal.path, since=0, until=time.time() + 1)
     assert [(r.provider, r.generation_id, r.stream) for r in records] == [
         ("DeepInfra", "gen-1", True),
@@ -149,7 +153,9 @@ def test_the_openai_sdk_installs_it_in_one_line_and_no_reply_text_reaches_journa
     registry.register(RouterCollector(observer))
     metrics = generate_latest(registry).decode()
     assert "canary_router_journal_records_total" in metrics
+    assert 'canary_router_live_outcomes_total{contract="reply",model="acme/roleplay-large"' in metrics
     observer.stop()
+    judges.stop()
     stored = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.is_file())
     for where, text in (("journal", stored.decode("latin-1")), ("logs", caplog.text), ("metrics", metrics)):
         assert MARKER not in text, where
