@@ -2,8 +2,11 @@
 in the router's process, off the hot path; counts per model, provider, contract, outcome and reason.
 
 The router's transport (``exporter.router.observe``) offers each finished reply; ``offer`` puts it on a
-bounded queue and returns at once (a full queue drops the reply and counts it). One background thread
-judges, with the same pure judges as the probes:
+bounded queue and returns at once (a full queue drops the reply and counts it). The judging runs in a child
+process by default (``process=True``): judging a reply holds Python's GIL for milliseconds, which in the
+router's own process would delay its requests' threads; in the child it uses another core and the router's
+threads never wait for it. The reply crosses to the child through an OS pipe, in memory. ``process=False``
+judges in a thread of the router's process instead (tests, single-core hosts). The judges are the probes':
 
 - ``ttft`` (streamed replies): ``TTFTContract.judge`` with the configured threshold;
 - ``reply`` (every reply): an empty reply fails ``empty_reply``; a refusal phrase, a story cut short
@@ -32,11 +35,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import multiprocessing
 import queue
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -73,7 +77,11 @@ class LiveJudges:
         max_models: int = MAX_MODELS,
         max_providers: int = MAX_PROVIDERS,
         judge: Judge | None = None,
+        process: bool = True,
     ) -> None:
+        self._process = process and judge is None
+        self._ttft_threshold = ttft_threshold
+        self._queue_size = queue_size
         self._ttft = TTFTContract(threshold_seconds=ttft_threshold)
         self._judge = judge
         self._queue: queue.Queue[Reply | None] = queue.Queue(maxsize=queue_size)
@@ -85,6 +93,10 @@ class LiveJudges:
         self._providers: dict[str, set[str]] = {}
         self._validators: OrderedDict[str, Draft202012Validator | None] = OrderedDict()
         self._thread: threading.Thread | None = None
+        self._child: Any = None  # the judging process (multiprocessing.Process)
+        self._inbox: Any = None  # multiprocessing queues: replies to the child, verdicts back
+        self._outbox: Any = None
+        self._accepted = 0
 
     # -- the observer's thread -------------------------------------------------------------------------
     def offer(self, reply: Reply) -> bool:
@@ -93,10 +105,12 @@ class LiveJudges:
             self._drop()
             return False
         try:
-            self._queue.put_nowait(reply)
+            (self._inbox if self._inbox is not None else self._queue).put_nowait(reply)
         except queue.Full:
             self._drop()
             return False
+        with self._lock:
+            self._accepted += 1
         return True
 
     def _drop(self) -> None:
@@ -118,28 +132,56 @@ class LiveJudges:
             return self._judged
 
     def queued(self) -> int:
-        return self._queue.qsize()
+        with self._lock:
+            return max(0, self._accepted - self._judged)
 
     # -- life cycle -------------------------------------------------------------------------------------
     def start(self) -> LiveJudges:
-        if self._thread is None:
+        if self._thread is not None:
+            return self
+        if self._process:
+            context = multiprocessing.get_context("spawn")  # no fork of a threaded process
+            self._inbox, self._outbox = context.Queue(maxsize=self._queue_size), context.Queue()
+            self._child = context.Process(
+                target=serve, args=(self._inbox, self._outbox, self._ttft_threshold),
+                name="canary-live-judges", daemon=True,
+            )  # fmt: skip
+            self._child.start()
+            self._thread = threading.Thread(target=self._collect, name="canary-live-verdicts", daemon=True)
+        else:
             if self._judge is None:
                 self._judge = default_judge()  # loads the language models once (~0.1 s)
             self._thread = threading.Thread(target=self._run, name="canary-live-judges", daemon=True)
-            self._thread.start()
+        self._thread.start()
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
         thread, self._thread = self._thread, None
-        if thread is not None:
-            with contextlib.suppress(queue.Full):
-                self._queue.put(None, timeout=timeout)
-            thread.join(timeout)
+        if thread is None:
+            return
+        with contextlib.suppress(queue.Full):
+            (self._inbox if self._inbox is not None else self._queue).put(None, timeout=timeout)
+        thread.join(timeout)
+        if self._child is not None:
+            self._child.join(timeout)
+            if self._child.is_alive():
+                self._child.terminate()
+            self._child = None
 
     def flush(self, timeout: float = 10.0) -> None:
+        """Wait until every reply accepted so far is judged (tests, orderly stops)."""
         deadline = time.monotonic() + timeout
-        while self._queue.unfinished_tasks and time.monotonic() < deadline:
+        while self.queued() and time.monotonic() < deadline:
             time.sleep(0.005)
+
+    def _collect(self) -> None:
+        """The parent's side of the child: its verdicts into the counters (labels bounded here)."""
+        while True:
+            item = self._outbox.get()
+            if item is None:
+                return
+            model, provider, verdicts = item
+            self._count(model, provider, verdicts)
 
     # -- the judging thread -----------------------------------------------------------------------------
     def _run(self) -> None:
@@ -148,17 +190,19 @@ class LiveJudges:
             try:
                 if reply is None:
                     return
-                verdicts = self.verdicts(reply)
-                model, provider = self._labels(reply.model, reply.provider)
-                with self._lock:
-                    self._judged += 1
-                    for contract, outcome, reason in verdicts:
-                        self._counts[(model, provider, contract, str(outcome), str(reason))] += 1
+                self._count(reply.model, reply.provider, self.verdicts(reply))
             except Exception:  # never the reply in the message: only where it came from
                 log.exception("live judge failed on a reply of %s from %s", reply and reply.model,
                               reply and reply.provider)  # fmt: skip
             finally:
                 self._queue.task_done()
+
+    def _count(self, model: str, provider: str, verdicts: Sequence[tuple[str, str, str]] | None) -> None:
+        model, provider = self._labels(model, provider)
+        with self._lock:
+            self._judged += 1
+            for contract, outcome, reason in verdicts or ():
+                self._counts[(model, provider, contract, str(outcome), str(reason))] += 1
 
     def _labels(self, model: str, provider: str) -> tuple[str, str]:
         seen = self._providers.get(model)
@@ -221,6 +265,23 @@ class LiveJudges:
         if len(self._validators) > _VALIDATORS:
             self._validators.popitem(last=False)
         return validator
+
+
+def serve(inbox: Any, outbox: Any, ttft_threshold: float) -> None:
+    """The judging process: replies in, (model, provider, verdicts) out, until a None. A reply whose judging
+    fails is sent back with None verdicts (counted as judged, nothing else), its text never in a message."""
+    judges = LiveJudges(ttft_threshold=ttft_threshold, process=False, judge=default_judge())
+    while True:
+        reply = inbox.get()
+        if reply is None:
+            outbox.put(None)
+            return
+        try:
+            verdicts = [(c, str(o), str(r)) for c, o, r in judges.verdicts(reply)]
+        except Exception:
+            log.exception("live judge failed on a reply of %s from %s", reply.model, reply.provider)
+            verdicts = None
+        outbox.put((reply.model, reply.provider, verdicts))
 
 
 def _transport_reason(status: int) -> Reason:

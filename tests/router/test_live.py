@@ -35,7 +35,7 @@ def reply(content: str, **fields: object) -> Reply:
 
 @pytest.fixture(scope="module")
 def judges() -> LiveJudges:
-    return LiveJudges(ttft_threshold=1.0)
+    return LiveJudges(ttft_threshold=1.0, process=False)
 
 
 @pytest.mark.parametrize(
