@@ -272,8 +272,7 @@ def run_demo(args: argparse.Namespace) -> int:
             service.registry.register(RouterCollector(load.observer))  # scraped with the exporter's metrics
             paths["journal"] = load.observer.journal.path if load.observer.journal else workdir
             say(f"router: {args.load:g} requests/s through the router client; journal {paths['journal']}")
-            services.append(f"router {args.load:g} req/s (journal, live verdicts)")
-        urls = {name: url for name, url in _service_urls(services) if ":" in url.removeprefix("http://")}
+        urls = dict(_service_urls(services))
         record = write_run_record(workdir, urls, paths)
         say(f"run record (where each component listens) in {record}")
         models = [m.slug for m in config.models]
@@ -289,6 +288,8 @@ def run_demo(args: argparse.Namespace) -> int:
                 if pipeline is None
                 else "pipeline on: 2 failing rounds -> suspension"
             )
+            if paths:
+                off += f"; router {args.load:g} req/s"
             header = [*services, off, f"logs: {log_path}"]
             return _Screen(args, service, run, rounds, receiver, models, pipeline, progress, header).show()
         try:
