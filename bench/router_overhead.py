@@ -3,17 +3,22 @@ client).
 
 A loopback server answers every ``POST /api/v1/chat/completions`` with a streamed reply (SSE, 40 content
 chunks, ~3 KB). The same ``httpx.Client`` setup sends the same 2 KB request body two ways, interleaved
-request by request so both see the same machine noise:
+in blocks of 50 requests so both see the same machine noise:
 
 - bare: ``httpx.Client()``;
 - router: ``canary_http_client(observer)``, the observer with everything on: the ignore list merged (five
   tags), a journal (SQLite, off the hot path), and the live judges (language judge included) judging every
   reply in their background thread.
 
+Back to back (the default), the router's background work per reply (decoding it for the journal,
+handing it to the judges' process) competes with its next request: that is its cost at saturation. With
+``--rate R`` the requests are paced, as a product's arrive, and the figure is the latency it adds at that
+rate.
+
 Per request it times the first byte of the reply (what a streaming product shows first) and the whole reply
 (read to its end), and reports medians, p99 and the router's added p99 (router minus bare).
 
-Run: ``.venv/bin/python bench/router_overhead.py [--requests 2000]``
+Run: ``.venv/bin/python bench/router_overhead.py [--requests 2000] [--rate 50] [--no-judges]``
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from exporter.router import IgnoreListClient, Journal, Observer, canary_http_cli
 from exporter.router.live import LiveJudges
 
 MODEL = "acme/roleplay-large"
+BLOCK = 50
+WARM_UP_BLOCKS = 2
 SENTENCE = "The lantern swung above the door as the traveller shook the rain from her cloak."
 WORDS = SENTENCE.split(" ")
 
@@ -87,6 +94,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--no-judges", action="store_true", help="journal and ignore list only")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="requests/s per client, paced (default 0: back to back)"
+    )
     args = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Gateway)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -109,11 +119,17 @@ def main() -> int:
         observer = Observer(Journal(Path(workdir) / "journal.sqlite3"), lists=lists, live=live)
         bare_client, router_client = httpx.Client(), canary_http_client(observer)
         timings: dict[str, list[tuple[float, float]]] = {"bare": [], "router": []}
-        for i in range(args.requests + 100):  # the first 100 of each warm up (connections, judge models)
-            order = [("bare", bare_client), ("router", router_client)]
-            for name, client in order if i % 2 else order[::-1]:
-                measured = _once(client, url, body)
-                if i >= 100:
+        # Blocks of BLOCK requests, alternating: both see the same machine noise, and the router's background
+        # work (decoding, journaling, handing replies to the judges) lands on the router's own next requests,
+        # as it does in a router's process. The first blocks warm up (connections, the judges' models).
+        clients = {"bare": bare_client, "router": router_client}
+        for block in range(2 * (args.requests // BLOCK + WARM_UP_BLOCKS)):
+            name = ("bare", "router")[block % 2]
+            for _ in range(BLOCK):
+                if args.rate:
+                    time.sleep(1 / args.rate)  # paced: a product's requests arrive, they do not queue
+                measured = _once(clients[name], url, body)
+                if block >= 2 * WARM_UP_BLOCKS:
                     timings[name].append(measured)
         observer.flush(30)
         judges.flush(60)
