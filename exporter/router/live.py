@@ -40,7 +40,7 @@ import queue
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -53,7 +53,8 @@ from exporter.gateway.types import ChatResult
 from exporter.language.judge import Judge, default_judge
 from exporter.language.locales import canonical_locale
 from exporter.outcomes import Outcome, Reason
-from exporter.router.observe import Reply
+from exporter.router.journal import Served
+from exporter.router.observe import Reply, finish
 
 log = logging.getLogger("canary.router.live")
 
@@ -97,6 +98,7 @@ class LiveJudges:
         self._inbox: Any = None  # multiprocessing queues: replies to the child, verdicts back
         self._outbox: Any = None
         self._accepted = 0
+        self._on_served: Callable[[Served], object] | None = None
 
     # -- the observer's thread -------------------------------------------------------------------------
     def offer(self, reply: Reply) -> bool:
@@ -108,6 +110,21 @@ class LiveJudges:
             (self._inbox if self._inbox is not None else self._queue).put_nowait(reply)
         except queue.Full:
             self._drop()
+            return False
+        with self._lock:
+            self._accepted += 1
+        return True
+
+    def offer_pending(self, pending: object, on_served: Callable[[Served], object]) -> bool:
+        """In process mode, the whole finished reply (its chunks) goes to the child, which decodes it too and
+        sends back its journal record (``on_served`` gets it) with the verdicts; False (nothing taken) in
+        thread mode or when the queue is full: the observer then decodes and journals it itself."""
+        if self._inbox is None or self._thread is None:
+            return False
+        self._on_served = on_served
+        try:
+            self._inbox.put_nowait(("pending", pending))
+        except queue.Full:
             return False
         with self._lock:
             self._accepted += 1
@@ -180,6 +197,16 @@ class LiveJudges:
             item = self._outbox.get()
             if item is None:
                 return
+            if item[0] == "pending":
+                _, served, model, provider, verdicts = item
+                if self._on_served is not None:
+                    self._on_served(served)
+                if model is None:  # no response came: journaled, nothing to judge
+                    with self._lock:
+                        self._judged += 1
+                    continue
+                self._count(model, provider, verdicts)
+                continue
             model, provider, verdicts = item
             self._count(model, provider, verdicts)
 
@@ -272,16 +299,24 @@ def serve(inbox: Any, outbox: Any, ttft_threshold: float) -> None:
     fails is sent back with None verdicts (counted as judged, nothing else), its text never in a message."""
     judges = LiveJudges(ttft_threshold=ttft_threshold, process=False, judge=default_judge())
     while True:
-        reply = inbox.get()
-        if reply is None:
+        item = inbox.get()
+        if item is None:
             outbox.put(None)
             return
-        try:
-            verdicts = [(c, str(o), str(r)) for c, o, r in judges.verdicts(reply)]
-        except Exception:
-            log.exception("live judge failed on a reply of %s from %s", reply.model, reply.provider)
-            verdicts = None
-        outbox.put((reply.model, reply.provider, verdicts))
+        served: Served | None = None
+        if isinstance(item, tuple):  # ("pending", a finished reply's chunks): decode it here as well
+            served, reply = finish(item[1])
+        else:
+            reply = item
+        verdicts: list[tuple[str, str, str]] | None = None
+        if reply is not None:
+            try:
+                verdicts = [(c, str(o), str(r)) for c, o, r in judges.verdicts(reply)]
+            except Exception:
+                log.exception("live judge failed on a reply of %s from %s", reply.model, reply.provider)
+        model, provider = (reply.model, reply.provider) if reply is not None else (None, None)
+        outbox.put(("pending", served, model, provider, verdicts) if served is not None
+                   else (model, provider, verdicts))  # fmt: skip
 
 
 def _transport_reason(status: int) -> Reason:

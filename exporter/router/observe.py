@@ -167,6 +167,9 @@ class Observer:
         deadline = time.monotonic() + timeout
         while self._queue.unfinished_tasks and time.monotonic() < deadline:
             time.sleep(0.005)
+        live_flush = getattr(self.live, "flush", None)  # judges in a process journal what they decode
+        if live_flush is not None:
+            live_flush(max(0.0, deadline - time.monotonic()))
         if self.journal is not None:
             self.journal.flush(max(0.0, deadline - time.monotonic()))
 
@@ -253,44 +256,58 @@ class Observer:
                 self._queue.task_done()
 
     def _process(self, pending: _Pending) -> None:
-        acc, ttft = read_reply(pending)
-        endpoint = acc.route.endpoint if acc.route is not None else None
         with self._lock:
             self._observed += 1
             self._cut += pending.cut
-        served = Served(
-            at=pending.at,
-            model=pending.model,
-            ignore=pending.ignore,
-            provider=acc.provider,
-            endpoint=endpoint,
-            generation_id=acc.generation_id,
-            ttft_seconds=ttft,
-            duration_seconds=None if pending.ended is None else pending.ended - pending.sent,
-            finish_reason=acc.finish_reason,
-            status=pending.status,
-            user_key=pending.user_key,
-            conversation_key=pending.conversation_key,
-            stream=pending.stream,
-        )
-        if self.journal is not None:
-            self.journal.put(served)
-        if self.live is not None and pending.status is not None:
-            error = pending.status >= 400 or acc.error is not None
-            self.live.offer(
-                Reply(
-                    model=pending.model,
-                    provider=endpoint or acc.provider or "unknown",
-                    content="" if pending.cut else acc.content,
-                    finish_reason=acc.finish_reason,
-                    ttft_seconds=ttft,
-                    locale=pending.locale,
-                    schema=pending.schema,
-                    status=pending.status,
-                    error=error,
-                    complete=not pending.cut and (acc.finished or not pending.stream),
-                )
-            )
+        journal_put = self.journal.put if self.journal is not None else _discard
+        # Judges in their own process decode the reply there too: less work under this process's GIL.
+        remote = getattr(self.live, "offer_pending", None)
+        if remote is not None and remote(pending, journal_put):
+            return
+        served, reply = finish(pending)
+        journal_put(served)
+        if self.live is not None and reply is not None:
+            self.live.offer(reply)
+
+
+def _discard(_: Served) -> bool:
+    return False
+
+
+def finish(pending: _Pending) -> tuple[Served, Reply | None]:
+    """A finished reply's journal record and, when a response came, the reply for the live judges."""
+    acc, ttft = read_reply(pending)
+    endpoint = acc.route.endpoint if acc.route is not None else None
+    served = Served(
+        at=pending.at,
+        model=pending.model,
+        ignore=pending.ignore,
+        provider=acc.provider,
+        endpoint=endpoint,
+        generation_id=acc.generation_id,
+        ttft_seconds=ttft,
+        duration_seconds=None if pending.ended is None else pending.ended - pending.sent,
+        finish_reason=acc.finish_reason,
+        status=pending.status,
+        user_key=pending.user_key,
+        conversation_key=pending.conversation_key,
+        stream=pending.stream,
+    )
+    if pending.status is None:
+        return served, None
+    reply = Reply(
+        model=pending.model,
+        provider=endpoint or acc.provider or "unknown",
+        content="" if pending.cut else acc.content,
+        finish_reason=acc.finish_reason,
+        ttft_seconds=ttft,
+        locale=pending.locale,
+        schema=pending.schema,
+        status=pending.status,
+        error=pending.status >= 400 or acc.error is not None,
+        complete=not pending.cut and (acc.finished or not pending.stream),
+    )
+    return served, reply
 
 
 def read_reply(pending: _Pending) -> tuple[ChunkAccumulator, float | None]:
