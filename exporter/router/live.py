@@ -103,7 +103,7 @@ class LiveJudges:
     # -- the observer's thread -------------------------------------------------------------------------
     def offer(self, reply: Reply) -> bool:
         """Queue ``reply`` for judging; False (counted) when the queue is full or the judges are stopped."""
-        if self._thread is None:
+        if self._thread is None or (self._process and (self._inbox is None or not self._child_alive())):
             self._drop()
             return False
         try:
@@ -119,8 +119,8 @@ class LiveJudges:
         """In process mode, the whole finished reply (its chunks) goes to the child, which decodes it too and
         sends back its journal record (``on_served`` gets it) with the verdicts; False (nothing taken) in
         thread mode or when the queue is full: the observer then decodes and journals it itself."""
-        if self._inbox is None or self._thread is None:
-            return False
+        if self._inbox is None or self._thread is None or not self._child_alive():
+            return False  # a dead judges' process must not take the journal's records with it
         self._on_served = on_served
         try:
             self._inbox.put_nowait(("pending", pending))
@@ -129,6 +129,14 @@ class LiveJudges:
         with self._lock:
             self._accepted += 1
         return True
+
+    def _child_alive(self) -> bool:
+        child = self._child
+        if child is None or child.is_alive():
+            return True
+        log.error("the live judges' process exited (code %s): replies are no longer judged", child.exitcode)
+        self._child, self._inbox = None, None  # from now on offers are dropped and counted
+        return False
 
     def _drop(self) -> None:
         with self._lock:

@@ -73,7 +73,7 @@ def test_the_probes_judges_apply_to_what_the_request_declared(
 
 
 def test_overload_drops_and_counts_instead_of_waiting() -> None:
-    judges = LiveJudges(queue_size=1)
+    judges = LiveJudges(queue_size=1, process=False)
     assert not judges.offer(reply("x"))  # not started: dropped, counted
     judges._thread = object()  # type: ignore[assignment]  # "started", but nothing drains the queue
     assert judges.offer(reply("x"))
@@ -118,3 +118,26 @@ def test_at_twenty_requests_a_second_the_live_counters_single_out_the_corrupting
     assert corrupting_and_mixing <= singled_out, json.dumps(ratio, indent=1)
     assert not healthy & singled_out, json.dumps(ratio, indent=1)
     assert {"looper/fp8", "clipper/fp8"} <= singled_out  # loops and stories cut short: the reply checks
+
+
+def test_a_dead_judges_process_drops_the_judging_never_the_journal(tmp_path: Path) -> None:
+    import httpx
+
+    from exporter.router import Journal, Observer, canary_http_client
+    from exporter.router.journal import read_served
+    from tests.router.test_journal import MODEL as CHAT_MODEL
+    from tests.router.test_journal import Gateway
+
+    judges = LiveJudges().start()
+    judges._child.kill()
+    judges._child.join(10)
+    observer = Observer(Journal(tmp_path / "journal.sqlite3"), live=judges)
+    with canary_http_client(observer, transport=httpx.MockTransport(Gateway())) as http:
+        for _ in range(2):
+            assert http.post("http://gw/v1/chat/completions", json={"model": CHAT_MODEL}).status_code == 200
+    observer.flush()
+    assert observer.journal is not None
+    assert len(read_served(observer.journal.path, since=0, until=time.time() + 1)) == 2
+    assert judges.dropped() == 2
+    observer.stop()
+    judges.stop(timeout=1)
