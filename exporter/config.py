@@ -375,13 +375,15 @@ def load_config(
     sections: frozenset[str] | None = None,
     registry: Mapping[str, type[Contract]] = REGISTRY,
     problems: Problems | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> CanaryConfig:
     """Load and validate a config file; ``ConfigError`` lists every problem.
 
     ``receiver`` and ``routability`` are read only when in ``sections`` (all when None): otherwise they are
     known (not "unknown keys") but neither read nor checked. ``registry`` is the set of contracts
     ``contracts.<name>`` may configure (default: the shipped ones). ``problems`` may be given to collect
-    notes as well (``Problems(path, checking=True)``: check-config).
+    notes as well (``Problems(path, checking=True)``: check-config). ``environ`` replaces the process
+    environment that ``{env: NAME}`` secrets are read from.
     """
     path = Path(path)
     problems = problems if problems is not None else Problems(str(path))
@@ -389,7 +391,9 @@ def load_config(
     problems.raise_if_any()  # unreadable or not YAML: nothing else is worth saying
     path = path.resolve()
     skipped = frozenset() if sections is None else OWN_COMMAND_SECTIONS - sections
-    read = validate(file_model(registry), keep_keys(data, skipped), problems, base_dir=path.parent)
+    read = validate(
+        file_model(registry), keep_keys(data, skipped), problems, base_dir=path.parent, environ=environ
+    )
     problems.raise_if_any()
     assert read is not None  # no problems: read
     settings: list[ContractSettings] = list(dict(read.contracts).values())

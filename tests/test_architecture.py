@@ -108,6 +108,7 @@ FLOORS: dict[str, tuple[str, ...]] = {
         "outcomes",
         "paths",
         "polling",
+        "runrecord",
         "serving",
         "sharding",
         "signals",

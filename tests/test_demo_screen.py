@@ -139,9 +139,11 @@ SIZES = {"80x24": (80, 24), "160x50": (160, 50)}
 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Recording]]:
-    """``canary demo --rounds 3`` on an 80x24 and a 160x50 terminal, started together and recorded."""
+    """``canary demo --rounds 3`` on an 80x24 and a 160x50 terminal, started together and recorded. Without
+    the router's load (``--load 0``): two demos at 20 requests/s each would compete for the test machine's
+    cores with the rounds whose timing this test reads (tests/router/test_live.py runs the load)."""
     terminals = {
-        name: demo(width, height, tmp_path_factory.mktemp(f"demo-{name}"), "--rounds", "3")
+        name: demo(width, height, tmp_path_factory.mktemp(f"demo-{name}"), "--rounds", "3", "--load", "0")
         for name, (width, height) in SIZES.items()
     }
     try:

@@ -18,6 +18,7 @@ COLLECTORS = [
     ROOT / "exporter" / "equality" / "monitor.py",
     ROOT / "exporter" / "sharding.py",
     ROOT / "exporter" / "commands" / "exporter_service.py",
+    ROOT / "exporter" / "router" / "metrics.py",
 ]
 # ``*MetricFamily("name"`` and the ``exporter.metrickit`` builders ``gauge("name"`` / ``counter("name"``
 FAMILY = re.compile(

@@ -137,6 +137,21 @@ def test_the_judges_and_the_web_stack_are_extras_not_base_dependencies() -> None
     assert isinstance(extras, dict) and {"exporter", "receiver", "dev"} <= set(extras)
 
 
+ROUTER_JUDGES_MODULES = ("exporter.router.live", "exporter.router.metrics", "exporter.router.builtin")
+
+
+def test_the_router_judges_extra_installs_what_the_live_verdicts_import() -> None:
+    _, third_party = static_import_closure(ROUTER_JUDGES_MODULES)
+    owners = distributions_of_top_level()
+    imported = {dist for top in third_party for dist in owners[top]}
+    extras = project_table()["optional-dependencies"]
+    assert isinstance(extras, dict)
+    extra = {canonical(Requirement(spec).name) for spec in extras["router-judges"]}
+    installed = distribution_closure(base_requirements() | extra)
+    assert imported <= installed, f"not installed by provider-canary[router-judges]: {imported - installed}"
+    assert "uvicorn" not in installed and "rich" not in installed  # no server, no terminal UI
+
+
 # A fresh interpreter where only the standard library and the top-level names in argv[1] are installed.
 GUARD = textwrap.dedent(
     """

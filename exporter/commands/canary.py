@@ -253,6 +253,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--workdir", metavar="DIR", default=None, help="where to keep state and logs (default: temp)"
     )
+    p.add_argument(
+        "--load",
+        type=float,
+        default=20.0,
+        metavar="RPS",
+        help="requests/s a product's router sends through the router client to the simulator (journal, "
+        "live verdicts; default 20, 0: none)",
+    )
     p.set_defaults(func=cmd_demo)
 
     for module in (

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import sys
 import time
@@ -25,11 +24,11 @@ from contextlib import (
     nullcontext,
 )
 from typing import Any, TypeVar
-from urllib.parse import urlencode
 
 from exporter.argkit import add_command
+from exporter.commands import trace as tracer
 from exporter.commands.exporter_service import build_plans, open_evidence
-from exporter.config import CanaryConfig, load_config, load_probing_config
+from exporter.config import CanaryConfig, load_probing_config
 from exporter.configkit import parse_duration
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ProbeTarget
@@ -38,22 +37,16 @@ from exporter.equality import report as equality
 from exporter.equality import sampling as equality_sampling
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
 from exporter.evidence.store import EvidenceStore
-from exporter.gateway.client import GatewayClient
-from exporter.gateway.types import Endpoint, GatewayError, Generation
-from exporter.investigate import report, trace
+from exporter.gateway.types import Endpoint
+from exporter.investigate import report
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
 from exporter.investigate.history import MAX_RECORDS, parse_instant, parse_since, records
 from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
-from exporter.timestamps import format_optional, format_rfc3339
-from exporter.web.hostport import http_url
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20
 DEFAULT_WINDOW_SECONDS = 1800.0
-RECEIVER_LOOKBACK_SECONDS = 8 * 86400.0  # the longest rung (7 days) and a day: what can cover --at
-RECEIVER_MAX_BYTES = 4 * 1024 * 1024
-GENERATION_RETRY_SECONDS = 1.0  # OpenRouter writes a generation's record a moment after it completes
 T = TypeVar("T")
 
 INVESTIGATE_EPILOG = """examples:
@@ -65,6 +58,11 @@ INVESTIGATE_EPILOG = """examples:
 """
 TRACE_EPILOG = """examples:
   canary trace --config canary.yaml --generation gen-1768896871-9HgAQqS1Z72C6gApaidi
+  canary trace --config canary.yaml --user user-42 --model moonshotai/kimi-k2-0905 \\
+      --at 2026-11-30T21:10:00Z --journal /var/lib/router/journal.sqlite3
+
+exit status: 0 every needed source was read; 2 bad input; 3 a source could not be read (the report says
+which at its top, and what depends on it reads "unknown", never "no").
   canary trace --config canary.yaml --model moonshotai/kimi-k2-0905 --at 2026-11-30T21:10:00Z \\
       --provider deepinfra/fp8 --json
 """
@@ -101,6 +99,8 @@ def _word(expected: str, ok: Callable[[str], bool], longest: int = 200) -> Calla
 
 
 _model = _word("a model slug such as moonshotai/kimi-k2-0905", lambda t: len(t) >= 3 and "/" in t)
+_model_name = _word("a model slug such as moonshotai/kimi-k2-0905", lambda t: len(t) >= 2)
+_user = _word("the user key the product passes to the router", lambda t: t.isprintable(), 500)
 _tag = _word("a provider tag such as deepinfra/fp8", lambda _: True)
 _generation_id = _word(
     "a generation id such as gen-1768896871-9HgAQqS1Z72C6gApaidi",
@@ -177,9 +177,11 @@ COMMANDS = {
     ),
     "trace": (
         "from a user's report to the route that served it, its verdicts and exclusions then",
-        "Find who served a request (the gateway's generation record), or take a model and a time, and print "
-        "that route's verdicts around the time (evidence history), its suspensions and incidents then, and "
-        "whether it is in the ignore list now (the receiver's read API).",
+        "Find who served a request (the router's journal, or the gateway's generation record), or the routes "
+        "that served a user's requests around a time (--user, the router's journal), or take a model and a "
+        "time, and print each route's verdicts around the time (evidence history), its suspensions and "
+        "incidents then, and whether it is in the ignore list now (the receiver's read API). Read-only: no "
+        "receiver token is read and the gateway key is optional.",
         TRACE_EPILOG,
     ),
 }
@@ -243,7 +245,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = tracing
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--generation", type=_generation_id, metavar="ID", help="the gateway's generation id")
-    which.add_argument("--model", type=_model, metavar="M", help="the model slug (with --at)")
+    which.add_argument(
+        "--model", type=_model_name, metavar="M", help="the model slug (with --at; a dated name is accepted)"
+    )
     p.add_argument(
         "--at", type=_instant, metavar="TIME", help="when (RFC 3339 or unix seconds; with --model)"
     )
@@ -261,6 +265,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=_url,
         metavar="URL",
         help="the receiver's URL (default: from the config's receiver)",
+    )
+    p.add_argument(
+        "--user",
+        type=_user,
+        metavar="U",
+        help="the product's user key: the routes that served this user's requests (the router's journal)",
+    )
+    p.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="the router's served-route journal (default: the run record beside --config)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -472,168 +487,8 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
 
 
 def trace_command(args: argparse.Namespace) -> int:
-    """Entry point of ``canary trace``."""
+    """Entry point of ``canary trace`` (the shell is ``exporter.commands.trace``)."""
     try:
-        if args.model is not None and args.at is None:
-            raise BadInput("--at", "--model needs --at TIME (or give --generation ID instead)")
-        if args.generation is not None and args.at is not None:
-            raise BadInput(
-                "--at", "comes from the generation record; give either --generation or --model --at"
-            )
-        config = load_config(args.config)
-        document = asyncio.run(_trace(config, args))
+        return tracer.run(args)
     except BadInput as error:
         return _fail("trace", error)
-    return _print_report(args, document, dict, _trace_text)
-
-
-async def _generation(plans: Sequence[ModelPlan], generation_id: str) -> Generation:
-    """The gateway's record of ``generation_id`` (asked once more after a moment when not written yet)."""
-    gateway = next((p.gateway for p in plans if p.pinned), None)
-    if not isinstance(gateway, GatewayClient):
-        raise BadInput(
-            "--generation", "looking up a generation needs an openrouter gateway in the configuration"
-        )
-    found = await gateway.generation(generation_id)
-    if isinstance(found, GatewayError) and found.status == 404:
-        await asyncio.sleep(GENERATION_RETRY_SECONDS)
-        found = await gateway.generation(generation_id)
-    if isinstance(found, GatewayError):
-        if found.status == 404:
-            raise BadInput("--generation", f"the gateway has no generation {generation_id!r} (404)")
-        raise BadInput("--generation", f"could not look up {generation_id!r}: {found.detail}")
-    return found
-
-
-async def _trace(config: CanaryConfig, args: argparse.Namespace) -> dict[str, Any]:
-    notes: list[str] = []
-    generation: Generation | None = None
-    async with AsyncExitStack() as stack:
-        all_plans = build_plans(config, stack)
-        if args.generation is not None:
-            generation = await _generation(all_plans, args.generation)
-            model = generation.model
-            at = generation.created_at if generation.created_at is not None else time.time()
-        else:
-            model, at = args.model, args.at
-        endpoints: list[Endpoint] = []
-        for plan in _plans_for(config, model, all_plans):
-            listed = await plan.gateway.discover(model)
-            if isinstance(listed, GatewayError):
-                notes.append(f"could not list the hosts of {model}: {listed.detail}")
-            else:
-                endpoints += listed
-    if args.provider is not None and endpoints:
-        require_known("--provider", [args.provider], [e.tag for e in endpoints], f"is not a host of {model}")
-    since, until = at - args.window, at + args.window
-    with _store(config) as store:
-        if store is None:
-            notes.append("no evidence history is configured (exporter.evidence): no verdicts to show")
-        window = (
-            [] if store is None else list(records(store, model=model, since=since, until=until, limit=20_000))
-        )
-    # the route whose own probe got this generation id (the canary's own request), if the history has it
-    own = next((r.provider for r in window if generation and r.generation_id == generation.id), None)
-    served_by = generation.provider_name if generation else None
-    routes = trace.routes_for(endpoints, provider_name=served_by, provider=args.provider, own_probe=own)
-    if generation is not None and len(routes) > 1:
-        notes.append(
-            f"{generation.provider_name} serves {len(routes)} routes of {model}; the record does not say "
-            "which (pass --provider to pick one)"
-        )
-    if not routes and args.provider is None:
-        notes.append(f"no discovered host of {model} is called {served_by or '?'}")
-    receiver = await _receiver_reads(config, args.receiver, model, at, notes)
-    return {
-        "model": model,
-        "at": format_optional(at),
-        "window": {"since": format_optional(since), "until": format_optional(until)},
-        "generation": None
-        if generation is None
-        else {
-            "id": generation.id,
-            "provider_name": generation.provider_name,
-            "created_at": format_optional(generation.created_at),
-            "finish_reason": generation.finish_reason,
-            "tokens": generation.tokens_prompt + generation.tokens_completion,
-            "cost_usd": generation.total_cost_usd,
-            "attempts": [dataclasses.asdict(attempt) for attempt in generation.attempts],
-        },
-        "routes": [trace.route_report(route, window, receiver, model, at) for route in routes],
-        "notes": notes,
-    }
-
-
-async def _receiver_reads(
-    config: CanaryConfig, url: str | None, model: str, at: float, notes: list[str]
-) -> dict[str, Any]:
-    """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
-    read endpoints, no token, bounded replies); what cannot be read is said in ``notes`` and left out."""
-    if url is None and config.receiver is not None:
-        url = http_url(config.receiver.host, config.receiver.port, local=True)
-    if url is None:
-        notes.append("no receiver is configured (receiver section or --receiver URL): no decisions to show")
-        return {}
-    base = url.rstrip("/")
-    since = format_rfc3339(max(0.0, at - RECEIVER_LOOKBACK_SECONDS))
-    reads = {
-        "decisions": "/v1/decisions?" + urlencode({"since": since, "limit": "1000"}),
-        "suspensions": "/v1/suspensions",
-        "ignore": "/v1/ignore?" + urlencode({"model": model}),
-    }
-    out: dict[str, Any] = {}
-    async with GatewayClient(base, None, kind="openai-compatible", timeout=10.0) as client:
-        for name, path in reads.items():
-            document = await client.get_json(path, limit=RECEIVER_MAX_BYTES)
-            if not isinstance(document, dict):
-                problem = document.detail if isinstance(document, GatewayError) else "not an object"
-                notes.append(f"could not read {base}{path.partition('?')[0]}: {problem}"[:300])
-                continue
-            out[name] = document.get(name)
-    return out
-
-
-def _trace_text(document: dict[str, Any]) -> str:
-    """``canary trace`` for a terminal: who served it, then per route its verdicts and exclusions."""
-    lines = [
-        f"model {document['model']} at {document['at']} (verdicts {document['window']['since']} to "
-        f"{document['window']['until']})"
-    ]
-    generation = document["generation"]
-    if generation is not None:
-        tried = ", ".join(f"{a['provider_name']} ({a['status']})" for a in generation["attempts"]) or "?"
-        lines.append(
-            f"generation {generation['id']}: served by {generation['provider_name']} at "
-            f"{generation['created_at']}; tried {tried}"
-        )
-    for route in document["routes"]:
-        lines += [
-            "",
-            f"route {route['provider']} ({route['provider_name']}; matched by {route['matched_by']})",
-        ]
-        verdicts = route["verdicts"]
-        counts = "; ".join(
-            f"{c} " + ", ".join(f"{n} {o}" for o, n in outcomes.items())
-            for c, outcomes in verdicts["by_contract"].items()
-        )
-        lines.append(f"  verdicts: {counts or 'none in the window'}")
-        for f in verdicts["failures"]:
-            lines.append(f"    {_when(f['at'])} {f['contract']} {f['reason']}: {f['excerpt'][:70]}")
-        excluded = [
-            f"{e['layer']} ({e['kind']}) since {e['since']} until {_when(e['until'])}: {e['reason']}"
-            for e in route["excluded_then"]
-        ]
-        lines.append(f"  excluded then: {'; '.join(excluded) or 'no'}")
-        lines.append(f"  decisions about it: {len(route['decisions'])}")
-        for d in route["decisions"][-5:]:
-            lines.append(f"    {d.get('time')} {d.get('kind')}: {d.get('reason', '')}"[:100])
-        now = route["in_ignore_list_now"]
-        lines.append(f"  in the ignore list now: {'unknown' if now is None else 'yes' if now else 'no'}")
-    if not document["routes"]:
-        lines += ["", "no route found"]
-    lines += [f"note: {n}" for n in document["notes"]]
-    return "\n".join(lines)
-
-
-def _when(unix: Any) -> str:
-    return str(format_optional(unix)) if isinstance(unix, int | float) else str(unix)

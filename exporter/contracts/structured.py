@@ -84,24 +84,7 @@ class StructuredContract(Contract):
 
     def judge(self, result: ChatResult) -> ProbeResult:
         """Judge one reply (pure)."""
-        text = result.content.strip()
-        if (budget := spent_on_reasoning(result)) is not None:
-            return budget
-        if text.startswith("```"):
-            return judged(Outcome.FAIL, Reason.CODE_FENCED, "JSON wrapped in a code fence", result)
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            if result.finish_reason == "length":
-                return judged(Outcome.FAIL, Reason.TRUNCATED, "reply cut by the token limit", result)
-            return judged(Outcome.FAIL, Reason.INVALID_JSON, f"invalid JSON: {exc}", result)
-        if result.finish_reason == "length":
-            return judged(Outcome.FAIL, Reason.TRUNCATED, "finish_reason length", result)
-        error = next(iter(_VALIDATOR.iter_errors(value)), None)
-        if error is not None:
-            where = "/".join(str(p) for p in error.absolute_path) or "<root>"
-            return judged(Outcome.FAIL, Reason.SCHEMA_MISMATCH, f"{where}: {error.message}", result)
-        return judged(Outcome.PASS, Reason.NONE, "valid against the schema", result)
+        return judge_json(result, _VALIDATOR)
 
     def weak_controls(self) -> list[str]:
         good = json.dumps({"name": "Pim", "mood": "calm", "hit_points": 40, "items": ["ladle"]})
@@ -112,3 +95,26 @@ class StructuredContract(Contract):
             "truncated": ChatResult(content=good[:20], finish_reason="length"),
         }
         return not_rejected(controls, self.judge)
+
+
+def judge_json(result: ChatResult, validator: Draft202012Validator) -> ProbeResult:
+    """A reply that must be bare, complete JSON valid against ``validator``'s schema (pure; the probe's
+    judge, and the router's live judge for requests that asked for a ``json_schema``)."""
+    text = result.content.strip()
+    if (budget := spent_on_reasoning(result)) is not None:
+        return budget
+    if text.startswith("```"):
+        return judged(Outcome.FAIL, Reason.CODE_FENCED, "JSON wrapped in a code fence", result)
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        if result.finish_reason == "length":
+            return judged(Outcome.FAIL, Reason.TRUNCATED, "reply cut by the token limit", result)
+        return judged(Outcome.FAIL, Reason.INVALID_JSON, f"invalid JSON: {exc}", result)
+    if result.finish_reason == "length":
+        return judged(Outcome.FAIL, Reason.TRUNCATED, "finish_reason length", result)
+    error = next(iter(validator.iter_errors(value)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "<root>"
+        return judged(Outcome.FAIL, Reason.SCHEMA_MISMATCH, f"{where}: {error.message}", result)
+    return judged(Outcome.PASS, Reason.NONE, "valid against the schema", result)

@@ -28,7 +28,9 @@ from typing import Any
 from exporter.admin.client import AdminClient
 from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
+from exporter.configkit import parse_duration
 from exporter.console import live_view, render_table, round_status, suspension_summary
+from exporter.devtools.load import LoadGenerator
 from exporter.devtools.pipeline.configs import ALERTMANAGER_JOB, EXPORTER_JOB, RECEIVER_JOB, Timings
 from exporter.devtools.pipeline.processes import (
     AlertmanagerProcess,
@@ -40,6 +42,9 @@ from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
 from exporter.logkit import LOG_FORMAT, EscapingFormatter
 from exporter.paths import REPO_ROOT
+from exporter.router.builtin import load_builtin_exclusions
+from exporter.router.metrics import RouterCollector
+from exporter.runrecord import write_run_record
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
@@ -261,6 +266,16 @@ def run_demo(args: argparse.Namespace) -> int:
         else:
             say(f"note: {reason}")
 
+        paths: dict[str, Path] = {}
+        if not args.config and args.load > 0:
+            load = _load_generator(args, simulator.base_url, receiver_url, workdir)
+            stack.enter_context(load)
+            service.registry.register(RouterCollector(load.observer))  # scraped with the exporter's metrics
+            paths["journal"] = load.observer.journal.path if load.observer.journal else workdir
+            say(f"router: {args.load:g} requests/s through the router client; journal {paths['journal']}")
+        urls = dict(_service_urls(services))
+        record = write_run_record(workdir, urls, paths)
+        say(f"run record (where each component listens) in {record}")
         models = [m.slug for m in config.models]
         tune_gc_for_latency()
         rounds: queue.Queue[Snapshot] = queue.Queue()
@@ -274,6 +289,8 @@ def run_demo(args: argparse.Namespace) -> int:
                 if pipeline is None
                 else "pipeline on: 2 failing rounds -> suspension"
             )
+            if paths:
+                off += f"; router {args.load:g} req/s"
             header = [*services, off, f"logs: {log_path}"]
             return _Screen(args, service, run, rounds, receiver, models, pipeline, progress, header).show()
         try:
@@ -297,6 +314,31 @@ def run_demo(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(final, indent=2, ensure_ascii=False))
         return 0
+
+
+def _load_generator(
+    args: argparse.Namespace, base_url: str, receiver_url: str | None, workdir: Path
+) -> LoadGenerator:
+    """A product's router on the simulator: the ignore list from the receiver (built-in exclusions until
+    it answers), every request journaled and judged live."""
+    builtin = load_builtin_exclusions(BUILTIN_EXCLUSIONS) if BUILTIN_EXCLUSIONS.exists() else None
+    return LoadGenerator(
+        base_url,
+        os.environ[DEMO_KEY_ENV],
+        DEMO_MODEL,
+        journal=workdir / "router" / "journal.sqlite3",
+        receiver=receiver_url,
+        builtin=builtin,
+        rate=args.load,
+        ttft_threshold=parse_duration(DEMO_TTFT_THRESHOLD),
+    )
+
+
+def _service_urls(services: list[str]) -> Iterator[tuple[str, str]]:
+    """(name, URL) of each "name HOST:PORT ..." service line."""
+    for line in services:
+        name, _, rest = line.partition(" ")
+        yield name, "http://" + rest.split(" ")[0]
 
 
 def _snapshots(

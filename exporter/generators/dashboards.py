@@ -515,6 +515,7 @@ def field_override(name: str, **properties: Any) -> dict[str, Any]:
 # --- the dashboards --------------------------------------------------------------------------------------
 
 M = 'model=~"$model"'
+LIVE = "model_provider_contract:canary_router_live"
 # These counters have no series for a model before its first event: show 0 per probed model, not "No data".
 ZERO_PER_MODEL = f"\nor\nsum by (model) (canary_model_providers{{{M}}}) * 0"
 
@@ -698,6 +699,49 @@ def overview() -> dict[str, Any]:
             unit="none",
             size=(24, 7),
             transformations=[hide_fields("Time", "Value", "__name__", "alertstate", "job", "instance")],
+        ),
+        Row("Live traffic (router client)", size=(12, 8)),
+        series(
+            "Live failure ratio per route",
+            "The router client's live verdicts: the share of the product's real replies each route failed "
+            "per contract over 5 minutes (with at least 20 judged replies; transport errors excluded). "
+            "CanaryLiveRouteStandsOut (info, never a suspension) fires when one route stands out from the "
+            "model's others. Empty unless a router exports its live verdicts.",
+            Q(f"{LIVE}_failure:ratio5m{{{M}}}", "{{provider}} · {{contract}}"),
+            unit="percentunit",
+            defaults={"min": 0, "max": 1},
+        ),
+        table(
+            "Live verdicts beside the canary's",
+            "Per route: its worst live failure ratio over the contracts, the model's other routes' ratio on "
+            "the same contract, and the canary's own verdict (its failing streak; 2 suspends). A route the "
+            "live traffic singles out while its probes pass is a case for canary investigate.",
+            [
+                Q(f"max by (model, provider) ({LIVE}_failure:ratio5m{{{M}}})", "live"),
+                Q(f"max by (model, provider) ({LIVE}_others_failure:ratio5m{{{M}}})", "others"),
+                Q(
+                    f"model_provider:canary_probe_failing_streak:max{{{M}}}"
+                    f" and on (model, provider) max by (model, provider) ({LIVE}_failure:ratio5m{{{M}}})",
+                    "canary",
+                ),
+            ],
+            unit="none",
+            transformations=[
+                {"id": "merge", "options": {}},
+                hide_fields(
+                    "Time",
+                    rename={
+                        "Value #A": "live failure ratio",
+                        "Value #B": "other routes' ratio",
+                        "Value #C": "canary failing streak",
+                    },
+                ),
+            ],
+            overrides=[
+                field_override("live failure ratio", unit="percentunit"),
+                field_override("other routes' ratio", unit="percentunit"),
+                field_override("provider", links=[drilldown_link()]),
+            ],
         ),
         Row("Spend and rounds", size=(8, 8)),
         bars(

@@ -12,12 +12,22 @@
 3. its decisions (``/v1/decisions``), what excluded it at that moment (suspensions and incidents,
    reconstructed from the decisions), and whether it is in the ignore list now (``/v1/ignore``).
 
-The reconstruction (``excluded_at``) and the route matching (``routes_for``) are pure; the shell reads the
-receiver's public read API (no token needed) with bounded responses.
+With ``--user`` the router's served-route journal (``exporter.router.journal``) says which route(s) served
+that user's requests in the window (``served_routes``); a display name that several tags share is listed
+as ambiguous, every candidate named, never guessed.
+
+A source that could not be read is *unknown*, never "no": a route report's fields that depend on it are
+None and its ``unknown`` mapping says why (``route_report``).
+
+The reconstruction (``excluded_at``), the route matching (``routes_for``, ``served_routes``) and the model
+name resolution (``resolve_model``, ``suggest_models``) are pure; the shell (``exporter.commands.trace``)
+reads the journal, the evidence history, the gateway and the receiver's public read API.
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -40,7 +50,71 @@ class Route:
 
     provider: str
     provider_name: str
-    matched_by: str  # "evidence" (our probe's generation id), "display_name", "--provider", "model"
+    # "evidence" (our probe's generation id), "display_name", "--provider", "model", "journal" (the tag
+    # the gateway named), "journal_display_name" (the one tag of that name), "journal_ambiguous" (one of
+    # several tags of that name), "journal_unmapped" (a display name no known tag has: tag unknown)
+    matched_by: str
+    requests: int = 0  # requests of the traced user this route served in the window (journal only)
+
+
+_DATED = re.compile(r"(?P<base>.+)-(?P<date>20[0-9]{6})")
+
+
+def resolve_model(name: str, known: Iterable[str]) -> str | None:
+    """The known model ``name`` means: itself, the model of a dated permaslug (``acme/x-20260915`` is
+    ``acme/x``), or the same slug in another case; None when none.
+
+    >>> resolve_model("acme/roleplay-large-20260915", ["acme/roleplay-large"])
+    'acme/roleplay-large'
+    """
+    slugs = list(dict.fromkeys(known))
+    if name in slugs:
+        return name
+    dated = _DATED.fullmatch(name)
+    if dated is not None and dated["base"] in slugs:
+        return dated["base"]
+    folded = {s.casefold(): s for s in slugs}
+    return folded.get(name.casefold())
+
+
+def suggest_models(name: str, known: Iterable[str], limit: int = 3) -> list[str]:
+    """Known slugs a short or misspelt ``name`` may mean (``kimi-k2`` -> ``moonshotai/kimi-k2-0905``).
+
+    >>> suggest_models("kimi-k2", ["moonshotai/kimi-k2-0905", "acme/other"])
+    ['moonshotai/kimi-k2-0905']
+    """
+    slugs = list(dict.fromkeys(known))
+    short = name.rpartition("/")[2].casefold()
+    hits = [s for s in slugs if short and short in s.rpartition("/")[2].casefold()]
+    if not hits:
+        hits = difflib.get_close_matches(name, slugs, n=limit, cutoff=0.6)
+    return hits[:limit]
+
+
+def served_routes(served: Iterable[tuple[str | None, str | None]], names: Mapping[str, str]) -> list[Route]:
+    """The routes that served the journal's requests, from each request's (endpoint tag, display name);
+    ``names`` maps known tags to their display names (from the gateway's listing or the evidence history).
+
+    A request whose tag the gateway named is that route; a display name with one tag is that tag; a display
+    name that several tags share gives each of them, ``journal_ambiguous``; a display name no known tag has
+    stays a display name, ``journal_unmapped`` (its tag, so its verdicts and exclusions, unknown).
+    """
+    by_name: dict[str, list[str]] = {}
+    for known_tag, known_name in names.items():
+        by_name.setdefault(known_name.casefold(), []).append(known_tag)
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for tag, display in served:
+        if tag:
+            counts[(tag, names.get(tag, display or ""), "journal")] += 1
+            continue
+        if not display:
+            continue
+        tags = sorted(by_name.get(display.casefold(), []))
+        if not tags:
+            counts[(display, display, "journal_unmapped")] += 1
+        for t in tags:
+            counts[(t, display, "journal_display_name" if len(tags) == 1 else "journal_ambiguous")] += 1
+    return [Route(p, n, how, k) for (p, n, how), k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def routes_for(
@@ -138,22 +212,57 @@ def verdicts(records: Sequence[EvidenceRecord]) -> dict[str, Any]:
 
 
 def route_report(
-    route: Route, window: Sequence[EvidenceRecord], receiver: Mapping[str, Any], model: str, at: float
+    route: Route,
+    window: Sequence[EvidenceRecord] | None,
+    receiver: Mapping[str, Any] | None,
+    model: str,
+    at: float,
+    unknown: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """One route's part of the trace: its verdicts in the ``window``, the receiver's decisions about it, what
-    excluded it ``at`` the time, and whether it is suspended and ignored now (``receiver`` holds what could be
-    read of ``decisions``, ``suspensions`` and the ``ignore`` list; None: the receiver could not say)."""
-    decisions = receiver.get("decisions") or []
-    ignore = receiver.get("ignore")
+    excluded it ``at`` the time, and whether it is suspended and ignored now.
+
+    ``receiver`` holds what could be read of ``decisions``, ``suspensions`` and the ``ignore`` list (a key
+    missing: that read failed); ``window`` is None when the evidence history could not be read. ``unknown``
+    says why a source could not be read (``{"receiver": "...", "evidence": "..."}``); every field that
+    depends on it is then None, and the report's own ``unknown`` maps each such field to the reason.
+    """
+    why = dict(unknown or {})
+    reads = receiver or {}
+    unmapped = route.matched_by == "journal_unmapped"
+    tag_unknown = f"the journal names the display name {route.provider_name!r}, which no known tag has"
+    fields_unknown: dict[str, str] = {}
+
+    def read(name: str) -> Any:
+        if unmapped:
+            fields_unknown[name] = tag_unknown
+            return None
+        if name not in reads or reads[name] is None:
+            fields_unknown[name] = why.get("receiver") or f"the receiver's {name} could not be read"
+            return None
+        return reads[name]
 
     def about_it(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         return [d for d in items if d.get("model") == model and d.get("provider") == route.provider]
 
-    return {
-        **asdict(route),  # provider, provider_name, matched_by
-        "verdicts": verdicts([r for r in window if r.provider == route.provider]),
-        "decisions": about_it(decisions),
-        "excluded_then": excluded_at(decisions, model, route.provider, at),
-        "suspended_now": next(iter(about_it(receiver.get("suspensions") or [])), None),
+    decisions, suspensions, ignore = read("decisions"), read("suspensions"), read("ignore")
+    report: dict[str, Any] = {
+        **asdict(route),  # provider, provider_name, matched_by, requests
+        "verdicts": None,
+        "decisions": None if decisions is None else about_it(decisions),
+        "excluded_then": None if decisions is None else excluded_at(decisions, model, route.provider, at),
+        "suspended_now": None if suspensions is None else next(iter(about_it(suspensions)), None),
         "in_ignore_list_now": None if ignore is None else route.provider in ignore,
     }
+    for name, source in (("decisions", "decisions"), ("excluded_then", "decisions"),
+                         ("suspended_now", "suspensions"), ("in_ignore_list_now", "ignore")):  # fmt: skip
+        if source in fields_unknown:
+            report.setdefault("unknown", {})[name] = fields_unknown[source]
+    if unmapped:
+        report.setdefault("unknown", {})["verdicts"] = tag_unknown
+    elif window is None:
+        report.setdefault("unknown", {})["verdicts"] = why.get("evidence") or "no evidence history"
+    else:
+        report["verdicts"] = verdicts([r for r in window if r.provider == route.provider])
+    report.setdefault("unknown", {})
+    return report

@@ -4,6 +4,11 @@ into a request's ``provider.ignore`` without ever waiting on the network (design
 Fail-static: when the receiver is unreachable or answers nonsense, the last good list stays in use and
 ``age_seconds`` / ``is_stale`` say how old it is. A list is never emptied by a failure.
 
+Cold start: until the receiver has answered once for a model, the model's list is its built-in exclusions
+(``builtin=``, the reviewed file the receiver also serves: ``exporter.router.builtin`` reads it), and
+``status(model)`` is ``cold``; ``degraded`` is True while any model's list is cold or stale. The
+``canary_router_ignore_list_status`` metric (``exporter.router.metrics``) exports both.
+
 Example (thread)::
 
     with IgnoreListClient("http://127.0.0.1:9465", ["moonshotai/kimi-k2-0905"], poll_interval=30) as lists:
@@ -84,6 +89,7 @@ class IgnoreListClient(StartStop):
         transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], float] = time.monotonic,
         is_unavailable: Callable[[str], bool] | None = None,
+        builtin: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.models = tuple(dict.fromkeys(models))
@@ -93,6 +99,9 @@ class IgnoreListClient(StartStop):
         self._transport = transport
         self._clock = clock
         self._is_unavailable = is_unavailable
+        self.builtin: Mapping[str, tuple[str, ...]] = MappingProxyType(
+            {m: tuple(dict.fromkeys(tags)) for m, tags in (builtin or {}).items()}
+        )
         self._snapshots: Mapping[str, IgnoreSnapshot] = MappingProxyType({})
         self._errors: Mapping[str, str] = MappingProxyType({})
         self._lock = threading.Lock()
@@ -102,9 +111,21 @@ class IgnoreListClient(StartStop):
 
     # -- reads (in-memory only) -----------------------------------------------------------------------
     def ignored(self, model: str) -> tuple[str, ...]:
-        """The last good list for ``model`` (empty if it was never fetched)."""
+        """The last good list for ``model``; its built-in exclusions until the receiver first answers."""
         snap = self._snapshots.get(model)
-        return snap.ignore if snap is not None else ()
+        return snap.ignore if snap is not None else self.builtin.get(model, ())
+
+    def status(self, model: str) -> str:
+        """``ok`` (fresh), ``stale`` (the last good list, older than ``stale_after``) or ``cold`` (never
+        fetched: the built-in exclusions only)."""
+        if model not in self._snapshots:
+            return "cold"
+        return "stale" if self.is_stale(model) else "ok"
+
+    @property
+    def degraded(self) -> bool:
+        """Whether any model's list is cold or stale: the router may route to a host the canary excluded."""
+        return any(self.status(m) != "ok" for m in self.models)
 
     def age_seconds(self, model: str) -> float | None:
         """Seconds since the receiver last confirmed the list; None if never fetched."""
@@ -150,8 +171,16 @@ class IgnoreListClient(StartStop):
                 self._errors = MappingProxyType({k: v for k, v in self._errors.items() if k != model})
             else:
                 self._errors = MappingProxyType({**self._errors, model: error or "unknown error"})
-        if new is None:
+        if new is None and model in self._snapshots:
             log.warning("ignore list for %s not refreshed (%s); keeping the last good list", model, error)
+        elif new is None:
+            log.warning(
+                "ignore list for %s never fetched (%s); degraded: routing with its %d built-in exclusions "
+                "only until the receiver answers",
+                model,
+                error,
+                len(self.builtin.get(model, ())),
+            )
         return new is not None
 
     def _exchange(self) -> Exchange[dict[str, bool]]:

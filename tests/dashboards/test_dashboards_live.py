@@ -39,6 +39,8 @@ MAY_BE_EMPTY = {
     "Language outcomes by locale": "no language probe of that host in the window (or no language contract)",
     "Language outcomes per locale": "no language probe of that host yet (or no language contract)",
     "Most consecutive failures": "every catalogue model may be healthy",
+    "Live failure ratio per route": "no router exports live verdicts in this scenario (the demo's does)",
+    "Live verdicts beside the canary's": "no router exports live verdicts in this scenario (the demo's does)",
 }
 
 

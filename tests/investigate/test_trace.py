@@ -74,8 +74,9 @@ def test_a_route_report_keeps_only_what_is_about_that_route() -> None:
     assert [e["seq"] for e in report["excluded_then"]] == [1]
     assert report["suspended_now"] == suspended and report["in_ignore_list_now"] is True
     assert report["verdicts"]["records"] == 0
-    unread = route_report(route, [], {}, "m/x", T + 10)  # the receiver could not be read
-    assert (unread["decisions"], unread["suspended_now"], unread["in_ignore_list_now"]) == ([], None, None)
+    unread = route_report(route, [], None, "m/x", T + 10, {"receiver": "connection refused"})
+    assert (unread["decisions"], unread["excluded_then"], unread["in_ignore_list_now"]) == (None, None, None)
+    assert unread["unknown"]["excluded_then"] == "connection refused"  # unknown, with why: never []
 
 
 def test_a_shared_display_name_is_ambiguous_unless_our_probe_or_the_user_says() -> None:
@@ -187,10 +188,11 @@ def test_a_display_name_shared_by_two_routes_lists_both(run: Run, config: Path, 
     ).json()  # fmt: skip
     time.sleep(0.6)  # the record appears a moment after completion, as on OpenRouter
     code, out, err = run("trace", "--config", str(config), "--generation", reply["id"])
-    assert code == 0, err
+    assert code == 3, err  # no receiver: its part is unknown, said first, and the exit status says so
+    assert out.startswith("INCOMPLETE") and "receiver: no receiver is configured" in out
     assert "route deepinfra/fp8 (DeepInfra; matched by display_name)" in out
     assert "route deepinfra/turbo (DeepInfra; matched by display_name)" in out
-    assert "DeepInfra serves 2 routes" in out and "no receiver is configured" in out
+    assert "DeepInfra serves 2 routes" in out and "excluded then: unknown" in out
 
 
 def test_help_has_an_example(run: Run) -> None:

@@ -193,3 +193,37 @@ def test_asyncio_polling_survives_an_unexpected_error(caplog: pytest.LogCaptureF
     assert alive
     assert client.ignored("m/x") == ("bad/1",)
     assert any(r.exc_info and "surprise" in str(r.exc_info[1]) for r in caplog.records)
+
+
+def test_a_cold_start_without_the_receiver_applies_the_built_in_exclusions_and_says_degraded(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    from exporter.paths import REPO_ROOT
+    from exporter.router import Observer
+    from exporter.router.builtin import load_builtin_exclusions
+    from exporter.router.metrics import RouterCollector
+
+    builtin = load_builtin_exclusions(REPO_ROOT / "config" / "builtin-exclusions.yaml")
+    assert builtin == {"moonshotai/kimi-k2-0905": ("strictguard/text",)}
+    fake, clock = FakeReceiver(), Clock()
+    fake.down = True
+    model = "moonshotai/kimi-k2-0905"
+    client = IgnoreListClient(
+        "http://r", [model], transport=httpx.MockTransport(fake), clock=clock, builtin=builtin
+    )
+    assert client.poll_once() == {model: False}
+    assert client.ignored(model) == ("strictguard/text",)  # not every host: the reviewed exclusions
+    assert client.merge_ignore({"model": model})["provider"] == {"ignore": ["strictguard/text"]}
+    assert client.status(model) == "cold" and client.degraded
+    assert "degraded" in caplog.text and "keeping the last good list" not in caplog.text
+    registry = CollectorRegistry()
+    registry.register(RouterCollector(Observer(), lists=client))
+    text = generate_latest(registry).decode()
+    assert f'canary_router_ignore_list_status{{model="{model}",status="cold"}} 1.0' in text
+    fake.down = False  # the receiver answers: its list replaces the built-in one, fresh
+    assert client.poll_once() == {model: True}
+    assert client.ignored(model) == ("bad/1",) and client.status(model) == "ok" and not client.degraded
+    clock.now += client.stale_after + 1
+    assert client.status(model) == "stale" and client.degraded
