@@ -12,7 +12,13 @@ import yaml
 from exporter.argkit import add_command, add_group
 from exporter.generators import grafana_alerts, write_or_check
 from exporter.generators.rulefile import RuleFileError, display_path
-from exporter.generators.rulerender import SEVERITIES, SHIPPED_DIR, RulesConfig, rendered_files
+from exporter.generators.rulerender import (
+    LIVE_ACTIONS,
+    SEVERITIES,
+    SHIPPED_DIR,
+    RulesConfig,
+    rendered_files,
+)
 
 EPILOG = """\
 examples:
@@ -24,7 +30,8 @@ examples:
 
 Writes DIR/canary.rules.yml and DIR/tests/*_test.yml. --config reads a YAML mapping with the keys
 exporter_job, receiver_job, alertmanager_job, runbook_base, receiver_url, severity_critical,
-severity_warning and severity_info; flags override it. See docs/alerting.md ("Rendering the rules").
+severity_warning, severity_info and live_action; flags override it. See docs/alerting.md
+("Rendering the rules").
 """
 
 
@@ -79,6 +86,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=[],
         metavar="SEVERITY=VALUE",
         help="the severity label value for critical, warning or info alerts (e.g. critical=page); repeatable",
+    )
+    render.add_argument(
+        "--live-action",
+        choices=LIVE_ACTIONS,
+        help="what a route standing out in the router's live verdicts asks: inform people (default) or "
+        "suspend it (live verdicts as a trigger, behind the minimum volume and the capacity floor)",
     )
     render.add_argument("--output-dir", type=Path, metavar="DIR", help="where to write the rules and tests")
     render.add_argument(

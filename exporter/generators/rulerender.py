@@ -33,6 +33,10 @@ SOURCE_RULES = SOURCE_DIR / "canary.rules.yml"
 SHIPPED_DIR = SHIPPED_RULES.parent
 ROLES = ("exporter", "receiver", "alertmanager")
 SEVERITIES = ("critical", "warning", "info")
+LIVE_ACTIONS = (
+    "inform",
+    "suspend",
+)  # "suspend": the receiver acts on the live rule (an action label it knows)
 
 _PLACEHOLDER = re.compile(r"\$\{([a-z_]+)(?::-([^}]*))?\}")
 _JOB = re.compile(r"[A-Za-z0-9_.:/-]{1,128}")
@@ -48,6 +52,9 @@ class RulesConfig:
     ``<runbook_base>#<alert name in lower case>``. The shipped rules use the repository path; a deployment
     passes an absolute URL so the link in a notification can be clicked. ``receiver_url`` is the
     receiver's URL as people reach it (the links to its decisions); empty: the address Prometheus scrapes.
+    ``live_action`` is what a route that stands out in the router's live verdicts asks of the receiver:
+    ``inform`` (people only, the default) or ``suspend`` (live verdicts become a suspension trigger, with the
+    rules' minimum volume and the receiver's capacity floor as brakes; docs/router.md).
     """
 
     exporter_job: str = "canary-exporter"
@@ -58,6 +65,7 @@ class RulesConfig:
     severity_critical: str = "critical"
     severity_warning: str = "warning"
     severity_info: str = "info"
+    live_action: str = "inform"
 
     def __post_init__(self) -> None:
         problems = [
@@ -80,6 +88,8 @@ class RulesConfig:
             problems.append(
                 f"receiver_url {self.receiver_url!r} must be an http(s) URL without '#' or quotes"
             )
+        if self.live_action not in LIVE_ACTIONS:
+            problems.append(f"live_action {self.live_action!r} must be one of {', '.join(LIVE_ACTIONS)}")
         if problems:
             raise RuleFileError("; ".join(problems))
 

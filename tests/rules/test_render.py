@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -14,6 +15,7 @@ from exporter.commands.rules import check_shipped
 from exporter.generators.grafana_alerts import DEFAULT_OUTPUT, render
 from exporter.generators.rulefile import RuleFileError, load_rule_groups
 from exporter.generators.rulerender import SHIPPED_DIR, SOURCE_DIR, RulesConfig, render_text
+from exporter.receiver.payloads import Action, Notification, parse_notification
 
 CUSTOM = [
     "--exporter-job",
@@ -28,6 +30,8 @@ CUSTOM = [
     "https://quarantine.example.org",
     "--severity",
     "critical=page",
+    "--live-action",
+    "suspend",
 ]
 
 
@@ -139,6 +143,7 @@ def test_the_grafana_file_comes_from_the_same_rendering(tmp_path: Path) -> None:
         (["--runbook-base", "https://x/y#z"], "without '#'"),
         (["--exporter-job", "a b"], "exporter_job 'a b' is not a job name"),
         (["--receiver-url", "quarantine:9465"], "receiver_url 'quarantine:9465' must be an http(s) URL"),
+        (["--live-action", "page"], "invalid choice: 'page'"),
     ],
 )
 def test_bad_parameters_are_clear_errors(
@@ -160,3 +165,49 @@ def test_a_configuration_file_with_unknown_keys_is_refused(
     config.write_text("exporter_jobs: x\n")
     assert main(["rules", "render", "--config", str(config), "--output-dir", str(tmp_path)]) == 2
     assert "unknown keys exporter_jobs" in capsys.readouterr().err
+
+
+def _live_alert(rules: Path) -> dict[str, Any]:
+    groups = yaml.safe_load(rules.read_text())["groups"]
+    return next(r for g in groups for r in g["rules"] if r.get("alert") == "CanaryLiveRouteStandsOut")
+
+
+def test_live_verdicts_inform_by_default_and_become_a_suspension_trigger_only_when_rendered_so(
+    tmp_path: Path,
+) -> None:
+    shipped = _live_alert(SHIPPED_DIR / "canary.rules.yml")
+    assert shipped["labels"]["action"] == "inform"
+    assert main(["rules", "render", "--live-action", "suspend", "--output-dir", str(tmp_path)]) == 0
+    trigger = _live_alert(tmp_path / "canary.rules.yml")
+    assert trigger["labels"]["action"] == "suspend"
+    assert trigger["expr"] == shipped["expr"] and trigger["for"] == shipped["for"]  # the same brakes
+    # The receiver acts on the trigger like on the canary's own suspension alert, and records the default.
+    labels = {"alertname": "CanaryLiveRouteStandsOut", "model": "m/x", "provider": "mixer/fp8"}
+    asking = parse_notification(_notification({**labels, "action": "suspend"}))
+    informing = parse_notification(_notification({**labels, "action": "inform"}))
+    assert isinstance(asking, Notification) and isinstance(informing, Notification)
+    assert asking.alerts[0].action is Action.SUSPEND
+    assert informing.alerts[0].action is None
+
+
+def _notification(labels: dict[str, str]) -> dict[str, Any]:
+    alert = {
+        "status": "firing",
+        "labels": labels,
+        "annotations": {"failing_contracts": "language", "failing_reasons": "language=mixing"},
+        "startsAt": "2026-12-06T05:00:00Z",
+        "endsAt": "0001-01-01T00:00:00Z",
+        "fingerprint": "f1",
+    }
+    body = {
+        "version": "4",
+        "groupKey": "g",
+        "status": "firing",
+        "receiver": "quarantine",
+        "groupLabels": {},
+        "commonLabels": labels,
+        "commonAnnotations": {},
+        "externalURL": "http://am",
+        "alerts": [alert],
+    }
+    return body

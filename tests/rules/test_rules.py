@@ -89,9 +89,12 @@ def test_only_the_watchdog_fires_unconditionally() -> None:
     assert {alert.alert for alert in ALERTS.values() if alert.expr.strip() == "vector(1)"} == ALWAYS_FIRING
 
 
-def test_only_the_suspend_and_recover_alerts_carry_an_action_label() -> None:
+def test_only_the_suspend_and_recover_alerts_carry_an_action_the_receiver_takes() -> None:
     actions = {alert.alert: alert.labels["action"] for alert in ALERTS.values() if "action" in alert.labels}
-    assert actions == {"CanaryProviderFailing": "suspend", "CanaryProviderRecovered": "recover"}
+    taken = {name: action for name, action in actions.items() if action in ("suspend", "recover")}
+    assert taken == {"CanaryProviderFailing": "suspend", "CanaryProviderRecovered": "recover"}
+    # The live rule only informs unless a deployment renders it as a trigger (--live-action suspend).
+    assert actions["CanaryLiveRouteStandsOut"] == "inform"
 
 
 def test_the_suspension_alert_publishes_the_discovered_providers_for_the_capacity_floor() -> None:
