@@ -69,8 +69,9 @@ class ReceiverService(Closing):
     """Owns the store and the current state; ``close`` releases the store lock.
 
     Creating it locks, checks and loads the store named in ``config`` (``StoreError`` if it cannot be
-    used) and starts proving a long log's history in the background (``verify_history``). ``init`` allows
-    creating a new, empty store where there is none (the CLI's ``--init``); ``fault`` is a test seam called
+    used) and starts proving a long log's history in the background (``verify_history``). ``init`` creates a
+    new, empty store in an empty directory (the CLI's ``--init``; refused elsewhere); ``adopt`` accepts a
+    store its witness does not prove (``--adopt-store``, audited); ``fault`` is a test seam called
     inside every write transaction (raise ``OSError`` to fail the write).
     """
 
@@ -81,10 +82,13 @@ class ReceiverService(Closing):
         clock: Callable[[], float] = time.time,
         fault: Callable[[], None] | None = None,
         init: bool = False,
+        adopt: bool = False,
     ) -> None:
         self.config = config
         self.policy: Policy = config.policy()
-        self._store = Store(config.store_dir, ladder=self.policy.ladder, clock=clock, fault=fault, init=init)
+        self._store = Store(
+            config.store_dir, ladder=self.policy.ladder, clock=clock, fault=fault, init=init, adopt=adopt
+        )
         for warning in self._store.loaded.warnings:
             log.error("store recovery: %s", warning)
         self._clock = clock
@@ -133,7 +137,12 @@ class ReceiverService(Closing):
                 self._count(lambda c: c.count_decisions(repeats))
             if journaled:
                 started = time.perf_counter()
-                self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
+                try:
+                    self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
+                except StoreWriteError as exc:
+                    if exc.durable:  # in the log, unacknowledged: memory follows the log
+                        self._publish(state, now, {d.model for d in journaled if d.model is not None})
+                    raise
                 elapsed = time.perf_counter() - started
                 # Durable now: adopt it before anything that could fail, so memory never falls behind the log.
                 self._state = state

@@ -16,6 +16,7 @@ from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Mode, State
 from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, StoreLocked, StoreWriteError
+from exporter.receiver.witness import WITNESS_NAME
 
 from .helpers import DAY, FIXTURES, T0, alert, payload
 
@@ -90,6 +91,11 @@ def test_a_new_store_needs_init(tmp_path: Path) -> None:
 def test_a_store_emptied_after_use_is_an_error_not_a_fresh_start(tmp_path: Path) -> None:
     fill(tmp_path, ["a/1"])
     (tmp_path / FILE_NAME).unlink()
+    with pytest.raises(StoreError, match=rf"{FILE_NAME} is missing, but its witness .* held decision 1"):
+        Store(tmp_path)
+    with pytest.raises(StoreError, match=r"its witness .* held decision 1"):
+        Store(tmp_path, init=True)
+    (tmp_path / WITNESS_NAME).unlink()  # the witness gone too: the lock file still tells
     with pytest.raises(StoreError, match=rf"{FILE_NAME} is missing, but .* held a receiver store before"):
         Store(tmp_path)
     # its write-ahead log left behind: even --init refuses to start over it
