@@ -66,6 +66,11 @@ Result = tuple[State, tuple[Decision, ...]]
 #: A suspension found ended later than this (the receiver was down) is not renewed from what it knew
 #: before: it expires, and the next Alertmanager repeat of a still-firing alert suspends it again.
 RENEWAL_GRACE_SECONDS = 600.0
+#: How far an alert's ``startsAt`` may be ahead of the receiver's clock (clock skew between Prometheus and
+#: the receiver). A later one is judged as starting now, and the decision's ``inputs.starts_at_clamped``
+#: says so: a time from the future would make every later recovery of the route "stale" (or every later
+#: failure "recovered").
+FUTURE_SKEW_SECONDS = 300.0
 
 
 class _Run:
@@ -190,6 +195,15 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
         )
         return
     told = alert.discovered if alert.discovered is not None else batch_hosts.get(model)
+    starts_at = alert.starts_at
+    if starts_at > run.now + FUTURE_SKEW_SECONDS:  # a skewed clock: judged as starting now, audited
+        inputs = {
+            **inputs,
+            "starts_at_clamped": f"startsAt {format_rfc3339(starts_at)} is later than the receiver's clock "
+            f"plus the {FUTURE_SKEW_SECONDS:.0f} s skew allowance: judged as starting at "
+            f"{format_rfc3339(run.now)}",
+        }
+        starts_at = run.now
     common: dict[str, Any] = {
         "model": model,
         "provider": provider,
@@ -197,7 +211,7 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
         "source": source,
         "inputs": inputs,
         "discovered": tuple(sorted(told)) if told is not None else None,
-        "starts_at": alert.starts_at,
+        "starts_at": starts_at,
     }
     if alert.status == "resolved":
         # Resolved also arrives when the exporter or Prometheus goes down: never a reason to lift.
@@ -228,13 +242,16 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
         )
         return
     current, hold = state.suspensions.get(route), state.holds.get(route)
-    started = state.failing.get(route)  # the latest failing episode seen (current one included)
-    if current is not None and current.starts_at is None:  # decided by a store from before starts_at
+    # the latest failing episode seen (current one included); never one from a clock ahead of ours
+    started = _trusted(state.failing.get(route), run.now)
+    if current is not None and started is None:  # none, or only from a clock ahead of ours
+        started = _trusted(current.starts_at, run.now) or current.since
+    elif current is not None and current.starts_at is None:  # decided by a store from before starts_at
         started = max(started or current.since, current.since)
-    if current is not None and started is not None and alert.starts_at < started:
+    if current is not None and started is not None and common["starts_at"] < started:
         run.repeat(
             Kind.IGNORED,
-            f"stale recovery: it started at {format_rfc3339(alert.starts_at)}, before the latest failing "
+            f"stale recovery: it started at {format_rfc3339(common['starts_at'])}, before the latest failing "
             f"episode of the route ({format_rfc3339(started)})",
             **common,
         )
@@ -273,7 +290,7 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             until=current.until,
             **common,
         )
-    elif why := _no_suspension(run.state, route, alert):
+    elif why := _no_suspension(run.state, route, alert, common["starts_at"], run.now):
         run.repeat(Kind.DUPLICATE, why, **common)
     else:
         _suspend(
@@ -281,15 +298,16 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
         )
 
 
-def _no_suspension(state: State, route: tuple[str, str], alert: Alert) -> str:
-    """Why a suspend alert of ``route`` changes nothing (a duplicate), or ``""`` when it suspends."""
+def _no_suspension(state: State, route: tuple[str, str], alert: Alert, starts_at: float, now: float) -> str:
+    """Why a suspend alert of ``route`` (its start judged as ``starts_at``) changes nothing (a duplicate),
+    or ``""`` when it suspends."""
     current, hold = state.suspensions.get(route), state.holds.get(route)
-    recovered, known = state.recovered.get(route), state.episodes.get(alert.episode)
+    recovered, known = _trusted(state.recovered.get(route), now), state.episodes.get(alert.episode)
     if current is not None:
         return (
             f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}"
         )
-    if recovered is not None and alert.starts_at <= recovered:
+    if recovered is not None and starts_at <= recovered:
         return f"stale: the route recovered at {format_rfc3339(recovered)}, after this episode started"
     if hold is not None:
         until = f"until {format_rfc3339(hold.until)} or" if hold.until is not None else "until"
@@ -300,6 +318,12 @@ def _no_suspension(state: State, route: tuple[str, str], alert: Alert) -> str:
             "only a new episode can suspend again"
         )
     return ""
+
+
+def _trusted(at: float | None, now: float) -> float | None:
+    """A remembered ``startsAt`` unless it is later than the clock allows (recorded by a store before
+    ``FUTURE_SKEW_SECONDS`` clamped them): such a time says nothing, and would pin the route for ever."""
+    return at if at is not None and at <= now + FUTURE_SKEW_SECONDS else None
 
 
 def _suspend(
