@@ -36,8 +36,9 @@ T = TypeVar("T")
 _ROUTE = ("model", "provider")
 _ALWAYS = frozenset({"seq", "at", "kind", "reason"})  # a decision's fields written even when empty
 _EVEN_EMPTY = frozenset({"discovered"})  # an empty list of hosts is a fact: the input told none
-#: The state's collections in snapshot order: (name, the key's fields, the value: a record, "at" (a time)
-#: or "offenses" (a route's history), whether a snapshot may lack it (format-1 snapshots and older ones)).
+#: The state's collections in snapshot order: (name, the key's fields, the value: a record, "at" (a time),
+#: "offenses" (a route's history), "tags" (model -> hosts) or "hosts_at" (model -> host -> time), whether
+#: a snapshot may lack it (format-1 snapshots and older ones)).
 _COLLECTIONS: tuple[tuple[str, tuple[str, ...], type | str, bool], ...] = (
     ("suspensions", _ROUTE, Suspension, False),
     ("holds", _ROUTE, Hold, True),
@@ -48,6 +49,7 @@ _COLLECTIONS: tuple[tuple[str, tuple[str, ...], type | str, bool], ...] = (
     ("incidents", ("id",), Incident, False),
     ("discovered", (), "tags", False),
     ("episodes", ("key",), Episode, False),
+    ("dropped_hosts", (), "hosts_at", True),
 )
 
 
@@ -84,6 +86,9 @@ def state_to_json(state: State, now: float) -> dict[str, Any]:
         if value == "tags":
             out[name] = {m: sorted(tags) for m, tags in items}
             continue
+        if value == "hosts_at":
+            out[name] = {m: dict(sorted(hosts.items())) for m, hosts in items}
+            continue
         record = Offense if value == "offenses" else value
         names, values = (_FIELDS[record], _GETTERS[record]) if isinstance(record, type) else ((), None)
         rows = out[name] = []
@@ -113,6 +118,20 @@ def state_from_json(raw: object) -> State:
             tags = _at(name, _obj, o.get(name))
             collections[name] = MappingProxyType(
                 {m: frozenset(_at(f"{name}.{m}", _str_list, tags[m])) for m in tags}
+            )
+            continue
+        if value == "hosts_at":
+            models = _at(name, _obj, o.get(name, {}))
+            collections[name] = MappingProxyType(
+                {
+                    m: MappingProxyType(
+                        {
+                            h: _at(f"{name}.{m}.{h}", _time, t)
+                            for h, t in _at(f"{name}.{m}", _obj, hosts).items()
+                        }
+                    )
+                    for m, hosts in models.items()
+                }
             )
             continue
         read: dict[Any, Any] = {}

@@ -51,6 +51,9 @@ class Policy:
     ladder: Ladder
     min_routable_hosts: int  # default: ReceiverConfig.min_routable_hosts
     builtin: tuple[BuiltinExclusion, ...] = ()
+    #: Hosts that left a model's discovered list count for the floor this long after (default:
+    #: ReceiverConfig.discovered_horizon).
+    discovered_horizon: float = 86400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +323,22 @@ def _no_suspension(state: State, route: tuple[str, str], alert: Alert, starts_at
     return ""
 
 
+def known_hosts(
+    state: State, model: str, told: tuple[str, ...] | None, now: float, horizon: float
+) -> frozenset[str] | None:
+    """The hosts the capacity floor counts for ``model``: the list an input just ``told``, the newest one
+    the state holds, and every host a list held within ``horizon`` seconds before ``now``. None when no
+    list was ever received (the floor then cannot be proven)."""
+    newest = state.discovered.get(model)
+    if told is None and newest is None:
+        return None
+    hosts = set(told if told is not None else newest or ())
+    if horizon > 0 and newest is not None:  # the newest list held them until now
+        hosts.update(newest)
+    hosts.update(h for h, at in state.dropped_hosts.get(model, {}).items() if at >= now - horizon)
+    return frozenset(hosts)
+
+
 def _trusted(at: float | None, now: float) -> float | None:
     """A remembered ``startsAt`` unless it is later than the clock allows (recorded by a store before
     ``FUTURE_SKEW_SECONDS`` clamped them): such a time says nothing, and would pin the route for ever."""
@@ -336,8 +355,7 @@ def _suspend(
     ended while its route still failed (None: a suspend alert asked)."""
     state, policy = run.state, run.policy
     model, provider = common["model"], common["provider"]
-    discovered = common["discovered"]
-    hosts = frozenset(discovered) if discovered is not None else state.discovered.get(model)
+    hosts = known_hosts(state, model, common["discovered"], run.now, policy.discovered_horizon)
     excluded = excluded_hosts(model, policy.builtin, state, run.now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     if not verdict.allowed:
@@ -479,7 +497,7 @@ def decide_incident_add(
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
     provider = canonical_tag(provider)
     run = _Run(state, now, policy)
-    hosts = run.state.discovered.get(model)
+    hosts = known_hosts(run.state, model, None, now, policy.discovered_horizon)
     excluded = excluded_hosts(model, policy.builtin, run.state, now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     # Unknown hosts (no alert told them yet) cannot prove a break: the administrator's word stands.

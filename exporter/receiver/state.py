@@ -141,6 +141,11 @@ class State:
     #: Firing suspend episodes whose resolution was delivered (key -> when): such an episode no longer
     #: fails, so the suspension it caused expires at its end instead of being renewed (``decide``).
     resolved_episodes: Mapping[str, float] = field(default_factory=lambda: _EMPTY)
+    #: Hosts that left a model's ``discovered`` list: model -> {host: when its list last held it}. The
+    #: capacity floor still counts them within its horizon (``Policy.discovered_horizon``), so a shrinking
+    #: or bogus list cannot make earlier hosts vanish from the count. Not compared: checkpoints written
+    #: before it was kept lack it (it then fills from the next list changes).
+    dropped_hosts: Mapping[str, Mapping[str, float]] = field(default_factory=lambda: _EMPTY, compare=False)
     #: The earliest ``until`` of a suspension, incident or hold (derived): nothing expires before it, so
     #: judging an input costs the same however many suspensions there are.
     next_due: float = field(default=float("inf"), compare=False)
@@ -190,6 +195,7 @@ class _Fold:
     recovered: dict[Route, float]
     failing: dict[Route, float]
     resolved_episodes: dict[str, float]
+    dropped_hosts: dict[str, Mapping[str, float]]
 
     def __init__(self, state: State, ladder: Ladder | None) -> None:
         self.ladder = ladder
@@ -203,7 +209,7 @@ class _Fold:
         self.seq = d.seq
         route = (d.model, d.provider) if d.model is not None and d.provider is not None else None
         if d.discovered is not None and d.model is not None:
-            self.discovered[d.model] = frozenset(d.discovered)
+            self._discover(d.model, frozenset(d.discovered), d.at)
         if d.episode is not None:
             old = self.episodes.get(d.episode)
             model, provider = route or (d.model or "", d.provider or "")
@@ -219,6 +225,20 @@ class _Fold:
             self.incidents.pop(d.incident_id, None)
         if d.at - self.pruned_at >= _PRUNE_EVERY_SECONDS:
             self._prune(d.at)
+
+    def _discover(self, model: str, hosts: frozenset[str], at: float) -> None:
+        """The model's newest list is ``hosts``; hosts of the previous one it lacks are remembered as last
+        known at ``at``, and those it holds again are forgotten there (the newest list counts them)."""
+        previous = self.discovered.get(model, frozenset())
+        dropped = self.dropped_hosts.get(model, _EMPTY)
+        if previous - hosts or dropped.keys() & hosts:
+            changed = {h: t for h, t in dropped.items() if h not in hosts}
+            changed.update(dict.fromkeys(previous - hosts, at))
+            if changed:
+                self.dropped_hosts[model] = MappingProxyType(changed)
+            else:
+                self.dropped_hosts.pop(model, None)
+        self.discovered[model] = hosts
 
     def _route_effect(self, d: Decision, route: Route) -> None:
         if d.starts_at is not None and d.kind not in (Kind.RECOVER, Kind.IGNORED):
@@ -288,6 +308,13 @@ class _Fold:
         for key in [k for k, at in self.resolved_episodes.items() if at < now - EPISODE_MEMORY_SECONDS]:
             if key not in keep:
                 del self.resolved_episodes[key]
+        for model, hosts in list(self.dropped_hosts.items()):
+            if any(at < now - EPISODE_MEMORY_SECONDS for at in hosts.values()):
+                kept = {h: at for h, at in hosts.items() if at >= now - EPISODE_MEMORY_SECONDS}
+                if kept:
+                    self.dropped_hosts[model] = MappingProxyType(kept)
+                else:
+                    del self.dropped_hosts[model]
         if self.ladder is not None:
             ladder = self.ladder
             for r in [
