@@ -49,7 +49,7 @@ _COLLECTIONS: tuple[tuple[str, tuple[str, ...], type | str, bool], ...] = (
     ("incidents", ("id",), Incident, False),
     ("discovered", (), "tags", False),
     ("episodes", ("key",), Episode, False),
-    ("dropped_hosts", (), "hosts_at", True),
+    ("joined_hosts", (), "hosts_at", True),
 )
 
 

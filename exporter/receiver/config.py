@@ -86,7 +86,8 @@ class ReceiverConfig(Listening):
     min_routable_hosts: Int = key(2, "the capacity floor per model", ge=1)
     discovered_horizon: Duration = key(
         86400.0,
-        "hosts that left a model's `discovered_providers` list still count for the floor this long",
+        "a host new to a model's `discovered_providers` list counts for the floor once listed this long "
+        "without a break (a model's first list counts at once)",
         ge=0.0,
         le=30 * 86400.0,
     )

@@ -39,7 +39,7 @@ from exporter.receiver.ladder import Ladder
 from exporter.receiver.merge import excluded_hosts
 from exporter.receiver.payloads import Action, Alert, Notification, is_suspend_episode
 from exporter.receiver.rfc3339 import format_rfc3339
-from exporter.receiver.state import Decision, Kind, Mode, State, Suspension, apply_decisions
+from exporter.receiver.state import Decision, Fold, Kind, Mode, State, Suspension
 from exporter.receiver.tags import canonical_tag, uncovered
 
 
@@ -51,7 +51,7 @@ class Policy:
     ladder: Ladder
     min_routable_hosts: int  # default: ReceiverConfig.min_routable_hosts
     builtin: tuple[BuiltinExclusion, ...] = ()
-    #: Hosts that left a model's discovered list count for the floor this long after (default:
+    #: A host that joins a model's discovered list counts for the floor once listed this long (default:
     #: ReceiverConfig.discovered_horizon).
     discovered_horizon: float = 86400.0
 
@@ -83,6 +83,9 @@ class _Run:
         """Every judgement starts by expiring what is due, so it sees the state of ``now``."""
         self.state, self.now, self.policy = state, now, policy
         self.decisions: list[Decision] = []
+        self._fold: Fold | None = (
+            None  # made at the first decision: a judgement that decides nothing copies nothing
+        )
         self.expire()
 
     def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
@@ -96,7 +99,10 @@ class _Run:
             # alerts sharing one discovered_providers annotation does not store it once per alert.
             fields["discovered"] = None
         decision = Decision(seq=self.state.seq + 1, at=self.now, kind=kind, reason=reason, **fields)  # type: ignore[arg-type]
-        self.state = apply_decisions(self.state, [decision], self.policy.ladder)
+        if self._fold is None:
+            self._fold = Fold(self.state, self.policy.ladder)
+        self._fold.apply(decision)
+        self.state = self._fold.result()
         self.decisions.append(decision)
         return decision
 
@@ -326,17 +332,18 @@ def _no_suspension(state: State, route: tuple[str, str], alert: Alert, starts_at
 def known_hosts(
     state: State, model: str, told: tuple[str, ...] | None, now: float, horizon: float
 ) -> frozenset[str] | None:
-    """The hosts the capacity floor counts for ``model``: the list an input just ``told``, the newest one
-    the state holds, and every host a list held within ``horizon`` seconds before ``now``. None when no
-    list was ever received (the floor then cannot be proven)."""
+    """The hosts the capacity floor counts as routable for ``model`` (before exclusions): those of the
+    list an input just ``told`` (else the newest the state holds) that every list of the last ``horizon``
+    seconds held too. A model's first list counts at once; a host joining later counts once listed for
+    ``horizon`` without a break. None when no list was ever received (the floor cannot be proven)."""
     newest = state.discovered.get(model)
-    if told is None and newest is None:
-        return None
-    hosts = set(told if told is not None else newest or ())
-    if horizon > 0 and newest is not None:  # the newest list held them until now
-        hosts.update(newest)
-    hosts.update(h for h, at in state.dropped_hosts.get(model, {}).items() if at >= now - horizon)
-    return frozenset(hosts)
+    if newest is None:
+        return frozenset(told) if told is not None else None
+    hosts = frozenset(told) if told is not None else newest
+    joined = state.joined_hosts.get(model, {})
+    return frozenset(
+        h for h in hosts if h in newest and ((at := joined.get(h)) is None or at <= now - horizon)
+    )
 
 
 def _trusted(at: float | None, now: float) -> float | None:
@@ -388,9 +395,7 @@ def _still_firing(state: State, suspension: Suspension) -> tuple[str, ...]:
     if route in state.holds:  # a lifted route is never renewed (and is not suspended: belt and braces)
         return ()
     own = {suspension.episode} if suspension.episode else set()
-    firing = own | {
-        key for key, e in state.episodes.items() if (e.model, e.provider) == route and is_suspend_episode(key)
-    }
+    firing = own | {key for key in state.episodes_of(route) if is_suspend_episode(key)}
     still_open = {key for key in firing if (e := state.episodes.get(key)) is None or e.closed_by is None}
     return tuple(sorted(still_open - state.resolved_episodes.keys()))
 
@@ -439,9 +444,7 @@ def _floor_inputs(
 
 
 def _open_episodes(state: State, route: tuple[str, str]) -> set[str]:
-    return {
-        key for key, e in state.episodes.items() if (e.model, e.provider) == route and e.closed_by is None
-    }
+    return {key for key, e in state.episodes_of(route).items() if e.closed_by is None}
 
 
 def decide_lift(
