@@ -37,7 +37,7 @@ from exporter.receiver.decide import (
     decide_lift,
     decide_notification,
 )
-from exporter.receiver.merge import Layer, ignore_entries
+from exporter.receiver.merge import IgnoreEntry, Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.state import Decision, Mode, State
@@ -45,6 +45,7 @@ from exporter.receiver.store import Store, StoreWriteError
 from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -62,7 +63,6 @@ def _body(model: type[M], record: object, /, **more: Any) -> M:
 class IgnoreView:
     body: bytes
     etag: str  # strong, quoted
-    layer_counts: tuple[tuple[str, int], ...] = ()  # (layer, entries) for the metrics
 
 
 class ReceiverService(Closing):
@@ -98,7 +98,9 @@ class ReceiverService(Closing):
         self.damaged: str | None = None  # set when the background verification finds damage
         self._state = self._store.loaded.state
         self._counters = Counters()
-        self._views: Mapping[str, IgnoreView] = MappingProxyType({})
+        self._view_lock = threading.Lock()  # guards swapping and filling the published views
+        self._views: dict[str, IgnoreView] = {}
+        self._counts: Mapping[str, tuple[tuple[str, int], ...]] = MappingProxyType({})
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
         threading.Thread(target=self.verify_history, name="receiver-verify", daemon=True).start()
@@ -196,29 +198,39 @@ class ReceiverService(Closing):
 
     # -- publishing -----------------------------------------------------------------------------------
     def _publish(self, state: State, now: float, touched: set[str] | None) -> None:
-        """Serve ``state``; only the lists of ``touched`` models (None: all) are rebuilt, so the others keep
-        their ETag and a decision costs the same however many models the receiver knows."""
+        """Serve ``state``; only the lists of ``touched`` models are rebuilt, so the others keep their ETag
+        and a decision costs the same however many models the receiver knows. With ``touched`` None (start-up)
+        every model's layer counts are taken and each list is built when it is first asked for."""
         self._state = state
-        if touched is None:
-            models: set[str] = set(state.models() | {b.model for b in self.policy.builtin})
-            views: dict[str, IgnoreView] = {}
-        else:
-            models, views = touched, dict(self._views)
+        with self._view_lock:
+            if touched is None:
+                models: set[str] = set(state.models() | {b.model for b in self.policy.builtin})
+                views: dict[str, IgnoreView] = {}
+                counts: dict[str, tuple[tuple[str, int], ...]] = {}
+            else:
+                models, views, counts = touched, dict(self._views), dict(self._counts)
         for model in sorted(models):
             try:
-                views[model] = self._build_view(model, state, now)
+                entries = self._entries(model, state, now)
+                counts[model] = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
+                if touched is not None:
+                    views[model] = self._view(model, entries, now)
             except Exception:
                 # Never serve a stale list for a model: drop it, ``ignore`` rebuilds it from the state.
                 log.exception("cannot build the ignore list of %s at decision %d", model, state.seq)
                 views.pop(model, None)
-        self._generated_at = now
-        self._views = MappingProxyType(views)
+        with self._view_lock:
+            self._generated_at = now
+            self._views = views
+            self._counts = MappingProxyType(counts)
 
-    def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
+    def _entries(self, model: str, state: State, now: float) -> tuple[IgnoreEntry, ...]:
         # Observe mode excludes nothing (DESIGN section 8), even suspensions enforced before a restart.
-        entries = ignore_entries(
+        return ignore_entries(
             model, self.policy.builtin, state, now, suspensions=self.policy.mode is Mode.ENFORCE
         )
+
+    def _view(self, model: str, entries: tuple[IgnoreEntry, ...], now: float) -> IgnoreView:
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),
@@ -226,8 +238,7 @@ class ReceiverService(Closing):
             generated_at=now,
         )
         body = document.model_dump_json().encode()
-        counts = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
-        return IgnoreView(body, etag_of([body]), counts)
+        return IgnoreView(body, etag_of([body]))
 
     # -- reads (never block on a writer) --------------------------------------------------------------
     @property
@@ -236,9 +247,14 @@ class ReceiverService(Closing):
 
     def ignore(self, model: str) -> IgnoreView:
         """The merged ignore list of ``model`` as served by ``GET /v1/ignore``."""
-        view = self._views.get(model)
-        if view is None:  # a model nothing mentions (or whose list failed to build): from the state
-            view = self._build_view(model, self._state, self._generated_at)
+        with self._view_lock:
+            state, at, views = self._state, self._generated_at, self._views
+            view = views.get(model)
+        if view is None:  # not built since start-up, or a model nothing mentions: from the state, kept
+            view = self._view(model, self._entries(model, state, at), at)
+            with self._view_lock:
+                if self._views is views and model in self._counts:  # never made-up names: bounded
+                    views[model] = view
         return view
 
     def suspensions(self) -> bodies.Suspensions:
@@ -293,9 +309,7 @@ class ReceiverService(Closing):
             suspensions=tuple(s for _, s in sorted(state.suspensions.items()) if s.until > now),
             offense_levels=tuple((m, p, n) for (m, p), n in sorted(levels.items()) if n),
             incidents=tuple(sorted(incidents)),
-            ignored=tuple(
-                (m, layer, n) for m, view in sorted(self._views.items()) for layer, n in view.layer_counts
-            ),
+            ignored=tuple((m, layer, n) for m, counts in sorted(self._counts.items()) for layer, n in counts),
             counters=self._counters,
             holds=tuple(sorted(state.holds)),
         )

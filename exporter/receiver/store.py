@@ -37,7 +37,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from exporter.lifecycle import Closing
 from exporter.receiver.codec import decision_from_json, decision_to_json, state_from_json, state_to_json
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.rfc3339 import format_rfc3339
-from exporter.receiver.state import Decision, State, apply_decisions
+from exporter.receiver.state import Decision, Fold, State
 from exporter.receiver.witness import (
     WITNESS_NAME,
     Witness,
@@ -415,7 +415,8 @@ class Store(Closing):
         try:
             if (problem := integrity_problem(db)) is not None:
                 return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
-            folded = self._replay(State(), self._walk(db, 0, GENESIS, upto=seq)[0])
+            rows = ((n, entry) for n, entry, _ in chained_rows(db, self.path, 0, GENESIS, upto=seq))
+            folded = self._replay(State(), rows)  # streamed: the log is never all in memory
         except StoreError as exc:
             return str(exc)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
@@ -430,8 +431,10 @@ class Store(Closing):
         self._verified_from = None
         return None
 
-    def _replay(self, state: State, rows: list[tuple[int, str]]) -> State:
-        decisions = []
+    def _replay(self, state: State, rows: Iterable[tuple[int, str]]) -> State:
+        """Fold the log rows into ``state``, one decision at a time (rows may be streamed: memory holds
+        the state, not the log); ``StoreError`` naming the first row that is invalid or cannot apply."""
+        fold = Fold(state, self._ladder)
         for seq, entry in rows:
             try:
                 decision = decision_from_json(json.loads(entry))
@@ -441,20 +444,15 @@ class Store(Closing):
                 raise StoreError(
                     f"{self.path}: decisions: the row of decision {seq} holds decision {decision.seq}"
                 )
-            decisions.append(decision)
-        try:
-            return apply_decisions(state, decisions, self._ladder)
-        except Exception:  # noqa: S110 - find the entry at fault, one at a time (only on a damaged store)
-            pass
-        for d in decisions:
+            if not decision.journaled:
+                continue
             try:
-                state = apply_decisions(state, [d], self._ladder)
+                fold.apply(decision)
             except Exception as exc:
                 raise StoreError(
-                    f"{self.path}: decisions: decision {d.seq} cannot be applied "
-                    f"({type(exc).__name__}: {exc})"
+                    f"{self.path}: decisions: decision {seq} cannot be applied ({type(exc).__name__}: {exc})"
                 ) from None
-        return state
+        return fold.result()
 
     def _checkpoint_row(self, state: State, chain: bytes) -> tuple[int, bytes, str, bytes]:
         text = json.dumps(state_to_json(state, self._clock()), ensure_ascii=False, separators=(",", ":"))
@@ -476,7 +474,11 @@ class Store(Closing):
             entry = json.dumps(decision_to_json(d), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             chain = chain_next(chain, entry)
             rows.append((d.seq, d.at, entry, chain))
-        checkpoint = self._since_checkpoint + len(decisions) >= self._snapshot_every
+        # At least every ``snapshot_every`` decisions, and no more often than one per eighth of the
+        # state's size: writing the checkpoint costs the state's size, so its share of each decision stays
+        # constant however large the state grows (start-up then replays at most that many decisions).
+        size = len(state.suspensions) + len(state.episodes) + len(state.history)
+        checkpoint = self._since_checkpoint + len(decisions) >= max(self._snapshot_every, size // 8)
 
         def write() -> None:
             db.executemany(_INSERT_DECISIONS, rows)
