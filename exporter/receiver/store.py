@@ -11,6 +11,10 @@ Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
     this log) and the SHA-256 of its own text; rewritten every ``snapshot_every`` decisions, in the same
     transaction as the decisions it includes.
   - ``meta``: the store format and when and how the store was created.
+- ``receiver.witness``: the last acknowledged decision's ``seq`` and ``chain``, rewritten after every
+  commit outside its transaction (``exporter.receiver.witness``): what proves the store's size when its
+  write-ahead log was lost or damaged. A store behind its witness is refused (``--adopt-store`` accepts
+  it on purpose, audited in ``meta``).
 - ``receiver.lock``: held with ``flock`` for the life of the process. A second receiver on the same
   directory refuses to start with a message naming the holder's pid.
 
@@ -18,9 +22,9 @@ Opening checks, in order: ``PRAGMA integrity_check``; the format; every row's ``
 ``chain`` (no edited row); the head (no decision removed at the end); the checkpoint (its digest and its
 anchor in the chain). A damaged checkpoint is recovered from exactly: the state is folded again from the
 whole log, loudly (``warnings``). Everything else is a ``StoreError`` naming the file and the decision.
-A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``): a
-directory that held a store before (its lock file, a write-ahead log or migrated journal files remain)
-is an error whatever ``init`` says, except that ``init`` may start over where nothing but the lock is left.
+A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``), and
+``init`` creates only in an empty directory (nothing but the lock of an earlier attempt): a store, its
+remains or its witness are refused whatever ``init`` says.
 A format-1 store (a JSONL journal with JSON snapshots) is refused with what to do: this receiver no longer
 migrates it (docs/receiver.md, "Format 1").
 
