@@ -231,3 +231,16 @@ def test_a_damaged_field_in_a_routes_history_is_named_by_its_index() -> None:
     snapshot["history"][0]["offenses"][1]["rung"] = "two"
     with pytest.raises(ValueError, match=r"^history\[0\]\.offenses\[1\]\.rung: expected an integer$"):
         state_from_json(snapshot)
+
+
+def test_a_trusted_checkpoint_reads_back_exactly_as_the_checked_reader_does(tmp_path: Path) -> None:
+    """The fast path start-up takes once the checkpoint's digest matched builds the same state."""
+    state = fill(tmp_path, ["a/1", "b/1", "c/1"])
+    n = parse_notification(payload(alert("a/1", action="recover", starts_at=T0 + 60)))
+    assert isinstance(n, Notification)
+    state, _ = decide_notification(state, n, T0 + 120, POLICY)
+    document = state_to_json(state, T0 + 120)
+    checked, trusted = state_from_json(document), state_from_json(document, trusted=True)
+    assert checked == state and trusted == state
+    assert trusted.suspensions == checked.suspensions and trusted.episodes == checked.episodes
+    assert trusted.joined_hosts == checked.joined_hosts
