@@ -123,7 +123,7 @@ def suspend(directory: Path, suspensions: int) -> None:
 def duplicate_rate(directory: Path, seconds: float = 3.0) -> float:
     """Duplicate deliveries per second on a store of the given suspensions (model m0, host h0)."""
     clock = T0 + 60
-    with ReceiverService(config(directory), clock=lambda: clock, init=True) as service:
+    with ReceiverService(config(directory), clock=lambda: clock) as service:
         first = service.notify(note(alert("m0/x", "h0/fp8")))
         assert all(d.kind in ("suspend", "duplicate") for d in first), first
         repeat = note(alert("m0/x", "h0/fp8"))
