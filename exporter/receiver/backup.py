@@ -34,6 +34,7 @@ from exporter.receiver.store import (
     GENESIS,
     Store,
     StoreError,
+    StoreLocked,
     chained_rows,
     lock_store_dir,
 )
@@ -152,7 +153,12 @@ def restore(directory: Path, source: Path, *, ladder: Ladder | None = None, now:
     witness said before. ``StoreLocked`` while a receiver runs on ``directory``."""
     proven = prove_file(source)
     directory.mkdir(parents=True, exist_ok=True)
-    lock = lock_store_dir(directory)
+    try:
+        lock = lock_store_dir(directory)
+    except StoreLocked:
+        raise StoreLocked(
+            f"a receiver is running on {directory}: stop it before restoring (a restore replaces its store)"
+        ) from None
     try:
         try:
             before = read_witness(directory)

@@ -29,7 +29,7 @@ def test_a_backup_of_a_running_store_restores_exactly_with_an_audited_witness(tm
     summary = backup(live, tmp_path / "b.sqlite3")  # the writer holds the lock and its WAL
     assert f"(decisions up to {state.seq})" in summary and "proven" in summary
     state_after = suspend_in(store, state, "c/1")  # acknowledged after the backup: lost by a restore
-    with pytest.raises(StoreLocked):
+    with pytest.raises(StoreLocked, match=r"a receiver is running on .*: stop it before restoring"):
         restore(live, tmp_path / "b.sqlite3", ladder=POLICY.ladder)
     store.close(state_after)
     said = restore(live, tmp_path / "b.sqlite3", ladder=POLICY.ladder, now=0.0)
