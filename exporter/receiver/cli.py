@@ -66,6 +66,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             sub.add_argument(
                 "--to", required=True, type=Path, metavar="FILE", help="the backup file to write"
             )
+        elif name == "init":
+            sub.add_argument(
+                "--adopt-store", action="store_true", help="as for the receiver: accept an unwitnessed store"
+            )
         elif name == "restore":
             sub.add_argument("--from", required=True, type=Path, metavar="FILE", dest="source")
         sub.set_defaults(func=run_store_command, store_command=name)
@@ -98,7 +102,7 @@ def run_store_command(args: argparse.Namespace) -> int:
         elif args.store_command == "restore":
             print(restore(config.store_dir, args.source, ladder=config.policy().ladder))
         else:
-            print(init_store(config.store_dir))
+            print(init_store(config.store_dir, adopt=args.adopt_store))
     except StoreError as exc:
         print(f"canary receiver {args.store_command}: {exc}", file=sys.stderr)
         return 2

@@ -606,12 +606,13 @@ def lock_store_dir(directory: Path) -> int:
     return fd
 
 
-def init_store(directory: Path) -> str:
+def init_store(directory: Path, *, adopt: bool = False) -> str:
     """The first-run step (``canary receiver init``): create a new store where ``directory`` is empty or
     missing; where a store is, prove it opens and change nothing. ``StoreError`` for anything else (the
-    remains of a store, a witness without its database, a damaged store). Returns what it did."""
+    remains of a store, a witness without its database, a damaged store). ``adopt`` accepts an existing
+    store its witness does not prove (``--adopt-store``). Returns what it did."""
     if (directory / FILE_NAME).exists():
-        store = Store(directory)
+        store = Store(directory, adopt=adopt)
         store.close()
         seq = store.loaded.state.seq
         return f"a receiver store is already in {directory} (decisions up to {seq}): nothing to do"
