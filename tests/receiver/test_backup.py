@@ -88,7 +88,7 @@ def test_init_creates_only_in_an_empty_directory_and_proves_an_existing_store(tm
     state = fill(tmp_path / "t", ["a/1"])
     assert f"decisions up to {state.seq}" in init_store(tmp_path / "t")
     (tmp_path / "t" / WITNESS_NAME).unlink()  # a store from before the witness: adopted once, on purpose
-    with pytest.raises(StoreError, match="witness receiver.witness is missing"):
+    with pytest.raises(StoreError, match=r"witness receiver\.witness is missing"):
         init_store(tmp_path / "t")
     assert f"decisions up to {state.seq}" in init_store(tmp_path / "t", adopt=True)
     assert f"decisions up to {state.seq}" in init_store(tmp_path / "t")
