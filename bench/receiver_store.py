@@ -16,6 +16,7 @@ import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from exporter.configkit import Secret
@@ -122,7 +123,7 @@ def suspend(directory: Path, suspensions: int) -> None:
 def duplicate_rate(directory: Path, seconds: float = 3.0) -> float:
     """Duplicate deliveries per second on a store of the given suspensions (model m0, host h0)."""
     clock = T0 + 60
-    with ReceiverService(config(directory), clock=lambda: clock, init=True) as service:
+    with ReceiverService(config(directory), clock=lambda: clock) as service:
         first = service.notify(note(alert("m0/x", "h0/fp8")))
         assert all(d.kind in ("suspend", "duplicate") for d in first), first
         repeat = note(alert("m0/x", "h0/fp8"))
@@ -132,6 +133,23 @@ def duplicate_rate(directory: Path, seconds: float = 3.0) -> float:
             assert decisions[0].kind == "duplicate" and not decisions[0].journaled
             done += 1
         return done / (time.perf_counter() - started)
+
+
+def interleaved(
+    tmp: Path, sizes: Sequence[int], measure: Callable[[Path], list[float]], rounds: int = 3
+) -> dict[int, list[float]]:
+    """``measure`` on a store of each number of suspensions, in interleaved rounds (load on the shared
+    machine hits every size alike): every figure per size."""
+    built = []
+    for s in sizes:
+        directory = tmp / f"sus{s}"
+        suspend(directory, s)
+        built.append((s, directory))
+    figures: dict[int, list[float]] = {s: [] for s in sizes}
+    for _ in range(rounds):
+        for s, directory in built:
+            figures[s] += measure(directory)
+    return figures
 
 
 def main() -> None:
@@ -154,15 +172,7 @@ def main() -> None:
                 f"start-up at {n:>7} decisions: median {seconds:.3f} s, file {mb:.0f} MB, "
                 f"max RSS {rss:.0f} MiB"
             )
-        built = []
-        for s in sizes:
-            directory = Path(tmp) / f"sus{s}"
-            suspend(directory, s)
-            built.append((s, directory))
-        rates: dict[int, list[float]] = {s: [] for s in sizes}
-        for _ in range(3):  # interleaved rounds: load on the shared machine hits every size alike
-            for s, directory in built:
-                rates[s].append(duplicate_rate(directory, seconds=1.5))
+        rates = interleaved(Path(tmp), sizes, lambda d: [duplicate_rate(d, seconds=1.5)])
         base = statistics.median(rates[sizes[0]]) if sizes else 1.0
         for s in sizes:
             rate = statistics.median(rates[s])

@@ -24,13 +24,16 @@ DESCRIPTION = (
 EPILOG = """\
 example:
   export CANARY_WEBHOOK_TOKEN=... CANARY_ADMIN_TOKEN=...
-  canary receiver --config canary.yaml --init     # first start: creates the store
-  canary receiver --config canary.yaml            # every later start
+  canary receiver init --config canary.yaml       # once: creates the store in an empty directory
+  canary receiver --config canary.yaml            # every start
+  canary receiver backup --config canary.yaml --to /backups/receiver.sqlite3     # while it runs
+  canary receiver restore --config canary.yaml --from /backups/receiver.sqlite3  # while it is stopped
 
 The receiver reads the `receiver:` section of the config file (keys: listen, mode, store_dir,
 webhook_token, admin_token, builtin_exclusions, min_routable_hosts, ladder, fade_after,
 max_body_bytes; see docs/receiver.md). It refuses to start if another receiver holds the store's lock
-or if the store is damaged, missing or emptied (only --init creates a new one).
+or if the store is damaged, missing, emptied or smaller than its witness (only --init creates a new one,
+and only in an empty directory; see docs/receiver.md, "Recovering a store").
 Endpoints: POST /v1/alerts (webhook token), GET /v1/ignore?model=M (no token),
 GET /v1/suspensions, /v1/incidents, /v1/decisions,
 POST /v1/admin/lift, POST|DELETE /v1/admin/incidents (admin token), /healthz, /metrics, /openapi.json.
@@ -40,19 +43,71 @@ POST /v1/admin/lift, POST|DELETE /v1/admin/incidents (admin token), /healthz, /m
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``receiver`` to the ``canary`` command."""
     parser = add_command(subparsers, "receiver", HELP, DESCRIPTION, EPILOG)
-    parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the canary YAML config file"
-    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="the canary YAML config file (required)")
     parser.add_argument("--listen", metavar="HOST:PORT", help="override receiver.listen")
     parser.add_argument("--mode", choices=("observe", "enforce"), help="override receiver.mode")
     parser.add_argument("--check", action="store_true", help="validate the configuration and exit")
     parser.add_argument(
         "--init",
         action="store_true",
-        help="create a new, empty store if store_dir holds none (first start); never needed again, and "
-        "refused where a store was before (a missing store is otherwise an error, not a fresh start)",
+        help="create a new, empty store (first start); refused unless store_dir is empty or missing",
+    )
+    parser.add_argument(
+        "--adopt-store",
+        action="store_true",
+        help="accept the store as it is when its witness is missing, damaged or ahead of it (decisions "
+        "after the store's last one are lost); audited in the store and logged at ERROR",
     )
     parser.set_defaults(func=run)
+    actions = parser.add_subparsers(title="store commands", metavar="{init,backup,restore}")
+    for name, text in STORE_COMMANDS.items():
+        sub = add_command(actions, name, text, text)
+        sub.add_argument("--config", type=Path, metavar="FILE", default=argparse.SUPPRESS, help="config file")
+        if name == "backup":
+            sub.add_argument(
+                "--to", required=True, type=Path, metavar="FILE", help="the backup file to write"
+            )
+        elif name == "init":
+            sub.add_argument(
+                "--adopt-store", action="store_true", help="as for the receiver: accept an unwitnessed store"
+            )
+        elif name == "restore":
+            sub.add_argument("--from", required=True, type=Path, metavar="FILE", dest="source")
+        sub.set_defaults(func=run_store_command, store_command=name)
+
+
+STORE_COMMANDS = {
+    "init": "create a new, empty store in the configured store_dir if it is empty (a one-shot first-run "
+    "step: says so and succeeds when a sound store is already there; refuses anything else)",
+    "backup": "copy the store to a file with SQLite's online backup (the receiver may run) and prove it",
+    "restore": "replace the store by a backup (the receiver must be stopped); re-issues the witness, audited",
+}
+
+
+def run_store_command(args: argparse.Namespace) -> int:
+    """``canary receiver init|backup|restore`` (exporter.receiver.backup, exporter.receiver.store)."""
+    from exporter.receiver.backup import backup, restore
+    from exporter.receiver.store import init_store
+
+    if getattr(args, "config", None) is None:
+        print(f"canary receiver {args.store_command}: --config FILE is required", file=sys.stderr)
+        return 2
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"canary receiver: invalid configuration:\n{exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.store_command == "backup":
+            print(backup(config.store_dir, args.to))
+        elif args.store_command == "restore":
+            print(restore(config.store_dir, args.source, ladder=config.policy().ladder))
+        else:
+            print(init_store(config.store_dir, adopt=args.adopt_store))
+    except StoreError as exc:
+        print(f"canary receiver {args.store_command}: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def load(path: Path) -> ReceiverConfig:
@@ -72,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
     from exporter.receiver.state import Mode
 
     configure_logging(logging.INFO)
+    if args.config is None:
+        print("canary receiver: --config FILE is required", file=sys.stderr)
+        return 2
     try:
         config = load(args.config)
         if args.listen:
@@ -92,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     try:
-        service = ReceiverService(config, init=args.init)
+        service = ReceiverService(config, init=args.init, adopt=args.adopt_store)
     except StoreError as exc:
         print(f"canary receiver: {exc}", file=sys.stderr)
         return 2

@@ -84,6 +84,13 @@ class ReceiverConfig(Listening):
     # Read from the builtin_exclusions file (not a key of this one), whatever else is wrong here.
     builtin: tuple[BuiltinExclusion, ...] = Field((), validate_default=True)
     min_routable_hosts: Int = key(2, "the capacity floor per model", ge=1)
+    discovered_horizon: Duration = key(
+        86400.0,
+        "a host new to a model's `discovered_providers` list counts for the floor once listed this long "
+        "without a break (a model's first list counts at once)",
+        ge=0.0,
+        le=30 * 86400.0,
+    )
     ladder: Rungs = key(
         (86400.0, 3 * 86400.0, 7 * 86400.0), "suspension length per offense", shown="`[1d, 3d, 7d]`"
     )
@@ -116,4 +123,10 @@ class ReceiverConfig(Listening):
 
     def policy(self) -> Policy:
         """The judgement rules the decision functions take."""
-        return Policy(self.mode, Ladder(self.ladder, self.fade_after), self.min_routable_hosts, self.builtin)
+        return Policy(
+            self.mode,
+            Ladder(self.ladder, self.fade_after),
+            self.min_routable_hosts,
+            self.builtin,
+            self.discovered_horizon,
+        )

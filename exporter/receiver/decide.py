@@ -38,7 +38,7 @@ from exporter.receiver.floor import FloorVerdict, check_floor
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.merge import excluded_hosts
 from exporter.receiver.payloads import Action, Alert, Notification, is_suspend_episode
-from exporter.receiver.state import Decision, Kind, Mode, State, Suspension, apply_decisions
+from exporter.receiver.state import Decision, Fold, Kind, Mode, State, Suspension
 from exporter.receiver.tags import canonical_tag, uncovered
 from exporter.timestamps import format_rfc3339
 
@@ -51,6 +51,9 @@ class Policy:
     ladder: Ladder
     min_routable_hosts: int  # default: ReceiverConfig.min_routable_hosts
     builtin: tuple[BuiltinExclusion, ...] = ()
+    #: A host that joins a model's discovered list counts for the floor once listed this long (default:
+    #: ReceiverConfig.discovered_horizon).
+    discovered_horizon: float = 86400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,11 @@ Result = tuple[State, tuple[Decision, ...]]
 #: A suspension found ended later than this (the receiver was down) is not renewed from what it knew
 #: before: it expires, and the next Alertmanager repeat of a still-firing alert suspends it again.
 RENEWAL_GRACE_SECONDS = 600.0
+#: How far an alert's ``startsAt`` may be ahead of the receiver's clock (clock skew between Prometheus and
+#: the receiver). A later one is judged as starting now, and the decision's ``inputs.starts_at_clamped``
+#: says so: a time from the future would make every later recovery of the route "stale" (or every later
+#: failure "recovered").
+FUTURE_SKEW_SECONDS = 300.0
 
 
 class _Run:
@@ -75,6 +83,9 @@ class _Run:
         """Every judgement starts by expiring what is due, so it sees the state of ``now``."""
         self.state, self.now, self.policy = state, now, policy
         self.decisions: list[Decision] = []
+        self._fold: Fold | None = (
+            None  # made at the first decision: a judgement that decides nothing copies nothing
+        )
         self.expire()
 
     def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
@@ -88,7 +99,10 @@ class _Run:
             # alerts sharing one discovered_providers annotation does not store it once per alert.
             fields["discovered"] = None
         decision = Decision(seq=self.state.seq + 1, at=self.now, kind=kind, reason=reason, **fields)  # type: ignore[arg-type]
-        self.state = apply_decisions(self.state, [decision], self.policy.ladder)
+        if self._fold is None:
+            self._fold = Fold(self.state, self.policy.ladder)
+        self._fold.apply(decision)
+        self.state = self._fold.result()
         self.decisions.append(decision)
         return decision
 
@@ -190,6 +204,15 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
         )
         return
     told = alert.discovered if alert.discovered is not None else batch_hosts.get(model)
+    starts_at = alert.starts_at
+    if starts_at > run.now + FUTURE_SKEW_SECONDS:  # a skewed clock: judged as starting now, audited
+        inputs = {
+            **inputs,
+            "starts_at_clamped": f"startsAt {format_rfc3339(starts_at)} is later than the receiver's clock "
+            f"plus the {FUTURE_SKEW_SECONDS:.0f} s skew allowance: judged as starting at "
+            f"{format_rfc3339(run.now)}",
+        }
+        starts_at = run.now
     common: dict[str, Any] = {
         "model": model,
         "provider": provider,
@@ -197,7 +220,7 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
         "source": source,
         "inputs": inputs,
         "discovered": tuple(sorted(told)) if told is not None else None,
-        "starts_at": alert.starts_at,
+        "starts_at": starts_at,
     }
     if alert.status == "resolved":
         # Resolved also arrives when the exporter or Prometheus goes down: never a reason to lift.
@@ -228,13 +251,16 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
         )
         return
     current, hold = state.suspensions.get(route), state.holds.get(route)
-    started = state.failing.get(route)  # the latest failing episode seen (current one included)
-    if current is not None and current.starts_at is None:  # decided by a store from before starts_at
+    # the latest failing episode seen (current one included); never one from a clock ahead of ours
+    started = _trusted(state.failing.get(route), run.now)
+    if current is not None and started is None:  # none, or only from a clock ahead of ours
+        started = _trusted(current.starts_at, run.now) or current.since
+    elif current is not None and current.starts_at is None:  # decided by a store from before starts_at
         started = max(started or current.since, current.since)
-    if current is not None and started is not None and alert.starts_at < started:
+    if current is not None and started is not None and common["starts_at"] < started:
         run.repeat(
             Kind.IGNORED,
-            f"stale recovery: it started at {format_rfc3339(alert.starts_at)}, before the latest failing "
+            f"stale recovery: it started at {format_rfc3339(common['starts_at'])}, before the latest failing "
             f"episode of the route ({format_rfc3339(started)})",
             **common,
         )
@@ -273,7 +299,7 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             until=current.until,
             **common,
         )
-    elif why := _no_suspension(run.state, route, alert):
+    elif why := _no_suspension(run.state, route, alert, common["starts_at"], run.now):
         run.repeat(Kind.DUPLICATE, why, **common)
     else:
         _suspend(
@@ -281,15 +307,16 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
         )
 
 
-def _no_suspension(state: State, route: tuple[str, str], alert: Alert) -> str:
-    """Why a suspend alert of ``route`` changes nothing (a duplicate), or ``""`` when it suspends."""
+def _no_suspension(state: State, route: tuple[str, str], alert: Alert, starts_at: float, now: float) -> str:
+    """Why a suspend alert of ``route`` (its start judged as ``starts_at``) changes nothing (a duplicate),
+    or ``""`` when it suspends."""
     current, hold = state.suspensions.get(route), state.holds.get(route)
-    recovered, known = state.recovered.get(route), state.episodes.get(alert.episode)
+    recovered, known = _trusted(state.recovered.get(route), now), state.episodes.get(alert.episode)
     if current is not None:
         return (
             f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}"
         )
-    if recovered is not None and alert.starts_at <= recovered:
+    if recovered is not None and starts_at <= recovered:
         return f"stale: the route recovered at {format_rfc3339(recovered)}, after this episode started"
     if hold is not None:
         until = f"until {format_rfc3339(hold.until)} or" if hold.until is not None else "until"
@@ -302,6 +329,29 @@ def _no_suspension(state: State, route: tuple[str, str], alert: Alert) -> str:
     return ""
 
 
+def known_hosts(
+    state: State, model: str, told: tuple[str, ...] | None, now: float, horizon: float
+) -> frozenset[str] | None:
+    """The hosts the capacity floor counts as routable for ``model`` (before exclusions): those of the
+    list an input just ``told`` (else the newest the state holds) that every list of the last ``horizon``
+    seconds held too. A model's first list counts at once; a host joining later counts once listed for
+    ``horizon`` without a break. None when no list was ever received (the floor cannot be proven)."""
+    newest = state.discovered.get(model)
+    if newest is None:
+        return frozenset(told) if told is not None else None
+    hosts = frozenset(told) if told is not None else newest
+    joined = state.joined_hosts.get(model, {})
+    return frozenset(
+        h for h in hosts if h in newest and ((at := joined.get(h)) is None or at <= now - horizon)
+    )
+
+
+def _trusted(at: float | None, now: float) -> float | None:
+    """A remembered ``startsAt`` unless it is later than the clock allows (recorded by a store before
+    ``FUTURE_SKEW_SECONDS`` clamped them): such a time says nothing, and would pin the route for ever."""
+    return at if at is not None and at <= now + FUTURE_SKEW_SECONDS else None
+
+
 def _suspend(
     run: _Run, common: dict[str, Any], explanation: Mapping[str, Any], why: Callable[[str], str], *,
     renewal: Suspension | None = None,
@@ -312,8 +362,7 @@ def _suspend(
     ended while its route still failed (None: a suspend alert asked)."""
     state, policy = run.state, run.policy
     model, provider = common["model"], common["provider"]
-    discovered = common["discovered"]
-    hosts = frozenset(discovered) if discovered is not None else state.discovered.get(model)
+    hosts = known_hosts(state, model, common["discovered"], run.now, policy.discovered_horizon)
     excluded = excluded_hosts(model, policy.builtin, state, run.now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     if not verdict.allowed:
@@ -346,9 +395,7 @@ def _still_firing(state: State, suspension: Suspension) -> tuple[str, ...]:
     if route in state.holds:  # a lifted route is never renewed (and is not suspended: belt and braces)
         return ()
     own = {suspension.episode} if suspension.episode else set()
-    firing = own | {
-        key for key, e in state.episodes.items() if (e.model, e.provider) == route and is_suspend_episode(key)
-    }
+    firing = own | {key for key in state.episodes_of(route) if is_suspend_episode(key)}
     still_open = {key for key in firing if (e := state.episodes.get(key)) is None or e.closed_by is None}
     return tuple(sorted(still_open - state.resolved_episodes.keys()))
 
@@ -397,9 +444,7 @@ def _floor_inputs(
 
 
 def _open_episodes(state: State, route: tuple[str, str]) -> set[str]:
-    return {
-        key for key, e in state.episodes.items() if (e.model, e.provider) == route and e.closed_by is None
-    }
+    return {key for key, e in state.episodes_of(route).items() if e.closed_by is None}
 
 
 def decide_lift(
@@ -455,7 +500,7 @@ def decide_incident_add(
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
     model, provider = canonical_tag(model), canonical_tag(provider)
     run = _Run(state, now, policy)
-    hosts = run.state.discovered.get(model)
+    hosts = known_hosts(run.state, model, None, now, policy.discovered_horizon)
     excluded = excluded_hosts(model, policy.builtin, run.state, now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     # Unknown hosts (no alert told them yet) cannot prove a break: the administrator's word stands.

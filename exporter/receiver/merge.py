@@ -61,13 +61,13 @@ def _entries(
     entries = [IgnoreEntry(b.provider, Layer.BUILTIN, b.reason) for b in builtin if b.model == model]
     entries += [
         IgnoreEntry(i.provider, Layer.INCIDENT, i.reason, i.until)
-        for i in state.incidents.values()
-        if i.model == model and (i.until is None or i.until > now)
+        for i in state.incidents_of(model)
+        if i.until is None or i.until > now
     ]
     entries += [
         IgnoreEntry(s.provider, Layer.SUSPENSION, s.reason, s.until)
-        for s in state.suspensions.values()
-        if suspensions and s.model == model and s.until > now and (count_observe or s.mode is Mode.ENFORCE)
+        for s in (state.suspensions_of(model) if suspensions else ())
+        if s.until > now and (count_observe or s.mode is Mode.ENFORCE)
     ]
     return entries
 

@@ -12,12 +12,14 @@ from exporter.lifecycle import StartStop
 from exporter.receiver.app import build_app
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.service import ReceiverService
+from exporter.receiver.store import is_empty_store_dir
 from exporter.serving import ThreadedServer
 
 
 class ReceiverServer(StartStop):
-    """A running receiver on any free port of 127.0.0.1 (not ``config.listen``), creating its store where
-    there is none (``--init``); ``base_url`` has no trailing slash. The store is locked while it runs."""
+    """A running receiver on any free port of 127.0.0.1 (not ``config.listen``), creating its store in an
+    empty directory (``--init``), opening it otherwise; ``base_url`` has no trailing slash. The store is
+    locked while it runs."""
 
     def __init__(self, config: ReceiverConfig) -> None:
         self.config = config.model_copy(update={"listen": ("127.0.0.1", 0)})
@@ -26,7 +28,7 @@ class ReceiverServer(StartStop):
         self.base_url = ""
 
     def start(self, timeout: float = 10.0) -> None:
-        self.service = ReceiverService(self.config, init=True)
+        self.service = ReceiverService(self.config, init=is_empty_store_dir(self.config.store_dir))
         try:
             self._http = ThreadedServer(
                 build_app(self.service), self.config.host, self.config.port, lifespan="on"

@@ -38,7 +38,7 @@ from exporter.receiver.decide import (
     decide_notification,
 )
 from exporter.receiver.health import write_problem
-from exporter.receiver.merge import Layer, ignore_entries
+from exporter.receiver.merge import IgnoreEntry, Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.recent import Recent
@@ -66,15 +66,15 @@ def _body(model: type[M], record: object, /, **more: Any) -> M:
 class IgnoreView:
     body: bytes
     etag: str  # strong, quoted
-    layer_counts: tuple[tuple[str, int], ...] = ()  # (layer, entries) for the metrics
 
 
 class ReceiverService(Closing):
     """Owns the store and the current state; ``close`` releases the store lock.
 
     Creating it locks, checks and loads the store named in ``config`` (``StoreError`` if it cannot be
-    used) and starts proving a long log's history in the background (``verify_history``). ``init`` allows
-    creating a new, empty store where there is none (the CLI's ``--init``); ``fault`` is a test seam called
+    used) and starts proving a long log's history in the background (``verify_history``). ``init`` creates a
+    new, empty store in an empty directory (the CLI's ``--init``; refused elsewhere); ``adopt`` accepts a
+    store its witness does not prove (``--adopt-store``, audited); ``fault`` is a test seam called
     inside every write transaction (raise ``OSError`` to fail the write).
     """
 
@@ -85,10 +85,13 @@ class ReceiverService(Closing):
         clock: Callable[[], float] = time.time,
         fault: Callable[[], None] | None = None,
         init: bool = False,
+        adopt: bool = False,
     ) -> None:
         self.config = config
         self.policy: Policy = config.policy()
-        self._store = Store(config.store_dir, ladder=self.policy.ladder, clock=clock, fault=fault, init=init)
+        self._store = Store(
+            config.store_dir, ladder=self.policy.ladder, clock=clock, fault=fault, init=init, adopt=adopt
+        )
         if (problem := write_problem(config.store_dir)) is not None:  # it would answer 503 to every write
             self._store.close()
             raise StoreError(f"{problem}: every decision would fail; fix the permissions or the mount")
@@ -103,7 +106,9 @@ class ReceiverService(Closing):
         self._state = self._store.loaded.state
         self._counters = Counters()
         self._recent = Recent()
-        self._views: Mapping[str, IgnoreView] = MappingProxyType({})
+        self._view_lock = threading.Lock()  # guards swapping and filling the published views
+        self._views: dict[str, IgnoreView] = {}
+        self._counts: Mapping[str, tuple[tuple[str, int], ...]] = MappingProxyType({})
         self._spellings: Mapping[str, frozenset[str]] = MappingProxyType({})  # canonical -> stored spellings
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
@@ -159,6 +164,8 @@ class ReceiverService(Closing):
                     self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
                 except StoreWriteError as exc:
                     self.write_error = str(exc)
+                    if exc.durable:  # in the log, unacknowledged: memory follows the log
+                        self._publish(state, now, {d.model for d in journaled if d.model is not None})
                     raise
                 self.write_error = None
                 elapsed = time.perf_counter() - started
@@ -215,40 +222,52 @@ class ReceiverService(Closing):
 
     # -- publishing -----------------------------------------------------------------------------------
     def _publish(self, state: State, now: float, touched: set[str] | None) -> None:
-        """Serve ``state``; only the lists of ``touched`` models (None: all) are rebuilt, so the others keep
-        their ETag and a decision costs the same however many models the receiver knows."""
+        """Serve ``state``; only the lists of ``touched`` models are rebuilt, so the others keep their ETag
+        and a decision costs the same however many models the receiver knows. With ``touched`` None (start-up)
+        every model's layer counts are taken and each list is built when it is first asked for."""
         self._state = state
-        if touched is None:
-            known = state.models() | {b.model for b in self.policy.builtin}
-            # A store written before model names were canonical may hold other spellings (``RC/Case2``): each
-            # is served under its canonical name, merged with it. New decisions are canonical, so this map
-            # is built once, at start-up.
-            legacy: dict[str, set[str]] = {}
-            for spelled in known:
-                if (canonical := canonical_tag(spelled)) != spelled:
-                    legacy.setdefault(canonical, set()).add(spelled)
-            self._spellings = MappingProxyType({m: frozenset(s) for m, s in legacy.items()})
-            models: set[str] = {canonical_tag(m) for m in known}
-            views: dict[str, IgnoreView] = {}
-        else:
-            models, views = {canonical_tag(m) for m in touched}, dict(self._views)
+        with self._view_lock:
+            if touched is None:
+                known = state.models() | {b.model for b in self.policy.builtin}
+                # A store written before model names were canonical may hold other spellings (``RC/Case2``):
+                # each is served under its canonical name, merged with it. New decisions are canonical, so
+                # this map is built once, at start-up.
+                legacy: dict[str, set[str]] = {}
+                for spelled in known:
+                    if (canonical := canonical_tag(spelled)) != spelled:
+                        legacy.setdefault(canonical, set()).add(spelled)
+                self._spellings = MappingProxyType({m: frozenset(s) for m, s in legacy.items()})
+                models: set[str] = {canonical_tag(m) for m in known}
+                views: dict[str, IgnoreView] = {}
+                counts: dict[str, tuple[tuple[str, int], ...]] = {}
+            else:
+                models = {canonical_tag(m) for m in touched}
+                views, counts = dict(self._views), dict(self._counts)
         for model in sorted(models):
             try:
-                views[model] = self._build_view(model, state, now)
+                entries = self._entries(model, state, now)
+                counts[model] = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
+                if touched is not None:
+                    views[model] = self._view(model, entries, now)
             except Exception:
                 # Never serve a stale list for a model: drop it, ``ignore`` rebuilds it from the state.
                 log.exception("cannot build the ignore list of %s at decision %d", model, state.seq)
                 views.pop(model, None)
-        self._generated_at = now
-        self._views = MappingProxyType(views)
+        with self._view_lock:
+            self._generated_at = now
+            self._views = views
+            self._counts = MappingProxyType(counts)
 
-    def _build_view(self, model: str, state: State, now: float) -> IgnoreView:
+    def _entries(self, model: str, state: State, now: float) -> tuple[IgnoreEntry, ...]:
         # Observe mode excludes nothing (design.md §8), even suspensions enforced before a restart.
         enforce = self.policy.mode is Mode.ENFORCE
         entries = ignore_entries(model, self.policy.builtin, state, now, suspensions=enforce)
         for spelled in self._spellings.get(model, ()):  # an earlier version's spelling of the same model
             old = ignore_entries(spelled, self.policy.builtin, state, now, suspensions=enforce)
             entries = tuple(sorted({*entries, *old}, key=lambda e: (e.provider, list(Layer).index(e.layer))))
+        return entries
+
+    def _view(self, model: str, entries: tuple[IgnoreEntry, ...], now: float) -> IgnoreView:
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),
@@ -256,8 +275,7 @@ class ReceiverService(Closing):
             generated_at=now,
         )
         body = document.model_dump_json().encode()
-        counts = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
-        return IgnoreView(body, etag_of([body]), counts)
+        return IgnoreView(body, etag_of([body]))
 
     # -- reads (never block on a writer) --------------------------------------------------------------
     @property
@@ -266,9 +284,14 @@ class ReceiverService(Closing):
 
     def ignore(self, model: str) -> IgnoreView:
         """The merged ignore list of ``model`` as served by ``GET /v1/ignore``."""
-        view = self._views.get(model)
-        if view is None:  # a model nothing mentions (or whose list failed to build): from the state
-            view = self._build_view(model, self._state, self._generated_at)
+        with self._view_lock:
+            state, at, views = self._state, self._generated_at, self._views
+            view = views.get(model)
+        if view is None:  # not built since start-up, or a model nothing mentions: from the state, kept
+            view = self._view(model, self._entries(model, state, at), at)
+            with self._view_lock:
+                if self._views is views and model in self._counts:  # never made-up names: bounded
+                    views[model] = view
         return view
 
     def suspensions(self) -> bodies.Suspensions:
@@ -331,9 +354,7 @@ class ReceiverService(Closing):
             suspensions=tuple(s for _, s in sorted(state.suspensions.items()) if s.until > now),
             offense_levels=tuple((m, p, n) for (m, p), n in sorted(levels.items()) if n),
             incidents=tuple(sorted(incidents)),
-            ignored=tuple(
-                (m, layer, n) for m, view in sorted(self._views.items()) for layer, n in view.layer_counts
-            ),
+            ignored=tuple((m, layer, n) for m, counts in sorted(self._counts.items()) for layer, n in counts),
             counters=self._counters,
             holds=tuple(sorted(state.holds)),
             recent=self._recent.after(state, (), now),

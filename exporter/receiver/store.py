@@ -11,6 +11,10 @@ Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
     this log) and the SHA-256 of its own text; rewritten every ``snapshot_every`` decisions, in the same
     transaction as the decisions it includes.
   - ``meta``: the store format and when and how the store was created.
+- ``receiver.witness``: the last acknowledged decision's ``seq`` and ``chain``, rewritten after every
+  commit outside its transaction (``exporter.receiver.witness``): what proves the store's size when its
+  write-ahead log was lost or damaged. A store behind its witness is refused (``--adopt-store`` accepts
+  it on purpose, audited in ``meta``).
 - ``receiver.lock``: held with ``flock`` for the life of the process. A second receiver on the same
   directory refuses to start with a message naming the holder's pid.
 
@@ -18,9 +22,9 @@ Opening checks, in order: ``PRAGMA integrity_check``; the format; every row's ``
 ``chain`` (no edited row); the head (no decision removed at the end); the checkpoint (its digest and its
 anchor in the chain). A damaged checkpoint is recovered from exactly: the state is folded again from the
 whole log, loudly (``warnings``). Everything else is a ``StoreError`` naming the file and the decision.
-A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``): a
-directory that held a store before (its lock file, a write-ahead log or migrated journal files remain)
-is an error whatever ``init`` says, except that ``init`` may start over where nothing but the lock is left.
+A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``), and
+``init`` creates only in an empty directory (nothing but the lock of an earlier attempt): a store, its
+remains or its witness are refused whatever ``init`` says.
 A format-1 store (a JSONL journal with JSON snapshots) is refused with what to do: this receiver no longer
 migrates it (docs/receiver.md, "Format 1").
 
@@ -37,7 +41,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,10 +49,19 @@ from typing import Any
 from exporter.lifecycle import Closing
 from exporter.receiver.codec import decision_from_json, decision_to_json, state_from_json, state_to_json
 from exporter.receiver.ladder import Ladder
-from exporter.receiver.state import Decision, State, apply_decisions
+from exporter.receiver.state import Decision, Fold, State
+from exporter.receiver.witness import (
+    WITNESS_NAME,
+    Witness,
+    WitnessError,
+    fsync_path,
+    read_witness,
+    write_witness,
+)
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
+from exporter.timestamps import format_rfc3339
 
-__all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError"]
+__all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError", "is_empty_store_dir"]
 
 FILE_NAME = "receiver.sqlite3"
 LOCK_NAME = "receiver.lock"
@@ -59,6 +72,15 @@ FORMAT_1_FILES = ("decisions.jsonl", "state.json", "state.prev.json")
 MIGRATING_REVISION = "f0b75bf"
 GENESIS = hashlib.sha256(b"canary receiver decision log").digest()
 _LEFTOVERS = ("-wal", "-shm", "-journal")
+#: What ``--init`` accepts in a directory it calls empty: the lock of an earlier attempt and the temporary
+#: file of a creation that was interrupted before it was moved in place.
+_CREATABLE_OVER = frozenset({LOCK_NAME, FILE_NAME + ".new"})
+#: The recovery path every refusal about a lost suffix names (docs/receiver.md, "Recovering a store").
+RECOVERY = (
+    "put back the complete store (receiver.sqlite3 with its receiver.sqlite3-wal) if you have it; otherwise "
+    "restore the last backup with `canary receiver restore --from FILE`, or accept this store as it is "
+    "with `canary receiver --adopt-store` (the decisions after it are lost; both are audited)"
+)
 #: Logs up to this many rows are proven whole at start-up; longer ones after the checkpoint (see _load).
 SYNC_VERIFY_ROWS = 20_000
 
@@ -73,6 +95,7 @@ _SCHEMA = (
         state TEXT NOT NULL, digest BLOB NOT NULL
     )""",
 )
+_AUDIT = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
 _TABLES = frozenset({"meta", "decisions", "head", "checkpoint"})
 _INSERT_DECISIONS = "INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)"
 _SET_CHECKPOINT = "INSERT OR REPLACE INTO checkpoint (id, seq, chain, state, digest) VALUES (1, ?, ?, ?, ?)"
@@ -87,7 +110,20 @@ class StoreLocked(StoreError):
 
 
 class StoreWriteError(Exception):
-    """A write failed; nothing was acknowledged and the in-memory state did not change (retryable)."""
+    """A write failed; nothing was acknowledged (retryable). ``durable`` is True when the decisions are in
+    the store but the witness could not be updated: the caller adopts the state but does not acknowledge."""
+
+    def __init__(self, message: str, *, durable: bool = False) -> None:
+        super().__init__(message)
+        self.durable = durable
+
+
+def is_empty_store_dir(directory: Path) -> bool:
+    """Whether ``--init`` may create a store in ``directory``: it is missing or holds nothing of a store."""
+    try:
+        return all(p.name in _CREATABLE_OVER for p in directory.iterdir())
+    except FileNotFoundError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +160,7 @@ class Store(Closing):
         clock: Callable[[], float] | None = None,
         fault: Callable[[], None] | None = None,
         init: bool = False,
+        adopt: bool = False,
     ) -> None:
         self.directory = directory
         self.path = directory / FILE_NAME
@@ -142,9 +179,16 @@ class Store(Closing):
         self._verified_from: tuple[int, State] | None = None  # (seq, state) verify_history must prove
         try:
             self._lock(create_directory=init)
+            witness = self._read_witness(adopt)
             if not self.path.exists():
-                self._create(init)
-            self.loaded = self._load()
+                self._create(init, witness)
+            elif init:
+                raise StoreError(
+                    f"--init creates a store only in an empty directory, and {directory} already holds "
+                    f"one ({FILE_NAME}): start without --init to open it"
+                )
+            loaded = self._load()
+            self.loaded = Loaded(loaded.state, loaded.warnings + self._check_witness(witness, adopt))
         except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged page can hold undecodable text
             self.close()
             raise StoreError(f"{self.path}: not a usable receiver store ({exc})") from None
@@ -165,26 +209,75 @@ class Store(Closing):
                 "store there (or fix receiver.store_dir)"
             )
         self._lock_existed = (self.directory / LOCK_NAME).exists()
-        try:
-            fd = os.open(self.directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError as exc:
-            raise StoreError(f"cannot open store directory {self.directory}: {exc.strerror}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
-            os.close(fd)
-            raise StoreLocked(
-                f"store directory {self.directory} is locked by another receiver (pid {holder}); "
-                "refusing to start: two receivers must never write one store (stop the other one, or give "
-                "this one its own store_dir)"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._lock_fd = fd
+        self._lock_fd = lock_store_dir(self.directory)
 
-    def _create(self, init: bool) -> None:
+    def _read_witness(self, adopt: bool) -> Witness | WitnessError | None:
+        try:
+            return read_witness(self.directory)
+        except WitnessError as exc:
+            if adopt:
+                return exc
+            raise StoreError(
+                f"{exc}: the size of the store cannot be proven; if receiver.sqlite3 is the store this "
+                "receiver last wrote, accept it with `canary receiver --adopt-store` (audited), or restore "
+                "a backup with `canary receiver restore --from FILE`"
+            ) from None
+
+    def _check_witness(self, witness: Witness | WitnessError | None, adopt: bool) -> tuple[str, ...]:
+        """Prove the store is not smaller than its witness says (module docstring of ``witness``); bring
+        the witness up to the head. With ``adopt``, a missing, damaged or contradicting witness is replaced
+        by the store's head, loudly (a warning, and a ``meta`` row)."""
+        seq, chain = self._head_seq, self._head_chain
+        problem = ""
+        if isinstance(witness, WitnessError):
+            problem = f"{witness}"
+        elif witness is None:
+            if seq > 0:
+                problem = (
+                    f"{self.path} holds decisions 1..{seq} but its witness {WITNESS_NAME} is missing, so "
+                    "the store cannot be proven whole (a store written before the witness existed, or a "
+                    "directory copied without it)"
+                )
+        elif witness.seq > seq:
+            problem = (
+                f"{self.path} ends at decision {seq} but its witness {WITNESS_NAME} says decision "
+                f"{witness.seq} was acknowledged: decisions {seq + 1}..{witness.seq} are missing (a lost, "
+                "truncated or damaged receiver.sqlite3-wal, or a file restored from an older copy)"
+            )
+        elif self._stored_chain(self._db_or_fail(), witness.seq) != witness.chain:
+            problem = (
+                f"{self.path}: decision {witness.seq} differs from the one its witness {WITNESS_NAME} "
+                "records (another store's file, or a different history)"
+            )
+        if problem and not adopt:
+            raise StoreError(f"{problem}; refusing to start: {RECOVERY}")
+        warnings: tuple[str, ...] = ()
+        if problem:
+            note = f"adopted the store at decision {seq} by --adopt-store over: {problem}"
+            self._audit("adopted", note)
+            warnings = (f"{self.path}: {note}",)
+        if problem or witness is None or isinstance(witness, WitnessError) or witness.seq != seq:
+            write_witness(self.directory, Witness(seq, chain, "adopted" if problem else "start-up"))
+        return warnings
+
+    def _db_or_fail(self) -> sqlite3.Connection:
+        assert self._db is not None, "store is closed"
+        return self._db
+
+    def _audit(self, what: str, text: str) -> None:
+        """Record a deliberate operator action on the store in ``meta`` (``WHAT:TIME`` -> text)."""
+        key = f"{what}:{format_rfc3339(self._clock())}"
+        db = self._db_or_fail()
+        self._write(lambda: db.execute(_AUDIT, (key, text)))
+
+    def _create(self, init: bool, witness: Witness | WitnessError | None) -> None:
         """Make a new, empty ``receiver.sqlite3`` with ``init``, where no store was before."""
+        if isinstance(witness, Witness) and witness.seq > 0:
+            raise StoreError(
+                f"{self.path} is missing, but its witness {WITNESS_NAME} says the store held decision "
+                f"{witness.seq}: refusing to start with an empty state; restore the store with "
+                "`canary receiver restore --from FILE` (never start a new store over an old one's witness)"
+            )
         leftovers = [
             self.path.name + s for s in _LEFTOVERS if (self.directory / (self.path.name + s)).exists()
         ]
@@ -202,6 +295,13 @@ class Store(Closing):
                 f"of provider-canary revision {MIGRATING_REVISION} once on this directory to migrate it, or "
                 "move those files away to start a new store with --init (refusing to start with an empty "
                 "state)"
+            )
+        if init and not is_empty_store_dir(self.directory):
+            found = sorted(p.name for p in self.directory.iterdir() if p.name not in _CREATABLE_OVER)
+            raise StoreError(
+                f"--init creates a store only in an empty directory, and {self.directory} is not empty "
+                f"(found {', '.join(found[:6])}): refusing to create a new store over the remains of "
+                "another one; move them away first"
             )
         if not init:
             if self._lock_existed:
@@ -226,9 +326,10 @@ class Store(Closing):
                 db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         finally:
             db.close()
-        _fsync(tmp)
+        fsync_path(tmp)
         os.replace(tmp, self.path)
-        _fsync(self.directory)
+        fsync_path(self.directory)
+        write_witness(self.directory, Witness(0, GENESIS, "new store (--init)"))
 
     def _load(self) -> Loaded:
         warnings: list[str] = []
@@ -268,7 +369,7 @@ class Store(Closing):
         state: State | None = None
         if cp_anchor == cp_chain and hashlib.sha256(cp_text.encode()).digest() == cp_digest:
             try:
-                state = state_from_json(json.loads(cp_text))
+                state = state_from_json(json.loads(cp_text), trusted=True)  # its digest matched
             except (ValueError, RecursionError) as exc:
                 warnings.append(f"{self.path}: the checkpoint is unreadable ({exc}); folding the whole log")
         else:
@@ -302,26 +403,10 @@ class Store(Closing):
     ) -> tuple[list[tuple[int, str]], bytes]:
         """Rows after ``after`` (up to ``upto``), each proven by its chain hash from ``chain`` (the chain at
         ``after``) and by following the previous one with no gap; and the chain at the last one."""
-        rows = []
-        expect = after + 1
-        for seq, entry, stored in db.execute(
-            "SELECT seq, entry, chain FROM decisions WHERE seq > ? AND seq <= ? ORDER BY seq",
-            (after, upto if upto is not None else 2**62),
-        ):
-            if seq != expect:
-                raise StoreError(
-                    f"{self.path}: decisions: decision {expect} is missing (the next one is {seq}): "
-                    "the log has a gap; restore the file"
-                )
-            chain = chain_next(chain, entry)
-            if stored != chain:
-                raise StoreError(
-                    f"{self.path}: decisions: decision {seq} was altered (its chain hash does not match "
-                    "its content and the decisions before it); restore the file"
-                )
+        rows, last = [], chain
+        for seq, entry, last in chained_rows(db, self.path, after, chain, upto):  # noqa: B007
             rows.append((seq, entry))
-            expect += 1
-        return rows, chain
+        return rows, last
 
     def verify_history(self) -> str | None:
         """Prove the rows start-up did not (large logs): every chain hash from decision 1 to the checkpoint
@@ -334,7 +419,8 @@ class Store(Closing):
         try:
             if (problem := integrity_problem(db)) is not None:
                 return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
-            folded = self._replay(State(), self._walk(db, 0, GENESIS, upto=seq)[0])
+            rows = ((n, entry) for n, entry, _ in chained_rows(db, self.path, 0, GENESIS, upto=seq))
+            folded = self._replay(State(), rows)  # streamed: the log is never all in memory
         except StoreError as exc:
             return str(exc)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
@@ -349,8 +435,10 @@ class Store(Closing):
         self._verified_from = None
         return None
 
-    def _replay(self, state: State, rows: list[tuple[int, str]]) -> State:
-        decisions = []
+    def _replay(self, state: State, rows: Iterable[tuple[int, str]]) -> State:
+        """Fold the log rows into ``state``, one decision at a time (rows may be streamed: memory holds
+        the state, not the log); ``StoreError`` naming the first row that is invalid or cannot apply."""
+        fold = Fold(state, self._ladder)
         for seq, entry in rows:
             try:
                 decision = decision_from_json(json.loads(entry))
@@ -360,20 +448,15 @@ class Store(Closing):
                 raise StoreError(
                     f"{self.path}: decisions: the row of decision {seq} holds decision {decision.seq}"
                 )
-            decisions.append(decision)
-        try:
-            return apply_decisions(state, decisions, self._ladder)
-        except Exception:  # noqa: S110 - find the entry at fault, one at a time (only on a damaged store)
-            pass
-        for d in decisions:
+            if not decision.journaled:
+                continue
             try:
-                state = apply_decisions(state, [d], self._ladder)
+                fold.apply(decision)
             except Exception as exc:
                 raise StoreError(
-                    f"{self.path}: decisions: decision {d.seq} cannot be applied "
-                    f"({type(exc).__name__}: {exc})"
+                    f"{self.path}: decisions: decision {seq} cannot be applied ({type(exc).__name__}: {exc})"
                 ) from None
-        return state
+        return fold.result()
 
     def _checkpoint_row(self, state: State, chain: bytes) -> tuple[int, bytes, str, bytes]:
         text = json.dumps(state_to_json(state, self._clock()), ensure_ascii=False, separators=(",", ":"))
@@ -395,7 +478,11 @@ class Store(Closing):
             entry = json.dumps(decision_to_json(d), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             chain = chain_next(chain, entry)
             rows.append((d.seq, d.at, entry, chain))
-        checkpoint = self._since_checkpoint + len(decisions) >= self._snapshot_every
+        # At least every ``snapshot_every`` decisions, and no more often than one per eighth of the
+        # state's size: writing the checkpoint costs the state's size, so its share of each decision stays
+        # constant however large the state grows (start-up then replays at most that many decisions).
+        size = len(state.suspensions) + len(state.episodes) + len(state.history)
+        checkpoint = self._since_checkpoint + len(decisions) >= max(self._snapshot_every, size // 8)
 
         def write() -> None:
             db.executemany(_INSERT_DECISIONS, rows)
@@ -406,6 +493,14 @@ class Store(Closing):
         self._write(write)
         self._head_seq, self._head_chain = decisions[-1].seq, chain
         self._since_checkpoint = 0 if checkpoint else self._since_checkpoint + len(decisions)
+        try:  # outside the transaction: what proves the store's size after a lost write-ahead log
+            write_witness(self.directory, Witness(self._head_seq, chain, "commit"))
+        except OSError as exc:
+            raise StoreWriteError(
+                f"decisions up to {self._head_seq} are in {self.path} but its witness cannot be written: "
+                f"{exc.strerror or exc}",
+                durable=True,
+            ) from None
 
     def checkpoint(self, state: State) -> None:
         """Rewrite the checkpoint with ``state`` (which must be the fold of the whole log)."""
@@ -478,9 +573,63 @@ class Store(Closing):
             self._lock_fd = None
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
+def chained_rows(
+    db: sqlite3.Connection, path: Path, after: int, chain: bytes, upto: int | None = None
+) -> Iterator[tuple[int, str, bytes]]:
+    """``(seq, entry, chain)`` of the decisions after ``after`` (up to ``upto``), streamed, each proven by
+    its chain hash from ``chain`` (the chain at ``after``) and by following the previous one with no gap;
+    ``StoreError`` (naming ``path`` and the decision) at the first that is not."""
+    expect = after + 1
+    for seq, entry, stored in db.execute(
+        "SELECT seq, entry, chain FROM decisions WHERE seq > ? AND seq <= ? ORDER BY seq",
+        (after, upto if upto is not None else 2**62),
+    ):
+        if seq != expect:
+            raise StoreError(
+                f"{path}: decisions: decision {expect} is missing (the next one is {seq}): "
+                "the log has a gap; restore the file"
+            )
+        chain = chain_next(chain, entry)
+        if stored != chain:
+            raise StoreError(
+                f"{path}: decisions: decision {seq} was altered (its chain hash does not match "
+                "its content and the decisions before it); restore the file"
+            )
+        yield seq, entry, chain
+        expect += 1
+
+
+def lock_store_dir(directory: Path) -> int:
+    """Take the store directory's ``flock`` (its file holds this pid) and return its descriptor;
+    ``StoreLocked`` when another process holds it."""
     try:
-        os.fsync(fd)
-    finally:
+        fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot open store directory {directory}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
         os.close(fd)
+        raise StoreLocked(
+            f"store directory {directory} is locked by another receiver (pid {holder}); "
+            "refusing to start: two receivers must never write one store (stop the other one, or give "
+            "this one its own store_dir)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def init_store(directory: Path, *, adopt: bool = False) -> str:
+    """The first-run step (``canary receiver init``): create a new store where ``directory`` is empty or
+    missing; where a store is, prove it opens and change nothing. ``StoreError`` for anything else (the
+    remains of a store, a witness without its database, a damaged store). ``adopt`` accepts an existing
+    store its witness does not prove (``--adopt-store``). Returns what it did."""
+    if (directory / FILE_NAME).exists():
+        store = Store(directory, adopt=adopt)
+        store.close()
+        seq = store.loaded.state.seq
+        return f"a receiver store is already in {directory} (decisions up to {seq}): nothing to do"
+    Store(directory, init=True).close()
+    return f"created a new, empty receiver store in {directory}"

@@ -36,6 +36,7 @@ import yaml
 
 from exporter.devtools.pipeline import AlertmanagerProcess, PrometheusAlert, PrometheusProcess, Timings
 from exporter.devtools.pipeline.processes import free_port
+from exporter.receiver.store import init_store
 from exporter.router.client import IgnoreListClient
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -258,7 +259,7 @@ class Stack:
         )
         self.receiver = ChildProcess(
             "receiver",
-            [*cli, "receiver", "--config", str(self.config_path), "--init"],
+            [*cli, "receiver", "--config", str(self.config_path)],
             self.work / "receiver.log",
             env,
         )
@@ -389,6 +390,9 @@ class Stack:
         return self.prometheus.alerts()
 
     def start_receiver(self) -> None:
+        # the first-run step as in docker-compose.yml's receiver-init: creates the store only in an empty
+        # directory, proves an existing one; the receiver itself never gets --init
+        init_store(self.work / "receiver-store")
         self.receiver.start()
         self.wait_http(self.receiver, f"{self.receiver_url}/healthz")
 

@@ -79,7 +79,7 @@ class Pair:
             "receiver",
             "--config",
             str(work / "canary.yaml"),
-            "--init",
+            "--init",  # once, on a new directory: this test starts its receiver once
         ]
         self.receiver = ChildProcess("receiver", argv, work / "receiver.log", {**os.environ})
         self.alertmanagers = [

@@ -26,7 +26,7 @@ def main() -> None:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             print(f"child {os.getpid()}", flush=True)
             try:
-                code = canary.main(["receiver", "--config", config, "--init"])
+                code = canary.main(["receiver", "--config", config])  # the store exists: never --init
             except BaseException as exc:  # the test must read a line, never wait forever
                 print(f"raised {exc!r}", flush=True)
                 os._exit(70)

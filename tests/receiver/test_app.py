@@ -14,6 +14,7 @@ from exporter.receiver.app import build_app
 from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Mode
+from exporter.receiver.store import is_empty_store_dir
 from exporter.timestamps import format_rfc3339
 
 from .helpers import ADMIN_TOKEN, DAY, FIXTURES, T0, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
@@ -30,7 +31,8 @@ class Harness:
             "builtin", (BuiltinExclusion(model="m/x", provider="b/1", reason="control host"),)
         )
         self.config = make_config(tmp_path / "store", max_body_bytes=4096, **overrides)
-        self.service = ReceiverService(self.config, clock=self.clock, fault=self._fault, init=True)
+        fresh = is_empty_store_dir(self.config.store_dir)  # a second harness on the same directory reopens it
+        self.service = ReceiverService(self.config, clock=self.clock, fault=self._fault, init=fresh)
         self.client = TestClient(build_app(self.service))
 
     def _fault(self) -> None:

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -17,52 +14,11 @@ import pytest
 
 from exporter.receiver.store import Store
 
+from .crashkit import Zygote, kill
 from .helpers import WEBHOOK_TOKEN, alert, bearer, payload
 
 TRIALS_PER_LANE = int(os.environ.get("CRASH_TRIALS", "25"))
 LANES = 2  # independent stores killed in parallel: 50 trials in CI; `bench/receiver_store.py` runs >= 200
-
-
-class Zygote:
-    """A pre-imported parent that forks real receiver processes (see crash_zygote.py)."""
-
-    def __init__(self) -> None:
-        env = {**os.environ, "CRASH_WEBHOOK": WEBHOOK_TOKEN, "CRASH_ADMIN": "admin-secret"}
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("crash_zygote.py"))],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**env, "PYTHONPATH": str(Path(__file__).parents[2])},
-        )
-        self.lock = threading.Lock()
-
-    def spawn(self, config: Path) -> tuple[int, str]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        with self.lock:
-            self.proc.stdin.write(f"{config}\n".encode())
-            self.proc.stdin.flush()
-            pid = int(self.proc.stdout.readline().split()[1])
-            line = self.proc.stdout.readline().decode()
-        if "listening on " not in line:
-            raise AssertionError(f"receiver did not start: {line!r}")
-        return pid, line.split("listening on ")[1].split()[0]
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
-        self.proc.stdout.close()
-
-
-def kill(pid: int) -> None:
-    os.kill(pid, signal.SIGKILL)
-    while True:  # the zygote reaps it; wait until it is gone (its store lock is then released)
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.001)
 
 
 def lane(zygote: Zygote, directory: Path, seed: int, report: dict[str, object]) -> None:
@@ -72,6 +28,7 @@ def lane(zygote: Zygote, directory: Path, seed: int, report: dict[str, object]) 
         "receiver:\n  listen: 127.0.0.1:0\n  mode: enforce\n  store_dir: ./store\n"
         "  webhook_token: {env: CRASH_WEBHOOK}\n  admin_token: {env: CRASH_ADMIN}\n"
     )
+    Store(directory / "store", init=True).close()  # once: every start after it opens the store
     acked: list[str] = []  # models whose suspension was acknowledged
     sent: list[dict[str, object]] = []
     torn = 0

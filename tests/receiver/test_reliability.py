@@ -98,7 +98,8 @@ def test_an_incident_that_breaks_the_floor_is_refused_unless_forced() -> None:
 def test_tags_are_compared_as_the_gateway_matches_them() -> None:
     state = feed(State(), [note(alert("BETA/fp8 ", discovered="alpha/fp8, Beta/FP8,gamma/fp8,delta"))])
     assert ("m/x", "beta/fp8") in state.suspensions
-    state, d = decide_notification(state, note(alert(" beta/FP8")), T0 + 1, POLICY)
+    hosts = "alpha/fp8, Beta/FP8,gamma/fp8,delta"
+    state, d = decide_notification(state, note(alert(" beta/FP8", discovered=hosts)), T0 + 1, POLICY)
     assert [x.kind for x in d] == [Kind.DUPLICATE]  # one host, whatever its case and spaces
     # an incident on the base slug "delta" would cover delta and delta/*: counted once by the floor
     added = decide_incident_add(state, "m/x", "Alpha", "outage", None, T0 + 2, POLICY)

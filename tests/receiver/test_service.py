@@ -53,7 +53,7 @@ def test_observe_mode_serves_no_suspension_even_one_enforced_before_a_restart(tm
     with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True) as service:
         service.notify(note("a/1"))
         assert ignored(service) == ["a/1"]
-    with ReceiverService(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock) as service:
         assert ignored(service) == []  # design.md §8: observe excludes nothing
         assert [s.provider for s in service.suspensions().suspensions] == ["a/1"]  # still listed
         # ... and the floor still counts it: with 4 hosts and a floor of 2, c/1 suspends, d/1 does not
@@ -68,7 +68,7 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
     with ReceiverService(make_config(tmp_path / "s", mode=Mode.OBSERVE), clock=clock, init=True) as service:
         (observed,) = service.notify(note("a/1"))
     clock.advance(3600)
-    with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
         (promoted,) = service.notify(note("a/1"))
         assert promoted.kind is Kind.PROMOTE and (promoted.rung, promoted.until) == (1, observed.until)
         assert ignored(service) == ["a/1"]
@@ -80,7 +80,7 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
         service.sweep()
         (again,) = service.notify(note("a/1"))  # still failing: next rung, as after any suspension
         assert (again.kind, again.rung) == (Kind.ESCALATE, 2)
-    with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock, init=True) as service:
+    with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
         assert service.state.suspensions[route].rung == 2  # the promote decision replays
 
 

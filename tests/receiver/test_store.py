@@ -16,6 +16,7 @@ from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Mode, State
 from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, StoreLocked, StoreWriteError
+from exporter.receiver.witness import WITNESS_NAME
 
 from .helpers import DAY, FIXTURES, T0, alert, payload
 
@@ -90,6 +91,11 @@ def test_a_new_store_needs_init(tmp_path: Path) -> None:
 def test_a_store_emptied_after_use_is_an_error_not_a_fresh_start(tmp_path: Path) -> None:
     fill(tmp_path, ["a/1"])
     (tmp_path / FILE_NAME).unlink()
+    with pytest.raises(StoreError, match=rf"{FILE_NAME} is missing, but its witness .* held decision 1"):
+        Store(tmp_path)
+    with pytest.raises(StoreError, match=r"its witness .* held decision 1"):
+        Store(tmp_path, init=True)
+    (tmp_path / WITNESS_NAME).unlink()  # the witness gone too: the lock file still tells
     with pytest.raises(StoreError, match=rf"{FILE_NAME} is missing, but .* held a receiver store before"):
         Store(tmp_path)
     # its write-ahead log left behind: even --init refuses to start over it
@@ -225,3 +231,16 @@ def test_a_damaged_field_in_a_routes_history_is_named_by_its_index() -> None:
     snapshot["history"][0]["offenses"][1]["rung"] = "two"
     with pytest.raises(ValueError, match=r"^history\[0\]\.offenses\[1\]\.rung: expected an integer$"):
         state_from_json(snapshot)
+
+
+def test_a_trusted_checkpoint_reads_back_exactly_as_the_checked_reader_does(tmp_path: Path) -> None:
+    """The fast path start-up takes once the checkpoint's digest matched builds the same state."""
+    state = fill(tmp_path, ["a/1", "b/1", "c/1"])
+    n = parse_notification(payload(alert("a/1", action="recover", starts_at=T0 + 60)))
+    assert isinstance(n, Notification)
+    state, _ = decide_notification(state, n, T0 + 120, POLICY)
+    document = state_to_json(state, T0 + 120)
+    checked, trusted = state_from_json(document), state_from_json(document, trusted=True)
+    assert checked == state and trusted == state
+    assert trusted.suspensions == checked.suspensions and trusted.episodes == checked.episodes
+    assert trusted.joined_hosts == checked.joined_hosts
