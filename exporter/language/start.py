@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from exporter.language.lexicon import lexicon
 from exporter.language.scripts import (
     CJK_SCRIPTS,
     LETTERS,
@@ -89,7 +90,9 @@ _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
 # (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa".)
 _GLUED_SCRIPT = re.compile(
     rf"^(?:[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
-    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK}))"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
+    # a Greek, Armenian, Hebrew, Arabic, Indic, Thai or Georgian piece glued to Latin or Cyrillic ("ـCuando")
+    rf"|[\u0370-\u03ff\u0530-\u08ff\u0900-\u0eff\u10a0-\u10ff]{{1,8}}(?=[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]))"
 )
 # "ción Hola", "ing. Hello", "ers A list", "lar ¿Qué": a lowercase fragment, then the capitalised first word.
 _LOOSE_FRAGMENT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?…]*\s+[¿¡\"“„«]?{_UPPER}(?:{_LOWER}|\s)")
@@ -251,6 +254,9 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if found := _opener_problem(text):
         return found
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
+    by_lexicon = _lexicon_start(text, locale)
+    if isinstance(by_lexicon, CorruptedStart):
+        return by_lexicon
     if (m := _CJK_BEFORE_ALPHABET.match(body)) and _mostly_alphabetic(body):
         return _found("fragment", m.group().strip())
     if (
@@ -259,6 +265,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
+    if locale in _CJK_OPENING_SCRIPTS and (found := _spaced_piece_in_cjk(text, locale)):
+        return found
     if (m := _GLUED_QUOTE.match(text)) and _leading(LETTERS, m.group()).casefold() not in INTERJECTIONS:
         return _found("fragment", _leading(LETTERS, m.group()))
     if (
@@ -276,7 +284,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if m and not _is_word(m.group(), body):
         return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
-        (m := _CAPITAL_BEFORE_OPENER.match(text))
+        by_lexicon is None
+        and (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
         and not _QUOTED_TERM.match(text)
     ):
@@ -301,12 +310,95 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _mostly_alphabetic(text)
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
-    if token := _foreign_first_token(body, locale):
+    if by_lexicon is None and (token := _foreign_first_token(body, locale)):
         return _found("fragment", token)
     return None
 
 
+# A first token, then (behind punctuation, a space and possibly openers) a capitalised word or a number: a
+# sentence starting right after the token ("ally The keeper", "ation La gardienne", "ALLY The", "ly — Quédate").
+_TOKEN_THEN_CAPITAL = re.compile(
+    rf"^([^\W\d_]{{1,14}})([.,;:]?)([ \t]+)((?:[*_—–\-«»\"“„¿¡(「][ \t]?)*)({_UPPER}[^\W\d_]*|\d)"
+)
+_DASHES = frozenset("—–-")
+NAME_MIN_LETTERS = 3  # a capitalised token this long before a dash may be a name addressed or speaking
+# Lowercase particles of names ("de Vries", "van Gogh", "von Trier", "bin Laden"): a reply may open with one.
+NAME_PARTICLES = frozenset("de da di del della do dos das du des la le van von der den ten ter bin ibn al el".split())
+FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
+
+
+def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | None:
+    """The start judged with the reply's lexicon (``lexicon.py``), for Latin- and Cyrillic-script locales:
+    a first token followed by a capitalised word (or a number) that starts a sentence.
+
+    A *fragment* (``CorruptedStart``): a lowercase token (``ally The``, ``ment — ¡Libre``, ``con ¡Llegas``,
+    ``ation Konrad``) unless it is an interjection, a name particle (``de Vries``) or a name the reply uses
+    again; an UPPER token before a common word (``ALLY The``); a capitalised token that is no word of the
+    language, spaced from one of its function words (``Ation La gardienne``).
+    ``True`` (legitimate; the other start rules are not asked): a capitalised word of the language
+    (``Pero ¡Libre!``, ``Ви - Кай``) or a name-shaped token before a dash (``Мирон — Стрілець…``).
+    ``None``: not decided here.
+    """
+    if locale is None or locale in _CJK_OPENING_SCRIPTS or (m := _TOKEN_THEN_CAPITAL.match(text)) is None:
+        return None
+    token, punct, opener, after = m.group(1), m.group(2), m.group(4), m.group(5)
+    if script_of(token[0]) not in (Script.LATIN, Script.CYRILLIC):
+        return None
+    folded = _REPEATS.sub(r"\1", token.casefold())
+    if folded in INTERJECTIONS or token.casefold() in INTERJECTIONS:
+        return None
+    try:
+        lex = lexicon(locale)
+    except LookupError:
+        return None
+    if _recurs(token, text) and not lex.is_common(token):
+        return None  # a name or command the reply is about
+    if token.islower():
+        return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
+    next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
+    if token.isupper() and len(token) >= 2:
+        return _found("fragment", token) if next_is_common and not punct else None
+    if not (token[:1].isupper() and token[1:].islower()):
+        return None  # mixed case: "iPhone", "McGregor"
+    if lex.is_word(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
+        return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
+    if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
+        return _found("fragment", token)
+    return None
+
+
+# In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
+_SPACED_LOWER_LATIN = re.compile(rf"^([a-zà-ÿ]{{1,14}})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+_SPACED_CJK_PIECE = re.compile(r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+# What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは", "git 명령어").
+_COMMAND_NOUN = re.compile(r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램)")
+_CJK_INTERJECTIONS = frozenset("唉 啊 嗯 哦 喂 哎 呃 嘿 哈 あ ああ うん ええ おお ねえ".split())
+
+
+def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
+    """A piece spaced from the text of a Chinese, Japanese or Korean reply: a lowercase Latin token
+    (``denly 愚かな…``, ``zk 但和平…``) unless it is a command or tool name (a particle, a copula or a word
+    for "command" follows: ``rsync 是…``, ``grep コマンドは…``; or the reply names it again), or a Han/kana
+    token of one to three characters where Chinese and Japanese write no space (``於 町に…``, ``况 — 也许…``;
+    in Korean, which spaces its words, only a Han or kana piece)."""
+    if m := _SPACED_LOWER_LATIN.match(text):
+        token, rest = m.group(1), text[m.end() :]
+        named = _PARTICLE.match(text, len(token) + 1) or _COMMAND_NOUN.match(text, len(token))
+        if not (named or _recurs(token, text) or token in INTERJECTIONS or rest[:1].isupper()):
+            return _found("fragment", token)
+        if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
+            return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
+        return None
+    if (m := _SPACED_CJK_PIECE.match(text)) and m.group(1) not in _CJK_INTERJECTIONS:
+        token = m.group(1)
+        if locale == "ko" or not _recurs(token, text):
+            return _found("fragment", token)
+    return None
+
+
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
+# A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
+_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}{_LOWER}*[ \t]+{_LOWER}")
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
@@ -349,7 +441,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
             c > "\x7f" and c.isalpha() and c not in allowed for c in rest
         )
-    if not foreign or _recurs(token, body):
+    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body):
         return None
     return token
 
