@@ -130,8 +130,12 @@ def _quote(locale: str, text: str) -> str:
     return q[0] + first + q[1] + ("" if locale in CJK else " ") + join(rest, locale)
 
 
+_GERMAN_LOWER = frozenset("der die das ein eine er sie es wir ihr ich du wenn mein meine dein sein ihr habt hat "
+                          "ist sind wird werden wie was wo warum nein ja nun so aber und doch dann da dort hier".split())
+
+
 def _lower_first(text: str, locale: str) -> str:
-    if locale == "de":
+    if locale == "de" and text.split(" ", 1)[0].casefold() not in _GERMAN_LOWER:
         return text  # German capitalises nouns; the reply's first word may be one
     return text[:1].lower() + text[1:]
 
@@ -172,9 +176,13 @@ def starts(locale: str, text: str, pieces: Pieces, rng: random.Random) -> Iterat
         yield "legit_start", "dialogue", _quote(locale, text)
     words = text.split()
     if locale in CJK:
-        n = rng.randint(2, 4)
-        q = ("'", "'") if locale == "ko" else ("「", "」")
-        yield "legit_start", "quoted_term", q[0] + text[:n] + q[1] + text[n:]
+        if locale == "ko":  # a quoted word, then its particle: "'검은 숲'에서"
+            word, _, rest = text.partition(" ")
+            if len(word) >= 3:
+                yield "legit_start", "quoted_term", "'" + word[:-1] + "'" + word[-1] + " " + rest
+        else:
+            n = rng.randint(2, 4)
+            yield "legit_start", "quoted_term", "「" + text[:n] + "」" + text[n:]
     elif len(words) > 3:
         q = ("'", "'") if rng.random() < 0.5 else ('"', '"')
         yield "legit_start", "quoted_term", q[0] + words[0] + " " + words[1] + q[1] + " " + " ".join(words[2:])

@@ -231,6 +231,27 @@ def _jis_kanji() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(f"[{''.join(kanji)}]"), re.compile(f"[{''.join(rare)}]")
 
 
+@functools.cache
+def _common_han() -> re.Pattern[str]:
+    """The common Chinese characters and kanji: GB 2312 level 1, Big5 level 1, JIS X 0208 level 1 (from
+    the codecs, one character at a time)."""
+    common = []
+    for c in map(chr, range(0x4E00, 0xA000)):
+        gb, big5 = c.encode("gb2312", errors="replace"), c.encode("big5", errors="replace")
+        jis = c.encode("euc_jp", errors="replace")
+        if ((len(gb) == 2 and 0xB0 <= gb[0] <= 0xD7) or (len(big5) == 2 and 0xA4 <= big5[0] <= 0xC6)
+                or (len(jis) == 2 and 0xB0 <= jis[0] <= 0xCF)):  # fmt: skip
+            common.append(c)
+    return re.compile(f"[{''.join(common)}]")
+
+
+def _mostly_common_han(letters: str) -> bool:
+    """Whether at least half the Han characters of a repair are common ones (kana count as common): the
+    repair of real mojibake is the reply's own text; a chance round trip gives rare characters."""
+    han = [c for c in letters if "\u4e00" <= c <= "\u9fff"]
+    return not han or 2 * len(_common_han().findall("".join(han))) >= len(han)
+
+
 def split_runs(whole: bytes) -> Iterator[tuple[bytes, int]]:
     """Non-ASCII runs encoded at once, joined by ``"\\n"`` (see ``_cjk_mojibake``): per run its bytes and how
     many of them are well-formed UTF-8 (``len(raw.decode("utf-8", errors="ignore").encode())``)."""
@@ -313,6 +334,10 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                     continue
             elif not _coherent("".join(decoded)):
                 continue
+            elif latin_text() and _REPAIR_CYRILLIC.fullmatch(letters):
+                continue  # a CJK word in Latin-alphabet text ("*谢谢*" re-encoded is "лл"): not its repair
+            elif _REPAIR_HAN_KANA.fullmatch(letters) and not _mostly_common_han(letters):
+                continue  # a chance round trip of real Korean ("백성들에" -> "鼺鿡"): rare characters
             if len(letters) == 1 and not (
                 _REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters)
             ):

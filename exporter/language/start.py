@@ -104,7 +104,7 @@ _CYRILLIC_BEFORE_CJK = re.compile(rf"^[а-яёєіїґ]{{1,14}}[.,;:!?…]*\s+{_
 # Chinese, Japanese and Korean fragments no sentence can start with: particles, verb endings, small kana.
 _CJK_FRAGMENT = re.compile(
     r"^(?:的(?![确確士])|了(?![解结結却卻不得然如])|[吗嗎呢们們]"
-    r"|ます(?!ます)|です|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
+    r"|ます(?!ます)|です(?!が)|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
     r"|(?:니다|습니다|어요|아요|세요|에게|에서|는|은|을|를|의|요)(?=[\s,.]))"
 )
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
@@ -369,7 +369,10 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
 
 # In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
 _SPACED_LOWER_LATIN = re.compile(rf"^([a-zà-ÿ]{{1,14}})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
-_SPACED_CJK_PIECE = re.compile(r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+_SPACED_CJK_PIECE = re.compile(
+    r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)+(?=[^\W\d_])"
+    r"|^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
+)
 # What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは", "git 명령어").
 _COMMAND_NOUN = re.compile(r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램)")
 _CJK_INTERJECTIONS = frozenset("唉 啊 嗯 哦 喂 哎 呃 嘿 哈 あ ああ うん ええ おお ねえ".split())
@@ -389,8 +392,7 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
         if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
             return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
         return None
-    if (m := _SPACED_CJK_PIECE.match(text)) and m.group(1) not in _CJK_INTERJECTIONS:
-        token = m.group(1)
+    if (m := _SPACED_CJK_PIECE.match(text)) and (token := m.group(1) or m.group(2)) not in _CJK_INTERJECTIONS:
         if locale == "ko" or not _recurs(token, text):
             return _found("fragment", token)
     return None
