@@ -27,32 +27,35 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import HanziTables
+from exporter.language.lexicon import lexicon, preference
 from exporter.language.locales import LOCALES, LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
 
-# Languages the models confuse with the expected one that are not a plausible slip of a chat model:
-# calling a sentence "foreign" for these would be a false alarm, calling it "native" would be a guess.
+# Labels that are a regional or written variety of the expected language, or a model's noise on its text
+# (Latin and Corsican on Italian, Scots on English): never evidence of another language. Every other label
+# of fastText's 176 counts: the contract is "the reply is in the asked locale", so Catalan in a Spanish
+# reply, Galician in a Portuguese one, Afrikaans in Dutch, Bulgarian in Russian and Malay in Indonesian
+# are all foreign.
 NEUTRAL: dict[str, frozenset[str]] = {
-    "pt": frozenset({"gl"}),
-    "es": frozenset({"gl", "ca", "ast"}),
-    "it": frozenset({"co", "la", "sc"}),
-    "fr": frozenset({"oc", "wa"}),
-    "nl": frozenset({"af", "fy", "li"}),
-    "de": frozenset({"lb", "als", "bar", "nds"}),
-    "id": frozenset({"ms", "jv", "su", "min"}),
-    "ru": frozenset({"be", "bg", "mk", "sr"}),
-    "uk": frozenset({"be", "rue"}),
-    "tr": frozenset({"az", "gag"}),
+    "it": frozenset({"co", "la", "sc", "lmo", "nap", "scn", "vec", "pms", "eml"}),
+    "fr": frozenset({"wa", "frr"}),
+    "de": frozenset({"als", "bar", "nds", "pfl", "ksh"}),
     "en": frozenset({"sco"}),
+    "es": frozenset({"ast", "an", "ext"}),
+    "nl": frozenset({"li", "vls", "zea"}),
+    "id": frozenset({"min", "jv", "su", "bjn"}),
+    "pt": frozenset({"mwl"}),
+    "uk": frozenset({"rue"}),
+    "tr": frozenset({"gag"}),
+    "ru": frozenset({"cv"}),
 }
-# Languages a sentence may be called foreign in: the product's own and a few other major ones. A model's
-# rare-language guess (Latin, Esperanto, Volapük on technical text) is noise, not a switch.
-CANDIDATES = frozenset({spec.language for spec in LOCALES.values()}) | frozenset(
-    {"ar", "hi", "th", "he", "el", "sv", "da", "nb", "no", "fi", "cs", "hu", "ro", "bg", "sk", "hr", "sr",
-     "ca", "ms", "fa", "bn"})  # fmt: skip
-# Languages the models split that are one for this purpose (Malay/Indonesian is the case that matters:
-# the two models disagree between them on a quarter of Indonesian sentences).
-SAME_LANGUAGE = {"ms": "id", "nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
+# Labels fastText gives rarely but plausibly to noise in any text (a run of names, a formula): foreign only
+# with strong agreement, never on their own.
+NOISE = frozenset({"la", "eo", "vo", "ia", "ie", "io", "nah", "war", "ceb", "sh", "wuu", "yue", "diq", "new",
+                   "pam", "ilo", "kv", "jbo", "lrc", "mrj", "mhr", "xal", "bxr", "tyv"})  # fmt: skip
+# Languages the models split that are one for this purpose. (Malay and Indonesian are two: the models
+# confuse them, the lexicon separates them, ``_malay_or_indonesian``.)
+SAME_LANGUAGE = {"nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
 _SAME_LANGUAGE_LABELS = frozenset(f"__label__{code}" for code in SAME_LANGUAGE)
 # A regional variety or close neighbour CLD3 names instead of the language fastText names: for the question
 # "is this sentence in that other language" they agree (CLD3 says Corsican for much Italian, Galician for
@@ -292,6 +295,9 @@ class Ensemble:
             return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
+        if expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch:
+            # Malay and Indonesian: the models confuse them, their word lists do not.
+            return _malay_or_indonesian(text, expected, ft, w)
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
         if not script_mismatch and p_native >= NATIVE_FASTTEXT:
             # Native by fastText alone: a foreign call needs p_native <= FOREIGN_MAX_NATIVE, so CLD3 could
@@ -300,7 +306,7 @@ class Ensemble:
         neutral = NEUTRAL.get(expected, frozenset())
         plausible_other = (
             top != expected
-            and top in CANDIDATES
+            and top not in NOISE
             and top not in neutral
             and p_native <= FOREIGN_MAX_NATIVE
             and _letters_allow(text, expected, top)
@@ -332,7 +338,7 @@ class Ensemble:
         if (
             plausible_other
             and p_top >= FOREIGN_FASTTEXT
-            and VARIETY_OF.get(cld_lang, cld_lang) == top
+            and (cld_lang == top or VARIETY_OF.get(cld_lang) == top)
             and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3
         ):
@@ -340,6 +346,28 @@ class Ensemble:
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
         return Call("unknown", None, w, "models", g)
+
+
+_MALAY_PAIR = frozenset({"id", "ms"})
+MALAY_PREFERENCE = 0.25  # mean Zipf difference (lexicon.preference) that names the other of the two
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:
+    """A sentence fastText places in Malay or Indonesian, judged against one of them by the two languages'
+    lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
+    Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
+    preferred; foreign (basis ``lexicon``) then, with fastText's mass on the pair as the second signal."""
+    other = "ms" if expected == "id" else "id"
+    words = [word.casefold() for word in _WORD.findall(text)]
+    lean = preference(words, lexicon(other), lexicon(expected))
+    mass = sum(p for code, p in ft if code in _MALAY_PAIR)
+    if lean >= MALAY_PREFERENCE and mass >= FOREIGN_FASTTEXT and len(words) >= FOREIGN_MIN_WORDS:
+        return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=lean >= 2 * MALAY_PREFERENCE,
+                    sure=True)  # fmt: skip
+    if lean <= 0 or ft[0][0] == expected:
+        return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
+    return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
 
 
 def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str) -> Call:
