@@ -221,6 +221,10 @@ def languages(
         partner = rng.choice(pool)
         found = partner_texts.get(partner, {})
         lines = [found[(source, k)] for k in keys if (source, k) in found]
+        if not lines and found and partner in ("ms", "af"):
+            # Malay (and most Afrikaans) come from other packages' catalogues: no parallel lines
+            pool_lines = sorted(found.values())
+            lines = [rng.choice(pool_lines) for _ in range(max(3, len(keys)))]
         if lines:
             return partner, lines
     return None

@@ -118,6 +118,8 @@ _WORD_EDGES = "\"'.,;:!?¿¡()[]{}«»“”„‘’—–-…*_"
 MIN_LETTERS = 18  # weighted letters (a CJK character counts 3) a sentence needs to be judged
 FOREIGN_FASTTEXT = 0.5  # fastText probability of the other language
 FOREIGN_CLD3 = 0.5  # CLD3 probability of the same other language (or a variety of it)
+CLD3_CERTAIN = 0.99  # ... and when CLD3 is this sure of it, fastText's top label needs only
+FOREIGN_FASTTEXT_CERTAIN = 0.35  # this much (the small fastText model spreads Galician over gl/pt/es)
 FOREIGN_MAX_NATIVE = 0.15  # fastText probability left for the expected language
 NATIVE_FASTTEXT = 0.3  # fastText probability enough to call a sentence native
 NATIVE_CLD3 = 0.5
@@ -337,7 +339,7 @@ class Ensemble:
         cld_lang, p_cld = g.cld3
         if (
             plausible_other
-            and p_top >= FOREIGN_FASTTEXT
+            and (p_top >= FOREIGN_FASTTEXT or (p_cld >= CLD3_CERTAIN and p_top >= FOREIGN_FASTTEXT_CERTAIN))
             and (cld_lang == top or VARIETY_OF.get(cld_lang) == top)
             and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3
@@ -349,7 +351,7 @@ class Ensemble:
 
 
 _MALAY_PAIR = frozenset({"id", "ms"})
-MALAY_PREFERENCE = 0.25  # mean Zipf difference (lexicon.preference) that names the other of the two
+MALAY_PREFERENCE = 0.5  # mean Zipf difference (lexicon.preference) that names the other of the two
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -357,12 +359,12 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     """A sentence fastText places in Malay or Indonesian, judged against one of them by the two languages'
     lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
     Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
-    preferred; foreign (basis ``lexicon``) then, with fastText's mass on the pair as the second signal."""
+    preferred and fastText's top label is the other one too (two signals); foreign (basis ``lexicon``)."""
     other = "ms" if expected == "id" else "id"
     words = [word.casefold() for word in _WORD.findall(text)]
     lean = preference(words, lexicon(other), lexicon(expected))
     mass = sum(p for code, p in ft if code in _MALAY_PAIR)
-    if lean >= MALAY_PREFERENCE and mass >= FOREIGN_FASTTEXT and len(words) >= FOREIGN_MIN_WORDS:
+    if lean >= MALAY_PREFERENCE and ft[0][0] == other and mass >= FOREIGN_FASTTEXT and len(words) >= FOREIGN_MIN_WORDS:
         return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=lean >= 2 * MALAY_PREFERENCE,
                     sure=True)  # fmt: skip
     if lean <= 0 or ft[0][0] == expected:
