@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (commands in the docstring)
 """Scores the language judge on the fiction evaluation (bench/corpus/fiction_cases.py).
 
 Usage::
@@ -76,7 +77,8 @@ def main() -> int:
     all_cases = [
         c
         for c in cases(rows, args.per_locale, Pieces(args.vocab), args.seed)
-        if (args.split == "all" or c["split"] == args.split) and (not args.locale or c["locale"] == args.locale)
+        if (args.split == "all" or c["split"] == args.split)
+        and (not args.locale or c["locale"] == args.locale)
     ]
     judge = default_judge()
     tally: dict[str, Counter[str]] = defaultdict(Counter)
@@ -101,7 +103,11 @@ def main() -> int:
         print(f"{key:40} {sum(tally[key].values()):6}  {figure(key, tally[key])}")
     print("\nper locale (fail share):")
     for kind in sorted({k for k, _ in per_locale}):
-        cells = [f"{loc}:{c['fail'] / max(1, sum(c.values())):.1%}" for (k, loc), c in sorted(per_locale.items()) if k == kind]
+        cells = [
+            f"{loc}:{c['fail'] / max(1, sum(c.values())):.1%}"
+            for (k, loc), c in sorted(per_locale.items())
+            if k == kind
+        ]
         print(f"  {kind:16} " + " ".join(cells))
     return 0
 

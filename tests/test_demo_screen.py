@@ -1,10 +1,10 @@
 """The demo's live view as a person sees it: ``canary demo`` under a real pseudo-terminal (tmux).
 
-On the default fleet (twenty hosts), at 80x24 and 160x50: every captured screen fits the terminal, one line
-per host (no wrapped row), no log line, every service URL (Alertmanager included), the legend and the round's
-progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/2") that together show every
-host exactly once, at 160x50 they fit one page. After the last round, the summary names every suspended host
-with its failing contracts.
+On the default fleet (twenty-one hosts), at 80x24 and 160x50: every captured screen fits the terminal, one
+line per host (no wrapped row), no log line, every service URL (Alertmanager included), the legend and the
+round's progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/2") that together show
+every host exactly once, at 160x50 they fit one page. After the last round, the summary names every suspended
+host with its failing contracts.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The default fleet's faulty hosts and the contracts each one breaks in every round (so each is suspended).
 FAULTY = {
     "clipper/fp8": {"language", "refusal"},
+    "cutter/fp8": {"language"},
     "demure/bf16": {"refusal"},
     "garbler/bf16": {"language"},
     "jsonbreaker/fp8": {"structured"},
@@ -40,10 +41,11 @@ FAULTY = {
     "mixer/fp8": {"language"},
     "prudish/fp8": {"refusal"},
     "slowpoke/fp8": {"ttft"},
+    "spacer/fp8": {"language"},
 }
-# Corrupts only replies that open with a quote or an asterisk: whether two rounds in a row fail depends on
-# the locales it draws, so it may or may not be suspended after three rounds.
-SOMETIMES = {"cutter/fp8": {"language"}}
+# Hosts that may or may not be suspended after three rounds (none on the default fleet: the language judge
+# catches the cutter's and the spacer's tokenizer pieces on every reply).
+SOMETIMES: dict[str, set[str]] = {}
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO|WARNING|ERROR)")
 
 
@@ -206,15 +208,15 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
             seen.setdefault(page, hosts)
             screens.setdefault(page, live)
         # (none between "round N done" and the next round's discovery: no round is in progress then)
-        progress = progress or next((line for line in live if re.search(r"\b\d+/20 hosts\b", line)), "")
+        progress = progress or next((line for line in live if re.search(r"\b\d+/21 hosts\b", line)), "")
     shown = sorted(host for hosts in seen.values() for host in hosts)
     pages = "\n\n".join("\n".join(lines) for lines in screens.values())
     assert progress, f"the round's progress, hosts done / total, is shown:\n{pages}"
     assert shown == HOSTS, f"every host exactly once over the pages:\n{pages}"
     if terminal.height < 25:
-        assert set(seen) == {"1/2", "2/2"}, f"twenty hosts do not fit 24 lines: two pages rotate\n{pages}"
+        assert set(seen) == {"1/2", "2/2"}, f"twenty-one hosts do not fit 24 lines: two pages rotate\n{pages}"
     else:
-        assert set(seen) == {None}, f"at 160x50 the twenty hosts fit one page:\n{pages}"
+        assert set(seen) == {None}, f"at 160x50 the twenty-one hosts fit one page:\n{pages}"
 
     final = recording.final
     summary = final[max(i for i, line in enumerate(final) if line.startswith("Summary:")) :]

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (commands and tables)
 """Builds the fiction evaluation's clean replies from human-translated game dialogue and narration.
 
 Source: the Battle for Wesnoth campaigns and unit descriptions, as shipped in Debian (``wesnoth-1.16-data``
@@ -120,9 +121,7 @@ def system_messages(root: Path, directory: str) -> dict[tuple[str, str], str]:
     return out
 
 
-def replies(
-    language: str, found: dict[tuple[str, str], str], min_chars: int
-) -> Iterator[dict[str, object]]:
+def replies(language: str, found: dict[tuple[str, str], str], min_chars: int) -> Iterator[dict[str, object]]:
     """Messages of one catalogue joined (in a fixed pseudo-random order) into replies of min_chars+."""
     by_domain: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for (domain, msgid), text in found.items():

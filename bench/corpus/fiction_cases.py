@@ -43,7 +43,18 @@ OTHERS = ["en", "es", "pt-BR", "fr", "de", "it", "nl", "pl", "ru", "uk", "tr", "
           "id", "vi", "ca", "gl", "cs", "sk", "bg", "sv", "da", "fi", "hu", "ro", "el", "et", "lt", "sr"]  # fmt: skip
 NAMES = {"latin": ["Konrad", "Delfador", "Li'sar", "Kalenz", "Marta", "Tomasz", "Elena"],
          "cyrillic": ["Мирон", "Конрад", "Олена", "Дельфадор"]}  # fmt: skip
-SURNAMES = ["Müller", "Nowak", "García", "Dubois", "Rossi", "Jansen", "Yılmaz", "Nguyễn", "Kowalski", "Schröder"]
+SURNAMES = [
+    "Müller",
+    "Nowak",
+    "García",
+    "Dubois",
+    "Rossi",
+    "Jansen",
+    "Yılmaz",
+    "Nguyễn",
+    "Kowalski",
+    "Schröder",
+]
 CYRILLIC_SURNAMES = ["Шевченко", "Иванов", "Коваленко"]
 COMMANDS = ["git", "rsync", "grep", "sudo", "Python", "Docker", "Wesnoth"]
 CONJUNCTIONS = {
@@ -113,7 +124,9 @@ class Pieces:
         """(piece, its family): mostly Latin lowercase pieces, as most vocabularies' pieces are."""
         r = rng.random()
         if r < 0.55:
-            return rng.choice([p for p in (rng.choice(self.latin) for _ in range(20)) if p.islower()] or ["ly"]), "latin"
+            return rng.choice(
+                [p for p in (rng.choice(self.latin) for _ in range(20)) if p.islower()] or ["ly"]
+            ), "latin"
         if r < 0.7:
             return rng.choice(self.latin), "latin_any"
         if r < 0.82:
@@ -130,8 +143,49 @@ def _quote(locale: str, text: str) -> str:
     return q[0] + first + q[1] + ("" if locale in CJK else " ") + join(rest, locale)
 
 
-_GERMAN_LOWER = frozenset("der die das ein eine er sie es wir ihr ich du wenn mein meine dein sein ihr habt hat "
-                          "ist sind wird werden wie was wo warum nein ja nun so aber und doch dann da dort hier".split())
+_GERMAN_LOWER = frozenset(
+    [
+        "der",
+        "die",
+        "das",
+        "ein",
+        "eine",
+        "er",
+        "sie",
+        "es",
+        "wir",
+        "ihr",
+        "ich",
+        "du",
+        "wenn",
+        "mein",
+        "meine",
+        "dein",
+        "sein",
+        "ihr",
+        "habt",
+        "hat",
+        "ist",
+        "sind",
+        "wird",
+        "werden",
+        "wie",
+        "was",
+        "wo",
+        "warum",
+        "nein",
+        "ja",
+        "nun",
+        "so",
+        "aber",
+        "und",
+        "doch",
+        "dann",
+        "da",
+        "dort",
+        "hier",
+    ]
+)
 
 
 def _lower_first(text: str, locale: str) -> str:
@@ -152,7 +206,9 @@ def starts(locale: str, text: str, pieces: Pieces, rng: random.Random) -> Iterat
         "inverted": lambda: "¿" + text,
         "corner": lambda: "「" + text,
         "name": lambda: rng.choice(names) + " — " + text,
-        "interjection": lambda: INTERJECTIONS[locale] + (text if locale in CJK else _lower_first(text, locale)),
+        "interjection": lambda: (
+            INTERJECTIONS[locale] + (text if locale in CJK else _lower_first(text, locale))
+        ),
     }
     for _ in range(4):
         piece, family = pieces.draw(rng)
@@ -185,7 +241,11 @@ def starts(locale: str, text: str, pieces: Pieces, rng: random.Random) -> Iterat
             yield "legit_start", "quoted_term", "「" + text[:n] + "」" + text[n:]
     elif len(words) > 3:
         q = ("'", "'") if rng.random() < 0.5 else ('"', '"')
-        yield "legit_start", "quoted_term", q[0] + words[0] + " " + words[1] + q[1] + " " + " ".join(words[2:])
+        yield (
+            "legit_start",
+            "quoted_term",
+            q[0] + words[0] + " " + words[1] + q[1] + " " + " ".join(words[2:]),
+        )
 
 
 def encodings(locale: str, text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:
@@ -213,7 +273,11 @@ def encodings(locale: str, text: str, rng: random.Random) -> Iterator[tuple[str,
 
 
 def languages(
-    locale: str, keys: list[str], source: str, partner_texts: dict[str, dict[tuple[str, str], str]], rng: random.Random
+    locale: str,
+    keys: list[str],
+    source: str,
+    partner_texts: dict[str, dict[tuple[str, str], str]],
+    rng: random.Random,
 ) -> tuple[str, list[str]] | None:
     """A partner language and its translation of the same messages (None when it has none of them)."""
     pool = NEIGHBOURS[locale] if rng.random() < 0.5 else [x for x in OTHERS if x != locale]
@@ -231,7 +295,10 @@ def languages(
 
 
 def switch_and_mixing(
-    locale: str, row: dict[str, object], partner_texts: dict[str, dict[tuple[str, str], str]], rng: random.Random
+    locale: str,
+    row: dict[str, object],
+    partner_texts: dict[str, dict[tuple[str, str], str]],
+    rng: random.Random,
 ) -> Iterator[tuple[str, str, str]]:
     keys = list(row["keys"])  # type: ignore[call-overload]
     source = str(row["source"])

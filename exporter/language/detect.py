@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from exporter.language.hanzi import HanziTables
 from exporter.language.lexicon import lexicon, preference
-from exporter.language.locales import LOCALES, LocaleSpec
+from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
 
 # Labels that are a regional or written variety of the expected language, or a model's noise on its text
@@ -364,7 +364,12 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     words = [word.casefold() for word in _WORD.findall(text)]
     lean = preference(words, lexicon(other), lexicon(expected))
     mass = sum(p for code, p in ft if code in _MALAY_PAIR)
-    if lean >= MALAY_PREFERENCE and ft[0][0] == other and mass >= FOREIGN_FASTTEXT and len(words) >= FOREIGN_MIN_WORDS:
+    if (
+        lean >= MALAY_PREFERENCE
+        and ft[0][0] == other
+        and mass >= FOREIGN_FASTTEXT
+        and len(words) >= FOREIGN_MIN_WORDS
+    ):
         return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=lean >= 2 * MALAY_PREFERENCE,
                     sure=True)  # fmt: skip
     if lean <= 0 or ft[0][0] == expected:

@@ -83,4 +83,3 @@ def preference(words: list[str], first: Lexicon, second: Lexicon) -> float:
         total += (a if a is not None else ABSENT) - (b if b is not None else ABSENT)
         n += 1
     return total / n if n else 0.0
-

@@ -316,14 +316,17 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
 
 
 # A first token, then (behind punctuation, a space and possibly openers) a capitalised word or a number: a
-# sentence starting right after the token ("ally The keeper", "ation La gardienne", "ALLY The", "ly — Quédate").
+# sentence starting right after the token ("ally The keeper", "ation La gardienne", "ALLY The",
+# "ly — Quédate").
 _TOKEN_THEN_CAPITAL = re.compile(
     rf"^([^\W\d_]{{1,14}})([.,;:]?)([ \t]+)((?:[*_—–\-«»\"“„¿¡(「][ \t]?)*)({_UPPER}[^\W\d_]*|\d)"
 )
 _DASHES = frozenset("—–-")
 NAME_MIN_LETTERS = 3  # a capitalised token this long before a dash may be a name addressed or speaking
 # Lowercase particles of names ("de Vries", "van Gogh", "von Trier", "bin Laden"): a reply may open with one.
-NAME_PARTICLES = frozenset("de da di del della do dos das du des la le van von der den ten ter bin ibn al el".split())
+NAME_PARTICLES = frozenset(
+    "de da di del della do dos das du des la le van von der den ten ter bin ibn al el".split()  # noqa: SIM905
+)
 FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
 
 
@@ -335,7 +338,7 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     ``ation Konrad``) unless it is an interjection, a name particle (``de Vries``) or a name the reply uses
     again; an UPPER token before a common word (``ALLY The``); a capitalised token that is no word of the
     language, spaced from one of its function words (``Ation La gardienne``).
-    ``True`` (legitimate; the other start rules are not asked): a capitalised word of the language
+    ``True`` (legitimate; the other start rules are not asked): a capitalised common word of the language
     (``Pero ¡Libre!``, ``Ви - Кай``) or a name-shaped token before a dash (``Мирон — Стрілець…``).
     ``None``: not decided here.
     """
@@ -360,7 +363,7 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return _found("fragment", token) if next_is_common and not punct else None
     if not (token[:1].isupper() and token[1:].islower()):
         return None  # mixed case: "iPhone", "McGregor"
-    if lex.is_word(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
+    if lex.is_common(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
@@ -368,14 +371,23 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
 
 
 # In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
-_SPACED_LOWER_LATIN = re.compile(rf"^([a-zà-ÿ]{{1,14}})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+_SPACED_LOWER_LATIN = re.compile(r"^([a-zà-ÿ]{1,14})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
 _SPACED_CJK_PIECE = re.compile(
     r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)+(?=[^\W\d_])"
     r"|^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
 )
-# What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは", "git 명령어").
-_COMMAND_NOUN = re.compile(r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램)")
-_CJK_INTERJECTIONS = frozenset("唉 啊 嗯 哦 喂 哎 呃 嘿 哈 あ ああ うん ええ おお ねえ".split())
+# What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは",
+# "git 명령어").
+_COMMAND_NOUN = re.compile(
+    r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램)"
+)
+# What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
+# ("rsync は"), Chinese from its copula ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
+_SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": re.compile("[是的]"),
+                         "zh-Hant": re.compile("[是的]")}  # fmt: skip
+_CJK_INTERJECTIONS = frozenset(
+    ["唉", "啊", "嗯", "哦", "喂", "哎", "呃", "嘿", "哈", "あ", "ああ", "うん", "ええ", "おお", "ねえ"]
+)
 
 
 def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
@@ -386,15 +398,17 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     in Korean, which spaces its words, only a Han or kana piece)."""
     if m := _SPACED_LOWER_LATIN.match(text):
         token, rest = m.group(1), text[m.end() :]
-        named = _PARTICLE.match(text, len(token) + 1) or _COMMAND_NOUN.match(text, len(token))
+        follower = _SPACED_NAME_FOLLOWER.get(locale)
+        named = (follower and follower.match(text, m.end())) or _COMMAND_NOUN.match(text, len(token))
         if not (named or _recurs(token, text) or token in INTERJECTIONS or rest[:1].isupper()):
             return _found("fragment", token)
         if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
             return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
         return None
-    if (m := _SPACED_CJK_PIECE.match(text)) and (token := m.group(1) or m.group(2)) not in _CJK_INTERJECTIONS:
-        if locale == "ko" or not _recurs(token, text):
-            return _found("fragment", token)
+    m = _SPACED_CJK_PIECE.match(text)
+    token = (m.group(1) or m.group(2)) if m else ""
+    if token and token not in _CJK_INTERJECTIONS and (locale == "ko" or not _recurs(token, text)):
+        return _found("fragment", token)
     return None
 
 
