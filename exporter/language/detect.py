@@ -119,6 +119,7 @@ MIN_LETTERS = 18  # weighted letters (a CJK character counts 3) a sentence needs
 FOREIGN_FASTTEXT = 0.5  # fastText probability of the other language
 FOREIGN_CLD3 = 0.5  # CLD3 probability of the same other language (or a variety of it)
 CLD3_CERTAIN = 0.99  # ... and when CLD3 is this sure of it, fastText's top label needs only
+FOREIGN_MAX_NATIVE_CERTAIN = 0.25  # and may leave this much to the expected language (Afrikaans in Dutch)
 FOREIGN_FASTTEXT_CERTAIN = 0.35  # this much (the small fastText model spreads Galician over gl/pt/es)
 FOREIGN_MAX_NATIVE = 0.15  # fastText probability left for the expected language
 NATIVE_FASTTEXT = 0.3  # fastText probability enough to call a sentence native
@@ -310,28 +311,30 @@ class Ensemble:
             top != expected
             and top not in NOISE
             and top not in neutral
-            and p_native <= FOREIGN_MAX_NATIVE
+            and p_native <= FOREIGN_MAX_NATIVE_CERTAIN
             and _letters_allow(text, expected, top)
             and len(text.split()) >= FOREIGN_MIN_WORDS
         )
-        if plausible_other and not script_mismatch and (alphabet := _ALPHABET_SAYS.get(expected)):
+        # Without CLD3's certainty the expected language may keep at most FOREIGN_MAX_NATIVE.
+        strict_other = plausible_other and p_native <= FOREIGN_MAX_NATIVE
+        if strict_other and not script_mismatch and (alphabet := _ALPHABET_SAYS.get(expected)):
             # Russian in a Ukrainian reply (or the reverse) is settled by letters the other alphabet lacks.
             other, theirs, ours = alphabet
             if top == other and p_top >= ALPHABET_FASTTEXT and theirs.search(text) and not ours.search(text):
                 return _foreign_by_fasttext(ft, w, "alphabet")
         if (
-            plausible_other
+            strict_other
             and script_mismatch
             and p_top >= SCRIPT_MISMATCH_MASS
             and Script.CYRILLIC in spec.scripts
         ):
             # A whole Latin-script sentence in a Cyrillic reply: the script already says it is not ours.
             return _foreign_by_fasttext(ft, w, "script")
-        if script_mismatch and not (plausible_other and p_top >= FOREIGN_FASTTEXT):
+        if script_mismatch and not (strict_other and p_top >= FOREIGN_FASTTEXT):
             # Never native in the wrong script, and not foreign without fastText's plausible other
             # language: unknown whatever CLD3 says.
             return Call("unknown", None, w, "models", Guess(ft, NOT_ASKED))
-        if plausible_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
+        if strict_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
             # fastText's other language and that language's own letters or function words agree: two
             # independent signals, as CLD3's agreement would be (docs/language.md, Session 10).
             return _foreign_by_fasttext(ft, w, basis)
@@ -340,6 +343,7 @@ class Ensemble:
         if (
             plausible_other
             and (p_top >= FOREIGN_FASTTEXT or (p_cld >= CLD3_CERTAIN and p_top >= FOREIGN_FASTTEXT_CERTAIN))
+            and (p_native <= FOREIGN_MAX_NATIVE or p_cld >= CLD3_CERTAIN)
             and (cld_lang == top or VARIETY_OF.get(cld_lang) == top)
             and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3

@@ -45,6 +45,7 @@ _SYMBOL_OK = {
     "\\": re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])"),  # "\n", "\section{...}"
     "|": re.compile(r"\|[^\n]*\|"),  # a markdown table row
     "@": re.compile(r"@[A-Za-z]"),  # a handle or "@file"
+    "’": re.compile(r"’[^\W\d_A-Z]{1,12}(?![^\W\d_])"),  # an elided word: "’türlich!", "’n", "’tis"
 }
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
 # Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
@@ -365,6 +366,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return None  # mixed case: "iPhone", "McGregor"
     if lex.is_common(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
+    if lex.is_word(token):
+        return None  # "Благодарю Вас": a word of the language before a capitalised word
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
@@ -489,7 +492,10 @@ def _opener_problem(text: str) -> CorruptedStart | None:
 # "sources_list" are names, not closers).
 _UNDERSCORE_CLOSER = re.compile(r"[^\s_]_(?![^\W_])")
 # Straight apostrophes that can be quotes: not inside a word ("don't", "l'heure" close nothing).
-_QUOTE_APOSTROPHE = re.compile(r"(?<![^\W\d_])'|'(?![^\W\d_])")
+# (Between two Chinese, Japanese or Korean characters it is a quote: "'검은 숲'에서".)
+_QUOTE_APOSTROPHE = re.compile(
+    r"(?<![^\W\d_])'|'(?![^\W\d_])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])'(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
+)
 
 
 def _closed(mark: str, rest: str) -> bool:
