@@ -16,6 +16,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 WORDS = 30_000  # a word of the language: among its 30,000 most frequent word forms
@@ -64,7 +65,8 @@ def lexicon(language: str) -> Lexicon:
         raise LookupError(f"wordfreq has no word list for {language!r}")
     ranked = wordfreq.top_n_list(code, WORDS, wordlist="small", ascii_only=False)
     common = ranked[:COMMON]
-    zipf = {w: wordfreq.zipf_frequency(w, code, wordlist="small") for w in common}
+    frequencies = wordfreq.get_frequency_dict(code, wordlist="small")  # no tokenizer: CJK needs none here
+    zipf = {w: round(math.log10(frequencies[w] * 1e9), 2) for w in common if frequencies.get(w, 0) > 0}
     # wordfreq keeps each language's whole list cached; only the top of it is kept here.
     wordfreq.get_frequency_list.cache_clear()
     wordfreq.get_frequency_dict.cache_clear()
