@@ -67,7 +67,7 @@ _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 # Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
 _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTERS, _UK_LETTERS)}
 
-# Letters that, of the languages a sentence may be called foreign in (CANDIDATES, NEUTRAL neighbours aside),
+# Letters that, of the languages a sentence is commonly confused with (NEUTRAL varieties aside),
 # only the expected one writes (not ă, Romanian too, nor đ, Croatian). A sentence with them in
 # OWN_LETTERS_WORDS different words and OWN_LETTERS_SHARE of its words, and no letter of the other Cyrillic
 # alphabet, is native without the models: they could only call it native, unknown, or foreign if it mixed
@@ -86,7 +86,7 @@ OWN_LETTERS_SHARE = 0.1
 # language that no other language a sentence may be called foreign in writes, or that such a language shares
 # with no second word of the list (Dutch writes "of", Polish "to", Spanish "para": never two of one list), so
 # a foreign sentence does not hold two. OWN_LETTERS_WORDS different ones making OWN_LETTERS_SHARE of the
-# sentence's words settle it as native; the lists were checked on the dev split (docs/language.md, Session 9).
+# sentence's words settle it as native; the lists were checked on the dev split (docs/language.md, Signals).
 _OWN_WORDS = {code: frozenset(words.split()) for code, words in {
     "en": "the and that with which are have this from would been should must these such its will can but "
           "some they there their were what when your you has of to be if it or",
@@ -336,7 +336,7 @@ class Ensemble:
             return Call("unknown", None, w, "models", Guess(ft, NOT_ASKED))
         if strict_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
             # fastText's other language and that language's own letters or function words agree: two
-            # independent signals, as CLD3's agreement would be (docs/language.md, Session 10).
+            # independent signals, as CLD3's agreement would be (docs/language.md, Signals).
             return _foreign_by_fasttext(ft, w, basis)
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
