@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 
 from fiction_cases import Pieces, encodings, split_of, starts, switch_and_mixing
+from judge_cases import print_per_locale, tallies
 
 from exporter.language.judge import default_judge
 from exporter.language.locales import LOCALES
@@ -80,11 +81,8 @@ def main() -> int:
         if (args.split == "all" or c["split"] == args.split)
         and (not args.locale or c["locale"] == args.locale)
     ]
-    judge = default_judge()
-    tally: dict[str, Counter[str]] = defaultdict(Counter)
-    per_locale: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    shown = 0
-    started = time.perf_counter()
+    tally, per_locale = tallies()
+    judge, shown, started = default_judge(), 0, time.perf_counter()
     for c in all_cases:
         kind = c["kind"]
         verdict = judge.judge(c["text"], c["locale"])
@@ -101,14 +99,7 @@ def main() -> int:
     print(f"{len(all_cases)} cases in {elapsed:.1f} s, split={args.split}")
     for key in sorted(tally):
         print(f"{key:40} {sum(tally[key].values()):6}  {figure(key, tally[key])}")
-    print("\nper locale (fail share):")
-    for kind in sorted({k for k, _ in per_locale}):
-        cells = [
-            f"{loc}:{c['fail'] / max(1, sum(c.values())):.1%}"
-            for (k, loc), c in sorted(per_locale.items())
-            if k == kind
-        ]
-        print(f"  {kind:16} " + " ".join(cells))
+    print_per_locale(per_locale)
     return 0
 
 
