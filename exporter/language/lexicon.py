@@ -26,23 +26,23 @@ ABSENT = 2.0  # Zipf frequency assumed for a word beyond a lexicon's common word
 
 @dataclass(frozen=True, slots=True)
 class Lexicon:
-    """The frequent words of one language, casefolded."""
+    """The frequent words of one language, casefolded. Plain ``str -> int/float`` dicts: CPython's garbage
+    collector does not track a dict of atomic values, so 30,000 words per language cost a full collection
+    nothing (a frozenset is tracked and traversed: ~60 ms per full collection with every lexicon loaded)."""
 
     language: str
-    words: frozenset[str]
-    common: frozenset[str]
+    ranks: dict[str, int]  # word -> frequency rank, 0 the most frequent
     zipf: dict[str, float]  # the common words' Zipf frequency (log10 of occurrences per billion words)
-    ranks: dict[str, int]  # the common words' rank, 0 the most frequent
 
     def is_word(self, token: str) -> bool:
-        return token.casefold() in self.words
+        return token.casefold() in self.ranks
 
     def is_common(self, token: str) -> bool:
-        return token.casefold() in self.common
+        return self.ranks.get(token.casefold(), WORDS) < COMMON
 
     def rank(self, token: str) -> int:
         """The word's frequency rank among the common words (``COMMON`` when it is not one of them)."""
-        return self.ranks.get(token.casefold(), COMMON)
+        return min(self.ranks.get(token.casefold(), COMMON), COMMON)
 
 
 # wordfreq's codes for our languages (zh-Hans and zh-Hant share Chinese, pt-BR is Portuguese).
@@ -70,7 +70,10 @@ def lexicon(language: str) -> Lexicon:
     # wordfreq keeps each language's whole list cached; only the top of it is kept here.
     wordfreq.get_frequency_list.cache_clear()
     wordfreq.get_frequency_dict.cache_clear()
-    return Lexicon(code, frozenset(ranked), frozenset(common), zipf, {w: i for i, w in enumerate(common)})
+    ranks: dict[str, int] = {}
+    for i, word in enumerate(ranked):
+        ranks.setdefault(word, i)
+    return Lexicon(code, ranks, zipf)
 
 
 def preference(words: list[str], first: Lexicon, second: Lexicon) -> float:
