@@ -136,8 +136,8 @@ _CJK_BEFORE_ALPHABET = re.compile(
 # letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
 # ("R- HASHES", "N- Deze": glued to a hyphen and a space before a capital; "Gebruikers- en" is a compound.)
 _LETTERS_BEFORE_OPENER = re.compile(
-    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
-)
+    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
+)  # ("DATEI(en)", "file(s)": a plural ending in brackets, not an opener)
 # "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
 _TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[ \t]?[^\W\d_]")
 # "ONAL «Hay…", "Ure ¿Cuando…", "RFACE - Meldungen…", "Rata "如果…": a capitalised or UPPER token, spaced
@@ -331,6 +331,11 @@ NAME_PARTICLES = frozenset(
 FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
 
 
+def _named_again(token: str, text: str) -> bool:
+    """Whether the reply names ``token`` again as a name: in brackets, backticks or quotes."""
+    return re.search(rf"[(`'\"“«]{re.escape(token)}[)`'\"”»]", text[len(token) :]) is not None
+
+
 def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | None:
     """The start judged with the reply's lexicon (``lexicon.py``), for Latin- and Cyrillic-script locales:
     a first token followed by a capitalised word (or a number) that starts a sentence.
@@ -355,8 +360,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         lex = lexicon(locale)
     except LookupError:
         return None
-    if _recurs(token, text) and not lex.is_common(token):
-        return None  # a name or command the reply is about
+    if _recurs(token, text) and (not lex.is_common(token) or _named_again(token, text)):
+        return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
     if token.islower():
         return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
     next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
@@ -417,7 +422,7 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
 
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 # A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
-_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}{_LOWER}*[ \t]+{_LOWER}")
+_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a placeholder: "RÉSUMĚ détermine"
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
