@@ -1,6 +1,6 @@
 """The demo's live view as a person sees it: ``canary demo`` under a real pseudo-terminal (tmux).
 
-On the default fleet (twenty-one hosts), at 80x24 and 160x50: every captured screen fits the terminal, one
+On the default fleet (twenty-four hosts), at 80x24 and 160x50: every captured screen fits the terminal, one
 line per host (no wrapped row), no log line, every service URL (Alertmanager included), the legend and the
 round's progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/2") that together show
 every host exactly once, at 160x50 they fit one page. After the last round, the summary names every suspended
@@ -208,15 +208,15 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
             seen.setdefault(page, hosts)
             screens.setdefault(page, live)
         # (none between "round N done" and the next round's discovery: no round is in progress then)
-        progress = progress or next((line for line in live if re.search(r"\b\d+/21 hosts\b", line)), "")
+        progress = progress or next((line for line in live if re.search(r"\b\d+/24 hosts\b", line)), "")
     shown = sorted(host for hosts in seen.values() for host in hosts)
     pages = "\n\n".join("\n".join(lines) for lines in screens.values())
     assert progress, f"the round's progress, hosts done / total, is shown:\n{pages}"
     assert shown == HOSTS, f"every host exactly once over the pages:\n{pages}"
     if terminal.height < 25:
-        assert set(seen) == {"1/2", "2/2"}, f"twenty-one hosts do not fit 24 lines: two pages rotate\n{pages}"
+        assert set(seen) == {"1/2", "2/2"}, f"twenty-four hosts do not fit 24 lines: two pages rotate\n{pages}"
     else:
-        assert set(seen) == {None}, f"at 160x50 the twenty-one hosts fit one page:\n{pages}"
+        assert set(seen) == {None}, f"at 160x50 the twenty-four hosts fit one page:\n{pages}"
 
     final = recording.final
     summary = final[max(i for i, line in enumerate(final) if line.startswith("Summary:")) :]
