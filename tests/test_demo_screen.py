@@ -214,7 +214,9 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
     assert progress, f"the round's progress, hosts done / total, is shown:\n{pages}"
     assert shown == HOSTS, f"every host exactly once over the pages:\n{pages}"
     if terminal.height < 25:
-        assert set(seen) == {"1/2", "2/2"}, f"twenty-four hosts do not fit 24 lines: two pages rotate\n{pages}"
+        assert set(seen) == {"1/2", "2/2"}, (
+            f"twenty-four hosts do not fit 24 lines: two pages rotate\n{pages}"
+        )
     else:
         assert set(seen) == {None}, f"at 160x50 the twenty-four hosts fit one page:\n{pages}"
 

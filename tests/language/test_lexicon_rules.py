@@ -115,8 +115,36 @@ def test_the_lexicon_knows_words_and_common_words_and_loads_once() -> None:
 
 
 def test_malay_and_indonesian_lexicons_lean_their_own_way() -> None:
-    malay = ["kerana", "dia", "tidak", "boleh", "datang", "sahaja", "ke", "kedai", "itu", "untuk", "membeli", "kereta", "baharu"]
-    indonesian = ["karena", "dia", "tidak", "bisa", "datang", "saja", "ke", "toko", "itu", "untuk", "membeli", "mobil", "baru"]
+    malay = [
+        "kerana",
+        "dia",
+        "tidak",
+        "boleh",
+        "datang",
+        "sahaja",
+        "ke",
+        "kedai",
+        "itu",
+        "untuk",
+        "membeli",
+        "kereta",
+        "baharu",
+    ]
+    indonesian = [
+        "karena",
+        "dia",
+        "tidak",
+        "bisa",
+        "datang",
+        "saja",
+        "ke",
+        "toko",
+        "itu",
+        "untuk",
+        "membeli",
+        "mobil",
+        "baru",
+    ]
     ms, id_ = lexicon("ms"), lexicon("id")
     assert preference(malay, ms, id_) > 0.5 > 0 > preference(indonesian, ms, id_)
 
