@@ -248,7 +248,7 @@ def test_ctrl_c_or_closing_the_terminal_mid_round_stops_prometheus_and_alertmana
         header = "\n".join(term.wait_for("logs: ", timeout=90))
         started = re.findall(r"(?:prometheus|alertmanager) (127\.0\.0\.1:\d+)", header)
         assert len(started) == 2 and all(map(listening, started)), header
-        term.wait_for("/20 hosts", timeout=90)  # a round is running
+        term.wait_for("/24 hosts", timeout=90)  # a round is running
         if stop == "ctrl-c":
             term.tmux(["send-keys", "-t", term.name, "C-c"])
             final = term.wait_for("DEMO-EXITED", timeout=60, history=True)
