@@ -317,8 +317,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
 
 
 # A first token, then (behind punctuation, a space and possibly openers) a capitalised word or a number: a
-# sentence starting right after the token ("ally The keeper", "ation La gardienne", "ALLY The",
-# "ly — Quédate").
+# sentence starting right after the token ("ally The keeper", "ation La gardienne", "ly — Quédate").
 _TOKEN_THEN_CAPITAL = re.compile(
     rf"^([^\W\d_]{{1,14}})([.,;:]?)([ \t]+)((?:[*_—–\-«»\"“„¿¡(「][ \t]?)*)({_UPPER}[^\W\d_]*|\d)"
 )
@@ -342,8 +341,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
 
     A *fragment* (``CorruptedStart``): a lowercase token (``ally The``, ``ment — ¡Libre``, ``con ¡Llegas``,
     ``ation Konrad``) unless it is an interjection, a name particle (``de Vries``) or a name the reply uses
-    again; an UPPER token before a common word (``ALLY The``); a capitalised token that is no word of the
-    language, spaced from one of its function words (``Ation La gardienne``).
+    again; a capitalised token that is no word of the language, spaced from one of its function words
+    (``Ation La gardienne``). An UPPER token is not decided here (``EPERM The caller…`` is a name).
     ``True`` (legitimate; the other start rules are not asked): a capitalised common word of the language
     (``Pero ¡Libre!``, ``Ви - Кай``) or a name-shaped token before a dash (``Мирон — Стрілець…``).
     ``None``: not decided here.
@@ -365,8 +364,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     if token.islower():
         return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
     next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
-    if token.isupper() and len(token) >= 2:
-        return _found("fragment", token) if next_is_common and not punct else None
+    if token.isupper():
+        return None  # an error name, a column or a placeholder in capitals ("EPERM The caller…"): not decided
     if not (token[:1].isupper() and token[1:].islower()):
         return None  # mixed case: "iPhone", "McGregor"
     if lex.is_common(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
@@ -380,9 +379,11 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
 
 # In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
 _SPACED_LOWER_LATIN = re.compile(r"^([a-zà-ÿ]{1,14})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+# (Not a term before " - " and its definition, "修復 - 依存関係…", nor text spaced character by character.)
 _SPACED_CJK_PIECE = re.compile(
-    r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)+(?=[^\W\d_])"
-    r"|^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
+    r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—«\"“„「『(][ \t]?)+(?=[^\W\d_])"
+    r"|^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+"
+    r"(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{2})"
 )
 # What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは",
 # "git 명령어").

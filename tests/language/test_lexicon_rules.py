@@ -34,7 +34,6 @@ NARRATION = {
         ("ation ", "it"),
         ("ly — ", "es"),  # before a dialogue dash
         ("ment — ", "uk"),
-        ("ALLY ", "en"),  # an UPPER token before a common word
         ("Ation ", "fr"),  # a capitalised non-word before a function word
         ("con ¡", "es"),  # a lowercase word before an inverted exclamation
         ("to *", "en"),  # a lowercase function word the reply uses again is still a piece
@@ -61,6 +60,12 @@ def test_a_piece_spaced_from_a_capitalised_sentence_is_a_corrupted_start(prefix:
         ("grep コマンドは、古い塔の記録から嵐の日付を探し出し、港の人々に知らせるために使われた。", "ja"),
         ("Pero ¡Libre! La tormenta ha pasado y mañana podremos volver al puerto con los demás.", "es"),
         ("Nieumarli. To będzie twoje pierwsze wyzwanie jako przywódcy, musisz pokonać te kreatury.", "pl"),
+        ("EPERM The caller attempted to modify the capabilities of a thread other than its own.", "en"),
+        (
+            "修復 - 依存関係が壊れたシステムの修正を試みます。このオプションを使うと、足りない依存関係を補います。",
+            "ja",
+        ),
+        ("ĐỊNH DẠNG là một của rc, res hay coff, và được quyết định từ phần mở rộng của tên tập tin.", "vi"),
         ("de Vries zei dat de storm voorbij was en dat we morgen weer naar de haven konden varen.", "nl"),
         ("Oh, " + NARRATION["en"][0].lower() + NARRATION["en"][1:], "en"),
     ],
