@@ -19,14 +19,24 @@ import json
 import random
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 
 from build_language_corpus import synthesise
-from judge_cases import MUST_PASS, dialogue_and_code, encodings, figure, repetitions, split_of, starts
+from judge_cases import (
+    MUST_PASS,
+    dialogue_and_code,
+    encodings,
+    figure,
+    print_per_locale,
+    repetitions,
+    split_of,
+    starts,
+    tallies,
+)
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
@@ -85,11 +95,8 @@ def main() -> int:
     only = set(filter(None, args.only.split(",")))
     all_cases = [c for c in cases(picked, args.seed) if (args.split == "all" or c["split"] == args.split)
                  and (not only or c["kind"] in only)]  # fmt: skip
-    judge = default_judge()
-    tally: dict[str, Counter[str]] = defaultdict(Counter)
-    per_locale: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    shown = 0
-    started = time.perf_counter()
+    tally, per_locale = tallies()
+    judge, shown, started = default_judge(), 0, time.perf_counter()
     for c in all_cases:
         kind = c["kind"]
         if kind == "repetition" or kind == "clean":
@@ -117,15 +124,7 @@ def main() -> int:
         c = tally[key]
         n = sum(c.values())
         print(f"{key:34} {n:6}  {figure(key, c)}")
-    print("\nper locale (fail share):")
-    kinds = sorted({k for k, _ in per_locale})
-    for kind in kinds:
-        cells = [
-            f"{loc}:{c['fail'] / max(1, sum(c.values())):.1%}"
-            for (k, loc), c in sorted(per_locale.items())
-            if k == kind
-        ]
-        print(f"  {kind:16} " + " ".join(cells))
+    print_per_locale(per_locale)
     return 0
 
 

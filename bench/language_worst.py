@@ -79,6 +79,7 @@ def main() -> int:
     args = parser.parse_args()
     judge = default_judge()
     judge.judge("warm up the models, please, this is a sentence.", "en")
+    judge.warm()  # the lexicons, loaded once per process
     print(f"worst case, {SIZE // 1024} KB replies (judge + screen), ms: wall median / max, "
           f"CPU median / max of {args.repeat} (CPU: this process's time on its core, what other "
           "processes on a shared machine inflate least)")  # fmt: skip

@@ -1,10 +1,10 @@
 """The demo's live view as a person sees it: ``canary demo`` under a real pseudo-terminal (tmux).
 
-On the default fleet (twenty hosts), at 80x24 and 160x50: every captured screen fits the terminal, one line
-per host (no wrapped row), no log line, every service URL (Alertmanager included), the legend and the round's
-progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/2") that together show every
-host exactly once, at 160x50 they fit one page. After the last round, the summary names every suspended host
-with its failing contracts.
+On the default fleet (twenty-four hosts), at 80x24 and 160x50: every captured screen fits the terminal, one
+line per host (no wrapped row), no log line, every service URL (Alertmanager included), the legend and the
+round's progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/2") that together show
+every host exactly once, at 160x50 they fit one page. After the last round, the summary names every suspended
+host with its failing contracts.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The default fleet's faulty hosts and the contracts each one breaks in every round (so each is suspended).
 FAULTY = {
     "clipper/fp8": {"language", "refusal"},
+    "cutter/fp8": {"language"},
     "demure/bf16": {"refusal"},
     "garbler/bf16": {"language"},
     "jsonbreaker/fp8": {"structured"},
@@ -40,10 +41,11 @@ FAULTY = {
     "mixer/fp8": {"language"},
     "prudish/fp8": {"refusal"},
     "slowpoke/fp8": {"ttft"},
+    "spacer/fp8": {"language"},
 }
-# Corrupts only replies that open with a quote or an asterisk: whether two rounds in a row fail depends on
-# the locales it draws, so it may or may not be suspended after three rounds.
-SOMETIMES = {"cutter/fp8": {"language"}}
+# Hosts that may or may not be suspended after three rounds (none on the default fleet: the language judge
+# catches the cutter's and the spacer's tokenizer pieces on every reply).
+SOMETIMES: dict[str, set[str]] = {}
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO|WARNING|ERROR)")
 
 
@@ -209,15 +211,17 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
             seen.setdefault(page, hosts)
             screens.setdefault(page, live)
         # (none between "round N done" and the next round's discovery: no round is in progress then)
-        progress = progress or next((line for line in live if re.search(r"\b\d+/20 hosts\b", line)), "")
+        progress = progress or next((line for line in live if re.search(r"\b\d+/24 hosts\b", line)), "")
     shown = sorted(host for hosts in seen.values() for host in hosts)
     pages = "\n\n".join("\n".join(lines) for lines in screens.values())
     assert progress, f"the round's progress, hosts done / total, is shown:\n{pages}"
     assert shown == HOSTS, f"every host exactly once over the pages:\n{pages}"
     if terminal.height < 25:
-        assert set(seen) == {"1/2", "2/2"}, f"twenty hosts do not fit 24 lines: two pages rotate\n{pages}"
+        assert set(seen) == {"1/2", "2/2"}, (
+            f"twenty-four hosts do not fit 24 lines: two pages rotate\n{pages}"
+        )
     else:
-        assert set(seen) == {None}, f"at 160x50 the twenty hosts fit one page:\n{pages}"
+        assert set(seen) == {None}, f"at 160x50 the twenty-four hosts fit one page:\n{pages}"
 
     final = recording.final
     summary = final[max(i for i, line in enumerate(final) if line.startswith("Summary:")) :]
@@ -247,7 +251,7 @@ def test_ctrl_c_or_closing_the_terminal_mid_round_stops_prometheus_and_alertmana
         header = "\n".join(term.wait_for("logs: ", timeout=90))
         started = re.findall(r"(?:prometheus|alertmanager) (127\.0\.0\.1:\d+)", header)
         assert len(started) == 2 and all(map(listening, started)), header
-        term.wait_for("/20 hosts", timeout=90)  # a round is running
+        term.wait_for("/24 hosts", timeout=90)  # a round is running
         if stop == "ctrl-c":
             term.tmux(["send-keys", "-t", term.name, "C-c"])
             final = term.wait_for("DEMO-EXITED", timeout=60, history=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
@@ -162,3 +162,20 @@ def figure(kind: str, c: Counter[str]) -> str:
     if base == "short":
         return f"fails {c['fail']} (must be 0)"
     return f"recall {c['fail'] / n:.2%}"
+
+
+def tallies() -> tuple[dict[str, Counter[str]], dict[tuple[str, str], Counter[str]]]:
+    """Outcome counts per kind (and sub-kind), and per (kind, locale)."""
+    return defaultdict(Counter), defaultdict(Counter)
+
+
+def print_per_locale(per_locale: dict[tuple[str, str], Counter[str]]) -> None:
+    """The fail share of every case kind, per locale, one line per kind."""
+    print("\nper locale (fail share):")
+    for kind in sorted({k for k, _ in per_locale}):
+        cells = [
+            f"{loc}:{c['fail'] / max(1, sum(c.values())):.1%}"
+            for (k, loc), c in sorted(per_locale.items())
+            if k == kind
+        ]
+        print(f"  {kind:16} " + " ".join(cells))

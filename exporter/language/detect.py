@@ -27,32 +27,35 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import HanziTables
-from exporter.language.locales import LOCALES, LocaleSpec
+from exporter.language.lexicon import lexicon, preference
+from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
 
-# Languages the models confuse with the expected one that are not a plausible slip of a chat model:
-# calling a sentence "foreign" for these would be a false alarm, calling it "native" would be a guess.
+# Labels that are a regional or written variety of the expected language, or a model's noise on its text
+# (Latin and Corsican on Italian, Scots on English): never evidence of another language. Every other label
+# of fastText's 176 counts: the contract is "the reply is in the asked locale", so Catalan in a Spanish
+# reply, Galician in a Portuguese one, Afrikaans in Dutch, Bulgarian in Russian and Malay in Indonesian
+# are all foreign.
 NEUTRAL: dict[str, frozenset[str]] = {
-    "pt": frozenset({"gl"}),
-    "es": frozenset({"gl", "ca", "ast"}),
-    "it": frozenset({"co", "la", "sc"}),
-    "fr": frozenset({"oc", "wa"}),
-    "nl": frozenset({"af", "fy", "li"}),
-    "de": frozenset({"lb", "als", "bar", "nds"}),
-    "id": frozenset({"ms", "jv", "su", "min"}),
-    "ru": frozenset({"be", "bg", "mk", "sr"}),
-    "uk": frozenset({"be", "rue"}),
-    "tr": frozenset({"az", "gag"}),
+    "it": frozenset({"co", "la", "sc", "lmo", "nap", "scn", "vec", "pms", "eml"}),
+    "fr": frozenset({"wa", "frr"}),
+    "de": frozenset({"als", "bar", "nds", "pfl", "ksh"}),
     "en": frozenset({"sco"}),
+    "es": frozenset({"ast", "an", "ext"}),
+    "nl": frozenset({"li", "vls", "zea"}),
+    "id": frozenset({"min", "jv", "su", "bjn"}),
+    "pt": frozenset({"mwl"}),
+    "uk": frozenset({"rue"}),
+    "tr": frozenset({"gag"}),
+    "ru": frozenset({"cv"}),
 }
-# Languages a sentence may be called foreign in: the product's own and a few other major ones. A model's
-# rare-language guess (Latin, Esperanto, Volapük on technical text) is noise, not a switch.
-CANDIDATES = frozenset({spec.language for spec in LOCALES.values()}) | frozenset(
-    {"ar", "hi", "th", "he", "el", "sv", "da", "nb", "no", "fi", "cs", "hu", "ro", "bg", "sk", "hr", "sr",
-     "ca", "ms", "fa", "bn"})  # fmt: skip
-# Languages the models split that are one for this purpose (Malay/Indonesian is the case that matters:
-# the two models disagree between them on a quarter of Indonesian sentences).
-SAME_LANGUAGE = {"ms": "id", "nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
+# Labels fastText gives rarely but plausibly to noise in any text (a run of names, a formula): foreign only
+# with strong agreement, never on their own.
+NOISE = frozenset({"la", "eo", "vo", "ia", "ie", "io", "nah", "war", "ceb", "sh", "wuu", "yue", "diq", "new",
+                   "pam", "ilo", "kv", "jbo", "lrc", "mrj", "mhr", "xal", "bxr", "tyv"})  # fmt: skip
+# Languages the models split that are one for this purpose. (Malay and Indonesian are two: the models
+# confuse them, the lexicon separates them, ``_malay_or_indonesian``.)
+SAME_LANGUAGE = {"nb": "no", "nn": "no", "bs": "hr", "sh": "hr"}
 _SAME_LANGUAGE_LABELS = frozenset(f"__label__{code}" for code in SAME_LANGUAGE)
 # A regional variety or close neighbour CLD3 names instead of the language fastText names: for the question
 # "is this sentence in that other language" they agree (CLD3 says Corsican for much Italian, Galician for
@@ -64,7 +67,7 @@ _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 # Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
 _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTERS, _UK_LETTERS)}
 
-# Letters that, of the languages a sentence may be called foreign in (CANDIDATES, NEUTRAL neighbours aside),
+# Letters that, of the languages a sentence is commonly confused with (NEUTRAL varieties aside),
 # only the expected one writes (not ă, Romanian too, nor đ, Croatian). A sentence with them in
 # OWN_LETTERS_WORDS different words and OWN_LETTERS_SHARE of its words, and no letter of the other Cyrillic
 # alphabet, is native without the models: they could only call it native, unknown, or foreign if it mixed
@@ -83,7 +86,7 @@ OWN_LETTERS_SHARE = 0.1
 # language that no other language a sentence may be called foreign in writes, or that such a language shares
 # with no second word of the list (Dutch writes "of", Polish "to", Spanish "para": never two of one list), so
 # a foreign sentence does not hold two. OWN_LETTERS_WORDS different ones making OWN_LETTERS_SHARE of the
-# sentence's words settle it as native; the lists were checked on the dev split (docs/language.md, Session 9).
+# sentence's words settle it as native; the lists were checked on the dev split (docs/language.md, Signals).
 _OWN_WORDS = {code: frozenset(words.split()) for code, words in {
     "en": "the and that with which are have this from would been should must these such its will can but "
           "some they there their were what when your you has of to be if it or",
@@ -115,6 +118,9 @@ _WORD_EDGES = "\"'.,;:!?¿¡()[]{}«»“”„‘’—–-…*_"
 MIN_LETTERS = 18  # weighted letters (a CJK character counts 3) a sentence needs to be judged
 FOREIGN_FASTTEXT = 0.5  # fastText probability of the other language
 FOREIGN_CLD3 = 0.5  # CLD3 probability of the same other language (or a variety of it)
+CLD3_CERTAIN = 0.99  # ... and when CLD3 is this sure of it, fastText's top label needs only
+FOREIGN_MAX_NATIVE_CERTAIN = 0.25  # and may leave this much to the expected language (Afrikaans in Dutch)
+FOREIGN_FASTTEXT_CERTAIN = 0.35  # this much (the small fastText model spreads Galician over gl/pt/es)
 FOREIGN_MAX_NATIVE = 0.15  # fastText probability left for the expected language
 NATIVE_FASTTEXT = 0.3  # fastText probability enough to call a sentence native
 NATIVE_CLD3 = 0.5
@@ -292,6 +298,9 @@ class Ensemble:
             return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
+        if expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch:
+            # Malay and Indonesian: the models confuse them, their word lists do not.
+            return _malay_or_indonesian(text, expected, ft, w)
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
         if not script_mismatch and p_native >= NATIVE_FASTTEXT:
             # Native by fastText alone: a foreign call needs p_native <= FOREIGN_MAX_NATIVE, so CLD3 could
@@ -300,39 +309,42 @@ class Ensemble:
         neutral = NEUTRAL.get(expected, frozenset())
         plausible_other = (
             top != expected
-            and top in CANDIDATES
+            and top not in NOISE
             and top not in neutral
-            and p_native <= FOREIGN_MAX_NATIVE
+            and p_native <= FOREIGN_MAX_NATIVE_CERTAIN
             and _letters_allow(text, expected, top)
             and len(text.split()) >= FOREIGN_MIN_WORDS
         )
-        if plausible_other and not script_mismatch and (alphabet := _ALPHABET_SAYS.get(expected)):
+        # Without CLD3's certainty the expected language may keep at most FOREIGN_MAX_NATIVE.
+        strict_other = plausible_other and p_native <= FOREIGN_MAX_NATIVE
+        if strict_other and not script_mismatch and (alphabet := _ALPHABET_SAYS.get(expected)):
             # Russian in a Ukrainian reply (or the reverse) is settled by letters the other alphabet lacks.
             other, theirs, ours = alphabet
             if top == other and p_top >= ALPHABET_FASTTEXT and theirs.search(text) and not ours.search(text):
                 return _foreign_by_fasttext(ft, w, "alphabet")
         if (
-            plausible_other
+            strict_other
             and script_mismatch
             and p_top >= SCRIPT_MISMATCH_MASS
             and Script.CYRILLIC in spec.scripts
         ):
             # A whole Latin-script sentence in a Cyrillic reply: the script already says it is not ours.
             return _foreign_by_fasttext(ft, w, "script")
-        if script_mismatch and not (plausible_other and p_top >= FOREIGN_FASTTEXT):
+        if script_mismatch and not (strict_other and p_top >= FOREIGN_FASTTEXT):
             # Never native in the wrong script, and not foreign without fastText's plausible other
             # language: unknown whatever CLD3 says.
             return Call("unknown", None, w, "models", Guess(ft, NOT_ASKED))
-        if plausible_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
+        if strict_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
             # fastText's other language and that language's own letters or function words agree: two
-            # independent signals, as CLD3's agreement would be (docs/language.md, Session 10).
+            # independent signals, as CLD3's agreement would be (docs/language.md, Signals).
             return _foreign_by_fasttext(ft, w, basis)
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
             plausible_other
-            and p_top >= FOREIGN_FASTTEXT
-            and VARIETY_OF.get(cld_lang, cld_lang) == top
+            and (p_top >= FOREIGN_FASTTEXT or (p_cld >= CLD3_CERTAIN and p_top >= FOREIGN_FASTTEXT_CERTAIN))
+            and (p_native <= FOREIGN_MAX_NATIVE or p_cld >= CLD3_CERTAIN)
+            and (cld_lang == top or VARIETY_OF.get(cld_lang) == top)
             and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3
         ):
@@ -340,6 +352,33 @@ class Ensemble:
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
         return Call("unknown", None, w, "models", g)
+
+
+_MALAY_PAIR = frozenset({"id", "ms"})
+MALAY_PREFERENCE = 0.5  # mean Zipf difference (lexicon.preference) that names the other of the two
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:
+    """A sentence fastText places in Malay or Indonesian, judged against one of them by the two languages'
+    lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
+    Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
+    preferred and fastText's top label is the other one too (two signals); foreign (basis ``lexicon``)."""
+    other = "ms" if expected == "id" else "id"
+    words = [word.casefold() for word in _WORD.findall(text)]
+    lean = preference(words, lexicon(other), lexicon(expected))
+    mass = sum(p for code, p in ft if code in _MALAY_PAIR)
+    if (
+        lean >= MALAY_PREFERENCE
+        and ft[0][0] == other
+        and mass >= FOREIGN_FASTTEXT
+        and len(words) >= FOREIGN_MIN_WORDS
+    ):
+        return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=lean >= 2 * MALAY_PREFERENCE,
+                    sure=True)  # fmt: skip
+    if lean <= 0 or ft[0][0] == expected:
+        return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
+    return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
 
 
 def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str) -> Call:

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from exporter.language.detect import MIN_LETTERS, Call, Ensemble
 from exporter.language.encoding import EncodingChecker
+from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.language.scripts import Script, script_counts, span_counts, weight
@@ -46,6 +48,9 @@ SINGLE_SHARE = 0.2  # or one strong foreign sentence (script, or both models nea
 SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
 SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
 SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
+SECOND_LEANING = (
+    0.5  # or one sure foreign sentence and an unknown one fastText gives this to the same language
+)
 _SAMPLE_CHARS = 80
 _MIN_SENTENCE_CHARS = -(-MIN_LETTERS // 3)  # shortest sentence that can reach MIN_LETTERS weighted letters
 _NO_LETTERS: dict[Script, int] = {}
@@ -71,6 +76,15 @@ class Judge:
     def __init__(self, ensemble: Ensemble | None = None, encoding: EncodingChecker | None = None) -> None:
         self.ensemble = ensemble or Ensemble()
         self.encoding = encoding or EncodingChecker()
+
+    def warm(self, locales: Iterable[str] = LOCALES) -> None:
+        """Load the lexicons the judge reads for these locales now (about 0.2 s each, once per process)
+        instead of on each locale's first reply."""
+        for locale in locales:
+            code = canonical_locale(locale) or locale
+            lexicon(LOCALES[code].code if code in LOCALES else code)
+            if code == "id":
+                lexicon("ms")
 
     def judge(self, text: str, locale: str) -> Verdict:
         """Judge one reply against the locale it was asked in. Raises ValueError for an unknown locale.
@@ -168,7 +182,26 @@ class Judge:
             and 1 / judged_sentences >= SINGLE_SENTENCE_SHARE
             and share >= SINGLE_MIN_SHARE
         )
-        if one_strong or one_sure or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE):
+        # One sure foreign sentence and another that fastText leans to the same language (unknown: CLD3 or
+        # the share left to ours kept it from a foreign call) are two sentences in that language.
+        seconded = (
+            first is not None
+            and first.sure
+            and share >= MIXING_SHARE
+            and any(
+                c.status == "unknown"
+                and c.guess is not None
+                and c.guess.fasttext[0][0] == first.language
+                and c.guess.fasttext[0][1] >= SECOND_LEANING
+                for c in calls
+            )
+        )
+        if (
+            one_strong
+            or one_sure
+            or seconded
+            or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE)
+        ):
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
             return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
         if native > 0:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from exporter.language.lexicon import lexicon
 from exporter.language.scripts import (
     CJK_SCRIPTS,
     LETTERS,
@@ -44,6 +45,7 @@ _SYMBOL_OK = {
     "\\": re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])"),  # "\n", "\section{...}"
     "|": re.compile(r"\|[^\n]*\|"),  # a markdown table row
     "@": re.compile(r"@[A-Za-z]"),  # a handle or "@file"
+    "’": re.compile(r"’[^\W\d_A-Z]{1,12}(?![^\W\d_])"),  # an elided word: "’türlich!", "’n", "’tis"
 }
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
 # Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
@@ -89,7 +91,9 @@ _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
 # (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa".)
 _GLUED_SCRIPT = re.compile(
     rf"^(?:[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
-    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK}))"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
+    # a Greek, Armenian, Hebrew, Arabic, Indic, Thai or Georgian piece glued to Latin or Cyrillic ("ـCuando")
+    rf"|[\u0370-\u03ff\u0530-\u08ff\u0900-\u0eff\u10a0-\u10ff]{{1,8}}(?=[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]))"
 )
 # "ción Hola", "ing. Hello", "ers A list", "lar ¿Qué": a lowercase fragment, then the capitalised first word.
 _LOOSE_FRAGMENT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?…]*\s+[¿¡\"“„«]?{_UPPER}(?:{_LOWER}|\s)")
@@ -101,7 +105,7 @@ _CYRILLIC_BEFORE_CJK = re.compile(rf"^[а-яёєіїґ]{{1,14}}[.,;:!?…]*\s+{_
 # Chinese, Japanese and Korean fragments no sentence can start with: particles, verb endings, small kana.
 _CJK_FRAGMENT = re.compile(
     r"^(?:的(?![确確士])|了(?![解结結却卻不得然如])|[吗嗎呢们們]"
-    r"|ます(?!ます)|です|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
+    r"|ます(?!ます)|です(?!が)|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
     r"|(?:니다|습니다|어요|아요|세요|에게|에서|는|은|을|를|의|요)(?=[\s,.]))"
 )
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
@@ -132,8 +136,8 @@ _CJK_BEFORE_ALPHABET = re.compile(
 # letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
 # ("R- HASHES", "N- Deze": glued to a hyphen and a space before a capital; "Gebruikers- en" is a compound.)
 _LETTERS_BEFORE_OPENER = re.compile(
-    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
-)
+    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
+)  # ("DATEI(en)", "file(s)": a plural ending in brackets, not an opener)
 # "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
 _TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[ \t]?[^\W\d_]")
 # "ONAL «Hay…", "Ure ¿Cuando…", "RFACE - Meldungen…", "Rata "如果…": a capitalised or UPPER token, spaced
@@ -251,6 +255,9 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if found := _opener_problem(text):
         return found
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
+    by_lexicon = _lexicon_start(text, locale)
+    if isinstance(by_lexicon, CorruptedStart):
+        return by_lexicon
     if (m := _CJK_BEFORE_ALPHABET.match(body)) and _mostly_alphabetic(body):
         return _found("fragment", m.group().strip())
     if (
@@ -259,6 +266,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
+    if locale in _CJK_OPENING_SCRIPTS and (found := _spaced_piece_in_cjk(text, locale)):
+        return found
     if (m := _GLUED_QUOTE.match(text)) and _leading(LETTERS, m.group()).casefold() not in INTERJECTIONS:
         return _found("fragment", _leading(LETTERS, m.group()))
     if (
@@ -276,7 +285,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if m and not _is_word(m.group(), body):
         return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
-        (m := _CAPITAL_BEFORE_OPENER.match(text))
+        by_lexicon is None
+        and (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
         and not _QUOTED_TERM.match(text)
     ):
@@ -301,12 +311,119 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _mostly_alphabetic(text)
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
-    if token := _foreign_first_token(body, locale):
+    if by_lexicon is None and (token := _foreign_first_token(body, locale)):
+        return _found("fragment", token)
+    return None
+
+
+# A first token, then (behind punctuation, a space and possibly openers) a capitalised word or a number: a
+# sentence starting right after the token ("ally The keeper", "ation La gardienne", "ly — Quédate").
+_TOKEN_THEN_CAPITAL = re.compile(
+    rf"^([^\W\d_]{{1,14}})([.,;:]?)([ \t]+)((?:[*_—–\-«»\"“„¿¡(「][ \t]?)*)({_UPPER}[^\W\d_]*|\d)"
+)
+_DASHES = frozenset("—–-")
+NAME_MIN_LETTERS = 3  # a capitalised token this long before a dash may be a name addressed or speaking
+# Lowercase particles of names ("de Vries", "van Gogh", "von Trier", "bin Laden"): a reply may open with one.
+NAME_PARTICLES = frozenset(
+    "de da di del della do dos das du des la le van von der den ten ter bin ibn al el".split()  # noqa: SIM905
+)
+FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
+
+
+def _named_again(token: str, text: str) -> bool:
+    """Whether the reply names ``token`` again as a name: in brackets, backticks or quotes."""
+    return re.search(rf"[(`'\"“«]{re.escape(token)}[)`'\"”»]", text[len(token) :]) is not None
+
+
+def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | None:
+    """The start judged with the reply's lexicon (``lexicon.py``), for Latin- and Cyrillic-script locales:
+    a first token followed by a capitalised word (or a number) that starts a sentence.
+
+    A *fragment* (``CorruptedStart``): a lowercase token (``ally The``, ``ment — ¡Libre``, ``con ¡Llegas``,
+    ``ation Konrad``) unless it is an interjection, a name particle (``de Vries``) or a name the reply uses
+    again; a capitalised token that is no word of the language, spaced from one of its function words
+    (``Ation La gardienne``). An UPPER token is not decided here (``EPERM The caller…`` is a name).
+    ``True`` (legitimate; the other start rules are not asked): a capitalised common word of the language
+    (``Pero ¡Libre!``, ``Ви - Кай``) or a name-shaped token before a dash (``Мирон — Стрілець…``).
+    ``None``: not decided here.
+    """
+    if locale is None or locale in _CJK_OPENING_SCRIPTS or (m := _TOKEN_THEN_CAPITAL.match(text)) is None:
+        return None
+    token, punct, opener, after = m.group(1), m.group(2), m.group(4), m.group(5)
+    if script_of(token[0]) not in (Script.LATIN, Script.CYRILLIC):
+        return None
+    folded = _REPEATS.sub(r"\1", token.casefold())
+    if folded in INTERJECTIONS or token.casefold() in INTERJECTIONS:
+        return None
+    try:
+        lex = lexicon(locale)
+    except LookupError:
+        return None
+    if _recurs(token, text) and (not lex.is_common(token) or _named_again(token, text)):
+        return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
+    if token.islower():
+        return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
+    next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
+    if token.isupper():
+        return None  # an error name, a column or a placeholder in capitals ("EPERM The caller…"): not decided
+    if not (token[:1].isupper() and token[1:].islower()):
+        return None  # mixed case: "iPhone", "McGregor"
+    if lex.is_common(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
+        return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
+    if lex.is_word(token):
+        return None  # "Благодарю Вас": a word of the language before a capitalised word
+    if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
+        return _found("fragment", token)
+    return None
+
+
+# In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
+_SPACED_LOWER_LATIN = re.compile(r"^([a-zà-ÿ]{1,14})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+# (Not a term before " - " and its definition, "修復 - 依存関係…", nor text spaced character by character.)
+_SPACED_CJK_PIECE = re.compile(
+    r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—«\"“„「『(][ \t]?)+(?=[^\W\d_])"
+    r"|^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+"
+    r"(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{2})"
+)
+# What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは",
+# "git 명령어").
+_COMMAND_NOUN = re.compile(
+    r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램)"
+)
+# What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
+# ("rsync は"), Chinese from its copula ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
+_SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": re.compile("[是的]"),
+                         "zh-Hant": re.compile("[是的]")}  # fmt: skip
+_CJK_INTERJECTIONS = frozenset(
+    ["唉", "啊", "嗯", "哦", "喂", "哎", "呃", "嘿", "哈", "あ", "ああ", "うん", "ええ", "おお", "ねえ"]
+)
+
+
+def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
+    """A piece spaced from the text of a Chinese, Japanese or Korean reply: a lowercase Latin token
+    (``denly 愚かな…``, ``zk 但和平…``) unless it is a command or tool name (a particle, a copula or a word
+    for "command" follows: ``rsync 是…``, ``grep コマンドは…``; or the reply names it again), or a Han/kana
+    token of one to three characters where Chinese and Japanese write no space (``於 町に…``, ``况 — 也许…``;
+    in Korean, which spaces its words, only a Han or kana piece)."""
+    if m := _SPACED_LOWER_LATIN.match(text):
+        token, rest = m.group(1), text[m.end() :]
+        follower = _SPACED_NAME_FOLLOWER.get(locale)
+        named = (follower and follower.match(text, m.end())) or _COMMAND_NOUN.match(text, len(token))
+        if not (named or _recurs(token, text) or token in INTERJECTIONS or rest[:1].isupper()):
+            return _found("fragment", token)
+        if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
+            return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
+        return None
+    m = _SPACED_CJK_PIECE.match(text)
+    token = (m.group(1) or m.group(2)) if m else ""
+    if token and token not in _CJK_INTERJECTIONS and (locale == "ko" or not _recurs(token, text)):
         return _found("fragment", token)
     return None
 
 
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
+# A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
+_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a placeholder: "RÉSUMĚ détermine"
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
@@ -349,7 +466,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
             c > "\x7f" and c.isalpha() and c not in allowed for c in rest
         )
-    if not foreign or _recurs(token, body):
+    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body):
         return None
     return token
 
@@ -381,7 +498,10 @@ def _opener_problem(text: str) -> CorruptedStart | None:
 # "sources_list" are names, not closers).
 _UNDERSCORE_CLOSER = re.compile(r"[^\s_]_(?![^\W_])")
 # Straight apostrophes that can be quotes: not inside a word ("don't", "l'heure" close nothing).
-_QUOTE_APOSTROPHE = re.compile(r"(?<![^\W\d_])'|'(?![^\W\d_])")
+# (Between two Chinese, Japanese or Korean characters it is a quote: "'검은 숲'에서".)
+_QUOTE_APOSTROPHE = re.compile(
+    r"(?<![^\W\d_])'|'(?![^\W\d_])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])'(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
+)
 
 
 def _closed(mark: str, rest: str) -> bool:

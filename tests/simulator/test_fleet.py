@@ -85,6 +85,7 @@ def test_the_default_fleet_has_the_documented_hosts() -> None:
     assert {"mixer/fp8", "garbler/bf16", "reasoner/bf16"} <= tags
     assert model.provider("slowpoke/fp8").profile.ttft == Delay(median=2.5)
     assert model.provider("garbler/bf16").profile.leading_garbage.rate == 0.95
+    assert model.provider("spacer/fp8").profile.leading_garbage.style == "spaced"
     assert model.provider("reasoner/bf16").profile.reasoning
     healthy = [
         p

@@ -247,3 +247,20 @@ def test_soft_refusals_are_written_in_the_scene_language(locale: str) -> None:
     text = compose(understand(language_body(locale), True), Plan(0, 0, refusal="soft"), TEXTS,
                    random.Random(0), 1000).content  # fmt: skip
     assert find_refusal(text) is not None
+
+
+def test_the_spacer_and_the_cutter_are_caught_on_every_reply_and_clean_replies_pass() -> None:
+    """The default fleet's `spacer` (a subword piece spaced from the first word: "ation The…") and `cutter`
+    (a piece before an opener: "ly — Quédate…") fail the language judge on every reply, in every locale."""
+    from exporter.language.judge import judge
+    from exporter.language.locales import LOCALES
+
+    for locale in LOCALES:
+        for seed in range(12):
+            asked = understand(language_body(locale), True)
+            clean = compose(asked, CLEAN, TEXTS, random.Random(seed), 1000).content
+            assert judge(clean, locale).outcome.value == "pass", (locale, clean)
+            for style in ("spaced", "before_opener"):
+                plan = Plan(0, 0, leading_garbage=True, garbage_style=style)
+                dirty = compose(asked, plan, TEXTS, random.Random(seed), 1000).content
+                assert judge(dirty, locale).reason.value == "leading_garbage", (locale, style, dirty[:60])

@@ -57,7 +57,8 @@ REFUSAL_STYLES = ("content_filter", "empty", "text_en", "text_zh", "error", "sof
 SCHEMA_KINDS = ("invalid_json", "mismatch", "code_fenced", "truncated")
 ENCODING_KINDS = ("mojibake", "replacement", "control")
 MOJIBAKE_CODECS = ("cp1252", "latin-1", "cp1251", "gb18030", "big5", "cp949", "cp932", "euc_jp")
-GARBAGE_STYLES = ("token", "before_opener")  # a token fragment; or one in front of "*" / a dash
+# a token fragment; one in front of "*" / a dash; one spaced from the capitalised first word ("ation The")
+GARBAGE_STYLES = ("token", "before_opener", "spaced")
 DEGENERATE_KINDS = ("repetition", "truncated")
 TIMEOUT_STAGES = ("accept", "stream")
 BEHAVIOURS = ("healthy", "rate_limited", "erroring", "removed")

@@ -52,6 +52,9 @@ SOFT_REFUSALS = {
 _REFUSALS = {"empty": "", "text_en": REFUSAL_TEXT_EN, "text_zh": REFUSAL_TEXT_ZH}
 _CJK_CODECS = frozenset({"gb18030", "big5", "cp949", "cp932", "euc_jp"})
 _OPENER_GARBAGE = ("ing *", "ment —", "tion *", "ly — ")
+# Subword pieces (continuation tokens of a BPE vocabulary) spaced from the capitalised first word:
+# "ation The…", "ly — Quédate…"; in front of Chinese, Japanese or Korean text the same piece, spaced.
+_SPACED_GARBAGE = ("ation ", "ally ", "ly — ", "ment ", "ness ", "ish ", "ing ", "ive ")
 # A reasoning host's thinking, sentence by sentence: the effort it is asked for sets how many it writes.
 REASONING_SENTENCES = (
     "The user wants the scene to continue in character.",
@@ -272,6 +275,8 @@ def _prose(request: Understood, plan: Plan, texts: Texts, rng: random.Random) ->
     garbage = rng.choice(_garbage_for(content))  # drawn for the script of the clean text
     if plan.garbage_style == "before_opener":
         garbage = rng.choice(_OPENER_GARBAGE) if not _is_dense(content[0]) else "的 *"
+    elif plan.garbage_style == "spaced":
+        garbage = rng.choice(_SPACED_GARBAGE)
     if plan.encoding is not None:
         content = corrupt_encoding(content, plan.encoding, rng, plan.encoding_codec)
     return garbage + content if plan.leading_garbage else content
