@@ -107,6 +107,7 @@ FLOORS: dict[str, tuple[str, ...]] = {
         "outcomes",
         "paths",
         "polling",
+        "runrecord",
         "serving",
         "sharding",
         "signals",

@@ -39,6 +39,7 @@ from exporter.devtools.pipeline.processes import (
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
 from exporter.paths import REPO_ROOT
+from exporter.runrecord import remove_run_record, write_run_record
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
@@ -188,6 +189,20 @@ def _local_config(path: Path, workdir: Path, say: Callable[[str], None]) -> Cana
     return config
 
 
+def _record_run(
+    stack: ExitStack, workdir: Path, urls: dict[str, str], config_path: Path, say: Callable[[str], None]
+) -> None:
+    """Record where this run's components listen (``WORKDIR/canary-run.json``) for ``canary admin`` and
+    ``canary trace``, removed again when the run ends."""
+    paths = {"workdir": workdir, "config": config_path.resolve()}
+    if (workdir / "admin.token").exists():
+        paths["admin_token"] = workdir / "admin.token"
+    record = write_run_record(workdir, urls, paths)
+    stack.callback(remove_run_record, workdir, config_path)
+    if "receiver" in urls and "admin_token" in paths:
+        say(f"run record {record}: canary admin --token-file {paths['admin_token']} suspensions")
+
+
 def _logs_to_file(path: Path) -> None:
     """Send every log record to ``path`` instead of the terminal the live view owns."""
     root = logging.getLogger()
@@ -212,9 +227,11 @@ def run_demo(args: argparse.Namespace) -> int:
         if not args.json:
             print(text, flush=True)
 
+    urls: dict[str, str] = {}  # every component's URL, recorded in WORKDIR/canary-run.json
     with ExitStack() as stack:
         if args.config:
-            config = _local_config(Path(args.config), workdir, say)
+            config_path = Path(args.config)
+            config = _local_config(config_path, workdir, say)
         else:
             from exporter.devtools.simulator.fleet import DEFAULT_FLEET
             from exporter.devtools.simulator.server import SimulatorServer
@@ -223,10 +240,11 @@ def run_demo(args: argparse.Namespace) -> int:
             simulator = stack.enter_context(SimulatorServer.from_file(Path(args.fleet or DEFAULT_FLEET)))
             for name in ("webhook.token", "admin.token"):
                 _write_secret(workdir / name)
-            path = workdir / "canary.yaml"
-            path.write_text(demo_config_text(simulator.base_url, workdir, args.mode, args.interval))
-            config = load_config(path)
-            say(f"simulator (gateway) at {simulator.base_url}; config {path}")
+            config_path = workdir / "canary.yaml"
+            config_path.write_text(demo_config_text(simulator.base_url, workdir, args.mode, args.interval))
+            config = load_config(config_path)
+            say(f"simulator (gateway) at {simulator.base_url}; config {config_path}")
+            urls["simulator"] = simulator.base_url
             services.append(f"simulator {simulator.base_url.removeprefix('http://')}")
 
         receiver_url: str | None = None
@@ -237,9 +255,11 @@ def run_demo(args: argparse.Namespace) -> int:
             receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
             receiver = stack.enter_context(AdminClient(receiver_url, None, timeout=5))
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
+            urls["receiver"] = receiver_url
             services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")
         service, exporter_server = stack.enter_context(_exporter(config))
         say(f"exporter at {exporter_server.base_url}/metrics")
+        urls["exporter"] = exporter_server.base_url
         services.append(f"exporter {exporter_server.base_url.removeprefix('http://')}")
 
         pipeline: _Pipeline | None = None
@@ -254,11 +274,14 @@ def run_demo(args: argparse.Namespace) -> int:
             )
             say(f"prometheus at {pipeline.prometheus.url}")
             services.append(f"prometheus {pipeline.prometheus.address}")
+            urls["prometheus"] = pipeline.prometheus.url
             if pipeline.alertmanager is not None:
                 say(f"alertmanager at {pipeline.alertmanager.url}")
                 services.append(f"alertmanager {pipeline.alertmanager.address}")
+                urls["alertmanager"] = pipeline.alertmanager.url
         else:
             say(f"note: {reason}")
+        _record_run(stack, workdir, urls, config_path, say)
 
         models = [m.slug for m in config.models]
         tune_gc_for_latency()
