@@ -39,7 +39,8 @@ from exporter.devtools.pipeline.processes import (
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
 from exporter.paths import REPO_ROOT
-from exporter.runrecord import remove_run_record, write_run_record
+from exporter.receiver.store import StoreError, StoreLocked
+from exporter.runrecord import live, read_run_record, remove_run_record, write_run_record
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
@@ -144,7 +145,7 @@ def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedS
     stack = AsyncExitStack()
     service = ExporterService.from_config(config, stack)
     host, _, port = config.exporter.listen.rpartition(":")
-    with ThreadedServer(service.app(), host=host, port=int(port)) as server:
+    with ThreadedServer(service.app(), host=host, port=int(port), key="exporter.listen") as server:
         try:
             yield service, server
         finally:
@@ -187,6 +188,21 @@ def _local_config(path: Path, workdir: Path, say: Callable[[str], None]) -> Cana
         _write_secret(workdir / "admin.token", config.receiver.admin_token.value)
         say(f"receiver admin token in {workdir / 'admin.token'}")
     return config
+
+
+class DemoError(Exception):
+    """The run cannot start; the message is the whole story (which configuration key, what to do)."""
+
+
+def _running_elsewhere(config_path: Path) -> str:
+    """Where the run that holds this configuration's resources listens, from its run record."""
+    record = read_run_record(config_path)
+    if record is None or not live(record) or "receiver" not in record["urls"]:
+        return ""
+    return (
+        f". That run (pid {record['pid']}) serves its receiver at {record['urls']['receiver']}: "
+        f"canary admin --config {config_path} suspensions"
+    )
 
 
 def _record_run(
@@ -252,7 +268,12 @@ def run_demo(args: argparse.Namespace) -> int:
         if config.receiver is not None:
             from exporter.receiver.server import ReceiverServer
 
-            receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
+            try:
+                receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
+            except StoreLocked as exc:
+                raise DemoError(f"receiver.store_dir: {exc}{_running_elsewhere(config_path)}") from None
+            except StoreError as exc:
+                raise DemoError(f"receiver.store_dir: {exc}") from None
             receiver = stack.enter_context(AdminClient(receiver_url, None, timeout=5))
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
             urls["receiver"] = receiver_url
@@ -438,4 +459,4 @@ class _Screen:
         return 130 if interrupted else 0
 
 
-__all__ = ["demo_config_text", "run_demo"]
+__all__ = ["DemoError", "demo_config_text", "run_demo"]
