@@ -44,6 +44,16 @@ FAULTY = {
 # Corrupts only replies that open with a quote or an asterisk: whether two rounds in a row fail depends on
 # the locales it draws, so it may or may not be suspended after three rounds.
 SOMETIMES = {"cutter/fp8": {"language"}}
+# What a host's routing cell may say at 80 and 160 columns (enforce mode: excluded or routable).
+ROUTING_WORDS = (
+    "routable",
+    "EXCL bltn",
+    "EXCL susp",
+    "EXCL builtin",
+    "EXCL suspension",
+    "floor-blk",
+    "FLOOR-BLOCKED",
+)
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO|WARNING|ERROR)")
 
 
@@ -176,7 +186,7 @@ def check_screen(terminal: Terminal, live: list[str]) -> tuple[str | None, list[
     assert not [line for line in live if LOG_LINE.search(line)], "a log line reached the screen"
     rows = table_rows(live)
     for row in rows:
-        assert row.rstrip().endswith(("routable", "EXCL builtin", "EXCL suspen…", "EXCL suspension")), row
+        assert row.rstrip().endswith(ROUTING_WORDS), row
     hosts = [host_of(row) for row in rows]
     assert len(hosts) == len(set(hosts)), "a host shown twice on one page"
     pages = re.findall(r"page (\d+/\d+)", text)

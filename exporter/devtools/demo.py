@@ -28,7 +28,7 @@ from typing import Any
 from exporter.admin.client import AdminClient
 from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
-from exporter.console import live_view, render_table, round_status, suspension_summary
+from exporter.console import live_view, render_table, round_status, routing_states, suspension_summary
 from exporter.devtools.pipeline.configs import ALERTMANAGER_JOB, EXPORTER_JOB, RECEIVER_JOB, Timings
 from exporter.devtools.pipeline.processes import (
     AlertmanagerProcess,
@@ -154,6 +154,13 @@ def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedS
 
 def _ignore_lists(receiver: AdminClient | None, models: list[str]) -> dict[str, Any]:
     return {} if receiver is None else {model: receiver.ignore(model) for model in models}
+
+
+def _routing(receiver: AdminClient | None, ignore: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """Every host's routing state (excluded, floor-blocked, would-be, lifted) from the receiver."""
+    if receiver is None:
+        return {}
+    return routing_states(ignore, receiver.suspensions(), receiver.decisions(limit=1000))
 
 
 def _suspensions(receiver: AdminClient | None) -> list[dict[str, Any]]:
@@ -325,7 +332,8 @@ def run_demo(args: argparse.Namespace) -> int:
                 if last:
                     _settle(pipeline, receiver)
                 if not args.json:  # off a terminal: one plain table a round
-                    say("\n" + render_table(state_json(snap), _ignore_lists(receiver, models)))
+                    ignore = _ignore_lists(receiver, models)
+                    say("\n" + render_table(state_json(snap), ignore, _routing(receiver, ignore)))
                 if last:
                     break
         except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
@@ -387,6 +395,7 @@ class _Screen:
     header: list[str]
     state: dict[str, Any] = field(default_factory=lambda: {"round": 0, "models": {}})
     ignore: dict[str, Any] = field(default_factory=dict)
+    routing: dict[tuple[str, str], str] = field(default_factory=dict)
     done: int = 0  # rounds completed
     took: float = 0.0  # the last round's duration
 
@@ -405,6 +414,7 @@ class _Screen:
             height=height,
             tick=tick,
             progress=counts,
+            routing=self.routing,
         )
 
     def show(self) -> int:
@@ -431,10 +441,12 @@ class _Screen:
                     self.done = snap.rounds_total
                     self.took = snap.last_round.duration_seconds if snap.last_round else 0.0
                     self.state, self.ignore = state_json(snap), _ignore_lists(self.receiver, self.models)
+                    self.routing = _routing(self.receiver, self.ignore)
                     refresh()
                     if self.args.rounds is not None and snap.rounds_total >= self.args.rounds:
                         _settle(self.pipeline, self.receiver, pause)
                         self.ignore = _ignore_lists(self.receiver, self.models)
+                        self.routing = _routing(self.receiver, self.ignore)
                         refresh()
                         break
         except (KeyboardInterrupt, StopSignal) as stop:  # Ctrl-C, SIGTERM: summary, then the stack closes
@@ -447,7 +459,11 @@ class _Screen:
     def summarise(self, console: Any, interrupted: bool) -> int:
         """The final state, every host on one page, into the scrollback; then what was suspended and why."""
         state, ignore = state_json(self.service.snapshot), _ignore_lists(self.receiver, self.models)
-        console.print(live_view(state, ignore, header=self.header, status="final state", width=console.width))
+        routing = _routing(self.receiver, ignore)
+        final = live_view(
+            state, ignore, header=self.header, status="final state", width=console.width, routing=routing
+        )
+        console.print(final)
         console.print()
         if self.pipeline is None:
             console.print("[bold]Summary:[/bold] the pipeline was off, so nothing was suspended.")
