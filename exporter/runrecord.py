@@ -10,7 +10,9 @@ commands that talk to a running component (``canary admin``, ``canary trace``) l
 - in the directory of the ``--token-file`` they are given (``WORKDIR/admin.token``);
 - for a user's configuration run from elsewhere (``canary demo --config canary.yaml``, the real-key run), in
   a per-user index keyed by the configuration's absolute path (``$XDG_STATE_HOME/canary/runs/``, default
-  ``~/.local/state/canary/runs/``), which holds a copy of the record.
+  ``~/.local/state/canary/runs/``), which holds a copy of the record;
+- given none of these, the newest run's record (``latest.json`` in that index), so ``canary admin
+  suspensions`` in a second terminal reaches the demo ``scripts/run`` started.
 
 The file is JSON, written atomically (a temporary file, fsync, rename)::
 
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 RUN_RECORD = "canary-run.json"
+LATEST = "latest.json"  # in the per-user index: the newest run's record, for commands given no lead at all
 MAX_BYTES = 64 * 1024
 INDEX_ENV = "XDG_STATE_HOME"
 
@@ -84,9 +87,10 @@ def write_run_record(
     target = directory / RUN_RECORD
     _write_atomically(target, text)
     config = (paths or {}).get("config")
-    if config is not None and Path(config).resolve().parent != directory.resolve():
-        with contextlib.suppress(OSError):  # the index is a convenience; the work dir's record stands
+    with contextlib.suppress(OSError):  # the index is a convenience; the work dir's record stands
+        if config is not None and Path(config).resolve().parent != directory.resolve():
             _write_atomically(_index_path(Path(config), environ), text)
+        _write_atomically(index_dir(environ) / LATEST, text)
     return target
 
 
@@ -94,7 +98,7 @@ def remove_run_record(
     directory: Path, config: Path | None = None, *, environ: Mapping[str, str] | None = None
 ) -> None:
     """Remove the records a run wrote (at its clean end), only those written by this process."""
-    targets = [directory / RUN_RECORD]
+    targets = [directory / RUN_RECORD, index_dir(environ) / LATEST]
     if config is not None:
         targets.append(_index_path(config, environ))
     for target in targets:
@@ -143,6 +147,11 @@ def _read(target: Path) -> dict[str, Any] | None:
     }
 
 
+def read_latest_run_record(*, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """The newest local run's record (the per-user index's ``latest.json``), or None."""
+    return _read(index_dir(environ) / LATEST)
+
+
 def read_run_record_in(directory: Path) -> dict[str, Any] | None:
     """The run record in ``directory``, or None when there is none or it is not one."""
     return _read(directory / RUN_RECORD)
@@ -158,6 +167,7 @@ __all__ = [
     "RUN_RECORD",
     "index_dir",
     "live",
+    "read_latest_run_record",
     "read_run_record",
     "read_run_record_in",
     "remove_run_record",

@@ -4,7 +4,8 @@ record of a local run, the configuration, in that order.
 For the receiver: ``--receiver URL``; else ``$CANARY_RECEIVER_URL``; else, with ``--config FILE``, the live
 run record of that configuration (``exporter.runrecord``: beside the file or in the per-user index) and then
 the file's ``receiver.listen``; else the live run record in the directory of ``--token-file`` (a run's
-``WORKDIR/admin.token``); else the default ``receiver.listen``. Each answer says where it came from, so an
+``WORKDIR/admin.token``); else, with neither, the newest local run still running (``canary demo``,
+``scripts/run``); else the default ``receiver.listen``. Each answer says where it came from, so an
 error can name it.
 
 Example::
@@ -22,7 +23,7 @@ from typing import Any
 
 from exporter.configkit import Problems, load_yaml
 from exporter.receiver.config import ReceiverConfig
-from exporter.runrecord import live, read_run_record, read_run_record_in
+from exporter.runrecord import live, read_latest_run_record, read_run_record, read_run_record_in
 from exporter.web.hostport import http_url, parse_host_port
 
 URL_ENV = "CANARY_RECEIVER_URL"
@@ -88,6 +89,11 @@ def locate_receiver(
         url = _listen_url(Path(config))
         if url is not None:
             return Found(url, f"receiver.listen of {config}")
+    elif not token_file:  # no lead at all: the local run still running, if any
+        latest = _live_record(read_latest_run_record())
+        if latest is not None and latest["urls"].get("receiver"):
+            origin = f"the newest local run's record {latest['source']}"
+            return Found(latest["urls"]["receiver"], origin, latest)
     return Found(DEFAULT_RECEIVER, "the default receiver.listen")
 
 
@@ -96,6 +102,8 @@ def locate_exporter(*, exporter: str | None, config: str | None, token_file: str
     if exporter:
         return Found(exporter, "--exporter")
     record = run_record_for(config, token_file)
+    if record is None and not config and not token_file:
+        record = _live_record(read_latest_run_record())
     if record is not None and record["urls"].get("exporter"):
         return Found(record["urls"]["exporter"], f"the run record {record['source']}", record)
     return None

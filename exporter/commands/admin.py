@@ -40,7 +40,8 @@ Lift suspensions, add and remove incident exclusions, list suspensions and decis
 host (why) on a running receiver. The admin token comes from --token-file FILE or ${TOKEN_ENV} (never a
 flag value, which would land in shell history). The receiver URL: --receiver URL, else ${URL_ENV}, else
 the run record ({RUN_RECORD}) of a running `canary demo` that --config FILE or --token-file FILE leads
-to, else --config FILE's receiver.listen, else {DEFAULT_RECEIVER}. The options --receiver, --config,
+to, else --config FILE's receiver.listen, else (with neither) the newest local run still running, else
+{DEFAULT_RECEIVER}. The options --receiver, --config,
 --token-file and --json go before or after the action. Listings fit an 80-column terminal (one line a
 host, its reason on the next); --json prints the receiver's JSON."""
 
@@ -50,8 +51,7 @@ examples:
   canary admin suspensions
   canary admin why moonshotai/kimi-k2-0905 deepinfra/fp8
   canary admin lift moonshotai/kimi-k2-0905 deepinfra/fp8 --reason "false positive, ticket 42"
-  canary admin incident add moonshotai/kimi-k2-0905 novita/fp8 --reason "provider outage" \\
-      --until 2026-12-02T06:00:00Z
+  canary admin incident add moonshotai/kimi-k2-0905 novita/fp8 --reason "provider outage" --until 6h
   canary admin incident list --json
   canary admin incident remove inc-3 --reason "provider fixed it"
   canary admin decisions --model moonshotai/kimi-k2-0905 --kind suspend --since 24h
@@ -126,7 +126,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         isub,
         "add",
         "exclude a provider now (obeys the capacity floor unless --force)",
-        "incident add MODEL PROVIDER --reason outage --until 2026-12-02T06:00:00Z",
+        "incident add MODEL PROVIDER --reason outage --until 6h",
         _incident_add,
     )
     add.add_argument("model")

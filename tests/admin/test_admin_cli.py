@@ -304,3 +304,19 @@ def test_why_fits_one_80x24_screen_with_the_replies_and_the_whole_link() -> None
     assert all(len(line) <= 80 for line in lines if line != link)
     assert "SUSPENDED" in lines[1] and "ttft=slow_first_token" in lines[2]
     assert text.count("“Bonjour Bonjour") == 3 and "decisions (5 of 8" in text
+
+
+def test_with_no_lead_at_all_the_newest_local_run_still_running_is_used(
+    receiver: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import os
+
+    from exporter.runrecord import read_latest_run_record
+
+    code, _, err = admin(capsys, "suspensions")
+    assert code == 1 and "http://127.0.0.1:9465" in err and "(the URL from the default receiver.listen)" in err
+    _demo_workdir(tmp_path, receiver, os.getpid())
+    assert read_latest_run_record() is not None
+    code, out, err = admin(capsys, "suspensions", "--json")
+    assert code == 0, err
+    assert json.loads(out)["suspensions"]
