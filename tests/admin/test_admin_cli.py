@@ -314,7 +314,7 @@ def test_with_no_lead_at_all_the_newest_local_run_still_running_is_used(
     from exporter.runrecord import read_latest_run_record
 
     code, _, err = admin(capsys, "suspensions")
-    assert code == 1 and "http://127.0.0.1:9465" in err and "(the URL from the default receiver.listen)" in err
+    assert code == 1 and "127.0.0.1:9465" in err and "(the URL from the default receiver.listen)" in err
     _demo_workdir(tmp_path, receiver, os.getpid())
     assert read_latest_run_record() is not None
     code, out, err = admin(capsys, "suspensions", "--json")
