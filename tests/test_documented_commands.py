@@ -28,6 +28,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from exporter.admin.why import with_limit
 from exporter.commands.canary import build_parser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -210,7 +211,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     env.pop("CANARY_ADMIN_TOKEN", None)
     log = (workdir / "demo.stderr").open("w")
     demo = subprocess.Popen(
-        [sys.executable, "-m", "exporter.launcher", "demo", "--workdir", str(workdir), "--interval", "3"],
+        [sys.executable, "-m", "exporter.launcher", "demo", "--workdir", str(workdir), "--interval", "1"],
         stdout=subprocess.DEVNULL, stderr=log, env=env, cwd=scratch,
     )  # fmt: skip
     try:
@@ -342,3 +343,22 @@ def test_every_documented_command_parses_and_the_runnable_ones_exit_as_documente
             )
     assert problems == [], "\n".join(problems)
     assert ran >= 20 and skipped >= 5, (ran, skipped)
+
+
+def test_the_evidence_link_of_a_live_suspension_covers_every_failing_round(stack: Stack) -> None:
+    """The demo runs at a 1 s interval and its rounds take far longer: the suspend alert's evidence link still
+    starts at the round the failing streak began in, so for a host the default fleet breaks in every round
+    the link holds a failing attempt of every round that has one."""
+    always_failing = {"clipper/fp8", "demure/bf16", "garbler/bf16", "jsonbreaker/fp8", "legacy/fp8",
+                      "looper/fp8", "mixer/fp8", "prudish/fp8", "slowpoke/fp8"}  # fmt: skip
+    suspensions = httpx.get(f"{stack.receiver}/v1/suspensions", timeout=5).json()["suspensions"]
+    linked = [
+        s for s in suspensions if s["provider"] in always_failing and "since=" in (s["evidence_url"] or "")
+    ]
+    assert linked, suspensions
+    for suspension in linked:
+        link = suspension["evidence_url"]
+        route = {"model": suspension["model"], "provider": suspension["provider"], "outcome": "fail"}
+        every = httpx.get(link.split("?")[0], params={**route, "limit": "500"}, timeout=5).json()["records"]
+        window = httpx.get(with_limit(link, 500), timeout=5).json()["records"]  # the link's own query
+        assert {r["round"] for r in window} == {r["round"] for r in every}, link
