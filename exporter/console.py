@@ -26,6 +26,14 @@ _COLOURS = {
 }
 
 
+# A host's routing state, as the receiver's documents tell it (``routing_states``), the most excluding first.
+EXCLUDED = "excluded"
+FLOOR_BLOCKED = "floor_blocked"
+WOULD_BE = "would_be"
+LIFTED = "lifted"
+ROUTABLE = "routable"
+
+
 @dataclass(frozen=True, slots=True)
 class _Host:
     """One provider row of a model's table, as both views read it from the state JSON."""
@@ -36,21 +44,71 @@ class _Host:
     ttft: float | None
     clean: int
     excluded: Mapping[str, Any] | None  # its entry in the receiver's ignore list
+    routing: str = ROUTABLE  # its routing state (``routing_states``): excluded, would-be, lifted, ...
+
+
+# A host's routing state, as the receiver's documents tell it (``routing_states``), the most excluding first.
+EXCLUDED, FLOOR_BLOCKED, WOULD_BE, LIFTED, ROUTABLE = (
+    "excluded",
+    "floor_blocked",
+    "would_be",
+    "lifted",
+    "routable",
+)
+
+
+def routing_states(
+    ignore: Mapping[str, Mapping[str, Any]] | None,
+    suspensions: Mapping[str, Any] | None = None,
+    decisions: Sequence[Mapping[str, Any]] = (),
+) -> dict[tuple[str, str], str]:
+    """(model, provider) -> routing state, from the receiver's ``/v1/ignore`` documents (by model), its
+    ``/v1/suspensions`` document and its recent ``/v1/decisions`` (oldest first). Hosts not named are
+    routable.
+
+    - ``excluded``: in the ignore list (a suspension in enforce mode, an incident, a built-in exclusion);
+    - ``floor_blocked``: the route's newest suspending decision is a ``floor_block`` (the capacity floor kept
+      it routable; a person must decide);
+    - ``would_be``: an observe-mode suspension (recorded, still routable);
+    - ``lifted``: a lift holds it routable until its next clean round.
+    """
+    states: dict[tuple[str, str], str] = {}
+    for decision in decisions:  # the newest decision about a route says whether a block still stands
+        route = (str(decision.get("model")), str(decision.get("provider")))
+        kind = decision.get("kind")
+        if kind == "floor_block":
+            states[route] = FLOOR_BLOCKED
+        elif kind in ("suspend", "escalate", "observe", "promote", "lift", "recover", "expire"):
+            states.pop(route, None)
+    for hold in (suspensions or {}).get("holds", []):
+        states[(str(hold.get("model")), str(hold.get("provider")))] = LIFTED
+    for item in (suspensions or {}).get("suspensions", []):
+        if item.get("mode") == "observe":
+            states[(str(item.get("model")), str(item.get("provider")))] = WOULD_BE
+    for model, document in (ignore or {}).items():
+        for entry in document.get("entries", []):
+            states[(model, str(entry.get("provider")))] = EXCLUDED
+    return states
 
 
 def _hosts(
-    state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any]] | None, model: str
+    state: Mapping[str, Any],
+    ignore: Mapping[str, Mapping[str, Any]] | None,
+    model: str,
+    routing: Mapping[tuple[str, str], str] | None = None,
 ) -> tuple[list[str], list[_Host]]:
     """The contracts (sorted) and the hosts (by tag) of one model."""
     providers: Mapping[str, Any] = state.get("models", {}).get(model, {}).get("providers", {})
     entries = {e["provider"]: e for e in (ignore or {}).get(model, {}).get("entries", [])}
+    routes = routing if routing is not None else routing_states(ignore)
     hosts = []
     for tag, p in sorted(providers.items()):
         results = p.get("contracts", {})
         ttft = results.get("ttft", {}).get("ttft_seconds")
         ttft = ttft if isinstance(ttft, int | float) else None
         control = p.get("role") == "control"
-        hosts.append(_Host(tag, control, results, ttft, p.get("clean_streak", 0), entries.get(tag)))
+        routed = routes.get((model, tag), ROUTABLE)
+        hosts.append(_Host(tag, control, results, ttft, p.get("clean_streak", 0), entries.get(tag), routed))
     return sorted({c for p in providers.values() for c in p.get("contracts", {})}), hosts
 
 
@@ -68,14 +126,27 @@ def _cell(result: Mapping[str, Any] | None, control: bool = False) -> str:
     return outcome
 
 
-def render_table(state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any]] | None = None) -> str:
-    """A table per model. ``ignore`` maps model -> the receiver's ``/v1/ignore`` document."""
+_ROUTING_WORDS = {
+    FLOOR_BLOCKED: "FLOOR-BLOCKED (suspension refused by the capacity floor; still routable)",
+    WOULD_BE: "WOULD-BE suspended (observe mode; still routable)",
+    LIFTED: "LIFTED (routable until a clean round)",
+    ROUTABLE: "routable",
+}
+
+
+def render_table(
+    state: Mapping[str, Any],
+    ignore: Mapping[str, Mapping[str, Any]] | None = None,
+    routing: Mapping[tuple[str, str], str] | None = None,
+) -> str:
+    """A table per model. ``ignore`` maps model -> the receiver's ``/v1/ignore`` document; ``routing`` is
+    ``routing_states(...)`` (default: from ``ignore`` alone)."""
     lines = [
         f"round {state.get('round')}  completed {state.get('completed_at')}  "
         f"({state.get('duration_seconds')} s)"
     ]
     for model, info in state.get("models", {}).items():
-        contracts, hosts = _hosts(state, ignore, model)
+        contracts, hosts = _hosts(state, ignore, model, routing)
         rows = [["provider", *contracts, "ttft", "clean", "routing"]]
         for h in hosts:
             until = f" until {h.excluded['until']}" if h.excluded and h.excluded.get("until") else ""
@@ -85,7 +156,9 @@ def render_table(state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any
                     *(_cell(h.results.get(c), h.control) for c in contracts),
                     "-" if h.ttft is None else f"{h.ttft:.2f}s",
                     str(h.clean),
-                    "routable" if h.excluded is None else f"EXCLUDED {h.excluded['layer']}{until}",
+                    _ROUTING_WORDS.get(h.routing, h.routing)
+                    if h.excluded is None
+                    else f"EXCLUDED {h.excluded['layer']}{until}",
                 ]
             )
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -101,57 +174,136 @@ def render_table(state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any
 
 # Column priority when the terminal is narrow: the lowest priority goes first; provider and routing stay.
 _ABBREVIATIONS = {"structured": "struct", "language": "lang", "refusal": "refus"}
-# The legend, item by item: packed into whole lines at the terminal's width (none is cut).
-LEGEND_ITEMS = (
-    "ok pass",
-    "FAIL×N failed N rounds in a row (2 ask for suspension)",
-    "trans/unav: no evidence, streak frozen",
-    "(×N) frozen streak",
-    "clean: clean rounds in a row (2 restore)",
-    "ctl: known-filtering control",
-)
+NARROW = 140  # below this width, cells use the short forms defined (once) here and explained in the legend
+# A failing contract's reason in a narrow cell: at most four letters, one per reason, never two alike.
+REASON_ABBREVIATIONS = {
+    "slow_first_token": "slow",
+    "no_content": "noct",
+    "content_filter": "filt",
+    "empty_reply": "empt",
+    "refusal_error": "rerr",
+    "refusal_pattern": "rpat",
+    "invalid_json": "json",
+    "schema_mismatch": "schm",
+    "code_fenced": "fenc",
+    "truncated": "cut",
+    "switch": "swch",
+    "mixing": "mix",
+    "encoding": "enc",
+    "leading_garbage": "garb",
+    "too_short": "shrt",
+    "ambiguous": "ambg",
+    "refusal": "rfsl",
+    "truncation": "trnc",
+    "repetition": "rep",
+    "wrong_provider": "wrgp",
+    "not_advertised": "nadv",
+    "platform_moderation": "pmod",
+}
+# A routing state's cell: (wide, narrow, style, its legend entry, None where the word says it all).
+ROUTING_CELLS: dict[str, tuple[str, str, str, str | None]] = {
+    FLOOR_BLOCKED: ("FLOOR-BLOCKED", "floor-blk", "bold yellow", "floor-blk: suspension refused by the "
+                    "capacity floor, still routable (decide: canary admin why)"),
+    WOULD_BE: ("would-be (observe)", "would-be", "yellow", "would-be: observe mode, would be suspended, "
+               "still routable"),
+    LIFTED: ("lifted", "lifted", "cyan", "lifted: lifted by hand, routable until a clean round"),
+    ROUTABLE: ("routable", "routable", "green", None),
+}  # fmt: skip
+_LAYERS = {"suspension": "susp", "incident": "inc", "builtin": "bltn"}
+LEGEND_OK = "ok pass"
 
 
-def _short_cell(result: Mapping[str, Any] | None, control: bool) -> tuple[str, str]:
-    """(text, style) of one contract cell, abbreviated for the live view."""
+def _short_cell(result: Mapping[str, Any] | None, control: bool, narrow: bool = False) -> tuple[str, str]:
+    """(text, style) of one contract cell, abbreviated for the live view (more on a ``narrow`` one)."""
     if result is None:
         return "-", "bright_black"
     outcome = str(result["outcome"])
     streak = result.get("failing_streak") or 0
     if control and outcome in ("fail", "pass"):
+        if narrow:
+            return ("refused", "green") if outcome == "fail" else ("PASSED!", "bold red")
         return ("refused ok", "green") if outcome == "fail" else ("PASSED:weak", "bold red")
     style = _COLOURS.get(outcome, "")
     if outcome == "pass":
         return "ok", style
     if outcome == "fail":
-        return f"FAIL×{streak} {result.get('reason', '')}", style
+        reason = str(result.get("reason", ""))
+        if narrow:
+            return f"F×{streak} {REASON_ABBREVIATIONS.get(reason, reason[:4])}", style
+        return f"FAIL×{streak} {reason}", style
     short = {"transport": "trans", "unavailable": "unav", "inconclusive": "inconcl", "skipped": "skip"}
     return short.get(outcome, outcome) + (f" (×{streak})" if streak else ""), style
 
 
+def _routing_cell(host: _Host, narrow: bool) -> tuple[str, str]:
+    if host.excluded is not None:
+        layer = str(host.excluded.get("layer", ""))
+        return f"EXCL {_LAYERS.get(layer, layer) if narrow else layer}", "bold red"
+    wide, short, style, _ = ROUTING_CELLS.get(host.routing, ROUTING_CELLS[ROUTABLE])
+    return (short if narrow else wide), style
+
+
 def live_rows(
-    state: Mapping[str, Any], ignore: Mapping[str, Mapping[str, Any]] | None, model: str
+    state: Mapping[str, Any],
+    ignore: Mapping[str, Mapping[str, Any]] | None,
+    model: str,
+    routing: Mapping[tuple[str, str], str] | None = None,
+    *,
+    narrow: bool = False,
 ) -> tuple[list[str], list[list[tuple[str, str]]]]:
     """Header and rows (text, style) of one model's live table: provider, contracts, TTFT, clean, routing."""
-    contracts, hosts = _hosts(state, ignore, model)
+    contracts, hosts = _hosts(state, ignore, model, routing)
     header = ["provider", *(_ABBREVIATIONS.get(c, c) for c in contracts), "ttft s", "clean", "routing"]
     rows = [
         [
             (f"{h.tag} ctl" if h.control else h.tag, ""),
-            *(_short_cell(h.results.get(c), h.control) for c in contracts),
+            *(_short_cell(h.results.get(c), h.control, narrow) for c in contracts),
             ("-" if h.ttft is None else f"{h.ttft:.2f}", ""),
             (str(h.clean), ""),
-            ("routable", "green") if h.excluded is None else ("EXCL " + str(h.excluded["layer"]), "bold red"),
+            _routing_cell(h, narrow),
         ]
         for h in hosts
     ]
     return header, rows
 
 
+def legend_items(
+    header: Sequence[str], rows: Sequence[Sequence[tuple[str, str]]], keep: Sequence[int]
+) -> list[str]:
+    """The legend of what is on screen: only the shown columns' terms, states and abbreviations, each once."""
+    shown = [header[i] for i in keep]
+    cells = [row[i][0] for row in rows for i in keep]
+    items = [LEGEND_OK]
+    if any(c.startswith(("FAIL×", "F×")) for c in cells):
+        items.append("F×N failed N rounds in a row (2 ask for suspension)")
+    if any(c.startswith(("trans", "unav", "inconcl")) for c in cells):
+        items.append("trans/unav/inconcl: no evidence, streak frozen")
+    if any(" (×" in c for c in cells):
+        items.append("(×N) frozen streak")
+    if "clean" in shown:
+        items.append("clean: clean rounds in a row (2 restore)")
+    if any(row[0][0].endswith(" ctl") for row in rows):
+        items.append("ctl: known-filtering control (refused: healthy; PASSED: the probe is weak)")
+    used = {c.split(" ", 1)[1] for c in cells if c.startswith("F×") and " " in c}
+    # each abbreviation its own item, so the packed legend wraps between them and never cuts one
+    items += [f"{short}={reason}" for reason, short in REASON_ABBREVIATIONS.items() if short in used]
+    routing = {row[-1][0] for row in rows}
+    for wide, short, _, said in ROUTING_CELLS.values():
+        if said is not None and (wide in routing or short in routing):
+            items.append(said)
+    layers = sorted({c.split(" ", 1)[1] for c in routing if c.startswith("EXCL ")})
+    if layers:
+        named = {v: k for k, v in _LAYERS.items()}
+        items.append(
+            "EXCL excluded from routing: " + ", ".join(f"{x}={named[x]}" if x in named else x for x in layers)
+        )
+    return items
+
+
 def column_caps(columns: int, width: int) -> list[int]:
     """The widest each column may be at ``width``: generous on a wide terminal, abbreviated on 80 columns."""
-    wide = width >= 140
-    provider, contract, routing = (26, 24, 22) if wide else (18, 10, 12)
+    wide = width >= NARROW
+    provider, contract, routing = (26, 24, 22) if wide else (18, 8, 9)
     return [provider, *([contract] * (columns - 4)), 6, 5, routing]
 
 
@@ -255,6 +407,7 @@ def live_view(
     height: int | None = None,
     tick: int = 0,
     progress: tuple[int, int] | None = None,
+    routing: Mapping[tuple[str, str], str] | None = None,
 ) -> Any:
     """The live screen as one rich renderable: service lines, the tables, the legend, the status line.
 
@@ -277,9 +430,14 @@ def live_view(
         return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
     head = [line(text) for text in pack_header(header, width)]
-    legend = [line(text, "dim") for text in pack_header(LEGEND_ITEMS, width)]
     models = list(state.get("models", {}).items())
-    tables = [live_rows(state, ignore, model) for model, _ in models]
+    narrow = width < NARROW
+    tables = [live_rows(state, ignore, model, routing, narrow=narrow) for model, _ in models]
+    terms: list[str] = []
+    for columns, rows in tables:  # every term once, in the order first met
+        kept = fit_columns(columns, rows, width)
+        terms += [t for t in legend_items(columns, rows, kept) if t not in terms]
+    legend = [line(text, "dim") for text in pack_header(terms or [LEGEND_OK], width)]
     budget = None if height is None else height - len(head) - len(legend) - 1  # 1: the status line
     pages = paginate([len(rows) for _, rows in tables], budget)
     number = tick % len(pages)

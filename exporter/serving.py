@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import errno
 import gc
 import socket
 import threading
@@ -64,6 +65,30 @@ def bind_tcp_socket(host: str, port: int, backlog: int = 2048) -> socket.socket:
     return sock
 
 
+class ListenError(Exception):
+    """A configured listen address could not be bound; the message names the configuration key."""
+
+
+def bind_configured(key: str, host: str, port: int) -> socket.socket:
+    """``bind_tcp_socket`` for the address a configuration key gives (``exporter.listen``): a failure is a
+    ``ListenError`` naming the key, the address and what to do.
+
+    Example: ``bind_configured("receiver.listen", "127.0.0.1", 9465)`` while another process holds 9465 →
+    ``ListenError("receiver.listen 127.0.0.1:9465: cannot listen: Address already in use; ...")``.
+    """
+    try:
+        return bind_tcp_socket(host, port)
+    except OSError as exc:
+        address = f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
+        what = exc.strerror or str(exc)
+        todo = (
+            f"another process holds the port (a second run?): stop it or change {key}"
+            if exc.errno == errno.EADDRINUSE
+            else f"change {key}"
+        )
+        raise ListenError(f"{key} {address}: cannot listen: {what}; {todo}") from None
+
+
 def uvicorn_server(app: ASGIApp, **options: Any) -> uvicorn.Server:
     """A uvicorn server for ``app`` that logs only warnings and no access lines (the project logs its own).
     Its records go to the root logger (``log_config=None``: no handlers of uvicorn's own), so they take the
@@ -75,8 +100,18 @@ def uvicorn_server(app: ASGIApp, **options: Any) -> uvicorn.Server:
 class ThreadedServer(StartStop):
     """A uvicorn server on its own thread and event loop; ``base_url`` has no trailing slash."""
 
-    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0, **uvicorn_options: Any) -> None:
-        self._socket = bind_tcp_socket(host, port)
+    def __init__(
+        self,
+        app: ASGIApp,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        key: str | None = None,
+        **uvicorn_options: Any,
+    ) -> None:
+        """``key``: the configuration key the address comes from (a bind failure is a ``ListenError``
+        naming it)."""
+        self._socket = bind_tcp_socket(host, port) if key is None else bind_configured(key, host, port)
         self._server = uvicorn_server(app, **uvicorn_options)
         self._thread: threading.Thread | None = None
         self.loop: asyncio.AbstractEventLoop | None = None

@@ -18,3 +18,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # short ones fill in behind them, instead of a 3-minute file starting last and running alone.
     slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
     items.sort(key=lambda item: item.path not in slow_files)  # stable: the rest keeps collection order
+
+
+@pytest.fixture(autouse=True)
+def _own_run_index(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test (and the processes it starts) keeps the per-user run index (``exporter.runrecord``) in a
+    directory of its own: no test reads another's run, nor the developer's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))

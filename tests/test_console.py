@@ -76,7 +76,12 @@ def four_contract_state() -> dict[str, object]:
     return base
 
 
-def rendered(width: int) -> list[str]:
+def rendered(
+    width: int,
+    doc: dict[str, object] | None = None,
+    routing: dict[tuple[str, str], str] | None = None,
+    ignore: dict[str, object] | None = None,
+) -> list[str]:
     import io
 
     from rich.console import Console
@@ -86,9 +91,97 @@ def rendered(width: int) -> list[str]:
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None)
     header = ["simulator 127.0.0.1:1", "alertmanager 127.0.0.1:9093", "logs: /tmp/demo.log"]
-    ignore = {MODEL: {"entries": [{"provider": "slow/fp8", "layer": "suspension"}]}}
-    console.print(live_view(four_contract_state(), ignore, header=header, status="round 2 done", width=width))
+    if ignore is None:
+        ignore = {MODEL: {"entries": [{"provider": "slow/fp8", "layer": "suspension"}]}}
+    view = live_view(
+        doc or four_contract_state(),
+        ignore,
+        header=header,
+        status="round 2 done",
+        width=width,
+        routing=routing,
+    )  # type: ignore[arg-type]
+    console.print(view)
     return out.getvalue().splitlines()
+
+
+def failing_everywhere() -> dict[str, object]:
+    """Every default-fleet failure at once: each reason a narrow cell must keep apart."""
+    doc = four_contract_state()
+    providers = doc["models"][MODEL]["providers"]  # type: ignore[index]
+    failures = {
+        "prudish/fp8": ("refusal", "content_filter"),
+        "demure/bf16": ("refusal", "refusal_pattern"),
+        "clipper/fp8": ("language", "truncation"),
+        "looper/fp8": ("refusal", "repetition"),
+        "jsonbreaker/fp8": ("structured", "schema_mismatch"),
+    }
+    for tag, (contract, reason) in failures.items():
+        contracts = {c: {"outcome": "pass", "reason": "none", "failing_streak": 0} for c in
+                     ("language", "refusal", "structured", "ttft")}  # fmt: skip
+        contracts[contract] = {"outcome": "fail", "reason": reason, "failing_streak": 4}
+        providers[tag] = {"role": "probe", "clean_streak": 0, "contracts": contracts}
+    return doc
+
+
+def test_would_be_lifted_and_floor_blocked_hosts_are_not_routable_beside_a_failure() -> None:
+    from exporter.console import routing_states
+
+    suspensions = {
+        "mode": "observe",
+        "suspensions": [{"model": MODEL, "provider": "prudish/fp8", "mode": "observe"}],
+        "holds": [{"model": MODEL, "provider": "demure/bf16"}],
+    }
+    decisions = [
+        {"kind": "suspend", "model": MODEL, "provider": "looper/fp8"},
+        {"kind": "floor_block", "model": MODEL, "provider": "looper/fp8"},  # the newest: the floor held it
+        {"kind": "floor_block", "model": MODEL, "provider": "clipper/fp8"},
+        {"kind": "lift", "model": MODEL, "provider": "clipper/fp8"},  # a later decision ends the block
+    ]
+    routing = routing_states({}, suspensions, decisions)
+    assert routing == {
+        (MODEL, "prudish/fp8"): "would_be", (MODEL, "demure/bf16"): "lifted",
+        (MODEL, "looper/fp8"): "floor_blocked",
+    }  # fmt: skip
+    for width, words in ((80, ("would-be", "lifted", "floor-blk")), (160, ("would-be (observe)", "lifted",
+                                                                             "FLOOR-BLOCKED"))):  # fmt: skip
+        lines = rendered(width, failing_everywhere(), routing, ignore={})
+        row = {
+            line.split()[0]: line.rstrip()
+            for line in lines
+            if line.startswith(("prudish", "demure", "looper"))
+        }
+        assert row["prudish/fp8"].endswith(words[0]) and row["demure/bf16"].endswith(words[1])
+        assert row["looper/fp8"].endswith(words[2])
+        text = "\n".join(lines)
+        assert "would-be: observe mode, would be suspended, still routable" in text.replace("\n", " ")
+        assert "EXCL" not in text  # no exclusion on screen: the legend does not explain one
+
+
+def test_reasons_at_80_columns_are_unambiguous_abbreviations_the_legend_defines() -> None:
+    lines = rendered(80, failing_everywhere(), ignore={})
+    assert all(len(line) <= 80 for line in lines)
+    cells = {
+        line.split()[0]: line for line in lines if line.startswith(("prudish", "demure", "clipper", "looper"))
+    }
+    assert "F×4 filt" in cells["prudish/fp8"] and "F×4 rpat" in cells["demure/bf16"]
+    assert "F×4 trnc" in cells["clipper/fp8"] and "F×4 rep" in cells["looper/fp8"]
+    assert not any("…" in line for line in cells.values()), "a reason cut to two letters"
+    legend = " ".join(lines)
+    for said in ("filt=content_filter", "rpat=refusal_pattern", "trnc=truncation", "rep=repetition"):
+        assert said in legend
+    assert "slow=slow_first_token" in legend  # slow/fp8's ttft failure
+    assert "ctl: known-filtering control" in legend  # the guard row is shown
+    assert "cut=truncated" not in legend  # only the abbreviations on screen
+
+
+def test_every_reason_abbreviation_is_short_and_unique() -> None:
+    from exporter.console import REASON_ABBREVIATIONS
+    from exporter.outcomes import Reason
+
+    shorts = list(REASON_ABBREVIATIONS.values())
+    assert len(set(shorts)) == len(shorts) and all(len(x) <= 4 for x in shorts)
+    assert set(REASON_ABBREVIATIONS) <= {r.value for r in Reason}
 
 
 def test_the_live_table_keeps_one_line_per_host_at_80_and_160_columns() -> None:
@@ -100,9 +193,11 @@ def test_the_live_table_keeps_one_line_per_host_at_80_and_160_columns() -> None:
     narrow, wide = rendered(80), rendered(160)
     (narrow_head,) = [line for line in narrow if line.startswith("provider")]
     (wide_head,) = [line for line in wide if line.startswith("provider")]
-    assert "clean" not in narrow_head and "clean" in wide_head, "the clean streak is dropped first"
+    assert "clean" in narrow_head and "clean" in wide_head, "four contracts fit 80 columns, clean included"
     assert any("FAIL×2 slow_first_token" in line for line in wide)
-    assert any(line.startswith("slow/fp8") and "EXCL suspen" in line for line in narrow)
+    assert any(line.startswith("slow/fp8") and "F×2 slow" in line and "EXCL susp" in line for line in narrow)
+    legend = " ".join(narrow[narrow.index(narrow_head) + 4 :])
+    assert "slow=slow_first_token" in legend and "EXCL excluded from routing: susp=suspension" in legend
 
 
 def test_columns_are_dropped_by_priority_and_the_header_is_packed_without_cutting_a_url() -> None:

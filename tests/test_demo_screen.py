@@ -46,6 +46,16 @@ FAULTY = {
 # Hosts that may or may not be suspended after three rounds (none on the default fleet: the language judge
 # catches the cutter's and the spacer's tokenizer pieces on every reply).
 SOMETIMES: dict[str, set[str]] = {}
+# What a host's routing cell may say at 80 and 160 columns (enforce mode: excluded or routable).
+ROUTING_WORDS = (
+    "routable",
+    "EXCL bltn",
+    "EXCL susp",
+    "EXCL builtin",
+    "EXCL suspension",
+    "floor-blk",
+    "FLOOR-BLOCKED",
+)
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO|WARNING|ERROR)")
 
 
@@ -180,7 +190,7 @@ def check_screen(terminal: Terminal, live: list[str]) -> tuple[str | None, list[
     assert not [line for line in live if LOG_LINE.search(line)], "a log line reached the screen"
     rows = table_rows(live)
     for row in rows:
-        assert row.rstrip().endswith(("routable", "EXCL builtin", "EXCL suspen…", "EXCL suspension")), row
+        assert row.rstrip().endswith(ROUTING_WORDS), row
     hosts = [host_of(row) for row in rows]
     assert len(hosts) == len(set(hosts)), "a host shown twice on one page"
     pages = re.findall(r"page (\d+/\d+)", text)

@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import quote
 
@@ -122,3 +123,27 @@ def _explain(method: str, path: str, status: int, document: object) -> str:
     if status == 401:
         message += " (is the token the receiver's admin_token?)"
     return f"{method} {path}: {status} {message}".rstrip()
+
+
+EVIDENCE_MAX_BYTES = 1024 * 1024  # a page of three records is a few KiB; a bigger answer is not the exporter
+
+
+def fetch_evidence(url: str, *, timeout: float = 10.0) -> list[dict[str, Any]]:
+    """The records of an exporter's ``/v1/evidence`` page at ``url`` (newest first)."""
+    try:
+        with httpx.Client(timeout=timeout) as http, http.stream("GET", url) as response:
+            body = b""
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > EVIDENCE_MAX_BYTES:
+                    raise AdminError(f"GET {url}: the answer exceeds {EVIDENCE_MAX_BYTES} bytes")
+            status = response.status_code
+    except httpx.HTTPError as exc:
+        raise AdminError(f"cannot reach the exporter at {url} ({type(exc).__name__}: {exc})") from None
+    try:
+        document = json.loads(body)
+    except ValueError:
+        document = None
+    if status >= 400 or not isinstance(document, dict) or not isinstance(document.get("records"), list):
+        raise AdminError(_explain("GET", url, status, document))
+    return [r for r in document["records"] if isinstance(r, dict)]

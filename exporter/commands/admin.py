@@ -1,8 +1,8 @@
-"""``canary admin``: lift, incidents, suspensions and decisions against a running receiver.
+"""``canary admin``: lift, incidents, suspensions, decisions and ``why`` against a running receiver.
 
 The token comes from ``--token-file FILE`` or the ``CANARY_ADMIN_TOKEN`` environment variable, never from a
-flag value (which would land in shell history). The receiver URL comes from ``--receiver URL``, else
-``CANARY_RECEIVER_URL``, else the ``receiver.listen`` of ``--config FILE``, else ``http://127.0.0.1:9465``.
+flag value (which would land in shell history). The receiver URL: ``exporter.admin.locate``. The global
+options (``--receiver``, ``--config``, ``--token-file``, ``--json``) go before or after the action.
 """
 
 from __future__ import annotations
@@ -14,71 +14,93 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from rich.table import Table
-
-from exporter.admin.client import AdminClient, AdminError
-from exporter.admin.tables import decisions_table, incidents_table, render, suspensions_table
+from exporter.admin.client import AdminClient, AdminError, fetch_evidence
+from exporter.admin.locate import (
+    DEFAULT_RECEIVER,
+    URL_ENV,
+    LocateError,
+    locate_exporter,
+    locate_receiver,
+)
+from exporter.admin.tables import Listing, decisions_table, incidents_table, render, suspensions_table
+from exporter.admin.why import REPLIES_SHOWN, WhyView, exporter_evidence_link, render_why, with_limit
 from exporter.argkit import add_command, add_group
-from exporter.configkit import Problems, load_yaml, parse_duration
-from exporter.receiver.config import ReceiverConfig
+from exporter.configkit import parse_duration
 from exporter.receiver.state import Kind
+from exporter.runrecord import RUN_RECORD
 from exporter.timestamps import format_rfc3339
-from exporter.web.hostport import http_url, parse_host_port
 
 TOKEN_ENV = "CANARY_ADMIN_TOKEN"
-URL_ENV = "CANARY_RECEIVER_URL"
-
-
-# receiver.listen's default
-DEFAULT_RECEIVER = http_url(*ReceiverConfig.model_fields["listen"].default, local=True)
 TABLE_WIDTH = 80
-HELP = "lift suspensions, manage incidents, list suspensions and decisions on a receiver"
+HELP = "lift suspensions, manage incidents, list suspensions and decisions, explain a host, on a receiver"
 DESCRIPTION = f"""\
-Lift suspensions, add and remove incident exclusions, and list suspensions and decisions on a running
-receiver. The admin token comes from --token-file FILE or ${TOKEN_ENV} (never a flag value, which would
-land in shell history). The receiver URL: --receiver URL, else ${URL_ENV}, else --config FILE's
-receiver.listen, else {DEFAULT_RECEIVER}. Tables fit an 80-column terminal; --json prints the receiver's
-JSON."""
+Lift suspensions, add and remove incident exclusions, list suspensions and decisions, and explain one
+host (why) on a running receiver. The admin token comes from --token-file FILE or ${TOKEN_ENV} (never a
+flag value, which would land in shell history). The receiver URL: --receiver URL, else ${URL_ENV}, else
+the run record ({RUN_RECORD}) of a running `canary demo` that --config FILE or --token-file FILE leads
+to, else --config FILE's receiver.listen, else (with neither) the newest local run still running, else
+{DEFAULT_RECEIVER}. The options --receiver, --config,
+--token-file and --json go before or after the action. Listings fit an 80-column terminal (one line a
+host, its reason on the next); --json prints the receiver's JSON."""
 
 EPILOG = f"""\
 examples:
   export {TOKEN_ENV}=$(cat /run/secrets/canary-admin)      # or: --token-file /run/secrets/canary-admin
   canary admin suspensions
+  canary admin why moonshotai/kimi-k2-0905 deepinfra/fp8
   canary admin lift moonshotai/kimi-k2-0905 deepinfra/fp8 --reason "false positive, ticket 42"
-  canary admin incident add moonshotai/kimi-k2-0905 novita/fp8 --reason "provider outage" \\
-      --until 2026-12-02T06:00:00Z
+  canary admin incident add moonshotai/kimi-k2-0905 novita/fp8 --reason "provider outage" --until 6h
   canary admin incident list --json
   canary admin incident remove inc-3 --reason "provider fixed it"
   canary admin decisions --model moonshotai/kimi-k2-0905 --kind suspend --since 24h
-  canary admin --config canary.yaml suspensions          # the receiver URL from receiver.listen
+  canary admin --config canary.yaml suspensions          # a demo's run record, else receiver.listen
+  canary admin --token-file WORKDIR/admin.token suspensions   # the run whose work dir holds the token
 """
+
+
+def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    """The options every action takes. On the actions (``suppress``) an option not given leaves the value
+    parsed before the action alone, so ``canary admin --json suspensions`` and ``canary admin suspensions
+    --json`` are the same."""
+    unset: Any = argparse.SUPPRESS if suppress else None
+    parser.add_argument(
+        "--receiver",
+        metavar="URL",
+        default=unset,
+        help=f"receiver base URL (default: ${URL_ENV}, the run record, --config's receiver.listen, "
+        f"or {DEFAULT_RECEIVER})",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=unset,
+        help="canary config whose run (its run record) or receiver.listen gives the receiver URL",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        default=unset,
+        help=f"file holding the admin token (default: ${TOKEN_ENV}); a run's WORKDIR/admin.token also "
+        "leads to that run's receiver",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="print JSON instead of a listing",
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``admin`` command to the ``canary`` parser."""
     p, sub = add_group(subparsers, "admin", HELP, DESCRIPTION, EPILOG)
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--receiver",
-        metavar="URL",
-        help=f"receiver base URL (default: ${URL_ENV}, --config's receiver.listen, or {DEFAULT_RECEIVER})",
-    )
-    common.add_argument("--config", metavar="FILE", help="canary config to take the receiver URL from")
-    common.add_argument(
-        "--token-file", metavar="FILE", help=f"file holding the admin token (default: ${TOKEN_ENV})"
-    )
-    common.add_argument("--json", action="store_true", help="print the receiver's JSON instead of a table")
+    _global_options(p, suppress=False)
 
     def action(parent: Any, name: str, help_text: str, example: str, func: Callable[..., Shown]) -> Any:
-        leaf = add_command(
-            parent,
-            name,
-            parents=[common],
-            help=help_text,
-            epilog=f"example:\n  canary admin {example}",
-        )
+        leaf = add_command(parent, name, help=help_text, epilog=f"example:\n  canary admin {example}")
+        _global_options(leaf, suppress=True)
         leaf.set_defaults(admin_func=func)
         return leaf
 
@@ -93,17 +115,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     lift.add_argument("provider", help="the routing tag, e.g. deepinfra/fp8")
     lift.add_argument("--reason", required=True, help="why (kept in the audit log)")
 
-    _, isub = add_group(
+    incident, isub = add_group(
         sub,
         "incident",
         help="add, remove or list runtime incident exclusions",
         epilog="example:\n  canary admin incident list",
     )
+    _global_options(incident, suppress=True)
     add = action(
         isub,
         "add",
         "exclude a provider now (obeys the capacity floor unless --force)",
-        "incident add MODEL PROVIDER --reason outage --until 2026-12-02T06:00:00Z",
+        "incident add MODEL PROVIDER --reason outage --until 6h",
         _incident_add,
     )
     add.add_argument("model")
@@ -136,22 +159,46 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--since", metavar="WHEN", help="a decision seq, an RFC 3339 time, or a duration back from now (24h)"
     )
     dec.add_argument("--limit", type=int, default=100, help="at most this many decisions (default 100)")
+    why = action(
+        sub,
+        "why",
+        "one host on one screen: its state, the decisions, the failing replies and the evidence link",
+        "why moonshotai/kimi-k2-0905 deepinfra/fp8",
+        _why,
+    )
+    why.add_argument("model")
+    why.add_argument("provider", help="the routing tag, e.g. deepinfra/fp8")
+    why.add_argument(
+        "--exporter",
+        metavar="URL",
+        help="the exporter whose evidence to show when no alert link names one (default: the run record)",
+    )
     p.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
     try:
         token = _token(args.token_file)
-        with AdminClient(_receiver_url(args), token) as client:
-            document, table = args.admin_func(client, args)
-    except (AdminError, ValueError) as exc:  # the receiver refused (1), or a flag's value is wrong (2)
+        found = locate_receiver(
+            receiver=args.receiver, config=args.config, token_file=args.token_file, environ=os.environ
+        )
+        with AdminClient(found.url, token) as client:
+            try:
+                document, shown, code = args.admin_func(client, args)
+            except AdminError as exc:
+                if str(exc).startswith("cannot reach the receiver"):
+                    raise AdminError(f"{exc} (the URL from {found.origin})") from None
+                raise
+    except (AdminError, LocateError, ValueError) as exc:  # refused or unreachable (1), a bad flag value (2)
         print(f"canary admin: {exc}", file=sys.stderr)
-        return 1 if isinstance(exc, AdminError) else 2
+        return 2 if isinstance(exc, ValueError) else 1
     if args.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
+    elif isinstance(shown, Listing):
+        print(render(shown, width=TABLE_WIDTH, colour=sys.stdout.isatty()), end="")
     else:
-        print(render(table, width=TABLE_WIDTH, colour=sys.stdout.isatty()), end="")
-    return 0
+        print(shown, end="")
+    return int(code)
 
 
 def _token(token_file: str | None) -> str | None:
@@ -166,31 +213,6 @@ def _token(token_file: str | None) -> str | None:
     return os.environ.get(TOKEN_ENV, "").strip() or None
 
 
-def _receiver_url(args: argparse.Namespace) -> str:
-    if args.receiver:
-        return str(args.receiver)
-    if os.environ.get(URL_ENV, "").strip():
-        return os.environ[URL_ENV].strip()
-    if args.config:
-        return _url_from_config(Path(args.config))
-    return DEFAULT_RECEIVER
-
-
-def _url_from_config(path: Path) -> str:
-    try:
-        data = load_yaml(path.read_text(encoding="utf-8"), Problems(str(path)))
-    except OSError as exc:
-        raise AdminError(f"--config {path}: {exc.strerror}") from None
-    listen = data.get("receiver", {}).get("listen") if isinstance(data, dict) else None
-    if listen is None:
-        return DEFAULT_RECEIVER
-    try:
-        host, port = parse_host_port(listen)
-    except ValueError as exc:
-        raise AdminError(f"--config {path}: receiver.listen: {exc}") from None
-    return http_url(host, port, local=True)
-
-
 def _when(flag: str, value: str | None, sign: int, expected: str) -> str | None:
     """An RFC 3339 time (or, back in time, a decision seq) as given; a duration (``24h``) as the RFC 3339
     time that long from now (``sign`` 1) or ago (-1)."""
@@ -202,11 +224,14 @@ def _when(flag: str, value: str | None, sign: int, expected: str) -> str | None:
         raise ValueError(f"{flag} {value!r}: expected {expected}") from None
 
 
-Shown = tuple[dict[str, Any], Table]  # the receiver's JSON (for --json) and its table
+class Shown(NamedTuple):
+    document: dict[str, Any]  # the JSON (for --json)
+    view: Listing | str  # the listing, or a screen of text
+    code: int = 0  # 1 when a source could not be read (the view says "unknown")
 
 
 def _decided(document: dict[str, Any], title: str) -> Shown:
-    return document, decisions_table(document.get("decisions", []), title)
+    return Shown(document, decisions_table(document.get("decisions", []), title))
 
 
 def _lift(client: AdminClient, args: argparse.Namespace) -> Shown:
@@ -225,12 +250,12 @@ def _incident_remove(client: AdminClient, args: argparse.Namespace) -> Shown:
 
 def _incident_list(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.incidents()
-    return document, incidents_table(document)
+    return Shown(document, incidents_table(document))
 
 
 def _suspensions(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.suspensions()
-    return document, suspensions_table(document)
+    return Shown(document, suspensions_table(document))
 
 
 def _decisions(client: AdminClient, args: argparse.Namespace) -> Shown:
@@ -247,4 +272,25 @@ def _decisions(client: AdminClient, args: argparse.Namespace) -> Shown:
     if since is not None:
         wanted = wanted[-args.limit :]
     document: dict[str, Any] = {"decisions": wanted}
-    return document, decisions_table(wanted)
+    return Shown(document, decisions_table(wanted))
+
+
+def _why(client: AdminClient, args: argparse.Namespace) -> Shown:
+    route = {"model": args.model, "provider": args.provider}
+    decisions = [
+        d for d in client.decisions(since="0", limit=100_000) if all(d.get(k) == v for k, v in route.items())
+    ]
+    view = WhyView.build(args.model, args.provider, client.suspensions(), client.incidents(), decisions)
+    link = view.recorded_link()
+    if link is None:
+        exporter = locate_exporter(exporter=args.exporter, config=args.config, token_file=args.token_file)
+        link = None if exporter is None else exporter_evidence_link(exporter.url, args.model, args.provider)
+    if link is None:
+        view = view.with_evidence(None, None, "no evidence link: pass --exporter URL")
+    else:
+        try:
+            view = view.with_evidence(link, fetch_evidence(with_limit(link, REPLIES_SHOWN)))
+        except AdminError as exc:
+            view = view.with_evidence(link, None, str(exc))
+    # A source it could not read (the exporter's evidence) is "unknown", and the exit code says so.
+    return Shown(view.document(), render_why(view, width=TABLE_WIDTH), 1 if view.replies is None else 0)

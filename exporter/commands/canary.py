@@ -13,6 +13,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
+from typing import Any
 
 from exporter import __version__
 from exporter.argkit import add_command
@@ -22,7 +23,7 @@ from exporter.configkit import ConfigError, Problems
 from exporter.console import render_table
 from exporter.engine.snapshot import Snapshot
 from exporter.logkit import configure_logging
-from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
+from exporter.serving import ListenError, bind_configured, tune_gc_for_latency, uvicorn_server
 from exporter.sharding import Replica, check_shard_set
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import http_url, parse_host_port
@@ -97,7 +98,19 @@ async def _probe(args: argparse.Namespace) -> int:
             )
 
         await service.run(rounds=1 if args.once else None, on_round=show)
+    if args.once:
+        return _undiscovered(state_json(service.snapshot))
     return 0
+
+
+def _undiscovered(state: dict[str, Any]) -> int:
+    """1 (saying why on stderr) when a model had no provider to probe in the round, else 0: a round that
+    probed nothing is not a passing round."""
+    empty = {model: m for model, m in state.get("models", {}).items() if not m.get("providers")}
+    for model, m in empty.items():
+        why = m.get("discovery_error") or "the gateway listed no provider for it"
+        print(f"canary probe: {model}: no provider was probed: {why}", file=sys.stderr)
+    return 1 if empty or not state.get("models") else 0
 
 
 def _until_stopped(run: Callable[[], int], also: tuple[signal.Signals, ...] = ()) -> int:
@@ -115,9 +128,9 @@ async def _serve_exporter(config_path: str) -> int:
     config = load_probing_config(config_path)
     host, port = parse_host_port(config.exporter.listen)  # checked when the config was loaded
     try:
-        sock = bind_tcp_socket(host, port)
-    except OSError as exc:
-        print(f"canary exporter: cannot listen on {config.exporter.listen}: {exc.strerror}", file=sys.stderr)
+        sock = bind_configured("exporter.listen", host, port)
+    except ListenError as exc:
+        print(f"canary exporter: {exc}", file=sys.stderr)
         return 1
     async with AsyncExitStack() as stack:
         service = ExporterService.from_config(config, stack)
@@ -140,10 +153,14 @@ def cmd_exporter(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from exporter.devtools.demo import run_demo
+    from exporter.devtools.demo import DemoError, run_demo
 
-    # a closed terminal (SIGHUP) stops the demo and what it started
-    return _until_stopped(lambda: run_demo(args), also=(signal.SIGHUP,))
+    try:
+        # a closed terminal (SIGHUP) stops the demo and what it started
+        return _until_stopped(lambda: run_demo(args), also=(signal.SIGHUP,))
+    except (DemoError, ListenError) as exc:  # a start that cannot be: the reason alone, no traceback
+        print(f"canary demo: {exc}", file=sys.stderr)
+        return 1
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -68,9 +68,15 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
         if config.gateway is None
         else (config.gateway.timeout_seconds, config.gateway.connect_timeout_seconds)
     )
-    for model in (m for m in config.models if config.rounds.shard.owns(m.slug)):  # rounds.shard
-        if model.via_gateway and gateway_client is not None:
-            plans.append(ModelPlan(model.slug, gateway_client, True, model.known_filtering, model.require))
+    owned = [(i, m) for i, m in enumerate(config.models) if config.rounds.shard.owns(m.slug)]  # rounds.shard
+    for index, model in owned:
+        if model.via_gateway and gateway_client is not None and config.gateway is not None:
+            plans.append(
+                ModelPlan(
+                    model.slug, gateway_client, True, model.known_filtering, model.require,
+                    base_url=config.gateway.base_url, config_index=index,
+                )
+            )  # fmt: skip
         for host in model.direct_hosts:
             endpoint = Endpoint(host.name, host.name, supported_parameters=host.supported_parameters)
             client = GatewayClient(
@@ -82,9 +88,11 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
                 connect_timeout=connect_timeout,
             )
             stack.push_async_callback(client.aclose)
-            plans.append(
-                ModelPlan(model.slug, client, False, model.known_filtering, model.require, host.model_id)
-            )
+            direct = ModelPlan(
+                model.slug, client, False, model.known_filtering, model.require, host.model_id,
+                base_url=host.base_url, config_index=index,
+            )  # fmt: skip
+            plans.append(direct)
     return plans
 
 
@@ -135,10 +143,12 @@ def state_json(snap: Snapshot) -> dict[str, Any]:
                 "clean_streak": snap.streaks.clean.get(key, 0),
             }
         weak = report.weak if report else {}
+        errors = report.discovery_errors if report else {}
         models[model] = {
             "providers": providers,
             "weak": {c: list(why) for (m, c), why in sorted(weak.items()) if m == model},
             "discovery_failed": bool(report and model in report.discovery_failed),
+            **({"discovery_error": error} if (error := errors.get(model)) else {}),
         }
     return {
         "round": snap.rounds_total,

@@ -12,7 +12,7 @@ from exporter.configkit import ConfigError, Problems, load_file, validate
 from exporter.logkit import configure_logging
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.store import StoreError
-from exporter.serving import bind_tcp_socket, tune_gc_for_latency, uvicorn_server
+from exporter.serving import ListenError, bind_configured, tune_gc_for_latency, uvicorn_server
 from exporter.signals import stop_on_signals
 from exporter.web.hostport import http_url, parse_host_port
 
@@ -155,12 +155,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"canary receiver: {exc}", file=sys.stderr)
         return 2
     try:
-        sock = bind_tcp_socket(config.host, config.port)
-    except OSError as exc:
+        sock = bind_configured("receiver.listen", config.host, config.port)
+    except ListenError as exc:
         service.close()
-        print(
-            f"canary receiver: cannot listen on {config.host}:{config.port}: {exc.strerror}", file=sys.stderr
-        )
+        print(f"canary receiver: {exc}", file=sys.stderr)
         return 2
     try:
         app = build_app(service)

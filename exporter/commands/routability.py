@@ -26,7 +26,7 @@ from exporter.routability.model import PassSummary, count_by_status
 from exporter.routability.schedule import next_due
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport, JsonTransport
-from exporter.serving import bind_tcp_socket, uvicorn_server
+from exporter.serving import ListenError, bind_configured, uvicorn_server
 from exporter.signals import stop_on_signals
 from exporter.timestamps import format_rfc3339
 from exporter.web.hostport import http_url
@@ -92,8 +92,12 @@ def command(args: argparse.Namespace) -> int:
     if args.json:
         print("canary routability: --json needs --once or status", file=sys.stderr)
         return 2
-    with stop_on_signals():  # SIGTERM as SIGINT: the store is closed, the schedule cancelled, exit 0
-        asyncio.run(serve(routability, gateway))
+    try:
+        with stop_on_signals():  # SIGTERM as SIGINT: the store is closed, the schedule cancelled, exit 0
+            asyncio.run(serve(routability, gateway))
+    except ListenError as exc:
+        print(f"canary routability: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -145,7 +149,8 @@ async def serve(
     transport = HttpxTransport(timeout=config.timeout)
     with RoutabilityStore(config.store) as store:
         service = build_service(config, gateway, store, transport)
-        sock = bind_tcp_socket(config.host, config.port)  # TCP_NODELAY on accepted connections (serving)
+        # TCP_NODELAY on accepted connections (serving); a failure names routability.listen
+        sock = bind_configured("routability.listen", config.host, config.port)
         server = uvicorn_server(build_app(service))
         schedule = asyncio.create_task(service.run_schedule())
         stopper = asyncio.create_task(_exit_on(stop, server)) if stop is not None else None

@@ -29,7 +29,7 @@ from exporter.admin.client import AdminClient
 from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.configkit import parse_duration
-from exporter.console import live_view, render_table, round_status, suspension_summary
+from exporter.console import live_view, render_table, round_status, routing_states, suspension_summary
 from exporter.devtools.load import LoadGenerator
 from exporter.devtools.pipeline.configs import ALERTMANAGER_JOB, EXPORTER_JOB, RECEIVER_JOB, Timings
 from exporter.devtools.pipeline.processes import (
@@ -42,9 +42,10 @@ from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
 from exporter.logkit import LOG_FORMAT, EscapingFormatter
 from exporter.paths import REPO_ROOT
+from exporter.receiver.store import StoreError, StoreLocked
 from exporter.router.builtin import load_builtin_exclusions
 from exporter.router.metrics import RouterCollector
-from exporter.runrecord import write_run_record
+from exporter.runrecord import live, read_run_record, remove_run_record, write_run_record
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
@@ -149,7 +150,7 @@ def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedS
     stack = AsyncExitStack()
     service = ExporterService.from_config(config, stack)
     host, _, port = config.exporter.listen.rpartition(":")
-    with ThreadedServer(service.app(), host=host, port=int(port)) as server:
+    with ThreadedServer(service.app(), host=host, port=int(port), key="exporter.listen") as server:
         try:
             yield service, server
         finally:
@@ -158,6 +159,13 @@ def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedS
 
 def _ignore_lists(receiver: AdminClient | None, models: list[str]) -> dict[str, Any]:
     return {} if receiver is None else {model: receiver.ignore(model) for model in models}
+
+
+def _routing(receiver: AdminClient | None, ignore: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """Every host's routing state (excluded, floor-blocked, would-be, lifted) from the receiver."""
+    if receiver is None:
+        return {}
+    return routing_states(ignore, receiver.suspensions(), receiver.decisions(limit=1000))
 
 
 def _suspensions(receiver: AdminClient | None) -> list[dict[str, Any]]:
@@ -194,6 +202,40 @@ def _local_config(path: Path, workdir: Path, say: Callable[[str], None]) -> Cana
     return config
 
 
+class DemoError(Exception):
+    """The run cannot start; the message is the whole story (which configuration key, what to do)."""
+
+
+def _running_elsewhere(config_path: Path) -> str:
+    """Where the run that holds this configuration's resources listens, from its run record."""
+    record = read_run_record(config_path)
+    if record is None or not live(record) or "receiver" not in record["urls"]:
+        return ""
+    return (
+        f". That run (pid {record['pid']}) serves its receiver at {record['urls']['receiver']}: "
+        f"canary admin --config {config_path} suspensions"
+    )
+
+
+def _record_run(
+    stack: ExitStack,
+    workdir: Path,
+    urls: dict[str, str],
+    config_path: Path,
+    say: Callable[[str], None],
+    more: dict[str, Path],
+) -> None:
+    """Record where this run's components listen and keep their files (``WORKDIR/canary-run.json``; ``more``:
+    the router journal) for ``canary admin`` and ``canary trace``, removed again when the run ends."""
+    paths = {"workdir": workdir, "config": config_path.resolve(), **more}
+    if (workdir / "admin.token").exists():
+        paths["admin_token"] = workdir / "admin.token"
+    record = write_run_record(workdir, urls, paths)
+    stack.callback(remove_run_record, workdir, config_path)
+    if "receiver" in urls and "admin_token" in paths:
+        say(f"run record {record}: canary admin --token-file {paths['admin_token']} suspensions")
+
+
 def _logs_to_file(path: Path) -> None:
     """Send every log record to ``path`` instead of the terminal the live view owns."""
     root = logging.getLogger()
@@ -218,9 +260,11 @@ def run_demo(args: argparse.Namespace) -> int:
         if not args.json:
             print(text, flush=True)
 
+    urls: dict[str, str] = {}  # every component's URL, recorded in WORKDIR/canary-run.json
     with ExitStack() as stack:
         if args.config:
-            config = _local_config(Path(args.config), workdir, say)
+            config_path = Path(args.config)
+            config = _local_config(config_path, workdir, say)
         else:
             from exporter.devtools.simulator.fleet import DEFAULT_FLEET
             from exporter.devtools.simulator.server import SimulatorServer
@@ -229,10 +273,11 @@ def run_demo(args: argparse.Namespace) -> int:
             simulator = stack.enter_context(SimulatorServer.from_file(Path(args.fleet or DEFAULT_FLEET)))
             for name in ("webhook.token", "admin.token"):
                 _write_secret(workdir / name)
-            path = workdir / "canary.yaml"
-            path.write_text(demo_config_text(simulator.base_url, workdir, args.mode, args.interval))
-            config = load_config(path)
-            say(f"simulator (gateway) at {simulator.base_url}; config {path}")
+            config_path = workdir / "canary.yaml"
+            config_path.write_text(demo_config_text(simulator.base_url, workdir, args.mode, args.interval))
+            config = load_config(config_path)
+            say(f"simulator (gateway) at {simulator.base_url}; config {config_path}")
+            urls["simulator"] = simulator.base_url
             services.append(f"simulator {simulator.base_url.removeprefix('http://')}")
 
         receiver_url: str | None = None
@@ -240,12 +285,19 @@ def run_demo(args: argparse.Namespace) -> int:
         if config.receiver is not None:
             from exporter.receiver.server import ReceiverServer
 
-            receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
+            try:
+                receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
+            except StoreLocked as exc:
+                raise DemoError(f"receiver.store_dir: {exc}{_running_elsewhere(config_path)}") from None
+            except StoreError as exc:
+                raise DemoError(f"receiver.store_dir: {exc}") from None
             receiver = stack.enter_context(AdminClient(receiver_url, None, timeout=5))
             say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
+            urls["receiver"] = receiver_url
             services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")
         service, exporter_server = stack.enter_context(_exporter(config))
         say(f"exporter at {exporter_server.base_url}/metrics")
+        urls["exporter"] = exporter_server.base_url
         services.append(f"exporter {exporter_server.base_url.removeprefix('http://')}")
 
         pipeline: _Pipeline | None = None
@@ -260,12 +312,13 @@ def run_demo(args: argparse.Namespace) -> int:
             )
             say(f"prometheus at {pipeline.prometheus.url}")
             services.append(f"prometheus {pipeline.prometheus.address}")
+            urls["prometheus"] = pipeline.prometheus.url
             if pipeline.alertmanager is not None:
                 say(f"alertmanager at {pipeline.alertmanager.url}")
                 services.append(f"alertmanager {pipeline.alertmanager.address}")
+                urls["alertmanager"] = pipeline.alertmanager.url
         else:
             say(f"note: {reason}")
-
         paths: dict[str, Path] = {}
         if not args.config and args.load > 0:
             load = _load_generator(args, simulator.base_url, receiver_url, workdir)
@@ -273,9 +326,7 @@ def run_demo(args: argparse.Namespace) -> int:
             service.registry.register(RouterCollector(load.observer))  # scraped with the exporter's metrics
             paths["journal"] = load.observer.journal.path if load.observer.journal else workdir
             say(f"router: {args.load:g} requests/s through the router client; journal {paths['journal']}")
-        urls = dict(_service_urls(services))
-        record = write_run_record(workdir, urls, paths)
-        say(f"run record (where each component listens) in {record}")
+        _record_run(stack, workdir, urls, config_path, say, paths)
         models = [m.slug for m in config.models]
         tune_gc_for_latency()
         rounds: queue.Queue[Snapshot] = queue.Queue()
@@ -299,7 +350,8 @@ def run_demo(args: argparse.Namespace) -> int:
                 if last:
                     _settle(pipeline, receiver)
                 if not args.json:  # off a terminal: one plain table a round
-                    say("\n" + render_table(state_json(snap), _ignore_lists(receiver, models)))
+                    ignore = _ignore_lists(receiver, models)
+                    say("\n" + render_table(state_json(snap), ignore, _routing(receiver, ignore)))
                 if last:
                     break
         except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
@@ -332,13 +384,6 @@ def _load_generator(
         rate=args.load,
         ttft_threshold=parse_duration(DEMO_TTFT_THRESHOLD),
     )
-
-
-def _service_urls(services: list[str]) -> Iterator[tuple[str, str]]:
-    """(name, URL) of each "name HOST:PORT ..." service line."""
-    for line in services:
-        name, _, rest = line.partition(" ")
-        yield name, "http://" + rest.split(" ")[0]
 
 
 def _snapshots(
@@ -386,6 +431,7 @@ class _Screen:
     header: list[str]
     state: dict[str, Any] = field(default_factory=lambda: {"round": 0, "models": {}})
     ignore: dict[str, Any] = field(default_factory=dict)
+    routing: dict[tuple[str, str], str] = field(default_factory=dict)
     done: int = 0  # rounds completed
     took: float = 0.0  # the last round's duration
 
@@ -404,6 +450,7 @@ class _Screen:
             height=height,
             tick=tick,
             progress=counts,
+            routing=self.routing,
         )
 
     def show(self) -> int:
@@ -430,10 +477,12 @@ class _Screen:
                     self.done = snap.rounds_total
                     self.took = snap.last_round.duration_seconds if snap.last_round else 0.0
                     self.state, self.ignore = state_json(snap), _ignore_lists(self.receiver, self.models)
+                    self.routing = _routing(self.receiver, self.ignore)
                     refresh()
                     if self.args.rounds is not None and snap.rounds_total >= self.args.rounds:
                         _settle(self.pipeline, self.receiver, pause)
                         self.ignore = _ignore_lists(self.receiver, self.models)
+                        self.routing = _routing(self.receiver, self.ignore)
                         refresh()
                         break
         except (KeyboardInterrupt, StopSignal) as stop:  # Ctrl-C, SIGTERM: summary, then the stack closes
@@ -446,7 +495,11 @@ class _Screen:
     def summarise(self, console: Any, interrupted: bool) -> int:
         """The final state, every host on one page, into the scrollback; then what was suspended and why."""
         state, ignore = state_json(self.service.snapshot), _ignore_lists(self.receiver, self.models)
-        console.print(live_view(state, ignore, header=self.header, status="final state", width=console.width))
+        routing = _routing(self.receiver, ignore)
+        final = live_view(
+            state, ignore, header=self.header, status="final state", width=console.width, routing=routing
+        )
+        console.print(final)
         console.print()
         if self.pipeline is None:
             console.print("[bold]Summary:[/bold] the pipeline was off, so nothing was suspended.")
@@ -458,4 +511,4 @@ class _Screen:
         return 130 if interrupted else 0
 
 
-__all__ = ["demo_config_text", "run_demo"]
+__all__ = ["DemoError", "demo_config_text", "run_demo"]

@@ -6,6 +6,7 @@ cost money); ``canary_round_last_completed_timestamp_seconds`` tells their age.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 
@@ -80,6 +81,13 @@ def _probe_families(snap: Snapshot) -> Iterator[Metric]:
         "canary_probe_failing_streak",
         "Consecutive failing rounds; transport and other non-evidence outcomes freeze it." + CACHED,
         snap.streaks.failing,
+        [*route, "contract"],
+    )
+    yield gauge(
+        "canary_probe_failing_since_timestamp_seconds",
+        "Unix start time (whole seconds, rounded down) of the round the current failing streak began in; "
+        "present while the streak is above 0. The suspend alert's evidence link starts there." + CACHED,
+        [(key, math.floor(at)) for key, at in snap.streaks.failing_since.items()],
         [*route, "contract"],
     )
     yield gauge(

@@ -22,6 +22,7 @@ from exporter.contracts.base import ChatGateway, Contract, ProbeContext, ProbeTa
 from exporter.engine.streaks import HostKey
 from exporter.evidence.capture import attempt_records
 from exporter.evidence.store import EvidenceRecord
+from exporter.gateway.classify import discovery_hint
 from exporter.gateway.types import Endpoint, GatewayError
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
@@ -64,6 +65,9 @@ class ModelPlan:
     known_filtering: frozenset[str] = frozenset()
     required_capabilities: frozenset[str] = frozenset()
     api_model: str | None = None
+    # For located discovery errors: the gateway's base URL and the model's index in the config's models.
+    base_url: str = ""
+    config_index: int | None = None
 
     def target(self, endpoint: Endpoint) -> ProbeTarget:
         """The probe target of one of this plan's endpoints."""
@@ -109,6 +113,8 @@ class RoundReport:
     controls: Mapping[HostKey, Mapping[str, ProbeResult]] = field(default_factory=dict)
     weak: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (model, contract) -> why
     evidence: tuple[EvidenceRecord, ...] = ()  # every attempt of the round, controls included
+    # model -> why its discovery failed, saying what to change where it can ("check models[0].slug")
+    discovery_errors: Mapping[str, str] = field(default_factory=dict)
 
 
 class Prober:
@@ -135,21 +141,25 @@ class Prober:
         # probe) samples next, without discovering again.
         self.last_targets: tuple[tuple[ProbeTarget, Gateway], ...] = ()
 
-    async def _discover(self, index: int, plan: ModelPlan) -> tuple[tuple[Endpoint, ...], bool]:
+    async def _discover(self, index: int, plan: ModelPlan) -> tuple[tuple[Endpoint, ...], str | None]:
+        """The endpoints to probe, and why discovery failed (None when it did not)."""
         found = await plan.gateway.discover(plan.model)
         if isinstance(found, GatewayError):
+            hint = discovery_hint(found, plan.base_url, plan.model, plan.config_index)
             log.warning(
-                "discovery failed model=%s outcome=%s reason=%s status=%s detail=%s; reusing the last list",
+                "discovery failed model=%s outcome=%s reason=%s status=%s detail=%s%s; reusing the last list",
                 plan.model,
                 found.outcome,
                 found.reason,
                 found.status,
                 found.detail[:200],
+                f" hint={hint!r}" if hint else "",
             )
-            return self._last_endpoints.get(index, ()), True
+            said = hint or f"discovery failed: {found.outcome}/{found.reason} {found.detail[:200]}"
+            return self._last_endpoints.get(index, ()), said
         endpoints = tuple(found)
         self._last_endpoints[index] = endpoints
-        return endpoints, False
+        return endpoints, None
 
     def _weak_offline(self) -> dict[str, tuple[str, ...]]:
         weak: dict[str, tuple[str, ...]] = {}
@@ -207,11 +217,11 @@ class Prober:
         started_wall, started = self._wall(), self._mono()
         discovered = await asyncio.gather(*(self._discover(i, p) for i, p in enumerate(self.plans)))
         endpoints: dict[str, list[Endpoint]] = {}
-        failed: set[str] = set()
+        failed: dict[str, str] = {}
         jobs: list[tuple[ProbeTarget, Gateway, Sequence[Contract], bool]] = []
         for plan, (found, discovery_failed) in zip(self.plans, discovered, strict=True):
-            if discovery_failed:
-                failed.add(plan.model)
+            if discovery_failed is not None:
+                failed[plan.model] = discovery_failed
             endpoints.setdefault(plan.model, []).extend(found)
             for endpoint in found:
                 target = plan.target(endpoint)
@@ -263,6 +273,7 @@ class Prober:
             duration_seconds=self._mono() - started,
             endpoints={m: tuple(e) for m, e in endpoints.items()},
             discovery_failed=frozenset(failed),
+            discovery_errors=failed,
             results=results,
             controls=controls,
             weak=weak,

@@ -130,7 +130,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
         last_round=report,
         completed_at=report.started_at + report.duration_seconds,
         endpoints=frozen(dict(report.endpoints)),
-        streaks=advance(previous.streaks, report.results, weak),
+        streaks=advance(previous.streaks, report.results, weak, report.started_at),
         outcome_counts=frozen(outcomes),
         locale_counts=frozen(locales),
         ttft=frozen(ttft),

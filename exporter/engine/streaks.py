@@ -8,6 +8,8 @@
   advances the clean streak, a failing one resets it, anything else freezes it (the same freeze rule: a
   storm between two clean rounds neither helps nor hurts a host's recovery).
 - Hosts absent from the round (gone from discovery) are dropped, and so are their series.
+- Per (model, provider, contract) with a failing streak: ``failing_since``, the wall-clock start of the round
+  the streak began in (the evidence link's window starts there, whatever each round took).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ WeakKey = tuple[str, str]  # (model, contract)
 class Streaks:
     failing: Mapping[ContractKey, int] = field(default_factory=lambda: MappingProxyType({}))
     clean: Mapping[HostKey, int] = field(default_factory=lambda: MappingProxyType({}))
+    failing_since: Mapping[ContractKey, float] = field(default_factory=lambda: MappingProxyType({}))
 
 
 def round_is_clean(model: str, results: Mapping[str, ProbeResult], weak: Set[WeakKey]) -> bool | None:
@@ -44,21 +47,27 @@ def advance(
     previous: Streaks,
     results: Mapping[HostKey, Mapping[str, ProbeResult]],
     weak: Set[WeakKey] = frozenset(),
+    started_at: float = 0.0,
 ) -> Streaks:
-    """The streaks after one round. ``results`` has every host probed this round, by contract name."""
+    """The streaks after one round that started at ``started_at`` (unix seconds). ``results`` has every host
+    probed this round, by contract name."""
     failing: dict[ContractKey, int] = {}
     clean: dict[HostKey, int] = {}
+    since: dict[ContractKey, float] = {}
     for (model, provider), by_contract in results.items():
         for contract, result in by_contract.items():
             key = (model, provider, contract)
             before = previous.failing.get(key, 0)
             if result.outcome is Outcome.FAIL:
                 failing[key] = before + 1
+                since[key] = previous.failing_since.get(key, started_at) if before else started_at
             elif result.outcome is Outcome.PASS and (model, contract) not in weak:
                 failing[key] = 0
             else:  # non-evidence, or a pass of a weak contract (not evidence of health either)
                 failing[key] = before
+                if before and key in previous.failing_since:
+                    since[key] = previous.failing_since[key]
         verdict = round_is_clean(model, by_contract, weak)
         before_clean = previous.clean.get((model, provider), 0)
         clean[(model, provider)] = before_clean if verdict is None else before_clean + 1 if verdict else 0
-    return Streaks(MappingProxyType(failing), MappingProxyType(clean))
+    return Streaks(MappingProxyType(failing), MappingProxyType(clean), MappingProxyType(since))

@@ -57,6 +57,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -71,6 +72,7 @@ __all__ = [
     "classify_error_object",
     "classify_exception",
     "classify_http_error",
+    "discovery_hint",
     "error_facts",
     "malformed_response",
     "missing_key",
@@ -238,9 +240,10 @@ def classify_http_error(
         return GatewayError(classified.outcome, classified.reason, status, _clip(classified.detail + suffix))
     outcome, reason = _decide(ErrorFacts(), status)
     what = problem or "JSON body without an error object"
-    if status == 404 and problem is not None and problem.startswith("HTML"):
-        # A web server's page, not the API: the request went to a path that is no gateway endpoint.
-        hint = f"HTTP 404 HTML page, not the API: {WRONG_BASE_URL_HINT}"
+    if status == 404 and problem is not None:
+        # A web server's page (HTML or plain text), not the API: the path is no gateway endpoint.
+        page = "HTML page" if problem.startswith("HTML") else "page without JSON"
+        hint = f"HTTP 404 {page}, not the API: {WRONG_BASE_URL_HINT}"
         return GatewayError(Outcome.CONFIG, Reason.BAD_REQUEST, status, _clip(f"{hint}: {_excerpt(body)}"))
     return GatewayError(outcome, reason, status, _clip(f"HTTP {status}: {what}: {_excerpt(body)}{suffix}"))
 
@@ -387,3 +390,26 @@ def _as_int(value: object) -> int | None:
         return value
     text = value.strip() if isinstance(value, str) else ""
     return int(text) if text.isascii() and text.isdigit() else None  # isdigit() alone accepts "²"
+
+
+def discovery_hint(error: GatewayError, base_url: str, model: str, model_index: int | None) -> str | None:
+    """What to change in the configuration when discovering ``model`` failed with ``error`` (None: nothing
+    the configuration can fix). A 404 page that is not the API names ``gateway.base_url`` and its likely
+    right value (``…/api/v1``); the gateway's own JSON 404 names the model's ``models[i].slug``.
+
+    >>> e = GatewayError(Outcome.CONFIG, Reason.BAD_REQUEST, 404, "HTTP 404 page without JSON, not the API")
+    >>> discovery_hint(e, "https://openrouter.ai/v1", "m/x", 0)
+    'gateway.base_url https://openrouter.ai/v1 is not the API (HTTP 404 page); did you mean https://openrouter.ai/api/v1?'
+    """
+    if error.status != 404:
+        return None
+    if error.outcome is Outcome.CONFIG:
+        parts = urlsplit(base_url)
+        path = parts.path.rstrip("/")
+        likely = "/api/v1" if path in ("", "/v1", "/api") else None
+        if likely is None:
+            return f"gateway.base_url {base_url} is not the API (HTTP 404 page); {WRONG_BASE_URL_HINT}"
+        right = urlunsplit(parts._replace(path=likely, query="", fragment=""))
+        return f"gateway.base_url {base_url} is not the API (HTTP 404 page); did you mean {right}?"
+    where = f"models[{model_index}].slug" if model_index is not None else "the model's slug"
+    return f"model {model} not found on the gateway (HTTP 404); check {where}"

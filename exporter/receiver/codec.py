@@ -256,9 +256,9 @@ def _builder(cls: type) -> Callable[[dict[str, Any]], Any]:
             convert[name] = tuple
 
     def build(row: dict[str, Any]) -> Any:
-        values = {n: row[n] for n in names if row.get(n) is not None}
+        values = {n: row[n] for n in names if n in row}  # None stays None: a field may have no default
         for n, f in convert.items():
-            if n in values:
+            if values.get(n) is not None:
                 values[n] = f(values[n])
         return cls(**values)
 

@@ -135,3 +135,188 @@ def test_the_client_reads_a_models_ignore_list_without_a_token(receiver: str) ->
         listed = client.ignore(MODEL)
         assert [e["provider"] for e in listed["entries"]] == ["deepinfra/fp8"]
         assert client.ignore("acme/unknown-model")["entries"] == []
+
+
+# -- every documented form parses: the global options before or after the action ----------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--receiver", "{url}", "--json", "suspensions"),
+        ("suspensions", "--receiver", "{url}", "--json"),
+        ("--json", "suspensions", "--receiver", "{url}"),
+        ("--receiver", "{url}", "incident", "--json", "list"),
+        ("incident", "list", "--json", "--receiver", "{url}"),
+    ],
+)
+def test_the_global_options_go_before_or_after_the_action(
+    argv: tuple[str, ...], receiver: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = admin(capsys, *(a.format(url=receiver) for a in argv))
+    assert code == 0, err
+    assert isinstance(json.loads(out), dict)  # --json was seen wherever it stood
+
+
+def test_an_option_after_the_action_does_not_undo_one_before_it(
+    receiver: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "admin.token").write_text(ADMIN_TOKEN + "\n")
+    code, out, err = admin(
+        capsys, "--token-file", str(tmp_path / "admin.token"), "--receiver", receiver,
+        "lift", MODEL, "deepinfra/fp8", "--reason", "false positive", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert [d["kind"] for d in json.loads(out)["decisions"]] == ["lift"]
+
+
+# -- the receiver the run actually started: the run record -------------------------------------------------
+
+
+def _demo_workdir(tmp_path: Path, receiver_url: str, pid: int) -> Path:
+    """A work dir as ``canary demo`` leaves it: canary.yaml saying ``:0``, admin.token, canary-run.json."""
+    from exporter.runrecord import write_run_record
+
+    workdir = tmp_path / "run"
+    workdir.mkdir()
+    (workdir / "canary.yaml").write_text("receiver:\n  listen: 127.0.0.1:0\n")
+    (workdir / "admin.token").write_text(ADMIN_TOKEN + "\n")
+    record = write_run_record(workdir, {"receiver": receiver_url}, {"config": workdir / "canary.yaml"})
+    data = json.loads(record.read_text())
+    data["pid"] = pid
+    record.write_text(json.dumps(data))
+    return workdir
+
+
+@pytest.mark.parametrize("lead", ["--config", "--token-file"])
+def test_config_or_token_file_leads_to_the_receiver_the_run_recorded(
+    lead: str, receiver: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import os
+
+    workdir = _demo_workdir(tmp_path, receiver, os.getpid())
+    target = workdir / ("canary.yaml" if lead == "--config" else "admin.token")
+    code, out, err = admin(capsys, lead, str(target), "suspensions", "--json")
+    assert code == 0, err
+    assert json.loads(out)["suspensions"][0]["provider"] == "deepinfra/fp8"
+
+
+def test_a_record_of_a_run_that_ended_is_not_followed_and_listen_0_says_what_to_pass(
+    receiver: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    workdir = _demo_workdir(tmp_path, receiver, 2**22 + 12345)  # above pid_max's default: no such process
+    code, _, err = admin(capsys, "--config", str(workdir / "canary.yaml"), "suspensions")
+    assert code == 1
+    assert "receiver.listen is 127.0.0.1:0 (any free port)" in err and "--receiver URL" in err
+
+
+def test_a_user_config_run_elsewhere_is_found_through_the_per_user_index(
+    receiver: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from exporter.runrecord import write_run_record
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    config = tmp_path / "mine" / "canary.yaml"  # the real-key run: its receiver ignores this listen
+    config.parent.mkdir()
+    config.write_text("receiver:\n  listen: 127.0.0.1:9\n")
+    workdir = tmp_path / "workdir"
+    workdir.mkdir()
+    write_run_record(workdir, {"receiver": receiver}, {"config": config})
+    code, out, err = admin(capsys, "--config", str(config), "suspensions", "--json")
+    assert code == 0, err
+    assert json.loads(out)["suspensions"]
+
+
+# -- listings: one line a host at 80 columns, with its contract, then its reason on one line ---------------
+
+
+def test_suspensions_show_the_contract_and_a_one_line_reason_at_80_columns() -> None:
+    from exporter.admin.tables import render, suspensions_table
+
+    long_reason = "would suspend (observe mode) at rung 1 for 1d until 2026-12-07T04:18:33.469Z " * 4
+    document = {
+        "mode": "observe",
+        "suspensions": [
+            {
+                "model": MODEL, "provider": f"host{i}/fp8", "mode": "observe", "rung": 1,
+                "until": "2026-12-07T04:18:33.469Z", "failing_contracts": ["language", "refusal"],
+                "failing_reasons": ["language=truncation", "refusal=truncation"],
+                "reason": long_reason + "\n\x1b[31mred\x1b[0m",
+            }
+            for i in range(3)
+        ],
+    }  # fmt: skip
+    text = render(suspensions_table(document), width=80)
+    lines = text.splitlines()
+    assert len(lines) == 2 + 2 * 3  # title, header, then two lines a host
+    assert max(len(line) for line in lines) <= 80
+    assert lines[0].startswith(f"{MODEL}: suspensions (3")  # one model: in the title, not a column
+    assert "contract" in lines[1] and "model" not in lines[1]
+    assert "language,refusal" in lines[2] and "host0/fp8" in lines[2]
+    assert lines[3].startswith("  language=truncation; refusal=truncation") and lines[3].endswith("…")
+    assert "\x1b" not in text
+
+
+def test_why_against_an_exporter_it_cannot_read_says_unknown_and_exits_1(
+    receiver: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = admin(capsys, "why", MODEL, "deepinfra/fp8", "--receiver", receiver)
+    # the alert carried no evidence link and no --exporter / run record names the exporter
+    assert code == 1
+    assert "SUSPENDED (excluded from routing)" in out and "failing replies: unknown" in out
+    assert "pass --exporter URL" in out
+    code, out, _ = admin(
+        capsys, "why", MODEL, "deepinfra/fp8", "--receiver", receiver, "--exporter", "http://127.0.0.1:9"
+    )
+    assert code == 1 and "cannot reach the exporter at http://127.0.0.1:9" in out
+    code, out, _ = admin(capsys, "--json", "why", MODEL, "novita/fp8", "--receiver", receiver)
+    document = json.loads(out)
+    assert document["state"].startswith("routable") and document["failing_replies"] is None
+
+
+def test_why_fits_one_80x24_screen_with_the_replies_and_the_whole_link() -> None:
+    from exporter.admin.why import WhyView, render_why
+
+    link = "http://127.0.0.1:40123/v1/evidence?model=m%2Fx&provider=slow%2Ffp8&outcome=fail&since=1796530700"
+    suspension = {
+        "model": "m/x", "provider": "slow/fp8", "mode": "enforce", "rung": 2, "until": "2026-12-07T04:18:00Z",
+        "failing_contracts": ["ttft"], "failing_reasons": ["ttft=slow_first_token"], "evidence_url": link,
+    }  # fmt: skip
+    decisions = [
+        {"seq": n, "time": "2026-12-06T04:18:00Z", "kind": "suspend", "model": "m/x", "provider": "slow/fp8",
+         "reason": "suspended at rung 2 " * 9, "explanation": {"failing_contracts": ["ttft"]}}
+        for n in range(1, 9)
+    ]  # fmt: skip
+    view = WhyView.build(
+        "m/x", "slow/fp8", {"mode": "enforce", "suspensions": [suspension]}, {"incidents": []}, decisions
+    )
+    assert view.recorded_link() == link
+    replies = [
+        {"at": 1796530700 + n, "contract": "ttft", "reason": "slow_first_token", "detail": "no token in 1.5s",
+         "excerpt": "Bonjour\n" * 200}
+        for n in range(5)
+    ]  # fmt: skip
+    text = render_why(view.with_evidence(link, replies))
+    lines = text.splitlines()
+    assert link in lines  # never cut: it must stay clickable
+    rows = sum(1 + len(line) // 81 for line in lines)  # terminal rows, the long link wrapping
+    assert rows <= 24
+    assert all(len(line) <= 80 for line in lines if line != link)
+    assert "SUSPENDED" in lines[1] and "ttft=slow_first_token" in lines[2]
+    assert text.count("“Bonjour Bonjour") == 3 and "decisions (5 of 8" in text
+
+
+def test_with_no_lead_at_all_the_newest_local_run_still_running_is_used(
+    receiver: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import os
+
+    from exporter.runrecord import read_latest_run_record
+
+    code, _, err = admin(capsys, "suspensions")
+    assert code == 1 and "127.0.0.1:9465" in err and "(the URL from the default receiver.listen)" in err
+    _demo_workdir(tmp_path, receiver, os.getpid())
+    assert read_latest_run_record() is not None
+    code, out, err = admin(capsys, "suspensions", "--json")
+    assert code == 0, err
+    assert json.loads(out)["suspensions"]

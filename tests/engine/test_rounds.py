@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import subprocess
 from collections.abc import Callable
 
@@ -190,6 +191,15 @@ def test_two_failing_rounds_reach_streak_two_and_storms_never_advance() -> None:
     assert snap.streaks.clean[(MODEL, "stormy")] == 0
     state = state_json(snap)
     assert state["models"][MODEL]["providers"]["slow"]["contracts"]["ttft"]["failing_streak"] == 2
+    # the streak began in the first round: the exported start is that round's (whole seconds, rounded down)
+    assert snap.last_round is not None
+    first_round_start = snap.streaks.failing_since[(MODEL, "slow", "ttft")]
+    assert first_round_start < snap.last_round.started_at
+    body = generate_latest(service.registry).decode()
+    labels = '{contract="ttft",model="acme/model-1",provider="slow"}'
+    wanted = f"canary_probe_failing_since_timestamp_seconds{labels}"
+    (line,) = [x for x in body.splitlines() if x.startswith(wanted)]
+    assert float(line.split()[-1]) == math.floor(first_round_start)
 
 
 def test_the_exposition_passes_promtool_check_metrics() -> None:

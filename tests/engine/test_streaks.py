@@ -75,3 +75,23 @@ def test_a_pass_of_a_weak_contract_does_not_clear_its_failing_streak() -> None:
     assert streaks.failing[(M, P, "refusal")] == 1
     streaks = advance(streaks, {(M, P): {"refusal": r(Outcome.PASS)}})
     assert streaks.failing[(M, P, "refusal")] == 0
+
+
+def test_failing_since_is_the_start_of_the_round_the_streak_began_in_whatever_the_rounds_took() -> None:
+    """Rounds that start 95 s apart at a 30 s interval: the streak's start is the first failing round's."""
+    key = (M, P, "ttft")
+    starts_and_outcomes = [
+        (1000.0, Outcome.PASS),
+        (1095.5, Outcome.FAIL),  # the streak begins here
+        (1190.0, Outcome.TRANSPORT),  # frozen: the streak and its start stay
+        (1285.0, Outcome.FAIL),
+    ]
+    streaks = Streaks()
+    for started_at, outcome in starts_and_outcomes:
+        streaks = advance(streaks, {(M, P): {"ttft": r(outcome)}}, started_at=started_at)
+    assert streaks.failing[key] == 2 and streaks.failing_since[key] == 1095.5
+    streaks = advance(streaks, {(M, P): {"ttft": r(Outcome.PASS)}}, started_at=1380.0)
+    assert key not in streaks.failing_since  # no streak, no start
+    streaks = advance(streaks, {(M, P): {"ttft": r(Outcome.FAIL)}}, started_at=1475.0)
+    assert streaks.failing_since[key] == 1475.0  # a new streak, a new start
+    assert advance(streaks, {}, started_at=1570.0).failing_since == {}  # a host gone from discovery

@@ -14,7 +14,7 @@ from exporter.receiver.codec import state_from_json, state_to_json
 from exporter.receiver.decide import Policy, decide_notification
 from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.payloads import Notification, parse_notification
-from exporter.receiver.state import Mode, State
+from exporter.receiver.state import Hold, Mode, State
 from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, StoreLocked, StoreWriteError
 from exporter.receiver.witness import WITNESS_NAME
 
@@ -244,3 +244,10 @@ def test_a_trusted_checkpoint_reads_back_exactly_as_the_checked_reader_does(tmp_
     assert checked == state and trusted == state
     assert trusted.suspensions == checked.suspensions and trusted.episodes == checked.episodes
     assert trusted.joined_hosts == checked.joined_hosts
+
+
+def test_a_trusted_checkpoint_keeps_a_field_that_is_none_and_has_no_default() -> None:
+    """A lift held until the route recovers (``until`` None) is read back, not dropped into a TypeError."""
+    state = State(holds={("m/x", "p/1"): Hold(since=T0, until=None, reason="false positive")})
+    document = state_to_json(state, T0)
+    assert state_from_json(document, trusted=True) == state_from_json(document) == state
