@@ -25,13 +25,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from exporter.admin.client import AdminClient
 from exporter.commands.exporter_service import ExporterService, state_json
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.configkit import parse_duration
 from exporter.console import live_view, render_table, round_status, routing_states, suspension_summary
 from exporter.devtools.load import LoadGenerator
-from exporter.devtools.pipeline.configs import ALERTMANAGER_JOB, EXPORTER_JOB, RECEIVER_JOB, Timings
+from exporter.devtools.pipeline.configs import (
+    ALERTMANAGER_JOB,
+    EXPORTER_JOB,
+    RECEIVER_JOB,
+    SHIPPED_PROMETHEUS_CONFIG,
+    Timings,
+    load_yaml,
+)
 from exporter.devtools.pipeline.processes import (
     AlertmanagerProcess,
     MissingBinaryError,
@@ -40,6 +49,7 @@ from exporter.devtools.pipeline.processes import (
 )
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
+from exporter.generators.rulerender import RulesConfig, rendered_files
 from exporter.logkit import LOG_FORMAT, EscapingFormatter
 from exporter.paths import REPO_ROOT
 from exporter.receiver.store import StoreError, StoreLocked
@@ -121,7 +131,11 @@ class _Pipeline:
         alertmanagers = [targets[ALERTMANAGER_JOB]] if self.alertmanager is not None else []
         self.prometheus = stack.enter_context(
             PrometheusProcess(
-                workdir / "prometheus", targets=targets, alertmanagers=alertmanagers, timings=timings
+                workdir / "prometheus",
+                targets=targets,
+                alertmanagers=alertmanagers,
+                timings=timings,
+                shipped_config=_rendered_rules(workdir, receiver_url),
             )
         )
 
@@ -132,6 +146,24 @@ class _Pipeline:
             for a in self.prometheus.alerts()
             if a.state == "firing" and "action" in a.labels
         }
+
+
+def _rendered_rules(workdir: Path, receiver_url: str | None) -> Path:
+    """The shipped Prometheus config loading the rules rendered for this run (``canary rules render``): every
+    runbook link an absolute ``file://`` URL of this checkout's runbook, every decision link this run's
+    receiver, so a notification's links open from wherever people read it. Returns the config's path."""
+    config = RulesConfig(
+        runbook_base=(REPO_ROOT / "docs" / "runbook.md").as_uri(), receiver_url=receiver_url or ""
+    )
+    rules = workdir / "rules"
+    for path, text in rendered_files(config, rules).items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    shipped = load_yaml(SHIPPED_PROMETHEUS_CONFIG)
+    target = workdir / "prometheus-config" / SHIPPED_PROMETHEUS_CONFIG.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(yaml.safe_dump({**shipped, "rule_files": [str(rules / "canary.rules.yml")]}))
+    return target
 
 
 def _pipeline_available() -> str | None:
