@@ -63,7 +63,7 @@ class EqualityConfig(ConfigModel):
     )
     max_tokens: Int = key(
         DEFAULT_MAX_TOKENS,
-        "completion budget per sample (the test compares the first 50 characters)",
+        "completion budget per sample (every character of the reply is scored)",
         ge=8,
         le=256,
     )

@@ -45,17 +45,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import eq
 
+from exporter.equality.sample import Sample
+
 DEFAULT_LENGTH = 50  # characters compared; bench/equality_power.py measures power against it
 DEFAULT_PERMUTATIONS = 2000  # resolves p down to 1/2001, below 0.01 after Holm over ~20 hosts
 _PAD = "\x00"  # a symbol no completion contains: padding matches only padding
-
-
-@dataclass(frozen=True, slots=True)
-class Sample:
-    """One completion of one prompt."""
-
-    prompt: str  # the prompt's id (the stratum)
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
