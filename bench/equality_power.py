@@ -11,7 +11,7 @@ Usage::
     .venv/bin/python bench/equality_power.py                  # every section, fixed seed
     .venv/bin/python bench/equality_power.py --quick          # a few trials per point: a smoke run
     .venv/bin/python bench/equality_power.py --sections null  # one section (power, null, shared, among40,
-                                                              # small, probe)
+                                                              # small, probe, baseline)
 
 The banks of replies are generated once and cached under ``bench/results/`` (never committed).
 """
@@ -27,9 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.equality_fleet import LOCALES, VARIANTS, Banks, cached_banks
+from bench.equality_mmd import leave_one_out
 from exporter.equality.compare import OUTLIER, EqualityResult, compare_hosts
-from exporter.equality.sample import Sample
+from exporter.equality.sample import Sample, normalise
 from exporter.equality.sequential import Epoch
+from exporter.investigate.stats import holm
 
 SEED = 20261206
 MAIN = ("weaker", "register", "top-k", "template")
@@ -46,14 +48,16 @@ def _run(banks: Banks, hosts: dict[str, str], size: int, seed: int, alpha: float
     return compare_hosts(banks.fleet(hosts, size, random.Random(seed)), alpha=alpha)
 
 
-def power(banks: Banks, trials: int, sizes: list[int], alpha: float, per_sample: float) -> None:
+def power(
+    banks: Banks, trials: int, sizes: list[int], alpha: float, per_sample: float, variants: list[str]
+) -> None:
     print(f"## Power: 11 reference hosts + 1 distorted, alpha {alpha}, {trials} trials per point\n")
     columns = " | ".join(f"{s}/host ({s * per_sample:,.0f} tok)" for s in sizes)
     print(
         f"| distortion | {columns} | mean z at {sizes[-1]} | samples/host for 80% | reference hosts flagged |"
     )
     print("|---|" + "---:|" * (len(sizes) + 3))
-    for variant in (*MAIN, *SUBTLE, *HARMLESS):
+    for variant in variants:
         cells, false, zs = [], 0, []
         for size in sizes:
             hits = 0
@@ -177,12 +181,33 @@ def probe(banks: Banks, trials: int, per_round: int, rounds: int, alpha: float) 
     print()
 
 
+def baseline(banks: Banks, trials: int, size: int, alpha: float) -> None:
+    """The Hamming-kernel MMD (first 50 characters, 500 stratified permutations, Holm) on the same fleets."""
+    print(f"## Baseline: Hamming MMD on the same fleets, {size} samples/host, {trials} trials\n")
+    print("| distortion | surprise ranks (this test) | Hamming MMD |")
+    print("|---|---:|---:|")
+    for variant in (*MAIN, "temp-1.2", "top-p"):
+        ours = theirs = 0
+        for trial in range(trials):
+            hosts = _hosts(11, {"odd": variant})
+            seed = SEED + trial * 31 + size
+            fleet = banks.fleet(hosts, size, random.Random(seed))
+            ours += any(r.outlier for r in compare_hosts(fleet, alpha=alpha) if r.provider == "odd")
+            normal = {h: [Sample(s.prompt, normalise(s.text)) for s in drawn] for h, drawn in fleet.items()}
+            results = leave_one_out(normal, permutations=500, seed=seed)
+            adjusted = holm([r.p_value for r in results])
+            theirs += any(r.provider == "odd" and p < alpha for r, p in zip(results, adjusted, strict=True))
+        print(f"| {variant} | {ours} of {trials} | {theirs} of {trials} |")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few trials per point")
-    parser.add_argument("--sections", default="power,null,shared,among40,small,probe")
+    parser.add_argument("--sections", default="power,null,shared,among40,small,probe,baseline")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
+    parser.add_argument("--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power section")
     args = parser.parse_args()
     trials = args.trials or (4 if args.quick else 40)
     sizes = {"reference": 900, **{v: 130 for v in VARIANTS if v != "reference"}}
@@ -193,10 +218,10 @@ def main() -> None:
     print(f"{per_sample:.0f} tokens per sample (prompt and completion)\n")
     sections = set(args.sections.split(","))
     if "power" in sections:
-        power(banks, trials, [20, 60, 120], args.alpha, per_sample)
+        power(banks, trials, [20, 60, 120], args.alpha, per_sample, args.variants.split(","))
     if "null" in sections:
         count = 20 if args.quick else 200
-        null(banks, count, [(5, 60), (12, 60), (40, 20)], args.alpha)
+        null(banks, count, [(5, 40), (12, 20), (40, 10)], args.alpha)
     if "shared" in sections:
         shared(banks, max(2, trials // 2), 120, args.alpha)
     if "among40" in sections:
@@ -204,7 +229,9 @@ def main() -> None:
     if "small" in sections:
         small(banks, max(2, trials // 4), 60, args.alpha)
     if "probe" in sections:
-        probe(banks, max(2, trials // 4), 4, 30, args.alpha)
+        probe(banks, max(2, trials // 4), 4, 24, args.alpha)
+    if "baseline" in sections:
+        baseline(banks, max(2, trials // 4), 60, args.alpha)
     print(f"{time.perf_counter() - started:.0f} s in all.")
 
 

@@ -1,4 +1,8 @@
-"""Is one host's output distribution the same as its peers'? A leave-one-out MMD test (pure, seeded).
+"""Baseline for bench/equality_power.py: a leave-one-out MMD test under a Hamming kernel (pure, seeded).
+
+This is the baseline the equality test's statistic is measured against (``--sections baseline``), not
+what the canary runs (``exporter.equality.compare``). The caller normalises the replies
+(``exporter.equality.sample.normalise``), so no reply contains the padding symbol.
 
 The test follows *Model Equality Testing: Which Model Is This API Serving?* (Gao, Liang, Guestrin, ICLR 2025):
 completions of the same prompts are compared with the Maximum Mean Discrepancy under a Hamming kernel on their
@@ -133,7 +137,7 @@ def leave_one_out(
         for sample in samples[provider]:
             by_prompt[sample.prompt].append((provider, sample.text))
     strata = [_Stratum.build(by_prompt[prompt], length) for prompt in sorted(by_prompt)]
-    rng = random.Random(seed)  # noqa: S311 - a seeded, reproducible test, not security
+    rng = random.Random(seed)
     nulls: dict[tuple[int, ...], list[float]] = {}
     results: list[HostEquality] = []
     for provider in sorted(samples):
