@@ -210,7 +210,7 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power section")
     args = parser.parse_args()
     trials = args.trials or (4 if args.quick else 40)
-    sizes = {"reference": 900, **{v: 130 for v in VARIANTS if v != "reference"}}
+    sizes = {"reference": 800, **{v: 120 for v in VARIANTS if v != "reference"}}
     started = time.perf_counter()
     banks = cached_banks(sizes, SEED, Path(__file__).parent / "results")
     per_sample = banks.tokens_per_sample()
@@ -223,7 +223,7 @@ def main() -> None:
         count = 20 if args.quick else 200
         null(banks, count, [(5, 40), (12, 20), (40, 10)], args.alpha)
     if "shared" in sections:
-        shared(banks, max(2, trials // 2), 120, args.alpha)
+        shared(banks, max(2, trials // 2), 60, args.alpha)
     if "among40" in sections:
         among40(banks, max(2, trials // 4), 40, args.alpha)
     if "small" in sections:

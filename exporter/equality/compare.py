@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from exporter.equality.ngram import DEFAULT_ORDER, CharModel
 from exporter.equality.ranks import RankSum, rank_sum
@@ -70,6 +71,45 @@ class EqualityResult:
     step: int  # the peeling step that decided it (1 = the first test over every host)
     formatting: float  # share of the host's replies with surrounding whitespace or a non-NFC form
     formatting_p: float | None  # Holm-adjusted Fisher p-value of that share against its peers'
+
+
+class Measured(Protocol):
+    """What a verdict reports of its test: a one-shot rank sum or a probe's accumulated evidence."""
+
+    @property
+    def peer_samples(self) -> int: ...
+    @property
+    def z(self) -> float: ...
+    @property
+    def effect(self) -> float: ...
+    @property
+    def p_value(self) -> float: ...
+
+
+def make_result(
+    provider: str,
+    samples: int,
+    measured: Measured | None,
+    p_adjusted: float | None,
+    verdict: str,
+    step: int,
+    formatting: tuple[float, float | None],
+) -> EqualityResult:
+    """One host's result (``formatting``: its share of formatted replies and that share's adjusted p)."""
+    return EqualityResult(
+        provider=provider,
+        samples=samples,
+        peer_samples=0 if measured is None else measured.peer_samples,
+        z=None if measured is None else measured.z,
+        effect=None if measured is None else measured.effect,
+        p_value=None if measured is None else measured.p_value,
+        p_adjusted=p_adjusted,
+        outlier=verdict == OUTLIER,
+        verdict=verdict,
+        step=step,
+        formatting=formatting[0],
+        formatting_p=formatting[1],
+    )
 
 
 def check_alpha(alpha: float) -> float:
@@ -127,19 +167,9 @@ def compare_hosts(
     decided: dict[str, EqualityResult] = {}
 
     def result(provider: str, test: RankSum | None, adjusted: float | None, verdict: str, step: int) -> None:
-        decided[provider] = EqualityResult(
-            provider=provider,
-            samples=len(samples[provider]),
-            peer_samples=0 if test is None else test.peer_samples,
-            z=None if test is None else test.z,
-            effect=None if test is None else test.effect,
-            p_value=None if test is None else test.p_value,
-            p_adjusted=adjusted,
-            outlier=verdict == OUTLIER,
-            verdict=verdict,
-            step=step,
-            formatting=shares[provider],
-            formatting_p=formatting_p[provider],
+        formats = (shares[provider], formatting_p[provider])
+        decided[provider] = make_result(
+            provider, len(samples[provider]), test, adjusted, verdict, step, formats
         )
 
     remaining = sorted(p for p, drawn in samples.items() if drawn)

@@ -36,6 +36,7 @@ from exporter.equality.compare import (
     EqualityResult,
     against_peers,
     formatting_shares,
+    make_result,
 )
 from exporter.equality.ngram import CharModel
 from exporter.equality.ranks import RankSum
@@ -139,22 +140,10 @@ class Epoch:
                 p_adjusted = adjusted[provider]
                 reachable = evidence.p_min * max(len(tested), 1) < alpha
                 verdict = LIKE_PEERS if reachable else NO_VERDICT
-            results.append(
-                EqualityResult(
-                    provider=provider,
-                    samples=0 if evidence is None else evidence.samples,
-                    peer_samples=0 if evidence is None else evidence.peer_samples,
-                    z=None if evidence is None else evidence.z,
-                    effect=None if evidence is None else evidence.effect,
-                    p_value=None if evidence is None else evidence.p_value,
-                    p_adjusted=p_adjusted,
-                    outlier=verdict == OUTLIER,
-                    verdict=verdict,
-                    step=0 if evidence is None else evidence.looks,
-                    formatting=shares[provider],
-                    formatting_p=formatting_p[provider],
-                )
-            )
+            samples = 0 if evidence is None else evidence.samples
+            looks = 0 if evidence is None else evidence.looks
+            formats = (shares[provider], formatting_p[provider])
+            results.append(make_result(provider, samples, evidence, p_adjusted, verdict, looks, formats))
         return results
 
     def _accumulate(
