@@ -322,7 +322,7 @@ def cached_banks(sizes: dict[str, int], seed: int, directory: Path) -> Banks:
     import pickle
 
     key = hashlib.sha256(
-        repr((sorted(sizes.items()), seed, MAX_CHARS, MAX_TRAIN_CHARS)).encode()
+        repr((sorted(sizes.items()), seed, LOCALES, MAX_CHARS, MAX_TRAIN_CHARS)).encode()
     ).hexdigest()[:12]
     path = directory / f"equality_banks_{key}.pickle"
     if path.exists():
