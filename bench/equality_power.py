@@ -207,18 +207,20 @@ def main() -> None:
     parser.add_argument("--sections", default="power,null,shared,among40,small,probe,baseline")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
+    parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
     parser.add_argument("--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power section")
     args = parser.parse_args()
     trials = args.trials or (4 if args.quick else 40)
-    sizes = {"reference": 800, **{v: 120 for v in VARIANTS if v != "reference"}}
+    bank_sizes = {"reference": 800, **{v: 120 for v in VARIANTS if v != "reference"}}
     started = time.perf_counter()
-    banks = cached_banks(sizes, SEED, Path(__file__).parent / "results")
+    banks = cached_banks(bank_sizes, SEED, Path(__file__).parent / "results")
     per_sample = banks.tokens_per_sample()
     print(f"# Equality test on a model family from real text ({', '.join(LOCALES)}); seed {SEED}\n")
     print(f"{per_sample:.0f} tokens per sample (prompt and completion)\n")
     sections = set(args.sections.split(","))
     if "power" in sections:
-        power(banks, trials, [20, 60, 120], args.alpha, per_sample, args.variants.split(","))
+        sizes = [int(size) for size in args.sizes.split(",")]
+        power(banks, trials, sizes, args.alpha, per_sample, args.variants.split(","))
     if "null" in sections:
         count = 20 if args.quick else 200
         null(banks, count, [(5, 40), (12, 20), (40, 10)], args.alpha)
