@@ -118,9 +118,7 @@ def check_alpha(alpha: float) -> float:
     return alpha
 
 
-def score(
-    samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER
-) -> dict[str, dict[str, list[float]]]:
+def score(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> Scores:
     """Every host's replies' surprise, per host and prompt, under a trimmed pool.
 
     The pool of every reply is scored once; the ``TRIM`` most and least surprising replies of each prompt
@@ -133,7 +131,7 @@ def score(
     first = CharModel.fit([text for _, _, text in owned], order)
     by_prompt: dict[str, list[tuple[float, int]]] = defaultdict(list)
     for index, (_, prompt, text) in enumerate(owned):
-        by_prompt[prompt].append((first.surprise(text), index))
+        by_prompt[prompt].append((first.surprise(text)[0], index))
     kept = [True] * len(owned)
     for ranked in by_prompt.values():
         ranked.sort()
@@ -141,10 +139,61 @@ def score(
         for _, index in ranked[:cut] + ranked[len(ranked) - cut :]:
             kept[index] = False
     model = CharModel.fit([text for (_, _, text), keep in zip(owned, kept, strict=True) if keep], order)
-    scored: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
+    whole: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
+    start: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
     for (provider, prompt, text), keep in zip(owned, kept, strict=True):
-        scored[provider][prompt].append(model.surprise(text, fitted=keep))
-    return {provider: dict(per_prompt) for provider, per_prompt in scored.items()}
+        reply, beginning = model.surprise(text, fitted=keep)
+        whole[provider][prompt].append(reply)
+        start[provider][prompt].append(beginning)
+    return Scores(
+        {provider: dict(per_prompt) for provider, per_prompt in whole.items()},
+        {provider: dict(per_prompt) for provider, per_prompt in start.items()},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Each reply's surprise per host and prompt: over the whole reply, and over its first characters."""
+
+    whole: dict[str, dict[str, list[float]]]
+    start: dict[str, dict[str, list[float]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Combined:
+    """A host's two rank tests (whole replies, starts), Bonferroni-combined: ``p_value`` is twice the
+    smaller p-value (capped at 1), ``z`` the statistic of the test that gave it, ``effect`` the whole
+    replies' (bits per character)."""
+
+    whole: RankSum
+    start: RankSum
+
+    @property
+    def peer_samples(self) -> int:
+        return self.whole.peer_samples
+
+    @property
+    def z(self) -> float:
+        return self.whole.z if self.whole.p_value <= self.start.p_value else self.start.z
+
+    @property
+    def effect(self) -> float:
+        return self.whole.effect
+
+    @property
+    def p_value(self) -> float:
+        return min(1.0, 2 * min(self.whole.p_value, self.start.p_value))
+
+    @property
+    def p_min(self) -> float:
+        return min(1.0, 2 * min(self.whole.p_min, self.start.p_min))
+
+
+def test_host(scores: Scores, provider: str, peers: Sequence[str]) -> Combined | None:
+    """``provider`` against ``peers`` on both scores; None when no prompt has both."""
+    whole = against_peers(scores.whole, provider, peers)
+    start = against_peers(scores.start, provider, peers)
+    return None if whole is None or start is None else Combined(whole, start)
 
 
 def against_peers(
@@ -166,7 +215,7 @@ def compare_hosts(
     shares, formatting_p = formatting_shares(samples)
     decided: dict[str, EqualityResult] = {}
 
-    def result(provider: str, test: RankSum | None, adjusted: float | None, verdict: str, step: int) -> None:
+    def result(provider: str, test: Combined | None, adjusted: float | None, verdict: str, step: int) -> None:
         formats = (shares[provider], formatting_p[provider])
         decided[provider] = make_result(
             provider, len(samples[provider]), test, adjusted, verdict, step, formats
@@ -177,7 +226,7 @@ def compare_hosts(
     while len(remaining) >= MIN_HOSTS:
         step += 1
         scored = score({p: samples[p] for p in remaining}, order)
-        tests = {p: against_peers(scored, p, [q for q in remaining if q != p]) for p in remaining}
+        tests = {p: test_host(scored, p, [q for q in remaining if q != p]) for p in remaining}
         tested = [p for p in remaining if tests[p] is not None]
         adjusted = dict(zip(tested, holm([_p(tests[p]) for p in tested]), strict=True))
         if not tested:
@@ -200,12 +249,12 @@ def compare_hosts(
     return [decided[provider] for provider in sorted(decided)]
 
 
-def _test(test: RankSum | None) -> RankSum:
+def _test(test: Combined | None) -> Combined:
     assert test is not None
     return test
 
 
-def _p(test: RankSum | None) -> float:
+def _p(test: Combined | None) -> float:
     return _test(test).p_value
 
 

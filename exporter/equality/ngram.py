@@ -38,6 +38,9 @@ DEFAULT_ORDER = 5  # four characters of context: words in alphabetic scripts, tw
 STABLE = (
     20  # a context seen this many times more often in the pool than in the reply: the pool's own estimate
 )
+START = (
+    16  # characters of a reply's start scored on their own: echoed templates and stray prefixes live there
+)
 BOUNDARY = "\x02"  # the context before a reply's first character (``normalise`` removes control characters)
 
 
@@ -87,12 +90,12 @@ class CharModel:
         self._lower[gram] = p
         return p
 
-    def surprise(self, text: str, *, fitted: bool = True) -> float:
-        """Mean bits per character of ``text`` under the pool without its own counts (leave one reply out)
-        when it is one of the fitted replies, under the whole pool when it is not (``fitted=False``).
-        The empty reply scores 0."""
+    def surprise(self, text: str, *, fitted: bool = True) -> tuple[float, float]:
+        """Mean bits per character of ``text``, and of its first ``START`` characters, under the pool
+        without the text's own counts (leave one reply out) when it is one of the fitted replies, under the
+        whole pool when it is not (``fitted=False``). The empty reply scores 0."""
         if not text:
-            return 0.0
+            return 0.0, 0.0
         order = self.order
         padded = BOUNDARY * (order - 1) + text
         own: Counter[str] = Counter()
@@ -106,8 +109,10 @@ class CharModel:
                 own_contexts[gram[:-1]] += count
         grams, contexts, followers, pool = self.grams, self.contexts, self.followers, self._pool
         unigram_total = contexts[""] - (len(text) if fitted else 0) + self.alphabet + 1
-        bits = 0.0
+        bits = start_bits = 0.0
         for end in range(order, len(padded) + 1):
+            if end == order + START:
+                start_bits = bits
             # Down from the longest context to one the reply barely moves (or to a single character) ...
             chain = []
             start = end - order
@@ -127,7 +132,9 @@ class CharModel:
                     contexts[context] - own_contexts[context] + types
                 )
             bits -= math.log2(p)
-        return bits / len(text)
+        if len(text) <= START:
+            start_bits = bits
+        return bits / len(text), start_bits / min(len(text), START)
 
     def scores(self, texts: Sequence[str]) -> list[float]:
-        return [self.surprise(text) for text in texts]
+        return [self.surprise(text)[0] for text in texts]

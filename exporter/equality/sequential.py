@@ -154,7 +154,7 @@ class Epoch:
         for provider in trusted:
             per_prompt: dict[str, list[float]] = {}
             for sample in new.get(provider, ()):
-                per_prompt.setdefault(sample.prompt, []).append(model.surprise(normalise(sample.text)))
+                per_prompt.setdefault(sample.prompt, []).append(model.surprise(normalise(sample.text))[0])
             scored[provider] = per_prompt
         for provider in trusted:
             test = against_peers(scored, provider, [p for p in trusted if p != provider])
