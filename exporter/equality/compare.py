@@ -84,6 +84,8 @@ class Measured(Protocol):
     def effect(self) -> float: ...
     @property
     def p_value(self) -> float: ...
+    @property
+    def p_min(self) -> float: ...
 
 
 def make_result(
@@ -165,8 +167,8 @@ class Combined:
     smaller p-value (capped at 1), ``z`` the statistic of the test that gave it, ``effect`` the whole
     replies' (bits per character)."""
 
-    whole: RankSum
-    start: RankSum
+    whole: Measured
+    start: Measured
 
     @property
     def peer_samples(self) -> int:

@@ -33,6 +33,7 @@ from exporter.equality.compare import (
     NOT_ENOUGH_PEERS,
     NOT_TESTED,
     OUTLIER,
+    Combined,
     EqualityResult,
     against_peers,
     formatting_shares,
@@ -104,13 +105,15 @@ class Epoch:
     """One model's evidence since ``started`` (unix seconds): per host, and the hosts flagged so far."""
 
     started: float
-    evidence: dict[str, Evidence] = field(default_factory=dict)
+    evidence: dict[str, Evidence] = field(default_factory=dict)  # the whole replies' surprise ranks
+    starts: dict[str, Evidence] = field(default_factory=dict)  # the replies' starts' surprise ranks
     flagged: dict[str, float] = field(default_factory=dict)  # provider -> its adjusted p when flagged
 
     def forget(self, live: Iterable[str]) -> None:
         alive = set(live)
         for provider in [p for p in self.evidence if p not in alive]:
             del self.evidence[provider]
+            self.starts.pop(provider, None)
         for provider in [p for p in self.flagged if p not in alive]:
             del self.flagged[provider]
 
@@ -122,8 +125,9 @@ class Epoch:
         trusted = sorted(p for p, drawn in history.items() if drawn and p not in self.flagged)
         if len(trusted) >= MIN_HOSTS:
             self._accumulate(history, new, trusted)
-        tested = sorted(p for p in self.evidence if p not in self.flagged)
-        adjusted = dict(zip(tested, holm([self.evidence[p].p_value for p in tested]), strict=True))
+        combined = {p: Combined(e, self.starts[p]) for p, e in self.evidence.items() if p in self.starts}
+        tested = sorted(p for p in combined if p not in self.flagged)
+        adjusted = dict(zip(tested, holm([combined[p].p_value for p in tested]), strict=True))
         for provider in tested:
             if adjusted[provider] < alpha:
                 self.flagged[provider] = adjusted[provider]
@@ -131,32 +135,36 @@ class Epoch:
         results = []
         for provider in sorted(history):
             evidence = self.evidence.get(provider)
+            both = combined.get(provider)
             if provider in self.flagged:
                 verdict, p_adjusted = OUTLIER, self.flagged[provider]
-            elif evidence is None:
+            elif both is None:
                 verdict = NOT_ENOUGH_PEERS if history[provider] else NOT_TESTED
                 p_adjusted = None
             else:
                 p_adjusted = adjusted[provider]
-                reachable = evidence.p_min * max(len(tested), 1) < alpha
+                reachable = both.p_min * max(len(tested), 1) < alpha
                 verdict = LIKE_PEERS if reachable else NO_VERDICT
             samples = 0 if evidence is None else evidence.samples
             looks = 0 if evidence is None else evidence.looks
             formats = (shares[provider], formatting_p[provider])
-            results.append(make_result(provider, samples, evidence, p_adjusted, verdict, looks, formats))
+            results.append(make_result(provider, samples, both, p_adjusted, verdict, looks, formats))
         return results
 
     def _accumulate(
         self, history: Mapping[str, Sequence[Sample]], new: Mapping[str, Sequence[Sample]], trusted: list[str]
     ) -> None:
         model = CharModel.fit(normalise(s.text) for p in trusted for s in history[p])
-        scored: dict[str, dict[str, list[float]]] = {}
+        whole: dict[str, dict[str, list[float]]] = {provider: {} for provider in trusted}
+        start: dict[str, dict[str, list[float]]] = {provider: {} for provider in trusted}
         for provider in trusted:
-            per_prompt: dict[str, list[float]] = {}
             for sample in new.get(provider, ()):
-                per_prompt.setdefault(sample.prompt, []).append(model.surprise(normalise(sample.text))[0])
-            scored[provider] = per_prompt
+                reply, beginning = model.surprise(normalise(sample.text))
+                whole[provider].setdefault(sample.prompt, []).append(reply)
+                start[provider].setdefault(sample.prompt, []).append(beginning)
         for provider in trusted:
-            test = against_peers(scored, provider, [p for p in trusted if p != provider])
-            if test is not None:
-                self.evidence[provider] = self.evidence.get(provider, Evidence()).add(test)
+            peers = [p for p in trusted if p != provider]
+            on_whole, on_start = against_peers(whole, provider, peers), against_peers(start, provider, peers)
+            if on_whole is not None and on_start is not None:
+                self.evidence[provider] = self.evidence.get(provider, Evidence()).add(on_whole)
+                self.starts[provider] = self.starts.get(provider, Evidence()).add(on_start)
