@@ -100,11 +100,11 @@ def null(banks: Banks, trials: int, fleets: list[tuple[int, int]], alpha: float)
     print()
 
 
-def shared(banks: Banks, trials: int, size: int, alpha: float) -> None:
+def shared(banks: Banks, trials: int, size: int, alpha: float, variants: list[str]) -> None:
     print(f"## k of 12 hosts sharing one distortion, {size} samples/host, {trials} trials per cell\n")
     print("| distortion | k = 2 | k = 3 | k = 4 | reference hosts flagged |")
     print("|---|---:|---:|---:|---:|")
-    for variant in MAIN:
+    for variant in variants:
         cells, false = [], 0
         for k in (2, 3, 4):
             found = 0
@@ -118,11 +118,11 @@ def shared(banks: Banks, trials: int, size: int, alpha: float) -> None:
     print()
 
 
-def among40(banks: Banks, trials: int, size: int, alpha: float) -> None:
+def among40(banks: Banks, trials: int, size: int, alpha: float, variants: list[str]) -> None:
     print(f"## One distorted host among 40, {size} samples/host, {trials} trials\n")
     print("| distortion | flagged | reference hosts flagged |")
     print("|---|---:|---:|")
-    for variant in MAIN:
+    for variant in variants:
         hits = false = 0
         for trial in range(trials):
             results = _run(banks, _hosts(39, {"odd": variant}), size, SEED + 13 * trial, alpha)
@@ -208,7 +208,9 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
     parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
-    parser.add_argument("--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power section")
+    parser.add_argument(
+        "--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power, shared, among40"
+    )
     args = parser.parse_args()
     trials = args.trials or (4 if args.quick else 40)
     bank_sizes = {"reference": 800, **{v: 120 for v in VARIANTS if v != "reference"}}
@@ -218,16 +220,17 @@ def main() -> None:
     print(f"# Equality test on a model family from real text ({', '.join(LOCALES)}); seed {SEED}\n")
     print(f"{per_sample:.0f} tokens per sample (prompt and completion)\n")
     sections = set(args.sections.split(","))
+    variants = args.variants.split(",")
     if "power" in sections:
         sizes = [int(size) for size in args.sizes.split(",")]
-        power(banks, trials, sizes, args.alpha, per_sample, args.variants.split(","))
+        power(banks, trials, sizes, args.alpha, per_sample, variants)
     if "null" in sections:
         count = 20 if args.quick else 200
         null(banks, count, [(5, 40), (12, 20), (40, 10)], args.alpha)
     if "shared" in sections:
-        shared(banks, max(2, trials // 2), 60, args.alpha)
+        shared(banks, max(2, trials // 2), 60, args.alpha, [v for v in MAIN if v in variants])
     if "among40" in sections:
-        among40(banks, max(2, trials // 4), 40, args.alpha)
+        among40(banks, max(2, trials // 4), 40, args.alpha, [v for v in MAIN if v in variants])
     if "small" in sections:
         small(banks, max(2, trials // 4), 60, args.alpha)
     if "probe" in sections:
