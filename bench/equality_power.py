@@ -150,13 +150,13 @@ def small(banks: Banks, trials: int, size: int, alpha: float) -> None:
     print()
 
 
-def probe(banks: Banks, trials: int, per_round: int, rounds: int, alpha: float) -> None:
+def probe(banks: Banks, trials: int, per_round: int, rounds: int, alpha: float, variants: list[str]) -> None:
     """The sequential test over rounds of fresh samples (drawn without replacement from the banks)."""
     print(f"## Scheduled probe: {per_round} samples/host/round, {rounds} rounds, 11 + 1 hosts, {trials} "
           "trials\n")  # fmt: skip
     print("| distortion | flagged by the last round | median rounds to the flag | reference hosts flagged |")
     print("|---|---:|---:|---:|")
-    for variant in ("reference", *MAIN):
+    for variant in ("reference", *variants):
         hits, when, false = 0, [], 0
         for trial in range(trials):
             hosts = _hosts(11, {"odd": variant})
@@ -234,7 +234,7 @@ def main() -> None:
     if "small" in sections:
         small(banks, max(2, trials // 4), 60, args.alpha)
     if "probe" in sections:
-        probe(banks, max(2, trials // 4), 4, 24, args.alpha)
+        probe(banks, max(2, trials // 4), 4, 24, args.alpha, variants)
     if "baseline" in sections:
         baseline(banks, max(2, trials // 4), 60, args.alpha)
     print(f"{time.perf_counter() - started:.0f} s in all.")
