@@ -37,7 +37,7 @@ from exporter.metrickit import gauge, gauges
 
 log = logging.getLogger("exporter.equality")
 
-DEFAULT_SAMPLES_PER_ROUND = 2
+DEFAULT_SAMPLES_PER_ROUND = 8  # 384 per host a day at 30-minute rounds: the subtle shifts need 100-165
 DEFAULT_ALPHA = 0.01
 
 
