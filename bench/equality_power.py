@@ -207,6 +207,7 @@ def main() -> None:
     parser.add_argument("--sections", default="power,null,shared,among40,small,probe,baseline")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
+    parser.add_argument("--per-round", type=int, default=4, help="probe section: samples per host per round")
     parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
     parser.add_argument(
         "--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power, shared, among40"
@@ -234,7 +235,7 @@ def main() -> None:
     if "small" in sections:
         small(banks, max(2, trials // 4), 60, args.alpha)
     if "probe" in sections:
-        probe(banks, max(2, trials // 4), 4, 24, args.alpha, variants)
+        probe(banks, max(2, trials // 4), args.per_round, 24, args.alpha, variants)
     if "baseline" in sections:
         baseline(banks, max(2, trials // 4), 60, args.alpha)
     print(f"{time.perf_counter() - started:.0f} s in all.")
