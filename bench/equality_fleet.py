@@ -277,7 +277,12 @@ class Banks:
         per_locale = -(-per_host // len(LOCALES))
         for (variant, locale), bank in self.replies.items():
             if variant in need:
-                drawn[variant, locale] = iter(rng.sample(bank, min(len(bank), need[variant] * per_locale)))
+                if len(bank) < need[variant] * per_locale:
+                    raise ValueError(
+                        f"the {variant} bank holds {len(bank)} replies per locale, this fleet needs "
+                        f"{need[variant] * per_locale}: fewer hosts or samples"
+                    )
+                drawn[variant, locale] = iter(rng.sample(bank, need[variant] * per_locale))
         fleet = {}
         for host, variant in hosts.items():
             fleet[host] = [
