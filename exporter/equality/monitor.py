@@ -1,7 +1,7 @@
 """The scheduled equality probe: a few completions per host per round, evidence accumulated sequentially.
 
 Opt-in (``equality.enabled``) and informational: it exports, per (model, provider), what it measured
-(``canary_equality_effect``, ``_z``, ``_samples``) and decided (``_p_value``, ``_p_adjusted``, ``_outlier``)
+(``canary_equality_effect_bits``, ``_z``, ``_samples``) and decided (``_p_value``, ``_p_adjusted``, ``_outlier``)
 for an *info* alert, and never suspends a host — a distribution difference is a reason for a person to
 look, not proof of a defect (docs/equality.md).
 
