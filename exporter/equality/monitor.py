@@ -1,9 +1,9 @@
 """The scheduled equality probe: a few completions per host per round, evidence accumulated sequentially.
 
 Opt-in (``equality.enabled``) and informational: it exports, per (model, provider), what it measured
-(``canary_equality_effect_bits``, ``_z``, ``_samples``) and decided (``_p_value``, ``_p_adjusted``, ``_outlier``)
-for an *info* alert, and never suspends a host — a distribution difference is a reason for a person to
-look, not proof of a defect (docs/equality.md).
+(``canary_equality_effect_bits``, ``_z``, ``_samples``) and decided (``_p_value``, ``_p_adjusted``,
+``_outlier``) for an *info* alert, and never suspends a host — a distribution difference is a reason
+for a person to look, not proof of a defect (docs/equality.md).
 
 After each round the monitor samples every host the round probed (``samples_per_round`` completions,
 sequentially per host, prompts continuing round-robin per host, concurrency bounded as the rounds are) and
