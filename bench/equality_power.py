@@ -1,111 +1,244 @@
-"""Equality test (issue 17): power per distorted host against samples per host, false positives on healthy
-fleets, and the tokens a decision costs.
+"""Equality test: power against a generative model family built from real text, false positives on null
+fleets (tails included), robustness to several distorted hosts, and the tokens a decision costs.
 
-The fleet is the simulator's reply model (``exporter.devtools.simulator.styles``) called in-process, so
-thousands of trials take minutes: nine healthy hosts sharing one distribution plus a ``weaker``, a
-``quantized`` and a ``template`` host, answering the default prompts (``exporter.equality.prompts``, six
-prompts in six locales) round-robin. Each trial runs ``compare_hosts`` (leave-one-out MMD, Holm, outliers
-peeled one at a time) exactly as ``canary investigate --test equality`` does.
+The family (``bench/equality_fleet.py``) is trained at run time on human text installed by Debian
+packages; reference hosts sample the reference model, one host a distortion of it. Each fleet runs
+``compare_hosts`` exactly as ``canary investigate --test equality`` does; the scheduled probe's
+sequential test runs on rounds of fresh samples.
 
 Usage::
 
-    .venv/bin/python bench/equality_power.py      # 100 trials per power point, 500 per null point
-    .venv/bin/python bench/equality_power.py --trials 20 --null-trials 50 --sizes 12,24     # a quick look
+    .venv/bin/python bench/equality_power.py                  # every section, fixed seed
+    .venv/bin/python bench/equality_power.py --quick          # a few trials per point: a smoke run
+    .venv/bin/python bench/equality_power.py --sections null  # one section (power, null, shared, among40,
+                                                              # small, probe, baseline)
+
+The banks of replies are generated once and cached under ``bench/results/`` (never committed).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable
+from pathlib import Path
 
-from exporter.devtools.simulator.locales import Texts, is_unspaced
-from exporter.devtools.simulator.replies import estimate_tokens
-from exporter.devtools.simulator.styles import Style, reply
-from exporter.equality.compare import compare_hosts
-from exporter.equality.mmd import DEFAULT_PERMUTATIONS, Sample
-from exporter.equality.prompts import DEFAULT_PROMPTS
+from bench.equality_fleet import LOCALES, VARIANTS, Banks, cached_banks
+from bench.equality_mmd import leave_one_out
+from exporter.equality.compare import OUTLIER, EqualityResult, compare_hosts
+from exporter.equality.sample import Sample, normalise
+from exporter.equality.sequential import Epoch
+from exporter.stats import holm
 
-DISTORTED: tuple[Style, ...] = ("weaker", "quantized", "template")
-MAX_TOKENS = 24  # what the probe asks for: 50 compared characters fit in it in every locale
-
-
-def fleet(healthy: int, distorted: Sequence[Style]) -> dict[str, Style]:
-    hosts: dict[str, Style] = {f"healthy-{i}": "healthy" for i in range(healthy)}
-    hosts.update({style: style for style in distorted})
-    return hosts
+SEED = 20261206
+MAIN = ("weaker", "register", "top-k", "template")
+SUBTLE = ("temp-1.2", "temp-0.8", "top-p", "subst-10", "subst-20", "subst-30")
+HARMLESS = ("whitespace", "nfd")
+Z80_12 = 4.2  # mean z at which a two-sided test at 0.01/12 (Holm's first step over 12 hosts) has 80% power
 
 
-def sample_fleet(
-    hosts: Mapping[str, Style], per_host: int, texts: Texts, rng: random.Random
-) -> dict[str, list[Sample]]:
-    samples: dict[str, list[Sample]] = {}
-    for host, style in hosts.items():
-        drawn = []
-        for k in range(per_host):
-            prompt = DEFAULT_PROMPTS[k % len(DEFAULT_PROMPTS)]
-            sep = "" if is_unspaced(prompt.locale) else " "
-            text = reply(prompt.text, texts.for_locale(prompt.locale), style, rng, sep=sep)
-            drawn.append(Sample(prompt.id, text))
-        samples[host] = drawn
-    return samples
+def _hosts(reference: int, distorted: dict[str, str]) -> dict[str, str]:
+    return {f"ref-{i:02}": "reference" for i in range(reference)} | distorted
 
 
-def flagged(samples: Mapping[str, Sequence[Sample]], alpha: float, permutations: int, seed: int) -> set[str]:
-    results = compare_hosts(samples, alpha=alpha, permutations=permutations, seed=seed)
-    return {r.provider for r in results if r.outlier}
+def _run(banks: Banks, hosts: dict[str, str], size: int, seed: int, alpha: float) -> list[EqualityResult]:
+    return compare_hosts(banks.fleet(hosts, size, random.Random(seed)), alpha=alpha)
 
 
-def tokens_per_sample() -> float:
-    """Prompt tokens (as the simulator counts them, with the chat overhead) plus the completion budget."""
-    return statistics.mean(estimate_tokens(p.text) + 4 for p in DEFAULT_PROMPTS) + MAX_TOKENS
+def power(
+    banks: Banks, trials: int, sizes: list[int], alpha: float, per_sample: float, variants: list[str]
+) -> None:
+    print(f"## Power: 11 reference hosts + 1 distorted, alpha {alpha}, {trials} trials per point\n")
+    columns = " | ".join(f"{s}/host ({s * per_sample:,.0f} tok)" for s in sizes)
+    print(
+        f"| distortion | {columns} | mean z at {sizes[-1]} | samples/host for 80% | reference hosts flagged |"
+    )
+    print("|---|" + "---:|" * (len(sizes) + 3))
+    for variant in variants:
+        cells, false, zs = [], 0, []
+        for size in sizes:
+            hits = 0
+            for trial in range(trials):
+                results = _run(banks, _hosts(11, {"odd": variant}), size, SEED + trial * 31 + size, alpha)
+                odd = next(r for r in results if r.provider == "odd")
+                hits += odd.outlier
+                false += sum(r.outlier for r in results if r.provider != "odd")
+                if size == sizes[-1] and odd.z is not None:
+                    zs.append(abs(odd.z))
+            cells.append(f"{hits / trials:.0%}")
+        mean_z = statistics.mean(zs) if zs else 0.0
+        needed = sizes[-1] * (Z80_12 / mean_z) ** 2 if mean_z > 0.5 else math.inf
+        shown = "-" if variant in HARMLESS else (f"~{needed:,.0f}" if needed < 1e5 else "> 10,000")
+        total = 11 * trials * len(sizes)
+        print(f"| {variant} | " + " | ".join(cells) + f" | {mean_z:.1f} | {shown} | {false} of {total} |")
+    print()
+
+
+def null(banks: Banks, trials: int, fleets: list[tuple[int, int]], alpha: float) -> None:
+    print(f"## False positives on reference-only fleets, alpha {alpha}, {trials} seeded fleets per row\n")
+    print(
+        "| hosts | samples/host | fleets with a host flagged | per-host p <= 0.05 | p <= 0.01 | p <= 0.001 |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|")
+    for hosts, size in fleets:
+        flagged, ps = 0, []
+        for trial in range(trials):
+            results = _run(banks, _hosts(hosts, {}), size, SEED + 7 * trial + hosts, alpha)
+            flagged += any(r.outlier for r in results)
+            ps += [r.p_value for r in results if r.p_value is not None]
+        n = len(ps)
+
+        def share(level: float, ps: list[float] = ps, n: int = n) -> str:
+            below = sum(p <= level for p in ps)
+            return f"{below / n:.2%} ({below} of {n})"
+
+        print(f"| {hosts} | {size} | {flagged} of {trials} ({flagged / trials:.1%}) | {share(0.05)} | "
+              f"{share(0.01)} | {share(0.001)} |")  # fmt: skip
+    print()
+
+
+def shared(banks: Banks, trials: int, size: int, alpha: float, variants: list[str]) -> None:
+    print(f"## k of 12 hosts sharing one distortion, {size} samples/host, {trials} trials per cell\n")
+    print("| distortion | k = 2 | k = 3 | k = 4 | reference hosts flagged |")
+    print("|---|---:|---:|---:|---:|")
+    for variant in variants:
+        cells, false = [], 0
+        for k in (2, 3, 4):
+            found = 0
+            for trial in range(trials):
+                odd = {f"odd-{i}": variant for i in range(k)}
+                results = _run(banks, _hosts(12 - k, odd), size, SEED + 101 * trial + k, alpha)
+                found += sum(r.outlier for r in results if r.provider.startswith("odd"))
+                false += sum(r.outlier for r in results if r.provider.startswith("ref"))
+            cells.append(f"{found / (k * trials):.0%}")
+        print(f"| {variant} | " + " | ".join(cells) + f" | {false} |")
+    print()
+
+
+def among40(banks: Banks, trials: int, size: int, alpha: float, variants: list[str]) -> None:
+    print(f"## One distorted host among 40, {size} samples/host, {trials} trials\n")
+    print("| distortion | flagged | reference hosts flagged |")
+    print("|---|---:|---:|")
+    for variant in variants:
+        hits = false = 0
+        for trial in range(trials):
+            results = _run(banks, _hosts(39, {"odd": variant}), size, SEED + 13 * trial, alpha)
+            hits += any(r.outlier for r in results if r.provider == "odd")
+            false += sum(r.outlier for r in results if r.provider != "odd")
+        print(f"| {variant} | {hits} of {trials} | {false} |")
+    print()
+
+
+def small(banks: Banks, trials: int, size: int, alpha: float) -> None:
+    print(f"## Small fleets, {size} samples/host, {trials} trials\n")
+    print("| fleet | verdicts |")
+    print("|---|---|")
+    cases: dict[str, Callable[[], dict[str, str]]] = {
+        "2 reference + 2 weaker": lambda: _hosts(2, {"odd-0": "weaker", "odd-1": "weaker"}),
+        "4 reference + 1 weaker": lambda: _hosts(4, {"odd": "weaker"}),
+    }
+    for name, make in cases.items():
+        verdicts: dict[str, int] = {}
+        for trial in range(trials):
+            for r in _run(banks, make(), size, SEED + trial, alpha):
+                key = f"{'distorted' if r.provider.startswith('odd') else 'reference'}: {r.verdict}"
+                verdicts[key] = verdicts.get(key, 0) + 1
+        print(f"| {name} | " + "; ".join(f"{k} x{v}" for k, v in sorted(verdicts.items())) + " |")
+    print()
+
+
+def probe(banks: Banks, trials: int, per_round: int, rounds: int, alpha: float, variants: list[str]) -> None:
+    """The sequential test over rounds of fresh samples (drawn without replacement from the banks)."""
+    print(f"## Scheduled probe: {per_round} samples/host/round, {rounds} rounds, 11 + 1 hosts, {trials} "
+          "trials\n")  # fmt: skip
+    print("| distortion | flagged by the last round | median rounds to the flag | reference hosts flagged |")
+    print("|---|---:|---:|---:|")
+    for variant in ("reference", *variants):
+        hits, when, false = 0, [], 0
+        for trial in range(trials):
+            hosts = _hosts(11, {"odd": variant})
+            everything = banks.fleet(hosts, per_round * rounds, random.Random(SEED + 17 * trial))
+            epoch, history = Epoch(0.0), {h: [] for h in hosts}
+            flagged_at = None
+            results: list[EqualityResult] = []
+            for number in range(rounds):
+                fresh: dict[str, list[Sample]] = {
+                    h: drawn[number * per_round : (number + 1) * per_round] for h, drawn in everything.items()
+                }
+                for h, drawn in fresh.items():
+                    history[h] = (history[h] + drawn)[-120:]
+                results = epoch.look(history, fresh, alpha)
+                if flagged_at is None and any(r.provider == "odd" and r.verdict == OUTLIER for r in results):
+                    flagged_at = number + 1
+            hits += flagged_at is not None
+            when += [flagged_at] if flagged_at else []
+            false += sum(r.verdict == OUTLIER for r in results if r.provider != "odd")
+        median = f"{statistics.median(when):.0f}" if when else "-"
+        print(f"| {variant} | {hits} of {trials} | {median} | {false} |")
+    print()
+
+
+def baseline(banks: Banks, trials: int, size: int, alpha: float) -> None:
+    """The Hamming-kernel MMD (first 50 characters, 500 stratified permutations, Holm) on the same fleets."""
+    print(f"## Baseline: Hamming MMD on the same fleets, {size} samples/host, {trials} trials\n")
+    print("| distortion | surprise ranks (this test) | Hamming MMD |")
+    print("|---|---:|---:|")
+    for variant in (*MAIN, "temp-1.2", "top-p"):
+        ours = theirs = 0
+        for trial in range(trials):
+            hosts = _hosts(11, {"odd": variant})
+            seed = SEED + trial * 31 + size
+            fleet = banks.fleet(hosts, size, random.Random(seed))
+            ours += any(r.outlier for r in compare_hosts(fleet, alpha=alpha) if r.provider == "odd")
+            normal = {h: [Sample(s.prompt, normalise(s.text)) for s in drawn] for h, drawn in fleet.items()}
+            results = leave_one_out(normal, permutations=500, seed=seed)
+            adjusted = holm([r.p_value for r in results])
+            theirs += any(r.provider == "odd" and p < alpha for r, p in zip(results, adjusted, strict=True))
+        print(f"| {variant} | {ours} of {trials} | {theirs} of {trials} |")
+    print()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=100)
-    parser.add_argument("--null-trials", type=int, default=500, help="trials per all-healthy point")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a few trials per point")
+    parser.add_argument("--sections", default="power,null,shared,among40,small,probe,baseline")
     parser.add_argument("--alpha", type=float, default=0.01)
-    parser.add_argument("--permutations", type=int, default=DEFAULT_PERMUTATIONS)
-    parser.add_argument("--sizes", default="12,18,24,36,48,60", help="samples per host, comma-separated")
+    parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
+    parser.add_argument("--per-round", type=int, default=4, help="probe section: samples per host per round")
+    parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
+    parser.add_argument(
+        "--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power, shared, among40"
+    )
     args = parser.parse_args()
-    texts = Texts.load()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    per_sample = tokens_per_sample()
+    trials = args.trials or (4 if args.quick else 40)
+    bank_sizes = {"reference": 800, **{v: 120 for v in VARIANTS if v != "reference"}}
     started = time.perf_counter()
-
-    print(f"## Power at alpha={args.alpha} (Holm over 12 hosts), {args.trials} seeded trials per point\n")
-    print("| samples/host | tokens/host | weaker | quantized | template | healthy hosts flagged |")
-    print("|---:|---:|---:|---:|---:|---:|")
-    hosts = fleet(9, DISTORTED)
-    for size in sizes:
-        hits = dict.fromkeys(DISTORTED, 0)
-        false = 0
-        for trial in range(args.trials):
-            rng = random.Random(trial * 7919 + size)
-            found = flagged(sample_fleet(hosts, size, texts, rng), args.alpha, args.permutations, trial)
-            for style in DISTORTED:
-                hits[style] += style in found
-            false += sum(1 for host in found if host.startswith("healthy"))
-        cells = " | ".join(f"{hits[s] / args.trials:.0%}" for s in DISTORTED)
-        print(f"| {size} | {size * per_sample:,.0f} | {cells} | {false} of {9 * args.trials} |")
-
-    print(f"\n## False positives on all-healthy fleets (12 hosts), {args.null_trials} trials per point\n")
-    print("| samples/host | trials with any host flagged | hosts flagged |")
-    print("|---:|---:|---:|")
-    healthy = fleet(12, ())
-    for size in (sizes[0], sizes[len(sizes) // 2], sizes[-1]):
-        any_flag = hosts_flagged = 0
-        for trial in range(args.null_trials):
-            rng = random.Random(10_000 + trial * 7919 + size)
-            found = flagged(sample_fleet(healthy, size, texts, rng), args.alpha, args.permutations, trial)
-            any_flag += bool(found)
-            hosts_flagged += len(found)
-        n = args.null_trials
-        print(f"| {size} | {any_flag} of {n} ({any_flag / n:.1%}) | {hosts_flagged} of {12 * n} |")
-    print(f"\n{per_sample:.0f} tokens per sample; {time.perf_counter() - started:.0f} s in all.")
+    banks = cached_banks(bank_sizes, SEED, Path(__file__).parent / "results")
+    per_sample = banks.tokens_per_sample()
+    print(f"# Equality test on a model family from real text ({', '.join(LOCALES)}); seed {SEED}\n")
+    print(f"{per_sample:.0f} tokens per sample (prompt and completion)\n")
+    sections = set(args.sections.split(","))
+    variants = args.variants.split(",")
+    if "power" in sections:
+        sizes = [int(size) for size in args.sizes.split(",")]
+        power(banks, trials, sizes, args.alpha, per_sample, variants)
+    if "null" in sections:
+        count = 20 if args.quick else 200
+        null(banks, count, [(5, 40), (12, 20), (40, 10)], args.alpha)
+    if "shared" in sections:
+        shared(banks, max(2, trials // 2), 60, args.alpha, [v for v in MAIN if v in variants])
+    if "among40" in sections:
+        among40(banks, max(2, trials // 4), 40, args.alpha, [v for v in MAIN if v in variants])
+    if "small" in sections:
+        small(banks, max(2, trials // 4), 60, args.alpha)
+    if "probe" in sections:
+        probe(banks, max(2, trials // 4), args.per_round, 24, args.alpha, variants)
+    if "baseline" in sections:
+        baseline(banks, max(2, trials // 4), 60, args.alpha)
+    print(f"{time.perf_counter() - started:.0f} s in all.")
 
 
 if __name__ == "__main__":

@@ -229,7 +229,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("contracts", "equality"),
         default="contracts",
         help="contracts (default): failures per contract, Fisher; equality: does each host's output "
-        "distribution match its peers' (MMD over open-ended prompts, docs/equality.md)",
+        "distribution match its peers' (n-gram surprise ranks over open-ended prompts, docs/equality.md)",
     )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the report as JSON")

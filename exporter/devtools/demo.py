@@ -91,7 +91,7 @@ exporter:
   evidence: {{path: {workdir / "evidence.sqlite3"}}}   # every probe attempt with its proof: /v1/evidence
 equality:                # the scheduled equality probe (informational; docs/equality.md)
   enabled: true
-  samples_per_round: 4   # the demo's short rounds: verdicts from the third round (production default: 2)
+  samples_per_round: 8   # the sequential test flags a weaker model after a few rounds (docs/equality.md)
 receiver:
   listen: 127.0.0.1:0
   mode: {mode}

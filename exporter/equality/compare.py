@@ -1,83 +1,283 @@
-"""Which hosts of a model are distributional outliers among their peers? (pure; seeded)
+"""Which hosts of a model are distributional outliers among their peers? (pure; deterministic)
 
-Leave-one-out compares each host with the pooled others, so a distorted host also sits in every healthy host's
-pool: with three distorted hosts of twelve, a healthy host's pool is a quarter distorted and, with enough
-samples, the healthy host itself starts to look different. The comparison therefore **peels** outliers one
-at a time, in the manner of Rosner's generalized ESD test for several outliers: test every remaining host
-(leave-one-out MMD, Holm across the remaining hosts); if the most significant one is below ``alpha``, record
-it as an outlier, remove it from everyone's pool, and test the rest again; stop when none is, or when fewer
-than ``MIN_HOSTS`` remain. Under the global null (every host healthy) the first step alone decides, so the
-chance of flagging any host is at most ``alpha`` (Holm). Each host reports the statistic of the step that
-decided it.
+Every reply is normalised (``exporter.equality.sample``), scored by its surprise under a character n-gram
+model of the whole pool (``exporter.equality.ngram``, leave one reply out), and each host's scores are
+ranked against every other host's, prompt by prompt (``exporter.equality.ranks``); Holm's correction runs
+across the hosts.
+
+Outliers are **peeled** one at a time, in the manner of Rosner's generalized ESD test: if the most
+significant host (smallest adjusted p, then largest ``|z|``) is below ``alpha``, it is recorded as an
+outlier, its replies leave the pool, the model is fitted again and the rest are tested again; stop when
+none is. Under the global null the first step alone decides, so the chance of flagging any host is at
+most ``alpha``. Peeling keeps a third of a fleet sharing one distortion from hiding it: each step takes
+the loudest host out of the reference the others are measured against.
+
+Verdicts: ``outlier``; ``like its peers``; ``no verdict at this sample size`` (even the most extreme ranks
+these counts allow could not fall below ``alpha`` after Holm: more samples are needed, not a pass);
+``not enough peers`` (fewer than ``MIN_PEERS`` other hosts remain: a pool of two or three hosts, some of
+them possibly broken, is no reference); ``not tested`` (no completion).
+
+Formatting (surrounding whitespace, Unicode normal form) is removed before the test and counted on its
+own: ``formatting`` is the host's share of replies that needed it, ``formatting_p`` a Fisher exact test
+(two-sided, Holm across hosts) against its peers'.
 
 Example::
 
-    >>> from exporter.equality.mmd import Sample
-    >>> healthy = [Sample("p", "The keeper waits."), Sample("p", "The keeper sleeps.")] * 2
-    >>> hosts = {h: healthy for h in "abcdef"} | {"odd": [Sample("p", "Yes.")] * 4}
-    >>> [(r.provider, r.outlier) for r in compare_hosts(hosts) if r.outlier]
-    [('odd', True)]
+    >>> from exporter.equality.sample import Sample
+    >>> healthy = [Sample("p", "The keeper waits."), Sample("p", "The keeper sleeps.")] * 8
+    >>> hosts = {h: healthy for h in "abcdef"} | {"odd": [Sample("p", "Yes, sure.")] * 16}
+    >>> [(r.provider, r.verdict) for r in compare_hosts(hosts) if r.outlier]
+    [('odd', 'outlier')]
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import Protocol
 
-from exporter.equality.mmd import DEFAULT_LENGTH, DEFAULT_PERMUTATIONS, HostEquality, Sample, leave_one_out
-from exporter.stats import holm
+from exporter.equality.ngram import DEFAULT_ORDER, CharModel
+from exporter.equality.ranks import RankSum, rank_sum
+from exporter.equality.sample import Sample, formatting, normalise
+from exporter.stats import fisher_greater, holm
 
-MIN_HOSTS = 3  # below this a host's "peers" are one or two hosts: no pool to stand apart from
+MIN_PEERS = 4  # fewer other hosts than this are no reference: a broken pair could outvote a healthy one
+MIN_HOSTS = MIN_PEERS + 1
+
+OUTLIER = "outlier"
+LIKE_PEERS = "like its peers"
+NO_VERDICT = "no verdict at this sample size"
+NOT_ENOUGH_PEERS = "not enough peers"
+NOT_TESTED = "not tested"
+TRIM = 0.15  # share of each prompt's most and least surprising replies left out of the scoring model
 
 
 @dataclass(frozen=True, slots=True)
 class EqualityResult:
-    """One host's verdict. ``p_value``/``p_adjusted``/``mmd2`` are None when the host could not be tested
-    (fewer than two completions of every prompt, or too few hosts)."""
+    """One host's verdict. ``z``/``effect``/``p_value``/``p_adjusted`` are None when the host was not tested
+    (no completion, or not enough peers). ``effect``: the host's mean surprise minus its peers', in bits
+    per character (positive: its replies are less like the pool's)."""
 
     provider: str
     samples: int
     peer_samples: int
-    mmd2: float | None
+    z: float | None
+    effect: float | None
     p_value: float | None
     p_adjusted: float | None
     outlier: bool
+    verdict: str
     step: int  # the peeling step that decided it (1 = the first test over every host)
+    formatting: float  # share of the host's replies with surrounding whitespace or a non-NFC form
+    formatting_p: float | None  # Holm-adjusted Fisher p-value of that share against its peers'
+
+
+class Measured(Protocol):
+    """What a verdict reports of its test: a one-shot rank sum or a probe's accumulated evidence."""
+
+    @property
+    def peer_samples(self) -> int: ...
+    @property
+    def z(self) -> float: ...
+    @property
+    def effect(self) -> float: ...
+    @property
+    def p_value(self) -> float: ...
+    @property
+    def p_min(self) -> float: ...
+
+
+def make_result(
+    provider: str,
+    samples: int,
+    measured: Measured | None,
+    p_adjusted: float | None,
+    verdict: str,
+    step: int,
+    formatting: tuple[float, float | None],
+) -> EqualityResult:
+    """One host's result (``formatting``: its share of formatted replies and that share's adjusted p)."""
+    return EqualityResult(
+        provider=provider,
+        samples=samples,
+        peer_samples=0 if measured is None else measured.peer_samples,
+        z=None if measured is None else measured.z,
+        effect=None if measured is None else measured.effect,
+        p_value=None if measured is None else measured.p_value,
+        p_adjusted=p_adjusted,
+        outlier=verdict == OUTLIER,
+        verdict=verdict,
+        step=step,
+        formatting=formatting[0],
+        formatting_p=formatting[1],
+    )
+
+
+def check_alpha(alpha: float) -> float:
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
+    return alpha
+
+
+def score(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> Scores:
+    """Every host's replies' surprise, per host and prompt, under a trimmed pool.
+
+    The pool of every reply is scored once; the ``TRIM`` most and least surprising replies of each prompt
+    are set aside (replies a third of the fleet may share: a weaker model's, an echoed template), the
+    model is fitted again on the rest, and every reply is scored under it. Which replies are set aside
+    depends on the replies only, never on which host wrote them, so the scores stay exchangeable under
+    the null; the trimmed pool is a reference several distorted hosts cannot pull towards themselves.
+    """
+    owned = [(provider, s.prompt, normalise(s.text)) for provider, drawn in samples.items() for s in drawn]
+    first = CharModel.fit([text for _, _, text in owned], order)
+    by_prompt: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    for index, (_, prompt, text) in enumerate(owned):
+        by_prompt[prompt].append((first.surprise(text)[0], index))
+    kept = [True] * len(owned)
+    for ranked in by_prompt.values():
+        ranked.sort()
+        cut = int(len(ranked) * TRIM)
+        for _, index in ranked[:cut] + ranked[len(ranked) - cut :]:
+            kept[index] = False
+    model = CharModel.fit([text for (_, _, text), keep in zip(owned, kept, strict=True) if keep], order)
+    whole: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
+    start: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
+    for (provider, prompt, text), keep in zip(owned, kept, strict=True):
+        reply, beginning = model.surprise(text, fitted=keep)
+        whole[provider][prompt].append(reply)
+        start[provider][prompt].append(beginning)
+    return Scores(
+        {provider: dict(per_prompt) for provider, per_prompt in whole.items()},
+        {provider: dict(per_prompt) for provider, per_prompt in start.items()},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Each reply's surprise per host and prompt: over the whole reply, and over its first characters."""
+
+    whole: dict[str, dict[str, list[float]]]
+    start: dict[str, dict[str, list[float]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Combined:
+    """A host's two rank tests (whole replies, starts), Bonferroni-combined: ``p_value`` is twice the
+    smaller p-value (capped at 1), ``z`` the statistic of the test that gave it, ``effect`` the whole
+    replies' (bits per character)."""
+
+    whole: Measured
+    start: Measured
+
+    @property
+    def peer_samples(self) -> int:
+        return self.whole.peer_samples
+
+    @property
+    def z(self) -> float:
+        return self.whole.z if self.whole.p_value <= self.start.p_value else self.start.z
+
+    @property
+    def effect(self) -> float:
+        return self.whole.effect
+
+    @property
+    def p_value(self) -> float:
+        return min(1.0, 2 * min(self.whole.p_value, self.start.p_value))
+
+    @property
+    def p_min(self) -> float:
+        return min(1.0, 2 * min(self.whole.p_min, self.start.p_min))
+
+
+def test_host(scores: Scores, provider: str, peers: Sequence[str]) -> Combined | None:
+    """``provider`` against ``peers`` on both scores; None when no prompt has both."""
+    whole = against_peers(scores.whole, provider, peers)
+    start = against_peers(scores.start, provider, peers)
+    return None if whole is None or start is None else Combined(whole, start)
+
+
+def against_peers(
+    scored: Mapping[str, Mapping[str, Sequence[float]]], provider: str, peers: Sequence[str]
+) -> RankSum | None:
+    """``provider``'s scores ranked against the pooled scores of ``peers``, prompt by prompt."""
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for peer in peers:
+        for prompt, values in scored[peer].items():
+            pooled[prompt].extend(values)
+    return rank_sum(scored[provider], pooled)
 
 
 def compare_hosts(
-    samples: Mapping[str, Sequence[Sample]],
-    *,
-    alpha: float = 0.01,
-    length: int = DEFAULT_LENGTH,
-    permutations: int = DEFAULT_PERMUTATIONS,
-    seed: int = 0,
+    samples: Mapping[str, Sequence[Sample]], *, alpha: float = 0.01, order: int = DEFAULT_ORDER
 ) -> list[EqualityResult]:
-    """Every host of ``samples``, sorted by provider, with its outlier verdict at ``alpha``."""
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
-    remaining = {provider: list(drawn) for provider, drawn in samples.items()}
+    """Every host of ``samples``, sorted by provider, with its verdict at ``alpha``."""
+    check_alpha(alpha)
+    shares, formatting_p = formatting_shares(samples)
     decided: dict[str, EqualityResult] = {}
+
+    def result(provider: str, test: Combined | None, adjusted: float | None, verdict: str, step: int) -> None:
+        formats = (shares[provider], formatting_p[provider])
+        decided[provider] = make_result(
+            provider, len(samples[provider]), test, adjusted, verdict, step, formats
+        )
+
+    remaining = sorted(p for p, drawn in samples.items() if drawn)
     step = 0
     while len(remaining) >= MIN_HOSTS:
         step += 1
-        results = leave_one_out(remaining, length=length, permutations=permutations, seed=seed + step)
-        if not results:
+        scored = score({p: samples[p] for p in remaining}, order)
+        tests = {p: test_host(scored, p, [q for q in remaining if q != p]) for p in remaining}
+        tested = [p for p in remaining if tests[p] is not None]
+        adjusted = dict(zip(tested, holm([_p(tests[p]) for p in tested]), strict=True))
+        if not tested:
             break
-        adjusted = holm([r.p_value for r in results])
-        # The most significant host; permutation p-values saturate at 1/(B+1), so ties go to the larger MMD.
-        best = min(range(len(results)), key=lambda i: (adjusted[i], -results[i].mmd2))
-        if adjusted[best] >= alpha:
-            for result, p_adjusted in zip(results, adjusted, strict=True):
-                decided[result.provider] = _result(result, p_adjusted, False, step)
-            break
-        outlier = results[best]
-        decided[outlier.provider] = _result(outlier, adjusted[best], True, step)
-        del remaining[outlier.provider]
-    for provider in [p for p in samples if p not in decided]:
-        decided[provider] = EqualityResult(provider, len(samples[provider]), 0, None, None, None, False, step)
+        best = min(tested, key=lambda p: (adjusted[p], -abs(_test(tests[p]).z)))
+        if adjusted[best] < alpha:
+            result(best, tests[best], adjusted[best], OUTLIER, step)
+            remaining.remove(best)
+            continue
+        for provider in remaining:
+            test = tests[provider]
+            reachable = test is not None and test.p_min * len(tested) < alpha
+            result(provider, test, adjusted.get(provider), LIKE_PEERS if reachable else NO_VERDICT, step)
+        remaining = []
+    for provider in remaining:
+        result(provider, None, None, NOT_ENOUGH_PEERS, step)
+    for provider in samples:
+        if provider not in decided:
+            result(provider, None, None, NOT_TESTED, step)
     return [decided[provider] for provider in sorted(decided)]
 
 
-def _result(result: HostEquality, p_adjusted: float, outlier: bool, step: int) -> EqualityResult:
-    return EqualityResult(**asdict(result), p_adjusted=p_adjusted, outlier=outlier, step=step)
+def _test(test: Combined | None) -> Combined:
+    assert test is not None
+    return test
+
+
+def _p(test: Combined | None) -> float:
+    return _test(test).p_value
+
+
+def formatting_shares(
+    samples: Mapping[str, Sequence[Sample]],
+) -> tuple[dict[str, float], dict[str, float | None]]:
+    """Each host's share of replies with a formatting difference, and its Holm-adjusted two-sided Fisher
+    p-value against the other hosts' share (None below ``MIN_HOSTS`` hosts with completions)."""
+    counts = {p: (sum(formatting(s.text) for s in drawn), len(drawn)) for p, drawn in samples.items()}
+    shares = {p: (k / n if n else 0.0) for p, (k, n) in counts.items()}
+    tested = sorted(p for p, (_, n) in counts.items() if n)
+    if len(tested) < MIN_HOSTS:
+        return shares, dict.fromkeys(samples)
+    total_k = sum(counts[p][0] for p in tested)
+    total_n = sum(counts[p][1] for p in tested)
+    raw = []
+    for p in tested:
+        k, n = counts[p]
+        more = fisher_greater(k, n, total_k - k, total_n - n)
+        fewer = fisher_greater(n - k, n, (total_n - n) - (total_k - k), total_n - n)
+        raw.append(min(1.0, 2 * min(more, fewer)))
+    adjusted: dict[str, float | None] = dict.fromkeys(samples)
+    adjusted.update(zip(tested, holm(raw), strict=True))
+    return shares, adjusted

@@ -53,17 +53,26 @@ class EqualityConfig(ConfigModel):
     samples_per_round: Int = key(
         DEFAULT_SAMPLES_PER_ROUND, "completions per host after each round, prompts round-robin", ge=1, le=50
     )
-    window: Duration = key(DEFAULT_MAX_AGE_SECONDS, "how long completions are kept for the test", ge=60)
+    window: Duration = key(
+        DEFAULT_MAX_AGE_SECONDS,
+        "the probe's epoch: completions are kept this long, and its sequential test restarts from zero "
+        "evidence after it",
+        ge=60,
+    )
     max_per_host: Int = key(DEFAULT_MAX_PER_HOST, "most completions kept per host", ge=12, le=1000)
     alpha: Number = key(
-        DEFAULT_ALPHA, "a host is an outlier when its Holm-adjusted p-value is below this", ge=1e-6, le=0.5
+        DEFAULT_ALPHA,
+        "a host is an outlier when its Holm-adjusted p-value is below this (no resolution floor at any "
+        "fleet size)",
+        ge=1e-6,
+        le=0.5,
     )
     temperature: Number = key(
         DEFAULT_TEMPERATURE, "sampling temperature, sent where the endpoint lists it", ge=0.05, le=2.0
     )
     max_tokens: Int = key(
         DEFAULT_MAX_TOKENS,
-        "completion budget per sample (the test compares the first 50 characters)",
+        "completion budget per sample (every character of the reply is scored)",
         ge=8,
         le=256,
     )

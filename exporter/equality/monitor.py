@@ -1,14 +1,18 @@
-"""The scheduled equality probe: a few completions per host per round, a sliding window, a verdict per round.
+"""The scheduled equality probe: a few completions per host per round, evidence accumulated sequentially.
 
-Opt-in (``equality.enabled``) and informational: it exports ``canary_equality_p_value``, ``_p_adjusted``,
-``_outlier`` and ``_samples`` per (model, provider) for an *info* alert, and never suspends a host — a
-distribution difference is a reason for a person to look, not proof of a defect (docs/equality.md).
+Opt-in (``equality.enabled``) and informational: it exports, per (model, provider), what it measured
+(``canary_equality_effect_bits``, ``_z``, ``_samples``) and decided (``_p_value``, ``_p_adjusted``,
+``_outlier``) for an *info* alert, and never suspends a host — a distribution difference is a reason
+for a person to look, not proof of a defect (docs/equality.md).
 
 After each round the monitor samples every host the round probed (``samples_per_round`` completions,
-sequentially per host, prompts continuing round-robin per host, concurrency bounded as the rounds are), adds
-them to the window, forgets routes that left discovery, and re-tests each model on what the window holds. A
-failed sample is no sample. The collector renders the last verdicts; a route not yet testable has
-``_samples`` but no p-value series.
+sequentially per host, prompts continuing round-robin per host, concurrency bounded as the rounds are) and
+adds them to the window. Then, per model: the trusted hosts are those not flagged in the current epoch;
+a character n-gram scorer is fitted on their window (history and this round), and each host's new replies
+are ranked against its trusted peers' new replies (``exporter.equality.sequential``: an always-valid
+sequential test, Holm across hosts at every round). A flag holds until the epoch (``equality.window``)
+ends; a new epoch starts from zero evidence. A failed sample is no sample. With fewer than
+``MIN_PEERS`` trusted peers a host gets no evidence that round ("not enough peers").
 """
 
 from __future__ import annotations
@@ -24,15 +28,16 @@ from prometheus_client.registry import Collector
 
 from exporter.contracts.base import ProbeTarget
 from exporter.engine.rounds import DEFAULT_CONCURRENCY, Gateway
-from exporter.equality.compare import EqualityResult, compare_hosts
-from exporter.equality.mmd import Sample
+from exporter.equality.compare import EqualityResult
+from exporter.equality.sample import Sample
 from exporter.equality.sampling import EqualitySettings, sample_host
+from exporter.equality.sequential import Epoch
 from exporter.equality.window import DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_PER_HOST, EqualityWindow
 from exporter.metrickit import gauge, gauges
 
 log = logging.getLogger("exporter.equality")
 
-DEFAULT_SAMPLES_PER_ROUND = 2
+DEFAULT_SAMPLES_PER_ROUND = 8  # 384 per host a day at 30-minute rounds: the subtle shifts need 100-165
 DEFAULT_ALPHA = 0.01
 
 
@@ -74,6 +79,8 @@ class EqualityMonitor(Collector):
         self._clock = clock
         self._window = EqualityWindow(settings.window_seconds, settings.max_per_host)
         self._next_prompt: dict[tuple[str, str], int] = {}
+        self._fresh: dict[tuple[str, str], list[Sample]] = {}  # this round's completions, per route
+        self._epochs: dict[str, Epoch] = {}
         self.verdicts = Verdicts()
 
     async def after_round(
@@ -90,6 +97,7 @@ class EqualityMonitor(Collector):
                 got = await sample_host(target, gateway, self.settings.sampling, per_round, first=first)
             self._next_prompt[key] = first + per_round
             self._window.add(target.model, target.provider, got.samples, self._clock())
+            self._fresh[key] = got.samples
 
         await asyncio.gather(*(one(t, g) for t, g in targets))
         models: dict[str, list[str]] = {}
@@ -102,29 +110,29 @@ class EqualityMonitor(Collector):
             self._window.forget(model, live)
             for key in [k for k in self._next_prompt if k[0] == model and k[1] not in live]:
                 del self._next_prompt[key]
-            samples: dict[str, list[Sample]] = {provider: [] for provider in live}
-            samples.update(self._window.samples(model, now))
-            # The permutations run in a thread: a dozen hosts take a fraction of a second, off the loop.
-            results = await asyncio.to_thread(
-                compare_hosts,
-                samples,
-                alpha=self.settings.alpha,
-                length=self.settings.sampling.length,
-                permutations=self.settings.sampling.permutations,
-                seed=round_number,
-            )
+            epoch = self._epochs.get(model)
+            if epoch is None or now - epoch.started >= self.settings.window_seconds:
+                epoch = self._epochs[model] = Epoch(now)
+            epoch.forget(live)
+            history: dict[str, list[Sample]] = {provider: [] for provider in live}
+            history.update(self._window.samples(model, now))
+            new = {provider: self._fresh.pop((model, provider), []) for provider in live}
+            # The scorer and the ranks run in a thread: a few dozen hosts take a fraction of a second.
+            results = await asyncio.to_thread(epoch.look, history, new, self.settings.alpha)
             by_model[model] = tuple(results)
             for result in results:
                 key = (model, result.provider)
                 streaks[key] = self.verdicts.outlier_streaks.get(key, 0) + 1 if result.outlier else 0
-                if result.outlier:
+                if result.outlier and streaks[key] == 1:
                     log.info(
-                        "equality outlier model=%s provider=%s p_adjusted=%.2g samples=%d",
+                        "equality outlier model=%s provider=%s p_adjusted=%.2g effect=%.3f samples=%d",
                         model,
                         result.provider,
                         result.p_adjusted or 0.0,
+                        result.effect or 0.0,
                         result.samples,
                     )
+        self._fresh.clear()
         self.verdicts = Verdicts(by_model, now, streaks)
         return self.verdicts
 
@@ -133,8 +141,9 @@ class EqualityMonitor(Collector):
 
 
 def equality_families(verdicts: Verdicts) -> list[Metric]:
-    """The ``canary_equality_*`` families of ``verdicts`` (documented in docs/metrics.md); a host not yet
-    testable has ``_samples`` and ``_outlier_streak`` but no p-value series."""
+    """The ``canary_equality_*`` families of ``verdicts`` (documented in docs/metrics.md): one series per
+    (model, provider) and family, for discovered routes only; a host without evidence yet has ``_samples``
+    and ``_outlier_streak`` but no p-value, effect or z series."""
     cached = " Cached result of the last equality test, computed after a round."
     hosts = [
         ((model, r.provider), (r, verdicts.outlier_streaks.get((model, r.provider), 0)))
@@ -144,7 +153,7 @@ def equality_families(verdicts: Verdicts) -> list[Metric]:
     table: list[tuple[str, str, Callable[[tuple[EqualityResult, int]], float | None]]] = [
         (
             "canary_equality_p_value",
-            "Permutation p-value of the host's completions against its peers' (MMD).",
+            "Always-valid sequential p-value of the host's replies against its trusted peers' this epoch.",
             lambda host: host[0].p_value,
         ),
         (
@@ -155,7 +164,7 @@ def equality_families(verdicts: Verdicts) -> list[Metric]:
         (
             "canary_equality_outlier",
             "1 when the host's output distribution differs from its peers' (informational, never suspends).",
-            lambda host: None if host[0].p_value is None else float(host[0].outlier),
+            lambda host: None if host[0].p_value is None and not host[0].outlier else float(host[0].outlier),
         ),
         (
             "canary_equality_outlier_streak",
@@ -164,8 +173,18 @@ def equality_families(verdicts: Verdicts) -> list[Metric]:
         ),
         (
             "canary_equality_samples",
-            "The host's completions in the sliding window.",
+            "The host's completions that entered the test this epoch.",
             lambda host: host[0].samples,
+        ),
+        (
+            "canary_equality_effect_bits",
+            "Mean surprise of the host's replies minus its peers', bits/char (+: less like the pool)",
+            lambda host: host[0].effect,
+        ),
+        (
+            "canary_equality_z",
+            "Standardised rank-sum statistic of the host against its peers, accumulated this epoch.",
+            lambda host: host[0].z,
         ),
     ]
     updated = gauge(

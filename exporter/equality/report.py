@@ -2,11 +2,10 @@
 
 JSON shape (``canary investigate --test equality --json``)::
 
-    {"model", "test": "equality", "samples", "alpha", "length", "permutations", "temperature",
-     "prompts": [id, ...],
-     "results": [{"provider", "samples", "peer_samples", "mmd2", "p_value", "p_adjusted", "outlier",
-                  "step", "excluded", "default_temperature", "examples": [{"prompt", "text"}],
-                  "peer_examples": [{"prompt", "text"}]}],
+    {"model", "test": "equality", "samples", "alpha", "order", "temperature", "prompts": [id, ...],
+     "results": [{"provider", "samples", "peer_samples", "z", "effect", "p_value", "p_adjusted", "outlier",
+                  "verdict", "step", "formatting", "formatting_p", "excluded", "default_temperature",
+                  "examples": [{"prompt", "text"}], "peer_examples": [{"prompt", "text"}]}],
      "notes": [...], "cost": {"tokens", "usd"}}
 """
 
@@ -16,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from exporter.equality.compare import EqualityResult, compare_hosts
-from exporter.equality.mmd import Sample
+from exporter.equality.compare import OUTLIER, EqualityResult, compare_hosts
+from exporter.equality.sample import Sample
 from exporter.equality.sampling import EqualitySettings, HostSamples
 from exporter.outcomes import Usage
 from exporter.textkit import clip
@@ -58,13 +57,12 @@ def build(
     alpha: float,
     settings: EqualitySettings,
 ) -> EqualityReport:
-    """Compare the hosts and assemble the report (deterministic: the permutations are seeded)."""
+    """Compare the hosts and assemble the report (deterministic)."""
     by_host = {h.provider: h for h in hosts}
     results = compare_hosts(
         {h.provider: h.samples for h in hosts},
         alpha=alpha,
-        length=settings.length,
-        permutations=settings.permutations,
+        order=settings.order,
     )
     rows = []
     for result in results:
@@ -75,10 +73,22 @@ def build(
             EqualityRow(result, host.excluded, host.default_temperature, own, tuple(p for p in peers if p))
         )
     cost = sum((h.usage for h in hosts), Usage())
-    notes: tuple[str, ...] = ()
+    notes: list[str] = []
     if any(h.default_temperature for h in hosts):
-        notes = ("some hosts do not list temperature and sampled at their own default (see the results)",)
-    return EqualityReport(model, samples, alpha, settings, tuple(rows), cost, notes)
+        notes.append("some hosts do not list temperature and sampled at their own default (see the results)")
+    formats = [r for r in results if r.formatting_p is not None and r.formatting_p < alpha]
+    if formats:
+        listed = ", ".join(f"{r.provider} ({r.formatting:.0%} of replies)" for r in formats)
+        notes.append(
+            f"formatting (surrounding whitespace, Unicode form) differs from the peers' at {listed}; "
+            "it is removed before the test and is not a distribution difference"
+        )
+    if any(r.verdict not in (OUTLIER, "like its peers") for r in results):
+        notes.append(
+            "'no verdict at this sample size': even the most extreme ranks could not reach alpha with "
+            "these samples (ask for more with --samples); 'not enough peers': fewer than 4 other hosts"
+        )
+    return EqualityReport(model, samples, alpha, settings, tuple(rows), cost, tuple(notes))
 
 
 def _peer_example(hosts: Sequence[HostSamples], provider: str, prompt: str, index: int) -> Sample | None:
@@ -93,8 +103,7 @@ def to_json(report: EqualityReport) -> dict[str, Any]:
         "test": "equality",
         "samples": report.samples,
         "alpha": report.alpha,
-        "length": report.settings.length,
-        "permutations": report.settings.permutations,
+        "order": report.settings.order,
         "temperature": report.settings.temperature,
         "prompts": [p.id for p in report.settings.prompts],
         "results": [_row_json(row) for row in report.rows],
@@ -107,15 +116,21 @@ def to_json(report: EqualityReport) -> dict[str, Any]:
 
 
 def _row_json(row: EqualityRow) -> dict[str, Any]:
-    """Every field of the result, in its order (``mmd2`` rounded), then the row's own."""
-    mmd2 = row.result.mmd2
-    return asdict(row.result) | {
-        "mmd2": None if mmd2 is None else round(mmd2, 6),
+    """Every field of the result, in its order (floats rounded), then the row's own."""
+    r = row.result
+    return asdict(r) | {
+        "z": _round(r.z, 3),
+        "effect": _round(r.effect, 4),
+        "formatting": round(r.formatting, 4),
         "excluded": row.excluded,
         "default_temperature": row.default_temperature,
         "examples": [asdict(s) for s in row.examples],
         "peer_examples": [asdict(s) for s in row.peer_examples],
     }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def _p(value: float | None) -> str:
@@ -140,19 +155,19 @@ def _cost(report: EqualityReport) -> str:
 
 
 def _cells(r: EqualityResult, outlier: str) -> tuple[str, str, str, str]:
-    """The MMD², p, p adjusted and verdict cells of one row (``outlier``: the word for a flagged host)."""
-    verdict = outlier if r.outlier else ("not tested" if r.p_value is None else "like its peers")
-    return "-" if r.mmd2 is None else f"{r.mmd2:.4f}", _p(r.p_value), _p(r.p_adjusted), verdict
+    """The effect, p, p adjusted and verdict cells of one row (``outlier``: the word for a flagged host)."""
+    verdict = outlier if r.outlier else r.verdict
+    return "-" if r.effect is None else f"{r.effect:+.3f}", _p(r.p_value), _p(r.p_adjusted), verdict
 
 
 def to_table(report: EqualityReport) -> str:
     """A plain table that fits 80 columns, then each outlier's completions beside its peers'."""
     lines = [_heading(report), ""]
-    lines.append(f"{'provider':<28} {'n':>4} {'MMD²':>8} {'p':>8} {'p adj':>8}  verdict")
+    lines.append(f"{'provider':<24} {'n':>4} {'effect':>7} {'p':>7} {'p adj':>7}  verdict")
     for row in report.rows:
-        mmd, p, p_adjusted, verdict = _cells(row.result, "OUTLIER")
-        name = clip(row.result.provider, 28, flat=True)
-        lines.append(f"{name:<28} {row.result.samples:>4} {mmd:>8} {p:>8} {p_adjusted:>8}  {verdict}")
+        effect, p, p_adjusted, verdict = _cells(row.result, "OUTLIER")
+        name = clip(row.result.provider, 24, flat=True)
+        lines.append(f"{name:<24} {row.result.samples:>4} {effect:>7} {p:>7} {p_adjusted:>7}  {verdict}")
     for row in report.outliers:
         lines += ["", f"{row.result.provider} wrote:"]
         lines += [_example_line(s) for s in row.examples]
@@ -165,7 +180,7 @@ def to_table(report: EqualityReport) -> str:
 def to_markdown(report: EqualityReport) -> str:
     """The report for an incident ticket."""
     title = _heading(report).replace("\n", ": ", 1)
-    lines = [f"### {title}", "", "| provider | n | MMD² | p | p adjusted | verdict |"]
+    lines = [f"### {title}", "", "| provider | n | effect (bits/char) | p | p adjusted | verdict |"]
     lines.append("|---|---:|---:|---:|---:|---|")
     for row in report.rows:
         cells = " | ".join(_cells(row.result, "**outlier**"))
@@ -178,7 +193,7 @@ def to_markdown(report: EqualityReport) -> str:
     lines += ["", *(f"_{n}_" for n in report.notes), "", _cost(report)]
     lines += [
         "",
-        "A flag means this host's completions are distributed differently from its peers' "
-        "(MMD, Gao et al. 2025); it is a reason to look, not proof of a defect.",
+        "A flag means this host's completions are distributed differently from its peers' (their "
+        "surprise under a model of all the hosts' replies ranks apart); a reason to look, not proof.",
     ]
     return "\n".join(lines)

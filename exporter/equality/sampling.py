@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 
 from exporter.contracts.base import ProbeContext, ProbeTarget, unjudgeable
 from exporter.engine.rounds import Gateway
-from exporter.equality.mmd import DEFAULT_LENGTH, DEFAULT_PERMUTATIONS, Sample
+from exporter.equality.ngram import DEFAULT_ORDER
 from exporter.equality.prompts import DEFAULT_PROMPTS, EqualityPrompt
+from exporter.equality.sample import Sample
 from exporter.outcomes import Usage
 
 DEFAULT_TEMPERATURE = 1.0  # sample the distribution, not its mode: greedy decoding hides most differences
-DEFAULT_MAX_TOKENS = 24  # the compared 50 characters fit in every locale
+DEFAULT_MAX_TOKENS = 24  # two short sentences: about 90 characters scored per reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +32,7 @@ class EqualitySettings:
     prompts: tuple[EqualityPrompt, ...] = DEFAULT_PROMPTS
     temperature: float = DEFAULT_TEMPERATURE
     max_tokens: int = DEFAULT_MAX_TOKENS
-    length: int = DEFAULT_LENGTH
-    permutations: int = DEFAULT_PERMUTATIONS
+    order: int = DEFAULT_ORDER  # the scorer's n-gram order (characters)
 
 
 @dataclass(slots=True)

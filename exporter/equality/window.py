@@ -11,10 +11,10 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from exporter.equality.mmd import Sample
+from exporter.equality.sample import Sample
 
 DEFAULT_MAX_AGE_SECONDS = 24 * 3600.0
-DEFAULT_MAX_PER_HOST = 120  # bounds memory and the test's cost: 120 samples of 50 characters per host
+DEFAULT_MAX_PER_HOST = 120  # bounds memory and the scorer's cost: 120 short replies per host
 
 
 @dataclass(slots=True)

@@ -1,4 +1,4 @@
-"""Outliers are peeled one at a time, so distorted peers do not make healthy hosts look different."""
+"""The one-shot comparison: calibration, no floor, peeling, small fleets, formatting and NUL bytes."""
 
 from __future__ import annotations
 
@@ -6,45 +6,92 @@ import random
 
 import pytest
 
-from exporter.equality.compare import compare_hosts
-from exporter.equality.mmd import Sample, leave_one_out
-from exporter.stats import holm
-
-HEALTHY = ["The keeper waits by the door.", "The keeper sleeps in the hall.", "Night falls on the keep."]
-
-
-def _fleet(seed: int) -> dict[str, list[Sample]]:
-    rng = random.Random(seed)
-    samples = {f"healthy-{i}": [Sample("p", rng.choice(HEALTHY)) for _ in range(30)] for i in range(6)}
-    for i in range(3):
-        samples[f"weak-{i}"] = [Sample("p", "Yes.") for _ in range(30)]
-    return samples
+from exporter.equality.compare import (
+    LIKE_PEERS,
+    NO_VERDICT,
+    NOT_ENOUGH_PEERS,
+    NOT_TESTED,
+    OUTLIER,
+    compare_hosts,
+)
+from exporter.equality.sample import Sample
+from tests.equality.toy import fleet as toy_fleet
+from tests.equality.toy import host
 
 
-def test_peeling_flags_every_distorted_host_and_no_healthy_one_where_leave_one_out_alone_does() -> None:
-    samples = _fleet(4)
-    plain = leave_one_out(samples, seed=1)
-    plain_flags = {
-        r.provider for r, p in zip(plain, holm([r.p_value for r in plain]), strict=True) if p < 0.01
+def test_false_positives_stay_at_alpha_on_seeded_null_fleets_tails_included() -> None:
+    """Per-host p-values of healthy fleets: about 10% below 0.1 and 1% below 0.01 (binomial noise)."""
+    below_10 = below_1 = total = fleets_flagged = 0
+    for seed in range(40):
+        results = compare_hosts(toy_fleet(seed, 8, 12), alpha=0.05)
+        fleets_flagged += any(r.outlier for r in results)
+        for r in results:
+            assert r.p_value is not None
+            total += 1
+            below_10 += r.p_value <= 0.1
+            below_1 += r.p_value <= 0.01
+    assert total == 320
+    assert 0.04 <= below_10 / total <= 0.15  # a valid test near 10%, a broken one far more (or none)
+    assert below_1 <= 8  # 1% of 320 is 3.2; 8 has binomial probability below 1%
+    assert fleets_flagged <= 6  # 5% of 40 fleets is 2; 6 has binomial probability below 2%
+
+
+def test_a_host_among_30_is_flagged_even_at_a_tiny_alpha() -> None:
+    """No resolution floor: with 30 hosts Holm multiplies by 30, and the p-value still goes below 1e-4/30."""
+    fleet = toy_fleet(3, 29, 24, odd=1)
+    for alpha in (0.01, 1e-4):
+        results = {r.provider: r for r in compare_hosts(fleet, alpha=alpha)}
+        assert results["odd-0"].outlier and results["odd-0"].p_adjusted is not None
+        assert results["odd-0"].p_adjusted < alpha
+        assert not any(r.outlier for h, r in results.items() if h != "odd-0")
+
+
+def test_peeling_flags_a_third_of_the_fleet_sharing_one_distortion() -> None:
+    results = {r.provider: r for r in compare_hosts(toy_fleet(5, 8, 80, odd=4))}
+    assert {h for h, r in results.items() if r.outlier} == {f"odd-{i}" for i in range(4)}
+    assert sorted(r.step for r in results.values() if r.outlier) == [1, 2, 3, 4]
+    assert all(r.verdict == LIKE_PEERS for h, r in results.items() if h.startswith("healthy"))
+
+
+def test_two_healthy_and_two_broken_hosts_have_not_enough_peers_rather_than_an_inverted_verdict() -> None:
+    rng = random.Random(2)
+    fleet = {"healthy-a": host(rng, 30), "healthy-b": host(rng, 30)}
+    fleet |= {"broken-a": [Sample("pq"[k % 2], "Yes.") for k in range(30)]}
+    fleet |= {"broken-b": [Sample("pq"[k % 2], "No.") for k in range(30)]}
+    results = compare_hosts(fleet)
+    assert {r.verdict for r in results} == {NOT_ENOUGH_PEERS}
+    assert not any(r.outlier for r in results) and all(r.p_value is None for r in results)
+
+
+def test_few_samples_say_no_verdict_instead_of_like_its_peers() -> None:
+    fleet = toy_fleet(1, 5, 2)
+    results = compare_hosts(fleet, alpha=1e-4)
+    assert {r.verdict for r in results} == {NO_VERDICT}
+    fleet["silent"] = []
+    assert {r.provider: r.verdict for r in compare_hosts(fleet)}["silent"] == NOT_TESTED
+
+
+def test_whitespace_and_unicode_form_are_not_a_distribution_difference_but_are_reported() -> None:
+    fleet = toy_fleet(7, 9, 30)
+    rng = random.Random(8)
+    fleet["spacey"] = [Sample(s.prompt, rng.choice((" ", "\n")) + s.text + "\n") for s in host(rng, 30)]
+    fleet["nfd"] = [Sample("p", "Café au lait e\u0301te\u0301.")] * 0 + host(rng, 30)
+    fleet["nfd"][0] = Sample("p", "Cafe\u0301 keeper.")
+    results = {r.provider: r for r in compare_hosts(fleet)}
+    assert not any(r.outlier for r in results.values())
+    assert results["spacey"].formatting == 1.0 and results["spacey"].formatting_p is not None
+    assert results["spacey"].formatting_p < 0.01
+    assert results["healthy-00"].formatting == 0.0
+
+
+def test_a_host_emitting_nul_bytes_is_an_outlier_not_a_match_for_padding() -> None:
+    fleet = {
+        f"short-{i}": [Sample("p", "Yes."), Sample("p", "No."), Sample("p", "Maybe.")] * 6 for i in range(6)
     }
-    assert any(host.startswith("healthy") for host in plain_flags)  # the contamination peeling exists for
-
-    results = {r.provider: r for r in compare_hosts(samples, alpha=0.01, seed=1)}
-    assert {h for h, r in results.items() if r.outlier} == {"weak-0", "weak-1", "weak-2"}
-    assert sorted(r.step for r in results.values() if r.outlier) == [1, 2, 3]
-    assert all(
-        r.step == 4 and r.p_adjusted is not None for h, r in results.items() if h.startswith("healthy")
-    )
-
-
-def test_hosts_that_cannot_be_tested_are_reported_without_a_verdict() -> None:
-    samples = {h: [Sample("p", t) for t in HEALTHY] for h in ("a", "b", "c")}
-    samples["once"] = [Sample("p", "A single reply.")]
-    results = {r.provider: r for r in compare_hosts(samples, permutations=100)}
-    assert set(results) == {"a", "b", "c", "once"}
-    assert results["once"].p_value is None and not results["once"].outlier and results["once"].samples == 1
-    two = compare_hosts({h: [Sample("p", t) for t in HEALTHY] for h in ("a", "b")})
-    assert [(r.provider, r.p_value) for r in two] == [("a", None), ("b", None)]  # below MIN_HOSTS
+    fleet["nul"] = [Sample("p", "\x00" * 40)] * 18
+    results = {r.provider: r for r in compare_hosts(fleet)}
+    assert results["nul"].verdict == OUTLIER
+    assert not any(r.outlier for h, r in results.items() if h != "nul")
 
 
 def test_alpha_must_be_a_probability() -> None:
@@ -56,17 +103,23 @@ def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the
     from exporter.equality.report import build, to_json, to_markdown, to_table
     from exporter.equality.sampling import EqualitySettings, HostSamples
 
-    hosts = [HostSamples(p, s) for p, s in _fleet(4).items()]
-    hosts.append(HostSamples("a-very-long-provider-name/with-a-quantization-tag", _fleet(5)["healthy-0"]))
-    report_model = "moonshotai/kimi-k2-0905-a-long-model-slug"
-    report = build(report_model, hosts, samples=30, alpha=0.01, settings=EqualitySettings())
+    fleet = toy_fleet(4, 6, 30, odd=2)
+    hosts = [HostSamples(p, s) for p, s in fleet.items()]
+    hosts.append(HostSamples("a-very-long-provider-name/with-a-quantization-tag", fleet["healthy-00"]))
+    report = build(
+        "moonshotai/kimi-k2-0905-a-long-model-slug",
+        hosts,
+        samples=30,
+        alpha=0.01,
+        settings=EqualitySettings(),
+    )
     table = to_table(report)
     assert max(map(len, table.splitlines())) <= 80
-    assert "weak-0 wrote:" in table and "its peers wrote:" in table and "OUTLIER" in table
+    assert "odd-0 wrote:" in table and "its peers wrote:" in table and "OUTLIER" in table
     document = to_json(report)
-    assert {r["provider"] for r in document["results"] if r["outlier"]} == {"weak-0", "weak-1", "weak-2"}
-    keys = "provider samples peer_samples mmd2 p_value p_adjusted outlier step excluded default_temperature"
-    keys += " examples peer_examples"
+    assert {r["provider"] for r in document["results"] if r["outlier"]} == {"odd-0", "odd-1"}
+    keys = "provider samples peer_samples z effect p_value p_adjusted outlier verdict step formatting"
+    keys += " formatting_p excluded default_temperature examples peer_examples"
     assert [list(r) for r in document["results"]] == [keys.split()] * len(hosts)
     assert all(set(e) == {"prompt", "text"} for r in document["results"] for e in r["examples"])
     assert "**outlier**" in to_markdown(report)

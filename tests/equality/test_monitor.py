@@ -45,7 +45,7 @@ def test_verdicts_accumulate_over_rounds_and_only_the_odd_host_is_an_outlier() -
     monitor = EqualityMonitor(EqualityProbeSettings(enabled=True, samples_per_round=6), clock=lambda: now[0])
     tags = [f"h{i}/1" for i in range(6)] + ["odd/1", "down/1"]
     first = asyncio.run(monitor.after_round(_targets(gateway, tags), 1))
-    assert all(r.p_value is None for r in first.by_model["m/x"])  # one completion per prompt: not testable
+    assert not any(r.outlier for r in first.by_model["m/x"])  # one round is too little evidence
     for number in range(2, 5):
         now[0] += 30
         verdicts = asyncio.run(monitor.after_round(_targets(gateway, tags), number))
@@ -64,6 +64,8 @@ def test_verdicts_accumulate_over_rounds_and_only_the_odd_host_is_an_outlier() -
     assert 'canary_equality_outlier{model="m/x",provider="h0/1"} 0.0' in text
     assert 'canary_equality_samples{model="m/x",provider="down/1"} 0.0' in text
     assert 'canary_equality_p_value{model="m/x",provider="down/1"}' not in text
+    assert 'canary_equality_effect_bits{model="m/x",provider="odd/1"}' in text
+    assert 'canary_equality_z{model="m/x",provider="h0/1"}' in text
     streak = verdicts.outlier_streaks[("m/x", "odd/1")]
     assert (
         streak >= 1 and f'canary_equality_outlier_streak{{model="m/x",provider="odd/1"}} {streak}.0' in text

@@ -26,7 +26,7 @@ models:
   - slug: moonshotai/kimi-k2-0905
 rounds: {{interval: 0.05s, concurrency: 20}}
 contracts: {{structured: {{}}}}
-equality: {{enabled: true, samples_per_round: 4}}   # as the demo: 4 per host per round
+equality: {{enabled: true, samples_per_round: 8}}   # the sequential test needs a few dozen samples per host
 """
     )
     return path
@@ -43,7 +43,7 @@ def test_only_distorted_hosts_are_flagged_and_the_weaker_model_host_alerts(
         async def run() -> ExporterService:
             async with AsyncExitStack() as stack:
                 service = ExporterService.from_config(config, stack)
-                await service.run(rounds=6)
+                await service.run(rounds=8)
                 return service
 
         service = asyncio.run(run())
@@ -56,7 +56,7 @@ def test_only_distorted_hosts_are_flagged_and_the_weaker_model_host_alerts(
     )  # the alert's condition
     text = generate_latest(service.registry).decode()
     assert 'canary_equality_outlier{model="moonshotai/kimi-k2-0905",provider="weakling/int4"} 1.0' in text
-    assert 'canary_equality_samples{model="moonshotai/kimi-k2-0905",provider="deepinfra/fp8"} 24.0' in text
+    assert 'canary_equality_samples{model="moonshotai/kimi-k2-0905",provider="deepinfra/fp8"} 64.0' in text
     # informational: the probe never touches a contract's streaks
     state = service.snapshot.streaks
     assert not any(key[2] == "equality" for key in state.failing)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from exporter.equality.mmd import Sample
+from exporter.equality.sample import Sample
 from exporter.equality.window import EqualityWindow
 
 

@@ -23,7 +23,7 @@ def _argv(config: Path, *extra: str) -> list[str]:
         (["--contracts", "language"], "--contracts", "does not apply to --test equality"),
         (["--locale", "de"], "--locale", "does not apply to --test equality"),
         (["--from-history", "1h"], "--from-history", "samples now"),
-        (["--providers", "deepinfra/fp8,novita/fp8"], "--providers", "at least 3 hosts"),
+        (["--providers", "deepinfra/fp8,novita/fp8,parasail/fp8"], "--providers", "at least 5 hosts"),
     ],
 )
 def test_bad_input_is_exit_2_naming_the_flag_and_nothing_is_sent(

@@ -1,4 +1,8 @@
-"""Is one host's output distribution the same as its peers'? A leave-one-out MMD test (pure, seeded).
+"""Baseline for bench/equality_power.py: a leave-one-out MMD test under a Hamming kernel (pure, seeded).
+
+This is the baseline the equality test's statistic is measured against (``--sections baseline``), not
+what the canary runs (``exporter.equality.compare``). The caller normalises the replies
+(``exporter.equality.sample.normalise``), so no reply contains the padding symbol.
 
 The test follows *Model Equality Testing: Which Model Is This API Serving?* (Gao, Liang, Guestrin, ICLR 2025):
 completions of the same prompts are compared with the Maximum Mean Discrepancy under a Hamming kernel on their
@@ -45,17 +49,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import eq
 
+from exporter.equality.sample import Sample
+
 DEFAULT_LENGTH = 50  # characters compared; bench/equality_power.py measures power against it
 DEFAULT_PERMUTATIONS = 2000  # resolves p down to 1/2001, below 0.01 after Holm over ~20 hosts
 _PAD = "\x00"  # a symbol no completion contains: padding matches only padding
-
-
-@dataclass(frozen=True, slots=True)
-class Sample:
-    """One completion of one prompt."""
-
-    prompt: str  # the prompt's id (the stratum)
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +137,7 @@ def leave_one_out(
         for sample in samples[provider]:
             by_prompt[sample.prompt].append((provider, sample.text))
     strata = [_Stratum.build(by_prompt[prompt], length) for prompt in sorted(by_prompt)]
-    rng = random.Random(seed)  # noqa: S311 - a seeded, reproducible test, not security
+    rng = random.Random(seed)
     nulls: dict[tuple[int, ...], list[float]] = {}
     results: list[HostEquality] = []
     for provider in sorted(samples):
