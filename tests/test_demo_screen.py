@@ -2,7 +2,7 @@
 
 On the default fleet (twenty-four hosts), at 80x24 and 160x50: every captured screen fits the terminal, one
 line per host (no wrapped row), no log line, every service URL (Alertmanager included), the legend and the
-round's progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/2") that together show
+round's progress (hosts done / total); at 80x24 the hosts rotate through pages ("page 1/3") that together show
 every host exactly once, at 160x50 they fit one page. After the last round, the summary names every suspended
 host with its failing contracts.
 """
@@ -227,8 +227,9 @@ def test_the_live_screen_shows_every_host_without_wrapping_or_logs_then_summaris
     assert progress, f"the round's progress, hosts done / total, is shown:\n{pages}"
     assert shown == HOSTS, f"every host exactly once over the pages:\n{pages}"
     if terminal.height < 25:
-        assert set(seen) == {"1/2", "2/2"}, (
-            f"twenty-four hosts do not fit 24 lines: two pages rotate\n{pages}"
+        count = len(seen)
+        assert count >= 2 and set(seen) == {f"{k}/{count}" for k in range(1, count + 1)}, (
+            f"twenty-four hosts do not fit 24 lines: the pages rotate, each saying which\n{pages}"
         )
     else:
         assert set(seen) == {None}, f"at 160x50 the twenty-four hosts fit one page:\n{pages}"

@@ -712,7 +712,7 @@ def overview() -> dict[str, Any]:
             defaults={"min": 0, "max": 1},
         ),
         table(
-            "Live verdicts beside the canary's",
+            "Live verdicts beside the canary verdicts",
             "Per route: its worst live failure ratio over the contracts, the model's other routes' ratio on "
             "the same contract, and the canary's own verdict (its failing streak; 2 suspends). A route the "
             "live traffic singles out while its probes pass is a case for canary investigate.",

@@ -37,6 +37,7 @@ import json
 import logging
 import multiprocessing
 import queue
+import signal
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -171,7 +172,14 @@ class LiveJudges:
                 target=serve, args=(self._inbox, self._outbox, self._ttft_threshold),
                 name="canary-live-judges", daemon=True,
             )  # fmt: skip
-            self._child.start()
+            # Stopping the child is this process's job: a terminal's Ctrl-C goes to the whole foreground
+            # process group, and must not interrupt the child mid-import (a traceback on the product's
+            # terminal, a stop that waits on it). It starts with SIGINT blocked and ignores it (``serve``).
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                self._child.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             self._thread = threading.Thread(target=self._collect, name="canary-live-verdicts", daemon=True)
         else:
             if self._judge is None:
@@ -305,6 +313,8 @@ class LiveJudges:
 def serve(inbox: Any, outbox: Any, ttft_threshold: float) -> None:
     """The judging process: replies in, (model, provider, verdicts) out, until a None. A reply whose judging
     fails is sent back with None verdicts (counted as judged, nothing else), its text never in a message."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending Ctrl-C (blocked since the start) is dropped
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     judges = LiveJudges(ttft_threshold=ttft_threshold, process=False, judge=default_judge())
     while True:
         item = inbox.get()

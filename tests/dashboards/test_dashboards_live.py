@@ -10,7 +10,9 @@ provider.
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import subprocess
 import sys
 import time
@@ -40,7 +42,7 @@ MAY_BE_EMPTY = {
     "Language outcomes per locale": "no language probe of that host yet (or no language contract)",
     "Most consecutive failures": "every catalogue model may be healthy",
     "Live failure ratio per route": "no router exports live verdicts in this scenario (the demo's does)",
-    "Live verdicts beside the canary's": "no router exports live verdicts in this scenario (the demo's does)",
+    "Live verdicts beside the canary verdicts": "no router exports live verdicts here (the demo's does)",
 }
 
 
@@ -170,6 +172,15 @@ def _post_run(port: int, token_file: Path) -> bool:
     return response.status_code in (200, 202, 409)
 
 
+def _title(where: str) -> str:
+    """The panel title in ``panel ID 'TITLE' query R`` (written with repr, so any quote it holds survives)."""
+    match = re.fullmatch(r"panel \S+ (.+) query \S+", where)
+    assert match, where
+    title = ast.literal_eval(match.group(1))
+    assert isinstance(title, str)
+    return title
+
+
 def _live(expr: str, provider: str) -> str:
     return (
         expr.replace("$model", MODEL)
@@ -187,7 +198,7 @@ def test_every_dashboard_query_returns_data_from_the_real_pipeline(path: Path, s
     for where, expr in expressions(document).items():
         if not where.startswith("panel"):
             continue
-        title = where.split("'")[1]
+        title = _title(where)
         if not stack.prometheus.query(_live(expr, stack.provider)) and MAY_BE_EMPTY.get(title) is None:
             empty.append(f"{where}: {_live(expr, stack.provider)}")
     assert not empty, "queries with no data:\n" + "\n".join(empty)
@@ -315,7 +326,7 @@ def test_every_panel_returns_data_on_a_backfilled_day_of_30_minute_rounds(
         query = expr.replace("$model", MODEL).replace("$provider", stack.provider)
         for variable, value in PRODUCTION_VARIABLES.items():
             query = query.replace(variable, value)
-        title = where.split("'")[1]
+        title = _title(where)
         allowed = MAY_BE_EMPTY.get(title) is not None or title in BACKFILL_MAY_BE_EMPTY
         if not backfilled.query(query) and not allowed:
             empty.append(f"{where}: {query}")
