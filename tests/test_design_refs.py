@@ -54,3 +54,19 @@ def test_nothing_cites_a_design_document_outside_the_repository() -> None:
         if re.search(r"\bDESIGN\b", line)
     ]
     assert stray == [], "cite docs/design.md (as 'design.md §N'):\n" + "\n".join(stray)
+
+
+HISTORY = re.compile(r"\b(?:[Ss]ession \d+|[Ii]ssue \d+|\d+(?:st|nd|rd|th) pass)\b")
+
+
+def test_no_doc_narrates_the_project_s_development_history() -> None:
+    """Docs are for the people who run and continue the project; history is git's."""
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()[:80]}"
+        for path in docs
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if HISTORY.search(line)
+    ]
+    assert HISTORY.search("as measured in session 9") and not HISTORY.search("the 17 locales")
+    assert found == [], "development history in the docs:\n" + "\n".join(found)
