@@ -46,14 +46,22 @@ def stacks(make_stack: Callable[..., Stack]) -> dict[str, Stack]:
     return stacks
 
 
+def _decisions(stack: Stack, model: str) -> list[tuple[str, str]]:
+    decided = stack.decided(model, SUSPENDING | {"recover"})
+    return sorted({d for d in decided if d[0] == "recover"}) + sorted(d for d in decided if d[0] != "recover")
+
+
 def outcome(stack: Stack) -> dict[str, object]:
     """What a router and an auditor see: per model, the suspending and recovering decisions, the suspensions
     and the ignore list (issue 16's acceptance). Floor blocks are left out: under heavy load any path can
     record a transient "discovered hosts unknown" block before the suspension it then takes (an empty
-    discovered_providers annotation on the first delivery); the suspensions themselves must still match."""
+    discovered_providers annotation on the first delivery); the suspensions themselves must still match.
+    Recoveries are compared per host: a second replica of a Prometheus pair can evaluate the clean-round alert
+    once more before it scrapes the receiver's ended suspension, which the receiver records as a harmless
+    "recovery while not suspended"; suspending decisions are compared one by one."""
     return {
         model: {
-            "decisions": sorted(stack.decided(model, SUSPENDING | {"recover"})),
+            "decisions": _decisions(stack, model),
             "suspended": stack.suspended(model),
             "ignore": stack.ignore_list(model),
         }
