@@ -18,6 +18,7 @@ from exporter.generators.rulerender import (
     SHIPPED_DIR,
     RulesConfig,
     rendered_files,
+    write_rendering,
 )
 
 EPILOG = """\
@@ -130,10 +131,7 @@ def run_render(args: argparse.Namespace) -> int:
         if args.output_dir is None:
             print("canary rules render: --output-dir DIR is required (or --check)", file=sys.stderr)
             return 2
-        files = rendered_files(config, args.output_dir)
-        for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        files = write_rendering(config, args.output_dir)
         if args.grafana_output is not None:
             grafana = grafana_alerts.render([args.output_dir / "canary.rules.yml"])
             args.grafana_output.parent.mkdir(parents=True, exist_ok=True)

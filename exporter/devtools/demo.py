@@ -49,7 +49,7 @@ from exporter.devtools.pipeline.processes import (
 )
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
-from exporter.generators.rulerender import RulesConfig, rendered_files
+from exporter.generators.rulerender import RulesConfig, write_rendering
 from exporter.logkit import LOG_FORMAT, EscapingFormatter
 from exporter.paths import REPO_ROOT
 from exporter.receiver.store import StoreError, StoreLocked
@@ -156,9 +156,7 @@ def _rendered_rules(workdir: Path, receiver_url: str | None) -> Path:
         runbook_base=(REPO_ROOT / "docs" / "runbook.md").as_uri(), receiver_url=receiver_url or ""
     )
     rules = workdir / "rules"
-    for path, text in rendered_files(config, rules).items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_rendering(config, rules)
     shipped = load_yaml(SHIPPED_PROMETHEUS_CONFIG)
     target = workdir / "prometheus-config" / SHIPPED_PROMETHEUS_CONFIG.name
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -177,6 +177,15 @@ def rendered_files(config: RulesConfig, output: Path) -> dict[Path, str]:
     }
 
 
+def write_rendering(config: RulesConfig, output: Path) -> dict[Path, str]:
+    """Write one rendering (``rendered_files``) under ``output``; returns what was written."""
+    files = rendered_files(config, output)
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return files
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(REPO_ROOT))
