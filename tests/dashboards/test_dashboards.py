@@ -46,6 +46,39 @@ def test_the_json_files_are_what_build_py_generates() -> None:
     assert dashboards.main(["--check"]) == 0, "run: .venv/bin/python -m exporter.generators.dashboards"
 
 
+def essentials(document: dict[str, Any]) -> dict[str, Any]:
+    """What a reader sees of a dashboard, key order and JSON layout aside: per panel its kind, title,
+    description, datasource, place, field defaults (unit, thresholds, mappings, ...), options, overrides
+    (links among them), transformations and queries; the dashboard's links and variables."""
+    return {
+        "links": document["links"],
+        "variables": document["templating"]["list"],
+        "panels": [
+            {
+                key: panel.get(key)
+                for key in ("type", "title", "description", "datasource", "gridPos", "options", "fieldConfig")
+            }
+            | {
+                "transformations": panel.get("transformations", []),
+                "targets": [
+                    (t["refId"], t["expr"], t["legendFormat"], t["format"], t["instant"], t["datasource"])
+                    for t in panel.get("targets", [])
+                ],
+            }
+            for panel in panels(document)
+        ],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_generated_panels_are_the_shipped_ones(name: str) -> None:
+    generated, shipped = essentials(dashboards.build_all()[name]), essentials(load(DASHBOARDS / name))
+    assert generated["links"] == shipped["links"] and generated["variables"] == shipped["variables"]
+    assert [p["title"] for p in generated["panels"]] == [p["title"] for p in shipped["panels"]]
+    for made, kept in zip(generated["panels"], shipped["panels"], strict=True):
+        assert made == kept, made["title"]
+
+
 def test_uids_are_stable_and_distinct() -> None:
     uids = {path.name: load(path)["uid"] for path in FILES}
     assert uids["canary-overview.json"] == "canary-overview"
