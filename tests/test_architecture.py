@@ -3,7 +3,8 @@ module lives on a floor that imports only its own floor and the ones below.
 
 Floors, bottom to top (``FLOORS``): ground kits (pure helpers any code may use) -> feature packages (the
 probes, judges, stores, decisions) -> the whole-config composition (``exporter.config``) -> the process
-shells (``exporter.commands``, one module per ``canary`` subcommand) and the devtools beside them.
+shells (``exporter.commands``, one module per ``canary`` subcommand) and, beside them, the devtools and the
+build-time generators.
 
 These read the source (the checks are about how the code is written, not what it does); each fails on a
 single offending line and names it.
@@ -126,7 +127,6 @@ FLOORS: dict[str, tuple[str, ...]] = {
         "equality",
         "evidence",
         "gateway",
-        "generators",
         "investigate",
         "language",
         "receiver",
@@ -134,7 +134,7 @@ FLOORS: dict[str, tuple[str, ...]] = {
         "router",
     ),
     COMPOSITION: ("config", "config_reference"),
-    TOP: ("commands", "devtools", "launcher"),
+    TOP: ("commands", "devtools", "generators", "launcher"),
 }
 ORDER = list(FLOORS)
 FLOOR_OF = {unit: floor for floor, units in FLOORS.items() for unit in units}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,26 @@ def test_the_generated_panels_are_the_shipped_ones(name: str) -> None:
     assert [p["title"] for p in generated["panels"]] == [p["title"] for p in shipped["panels"]]
     for made, kept in zip(generated["panels"], shipped["panels"], strict=True):
         assert made == kept, made["title"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        (
+            "      expr: sum(canary_model_providers",
+            "      exprr: sum(canary_model_providers",
+            "panels.1.panel.exprr",
+        ),
+        ("- stat: Providers discovered", "- gauge: Providers discovered", "unknown kind 'gauge'"),
+        ("expr: sum(canary_model_providers", "legend: sum(canary_model_providers", "give one of"),
+    ],
+)
+def test_a_mistake_in_the_declaration_names_the_panel(tmp_path: Path, old: str, new: str, says: str) -> None:
+    text = dashboards.SPEC.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    (bad := tmp_path / "dashboards.yaml").write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(says)):
+        dashboards.load_spec(bad)
 
 
 def test_uids_are_stable_and_distinct() -> None:
