@@ -10,7 +10,6 @@ Example::
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
 
 from pydantic import Field
 
@@ -76,18 +75,20 @@ class PassStarted(Body):
     started: bool
     running: bool
     models: Counts
-    last_pass: dict[str, Any] | None = Field(description="the last completed pass as stored (PassSummary)")
+    last_pass: dict[str, object] | None = Field(description="the last completed pass as stored (PassSummary)")
 
 
-def _fields(row: RoutabilityRow) -> dict[str, Any]:
+def _fields(row: RoutabilityRow) -> dict[str, object]:
     return {f.name: getattr(row, f.name) for f in fields(row)}
 
 
 def stored_row(row: RoutabilityRow) -> StoredRow:
-    return StoredRow(**_fields(row))
+    return StoredRow.model_validate(_fields(row))
 
 
 def row_body(row: RoutabilityRow, now: float, recent_window: float) -> Row:
     age = row.age_seconds(now)
     skip = should_skip(row, now, recent_window)
-    return Row(**_fields(row), age_seconds=None if age is None else round(age, 3), skip=skip)
+    return Row.model_validate(
+        _fields(row) | {"age_seconds": None if age is None else round(age, 3), "skip": skip}
+    )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from exporter.routability import bodies
 from exporter.web.openapi import IF_NONE_MATCH, Operation, Responses, document, query
 
@@ -29,7 +27,7 @@ _OPERATIONS: list[Operation] = [
 ]  # fmt: skip
 
 
-def openapi_document() -> dict[str, Any]:
+def openapi_document() -> dict[str, object]:
     """The document served at ``GET /openapi.json``."""
     return document(
         "Provider Canary routability",

@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
 
 import httpx
 
@@ -49,7 +48,7 @@ class IgnoreSnapshot:
     fetched_at: float  # clock() when the receiver last confirmed it (200 or 304)
 
 
-def merge_ignore_tags(request_body: Mapping[str, Any], tags: Iterable[str]) -> dict[str, Any]:
+def merge_ignore_tags(request_body: Mapping[str, object], tags: Iterable[str]) -> dict[str, object]:
     """A copy of ``request_body`` whose ``provider.ignore`` is the union of what it had and ``tags``.
 
     What the request already ignores is kept, in its order; new tags follow, sorted. The input is not
@@ -59,8 +58,8 @@ def merge_ignore_tags(request_body: Mapping[str, Any], tags: Iterable[str]) -> d
     {'model': 'm', 'provider': {'ignore': ['b/x', 'a/y']}}
     """
     body = dict(request_body)
-    provider = dict(body.get("provider") or {})
-    existing = list(provider.get("ignore") or [])
+    provider = dict(given) if isinstance(given := body.get("provider"), Mapping) else {}
+    existing = list(ignore) if isinstance(ignore := provider.get("ignore"), list) else []
     have = set(existing)
     extra = sorted(t for t in set(tags) if t not in have)
     if not extra:
@@ -140,7 +139,7 @@ class IgnoreListClient(StartStop):
     def last_error(self, model: str) -> str | None:
         return self._errors.get(model)
 
-    def merge_ignore(self, request_body: Mapping[str, Any], model: str | None = None) -> dict[str, Any]:
+    def merge_ignore(self, request_body: Mapping[str, object], model: str | None = None) -> dict[str, object]:
         """``request_body`` with this model's ignore list merged into ``provider.ignore`` (union).
 
         >>> IgnoreListClient("http://r", ["m"]).merge_ignore({"model": "m"})

@@ -139,7 +139,7 @@ def _clip(value: str | None) -> str | None:
     return text
 
 
-def _row(record: Served) -> tuple[Any, ...]:
+def _row(record: Served) -> tuple[object, ...]:
     values = list(astuple(record))
     for i, name in enumerate(_COLUMNS):
         if name == "ignore":

@@ -42,7 +42,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -56,6 +56,14 @@ from exporter.language.locales import canonical_locale
 from exporter.outcomes import Outcome, Reason
 from exporter.router.journal import Served
 from exporter.router.observe import Reply, finish
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.queues import Queue as ProcessQueue
+
+# What the judging process sends back per reply: its journal record (a reply it decoded itself), the
+# model and provider (None: no response came, nothing judged) and the verdicts (None: judging failed).
+Judged = tuple[Served | None, str | None, str | None, list[tuple[str, str, str]] | None]
 
 log = logging.getLogger("canary.router.live")
 
@@ -95,9 +103,9 @@ class LiveJudges:
         self._providers: dict[str, set[str]] = {}
         self._validators: OrderedDict[str, Draft202012Validator | None] = OrderedDict()
         self._thread: threading.Thread | None = None
-        self._child: Any = None  # the judging process (multiprocessing.Process)
-        self._inbox: Any = None  # multiprocessing queues: replies to the child, verdicts back
-        self._outbox: Any = None
+        self._child: BaseProcess | None = None  # the judging process
+        self._inbox: ProcessQueue[object] | None = None  # replies (or finished chunks) to the child
+        self._outbox: ProcessQueue[Judged | None] | None = None  # verdicts back
         self._accepted = 0
         self._on_served: Callable[[Served], object] | None = None
 
@@ -180,7 +188,9 @@ class LiveJudges:
                 self._child.start()
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-            self._thread = threading.Thread(target=self._collect, name="canary-live-verdicts", daemon=True)
+            self._thread = threading.Thread(
+                target=self._collect, args=(self._outbox,), name="canary-live-verdicts", daemon=True
+            )
         else:
             if self._judge is None:
                 self._judge = default_judge()  # loads the language models once (~0.1 s)
@@ -207,23 +217,16 @@ class LiveJudges:
         while self.queued() and time.monotonic() < deadline:
             time.sleep(0.005)
 
-    def _collect(self) -> None:
+    def _collect(self, outbox: ProcessQueue[Judged | None]) -> None:
         """The parent's side of the child: its verdicts into the counters (labels bounded here)."""
-        while True:
-            item = self._outbox.get()
-            if item is None:
-                return
-            if item[0] == "pending":
-                _, served, model, provider, verdicts = item
-                if self._on_served is not None:
-                    self._on_served(served)
-                if model is None:  # no response came: journaled, nothing to judge
-                    with self._lock:
-                        self._judged += 1
-                    continue
-                self._count(model, provider, verdicts)
+        while (item := outbox.get()) is not None:
+            served, model, provider, verdicts = item
+            if served is not None and self._on_served is not None:
+                self._on_served(served)
+            if model is None or provider is None:  # no response came: journaled, nothing to judge
+                with self._lock:
+                    self._judged += 1
                 continue
-            model, provider, verdicts = item
             self._count(model, provider, verdicts)
 
     # -- the judging thread -----------------------------------------------------------------------------
@@ -294,7 +297,7 @@ class LiveJudges:
             out.append(("language", verdict.outcome, verdict.reason))
         return out
 
-    def _validator(self, schema: Mapping[str, Any]) -> Draft202012Validator | None:
+    def _validator(self, schema: Mapping[str, object]) -> Draft202012Validator | None:
         key = json.dumps(schema, sort_keys=True, default=str)[:100_000]
         if key in self._validators:
             self._validators.move_to_end(key)
@@ -310,7 +313,7 @@ class LiveJudges:
         return validator
 
 
-def serve(inbox: Any, outbox: Any, ttft_threshold: float) -> None:
+def serve(inbox: ProcessQueue[object], outbox: ProcessQueue[Judged | None], ttft_threshold: float) -> None:
     """The judging process: replies in, (model, provider, verdicts) out, until a None. A reply whose judging
     fails is sent back with None verdicts (counted as judged, nothing else), its text never in a message."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending Ctrl-C (blocked since the start) is dropped
@@ -325,7 +328,7 @@ def serve(inbox: Any, outbox: Any, ttft_threshold: float) -> None:
         if isinstance(item, tuple):  # ("pending", a finished reply's chunks): decode it here as well
             served, reply = finish(item[1])
         else:
-            reply = item
+            reply = item if isinstance(item, Reply) else None
         verdicts: list[tuple[str, str, str]] | None = None
         if reply is not None:
             try:
@@ -333,8 +336,7 @@ def serve(inbox: Any, outbox: Any, ttft_threshold: float) -> None:
             except Exception:
                 log.exception("live judge failed on a reply of %s from %s", reply.model, reply.provider)
         model, provider = (reply.model, reply.provider) if reply is not None else (None, None)
-        outbox.put(("pending", served, model, provider, verdicts) if served is not None
-                   else (model, provider, verdicts))  # fmt: skip
+        outbox.put((served, model, provider, verdicts))
 
 
 def _transport_reason(status: int) -> Reason:

@@ -70,7 +70,7 @@ class Reply:
     finish_reason: str | None
     ttft_seconds: float | None
     locale: str | None  # what the product declared for this request (X-Canary-Locale)
-    schema: Mapping[str, Any] | None  # the json_schema the request asked for, if any
+    schema: Mapping[str, object] | None  # the json_schema the request asked for, if any
     status: int
     error: bool  # the gateway reported an error (HTTP status or an error chunk): a transport outcome
     complete: bool  # the whole reply was seen (not cut by max_reply_bytes, not abandoned)
@@ -92,7 +92,7 @@ class _Pending:
     user_key: str | None
     conversation_key: str | None
     locale: str | None
-    schema: Mapping[str, Any] | None
+    schema: Mapping[str, object] | None
     at: float  # unix time sent
     sent: float  # monotonic time sent
     status: int | None = None
@@ -188,18 +188,18 @@ class Observer:
         except httpx.RequestNotRead:  # a streamed upload: not ours to buffer
             content = b""
         body = _json_object(content) if 0 < len(content) <= DEFAULT_MAX_BODY_BYTES else None
-        if body is None or not isinstance(body.get("model"), str):
+        model = body.get("model") if body is not None else None
+        if body is None or not isinstance(model, str):
             with self._lock:
                 self._unparsed += 1
             return _rewrite(request, None), None
-        model: str = body["model"]
         sent_body = body
         if self.lists is not None:
             sent_body = merge_ignore_tags(body, self.lists.ignored(model))
         provider = sent_body.get("provider")
         ignore = provider.get("ignore") if isinstance(provider, Mapping) else None
         journal = self.journal
-        user = own[USER_HEADER] or (body.get("user") if isinstance(body.get("user"), str) else None)
+        user = own[USER_HEADER] or (user_field if isinstance(user_field := body.get("user"), str) else None)
         pending = _Pending(
             model=model,
             ignore=tuple(t for t in ignore if isinstance(t, str)) if isinstance(ignore, list) else (),
@@ -345,7 +345,7 @@ def _feed(kind: SSEKind, data: str, acc: ChunkAccumulator) -> bool:
     return acc.feed(chunk) if chunk is not None else False
 
 
-def _json_object(raw: bytes | str) -> dict[str, Any] | None:
+def _json_object(raw: bytes | str) -> dict[str, object] | None:
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError):
@@ -353,7 +353,7 @@ def _json_object(raw: bytes | str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _schema(response_format: object) -> Mapping[str, Any] | None:
+def _schema(response_format: object) -> Mapping[str, object] | None:
     if not isinstance(response_format, Mapping) or response_format.get("type") != "json_schema":
         return None
     spec = response_format.get("json_schema")
@@ -361,7 +361,7 @@ def _schema(response_format: object) -> Mapping[str, Any] | None:
     return schema if isinstance(schema, Mapping) else None
 
 
-def _rewrite(request: httpx.Request, body: dict[str, Any] | None) -> httpx.Request:
+def _rewrite(request: httpx.Request, body: dict[str, object] | None) -> httpx.Request:
     """``request`` without the X-Canary-* headers (removed in place) and, when given, with ``body``
     (re-encoded) as a new request's body."""
     for name in _OWN_HEADERS:

@@ -13,13 +13,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TypedDict
 
 import httpx
 
 from exporter.router import IgnoreListClient
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
+
+
+class Completion(TypedDict):
+    """What this example reads of a chat completion: the first choice's text and who served it."""
+
+    choices: list[dict[str, dict[str, str]]]
+    provider: str
 
 
 class ProductRouter:
@@ -30,8 +37,12 @@ class ProductRouter:
         self._http = http
         self._api_key = api_key
 
-    def build_request(self, model: str, messages: list[dict[str, str]]) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": model, "messages": messages, "provider": {"allow_fallbacks": True}}
+    def build_request(self, model: str, messages: list[dict[str, str]]) -> dict[str, object]:
+        body: dict[str, object] = {
+            "model": model,
+            "messages": messages,
+            "provider": {"allow_fallbacks": True},
+        }
         if self._lists.is_stale(model):
             # Fail static: keep routing with the last good list, but make the staleness visible.
             print(
@@ -40,14 +51,14 @@ class ProductRouter:
             )
         return self._lists.merge_ignore(body, model)
 
-    def complete(self, model: str, messages: list[dict[str, str]]) -> dict[str, Any]:
+    def complete(self, model: str, messages: list[dict[str, str]]) -> Completion:
         response = self._http.post(
             "/chat/completions",
             json=self.build_request(model, messages),
             headers={"Authorization": f"Bearer {self._api_key}"},
         )
         response.raise_for_status()
-        result: dict[str, Any] = response.json()
+        result: Completion = response.json()
         return result
 
 
