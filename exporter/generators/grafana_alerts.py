@@ -20,7 +20,6 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from exporter.generators import write_or_check
 from exporter.generators.rulefile import (
@@ -107,7 +106,7 @@ def grafana_annotations(rule: AlertingRule) -> tuple[dict[str, str], list[str]]:
 
 def grafana_rule(
     rule: AlertingRule, recordings: dict[str, str], datasource_uid: str = DATASOURCE_UID
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """One Grafana alert rule (provisioning schema) for one Prometheus alert.
 
     Example::
@@ -120,7 +119,7 @@ def grafana_rule(
                 f"{rule.alert}: label {name}={value!r}: Grafana would expand '$' as a variable"
             )
     annotations, _ = grafana_annotations(rule)
-    result: dict[str, Any] = {
+    result: dict[str, object] = {
         "uid": rule_uid(rule.alert),
         "title": rule.alert,
         "condition": "B",
@@ -162,7 +161,7 @@ def grafana_rule(
 
 def provisioning_document(
     groups: Sequence[RuleGroup], datasource_uid: str = DATASOURCE_UID
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The whole provisioning document: one Grafana group per rule group that has alerts.
 
     Example::

@@ -17,7 +17,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -79,7 +78,7 @@ def load_rule_groups(path: Path) -> tuple[RuleGroup, ...]:
     return tuple(_group(path, index, raw) for index, raw in enumerate(document["groups"]))
 
 
-def _group(path: Path, index: int, raw: Any) -> RuleGroup:
+def _group(path: Path, index: int, raw: object) -> RuleGroup:
     where = f"{path}: groups[{index}]"
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
         raise RuleFileError(f"{where}: expected a mapping with a 'name'")
@@ -180,7 +179,7 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _represent_str)
 
 
-def dump_yaml(document: Mapping[str, Any]) -> str:
+def dump_yaml(document: Mapping[str, object]) -> str:
     """A generated YAML document: keys in insertion order, long lines kept, multi-line strings as blocks.
 
     Example::
