@@ -58,7 +58,7 @@ MAX_BODY_BYTES = 1 << 20
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def _answer(envelope: dict[str, Any], headers: Mapping[str, str] | None = None) -> JSONResponse:
+def _answer(envelope: wire.ErrorEnvelope, headers: Mapping[str, str] | None = None) -> JSONResponse:
     """An error envelope (``wire``) sent with its own ``error.code`` as the HTTP status."""
     return JSONResponse(envelope, status_code=envelope["error"]["code"], headers=headers)
 
@@ -265,7 +265,7 @@ class Simulator:
             return Timed(lambda w: write_stream(w, call, self._served))
         return Timed(lambda w: write_completion(w, call, self._served))
 
-    def _served(self, call: Call, streamed: bool, usage: Mapping[str, Any]) -> None:
+    def _served(self, call: Call, streamed: bool, usage: Mapping[str, object]) -> None:
         self.state.remember_generation(
             call.gen_id, generation_record(call, self.state.clock(), streamed, usage)
         )
@@ -303,7 +303,7 @@ class Simulator:
         return JSONResponse(self.state.summary())
 
 
-def _unroutable(model: Model | None, model_id: str) -> wire.JSON | None:
+def _unroutable(model: Model | None, model_id: str) -> wire.ErrorEnvelope | None:
     """The gateway's error for a model it cannot route at all (unknown, not chat, removed), else None."""
     if model is None or model.removal == "model_not_found":
         return wire.unavailable("model_not_found", model_id)
@@ -312,11 +312,11 @@ def _unroutable(model: Model | None, model_id: str) -> wire.JSON | None:
     return None if model.removal is None else wire.unavailable(model.removal, model_id)
 
 
-def request_issues(body: object) -> list[dict[str, Any]]:
+def request_issues(body: object) -> list[dict[str, object]]:
     """Validation issues of a chat request body (zod-style, like the gateway's 400 message)."""
     if not isinstance(body, dict):
         return [{"code": "invalid_type", "path": [], "message": "Expected object"}]
-    issues: list[dict[str, Any]] = []
+    issues: list[dict[str, object]] = []
     if not isinstance(body.get("model"), str) or not body["model"].strip():
         issues.append({"code": "invalid_type", "path": ["model"], "message": "Required: a model id string"})
     messages = body.get("messages")

@@ -22,7 +22,6 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from exporter.devtools.simulator.fleet import FaultProfile
 
@@ -86,7 +85,7 @@ def phase(seed: int, model: str, tag: str, fault: str) -> float:
     return int.from_bytes(digest[:8], "big") / 2**64
 
 
-def request_rng(seed: int, model: str, tag: str, number: int, body: Mapping[str, Any]) -> random.Random:
+def request_rng(seed: int, model: str, tag: str, number: int, body: Mapping[str, object]) -> random.Random:
     """The RNG for one request: fleet seed + provider + the provider's request number + the request body."""
     canonical = json.dumps(
         [body.get("messages"), body.get("response_format"), body.get("max_tokens")],

@@ -25,7 +25,6 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from exporter.devtools.simulator import styles
 from exporter.devtools.simulator.locales import Recogniser, Texts, is_unspaced, join_sentences
@@ -80,7 +79,7 @@ class Thinking:
     shown: bool = True
 
 
-def thinking(host_reasons: bool, body: Mapping[str, Any], locale: str | None) -> Thinking:
+def thinking(host_reasons: bool, body: Mapping[str, object], locale: str | None) -> Thinking:
     """The thinking a host does for ``body``, honouring ``reasoning`` ({effort | max_tokens, exclude,
     enabled}) and ``reasoning_effort`` as OpenRouter describes them.
 
@@ -120,7 +119,7 @@ class Understood:
 
     kind: Kind
     locale: str | None = None
-    schema: Mapping[str, Any] | None = None
+    schema: Mapping[str, object] | None = None
     last_user_message: str = ""
     prompt_tokens: int = 0
     temperature: float | None = None  # as sent (absent: the host's default)
@@ -139,7 +138,7 @@ class Reply:
     reasoning_tokens: int = 0
 
 
-def message_text(message: Mapping[str, Any]) -> str:
+def message_text(message: Mapping[str, object]) -> str:
     """The text of an OpenAI-style message whose content is a string or a list of parts."""
     content = message.get("content")
     if isinstance(content, str):
@@ -154,11 +153,11 @@ def message_text(message: Mapping[str, Any]) -> str:
 
 
 def understand(
-    body: Mapping[str, Any],
+    body: Mapping[str, object],
     structured_outputs: bool,
     ping: bool = False,
     recognise: Callable[[str], str | None] | None = None,
-    declared: Callable[[Mapping[str, Any]], str | None] | None = None,
+    declared: Callable[[Mapping[str, object]], str | None] | None = None,
 ) -> Understood:
     """Recognise the request kind from the request itself, as a model would: a response format asks for
     JSON, and prose is answered in the language the prompt is written in (``recognise``; default: a
@@ -170,14 +169,15 @@ def understand(
     ...     "deiner Rolle und antworte in fünf Sätzen."}]}, True).locale
     'de'
     """
-    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    sent_messages = body.get("messages")
+    messages = [m for m in sent_messages if isinstance(m, dict)] if isinstance(sent_messages, list) else []
     prompt_tokens = sum(estimate_tokens(message_text(m)) + 4 for m in messages)
     last_user = next((message_text(m) for m in reversed(messages) if m.get("role") == "user"), "")
 
     sent = body.get("temperature")
     temperature = float(sent) if isinstance(sent, int | float) and not isinstance(sent, bool) else None
 
-    def made(kind: Kind, locale: str | None = None, schema: Mapping[str, Any] | None = None) -> Understood:
+    def made(kind: Kind, locale: str | None = None, schema: Mapping[str, object] | None = None) -> Understood:
         return Understood(kind, locale, schema, last_user, prompt_tokens, temperature)
 
     if ping:
@@ -394,7 +394,7 @@ def _cut_to_tokens(text: str, budget: int) -> str:
 # -- structured output -----------------------------------------------------------------------------------
 
 
-def _structured(schema: Mapping[str, Any], fault: str | None, rng: random.Random) -> tuple[str, str]:
+def _structured(schema: Mapping[str, object], fault: str | None, rng: random.Random) -> tuple[str, str]:
     instance = schema_instance(schema, rng)
     if fault == "mismatch":
         instance = schema_mismatch(schema, instance, rng)
@@ -414,7 +414,7 @@ _WORDS = (
 )  # fmt: skip
 
 
-def schema_instance(schema: Mapping[str, Any], rng: random.Random) -> Any:
+def schema_instance(schema: Mapping[str, object], rng: random.Random) -> object:
     """A value valid for ``schema`` (subset: object, properties, required, additionalProperties, array,
     items, string, number, integer, boolean, null, enum, const, anyOf/oneOf, min/max bounds).
 
@@ -423,8 +423,8 @@ def schema_instance(schema: Mapping[str, Any], rng: random.Random) -> Any:
     """
     if "const" in schema:
         return schema["const"]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return rng.choice(schema["enum"])
+    if isinstance(enum := schema.get("enum"), list) and enum:
+        return rng.choice(enum)
     for key in ("anyOf", "oneOf"):
         options = schema.get(key)
         if isinstance(options, list) and options and isinstance(options[0], dict):
@@ -433,20 +433,20 @@ def schema_instance(schema: Mapping[str, Any], rng: random.Random) -> Any:
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "null")
     if kind == "object":
-        properties = schema.get("properties") or {}
+        properties = _as_schema(schema.get("properties"))
         return {name: schema_instance(_as_schema(sub), rng) for name, sub in properties.items()}
     if kind == "array":
         items = _as_schema(schema.get("items", {"type": "string"}))
-        fewest = int(schema.get("minItems", 1))
-        most = max(fewest, int(schema.get("maxItems", max(fewest, 3))))
+        fewest = int(_number(schema, "minItems", 1))
+        most = max(fewest, int(_number(schema, "maxItems", max(fewest, 3))))
         return [schema_instance(items, rng) for _ in range(rng.randint(fewest, most))]
     if kind == "integer":
-        first = math.ceil(schema.get("minimum", 0))
-        last = math.floor(schema.get("maximum", max(first, 100)))
+        first = math.ceil(_number(schema, "minimum", 0))
+        last = math.floor(_number(schema, "maximum", max(first, 100)))
         return rng.randint(first, max(first, last))
     if kind == "number":
-        low = float(schema.get("minimum", 0))
-        high = float(schema.get("maximum", max(low, 100)))
+        low = _number(schema, "minimum", 0)
+        high = _number(schema, "maximum", max(low, 100))
         return round(rng.uniform(low, max(low, high)), 2)
     if kind == "boolean":
         return rng.random() < 0.5
@@ -455,28 +455,35 @@ def schema_instance(schema: Mapping[str, Any], rng: random.Random) -> Any:
     return _string(schema, rng)
 
 
-def _as_schema(value: object) -> Mapping[str, Any]:
+def _as_schema(value: object) -> Mapping[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _string(schema: Mapping[str, Any], rng: random.Random) -> str:
+def _number(schema: Mapping[str, object], key: str, default: float) -> float:
+    """A numeric keyword of ``schema`` (a bound), ``default`` when absent or not a number."""
+    value = schema.get(key)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+
+
+def _string(schema: Mapping[str, object], rng: random.Random) -> str:
     text = " ".join(rng.sample(_WORDS, k=rng.randint(1, 3)))
-    low = int(schema.get("minLength", 0))
-    high = int(schema.get("maxLength", max(low, 200)))
+    low = int(_number(schema, "minLength", 0))
+    high = int(_number(schema, "maxLength", max(low, 200)))
     while len(text) < low:
         text += " " + rng.choice(_WORDS)
     return text[: max(low, high)]
 
 
-def schema_mismatch(schema: Mapping[str, Any], instance: Any, rng: random.Random) -> Any:
+def schema_mismatch(schema: Mapping[str, object], instance: object, rng: random.Random) -> object:
     """A plausible-looking value that breaks ``schema``: a required field missing, a wrong type, or an
     extra field where ``additionalProperties`` is false. Non-object schemas get a value of the wrong type.
     """
     if not isinstance(instance, dict):
         return {"value": instance} if not isinstance(instance, dict | list) else "mismatch"
-    properties = schema.get("properties") or {}
+    properties = _as_schema(schema.get("properties"))
     options: list[str] = []
-    required = [name for name in schema.get("required") or [] if name in instance]
+    listed = schema.get("required")
+    required = [name for name in listed if name in instance] if isinstance(listed, list) else []
     if required:
         options.append("drop_required")
     typed = [
@@ -496,18 +503,18 @@ def schema_mismatch(schema: Mapping[str, Any], instance: Any, rng: random.Random
         del broken[rng.choice(required)]
     elif choice == "wrong_type":
         name = rng.choice(typed)
-        broken[name] = _wrong_type(properties[name])
+        broken[name] = _wrong_type(_as_schema(properties[name]))
     else:
         broken["comment"] = "The captain is ready."
     return broken
 
 
-def _wrong_type(schema: Mapping[str, Any]) -> Any:
+def _wrong_type(schema: Mapping[str, object]) -> object:
     if "enum" in schema or "const" in schema:
         return 12345.5
     kind = schema.get("type")
     allowed = set(kind) if isinstance(kind, list) else {kind}
-    candidates: tuple[tuple[Any, set[str]], ...] = (
+    candidates: tuple[tuple[object, set[str]], ...] = (
         ("forty-two", {"string"}),
         (42.5, {"number"}),
         (True, {"boolean"}),
@@ -517,7 +524,7 @@ def _wrong_type(schema: Mapping[str, Any]) -> Any:
     return next(value for value, kinds in candidates if not kinds & allowed)
 
 
-def _break_json(instance: Any, text: str, rng: random.Random) -> str:
+def _break_json(instance: object, text: str, rng: random.Random) -> str:
     variant = rng.choice(("trailing_comma", "single_quotes", "unclosed"))
     compact = json.dumps(instance, ensure_ascii=False)
     if variant == "trailing_comma" and compact.endswith("}") and len(compact) > 2:

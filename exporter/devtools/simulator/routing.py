@@ -17,7 +17,6 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Model, Provider
@@ -64,7 +63,7 @@ class Route:
     candidates: tuple[Provider, ...]
 
 
-def parse_preferences(value: object) -> Preferences | list[dict[str, Any]]:
+def parse_preferences(value: object) -> Preferences | list[dict[str, object]]:
     """The ``provider`` object, or the list of validation issues (zod-style, as the gateway reports them).
 
     >>> parse_preferences({"onlyy": ["a"]})[0]["code"]
@@ -74,7 +73,7 @@ def parse_preferences(value: object) -> Preferences | list[dict[str, Any]]:
         return Preferences()
     if not isinstance(value, dict):
         return [_issue("invalid_type", [], "Expected object, received " + type(value).__name__)]
-    issues: list[dict[str, Any]] = []
+    issues: list[dict[str, object]] = []
     unknown = sorted(k for k in value if k not in PREFERENCE_KEYS)
     if unknown:
         quoted = ", ".join(f"'{k}'" for k in unknown)
@@ -105,7 +104,7 @@ def _tuple(value: object) -> tuple[str, ...] | None:
     return tuple(str(v) for v in value) if isinstance(value, list) else None
 
 
-def _issue(code: str, path: list[str], message: str, **extra: Any) -> dict[str, Any]:
+def _issue(code: str, path: list[str], message: str, **extra: object) -> dict[str, object]:
     return {"code": code, **extra, "path": ["provider", *path], "message": message}
 
 
@@ -130,7 +129,7 @@ def matches(entry: str, tag: str) -> bool:
     return entry == base and variant not in SERVICE_TIERS
 
 
-def requested_parameters(body: Mapping[str, Any]) -> set[str]:
+def requested_parameters(body: Mapping[str, object]) -> set[str]:
     """The endpoint parameters a request uses (what ``require_parameters`` checks)."""
     params = {name for name in _PARAMETER_FIELDS if body.get(name) is not None}
     response_format = body.get("response_format")
@@ -141,7 +140,7 @@ def requested_parameters(body: Mapping[str, Any]) -> set[str]:
     return params
 
 
-def max_tokens_of(body: Mapping[str, Any]) -> int | None:
+def max_tokens_of(body: Mapping[str, object]) -> int | None:
     """``max_completion_tokens`` if given, else ``max_tokens``."""
     for key in ("max_completion_tokens", "max_tokens"):
         value = body.get(key)
@@ -154,9 +153,9 @@ def resolve(
     model: Model,
     listed: Sequence[Provider],
     prefs: Preferences,
-    body: Mapping[str, Any],
+    body: Mapping[str, object],
     rng: random.Random,
-) -> Route | wire.JSON:
+) -> Route | wire.ErrorEnvelope:
     """Pick the endpoints that may serve this request, in the order they would be tried; or, when none
     may, the gateway's own error envelope (its ``error.code`` is the HTTP status)."""
     if not listed:

@@ -9,7 +9,7 @@ Example::
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import Fleet, load_fleet
@@ -19,7 +19,15 @@ from exporter.serving import ThreadedServer
 _START_TIMEOUT_SECONDS = 10.0
 
 
-def uvicorn_options() -> dict[str, Any]:
+class UvicornOptions(TypedDict):
+    loop: str
+    http: str
+    lifespan: str
+    timeout_graceful_shutdown: int
+    backlog: int
+
+
+def uvicorn_options() -> UvicornOptions:
     """How the simulator runs on uvicorn, wherever it is served (thread or CLI)."""
     return {
         "loop": "asyncio",  # not uvloop: its timers have millisecond resolution, too coarse for TTFT

@@ -17,7 +17,6 @@ import random
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from exporter.contracts import CONTRACTS
 from exporter.contracts.base import Contract
@@ -53,7 +52,7 @@ class RequestRecord:
 
 @dataclass(slots=True)
 class _Generation:
-    data: dict[str, Any]
+    data: dict[str, object]
     available_at: float
 
 
@@ -120,7 +119,9 @@ class FleetState:
         served = self._numbers[(model.id, provider.tag)]
         return gone.listed and (gone.after_requests is None or served < gone.after_requests)
 
-    def patch(self, model_id: str, tag: str, knobs: Mapping[str, Any], *, replace_all: bool) -> FaultProfile:
+    def patch(
+        self, model_id: str, tag: str, knobs: Mapping[str, object], *, replace_all: bool
+    ) -> FaultProfile:
         """Apply a profile patch (``ConfigError`` when it is invalid); the provider must exist."""
         provider = self.providers[(model_id, tag)]
         profile = patch_profile(provider.profile, knobs, replace_all=replace_all)
@@ -128,7 +129,7 @@ class FleetState:
         return profile
 
     def plan(
-        self, model: Model, provider: Provider, body: Mapping[str, Any]
+        self, model: Model, provider: Provider, body: Mapping[str, object]
     ) -> tuple[Understood, Plan, random.Random]:
         """Decide one attempt's faults and advance that provider's counters (no await: atomic)."""
         key = (model.id, provider.tag)
@@ -157,7 +158,7 @@ class FleetState:
             self._counters[(model.id, provider.tag, fault)] += 1
         return understood, plan, rng
 
-    def declared_reply(self, body: Mapping[str, Any]) -> str | None:
+    def declared_reply(self, body: Mapping[str, object]) -> str | None:
         """The healthy reply a contract declares for ``body`` when it is that contract's probe, else None."""
         return next((r for c in self.contracts if (r := c.healthy_reply(body)) is not None), None)
 
@@ -167,20 +168,20 @@ class FleetState:
         return 503 if self._outages % 2 else 502
 
     # -- logs --------------------------------------------------------------------------------------------
-    def remember_generation(self, gen_id: str, data: dict[str, Any]) -> None:
+    def remember_generation(self, gen_id: str, data: dict[str, object]) -> None:
         """Keep a generation record; ``generation`` finds it after the fleet's 404 window."""
         now = self.clock()
         self._generations[gen_id] = _Generation(data, now + self.fleet.generation_404_window)
         while len(self._generations) > self.max_generations:
             self._generations.popitem(last=False)
 
-    def generation(self, gen_id: str) -> dict[str, Any] | None:
+    def generation(self, gen_id: str) -> dict[str, object] | None:
         record = self._generations.get(gen_id)
         if record is None or self.clock() < record.available_at:
             return None
         return record.data
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, object]:
         """``GET /_sim/fleet``: every fleet provider's listing, request count and profile; the catalogue."""
         listed_tags = {m.id: {p.tag for p in self.listed(m)} for m in self.fleet.models}
         models = [
@@ -208,7 +209,7 @@ class FleetState:
         }
 
 
-def plain(profile: FaultProfile) -> dict[str, Any]:
+def plain(profile: FaultProfile) -> dict[str, object]:
     """A fault profile as JSON values, keyed as a fleet file spells them.
 
     >>> plain(FaultProfile())["schema"]

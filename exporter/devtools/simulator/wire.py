@@ -16,7 +16,7 @@ import random
 import string
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from exporter.devtools.simulator.fleet import Model, Provider
 from exporter.devtools.simulator.replies import Reply
@@ -27,7 +27,22 @@ DONE = b"data: [DONE]\n\n"
 DOCS_URL = "https://openrouter.ai/docs/api-reference/errors-and-debugging"
 _ID_ALPHABET = string.ascii_letters + string.digits
 
-JSON = dict[str, Any]
+JSON = dict[str, object]
+
+
+class ErrorBody(TypedDict):
+    message: str
+    code: int
+    metadata: NotRequired[dict[str, object]]
+    availability: NotRequired[dict[str, object]]
+    problems: NotRequired[list[str]]  # the simulator's own control API: every invalid knob
+
+
+class ErrorEnvelope(TypedDict):
+    """The gateway's error reply; its ``error.code`` is the HTTP status."""
+
+    error: ErrorBody
+    user_id: NotRequired[str]
 
 
 def generation_id(created: int, rng: random.Random) -> str:
@@ -35,7 +50,7 @@ def generation_id(created: int, rng: random.Random) -> str:
     return f"gen-{created}-{''.join(rng.choices(_ID_ALPHABET, k=20))}"
 
 
-def sse(event: Mapping[str, Any]) -> bytes:
+def sse(event: Mapping[str, object]) -> bytes:
     """One ``data:`` event."""
     return b"data: " + json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
 
@@ -43,17 +58,17 @@ def sse(event: Mapping[str, Any]) -> bytes:
 def error_body(
     status: int,
     message: str,
-    metadata: Mapping[str, Any] | None = None,
-    availability: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, object] | None = None,
+    availability: Mapping[str, object] | None = None,
     user_id: bool = True,
-) -> JSON:
+) -> ErrorEnvelope:
     """The error envelope ``{"error": {"message", "code", "metadata"?, "availability"?}, "user_id"?}``."""
-    error: JSON = {"message": message, "code": status}
+    error: ErrorBody = {"message": message, "code": status}
     if metadata is not None:
         error["metadata"] = dict(metadata)
     if availability is not None:
         error["availability"] = dict(availability)
-    body: JSON = {"error": error}
+    body: ErrorEnvelope = {"error": error}
     if user_id:
         body["user_id"] = USER_ID
     return body
@@ -69,7 +84,7 @@ UNAVAILABLE = {
 }
 
 
-def unavailable(code: str, model: str, **availability: Any) -> JSON:
+def unavailable(code: str, model: str, **availability: object) -> ErrorEnvelope:
     """HTTP 400 invalid_request or 404 not_found: the gateway cannot route ``model`` (``code``, a key of
     ``UNAVAILABLE``); ``availability`` adds to that object (``excluded_by``, ``constraint``).
 
@@ -84,13 +99,13 @@ def unavailable(code: str, model: str, **availability: Any) -> JSON:
     )
 
 
-def constraint_filtered(model: str, excluded_by: str, field: str, detail: str) -> JSON:
+def constraint_filtered(model: str, excluded_by: str, field: str, detail: str) -> ErrorEnvelope:
     """HTTP 404: max_tokens, require_parameters or quantizations removed every endpoint."""
     constraint = {"field": field, "detail": detail}
     return unavailable("constraint_filtered", model, excluded_by=[excluded_by], constraint=constraint)
 
 
-def no_allowed_providers(available: Sequence[str], requested: Sequence[str]) -> JSON:
+def no_allowed_providers(available: Sequence[str], requested: Sequence[str]) -> ErrorEnvelope:
     """HTTP 404: ``provider.only`` names no endpoint that serves the model (a pin nobody satisfies)."""
     return error_body(
         404,
@@ -99,12 +114,12 @@ def no_allowed_providers(available: Sequence[str], requested: Sequence[str]) -> 
     )
 
 
-def invalid_request(issues: Sequence[Mapping[str, Any]]) -> JSON:
+def invalid_request(issues: Sequence[Mapping[str, object]]) -> ErrorEnvelope:
     """HTTP 400 for a malformed request: the message is the list of validation issues as JSON text."""
     return plain_error(400, json.dumps(list(issues), ensure_ascii=False))
 
 
-def plain_error(status: int, message: str) -> JSON:
+def plain_error(status: int, message: str) -> ErrorEnvelope:
     return error_body(status, message, user_id=False)
 
 
@@ -131,14 +146,14 @@ _ERROR_TYPES = {
 }
 
 
-def _provider_error(status: int, provider: Provider, raw: str, **metadata: Any) -> JSON:
+def _provider_error(status: int, provider: Provider, raw: str, **metadata: object) -> ErrorEnvelope:
     """A provider failure relayed by the gateway: "Provider returned error", the host's own reply in
     ``metadata.raw`` and its display name in ``metadata.provider_name``."""
     relayed = {"raw": raw, "provider_name": provider.display_name, "is_byok": False, **metadata}
     return error_body(status, "Provider returned error", metadata=relayed)
 
 
-def upstream_error(status: int, provider: Provider, model: str) -> tuple[JSON, dict[str, str]]:
+def upstream_error(status: int, provider: Provider, model: str) -> tuple[ErrorEnvelope, dict[str, str]]:
     """A host's HTTP error (``_provider_error``, or the gateway's own 408); 429/503 carry ``Retry-After``.
 
     >>> upstream_error(429, Provider(tag="stormy/fp8", name="Stormy"), "a/b")[1]
@@ -157,7 +172,7 @@ def upstream_error(status: int, provider: Provider, model: str) -> tuple[JSON, d
     return body, {"Retry-After": "2"} if status in (429, 503) else {}
 
 
-def refusal_error(provider: Provider) -> JSON:
+def refusal_error(provider: Provider) -> ErrorEnvelope:
     """HTTP 400 from a host whose policy layer rejects the prompt."""
     policy = {"message": "Input data may contain inappropriate content.", "type": "content_policy_violation"}
     return _provider_error(
@@ -165,7 +180,7 @@ def refusal_error(provider: Provider) -> JSON:
     )
 
 
-def outage_error(status: int) -> tuple[JSON, dict[str, str]]:
+def outage_error(status: int) -> tuple[ErrorEnvelope, dict[str, str]]:
     """The gateway itself failing (the global outage switch): no provider involved."""
     if status == 503:
         return plain_error(503, "Service temporarily unavailable. Please try again later."), {

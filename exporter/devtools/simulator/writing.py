@@ -62,13 +62,15 @@ class Call:
     record: RequestRecord  # what GET /_sim/requests shows of this request; its arrival times
     metadata: bool = False  # the client sent X-OpenRouter-Metadata: enabled
 
-    def chunk(self, delta: Mapping[str, Any] | None, *finish: str | None, **extra: Any) -> dict[str, Any]:
+    def chunk(
+        self, delta: Mapping[str, object] | None, *finish: str | None, **extra: Any
+    ) -> dict[str, object]:
         """A ``chat.completion.chunk`` of this call: ``wire.chunk`` with its id, model and provider."""
         return wire.chunk(
             self.gen_id, int(self.record.t), self.model.id, self.provider, delta, *finish, **extra
         )
 
-    def router_metadata(self) -> dict[str, Any]:
+    def router_metadata(self) -> dict[str, object]:
         """``openrouter_metadata`` (Router Metadata guide; experimental shape): the attempts and the
         endpoint that served. The simulator also names that endpoint's tag, the proof a pin check wants."""
         selected = {"model": self.model.id, "provider": self.provider.display_name,
@@ -87,7 +89,7 @@ class Call:
 
 
 # Called once a reply was sent whole: (call, streamed, usage). The app keeps the generation record.
-OnServed = Callable[[Call, bool, Mapping[str, Any]], None]
+OnServed = Callable[[Call, bool, Mapping[str, object]], None]
 
 
 def hang(
@@ -178,7 +180,9 @@ async def write_completion(w: Writer, call: Call, on_served: OnServed) -> None:
         on_served(call, False, usage)
 
 
-def generation_record(call: Call, now: float, streamed: bool, usage: Mapping[str, Any]) -> dict[str, Any]:
+def generation_record(
+    call: Call, now: float, streamed: bool, usage: Mapping[str, object]
+) -> dict[str, object]:
     """The body of ``GET /api/v1/generation?id=`` for a served call, as the gateway records it."""
     latency_ms = round((now - call.record.t) * 1000)
     responses = [_provider_response(a.provider, call.model, a.status, a.latency_ms) for a in call.attempts]
@@ -217,7 +221,7 @@ def generation_record(call: Call, now: float, streamed: bool, usage: Mapping[str
     }
 
 
-def _provider_response(provider: Provider, model: Model, status: int, latency_ms: int) -> dict[str, Any]:
+def _provider_response(provider: Provider, model: Model, status: int, latency_ms: int) -> dict[str, object]:
     return {
         "provider_name": provider.display_name,
         "status": status,
@@ -266,7 +270,7 @@ def stream_events(call: Call) -> tuple[list[tuple[float, bytes]], int]:
     the first content delta."""
     plan, reply = call.plan, call.reply
 
-    def event(delta: dict[str, Any]) -> bytes:
+    def event(delta: Mapping[str, object]) -> bytes:
         return wire.sse(call.chunk(delta))
 
     events: list[tuple[float, bytes]] = []
