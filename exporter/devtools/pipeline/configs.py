@@ -19,7 +19,6 @@ import glob
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -82,7 +81,7 @@ def duration(seconds: float) -> str:
     return f"{millis}ms"
 
 
-def load_yaml(path: Path) -> dict[str, Any]:
+def load_yaml(path: Path) -> dict[str, object]:
     """Read a YAML mapping safely, with an error naming the file if it is not one.
 
     Example::
@@ -99,14 +98,14 @@ def load_yaml(path: Path) -> dict[str, Any]:
 
 
 def prometheus_config(
-    shipped: Mapping[str, Any],
+    shipped: Mapping[str, object],
     *,
     config_dir: Path,
     targets: Mapping[str, str | Sequence[str]],
     alertmanagers: Sequence[str],
     timings: Timings,
     external_labels: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The shipped Prometheus config with loopback targets, absolute rule paths and compressed intervals.
 
     ``targets`` maps shipped job names to ``host:port`` (or a list of them: sharded exporter replicas);
@@ -124,15 +123,16 @@ def prometheus_config(
     config = copy.deepcopy(dict(shipped))
     scrape = duration(timings.scrape_interval)
     config["global"] = {
-        **(config.get("global") or {}),
+        **_mapping(config.get("global"), "global"),
         "scrape_interval": scrape,
         "scrape_timeout": scrape,
         "evaluation_interval": duration(timings.evaluation_interval),
         **({"external_labels": dict(external_labels)} if external_labels else {}),
     }
-    config["rule_files"] = _absolute_globs(config.get("rule_files") or [], config_dir, "rule_files")
+    rule_files = _strings(config.get("rule_files"), "rule_files")
+    config["rule_files"] = _absolute_globs(rule_files, config_dir, "rule_files")
 
-    jobs = config.get("scrape_configs") or []
+    jobs = _mappings(config.get("scrape_configs"), "scrape_configs")
     shipped_names = [job.get("job_name") for job in jobs]
     unknown = sorted(set(targets) - set(shipped_names))
     if unknown:
@@ -140,13 +140,17 @@ def prometheus_config(
             f"targets: no scrape job named {', '.join(unknown)} in the shipped config "
             f"(it has: {', '.join(str(name) for name in shipped_names)})"
         )
-    config["scrape_configs"] = [job for job in jobs if job.get("job_name") in targets]
-    for job in config["scrape_configs"]:
-        wanted = targets[job["job_name"]]
+    kept = [job for job in jobs if job.get("job_name") in targets]
+    for job in kept:
+        wanted = targets[str(job["job_name"])]
         job["static_configs"] = [{"targets": [wanted] if isinstance(wanted, str) else list(wanted)}]
+    config["scrape_configs"] = kept
 
     if alertmanagers:
-        shipped_am = (config.get("alerting") or {}).get("alertmanagers") or [{"api_version": "v2"}]
+        alerting = _mapping(config.get("alerting"), "alerting")
+        shipped_am = _mappings(alerting.get("alertmanagers"), "alerting.alertmanagers") or [
+            {"api_version": "v2"}
+        ]
         first = dict(shipped_am[0])
         first["static_configs"] = [{"targets": list(alertmanagers)}]
         config["alerting"] = {"alertmanagers": [first]}
@@ -162,17 +166,17 @@ def shipped_rule_globs(shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG) -> list
 
         shipped_rule_globs()   # ['/repo/rules/*.yml']
     """
-    patterns = load_yaml(shipped_config).get("rule_files") or []
+    patterns = _strings(load_yaml(shipped_config).get("rule_files"), "rule_files")
     return _absolute_globs(patterns, shipped_config.parent, "rule_files")
 
 
 def scrape_config(
-    shipped: Mapping[str, Any],
+    shipped: Mapping[str, object],
     *,
     config_dir: Path,
     targets: Mapping[str, str | Sequence[str]],
     timings: Timings,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Only the scraping part of ``prometheus_config`` (global intervals and jobs), for a scraper such as
     vmagent that ships samples elsewhere and evaluates no rules.
 
@@ -184,8 +188,34 @@ def scrape_config(
     full = prometheus_config(
         shipped, config_dir=config_dir, targets=targets, alertmanagers=[], timings=timings
     )
-    scraping = {k: v for k, v in full["global"].items() if k != "evaluation_interval"}
+    scraping = {k: v for k, v in _mapping(full["global"], "global").items() if k != "evaluation_interval"}
     return {"global": scraping, "scrape_configs": full["scrape_configs"]}
+
+
+def _mapping(value: object, where: str) -> dict[str, object]:
+    """A YAML mapping of the shipped config (absent: empty), else an error naming where it is."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PipelineConfigError(f"{where}: expected a mapping, got {type(value).__name__}")
+    return value
+
+
+def _mappings(value: object, where: str) -> list[dict[str, object]]:
+    """A YAML list of mappings (absent: empty), else an error naming where it is."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise PipelineConfigError(f"{where}: expected a list, got {type(value).__name__}")
+    return [_mapping(item, f"{where}[{i}]") for i, item in enumerate(value)]
+
+
+def _strings(value: object, where: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise PipelineConfigError(f"{where}: expected a list of strings")
+    return value
 
 
 def _absolute_globs(patterns: Sequence[str], config_dir: Path, key: str) -> list[str]:
@@ -198,14 +228,14 @@ def _absolute_globs(patterns: Sequence[str], config_dir: Path, key: str) -> list
     return absolute
 
 
-def _point_chat(slack: Mapping[str, Any], chat_url: str) -> dict[str, Any]:
+def _point_chat(slack: Mapping[str, object], chat_url: str) -> dict[str, object]:
     hook = {key: value for key, value in slack.items() if key != "api_url_file"}
     hook["api_url"] = chat_url
     return hook
 
 
 def alertmanager_config(
-    shipped: Mapping[str, Any],
+    shipped: Mapping[str, object],
     *,
     webhook_url: str,
     token_file: Path,
@@ -213,7 +243,7 @@ def alertmanager_config(
     people_webhook_url: str | None = None,
     chat_url: str | None = None,
     config_dir: Path = SHIPPED_ALERTMANAGER_CONFIG.parent,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The shipped Alertmanager config pointed at a loopback receiver, with compressed timings.
 
     The ``canary-receiver`` receiver gets ``webhook_url`` and ``token_file`` (absolute). With ``chat_url``,
@@ -230,14 +260,14 @@ def alertmanager_config(
                             token_file=Path("/tmp/token"), timings=Timings())
     """
     config = copy.deepcopy(dict(shipped))
-    if config.get("templates"):
-        config["templates"] = _absolute_globs(config["templates"], config_dir, "templates")
+    if templates := _strings(config.get("templates"), "templates"):
+        config["templates"] = _absolute_globs(templates, config_dir, "templates")
     route = config.get("route")
     if not isinstance(route, dict):
         raise PipelineConfigError("route: the shipped Alertmanager config has no routing tree")
     _compress_route(route, timings, is_root=True)
 
-    receivers = config.get("receivers") or []
+    receivers = _mappings(config.get("receivers"), "receivers")
     names = [receiver.get("name") for receiver in receivers]
     if RECEIVER_NAME not in names:
         raise PipelineConfigError(
@@ -249,10 +279,10 @@ def alertmanager_config(
         name = receiver["name"]
         if name == RECEIVER_NAME:
             rewritten.append(_point_receiver(receiver, webhook_url, token_file))
-        elif chat_url is not None and receiver.get("slack_configs"):
-            rewritten.append(
-                {"name": name, "slack_configs": [_point_chat(c, chat_url) for c in receiver["slack_configs"]]}
-            )
+        elif chat_url is not None and (
+            slack := _mappings(receiver.get("slack_configs"), f"receivers.{name}")
+        ):
+            rewritten.append({"name": name, "slack_configs": [_point_chat(c, chat_url) for c in slack]})
         elif people_webhook_url is not None:
             rewritten.append(
                 {"name": name, "webhook_configs": [{"url": people_webhook_url, "send_resolved": True}]}
@@ -263,7 +293,7 @@ def alertmanager_config(
     return config
 
 
-def _compress_route(route: dict[str, Any], timings: Timings, *, is_root: bool) -> None:
+def _compress_route(route: dict[str, object], timings: Timings, *, is_root: bool) -> None:
     values = {
         "group_wait": duration(timings.group_wait),
         "group_interval": duration(timings.group_interval),
@@ -272,20 +302,20 @@ def _compress_route(route: dict[str, Any], timings: Timings, *, is_root: bool) -
     for key, value in values.items():
         if is_root or key in route:
             route[key] = value
-    for child in route.get("routes") or []:
+    for child in _mappings(route.get("routes"), "route.routes"):
         _compress_route(child, timings, is_root=False)
 
 
-def _point_receiver(receiver: dict[str, Any], webhook_url: str, token_file: Path) -> dict[str, Any]:
-    hooks = receiver.get("webhook_configs") or []
+def _point_receiver(receiver: dict[str, object], webhook_url: str, token_file: Path) -> dict[str, object]:
+    hooks = _mappings(receiver.get("webhook_configs"), f"receivers.{RECEIVER_NAME}.webhook_configs")
     if len(hooks) != 1:
         raise PipelineConfigError(
             f"receivers.{RECEIVER_NAME}: expected exactly one webhook_config, found {len(hooks)}"
         )
     hook = dict(hooks[0])
     hook["url"] = webhook_url
-    http_config = dict(hook.get("http_config") or {})
-    authorization = dict(http_config.get("authorization") or {"type": "Bearer"})
+    http_config = dict(_mapping(hook.get("http_config"), "http_config"))
+    authorization = dict(_mapping(http_config.get("authorization"), "authorization") or {"type": "Bearer"})
     authorization.pop("credentials", None)
     authorization["credentials_file"] = str(token_file.resolve())
     http_config["authorization"] = authorization

@@ -115,7 +115,7 @@ class AlertmanagerAlert:
     inhibited_by: tuple[str, ...] = field(default=())
 
 
-def _described(item: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+def _described(item: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
     """An API alert's labels and annotations (Prometheus and Alertmanager spell them alike)."""
     return {"labels": dict(item["labels"]), "annotations": dict(item.get("annotations") or {})}
 
@@ -235,7 +235,7 @@ class _Daemon(StartStop):
         """The command line after the executable."""
         raise NotImplementedError
 
-    def _render(self) -> dict[str, Any]:
+    def _render(self) -> dict[str, object]:
         return {}  # configured by flags only
 
     @property
@@ -284,9 +284,15 @@ class _Daemon(StartStop):
         except httpx.HTTPError:
             return False
 
-    def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+    def _request(
+        self,
+        method: str,
+        path: str,
+        params: httpx.QueryParams | None = None,
+        json: object = None,
+    ) -> Any:  # the API's JSON, read where it is used
         try:
-            response = self._http.request(method, self.url + path, **kwargs)
+            response = self._http.request(method, self.url + path, params=params, json=json)
         except httpx.HTTPError as error:
             raise PipelineError(f"{self.binary_name} {method} {path}: {error}") from error
         if response.status_code >= 300:
@@ -306,7 +312,7 @@ class _QueryAPI(_Daemon):
 
             [s.value for s in prom.query('up{job="canary-exporter"}')]   # [1.0]
         """
-        body = self._request("GET", "/api/v1/query", params={"query": expr})
+        body = self._request("GET", "/api/v1/query", params=httpx.QueryParams({"query": expr}))
         data = body["data"]
         if data["resultType"] == "vector":
             return [Sample(dict(item["metric"]), float(item["value"][1])) for item in data["result"]]
@@ -350,7 +356,7 @@ class PrometheusProcess(_QueryAPI, _RulerAPI):
     shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG
     external_labels: Mapping[str, str] = field(default_factory=dict)
 
-    def _render(self) -> dict[str, Any]:
+    def _render(self) -> dict[str, object]:
         return prometheus_config(
             load_yaml(self.shipped_config),
             config_dir=self.shipped_config.parent,
@@ -431,7 +437,7 @@ class AlertmanagerProcess(_Daemon):
             raise PipelineError("this Alertmanager runs without clustering (cluster=False)")
         return f"127.0.0.1:{self.cluster_port}"
 
-    def _render(self) -> dict[str, Any]:
+    def _render(self) -> dict[str, object]:
         return alertmanager_config(
             load_yaml(self.shipped_config),
             webhook_url=self.webhook_url,
@@ -469,7 +475,7 @@ class AlertmanagerProcess(_Daemon):
             [a.state for a in am.alerts(filters={"provider": "groq"})]   # ['suppressed']
         """
         params = [("filter", f'{name}="{value}"') for name, value in (filters or {}).items()]
-        body = self._request("GET", "/api/v2/alerts", params=params)
+        body = self._request("GET", "/api/v2/alerts", params=httpx.QueryParams(tuple(params)))
         return [
             AlertmanagerAlert(
                 **_described(item),
@@ -516,7 +522,7 @@ class AlertmanagerProcess(_Daemon):
         """Expire a silence now (``DELETE /api/v2/silence/{id}``)."""
         self._request("DELETE", f"/api/v2/silence/{silence_id}")
 
-    def silences(self) -> list[dict[str, Any]]:
+    def silences(self) -> list[dict[str, object]]:
         """Every silence Alertmanager knows, including expired ones, as returned by the API."""
         return list(self._request("GET", "/api/v2/silences"))
 
@@ -575,7 +581,7 @@ class VmagentProcess(_Daemon):
     timings: Timings = field(default_factory=Timings)
     shipped_config: Path = SHIPPED_PROMETHEUS_CONFIG
 
-    def _render(self) -> dict[str, Any]:
+    def _render(self) -> dict[str, object]:
         return scrape_config(
             load_yaml(self.shipped_config),
             config_dir=self.shipped_config.parent,
