@@ -10,6 +10,7 @@ launcher of the production components with compressed intervals.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import logging
 import os
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -58,6 +59,9 @@ from exporter.router.metrics import RouterCollector
 from exporter.runrecord import live, read_run_record, remove_run_record, write_run_record
 from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 BUILTIN_EXCLUSIONS = REPO_ROOT / "config" / "builtin-exclusions.yaml"
 DEMO_MODEL = "moonshotai/kimi-k2-0905"
@@ -417,7 +421,10 @@ def _load_generator(
 
 
 def _snapshots(
-    rounds: queue.Queue[Snapshot], run: Any, wait: float, idle: Callable[[], None] = lambda: None
+    rounds: queue.Queue[Snapshot],
+    run: concurrent.futures.Future[None],
+    wait: float,
+    idle: Callable[[], None] = lambda: None,
 ) -> Iterator[Snapshot]:
     """Each round's snapshot as it completes, until the run ends (re-raising its crash); ``idle`` runs after
     every ``wait`` seconds without one."""
@@ -452,7 +459,7 @@ class _Screen:
 
     args: argparse.Namespace
     service: ExporterService
-    run: Any
+    run: concurrent.futures.Future[None]
     rounds: queue.Queue[Snapshot]
     receiver: AdminClient | None
     models: list[str]
@@ -522,7 +529,7 @@ class _Screen:
             interrupted = isinstance(stop, KeyboardInterrupt)
         return self.summarise(console, interrupted)
 
-    def summarise(self, console: Any, interrupted: bool) -> int:
+    def summarise(self, console: Console, interrupted: bool) -> int:
         """The final state, every host on one page, into the scrollback; then what was suspended and why."""
         state, ignore = state_json(self.service.snapshot), _ignore_lists(self.receiver, self.models)
         routing = _routing(self.receiver, ignore)

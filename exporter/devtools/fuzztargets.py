@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from exporter.commands.exporter_service import ExporterService
 from exporter.configkit import Secret
@@ -32,6 +32,7 @@ from exporter.receiver.service import DECISIONS_PAGE_MAX_BYTES, ReceiverService
 from exporter.receiver.state import Mode
 from exporter.routability.app import RoutabilityService
 from exporter.routability.app import build_app as routability_app
+from exporter.routability.job import ProbeCallback
 from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.timestamps import format_rfc3339
@@ -43,7 +44,7 @@ STATE_MAX_BYTES = 1 << 20
 PAGE_SLACK = 64 * 1024  # a page's envelope: cursor, link, counts
 
 
-def _bound(paged: dict[str, int]) -> Any:
+def _bound(paged: dict[str, int]) -> Callable[[str, int], int]:
     def bound(path: str, status: int) -> int:
         if status >= 400:
             return ERROR_MAX_BYTES
@@ -54,7 +55,7 @@ def _bound(paged: dict[str, int]) -> Any:
 
 def _alert(
     provider: str, labels: dict[str, str] | None = None, action: str | None = "suspend"
-) -> dict[str, Any]:
+) -> dict[str, object]:
     return {
         "status": "firing",
         "labels": {"alertname": "CanaryProviderFailing", "model": "m/x", "provider": provider,
@@ -110,7 +111,7 @@ def exporter_target(directory: Path, stack: contextlib.ExitStack) -> Target:
         excerpt="é" * 600, finish_reason="stop", ttft_seconds=None, prompt_tokens=40, completion_tokens=120,
         cost_usd=0.0001, generation_id="gen-1", served_by="Alpha",
     )  # fmt: skip
-    store.record([record.__class__(**{**_fields(record), "at": now - i, "round": i}) for i in range(600)])
+    store.record([replace(record, at=now - i, round=i) for i in range(600)])
     service = ExporterService([], [], 1800.0, 1, evidence=store)
     routes = (
         Route(("GET",), "/v1/evidence", PARAMETERS),
@@ -121,16 +122,12 @@ def exporter_target(directory: Path, stack: contextlib.ExitStack) -> Target:
     return Target("exporter", service.app(), routes, _bound({"/v1/evidence": PAGE_MAX_BYTES + PAGE_SLACK}))
 
 
-def _fields(record: EvidenceRecord) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in record.__dataclass_fields__}
-
-
 def routability_target(directory: Path, stack: contextlib.ExitStack) -> Target:
     store = stack.enter_context(RoutabilityStore(directory / "routability.sqlite3"))
     now = time.time()
     store.put(RoutabilityRow("a/b", Status.UNAVAILABLE, last_check=now, listed=ListedSignal(now, 1, 0)))
 
-    async def one_pass(on_probe: Any) -> PassSummary:
+    async def one_pass(on_probe: ProbeCallback) -> PassSummary:
         return PassSummary(started_at=time.time(), finished_at=time.time(), probed=0, skipped=0)
 
     service = RoutabilityService(

@@ -22,18 +22,19 @@ import json
 import random
 import string
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import quote
 
 import httpx
+from pydantic import JsonValue
+from starlette.types import ASGIApp
 
 ERROR_MAX_BYTES = 60 * 1024  # a 4xx body: the message and at most 100 problems of 512 characters
 METHODS = ("GET", "POST", "DELETE", "PUT", "PATCH", "HEAD", "OPTIONS")
 
 #: Values that broke, or could break, a parser: each is tried as a path part, query value and body field.
-HOSTILE: tuple[Any, ...] = (
+HOSTILE: tuple[str, ...] = (
     "", " ", "0", "-1", "1", "500", "501", "1000", "1001", "²", "١٠", "𝟗", "1e3", "0x10", "+5", " 5", "0005",
     str(2**63), str(2**64), "9" * 40, "NaN", "inf", "-inf", "null", "true",
     "\n", "a\nERROR forged", "\r\n", "\x00", "\x1b[31m", "\x7f", "\x85", "\u2028", "\u202e", "\u2066",
@@ -43,7 +44,7 @@ HOSTILE: tuple[Any, ...] = (
     "0001-01-01T00:00:00Z", "1970-01-01T00:00:00+25:00", "2026-13-01T00:00:00Z", "1800000000",
     "MTAwMC4wOjk5OTk5OTk5OTk5OTk5OTk5OTk5", "MTAwMC4wOjE", "____", "inc-1", "inc-" + "9" * 30,
 )  # fmt: skip
-HOSTILE_JSON: tuple[Any, ...] = (
+HOSTILE_JSON: tuple[JsonValue, ...] = (
     None, True, 0, -1, 2**63, 2**200, 1.5, 1e308, [], {}, [1, 2], {"a": "b"},
     "x" * 70_000, *[v for v in HOSTILE if isinstance(v, str)],
 )  # fmt: skip
@@ -56,14 +57,14 @@ class Route:
     methods: tuple[str, ...]
     path: str
     params: tuple[str, ...] = ()
-    body: dict[str, Any] | None = None
+    body: Mapping[str, object] | None = None
     token: str | None = None  # the bearer token that authorises it
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
     name: str
-    app: Any  # an ASGI application
+    app: ASGIApp
     routes: tuple[Route, ...]
     bound: Callable[[str, int], int]  # (path, status) -> the largest body the service states for it
     simulated: frozenset[int] = frozenset()  # 5xx statuses the service answers on purpose (the simulator's)
@@ -126,7 +127,7 @@ class _Raw(bytes):
     """A body sent as these bytes (what ``json.dumps`` cannot write: nesting past the recursion limit)."""
 
 
-def _mutated(rng: random.Random, body: dict[str, Any]) -> Any:
+def _mutated(rng: random.Random, body: Mapping[str, object]) -> object:
     roll = rng.random()
     if roll < 0.1:
         return body
@@ -140,21 +141,24 @@ def _mutated(rng: random.Random, body: dict[str, Any]) -> Any:
     return changed
 
 
-def _mutate_in(rng: random.Random, node: Any) -> None:
+def _mutate_in(rng: random.Random, node: dict[str, object] | list[object]) -> None:
     """Replace one field somewhere in ``node`` (a dict or list) by a hostile value, or drop it."""
-    while True:
-        keys: list[Any] = list(node) if isinstance(node, dict) else list(range(len(node)))
-        if not keys:
-            return
-        key = rng.choice(keys)
-        child = node[key]
+    while node:
+        if isinstance(node, dict):
+            key = rng.choice(list(node))
+            child = node[key]
+        else:
+            index = rng.choice(range(len(node)))
+            child = node[index]
         if isinstance(child, dict | list) and child and rng.random() < 0.7:
             node = child
             continue
         if isinstance(node, dict) and rng.random() < 0.15:
             del node[key]
-        else:
+        elif isinstance(node, dict):
             node[key] = rng.choice(HOSTILE_JSON)
+        else:
+            node[index] = rng.choice(HOSTILE_JSON)
         return
 
 
