@@ -43,6 +43,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, Tag, model_validator
 
 from exporter.config import DEFAULT_INTERVAL_SECONDS, ExporterConfig
+from exporter.configkit import parse_duration
 from exporter.generators import write_or_check
 from exporter.paths import REPO_ROOT
 
@@ -329,15 +330,16 @@ def query_variable(variable: Variable) -> Json:
 
 
 DATASOURCE_VARIABLE = _variable("datasource", "Data source", "datasource", "prometheus", refresh=1, regex="")
-# The rate/increase window: two rounds at the default round interval, the shortest window in which a
-# once-per-round counter is seen to change (lower it for the demo's 10-second rounds).
-DEFAULT_WINDOW = f"{round(2 * DEFAULT_INTERVAL_SECONDS / 3600)}h"
+# The rate/increase window: by default the shortest choice spanning two rounds at the default round
+# interval, in which a once-per-round counter is seen to change (lower it for the demo's 10-second rounds).
+WINDOW_OPTIONS = ("1m", "5m", "10m", "30m", "1h", "2h", "6h", "12h", "1d")
+DEFAULT_WINDOW = next(w for w in WINDOW_OPTIONS if parse_duration(w) >= 2 * DEFAULT_INTERVAL_SECONDS)
 WINDOW_VARIABLE = fixed_variable(
     "window",
     "Window (>= 2 rounds)",
     "Range of every rate/increase: at least two probe rounds (2 x rounds.interval).",
     "custom",
-    ("1m", "5m", "10m", "30m", "1h", "2h", "6h", "12h", "1d"),
+    WINDOW_OPTIONS,
     DEFAULT_WINDOW,
 )
 # Where the provider drill-down links the exporter's evidence endpoint (a textbox: set it to your exporter).
