@@ -218,6 +218,26 @@ def test_a_rule_glob_matching_nothing_is_rejected(tmp_path: Path) -> None:
         prometheus_config(shipped, config_dir=tmp_path, targets={}, alertmanagers=[], timings=Timings())
 
 
+@pytest.mark.parametrize(
+    ("part", "says"),
+    [
+        ({"scrape_configs": {"job_name": "x"}}, "scrape_configs: expected a list, got dict"),
+        ({"scrape_configs": ["canary-exporter"]}, r"scrape_configs\[0\]: expected a mapping, got str"),
+        ({"rule_files": "rules/*.yml"}, "rule_files: expected a list of strings"),
+        ({"global": ["15s"]}, "global: expected a mapping, got list"),
+    ],
+)
+def test_a_malformed_shipped_prometheus_config_names_the_key(part: dict[str, object], says: str) -> None:
+    with pytest.raises(PipelineConfigError, match=says):
+        prometheus_config(
+            {**shipped_prometheus(), **part},
+            config_dir=SHIPPED_PROMETHEUS_CONFIG.parent,
+            targets={},
+            alertmanagers=[],
+            timings=Timings(),
+        )
+
+
 def test_a_generated_alertmanager_config_passes_amtool_and_keeps_the_shipped_routing(tmp_path: Path) -> None:
     path = write(tmp_path, "alertmanager.yml", generated_am(tmp_path))
     result = run_tool("amtool", "check-config", str(path))
