@@ -121,6 +121,22 @@ def test_mismatch_of_small_schemas_still_mismatches() -> None:
         )
 
 
+def test_a_schema_bound_that_is_not_a_number_is_ignored() -> None:
+    """A product may send any JSON as a schema: a bound of the wrong type falls back to the default."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": "5"}, "minItems": "2"},
+            "n": {"type": "integer", "minimum": "1", "maximum": [3]},
+        },
+        "required": "tags",
+    }
+    instance = schema_instance(schema, random.Random(1))
+    assert isinstance(instance, dict)
+    assert isinstance(instance["tags"], list) and isinstance(instance["n"], int)
+    assert schema_mismatch(schema, instance, random.Random(1)) != instance
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_language_replies_are_three_to_six_sentences_of_that_locale(locale: str) -> None:
     for seed in range(5):
