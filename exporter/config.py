@@ -19,9 +19,9 @@ import functools
 import re
 import secrets
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, Field, ValidationInfo, create_model, field_validator, model_validator
 
@@ -49,7 +49,6 @@ from exporter.configkit import (
     load_file,
     matching,
     relative_path,
-    settings_of,
     unique,
     validate,
 )
@@ -58,7 +57,6 @@ from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
 from exporter.engine.rounds import DEFAULT_CONCURRENCY
 from exporter.equality.config import EqualityConfig
-from exporter.equality.monitor import EqualityProbeSettings
 from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
 from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS
 from exporter.receiver.config import ReceiverConfig
@@ -218,16 +216,23 @@ class ExporterConfig(ConfigModel):
     evidence: EvidenceConfig | None = key(None, "the evidence history (below)", shown="none")
 
 
-class _CanaryFile(ConfigModel):
-    """The whole file; ``contracts`` is replaced per contract registry (``_file_model``)."""
+class CanaryConfig(ConfigModel):
+    """A validated file, as the commands use it: one section per component, each the settings object that
+    component takes; ``contracts`` are the enabled contracts, built. ``contract_settings`` (the file's
+    ``contracts`` key) is replaced per contract registry (``file_model``)."""
 
+    internal: ClassVar[frozenset[str]] = frozenset({"path"})
+
+    path: Path = Path("canary.yaml")  # the file read (set by ``load_config``)
     gateway: GatewayConfig | None = key(None, "the gateway (below)", shown="none")
     models: Annotated[
         tuple[ModelConfig, ...],
         unique("slug", message="model {0} is listed twice (first as models[{first}])"),
     ] = key((), "the models to probe (below)", shown="[]")
     rounds: RoundsConfig = key(default_factory=RoundsConfig, meaning="the probe rounds")
-    contracts: ConfigModel = key(default_factory=ConfigModel, meaning="per contract, its settings")
+    contract_settings: ConfigModel = key(
+        default_factory=ConfigModel, meaning="per contract, its settings", alias="contracts"
+    )
     exporter: ExporterConfig = key(default_factory=ExporterConfig, meaning="the exporter")
     equality: EqualityConfig = key(default_factory=EqualityConfig, meaning="the equality test")
     receiver: ReceiverConfig | None = key(None, "the quarantine receiver", shown="none")
@@ -289,7 +294,7 @@ class _CanaryFile(ConfigModel):
         where = Shard(shard.index, shard.count, where=context.where(("rounds", "shard")))
         return rounds.model_copy(update={"shard": where})
 
-    @field_validator("contracts")
+    @field_validator("contract_settings")
     @classmethod
     def _first_token_before_timeout(cls, contracts: ConfigModel, info: ValidationInfo) -> ConfigModel:
         gateway: GatewayConfig | None = info.data.get("gateway")
@@ -308,7 +313,7 @@ class _CanaryFile(ConfigModel):
         return contracts
 
     @model_validator(mode="after")
-    def _controls_are_excluded(self) -> _CanaryFile:
+    def _controls_are_excluded(self) -> CanaryConfig:
         """A known-filtering host refuses supported content by design: it is a positive control, never a
         route. The receiver counts as capacity only hosts no layer excludes, so each control must be a
         built-in exclusion of its model: then it is never routed to and never keeps the capacity floor from
@@ -331,9 +336,19 @@ class _CanaryFile(ConfigModel):
             raise invalid_all(problems)
         return self
 
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent
+
+    @cached_property
+    def contracts(self) -> tuple[Contract, ...]:
+        """The enabled contracts, built from their settings (once)."""
+        settings: list[ContractSettings] = list(dict(self.contract_settings).values())
+        return tuple(s.build() for s in settings if s.enabled)
+
 
 @functools.cache
-def _file_model(contracts: tuple[type[Contract], ...]) -> type[_CanaryFile]:
+def _file_model(contracts: tuple[type[Contract], ...]) -> type[CanaryConfig]:
     """The file's model for a set of contracts: ``contracts.<name>`` is each one's ``Settings``."""
     fields: dict[str, Any] = {  # create_model's field definitions (typed Any there)
         c.name: (c.Settings, key(default_factory=c.Settings)) for c in contracts
@@ -341,31 +356,12 @@ def _file_model(contracts: tuple[type[Contract], ...]) -> type[_CanaryFile]:
     section = create_model("ContractsConfig", __base__=ConfigModel, **fields)
     return create_model(
         "CanaryFile",
-        __base__=_CanaryFile,
-        contracts=(section, Field(default_factory=section, validate_default=True)),
+        __base__=CanaryConfig,
+        contract_settings=(section, Field(default_factory=section, validate_default=True, alias="contracts")),
     )
 
 
-@dataclass(frozen=True, slots=True)
-class CanaryConfig:
-    """A validated file, as the commands use it (contracts built, the enabled ones only)."""
-
-    path: Path
-    gateway: GatewayConfig | None
-    models: tuple[ModelConfig, ...]
-    rounds: RoundsConfig
-    contracts: tuple[Contract, ...]
-    exporter: ExporterConfig
-    receiver: ReceiverConfig | None = None
-    routability: RoutabilityConfig | None = None
-    equality: EqualityProbeSettings = field(default_factory=EqualityProbeSettings)  # docs/equality.md
-
-    @property
-    def base_dir(self) -> Path:
-        return self.path.parent
-
-
-def file_model(registry: Mapping[str, type[Contract]] = REGISTRY) -> type[_CanaryFile]:
+def file_model(registry: Mapping[str, type[Contract]] = REGISTRY) -> type[CanaryConfig]:
     """The model of the whole file (the configuration reference is generated from it)."""
     return _file_model(tuple(registry.values()))
 
@@ -396,9 +392,7 @@ def load_config(
     )
     problems.raise_if_any()
     assert read is not None  # no problems: read
-    settings: list[ContractSettings] = list(dict(read.contracts).values())
-    contracts = tuple(s.build() for s in settings if s.enabled)
-    return settings_of(read, CanaryConfig, path=path, contracts=contracts, equality=read.equality.settings())
+    return read.model_copy(update={"path": path})
 
 
 def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) -> list[str]:

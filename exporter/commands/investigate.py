@@ -328,7 +328,7 @@ async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> equa
             raise BadInput(flag, "does not apply to --test equality (it sends its own prompts)")
     if args.since is not None:
         raise BadInput("--from-history", "--test equality samples now; the history keeps no completions")
-    settings = config.equality.sampling
+    settings = config.equality
     if args.samples < 2 * len(settings.prompts):
         raise BadInput(
             "--samples",

@@ -106,7 +106,7 @@ async def run_once(config: RoutabilityConfig, gateway: GatewayConnection | None)
     transport = HttpxTransport(timeout=config.timeout)
     try:
         with RoutabilityStore(config.store) as store:
-            summary = await run_pass(store, transport, gateway, config.job_settings())
+            summary = await run_pass(store, transport, gateway, config)
             rows = sorted(store.rows().values(), key=lambda r: r.slug)
             now = time.time()
             return {
@@ -126,10 +126,9 @@ def build_service(
 ) -> RoutabilityService:
     """The service wired to one store, one transport and one pacer shared by every pass."""
     pacer = Pacer(config.pace)
-    settings = config.job_settings()
 
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
-        return await run_pass(store, transport, gateway, settings, pacer=pacer, on_probe=on_probe)
+        return await run_pass(store, transport, gateway, config, pacer=pacer, on_probe=on_probe)
 
     token = config.trigger_token.value if config.trigger_token else None
     return RoutabilityService(
