@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BeforeValidator, Field, ValidationInfo, create_model, field_validator, model_validator
+from pydantic import Field, ValidationInfo, create_model, field_validator, model_validator
 
 from exporter.configkit import (
     STRINGS,
@@ -31,40 +31,35 @@ from exporter.configkit import (
     ConfigError,
     ConfigModel,
     Duration,
-    Int,
-    Keyed,
     Label,
     Problems,
     SecretValue,
     StrSet,
+    Url,
     What,
     choice,
     context_of,
     generatable_secrets,
-    host_port,
     invalid,
     invalid_all,
     keep_keys,
     key,
     load_file,
     matching,
-    relative_path,
     unique,
     validate,
 )
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
-from exporter.engine.rounds import DEFAULT_CONCURRENCY
+from exporter.engine.config import DEFAULT_INTERVAL_SECONDS, ExporterConfig, RoundsConfig
 from exporter.equality.config import EqualityConfig
-from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
 from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS
 from exporter.receiver.config import ReceiverConfig
 from exporter.routability.config import RoutabilityConfig
-from exporter.sharding import MAX_SHARDS, Shard, owned_by
+from exporter.sharding import Shard, owned_by
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
-DEFAULT_INTERVAL_SECONDS = 1800.0
 # Capabilities a model may require of every host (probed even where an endpoint does not advertise them).
 KNOWN_CAPABILITIES = frozenset({"structured_outputs"})
 # The sections only their own commands read, so an exporter never needs (or holds) their secrets; the
@@ -73,19 +68,9 @@ OWN_COMMAND_SECTIONS = frozenset({"receiver", "routability"})
 PROBING_SECTIONS = frozenset({"gateway", "models", "rounds", "contracts", "exporter"})
 _SLUG = re.compile(r"[A-Za-z0-9._\-]+/[A-Za-z0-9._:\-]+")
 _TAG = re.compile(r"[a-z0-9._\-]+(?:/[a-z0-9._\-]+)?")
-_URL = re.compile(r"https?://[^\s/?#\[\]]+(?::\d+)?(?:/\S*)?|https?://\[[0-9a-fA-F:]+\](?::\d+)?(?:/\S*)?")
-_URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
 _SLUG_WHAT = "a model slug such as moonshotai/kimi-k2-0905"
 _TAG_WHAT = "a lowercase provider tag such as my-vllm or deepinfra/fp8"
 
-
-def _no_trailing_slash(value: object) -> object:
-    return value.rstrip("/") if isinstance(value, str) and _URL.fullmatch(value) else value
-
-
-Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
-# A ``Url`` whose problem shows the exporter's own kind of example (the outermost check runs first).
-ExternalUrl = Annotated[Url, matching(_URL, "an http(s) URL such as http://canary:9464"), What(_URL_WHAT)]
 Tag = Annotated[str, matching(_TAG, _TAG_WHAT)]
 Capability = Annotated[str, choice(tuple(sorted(KNOWN_CAPABILITIES)))]
 
@@ -149,71 +134,6 @@ class ModelConfig(ConfigModel):
     direct_hosts: Annotated[
         tuple[DirectHost, ...], unique("name", message="host {0} is listed twice for this model")
     ] = key((), "plain OpenAI-compatible hosts")
-
-
-class ShardKeys(ConfigModel):
-    count: Int = key(meaning="how many replicas share the models", ge=1, le=MAX_SHARDS)
-    index: Int = key(meaning="this replica's shard, 0 to count - 1", ge=0, le=MAX_SHARDS - 1)
-
-    @model_validator(mode="after")
-    def _index_below_count(self) -> ShardKeys:
-        if self.index >= self.count:
-            raise invalid(
-                f"must be less than count ({self.count}): shards are numbered 0 to {self.count - 1}", "index"
-            )
-        return self
-
-
-class RoundsConfig(ConfigModel):
-    interval_seconds: Duration = key(
-        DEFAULT_INTERVAL_SECONDS,
-        "period between round starts; a round never overlaps the next",
-        alias="interval",
-        ge=0.05,
-    )
-    concurrency: Int = key(
-        DEFAULT_CONCURRENCY, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
-    )
-    shard: Annotated[Shard, Keyed(ShardKeys, lambda keys, _: Shard(keys.index, keys.count))] = key(
-        default_factory=Shard,
-        meaning="`{index: I, count: N}`: this exporter replica probes only the models whose slug hashes to "
-        "shard `I` of `N`; every replica lists the same models; check them together with `canary "
-        "check-config a.yaml b.yaml` ([deployment.md](docs/deployment.md#sharding-models-across-exporters))",
-        shown="none (the whole list)",
-    )
-
-
-_EVIDENCE_WHAT = "a file path such as evidence.sqlite3 (relative to the config file)"
-
-
-class EvidenceConfig(ConfigModel):
-    """``exporter.evidence``: the evidence history (docs/evidence.md). Absent section: no history kept."""
-
-    path: Annotated[Path, relative_path(_EVIDENCE_WHAT)] = key(
-        meaning="the evidence store, one row per probe attempt (relative to the config file); see "
-        "[docs/evidence.md](docs/evidence.md)",
-        shown="none: no history",
-    )
-    retention_seconds: Duration = key(
-        DEFAULT_RETENTION_SECONDS, "rows older than this are deleted", alias="retention", ge=3600
-    )
-    max_bytes: Int = key(
-        DEFAULT_MAX_BYTES, "cap on the store's used pages; the oldest rows go first", ge=MIN_MAX_BYTES
-    )
-
-
-class ExporterConfig(ConfigModel):
-    listen: Annotated[str, host_port("127.0.0.1:9464", text=True), What("HOST:PORT")] = key(
-        "127.0.0.1:9464", "address of `/metrics`, `/v1/state`, `/v1/evidence`, `/healthz`"
-    )
-    # The exporter's URL as people and Alertmanager notifications reach it (exported as
-    # canary_exporter_external_url_info, which the suspend alert joins to build its evidence_url).
-    external_url: ExternalUrl | None = key(
-        None,
-        "the exporter's URL as people reach it; the suspend alert's `evidence_url` starts with it (else the "
-        "scrape address)",
-    )
-    evidence: EvidenceConfig | None = key(None, "the evidence history (below)", shown="none")
 
 
 class CanaryConfig(ConfigModel):
@@ -418,9 +338,9 @@ def load_probing_config(path: str | Path, also: frozenset[str] = frozenset()) ->
 
 
 __all__ = [
+    "DEFAULT_INTERVAL_SECONDS",
     "CanaryConfig",
     "ConfigError",
-    "EvidenceConfig",
     "GatewayConfig",
     "ModelConfig",
     "generate_local_secrets",

@@ -599,6 +599,17 @@ Bool = Annotated[bool, What("true or false", lambda v: isinstance(v, bool))]
 Duration = Annotated[float, BeforeValidator(seconds), What("a duration such as 10s, 30m or 1d")]
 StrList = Annotated[tuple[str, ...], STRINGS, What("a list of strings")]
 StrSet = Annotated[frozenset[str], STRINGS, What("a list of strings")]
+_URL = re.compile(r"https?://[^\s/?#\[\]]+(?::\d+)?(?:/\S*)?|https?://\[[0-9a-fA-F:]+\](?::\d+)?(?:/\S*)?")
+_URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
+
+
+def _no_trailing_slash(value: object) -> object:
+    return value.rstrip("/") if isinstance(value, str) and _URL.fullmatch(value) else value
+
+
+Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
+# A ``Url`` whose problem shows the exporter's own kind of example (the outermost check runs first).
+ExternalUrl = Annotated[Url, matching(_URL, "an http(s) URL such as http://canary:9464"), What(_URL_WHAT)]
 SecretValue = Annotated[
     Secret,
     PlainValidator(_inline),

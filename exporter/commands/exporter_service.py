@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from exporter.config import CanaryConfig
+from exporter.config import CanaryConfig, GatewayConfig
 from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback
@@ -30,8 +30,14 @@ from exporter.engine.snapshot import Snapshot, accumulate
 from exporter.equality.monitor import EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
-from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
-from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, GatewayClient
+from exporter.evidence.store import (
+    DETAIL_MAX_CHARS,
+    EvidenceRecord,
+    EvidenceStore,
+    EvidenceUnavailable,
+    InvalidQuery,
+)
+from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
 from exporter.sharding import export_shard
 from exporter.timestamps import format_optional
@@ -62,12 +68,8 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
             connect_timeout=gw.connect_timeout_seconds,
         )
         stack.push_async_callback(gateway_client.aclose)
-    # Direct hosts take the gateway section's timeouts; without one, the client's own defaults.
-    timeout, connect_timeout = (
-        (DEFAULT_TIMEOUT_SECONDS, DEFAULT_CONNECT_TIMEOUT_SECONDS)
-        if config.gateway is None
-        else (config.gateway.timeout_seconds, config.gateway.connect_timeout_seconds)
-    )
+    # Direct hosts take the gateway section's timeouts; without one, the section's defaults.
+    timeouts = config.gateway or GatewayConfig(kind="openai-compatible")
     owned = [(i, m) for i, m in enumerate(config.models) if config.rounds.shard.owns(m.slug)]  # rounds.shard
     for index, model in owned:
         if model.via_gateway and gateway_client is not None and config.gateway is not None:
@@ -84,8 +86,8 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
                 host.api_key.value if host.api_key else None,
                 kind="openai-compatible",
                 static_endpoints={model.slug: [endpoint]},
-                timeout=timeout,
-                connect_timeout=connect_timeout,
+                timeout=timeouts.timeout_seconds,
+                connect_timeout=timeouts.connect_timeout_seconds,
             )
             stack.push_async_callback(client.aclose)
             direct = ModelPlan(
@@ -97,7 +99,6 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
 
 
 STATE_EXCERPT_CHARS = 200
-STATE_DETAIL_CHARS = 500  # the evidence store's own bound on detail (evidence.store.DETAIL_MAX_CHARS)
 
 
 def failure_json(record: EvidenceRecord) -> dict[str, Any]:
@@ -131,7 +132,7 @@ def state_json(snap: Snapshot) -> dict[str, Any]:
                     "outcome": r.outcome.value,
                     "reason": r.reason.value,
                     "failing_streak": snap.streaks.failing.get((model, e.tag, name), 0),
-                    "detail": r.detail[:STATE_DETAIL_CHARS],
+                    "detail": r.detail[:DETAIL_MAX_CHARS],
                     **({"ttft_seconds": round(r.ttft_seconds, 4)} if r.ttft_seconds is not None else {}),
                     **({"locale": r.locale} if r.locale else {}),
                     **({"last_failure": failure_json(failure)} if failure is not None else {}),

@@ -29,7 +29,7 @@ from exporter.argkit import add_command
 from exporter.commands import trace as tracer
 from exporter.commands.exporter_service import build_plans, open_evidence
 from exporter.config import CanaryConfig, load_probing_config
-from exporter.configkit import parse_duration
+from exporter.configkit import format_duration, parse_duration
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ProbeTarget
 from exporter.engine.rounds import ModelPlan
@@ -258,7 +258,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--window",
         type=_duration,
         default=DEFAULT_WINDOW_SECONDS,
-        help="verdicts this long before and after the time (default 30m)",
+        help="verdicts this long before and after the time "
+        f"(default {format_duration(DEFAULT_WINDOW_SECONDS)})",
     )
     p.add_argument(
         "--receiver",

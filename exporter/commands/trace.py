@@ -35,6 +35,7 @@ from exporter.gateway.types import Endpoint, GatewayError, Generation
 from exporter.investigate import trace
 from exporter.investigate.history import records
 from exporter.investigate.sampling import BadInput, require_known
+from exporter.receiver.config import ReceiverConfig
 from exporter.router.journal import (
     Served,
     find_generation,
@@ -48,7 +49,9 @@ from exporter.timestamps import format_optional, format_rfc3339
 from exporter.web.hostport import http_url, parse_host_port
 
 EXIT_UNKNOWN = 3
-RECEIVER_LOOKBACK_SECONDS = 8 * 86400.0  # the longest rung (7 days) and a day: what can cover --at
+_RECEIVER = ReceiverConfig.model_fields  # the receiver section's defaults (its tokens are never read here)
+# The default ladder's longest rung and a day: how far back a suspension that covers --at can have started.
+RECEIVER_LOOKBACK_SECONDS = max(_RECEIVER["ladder"].default) + 86400.0
 RECEIVER_MAX_BYTES = 4 * 1024 * 1024
 GENERATION_RETRY_SECONDS = 1.0  # OpenRouter writes a generation's record a moment after it completes
 MAX_SERVED_SHOWN = 20
@@ -99,9 +102,9 @@ def receiver_url(config_path: Path, given: str | None) -> tuple[str | None, str 
     section = data.get("receiver") if isinstance(data, Mapping) else None
     if not isinstance(section, Mapping):
         return None, "no receiver is configured (a receiver section, or --receiver URL)"
-    listen = section.get("listen", "127.0.0.1:9465")
+    listen = section.get("listen")
     try:
-        host, port = parse_host_port(listen)
+        host, port = _RECEIVER["listen"].default if listen is None else parse_host_port(listen)
     except ValueError as exc:
         return None, f"receiver.listen: {exc}"
     if port == 0:
