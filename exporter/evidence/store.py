@@ -156,11 +156,12 @@ def bounded_evidence(evidence: Mapping[str, object], max_bytes: int = EVIDENCE_J
     text = json.dumps(_shorten(clean), ensure_ascii=False, default=str, separators=(",", ":"))
     if len(text.encode()) <= max_bytes:
         return text
-    marker = {"truncated": True, "json_bytes": len(text.encode()), "keys": sorted(map(str, clean))[:50]}
+    kept = sorted(str(k) for k in evidence if not _CREDENTIAL_KEY.search(str(k)))
+    marker = {"truncated": True, "json_bytes": len(text.encode()), "keys": kept[:50]}
     return json.dumps(marker, ensure_ascii=False)[:max_bytes]
 
 
-def _scrub(value: object) -> Any:
+def _scrub(value: object) -> object:
     if isinstance(value, Mapping):
         return {str(k): _scrub(v) for k, v in value.items() if not _CREDENTIAL_KEY.search(str(k))}
     if isinstance(value, list | tuple):
@@ -170,7 +171,7 @@ def _scrub(value: object) -> Any:
     return value
 
 
-def _shorten(value: Any) -> Any:
+def _shorten(value: object) -> object:
     if isinstance(value, dict):
         return {k: _shorten(v) for k, v in value.items()}
     if isinstance(value, list):
