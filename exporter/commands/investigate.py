@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import (
     AbstractContextManager,
     AsyncExitStack,
@@ -23,7 +23,7 @@ from contextlib import (
     contextmanager,
     nullcontext,
 )
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from exporter.argkit import add_command
 from exporter.commands import trace as tracer
@@ -289,7 +289,7 @@ def _fail(command: str, error: BadInput) -> int:
 def _print_report(
     args: argparse.Namespace,
     report: T,
-    to_json: Callable[[T], dict[str, Any]],
+    to_json: Callable[[T], Mapping[str, object]],
     to_text: Callable[[T], str],
     to_markdown: Callable[[T], str] | None = None,
 ) -> int:
