@@ -125,7 +125,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
 
     failures = {k: v for k, v in previous.last_failures.items() if alive(k)}
     for record in report.evidence:
-        if record.outcome == Outcome.FAIL.value:
+        if record.outcome == Outcome.FAIL:
             failures[(record.model, record.provider, record.contract)] = record
 
     weak = frozenset(report.weak)

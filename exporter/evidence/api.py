@@ -117,4 +117,4 @@ def page_json(page: EvidencePage, base_path: str, query: Mapping[str, str]) -> d
         rest = {k: v for k, v in query.items() if k != "cursor"}
         following = f"{base_path}?{urlencode({**rest, 'cursor': page.next_cursor})}"
     body = Page(records=page.records, next_cursor=page.next_cursor, next=following)
-    return body.model_dump(mode="json")
+    return body.model_dump(mode="json", warnings=False)  # a record built with text for an enum: as text
