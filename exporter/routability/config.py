@@ -15,7 +15,6 @@ from exporter.configkit import (
     ConfigModel,
     Duration,
     Int,
-    Keyed,
     Listening,
     SecretValue,
     StrList,
@@ -59,11 +58,6 @@ def _effort(value: object) -> str | None:
 Effort = Annotated[
     str | None, BeforeValidator(_effort), choice(_EFFORTS), What("off, minimal, low, medium or high")
 ]
-
-
-class FilterKeys(ConfigModel):
-    include: StrList = key(("*",), "glob patterns of the catalogue's slugs to track")
-    exclude: StrList = key((), "glob patterns of slugs to leave out")
 
 
 class DirectRoute(ConfigModel):
@@ -110,9 +104,7 @@ class RoutabilityConfig(Listening):
     models: Annotated[StrList, AfterValidator(lambda slugs: tuple(dict.fromkeys(slugs)))] = key(
         (), "extra slugs to track"
     )
-    catalogue_filter: Annotated[
-        CatalogueFilter, Keyed(FilterKeys, lambda k, _: CatalogueFilter(k.include or ("*",), k.exclude))
-    ] = key(
+    catalogue_filter: CatalogueFilter = key(
         default_factory=CatalogueFilter,
         meaning="`{include, exclude}` glob patterns",
         shown='`{include: ["*"]}`',

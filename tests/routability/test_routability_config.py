@@ -80,7 +80,7 @@ def test_full_example() -> None:
     assert config.trigger_token is not None and config.trigger_token.value == "s3cret"
     assert "s3cret" not in repr(config) and "k-acme" not in repr(config)
     assert config.models == ("acme/private-chat", "other/x")
-    assert config.catalogue_filter == CatalogueFilter(("acme/*", "moonshotai/*"), ("*:free",))
+    assert config.catalogue_filter == CatalogueFilter(include=("acme/*", "moonshotai/*"), exclude=("*:free",))
     assert config.direct_routes == {
         "acme/private-chat": DirectRoute(
             base_url="https://llm.acme.internal/v1",

@@ -266,7 +266,9 @@ def test_catalogue_filter_and_non_chat_models(store: RoutabilityStore) -> None:
     run(
         store,
         transport,
-        RoutabilityConfig(pace=0.0, catalogue_filter=CatalogueFilter(("acme/*",), ("*:free",))),
+        RoutabilityConfig(
+            pace=0.0, catalogue_filter=CatalogueFilter(include=("acme/*",), exclude=("*:free",))
+        ),
     )
     assert list(store.rows()) == ["acme/a"]
 
