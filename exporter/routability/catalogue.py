@@ -7,9 +7,8 @@ Pure functions over the JSON the gateway returns: ``GET {base}/models`` and
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
@@ -53,7 +52,7 @@ class CatalogueModel:
     active: bool = True
 
 
-def catalogue_models(payload: object, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
+def catalogue_models(payload: Any, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
     """Every model of a ``/models`` reply, sorted by slug, or None when it is not a model list at all.
 
     Example::
@@ -80,7 +79,7 @@ def catalogue_models(payload: object, now: float, keep: CatalogueFilter) -> list
     return [models[s] for s in sorted(models)]
 
 
-def listed_signal(payload: object, now: float) -> ListedSignal | None:
+def listed_signal(payload: Any, now: float) -> ListedSignal | None:
     """The cheaper signal from a ``/models/{slug}/endpoints`` reply, or None if it is not one.
 
     Example::
@@ -98,7 +97,7 @@ def listed_signal(payload: object, now: float) -> ListedSignal | None:
     return ListedSignal(now, len(endpoints), healthy, max(uptimes) if uptimes else None)
 
 
-def _outputs_text(entry: Mapping[str, object]) -> bool:
+def _outputs_text(entry: dict[str, Any]) -> bool:
     architecture = entry.get("architecture")
     if not isinstance(architecture, dict):
         return False
@@ -109,7 +108,7 @@ def _outputs_text(entry: Mapping[str, object]) -> bool:
     return isinstance(modality, str) and modality.split("->")[-1].split("+").count("text") > 0
 
 
-def _expired(value: object, now: float) -> bool:
+def _expired(value: Any, now: float) -> bool:
     """An expiration date (ISO date or datetime, or unix seconds) at or before ``now``."""
     if value is None or value == "":
         return False
