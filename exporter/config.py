@@ -52,7 +52,7 @@ from exporter.configkit import (
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
-from exporter.engine.config import DEFAULT_INTERVAL_SECONDS, ExporterConfig, RoundsConfig
+from exporter.engine.config import DEFAULT_INTERVAL_SECONDS, EvidenceConfig, ExporterConfig, RoundsConfig
 from exporter.equality.config import EqualityConfig
 from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS
 from exporter.receiver.config import ReceiverConfig
@@ -341,8 +341,11 @@ __all__ = [
     "DEFAULT_INTERVAL_SECONDS",
     "CanaryConfig",
     "ConfigError",
+    "EvidenceConfig",
+    "ExporterConfig",
     "GatewayConfig",
     "ModelConfig",
+    "RoundsConfig",
     "generate_local_secrets",
     "load_config",
     "load_probing_config",

@@ -30,13 +30,7 @@ from exporter.engine.snapshot import Snapshot, accumulate
 from exporter.equality.monitor import EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
-from exporter.evidence.store import (
-    DETAIL_MAX_CHARS,
-    EvidenceRecord,
-    EvidenceStore,
-    EvidenceUnavailable,
-    InvalidQuery,
-)
+from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
 from exporter.sharding import export_shard
@@ -99,6 +93,7 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
 
 
 STATE_EXCERPT_CHARS = 200
+STATE_DETAIL_CHARS = 500  # the evidence store's own bound on detail (evidence.store.DETAIL_MAX_CHARS)
 
 
 def failure_json(record: EvidenceRecord) -> dict[str, Any]:
@@ -132,7 +127,7 @@ def state_json(snap: Snapshot) -> dict[str, Any]:
                     "outcome": r.outcome.value,
                     "reason": r.reason.value,
                     "failing_streak": snap.streaks.failing.get((model, e.tag, name), 0),
-                    "detail": r.detail[:DETAIL_MAX_CHARS],
+                    "detail": r.detail[:STATE_DETAIL_CHARS],
                     **({"ttft_seconds": round(r.ttft_seconds, 4)} if r.ttft_seconds is not None else {}),
                     **({"locale": r.locale} if r.locale else {}),
                     **({"last_failure": failure_json(failure)} if failure is not None else {}),
