@@ -32,6 +32,7 @@ from pathlib import Path
 
 from exporter.evidence.store import EvidenceRecord, EvidenceStore
 from exporter.language.judge import default_judge
+from exporter.outcomes import Outcome, Reason
 
 _spec = importlib.util.spec_from_file_location(
     "exporter_bench", Path(__file__).with_name("exporter_bench.py")
@@ -100,8 +101,8 @@ def _language_attempts(
         template,
         contract="language",
         locale="pt-BR",
-        outcome=verdict.outcome.value if failing else "pass",
-        reason=verdict.reason.value if failing else "none",
+        outcome=verdict.outcome if failing else Outcome.PASS,
+        reason=verdict.reason if failing else Reason.NONE,
         detail=verdict.detail,
         evidence=verdict.evidence,
         excerpt=MIXED_PT,

@@ -27,7 +27,8 @@ from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import CATALOGUE_FLEET, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.routability.catalogue import CatalogueFilter, catalogue_models
-from exporter.routability.job import GatewayConnection, JobSettings, Pacer, probe_body, run_pass
+from exporter.routability.config import RoutabilityConfig
+from exporter.routability.job import GatewayConnection, Pacer, probe_body, run_pass
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
 
@@ -64,7 +65,7 @@ async def job(base_url: str, pace: float, workdir: Path) -> tuple[float, int, di
                 store,
                 transport,
                 GatewayConnection(base_url, KEY),
-                JobSettings(pace=pace),
+                RoutabilityConfig(pace=pace),
                 pacer=Pacer(pace),
             )
             return time.perf_counter() - started, summary.probed, summary.results

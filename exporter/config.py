@@ -19,11 +19,11 @@ import functools
 import re
 import secrets
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BeforeValidator, Field, ValidationInfo, create_model, field_validator, model_validator
+from pydantic import Field, ValidationInfo, create_model, field_validator, model_validator
 
 from exporter.configkit import (
     STRINGS,
@@ -31,42 +31,35 @@ from exporter.configkit import (
     ConfigError,
     ConfigModel,
     Duration,
-    Int,
-    Keyed,
     Label,
     Problems,
     SecretValue,
     StrSet,
+    Url,
     What,
     choice,
     context_of,
     generatable_secrets,
-    host_port,
     invalid,
     invalid_all,
     keep_keys,
     key,
     load_file,
     matching,
-    relative_path,
-    settings_of,
     unique,
     validate,
 )
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
-from exporter.engine.rounds import DEFAULT_CONCURRENCY
+from exporter.engine.config import DEFAULT_INTERVAL_SECONDS, EvidenceConfig, ExporterConfig, RoundsConfig
 from exporter.equality.config import EqualityConfig
-from exporter.equality.monitor import EqualityProbeSettings
-from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
 from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS
 from exporter.receiver.config import ReceiverConfig
 from exporter.routability.config import RoutabilityConfig
-from exporter.sharding import MAX_SHARDS, Shard, owned_by
+from exporter.sharding import Shard, owned_by
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
-DEFAULT_INTERVAL_SECONDS = 1800.0
 # Capabilities a model may require of every host (probed even where an endpoint does not advertise them).
 KNOWN_CAPABILITIES = frozenset({"structured_outputs"})
 # The sections only their own commands read, so an exporter never needs (or holds) their secrets; the
@@ -75,19 +68,9 @@ OWN_COMMAND_SECTIONS = frozenset({"receiver", "routability"})
 PROBING_SECTIONS = frozenset({"gateway", "models", "rounds", "contracts", "exporter"})
 _SLUG = re.compile(r"[A-Za-z0-9._\-]+/[A-Za-z0-9._:\-]+")
 _TAG = re.compile(r"[a-z0-9._\-]+(?:/[a-z0-9._\-]+)?")
-_URL = re.compile(r"https?://[^\s/?#\[\]]+(?::\d+)?(?:/\S*)?|https?://\[[0-9a-fA-F:]+\](?::\d+)?(?:/\S*)?")
-_URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
 _SLUG_WHAT = "a model slug such as moonshotai/kimi-k2-0905"
 _TAG_WHAT = "a lowercase provider tag such as my-vllm or deepinfra/fp8"
 
-
-def _no_trailing_slash(value: object) -> object:
-    return value.rstrip("/") if isinstance(value, str) and _URL.fullmatch(value) else value
-
-
-Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
-# A ``Url`` whose problem shows the exporter's own kind of example (the outermost check runs first).
-ExternalUrl = Annotated[Url, matching(_URL, "an http(s) URL such as http://canary:9464"), What(_URL_WHAT)]
 Tag = Annotated[str, matching(_TAG, _TAG_WHAT)]
 Capability = Annotated[str, choice(tuple(sorted(KNOWN_CAPABILITIES)))]
 
@@ -153,81 +136,23 @@ class ModelConfig(ConfigModel):
     ] = key((), "plain OpenAI-compatible hosts")
 
 
-class ShardKeys(ConfigModel):
-    count: Int = key(meaning="how many replicas share the models", ge=1, le=MAX_SHARDS)
-    index: Int = key(meaning="this replica's shard, 0 to count - 1", ge=0, le=MAX_SHARDS - 1)
+class CanaryConfig(ConfigModel):
+    """A validated file, as the commands use it: one section per component, each the settings object that
+    component takes; ``contracts`` are the enabled contracts, built. ``contract_settings`` (the file's
+    ``contracts`` key) is replaced per contract registry (``file_model``)."""
 
-    @model_validator(mode="after")
-    def _index_below_count(self) -> ShardKeys:
-        if self.index >= self.count:
-            raise invalid(
-                f"must be less than count ({self.count}): shards are numbered 0 to {self.count - 1}", "index"
-            )
-        return self
+    internal: ClassVar[frozenset[str]] = frozenset({"path"})
 
-
-class RoundsConfig(ConfigModel):
-    interval_seconds: Duration = key(
-        DEFAULT_INTERVAL_SECONDS,
-        "period between round starts; a round never overlaps the next",
-        alias="interval",
-        ge=0.05,
-    )
-    concurrency: Int = key(
-        DEFAULT_CONCURRENCY, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
-    )
-    shard: Annotated[Shard, Keyed(ShardKeys, lambda keys, _: Shard(keys.index, keys.count))] = key(
-        default_factory=Shard,
-        meaning="`{index: I, count: N}`: this exporter replica probes only the models whose slug hashes to "
-        "shard `I` of `N`; every replica lists the same models; check them together with `canary "
-        "check-config a.yaml b.yaml` ([deployment.md](docs/deployment.md#sharding-models-across-exporters))",
-        shown="none (the whole list)",
-    )
-
-
-_EVIDENCE_WHAT = "a file path such as evidence.sqlite3 (relative to the config file)"
-
-
-class EvidenceConfig(ConfigModel):
-    """``exporter.evidence``: the evidence history (docs/evidence.md). Absent section: no history kept."""
-
-    path: Annotated[Path, relative_path(_EVIDENCE_WHAT)] = key(
-        meaning="the evidence store, one row per probe attempt (relative to the config file); see "
-        "[docs/evidence.md](docs/evidence.md)",
-        shown="none: no history",
-    )
-    retention_seconds: Duration = key(
-        DEFAULT_RETENTION_SECONDS, "rows older than this are deleted", alias="retention", ge=3600
-    )
-    max_bytes: Int = key(
-        DEFAULT_MAX_BYTES, "cap on the store's used pages; the oldest rows go first", ge=MIN_MAX_BYTES
-    )
-
-
-class ExporterConfig(ConfigModel):
-    listen: Annotated[str, host_port("127.0.0.1:9464", text=True), What("HOST:PORT")] = key(
-        "127.0.0.1:9464", "address of `/metrics`, `/v1/state`, `/v1/evidence`, `/healthz`"
-    )
-    # The exporter's URL as people and Alertmanager notifications reach it (exported as
-    # canary_exporter_external_url_info, which the suspend alert joins to build its evidence_url).
-    external_url: ExternalUrl | None = key(
-        None,
-        "the exporter's URL as people reach it; the suspend alert's `evidence_url` starts with it (else the "
-        "scrape address)",
-    )
-    evidence: EvidenceConfig | None = key(None, "the evidence history (below)", shown="none")
-
-
-class _CanaryFile(ConfigModel):
-    """The whole file; ``contracts`` is replaced per contract registry (``_file_model``)."""
-
+    path: Path = Path("canary.yaml")  # the file read (set by ``load_config``)
     gateway: GatewayConfig | None = key(None, "the gateway (below)", shown="none")
     models: Annotated[
         tuple[ModelConfig, ...],
         unique("slug", message="model {0} is listed twice (first as models[{first}])"),
     ] = key((), "the models to probe (below)", shown="[]")
     rounds: RoundsConfig = key(default_factory=RoundsConfig, meaning="the probe rounds")
-    contracts: ConfigModel = key(default_factory=ConfigModel, meaning="per contract, its settings")
+    contract_settings: ConfigModel = key(
+        default_factory=ConfigModel, meaning="per contract, its settings", alias="contracts"
+    )
     exporter: ExporterConfig = key(default_factory=ExporterConfig, meaning="the exporter")
     equality: EqualityConfig = key(default_factory=EqualityConfig, meaning="the equality test")
     receiver: ReceiverConfig | None = key(None, "the quarantine receiver", shown="none")
@@ -289,7 +214,7 @@ class _CanaryFile(ConfigModel):
         where = Shard(shard.index, shard.count, where=context.where(("rounds", "shard")))
         return rounds.model_copy(update={"shard": where})
 
-    @field_validator("contracts")
+    @field_validator("contract_settings")
     @classmethod
     def _first_token_before_timeout(cls, contracts: ConfigModel, info: ValidationInfo) -> ConfigModel:
         gateway: GatewayConfig | None = info.data.get("gateway")
@@ -308,7 +233,7 @@ class _CanaryFile(ConfigModel):
         return contracts
 
     @model_validator(mode="after")
-    def _controls_are_excluded(self) -> _CanaryFile:
+    def _controls_are_excluded(self) -> CanaryConfig:
         """A known-filtering host refuses supported content by design: it is a positive control, never a
         route. The receiver counts as capacity only hosts no layer excludes, so each control must be a
         built-in exclusion of its model: then it is never routed to and never keeps the capacity floor from
@@ -331,9 +256,19 @@ class _CanaryFile(ConfigModel):
             raise invalid_all(problems)
         return self
 
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent
+
+    @cached_property
+    def contracts(self) -> tuple[Contract, ...]:
+        """The enabled contracts, built from their settings (once)."""
+        settings: list[ContractSettings] = list(dict(self.contract_settings).values())
+        return tuple(s.build() for s in settings if s.enabled)
+
 
 @functools.cache
-def _file_model(contracts: tuple[type[Contract], ...]) -> type[_CanaryFile]:
+def _file_model(contracts: tuple[type[Contract], ...]) -> type[CanaryConfig]:
     """The file's model for a set of contracts: ``contracts.<name>`` is each one's ``Settings``."""
     fields: dict[str, Any] = {  # create_model's field definitions (typed Any there)
         c.name: (c.Settings, key(default_factory=c.Settings)) for c in contracts
@@ -341,31 +276,12 @@ def _file_model(contracts: tuple[type[Contract], ...]) -> type[_CanaryFile]:
     section = create_model("ContractsConfig", __base__=ConfigModel, **fields)
     return create_model(
         "CanaryFile",
-        __base__=_CanaryFile,
-        contracts=(section, Field(default_factory=section, validate_default=True)),
+        __base__=CanaryConfig,
+        contract_settings=(section, Field(default_factory=section, validate_default=True, alias="contracts")),
     )
 
 
-@dataclass(frozen=True, slots=True)
-class CanaryConfig:
-    """A validated file, as the commands use it (contracts built, the enabled ones only)."""
-
-    path: Path
-    gateway: GatewayConfig | None
-    models: tuple[ModelConfig, ...]
-    rounds: RoundsConfig
-    contracts: tuple[Contract, ...]
-    exporter: ExporterConfig
-    receiver: ReceiverConfig | None = None
-    routability: RoutabilityConfig | None = None
-    equality: EqualityProbeSettings = field(default_factory=EqualityProbeSettings)  # docs/equality.md
-
-    @property
-    def base_dir(self) -> Path:
-        return self.path.parent
-
-
-def file_model(registry: Mapping[str, type[Contract]] = REGISTRY) -> type[_CanaryFile]:
+def file_model(registry: Mapping[str, type[Contract]] = REGISTRY) -> type[CanaryConfig]:
     """The model of the whole file (the configuration reference is generated from it)."""
     return _file_model(tuple(registry.values()))
 
@@ -396,9 +312,7 @@ def load_config(
     )
     problems.raise_if_any()
     assert read is not None  # no problems: read
-    settings: list[ContractSettings] = list(dict(read.contracts).values())
-    contracts = tuple(s.build() for s in settings if s.enabled)
-    return settings_of(read, CanaryConfig, path=path, contracts=contracts, equality=read.equality.settings())
+    return read.model_copy(update={"path": path})
 
 
 def generate_local_secrets(path: str | Path, environ: MutableMapping[str, str]) -> list[str]:
@@ -424,11 +338,14 @@ def load_probing_config(path: str | Path, also: frozenset[str] = frozenset()) ->
 
 
 __all__ = [
+    "DEFAULT_INTERVAL_SECONDS",
     "CanaryConfig",
     "ConfigError",
     "EvidenceConfig",
+    "ExporterConfig",
     "GatewayConfig",
     "ModelConfig",
+    "RoundsConfig",
     "generate_local_secrets",
     "load_config",
     "load_probing_config",

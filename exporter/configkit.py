@@ -14,7 +14,6 @@ Example::
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import math
 import os
@@ -24,7 +23,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
-    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -67,9 +65,6 @@ from exporter.textkit import control_problem
 from exporter.web.hostport import parse_host_port
 from exporter.web.models import json_path, unwrap
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
 
 class _Missing(enum.Enum):
     MISSING = enum.auto()  # no node at a location of the file
@@ -78,7 +73,6 @@ class _Missing(enum.Enum):
 _MISSING = _Missing.MISSING
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
-S = TypeVar("S", bound="DataclassInstance")
 
 
 class ConfigError(Exception):
@@ -375,13 +369,6 @@ def _again(error: ErrorDetails) -> InitErrorDetails:
     return {"type": again, "loc": error["loc"], "input": error["input"], "ctx": ctx}
 
 
-def settings_of(model: BaseModel, settings: type[S], **rest: object) -> S:
-    """The ``settings`` dataclass a component takes, each field the ``model``'s key of the same name unless
-    given in ``rest`` (one list of names: the dataclass's)."""
-    names = [f.name for f in dataclasses.fields(settings) if f.name not in rest]
-    return settings(**{name: getattr(model, name) for name in names}, **rest)
-
-
 class ConfigModel(BaseModel):
     """A section of a configuration file: frozen, unknown keys rejected, a ``null`` value means the default.
     Files are read by alias only (the key users write); code may construct by field name."""
@@ -422,16 +409,19 @@ def _unknown_key(model: type[BaseModel]) -> str:
 
 
 def _worded(model: type[BaseModel], error: ErrorDetails) -> InitErrorDetails:
-    """``error`` (of validating ``model``) to raise again; a key ``model`` lacks or does not know, worded."""
+    """``error`` (of validating ``model``) to raise again, at the key as files spell it (pydantic names a
+    default's field); a key ``model`` lacks or does not know, worded."""
     loc = tuple(error["loc"])
     if len(loc) == 1 and error["type"] == "extra_forbidden":
         return {"type": invalid(_unknown_key(model)), "loc": loc, "input": error["input"]}
+    if loc and (info := model.model_fields.get(str(loc[0]))) is not None:
+        loc = (_key(str(loc[0]), info), *loc[1:])
     if len(loc) == 1 and error["type"] == "missing":
         info = keys_of(model).get(str(loc[0]))
         what = what_of(info) if info is not None else ""
         message = f"required key is missing ({what})" if what else "required key is missing"
         return {"type": invalid(message), "loc": loc, "input": error["input"]}
-    return _again(error)
+    return {**_again(error), "loc": loc}
 
 
 def host_port(example: str, *, allow_any_port: bool = True, text: bool = False) -> BeforeValidator:
@@ -534,9 +524,9 @@ def is_number(value: object) -> TypeGuard[float]:
 
 
 _TEXT = What("a non-empty string", is_text)
-# A list in a file; a frozenset as code passes a StrSet (or another set of strings).
+# A list in a file; a tuple or a frozenset as code passes a StrList or a StrSet.
 STRINGS = What(
-    "a list of non-empty strings", lambda v: isinstance(v, list | frozenset) and all(map(is_text, v))
+    "a list of non-empty strings", lambda v: isinstance(v, list | tuple | frozenset) and all(map(is_text, v))
 )
 
 
@@ -609,6 +599,17 @@ Bool = Annotated[bool, What("true or false", lambda v: isinstance(v, bool))]
 Duration = Annotated[float, BeforeValidator(seconds), What("a duration such as 10s, 30m or 1d")]
 StrList = Annotated[tuple[str, ...], STRINGS, What("a list of strings")]
 StrSet = Annotated[frozenset[str], STRINGS, What("a list of strings")]
+_URL = re.compile(r"https?://[^\s/?#\[\]]+(?::\d+)?(?:/\S*)?|https?://\[[0-9a-fA-F:]+\](?::\d+)?(?:/\S*)?")
+_URL_WHAT = "an http(s) URL such as https://openrouter.ai/api/v1"
+
+
+def _no_trailing_slash(value: object) -> object:
+    return value.rstrip("/") if isinstance(value, str) and _URL.fullmatch(value) else value
+
+
+Url = Annotated[str, BeforeValidator(_no_trailing_slash), matching(_URL, _URL_WHAT)]
+# A ``Url`` whose problem shows the exporter's own kind of example (the outermost check runs first).
+ExternalUrl = Annotated[Url, matching(_URL, "an http(s) URL such as http://canary:9464"), What(_URL_WHAT)]
 SecretValue = Annotated[
     Secret,
     PlainValidator(_inline),

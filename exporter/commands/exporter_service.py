@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from exporter.config import CanaryConfig
+from exporter.config import CanaryConfig, GatewayConfig
 from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback
@@ -31,7 +31,7 @@ from exporter.equality.monitor import EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
-from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, GatewayClient
+from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
 from exporter.sharding import export_shard
 from exporter.timestamps import format_optional
@@ -62,12 +62,8 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
             connect_timeout=gw.connect_timeout_seconds,
         )
         stack.push_async_callback(gateway_client.aclose)
-    # Direct hosts take the gateway section's timeouts; without one, the client's own defaults.
-    timeout, connect_timeout = (
-        (DEFAULT_TIMEOUT_SECONDS, DEFAULT_CONNECT_TIMEOUT_SECONDS)
-        if config.gateway is None
-        else (config.gateway.timeout_seconds, config.gateway.connect_timeout_seconds)
-    )
+    # Direct hosts take the gateway section's timeouts; without one, the section's defaults.
+    timeouts = config.gateway or GatewayConfig(kind="openai-compatible")
     owned = [(i, m) for i, m in enumerate(config.models) if config.rounds.shard.owns(m.slug)]  # rounds.shard
     for index, model in owned:
         if model.via_gateway and gateway_client is not None and config.gateway is not None:
@@ -84,8 +80,8 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
                 host.api_key.value if host.api_key else None,
                 kind="openai-compatible",
                 static_endpoints={model.slug: [endpoint]},
-                timeout=timeout,
-                connect_timeout=connect_timeout,
+                timeout=timeouts.timeout_seconds,
+                connect_timeout=timeouts.connect_timeout_seconds,
             )
             stack.push_async_callback(client.aclose)
             direct = ModelPlan(

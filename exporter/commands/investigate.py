@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import (
     AbstractContextManager,
     AsyncExitStack,
@@ -23,13 +23,13 @@ from contextlib import (
     contextmanager,
     nullcontext,
 )
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from exporter.argkit import add_command
 from exporter.commands import trace as tracer
 from exporter.commands.exporter_service import build_plans, open_evidence
 from exporter.config import CanaryConfig, load_probing_config
-from exporter.configkit import parse_duration
+from exporter.configkit import format_duration, parse_duration
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ProbeTarget
 from exporter.engine.rounds import ModelPlan
@@ -258,7 +258,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--window",
         type=_duration,
         default=DEFAULT_WINDOW_SECONDS,
-        help="verdicts this long before and after the time (default 30m)",
+        help="verdicts this long before and after the time "
+        f"(default {format_duration(DEFAULT_WINDOW_SECONDS)})",
     )
     p.add_argument(
         "--receiver",
@@ -288,7 +289,7 @@ def _fail(command: str, error: BadInput) -> int:
 def _print_report(
     args: argparse.Namespace,
     report: T,
-    to_json: Callable[[T], dict[str, Any]],
+    to_json: Callable[[T], Mapping[str, object]],
     to_text: Callable[[T], str],
     to_markdown: Callable[[T], str] | None = None,
 ) -> int:
@@ -328,7 +329,7 @@ async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> equa
             raise BadInput(flag, "does not apply to --test equality (it sends its own prompts)")
     if args.since is not None:
         raise BadInput("--from-history", "--test equality samples now; the history keeps no completions")
-    settings = config.equality.sampling
+    settings = config.equality
     if args.samples < 2 * len(settings.prompts):
         raise BadInput(
             "--samples",

@@ -10,6 +10,8 @@ import sys
 import time
 from typing import Any
 
+import uvicorn
+
 from exporter.argkit import add_command
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.bodies import row_body
@@ -101,12 +103,12 @@ def command(args: argparse.Namespace) -> int:
     return 0
 
 
-async def run_once(config: RoutabilityConfig, gateway: GatewayConnection | None) -> dict[str, Any]:
+async def run_once(config: RoutabilityConfig, gateway: GatewayConnection | None) -> dict[str, object]:
     """One pass; returns ``{"pass": aggregate, "models": counts, "rows": [...]}`` (the ``--json`` output)."""
     transport = HttpxTransport(timeout=config.timeout)
     try:
         with RoutabilityStore(config.store) as store:
-            summary = await run_pass(store, transport, gateway, config.job_settings())
+            summary = await run_pass(store, transport, gateway, config)
             rows = sorted(store.rows().values(), key=lambda r: r.slug)
             now = time.time()
             return {
@@ -126,10 +128,9 @@ def build_service(
 ) -> RoutabilityService:
     """The service wired to one store, one transport and one pacer shared by every pass."""
     pacer = Pacer(config.pace)
-    settings = config.job_settings()
 
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
-        return await run_pass(store, transport, gateway, settings, pacer=pacer, on_probe=on_probe)
+        return await run_pass(store, transport, gateway, config, pacer=pacer, on_probe=on_probe)
 
     token = config.trigger_token.value if config.trigger_token else None
     return RoutabilityService(
@@ -171,12 +172,12 @@ async def serve(
             await transport.aclose()
 
 
-async def _exit_on(stop: asyncio.Event, server: Any) -> None:
+async def _exit_on(stop: asyncio.Event, server: uvicorn.Server) -> None:
     await stop.wait()
     server.should_exit = True
 
 
-def status_json(store: RoutabilityStore, config: RoutabilityConfig, now: float) -> dict[str, Any]:
+def status_json(store: RoutabilityStore, config: RoutabilityConfig, now: float) -> dict[str, object]:
     """What ``canary routability status`` shows: counts, the last pass and the next one, from the store."""
     due = next_due(config.schedule, last_pass_finished(store), now)
     return {

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from pydantic import JsonValue
+
 from exporter.commands.exporter_service import build_plans, open_evidence
 from exporter.config import PROBING_SECTIONS, CanaryConfig, load_config
 from exporter.configkit import Problems, load_file
@@ -35,6 +37,8 @@ from exporter.gateway.types import Endpoint, GatewayError, Generation
 from exporter.investigate import trace
 from exporter.investigate.history import records
 from exporter.investigate.sampling import BadInput, require_known
+from exporter.investigate.trace import Json
+from exporter.receiver.config import ReceiverConfig
 from exporter.router.journal import (
     Served,
     find_generation,
@@ -48,7 +52,9 @@ from exporter.timestamps import format_optional, format_rfc3339
 from exporter.web.hostport import http_url, parse_host_port
 
 EXIT_UNKNOWN = 3
-RECEIVER_LOOKBACK_SECONDS = 8 * 86400.0  # the longest rung (7 days) and a day: what can cover --at
+_RECEIVER = ReceiverConfig.model_fields  # the receiver section's defaults (its tokens are never read here)
+# The default ladder's longest rung and a day: how far back a suspension that covers --at can have started.
+RECEIVER_LOOKBACK_SECONDS = max(_RECEIVER["ladder"].default) + 86400.0
 RECEIVER_MAX_BYTES = 4 * 1024 * 1024
 GENERATION_RETRY_SECONDS = 1.0  # OpenRouter writes a generation's record a moment after it completes
 MAX_SERVED_SHOWN = 20
@@ -99,9 +105,9 @@ def receiver_url(config_path: Path, given: str | None) -> tuple[str | None, str 
     section = data.get("receiver") if isinstance(data, Mapping) else None
     if not isinstance(section, Mapping):
         return None, "no receiver is configured (a receiver section, or --receiver URL)"
-    listen = section.get("listen", "127.0.0.1:9465")
+    listen = section.get("listen")
     try:
-        host, port = parse_host_port(listen)
+        host, port = _RECEIVER["listen"].default if listen is None else parse_host_port(listen)
     except ValueError as exc:
         return None, f"receiver.listen: {exc}"
     if port == 0:
@@ -137,7 +143,7 @@ class _Sources:
         self.notes: list[str] = []
 
 
-async def _trace(config: CanaryConfig, args: argparse.Namespace, missing_key: str | None) -> dict[str, Any]:
+async def _trace(config: CanaryConfig, args: argparse.Namespace, missing_key: str | None) -> Json:
     src = _Sources()
     config_path = Path(args.config)
     journal = journal_path(config_path, args.journal)
@@ -226,7 +232,7 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace, missing_key: st
         "user": None if args.user is None else _user_json(served),
         "generation": _generation_json(generation, served_record),
         "routes": [trace.route_report(route, window, receiver, model, at, src.unknown) for route in routes],
-        "notes": src.notes,
+        "notes": [*src.notes],
     }
 
 
@@ -307,7 +313,7 @@ def _evidence(
 
 async def _receiver_reads(
     config_path: Path, given: str | None, model: str, at: float, src: _Sources
-) -> dict[str, Any] | None:
+) -> dict[str, JsonValue] | None:
     """The receiver's decisions around ``at``, its current suspensions and the model's ignore list (public
     read endpoints, no token, bounded replies); what cannot be read is left out and said in ``unknown``."""
     url, why = receiver_url(config_path, given)
@@ -320,7 +326,7 @@ async def _receiver_reads(
         "suspensions": "/v1/suspensions",
         "ignore": "/v1/ignore?" + urlencode({"model": model}),
     }
-    out: dict[str, Any] = {}
+    out: dict[str, JsonValue] = {}
     problems: list[str] = []
     async with GatewayClient(url, None, kind="openai-compatible", timeout=10.0) as client:
         for name, path in reads.items():
@@ -338,13 +344,13 @@ async def _receiver_reads(
     return out
 
 
-def _user_json(served: list[Served] | None) -> dict[str, Any]:
+def _user_json(served: list[Served] | None) -> Json:
     if served is None:
         return {"requests": None, "served": None}
     return {"requests": len(served), "served": [_served_json(s) for s in served[:MAX_SERVED_SHOWN]]}
 
 
-def _served_json(s: Served) -> dict[str, Any]:
+def _served_json(s: Served) -> JsonValue:
     return {
         "at": format_optional(s.at),
         "provider": s.provider,
@@ -357,7 +363,7 @@ def _served_json(s: Served) -> dict[str, Any]:
     }
 
 
-def _generation_json(generation: Generation | None, served: Served | None) -> dict[str, Any] | None:
+def _generation_json(generation: Generation | None, served: Served | None) -> Json | None:
     if served is not None:
         return {"source": "journal", "id": served.generation_id, "provider_name": served.provider,
                 "endpoint": served.endpoint, "created_at": format_optional(served.at),
@@ -454,5 +460,5 @@ def to_text(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _when(unix: Any) -> str:
+def _when(unix: object) -> str:
     return str(format_optional(unix)) if isinstance(unix, int | float) else str(unix)

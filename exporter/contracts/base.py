@@ -26,7 +26,9 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol, TypedDict, Unpack
+
+from pydantic import JsonValue
 
 from exporter.configkit import Bool, ConfigModel, invalid, invalid_all, key
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
@@ -43,6 +45,20 @@ log = logging.getLogger("exporter.contracts")
 # "Reasoning Tokens" guide, docs/use-cases/reasoning-tokens; shared/reference/openrouter.md §3.1, §4.5).
 REASONING_EFFORT = "low"
 REASONING_HEADROOM_TOKENS = 512
+
+
+class RequestOptions(TypedDict, total=False):
+    """What a contract may ask of a request beyond its messages and budget (``ChatRequest``'s fields)."""
+
+    stream: bool
+    temperature: float | None
+    response_format: dict[str, JsonValue] | None
+    first_token_deadline: float | None
+    count_reasoning_as_first_token: bool
+    count_whitespace_as_first_token: bool
+    require_parameters: bool
+    reasoning: dict[str, JsonValue] | None
+    reasoning_effort: str | None
 
 
 class ChatGateway(Protocol):
@@ -78,10 +94,12 @@ class ProbeContext:
     target: ProbeTarget
     gateway: ChatGateway
     round_number: int
-    memory: dict[str, Any] = field(default_factory=dict)
+    memory: dict[str, object] = field(default_factory=dict)
     locale: str | None = None
 
-    def request(self, messages: Sequence[dict[str, str]], max_tokens: int, **kwargs: Any) -> ChatRequest:
+    def request(
+        self, messages: Sequence[dict[str, str]], max_tokens: int, **kwargs: Unpack[RequestOptions]
+    ) -> ChatRequest:
         """A chat request for this target, pinned when the target is pinned.
 
         It asks only for what the endpoint supports: ``max_tokens`` is capped at the endpoint's
@@ -161,7 +179,7 @@ class Contract(ABC):
         return False
 
     @classmethod
-    def healthy_reply(cls, request: Mapping[str, Any]) -> str | None:
+    def healthy_reply(cls, request: Mapping[str, object]) -> str | None:
         """How a healthy host answers ``request`` (a chat completion body) when it is this contract's probe,
         for the simulator behind the demo, the end-to-end tests and the benchmarks; None when it is not this
         contract's probe, or when any fluent reply in the prompt's language (what the simulator writes by
@@ -241,7 +259,9 @@ def judged(
     result: ChatResult,
     *,
     span: tuple[int, int] | None = None,
-    **extra: Any,
+    ttft_seconds: float | None = None,
+    locale: str | None = None,
+    evidence: dict[str, object] | None = None,
 ) -> ProbeResult:
     """A ``ProbeResult`` for a judged reply (or one kept unjudged, a pin violation), carrying usage,
     provenance and a bounded excerpt (the reply's start, plus ``span``, the offending characters, when the
@@ -255,7 +275,9 @@ def judged(
         excerpt=bounded_excerpt(result.content or result.refusal or "", span),
         finish_reason=result.finish_reason,
         generation_id=result.generation_id,
-        **extra,
+        ttft_seconds=ttft_seconds,
+        locale=locale,
+        evidence=evidence or {},
     )
 
 

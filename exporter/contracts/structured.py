@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from jsonschema import Draft202012Validator
+from pydantic import JsonValue
 
 from exporter.configkit import Int, key
 from exporter.contracts.base import (
@@ -28,7 +28,7 @@ from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
 CAPABILITY = "structured_outputs"
-SCHEMA: dict[str, Any] = {
+SCHEMA: dict[str, JsonValue] = {
     "type": "object",
     "properties": {
         "name": {"type": "string", "minLength": 1},
@@ -43,7 +43,7 @@ MESSAGES = (
     {"role": "system", "content": "You write game data for a pirate role-play. Answer with JSON only."},
     {"role": "user", "content": "Create the character sheet of the ship's cook."},
 )
-RESPONSE_FORMAT: dict[str, Any] = {
+RESPONSE_FORMAT: dict[str, JsonValue] = {
     "type": "json_schema",
     "json_schema": {"name": "character_sheet", "strict": True, "schema": SCHEMA},
 }

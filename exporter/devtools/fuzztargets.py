@@ -24,6 +24,7 @@ from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.evidence.api import PARAMETERS
 from exporter.evidence.store import PAGE_MAX_BYTES, EvidenceRecord, EvidenceStore
+from exporter.outcomes import Outcome, Reason
 from exporter.receiver.app import build_app as receiver_app
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.exclusions import BuiltinExclusion
@@ -107,7 +108,7 @@ def exporter_target(directory: Path, stack: contextlib.ExitStack) -> Target:
     now = time.time()
     record = EvidenceRecord(
         at=now, round=1, model="m/x", provider="a/1", contract="language", attempt=1, locale="pt-BR",
-        outcome="fail", reason="mixing", detail="\x01" * 500, evidence={"spans": ["x" * 190] * 40},
+        outcome=Outcome.FAIL, reason=Reason.MIXING, detail="\x01" * 500, evidence={"spans": ["x" * 190] * 40},
         excerpt="é" * 600, finish_reason="stop", ttft_seconds=None, prompt_tokens=40, completion_tokens=120,
         cost_usd=0.0001, generation_id="gen-1", served_by="Alpha",
     )  # fmt: skip

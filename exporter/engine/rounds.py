@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from exporter.contracts.base import ChatGateway, Contract, ProbeContext, ProbeTarget
 from exporter.engine.streaks import HostKey
@@ -136,7 +136,7 @@ class Prober:
         self._wall = wall_clock
         self._mono = monotonic
         self._last_endpoints: dict[int, tuple[Endpoint, ...]] = {}
-        self._memory: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._memory: dict[tuple[str, str, str], dict[str, object]] = {}
         # The hosts the last round probed, with their gateways: what a round-level follower (the equality
         # probe) samples next, without discovering again.
         self.last_targets: tuple[tuple[ProbeTarget, Gateway], ...] = ()

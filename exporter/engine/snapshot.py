@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import TypeVar
 
 from exporter.engine.rounds import RoundReport
 from exporter.engine.streaks import HostKey, Streaks, advance
@@ -21,7 +21,13 @@ from exporter.gateway.types import Endpoint
 from exporter.outcomes import Outcome, ProbeResult, Reason
 
 TTFT_BUCKETS: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0)
-_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+K = TypeVar("K")
+V = TypeVar("V")
+N = TypeVar("N", int, float)
+
+
+def _empty() -> Mapping[K, V]:
+    return MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,28 +56,28 @@ class Snapshot:
     rounds_total: int = 0
     last_round: RoundReport | None = None
     completed_at: float | None = None  # wall clock of the last completed round
-    endpoints: Mapping[str, tuple[Endpoint, ...]] = field(default_factory=lambda: _EMPTY)
+    endpoints: Mapping[str, tuple[Endpoint, ...]] = field(default_factory=_empty)
     streaks: Streaks = field(default_factory=Streaks)
-    outcome_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
+    outcome_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=_empty)
     # language-contract attempts that did not pass, per locale (passes per locale: the evidence store)
-    locale_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=lambda: _EMPTY)
+    locale_counts: Mapping[tuple[str, str, str, str, str], int] = field(default_factory=_empty)
     # the TTFT distribution per model (every host of it), and each host's TTFT of the last round
-    ttft: Mapping[str, Histogram] = field(default_factory=lambda: _EMPTY)
-    ttft_last: Mapping[HostKey, float] = field(default_factory=lambda: _EMPTY)
+    ttft: Mapping[str, Histogram] = field(default_factory=_empty)
+    ttft_last: Mapping[HostKey, float] = field(default_factory=_empty)
     # TTFT probes that saw no visible token within the threshold (no TTFT to observe), per host; every host
     # with a judged TTFT probe has an entry, so the slowest host still has a series.
-    ttft_timeouts: Mapping[HostKey, int] = field(default_factory=lambda: _EMPTY)
-    tokens: Mapping[tuple[str, str], int] = field(default_factory=lambda: _EMPTY)  # (model, kind)
-    cost_usd: Mapping[HostKey, float] = field(default_factory=lambda: _EMPTY)
-    discovery_failures: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    ttft_timeouts: Mapping[HostKey, int] = field(default_factory=_empty)
+    tokens: Mapping[tuple[str, str], int] = field(default_factory=_empty)  # (model, kind)
+    cost_usd: Mapping[HostKey, float] = field(default_factory=_empty)
+    discovery_failures: Mapping[str, int] = field(default_factory=_empty)
     # the latest failing attempt per (model, provider, contract) since the exporter started (for /v1/state)
-    last_failures: Mapping[tuple[str, str, str], EvidenceRecord] = field(default_factory=lambda: _EMPTY)
+    last_failures: Mapping[tuple[str, str, str], EvidenceRecord] = field(default_factory=_empty)
 
     def last_results(self) -> Mapping[HostKey, Mapping[str, ProbeResult]]:
-        return self.last_round.results if self.last_round is not None else _EMPTY
+        return self.last_round.results if self.last_round is not None else _empty()
 
 
-def _bump(counter: dict[Any, Any], key: Any, amount: float = 1) -> None:
+def _bump(counter: dict[K, N], key: K, amount: N) -> None:
     counter[key] = counter.get(key, 0) + amount
 
 
@@ -79,7 +85,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
     """The snapshot after ``report`` (pure)."""
     live: set[HostKey] = {(m, e.tag) for m, eps in report.endpoints.items() for e in eps}
 
-    def alive(key: tuple[Any, ...]) -> bool:
+    def alive(key: tuple[str, ...]) -> bool:
         return (key[0], key[1]) in live
 
     models = set(report.endpoints)
@@ -92,16 +98,16 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
     cost = {k: v for k, v in previous.cost_usd.items() if alive(k)}
     discovery_failures = dict(previous.discovery_failures)
     for model in report.discovery_failed:
-        _bump(discovery_failures, model)
+        _bump(discovery_failures, model, 1)
 
     every = [
         (key, name, r) for probed in (report.results, report.controls) for key, by in probed.items()
         for name, r in by.items()
     ]  # fmt: skip
     for (model, provider), contract, result in every:
-        _bump(outcomes, (model, provider, contract, result.outcome.value, result.reason.value))
+        _bump(outcomes, (model, provider, contract, result.outcome.value, result.reason.value), 1)
         if result.locale is not None and result.outcome is not Outcome.PASS:  # bounded: no pass rotation
-            _bump(locales, (model, provider, result.locale, result.outcome.value, result.reason.value))
+            _bump(locales, (model, provider, result.locale, result.outcome.value, result.reason.value), 1)
         if result.ttft_seconds is not None:  # only contracts that export a TTFT observation set it
             ttft[model] = ttft.get(model, Histogram()).observe(result.ttft_seconds)
             ttft_last[(model, provider)] = result.ttft_seconds
@@ -119,7 +125,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
 
     failures = {k: v for k, v in previous.last_failures.items() if alive(k)}
     for record in report.evidence:
-        if record.outcome == Outcome.FAIL.value:
+        if record.outcome == Outcome.FAIL:
             failures[(record.model, record.provider, record.contract)] = record
 
     weak = frozenset(report.weak)

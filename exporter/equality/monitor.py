@@ -29,28 +29,14 @@ from prometheus_client.registry import Collector
 from exporter.contracts.base import ProbeTarget
 from exporter.engine.rounds import DEFAULT_CONCURRENCY, Gateway
 from exporter.equality.compare import EqualityResult
+from exporter.equality.config import EqualityConfig
 from exporter.equality.sample import Sample
-from exporter.equality.sampling import EqualitySettings, sample_host
+from exporter.equality.sampling import sample_host
 from exporter.equality.sequential import Epoch
-from exporter.equality.window import DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_PER_HOST, EqualityWindow
+from exporter.equality.window import EqualityWindow
 from exporter.metrickit import gauge, gauges
 
 log = logging.getLogger("exporter.equality")
-
-DEFAULT_SAMPLES_PER_ROUND = 8  # 384 per host a day at 30-minute rounds: the subtle shifts need 100-165
-DEFAULT_ALPHA = 0.01
-
-
-@dataclass(frozen=True, slots=True)
-class EqualityProbeSettings:
-    """The ``equality`` configuration section (defaults defined here, once)."""
-
-    enabled: bool = False
-    samples_per_round: int = DEFAULT_SAMPLES_PER_ROUND
-    window_seconds: float = DEFAULT_MAX_AGE_SECONDS
-    max_per_host: int = DEFAULT_MAX_PER_HOST
-    alpha: float = DEFAULT_ALPHA
-    sampling: EqualitySettings = field(default_factory=EqualitySettings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +55,7 @@ class EqualityMonitor(Collector):
 
     def __init__(
         self,
-        settings: EqualityProbeSettings,
+        settings: EqualityConfig,
         *,
         concurrency: int = DEFAULT_CONCURRENCY,
         clock: Callable[[], float] = time.time,
@@ -94,7 +80,7 @@ class EqualityMonitor(Collector):
             key = (target.model, target.provider)
             first = self._next_prompt.get(key, 0)
             async with limit:
-                got = await sample_host(target, gateway, self.settings.sampling, per_round, first=first)
+                got = await sample_host(target, gateway, self.settings, per_round, first=first)
             self._next_prompt[key] = first + per_round
             self._window.add(target.model, target.provider, got.samples, self._clock())
             self._fresh[key] = got.samples

@@ -7,23 +7,40 @@ stratum of the test, so every host should answer each prompt at least twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import BeforeValidator
+
+from exporter.configkit import ConfigModel, Text, What, invalid, key
+
+MAX_PROMPT_CHARS = 500  # short, synthetic prompts; never a conversation
 
 
-@dataclass(frozen=True, slots=True)
-class EqualityPrompt:
-    """One prompt: a stable id (the stratum, shown in reports), its locale and its text."""
+def _short(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise invalid(f"expected the prompt's text (got {value!r})")
+    if len(value) > MAX_PROMPT_CHARS:
+        raise invalid(f"at most {MAX_PROMPT_CHARS} characters: a short synthetic prompt")
+    return value
 
-    id: str
-    locale: str
-    text: str
+
+class EqualityPrompt(ConfigModel):
+    """One prompt (an item of ``equality.prompts``): a stable id (the stratum, shown in reports), its locale
+    and its text."""
+
+    id: Annotated[Text, What("a short id such as harbour-en")] = key(meaning="the stratum's id")
+    locale: Annotated[Text, What("a locale such as en or pt-BR")] = key(meaning="the prompt's locale")
+    text: Annotated[str, BeforeValidator(_short), What("the prompt's text")] = key(meaning="the prompt")
 
 
-DEFAULT_PROMPTS: tuple[EqualityPrompt, ...] = (
-    EqualityPrompt("harbour-en", "en", "In one or two sentences, describe a harbour town at dawn."),
-    EqualityPrompt("stranger-en", "en", "Begin a short story about a stranger who walks into a tavern."),
-    EqualityPrompt("bosque-es", "es", "Describe en una o dos frases un bosque después de la lluvia."),
-    EqualityPrompt("markt-de", "de", "Beschreibe in ein oder zwei Sätzen einen Marktplatz am Morgen."),
-    EqualityPrompt("viagem-pt-BR", "pt-BR", "Comece uma história curta sobre uma viagem de trem à noite."),
-    EqualityPrompt("yoru-ja", "ja", "夜の港町の様子を一、二文で描写してください。"),
+DEFAULT_PROMPTS = tuple(
+    EqualityPrompt(id=stratum, locale=locale, text=text)
+    for stratum, locale, text in (
+        ("harbour-en", "en", "In one or two sentences, describe a harbour town at dawn."),
+        ("stranger-en", "en", "Begin a short story about a stranger who walks into a tavern."),
+        ("bosque-es", "es", "Describe en una o dos frases un bosque después de la lluvia."),
+        ("markt-de", "de", "Beschreibe in ein oder zwei Sätzen einen Marktplatz am Morgen."),
+        ("viagem-pt-BR", "pt-BR", "Comece uma história curta sobre uma viagem de trem à noite."),
+        ("yoru-ja", "ja", "夜の港町の様子を一、二文で描写してください。"),
+    )
 )

@@ -16,8 +16,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from exporter.equality.compare import OUTLIER, EqualityResult, compare_hosts
+from exporter.equality.config import EqualityConfig
+from exporter.equality.ngram import DEFAULT_ORDER
 from exporter.equality.sample import Sample
-from exporter.equality.sampling import EqualitySettings, HostSamples
+from exporter.equality.sampling import HostSamples
 from exporter.outcomes import Usage
 from exporter.textkit import clip
 
@@ -39,7 +41,7 @@ class EqualityReport:
     model: str
     samples: int  # asked per host
     alpha: float
-    settings: EqualitySettings
+    settings: EqualityConfig
     rows: tuple[EqualityRow, ...]
     cost: Usage
     notes: tuple[str, ...] = ()
@@ -55,14 +57,14 @@ def build(
     *,
     samples: int,
     alpha: float,
-    settings: EqualitySettings,
+    settings: EqualityConfig,
 ) -> EqualityReport:
     """Compare the hosts and assemble the report (deterministic)."""
     by_host = {h.provider: h for h in hosts}
     results = compare_hosts(
         {h.provider: h.samples for h in hosts},
         alpha=alpha,
-        order=settings.order,
+        order=DEFAULT_ORDER,
     )
     rows = []
     for result in results:
@@ -103,7 +105,7 @@ def to_json(report: EqualityReport) -> dict[str, Any]:
         "test": "equality",
         "samples": report.samples,
         "alpha": report.alpha,
-        "order": report.settings.order,
+        "order": DEFAULT_ORDER,
         "temperature": report.settings.temperature,
         "prompts": [p.id for p in report.settings.prompts],
         "results": [_row_json(row) for row in report.rows],

@@ -16,23 +16,9 @@ from dataclasses import dataclass, field
 
 from exporter.contracts.base import ProbeContext, ProbeTarget, unjudgeable
 from exporter.engine.rounds import Gateway
-from exporter.equality.ngram import DEFAULT_ORDER
-from exporter.equality.prompts import DEFAULT_PROMPTS, EqualityPrompt
+from exporter.equality.config import EqualityConfig
 from exporter.equality.sample import Sample
 from exporter.outcomes import Usage
-
-DEFAULT_TEMPERATURE = 1.0  # sample the distribution, not its mode: greedy decoding hides most differences
-DEFAULT_MAX_TOKENS = 24  # two short sentences: about 90 characters scored per reply
-
-
-@dataclass(frozen=True, slots=True)
-class EqualitySettings:
-    """How the equality test samples and compares (defaults defined here, once)."""
-
-    prompts: tuple[EqualityPrompt, ...] = DEFAULT_PROMPTS
-    temperature: float = DEFAULT_TEMPERATURE
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    order: int = DEFAULT_ORDER  # the scorer's n-gram order (characters)
 
 
 @dataclass(slots=True)
@@ -49,7 +35,7 @@ class HostSamples:
 async def sample_host(
     target: ProbeTarget,
     gateway: Gateway,
-    settings: EqualitySettings,
+    settings: EqualityConfig,
     count: int,
     *,
     first: int = 0,
@@ -75,7 +61,7 @@ async def sample_host(
 
 async def collect(
     targets: Sequence[tuple[ProbeTarget, Gateway]],
-    settings: EqualitySettings,
+    settings: EqualityConfig,
     samples: int,
     *,
     concurrency: int,

@@ -13,16 +13,13 @@ from dataclasses import dataclass, field
 
 from exporter.equality.sample import Sample
 
-DEFAULT_MAX_AGE_SECONDS = 24 * 3600.0
-DEFAULT_MAX_PER_HOST = 120  # bounds memory and the scorer's cost: 120 short replies per host
-
 
 @dataclass(slots=True)
 class EqualityWindow:
     """Per (model, provider): timestamped samples, oldest first, never older than ``max_age`` seconds."""
 
-    max_age: float = DEFAULT_MAX_AGE_SECONDS
-    max_per_host: int = DEFAULT_MAX_PER_HOST
+    max_age: float
+    max_per_host: int
     _hosts: dict[tuple[str, str], deque[tuple[float, Sample]]] = field(default_factory=dict)
 
     def add(self, model: str, provider: str, samples: Iterable[Sample], at: float) -> None:

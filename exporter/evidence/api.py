@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 from urllib.parse import urlencode
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
 from exporter.evidence.store import (
     QUERY_DEFAULT_LIMIT,
@@ -53,11 +53,26 @@ def parse_time(parameter: str, value: str) -> float:
         raise InvalidQuery(parameter, f"{exc}, or unix seconds (got {value!r})") from None
 
 
-def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> dict[str, Any]:
+class Query(TypedDict):
+    """The keyword arguments of ``EvidenceStore.query`` (None: not given)."""
+
+    model: str | None
+    provider: str | None
+    contract: str | None
+    outcome: str | None
+    since: float | None
+    until: float | None
+    limit: int
+    cursor: str | None
+
+
+def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> Query:
     """The keyword arguments of ``EvidenceStore.query`` for a request's query parameters."""
     items = list(params.items()) if isinstance(params, Mapping) else list(params)
     seen: set[str] = set()
-    out: dict[str, Any] = {"limit": QUERY_DEFAULT_LIMIT}
+    texts: dict[str, str] = {}
+    times: dict[str, float] = {}
+    limit = QUERY_DEFAULT_LIMIT
     for key, value in items:
         if key not in PARAMETERS:
             raise InvalidQuery(key, f"unknown parameter (known: {', '.join(PARAMETERS)})")
@@ -67,20 +82,24 @@ def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> dict[s
         if not value or len(value) > MAX_VALUE_CHARS:
             raise InvalidQuery(key, f"expected a value of 1 to {MAX_VALUE_CHARS} characters")
         if key in ("since", "until"):
-            out[key] = parse_time(key, value)
+            times[key] = parse_time(key, value)
         elif key == "limit":
             if not re.fullmatch(r"[0-9]{1,3}", value) or not 1 <= int(value) <= QUERY_MAX_LIMIT:
                 raise InvalidQuery(
                     key, f"expected a whole number from 1 to {QUERY_MAX_LIMIT} (got {value!r})"
                 )
-            out[key] = int(value)
+            limit = int(value)
         elif key == "outcome" and value not in _OUTCOMES:
             raise InvalidQuery(key, f"expected one of {', '.join(_OUTCOMES)} (got {value!r})")
         else:
-            out[key] = value
-    if "since" in out and "until" in out and out["until"] <= out["since"]:
+            texts[key] = value
+    since, until = times.get("since"), times.get("until")
+    if since is not None and until is not None and until <= since:
         raise InvalidQuery("until", "must be later than since")
-    return out
+    return Query(
+        model=texts.get("model"), provider=texts.get("provider"), contract=texts.get("contract"),
+        outcome=texts.get("outcome"), since=since, until=until, limit=limit, cursor=texts.get("cursor"),
+    )  # fmt: skip
 
 
 class Page(Body):
@@ -91,11 +110,11 @@ class Page(Body):
     next: str | None = Field(description="the link to the next page (this query with its cursor)")
 
 
-def page_json(page: EvidencePage, base_path: str, query: Mapping[str, str]) -> dict[str, Any]:
+def page_json(page: EvidencePage, base_path: str, query: Mapping[str, str]) -> dict[str, JsonValue]:
     """The response body (``Page``): the records, the cursor, and the link to the next page."""
     following = None
     if page.next_cursor is not None:
         rest = {k: v for k, v in query.items() if k != "cursor"}
         following = f"{base_path}?{urlencode({**rest, 'cursor': page.next_cursor})}"
     body = Page(records=page.records, next_cursor=page.next_cursor, next=following)
-    return body.model_dump(mode="json")
+    return body.model_dump(mode="json", warnings=False)  # a record built with text for an enum: as text

@@ -32,7 +32,7 @@ Example::
 
     store = EvidenceStore("evidence.sqlite3")
     store.record([EvidenceRecord(at=time.time(), round=1, model="m/x", provider="p", contract="ttft",
-                                 attempt=1, locale=None, outcome="pass", reason="none", detail="",
+                                 attempt=1, locale=None, outcome=Outcome.PASS, reason=Reason.NONE, detail="",
                                  evidence={}, excerpt="Hello", finish_reason="stop", ttft_seconds=0.2,
                                  prompt_tokens=30, completion_tokens=12, cost_usd=0.0, generation_id=None,
                                  served_by="DeepInfra")])
@@ -57,6 +57,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from exporter.outcomes import Outcome, Reason
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
 from exporter.textkit import bounded_excerpt
 
@@ -105,8 +106,8 @@ class EvidenceRecord:
     contract: str
     attempt: int
     locale: str | None
-    outcome: str
-    reason: str
+    outcome: Outcome  # text only in the table and the API
+    reason: Reason
     detail: str
     evidence: Mapping[str, object]  # the judge's structured evidence, JSON-serialisable
     excerpt: str  # <= 1 KiB UTF-8: the reply's start and the offending span
@@ -156,11 +157,12 @@ def bounded_evidence(evidence: Mapping[str, object], max_bytes: int = EVIDENCE_J
     text = json.dumps(_shorten(clean), ensure_ascii=False, default=str, separators=(",", ":"))
     if len(text.encode()) <= max_bytes:
         return text
-    marker = {"truncated": True, "json_bytes": len(text.encode()), "keys": sorted(map(str, clean))[:50]}
+    kept = sorted(str(k) for k in evidence if not _CREDENTIAL_KEY.search(str(k)))
+    marker = {"truncated": True, "json_bytes": len(text.encode()), "keys": kept[:50]}
     return json.dumps(marker, ensure_ascii=False)[:max_bytes]
 
 
-def _scrub(value: object) -> Any:
+def _scrub(value: object) -> object:
     if isinstance(value, Mapping):
         return {str(k): _scrub(v) for k, v in value.items() if not _CREDENTIAL_KEY.search(str(k))}
     if isinstance(value, list | tuple):
@@ -170,7 +172,7 @@ def _scrub(value: object) -> Any:
     return value
 
 
-def _shorten(value: Any) -> Any:
+def _shorten(value: object) -> object:
     if isinstance(value, dict):
         return {k: _shorten(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -514,10 +516,14 @@ def _row(r: EvidenceRecord) -> tuple[object, ...]:
 
 
 def _record(row: Sequence[Any]) -> EvidenceRecord:
+    """A row as the record it was written from: the judge's evidence parsed, outcome and reason typed (a
+    value this program does not know, as a newer one may write, reads as ``inconclusive``/``none``)."""
     values = dict(zip(_COLUMNS, row[1 : 1 + len(_COLUMNS)], strict=True))
     try:
         evidence = json.loads(values["evidence"])
     except ValueError:
         evidence = {"unreadable": True}
     values["evidence"] = evidence if isinstance(evidence, dict) else {"value": evidence}
+    values["outcome"] = Outcome._value2member_map_.get(values["outcome"], Outcome.INCONCLUSIVE)
+    values["reason"] = Reason._value2member_map_.get(values["reason"], Reason.NONE)
     return EvidenceRecord(**values)

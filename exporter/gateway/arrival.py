@@ -43,7 +43,7 @@ import struct
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import anyio.abc
@@ -70,6 +70,10 @@ _ANCILLARY_SPACE = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SP
 _READ_BYTES = 65536
 # A lag longer than this is not a lag but a wall-clock step between the kernel's stamp and ours.
 _MAX_LAG_SECONDS = 60.0
+T = TypeVar("T")
+# What getaddrinfo returns for one address: family, type, protocol, canonical name, socket address.
+SocketAddress = tuple[str, int] | tuple[str, int, int, int] | tuple[int, bytes]
+AddressInfo = tuple[socket.AddressFamily, socket.SocketKind, int, str, SocketAddress]
 _HAPPY_EYEBALLS_DELAY = 0.25
 # httpcore's SOCKET_OPTION: (level, option, value) or (level, option, None, length).
 _SocketOption = tuple[int, int, int] | tuple[int, int, bytes | bytearray] | tuple[int, int, None, int]
@@ -189,7 +193,7 @@ class StampedSocket(anyio.abc.ByteStream):
         (loop.remove_writer if writable else loop.remove_reader)(self._sock.fileno())
 
     @property
-    def extra_attributes(self) -> Mapping[Any, Callable[[], Any]]:
+    def extra_attributes(self) -> Mapping[Any, Callable[[], Any]]:  # anyio's own signature
         return {
             anyio.abc.SocketAttribute.raw_socket: lambda: self._sock,
             anyio.abc.SocketAttribute.family: lambda: self._sock.family,
@@ -278,7 +282,7 @@ class _NetworkStream(httpcore.AsyncNetworkStream):
             raise
         return _NetworkStream(tls, self._raw)
 
-    def get_extra_info(self, info: str) -> Any:
+    def get_extra_info(self, info: str) -> object:
         attribute = _EXTRA_INFO.get(info)
         if attribute is not None:
             return self._stream.extra(attribute, None)  # noqa: S610 - anyio typed attributes, not Django
@@ -290,7 +294,7 @@ class _NetworkStream(httpcore.AsyncNetworkStream):
         return None
 
 
-_EXTRA_INFO: dict[str, Any] = {
+_EXTRA_INFO: dict[str, object] = {
     "ssl_object": TLSAttribute.ssl_object,
     "client_addr": anyio.abc.SocketAttribute.local_address,
     "server_addr": anyio.abc.SocketAttribute.remote_address,
@@ -314,8 +318,8 @@ def _describe(exc: BaseException) -> str:
 
 
 async def first_connection(
-    candidates: Sequence[Any],
-    connect: Callable[[Any], Awaitable[socket.socket]],
+    candidates: Sequence[T],
+    connect: Callable[[T], Awaitable[socket.socket]],
     delay: float = _HAPPY_EYEBALLS_DELAY,
 ) -> socket.socket:
     """Connect to the first of ``candidates`` that answers (RFC 8305): attempts start in order, each one
@@ -355,7 +359,7 @@ async def first_connection(
                     result.close()
 
 
-async def _resolve(loop: asyncio.AbstractEventLoop, host: str, port: int) -> list[tuple[Any, ...]]:
+async def _resolve(loop: asyncio.AbstractEventLoop, host: str, port: int) -> Sequence[AddressInfo]:
     """getaddrinfo for a TCP connection; an IP literal is parsed here, a name is resolved in a thread."""
     kind, proto = socket.SOCK_STREAM, socket.IPPROTO_TCP
     try:
@@ -364,9 +368,9 @@ async def _resolve(loop: asyncio.AbstractEventLoop, host: str, port: int) -> lis
         return await loop.getaddrinfo(host, port, type=kind, proto=proto)
 
 
-def _interleave(infos: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+def _interleave(infos: Iterable[AddressInfo]) -> list[AddressInfo]:
     """getaddrinfo results with address families alternating, the first family first (RFC 8305 §4)."""
-    by_family: dict[int, list[tuple[Any, ...]]] = {}
+    by_family: dict[int, list[AddressInfo]] = {}
     for info in infos:
         by_family.setdefault(info[0], []).append(info)
     rounds = itertools.zip_longest(*by_family.values())
@@ -394,7 +398,7 @@ class ArrivalStampingBackend(httpcore.AsyncNetworkBackend):
         loop = asyncio.get_running_loop()
         options = list(socket_options or ())
 
-        async def attempt(info: tuple[Any, ...]) -> socket.socket:
+        async def attempt(info: AddressInfo) -> socket.socket:
             family, kind, proto, _name, address = info
             sock = socket.socket(family, kind, proto)
             try:

@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from exporter.outcomes import Usage
 
@@ -97,7 +96,7 @@ class ChunkAccumulator:
         self.provider: str | None = None
         self.route: RouteProof | None = None  # from openrouter_metadata, when the gateway sent it
         self.generation_id: str | None = None
-        self.error: Mapping[str, Any] | None = None
+        self.error: Mapping[str, object] | None = None
         self.saw_visible_token = False
         self.done = False  # ``data: [DONE]`` was seen (the SSE reader sets it; it is not a chunk)
         self.chunks = 0
@@ -119,7 +118,7 @@ class ChunkAccumulator:
         """The stream reached a proper end: a finish reason, ``[DONE]``, or an error chunk."""
         return self.finish_reason is not None or self.done or self.error is not None
 
-    def feed(self, obj: Mapping[str, Any]) -> bool:
+    def feed(self, obj: Mapping[str, object]) -> bool:
         """Take one chunk; return True iff it carried the first visible token of the stream."""
         self.chunks += 1
         self.generation_id = first_text(self.generation_id, obj.get("id"))
@@ -212,7 +211,7 @@ def route_proof(metadata: object) -> RouteProof | None:
     return RouteProof(endpoint, count)
 
 
-def _first_choice(choices: list[Any]) -> Mapping[str, Any] | None:
+def _first_choice(choices: list[object]) -> Mapping[str, object] | None:
     for choice in choices:
         if isinstance(choice, Mapping) and choice.get("index", 0) == 0:
             return choice

@@ -56,7 +56,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -160,9 +159,9 @@ def error_facts(error: object) -> ErrorFacts:
     if not isinstance(error, Mapping):
         return ErrorFacts()
     metadata = error.get("metadata")
-    meta: Mapping[str, Any] = metadata if isinstance(metadata, Mapping) else {}
+    meta: Mapping[str, object] = metadata if isinstance(metadata, Mapping) else {}
     availability = error.get("availability")
-    avail: Mapping[str, Any] = availability if isinstance(availability, Mapping) else {}
+    avail: Mapping[str, object] = availability if isinstance(availability, Mapping) else {}
     raw_code = error.get("code")
     code = _as_int(raw_code)
     code_text = first_text(raw_code.strip()) if code is None and isinstance(raw_code, str) else None
@@ -288,7 +287,7 @@ def truncated_stream(detail: str, status: int | None = 200) -> GatewayError:
     return GatewayError(Outcome.TRANSPORT, Reason.NETWORK, status, _clip(f"stream truncated: {detail}"))
 
 
-def parse_json_body(body: bytes | str) -> tuple[Any, str | None]:
+def parse_json_body(body: bytes | str) -> tuple[object, str | None]:
     """Parse a JSON body that may start with whitespace heartbeats; return ``(value, problem)``.
 
     ``problem`` is None on success, otherwise says what was wrong (and ``value`` is None).

@@ -44,10 +44,11 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 from urllib.parse import quote
 
 import httpx
+from pydantic import JsonValue
 
 from exporter.gateway.arrival import since_arrival
 from exporter.gateway.chunks import ChunkAccumulator, finite_number, first_text
@@ -145,7 +146,7 @@ class _Progress:
             self.first_token_at = None
             self.scope.reschedule(self.overall_at)
 
-    async def trace(self, event: str, info: Mapping[str, Any]) -> None:
+    async def trace(self, event: str, info: Mapping[str, object]) -> None:
         """httpcore's trace hook: re-stamp "sent" when the request has actually been written.
 
         Under load many probes wait their turn for a connection and for the event loop; stamping when the
@@ -229,14 +230,14 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
 
     # -- requests ----------------------------------------------------------------------------------------
 
-    def build_chat_body(self, request: ChatRequest) -> dict[str, Any]:
+    def build_chat_body(self, request: ChatRequest) -> dict[str, JsonValue]:
         """The JSON body ``chat`` sends for ``request`` (pure; never ``models``, never ``plugins``).
 
         Example (OpenRouter, pinned): ``{"model": "m", "messages": [...], "max_tokens": 16, "stream": true,
         "temperature": 0.0, "provider": {"only": ["deepinfra/fp8"], "allow_fallbacks": false,
         "require_parameters": true}}``.
         """
-        body: dict[str, Any] = {
+        body: dict[str, JsonValue] = {
             "model": request.model,
             "messages": [dict(message) for message in request.messages],
             "max_tokens": request.max_tokens,
@@ -460,7 +461,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
         url: str,
         api_key: str | None,
         *,
-        json_body: Mapping[str, Any] | None = None,
+        json_body: Mapping[str, object] | None = None,
         limit: int | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Reply | GatewayError:
@@ -497,7 +498,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
             return classify_exception(exc)
         return Reply(response.status_code, body, response.headers, over)
 
-    async def get_json(self, path: str, limit: int | None = None) -> Any | GatewayError:
+    async def get_json(self, path: str, limit: int | None = None) -> object:
         """GET ``path`` (under ``base_url``, or an absolute URL; the API key when set) for a JSON reply read
         whole up to ``limit`` bytes (default ``max_body_bytes``), or the classified reason there is none: an
         HTTP error read from its body, an oversized or unparsable body, a timeout. Not logged.
@@ -518,7 +519,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
         )
 
     async def _get(
-        self, op: str, model: str, path: str, limit: int, parse: Callable[[Any], _T | GatewayError]
+        self, op: str, model: str, path: str, limit: int, parse: Callable[[object], _T | GatewayError]
     ) -> _T | GatewayError:
         """``get_json`` and ``parse``; a failure of either is logged and returned."""
         started = self._clock()

@@ -8,7 +8,8 @@ failures (429, 5xx, a 404 for a pin nobody serves, a mid-stream error chunk) are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from pydantic import JsonValue
 
 from exporter.outcomes import Outcome, Reason, Usage
 
@@ -50,7 +51,7 @@ class ChatRequest:
     pin: str | None = None
     stream: bool = False
     temperature: float | None = 0.0
-    response_format: dict[str, Any] | None = None
+    response_format: dict[str, JsonValue] | None = None
     # Streamed requests only: give up waiting for the first visible token after this many seconds
     # (measured from sending the request); the result then has first_token_timed_out=True.
     first_token_deadline: float | None = None
@@ -63,7 +64,7 @@ class ChatRequest:
     require_parameters: bool = True
     # Reasoning controls, sent only when set: OpenRouter's ``reasoning`` object ({effort|max_tokens, exclude})
     # or the OpenAI-style top-level ``reasoning_effort``.
-    reasoning: dict[str, Any] | None = None
+    reasoning: dict[str, JsonValue] | None = None
     reasoning_effort: str | None = None
 
 

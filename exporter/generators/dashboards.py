@@ -42,8 +42,9 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, Tag, model_validator
 
-from exporter.config import DEFAULT_INTERVAL_SECONDS, ExporterConfig
+from exporter.config import DEFAULT_INTERVAL_SECONDS
 from exporter.configkit import parse_duration
+from exporter.engine.config import DEFAULT_EXPORTER_URL
 from exporter.generators import write_or_check
 from exporter.paths import REPO_ROOT
 
@@ -343,7 +344,6 @@ WINDOW_VARIABLE = fixed_variable(
     DEFAULT_WINDOW,
 )
 # Where the provider drill-down links the exporter's evidence endpoint (a textbox: set it to your exporter).
-DEFAULT_EXPORTER_URL = f"http://{ExporterConfig.model_fields['listen'].default}"
 EXPORTER_URL_VARIABLE = fixed_variable(
     "exporter_url",
     "Exporter URL",

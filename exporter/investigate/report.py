@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from typing import Any
+
+from pydantic import JsonValue
 
 from exporter.investigate.compare import Comparison, HostResult
 from exporter.textkit import clip
@@ -24,7 +25,7 @@ from exporter.timestamps import format_optional
 WIDTH = 80
 
 
-def to_json(comparison: Comparison) -> dict[str, Any]:
+def to_json(comparison: Comparison) -> dict[str, JsonValue]:
     """The report as the JSON document ``canary investigate --json`` prints."""
     return {
         "model": comparison.model,
@@ -39,7 +40,7 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
     }
 
 
-def _result_json(r: HostResult) -> dict[str, Any]:
+def _result_json(r: HostResult) -> JsonValue:
     """Every field of the result, in its order; the counted pairs as objects."""
     return dataclasses.asdict(r) | {
         "examples": list(r.examples),

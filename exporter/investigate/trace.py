@@ -31,7 +31,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+
+from pydantic import JsonValue
 
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
@@ -140,19 +141,28 @@ def routes_for(
     return [Route(e.tag, e.provider_name, "model") for e in endpoints]
 
 
-def excluded_at(
-    decisions: Iterable[Mapping[str, Any]], model: str, provider: str, at: float
-) -> list[dict[str, Any]]:
+Json = dict[str, JsonValue]
+
+
+def _number(value: JsonValue) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def excluded_at(decisions: Iterable[JsonValue], model: str, provider: str, at: float) -> list[JsonValue]:
     """What excluded (or, in observe mode, would have excluded) the route at ``at``, from the decision log.
 
     A suspension counts from its decision until its ``until``, unless a lift, recovery or expiry of the route
     came first; an incident from its addition until its ``until`` or its removal.
     """
-    route = [d for d in decisions if d.get("model") == model and d.get("provider") == provider]
-    route.sort(key=lambda d: (float(d.get("at", 0.0)), int(d.get("seq", 0))))
-    active: list[dict[str, Any]] = []
+    route = [
+        d
+        for d in decisions
+        if isinstance(d, dict) and (d.get("model"), d.get("provider")) == (model, provider)
+    ]
+    route.sort(key=lambda d: (_number(d.get("at")), _number(d.get("seq"))))
+    active: list[JsonValue] = []
     for d in route:
-        start, kind = float(d.get("at", 0.0)), d.get("kind")
+        start, kind = _number(d.get("at")), d.get("kind")
         until = d.get("until")
         if start > at or kind not in SUSPENDING | {"incident_add"}:
             continue
@@ -162,12 +172,12 @@ def excluded_at(
             ended = any(
                 e.get("kind") == "incident_remove"
                 and e.get("incident_id") == d.get("incident_id")
-                and start <= float(e.get("at", 0.0)) <= at
+                and start <= _number(e.get("at")) <= at
                 for e in route
             )
         else:
             ended = any(
-                e.get("kind") in ENDING | SUSPENDING and e is not d and start < float(e.get("at", 0.0)) <= at
+                e.get("kind") in ENDING | SUSPENDING and e is not d and start < _number(e.get("at")) <= at
                 for e in route
             )  # a later suspending decision replaces this one (escalation, promotion)
         if not ended:
@@ -186,7 +196,7 @@ def excluded_at(
     return active
 
 
-def verdicts(records: Sequence[EvidenceRecord]) -> dict[str, Any]:
+def verdicts(records: Sequence[EvidenceRecord]) -> Json:
     """A route's verdicts in the window: outcomes per contract and the failing attempts, newest first."""
     by_contract: dict[str, Counter[str]] = {}
     for r in records:
@@ -214,11 +224,11 @@ def verdicts(records: Sequence[EvidenceRecord]) -> dict[str, Any]:
 def route_report(
     route: Route,
     window: Sequence[EvidenceRecord] | None,
-    receiver: Mapping[str, Any] | None,
+    receiver: Mapping[str, JsonValue] | None,
     model: str,
     at: float,
     unknown: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
+) -> Json:
     """One route's part of the trace: its verdicts in the ``window``, the receiver's decisions about it, what
     excluded it ``at`` the time, and whether it is suspended and ignored now.
 
@@ -233,20 +243,24 @@ def route_report(
     tag_unknown = f"the journal names the display name {route.provider_name!r}, which no known tag has"
     fields_unknown: dict[str, str] = {}
 
-    def read(name: str) -> Any:
+    def read(name: str) -> list[JsonValue] | None:
         if unmapped:
             fields_unknown[name] = tag_unknown
             return None
-        if name not in reads or reads[name] is None:
+        if not isinstance(found := reads.get(name), list):
             fields_unknown[name] = why.get("receiver") or f"the receiver's {name} could not be read"
             return None
-        return reads[name]
+        return found
 
-    def about_it(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-        return [d for d in items if d.get("model") == model and d.get("provider") == route.provider]
+    def about_it(items: list[JsonValue]) -> list[JsonValue]:
+        return [
+            d
+            for d in items
+            if isinstance(d, dict) and (d.get("model"), d.get("provider")) == (model, route.provider)
+        ]
 
     decisions, suspensions, ignore = read("decisions"), read("suspensions"), read("ignore")
-    report: dict[str, Any] = {
+    report: Json = {
         **asdict(route),  # provider, provider_name, matched_by, requests
         "verdicts": None,
         "decisions": None if decisions is None else about_it(decisions),
@@ -254,15 +268,16 @@ def route_report(
         "suspended_now": None if suspensions is None else next(iter(about_it(suspensions)), None),
         "in_ignore_list_now": None if ignore is None else route.provider in ignore,
     }
+    said: Json = {}
     for name, source in (("decisions", "decisions"), ("excluded_then", "decisions"),
                          ("suspended_now", "suspensions"), ("in_ignore_list_now", "ignore")):  # fmt: skip
         if source in fields_unknown:
-            report.setdefault("unknown", {})[name] = fields_unknown[source]
+            said[name] = fields_unknown[source]
     if unmapped:
-        report.setdefault("unknown", {})["verdicts"] = tag_unknown
+        said["verdicts"] = tag_unknown
     elif window is None:
-        report.setdefault("unknown", {})["verdicts"] = why.get("evidence") or "no evidence history"
+        said["verdicts"] = why.get("evidence") or "no evidence history"
     else:
         report["verdicts"] = verdicts([r for r in window if r.provider == route.provider])
-    report.setdefault("unknown", {})
+    report["unknown"] = said
     return report

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
+from typing import Annotated
 
+from pydantic import AfterValidator
+
+from exporter.configkit import ConfigModel, StrList, key
 from exporter.gateway.client import parse_endpoints_response
 from exporter.gateway.types import GatewayError
 from exporter.routability.model import ListedSignal
 from exporter.timestamps import parse_rfc3339
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogueFilter:
-    """Glob patterns on model slugs; a slug is kept when it matches an include and no exclude.
+class CatalogueFilter(ConfigModel):
+    """Glob patterns on model slugs (``routability.catalogue_filter``); a slug is kept when it matches an
+    include and no exclude; no include at all is every slug.
 
     Example::
 
@@ -25,8 +29,10 @@ class CatalogueFilter:
         False
     """
 
-    include: tuple[str, ...] = ("*",)
-    exclude: tuple[str, ...] = ()
+    include: Annotated[StrList, AfterValidator(lambda patterns: patterns or ("*",))] = key(
+        ("*",), "glob patterns of the catalogue's slugs to track"
+    )
+    exclude: StrList = key((), "glob patterns of slugs to leave out")
 
     def keeps(self, slug: str) -> bool:
         included = any(fnmatch.fnmatchcase(slug, p) for p in self.include)

@@ -1,6 +1,6 @@
 """The ``routability:`` section of the canary configuration: the model ``RoutabilityConfig`` (frozen) is the
 one definition of its keys and defaults (README's configuration reference is generated from it; direct
-routes and schedules by example: docs/routability.md, "Configuration")."""
+routes and schedules by example: docs/routability.md, "Configuration") and what a pass takes."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, field_validator
 
 from exporter.configkit import (
     Bool,
     ConfigModel,
     Duration,
     Int,
-    Keyed,
     Listening,
     SecretValue,
     StrList,
@@ -27,11 +26,9 @@ from exporter.configkit import (
     key,
     matching,
     relative_path,
-    settings_of,
 )
 from exporter.gateway.client import DEFAULT_TIMEOUT_SECONDS
 from exporter.routability.catalogue import CatalogueFilter
-from exporter.routability.job import DirectRoute, JobSettings
 from exporter.routability.routing import DEFAULT_RECENT_WINDOW
 from exporter.routability.schedule import DEFAULT_SCHEDULE, Schedule, parse_schedule
 
@@ -63,26 +60,22 @@ Effort = Annotated[
 ]
 
 
-class FilterKeys(ConfigModel):
-    include: StrList = key(("*",), "glob patterns of the catalogue's slugs to track")
-    exclude: StrList = key((), "glob patterns of slugs to leave out")
+class DirectRoute(ConfigModel):
+    """An OpenAI-compatible route for a model slug that is not on the gateway."""
 
-
-class RouteKeys(ConfigModel):
     base_url: Annotated[str, matching(_URL, "an http(s) base URL such as https://openrouter.ai/api/v1")] = (
         key(meaning="the host's OpenAI-compatible API root")
     )
     model: Text | None = key(None, "the model id the host expects", shown="the slug")
-    api_key: SecretValue | None = key(None, "secret, optional")
+    api_key: SecretValue | None = key(None, "secret, optional")  # revealed only by the transport
     reasoning_effort: Effort = key(None, "sent as reasoning_effort when not `off`", shown="`off`")
 
 
-_JOB = JobSettings()  # a pass's defaults are the section's
 StorePath = Annotated[Path, relative_path("a file path such as routability.sqlite3"), What("a file path")]
 
 
 class RoutabilityConfig(Listening):
-    """The routability job's settings; ``job_settings()`` is what a pass needs."""
+    """The routability job's settings: what the service and every pass take."""
 
     listen: Annotated[
         tuple[str, int], host_port("127.0.0.1:9466", allow_any_port=False), What("HOST:PORT")
@@ -91,15 +84,19 @@ class RoutabilityConfig(Listening):
         Path("routability.sqlite3"), "the job's store (relative to the config file)", validate_default=True
     )
     max_tokens: Annotated[Int, AfterValidator(_not_one)] = key(
-        _JOB.max_tokens, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
+        16, "the probe's completion budget; never 1 (reasoning models fail on it)", ge=1, le=4096
     )
-    reasoning_effort: Effort = key(_JOB.reasoning_effort, "`off`, `minimal`, `low`, `medium` or `high`")
+    reasoning_effort: Effort = key(
+        "low",
+        "`off`, `minimal`, `low`, `medium` or `high`; asked of gateway models that list a reasoning "
+        "parameter",
+    )
     schedule: Annotated[
         Schedule, BeforeValidator(_schedule), What("a UTC time such as 05:00 or a duration")
     ] = key(DEFAULT_SCHEDULE, "daily at this UTC time, or an interval such as 6h", shown='`"05:00"`')
-    pace: Duration = key(_JOB.pace, "minimum time between two requests of a pass")
+    pace: Duration = key(2.0, "minimum time between two requests of a pass")
     timeout: Duration = key(DEFAULT_TIMEOUT_SECONDS, "per request", ge=0.1)
-    listed_signal: Bool = key(_JOB.listed_signal, "also record the gateway's listed endpoint status/uptime")
+    listed_signal: Bool = key(True, "also record the gateway's listed endpoint status/uptime")
     recent_unavailable: Duration = key(
         DEFAULT_RECENT_WINDOW, "routers skip models unavailable within this window"
     )
@@ -107,24 +104,20 @@ class RoutabilityConfig(Listening):
     models: Annotated[StrList, AfterValidator(lambda slugs: tuple(dict.fromkeys(slugs)))] = key(
         (), "extra slugs to track"
     )
-    catalogue_filter: Annotated[
-        CatalogueFilter, Keyed(FilterKeys, lambda k, _: CatalogueFilter(k.include or ("*",), k.exclude))
-    ] = key(
+    catalogue_filter: CatalogueFilter = key(
         default_factory=CatalogueFilter,
         meaning="`{include, exclude}` glob patterns",
         shown='`{include: ["*"]}`',
     )
-    # Kept as read (the key a Secret) so no dump of the section shows it; a pass gets DirectRoutes.
-    direct_routes: dict[str, RouteKeys] = key(
+    # Each key a Secret, so no dump of the section shows it.
+    direct_routes: dict[str, DirectRoute] = key(
         default_factory=dict,
         meaning="per slug, a route that is not on the gateway: `base_url`, `model` (default: the slug), "
         "`api_key` (secret, optional), `reasoning_effort` (default `off`)",
         shown="none",
     )
 
-    def job_settings(self) -> JobSettings:
-        routes = {
-            slug: DirectRoute(r.base_url, r.model or slug, r.api_key, r.reasoning_effort)
-            for slug, r in self.direct_routes.items()
-        }
-        return settings_of(self, JobSettings, direct_routes=routes)
+    @field_validator("direct_routes")
+    @classmethod
+    def _model_defaults_to_slug(cls, routes: dict[str, DirectRoute]) -> dict[str, DirectRoute]:
+        return {slug: r if r.model else r.model_copy(update={"model": slug}) for slug, r in routes.items()}

@@ -15,12 +15,13 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from urllib.parse import quote
 
 from exporter.configkit import Secret, is_number
-from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, catalogue_models, listed_signal
+from exporter.routability.catalogue import CatalogueModel, catalogue_models, listed_signal
 from exporter.routability.classify import classify_network, classify_reply, missing_key
+from exporter.routability.config import DirectRoute, RoutabilityConfig
 from exporter.routability.model import (
     PassSummary,
     RoutabilityRow,
@@ -49,29 +50,6 @@ class GatewayConnection:
     base_url: str
     api_key: Secret | None = None  # revealed only by the transport, as the request's bearer token
     kind: str = "openrouter"
-
-
-@dataclass(frozen=True, slots=True)
-class DirectRoute:
-    """An OpenAI-compatible route for a model slug that is not on the gateway."""
-
-    base_url: str
-    model: str  # the model id the host expects
-    api_key: Secret | None = None
-    reasoning_effort: str | None = None  # sent as reasoning_effort only when set
-
-
-@dataclass(frozen=True, slots=True)
-class JobSettings:
-    """What a pass does (defaults are the documented configuration defaults)."""
-
-    pace: float = 2.0
-    max_tokens: int = 16
-    reasoning_effort: str | None = "low"  # asked of gateway models that list a reasoning parameter
-    listed_signal: bool = True
-    catalogue_filter: CatalogueFilter = field(default_factory=CatalogueFilter)
-    models: tuple[str, ...] = ()
-    direct_routes: dict[str, DirectRoute] = field(default_factory=dict)
 
 
 class Pacer:
@@ -125,7 +103,7 @@ async def run_pass(
     store: RoutabilityStore,
     transport: JsonTransport,
     gateway: GatewayConnection | None,
-    settings: JobSettings,
+    settings: RoutabilityConfig,
     *,
     pacer: Pacer | None = None,
     wall_clock: Callable[[], float] = time.time,
@@ -135,7 +113,7 @@ async def run_pass(
 
     Example::
 
-        summary = await run_pass(store, HttpxTransport(), GatewayConnection(url, key), JobSettings())
+        summary = await run_pass(store, HttpxTransport(), GatewayConnection(url, key), RoutabilityConfig())
         summary.results   # {"healthy": 480, "degraded": 15, "unavailable": 5}
     """
     pacer = pacer or Pacer(settings.pace)
@@ -169,7 +147,9 @@ async def run_pass(
             source = Source.DIRECT
             route = settings.direct_routes[slug]
             effort = route.reasoning_effort
-            verdict, reply = await _probe(route, route.model, effort, settings.max_tokens, transport, pacer)
+            verdict, reply = await _probe(
+                route, route.model or slug, effort, settings.max_tokens, transport, pacer
+            )
         else:
             skipped += 1
             if row.status is Status.UNKNOWN and row.note != SKIPPED_NOTE:
@@ -200,7 +180,7 @@ async def _list_catalogue(
     store: RoutabilityStore,
     transport: JsonTransport,
     gateway: GatewayConnection | None,
-    settings: JobSettings,
+    settings: RoutabilityConfig,
     pacer: Pacer,
     wall_clock: Callable[[], float],
 ) -> list[CatalogueModel] | None:

@@ -84,7 +84,7 @@ def test_a_routability_pass_holds_its_keys_as_secrets_until_the_request(tmp_path
     (tmp_path / "canary.yaml").write_text(CANARY)
     config = load_config(tmp_path / "canary.yaml")
     assert config.routability is not None
-    settings = config.routability.job_settings()
+    settings = config.routability
     route = settings.direct_routes["a/c"]
     assert isinstance(route.api_key, Secret) and route.api_key.value == VALUES["T_ROUTE"]
     rendered = _dumps(settings) + _dumps(route)

@@ -100,8 +100,9 @@ def test_alpha_must_be_a_probability() -> None:
 
 
 def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the_peers() -> None:
+    from exporter.equality.config import EqualityConfig
     from exporter.equality.report import build, to_json, to_markdown, to_table
-    from exporter.equality.sampling import EqualitySettings, HostSamples
+    from exporter.equality.sampling import HostSamples
 
     fleet = toy_fleet(4, 6, 30, odd=2)
     hosts = [HostSamples(p, s) for p, s in fleet.items()]
@@ -111,7 +112,7 @@ def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the
         hosts,
         samples=30,
         alpha=0.01,
-        settings=EqualitySettings(),
+        settings=EqualityConfig(),
     )
     table = to_table(report)
     assert max(map(len, table.splitlines())) <= 80

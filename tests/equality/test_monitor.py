@@ -8,7 +8,8 @@ import random
 from prometheus_client import CollectorRegistry, generate_latest
 
 from exporter.contracts.base import ProbeTarget
-from exporter.equality.monitor import EqualityMonitor, EqualityProbeSettings
+from exporter.equality.config import EqualityConfig
+from exporter.equality.monitor import EqualityMonitor
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason, Usage
 
@@ -42,7 +43,7 @@ def _targets(gateway: Gateway, tags: list[str]) -> list[tuple[ProbeTarget, Gatew
 
 def test_verdicts_accumulate_over_rounds_and_only_the_odd_host_is_an_outlier() -> None:
     gateway, now = Gateway(), [1000.0]
-    monitor = EqualityMonitor(EqualityProbeSettings(enabled=True, samples_per_round=6), clock=lambda: now[0])
+    monitor = EqualityMonitor(EqualityConfig(enabled=True, samples_per_round=6), clock=lambda: now[0])
     tags = [f"h{i}/1" for i in range(6)] + ["odd/1", "down/1"]
     first = asyncio.run(monitor.after_round(_targets(gateway, tags), 1))
     assert not any(r.outlier for r in first.by_model["m/x"])  # one round is too little evidence
@@ -75,7 +76,7 @@ def test_verdicts_accumulate_over_rounds_and_only_the_odd_host_is_an_outlier() -
 
 def test_routes_that_leave_discovery_are_forgotten() -> None:
     gateway = Gateway()
-    monitor = EqualityMonitor(EqualityProbeSettings(enabled=True, samples_per_round=2))
+    monitor = EqualityMonitor(EqualityConfig(enabled=True, samples_per_round=2))
     asyncio.run(monitor.after_round(_targets(gateway, ["a/1", "b/1", "c/1"]), 1))
     verdicts = asyncio.run(monitor.after_round(_targets(gateway, ["a/1", "b/1"]), 2))
     assert [r.provider for r in verdicts.by_model["m/x"]] == ["a/1", "b/1"]

@@ -26,7 +26,7 @@ def test_samples_expire_after_the_window_and_are_bounded_per_host() -> None:
 
 
 def test_forget_drops_routes_that_left_discovery_only_for_that_model() -> None:
-    window = EqualityWindow()
+    window = EqualityWindow(max_age=3600.0, max_per_host=10)
     for provider in ("a", "b"):
         window.add("m", provider, [Sample("p", provider)], at=0.0)
     window.add("n", "b", [Sample("p", "kept")], at=0.0)

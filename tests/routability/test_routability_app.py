@@ -16,7 +16,8 @@ from exporter.configkit import Secret
 from exporter.outcomes import Reason
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.client import RoutabilityClient
-from exporter.routability.job import GatewayConnection, JobSettings, Pacer, ProbeCallback, run_pass
+from exporter.routability.config import RoutabilityConfig
+from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, run_pass
 from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply
@@ -52,7 +53,7 @@ class FakeGateway:
 
 
 def make_service(store: RoutabilityStore, token: str | None = TOKEN) -> RoutabilityService:
-    settings = JobSettings(pace=0.0)
+    settings = RoutabilityConfig(pace=0.0)
 
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
         gateway = GatewayConnection(BASE, Secret("env:K", "sk"))

@@ -47,7 +47,7 @@ def test_older_modality_string_is_understood() -> None:
 
 def test_filter_include_and_exclude_globs() -> None:
     payload = {"data": [model("acme/a"), model("acme/a:free"), model("other/b")]}
-    assert slugs(payload, CatalogueFilter(("acme/*",), ("*:free",))) == ["acme/a"]
+    assert slugs(payload, CatalogueFilter(include=("acme/*",), exclude=("*:free",))) == ["acme/a"]
 
 
 def test_reasoning_support_is_detected_from_supported_parameters() -> None:

@@ -8,8 +8,7 @@ import pytest
 
 from exporter.configkit import ConfigError, Problems, Secret, load_yaml, validate
 from exporter.routability.catalogue import CatalogueFilter
-from exporter.routability.config import RoutabilityConfig
-from exporter.routability.job import DirectRoute
+from exporter.routability.config import DirectRoute, RoutabilityConfig
 from exporter.routability.schedule import Schedule
 
 FULL = """\
@@ -81,15 +80,16 @@ def test_full_example() -> None:
     assert config.trigger_token is not None and config.trigger_token.value == "s3cret"
     assert "s3cret" not in repr(config) and "k-acme" not in repr(config)
     assert config.models == ("acme/private-chat", "other/x")
-    assert config.catalogue_filter == CatalogueFilter(("acme/*", "moonshotai/*"), ("*:free",))
-    settings = config.job_settings()
-    assert settings.direct_routes == {
+    assert config.catalogue_filter == CatalogueFilter(include=("acme/*", "moonshotai/*"), exclude=("*:free",))
+    assert config.direct_routes == {
         "acme/private-chat": DirectRoute(
-            "https://llm.acme.internal/v1", "private-chat-2025", Secret("env:ACME_KEY", "k-acme"), "low"
+            base_url="https://llm.acme.internal/v1",
+            model="private-chat-2025",
+            api_key=Secret("env:ACME_KEY", "k-acme"),
+            reasoning_effort="low",
         ),
-        "other/x": DirectRoute("http://127.0.0.1:8000/v1", "other/x", None, None),
+        "other/x": DirectRoute(base_url="http://127.0.0.1:8000/v1", model="other/x"),
     }
-    assert settings.pace == 0.5
 
 
 def test_reasoning_effort_off_sends_none() -> None:

@@ -14,15 +14,8 @@ import pytest
 from exporter.configkit import Secret
 from exporter.outcomes import Reason
 from exporter.routability.catalogue import CatalogueFilter
-from exporter.routability.job import (
-    PROBE_PROMPT,
-    DirectRoute,
-    GatewayConnection,
-    JobSettings,
-    Pacer,
-    last_pass,
-    run_pass,
-)
+from exporter.routability.config import DirectRoute, RoutabilityConfig
+from exporter.routability.job import PROBE_PROMPT, GatewayConnection, Pacer, last_pass, run_pass
 from exporter.routability.model import RoutabilityRow, Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply, HttpxTransport
@@ -98,7 +91,7 @@ def gateway_answers(models: dict[str, Any], chat: Callable[[str], HttpReply]) ->
 def run(
     store: RoutabilityStore,
     transport: Scripted,
-    settings: JobSettings,
+    settings: RoutabilityConfig,
     gateway: GatewayConnection | None = GATEWAY,
 ) -> Any:
     clock = transport.clock
@@ -124,7 +117,7 @@ def test_a_pass_classifies_every_catalogue_model_and_persists_rows(store: Routab
         "d/net": HttpReply(None, None, "network", "ConnectError: connection refused"),
     }
     transport = Scripted(gateway_answers(catalogue(*answers), by_model(answers)), clock)
-    summary = run(store, transport, JobSettings(pace=2.0))
+    summary = run(store, transport, RoutabilityConfig(pace=2.0))
     assert summary.results == {"healthy": 1, "degraded": 2, "unavailable": 1}
     assert (summary.probed, summary.skipped, summary.catalogue_listed) == (4, 0, True)
     rows = store.rows()
@@ -147,7 +140,7 @@ def test_the_probe_is_minimal_and_asks_reasoning_models_for_low_effort(store: Ro
         ),
         clock,
     )
-    run(store, transport, JobSettings(pace=0.0, listed_signal=False))
+    run(store, transport, RoutabilityConfig(pace=0.0, listed_signal=False))
     bodies = {c[4]["model"]: c[4] for c in transport.chats() if c[4]}
     for body in bodies.values():
         assert body["messages"] == [{"role": "user", "content": PROBE_PROMPT}]
@@ -162,7 +155,7 @@ def test_requests_never_burst_above_the_pace(store: RoutabilityStore) -> None:
     clock = Clock()
     slugs = [f"m/{i:02d}" for i in range(20)]
     transport = Scripted(gateway_answers(catalogue(*slugs), lambda m: HttpReply(200, OK)), clock)
-    run(store, transport, JobSettings(pace=2.0))
+    run(store, transport, RoutabilityConfig(pace=2.0))
     starts = [c[0] for c in transport.calls]
     assert len(starts) == 1 + 2 * 20  # catalogue, then endpoints + chat per model
     gaps = [b - a for a, b in itertools.pairwise(starts)]
@@ -174,7 +167,7 @@ def test_the_pacer_carries_over_between_passes(store: RoutabilityStore) -> None:
     clock = Clock()
     transport = Scripted(gateway_answers(catalogue("a/x"), lambda m: HttpReply(200, OK)), clock)
     pacer = Pacer(5.0, clock=clock, sleep=clock.sleep)
-    settings = JobSettings(pace=5.0, listed_signal=False)
+    settings = RoutabilityConfig(pace=5.0, listed_signal=False)
     for _ in range(2):
         asyncio.run(run_pass(store, transport, GATEWAY, settings, pacer=pacer, wall_clock=clock))
     starts = [c[0] for c in transport.calls]
@@ -184,7 +177,10 @@ def test_the_pacer_carries_over_between_passes(store: RoutabilityStore) -> None:
 def test_not_on_gateway_uses_the_direct_route_else_is_skipped(store: RoutabilityStore) -> None:
     clock = Clock()
     direct = DirectRoute(
-        "http://10.0.0.5:8000/v1", "private-2025", Secret("env:D", "k-direct"), reasoning_effort="low"
+        base_url="http://10.0.0.5:8000/v1",
+        model="private-2025",
+        api_key=Secret("env:D", "k-direct"),
+        reasoning_effort="low",
     )
 
     def answer(method: str, url: str, body: dict[str, Any] | None) -> HttpReply:
@@ -196,7 +192,7 @@ def test_not_on_gateway_uses_the_direct_route_else_is_skipped(store: Routability
         return HttpReply(200, OK if url.endswith("/completions") else {"data": {"endpoints": []}})
 
     transport = Scripted(answer, clock)
-    settings = JobSettings(pace=0.0, models=("x/nowhere",), direct_routes={"acme/private": direct})
+    settings = RoutabilityConfig(pace=0.0, models=("x/nowhere",), direct_routes={"acme/private": direct})
     summary = run(store, transport, settings)
     rows = store.rows()
     assert (rows["g/listed"].status, rows["g/listed"].source) == (Status.HEALTHY, Source.GATEWAY)
@@ -213,9 +209,9 @@ def test_not_on_gateway_uses_the_direct_route_else_is_skipped(store: Routability
 
 def test_without_a_gateway_a_model_with_no_direct_route_is_skipped(store: RoutabilityStore) -> None:
     clock = Clock()
-    direct = DirectRoute("http://10.0.0.5:8000/v1", "private-2025")
+    direct = DirectRoute(base_url="http://10.0.0.5:8000/v1", model="private-2025")
     transport = Scripted(lambda method, url, body: HttpReply(200, OK), clock)
-    settings = JobSettings(pace=0.0, models=("x/nowhere",), direct_routes={"acme/private": direct})
+    settings = RoutabilityConfig(pace=0.0, models=("x/nowhere",), direct_routes={"acme/private": direct})
     summary = run(store, transport, settings, gateway=None)
     rows = store.rows()
     assert (rows["acme/private"].status, rows["acme/private"].source) == (Status.HEALTHY, Source.DIRECT)
@@ -227,7 +223,9 @@ def test_without_a_gateway_a_model_with_no_direct_route_is_skipped(store: Routab
 def test_the_gateway_is_preferred_over_a_direct_route(store: RoutabilityStore) -> None:
     clock = Clock()
     transport = Scripted(gateway_answers(catalogue("a/both"), lambda m: HttpReply(200, OK)), clock)
-    settings = JobSettings(pace=0.0, direct_routes={"a/both": DirectRoute("http://h/v1", "both")})
+    settings = RoutabilityConfig(
+        pace=0.0, direct_routes={"a/both": DirectRoute(base_url="http://h/v1", model="both")}
+    )
     run(store, transport, settings)
     assert store.rows()["a/both"].source is Source.GATEWAY
     assert not [c for c in transport.calls if c[2].startswith("http://h/")]
@@ -236,7 +234,7 @@ def test_the_gateway_is_preferred_over_a_direct_route(store: RoutabilityStore) -
 def test_a_missing_gateway_key_is_degraded_and_nothing_is_sent(store: RoutabilityStore) -> None:
     clock = Clock()
     transport = Scripted(gateway_answers(catalogue("a/x"), lambda m: HttpReply(200, OK)), clock)
-    run(store, transport, JobSettings(pace=0.0), gateway=GatewayConnection(BASE, None))
+    run(store, transport, RoutabilityConfig(pace=0.0), gateway=GatewayConnection(BASE, None))
     row = store.rows()["a/x"]
     assert (row.status, row.reason) == (Status.DEGRADED, Reason.MISSING_KEY)
     assert transport.chats() == []
@@ -245,7 +243,7 @@ def test_a_missing_gateway_key_is_degraded_and_nothing_is_sent(store: Routabilit
 def test_a_failed_catalogue_listing_reuses_the_last_one_and_invents_nothing(store: RoutabilityStore) -> None:
     clock = Clock()
     ok = Scripted(gateway_answers(catalogue("a/x", "b/y"), lambda m: HttpReply(200, OK)), clock)
-    run(store, ok, JobSettings(pace=0.0))
+    run(store, ok, RoutabilityConfig(pace=0.0))
 
     def outage(method: str, url: str, body: dict[str, Any] | None) -> HttpReply:
         if url == f"{BASE}/models":
@@ -253,7 +251,7 @@ def test_a_failed_catalogue_listing_reuses_the_last_one_and_invents_nothing(stor
         return HttpReply(503, "upstream unavailable")
 
     broken = Scripted(outage, clock)
-    summary = run(store, broken, JobSettings(pace=0.0))
+    summary = run(store, broken, RoutabilityConfig(pace=0.0))
     assert summary.catalogue_listed is False and summary.probed == 2
     rows = store.rows()
     assert {r.status for r in rows.values()} == {Status.DEGRADED}
@@ -265,7 +263,13 @@ def test_catalogue_filter_and_non_chat_models(store: RoutabilityStore) -> None:
     models = catalogue("acme/a", "acme/b:free", "other/c")
     models["data"].append({"id": "acme/img", "architecture": {"output_modalities": ["image"]}})
     transport = Scripted(gateway_answers(models, lambda m: HttpReply(200, OK)), clock)
-    run(store, transport, JobSettings(pace=0.0, catalogue_filter=CatalogueFilter(("acme/*",), ("*:free",))))
+    run(
+        store,
+        transport,
+        RoutabilityConfig(
+            pace=0.0, catalogue_filter=CatalogueFilter(include=("acme/*",), exclude=("*:free",))
+        ),
+    )
     assert list(store.rows()) == ["acme/a"]
 
 
@@ -273,7 +277,9 @@ def test_without_a_gateway_rows_that_are_no_longer_targets_keep_their_state(stor
     store.put(RoutabilityRow("old/model", Status.UNAVAILABLE, last_check=5.0, consecutive_failures=2))
     clock = Clock()
     transport = Scripted(lambda method, url, body: HttpReply(200, OK), clock)
-    settings = JobSettings(pace=0.0, direct_routes={"a/x": DirectRoute("http://h/v1", "x")})
+    settings = RoutabilityConfig(
+        pace=0.0, direct_routes={"a/x": DirectRoute(base_url="http://h/v1", model="x")}
+    )
     summary = run(store, transport, settings, gateway=None)
     assert (summary.probed, summary.skipped) == (1, 0)
     assert store.rows()["old/model"] == RoutabilityRow(
@@ -335,7 +341,7 @@ def test_a_known_model_that_expired_is_probed_again_and_an_explicit_model_goes_t
         "x/embed": HttpReply(400, {"error": {"code": 400, "message": "x/embed is an embedding model"}}),
     }
     transport = Scripted(gateway_answers(models, by_model(answers)), Clock())
-    summary = run(store, transport, JobSettings(pace=0.0, models=("x/embed",)))
+    summary = run(store, transport, RoutabilityConfig(pace=0.0, models=("x/embed",)))
     rows = store.rows()
     assert (rows["old/expired"].status, rows["old/expired"].reason) == (
         Status.UNAVAILABLE,
@@ -351,7 +357,7 @@ def test_an_unreadable_stored_catalogue_is_treated_as_empty(store: RoutabilitySt
     def outage(method: str, url: str, body: dict[str, Any] | None) -> HttpReply:
         return HttpReply(None, None, "network", "refused")
 
-    summary = run(store, Scripted(outage, Clock()), JobSettings(pace=0.0, models=("a/x",)))
+    summary = run(store, Scripted(outage, Clock()), RoutabilityConfig(pace=0.0, models=("a/x",)))
     # the configured model is still asked of the gateway (which is down: degraded, never invented)
     assert (summary.catalogue_listed, summary.probed, summary.skipped) == (False, 1, 0)
     assert (store.rows()["a/x"].status, store.rows()["a/x"].reason) == (Status.DEGRADED, Reason.NETWORK)
@@ -368,7 +374,7 @@ def test_a_delisted_model_is_probed_again_and_gets_an_honest_status(store: Routa
             return HttpReply(200, OK)
         return HttpReply(400, {"error": {"code": 400, "message": f"{model} is not a valid model ID"}})
 
-    settings = JobSettings(pace=0.0, models=("acme/a",))
+    settings = RoutabilityConfig(pace=0.0, models=("acme/a",))
     run(store, Scripted(gateway_answers(catalogue(*sorted(listed)), chat), clock), settings)
     assert {r.status for r in store.rows().values()} == {Status.HEALTHY}
 

@@ -15,7 +15,8 @@ from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.outcomes import Reason
-from exporter.routability.job import GatewayConnection, JobSettings, Pacer, run_pass
+from exporter.routability.config import RoutabilityConfig
+from exporter.routability.job import GatewayConnection, Pacer, run_pass
 from exporter.routability.model import Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
@@ -66,7 +67,9 @@ def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: 
             try:
                 with RoutabilityStore(tmp_path / "r.sqlite3") as store:
                     pacer = Pacer(PACE, clock=clock, sleep=clock.sleep)
-                    return await run_pass(store, transport, gateway, JobSettings(pace=PACE), pacer=pacer)
+                    return await run_pass(
+                        store, transport, gateway, RoutabilityConfig(pace=PACE), pacer=pacer
+                    )
             finally:
                 await transport.aclose()
 
