@@ -154,18 +154,16 @@ class Tables:
         return _decode(model, rows[0][0]) if rows else None
 
     def parts(self) -> Iterator[tuple[str, Part]]:
-        """Every row, in pages of 512 models (the lock is held for one page at a time)."""
-        after = ""
-        first = True
-        while True:
-            page = self._rows(
-                "SELECT model, body FROM parts WHERE model > ? OR ? ORDER BY model LIMIT 512", (after, first)
-            )
+        """Every row, in pages of 512 models by the primary key (the lock is held for one page at a time)."""
+        page = self._rows("SELECT model, body FROM parts WHERE model >= '' ORDER BY model LIMIT 512")
+        while page:
             for model, body in page:
                 yield model, _decode(model, body)
             if len(page) < 512:
                 return
-            after, first = page[-1][0], False
+            page = self._rows(
+                "SELECT model, body FROM parts WHERE model > ? ORDER BY model LIMIT 512", (page[-1][0],)
+            )
 
     def models(self) -> list[str]:
         return [m for (m,) in self._rows("SELECT model FROM parts")]
