@@ -15,6 +15,7 @@ Example::
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -150,7 +151,11 @@ class ReceiverService(Closing):
             if self.damaged is not None:
                 raise StoreWriteError(f"the store is damaged: {self.damaged}")
             now = self._clock()
-            outcome = step(self._state, now)
+            try:  # reads the parts of the models concerned from the store
+                outcome = step(self._state, now)
+            except sqlite3.Error as exc:
+                self.write_error = f"cannot read {self.config.store_dir}: {exc}"
+                raise StoreWriteError(self.write_error) from None
             if isinstance(outcome, Refused):
                 return outcome
             state, decisions = outcome
