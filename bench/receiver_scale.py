@@ -102,7 +102,7 @@ def commit_seconds(directory: Path, commits: int, witness: bool) -> list[float]:
             started = time.perf_counter()
             store.commit(made, state)
             times.append(time.perf_counter() - started)
-        store.close(state)
+        store.close()
     finally:
         store_module.write_witness = real
     return times

@@ -83,7 +83,7 @@ def build_log(directory: Path, decisions: int) -> None:
             store.commit(batch, state)
             batch = []
     store.commit(batch, state)
-    store.close(state)
+    store.close()
 
 
 def startup(directory: Path, runs: int = 3) -> tuple[float, float]:
@@ -117,7 +117,7 @@ def suspend(directory: Path, suspensions: int) -> None:
         )  # fmt: skip
     state = apply_decisions(loaded.state, decisions, policy.ladder)
     store.commit(decisions, state)
-    store.close(state)
+    store.close()
 
 
 def duplicate_rate(directory: Path, seconds: float = 3.0) -> float:

@@ -10,7 +10,7 @@ began (every acknowledged decision up to then).
 the old write-ahead log and shared-memory files, and deliberately re-issues the witness at the backup's last
 decision. It is audited: a ``meta`` row ``restored:TIME`` in the restored store names the file, its last
 decision and what the witness said before (the decisions after the backup are lost), and the summary says
-so. The restored store is then opened as a receiver would (the whole log proven and folded).
+so. The restored store is then opened as a receiver would (the whole log and the state tables proven).
 
 Example::
 
@@ -26,10 +26,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from exporter.receiver import tables
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.store import (
     FILE_NAME,
     FORMAT,
+    FORMAT_CHECKPOINT,
     GENESIS,
     Store,
     StoreError,
@@ -55,8 +57,9 @@ class Proven:
 
 
 def prove_file(path: Path) -> Proven:
-    """Prove a store file on its own: integrity, format, every chain hash from decision 1, and the head.
-    ``StoreError`` naming the file and the decision when it is not a whole receiver store."""
+    """Prove a store file on its own: integrity, format, every chain hash from decision 1, the head, and
+    the state tables against the head's digest (a format-2 file, migrated when a receiver opens it, has a
+    checkpoint instead). ``StoreError`` naming the file and the decision when it is not a whole store."""
     if not path.is_file():
         raise StoreError(f"{path}: no such file")
     try:
@@ -66,8 +69,8 @@ def prove_file(path: Path) -> Proven:
     try:
         if (problem := integrity_problem(db)) is not None:
             raise StoreError(f"{path}: SQLite integrity check failed ({problem})")
-        version, tables = stored_schema(db)
-        if version != FORMAT or "decisions" not in tables or "head" not in tables:
+        version, names = stored_schema(db)
+        if version not in (FORMAT, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
             raise StoreError(f"{path}: not a receiver store of format {FORMAT} (format {version})")
         seq, chain = 0, GENESIS
         for seq, _, chain in chained_rows(db, path, 0, GENESIS):  # noqa: B007 - the last one is kept
@@ -78,6 +81,10 @@ def prove_file(path: Path) -> Proven:
                 f"{path}: the log ends at decision {seq} but the head says {head[0] if head else 'nothing'}: "
                 "decisions were removed from the end"
             )
+        if version == FORMAT:
+            pruned_at, digest = db.execute("SELECT pruned_at, digest FROM head WHERE id = 1").fetchone()
+            if tables.digest_bytes(tables.table_digest(db, pruned_at)) != bytes(digest):
+                raise StoreError(f"{path}: the state tables do not match the digest in the head")
         return Proven(seq, chain)
     except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise StoreError(f"{path}: not a usable receiver store ({exc})") from None

@@ -93,7 +93,7 @@ class _Run:
         if (
             isinstance(discovered, tuple)
             and isinstance(model, str)
-            and frozenset(discovered) == self.state.discovered.get(model)
+            and frozenset(discovered) == self.state.part(model).discovered
         ):
             # Already the model's hosts in the log: the fold is the same without it, and a batch of many
             # alerts sharing one discovered_providers annotation does not store it once per alert.
@@ -110,21 +110,22 @@ class _Run:
         """A duplicate or ignored input: journaled the first time its episode is seen (or when it tells
         new discovered hosts), otherwise only counted (``seq`` 0), so repeats cost nothing durable."""
         episode, model, discovered = fields.get("episode"), fields.get("model"), fields.get("discovered")
-        new_episode = episode is not None and episode not in self.state.episodes
-        new_hosts = (
-            discovered is not None
-            and model is not None
-            and frozenset(discovered) != self.state.discovered.get(model)
-        )
+        part = self.state.part(model or "")  # the part the episode is kept in (``Fold.apply``)
+        new_episode = episode is not None and episode not in part.episodes
+        new_hosts = discovered is not None and model is not None and frozenset(discovered) != part.discovered
         if new_episode or new_hosts:
             self.add(kind, reason, **fields)
         else:
             self.decisions.append(Decision(seq=0, at=self.now, kind=kind, reason=reason, **fields))
 
     def expire(self) -> None:
-        if self.state.next_due > self.now:  # O(1): nothing is due (the common case)
+        models = self.state.due_models(self.now)  # an index look-up: nothing is due in the common case
+        if not models:
             return
-        due = sorted((r, s) for r, s in self.state.suspensions.items() if s.until <= self.now)
+        parts = [(m, self.state.part(m)) for m in models]
+        due = sorted(
+            ((m, p), s) for m, part in parts for p, s in part.suspensions.items() if s.until <= self.now
+        )
         renewals = [
             (s, firing)
             for _, s in due
@@ -140,7 +141,10 @@ class _Run:
         for s, firing in renewals:  # after every expiry, so each renewal's floor sees the others ended
             _renew(self, s, firing)
         ended = sorted(
-            (k, i) for k, i in self.state.incidents.items() if i.until is not None and i.until <= self.now
+            (k, i)
+            for _, part in parts
+            for k, i in part.incidents.items()
+            if i.until is not None and i.until <= self.now
         )
         for incident_id, i in ended:
             self.add(
@@ -149,7 +153,10 @@ class _Run:
                 model=i.model, provider=i.provider, until=i.until, incident_id=incident_id, source="clock",
             )  # fmt: skip
         held = sorted(
-            (r, h) for r, h in self.state.holds.items() if h.until is not None and h.until <= self.now
+            ((m, p), h)
+            for m, part in parts
+            for p, h in part.holds.items()
+            if h.until is not None and h.until <= self.now
         )
         for (model, provider), h in held:
             self.add(
@@ -244,15 +251,15 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
     the route is suspended exactly when a failure started after its last clean round, in any order.
     """
     state, route, episode = run.state, (common["model"], common["provider"]), alert.episode
-    if episode in state.episodes:  # acts once, on its first delivery
+    if episode in state.part(route[0]).episodes:  # acts once, on its first delivery
         # (no starts_at: a recovery's start must never count as a failing episode's)
         run.repeat(
             Kind.DUPLICATE, "this recovery episode was already handled", **{**common, "starts_at": None}
         )
         return
-    current, hold = state.suspensions.get(route), state.holds.get(route)
+    current, hold = state.suspension(route), state.hold(route)
     # the latest failing episode seen (current one included); never one from a clock ahead of ours
-    started = _trusted(state.failing.get(route), run.now)
+    started = _trusted(state.part(route[0]).failing.get(route[1]), run.now)
     if current is not None and started is None:  # none, or only from a clock ahead of ours
         started = _trusted(current.starts_at, run.now) or current.since
     elif current is not None and current.starts_at is None:  # decided by a store from before starts_at
@@ -284,7 +291,7 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
 
 def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
     route = (common["model"], common["provider"])
-    current = run.state.suspensions.get(route)
+    current = run.state.suspension(route)
     if current is not None and current.mode is Mode.OBSERVE and run.policy.mode is Mode.ENFORCE:
         # Switched from observe to enforce while this host still fails: enforce the would-be suspension
         # as it stands (same rung and end). Its offense was counted when it was decided, and the floor
@@ -310,8 +317,9 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
 def _no_suspension(state: State, route: tuple[str, str], alert: Alert, starts_at: float, now: float) -> str:
     """Why a suspend alert of ``route`` (its start judged as ``starts_at``) changes nothing (a duplicate),
     or ``""`` when it suspends."""
-    current, hold = state.suspensions.get(route), state.holds.get(route)
-    recovered, known = _trusted(state.recovered.get(route), now), state.episodes.get(alert.episode)
+    part = state.part(route[0])
+    current, hold = part.suspensions.get(route[1]), part.holds.get(route[1])
+    recovered, known = _trusted(part.recovered.get(route[1]), now), part.episodes.get(alert.episode)
     if current is not None:
         return (
             f"already suspended ({current.mode}, rung {current.rung}) until {format_rfc3339(current.until)}"
@@ -336,11 +344,12 @@ def known_hosts(
     list an input just ``told`` (else the newest the state holds) that every list of the last ``horizon``
     seconds held too. A model's first list counts at once; a host joining later counts once listed for
     ``horizon`` without a break. None when no list was ever received (the floor cannot be proven)."""
-    newest = state.discovered.get(model)
+    part = state.part(model)
+    newest = part.discovered
     if newest is None:
         return frozenset(told) if told is not None else None
     hosts = frozenset(told) if told is not None else newest
-    joined = state.joined_hosts.get(model, {})
+    joined = part.joined
     return frozenset(
         h for h in hosts if h in newest and ((at := joined.get(h)) is None or at <= now - horizon)
     )
@@ -363,14 +372,14 @@ def _suspend(
     state, policy = run.state, run.policy
     model, provider = common["model"], common["provider"]
     hosts = known_hosts(state, model, common["discovered"], run.now, policy.discovered_horizon)
-    excluded = excluded_hosts(model, policy.builtin, state, run.now)
+    excluded = excluded_hosts(model, policy.builtin, state.part(model), run.now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     if not verdict.allowed:
         common["inputs"] = {**common["inputs"], **_floor_inputs(hosts, excluded, verdict, policy)}
         prefix = "" if renewal is None else f"not renewed at its end (rung {renewal.rung}): "
         run.add(Kind.FLOOR_BLOCK, prefix + verdict.reason, explanation=explanation, **common)
         return
-    rung, duration = policy.ladder.next_rung(state.history.get((model, provider), ()), run.now)
+    rung, duration = policy.ladder.next_rung(state.offenses((model, provider)), run.now)
     end = run.now + duration
     kind = Kind.OBSERVE if policy.mode is Mode.OBSERVE else (Kind.SUSPEND if rung == 1 else Kind.ESCALATE)
     verb, done = ("suspend", "suspended") if renewal is None else ("renew", "renewed")
@@ -391,13 +400,13 @@ def _still_firing(state: State, suspension: Suspension) -> tuple[str, ...]:
     """The route's suspend episodes that still fail: open (no lift or recovery closed them), and no
     resolution of them delivered. The suspension's own episode counts even in stores that did not mark
     episodes, so a suspension decided before an upgrade is renewed too."""
-    route = (suspension.model, suspension.provider)
-    if route in state.holds:  # a lifted route is never renewed (and is not suspended: belt and braces)
+    route, part = (suspension.model, suspension.provider), state.part(suspension.model)
+    if route[1] in part.holds:  # a lifted route is never renewed (and is not suspended: belt and braces)
         return ()
     own = {suspension.episode} if suspension.episode else set()
     firing = own | {key for key in state.episodes_of(route) if is_suspend_episode(key)}
-    still_open = {key for key in firing if (e := state.episodes.get(key)) is None or e.closed_by is None}
-    return tuple(sorted(still_open - state.resolved_episodes.keys()))
+    still_open = {key for key in firing if (e := part.episodes.get(key)) is None or e.closed_by is None}
+    return tuple(sorted(still_open - part.resolved.keys()))
 
 
 def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:
@@ -415,7 +424,9 @@ def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:
         },
         "discovered": None,
         # the failure's start (kept: a recovery is stale only if older than it)
-        "starts_at": ended.starts_at if episode == ended.episode else run.state.failing.get(route),
+        "starts_at": ended.starts_at
+        if episode == ended.episode
+        else run.state.part(route[0]).failing.get(route[1]),
     }
     _suspend(
         run,
@@ -462,7 +473,7 @@ def decide_lift(
         return Refused(400, f"until: {format_rfc3339(until)} is not in the future")
     model, provider = canonical_tag(model), canonical_tag(provider)
     run = _Run(state, now, policy)
-    current = run.state.suspensions.get((model, provider))
+    current = run.state.suspension((model, provider))
     if current is None:
         return Refused(404, f"no current suspension of {provider} for {model}")
     run.add(
@@ -501,7 +512,7 @@ def decide_incident_add(
     model, provider = canonical_tag(model), canonical_tag(provider)
     run = _Run(state, now, policy)
     hosts = known_hosts(run.state, model, None, now, policy.discovered_horizon)
-    excluded = excluded_hosts(model, policy.builtin, run.state, now)
+    excluded = excluded_hosts(model, policy.builtin, run.state.part(model), now)
     verdict = check_floor(provider, hosts, excluded, policy.min_routable_hosts)
     # Unknown hosts (no alert told them yet) cannot prove a break: the administrator's word stands.
     breaks = hosts is not None and not verdict.allowed
@@ -534,7 +545,7 @@ def decide_incident_remove(
 ) -> Result | Refused:
     """An administrator removes an incident exclusion."""
     run = _Run(state, now, policy)
-    incident = run.state.incidents.get(incident_id)
+    incident = run.state.incident(incident_id)
     if incident is None:
         return Refused(404, f"no current incident with id {incident_id!r}")
     run.add(

@@ -1,9 +1,10 @@
 """The three-layer ignore list of a model: built-in exclusions, runtime incidents, enforced suspensions.
 
-Pure functions over the state and the clock, one selection of the layers for both uses: the capacity
-floor's ``excluded_hosts`` (observe-only suspensions count, "as if enforcing") and the served
-``ignore_entries`` (observe-only suspensions never exclude anything; a receiver in observe mode serves no
-suspensions at all, whatever mode they were decided in).
+Pure functions over the model's part of the state (``State.part``: never another model's) and the clock,
+one selection of the layers for both uses: the capacity floor's ``excluded_hosts`` (observe-only
+suspensions count, "as if enforcing") and the served ``ignore_entries`` (observe-only suspensions never
+exclude anything; a receiver in observe mode serves no suspensions at all, whatever mode they were
+decided in).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from exporter.receiver.exclusions import BuiltinExclusion
-from exporter.receiver.state import Mode, State
+from exporter.receiver.state import Mode, Part
 
 
 class Layer(StrEnum):
@@ -31,17 +32,17 @@ class IgnoreEntry:
 
 
 def ignore_entries(
-    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float, *, suspensions: bool = True
+    model: str, builtin: Sequence[BuiltinExclusion], part: Part, now: float, *, suspensions: bool = True
 ) -> tuple[IgnoreEntry, ...]:
     """Every exclusion of ``model`` in force at ``now`` as served, sorted by provider then layer (observe-only
     suspensions exclude nothing). ``suspensions`` False leaves the suspension layer out (the served list of a
     receiver running in observe mode).
 
     >>> control = BuiltinExclusion(model="m", provider="x/y", reason="control host")
-    >>> ignore_entries("m", [control], State(), now=0.0)
+    >>> ignore_entries("m", [control], Part(), now=0.0)
     (IgnoreEntry(provider='x/y', layer=<Layer.BUILTIN: 'builtin'>, reason='control host', until=None),)
     """
-    entries = _entries(model, builtin, state, now, count_observe=False, suspensions=suspensions)
+    entries = _entries(model, builtin, part, now, count_observe=False, suspensions=suspensions)
     return tuple(sorted(entries, key=lambda e: (e.provider, _LAYER_ORDER[e.layer])))
 
 
@@ -51,7 +52,7 @@ _LAYER_ORDER = {layer: i for i, layer in enumerate(Layer)}
 def _entries(
     model: str,
     builtin: Sequence[BuiltinExclusion],
-    state: State,
+    part: Part,
     now: float,
     *,
     count_observe: bool,
@@ -61,20 +62,18 @@ def _entries(
     entries = [IgnoreEntry(b.provider, Layer.BUILTIN, b.reason) for b in builtin if b.model == model]
     entries += [
         IgnoreEntry(i.provider, Layer.INCIDENT, i.reason, i.until)
-        for i in state.incidents_of(model)
+        for i in part.incidents.values()
         if i.until is None or i.until > now
     ]
     entries += [
         IgnoreEntry(s.provider, Layer.SUSPENSION, s.reason, s.until)
-        for s in (state.suspensions_of(model) if suspensions else ())
+        for s in (part.suspensions.values() if suspensions else ())
         if s.until > now and (count_observe or s.mode is Mode.ENFORCE)
     ]
     return entries
 
 
-def excluded_hosts(
-    model: str, builtin: Sequence[BuiltinExclusion], state: State, now: float
-) -> frozenset[str]:
+def excluded_hosts(model: str, builtin: Sequence[BuiltinExclusion], part: Part, now: float) -> frozenset[str]:
     """The union of the layers as the capacity floor counts them: observe-only suspensions count (as if
     enforcing), so observe mode decides what enforce mode would."""
-    return frozenset(e.provider for e in _entries(model, builtin, state, now, count_observe=True))
+    return frozenset(e.provider for e in _entries(model, builtin, part, now, count_observe=True))

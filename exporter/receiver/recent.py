@@ -116,7 +116,7 @@ def _transition_cause(d: Decision) -> str | None:
 
 def _explained(state: State, route: Route) -> Mapping[str, object]:
     """What the route's current suspension (before the decision) was suspended for, if any."""
-    current = state.suspensions.get(route)
+    current = state.suspension(route)
     return current.explanation if current is not None else _NOTHING
 
 

@@ -15,6 +15,7 @@ Example::
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -38,11 +39,12 @@ from exporter.receiver.decide import (
     decide_notification,
 )
 from exporter.receiver.health import write_problem
+from exporter.receiver.ladder import Offense
 from exporter.receiver.merge import IgnoreEntry, Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.recent import Recent
-from exporter.receiver.state import Decision, Mode, State
+from exporter.receiver.state import Decision, Hold, Mode, Part, Route, State, Suspension
 from exporter.receiver.store import Store, StoreError, StoreWriteError
 from exporter.receiver.tags import canonical_tag
 from exporter.web.etag import etag_of
@@ -108,7 +110,6 @@ class ReceiverService(Closing):
         self._recent = Recent()
         self._view_lock = threading.Lock()  # guards swapping and filling the published views
         self._views: dict[str, IgnoreView] = {}
-        self._counts: Mapping[str, tuple[tuple[str, int], ...]] = MappingProxyType({})
         self._spellings: Mapping[str, frozenset[str]] = MappingProxyType({})  # canonical -> stored spellings
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
@@ -140,7 +141,7 @@ class ReceiverService(Closing):
         with self._lock:
             if not self._closed:
                 self._closed = True
-                self._store.close(self._state)
+                self._store.close()
 
     # -- writes (blocking: call from a worker thread in async code) -----------------------------------
     def _transact(self, step: Callable[[State, float], Result | Refused]) -> tuple[Decision, ...] | Refused:
@@ -150,7 +151,11 @@ class ReceiverService(Closing):
             if self.damaged is not None:
                 raise StoreWriteError(f"the store is damaged: {self.damaged}")
             now = self._clock()
-            outcome = step(self._state, now)
+            try:  # reads the parts of the models concerned from the store
+                outcome = step(self._state, now)
+            except sqlite3.Error as exc:
+                self.write_error = f"cannot read {self.config.store_dir}: {exc}"
+                raise StoreWriteError(self.write_error) from None
             if isinstance(outcome, Refused):
                 return outcome
             state, decisions = outcome
@@ -161,11 +166,11 @@ class ReceiverService(Closing):
             if journaled:
                 started = time.perf_counter()
                 try:
-                    self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
+                    state = self._store.commit(journaled, state)  # raises StoreWriteError: nothing changes
                 except StoreWriteError as exc:
                     self.write_error = str(exc)
-                    if exc.durable:  # in the log, unacknowledged: memory follows the log
-                        self._publish(state, now, {d.model for d in journaled if d.model is not None})
+                    if exc.durable and exc.state is not None:  # in the log, unacknowledged: memory follows it
+                        self._publish(exc.state, now, {d.model for d in journaled if d.model is not None})
                     raise
                 self.write_error = None
                 elapsed = time.perf_counter() - started
@@ -223,49 +228,54 @@ class ReceiverService(Closing):
     # -- publishing -----------------------------------------------------------------------------------
     def _publish(self, state: State, now: float, touched: set[str] | None) -> None:
         """Serve ``state``; only the lists of ``touched`` models are rebuilt, so the others keep their ETag
-        and a decision costs the same however many models the receiver knows. With ``touched`` None (start-up)
-        every model's layer counts are taken and each list is built when it is first asked for."""
+        and a decision costs the same however many models the receiver knows. With ``touched`` None
+        (start-up) no list is built: each is built when it is first asked for."""
         self._state = state
-        with self._view_lock:
-            if touched is None:
-                known = state.models() | {b.model for b in self.policy.builtin}
-                # A store written before model names were canonical may hold other spellings (``RC/Case2``):
-                # each is served under its canonical name, merged with it. New decisions are canonical, so
-                # this map is built once, at start-up.
-                legacy: dict[str, set[str]] = {}
-                for spelled in known:
-                    if (canonical := canonical_tag(spelled)) != spelled:
-                        legacy.setdefault(canonical, set()).add(spelled)
-                self._spellings = MappingProxyType({m: frozenset(s) for m, s in legacy.items()})
-                models: set[str] = {canonical_tag(m) for m in known}
-                views: dict[str, IgnoreView] = {}
-                counts: dict[str, tuple[tuple[str, int], ...]] = {}
-            else:
-                models = {canonical_tag(m) for m in touched}
-                views, counts = dict(self._views), dict(self._counts)
-        for model in sorted(models):
-            try:
-                entries = self._entries(model, state, now)
-                counts[model] = tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)
-                if touched is not None:
-                    views[model] = self._view(model, entries, now)
-            except Exception:
-                # Never serve a stale list for a model: drop it, ``ignore`` rebuilds it from the state.
-                log.exception("cannot build the ignore list of %s at decision %d", model, state.seq)
-                views.pop(model, None)
+        if touched is None:
+            known = state.models() | {b.model for b in self.policy.builtin}
+            # A store written before model names were canonical may hold other spellings (``RC/Case2``):
+            # each is served under its canonical name, merged with it. New decisions are canonical, so
+            # this map is built once, at start-up (from the models' names: no part is read).
+            legacy: dict[str, set[str]] = {}
+            for spelled in known:
+                if (canonical := canonical_tag(spelled)) != spelled:
+                    legacy.setdefault(canonical, set()).add(spelled)
+            self._spellings = MappingProxyType({m: frozenset(s) for m, s in legacy.items()})
+            views: dict[str, IgnoreView] = {}
+        else:
+            with self._view_lock:
+                views = dict(self._views)
+            for model in sorted({canonical_tag(m) for m in touched}):
+                try:
+                    views[model] = self._view(model, self._entries(model, state, now), now)
+                except Exception:
+                    # Never serve a stale list for a model: drop it, ``ignore`` rebuilds it from the state.
+                    log.exception("cannot build the ignore list of %s at decision %d", model, state.seq)
+                    views.pop(model, None)
         with self._view_lock:
             self._generated_at = now
             self._views = views
-            self._counts = MappingProxyType(counts)
 
-    def _entries(self, model: str, state: State, now: float) -> tuple[IgnoreEntry, ...]:
+    def _entries(
+        self, model: str, state: State, now: float, part: Part | None = None
+    ) -> tuple[IgnoreEntry, ...]:
+        """The served entries of ``model`` (``part``: its part, when the caller holds it)."""
         # Observe mode excludes nothing (design.md §8), even suspensions enforced before a restart.
         enforce = self.policy.mode is Mode.ENFORCE
-        entries = ignore_entries(model, self.policy.builtin, state, now, suspensions=enforce)
+        own = part if part is not None else state.part(model)
+        entries = ignore_entries(model, self.policy.builtin, own, now, suspensions=enforce)
         for spelled in self._spellings.get(model, ()):  # an earlier version's spelling of the same model
-            old = ignore_entries(spelled, self.policy.builtin, state, now, suspensions=enforce)
+            old = ignore_entries(spelled, self.policy.builtin, state.part(spelled), now, suspensions=enforce)
             entries = tuple(sorted({*entries, *old}, key=lambda e: (e.provider, list(Layer).index(e.layer))))
         return entries
+
+    def _known(self, model: str, state: State) -> bool:
+        """Whether the state or the built-in layer mentions ``model`` (or a spelling of it)."""
+        return (
+            not state.part(model).empty
+            or model in self._spellings
+            or any(b.model == model for b in self.policy.builtin)
+        )
 
     def _view(self, model: str, entries: tuple[IgnoreEntry, ...], now: float) -> IgnoreView:
         document = bodies.IgnoreList(
@@ -290,13 +300,18 @@ class ReceiverService(Closing):
         if view is None:  # not built since start-up, or a model nothing mentions: from the state, kept
             view = self._view(model, self._entries(model, state, at), at)
             with self._view_lock:
-                if self._views is views and model in self._counts:  # never made-up names: bounded
+                if self._views is views and self._known(model, state):  # never made-up names: bounded
                     views[model] = view
         return view
 
     def suspensions(self) -> bodies.Suspensions:
         state, now = self._state, self._clock()
         ladder = self.policy.ladder
+        routes: list[tuple[Route, Suspension, tuple[Offense, ...]]] = []
+        holds: list[tuple[Route, Hold]] = []
+        for model, part in state.all_parts():  # one pass over the parts
+            routes += [((model, p), s, part.history.get(p, ())) for p, s in part.suspensions.items()]
+            holds += [((model, p), h) for p, h in part.holds.items()]
         return bodies.Suspensions(
             mode=self.policy.mode,
             generated_at=now,
@@ -307,13 +322,14 @@ class ReceiverService(Closing):
                     failing_contracts=list(s.explanation.get("failing_contracts", [])),
                     failing_reasons=list(s.explanation.get("failing_reasons", [])),
                     evidence_url=s.explanation.get("evidence_url"),
-                    offense_level=ladder.level(state.history.get(route, ()), now),
-                    offenses=[_body(bodies.Offense, o) for o in state.history.get(route, ())],
+                    offense_level=ladder.level(offenses, now),
+                    offenses=[_body(bodies.Offense, o) for o in offenses],
                 )
-                for route, s in sorted(state.suspensions.items())
+                for _, s, offenses in sorted(routes, key=lambda r: r[0])
             ],
             holds=[  # lifts that hold until a clean round or their until
-                _body(bodies.HoldItem, h, model=m, provider=p) for (m, p), h in sorted(state.holds.items())
+                _body(bodies.HoldItem, h, model=m, provider=p)
+                for (m, p), h in sorted(holds, key=lambda r: r[0])
             ],
         )
 
@@ -344,18 +360,42 @@ class ReceiverService(Closing):
         )
 
     def metrics_snapshot(self) -> MetricsSnapshot:
+        """The figures of ``/metrics``, from one pass over the parts."""
         state, now = self._state, self._clock()
-        levels = {route: self.policy.ladder.level(h, now) for route, h in state.history.items()}
-        incidents = {
-            (i.model, i.provider) for i in state.incidents.values() if i.until is None or i.until > now
-        }
+        suspensions: list[Suspension] = []
+        levels: list[tuple[str, str, int]] = []
+        incidents: set[tuple[str, str]] = set()
+        holds: list[Route] = []
+        counts: dict[str, tuple[tuple[str, int], ...]] = {}
+        spelled: set[str] = {b.model for b in self.policy.builtin} | set(self._spellings)
+        for model, part in state.all_parts():
+            suspensions += [s for s in part.suspensions.values() if s.until > now]
+            levels += [
+                (model, p, n) for p, h in part.history.items() if (n := self.policy.ladder.level(h, now))
+            ]
+            incidents.update(
+                (i.model, i.provider) for i in part.incidents.values() if i.until is None or i.until > now
+            )
+            holds += [(model, p) for p in part.holds]
+            if canonical_tag(model) == model and model not in spelled:
+                counts[model] = _layer_counts(self._entries(model, state, now, part))
+            else:
+                spelled.add(canonical_tag(model))
+        for model in spelled:  # several spellings, or the built-in layer: merged by ``_entries``
+            counts[model] = _layer_counts(self._entries(model, state, now))
         return MetricsSnapshot(
             mode=self.policy.mode,
-            suspensions=tuple(s for _, s in sorted(state.suspensions.items()) if s.until > now),
-            offense_levels=tuple((m, p, n) for (m, p), n in sorted(levels.items()) if n),
+            suspensions=tuple(sorted(suspensions, key=lambda s: (s.model, s.provider))),
+            offense_levels=tuple(sorted(levels)),
             incidents=tuple(sorted(incidents)),
-            ignored=tuple((m, layer, n) for m, counts in sorted(self._counts.items()) for layer, n in counts),
+            ignored=tuple(
+                (m, layer, n) for m, layer_counts in sorted(counts.items()) for layer, n in layer_counts
+            ),
             counters=self._counters,
-            holds=tuple(sorted(state.holds)),
+            holds=tuple(sorted(holds)),
             recent=self._recent.after(state, (), now),
         )
+
+
+def _layer_counts(entries: tuple[IgnoreEntry, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple((str(layer), sum(e.layer is layer for e in entries)) for layer in Layer)

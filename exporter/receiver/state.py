@@ -1,18 +1,22 @@
 """The receiver's durable state and its decisions, as values; ``apply_decisions`` is the only transition.
 
 Every change to the state is a ``Decision`` (the audit log entry). The state is a fold of the decision
-log: the live path and the start-up replay both go through ``apply_decisions``, so what is logged is
+log: the live path and the store's rebuild from its log both go through ``Fold``, so what is logged is
 exactly what is served. ``decide.py`` chooses the decisions; this module only applies them.
+
+The state is one ``Part`` per model: a decision reads and changes the parts of the models it names, so it
+costs the same whatever other models hold; a state backed by the store's tables reads a part when it is
+first asked for (``State.source``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Protocol
 
 from exporter.receiver.ladder import Ladder, Offense
 
@@ -23,11 +27,6 @@ Route = tuple[str, str]  # (model, provider)
 EPISODE_MEMORY_SECONDS = 30 * 86400.0
 _PRUNE_EVERY_SECONDS = 3600.0
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
-_DERIVE: Mapping[Any, Any] = MappingProxyType({})  # "derive this index" (compared by identity)
-K = TypeVar("K")
-V = TypeVar("V")
-G = TypeVar("G")
-M = TypeVar("M")
 
 
 class Mode(StrEnum):
@@ -131,97 +130,274 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    """Everything the receiver must not forget. Treat the mappings as read-only."""
+class Part:
+    """Everything the receiver holds about one model: what the store reads and writes as one row, and
+    what a decision about the model reads and changes (never another model's part). Routes are keyed by
+    provider, incidents by id, episodes by their key (``payloads.Alert.episode``)."""
 
-    seq: int = 0
-    suspensions: Mapping[Route, Suspension] = field(default_factory=lambda: _EMPTY)
-    history: Mapping[Route, tuple[Offense, ...]] = field(default_factory=lambda: _EMPTY)
+    suspensions: Mapping[str, Suspension] = field(default_factory=lambda: _EMPTY)
+    history: Mapping[str, tuple[Offense, ...]] = field(
+        default_factory=lambda: _EMPTY
+    )  # offenses, oldest first
+    holds: Mapping[str, Hold] = field(default_factory=lambda: _EMPTY)
+    recovered: Mapping[str, float] = field(default_factory=lambda: _EMPTY)  # latest recovery startsAt
+    failing: Mapping[str, float] = field(default_factory=lambda: _EMPTY)  # latest failure startsAt seen
     incidents: Mapping[str, Incident] = field(default_factory=lambda: _EMPTY)
-    discovered: Mapping[str, frozenset[str]] = field(default_factory=lambda: _EMPTY)
+    discovered: frozenset[str] | None = None  # the newest list of the model's hosts (None: never told)
+    #: Hosts that joined ``discovered`` after its first list: host -> since when the list holds it without a
+    #: break. The capacity floor counts such a host only once it has been listed for
+    #: ``Policy.discovered_horizon``, so one shrinking or bogus list cannot swap the hosts the floor counts
+    #: for names nobody routes to.
+    joined: Mapping[str, float] = field(default_factory=lambda: _EMPTY)
     episodes: Mapping[str, Episode] = field(default_factory=lambda: _EMPTY)
-    pruned_at: float = 0.0
-    holds: Mapping[Route, Hold] = field(default_factory=lambda: _EMPTY)
-    recovered: Mapping[Route, float] = field(default_factory=lambda: _EMPTY)  # latest recovery startsAt
-    failing: Mapping[Route, float] = field(default_factory=lambda: _EMPTY)  # latest failure startsAt seen
     #: Firing suspend episodes whose resolution was delivered (key -> when): such an episode no longer
     #: fails, so the suspension it caused expires at its end instead of being renewed (``decide``).
-    resolved_episodes: Mapping[str, float] = field(default_factory=lambda: _EMPTY)
-    #: Hosts that joined a model's ``discovered`` list after its first one: model -> {host: since when the
-    #: list holds it without a break}. The capacity floor counts such a host only once it has been listed
-    #: for ``Policy.discovered_horizon``, so one shrinking or bogus list cannot swap the hosts the floor
-    #: counts for names nobody routes to. Not compared: checkpoints written before it was kept lack it.
-    joined_hosts: Mapping[str, Mapping[str, float]] = field(default_factory=lambda: _EMPTY, compare=False)
-    #: The earliest ``until`` of a suspension, incident or hold (derived): nothing expires before it, so
-    #: judging an input costs the same however many suspensions there are.
-    next_due: float = field(default=math.nan, compare=False, repr=False)
-    #: Indexes (derived, never stored): the suspended routes and incident ids of each model, the episode
-    #: keys of each route. Reading one model's or route's part costs the same whatever the others hold.
-    suspended_by_model: Mapping[str, frozenset[Route]] = field(
-        default_factory=lambda: _DERIVE, compare=False, repr=False
-    )
-    incidents_by_model: Mapping[str, frozenset[str]] = field(
-        default_factory=lambda: _DERIVE, compare=False, repr=False
-    )
-    episodes_by_route: Mapping[Route, frozenset[str]] = field(
-        default_factory=lambda: _DERIVE, compare=False, repr=False
-    )
+    resolved: Mapping[str, float] = field(default_factory=lambda: _EMPTY)
 
-    def __post_init__(self) -> None:
-        """Derive what was not handed over (a state built from a snapshot or by hand); the fold hands
-        over what it kept up to date."""
-        if math.isnan(self.next_due):
-            object.__setattr__(self, "next_due", _earliest_until(self))
-        if self.suspended_by_model is _DERIVE:
-            object.__setattr__(self, "suspended_by_model", _index(self.suspensions, lambda r, _: (r[0], r)))
-        if self.incidents_by_model is _DERIVE:
-            object.__setattr__(self, "incidents_by_model", _index(self.incidents, lambda k, i: (i.model, k)))
-        if self.episodes_by_route is _DERIVE:
-            object.__setattr__(
-                self, "episodes_by_route", _index(self.episodes, lambda k, e: ((e.model, e.provider), k))
-            )
+    @property
+    def empty(self) -> bool:
+        return self.discovered is None and not any(getattr(self, name) for name in _MAPPINGS)
 
-    def suspensions_of(self, model: str) -> list[Suspension]:
-        """The current suspensions of ``model`` (in no particular order)."""
-        return [self.suspensions[r] for r in self.suspended_by_model.get(model, ())]
+    @property
+    def due(self) -> float:
+        """The earliest ``until`` of a suspension, incident or hold: nothing of the model expires before."""
+        untils = [s.until for s in self.suspensions.values()]
+        untils += [i.until for i in self.incidents.values() if i.until is not None]
+        untils += [h.until for h in self.holds.values() if h.until is not None]
+        return min(untils, default=math.inf)
 
-    def incidents_of(self, model: str) -> list[Incident]:
-        """The current incidents of ``model`` (in no particular order)."""
-        return [self.incidents[k] for k in self.incidents_by_model.get(model, ())]
+    @property
+    def forget(self) -> float:
+        """The earliest time stamp of what ``pruned`` forgets once it is ``EPISODE_MEMORY_SECONDS`` old."""
+        keep = self._kept_episodes()
+        times = [e.last_seen for k, e in self.episodes.items() if k not in keep]
+        times += [at for k, at in self.resolved.items() if k not in keep]
+        return min((*times, *self.joined.values()), default=math.inf)
+
+    @property
+    def faded(self) -> float:
+        """The earliest end of the last offense of a route not suspended: its history fades
+        ``Ladder.fade_after`` later."""
+        ends = [h[-1].end if h else -math.inf for p, h in self.history.items() if p not in self.suspensions]
+        return min(ends, default=math.inf)
+
+    def _kept_episodes(self) -> set[str]:
+        return {s.episode for s in self.suspensions.values()}
+
+    def pruned(self, now: float, ladder: Ladder | None) -> Part:
+        """This part without what was last seen ``EPISODE_MEMORY_SECONDS`` before ``now`` (episodes and
+        resolutions of no current suspension, joining times) and without faded histories (``ladder``)."""
+        cut, keep = now - EPISODE_MEMORY_SECONDS, self._kept_episodes()
+        changes: dict[str, object] = {}
+        if self.forget < cut:
+            changes["episodes"] = {k: e for k, e in self.episodes.items() if k in keep or e.last_seen >= cut}
+            changes["resolved"] = {k: at for k, at in self.resolved.items() if k in keep or at >= cut}
+            changes["joined"] = {h: at for h, at in self.joined.items() if at >= cut}
+        if ladder is not None and now - self.faded >= ladder.fade_after:
+            changes["history"] = {
+                p: h for p, h in self.history.items() if p in self.suspensions or ladder.chain(h, now)
+            }
+        if not changes:
+            return self
+        return replace(self, **{k: MappingProxyType(v) for k, v in changes.items()})  # type: ignore[arg-type]
+
+
+_MAPPINGS = tuple(f.name for f in fields(Part) if f.name != "discovered")
+EMPTY_PART = Part()
+#: Parts read for judging, kept with the state read (beyond those a judgement changes): enough for a
+#: delivery of a few thousand models, bounded whatever the number of models.
+_MEMO_MAX = 4096
+
+
+class Source(Protocol):
+    """Where a state reads the parts it does not hold: the store's tables (``store.Tables``). Its answers
+    are those of the last committed state."""
+
+    def part(self, model: str) -> Part | None: ...
+
+    def parts(self) -> Iterator[tuple[str, Part]]: ...
+
+    def models(self) -> list[str]: ...
+
+    def due_models(self, now: float) -> list[str]: ...
+
+    def prune_models(self, forget_before: float, faded_before: float) -> list[str]: ...
+
+    def incident_model(self, incident_id: str) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class State:
+    """Everything the receiver must not forget, one ``Part`` per model.
+
+    Without a ``source`` the state holds every part. With one (a store's tables) it holds only the parts
+    that differ from the source (a judgement's changes, until the store commits them) and reads any other
+    part when it is first asked for: a decision and a start-up cost the same whatever other models hold.
+    Per-model reads (``part``, ``suspension``, ``incident``, ``due_models``) are what decisions use; the
+    whole-state mappings (``suspensions``, ``history``, ...) read every part, for listings and tests.
+    Two states are equal when they hold the same parts. A state read from a store reads the parts it does
+    not hold from the store's tables as they are when asked (the newest committed state): keep the newest
+    state, or ``materialized`` an older one that must stay as it was.
+    """
+
+    seq: int = 0
+    pruned_at: float = 0.0
+    parts: Mapping[str, Part] = field(default_factory=lambda: _EMPTY)
+    source: Source | None = field(default=None, repr=False)
+    memo: dict[str, Part] = field(default_factory=dict, repr=False)  # parts read from the source
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        seq: int = 0,
+        suspensions: Mapping[Route, Suspension] = _EMPTY,
+        history: Mapping[Route, tuple[Offense, ...]] = _EMPTY,
+        holds: Mapping[Route, Hold] = _EMPTY,
+        incidents: Mapping[str, Incident] = _EMPTY,
+    ) -> State:
+        """A state holding the given records (by route, incidents by id)."""
+        drafts: dict[str, _Draft] = {}
+
+        def draft(model: str) -> _Draft:
+            return drafts.setdefault(model, _Draft(EMPTY_PART))
+
+        for (m, p), s in suspensions.items():
+            draft(m).suspensions[p] = s
+        for (m, p), h in history.items():
+            draft(m).history[p] = h
+        for (m, p), hold in holds.items():
+            draft(m).holds[p] = hold
+        for key, i in incidents.items():
+            draft(i.model).incidents[key] = i
+        return cls(seq, parts=MappingProxyType({m: d.freeze() for m, d in drafts.items()}))
+
+    # -- per-model reads: each costs one model's part ----------------------------------------------------
+    def part(self, model: str, *, keep: bool = False) -> Part:
+        """The part of ``model`` (empty when the state holds nothing of it). ``keep`` remembers a part read
+        from the source with this state whatever the bound (a fold reads what it changes so)."""
+        found = self.parts.get(model)
+        if found is None:
+            found = self.memo.get(model)
+        if found is None:
+            found = (self.source.part(model) if self.source is not None else None) or EMPTY_PART
+            if self.source is not None and (keep or len(self.memo) < _MEMO_MAX):
+                self.memo[model] = found
+        return found
+
+    def suspension(self, route: Route) -> Suspension | None:
+        return self.part(route[0]).suspensions.get(route[1])
+
+    def hold(self, route: Route) -> Hold | None:
+        return self.part(route[0]).holds.get(route[1])
+
+    def offenses(self, route: Route) -> tuple[Offense, ...]:
+        return self.part(route[0]).history.get(route[1], ())
+
+    def incident(self, incident_id: str) -> Incident | None:
+        """The current incident ``incident_id`` (whichever model it belongs to)."""
+        for part in self.parts.values():
+            if incident_id in part.incidents:
+                return part.incidents[incident_id]
+        if self.source is None:
+            return None
+        model = self.source.incident_model(incident_id)
+        return None if model is None or model in self.parts else self.part(model).incidents.get(incident_id)
 
     def episodes_of(self, route: Route) -> dict[str, Episode]:
         """The remembered alert episodes of ``route``, by key."""
-        return {k: self.episodes[k] for k in self.episodes_by_route.get(route, ())}
+        return {k: e for k, e in self.part(route[0]).episodes.items() if e.provider == route[1]}
+
+    def due_models(self, now: float) -> list[str]:
+        """The models with a suspension, incident or hold whose ``until`` is at or before ``now``, sorted."""
+        held = {m for m, p in self.parts.items() if p.due <= now}
+        if self.source is not None:
+            held.update(m for m in self.source.due_models(now) if m not in self.parts)
+        return sorted(held)
+
+    def prune_models(self, now: float, ladder: Ladder | None) -> list[str]:
+        """The models ``Part.pruned`` may change at ``now``, sorted."""
+        forget = now - EPISODE_MEMORY_SECONDS
+        faded = now - ladder.fade_after if ladder is not None else -math.inf
+        chosen = {m for m, p in self.parts.items() if p.forget < forget or p.faded <= faded}
+        if self.source is not None:
+            chosen.update(m for m in self.source.prune_models(forget, faded) if m not in self.parts)
+        return sorted(chosen)
+
+    # -- whole-state reads: each reads every part ---------------------------------------------------------
+    def all_parts(self) -> Iterator[tuple[str, Part]]:
+        """Every model's part that holds something (the source's streamed, in no particular order)."""
+        pending = dict(self.parts)
+        if self.source is not None:
+            for model, part in self.source.parts():
+                mine = pending.pop(model, None) or self.memo.get(model, part)
+                if not mine.empty:
+                    yield model, mine
+        for model, part in pending.items():
+            if not part.empty:
+                yield model, part
+
+    def materialized(self) -> State:
+        """This state holding every part, read from its source now (a state read from a store can be
+        read only while the store is open)."""
+        return State(self.seq, self.pruned_at, MappingProxyType(dict(self.all_parts())))
 
     def models(self) -> frozenset[str]:
-        """Every model the state mentions."""
-        return frozenset(
-            [m for m, _ in self.suspensions]
-            + [i.model for i in self.incidents.values()]
-            + [m for m, _ in self.history]
-            + list(self.discovered)
+        """Every model the state mentions (names only: no part is read)."""
+        names = set(self.source.models()) if self.source is not None else set()
+        for model, part in self.parts.items():
+            (names.discard if part.empty else names.add)(model)
+        return frozenset(names)
+
+    def _by_route(self, name: str) -> dict[Route, Any]:
+        return {(m, k): v for m, part in self.all_parts() for k, v in getattr(part, name).items()}
+
+    @property
+    def suspensions(self) -> dict[Route, Suspension]:
+        return self._by_route("suspensions")
+
+    @property
+    def history(self) -> dict[Route, tuple[Offense, ...]]:
+        return self._by_route("history")
+
+    @property
+    def holds(self) -> dict[Route, Hold]:
+        return self._by_route("holds")
+
+    @property
+    def recovered(self) -> dict[Route, float]:
+        return self._by_route("recovered")
+
+    @property
+    def failing(self) -> dict[Route, float]:
+        return self._by_route("failing")
+
+    @property
+    def incidents(self) -> dict[str, Incident]:
+        return {k: i for _, part in self.all_parts() for k, i in part.incidents.items()}
+
+    @property
+    def episodes(self) -> dict[str, Episode]:
+        return {k: e for _, part in self.all_parts() for k, e in part.episodes.items()}
+
+    @property
+    def discovered(self) -> dict[str, frozenset[str]]:
+        return {m: part.discovered for m, part in self.all_parts() if part.discovered is not None}
+
+    @property
+    def joined_hosts(self) -> dict[str, Mapping[str, float]]:
+        return {m: part.joined for m, part in self.all_parts() if part.joined}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self.seq, self.pruned_at, dict(self.all_parts())) == (
+            other.seq,
+            other.pruned_at,
+            dict(other.all_parts()),
         )
 
-
-def _earliest_until(state: State) -> float:
-    untils = [s.until for s in state.suspensions.values()]
-    untils += [i.until for i in state.incidents.values() if i.until is not None]
-    untils += [h.until for h in state.holds.values() if h.until is not None]
-    return min(untils, default=math.inf)
-
-
-def _index(mapping: Mapping[K, V], part: Callable[[K, V], tuple[G, M]]) -> Mapping[G, frozenset[M]]:
-    groups: dict[G, set[M]] = {}
-    for k, v in mapping.items():
-        group, member = part(k, v)
-        groups.setdefault(group, set()).add(member)
-    return {g: frozenset(members) for g, members in groups.items()}
-
-
-_DERIVED = ("next_due", "suspended_by_model", "incidents_by_model", "episodes_by_route")
-#: The state's mappings, which a fold copies, changes and hands back (every field but the scalars and the
-#: derived ones).
-_COLLECTIONS = tuple(f.name for f in fields(State) if f.name not in ("seq", "pruned_at", *_DERIVED))
+    __hash__ = None  # type: ignore[assignment]
 
 
 def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder | None = None) -> State:
@@ -237,94 +413,45 @@ def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder 
     return fold.result()
 
 
-class Fold:
-    """A mutable working copy of a state, made once, to apply many decisions to (``apply``), each at a cost
-    independent of the rest of the state; ``result`` is the state after them. A state ``result`` returned
-    shares the fold's mappings: it is only valid until the next ``apply`` (the decision functions use it
-    this way: one fold per judgement, each decision seeing the previous ones)."""
+class _Draft:
+    """A working copy of one part, changed in place by a fold."""
 
-    suspensions: dict[Route, Suspension]
-    history: dict[Route, tuple[Offense, ...]]
-    incidents: dict[str, Incident]
-    discovered: dict[str, frozenset[str]]
-    episodes: dict[str, Episode]
-    holds: dict[Route, Hold]
-    recovered: dict[Route, float]
-    failing: dict[Route, float]
-    resolved_episodes: dict[str, float]
-    joined_hosts: dict[str, Mapping[str, float]]
+    def __init__(self, part: Part) -> None:
+        self.suspensions: dict[str, Suspension] = dict(part.suspensions)
+        self.history: dict[str, tuple[Offense, ...]] = dict(part.history)
+        self.holds: dict[str, Hold] = dict(part.holds)
+        self.recovered: dict[str, float] = dict(part.recovered)
+        self.failing: dict[str, float] = dict(part.failing)
+        self.incidents: dict[str, Incident] = dict(part.incidents)
+        self.discovered = part.discovered
+        self.joined: dict[str, float] = dict(part.joined)
+        self.episodes: dict[str, Episode] = dict(part.episodes)
+        self.resolved: dict[str, float] = dict(part.resolved)
+
+    def freeze(self) -> Part:
+        values = {name: MappingProxyType(dict(getattr(self, name))) for name in _MAPPINGS}
+        return Part(discovered=self.discovered, **values)
+
+
+class Fold:
+    """A working copy of a state, to apply many decisions to (``apply``), each at the cost of the parts it
+    reads and changes; ``result`` is the state after them (``result`` costs the parts changed since the
+    last one, plus one entry per part the state holds)."""
 
     def __init__(self, state: State, ladder: Ladder | None) -> None:
-        self.ladder = ladder
-        for name in _COLLECTIONS:
-            setattr(self, name, dict(getattr(state, name)))
+        self.base, self.ladder = state, ladder
         self.seq, self.pruned_at = state.seq, state.pruned_at
-        self.next_due: float | None = state.next_due  # None: recompute (the earliest one ended)
-        self.by_model = dict(state.suspended_by_model)
-        self.incidents_by_model = dict(state.incidents_by_model)
-        self.episodes_by_route = dict(state.episodes_by_route)
+        self.frozen: dict[str, Part] = dict(state.parts)
+        self.drafts: dict[str, _Draft] = {}
+        self.stale: set[str] = set()  # drafts changed since the last result
 
-    # -- index upkeep: every change to suspensions, incidents, holds and episodes goes through these ------
-    def _due(self, until: float | None) -> None:
-        if until is not None and self.next_due is not None and until < self.next_due:
-            self.next_due = until
-
-    def _gone(self, until: float | None) -> None:
-        if until is not None and self.next_due is not None and until <= self.next_due:
-            self.next_due = None
-
-    def _set_suspension(self, route: Route, s: Suspension) -> None:
-        old = self.suspensions.get(route)
-        if old is not None:
-            self._gone(old.until)
-        else:
-            self.by_model[route[0]] = self.by_model.get(route[0], frozenset()) | {route}
-        self.suspensions[route] = s
-        self._due(s.until)
-
-    def _drop_suspension(self, route: Route) -> Suspension | None:
-        old = self.suspensions.pop(route, None)
-        if old is not None:
-            self._gone(old.until)
-            _remove(self.by_model, route[0], route)
-        return old
-
-    def _set_incident(self, incident: Incident) -> None:
-        self._drop_incident(incident.id)
-        self.incidents[incident.id] = incident
-        self.incidents_by_model[incident.model] = self.incidents_by_model.get(incident.model, frozenset()) | {
-            incident.id
-        }
-        self._due(incident.until)
-
-    def _drop_incident(self, incident_id: str) -> None:
-        old = self.incidents.pop(incident_id, None)
-        if old is not None:
-            self._gone(old.until)
-            _remove(self.incidents_by_model, old.model, incident_id)
-
-    def _set_hold(self, route: Route, hold: Hold) -> None:
-        self._drop_hold(route)
-        self.holds[route] = hold
-        self._due(hold.until)
-
-    def _drop_hold(self, route: Route) -> None:
-        old = self.holds.pop(route, None)
-        if old is not None:
-            self._gone(old.until)
-
-    def _set_episode(self, key: str, episode: Episode) -> None:
-        old = self.episodes.get(key)
-        route = (episode.model, episode.provider)
-        if old is not None and (old.model, old.provider) != route:
-            _remove(self.episodes_by_route, (old.model, old.provider), key)
-        if old is None or (old.model, old.provider) != route:
-            self.episodes_by_route[route] = self.episodes_by_route.get(route, frozenset()) | {key}
-        self.episodes[key] = episode
-
-    def _del_episode(self, key: str) -> None:
-        old = self.episodes.pop(key)
-        _remove(self.episodes_by_route, (old.model, old.provider), key)
+    def draft(self, model: str) -> _Draft:
+        found = self.drafts.get(model)
+        if found is None:
+            start = self.frozen.get(model) or self.base.part(model, keep=True)
+            found = self.drafts[model] = _Draft(start)
+        self.stale.add(model)
+        return found
 
     def apply(self, d: Decision) -> None:
         if d.seq <= self.seq:
@@ -332,138 +459,130 @@ class Fold:
         self.seq = d.seq
         route = (d.model, d.provider) if d.model is not None and d.provider is not None else None
         if d.discovered is not None and d.model is not None:
-            self._discover(d.model, frozenset(d.discovered), d.at)
+            self._discover(self.draft(d.model), frozenset(d.discovered), d.at)
         if d.episode is not None:
-            old = self.episodes.get(d.episode)
             model, provider = route or (d.model or "", d.provider or "")
-            self._set_episode(
-                d.episode,
-                Episode(model, provider, d.at, d.at) if old is None else replace(old, last_seen=d.at),
+            episodes = self.draft(model).episodes
+            old = episodes.get(d.episode)
+            episodes[d.episode] = (
+                Episode(model, provider, d.at, d.at) if old is None else replace(old, last_seen=d.at)
             )
         resolves = d.inputs.get("resolves") if d.kind is Kind.IGNORED else None
         if isinstance(resolves, str):  # the resolution of a firing suspend episode (first delivery)
-            self.resolved_episodes.setdefault(resolves, d.at)
+            self.draft(d.model or "").resolved.setdefault(resolves, d.at)
         if route is not None:
             self._route_effect(d, route)
         elif (d.kind is Kind.EXPIRE or d.kind is Kind.INCIDENT_REMOVE) and d.incident_id is not None:
-            self._drop_incident(d.incident_id)
+            self._drop_incident(d.incident_id, d.model)
         if d.at - self.pruned_at >= _PRUNE_EVERY_SECONDS:
             self._prune(d.at)
 
-    def _discover(self, model: str, hosts: frozenset[str], at: float) -> None:
+    def _drop_incident(self, incident_id: str, model: str | None) -> None:
+        if model is None or incident_id not in self.draft(model).incidents:
+            model = self._incident_model(incident_id)
+        if model is not None:
+            self.draft(model).incidents.pop(incident_id, None)
+
+    def _incident_model(self, incident_id: str) -> str | None:
+        """The model of the current incident ``incident_id`` as the fold stands (None: no such incident)."""
+        for model, draft in self.drafts.items():
+            if incident_id in draft.incidents:
+                return model
+        for model, part in self.frozen.items():
+            if model not in self.drafts and incident_id in part.incidents:
+                return model
+        source = self.base.source
+        found = source.incident_model(incident_id) if source is not None else None
+        return found if found is not None and found not in self.frozen and found not in self.drafts else None
+
+    @staticmethod
+    def _discover(part: _Draft, hosts: frozenset[str], at: float) -> None:
         """The model's newest list is ``hosts``: hosts new to it (after its first list) join at ``at``,
         hosts it no longer holds are forgotten (joining again later starts again)."""
-        previous = self.discovered.get(model)
-        joined = self.joined_hosts.get(model, _EMPTY)
-        if previous is not None and (hosts - previous or joined.keys() - hosts):
-            changed = {h: t for h, t in joined.items() if h in hosts}
+        previous = part.discovered
+        if previous is not None and (hosts - previous or part.joined.keys() - hosts):
+            changed = {h: t for h, t in part.joined.items() if h in hosts}
             changed.update(dict.fromkeys(hosts - previous, at))
-            if changed:
-                self.joined_hosts[model] = MappingProxyType(changed)
-            else:
-                self.joined_hosts.pop(model, None)
-        self.discovered[model] = hosts
+            part.joined = changed
+        part.discovered = hosts
 
     def _route_effect(self, d: Decision, route: Route) -> None:
+        part, provider = self.draft(route[0]), route[1]
         if d.starts_at is not None and d.kind not in (Kind.RECOVER, Kind.IGNORED):
             # a failing episode seen (suspended, blocked or a duplicate): recoveries older are stale
-            self.failing[route] = max(d.starts_at, self.failing.get(route, d.starts_at))
+            part.failing[provider] = max(d.starts_at, part.failing.get(provider, d.starts_at))
         if d.kind in SUSPENDING_KINDS:
-            self._suspend(d, route)
+            self._suspend(d, part, route)
         elif d.kind is Kind.PROMOTE:
             # The offense was recorded when the observe suspension was decided: only the mode changes.
-            old = self.suspensions.get(route)
+            old = part.suspensions.get(provider)
             if old is None:
                 raise ValueError(
                     f"decision {d.seq}: promote of {route[1]} for {route[0]}, which is not suspended"
                 )
             assert d.mode is not None and d.rung is not None and d.until is not None
-            self._set_suspension(
-                route, replace(old, mode=d.mode, rung=d.rung, until=d.until, reason=d.reason)
+            part.suspensions[provider] = replace(
+                old, mode=d.mode, rung=d.rung, until=d.until, reason=d.reason
             )
         elif d.kind in (Kind.LIFT, Kind.RECOVER):
-            self._end(d, route)
+            self._end(d, part, route)
         elif d.kind is Kind.EXPIRE:
             if d.incident_id is not None:
-                self._drop_incident(d.incident_id)
+                self._drop_incident(d.incident_id, route[0])
             elif d.inputs.get("ends") == "lift_hold":
-                self._drop_hold(route)
+                part.holds.pop(provider, None)
             else:
-                self._drop_suspension(route)
+                part.suspensions.pop(provider, None)
         elif d.kind is Kind.INCIDENT_ADD and d.incident_id is not None:
-            self._set_incident(Incident(d.incident_id, route[0], route[1], d.reason, d.at, d.until))
+            self._drop_incident(d.incident_id, route[0])
+            part.incidents[d.incident_id] = Incident(
+                d.incident_id, route[0], provider, d.reason, d.at, d.until
+            )
         elif d.kind is Kind.INCIDENT_REMOVE and d.incident_id is not None:
-            self._drop_incident(d.incident_id)
+            self._drop_incident(d.incident_id, route[0])
 
-    def _suspend(self, d: Decision, route: Route) -> None:
+    def _suspend(self, d: Decision, part: _Draft, route: Route) -> None:
         assert d.mode is not None and d.rung is not None and d.until is not None
-        self._set_suspension(route, Suspension(
+        part.suspensions[route[1]] = Suspension(
             route[0], route[1], d.mode, d.rung, d.at, d.until, d.episode or "", d.reason,
             d.starts_at, MappingProxyType(dict(d.explanation)),
-        ))  # fmt: skip
-        past = self.history.get(route, ())
+        )  # fmt: skip
+        past = part.history.get(route[1], ())
         if self.ladder is not None:
             past = self.ladder.chain(past, d.at)
-        self.history[route] = (*past, Offense(d.at, d.until, d.rung, d.episode or ""))
+        part.history[route[1]] = (*past, Offense(d.at, d.until, d.rung, d.episode or ""))
 
-    def _end(self, d: Decision, route: Route) -> None:
+    @staticmethod
+    def _end(d: Decision, part: _Draft, route: Route) -> None:
         """A lift or a recovery ends the current suspension (if any); the offense stays in the history."""
-        if self._drop_suspension(route) is not None:
-            past = self.history.get(route, ())
+        provider = route[1]
+        if part.suspensions.pop(provider, None) is not None:
+            past = part.history.get(provider, ())
             if past and past[-1].ended_at is None and past[-1].until > d.at:
-                self.history[route] = (*past[:-1], replace(past[-1], ended_at=d.at))
+                part.history[provider] = (*past[:-1], replace(past[-1], ended_at=d.at))
         for key in d.closes:
-            old = self.episodes.get(key)
-            base = old if old is not None else Episode(route[0], route[1], d.at, d.at)
-            self._set_episode(key, replace(base, closed_by=str(d.kind), closed_at=d.at))
+            old = part.episodes.get(key)
+            base = old if old is not None else Episode(route[0], provider, d.at, d.at)
+            part.episodes[key] = replace(base, closed_by=str(d.kind), closed_at=d.at)
         if d.kind is Kind.LIFT:
-            self._set_hold(route, Hold(d.at, d.until, d.reason))
+            part.holds[provider] = Hold(d.at, d.until, d.reason)
         else:  # a clean round: the hold of an earlier lift is over; older failing episodes are stale
-            self._drop_hold(route)
+            part.holds.pop(provider, None)
             if d.starts_at is not None:
-                self.recovered[route] = max(d.starts_at, self.recovered.get(route, d.starts_at))
+                part.recovered[provider] = max(d.starts_at, part.recovered.get(provider, d.starts_at))
 
     def _prune(self, now: float) -> None:
+        """Forget what aged out, in the parts that hold some (``State.prune_models``): the cost of those."""
         self.pruned_at = now
-        keep = {s.episode for s in self.suspensions.values()}
-        for key in [k for k, e in self.episodes.items() if e.last_seen < now - EPISODE_MEMORY_SECONDS]:
-            if key not in keep:
-                self._del_episode(key)
-        for key in [k for k, at in self.resolved_episodes.items() if at < now - EPISODE_MEMORY_SECONDS]:
-            if key not in keep:
-                del self.resolved_episodes[key]
-        for model, hosts in list(self.joined_hosts.items()):  # long enough listed for any horizon
-            if any(at < now - EPISODE_MEMORY_SECONDS for at in hosts.values()):
-                kept = {h: at for h, at in hosts.items() if at >= now - EPISODE_MEMORY_SECONDS}
-                if kept:
-                    self.joined_hosts[model] = MappingProxyType(kept)
-                else:
-                    del self.joined_hosts[model]
-        if self.ladder is not None:
-            ladder = self.ladder
-            for r in [
-                r for r, h in self.history.items() if r not in self.suspensions and not ladder.chain(h, now)
-            ]:
-                del self.history[r]
+        for model in self.result().prune_models(now, self.ladder):
+            part = self.frozen.get(model) or self.base.part(model, keep=True)
+            if (pruned := part.pruned(now, self.ladder)) is not part:
+                self.drafts[model] = _Draft(pruned)
+                self.stale.add(model)
 
     def result(self) -> State:
-        collections: dict[str, Any] = {name: MappingProxyType(getattr(self, name)) for name in _COLLECTIONS}
-        state = State(
-            seq=self.seq,
-            pruned_at=self.pruned_at,
-            suspended_by_model=MappingProxyType(self.by_model),
-            incidents_by_model=MappingProxyType(self.incidents_by_model),
-            episodes_by_route=MappingProxyType(self.episodes_by_route),
-            next_due=math.nan if self.next_due is None else self.next_due,
-            **collections,
-        )
-        self.next_due = state.next_due
-        return state
-
-
-def _remove(index: dict[G, frozenset[M]], group: G, member: M) -> None:
-    rest = index.get(group, frozenset()) - {member}
-    if rest:
-        index[group] = rest
-    else:
-        index.pop(group, None)
+        for model in self.stale:
+            self.frozen[model] = self.drafts[model].freeze()
+        self.stale.clear()
+        base = self.base
+        return State(self.seq, self.pruned_at, MappingProxyType(dict(self.frozen)), base.source, base.memo)

@@ -6,11 +6,11 @@ Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
   - ``decisions``: the audit log and the **source of truth**, one row per decision: ``seq`` (1, 2, 3, ...
     with no gap), ``at``, ``entry`` (the decision as canonical JSON) and ``chain``, the SHA-256 of the
     previous row's ``chain`` followed by this ``entry`` (the first row chains from ``GENESIS``).
-  - ``head``: the ``seq`` and ``chain`` of the last decision, updated in the same transaction.
-  - ``checkpoint``: the state folded up to ``seq``, with the ``chain`` of that decision (so it belongs to
-    this log) and the SHA-256 of its own text; rewritten every ``snapshot_every`` decisions, in the same
-    transaction as the decisions it includes.
-  - ``meta``: the store format and when and how the store was created.
+  - ``parts`` and ``incident_models``: the state at the head of the log, one row per model
+    (``exporter.receiver.tables``), rewritten for the models each decision changes.
+  - ``head``: the ``seq`` and ``chain`` of the last decision, the state's ``pruned_at`` and the
+    ``digest`` of the state tables; all updated in the same transaction as the decisions and the tables.
+  - ``meta``: the store format and when and how the store was created, migrated, restored or adopted.
 - ``receiver.witness``: the last acknowledged decision's ``seq`` and ``chain``, rewritten after every
   commit outside its transaction (``exporter.receiver.witness``): what proves the store's size when its
   write-ahead log was lost or damaged. A store behind its witness is refused (``--adopt-store`` accepts
@@ -18,22 +18,26 @@ Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
 - ``receiver.lock``: held with ``flock`` for the life of the process. A second receiver on the same
   directory refuses to start with a message naming the holder's pid.
 
-Opening checks, in order: ``PRAGMA integrity_check``; the format; every row's ``seq`` (no gap) and
-``chain`` (no edited row); the head (no decision removed at the end); the checkpoint (its digest and its
-anchor in the chain). A damaged checkpoint is recovered from exactly: the state is folded again from the
-whole log, loudly (``warnings``). Everything else is a ``StoreError`` naming the file and the decision.
+Opening checks, in order: ``PRAGMA integrity_check`` (of the small tables when the log is long); the
+format; the head against the last decision (no decision removed at the end, the last one not altered);
+every row's ``seq`` (no gap) and ``chain`` (no edited row) when the log has at most ``SYNC_VERIFY_ROWS``
+decisions (a longer one is proven in the background: ``verify_history``); the state tables against the
+head's digest (one streaming scan). Tables that differ from their digest are rebuilt exactly from the
+whole log, loudly (``warnings``); everything else is a ``StoreError`` naming the file and the decision.
+The state is then read one model at a time, when a model is first asked for (``State.source``).
 A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``), and
 ``init`` creates only in an empty directory (nothing but the lock of an earlier attempt): a store, its
 remains or its witness are refused whatever ``init`` says.
-A format-1 store (a JSONL journal with JSON snapshots) is refused with what to do: this receiver no longer
-migrates it (docs/receiver.md, "Format 1").
+A format-2 store (the state as one JSON checkpoint) is migrated at start-up: the whole log is proven and
+folded, written to the tables, and the tables are read back and compared with the fold before the
+migration commits (audited in ``meta``). A format-1 store (a JSONL journal with JSON snapshots) is
+refused with what to do (docs/receiver.md, "Format 1").
 
 A decision is durable when ``commit`` returns: SQLite has fsynced the transaction (``synchronous=FULL``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import hashlib
 import json
@@ -47,7 +51,8 @@ from pathlib import Path
 from typing import Any
 
 from exporter.lifecycle import Closing
-from exporter.receiver.codec import decision_from_json, decision_to_json, state_from_json, state_to_json
+from exporter.receiver import tables
+from exporter.receiver.codec import decision_from_json, decision_to_json
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.state import Decision, Fold, State
 from exporter.receiver.witness import (
@@ -65,7 +70,9 @@ __all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError", "i
 
 FILE_NAME = "receiver.sqlite3"
 LOCK_NAME = "receiver.lock"
-FORMAT = 2
+FORMAT = 3
+#: The format whose state was one JSON checkpoint; migrated to this one at start-up.
+FORMAT_CHECKPOINT = 2
 #: The files of a format-1 store (a JSONL decision journal and its JSON snapshots), refused at start-up.
 FORMAT_1_FILES = ("decisions.jsonl", "state.json", "state.prev.json")
 #: The last revision of this project whose receiver migrates a format-1 store to this format.
@@ -81,24 +88,25 @@ RECOVERY = (
     "restore the last backup with `canary receiver restore --from FILE`, or accept this store as it is "
     "with `canary receiver --adopt-store` (the decisions after it are lost; both are audited)"
 )
-#: Logs up to this many rows are proven whole at start-up; longer ones after the checkpoint (see _load).
+#: Logs up to this many rows are proven whole at start-up; longer ones in the background (see _load).
 SYNC_VERIFY_ROWS = 20_000
 
+_HEAD_COLUMNS = ("pruned_at REAL NOT NULL DEFAULT 0", "digest BLOB NOT NULL DEFAULT x''")
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE decisions ("
     "seq INTEGER PRIMARY KEY, at REAL NOT NULL, entry TEXT NOT NULL, chain BLOB NOT NULL)",
     "CREATE INDEX decisions_at ON decisions (at)",
-    "CREATE TABLE head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL)",
-    """CREATE TABLE checkpoint (
-        id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL,
-        state TEXT NOT NULL, digest BLOB NOT NULL
-    )""",
+    "CREATE TABLE head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL, "
+    + ", ".join(_HEAD_COLUMNS)
+    + ")",
+    *tables.SCHEMA,
 )
 _AUDIT = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
-_TABLES = frozenset({"meta", "decisions", "head", "checkpoint"})
+_TABLES = frozenset({"meta", "decisions", "head"}) | tables.TABLES
+_SMALL_TABLES = ("meta", "head", *sorted(tables.TABLES))  # checked at every start-up
 _INSERT_DECISIONS = "INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)"
-_SET_CHECKPOINT = "INSERT OR REPLACE INTO checkpoint (id, seq, chain, state, digest) VALUES (1, ?, ?, ?, ?)"
+_SET_HEAD = "UPDATE head SET seq = ?, chain = ?, pruned_at = ?, digest = ? WHERE id = 1"
 
 
 class StoreError(Exception):
@@ -113,9 +121,10 @@ class StoreWriteError(Exception):
     """A write failed; nothing was acknowledged (retryable). ``durable`` is True when the decisions are in
     the store but the witness could not be updated: the caller adopts the state but does not acknowledge."""
 
-    def __init__(self, message: str, *, durable: bool = False) -> None:
+    def __init__(self, message: str, *, durable: bool = False, state: State | None = None) -> None:
         super().__init__(message)
         self.durable = durable
+        self.state = state  # with ``durable``: the state the store holds now
 
 
 def is_empty_store_dir(directory: Path) -> bool:
@@ -156,7 +165,6 @@ class Store(Closing):
         directory: Path,
         *,
         ladder: Ladder | None = None,
-        snapshot_every: int = 256,
         clock: Callable[[], float] | None = None,
         fault: Callable[[], None] | None = None,
         init: bool = False,
@@ -165,7 +173,6 @@ class Store(Closing):
         self.directory = directory
         self.path = directory / FILE_NAME
         self._ladder = ladder
-        self._snapshot_every = snapshot_every
         self._clock = clock or time.time
         self._fault = fault
         self._lock_fd: int | None = None
@@ -175,8 +182,10 @@ class Store(Closing):
         self._read_lock = threading.Lock()
         self._head_seq = 0
         self._head_chain = GENESIS
-        self._since_checkpoint = 0
-        self._verified_from: tuple[int, State] | None = None  # (seq, state) verify_history must prove
+        self._pruned_at = 0.0
+        self._digest = 0  # of the state tables (``tables``), as the head records it
+        self._tables: tables.Tables | None = None
+        self._unproven = 0  # the log rows up to this one are proven by verify_history (a long log)
         try:
             self._lock(create_directory=init)
             witness = self._read_witness(adopt)
@@ -189,7 +198,7 @@ class Store(Closing):
                 )
             loaded = self._load()
             self.loaded = Loaded(loaded.state, loaded.warnings + self._check_witness(witness, adopt))
-        except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged page can hold undecodable text
+        except (sqlite3.Error, UnicodeDecodeError, OverflowError) as exc:  # damaged text or numbers
             self.close()
             raise StoreError(f"{self.path}: not a usable receiver store ({exc})") from None
         except OSError as exc:
@@ -321,8 +330,11 @@ class Store(Closing):
             create_schema(db, _SCHEMA, FORMAT)
             meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": "new store (--init)"}
             with transaction(db):
-                db.execute("INSERT INTO head (id, seq, chain) VALUES (1, 0, ?)", (GENESIS,))
-                db.execute(_SET_CHECKPOINT, self._checkpoint_row(State(), GENESIS))
+                digest = tables.digest_bytes(tables.replace_parts(db, (), 0.0))
+                db.execute(
+                    "INSERT INTO head (id, seq, chain, pruned_at, digest) VALUES (1, 0, ?, 0, ?)",
+                    (GENESIS, digest),
+                )
                 db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         finally:
             db.close()
@@ -338,57 +350,105 @@ class Store(Closing):
         # page of a 200 MB file at start-up costs seconds once the page cache is cold.
         last = db.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
         small = last <= SYNC_VERIFY_ROWS
-        checked = None if small else ("meta", "head", "checkpoint")
-        if (problem := integrity_problem(db, tables=checked)) is not None:
+        version, names = stored_schema(db)
+        if version == FORMAT_CHECKPOINT and names >= {"meta", "decisions", "head", "checkpoint"}:
+            warnings.append(self._migrate(db, last))
+            small = True  # the migration proved every row
+        elif (problem := integrity_problem(db, tables=None if small else _SMALL_TABLES)) is not None:
             raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
-        version, tables = stored_schema(db)
-        if version != FORMAT or not tables >= _TABLES:
+        version, names = stored_schema(db)
+        if version != FORMAT or not names >= _TABLES:
             raise StoreError(
-                f"{self.path}: store format {version} with tables {sorted(tables)} is not a receiver store "
+                f"{self.path}: store format {version} with tables {sorted(names)} is not a receiver store "
                 f"of format {FORMAT} (written by another version of the receiver, or another program)"
             )
-        head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
-        checkpoint = db.execute("SELECT seq, chain, state, digest FROM checkpoint WHERE id = 1").fetchone()
-        if head is None or checkpoint is None:
-            missing = "head" if head is None else "checkpoint"
-            raise StoreError(f"{self.path}: the {missing} row is missing: the store was edited; restore it")
-        cp_seq, cp_chain, cp_text, cp_digest = checkpoint
-        # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the rows after the
-        # checkpoint are (start-up stays flat), and ``verify_history`` proves the rest in the background.
-        start = 0 if small else min(cp_seq, last)
-        walked, chain = self._walk(db, start, self._stored_chain(db, start))
-        if (head[0], head[1]) != (last, chain):
+        head = db.execute("SELECT seq, chain, pruned_at, digest FROM head WHERE id = 1").fetchone()
+        if head is None:
+            raise StoreError(f"{self.path}: the head row is missing: the store was edited; restore it")
+        # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the last row is (start-up
+        # stays flat), and ``verify_history`` proves the rest in the background.
+        start = 0 if small else max(last - 1, 0)
+        _, chain = self._walk(db, start, self._stored_chain(db, start))
+        if (head[0], bytes(head[1])) != (last, chain):
             raise StoreError(
                 f"{self.path}: the log ends at decision {last} but the store's head is decision {head[0]} "
                 "with another hash: decisions were removed from the end or the last one was altered; "
                 "restore the file"
             )
-        cp_anchor = self._stored_chain(db, cp_seq) if cp_seq <= last else None
-        tail = [(seq, entry) for seq, entry in walked if seq > cp_seq]
-        self._head_seq, self._head_chain = last, chain
-        state: State | None = None
-        if cp_anchor == cp_chain and hashlib.sha256(cp_text.encode()).digest() == cp_digest:
-            try:
-                state = state_from_json(json.loads(cp_text), trusted=True)  # its digest matched
-            except (ValueError, RecursionError) as exc:
-                warnings.append(f"{self.path}: the checkpoint is unreadable ({exc}); folding the whole log")
-        else:
+        self._head_seq, self._head_chain, self._pruned_at = last, chain, float(head[2])
+        self._unproven = 0 if small else start
+        self._digest = int.from_bytes(bytes(head[3]), "big")
+        if tables.table_digest(db, self._pruned_at) != self._digest or len(head[3]) != 32:
             warnings.append(
-                f"{self.path}: the checkpoint at decision {cp_seq} does not match the log or its own digest; "
-                "folding the whole log again (the state is exact: the log is intact)"
+                f"{self.path}: the state tables do not match the digest in the head (a row was changed, "
+                "removed or added); rebuilt them from the whole log (the state is exact: the log is intact)"
             )
-        if state is None or state.seq != cp_seq:
-            if state is not None:
-                warnings.append(f"{self.path}: the checkpoint says decision {state.seq}, its row {cp_seq}")
-            state = State()
-            tail, _ = self._walk(db, 0, GENESIS)
-        if not small:
-            self._verified_from = (state.seq, state)
-        state = self._replay(state, tail)
-        self._since_checkpoint = len(tail)
-        if warnings:
-            self.checkpoint(state)
-        return Loaded(state, tuple(warnings))
+            self._rebuild(db, "rebuilt")
+        self._tables = tables.Tables(connect(self.path, read_only=True))
+        return Loaded(self._state(), tuple(warnings))
+
+    def _state(self) -> State:
+        """The state at the head, read from the tables one model at a time."""
+        return State(self._head_seq, self._pruned_at, source=self._tables)
+
+    def _fold_log(self, db: sqlite3.Connection) -> State:
+        """The fold of the whole log, every row proven (the log is streamed; the state is in memory)."""
+        rows = ((n, entry) for n, entry, _ in chained_rows(db, self.path, 0, GENESIS))
+        return self._replay(State(), rows)
+
+    def _rebuild(self, db: sqlite3.Connection, what: str, more: Callable[[], object] = lambda: None) -> None:
+        """Write the state tables (and the head's digest) anew from the fold of the whole log, in one
+        transaction with ``more``; read them back and compare them with the fold before it commits."""
+        folded = self._fold_log(db)
+
+        def write() -> None:
+            more()
+            digest = tables.replace_parts(db, folded.all_parts(), folded.pruned_at)
+            db.execute(
+                _SET_HEAD, (self._head_seq, self._head_chain, folded.pruned_at, tables.digest_bytes(digest))
+            )
+            written = State(folded.seq, folded.pruned_at, source=tables.Tables(db))
+            if written != folded or tables.table_digest(db, folded.pruned_at) != digest:
+                raise StoreError(
+                    f"{self.path}: the state tables {what} from the log do not read back as its fold"
+                )
+            db.execute(
+                _AUDIT,
+                (f"{what}:{format_rfc3339(self._clock())}", f"state tables {what} at decision {folded.seq}"),
+            )
+
+        self._write(write)
+        self._pruned_at = folded.pruned_at
+        self._digest = int.from_bytes(db.execute("SELECT digest FROM head").fetchone()[0], "big")
+
+    def _migrate(self, db: sqlite3.Connection, last: int) -> str:
+        """Migrate a format-2 store (its state a JSON checkpoint) to the state tables, exactly: the whole
+        file checked, the whole log proven and folded, the tables read back equal to the fold."""
+        if (problem := integrity_problem(db)) is not None:
+            raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
+        head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
+        _, chain = self._walk(db, 0, GENESIS)
+        if head is None or (head[0], bytes(head[1])) != (last, chain):
+            raise StoreError(
+                f"{self.path}: the log ends at decision {last} but the store's head does not: decisions "
+                "were removed from the end or the last one was altered; restore the file"
+            )
+        self._head_seq, self._head_chain = last, chain
+
+        def schema() -> None:
+            db.execute("DROP TABLE checkpoint")
+            for column in _HEAD_COLUMNS:
+                db.execute(f"ALTER TABLE head ADD COLUMN {column}")
+            for statement in tables.SCHEMA:
+                db.execute(statement)
+            db.execute(_AUDIT, ("format", str(FORMAT)))
+            db.execute(f"PRAGMA user_version = {FORMAT}")
+
+        self._rebuild(db, "migrated", schema)
+        return (
+            f"{self.path}: migrated the store from format {FORMAT_CHECKPOINT} (a JSON checkpoint) to format "
+            f"{FORMAT} (state tables) at decision {last}; the tables read back equal to the fold of the log"
+        )
 
     def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:
         if seq == 0:
@@ -398,41 +458,33 @@ class Store(Closing):
             raise StoreError(f"{self.path}: decisions: decision {seq} is missing")
         return bytes(row[0])
 
-    def _walk(
-        self, db: sqlite3.Connection, after: int, chain: bytes, upto: int | None = None
-    ) -> tuple[list[tuple[int, str]], bytes]:
-        """Rows after ``after`` (up to ``upto``), each proven by its chain hash from ``chain`` (the chain at
-        ``after``) and by following the previous one with no gap; and the chain at the last one."""
-        rows, last = [], chain
-        for seq, entry, last in chained_rows(db, self.path, after, chain, upto):  # noqa: B007
-            rows.append((seq, entry))
-        return rows, last
+    def _walk(self, db: sqlite3.Connection, after: int, chain: bytes) -> tuple[int, bytes]:
+        """Prove the rows after ``after``, each by its chain hash from ``chain`` (the chain at ``after``)
+        and by following the previous one with no gap; the last one's ``seq`` and chain."""
+        seq, last = after, chain
+        for seq, _, last in chained_rows(db, self.path, after, chain):  # noqa: B007 - the last is kept
+            pass
+        return seq, last
 
     def verify_history(self) -> str | None:
-        """Prove the rows start-up did not (large logs): every chain hash from decision 1 to the checkpoint
-        start-up used, and that folding them gives exactly that checkpoint. None when sound (or nothing was
-        left to prove), else the problem, naming the file and the decision. Reads on its own connection."""
-        if self._verified_from is None:
+        """Prove the rows start-up did not (a long log): SQLite's integrity check of the whole file and
+        every chain hash from decision 1 to the one start-up proved. None when sound (or nothing was left
+        to prove), else the problem, naming the file and the decision. Reads on its own connection."""
+        if not self._unproven:
             return None
-        seq, expected = self._verified_from
         db = connect(self.path, read_only=True)
         try:
             if (problem := integrity_problem(db)) is not None:
                 return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
-            rows = ((n, entry) for n, entry, _ in chained_rows(db, self.path, 0, GENESIS, upto=seq))
-            folded = self._replay(State(), rows)  # streamed: the log is never all in memory
+            for _ in chained_rows(db, self.path, 0, GENESIS, upto=self._unproven):
+                pass
         except StoreError as exc:
             return str(exc)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             return f"{self.path}: not a usable receiver store ({exc}); restore the file"
         finally:
             db.close()
-        if folded != expected:
-            return (
-                f"{self.path}: the checkpoint at decision {seq} differs from the fold of decisions 1..{seq}: "
-                "the checkpoint or the code that folds the log changed; restore the file"
-            )
-        self._verified_from = None
+        self._unproven = 0
         return None
 
     def _replay(self, state: State, rows: Iterable[tuple[int, str]]) -> State:
@@ -458,41 +510,49 @@ class Store(Closing):
                 ) from None
         return fold.result()
 
-    def _checkpoint_row(self, state: State, chain: bytes) -> tuple[int, bytes, str, bytes]:
-        text = json.dumps(state_to_json(state, self._clock()), ensure_ascii=False, separators=(",", ":"))
-        return state.seq, chain, text, hashlib.sha256(text.encode()).digest()
-
     # -- writing ---------------------------------------------------------------------------------------
-    def commit(self, decisions: Sequence[Decision], state: State) -> None:
-        """Make ``decisions`` durable in one fsynced transaction; ``state`` is the state after them.
+    def commit(self, decisions: Sequence[Decision], state: State) -> State:
+        """Make ``decisions`` durable in one fsynced transaction, with the state tables brought to
+        ``state`` (the state after them); return ``state`` as read from the store from now on.
 
-        Raises ``StoreWriteError`` if they are not durable (the transaction is rolled back). The checkpoint
-        is rewritten in the same transaction every ``snapshot_every`` decisions.
+        Only the parts ``state`` holds apart from this store's tables are written (those its decisions
+        changed): the cost of the models decided about. A state not read from this store (built in memory)
+        replaces the tables whole. Raises ``StoreWriteError`` if the decisions are not durable (the
+        transaction is rolled back).
         """
         if not decisions:
-            return
+            return state
         db = self._db
         assert db is not None, "store is closed"
+        assert state.seq == decisions[-1].seq, "the state after the decisions"
         rows, chain = [], self._head_chain
         for d in decisions:  # each row's entry (canonical JSON: what the chain hashes) chained on
             entry = json.dumps(decision_to_json(d), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             chain = chain_next(chain, entry)
             rows.append((d.seq, d.at, entry, chain))
-        # At least every ``snapshot_every`` decisions, and no more often than one per eighth of the
-        # state's size: writing the checkpoint costs the state's size, so its share of each decision stays
-        # constant however large the state grows (start-up then replays at most that many decisions).
-        size = len(state.suspensions) + len(state.episodes) + len(state.history)
-        checkpoint = self._since_checkpoint + len(decisions) >= max(self._snapshot_every, size // 8)
+        mine = state.source is self._tables
+        digest = self._digest
 
         def write() -> None:
+            nonlocal digest
             db.executemany(_INSERT_DECISIONS, rows)
-            db.execute("UPDATE head SET seq = ?, chain = ? WHERE id = 1", (decisions[-1].seq, chain))
-            if checkpoint:
-                db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, chain))
+            if mine:
+                digest = tables.write_parts(db, state.parts.items(), digest)
+                digest = (
+                    digest - tables.pruned_at_hash(self._pruned_at) + tables.pruned_at_hash(state.pruned_at)
+                ) % (1 << 256)
+            else:
+                digest = tables.replace_parts(db, state.all_parts(), state.pruned_at)
+            head = (decisions[-1].seq, chain, state.pruned_at, tables.digest_bytes(digest))
+            db.execute(_SET_HEAD, head)
 
         self._write(write)
         self._head_seq, self._head_chain = decisions[-1].seq, chain
-        self._since_checkpoint = 0 if checkpoint else self._since_checkpoint + len(decisions)
+        self._pruned_at, self._digest = state.pruned_at, digest
+        # The parts just written are the store's now: kept as read, so the next judgement finds them.
+        committed = State(
+            state.seq, state.pruned_at, source=self._tables, memo=dict(state.parts) if mine else {}
+        )
         try:  # outside the transaction: what proves the store's size after a lost write-ahead log
             write_witness(self.directory, Witness(self._head_seq, chain, "commit"))
         except OSError as exc:
@@ -500,14 +560,9 @@ class Store(Closing):
                 f"decisions up to {self._head_seq} are in {self.path} but its witness cannot be written: "
                 f"{exc.strerror or exc}",
                 durable=True,
+                state=committed,
             ) from None
-
-    def checkpoint(self, state: State) -> None:
-        """Rewrite the checkpoint with ``state`` (which must be the fold of the whole log)."""
-        assert self._db is not None and state.seq == self._head_seq, "checkpoint of another state"
-        db = self._db
-        self._write(lambda: db.execute(_SET_CHECKPOINT, self._checkpoint_row(state, self._head_chain)))
-        self._since_checkpoint = 0
+        return committed
 
     def _write(self, body: Callable[[], object]) -> None:
         db = self._db
@@ -558,11 +613,11 @@ class Store(Closing):
         return [json.loads(entry) for entry in entries]
 
     # -- closing ---------------------------------------------------------------------------------------
-    def close(self, state: State | None = None) -> None:
-        """Write a final checkpoint (when ``state`` is given) and release the lock."""
-        if state is not None and self._db is not None and state.seq == self._head_seq:
-            with contextlib.suppress(StoreWriteError):
-                self.checkpoint(state)
+    def close(self) -> None:
+        """Close the connections and release the lock (every commit is durable already)."""
+        if self._tables is not None:
+            self._tables.close()
+            self._tables = None
         with self._read_lock:
             for db in (self._reader, self._db):
                 if db is not None:

@@ -3,7 +3,7 @@
 SQLite keeps committed transactions in ``receiver.sqlite3-wal`` until a checkpoint copies them into the
 database file, and silently ignores every WAL frame after the first one whose checksum fails. A lost,
 truncated or damaged WAL (or a database file copied without its WAL) therefore opens as a smaller store
-that is consistent with itself: its ``head`` row and checkpoint were written in the same transactions as
+that is consistent with itself: its ``head`` row and state tables were written in the same transactions as
 the decisions. The witness is the independent record that proves the size: ``receiver.witness``, one JSON
 line with the ``seq`` and ``chain`` hash of the last decision the receiver acknowledged, rewritten after
 every commit (a temporary file, fsynced, renamed over the old one, the directory fsynced) and checked at

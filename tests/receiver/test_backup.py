@@ -28,10 +28,12 @@ def test_a_backup_of_a_running_store_restores_exactly_with_an_audited_witness(tm
         state = suspend_in(store, state, provider)
     summary = backup(live, tmp_path / "b.sqlite3")  # the writer holds the lock and its WAL
     assert f"(decisions up to {state.seq})" in summary and "proven" in summary
+    backed_up = state.materialized()  # what the backup holds
     state_after = suspend_in(store, state, "c/1")  # acknowledged after the backup: lost by a restore
     with pytest.raises(StoreLocked, match=r"a receiver is running on .*: stop it before restoring"):
         restore(live, tmp_path / "b.sqlite3", ladder=POLICY.ladder)
-    store.close(state_after)
+    state = backed_up
+    store.close()
     said = restore(live, tmp_path / "b.sqlite3", ladder=POLICY.ladder, now=0.0)
     assert (
         f"the witness said decision {state_after.seq}: decisions {state.seq + 1}..{state_after.seq} are lost"
@@ -66,6 +68,13 @@ def test_a_damaged_backup_or_an_incomplete_store_is_refused(tmp_path: Path) -> N
     with pytest.raises(StoreError, match="log ends at decision"):
         restore(tmp_path / "s", tmp_path / "b.sqlite3")
     assert reopen(tmp_path / "s")[0] == state  # untouched
+    backup(tmp_path / "s", tmp_path / "t.sqlite3")
+    db = sqlite3.connect(tmp_path / "t.sqlite3")
+    db.execute("UPDATE parts SET body = replace(body, 'a/1', 'z/1')")  # a state row flipped in the copy
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="state tables do not match the digest in the head"):
+        restore(tmp_path / "s", tmp_path / "t.sqlite3")
     (tmp_path / "junk").write_bytes(b"not sqlite" * 100)
     with pytest.raises(StoreError, match="junk"):
         restore(tmp_path / "s", tmp_path / "junk")

@@ -47,7 +47,7 @@ def test_floor_blocks_when_hosts_unknown_or_too_few_would_remain() -> None:
 
 
 def test_merge_unions_layers_but_only_enforced_suspensions_reach_the_ignore_list() -> None:
-    state = State(
+    state = State.of(
         suspensions=MappingProxyType(
             {
                 ("m", "s/1"): Suspension("m", "s/1", Mode.ENFORCE, 1, 0, 100, "e", "bad"),
@@ -61,10 +61,10 @@ def test_merge_unions_layers_but_only_enforced_suspensions_reach_the_ignore_list
         BuiltinExclusion(model="m", provider="b/1", reason="control"),
         BuiltinExclusion(model="other", provider="z/1", reason="x"),
     )
-    entries = ignore_entries("m", builtin, state, now=50)
+    entries = ignore_entries("m", builtin, state.part("m"), now=50)
     assert [(e.provider, e.layer) for e in entries] == [
         ("b/1", Layer.BUILTIN),
         ("i/1", Layer.INCIDENT),
         ("s/1", Layer.SUSPENSION),
     ]
-    assert excluded_hosts("m", builtin, state, 50) == {"b/1", "i/1", "s/1", "o/1"}
+    assert excluded_hosts("m", builtin, state.part("m"), 50) == {"b/1", "i/1", "s/1", "o/1"}

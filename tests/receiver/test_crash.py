@@ -72,9 +72,11 @@ def lane(zygote: Zygote, directory: Path, seed: int, report: dict[str, object]) 
         sender.join()
         store = Store(directory / "store")  # must load, whatever the kill interrupted
         loaded = store.loaded
-        store.close()
+        try:
+            suspended = {model for model, _ in loaded.state.suspensions}
+        finally:
+            store.close()
         torn += sum("torn" in w for w in loaded.warnings)
-        suspended = {model for model, _ in loaded.state.suspensions}
         lost = [m for m in acked if m not in suspended]
         assert not lost, f"trial {trial}: acknowledged suspensions lost: {lost}"
         assert suspended <= {b["alerts"][0]["labels"]["model"] for b in sent}  # type: ignore[index]

@@ -130,7 +130,7 @@ def test_renewal_obeys_the_floor_and_observe_mode() -> None:
     state, d = expiry(state, T0 + DAY, observe)
     assert kinds(d) == ["expire", "observe"] and d[1].rung == 2
     assert d[1].reason.startswith("would renew (observe mode) at rung 2")
-    assert ignore_entries("m/x", (), state, T0 + DAY) == ()
+    assert ignore_entries("m/x", (), state.part("m/x"), T0 + DAY) == ()
     # An administrator excluded b/1 meanwhile (forced); a/1's renewal would leave one host of three.
     added = decide_incident_add(state, "m/x", "b/1", "maintenance", None, T0 + DAY + 60, observe, True)
     assert not isinstance(added, Refused)
@@ -181,7 +181,7 @@ def test_floor_holds_within_one_batch() -> None:
     n = note(*(alert(p, discovered=discovered) for p in ("a/1", "b/1", "c/1", "d/1")))
     state, d = run(State(), n, T0)
     assert kinds(d) == ["suspend", "suspend", "floor_block", "floor_block"]
-    assert len(discovered.split(",")) - len(excluded_hosts("m/x", (), state, T0)) == 2
+    assert len(discovered.split(",")) - len(excluded_hosts("m/x", (), state.part("m/x"), T0)) == 2
 
 
 def test_floor_counts_builtin_and_incident_layers_and_blocks_without_known_hosts() -> None:
@@ -209,7 +209,7 @@ def test_observe_mode_decides_the_same_but_excludes_nothing() -> None:
     policy = Policy(Mode.OBSERVE, POLICY.ladder, 2)
     state, d = run(State(), note(alert("a/1"), alert("b/1"), alert("c/1")), T0, policy)
     assert kinds(d) == ["observe", "observe", "floor_block"]
-    assert ignore_entries("m/x", (), state, T0) == ()
+    assert ignore_entries("m/x", (), state.part("m/x"), T0) == ()
 
 
 def test_expiry_of_incidents_is_recorded() -> None:

@@ -1,14 +1,14 @@
 """The floor's horizon: a host that joins a model's discovered list after its first one counts for the
 floor only once listed for ``discovered_horizon`` without a break, so one bogus or shrinking list cannot
-swap suspended hosts for names nobody routes to; the joining times survive a checkpoint round trip."""
+swap suspended hosts for names nobody routes to; the joining times survive the store's tables."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from exporter.receiver.codec import state_from_json, state_to_json
 from exporter.receiver.decide import known_hosts
 from exporter.receiver.state import State
+from exporter.receiver.tables import part_from_json, part_to_json
 
 from .helpers import T0, alert
 from .test_decide import POLICY, kinds, note, run
@@ -61,11 +61,8 @@ def test_the_first_list_counts_at_once_and_a_zero_horizon_counts_the_newest_list
     assert kinds(d) == ["suspend"]
 
 
-def test_joining_times_survive_a_checkpoint_and_older_checkpoints_load_without_them() -> None:
+def test_joining_times_survive_the_stores_row() -> None:
     state, _ = run(State(), note(alert("a/1", discovered="a/1,b/1,c/1")), T0)
     state, _ = run(state, note(alert("z/1", discovered="a/1,b/1,c/1,z/1")), T0 + 60)
     assert state.joined_hosts == {"m/x": {"z/1": T0 + 60}}
-    document = state_to_json(state, T0 + 60)
-    assert state_from_json(document).joined_hosts == state.joined_hosts
-    del document["joined_hosts"]
-    assert state_from_json(document).joined_hosts == {}
+    assert part_from_json("m/x", part_to_json(state.part("m/x"))).joined == {"z/1": T0 + 60}

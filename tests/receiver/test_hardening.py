@@ -259,19 +259,16 @@ def test_a_mixed_case_model_in_an_earlier_store_is_served_under_its_canonical_na
     """An earlier version stored models as alerts spelled them: such a store keeps its exclusions served."""
     from exporter.receiver.decide import decide_notification
     from exporter.receiver.payloads import Notification, parse_notification
+    from exporter.receiver.state import apply_decisions
     from exporter.receiver.store import Store
 
     with Harness(tmp_path) as first:
         legacy = parse_notification(payload(alert("a/1", model="m/x")))
         assert isinstance(legacy, Notification)
-        state, decisions = decide_notification(
-            first.service.state, legacy, first.clock(), first.service.policy
-        )
+        _, decisions = decide_notification(first.service.state, legacy, first.clock(), first.service.policy)
         spelled = [replace(d, model="RC/Case2") for d in decisions]  # as an earlier version journaled them
         store: Store = first.service._store
-        store.commit(tuple(spelled), replace(state, suspensions={
-            ("RC/Case2", p): replace(v, model="RC/Case2") for (_, p), v in state.suspensions.items()
-        }))  # fmt: skip
+        store.commit(tuple(spelled), apply_decisions(first.service.state, spelled))
     with Harness(tmp_path) as again:
         for asked in ("rc/case2", "RC/Case2"):
             body = again.client.get("/v1/ignore", params={"model": asked}).json()

@@ -140,3 +140,33 @@ def test_a_suspension_found_ended_long_after_a_receiver_outage_expires_instead_o
     with ReceiverService(config, clock=clock) as service:
         assert [str(d.kind) for d in service.sweep()] == ["expire"] and ignored(service) == []
         assert [str(d.kind) for d in service.notify(note("a/1"))] == ["escalate"]  # the next repeat
+
+
+def test_a_store_read_that_fails_is_a_retryable_write_error_and_reported_unhealthy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judgement reads the parts of the models it concerns from the store: a failed read is a 503 (the
+    delivery is retried), never a half-judged input."""
+    from exporter.receiver.store import StoreWriteError
+    from exporter.receiver.tables import Tables
+
+    with ReceiverService(make_config(tmp_path / "s"), clock=Clock(), init=True) as service:
+        service.notify(note("a/1"))
+
+        def unreadable(self: Tables, model: str) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(Tables, "part", unreadable)
+        with pytest.raises(StoreWriteError, match=r"cannot read .*: disk I/O error"):
+            service.notify(parse_or_fail("b/1", model="other/x"))
+        problem = service.health_problem()
+        assert problem is not None and problem[0] == "unwritable" and "disk I/O error" in problem[1]
+        monkeypatch.undo()
+        assert [d.kind for d in service.notify(parse_or_fail("b/1", model="other/x"))] == [Kind.SUSPEND]
+        assert service.health_problem() is None
+
+
+def parse_or_fail(provider: str, *, model: str) -> Notification:
+    n = parse_notification(payload(alert(provider, model=model)))
+    assert isinstance(n, Notification)
+    return n

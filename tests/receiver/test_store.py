@@ -1,21 +1,25 @@
-"""The durable store: lock, --init, integrity proofs (gaps, edits, removed tails), checkpoints, format 1."""
+"""The durable store: lock, --init, integrity proofs (gaps, edits, removed tails), the state tables and their
+digest, the migration of format 2, format 1."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from exporter.receiver import store as store_module
-from exporter.receiver.codec import state_from_json, state_to_json
 from exporter.receiver.decide import Policy, decide_notification
 from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Hold, Mode, State
 from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, StoreLocked, StoreWriteError
+from exporter.receiver.tables import part_from_json, part_to_json
 from exporter.receiver.witness import WITNESS_NAME
 
 from .helpers import DAY, FIXTURES, T0, alert, payload
@@ -27,25 +31,26 @@ def suspend_in(store: Store, state: State, provider: str, now: float = T0) -> St
     n = parse_notification(payload(alert(provider, discovered="a/1,b/1,c/1,d/1,e/1,f/1")))
     assert isinstance(n, Notification)
     state, decisions = decide_notification(state, n, now, POLICY)
-    store.commit(decisions, state)
-    return state
+    return store.commit(decisions, state)
 
 
-def fill(directory: Path, providers: list[str], snapshot_every: int = 256, close: bool = True) -> State:
-    store = Store(directory, ladder=POLICY.ladder, snapshot_every=snapshot_every, init=True)
-    loaded = store.loaded
-    state = loaded.state
+def fill(directory: Path, providers: list[str]) -> State:
+    """A new store holding a suspension of each provider; the state it holds (read before it closes)."""
+    store = Store(directory, ladder=POLICY.ladder, init=True)
+    state = store.loaded.state
     for p in providers:
         state = suspend_in(store, state, p)
-    store.close(state if close else None)
+    state = state.materialized()
+    store.close()
     return state
 
 
 def reopen(directory: Path) -> tuple[State, tuple[str, ...]]:
     store = Store(directory, ladder=POLICY.ladder)
-    loaded = store.loaded
-    store.close()
-    return loaded.state, loaded.warnings
+    try:
+        return store.loaded.state.materialized(), store.loaded.warnings
+    finally:
+        store.close()
 
 
 def edit(directory: Path, *sql: str) -> None:
@@ -56,11 +61,9 @@ def edit(directory: Path, *sql: str) -> None:
     db.close()
 
 
-def test_state_survives_a_reopen_with_or_without_a_final_checkpoint(tmp_path: Path) -> None:
-    state = fill(tmp_path / "a", ["a/1", "b/1"])
-    assert reopen(tmp_path / "a") == (state, ())
-    crashed = fill(tmp_path / "b", ["a/1", "b/1", "c/1"], snapshot_every=2, close=False)  # no final one
-    assert reopen(tmp_path / "b") == (crashed, ())
+def test_state_survives_a_reopen(tmp_path: Path) -> None:
+    state = fill(tmp_path, ["a/1", "b/1"])
+    assert len(state.suspensions) == 2 and reopen(tmp_path) == (state, ())
 
 
 def test_a_second_writer_refuses_to_start_with_the_holders_pid(tmp_path: Path) -> None:
@@ -83,9 +86,8 @@ def test_a_new_store_needs_init(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=rf"no receiver store in .*empty \({FILE_NAME} is missing\).*--init"):
         Store(tmp_path / "empty")
     store = Store(tmp_path / "empty", init=True)
-    loaded = store.loaded
+    assert store.loaded.state == State() and (tmp_path / "empty" / FILE_NAME).exists()
     store.close()
-    assert loaded.state == State() and (tmp_path / "empty" / FILE_NAME).exists()
 
 
 def test_a_store_emptied_after_use_is_an_error_not_a_fresh_start(tmp_path: Path) -> None:
@@ -122,19 +124,63 @@ def test_an_edited_entry_is_detected_by_its_chain_hash(tmp_path: Path) -> None:
 
 
 def test_decisions_removed_from_the_end_are_detected_by_the_head(tmp_path: Path) -> None:
-    fill(tmp_path, ["a/1", "b/1", "c/1"], snapshot_every=1)
+    fill(tmp_path, ["a/1", "b/1", "c/1"])
     edit(tmp_path, "DELETE FROM decisions WHERE seq = 3")
     with pytest.raises(StoreError, match=r"the log ends at decision 2 but the store's head is decision 3"):
         reopen(tmp_path)
 
 
-def test_a_damaged_checkpoint_is_recovered_exactly_from_the_log_loudly(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE parts SET body = replace(body, 'c/1', 'c/2')",  # a flipped row
+        "DELETE FROM parts WHERE rowid = (SELECT min(rowid) FROM parts)",  # a deleted row
+        "INSERT INTO parts (model, body) VALUES ('z/x', '{\"d\":[\"a/1\"]}')",  # an added row
+        "UPDATE parts SET due = due + 60",  # a derived column the clock reads
+        "UPDATE head SET digest = zeroblob(32)",
+    ],
+)
+def test_damaged_state_tables_are_told_by_the_digest_and_rebuilt_exactly_from_the_log(
+    tmp_path: Path, damage: str
+) -> None:
     state = fill(tmp_path, ["a/1", "b/1", "c/1"])
-    edit(tmp_path, "UPDATE checkpoint SET state = replace(state, 'c/1', 'c/2')")
+    edit(tmp_path, damage)
     recovered, warnings = reopen(tmp_path)
     assert recovered == state
-    assert any("checkpoint at decision 3 does not match" in w for w in warnings), warnings
-    assert reopen(tmp_path) == (state, ())  # the rebuilt checkpoint was written back
+    assert warnings == (
+        f"{tmp_path / FILE_NAME}: the state tables do not match the digest in the head (a row was changed, "
+        "removed or added); rebuilt them from the whole log (the state is exact: the log is intact)",
+    )
+    assert reopen(tmp_path) == (state, ())  # the rebuilt tables were written back, with their digest
+
+
+def test_damaged_state_tables_over_a_damaged_log_are_refused(tmp_path: Path) -> None:
+    fill(tmp_path, ["a/1", "b/1", "c/1"])
+    edit(
+        tmp_path,
+        "DELETE FROM parts",
+        "UPDATE decisions SET entry = replace(entry, 'a/1', 'x/1') WHERE seq = 1",
+    )
+    with pytest.raises(StoreError, match=r"decisions: decision 1 was altered"):
+        reopen(tmp_path)
+
+
+def test_the_tables_hold_one_row_per_model_and_a_decision_rewrites_only_its_models(tmp_path: Path) -> None:
+    store = Store(tmp_path, ladder=POLICY.ladder, init=True)
+    try:
+        state = suspend_in(store, store.loaded.state, "a/1")
+        n = parse_notification(payload(alert("b/1", model="other/x", discovered="a/1,b/1,c/1")))
+        assert isinstance(n, Notification)
+        rows = dict(sqlite3.connect(tmp_path / FILE_NAME).execute("SELECT model, body FROM parts").fetchall())
+        state, decisions = decide_notification(state, n, T0 + 60, POLICY)
+        assert set(state.parts) == {"other/x"}  # what the decision changed, nothing else read or held
+        store.commit(decisions, state)
+        after = dict(
+            sqlite3.connect(tmp_path / FILE_NAME).execute("SELECT model, body FROM parts").fetchall()
+        )
+        assert set(after) == {"m/x", "other/x"} and after["m/x"] == rows["m/x"]
+    finally:
+        store.close()
 
 
 def test_a_damaged_file_is_refused_by_the_integrity_check(tmp_path: Path) -> None:
@@ -164,7 +210,8 @@ def test_a_failed_write_is_not_acknowledged_and_changes_nothing(tmp_path: Path) 
     with pytest.raises(StoreWriteError, match="No space left on device"):
         suspend_in(store, state, "b/1")
     fail["on"] = False
-    store.close(state)
+    state = state.materialized()
+    store.close()
     assert reopen(tmp_path) == (state, ())
 
 
@@ -177,7 +224,7 @@ def test_the_log_is_read_back_paged_from_the_store(tmp_path: Path) -> None:
     assert [e["seq"] for e in store.read_decisions(limit=2)] == [2, 3]
     assert [e["seq"] for e in store.read_decisions(after_seq=1, limit=1)] == [2]
     assert [e["provider"] for e in store.read_decisions(since_time=T0, limit=10)] == ["a/1", "b/1", "c/1"]
-    store.close(state)
+    store.close()
 
 
 @pytest.mark.parametrize("init", [False, True])
@@ -189,7 +236,7 @@ def test_a_format_1_journal_is_refused_with_what_to_do_and_left_as_it_was(tmp_pa
         Store(directory, ladder=POLICY.ladder, init=init)
     assert str(caught.value) == (
         f"{directory} holds a format-1 receiver store (decisions.jsonl, state.json, state.prev.json), "
-        f"which this receiver no longer reads (it reads format 2, {FILE_NAME}): run the receiver of "
+        f"which this receiver no longer reads (it reads format 3, {FILE_NAME}): run the receiver of "
         f"provider-canary revision {store_module.MIGRATING_REVISION} once on this directory to migrate it, "
         "or move those files away to start a new store with --init (refusing to start with an empty state)"
     )
@@ -208,7 +255,7 @@ def test_a_long_log_starts_fast_and_is_proven_in_the_background(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(store_module, "SYNC_VERIFY_ROWS", 2)  # "long" = more than 2 rows
-    state = fill(tmp_path, ["a/1", "b/1", "c/1", "d/1"], snapshot_every=3)
+    state = fill(tmp_path, ["a/1", "b/1", "c/1", "d/1"])
     store = Store(tmp_path, ladder=POLICY.ladder)
     loaded = store.loaded
     assert loaded.state == state and store.verify_history() is None
@@ -223,31 +270,127 @@ def test_a_long_log_starts_fast_and_is_proven_in_the_background(
         store.close()
 
 
-def test_a_damaged_field_in_a_routes_history_is_named_by_its_index() -> None:
-    first, second = Offense(T0, T0 + DAY, 1, "e1"), Offense(T0 + 2 * DAY, T0 + 5 * DAY, 2, "e2")
-    state = State(history={("m/x", "p/1"): (first, second)})
-    snapshot = state_to_json(state, T0)
-    assert state_from_json(snapshot) == state
-    snapshot["history"][0]["offenses"][1]["rung"] = "two"
-    with pytest.raises(ValueError, match=r"^history\[0\]\.offenses\[1\]\.rung: expected an integer$"):
-        state_from_json(snapshot)
-
-
-def test_a_trusted_checkpoint_reads_back_exactly_as_the_checked_reader_does(tmp_path: Path) -> None:
-    """The fast path start-up takes once the checkpoint's digest matched builds the same state."""
-    state = fill(tmp_path, ["a/1", "b/1", "c/1"])
-    n = parse_notification(payload(alert("a/1", action="recover", starts_at=T0 + 60)))
+def test_a_part_reads_back_exactly_from_its_row() -> None:
+    """Every kind of record, a hold until a recovery (``until`` None) and an empty list of hosts."""
+    first, second = Offense(T0, T0 + DAY, 1, "e1"), Offense(T0 + 2 * DAY, T0 + 5 * DAY, 2, "e2", T0 + 3 * DAY)
+    state = State.of(
+        history={("m/x", "p/1"): (first, second)},
+        holds={("m/x", "p/1"): Hold(since=T0, until=None, reason="false positive")},
+    )
+    n = parse_notification(payload(alert("a/1", model="m/x", discovered="a/1,b/1,c/1")))
     assert isinstance(n, Notification)
-    state, _ = decide_notification(state, n, T0 + 120, POLICY)
-    document = state_to_json(state, T0 + 120)
-    checked, trusted = state_from_json(document), state_from_json(document, trusted=True)
-    assert checked == state and trusted == state
-    assert trusted.suspensions == checked.suspensions and trusted.episodes == checked.episodes
-    assert trusted.joined_hosts == checked.joined_hosts
+    state, _ = decide_notification(state, n, T0, POLICY)
+    part = replace(state.part("m/x"), discovered=frozenset())
+    assert part.suspensions and part.episodes and part.history and part.holds and part.failing
+    assert part_from_json("m/x", part_to_json(part)) == part
 
 
-def test_a_trusted_checkpoint_keeps_a_field_that_is_none_and_has_no_default() -> None:
-    """A lift held until the route recovers (``until`` None) is read back, not dropped into a TypeError."""
-    state = State(holds={("m/x", "p/1"): Hold(since=T0, until=None, reason="false positive")})
-    document = state_to_json(state, T0)
-    assert state_from_json(document, trusted=True) == state_from_json(document) == state
+def _records(state: State) -> dict[str, object]:
+    """The state as the sets of records a format-2 checkpoint lists."""
+    return {
+        "seq": state.seq,
+        "pruned_at": state.pruned_at,
+        "suspensions": {
+            (s.model, s.provider, s.mode, s.rung, s.since, s.until, s.episode, s.reason, s.starts_at)
+            for s in state.suspensions.values()
+        },
+        "holds": {(m, p, h.since, h.until, h.reason) for (m, p), h in state.holds.items()},
+        "recovered": {(m, p, at) for (m, p), at in state.recovered.items()},
+        "failing": {(m, p, at) for (m, p), at in state.failing.items()},
+        "resolved_episodes": {(k, at) for _, part in state.all_parts() for k, at in part.resolved.items()},
+        "history": {
+            (m, p, tuple((o.at, o.until, o.rung, o.episode, o.ended_at) for o in h))
+            for (m, p), h in state.history.items()
+        },
+        "incidents": {
+            (k, i.model, i.provider, i.reason, i.since, i.until) for k, i in state.incidents.items()
+        },
+        "discovered": {m: sorted(hosts) for m, hosts in state.discovered.items()},
+        "episodes": {
+            (k, e.model, e.provider, e.first_seen, e.last_seen, e.closed_by, e.closed_at)
+            for k, e in state.episodes.items()
+        },
+    }
+
+
+def _checkpoint_records(doc: dict[str, Any]) -> dict[str, object]:
+    """The same sets from a format-2 checkpoint document, read as JSON (not by the receiver's code)."""
+    return {
+        "seq": doc["seq"],
+        "pruned_at": doc["pruned_at"],
+        "suspensions": {
+            (
+                s["model"],
+                s["provider"],
+                s["mode"],
+                s["rung"],
+                s["since"],
+                s["until"],
+                s["episode"],
+                s["reason"],
+                s["starts_at"],
+            )
+            for s in doc["suspensions"]
+        },
+        "holds": {(h["model"], h["provider"], h["since"], h["until"], h["reason"]) for h in doc["holds"]},
+        "recovered": {(r["model"], r["provider"], r["at"]) for r in doc["recovered"]},
+        "failing": {(r["model"], r["provider"], r["at"]) for r in doc["failing"]},
+        "resolved_episodes": {(r["key"], r["at"]) for r in doc["resolved_episodes"]},
+        "history": {
+            (h["model"], h["provider"], tuple(tuple(o.values()) for o in h["offenses"]))
+            for h in doc["history"]
+        },
+        "incidents": {
+            (i["id"], i["model"], i["provider"], i["reason"], i["since"], i["until"])
+            for i in doc["incidents"]
+        },
+        "discovered": doc["discovered"],
+        "episodes": {
+            (
+                e["key"],
+                e["model"],
+                e["provider"],
+                e["first_seen"],
+                e["last_seen"],
+                e["closed_by"],
+                e["closed_at"],
+            )
+            for e in doc["episodes"]
+        },
+    }
+
+
+def test_a_format_2_store_is_migrated_exactly_at_start_up_and_audited(tmp_path: Path) -> None:
+    directory = tmp_path / "store"
+    shutil.copytree(FIXTURES / "store-v2", directory)  # written by the format-2 receiver (a JSON checkpoint)
+    db = sqlite3.connect(directory / FILE_NAME)
+    checkpoint = json.loads(db.execute("SELECT state FROM checkpoint").fetchone()[0])
+    db.close()
+    store = Store(directory, ladder=POLICY.ladder)
+    try:
+        state, warnings = store.loaded.state.materialized(), store.loaded.warnings
+    finally:
+        store.close()
+    assert warnings == (
+        f"{directory / FILE_NAME}: migrated the store from format 2 (a JSON checkpoint) to format 3 (state "
+        "tables) at decision 12; the tables read back equal to the fold of the log",
+    )
+    assert _records(state) == _checkpoint_records(checkpoint)
+    assert state.suspensions and state.holds and state.incidents and state.part("o/z").resolved
+    db = sqlite3.connect(directory / FILE_NAME)
+    assert db.execute("PRAGMA user_version").fetchone() == (3,)
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    audit = [key for (key,) in db.execute("SELECT key FROM meta WHERE key LIKE 'migrated:%'")]
+    db.close()
+    assert "checkpoint" not in tables and len(audit) == 1
+    assert reopen(directory) == (state, ())  # migrated once: the next start-up just opens it
+
+
+def test_a_damaged_format_2_store_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    directory = tmp_path / "store"
+    shutil.copytree(FIXTURES / "store-v2", directory)
+    edit(directory, "UPDATE decisions SET entry = replace(entry, 'b/1', 'x/1') WHERE seq = 2")
+    before = (directory / FILE_NAME).read_bytes()
+    with pytest.raises(StoreError, match=r"decisions: decision 2 was altered"):
+        reopen(directory)
+    assert (directory / FILE_NAME).read_bytes() == before

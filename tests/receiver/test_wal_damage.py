@@ -78,8 +78,10 @@ def opened(directory: Path) -> State | str:
         store = Store(directory)
     except StoreError as exc:
         return str(exc)
-    store.close()
-    return store.loaded.state
+    try:
+        return store.loaded.state.materialized()
+    finally:
+        store.close()
 
 
 def judge(result: State | str, killed: Killed, *needles: str) -> str:
@@ -181,7 +183,9 @@ def test_a_missing_or_damaged_witness_is_refused_unless_adopted(killed: Killed, 
     (store / WITNESS_NAME).write_text(text.replace('"seq": ', '"seq": 1'))
     assert judge(opened(store), killed, "is damaged (its digest does not match") == "refused"
     adopted = Store(store, adopt=True)
-    adopted.close()
-    assert adopted.loaded.state == killed.state
+    try:
+        assert adopted.loaded.state == killed.state
+    finally:
+        adopted.close()
     assert any("adopted the store at decision" in w for w in adopted.loaded.warnings)
     assert opened(store) == killed.state  # the witness is whole again
