@@ -10,7 +10,7 @@ required, and only instants from 1970 to 9999 (UTC) are accepted, so every parse
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import PlainValidator, WithJsonSchema
 from pydantic_core import PydanticCustomError
@@ -80,7 +80,7 @@ def format_optional(
     return None if seconds is None else format_rfc3339(seconds, precision)
 
 
-def _validate(value: Any) -> float:
+def _validate(value: object) -> float:
     if not isinstance(value, str):
         raise PydanticCustomError(
             "rfc3339_type", "expected an RFC 3339 string, got {got}", {"got": kind(value)}
