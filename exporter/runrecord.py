@@ -37,22 +37,12 @@ import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TypedDict
+from typing import Any
 
 RUN_RECORD = "canary-run.json"
 LATEST = "latest.json"  # in the per-user index: the newest run's record, for commands given no lead at all
 MAX_BYTES = 64 * 1024
 INDEX_ENV = "XDG_STATE_HOME"
-
-
-class RunRecord(TypedDict):
-    """A record as read: its string entries only, and the file it was read from (``source``)."""
-
-    urls: dict[str, str]
-    paths: dict[str, str]
-    pid: int | None
-    written_at: float | None
-    source: str
 
 
 def index_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -118,7 +108,7 @@ def remove_run_record(
                 target.unlink()
 
 
-def live(record: Mapping[str, object]) -> bool:
+def live(record: Mapping[str, Any]) -> bool:
     """Whether the process that wrote ``record`` still runs (on this machine)."""
     pid = record.get("pid")
     if not isinstance(pid, int) or pid <= 0:
@@ -132,7 +122,7 @@ def live(record: Mapping[str, object]) -> bool:
     return True
 
 
-def _read(target: Path) -> RunRecord | None:
+def _read(target: Path) -> dict[str, Any] | None:
     try:
         with target.open("rb") as source:
             raw = source.read(MAX_BYTES + 1)
@@ -157,17 +147,17 @@ def _read(target: Path) -> RunRecord | None:
     }
 
 
-def read_latest_run_record(*, environ: Mapping[str, str] | None = None) -> RunRecord | None:
+def read_latest_run_record(*, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """The newest local run's record (the per-user index's ``latest.json``), or None."""
     return _read(index_dir(environ) / LATEST)
 
 
-def read_run_record_in(directory: Path) -> RunRecord | None:
+def read_run_record_in(directory: Path) -> dict[str, Any] | None:
     """The run record in ``directory``, or None when there is none or it is not one."""
     return _read(directory / RUN_RECORD)
 
 
-def read_run_record(config_path: Path, *, environ: Mapping[str, str] | None = None) -> RunRecord | None:
+def read_run_record(config_path: Path, *, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """The run record beside ``config_path``, else the per-user index's record of that configuration;
     None when there is none or it is not one."""
     return _read(config_path.resolve().parent / RUN_RECORD) or _read(_index_path(config_path, environ))
@@ -175,7 +165,6 @@ def read_run_record(config_path: Path, *, environ: Mapping[str, str] | None = No
 
 __all__ = [
     "RUN_RECORD",
-    "RunRecord",
     "index_dir",
     "live",
     "read_latest_run_record",
