@@ -39,7 +39,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -398,16 +398,6 @@ def find_generation(path: Path, generation_id: str) -> Served | None:
     """The record of the request the gateway called ``generation_id``, if the journal has it."""
     found = read_served(path, since=0.0, until=float("inf"), generation_id=generation_id, limit=1)
     return found[0] if found else None
-
-
-def routes_of(records: Iterable[Served]) -> dict[str, int]:
-    """How many of ``records`` each route served: its tag when known, else its display name."""
-    counts: dict[str, int] = {}
-    for r in records:
-        name = r.endpoint or r.provider
-        if name:
-            counts[name] = counts.get(name, 0) + 1
-    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def journal_models(path: Path, limit: int = 1000) -> list[str]:
