@@ -159,7 +159,7 @@ class ThreadedServer(StartStop):
                 raise TimeoutError("server did not start in time")
             time.sleep(0.005)
 
-    def submit(self, coroutine: Coroutine[object, None, T]) -> concurrent.futures.Future[T]:
+    def submit(self, coroutine: Coroutine[object, object, T]) -> concurrent.futures.Future[T]:
         """Schedule a coroutine on the server's loop (e.g. a background job sharing its clients)."""
         assert self.loop is not None, "start() first"
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
