@@ -46,6 +46,7 @@ from typing import Any
 
 from exporter.lifecycle import StartStop
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
+from exporter.textkit import escape_controls
 
 log = logging.getLogger("canary.router.journal")
 
@@ -131,12 +132,7 @@ def load_secret(path: Path, *, create: bool) -> bytes | None:
 
 def _clip(value: str | None) -> str | None:
     """An identifier bounded and with control characters escaped (they are never stored raw)."""
-    if value is None:
-        return None
-    text = value[:MAX_TEXT]
-    if any(ord(c) < 32 or ord(c) == 127 for c in text):
-        text = text.encode("unicode_escape").decode("ascii")[:MAX_TEXT]
-    return text
+    return None if value is None else escape_controls(value[:MAX_TEXT])[:MAX_TEXT]
 
 
 def _row(record: Served) -> tuple[object, ...]:
