@@ -1,6 +1,6 @@
 """Fuzz every route of every service (issue 29): ≥ 10,000 seeded hostile requests, 0 5xx and every response
-within its stated byte bound (``exporter/devtools/httpfuzz.py``; the services and their bounds:
-``exporter/devtools/fuzztargets.py``). The test suite runs the same with fewer requests
+within its stated byte bound (``tests/httpfuzz.py``; the services and their bounds:
+``tests/fuzztargets.py``). The test suite runs the same with fewer requests
 (``tests/test_http_fuzz.py``).
 
 Usage::
@@ -14,12 +14,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from exporter.devtools.fuzztargets import fuzz_targets
-from exporter.devtools.httpfuzz import fuzz
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fuzztargets import fuzz_targets
+from tests.httpfuzz import fuzz
 
 
 def main() -> int:

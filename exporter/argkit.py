@@ -9,7 +9,6 @@ Example::
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 
 def add_command(
@@ -18,12 +17,12 @@ def add_command(
     help: str | None = None,
     description: str | None = None,
     epilog: str | None = None,
-    **kwargs: Any,
 ) -> argparse.ArgumentParser:
     """``subparsers.add_parser(name, help=..., ...)`` with the description and epilog printed as written."""
-    texts = {"help": help, "description": description, "epilog": epilog}
-    kwargs.update({key: text for key, text in texts.items() if text is not None})  # None: not given
-    return subparsers.add_parser(name, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    raw = argparse.RawDescriptionHelpFormatter
+    if help is None:  # argparse lists a subcommand given any help=, None included
+        return subparsers.add_parser(name, formatter_class=raw, description=description, epilog=epilog)
+    return subparsers.add_parser(name, formatter_class=raw, help=help, description=description, epilog=epilog)
 
 
 def add_group(

@@ -15,31 +15,32 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-Samples = float | Mapping[Any, float] | Iterable[tuple[Any, float]]
+K = TypeVar("K", bound=str | tuple[str, ...])  # one label value, or one per label
+Samples = float | Mapping[K, float] | Iterable[tuple[K, float]]
 F = TypeVar("F", GaugeMetricFamily, CounterMetricFamily)
 T = TypeVar("T")
 
 
 def gauge(
-    name: str, documentation: str, samples: Samples = (), labels: Sequence[str] = ()
+    name: str, documentation: str, samples: Samples[K] = (), labels: Sequence[str] = ()
 ) -> GaugeMetricFamily:
     """A gauge family filled with ``samples``."""
     return _filled(GaugeMetricFamily(name, documentation, labels=list(labels)), samples)
 
 
 def counter(
-    name: str, documentation: str, samples: Samples = (), labels: Sequence[str] = ()
+    name: str, documentation: str, samples: Samples[K] = (), labels: Sequence[str] = ()
 ) -> CounterMetricFamily:
     """A counter family (``name`` without ``_total``) filled with ``samples``."""
     return _filled(CounterMetricFamily(name, documentation, labels=list(labels)), samples)
 
 
 def gauges(
-    items: Sequence[tuple[Any, T]],
+    items: Sequence[tuple[K, T]],
     labels: Sequence[str],
     table: Iterable[tuple[str, str, Callable[[T], float | None]]],
 ) -> Iterator[GaugeMetricFamily]:
@@ -50,7 +51,7 @@ def gauges(
         yield gauge(name, documentation, samples, labels)
 
 
-def _filled(family: F, samples: Samples) -> F:
+def _filled(family: F, samples: Samples[K]) -> F:
     if isinstance(samples, int | float):
         family.add_metric([], float(samples))
         return family

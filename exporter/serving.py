@@ -20,7 +20,7 @@ import socket
 import threading
 import time
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Literal, TypedDict, TypeVar
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -28,9 +28,22 @@ from starlette.types import ASGIApp
 from exporter.lifecycle import StartStop
 from exporter.web.hostport import http_url
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 T = TypeVar("T")
 # Allocations minus deallocations between young collections (CPython's default is 700).
 GC_GEN0_THRESHOLD = 50_000
+
+
+class UvicornOptions(TypedDict, total=False):
+    """The ``uvicorn.Config`` options the project's servers set beyond ``uvicorn_server``'s own."""
+
+    loop: str
+    http: str
+    lifespan: Literal["auto", "on", "off"]
+    timeout_graceful_shutdown: int
+    backlog: int
 
 
 def tune_gc_for_latency() -> None:
@@ -89,12 +102,12 @@ def bind_configured(key: str, host: str, port: int) -> socket.socket:
         raise ListenError(f"{key} {address}: cannot listen: {what}; {todo}") from None
 
 
-def uvicorn_server(app: ASGIApp, **options: Any) -> uvicorn.Server:
+def uvicorn_server(app: ASGIApp, **options: Unpack[UvicornOptions]) -> uvicorn.Server:
     """A uvicorn server for ``app`` that logs only warnings and no access lines (the project logs its own).
     Its records go to the root logger (``log_config=None``: no handlers of uvicorn's own), so they take the
     process's one format, control characters escaped (``logkit``)."""
-    defaults = {"log_level": "warning", "access_log": False, "log_config": None}
-    return uvicorn.Server(uvicorn.Config(app, **{**defaults, **options}))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, log_config=None, **options)
+    return uvicorn.Server(config)
 
 
 class ThreadedServer(StartStop):
@@ -107,7 +120,7 @@ class ThreadedServer(StartStop):
         port: int = 0,
         *,
         key: str | None = None,
-        **uvicorn_options: Any,
+        **uvicorn_options: Unpack[UvicornOptions],
     ) -> None:
         """``key``: the configuration key the address comes from (a bind failure is a ``ListenError``
         naming it)."""

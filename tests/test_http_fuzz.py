@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from exporter.devtools.fuzztargets import fuzz_targets
-from exporter.devtools.httpfuzz import Target, fuzz
 from tests.fuzz_profile import examples
+from tests.fuzztargets import fuzz_targets
+from tests.httpfuzz import Target, fuzz
 
 SERVICES = ("exporter", "receiver", "routability", "simulator")
 
@@ -39,7 +39,7 @@ def test_the_fuzzer_sees_a_5xx_and_an_oversized_answer(tmp_path: Path) -> None:
     from starlette.responses import Response
     from starlette.routing import Route as StarletteRoute
 
-    from exporter.devtools.httpfuzz import Route
+    from tests.httpfuzz import Route
 
     async def broken(request: object) -> Response:
         raise RuntimeError("boom")

@@ -11,7 +11,7 @@ import yaml
 
 from exporter.argkit import add_command, add_group
 from exporter.generators import grafana_alerts, write_or_check
-from exporter.generators.rulefile import RuleFileError, display_path
+from exporter.generators.rulefile import RuleFileError
 from exporter.generators.rulerender import (
     LIVE_ACTIONS,
     SEVERITIES,
@@ -154,10 +154,7 @@ def check_shipped(config: RulesConfig, shipped: Path = SHIPPED_DIR, grafana: Pat
     files = rendered_files(config, shipped)
     grafana = grafana_alerts.DEFAULT_OUTPUT if grafana is None else grafana
     files[grafana] = grafana_alerts.render([shipped / "canary.rules.yml"])
-    regenerate = "canary rules render --output-dir rules --grafana-output " + display_path(
-        grafana_alerts.DEFAULT_OUTPUT
-    )
-    if write_or_check(files, check=True, regenerate=regenerate):
+    if write_or_check(files, check=True, regenerate=grafana_alerts.REGENERATE):
         return 1
     print("the shipped rules are the rendering with the defaults")
     return 0

@@ -8,22 +8,17 @@ series A returns, exactly like a Prometheus alert fires for every series its exp
 Grafana does not have) are dropped and listed in the file header; the receiver then falls back to its
 remembered discovered set (docs/alerting.md).
 
-Run ``python -m exporter.generators.grafana_alerts`` to rewrite
-``config/grafana/alerting/canary-alerts.yaml``;
-``--check`` fails if the committed file is out of date.
+``canary rules render`` (``exporter.commands.rules``) writes the shipped file (``REGENERATE``) and with
+``--check`` fails if it is out of date.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from exporter.generators import write_or_check
 from exporter.generators.rulefile import (
-    SHIPPED_RULES,
     AlertingRule,
     RuleFileError,
     RuleGroup,
@@ -35,8 +30,8 @@ from exporter.generators.rulefile import (
 )
 from exporter.paths import REPO_ROOT
 
-DEFAULT_RULES = (SHIPPED_RULES,)
 DEFAULT_OUTPUT = REPO_ROOT / "config" / "grafana" / "alerting" / "canary-alerts.yaml"
+REGENERATE = f"canary rules render --output-dir rules --grafana-output {display_path(DEFAULT_OUTPUT)}"
 # Provision the Prometheus data source with this uid (no variables are allowed in alert-rule files).
 DATASOURCE_UID = "prometheus"
 # The one Grafana folder of dashboards and alerts. Grafana's alert-rule file (v1) can name a folder by title
@@ -202,8 +197,7 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
     sources = ", ".join(display_path(path) for path in rule_paths)
     header = [
         "# GENERATED FILE: do not edit. Source of truth: " + sources,
-        "# Regenerate with: python -m exporter.generators.grafana_alerts"
-        " (a test fails if this file is stale)",
+        f"# Regenerate with: {REGENERATE} (a test fails if this file is stale)",
         "#",
         "# Grafana-managed copies of the Prometheus alerts, for teams without a Prometheus ruler. Recording",
         "# rules are inlined into query A; condition B fires for every series A returns. Provision the",
@@ -214,31 +208,3 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
     ]
     body = dump_yaml(provisioning_document(groups, datasource_uid))
     return "\n".join(header) + "\n" + body
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Write (or ``--check``) the Grafana alert-rule provisioning file (``--help`` has an example)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m exporter.generators.grafana_alerts",
-        description="Generate the Grafana alert-rule provisioning file from the Prometheus rule files. "
-        "Example: python -m exporter.generators.grafana_alerts --check",
-    )
-    parser.add_argument(
-        "--rules", type=Path, action="append", help="rule file (repeatable; default: the shipped one)"
-    )
-    parser.add_argument(
-        "--output", type=Path, default=DEFAULT_OUTPUT, help="file to write (default: %(default)s)"
-    )
-    parser.add_argument("--datasource-uid", default=DATASOURCE_UID, help="Prometheus data source uid")
-    parser.add_argument("--check", action="store_true", help="exit 1 if the output file is not up to date")
-    args = parser.parse_args(argv)
-    try:
-        text = render(args.rules or DEFAULT_RULES, args.datasource_uid)
-    except RuleFileError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return write_or_check({args.output: text}, check=args.check, regenerate=parser.prog)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

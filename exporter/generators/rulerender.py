@@ -117,9 +117,6 @@ class RulesConfig:
         out.update({f"{role}_selector": f'job="{getattr(self, f"{role}_job")}"' for role in ROLES})
         return out
 
-    def runbook_url(self, alert: str) -> str:
-        return f"{self.runbook_base}#{alert.lower()}"
-
     def flags(self) -> str:
         """The ``canary rules render`` flags that reproduce this configuration (written into every file)."""
         default = RulesConfig()

@@ -39,13 +39,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from exporter.lifecycle import StartStop
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
+from exporter.textkit import escape_controls
 
 log = logging.getLogger("canary.router.journal")
 
@@ -131,12 +132,7 @@ def load_secret(path: Path, *, create: bool) -> bytes | None:
 
 def _clip(value: str | None) -> str | None:
     """An identifier bounded and with control characters escaped (they are never stored raw)."""
-    if value is None:
-        return None
-    text = value[:MAX_TEXT]
-    if any(ord(c) < 32 or ord(c) == 127 for c in text):
-        text = text.encode("unicode_escape").decode("ascii")[:MAX_TEXT]
-    return text
+    return None if value is None else escape_controls(value[:MAX_TEXT])[:MAX_TEXT]
 
 
 def _row(record: Served) -> tuple[object, ...]:
@@ -398,16 +394,6 @@ def find_generation(path: Path, generation_id: str) -> Served | None:
     """The record of the request the gateway called ``generation_id``, if the journal has it."""
     found = read_served(path, since=0.0, until=float("inf"), generation_id=generation_id, limit=1)
     return found[0] if found else None
-
-
-def routes_of(records: Iterable[Served]) -> dict[str, int]:
-    """How many of ``records`` each route served: its tag when known, else its display name."""
-    counts: dict[str, int] = {}
-    for r in records:
-        name = r.endpoint or r.provider
-        if name:
-            counts[name] = counts.get(name, 0) + 1
-    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def journal_models(path: Path, limit: int = 1000) -> list[str]:

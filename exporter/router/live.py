@@ -72,7 +72,6 @@ MAX_MODELS = 50
 MAX_PROVIDERS = 64
 OTHER = "other"
 _VALIDATORS = 64  # compiled request schemas kept (least recently used first out)
-LABELS = ("model", "provider", "contract", "outcome", "reason")
 Key = tuple[str, str, str, str, str]
 
 

@@ -9,22 +9,13 @@ Example::
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypedDict
 
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import Fleet, load_fleet
 from exporter.lifecycle import StartStop
-from exporter.serving import ThreadedServer
+from exporter.serving import ThreadedServer, UvicornOptions
 
 _START_TIMEOUT_SECONDS = 10.0
-
-
-class UvicornOptions(TypedDict):
-    loop: str
-    http: str
-    lifespan: str
-    timeout_graceful_shutdown: int
-    backlog: int
 
 
 def uvicorn_options() -> UvicornOptions:

@@ -19,7 +19,6 @@ from pathlib import Path
 
 from exporter.commands.exporter_service import ExporterService
 from exporter.configkit import Secret
-from exporter.devtools.httpfuzz import ERROR_MAX_BYTES, Route, Target
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.evidence.api import PARAMETERS
@@ -37,6 +36,7 @@ from exporter.routability.job import ProbeCallback
 from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.timestamps import format_rfc3339
+from tests.httpfuzz import ERROR_MAX_BYTES, Route, Target
 
 WEBHOOK, ADMIN, TRIGGER = "fuzz-webhook-token", "fuzz-admin-token", "fuzz-trigger-token"
 #: A response whose size is the current state's (listings, /metrics, /v1/state): with these fixtures'
