@@ -1,10 +1,12 @@
 """JSON encoding of the state snapshot and of decision-log entries (store format ``schema_version`` 1).
 
-Every record (a suspension, an offense, a decision, ...) is written field by field from its dataclass, in
-the dataclass's order, and read back by the same table: the field's type says how it is checked. Decoding
-is strict: a wrong or missing field raises ``ValueError`` naming the field, so a damaged file is reported
-precisely instead of being half-read (a field with a default may be absent or null). Times are Unix seconds
-(floats) for exactness; log entries also carry a human ``time`` field that is ignored on reading.
+A decision is encoded by one pydantic adapter over ``state.Decision`` (``DECISION``): the store's log rows,
+the API's decision-log entries and their OpenAPI schema. Every snapshot record (a suspension, an offense,
+...) is written field by field from its dataclass, in the dataclass's order, and read back by the same
+table: the field's type says how it is checked. Decoding is strict: a wrong or missing field raises
+``ValueError`` naming the field, so a damaged file is reported precisely instead of being half-read (a
+field with a default may be absent or null). Times are Unix seconds (floats) for exactness; log entries
+also carry a human ``time`` field that is ignored on reading.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from enum import StrEnum
 from operator import attrgetter
 from types import MappingProxyType, NoneType
 from typing import Any, TypeVar
+
+from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError, to_json
 
 from exporter.receiver.ladder import Offense
 from exporter.receiver.state import (
@@ -29,13 +34,12 @@ from exporter.receiver.state import (
     Suspension,
 )
 from exporter.timestamps import format_rfc3339, in_range
+from exporter.web.models import json_path, problem_of
 
 SCHEMA_VERSION = 1
 T = TypeVar("T")
 
 _ROUTE = ("model", "provider")
-_ALWAYS = frozenset({"seq", "at", "kind", "reason"})  # a decision's fields written even when empty
-_EVEN_EMPTY = frozenset({"discovered"})  # an empty list of hosts is a fact: the input told none
 #: The state's collections in snapshot order: (name, the key's fields, the value: a record, "at" (a time),
 #: "offenses" (a route's history), "tags" (model -> hosts) or "hosts_at" (model -> host -> time), whether
 #: a snapshot may lack it (format-1 snapshots and older ones)).
@@ -53,19 +57,35 @@ _COLLECTIONS: tuple[tuple[str, tuple[str, ...], type | str, bool], ...] = (
 )
 
 
-def decision_to_json(d: Decision) -> dict[str, Any]:
-    """A decision-log entry: the required fields, the others when set, and ``time``, the human ``at``."""
-    entry = {"seq": d.seq, "at": d.at, "time": format_rfc3339(d.at)}
-    for name, value in zip(_FIELDS[Decision], _GETTERS[Decision](d), strict=True):
-        # "" and () and {} (any empty mapping) are unset; an empty ``discovered`` is set
-        unset = value is None or (name not in _EVEN_EMPTY and (value == "" or value == () or value == {}))
-        if (name in _ALWAYS or not unset) and name not in entry:
-            entry[name] = _PLAIN[name](value) if name in _PLAIN else value
+#: The one codec of a decision, at the store (journal rows) and the API (decision-log entries, their schema).
+DECISION: TypeAdapter[Decision] = TypeAdapter(Decision)
+_TIMES = ("at", "until", "starts_at")
+
+
+def decision_to_json(d: Decision) -> dict[str, JsonValue]:
+    """A decision-log entry: the required fields, the others unless they hold their default (an empty
+    ``discovered`` is a fact: the input told no hosts), and ``time``, the human ``at``."""
+    entry: dict[str, JsonValue] = {"seq": d.seq, "at": d.at, "time": format_rfc3339(d.at)}
+    # a mapping field may hold a read-only view (a suspension's explanation, renewed): written as an object
+    entry.update(DECISION.dump_python(d, mode="json", exclude_defaults=True, fallback=dict, warnings=False))
     return entry
 
 
-def decision_from_json(raw: object) -> Decision:
-    decision: Decision = _READERS[Decision](raw, "entry")
+def decision_from_json(raw: str | bytes | object) -> Decision:
+    """The decision of a log entry (its row text, or the text decoded), checked field by field in strict
+    JSON types (no ``"1"`` for ``1``); a field with a default may be absent (an optional one null), unknown
+    fields (``time``) are ignored. ``ValueError`` names the first wrong field (``entry.rung: expected an
+    integer, got a string``)."""
+    try:  # strict types need JSON input: a decoded entry is encoded again (cheaper than checking it here)
+        decision = DECISION.validate_json(raw if isinstance(raw, str | bytes) else to_json(raw), strict=True)
+    except PydanticSerializationError as exc:  # not JSON data: a lone surrogate, nested too deeply
+        raise ValueError(f"entry: {exc}") from None
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        raise ValueError(f"{json_path(('entry', *error['loc']))}: {problem_of(error)}") from None
+    for name in _TIMES:
+        if (at := getattr(decision, name)) is not None and not in_range(at):
+            raise ValueError(f"entry.{name}: {at!r} is not an instant in the years 1970 to 9999 (UTC)")
     if decision.kind in SUSPENDING_KINDS or decision.kind is Kind.PROMOTE:
         missing = [k for k in ("model", "provider", "mode", "rung", "until") if getattr(decision, k) is None]
         if missing:
@@ -265,15 +285,8 @@ def _builder(cls: type) -> Callable[[dict[str, Any]], Any]:
     return build
 
 
-_KINDS = (Suspension, Hold, Offense, Incident, Episode, Decision)
+_KINDS = (Suspension, Hold, Offense, Incident, Episode)
 _FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in _KINDS}
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {cls: attrgetter(*_FIELDS[cls]) for cls in _KINDS}
 _READERS: dict[type, Callable[[object, str], Any]] = {cls: _reader(cls) for cls in _KINDS}
 _BUILDERS: dict[type, Callable[[dict[str, Any]], Any]] = {cls: _builder(cls) for cls in _KINDS}
-#: Fields whose values JSON needs in another form (mappings as objects, tuples as lists).
-_PLAIN: dict[str, Callable[[Any], Any]] = {
-    "explanation": dict,
-    "inputs": dict,
-    "discovered": list,
-    "closes": list,
-}
