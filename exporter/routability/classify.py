@@ -20,7 +20,6 @@ relays as "Provider returned error" (whatever its status or raw text says).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from exporter.gateway.classify import ErrorFacts, error_facts, status_class
 from exporter.outcomes import Outcome, Reason
@@ -47,7 +46,7 @@ _UPSTREAM = "provider returned error"
 _NOTE_LIMIT = 300
 
 
-def classify_reply(status: int, body: Any, source: Source) -> Verdict:
+def classify_reply(status: int, body: object, source: Source) -> Verdict:
     """Classify an HTTP reply to the minimal completion (``body`` is the parsed JSON, or the raw text).
 
     Example::
@@ -97,7 +96,7 @@ def missing_key() -> Verdict:
 _DEGRADED = Status.DEGRADED
 
 
-def _classify_success(status: int, body: Any) -> Verdict:
+def _classify_success(status: int, body: object) -> Verdict:
     if not isinstance(body, dict):
         return Verdict(_DEGRADED, Reason.MALFORMED_RESPONSE, "reply is not a JSON object", status)
     choices = body.get("choices")
@@ -128,7 +127,7 @@ def _is_upstream(facts: ErrorFacts) -> bool:
     return facts.message.strip().lower() == _UPSTREAM or bool(facts.raw) or facts.provider_name is not None
 
 
-def _absence(status: int, error: Any, facts: ErrorFacts, source: Source) -> Reason | None:
+def _absence(status: int, error: object, facts: ErrorFacts, source: Source) -> Reason | None:
     if status not in _ABSENCE_STATUSES:
         return None
     availability = error.get("availability") if isinstance(error, dict) else None
@@ -157,7 +156,7 @@ def _transient_reason(status: int) -> Reason:
     return reason
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
