@@ -22,7 +22,13 @@ from pathlib import Path
 
 from exporter.configkit import Problems, load_yaml
 from exporter.receiver.config import ReceiverConfig
-from exporter.runrecord import live, read_latest_run_record, read_run_record, read_run_record_in
+from exporter.runrecord import (
+    RunRecord,
+    live,
+    read_latest_run_record,
+    read_run_record,
+    read_run_record_in,
+)
 from exporter.web.hostport import http_url, parse_host_port
 
 URL_ENV = "CANARY_RECEIVER_URL"
@@ -39,15 +45,15 @@ class Found:
     origin: str  # where the URL came from, for messages
 
 
-def _live_record(record: Mapping[str, object] | None) -> Mapping[str, object] | None:
+def _live_record(record: RunRecord | None) -> RunRecord | None:
     return record if record is not None and live(record) else None
 
 
-def _from_record(record: Mapping[str, object] | None, service: str, origin: str) -> Found | None:
+def _from_record(record: RunRecord | None, service: str, origin: str) -> Found | None:
     """The URL of ``service`` in a run record, if it names one; ``origin`` says which record it is."""
-    urls = record.get("urls") if record is not None else None
-    url = urls.get(service) if isinstance(urls, dict) else None
-    return Found(url, f"{origin} {record.get('source')}") if isinstance(url, str) and url and record else None
+    if record is None or not record["urls"].get(service):
+        return None
+    return Found(record["urls"][service], f"{origin} {record['source']}")
 
 
 def _listen_url(path: Path) -> str | None:
@@ -71,7 +77,7 @@ def _listen_url(path: Path) -> str | None:
     return http_url(host, port, local=True)
 
 
-def run_record_for(config: str | None, token_file: str | None) -> Mapping[str, object] | None:
+def run_record_for(config: str | None, token_file: str | None) -> RunRecord | None:
     """The live run record ``--config`` or ``--token-file`` leads to, if any."""
     if config and (record := _live_record(read_run_record(Path(config)))) is not None:
         return record
