@@ -9,7 +9,6 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
@@ -77,9 +76,7 @@ class PassStarted(Body):
     started: bool
     running: bool
     models: Counts
-    last_pass: Mapping[str, object] | None = Field(
-        description="the last completed pass as stored (PassSummary)"
-    )
+    last_pass: dict[str, Any] | None = Field(description="the last completed pass as stored (PassSummary)")
 
 
 def _fields(row: RoutabilityRow) -> dict[str, Any]:

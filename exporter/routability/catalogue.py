@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
+from typing import Any
 
 from exporter.gateway.client import parse_endpoints_response
 from exporter.gateway.types import GatewayError
@@ -46,7 +47,7 @@ class CatalogueModel:
     active: bool = True
 
 
-def catalogue_models(payload: object, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
+def catalogue_models(payload: Any, now: float, keep: CatalogueFilter) -> list[CatalogueModel] | None:
     """Every model of a ``/models`` reply, sorted by slug, or None when it is not a model list at all.
 
     Example::
@@ -73,7 +74,7 @@ def catalogue_models(payload: object, now: float, keep: CatalogueFilter) -> list
     return [models[s] for s in sorted(models)]
 
 
-def listed_signal(payload: object, now: float) -> ListedSignal | None:
+def listed_signal(payload: Any, now: float) -> ListedSignal | None:
     """The cheaper signal from a ``/models/{slug}/endpoints`` reply, or None if it is not one.
 
     Example::
@@ -91,7 +92,7 @@ def listed_signal(payload: object, now: float) -> ListedSignal | None:
     return ListedSignal(now, len(endpoints), healthy, max(uptimes) if uptimes else None)
 
 
-def _outputs_text(entry: dict[str, object]) -> bool:
+def _outputs_text(entry: dict[str, Any]) -> bool:
     architecture = entry.get("architecture")
     if not isinstance(architecture, dict):
         return False
@@ -102,7 +103,7 @@ def _outputs_text(entry: dict[str, object]) -> bool:
     return isinstance(modality, str) and modality.split("->")[-1].split("+").count("text") > 0
 
 
-def _expired(value: object, now: float) -> bool:
+def _expired(value: Any, now: float) -> bool:
     """An expiration date (ISO date or datetime, or unix seconds) at or before ``now``."""
     if value is None or value == "":
         return False

@@ -20,6 +20,7 @@ relays as "Provider returned error" (whatever its status or raw text says).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from exporter.gateway.classify import ErrorFacts, error_facts, status_class
 from exporter.outcomes import Outcome, Reason
@@ -46,7 +47,7 @@ _UPSTREAM = "provider returned error"
 _NOTE_LIMIT = 300
 
 
-def classify_reply(status: int, body: object, source: Source) -> Verdict:
+def classify_reply(status: int, body: Any, source: Source) -> Verdict:
     """Classify an HTTP reply to the minimal completion (``body`` is the parsed JSON, or the raw text).
 
     Example::
@@ -96,7 +97,7 @@ def missing_key() -> Verdict:
 _DEGRADED = Status.DEGRADED
 
 
-def _classify_success(status: int, body: object) -> Verdict:
+def _classify_success(status: int, body: Any) -> Verdict:
     if not isinstance(body, dict):
         return Verdict(_DEGRADED, Reason.MALFORMED_RESPONSE, "reply is not a JSON object", status)
     choices = body.get("choices")
@@ -127,7 +128,7 @@ def _is_upstream(facts: ErrorFacts) -> bool:
     return facts.message.strip().lower() == _UPSTREAM or bool(facts.raw) or facts.provider_name is not None
 
 
-def _absence(status: int, error: object, facts: ErrorFacts, source: Source) -> Reason | None:
+def _absence(status: int, error: Any, facts: ErrorFacts, source: Source) -> Reason | None:
     if status not in _ABSENCE_STATUSES:
         return None
     availability = error.get("availability") if isinstance(error, dict) else None
@@ -156,7 +157,7 @@ def _transient_reason(status: int) -> Reason:
     return reason
 
 
-def _text(value: object) -> str:
+def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 

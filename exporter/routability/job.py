@@ -16,9 +16,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 from urllib.parse import quote
-
-from pydantic import JsonValue
 
 from exporter.configkit import Secret, is_number
 from exporter.routability.catalogue import CatalogueFilter, CatalogueModel, catalogue_models, listed_signal
@@ -225,7 +224,7 @@ async def _list_catalogue(
     return listed
 
 
-def last_pass(store: RoutabilityStore) -> dict[str, JsonValue] | None:
+def last_pass(store: RoutabilityStore) -> dict[str, Any] | None:
     """The aggregate counts of the last completed pass, as stored (None before the first pass)."""
     text = store.meta(LAST_PASS_META)
     if text is None:
@@ -240,7 +239,7 @@ def last_pass_finished(store: RoutabilityStore) -> float | None:
     return float(finished) if isinstance(finished, int | float) else None
 
 
-def probe_body(model: str, max_tokens: int, reasoning: dict[str, JsonValue] | None) -> dict[str, JsonValue]:
+def probe_body(model: str, max_tokens: int, reasoning: dict[str, Any] | None) -> dict[str, Any]:
     """The minimal completion: "Reply with OK." with a small max_tokens (16 by default, never 1: reasoning
     models fail on 1) and, where supported, a low reasoning effort so the budget is not spent thinking.
 
@@ -249,7 +248,7 @@ def probe_body(model: str, max_tokens: int, reasoning: dict[str, JsonValue] | No
         >>> probe_body("a/b", 16, None)["messages"]
         [{'role': 'user', 'content': 'Reply with OK.'}]
     """
-    body: dict[str, JsonValue] = {
+    body: dict[str, Any] = {
         "model": model,
         "messages": [{"role": "user", "content": PROBE_PROMPT}],
         "max_tokens": max_tokens,
@@ -274,7 +273,7 @@ async def _probe(
     source = Source.GATEWAY if isinstance(to, GatewayConnection) else Source.DIRECT
     if isinstance(to, GatewayConnection) and to.api_key is None:
         return missing_key(), None
-    reasoning: dict[str, JsonValue] | None = None
+    reasoning: dict[str, Any] | None = None
     if effort:
         openrouter = isinstance(to, GatewayConnection) and to.kind == "openrouter"
         reasoning = {"reasoning": {"effort": effort}} if openrouter else {"reasoning_effort": effort}

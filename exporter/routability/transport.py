@@ -11,10 +11,9 @@ import email.utils
 import json
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import httpx
-from pydantic import JsonValue
 
 from exporter.configkit import Secret
 from exporter.gateway.client import DEFAULT_TIMEOUT_SECONDS, GatewayClient
@@ -31,7 +30,7 @@ class HttpReply:
     """An HTTP status and parsed body, or (``status`` None) a failure of kind ``timeout`` / ``network``."""
 
     status: int | None
-    body: JsonValue = None
+    body: Any = None
     failure: str = ""  # "timeout" | "network" when status is None
     detail: str = ""  # human text for the note; never a label, never contains the API key
     retry_after: float | None = None  # seconds, from a Retry-After header (429/503)
@@ -41,7 +40,7 @@ class JsonTransport(Protocol):
     """What the job needs from the network."""
 
     async def request(
-        self, method: str, url: str, api_key: Secret | None, body: dict[str, JsonValue] | None = None
+        self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply: ...
 
 
@@ -73,7 +72,7 @@ class HttpxTransport:
         await self._client.aclose()
 
     async def request(
-        self, method: str, url: str, api_key: Secret | None, body: dict[str, JsonValue] | None = None
+        self, method: str, url: str, api_key: Secret | None, body: dict[str, Any] | None = None
     ) -> HttpReply:
         key = api_key.value if api_key is not None else None  # the one place a route's key is revealed
         reply = await self._client.fetch(method, url, key, json_body=body, headers=DEFAULT_HEADERS)
@@ -104,10 +103,9 @@ def retry_after_seconds(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _parse(raw: bytes) -> JsonValue:
+def _parse(raw: bytes) -> Any:
     text = raw.decode("utf-8", errors="replace")
     try:
-        parsed: JsonValue = json.loads(text)  # tolerates OpenRouter's leading newline heartbeats
+        return json.loads(text)  # tolerates OpenRouter's leading newline heartbeats
     except ValueError:
         return text.strip()
-    return parsed
