@@ -7,8 +7,6 @@ below only says which operation takes and answers which model, under which token
 
 from __future__ import annotations
 
-from pydantic import JsonValue
-
 from exporter.receiver import bodies
 from exporter.receiver.payloads import MAX_LABEL_CHARS, Notification
 from exporter.textkit import LABEL_PATTERN, NO_CONTROLS_PATTERN
@@ -23,8 +21,8 @@ _BODY: Responses = {
     503: (ErrorBody, "not durable; retry"),
 }
 _ADMIN: Responses = {**_BODY, 401: (ErrorBody, "missing or wrong admin token")}
-_MODEL: JsonValue = {"type": "string", "minLength": 1, "maxLength": MAX_LABEL_CHARS, "pattern": LABEL_PATTERN}
-_REASON: JsonValue = {"type": "string", "maxLength": bodies.MAX_FIELD_CHARS, "pattern": NO_CONTROLS_PATTERN}
+_MODEL = {"type": "string", "minLength": 1, "maxLength": MAX_LABEL_CHARS, "pattern": LABEL_PATTERN}
+_REASON = {"type": "string", "maxLength": bodies.MAX_FIELD_CHARS, "pattern": NO_CONTROLS_PATTERN}
 
 
 _OPERATIONS: list[Operation] = [
@@ -48,7 +46,7 @@ _OPERATIONS: list[Operation] = [
     ("/v1/decisions", "get", "The decision log from the store, paged (at most 1000 entries and 1 MiB)",
      "readToken?",
      None,
-     [query("since", {"anyOf": [{"type": "string", "pattern": "^[0-9]{0,18}$"}, {**TIMESTAMP_SCHEMA}]},
+     [query("since", {"anyOf": [{"type": "string", "pattern": "^[0-9]{0,18}$"}, TIMESTAMP_SCHEMA]},
              description="a decision seq (exclusive) or an RFC 3339 time (inclusive)"),
       query("limit", {"type": "integer", "minimum": 1, "maximum": 1000})],
      {200: (bodies.DecisionsPage, "decisions, oldest first"), 400: (ErrorBody, "bad query"),
@@ -72,7 +70,7 @@ _OPERATIONS: list[Operation] = [
 ]  # fmt: skip
 
 
-def openapi_document() -> dict[str, JsonValue]:
+def openapi_document() -> dict[str, object]:
     """The document served at ``GET /openapi.json``."""
     return document(
         "Provider Canary receiver",

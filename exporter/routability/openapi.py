@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pydantic import JsonValue
-
 from exporter.routability import bodies
 from exporter.web.openapi import IF_NONE_MATCH, Operation, Responses, document, query
 
@@ -14,7 +12,7 @@ _TRIGGER: Responses = {
     401: (bodies.Problem, "missing or wrong bearer token"),
     403: (bodies.Problem, "the trigger is disabled (no routability.trigger_token)"),
 }
-_WAIT = query("wait", {"enum": [*sorted(bodies.WAIT_VALUES)]}, description="run the pass now")
+_WAIT = query("wait", {"enum": sorted(bodies.WAIT_VALUES)}, description="run the pass now")
 _SUMMARY = "Run a pass (aggregate counts only); GET too, for cron services"
 _OPERATIONS: list[Operation] = [
     ("/v1/routability/run", method, _SUMMARY, "triggerToken", None, [_WAIT], _TRIGGER)
@@ -29,7 +27,7 @@ _OPERATIONS: list[Operation] = [
 ]  # fmt: skip
 
 
-def openapi_document() -> dict[str, JsonValue]:
+def openapi_document() -> dict[str, object]:
     """The document served at ``GET /openapi.json``."""
     return document(
         "Provider Canary routability",
