@@ -1,17 +1,26 @@
-"""Terminal rendering of the state JSON: providers x contracts with outcome, streak and TTFT.
+"""Terminal rendering of the exporter's state: providers x contracts with outcome, streak and TTFT.
 
-Pure: takes the JSON documents the exporter (``/v1/state``) and the receiver (``/v1/ignore``) serve, returns
-text (``render_table``, for pipes and logs) or a rich renderable (``live_view``, the demo's screen on a
-terminal: width-adaptive, never wrapping a row, with a legend and a status line).
+Pure: takes the bodies the exporter (``/v1/state``: ``StateBody``) and the receiver (``/v1/ignore``,
+``/v1/suspensions``, its decisions) serve, returns text (``render_table``, for pipes and logs) or a rich
+renderable (``live_view``, the demo's screen on a terminal: width-adaptive, never wrapping a row, with a
+legend and a status line).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from exporter.engine.rounds import RoundProgress
+from exporter.engine.state_body import ContractState, StateBody
+from exporter.receiver.bodies import IgnoreItem, IgnoreList, SuspensionItem, Suspensions
+from exporter.receiver.state import Decision, Kind
+from exporter.timestamps import format_rfc3339
+
+if TYPE_CHECKING:  # rich is imported when a live view is drawn (pipes and logs never need it)
+    from rich.console import Group
+    from rich.table import Table
 
 # Each outcome's rich style in the live view (the plain table is for pipes and logs: no colour).
 _COLOURS = {
@@ -40,27 +49,23 @@ class _Host:
 
     tag: str
     control: bool  # a known-filtering positive control
-    results: Mapping[str, Any]  # contract name -> its result
+    results: Mapping[str, ContractState]  # contract name -> its result
     ttft: float | None
     clean: int
-    excluded: Mapping[str, Any] | None  # its entry in the receiver's ignore list
+    excluded: IgnoreItem | None  # its entry in the receiver's ignore list
     routing: str = ROUTABLE  # its routing state (``routing_states``): excluded, would-be, lifted, ...
 
 
-# A host's routing state, as the receiver's documents tell it (``routing_states``), the most excluding first.
-EXCLUDED, FLOOR_BLOCKED, WOULD_BE, LIFTED, ROUTABLE = (
-    "excluded",
-    "floor_blocked",
-    "would_be",
-    "lifted",
-    "routable",
+#: The kinds of decision after which a route's earlier floor block no longer stands.
+_UNBLOCKING = frozenset(
+    {Kind.SUSPEND, Kind.ESCALATE, Kind.OBSERVE, Kind.PROMOTE, Kind.LIFT, Kind.RECOVER, Kind.EXPIRE}
 )
 
 
 def routing_states(
-    ignore: Mapping[str, Mapping[str, Any]] | None,
-    suspensions: Mapping[str, Any] | None = None,
-    decisions: Sequence[Mapping[str, Any]] = (),
+    ignore: Mapping[str, IgnoreList] | None,
+    suspensions: Suspensions | None = None,
+    decisions: Sequence[Decision] = (),
 ) -> dict[tuple[str, str], str]:
     """(model, provider) -> routing state, from the receiver's ``/v1/ignore`` documents (by model), its
     ``/v1/suspensions`` document and its recent ``/v1/decisions`` (oldest first). Hosts not named are
@@ -74,55 +79,54 @@ def routing_states(
     """
     states: dict[tuple[str, str], str] = {}
     for decision in decisions:  # the newest decision about a route says whether a block still stands
-        route = (str(decision.get("model")), str(decision.get("provider")))
-        kind = decision.get("kind")
-        if kind == "floor_block":
+        route = (str(decision.model), str(decision.provider))
+        if decision.kind is Kind.FLOOR_BLOCK:
             states[route] = FLOOR_BLOCKED
-        elif kind in ("suspend", "escalate", "observe", "promote", "lift", "recover", "expire"):
+        elif decision.kind in _UNBLOCKING:
             states.pop(route, None)
-    for hold in (suspensions or {}).get("holds", []):
-        states[(str(hold.get("model")), str(hold.get("provider")))] = LIFTED
-    for item in (suspensions or {}).get("suspensions", []):
-        if item.get("mode") == "observe":
-            states[(str(item.get("model")), str(item.get("provider")))] = WOULD_BE
+    if suspensions is not None:
+        for hold in suspensions.holds:
+            states[(hold.model, hold.provider)] = LIFTED
+        for item in suspensions.suspensions:
+            if item.mode == "observe":
+                states[(item.model, item.provider)] = WOULD_BE
     for model, document in (ignore or {}).items():
-        for entry in document.get("entries", []):
-            states[(model, str(entry.get("provider")))] = EXCLUDED
+        for entry in document.entries:
+            states[(model, entry.provider)] = EXCLUDED
     return states
 
 
 def _hosts(
-    state: Mapping[str, Any],
-    ignore: Mapping[str, Mapping[str, Any]] | None,
+    state: StateBody,
+    ignore: Mapping[str, IgnoreList] | None,
     model: str,
     routing: Mapping[tuple[str, str], str] | None = None,
 ) -> tuple[list[str], list[_Host]]:
     """The contracts (sorted) and the hosts (by tag) of one model."""
-    providers: Mapping[str, Any] = state.get("models", {}).get(model, {}).get("providers", {})
-    entries = {e["provider"]: e for e in (ignore or {}).get(model, {}).get("entries", [])}
+    providers = state.models[model].providers if model in state.models else {}
+    listed = (ignore or {}).get(model)
+    entries = {e.provider: e for e in listed.entries} if listed is not None else {}
     routes = routing if routing is not None else routing_states(ignore)
     hosts = []
     for tag, p in sorted(providers.items()):
-        results = p.get("contracts", {})
-        ttft = results.get("ttft", {}).get("ttft_seconds")
-        ttft = ttft if isinstance(ttft, int | float) else None
-        control = p.get("role") == "control"
+        ttft = p.contracts["ttft"].ttft_seconds if "ttft" in p.contracts else None
         routed = routes.get((model, tag), ROUTABLE)
-        hosts.append(_Host(tag, control, results, ttft, p.get("clean_streak", 0), entries.get(tag), routed))
-    return sorted({c for p in providers.values() for c in p.get("contracts", {})}), hosts
+        control = p.role == "control"
+        hosts.append(_Host(tag, control, p.contracts, ttft, p.clean_streak, entries.get(tag), routed))
+    return sorted({c for p in providers.values() for c in p.contracts}), hosts
 
 
-def _cell(result: Mapping[str, Any] | None, control: bool = False) -> str:
+def _cell(result: ContractState | None, control: bool = False) -> str:
     if result is None:
         return "-"
-    outcome = str(result["outcome"])
+    outcome = str(result.outcome)
     if control and outcome in ("fail", "pass"):
         # A positive control is healthy when it refuses; one that passes makes the probe weak.
         return "refused (control ok)" if outcome == "fail" else "PASSED: probe weak"
     if outcome == "fail":
-        return f"FAIL x{result['failing_streak']} {result['reason']}"
-    if result.get("failing_streak"):
-        return f"{outcome} (x{result['failing_streak']})"
+        return f"FAIL x{result.failing_streak} {result.reason}"
+    if result.failing_streak:
+        return f"{outcome} (x{result.failing_streak})"
     return outcome
 
 
@@ -135,21 +139,18 @@ _ROUTING_WORDS = {
 
 
 def render_table(
-    state: Mapping[str, Any],
-    ignore: Mapping[str, Mapping[str, Any]] | None = None,
+    state: StateBody,
+    ignore: Mapping[str, IgnoreList] | None = None,
     routing: Mapping[tuple[str, str], str] | None = None,
 ) -> str:
-    """A table per model. ``ignore`` maps model -> the receiver's ``/v1/ignore`` document; ``routing`` is
+    """A table per model. ``ignore`` maps model -> the receiver's ``/v1/ignore`` body; ``routing`` is
     ``routing_states(...)`` (default: from ``ignore`` alone)."""
-    lines = [
-        f"round {state.get('round')}  completed {state.get('completed_at')}  "
-        f"({state.get('duration_seconds')} s)"
-    ]
-    for model, info in state.get("models", {}).items():
+    lines = [f"round {state.round}  completed {state.completed_at}  ({state.duration_seconds} s)"]
+    for model, info in state.models.items():
         contracts, hosts = _hosts(state, ignore, model, routing)
         rows = [["provider", *contracts, "ttft", "clean", "routing"]]
         for h in hosts:
-            until = f" until {h.excluded['until']}" if h.excluded and h.excluded.get("until") else ""
+            until = f" until {format_rfc3339(h.excluded.until)}" if h.excluded and h.excluded.until else ""
             rows.append(
                 [
                     f"{h.tag} (control)" if h.control else h.tag,
@@ -158,11 +159,11 @@ def render_table(
                     str(h.clean),
                     _ROUTING_WORDS.get(h.routing, h.routing)
                     if h.excluded is None
-                    else f"EXCLUDED {h.excluded['layer']}{until}",
+                    else f"EXCLUDED {h.excluded.layer}{until}",
                 ]
             )
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        weak = info.get("weak") or {}
+        weak = info.weak
         lines.append("")
         lines.append(f"{model}" + (f"   weak probes: {', '.join(weak)}" if weak else ""))
         for row in rows:
@@ -213,12 +214,11 @@ _LAYERS = {"suspension": "susp", "incident": "inc", "builtin": "bltn"}
 LEGEND_OK = "ok pass"
 
 
-def _short_cell(result: Mapping[str, Any] | None, control: bool, narrow: bool = False) -> tuple[str, str]:
+def _short_cell(result: ContractState | None, control: bool, narrow: bool = False) -> tuple[str, str]:
     """(text, style) of one contract cell, abbreviated for the live view (more on a ``narrow`` one)."""
     if result is None:
         return "-", "bright_black"
-    outcome = str(result["outcome"])
-    streak = result.get("failing_streak") or 0
+    outcome, streak = str(result.outcome), result.failing_streak
     if control and outcome in ("fail", "pass"):
         if narrow:
             return ("refused", "green") if outcome == "fail" else ("PASSED!", "bold red")
@@ -227,7 +227,7 @@ def _short_cell(result: Mapping[str, Any] | None, control: bool, narrow: bool = 
     if outcome == "pass":
         return "ok", style
     if outcome == "fail":
-        reason = str(result.get("reason", ""))
+        reason = str(result.reason)
         if narrow:
             return f"F×{streak} {REASON_ABBREVIATIONS.get(reason, reason[:4])}", style
         return f"FAIL×{streak} {reason}", style
@@ -237,15 +237,15 @@ def _short_cell(result: Mapping[str, Any] | None, control: bool, narrow: bool = 
 
 def _routing_cell(host: _Host, narrow: bool) -> tuple[str, str]:
     if host.excluded is not None:
-        layer = str(host.excluded.get("layer", ""))
+        layer = str(host.excluded.layer)
         return f"EXCL {_LAYERS.get(layer, layer) if narrow else layer}", "bold red"
     wide, short, style, _ = ROUTING_CELLS.get(host.routing, ROUTING_CELLS[ROUTABLE])
     return (short if narrow else wide), style
 
 
 def live_rows(
-    state: Mapping[str, Any],
-    ignore: Mapping[str, Mapping[str, Any]] | None,
+    state: StateBody,
+    ignore: Mapping[str, IgnoreList] | None,
     model: str,
     routing: Mapping[tuple[str, str], str] | None = None,
     *,
@@ -398,8 +398,8 @@ def paginate(sizes: Sequence[int], rows_budget: int | None) -> list[list[Piece]]
 
 
 def live_view(
-    state: Mapping[str, Any],
-    ignore: Mapping[str, Mapping[str, Any]] | None,
+    state: StateBody,
+    ignore: Mapping[str, IgnoreList] | None,
     *,
     header: list[str],
     status: str,
@@ -408,7 +408,7 @@ def live_view(
     tick: int = 0,
     progress: tuple[int, int] | None = None,
     routing: Mapping[tuple[str, str], str] | None = None,
-) -> Any:
+) -> Group:
     """The live screen as one rich renderable: service lines, the tables, the legend, the status line.
 
     Every table row is one line at ``width`` (columns dropped by :func:`fit_columns`, cells cut with an
@@ -430,7 +430,7 @@ def live_view(
         return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
     head = [line(text) for text in pack_header(header, width)]
-    models = list(state.get("models", {}).items())
+    models = list(state.models.items())
     narrow = width < NARROW
     tables = [live_rows(state, ignore, model, routing, narrow=narrow) for model, _ in models]
     terms: list[str] = []
@@ -441,12 +441,12 @@ def live_view(
     budget = None if height is None else height - len(head) - len(legend) - 1  # 1: the status line
     pages = paginate([len(rows) for _, rows in tables], budget)
     number = tick % len(pages)
-    parts: list[Any] = [*head]
+    parts: list[Text | Table] = [*head]
     for position, (index, start, stop) in enumerate(pages[number]):
         model, info = models[index]
         columns, rows = tables[index]
-        weak = info.get("weak") or {}
-        title = f"{model}  round {state.get('round')}"
+        weak = info.weak
+        title = f"{model}  round {state.round}"
         if len(pages) > 1 and position == 0:
             title += f"  page {number + 1}/{len(pages)}"
         if stop - start < len(rows):
@@ -501,7 +501,7 @@ def round_status(
 PROGRESS_BAR_WIDTH = 20
 
 
-def status_line(status: str, width: int, progress: tuple[int, int] | None) -> Any:
+def status_line(status: str, width: int, progress: tuple[int, int] | None) -> Table:
     """``status`` on one line; with ``progress`` (done, total) a bar and "done/total hosts" before it.
 
     The bar is dropped first when the line would not fit ``width``; the status text is cut last.
@@ -525,30 +525,30 @@ def status_line(status: str, width: int, progress: tuple[int, int] | None) -> An
     return grid
 
 
-def suspension_summary(state: Mapping[str, Any], suspensions: Sequence[Mapping[str, Any]]) -> list[str]:
+def suspension_summary(state: StateBody, suspensions: Sequence[SuspensionItem]) -> list[str]:
     """A line per model, then one per suspended host: failing contracts with their reasons, rung, until.
 
     Example::
 
-        suspension_summary(state, [{"model": "m", "provider": "p", "rung": 1, "until": "..."}])
+        suspension_summary(state, client.suspensions().suspensions)
     """
     lines = []
-    models = state.get("models", {})
     current = None
-    for s in sorted(suspensions, key=lambda item: (item["model"], item["provider"])):
-        if s["model"] != current:
-            current = s["model"]
+    for s in sorted(suspensions, key=lambda item: (item.model, item.provider)):
+        if s.model != current:
+            current = s.model
             lines.append(f"{current}:")
-        results = models.get(s["model"], {}).get("providers", {}).get(s["provider"], {}).get("contracts", {})
+        model = state.models.get(s.model)
+        host = model.providers.get(s.provider) if model is not None else None
         failing = [
-            f"{name} ({r.get('reason')})"
-            for name, r in sorted(results.items())
-            if r.get("outcome") == "fail" or (r.get("failing_streak") or 0) > 0
+            f"{name} ({r.reason})"
+            for name, r in sorted(host.contracts.items() if host is not None else ())
+            if r.outcome == "fail" or r.failing_streak > 0
         ]
-        observe = " (observe: would-be)" if s.get("mode") == "observe" else ""
-        until = str(s.get("until", ""))[:16].replace("T", " ")
+        observe = " (observe: would-be)" if s.mode == "observe" else ""
+        until = format_rfc3339(s.until)[:16].replace("T", " ")
         lines.append(
-            f"  {s['provider']}{observe}: {', '.join(failing) or 'no contract failing now'}"
-            f" · rung {s.get('rung')} · until {until}Z"
+            f"  {s.provider}{observe}: {', '.join(failing) or 'no contract failing now'}"
+            f" · rung {s.rung} · until {until}Z"
         )
     return lines

@@ -37,7 +37,7 @@ import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 RUN_RECORD = "canary-run.json"
 LATEST = "latest.json"  # in the per-user index: the newest run's record, for commands given no lead at all
@@ -108,7 +108,17 @@ def remove_run_record(
                 target.unlink()
 
 
-def live(record: Mapping[str, Any]) -> bool:
+class RunRecord(TypedDict):
+    """A run record as read back: only the fields of the expected types are kept."""
+
+    urls: dict[str, str]  # service -> base URL
+    paths: dict[str, str]  # what -> file
+    pid: int | None
+    written_at: float | None
+    source: str  # the file it was read from
+
+
+def live(record: Mapping[str, object]) -> bool:
     """Whether the process that wrote ``record`` still runs (on this machine)."""
     pid = record.get("pid")
     if not isinstance(pid, int) or pid <= 0:
@@ -122,7 +132,7 @@ def live(record: Mapping[str, Any]) -> bool:
     return True
 
 
-def _read(target: Path) -> dict[str, Any] | None:
+def _read(target: Path) -> RunRecord | None:
     try:
         with target.open("rb") as source:
             raw = source.read(MAX_BYTES + 1)
@@ -142,22 +152,22 @@ def _read(target: Path) -> dict[str, Any] | None:
         "urls": {k: v for k, v in urls.items() if isinstance(v, str)} if isinstance(urls, dict) else {},
         "paths": {k: v for k, v in paths.items() if isinstance(v, str)} if isinstance(paths, dict) else {},
         "pid": pid if isinstance(pid, int) and not isinstance(pid, bool) else None,
-        "written_at": written if isinstance(written, (int, float)) else None,
+        "written_at": written if isinstance(written, int | float) else None,
         "source": str(target),
     }
 
 
-def read_latest_run_record(*, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+def read_latest_run_record(*, environ: Mapping[str, str] | None = None) -> RunRecord | None:
     """The newest local run's record (the per-user index's ``latest.json``), or None."""
     return _read(index_dir(environ) / LATEST)
 
 
-def read_run_record_in(directory: Path) -> dict[str, Any] | None:
+def read_run_record_in(directory: Path) -> RunRecord | None:
     """The run record in ``directory``, or None when there is none or it is not one."""
     return _read(directory / RUN_RECORD)
 
 
-def read_run_record(config_path: Path, *, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+def read_run_record(config_path: Path, *, environ: Mapping[str, str] | None = None) -> RunRecord | None:
     """The run record beside ``config_path``, else the per-user index's record of that configuration;
     None when there is none or it is not one."""
     return _read(config_path.resolve().parent / RUN_RECORD) or _read(_index_path(config_path, environ))
@@ -165,6 +175,7 @@ def read_run_record(config_path: Path, *, environ: Mapping[str, str] | None = No
 
 __all__ = [
     "RUN_RECORD",
+    "RunRecord",
     "index_dir",
     "live",
     "read_latest_run_record",

@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
+import json
+
 from exporter.console import render_table
+from exporter.engine.state_body import StateBody
+from exporter.receiver.bodies import IgnoreList, Suspensions
+from exporter.receiver.state import Decision, Kind
 
 MODEL = "acme/model-1"
+
+
+def body(doc: dict[str, object]) -> StateBody:
+    """A test's ``/v1/state`` document read as the console reads it; the fields a test leaves out (a
+    provider's name, a result's detail, a model's discovery) at their usual values."""
+    for model in doc["models"].values():  # type: ignore[attr-defined]
+        model.setdefault("weak", {})
+        model.setdefault("discovery_failed", False)
+        for tag, provider in model["providers"].items():
+            provider.setdefault("provider_name", tag)
+            for result in provider["contracts"].values():
+                result.setdefault("detail", "")
+    return StateBody.model_validate_json(json.dumps(doc))
+
+
+def ignored(model: str, *entries: tuple[str, str | None]) -> dict[str, IgnoreList]:
+    """``/v1/ignore`` of ``model`` excluding each (provider, until) by a suspension."""
+    document = {
+        "model": model,
+        "ignore": [provider for provider, _ in entries],
+        "entries": [{"provider": p, "layer": "suspension", "reason": "test", "until": u} for p, u in entries],
+        "generated_at": "2026-11-29T18:00:00.000Z",
+    }
+    return {model: IgnoreList.model_validate_json(json.dumps(document))}
 
 
 def state() -> dict[str, object]:
@@ -41,22 +70,29 @@ def state() -> dict[str, object]:
 
 
 def test_table_shows_outcomes_streaks_ttft_and_routing() -> None:
-    ignore = {
-        MODEL: {"entries": [{"provider": "slow/fp8", "layer": "suspension", "until": "2026-11-30T18:00:00Z"}]}
-    }
-    lines = render_table(state(), ignore).splitlines()
+    ignore = ignored(MODEL, ("slow/fp8", "2026-11-30T18:00:00.000Z"))
+    lines = render_table(body(state()), ignore).splitlines()
     slow = next(line for line in lines if line.startswith("slow/fp8"))
     good = next(line for line in lines if line.startswith("good/fp8"))
-    assert "FAIL x2 slow_first_token" in slow and "EXCLUDED suspension until 2026-11-30T18:00:00Z" in slow
+    assert "FAIL x2 slow_first_token" in slow and "EXCLUDED suspension until 2026-11-30T18:00:00.000Z" in slow
     assert "0.12s" in good and good.rstrip().endswith("routable")
 
 
 def test_a_refusing_control_reads_as_healthy_and_a_passing_one_as_a_weak_probe() -> None:
-    table = render_table(state())
+    table = render_table(body(state()))
     assert "refused (control ok)" in table
     doc = state()
     doc["models"][MODEL]["providers"]["guard"]["contracts"]["refusal"]["outcome"] = "pass"  # type: ignore[index]
-    assert "PASSED: probe weak" in render_table(doc)
+    assert "PASSED: probe weak" in render_table(body(doc))
+
+
+def suspension(provider: str, mode: str, rung: int, until: str) -> dict[str, object]:
+    """An item of ``/v1/suspensions`` as the receiver sends it."""
+    return {
+        "model": MODEL, "provider": provider, "mode": mode, "rung": rung, "since": "2026-11-29T18:00:00.000Z",
+        "until": until, "reason": "test", "episode": "e", "failing_contracts": [], "failing_reasons": [],
+        "evidence_url": None, "offense_level": rung, "offenses": [],
+    }  # fmt: skip
 
 
 # ---------------------------------------------------------------- the live view
@@ -80,7 +116,7 @@ def rendered(
     width: int,
     doc: dict[str, object] | None = None,
     routing: dict[tuple[str, str], str] | None = None,
-    ignore: dict[str, object] | None = None,
+    ignore: dict[str, IgnoreList] | None = None,
 ) -> list[str]:
     import io
 
@@ -92,15 +128,15 @@ def rendered(
     console = Console(file=out, width=width, color_system=None)
     header = ["simulator 127.0.0.1:1", "alertmanager 127.0.0.1:9093", "logs: /tmp/demo.log"]
     if ignore is None:
-        ignore = {MODEL: {"entries": [{"provider": "slow/fp8", "layer": "suspension"}]}}
+        ignore = ignored(MODEL, ("slow/fp8", None))
     view = live_view(
-        doc or four_contract_state(),
+        body(doc or four_contract_state()),
         ignore,
         header=header,
         status="round 2 done",
         width=width,
         routing=routing,
-    )  # type: ignore[arg-type]
+    )
     console.print(view)
     return out.getvalue().splitlines()
 
@@ -127,16 +163,24 @@ def failing_everywhere() -> dict[str, object]:
 def test_would_be_lifted_and_floor_blocked_hosts_are_not_routable_beside_a_failure() -> None:
     from exporter.console import routing_states
 
-    suspensions = {
+    suspensions = Suspensions.model_validate_json(json.dumps({
         "mode": "observe",
-        "suspensions": [{"model": MODEL, "provider": "prudish/fp8", "mode": "observe"}],
-        "holds": [{"model": MODEL, "provider": "demure/bf16"}],
-    }
+        "generated_at": "2026-11-29T18:00:00.000Z",
+        "suspensions": [suspension("prudish/fp8", "observe", 1, "2026-11-30T18:00:00.000Z")],
+        "holds": [{"model": MODEL, "provider": "demure/bf16", "since": "2026-11-29T17:00:00.000Z",
+                   "until": None, "reason": "false positive"}],
+    }))  # fmt: skip
     decisions = [
-        {"kind": "suspend", "model": MODEL, "provider": "looper/fp8"},
-        {"kind": "floor_block", "model": MODEL, "provider": "looper/fp8"},  # the newest: the floor held it
-        {"kind": "floor_block", "model": MODEL, "provider": "clipper/fp8"},
-        {"kind": "lift", "model": MODEL, "provider": "clipper/fp8"},  # a later decision ends the block
+        Decision(seq, 1.8e9 + seq, kind, "test", model=MODEL, provider=provider)
+        for seq, (kind, provider) in enumerate(
+            [
+                (Kind.SUSPEND, "looper/fp8"),
+                (Kind.FLOOR_BLOCK, "looper/fp8"),  # the newest: the floor held it
+                (Kind.FLOOR_BLOCK, "clipper/fp8"),
+                (Kind.LIFT, "clipper/fp8"),  # a later decision ends the block
+            ],
+            1,
+        )
     ]
     routing = routing_states({}, suspensions, decisions)
     assert routing == {
@@ -214,9 +258,10 @@ def test_columns_are_dropped_by_priority_and_the_header_is_packed_without_cuttin
 def test_the_summary_names_every_suspended_host_with_its_failing_contract_rung_and_until() -> None:
     from exporter.console import suspension_summary
 
+    listed = [suspension("slow/fp8", "enforce", 2, "2026-12-03T10:00:00.000Z")]
+    document = {"mode": "enforce", "generated_at": "2026-12-02T10:00:00Z", "holds": [], "suspensions": listed}
     lines = suspension_summary(
-        four_contract_state(),
-        [{"model": MODEL, "provider": "slow/fp8", "rung": 2, "until": "2026-12-03T10:00:00Z"}],
+        body(four_contract_state()), Suspensions.model_validate_json(json.dumps(document)).suspensions
     )
     assert lines == [f"{MODEL}:", "  slow/fp8: ttft (slow_first_token) · rung 2 · until 2026-12-03 10:00Z"]
 
@@ -252,8 +297,9 @@ def screen(
     ]
     status = "round 2 done"
     view = live_view(
-        state, None, header=header, status=status, width=width, height=height, tick=tick, progress=progress
-    )
+        body(state), None, header=header, status=status, width=width, height=height, tick=tick,
+        progress=progress,
+    )  # fmt: skip
     console.print(view)
     return out.getvalue().splitlines()
 

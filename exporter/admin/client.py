@@ -14,16 +14,29 @@ Example::
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import json as json_module
+from collections.abc import Mapping
+from typing import TypeVar
 from urllib.parse import quote
 
 import httpx
+from pydantic import BaseModel, JsonValue, ValidationError
 
 from exporter.lifecycle import Closing
+from exporter.receiver.bodies import (
+    DecisionRecord,
+    Decisions,
+    DecisionsPage,
+    IgnoreList,
+    IncidentAdded,
+    Incidents,
+    Suspensions,
+)
+from exporter.web.models import problems
 
 DECISION_PAGE = 1000  # the receiver's largest page
 MAX_DECISION_PAGES = 100  # bounds a --since walk at 100 000 decisions
+B = TypeVar("B", bound=BaseModel)
 
 
 class AdminError(Exception):
@@ -41,76 +54,95 @@ class AdminClient(Closing):
         self._http.close()
 
     # -- reads ---------------------------------------------------------------------------------------------
-    def ignore(self, model: str) -> dict[str, Any]:
-        return self._call("GET", "/v1/ignore", params={"model": model})
+    def ignore(self, model: str) -> IgnoreList:
+        return self._call("GET", "/v1/ignore", IgnoreList, params={"model": model})
 
-    def suspensions(self) -> dict[str, Any]:
-        return self._call("GET", "/v1/suspensions")
+    def suspensions(self) -> Suspensions:
+        return self._call("GET", "/v1/suspensions", Suspensions)
 
-    def incidents(self) -> dict[str, Any]:
-        return self._call("GET", "/v1/incidents")
+    def incidents(self) -> Incidents:
+        return self._call("GET", "/v1/incidents", Incidents)
 
-    def decisions(self, since: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    def decisions(self, since: str | None = None, limit: int = 100) -> list[DecisionRecord]:
         """The latest ``limit`` decisions, or with ``since`` (a seq or an RFC 3339 time) every decision
-        after it, oldest first, following ``next_since`` page by page (at most ``limit`` of them)."""
+        after it, oldest first, following ``next_since`` page by page (at most ``limit`` of them); each as
+        the receiver sent it (``codec.decision_from_json`` reads one)."""
         if since is None:
-            document = self._call("GET", "/v1/decisions", params={"limit": min(limit, DECISION_PAGE)})
-            return list(document.get("decisions", []))
-        out: list[dict[str, Any]] = []
+            latest = {"limit": min(limit, DECISION_PAGE)}
+            return list(self._call("GET", "/v1/decisions", DecisionsPage, params=latest).decisions)
+        out: list[DecisionRecord] = []
         cursor = since
         for _ in range(MAX_DECISION_PAGES):
             page_size = min(DECISION_PAGE, limit - len(out))
-            document = self._call("GET", "/v1/decisions", params={"since": cursor, "limit": page_size})
-            page = list(document.get("decisions", []))
-            out.extend(page)
-            next_since = document.get("next_since")
-            if len(page) < page_size or len(out) >= limit or next_since is None:
+            params: dict[str, str | int] = {"since": cursor, "limit": page_size}
+            page = self._call("GET", "/v1/decisions", DecisionsPage, params=params)
+            out.extend(page.decisions)
+            if len(page.decisions) < page_size or len(out) >= limit:
                 break
-            cursor = str(next_since)
+            cursor = str(page.next_since)
         return out
 
     # -- admin ---------------------------------------------------------------------------------------------
-    def lift(self, model: str, provider: str, reason: str) -> dict[str, Any]:
+    def lift(self, model: str, provider: str, reason: str) -> Decisions:
         body = {"model": model, "provider": provider, "reason": reason}
-        return self._call("POST", "/v1/admin/lift", json=body, admin=True)
+        return self._call("POST", "/v1/admin/lift", Decisions, json=body, admin=True)
 
     def add_incident(
         self, model: str, provider: str, reason: str, until: str | None = None, force: bool = False
-    ) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": model, "provider": provider, "reason": reason}
+    ) -> IncidentAdded:
+        body: dict[str, str | bool] = {"model": model, "provider": provider, "reason": reason}
         if until is not None:
             body["until"] = until
         if force:  # only sent when asked: a receiver without the floor override rejects the key
             body["force"] = True
-        return self._call("POST", "/v1/admin/incidents", json=body, admin=True)
+        return self._call("POST", "/v1/admin/incidents", IncidentAdded, json=body, admin=True)
 
-    def remove_incident(self, incident_id: str, reason: str) -> dict[str, Any]:
+    def remove_incident(self, incident_id: str, reason: str) -> Decisions:
         path = f"/v1/admin/incidents/{quote(incident_id, safe='')}"
-        return self._call("DELETE", path, params={"reason": reason}, admin=True)
+        return self._call("DELETE", path, Decisions, params={"reason": reason}, admin=True)
 
     # -- plumbing ------------------------------------------------------------------------------------------
-    def _call(self, method: str, path: str, *, admin: bool = False, **kwargs: Any) -> dict[str, Any]:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        answer: type[B],
+        *,
+        admin: bool = False,
+        params: Mapping[str, str | int] | None = None,
+        json: Mapping[str, str | bool] | None = None,
+    ) -> B:
+        """The receiver's answer validated as the body ``answer`` it sends."""
         if admin and not self._token:
             raise AdminError(
                 "an admin token is needed: set CANARY_ADMIN_TOKEN or pass --token-file FILE "
                 "(the receiver's receiver.admin_token)"
             )
         try:
-            response = self._http.request(method, path, **kwargs)
+            response = self._http.request(method, path, params=params, json=json)
         except httpx.HTTPError as exc:
             raise AdminError(
                 f"cannot reach the receiver at {self.base_url} ({type(exc).__name__}: {exc}); "
                 "check --receiver URL"
             ) from None
-        try:
-            document = response.json()
-        except ValueError:
-            document = None
         if response.status_code >= 400:
-            raise AdminError(_explain(method, path, response.status_code, document))
-        if not isinstance(document, dict):
-            raise AdminError(f"{method} {path}: the receiver answered {response.status_code} without JSON")
-        return document
+            raise AdminError(_explain(method, path, response.status_code, _decoded(response.content)))
+        try:
+            return answer.model_validate_json(response.content)
+        except ValidationError as exc:
+            found = "; ".join(problems(exc, answer)[:3])
+            raise AdminError(
+                f"{method} {path}: the receiver answered {response.status_code} with a body this client "
+                f"does not read ({found})"
+            ) from None
+
+
+def _decoded(content: bytes) -> object:
+    try:
+        document: object = json_module.loads(content)
+    except ValueError:
+        return None
+    return document
 
 
 def _explain(method: str, path: str, status: int, document: object) -> str:
@@ -128,7 +160,7 @@ def _explain(method: str, path: str, status: int, document: object) -> str:
 EVIDENCE_MAX_BYTES = 1024 * 1024  # a page of three records is a few KiB; a bigger answer is not the exporter
 
 
-def fetch_evidence(url: str, *, timeout: float = 10.0) -> list[dict[str, Any]]:
+def fetch_evidence(url: str, *, timeout: float = 10.0) -> list[dict[str, JsonValue]]:
     """The records of an exporter's ``/v1/evidence`` page at ``url`` (newest first)."""
     try:
         with httpx.Client(timeout=timeout) as http, http.stream("GET", url) as response:
@@ -140,10 +172,8 @@ def fetch_evidence(url: str, *, timeout: float = 10.0) -> list[dict[str, Any]]:
             status = response.status_code
     except httpx.HTTPError as exc:
         raise AdminError(f"cannot reach the exporter at {url} ({type(exc).__name__}: {exc})") from None
-    try:
-        document = json.loads(body)
-    except ValueError:
-        document = None
-    if status >= 400 or not isinstance(document, dict) or not isinstance(document.get("records"), list):
+    document = _decoded(body)
+    records = document.get("records") if isinstance(document, dict) else None
+    if status >= 400 or not isinstance(records, list):
         raise AdminError(_explain("GET", url, status, document))
-    return [r for r in document["records"] if isinstance(r, dict)]
+    return [r for r in records if isinstance(r, dict)]

@@ -19,11 +19,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from exporter.configkit import Problems, load_yaml
 from exporter.receiver.config import ReceiverConfig
-from exporter.runrecord import live, read_latest_run_record, read_run_record, read_run_record_in
+from exporter.runrecord import (
+    RunRecord,
+    live,
+    read_latest_run_record,
+    read_run_record,
+    read_run_record_in,
+)
 from exporter.web.hostport import http_url, parse_host_port
 
 URL_ENV = "CANARY_RECEIVER_URL"
@@ -38,11 +43,17 @@ class LocateError(Exception):
 class Found:
     url: str
     origin: str  # where the URL came from, for messages
-    record: Mapping[str, Any] | None = None  # the live run record it came from, if any
 
 
-def _live_record(record: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+def _live_record(record: RunRecord | None) -> RunRecord | None:
     return record if record is not None and live(record) else None
+
+
+def _from_record(record: RunRecord | None, service: str, origin: str) -> Found | None:
+    """The URL of ``service`` in a run record, if it names one; ``origin`` says which record it is."""
+    if record is None or not record["urls"].get(service):
+        return None
+    return Found(record["urls"][service], f"{origin} {record['source']}")
 
 
 def _listen_url(path: Path) -> str | None:
@@ -66,7 +77,7 @@ def _listen_url(path: Path) -> str | None:
     return http_url(host, port, local=True)
 
 
-def run_record_for(config: str | None, token_file: str | None) -> Mapping[str, Any] | None:
+def run_record_for(config: str | None, token_file: str | None) -> RunRecord | None:
     """The live run record ``--config`` or ``--token-file`` leads to, if any."""
     if config and (record := _live_record(read_run_record(Path(config)))) is not None:
         return record
@@ -82,18 +93,16 @@ def locate_receiver(
         return Found(receiver, "--receiver")
     if environ.get(URL_ENV, "").strip():
         return Found(environ[URL_ENV].strip(), f"${URL_ENV}")
-    record = run_record_for(config, token_file)
-    if record is not None and record["urls"].get("receiver"):
-        return Found(record["urls"]["receiver"], f"the run record {record['source']}", record)
+    if (found := _from_record(run_record_for(config, token_file), "receiver", "the run record")) is not None:
+        return found
     if config:
         url = _listen_url(Path(config))
         if url is not None:
             return Found(url, f"receiver.listen of {config}")
     elif not token_file:  # no lead at all: the local run still running, if any
         latest = _live_record(read_latest_run_record())
-        if latest is not None and latest["urls"].get("receiver"):
-            origin = f"the newest local run's record {latest['source']}"
-            return Found(latest["urls"]["receiver"], origin, latest)
+        if (found := _from_record(latest, "receiver", "the newest local run's record")) is not None:
+            return found
     return Found(DEFAULT_RECEIVER, "the default receiver.listen")
 
 
@@ -104,9 +113,7 @@ def locate_exporter(*, exporter: str | None, config: str | None, token_file: str
     record = run_record_for(config, token_file)
     if record is None and not config and not token_file:
         record = _live_record(read_latest_run_record())
-    if record is not None and record["urls"].get("exporter"):
-        return Found(record["urls"]["exporter"], f"the run record {record['source']}", record)
-    return None
+    return _from_record(record, "exporter", "the run record")
 
 
 __all__ = ["DEFAULT_RECEIVER", "URL_ENV", "Found", "LocateError", "locate_exporter", "locate_receiver"]

@@ -11,11 +11,13 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from exporter.receiver.bodies import Incidents, SuspensionItem, Suspensions
+from exporter.receiver.state import Decision
 from exporter.textkit import clip
+from exporter.timestamps import format_rfc3339
 
 DETAIL_INDENT = "  "
 GAP = "  "
@@ -91,94 +93,72 @@ def _one_model(listing: Listing) -> Listing:
     return Listing(title, drop(listing.headers), rows, listing.note)
 
 
-def short_time(value: object) -> str:
-    """``2026-12-01T10:00:00Z`` as ``12-01 10:00Z`` (the year and seconds rarely matter to an operator)."""
-    text = str(value or "-")
-    if len(text) >= 17 and text[4] == "-" and text[10] == "T":
-        return f"{text[5:10]} {text[11:16]}Z"
-    return text
+def short_time(at: float | None) -> str:
+    """An instant as ``12-01 10:00Z`` (the year and seconds rarely matter to an operator); ``-`` for none."""
+    return "-" if at is None else format_rfc3339(at)[5:16].replace("T", " ") + "Z"
 
 
-def _joined(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value) or "-"
-    return str(value) if value not in (None, "") else "-"
+def _joined(values: Sequence[object]) -> str:
+    return ",".join(str(v) for v in values) or "-"
 
 
-def explanation(item: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The failing contracts, reasons and evidence link of a suspension or a decision (which nests them)."""
-    nested = item.get("explanation")
-    return nested if isinstance(nested, Mapping) else item
+def failing(item: SuspensionItem | Decision) -> tuple[list[str], list[str], str | None]:
+    """The failing contracts, their machine reasons and the evidence link of a suspension or a decision
+    (the alert's explanation, which a decision nests)."""
+    if isinstance(item, SuspensionItem):
+        return item.failing_contracts, item.failing_reasons, item.evidence_url
+    told = item.explanation
+    contracts, reasons, link = (told.get(k) for k in ("failing_contracts", "failing_reasons", "evidence_url"))
+    return (
+        [str(c) for c in contracts] if isinstance(contracts, list) else [],
+        [str(r) for r in reasons] if isinstance(reasons, list) else [],
+        link if isinstance(link, str) and link else None,
+    )
 
 
-def contracts_of(item: Mapping[str, Any]) -> str:
-    return _joined(explanation(item).get("failing_contracts") or "-")
+def contracts_of(item: SuspensionItem | Decision) -> str:
+    return _joined(failing(item)[0])
 
 
-def reason_of(item: Mapping[str, Any]) -> str:
+def reason_of(item: SuspensionItem | Decision) -> str:
     """The machine reasons (``ttft=slow_first_token``) first, then the free text."""
-    reasons = explanation(item).get("failing_reasons") or []
-    machine = "; ".join(str(r) for r in reasons) if isinstance(reasons, list) else ""
-    text = str(item.get("reason") or "")
+    machine, text = "; ".join(failing(item)[1]), item.reason
     return f"{machine} · {text}" if machine and text else machine or text
 
 
-def suspensions_table(document: Mapping[str, Any]) -> Listing:
-    items = list(document.get("suspensions", []))
+def suspensions_table(document: Suspensions) -> Listing:
     rows = [
-        (
-            (
-                str(s.get("model", "")),
-                str(s.get("provider", "")),
-                str(s.get("mode", "")),
-                str(s.get("rung", "")),
-                short_time(s.get("until")),
-                contracts_of(s),
-            ),
-            reason_of(s),
-        )
-        for s in items
+        ((s.model, s.provider, str(s.mode), str(s.rung), short_time(s.until), contracts_of(s)), reason_of(s))
+        for s in document.suspensions
     ]
-    holds = list(document.get("holds", []))
+    holds = document.holds
     note = (
         f"{len(holds)} lift(s) holding until a clean round: canary admin decisions --kind lift"
         if holds
         else ""
     )
-    title = f"suspensions ({len(rows)}; receiver in {document.get('mode', '?')} mode)"
+    title = f"suspensions ({len(rows)}; receiver in {document.mode} mode)"
     return _one_model(Listing(title, ("model", "provider", "mode", "rung", "until", "contract"), rows, note))
 
 
-def incidents_table(document: Mapping[str, Any]) -> Listing:
-    items = list(document.get("incidents", []))
-    rows = [
-        (
-            (
-                str(i.get("id", "")),
-                str(i.get("model", "")),
-                str(i.get("provider", "")),
-                short_time(i.get("until")),
-            ),
-            str(i.get("reason", "")),
-        )
-        for i in items
-    ]
+def incidents_table(document: Incidents) -> Listing:
+    rows = [((i.id, i.model, i.provider, short_time(i.until)), i.reason) for i in document.incidents]
     return _one_model(Listing(f"incidents ({len(rows)})", ("id", "model", "provider", "until"), rows))
 
 
-def decision_row(d: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
+def decision_row(d: Decision) -> tuple[tuple[str, ...], str]:
     cells = (
-        str(d.get("seq", "-")),
-        short_time(d.get("time")),
-        str(d.get("kind", "-")),
-        str(d.get("model") or "-"),  # a decision's entry leaves out what it does not concern
-        str(d.get("provider") or "-"),
+        str(d.seq),
+        short_time(d.at),
+        str(d.kind),
+        d.model or "-",  # a decision's entry leaves out what it does not concern
+        d.provider or "-",
         contracts_of(d),
     )
     return cells, reason_of(d)
 
 
-def decisions_table(decisions: Iterable[Mapping[str, Any]], title: str = "decisions") -> Listing:
+def decisions_table(decisions: Iterable[Decision], title: str = "decisions") -> Listing:
     rows = [decision_row(d) for d in decisions]
     headers = ("seq", "time", "kind", "model", "provider", "contract")
     return _one_model(Listing(f"{title} ({len(rows)})", headers, rows))
@@ -188,7 +168,7 @@ __all__ = [
     "Listing",
     "decision_row",
     "decisions_table",
-    "explanation",
+    "failing",
     "incidents_table",
     "printable",
     "reason_of",

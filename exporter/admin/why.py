@@ -16,11 +16,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from exporter.admin.tables import contracts_of, decision_row, explanation, printable, short_time
+from pydantic import JsonValue
+
+from exporter.admin.tables import contracts_of, decision_row, failing, printable, short_time
+from exporter.receiver.bodies import (
+    DecisionRecord,
+    HoldItem,
+    IncidentItem,
+    Incidents,
+    SuspensionItem,
+    Suspensions,
+)
+from exporter.receiver.codec import decision_from_json, decision_to_json
+from exporter.receiver.state import Decision
 from exporter.textkit import clip
+
+#: A record of the exporter's ``/v1/evidence`` (the fields shown: at, contract, reason, detail, excerpt).
+EvidenceJson = Mapping[str, JsonValue]
 
 DECISIONS_SHOWN = 5
 REPLIES_SHOWN = 3
@@ -44,12 +58,12 @@ class WhyView:
     model: str
     provider: str
     mode: str  # the receiver's mode
-    suspension: Mapping[str, Any] | None
-    hold: Mapping[str, Any] | None
-    incidents: list[Mapping[str, Any]]
-    decisions: list[Mapping[str, Any]]  # about this route, oldest first
+    suspension: SuspensionItem | None
+    hold: HoldItem | None
+    incidents: list[IncidentItem]
+    decisions: list[Decision]  # about this route, oldest first
     evidence_link: str | None = None
-    replies: Sequence[Mapping[str, Any]] | None = None  # None: unknown (the exporter could not be read)
+    replies: Sequence[EvidenceJson] | None = None  # None: unknown (the exporter could not be read)
     evidence_error: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -58,34 +72,37 @@ class WhyView:
         cls,
         model: str,
         provider: str,
-        suspensions: Mapping[str, Any],
-        incidents: Mapping[str, Any],
-        decisions: Sequence[Mapping[str, Any]],
+        suspensions: Suspensions,
+        incidents: Incidents,
+        decisions: Sequence[DecisionRecord],
     ) -> WhyView:
-        def mine(item: Mapping[str, Any]) -> bool:
-            return item.get("model") == model and item.get("provider") == provider
+        """The route's part of the receiver's listings and decisions (its records, as sent)."""
+
+        def mine(item: SuspensionItem | HoldItem | IncidentItem) -> bool:
+            return item.model == model and item.provider == provider
 
         return cls(
             model=model,
             provider=provider,
-            mode=str(suspensions.get("mode", "?")),
-            suspension=next((s for s in suspensions.get("suspensions", []) if mine(s)), None),
-            hold=next((h for h in suspensions.get("holds", []) if mine(h)), None),
-            incidents=[i for i in incidents.get("incidents", []) if mine(i)],
-            decisions=[d for d in decisions if mine(d)],
+            mode=str(suspensions.mode),
+            suspension=next((s for s in suspensions.suspensions if mine(s)), None),
+            hold=next((h for h in suspensions.holds if mine(h)), None),
+            incidents=[i for i in incidents.incidents if mine(i)],
+            decisions=[
+                decision_from_json(d)
+                for d in decisions
+                if (d.get("model"), d.get("provider")) == (model, provider)
+            ],
         )
 
     def recorded_link(self) -> str | None:
         """The evidence link the alert carried: the suspension's, else the newest decision's."""
-        if self.suspension is not None and self.suspension.get("evidence_url"):
-            return str(self.suspension["evidence_url"])
-        for decision in reversed(self.decisions):
-            if url := explanation(decision).get("evidence_url"):
-                return str(url)
-        return None
+        if self.suspension is not None and self.suspension.evidence_url:
+            return self.suspension.evidence_url
+        return next((url for d in reversed(self.decisions) if (url := failing(d)[2])), None)
 
     def with_evidence(
-        self, link: str | None, replies: Sequence[Mapping[str, Any]] | None, error: str = ""
+        self, link: str | None, replies: Sequence[EvidenceJson] | None, error: str = ""
     ) -> WhyView:
         return replace(self, evidence_link=link, replies=replies, evidence_error=error)
 
@@ -93,38 +110,37 @@ class WhyView:
         """The route's routing state in words, the most excluding first."""
         if self.incidents:
             first = self.incidents[0]
-            return f"EXCLUDED by incident {first.get('id')} until {short_time(first.get('until'))}"
+            return f"EXCLUDED by incident {first.id} until {short_time(first.until)}"
         if self.suspension is not None:
             s = self.suspension
-            ends = f"rung {s.get('rung')} until {short_time(s.get('until'))}"
-            if s.get("mode") == "observe":
+            ends = f"rung {s.rung} until {short_time(s.until)}"
+            if s.mode == "observe":
                 return f"WOULD BE SUSPENDED (observe mode: still routable), {ends}"
             return f"SUSPENDED (excluded from routing), {ends}"
         if self.hold is not None:
             return "LIFTED (held routable until a clean round)"
         return "routable: no suspension, incident or lift"
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> dict[str, JsonValue]:
         return {
             "model": self.model,
             "provider": self.provider,
             "mode": self.mode,
             "state": self.state(),
-            "suspension": self.suspension,
-            "hold": self.hold,
-            "incidents": self.incidents,
-            "decisions": self.decisions,
+            "suspension": self.suspension.model_dump(mode="json") if self.suspension else None,
+            "hold": self.hold.model_dump(mode="json") if self.hold else None,
+            "incidents": [i.model_dump(mode="json") for i in self.incidents],
+            "decisions": [decision_to_json(d) for d in self.decisions],
             "evidence_url": self.evidence_link,
-            "failing_replies": self.replies,  # null: unknown (evidence_error says why)
+            # null: unknown (evidence_error says why)
+            "failing_replies": None if self.replies is None else [dict(r) for r in self.replies],
             "evidence_error": self.evidence_error or None,
         }
 
 
-def _reply_lines(record: Mapping[str, Any], width: int) -> list[str]:
+def _reply_lines(record: EvidenceJson, width: int) -> list[str]:
     at = record.get("at")
-    when = (
-        datetime.fromtimestamp(at, UTC).strftime("%m-%d %H:%M:%SZ") if isinstance(at, (int, float)) else "?"
-    )
+    when = datetime.fromtimestamp(at, UTC).strftime("%m-%d %H:%M:%SZ") if isinstance(at, int | float) else "?"
     head = f"{when}  {record.get('contract', '?')}  {record.get('reason', '?')}"
     if detail := str(record.get("detail") or ""):
         head += f": {detail}"
@@ -141,8 +157,7 @@ def render_why(view: WhyView, width: int = 80) -> str:
     contract_source = view.suspension or (view.decisions[-1] if view.decisions else None)
     if contract_source is not None:
         contracts = contracts_of(contract_source)
-        reasons = explanation(contract_source).get("failing_reasons") or []
-        said = "; ".join(str(r) for r in reasons) if isinstance(reasons, list) and reasons else "-"
+        said = "; ".join(failing(contract_source)[1]) or "-"
         lines.append(clip(printable(f"contract: {contracts}   reason: {said}"), width))
     shown = view.decisions[-DECISIONS_SHOWN:]
     lines.append(f"decisions ({len(shown)} of {len(view.decisions)}, newest last)")

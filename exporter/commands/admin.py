@@ -14,7 +14,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from pydantic import JsonValue
 
 from exporter.admin.client import AdminClient, AdminError, fetch_evidence
 from exporter.admin.locate import (
@@ -28,6 +30,8 @@ from exporter.admin.tables import Listing, decisions_table, incidents_table, ren
 from exporter.admin.why import REPLIES_SHOWN, WhyView, exporter_evidence_link, render_why, with_limit
 from exporter.argkit import add_command, add_group
 from exporter.configkit import parse_duration
+from exporter.receiver.bodies import Decisions
+from exporter.receiver.codec import decision_from_json
 from exporter.receiver.state import Kind
 from exporter.runrecord import RUN_RECORD
 from exporter.timestamps import format_rfc3339
@@ -64,7 +68,7 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     """The options every action takes. On the actions (``suppress``) an option not given leaves the value
     parsed before the action alone, so ``canary admin --json suspensions`` and ``canary admin suspensions
     --json`` are the same."""
-    unset: Any = argparse.SUPPRESS if suppress else None
+    unset = argparse.SUPPRESS if suppress else None
     parser.add_argument(
         "--receiver",
         metavar="URL",
@@ -98,7 +102,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p, sub = add_group(subparsers, "admin", HELP, DESCRIPTION, EPILOG)
     _global_options(p, suppress=False)
 
-    def action(parent: Any, name: str, help_text: str, example: str, func: Callable[..., Shown]) -> Any:
+    def action(
+        parent: argparse._SubParsersAction[argparse.ArgumentParser],
+        name: str,
+        help_text: str,
+        example: str,
+        func: Callable[[AdminClient, argparse.Namespace], Shown],
+    ) -> argparse.ArgumentParser:
         leaf = add_command(parent, name, help=help_text, epilog=f"example:\n  canary admin {example}")
         _global_options(leaf, suppress=True)
         leaf.set_defaults(admin_func=func)
@@ -225,13 +235,14 @@ def _when(flag: str, value: str | None, sign: int, expected: str) -> str | None:
 
 
 class Shown(NamedTuple):
-    document: dict[str, Any]  # the JSON (for --json)
+    document: dict[str, JsonValue]  # the JSON (for --json)
     view: Listing | str  # the listing, or a screen of text
     code: int = 0  # 1 when a source could not be read (the view says "unknown")
 
 
-def _decided(document: dict[str, Any], title: str) -> Shown:
-    return Shown(document, decisions_table(document.get("decisions", []), title))
+def _decided(document: Decisions, title: str) -> Shown:
+    decided = [decision_from_json(d) for d in document.decisions]
+    return Shown(document.model_dump(mode="json"), decisions_table(decided, title))
 
 
 def _lift(client: AdminClient, args: argparse.Namespace) -> Shown:
@@ -241,7 +252,7 @@ def _lift(client: AdminClient, args: argparse.Namespace) -> Shown:
 def _incident_add(client: AdminClient, args: argparse.Namespace) -> Shown:
     until = _when("--until", args.until, 1, "an RFC 3339 time or a duration such as 6h")
     document = client.add_incident(args.model, args.provider, args.reason, until, force=args.force)
-    return _decided(document, f"incident {document.get('id', '?')} added")
+    return _decided(document, f"incident {document.id} added")
 
 
 def _incident_remove(client: AdminClient, args: argparse.Namespace) -> Shown:
@@ -250,12 +261,12 @@ def _incident_remove(client: AdminClient, args: argparse.Namespace) -> Shown:
 
 def _incident_list(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.incidents()
-    return Shown(document, incidents_table(document))
+    return Shown(document.model_dump(mode="json"), incidents_table(document))
 
 
 def _suspensions(client: AdminClient, args: argparse.Namespace) -> Shown:
     document = client.suspensions()
-    return Shown(document, suspensions_table(document))
+    return Shown(document.model_dump(mode="json"), suspensions_table(document))
 
 
 def _decisions(client: AdminClient, args: argparse.Namespace) -> Shown:
@@ -271,15 +282,12 @@ def _decisions(client: AdminClient, args: argparse.Namespace) -> Shown:
     ]
     if since is not None:
         wanted = wanted[-args.limit :]
-    document: dict[str, Any] = {"decisions": wanted}
-    return Shown(document, decisions_table(wanted))
+    listed = Decisions(decisions=wanted).model_dump(mode="json")
+    return Shown(listed, decisions_table(decision_from_json(d) for d in wanted))
 
 
 def _why(client: AdminClient, args: argparse.Namespace) -> Shown:
-    route = {"model": args.model, "provider": args.provider}
-    decisions = [
-        d for d in client.decisions(since="0", limit=100_000) if all(d.get(k) == v for k, v in route.items())
-    ]
+    decisions = client.decisions(since="0", limit=100_000)
     view = WhyView.build(args.model, args.provider, client.suspensions(), client.incidents(), decisions)
     link = view.recorded_link()
     if link is None:

@@ -13,15 +13,15 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
-from typing import Any
 
 from exporter import __version__
 from exporter.argkit import add_command
-from exporter.commands.exporter_service import ExporterService, state_json
+from exporter.commands.exporter_service import ExporterService
 from exporter.config import load_config, load_probing_config
 from exporter.configkit import ConfigError, Problems
 from exporter.console import render_table
 from exporter.engine.snapshot import Snapshot
+from exporter.engine.state_body import StateBody, state_body
 from exporter.logkit import configure_logging
 from exporter.serving import ListenError, bind_configured, tune_gc_for_latency, uvicorn_server
 from exporter.sharding import Replica, check_shard_set
@@ -91,26 +91,24 @@ async def _probe(args: argparse.Namespace) -> int:
         service = ExporterService.from_config(config, stack)
 
         def show(snap: Snapshot) -> None:
-            state = state_json(snap)
-            print(
-                json.dumps(state, indent=2, ensure_ascii=False) if args.json else render_table(state),
-                flush=True,
-            )
+            state = state_body(snap)
+            document = json.dumps(state.model_dump(mode="json"), indent=2, ensure_ascii=False)
+            print(document if args.json else render_table(state), flush=True)
 
         await service.run(rounds=1 if args.once else None, on_round=show)
     if args.once:
-        return _undiscovered(state_json(service.snapshot))
+        return _undiscovered(state_body(service.snapshot))
     return 0
 
 
-def _undiscovered(state: dict[str, Any]) -> int:
+def _undiscovered(state: StateBody) -> int:
     """1 (saying why on stderr) when a model had no provider to probe in the round, else 0: a round that
     probed nothing is not a passing round."""
-    empty = {model: m for model, m in state.get("models", {}).items() if not m.get("providers")}
+    empty = {model: m for model, m in state.models.items() if not m.providers}
     for model, m in empty.items():
-        why = m.get("discovery_error") or "the gateway listed no provider for it"
+        why = m.discovery_error or "the gateway listed no provider for it"
         print(f"canary probe: {model}: no provider was probed: {why}", file=sys.stderr)
-    return 1 if empty or not state.get("models") else 0
+    return 1 if empty or not state.models else 0
 
 
 def _until_stopped(run: Callable[[], int], also: tuple[signal.Signals, ...] = ()) -> int:

@@ -12,7 +12,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
-from typing import Any
 
 from prometheus_client import CollectorRegistry, Info
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
@@ -27,14 +26,15 @@ from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback
 from exporter.engine.snapshot import Snapshot, accumulate
+from exporter.engine.state_body import state_body
 from exporter.equality.monitor import EqualityMonitor
 from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
-from exporter.evidence.store import EvidenceRecord, EvidenceStore, EvidenceUnavailable, InvalidQuery
+from exporter.evidence.store import EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import Endpoint
 from exporter.sharding import export_shard
-from exporter.timestamps import format_optional
+from exporter.web.models import send
 
 log = logging.getLogger("exporter.engine")
 
@@ -90,68 +90,6 @@ def build_plans(config: CanaryConfig, stack: AsyncExitStack) -> list[ModelPlan]:
             )  # fmt: skip
             plans.append(direct)
     return plans
-
-
-STATE_EXCERPT_CHARS = 200
-STATE_DETAIL_CHARS = 500  # the evidence store's own bound on detail (evidence.store.DETAIL_MAX_CHARS)
-
-
-def failure_json(record: EvidenceRecord) -> dict[str, Any]:
-    """A compact view of a failing attempt for ``/v1/state`` (the full record is in ``/v1/evidence``)."""
-    return {
-        "at": format_optional(record.at, "seconds"),
-        "round": record.round,
-        "attempt": record.attempt,
-        "reason": record.reason,
-        "detail": record.detail[:STATE_EXCERPT_CHARS],
-        "excerpt": record.excerpt[:STATE_EXCERPT_CHARS],
-        **({"locale": record.locale} if record.locale else {}),
-        **({"generation_id": record.generation_id} if record.generation_id else {}),
-    }
-
-
-def state_json(snap: Snapshot) -> dict[str, Any]:
-    """The last round as JSON: per model and provider, each contract's outcome, reason and streak."""
-    report = snap.last_round
-    models: dict[str, Any] = {}
-    for model, endpoints in sorted(snap.endpoints.items()):
-        providers: dict[str, Any] = {}
-        for e in endpoints:
-            key = (model, e.tag)
-            results = report.results.get(key) if report else None
-            control = report.controls.get(key) if report else None
-            contracts: dict[str, Any] = {}
-            for name, r in sorted((results or control or {}).items()):
-                failure = snap.last_failures.get((model, e.tag, name))
-                contracts[name] = {
-                    "outcome": r.outcome.value,
-                    "reason": r.reason.value,
-                    "failing_streak": snap.streaks.failing.get((model, e.tag, name), 0),
-                    "detail": r.detail[:STATE_DETAIL_CHARS],
-                    **({"ttft_seconds": round(r.ttft_seconds, 4)} if r.ttft_seconds is not None else {}),
-                    **({"locale": r.locale} if r.locale else {}),
-                    **({"last_failure": failure_json(failure)} if failure is not None else {}),
-                }
-            providers[e.tag] = {
-                "provider_name": e.provider_name,
-                "role": "control" if control is not None else "probe",
-                "contracts": contracts,
-                "clean_streak": snap.streaks.clean.get(key, 0),
-            }
-        weak = report.weak if report else {}
-        errors = report.discovery_errors if report else {}
-        models[model] = {
-            "providers": providers,
-            "weak": {c: list(why) for (m, c), why in sorted(weak.items()) if m == model},
-            "discovery_failed": bool(report and model in report.discovery_failed),
-            **({"discovery_error": error} if (error := errors.get(model)) else {}),
-        }
-    return {
-        "round": snap.rounds_total,
-        "completed_at": format_optional(snap.completed_at, "seconds"),
-        "duration_seconds": round(report.duration_seconds, 3) if report else None,
-        "models": models,
-    }
 
 
 class ExporterService:
@@ -284,7 +222,7 @@ class ExporterService:
             return PlainTextResponse("ok\n")
 
         async def state(_: Request) -> Response:
-            return JSONResponse(state_json(self._snapshot))
+            return send(state_body(self._snapshot))
 
         async def evidence(request: Request) -> Response:
             if self.evidence is None:

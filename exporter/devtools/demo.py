@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from exporter.admin.client import AdminClient
-from exporter.commands.exporter_service import ExporterService, state_json
+from exporter.commands.exporter_service import ExporterService
 from exporter.config import CanaryConfig, generate_local_secrets, load_config, load_probing_config
 from exporter.configkit import parse_duration
 from exporter.console import live_view, render_table, round_status, routing_states, suspension_summary
@@ -50,9 +50,12 @@ from exporter.devtools.pipeline.processes import (
 )
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.snapshot import Snapshot
+from exporter.engine.state_body import StateBody, state_body
 from exporter.generators.rulerender import RulesConfig, write_rendering
 from exporter.logkit import LOG_FORMAT, EscapingFormatter
 from exporter.paths import REPO_ROOT
+from exporter.receiver.bodies import IgnoreList, SuspensionItem
+from exporter.receiver.codec import decision_from_json
 from exporter.receiver.store import StoreError, StoreLocked
 from exporter.router.builtin import load_builtin_exclusions
 from exporter.router.metrics import RouterCollector
@@ -191,19 +194,20 @@ def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedS
             server.submit(stack.aclose()).result(timeout=5)
 
 
-def _ignore_lists(receiver: AdminClient | None, models: list[str]) -> dict[str, Any]:
+def _ignore_lists(receiver: AdminClient | None, models: list[str]) -> dict[str, IgnoreList]:
     return {} if receiver is None else {model: receiver.ignore(model) for model in models}
 
 
-def _routing(receiver: AdminClient | None, ignore: dict[str, Any]) -> dict[tuple[str, str], str]:
+def _routing(receiver: AdminClient | None, ignore: dict[str, IgnoreList]) -> dict[tuple[str, str], str]:
     """Every host's routing state (excluded, floor-blocked, would-be, lifted) from the receiver."""
     if receiver is None:
         return {}
-    return routing_states(ignore, receiver.suspensions(), receiver.decisions(limit=1000))
+    decisions = [decision_from_json(d) for d in receiver.decisions(limit=1000)]
+    return routing_states(ignore, receiver.suspensions(), decisions)
 
 
-def _suspensions(receiver: AdminClient | None) -> list[dict[str, Any]]:
-    return [] if receiver is None else list(receiver.suspensions().get("suspensions", []))
+def _suspensions(receiver: AdminClient | None) -> list[SuspensionItem]:
+    return [] if receiver is None else receiver.suspensions().suspensions
 
 
 def _settle(
@@ -385,17 +389,19 @@ def run_demo(args: argparse.Namespace) -> int:
                     _settle(pipeline, receiver)
                 if not args.json:  # off a terminal: one plain table a round
                     ignore = _ignore_lists(receiver, models)
-                    say("\n" + render_table(state_json(snap), ignore, _routing(receiver, ignore)))
+                    say("\n" + render_table(state_body(snap), ignore, _routing(receiver, ignore)))
                 if last:
                     break
         except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
             run.cancel()
             say("stopping: closing the exporter, receiver, Prometheus and Alertmanager")
             return 0
-        final = state_json(service.snapshot)
+        final = state_body(service.snapshot).model_dump(mode="json")
         if receiver is not None:
-            final["suspensions"] = _suspensions(receiver)
-            final["ignore"] = _ignore_lists(receiver, models)
+            final["suspensions"] = [s.model_dump(mode="json") for s in _suspensions(receiver)]
+            final["ignore"] = {
+                m: doc.model_dump(mode="json") for m, doc in _ignore_lists(receiver, models).items()
+            }
         final["pipeline"] = "prometheus+alertmanager" if pipeline is not None else "none"
         if args.json:
             print(json.dumps(final, indent=2, ensure_ascii=False))
@@ -466,8 +472,10 @@ class _Screen:
     pipeline: _Pipeline | None
     progress: _Progress
     header: list[str]
-    state: dict[str, Any] = field(default_factory=lambda: {"round": 0, "models": {}})
-    ignore: dict[str, Any] = field(default_factory=dict)
+    state: StateBody = field(
+        default_factory=lambda: StateBody(round=0, completed_at=None, duration_seconds=None, models={})
+    )
+    ignore: dict[str, IgnoreList] = field(default_factory=dict)
     routing: dict[tuple[str, str], str] = field(default_factory=dict)
     done: int = 0  # rounds completed
     took: float = 0.0  # the last round's duration
@@ -513,7 +521,7 @@ class _Screen:
                 for snap in _snapshots(self.rounds, self.run, REFRESH_SECONDS, refresh):
                     self.done = snap.rounds_total
                     self.took = snap.last_round.duration_seconds if snap.last_round else 0.0
-                    self.state, self.ignore = state_json(snap), _ignore_lists(self.receiver, self.models)
+                    self.state, self.ignore = state_body(snap), _ignore_lists(self.receiver, self.models)
                     self.routing = _routing(self.receiver, self.ignore)
                     refresh()
                     if self.args.rounds is not None and snap.rounds_total >= self.args.rounds:
@@ -531,7 +539,7 @@ class _Screen:
 
     def summarise(self, console: Console, interrupted: bool) -> int:
         """The final state, every host on one page, into the scrollback; then what was suspended and why."""
-        state, ignore = state_json(self.service.snapshot), _ignore_lists(self.receiver, self.models)
+        state, ignore = state_body(self.service.snapshot), _ignore_lists(self.receiver, self.models)
         routing = _routing(self.receiver, ignore)
         final = live_view(
             state, ignore, header=self.header, status="final state", width=console.width, routing=routing

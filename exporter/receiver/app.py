@@ -18,10 +18,11 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TypeVarTuple
 
 import anyio.to_thread
 from prometheus_client import CONTENT_TYPE_LATEST
+from pydantic import JsonValue
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -49,6 +50,7 @@ log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 MAX_INCIDENT_ID_CHARS = 64
+Args = TypeVarTuple("Args")
 
 
 class _Api:
@@ -219,7 +221,10 @@ async def _sweep_forever(service: ReceiverService, interval: float) -> None:
             log.exception("expiry sweep failed, will retry")
 
 
-async def _admin(call: Callable[..., tuple[Decision, ...] | Refused], *args: Any) -> list[dict[str, Any]]:
+async def _admin(
+    call: Callable[[*Args], tuple[Decision, ...] | Refused], *args: *Args
+) -> list[dict[str, JsonValue]]:
+    """The decision-log entries of an admin action run in a worker thread, or its refusal."""
     try:
         result = await anyio.to_thread.run_sync(call, *args)
     except StoreWriteError as exc:

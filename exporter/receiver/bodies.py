@@ -13,23 +13,25 @@ Example::
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
+    JsonValue,
     PlainSerializer,
     StringConstraints,
-    TypeAdapter,
     WithJsonSchema,
 )
 
+from exporter.receiver.codec import DECISION
 from exporter.receiver.merge import Layer
-from exporter.receiver.state import Decision, Kind, Mode
+from exporter.receiver.state import Kind, Mode
 from exporter.receiver.tags import canonical_tag
 from exporter.textkit import LABEL_PATTERN, control_problem
-from exporter.timestamps import Timestamp, format_rfc3339
+from exporter.timestamps import Timestamp, format_rfc3339, parse_rfc3339
 from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
 __all__ = ["ErrorBody"]  # the shared error body, answered by this API too
@@ -55,9 +57,11 @@ AdminText = Annotated[
 ]
 #: A model slug or provider tag in an admin body: admin text, canonical (``tags.canonical_tag``).
 AdminName = Annotated[AdminText, AfterValidator(canonical_tag)]
-#: An instant in a response: Unix seconds in the code, RFC 3339 text (``format_rfc3339``) on the wire.
+#: An instant in a response: Unix seconds in the code, RFC 3339 text (``format_rfc3339``) on the wire, read
+#: back from it by a client.
 TimeText = Annotated[
     float,
+    BeforeValidator(lambda v: parse_rfc3339(v) if isinstance(v, str) else v),
     PlainSerializer(format_rfc3339, return_type=str),
     WithJsonSchema({"type": "string", "format": "date-time"}),
 ]
@@ -97,21 +101,22 @@ class WebhookReply(Body):
     decisions: list[DecisionBrief]
 
 
-def _decision_schema() -> dict[str, Any]:
-    """A decision-log entry's schema (``codec.decision_to_json``), from ``state.Decision`` itself."""
-    schema = TypeAdapter(Decision).json_schema(mode="serialization", ref_template=REF_TEMPLATE)
+def _decision_schema() -> dict[str, JsonValue]:
+    """A decision-log entry's schema: the codec's (``codec.DECISION``) plus ``time``, ``at`` as text."""
+    schema = DECISION.json_schema(mode="serialization", ref_template=REF_TEMPLATE)
     schema.pop("$defs", None)  # Kind and Mode: components of their own, under the same names
     schema["properties"]["time"] = {"type": "string", "format": "date-time", "description": "at, as text"}
     schema["required"] = [*schema.get("required", []), "time"]
     return {**schema, "title": "DecisionRecord"}
 
 
-#: A decision-log entry as stored (passed through, never re-validated: the store checked it).
-DecisionRecord = Annotated[dict[str, Any], WithJsonSchema(_decision_schema())]
+#: A decision-log entry as ``codec.decision_to_json`` writes it (passed through from the store, never
+#: re-validated: the store checked it).
+DecisionRecord = Annotated[Mapping[str, object], WithJsonSchema(_decision_schema())]
 
 
 class Decisions(Body):
-    decisions: list[DecisionRecord]
+    decisions: Sequence[DecisionRecord]
 
 
 class IncidentAdded(Decisions):

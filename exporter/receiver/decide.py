@@ -30,7 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
+
+from pydantic import JsonValue
 
 from exporter.configkit import format_duration
 from exporter.receiver.exclusions import BuiltinExclusion
@@ -65,6 +67,19 @@ class Refused:
 
 
 Result = tuple[State, tuple[Decision, ...]]
+
+
+class _Alerted(TypedDict):
+    """The fields of a decision an alert (or a renewal of what one caused) asks for."""
+
+    model: str
+    provider: str
+    episode: str
+    source: str
+    inputs: dict[str, JsonValue]
+    discovered: tuple[str, ...] | None
+    starts_at: float | None  # the alert's startsAt (a recovery's repeat: None, never a failure's start)
+
 
 #: A suspension found ended later than this (the receiver was down) is not renewed from what it knew
 #: before: it expires, and the next Alertmanager repeat of a still-firing alert suspends it again.
@@ -106,17 +121,23 @@ class _Run:
         self.decisions.append(decision)
         return decision
 
-    def repeat(self, kind: Kind, reason: str, **fields: Any) -> None:
+    def repeat(self, kind: Kind, reason: str, **fields: object) -> None:
         """A duplicate or ignored input: journaled the first time its episode is seen (or when it tells
         new discovered hosts), otherwise only counted (``seq`` 0), so repeats cost nothing durable."""
         episode, model, discovered = fields.get("episode"), fields.get("model"), fields.get("discovered")
-        part = self.state.part(model or "")  # the part the episode is kept in (``Fold.apply``)
+        part = self.state.part(
+            model if isinstance(model, str) else ""
+        )  # where the episode is kept (``Fold.apply``)
         new_episode = episode is not None and episode not in part.episodes
-        new_hosts = discovered is not None and model is not None and frozenset(discovered) != part.discovered
+        new_hosts = (
+            isinstance(discovered, tuple)
+            and isinstance(model, str)
+            and frozenset(discovered) != part.discovered
+        )
         if new_episode or new_hosts:
             self.add(kind, reason, **fields)
         else:
-            self.decisions.append(Decision(seq=0, at=self.now, kind=kind, reason=reason, **fields))
+            self.decisions.append(Decision(seq=0, at=self.now, kind=kind, reason=reason, **fields))  # type: ignore[arg-type]
 
     def expire(self) -> None:
         models = self.state.due_models(self.now)  # an index look-up: nothing is due in the common case
@@ -220,7 +241,7 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
             f"{format_rfc3339(run.now)}",
         }
         starts_at = run.now
-    common: dict[str, Any] = {
+    common: _Alerted = {
         "model": model,
         "provider": provider,
         "episode": alert.episode,
@@ -238,12 +259,12 @@ def _judge_alert(run: _Run, alert: Alert, source: str, batch_hosts: dict[str, fr
             Kind.IGNORED, f"resolved {action} alert: recorded only, never lifts a suspension", **common
         )
     elif action is Action.RECOVER:
-        _judge_recovery(run, alert, common)
+        _judge_recovery(run, alert, common, starts_at)
     else:
-        _judge_suspension(run, alert, common)
+        _judge_suspension(run, alert, common, starts_at)
 
 
-def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
+def _judge_recovery(run: _Run, alert: Alert, common: _Alerted, starts_at: float) -> None:
     """A clean round: ends the suspension (and any lift hold) of the route, whatever the delivery order.
 
     The route's latest recovery ``startsAt`` is remembered, so a failing episode that started before it
@@ -264,15 +285,15 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
         started = _trusted(current.starts_at, run.now) or current.since
     elif current is not None and current.starts_at is None:  # decided by a store from before starts_at
         started = max(started or current.since, current.since)
-    if current is not None and started is not None and common["starts_at"] < started:
+    if current is not None and started is not None and starts_at < started:
         run.repeat(
             Kind.IGNORED,
-            f"stale recovery: it started at {format_rfc3339(common['starts_at'])}, before the latest failing "
+            f"stale recovery: it started at {format_rfc3339(starts_at)}, before the latest failing "
             f"episode of the route ({format_rfc3339(started)})",
             **common,
         )
         return
-    fields: dict[str, Any] = {"mode": current.mode, "rung": current.rung} if current is not None else {}
+    fields: dict[str, object] = {"mode": current.mode, "rung": current.rung} if current is not None else {}
     if current is not None:
         reason = (
             f"early recovery of a {current.mode} suspension (rung {current.rung}, due to end "
@@ -289,7 +310,7 @@ def _judge_recovery(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
     run.add(Kind.RECOVER, reason, closes=tuple(sorted(closes)), **fields, **common)
 
 
-def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
+def _judge_suspension(run: _Run, alert: Alert, common: _Alerted, starts_at: float) -> None:
     route = (common["model"], common["provider"])
     current = run.state.suspension(route)
     if current is not None and current.mode is Mode.OBSERVE and run.policy.mode is Mode.ENFORCE:
@@ -306,7 +327,7 @@ def _judge_suspension(run: _Run, alert: Alert, common: dict[str, Any]) -> None:
             until=current.until,
             **common,
         )
-    elif why := _no_suspension(run.state, route, alert, common["starts_at"], run.now):
+    elif why := _no_suspension(run.state, route, alert, starts_at, run.now):
         run.repeat(Kind.DUPLICATE, why, **common)
     else:
         _suspend(
@@ -362,7 +383,7 @@ def _trusted(at: float | None, now: float) -> float | None:
 
 
 def _suspend(
-    run: _Run, common: dict[str, Any], explanation: Mapping[str, Any], why: Callable[[str], str], *,
+    run: _Run, common: _Alerted, explanation: Mapping[str, object], why: Callable[[str], str], *,
     renewal: Suspension | None = None,
 ) -> None:  # fmt: skip
     """Suspend the route of ``common`` at its next rung, unless the capacity floor forbids it.
@@ -413,7 +434,7 @@ def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:
     """Suspend again at the next rung a route whose suspension just ended while it still failed."""
     route = (ended.model, ended.provider)
     episode = ended.episode if ended.episode in firing else firing[-1]
-    common: dict[str, Any] = {
+    common: _Alerted = {
         "model": ended.model,
         "provider": ended.provider,
         "episode": episode,
@@ -442,14 +463,14 @@ def _renew(run: _Run, ended: Suspension, firing: tuple[str, ...]) -> None:
 
 def _floor_inputs(
     hosts: frozenset[str] | None, excluded: frozenset[str], verdict: FloorVerdict, policy: Policy
-) -> dict[str, Any]:
+) -> dict[str, JsonValue]:
     # Counts, not lists: the hosts are the model's discovered set in the log (up to 512 tags), so listing
     # them in every blocked alert's decision would store a delivery's annotation once per alert. What
     # remains routable is fewer than the floor, so that list stays short.
     return {
         "known_hosts_count": len(hosts) if hosts is not None else None,
         "excluded_count": len(hosts) - len(uncovered(hosts, excluded)) if hosts is not None else None,
-        "routable_after": list(verdict.routable_after),
+        "routable_after": [*verdict.routable_after],
         "min_routable_hosts": policy.min_routable_hosts,
     }
 

@@ -7,8 +7,6 @@ below only says which operation takes and answers which model, under which token
 
 from __future__ import annotations
 
-from typing import Any
-
 from exporter.receiver import bodies
 from exporter.receiver.payloads import MAX_LABEL_CHARS, Notification
 from exporter.textkit import LABEL_PATTERN, NO_CONTROLS_PATTERN
@@ -72,7 +70,7 @@ _OPERATIONS: list[Operation] = [
 ]  # fmt: skip
 
 
-def openapi_document() -> dict[str, Any]:
+def openapi_document() -> dict[str, object]:
     """The document served at ``GET /openapi.json``."""
     return document(
         "Provider Canary receiver",

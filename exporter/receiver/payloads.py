@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, ValidationError
+from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, StringConstraints, ValidationError
 
 from exporter.receiver.tags import canonical_tag
 from exporter.textkit import NO_CONTROLS_PATTERN, control_problem
@@ -178,14 +178,14 @@ class Alert(Wire):
         return frozenset(canonical_tag(t) for t in tags if t.strip()) or None
 
     @property
-    def explanation(self) -> dict[str, Any]:
+    def explanation(self) -> dict[str, JsonValue]:
         """Why a suspend alert fired, from its annotations: failing contracts, reasons, evidence link."""
-        out: dict[str, Any] = {}
+        out: dict[str, JsonValue] = {}
         if contracts := _items(self.annotations.get(CONTRACTS_ANNOTATION, ""), ","):
-            out["failing_contracts"] = contracts
+            out["failing_contracts"] = [*contracts]
         raw = next((self.annotations[k] for k in REASONS_ANNOTATIONS if k in self.annotations), "")
         if reasons := _items(raw, ";" if ";" in raw else ","):
-            out["failing_reasons"] = reasons
+            out["failing_reasons"] = [*reasons]
         if url := self.annotations.get(EVIDENCE_ANNOTATION, "").strip():
             out["evidence_url"] = url
         return out
@@ -216,15 +216,17 @@ class Alert(Wire):
         parts = [str(self.action or "-"), self.model or "-", self.provider or "-", self.alertname]
         return [*parts, format_rfc3339(self.starts_at)]
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, JsonValue]:
         """The alert's inputs as recorded in the decision log."""
-        return {
+        out: dict[str, JsonValue] = {
             "status": self.status,
-            "labels": dict(self.labels),
+            "labels": {**self.labels},
             "startsAt": format_rfc3339(self.starts_at),
             "fingerprint": self.fingerprint,
-            **({"discovered": sorted(d)} if (d := self.discovered) is not None else {}),
         }
+        if (d := self.discovered) is not None:
+            out["discovered"] = [*sorted(d)]
+        return out
 
 
 def is_suspend_episode(key: str) -> bool:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -54,7 +54,7 @@ DECISIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/decisions page's entries (docs/recei
 M = TypeVar("M", bound=BaseModel)
 
 
-def _body(model: type[M], record: object, /, **more: Any) -> M:
+def _body(model: type[M], record: object, /, **more: object) -> M:
     """The body ``model`` from the same-named attributes of a state record, plus the fields in ``more``."""
     same = {
         name: getattr(record, name)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import NoReturn
 
+from pydantic import JsonValue
 from starlette.requests import ClientDisconnect, Request
 
 from exporter.textkit import clip
@@ -28,19 +29,19 @@ class Rejected(Exception):
         super().__init__(message)
         self.status, self.error, self.message, self.problems = status, error, message, problems or []
 
-    def body(self) -> dict[str, Any]:
+    def body(self) -> dict[str, JsonValue]:
         """The error body; the message and each problem at most ``MAX_PROBLEM_CHARS`` (an echoed input is
         cut), at most ``MAX_PROBLEMS`` problems."""
-        out: dict[str, Any] = {"error": self.error, "message": clip(self.message, MAX_PROBLEM_CHARS)}
+        out: dict[str, JsonValue] = {"error": self.error, "message": clip(self.message, MAX_PROBLEM_CHARS)}
         if self.problems:
             shown = [clip(p, MAX_PROBLEM_CHARS) for p in self.problems[:MAX_PROBLEMS]]
             if len(self.problems) > MAX_PROBLEMS:
                 shown.append(f"... and {len(self.problems) - MAX_PROBLEMS} more problems")
-            out["problems"] = shown
+            out["problems"] = [*shown]
         return out
 
 
-async def read_json(request: Request, limit: int) -> Any:
+async def read_json(request: Request, limit: int) -> JsonValue:
     """The decoded JSON body of ``request`` (at most ``limit`` bytes), or ``Rejected``.
 
     Only ``application/json`` bodies are read (415 otherwise)."""
@@ -79,12 +80,12 @@ async def read_bounded(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def decode_json(body: bytes) -> Any:
+def decode_json(body: bytes) -> JsonValue:
     """Strict JSON from bytes (see the module docstring), or ``Rejected``."""
     if not body.strip():
         raise Rejected(400, "bad_request", "empty body: expected a JSON object", ["<body>: empty"])
     try:
-        data = json.loads(body.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
+        data: JsonValue = json.loads(body.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
     except _NotFinite as exc:
         raise Rejected(
             400, "bad_request", "body has a number that is not finite", [f"<body>: {exc}"]
@@ -119,7 +120,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise _NotFinite(f"{name} is not a finite number (JSON has no NaN or Infinity)")
 
 
@@ -127,9 +128,9 @@ _SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89abcdefABCDEF]")
 _SURROGATE = re.compile("[\ud800-\udfff]")  # what UTF-8 cannot encode
 
 
-def _unencodable(data: Any) -> str | None:
+def _unencodable(data: JsonValue) -> str | None:
     """The path of the first string (key or value) that cannot be encoded as UTF-8, else None."""
-    stack: list[tuple[str, Any]] = [("<body>", data)]
+    stack: list[tuple[str, JsonValue]] = [("<body>", data)]
     while stack:
         where, value = stack.pop()
         if isinstance(value, str):

@@ -29,12 +29,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    JsonValue,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
 from pydantic.fields import FieldInfo
-from pydantic.json_schema import models_json_schema
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from pydantic_core import ErrorDetails, PydanticCustomError
 from starlette.responses import JSONResponse
 
@@ -87,7 +88,7 @@ def validated(model: type[M], data: object, message: str) -> M:
 def explained(expected: str) -> WrapValidator:
     """A field annotation replacing the type's own error with ``<expected>, got <value>``."""
 
-    def validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    def validate(value: object, handler: ValidatorFunctionWrapHandler) -> object:
         try:
             return handler(value)
         except ValidationError:
@@ -111,6 +112,7 @@ _EXPECTED = {
     "dict_type": "an object",
     "model_type": "an object",
     "model_attributes_type": "an object",
+    "dataclass_type": "an object",
     "bool_type": "true or false",
     "int_type": "an integer",
     "float_type": "a number",
@@ -126,14 +128,15 @@ def problems(exc: ValidationError, model: type[BaseModel]) -> list[str]:
         if error["type"] == "several":
             out += [f"{json_path((*error['loc'], where))}: {what}" for where, what in ctx["problems"]]
         else:
-            out.append(f"{path}: {_what(error, model)}")
+            out.append(f"{path}: {problem_of(error, model)}")
     return out
 
 
-def _what(error: ErrorDetails, model: type[BaseModel]) -> str:
+def problem_of(error: ErrorDetails, model: type[BaseModel] | None = None) -> str:
+    """What one validation error says is wrong (a missing field's hint: its description in ``model``)."""
     kind_, ctx, given = error["type"], error.get("ctx") or {}, error.get("input")
     if kind_ == "missing":
-        info = _field_at(model, error["loc"])
+        info = None if model is None else _field_at(model, error["loc"])
         hint = info.description if info is not None else None
         return f"missing ({hint})" if hint else "missing"
     if kind_ in _EXPECTED:
@@ -170,7 +173,7 @@ def json_path(loc: Iterable[int | str]) -> str:
 
 def _field_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> FieldInfo | None:
     """The field a ``loc`` ends at (for its description), walking models, lists and maps."""
-    annotation: Any = model
+    annotation: object = model
     info: FieldInfo | None = None
     for part in loc:
         annotation = unwrap(annotation)
@@ -182,7 +185,7 @@ def _field_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> FieldInfo |
             annotation = info.annotation
         else:
             args = [a for a in typing.get_args(annotation) if a is not Ellipsis]
-            annotation, info = (args[-1] if args else Any), None
+            annotation, info = (args[-1] if args else object), None
     return info
 
 
@@ -200,11 +203,11 @@ def unwrap(annotation: Any) -> Any:
 
 def component_schemas(
     inputs: Iterable[type[BaseModel]] = (), outputs: Iterable[type[BaseModel]] = ()
-) -> dict[str, Any]:
+) -> dict[str, JsonValue]:
     """JSON schemas of the bodies a service reads (``inputs``) and sends (``outputs``) and of every model
     they use, keyed by model name and referring to each other as ``#/components/schemas/<Model>``
     (OpenAPI 3.1 takes JSON Schema as it is)."""
-    pairs: list[tuple[type[BaseModel], Any]] = [(m, "validation") for m in inputs]
+    pairs: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, "validation") for m in inputs]
     pairs += [(m, "serialization") for m in outputs]
     _, top = models_json_schema(pairs, ref_template=REF_TEMPLATE, by_alias=True)
     return dict(top.get("$defs", {}))

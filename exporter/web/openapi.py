@@ -10,7 +10,7 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
@@ -18,54 +18,63 @@ from exporter.web.models import REF_TEMPLATE, component_schemas
 
 Responses = dict[int, tuple[type[BaseModel] | None, str]]  # status: (body model or none, description)
 #: (path, method, summary, token scheme ("name?": optional), request model, parameters, responses)
-Operation = tuple[str, str, str, str | None, type[BaseModel] | None, list[Any], Responses]
+Operation = tuple[
+    str, str, str, str | None, type[BaseModel] | None, Sequence[Mapping[str, object]], Responses
+]
 
 
 #: The conditional-GET parameter: an operation taking it answers 200 with an ``ETag`` header (304 otherwise).
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}
 
 
-def query(name: str, schema: dict[str, Any], required: bool = False, **more: Any) -> dict[str, Any]:
+def query(
+    name: str, schema: Mapping[str, object], required: bool = False, **more: object
+) -> dict[str, object]:
     """A query parameter's description."""
     return {"name": name, "in": "query", "required": required, "schema": schema, **more}
 
 
-def _ref(model: type[BaseModel]) -> dict[str, Any]:
+def _ref(model: type[BaseModel]) -> dict[str, object]:
     return {"application/json": {"schema": {"$ref": REF_TEMPLATE.format(model=model.__name__)}}}
 
 
 def _operation(
-    summary: str, token: str | None, request: type[BaseModel] | None, params: list[Any], answers: Responses
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"summary": summary}
+    summary: str,
+    token: str | None,
+    request: type[BaseModel] | None,
+    params: Sequence[object],
+    answers: Responses,
+) -> dict[str, object]:
+    out: dict[str, object] = {"summary": summary}
     if token is not None:  # "name?": the token is optional (only when configured)
         scheme: dict[str, list[str]] = {token.rstrip("?"): []}
         out["security"] = [{}, scheme] if token.endswith("?") else [scheme]
     if params:
-        out["parameters"] = params
+        out["parameters"] = list(params)
     if request is not None:
         out["requestBody"] = {"required": True, "content": _ref(request)}
-    out["responses"] = {
+    responses: dict[str, dict[str, object]] = {
         str(status): {"description": text, **({"content": _ref(model)} if model else {})}
         for status, (model, text) in sorted(answers.items())
     }
     if IF_NONE_MATCH in params:
-        out["responses"]["200"]["headers"] = {"ETag": {"schema": {"type": "string"}}}
+        responses["200"]["headers"] = {"ETag": {"schema": {"type": "string"}}}
+    out["responses"] = responses
     return out
 
 
 def document(
     title: str, description: str, operations: list[Operation], tokens: dict[str, str]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The document of ``operations`` plus ``/metrics`` and ``/openapi.json``; ``tokens`` maps each
     bearer security scheme to what configures it."""
-    paths: dict[str, dict[str, Any]] = {}
+    paths: dict[str, dict[str, object]] = {}
     inputs, outputs = [], []
     for path, method, summary, token, request, params, answers in operations:
         paths.setdefault(path, {})[method] = _operation(summary, token, request, params, answers)
         inputs += [request] if request is not None else []
         outputs += [model for model, _ in answers.values() if model is not None]
-    text: dict[str, Any] = {"text/plain": {}}
+    text: dict[str, object] = {"text/plain": {}}
     spec = {"application/json": {"schema": {"type": "object"}}}
     paths["/metrics"] = {"get": {"responses": {"200": {"description": "Prometheus text", "content": text}}}}
     paths["/openapi.json"] = {

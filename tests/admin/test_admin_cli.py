@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from pydantic import JsonValue
 
 from exporter.admin.client import AdminClient
 from exporter.commands.canary import main
@@ -133,8 +134,8 @@ def test_the_receiver_url_comes_from_receiver_listen_read_by_the_one_host_port_p
 def test_the_client_reads_a_models_ignore_list_without_a_token(receiver: str) -> None:
     with AdminClient(receiver, None) as client:
         listed = client.ignore(MODEL)
-        assert [e["provider"] for e in listed["entries"]] == ["deepinfra/fp8"]
-        assert client.ignore("acme/unknown-model")["entries"] == []
+        assert [e.provider for e in listed.entries] == listed.ignore == ["deepinfra/fp8"]
+        assert client.ignore("acme/unknown-model").entries == []
 
 
 # -- every documented form parses: the global options before or after the action ----------------------------
@@ -232,21 +233,23 @@ def test_a_user_config_run_elsewhere_is_found_through_the_per_user_index(
 
 def test_suspensions_show_the_contract_and_a_one_line_reason_at_80_columns() -> None:
     from exporter.admin.tables import render, suspensions_table
+    from exporter.receiver.bodies import Suspensions
 
     long_reason = "would suspend (observe mode) at rung 1 for 1d until 2026-12-07T04:18:33.469Z " * 4
     document = {
-        "mode": "observe",
+        "mode": "observe", "generated_at": "2026-12-06T04:18:33.469Z", "holds": [],
         "suspensions": [
             {
                 "model": MODEL, "provider": f"host{i}/fp8", "mode": "observe", "rung": 1,
-                "until": "2026-12-07T04:18:33.469Z", "failing_contracts": ["language", "refusal"],
-                "failing_reasons": ["language=truncation", "refusal=truncation"],
-                "reason": long_reason + "\n\x1b[31mred\x1b[0m",
+                "since": "2026-12-06T04:18:33.469Z", "until": "2026-12-07T04:18:33.469Z", "episode": "e",
+                "failing_contracts": ["language", "refusal"],
+                "failing_reasons": ["language=truncation", "refusal=truncation"], "evidence_url": None,
+                "reason": long_reason + "\n\x1b[31mred\x1b[0m", "offense_level": 1, "offenses": [],
             }
             for i in range(3)
         ],
     }  # fmt: skip
-    text = render(suspensions_table(document), width=80)
+    text = render(suspensions_table(Suspensions.model_validate_json(json.dumps(document))), width=80)
     lines = text.splitlines()
     assert len(lines) == 2 + 2 * 3  # title, header, then two lines a host
     assert max(len(line) for line in lines) <= 80
@@ -276,20 +279,25 @@ def test_why_against_an_exporter_it_cannot_read_says_unknown_and_exits_1(
 
 def test_why_fits_one_80x24_screen_with_the_replies_and_the_whole_link() -> None:
     from exporter.admin.why import WhyView, render_why
+    from exporter.receiver.bodies import Incidents, Suspensions
 
     link = "http://127.0.0.1:40123/v1/evidence?model=m%2Fx&provider=slow%2Ffp8&outcome=fail&since=1796530700"
     suspension = {
-        "model": "m/x", "provider": "slow/fp8", "mode": "enforce", "rung": 2, "until": "2026-12-07T04:18:00Z",
-        "failing_contracts": ["ttft"], "failing_reasons": ["ttft=slow_first_token"], "evidence_url": link,
+        "model": "m/x", "provider": "slow/fp8", "mode": "enforce", "rung": 2, "since": "2026-12-06T04:18:00Z",
+        "until": "2026-12-07T04:18:00Z", "reason": "suspended", "episode": "e", "failing_contracts": ["ttft"],
+        "failing_reasons": ["ttft=slow_first_token"], "evidence_url": link, "offense_level": 2,
+        "offenses": [],
     }  # fmt: skip
-    decisions = [
-        {"seq": n, "time": "2026-12-06T04:18:00Z", "kind": "suspend", "model": "m/x", "provider": "slow/fp8",
+    decisions: list[dict[str, JsonValue]] = [
+        {"seq": n, "at": 1796530680.0, "time": "2026-12-06T04:18:00Z", "kind": "suspend", "model": "m/x",
+         "provider": "slow/fp8", "mode": "enforce", "rung": 2, "until": 1796617080.0,
          "reason": "suspended at rung 2 " * 9, "explanation": {"failing_contracts": ["ttft"]}}
         for n in range(1, 9)
     ]  # fmt: skip
-    view = WhyView.build(
-        "m/x", "slow/fp8", {"mode": "enforce", "suspensions": [suspension]}, {"incidents": []}, decisions
-    )
+    listing = {"mode": "enforce", "generated_at": "2026-12-06T04:18:00Z", "suspensions": [suspension]}
+    listing["holds"] = []
+    suspensions = Suspensions.model_validate_json(json.dumps(listing))
+    view = WhyView.build("m/x", "slow/fp8", suspensions, Incidents(incidents=[]), decisions)
     assert view.recorded_link() == link
     replies = [
         {"at": 1796530700 + n, "contract": "ttft", "reason": "slow_first_token", "detail": "no token in 1.5s",

@@ -17,13 +17,14 @@ from typing import Any
 
 from prometheus_client.exposition import generate_latest
 
-from exporter.commands.exporter_service import ExporterService, state_json
+from exporter.commands.exporter_service import ExporterService
 from exporter.config import load_config
 from exporter.configkit import Int, key
 from exporter.contracts import CONTRACTS, base, registry  # base: the whole API a contract module needs
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, Fleet, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
+from exporter.engine.state_body import state_body
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, ProbeResult, Reason
 from tests.simulated import default_fleet
@@ -109,7 +110,8 @@ exporter: {{evidence: {{path: history/evidence.sqlite3}}}}
         'provider="prudish/fp8"} 2.0' in body
     )
     assert 'canary_probe_weak{contract="keeps_going",model="moonshotai/kimi-k2-0905"} 0.0' in body
-    state = state_json(snap)["models"][MODEL]["providers"]["prudish/fp8"]["contracts"]["keeps_going"]
+    document = state_body(snap).model_dump(mode="json")
+    state = document["models"][MODEL]["providers"]["prudish/fp8"]["contracts"]["keeps_going"]
     assert state["outcome"] == "fail" and state["last_failure"]["reason"] == "content_filter"
     assert failed == ["prudish/fp8", "prudish/fp8"]
     assert (tmp_path / "history" / "evidence.sqlite3").exists()  # relative to the config file

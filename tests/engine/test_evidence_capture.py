@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 from prometheus_client.exposition import generate_latest
+from starlette.responses import JSONResponse
 from starlette.testclient import TestClient
 
-from exporter.commands.exporter_service import ExporterService, state_json
+from exporter.commands.exporter_service import ExporterService
+from exporter.console import render_table
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan
+from exporter.engine.state_body import StateBody, state_body
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 from exporter.outcomes import Usage
@@ -85,10 +88,23 @@ def test_a_judged_fail_is_logged_once_with_route_contract_reason_and_excerpt(
 def test_state_carries_the_latest_failure_per_contract(tmp_path: Path) -> None:
     svc = service(tmp_path)
     asyncio.run(svc.run(rounds=1))
-    contracts = state_json(svc.snapshot)["models"][MODEL]["providers"]["bad"]["contracts"]
+    document = state_body(svc.snapshot).model_dump(mode="json")
+    contracts = document["models"][MODEL]["providers"]["bad"]["contracts"]
     failure = contracts["structured"]["last_failure"]
     assert failure["reason"] == "schema_mismatch" and failure["round"] == 1 and failure["excerpt"] == BAD
     assert "last_failure" not in contracts["ttft"]
+
+
+def test_state_as_served_is_the_body_the_console_reads(tmp_path: Path) -> None:
+    svc = service(tmp_path)
+    asyncio.run(svc.run(rounds=2))
+    served = TestClient(svc.app()).get("/v1/state")
+    body = StateBody.model_validate_json(served.content)
+    assert body == state_body(svc.snapshot)
+    assert JSONResponse(body.model_dump(mode="json")).body == served.content  # unset fields stay out
+    assert '"completed_at":' in served.text and '"locale":' not in served.text
+    bad = next(line for line in render_table(body).splitlines() if line.startswith("bad"))
+    assert "FAIL x2 schema_mismatch" in bad
 
 
 def test_the_evidence_endpoint_filters_pages_and_rejects_bad_parameters_by_name(tmp_path: Path) -> None:

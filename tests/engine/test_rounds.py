@@ -11,11 +11,12 @@ import pytest
 from prometheus_client.exposition import generate_latest
 from starlette.testclient import TestClient
 
-from exporter.commands.exporter_service import ExporterService, state_json
+from exporter.commands.exporter_service import ExporterService
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback, RoundProgress, RoundReport
+from exporter.engine.state_body import state_body
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.outcomes import Outcome, Reason
 
@@ -189,7 +190,7 @@ def test_two_failing_rounds_reach_streak_two_and_storms_never_advance() -> None:
     assert all(v == 0 for k, v in snap.streaks.failing.items() if k[1] != "slow")
     assert snap.streaks.clean[(MODEL, "alpha")] == 2
     assert snap.streaks.clean[(MODEL, "stormy")] == 0
-    state = state_json(snap)
+    state = state_body(snap).model_dump(mode="json")
     assert state["models"][MODEL]["providers"]["slow"]["contracts"]["ttft"]["failing_streak"] == 2
     # the streak began in the first round: the exported start is that round's (whole seconds, rounded down)
     assert snap.last_round is not None
