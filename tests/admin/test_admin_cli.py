@@ -328,3 +328,36 @@ def test_with_no_lead_at_all_the_newest_local_run_still_running_is_used(
     code, out, err = admin(capsys, "suspensions", "--json")
     assert code == 0, err
     assert json.loads(out)["suspensions"]
+
+
+def test_a_newer_receiver_s_added_fields_are_ignored_by_the_client(receiver: str) -> None:
+    """A tolerant reader: an admin CLI older than its receiver reads answers that gained fields (at the top
+    and inside entries); the fields it knows are still checked."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    body = httpx.get(f"{receiver}/v1/ignore", params={"model": MODEL}).json()
+    body["added_later"] = {"any": "thing"}
+    for entry in body["entries"]:
+        entry["added_later"] = 1
+    served = json.dumps(body).encode()
+
+    class Newer(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(served)))
+            self.end_headers()
+            self.wfile.write(served)
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the stdlib's name)
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Newer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with AdminClient(f"http://127.0.0.1:{server.server_address[1]}", None) as client:
+            assert client.ignore(MODEL).ignore == ["deepinfra/fp8"]
+    finally:
+        server.shutdown()
+        server.server_close()
