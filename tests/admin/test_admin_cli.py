@@ -343,14 +343,14 @@ def test_a_newer_receiver_s_added_fields_are_ignored_by_the_client(receiver: str
     served = json.dumps(body).encode()
 
     class Newer(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+        def do_GET(self) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(served)))
             self.end_headers()
             self.wfile.write(served)
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the stdlib's name)
+        def log_message(self, format: str, *args: object) -> None:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Newer)
