@@ -30,6 +30,7 @@ from exporter.language.hanzi import HanziTables
 from exporter.language.lexicon import lexicon, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
+from exporter.language.segment import unquote, word_count
 
 # Labels that are a regional or written variety of the expected language, or a model's noise on its text
 # (Latin and Corsican on Italian, Scots on English): never evidence of another language. Every other label
@@ -82,6 +83,7 @@ _OWN_LETTERS = {
 _OWN_LETTER = {code: re.compile(f"[{letters}]") for code, letters in _OWN_LETTERS.items()}
 OWN_LETTERS_WORDS = 2
 OWN_LETTERS_SHARE = 0.1
+OWN_WORDS_OVERRULED = 0.9  # fastText's certainty of another language that overrules own function words
 # The same for the eight Latin-script languages without such letters: frequent function words of the expected
 # language that no other language a sentence may be called foreign in writes, or that such a language shares
 # with no second word of the list (Dutch writes "of", Polish "to", Spanish "para": never two of one list), so
@@ -131,6 +133,14 @@ ALPHABET_FASTTEXT = 0.5  # fastText for the other of Russian/Ukrainian when the 
 FOREIGN_MIN_WORDS = 3  # whitespace-separated words a sentence needs to be called foreign by the models
 # (an identifier such as "APT::Cache::ShowRecommends." is one word: a name, not a sentence in a language)
 SCRIPT_MISMATCH_MASS = 0.7  # fastText mass on one plausible language for a wrong-script sentence
+# A sentence neither model settled is foreign when CLD3 names another language with LEXICON_CLD3, fastText
+# gives it LEXICON_FASTTEXT and the expected language's lexicon does not know LEXICON_UNKNOWN of its words
+# (``_unknown_to_lexicon``), with LEXICON_MIN_WORDS words outside quotation marks.
+LEXICON_CLD3 = 0.7
+LEXICON_FASTTEXT = 0.3
+LEXICON_UNKNOWN = 0.3
+LEXICON_MIN_WORDS = 4
+LEXICON_SURE = 0.5  # a foreign call is sure when the lexicon does not know this share of its words
 
 
 def fasttext_model_path() -> Path:
@@ -294,10 +304,15 @@ class Ensemble:
 
     def _call_models(self, text: str, spec: LocaleSpec, w: float, script_mismatch: bool = False) -> Call:
         expected = spec.language
-        if not script_mismatch and (basis := _own_marks(text, expected)):
+        basis = None if script_mismatch else _own_marks(text, expected)
+        if basis == "letters":
             return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
+        if basis == "words" and (top == expected or p_top < OWN_WORDS_OVERRULED):
+            # Function words are shared more widely than letters (Catalan writes "de", "au"): they settle a
+            # sentence unless fastText is near certain of another language.
+            return Call("native", expected, w, basis, Guess(ft, NOT_ASKED))
         if expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch:
             # Malay and Indonesian: the models confuse them, their word lists do not.
             return _malay_or_indonesian(text, expected, ft, w)
@@ -348,9 +363,13 @@ class Ensemble:
             and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3
         ):
-            return Call("foreign", top, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
+            sure = _sure(g, SURE_MODELS) or unknown_share(text, expected) >= LEXICON_SURE
+            return Call("foreign", top, w, "models", g, strong=_sure(g), sure=sure)
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
+        if not script_mismatch and _unknown_to_lexicon(text, expected, ft, g.cld3):
+            sure = unknown_share(text, expected) >= LEXICON_SURE
+            return Call("foreign", cld_lang, w, "cld3+lexicon", g, sure=sure)
         return Call("unknown", None, w, "models", g)
 
 
@@ -379,6 +398,40 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     if lean <= 0 or ft[0][0] == expected:
         return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
     return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
+
+
+def _unknown_to_lexicon(
+    text: str, expected: str, ft: tuple[tuple[str, float], ...], cld3: tuple[str, float]
+) -> bool:
+    """Whether a sentence neither model settled is in CLD3's language after all: CLD3 names another
+    language with ``LEXICON_CLD3``, fastText gives that language ``LEXICON_FASTTEXT`` (it spreads close
+    languages: Galician over gl/pt/es, Afrikaans over af/nl, Slovak over sk/cs), and the expected language's
+    lexicon does not know ``LEXICON_UNKNOWN`` of the sentence's words (a third signal, independent of both
+    models). Names are not counted: a capitalised word counts only when the lexicon knows it."""
+    language, p_cld = cld3
+    if (
+        p_cld < LEXICON_CLD3
+        or language in (expected, "und")
+        or language in NOISE
+        or language in NEUTRAL.get(expected, ())
+        or next((p for code, p in ft if code == language), 0.0) < LEXICON_FASTTEXT
+    ):
+        return False
+    return unknown_share(text, expected) >= LEXICON_UNKNOWN
+
+
+def unknown_share(text: str, expected: str) -> float:
+    """The share of a sentence's words the expected language's lexicon does not know, outside quotation
+    marks; 0 with fewer than ``LEXICON_MIN_WORDS`` words. A capitalised word counts only when the lexicon
+    knows it (names are no language's words)."""
+    unquoted = unquote(text)
+    if word_count(unquoted) < LEXICON_MIN_WORDS:
+        return 0.0
+    known = lexicon(expected).ranks
+    counted = [
+        w.casefold() in known for w in _WORD.findall(unquoted) if w[0].islower() or w.casefold() in known
+    ]
+    return counted.count(False) / len(counted) if len(counted) >= FOREIGN_MIN_WORDS else 0.0
 
 
 def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str) -> Call:
