@@ -133,14 +133,20 @@ ALPHABET_FASTTEXT = 0.5  # fastText for the other of Russian/Ukrainian when the 
 FOREIGN_MIN_WORDS = 3  # whitespace-separated words a sentence needs to be called foreign by the models
 # (an identifier such as "APT::Cache::ShowRecommends." is one word: a name, not a sentence in a language)
 SCRIPT_MISMATCH_MASS = 0.7  # fastText mass on one plausible language for a wrong-script sentence
-# A sentence neither model settled is foreign when CLD3 names another language with LEXICON_CLD3, fastText
-# gives it LEXICON_FASTTEXT and the expected language's lexicon does not know LEXICON_UNKNOWN of its words
-# (``_unknown_to_lexicon``), with LEXICON_MIN_WORDS words outside quotation marks.
+# A sentence the models leave open is foreign when CLD3, fastText and the expected language's lexicon agree
+# (``_other_by_lexicon``): CLD3 names another language with LEXICON_CLD3, fastText gives it LEXICON_FASTTEXT
+# (or CLD3 is LEXICON_CLD3_CERTAIN and fastText gives LEXICON_OFF_MASS to other languages), fastText gives
+# ours less than LEXICON_MAX_NATIVE, and our lexicon does not know LEXICON_UNKNOWN of its words (of at
+# least LEXICON_MIN_WORDS words outside quotation marks).
 LEXICON_CLD3 = 0.7
 LEXICON_FASTTEXT = 0.3
+LEXICON_CLD3_CERTAIN = 0.95
+LEXICON_OFF_MASS = 0.5
+LEXICON_MAX_NATIVE = 0.5
 LEXICON_UNKNOWN = 0.3
 LEXICON_MIN_WORDS = 4
 LEXICON_SURE = 0.5  # a foreign call is sure when the lexicon does not know this share of its words
+# ... or LEXICON_UNKNOWN of them when CLD3 is LEXICON_CLD3_CERTAIN and fastText >= FOREIGN_FASTTEXT
 
 
 def fasttext_model_path() -> Path:
@@ -318,9 +324,14 @@ class Ensemble:
             return _malay_or_indonesian(text, expected, ft, w)
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
         if not script_mismatch and p_native >= NATIVE_FASTTEXT:
-            # Native by fastText alone: a foreign call needs p_native <= FOREIGN_MAX_NATIVE, so CLD3 could
-            # change nothing and is not consulted.
-            return Call("native", expected, w, "models", Guess(ft, NOT_ASKED))
+            # Native by fastText alone: a foreign call by the models needs p_native <= FOREIGN_MAX_NATIVE,
+            # so CLD3 is consulted only where the lexicon rule could still call it foreign.
+            if p_native >= LEXICON_MAX_NATIVE:
+                return Call("native", expected, w, "models", Guess(ft, NOT_ASKED))
+            g = Guess(ft, self.cld3(text))
+            if _other_by_lexicon(text, expected, ft, g.cld3):
+                return _foreign_by_lexicon(text, expected, w, g)
+            return Call("native", expected, w, "models", g)
         neutral = NEUTRAL.get(expected, frozenset())
         plausible_other = (
             top != expected
@@ -363,13 +374,16 @@ class Ensemble:
             and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3
         ):
-            sure = _sure(g, SURE_MODELS) or unknown_share(text, expected) >= LEXICON_SURE
+            # Sure: both models fairly sure; or most words unknown to our lexicon; or both models sure of
+            # the language, CLD3 near certain, and a third of the words unknown to our lexicon.
+            both = p_top >= FOREIGN_FASTTEXT and p_cld >= LEXICON_CLD3_CERTAIN
+            lexicon_bar = LEXICON_UNKNOWN if both else LEXICON_SURE
+            sure = _sure(g, SURE_MODELS) or unknown_share(text, expected) >= lexicon_bar
             return Call("foreign", top, w, "models", g, strong=_sure(g), sure=sure)
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
-        if not script_mismatch and _unknown_to_lexicon(text, expected, ft, g.cld3):
-            sure = unknown_share(text, expected) >= LEXICON_SURE
-            return Call("foreign", cld_lang, w, "cld3+lexicon", g, sure=sure)
+        if not script_mismatch and _other_by_lexicon(text, expected, ft, g.cld3):
+            return _foreign_by_lexicon(text, expected, w, g)
         return Call("unknown", None, w, "models", g)
 
 
@@ -400,24 +414,29 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
 
 
-def _unknown_to_lexicon(
+def _other_by_lexicon(
     text: str, expected: str, ft: tuple[tuple[str, float], ...], cld3: tuple[str, float]
 ) -> bool:
-    """Whether a sentence neither model settled is in CLD3's language after all: CLD3 names another
-    language with ``LEXICON_CLD3``, fastText gives that language ``LEXICON_FASTTEXT`` (it spreads close
-    languages: Galician over gl/pt/es, Afrikaans over af/nl, Slovak over sk/cs), and the expected language's
-    lexicon does not know ``LEXICON_UNKNOWN`` of the sentence's words (a third signal, independent of both
-    models). Names are not counted: a capitalised word counts only when the lexicon knows it."""
+    """Whether a sentence the models left open (unknown, or native by fastText's 0.3 to 0.5 alone) is in
+    CLD3's language after all, fastText spreading a close language over its neighbours (Galician over
+    gl/pt/es, Afrikaans over af/nl, Slovak over sk/cs): CLD3 names another language with ``LEXICON_CLD3``;
+    fastText gives that language ``LEXICON_FASTTEXT``, or CLD3 is ``LEXICON_CLD3_CERTAIN`` and fastText
+    gives ``LEXICON_OFF_MASS`` to languages other than ours; and the expected language's lexicon does not
+    know ``LEXICON_UNKNOWN`` of the sentence's words: a third signal, independent of both models."""
     language, p_cld = cld3
-    if (
-        p_cld < LEXICON_CLD3
-        or language in (expected, "und")
-        or language in NOISE
-        or language in NEUTRAL.get(expected, ())
-        or next((p for code, p in ft if code == language), 0.0) < LEXICON_FASTTEXT
-    ):
+    neutral = NEUTRAL.get(expected, frozenset())
+    if p_cld < LEXICON_CLD3 or language in (expected, "und") or language in NOISE or language in neutral:
         return False
-    return unknown_share(text, expected) >= LEXICON_UNKNOWN
+    p_language = next((p for code, p in ft if code == language), 0.0)
+    off_mass = sum(p for code, p in ft if code != expected and code not in neutral)
+    agree = p_language >= LEXICON_FASTTEXT or (p_cld >= LEXICON_CLD3_CERTAIN and off_mass >= LEXICON_OFF_MASS)
+    return agree and unknown_share(text, expected) >= LEXICON_UNKNOWN
+
+
+def _foreign_by_lexicon(text: str, expected: str, w: float, g: Guess) -> Call:
+    """Foreign in CLD3's language (``_other_by_lexicon``); sure when most words are unknown to our lexicon."""
+    sure = unknown_share(text, expected) >= LEXICON_SURE
+    return Call("foreign", g.cld3[0], w, "cld3+lexicon", g, sure=sure)
 
 
 def unknown_share(text: str, expected: str) -> float:
