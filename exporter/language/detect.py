@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import HanziTables
-from exporter.language.lexicon import lexicon, preference
+from exporter.language.lexicon import distinctive, lexicon, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
 from exporter.language.segment import unquote, word_count
@@ -315,11 +315,12 @@ class Ensemble:
             return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
-        if basis == "words" and (top == expected or p_top < OWN_WORDS_OVERRULED):
-            # Function words are shared more widely than letters (Catalan writes "de", "au"): they settle a
-            # sentence unless fastText is near certain of another language.
+        malay_pair = expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch
+        if basis == "words" and (top == expected or p_top < OWN_WORDS_OVERRULED) and not malay_pair:
+            # Function words are shared more widely than letters (Catalan writes "de", "au"; Malay shares
+            # Indonesian's): they settle a sentence unless fastText is near certain of another language.
             return Call("native", expected, w, basis, Guess(ft, NOT_ASKED))
-        if expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch:
+        if malay_pair:
             # Malay and Indonesian: the models confuse them, their word lists do not.
             return _malay_or_indonesian(text, expected, ft, w)
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
@@ -389,6 +390,7 @@ class Ensemble:
 
 _MALAY_PAIR = frozenset({"id", "ms"})
 MALAY_PREFERENCE = 0.5  # mean Zipf difference (lexicon.preference) that names the other of the two
+MALAY_DISTINCTIVE_SURE = 2  # words only the other language writes (lexicon.distinctive) for a sure call
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -401,14 +403,32 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     words = [word.casefold() for word in _WORD.findall(text)]
     lean = preference(words, lexicon(other), lexicon(expected))
     mass = sum(p for code, p in ft if code in _MALAY_PAIR)
+    theirs = distinctive(words, lexicon(other), lexicon(expected))
     if (
-        lean >= MALAY_PREFERENCE
-        and ft[0][0] == other
-        and mass >= FOREIGN_FASTTEXT
+        mass >= FOREIGN_FASTTEXT
         and len(words) >= FOREIGN_MIN_WORDS
+        and (
+            (lean >= MALAY_PREFERENCE and ft[0][0] == other)
+            # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
+            # and the lexicons leaning its way: the other language whatever fastText's top label.
+            or (theirs and lean > 0 and not distinctive(words, lexicon(expected), lexicon(other)))
+        )
     ):
-        return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=lean >= 2 * MALAY_PREFERENCE,
-                    sure=True)  # fmt: skip
+        # Sure (one such sentence in a short reply is mixing) with distinctive words or a strong lean.
+        sure = (
+            theirs >= MALAY_DISTINCTIVE_SURE
+            or (theirs > 0 and lean >= MALAY_PREFERENCE)
+            or lean >= 2 * MALAY_PREFERENCE
+        )
+        return Call(
+            "foreign",
+            other,
+            w,
+            "lexicon",
+            Guess(ft, NOT_ASKED),
+            strong=lean >= 2 * MALAY_PREFERENCE,
+            sure=sure,
+        )
     if lean <= 0 or ft[0][0] == expected:
         return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
     return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))

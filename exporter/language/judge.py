@@ -191,10 +191,12 @@ class Judge:
             and share >= SINGLE_MIN_SHARE
         )
         # One sure foreign sentence and another that fastText leans to the same language (unknown: CLD3 or
-        # the share left to ours kept it from a foreign call) are two sentences in that language.
+        # the share left to ours kept it from a foreign call) are two sentences in that language (not for
+        # Malay in Indonesian: fastText leans to Malay on much Indonesian).
         seconded = (
             first is not None
             and first.sure
+            and first.basis != "lexicon"
             and share >= MIXING_SHARE
             and any(
                 c.status == "unknown"
