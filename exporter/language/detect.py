@@ -364,7 +364,7 @@ class Ensemble:
         if strict_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
             # fastText's other language and that language's own letters or function words agree: two
             # independent signals, as CLD3's agreement would be (docs/language.md, Signals).
-            return _foreign_by_fasttext(ft, w, basis)
+            return _foreign_by_fasttext(ft, w, basis, unknown_share(text, expected))
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
@@ -390,7 +390,6 @@ class Ensemble:
 
 _MALAY_PAIR = frozenset({"id", "ms"})
 MALAY_PREFERENCE = 0.5  # mean Zipf difference (lexicon.preference) that names the other of the two
-MALAY_DISTINCTIVE_SURE = 2  # words only the other language writes (lexicon.distinctive) for a sure call
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -403,32 +402,19 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     words = [word.casefold() for word in _WORD.findall(text)]
     lean = preference(words, lexicon(other), lexicon(expected))
     mass = sum(p for code, p in ft if code in _MALAY_PAIR)
-    theirs = distinctive(words, lexicon(other), lexicon(expected))
-    if (
-        mass >= FOREIGN_FASTTEXT
-        and len(words) >= FOREIGN_MIN_WORDS
-        and (
-            (lean >= MALAY_PREFERENCE and ft[0][0] == other)
-            # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
-            # and the lexicons leaning its way: the other language whatever fastText's top label.
-            or (theirs and lean > 0 and not distinctive(words, lexicon(expected), lexicon(other)))
-        )
+    if mass < FOREIGN_FASTTEXT or len(words) < FOREIGN_MIN_WORDS:
+        pass
+    elif (
+        distinctive(words, lexicon(other), lexicon(expected))
+        and lean > 0
+        and not distinctive(words, lexicon(expected), lexicon(other))
     ):
-        # Sure (one such sentence in a short reply is mixing) with distinctive words or a strong lean.
-        sure = (
-            theirs >= MALAY_DISTINCTIVE_SURE
-            or (theirs > 0 and lean >= MALAY_PREFERENCE)
-            or lean >= 2 * MALAY_PREFERENCE
-        )
-        return Call(
-            "foreign",
-            other,
-            w,
-            "lexicon",
-            Guess(ft, NOT_ASKED),
-            strong=lean >= 2 * MALAY_PREFERENCE,
-            sure=sure,
-        )
+        # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
+        # and the lexicons leaning its way: the other language whatever fastText's top label.
+        return Call("foreign", other, w, "distinctive", Guess(ft, NOT_ASKED), sure=True)
+    elif lean >= MALAY_PREFERENCE and ft[0][0] == other:
+        strong = lean >= 2 * MALAY_PREFERENCE
+        return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=strong, sure=strong)
     if lean <= 0 or ft[0][0] == expected:
         return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
     return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
@@ -473,8 +459,12 @@ def unknown_share(text: str, expected: str) -> float:
     return counted.count(False) / len(counted) if len(counted) >= FOREIGN_MIN_WORDS else 0.0
 
 
-def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str) -> Call:
-    """Foreign in fastText's top language, settled by ``basis`` (letters or script) without CLD3."""
+def _foreign_by_fasttext(
+    ft: tuple[tuple[str, float], ...], w: float, basis: str, unknown: float = 0.0
+) -> Call:
+    """Foreign in fastText's top language, settled by ``basis`` (letters or script) without CLD3; sure when
+    fastText is fairly sure or the expected language's lexicon does not know most of the words
+    (``unknown``)."""
     top, p_top = ft[0]
     return Call(
         "foreign",
@@ -483,7 +473,7 @@ def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str
         basis,
         Guess(ft, NOT_ASKED),
         strong=p_top >= STRONG_MODELS,
-        sure=p_top >= SURE_MODELS,
+        sure=p_top >= SURE_MODELS or unknown >= LEXICON_SURE,
     )
 
 
