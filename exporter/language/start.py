@@ -65,9 +65,9 @@ def _case_class(predicate: str) -> str:
 _LOWER = _case_class("islower")
 _UPPER = _case_class("isupper")
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
-# "ingHello", "ingA message", "ataL'identifiant": two or more lowercase letters glued to a capitalised
-# word or a one-letter capital word (not "macOS", "iPhone").
-_GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}(?:{_LOWER}|['’]|\s)")
+# "ingHello", "ingA message", "ataL'identifiant", "eurỒ, …": two or more lowercase letters glued to a
+# capitalised word or a one-letter capital word (not "macOS", "iPhone").
+_GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}(?:{_LOWER}|['’,]|\s)")
 # "lyЭлементы", "ing你好": a lowercase Latin/Cyrillic run glued to another script. Before Chinese, Japanese
 # or Korean only a known subword suffix counts: a command name takes a particle there ("mandb는", "rpm是").
 # Frequent inflectional and derivational endings of the product's Latin- and Cyrillic-script languages:
@@ -437,6 +437,10 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     token = m.group()
     if (first := script_of(token[0])) in CJK_SCRIPTS:  # CJK writes no spaces: its token is one script's run
         token = leading_run(token, first)
+    elif first is Script.OTHER or (first is Script.CYRILLIC and locale in _CJK_OPENING_SCRIPTS):
+        # A Greek, Thai, Arabic… (or, in a CJK reply, Cyrillic) piece glued to the text: its own run
+        # ("βαああ", "ائ인간").
+        token = token[: next((i for i, c in enumerate(token) if script_of(c) is not first), len(token))]
     if len(token) > 14:
         return None
     extra = _ALPHABET_EXTRA.get(locale or "")
