@@ -26,7 +26,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from exporter.language.hanzi import HanziTables
+from exporter.language.hanzi import hanzi_tables
 from exporter.language.lexicon import distinctive, lexicon, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
@@ -135,12 +135,13 @@ FOREIGN_MIN_WORDS = 3  # whitespace-separated words a sentence needs to be calle
 SCRIPT_MISMATCH_MASS = 0.7  # fastText mass on one plausible language for a wrong-script sentence
 # A sentence the models leave open is foreign when CLD3, fastText and the expected language's lexicon agree
 # (``_other_by_lexicon``): CLD3 names another language with LEXICON_CLD3, fastText gives it LEXICON_FASTTEXT
-# (or CLD3 is LEXICON_CLD3_CERTAIN and fastText gives LEXICON_OFF_MASS to other languages), fastText gives
-# ours less than LEXICON_MAX_NATIVE, and our lexicon does not know LEXICON_UNKNOWN of its words (of at
-# least LEXICON_MIN_WORDS words outside quotation marks).
+# (or CLD3 is LEXICON_CLD3_CERTAIN, fastText gives it LEXICON_FASTTEXT_CERTAIN and LEXICON_OFF_MASS to
+# languages other than ours), fastText gives ours less than LEXICON_MAX_NATIVE, and our lexicon does not
+# know LEXICON_UNKNOWN of its words (of at least LEXICON_MIN_WORDS words outside quotation marks).
 LEXICON_CLD3 = 0.7
 LEXICON_FASTTEXT = 0.3
 LEXICON_CLD3_CERTAIN = 0.95
+LEXICON_FASTTEXT_CERTAIN = 0.1
 LEXICON_OFF_MASS = 0.5
 LEXICON_MAX_NATIVE = 0.5
 LEXICON_UNKNOWN = 0.3
@@ -203,7 +204,7 @@ class Ensemble:
         self._fasttext: Any = fasttext.load_model(str(model_path or fasttext_model_path()))
         self._predict: Any = self._fasttext.f.predict
         self._cld3: Any = gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=4000)
-        self.hanzi = HanziTables()
+        self.hanzi = hanzi_tables()
 
     # -- raw model calls -----------------------------------------------------------------------------
     def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
@@ -426,16 +427,21 @@ def _other_by_lexicon(
     """Whether a sentence the models left open (unknown, or native by fastText's 0.3 to 0.5 alone) is in
     CLD3's language after all, fastText spreading a close language over its neighbours (Galician over
     gl/pt/es, Afrikaans over af/nl, Slovak over sk/cs): CLD3 names another language with ``LEXICON_CLD3``;
-    fastText gives that language ``LEXICON_FASTTEXT``, or CLD3 is ``LEXICON_CLD3_CERTAIN`` and fastText
-    gives ``LEXICON_OFF_MASS`` to languages other than ours; and the expected language's lexicon does not
-    know ``LEXICON_UNKNOWN`` of the sentence's words: a third signal, independent of both models."""
+    fastText gives that language ``LEXICON_FASTTEXT`` (or, CLD3 being ``LEXICON_CLD3_CERTAIN``,
+    ``LEXICON_FASTTEXT_CERTAIN`` and ``LEXICON_OFF_MASS`` to languages other than ours); and the expected
+    language's lexicon does not know ``LEXICON_UNKNOWN`` of the sentence's words: a third signal,
+    independent of both models."""
     language, p_cld = cld3
     neutral = NEUTRAL.get(expected, frozenset())
     if p_cld < LEXICON_CLD3 or language in (expected, "und") or language in NOISE or language in neutral:
         return False
     p_language = next((p for code, p in ft if code == language), 0.0)
     off_mass = sum(p for code, p in ft if code != expected and code not in neutral)
-    agree = p_language >= LEXICON_FASTTEXT or (p_cld >= LEXICON_CLD3_CERTAIN and off_mass >= LEXICON_OFF_MASS)
+    agree = p_language >= LEXICON_FASTTEXT or (
+        p_cld >= LEXICON_CLD3_CERTAIN
+        and off_mass >= LEXICON_OFF_MASS
+        and p_language >= LEXICON_FASTTEXT_CERTAIN
+    )
     return agree and unknown_share(text, expected) >= LEXICON_UNKNOWN
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from exporter.language.hanzi import hanzi_tables
 from exporter.language.lexicon import lexicon
 from exporter.language.scripts import (
     CJK_SCRIPTS,
@@ -266,7 +267,9 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
-    if locale in _CJK_OPENING_SCRIPTS and (found := _spaced_piece_in_cjk(text, locale)):
+    if locale in _CJK_OPENING_SCRIPTS and (
+        found := _spaced_piece_in_cjk(text, locale) or _foreign_han(text, locale)
+    ):
         return found
     if (m := _GLUED_QUOTE.match(text)) and _leading(LETTERS, m.group()).casefold() not in INTERJECTIONS:
         return _found("fragment", _leading(LETTERS, m.group()))
@@ -378,7 +381,12 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
 
 
 # In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
-_SPACED_LOWER_LATIN = re.compile(r"^([a-zà-ÿ]{1,14})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+_LATIN_LOWER = "".join(
+    c for c in map(chr, [*range(0x61, 0x7B), *range(0xDF, 0x250), *range(0x1E00, 0x1F00)]) if c.islower()
+)
+_SPACED_LOWER_LATIN = re.compile(
+    rf"^([{_LATIN_LOWER}]{{1,14}})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])"
+)
 # (Not a term before " - " and its definition, "修復 - 依存関係…", nor text spaced character by character.)
 _SPACED_CJK_PIECE = re.compile(
     r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—«\"“„「『(][ \t]?)+(?=[^\W\d_])"
@@ -392,8 +400,9 @@ _COMMAND_NOUN = re.compile(
 )
 # What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
 # ("rsync は"), Chinese from its copula ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
-_SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": re.compile("[是的]"),
-                         "zh-Hant": re.compile("[是的]")}  # fmt: skip
+# (Not "是的，", "yes,": a sentence opening.)
+_ZH_COPULA = re.compile("是(?!的[，,。！!])|的")
+_SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": _ZH_COPULA, "zh-Hant": _ZH_COPULA}
 _CJK_INTERJECTIONS = frozenset(
     ["唉", "啊", "嗯", "哦", "喂", "哎", "呃", "嘿", "哈", "あ", "ああ", "うん", "ええ", "おお", "ねえ"]
 )
@@ -418,6 +427,33 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     token = (m.group(1) or m.group(2)) if m else ""
     if token and token not in _CJK_INTERJECTIONS and (locale == "ko" or not _recurs(token, text)):
         return _found("fragment", token)
+    return None
+
+
+_LEADING_HAN_OR_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{1,4}")
+_READING = frozenset("(（")
+FOREIGN_HAN_LOOKAHEAD = 300  # characters after a leading piece searched for more of its variant
+
+
+def _foreign_han(text: str, locale: str) -> CorruptedStart | None:
+    """Han or kana opening a Korean reply (modern Korean writes hangul; a Han word there comes with its
+    reading in brackets or again later: ``关 아, …``, ``打“Kai…``), or characters of the other Chinese
+    variant opening a Chinese reply whose next characters have none (``險Tomasz — …``, ``出來东面…`` in
+    simplified text), and the reply does not use the piece again."""
+    if (m := _LEADING_HAN_OR_KANA.match(text)) is None:
+        return None
+    token, rest = m.group(), text[m.end() : m.end() + FOREIGN_HAN_LOOKAHEAD]
+    if locale == "ko":
+        counts = script_counts(rest)
+        korean = counts.get(Script.HANGUL, 0) > counts.get(Script.KANA, 0) + counts.get(Script.HAN, 0)
+        if not korean or text[m.end() : m.end() + 1] in _READING or token in rest:
+            return None  # a reply in Japanese or Chinese is a switch, not a piece
+        return _found("fragment", token)
+    if locale in ("zh-Hans", "zh-Hant"):
+        tables = hanzi_tables()
+        other = tables.traditional if locale == "zh-Hans" else tables.simplified
+        if (hit := other.search(token)) is not None and other.search(rest) is None:
+            return _found("fragment", token[: hit.end()])
     return None
 
 
