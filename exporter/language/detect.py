@@ -312,14 +312,19 @@ class Ensemble:
     def _call_models(self, text: str, spec: LocaleSpec, w: float, script_mismatch: bool = False) -> Call:
         expected = spec.language
         basis = None if script_mismatch else _own_marks(text, expected)
-        if basis == "letters":
+        if basis == "letters" or (
+            basis == "words"
+            and expected not in _MALAY_PAIR
+            and unknown_share(text, expected) < LEXICON_UNKNOWN
+        ):
             return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
         malay_pair = expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch
         if basis == "words" and (top == expected or p_top < OWN_WORDS_OVERRULED) and not malay_pair:
             # Function words are shared more widely than letters (Catalan writes "de", "au"; Malay shares
-            # Indonesian's): they settle a sentence unless fastText is near certain of another language.
+            # Indonesian's): they settle a sentence unless the lexicon does not know a third of its words
+            # and fastText is near certain of another language.
             return Call("native", expected, w, basis, Guess(ft, NOT_ASKED))
         if malay_pair:
             # Malay and Indonesian: the models confuse them, their word lists do not.
@@ -459,10 +464,14 @@ def unknown_share(text: str, expected: str) -> float:
     if word_count(unquoted) < LEXICON_MIN_WORDS:
         return 0.0
     known = lexicon(expected).ranks
-    counted = [
-        w.casefold() in known for w in _WORD.findall(unquoted) if w[0].islower() or w.casefold() in known
-    ]
-    return counted.count(False) / len(counted) if len(counted) >= FOREIGN_MIN_WORDS else 0.0
+    unknown = counted = 0
+    for word in _WORD.findall(unquoted):
+        if word.casefold() in known:
+            counted += 1
+        elif word[0].islower():
+            counted += 1
+            unknown += 1
+    return unknown / counted if counted >= FOREIGN_MIN_WORDS else 0.0
 
 
 def _foreign_by_fasttext(
