@@ -333,6 +333,21 @@ NAME_PARTICLES = frozenset(
 FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
 
 
+GERMAN_NAME_MIN_LETTERS = 6  # a capitalised token this long opening a German reply may be a surname
+
+
+def _german_name(token: str, locale: str | None) -> bool:
+    """A name-shaped token (``Kowalski``, ``Nguyễn``) opening a German reply: German capitalises its nouns
+    and sentence openers, so the capital after it does not make it a piece; a tokenizer's capitalised
+    pieces are mostly shorter (90 % of Whisper's under six letters)."""
+    return (
+        locale == "de"
+        and len(token) >= GERMAN_NAME_MIN_LETTERS
+        and token[:1].isupper()
+        and token[1:].islower()
+    )
+
+
 def _named_again(token: str, text: str) -> bool:
     """Whether the reply names ``token`` again as a name: in brackets, backticks or quotes."""
     return re.search(rf"[(`'\"“«]{re.escape(token)}[)`'\"”»]", text[len(token) :]) is not None
@@ -375,6 +390,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
     if lex.is_word(token):
         return None  # "Благодарю Вас": a word of the language before a capitalised word
+    if _german_name(token, locale):
+        return None  # German capitalises nouns: a name-length capitalised token before one is a name
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
@@ -506,7 +523,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
             c > "\x7f" and c.isalpha() and c not in allowed for c in rest
         )
-    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body):
+    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body) or _german_name(token, locale):
         return None
     return token
 
