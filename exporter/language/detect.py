@@ -26,10 +26,11 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from exporter.language.hanzi import HanziTables
-from exporter.language.lexicon import lexicon, preference
+from exporter.language.hanzi import hanzi_tables
+from exporter.language.lexicon import distinctive, lexicon, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
+from exporter.language.segment import unquote, word_count
 
 # Labels that are a regional or written variety of the expected language, or a model's noise on its text
 # (Latin and Corsican on Italian, Scots on English): never evidence of another language. Every other label
@@ -82,6 +83,7 @@ _OWN_LETTERS = {
 _OWN_LETTER = {code: re.compile(f"[{letters}]") for code, letters in _OWN_LETTERS.items()}
 OWN_LETTERS_WORDS = 2
 OWN_LETTERS_SHARE = 0.1
+OWN_WORDS_OVERRULED = 0.9  # fastText's certainty of another language that overrules own function words
 # The same for the eight Latin-script languages without such letters: frequent function words of the expected
 # language that no other language a sentence may be called foreign in writes, or that such a language shares
 # with no second word of the list (Dutch writes "of", Polish "to", Spanish "para": never two of one list), so
@@ -131,6 +133,21 @@ ALPHABET_FASTTEXT = 0.5  # fastText for the other of Russian/Ukrainian when the 
 FOREIGN_MIN_WORDS = 3  # whitespace-separated words a sentence needs to be called foreign by the models
 # (an identifier such as "APT::Cache::ShowRecommends." is one word: a name, not a sentence in a language)
 SCRIPT_MISMATCH_MASS = 0.7  # fastText mass on one plausible language for a wrong-script sentence
+# A sentence the models leave open is foreign when CLD3, fastText and the expected language's lexicon agree
+# (``_other_by_lexicon``): CLD3 names another language with LEXICON_CLD3, fastText gives it LEXICON_FASTTEXT
+# (or CLD3 is LEXICON_CLD3_CERTAIN, fastText gives it LEXICON_FASTTEXT_CERTAIN and LEXICON_OFF_MASS to
+# languages other than ours), fastText gives ours less than LEXICON_MAX_NATIVE, and our lexicon does not
+# know LEXICON_UNKNOWN of its words (of at least LEXICON_MIN_WORDS words outside quotation marks).
+LEXICON_CLD3 = 0.7
+LEXICON_FASTTEXT = 0.3
+LEXICON_CLD3_CERTAIN = 0.95
+LEXICON_FASTTEXT_CERTAIN = 0.1
+LEXICON_OFF_MASS = 0.5
+LEXICON_MAX_NATIVE = 0.5
+LEXICON_UNKNOWN = 0.3
+LEXICON_MIN_WORDS = 4
+LEXICON_SURE = 0.5  # a foreign call is sure when the lexicon does not know this share of its words
+# ... or LEXICON_UNKNOWN of them when CLD3 is LEXICON_CLD3_CERTAIN and fastText >= FOREIGN_FASTTEXT
 
 
 def fasttext_model_path() -> Path:
@@ -187,7 +204,7 @@ class Ensemble:
         self._fasttext: Any = fasttext.load_model(str(model_path or fasttext_model_path()))
         self._predict: Any = self._fasttext.f.predict
         self._cld3: Any = gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=4000)
-        self.hanzi = HanziTables()
+        self.hanzi = hanzi_tables()
 
     # -- raw model calls -----------------------------------------------------------------------------
     def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
@@ -294,18 +311,34 @@ class Ensemble:
 
     def _call_models(self, text: str, spec: LocaleSpec, w: float, script_mismatch: bool = False) -> Call:
         expected = spec.language
-        if not script_mismatch and (basis := _own_marks(text, expected)):
+        basis = None if script_mismatch else _own_marks(text, expected)
+        if basis == "letters" or (
+            basis == "words"
+            and expected not in _MALAY_PAIR
+            and unknown_share(text, expected) < LEXICON_UNKNOWN
+        ):
             return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
-        if expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch:
+        malay_pair = expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch
+        if basis == "words" and (top == expected or p_top < OWN_WORDS_OVERRULED) and not malay_pair:
+            # Function words are shared more widely than letters (Catalan writes "de", "au"; Malay shares
+            # Indonesian's): they settle a sentence unless the lexicon does not know a third of its words
+            # and fastText is near certain of another language.
+            return Call("native", expected, w, basis, Guess(ft, NOT_ASKED))
+        if malay_pair:
             # Malay and Indonesian: the models confuse them, their word lists do not.
             return _malay_or_indonesian(text, expected, ft, w)
         p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
         if not script_mismatch and p_native >= NATIVE_FASTTEXT:
-            # Native by fastText alone: a foreign call needs p_native <= FOREIGN_MAX_NATIVE, so CLD3 could
-            # change nothing and is not consulted.
-            return Call("native", expected, w, "models", Guess(ft, NOT_ASKED))
+            # Native by fastText alone: a foreign call by the models needs p_native <= FOREIGN_MAX_NATIVE,
+            # so CLD3 is consulted only where the lexicon rule could still call it foreign.
+            if p_native >= LEXICON_MAX_NATIVE:
+                return Call("native", expected, w, "models", Guess(ft, NOT_ASKED))
+            g = Guess(ft, self.cld3(text))
+            if _other_by_lexicon(text, expected, ft, g.cld3):
+                return _foreign_by_lexicon(text, expected, w, g)
+            return Call("native", expected, w, "models", g)
         neutral = NEUTRAL.get(expected, frozenset())
         plausible_other = (
             top != expected
@@ -337,7 +370,7 @@ class Ensemble:
         if strict_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
             # fastText's other language and that language's own letters or function words agree: two
             # independent signals, as CLD3's agreement would be (docs/language.md, Signals).
-            return _foreign_by_fasttext(ft, w, basis)
+            return _foreign_by_fasttext(ft, w, basis, unknown_share(text, expected))
         g = Guess(ft, self.cld3(text))
         cld_lang, p_cld = g.cld3
         if (
@@ -348,9 +381,16 @@ class Ensemble:
             and cld_lang not in neutral
             and p_cld >= FOREIGN_CLD3
         ):
-            return Call("foreign", top, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
+            # Sure: both models fairly sure; or most words unknown to our lexicon; or both models sure of
+            # the language, CLD3 near certain, and a third of the words unknown to our lexicon.
+            both = p_top >= FOREIGN_FASTTEXT and p_cld >= LEXICON_CLD3_CERTAIN
+            lexicon_bar = LEXICON_UNKNOWN if both else LEXICON_SURE
+            sure = _sure(g, SURE_MODELS) or unknown_share(text, expected) >= lexicon_bar
+            return Call("foreign", top, w, "models", g, strong=_sure(g), sure=sure)
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
+        if not script_mismatch and _other_by_lexicon(text, expected, ft, g.cld3):
+            return _foreign_by_lexicon(text, expected, w, g)
         return Call("unknown", None, w, "models", g)
 
 
@@ -368,21 +408,78 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     words = [word.casefold() for word in _WORD.findall(text)]
     lean = preference(words, lexicon(other), lexicon(expected))
     mass = sum(p for code, p in ft if code in _MALAY_PAIR)
-    if (
-        lean >= MALAY_PREFERENCE
-        and ft[0][0] == other
-        and mass >= FOREIGN_FASTTEXT
-        and len(words) >= FOREIGN_MIN_WORDS
+    if mass < FOREIGN_FASTTEXT or len(words) < FOREIGN_MIN_WORDS:
+        pass
+    elif (
+        distinctive(words, lexicon(other), lexicon(expected))
+        and lean > 0
+        and not distinctive(words, lexicon(expected), lexicon(other))
     ):
-        return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=lean >= 2 * MALAY_PREFERENCE,
-                    sure=True)  # fmt: skip
+        # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
+        # and the lexicons leaning its way: the other language whatever fastText's top label.
+        return Call("foreign", other, w, "distinctive", Guess(ft, NOT_ASKED), sure=True)
+    elif lean >= MALAY_PREFERENCE and ft[0][0] == other:
+        strong = lean >= 2 * MALAY_PREFERENCE
+        return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=strong, sure=strong)
     if lean <= 0 or ft[0][0] == expected:
         return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
     return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
 
 
-def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str) -> Call:
-    """Foreign in fastText's top language, settled by ``basis`` (letters or script) without CLD3."""
+def _other_by_lexicon(
+    text: str, expected: str, ft: tuple[tuple[str, float], ...], cld3: tuple[str, float]
+) -> bool:
+    """Whether a sentence the models left open (unknown, or native by fastText's 0.3 to 0.5 alone) is in
+    CLD3's language after all, fastText spreading a close language over its neighbours (Galician over
+    gl/pt/es, Afrikaans over af/nl, Slovak over sk/cs): CLD3 names another language with ``LEXICON_CLD3``;
+    fastText gives that language ``LEXICON_FASTTEXT`` (or, CLD3 being ``LEXICON_CLD3_CERTAIN``,
+    ``LEXICON_FASTTEXT_CERTAIN`` and ``LEXICON_OFF_MASS`` to languages other than ours); and the expected
+    language's lexicon does not know ``LEXICON_UNKNOWN`` of the sentence's words: a third signal,
+    independent of both models."""
+    language, p_cld = cld3
+    neutral = NEUTRAL.get(expected, frozenset())
+    if p_cld < LEXICON_CLD3 or language in (expected, "und") or language in NOISE or language in neutral:
+        return False
+    p_language = next((p for code, p in ft if code == language), 0.0)
+    off_mass = sum(p for code, p in ft if code != expected and code not in neutral)
+    agree = p_language >= LEXICON_FASTTEXT or (
+        p_cld >= LEXICON_CLD3_CERTAIN
+        and off_mass >= LEXICON_OFF_MASS
+        and p_language >= LEXICON_FASTTEXT_CERTAIN
+    )
+    return agree and unknown_share(text, expected) >= LEXICON_UNKNOWN
+
+
+def _foreign_by_lexicon(text: str, expected: str, w: float, g: Guess) -> Call:
+    """Foreign in CLD3's language (``_other_by_lexicon``); sure when most words are unknown to our lexicon."""
+    sure = unknown_share(text, expected) >= LEXICON_SURE
+    return Call("foreign", g.cld3[0], w, "cld3+lexicon", g, sure=sure)
+
+
+def unknown_share(text: str, expected: str) -> float:
+    """The share of a sentence's words the expected language's lexicon does not know, outside quotation
+    marks; 0 with fewer than ``LEXICON_MIN_WORDS`` words. A capitalised word counts only when the lexicon
+    knows it (names are no language's words)."""
+    unquoted = unquote(text)
+    if word_count(unquoted) < LEXICON_MIN_WORDS:
+        return 0.0
+    known = lexicon(expected).ranks
+    unknown = counted = 0
+    for word in _WORD.findall(unquoted):
+        if word.casefold() in known:
+            counted += 1
+        elif word[0].islower():
+            counted += 1
+            unknown += 1
+    return unknown / counted if counted >= FOREIGN_MIN_WORDS else 0.0
+
+
+def _foreign_by_fasttext(
+    ft: tuple[tuple[str, float], ...], w: float, basis: str, unknown: float = 0.0
+) -> Call:
+    """Foreign in fastText's top language, settled by ``basis`` (letters or script) without CLD3; sure when
+    fastText is fairly sure or the expected language's lexicon does not know most of the words
+    (``unknown``)."""
     top, p_top = ft[0]
     return Call(
         "foreign",
@@ -391,7 +488,7 @@ def _foreign_by_fasttext(ft: tuple[tuple[str, float], ...], w: float, basis: str
         basis,
         Guess(ft, NOT_ASKED),
         strong=p_top >= STRONG_MODELS,
-        sure=p_top >= SURE_MODELS,
+        sure=p_top >= SURE_MODELS or unknown >= LEXICON_SURE,
     )
 
 

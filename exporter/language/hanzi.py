@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -82,3 +83,9 @@ class HanziTables:
         if c.traditional >= c.simplified + margin:
             return "zh-Hant"
         return None
+
+
+@functools.cache
+def hanzi_tables() -> HanziTables:
+    """The process-wide tables (built on first use, about 0.1 s)."""
+    return HanziTables()

@@ -34,7 +34,7 @@ from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.language.scripts import Script, script_counts, span_counts, weight
-from exporter.language.segment import Sentence, is_quoted, mask_code, split_sentences
+from exporter.language.segment import Sentence, is_quoted, mask_code, split_sentences, unquote, word_count
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
 from exporter.textkit import clip
@@ -48,6 +48,7 @@ SINGLE_SHARE = 0.2  # or one strong foreign sentence (script, or both models nea
 SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
 SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
 SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
+SURE_MIN_WORDS = 5  # ... or has this many words outside quotation marks
 SECOND_LEANING = (
     0.5  # or one sure foreign sentence and an unknown one fastText gives this to the same language
 )
@@ -170,23 +171,32 @@ class Judge:
             detail = f"{share:.0%} of the judged text is {top_language}, not {code}"
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
         first = single[1] if single is not None and not dialogue else None
+        first_words = word_count(unquote(single[0].text)) if single is not None else 0
         judged_sentences = evidence["native_sentences"] + len(foreign_calls)  # type: ignore[operator]
         one_strong = (
             first is not None and first.strong and share >= SINGLE_SHARE and first.weight >= SINGLE_MIN_WEIGHT
         )
-        # One whole sentence that both models (or the script) place in another language, in a reply of
-        # four judged sentences or fewer, is a quarter of what was said: the bar's mixing, not a stray name.
+        # One whole sentence surely in another language (the script, both models, or a model and the
+        # lexicon) is mixing when it is a quarter of what was said (four judged sentences or fewer), or a
+        # sentence of SURE_MIN_WORDS words outside quotation marks: a said sentence, not a stray name or a
+        # quoted title. Malay in Indonesian (basis ``lexicon``) needs the quarter: the two are too close
+        # for one sentence of a long reply to settle it (docs/language.md).
         one_sure = (
             first is not None
             and first.sure
-            and 1 / judged_sentences >= SINGLE_SENTENCE_SHARE
+            and (
+                1 / judged_sentences >= SINGLE_SENTENCE_SHARE
+                or (first.basis != "lexicon" and first_words >= SURE_MIN_WORDS)
+            )
             and share >= SINGLE_MIN_SHARE
         )
         # One sure foreign sentence and another that fastText leans to the same language (unknown: CLD3 or
-        # the share left to ours kept it from a foreign call) are two sentences in that language.
+        # the share left to ours kept it from a foreign call) are two sentences in that language (not for
+        # Malay in Indonesian: fastText leans to Malay on much Indonesian).
         seconded = (
             first is not None
             and first.sure
+            and first.basis != "lexicon"
             and share >= MIXING_SHARE
             and any(
                 c.status == "unknown"

@@ -88,3 +88,9 @@ def preference(words: list[str], first: Lexicon, second: Lexicon) -> float:
         total += (a if a is not None else ABSENT) - (b if b is not None else ABSENT)
         n += 1
     return total / n if n else 0.0
+
+
+def distinctive(words: list[str], first: Lexicon, second: Lexicon) -> int:
+    """How many of ``words`` (casefolded) are common words of ``first`` that ``second`` does not list at
+    all: words only the first language writes (Malay *butang*, *skrin*, *mestilah* against Indonesian)."""
+    return sum(1 for word in words if first.ranks.get(word, WORDS) < COMMON and word not in second.ranks)

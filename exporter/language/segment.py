@@ -91,3 +91,25 @@ def is_quoted(text: str, start: int, end: int) -> bool:
         if closer in text[start : end + 3]:
             return True
     return False
+
+
+# Quoted spans and *emphasis*: a quoted title, phrase or word is not what the sentence is written in.
+_QUOTED_SPAN = re.compile(r'"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|‘[^’\n]*’|\*[^*\n]+\*')
+
+
+def unquote(sentence: str) -> str:
+    """The sentence with its quoted spans and ``*emphasis*`` blanked.
+
+    >>> unquote('Zie "Implementation provided keywords" in de gids.')
+    'Zie   in de gids.'
+    """
+    return _QUOTED_SPAN.sub(" ", sentence)
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def word_count(text: str) -> int:
+    """Whitespace-separated words with at least one letter (``©``, ``--`` and numbers are not words)."""
+    search = _LETTER.search
+    return sum(1 for word in text.split() if search(word))

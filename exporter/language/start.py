@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from exporter.language.hanzi import hanzi_tables
 from exporter.language.lexicon import lexicon
 from exporter.language.scripts import (
     CJK_SCRIPTS,
@@ -65,9 +66,9 @@ def _case_class(predicate: str) -> str:
 _LOWER = _case_class("islower")
 _UPPER = _case_class("isupper")
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
-# "ingHello", "ingA message", "ataL'identifiant": two or more lowercase letters glued to a capitalised
-# word or a one-letter capital word (not "macOS", "iPhone").
-_GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}(?:{_LOWER}|['’]|\s)")
+# "ingHello", "ingA message", "ataL'identifiant", "eurỒ, …": two or more lowercase letters glued to a
+# capitalised word or a one-letter capital word (not "macOS", "iPhone").
+_GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}(?:{_LOWER}|['’,]|\s)")
 # "lyЭлементы", "ing你好": a lowercase Latin/Cyrillic run glued to another script. Before Chinese, Japanese
 # or Korean only a known subword suffix counts: a command name takes a particle there ("mandb는", "rpm是").
 # Frequent inflectional and derivational endings of the product's Latin- and Cyrillic-script languages:
@@ -266,7 +267,9 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
-    if locale in _CJK_OPENING_SCRIPTS and (found := _spaced_piece_in_cjk(text, locale)):
+    if locale in _CJK_OPENING_SCRIPTS and (
+        found := _spaced_piece_in_cjk(text, locale) or _foreign_han(text, locale)
+    ):
         return found
     if (m := _GLUED_QUOTE.match(text)) and _leading(LETTERS, m.group()).casefold() not in INTERJECTIONS:
         return _found("fragment", _leading(LETTERS, m.group()))
@@ -330,6 +333,21 @@ NAME_PARTICLES = frozenset(
 FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
 
 
+GERMAN_NAME_MIN_LETTERS = 6  # a capitalised token this long opening a German reply may be a surname
+
+
+def _german_name(token: str, locale: str | None) -> bool:
+    """A name-shaped token (``Kowalski``, ``Nguyễn``) opening a German reply: German capitalises its nouns
+    and sentence openers, so the capital after it does not make it a piece; a tokenizer's capitalised
+    pieces are mostly shorter (90 % of Whisper's under six letters)."""
+    return (
+        locale == "de"
+        and len(token) >= GERMAN_NAME_MIN_LETTERS
+        and token[:1].isupper()
+        and token[1:].islower()
+    )
+
+
 def _named_again(token: str, text: str) -> bool:
     """Whether the reply names ``token`` again as a name: in brackets, backticks or quotes."""
     return re.search(rf"[(`'\"“«]{re.escape(token)}[)`'\"”»]", text[len(token) :]) is not None
@@ -372,13 +390,20 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
     if lex.is_word(token):
         return None  # "Благодарю Вас": a word of the language before a capitalised word
+    if _german_name(token, locale):
+        return None  # German capitalises nouns: a name-length capitalised token before one is a name
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
 
 
 # In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
-_SPACED_LOWER_LATIN = re.compile(r"^([a-zà-ÿ]{1,14})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])")
+_LATIN_LOWER = "".join(
+    c for c in map(chr, [*range(0x61, 0x7B), *range(0xDF, 0x250), *range(0x1E00, 0x1F00)]) if c.islower()
+)
+_SPACED_LOWER_LATIN = re.compile(
+    rf"^([{_LATIN_LOWER}]{{1,14}})[ \t]+(?:[*—–\-«\"“„「『(][ \t]?)*(?=[^\W\d_])"
+)
 # (Not a term before " - " and its definition, "修復 - 依存関係…", nor text spaced character by character.)
 _SPACED_CJK_PIECE = re.compile(
     r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—«\"“„「『(][ \t]?)+(?=[^\W\d_])"
@@ -392,8 +417,9 @@ _COMMAND_NOUN = re.compile(
 )
 # What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
 # ("rsync は"), Chinese from its copula ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
-_SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": re.compile("[是的]"),
-                         "zh-Hant": re.compile("[是的]")}  # fmt: skip
+# (Not "是的，", "yes,": a sentence opening.)
+_ZH_COPULA = re.compile("是(?!的[，,。！!])|的")
+_SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": _ZH_COPULA, "zh-Hant": _ZH_COPULA}
 _CJK_INTERJECTIONS = frozenset(
     ["唉", "啊", "嗯", "哦", "喂", "哎", "呃", "嘿", "哈", "あ", "ああ", "うん", "ええ", "おお", "ねえ"]
 )
@@ -421,6 +447,33 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     return None
 
 
+_LEADING_HAN_OR_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{1,4}")
+_READING = frozenset("(（")
+FOREIGN_HAN_LOOKAHEAD = 300  # characters after a leading piece searched for more of its variant
+
+
+def _foreign_han(text: str, locale: str) -> CorruptedStart | None:
+    """Han or kana opening a Korean reply (modern Korean writes hangul; a Han word there comes with its
+    reading in brackets or again later: ``关 아, …``, ``打“Kai…``), or characters of the other Chinese
+    variant opening a Chinese reply whose next characters have none (``險Tomasz — …``, ``出來东面…`` in
+    simplified text), and the reply does not use the piece again."""
+    if (m := _LEADING_HAN_OR_KANA.match(text)) is None:
+        return None
+    token, rest = m.group(), text[m.end() : m.end() + FOREIGN_HAN_LOOKAHEAD]
+    if locale == "ko":
+        counts = script_counts(rest)
+        korean = counts.get(Script.HANGUL, 0) > counts.get(Script.KANA, 0) + counts.get(Script.HAN, 0)
+        if not korean or text[m.end() : m.end() + 1] in _READING or token in rest:
+            return None  # a reply in Japanese or Chinese is a switch, not a piece
+        return _found("fragment", token)
+    if locale in ("zh-Hans", "zh-Hant"):
+        tables = hanzi_tables()
+        other = tables.traditional if locale == "zh-Hans" else tables.simplified
+        if (hit := other.search(token)) is not None and other.search(rest) is None:
+            return _found("fragment", token[: hit.end()])
+    return None
+
+
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 # A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
 _NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a placeholder: "RÉSUMĚ détermine"
@@ -437,6 +490,10 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
     token = m.group()
     if (first := script_of(token[0])) in CJK_SCRIPTS:  # CJK writes no spaces: its token is one script's run
         token = leading_run(token, first)
+    elif first is Script.OTHER or (first is Script.CYRILLIC and locale in _CJK_OPENING_SCRIPTS):
+        # A Greek, Thai, Arabic… (or, in a CJK reply, Cyrillic) piece glued to the text: its own run
+        # ("βαああ", "ائ인간").
+        token = token[: next((i for i, c in enumerate(token) if script_of(c) is not first), len(token))]
     if len(token) > 14:
         return None
     extra = _ALPHABET_EXTRA.get(locale or "")
@@ -466,7 +523,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
             c > "\x7f" and c.isalpha() and c not in allowed for c in rest
         )
-    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body):
+    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body) or _german_name(token, locale):
         return None
     return token
 

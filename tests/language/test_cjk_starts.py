@@ -1,0 +1,60 @@
+"""Corrupted starts in and before Chinese, Japanese, Korean and Vietnamese text: a piece of another script
+glued to the text, Han opening a Korean reply, the other Chinese variant opening a Chinese reply, a Latin
+piece with diacritics, a piece glued to a one-letter capital word; and the legitimate starts beside them."""
+
+from __future__ import annotations
+
+import pytest
+
+from exporter.language.judge import judge
+from exporter.language.start import find_corrupted_start
+from exporter.outcomes import Outcome, Reason
+
+JA = "僕は港へ向かった。嵐が来る前に、灯台の火を守らなければならない。町の人々はまだ眠っている。"
+KO = "아, 폭풍이 오기 전에 등대의 불을 지켜야 해요. 마을 사람들은 아직 잠들어 있어요. 서둘러야 합니다."
+ZH_HANS = "东面的海况更糟。一股强劲的冷风从北方吹来，我们必须在天黑之前回到港口。"
+ZH_HANT = "東面的海況更糟。一股強勁的冷風從北方吹來，我們必須在天黑之前回到港口。"
+VI = "Ồ, không có gì. Cứ thoải mái, chúng tôi sẽ đợi ở cảng cho đến khi trời sáng."
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("βα" + JA, "ja", "βα"),  # a Greek piece glued to Japanese
+        ("ائ" + KO, "ko", "ائ"),  # an Arabic piece glued to Korean
+        ("关 " + KO, "ko", "关"),  # Han spaced from a Korean reply
+        ("打“" + KO + "”", "ko", "打"),  # Han glued to a quote opening a Korean reply
+        ("出來" + ZH_HANS, "zh-Hans", "出來"),  # a traditional piece glued to simplified text
+        ("东" + ZH_HANT, "zh-Hant", "东"),  # a simplified piece glued to traditional text
+        ("ź " + ZH_HANS, "zh-Hans", "ź"),  # a Latin piece with a diacritic spaced from Chinese
+        ("radas 是的，" + ZH_HANS, "zh-Hans", "radas"),  # 是的 ("yes,") opens a sentence, it names nothing
+        ("eur" + VI, "vi", "eur"),  # glued to a one-letter capital word and its comma
+    ],
+)
+def test_pieces_before_cjk_and_vietnamese_text_are_corrupted_starts(
+    text: str, locale: str, piece: str
+) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == piece, (text, found)
+    assert judge(text, locale).reason is Reason.LEADING_GARBAGE
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("韓國(한국)의 " + KO, "ko"),  # Han with its reading in brackets
+        ("漢江 " + KO + " 漢江은 조용히 흘렀다.", "ko"),  # a Han name the reply uses again
+        (ZH_HANS, "zh-Hans"),
+        (ZH_HANT, "zh-Hant"),
+        ("rsync 是" + ZH_HANS, "zh-Hans"),  # a command name and its copula
+        (VI, "vi"),
+        (JA, "ko"),  # a whole Japanese reply to a Korean probe: a switch, not a piece
+    ],
+)
+def test_legitimate_cjk_starts_are_not_pieces(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, text
+
+
+def test_a_japanese_reply_to_a_korean_probe_is_a_switch() -> None:
+    verdict = judge(JA, "ko")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict

@@ -1,0 +1,154 @@
+"""The rules that turn per-sentence calls into mixing, and the lexicon signals behind the calls: one sure
+foreign sentence said outright, an undecided sentence seconding a foreign one, CLD3 + fastText + lexicon
+for close languages, words only Malay writes, own function words yielding to a near-certain fastText."""
+
+from __future__ import annotations
+
+import pytest
+
+from exporter.language.detect import (
+    LEXICON_CLD3,
+    Call,
+    Ensemble,
+    Guess,
+    _other_by_lexicon,
+    unknown_share,
+)
+from exporter.language.judge import SECOND_LEANING, SURE_MIN_WORDS, Judge
+from exporter.language.lexicon import distinctive, lexicon
+from exporter.language.locales import LOCALES, LocaleSpec
+from exporter.language.scripts import Script
+from exporter.language.segment import unquote, word_count
+from exporter.outcomes import Outcome, Reason
+
+NATIVE = [
+    "The keeper climbed the stairs of the old tower before dawn.",
+    "He lit the lamp and looked out over the grey harbour.",
+    "Ships were coming home slowly through the heavy rain.",
+    "Nobody in the village had slept well that night.",
+    "The storm had torn the nets and broken two masts.",
+    "Still, the bells rang for the morning market as always.",
+]
+FOREIGN_FIVE = "Nosotros vamos a la ciudad mañana temprano."  # six words
+FOREIGN_FOUR = "Vamos pronto al mercado."
+UNDECIDED = "Quizá luego vengan otros barcos."
+
+
+class StubEnsemble:
+    """Per-sentence calls fixed by the test (default native, weight 50): the aggregation alone is tested."""
+
+    def __init__(self, calls: dict[str, Call]) -> None:
+        self.calls = calls
+
+    def call(
+        self, text: str, spec: LocaleSpec, counts: dict[Script, int] | None = None, w: float | None = None
+    ) -> Call:
+        return self.calls.get(text, Call("native", spec.language, 50.0, "models"))
+
+
+def _judge(calls: dict[str, Call], sentences: list[str]) -> tuple[Outcome, Reason]:
+    verdict = Judge(ensemble=StubEnsemble(calls)).judge(" ".join(sentences), "en")  # type: ignore[arg-type]
+    return verdict.outcome, verdict.reason
+
+
+def _foreign(basis: str = "models", sure: bool = True, language: str = "es") -> Call:
+    return Call("foreign", language, 50.0, basis, Guess((("es", 0.8),), ("es", 0.9)), sure=sure)
+
+
+def test_one_sure_foreign_sentence_said_outright_is_mixing_in_a_long_reply() -> None:
+    assert word_count(FOREIGN_FIVE) >= SURE_MIN_WORDS
+    reply = [*NATIVE[:3], FOREIGN_FIVE, *NATIVE[3:]]
+    assert _judge({FOREIGN_FIVE: _foreign()}, reply) == (Outcome.FAIL, Reason.MIXING)
+    # fewer words: a stray phrase in a reply of seven judged sentences, not mixing on its own
+    reply = [*NATIVE[:3], FOREIGN_FOUR, *NATIVE[3:]]
+    assert _judge({FOREIGN_FOUR: _foreign()}, reply) == (Outcome.PASS, Reason.NONE)
+    # not sure (one model's doubt): never mixing on its own
+    reply = [*NATIVE[:3], FOREIGN_FIVE, *NATIVE[3:]]
+    assert _judge({FOREIGN_FIVE: _foreign(sure=False)}, reply) == (Outcome.PASS, Reason.NONE)
+
+
+def test_quoted_words_do_not_count_towards_a_said_sentence() -> None:
+    quoted = 'See "Nosotros vamos a la ciudad" in the guide.'  # four words outside the quotes
+    reply = [*NATIVE[:3], quoted, *NATIVE[3:]]
+    assert _judge({quoted: _foreign()}, reply) == (Outcome.PASS, Reason.NONE)
+
+
+def test_malay_by_lexicon_lean_needs_a_short_reply_but_words_only_malay_writes_do_not() -> None:
+    sentence = "Kami telah membawa pedang berapi itu pulang ke istana."
+    reply = [*NATIVE[:3], sentence, *NATIVE[3:]]
+    lean = _foreign("lexicon", language="ms")
+    assert _judge({sentence: lean}, reply) == (Outcome.PASS, Reason.NONE)
+    assert _judge({sentence: lean}, [NATIVE[0], sentence, NATIVE[1]]) == (Outcome.FAIL, Reason.MIXING)
+    words = _foreign("distinctive", language="ms")
+    assert _judge({sentence: words}, reply) == (Outcome.FAIL, Reason.MIXING)
+
+
+@pytest.mark.parametrize(("leaning", "outcome"), [(SECOND_LEANING, Outcome.FAIL), (0.4, Outcome.PASS)])
+def test_an_undecided_sentence_seconds_a_sure_foreign_one_only_when_fasttext_leans_the_same_way(
+    leaning: float, outcome: Outcome
+) -> None:
+    undecided = Call("unknown", None, 50.0, "models", Guess((("es", leaning), ("en", 0.1)), ("es", 0.4)))
+    reply = [*NATIVE[:3], FOREIGN_FOUR, UNDECIDED, *NATIVE[3:]]
+    got, _ = _judge({FOREIGN_FOUR: _foreign(), UNDECIDED: undecided}, reply)
+    assert got is outcome
+
+
+def test_undecided_sentences_alone_never_fail_a_reply() -> None:
+    leaning = Call("unknown", None, 50.0, "models", Guess((("es", 0.9),), ("es", 0.9)))
+    reply = [*NATIVE[:3], FOREIGN_FOUR, UNDECIDED, FOREIGN_FIVE, *NATIVE[3:]]
+    calls = {FOREIGN_FOUR: leaning, UNDECIDED: leaning, FOREIGN_FIVE: leaning}
+    assert _judge(calls, reply) == (Outcome.PASS, Reason.NONE)
+
+
+GALICIAN = "Onte fomos á praia cos nosos veciños e xantamos peixe na taberna do porto."
+SPANISH = "Ayer fuimos a la playa con nuestros vecinos y comimos pescado en la taberna del puerto."
+SPREAD = (("pt", 0.33), ("gl", 0.25), ("es", 0.04))  # fastText spreading Galician over its neighbours
+
+
+def test_cld3_fasttext_and_the_lexicon_together_call_a_close_language_foreign() -> None:
+    assert _other_by_lexicon(GALICIAN, "es", SPREAD, ("gl", 0.98))
+    assert not _other_by_lexicon(SPANISH, "es", SPREAD, ("gl", 0.98))  # the lexicon knows the words
+    assert not _other_by_lexicon(GALICIAN, "es", SPREAD, ("gl", LEXICON_CLD3 - 0.1))  # CLD3 unsure
+    assert not _other_by_lexicon(GALICIAN, "es", (("es", 0.9),), ("gl", 0.98))  # fastText says ours
+    assert not _other_by_lexicon(GALICIAN, "es", SPREAD, ("und", 0.99))
+    call = Ensemble().call(GALICIAN, LOCALES["es"])
+    assert call.status == "foreign" and call.language == "gl", call
+
+
+def test_unknown_share_counts_lowercase_words_the_lexicon_lacks_not_names_or_quotes() -> None:
+    assert unknown_share("Konrad and Delfador walked home through Wesmere.", "en") == 0.0
+    assert unknown_share('Zie "Implementation provided keywords" in de gids van vandaag.', "nl") == 0.0
+    assert unknown_share(GALICIAN, "es") >= 0.3 > unknown_share(SPANISH, "es")
+    assert unknown_share("Too few words.", "en") == 0.0
+
+
+def test_words_only_one_of_malay_and_indonesian_writes() -> None:
+    ms, id_ = lexicon("ms"), lexicon("id")
+    assert distinctive(["tekan", "butang", "pada", "skrin"], ms, id_) == 2
+    assert distinctive(["tekan", "tombol", "pada", "layar"], ms, id_) == 0
+    call = Ensemble().call(
+        "Tekan butang ini untuk memadam imej daripada skrin sebelum keluar.", LOCALES["id"]
+    )
+    assert (call.status, call.language, call.basis, call.sure) == ("foreign", "ms", "distinctive", True)
+    native = Ensemble().call(
+        "Tekan tombol ini untuk menghapus gambar dari layar sebelum keluar.", LOCALES["id"]
+    )
+    assert native.status == "native", native
+
+
+def test_own_function_words_yield_to_a_near_certain_fasttext() -> None:
+    # "de", "la" and "au" are French function words too; fastText is near certain of Catalan.
+    sentence = "Au, obriu la porta de la cel·la i marxem d'aquest indret tan fosc, germà meu!"
+    call = Ensemble().call(sentence, LOCALES["fr"])
+    assert call.status == "foreign" and call.language == "ca", call
+
+
+def test_unquote_and_word_count() -> None:
+    assert unquote("Elle dit *谢谢* et « merci » puis partit.").split() == [
+        "Elle",
+        "dit",
+        "et",
+        "puis",
+        "partit.",
+    ]
+    assert word_count("© Free Software Foundation, Inc. 2024 --") == 4
