@@ -10,10 +10,10 @@ test needs a few dozen requests per host instead of hundreds.
   ``Ċ``) and surrounding whitespace removed and Unicode in NFC (``token_key``); alternatives that become
   the same text are added up. Two hosts of one model share a tokenizer, but not always its detokenised
   spelling of a leading space.
-- **Distributions**: per prefix, every response is cut to the number of alternatives most responses
-  listed (the lower median: one host listing fewer cannot narrow everyone's comparison), then spread over
-  the union of every response's tokens: a token a response did not list gets an equal share of its
-  unlisted mass, at most its least likely listed token's probability; the rest is "other".
+- **Distributions**: per prefix, every response is cut to the number of alternatives the shortest
+  response listed (a host that lists 3 when asked for 5 is compared on 3, never penalised for it), then
+  spread over the union of every response's tokens: a token a response did not list gets an equal share
+  of its unlisted mass, at most its least likely listed token's probability; the rest is "other".
 - **Statistic**: each host's mean distribution (over its repeats) is compared with the element-wise
   median of its peers' (leave the host out, renormalised) by total variation distance; the host's
   ``distance`` is its mean over prefixes. ``within`` is the mean distance between a host's own repeats:
@@ -124,7 +124,7 @@ class _Prefix:
 
 def _support(responses: Sequence[NextToken]) -> Array:
     """The responses as rows over the union of their (cut) tokens plus "other" (see the module doc)."""
-    cut = sorted(len(r.top) for r in responses)[(len(responses) - 1) // 2]
+    cut = min(len(r.top) for r in responses)
     listed = [dict(r.top[:cut]) for r in responses]
     tokens = sorted({t for row in listed for t in row})
     rows = np.zeros((len(responses), len(tokens) + 1))
