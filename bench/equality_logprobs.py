@@ -19,9 +19,10 @@ renormalised. Hosts:
 
 Usage::
 
-    .venv/bin/python bench/equality_logprobs.py                          # power and false positives
-    .venv/bin/python bench/equality_logprobs.py --sections null --fleets 200
-    .venv/bin/python bench/equality_logprobs.py --quick                  # a smoke run
+    .venv/bin/python -m bench.equality_logprobs                          # power, shared, false positives
+    .venv/bin/python -m bench.equality_logprobs --sections null --fleets 200
+    .venv/bin/python -m bench.equality_logprobs --sections shared --variants temp-1.2,quant-0.2 --trials 10
+    .venv/bin/python -m bench.equality_logprobs --quick                  # a smoke run
 """
 
 from __future__ import annotations
@@ -183,11 +184,35 @@ def null(bench: Bench, fleets: int, sizes: list[int], prefixes: int, alpha: floa
     print()
 
 
+def shared(bench: Bench, trials: int, prefixes: int, alpha: float, noise: float, variants: list[str]) -> None:
+    print(f"## k of 12 hosts sharing one distortion, {prefixes} prefixes x {REPEATS}, {trials} trials per "
+          "cell (share of the distorted hosts flagged; reference hosts flagged)\n")  # fmt: skip
+    print("| distortion | k = 2 | k = 3 | k = 4 | 1 among 40 |")
+    print("|---|---:|---:|---:|---:|")
+    for variant in variants:
+        cells = []
+        for total, k in ((12, 2), (12, 3), (12, 4), (40, 1)):
+            hits = wrong = 0
+            for trial in range(trials):
+                rng = random.Random(f"{SEED}/shared/{variant}/{total}/{k}/{trial}")
+                hosts = _hosts(total - k, {f"odd-{i}": variant for i in range(k)})
+                flagged = set(
+                    _flagged(compare_next_tokens(fleet(bench, hosts, prefixes, noise, rng), alpha=alpha))
+                )
+                hits += sum(h.startswith("odd-") for h in flagged)
+                wrong += sum(not h.startswith("odd-") for h in flagged)
+            cells.append(f"{hits / (k * trials):.0%} ({wrong})")
+        print(f"| {variant} | {' | '.join(cells)} |", flush=True)
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--sections", default="power,null", help="power, null (comma-separated)")
+    parser.add_argument(
+        "--sections", default="power,null,shared", help="power, null, shared (comma-separated)"
+    )
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--sizes", default="4,8,16", help="prefixes per host (power)")
@@ -206,6 +231,8 @@ def main() -> None:
     sections = args.sections.split(",")
     if "power" in sections:
         power(bench, args.trials, sizes, args.alpha, args.noise, args.variants.split(","))
+    if "shared" in sections:
+        shared(bench, args.trials, args.prefixes, args.alpha, args.noise, args.variants.split(","))
     if "null" in sections:
         null(
             bench, args.fleets, [int(h) for h in args.hosts.split(",")], args.prefixes, args.alpha, args.noise

@@ -214,7 +214,7 @@ class _Tested:
     distance: Array
     within: Array
     p_value: Array
-    p_min: Array  # the smallest p-value the permutations could have given each host
+    p_min: Array  # the smallest p-value the planned permutations could give each host (early stops aside)
     answered: Array
 
 
@@ -255,7 +255,8 @@ def _test(
         if exceed.min() >= STOP_EXCEEDANCES:
             break
     p_value = (1 + exceed) / (1 + draws)
-    return _Tested(hosts, observed, _within(prefixes, answered), p_value, 1 / (1 + draws), answered)
+    planned = np.array([target * len(pools[s]) for s in signature], dtype=float)
+    return _Tested(hosts, observed, _within(prefixes, answered), p_value, 1 / (1 + planned), answered)
 
 
 def _counts(prefixes: Sequence[_Prefix], answered: Array) -> Array:

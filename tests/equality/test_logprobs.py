@@ -126,6 +126,8 @@ def test_hosts_without_logprobs_with_no_replies_and_too_few_peers_are_named() ->
 def test_an_alpha_below_what_the_permutations_resolve_says_so_instead_of_like_its_peers() -> None:
     results = compare_next_tokens(_fleet(6, random.Random(2)), alpha=1e-6)
     assert {r.verdict for r in results} == {NO_VERDICT}
+    # 1e-3 is resolved: hosts decided early (clearly like their peers) are said to be
+    assert {r.verdict for r in compare_next_tokens(_fleet(6, random.Random(2)), alpha=1e-3)} == {LIKE_PEERS}
     with pytest.raises(ValueError, match="alpha"):
         compare_next_tokens(_fleet(6, random.Random(2)), alpha=0)
 
