@@ -126,6 +126,18 @@ def _flagged(results: list[LogprobResult]) -> Iterator[str]:
     return (r.provider for r in results if r.verdict == OUTLIER)
 
 
+def _trial(
+    bench: Bench, variant: str, size: int, trial: int, alpha: float, noise: float
+) -> tuple[bool, int, float | None]:
+    """One fleet of 11 reference hosts and ``odd``: (odd flagged, reference hosts flagged, odd's effect)."""
+    rng = random.Random(f"{SEED}/{variant}/{size}/{trial}")
+    results = compare_next_tokens(
+        fleet(bench, _hosts(11, {"odd": variant}), size, noise, rng), alpha=alpha, seed=trial
+    )
+    flagged = set(_flagged(results))
+    return "odd" in flagged, len(flagged - {"odd"}), next(r.effect for r in results if r.provider == "odd")
+
+
 def power(
     bench: Bench, trials: int, sizes: list[int], alpha: float, noise: float, variants: list[str]
 ) -> None:
@@ -139,20 +151,12 @@ def power(
     )
     print("|---|" + "---:|" * (len(sizes) + 2))
     for variant in variants:
-        cells, wrong, effects = [], 0, []
-        for size in sizes:
-            hits = 0
-            for trial in range(trials):
-                rng = random.Random(f"{SEED}/{variant}/{size}/{trial}")
-                results = compare_next_tokens(
-                    fleet(bench, _hosts(11, {"odd": variant}), size, noise, rng), alpha=alpha, seed=trial
-                )
-                flagged = set(_flagged(results))
-                hits += "odd" in flagged
-                wrong += len(flagged - {"odd"})
-                if size == sizes[-1]:
-                    effects += [r.effect for r in results if r.provider == "odd" and r.effect is not None]
-            cells.append(f"{hits / trials:.0%}")
+        runs = {
+            size: [_trial(bench, variant, size, t, alpha, noise) for t in range(trials)] for size in sizes
+        }
+        cells = [f"{sum(hit for hit, _, _ in runs[size]) / trials:.0%}" for size in sizes]
+        wrong = sum(w for size in sizes for _, w, _ in runs[size])
+        effects = [e for _, _, e in runs[sizes[-1]] if e is not None]
         effect = sum(effects) / len(effects) if effects else float("nan")
         print(f"| {variant} | {' | '.join(cells)} | {effect:+.3f} | {wrong} |", flush=True)
     print()

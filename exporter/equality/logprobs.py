@@ -48,15 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from exporter.equality.compare import (
-    LIKE_PEERS,
-    MIN_HOSTS,
-    NO_VERDICT,
-    NOT_ENOUGH_PEERS,
-    NOT_TESTED,
-    OUTLIER,
-    check_alpha,
-)
+from exporter.equality import compare as verdicts
 from exporter.stats import holm
 
 NO_LOGPROBS = "not tested (no logprobs)"  # the endpoint does not list logprobs and top_logprobs
@@ -229,7 +221,7 @@ def _test(
     answered_rows: list[list[float]] = []
     for prefix in sorted(by_prefix):
         got = by_prefix[prefix]
-        if len(got) < MIN_HOSTS:
+        if len(got) < verdicts.MIN_HOSTS:
             continue  # too few hosts answered this prefix for a median of peers
         present = [h for h in hosts if h in got]
         ordered = [r for h in present for r in got[h]]
@@ -276,7 +268,7 @@ def compare_next_tokens(
 ) -> list[LogprobResult]:
     """Every host of ``responses`` (and of ``listed``, the hosts that list logprobs: any other host of
     ``responses`` is ``not tested (no logprobs)``), sorted by provider, with its verdict at ``alpha``."""
-    check_alpha(alpha)
+    verdicts.check_alpha(alpha)
     rng = np.random.default_rng(seed)
     decided: dict[str, LogprobResult] = {}
     capable = set(responses if listed is None else listed)
@@ -300,14 +292,14 @@ def compare_next_tokens(
             effect=float(tested.distance[i] - np.median(others)),
             p_value=float(tested.p_value[i]),
             p_adjusted=adjusted,
-            outlier=verdict == OUTLIER,
+            outlier=verdict == verdicts.OUTLIER,
             verdict=verdict,
             step=step,
         )
 
     remaining = sorted(h for h in capable if responses.get(h))
     step = 0
-    while len(remaining) >= MIN_HOSTS:
+    while len(remaining) >= verdicts.MIN_HOSTS:
         step += 1
         tested = _test(responses, remaining, alpha, rng)
         if silent := [h for i, h in enumerate(remaining) if not tested.answered[:, i].any()]:
@@ -319,16 +311,17 @@ def compare_next_tokens(
         candidates = [h for h in remaining if effect[h] >= tolerance]
         best = min(candidates, key=lambda h: (adjusted[h], -effect[h]), default=None)
         if best is not None and adjusted[best] < alpha:
-            result(best, tested, adjusted[best], OUTLIER, step)
+            result(best, tested, adjusted[best], verdicts.OUTLIER, step)
             remaining.remove(best)
             continue
         for i, host in enumerate(remaining):
             reachable = float(tested.p_min[i]) * len(remaining) < alpha
-            result(host, tested, adjusted[host], LIKE_PEERS if reachable else NO_VERDICT, step)
+            verdict = verdicts.LIKE_PEERS if reachable else verdicts.NO_VERDICT
+            result(host, tested, adjusted[host], verdict, step)
         remaining = []
     for host in remaining:
-        result(host, None, None, NOT_ENOUGH_PEERS, step)
+        result(host, None, None, verdicts.NOT_ENOUGH_PEERS, step)
     for host in sorted(set(responses) | capable):
         if host not in decided:
-            result(host, None, None, NOT_TESTED if host in capable else NO_LOGPROBS, step)
+            result(host, None, None, verdicts.NOT_TESTED if host in capable else NO_LOGPROBS, step)
     return [decided[host] for host in sorted(decided)]
