@@ -20,10 +20,12 @@ test needs a few dozen requests per host instead of hundreds.
   the nondeterminism real servers have (batching, kernels), shown beside it.
 - **Calibration**: under the null (every host serves the same distribution, each response a draw of the
   same noise), the responses of a prefix are exchangeable between hosts. The host labels are permuted
-  within each prefix, and each host's distance is compared with the permuted distances of every host
-  with the same counts (``B`` permutations give ``B * hosts`` null draws, so ``B`` about ``10 / alpha``
-  resolves any fleet size). ``B`` grows until each host's p-value is decided or ``MAX_PERMUTATIONS``.
-  Holm's correction runs across hosts; with repeats, the within-host spread is what a host must exceed.
+  within each prefix; a host's ``p_value`` is the share of permutations in which its own distance reaches
+  the observed one, its ``p_adjusted`` the share in which the largest distance of any host does
+  (Westfall and Young's single-step max-T: the chance of flagging any host of a healthy fleet is at most
+  ``alpha``, and ``B`` permutations resolve ``1 / B`` whatever the fleet size). ``B`` grows to about
+  ``10 / alpha`` (at most ``MAX_PERMUTATIONS``) and stops early once even the most distant host is
+  decided. With repeats, the within-host spread is what a host must exceed.
 - **Tolerance**: a host is flagged only when its distance also exceeds the median peer's by at least
   ``tolerance`` (total variation, default ``TOLERANCE``): numerics that differ between healthy serving
   stacks (GPU kernels, a KV-cache format) shift probabilities by less than that and are not a finding.
@@ -49,7 +51,6 @@ import numpy as np
 import numpy.typing as npt
 
 from exporter.equality import compare as verdicts
-from exporter.stats import holm
 
 NO_LOGPROBS = "not tested (no logprobs)"  # the endpoint does not list logprobs and top_logprobs
 TOLERANCE = 0.01  # mean total variation beyond the median peer's that a flag needs
@@ -205,8 +206,9 @@ class _Tested:
     hosts: list[str]
     distance: Array
     within: Array
-    p_value: Array
-    p_min: Array  # the smallest p-value the planned permutations could give each host (early stops aside)
+    p_value: Array  # the host's own permutation p-value
+    p_adjusted: Array  # Westfall-Young single-step max-T: against the largest distance of any host
+    p_min: float  # the smallest p-value the planned permutations can give (early stops aside)
     answered: Array
 
 
@@ -229,33 +231,21 @@ def _test(
         answered_rows.append([1.0 if h in got else 0.0 for h in hosts])
     answered = np.asarray(answered_rows).reshape(len(prefixes), len(hosts))
     observed = _statistic(prefixes, answered)
-    # hosts with the same counts per prefix have the same null distribution: their draws are pooled
-    signature = [tuple(int(c) for c in column) for column in _counts(prefixes, answered).T]
-    pools = {s: [i for i, t in enumerate(signature) if t == s] for s in set(signature)}
-    exceed = np.zeros(len(hosts))
-    draws = np.zeros(len(hosts))
+    own = np.zeros(len(hosts))  # permutations where the host's own distance reached its observed one
+    top = np.zeros(len(hosts))  # permutations where the largest distance of any host reached it
     target = min(MAX_PERMUTATIONS, max(BATCH, math.ceil(10 / alpha)))
     done = 0
     while prefixes and done < target:
         null = _permuted(prefixes, answered, BATCH, rng)
         done += BATCH
-        for members in pools.values():
-            pooled = np.sort(null[:, members].ravel())
-            for i in members:
-                exceed[i] += len(pooled) - np.searchsorted(pooled, observed[i] - 1e-12, side="left")
-                draws[i] += len(pooled)
-        if exceed.min() >= STOP_EXCEEDANCES:
-            break
-    p_value = (1 + exceed) / (1 + draws)
-    planned = np.array([target * len(pools[s]) for s in signature], dtype=float)
-    return _Tested(hosts, observed, _within(prefixes, answered), p_value, 1 / (1 + planned), answered)
-
-
-def _counts(prefixes: Sequence[_Prefix], answered: Array) -> Array:
-    counts = np.zeros(answered.shape)
-    for k, prefix in enumerate(prefixes):
-        counts[k, answered[k] > 0] = prefix.counts
-    return counts
+        own += (null >= observed - 1e-12).sum(axis=0)
+        top += (null.max(axis=1)[:, None] >= observed - 1e-12).sum(axis=0)
+        if top.min() >= STOP_EXCEEDANCES:
+            break  # even the most distant host is decided: not an outlier
+    return _Tested(
+        hosts, observed, _within(prefixes, answered), (1 + own) / (1 + done), (1 + top) / (1 + done),
+        1 / (1 + target), answered,
+    )  # fmt: skip
 
 
 def compare_next_tokens(
@@ -305,7 +295,7 @@ def compare_next_tokens(
         if silent := [h for i, h in enumerate(remaining) if not tested.answered[:, i].any()]:
             remaining = [h for h in remaining if h not in silent]  # no prefix enough hosts answered
             continue
-        adjusted = dict(zip(remaining, holm([float(p) for p in tested.p_value]), strict=True))
+        adjusted = {h: float(tested.p_adjusted[i]) for i, h in enumerate(remaining)}
         effect = {h: float(tested.distance[i] - np.median(np.delete(tested.distance, i)))
                   for i, h in enumerate(remaining)}  # fmt: skip
         candidates = [h for h in remaining if effect[h] >= tolerance]
@@ -314,9 +304,8 @@ def compare_next_tokens(
             result(best, tested, adjusted[best], verdicts.OUTLIER, step)
             remaining.remove(best)
             continue
-        for i, host in enumerate(remaining):
-            reachable = float(tested.p_min[i]) * len(remaining) < alpha
-            verdict = verdicts.LIKE_PEERS if reachable else verdicts.NO_VERDICT
+        verdict = verdicts.LIKE_PEERS if tested.p_min < alpha else verdicts.NO_VERDICT
+        for host in remaining:
             result(host, tested, adjusted[host], verdict, step)
         remaining = []
     for host in remaining:
