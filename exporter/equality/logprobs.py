@@ -56,7 +56,7 @@ NO_LOGPROBS = "not tested (no logprobs)"  # the endpoint does not list logprobs 
 TOLERANCE = 0.01  # mean total variation beyond the median peer's that a flag needs
 BATCH = 500  # permutations per batch
 MAX_PERMUTATIONS = 20_000  # resolves alpha down to about 10 / MAX_PERMUTATIONS
-STOP_EXCEEDANCES = 20  # a host with this many null draws above its distance is decided (not an outlier)
+STOP_EXCEEDANCES = 20  # once the most distant host is exceeded this often (max-T), no host is an outlier
 _MARKERS = str.maketrans({"Ġ": " ", "▁": " ", "Ċ": "\n", "ĉ": "\t"})
 
 Array = npt.NDArray[np.float64]
