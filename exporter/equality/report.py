@@ -169,8 +169,8 @@ def _row_json(row: EqualityRow) -> dict[str, Any]:
     }
 
 
-def _next_tokens_json(report: EqualityReport) -> dict[str, Any]:
-    def row(r: NextTokenRow) -> dict[str, Any]:
+def _next_tokens_json(report: EqualityReport) -> dict[str, object]:
+    def row(r: NextTokenRow) -> dict[str, object]:
         rounded = {k: _round(getattr(r.result, k), 4) for k in ("distance", "within", "effect")}
         return asdict(r.result) | rounded | {"excluded": r.excluded}
 
