@@ -208,14 +208,9 @@ def _cost(report: EqualityReport) -> str:
     return f"cost: {tokens:,} tokens, ${report.cost.cost_usd:.4f}"
 
 
-def _cells(r: EqualityResult, outlier: str) -> tuple[str, str, str, str]:
-    """The effect, p, p adjusted and verdict cells of one row (``outlier``: the word for a flagged host)."""
-    verdict = outlier if r.outlier else r.verdict
-    return "-" if r.effect is None else f"{r.effect:+.3f}", _p(r.p_value), _p(r.p_adjusted), verdict
-
-
-def _token_cells(r: LogprobResult, outlier: str) -> tuple[str, str, str, str]:
-    """The cells of a host's next-token line: its distance beyond the median peer's (total variation)."""
+def _cells(r: EqualityResult | LogprobResult, outlier: str) -> tuple[str, str, str, str]:
+    """The effect, p, p adjusted and verdict cells of one row (``outlier``: the word for a flagged host);
+    a next-token row's effect is its total variation beyond the median peer's."""
     verdict = outlier if r.outlier else r.verdict
     return "-" if r.effect is None else f"{r.effect:+.3f}", _p(r.p_value), _p(r.p_adjusted), verdict
 
@@ -230,7 +225,7 @@ def to_table(report: EqualityReport) -> str:
         name = clip(row.result.provider, 24, flat=True)
         lines.append(f"{name:<24} {row.result.samples:>4} {effect:>7} {p:>7} {p_adjusted:>7}  {verdict}")
         if (next_token := tokens.get(row.result.provider)) is not None:
-            effect, p, p_adjusted, verdict = _token_cells(next_token, "OUTLIER")
+            effect, p, p_adjusted, verdict = _cells(next_token, "OUTLIER")
             n = next_token.responses
             lines.append(f"{'  next tokens':<24} {n:>4} {effect:>7} {p:>7} {p_adjusted:>7}  {verdict}")
     for row in report.outliers:
@@ -254,7 +249,7 @@ def to_markdown(report: EqualityReport) -> str:
         cells = " | ".join(_cells(row.result, "**outlier**"))
         lines.append(f"| `{row.result.provider}` | {row.result.samples} | {cells} |")
         if (next_token := tokens.get(row.result.provider)) is not None:
-            cells = " | ".join(_token_cells(next_token, "**outlier**"))
+            cells = " | ".join(_cells(next_token, "**outlier**"))
             lines.append(f"| ↳ next tokens | {next_token.responses} | {cells} |")
     for row in report.outliers:
         lines += ["", f"`{row.result.provider}` wrote:", ""]
