@@ -22,7 +22,7 @@ from exporter.equality.prompts import EqualityPrompt
 from exporter.gateway.types import Endpoint
 from exporter.outcomes import Usage
 
-DEFAULT_TOP_LOGPROBS = 5  # alternatives asked for: the most every OpenAI-compatible host allows
+DEFAULT_TOP_LOGPROBS = 5  # alternatives asked for: commonly accepted (OpenAI allows 20, some hosts 5)
 DEFAULT_REPEATS = 2  # each prefix asked twice per host: the within-host nondeterminism shows
 TEMPERATURE = 1.0
 

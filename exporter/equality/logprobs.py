@@ -27,8 +27,8 @@ test needs a few dozen requests per host instead of hundreds.
   ``10 / alpha`` (at most ``MAX_PERMUTATIONS``) and stops early once even the most distant host is
   decided. With repeats, the within-host spread is what a host must exceed.
 - **Tolerance**: a host is flagged only when its distance also exceeds the median peer's by at least
-  ``tolerance`` (total variation, default ``TOLERANCE``): numerics that differ between healthy serving
-  stacks (GPU kernels, a KV-cache format) shift probabilities by less than that and are not a finding.
+  ``tolerance`` (total variation, default ``TOLERANCE``): small numeric differences between healthy serving
+  stacks (GPU kernels, batch order) are not a finding.
 - **Peeling**, **verdicts** and ``MIN_PEERS`` are the text test's (``exporter.equality.compare``).
 
 Example::
