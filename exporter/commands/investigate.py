@@ -36,6 +36,12 @@ from exporter.engine.rounds import ModelPlan
 from exporter.equality import report as equality
 from exporter.equality import sampling as equality_sampling
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
+from exporter.equality.logprob_sampling import (
+    DEFAULT_PREFIXES,
+    DEFAULT_REPEATS,
+    collect_next_tokens,
+    lists_logprobs,
+)
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.types import Endpoint
 from exporter.investigate import report
@@ -229,7 +235,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("contracts", "equality"),
         default="contracts",
         help="contracts (default): failures per contract, Fisher; equality: does each host's output "
-        "distribution match its peers' (n-gram surprise ranks over open-ended prompts, docs/equality.md)",
+        "distribution match its peers' (n-gram surprise ranks over open-ended prompts; where hosts list "
+        "logprobs, also their next-token probabilities at fixed prefixes; docs/equality.md)",
     )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -342,11 +349,18 @@ async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> equa
                 "--providers", f"--test equality compares each host with its peers: it needs at least "
                 f"{MIN_EQUALITY_HOSTS} hosts, got {len(work.targets)}",
             )  # fmt: skip
-        with _progress(len(work.targets) * args.samples) as advance:
+        listing = sum(lists_logprobs(target.endpoint) for target, _ in work.targets)
+        requests = len(work.targets) * args.samples + listing * DEFAULT_REPEATS * len(DEFAULT_PREFIXES)
+        with _progress(requests) as advance:
             hosts = await equality_sampling.collect(
                 work.targets, settings, args.samples, concurrency=config.rounds.concurrency, on_sample=advance
             )
-    return equality.build(work.model, hosts, samples=args.samples, alpha=args.alpha, settings=settings)
+            next_tokens = await collect_next_tokens(
+                work.targets, concurrency=config.rounds.concurrency, on_sample=advance
+            )
+    return equality.build(
+        work.model, hosts, samples=args.samples, alpha=args.alpha, settings=settings, next_tokens=next_tokens
+    )
 
 
 def _chosen_contracts(configured: Sequence[Contract], names: Sequence[str] | None) -> list[Contract]:

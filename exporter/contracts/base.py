@@ -59,6 +59,7 @@ class RequestOptions(TypedDict, total=False):
     require_parameters: bool
     reasoning: dict[str, JsonValue] | None
     reasoning_effort: str | None
+    top_logprobs: int | None
 
 
 class ChatGateway(Protocol):

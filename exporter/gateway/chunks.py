@@ -10,6 +10,9 @@ It keeps what a probe needs from an OpenAI/OpenRouter completion and nothing els
 - the serving ``provider`` (display name) and the generation ``id``;
 - the first error object, from a top-level ``error`` (mid-stream error chunk, ``code`` int or string) or a
   choice-level ``error`` (the non-streamed ``finish_reason: "error"`` shape);
+- ``logprobs.content`` (when asked for): each position's token, log-probability and listed alternatives,
+  bounded (``MAX_LOGPROB_POSITIONS`` positions, ``MAX_TOP_LOGPROBS`` alternatives, ``MAX_TOKEN_CHARS``
+  characters a token); entries of the wrong shape are skipped;
 - the moment of the **first visible token**: ``feed`` returns True for exactly one chunk, the first whose
   ``delta.content`` has a visible character (or ``delta.reasoning``, when ``count_reasoning_as_first_token``).
   Whitespace and zero-width characters alone (``" "``, ``"\\n"``, U+200B) do not count unless
@@ -36,9 +39,14 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from exporter.gateway.types import TokenLogprob
 from exporter.outcomes import Usage
 
-__all__ = ["ChunkAccumulator", "finite_number", "first_text", "parse_usage"]
+__all__ = ["ChunkAccumulator", "finite_number", "first_text", "parse_logprobs", "parse_usage"]
+
+MAX_LOGPROB_POSITIONS = 64  # generated positions kept (the equality test reads the first)
+MAX_TOP_LOGPROBS = 20  # alternatives kept per position (the most OpenAI-style APIs list)
+MAX_TOKEN_CHARS = 64  # a token string longer than this is cut (tokens are a few characters)
 
 
 def parse_usage(usage: object) -> Usage | None:
@@ -54,6 +62,39 @@ def parse_usage(usage: object) -> Usage | None:
         completion_tokens=_non_negative_int(usage.get("completion_tokens")),
         cost_usd=max(finite_number(usage.get("cost")) or 0.0, 0.0),
     )
+
+
+def parse_logprobs(logprobs: object, room: int = MAX_LOGPROB_POSITIONS) -> list[TokenLogprob]:
+    """The positions of an OpenAI-style ``logprobs`` object (``{"content": [{token, logprob,
+    top_logprobs: [{token, logprob}]}]}``), at most ``room``; an entry without a string token and a finite
+    logprob is skipped, and so is such an alternative.
+
+    >>> parse_logprobs({"content": [{"token": "Hi", "logprob": -0.1,
+    ...     "top_logprobs": [{"token": "Hi", "logprob": -0.1}, {"token": "Hey", "logprob": "x"}]}]})
+    [TokenLogprob(token='Hi', logprob=-0.1, top=(('Hi', -0.1),))]
+    """
+    content = logprobs.get("content") if isinstance(logprobs, Mapping) else None
+    if not isinstance(content, list):
+        return []
+    positions = []
+    for entry in content[: max(room, 0)]:
+        read = _token_logprob(entry)
+        if read is None:
+            continue
+        top = entry.get("top_logprobs")
+        alternatives = [_token_logprob(t) for t in top[:MAX_TOP_LOGPROBS]] if isinstance(top, list) else []
+        positions.append(TokenLogprob(*read, tuple(a for a in alternatives if a is not None)))
+    return positions
+
+
+def _token_logprob(entry: object) -> tuple[str, float] | None:
+    if not isinstance(entry, Mapping):
+        return None
+    token, logprob = entry.get("token"), entry.get("logprob")
+    if not isinstance(token, str) or isinstance(logprob, bool) or not isinstance(logprob, int | float):
+        return None
+    logprob = float(logprob)
+    return (token[:MAX_TOKEN_CHARS], logprob) if math.isfinite(logprob) and logprob <= 0 else None
 
 
 def _non_negative_int(value: object) -> int:
@@ -99,6 +140,7 @@ class ChunkAccumulator:
         self.error: Mapping[str, object] | None = None
         self.saw_visible_token = False
         self.done = False  # ``data: [DONE]`` was seen (the SSE reader sets it; it is not a chunk)
+        self.logprobs: list[TokenLogprob] = []
         self.chunks = 0
 
     @property
@@ -158,6 +200,9 @@ class ChunkAccumulator:
             refusal = part.get("refusal")
             if isinstance(refusal, str) and refusal:
                 self._refusal.append(refusal)
+        room = MAX_LOGPROB_POSITIONS - len(self.logprobs)
+        if room > 0:
+            self.logprobs += parse_logprobs(choice.get("logprobs"), room)
         # The first non-null finish reason wins: the usage chunk may follow with finish_reason null.
         self.finish_reason = first_text(self.finish_reason, choice.get("finish_reason"))
         self.native_finish_reason = first_text(self.native_finish_reason, choice.get("native_finish_reason"))

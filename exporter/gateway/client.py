@@ -251,6 +251,9 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
             body["reasoning"] = dict(request.reasoning)
         if request.reasoning_effort is not None:
             body["reasoning_effort"] = request.reasoning_effort
+        if request.top_logprobs is not None:
+            body["logprobs"] = True
+            body["top_logprobs"] = request.top_logprobs
         if self._kind == "openrouter":
             if request.pin is not None:
                 body["provider"] = {
@@ -366,6 +369,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
             first_token_timed_out=timed_out_first_token,
             elapsed_seconds=elapsed,
             sent_at=progress.t0,
+            logprobs=tuple(acc.logprobs),
         )
 
     # -- internals ---------------------------------------------------------------------------------------

@@ -66,6 +66,18 @@ class ChatRequest:
     # or the OpenAI-style top-level ``reasoning_effort``.
     reasoning: dict[str, JsonValue] | None = None
     reasoning_effort: str | None = None
+    # Ask for the next-token alternatives at each position: ``logprobs: true, top_logprobs: N`` (N <= 20).
+    top_logprobs: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLogprob:
+    """One generated position of ``choices[0].logprobs.content``: the token, its log-probability (natural
+    log) and the alternatives the host listed there, most likely first (``top_logprobs``)."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +103,8 @@ class ChatResult:
     # The client's clock when the request headers went out: the origin of ttft_seconds and elapsed_seconds
     # (on the default clock, CLOCK_MONOTONIC, comparable with other processes' stamps on the same host).
     sent_at: float | None = None
+    # ``choices[0].logprobs.content`` when asked for (``ChatRequest.top_logprobs``), bounded (chunks.py).
+    logprobs: tuple[TokenLogprob, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

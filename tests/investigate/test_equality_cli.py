@@ -49,4 +49,25 @@ def test_the_weaker_model_host_is_the_outlier_and_no_healthy_host_is(
     assert all(r["samples"] == 24 and r["excluded"] == 0 for r in results.values())
     assert results["weakling/int4"]["examples"] and results["weakling/int4"]["peer_examples"]
     assert report["cost"]["tokens"] > 0
-    assert chat_requests(sim) == 8 * 24
+    # the second test: every chosen host lists logprobs, so each was asked the 8 prefixes twice
+    tokens = {r["provider"]: r for r in report["logprobs"]["results"]}
+    assert tokens["weakling/int4"]["outlier"] and tokens["templar/bf16"]["outlier"]
+    assert not any(tokens[h]["outlier"] for h in HEALTHY), report["logprobs"]
+    assert all(r["responses"] == 16 and r["excluded"] == 0 for r in tokens.values())
+    assert report["logprobs"]["top_logprobs"] == 5 and report["logprobs"]["repeats"] == 2
+    assert chat_requests(sim) == 8 * 24 + 8 * 16
+
+
+@pytest.mark.slow
+def test_the_table_shows_a_next_token_line_per_host_and_says_which_hosts_list_no_logprobs(
+    run: Run, config: Path, sim: SimulatorServer
+) -> None:
+    hosts = ",".join((*HEALTHY[:4], "quanta/fp4", "reasoner/bf16"))
+    code, out, _ = run(*_argv(config, "--providers", hosts, "--samples", "12"))
+    assert code == 0
+    lines = out.splitlines()
+    quanta = lines.index(next(line for line in lines if line.startswith("quanta/fp4")))
+    assert lines[quanta + 1].startswith("  next tokens") and lines[quanta + 1].endswith("OUTLIER"), out
+    reasoner = lines.index(next(line for line in lines if line.startswith("reasoner/bf16")))
+    assert lines[reasoner + 1].endswith("not tested (no logprobs)"), out
+    assert "the endpoint does not list logprobs and top_logprobs" in out

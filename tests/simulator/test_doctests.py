@@ -17,6 +17,7 @@ MODULES = [
     "replies",
     "routing",
     "state",
+    "styles",
     "wire",
     "writing",
 ]

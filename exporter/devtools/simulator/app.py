@@ -39,7 +39,7 @@ from exporter.contracts.base import Contract
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Fleet, Model, Provider
 from exporter.devtools.simulator.locales import Texts
-from exporter.devtools.simulator.replies import compose, thinking
+from exporter.devtools.simulator.replies import compose, thinking, with_logprobs
 from exporter.devtools.simulator.routing import Preferences, max_tokens_of, parse_preferences, resolve
 from exporter.devtools.simulator.state import MAX_GENERATIONS, FleetState, RequestRecord, plain
 from exporter.devtools.simulator.writing import (
@@ -55,6 +55,7 @@ from exporter.web.auth import bearer_ok, token_bytes
 from exporter.web.body import Rejected, read_bounded
 
 MAX_BODY_BYTES = 1 << 20
+MAX_TOP_LOGPROBS = 20  # as OpenAI's API allows
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -258,6 +259,9 @@ class Simulator:
         reply = compose(
             understood, plan, self.state.texts, rng, max_tokens_of(body), thought, style=profile.style
         )
+        if body.get("logprobs") is True:
+            count = body.get("top_logprobs") or 0
+            reply = with_logprobs(reply, understood, self.state.texts, profile.style, count, rng)
         gen_id = wire.generation_id(int(arrived), self.state.rng)
         metadata = _wants_metadata(request)
         call = Call(gen_id, model, provider, understood, plan, reply, rng, tuple(attempts), record, metadata)
@@ -326,8 +330,17 @@ def request_issues(body: object) -> list[dict[str, object]]:
         value = body.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             issues.append({"code": "invalid_type", "path": [key], "message": "Expected a positive integer"})
-    if "stream" in body and not isinstance(body["stream"], bool):
-        issues.append({"code": "invalid_type", "path": ["stream"], "message": "Expected boolean"})
+    for key in ("stream", "logprobs"):
+        if key in body and not isinstance(body[key], bool):
+            issues.append({"code": "invalid_type", "path": [key], "message": "Expected boolean"})
+    top = body.get("top_logprobs")
+    if top is not None and (
+        isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= MAX_TOP_LOGPROBS
+    ):
+        issues.append({"code": "invalid_type", "path": ["top_logprobs"],
+                       "message": f"Expected an integer from 0 to {MAX_TOP_LOGPROBS}"})  # fmt: skip
+    elif top is not None and body.get("logprobs") is not True:
+        issues.append({"code": "custom", "path": ["top_logprobs"], "message": "Requires logprobs: true"})
     return issues
 
 

@@ -68,7 +68,7 @@ QUANTIZATIONS = (
 )  # fmt: skip
 DEFAULT_PARAMETERS = (
     "max_tokens", "temperature", "top_p", "stop", "seed", "response_format", "structured_outputs",
-    "tools", "tool_choice",
+    "tools", "tool_choice", "logprobs", "top_logprobs",
 )  # fmt: skip
 
 _TAG = re.compile(r"[a-z0-9][a-z0-9.-]*(/[a-z0-9][a-z0-9._-]*)?")

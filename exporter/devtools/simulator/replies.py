@@ -136,6 +136,9 @@ class Reply:
     native_finish_reason: str = "stop"
     completion_tokens: int = 0
     reasoning_tokens: int = 0
+    # asked for with logprobs: the first token with its log-probability, and the alternatives listed there
+    first_token: tuple[str, float] | None = None
+    alternatives: tuple[tuple[str, float], ...] = ()
 
 
 def message_text(message: Mapping[str, object]) -> str:
@@ -355,6 +358,45 @@ def _garbage_for(content: str) -> tuple[str, ...]:
     if "\u0400" <= first <= "\u04ff":
         return _GARBAGE_CYRILLIC
     return _GARBAGE_LATIN
+
+
+NONDETERMINISM_NATS = 0.05  # per-request noise on each log-probability, as batching and kernels give
+UNLIKELY_NATS = -20.0  # the log-probability listed for a token the host's style never starts with
+
+
+def with_logprobs(reply: Reply, request: Understood, texts: Texts, style: Style, count: int,
+                  rng: random.Random) -> Reply:  # fmt: skip
+    """``reply`` with its first position's log-probabilities (``count`` alternatives): for an open-ended
+    prompt the style's first-token distribution (``styles.first_tokens``) with per-request noise of
+    ``NONDETERMINISM_NATS``; for any other reply its first word, certain.
+
+    >>> import random
+    >>> asked = {"messages": [{"role": "user", "content": "Name a fruit."}], "temperature": 1}
+    >>> open_ = understand(asked, False)
+    >>> got = with_logprobs(Reply("Apples"), open_, Texts.load(), "healthy", 3, random.Random(1))
+    >>> len(got.alternatives), got.first_token is not None
+    (3, True)
+    """
+    words = reply.content.split(maxsplit=1)
+    token = words[0] if words else reply.content
+    if request.kind is not Kind.OPEN:
+        return replace(reply, first_token=(token, 0.0), alternatives=((token, 0.0),)[:count])
+    locale = request.locale or "en"
+    temperature = 1.0 if request.temperature is None else request.temperature
+    unspaced = is_unspaced(locale)
+    law = styles.first_tokens(request.last_user_message, texts.for_locale(locale), style,
+                              temperature=temperature, unspaced=unspaced)  # fmt: skip
+    noisy = [(t, math.log(p) + rng.gauss(0.0, NONDETERMINISM_NATS)) for t, p in law if p > 0]
+    norm = math.log(sum(math.exp(lp) for _, lp in noisy))
+    ranked = sorted(((t, lp - norm) for t, lp in noisy), key=lambda item: -item[1])
+    if len(ranked) < count:  # a vocabulary has more tokens than a style uses: the rest, all but impossible
+        unused = [t for t, _ in styles.first_tokens(request.last_user_message, texts.for_locale(locale),
+                  "healthy", unspaced=unspaced) if t not in dict(ranked)]  # fmt: skip
+        ranked += [(t, UNLIKELY_NATS - i) for i, t in enumerate(unused[: count - len(ranked)])]
+    # the token the (possibly cut) reply starts with
+    token = next((t for t, _ in ranked if t.startswith(token) or token.startswith(t)), token)
+    logprob = dict(ranked).get(token, ranked[-1][1])
+    return replace(reply, first_token=(token, logprob), alternatives=tuple(ranked[:count]))
 
 
 def _is_dense(ch: str) -> bool:

@@ -12,6 +12,10 @@ from it. A style changes that distribution, never the prompt:
 - ``quantized``: the same preference order, a flatter law (``QUANTIZED_EXPONENT``): a small shift;
 - ``template``: the shared distribution, but most replies start with a leaked ``assistant`` role header.
 
+``first_tokens`` is the same distribution seen one token at a time: the probability of each possible first
+token of a reply (what a host lists as ``top_logprobs`` when asked), so a style shows in the logprobs
+exactly as it shows in the sampled text.
+
 Example::
 
     >>> import random
@@ -61,6 +65,45 @@ def _clause(sentence: str) -> str:
         if found and head.strip():
             return head.strip() + ("。" if mark in "，、" else ".")
     return sentence
+
+
+def _first_token(text: str, unspaced: bool) -> str:
+    """A reply's first token: its first word (first character where words are not spaced)."""
+    stripped = text.lstrip()
+    return stripped[:1] if unspaced else (stripped.split(maxsplit=1) or [""])[0]
+
+
+def first_tokens(
+    prompt: str, bank: Sequence[str], style: Style, *, temperature: float = 1.0, unspaced: bool = False
+) -> list[tuple[str, float]]:
+    """The probability of each first token of a reply to ``prompt`` in ``style``, most likely first.
+
+    >>> first_tokens("Name a fruit.", ("Apples fall.", "Apples rot.", "Pears wait."), "weaker")
+    [('Apples', 0.6666666666666666), ('Pears', 0.3333333333333333)]
+    """
+    if not bank:
+        raise ValueError("the sentence bank is empty")
+    order = _order(prompt, bank)
+    weights: dict[str, float] = {}
+    if style == "weaker":
+        choices = order[-WEAKER_CHOICES:]
+        for sentence in choices:
+            token = _first_token(_clause(sentence), unspaced)
+            weights[token] = weights.get(token, 0.0) + 1 / len(choices)
+    else:
+        sharpness = (QUANTIZED_EXPONENT if style == "quantized" else HEALTHY_EXPONENT) / max(
+            temperature, 0.05
+        )
+        raw = [1 / (rank + 1) ** sharpness for rank in range(len(order))]
+        total = sum(raw)
+        for sentence, weight in zip(order, raw, strict=True):
+            token = _first_token(sentence, unspaced)
+            weights[token] = weights.get(token, 0.0) + weight / total
+        if style == "template":
+            weights = {t: w * (1 - TEMPLATE_LEAK_RATE) for t, w in weights.items()}
+            head = _first_token(TEMPLATE_HEADER, False)
+            weights[head] = weights.get(head, 0.0) + TEMPLATE_LEAK_RATE
+    return sorted(weights.items(), key=lambda item: (-item[1], item[0]))
 
 
 def reply(

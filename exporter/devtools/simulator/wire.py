@@ -245,7 +245,7 @@ def completion(
     """A non-streamed ``chat.completion``; with ``error`` it is the in-band error form (HTTP 200)."""
     choice: JSON = {
         "index": 0,
-        "logprobs": None,
+        "logprobs": logprobs(reply),
         "finish_reason": "error" if error else reply.finish_reason,
         "native_finish_reason": "error" if error else reply.native_finish_reason,
         "message": {
@@ -269,6 +269,18 @@ def completion(
     }
 
 
+def logprobs(reply: Reply) -> JSON | None:
+    """``choices[0].logprobs`` (OpenAI's shape): the first position, when the request asked for logprobs."""
+    if reply.first_token is None:
+        return None
+
+    def entry(token: str, logprob: float) -> JSON:
+        return {"token": token, "logprob": round(logprob, 6), "bytes": list(token.encode())}
+
+    top = [entry(t, lp) for t, lp in reply.alternatives]
+    return {"content": [entry(*reply.first_token) | {"top_logprobs": top}], "refusal": None}
+
+
 def chunk(
     gen_id: str,
     created: int,
@@ -277,6 +289,8 @@ def chunk(
     delta: Mapping[str, Any] | None,
     finish_reason: str | None = None,
     native_finish_reason: str | None = None,
+    *,
+    logprobs: JSON | None = None,
     **extra: Any,
 ) -> JSON:
     """One ``chat.completion.chunk``; ``delta=None`` gives the ``choices: []`` usage shape."""
@@ -294,7 +308,7 @@ def chunk(
                 "delta": dict(delta),
                 "finish_reason": finish_reason,
                 "native_finish_reason": native_finish_reason,
-                "logprobs": None,
+                "logprobs": logprobs,
             }
         ],
     }

@@ -289,7 +289,10 @@ def stream_events(call: Call) -> tuple[list[tuple[float, bytes]], int]:
     if plan.mid_stream_error:
         content = content[: max(1, int(len(content) * 0.4))]
     for i, piece in enumerate(content):
-        events.append((plan.ttft + i * plan.inter_token, event({"role": "assistant", "content": piece})))
+        chunk = call.chunk(
+            {"role": "assistant", "content": piece}, logprobs=wire.logprobs(reply) if i == 0 else None
+        )
+        events.append((plan.ttft + i * plan.inter_token, wire.sse(chunk)))
     return events, first_content
 
 
