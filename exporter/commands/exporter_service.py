@@ -102,11 +102,11 @@ def failure_json(record: EvidenceRecord) -> dict[str, Any]:
         "at": format_optional(record.at, "seconds"),
         "round": record.round,
         "attempt": record.attempt,
-        "reason": record.reason,
-        "detail": record.detail[:STATE_EXCERPT_CHARS],
-        "excerpt": record.excerpt[:STATE_EXCERPT_CHARS],
-        **({"locale": record.locale} if record.locale else {}),
-        **({"generation_id": record.generation_id} if record.generation_id else {}),
+        "reason": (a := record.result).reason,
+        "detail": a.detail[:STATE_EXCERPT_CHARS],
+        "excerpt": a.excerpt[:STATE_EXCERPT_CHARS],
+        **({"locale": a.locale} if a.locale else {}),
+        **({"generation_id": gid} if (gid := a.reply.generation_id) else {}),
     }
 
 
