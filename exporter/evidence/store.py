@@ -99,7 +99,7 @@ _SCHEMA = (
 @dataclass(frozen=True, slots=True)
 class EvidenceRecord:
     """One probe attempt as kept in the history: the judged attempt and where and when it was sent (attempt
-    1 is the probe, 2.. its confirmations). Read back, its reply holds the reply's usage and provenance."""
+    1 is the probe, 2.. its confirmations). Read back, ``result.reply`` holds only usage and provenance."""
 
     at: float  # unix seconds
     round: int
@@ -139,8 +139,8 @@ def attempt_records(
 
 class EvidenceJson(TypedDict):
     """A record as its table row and as ``GET /v1/evidence`` sends it, in column order: ``at`` in unix
-    seconds, outcome and reason as text, the judge's structured ``evidence``, an ``excerpt`` of at most 1 KiB
-    of UTF-8 (the reply's start and offending span), ``source`` "round" (exporter) or "investigate"."""
+    seconds, outcome and reason (text on the wire), the judge's structured ``evidence``, an ``excerpt`` of
+    at most 1 KiB of UTF-8 (the reply's start and offending span), ``source`` "round" or "investigate"."""
 
     at: float
     round: int
