@@ -97,18 +97,16 @@ def _language_attempts(
 ) -> list[EvidenceRecord]:
     verdict = default_judge().judge(MIXED_PT, "pt-BR")
     failing = host % 10 == 0  # one host in ten fails, with two confirmations
-    first = dataclasses.replace(
-        template,
-        contract="language",
+    result = dataclasses.replace(
+        template.result,
         locale="pt-BR",
         outcome=verdict.outcome if failing else Outcome.PASS,
         reason=verdict.reason if failing else Reason.NONE,
         detail=verdict.detail,
         evidence=verdict.evidence,
         excerpt=MIXED_PT,
-        at=at,
-        round=round_number,
     )
+    first = dataclasses.replace(template, contract="language", at=at, round=round_number, result=result)
     return [dataclasses.replace(first, attempt=n) for n in range(1, 4 if failing else 2)]
 
 

@@ -22,12 +22,13 @@ from collections import Counter
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import generate_latest
 
+from exporter.contracts.base import ProbeResult
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import RoundReport
 from exporter.engine.snapshot import TTFT_BUCKETS, Snapshot, accumulate
-from exporter.gateway.types import Endpoint
+from exporter.gateway.types import ChatResult, Endpoint
 from exporter.language.locales import LOCALES
-from exporter.outcomes import Outcome, ProbeResult, Reason, Usage
+from exporter.outcomes import Outcome, Reason, Usage
 
 MODEL = "bench/model"
 CONTRACTS = ("ttft", "refusal", "structured", "language")
@@ -53,7 +54,7 @@ def report(number: int, hosts: int, rng: random.Random) -> RoundReport:
                 outcome,
                 FAIL_REASONS[contract] if failed else Reason.NONE,
                 ttft_seconds=rng.uniform(0.2, 3.0) if contract == "ttft" and not failed else None,
-                usage=Usage(40, 120, 0.0001),
+                reply=ChatResult(usage=Usage(40, 120, 0.0001)),
                 locale=locales[(number + i) % len(locales)] if contract == "language" else None,
             )
         results[(MODEL, endpoint.tag)] = by

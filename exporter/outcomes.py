@@ -1,13 +1,14 @@
-"""The shared vocabulary of probe results: outcomes, the closed set of reasons, and the result value.
+"""The shared vocabulary of probe results: outcomes, the closed set of reasons, and a request's usage.
 
 Only ``pass`` and ``fail`` are evidence about a provider's quality (design.md §3, §4). Every other outcome
 freezes streaks. ``Reason`` is a closed enum because it becomes a Prometheus label: free text (error
-messages, model output, URLs) goes into ``ProbeResult.detail`` and the structured log, never into labels.
+messages, model output, URLs) goes into a probe result's ``detail`` (``contracts.base.ProbeResult``) and the
+structured log, never into labels.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -95,29 +96,3 @@ class Usage:
             self.completion_tokens + other.completion_tokens,
             self.cost_usd + other.cost_usd,
         )
-
-
-@dataclass(frozen=True, slots=True)
-class ProbeResult:
-    """The judged result of one contract for one provider in one round.
-
-    ``detail`` is for humans and logs (never a label). ``evidence`` carries structured facts from the
-    judge (e.g. which sentences were in which language) for the JSON output and the evidence history.
-    ``excerpt`` is the reply's start and offending span (at most 1 KiB of UTF-8). ``ttft_seconds`` is the
-    observation a contract exports to ``canary_probe_ttft_seconds`` (only streamed contracts set it).
-    ``attempts`` lists the single attempts when a probe made several (a fail and its confirmations, in the
-    order sent); empty when this result *is* the one attempt.
-    """
-
-    outcome: Outcome
-    reason: Reason = Reason.NONE
-    detail: str = ""
-    ttft_seconds: float | None = None
-    usage: Usage = field(default_factory=Usage)
-    served_by: str | None = None
-    locale: str | None = None
-    evidence: dict[str, object] = field(default_factory=dict)
-    excerpt: str = ""
-    finish_reason: str | None = None
-    generation_id: str | None = None
-    attempts: tuple[ProbeResult, ...] = ()

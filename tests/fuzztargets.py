@@ -19,11 +19,13 @@ from pathlib import Path
 
 from exporter.commands.exporter_service import ExporterService
 from exporter.configkit import Secret
+from exporter.contracts.base import ProbeResult
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.evidence.api import PARAMETERS
 from exporter.evidence.store import PAGE_MAX_BYTES, EvidenceRecord, EvidenceStore
-from exporter.outcomes import Outcome, Reason
+from exporter.gateway.types import ChatResult
+from exporter.outcomes import Outcome, Reason, Usage
 from exporter.receiver.app import build_app as receiver_app
 from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.exclusions import BuiltinExclusion
@@ -106,12 +108,10 @@ def exporter_target(directory: Path, stack: contextlib.ExitStack) -> Target:
     store = EvidenceStore(directory / "evidence.sqlite3")
     stack.callback(store.close)
     now = time.time()
-    record = EvidenceRecord(
-        at=now, round=1, model="m/x", provider="a/1", contract="language", attempt=1, locale="pt-BR",
-        outcome=Outcome.FAIL, reason=Reason.MIXING, detail="\x01" * 500, evidence={"spans": ["x" * 190] * 40},
-        excerpt="é" * 600, finish_reason="stop", ttft_seconds=None, prompt_tokens=40, completion_tokens=120,
-        cost_usd=0.0001, generation_id="gen-1", served_by="Alpha",
-    )  # fmt: skip
+    reply = ChatResult(finish_reason="stop", served_by="Alpha", generation_id="g1", usage=Usage(40, 99, 1e-4))
+    spans: dict[str, object] = {"spans": ["x" * 190] * 40}
+    result = ProbeResult(Outcome.FAIL, Reason.MIXING, "\x01" * 500, None, "pt-BR", spans, "é" * 600, reply)
+    record = EvidenceRecord(now, 1, "m/x", "a/1", "language", 1, result)
     store.record([replace(record, at=now - i, round=i) for i in range(600)])
     service = ExporterService([], [], 1800.0, 1, evidence=store)
     routes = (

@@ -434,7 +434,7 @@ def _from_history(config: CanaryConfig, args: argparse.Namespace, contracts: lis
         found = [  # first attempts only (why: the docstring of investigate/history.py)
             from_record(r)
             for r in records(store, model=args.model, since=args.since)
-            if r.attempt == 1 and r.contract in names and (args.locale is None or r.locale == args.locale)
+            if r.attempt == 1 and r.contract in names and args.locale in (None, r.result.locale)
         ]
     seen = list(dict.fromkeys(s.provider for s in found))
     if not seen:

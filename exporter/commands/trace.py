@@ -209,8 +209,8 @@ async def _trace(config: CanaryConfig, args: argparse.Namespace, missing_key: st
     window = _evidence(config, model, since, until, src)
     names = {e.tag: e.provider_name for e in endpoints or []}
     for r in window or []:  # the history knows who answered its own probes, when the gateway is not asked
-        if r.served_by:
-            names.setdefault(r.provider, r.served_by)
+        if served_by := r.result.reply.served_by:
+            names.setdefault(r.provider, served_by)
     served: list[Served] | None = None
     if args.user is not None and journal_ok and journal is not None:
         secret = load_secret(journal, create=False)
@@ -263,7 +263,8 @@ def _routes(
         routes = trace.served_routes([(served_record.endpoint, served_record.provider)], names)
         _say_ambiguous(src, routes)
         return routes
-    own = next((r.provider for r in window or [] if generation and r.generation_id == generation.id), None)
+    gid = generation.id if generation else None
+    own = next((r.provider for r in window or [] if gid and r.result.reply.generation_id == gid), None)
     served_by = generation.provider_name if generation else None
     listing = endpoints if endpoints is not None else [Endpoint(t, n) for t, n in names.items()]
     routes = trace.routes_for(listing, provider_name=served_by, provider=args.provider, own_probe=own)

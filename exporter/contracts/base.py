@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol, TypedDict, Unpack
 
 from pydantic import JsonValue
@@ -33,7 +33,7 @@ from pydantic import JsonValue
 from exporter.configkit import Bool, ConfigModel, invalid, invalid_all, key
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason, Usage
 from exporter.textkit import bounded_excerpt
 
 log = logging.getLogger("exporter.contracts")
@@ -60,6 +60,34 @@ class RequestOptions(TypedDict, total=False):
     reasoning: dict[str, JsonValue] | None
     reasoning_effort: str | None
     top_logprobs: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeResult:
+    """The judged result of one contract for one provider in one round: the verdict and the reply it judged.
+
+    ``detail`` is for humans and logs (never a label). ``evidence`` carries structured facts from the judge
+    (e.g. which sentences were in which language) for the JSON output and the evidence history. ``excerpt``
+    is the reply's start and offending span (at most 1 KiB of UTF-8). ``ttft_seconds`` is the observation a
+    contract exports to ``canary_probe_ttft_seconds`` (only streamed contracts set it). ``reply`` is what the
+    gateway answered (empty when nothing was sent). ``attempts`` lists the single attempts when a probe made
+    several (a fail and its confirmations, in the order sent); empty when this result *is* the one attempt.
+    """
+
+    outcome: Outcome
+    reason: Reason = Reason.NONE
+    detail: str = ""
+    ttft_seconds: float | None = None
+    locale: str | None = None
+    evidence: dict[str, object] = field(default_factory=dict)
+    excerpt: str = ""
+    reply: ChatResult = field(default_factory=ChatResult)
+    attempts: tuple[ProbeResult, ...] = ()
+
+    @property
+    def usage(self) -> Usage:
+        """What the probe cost: its reply's usage, or its attempts' summed."""
+        return sum((a.usage for a in self.attempts), Usage()) if self.attempts else self.reply.usage
 
 
 class ChatGateway(Protocol):
@@ -200,26 +228,20 @@ class Contract(ABC):
 def unjudgeable(result: ChatResult, target: ProbeTarget) -> ProbeResult | None:
     """The outcome of a reply that cannot be judged (gateway error, wrong provider), or None if judgeable.
 
-    A pinned reply served by another provider is ``pin_violation``: no evidence, logged.
+    A pinned reply served by another provider is ``pin_violation``: no evidence, logged. A failed request is
+    not credited to the provider that named itself before failing (its reply's ``served_by`` is cleared).
     """
-    if result.error is not None:
+    if (error := result.error) is not None:
         log.info(
             "probe request failed model=%s provider=%s outcome=%s reason=%s status=%s detail=%s",
             target.model,
             target.provider,
-            result.error.outcome,
-            result.error.reason,
-            result.error.status,
-            result.error.detail[:200],
+            error.outcome,
+            error.reason,
+            error.status,
+            error.detail[:200],
         )
-        return ProbeResult(
-            result.error.outcome,
-            result.error.reason,
-            result.error.detail,
-            usage=result.usage,
-            finish_reason=result.finish_reason,
-            generation_id=result.generation_id,
-        )
+        return ProbeResult(error.outcome, error.reason, error.detail, reply=replace(result, served_by=None))
     violation = pin_violation(target, result) if target.pinned else None
     if violation is not None:
         log.warning(
@@ -264,22 +286,11 @@ def judged(
     locale: str | None = None,
     evidence: dict[str, object] | None = None,
 ) -> ProbeResult:
-    """A ``ProbeResult`` for a judged reply (or one kept unjudged, a pin violation), carrying usage,
-    provenance and a bounded excerpt (the reply's start, plus ``span``, the offending characters, when the
-    judge knows them) from the chat result."""
-    return ProbeResult(
-        outcome,
-        reason,
-        detail,
-        usage=result.usage,
-        served_by=result.served_by,
-        excerpt=bounded_excerpt(result.content or result.refusal or "", span),
-        finish_reason=result.finish_reason,
-        generation_id=result.generation_id,
-        ttft_seconds=ttft_seconds,
-        locale=locale,
-        evidence=evidence or {},
-    )
+    """A ``ProbeResult`` for a judged reply (or one kept unjudged, a pin violation): the chat result itself
+    and a bounded excerpt of it (the reply's start, plus ``span``, the offending characters, when the judge
+    knows them)."""
+    excerpt = bounded_excerpt(result.content or result.refusal or "", span)
+    return ProbeResult(outcome, reason, detail, ttft_seconds, locale, evidence or {}, excerpt, result)
 
 
 def not_rejected(controls: Mapping[str, ChatResult], judge: Callable[[ChatResult], ProbeResult]) -> list[str]:

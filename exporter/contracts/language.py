@@ -33,6 +33,7 @@ from exporter.contracts.base import (
     Contract,
     ContractSettings,
     ProbeContext,
+    ProbeResult,
     judged,
     locale_codes,
     unjudgeable,
@@ -48,7 +49,7 @@ from exporter.language.locales import (
     canonical_locale,
     with_prompts,
 )
-from exporter.outcomes import Outcome, ProbeResult, Reason, Usage
+from exporter.outcomes import Outcome, Reason
 
 DEFAULT_MAX_TOKENS = 400
 DEFAULT_CONFIRMATIONS = 2
@@ -232,7 +233,6 @@ class LanguageContract(Contract):
     def _decide(self, first: ProbeResult, confirmations: list[ProbeResult]) -> ProbeResult:
         """Majority of the first attempt and its confirmations; an unjudgeable confirmation freezes."""
         attempts = [first, *confirmations]
-        usage = sum((a.usage for a in attempts), Usage())
         summary = [{"outcome": str(a.outcome), "reason": str(a.reason)} for a in attempts]
         evidence = {**first.evidence, "attempts": summary}
         frozen = next(
@@ -241,7 +241,7 @@ class LanguageContract(Contract):
         )
         if frozen is not None:
             detail = f"confirmation could not be judged ({frozen.outcome}): {frozen.detail}"[:300]
-            return _replace(frozen, usage, evidence, detail)
+            return dataclasses.replace(frozen, detail=detail, evidence=evidence)
         majority = len(attempts) // 2 + 1
         fails = [a for a in attempts if a.outcome is Outcome.FAIL]
         passes = [a for a in attempts if a.outcome is Outcome.PASS]
@@ -249,19 +249,18 @@ class LanguageContract(Contract):
             reason = Counter(a.reason for a in fails).most_common(1)[0][0]
             chosen = next(a for a in fails if a.reason is reason)
             detail = f"{len(fails)} of {len(attempts)} attempts failed: {chosen.detail}"
-            return _replace(chosen, usage, {**chosen.evidence, "attempts": summary}, detail)
+            evidence = {**chosen.evidence, "attempts": summary}
+            return dataclasses.replace(chosen, detail=detail, evidence=evidence)
         if len(passes) >= majority:
-            return _replace(
-                passes[0], usage, evidence, f"not confirmed: {len(passes)} of {len(attempts)} passed"
-            )
+            detail = f"not confirmed: {len(passes)} of {len(attempts)} passed"
+            return dataclasses.replace(passes[0], detail=detail, evidence=evidence)
         return ProbeResult(
             Outcome.INCONCLUSIVE,
             Reason.AMBIGUOUS,
             "no majority among the attempts",
-            usage=usage,
-            served_by=first.served_by,
             locale=first.locale,
             evidence=evidence,
+            reply=ChatResult(served_by=first.reply.served_by),
         )
 
     # -- positive controls ---------------------------------------------------------------------------------
@@ -292,7 +291,3 @@ def _walk(value: object) -> list[dict[str, object]]:
     if isinstance(value, list | tuple):
         return [d for v in value for d in _walk(v)]
     return []
-
-
-def _replace(base: ProbeResult, usage: Usage, evidence: dict[str, object], detail: str) -> ProbeResult:
-    return dataclasses.replace(base, detail=detail, usage=usage, evidence=evidence)

@@ -29,6 +29,7 @@ from exporter.contracts.base import (
     Contract,
     ContractSettings,
     ProbeContext,
+    ProbeResult,
     ProbeTarget,
     judged,
     locale_codes,
@@ -41,7 +42,7 @@ from exporter.contracts.refusal_scenes import SCENES
 from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
 from exporter.language.locales import DEFAULT_LOCALES
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason
 
 DEFAULT_SYSTEM = SCENES["en"][0]
 DEFAULT_USER = SCENES["en"][1]

@@ -18,6 +18,7 @@ from exporter.contracts.base import (
     Contract,
     ContractSettings,
     ProbeContext,
+    ProbeResult,
     ProbeTarget,
     judged,
     not_rejected,
@@ -25,7 +26,7 @@ from exporter.contracts.base import (
     unjudgeable,
 )
 from exporter.gateway.types import ChatResult
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason
 
 CAPABILITY = "structured_outputs"
 SCHEMA: dict[str, JsonValue] = {

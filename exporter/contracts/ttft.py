@@ -19,6 +19,7 @@ from exporter.contracts.base import (
     Contract,
     ContractSettings,
     ProbeContext,
+    ProbeResult,
     judged,
     not_rejected,
     spent_on_reasoning,
@@ -26,7 +27,7 @@ from exporter.contracts.base import (
 )
 from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason
 
 DEFAULT_MESSAGES = (
     {"role": "system", "content": "You are Ilsa, the innkeeper of the Silver Stag in a fantasy role-play."},

@@ -18,13 +18,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from exporter.contracts.base import ChatGateway, Contract, ProbeContext, ProbeTarget
+from exporter.contracts.base import ChatGateway, Contract, ProbeContext, ProbeResult, ProbeTarget
 from exporter.engine.streaks import HostKey
-from exporter.evidence.capture import attempt_records
-from exporter.evidence.store import EvidenceRecord
+from exporter.evidence.store import EvidenceRecord, attempt_records
 from exporter.gateway.classify import discovery_hint
 from exporter.gateway.types import Endpoint, GatewayError
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason
 
 DEFAULT_CONCURRENCY = 8  # providers probed at once (``rounds.concurrency``)
 

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar
 
+from exporter.contracts.base import ProbeResult
 from exporter.engine.rounds import RoundReport
 from exporter.engine.streaks import HostKey, Streaks, advance
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason
 
 TTFT_BUCKETS: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0)
 K = TypeVar("K")
@@ -125,7 +126,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
 
     failures = {k: v for k, v in previous.last_failures.items() if alive(k)}
     for record in report.evidence:
-        if record.outcome == Outcome.FAIL:
+        if record.result.outcome is Outcome.FAIL:
             failures[(record.model, record.provider, record.contract)] = record
 
     weak = frozenset(report.weak)

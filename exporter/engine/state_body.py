@@ -85,11 +85,11 @@ def _failure(record: EvidenceRecord) -> Failure:
         at=format_optional(record.at, "seconds"),
         round=record.round,
         attempt=record.attempt,
-        reason=str(record.reason),
-        detail=record.detail[:STATE_EXCERPT_CHARS],
-        excerpt=record.excerpt[:STATE_EXCERPT_CHARS],
-        locale=record.locale or None,
-        generation_id=record.generation_id or None,
+        reason=str((a := record.result).reason),
+        detail=a.detail[:STATE_EXCERPT_CHARS],
+        excerpt=a.excerpt[:STATE_EXCERPT_CHARS],
+        locale=a.locale or None,
+        generation_id=a.reply.generation_id or None,
     )
 
 

@@ -18,7 +18,8 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from exporter.outcomes import Outcome, ProbeResult
+from exporter.contracts.base import ProbeResult
+from exporter.outcomes import Outcome
 
 HostKey = tuple[str, str]  # (model, provider)
 ContractKey = tuple[str, str, str]  # (model, provider, contract)

@@ -24,9 +24,10 @@ from pydantic import Field, JsonValue
 from exporter.evidence.store import (
     QUERY_DEFAULT_LIMIT,
     QUERY_MAX_LIMIT,
+    EvidenceJson,
     EvidencePage,
-    EvidenceRecord,
     InvalidQuery,
+    record_columns,
 )
 from exporter.outcomes import Outcome
 from exporter.timestamps import parse_rfc3339
@@ -105,7 +106,7 @@ def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> Query:
 class Page(Body):
     """The ``GET /v1/evidence`` body: one page of records, newest first, and the way to the next one."""
 
-    records: list[EvidenceRecord]
+    records: list[EvidenceJson]
     next_cursor: str | None = Field(description="pass as cursor for the next page; null on the last")
     next: str | None = Field(description="the link to the next page (this query with its cursor)")
 
@@ -116,5 +117,5 @@ def page_json(page: EvidencePage, base_path: str, query: Mapping[str, str]) -> d
     if page.next_cursor is not None:
         rest = {k: v for k, v in query.items() if k != "cursor"}
         following = f"{base_path}?{urlencode({**rest, 'cursor': page.next_cursor})}"
-    body = Page(records=page.records, next_cursor=page.next_cursor, next=following)
-    return body.model_dump(mode="json", warnings=False)  # a record built with text for an enum: as text
+    body = Page(records=list(map(record_columns, page.records)), next_cursor=page.next_cursor, next=following)
+    return body.model_dump(mode="json")

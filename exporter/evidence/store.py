@@ -31,11 +31,8 @@ oldest rows are deleted down to 90 % of the cap and the freed pages are returned
 Example::
 
     store = EvidenceStore("evidence.sqlite3")
-    store.record([EvidenceRecord(at=time.time(), round=1, model="m/x", provider="p", contract="ttft",
-                                 attempt=1, locale=None, outcome=Outcome.PASS, reason=Reason.NONE, detail="",
-                                 evidence={}, excerpt="Hello", finish_reason="stop", ttft_seconds=0.2,
-                                 prompt_tokens=30, completion_tokens=12, cost_usd=0.0, generation_id=None,
-                                 served_by="DeepInfra")])
+    result = judged(Outcome.PASS, Reason.NONE, "", ChatResult(content="Hello", served_by="DeepInfra"))
+    store.record([EvidenceRecord(time.time(), 1, "m/x", "p", "ttft", attempt=1, result=result)])
     page = store.query(model="m/x", limit=10)     # newest first; page.next_cursor for the next page
 """
 
@@ -53,11 +50,15 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from exporter.outcomes import Outcome, Reason
+from typing_extensions import TypedDict  # pydantic reads a typing.TypedDict only from Python 3.12
+
+from exporter.contracts.base import ProbeResult
+from exporter.gateway.types import ChatResult
+from exporter.outcomes import Outcome, Reason, Usage
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
 from exporter.textkit import bounded_excerpt
 
@@ -97,7 +98,8 @@ _SCHEMA = (
 
 @dataclass(frozen=True, slots=True)
 class EvidenceRecord:
-    """One probe attempt as kept in the history. ``attempt`` 1 is the probe, 2.. its confirmations."""
+    """One probe attempt as kept in the history: the judged attempt and where and when it was sent (attempt
+    1 is the probe, 2.. its confirmations). Read back, ``result.reply`` holds only usage and provenance."""
 
     at: float  # unix seconds
     round: int
@@ -105,12 +107,53 @@ class EvidenceRecord:
     provider: str
     contract: str
     attempt: int
+    result: ProbeResult
+    source: str = "round"
+
+
+def attempt_records(
+    result: ProbeResult,
+    *,
+    at: float,
+    round_number: int,
+    model: str,
+    provider: str,
+    contract: str,
+    source: str = "round",
+) -> list[EvidenceRecord]:
+    """The records of one contract's probe of one host: attempt 1 is the probe, 2.. its confirmations.
+
+    A ``skipped`` result sent nothing and has no record.
+
+    >>> first = ProbeResult(Outcome.FAIL, Reason.MIXING, excerpt="Olá ... Hola")
+    >>> decided = ProbeResult(Outcome.FAIL, Reason.MIXING, attempts=(first, first, first))
+    >>> [r.attempt for r in attempt_records(decided, at=0, round_number=1, model="m/x", provider="p",
+    ...                                      contract="language")]
+    [1, 2, 3]
+    """
+    if result.outcome is Outcome.SKIPPED:
+        return []
+    attempts = enumerate(result.attempts or (result,), start=1)
+    return [EvidenceRecord(at, round_number, model, provider, contract, n, a, source) for n, a in attempts]
+
+
+class EvidenceJson(TypedDict):
+    """A record as its table row and as ``GET /v1/evidence`` sends it, in column order: ``at`` in unix
+    seconds, outcome and reason (text on the wire), the judge's structured ``evidence``, an ``excerpt`` of
+    at most 1 KiB of UTF-8 (the reply's start and offending span), ``source`` "round" or "investigate"."""
+
+    at: float
+    round: int
+    model: str
+    provider: str
+    contract: str
+    attempt: int
     locale: str | None
-    outcome: Outcome  # text only in the table and the API
+    outcome: Outcome
     reason: Reason
     detail: str
-    evidence: Mapping[str, object]  # the judge's structured evidence, JSON-serialisable
-    excerpt: str  # <= 1 KiB UTF-8: the reply's start and the offending span
+    evidence: dict[str, object]
+    excerpt: str
     finish_reason: str | None
     ttft_seconds: float | None
     prompt_tokens: int
@@ -118,10 +161,23 @@ class EvidenceRecord:
     cost_usd: float
     generation_id: str | None
     served_by: str | None
-    source: str = "round"  # "round" (exporter) or "investigate"
+    source: str
 
 
-_COLUMNS = tuple(f.name for f in fields(EvidenceRecord))  # the table's columns, in this order
+def record_columns(r: EvidenceRecord) -> EvidenceJson:
+    """The record as its table row and its JSON object (the store and the API edge)."""
+    a, reply = r.result, r.result.reply
+    return EvidenceJson(
+        at=r.at, round=r.round, model=r.model, provider=r.provider, contract=r.contract, attempt=r.attempt,
+        locale=a.locale, outcome=a.outcome, reason=a.reason, detail=a.detail, evidence=a.evidence,
+        excerpt=a.excerpt, finish_reason=reply.finish_reason, ttft_seconds=a.ttft_seconds,
+        prompt_tokens=a.usage.prompt_tokens, completion_tokens=a.usage.completion_tokens,
+        cost_usd=a.usage.cost_usd, generation_id=reply.generation_id, served_by=reply.served_by,
+        source=r.source,
+    )  # fmt: skip
+
+
+_COLUMNS = tuple(EvidenceJson.__annotations__)  # the table's columns, in this order
 # SQL is built from the constant column list only; every value is a bound parameter.
 _COLUMN_LIST = ", ".join(_COLUMNS)
 _INSERT = f"INSERT INTO evidence ({_COLUMN_LIST}) VALUES ({', '.join('?' for _ in _COLUMNS)})"  # noqa: S608
@@ -493,8 +549,7 @@ class _NewerSchema(Exception):
 
 def record_json_bytes(record: EvidenceRecord) -> int:
     """The record's size as the API sends it (compact JSON, UTF-8)."""
-    values = {c: getattr(record, c) for c in _COLUMNS}
-    text = json.dumps(values, ensure_ascii=False, default=str, separators=(",", ":"))
+    text = json.dumps(record_columns(record), ensure_ascii=False, default=str, separators=(",", ":"))
     return len(text.encode("utf-8", errors="replace"))
 
 
@@ -504,26 +559,31 @@ _LABELS = ("model", "provider", "contract", "locale", "outcome", "reason", "fini
 
 def _row(r: EvidenceRecord) -> tuple[object, ...]:
     """The record as its table row (column affinities make the numbers REAL or INTEGER), bounded."""
-    bounded: dict[str, object] = {
-        "detail": r.detail[:DETAIL_MAX_CHARS],
-        "evidence": bounded_evidence(r.evidence),
-        "excerpt": bounded_excerpt(r.excerpt),
-    }
+    values: dict[str, object] = dict(record_columns(r))
+    values["detail"] = r.result.detail[:DETAIL_MAX_CHARS]
+    values["evidence"] = bounded_evidence(r.result.evidence)
+    values["excerpt"] = bounded_excerpt(r.result.excerpt)
     for name in _LABELS:
-        if isinstance(value := getattr(r, name), str):
-            bounded[name] = value[:LABEL_MAX_CHARS]
-    return tuple(bounded[c] if c in bounded else getattr(r, c) for c in _COLUMNS)
+        if isinstance(value := values[name], str):
+            values[name] = value[:LABEL_MAX_CHARS]
+    return tuple(values.values())
 
 
 def _record(row: Sequence[Any]) -> EvidenceRecord:
     """A row as the record it was written from: the judge's evidence parsed, outcome and reason typed (a
     value this program does not know, as a newer one may write, reads as ``inconclusive``/``none``)."""
-    values = dict(zip(_COLUMNS, row[1 : 1 + len(_COLUMNS)], strict=True))
+    (_, at, round_, model, provider, contract, attempt, locale, outcome, reason, detail, evidence_json,
+     excerpt, finish_reason, ttft, prompt_tokens, completion_tokens, cost_usd, generation_id, served_by,
+     source) = row  # fmt: skip
     try:
-        evidence = json.loads(values["evidence"])
+        evidence = json.loads(evidence_json)
     except ValueError:
         evidence = {"unreadable": True}
-    values["evidence"] = evidence if isinstance(evidence, dict) else {"value": evidence}
-    values["outcome"] = Outcome._value2member_map_.get(values["outcome"], Outcome.INCONCLUSIVE)
-    values["reason"] = Reason._value2member_map_.get(values["reason"], Reason.NONE)
-    return EvidenceRecord(**values)
+    reply = ChatResult(finish_reason=finish_reason, generation_id=generation_id, served_by=served_by,
+                       usage=Usage(prompt_tokens, completion_tokens, cost_usd))  # fmt: skip
+    result = ProbeResult(
+        next((o for o in Outcome if o == outcome), Outcome.INCONCLUSIVE),
+        next((r for r in Reason if r == reason), Reason.NONE),
+        detail, ttft, locale, evidence if isinstance(evidence, dict) else {"value": evidence}, excerpt, reply,
+    )  # fmt: skip
+    return EvidenceRecord(at, round_, model, provider, contract, attempt, result, source)

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 from exporter.contracts.base import Contract, ProbeContext, ProbeTarget
 from exporter.engine.rounds import Gateway, ModelPlan, run_contract
-from exporter.evidence.capture import attempt_records
-from exporter.evidence.store import EvidenceRecord
+from exporter.evidence.store import EvidenceRecord, attempt_records
 from exporter.gateway.types import Endpoint, GatewayError
 from exporter.investigate.compare import Sample
 from exporter.outcomes import Outcome
@@ -160,13 +159,14 @@ async def collect(
 
 def from_record(record: EvidenceRecord) -> Sample:
     """The comparison's view of one attempt: kept in the evidence history, or just sent."""
+    a = record.result
     return Sample(
         provider=record.provider,
         contract=record.contract,
-        outcome=record.outcome,
-        reason=record.reason,
-        excerpt=record.excerpt or record.detail,
-        locale=record.locale,
-        tokens=record.prompt_tokens + record.completion_tokens,
-        cost_usd=record.cost_usd,
+        outcome=a.outcome,
+        reason=a.reason,
+        excerpt=a.excerpt or a.detail,
+        locale=a.locale,
+        tokens=a.usage.prompt_tokens + a.usage.completion_tokens,
+        cost_usd=a.usage.cost_usd,
     )

@@ -200,8 +200,8 @@ def verdicts(records: Sequence[EvidenceRecord]) -> Json:
     """A route's verdicts in the window: outcomes per contract and the failing attempts, newest first."""
     by_contract: dict[str, Counter[str]] = {}
     for r in records:
-        by_contract.setdefault(r.contract, Counter())[r.outcome] += 1
-    failures = [r for r in records if r.outcome == "fail"][:MAX_FAILURES_SHOWN]
+        by_contract.setdefault(r.contract, Counter())[r.result.outcome] += 1
+    failures = [r for r in records if r.result.outcome == "fail"][:MAX_FAILURES_SHOWN]
     return {
         "by_contract": {c: dict(sorted(counts.items())) for c, counts in sorted(by_contract.items())},
         "failures": [
@@ -209,10 +209,10 @@ def verdicts(records: Sequence[EvidenceRecord]) -> Json:
                 "at": format_optional(r.at),
                 "contract": r.contract,
                 "attempt": r.attempt,
-                "reason": r.reason,
-                "locale": r.locale,
-                "excerpt": " ".join(r.excerpt.split())[:EXCERPT_CHARS],
-                "generation_id": r.generation_id,
+                "reason": r.result.reason,
+                "locale": r.result.locale,
+                "excerpt": " ".join(r.result.excerpt.split())[:EXCERPT_CHARS],
+                "generation_id": r.result.reply.generation_id,
                 "source": r.source,
             }
             for r in failures

@@ -13,7 +13,7 @@ import pytest
 from exporter.configkit import ConfigError, Problems, load_yaml, validate
 from exporter.contracts.base import ProbeContext, ProbeTarget
 from exporter.contracts.language import CONTROLS, LanguageContract
-from exporter.evidence.capture import attempt_records
+from exporter.evidence.store import attempt_records
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES
 from exporter.outcomes import Outcome, Reason, Usage
@@ -131,7 +131,7 @@ def test_each_confirmation_is_kept_as_its_own_attempt_with_its_own_verdict_and_u
     assert all(a.locale == result.locale and not a.attempts for a in result.attempts)
     assert result.attempts[0].excerpt.startswith(", ") and result.attempts[1].usage == Usage(10, 100, 0.001)
     records = attempt_records(result, at=1.0, round_number=1, model="m/x", provider="p", contract="language")
-    assert [(r.attempt, r.outcome) for r in records] == [(1, "fail"), (2, "pass"), (3, "fail")]
+    assert [(r.attempt, r.result.outcome) for r in records] == [(1, "fail"), (2, "pass"), (3, "fail")]
 
 
 def test_a_single_sample_sends_one_request_and_writes_no_memory() -> None:

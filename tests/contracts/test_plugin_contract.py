@@ -21,12 +21,13 @@ from exporter.commands.exporter_service import ExporterService
 from exporter.config import load_config
 from exporter.configkit import Int, key
 from exporter.contracts import CONTRACTS, base, registry  # base: the whole API a contract module needs
+from exporter.contracts.base import ProbeResult
 from exporter.devtools.simulator.app import Simulator
 from exporter.devtools.simulator.fleet import DEFAULT_FLEET, Fleet, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.engine.state_body import state_body
 from exporter.gateway.types import ChatResult
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason
 from tests.simulated import default_fleet
 
 MODEL = "moonshotai/kimi-k2-0905"

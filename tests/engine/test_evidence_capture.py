@@ -60,10 +60,11 @@ def test_each_attempt_is_stored_with_usage_provenance_and_the_judges_reason(tmp_
     page = svc.evidence.query(limit=500)
     assert len(page.records) == 8  # 2 rounds x 2 hosts x 2 contracts
     bad = svc.evidence.query(provider="bad", contract="structured").records[0]
-    assert (bad.outcome, bad.reason, bad.round, bad.attempt) == ("fail", "schema_mismatch", 2, 1)
-    assert bad.excerpt == BAD and bad.generation_id == "gen-bad" and bad.served_by == "Bad"
-    assert (bad.prompt_tokens, bad.completion_tokens, bad.cost_usd) == (20, 30, 0.002)
-    ttft = svc.evidence.query(provider="good", contract="ttft").records[0]
+    verdict, reply = bad.result, bad.result.reply
+    assert (verdict.outcome, verdict.reason, bad.round, bad.attempt) == ("fail", "schema_mismatch", 2, 1)
+    assert verdict.excerpt == BAD and reply.generation_id == "gen-bad" and reply.served_by == "Bad"
+    assert verdict.usage == Usage(20, 30, 0.002)
+    ttft = svc.evidence.query(provider="good", contract="ttft").records[0].result
     assert ttft.ttft_seconds == 0.25 and ttft.outcome == "pass"
     body = generate_latest(svc.registry).decode()
     assert "canary_evidence_records_total 8.0" in body

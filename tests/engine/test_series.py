@@ -9,12 +9,13 @@ from collections import Counter
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import generate_latest
 
+from exporter.contracts.base import ProbeResult
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import RoundReport
 from exporter.engine.snapshot import Snapshot, accumulate
-from exporter.gateway.types import Endpoint
+from exporter.gateway.types import ChatResult, Endpoint
 from exporter.language.locales import LOCALES
-from exporter.outcomes import Outcome, ProbeResult, Reason, Usage
+from exporter.outcomes import Outcome, Reason, Usage
 
 MODEL = "acme/model-1"
 HOSTS = 30
@@ -30,13 +31,15 @@ def round_report(number: int, failing: frozenset[str] = frozenset()) -> RoundRep
     for i, e in enumerate(endpoints):
         bad = e.tag in failing
         results[(MODEL, e.tag)] = {
-            "ttft": ProbeResult(Outcome.PASS, ttft_seconds=0.4 + i / 100, usage=Usage(30, 10, 1e-5)),
-            "refusal": ProbeResult(Outcome.PASS, usage=Usage(40, 50, 1e-5)),
-            "structured": ProbeResult(Outcome.PASS, usage=Usage(40, 50, 1e-5)),
+            "ttft": ProbeResult(
+                Outcome.PASS, ttft_seconds=0.4 + i / 100, reply=ChatResult(usage=Usage(30, 10, 1e-5))
+            ),
+            "refusal": ProbeResult(Outcome.PASS, reply=ChatResult(usage=Usage(40, 50, 1e-5))),
+            "structured": ProbeResult(Outcome.PASS, reply=ChatResult(usage=Usage(40, 50, 1e-5))),
             "language": ProbeResult(
                 Outcome.FAIL if bad else Outcome.PASS,
                 Reason.MIXING if bad else Reason.NONE,
-                usage=Usage(40, 120, 1e-5),
+                reply=ChatResult(usage=Usage(40, 120, 1e-5)),
                 locale=locales[(number + i) % len(locales)],
             ),
         }

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from exporter.contracts.base import ProbeResult
 from exporter.engine.streaks import Streaks, advance
-from exporter.outcomes import Outcome, ProbeResult, Reason
+from exporter.outcomes import Outcome, Reason
 
 M, P = "m/x", "prov/a"
 

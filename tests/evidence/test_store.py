@@ -15,6 +15,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from exporter.contracts.base import ProbeResult
 from exporter.evidence.api import Page, page_json, parse_query
 from exporter.evidence.store import (
     DETAIL_MAX_CHARS,
@@ -26,35 +27,37 @@ from exporter.evidence.store import (
     EvidenceStore,
     EvidenceUnavailable,
     InvalidQuery,
+    record_columns,
     record_json_bytes,
 )
+from exporter.gateway.types import ChatResult
+from exporter.outcomes import Outcome, Reason, Usage
 from exporter.textkit import EXCERPT_MAX_BYTES
 
-BASE = EvidenceRecord(
-    at=1_000.0,
-    round=1,
-    model="acme/model-1",
-    provider="alpha",
-    contract="language",
-    attempt=1,
-    locale="pt-BR",
-    outcome="fail",
-    reason="mixing",
-    detail="2 sentence(s) in es within pt-BR",
-    evidence={"foreign": [{"start": 10, "end": 40, "language": "es"}]},
-    excerpt="Olá, viajante. El viento arrancó las velas.",
-    finish_reason="stop",
-    ttft_seconds=None,
-    prompt_tokens=40,
-    completion_tokens=120,
-    cost_usd=0.0001,
-    generation_id="gen-1",
-    served_by="Alpha",
+REPLY = ChatResult(
+    finish_reason="stop", served_by="Alpha", generation_id="gen-1", usage=Usage(40, 120, 0.0001)
 )
+BASE = EvidenceRecord(1_000.0, 1, "acme/model-1", "alpha", "language", attempt=1, result=ProbeResult(
+    Outcome.FAIL, Reason.MIXING, "2 sentence(s) in es within pt-BR", locale="pt-BR",
+    evidence={"foreign": [{"start": 10, "end": 40, "language": "es"}]},
+    excerpt="Olá, viajante. El viento arrancó las velas.", reply=REPLY,
+))  # fmt: skip
+BASE_JSON = {
+    "at": 1000.0, "round": 1, "model": "acme/model-1", "provider": "alpha", "contract": "language",
+    "attempt": 1, "locale": "pt-BR", "outcome": "fail", "reason": "mixing",
+    "detail": "2 sentence(s) in es within pt-BR",
+    "evidence": {"foreign": [{"start": 10, "end": 40, "language": "es"}]},
+    "excerpt": "Olá, viajante. El viento arrancó las velas.", "finish_reason": "stop", "ttft_seconds": None,
+    "prompt_tokens": 40, "completion_tokens": 120, "cost_usd": 0.0001, "generation_id": "gen-1",
+    "served_by": "Alpha", "source": "round",
+}  # fmt: skip
 
 
 def rec(**changes: object) -> EvidenceRecord:
-    return dataclasses.replace(BASE, **changes)  # type: ignore[arg-type]
+    """BASE with some of its record's fields (at, round, model, provider) and its result's changed."""
+    own = {k: v for k, v in changes.items() if k in ("at", "round", "model", "provider")}
+    result = dataclasses.replace(BASE.result, **{k: v for k, v in changes.items() if k not in own})  # type: ignore[arg-type]
+    return dataclasses.replace(BASE, result=result, **own)  # type: ignore[arg-type]
 
 
 class Clock:
@@ -65,7 +68,7 @@ class Clock:
         return self.now
 
 
-@pytest.mark.parametrize("name", ["store", "capture", "api"])
+@pytest.mark.parametrize("name", ["store", "api"])
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(f"exporter.evidence.{name}")
     failures, _ = doctest.testmod(module)
@@ -142,8 +145,8 @@ def test_excerpt_detail_and_evidence_are_bounded_and_credentials_are_never_store
     }
     store.record([rec(excerpt="é" * 5000, detail="d" * 5000, evidence=huge)])
     got = store.query().records[0]
-    assert len(got.excerpt.encode()) <= EXCERPT_MAX_BYTES
-    assert len(got.detail) <= 500
+    assert len(got.result.excerpt.encode()) <= EXCERPT_MAX_BYTES
+    assert len(got.result.detail) <= 500
     raw = sqlite3.connect(tmp_path / "e.sqlite3").execute("SELECT evidence FROM evidence").fetchone()[0]
     assert len(raw.encode()) <= EVIDENCE_JSON_MAX_BYTES
     assert "sk-secret" not in raw and "sk-also" not in raw and "Authorization" not in raw
@@ -213,7 +216,7 @@ def test_a_page_body_is_its_model_and_links_the_next_page() -> None:
     body = page_json(EvidencePage([BASE], "c1"), "/v1/evidence", {"model": "acme/model-1", "cursor": "c0"})
     schema = Page.model_json_schema(mode="serialization")
     jsonschema.validate(body, schema)
-    assert body["records"][0] == {**dataclasses.asdict(BASE), "evidence": dict(BASE.evidence)}
+    assert body["records"][0] == BASE_JSON
     assert (body["next_cursor"], body["next"]) == ("c1", "/v1/evidence?model=acme%2Fmodel-1&cursor=c1")
     assert page_json(EvidencePage([]), "/v1/evidence", {})["next"] is None
     with pytest.raises(jsonschema.ValidationError):  # the schema refuses what the API never sends
@@ -247,7 +250,7 @@ def test_a_page_stops_at_its_byte_budget_and_its_cursor_continues_without_gaps(t
     cursor = None
     while True:
         page = store.query(limit=500, cursor=cursor, max_bytes=budget)
-        records = [dataclasses.asdict(r) for r in page.records]
+        records = [record_columns(r) for r in page.records]
         size = len(json.dumps(records, ensure_ascii=False, separators=(",", ":")).encode())
         assert len(page.records) == 10 and size <= budget
         seen += [r.round for r in page.records]

@@ -7,12 +7,11 @@ import logging
 
 import pytest
 
-from exporter.contracts.base import Contract, ContractSettings, ProbeContext
+from exporter.contracts.base import Contract, ContractSettings, ProbeContext, ProbeResult
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.investigate.sampling import collect, resolve
-from exporter.outcomes import ProbeResult
 
 MODEL = "acme/model-1"
 HOSTS = [Endpoint("alpha/fp8", "Alpha"), Endpoint("beta/fp8", "Beta")]
