@@ -38,7 +38,6 @@ from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.engine.rounds import ModelPlan
 from exporter.gateway.client import GatewayClient
-from exporter.gateway.transport import StampingTransport
 from exporter.gateway.types import ChatRequest, ChatResult
 from exporter.serving import tune_gc_for_latency
 
@@ -211,25 +210,18 @@ async def _chat_all(client: GatewayClient, starts_ms: list[float]) -> list[ChatR
 
 async def _ttft_scenario(
     base_url: str, ttfts_ms: list[float], starts_ms: list[float], repeats: int
-) -> dict[bool, list[_Stream]]:
-    """``repeats`` rounds with each of two long-lived clients, as the exporter keeps one: kernel stamps on
-    (True) and off (False: it stamps at the read)."""
-    clients: dict[bool, GatewayClient] = {}
-    measured: dict[bool, list[_Stream]] = {True: [], False: []}
-    async with httpx.AsyncClient(base_url=base_url.rsplit("/api/", 1)[0], timeout=10) as control:
-        try:
-            for kernel in (False, True):
-                transport = StampingTransport(kernel_stamps=kernel)
-                clients[kernel] = GatewayClient(base_url, "bench-key", timeout=60, transport=transport)
-                await _chat_all(clients[kernel], starts_ms)  # warm-up: connections, imports
-            for _ in range(repeats):
-                for kernel in (True, False):
-                    results = await _chat_all(clients[kernel], starts_ms)
-                    log = (await control.get("/_sim/requests", params={"model": MODEL})).json()
-                    measured[kernel] += _compare(results, log, ttfts_ms)
-        finally:
-            for client in clients.values():
-                await client.aclose()
+) -> list[_Stream]:
+    """``repeats`` rounds with one long-lived client, as the exporter keeps one."""
+    measured: list[_Stream] = []
+    async with (
+        httpx.AsyncClient(base_url=base_url.rsplit("/api/", 1)[0], timeout=10) as control,
+        GatewayClient(base_url, "bench-key", timeout=60) as client,
+    ):
+        await _chat_all(client, starts_ms)  # warm-up: connections, imports
+        for _ in range(repeats):
+            results = await _chat_all(client, starts_ms)
+            log = (await control.get("/_sim/requests", params={"model": MODEL})).json()
+            measured += _compare(results, log, ttfts_ms)
     return measured
 
 
@@ -239,15 +231,14 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def bench_ttft(streams: int, repeats: int) -> list[str]:
-    """TTFT error with ``streams`` concurrent streams, kernel receive stamps (the client as shipped) against
-    the baseline of the same client stamping at the read (``StampingTransport(kernel_stamps=False)``),
-    alternating rounds on warm connections."""
+    """TTFT error of the client as shipped with ``streams`` concurrent streams, on warm connections, against
+    the simulator's own record of each request."""
     rng = random.Random(7)
     spread = [rng.uniform(200, 2000) for _ in range(streams)]
     rows = [
-        "| scenario | stamps | error vs applied p50 / p99 / max ms | receive-side p50 / p99 ms "
+        "| scenario | error vs applied p50 / p99 / max ms | receive-side p50 / p99 ms "
         "| intake p50 / p99 ms | error vs nominal p99 ms |",
-        "|---|---|---|---|---|---|",
+        "|---|---|---|---|---|",
     ]
     scenarios = (
         ("sends 2 ms apart, TTFT 200-2000 ms", spread, [2.0 * i for i in range(streams)]),
@@ -257,18 +248,16 @@ def bench_ttft(streams: int, repeats: int) -> list[str]:
     for label, ttfts, starts in scenarios:
         with simulator(ttfts) as base_url:
             measured = asyncio.run(_ttft_scenario(base_url, ttfts, starts, repeats))
-        for kernel in (True, False):
-            got = measured[kernel]
-            applied = [s.vs_applied for s in got]
-            receive = [s.receive for s in got]
-            intake = [s.intake for s in got]
-            rows.append(
-                f"| {label} | {'kernel' if kernel else 'read (baseline)'} "
-                f"| {_pct(applied, 0.5):.2f} / **{_pct(applied, 0.99):.2f}** / {max(applied):.2f} "
-                f"| {_pct(receive, 0.5):.2f} / {_pct(receive, 0.99):.2f} "
-                f"| {_pct(intake, 0.5):.2f} / {_pct(intake, 0.99):.2f} "
-                f"| {_pct([s.vs_nominal for s in got], 0.99):.2f} |"
-            )
+        applied = [s.vs_applied for s in measured]
+        receive = [s.receive for s in measured]
+        intake = [s.intake for s in measured]
+        rows.append(
+            f"| {label} "
+            f"| {_pct(applied, 0.5):.2f} / **{_pct(applied, 0.99):.2f}** / {max(applied):.2f} "
+            f"| {_pct(receive, 0.5):.2f} / {_pct(receive, 0.99):.2f} "
+            f"| {_pct(intake, 0.5):.2f} / {_pct(intake, 0.99):.2f} "
+            f"| {_pct([s.vs_nominal for s in measured], 0.99):.2f} |"
+        )
     return rows
 
 

@@ -4,41 +4,39 @@ A minimal HTTP/1.1 SSE server on 127.0.0.1 (its own process) answers every chat 
 does (headers, an ``: OPENROUTER PROCESSING`` comment, a role chunk with ``content: ""``), waits the injected
 delay, then sends the first visible token and finishes the stream. The token carries the server's own
 stamps (CLOCK_MONOTONIC, shared across processes): the request's arrival, from the kernel's receive stamp
-of its last bytes, and the token's write. So the delay the server *really* applied is known even when its
-event loop is late to read the request or to write the token, and the error of one measurement,
-``ttft_seconds`` minus that served delay, is what the client adds on the send side and the read side (plus
-the loopback itself).
+of its last bytes (``SO_TIMESTAMPNS``, Linux; elsewhere the read's own time), and the token's write. So the
+delay the server *really* applied is known even when its event loop is late to read the request or to write
+the token, and the error of one measurement, ``ttft_seconds`` minus that served delay, is what the client
+adds on the send side and the read side (plus the loopback itself).
 
-Baselines, same process, same server, same concurrency and delays: the same client with kernel stamps
-switched off (it stamps a read when its coroutine runs, as it did before ``exporter.gateway.arrival``), and a
-bare asyncio keep-alive socket client (stamp, write the request, stamp the read that holds the token).
+Baseline, same process, same server, same concurrency and delays: a bare asyncio keep-alive socket client
+(stamp, write the request, stamp the read that holds the token).
 
 Scenarios: first tokens staggered over ``--spread`` or all due at once; then both again with a second token
 ``--gap`` after the first (a realistic stream: if the client reads late, both tokens come in one read).
 
-Run: ``.venv/bin/python bench/gateway_ttft.py [--streams 100] [--rounds 5] [--delay 0.25] [--gap 0.02]``
+Run: ``.venv/bin/python bench/gateway_ttft.py [--streams 8] [--rounds 5] [--delay 0.25] [--gap 0.02]``
+(8 streams: the default ``rounds.concurrency``)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import re
 import socket
 import statistics
+import struct
 import sys
 import time
 from pathlib import Path
 
-import anyio
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from exporter.gateway.arrival import StampedSocket
 from exporter.gateway.client import GatewayClient
-from exporter.gateway.transport import StampingTransport
 from exporter.gateway.types import ChatRequest
 
 TOKEN = "Steel"
@@ -60,43 +58,86 @@ def _event(content: str, finish: str | None = None) -> bytes:
     return b"data: " + json.dumps(obj).encode() + b"\n\n"
 
 
+_SO_TIMESTAMPNS = 35  # Linux, generic socket ABI (x86-64, arm64)
+_TIMESPEC = struct.Struct("@ll")
+
+
+class _StampedReader:
+    """Reads a socket with ``recvmsg`` and keeps when the latest read's bytes reached the kernel
+    (``time.perf_counter()``): the kernel's receive stamp where it gives one, else the read's own time."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self.arrived = 0.0
+        with contextlib.suppress(OSError):  # no stamps: the read's own time
+            sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+
+    async def receive(self) -> bytes:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                data, ancillary, _, _ = self._sock.recvmsg(65536, socket.CMSG_SPACE(_TIMESPEC.size))
+                break
+            except BlockingIOError:
+                ready = loop.create_future()
+                loop.add_reader(self._sock, ready.set_result, None)
+                try:
+                    await ready
+                finally:
+                    loop.remove_reader(self._sock)
+        if not data:
+            raise EOFError
+        lag = 0.0
+        for level, kind, stamp in ancillary:
+            if (level, kind) == (socket.SOL_SOCKET, _SO_TIMESTAMPNS):
+                seconds, nanoseconds = _TIMESPEC.unpack_from(stamp)
+                lag = max(0.0, time.time() - seconds - nanoseconds / 1e9)
+        self.arrived = time.perf_counter() - lag
+        return data
+
+
 async def _serve(connection: socket.socket) -> None:
-    """One keep-alive connection. A request's arrival is the kernel's receive stamp of its last bytes
-    (``StampedSocket``), so the delay runs from when the request reached this host even when this event
-    loop is busy; the token's write is stamped just before the write."""
-    stream = StampedSocket(connection)
+    """One keep-alive connection. A request's arrival is the kernel's receive stamp of its last bytes, so
+    the delay runs from when the request reached this host even when this event loop is busy; the token's
+    write is stamped just before the write."""
+    loop = asyncio.get_running_loop()
+    reader = _StampedReader(connection)
     buffer = b""
     try:
         while True:
             while b"\r\n\r\n" not in buffer:
-                buffer += await stream.receive()
+                buffer += await reader.receive()
             head, _, buffer = buffer.partition(b"\r\n\r\n")
             length = 0
             for line in head.split(b"\r\n"):
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":", 1)[1])
             while len(buffer) < length:
-                buffer += await stream.receive()
+                buffer += await reader.receive()
             # perf_counter is CLOCK_MONOTONIC, shared by every process on the machine.
-            assert stream.arrived is not None  # set by the receive that completed the request
-            received = stream.arrived
+            received = reader.arrived  # of the receive that completed the request
             body, buffer = json.loads(buffer[:length]), buffer[length:]
             delay, gap = (float(v.split("=")[1]) for v in body["messages"][-1]["content"].split())
-            await stream.send(
+            await loop.sock_sendall(
+                connection,
                 b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
                 + _chunk(b": OPENROUTER PROCESSING\n\n")
-                + _chunk(_event(""))
+                + _chunk(_event("")),
             )
             await asyncio.sleep(max(0.0, received + delay - time.perf_counter()))
-            await stream.send(_chunk(_event(f"{TOKEN}|{received!r}|{time.perf_counter()!r}")))
+            await loop.sock_sendall(
+                connection, _chunk(_event(f"{TOKEN}|{received!r}|{time.perf_counter()!r}"))
+            )
             if gap > 0:  # the next token comes ``gap`` later, as a model's tokens do
                 await asyncio.sleep(gap)
-                await stream.send(_chunk(_event(" on")))
-            await stream.send(_chunk(_event("", "stop") + b"data: [DONE]\n\n") + b"0\r\n\r\n")
-    except (anyio.EndOfStream, anyio.BrokenResourceError):
+                await loop.sock_sendall(connection, _chunk(_event(" on")))
+            await loop.sock_sendall(
+                connection, _chunk(_event("", "stop") + b"data: [DONE]\n\n") + b"0\r\n\r\n"
+            )
+    except (EOFError, OSError):
         pass
     finally:
-        await stream.aclose()
+        connection.close()
 
 
 def _served_delay(content: str) -> float:
@@ -164,17 +205,14 @@ async def _ours(client: GatewayClient, delay: float, host: int, gap: float) -> f
 
 
 async def _round(
-    clients: list[GatewayClient], bare: list[_BareConnection], delays: list[float], gap: float = 0.0
+    client: GatewayClient, bare: list[_BareConnection], delays: list[float], gap: float = 0.0
 ) -> list[list[float]]:
-    """One round per client, then one with the bare connections: the errors of each, in that order."""
+    """One round with the client, then one with the bare connections: the errors of each, in that order."""
     requests = [_request(d, i, gap) for i, d in enumerate(delays)]
-    body = [json.dumps(clients[0].build_chat_body(r)).encode() for r in requests]
-    errors = [
-        list(await asyncio.gather(*(_ours(c, d, i, gap) for i, d in enumerate(delays)))) for c in clients
-    ]
-    if bare:
-        errors.append(list(await asyncio.gather(*(c.measure(b) for c, b in zip(bare, body, strict=True)))))
-    return errors
+    body = [json.dumps(client.build_chat_body(r)).encode() for r in requests]
+    ours = list(await asyncio.gather(*(_ours(client, d, i, gap) for i, d in enumerate(delays))))
+    theirs = list(await asyncio.gather(*(c.measure(b) for c, b in zip(bare, body, strict=True))))
+    return [ours, theirs]
 
 
 def _p(values: list[float], q: float) -> float:
@@ -207,13 +245,8 @@ async def main(streams: int, rounds: int, delay: float, spread: float, gap: floa
     server.start()
     port = ports.get(timeout=10)
     base_url = f"http://127.0.0.1:{port}/api/v1"
-    names = ["GatewayClient", "GatewayClient, read stamps", "bare socket"]
-    # The second client is the same code with kernel stamps off: it stamps each read when its coroutine
-    # runs, as before stamping existed.
-    clients = [
-        GatewayClient(base_url, "bench-key", timeout=30.0, transport=StampingTransport(kernel_stamps=kernel))
-        for kernel in (True, False)
-    ]
+    names = ["GatewayClient", "bare socket"]
+    client = GatewayClient(base_url, "bench-key", timeout=30.0)
     bare = [await _BareConnection.open(port) for _ in range(streams)]
     staggered = [delay + spread * i / streams for i in range(streams)]
     scenarios = {
@@ -224,12 +257,12 @@ async def main(streams: int, rounds: int, delay: float, spread: float, gap: floa
     }
     ms = 1000.0
     try:
-        await _round(clients, bare, [delay] * streams)  # warm-up: connections, imports
+        await _round(client, bare, [delay] * streams)  # warm-up: connections, imports
         print(f"TTFT measurement error (measured - served), {streams} concurrent streams x {rounds} rounds")
         for title, (delays, next_gap) in scenarios.items():
             errors: list[list[float]] = [[] for _ in names]
             for _ in range(rounds):
-                new = await _round(clients, bare, delays, next_gap)
+                new = await _round(client, bare, delays, next_gap)
                 for mine, new_errors in zip(errors, new, strict=True):
                     mine += new_errors
             print(f"\n{title}")
@@ -240,8 +273,7 @@ async def main(streams: int, rounds: int, delay: float, spread: float, gap: floa
                 ratio = _p(values, 0.99) / max(bare_p99, 1e-9)
                 print(f"  {name:<28}{median:>10.3f}{p99:>10.3f}{worst:>10.3f}{ratio:>11.2f}x")
     finally:
-        for client in clients:
-            await client.aclose()
+        await client.aclose()
         for conn in bare:
             conn.close()
         server.terminate()
@@ -250,7 +282,7 @@ async def main(streams: int, rounds: int, delay: float, spread: float, gap: floa
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--streams", type=int, default=100)
+    parser.add_argument("--streams", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--delay", type=float, default=0.25)
     parser.add_argument(

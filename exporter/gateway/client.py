@@ -8,9 +8,9 @@ fixed message (``gateway request failed``) and ``key=value`` fields, never the A
 excerpt of model output.
 
 Time to first token: ``ttft_seconds`` runs from ``clock()`` just before the request headers were written to
-the arrival of the network read that delivered the first visible token, as the kernel stamped it (Linux;
-``arrival`` says how exact that is), so a busy event loop does not inflate TTFT. Elsewhere, or through an
-HTTP proxy, the stamp is ``clock()`` at the read.
+``clock()`` when the client reads the first visible token: what the event loop is busy with between the
+token's arrival and that read counts too (milliseconds at the default concurrency, ``bench/gateway_ttft.py``;
+design.md §13).
 
 Two kinds of gateway:
 
@@ -39,7 +39,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -47,10 +46,10 @@ from types import TracebackType
 from typing import Literal, TypeVar
 from urllib.parse import quote
 
+import httpcore
 import httpx
 from pydantic import JsonValue
 
-from exporter.gateway.arrival import since_arrival
 from exporter.gateway.chunks import ChunkAccumulator, finite_number, first_text
 from exporter.gateway.classify import (
     classify_error_object,
@@ -63,7 +62,6 @@ from exporter.gateway.classify import (
     truncated_stream,
 )
 from exporter.gateway.sse import SSEDecoder, SSEEvent, SSEKind
-from exporter.gateway.transport import POOL_KEY, StampingTransport
 from exporter.gateway.types import (
     ChatRequest,
     ChatResult,
@@ -100,16 +98,6 @@ _SENT_EVENT = ".send_request_headers.started"
 _DRAIN_SECONDS = 0.1
 
 
-_PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})  # what httpx reads (NO_PROXY only
-# narrows them, so on its own it changes nothing)
-
-
-def _proxies_from_environment() -> bool:
-    """Whether an HTTP proxy is configured in the environment (either case): httpx only honours it with its
-    own default transport, so the client keeps that transport then."""
-    return any(name.lower() in _PROXY_VARIABLES and value for name, value in os.environ.items())
-
-
 @dataclass(frozen=True, slots=True)
 class Reply:
     """What ``GatewayClient.fetch`` read: the status, the body (its first ``limit`` bytes when
@@ -135,6 +123,7 @@ class _Progress:
     generation_header: str | None = None
     first_token_at: float | None = None  # loop time of the first-token deadline, while waiting for it
     received: int = 0  # bytes of the event stream so far
+    connecting: object = None  # the TCP stream of a connection being opened for this call
 
     def wait_for_first_token(self, deadline: float) -> None:
         """Bring the call's deadline forward to ``deadline`` seconds after sending, until a token comes."""
@@ -147,7 +136,8 @@ class _Progress:
             self.scope.reschedule(self.overall_at)
 
     async def trace(self, event: str, info: Mapping[str, object]) -> None:
-        """httpcore's trace hook: re-stamp "sent" when the request has actually been written.
+        """httpcore's trace hook: re-stamp "sent" when the request has actually been written; close the
+        socket of a TLS handshake this call's deadline cut short.
 
         Under load many probes wait their turn for a connection and for the event loop; stamping when the
         request bytes are written keeps that client-side queueing out of TTFT. Transports without tracing
@@ -156,6 +146,13 @@ class _Progress:
         if event.endswith(_SENT_EVENT):
             self.t0 = self.clock()
             self.loop_t0 = asyncio.get_running_loop().time()
+        elif event == "connection.connect_tcp.complete":
+            self.connecting = info.get("return_value")
+        elif event == "connection.start_tls.failed" and isinstance(
+            self.connecting, httpcore.AsyncNetworkStream
+        ):  # httpcore closes the socket of a failed TLS handshake, not of one the call's deadline cancelled
+            with contextlib.suppress(Exception):
+                await self.connecting.aclose()
 
 
 # The defaults of gateway.timeout and gateway.connect_timeout (exporter/config.py GatewayConfig reads them).
@@ -166,7 +163,8 @@ DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None]):
     """Talks to OpenRouter (or any OpenAI-compatible host) for the canary; see the module docstring.
 
-    ``transport`` is the I/O seam (``httpx.MockTransport`` in tests); ``clock`` measures TTFT and elapsed
+    ``transport`` is the I/O seam (``httpx.MockTransport`` in tests; by default httpx's own, which honours
+    ``HTTPS_PROXY``/``ALL_PROXY``/``NO_PROXY`` from the environment); ``clock`` measures TTFT and elapsed
     time; ``timeout`` bounds a whole request (headers and body) and ``connect_timeout`` the connection;
     ``max_body_bytes`` bounds what is read from one response.
     """
@@ -202,16 +200,6 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
         self._clock = clock
         self._log = logging.getLogger("exporter.gateway")
         self._app_title = app_title
-        if transport is None:
-            if _proxies_from_environment():
-                self._log.info(
-                    "HTTP proxy from the environment: requests use httpx's proxy transport, and TTFT is "
-                    "stamped when the exporter reads the token, not by the kernel"
-                )
-            else:
-                transport = StampingTransport()
-        self.kernel_stamps = isinstance(transport, StampingTransport) and transport.kernel_stamps
-        """Whether TTFT is timed by the kernel's receive stamps (the default transport on Linux, no proxy)."""
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeout, connect=connect_timeout),
@@ -324,7 +312,6 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
         error: GatewayError | None
         timed_out_first_token = False
         http_request.extensions["trace"] = progress.trace
-        http_request.extensions[POOL_KEY] = request.pin or request.model
         try:
             async with scope:
                 error = await self._exchange(http_request, request, acc, progress)
@@ -391,7 +378,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
             ):
                 error = await self._read_whole(response, acc)
                 if request.stream and error is None and acc.saw_visible_token:  # it came with the rest
-                    progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
+                    progress.ttft = self._clock() - progress.t0
                 return error
             if request.first_token_deadline is not None:
                 progress.wait_for_first_token(request.first_token_deadline)
@@ -450,8 +437,7 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
                 ended = malformed_response(problem, response.status_code)
             else:
                 if acc.saw_visible_token and progress.ttft is None:
-                    # Stamped when the kernel received the read that carried the token.
-                    progress.ttft = _ttft_at_arrival(self._clock(), progress.t0, response)
+                    progress.ttft = self._clock() - progress.t0
                     progress.stop_waiting_for_first_token()
                 ended = acc.error is not None
             if ended is not False:
@@ -586,14 +572,6 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
         }
         self._log.warning(_LOG_MESSAGE, *fields.values(), extra={"gateway": fields})  # in the message's order
         return error
-
-
-def _ttft_at_arrival(now: float, sent: float, response: httpx.Response) -> float:
-    """Seconds from sending to the arrival of the read that carried the first token: ``now`` minus how long
-    ago that read's bytes arrived (an age longer than the request itself is a wall-clock step between the
-    kernel's stamp and ours, and is ignored)."""
-    age = since_arrival(response)
-    return now - sent - (age if age <= now - sent else 0.0)
 
 
 def _stream_outcome(acc: ChunkAccumulator, status: int, received: int) -> GatewayError | None:
