@@ -83,6 +83,9 @@ GREETING = {"en": "Thank you for the scene!", "ja": "ありがとうございま
 ENDINGS_LATIN = ["\n\n- {a}\n- {b}", "\n\n1. {a}\n2. {b}", "\n\n```\nrun(\"{a}\")\n```", " 😊", " ✨",
                  "…", "...", "{q}", "{p}", "?", "*", "**", "\n\nTo Be Continued"]  # fmt: skip
 MUST_PASS_PREFIX = "control"
+# The per-locale table's columns: recall for what must fail, false-fail for ``control`` (every must-pass
+# case) and ``lookalike`` (the independent set's look-alikes among them).
+FAMILIES = ("refusal", "independent", "truncation", "repetition", "control", "lookalike")
 
 
 def sentences(text: str) -> list[str]:
@@ -93,9 +96,10 @@ def joiner(locale: str) -> str:
     return "" if locale in CJK else " "
 
 
-def declines(split: str) -> list[tuple[str, str, str]]:
+def declines(split: str, name: str = "declines") -> list[tuple[str, str, str]]:
+    """(locale, kind, text) rows of ``bench/screen/{name}_{split}.tsv``."""
     rows = []
-    for line in (HERE / "screen" / f"declines_{split}.tsv").read_text("utf-8").splitlines():
+    for line in (HERE / "screen" / f"{name}_{split}.tsv").read_text("utf-8").splitlines():
         if line and not line.startswith("#"):
             locale, kind, text = line.split("\t")
             rows.append((locale, kind, text))
@@ -258,12 +262,14 @@ def main() -> int:
     cases: list[
         tuple[str, str, str, str | None, int | None, bool]
     ] = []  # kind, locale, text, finish, spent, must_fail
-    for locale, kind, text in refusals:
-        cases.append((f"refusal {kind}", locale, text, "stop", None, True))
-        greeting = GREETING.get(locale, "Thanks for the idea!")
-        cases.append(
-            (f"refusal {kind}+greeting", locale, joiner(locale).join([greeting, text]), "stop", None, True)
-        )
+    for family, rows_ in (("refusal", refusals), ("independent", declines(args.split, "independent"))):
+        for locale, kind, text in rows_:
+            must_fail = kind != "lookalike"
+            name = f"{family} {kind}" if must_fail else f"{MUST_PASS_PREFIX} lookalike"
+            greeting = GREETING.get(locale, "Thanks for the idea!")
+            cases.append((name, locale, text, "stop", None, must_fail))
+            with_greeting = joiner(locale).join([greeting, text])
+            cases.append((f"{name}+greeting", locale, with_greeting, "stop", None, must_fail))
     for locale in DEFAULT_LOCALES:
         rows = by_locale.get(locale, [])
         rng.shuffle(rows)
@@ -289,6 +295,8 @@ def main() -> int:
         for key in (kind, family):
             tally[key][outcome] += 1
         per_locale[(family, locale)][outcome] += 1
+        if kind.startswith(f"{MUST_PASS_PREFIX} lookalike"):
+            per_locale[("lookalike", locale)][outcome] += 1
         if (
             args.show
             and kind.startswith(args.show)
@@ -307,13 +315,13 @@ def main() -> int:
             print(f"{key:34} {n:6}  false-fail {c['fail'] / max(1, n):.2%} ({c['fail']})")
         else:
             print(f"{key:34} {n:6}  recall {c['fail'] / max(1, n):.1%} ({c['pass']} missed)")
-    print("\nper locale (recall for refusal/truncation/repetition, false-fail for control):")
     print(
-        f"  {'locale':8} " + " ".join(f"{f:>14}" for f in ("refusal", "truncation", "repetition", "control"))
+        "\nper locale (recall for refusal/independent/truncation/repetition, false-fail for control/lookalike):"
     )
+    print(f"  {'locale':8} " + " ".join(f"{f:>14}" for f in FAMILIES))
     for locale in DEFAULT_LOCALES:
         cells = []
-        for family in ("refusal", "truncation", "repetition", "control"):
+        for family in FAMILIES:
             c = per_locale[(family, locale)]
             n = c["fail"] + c["pass"]
             cells.append(f"{c['fail'] / n:6.1%} /{n:5}" if n else f"{'-':>14}")
