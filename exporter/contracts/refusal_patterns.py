@@ -781,7 +781,8 @@ def _compile_composed(
     codes: tuple[str, ...],
 ) -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str] | None, re.Pattern[str], re.Pattern[str]], ...]]:
     parts = tuple(_COMPOSED[code] for code in codes)
-    union = re.compile("|".join(f"(?:{core})" for _, core, _ in parts))
+    # the cores' first-letter grouping (``_compile``) makes the prefilter as cheap as the constructions' search
+    union = _compile(tuple(core for _, core, _ in parts), word_start=codes is not _GROUPS["cjk"])
     each = tuple(
         (re.compile(me) if me else None, re.compile(core), re.compile(topic)) for me, core, topic in parts
     )
