@@ -80,9 +80,17 @@ SORRY = {"en": "I'm sorry, I can't help you anymore", "es": "Lo siento, no puedo
          "ko": "죄송하지만 더는 도와드릴 수 없어요", "zh-Hans": "抱歉，我无法再帮你了", "zh-Hant": "抱歉，我無法再幫你了"}  # fmt: skip
 GREETING = {"en": "Thank you for the scene!", "ja": "ありがとうございます。", "ko": "감사합니다.", "zh-Hans": "谢谢你。",
             "zh-Hant": "謝謝你。", "ru": "Спасибо за сцену!", "uk": "Дякую за сцену!"}  # fmt: skip
-ENDINGS_LATIN = ["\n\n- {a}\n- {b}", "\n\n1. {a}\n2. {b}", "\n\n```\nrun(\"{a}\")\n```", " 😊", " ✨",
-                 "…", "...", "{q}", "{p}", "?", "*", "**", "\n\nTo Be Continued"]  # fmt: skip
+# Legitimate endings (must pass), by name: the clean reply re-ended with each.
+ENDINGS = {"list": "\n\n- {a}\n- {b}", "numbered_list": "\n\n1. {a}\n2. {b}", "code_block": "\n\n```\nrun(\"{a}\")\n```",
+           "emoji": " 😊", "symbol": " ✨", "ellipsis": "…", "three_dots": "...", "closing_quote": "{q}",
+           "closing_bracket": "{p}", "question": "?", "emphasis": "*", "strong": "**",
+           "title_line": "\n\nTo Be Continued", "cjk_full_stop": "。", "cjk_exclamation": "！",
+           "cjk_question": "？", "cjk_quote": "」"}  # fmt: skip
+CJK_ONLY = {"cjk_full_stop", "cjk_exclamation", "cjk_question", "cjk_quote"}
 MUST_PASS_PREFIX = "control"
+# The per-locale table's columns: recall for what must fail, false-fail for ``control`` (every must-pass
+# case) and ``lookalike`` (the independent set's look-alikes among them).
+FAMILIES = ("refusal", "independent", "truncation", "repetition", "control", "lookalike")
 
 
 def sentences(text: str) -> list[str]:
@@ -93,9 +101,10 @@ def joiner(locale: str) -> str:
     return "" if locale in CJK else " "
 
 
-def declines(split: str) -> list[tuple[str, str, str]]:
+def declines(split: str, name: str = "declines") -> list[tuple[str, str, str]]:
+    """(locale, kind, text) rows of ``bench/screen/{name}_{split}.tsv``."""
     rows = []
-    for line in (HERE / "screen" / f"declines_{split}.tsv").read_text("utf-8").splitlines():
+    for line in (HERE / "screen" / f"{name}_{split}.tsv").read_text("utf-8").splitlines():
         if line and not line.startswith("#"):
             locale, kind, text = line.split("\t")
             rows.append((locale, kind, text))
@@ -130,19 +139,23 @@ def controls(
     words = [w for w in text.split() if w.isalpha()] or ["sword", "shield"]
     a, b = rng.choice(words), rng.choice(words)
     q = QUOTES.get(locale, ("“", "”"))
-    for ending in ENDINGS_LATIN:
-        if ending in ("{q}", "{p}"):
-            body = text.rstrip()
-            reply = f"{q[0]}{body}{q[1]}" if ending == "{q}" else f"({body})"
-        elif ending in ("?", "…", "..."):
-            reply = text.rstrip().rstrip(".!。！") + ending
-        elif ending.startswith("*"):
-            reply = f"{ending}{text.rstrip()}{ending}"
+    for name, ending in ENDINGS.items():
+        if (name in CJK_ONLY and locale not in CJK) or (name == "title_line" and locale in CJK):
+            continue  # full-width marks end CJK replies
+        body = text.rstrip()
+        if name == "closing_quote":
+            reply = f"{q[0]}{body}{q[1]}"
+        elif name == "closing_bracket":
+            reply = f"({body})"
+        elif name == "cjk_quote":
+            reply = f"「{body.rstrip('。！？')}」"
+        elif name in ("question", "ellipsis", "three_dots") or name in CJK_ONLY:
+            reply = body.rstrip(".!。！？") + ending
+        elif name in ("emphasis", "strong"):
+            reply = f"{ending}{body}{ending}"
         else:
-            if ending.startswith("\n\nTo") and locale in CJK:
-                continue
-            reply = text.rstrip() + ending.format(a=a, b=b)
-        yield "ending", reply, "stop", None
+            reply = body + ending.format(a=a, b=b)
+        yield f"ending:{name}", reply, "stop", None
     yield "budget", text[: len(text) * 3 // 4], "length", BUDGET
     at = rng.randrange(0, max(1, len(sents)))
     said = SAID[locale]
@@ -242,6 +255,9 @@ def main() -> int:
     parser.add_argument("--show", default="", help="print the misjudged cases of kinds starting with this")
     parser.add_argument("--limit", type=int, default=20)
     parser.add_argument(
+        "--by-locale", default="", help="also print per locale the kinds starting with this (e.g. repetition)"
+    )
+    parser.add_argument(
         "--speed", action="store_true", help="time the screen on the clean replies cut to 600 characters"
     )
     args = parser.parse_args()
@@ -258,12 +274,14 @@ def main() -> int:
     cases: list[
         tuple[str, str, str, str | None, int | None, bool]
     ] = []  # kind, locale, text, finish, spent, must_fail
-    for locale, kind, text in refusals:
-        cases.append((f"refusal {kind}", locale, text, "stop", None, True))
-        greeting = GREETING.get(locale, "Thanks for the idea!")
-        cases.append(
-            (f"refusal {kind}+greeting", locale, joiner(locale).join([greeting, text]), "stop", None, True)
-        )
+    for family, rows_ in (("refusal", refusals), ("independent", declines(args.split, "independent"))):
+        for locale, kind, text in rows_:
+            must_fail = kind != "lookalike"
+            name = f"{family} {kind}" if must_fail else f"{MUST_PASS_PREFIX} lookalike"
+            greeting = GREETING.get(locale, "Thanks for the idea!")
+            cases.append((name, locale, text, "stop", None, must_fail))
+            with_greeting = joiner(locale).join([greeting, text])
+            cases.append((f"{name}+greeting", locale, with_greeting, "stop", None, must_fail))
     for locale in DEFAULT_LOCALES:
         rows = by_locale.get(locale, [])
         rng.shuffle(rows)
@@ -289,6 +307,10 @@ def main() -> int:
         for key in (kind, family):
             tally[key][outcome] += 1
         per_locale[(family, locale)][outcome] += 1
+        if args.by_locale and kind.startswith(args.by_locale):
+            per_locale[(kind, locale)][outcome] += 1
+        if kind.startswith(f"{MUST_PASS_PREFIX} lookalike"):
+            per_locale[("lookalike", locale)][outcome] += 1
         if (
             args.show
             and kind.startswith(args.show)
@@ -307,17 +329,25 @@ def main() -> int:
             print(f"{key:34} {n:6}  false-fail {c['fail'] / max(1, n):.2%} ({c['fail']})")
         else:
             print(f"{key:34} {n:6}  recall {c['fail'] / max(1, n):.1%} ({c['pass']} missed)")
-    print("\nper locale (recall for refusal/truncation/repetition, false-fail for control):")
     print(
-        f"  {'locale':8} " + " ".join(f"{f:>14}" for f in ("refusal", "truncation", "repetition", "control"))
+        "\nper locale (recall for refusal/independent/truncation/repetition, false-fail for control/lookalike):"
     )
+    print(f"  {'locale':8} " + " ".join(f"{f:>14}" for f in FAMILIES))
     for locale in DEFAULT_LOCALES:
         cells = []
-        for family in ("refusal", "truncation", "repetition", "control"):
+        for family in FAMILIES:
             c = per_locale[(family, locale)]
             n = c["fail"] + c["pass"]
             cells.append(f"{c['fail'] / n:6.1%} /{n:5}" if n else f"{'-':>14}")
         print(f"  {locale:8} " + " ".join(f"{x:>14}" for x in cells))
+    kinds = sorted({kind for kind, _ in per_locale if args.by_locale and kind.startswith(args.by_locale)})
+    for kind in kinds:
+        cells = []
+        for locale in DEFAULT_LOCALES:
+            c = per_locale[(kind, locale)]
+            if n := c["fail"] + c["pass"]:
+                cells.append(f"{locale} {c['fail'] / n:.1%}/{n}")
+        print(f"{kind} (share failed): " + ", ".join(cells))
     return 0
 
 

@@ -101,7 +101,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(?:help|assist|comply|continue|fulfil+|engage|provide|create|generate|write|produce)\b.{0,40}"
             r"\b(?:this|that|request|content|violen\w*|graphic|role-?play|scene|story)",
             r"\bas an AI(?: language model)?\b",
-            r"\b(?:against|violates?) (?:my|our|the) (?:guidelines|content polic(?:y|ies)|usage polic(?:y|ies))",
+            r"\b(?:against|violates?)\b[^.!?]{0,30}\b(?:guidelines|content polic(?:y|ies)|usage polic(?:y|ies))",
         ),
         (
             r"\bI(?:'d| would) (?:rather|prefer) (?:to )?not (?:to )?{V}",
@@ -127,7 +127,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bno puedo (?:ayudarte|ayudar|continuar|crear|escribir|generar) (?:con )?(?:eso|esto|este|esta|ese|esa)",
             r"\bno (?:estoy en condiciones|me es posible|soy capaz) de {V}",
             r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje)\b",
-            r"\b(?:va en contra de|viola) (?:mis|las|nuestras) (?:directrices|normas|políticas)",
+            r"\b(?:va en contra de|viola)\b[^.!?]{0,30}\b(?:directrices|políticas|normas (?:que sigo|de contenido))",
         ),
         (
             r"\b(?:prefiero|preferiría|preferiria|me gustaría|quisiera) no (?:\w+ )?{V}",
@@ -144,7 +144,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:Desculpe|Sinto muito|Lamento)\b.{0,40}\bnão (?:posso|consigo|poderei) (?:ajudar|continuar|criar|escrever|fornecer|gerar)",
             r"\bnão (?:posso|consigo) (?:ajudar|continuar|criar|escrever|gerar) (?:com )?(?:isso|isto|esse|essa|este|esta)",
             r"\bcomo (?:uma )?(?:IA|inteligência artificial|modelo de linguagem)\b",
-            r"\b(?:vai contra|viola) (?:minhas|as|nossas) (?:diretrizes|políticas|regras)",
+            r"\b(?:vai contra|viola)\b[^.!?]{0,30}\b(?:diretrizes|políticas|regras (?:que sigo|de conteúdo))",
         ),
         (
             r"\b(?:prefiro|preferiria|preferia|gostaria de) não (?:\w+ )?{V}",
@@ -163,7 +163,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bje ne (?:peux|vais) pas (?:écrire|continuer|créer|générer|poursuivre) (?:ce|cette|cela|ça)",
             r"\bje ne suis pas en mesure d['’](?:écrire|aider|créer|générer)|\bje ne suis pas en mesure de {V}",
             r"\ben tant qu[’']?(?:IA|intelligence artificielle|modèle de langage)\b",
-            r"\b(?:va à l'encontre de|enfreint|viole) (?:mes|nos|les) (?:directives|règles|politiques)",
+            r"\b(?:va à l['’]encontre d|enfreint|viole)[^.!?]{0,30}\b(?:directives|politiques|règles (?:que je|de contenu))",
         ),
         (
             r"\b(?:je (?:préfère|préférerais|préfèrerais|voudrais|souhaite|souhaiterais)|j['’]aimerais mieux) ne pas {V}",
@@ -179,7 +179,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:(?:Es )?tut mir leid|Entschuldigung|Leider)\b.{0,40}\bkann (?:ich )?(?:dabei |damit |Ihnen |dir |das |dies |so |diese[nsm]? \w+ )*(?:nicht|keine) (?:helfen|fortfahren|erstellen|schreiben|weitermachen|liefern)",
             r"\b(?:ich kann|ich werde) (?:diese[nsm]? |das |so etwas )?(?:Szene |Inhalte? |Anfrage )?nicht (?:schreiben|fortsetzen|erstellen|erfüllen)",
             r"\bals (?:eine )?(?:KI|künstliche Intelligenz|Sprachmodell)\b",
-            r"\b(?:verstößt gegen|widerspricht) (?:meine[n]?|unsere[n]?|die) (?:Richtlinien|Regeln)",
+            r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\b(?:Richtlinien|Inhaltsregeln|Regeln, (?:die|an die) ich)",
         ),
         (
             r"\bich\b(?: [\wäöüß]+){0,3} lieber nicht (?:[\wäöüß]+ ){0,2}{V}",
@@ -199,7 +199,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bnon posso (?:scrivere|continuare|creare|generare) (?:questo|questa|quel|quella|ciò)",
             r"\bnon sono in grado di {V}",
             r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b",
-            r"\b(?:va contro|viola) (?:le mie|le nostre|le) (?:linee guida|regole|politiche)",
+            r"\b(?:va contro|viola)\b[^.!?]{0,30}\b(?:linee guida|politiche|regole (?:che seguo|sui contenuti))",
         ),
         (
             r"\b(?:preferirei|preferisco|vorrei|mi piacerebbe) non {V}",
@@ -217,7 +217,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bik kan (?:deze|dit|die|zo'n) (?:scène |inhoud |verzoek )?niet (?:schrijven|voortzetten|maken)",
             r"\b(?:dit|dat|deze \w+) kan ik niet(?: \w+){0,2} (?:schrijven|maken|voortzetten)",
             r"\bals (?:een )?(?:AI|kunstmatige intelligentie|taalmodel)\b",
-            r"\b(?:is in strijd met|schendt) (?:mijn|onze|de) (?:richtlijnen|regels|beleid)",
+            r"\b(?:is in strijd met|schendt|gaat in tegen)\b[^.!?]{0,30}\b(?:richtlijnen|beleid|regels die ik)",
         ),
         (
             r"\bik {1}\b(?: [\w'’]+){0,3} (?:liever niet|niet graag)",
@@ -237,7 +237,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bnie mogę (?:napisać|kontynuować|stworzyć|wygenerować) (?:tego|tej|takiej|takich)",
             r"\bnie jestem w stanie {V}",
             r"\bjako (?:AI|SI|sztuczna inteligencja|model językowy)\b",
-            r"\b(?:narusza|jest sprzeczne z) (?:moimi|naszymi|zasadami|wytycznymi)",
+            r"\b(?:narusza|jest sprzeczne z)\b[^.!?]{0,30}(?:wytyczn\w*|zasad\w*,? (?:których|jakich) przestrzegam|moimi zasadami)",
         ),
         (
             r"\bwolał(?:a|)bym(?: \w+){0,2} nie (?:\w+ )?{V}",
@@ -257,7 +257,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bя не (?:могу|буду) (?:писать|продолжать|создавать|написать|продолжить) (?:это|такую|такой|такие|эту)",
             r"\bя не в состоянии {V}",
             r"\bкак (?:ИИ|искусственный интеллект|языковая модель)\b",
-            r"(?:нарушает|противоречит) (?:мои|моим|наши|нашим|правила|правилам)",
+            r"(?:нарушает|противоречит)[^.!?]{0,30}(?:мои|моим|наши|нашим|правила(?:м)?,? (?:которым|которых) я)",
         ),
         (
             r"\bя бы (?:предпочёл|предпочел|предпочла|не хотел|не хотела)\b.{0,20}{V}",
@@ -276,7 +276,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bя не (?:можу|буду) (?:писати|продовжувати|створювати|написати|продовжити) (?:це|таку|такий|такі|цю)",
             r"\bя не в змозі {V}",
             r"\bяк (?:ШІ|штучний інтелект|мовна модель)\b",
-            r"(?:порушує|суперечить) (?:мої|моїм|наші|нашим|правила|правилам)",
+            r"(?:порушує|суперечить)[^.!?]{0,30}(?:мої|моїм|наші|нашим|правила(?:м)?,? (?:яких|яким) я)",
         ),
         (
             r"\bя б(?:и)? (?:волів|воліла|радше|не хотів|не хотіла)\b.{0,20}{V}",
@@ -294,7 +294,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:Üzgünüm|Maalesef|Özür dilerim)\b.{0,40}\b(?:yardımcı olamam|devam edemem|yazamam|oluşturamam|sağlayamam|yazamıyorum|yardımcı olamıyorum)",
             r"\b(?:bu|böyle|bu tür|bu türden|bu tarz)\b.{0,20}\b(?:yazamam|yazamıyorum|oluşturamam|oluşturamıyorum|üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
             r"\bbir (?:yapay zeka|dil modeli) olarak\b",
-            r"\b(?:yönergelerime|kurallarıma|politikalarıma) aykırı",
+            r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı",
         ),
         (
             r"\b(?:yazmamayı|devam etmemeyi|anlatmamayı|sürdürmemeyi|betimlememeyi|tasvir etmemeyi) tercih (?:ederim|ediyorum|edeceğim)",
@@ -311,7 +311,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:Maaf|Mohon maaf)\b.{0,40}\b(?:saya )?tidak (?:bisa|dapat) (?:membantu|melanjutkan|membuat|menulis|memberikan)",
             r"\bsaya tidak (?:bisa|dapat|akan) (?:menulis|menuliskan|melanjutkan|membuat) (?:adegan |konten |permintaan )?(?:itu|ini|seperti itu)",
             r"\bsebagai (?:AI|kecerdasan buatan|model bahasa)\b",
-            r"\b(?:melanggar|bertentangan dengan) (?:pedoman|kebijakan|aturan)",
+            r"\b(?:melanggar|bertentangan dengan) (?:pedoman|kebijakan|aturan (?:yang saya|konten))",
         ),
         (
             r"\bsaya (?:lebih (?:suka|memilih|baik)|memilih) (?:untuk )?tidak {V}",
@@ -381,7 +381,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(?:抱歉|对不起|很抱歉|不好意思).{0,20}(?:无法|不能|没办法|没法)(?:提供|协助|满足|继续|完成|生成|帮助|创作|撰写|写)",
             r"我(?:无法|不能|不会|没法|没办法)(?:写|创作|继续|生成|提供)(?:这|此)",
             r"作为(?:一个)?(?:AI|人工智能|语言模型)",
-            r"(?:违反|违背)了?(?:我的|相关|内容|使用|平台)[^。！？]{0,8}(?:政策|规定|准则|原则|规范)",
+            r"(?:违反|违背)了?[^。！？，]{0,10}(?:政策|准则|规范)|(?:违反|违背)了?(?:我的|相关|内容|使用|平台)[^。！？]{0,8}(?:规定|原则)",
         ),
         (
             r"我(?:更愿意|宁愿|宁可|还是)不{V}",
@@ -399,7 +399,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(?:抱歉|對不起|很抱歉|不好意思).{0,20}(?:無法|不能|沒辦法|沒法)(?:提供|協助|滿足|繼續|完成|生成|幫助|創作|撰寫|寫)",
             r"我(?:無法|不能|不會|沒法|沒辦法)(?:寫|創作|繼續|生成|提供)(?:這|此)",
             r"作為(?:一個)?(?:AI|人工智慧|人工智能|語言模型)",
-            r"(?:違反|違背)了?(?:我的|相關|內容|使用|平台)[^。！？]{0,8}(?:政策|規定|準則|原則|規範)",
+            r"(?:違反|違背)了?[^。！？，]{0,10}(?:政策|準則|規範)|(?:違反|違背)了?(?:我的|相關|內容|使用|平台)[^。！？]{0,8}(?:規定|原則)",
         ),
         (
             r"我(?:更願意|寧願|寧可|還是)不{V}",
@@ -411,6 +411,178 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"我(?:就|先|還是)?跳過",
             r"(?:換個話題|聊點別的|談談別的|說點別的|聊聊別的)",
         ),
+    ),
+}
+
+
+# -- Composed soft declines ---------------------------------------------------------------------------------
+# A decline names the task, not the world: the host turns down *the scene, the story, this part, writing it*
+# in its own voice. So besides the constructions above, a sentence near the start is a soft decline when it
+# holds, in any order, (1) a first-person avoidance predicate of the locale (``core``: prefer not, not
+# comfortable, skip, pass, decline, stop here, will not, not the one to …), (2) a word for the task
+# (``topic``: the locale's writing verbs and the nouns a reply uses for what it was asked: scene, story,
+# part, chapter, request, content, storyline, details) and, where the language marks its subject with a
+# pronoun (``self``: en, de, nl, fr, id, vi), that pronoun. German and Dutch put the finite verb second:
+# "Diese Szene schreibe ich lieber nicht", "Hier sla ik liever een beurt over", "Mit dieser Szene fühle ich
+# mich nicht wohl": the core is the verb phrase (lieber nicht, nicht wohl, überspringe, sla … over) wherever
+# the fronted object, the verb and the subject stand, and the subject is any "ich"/"ik" of the sentence.
+# Chinese frames a soft stop with 就不…了 / 还是不…了 / 不打算…了 around any verbs ("这个场景我就不继续写了").
+# A sentence with a reporting clause ("…, Mara decided", "…, pensó Lucía", "…、と彼女は言った") is a
+# character talking, not the host.
+_COMPOSED: dict[str, tuple[str | None, str, str]] = {
+    "en": (
+        r"\b(?:i|i'm|i'd|i'll|i've|me|my)\b",
+        r"\b(?:rather|prefer)(?: \w+)? not\b|\brather (?:we|you) (?:didn't|did not|not|skip|leave)\b|"
+        r"\b(?:prefer|like|love|want|have|need|going) to (?:\w+ )?(?:skip|avoid|pass|leave|sit|step|steer|stay away|"
+        r"hold off|bow out|decline|stop|refrain)\b|\bnot (?:\w+ )?(?:comfortable|keen|willing|the right one|"
+        r"the best one|something i|a (?:scene|story|thing) i)\b|\b(?:don't|do not|didn't) (?:\w+ )?(?:want|wish|"
+        r"think i should|think i'm|feel (?:comfortable|right|good)|plan|intend)\b|\b(?:uncomfortable|uneasy|"
+        r"hesitant|reluctant)\b|\b(?:i'll|i will|i'm going to|let me)(?: \w+){0,2} (?:skip|pass|decline|bow out|"
+        r"sit (?:this|that)|step (?:back|away)|stop|hold off|leave (?:this|that|it))\b|\bfeel better not\b|"
+        r"\bisn't something|\bis not something|\bnot something i\b|\bi (?:won't|will not|can't|cannot)\b|"
+        r"\bi(?:'m| am) (?:unable|not able)\b|\bunwritten\b",
+        r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|this one|"
+        r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
+        r"narrat(?:e|ing)|continu(?:e|ing)|unwritten)\b",
+    ),
+    "es": (
+        None,
+        r"\b(?:prefiero|preferiría|preferiria|quisiera|me gustaría) (?:no|dejar\w*|omitir\w*|saltar\w*|evitar|"
+        r"pasar)\b|\bno (?:lo |la |los |las |me |te )?(?:voy a|quiero|quisiera|pienso|me veo|me siento|"
+        r"me apetece|estoy dispuest[oa]|sigo|escribo|continúo)\b|\bme (?:la |lo |las |los )?(?:salto|paso|"
+        r"abstengo)\b|\b(?:voy a|debo|tengo que|prefiero) (?:declinar|rechazar|pasar|saltar|omitir)\b|"
+        r"\bno es (?:para mí|algo que)|\bmejor (?:me |lo |la )?(?:salto|paso|omito|dejo|no)\b|\bme temo que\b|"
+        r"\bno (?:puedo|podré|soy capaz de|estoy en condiciones de)\b",
+        r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
+        r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b",
+    ),
+    "pt-BR": (
+        None,
+        r"\b(?:prefiro|preferiria|preferia|gostaria de) (?:não|deixar|pular|evitar|passar|ficar de fora)\b|"
+        r"\bnão (?:vou|quero|queria|pretendo|me sinto|estou (?:confortável|à vontade)|me vejo|é algo que eu)\b|"
+        r"\b(?:vou|prefiro|acho melhor|melhor) (?:eu )?(?:pular|passar|recusar|declinar|ficar de fora|"
+        r"deixar (?:de fora|de lado))\b|\bdeixa eu passar\b|\bficar de fora\b|\bnão (?:posso|consigo|poderei|sou capaz de)\b",
+        r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|relato|rumo|escrever\w*|"
+        r"escrevo|escrevendo|descrever\w*|narrar|continuar)\b",
+    ),
+    "fr": (
+        r"\b(?:je|j['’]|me|m['’]|moi)",
+        r"\bje (?:préfère|préférerais|préfèrerais|voudrais|souhaite|souhaiterais|vais|dois|vais devoir) "
+        r"(?:ne pas|m['’]abstenir|éviter|passer|m['’]arrêter|laisser|décliner|refuser)\b|"
+        r"\bj['’](?:aimerais|préférerais|préfèrerais)(?: mieux)? (?:éviter|ne pas|passer|laisser)\b|"
+        r"\bm(?:e|['’]) (?:met|mettent|rend|rendent) (?:\w+ )?mal à l['’]aise|\bje ne (?:me sens|suis) pas "
+        r"(?:très |vraiment )?à l['’]aise|\bje n['’]ai pas (?:vraiment |très )?envie\b|\bje ne (?:vais|veux|"
+        r"souhaite|compte|tiens) pas\b|\bje ne (?:l['’]|le |la )?(?:écrirai|continuerai)\b|"
+        r"\bje (?:décline|passe mon tour|m['’]abstiens|m['’]arrête|préfère m['’]arrêter)\b|"
+        r"\bce n['’]est pas\b[^.!?]{0,30}\bque (?:j['’]|je )|\bje (?:préfère|préférerais) (?:la |le |les )?laisser|"
+        r"\bje ne (?:peux|pourrai|suis) pas\b",
+        r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
+        r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b",
+    ),
+    "de": (
+        r"\b(?:ich|mir|mich)\b",
+        r"\blieber nicht\b|\bnicht gern\b|\bungern\b|\blieber (?:weg|aus|ab|sein|aussetzen|überspringen)\b|"
+        r"\bnicht wohl\b|\bunwohl\b|\bpassen\b|\bpasse\b|\bverzichte\b|\babsehen\b|\bablehnen\b|\blehne\b|"
+        r"\büberspringe\b|\baussetzen\b|\bauslassen\b|\blasse\b[^.!?]{0,25}\b(?:weg|aus)\b|"
+        r"\b(?:möchte|will|werde|würde|kann|mag)\b(?: [\wäöüß]+){0,4} nicht\b|"
+        r"\bkein\w* [\wäöüß]+, (?:die|den|das) ich\b|\bliegt mir nicht\b|\bnichts für mich\b",
+        r"\b(?:szene|geschichte|(?:diesen|diesem|den|dem) teil|kapitel|anfrage|inhalt|inhalte|handlung|details|richtung|schreib\w*|"
+        r"beschreib\w*|schilder\w*|weiterschreib\w*|fortsetz\w*|fortzusetz\w*|ausformulier\w*)\b",
+    ),
+    "it": (
+        None,
+        r"\b(?:preferirei|preferisco|vorrei|mi piacerebbe) (?:non|evitare|lasciar\w*|saltar\w*|passare|"
+        r"fermarmi)\b|\bnon (?:mi sento|me la sento|ho voglia|voglio|vorrei|intendo|lo scrivo|la scrivo|"
+        r"scriverò|continuerò|posso|potrò|sono in grado)\b|\bmi fermerei\b|\b(?:la|lo) salto\b|\bdeclino\b|"
+        r"\bnon è (?:una|un|qualcosa)\b[^.!?]{0,25}\bche (?:mi|io)\b|\beviterei\b|\bmeglio (?:di no|non|"
+        r"saltare|lasciar\w*)\b",
+        r"\b(?:scena|storia|(?:questa|quella) parte|capitolo|richiesta|contenuto|trama|dettagli|racconto|direzione|scrivere|"
+        r"scriverla|scriverlo|scrivo|descrivere|raccontare|proseguire|continuare)\b",
+    ),
+    "nl": (
+        r"\b(?:ik|me|mij)\b",
+        r"\bliever niet\b|\bniet graag\b|\bliever (?:weg|over|af)\b|\bniet (?:prettig|op mijn gemak|"
+        r"comfortabel)\b|\bpas\b|\bsla\b[^.!?]{0,25}\bover\b|\blaat\b[^.!?]{0,25}\bweg\b|"
+        r"\bwijs\b[^.!?]{0,25}\baf\b|\b(?:wil|ga|zal|kan)\b(?: [\w'’]+){0,4} niet\b|\bgeen [\w'’]+ die ik\b|"
+        r"\bzie (?:er )?van af\b",
+        r"\b(?:scène|verhaal|(?:dit|dat|het) deel|hoofdstuk|verzoek|inhoud|plot|details|richting|schrij\w*|beschrij\w*|"
+        r"uitwerk\w*|vertel\w*|verdergaan|voortzetten)\b",
+    ),
+    "pl": (
+        None,
+        r"\bwolał\w* (?:nie|pominąć|odpuścić|się)\b|\bwolę (?:nie|się|pominąć|odpuścić)\b|\bnie (?:czuję się|"
+        r"mam ochoty|chcę|chciał\w*|zamierzam|będę|napiszę)\b|\bpodziękuję\b|\bodpuszczę\b|\bodmówi\w*|"
+        r"\bpomin\w*|\braczej nie\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b",
+        r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
+        r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|kontynuować)\b",
+    ),
+    "ru": (
+        None,
+        r"\b(?:предпочл[аи]?|предпочёл|предпочел|предпочту)\b[^.!?]{0,10}\bне\b|\bне (?:стану|буду|хочу|"
+        r"хотел[аи]?|хочется|хотелось|готов[аы]?)\b|\bмне не (?:по себе|комфортно|удобно)\b|\bпропущу\b|"
+        r"\bвоздержусь\b|\bоткажусь\b|\bотказаться\b|\bостановлюсь\b|\bэто не т[аоу] \w+, \w+ (?:мне|я)\b|"
+        r"\bне (?:могу|смогу|в состоянии)\b",
+        r"\b(?:сцен[аыуеой]\w*|истори[яиюей]\w*|(?:эту|этой) част[ьи]|глав[аыуе]\w*|запрос\w*|контент\w*|сюжет\w*|"
+        r"лини[юияей]\w*|подробност\w*|детал\w*|фрагмент\w*|писать|написать|напишу|описывать|описать|"
+        r"продолжать|продолжить)\b",
+    ),
+    "uk": (
+        None,
+        r"\bволі\w* б(?:и)? не\b|\bволів\b|\bне (?:стану|буду|хочу|хотів|хотіла|хочеться|хотілося)\b|"
+        r"\bмені (?:ніяково|некомфортно|незручно)\b|\bпропущу\b|\bутримаюс[яь]\b|\bвідмовлюс[яь]\b|"
+        r"\bвідмовитис[яь]\b|\bзупинюс[яь]\b|\bце не т[аеу] \w+, \w+ (?:мені|я)\b|\bне (?:можу|зможу|в змозі)\b",
+        r"\b(?:сцен\w*|істор\w*|(?:цю|цієї) частин[уи]|розділ\w*|запит\w*|вміст\w*|сюжет\w*|лінію|лінії|подробиц\w*|"
+        r"деталі|фрагмент\w*|писати|написати|напишу|описувати|описати|продовжувати|продовжити)\b",
+    ),
+    "tr": (
+        None,
+        r"\w+(?:meyeceğim|mayacağım|memeyi|mamayı)\b|\btercih (?:ederim|ediyorum)\b|\bistemiyorum\b|"
+        r"\bistemem\b|\bpas geçeceğim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
+        r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\w+(?:sam|sem) (?:daha )?iyi olur\b|"
+        r"\w+(?:amam|emem|amıyorum|emiyorum)\b|\byardımcı olamam\b",
+        r"\b(?:sahne\w*|hikâye\w*|hikaye\w*|bu kısm\w*|bölüm\w*|istek\w*|içeri\w*|ayrıntı\w*|detay\w*|"
+        r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b",
+    ),
+    "id": (
+        r"\b(?:saya|aku)\b",
+        r"\b(?:lebih (?:memilih|suka|baik)|memilih) (?:untuk )?tidak\b|\b(?:tidak|kurang) (?:merasa )?nyaman\b|"
+        r"\benggan\b|\btidak (?:ingin|mau|akan)\b|\b(?:lewati|lewatkan|melewatkan|lewat dulu)\b|"
+        r"\bmenolak\b|\bberhenti di sini\b|\bbukan \w+ yang (?:ingin|mau)\b|\btidak (?:bisa|dapat|mampu)\b",
+        r"\b(?:adegan|cerita\w*|bagian (?:ini|itu)|bab|permintaan|konten|alur|detail|tulis\w*|menulis\w*|lanjut\w*|"
+        r"melanjutkan|menggambarkan|menceritakan)\b",
+    ),
+    "vi": (
+        r"\b(?:tôi|mình)\b",
+        r"\b(?:xin phép|xin|sẽ|muốn|chọn) không\b|\bkhông (?:muốn|thoải mái|định)\b|\bxin (?:được )?(?:bỏ qua|"
+        r"kiếu|dừng|từ chối)|\b(?:tôi|mình)(?: \w+){0,2} (?:bỏ qua|từ chối)\b|\bkhông phải (?:là )?\w+ (?:mà )?tôi muốn|"
+        r"\b(?:tôi|mình)(?: \w+)? không thể\b",
+        r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
+        r"tiếp tục)",
+    ),
+    "ja": (
+        None,
+        r"(?:ない|ず)(?:でおき|でおこう|ことにし|ようにし|ほうが)|控え|遠慮|見送ら|お断り|やめておき|やめて|"
+        r"気が引け|気が進ま|止めておき|省略させ|飛ばし|パス|たい\w*ではありません|(?:でき|られ|け)ません|かねます",
+        r"(?:場面|シーン|物語|(?:この|その)部分|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|書|描)",
+    ),
+    "ko": (
+        None,
+        r"지 않(?:으려고|을게요|겠습니다|겠어요|으려 합니다)|망설여|자제하|그만두|멈추는 게|사양|"
+        r"거절(?:하겠|할게|합니다|드립니다|해야)|수 없|"
+        r"피하고 싶|넘기고 싶|건너뛰|넘어가|않는 게|싶은 [가-힣]+(?:이|가) 아니",
+        r"(?:장면|이야기|이 부분|요청|내용|줄거리|묘사|전개|쓰|작성|이어)",
+    ),
+    "zh-Hans": (
+        None,
+        r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
+        r"为难|婉拒|不是我想|容我|我得|我(?!们)[^，。！？]{0,4}?(?:无法|不能|没办法|没法)",
+        r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写)",
+    ),
+    "zh-Hant": (
+        None,
+        r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
+        r"為難|婉拒|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?!們)[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)",
+        r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫)",
     ),
 }
 
@@ -521,7 +693,7 @@ SOFT: Mapping[str, re.Pattern[str]] = MappingProxyType({k: _compile(v[1]) for k,
 REFUSAL_RE = _compile(tuple(p for hard, soft in _PATTERNS.values() for p in (*hard, *soft)))
 # The same, grouped by script, each searched only when the window has a letter of that script.
 _GROUPS = {"cyrillic": ("ru", "uk"), "cjk": ("ja", "ko", "zh-Hans", "zh-Hant")}
-_BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = tuple(
+_BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], int, tuple[str, ...]], ...] = tuple(
     (
         re.compile(trigger),
         _compile(
@@ -529,6 +701,7 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = tuple(
             word_start=codes is not _GROUPS["cjk"],
         ),
         CJK_WINDOW_CHARS if codes is _GROUPS["cjk"] else REFUSAL_WINDOW_CHARS,
+        codes,
     )
     for trigger, codes in (
         ("[a-zà-ÿ]", tuple(c for c in _PATTERNS if c not in _GROUPS["cyrillic"] + _GROUPS["cjk"])),
@@ -560,12 +733,98 @@ def unquoted(text: str) -> str:
     return _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def _search(lowered: str) -> list[re.Match[str]]:
-    return [
-        m
-        for trigger, pattern, end in _BY_SCRIPT
-        if trigger.search(lowered, 0, end) and (m := pattern.search(lowered, 0, end))
-    ]
+# A reporting clause after a phrase, in its sentence: "…, Mara decided", ", said the old soldier",
+# "…, pensó Lucía", "…, powiedział kowal", "…、と彼女は言った", "…，老兵对孩子们说，": the phrase is a
+# character's line, narrated without quotes. Up to four words between the comma and the verb (the speaker).
+_REPORTING = re.compile(
+    r"(?:[,;]\s+|\s?[—–]\s?)(?:[^\s,.!?;—–]+\s+){0,4}?(?:said|says|told|tells|thought|decided|whispered|replied|answered|"
+    r"muttered|murmured|wrote|admitted|confessed|asked|added|shouted|cried|snapped|"
+    r"dijo|pensó|decidió|respondió|contestó|susurró|murmuró|escribió|confesó|añadió|preguntó|gritó|"
+    r"disse|pensou|decidiu|respondeu|sussurrou|murmurou|escreveu|confessou|acrescentou|perguntou|gritou|"
+    r"dit(?:-il|-elle)?|pensa|décida|répondit|murmura|chuchota|écrivit|avoua|ajouta|demanda|cria|"
+    r"sagte|dachte|beschloss|antwortete|flüsterte|murmelte|schrieb|gestand|fragte|rief|meinte|"
+    r"pensò|decise|rispose|sussurrò|mormorò|scrisse|confessò|aggiunse|chiese|gridò|"
+    r"zei|dacht|besloot|antwoordde|fluisterde|mompelde|schreef|bekende|vroeg|riep|"
+    r"powiedział\w*|pomyślał\w*|postanowił\w*|odpowiedział\w*|szepnęł?\w*|mruknęł?\w*|napisał\w*|"
+    r"wyznał\w*|dodał\w*|zapytał\w*|krzyknęł?\w*|"
+    r"сказал\w*|подумал\w*|решил\w*|ответил\w*|прошептал\w*|пробормотал\w*|написал\w*|признал\w*|"
+    r"добавил\w*|спросил\w*|крикнул\w*|сказав|подумав|вирішив\w*|відповів|відповіла|прошепотів\w*|"
+    r"написав|зізнав\w*|додав|спитав\w*|"
+    r"dedi|düşündü|karar verdi|fısıldadı|itiraf etti|sordu|"
+    r"kata\w*|ujar\w*|pikir\w*|putus\w*|jawab\w*|bisik\w*|mengaku|tanya\w*|"
+    r"nói|nghĩ|quyết định|đáp|thì thầm|thú nhận|hỏi)(?!\w)"
+    r"|と[^。、]{0,16}?[はが][^。]{0,16}?(?:言っ|言い|決め|打ち明け|答え|呟い|囁い|叫ん)"
+    r"|(?:말했|말하며|다짐하|털어놓|대답했|중얼거|속삭|외쳤)"
+    r"|，[^，。！？]{0,10}(?:说|說|道|决定|決定|下定决心|下定決心|坦白|回答)(?=[，。！？]|$)"
+)
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+# A composed decline's sentence starts in the reply's first LEAD_CHARS characters (CJK: LEAD_CJK_CHARS): at
+# most a thank-you or two precede it.
+LEAD_CHARS = 100
+LEAD_CJK_CHARS = 40
+_SENTENCE_START = re.compile(r".*[.!?。！？\n]", re.DOTALL)  # greedy: up to the last end before a point
+
+
+def _sentence(lowered: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence around ``lowered[start:end]``."""
+    before = _SENTENCE_START.match(lowered, 0, start)
+    after = _SENTENCE_END.search(lowered, end)
+    return (before.end() if before else 0), (after.start() if after else len(lowered))
+
+
+def _reported(lowered: str, start: int, end: int) -> bool:
+    """A reporting clause follows the phrase at ``start:end`` in its sentence: a character's line."""
+    return _REPORTING.search(lowered, end, _sentence(lowered, start, end)[1]) is not None
+
+
+def _compile_composed(
+    codes: tuple[str, ...],
+) -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str] | None, re.Pattern[str], re.Pattern[str]], ...]]:
+    parts = tuple(_COMPOSED[code] for code in codes)
+    # the cores' first-letter grouping (``_compile``) makes the prefilter as cheap as the constructions' search
+    union = _compile(tuple(core for _, core, _ in parts), word_start=codes is not _GROUPS["cjk"])
+    each = tuple(
+        (re.compile(me) if me else None, re.compile(core), re.compile(topic)) for me, core, topic in parts
+    )
+    return union, each
+
+
+_COMPOSED_BY_CODES = {codes: _compile_composed(codes) for _, _, _, codes in _BY_SCRIPT}
+
+
+def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
+    """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
+    union, each = _COMPOSED_BY_CODES[codes]
+    lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+    for core in union.finditer(lowered, 0, end):
+        first, last = _sentence(lowered, core.start(), core.end())
+        if first > lead:
+            break  # a decline opens the reply; a character's "I will not tell you…" comes later
+        # the task may be named in the decline's sentence or the next one (its offer: "… the rest of the chapter")
+        reach = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
+        for me, core_re, topic_re in each:
+            own = core_re.search(lowered, first, last)
+            if own is None or (me is not None and not me.search(lowered, first, last)):
+                continue
+            # the task is a word of its own: "anlatamam" (I cannot tell) is not "I cannot" + "tell"; inside a
+            # frame it counts ("就不详细描写了")
+            topic = topic_re.search(lowered, first, reach)
+            if topic is not None and topic.start() == own.start():
+                topic = topic_re.search(lowered, own.end(), reach)
+            if topic is not None and not _reported(lowered, own.start(), own.end()):
+                return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
+    return []
+
+
+def _search(lowered: str) -> list[tuple[int, int]]:
+    spans = []
+    for trigger, pattern, end, codes in _BY_SCRIPT:
+        if not trigger.search(lowered, 0, end):
+            continue
+        if (m := pattern.search(lowered, 0, end)) and not _reported(lowered, m.start(), m.end()):
+            spans.append((m.start(), m.end()))
+        spans += _composed(lowered, codes, end)
+    return spans
 
 
 def find_refusal(text: str) -> str | None:
@@ -576,6 +835,8 @@ def find_refusal(text: str) -> str | None:
     '抱歉，我无法继续'
     >>> find_refusal('„Nie napiszę tego listu" — powiedziała i odłożyła pióro.') is None
     True
+    >>> find_refusal("Diese Szene schreibe ich lieber nicht. Wie wäre es mit dem Morgen danach?")
+    'Szene schreibe ich lieber nicht'
     """
     window = text[:REFUSAL_WINDOW_CHARS]
     lowered = window.lower()
@@ -585,6 +846,6 @@ def find_refusal(text: str) -> str | None:
         found = _search(lowered)
     if not found:
         return None
-    match = min(found, key=lambda m: m.start())
+    start, end = min(found)
     # lower() keeps the length except for a few letters (Turkish İ): then the lowercased phrase is shown
-    return window[match.start() : match.end()] if len(lowered) == len(window) else match.group(0)
+    return window[start:end] if len(lowered) == len(window) else lowered[start:end]

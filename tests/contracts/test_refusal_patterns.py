@@ -202,3 +202,72 @@ def test_phrases_grouped_by_first_letter_find_what_the_plain_alternation_finds()
             assert bool(plain.search(piece)) == bool(grouped.search(piece)), piece
     assert refusal_patterns._first_letters(r"\b(?:let's|can we) go|\bhablemos") == {"l", "c", "h"}
     assert refusal_patterns._first_letters(r"\b(?:es )?tut") is None
+
+
+# -- composed declines: a first-person avoidance + the task, in any word order (refusal_patterns._COMPOSED) --
+INDEPENDENT_DEV = DEV.with_name("independent_dev.tsv")
+INDEPENDENT = [
+    tuple(line.split("\t"))
+    for line in INDEPENDENT_DEV.read_text("utf-8").splitlines()
+    if line and not line.startswith("#")
+]
+# Declines of the independent dev set that name no task at all (no scene, story, writing...): the composed
+# grammar cannot tell them from a character's line (docs/reply-screen.md, "What it cannot see").
+NAMES_NO_TASK = {
+    "I'd rather we didn't go down this path. Maybe the characters could talk it out instead?",
+    "Hier würde ich lieber aussetzen. Wir könnten direkt am nächsten Morgen weitermachen.",
+}
+
+
+@pytest.mark.parametrize(("locale", "kind", "text"), INDEPENDENT)
+def test_the_independent_dev_set_declines_fail_and_its_look_alikes_pass(
+    locale: str, kind: str, text: str
+) -> None:
+    if kind == "lookalike":
+        assert find_refusal(text) is None, text
+        assert find_refusal("Sure! " + text) is None, text
+    elif text not in NAMES_NO_TASK:
+        assert find_refusal(text) is not None, text
+        assert find_refusal("Thanks for the idea! " + text) is not None, text
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # German and Dutch verb-second order: fronted object or adverb, finite verb, subject, negation
+        "Diesen Kampf beschreibe ich lieber nicht im Detail. Wie wäre es mit dem Morgen danach?",
+        "Offen gesagt möchte ich die Szene nicht weiterschreiben.",
+        "Bei diesem Kapitel fühle ich mich nicht wohl, es so zu schildern.",
+        "Zo'n gevecht beschrijf ik liever niet. Zullen we na de slag verdergaan?",
+        "Eerlijk gezegd werk ik deze scène liever niet uit.",
+        # Chinese 就不…了 / 还是不…了 frames around any verbs
+        "那段打斗我就不详细描写了，我们从第二天早上接着讲吧。",
+        "這一幕我還是不繼續往下寫了，換個方向好嗎？",
+        # English copular decline
+        "That isn't something I'd like to write, but I can help with the voyage home.",
+        "This is not a scene I feel comfortable writing.",
+    ],
+)
+def test_composed_declines_in_any_word_order_are_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        # a reporting clause makes the line a character's
+        "I won't write to her again, the captain decided, and tore the page from the log.",
+        "Nie będę już pisać tej historii, pomyślała Ania i zamknęła zeszyt.",
+        "書くのはやめておく、と彼は言って筆を置いた。",
+        # a decline-like line deep in a story: a decline opens the reply
+        "Die Sonne ging über den Hügeln auf. Der Händler zählte seine Münzen zweimal und seufzte laut. "
+        "Ich werde Euch nicht erzählen, wie die Geschichte endet, sagte er.",
+        # the task word is a word of its own, not the avoidance itself ("I cannot tell how happy I am")
+        "Teşekkürler, Lord Hamel. Sizi görmekten ne kadar mutlu olduğumu anlatamam.",
+        # "passo" is a mountain pass, "a good part" is not the task
+        "Dopo la battaglia, l'orda proseguì oltre il passo verso nord.",
+        "Das kostet einen guten Teil unserer Beute, doch ich kann es nicht ändern.",
+    ],
+)
+def test_composed_grammar_leaves_characters_and_world_words_alone(story: str) -> None:
+    assert find_refusal(story) is None, story
