@@ -83,6 +83,17 @@ class Repetition:
         return f"{self.unit!r} repeated {self.repeats} times ({self.share:.0%} of the reply)"
 
 
+def _plan(period: int) -> tuple[int, int, int]:
+    """A period's tokens covered by a loop (``needed``) and the stride of the walk that finds one."""
+    repeats_needed = LOOP_MIN_REPEATS if period <= SHORT_PERIOD else LONG_MIN_REPEATS
+    needed = max(LOOP_MIN_TOKENS, repeats_needed * period)  # tokens a loop of this period covers
+    step = max(1, math.ceil(needed) - period)  # >= 1 whatever the constants: the walk always advances
+    return period, needed, step
+
+
+_PLAN = tuple(_plan(period) for period in range(1, MAX_PERIOD + 1))
+
+
 def find_repetition(text: str) -> Repetition | None:
     """The degenerate loop in ``text``, or None when its repetition is within what people write."""
     text = text[:MAX_JUDGED_CHARS]
@@ -95,14 +106,13 @@ def _token_loop(text: str) -> Repetition | None:
         return None
     best: _Run | None = None
     worded: list[int] | None = None
-    for period in range(1, MAX_PERIOD + 1):
+    for period, needed, step in _PLAN:
         # A run covering ``needed`` tokens is at least ``step`` tokens equal to the one ``period`` before,
         # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
         # and the run through an equal one is walked. Every run that passes the thresholds is found, and
         # the longest of them is kept.
-        repeats_needed = LOOP_MIN_REPEATS if period <= SHORT_PERIOD else LONG_MIN_REPEATS
-        needed = max(LOOP_MIN_TOKENS, repeats_needed * period)  # tokens a loop of this period covers
-        step = max(1, math.ceil(needed) - period)  # >= 1 whatever the constants: the walk always advances
+        if needed > len(tokens):
+            continue  # no loop of this period fits in the reply
         i = period + step - 1
         while i < len(tokens):
             # inside a run every ``period`` tokens are a turn of its unit: a unit with no word (a rule of
