@@ -126,9 +126,7 @@ def exporter_target(directory: Path, stack: contextlib.ExitStack) -> Target:
 def routability_target(directory: Path, stack: contextlib.ExitStack) -> Target:
     store = stack.enter_context(RoutabilityStore(directory / "routability.sqlite3"))
     now = time.time()
-    store.put(
-        RoutabilityRow(slug="a/b", status=Status.UNAVAILABLE, last_check=now, listed=ListedSignal(now, 1, 0))
-    )
+    store.put(RoutabilityRow("a/b", Status.UNAVAILABLE, last_check=now, listed=ListedSignal(now, 1, 0)))
 
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
         return PassSummary(started_at=time.time(), finished_at=time.time(), probed=0, skipped=0)

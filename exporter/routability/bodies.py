@@ -1,18 +1,20 @@
-"""The routability API's response bodies as pydantic models: the row (the stored ``RoutabilityRow`` with
-its age and routing verdict), the listing, the trigger's answers and the errors. The OpenAPI
-document (``routability.openapi``) is generated from them.
+"""The routability API's response bodies as pydantic models: the row (also the stored form), the listing,
+the trigger's answers and the errors. The OpenAPI document (``routability.openapi``) is generated from them.
 
 Example::
 
-    body = row_body(RoutabilityRow(slug="a/b"), now=10.0, recent_window=3600.0)
+    body = row_body(RoutabilityRow("a/b"), now=10.0, recent_window=3600.0)
     body.status, body.age_seconds, body.skip       # (<Status.UNKNOWN: 'unknown'>, None, False)
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from pydantic import Field
 
-from exporter.routability.model import PassSummary, RoutabilityRow, Status, age_seconds
+from exporter.outcomes import Reason
+from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Source, Status
 from exporter.routability.routing import should_skip
 from exporter.web.models import Body
 
@@ -28,10 +30,24 @@ class Problem(Body):
     error: str
 
 
-class Row(RoutabilityRow):
+class StoredRow(Body):
+    """One model's row as the store keeps it (fields a store of an earlier version lacks have defaults)."""
+
+    slug: str
+    status: Status
+    last_check: float | None = Field(default=None, description="unix seconds of the last probe attempt")
+    source: Source | None = None
+    note: str = ""
+    consecutive_failures: int = 0
+    reason: Reason = Reason.NONE
+    http_status: int | None = None
+    last_healthy: float | None = None
+    listed: ListedSignal | None = Field(default=None, description="the gateway's listing: information only")
+
+
+class Row(StoredRow):
     """``GET /v1/routability/{slug}``: the stored row, its age and the routing verdict."""
 
-    status: Status  # always sent (a new row's default is the stored form's only)
     age_seconds: float | None
     skip: bool = Field(description="a router should skip the model (recently unavailable)")
 
@@ -62,7 +78,17 @@ class PassStarted(Body):
     last_pass: dict[str, object] | None = Field(description="the last completed pass as stored (PassSummary)")
 
 
+def _fields(row: RoutabilityRow) -> dict[str, object]:
+    return {f.name: getattr(row, f.name) for f in fields(row)}
+
+
+def stored_row(row: RoutabilityRow) -> StoredRow:
+    return StoredRow.model_validate(_fields(row))
+
+
 def row_body(row: RoutabilityRow, now: float, recent_window: float) -> Row:
-    age = age_seconds(row, now)
+    age = row.age_seconds(now)
     skip = should_skip(row, now, recent_window)
-    return Row(**dict(row), age_seconds=None if age is None else round(age, 3), skip=skip)
+    return Row.model_validate(
+        _fields(row) | {"age_seconds": None if age is None else round(age, 3), "skip": skip}
+    )

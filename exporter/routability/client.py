@@ -116,7 +116,7 @@ def _parse(response: httpx.Response) -> tuple[dict[str, RoutabilityRow], float |
             continue
         last = item.get("last_check")
         last_check = float(last) if isinstance(last, int | float) and not isinstance(last, bool) else None
-        rows[item["slug"]] = RoutabilityRow(slug=item["slug"], status=status, last_check=last_check)
+        rows[item["slug"]] = RoutabilityRow(item["slug"], status, last_check=last_check)
     if isinstance(window, int | float) and not isinstance(window, bool):
         return rows, float(window)
     return rows, None

@@ -15,6 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from urllib.parse import quote
 
 from exporter.configkit import is_number
@@ -124,7 +125,7 @@ async def run_pass(
     probed = skipped = 0
     tokens, cost = (0, 0), 0.0
     for slug in targets:
-        row = store.get(slug) or RoutabilityRow(slug=slug)
+        row = store.get(slug) or RoutabilityRow(slug)
         listed_now = slug in catalogue
         if gateway is not None and (listed_now or slug not in settings.direct_routes):
             # Listed, or not listed and no direct route: the gateway's execution endpoint gives the answer
@@ -145,7 +146,7 @@ async def run_pass(
         else:
             skipped += 1
             if row.status is Status.UNKNOWN and row.note != SKIPPED_NOTE:
-                store.put(row.model_copy(update={"note": SKIPPED_NOTE}))
+                store.put(replace(row, note=SKIPPED_NOTE))
             log.info("routability target skipped model=%s", slug)
             continue
         probed += 1

@@ -6,13 +6,10 @@ own endpoint listing, a separate and cheaper signal that never changes ``status`
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
-from pydantic import Field
-
 from exporter.outcomes import Reason
-from exporter.web.models import Body
 
 
 class Status(StrEnum):
@@ -55,31 +52,31 @@ class ListedSignal:
     best_uptime_30m: float | None = None
 
 
-class RoutabilityRow(Body):
-    """The persisted state of one model slug: what the store keeps, and the fields of the read API's row.
+@dataclass(frozen=True, slots=True)
+class RoutabilityRow:
+    """The persisted state of one model slug.
 
     Example::
 
-        >>> row = RoutabilityRow(slug="acme/chat-1")
+        >>> row = RoutabilityRow("acme/chat-1")
         >>> row.status, row.consecutive_failures
         (<Status.UNKNOWN: 'unknown'>, 0)
     """
 
     slug: str
     status: Status = Status.UNKNOWN
-    last_check: float | None = Field(default=None, description="unix seconds of the last probe attempt")
+    last_check: float | None = None  # unix seconds of the last probe attempt
     source: Source | None = None
     note: str = ""
     consecutive_failures: int = 0  # consecutive probes that were not healthy
     reason: Reason = Reason.NONE
     http_status: int | None = None
     last_healthy: float | None = None
-    listed: ListedSignal | None = Field(default=None, description="the gateway's listing: information only")
+    listed: ListedSignal | None = None
 
-
-def age_seconds(row: RoutabilityRow, now: float) -> float | None:
-    """Seconds since the row's last probe, or None if never probed."""
-    return None if row.last_check is None else max(0.0, now - row.last_check)
+    def age_seconds(self, now: float) -> float | None:
+        """Seconds since the last probe, or None if never probed."""
+        return None if self.last_check is None else max(0.0, now - self.last_check)
 
 
 def observe(row: RoutabilityRow, verdict: Verdict, source: Source, now: float) -> RoutabilityRow:
@@ -88,28 +85,27 @@ def observe(row: RoutabilityRow, verdict: Verdict, source: Source, now: float) -
     Example::
 
         >>> verdict = Verdict(Status.DEGRADED, Reason.RATE_LIMITED)
-        >>> row = observe(RoutabilityRow(slug="a/b"), verdict, Source.GATEWAY, 10.0)
+        >>> row = observe(RoutabilityRow("a/b"), verdict, Source.GATEWAY, 10.0)
         >>> row.status, row.consecutive_failures, row.last_check
         (<Status.DEGRADED: 'degraded'>, 1, 10.0)
     """
     healthy = verdict.status is Status.HEALTHY
-    return row.model_copy(
-        update={
-            "status": verdict.status,
-            "last_check": now,
-            "source": source,
-            "note": verdict.note,
-            "consecutive_failures": 0 if healthy else row.consecutive_failures + 1,
-            "reason": verdict.reason,
-            "http_status": verdict.http_status,
-            "last_healthy": now if healthy else row.last_healthy,
-        }
+    return replace(
+        row,
+        status=verdict.status,
+        last_check=now,
+        source=source,
+        note=verdict.note,
+        consecutive_failures=0 if healthy else row.consecutive_failures + 1,
+        reason=verdict.reason,
+        http_status=verdict.http_status,
+        last_healthy=now if healthy else row.last_healthy,
     )
 
 
 def note_listed(row: RoutabilityRow, listed: ListedSignal) -> RoutabilityRow:
     """The row with a fresh listed-endpoint signal; status, note and failure count are untouched."""
-    return row.model_copy(update={"listed": listed})
+    return replace(row, listed=listed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,10 @@ def should_skip(row: RoutabilityRow | None, now: float, recent_window: float = D
     Example::
 
         >>> from exporter.routability.model import RoutabilityRow, Status
-        >>> gone = RoutabilityRow(slug="a/b", status=Status.UNAVAILABLE, last_check=100.0)
+        >>> gone = RoutabilityRow("a/b", Status.UNAVAILABLE, last_check=100.0)
         >>> should_skip(gone, now=200.0, recent_window=3600)
         True
-        >>> should_skip(RoutabilityRow(slug="a/b", status=Status.DEGRADED, last_check=100.0), 200.0, 3600)
+        >>> should_skip(RoutabilityRow("a/b", Status.DEGRADED, last_check=100.0), 200.0, 3600)
         False
     """
     if row is None or row.status is not Status.UNAVAILABLE or row.last_check is None:

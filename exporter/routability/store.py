@@ -18,6 +18,7 @@ import sqlite3
 from pathlib import Path
 
 from exporter.lifecycle import Closing
+from exporter.routability.bodies import StoredRow, stored_row
 from exporter.routability.model import RoutabilityRow
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema
 
@@ -38,7 +39,7 @@ class RoutabilityStore(Closing):
     Example::
 
         store = RoutabilityStore(Path("/var/lib/canary/routability.sqlite3"))
-        store.put(RoutabilityRow(slug="acme/chat-1"))
+        store.put(RoutabilityRow("acme/chat-1"))
         store.rows()["acme/chat-1"].status   # Status.UNKNOWN
         store.close()
     """
@@ -52,7 +53,7 @@ class RoutabilityStore(Closing):
             self._rows: dict[str, RoutabilityRow] = {}
             for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
                 try:
-                    row = RoutabilityRow.model_validate_json(data)
+                    row = RoutabilityRow(**dict(StoredRow.model_validate_json(data)))
                 except (ValueError, KeyError, TypeError) as exc:
                     raise StoreError(f"{path}: row {slug!r} is unreadable: {exc}") from exc
                 self._rows[row.slug] = row
@@ -108,5 +109,5 @@ class RoutabilityStore(Closing):
 
 
 def row_text(row: RoutabilityRow) -> str:
-    """One row as stored: the JSON of ``RoutabilityRow``, keys sorted (what the listing's ETag hashes)."""
-    return json.dumps(row.model_dump(mode="json"), sort_keys=True)
+    """One row as stored: the JSON of ``bodies.StoredRow``, keys sorted (what the listing's ETag hashes)."""
+    return json.dumps(stored_row(row).model_dump(mode="json"), sort_keys=True)

@@ -140,8 +140,8 @@ def test_the_background_trigger_answers_at_once_and_runs_one_pass_at_a_time(stor
 def test_read_api_rows_with_status_age_and_etag(store: RoutabilityStore) -> None:
     store.put(
         RoutabilityRow(
-            slug="moonshotai/kimi-k2-0905",
-            status=Status.UNAVAILABLE,
+            "moonshotai/kimi-k2-0905",
+            Status.UNAVAILABLE,
             last_check=NOW,
             source=Source.GATEWAY,
             note="400: moonshotai/kimi-k2-0905 is not a valid model ID",
@@ -151,7 +151,7 @@ def test_read_api_rows_with_status_age_and_etag(store: RoutabilityStore) -> None
             listed=ListedSignal(NOW, 2, 1, 99.0),
         )
     )
-    store.put(RoutabilityRow(slug="z/never"))
+    store.put(RoutabilityRow("z/never"))
     service = make_service(store)
 
     async def scenario(client: httpx.AsyncClient) -> list[httpx.Response]:
@@ -240,9 +240,9 @@ def test_the_schedule_runs_when_due_and_then_waits(store: RoutabilityStore) -> N
 
 
 def test_router_client_skips_only_recent_unavailable_and_fails_static(store: RoutabilityStore) -> None:
-    store.put(RoutabilityRow(slug="gone/model", status=Status.UNAVAILABLE, last_check=NOW))
-    store.put(RoutabilityRow(slug="old/gone", status=Status.UNAVAILABLE, last_check=NOW - 7 * 3600))
-    store.put(RoutabilityRow(slug="busy/model", status=Status.DEGRADED, last_check=NOW))
+    store.put(RoutabilityRow("gone/model", Status.UNAVAILABLE, last_check=NOW))
+    store.put(RoutabilityRow("old/gone", Status.UNAVAILABLE, last_check=NOW - 7 * 3600))
+    store.put(RoutabilityRow("busy/model", Status.DEGRADED, last_check=NOW))
     app = build_app(make_service(store))
     up = [True]
 
@@ -277,7 +277,7 @@ def test_router_client_skips_only_recent_unavailable_and_fails_static(store: Rou
 
 
 def test_read_api_honours_weak_and_wildcard_if_none_match(store: RoutabilityStore) -> None:
-    store.put(RoutabilityRow(slug="a/x", status=Status.HEALTHY, last_check=NOW, source=Source.GATEWAY))
+    store.put(RoutabilityRow("a/x", Status.HEALTHY, last_check=NOW, source=Source.GATEWAY))
     service = make_service(store)
 
     async def scenario(client: httpx.AsyncClient) -> list[httpx.Response]:
@@ -296,11 +296,7 @@ def test_every_documented_routability_metric_is_exported_and_vice_versa(store: R
     doc = (Path(__file__).resolve().parents[2] / "docs" / "metrics.md").read_text(encoding="utf-8")
     section = doc.split("## Routability", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"^\| `(canary_routability_[a-z_]+)`", section, re.MULTILINE))
-    store.put(
-        RoutabilityRow(
-            slug="a/b", status=Status.HEALTHY, last_check=NOW, listed=ListedSignal(NOW, 1, 1, 100.0)
-        )
-    )
+    store.put(RoutabilityRow("a/b", Status.HEALTHY, last_check=NOW, listed=ListedSignal(NOW, 1, 1, 100.0)))
     service = make_service(store)
     service.store.set_meta("last_pass", f'{{"finished_at": {NOW}}}')
     text = call(service, lambda c: c.get("/metrics")).text
@@ -324,11 +320,7 @@ def test_the_trigger_refuses_a_wait_that_is_not_true_or_false_naming_it(
 
 
 def test_the_openapi_document_describes_what_the_api_sends(store: RoutabilityStore) -> None:
-    store.put(
-        RoutabilityRow(
-            slug="a/b", status=Status.HEALTHY, last_check=NOW, listed=ListedSignal(NOW, 2, 1, 99.5)
-        )
-    )
+    store.put(RoutabilityRow("a/b", Status.HEALTHY, last_check=NOW, listed=ListedSignal(NOW, 2, 1, 99.5)))
     auth = {"Authorization": f"Bearer {TOKEN}"}
 
     async def scenario(client: httpx.AsyncClient) -> list[httpx.Response]:

@@ -280,9 +280,7 @@ def test_catalogue_filter_and_non_chat_models(store: RoutabilityStore) -> None:
 
 
 def test_without_a_gateway_rows_that_are_no_longer_targets_keep_their_state(store: RoutabilityStore) -> None:
-    store.put(
-        RoutabilityRow(slug="old/model", status=Status.UNAVAILABLE, last_check=5.0, consecutive_failures=2)
-    )
+    store.put(RoutabilityRow("old/model", Status.UNAVAILABLE, last_check=5.0, consecutive_failures=2))
     clock = Clock()
     transport = Scripted(lambda method, url, body: HttpReply(200, OK), clock)
     settings = RoutabilityConfig(
@@ -291,7 +289,7 @@ def test_without_a_gateway_rows_that_are_no_longer_targets_keep_their_state(stor
     summary = run(store, transport, settings, gateway=None)
     assert (summary.probed, summary.skipped) == (1, 0)
     assert store.rows()["old/model"] == RoutabilityRow(
-        slug="old/model", status=Status.UNAVAILABLE, last_check=5.0, consecutive_failures=2
+        "old/model", Status.UNAVAILABLE, last_check=5.0, consecutive_failures=2
     )
 
 
@@ -331,9 +329,7 @@ def test_httpx_transport_sends_the_key_and_no_cache_and_reports_failures_as_valu
 def test_a_known_model_that_expired_is_probed_again_and_an_explicit_model_goes_through_the_gateway(
     store: RoutabilityStore,
 ) -> None:
-    store.put(
-        RoutabilityRow(slug="old/expired", status=Status.HEALTHY, last_check=5.0, source=Source.GATEWAY)
-    )
+    store.put(RoutabilityRow("old/expired", Status.HEALTHY, last_check=5.0, source=Source.GATEWAY))
     models = catalogue("a/active", "old/expired", "x/embed")
     models["data"][1]["expiration_date"] = "2020-01-01"
     models["data"][2]["architecture"] = {"output_modalities": ["embeddings"]}

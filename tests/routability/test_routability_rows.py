@@ -24,7 +24,7 @@ GONE = Verdict(Status.UNAVAILABLE, Reason.MODEL_NOT_FOUND, "not a valid model ID
 
 
 def test_failures_count_up_and_a_success_resets_them() -> None:
-    row = RoutabilityRow(slug="a/b")
+    row = RoutabilityRow("a/b")
     row = observe(row, LIMITED, Source.GATEWAY, 10.0)
     row = observe(row, GONE, Source.GATEWAY, 20.0)
     assert (row.status, row.consecutive_failures, row.last_check, row.reason) == (
@@ -40,7 +40,7 @@ def test_failures_count_up_and_a_success_resets_them() -> None:
 
 
 def test_the_listed_signal_never_changes_the_probed_status() -> None:
-    row = observe(RoutabilityRow(slug="a/b"), GONE, Source.GATEWAY, 10.0)
+    row = observe(RoutabilityRow("a/b"), GONE, Source.GATEWAY, 10.0)
     listed = note_listed(row, ListedSignal(11.0, 3, 3, 100.0))
     assert (listed.status, listed.last_check, listed.note, listed.consecutive_failures) == (
         row.status, row.last_check, row.note, row.consecutive_failures,
@@ -62,19 +62,15 @@ def test_the_listed_signal_never_changes_the_probed_status() -> None:
 )
 def test_should_skip_only_recent_explicit_unavailability(status: Status, age: float, skip: bool) -> None:
     now = 100 * HOUR
-    row = RoutabilityRow(slug="a/b", status=status, last_check=now - age)
+    row = RoutabilityRow("a/b", status, last_check=now - age)
     assert should_skip(row, now, 6 * HOUR) is skip
 
 
 def test_should_skip_never_for_unknown_models_or_rows_never_checked() -> None:
     assert should_skip(None, 0.0, HOUR) is False
-    assert should_skip(RoutabilityRow(slug="a/b", status=Status.UNAVAILABLE), 0.0, HOUR) is False
+    assert should_skip(RoutabilityRow("a/b", Status.UNAVAILABLE), 0.0, HOUR) is False
 
 
 def test_count_by_status_lists_every_status() -> None:
-    rows = [
-        RoutabilityRow(slug="a", status=Status.HEALTHY),
-        RoutabilityRow(slug="b", status=Status.HEALTHY),
-        RoutabilityRow(slug="c"),
-    ]
+    rows = [RoutabilityRow("a", Status.HEALTHY), RoutabilityRow("b", Status.HEALTHY), RoutabilityRow("c")]
     assert count_by_status(rows) == {"unknown": 1, "healthy": 2, "degraded": 0, "unavailable": 0}

@@ -12,8 +12,8 @@ from exporter.routability.model import ListedSignal, RoutabilityRow, Source, Sta
 from exporter.routability.store import RoutabilityStore, StoreError
 
 ROW = RoutabilityRow(
-    slug="acme/chat-1",
-    status=Status.DEGRADED,
+    "acme/chat-1",
+    Status.DEGRADED,
     last_check=1_700_000_000.5,
     source=Source.GATEWAY,
     note="429 from BaseTen: temporarily rate-limited upstream",
@@ -29,26 +29,22 @@ def test_rows_and_meta_survive_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "state" / "routability.sqlite3"
     with RoutabilityStore(path) as store:
         store.put(ROW)
-        store.put(RoutabilityRow(slug="acme/new"))
-        store.put(
-            RoutabilityRow(slug="acme/new", status=Status.HEALTHY, last_check=5.0, source=Source.DIRECT)
-        )
+        store.put(RoutabilityRow("acme/new"))
+        store.put(RoutabilityRow("acme/new", Status.HEALTHY, last_check=5.0, source=Source.DIRECT))
         store.set_meta("last_pass", '{"probed": 2}')
     with RoutabilityStore(path) as reopened:
         assert reopened.rows() == {
             "acme/chat-1": ROW,
-            "acme/new": RoutabilityRow(
-                slug="acme/new", status=Status.HEALTHY, last_check=5.0, source=Source.DIRECT
-            ),
+            "acme/new": RoutabilityRow("acme/new", Status.HEALTHY, last_check=5.0, source=Source.DIRECT),
         }
         assert reopened.meta("last_pass") == '{"probed": 2}'
 
 
 def test_a_snapshot_does_not_change_under_later_writes(tmp_path: Path) -> None:
     with RoutabilityStore(tmp_path / "r.sqlite3") as store:
-        store.put(RoutabilityRow(slug="a/b"))
+        store.put(RoutabilityRow("a/b"))
         snapshot = store.rows()
-        store.put(RoutabilityRow(slug="c/d"))
+        store.put(RoutabilityRow("c/d"))
         assert list(snapshot) == ["a/b"]
 
 

@@ -26,11 +26,7 @@ EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "20"))  # about 45 s on t
 @pytest.mark.slow
 def test_schemathesis_finds_no_mismatch_on_the_served_routability_service(tmp_path: Path) -> None:
     with RoutabilityStore(tmp_path / "r.sqlite3") as store:
-        store.put(
-            RoutabilityRow(
-                slug="a/b", status=Status.UNAVAILABLE, last_check=NOW, listed=ListedSignal(NOW, 1, 0)
-            )
-        )
+        store.put(RoutabilityRow("a/b", Status.UNAVAILABLE, last_check=NOW, listed=ListedSignal(NOW, 1, 0)))
         with ThreadedServer(build_app(make_service(store))) as server:
             # the {slug:path} parameter takes any text, so many generated values are filtered out
             options = ("--suppress-health-check=filter_too_much",)
