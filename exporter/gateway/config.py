@@ -1,10 +1,4 @@
-"""The ``gateway:`` section: which gateway the probes and the routability job talk to, and how.
-
-Example::
-
-    gateway = GatewayConfig(kind="openai-compatible", base_url="http://vllm:8000/v1")
-    gateway.timeout_seconds   # the client's default overall timeout unless configured
-"""
+"""The ``gateway:`` section: the gateway the probes and the routability job talk to, and how."""
 
 from __future__ import annotations
 
