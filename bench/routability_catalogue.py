@@ -26,9 +26,10 @@ from pathlib import Path
 from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import CATALOGUE_FLEET, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
+from exporter.gateway.config import GatewayConfig
 from exporter.routability.catalogue import CatalogueFilter, catalogue_models
 from exporter.routability.config import RoutabilityConfig
-from exporter.routability.job import GatewayConnection, Pacer, probe_body, run_pass
+from exporter.routability.job import Pacer, probe_body, run_pass
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
 
@@ -64,7 +65,7 @@ async def job(base_url: str, pace: float, workdir: Path) -> tuple[float, int, di
             summary = await run_pass(
                 store,
                 transport,
-                GatewayConnection(base_url, KEY),
+                GatewayConfig(base_url=base_url, api_key=KEY),
                 RoutabilityConfig(pace=pace),
                 pacer=Pacer(pace),
             )

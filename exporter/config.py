@@ -30,7 +30,6 @@ from exporter.configkit import (
     Bool,
     ConfigError,
     ConfigModel,
-    Duration,
     Label,
     Problems,
     SecretValue,
@@ -54,12 +53,11 @@ from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
 from exporter.engine.config import DEFAULT_INTERVAL_SECONDS, EvidenceConfig, ExporterConfig, RoundsConfig
 from exporter.equality.config import EqualityConfig
-from exporter.gateway.client import DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS
+from exporter.gateway.config import GatewayConfig
 from exporter.receiver.config import ReceiverConfig
 from exporter.routability.config import RoutabilityConfig
 from exporter.sharding import Shard, owned_by
 
-OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 # Capabilities a model may require of every host (probed even where an endpoint does not advertise them).
 KNOWN_CAPABILITIES = frozenset({"structured_outputs"})
 # The sections only their own commands read, so an exporter never needs (or holds) their secrets; the
@@ -73,33 +71,6 @@ _TAG_WHAT = "a lowercase provider tag such as my-vllm or deepinfra/fp8"
 
 Tag = Annotated[str, matching(_TAG, _TAG_WHAT)]
 Capability = Annotated[str, choice(tuple(sorted(KNOWN_CAPABILITIES)))]
-
-
-class GatewayConfig(ConfigModel):
-    kind: Annotated[
-        str, choice(("openrouter", "openai-compatible")), What("openrouter or openai-compatible")
-    ] = key(
-        "openrouter",
-        "`openrouter` (discovery + pinning); `openai-compatible` hosts have no discovery: list them as "
-        "`models[].direct_hosts`",
-    )
-    base_url: Url = key(OPENROUTER_BASE_URL, "the API root")
-    api_key: SecretValue | None = key(
-        None, "secret: `{env: OPENROUTER_API_KEY}`", shown="required for `openrouter`"
-    )
-    timeout_seconds: Duration = key(
-        DEFAULT_TIMEOUT_SECONDS, "overall request timeout", alias="timeout", ge=0.1
-    )
-    connect_timeout_seconds: Duration = key(
-        DEFAULT_CONNECT_TIMEOUT_SECONDS, "TCP/TLS connect timeout", alias="connect_timeout", ge=0.1
-    )
-
-    @model_validator(mode="after")
-    def _key_for_openrouter(self) -> GatewayConfig:
-        if self.kind == "openrouter" and self.api_key is None:
-            what = "a secret given as {env: NAME} or {file: PATH}"
-            raise invalid(f"required key is missing ({what})", "api_key")
-        return self
 
 
 class DirectHost(ConfigModel):

@@ -13,11 +13,11 @@ from typing import Any
 import uvicorn
 
 from exporter.argkit import add_command
+from exporter.gateway.config import GatewayConfig
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.bodies import row_body
 from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import (
-    GatewayConnection,
     Pacer,
     ProbeCallback,
     last_pass,
@@ -84,9 +84,7 @@ def command(args: argparse.Namespace) -> int:
             report = status_json(store, routability, time.time())
         print(json.dumps(report, indent=2) if args.json else render_status(report))
         return 0
-    gateway = None
-    if config.gateway is not None:
-        gateway = GatewayConnection(config.gateway.base_url, config.gateway.api_key, config.gateway.kind)
+    gateway = config.gateway
     if args.once:
         output = asyncio.run(run_once(routability, gateway))
         print(json.dumps(output, indent=2) if args.json else render(output))
@@ -103,7 +101,7 @@ def command(args: argparse.Namespace) -> int:
     return 0
 
 
-async def run_once(config: RoutabilityConfig, gateway: GatewayConnection | None) -> dict[str, object]:
+async def run_once(config: RoutabilityConfig, gateway: GatewayConfig | None) -> dict[str, object]:
     """One pass; returns ``{"pass": aggregate, "models": counts, "rows": [...]}`` (the ``--json`` output)."""
     transport = HttpxTransport(timeout=config.timeout)
     try:
@@ -122,7 +120,7 @@ async def run_once(config: RoutabilityConfig, gateway: GatewayConnection | None)
 
 def build_service(
     config: RoutabilityConfig,
-    gateway: GatewayConnection | None,
+    gateway: GatewayConfig | None,
     store: RoutabilityStore,
     transport: JsonTransport,
 ) -> RoutabilityService:
@@ -143,7 +141,7 @@ def build_service(
 
 
 async def serve(
-    config: RoutabilityConfig, gateway: GatewayConnection | None, stop: asyncio.Event | None = None
+    config: RoutabilityConfig, gateway: GatewayConfig | None, stop: asyncio.Event | None = None
 ) -> None:
     """Run the HTTP API and the schedule until interrupted (or until ``stop`` is set: a graceful exit)."""
 

@@ -44,8 +44,6 @@ from exporter.gateway.types import ChatResult
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, Reason
 
-DEFAULT_SYSTEM = SCENES["en"][0]
-DEFAULT_USER = SCENES["en"][1]
 __all__ = ["REFUSAL_RE", "REFUSAL_WINDOW_CHARS", "RefusalContract", "find_refusal"]
 
 

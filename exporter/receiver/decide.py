@@ -22,7 +22,7 @@ repeat of a still-firing episode suspends again as before.
 
 Example::
 
-    policy = Policy(Mode.ENFORCE, Ladder((86400.0,), 14 * 86400.0), min_routable_hosts=2)
+    policy = config.receiver.policy()   # ReceiverConfig builds the Policy
     state, decisions = decide_notification(State(), notification, now=time.time(), policy=policy)
 """
 
@@ -47,15 +47,15 @@ from exporter.timestamps import format_rfc3339
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """The configured rules of judgement (from ``ReceiverConfig``)."""
+    """The configured rules of judgement, built by ``ReceiverConfig.policy()`` (where every default and
+    meaning is defined: ``mode``, ``ladder`` with ``fade_after``, ``min_routable_hosts``, the builtin
+    exclusions, ``discovered_horizon``)."""
 
     mode: Mode
     ladder: Ladder
-    min_routable_hosts: int  # default: ReceiverConfig.min_routable_hosts
-    builtin: tuple[BuiltinExclusion, ...] = ()
-    #: A host that joins a model's discovered list counts for the floor once listed this long (default:
-    #: ReceiverConfig.discovered_horizon).
-    discovered_horizon: float = 86400.0
+    min_routable_hosts: int
+    builtin: tuple[BuiltinExclusion, ...]
+    discovered_horizon: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,8 +40,6 @@ MAX_PAIRS = 8
 TOKEN = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 NONE = "none"  # a transition with no failing contract to name (an incident on a healthy route)
 
-#: Why a floor block happened: fewer routable hosts than the floor, or the model's hosts are unknown.
-BLOCK_CAUSES = ("below_floor", "hosts_unknown")
 #: The decision kinds announced to people, with the closed set of causes each can carry.
 TRANSITION_CAUSES: Mapping[Kind, tuple[str, ...]] = MappingProxyType(
     {

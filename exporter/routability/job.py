@@ -15,10 +15,11 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from urllib.parse import quote
 
-from exporter.configkit import Secret, is_number
+from exporter.configkit import is_number
+from exporter.gateway.config import GatewayConfig
 from exporter.routability.catalogue import CatalogueModel, catalogue_models, listed_signal
 from exporter.routability.classify import classify_network, classify_reply, missing_key
 from exporter.routability.config import DirectRoute, RoutabilityConfig
@@ -41,15 +42,6 @@ _CATALOGUE_META = "catalogue"
 LAST_PASS_META = "last_pass"
 BACKOFF_BASE_SECONDS = 2.0
 BACKOFF_MAX_SECONDS = 300.0
-
-
-@dataclass(frozen=True, slots=True)
-class GatewayConnection:
-    """The gateway (top-level ``gateway:`` section). ``kind`` is ``openrouter`` or ``openai-compatible``."""
-
-    base_url: str
-    api_key: Secret | None = None  # revealed only by the transport, as the request's bearer token
-    kind: str = "openrouter"
 
 
 class Pacer:
@@ -102,7 +94,7 @@ ProbeCallback = Callable[[str, Source, Verdict], None]
 async def run_pass(
     store: RoutabilityStore,
     transport: JsonTransport,
-    gateway: GatewayConnection | None,
+    gateway: GatewayConfig | None,
     settings: RoutabilityConfig,
     *,
     pacer: Pacer | None = None,
@@ -113,7 +105,8 @@ async def run_pass(
 
     Example::
 
-        summary = await run_pass(store, HttpxTransport(), GatewayConnection(url, key), RoutabilityConfig())
+        gateway = GatewayConfig(base_url=url, api_key=key)
+        summary = await run_pass(store, HttpxTransport(), gateway, RoutabilityConfig())
         summary.results   # {"healthy": 480, "degraded": 15, "unavailable": 5}
     """
     pacer = pacer or Pacer(settings.pace)
@@ -179,7 +172,7 @@ async def run_pass(
 async def _list_catalogue(
     store: RoutabilityStore,
     transport: JsonTransport,
-    gateway: GatewayConnection | None,
+    gateway: GatewayConfig | None,
     settings: RoutabilityConfig,
     pacer: Pacer,
     wall_clock: Callable[[], float],
@@ -240,7 +233,7 @@ def probe_body(model: str, max_tokens: int, reasoning: dict[str, object] | None)
 
 
 async def _probe(
-    to: GatewayConnection | DirectRoute,
+    to: GatewayConfig | DirectRoute,
     model: str,
     effort: str | None,
     max_tokens: int,
@@ -249,12 +242,12 @@ async def _probe(
 ) -> tuple[Verdict, HttpReply | None]:
     """One paced minimal completion of ``model`` at ``to`` (the gateway or a direct route), classified.
     ``effort`` is asked as OpenRouter's ``reasoning`` object there, else as ``reasoning_effort``."""
-    source = Source.GATEWAY if isinstance(to, GatewayConnection) else Source.DIRECT
-    if isinstance(to, GatewayConnection) and to.api_key is None:
+    source = Source.GATEWAY if isinstance(to, GatewayConfig) else Source.DIRECT
+    if isinstance(to, GatewayConfig) and to.api_key is None:
         return missing_key(), None
     reasoning: dict[str, object] | None = None
     if effort:
-        openrouter = isinstance(to, GatewayConnection) and to.kind == "openrouter"
+        openrouter = isinstance(to, GatewayConfig) and to.kind == "openrouter"
         reasoning = {"reasoning": {"effort": effort}} if openrouter else {"reasoning_effort": effort}
     await pacer.wait()
     body = probe_body(model, max_tokens, reasoning)
@@ -268,7 +261,7 @@ async def _probe(
 async def _refresh_listed(
     row: RoutabilityRow,
     transport: JsonTransport,
-    gateway: GatewayConnection,
+    gateway: GatewayConfig,
     pacer: Pacer,
     wall_clock: Callable[[], float],
 ) -> RoutabilityRow:

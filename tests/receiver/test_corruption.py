@@ -20,7 +20,9 @@ from exporter.receiver.store import FILE_NAME, Store, StoreError
 
 from .helpers import DAY, T0, alert, payload
 
-POLICY = Policy(Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2)
+POLICY = Policy(
+    Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2, builtin=(), discovered_horizon=DAY
+)
 FLIPS = int(os.environ.get("CORRUPTION_FLIPS", "150"))
 
 

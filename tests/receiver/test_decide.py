@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from exporter.receiver.decide import (
@@ -20,7 +21,13 @@ from exporter.receiver.state import Decision, Kind, Mode, State
 
 from .helpers import DAY, T0, alert, payload
 
-POLICY = Policy(Mode.ENFORCE, Ladder((DAY, 3 * DAY, 7 * DAY), 14 * DAY), min_routable_hosts=2)
+POLICY = Policy(
+    Mode.ENFORCE,
+    Ladder((DAY, 3 * DAY, 7 * DAY), 14 * DAY),
+    min_routable_hosts=2,
+    builtin=(),
+    discovered_horizon=DAY,
+)
 
 
 def note(*alerts: dict[str, Any]) -> Notification:
@@ -125,7 +132,7 @@ def test_a_renewed_suspension_still_recovers_early_on_a_clean_round_that_began_b
 
 
 def test_renewal_obeys_the_floor_and_observe_mode() -> None:
-    observe = Policy(Mode.OBSERVE, POLICY.ladder, min_routable_hosts=2)
+    observe = replace(POLICY, mode=Mode.OBSERVE)
     state, _ = run(State(), note(alert("a/1", discovered="a/1,b/1,c/1")), T0, observe)
     state, d = expiry(state, T0 + DAY, observe)
     assert kinds(d) == ["expire", "observe"] and d[1].rung == 2
@@ -185,9 +192,7 @@ def test_floor_holds_within_one_batch() -> None:
 
 
 def test_floor_counts_builtin_and_incident_layers_and_blocks_without_known_hosts() -> None:
-    policy = Policy(
-        POLICY.mode, POLICY.ladder, 2, (BuiltinExclusion(model="m/x", provider="b/1", reason="control"),)
-    )
+    policy = replace(POLICY, builtin=(BuiltinExclusion(model="m/x", provider="b/1", reason="control"),))
     added = decide_incident_add(State(), "m/x", "c/1", "outage", None, T0, policy)
     assert not isinstance(added, Refused)
     state, _ = added
@@ -206,7 +211,7 @@ def test_known_hosts_are_remembered_from_earlier_alerts() -> None:
 
 
 def test_observe_mode_decides_the_same_but_excludes_nothing() -> None:
-    policy = Policy(Mode.OBSERVE, POLICY.ladder, 2)
+    policy = replace(POLICY, mode=Mode.OBSERVE)
     state, d = run(State(), note(alert("a/1"), alert("b/1"), alert("c/1")), T0, policy)
     assert kinds(d) == ["observe", "observe", "floor_block"]
     assert ignore_entries("m/x", (), state.part("m/x"), T0) == ()

@@ -22,7 +22,9 @@ from exporter.receiver.state import Kind, Mode, State
 
 from .helpers import ADMIN_TOKEN, DAY, T0, WEBHOOK_TOKEN, Clock, alert, bearer, make_config, payload
 
-POLICY = Policy(Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), 2)
+POLICY = Policy(
+    Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2, builtin=(), discovered_horizon=DAY
+)
 JSON = {"Content-Type": "application/json"}
 WEBHOOK = {**bearer(WEBHOOK_TOKEN), **JSON}
 ADMIN = {**bearer(ADMIN_TOKEN), **JSON}

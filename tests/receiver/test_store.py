@@ -24,7 +24,9 @@ from exporter.receiver.witness import WITNESS_NAME
 
 from .helpers import DAY, FIXTURES, T0, alert, payload
 
-POLICY = Policy(Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2)
+POLICY = Policy(
+    Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2, builtin=(), discovered_horizon=DAY
+)
 
 
 def suspend_in(store: Store, state: State, provider: str, now: float = T0) -> State:

@@ -13,11 +13,12 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from exporter.configkit import Secret
+from exporter.gateway.config import GatewayConfig
 from exporter.outcomes import Reason
 from exporter.routability.app import RoutabilityService, build_app
 from exporter.routability.client import RoutabilityClient
 from exporter.routability.config import RoutabilityConfig
-from exporter.routability.job import GatewayConnection, Pacer, ProbeCallback, run_pass
+from exporter.routability.job import Pacer, ProbeCallback, run_pass
 from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply
@@ -56,7 +57,7 @@ def make_service(store: RoutabilityStore, token: str | None = TOKEN) -> Routabil
     settings = RoutabilityConfig(pace=0.0)
 
     async def one_pass(on_probe: ProbeCallback) -> PassSummary:
-        gateway = GatewayConnection(BASE, Secret("env:K", "sk"))
+        gateway = GatewayConfig(base_url=BASE, api_key=Secret("env:K", "sk"))
         # paced on the loop's clock: under ``call`` (virtual time) the 429's 2 s backoff takes no real time
         pacer = Pacer(settings.pace, clock=loop_clock)
         return await run_pass(

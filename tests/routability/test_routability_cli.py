@@ -158,8 +158,8 @@ def test_service_mode_runs_a_first_pass_and_serves_the_api(tmp_path: Path, gatew
 
     from exporter.commands.routability import serve
     from exporter.configkit import Secret
+    from exporter.gateway.config import GatewayConfig
     from exporter.routability.config import RoutabilityConfig
-    from exporter.routability.job import GatewayConnection
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -174,7 +174,7 @@ def test_service_mode_runs_a_first_pass_and_serves_the_api(tmp_path: Path, gatew
     async def scenario() -> tuple[dict[str, object], int, int, str]:
         stop = asyncio.Event()
         task = asyncio.create_task(
-            serve(config, GatewayConnection(gateway, Secret("env:K", "sk-stub")), stop)
+            serve(config, GatewayConfig(base_url=gateway, api_key=Secret("env:K", "sk-stub")), stop)
         )
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:

@@ -12,16 +12,17 @@ import httpx
 import pytest
 
 from exporter.configkit import Secret
+from exporter.gateway.config import GatewayConfig
 from exporter.outcomes import Reason
 from exporter.routability.catalogue import CatalogueFilter
 from exporter.routability.config import DirectRoute, RoutabilityConfig
-from exporter.routability.job import PROBE_PROMPT, GatewayConnection, Pacer, last_pass, run_pass
+from exporter.routability.job import PROBE_PROMPT, Pacer, last_pass, run_pass
 from exporter.routability.model import RoutabilityRow, Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply, HttpxTransport
 
 BASE = "https://gw.test/api/v1"
-GATEWAY = GatewayConnection(BASE, Secret("env:T", "sk-test"), "openrouter")
+GATEWAY = GatewayConfig(base_url=BASE, api_key=Secret("env:T", "sk-test"), kind="openrouter")
 OK = {
     "id": "gen-1",
     "provider": "DeepInfra",
@@ -92,7 +93,7 @@ def run(
     store: RoutabilityStore,
     transport: Scripted,
     settings: RoutabilityConfig,
-    gateway: GatewayConnection | None = GATEWAY,
+    gateway: GatewayConfig | None = GATEWAY,
 ) -> Any:
     clock = transport.clock
     pacer = Pacer(settings.pace, clock=clock, sleep=clock.sleep)
@@ -234,7 +235,12 @@ def test_the_gateway_is_preferred_over_a_direct_route(store: RoutabilityStore) -
 def test_a_missing_gateway_key_is_degraded_and_nothing_is_sent(store: RoutabilityStore) -> None:
     clock = Clock()
     transport = Scripted(gateway_answers(catalogue("a/x"), lambda m: HttpReply(200, OK)), clock)
-    run(store, transport, RoutabilityConfig(pace=0.0), gateway=GatewayConnection(BASE, None))
+    run(
+        store,
+        transport,
+        RoutabilityConfig(pace=0.0),
+        gateway=GatewayConfig(base_url=BASE, api_key=None, kind="openai-compatible"),
+    )
     row = store.rows()["a/x"]
     assert (row.status, row.reason) == (Status.DEGRADED, Reason.MISSING_KEY)
     assert transport.chats() == []

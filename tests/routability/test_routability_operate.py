@@ -10,8 +10,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from exporter.configkit import Secret
+from exporter.gateway.config import GatewayConfig
 from exporter.routability.config import RoutabilityConfig
-from exporter.routability.job import GatewayConnection, Pacer, run_pass
+from exporter.routability.job import Pacer, run_pass
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply, retry_after_seconds
 from tests.routability.test_routability_app import NOW, TOKEN, call, make_service
@@ -91,7 +92,7 @@ class SpendingGateway:
 def test_a_pass_counts_its_tokens_and_cost_and_waits_out_a_rate_limit(store: RoutabilityStore) -> None:
     clock = Clock()
     settings = RoutabilityConfig(pace=0.0, listed_signal=False)
-    gateway = GatewayConnection("https://gw.test/api/v1", Secret("env:K", "sk"))
+    gateway = GatewayConfig(base_url="https://gw.test/api/v1", api_key=Secret("env:K", "sk"))
     pacer = Pacer(0.0, clock=clock, sleep=clock.sleep)
     summary = asyncio.run(
         run_pass(store, SpendingGateway(), gateway, settings, pacer=pacer, wall_clock=lambda: NOW)

@@ -14,9 +14,10 @@ import pytest
 from exporter.configkit import Secret
 from exporter.devtools.simulator.fleet import load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
+from exporter.gateway.config import GatewayConfig
 from exporter.outcomes import Reason
 from exporter.routability.config import RoutabilityConfig
-from exporter.routability.job import GatewayConnection, Pacer, run_pass
+from exporter.routability.job import Pacer, run_pass
 from exporter.routability.model import Source, Status
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpxTransport
@@ -60,7 +61,7 @@ def test_a_500_model_catalogue_gets_every_status_right_without_bursts(tmp_path: 
     clock = SkippingClock()
     with SimulatorServer(load_fleet(FLEET)) as sim:
         models = sim.simulator.state.models
-        gateway = GatewayConnection(sim.base_url, Secret("env:K", "sk-sim"), "openrouter")
+        gateway = GatewayConfig(base_url=sim.base_url, api_key=Secret("env:K", "sk-sim"), kind="openrouter")
 
         async def one_pass() -> object:
             transport = HttpxTransport(timeout=10.0)
