@@ -8,10 +8,12 @@ failures (429, 5xx, a 404 for a pin nobody serves, a mid-stream error chunk) are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from pydantic import JsonValue
+from typing import TYPE_CHECKING
 
 from exporter.outcomes import Outcome, Reason, Usage
+
+if TYPE_CHECKING:  # the router client imports this module with only httpx installed
+    from pydantic import JsonValue
 
 
 @dataclass(frozen=True, slots=True)
