@@ -105,7 +105,9 @@ def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the
 
     fleet = toy_fleet(4, 6, 30, odd=2)
     hosts = [HostSamples(p, s) for p, s in fleet.items()]
-    hosts.append(HostSamples("a-very-long-provider-name/with-a-quantization-tag", fleet["healthy-00"]))
+    # a healthy host of its own (byte-identical replies on two hosts are a cache, not a sampled model)
+    long_name = "a-very-long-provider-name/with-a-quantization-tag"
+    hosts.append(HostSamples(long_name, host(random.Random(9), 30)))
     report = build(
         "moonshotai/kimi-k2-0905-a-long-model-slug",
         hosts,
