@@ -88,6 +88,10 @@ def null(banks: Banks, trials: int, fleets: list[tuple[int, int]], alpha: float)
             results = _run(banks, _hosts(hosts, {}), size, SEED + 7 * trial + hosts, alpha)
             flagged += any(r.outlier for r in results)
             ps += [r.p_value for r in results if r.p_value is not None]
+            if (trial + 1) % 20 == 0:
+                low = sum(p <= 0.01 for p in ps)
+                done = f"{trial + 1} fleets, {flagged} flagged, {low} of {len(ps)} p <= 0.01"
+                print(f"<!-- {hosts} hosts: {done} -->", flush=True)
         n = len(ps)
 
         def share(level: float, ps: list[float] = ps, n: int = n) -> str:
@@ -114,6 +118,7 @@ def shared(banks: Banks, trials: int, sizes: list[int], alpha: float, variants: 
                     found += sum(r.outlier for r in results if r.provider.startswith("odd"))
                     false += sum(r.outlier for r in results if r.provider.startswith("ref"))
                 cells.append(f"{found / (k * trials):.0%}")
+                print(f"<!-- {variant} {size} k={k}: {found} of {k * trials}, {false} ref -->", flush=True)
             print(f"| {variant} | {size} | " + " | ".join(cells) + f" | {false} |", flush=True)
     print()
 
@@ -176,6 +181,7 @@ def main() -> None:
     parser.add_argument("--sections", default="power,null,shared,among40,small,baseline")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
+    parser.add_argument("--null-fleets", default="5x40,12x20,40x10", help="null: hosts x samples/host")
     parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
     parser.add_argument(
         "--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power, shared, among40"
@@ -196,7 +202,8 @@ def main() -> None:
         power(banks, trials, sizes, args.alpha, per_sample, variants)
     if "null" in sections:
         count = 20 if args.quick else 200
-        null(banks, count, [(5, 40), (12, 20), (40, 10)], args.alpha)
+        rows = [(int(h), int(n)) for h, n in (row.split("x") for row in args.null_fleets.split(","))]
+        null(banks, count, rows, args.alpha)
     if "shared" in sections:
         sizes = [int(size) for size in args.sizes.split(",")]
         shared(banks, max(2, trials // 2), sizes, args.alpha, [v for v in MAIN if v in variants])

@@ -173,7 +173,7 @@ def score(
     )
 
 
-def spread(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> dict[str, float]:
+def fleet_distances(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> dict[str, float]:
     """Each host's median distance to the other hosts: how far it sits from the fleet's middle.
 
     The distance of two hosts is their cross-surprise, ``H(a | b) + H(b | a)``, with ``H(a | b)`` the mean
@@ -196,30 +196,31 @@ def spread(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) 
 def robust_tests(
     samples: Mapping[str, Sequence[Sample]],
     hosts: Sequence[str],
-    spreads: Mapping[str, float],
+    distances: Mapping[str, float],
     order: int = DEFAULT_ORDER,
-) -> tuple[list[str], dict[str, Combined | None]]:
-    """The reference core of ``hosts`` and every host's test against the core's other hosts.
+) -> dict[str, Combined | None]:
+    """Every host of ``hosts`` tested against a reference core of them (the core's other hosts).
 
-    The core starts as the medoid peer group: the hosts closest to the fleet's middle (``spreads``),
+    The core starts as the medoid peer group: the hosts closest to the fleet's middle (``distances``),
     leaving out the ``MOST_OUT`` share farthest from it (never fewer than ``MIN_HOSTS`` kept). Every host
     is scored under a model fitted on the core and ranked against the core's other hosts; a host left
     out whose ``|z|`` is within ``TRIM_Z`` joins the core, and if any did, the test runs again on the
-    larger core. Hosts sharing a distortion are neither each other's scoring model nor each other's
+    larger core (once). Hosts sharing a distortion are neither each other's scoring model nor each other's
     reference, so a third of a fleet serving one weaker model does not hide it.
     """
     most_out = max(0, min(int(len(hosts) * MOST_OUT), len(hosts) - MIN_HOSTS))
-    central = sorted(hosts, key=lambda p: (spreads[p], p))
-    core = sorted(central[: len(hosts) - most_out])
-    tests: dict[str, Combined | None] = {}
-    for _ in range(2):
-        scored = score({p: samples[p] for p in hosts}, order, core)
-        tests = {p: test_host(scored, p, [q for q in core if q != p]) for p in hosts}
-        joined = [p for p in hosts if p not in core and _within(tests[p])]
-        if not joined:
-            break
-        core = sorted([*core, *joined])
-    return core, tests
+    central = sorted(hosts, key=lambda p: (distances[p], p))
+    core = central[: len(hosts) - most_out]
+    tests = _against_core(samples, hosts, core, order)
+    joined = [p for p in hosts if p not in core and _within(tests[p])]
+    return _against_core(samples, hosts, [*core, *joined], order) if joined else tests
+
+
+def _against_core(
+    samples: Mapping[str, Sequence[Sample]], hosts: Sequence[str], core: Sequence[str], order: int
+) -> dict[str, Combined | None]:
+    scored = score({p: samples[p] for p in hosts}, order, core)
+    return {p: test_host(scored, p, [q for q in core if q != p]) for p in hosts}
 
 
 def _within(test: Combined | None) -> bool:
@@ -297,11 +298,12 @@ def compare_hosts(
         )
 
     remaining = sorted(p for p, drawn in samples.items() if drawn)
-    spreads = spread({p: samples[p] for p in remaining}, order) if len(remaining) >= MIN_HOSTS else {}
+    enough = len(remaining) >= MIN_HOSTS
+    distances = fleet_distances({p: samples[p] for p in remaining}, order) if enough else {}
     step = 0
     while len(remaining) >= MIN_HOSTS:
         step += 1
-        _, tests = robust_tests(samples, remaining, spreads, order)
+        tests = robust_tests(samples, remaining, distances, order)
         tested = [p for p in remaining if tests[p] is not None]
         adjusted = dict(zip(tested, holm([_p(tests[p]) for p in tested]), strict=True))
         if not tested:
