@@ -103,14 +103,17 @@ def null(banks: Banks, trials: int, fleets: list[tuple[int, int]], alpha: float)
     print()
 
 
-def shared(banks: Banks, trials: int, sizes: list[int], alpha: float, variants: list[str]) -> None:
+def shared(
+    banks: Banks, trials: int, sizes: list[int], alpha: float, variants: list[str], ks: list[int]
+) -> None:
     print(f"## k of 12 hosts sharing one distortion, {trials} trials per cell: share of the k flagged\n")
-    print("| distortion | samples/host | k = 1 | k = 2 | k = 3 | k = 4 | reference hosts flagged |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    columns = " | ".join(f"k = {k}" for k in ks)
+    print(f"| distortion | samples/host | {columns} | reference hosts flagged |")
+    print("|---|---:|" + "---:|" * (len(ks) + 1))
     for variant in variants:
         for size in sizes:
             cells, false = [], 0
-            for k in (1, 2, 3, 4):
+            for k in ks:
                 found = 0
                 for trial in range(trials):
                     odd = {f"odd-{i}": variant for i in range(k)}
@@ -181,6 +184,7 @@ def main() -> None:
     parser.add_argument("--sections", default="power,null,shared,among40,small,baseline")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
+    parser.add_argument("--shared-k", default="1,2,3,4", help="shared: how many of 12 hosts share it")
     parser.add_argument("--null-fleets", default="5x40,12x20,40x10", help="null: hosts x samples/host")
     parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
     parser.add_argument(
@@ -206,7 +210,8 @@ def main() -> None:
         null(banks, count, rows, args.alpha)
     if "shared" in sections:
         sizes = [int(size) for size in args.sizes.split(",")]
-        shared(banks, max(2, trials // 2), sizes, args.alpha, [v for v in MAIN if v in variants])
+        ks = [int(k) for k in args.shared_k.split(",")]
+        shared(banks, max(2, trials // 2), sizes, args.alpha, [v for v in MAIN if v in variants], ks)
     if "among40" in sections:
         among40(banks, max(2, trials // 4), 40, args.alpha, [v for v in MAIN if v in variants])
     if "small" in sections:
