@@ -176,10 +176,12 @@ def score(
 def fleet_distances(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> dict[str, float]:
     """Each host's median distance to the other hosts: how far it sits from the fleet's middle.
 
-    The distance of two hosts is their cross-surprise, ``H(a | b) + H(b | a)``, with ``H(a | b)`` the mean
-    surprise of ``a``'s replies under a character model of ``b``'s replies alone. Hosts sharing a
-    distortion are close to each other and far from the rest; the median over the peers is the distance
-    to the majority as long as the distorted hosts are fewer than half.
+    ``H(a | b)`` is the mean surprise of ``a``'s replies under a character model of ``b``'s replies alone;
+    its excess ``e(a, b)`` is ``H(a | b)`` less the median of ``H(a | .)`` over every model, so a host
+    whose replies are easy to predict under any model (a truncated sampler's) is not close to everyone.
+    The distance of two hosts is ``|e(a, b)| + |e(b, a)|``. Hosts sharing a distortion are close to each
+    other and far from the rest; the median over the peers is the distance to the majority as long as
+    the distorted hosts are fewer than half.
     """
     hosts = sorted(samples)
     texts = {p: [normalise(s.text) for s in samples[p]] for p in hosts}
@@ -190,7 +192,9 @@ def fleet_distances(samples: Mapping[str, Sequence[Sample]], order: int = DEFAUL
         for b in hosts
         if a != b
     }
-    return {a: median(cross[a, b] + cross[b, a] for b in hosts if b != a) for a in hosts}
+    own = {a: median(cross[a, b] for b in hosts if b != a) for a in hosts}
+    excess = {(a, b): abs(value - own[a]) for (a, b), value in cross.items()}
+    return {a: median(excess[a, b] + excess[b, a] for b in hosts if b != a) for a in hosts}
 
 
 def robust_tests(
