@@ -3,15 +3,15 @@ fleets (tails included), robustness to several distorted hosts, and the tokens a
 
 The family (``bench/equality_fleet.py``) is trained at run time on human text installed by Debian
 packages; reference hosts sample the reference model, one host a distortion of it. Each fleet runs
-``compare_hosts`` exactly as ``canary investigate --test equality`` does; the scheduled probe's
-sequential test runs on rounds of fresh samples.
+``compare_hosts`` exactly as ``canary investigate --test equality`` does (the scheduled probe has its
+own bench, ``bench/equality_probe.py``).
 
 Usage::
 
     .venv/bin/python bench/equality_power.py                  # every section, fixed seed
     .venv/bin/python bench/equality_power.py --quick          # a few trials per point: a smoke run
     .venv/bin/python bench/equality_power.py --sections null  # one section (power, null, shared, among40,
-                                                              # small, probe, baseline)
+                                                              # small, baseline)
 
 The banks of replies are generated once and cached under ``bench/results/`` (never committed).
 """
@@ -28,9 +28,8 @@ from pathlib import Path
 
 from bench.equality_fleet import LOCALES, VARIANTS, Banks, cached_banks
 from bench.equality_mmd import leave_one_out
-from exporter.equality.compare import OUTLIER, EqualityResult, compare_hosts
+from exporter.equality.compare import EqualityResult, compare_hosts
 from exporter.equality.sample import Sample, normalise
-from exporter.equality.sequential import Epoch
 from exporter.stats import holm
 
 SEED = 20261206
@@ -89,6 +88,10 @@ def null(banks: Banks, trials: int, fleets: list[tuple[int, int]], alpha: float)
             results = _run(banks, _hosts(hosts, {}), size, SEED + 7 * trial + hosts, alpha)
             flagged += any(r.outlier for r in results)
             ps += [r.p_value for r in results if r.p_value is not None]
+            if (trial + 1) % 20 == 0:
+                low = sum(p <= 0.01 for p in ps)
+                done = f"{trial + 1} fleets, {flagged} flagged, {low} of {len(ps)} p <= 0.01"
+                print(f"<!-- {hosts} hosts: {done} -->", flush=True)
         n = len(ps)
 
         def share(level: float, ps: list[float] = ps, n: int = n) -> str:
@@ -100,21 +103,26 @@ def null(banks: Banks, trials: int, fleets: list[tuple[int, int]], alpha: float)
     print()
 
 
-def shared(banks: Banks, trials: int, size: int, alpha: float, variants: list[str]) -> None:
-    print(f"## k of 12 hosts sharing one distortion, {size} samples/host, {trials} trials per cell\n")
-    print("| distortion | k = 2 | k = 3 | k = 4 | reference hosts flagged |")
-    print("|---|---:|---:|---:|---:|")
+def shared(
+    banks: Banks, trials: int, sizes: list[int], alpha: float, variants: list[str], ks: list[int]
+) -> None:
+    print(f"## k of 12 hosts sharing one distortion, {trials} trials per cell: share of the k flagged\n")
+    columns = " | ".join(f"k = {k}" for k in ks)
+    print(f"| distortion | samples/host | {columns} | reference hosts flagged |")
+    print("|---|---:|" + "---:|" * (len(ks) + 1))
     for variant in variants:
-        cells, false = [], 0
-        for k in (2, 3, 4):
-            found = 0
-            for trial in range(trials):
-                odd = {f"odd-{i}": variant for i in range(k)}
-                results = _run(banks, _hosts(12 - k, odd), size, SEED + 101 * trial + k, alpha)
-                found += sum(r.outlier for r in results if r.provider.startswith("odd"))
-                false += sum(r.outlier for r in results if r.provider.startswith("ref"))
-            cells.append(f"{found / (k * trials):.0%}")
-        print(f"| {variant} | " + " | ".join(cells) + f" | {false} |")
+        for size in sizes:
+            cells, false = [], 0
+            for k in ks:
+                found = 0
+                for trial in range(trials):
+                    odd = {f"odd-{i}": variant for i in range(k)}
+                    results = _run(banks, _hosts(12 - k, odd), size, SEED + 101 * trial + k + size, alpha)
+                    found += sum(r.outlier for r in results if r.provider.startswith("odd"))
+                    false += sum(r.outlier for r in results if r.provider.startswith("ref"))
+                cells.append(f"{found / (k * trials):.0%}")
+                print(f"<!-- {variant} {size} k={k}: {found} of {k * trials}, {false} ref -->", flush=True)
+            print(f"| {variant} | {size} | " + " | ".join(cells) + f" | {false} |", flush=True)
     print()
 
 
@@ -150,37 +158,6 @@ def small(banks: Banks, trials: int, size: int, alpha: float) -> None:
     print()
 
 
-def probe(banks: Banks, trials: int, per_round: int, rounds: int, alpha: float, variants: list[str]) -> None:
-    """The sequential test over rounds of fresh samples (drawn without replacement from the banks)."""
-    print(f"## Scheduled probe: {per_round} samples/host/round, {rounds} rounds, 11 + 1 hosts, {trials} "
-          "trials\n")  # fmt: skip
-    print("| distortion | flagged by the last round | median rounds to the flag | reference hosts flagged |")
-    print("|---|---:|---:|---:|")
-    for variant in ("reference", *variants):
-        hits, when, false = 0, [], 0
-        for trial in range(trials):
-            hosts = _hosts(11, {"odd": variant})
-            everything = banks.fleet(hosts, per_round * rounds, random.Random(SEED + 17 * trial))
-            epoch, history = Epoch(0.0), {h: [] for h in hosts}
-            flagged_at = None
-            results: list[EqualityResult] = []
-            for number in range(rounds):
-                fresh: dict[str, list[Sample]] = {
-                    h: drawn[number * per_round : (number + 1) * per_round] for h, drawn in everything.items()
-                }
-                for h, drawn in fresh.items():
-                    history[h] = (history[h] + drawn)[-120:]
-                results = epoch.look(history, fresh, alpha)
-                if flagged_at is None and any(r.provider == "odd" and r.verdict == OUTLIER for r in results):
-                    flagged_at = number + 1
-            hits += flagged_at is not None
-            when += [flagged_at] if flagged_at else []
-            false += sum(r.verdict == OUTLIER for r in results if r.provider != "odd")
-        median = f"{statistics.median(when):.0f}" if when else "-"
-        print(f"| {variant} | {hits} of {trials} | {median} | {false} |")
-    print()
-
-
 def baseline(banks: Banks, trials: int, size: int, alpha: float) -> None:
     """The Hamming-kernel MMD (first 50 characters, 500 stratified permutations, Holm) on the same fleets."""
     print(f"## Baseline: Hamming MMD on the same fleets, {size} samples/host, {trials} trials\n")
@@ -204,17 +181,19 @@ def baseline(banks: Banks, trials: int, size: int, alpha: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few trials per point")
-    parser.add_argument("--sections", default="power,null,shared,among40,small,probe,baseline")
+    parser.add_argument("--sections", default="power,null,shared,among40,small,baseline")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
-    parser.add_argument("--per-round", type=int, default=4, help="probe section: samples per host per round")
+    parser.add_argument("--shared-k", default="1,2,3,4", help="shared: how many of 12 hosts share it")
+    parser.add_argument("--null-fleets", default="5x40,12x20,40x10", help="null: hosts x samples/host")
     parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
     parser.add_argument(
         "--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power, shared, among40"
     )
     args = parser.parse_args()
     trials = args.trials or (4 if args.quick else 40)
-    bank_sizes = {"reference": 800, **{v: 120 for v in VARIANTS if v != "reference"}}
+    # Four hosts sharing a distortion at 120 samples each draw 240 replies per locale from its bank.
+    bank_sizes = {"reference": 800, **{v: 240 if v in MAIN else 120 for v in VARIANTS if v != "reference"}}
     started = time.perf_counter()
     banks = cached_banks(bank_sizes, SEED, Path(__file__).parent / "results")
     per_sample = banks.tokens_per_sample()
@@ -227,15 +206,16 @@ def main() -> None:
         power(banks, trials, sizes, args.alpha, per_sample, variants)
     if "null" in sections:
         count = 20 if args.quick else 200
-        null(banks, count, [(5, 40), (12, 20), (40, 10)], args.alpha)
+        rows = [(int(h), int(n)) for h, n in (row.split("x") for row in args.null_fleets.split(","))]
+        null(banks, count, rows, args.alpha)
     if "shared" in sections:
-        shared(banks, max(2, trials // 2), 60, args.alpha, [v for v in MAIN if v in variants])
+        sizes = [int(size) for size in args.sizes.split(",")]
+        ks = [int(k) for k in args.shared_k.split(",")]
+        shared(banks, max(2, trials // 2), sizes, args.alpha, [v for v in MAIN if v in variants], ks)
     if "among40" in sections:
         among40(banks, max(2, trials // 4), 40, args.alpha, [v for v in MAIN if v in variants])
     if "small" in sections:
         small(banks, max(2, trials // 4), 60, args.alpha)
-    if "probe" in sections:
-        probe(banks, max(2, trials // 4), args.per_round, 24, args.alpha, variants)
     if "baseline" in sections:
         baseline(banks, max(2, trials // 4), 60, args.alpha)
     print(f"{time.perf_counter() - started:.0f} s in all.")

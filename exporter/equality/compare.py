@@ -1,16 +1,21 @@
 """Which hosts of a model are distributional outliers among their peers? (pure; deterministic)
 
 Every reply is normalised (``exporter.equality.sample``), scored by its surprise under a character n-gram
-model of the whole pool (``exporter.equality.ngram``, leave one reply out), and each host's scores are
-ranked against every other host's, prompt by prompt (``exporter.equality.ranks``); Holm's correction runs
-across the hosts.
+model (``exporter.equality.ngram``) of a **reference core** of hosts, cross-fitted so that no reply is
+scored by a model that saw it, and each host's scores are ranked against the core's other hosts', prompt
+by prompt (``exporter.equality.ranks``); Holm's correction runs across the hosts.
+
+The core is robust to several hosts sharing one distortion: it starts as the medoid peer group (the
+hosts whose replies are, in median, closest to the other hosts' by cross-surprise), leaving out the
+``MOST_OUT`` share farthest from the fleet's middle; every host is tested against it, and a host left
+out that ranks within ``TRIM_Z`` of the core joins it before the final test. Hosts that share a
+distortion are then neither each other's scoring model nor each other's reference.
 
 Outliers are **peeled** one at a time, in the manner of Rosner's generalized ESD test: if the most
 significant host (smallest adjusted p, then largest ``|z|``) is below ``alpha``, it is recorded as an
-outlier, its replies leave the pool, the model is fitted again and the rest are tested again; stop when
-none is. Under the global null the first step alone decides, so the chance of flagging any host is at
-most ``alpha``. Peeling keeps a third of a fleet sharing one distortion from hiding it: each step takes
-the loudest host out of the reference the others are measured against.
+outlier, its replies leave the fleet, the core is chosen again and the rest are tested again; stop when
+none is. The chance of flagging any host of a healthy fleet is measured at or below ``alpha`` at 5, 12
+and 40 hosts (``bench/equality_power.py``, docs/equality.md).
 
 Verdicts: ``outlier``; ``like its peers``; ``no verdict at this sample size`` (even the most extreme ranks
 these counts allow could not fall below ``alpha`` after Holm: more samples are needed, not a pass);
@@ -32,9 +37,11 @@ Example::
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from statistics import median
 from typing import Protocol
 
 from exporter.equality.ngram import DEFAULT_ORDER, CharModel
@@ -50,7 +57,9 @@ LIKE_PEERS = "like its peers"
 NO_VERDICT = "no verdict at this sample size"
 NOT_ENOUGH_PEERS = "not enough peers"
 NOT_TESTED = "not tested"
-TRIM = 0.15  # share of each prompt's most and least surprising replies left out of the scoring model
+FOLDS = 4  # each reply is scored by a model of the other folds' reference replies (cross-fitting)
+MOST_OUT = 0.4  # share of the hosts farthest from the fleet's middle left out of the first reference core
+TRIM_Z = 2.0  # a host left out joins the core when it ranks within this |z| of it
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,37 +129,106 @@ def check_alpha(alpha: float) -> float:
     return alpha
 
 
-def score(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> Scores:
-    """Every host's replies' surprise, per host and prompt, under a trimmed pool.
+def score(
+    samples: Mapping[str, Sequence[Sample]],
+    order: int = DEFAULT_ORDER,
+    reference: Collection[str] | None = None,
+) -> Scores:
+    """Every host's replies' surprise, per host and prompt, under models of the ``reference`` hosts'
+    replies (default: every host's).
 
-    The pool of every reply is scored once; the ``TRIM`` most and least surprising replies of each prompt
-    are set aside (replies a third of the fleet may share: a weaker model's, an echoed template), the
-    model is fitted again on the rest, and every reply is scored under it. Which replies are set aside
-    depends on the replies only, never on which host wrote them, so the scores stay exchangeable under
-    the null; the trimmed pool is a reference several distorted hosts cannot pull towards themselves.
+    Cross-fitted: each host's replies to a prompt are dealt into ``FOLDS`` equal folds in an order fixed
+    by the host's and the prompt's names (never by the replies' content); each fold's
+    replies (the reference's and the others') are scored under a model fitted on the reference's replies
+    of the other folds, every prompt included. Every
+    reply is scored the same way, by a model that never saw it, whether or not its host is in the
+    reference: the scores stay exchangeable under the null, and a host left out of the reference is not
+    made to look more surprising by the leaving out.
     """
-    owned = [(provider, s.prompt, normalise(s.text)) for provider, drawn in samples.items() for s in drawn]
-    first = CharModel.fit([text for _, _, text in owned], order)
-    by_prompt: dict[str, list[tuple[float, int]]] = defaultdict(list)
-    for index, (_, prompt, text) in enumerate(owned):
-        by_prompt[prompt].append((first.surprise(text)[0], index))
-    kept = [True] * len(owned)
-    for ranked in by_prompt.values():
-        ranked.sort()
-        cut = int(len(ranked) * TRIM)
-        for _, index in ranked[:cut] + ranked[len(ranked) - cut :]:
-            kept[index] = False
-    model = CharModel.fit([text for (_, _, text), keep in zip(owned, kept, strict=True) if keep], order)
+    core = set(samples if reference is None else reference)
+    owned: list[tuple[str, str, str, int]] = []  # provider, prompt, text, fold
+    for provider, drawn in samples.items():
+        strata: dict[str, list[str]] = defaultdict(list)
+        for sample in drawn:
+            strata[sample.prompt].append(normalise(sample.text))
+        for prompt, texts in strata.items():
+            dealer = random.Random(f"{provider}\x00{prompt}")  # noqa: S311 - a fixed deal, not a secret
+            deal = dealer.sample(range(len(texts)), len(texts))
+            first = dealer.randrange(FOLDS)  # hosts with one reply per prompt still fill every fold
+            for text, place in zip(texts, deal, strict=True):
+                owned.append((provider, prompt, text, (first + place) % FOLDS))
+    folds = [
+        CharModel.fit([text for p, _, text, f in owned if p in core and f != fold], order)
+        for fold in range(FOLDS)
+    ]
     whole: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
     start: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
-    for (provider, prompt, text), keep in zip(owned, kept, strict=True):
-        reply, beginning = model.surprise(text, fitted=keep)
+    for provider, prompt, text, fold in owned:
+        reply, beginning = folds[fold].surprise(text, fitted=False)
         whole[provider][prompt].append(reply)
         start[provider][prompt].append(beginning)
     return Scores(
         {provider: dict(per_prompt) for provider, per_prompt in whole.items()},
         {provider: dict(per_prompt) for provider, per_prompt in start.items()},
     )
+
+
+def fleet_distances(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> dict[str, float]:
+    """Each host's median distance to the other hosts: how far it sits from the fleet's middle.
+
+    ``H(a | b)`` is the mean surprise of ``a``'s replies under a character model of ``b``'s replies alone;
+    its excess ``e(a, b)`` is ``H(a | b)`` less the median of ``H(a | .)`` over every model, so a host
+    whose replies are easy to predict under any model (a truncated sampler's) is not close to everyone.
+    The distance of two hosts is ``|e(a, b)| + |e(b, a)|``. Hosts sharing a distortion are close to each
+    other and far from the rest; the median over the peers is the distance to the majority as long as
+    the distorted hosts are fewer than half.
+    """
+    hosts = sorted(samples)
+    texts = {p: [normalise(s.text) for s in samples[p]] for p in hosts}
+    models = {p: CharModel.fit(texts[p], order) for p in hosts}
+    cross = {
+        (a, b): sum(models[b].surprise(text, fitted=False)[0] for text in texts[a]) / max(len(texts[a]), 1)
+        for a in hosts
+        for b in hosts
+        if a != b
+    }
+    own = {a: median(cross[a, b] for b in hosts if b != a) for a in hosts}
+    excess = {(a, b): abs(value - own[a]) for (a, b), value in cross.items()}
+    return {a: median(excess[a, b] + excess[b, a] for b in hosts if b != a) for a in hosts}
+
+
+def robust_tests(
+    samples: Mapping[str, Sequence[Sample]],
+    hosts: Sequence[str],
+    distances: Mapping[str, float],
+    order: int = DEFAULT_ORDER,
+) -> dict[str, Combined | None]:
+    """Every host of ``hosts`` tested against a reference core of them (the core's other hosts).
+
+    The core starts as the medoid peer group: the hosts closest to the fleet's middle (``distances``),
+    leaving out the ``MOST_OUT`` share farthest from it (never fewer than ``MIN_HOSTS`` kept). Every host
+    is scored under a model fitted on the core and ranked against the core's other hosts; a host left
+    out whose ``|z|`` is within ``TRIM_Z`` joins the core, and if any did, the test runs again on the
+    larger core (once). Hosts sharing a distortion are neither each other's scoring model nor each other's
+    reference, so a third of a fleet serving one weaker model does not hide it.
+    """
+    most_out = max(0, min(int(len(hosts) * MOST_OUT), len(hosts) - MIN_HOSTS))
+    central = sorted(hosts, key=lambda p: (distances[p], p))
+    core = central[: len(hosts) - most_out]
+    tests = _against_core(samples, hosts, core, order)
+    joined = [p for p in hosts if p not in core and _within(tests[p])]
+    return _against_core(samples, hosts, [*core, *joined], order) if joined else tests
+
+
+def _against_core(
+    samples: Mapping[str, Sequence[Sample]], hosts: Sequence[str], core: Sequence[str], order: int
+) -> dict[str, Combined | None]:
+    scored = score({p: samples[p] for p in hosts}, order, core)
+    return {p: test_host(scored, p, [q for q in core if q != p]) for p in hosts}
+
+
+def _within(test: Combined | None) -> bool:
+    return test is not None and abs(test.z) <= TRIM_Z
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,11 +302,12 @@ def compare_hosts(
         )
 
     remaining = sorted(p for p, drawn in samples.items() if drawn)
+    enough = len(remaining) >= MIN_HOSTS
+    distances = fleet_distances({p: samples[p] for p in remaining}, order) if enough else {}
     step = 0
     while len(remaining) >= MIN_HOSTS:
         step += 1
-        scored = score({p: samples[p] for p in remaining}, order)
-        tests = {p: test_host(scored, p, [q for q in remaining if q != p]) for p in remaining}
+        tests = robust_tests(samples, remaining, distances, order)
         tested = [p for p in remaining if tests[p] is not None]
         adjusted = dict(zip(tested, holm([_p(tests[p]) for p in tested]), strict=True))
         if not tested:

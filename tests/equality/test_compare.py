@@ -13,7 +13,9 @@ from exporter.equality.compare import (
     NOT_TESTED,
     OUTLIER,
     compare_hosts,
+    score,
 )
+from exporter.equality.compare import test_host as host_against  # not a test: pytest must not collect it
 from exporter.equality.sample import Sample
 from tests.equality.toy import fleet as toy_fleet
 from tests.equality.toy import host
@@ -34,6 +36,22 @@ def test_false_positives_stay_at_alpha_on_seeded_null_fleets_tails_included() ->
     assert 0.04 <= below_10 / total <= 0.15  # a valid test near 10%, a broken one far more (or none)
     assert below_1 <= 8  # 1% of 320 is 3.2; 8 has binomial probability below 1%
     assert fleets_flagged <= 6  # 5% of 40 fleets is 2; 6 has binomial probability below 2%
+
+
+def test_healthy_hosts_left_out_of_the_reference_core_are_scored_like_the_cores_hosts() -> None:
+    """Cross-fitting: no reply is scored by a model that saw it, so leaving a healthy host out of the core
+    does not make it look more surprising (a model fitted on the core with only the core's own replies
+    left out one by one gave these hosts a mean z near 2)."""
+    zs = []
+    for seed in range(12):
+        fleet = toy_fleet(seed, 10, 40)
+        hosts = sorted(fleet)
+        scored = score(fleet, reference=hosts[:6])
+        for provider in hosts[6:]:
+            test = host_against(scored, provider, hosts[:6])
+            assert test is not None
+            zs.append(test.whole.z)
+    assert abs(sum(zs) / len(zs)) < 0.6  # 48 z's of a calibrated test: a mean beyond 4 standard errors
 
 
 def test_a_host_among_30_is_flagged_even_at_a_tiny_alpha() -> None:
@@ -106,7 +124,9 @@ def test_the_table_fits_80_columns_and_shows_the_outliers_completions_beside_the
 
     fleet = toy_fleet(4, 6, 30, odd=2)
     hosts = [HostSamples(p, s) for p, s in fleet.items()]
-    hosts.append(HostSamples("a-very-long-provider-name/with-a-quantization-tag", fleet["healthy-00"]))
+    # a healthy host of its own (byte-identical replies on two hosts are a cache, not a sampled model)
+    long_name = "a-very-long-provider-name/with-a-quantization-tag"
+    hosts.append(HostSamples(long_name, host(random.Random(9), 30)))
     report = build(
         "moonshotai/kimi-k2-0905-a-long-model-slug",
         hosts,
