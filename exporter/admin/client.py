@@ -1,8 +1,9 @@
 """A small client of the receiver's HTTP API: the admin endpoints (bearer token) and the read endpoints.
 
 It codes against today's endpoints and shapes (``exporter/receiver/app.py``): ``GET /v1/ignore?model=``,
-``GET /v1/suspensions``, ``GET /v1/incidents``, ``GET /v1/decisions?since=&limit=`` (paged with
-``next_since``), ``POST /v1/admin/lift``, ``POST /v1/admin/incidents``,
+``GET /v1/suspensions`` (paged with ``next_after``), ``GET /v1/incidents``,
+``GET /v1/decisions?since=&limit=`` (paged with ``next_since``), ``POST /v1/admin/lift``,
+``POST /v1/admin/incidents``,
 ``DELETE /v1/admin/incidents/{id}?reason=``. The token, when there is one, is sent on every call, so read
 endpoints that come to need a token keep working.
 
@@ -24,6 +25,7 @@ from exporter.lifecycle import Closing
 
 DECISION_PAGE = 1000  # the receiver's largest page
 MAX_DECISION_PAGES = 100  # bounds a --since walk at 100 000 decisions
+MAX_SUSPENSION_PAGES = 100  # bounds the listing at 100 000 routes
 
 
 class AdminError(Exception):
@@ -45,7 +47,16 @@ class AdminClient(Closing):
         return self._call("GET", "/v1/ignore", params={"model": model})
 
     def suspensions(self) -> dict[str, Any]:
-        return self._call("GET", "/v1/suspensions")
+        """The whole listing: its pages followed through ``next_after`` (at most ``MAX_SUSPENSION_PAGES``)."""
+        document = self._call("GET", "/v1/suspensions")
+        for _ in range(MAX_SUSPENSION_PAGES - 1):
+            if not document.get("next_after"):
+                break
+            page = self._call("GET", "/v1/suspensions", params={"after": document["next_after"]})
+            for key in ("suspensions", "holds"):
+                document[key] = [*document.get(key, []), *page.get(key, [])]
+            document["next_after"] = page.get("next_after")
+        return document
 
     def incidents(self) -> dict[str, Any]:
         return self._call("GET", "/v1/incidents")

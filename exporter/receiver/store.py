@@ -6,8 +6,9 @@ Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
   - ``decisions``: the audit log and the **source of truth**, one row per decision: ``seq`` (1, 2, 3, ...
     with no gap), ``at``, ``entry`` (the decision as canonical JSON) and ``chain``, the SHA-256 of the
     previous row's ``chain`` followed by this ``entry`` (the first row chains from ``GENESIS``).
-  - ``parts`` and ``incident_models``: the state at the head of the log, one row per model
-    (``exporter.receiver.tables``), rewritten for the models each decision changes.
+  - ``parts`` (one row per model), ``suspensions``, ``holds``, ``offenses`` and ``incidents`` (one row
+    per record, read without decoding a model): the state at the head of the log
+    (``exporter.receiver.tables``), the rows of the models each decision changes rewritten.
   - ``head``: the ``seq`` and ``chain`` of the last decision, the state's ``pruned_at`` and the
     ``digest`` of the state tables; all updated in the same transaction as the decisions and the tables.
   - ``meta``: the store format and when and how the store was created, migrated, restored or adopted.
@@ -28,10 +29,11 @@ The state is then read one model at a time, when a model is first asked for (``S
 A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``), and
 ``init`` creates only in an empty directory (nothing but the lock of an earlier attempt): a store, its
 remains or its witness are refused whatever ``init`` says.
-A format-2 store (the state as one JSON checkpoint) is migrated at start-up: the whole log is proven and
-folded, written to the tables, and the tables are read back and compared with the fold before the
-migration commits (audited in ``meta``). A format-1 store (a JSONL journal with JSON snapshots) is
-refused with what to do (docs/receiver.md, "Format 1").
+A format-2 store (the state as one JSON checkpoint) or format-3 store (the state tables without the
+per-record ones) is migrated at start-up: the whole log is proven and folded, written to the tables,
+and the tables are read back and compared with the fold before the migration commits (audited in
+``meta``). A format-1 store (a JSONL journal with JSON snapshots) is refused with what to do
+(docs/receiver.md, "Format 1").
 
 A decision is durable when ``commit`` returns: SQLite has fsynced the transaction (``synchronous=FULL``).
 """
@@ -70,9 +72,11 @@ __all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError", "i
 
 FILE_NAME = "receiver.sqlite3"
 LOCK_NAME = "receiver.lock"
-FORMAT = 3
+FORMAT = 4
 #: The format whose state was one JSON checkpoint; migrated to this one at start-up.
 FORMAT_CHECKPOINT = 2
+#: The format whose state tables held one row per model only; migrated to this one at start-up.
+FORMAT_PARTS = 3
 #: The files of a format-1 store (a JSONL decision journal and its JSON snapshots), refused at start-up.
 FORMAT_1_FILES = ("decisions.jsonl", "state.json", "state.prev.json")
 #: The last revision of this project whose receiver migrates a format-1 store to this format.
@@ -351,8 +355,9 @@ class Store(Closing):
         last = db.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
         small = last <= SYNC_VERIFY_ROWS
         version, names = stored_schema(db)
-        if version == FORMAT_CHECKPOINT and names >= {"meta", "decisions", "head", "checkpoint"}:
-            warnings.append(self._migrate(db, last))
+        migrated = {FORMAT_CHECKPOINT: {"checkpoint"}, FORMAT_PARTS: {"parts", *tables.FORMAT_3_TABLES}}
+        if version in migrated and names >= {"meta", "decisions", "head", *migrated[version]}:
+            warnings.append(self._migrate(db, last, version))
             small = True  # the migration proved every row
         elif (problem := integrity_problem(db, tables=None if small else _SMALL_TABLES)) is not None:
             raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
@@ -386,6 +391,13 @@ class Store(Closing):
             self._rebuild(db, "rebuilt")
         self._tables = tables.Tables(connect(self.path, read_only=True))
         return Loaded(self._state(), tuple(warnings))
+
+    @property
+    def tables(self) -> tables.Tables:
+        """The state tables as read by the receiver (the head's committed state)."""
+        if self._tables is None:
+            raise RuntimeError("the store is closed: its tables can no longer be read")
+        return self._tables
 
     def _state(self) -> State:
         """The state at the head, read from the tables one model at a time."""
@@ -421,9 +433,10 @@ class Store(Closing):
         self._pruned_at = folded.pruned_at
         self._digest = int.from_bytes(db.execute("SELECT digest FROM head").fetchone()[0], "big")
 
-    def _migrate(self, db: sqlite3.Connection, last: int) -> str:
-        """Migrate a format-2 store (its state a JSON checkpoint) to the state tables, exactly: the whole
-        file checked, the whole log proven and folded, the tables read back equal to the fold."""
+    def _migrate(self, db: sqlite3.Connection, last: int, version: int) -> str:
+        """Migrate a format-2 store (its state a JSON checkpoint) or a format-3 store (its state tables one
+        row per model) to the state tables, exactly: the whole file checked, the whole log proven and
+        folded, the tables read back equal to the fold."""
         if (problem := integrity_problem(db)) is not None:
             raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
         head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
@@ -436,18 +449,23 @@ class Store(Closing):
         self._head_seq, self._head_chain = last, chain
 
         def schema() -> None:
-            db.execute("DROP TABLE checkpoint")
-            for column in _HEAD_COLUMNS:
-                db.execute(f"ALTER TABLE head ADD COLUMN {column}")
+            if version == FORMAT_CHECKPOINT:
+                db.execute("DROP TABLE checkpoint")
+                for column in _HEAD_COLUMNS:
+                    db.execute(f"ALTER TABLE head ADD COLUMN {column}")
+            else:
+                for table in ("parts", *tables.FORMAT_3_TABLES):
+                    db.execute(f"DROP TABLE {table}")
             for statement in tables.SCHEMA:
                 db.execute(statement)
             db.execute(_AUDIT, ("format", str(FORMAT)))
             db.execute(f"PRAGMA user_version = {FORMAT}")
 
         self._rebuild(db, "migrated", schema)
+        was = "a JSON checkpoint" if version == FORMAT_CHECKPOINT else "state tables of one row per model"
         return (
-            f"{self.path}: migrated the store from format {FORMAT_CHECKPOINT} (a JSON checkpoint) to format "
-            f"{FORMAT} (state tables) at decision {last}; the tables read back equal to the fold of the log"
+            f"{self.path}: migrated the store from format {version} ({was}) to format {FORMAT} (state "
+            f"tables) at decision {last}; the tables read back equal to the fold of the log"
         )
 
     def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:

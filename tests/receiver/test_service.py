@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from exporter.receiver import service as service_module
+from exporter.receiver.decide import Refused
+from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Kind, Mode
@@ -170,3 +172,34 @@ def parse_or_fail(provider: str, *, model: str) -> Notification:
     n = parse_notification(payload(alert(provider, model=model)))
     assert isinstance(n, Notification)
     return n
+
+
+@pytest.mark.parametrize("mode", [Mode.ENFORCE, Mode.OBSERVE])
+def test_the_metrics_layer_counts_are_those_of_the_served_lists(tmp_path: Path, mode: Mode) -> None:
+    """``metrics_snapshot`` counts the layers from the store's columns; each model's counts equal the
+    entries of its served ignore list, with an expired incident, a hold and an expired suspension."""
+    clock = Clock()
+    builtin = (BuiltinExclusion(model="b/x", provider="z/1", reason="control host"),)
+    service = ReceiverService(make_config(tmp_path / "s", mode=mode, builtin=builtin), clock=clock, init=True)
+    try:
+        for model in ("m/x", "n/x", "b/x"):
+            for provider in ("a/1", "b/1"):
+                n = parse_notification(payload(alert(provider, model=model)))
+                assert isinstance(n, Notification)
+                service.notify(n)
+        assert not isinstance(service.add_incident("m/x", "c/1", "outage", None, force=True), Refused)
+        short = service.add_incident("n/x", "c/1", "short", clock.now + 60, force=True)
+        assert not isinstance(short, Refused)
+        assert not isinstance(service.lift("n/x", "a/1", "false positive"), Refused)
+        for advance in (0.0, 120.0, 2 * DAY):
+            clock.advance(advance)
+            service.sweep()  # what the app runs every second: expiries are decisions
+            snapshot = service.metrics_snapshot()
+            counted = {(m, layer): n for m, layer, n in snapshot.ignored}
+            assert {m for m, _ in counted} == {"m/x", "n/x", "b/x"}
+            for (model, layer), n in counted.items():
+                entries = json.loads(service.ignore(model).body)["entries"]
+                assert n == sum(e["layer"] == layer for e in entries), (model, layer, advance)
+            assert snapshot.holds == (("n/x", "a/1"),)
+    finally:
+        service.close()
