@@ -316,13 +316,13 @@ class ReceiverService(Closing):
         now, ladder = self._clock(), self.policy.ladder
         page = self._store.tables.routes_page(after, limit)
         history: dict[Route, list[Offense]] = {}
-        for m, p, *offense in page.offenses:
-            history.setdefault((m, p), []).append(Offense(*offense))
+        for m, p, at, until, rung, episode, ended_at in page.offenses:
+            history.setdefault((m, p), []).append(Offense(at, until, rung, episode, ended_at))
         suspended: dict[Route, Suspension] = {}
-        for m, p, mode, rung, since, until, episode, reason, at, explanation in page.suspensions:
+        for m, p, mode, rung, since, until, episode, reason, starts, explanation in page.suspensions:
             why = MappingProxyType(json.loads(explanation))
-            suspended[m, p] = Suspension(m, p, Mode(mode), rung, since, until, episode, reason, at, why)
-        held = {(m, p): Hold(*rest) for m, p, *rest in page.holds}
+            suspended[m, p] = Suspension(m, p, Mode(mode), rung, since, until, episode, reason, starts, why)
+        held = {(m, p): Hold(since, until, reason) for m, p, since, until, reason in page.holds}
         items: list[bodies.SuspensionItem] = []
         holds: list[bodies.HoldItem] = []
         size, last = 0, None

@@ -1,17 +1,22 @@
-"""The store's state tables: the current state, one row per model, and the digest that proves them.
+"""The store's state tables: the current state, one row per model and one row per record, and the digest
+that proves them.
 
 ``parts`` holds one row per model that the state mentions: ``body``, the model's ``Part`` as compact JSON
 (``part_to_json``), and three columns derived from it that the receiver looks rows up by (indexed):
 ``due`` (``Part.due``: what the clock expires), ``forget`` and ``faded`` (``Part.forget`` and
-``Part.faded``: what the hourly prune forgets). ``incident_models`` maps each current incident's id to its
-model (an administrator names an incident by id alone). A decision rewrites the rows of the models it
-changed, in the same transaction as the decision itself (``write_parts``), so the tables always hold the
-state at the head of the log.
+``Part.faded``: what the hourly prune forgets). The record tables hold the same records one row each, so
+whole-state reads (``figures`` for /metrics, ``routes_page`` for the listing) read columns and decode no
+part: ``suspensions`` and ``holds`` by route, ``offenses`` by route and ``n`` (0 the newest, with ``ends``
+and ``gap``, the time since the previous offense ended: the offense level is one grouped query), and
+``incidents`` by id (an administrator names an incident by id alone). A decision rewrites every row of
+the models it changed, in the same transaction as the decision itself (``write_parts``), so the tables
+always hold the state at the head of the log.
 
-The digest proves the tables whole: the sum, modulo 2^256, of the SHA-256 of every row (``row_hash``)
-and of the head's ``pruned_at``. A commit updates it with the rows it removes and adds; ``table_digest``
-recomputes it with one streaming scan. A flipped, deleted or added row (or a changed ``pruned_at``) makes
-the two differ; a multiset sum is order-free, so a scan needs no sort and a commit costs its own rows.
+The digest proves the tables whole: the sum, modulo 2^256, of the SHA-256 of every row (its values as
+SQLite quotes them, ``_row_hash``) and of the head's ``pruned_at``. A commit updates it with the rows it
+removes and adds; ``table_digest`` recomputes it with one streaming scan. A flipped, deleted or added row
+(or a changed ``pruned_at``) makes the two differ; a multiset sum is order-free, so a scan needs no sort
+and a commit costs its own rows.
 
 Example::
 
@@ -41,7 +46,6 @@ __all__ = [
     "part_from_json",
     "part_to_json",
     "replace_parts",
-    "row_hash",
     "table_digest",
     "write_parts",
 ]
@@ -80,25 +84,18 @@ _SELECT = {t: f"SELECT {', '.join(c)} FROM {t}" for t, c in _COLUMNS.items()}  #
 _MARKS = {t: ", ".join("?" * len(c)) for t, c in _COLUMNS.items()}
 _INSERT = {t: f"INSERT INTO {t} ({', '.join(c)}) VALUES ({_MARKS[t]})" for t, c in _COLUMNS.items()}  # noqa: S608
 _DELETE = {t: f"DELETE FROM {t}" for t in _COLUMNS}  # noqa: S608
+_QUOTES = {t: " || ',' || ".join(f"quote({x})" for x in c) for t, c in _COLUMNS.items()}
+_QUOTED = {t: f"SELECT {_QUOTES[t]} FROM {t}" for t in _COLUMNS}  # noqa: S608 - every row as one text
 #: The tables of format 3, which a migration replaces.
 FORMAT_3_TABLES = ("incident_models",)
 _MODULUS = 1 << 256
 _NEVER = -1e308  # ``faded`` of a route whose history is empty: prunable at once
 
 
-def row_hash(table: str, *values: str | float | bytes | None) -> int:
-    """The SHA-256 of one row (its table, then each value length-prefixed: no two rows share an
-    encoding; a BLOB, which no column holds, hashes apart from any text: damage), as an integer."""
-    h = hashlib.sha256(table.encode())
-    for value in values:
-        if isinstance(value, bytes):
-            raw = b"\xffB" + value  # never UTF-8
-        else:
-            text = "N" if value is None else value if isinstance(value, str) else repr(float(value))
-            raw = text.encode("utf-8", "surrogatepass")
-        h.update(len(raw).to_bytes(4, "big"))
-        h.update(raw)
-    return int.from_bytes(h.digest(), "big")
+def _row_hash(table: str, text: str) -> int:
+    """The SHA-256 of one row as an integer: its table and its values as SQLite quotes them (``_QUOTED``:
+    text quoted with its quotes doubled, REAL with every digit, NULL, BLOB in hex; no two rows share it)."""
+    return int.from_bytes(hashlib.sha256(f"{table}:{text}".encode("utf-8", "surrogatepass")).digest(), "big")
 
 
 def digest_bytes(digest: int) -> bytes:
@@ -118,7 +115,7 @@ def _row(model: str, part: Part) -> Row:
 
 
 def pruned_at_hash(pruned_at: float) -> int:
-    return row_hash("pruned_at", pruned_at)
+    return _row_hash("pruned_at", repr(float(pruned_at)))
 
 
 def _model_rows(model: str, part: Part) -> dict[str, list[Row]]:
@@ -153,12 +150,13 @@ def write_parts(db: sqlite3.Connection, parts: Iterable[tuple[str, Part]], diges
     ``digest`` updated by the rows removed and added. Call inside the decisions' transaction."""
     for model, part in parts:
         for table in _COLUMNS:
-            for old in db.execute(_SELECT[table] + " WHERE model = ?", (model,)):
-                digest -= row_hash(table, *old)
+            for (old,) in db.execute(_QUOTED[table] + " WHERE model = ?", (model,)):
+                digest -= _row_hash(table, old)
             db.execute(_DELETE[table] + " WHERE model = ?", (model,))
         for table, rows in _model_rows(model, part).items():
             db.executemany(_INSERT[table], rows)
-            digest += sum(row_hash(table, *row) for row in rows)
+            for (new,) in db.execute(_QUOTED[table] + " WHERE model = ?", (model,)):  # as stored
+                digest += _row_hash(table, new)
     return digest % _MODULUS
 
 
@@ -172,12 +170,13 @@ def replace_parts(db: sqlite3.Connection, parts: Iterable[tuple[str, Part]], pru
 def table_digest(db: sqlite3.Connection, pruned_at: float) -> int:
     """The digest of the rows as stored, by one streaming scan (memory holds one row at a time)."""
     digest = pruned_at_hash(pruned_at)
-    for table, select in _SELECT.items():
-        for row in db.execute(select):
-            digest += row_hash(table, *row)
+    for table, select in _QUOTED.items():
+        for (text,) in db.execute(select):
+            digest += _row_hash(table, text)
     return digest % _MODULUS
 
 
+_Fetched = list[Any]  # rows as sqlite3 returns them, typed by the method that reads them
 _SPAN = " WHERE (model, provider) > (?, ?) AND (model, provider) <= (?, ?)"
 
 
@@ -199,9 +198,9 @@ class RoutesPage:
     ``SCHEMA``; offenses without ``n``, ``ends`` and ``gap``, in order)."""
 
     keys: list[tuple[str, str]]
-    suspensions: list[Any]
-    holds: list[Any]
-    offenses: list[Any]
+    suspensions: list[tuple[str, str, str, int, float, float, str, str, float | None, str]]
+    holds: list[tuple[str, str, float, float | None, str]]
+    offenses: list[tuple[str, str, float, float, int, str, float | None]]  # (model, provider, *Offense)
     more: bool  # routes follow the page's last
 
 
@@ -215,7 +214,7 @@ class Tables:
         self._lock = threading.Lock()
         self._closed = False
 
-    def _rows(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
+    def _rows(self, sql: str, args: tuple[object, ...] = ()) -> _Fetched:
         with self._lock:
             self._check_open()
             return self._db.execute(sql, args).fetchall()
@@ -224,7 +223,7 @@ class Tables:
         if self._closed:
             raise RuntimeError("the store is closed: a state read from it can no longer read its parts")
 
-    def _snapshot(self, queries: Sequence[tuple[str, tuple[object, ...]]]) -> list[list[Any]]:
+    def _snapshot(self, queries: Sequence[tuple[str, tuple[object, ...]]]) -> list[_Fetched]:
         """The rows of each query, all read in one transaction (one committed state)."""
         with self._lock:
             self._check_open()
