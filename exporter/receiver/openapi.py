@@ -11,6 +11,7 @@ from typing import Any
 
 from exporter.receiver import bodies
 from exporter.receiver.payloads import MAX_LABEL_CHARS, Notification
+from exporter.receiver.service import CURSOR_PATTERN
 from exporter.textkit import LABEL_PATTERN, NO_CONTROLS_PATTERN
 from exporter.timestamps import SCHEMA as TIMESTAMP_SCHEMA
 from exporter.web.models import ErrorBody
@@ -45,7 +46,7 @@ _OPERATIONS: list[Operation] = [
      "Current suspensions, observe-only ones included, with offense history, and lift holds; paged by route "
      "(at most 1000 routes and 1 MiB)",
      None, None,
-     [query("after", {"type": "string", "maxLength": 16384},
+     [query("after", {"type": "string", "maxLength": 16384, "pattern": f"^{CURSOR_PATTERN.pattern}$"},
             description="the next_after of the previous page (absent: the first page)"),
       query("limit", {"type": "integer", "minimum": 1, "maximum": 1000},
             description="routes per page (default 1000)")],

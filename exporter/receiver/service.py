@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 import sqlite3
 import threading
 import time
@@ -56,6 +57,7 @@ log = logging.getLogger("canary.receiver")
 DECISIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/decisions page's entries (docs/receiver.md, "Bounds")
 SUSPENSIONS_PAGE = 1000  # the largest (and default) page of /v1/suspensions, in routes
 SUSPENSIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/suspensions page's items
+CURSOR_PATTERN = re.compile(r"(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?")  # unpadded base64url
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -420,19 +422,19 @@ class ReceiverService(Closing):
 
 
 def route_cursor(route: Route) -> str:
-    """The ``after`` cursor of a listing page that ends at ``route`` (opaque to clients)."""
-    return base64.urlsafe_b64encode(json.dumps(list(route), ensure_ascii=False).encode()).decode().rstrip("=")
+    """The ``after`` cursor of a listing page that ends at ``route``: base64url (unpadded) of
+    ``model``, a newline (never in a tag) and ``provider``."""
+    return base64.urlsafe_b64encode("\n".join(route).encode()).decode().rstrip("=")
 
 
 def route_from_cursor(cursor: str) -> Route | None:
-    """The route of a cursor ``route_cursor`` made; None when ``cursor`` is not one."""
-    try:
-        route = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (ValueError, UnicodeDecodeError):
+    """The position a cursor names (any text of ``CURSOR_PATTERN`` names one: the routes after it); None
+    when ``cursor`` is not base64url."""
+    if CURSOR_PATTERN.fullmatch(cursor) is None:
         return None
-    if isinstance(route, list) and len(route) == 2 and all(isinstance(x, str) for x in route):
-        return route[0], route[1]
-    return None
+    text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace")
+    model, _, provider = text.partition("\n")
+    return model, provider
 
 
 def _layer_counts(entries: tuple[IgnoreEntry, ...]) -> tuple[tuple[str, int], ...]:

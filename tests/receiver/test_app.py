@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from exporter.receiver import service as service_module
 from exporter.receiver.app import build_app
 from exporter.receiver.exclusions import BuiltinExclusion
-from exporter.receiver.service import ReceiverService
+from exporter.receiver.service import ReceiverService, route_cursor
 from exporter.receiver.state import Mode
 from exporter.receiver.store import is_empty_store_dir
 from exporter.timestamps import format_rfc3339
@@ -349,7 +349,17 @@ def test_suspensions_are_listed_in_pages_through_a_cursor(h: Harness) -> None:
             break
         params = {"limit": 2, "after": page["next_after"]}
     assert sizes == [2, 2, 2] and paged == {k: whole[k] for k in paged}
-    for bad in ({"limit": 0}, {"limit": 1001}, {"limit": "²"}, {"after": "not-a-cursor"}, {"after": "W10"}):
+    # Any base64url text names a position: the routes after it (here: every route of n/x and after).
+    position = {"after": route_cursor(("n/x", ""))}
+    assert h.client.get("/v1/suspensions", params=position).json()["suspensions"] == whole["suspensions"][2:]
+    for bad in (
+        {"limit": 0},
+        {"limit": 1001},
+        {"limit": "²"},
+        {"after": "a"},
+        {"after": "ab$c"},
+        {"after": "a" * 16388},
+    ):
         r = h.client.get("/v1/suspensions", params=bad)
         assert r.status_code == 400 and r.json()["problems"], bad
 
