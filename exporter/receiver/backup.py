@@ -84,8 +84,11 @@ def prove_file(path: Path) -> Proven:
                 "decisions were removed from the end"
             )
         if version == FORMAT:
-            pruned_at, digest = db.execute("SELECT pruned_at, digest FROM head WHERE id = 1").fetchone()
-            if tables.digest_bytes(tables.table_digest(db, pruned_at)) != bytes(digest):
+            pruned_at, *digests = db.execute(
+                "SELECT pruned_at, digest, records FROM head WHERE id = 1"
+            ).fetchone()
+            stored = (tables.parts_digest(db, pruned_at), tables.records_digest(db))
+            if tuple(map(tables.digest_bytes, stored)) != tuple(map(bytes, digests)):
                 raise StoreError(f"{path}: the state tables do not match the digest in the head")
         return Proven(seq, chain)
     except (sqlite3.Error, UnicodeDecodeError) as exc:

@@ -120,7 +120,11 @@ class ReceiverService(Closing):
         self._spellings: Mapping[str, frozenset[str]] = MappingProxyType({})  # canonical -> stored spellings
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
-        threading.Thread(target=self.verify_history, name="receiver-verify", daemon=True).start()
+        threading.Thread(target=self._verify, name="receiver-verify", daemon=True).start()
+
+    def _verify(self) -> None:
+        self.verify_history()
+        self.verify_records()
 
     def health_problem(self) -> tuple[bodies.HealthStatus, str] | None:
         """Why the receiver cannot decide now, as ``(status, message)`` for ``/healthz``, else None: a
@@ -143,6 +147,30 @@ class ReceiverService(Closing):
             log.error("store verification failed, refusing writes: %s", problem)
             self.damaged = problem
         return problem
+
+    def verify_records(self) -> str | None:
+        """Prove the record tables that start-up did not (a long log: ``Store.records_sound``), serving
+        reads meanwhile; when they differ from their digest, rebuild them from the parts under the writer's
+        lock (``Store.rebuild_records``), logged at ERROR. The recovery (or the failure to write it), else
+        None."""
+        try:
+            if self._store.records_sound():
+                return None
+        except sqlite3.Error as exc:  # the file itself: what verify_history reports
+            log.error(
+                "store verification: cannot read the record tables of %s: %s", self.config.store_dir, exc
+            )
+            return f"cannot read the record tables: {exc}"
+        with self._lock:
+            if self._closed:
+                return None
+            try:
+                message = self._store.rebuild_records()
+            except StoreWriteError as exc:
+                message = f"the record tables differ from their digest and cannot be rebuilt: {exc}"
+                self.write_error = str(exc)
+        log.error("store recovery: %s", message)
+        return message
 
     def close(self) -> None:
         with self._lock:

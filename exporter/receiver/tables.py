@@ -12,16 +12,19 @@ and ``gap``, the time since the previous offense ended: the offense level is one
 the models it changed, in the same transaction as the decision itself (``write_parts``), so the tables
 always hold the state at the head of the log.
 
-The digest proves the tables whole: the sum, modulo 2^256, of the SHA-256 of every row (its values as
-SQLite quotes them, ``_row_hash``) and of the head's ``pruned_at``. A commit updates it with the rows it
-removes and adds; ``table_digest`` recomputes it with one streaming scan. A flipped, deleted or added row
-(or a changed ``pruned_at``) makes the two differ; a multiset sum is order-free, so a scan needs no sort
-and a commit costs its own rows.
+Two digests prove the tables whole (``Digest``), each the sum, modulo 2^256, of the SHA-256 of rows
+(their values as SQLite quotes them, ``_row_hash``): ``parts``, of every ``parts`` row and of the head's
+``pruned_at`` (the state: proven before the receiver serves), and ``records``, of every row of the record
+tables (derived from the parts: a large store proves them after start-up, and rebuilds them from the
+parts when they differ, ``replace_records``). A commit updates both with the rows it removes and adds;
+``parts_digest`` and ``records_digest`` recompute them with one streaming scan each. A flipped, deleted
+or added row (or a changed ``pruned_at``) makes the two differ; a multiset sum is order-free, so a scan
+needs no sort and a commit costs its own rows.
 
 Example::
 
     digest = write_parts(db, [("m/x", part)], digest)        # inside the decision's transaction
-    assert table_digest(db, pruned_at) == digest
+    assert (parts_digest(db, pruned_at), records_digest(db)) == digest
 """
 
 from __future__ import annotations
@@ -34,19 +37,22 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from exporter.receiver.ladder import Offense
 from exporter.receiver.state import EMPTY_PART, Episode, Hold, Incident, Mode, Part, Suspension
 
 __all__ = [
     "SCHEMA",
+    "Digest",
     "Tables",
     "digest_bytes",
     "part_from_json",
     "part_to_json",
+    "parts_digest",
+    "records_digest",
     "replace_parts",
-    "table_digest",
+    "replace_records",
     "write_parts",
 ]
 
@@ -80,6 +86,8 @@ _COLUMNS = {
     "offenses": ("model", "provider", "n", "at", "until", "rung", "episode", "ended_at", "ends", "gap"),
 }
 TABLES = frozenset(_COLUMNS)
+#: The tables derived from the parts, one row per record, under the ``records`` digest.
+RECORD_TABLES = ("incidents", "suspensions", "holds", "offenses")
 _SELECT = {t: f"SELECT {', '.join(c)} FROM {t}" for t, c in _COLUMNS.items()}  # noqa: S608
 _MARKS = {t: ", ".join("?" * len(c)) for t, c in _COLUMNS.items()}
 _INSERT = {t: f"INSERT INTO {t} ({', '.join(c)}) VALUES ({_MARKS[t]})" for t, c in _COLUMNS.items()}  # noqa: S608
@@ -145,35 +153,71 @@ def _text(explanation: object) -> str:
     return json.dumps(explanation, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=dict)
 
 
-def write_parts(db: sqlite3.Connection, parts: Iterable[tuple[str, Part]], digest: int) -> int:
+class Digest(NamedTuple):
+    """The head's digests: of the parts and ``pruned_at`` (the state), and of the record tables."""
+
+    parts: int
+    records: int
+
+
+def _rewrite(db: sqlite3.Connection, model: str, rows: dict[str, list[Row]], names: Iterable[str]) -> int:
+    """Replace the rows of ``model`` in the tables ``names`` by ``rows``; what that adds to their digest."""
+    change = 0
+    for table in names:
+        for (old,) in db.execute(_QUOTED[table] + " WHERE model = ?", (model,)):
+            change -= _row_hash(table, old)
+        db.execute(_DELETE[table] + " WHERE model = ?", (model,))
+        if new_rows := rows.get(table):
+            db.executemany(_INSERT[table], new_rows)
+            for (new,) in db.execute(_QUOTED[table] + " WHERE model = ?", (model,)):  # as stored
+                change += _row_hash(table, new)
+    return change
+
+
+def write_parts(db: sqlite3.Connection, parts: Iterable[tuple[str, Part]], digest: Digest) -> Digest:
     """Replace the rows of each model of ``parts`` in every table (an empty part removes them) and return
     ``digest`` updated by the rows removed and added. Call inside the decisions' transaction."""
+    part_sum, record_sum = digest
     for model, part in parts:
-        for table in _COLUMNS:
-            for (old,) in db.execute(_QUOTED[table] + " WHERE model = ?", (model,)):
-                digest -= _row_hash(table, old)
-            db.execute(_DELETE[table] + " WHERE model = ?", (model,))
-        for table, rows in _model_rows(model, part).items():
-            db.executemany(_INSERT[table], rows)
-            for (new,) in db.execute(_QUOTED[table] + " WHERE model = ?", (model,)):  # as stored
-                digest += _row_hash(table, new)
-    return digest % _MODULUS
+        rows = _model_rows(model, part)
+        part_sum += _rewrite(db, model, rows, ("parts",))
+        record_sum += _rewrite(db, model, rows, RECORD_TABLES)
+    return Digest(part_sum % _MODULUS, record_sum % _MODULUS)
 
 
-def replace_parts(db: sqlite3.Connection, parts: Iterable[tuple[str, Part]], pruned_at: float) -> int:
-    """Replace every row by those of ``parts`` (a rebuild); the digest of the result."""
+def replace_parts(db: sqlite3.Connection, parts: Iterable[tuple[str, Part]], pruned_at: float) -> Digest:
+    """Replace every row by those of ``parts`` (a rebuild); the digests of the result."""
     for delete in _DELETE.values():
         db.execute(delete)
-    return write_parts(db, parts, pruned_at_hash(pruned_at))
+    return write_parts(db, parts, Digest(pruned_at_hash(pruned_at), 0))
 
 
-def table_digest(db: sqlite3.Connection, pruned_at: float) -> int:
-    """The digest of the rows as stored, by one streaming scan (memory holds one row at a time)."""
-    digest = pruned_at_hash(pruned_at)
-    for table, select in _QUOTED.items():
-        for (text,) in db.execute(select):
+def replace_records(db: sqlite3.Connection) -> int:
+    """Write the record tables anew from the ``parts`` rows (streamed); the ``records`` digest of the
+    result. ``ValueError`` names a part that cannot be read."""
+    for table in RECORD_TABLES:
+        db.execute(_DELETE[table])
+    digest = 0
+    for model, body in db.execute("SELECT model, body FROM parts ORDER BY model"):
+        digest += _rewrite(db, model, _model_rows(model, _decode(model, body)), RECORD_TABLES)
+    return digest % _MODULUS
+
+
+def _scan(db: sqlite3.Connection, names: Iterable[str], digest: int = 0) -> int:
+    for table in names:
+        for (text,) in db.execute(_QUOTED[table]):
             digest += _row_hash(table, text)
     return digest % _MODULUS
+
+
+def parts_digest(db: sqlite3.Connection, pruned_at: float) -> int:
+    """The ``parts`` digest of the rows as stored, by one streaming scan (memory holds one row at a time)."""
+    return _scan(db, ("parts",), pruned_at_hash(pruned_at))
+
+
+def records_digest(db: sqlite3.Connection) -> int:
+    """The ``records`` digest of the record tables as stored, by one streaming scan."""
+    return _scan(db, RECORD_TABLES)
 
 
 _Fetched = list[Any]  # rows as sqlite3 returns them, typed by the method that reads them

@@ -104,6 +104,7 @@ def sql(directory: Path, statement: str) -> None:
         ("DELETE FROM offenses WHERE n = 0 AND model = 'm1/x'", "exact"),
         ("DROP TABLE suspensions", "refused"),
         ("UPDATE head SET digest = zeroblob(32)", "exact"),
+        ("UPDATE head SET records = zeroblob(32)", "exact"),
         ("UPDATE head SET pruned_at = pruned_at + 1", "exact"),
         ("DROP TABLE parts", "refused"),
         ("DROP TABLE meta", "refused"),

@@ -20,7 +20,7 @@ from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Hold, Mode, State
 from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, StoreLocked, StoreWriteError
-from exporter.receiver.tables import SCHEMA, Tables, part_from_json, part_to_json, write_parts
+from exporter.receiver.tables import SCHEMA, Digest, Tables, part_from_json, part_to_json, write_parts
 from exporter.receiver.witness import WITNESS_NAME
 
 from .helpers import DAY, FIXTURES, T0, alert, figures_of, payload
@@ -153,6 +153,43 @@ def test_damaged_state_tables_are_told_by_the_digest_and_rebuilt_exactly_from_th
         "removed or added); rebuilt them from the whole log (the state is exact: the log is intact)",
     )
     assert reopen(tmp_path) == (state, ())  # the rebuilt tables were written back, with their digest
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE suspensions SET until = until + 1 WHERE provider = 'b/1'",  # a flipped row
+        "DELETE FROM offenses WHERE provider = 'a/1'",  # deleted rows
+        "INSERT INTO holds VALUES ('m/x', 'z/1', 0, NULL, 'made up')",  # an added row
+        "UPDATE head SET records = zeroblob(32)",
+    ],
+)
+def test_damaged_record_tables_of_a_small_store_are_rebuilt_from_the_parts_at_start_up(
+    tmp_path: Path, damage: str
+) -> None:
+    state = fill(tmp_path, ["a/1", "b/1", "c/1"])
+    rows = {t: edited_rows(tmp_path, t) for t in ("suspensions", "offenses", "holds")}
+    edit(tmp_path, damage)
+    assert reopen(tmp_path) == (
+        state,
+        (
+            f"{tmp_path / FILE_NAME}: the record tables do not match their digest in the head (a row was "
+            "changed, removed or added); rebuilt them from the parts (the state is exact: the parts were "
+            "proven)",
+        ),
+    )
+    assert {t: edited_rows(tmp_path, t) for t in rows} == rows  # exactly the rows the decisions wrote
+    assert reopen(tmp_path) == (state, ())  # written back, with their digest
+    audit = edited_rows(tmp_path, "meta WHERE key LIKE 'rebuilt:%'")
+    assert [v for _, v in audit] == ["record tables rebuilt from the parts at decision 3"]
+
+
+def edited_rows(directory: Path, table: str) -> list[tuple[object, ...]]:
+    db = sqlite3.connect(directory / FILE_NAME)
+    try:
+        return sorted(db.execute(f"SELECT * FROM {table}").fetchall())
+    finally:
+        db.close()
 
 
 def test_damaged_state_tables_over_a_damaged_log_are_refused(tmp_path: Path) -> None:
@@ -422,7 +459,7 @@ def test_the_offense_level_read_from_the_columns_is_the_ladders() -> None:
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     for statement in SCHEMA:
         db.execute(statement)
-    write_parts(db, state.all_parts(), 0)
+    write_parts(db, state.all_parts(), Digest(0, 0))
     tables, levels = Tables(db), set()
     for days in (0, 1, 13.5, 14.2, 20, 40, 80, 140):
         now = T0 + days * DAY
