@@ -59,11 +59,12 @@ def delivery_seconds(directory: Path, rounds: int) -> list[float]:
 
 
 def startup_child(directory: str) -> None:
-    """In a child process: open the service, wait for the background proof, print seconds and RSS."""
+    """In a child process: open the service, wait for the background proofs (the log's and the record
+    tables'), print seconds and RSS."""
     started = time.perf_counter()
     service = ReceiverService(config(Path(directory)))
     listening = time.perf_counter() - started
-    problem = service.verify_history()  # what the background thread does, awaited here
+    problem = service.verify_history() or service.verify_records()  # the background thread's work, awaited
     proven = time.perf_counter() - started
     service.close()
     print(json.dumps({"serving": listening, "proven": proven, "rss": peak_rss_mib(), "problem": problem}))
