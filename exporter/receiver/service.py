@@ -123,8 +123,8 @@ class ReceiverService(Closing):
         threading.Thread(target=self._verify, name="receiver-verify", daemon=True).start()
 
     def _verify(self) -> None:
-        self.verify_history()
-        self.verify_records()
+        if self.verify_history() is None:  # a damaged store is not written to, not even to repair a table
+            self.verify_records()
 
     def health_problem(self) -> tuple[bodies.HealthStatus, str] | None:
         """Why the receiver cannot decide now, as ``(status, message)`` for ``/healthz``, else None: a
