@@ -1,11 +1,14 @@
 """Receiver cost against how much state other models hold: a 200-alert delivery at 0 and 20k suspensions,
 start-up (to serving every list) and its peak RSS with 100k suspensions over 20k models and with a log of
-400k decisions (the background proof of the log included).
+400k decisions (the background proof of the log included); the whole-state reads (``--parts reads``): the
+/metrics snapshot, its rendering and a /v1/suspensions page at 10k and 100k suspensions.
 
 Targets (issue 29): the delivery at 20k suspensions within 2x of the empty store (medians, same run);
 the cost of the witness on a durable commit, against WAL alone and a rollback journal;
-start-up <= 2 s and RSS <= 150 MB at 100k suspensions and at 400k decisions. Each start-up runs in its own
-process, so its peak RSS is its own. Real SQLite files, real fsyncs, the real service (no HTTP).
+start-up <= 2 s and RSS <= 150 MB at 100k suspensions and at 400k decisions; the metrics snapshot
+<= 0.5 s with the process's RSS <= 150 MB, a listing page <= 0.1 s whatever the total. Each start-up and
+each reads run is its own process, so its peak RSS is its own. Real SQLite files, real fsyncs, the real
+service (no HTTP).
 
     .venv/bin/python bench/receiver_scale.py            # full sizes (a few minutes)
     .venv/bin/python bench/receiver_scale.py --quick    # 2k suspensions, 20k suspensions start-up, 40k log
@@ -23,12 +26,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from receiver_store import alert, build_log, config, interleaved, note, suspend
 
 from exporter.receiver.decide import decide_incident_add
-from exporter.receiver.service import ReceiverService
+from exporter.receiver.metrics import render
+from exporter.receiver.service import ReceiverService, route_from_cursor
 from exporter.receiver.store import Store
 from exporter.serving import tune_gc_for_latency
 
@@ -53,14 +59,52 @@ def delivery_seconds(directory: Path, rounds: int) -> list[float]:
 
 
 def startup_child(directory: str) -> None:
-    """In a child process: open the service, wait for the background proof, print seconds and RSS."""
+    """In a child process: open the service, wait for the background proofs (the log's and the record
+    tables'), print seconds and RSS."""
     started = time.perf_counter()
     service = ReceiverService(config(Path(directory)))
     listening = time.perf_counter() - started
-    problem = service.verify_history()  # what the background thread does, awaited here
+    problem = service.verify_history() or service.verify_records()  # the background thread's work, awaited
     proven = time.perf_counter() - started
     service.close()
     print(json.dumps({"serving": listening, "proven": proven, "rss": peak_rss_mib(), "problem": problem}))
+
+
+def reads_child(directory: str) -> None:
+    """In a child process: medians of the metrics snapshot, its rendering and listing pages (first,
+    middle, last: the cursor of each from the walk), printed as JSON with the peak RSS."""
+    service = ReceiverService(config(Path(directory)))
+    tune_gc_for_latency()
+    snapshot = [_timed(service.metrics_snapshot) for _ in range(5)]
+    snapshot_rss = peak_rss_mib()  # start-up and the snapshots: before anything renders them
+    render_seconds = [_timed(lambda: render(service.metrics_snapshot)) for _ in range(2)]
+    size = len(render(service.metrics_snapshot))
+    cursors: list[tuple[str, str] | None] = [None]
+    walk = time.perf_counter()
+    while (after := service.suspensions(cursors[-1]).next_after) is not None:
+        cursors.append(route_from_cursor(after))
+    walk = time.perf_counter() - walk
+    chosen = {"first": cursors[0], "middle": cursors[len(cursors) // 2], "last": cursors[-1]}
+    pages = {
+        where: statistics.median(_timed(partial(service.suspensions, cursor)) for _ in range(5))
+        for where, cursor in chosen.items()
+    }
+    service.close()
+    print(
+        json.dumps(
+            {
+                "snapshot": statistics.median(snapshot), "render": statistics.median(render_seconds),
+                "body": size, "pages": len(cursors), "walk": walk, **pages, "snapshot_rss": snapshot_rss,
+                "rss": peak_rss_mib(),
+            }
+        )
+    )  # fmt: skip
+
+
+def _timed(call: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
 
 
 def peak_rss_mib() -> float:
@@ -133,12 +177,18 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--reads-child", help=argparse.SUPPRESS)
     parser.add_argument(
-        "--parts", default="delivery,journal,startup", help="comma-separated: delivery, journal, startup"
+        "--parts",
+        default="delivery,journal,startup,reads",
+        help="comma-separated: delivery, journal, startup, reads",
     )
     args = parser.parse_args()
     if args.child:
         startup_child(args.child)
+        return
+    if args.reads_child:
+        reads_child(args.reads_child)
         return
     parts = set(args.parts.split(","))
     with tempfile.TemporaryDirectory() as tmp:
@@ -173,6 +223,25 @@ def main() -> None:
                 print(
                     f"start-up at {what}: serving {serving:.2f} s, log proven {proven:.2f} s, "
                     f"peak RSS {rss:.0f} MiB"
+                )
+        if "reads" in parts:
+            sizes = (1_000, 10_000) if args.quick else (10_000, 100_000)
+            for n in sizes:
+                directory = Path(tmp) / f"reads{n}"
+                suspend(directory, n)
+                out = subprocess.run(
+                    [sys.executable, __file__, "--reads-child", str(directory)],
+                    capture_output=True, text=True, check=True,
+                ).stdout  # fmt: skip
+                r = json.loads(out.strip().splitlines()[-1])
+                print(
+                    f"reads at {n} suspensions: metrics snapshot {r['snapshot']:.3f} s (peak RSS "
+                    f"{r['snapshot_rss']:.0f} MiB), rendered "
+                    f"{r['render']:.2f} s ({r['body'] / 1e6:.1f} MB), /v1/suspensions page first "
+                    f"{r['first'] * 1000:.1f} ms, middle {r['middle'] * 1000:.1f} ms, "
+                    f"last {r['last'] * 1000:.1f} ms "
+                    f"({r['pages']} pages walked in {r['walk']:.2f} s), "
+                    f"peak RSS with the render {r['rss']:.0f} MiB"
                 )
 
 

@@ -1,8 +1,9 @@
 """A small client of the receiver's HTTP API: the admin endpoints (bearer token) and the read endpoints.
 
 It codes against today's endpoints and shapes (``exporter/receiver/app.py``): ``GET /v1/ignore?model=``,
-``GET /v1/suspensions``, ``GET /v1/incidents``, ``GET /v1/decisions?since=&limit=`` (paged with
-``next_since``), ``POST /v1/admin/lift``, ``POST /v1/admin/incidents``,
+``GET /v1/suspensions`` (paged with ``next_after``), ``GET /v1/incidents``,
+``GET /v1/decisions?since=&limit=`` (paged with ``next_since``), ``POST /v1/admin/lift``,
+``POST /v1/admin/incidents``,
 ``DELETE /v1/admin/incidents/{id}?reason=``. The token, when there is one, is sent on every call, so read
 endpoints that come to need a token keep working.
 
@@ -37,6 +38,7 @@ from exporter.web.models import problems
 DECISION_PAGE = 1000  # the receiver's largest page
 MAX_DECISION_PAGES = 100  # bounds a --since walk at 100 000 decisions
 B = TypeVar("B", bound=BaseModel)
+MAX_SUSPENSION_PAGES = 100  # bounds the listing at 100 000 routes
 
 
 class AdminError(Exception):
@@ -58,7 +60,20 @@ class AdminClient(Closing):
         return self._call("GET", "/v1/ignore", IgnoreList, params={"model": model})
 
     def suspensions(self) -> Suspensions:
-        return self._call("GET", "/v1/suspensions", Suspensions)
+        """The whole listing: its pages followed through ``next_after`` (at most ``MAX_SUSPENSION_PAGES``)."""
+        document = self._call("GET", "/v1/suspensions", Suspensions)
+        for _ in range(MAX_SUSPENSION_PAGES - 1):
+            if not document.next_after:
+                break
+            page = self._call("GET", "/v1/suspensions", Suspensions, params={"after": document.next_after})
+            document = document.model_copy(
+                update={
+                    "suspensions": [*document.suspensions, *page.suspensions],
+                    "holds": [*document.holds, *page.holds],
+                    "next_after": page.next_after,
+                }
+            )
+        return document
 
     def incidents(self) -> Incidents:
         return self._call("GET", "/v1/incidents", Incidents)

@@ -35,7 +35,7 @@ from exporter.receiver.decide import Refused
 from exporter.receiver.metrics import render
 from exporter.receiver.openapi import openapi_document
 from exporter.receiver.payloads import MAX_LABEL_CHARS, PayloadError, parse_notification
-from exporter.receiver.service import ReceiverService
+from exporter.receiver.service import SUSPENSIONS_PAGE, ReceiverService, route_from_cursor
 from exporter.receiver.state import Decision
 from exporter.receiver.store import StoreWriteError
 from exporter.receiver.tags import canonical_tag
@@ -51,6 +51,7 @@ ADMIN_MAX_BODY = 64 * 1024
 MAX_PAGE = 1000  # the largest page of /v1/decisions
 MAX_INCIDENT_ID_CHARS = 64
 Args = TypeVarTuple("Args")
+MAX_CURSOR_CHARS = 16384  # a /v1/suspensions cursor: a model and a provider (labels of <= 1024 characters)
 
 
 class _Api:
@@ -105,7 +106,17 @@ class _Api:
         return Response(view.body, media_type="application/json", headers=headers)
 
     async def suspensions(self, request: Request) -> Response:
-        return send(self.service.suspensions())
+        params = request.query_params
+        raw_limit = params.get("limit", str(SUSPENSIONS_PAGE))
+        if (limit := uint(raw_limit)) is None or not 1 <= limit <= SUSPENSIONS_PAGE:
+            problem = f"limit: expected 1..{SUSPENSIONS_PAGE}, got {raw_limit!r}"
+            raise Rejected(400, "bad_request", "invalid query", [problem])
+        cursor = params.get("after") or None
+        after = route_from_cursor(cursor[:MAX_CURSOR_CHARS]) if cursor is not None else None
+        if cursor is not None and (len(cursor) > MAX_CURSOR_CHARS or after is None):
+            problem = "after: expected the next_after of an earlier page"
+            raise Rejected(400, "bad_request", "invalid query", [problem])
+        return send(self.service.suspensions(after, limit))
 
     async def incidents(self, request: Request) -> Response:
         return send(self.service.incidents())

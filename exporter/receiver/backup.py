@@ -32,6 +32,7 @@ from exporter.receiver.store import (
     FILE_NAME,
     FORMAT,
     FORMAT_CHECKPOINT,
+    FORMAT_PARTS,
     GENESIS,
     Store,
     StoreError,
@@ -58,8 +59,9 @@ class Proven:
 
 def prove_file(path: Path) -> Proven:
     """Prove a store file on its own: integrity, format, every chain hash from decision 1, the head, and
-    the state tables against the head's digest (a format-2 file, migrated when a receiver opens it, has a
-    checkpoint instead). ``StoreError`` naming the file and the decision when it is not a whole store."""
+    the state tables against the head's digest (a format-2 or format-3 file is migrated when a
+    receiver opens it: its state is rebuilt from the log, so only its log is proven). ``StoreError``
+    naming the file and the decision when it is not a whole store."""
     if not path.is_file():
         raise StoreError(f"{path}: no such file")
     try:
@@ -70,7 +72,7 @@ def prove_file(path: Path) -> Proven:
         if (problem := integrity_problem(db)) is not None:
             raise StoreError(f"{path}: SQLite integrity check failed ({problem})")
         version, names = stored_schema(db)
-        if version not in (FORMAT, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
+        if version not in (FORMAT, FORMAT_PARTS, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
             raise StoreError(f"{path}: not a receiver store of format {FORMAT} (format {version})")
         seq, chain = 0, GENESIS
         for seq, _, chain in chained_rows(db, path, 0, GENESIS):  # noqa: B007 - the last one is kept
@@ -82,8 +84,11 @@ def prove_file(path: Path) -> Proven:
                 "decisions were removed from the end"
             )
         if version == FORMAT:
-            pruned_at, digest = db.execute("SELECT pruned_at, digest FROM head WHERE id = 1").fetchone()
-            if tables.digest_bytes(tables.table_digest(db, pruned_at)) != bytes(digest):
+            pruned_at, *digests = db.execute(
+                "SELECT pruned_at, digest, records FROM head WHERE id = 1"
+            ).fetchone()
+            stored = (tables.parts_digest(db, pruned_at), tables.records_digest(db))
+            if tuple(map(tables.digest_bytes, stored)) != tuple(map(bytes, digests)):
                 raise StoreError(f"{path}: the state tables do not match the digest in the head")
         return Proven(seq, chain)
     except (sqlite3.Error, UnicodeDecodeError) as exc:

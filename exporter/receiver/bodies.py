@@ -183,10 +183,17 @@ class HoldItem(Body):
 
 
 class Suspensions(Body):
+    """``GET /v1/suspensions``: one page of routes (by model, then provider) with their suspension or hold."""
+
     mode: Mode
     generated_at: TimeText
     suspensions: list[SuspensionItem]
     holds: list[HoldItem]
+    next_after: str | None = Field(
+        default=None,
+        description="the cursor of the next page (pass it as after); null on the last page. A page holds "
+        "at most limit routes (default and most 1000) and 1 MiB of items",
+    )
 
 
 class IncidentItem(Body):

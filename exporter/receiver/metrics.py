@@ -14,7 +14,7 @@ from prometheus_client.registry import Collector
 
 from exporter.metrickit import counter, gauge, gauges
 from exporter.receiver.recent import Recent
-from exporter.receiver.state import Kind, Mode, Suspension
+from exporter.receiver.state import Kind, Mode
 
 ROUTE = ["model", "provider"]
 WEBHOOK_RESULTS = ("ok", "unauthorized", "bad_request", "too_large", "error")
@@ -56,7 +56,7 @@ class Counters:
 @dataclass(frozen=True, slots=True)
 class MetricsSnapshot:
     mode: Mode
-    suspensions: tuple[Suspension, ...]
+    suspensions: tuple[tuple[str, str, str, int, float], ...]  # (model, provider, mode, rung, until)
     offense_levels: tuple[tuple[str, str, int], ...]
     incidents: tuple[tuple[str, str], ...]
     ignored: tuple[tuple[str, str, int], ...]  # (model, layer, count)
@@ -74,7 +74,7 @@ class ReceiverCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         snap = self._source()
         yield from gauges(
-            [((s.model, s.provider, str(s.mode)), s) for s in snap.suspensions],
+            [((m, p, mode), (rung, until)) for m, p, mode, rung, until in snap.suspensions],
             ["model", "provider", "mode"],
             [
                 (
@@ -85,12 +85,12 @@ class ReceiverCollector(Collector):
                 (
                     "canary_receiver_suspension_until_timestamp_seconds",
                     "When the current suspension ends (Unix seconds).",
-                    lambda s: s.until,
+                    lambda s: s[1],
                 ),
                 (
                     "canary_receiver_suspension_rung",
                     "The ladder rung of the current suspension (1: first offense, 2: second, ...).",
-                    lambda s: s.rung,
+                    lambda s: s[0],
                 ),
             ],
         )

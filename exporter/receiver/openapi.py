@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from exporter.receiver import bodies
 from exporter.receiver.payloads import MAX_LABEL_CHARS, Notification
+from exporter.receiver.service import CURSOR_PATTERN
 from exporter.textkit import LABEL_PATTERN, NO_CONTROLS_PATTERN
 from exporter.timestamps import SCHEMA as TIMESTAMP_SCHEMA
 from exporter.web.models import ErrorBody
@@ -39,8 +40,16 @@ _OPERATIONS: list[Operation] = [
      {200: (bodies.IgnoreList, "the list (unknown model: built-in layer only, maybe empty)"),
       304: (None, "unchanged since the given ETag"),
       400: (ErrorBody, "model missing, too long or with a control character")}),
-    ("/v1/suspensions", "get", "Current suspensions, observe-only ones included, with offense history",
-     None, None, [], {200: (bodies.Suspensions, "listing")}),
+    ("/v1/suspensions", "get",
+     "Current suspensions, observe-only ones included, with offense history, and lift holds; paged by route "
+     "(at most 1000 routes and 1 MiB)",
+     None, None,
+     [query("after", {"type": "string", "maxLength": 16384, "pattern": f"^{CURSOR_PATTERN.pattern}$"},
+            description="the next_after of the previous page (absent: the first page)"),
+      query("limit", {"type": "integer", "minimum": 1, "maximum": 1000},
+            description="routes per page (default 1000)")],
+     {200: (bodies.Suspensions, "one page, by model then provider"),
+      400: (ErrorBody, "bad limit or cursor")}),
     ("/v1/incidents", "get", "Admin incident exclusions in force", None, None, [],
      {200: (bodies.Incidents, "listing")}),
     ("/v1/decisions", "get", "The decision log from the store, paged (at most 1000 entries and 1 MiB)",

@@ -14,10 +14,14 @@ Example::
 
 from __future__ import annotations
 
+import base64
+import json
 import logging
+import re
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -44,13 +48,16 @@ from exporter.receiver.merge import IgnoreEntry, Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.recent import Recent
-from exporter.receiver.state import Decision, Hold, Mode, Part, Route, State, Suspension
+from exporter.receiver.state import Decision, Hold, Incident, Mode, Part, Route, State, Suspension
 from exporter.receiver.store import Store, StoreError, StoreWriteError
 from exporter.receiver.tags import canonical_tag
 from exporter.web.etag import etag_of
 
 log = logging.getLogger("canary.receiver")
 DECISIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/decisions page's entries (docs/receiver.md, "Bounds")
+SUSPENSIONS_PAGE = 1000  # the largest (and default) page of /v1/suspensions, in routes
+SUSPENSIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/suspensions page's items
+CURSOR_PATTERN = re.compile(r"(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?")  # unpadded base64url
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -113,7 +120,11 @@ class ReceiverService(Closing):
         self._spellings: Mapping[str, frozenset[str]] = MappingProxyType({})  # canonical -> stored spellings
         self._generated_at = clock()
         self._publish(self._state, clock(), None)
-        threading.Thread(target=self.verify_history, name="receiver-verify", daemon=True).start()
+        threading.Thread(target=self._verify, name="receiver-verify", daemon=True).start()
+
+    def _verify(self) -> None:
+        if self.verify_history() is None:  # a damaged store is not written to, not even to repair a table
+            self.verify_records()
 
     def health_problem(self) -> tuple[bodies.HealthStatus, str] | None:
         """Why the receiver cannot decide now, as ``(status, message)`` for ``/healthz``, else None: a
@@ -136,6 +147,30 @@ class ReceiverService(Closing):
             log.error("store verification failed, refusing writes: %s", problem)
             self.damaged = problem
         return problem
+
+    def verify_records(self) -> str | None:
+        """Prove the record tables that start-up did not (a long log: ``Store.records_sound``), serving
+        reads meanwhile; when they differ from their digest, rebuild them from the parts under the writer's
+        lock (``Store.rebuild_records``), logged at ERROR. The recovery (or the failure to write it), else
+        None."""
+        try:
+            if self._store.records_sound():
+                return None
+        except sqlite3.Error as exc:  # the file itself: what verify_history reports
+            log.error(
+                "store verification: cannot read the record tables of %s: %s", self.config.store_dir, exc
+            )
+            return f"cannot read the record tables: {exc}"
+        with self._lock:
+            if self._closed:
+                return None
+            try:
+                message = self._store.rebuild_records()
+            except StoreWriteError as exc:
+                message = f"the record tables differ from their digest and cannot be rebuilt: {exc}"
+                self.write_error = str(exc)
+        log.error("store recovery: %s", message)
+        return message
 
     def close(self) -> None:
         with self._lock:
@@ -304,37 +339,58 @@ class ReceiverService(Closing):
                     views[model] = view
         return view
 
-    def suspensions(self) -> bodies.Suspensions:
-        state, now = self._state, self._clock()
-        ladder = self.policy.ladder
-        routes: list[tuple[Route, Suspension, tuple[Offense, ...]]] = []
-        holds: list[tuple[Route, Hold]] = []
-        for model, part in state.all_parts():  # one pass over the parts
-            routes += [((model, p), s, part.history.get(p, ())) for p, s in part.suspensions.items()]
-            holds += [((model, p), h) for p, h in part.holds.items()]
+    def suspensions(self, after: Route | None = None, limit: int = SUSPENSIONS_PAGE) -> bodies.Suspensions:
+        """The suspensions and holds of the first ``limit`` routes after ``after`` (by model, then
+        provider), at most ``SUSPENSIONS_PAGE_MAX_BYTES`` of items; ``next_after`` is the cursor of the
+        next page (None on the last). Read through the store's index: a page costs its own routes."""
+        now, ladder = self._clock(), self.policy.ladder
+        page = self._store.tables.routes_page(after, limit)
+        history: dict[Route, list[Offense]] = {}
+        for m, p, at, until, rung, episode, ended_at in page.offenses:
+            history.setdefault((m, p), []).append(Offense(at, until, rung, episode, ended_at))
+        suspended: dict[Route, Suspension] = {}
+        for m, p, mode, rung, since, until, episode, reason, starts, explanation in page.suspensions:
+            why = MappingProxyType(json.loads(explanation))
+            suspended[m, p] = Suspension(m, p, Mode(mode), rung, since, until, episode, reason, starts, why)
+        held = {(m, p): Hold(since, until, reason) for m, p, since, until, reason in page.holds}
+        items: list[bodies.SuspensionItem] = []
+        holds: list[bodies.HoldItem] = []
+        size, last = 0, None
+        for route in page.keys:
+            chosen: list[bodies.SuspensionItem | bodies.HoldItem] = []
+            if (s := suspended.get(route)) is not None:
+                offenses = history.get(route, [])
+                chosen.append(
+                    _body(
+                        bodies.SuspensionItem,
+                        s,
+                        failing_contracts=list(s.explanation.get("failing_contracts", [])),
+                        failing_reasons=list(s.explanation.get("failing_reasons", [])),
+                        evidence_url=s.explanation.get("evidence_url"),
+                        offense_level=ladder.level(offenses, now),
+                        offenses=[_body(bodies.Offense, o) for o in offenses],
+                    )
+                )
+            if (h := held.get(route)) is not None:  # lifts that hold until a clean round or their until
+                chosen.append(_body(bodies.HoldItem, h, model=route[0], provider=route[1]))
+            size += sum(len(item.model_dump_json()) for item in chosen)
+            if last is not None and size > SUSPENSIONS_PAGE_MAX_BYTES:
+                break
+            items += [i for i in chosen if isinstance(i, bodies.SuspensionItem)]
+            holds += [i for i in chosen if isinstance(i, bodies.HoldItem)]
+            last = route
+        more = last is not None and (last != page.keys[-1] or page.more)
         return bodies.Suspensions(
             mode=self.policy.mode,
             generated_at=now,
-            suspensions=[
-                _body(
-                    bodies.SuspensionItem,
-                    s,
-                    failing_contracts=list(s.explanation.get("failing_contracts", [])),
-                    failing_reasons=list(s.explanation.get("failing_reasons", [])),
-                    evidence_url=s.explanation.get("evidence_url"),
-                    offense_level=ladder.level(offenses, now),
-                    offenses=[_body(bodies.Offense, o) for o in offenses],
-                )
-                for _, s, offenses in sorted(routes, key=lambda r: r[0])
-            ],
-            holds=[  # lifts that hold until a clean round or their until
-                _body(bodies.HoldItem, h, model=m, provider=p)
-                for (m, p), h in sorted(holds, key=lambda r: r[0])
-            ],
+            suspensions=items,
+            holds=holds,
+            next_after=route_cursor(last) if more and last is not None else None,
         )
 
     def incidents(self) -> bodies.Incidents:
-        chosen = sorted(self._state.incidents.values(), key=lambda i: (i.model, i.provider, i.id))
+        """The incidents in force, read from the store's incidents table (by model, provider, id)."""
+        chosen = [Incident(*row) for row in self._store.tables.incidents()]
         return bodies.Incidents(incidents=[_body(bodies.IncidentItem, i) for i in chosen])
 
     def decisions(
@@ -360,41 +416,53 @@ class ReceiverService(Closing):
         )
 
     def metrics_snapshot(self) -> MetricsSnapshot:
-        """The figures of ``/metrics``, from one pass over the parts."""
+        """The figures of ``/metrics``, read from the store's record columns in one transaction (no model's
+        part is decoded, except those of a legacy spelling or a built-in exclusion)."""
         state, now = self._state, self._clock()
-        suspensions: list[Suspension] = []
-        levels: list[tuple[str, str, int]] = []
-        incidents: set[tuple[str, str]] = set()
-        holds: list[Route] = []
+        figures = self._store.tables.figures(now, self.policy.ladder.fade_after)
+        # The served layers as ``merge.ignore_entries`` counts them: incidents in force, and (enforce mode)
+        # the current enforced suspensions.
+        in_force = Counter(m for m, _ in figures.incidents)
+        enforced = figures.enforced if self.policy.mode is Mode.ENFORCE else {}
+        builtin, incident, suspension = str(Layer.BUILTIN), str(Layer.INCIDENT), str(Layer.SUSPENSION)
         counts: dict[str, tuple[tuple[str, int], ...]] = {}
         spelled: set[str] = {b.model for b in self.policy.builtin} | set(self._spellings)
-        for model, part in state.all_parts():
-            suspensions += [s for s in part.suspensions.values() if s.until > now]
-            levels += [
-                (model, p, n) for p, h in part.history.items() if (n := self.policy.ladder.level(h, now))
-            ]
-            incidents.update(
-                (i.model, i.provider) for i in part.incidents.values() if i.until is None or i.until > now
-            )
-            holds += [(model, p) for p in part.holds]
+        for model in figures.models:
             if canonical_tag(model) == model and model not in spelled:
-                counts[model] = _layer_counts(self._entries(model, state, now, part))
+                suspended = enforced.get(model, 0)
+                counts[model] = ((builtin, 0), (incident, in_force[model]), (suspension, suspended))
             else:
                 spelled.add(canonical_tag(model))
         for model in spelled:  # several spellings, or the built-in layer: merged by ``_entries``
             counts[model] = _layer_counts(self._entries(model, state, now))
         return MetricsSnapshot(
             mode=self.policy.mode,
-            suspensions=tuple(sorted(suspensions, key=lambda s: (s.model, s.provider))),
-            offense_levels=tuple(sorted(levels)),
-            incidents=tuple(sorted(incidents)),
+            suspensions=tuple(figures.suspended),
+            offense_levels=tuple(figures.offense_levels),
+            incidents=tuple(sorted(set(figures.incidents))),
             ignored=tuple(
                 (m, layer, n) for m, layer_counts in sorted(counts.items()) for layer, n in layer_counts
             ),
             counters=self._counters,
-            holds=tuple(sorted(holds)),
+            holds=tuple(figures.holds),
             recent=self._recent.after(state, (), now),
         )
+
+
+def route_cursor(route: Route) -> str:
+    """The ``after`` cursor of a listing page that ends at ``route``: base64url (unpadded) of
+    ``model``, a newline (never in a tag) and ``provider``."""
+    return base64.urlsafe_b64encode("\n".join(route).encode()).decode().rstrip("=")
+
+
+def route_from_cursor(cursor: str) -> Route | None:
+    """The position a cursor names (any text of ``CURSOR_PATTERN`` names one: the routes after it); None
+    when ``cursor`` is not base64url."""
+    if CURSOR_PATTERN.fullmatch(cursor) is None:
+        return None
+    text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace")
+    model, _, provider = text.partition("\n")
+    return model, provider
 
 
 def _layer_counts(entries: tuple[IgnoreEntry, ...]) -> tuple[tuple[str, int], ...]:

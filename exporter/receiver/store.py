@@ -6,10 +6,12 @@ Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
   - ``decisions``: the audit log and the **source of truth**, one row per decision: ``seq`` (1, 2, 3, ...
     with no gap), ``at``, ``entry`` (the decision as canonical JSON) and ``chain``, the SHA-256 of the
     previous row's ``chain`` followed by this ``entry`` (the first row chains from ``GENESIS``).
-  - ``parts`` and ``incident_models``: the state at the head of the log, one row per model
-    (``exporter.receiver.tables``), rewritten for the models each decision changes.
-  - ``head``: the ``seq`` and ``chain`` of the last decision, the state's ``pruned_at`` and the
-    ``digest`` of the state tables; all updated in the same transaction as the decisions and the tables.
+  - ``parts`` (one row per model), ``suspensions``, ``holds``, ``offenses`` and ``incidents`` (one row
+    per record, read without decoding a model): the state at the head of the log
+    (``exporter.receiver.tables``), the rows of the models each decision changes rewritten.
+  - ``head``: the ``seq`` and ``chain`` of the last decision, the state's ``pruned_at``, the ``digest``
+    of the parts and ``pruned_at`` and the ``records`` digest of the record tables (``tables.Digest``);
+    all updated in the same transaction as the decisions and the tables.
   - ``meta``: the store format and when and how the store was created, migrated, restored or adopted.
 - ``receiver.witness``: the last acknowledged decision's ``seq`` and ``chain``, rewritten after every
   commit outside its transaction (``exporter.receiver.witness``): what proves the store's size when its
@@ -21,17 +23,22 @@ Layout of ``store_dir`` (format documented in docs/receiver.md, "Store format"):
 Opening checks, in order: ``PRAGMA integrity_check`` (of the small tables when the log is long); the
 format; the head against the last decision (no decision removed at the end, the last one not altered);
 every row's ``seq`` (no gap) and ``chain`` (no edited row) when the log has at most ``SYNC_VERIFY_ROWS``
-decisions (a longer one is proven in the background: ``verify_history``); the state tables against the
-head's digest (one streaming scan). Tables that differ from their digest are rebuilt exactly from the
-whole log, loudly (``warnings``); everything else is a ``StoreError`` naming the file and the decision.
+decisions (a longer one is proven in the background: ``verify_history``); the parts against the head's
+digest (one streaming scan); the record tables against theirs too when the log has at most
+``SYNC_VERIFY_ROWS`` decisions (a record row is made by a decision, so a short log has few), else in the
+background (``records_sound``). Parts that differ from their digest are rebuilt, with the record tables,
+exactly from the whole log, loudly (``warnings``); record tables that differ from theirs are rebuilt
+from the proven parts (``rebuild_records``, under the writer's lock); everything else is a
+``StoreError`` naming the file and the decision.
 The state is then read one model at a time, when a model is first asked for (``State.source``).
 A missing store file is never a fresh start unless asked for (``init=True``, the CLI's ``--init``), and
 ``init`` creates only in an empty directory (nothing but the lock of an earlier attempt): a store, its
 remains or its witness are refused whatever ``init`` says.
-A format-2 store (the state as one JSON checkpoint) is migrated at start-up: the whole log is proven and
-folded, written to the tables, and the tables are read back and compared with the fold before the
-migration commits (audited in ``meta``). A format-1 store (a JSONL journal with JSON snapshots) is
-refused with what to do (docs/receiver.md, "Format 1").
+A format-2 store (the state as one JSON checkpoint) or format-3 store (the state tables without the
+per-record ones) is migrated at start-up: the whole log is proven and folded, written to the tables,
+and the tables are read back and compared with the fold before the migration commits (audited in
+``meta``). A format-1 store (a JSONL journal with JSON snapshots) is refused with what to do
+(docs/receiver.md, "Format 1").
 
 A decision is durable when ``commit`` returns: SQLite has fsynced the transaction (``synchronous=FULL``).
 """
@@ -70,9 +77,11 @@ __all__ = ["Loaded", "Store", "StoreError", "StoreLocked", "StoreWriteError", "i
 
 FILE_NAME = "receiver.sqlite3"
 LOCK_NAME = "receiver.lock"
-FORMAT = 3
+FORMAT = 4
 #: The format whose state was one JSON checkpoint; migrated to this one at start-up.
 FORMAT_CHECKPOINT = 2
+#: The format whose state tables held one row per model only; migrated to this one at start-up.
+FORMAT_PARTS = 3
 #: The files of a format-1 store (a JSONL decision journal and its JSON snapshots), refused at start-up.
 FORMAT_1_FILES = ("decisions.jsonl", "state.json", "state.prev.json")
 #: The last revision of this project whose receiver migrates a format-1 store to this format.
@@ -92,13 +101,14 @@ RECOVERY = (
 SYNC_VERIFY_ROWS = 20_000
 
 _HEAD_COLUMNS = ("pruned_at REAL NOT NULL DEFAULT 0", "digest BLOB NOT NULL DEFAULT x''")
+_RECORDS_COLUMN = "records BLOB NOT NULL DEFAULT x''"  # the record tables' digest (format 4)
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE decisions ("
     "seq INTEGER PRIMARY KEY, at REAL NOT NULL, entry TEXT NOT NULL, chain BLOB NOT NULL)",
     "CREATE INDEX decisions_at ON decisions (at)",
     "CREATE TABLE head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, chain BLOB NOT NULL, "
-    + ", ".join(_HEAD_COLUMNS)
+    + ", ".join((*_HEAD_COLUMNS, _RECORDS_COLUMN))
     + ")",
     *tables.SCHEMA,
 )
@@ -106,7 +116,7 @@ _AUDIT = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
 _TABLES = frozenset({"meta", "decisions", "head"}) | tables.TABLES
 _SMALL_TABLES = ("meta", "head", *sorted(tables.TABLES))  # checked at every start-up
 _INSERT_DECISIONS = "INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)"
-_SET_HEAD = "UPDATE head SET seq = ?, chain = ?, pruned_at = ?, digest = ? WHERE id = 1"
+_SET_HEAD = "UPDATE head SET seq = ?, chain = ?, pruned_at = ?, digest = ?, records = ? WHERE id = 1"
 
 
 class StoreError(Exception):
@@ -183,7 +193,8 @@ class Store(Closing):
         self._head_seq = 0
         self._head_chain = GENESIS
         self._pruned_at = 0.0
-        self._digest = 0  # of the state tables (``tables``), as the head records it
+        self._digest = tables.Digest(0, 0)  # of the state tables (``tables``), as the head records it
+        self._records_unproven = False  # the record tables are proven by records_sound (a long log)
         self._tables: tables.Tables | None = None
         self._unproven = 0  # the log rows up to this one are proven by verify_history (a long log)
         try:
@@ -330,10 +341,10 @@ class Store(Closing):
             create_schema(db, _SCHEMA, FORMAT)
             meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": "new store (--init)"}
             with transaction(db):
-                digest = tables.digest_bytes(tables.replace_parts(db, (), 0.0))
+                digest = tables.replace_parts(db, (), 0.0)
                 db.execute(
-                    "INSERT INTO head (id, seq, chain, pruned_at, digest) VALUES (1, 0, ?, 0, ?)",
-                    (GENESIS, digest),
+                    "INSERT INTO head (id, seq, chain, pruned_at, digest, records) VALUES (1, 0, ?, 0, ?, ?)",
+                    (GENESIS, *map(tables.digest_bytes, digest)),
                 )
                 db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         finally:
@@ -351,8 +362,9 @@ class Store(Closing):
         last = db.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
         small = last <= SYNC_VERIFY_ROWS
         version, names = stored_schema(db)
-        if version == FORMAT_CHECKPOINT and names >= {"meta", "decisions", "head", "checkpoint"}:
-            warnings.append(self._migrate(db, last))
+        migrated = {FORMAT_CHECKPOINT: {"checkpoint"}, FORMAT_PARTS: {"parts", *tables.FORMAT_3_TABLES}}
+        if version in migrated and names >= {"meta", "decisions", "head", *migrated[version]}:
+            warnings.append(self._migrate(db, last, version))
             small = True  # the migration proved every row
         elif (problem := integrity_problem(db, tables=None if small else _SMALL_TABLES)) is not None:
             raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
@@ -362,7 +374,7 @@ class Store(Closing):
                 f"{self.path}: store format {version} with tables {sorted(names)} is not a receiver store "
                 f"of format {FORMAT} (written by another version of the receiver, or another program)"
             )
-        head = db.execute("SELECT seq, chain, pruned_at, digest FROM head WHERE id = 1").fetchone()
+        head = db.execute("SELECT seq, chain, pruned_at, digest, records FROM head WHERE id = 1").fetchone()
         if head is None:
             raise StoreError(f"{self.path}: the head row is missing: the store was edited; restore it")
         # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the last row is (start-up
@@ -377,15 +389,26 @@ class Store(Closing):
             )
         self._head_seq, self._head_chain, self._pruned_at = last, chain, float(head[2])
         self._unproven = 0 if small else start
-        self._digest = int.from_bytes(bytes(head[3]), "big")
-        if tables.table_digest(db, self._pruned_at) != self._digest or len(head[3]) != 32:
+        self._digest = tables.Digest(*(int.from_bytes(bytes(d), "big") for d in head[3:5]))
+        if tables.parts_digest(db, self._pruned_at) != self._digest.parts or len(head[3]) != 32:
             warnings.append(
                 f"{self.path}: the state tables do not match the digest in the head (a row was changed, "
                 "removed or added); rebuilt them from the whole log (the state is exact: the log is intact)"
             )
-            self._rebuild(db, "rebuilt")
+            self._rebuild(db, "rebuilt")  # the record tables with the parts
+        elif small and (len(head[4]) != 32 or tables.records_digest(db) != self._digest.records):
+            warnings.append(self.rebuild_records())
+        else:
+            self._records_unproven = not small  # proven in the background: ``records_sound``
         self._tables = tables.Tables(connect(self.path, read_only=True))
         return Loaded(self._state(), tuple(warnings))
+
+    @property
+    def tables(self) -> tables.Tables:
+        """The state tables as read by the receiver (the head's committed state)."""
+        if self._tables is None:
+            raise RuntimeError("the store is closed: its tables can no longer be read")
+        return self._tables
 
     def _state(self) -> State:
         """The state at the head, read from the tables one model at a time."""
@@ -405,10 +428,12 @@ class Store(Closing):
             more()
             digest = tables.replace_parts(db, folded.all_parts(), folded.pruned_at)
             db.execute(
-                _SET_HEAD, (self._head_seq, self._head_chain, folded.pruned_at, tables.digest_bytes(digest))
+                _SET_HEAD,
+                (self._head_seq, self._head_chain, folded.pruned_at, *map(tables.digest_bytes, digest)),
             )
             written = State(folded.seq, folded.pruned_at, source=tables.Tables(db))
-            if written != folded or tables.table_digest(db, folded.pruned_at) != digest:
+            stored = (tables.parts_digest(db, folded.pruned_at), tables.records_digest(db))
+            if written != folded or stored != digest:
                 raise StoreError(
                     f"{self.path}: the state tables {what} from the log do not read back as its fold"
                 )
@@ -419,11 +444,57 @@ class Store(Closing):
 
         self._write(write)
         self._pruned_at = folded.pruned_at
-        self._digest = int.from_bytes(db.execute("SELECT digest FROM head").fetchone()[0], "big")
+        self._digest = tables.Digest(
+            *(int.from_bytes(d, "big") for d in db.execute("SELECT digest, records FROM head").fetchone())
+        )
 
-    def _migrate(self, db: sqlite3.Connection, last: int) -> str:
-        """Migrate a format-2 store (its state a JSON checkpoint) to the state tables, exactly: the whole
-        file checked, the whole log proven and folded, the tables read back equal to the fold."""
+    def records_sound(self) -> bool:
+        """Whether the record tables match the head's ``records`` digest (True when start-up proved them
+        already): the head and one streaming scan read in one transaction on a connection of its own, so
+        commits go on meanwhile. False calls for ``rebuild_records``."""
+        if not self._records_unproven:
+            return True
+        db = connect(self.path, read_only=True)
+        try:
+            db.execute("BEGIN")
+            (stored,) = db.execute("SELECT records FROM head WHERE id = 1").fetchone()
+            sound = len(stored) == 32 and tables.records_digest(db) == int.from_bytes(stored, "big")
+            db.execute("COMMIT")
+        finally:
+            db.close()
+        self._records_unproven = not sound
+        return sound
+
+    def rebuild_records(self) -> str:
+        """Write the record tables (and the head's ``records`` digest) anew from the parts, which start-up
+        proved, audited in ``meta`` as ``rebuilt:TIME``; the warning to log. The caller holds the writer's
+        lock (no commit meanwhile); ``StoreWriteError`` when it cannot be written."""
+        db = self._db_or_fail()
+        records = 0
+
+        def write() -> None:
+            nonlocal records
+            records = tables.replace_records(db)
+            db.execute("UPDATE head SET records = ? WHERE id = 1", (tables.digest_bytes(records),))
+            db.execute(
+                _AUDIT,
+                (
+                    f"rebuilt:{format_rfc3339(self._clock())}",
+                    f"record tables rebuilt from the parts at decision {self._head_seq}",
+                ),
+            )
+
+        self._write(write)
+        self._digest, self._records_unproven = self._digest._replace(records=records), False
+        return (
+            f"{self.path}: the record tables do not match their digest in the head (a row was changed, "
+            "removed or added); rebuilt them from the parts (the state is exact: the parts were proven)"
+        )
+
+    def _migrate(self, db: sqlite3.Connection, last: int, version: int) -> str:
+        """Migrate a format-2 store (its state a JSON checkpoint) or a format-3 store (its state tables one
+        row per model) to the state tables, exactly: the whole file checked, the whole log proven and
+        folded, the tables read back equal to the fold."""
         if (problem := integrity_problem(db)) is not None:
             raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
         head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
@@ -436,18 +507,24 @@ class Store(Closing):
         self._head_seq, self._head_chain = last, chain
 
         def schema() -> None:
-            db.execute("DROP TABLE checkpoint")
-            for column in _HEAD_COLUMNS:
-                db.execute(f"ALTER TABLE head ADD COLUMN {column}")
+            if version == FORMAT_CHECKPOINT:
+                db.execute("DROP TABLE checkpoint")
+                for column in _HEAD_COLUMNS:
+                    db.execute(f"ALTER TABLE head ADD COLUMN {column}")
+            else:
+                for table in ("parts", *tables.FORMAT_3_TABLES):
+                    db.execute(f"DROP TABLE {table}")
+            db.execute(f"ALTER TABLE head ADD COLUMN {_RECORDS_COLUMN}")
             for statement in tables.SCHEMA:
                 db.execute(statement)
             db.execute(_AUDIT, ("format", str(FORMAT)))
             db.execute(f"PRAGMA user_version = {FORMAT}")
 
         self._rebuild(db, "migrated", schema)
+        was = "a JSON checkpoint" if version == FORMAT_CHECKPOINT else "state tables of one row per model"
         return (
-            f"{self.path}: migrated the store from format {FORMAT_CHECKPOINT} (a JSON checkpoint) to format "
-            f"{FORMAT} (state tables) at decision {last}; the tables read back equal to the fold of the log"
+            f"{self.path}: migrated the store from format {version} ({was}) to format {FORMAT} (state "
+            f"tables) at decision {last}; the tables read back equal to the fold of the log"
         )
 
     def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:
@@ -538,12 +615,11 @@ class Store(Closing):
             db.executemany(_INSERT_DECISIONS, rows)
             if mine:
                 digest = tables.write_parts(db, state.parts.items(), digest)
-                digest = (
-                    digest - tables.pruned_at_hash(self._pruned_at) + tables.pruned_at_hash(state.pruned_at)
-                ) % (1 << 256)
+                pruned = tables.pruned_at_hash(state.pruned_at) - tables.pruned_at_hash(self._pruned_at)
+                digest = digest._replace(parts=(digest.parts + pruned) % (1 << 256))
             else:
                 digest = tables.replace_parts(db, state.all_parts(), state.pruned_at)
-            head = (decisions[-1].seq, chain, state.pruned_at, tables.digest_bytes(digest))
+            head = (decisions[-1].seq, chain, state.pruned_at, *map(tables.digest_bytes, digest))
             db.execute(_SET_HEAD, head)
 
         self._write(write)

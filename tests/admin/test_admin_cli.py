@@ -361,3 +361,43 @@ def test_a_newer_receiver_s_added_fields_are_ignored_by_the_client(receiver: str
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_client_follows_the_suspension_listing_page_by_page(receiver: str) -> None:
+    """``/v1/suspensions`` is paged (``next_after``): the client joins the pages into one listing."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qs, urlsplit
+
+    first = httpx.get(f"{receiver}/v1/suspensions").json()
+    assert len(first["suspensions"]) == 1 and first["next_after"] is None
+    second = json.loads(json.dumps(first))
+    second["suspensions"][0]["provider"] = "parasail/fp8"
+    pages = {"": {**first, "next_after": "cursor-1"}, "cursor-1": second}
+    asked: list[str] = []
+
+    class Paged(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            after = parse_qs(urlsplit(self.path).query).get("after", [""])[0]
+            asked.append(after)
+            served = json.dumps(pages[after]).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(served)))
+            self.end_headers()
+            self.wfile.write(served)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Paged)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with AdminClient(f"http://127.0.0.1:{server.server_address[1]}", None) as client:
+            listing = client.suspensions()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert asked == ["", "cursor-1"]
+    assert [s.provider for s in listing.suspensions] == ["deepinfra/fp8", "parasail/fp8"]
+    assert listing.next_after is None

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from exporter.configkit import Secret
 from exporter.receiver.config import ReceiverConfig
-from exporter.receiver.state import Mode
+from exporter.receiver.ladder import Ladder
+from exporter.receiver.state import Mode, State
+from exporter.receiver.tables import Figures
 from exporter.timestamps import format_rfc3339
 
 WEBHOOK_TOKEN = "webhook-token-for-tests"
@@ -101,3 +104,20 @@ def schemathesis(document_url: str, config: Path, workdir: Path, examples: int, 
     summary = done.stdout[done.stdout.find("SUMMARY") :] if "SUMMARY" in done.stdout else done.stdout
     assert done.returncode == 0, summary[-6000:] + done.stderr[-2000:]
     return summary
+
+
+def figures_of(state: State, now: float, ladder: Ladder) -> Figures:
+    """``Tables.figures`` as the definitions say, from a state's records in memory."""
+    in_force = sorted(
+        (i for i in state.incidents.values() if i.until is None or i.until > now),
+        key=lambda i: (i.model, i.provider, i.id),
+    )
+    suspended = [s for s in state.suspensions.values() if s.until > now]
+    return Figures(
+        suspended=sorted((s.model, s.provider, str(s.mode), s.rung, s.until) for s in suspended),
+        offense_levels=sorted((*r, n) for r, h in state.history.items() if (n := ladder.level(h, now))),
+        incidents=[(i.model, i.provider) for i in in_force],
+        enforced=dict(Counter(s.model for s in suspended if s.mode is Mode.ENFORCE)),
+        holds=sorted(state.holds),
+        models=sorted(state.models()),
+    )

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from exporter.receiver import service as service_module
 from exporter.receiver.app import build_app
 from exporter.receiver.exclusions import BuiltinExclusion
-from exporter.receiver.service import ReceiverService
+from exporter.receiver.service import ReceiverService, route_cursor
 from exporter.receiver.state import Mode
 from exporter.receiver.store import is_empty_store_dir
 from exporter.timestamps import format_rfc3339
@@ -322,3 +323,57 @@ def test_the_sweeper_survives_any_exception(tmp_path: Path, caplog: pytest.LogCa
     service.close()
     assert Flaky.calls >= 4  # kept sweeping after two failures
     assert any("expiry sweep failed" in r.message and r.exc_info for r in caplog.records)
+
+
+def test_suspensions_are_listed_in_pages_through_a_cursor(h: Harness) -> None:
+    """Routes by model then provider, a hold among them; each page at most ``limit`` routes, its
+    ``next_after`` the cursor of the next, null on the last; the pages add up to the whole listing."""
+    for model in ("m/x", "n/x", "o/x"):
+        h.post_alerts(payload(alert("a/1", model=model), alert("b/1", model=model)))
+    lift = {"model": "n/x", "provider": "a/1", "reason": "false positive"}
+    assert h.client.post("/v1/admin/lift", json=lift, headers=ADMIN).status_code == 200
+    whole = h.client.get("/v1/suspensions").json()
+    assert whole["next_after"] is None
+    routes = [(s["model"], s["provider"]) for s in whole["suspensions"]]
+    assert routes == [("m/x", "a/1"), ("m/x", "b/1"), ("n/x", "b/1"), ("o/x", "a/1"), ("o/x", "b/1")]
+    assert [(x["model"], x["provider"]) for x in whole["holds"]] == [("n/x", "a/1")]
+    paged: dict[str, list[Any]] = {"suspensions": [], "holds": []}
+    params: dict[str, str | int] = {"limit": 2}
+    sizes = []
+    while True:
+        page = h.client.get("/v1/suspensions", params=params).json()
+        sizes.append(len(page["suspensions"]) + len(page["holds"]))
+        for key in paged:
+            paged[key] += page[key]
+        if page["next_after"] is None:
+            break
+        params = {"limit": 2, "after": page["next_after"]}
+    assert sizes == [2, 2, 2] and paged == {k: whole[k] for k in paged}
+    # Any base64url text names a position: the routes after it (here: every route of n/x and after).
+    position = {"after": route_cursor(("n/x", ""))}
+    assert h.client.get("/v1/suspensions", params=position).json()["suspensions"] == whole["suspensions"][2:]
+    for bad in (
+        {"limit": 0},
+        {"limit": 1001},
+        {"limit": "²"},
+        {"after": "a"},
+        {"after": "ab$c"},
+        {"after": "a" * 16388},
+    ):
+        r = h.client.get("/v1/suspensions", params=bad)
+        assert r.status_code == 400 and r.json()["problems"], bad
+
+
+def test_a_suspensions_page_stops_at_its_byte_budget(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page holds whole routes up to the budget (at least one), and the cursor resumes after the last."""
+    h.post_alerts(payload(*(alert(p, model="m/x", discovered="a/1,b/1,c/1,d/1,e/1,f/1,g/1") for p in "abc")))
+    whole = h.client.get("/v1/suspensions").json()["suspensions"]
+    one = len(json.dumps(whole[0], separators=(",", ":")))
+    monkeypatch.setattr(service_module, "SUSPENSIONS_PAGE_MAX_BYTES", one + one // 2)
+    pages, after = [], None
+    while True:
+        page = h.client.get("/v1/suspensions", params={"after": after} if after else {}).json()
+        pages.append(page["suspensions"])
+        if (after := page["next_after"]) is None:
+            break
+    assert [len(p) for p in pages] == [1, 1, 1] and [s for p in pages for s in p] == whole

@@ -18,7 +18,7 @@ from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Mode, State
 from exporter.receiver.store import FILE_NAME, Store, StoreError
 
-from .helpers import DAY, T0, alert, payload
+from .helpers import DAY, T0, alert, figures_of, payload
 
 POLICY = Policy(
     Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2, builtin=(), discovered_horizon=DAY
@@ -59,6 +59,9 @@ def outcome(directory: Path, expected: State) -> str:
         return "refused"
     try:
         assert loaded.state == expected, "silent start with a different state"
+        for now in (T0 + 30, T0 + 2 * DAY, T0 + 20 * DAY):  # the record tables rebuilt with the parts
+            figures = store.tables.figures(now, POLICY.ladder.fade_after)
+            assert figures == figures_of(expected, now, POLICY.ladder)
     finally:
         store.close()
     return "exact"
@@ -93,8 +96,17 @@ def sql(directory: Path, statement: str) -> None:
         ("INSERT INTO parts VALUES ('m9/x', '{}', NULL, NULL, NULL)", "exact"),
         ("UPDATE parts SET due = NULL WHERE model = 'm2/x'", "exact"),
         ("UPDATE parts SET body = '[' WHERE model = 'm0/x'", "exact"),
-        ("DELETE FROM incident_models", "exact"),
+        ("DELETE FROM incidents", "exact"),
+        ("UPDATE incidents SET until = NULL", "exact"),
+        ("UPDATE suspensions SET until = until + 1 WHERE provider = 'h2/1'", "exact"),
+        ("UPDATE suspensions SET mode = 'observe'", "exact"),
+        ("DELETE FROM suspensions WHERE model = 'm0/x'", "exact"),
+        ("INSERT INTO holds VALUES ('m9/x', 'h9/1', 0, NULL, 'made up')", "exact"),
+        ("UPDATE offenses SET gap = 1e12", "exact"),
+        ("DELETE FROM offenses WHERE n = 0 AND model = 'm1/x'", "exact"),
+        ("DROP TABLE suspensions", "refused"),
         ("UPDATE head SET digest = zeroblob(32)", "exact"),
+        ("UPDATE head SET records = zeroblob(32)", "exact"),
         ("UPDATE head SET pruned_at = pruned_at + 1", "exact"),
         ("DROP TABLE parts", "refused"),
         ("DROP TABLE meta", "refused"),

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from exporter.receiver import service as service_module
+from exporter.receiver.decide import Refused
+from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Kind, Mode
@@ -111,6 +113,63 @@ def test_damage_found_after_start_up_refuses_writes_and_reports_on_healthz(
         assert health.status_code == 503 and health.json()["status"] == "damaged"
 
 
+def test_damaged_record_tables_of_a_long_log_are_rebuilt_from_the_parts_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import threading
+
+    from exporter.receiver import store as store_module
+    from exporter.receiver.store import FILE_NAME
+    from exporter.receiver.tables import records_digest
+
+    monkeypatch.setattr(store_module, "SYNC_VERIFY_ROWS", 1)  # a "long" log: records proven after start-up
+    clock, config = Clock(), make_config(tmp_path / "s", mode=Mode.ENFORCE)
+    with ReceiverService(config, clock=clock, init=True) as service:
+        for p in ("a/1", "c/1"):
+            service.notify(note(p))
+        listed = service.suspensions()
+    assert [s.provider for s in listed.suspensions] == ["a/1", "c/1"]
+    db = sqlite3.connect(tmp_path / "s" / FILE_NAME)
+    db.execute("DELETE FROM suspensions WHERE provider = 'a/1'")
+    db.commit()
+    db.close()
+    go, done, results = threading.Event(), threading.Event(), []
+    verify_records = ReceiverService.verify_records
+
+    def held(self: ReceiverService) -> str | None:  # the background thread's check, held until told
+        go.wait(10)
+        results.append(verify_records(self))
+        done.set()
+        return results[-1]
+
+    monkeypatch.setattr(ReceiverService, "verify_records", held)
+    with ReceiverService(config, clock=clock) as service:
+        assert [s.provider for s in service.suspensions().suspensions] == ["c/1"]  # served meanwhile
+        assert ignored(service) == ["a/1", "c/1"]  # the parts were proven at start-up
+        go.set()
+        assert done.wait(10)
+        message = (
+            f"{tmp_path / 's' / FILE_NAME}: the record tables do not match their digest in the head (a row "
+            "was changed, removed or added); rebuilt them from the parts (the state is exact: the parts "
+            "were proven)"
+        )
+        assert results == [message]
+        assert [
+            (r.levelname, r.getMessage()) for r in caplog.records if "store recovery" in r.getMessage()
+        ] == [("ERROR", f"store recovery: {message}")]
+        assert service.suspensions() == listed  # rebuilt exactly
+        service.notify(note("d/1"))  # writes go on, on the rebuilt digest
+        assert verify_records(service) is None  # proven once: not scanned again
+    db = sqlite3.connect(tmp_path / "s" / FILE_NAME)  # the digest was written back with the rows
+    try:
+        (stored,) = db.execute("SELECT records FROM head").fetchone()
+        assert records_digest(db) == int.from_bytes(stored, "big")
+        audit = db.execute("SELECT value FROM meta WHERE key LIKE 'rebuilt:%'").fetchall()
+        assert audit == [("record tables rebuilt from the parts at decision 2",)]
+    finally:
+        db.close()
+
+
 def test_whether_a_suspension_is_renewed_survives_a_restart_between_firing_and_expiry(tmp_path: Path) -> None:
     clock, config = Clock(), make_config(tmp_path / "s")
     with ReceiverService(config, clock=clock, init=True) as service:
@@ -170,3 +229,34 @@ def parse_or_fail(provider: str, *, model: str) -> Notification:
     n = parse_notification(payload(alert(provider, model=model)))
     assert isinstance(n, Notification)
     return n
+
+
+@pytest.mark.parametrize("mode", [Mode.ENFORCE, Mode.OBSERVE])
+def test_the_metrics_layer_counts_are_those_of_the_served_lists(tmp_path: Path, mode: Mode) -> None:
+    """``metrics_snapshot`` counts the layers from the store's columns; each model's counts equal the
+    entries of its served ignore list, with an expired incident, a hold and an expired suspension."""
+    clock = Clock()
+    builtin = (BuiltinExclusion(model="b/x", provider="z/1", reason="control host"),)
+    service = ReceiverService(make_config(tmp_path / "s", mode=mode, builtin=builtin), clock=clock, init=True)
+    try:
+        for model in ("m/x", "n/x", "b/x"):
+            for provider in ("a/1", "b/1"):
+                n = parse_notification(payload(alert(provider, model=model)))
+                assert isinstance(n, Notification)
+                service.notify(n)
+        assert not isinstance(service.add_incident("m/x", "c/1", "outage", None, force=True), Refused)
+        short = service.add_incident("n/x", "c/1", "short", clock.now + 60, force=True)
+        assert not isinstance(short, Refused)
+        assert not isinstance(service.lift("n/x", "a/1", "false positive"), Refused)
+        for advance in (0.0, 120.0, 2 * DAY):
+            clock.advance(advance)
+            service.sweep()  # what the app runs every second: expiries are decisions
+            snapshot = service.metrics_snapshot()
+            counted = {(m, layer): n for m, layer, n in snapshot.ignored}
+            assert {m for m, _ in counted} == {"m/x", "n/x", "b/x"}
+            for (model, layer), n in counted.items():
+                entries = json.loads(service.ignore(model).body)["entries"]
+                assert n == sum(e["layer"] == layer for e in entries), (model, layer, advance)
+            assert snapshot.holds == (("n/x", "a/1"),)
+    finally:
+        service.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sqlite3
 from dataclasses import replace
@@ -19,10 +20,10 @@ from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Hold, Mode, State
 from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, StoreLocked, StoreWriteError
-from exporter.receiver.tables import part_from_json, part_to_json
+from exporter.receiver.tables import SCHEMA, Digest, Tables, part_from_json, part_to_json, write_parts
 from exporter.receiver.witness import WITNESS_NAME
 
-from .helpers import DAY, FIXTURES, T0, alert, payload
+from .helpers import DAY, FIXTURES, T0, alert, figures_of, payload
 
 POLICY = Policy(
     Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2, builtin=(), discovered_horizon=DAY
@@ -156,6 +157,43 @@ def test_damaged_state_tables_are_told_by_the_digest_and_rebuilt_exactly_from_th
     assert reopen(tmp_path) == (state, ())  # the rebuilt tables were written back, with their digest
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE suspensions SET until = until + 1 WHERE provider = 'b/1'",  # a flipped row
+        "DELETE FROM offenses WHERE provider = 'a/1'",  # deleted rows
+        "INSERT INTO holds VALUES ('m/x', 'z/1', 0, NULL, 'made up')",  # an added row
+        "UPDATE head SET records = zeroblob(32)",
+    ],
+)
+def test_damaged_record_tables_of_a_small_store_are_rebuilt_from_the_parts_at_start_up(
+    tmp_path: Path, damage: str
+) -> None:
+    state = fill(tmp_path, ["a/1", "b/1", "c/1"])
+    rows = {t: edited_rows(tmp_path, t) for t in ("suspensions", "offenses", "holds")}
+    edit(tmp_path, damage)
+    assert reopen(tmp_path) == (
+        state,
+        (
+            f"{tmp_path / FILE_NAME}: the record tables do not match their digest in the head (a row was "
+            "changed, removed or added); rebuilt them from the parts (the state is exact: the parts were "
+            "proven)",
+        ),
+    )
+    assert {t: edited_rows(tmp_path, t) for t in rows} == rows  # exactly the rows the decisions wrote
+    assert reopen(tmp_path) == (state, ())  # written back, with their digest
+    audit = edited_rows(tmp_path, "meta WHERE key LIKE 'rebuilt:%'")
+    assert [v for _, v in audit] == ["record tables rebuilt from the parts at decision 3"]
+
+
+def edited_rows(directory: Path, table: str) -> list[tuple[object, ...]]:
+    db = sqlite3.connect(directory / FILE_NAME)
+    try:
+        return sorted(db.execute(f"SELECT * FROM {table}").fetchall())
+    finally:
+        db.close()
+
+
 def test_damaged_state_tables_over_a_damaged_log_are_refused(tmp_path: Path) -> None:
     fill(tmp_path, ["a/1", "b/1", "c/1"])
     edit(
@@ -238,7 +276,8 @@ def test_a_format_1_journal_is_refused_with_what_to_do_and_left_as_it_was(tmp_pa
         Store(directory, ladder=POLICY.ladder, init=init)
     assert str(caught.value) == (
         f"{directory} holds a format-1 receiver store (decisions.jsonl, state.json, state.prev.json), "
-        f"which this receiver no longer reads (it reads format 3, {FILE_NAME}): run the receiver of "
+        f"which this receiver no longer reads (it reads format {store_module.FORMAT}, {FILE_NAME}): run the "
+        "receiver of "
         f"provider-canary revision {store_module.MIGRATING_REVISION} once on this directory to migrate it, "
         "or move those files away to start a new store with --init (refusing to start with an empty state)"
     )
@@ -362,30 +401,75 @@ def _checkpoint_records(doc: dict[str, Any]) -> dict[str, object]:
     }
 
 
-def test_a_format_2_store_is_migrated_exactly_at_start_up_and_audited(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("fixture", "was"),
+    [("store-v2", "2 (a JSON checkpoint)"), ("store-v3", "3 (state tables of one row per model)")],
+)
+def test_an_older_store_is_migrated_exactly_at_start_up_and_audited(
+    tmp_path: Path, fixture: str, was: str
+) -> None:
+    """Format 2 (written by the format-2 receiver) and format 3 (the same store as the format-3 receiver
+    migrated it) both come up as the checkpoint said, their record tables equal to the fold."""
     directory = tmp_path / "store"
-    shutil.copytree(FIXTURES / "store-v2", directory)  # written by the format-2 receiver (a JSON checkpoint)
-    db = sqlite3.connect(directory / FILE_NAME)
+    shutil.copytree(FIXTURES / fixture, directory)
+    db = sqlite3.connect(FIXTURES / "store-v2" / FILE_NAME)
     checkpoint = json.loads(db.execute("SELECT state FROM checkpoint").fetchone()[0])
     db.close()
     store = Store(directory, ladder=POLICY.ladder)
     try:
         state, warnings = store.loaded.state.materialized(), store.loaded.warnings
+        for now in (T0, T0 + 2 * DAY, T0 + 30 * DAY):
+            figures = store.tables.figures(now, POLICY.ladder.fade_after)
+            assert figures == figures_of(state, now, POLICY.ladder)
     finally:
         store.close()
     assert warnings == (
-        f"{directory / FILE_NAME}: migrated the store from format 2 (a JSON checkpoint) to format 3 (state "
+        f"{directory / FILE_NAME}: migrated the store from format {was} to format 4 (state "
         "tables) at decision 12; the tables read back equal to the fold of the log",
     )
     assert _records(state) == _checkpoint_records(checkpoint)
     assert state.suspensions and state.holds and state.incidents and state.part("o/z").resolved
     db = sqlite3.connect(directory / FILE_NAME)
-    assert db.execute("PRAGMA user_version").fetchone() == (3,)
+    assert db.execute("PRAGMA user_version").fetchone() == (4,)
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     audit = [key for (key,) in db.execute("SELECT key FROM meta WHERE key LIKE 'migrated:%'")]
     db.close()
-    assert "checkpoint" not in tables and len(audit) == 1
+    assert not tables & {"checkpoint", "incident_models"}
+    assert len(audit) == (1 if fixture == "store-v2" else 2)  # store-v3 holds its migration from format 2
+    assert {"suspensions", "holds", "offenses", "incidents"} <= tables
     assert reopen(directory) == (state, ())  # migrated once: the next start-up just opens it
+
+
+def _history(rng: random.Random) -> tuple[Offense, ...]:
+    """Offenses oldest first with gaps around the fade (14 days), some ended early by a lift."""
+    at, out = T0, []
+    for n in range(rng.randint(1, 5)):
+        at += rng.choice([0.5, 13.9, 14.0, 14.1, 30.0]) * DAY if n else 0.0
+        until = at + rng.choice([1, 3]) * DAY
+        ended = at + DAY / 2 if rng.random() < 0.3 else None
+        out.append(Offense(at, until, n + 1, f"e{n}", ended))
+        at = min(until, ended or until)
+    return tuple(out)
+
+
+def test_the_offense_level_read_from_the_columns_is_the_ladders() -> None:
+    """``Tables.figures`` reads every route's level with one query; it equals ``Ladder.level`` (the chain
+    after the last gap of the fade or more, none once faded) over random histories and times."""
+    rng = random.Random(7)
+    history = {(f"m{i % 7}/x", f"p{i}/1"): _history(rng) for i in range(300)}
+    state = State.of(history=history)
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    for statement in SCHEMA:
+        db.execute(statement)
+    write_parts(db, state.all_parts(), Digest(0, 0))
+    tables, levels = Tables(db), set()
+    for days in (0, 1, 13.5, 14.2, 20, 40, 80, 140):
+        now = T0 + days * DAY
+        figures = tables.figures(now, POLICY.ladder.fade_after)
+        assert figures == figures_of(state, now, POLICY.ladder)
+        levels |= {n for _, _, n in figures.offense_levels}
+    tables.close()
+    assert levels >= {1, 2, 3}  # chains of several lengths were compared, not only empty ones
 
 
 def test_a_damaged_format_2_store_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
