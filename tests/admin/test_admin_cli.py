@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -330,20 +334,14 @@ def test_with_no_lead_at_all_the_newest_local_run_still_running_is_used(
     assert json.loads(out)["suspensions"]
 
 
-def test_a_newer_receiver_s_added_fields_are_ignored_by_the_client(receiver: str) -> None:
-    """A tolerant reader: an admin CLI older than its receiver reads answers that gained fields (at the top
-    and inside entries); the fields it knows are still checked."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+@contextmanager
+def json_server(answer: Callable[[str], JsonValue]) -> Iterator[str]:
+    """A loopback HTTP server answering every GET with ``answer(path)`` as JSON (a receiver of another
+    version); yields its base URL and records nothing."""
 
-    body = httpx.get(f"{receiver}/v1/ignore", params={"model": MODEL}).json()
-    body["added_later"] = {"any": "thing"}
-    for entry in body["entries"]:
-        entry["added_later"] = 1
-    served = json.dumps(body).encode()
-
-    class Newer(BaseHTTPRequestHandler):
+    class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            served = json.dumps(answer(self.path)).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(served)))
@@ -353,22 +351,28 @@ def test_a_newer_receiver_s_added_fields_are_ignored_by_the_client(receiver: str
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Newer)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        with AdminClient(f"http://127.0.0.1:{server.server_address[1]}", None) as client:
-            assert client.ignore(MODEL).ignore == ["deepinfra/fp8"]
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
 
 
+def test_a_newer_receiver_s_added_fields_are_ignored_by_the_client(receiver: str) -> None:
+    """A tolerant reader: an admin CLI older than its receiver reads answers that gained fields (at the top
+    and inside entries); the fields it knows are still checked."""
+    body = httpx.get(f"{receiver}/v1/ignore", params={"model": MODEL}).json()
+    body["added_later"] = {"any": "thing"}
+    for entry in body["entries"]:
+        entry["added_later"] = 1
+    with json_server(lambda path: body) as url, AdminClient(url, None) as client:
+        assert client.ignore(MODEL).ignore == ["deepinfra/fp8"]
+
+
 def test_the_client_follows_the_suspension_listing_page_by_page(receiver: str) -> None:
     """``/v1/suspensions`` is paged (``next_after``): the client joins the pages into one listing."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-    from urllib.parse import parse_qs, urlsplit
-
     first = httpx.get(f"{receiver}/v1/suspensions").json()
     assert len(first["suspensions"]) == 1 and first["next_after"] is None
     second = json.loads(json.dumps(first))
@@ -376,28 +380,12 @@ def test_the_client_follows_the_suspension_listing_page_by_page(receiver: str) -
     pages = {"": {**first, "next_after": "cursor-1"}, "cursor-1": second}
     asked: list[str] = []
 
-    class Paged(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            after = parse_qs(urlsplit(self.path).query).get("after", [""])[0]
-            asked.append(after)
-            served = json.dumps(pages[after]).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(served)))
-            self.end_headers()
-            self.wfile.write(served)
+    def page(path: str) -> JsonValue:
+        asked.append(parse_qs(urlsplit(path).query).get("after", [""])[0])
+        return pages[asked[-1]]
 
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Paged)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with AdminClient(f"http://127.0.0.1:{server.server_address[1]}", None) as client:
-            listing = client.suspensions()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with json_server(page) as url, AdminClient(url, None) as client:
+        listing = client.suspensions()
     assert asked == ["", "cursor-1"]
     assert [s.provider for s in listing.suspensions] == ["deepinfra/fp8", "parasail/fp8"]
     assert listing.next_after is None
