@@ -30,8 +30,12 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # runs as a script or with -m
 
 from bench.equality_fleet import LOCALES, Family, Generator
 from exporter.equality.compare import OUTLIER

@@ -22,9 +22,12 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # runs as a script or with -m
 
 from bench.equality_fleet import LOCALES, VARIANTS, Banks, cached_banks
 from bench.equality_mmd import leave_one_out

@@ -22,24 +22,32 @@ import asyncio
 import math
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # runs as a script or with -m
 
 from bench.equality_fleet import LOCALES, Family
 from exporter.contracts.base import ProbeTarget
-from exporter.equality.monitor import EqualityMonitor, EqualityProbeSettings
+from exporter.equality.config import EqualityConfig
+from exporter.equality.monitor import EqualityMonitor
 from exporter.equality.prompts import EqualityPrompt
-from exporter.equality.sampling import EqualitySettings
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint
 from exporter.outcomes import Usage
 
 MODEL = "family/reference"
 ROUND_SECONDS = 1800.0
-PROMPTS = tuple(EqualityPrompt(locale, locale, f"Write a short message ({locale}).") for locale in LOCALES)
+PROMPTS = tuple(  # two per locale: the probe's configuration asks for at least three prompts
+    EqualityPrompt(id=f"{locale}-{n}", locale=locale, text=f"Write a short message ({locale}, {n}).")
+    for locale in LOCALES
+    for n in (1, 2)
+)
 TOKENS_PER_SAMPLE = 45  # a default prompt and a 24-token completion (docs/equality.md, cost per host)
 
 
 class FamilyGateway:
-    """Answers every pinned host from its variant of the family; the prompt's id is its locale."""
+    """Answers every pinned host from its variant of the family in the prompt's locale."""
 
     def __init__(self, family: Family, variants: dict[str, str], seed: int) -> None:
         self.family = family
@@ -66,9 +74,7 @@ def day(
     variants = {f"ref-{i:02}": "reference" for i in range(hosts - 1)} | {"odd": variant}
     gateway = FamilyGateway(family, variants, seed)
     now = [0.0]
-    settings = EqualityProbeSettings(
-        enabled=True, samples_per_round=per_round, sampling=EqualitySettings(prompts=PROMPTS)
-    )
+    settings = EqualityConfig(enabled=True, samples_per_round=per_round, prompts=PROMPTS)
     monitor = EqualityMonitor(settings, clock=lambda: now[0])
     targets = [(ProbeTarget(MODEL, Endpoint(host, host)), gateway) for host in variants]
     first: int | None = None
