@@ -103,7 +103,12 @@ def rss_mib() -> float:
 
 
 def run(shape: Callable[[int], dict[str, Any]], deliveries: int, directory: Path) -> dict[str, float]:
-    config = ReceiverConfig(directory, Secret("env:W", "w"), Secret("env:A", "a"), mode=Mode.ENFORCE)
+    config = ReceiverConfig(
+        store_dir=directory,
+        webhook_token=Secret("env:W", "w"),
+        admin_token=Secret("env:A", "a"),
+        mode=Mode.ENFORCE,
+    )
     clock = T0
     bodies = [json.dumps(shape(n)).encode() for n in range(deliveries)]
     assert all(len(b) <= MAX_BODY for b in bodies)
