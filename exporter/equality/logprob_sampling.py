@@ -11,7 +11,6 @@ and one that reports the model's raw ones report the same thing. A reply with no
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -19,6 +18,7 @@ from exporter.contracts.base import ProbeContext, ProbeTarget, unjudgeable
 from exporter.engine.rounds import Gateway
 from exporter.equality.logprobs import NextToken, next_token
 from exporter.equality.prompts import EqualityPrompt
+from exporter.equality.sampling import across_hosts
 from exporter.gateway.types import Endpoint
 from exporter.outcomes import Usage
 
@@ -101,10 +101,8 @@ async def collect_next_tokens(
     on_sample: Callable[[], None] = lambda: None,
 ) -> list[HostNextTokens]:
     """Every host's responses, concurrently across hosts under ``concurrency``."""
-    limit = asyncio.Semaphore(concurrency)
-
-    async def one(target: ProbeTarget, gateway: Gateway) -> HostNextTokens:
-        async with limit:
-            return await sample_next_tokens(target, gateway, prefixes, repeats=repeats, on_sample=on_sample)
-
-    return list(await asyncio.gather(*(one(t, g) for t, g in targets)))
+    return await across_hosts(
+        targets,
+        concurrency,
+        lambda t, g: sample_next_tokens(t, g, prefixes, repeats=repeats, on_sample=on_sample),
+    )

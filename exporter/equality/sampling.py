@@ -11,8 +11,9 @@ contract comparison does.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from exporter.contracts.base import ProbeContext, ProbeTarget, unjudgeable
 from exporter.engine.rounds import Gateway
@@ -68,10 +69,25 @@ async def collect(
     on_sample: Callable[[], None] = lambda: None,
 ) -> list[HostSamples]:
     """``samples`` completions from every host, concurrently across hosts under ``concurrency``."""
+    return await across_hosts(
+        targets, concurrency, lambda t, g: sample_host(t, g, settings, samples, on_sample=on_sample)
+    )
+
+
+R = TypeVar("R")
+
+
+async def across_hosts(
+    targets: Sequence[tuple[ProbeTarget, Gateway]],
+    concurrency: int,
+    sample: Callable[[ProbeTarget, Gateway], Awaitable[R]],
+) -> list[R]:
+    """``sample`` of every host, concurrently across hosts under ``concurrency``, in the targets' order
+    (each host's own requests stay sequential: one pinned conversation at a time per host)."""
     limit = asyncio.Semaphore(concurrency)
 
-    async def one(target: ProbeTarget, gateway: Gateway) -> HostSamples:
+    async def one(target: ProbeTarget, gateway: Gateway) -> R:
         async with limit:
-            return await sample_host(target, gateway, settings, samples, on_sample=on_sample)
+            return await sample(target, gateway)
 
     return list(await asyncio.gather(*(one(t, g) for t, g in targets)))
