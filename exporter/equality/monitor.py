@@ -31,7 +31,7 @@ from exporter.engine.rounds import DEFAULT_CONCURRENCY, Gateway
 from exporter.equality.compare import EqualityResult
 from exporter.equality.config import EqualityConfig
 from exporter.equality.sample import Sample
-from exporter.equality.sampling import sample_host
+from exporter.equality.sampling import across_hosts, sample_host
 from exporter.equality.sequential import Epoch
 from exporter.equality.window import EqualityWindow
 from exporter.metrickit import gauge, gauges
@@ -73,19 +73,17 @@ class EqualityMonitor(Collector):
         self, targets: Sequence[tuple[ProbeTarget, Gateway]], round_number: int
     ) -> Verdicts:
         """Sample ``targets`` (the hosts this round probed), then re-test every model they belong to."""
-        limit = asyncio.Semaphore(self._concurrency)
         per_round = self.settings.samples_per_round
 
         async def one(target: ProbeTarget, gateway: Gateway) -> None:
             key = (target.model, target.provider)
             first = self._next_prompt.get(key, 0)
-            async with limit:
-                got = await sample_host(target, gateway, self.settings, per_round, first=first)
+            got = await sample_host(target, gateway, self.settings, per_round, first=first)
             self._next_prompt[key] = first + per_round
             self._window.add(target.model, target.provider, got.samples, self._clock())
             self._fresh[key] = got.samples
 
-        await asyncio.gather(*(one(t, g) for t, g in targets))
+        await across_hosts(targets, self._concurrency, one)
         models: dict[str, list[str]] = {}
         for target, _ in targets:
             models.setdefault(target.model, []).append(target.provider)
