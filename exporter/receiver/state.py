@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from exporter.receiver.ladder import Ladder, Offense
+from exporter.timestamps import TimeText
 
 Route = tuple[str, str]  # (model, provider)
 
@@ -72,8 +73,10 @@ class Suspension:
 class Hold:
     """An administrator's lift holds: no suspension of the route until it recovers or ``until``."""
 
-    since: float
-    until: float | None
+    model: str
+    provider: str
+    since: TimeText
+    until: TimeText | None
     reason: str
 
 
@@ -85,8 +88,8 @@ class Incident:
     model: str
     provider: str
     reason: str
-    since: float
-    until: float | None = None
+    since: TimeText
+    until: TimeText | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,7 +484,7 @@ class Fold:
             base = old if old is not None else Episode(route[0], provider, d.at, d.at)
             part.episodes[key] = replace(base, closed_by=str(d.kind), closed_at=d.at)
         if d.kind is Kind.LIFT:
-            part.holds[provider] = Hold(d.at, d.until, d.reason)
+            part.holds[provider] = Hold(route[0], provider, d.at, d.until, d.reason)
         else:  # a clean round: the hold of an earlier lift is over; older failing episodes are stale
             part.holds.pop(provider, None)
             if d.starts_at is not None:

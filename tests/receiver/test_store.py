@@ -316,7 +316,7 @@ def test_a_part_reads_back_exactly_from_its_row() -> None:
     first, second = Offense(T0, T0 + DAY, 1, "e1"), Offense(T0 + 2 * DAY, T0 + 5 * DAY, 2, "e2", T0 + 3 * DAY)
     state = state_of(
         history={("m/x", "p/1"): (first, second)},
-        holds={("m/x", "p/1"): Hold(since=T0, until=None, reason="false positive")},
+        holds={("m/x", "p/1"): Hold("m/x", "p/1", since=T0, until=None, reason="false positive")},
     )
     n = parse_notification(payload(alert("a/1", model="m/x", discovered="a/1,b/1,c/1")))
     assert isinstance(n, Notification)
