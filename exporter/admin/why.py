@@ -30,8 +30,8 @@ from exporter.textkit import clip
 EvidenceJson = Mapping[str, JsonValue]
 
 DECISIONS_SHOWN = 5
-_HOLD, _INCIDENTS = TypeAdapter(Hold | None), TypeAdapter(list[Incident])
 REPLIES_SHOWN = 3
+_HOLD, _INCIDENTS = TypeAdapter(Hold | None), TypeAdapter(list[Incident])  # the JSON document's
 
 
 def with_limit(url: str, limit: int) -> str:
