@@ -24,7 +24,7 @@ from exporter.receiver.config import ReceiverConfig
 from exporter.receiver.decide import decide_incident_add, decide_incident_remove
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.service import ReceiverService
-from exporter.receiver.state import Decision, Kind, Mode, apply_decisions
+from exporter.receiver.state import Decision, Fold, Kind, Mode
 from exporter.receiver.store import Store
 from exporter.timestamps import format_rfc3339
 
@@ -115,8 +115,10 @@ def suspend(directory: Path, suspensions: int) -> None:
                 discovered=hosts, source="alertmanager", inputs=a.summary(), starts_at=a.starts_at,
             )
         )  # fmt: skip
-    state = apply_decisions(loaded.state, decisions, policy.ladder)
-    store.commit(decisions, state)
+    fold = Fold(loaded.state, policy.ladder)
+    for d in decisions:
+        fold.apply(d)
+    store.commit(decisions, fold.result())
     store.close()
 
 

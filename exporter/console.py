@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from exporter.engine.rounds import RoundProgress
 from exporter.engine.state_body import ContractState, StateBody
-from exporter.receiver.bodies import IgnoreItem, IgnoreList, SuspensionItem, Suspensions
+from exporter.receiver.bodies import IgnoreList, SuspensionItem, Suspensions
+from exporter.receiver.merge import IgnoreEntry
 from exporter.receiver.state import Decision, Kind
 from exporter.timestamps import format_rfc3339
 
@@ -52,7 +53,7 @@ class _Host:
     results: Mapping[str, ContractState]  # contract name -> its result
     ttft: float | None
     clean: int
-    excluded: IgnoreItem | None  # its entry in the receiver's ignore list
+    excluded: IgnoreEntry | None  # its entry in the receiver's ignore list
     routing: str = ROUTABLE  # its routing state (``routing_states``): excluded, would-be, lifted, ...
 
 

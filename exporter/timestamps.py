@@ -4,7 +4,8 @@ Alertmanager and Grafana write Go timestamps (``2026-11-29T15:41:37.58Z``, up to
 ``Z`` or a numeric offset); Python's ``datetime.fromisoformat`` reads them. On top of it: ASCII digits
 only (``fromisoformat`` is not the place to learn that Arabic-Indic digits are digits), an offset is
 required, and only instants from 1970 to 9999 (UTC) are accepted, so every parsed value formats again.
-``Timestamp`` is the same rule as a pydantic field type (``format: date-time`` in the OpenAPI document).
+``Timestamp`` is the same rule as a pydantic field type (``format: date-time`` in the OpenAPI document);
+``TimeText`` is an instant a response sends.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import PlainValidator, WithJsonSchema
+from pydantic import BeforeValidator, PlainSerializer, PlainValidator, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from exporter.web.models import kind
@@ -103,3 +104,11 @@ SCHEMA = {
 }
 #: A model field holding an RFC 3339 instant as Unix seconds (input: the string; schema: ``SCHEMA``).
 Timestamp = Annotated[float, PlainValidator(_validate), WithJsonSchema(SCHEMA)]
+#: An instant in a response: Unix seconds in the code, RFC 3339 text (``format_rfc3339``) on the wire, read
+#: back from it by a client.
+TimeText = Annotated[
+    float,
+    BeforeValidator(lambda v: parse_rfc3339(v) if isinstance(v, str) else v),
+    PlainSerializer(format_rfc3339, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]

@@ -18,19 +18,12 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pydantic import JsonValue
+from pydantic import JsonValue, TypeAdapter
 
 from exporter.admin.tables import contracts_of, decision_row, failing, printable, short_time
-from exporter.receiver.bodies import (
-    DecisionRecord,
-    HoldItem,
-    IncidentItem,
-    Incidents,
-    SuspensionItem,
-    Suspensions,
-)
+from exporter.receiver.bodies import DecisionRecord, Incidents, SuspensionItem, Suspensions
 from exporter.receiver.codec import decision_from_json, decision_to_json
-from exporter.receiver.state import Decision
+from exporter.receiver.state import Decision, Hold, Incident
 from exporter.textkit import clip
 
 #: A record of the exporter's ``/v1/evidence`` (the fields shown: at, contract, reason, detail, excerpt).
@@ -38,6 +31,7 @@ EvidenceJson = Mapping[str, JsonValue]
 
 DECISIONS_SHOWN = 5
 REPLIES_SHOWN = 3
+_HOLD, _INCIDENTS = TypeAdapter(Hold | None), TypeAdapter(list[Incident])  # the JSON document's
 
 
 def with_limit(url: str, limit: int) -> str:
@@ -59,8 +53,8 @@ class WhyView:
     provider: str
     mode: str  # the receiver's mode
     suspension: SuspensionItem | None
-    hold: HoldItem | None
-    incidents: list[IncidentItem]
+    hold: Hold | None
+    incidents: list[Incident]
     decisions: list[Decision]  # about this route, oldest first
     evidence_link: str | None = None
     replies: Sequence[EvidenceJson] | None = None  # None: unknown (the exporter could not be read)
@@ -78,7 +72,7 @@ class WhyView:
     ) -> WhyView:
         """The route's part of the receiver's listings and decisions (its records, as sent)."""
 
-        def mine(item: SuspensionItem | HoldItem | IncidentItem) -> bool:
+        def mine(item: SuspensionItem | Hold | Incident) -> bool:
             return item.model == model and item.provider == provider
 
         return cls(
@@ -128,8 +122,8 @@ class WhyView:
             "mode": self.mode,
             "state": self.state(),
             "suspension": self.suspension.model_dump(mode="json") if self.suspension else None,
-            "hold": self.hold.model_dump(mode="json") if self.hold else None,
-            "incidents": [i.model_dump(mode="json") for i in self.incidents],
+            "hold": _HOLD.dump_python(self.hold, mode="json"),
+            "incidents": _INCIDENTS.dump_python(self.incidents, mode="json"),
             "decisions": [decision_to_json(d) for d in self.decisions],
             "evidence_url": self.evidence_link,
             # null: unknown (evidence_error says why)

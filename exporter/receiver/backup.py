@@ -34,19 +34,20 @@ from exporter.receiver.store import (
     FORMAT_CHECKPOINT,
     FORMAT_PARTS,
     GENESIS,
+    SIDE_FILES,
     Store,
     StoreError,
     StoreLocked,
-    chained_rows,
+    last_proven,
     lock_store_dir,
+    prove_head,
+    stored_chain,
 )
 from exporter.receiver.witness import Witness, WitnessError, fsync_path, read_witness, write_witness
 from exporter.sqlitekit import connect, integrity_problem, stored_schema
 from exporter.timestamps import format_rfc3339
 
 __all__ = ["Proven", "backup", "prove_file", "restore"]
-
-_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +75,8 @@ def prove_file(path: Path) -> Proven:
         version, names = stored_schema(db)
         if version not in (FORMAT, FORMAT_PARTS, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
             raise StoreError(f"{path}: not a receiver store of format {FORMAT} (format {version})")
-        seq, chain = 0, GENESIS
-        for seq, _, chain in chained_rows(db, path, 0, GENESIS):  # noqa: B007 - the last one is kept
-            pass
-        head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
-        if head is None or (head[0], bytes(head[1])) != (seq, chain):
-            raise StoreError(
-                f"{path}: the log ends at decision {seq} but the head says {head[0] if head else 'nothing'}: "
-                "decisions were removed from the end"
-            )
+        seq, chain = last_proven(db, path, 0, GENESIS)
+        prove_head(db, path, seq, chain)
         if version == FORMAT:
             pruned_at, *digests = db.execute(
                 "SELECT pruned_at, digest, records FROM head WHERE id = 1"
@@ -148,10 +142,9 @@ def _check_against(path: Path, proven: Proven, witness: Witness, directory: Path
         )
     db = connect(path, read_only=True)
     try:
-        row = db.execute("SELECT chain FROM decisions WHERE seq = ?", (witness.seq,)).fetchone()
+        stored = stored_chain(db, path, witness.seq)  # in the file: witness.seq <= proven.seq
     finally:
         db.close()
-    stored = GENESIS if witness.seq == 0 else bytes(row[0]) if row is not None else None
     if stored != witness.chain:
         raise StoreError(
             f"{directory}: decision {witness.seq} differs from the one its witness records: refusing to "
@@ -191,7 +184,7 @@ def restore(directory: Path, source: Path, *, ladder: Ladder | None = None, now:
         finally:
             db.close()
         fsync_path(tmp)
-        for suffix in _SIDE_FILES:  # the old log must never be applied to the restored file
+        for suffix in SIDE_FILES:  # the old log must never be applied to the restored file
             (directory / (FILE_NAME + suffix)).unlink(missing_ok=True)
         os.replace(tmp, target)
         fsync_path(directory)

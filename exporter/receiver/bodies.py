@@ -1,9 +1,10 @@
 """The receiver API's own request and response bodies as pydantic models (webhook payloads: ``payloads``).
 
 Requests (``LiftBody``, ``IncidentBody``) refuse unknown fields and validate into the values the service
-takes; responses are built as models by the service and the app (from the state's records where the
-fields match), so the OpenAPI document (``receiver.openapi``) describes exactly what is sent. Times in
-responses are Unix seconds sent as RFC 3339 text (``TimeText``).
+takes; responses are built as models by the service and the app, their items the state's own records
+where the fields are the same (``state.Hold``, ``state.Incident``, ``merge.IgnoreEntry``), so the OpenAPI
+document (``receiver.openapi``) describes exactly what is sent. Times in responses are Unix seconds sent as
+RFC 3339 text (``timestamps.TimeText``).
 
 Example::
 
@@ -21,17 +22,16 @@ from pydantic import (
     BeforeValidator,
     Field,
     JsonValue,
-    PlainSerializer,
     StringConstraints,
     WithJsonSchema,
 )
 
 from exporter.receiver.codec import DECISION
-from exporter.receiver.merge import Layer
-from exporter.receiver.state import Kind, Mode
+from exporter.receiver.merge import IgnoreEntry
+from exporter.receiver.state import Hold, Incident, Kind, Mode
 from exporter.receiver.tags import canonical_tag
 from exporter.textkit import LABEL_PATTERN, control_problem
-from exporter.timestamps import Timestamp, format_rfc3339, parse_rfc3339
+from exporter.timestamps import Timestamp, TimeText
 from exporter.web.models import REF_TEMPLATE, Body, ErrorBody
 
 __all__ = ["ErrorBody"]  # the shared error body, answered by this API too
@@ -57,14 +57,6 @@ AdminText = Annotated[
 ]
 #: A model slug or provider tag in an admin body: admin text, canonical (``tags.canonical_tag``).
 AdminName = Annotated[AdminText, AfterValidator(canonical_tag)]
-#: An instant in a response: Unix seconds in the code, RFC 3339 text (``format_rfc3339``) on the wire, read
-#: back from it by a client.
-TimeText = Annotated[
-    float,
-    BeforeValidator(lambda v: parse_rfc3339(v) if isinstance(v, str) else v),
-    PlainSerializer(format_rfc3339, return_type=str),
-    WithJsonSchema({"type": "string", "format": "date-time"}),
-]
 _TEXT = "a non-empty string"
 
 
@@ -133,19 +125,12 @@ class DecisionsPage(Decisions):
     oldest_in_memory: int | None = Field(description="kept for compatibility: every decision is stored")
 
 
-class IgnoreItem(Body):
-    provider: str
-    layer: Layer
-    reason: str
-    until: TimeText | None
-
-
 class IgnoreList(Body):
     """``GET /v1/ignore``: the merged ignore list of one model, for a router's ``provider.ignore``."""
 
     model: str
     ignore: list[str]
-    entries: list[IgnoreItem]
+    entries: list[IgnoreEntry]
     generated_at: TimeText
 
 
@@ -172,23 +157,13 @@ class SuspensionItem(Body):
     offenses: list[Offense]
 
 
-class HoldItem(Body):
-    """A lift that holds until the route completes a clean round or its ``until``."""
-
-    model: str
-    provider: str
-    since: TimeText
-    until: TimeText | None
-    reason: str
-
-
 class Suspensions(Body):
     """``GET /v1/suspensions``: one page of routes (by model, then provider) with their suspension or hold."""
 
     mode: Mode
     generated_at: TimeText
     suspensions: list[SuspensionItem]
-    holds: list[HoldItem]
+    holds: list[Hold]
     next_after: str | None = Field(
         default=None,
         description="the cursor of the next page (pass it as after); null on the last page. A page holds "
@@ -196,17 +171,8 @@ class Suspensions(Body):
     )
 
 
-class IncidentItem(Body):
-    id: str
-    model: str
-    provider: str
-    reason: str
-    since: TimeText
-    until: TimeText | None
-
-
 class Incidents(Body):
-    incidents: list[IncidentItem]
+    incidents: list[Incident]
 
 
 HealthStatus = Literal["ok", "damaged", "unwritable"]

@@ -34,8 +34,6 @@ def write_problem(store_dir: Path) -> str | None:
         return f"the store directory {store_dir} is not writable by this process ({who})"
     for name in STORE_FILES:
         path = store_dir / name
-        if path.exists() and not os.access(
-            path, os.W_OK, effective_ids=os.access in os.supports_effective_ids
-        ):
+        if path.exists() and not os.access(path, os.W_OK, effective_ids=_EFFECTIVE):
             return f"{path} is not writable by this process ({who})"
     return None

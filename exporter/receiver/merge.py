@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.state import Mode, Part
+from exporter.timestamps import TimeText
 
 
 class Layer(StrEnum):
@@ -28,7 +29,7 @@ class IgnoreEntry:
     provider: str
     layer: Layer
     reason: str
-    until: float | None = None
+    until: TimeText | None = None
 
 
 def ignore_entries(

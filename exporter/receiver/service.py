@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from exporter.lifecycle import Closing
 from exporter.receiver import bodies
@@ -59,6 +59,7 @@ SUSPENSIONS_PAGE = 1000  # the largest (and default) page of /v1/suspensions, in
 SUSPENSIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/suspensions page's items
 CURSOR_PATTERN = re.compile(r"(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?")  # unpadded base64url
 M = TypeVar("M", bound=BaseModel)
+_ITEM: TypeAdapter[bodies.SuspensionItem | Hold] = TypeAdapter(bodies.SuspensionItem | Hold)  # a page's items
 
 
 def _body(model: type[M], record: object, /, **more: object) -> M:
@@ -316,7 +317,7 @@ class ReceiverService(Closing):
         document = bodies.IgnoreList(
             model=model,
             ignore=sorted({e.provider for e in entries}),
-            entries=[_body(bodies.IgnoreItem, e) for e in entries],
+            entries=list(entries),
             generated_at=now,
         )
         body = document.model_dump_json().encode()
@@ -352,12 +353,12 @@ class ReceiverService(Closing):
         for m, p, mode, rung, since, until, episode, reason, starts, explanation in page.suspensions:
             why = MappingProxyType(json.loads(explanation))
             suspended[m, p] = Suspension(m, p, Mode(mode), rung, since, until, episode, reason, starts, why)
-        held = {(m, p): Hold(since, until, reason) for m, p, since, until, reason in page.holds}
+        held = {(h[0], h[1]): Hold(*h) for h in page.holds}
         items: list[bodies.SuspensionItem] = []
-        holds: list[bodies.HoldItem] = []
+        holds: list[Hold] = []
         size, last = 0, None
         for route in page.keys:
-            chosen: list[bodies.SuspensionItem | bodies.HoldItem] = []
+            chosen: list[bodies.SuspensionItem | Hold] = []
             if (s := suspended.get(route)) is not None:
                 offenses = history.get(route, [])
                 chosen.append(
@@ -372,12 +373,12 @@ class ReceiverService(Closing):
                     )
                 )
             if (h := held.get(route)) is not None:  # lifts that hold until a clean round or their until
-                chosen.append(_body(bodies.HoldItem, h, model=route[0], provider=route[1]))
-            size += sum(len(item.model_dump_json()) for item in chosen)
+                chosen.append(h)
+            size += sum(len(_ITEM.dump_json(item)) for item in chosen)
             if last is not None and size > SUSPENSIONS_PAGE_MAX_BYTES:
                 break
             items += [i for i in chosen if isinstance(i, bodies.SuspensionItem)]
-            holds += [i for i in chosen if isinstance(i, bodies.HoldItem)]
+            holds += [i for i in chosen if isinstance(i, Hold)]
             last = route
         more = last is not None and (last != page.keys[-1] or page.more)
         return bodies.Suspensions(
@@ -390,8 +391,7 @@ class ReceiverService(Closing):
 
     def incidents(self) -> bodies.Incidents:
         """The incidents in force, read from the store's incidents table (by model, provider, id)."""
-        chosen = [Incident(*row) for row in self._store.tables.incidents()]
-        return bodies.Incidents(incidents=[_body(bodies.IncidentItem, i) for i in chosen])
+        return bodies.Incidents(incidents=[Incident(*row) for row in self._store.tables.incidents()])
 
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int

@@ -1,4 +1,4 @@
-"""The receiver's durable state and its decisions, as values; ``apply_decisions`` is the only transition.
+"""The receiver's durable state and its decisions, as values; ``Fold`` is the only transition.
 
 Every change to the state is a ``Decision`` (the audit log entry). The state is a fold of the decision
 log: the live path and the store's rebuild from its log both go through ``Fold``, so what is logged is
@@ -12,13 +12,14 @@ first asked for (``State.source``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from exporter.receiver.ladder import Ladder, Offense
+from exporter.timestamps import TimeText
 
 Route = tuple[str, str]  # (model, provider)
 
@@ -72,8 +73,10 @@ class Suspension:
 class Hold:
     """An administrator's lift holds: no suspension of the route until it recovers or ``until``."""
 
-    since: float
-    until: float | None
+    model: str
+    provider: str
+    since: TimeText
+    until: TimeText | None
     reason: str
 
 
@@ -85,8 +88,8 @@ class Incident:
     model: str
     provider: str
     reason: str
-    since: float
-    until: float | None = None
+    since: TimeText
+    until: TimeText | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,11 +236,10 @@ class State:
     Without a ``source`` the state holds every part. With one (a store's tables) it holds only the parts
     that differ from the source (a judgement's changes, until the store commits them) and reads any other
     part when it is first asked for: a decision and a start-up cost the same whatever other models hold.
-    Per-model reads (``part``, ``suspension``, ``incident``, ``due_models``) are what decisions use; the
-    whole-state mappings (``suspensions``, ``history``, ...) read every part, for listings and tests.
-    Two states are equal when they hold the same parts. A state read from a store reads the parts it does
-    not hold from the store's tables as they are when asked (the newest committed state): keep the newest
-    state, or ``materialized`` an older one that must stay as it was.
+    Per-model reads (``part``, ``suspension``, ``incident``, ``due_models``) are what decisions use;
+    ``all_parts`` reads every part. Two states are equal when they hold the same parts. A state read from a
+    store reads the parts it does not hold from the store's tables as they are when asked (the newest
+    committed state): keep the newest state.
     """
 
     seq: int = 0
@@ -245,32 +247,6 @@ class State:
     parts: Mapping[str, Part] = field(default_factory=lambda: _EMPTY)
     source: Source | None = field(default=None, repr=False)
     memo: dict[str, Part] = field(default_factory=dict, repr=False)  # parts read from the source
-
-    @classmethod
-    def of(
-        cls,
-        *,
-        seq: int = 0,
-        suspensions: Mapping[Route, Suspension] = _EMPTY,
-        history: Mapping[Route, tuple[Offense, ...]] = _EMPTY,
-        holds: Mapping[Route, Hold] = _EMPTY,
-        incidents: Mapping[str, Incident] = _EMPTY,
-    ) -> State:
-        """A state holding the given records (by route, incidents by id)."""
-        drafts: dict[str, _Draft] = {}
-
-        def draft(model: str) -> _Draft:
-            return drafts.setdefault(model, _Draft(EMPTY_PART))
-
-        for (m, p), s in suspensions.items():
-            draft(m).suspensions[p] = s
-        for (m, p), h in history.items():
-            draft(m).history[p] = h
-        for (m, p), hold in holds.items():
-            draft(m).holds[p] = hold
-        for key, i in incidents.items():
-            draft(i.model).incidents[key] = i
-        return cls(seq, parts=MappingProxyType({m: d.freeze() for m, d in drafts.items()}))
 
     # -- per-model reads: each costs one model's part ----------------------------------------------------
     def part(self, model: str, *, keep: bool = False) -> Part:
@@ -337,56 +313,12 @@ class State:
             if not part.empty:
                 yield model, part
 
-    def materialized(self) -> State:
-        """This state holding every part, read from its source now (a state read from a store can be
-        read only while the store is open)."""
-        return State(self.seq, self.pruned_at, MappingProxyType(dict(self.all_parts())))
-
     def models(self) -> frozenset[str]:
         """Every model the state mentions (names only: no part is read)."""
         names = set(self.source.models()) if self.source is not None else set()
         for model, part in self.parts.items():
             (names.discard if part.empty else names.add)(model)
         return frozenset(names)
-
-    def _by_route(self, name: str) -> dict[Route, Any]:
-        return {(m, k): v for m, part in self.all_parts() for k, v in getattr(part, name).items()}
-
-    @property
-    def suspensions(self) -> dict[Route, Suspension]:
-        return self._by_route("suspensions")
-
-    @property
-    def history(self) -> dict[Route, tuple[Offense, ...]]:
-        return self._by_route("history")
-
-    @property
-    def holds(self) -> dict[Route, Hold]:
-        return self._by_route("holds")
-
-    @property
-    def recovered(self) -> dict[Route, float]:
-        return self._by_route("recovered")
-
-    @property
-    def failing(self) -> dict[Route, float]:
-        return self._by_route("failing")
-
-    @property
-    def incidents(self) -> dict[str, Incident]:
-        return {k: i for _, part in self.all_parts() for k, i in part.incidents.items()}
-
-    @property
-    def episodes(self) -> dict[str, Episode]:
-        return {k: e for _, part in self.all_parts() for k, e in part.episodes.items()}
-
-    @property
-    def discovered(self) -> dict[str, frozenset[str]]:
-        return {m: part.discovered for m, part in self.all_parts() if part.discovered is not None}
-
-    @property
-    def joined_hosts(self) -> dict[str, Mapping[str, float]]:
-        return {m: part.joined for m, part in self.all_parts() if part.joined}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -398,19 +330,6 @@ class State:
         )
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder | None = None) -> State:
-    """Fold decisions into the state (pure: the input state is not modified).
-
-    ``ladder`` only trims offense history that has faded; replaying without it keeps more history but
-    decides the same. Counted-only repeats (``seq`` 0) are skipped: they change nothing.
-    """
-    fold = Fold(state, ladder)
-    for d in decisions:
-        if d.journaled:
-            fold.apply(d)
-    return fold.result()
 
 
 class _Draft:
@@ -565,7 +484,7 @@ class Fold:
             base = old if old is not None else Episode(route[0], provider, d.at, d.at)
             part.episodes[key] = replace(base, closed_by=str(d.kind), closed_at=d.at)
         if d.kind is Kind.LIFT:
-            part.holds[provider] = Hold(d.at, d.until, d.reason)
+            part.holds[provider] = Hold(route[0], provider, d.at, d.until, d.reason)
         else:  # a clean round: the hold of an earlier lift is over; older failing episodes are stale
             part.holds.pop(provider, None)
             if d.starts_at is not None:

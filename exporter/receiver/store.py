@@ -87,7 +87,8 @@ FORMAT_1_FILES = ("decisions.jsonl", "state.json", "state.prev.json")
 #: The last revision of this project whose receiver migrates a format-1 store to this format.
 MIGRATING_REVISION = "f0b75bf"
 GENESIS = hashlib.sha256(b"canary receiver decision log").digest()
-_LEFTOVERS = ("-wal", "-shm", "-journal")
+#: The side files of ``receiver.sqlite3`` (its write-ahead log, shared memory, rollback journal).
+SIDE_FILES = ("-wal", "-shm", "-journal")
 #: What ``--init`` accepts in a directory it calls empty: the lock of an earlier attempt and the temporary
 #: file of a creation that was interrupted before it was moved in place.
 _CREATABLE_OVER = frozenset({LOCK_NAME, FILE_NAME + ".new"})
@@ -264,7 +265,7 @@ class Store(Closing):
                 f"{witness.seq} was acknowledged: decisions {seq + 1}..{witness.seq} are missing (a lost, "
                 "truncated or damaged receiver.sqlite3-wal, or a file restored from an older copy)"
             )
-        elif self._stored_chain(self._db_or_fail(), witness.seq) != witness.chain:
+        elif stored_chain(self._db_or_fail(), self.path, witness.seq) != witness.chain:
             problem = (
                 f"{self.path}: decision {witness.seq} differs from the one its witness {WITNESS_NAME} "
                 "records (another store's file, or a different history)"
@@ -299,7 +300,7 @@ class Store(Closing):
                 "`canary receiver restore --from FILE` (never start a new store over an old one's witness)"
             )
         leftovers = [
-            self.path.name + s for s in _LEFTOVERS if (self.directory / (self.path.name + s)).exists()
+            self.path.name + s for s in SIDE_FILES if (self.directory / (self.path.name + s)).exists()
         ]
         migrated = sorted(p.name for p in self.directory.glob("*.migrated"))
         if leftovers or migrated:
@@ -374,29 +375,22 @@ class Store(Closing):
                 f"{self.path}: store format {version} with tables {sorted(names)} is not a receiver store "
                 f"of format {FORMAT} (written by another version of the receiver, or another program)"
             )
-        head = db.execute("SELECT seq, chain, pruned_at, digest, records FROM head WHERE id = 1").fetchone()
-        if head is None:
-            raise StoreError(f"{self.path}: the head row is missing: the store was edited; restore it")
         # Small logs are proven whole before serving; above SYNC_VERIFY_ROWS only the last row is (start-up
         # stays flat), and ``verify_history`` proves the rest in the background.
         start = 0 if small else max(last - 1, 0)
-        _, chain = self._walk(db, start, self._stored_chain(db, start))
-        if (head[0], bytes(head[1])) != (last, chain):
-            raise StoreError(
-                f"{self.path}: the log ends at decision {last} but the store's head is decision {head[0]} "
-                "with another hash: decisions were removed from the end or the last one was altered; "
-                "restore the file"
-            )
-        self._head_seq, self._head_chain, self._pruned_at = last, chain, float(head[2])
+        _, chain = last_proven(db, self.path, start, stored_chain(db, self.path, start))
+        prove_head(db, self.path, last, chain)
+        pruned_at, parts, records = db.execute("SELECT pruned_at, digest, records FROM head").fetchone()
+        self._head_seq, self._head_chain, self._pruned_at = last, chain, float(pruned_at)
         self._unproven = 0 if small else start
-        self._digest = tables.Digest(*(int.from_bytes(bytes(d), "big") for d in head[3:5]))
-        if tables.parts_digest(db, self._pruned_at) != self._digest.parts or len(head[3]) != 32:
+        self._digest = tables.Digest(*(int.from_bytes(bytes(d), "big") for d in (parts, records)))
+        if tables.parts_digest(db, self._pruned_at) != self._digest.parts or len(parts) != 32:
             warnings.append(
                 f"{self.path}: the state tables do not match the digest in the head (a row was changed, "
                 "removed or added); rebuilt them from the whole log (the state is exact: the log is intact)"
             )
             self._rebuild(db, "rebuilt")  # the record tables with the parts
-        elif small and (len(head[4]) != 32 or tables.records_digest(db) != self._digest.records):
+        elif small and (len(records) != 32 or tables.records_digest(db) != self._digest.records):
             warnings.append(self.rebuild_records())
         else:
             self._records_unproven = not small  # proven in the background: ``records_sound``
@@ -497,13 +491,8 @@ class Store(Closing):
         folded, the tables read back equal to the fold."""
         if (problem := integrity_problem(db)) is not None:
             raise StoreError(f"{self.path}: SQLite integrity check failed ({problem}); restore the file")
-        head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
-        _, chain = self._walk(db, 0, GENESIS)
-        if head is None or (head[0], bytes(head[1])) != (last, chain):
-            raise StoreError(
-                f"{self.path}: the log ends at decision {last} but the store's head does not: decisions "
-                "were removed from the end or the last one was altered; restore the file"
-            )
+        _, chain = last_proven(db, self.path, 0, GENESIS)
+        prove_head(db, self.path, last, chain)
         self._head_seq, self._head_chain = last, chain
 
         def schema() -> None:
@@ -526,22 +515,6 @@ class Store(Closing):
             f"{self.path}: migrated the store from format {version} ({was}) to format {FORMAT} (state "
             f"tables) at decision {last}; the tables read back equal to the fold of the log"
         )
-
-    def _stored_chain(self, db: sqlite3.Connection, seq: int) -> bytes:
-        if seq == 0:
-            return GENESIS
-        row = db.execute("SELECT chain FROM decisions WHERE seq = ?", (seq,)).fetchone()
-        if row is None:
-            raise StoreError(f"{self.path}: decisions: decision {seq} is missing")
-        return bytes(row[0])
-
-    def _walk(self, db: sqlite3.Connection, after: int, chain: bytes) -> tuple[int, bytes]:
-        """Prove the rows after ``after``, each by its chain hash from ``chain`` (the chain at ``after``)
-        and by following the previous one with no gap; the last one's ``seq`` and chain."""
-        seq, last = after, chain
-        for seq, _, last in chained_rows(db, self.path, after, chain):  # noqa: B007 - the last is kept
-            pass
-        return seq, last
 
     def verify_history(self) -> str | None:
         """Prove the rows start-up did not (a long log): SQLite's integrity check of the whole file and
@@ -728,6 +701,37 @@ def chained_rows(
             )
         yield seq, entry, chain
         expect += 1
+
+
+def last_proven(db: sqlite3.Connection, path: Path, after: int, chain: bytes) -> tuple[int, bytes]:
+    """Prove the rows after ``after`` (``chained_rows``); the last one's ``seq`` and chain."""
+    seq, last = after, chain
+    for seq, _, last in chained_rows(db, path, after, chain):  # noqa: B007 - the last is kept
+        pass
+    return seq, last
+
+
+def stored_chain(db: sqlite3.Connection, path: Path, seq: int) -> bytes:
+    """The chain hash stored with decision ``seq`` (``GENESIS`` for 0); ``StoreError`` when it is missing."""
+    if seq == 0:
+        return GENESIS
+    row = db.execute("SELECT chain FROM decisions WHERE seq = ?", (seq,)).fetchone()
+    if row is None:
+        raise StoreError(f"{path}: decisions: decision {seq} is missing")
+    return bytes(row[0])
+
+
+def prove_head(db: sqlite3.Connection, path: Path, seq: int, chain: bytes) -> None:
+    """``StoreError`` unless the head names the last decision of the log, ``seq`` with ``chain``."""
+    head = db.execute("SELECT seq, chain FROM head WHERE id = 1").fetchone()
+    if head is None:
+        raise StoreError(f"{path}: the head row is missing: the store was edited; restore it")
+    if (head[0], bytes(head[1])) != (seq, chain):
+        raise StoreError(
+            f"{path}: the log ends at decision {seq} but the store's head is decision {head[0]}"
+            f"{' with another hash' if head[0] == seq else ''}: decisions were removed from the end or "
+            "the last one was altered; restore the file"
+        )
 
 
 def lock_store_dir(directory: Path) -> int:

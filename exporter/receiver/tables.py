@@ -452,7 +452,9 @@ def part_from_json(model: str, body: str) -> Part:
             }
         ),
         history=MappingProxyType({p: tuple(Offense(*o) for o in h) for p, h in doc.get("h", ())}),
-        holds=MappingProxyType({p: Hold(since, until, why) for p, since, until, why in doc.get("o", ())}),
+        holds=MappingProxyType(
+            {p: Hold(model, p, since, until, why) for p, since, until, why in doc.get("o", ())}
+        ),
         recovered=MappingProxyType(dict(doc.get("r", ()))),
         failing=MappingProxyType(dict(doc.get("f", ()))),
         incidents=MappingProxyType(

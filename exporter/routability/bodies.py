@@ -1,5 +1,5 @@
-"""The routability API's response bodies as pydantic models: the row (also the stored form), the listing,
-the trigger's answers and the errors. The OpenAPI document (``routability.openapi``) is generated from them.
+"""The routability API's response bodies as pydantic models: the row, the listing, the trigger's answers
+and the errors. The OpenAPI document (``routability.openapi``) is generated from them.
 
 Example::
 
@@ -30,8 +30,8 @@ class Problem(Body):
     error: str
 
 
-class StoredRow(Body):
-    """One model's row as the store keeps it (fields a store of an earlier version lacks have defaults)."""
+class Row(Body):
+    """``GET /v1/routability/{slug}``: the model's row, its age and the routing verdict."""
 
     slug: str
     status: Status
@@ -43,11 +43,6 @@ class StoredRow(Body):
     http_status: int | None = None
     last_healthy: float | None = None
     listed: ListedSignal | None = Field(default=None, description="the gateway's listing: information only")
-
-
-class Row(StoredRow):
-    """``GET /v1/routability/{slug}``: the stored row, its age and the routing verdict."""
-
     age_seconds: float | None
     skip: bool = Field(description="a router should skip the model (recently unavailable)")
 
@@ -80,10 +75,6 @@ class PassStarted(Body):
 
 def _fields(row: RoutabilityRow) -> dict[str, object]:
     return {f.name: getattr(row, f.name) for f in fields(row)}
-
-
-def stored_row(row: RoutabilityRow) -> StoredRow:
-    return StoredRow.model_validate(_fields(row))
 
 
 def row_body(row: RoutabilityRow, now: float, recent_window: float) -> Row:

@@ -17,8 +17,9 @@ import json
 import sqlite3
 from pathlib import Path
 
+from pydantic import TypeAdapter
+
 from exporter.lifecycle import Closing
-from exporter.routability.bodies import StoredRow, stored_row
 from exporter.routability.model import RoutabilityRow
 from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema
 
@@ -27,6 +28,9 @@ _SCHEMA = (
     "CREATE TABLE rows (slug TEXT PRIMARY KEY, data TEXT NOT NULL)",
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
+#: A row's stored form: the row's own fields as JSON, read back strictly, unknown fields refused (a field a
+#: store of an earlier version lacks takes the row's default).
+ROW: TypeAdapter[RoutabilityRow] = TypeAdapter(RoutabilityRow)
 
 
 class StoreError(Exception):
@@ -53,7 +57,7 @@ class RoutabilityStore(Closing):
             self._rows: dict[str, RoutabilityRow] = {}
             for slug, data in self._db.execute("SELECT slug, data FROM rows ORDER BY slug"):
                 try:
-                    row = RoutabilityRow(**dict(StoredRow.model_validate_json(data)))
+                    row = ROW.validate_json(data, strict=True, extra="forbid")
                 except (ValueError, KeyError, TypeError) as exc:
                     raise StoreError(f"{path}: row {slug!r} is unreadable: {exc}") from exc
                 self._rows[row.slug] = row
@@ -109,5 +113,5 @@ class RoutabilityStore(Closing):
 
 
 def row_text(row: RoutabilityRow) -> str:
-    """One row as stored: the JSON of ``bodies.StoredRow``, keys sorted (what the listing's ETag hashes)."""
-    return json.dumps(stored_row(row).model_dump(mode="json"), sort_keys=True)
+    """One row as stored: its fields as JSON (``ROW``), keys sorted (what the listing's ETag hashes)."""
+    return json.dumps(ROW.dump_python(row, mode="json"), sort_keys=True)

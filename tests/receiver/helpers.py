@@ -5,14 +5,27 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from exporter.configkit import Secret
 from exporter.receiver.config import ReceiverConfig
-from exporter.receiver.ladder import Ladder
-from exporter.receiver.state import Mode, State
+from exporter.receiver.ladder import Ladder, Offense
+from exporter.receiver.state import (
+    Decision,
+    Episode,
+    Fold,
+    Hold,
+    Incident,
+    Mode,
+    Part,
+    Route,
+    State,
+    Suspension,
+)
 from exporter.receiver.tables import Figures
 from exporter.timestamps import format_rfc3339
 
@@ -106,18 +119,96 @@ def schemathesis(document_url: str, config: Path, workdir: Path, examples: int, 
     return summary
 
 
+def apply_decisions(state: State, decisions: Iterable[Decision], ladder: Ladder | None = None) -> State:
+    """Fold decisions into the state as the store's replay does (``state.Fold``; the input state is not
+    modified). Counted-only repeats (``seq`` 0) are skipped: they change nothing."""
+    fold = Fold(state, ladder)
+    for d in decisions:
+        if d.journaled:
+            fold.apply(d)
+    return fold.result()
+
+
+def state_of(
+    *,
+    suspensions: Mapping[Route, Suspension] = MappingProxyType({}),
+    history: Mapping[Route, tuple[Offense, ...]] = MappingProxyType({}),
+    holds: Mapping[Route, Hold] = MappingProxyType({}),
+    incidents: Mapping[str, Incident] = MappingProxyType({}),
+) -> State:
+    """A state holding the given records (by route, incidents by id)."""
+    drafts: dict[str, dict[str, dict[str, Any]]] = {}
+
+    def draft(model: str, name: str) -> dict[str, Any]:
+        return drafts.setdefault(model, {}).setdefault(name, {})
+
+    for (m, p), s in suspensions.items():
+        draft(m, "suspensions")[p] = s
+    for (m, p), h in history.items():
+        draft(m, "history")[p] = h
+    for (m, p), hold in holds.items():
+        draft(m, "holds")[p] = hold
+    for key, i in incidents.items():
+        draft(i.model, "incidents")[key] = i
+    parts = {m: Part(**{k: MappingProxyType(v) for k, v in d.items()}) for m, d in drafts.items()}
+    return State(parts=MappingProxyType(parts))
+
+
+def materialized(state: State) -> State:
+    """``state`` holding every part, read from its source now (a state read from a store can be read only
+    while the store is open, and reads the newest committed parts)."""
+    return State(state.seq, state.pruned_at, MappingProxyType(dict(state.all_parts())))
+
+
+@dataclass(frozen=True)
+class Records:
+    """Every record of a state across its models: by route, incidents and episodes by key, hosts by model
+    (the receiver itself reads one model's part at a time)."""
+
+    suspensions: dict[Route, Suspension]
+    history: dict[Route, tuple[Offense, ...]]
+    holds: dict[Route, Hold]
+    recovered: dict[Route, float]
+    failing: dict[Route, float]
+    incidents: dict[str, Incident]
+    episodes: dict[str, Episode]
+    discovered: dict[str, frozenset[str]]
+    joined_hosts: dict[str, Mapping[str, float]]
+
+
+def records(state: State) -> Records:
+    """Every record of ``state`` (reads every part)."""
+    parts = list(state.all_parts())
+
+    def by_route(name: str) -> dict[Route, Any]:
+        return {(m, k): v for m, part in parts for k, v in getattr(part, name).items()}
+
+    return Records(
+        suspensions=by_route("suspensions"),
+        history=by_route("history"),
+        holds=by_route("holds"),
+        recovered=by_route("recovered"),
+        failing=by_route("failing"),
+        incidents={k: i for _, part in parts for k, i in part.incidents.items()},
+        episodes={k: e for _, part in parts for k, e in part.episodes.items()},
+        discovered={m: part.discovered for m, part in parts if part.discovered is not None},
+        joined_hosts={m: part.joined for m, part in parts if part.joined},
+    )
+
+
 def figures_of(state: State, now: float, ladder: Ladder) -> Figures:
     """``Tables.figures`` as the definitions say, from a state's records in memory."""
+    every = records(state)
     in_force = sorted(
-        (i for i in state.incidents.values() if i.until is None or i.until > now),
+        (i for i in every.incidents.values() if i.until is None or i.until > now),
         key=lambda i: (i.model, i.provider, i.id),
     )
-    suspended = [s for s in state.suspensions.values() if s.until > now]
+    suspended = [s for s in every.suspensions.values() if s.until > now]
     return Figures(
         suspended=sorted((s.model, s.provider, str(s.mode), s.rung, s.until) for s in suspended),
-        offense_levels=sorted((*r, n) for r, h in state.history.items() if (n := ladder.level(h, now))),
+        offense_levels=sorted((*r, n) for r, h in every.history.items() if (n := ladder.level(h, now))),
         incidents=[(i.model, i.provider) for i in in_force],
         enforced=dict(Counter(s.model for s in suspended if s.mode is Mode.ENFORCE)),
-        holds=sorted(state.holds),
+        holds=sorted(every.holds),
         models=sorted(state.models()),
     )

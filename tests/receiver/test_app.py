@@ -377,3 +377,46 @@ def test_a_suspensions_page_stops_at_its_byte_budget(h: Harness, monkeypatch: py
         if (after := page["next_after"]) is None:
             break
     assert [len(p) for p in pages] == [1, 1, 1] and [s for p in pages for s in p] == whole
+
+
+def test_the_listings_are_sent_byte_for_byte_as_documented(h: Harness) -> None:
+    """``/v1/suspensions``, ``/v1/incidents`` and ``/v1/ignore`` of one suspension (with its explanation),
+    one lift's hold, one incident and one built-in exclusion, exactly as clients read them."""
+    failing = alert("a/1", discovered="a/1,c/1,d/1,e/1")
+    failing["annotations"].update(
+        {
+            "failing_contracts": "refusal",
+            "failing_reasons": "refusal=refused",
+            "evidence_url": "http://127.0.0.1:9464/v1/evidence?model=m/x",
+        }
+    )
+    assert h.post_alerts(payload(failing, alert("c/1", discovered="a/1,c/1,d/1,e/1"))).status_code == 200
+    lift = {"model": "m/x", "provider": "c/1", "reason": "false positive"}
+    assert h.client.post("/v1/admin/lift", json=lift, headers=ADMIN).status_code == 200
+    incident = {"model": "m/x", "provider": "d/1", "reason": "outage", "until": "2027-01-20T00:00:00Z"}
+    assert h.client.post("/v1/admin/incidents", json=incident, headers=ADMIN).status_code == 201
+    h.clock.advance(60)
+    assert h.client.get("/v1/suspensions").content == (
+        b'{"mode":"enforce","generated_at":"2027-01-15T08:01:00.000Z","suspensions":[{"model":"m/x'
+        b'","provider":"a/1","mode":"enforce","rung":1,"since":"2027-01-15T08:00:00.000Z","until":'
+        b'"2027-01-16T08:00:00.000Z","reason":"suspended at rung 1 for 1d until 2027-01-16T08:00:0'
+        b'0.000Z (CanaryProviderFailing; 3 routable hosts remain (floor 2))","episode":"[\\"suspend'
+        b'\\",\\"m/x\\",\\"a/1\\",\\"CanaryProviderFailing\\",\\"2027-01-15T07:00:00.000Z\\"]","failing_con'
+        b'tracts":["refusal"],"failing_reasons":["refusal=refused"],"evidence_url":"http://127.0.0'
+        b'.1:9464/v1/evidence?model=m/x","offense_level":1,"offenses":[{"at":"2027-01-15T08:00:00.'
+        b'000Z","until":"2027-01-16T08:00:00.000Z","rung":1,"ended_at":null}]}],"holds":[{"model":'
+        b'"m/x","provider":"c/1","since":"2027-01-15T08:00:00.000Z","until":null,"reason":"lifted '
+        b'by an administrator: false positive"}],"next_after":null}'
+    )
+    assert h.client.get("/v1/incidents").content == (
+        b'{"incidents":[{"id":"inc-4","model":"m/x","provider":"d/1","reason":"outage","since":"20'
+        b'27-01-15T08:00:00.000Z","until":"2027-01-20T00:00:00.000Z"}]}'
+    )
+    assert h.client.get("/v1/ignore", params={"model": "m/x"}).content == (
+        b'{"model":"m/x","ignore":["a/1","b/1","d/1"],"entries":[{"provider":"a/1","layer":"suspen'
+        b'sion","reason":"suspended at rung 1 for 1d until 2027-01-16T08:00:00.000Z (CanaryProvide'
+        b'rFailing; 3 routable hosts remain (floor 2))","until":"2027-01-16T08:00:00.000Z"},{"prov'
+        b'ider":"b/1","layer":"builtin","reason":"control host","until":null},{"provider":"d/1","l'
+        b'ayer":"incident","reason":"outage","until":"2027-01-20T00:00:00.000Z"}],"generated_at":"'
+        b'2027-01-15T08:00:00.000Z"}'
+    )

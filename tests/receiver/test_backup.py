@@ -16,7 +16,7 @@ from exporter.receiver.service import ReceiverService
 from exporter.receiver.store import FILE_NAME, Store, StoreError, StoreLocked, StoreWriteError, init_store
 from exporter.receiver.witness import WITNESS_NAME, read_witness
 
-from .helpers import Clock, alert, make_config, payload
+from .helpers import Clock, alert, make_config, materialized, payload
 from .test_store import POLICY, fill, reopen, suspend_in
 
 
@@ -28,7 +28,7 @@ def test_a_backup_of_a_running_store_restores_exactly_with_an_audited_witness(tm
         state = suspend_in(store, state, provider)
     summary = backup(live, tmp_path / "b.sqlite3")  # the writer holds the lock and its WAL
     assert f"(decisions up to {state.seq})" in summary and "proven" in summary
-    backed_up = state.materialized()  # what the backup holds
+    backed_up = materialized(state)  # what the backup holds
     state_after = suspend_in(store, state, "c/1")  # acknowledged after the backup: lost by a restore
     with pytest.raises(StoreLocked, match=r"a receiver is running on .*: stop it before restoring"):
         restore(live, tmp_path / "b.sqlite3", ladder=POLICY.ladder)
@@ -61,9 +61,8 @@ def test_a_damaged_backup_or_an_incomplete_store_is_refused(tmp_path: Path) -> N
     db.execute("DELETE FROM decisions WHERE seq = (SELECT max(seq) FROM decisions)")
     db.commit()
     db.close()
-    with pytest.raises(
-        StoreError, match=rf"log ends at decision {state.seq - 1} but the head says {state.seq}"
-    ):
+    removed = rf"log ends at decision {state.seq - 1} but the store.s head is decision {state.seq}:"
+    with pytest.raises(StoreError, match=removed):
         prove_file(tmp_path / "b.sqlite3")
     with pytest.raises(StoreError, match="log ends at decision"):
         restore(tmp_path / "s", tmp_path / "b.sqlite3")

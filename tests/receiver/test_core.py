@@ -8,9 +8,9 @@ from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.floor import check_floor
 from exporter.receiver.ladder import Ladder, Offense
 from exporter.receiver.merge import Layer, excluded_hosts, ignore_entries
-from exporter.receiver.state import Incident, Mode, State, Suspension
+from exporter.receiver.state import Incident, Mode, Suspension
 
-from .helpers import DAY
+from .helpers import DAY, state_of
 
 LADDER = Ladder((1 * DAY, 3 * DAY, 7 * DAY), fade_after=14 * DAY)
 
@@ -47,7 +47,7 @@ def test_floor_blocks_when_hosts_unknown_or_too_few_would_remain() -> None:
 
 
 def test_merge_unions_layers_but_only_enforced_suspensions_reach_the_ignore_list() -> None:
-    state = State.of(
+    state = state_of(
         suspensions=MappingProxyType(
             {
                 ("m", "s/1"): Suspension("m", "s/1", Mode.ENFORCE, 1, 0, 100, "e", "bad"),

@@ -18,7 +18,7 @@ from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Mode, State
 from exporter.receiver.store import FILE_NAME, Store, StoreError
 
-from .helpers import DAY, T0, alert, figures_of, payload
+from .helpers import DAY, T0, alert, figures_of, materialized, payload
 
 POLICY = Policy(
     Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2, builtin=(), discovered_horizon=DAY
@@ -46,7 +46,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, State]:
     assert isinstance(added, tuple)
     state = added[0]
     store.commit(added[1], state)
-    state = state.materialized()
+    state = materialized(state)
     store.close()
     return directory, state
 

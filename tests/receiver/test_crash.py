@@ -15,7 +15,7 @@ import pytest
 from exporter.receiver.store import Store
 
 from .crashkit import Zygote, kill
-from .helpers import WEBHOOK_TOKEN, alert, bearer, payload
+from .helpers import WEBHOOK_TOKEN, alert, bearer, payload, records
 
 TRIALS_PER_LANE = int(os.environ.get("CRASH_TRIALS", "25"))
 LANES = 2  # independent stores killed in parallel: 50 trials in CI; `bench/receiver_store.py` runs >= 200
@@ -73,7 +73,7 @@ def lane(zygote: Zygote, directory: Path, seed: int, report: dict[str, object]) 
         store = Store(directory / "store")  # must load, whatever the kill interrupted
         loaded = store.loaded
         try:
-            suspended = {model for model, _ in loaded.state.suspensions}
+            suspended = {model for model, _ in records(loaded.state).suspensions}
         finally:
             store.close()
         torn += sum("torn" in w for w in loaded.warnings)

@@ -19,7 +19,7 @@ from exporter.receiver.merge import excluded_hosts, ignore_entries
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.state import Decision, Kind, Mode, State
 
-from .helpers import DAY, T0, alert, payload
+from .helpers import DAY, T0, alert, payload, records
 
 POLICY = Policy(
     Mode.ENFORCE,
@@ -58,7 +58,7 @@ def test_first_offense_suspends_for_one_day_and_repeats_are_duplicates() -> None
     assert kinds(d) == ["suspend"] and d[0].until == T0 + DAY and d[0].rung == 1
     state2, d2 = run(state, note(alert("a/1")), T0 + 600)
     assert kinds(d2) == ["duplicate"]
-    assert state2.suspensions == state.suspensions
+    assert records(state2).suspensions == records(state).suspensions
 
 
 def test_still_failing_host_is_renewed_at_the_next_rung_the_moment_its_suspension_ends() -> None:
@@ -68,7 +68,7 @@ def test_still_failing_host_is_renewed_at_the_next_rung_the_moment_its_suspensio
     assert kinds(d) == ["expire", "escalate"] and d[1].rung == 2 and d[1].until == T0 + DAY + 3 * DAY
     assert d[1].reason.startswith("renewed at rung 2 for 3d until ")
     assert "the route still failed when its rung-1 suspension ended" in d[1].reason
-    assert state.suspensions[ROUTE].rung == 2 and d[1].source == "clock"
+    assert records(state).suspensions[ROUTE].rung == 2 and d[1].source == "clock"
     state, d = run(state, note(alert("a/1")), T0 + DAY + 60)  # the repeat finds it suspended
     assert kinds(d) == ["duplicate"] and not d[0].journaled
     state, d = expiry(state, T0 + 4 * DAY + 1)
@@ -80,9 +80,9 @@ def test_still_failing_host_is_renewed_at_the_next_rung_the_moment_its_suspensio
 def test_a_resolved_episode_expires_and_its_late_repeat_still_suspends_again() -> None:
     state, _ = run(State(), note(alert("a/1")), T0)
     state, d = run(state, note(alert("a/1", status="resolved")), T0 + 3600)
-    assert kinds(d) == ["ignored"] and d[0].journaled and ROUTE in state.suspensions  # never lifts
+    assert kinds(d) == ["ignored"] and d[0].journaled and ROUTE in records(state).suspensions  # never lifts
     state, d = expiry(state, T0 + DAY)
-    assert kinds(d) == ["expire"] and not state.suspensions
+    assert kinds(d) == ["expire"] and not records(state).suspensions
     assert "still firing" not in d[0].reason
     # A repeat of that episode after all (a partition between Prometheus and Alertmanager ended): as before.
     state, d = run(state, note(alert("a/1")), T0 + DAY + 60)
@@ -101,7 +101,7 @@ def test_renewal_follows_any_still_firing_episode_of_the_route_such_as_a_second_
     )
     state, _ = run(state, note(alert("a/1", starts_at=T0 - 3000, status="resolved")), T0 + DAY + 60)
     state, d = expiry(state, T0 + 4 * DAY)
-    assert kinds(d) == ["expire"] and not state.suspensions
+    assert kinds(d) == ["expire"] and not records(state).suspensions
 
 
 def test_a_resolution_delivered_before_its_firing_still_prevents_renewal() -> None:
@@ -109,7 +109,7 @@ def test_a_resolution_delivered_before_its_firing_still_prevents_renewal() -> No
     state, d = run(state, note(alert("a/1")), T0 + 30)
     assert kinds(d) == ["suspend"]
     state, d = expiry(state, T0 + DAY + 30)
-    assert kinds(d) == ["expire"] and not state.suspensions
+    assert kinds(d) == ["expire"] and not records(state).suspensions
 
 
 def test_lifted_and_recovered_routes_are_not_renewed() -> None:
@@ -120,7 +120,7 @@ def test_lifted_and_recovered_routes_are_not_renewed() -> None:
     state, d = run(state, note(alert("b/1", action="recover", starts_at=T0 + 100)), T0 + 120)
     assert kinds(d) == ["recover"]
     state, d = expiry(state, T0 + 2 * DAY)
-    assert d == [] and not state.suspensions
+    assert d == [] and not records(state).suspensions
 
 
 def test_a_renewed_suspension_still_recovers_early_on_a_clean_round_that_began_before_it() -> None:
@@ -128,7 +128,7 @@ def test_a_renewed_suspension_still_recovers_early_on_a_clean_round_that_began_b
     state, d = expiry(state, T0 + DAY)  # renewed, although the route turned clean 10 minutes earlier
     assert kinds(d) == ["expire", "escalate"]
     state, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + DAY - 600)), T0 + DAY + 30)
-    assert kinds(d) == ["recover"] and not state.suspensions
+    assert kinds(d) == ["recover"] and not records(state).suspensions
 
 
 def test_renewal_obeys_the_floor_and_observe_mode() -> None:
@@ -143,7 +143,7 @@ def test_renewal_obeys_the_floor_and_observe_mode() -> None:
     assert not isinstance(added, Refused)
     state, d = expiry(added[0], T0 + 4 * DAY, observe)
     assert kinds(d) == ["expire", "floor_block"] and d[1].reason.startswith("not renewed at its end (rung 2)")
-    assert ROUTE not in state.suspensions
+    assert ROUTE not in records(state).suspensions
 
 
 def test_the_ladder_resets_after_fourteen_clean_days() -> None:
@@ -155,19 +155,19 @@ def test_the_ladder_resets_after_fourteen_clean_days() -> None:
 def test_resolved_never_lifts_and_a_lift_is_not_undone_by_the_same_episode() -> None:
     state, _ = run(State(), note(alert("a/1")), T0)
     state, d = run(state, note(alert("a/1", status="resolved")), T0 + 60)
-    assert kinds(d) == ["ignored"] and ("m/x", "a/1") in state.suspensions
+    assert kinds(d) == ["ignored"] and ("m/x", "a/1") in records(state).suspensions
     lifted = decide_lift(state, "m/x", "a/1", "false positive", T0 + 120, POLICY)
     assert not isinstance(lifted, Refused)
     state, d = lifted
-    assert kinds(list(d)) == ["lift"] and not state.suspensions
+    assert kinds(list(d)) == ["lift"] and not records(state).suspensions
     state, d = run(state, note(alert("a/1")), T0 + 180)  # the same still-firing episode
-    assert kinds(d) == ["duplicate"] and not state.suspensions
+    assert kinds(d) == ["duplicate"] and not records(state).suspensions
     # A new startsAt (a second Prometheus replica, an outage that restarted the alert) does not undo the
     # lift either: it holds until the route has a clean round (was: suspended again at rung 2).
     state, d = run(state, note(alert("a/1", starts_at=T0 + 3600)), T0 + 3700)
-    assert kinds(d) == ["duplicate"] and "held by the lift" in d[0].reason and not state.suspensions
+    assert kinds(d) == ["duplicate"] and "held by the lift" in d[0].reason and not records(state).suspensions
     state, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + 4000)), T0 + 4100)
-    assert kinds(d) == ["recover"] and not state.holds
+    assert kinds(d) == ["recover"] and not records(state).holds
     state, d = run(state, note(alert("a/1", starts_at=T0 + 5000)), T0 + 5100)  # fails again after it
     assert kinds(d) == ["escalate"]  # the lifted offense still counts
 
@@ -175,8 +175,8 @@ def test_resolved_never_lifts_and_a_lift_is_not_undone_by_the_same_episode() -> 
 def test_early_recovery_restores_the_host_and_keeps_the_offense() -> None:
     state, _ = run(State(), note(alert("a/1")), T0)
     state, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + 600)), T0 + 700)
-    assert kinds(d) == ["recover"] and not state.suspensions
-    assert len(state.history[("m/x", "a/1")]) == 1
+    assert kinds(d) == ["recover"] and not records(state).suspensions
+    assert len(records(state).history[("m/x", "a/1")]) == 1
     state, d = run(state, note(alert("a/1")), T0 + 800)  # the failing episode was closed by recovery
     assert kinds(d) == ["duplicate"]
     _, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + 600)), T0 + 900)
@@ -221,7 +221,7 @@ def test_expiry_of_incidents_is_recorded() -> None:
     added = decide_incident_add(State(), "m/x", "c/1", "outage", T0 + 60, T0, POLICY)
     assert not isinstance(added, Refused)
     state, d = decide_expiry(added[0], T0 + 60, POLICY)
-    assert kinds(list(d)) == ["expire"] and not state.incidents
+    assert kinds(list(d)) == ["expire"] and not records(state).incidents
     assert isinstance(decide_incident_add(State(), "m", "p", "r", T0, T0, POLICY), Refused)
     assert isinstance(decide_lift(State(), "m", "p", "r", T0, POLICY), Refused)
 
@@ -232,4 +232,4 @@ def test_recoveries_in_a_batch_are_judged_before_suspensions_so_a_redelivery_cha
     state, d = run(state, batch, T0 + 120)
     assert kinds(d) == ["recover", "suspend"]
     again, d = run(state, batch, T0 + 120)
-    assert kinds(d) == ["duplicate", "duplicate"] and again.suspensions == state.suspensions
+    assert kinds(d) == ["duplicate", "duplicate"] and records(again).suspensions == records(state).suspensions

@@ -10,7 +10,7 @@ from exporter.receiver.decide import known_hosts
 from exporter.receiver.state import State
 from exporter.receiver.tables import part_from_json, part_to_json
 
-from .helpers import T0, alert
+from .helpers import T0, alert, records
 from .test_decide import POLICY, kinds, note, run
 
 HOURS = 3600.0
@@ -45,11 +45,11 @@ def test_a_host_that_leaves_and_comes_back_starts_its_horizon_again() -> None:
         state, note(alert("z/1", action="recover", discovered="a/1,b/1,c/1,d/1")), T0 + 1, POLICY_6H
     )
     state, _ = run(state, note(alert("z/1", action="recover", discovered="a/1,b/1")), T0 + 2, POLICY_6H)
-    assert "m/x" not in state.joined_hosts  # d/1 left: forgotten
+    assert "m/x" not in records(state).joined_hosts  # d/1 left: forgotten
     state, _ = run(
         state, note(alert("z/1", action="recover", discovered="a/1,b/1,d/1")), T0 + 8 * HOURS, POLICY_6H
     )
-    assert state.joined_hosts["m/x"] == {"d/1": T0 + 8 * HOURS}
+    assert records(state).joined_hosts["m/x"] == {"d/1": T0 + 8 * HOURS}
     assert known_hosts(state, "m/x", None, T0 + 9 * HOURS, POLICY_6H.discovered_horizon) == {"a/1", "b/1"}
 
 
@@ -64,5 +64,5 @@ def test_the_first_list_counts_at_once_and_a_zero_horizon_counts_the_newest_list
 def test_joining_times_survive_the_stores_row() -> None:
     state, _ = run(State(), note(alert("a/1", discovered="a/1,b/1,c/1")), T0)
     state, _ = run(state, note(alert("z/1", discovered="a/1,b/1,c/1,z/1")), T0 + 60)
-    assert state.joined_hosts == {"m/x": {"z/1": T0 + 60}}
+    assert records(state).joined_hosts == {"m/x": {"z/1": T0 + 60}}
     assert part_from_json("m/x", part_to_json(state.part("m/x"))).joined == {"z/1": T0 + 60}

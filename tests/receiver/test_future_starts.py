@@ -5,10 +5,10 @@ pins a route: later recoveries and failures are judged on real times."""
 from __future__ import annotations
 
 from exporter.receiver.decide import FUTURE_SKEW_SECONDS, decide_lift
-from exporter.receiver.state import Decision, Kind, Mode, State, apply_decisions
+from exporter.receiver.state import Decision, Kind, Mode, State
 from exporter.timestamps import parse_rfc3339
 
-from .helpers import DAY, T0, alert
+from .helpers import DAY, T0, alert, apply_decisions, records
 from .test_decide import POLICY, ROUTE, kinds, note, run
 
 FAR = parse_rfc3339("9000-01-01T00:00:00Z")
@@ -22,7 +22,7 @@ def test_a_suspend_alert_from_the_future_is_judged_as_starting_now_and_audited()
     )
     # a real recovery afterwards ends it (it is not "stale" against year 9000)
     state, (r,) = run(state, note(alert("a/1", action="recover", starts_at=T0 + 60)), T0 + 120)
-    assert r.kind is Kind.RECOVER and ROUTE not in state.suspensions
+    assert r.kind is Kind.RECOVER and ROUTE not in records(state).suspensions
 
 
 def test_within_the_skew_allowance_a_start_is_kept_as_sent() -> None:
@@ -33,7 +33,7 @@ def test_within_the_skew_allowance_a_start_is_kept_as_sent() -> None:
 
 def test_a_recovery_from_the_future_cannot_make_every_later_failure_stale() -> None:
     state, _ = run(State(), note(alert("a/1", action="recover", starts_at=FAR)), T0)
-    assert state.recovered[ROUTE] == T0
+    assert records(state).recovered[ROUTE] == T0
     state, d = run(state, note(alert("a/1", starts_at=T0 + 60)), T0 + 120)
     assert kinds(d) == ["suspend"]
 
@@ -45,7 +45,7 @@ def test_a_future_time_an_older_store_remembered_does_not_pin_the_route() -> Non
         rung=1, until=T0 + DAY, episode="e-old", starts_at=FAR, discovered=("a/1", "b/1", "c/1", "d/1"),
     )  # fmt: skip
     state = apply_decisions(State(), [old], POLICY.ladder)
-    assert state.failing[ROUTE] == FAR
+    assert records(state).failing[ROUTE] == FAR
     lifted = decide_lift(state, *ROUTE, "bad clock", T0 + 60, POLICY)
     assert not isinstance(lifted, type(None)) and isinstance(lifted, tuple)
     state = lifted[0]
@@ -55,4 +55,4 @@ def test_a_future_time_an_older_store_remembered_does_not_pin_the_route() -> Non
     state, d = run(state, note(alert("a/1", starts_at=T0 + 200)), T0 + 240)
     assert kinds(d) == ["escalate"]
     state, d = run(state, note(alert("a/1", action="recover", starts_at=T0 + 300)), T0 + 360)
-    assert kinds(d) == ["recover"] and ROUTE not in state.suspensions
+    assert kinds(d) == ["recover"] and ROUTE not in records(state).suspensions

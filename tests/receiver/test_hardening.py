@@ -26,7 +26,7 @@ from exporter.receiver import service as service_module
 from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.service import DECISIONS_PAGE_MAX_BYTES, ReceiverService
 
-from .helpers import ADMIN_TOKEN, bearer, make_config
+from .helpers import ADMIN_TOKEN, apply_decisions, bearer, make_config, records
 from .test_app import ADMIN, Harness, alert, payload
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,7 +109,7 @@ def test_a_config_exclusion_with_a_control_character_is_a_located_error() -> Non
 def test_model_names_are_one_model_whatever_their_case(h: Harness) -> None:
     h.post_alerts(payload(alert("a/1", model="RC/Case2", discovered="a/1,b/1,c/1,d/1")))
     h.post_alerts(payload(alert("c/1", model="rc/case2", discovered="a/1,b/1,c/1,d/1")))
-    assert {m for m, _ in h.service.state.suspensions} == {"rc/case2"}
+    assert {m for m, _ in records(h.service.state).suspensions} == {"rc/case2"}
     for asked in ("rc/case2", "RC/Case2", " Rc/CASE2 "):
         body = h.client.get("/v1/ignore", params={"model": asked}).json()
         assert body["model"] == "rc/case2" and body["ignore"] == ["a/1", "c/1"], asked
@@ -259,7 +259,6 @@ def test_a_mixed_case_model_in_an_earlier_store_is_served_under_its_canonical_na
     """An earlier version stored models as alerts spelled them: such a store keeps its exclusions served."""
     from exporter.receiver.decide import decide_notification
     from exporter.receiver.payloads import Notification, parse_notification
-    from exporter.receiver.state import apply_decisions
     from exporter.receiver.store import Store
 
     with Harness(tmp_path) as first:

@@ -16,10 +16,10 @@ from exporter.receiver.exclusions import BuiltinExclusion
 from exporter.receiver.merge import excluded_hosts
 from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.service import ReceiverService
-from exporter.receiver.state import SUSPENDING_KINDS, Decision, Kind, Mode, State, apply_decisions
+from exporter.receiver.state import SUSPENDING_KINDS, Decision, Kind, Mode, State
 from tests.fuzz_profile import examples
 
-from .helpers import DAY, T0, Clock, alert, make_config, payload
+from .helpers import DAY, T0, Clock, alert, apply_decisions, make_config, materialized, payload, records
 
 HOSTS = ("a/1", "b/1", "c/1", "d/1", "e/1")
 MODELS = ("m/x", "m/y")
@@ -62,14 +62,9 @@ ops_st = st.lists(
 
 def decisive(state: State) -> tuple[Any, ...]:
     """What decides routing: everything but bookkeeping of when an episode was last seen."""
-    episodes = {k: (e.closed_by, e.closed_at) for k, e in state.episodes.items()}
-    return (
-        dict(state.suspensions),
-        dict(state.history),
-        dict(state.incidents),
-        dict(state.discovered),
-        episodes,
-    )
+    every = records(state)
+    episodes = {k: (e.closed_by, e.closed_at) for k, e in every.episodes.items()}
+    return (every.suspensions, every.history, every.incidents, every.discovered, episodes)
 
 
 @dataclass
@@ -85,9 +80,9 @@ class Reference:
             expected = prev[0] + 1 if prev is not None and d.at - prev[1] < FADE else 1
             assert d.rung == expected, (d, prev)
             assert d.until == d.at + LADDER[min(expected, len(LADDER)) - 1]
-            assert route not in before.suspensions
+            assert before.suspension(route) is None
             self.last[route] = (expected, d.until)
-        elif d.kind in (Kind.LIFT, Kind.RECOVER) and route in before.suspensions:
+        elif d.kind in (Kind.LIFT, Kind.RECOVER) and before.suspension(route) is not None:
             rung, end = self.last[route]
             self.last[route] = (rung, min(end, d.at))
 
@@ -95,24 +90,25 @@ class Reference:
 def check_floor(state: State, d: Decision) -> None:
     """After any suspension or (unforced) incident the receiver decided where the model's hosts are known,
     the model keeps at least MINIMUM routable hosts."""
-    if d.kind in SUSPENDING_KINDS or (d.kind is Kind.INCIDENT_ADD and d.model in state.discovered):
-        assert d.model is not None
-        known = state.discovered[d.model]
+    known = state.part(d.model or "").discovered
+    if d.kind in SUSPENDING_KINDS or (d.kind is Kind.INCIDENT_ADD and known is not None):
+        assert d.model is not None and known is not None
         routable = known - excluded_hosts(d.model, BUILTIN, state.part(d.model), d.at)
         assert len(routable) >= MINIMUM, (d, routable)
 
 
 def check_ignore_list(service: ReceiverService, now: float) -> None:
     state = service.state
+    every = records(state)
     for model in MODELS:
         body = json.loads(service.ignore(model).body)
         expected = {b.provider for b in BUILTIN if b.model == model}
         expected |= {
-            i.provider for i in state.incidents.values() if i.model == model and (i.until or 1e18) > now
+            i.provider for i in every.incidents.values() if i.model == model and (i.until or 1e18) > now
         }
         expected |= {
             s.provider
-            for s in state.suspensions.values()
+            for s in every.suspensions.values()
             if s.model == model and s.mode is Mode.ENFORCE and s.until > now
         }
         assert set(body["ignore"]) == expected
@@ -125,7 +121,7 @@ def check_ignore_list(service: ReceiverService, now: float) -> None:
 
 
 def _observe_only(state: State, model: str) -> set[str]:
-    return {s.provider for s in state.suspensions.values() if s.model == model and s.mode is Mode.OBSERVE}
+    return {s.provider for s in state.part(model).suspensions.values() if s.mode is Mode.OBSERVE}
 
 
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,7 +135,7 @@ def test_random_histories_keep_every_invariant(ops: list[Any], mode: Mode) -> No
         incident_ids: list[str] = []
         try:
             for op in ops:
-                before = service.state.materialized()  # what the store holds before this op
+                before = materialized(service.state)  # what the store holds before this op
                 if op[0] == "notify":
                     notification = parse_notification(payload(*op[1]))
                     assert isinstance(notification, Notification)

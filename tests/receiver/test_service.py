@@ -15,7 +15,7 @@ from exporter.receiver.payloads import Notification, parse_notification
 from exporter.receiver.service import ReceiverService
 from exporter.receiver.state import Kind, Mode
 
-from .helpers import DAY, Clock, alert, make_config, payload
+from .helpers import DAY, Clock, alert, make_config, payload, records
 
 
 def note(provider: str) -> Notification:
@@ -75,15 +75,15 @@ def test_after_observe_to_enforce_a_still_failing_host_is_excluded_at_once_witho
         assert promoted.kind is Kind.PROMOTE and (promoted.rung, promoted.until) == (1, observed.until)
         assert ignored(service) == ["a/1"]
         route = ("m/x", "a/1")
-        assert len(service.state.history[route]) == 1  # the observe decision's offense, no other
-        assert service.state.suspensions[route].mode is Mode.ENFORCE
+        assert len(records(service.state).history[route]) == 1  # the observe decision's offense, no other
+        assert records(service.state).suspensions[route].mode is Mode.ENFORCE
         assert [d.kind for d in service.notify(note("a/1"))] == [Kind.DUPLICATE]  # promoted once
         clock.advance(DAY)
         service.sweep()
         (again,) = service.notify(note("a/1"))  # still failing: next rung, as after any suspension
         assert (again.kind, again.rung) == (Kind.ESCALATE, 2)
     with ReceiverService(make_config(tmp_path / "s", mode=Mode.ENFORCE), clock=clock) as service:
-        assert service.state.suspensions[route].rung == 2  # the promote decision replays
+        assert records(service.state).suspensions[route].rung == 2  # the promote decision replays
 
 
 def test_damage_found_after_start_up_refuses_writes_and_reports_on_healthz(
@@ -186,7 +186,7 @@ def test_whether_a_suspension_is_renewed_survives_a_restart_between_firing_and_e
             ("expire", "b/1"),
             ("escalate", "a/1"),
         ]
-        assert ignored(service) == ["a/1"] and service.state.suspensions[("m/x", "a/1")].rung == 2
+        assert ignored(service) == ["a/1"] and records(service.state).suspensions[("m/x", "a/1")].rung == 2
 
 
 def test_a_suspension_found_ended_long_after_a_receiver_outage_expires_instead_of_renewing(

@@ -23,7 +23,7 @@ from exporter.receiver.store import FILE_NAME, LOCK_NAME, Store, StoreError, Sto
 from exporter.receiver.tables import SCHEMA, Digest, Tables, part_from_json, part_to_json, write_parts
 from exporter.receiver.witness import WITNESS_NAME
 
-from .helpers import DAY, FIXTURES, T0, alert, figures_of, payload
+from .helpers import DAY, FIXTURES, T0, alert, figures_of, materialized, payload, records, state_of
 
 POLICY = Policy(
     Mode.ENFORCE, Ladder((DAY, 3 * DAY), 14 * DAY), min_routable_hosts=2, builtin=(), discovered_horizon=DAY
@@ -43,7 +43,7 @@ def fill(directory: Path, providers: list[str]) -> State:
     state = store.loaded.state
     for p in providers:
         state = suspend_in(store, state, p)
-    state = state.materialized()
+    state = materialized(state)
     store.close()
     return state
 
@@ -51,7 +51,7 @@ def fill(directory: Path, providers: list[str]) -> State:
 def reopen(directory: Path) -> tuple[State, tuple[str, ...]]:
     store = Store(directory, ladder=POLICY.ladder)
     try:
-        return store.loaded.state.materialized(), store.loaded.warnings
+        return materialized(store.loaded.state), store.loaded.warnings
     finally:
         store.close()
 
@@ -66,7 +66,7 @@ def edit(directory: Path, *sql: str) -> None:
 
 def test_state_survives_a_reopen(tmp_path: Path) -> None:
     state = fill(tmp_path, ["a/1", "b/1"])
-    assert len(state.suspensions) == 2 and reopen(tmp_path) == (state, ())
+    assert len(records(state).suspensions) == 2 and reopen(tmp_path) == (state, ())
 
 
 def test_a_second_writer_refuses_to_start_with_the_holders_pid(tmp_path: Path) -> None:
@@ -250,7 +250,7 @@ def test_a_failed_write_is_not_acknowledged_and_changes_nothing(tmp_path: Path) 
     with pytest.raises(StoreWriteError, match="No space left on device"):
         suspend_in(store, state, "b/1")
     fail["on"] = False
-    state = state.materialized()
+    state = materialized(state)
     store.close()
     assert reopen(tmp_path) == (state, ())
 
@@ -314,9 +314,9 @@ def test_a_long_log_starts_fast_and_is_proven_in_the_background(
 def test_a_part_reads_back_exactly_from_its_row() -> None:
     """Every kind of record, a hold until a recovery (``until`` None) and an empty list of hosts."""
     first, second = Offense(T0, T0 + DAY, 1, "e1"), Offense(T0 + 2 * DAY, T0 + 5 * DAY, 2, "e2", T0 + 3 * DAY)
-    state = State.of(
+    state = state_of(
         history={("m/x", "p/1"): (first, second)},
-        holds={("m/x", "p/1"): Hold(since=T0, until=None, reason="false positive")},
+        holds={("m/x", "p/1"): Hold("m/x", "p/1", since=T0, until=None, reason="false positive")},
     )
     n = parse_notification(payload(alert("a/1", model="m/x", discovered="a/1,b/1,c/1")))
     assert isinstance(n, Notification)
@@ -328,28 +328,29 @@ def test_a_part_reads_back_exactly_from_its_row() -> None:
 
 def _records(state: State) -> dict[str, object]:
     """The state as the sets of records a format-2 checkpoint lists."""
+    every = records(state)
     return {
         "seq": state.seq,
         "pruned_at": state.pruned_at,
         "suspensions": {
             (s.model, s.provider, s.mode, s.rung, s.since, s.until, s.episode, s.reason, s.starts_at)
-            for s in state.suspensions.values()
+            for s in every.suspensions.values()
         },
-        "holds": {(m, p, h.since, h.until, h.reason) for (m, p), h in state.holds.items()},
-        "recovered": {(m, p, at) for (m, p), at in state.recovered.items()},
-        "failing": {(m, p, at) for (m, p), at in state.failing.items()},
+        "holds": {(m, p, h.since, h.until, h.reason) for (m, p), h in every.holds.items()},
+        "recovered": {(m, p, at) for (m, p), at in every.recovered.items()},
+        "failing": {(m, p, at) for (m, p), at in every.failing.items()},
         "resolved_episodes": {(k, at) for _, part in state.all_parts() for k, at in part.resolved.items()},
         "history": {
             (m, p, tuple((o.at, o.until, o.rung, o.episode, o.ended_at) for o in h))
-            for (m, p), h in state.history.items()
+            for (m, p), h in every.history.items()
         },
         "incidents": {
-            (k, i.model, i.provider, i.reason, i.since, i.until) for k, i in state.incidents.items()
+            (k, i.model, i.provider, i.reason, i.since, i.until) for k, i in every.incidents.items()
         },
-        "discovered": {m: sorted(hosts) for m, hosts in state.discovered.items()},
+        "discovered": {m: sorted(hosts) for m, hosts in every.discovered.items()},
         "episodes": {
             (k, e.model, e.provider, e.first_seen, e.last_seen, e.closed_by, e.closed_at)
-            for k, e in state.episodes.items()
+            for k, e in every.episodes.items()
         },
     }
 
@@ -417,7 +418,7 @@ def test_an_older_store_is_migrated_exactly_at_start_up_and_audited(
     db.close()
     store = Store(directory, ladder=POLICY.ladder)
     try:
-        state, warnings = store.loaded.state.materialized(), store.loaded.warnings
+        state, warnings = materialized(store.loaded.state), store.loaded.warnings
         for now in (T0, T0 + 2 * DAY, T0 + 30 * DAY):
             figures = store.tables.figures(now, POLICY.ladder.fade_after)
             assert figures == figures_of(state, now, POLICY.ladder)
@@ -428,7 +429,8 @@ def test_an_older_store_is_migrated_exactly_at_start_up_and_audited(
         "tables) at decision 12; the tables read back equal to the fold of the log",
     )
     assert _records(state) == _checkpoint_records(checkpoint)
-    assert state.suspensions and state.holds and state.incidents and state.part("o/z").resolved
+    every = records(state)
+    assert every.suspensions and every.holds and every.incidents and state.part("o/z").resolved
     db = sqlite3.connect(directory / FILE_NAME)
     assert db.execute("PRAGMA user_version").fetchone() == (4,)
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -457,7 +459,7 @@ def test_the_offense_level_read_from_the_columns_is_the_ladders() -> None:
     after the last gap of the fade or more, none once faded) over random histories and times."""
     rng = random.Random(7)
     history = {(f"m{i % 7}/x", f"p{i}/1"): _history(rng) for i in range(300)}
-    state = State.of(history=history)
+    state = state_of(history=history)
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     for statement in SCHEMA:
         db.execute(statement)

@@ -20,7 +20,7 @@ from exporter.receiver.store import FILE_NAME, Store, StoreError
 from exporter.receiver.witness import WITNESS_NAME
 
 from .crashkit import Zygote, kill
-from .helpers import WEBHOOK_TOKEN, alert, bearer, payload
+from .helpers import WEBHOOK_TOKEN, alert, bearer, materialized, payload
 
 FLIPS = int(os.environ.get("WAL_FLIPS", "60"))
 WAL = FILE_NAME + "-wal"
@@ -79,7 +79,7 @@ def opened(directory: Path) -> State | str:
     except StoreError as exc:
         return str(exc)
     try:
-        return store.loaded.state.materialized()
+        return materialized(store.loaded.state)
     finally:
         store.close()
 
