@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import distinctive, lexicon, preference
+from exporter.language.lexicon import SHARED_TOP, Lean, distinctive, lexicon, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
 from exporter.language.segment import unquote, word_count
@@ -231,6 +231,23 @@ class Ensemble:
     def guess(self, text: str) -> Guess:
         return Guess(self.fasttext(text), self.cld3(text))
 
+    # -- a whole reply ------------------------------------------------------------------------------
+    def twin_lean(self, text: str, spec: LocaleSpec) -> tuple[str, Lean] | None:
+        """The expected language's twin (Malay for Indonesian) and how far the reply's words lean to it,
+        when the whole reply is in the twin: the lexicons' log-likelihood ratio (``lexicon.preference``)
+        at least ``REPLY_LLR`` and ``REPLY_LEAN`` per word over ``REPLY_LEAN_WORDS`` listed words, and
+        fastText placing the reply in the pair. Sentence by sentence the two are too close to tell apart
+        (a Malay sentence is mostly words Indonesian writes too); over a reply the shared words' small
+        differences add up. None otherwise, or for a language without a twin."""
+        other = TWIN.get(spec.language)
+        if other is None:
+            return None
+        lean = preference(_words(text), lexicon(other), lexicon(spec.language), SHARED_TOP)
+        if lean.per_word < REPLY_LEAN or lean.words < REPLY_LEAN_WORDS or lean.llr < REPLY_LLR:
+            return None
+        mass = sum(p for code, p in self.fasttext(text) if code in _MALAY_PAIR)
+        return (other, lean) if mass >= REPLY_PAIR_MASS else None
+
     # -- one sentence --------------------------------------------------------------------------------
     def call(
         self, text: str, spec: LocaleSpec, counts: dict[Script, int] | None = None, w: float | None = None
@@ -395,8 +412,27 @@ class Ensemble:
 
 
 _MALAY_PAIR = frozenset({"id", "ms"})
-MALAY_PREFERENCE = 0.5  # mean Zipf difference (lexicon.preference) that names the other of the two
+# A sentence fastText places in Malay or Indonesian (``_malay_or_indonesian``) is the other of the two when
+# the lexicons lean its way by MALAY_PREFERENCE per word and fastText's top label agrees (sure from twice
+# that), or by DISTINCTIVE_LEAN with a word only the other writes. Clean dev Indonesian sentences: at most
+# 0.30 with fastText's top label Malay, 0.05 with a word only Malay writes (docs/language.md).
+MALAY_PREFERENCE = 0.4
+DISTINCTIVE_LEAN = 0.06
+# A whole reply (``Ensemble.twin_lean``) is in the expected language's twin when the log10 likelihood
+# ratio of the twin's words (``lexicon.preference`` with ``SHARED_TOP``, summed over the reply) reaches
+# REPLY_LLR at REPLY_LEAN per word or more, over at least REPLY_LEAN_WORDS listed words, and fastText gives
+# the pair REPLY_PAIR_MASS. Clean dev Indonesian replies: at most 1.7 (fiction and documentation), and at
+# most 0.07 per word; Malay ones: median 6.3 (docs/language.md).
+TWIN = {"id": "ms", "ms": "id"}
+REPLY_LLR = 3.0
+REPLY_LEAN = 0.1
+REPLY_LEAN_WORDS = 10
+REPLY_PAIR_MASS = 0.5
 _WORD = re.compile(r"[^\W\d_]+")
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD.findall(text)]
 
 
 def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:
@@ -404,15 +440,15 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
     Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
     preferred and fastText's top label is the other one too (two signals); foreign (basis ``lexicon``)."""
-    other = "ms" if expected == "id" else "id"
-    words = [word.casefold() for word in _WORD.findall(text)]
-    lean = preference(words, lexicon(other), lexicon(expected))
+    other = TWIN[expected]
+    words = _words(text)
+    lean = preference(words, lexicon(other), lexicon(expected)).per_word
     mass = sum(p for code, p in ft if code in _MALAY_PAIR)
-    if mass < FOREIGN_FASTTEXT or len(words) < FOREIGN_MIN_WORDS:
+    if mass < FOREIGN_FASTTEXT or len(words) < LEXICON_MIN_WORDS:
         pass
     elif (
-        distinctive(words, lexicon(other), lexicon(expected))
-        and lean > 0
+        lean >= DISTINCTIVE_LEAN
+        and distinctive(words, lexicon(other), lexicon(expected))
         and not distinctive(words, lexicon(expected), lexicon(other))
     ):
         # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
