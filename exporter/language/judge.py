@@ -215,16 +215,11 @@ class Judge:
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
             return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
         if native > 0:
-            if (twin := self.ensemble.twin_lean(masked, spec)) is not None:
-                # Sentences a close twin (Malay for Indonesian) writes alike, leaning its way as a whole.
-                other, lean = twin
-                evidence["lexicon_lean"] = {
-                    "language": other,
-                    "llr": round(lean.llr, 2),
-                    "per_word": round(lean.per_word, 3),
-                    "words": lean.words,
-                }
-                detail = f"the reply's words lean to {other}, not {code} (log10 ratio {lean.llr:.1f})"
+            if (whole := self.ensemble.whole_reply(masked, spec)) is not None:
+                # Sentences a close language writes alike, in that language as a whole (Malay, Galician).
+                other, found = whole
+                evidence["whole_reply"] = {"language": other, **found}
+                detail = f"the reply as a whole is {other}, not {code} ({found['basis']})"
                 return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
             return Verdict(Outcome.PASS, Reason.NONE, evidence, f"{code} throughout")
         return Verdict(

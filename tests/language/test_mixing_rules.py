@@ -45,7 +45,7 @@ class StubEnsemble:
     ) -> Call:
         return self.calls.get(text, Call("native", spec.language, 50.0, "models"))
 
-    def twin_lean(self, text: str, spec: LocaleSpec) -> None:
+    def whole_reply(self, text: str, spec: LocaleSpec) -> None:
         return None
 
 
