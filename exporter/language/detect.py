@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Sequence
+from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -232,7 +234,9 @@ class Ensemble:
         return Guess(self.fasttext(text), self.cld3(text))
 
     # -- a whole reply ------------------------------------------------------------------------------
-    def whole_reply(self, text: str, spec: LocaleSpec) -> tuple[str, dict[str, object]] | None:
+    def whole_reply(
+        self, text: str, spec: LocaleSpec, calls: Sequence[Call]
+    ) -> tuple[str, dict[str, object]] | None:
         """The language a reply is in as a whole when its sentences, one by one, could not tell it from the
         expected one, and the evidence; None when the reply reads as the expected language. Two signals
         need a whole reply, each on top of the models' agreement that the reply is in the pair:
@@ -245,7 +249,8 @@ class Ensemble:
           ``LEXICON_CLD3_CERTAIN``, fastText gives it ``WHOLE_FASTTEXT`` and the expected language at most
           ``WHOLE_MAX_NATIVE``, and the expected language's lexicon does not know ``WHOLE_UNKNOWN`` of the
           reply's words, all outside quotation marks. Sentence by sentence fastText spreads such a language
-          over its neighbours.
+          over its neighbours: asked only when one of the sentences' ``calls`` is in doubt (unknown,
+          foreign, or native with less than ``LEXICON_MAX_NATIVE`` from fastText).
         """
         expected = spec.language
         if expected in ("ja", "ko", "zh"):
@@ -260,6 +265,8 @@ class Ensemble:
             ):
                 llr, per_word = round(lean.llr, 2), round(lean.per_word, 3)
                 return twin, {"basis": "lexicon_lean", "llr": llr, "per_word": per_word, "words": lean.words}
+        if not any(map(_in_doubt, calls, repeat(expected))):
+            return None
         unknown = unknown_share(text, expected)
         if unknown < WHOLE_UNKNOWN:
             return None
@@ -469,8 +476,16 @@ WHOLE_UNKNOWN = 0.1
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+def _in_doubt(call: Call, expected: str) -> bool:
+    """Whether a sentence's call leaves room for another language: unknown, foreign, or native on less
+    than ``LEXICON_MAX_NATIVE`` from fastText (not on letters, function words or a firm fastText)."""
+    if call.status == "native":
+        return call.guess is not None and call.guess.fasttext_prob(expected) < LEXICON_MAX_NATIVE
+    return call.status in ("unknown", "foreign")
+
+
 def _words(text: str) -> list[str]:
-    return [word.casefold() for word in _WORD.findall(text)]
+    return _WORD.findall(text.casefold())
 
 
 def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:

@@ -215,7 +215,7 @@ class Judge:
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
             return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
         if native > 0:
-            if (whole := self.ensemble.whole_reply(masked, spec)) is not None:
+            if (whole := self.ensemble.whole_reply(masked, spec, calls)) is not None:
                 # Sentences a close language writes alike, in that language as a whole (Malay, Galician).
                 other, found = whole
                 evidence["whole_reply"] = {"language": other, **found}

@@ -45,7 +45,7 @@ class StubEnsemble:
     ) -> Call:
         return self.calls.get(text, Call("native", spec.language, 50.0, "models"))
 
-    def whole_reply(self, text: str, spec: LocaleSpec) -> None:
+    def whole_reply(self, text: str, spec: LocaleSpec, calls: object) -> None:
         return None
 
 

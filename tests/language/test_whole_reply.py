@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.language.detect import REPLY_LLR, Call, Ensemble
+from exporter.language.detect import REPLY_LLR, Call
 from exporter.language.judge import Judge, default_judge
 from exporter.language.lexicon import SHARED_TOP, lexicon, preference
 from exporter.language.locales import LOCALES, LocaleSpec
 from exporter.language.scripts import Script
+from exporter.language.segment import split_sentences
 from exporter.outcomes import Outcome, Reason
 
 MALAY = (
@@ -53,6 +54,11 @@ def _words(text: str) -> list[str]:
     return [word.strip(".,!?").casefold() for word in text.split()]
 
 
+def _whole(text: str, locale: str) -> tuple[str, dict[str, object]] | None:
+    ensemble, spec = default_judge().ensemble, LOCALES[locale]
+    return ensemble.whole_reply(text, spec, [ensemble.call(s.text, spec) for s in split_sentences(text)])
+
+
 def test_preference_is_a_log_likelihood_ratio_that_can_leave_the_commonest_shared_words_out() -> None:
     ms, id_ = lexicon("ms"), lexicon("id")
     malay = preference(_words(MALAY), ms, id_, SHARED_TOP)
@@ -66,29 +72,31 @@ def test_preference_is_a_log_likelihood_ratio_that_can_leave_the_commonest_share
 
 
 def test_a_malay_reply_is_malay_as_a_whole_in_an_indonesian_probe() -> None:
-    found = Ensemble().whole_reply(MALAY, LOCALES["id"])
+    found = _whole(MALAY, "id")
     assert found is not None and found[0] == "ms" and found[1]["basis"] == "lexicon_lean", found
     assert default_judge().judge(MALAY, "id").outcome is Outcome.FAIL
 
 
 @pytest.mark.parametrize("text", INDONESIAN)
 def test_indonesian_passes_even_with_words_malay_favours(text: str) -> None:
-    assert Ensemble().whole_reply(text, LOCALES["id"]) is None
+    assert _whole(text, "id") is None
     verdict = default_judge().judge(text, "id")
     assert verdict.outcome is Outcome.PASS, verdict
 
 
 @pytest.mark.parametrize("locale", ["es", "pt-BR"])
 def test_galician_is_galician_as_a_whole_in_a_spanish_or_portuguese_probe(locale: str) -> None:
-    found = Ensemble().whole_reply(GALICIAN, LOCALES[locale])
+    found = _whole(GALICIAN, locale)
     assert found is not None and found[0] == "gl" and found[1]["basis"] == "cld3+lexicon", found
+    # asked only when a sentence is in doubt: not when letters or a firm fastText settled every one
+    settled = [Call("native", LOCALES[locale].language, 50.0, "words")]
+    assert default_judge().ensemble.whole_reply(GALICIAN, LOCALES[locale], settled) is None
 
 
 def test_spanish_and_quoted_galician_are_not_galician_as_a_whole() -> None:
-    ensemble = Ensemble()
-    assert ensemble.whole_reply(SPANISH, LOCALES["es"]) is None
+    assert _whole(SPANISH, "es") is None
     quoted = f"«{GALICIAN}», nos dijo el herrero en su lengua, y se fue a dormir sin cenar."
-    assert ensemble.whole_reply(quoted, LOCALES["es"]) is None
+    assert _whole(quoted, "es") is None
 
 
 class _WholeReplyStub:
@@ -102,7 +110,7 @@ class _WholeReplyStub:
     ) -> Call:
         return Call("native", spec.language, 50.0, "models")
 
-    def whole_reply(self, text: str, spec: LocaleSpec) -> tuple[str, dict[str, object]] | None:
+    def whole_reply(self, text: str, spec: LocaleSpec, calls: object) -> tuple[str, dict[str, object]] | None:
         return self.whole
 
 
@@ -116,7 +124,7 @@ def test_a_reply_whose_sentences_pass_fails_as_a_switch_when_it_is_another_langu
 
 
 def test_a_word_only_malay_writes_needs_a_sentence_of_four_words() -> None:
-    ensemble = Ensemble()
+    ensemble = default_judge().ensemble
     assert ensemble.call("Mereka mengetuai rombongannya.", LOCALES["id"]).status == "native"
     call = ensemble.call("Kamu mengetuai pasukannya sendiri.", LOCALES["id"])
     assert (call.status, call.language, call.basis) == ("foreign", "ms", "distinctive"), call
