@@ -456,7 +456,7 @@ _MALAY_PAIR = frozenset({"id", "ms"})
 # 0.30 with fastText's top label Malay, 0.05 with a word only Malay writes (docs/language.md).
 MALAY_PREFERENCE = 0.4
 DISTINCTIVE_LEAN = 0.06
-# A whole reply (``Ensemble.twin_lean``) is in the expected language's twin when the log10 likelihood
+# A whole reply (``Ensemble.whole_reply``) is in the expected language's twin when the log10 likelihood
 # ratio of the twin's words (``lexicon.preference`` with ``SHARED_TOP``, summed over the reply) reaches
 # REPLY_LLR at REPLY_LEAN per word or more, over at least REPLY_LEAN_WORDS listed words, and fastText gives
 # the pair REPLY_PAIR_MASS. Clean dev Indonesian replies: at most 1.7 (fiction and documentation), and at
@@ -468,8 +468,8 @@ REPLY_LEAN_WORDS = 10
 REPLY_PAIR_MASS = 0.5
 # A whole reply is in CLD3's language (a close neighbour fastText spreads, Galician) when CLD3 is
 # LEXICON_CLD3_CERTAIN, fastText gives that language WHOLE_FASTTEXT and ours at most WHOLE_MAX_NATIVE, and our
-# lexicon does not know WHOLE_UNKNOWN of its words. Clean dev replies: CLD3 that sure of another language
-# once in 3,800 (Afrikaans for a Dutch manual page, fastText 0.004 for it).
+# lexicon does not know WHOLE_UNKNOWN of its words. Clean dev replies (5,355 outside the CJK locales): CLD3
+# that sure of another language once (Afrikaans for a Dutch manual page, fastText 0.004 for it).
 WHOLE_FASTTEXT = 0.05
 WHOLE_MAX_NATIVE = 0.9
 WHOLE_UNKNOWN = 0.1

@@ -3,7 +3,7 @@
 Used where a rule needs to know whether a token is a word of the reply's language (a corrupted start: a
 token that is no word of the language, before a capitalised sentence) or which of two close languages a
 sentence's words belong to (Malay or Indonesian). The lists are read from ``wordfreq``'s installed data
-files (nothing is downloaded), once per language and process, on first use: about 0.2 s and 4 MB each.
+files (nothing is downloaded), once per language and process, on first use: about 0.2 s and 5 MB each.
 
 Example::
 
