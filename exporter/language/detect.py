@@ -239,7 +239,7 @@ class Ensemble:
     ) -> tuple[str, dict[str, object]] | None:
         """The language a reply is in as a whole when its sentences, one by one, could not tell it from the
         expected one, and the evidence; None when the reply reads as the expected language. Two signals
-        need a whole reply, each on top of the models' agreement that the reply is in the pair:
+        need a whole reply, each with the models' agreement:
 
         - a twin (Malay for Indonesian): the lexicons' log-likelihood ratio (``lexicon.preference``, the
           most frequent words of both left out) at least ``REPLY_LLR``, and ``REPLY_LEAN`` per word over
