@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Sequence
+from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import distinctive, lexicon, preference
+from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
 from exporter.language.segment import unquote, word_count
@@ -231,6 +233,59 @@ class Ensemble:
     def guess(self, text: str) -> Guess:
         return Guess(self.fasttext(text), self.cld3(text))
 
+    # -- a whole reply ------------------------------------------------------------------------------
+    def whole_reply(
+        self, text: str, spec: LocaleSpec, calls: Sequence[Call]
+    ) -> tuple[str, dict[str, object]] | None:
+        """The language a reply is in as a whole when its sentences, one by one, could not tell it from the
+        expected one, and the evidence; None when the reply reads as the expected language. Two signals
+        need a whole reply, each with the models' agreement:
+
+        - a twin (Malay for Indonesian): the lexicons' log-likelihood ratio (``lexicon.preference``, the
+          most frequent words of both left out) at least ``REPLY_LLR``, and ``REPLY_LEAN`` per word over
+          ``REPLY_LEAN_WORDS`` listed words; fastText gives the pair ``REPLY_PAIR_MASS``. A Malay sentence
+          is mostly words Indonesian writes too; over a reply the shared words' differences add up.
+        - a close neighbour without a lexicon (Galician for Portuguese or Spanish): CLD3 names it with
+          ``LEXICON_CLD3_CERTAIN``, fastText gives it ``WHOLE_FASTTEXT`` and the expected language at most
+          ``WHOLE_MAX_NATIVE``, and the expected language's lexicon does not know ``WHOLE_UNKNOWN`` of the
+          reply's words, all outside quotation marks. Sentence by sentence fastText spreads such a language
+          over its neighbours: asked only when one of the sentences' ``calls`` is in doubt (unknown,
+          foreign, or native with less than ``LEXICON_MAX_NATIVE`` from fastText).
+        """
+        expected = spec.language
+        if expected in ("ja", "ko", "zh"):
+            return None
+        if (twin := TWIN.get(expected)) is not None:
+            lean = preference(_words(text), lexicon(twin), lexicon(expected), SHARED_TOP)
+            if (
+                lean.per_word >= REPLY_LEAN
+                and lean.words >= REPLY_LEAN_WORDS
+                and lean.llr >= REPLY_LLR
+                and sum(p for code, p in self.fasttext(text) if code in _MALAY_PAIR) >= REPLY_PAIR_MASS
+            ):
+                llr, per_word = round(lean.llr, 2), round(lean.per_word, 3)
+                return twin, {"basis": "lexicon_lean", "llr": llr, "per_word": per_word, "words": lean.words}
+        if not any(map(_in_doubt, calls, repeat(expected))):
+            return None
+        unknown = unknown_share(text, expected)
+        if unknown < WHOLE_UNKNOWN:
+            return None
+        own = unquote(text)  # a quoted sentence in another language is a character speaking
+        ft = self.fasttext(own, 5)
+        if next((p for code, p in ft if code == expected), 0.0) > WHOLE_MAX_NATIVE:
+            return None
+        language, p_cld = self.cld3(own)
+        if (
+            p_cld < LEXICON_CLD3_CERTAIN
+            or language in (expected, "und")
+            or language in NOISE
+            or language in NEUTRAL.get(expected, frozenset())
+            or next((p for code, p in ft if code == language), 0.0) < WHOLE_FASTTEXT
+        ):
+            return None
+        models = Guess(ft, (language, p_cld)).as_evidence()
+        return language, {"basis": "cld3+lexicon", "unknown_share": round(unknown, 3), "models": models}
+
     # -- one sentence --------------------------------------------------------------------------------
     def call(
         self, text: str, spec: LocaleSpec, counts: dict[Script, int] | None = None, w: float | None = None
@@ -395,8 +450,42 @@ class Ensemble:
 
 
 _MALAY_PAIR = frozenset({"id", "ms"})
-MALAY_PREFERENCE = 0.5  # mean Zipf difference (lexicon.preference) that names the other of the two
+# A sentence fastText places in Malay or Indonesian (``_malay_or_indonesian``) is the other of the two when
+# the lexicons lean its way by MALAY_PREFERENCE per word and fastText's top label agrees (sure from twice
+# that), or by DISTINCTIVE_LEAN with a word only the other writes. Clean dev Indonesian sentences: at most
+# 0.30 with fastText's top label Malay, 0.05 with a word only Malay writes (docs/language.md).
+MALAY_PREFERENCE = 0.4
+DISTINCTIVE_LEAN = 0.06
+# A whole reply (``Ensemble.whole_reply``) is in the expected language's twin when the log10 likelihood
+# ratio of the twin's words (``lexicon.preference`` with ``SHARED_TOP``, summed over the reply) reaches
+# REPLY_LLR at REPLY_LEAN per word or more, over at least REPLY_LEAN_WORDS listed words, and fastText gives
+# the pair REPLY_PAIR_MASS. Clean dev Indonesian replies: at most 1.7 (fiction and documentation), and at
+# most 0.07 per word; Malay ones: median 6.3 (docs/language.md).
+TWIN = {"id": "ms", "ms": "id"}
+REPLY_LLR = 3.0
+REPLY_LEAN = 0.1
+REPLY_LEAN_WORDS = 10
+REPLY_PAIR_MASS = 0.5
+# A whole reply is in CLD3's language (a close neighbour fastText spreads, Galician) when CLD3 is
+# LEXICON_CLD3_CERTAIN, fastText gives that language WHOLE_FASTTEXT and ours at most WHOLE_MAX_NATIVE, and our
+# lexicon does not know WHOLE_UNKNOWN of its words. Clean dev replies (5,355 outside the CJK locales): CLD3
+# that sure of another language once (Afrikaans for a Dutch manual page, fastText 0.004 for it).
+WHOLE_FASTTEXT = 0.05
+WHOLE_MAX_NATIVE = 0.9
+WHOLE_UNKNOWN = 0.1
 _WORD = re.compile(r"[^\W\d_]+")
+
+
+def _in_doubt(call: Call, expected: str) -> bool:
+    """Whether a sentence's call leaves room for another language: unknown, foreign, or native on less
+    than ``LEXICON_MAX_NATIVE`` from fastText (not on letters, function words or a firm fastText)."""
+    if call.status == "native":
+        return call.guess is not None and call.guess.fasttext_prob(expected) < LEXICON_MAX_NATIVE
+    return call.status in ("unknown", "foreign")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
 
 
 def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:
@@ -404,15 +493,15 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
     Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
     preferred and fastText's top label is the other one too (two signals); foreign (basis ``lexicon``)."""
-    other = "ms" if expected == "id" else "id"
-    words = [word.casefold() for word in _WORD.findall(text)]
-    lean = preference(words, lexicon(other), lexicon(expected))
+    other = TWIN[expected]
+    words = _words(text)
+    lean = preference(words, lexicon(other), lexicon(expected)).per_word
     mass = sum(p for code, p in ft if code in _MALAY_PAIR)
-    if mass < FOREIGN_FASTTEXT or len(words) < FOREIGN_MIN_WORDS:
+    if mass < FOREIGN_FASTTEXT or len(words) < LEXICON_MIN_WORDS:
         pass
     elif (
-        distinctive(words, lexicon(other), lexicon(expected))
-        and lean > 0
+        lean >= DISTINCTIVE_LEAN
+        and distinctive(words, lexicon(other), lexicon(expected))
         and not distinctive(words, lexicon(expected), lexicon(other))
     ):
         # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,

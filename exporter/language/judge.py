@@ -215,6 +215,12 @@ class Judge:
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
             return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
         if native > 0:
+            if (whole := self.ensemble.whole_reply(masked, spec, calls)) is not None:
+                # Sentences a close language writes alike, in that language as a whole (Malay, Galician).
+                other, found = whole
+                evidence["whole_reply"] = {"language": other, **found}
+                detail = f"the reply as a whole is {other}, not {code} ({found['basis']})"
+                return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
             return Verdict(Outcome.PASS, Reason.NONE, evidence, f"{code} throughout")
         return Verdict(
             Outcome.INCONCLUSIVE, Reason.AMBIGUOUS, evidence, "too little native or foreign evidence"

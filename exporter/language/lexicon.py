@@ -3,7 +3,7 @@
 Used where a rule needs to know whether a token is a word of the reply's language (a corrupted start: a
 token that is no word of the language, before a capitalised sentence) or which of two close languages a
 sentence's words belong to (Malay or Indonesian). The lists are read from ``wordfreq``'s installed data
-files (nothing is downloaded), once per language and process, on first use: about 0.2 s and 4 MB each.
+files (nothing is downloaded), once per language and process, on first use: about 0.2 s and 5 MB each.
 
 Example::
 
@@ -17,11 +17,19 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 WORDS = 30_000  # a word of the language: among its 30,000 most frequent word forms
 COMMON = 5_000  # a common word: among its 5,000 most frequent (so not a rare name)
-ABSENT = 2.0  # Zipf frequency assumed for a word beyond a lexicon's common words (about 1 per 10 million)
+# wordfreq's small lists stop at Zipf 3 (one occurrence per million words): a word a list lacks is rarer.
+ABSENT = 2.5  # Zipf frequency assumed for a word a lexicon does not list
+MAX_GAP = 2.0  # one word's Zipf difference is counted up to this (one spelling cannot outweigh a sentence)
+# Words among both lexicons' SHARED_TOP most frequent (yang, dan, kepada, itu) can be left out of a
+# preference: their relative frequency follows the register (formal prose against chat) more than the
+# language. Over a whole reply that leaves enough words; in one sentence, too few.
+SHARED_TOP = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +40,7 @@ class Lexicon:
 
     language: str
     ranks: dict[str, int]  # word -> frequency rank, 0 the most frequent
-    zipf: dict[str, float]  # the common words' Zipf frequency (log10 of occurrences per billion words)
+    zipf: dict[str, float]  # each word's Zipf frequency (log10 of occurrences per billion words)
 
     def is_word(self, token: str) -> bool:
         return token.casefold() in self.ranks
@@ -64,9 +72,13 @@ def lexicon(language: str) -> Lexicon:
     if code not in wordfreq.available_languages(wordlist="small"):
         raise LookupError(f"wordfreq has no word list for {language!r}")
     ranked = wordfreq.top_n_list(code, WORDS, wordlist="small", ascii_only=False)
-    common = ranked[:COMMON]
     frequencies = wordfreq.get_frequency_dict(code, wordlist="small")  # no tokenizer: CJK needs none here
-    zipf = {w: round(math.log10(frequencies[w] * 1e9), 2) for w in common if frequencies.get(w, 0) > 0}
+    zipf: dict[str, float] = {}
+    values: dict[float, float] = {}  # one float object per distinct value (a few hundred): less memory
+    for word in ranked:
+        if (frequency := frequencies.get(word, 0.0)) > 0:
+            z = round(math.log10(frequency * 1e9), 2)
+            zipf[word] = values.setdefault(z, z)
     # wordfreq keeps each language's whole list cached; only the top of it is kept here.
     wordfreq.get_frequency_list.cache_clear()
     wordfreq.get_frequency_dict.cache_clear()
@@ -76,18 +88,37 @@ def lexicon(language: str) -> Lexicon:
     return Lexicon(code, ranks, zipf)
 
 
-def preference(words: list[str], first: Lexicon, second: Lexicon) -> float:
-    """How much more ``words`` belong to ``first`` than to ``second``: the mean, over the words either
-    lexicon lists as common, of the difference of their Zipf frequencies (a word missing from a list counts
-    as ``ABSENT``). Positive: ``first``."""
+class Lean(NamedTuple):
+    """How much a run of words belongs to one language rather than another (``preference``)."""
+
+    per_word: float  # the mean log10 likelihood ratio per counted word; positive: the first language
+    words: int  # the words either lexicon lists (the others are names, numbers, typos: no evidence)
+
+    @property
+    def llr(self) -> float:
+        """The log10 likelihood ratio of the whole run (3: a thousand to one for the first language)."""
+        return self.per_word * self.words
+
+
+def preference(words: Iterable[str], first: Lexicon, second: Lexicon, shared_top: int = 0) -> Lean:
+    """How much more ``words`` (casefolded) belong to ``first`` than to ``second``: the log10 likelihood
+    ratio of the two languages' unigram models, per word, over the words either lexicon lists, except the
+    ``shared_top`` most frequent words of both (``SHARED_TOP``, or none). A word's term is the difference
+    of its Zipf frequencies (a word missing from a list counts as ``ABSENT``, a difference is capped at
+    ``MAX_GAP``); the words both languages write count too, so a sentence's shared words weigh against its
+    few distinctive ones. Positive: ``first``."""
     total, n = 0.0, 0
+    a_zipf, b_zipf, a_ranks, b_ranks = first.zipf, second.zipf, first.ranks, second.ranks
     for word in words:
-        a, b = first.zipf.get(word), second.zipf.get(word)
-        if a is None and b is None:
+        a, b = a_zipf.get(word), b_zipf.get(word)
+        if (a is None and b is None) or (
+            a_ranks.get(word, shared_top) < shared_top and b_ranks.get(word, shared_top) < shared_top
+        ):
             continue
-        total += (a if a is not None else ABSENT) - (b if b is not None else ABSENT)
+        gap = (a if a is not None else ABSENT) - (b if b is not None else ABSENT)
+        total += MAX_GAP if gap > MAX_GAP else -MAX_GAP if gap < -MAX_GAP else gap
         n += 1
-    return total / n if n else 0.0
+    return Lean(total / n if n else 0.0, n)
 
 
 def distinctive(words: list[str], first: Lexicon, second: Lexicon) -> int:

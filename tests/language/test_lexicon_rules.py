@@ -151,7 +151,7 @@ def test_malay_and_indonesian_lexicons_lean_their_own_way() -> None:
         "baru",
     ]
     ms, id_ = lexicon("ms"), lexicon("id")
-    assert preference(malay, ms, id_) > 0.5 > 0 > preference(indonesian, ms, id_)
+    assert preference(malay, ms, id_).per_word > 0.5 > 0 > preference(indonesian, ms, id_).per_word
 
 
 @pytest.mark.parametrize(

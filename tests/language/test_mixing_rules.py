@@ -45,6 +45,9 @@ class StubEnsemble:
     ) -> Call:
         return self.calls.get(text, Call("native", spec.language, 50.0, "models"))
 
+    def whole_reply(self, text: str, spec: LocaleSpec, calls: object) -> None:
+        return None
+
 
 def _judge(calls: dict[str, Call], sentences: list[str]) -> tuple[Outcome, Reason]:
     verdict = Judge(ensemble=StubEnsemble(calls)).judge(" ".join(sentences), "en")  # type: ignore[arg-type]
