@@ -51,7 +51,7 @@ from exporter.configkit import (
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
-from exporter.engine.config import DEFAULT_INTERVAL_SECONDS, EvidenceConfig, ExporterConfig, RoundsConfig
+from exporter.engine.config import ExporterConfig, RoundsConfig
 from exporter.equality.config import EqualityConfig
 from exporter.gateway.config import GatewayConfig
 from exporter.receiver.config import ReceiverConfig
@@ -306,18 +306,3 @@ def load_probing_config(path: str | Path, also: frozenset[str] = frozenset()) ->
     if not config.models:
         raise ConfigError([f"{path}: models: no models configured; the probe needs at least one"])
     return config
-
-
-__all__ = [
-    "DEFAULT_INTERVAL_SECONDS",
-    "CanaryConfig",
-    "ConfigError",
-    "EvidenceConfig",
-    "ExporterConfig",
-    "GatewayConfig",
-    "ModelConfig",
-    "RoundsConfig",
-    "generate_local_secrets",
-    "load_config",
-    "load_probing_config",
-]
