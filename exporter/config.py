@@ -56,7 +56,7 @@ from exporter.equality.config import EqualityConfig
 from exporter.gateway.config import GatewayConfig
 from exporter.receiver.config import ReceiverConfig
 from exporter.routability.config import RoutabilityConfig
-from exporter.sharding import Shard, owned_by
+from exporter.sharding import owned_by
 
 # Capabilities a model may require of every host (probed even where an endpoint does not advertise them).
 KNOWN_CAPABILITIES = frozenset({"structured_outputs"})
@@ -182,7 +182,7 @@ class CanaryConfig(ConfigModel):
                 f"shard(s) {', '.join(map(str, taken))}): this replica would probe nothing; lower count",
                 "shard",
             )
-        where = Shard(shard.index, shard.count, where=context.where(("rounds", "shard")))
+        where = shard.model_copy(update={"where": context.where(("rounds", "shard"))})
         return rounds.model_copy(update={"shard": where})
 
     @field_validator("contract_settings")
