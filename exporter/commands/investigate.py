@@ -46,9 +46,10 @@ from exporter.evidence.store import EvidenceStore
 from exporter.gateway.types import Endpoint
 from exporter.investigate import report
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
-from exporter.investigate.history import MAX_RECORDS, parse_instant, parse_since, records
+from exporter.investigate.history import MAX_RECORDS, parse_since, records
 from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
+from exporter.timestamps import parse_instant
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20

@@ -13,7 +13,6 @@ Example::
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
@@ -30,7 +29,7 @@ from exporter.evidence.store import (
     record_columns,
 )
 from exporter.outcomes import Outcome
-from exporter.timestamps import parse_rfc3339
+from exporter.timestamps import parse_instant
 from exporter.web.models import Body
 
 PARAMETERS = ("model", "provider", "contract", "outcome", "since", "until", "limit", "cursor")
@@ -41,17 +40,9 @@ _OUTCOMES = tuple(o.value for o in Outcome)
 def parse_time(parameter: str, value: str) -> float:
     """Unix seconds from RFC 3339 with an offset (``2026-12-01T10:00:00Z``) or a number of unix seconds."""
     try:
-        number = float(value)
-    except ValueError:
-        pass
-    else:
-        if math.isfinite(number) and number >= 0:
-            return number
-        raise InvalidQuery(parameter, f"expected a time after 1970 (got {value!r})")
-    try:
-        return parse_rfc3339(value)
+        return parse_instant(value)
     except ValueError as exc:
-        raise InvalidQuery(parameter, f"{exc}, or unix seconds (got {value!r})") from None
+        raise InvalidQuery(parameter, str(exc)) from None
 
 
 class Query(TypedDict):
