@@ -37,14 +37,6 @@ MAX_VALUE_CHARS = 256
 _OUTCOMES = tuple(o.value for o in Outcome)
 
 
-def parse_time(parameter: str, value: str) -> float:
-    """Unix seconds from RFC 3339 with an offset (``2026-12-01T10:00:00Z``) or a number of unix seconds."""
-    try:
-        return parse_instant(value)
-    except ValueError as exc:
-        raise InvalidQuery(parameter, str(exc)) from None
-
-
 class Query(TypedDict):
     """The keyword arguments of ``EvidenceStore.query`` (None: not given)."""
 
@@ -74,7 +66,10 @@ def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> Query:
         if not value or len(value) > MAX_VALUE_CHARS:
             raise InvalidQuery(key, f"expected a value of 1 to {MAX_VALUE_CHARS} characters")
         if key in ("since", "until"):
-            times[key] = parse_time(key, value)
+            try:
+                times[key] = parse_instant(value)
+            except ValueError as exc:
+                raise InvalidQuery(key, str(exc)) from None
         elif key == "limit":
             if not re.fullmatch(r"[0-9]{1,3}", value) or not 1 <= int(value) <= QUERY_MAX_LIMIT:
                 raise InvalidQuery(
