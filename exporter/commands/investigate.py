@@ -67,11 +67,11 @@ TRACE_EPILOG = """examples:
   canary trace --config canary.yaml --generation gen-1768896871-9HgAQqS1Z72C6gApaidi
   canary trace --config canary.yaml --user user-42 --model moonshotai/kimi-k2-0905 \\
       --at 2026-11-30T21:10:00Z --journal /var/lib/router/journal.sqlite3
+  canary trace --config canary.yaml --model moonshotai/kimi-k2-0905 --at 2026-11-30T21:10:00Z \\
+      --provider deepinfra/fp8 --json
 
 exit status: 0 every needed source was read; 2 bad input; 3 a source could not be read (the report says
 which at its top, and what depends on it reads "unknown", never "no").
-  canary trace --config canary.yaml --model moonshotai/kimi-k2-0905 --at 2026-11-30T21:10:00Z \\
-      --provider deepinfra/fp8 --json
 """
 
 
