@@ -58,7 +58,7 @@ def report(number: int, hosts: int, rng: random.Random) -> RoundReport:
                 locale=locales[(number + i) % len(locales)] if contract == "language" else None,
             )
         results[(MODEL, endpoint.tag)] = by
-    return RoundReport(number, time.time(), 1.0, {MODEL: endpoints}, frozenset(), results)
+    return RoundReport(number, time.time(), 1.0, {MODEL: endpoints}, {}, results)
 
 
 def baseline_series(snap: Snapshot, seen_locales: Counter[tuple[str, str, str, str, str]]) -> int:

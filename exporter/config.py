@@ -51,12 +51,12 @@ from exporter.configkit import (
 from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ContractSettings
 from exporter.contracts.ttft import TTFTSettings
-from exporter.engine.config import DEFAULT_INTERVAL_SECONDS, EvidenceConfig, ExporterConfig, RoundsConfig
+from exporter.engine.config import ExporterConfig, RoundsConfig
 from exporter.equality.config import EqualityConfig
 from exporter.gateway.config import GatewayConfig
 from exporter.receiver.config import ReceiverConfig
 from exporter.routability.config import RoutabilityConfig
-from exporter.sharding import Shard, owned_by
+from exporter.sharding import owned_by
 
 # Capabilities a model may require of every host (probed even where an endpoint does not advertise them).
 KNOWN_CAPABILITIES = frozenset({"structured_outputs"})
@@ -182,7 +182,7 @@ class CanaryConfig(ConfigModel):
                 f"shard(s) {', '.join(map(str, taken))}): this replica would probe nothing; lower count",
                 "shard",
             )
-        where = Shard(shard.index, shard.count, where=context.where(("rounds", "shard")))
+        where = shard.model_copy(update={"where": context.where(("rounds", "shard"))})
         return rounds.model_copy(update={"shard": where})
 
     @field_validator("contract_settings")
@@ -306,18 +306,3 @@ def load_probing_config(path: str | Path, also: frozenset[str] = frozenset()) ->
     if not config.models:
         raise ConfigError([f"{path}: models: no models configured; the probe needs at least one"])
     return config
-
-
-__all__ = [
-    "DEFAULT_INTERVAL_SECONDS",
-    "CanaryConfig",
-    "ConfigError",
-    "EvidenceConfig",
-    "ExporterConfig",
-    "GatewayConfig",
-    "ModelConfig",
-    "RoundsConfig",
-    "generate_local_secrets",
-    "load_config",
-    "load_probing_config",
-]

@@ -26,7 +26,6 @@ from typing import (
     Annotated,
     Any,
     ClassVar,
-    Generic,
     Self,
     TypeGuard,
     TypeVar,
@@ -496,24 +495,6 @@ def relative_path(what: str, *, resolve: bool = False) -> BeforeValidator:
     return BeforeValidator(check)
 
 
-@dataclass(frozen=True, slots=True)
-class Keyed(Generic[M, T]):
-    """Annotated metadata: the value is read as ``shape`` (a model of keys), then ``convert``-ed (with the
-    read's context) to what code uses; a value that is not a mapping is left to the rest of the type."""
-
-    shape: type[M]
-    convert: Callable[[M, ReadContext], T]
-
-    def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
-        def check(value: object, info: ValidationInfo) -> object:
-            if not isinstance(value, dict):
-                return value
-            keys = self.shape.model_validate(value, context=info.context, by_alias=True, by_name=False)
-            return self.convert(keys, context_of(info))
-
-        return core_schema.with_info_before_validator_function(check, handler(source))
-
-
 def is_text(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value.strip())
 
@@ -553,8 +534,13 @@ def _inline(value: object) -> Secret:
     return value
 
 
-def resolve_secret(keys: SecretKeys, context: ReadContext) -> Secret:
-    """The secret ``keys`` name (``PydanticCustomError`` saying what is wrong)."""
+def resolve_secret(value: object, info: ValidationInfo) -> object:
+    """The secret a ``{env: NAME}`` or ``{file: PATH}`` mapping names (``PydanticCustomError`` saying what is
+    wrong); a value that is not a mapping is left to ``_inline``."""
+    if not isinstance(value, dict):
+        return value
+    keys = SecretKeys.model_validate(value, context=info.context, by_alias=True, by_name=False)
+    context = context_of(info)
     env_name, file_path, generate = keys.env, keys.file, keys.generate
     if (env_name is None) == (file_path is None):
         raise invalid("give exactly one of env: NAME or file: PATH (secrets are never written inline)")
@@ -613,7 +599,7 @@ ExternalUrl = Annotated[Url, matching(_URL, "an http(s) URL such as http://canar
 SecretValue = Annotated[
     Secret,
     PlainValidator(_inline),
-    Keyed(SecretKeys, resolve_secret),
+    BeforeValidator(resolve_secret),
     What("a secret given as {env: NAME} or {file: PATH}"),
 ]
 
@@ -709,13 +695,6 @@ def _key(name: str, info: FieldInfo) -> str:
     return alias if isinstance(alias, str) else info.alias or name
 
 
-def _bare(annotation: object, metadata: Iterable[object] = ()) -> object:
-    """``annotation`` (with a field's own ``metadata``) without ``Annotated`` and ``| None``; a ``Keyed``
-    value is its shape."""
-    keyed_as = [m for m in (*_metadata(annotation), *metadata) if isinstance(m, Keyed)]
-    return unwrap(keyed_as[0].shape if keyed_as else annotation)
-
-
 def keys_of(model: type[BaseModel]) -> dict[str, FieldInfo]:
     """A section's keys as files spell them, in order, with their fields (``internal`` ones are not keys)."""
     internal: frozenset[str] = getattr(model, "internal", frozenset())
@@ -727,9 +706,9 @@ def field_model(info: FieldInfo) -> tuple[type[BaseModel] | None, bool]:
     such as a secret, holds a value)."""
     if what_of(info):
         return None, False
-    annotation = _bare(info.annotation, info.metadata)
+    annotation = unwrap(info.annotation)
     many = get_origin(annotation) is tuple
-    inner = _bare(get_args(annotation)[0]) if many else annotation
+    inner = unwrap(get_args(annotation)[0]) if many else annotation
     return (inner if isinstance(inner, type) and issubclass(inner, BaseModel) else None), many
 
 

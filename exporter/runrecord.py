@@ -114,7 +114,6 @@ class RunRecord(TypedDict):
     urls: dict[str, str]  # service -> base URL
     paths: dict[str, str]  # what -> file
     pid: int | None
-    written_at: float | None
     source: str  # the file it was read from
 
 
@@ -147,12 +146,11 @@ def _read(target: Path) -> RunRecord | None:
     if not isinstance(record, dict):
         return None
     urls, paths = record.get("urls"), record.get("paths")
-    pid, written = record.get("pid"), record.get("written_at")
+    pid = record.get("pid")
     return {
         "urls": {k: v for k, v in urls.items() if isinstance(v, str)} if isinstance(urls, dict) else {},
         "paths": {k: v for k, v in paths.items() if isinstance(v, str)} if isinstance(paths, dict) else {},
         "pid": pid if isinstance(pid, int) and not isinstance(pid, bool) else None,
-        "written_at": written if isinstance(written, int | float) else None,
         "source": str(target),
     }
 

@@ -24,26 +24,42 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 from prometheus_client import CollectorRegistry, Gauge, Info
+from pydantic import Field, model_validator
+
+from exporter.configkit import ConfigModel, Int, invalid, key
 
 #: The most replicas one model list is split across (a bound on every input size).
 MAX_SHARDS = 256
 
 
-@dataclass(frozen=True, slots=True)
-class Shard:
-    """Which part of the model list one exporter replica probes; ``Shard()`` is the whole list."""
+class Shard(ConfigModel):
+    """Which part of the model list one exporter replica probes (``rounds.shard``); ``WHOLE`` is all of it."""
 
-    index: int = 0
-    count: int = 1
+    internal: ClassVar[frozenset[str]] = frozenset({"where"})
+
+    count: Int = key(meaning="how many replicas share the models", ge=1, le=MAX_SHARDS)
+    index: Int = key(meaning="this replica's shard, 0 to count - 1", ge=0, le=MAX_SHARDS - 1)
     #: Where ``rounds.shard`` is in its file (``FILE:LINE``), for errors that involve several files.
-    where: str = field(default="", compare=False)
+    where: str = Field(default="", exclude=True)
+
+    @model_validator(mode="after")
+    def _index_below_count(self) -> Shard:
+        if self.index >= self.count:
+            raise invalid(
+                f"must be less than count ({self.count}): shards are numbered 0 to {self.count - 1}", "index"
+            )
+        return self
 
     def owns(self, slug: str) -> bool:
         """Whether this replica probes the model ``slug``."""
         return self.count <= 1 or shard_of(slug, self.count) == self.index
+
+
+WHOLE = Shard(index=0, count=1)
 
 
 def shard_of(slug: str, count: int) -> int:
@@ -86,8 +102,8 @@ def check_shard_set(replicas: Sequence[Replica]) -> list[str]:
 
     Example::
 
-        check_shard_set([Replica("a.yaml", Shard(0, 2, "a.yaml:9"), ("x/a", "x/b")),
-                         Replica("b.yaml", Shard(0, 2, "b.yaml:9"), ("x/a", "x/b"))])
+        check_shard_set([Replica("a.yaml", Shard(index=0, count=2, where="a.yaml:9"), ("x/a", "x/b")),
+                         Replica("b.yaml", Shard(index=0, count=2, where="b.yaml:9"), ("x/a", "x/b"))])
         # ['b.yaml:9: rounds.shard.index: shard 0 of 2 is also a.yaml:9 (overlapping shards: ...)', ...]
     """
     if not replicas:
@@ -154,4 +170,13 @@ def export_shard(shard: Shard, registry: CollectorRegistry) -> None:
     ).set(shard.count)
 
 
-__all__ = ["MAX_SHARDS", "Replica", "Shard", "check_shard_set", "export_shard", "owned_by", "shard_of"]
+__all__ = [
+    "MAX_SHARDS",
+    "WHOLE",
+    "Replica",
+    "Shard",
+    "check_shard_set",
+    "export_shard",
+    "owned_by",
+    "shard_of",
+]

@@ -10,6 +10,7 @@ required, and only instants from 1970 to 9999 (UTC) are accepted, so every parse
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -63,6 +64,28 @@ def in_range(seconds: float) -> bool:
     (True, False)
     """
     return MIN_SECONDS <= seconds < MAX_SECONDS
+
+
+_UNIX = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,9})?")
+INSTANT_WHAT = "an RFC 3339 time such as 2026-11-30T21:10:00Z, or unix seconds"
+
+
+def parse_instant(text: str) -> float:
+    """Unix seconds from an RFC 3339 time or a number of unix seconds (what people type for a time: query
+    parameters, command-line flags); ValueError says what was expected.
+
+    >>> parse_instant("2026-11-30T21:10:00Z"), parse_instant("60.5")
+    (1796073000.0, 60.5)
+    """
+    text = text.strip()
+    if _UNIX.fullmatch(text):
+        seconds = float(text)
+        if in_range(seconds):
+            return seconds
+    try:
+        return parse_rfc3339(text)
+    except ValueError:
+        raise ValueError(f"expected {INSTANT_WHAT}, got {text!r}") from None
 
 
 def format_rfc3339(seconds: float, precision: Literal["seconds", "milliseconds"] = "milliseconds") -> str:

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from exporter.config import CanaryConfig, GatewayConfig
+from exporter.config import CanaryConfig
 from exporter.contracts.base import Contract
 from exporter.engine.metrics import SnapshotCollector
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback
@@ -32,6 +32,7 @@ from exporter.evidence.api import page_json, parse_query
 from exporter.evidence.metrics import EvidenceCollector
 from exporter.evidence.store import EvidenceStore, EvidenceUnavailable, InvalidQuery
 from exporter.gateway.client import GatewayClient
+from exporter.gateway.config import GatewayConfig
 from exporter.gateway.types import Endpoint
 from exporter.sharding import export_shard
 from exporter.web.models import send

@@ -46,9 +46,10 @@ from exporter.evidence.store import EvidenceStore
 from exporter.gateway.types import Endpoint
 from exporter.investigate import report
 from exporter.investigate.compare import DEFAULT_ALPHA, Comparison, compare
-from exporter.investigate.history import MAX_RECORDS, parse_instant, parse_since, records
+from exporter.investigate.history import MAX_RECORDS, parse_since, records
 from exporter.investigate.sampling import BadInput, Work, collect, from_record, require_known, resolve
 from exporter.language.locales import DEFAULT_LOCALES, canonical_locale
+from exporter.timestamps import parse_instant
 
 MAX_SAMPLES = 500
 DEFAULT_SAMPLES = 20
@@ -66,11 +67,11 @@ TRACE_EPILOG = """examples:
   canary trace --config canary.yaml --generation gen-1768896871-9HgAQqS1Z72C6gApaidi
   canary trace --config canary.yaml --user user-42 --model moonshotai/kimi-k2-0905 \\
       --at 2026-11-30T21:10:00Z --journal /var/lib/router/journal.sqlite3
+  canary trace --config canary.yaml --model moonshotai/kimi-k2-0905 --at 2026-11-30T21:10:00Z \\
+      --provider deepinfra/fp8 --json
 
 exit status: 0 every needed source was read; 2 bad input; 3 a source could not be read (the report says
 which at its top, and what depends on it reads "unknown", never "no").
-  canary trace --config canary.yaml --model moonshotai/kimi-k2-0905 --at 2026-11-30T21:10:00Z \\
-      --provider deepinfra/fp8 --json
 """
 
 

@@ -11,39 +11,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import model_validator
-
 from exporter.configkit import (
     ConfigModel,
     Duration,
     ExternalUrl,
     Int,
-    Keyed,
     What,
     host_port,
-    invalid,
     key,
     relative_path,
 )
 from exporter.engine.rounds import DEFAULT_CONCURRENCY
 from exporter.evidence.store import DEFAULT_MAX_BYTES, DEFAULT_RETENTION_SECONDS, MIN_MAX_BYTES
-from exporter.sharding import MAX_SHARDS, Shard
+from exporter.sharding import WHOLE, Shard
 from exporter.web.hostport import http_url, parse_host_port
 
 DEFAULT_INTERVAL_SECONDS = 1800.0
-
-
-class ShardKeys(ConfigModel):
-    count: Int = key(meaning="how many replicas share the models", ge=1, le=MAX_SHARDS)
-    index: Int = key(meaning="this replica's shard, 0 to count - 1", ge=0, le=MAX_SHARDS - 1)
-
-    @model_validator(mode="after")
-    def _index_below_count(self) -> ShardKeys:
-        if self.index >= self.count:
-            raise invalid(
-                f"must be less than count ({self.count}): shards are numbered 0 to {self.count - 1}", "index"
-            )
-        return self
 
 
 class RoundsConfig(ConfigModel):
@@ -56,8 +39,8 @@ class RoundsConfig(ConfigModel):
     concurrency: Int = key(
         DEFAULT_CONCURRENCY, "providers probed at once (each provider's probes are sequential)", ge=1, le=1024
     )
-    shard: Annotated[Shard, Keyed(ShardKeys, lambda keys, _: Shard(keys.index, keys.count))] = key(
-        default_factory=Shard,
+    shard: Shard = key(
+        WHOLE,
         meaning="`{index: I, count: N}`: this exporter replica probes only the models whose slug hashes to "
         "shard `I` of `N`; every replica lists the same models; check them together with `canary "
         "check-config a.yaml b.yaml` ([deployment.md](docs/deployment.md#sharding-models-across-exporters))",

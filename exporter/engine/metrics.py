@@ -174,7 +174,7 @@ def _endpoint_families(snap: Snapshot) -> Iterator[Metric]:
     )
     # 1 while the last round's discovery of the model failed: "discovery is failing now" for the
     # global-outage rule, which a counter cannot tell without knowing the round interval.
-    failed_now = snap.last_round.discovery_failed if snap.last_round is not None else frozenset()
+    failed_now = snap.last_round.discovery_errors if snap.last_round is not None else {}
     yield gauge(
         "canary_discovery_failing",
         "1 when the last round's endpoint discovery failed for the model (the previous list is reused).",

@@ -106,14 +106,13 @@ class RoundReport:
     started_at: float  # wall clock (unix seconds)
     duration_seconds: float
     endpoints: Mapping[str, tuple[Endpoint, ...]]  # model -> endpoints probed this round
-    discovery_failed: frozenset[str]
+    # model -> why its discovery failed, saying what to change where it can ("check models[0].slug")
+    discovery_errors: Mapping[str, str]
     results: Mapping[HostKey, Mapping[str, ProbeResult]]
     # live positive-control hosts: (model, provider) -> contract -> result (not evidence about the host)
     controls: Mapping[HostKey, Mapping[str, ProbeResult]] = field(default_factory=dict)
     weak: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (model, contract) -> why
     evidence: tuple[EvidenceRecord, ...] = ()  # every attempt of the round, controls included
-    # model -> why its discovery failed, saying what to change where it can ("check models[0].slug")
-    discovery_errors: Mapping[str, str] = field(default_factory=dict)
 
 
 class Prober:
@@ -271,7 +270,6 @@ class Prober:
             started_at=started_wall,
             duration_seconds=self._mono() - started,
             endpoints={m: tuple(e) for m, e in endpoints.items()},
-            discovery_failed=frozenset(failed),
             discovery_errors=failed,
             results=results,
             controls=controls,

@@ -98,7 +98,7 @@ def accumulate(previous: Snapshot, report: RoundReport) -> Snapshot:
     tokens = {k: v for k, v in previous.tokens.items() if k[0] in models}
     cost = {k: v for k, v in previous.cost_usd.items() if alive(k)}
     discovery_failures = dict(previous.discovery_failures)
-    for model in report.discovery_failed:
+    for model in report.discovery_errors:
         _bump(discovery_failures, model, 1)
 
     every = [

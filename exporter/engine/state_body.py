@@ -126,7 +126,7 @@ def state_body(snap: Snapshot) -> StateBody:
         models[model] = ModelState(
             providers=providers,
             weak={c: list(why) for (m, c), why in sorted(weak.items()) if m == model},
-            discovery_failed=bool(report and model in report.discovery_failed),
+            discovery_failed=model in errors,
             discovery_error=errors.get(model) or None,
         )
     return StateBody(

@@ -13,7 +13,6 @@ Example::
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
@@ -30,28 +29,12 @@ from exporter.evidence.store import (
     record_columns,
 )
 from exporter.outcomes import Outcome
-from exporter.timestamps import parse_rfc3339
+from exporter.timestamps import parse_instant
 from exporter.web.models import Body
 
 PARAMETERS = ("model", "provider", "contract", "outcome", "since", "until", "limit", "cursor")
 MAX_VALUE_CHARS = 256
 _OUTCOMES = tuple(o.value for o in Outcome)
-
-
-def parse_time(parameter: str, value: str) -> float:
-    """Unix seconds from RFC 3339 with an offset (``2026-12-01T10:00:00Z``) or a number of unix seconds."""
-    try:
-        number = float(value)
-    except ValueError:
-        pass
-    else:
-        if math.isfinite(number) and number >= 0:
-            return number
-        raise InvalidQuery(parameter, f"expected a time after 1970 (got {value!r})")
-    try:
-        return parse_rfc3339(value)
-    except ValueError as exc:
-        raise InvalidQuery(parameter, f"{exc}, or unix seconds (got {value!r})") from None
 
 
 class Query(TypedDict):
@@ -83,7 +66,10 @@ def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> Query:
         if not value or len(value) > MAX_VALUE_CHARS:
             raise InvalidQuery(key, f"expected a value of 1 to {MAX_VALUE_CHARS} characters")
         if key in ("since", "until"):
-            times[key] = parse_time(key, value)
+            try:
+                times[key] = parse_instant(value)
+            except ValueError as exc:
+                raise InvalidQuery(key, str(exc)) from None
         elif key == "limit":
             if not re.fullmatch(r"[0-9]{1,3}", value) or not 1 <= int(value) <= QUERY_MAX_LIMIT:
                 raise InvalidQuery(

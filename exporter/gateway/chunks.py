@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from exporter.gateway.types import TokenLogprob
 from exporter.outcomes import Usage
 
-__all__ = ["ChunkAccumulator", "finite_number", "first_text", "parse_logprobs", "parse_usage"]
+__all__ = ["ChunkAccumulator", "finite_number", "first_text", "parse_logprobs", "parse_usage", "whole_number"]
 
 MAX_LOGPROB_POSITIONS = 64  # generated positions kept (the equality test reads the first)
 MAX_TOP_LOGPROBS = 20  # alternatives kept per position (the most OpenAI-style APIs list)
@@ -118,6 +118,12 @@ def finite_number(value: object) -> float | None:
     except (ValueError, OverflowError):  # "abc", or an integer beyond float range
         return None
     return number if math.isfinite(number) else None
+
+
+def whole_number(value: object) -> int | None:
+    """``finite_number`` when it is a whole number (``429``, ``"429"``, ``429.0``), else None."""
+    number = finite_number(value)
+    return int(number) if number is not None and number.is_integer() else None
 
 
 class ChunkAccumulator:

@@ -60,7 +60,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from exporter.gateway.chunks import first_text
+from exporter.gateway.chunks import first_text, whole_number
 from exporter.gateway.types import GatewayError
 from exporter.outcomes import Outcome, Reason
 from exporter.textkit import clip
@@ -163,10 +163,10 @@ def error_facts(error: object) -> ErrorFacts:
     availability = error.get("availability")
     avail: Mapping[str, object] = availability if isinstance(availability, Mapping) else {}
     raw_code = error.get("code")
-    code = _as_int(raw_code)
+    code = whole_number(raw_code)
     code_text = first_text(raw_code.strip()) if code is None and isinstance(raw_code, str) else None
     if code is None:
-        code = _as_int(error.get("http_status"))
+        code = whole_number(error.get("http_status"))
     message = error.get("message")
     if not isinstance(message, str):
         detail = error.get("detail")
@@ -382,13 +382,6 @@ def _excerpt(body: bytes | str, limit: int = 120) -> str:
 
 def _clip(text: str) -> str:
     return clip(text, DETAIL_MAX_CHARS)
-
-
-def _as_int(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = value.strip() if isinstance(value, str) else ""
-    return int(text) if text.isascii() and text.isdigit() else None  # isdigit() alone accepts "²"
 
 
 def discovery_hint(error: GatewayError, base_url: str, model: str, model_index: int | None) -> str | None:

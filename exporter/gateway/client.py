@@ -50,7 +50,7 @@ import httpcore
 import httpx
 from pydantic import JsonValue
 
-from exporter.gateway.chunks import ChunkAccumulator, finite_number, first_text
+from exporter.gateway.chunks import ChunkAccumulator, finite_number, first_text, whole_number
 from exporter.gateway.classify import (
     classify_error_object,
     classify_exception,
@@ -673,7 +673,7 @@ def parse_generation(payload: object) -> Generation | GatewayError:
         return malformed_response("generation record without id, model or provider_name", 200)
     responses = data.get("provider_responses")
     attempts = tuple(
-        ProviderAttempt(name, _integer(item.get("status")), first_text(item.get("endpoint_id")))
+        ProviderAttempt(name, whole_number(item.get("status")), first_text(item.get("endpoint_id")))
         for item in (responses if isinstance(responses, list) else [])
         if isinstance(item, Mapping) and (name := first_text(item.get("provider_name"))) is not None
     )
@@ -686,8 +686,8 @@ def parse_generation(payload: object) -> Generation | GatewayError:
         created_at=_instant(created) if created else None,
         streamed=streamed if isinstance(streamed, bool) else None,
         finish_reason=first_text(data.get("finish_reason")),
-        tokens_prompt=_integer(data.get("tokens_prompt")) or 0,
-        tokens_completion=_integer(data.get("tokens_completion")) or 0,
+        tokens_prompt=whole_number(data.get("tokens_prompt")) or 0,
+        tokens_completion=whole_number(data.get("tokens_completion")) or 0,
         total_cost_usd=finite_number(data.get("total_cost")) or 0.0,
         attempts=attempts,
     )
@@ -720,17 +720,12 @@ def parse_endpoint(item: object) -> Endpoint | None:
         tag=tag.strip(),
         provider_name=escape_controls(first_text(item.get("provider_name")) or ""),
         quantization=first_text(item.get("quantization")),
-        status=_integer(item.get("status")),
+        status=whole_number(item.get("status")),
         supported_parameters=frozenset(p for p in params if isinstance(p, str)) if isinstance(params, list)
         else frozenset(),
-        max_completion_tokens=_integer(item.get("max_completion_tokens")),
+        max_completion_tokens=whole_number(item.get("max_completion_tokens")),
         uptime_last_30m=finite_number(item.get("uptime_last_30m")),
     )  # fmt: skip
-
-
-def _integer(value: object) -> int | None:
-    number = finite_number(value)
-    return int(number) if number is not None and number.is_integer() else None
 
 
 def _shape(value: object) -> str:

@@ -13,7 +13,8 @@ It follows the WHATWG ``text/event-stream`` rules where they matter for a gatewa
 
 One deliberate leniency at the end of the stream: ``flush()`` dispatches an event whose last line was
 complete but lacks the closing blank line (``data: [DONE]\\n``); if the stream stopped in the *middle* of a
-line, that partial line is discarded and reported as a ``TRUNCATED`` item instead.
+line, that partial line is discarded (the reader sees the cut in what is missing: no finish reason, no
+``[DONE]``).
 
 Example::
 
@@ -41,7 +42,6 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 class SSEKind(StrEnum):
     EVENT = "event"  # a dispatched event: ``data`` is set
     OVERSIZED = "oversized"  # a line or event over the limit was dropped; ``text`` says how big
-    TRUNCATED = "truncated"  # flush(): the stream ended in the middle of a line; ``text`` says so
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +83,9 @@ class SSEDecoder:
     def flush(self) -> list[SSEEvent]:
         """End of stream: decode what is left (see the module docstring for the end-of-stream rules)."""
         out = self._feed_text(self._utf8.decode(b"", final=True))
-        if self._partial or self._discarding_line:
-            size = len(self._partial)
+        if self._partial or self._discarding_line:  # the stream ended inside a line: it is discarded
             self._partial = ""
             self._discarding_line = False
-            out.append(
-                SSEEvent(SSEKind.TRUNCATED, text=f"stream ended inside a line ({size} characters discarded)")
-            )
             self._reset_event()
         else:
             self._process_line("", out)  # the blank line that would have ended the last event

@@ -42,9 +42,8 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, Tag, model_validator
 
-from exporter.config import DEFAULT_INTERVAL_SECONDS
 from exporter.configkit import parse_duration
-from exporter.engine.config import DEFAULT_EXPORTER_URL
+from exporter.engine.config import DEFAULT_EXPORTER_URL, DEFAULT_INTERVAL_SECONDS
 from exporter.generators import write_or_check
 from exporter.paths import REPO_ROOT
 

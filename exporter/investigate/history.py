@@ -10,33 +10,13 @@ seconds (``1796245800``), or, for SINCE, a duration back from now (``6h``, ``2d`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from exporter.configkit import parse_duration
 from exporter.evidence.store import QUERY_MAX_LIMIT, EvidenceRecord, EvidenceStore
-from exporter.timestamps import in_range, parse_rfc3339
+from exporter.timestamps import INSTANT_WHAT, in_range, parse_instant
 
 MAX_RECORDS = 200_000  # about 100 hosts x 4 contracts x 500 samples: the most a report reads
-_UNIX = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,9})?")
-_TIME_WHAT = "an RFC 3339 time such as 2026-11-30T21:10:00Z, or unix seconds"
-
-
-def parse_instant(text: str) -> float:
-    """Unix seconds from an RFC 3339 time or unix seconds; ValueError says what was expected.
-
-    >>> parse_instant("2026-11-30T21:10:00Z")
-    1796073000.0
-    """
-    text = text.strip()
-    if _UNIX.fullmatch(text):
-        seconds = float(text)
-        if in_range(seconds):
-            return seconds
-    try:
-        return parse_rfc3339(text)
-    except ValueError:
-        raise ValueError(f"expected {_TIME_WHAT}, got {text!r}") from None
 
 
 def parse_since(text: str, now: float) -> float:
@@ -52,7 +32,7 @@ def parse_since(text: str, now: float) -> float:
     try:
         seconds = parse_duration(text.strip())
     except ValueError:
-        raise ValueError(f"expected a duration such as 6h or 2d, or {_TIME_WHAT}, got {text!r}") from None
+        raise ValueError(f"expected a duration such as 6h or 2d, or {INSTANT_WHAT}, got {text!r}") from None
     if seconds <= 0 or not in_range(now - seconds):
         raise ValueError(f"expected a positive duration that starts after 1970, got {text!r}")
     return now - seconds

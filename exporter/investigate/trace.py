@@ -36,11 +36,12 @@ from pydantic import JsonValue
 
 from exporter.evidence.store import EvidenceRecord
 from exporter.gateway.types import Endpoint
+from exporter.receiver.state import Kind
 from exporter.timestamps import format_optional
 
-# Decision kinds (the receiver's ``Kind`` values) that start an exclusion window, and those that end one.
-SUSPENDING = frozenset({"suspend", "escalate", "observe", "promote"})
-ENDING = frozenset({"lift", "recover", "expire"})
+# Decision kinds that start an exclusion window, and those that end one.
+SUSPENDING = frozenset({Kind.SUSPEND, Kind.ESCALATE, Kind.OBSERVE, Kind.PROMOTE})
+ENDING = frozenset({Kind.LIFT, Kind.RECOVER, Kind.EXPIRE})
 EXCERPT_CHARS = 160
 MAX_FAILURES_SHOWN = 10
 
@@ -164,13 +165,13 @@ def excluded_at(decisions: Iterable[JsonValue], model: str, provider: str, at: f
     for d in route:
         start, kind = _number(d.get("at")), d.get("kind")
         until = d.get("until")
-        if start > at or kind not in SUSPENDING | {"incident_add"}:
+        if start > at or kind not in SUSPENDING | {Kind.INCIDENT_ADD}:
             continue
         if isinstance(until, int | float) and until <= at:
             continue
-        if kind == "incident_add":
+        if kind == Kind.INCIDENT_ADD:
             ended = any(
-                e.get("kind") == "incident_remove"
+                e.get("kind") == Kind.INCIDENT_REMOVE
                 and e.get("incident_id") == d.get("incident_id")
                 and start <= _number(e.get("at")) <= at
                 for e in route
@@ -183,7 +184,7 @@ def excluded_at(decisions: Iterable[JsonValue], model: str, provider: str, at: f
         if not ended:
             active.append(
                 {
-                    "layer": "incident" if kind == "incident_add" else "suspension",
+                    "layer": "incident" if kind == Kind.INCIDENT_ADD else "suspension",
                     "kind": kind,
                     "since": d.get("time"),
                     "until": until,

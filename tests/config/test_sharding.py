@@ -17,7 +17,7 @@ from exporter.commands.canary import main
 from exporter.commands.exporter_service import ExporterService
 from exporter.config import load_config
 from exporter.configkit import ConfigError
-from exporter.sharding import Replica, Shard, check_shard_set, owned_by, shard_of
+from exporter.sharding import WHOLE, Replica, Shard, check_shard_set, owned_by, shard_of
 
 SHARDS = Path(__file__).parent.parent / "fixtures" / "config" / "shards"
 MODELS = ("moonshotai/kimi-k2-0905", "openai/gpt-oss-120b", "minimax/minimax-m2", "x-ai/grok-4-fast")
@@ -29,7 +29,7 @@ def test_every_model_has_exactly_one_owner_and_the_owners_split_a_large_list_eve
         owners = owned_by(slugs, count)
         assert sorted(s for models in owners.values() for s in models) == sorted(slugs)
         for index in range(count):
-            shard = Shard(index, count)
+            shard = Shard(index=index, count=count)
             assert [s for s in slugs if shard.owns(s)] == owners[index]
             assert abs(len(owners[index]) - len(slugs) / count) < 0.15 * len(slugs) / count  # within 15 %
 
@@ -64,7 +64,7 @@ def test_a_shard_config_loads_with_its_location() -> None:
     assert (shard.index, shard.count, shard.where) == (1, 2, f"{path}:17")
     assert load_config(
         Path(__file__).parent.parent / "fixtures" / "config" / "valid_direct.yaml"
-    ).rounds.shard == (Shard(0, 1))
+    ).rounds.shard == (Shard(index=0, count=1))
 
 
 def test_an_index_outside_the_count_is_rejected_at_its_line() -> None:
@@ -178,7 +178,7 @@ def test_check_config_reports_a_replica_that_does_not_load(capsys: pytest.Captur
 
 def test_the_pure_check_finds_nothing_wrong_with_an_empty_or_unsharded_set() -> None:
     assert check_shard_set([]) == []
-    assert check_shard_set([Replica("a.yaml", Shard(), MODELS)]) == []
+    assert check_shard_set([Replica("a.yaml", WHOLE, MODELS)]) == []
 
 
 @pytest.mark.parametrize(

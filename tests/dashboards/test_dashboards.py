@@ -213,7 +213,7 @@ def test_a_rate_over_a_fixed_or_scrape_sized_window_is_reported() -> None:
 
 
 def test_the_window_defaults_to_two_rounds_of_the_default_round_interval() -> None:
-    from exporter.config import DEFAULT_INTERVAL_SECONDS
+    from exporter.engine.config import DEFAULT_INTERVAL_SECONDS
 
     for path in sorted(DASHBOARDS.glob("*.json")):
         (window,) = [v for v in load(path)["templating"]["list"] if v["name"] == "window"]

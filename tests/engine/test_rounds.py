@@ -132,7 +132,7 @@ def test_discovery_failure_reuses_the_last_list_and_invents_no_verdict() -> None
     asyncio.run(p.run_round(1))
     gw.discovery_error = GatewayError(Outcome.TRANSPORT, Reason.SERVER_ERROR, 502)
     report = asyncio.run(p.run_round(2))
-    assert report.discovery_failed == {MODEL}
+    assert set(report.discovery_errors) == {MODEL}
     assert (MODEL, "alpha") in report.results
 
 

@@ -43,7 +43,7 @@ def round_report(number: int, failing: frozenset[str] = frozenset()) -> RoundRep
                 locale=locales[(number + i) % len(locales)],
             ),
         }
-    return RoundReport(number, time.time(), 1.0, {MODEL: endpoints}, frozenset(), results)
+    return RoundReport(number, time.time(), 1.0, {MODEL: endpoints}, {}, results)
 
 
 def series_by_host(snap: Snapshot) -> Counter[str]:

@@ -239,6 +239,15 @@ def test_a_cursor_beyond_sqlites_rowids_and_a_non_ascii_limit_are_refused_by_nam
         assert bad.value.parameter == "limit"
 
 
+def test_since_and_until_read_a_time_as_every_command_does_and_name_the_parameter_otherwise() -> None:
+    query = parse_query({"since": "2026-12-01T10:00:00Z", "until": "1796119260.5"})
+    assert (query["since"], query["until"]) == (1796119200.0, 1796119260.5)
+    for value in ("yesterday", "-5", "1e9", "99999999999999", "2026-12-01T10:00:00"):  # no offset: refused
+        with pytest.raises(InvalidQuery, match="RFC 3339 time such as") as bad:
+            parse_query({"since": value})
+        assert bad.value.parameter == "since"
+
+
 def test_a_page_stops_at_its_byte_budget_and_its_cursor_continues_without_gaps(tmp_path: Path) -> None:
     store = EvidenceStore(tmp_path / "e.sqlite3", clock=Clock())
     big = "\x01" * DETAIL_MAX_CHARS  # JSON escapes each as 6 bytes: the largest detail a record can carry
