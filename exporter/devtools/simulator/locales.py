@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-LOCALES: tuple[str, ...] = (
-    "en", "es", "pt-BR", "fr", "de", "it", "nl", "pl", "ru", "uk",
-    "tr", "ja", "ko", "zh-Hans", "zh-Hant", "id", "vi",
-)  # fmt: skip
+from exporter.language.locales import LOCALES as PRODUCT_LOCALES
+
+# The product's locales (``exporter.language.locales``): the simulator has sentences for each.
+LOCALES: tuple[str, ...] = tuple(PRODUCT_LOCALES)
 
 # The language a host most plausibly slips into when it code-mixes a reply in the key locale.
 DEFAULT_MIXING_PAIRS: Mapping[str, str] = MappingProxyType(
