@@ -102,7 +102,7 @@ def test_the_catalogue_fleet_loads() -> None:
 
 
 def test_secrets_come_from_the_environment() -> None:
-    text = "api_key_env: K\ncontrol_token: {env: C}\nmodels: [{id: a/b, providers: [{tag: x/y}]}]\n"
+    text = "api_key: {env: K}\ncontrol_token: {env: C}\nmodels: [{id: a/b, providers: [{tag: x/y}]}]\n"
     fleet = parse_fleet(text, environ={"K": "key-1", "C": "ctl-2"})
     assert fleet.api_key is not None and fleet.api_key.value == "key-1"
     assert fleet.control_token is not None and fleet.control_token.value == "ctl-2"

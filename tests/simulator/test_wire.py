@@ -318,7 +318,7 @@ def test_a_fleet_may_opt_out_of_keys_but_not_while_it_sets_one(make_sim: MakeSim
     sim = make_sim(tmp_path / "open.yaml")
     assert chat(sim, "x/y", model="a/b", headers={}).status_code == 200
     with pytest.raises(ConfigError, match="require_key: is false but api_key is set"):
-        parse_fleet("api_key_env: K\n" + fleet, environ={"K": "v"})
+        parse_fleet("api_key: {env: K}\n" + fleet, environ={"K": "v"})
 
 
 def test_malformed_requests_are_400_and_oversized_413(faults: SimulatorServer) -> None:

@@ -390,24 +390,6 @@ class Fleet(ConfigModel):
     generation_404_window: Duration = 0.5
     source: str = "<fleet>"
 
-    @model_validator(mode="before")
-    @classmethod
-    def _shorthands(cls, data: object) -> object:
-        """``KEY_env: NAME`` is short for ``KEY: {env: NAME}``."""
-        if not isinstance(data, dict):
-            return data
-        problems = [
-            ((f"{k}_env",), f"give either {k} or {k}_env, not both")
-            for k in ("api_key", "control_token")
-            if data.get(f"{k}_env") is not None and data.get(k) is not None
-        ]
-        if problems:
-            raise invalid_all(problems)
-        shorthands = {
-            k: {"env": data[f"{k}_env"]} for k in ("api_key", "control_token") if f"{k}_env" in data
-        }
-        return {k: v for k, v in data.items() if not k.endswith("_env")} | shorthands
-
     @field_validator("require_key")
     @classmethod
     def _key_is_required(cls, require_key: bool, info: ValidationInfo) -> bool:
