@@ -74,7 +74,7 @@ def test_a_degenerate_rate_of_one_half_loops_every_other_prose_reply() -> None:
         "models:\n  - id: a/b\n    providers:\n      - tag: x/fp8\n"
         "        profile: {degenerate: {rate: 0.5}}\n"
     )
-    state = FleetState(fleet, None, time.time, 10)
+    state = FleetState(fleet, time.time, 10)
     model = state.models["a/b"]
     body = {"messages": [{"role": "user", "content": "Tell me a story about the harbour."}]}
     plans = [state.plan(model, model.providers[0], body)[1].degenerate for _ in range(8)]

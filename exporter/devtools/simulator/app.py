@@ -38,7 +38,6 @@ from exporter.contracts import CONTRACTS
 from exporter.contracts.base import Contract
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Fleet, Model, Provider
-from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.replies import compose, thinking, with_logprobs
 from exporter.devtools.simulator.routing import Preferences, max_tokens_of, parse_preferences, resolve
 from exporter.devtools.simulator.state import MAX_GENERATIONS, FleetState, RequestRecord, plain
@@ -87,15 +86,14 @@ class Simulator:
         self,
         fleet: Fleet,
         *,
-        texts: Texts | None = None,
         clock: Callable[[], float] = time.time,
         max_generations: int = MAX_GENERATIONS,
         contracts: Sequence[type[Contract]] = CONTRACTS,
     ) -> None:
         """``clock`` stamps generation records and their 404 window; ``max_generations`` bounds them
-        (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones);
-        ``contracts`` answer their own probes as a healthy host would (``Contract.healthy_reply``)."""
-        self.state = FleetState(fleet, texts, clock, max_generations, contracts)
+        (the newest are kept); ``contracts`` answer their own probes as a healthy host would
+        (``Contract.healthy_reply``)."""
+        self.state = FleetState(fleet, clock, max_generations, contracts)
         self.fleet = fleet
         gateway, control = self._gateway, self._control
         self.app = Starlette(
