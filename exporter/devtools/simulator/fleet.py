@@ -40,7 +40,6 @@ from exporter.configkit import (
     invalid_all,
     is_number,
     load_file,
-    load_yaml,
     matching,
     seconds,
     unique,
@@ -378,8 +377,6 @@ class Catalogue(ConfigModel):
 class Fleet(ConfigModel):
     """A whole fleet file."""
 
-    internal: ClassVar[frozenset[str]] = frozenset({"source"})
-
     seed: Int = 0
     models: Annotated[tuple[Model, ...], unique("id", message="model {0} is declared twice")] = ()
     catalogue: Catalogue | None = None
@@ -388,7 +385,6 @@ class Fleet(ConfigModel):
     control_token: SecretValue | None = None
     outage: Bool = False
     generation_404_window: Duration = 0.5
-    source: str = "<fleet>"
 
     @field_validator("require_key")
     @classmethod
@@ -426,23 +422,12 @@ def load_fleet(path: str | Path, environ: Mapping[str, str] | None = None) -> Fl
     """
     problems = Problems(str(path))
     data = load_file(path, problems)
-    return _read_fleet(data, problems, environ, Path(path).resolve().parent)
-
-
-def parse_fleet(text: str, source: str = "<fleet>", environ: Mapping[str, str] | None = None) -> Fleet:
-    """``load_fleet`` for text already in memory (``source`` names it in error messages)."""
-    problems = Problems(source)
-    return _read_fleet(load_yaml(text, problems), problems, environ, None)
-
-
-def _read_fleet(
-    data: object, problems: Problems, environ: Mapping[str, str] | None, base_dir: Path | None
-) -> Fleet:
     problems.raise_if_any()  # unreadable or not YAML: nothing more worth saying
+    base_dir = Path(path).resolve().parent
     fleet = validate(Fleet, {} if data is None else data, problems, base_dir=base_dir, environ=environ)
     problems.raise_if_any()
     assert fleet is not None  # no problems: read
-    return fleet.model_copy(update={"source": problems.source})
+    return fleet
 
 
 def patch_profile(profile: FaultProfile, patch: object, replace_all: bool = False) -> FaultProfile:
