@@ -26,8 +26,8 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
 
+from pydantic import JsonValue
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -51,7 +51,7 @@ from exporter.devtools.simulator.writing import (
     write_stream,
 )
 from exporter.web.auth import bearer_ok, token_bytes
-from exporter.web.body import Rejected, read_bounded
+from exporter.web.body import Rejected, decode_json, read_bounded
 
 MAX_BODY_BYTES = 1 << 20
 MAX_TOP_LOGPROBS = 20  # as OpenAI's API allows
@@ -279,9 +279,9 @@ class Simulator:
 
     async def sim_outage(self, request: Request) -> Response:
         body = await _json_object(request)
-        if body is None or not isinstance(body.get("on"), bool):
+        if body is None or not isinstance(on := body.get("on"), bool):
             return _refuse(400, 'Expected a JSON body {"on": true|false}')
-        self.state.outage = body["on"]
+        self.state.outage = on
         return JSONResponse({"outage": self.state.outage})
 
     async def sim_patch_provider(self, request: Request) -> Response:
@@ -342,15 +342,11 @@ def request_issues(body: object) -> list[dict[str, object]]:
     return issues
 
 
-async def _json_object(request: Request) -> dict[str, Any] | None:
+async def _json_object(request: Request) -> dict[str, JsonValue] | None:
     """A control request's JSON object (any content type: the documented ``curl -d`` sends a form type), or
     None when it is too large, not JSON or not an object."""
     try:
-        raw = await read_bounded(request, MAX_BODY_BYTES)
+        value = decode_json(await read_bounded(request, MAX_BODY_BYTES) or b"{}")
     except Rejected:
-        return None
-    try:
-        value = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return None
     return value if isinstance(value, dict) else None
