@@ -22,7 +22,6 @@ Example::
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict
@@ -198,20 +197,16 @@ class Simulator:
         if (refused := self._key_refusal(request)) is not None:
             return refused
         try:
-            raw = await read_bounded(request, MAX_BODY_BYTES)
-        except Rejected as rejected:  # too large (413, as OpenRouter), or a hang-up mid-body
+            body = decode_json(await read_bounded(request, MAX_BODY_BYTES))
+        except Rejected as rejected:  # too large (413, as OpenRouter), not JSON, or a hang-up mid-body
             return _refuse(rejected.status, rejected.message)
-        try:
-            body = json.loads(raw)
-        except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            return _refuse(400, "Request body is not valid JSON")
         issues = request_issues(body)
         prefs = parse_preferences(body.get("provider")) if isinstance(body, dict) else Preferences()
         if isinstance(prefs, list):
             issues += prefs
         if issues or not isinstance(prefs, Preferences):
             return _answer(wire.invalid_request(issues))
-
+        assert isinstance(body, dict)  # request_issues refuses anything else
         stream = bool(body.get("stream"))
         model_id = str(body["model"])
         model = self.state.models.get(model_id)
@@ -258,7 +253,7 @@ class Simulator:
             understood, plan, self.state.texts, rng, max_tokens_of(body), thought, style=profile.style
         )
         if body.get("logprobs") is True:
-            count = body.get("top_logprobs") or 0
+            count = top if isinstance(top := body.get("top_logprobs"), int) else 0  # checked: 0..20
             reply = with_logprobs(reply, understood, self.state.texts, profile.style, count, rng)
         gen_id = wire.generation_id(int(arrived), self.state.rng)
         metadata = _wants_metadata(request)
