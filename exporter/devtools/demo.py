@@ -39,7 +39,6 @@ from exporter.devtools.pipeline.configs import (
     EXPORTER_JOB,
     RECEIVER_JOB,
     SHIPPED_PROMETHEUS_CONFIG,
-    Timings,
     load_yaml,
 )
 from exporter.devtools.pipeline.processes import (
@@ -120,7 +119,6 @@ class _Pipeline:
     def __init__(
         self, stack: ExitStack, workdir: Path, exporter_addr: str, receiver_url: str | None, token_file: Path
     ) -> None:
-        timings = Timings()
         self.alertmanager = None
         targets = {EXPORTER_JOB: exporter_addr}
         if receiver_url is not None:
@@ -129,7 +127,6 @@ class _Pipeline:
                     workdir / "alertmanager",
                     webhook_url=f"{receiver_url}/v1/alerts",
                     token_file=token_file,
-                    timings=timings,
                 )
             )
             targets[RECEIVER_JOB] = receiver_url.removeprefix("http://")
@@ -141,7 +138,6 @@ class _Pipeline:
                 workdir / "prometheus",
                 targets=targets,
                 alertmanagers=alertmanagers,
-                timings=timings,
                 shipped_config=_rendered_rules(workdir, receiver_url),
             )
         )
