@@ -88,7 +88,6 @@ models:
     known_filtering: [{", ".join(DEMO_KNOWN_FILTERING)}]
 rounds:
   interval: {interval}s
-  concurrency: 8
 contracts:
   ttft:
     threshold: {DEMO_TTFT_THRESHOLD}   # the fleet's slow host answers after 2.5 s, healthy ones in < 0.3 s
