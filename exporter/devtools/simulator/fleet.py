@@ -8,7 +8,7 @@ request patches one (``patch_profile``).
 Example::
 
     fleet = load_fleet("exporter/devtools/simulator/fleets/default.yaml")
-    fleet.model("moonshotai/kimi-k2-0905").provider("slowpoke/fp8").profile.ttft.sample(rng)
+    [p.profile.ttft.sample(rng) for p in fleet.models[0].providers]
 """
 
 from __future__ import annotations
@@ -319,12 +319,6 @@ class Model(ConfigModel):
     def _name(cls, data: object) -> object:
         return _derived(data, ("name",), "id", str)
 
-    def provider(self, tag: str) -> Provider:
-        for provider in self.providers:
-            if provider.tag == tag:
-                return provider
-        raise KeyError(tag)
-
 
 class CatalogueEntry(ConfigModel):
     """One explicitly declared catalogue model."""
@@ -407,18 +401,12 @@ class Fleet(ConfigModel):
             raise invalid_all(problems)
         return self
 
-    def model(self, model_id: str) -> Model:
-        for model in self.models:
-            if model.id == model_id:
-                return model
-        raise KeyError(model_id)
-
 
 def load_fleet(path: str | Path, environ: Mapping[str, str] | None = None) -> Fleet:
     """Read and validate a fleet file; raises ``ConfigError`` listing every problem.
 
-    >>> load_fleet(DEFAULT_FLEET).model("moonshotai/kimi-k2-0905").provider("slowpoke/fp8").tag
-    'slowpoke/fp8'
+    >>> load_fleet(DEFAULT_FLEET).models[0].id
+    'moonshotai/kimi-k2-0905'
     """
     problems = Problems(str(path))
     data = load_file(path, problems)
