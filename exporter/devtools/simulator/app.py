@@ -226,15 +226,15 @@ class Simulator:
         # A pinned request resolves among the endpoints its pin selects (an index lookup); only when the pin
         # selects none is the whole listing needed, for the gateway's error naming what is available.
         pinned = self.state.listed_among(model, prefs.only) if prefs.only is not None else []
-        route = resolve(model, pinned or self.state.listed(model), prefs, body, self.state.rng)
-        if isinstance(route, dict):  # the gateway's own error envelope: no provider was asked
-            finish(route["error"]["code"], None)
-            return _answer(route)
+        candidates = resolve(model, pinned or self.state.listed(model), prefs, body, self.state.rng)
+        if isinstance(candidates, dict):  # the gateway's own error envelope: no provider was asked
+            finish(candidates["error"]["code"], None)
+            return _answer(candidates)
 
         attempts: list[Attempt] = []
-        for provider in route.candidates:
+        for provider in candidates:
             understood, plan, rng = self.state.plan(model, provider, body)
-            if plan.error_status is None or len(attempts) + 1 == len(route.candidates):
+            if plan.error_status is None or len(attempts) + 1 == len(candidates):
                 break
             attempts.append(Attempt(provider, plan.error_status, round(plan.ttft * 1000)))  # fall back
         profile = provider.profile
