@@ -33,7 +33,7 @@ def _state(hosts: int) -> FleetState:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "fleet.yaml"
         path.write_text("\n".join(lines) + "\n")
-        return FleetState(load_fleet(path), None, time.time, MAX_GENERATIONS)
+        return FleetState(load_fleet(path), time.time, MAX_GENERATIONS)
 
 
 def _per_request_us(hosts: int, route: Callable[[FleetState, Preferences], object], repeats: int) -> float:

@@ -39,7 +39,6 @@ from exporter.devtools.pipeline.configs import (
     EXPORTER_JOB,
     RECEIVER_JOB,
     SHIPPED_PROMETHEUS_CONFIG,
-    Timings,
     load_yaml,
 )
 from exporter.devtools.pipeline.processes import (
@@ -89,7 +88,6 @@ models:
     known_filtering: [{", ".join(DEMO_KNOWN_FILTERING)}]
 rounds:
   interval: {interval}s
-  concurrency: 8
 contracts:
   ttft:
     threshold: {DEMO_TTFT_THRESHOLD}   # the fleet's slow host answers after 2.5 s, healthy ones in < 0.3 s
@@ -120,7 +118,6 @@ class _Pipeline:
     def __init__(
         self, stack: ExitStack, workdir: Path, exporter_addr: str, receiver_url: str | None, token_file: Path
     ) -> None:
-        timings = Timings()
         self.alertmanager = None
         targets = {EXPORTER_JOB: exporter_addr}
         if receiver_url is not None:
@@ -129,7 +126,6 @@ class _Pipeline:
                     workdir / "alertmanager",
                     webhook_url=f"{receiver_url}/v1/alerts",
                     token_file=token_file,
-                    timings=timings,
                 )
             )
             targets[RECEIVER_JOB] = receiver_url.removeprefix("http://")
@@ -141,7 +137,6 @@ class _Pipeline:
                 workdir / "prometheus",
                 targets=targets,
                 alertmanagers=alertmanagers,
-                timings=timings,
                 shipped_config=_rendered_rules(workdir, receiver_url),
             )
         )

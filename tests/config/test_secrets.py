@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from exporter.config import load_config
 from exporter.configkit import Secret
-from exporter.devtools.simulator.fleet import parse_fleet
+from exporter.devtools.simulator.fleet import load_fleet
 from exporter.routability.transport import HttpxTransport
 
 VALUES = {
@@ -105,8 +105,9 @@ def test_a_routability_pass_holds_its_keys_as_secrets_until_the_request(tmp_path
 
 
 @pytest.mark.usefixtures("environ")
-def test_no_dump_of_a_fleet_shows_a_secret(caplog: pytest.LogCaptureFixture) -> None:
-    fleet = parse_fleet(FLEET)
+def test_no_dump_of_a_fleet_shows_a_secret(caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+    (tmp_path / "fleet.yaml").write_text(FLEET)
+    fleet = load_fleet(tmp_path / "fleet.yaml")
     assert fleet.api_key is not None and fleet.api_key.value == VALUES["T_GATEWAY"]
     logging.getLogger("test").warning("fleet %s key %s %r", fleet, fleet.api_key, fleet.control_token)
     rendered = _dumps(fleet) + caplog.text

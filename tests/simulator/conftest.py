@@ -10,15 +10,30 @@ from typing import Any
 import httpx
 import pytest
 
-from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
+from exporter.devtools.simulator.fleet import DEFAULT_FLEET, Fleet, load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.language.locales import LOCALES
+from exporter.language.segment import split_sentences
 
 FLEETS = Path(__file__).parent / "fleets"
 FAULTS_MODEL = "test/faults"
 KIMI = "moonshotai/kimi-k2-0905"
 
 MakeSim = Callable[..., SimulatorServer]
+
+
+def fleet_of(tmp_path: Path, text: str, environ: dict[str, str] | None = None) -> Fleet:
+    """The fleet file ``text`` written in ``tmp_path``, loaded as ``canary simulator --fleet`` loads it."""
+    path = tmp_path / "fleet.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_fleet(path, environ=environ)
+
+
+def sentences_of(text: str) -> list[str]:
+    """The sentences of a reply, split as the language judge splits them."""
+    return [s.text for s in split_sentences(text)]
+
+
 # The simulator requires a key, as OpenRouter does; fleets without an ``api_key`` accept any key.
 AUTH = {"Authorization": "Bearer sk-or-v1-test"}
 

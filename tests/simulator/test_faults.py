@@ -9,10 +9,10 @@ import httpx
 import jsonschema
 import pytest
 
-from exporter.devtools.simulator.locales import Texts, split_sentences
+from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.server import SimulatorServer
 
-from .conftest import chat, sse_events
+from .conftest import chat, sentences_of, sse_events
 
 TEXTS = Texts.load()
 SCHEMA = {
@@ -85,7 +85,7 @@ def test_encoding_faults(faults: SimulatorServer) -> None:
 def test_drift_switches_whole_replies_at_its_rate(faults: SimulatorServer) -> None:
     english = 0
     for _ in range(20):
-        sentences = split_sentences(content(chat(faults, "drifter/fp8", locale="fr")))
+        sentences = sentences_of(content(chat(faults, "drifter/fp8", locale="fr")))
         if set(sentences) <= set(TEXTS.for_locale("en")):
             english += 1
         else:
@@ -96,12 +96,12 @@ def test_drift_switches_whole_replies_at_its_rate(faults: SimulatorServer) -> No
 def test_mixer_mixes_close_languages_in_every_language_reply(faults: SimulatorServer) -> None:
     for locale, partner in (("pt-BR", "es"), ("uk", "ru"), ("zh-Hans", "zh-Hant")):
         for _ in range(4):
-            sentences = split_sentences(content(chat(faults, "mixer/fp8", locale=locale)))
+            sentences = sentences_of(content(chat(faults, "mixer/fp8", locale=locale)))
             own = [s for s in sentences if s in TEXTS.for_locale(locale)]
             other = [s for s in sentences if s in TEXTS.for_locale(partner)]
             assert own and other and len(own) + len(other) == len(sentences)
     # A host cannot tell probes apart: any prose it recognises the language of is mixed, JSON is not.
-    mixed = split_sentences(content(chat(faults, "mixer/fp8")))
+    mixed = sentences_of(content(chat(faults, "mixer/fp8")))
     assert any(s in TEXTS.for_locale("es") for s in mixed) and any(s in TEXTS.for_locale("en") for s in mixed)
     unknown = content(chat(faults, "mixer/fp8", messages=[{"role": "user", "content": "1 2 3 ?"}]))
     assert starts_clean(unknown, "en")  # no language recognised: plain English, nothing to mix

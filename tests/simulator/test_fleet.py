@@ -15,9 +15,10 @@ from exporter.devtools.simulator.fleet import (
     Errors,
     FaultProfile,
     load_fleet,
-    parse_fleet,
     patch_profile,
 )
+
+from .conftest import fleet_of
 
 INVALID = Path(__file__).parent / "fleets" / "invalid"
 
@@ -83,10 +84,11 @@ def test_the_default_fleet_has_the_documented_hosts() -> None:
     for tag in ("slowpoke/fp8", "prudish/fp8", "strictguard/text", "jsonbreaker/fp8", "stormy/fp8"):
         assert tag in tags
     assert {"mixer/fp8", "garbler/bf16", "reasoner/bf16"} <= tags
-    assert model.provider("slowpoke/fp8").profile.ttft == Delay(median=2.5)
-    assert model.provider("garbler/bf16").profile.leading_garbage.rate == 0.95
-    assert model.provider("spacer/fp8").profile.leading_garbage.style == "spaced"
-    assert model.provider("reasoner/bf16").profile.reasoning
+    profiles = {p.tag: p.profile for p in model.providers}
+    assert profiles["slowpoke/fp8"].ttft == Delay(median=2.5)
+    assert profiles["garbler/bf16"].leading_garbage.rate == 0.95
+    assert profiles["spacer/fp8"].leading_garbage.style == "spaced"
+    assert profiles["reasoner/bf16"].reasoning
     healthy = [
         p
         for p in model.providers
@@ -101,22 +103,22 @@ def test_the_catalogue_fleet_loads() -> None:
     assert fleet.catalogue is not None and fleet.catalogue.count == 500
 
 
-def test_secrets_come_from_the_environment() -> None:
-    text = "api_key_env: K\ncontrol_token: {env: C}\nmodels: [{id: a/b, providers: [{tag: x/y}]}]\n"
-    fleet = parse_fleet(text, environ={"K": "key-1", "C": "ctl-2"})
+def test_secrets_come_from_the_environment(tmp_path: Path) -> None:
+    text = "api_key: {env: K}\ncontrol_token: {env: C}\nmodels: [{id: a/b, providers: [{tag: x/y}]}]\n"
+    fleet = fleet_of(tmp_path, text, environ={"K": "key-1", "C": "ctl-2"})
     assert fleet.api_key is not None and fleet.api_key.value == "key-1"
     assert fleet.control_token is not None and fleet.control_token.value == "ctl-2"
     with pytest.raises(ConfigError, match="environment variable K is not set or empty"):
-        parse_fleet(text, environ={"C": "ctl-2"})
+        fleet_of(tmp_path, text, environ={"C": "ctl-2"})
 
 
-def test_delay_forms() -> None:
+def test_delay_forms(tmp_path: Path) -> None:
     text = (
         "models: [{id: a/b, providers: ["
         "{tag: a/one, profile: {ttft: 250ms}}, {tag: a/two, profile: {ttft: {fixed: 1.5s}}},"
         " {tag: a/three, profile: {ttft: {median: 200ms, p95: 600ms}}}]}]"
     )
-    one, two, three = parse_fleet(text).models[0].providers
+    one, two, three = fleet_of(tmp_path, text).models[0].providers
     assert (one.profile.ttft, two.profile.ttft, three.profile.ttft) == (
         Delay(median=0.25),
         Delay(median=1.5),
@@ -140,15 +142,16 @@ def test_a_patch_replaces_only_the_knobs_it_names_and_null_heals() -> None:
     ]
 
 
-def test_every_delay_problem_is_reported_with_the_keys_a_delay_has() -> None:
+def test_every_delay_problem_is_reported_with_the_keys_a_delay_has(tmp_path: Path) -> None:
     text = (
         "models: [{id: a/b, providers: [{tag: a/x, profile: {ttft: {median: 1s, fixd: 2s}}},"
         " {tag: a/y, profile: {inter_token: {p95: 1s}, keepalive: 1ms}}]}]"
     )
     with pytest.raises(ConfigError) as caught:
-        parse_fleet(text, source="f")
+        fleet_of(tmp_path, text)
+    f = tmp_path / "fleet.yaml"
     assert caught.value.problems == [
-        "f:1: models[0].providers[0].profile.ttft.fixd: unknown key (known keys here: fixed, median, p95)",
-        "f:1: models[0].providers[1].profile.inter_token: p95 needs a median (e.g. {median: 200ms, p95: 600ms})",
-        "f:1: models[0].providers[1].profile.keepalive: must be at least 0.01 (got '1ms')",
+        f"{f}:1: models[0].providers[0].profile.ttft.fixd: unknown key (known keys here: fixed, median, p95)",
+        f"{f}:1: models[0].providers[1].profile.inter_token: p95 needs a median (e.g. {{median: 200ms, p95: 600ms}})",
+        f"{f}:1: models[0].providers[1].profile.keepalive: must be at least 0.01 (got '1ms')",
     ]

@@ -10,8 +10,9 @@ from exporter.devtools.simulator.locales import (
     LOCALES,
     Texts,
     join_sentences,
-    split_sentences,
 )
+
+from .conftest import sentences_of
 
 TEXTS = Texts.load()
 
@@ -28,13 +29,13 @@ def test_each_locale_has_25_distinct_single_sentences(locale: str) -> None:
     assert len(sentences) >= 25
     assert len(set(sentences)) == len(sentences)
     for sentence in sentences:
-        assert split_sentences(sentence) == [sentence], sentence
+        assert sentences_of(sentence) == [sentence], sentence
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_joined_replies_split_back_into_their_sentences(locale: str) -> None:
     sentences = list(TEXTS.for_locale(locale)[:6])
-    assert split_sentences(join_sentences(sentences, locale)) == sentences
+    assert sentences_of(join_sentences(sentences, locale)) == sentences
 
 
 def test_cjk_sentences_join_without_spaces_and_others_with_one() -> None:

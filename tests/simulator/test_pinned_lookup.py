@@ -12,7 +12,7 @@ from exporter.devtools.simulator.fleet import DEFAULT_FLEET, load_fleet
 from exporter.devtools.simulator.routing import matches
 from exporter.devtools.simulator.state import MAX_GENERATIONS, FleetState
 
-STATE = FleetState(load_fleet(DEFAULT_FLEET), None, time.time, MAX_GENERATIONS)
+STATE = FleetState(load_fleet(DEFAULT_FLEET), time.time, MAX_GENERATIONS)
 MODEL = STATE.models["moonshotai/kimi-k2-0905"]
 TAGS = [p.tag for p in MODEL.providers]
 ENTRIES = sorted({*TAGS, *(tag.partition("/")[0] for tag in TAGS), "nobody", "DeepInfra", "openai/priority"})
@@ -34,7 +34,7 @@ def test_a_base_slug_selects_its_variants_and_an_unknown_entry_selects_nothing()
 
 
 def test_an_endpoint_that_left_the_listing_is_not_selected() -> None:
-    state = FleetState(load_fleet(DEFAULT_FLEET), None, time.time, MAX_GENERATIONS)
+    state = FleetState(load_fleet(DEFAULT_FLEET), time.time, MAX_GENERATIONS)
     model = state.models["moonshotai/kimi-k2-0905"]
     tag = model.providers[0].tag
     assert [p.tag for p in state.listed_among(model, (tag,))] == [tag]

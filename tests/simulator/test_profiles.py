@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,10 +15,11 @@ from exporter.devtools.simulator.fleet import (
     LeadingGarbage,
     Refusal,
     SchemaFault,
-    parse_fleet,
 )
 from exporter.devtools.simulator.profiles import Kind, fires, phase, plan_request, request_rng
 from exporter.devtools.simulator.state import FleetState
+
+from .conftest import fleet_of
 
 
 @given(
@@ -69,12 +71,13 @@ def test_a_pre_stream_error_decides_nothing_else() -> None:
     assert not plan.leading_garbage and plan.consumed == {"timeout", "errors"}
 
 
-def test_a_degenerate_rate_of_one_half_loops_every_other_prose_reply() -> None:
-    fleet = parse_fleet(
+def test_a_degenerate_rate_of_one_half_loops_every_other_prose_reply(tmp_path: Path) -> None:
+    fleet = fleet_of(
+        tmp_path,
         "models:\n  - id: a/b\n    providers:\n      - tag: x/fp8\n"
-        "        profile: {degenerate: {rate: 0.5}}\n"
+        "        profile: {degenerate: {rate: 0.5}}\n",
     )
-    state = FleetState(fleet, None, time.time, 10)
+    state = FleetState(fleet, time.time, 10)
     model = state.models["a/b"]
     body = {"messages": [{"role": "user", "content": "Tell me a story about the harbour."}]}
     plans = [state.plan(model, model.providers[0], body)[1].degenerate for _ in range(8)]

@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from exporter.devtools.simulator.locales import LOCALES, Texts, split_sentences
+from exporter.devtools.simulator.locales import LOCALES, Texts
 from exporter.devtools.simulator.profiles import Kind, Plan
 from exporter.devtools.simulator.replies import (
     REFUSAL_TEXT_ZH,
@@ -22,6 +22,8 @@ from exporter.devtools.simulator.replies import (
     understand,
 )
 from exporter.language.locales import LOCALES as CANARY_LOCALES
+
+from .conftest import sentences_of
 
 TEXTS = Texts.load()
 CLEAN = Plan(ttft=0.0, inter_token=0.0)
@@ -141,7 +143,7 @@ def test_a_schema_bound_that_is_not_a_number_is_ignored() -> None:
 def test_language_replies_are_three_to_six_sentences_of_that_locale(locale: str) -> None:
     for seed in range(5):
         reply = compose(understand(language_body(locale), True), CLEAN, TEXTS, random.Random(seed), 1000)
-        sentences = split_sentences(reply.content)
+        sentences = sentences_of(reply.content)
         assert 3 <= len(sentences) <= 6
         assert set(sentences) <= set(TEXTS.for_locale(locale))
         dense = locale in ("ja", "ko", "zh-Hans", "zh-Hant")
@@ -152,7 +154,7 @@ def test_mixing_swaps_about_forty_percent_of_whole_sentences_for_the_partner_lan
     plan = Plan(0, 0, mix_with="es", mix_fraction=0.4)
     for seed in range(10):
         reply = compose(understand(language_body("pt-BR"), True), plan, TEXTS, random.Random(seed), 1000)
-        sentences = split_sentences(reply.content)
+        sentences = sentences_of(reply.content)
         spanish = [s for s in sentences if s in TEXTS.for_locale("es")]
         portuguese = [s for s in sentences if s in TEXTS.for_locale("pt-BR")]
         assert len(spanish) + len(portuguese) == len(sentences)
@@ -163,7 +165,7 @@ def test_drift_answers_wholly_in_the_other_language() -> None:
     reply = compose(
         understand(language_body("fr"), True), Plan(0, 0, drift_to="en"), TEXTS, random.Random(2), 1000
     )
-    assert set(split_sentences(reply.content)) <= set(TEXTS.for_locale("en"))
+    assert set(sentences_of(reply.content)) <= set(TEXTS.for_locale("en"))
 
 
 def test_leading_garbage_precedes_the_first_word() -> None:

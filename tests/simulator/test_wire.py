@@ -15,11 +15,11 @@ import pytest
 from exporter.configkit import ConfigError
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.app import Simulator
-from exporter.devtools.simulator.fleet import load_fleet, parse_fleet
+from exporter.devtools.simulator.fleet import load_fleet
 from exporter.devtools.simulator.server import SimulatorServer
 from tests.virtual_time import ManualClock
 
-from .conftest import AUTH, FAULTS_MODEL, FLEETS, KIMI, MakeSim, chat, content_of, sse_events
+from .conftest import AUTH, FAULTS_MODEL, FLEETS, KIMI, MakeSim, chat, content_of, fleet_of, sse_events
 
 
 def test_endpoint_listing_shape_and_stats_only_with_auth(kimi: SimulatorServer) -> None:
@@ -318,7 +318,7 @@ def test_a_fleet_may_opt_out_of_keys_but_not_while_it_sets_one(make_sim: MakeSim
     sim = make_sim(tmp_path / "open.yaml")
     assert chat(sim, "x/y", model="a/b", headers={}).status_code == 200
     with pytest.raises(ConfigError, match="require_key: is false but api_key is set"):
-        parse_fleet("api_key_env: K\n" + fleet, environ={"K": "v"})
+        fleet_of(tmp_path, "api_key: {env: K}\n" + fleet, environ={"K": "v"})
 
 
 def test_malformed_requests_are_400_and_oversized_413(faults: SimulatorServer) -> None:

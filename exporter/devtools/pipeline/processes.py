@@ -125,8 +125,7 @@ class _Daemon(StartStop):
     """Start/stop/readiness plumbing shared by every process; a subclass is its description: the binary,
     the readiness path, the config file it renders (if any), its own settings as fields, and its flags.
 
-    ``port`` defaults to a free loopback port, ``binary`` to the name looked up on PATH; ``sleep`` and
-    ``monotonic`` are the clock ``wait_until`` polls with.
+    ``port`` defaults to a free loopback port, ``binary`` to the name looked up on PATH.
     """
 
     binary_name: ClassVar[str] = ""
@@ -138,8 +137,6 @@ class _Daemon(StartStop):
     port: int = field(default_factory=free_port)
     binary: Path | None = None
     ready_timeout: float = 30.0
-    sleep: Callable[[float], None] = time.sleep
-    monotonic: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
         self.work_dir = self.work_dir.resolve()
@@ -262,7 +259,7 @@ class _Daemon(StartStop):
 
             prom.wait_until(lambda: bool(prom.query("up == 1")), what="targets up", timeout=10)
         """
-        deadline = self.monotonic() + (self.ready_timeout if timeout is None else timeout)
+        deadline = time.monotonic() + (self.ready_timeout if timeout is None else timeout)
         while True:
             if self._process is not None and self._process.poll() is not None:
                 raise PipelineError(
@@ -271,12 +268,12 @@ class _Daemon(StartStop):
                 )
             if predicate():
                 return
-            if self.monotonic() >= deadline:
+            if time.monotonic() >= deadline:
                 raise PipelineError(
                     f"{self.binary_name} on {self.address}: timed out waiting for {what}; "
                     f"log {self.log_path}:\n{self.log_tail()}"
                 )
-            self.sleep(0.1)
+            time.sleep(0.1)
 
     def _get_ok(self, path: str) -> bool:
         try:
@@ -422,7 +419,6 @@ class AlertmanagerProcess(_Daemon):
     cluster: bool = False
     peers: Sequence[str] = ()
     shipped_config: Path = SHIPPED_ALERTMANAGER_CONFIG
-    clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
 
     def __post_init__(self) -> None:
         if self.peers and not self.cluster:
@@ -505,7 +501,7 @@ class AlertmanagerProcess(_Daemon):
             raise PipelineError("add_silence: at least one matcher is required (an empty one would mute all)")
         if duration <= 0:
             raise PipelineError(f"add_silence: duration must be positive, got {duration} s")
-        now = self.clock()
+        now = dt.datetime.now(dt.UTC)
         body = {
             "matchers": [
                 {"name": name, "value": value, "isRegex": False, "isEqual": True}

@@ -22,12 +22,11 @@ Example::
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
 
+from pydantic import JsonValue
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -38,7 +37,6 @@ from exporter.contracts import CONTRACTS
 from exporter.contracts.base import Contract
 from exporter.devtools.simulator import wire
 from exporter.devtools.simulator.fleet import Fleet, Model, Provider
-from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.replies import compose, thinking, with_logprobs
 from exporter.devtools.simulator.routing import Preferences, max_tokens_of, parse_preferences, resolve
 from exporter.devtools.simulator.state import MAX_GENERATIONS, FleetState, RequestRecord, plain
@@ -52,7 +50,7 @@ from exporter.devtools.simulator.writing import (
     write_stream,
 )
 from exporter.web.auth import bearer_ok, token_bytes
-from exporter.web.body import Rejected, read_bounded
+from exporter.web.body import Rejected, decode_json, read_bounded
 
 MAX_BODY_BYTES = 1 << 20
 MAX_TOP_LOGPROBS = 20  # as OpenAI's API allows
@@ -87,15 +85,14 @@ class Simulator:
         self,
         fleet: Fleet,
         *,
-        texts: Texts | None = None,
         clock: Callable[[], float] = time.time,
         max_generations: int = MAX_GENERATIONS,
         contracts: Sequence[type[Contract]] = CONTRACTS,
     ) -> None:
         """``clock`` stamps generation records and their 404 window; ``max_generations`` bounds them
-        (the newest are kept); ``texts`` are the locales' sentences (default: the shipped ones);
-        ``contracts`` answer their own probes as a healthy host would (``Contract.healthy_reply``)."""
-        self.state = FleetState(fleet, texts, clock, max_generations, contracts)
+        (the newest are kept); ``contracts`` answer their own probes as a healthy host would
+        (``Contract.healthy_reply``)."""
+        self.state = FleetState(fleet, clock, max_generations, contracts)
         self.fleet = fleet
         gateway, control = self._gateway, self._control
         self.app = Starlette(
@@ -200,20 +197,16 @@ class Simulator:
         if (refused := self._key_refusal(request)) is not None:
             return refused
         try:
-            raw = await read_bounded(request, MAX_BODY_BYTES)
-        except Rejected as rejected:  # too large (413, as OpenRouter), or a hang-up mid-body
+            body = decode_json(await read_bounded(request, MAX_BODY_BYTES))
+        except Rejected as rejected:  # too large (413, as OpenRouter), not JSON, or a hang-up mid-body
             return _refuse(rejected.status, rejected.message)
-        try:
-            body = json.loads(raw)
-        except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            return _refuse(400, "Request body is not valid JSON")
         issues = request_issues(body)
         prefs = parse_preferences(body.get("provider")) if isinstance(body, dict) else Preferences()
         if isinstance(prefs, list):
             issues += prefs
         if issues or not isinstance(prefs, Preferences):
             return _answer(wire.invalid_request(issues))
-
+        assert isinstance(body, dict)  # request_issues refuses anything else
         stream = bool(body.get("stream"))
         model_id = str(body["model"])
         model = self.state.models.get(model_id)
@@ -233,15 +226,15 @@ class Simulator:
         # A pinned request resolves among the endpoints its pin selects (an index lookup); only when the pin
         # selects none is the whole listing needed, for the gateway's error naming what is available.
         pinned = self.state.listed_among(model, prefs.only) if prefs.only is not None else []
-        route = resolve(model, pinned or self.state.listed(model), prefs, body, self.state.rng)
-        if isinstance(route, dict):  # the gateway's own error envelope: no provider was asked
-            finish(route["error"]["code"], None)
-            return _answer(route)
+        candidates = resolve(model, pinned or self.state.listed(model), prefs, body, self.state.rng)
+        if isinstance(candidates, dict):  # the gateway's own error envelope: no provider was asked
+            finish(candidates["error"]["code"], None)
+            return _answer(candidates)
 
         attempts: list[Attempt] = []
-        for provider in route.candidates:
+        for provider in candidates:
             understood, plan, rng = self.state.plan(model, provider, body)
-            if plan.error_status is None or len(attempts) + 1 == len(route.candidates):
+            if plan.error_status is None or len(attempts) + 1 == len(candidates):
                 break
             attempts.append(Attempt(provider, plan.error_status, round(plan.ttft * 1000)))  # fall back
         profile = provider.profile
@@ -260,7 +253,7 @@ class Simulator:
             understood, plan, self.state.texts, rng, max_tokens_of(body), thought, style=profile.style
         )
         if body.get("logprobs") is True:
-            count = body.get("top_logprobs") or 0
+            count = top if isinstance(top := body.get("top_logprobs"), int) else 0  # checked: 0..20
             reply = with_logprobs(reply, understood, self.state.texts, profile.style, count, rng)
         gen_id = wire.generation_id(int(arrived), self.state.rng)
         metadata = _wants_metadata(request)
@@ -281,9 +274,9 @@ class Simulator:
 
     async def sim_outage(self, request: Request) -> Response:
         body = await _json_object(request)
-        if body is None or not isinstance(body.get("on"), bool):
+        if body is None or not isinstance(on := body.get("on"), bool):
             return _refuse(400, 'Expected a JSON body {"on": true|false}')
-        self.state.outage = body["on"]
+        self.state.outage = on
         return JSONResponse({"outage": self.state.outage})
 
     async def sim_patch_provider(self, request: Request) -> Response:
@@ -344,15 +337,11 @@ def request_issues(body: object) -> list[dict[str, object]]:
     return issues
 
 
-async def _json_object(request: Request) -> dict[str, Any] | None:
+async def _json_object(request: Request) -> dict[str, JsonValue] | None:
     """A control request's JSON object (any content type: the documented ``curl -d`` sends a form type), or
     None when it is too large, not JSON or not an object."""
     try:
-        raw = await read_bounded(request, MAX_BODY_BYTES)
+        value = decode_json(await read_bounded(request, MAX_BODY_BYTES) or b"{}")
     except Rejected:
-        return None
-    try:
-        value = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return None
     return value if isinstance(value, dict) else None

@@ -8,7 +8,7 @@ request patches one (``patch_profile``).
 Example::
 
     fleet = load_fleet("exporter/devtools/simulator/fleets/default.yaml")
-    fleet.model("moonshotai/kimi-k2-0905").provider("slowpoke/fp8").profile.ttft.sample(rng)
+    [p.profile.ttft.sample(rng) for p in fleet.models[0].providers]
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from exporter.configkit import (
     invalid_all,
     is_number,
     load_file,
-    load_yaml,
     matching,
     seconds,
     unique,
@@ -320,12 +319,6 @@ class Model(ConfigModel):
     def _name(cls, data: object) -> object:
         return _derived(data, ("name",), "id", str)
 
-    def provider(self, tag: str) -> Provider:
-        for provider in self.providers:
-            if provider.tag == tag:
-                return provider
-        raise KeyError(tag)
-
 
 class CatalogueEntry(ConfigModel):
     """One explicitly declared catalogue model."""
@@ -378,8 +371,6 @@ class Catalogue(ConfigModel):
 class Fleet(ConfigModel):
     """A whole fleet file."""
 
-    internal: ClassVar[frozenset[str]] = frozenset({"source"})
-
     seed: Int = 0
     models: Annotated[tuple[Model, ...], unique("id", message="model {0} is declared twice")] = ()
     catalogue: Catalogue | None = None
@@ -388,25 +379,6 @@ class Fleet(ConfigModel):
     control_token: SecretValue | None = None
     outage: Bool = False
     generation_404_window: Duration = 0.5
-    source: str = "<fleet>"
-
-    @model_validator(mode="before")
-    @classmethod
-    def _shorthands(cls, data: object) -> object:
-        """``KEY_env: NAME`` is short for ``KEY: {env: NAME}``."""
-        if not isinstance(data, dict):
-            return data
-        problems = [
-            ((f"{k}_env",), f"give either {k} or {k}_env, not both")
-            for k in ("api_key", "control_token")
-            if data.get(f"{k}_env") is not None and data.get(k) is not None
-        ]
-        if problems:
-            raise invalid_all(problems)
-        shorthands = {
-            k: {"env": data[f"{k}_env"]} for k in ("api_key", "control_token") if f"{k}_env" in data
-        }
-        return {k: v for k, v in data.items() if not k.endswith("_env")} | shorthands
 
     @field_validator("require_key")
     @classmethod
@@ -429,38 +401,21 @@ class Fleet(ConfigModel):
             raise invalid_all(problems)
         return self
 
-    def model(self, model_id: str) -> Model:
-        for model in self.models:
-            if model.id == model_id:
-                return model
-        raise KeyError(model_id)
-
 
 def load_fleet(path: str | Path, environ: Mapping[str, str] | None = None) -> Fleet:
     """Read and validate a fleet file; raises ``ConfigError`` listing every problem.
 
-    >>> load_fleet(DEFAULT_FLEET).model("moonshotai/kimi-k2-0905").provider("slowpoke/fp8").tag
-    'slowpoke/fp8'
+    >>> load_fleet(DEFAULT_FLEET).models[0].id
+    'moonshotai/kimi-k2-0905'
     """
     problems = Problems(str(path))
     data = load_file(path, problems)
-    return _read_fleet(data, problems, environ, Path(path).resolve().parent)
-
-
-def parse_fleet(text: str, source: str = "<fleet>", environ: Mapping[str, str] | None = None) -> Fleet:
-    """``load_fleet`` for text already in memory (``source`` names it in error messages)."""
-    problems = Problems(source)
-    return _read_fleet(load_yaml(text, problems), problems, environ, None)
-
-
-def _read_fleet(
-    data: object, problems: Problems, environ: Mapping[str, str] | None, base_dir: Path | None
-) -> Fleet:
     problems.raise_if_any()  # unreadable or not YAML: nothing more worth saying
+    base_dir = Path(path).resolve().parent
     fleet = validate(Fleet, {} if data is None else data, problems, base_dir=base_dir, environ=environ)
     problems.raise_if_any()
     assert fleet is not None  # no problems: read
-    return fleet.model_copy(update={"source": problems.source})
+    return fleet
 
 
 def patch_profile(profile: FaultProfile, patch: object, replace_all: bool = False) -> FaultProfile:

@@ -1,4 +1,4 @@
-"""The simulator's locales: codes, close-language pairs for code-mixing, sentence texts, splitter and joiner.
+"""The simulator's locales: codes, close-language pairs for code-mixing, sentence texts and their joiner.
 
 Each locale has a file ``texts/<locale>.txt`` with one role-play sentence per line (``#`` lines are
 comments). Replies are built from whole sentences so that mixing swaps *whole* sentences, as a real
@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-LOCALES: tuple[str, ...] = (
-    "en", "es", "pt-BR", "fr", "de", "it", "nl", "pl", "ru", "uk",
-    "tr", "ja", "ko", "zh-Hans", "zh-Hant", "id", "vi",
-)  # fmt: skip
+from exporter.language.locales import LOCALES as PRODUCT_LOCALES
+
+# The product's locales (``exporter.language.locales``): the simulator has sentences for each.
+LOCALES: tuple[str, ...] = tuple(PRODUCT_LOCALES)
 
 # The language a host most plausibly slips into when it code-mixes a reply in the key locale.
 DEFAULT_MIXING_PAIRS: Mapping[str, str] = MappingProxyType(
@@ -62,8 +62,6 @@ _UNSPACED = frozenset({"ja", "zh-Hans", "zh-Hant"})
 # CJK punctuation and kana, CJK ideographs, full-width forms, and the curly quotes CJK texts use.
 _UNSPACED_CHAR = re.compile("[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef“”]")
 _TEXTS_DIR = Path(__file__).with_name("texts")
-# A sentence ends at .!?… followed by space, or at 。！？ (written unspaced), plus any closing quotes.
-_SENTENCE_END = re.compile(r"[.!?…]+[\"”»’)*]*(?=\s)|[。！？]+[」』”’）*]*")
 
 
 def is_unspaced(locale: str) -> bool:
@@ -83,24 +81,6 @@ def join_sentences(sentences: list[str], locale: str) -> str:
             out += " "
         out += sentence
     return out
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split a reply into sentences: the inverse of ``join_sentences`` for the simulator's texts.
-
-    A sentence ends at ``.!?…`` before a space, or at ``。！？`` (Chinese and Japanese), plus any closing
-    quotes; the texts keep that punctuation for the end of a sentence only. Works on mixed-script replies.
-
-    >>> split_sentences("她笑了。他说：“走吧。”风停了。")
-    ['她笑了。', '他说：“走吧。”', '风停了。']
-    """
-    pieces: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        pieces.append(text[start : match.end()])
-        start = match.end()
-    pieces.append(text[start:])
-    return [p.strip() for p in pieces if p.strip()]
 
 
 def _looks_unspaced(char: str) -> bool:

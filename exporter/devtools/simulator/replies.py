@@ -159,14 +159,13 @@ def understand(
     body: Mapping[str, object],
     structured_outputs: bool,
     ping: bool = False,
-    recognise: Callable[[str], str | None] | None = None,
     declared: Callable[[Mapping[str, object]], str | None] | None = None,
 ) -> Understood:
     """Recognise the request kind from the request itself, as a model would: a response format asks for
-    JSON, and prose is answered in the language the prompt is written in (``recognise``; default: a
-    ``Recogniser`` over the simulator's own sentence files). Nothing else in the request is read: no
-    marker tells the simulator which contract or locale a probe is. ``declared`` gives the healthy reply
-    a contract declares for its own probe (``Contract.healthy_reply``), None for any other request.
+    JSON, and prose is answered in the language the prompt is written in (``default_recogniser``).
+    Nothing else in the request is read: no marker tells the simulator which contract or locale a probe
+    is. ``declared`` gives the healthy reply a contract declares for its own probe
+    (``Contract.healthy_reply``), None for any other request.
 
     >>> understand({"messages": [{"role": "system", "content": "Du bist Kapitänin Mara Voss. Bleib in "
     ...     "deiner Rolle und antworte in fünf Sätzen."}]}, True).locale
@@ -196,7 +195,7 @@ def understand(
         if response_format.get("type") == "json_object":
             return made(Kind.JSON_OBJECT)
     prompt = "\n".join(message_text(m) for m in messages if m.get("role") in ("system", "developer", "user"))
-    locale = (recognise or default_recogniser())(prompt)
+    locale = default_recogniser()(prompt)
     if temperature is not None and temperature > 0 and {m.get("role") for m in messages} == {"user"}:
         return made(Kind.OPEN, locale=locale)  # sampled with no persona: a host's style shows
     return made(Kind.LANGUAGE, locale=locale) if locale is not None else made(Kind.ROLEPLAY)

@@ -56,13 +56,6 @@ class Preferences:
         return self.order[0] if self.order else None
 
 
-@dataclass(frozen=True, slots=True)
-class Route:
-    """Endpoints to try, in order (the first is primary; the rest are fallbacks)."""
-
-    candidates: tuple[Provider, ...]
-
-
 def parse_preferences(value: object) -> Preferences | list[dict[str, object]]:
     """The ``provider`` object, or the list of validation issues (zod-style, as the gateway reports them).
 
@@ -155,9 +148,10 @@ def resolve(
     prefs: Preferences,
     body: Mapping[str, object],
     rng: random.Random,
-) -> Route | wire.ErrorEnvelope:
-    """Pick the endpoints that may serve this request, in the order they would be tried; or, when none
-    may, the gateway's own error envelope (its ``error.code`` is the HTTP status)."""
+) -> list[Provider] | wire.ErrorEnvelope:
+    """Pick the endpoints that may serve this request, in the order they would be tried (the first is
+    primary, the rest fallbacks); or, when none may, the gateway's own error envelope (its ``error.code`` is
+    the HTTP status)."""
     if not listed:
         return wire.unavailable("no_endpoints", model.id)
     candidates = list(listed)
@@ -194,7 +188,7 @@ def resolve(
         # A soft preference: endpoints that can honour the schema are preferred when there are any.
         supporting = [p for p in candidates if "structured_outputs" in p.supported_parameters]
         candidates = supporting or candidates
-    return Route(tuple(_order(candidates, prefs, rng)))
+    return _order(candidates, prefs, rng)
 
 
 def _order(candidates: list[Provider], prefs: Preferences, rng: random.Random) -> list[Provider]:

@@ -6,7 +6,7 @@ decide from it. Every method is synchronous, so one request's update is atomic o
 
 Example::
 
-    state = FleetState(load_fleet(DEFAULT_FLEET), None, time.time, MAX_GENERATIONS)
+    state = FleetState(load_fleet(DEFAULT_FLEET), time.time, MAX_GENERATIONS)
     model = state.models["moonshotai/kimi-k2-0905"]
     [p.tag for p in state.listed(model)]
 """
@@ -22,7 +22,7 @@ from exporter.contracts import CONTRACTS
 from exporter.contracts.base import Contract
 from exporter.devtools.simulator.catalogue import expand
 from exporter.devtools.simulator.fleet import FaultProfile, Fleet, Model, Provider, patch_profile
-from exporter.devtools.simulator.locales import Recogniser, Texts
+from exporter.devtools.simulator.locales import Texts
 from exporter.devtools.simulator.profiles import FAULTS, Plan, phase, plan_request, request_rng
 from exporter.devtools.simulator.replies import Understood, understand
 from exporter.devtools.simulator.routing import matches
@@ -62,7 +62,6 @@ class FleetState:
     def __init__(
         self,
         fleet: Fleet,
-        texts: Texts | None,
         clock: Callable[[], float],
         max_generations: int,
         contracts: Sequence[type[Contract]] = CONTRACTS,
@@ -71,8 +70,7 @@ class FleetState:
             raise ValueError(f"max_generations must be at least 1, got {max_generations}")
         self.fleet = fleet
         self.max_generations = max_generations  # generation records kept (the newest), as memory bound
-        self.texts = texts if texts is not None else Texts.load()
-        self.recognise = Recogniser(self.texts)
+        self.texts = Texts.load()
         self.contracts = tuple(contracts)  # their probes are answered as each declares a healthy host would
         self.clock = clock
         catalogue = expand(fleet.catalogue) if fleet.catalogue is not None else ()
@@ -140,7 +138,6 @@ class FleetState:
             body,
             "structured_outputs" in provider.supported_parameters,
             ping=model.behaviour is not None,
-            recognise=self.recognise,
             declared=self.declared_reply,
         )
         indices = {fault: self._counters[(model.id, provider.tag, fault)] for fault in FAULTS}

@@ -240,7 +240,7 @@ def sse_headers(gen_id: str | None) -> dict[str, str]:
 
 
 def pieces(text: str) -> list[str]:
-    """Stream pieces of a few tokens each, as hosts send them: words grouped to about 16 characters,
+    """Stream pieces of a few tokens each, as hosts send them: words grouped up to 20 characters,
     CJK runs cut every 4 characters. Fewer, larger events keep 100 concurrent streams cheap.
 
     >>> pieces("The wind rose over the harbor tonight.")
