@@ -47,7 +47,7 @@ from exporter.router.journal import (
     load_secret,
     read_served,
 )
-from exporter.runrecord import read_run_record
+from exporter.runrecord import live, read_run_record
 from exporter.timestamps import format_optional, format_rfc3339
 from exporter.web.hostport import http_url, parse_host_port
 
@@ -99,7 +99,8 @@ def receiver_url(config_path: Path, given: str | None) -> tuple[str | None, str 
     if given is not None:
         return given.rstrip("/"), None
     record = read_run_record(config_path)
-    if record is not None and "receiver" in record["urls"]:
+    dead = record is not None and "receiver" in record["urls"] and not live(record)
+    if record is not None and "receiver" in record["urls"] and not dead:
         return record["urls"]["receiver"].rstrip("/"), None
     data = load_file(config_path, Problems(str(config_path)))
     section = data.get("receiver") if isinstance(data, Mapping) else None
@@ -111,9 +112,13 @@ def receiver_url(config_path: Path, given: str | None) -> tuple[str | None, str 
     except ValueError as exc:
         return None, f"receiver.listen: {exc}"
     if port == 0:
+        record_path = config_path.parent / "canary-run.json"
         return None, (
-            f"the configuration's receiver.listen is {listen} (any free port) and no run record "
-            f"({config_path.parent / 'canary-run.json'}) says where it listens: pass --receiver URL"
+            f"the run recorded in {record_path} has stopped, and the configuration's receiver.listen is "
+            f"{listen} (any free port): start it again, or pass --receiver URL"
+            if dead
+            else f"the configuration's receiver.listen is {listen} (any free port) and no run record "
+            f"({record_path}) says where it listens: pass --receiver URL"
         )
     return http_url(host, port, local=True), None
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from exporter.commands.trace import receiver_url
 from exporter.devtools.simulator.server import SimulatorServer
 from exporter.gateway.types import Endpoint
 from exporter.investigate.trace import Route, excluded_at, route_report, routes_for
 from exporter.receiver.server import ReceiverServer
+from exporter.runrecord import write_run_record
 from tests.investigate.conftest import KIMI, Run, as_json, chat_requests
 from tests.receiver.helpers import ADMIN_TOKEN, WEBHOOK_TOKEN, alert, bearer, make_config, payload
 
@@ -198,3 +201,17 @@ def test_a_display_name_shared_by_two_routes_lists_both(run: Run, config: Path, 
 def test_help_has_an_example(run: Run) -> None:
     code, out, _ = run("trace", "--help")
     assert code == 0 and "example" in out and "--generation ID" in out
+
+
+def test_the_receiver_of_a_stopped_run_is_not_asked(tmp_path: Path) -> None:
+    config = tmp_path / "canary.yaml"
+    config.write_text("receiver:\n  listen: 127.0.0.1:0\n", encoding="utf-8")
+    write_run_record(tmp_path, {"receiver": "http://127.0.0.1:40123/"}, {"config": config}, environ={})
+    assert receiver_url(config, None) == ("http://127.0.0.1:40123", None)  # this process wrote it: live
+
+    record = tmp_path / "canary-run.json"
+    record.write_text(record.read_text().replace(f'"pid": {os.getpid()}', '"pid": 999999999'))
+    url, why = receiver_url(config, None)
+    assert url is None and why is not None and "has stopped" in why and "--receiver URL" in why
+    config.write_text("receiver:\n  listen: 127.0.0.1:9465\n", encoding="utf-8")
+    assert receiver_url(config, None) == ("http://127.0.0.1:9465", None)
