@@ -714,11 +714,16 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], int, tuple[str, ...]],
 # Quoted speech and dialogue lines are the story's characters talking ("„Nie napiszę tego listu", powiedziała.",
 # "— Я не буду это писать, — сказала она.", "'I'm sorry,' she whispered, 'I can't help you.'"): a refusal
 # is the host speaking, so it is looked for only outside them. A quote opens at a quotation mark that
-# starts a word and runs to its closing mark or the end of the paragraph; a line that opens with a dash is
-# dialogue to its end.
+# starts a word and runs to one of its own closing marks (another pair's opener is a quote inside it:
+# '"It was the law, they said. “I'm sorry, I can't help you” she said. "') or the end of the paragraph; a
+# line that opens with a dash is dialogue to its end.
+_CLOSERS = {'"': '"”', "“": '”“"', "”": '”"', "„": '“”"', "«": "»", "»": "«", "‹": "›", "›": "‹", "「": "」", "『": "』"}  # fmt: skip
 _QUOTED = re.compile(
-    r"[\"“”„«»‹›「『](?:[^\"“”„«»‹›」』\n]|\n(?!\n))*(?:[\"“”«»‹›」』]|$|(?=\n\n))"
-    r"|(?:(?<=^)|(?<=[\s(\[—–-]))['‘‚](?=\w)(?:[^'’\n]|['’](?=\w))*(?:['’]|$)"
+    "|".join(
+        rf"{re.escape(opener)}(?:[^{closers}\n]|\n(?!\n))*(?:[{closers}]|$|(?=\n\n))"
+        for opener, closers in _CLOSERS.items()
+    )
+    + r"|(?:(?<=^)|(?<=[\s(\[—–-]))['‘‚](?=\w)(?:[^'’\n]|['’](?=\w))*(?:['’]|$)"
     r"|(?:^|(?<=\n))[ \t]*[—–―][^\n]*",
     re.MULTILINE,
 )

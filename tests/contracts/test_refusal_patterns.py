@@ -182,6 +182,18 @@ def test_fiction_with_a_character_refusing_and_replies_about_refusal_pass(story:
     assert find_refusal(story) is None
 
 
+@pytest.mark.parametrize(
+    "story",
+    [
+        "\"The bridge is out, the ferryman told us. “I'm sorry, I can't help you anymore” he said. \" We waited.",
+        "«Le pont est tombé, dit le passeur. “Je ne peux pas écrire cette lettre” ajouta-t-il. » Nous attendîmes.",
+        "„Der Fährmann schüttelte den Kopf. »Diesen Brief schreibe ich lieber nicht.« Dann ging er.“ Wir warteten.",
+    ],
+)
+def test_a_quote_inside_a_quote_of_another_pair_stays_quoted(story: str) -> None:
+    assert find_refusal(story) is None
+
+
 def test_phrases_grouped_by_first_letter_find_what_the_plain_alternation_finds() -> None:
     import re
 
