@@ -109,6 +109,10 @@ _CJK_FRAGMENT = re.compile(
     r"|ます(?!ます)|です(?!が)|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
     r"|(?:니다|습니다|어요|아요|세요|에게|에서|는|은|을|를|의|요)(?=[\s,.]))"
 )
+# A lowercase word of one alphabet and a colon: a label (a speaker, a headword, a field). A tokenizer's piece
+# carries no colon (none of Whisper's 48,781 tokens is letters and a colon, its pre-tokenizer splits them):
+# a piece before a reply would need the reply itself to open with a colon.
+_LABEL = re.compile(r"^(?:[a-zß-öø-ÿā-ɏ]{1,20}|[а-яёєіїґ]{1,20}):[ \t]")
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
@@ -256,6 +260,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("fragment", first)
     if found := _opener_problem(text):
         return found
+    if _LABEL.match(text):
+        return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):

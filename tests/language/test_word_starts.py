@@ -60,3 +60,20 @@ def test_a_quoted_identifier_is_blanked_and_a_cyrillic_sentence_naming_it_stays_
     )
     assert judge(reply, "uk").outcome == "pass"
     assert judge("The keeper said 'Dobranoc' and left the tower without a word.", "en").outcome == "pass"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("strażniczka: — Zamknijcie bramę, zanim słońce zajdzie za wzgórza.", "pl"),
+        ("lanterne: Objet que le veilleur allume quand la nuit tombe sur le port.", "fr"),
+        ("wächter: 1. jemand, der nachts am Tor steht und auf Fremde wartet.", "de"),
+    ],
+)
+def test_a_lowercase_label_and_its_colon_open_a_line(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize("text", ["ation The keeper went home.", "ationKonrad: Hello.", "ation Konrad: Hi."])
+def test_a_piece_without_its_own_colon_is_still_a_fragment(text: str) -> None:
+    assert find_corrupted_start(text, "en") is not None
