@@ -61,7 +61,9 @@ _QUOTE_CLOSE_TAIL = ".,!?…;:)]*_ \t"
 
 # A quoted identifier: one ASCII token in quotes ('fulltradesize', "notradesize", «grep»), a name or an
 # option the text refers to, written in Latin letters whatever the reply's language.
-_QUOTED_NAME = re.compile(r"(?<![^\W\d_])['\"“‘«„][A-Za-z][A-Za-z0-9_.\-]{1,39}['\"”’»“](?![^\W\d_])")
+# (The quote first, then the look behind it: a pattern that opens with a character class is scanned for at
+# C speed.)
+_QUOTED_NAME = re.compile(r"['\"“‘«„](?<![^\W\d_].)[A-Za-z][A-Za-z0-9_.\-]{1,39}['\"”’»“](?![^\W\d_])")
 
 
 def _blank(m: re.Match[str]) -> str:
