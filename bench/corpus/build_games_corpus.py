@@ -52,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_fiction_corpus import LOCALE_DIRS, PARTNER_DIRS, prose, read_mo, replies
+from build_language_corpus import _encodes
 
 BUCKETS = 8
 # A message's minimum length: a CJK character carries about three letters of a Latin-script language.
@@ -166,21 +167,13 @@ def fortune_entries(path: Path) -> Iterator[str]:
             yield body
 
 
-def _writes(codec: str, char: str) -> bool:
-    try:
-        char.encode(codec)
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def chinese_variant(text: str) -> str | None:
     """The Chinese variant of a fortune (they mix classical texts in traditional characters with simplified
     ones): zh-Hans when more of its characters are written by GB 2312 and not Big5 than the other way round,
     zh-Hant in the opposite case, None when it is even."""
     han = [c for c in text if "\u4e00" <= c <= "\u9fff"]
-    simplified = sum(1 for c in han if _writes("gb2312", c) and not _writes("big5", c))
-    traditional = sum(1 for c in han if _writes("big5", c) and not _writes("gb2312", c))
+    simplified = sum(1 for c in han if _encodes(c, "gb2312") and not _encodes(c, "big5"))
+    traditional = sum(1 for c in han if _encodes(c, "big5") and not _encodes(c, "gb2312"))
     return "zh-Hans" if simplified > traditional else "zh-Hant" if traditional > simplified else None
 
 
