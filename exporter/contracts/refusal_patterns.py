@@ -693,18 +693,21 @@ SOFT: Mapping[str, re.Pattern[str]] = MappingProxyType({k: _compile(v[1]) for k,
 REFUSAL_RE = _compile(tuple(p for hard, soft in _PATTERNS.values() for p in (*hard, *soft)))
 # The same, grouped by script, each searched only when the window has a letter of that script.
 _GROUPS = {"cyrillic": ("ru", "uk"), "cjk": ("ja", "ko", "zh-Hans", "zh-Hant")}
+
+
+def _group(codes: tuple[str, ...], kind: int) -> re.Pattern[str]:
+    """The hard (``kind`` 0) or soft (1) phrases of ``codes``, grouped by first letter."""
+    phrases = tuple(p for code, kinds in _PATTERNS.items() if code in codes for p in kinds[kind])
+    return _compile(phrases, word_start=codes is not _GROUPS["cjk"])
+
+
 # (trigger, hard phrases, soft phrases, window, locales)
 _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], int, tuple[str, ...]], ...] = (
     tuple(
         (
             re.compile(trigger),
-            *(
-                _compile(
-                    tuple(p for code, kinds in _PATTERNS.items() if code in codes for p in kinds[kind]),
-                    word_start=codes is not _GROUPS["cjk"],
-                )
-                for kind in (0, 1)
-            ),
+            _group(codes, 0),
+            _group(codes, 1),
             CJK_WINDOW_CHARS if codes is _GROUPS["cjk"] else REFUSAL_WINDOW_CHARS,
             codes,
         )
