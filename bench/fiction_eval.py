@@ -11,7 +11,10 @@ Usage::
 
 Up to ``--per-locale`` replies of each of the 17 locales are sampled (seed 26); every case made from a
 reply is in that reply's split (its catalogue, a campaign). Prints per kind the figure (false-fail for
-what must pass, recall for what must fail), per sub-kind, and per locale.
+what must pass, recall for what must fail), per sub-kind, per locale, and the clean false-fail per source
+(the first component of ``source``: a campaign, or a package of ``build_games_corpus.py``). A clean reply
+fails when the judge or the reply screen (``reply_checks.screen``, finish ``stop``) fails it. Any corpus
+of the fiction builder's rows works as input (``build_games_corpus.py``'s too).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 from fiction_cases import Pieces, encodings, split_of, starts, switch_and_mixing
 from judge_cases import print_per_locale, tallies
 
+from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
 from exporter.language.locales import LOCALES
 
@@ -52,7 +56,9 @@ def cases(rows: list[dict[str, object]], per_locale: int, pieces: Pieces, seed: 
             text, split = str(r["text"]), split_of(str(r["source"]))
             made = [("clean", "", text), *starts(locale, text, pieces, rng), *encodings(locale, text, rng),
                     *switch_and_mixing(locale, r, texts, rng)]  # fmt: skip
-            out += [{"split": split, "kind": k, "sub": s, "locale": locale, "text": t} for k, s, t in made]
+            source = str(r["source"]).split("/")[0]
+            out += [{"split": split, "kind": k, "sub": s, "locale": locale, "text": t, "source": source}
+                    for k, s, t in made]  # fmt: skip
     return out
 
 
@@ -86,15 +92,19 @@ def main() -> int:
     for c in all_cases:
         kind = c["kind"]
         verdict = judge.judge(c["text"], c["locale"])
-        outcome = str(verdict.outcome)
+        outcome, reason = str(verdict.outcome), verdict.reason
+        if kind == "clean" and (found := screen(c["text"], "stop")) is not None:
+            outcome, reason = "fail", f"screen:{found.reason}"  # the reply screen runs on every reply
         tally[kind][outcome] += 1
+        if kind == "clean":
+            tally[f"clean by source {c['source']}"][outcome] += 1
         if c["sub"]:
             tally[f"{kind} {c['sub']}"][outcome] += 1
         per_locale[(kind, c["locale"])][outcome] += 1
         wrong = (outcome == "fail") == (kind in MUST_PASS)
         if args.show and kind.startswith(args.show) and wrong and shown < args.limit:
             shown += 1
-            print(f"--- {kind} {c['sub']} {c['locale']} -> {outcome} {verdict.reason}: {c['text'][:150]!r}")
+            print(f"--- {kind} {c['sub']} {c['locale']} -> {outcome} {reason}: {c['text'][:150]!r}")
     elapsed = time.perf_counter() - started
     print(f"{len(all_cases)} cases in {elapsed:.1f} s, split={args.split}")
     for key in sorted(tally):

@@ -241,11 +241,12 @@ def starts(locale: str, text: str, pieces: Pieces, rng: random.Random) -> Iterat
             yield "legit_start", "quoted_term", "「" + text[:n] + "」" + text[n:]
     elif len(words) > 3:
         q = ("'", "'") if rng.random() < 0.5 else ('"', '"')
-        yield (
-            "legit_start",
-            "quoted_term",
-            q[0] + words[0] + " " + words[1] + q[1] + " " + " ".join(words[2:]),
-        )
+        if words[0][:1].isalpha():  # quotes around an opening quote or dash would make no legitimate start
+            yield (
+                "legit_start",
+                "quoted_term",
+                q[0] + words[0] + " " + words[1] + q[1] + " " + " ".join(words[2:]),
+            )
 
 
 def encodings(locale: str, text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:

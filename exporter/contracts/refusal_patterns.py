@@ -693,20 +693,29 @@ SOFT: Mapping[str, re.Pattern[str]] = MappingProxyType({k: _compile(v[1]) for k,
 REFUSAL_RE = _compile(tuple(p for hard, soft in _PATTERNS.values() for p in (*hard, *soft)))
 # The same, grouped by script, each searched only when the window has a letter of that script.
 _GROUPS = {"cyrillic": ("ru", "uk"), "cjk": ("ja", "ko", "zh-Hans", "zh-Hant")}
-_BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], int, tuple[str, ...]], ...] = tuple(
-    (
-        re.compile(trigger),
-        _compile(
-            tuple(p for code, (hard, soft) in _PATTERNS.items() if code in codes for p in (*hard, *soft)),
-            word_start=codes is not _GROUPS["cjk"],
-        ),
-        CJK_WINDOW_CHARS if codes is _GROUPS["cjk"] else REFUSAL_WINDOW_CHARS,
-        codes,
-    )
-    for trigger, codes in (
-        ("[a-zà-ÿ]", tuple(c for c in _PATTERNS if c not in _GROUPS["cyrillic"] + _GROUPS["cjk"])),
-        ("[а-яёіїєґ]", _GROUPS["cyrillic"]),
-        ("[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]", _GROUPS["cjk"]),
+
+
+def _group(codes: tuple[str, ...], kind: int) -> re.Pattern[str]:
+    """The hard (``kind`` 0) or soft (1) phrases of ``codes``, grouped by first letter."""
+    phrases = tuple(p for code, kinds in _PATTERNS.items() if code in codes for p in kinds[kind])
+    return _compile(phrases, word_start=codes is not _GROUPS["cjk"])
+
+
+# (trigger, hard phrases, soft phrases, window, locales)
+_BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], int, tuple[str, ...]], ...] = (
+    tuple(
+        (
+            re.compile(trigger),
+            _group(codes, 0),
+            _group(codes, 1),
+            CJK_WINDOW_CHARS if codes is _GROUPS["cjk"] else REFUSAL_WINDOW_CHARS,
+            codes,
+        )
+        for trigger, codes in (
+            ("[a-zà-ÿ]", tuple(c for c in _PATTERNS if c not in _GROUPS["cyrillic"] + _GROUPS["cjk"])),
+            ("[а-яёіїєґ]", _GROUPS["cyrillic"]),
+            ("[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]", _GROUPS["cjk"]),
+        )
     )
 )
 
@@ -714,11 +723,16 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], int, tuple[str, ...]],
 # Quoted speech and dialogue lines are the story's characters talking ("„Nie napiszę tego listu", powiedziała.",
 # "— Я не буду это писать, — сказала она.", "'I'm sorry,' she whispered, 'I can't help you.'"): a refusal
 # is the host speaking, so it is looked for only outside them. A quote opens at a quotation mark that
-# starts a word and runs to its closing mark or the end of the paragraph; a line that opens with a dash is
-# dialogue to its end.
+# starts a word and runs to one of its own closing marks (another pair's opener is a quote inside it:
+# '"It was the law, they said. “I'm sorry, I can't help you” she said. "') or the end of the paragraph; a
+# line that opens with a dash is dialogue to its end.
+_CLOSERS = {'"': '"”', "“": '”“"', "”": '”"', "„": '“”"', "«": "»", "»": "«", "‹": "›", "›": "‹", "「": "」", "『": "』"}  # fmt: skip
 _QUOTED = re.compile(
-    r"[\"“”„«»‹›「『](?:[^\"“”„«»‹›」』\n]|\n(?!\n))*(?:[\"“”«»‹›」』]|$|(?=\n\n))"
-    r"|(?:(?<=^)|(?<=[\s(\[—–-]))['‘‚](?=\w)(?:[^'’\n]|['’](?=\w))*(?:['’]|$)"
+    "|".join(
+        rf"{re.escape(opener)}(?:[^{closers}\n]|\n(?!\n))*(?:[{closers}]|$|(?=\n\n))"
+        for opener, closers in _CLOSERS.items()
+    )
+    + r"|(?:(?<=^)|(?<=[\s(\[—–-]))['‘‚](?=\w)(?:[^'’\n]|['’](?=\w))*(?:['’]|$)"
     r"|(?:^|(?<=\n))[ \t]*[—–―][^\n]*",
     re.MULTILINE,
 )
@@ -789,7 +803,7 @@ def _compile_composed(
     return union, each
 
 
-_COMPOSED_BY_CODES = {codes: _compile_composed(codes) for _, _, _, codes in _BY_SCRIPT}
+_COMPOSED_BY_CODES = {codes: _compile_composed(codes) for *_, codes in _BY_SCRIPT}
 
 
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
@@ -818,11 +832,20 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
 
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
-    for trigger, pattern, end, codes in _BY_SCRIPT:
+    for trigger, hard, soft, end, codes in _BY_SCRIPT:
         if not trigger.search(lowered, 0, end):
             continue
-        if (m := pattern.search(lowered, 0, end)) and not _reported(lowered, m.start(), m.end()):
-            spans.append((m.start(), m.end()))
+        lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+        for pattern, opens in ((hard, end), (soft, lead)):
+            # a soft decline opens the reply, like a composed one (``LEAD_CHARS``); a hard refusal may follow
+            # a longer preamble
+            m = pattern.search(lowered, 0, end)
+            if (
+                m
+                and _sentence(lowered, m.start(), m.end())[0] <= opens
+                and not _reported(lowered, m.start(), m.end())
+            ):
+                spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)
     return spans
 

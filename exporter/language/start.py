@@ -109,6 +109,10 @@ _CJK_FRAGMENT = re.compile(
     r"|ます(?!ます)|です(?!が)|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
     r"|(?:니다|습니다|어요|아요|세요|에게|에서|는|은|을|를|의|요)(?=[\s,.]))"
 )
+# A lowercase word of one alphabet and a colon: a label (a speaker, a headword, a field). A tokenizer's piece
+# carries no colon (none of Whisper's 48,781 tokens is letters and a colon, its pre-tokenizer splits them):
+# a piece before a reply would need the reply itself to open with a colon.
+_LABEL = re.compile(r"^(?:[a-zß-öø-ÿā-ɏ]{1,20}|[а-яёєіїґ]{1,20}):[ \t]")
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
@@ -151,13 +155,14 @@ _CAPITAL_BEFORE_OPENER = re.compile(
     rf"|[A-Za-zÀ-ÖØ-öø-ɏ\u1e00-\u1eff]{{1,14}}[ \t]+"  # a Latin piece, accented or not
     rf"(?:[*—–\-«\"“„¿¡(「]+[ \t]?{_CJK}|[*«\"“„(]+[ \t]?[А-яЁёЄєІіЇїҐґ]))"
 )
-# 'Nas "Notas de Lançamento" anteriores', 'Informasi "To" dan': a quoted term inside the sentence (closed
-# without end punctuation, the sentence going on in lowercase), so the word before it is the sentence's
-# first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is still a piece).
+# 'Nas "Notas de Lançamento" anteriores', 'Informasi "To" dan', 'Zakładka "Zadowolenie", którą': a quoted
+# term inside the sentence (closed without end punctuation, the sentence going on in lowercase, possibly
+# after a comma outside the quote), so the word before it is the sentence's first word. Dialogue closes
+# after its punctuation ('ing "Stay here," she said' is still a piece).
 _QUOTED_TERM = re.compile(
     r"[^\W\d_]+[ \t]+(?:"
     + "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
-    + f")[ \t]+{_LOWER}"
+    + f")[,;:]?[ \t]+{_LOWER}"
 )
 # A lowercase run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
 # ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好", "rüm各") is a cut token.
@@ -255,6 +260,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("fragment", first)
     if found := _opener_problem(text):
         return found
+    if _LABEL.match(text):
+        return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
@@ -292,6 +299,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
         and not _QUOTED_TERM.match(text)
+        and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     for pattern in (
@@ -334,6 +342,10 @@ FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronoun
 
 
 GERMAN_NAME_MIN_LETTERS = 6  # a capitalised token this long opening a German reply may be a surname
+# A capitalised token this long is a word or a name in any language: 1 % of a real tokenizer's continuation
+# pieces are (Whisper's multilingual BPE: 1.7 % of its capitalised ones), and words outside a 30,000-word
+# lexicon are this long (inflected forms: "Zamierzałem", "Przeżywszy"; rare nouns: "Impartiality").
+LONG_WORD_MIN_LETTERS = 9
 
 
 def _german_name(token: str, locale: str | None) -> bool:
@@ -346,6 +358,35 @@ def _german_name(token: str, locale: str | None) -> bool:
         and token[:1].isupper()
         and token[1:].islower()
     )
+
+
+def _long_word(token: str, locale: str | None) -> bool:
+    """A token too long to be a tokenizer's piece (``LONG_WORD_MIN_LETTERS``; German names from six
+    letters, ``_german_name``): a word the lexicon does not list, or a name."""
+    return len(token) >= LONG_WORD_MIN_LETTERS or _german_name(token, locale)
+
+
+HEADWORD_MIN_LETTERS = 4  # shorter capitals are abbreviations, which every lexicon lists ("TR", "CA", "ON")
+
+
+def _headword(token: str, after: str, locale: str | None) -> bool:
+    """A word in capitals of the reply's language (its lexicon; ``HEADWORD_MIN_LETTERS`` or more), or one
+    too long to be a piece, then a dash: a headword and its definition (``GUFO - Rapace notturno…``,
+    ``SASSOFONO - Pietra…``). (Not before a quote, ``¿`` or ``*``, and not a capitalised word: ``Ment «Hay…``
+    is a piece that is also a word.)"""
+    if (
+        locale is None
+        or locale in _CJK_OPENING_SCRIPTS
+        or not (token.isalpha() and token.isupper() and len(token) >= HEADWORD_MIN_LETTERS)
+        or after.lstrip(" \t.,;")[:1] not in _DASHES
+    ):
+        return False
+    if len(token) >= LONG_WORD_MIN_LETTERS:
+        return True
+    try:
+        return lexicon(locale).is_word(token)
+    except LookupError:
+        return False
 
 
 def _named_again(token: str, text: str) -> bool:
@@ -390,8 +431,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
     if lex.is_word(token):
         return None  # "Благодарю Вас": a word of the language before a capitalised word
-    if _german_name(token, locale):
-        return None  # German capitalises nouns: a name-length capitalised token before one is a name
+    if _long_word(token, locale):
+        return None  # a word beyond the lexicon ("Zamierzałem Cię…"), or a name (German capitalises nouns)
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None

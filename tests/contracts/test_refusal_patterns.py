@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter.contracts.refusal_patterns import HARD, SOFT, find_refusal
+from exporter.contracts.refusal_patterns import HARD, LEAD_CHARS, SOFT, find_refusal
 from exporter.contracts.refusal_scenes import SCENES
 from exporter.language.locales import DEFAULT_LOCALES
 
@@ -180,6 +180,26 @@ def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_sto
 )
 def test_fiction_with_a_character_refusing_and_replies_about_refusal_pass(story: str) -> None:
     assert find_refusal(story) is None
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        "\"The bridge is out, the ferryman told us. “I'm sorry, I can't help you anymore” he said. \" We waited.",
+        "«Le pont est tombé, dit le passeur. “Je ne peux pas écrire cette lettre” ajouta-t-il. » Nous attendîmes.",
+        "„Der Fährmann schüttelte den Kopf. »Diesen Brief schreibe ich lieber nicht.« Dann ging er.“ Wir warteten.",
+    ],
+)
+def test_a_quote_inside_a_quote_of_another_pair_stays_quoted(story: str) -> None:
+    assert find_refusal(story) is None
+
+
+def test_a_soft_decline_opens_the_reply_a_hard_refusal_may_follow_a_preamble() -> None:
+    preamble = "O barqueiro ainda não voltou do outro lado do rio, e a velha olhava a névoa sobre a água escura e fria. "
+    assert len(preamble) > LEAD_CHARS
+    assert find_refusal(preamble + "Infelizmente devo declinar do seu convite para o baile.") is None
+    assert find_refusal("Olá! Infelizmente devo declinar, prefiro não escrever essa cena.") is not None
+    assert find_refusal(preamble + "Desculpe, mas não posso ajudar com isso.") is not None
 
 
 def test_phrases_grouped_by_first_letter_find_what_the_plain_alternation_finds() -> None:

@@ -1,0 +1,228 @@
+# ruff: noqa: E501  (commands and tables)
+"""Builds a second clean evaluation from human-written game narration, help text and literary quotes.
+
+Sources (none of them used by the fiction or documentation evaluations), as shipped in Debian and read at
+run time from the extracted packages; nothing is committed::
+
+    mkdir -p /tmp/games && cd /tmp/games
+    apt-get download widelands-data freeciv-data hedgewars-data fortunes fortunes-de fortunes-es \\
+        fortunes-it fortunes-pl fortunes-ru fortunes-br fortunes-zh
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --root /tmp/games/root \\
+        --out bench/results/games_replies.jsonl
+
+- **widelands**: campaign and scenario narration, the tribes' encyclopedia, win conditions and map
+  descriptions (``usr/share/games/widelands/data/locale/*/LC_MESSAGES/*.mo``; the interface, editor and
+  console catalogues are left out);
+- **freeciv**: the nations' legends and the rulesets' help text (``usr/share/locale/*/LC_MESSAGES/freeciv-{core,nations}.mo``);
+- **hedgewars**: mission and campaign dialogue and descriptions (``Data/Locale/<lang>.lua``,
+  ``missions_<lang>.txt``, ``campaigns_<lang>.txt``);
+- **fortunes**: literary quotes, proverbs and anecdotes in en, de, es, it, pl, ru, pt-BR, and Tang and
+  Song poetry and classical prose in Chinese (``usr/share/games/fortunes*``; entries separated by ``%``,
+  coloured title lines and attribution lines dropped; a Chinese entry is zh-Hans or zh-Hant by which of GB 2312 and
+  Big5 alone writes more of its characters; of the ``chinese`` file only the traditional entries, the
+  Book of Songs and classical prose, are read: its simplified ones include the Debian Reference, which
+  the documentation evaluation uses).
+
+Messages with format conversions (``%s``), Freeciv's ``?qualifier:`` prefixes, replacement or control
+characters, and translations identical to the English are not prose and are left out.
+
+The game catalogues' English is the message id and every translation is a translator's: a switch or
+mixing case uses the same messages in a partner language. Fortunes are written in their language and
+have no partner.
+
+The **source unit** is a catalogue (or fortune file) and a bucket of its messages (a hash of the English
+message id, or of the fortune, modulo ``BUCKETS``): replies are made inside one unit, and the dev/test
+split (``judge_cases.split_of``) is by unit, so a message and all its translations are in one split.
+Output rows are those of ``build_fiction_corpus.py``: ``{"locale", "source", "keys", "lines", "text"}``
+(``bench/fiction_eval.py`` and ``bench/screen_eval.py`` read them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from build_fiction_corpus import LOCALE_DIRS, PARTNER_DIRS, prose, read_mo, replies
+from build_language_corpus import _encodes
+
+BUCKETS = 8
+# A message's minimum length: a CJK character carries about three letters of a Latin-script language.
+MIN_CHARS = {"ja": 24, "zh-Hans": 24, "zh-Hant": 24, "ko": 36}
+# The directory names each language may have in the packages (the first one present is read).
+LANGUAGE_DIRS = {
+    language: (directory, directory.split("_")[0])
+    for language, directory in {**LOCALE_DIRS, **PARTNER_DIRS}.items()
+}
+LANGUAGE_DIRS |= {"ms": ("ms",), "pt": ("pt", "pt_PT"), "tr": ("tr", "tr_TR"), "sr": ("sr", "sr_RS")}
+# Widelands' interface catalogues are not narration.
+WIDELANDS_SKIP = frozenset({"widelands", "widelands_console", "widelands_editor"})
+FREECIV_DOMAINS = ("freeciv-core", "freeciv-nations")
+FORTUNES = {
+    "en": ["games/fortunes"], "de": ["games/fortunes/de"], "es": ["games/fortunes/es"],
+    "it": ["games/fortunes/it"], "pl": ["games/fortunes/pl"], "ru": ["games/fortunes/ru"],
+    "pt-BR": ["games/fortunes/brasil"], "zh": ["games/fortunes/tang300", "games/fortunes/song100", "games/fortunes/chinese"],
+}  # fmt: skip
+_LUA_PAIR = re.compile(r'^\s*\["((?:[^"\\]|\\.)*)"\]\s*=\s*"((?:[^"\\]|\\.)*)"', re.M)
+_TXT_PAIR = re.compile(r'^([\w.-]+\.desc)="?(.*?)"?\s*$', re.M)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_ATTRIBUTION = re.compile(r"^\s*(--|—|―|-)\s*\S.*$", re.M)
+# Interface strings and broken text, not prose: format conversions, Freeciv's "?qualifier:" prefixes, a
+# replacement character or a control character left in a catalogue.
+_NOT_PROSE = re.compile(r"%[-+ #0-9.]*[a-zA-Z]|^\?\w+:|[\ufffd\x00-\x08\x0b-\x1f\x7f]")
+
+Found = dict[str, dict[tuple[str, str], str]]  # language -> {(source unit, key): text}
+
+
+def unit(package: str, domain: str, key: str) -> str:
+    bucket = int(hashlib.sha256(key.encode()).hexdigest(), 16) % BUCKETS
+    return f"{package}/{domain}/{bucket}"
+
+
+def first(base: Path, directories: tuple[str, ...], name: str) -> Path | None:
+    """base/DIRECTORY/name for the first of the language's directory names that has it."""
+    return next((p for d in directories if (p := base / name.replace("{}", d)).exists()), None)
+
+
+def clean_prose(text: str, min_chars: int = 60) -> str | None:
+    """``prose`` without interface strings and broken text."""
+    return None if _NOT_PROSE.search(text) else prose(text, min_chars)
+
+
+def _add(found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str) -> None:
+    english = clean_prose(msgid)
+    if english is None:
+        return
+    source = unit(package, domain, msgid)
+    found["en"][(source, msgid)] = english
+    text = clean_prose(msgstr, MIN_CHARS.get(language, 60))
+    if language != "en" and text is not None and text != english:  # an untranslated message is English
+        found[language][(source, msgid)] = text
+
+
+def widelands(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/widelands/data/locale"
+    for language, directories in LANGUAGE_DIRS.items():
+        if (messages := first(base, directories, "{}/LC_MESSAGES")) is None:
+            continue
+        for mo in sorted(messages.glob("*.mo")):
+            domain = mo.name.removesuffix(".mo")
+            if domain not in WIDELANDS_SKIP:
+                for msgid, msgstr in read_mo(mo):
+                    _add(found, language, "widelands", domain, msgid, msgstr)
+
+
+def freeciv(root: Path, found: Found) -> None:
+    for language, directories in LANGUAGE_DIRS.items():
+        for domain in FREECIV_DOMAINS:
+            if (
+                mo := first(root / "usr/share/locale", directories, f"{{}}/LC_MESSAGES/{domain}.mo")
+            ) is not None:
+                for msgid, msgstr in read_mo(mo):
+                    _add(found, language, "freeciv", domain, msgid, msgstr)
+
+
+def _lua_unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": " ", "t": " "}.get(m.group(1), m.group(1)), text)
+
+
+def hedgewars(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/hedgewars/Data/Locale"
+    english_txt: dict[str, dict[str, str]] = {}
+    for kind in ("missions", "campaigns"):
+        path = base / f"{kind}_en.txt"
+        if path.is_file():
+            english_txt[kind] = dict(_TXT_PAIR.findall(path.read_text("utf-8", "replace")))
+    for language, directories in LANGUAGE_DIRS.items():
+        if (lua := first(base, directories, "{}.lua")) is not None:
+            for msgid, msgstr in _LUA_PAIR.findall(lua.read_text("utf-8", "replace")):
+                _add(found, language, "hedgewars", "lua", _lua_unescape(msgid), _lua_unescape(msgstr))
+        for kind, english in english_txt.items():
+            if (path := first(base, directories, f"{kind}_{{}}.txt")) is not None:
+                for key, text in _TXT_PAIR.findall(path.read_text("utf-8", "replace")):
+                    if key in english:
+                        _add(found, language, "hedgewars", kind, english[key], text)
+
+
+def fortune_entries(path: Path) -> Iterator[str]:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return  # a legacy-encoded file
+    for entry in re.split(r"^%\s*$", text, flags=re.M):
+        # coloured lines are titles and attributions; a CJK line break is no space
+        lines = [line for line in entry.splitlines() if "\x1b" not in line]
+        body = re.sub(
+            r"(?<=[\u3000-\u9fff\uff00-\uffef])\n(?=[\u3000-\u9fff\uff00-\uffef])", "", "\n".join(lines)
+        )
+        if (body := clean_prose(_ATTRIBUTION.sub("", body), 40)) is not None:
+            yield body
+
+
+def chinese_variant(text: str) -> str | None:
+    """The Chinese variant of a fortune (they mix classical texts in traditional characters with simplified
+    ones): zh-Hans when more of its characters are written by GB 2312 and not Big5 than the other way round,
+    zh-Hant in the opposite case, None when it is even."""
+    han = [c for c in text if "\u4e00" <= c <= "\u9fff"]
+    simplified = sum(1 for c in han if _encodes(c, "gb2312") and not _encodes(c, "big5"))
+    traditional = sum(1 for c in han if _encodes(c, "big5") and not _encodes(c, "gb2312"))
+    return "zh-Hans" if simplified > traditional else "zh-Hant" if traditional > simplified else None
+
+
+def fortunes(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/fortunes"
+    # The English package's files share the directory with other languages' (fortunes-it, fortunes-zh…).
+    claimed = {p for places in FORTUNES.values() for p in places} | {p.name for p in (base / "it").glob("*")}
+    for language, places in FORTUNES.items():
+        for place in places:
+            path = root / "usr/share" / place
+            files = [path] if path.is_file() else sorted(p for p in path.glob("*") if p.is_file())
+            for file in files:
+                name = file.name.removesuffix(".u8")
+                if file.suffix == ".dat" or (
+                    language == "en" and (f"games/fortunes/{name}" in claimed or name in claimed)
+                ):
+                    continue  # an index, or another language's file among the English ones
+                for body in fortune_entries(file):
+                    locale = chinese_variant(body) if language == "zh" else language
+                    if locale is not None and not (name == "chinese" and locale == "zh-Hans"):
+                        found[locale][(unit(f"fortunes-{language}", name, body), body)] = body
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, required=True, help="where the packages were extracted")
+    parser.add_argument("--min-chars", type=int, default=300)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    found: Found = defaultdict(dict)
+    for source in (widelands, freeciv, hedgewars, fortunes):
+        source(args.root, found)
+    english = {text for (source, _), text in found["en"].items() if not source.startswith("fortunes")}
+    for language, messages in found.items():  # a message left untranslated under another id
+        if language != "en":
+            found[language] = {key: text for key, text in messages.items() if text not in english}
+    if not found:
+        print(f"no game catalogues or fortunes under {args.root}", file=sys.stderr)
+        return 1
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = defaultdict(int)
+    with args.out.open("w", encoding="utf-8") as out:
+        for language in sorted(found):
+            for reply in replies(language, found[language], args.min_chars):
+                out.write(json.dumps(reply, ensure_ascii=False) + "\n")
+                counts[f"{language}:{str(reply['source']).split('/')[0]}"] += 1
+    print(" ".join(f"{k}:{v}" for k, v in sorted(counts.items())), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

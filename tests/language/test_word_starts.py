@@ -1,0 +1,79 @@
+"""Legitimate starts that look like a piece before a sentence: a long word the lexicon does not list, a
+headword in capitals and its definition, a quoted term followed by a comma; and a quoted identifier in
+Latin letters inside a Cyrillic sentence, which is no language evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from exporter.language.judge import judge
+from exporter.language.segment import mask_code
+from exporter.language.start import LONG_WORD_MIN_LETTERS, find_corrupted_start
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Obiecywałem Ci już wczoraj, że wrócę przed zmrokiem do wioski.", "pl"),
+        ("Magnanimity Is what the old king lacked when the rebels knelt before him.", "en"),
+    ],
+)
+def test_a_long_capitalised_word_before_a_function_word_is_a_word(text: str, locale: str) -> None:
+    assert len(text.split()[0]) >= LONG_WORD_MIN_LETTERS
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize("piece", ["Ation", "Ungen", "Ement"])
+def test_a_capitalised_piece_before_a_function_word_is_still_a_fragment(piece: str) -> None:
+    found = find_corrupted_start(f"{piece} La vieille gardienne monta l'escalier de la tour.", "fr")
+    assert found is not None and found.prefix == piece
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("CASTELLO - Dimora fortificata dove il barone conta le sue monete.", "it"),
+        ("LANTERNE - Lumière portative que le veilleur allume à la tombée de la nuit.", "fr"),
+        ("PERGAMINOWY - Taki, który szeleści jak stare listy w szufladzie.", "pl"),
+    ],
+)
+def test_a_headword_in_capitals_before_a_dash_and_its_definition_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize("text", ["ONAL - La torre del norte cayó anoche.", "ACE ¿Dónde está la llave?"])
+def test_capitals_that_are_no_headword_stay_fragments(text: str) -> None:
+    assert find_corrupted_start(text, "es") is not None
+
+
+def test_a_quoted_term_followed_by_a_comma_is_inside_the_sentence() -> None:
+    text = 'Przycisk "Rozkazy", który widzisz na dole ekranu, otwiera listę zadań dla oddziału.'
+    assert find_corrupted_start(text, "pl") is None
+    assert find_corrupted_start('Ation "Rozkazy" Ten przycisk otwiera listę zadań.', "pl") is not None
+
+
+def test_a_quoted_identifier_is_blanked_and_a_cyrillic_sentence_naming_it_stays_native() -> None:
+    assert mask_code("Див. 'maxsize'.") == "Див.          ."
+    reply = (
+        "Місто не може рости, поки його запаси не перевищать це число. Коли запаси більші ніж "
+        "'minstock', ріст відновлюється поступово. Дивись також на 'maxstocklimit'."
+    )
+    assert judge(reply, "uk").outcome == "pass"
+    assert judge("The keeper said 'Dobranoc' and left the tower without a word.", "en").outcome == "pass"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("strażniczka: — Zamknijcie bramę, zanim słońce zajdzie za wzgórza.", "pl"),
+        ("lanterne: Objet que le veilleur allume quand la nuit tombe sur le port.", "fr"),
+        ("wächter: 1. jemand, der nachts am Tor steht und auf Fremde wartet.", "de"),
+    ],
+)
+def test_a_lowercase_label_and_its_colon_open_a_line(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize("text", ["ation The keeper went home.", "ationKonrad: Hello.", "ation Konrad: Hi."])
+def test_a_piece_without_its_own_colon_is_still_a_fragment(text: str) -> None:
+    assert find_corrupted_start(text, "en") is not None
