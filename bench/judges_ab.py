@@ -8,8 +8,9 @@ Usage (run it for this tree and another checkout alternately, in the same minute
 Prints replies per CPU second (this process's time, which other processes on a shared machine inflate
 least) for judge + screen and for the judge alone, best of 3 passes over 1,020 replies (60 per locale).
 
-With two roots (``judges_ab.py /path/to/main .``) both judges are loaded in one process (the ``exporter``
-modules are imported once per root) and timed reply by reply, alternately: the minimum of 7 timings per
+With two roots (``judges_ab.py /path/to/main .``) both judges and screens are loaded in one process (the
+``exporter`` modules are imported once per root) and timed reply by reply (screen, then judge, as a probe
+reply is checked), alternately: the minimum of 7 timings per
 reply, summed, and the ratio per locale. Bursts of other processes on a shared machine inflate a minimum
 far less than a pass's total, so this is the figure to quote under load.
 """
@@ -53,14 +54,15 @@ def passes(root: str, replies: list[tuple[str, str]]) -> None:
 
 
 def side_by_side(roots: list[str], replies: list[tuple[str, str]]) -> None:
-    judges = [load(root)[0] for root in roots]
+    pairs = [load(root) for root in roots]
     totals = [0, 0]
     per_locale: dict[str, list[int]] = {}
     for locale, reply in replies:
         best = [1 << 62, 1 << 62]
         for _ in range(7):
-            for i, judge in enumerate(judges):
+            for i, (judge, screen) in enumerate(pairs):
                 started = time.perf_counter_ns()
+                screen(reply, "stop")
                 judge(reply, locale)
                 best[i] = min(best[i], time.perf_counter_ns() - started)
         cell = per_locale.setdefault(locale, [0, 0])
@@ -68,7 +70,7 @@ def side_by_side(roots: list[str], replies: list[tuple[str, str]]) -> None:
             totals[i] += best[i]
             cell[i] += best[i]
     for root, total in zip(roots, totals, strict=True):
-        print(f"{root}: judge alone {total / len(replies) / 1000:.0f} µs per reply "
+        print(f"{root}: screen + judge {total / len(replies) / 1000:.0f} µs per reply "
               f"({1e9 * len(replies) / total:.0f}/s), sum of per-reply minima")  # fmt: skip
     print(
         f"speed of {roots[1]} / {roots[0]}: {totals[0] / totals[1]:.2f}x; per locale: "

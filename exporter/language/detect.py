@@ -594,7 +594,9 @@ def _own_marks(text: str, language: str) -> str | None:
             return None  # none of them, or a letter of the other Cyrillic alphabet
         hits, basis = [word for word in words if own.search(word)], "letters"
     elif (vocabulary := _OWN_WORDS.get(language)) is not None:
-        hits = [*filter(vocabulary.__contains__, (w.casefold().strip(_WORD_EDGES) for w in words))]
+        # casefold never makes or removes whitespace: the words folded at once, then stripped (C speed)
+        folded = map(str.strip, text.casefold().split(), repeat(_WORD_EDGES))
+        hits = [*filter(vocabulary.__contains__, folded)]
         basis = "words"
     else:
         return None

@@ -151,12 +151,12 @@ def _sentence_loop(text: str) -> Repetition | None:
         return None
     keys = [" ".join(s.text.casefold().split()) for s in sentences]  # case- and space-folded
     counts = Counter(keys)
-    lengths = {key: len(s.text) for key, s in zip(keys, sentences, strict=True)}
     # Only sentences said often enough are measured (letters counted); the rest cannot loop.
     looping = [(n, key) for key, n in counts.items() if n >= SENTENCE_MIN_REPEATS]
     looping = [(n, key) for n, key in looping if len(_LETTER.findall(key)) >= SENTENCE_MIN_LETTERS]
     if not looping:
         return None
+    lengths = {key: len(s.text) for key, s in zip(keys, sentences, strict=True)}
     firsts: dict[str, int] = {}
     for key, sentence in zip(keys, sentences, strict=True):
         firsts.setdefault(key, sentence.start)
