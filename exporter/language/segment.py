@@ -117,5 +117,4 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 def word_count(text: str) -> int:
     """Whitespace-separated words with at least one letter (``©``, ``--`` and numbers are not words)."""
-    search = _LETTER.search
-    return sum(1 for word in text.split() if search(word))
+    return len([*filter(_LETTER.search, text.split())])
