@@ -536,10 +536,11 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     ),
     "tr": (
         None,
-        r"\w+(?:meyeceğim|mayacağım|memeyi|mamayı)\b|\btercih (?:ederim|ediyorum)\b|\bistemiyorum\b|"
+        # the suffixes, tried at every word start, only on a word with an "m" (each of them has one)
+        r"(?=\w*m)(?:\w+(?:meyeceğim|mayacağım|memeyi|mamayı)\b|\w+(?:sam|sem) (?:daha )?iyi olur\b|"
+        r"\w+(?:amam|emem|amıyorum|emiyorum)\b)|\btercih (?:ederim|ediyorum)\b|\bistemiyorum\b|"
         r"\bistemem\b|\bpas geçeceğim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
-        r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\w+(?:sam|sem) (?:daha )?iyi olur\b|"
-        r"\w+(?:amam|emem|amıyorum|emiyorum)\b|\byardımcı olamam\b",
+        r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b",
         r"\b(?:sahne\w*|hikâye\w*|hikaye\w*|bu kısm\w*|bölüm\w*|istek\w*|içeri\w*|ayrıntı\w*|detay\w*|"
         r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b",
     ),
