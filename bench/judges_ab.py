@@ -8,8 +8,9 @@ Usage (run it for this tree and another checkout alternately, in the same minute
 Prints replies per CPU second (this process's time, which other processes on a shared machine inflate
 least) for judge + screen and for the judge alone, best of 3 passes over 1,020 replies (60 per locale).
 
-With two roots (``judges_ab.py /path/to/main .``) both judges are loaded in one process (the ``exporter``
-modules are imported once per root) and timed reply by reply, alternately: the minimum of 7 timings per
+With two roots (``judges_ab.py /path/to/main .``) both judges and screens are loaded in one process (the
+``exporter`` modules are imported once per root) and timed reply by reply (screen, then judge, as a probe
+reply is checked), alternately: the minimum of 7 timings per
 reply, summed, and the ratio per locale. Bursts of other processes on a shared machine inflate a minimum
 far less than a pass's total, so this is the figure to quote under load.
 """
@@ -20,24 +21,27 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 _Judge = Callable[[str, str], object]
 
 
-def load(root: str) -> tuple[_Judge, Callable[[str, str], object]]:
-    """The judge and the screen of the ``exporter`` package under ``root`` (a fresh import)."""
+def load(root: str) -> tuple[_Judge, Callable[[str, str], object], ModuleType]:
+    """The judge, the screen and the sentence splitter's module of the ``exporter`` package under ``root``
+    (a fresh import)."""
     for name in [n for n in sys.modules if n == "exporter" or n.startswith("exporter.")]:
         del sys.modules[name]
     sys.path.insert(0, root)
     from exporter.contracts.reply_checks import screen
+    from exporter.language import segment
     from exporter.language.judge import Judge
 
     sys.path.remove(root)
-    return Judge().judge, screen
+    return Judge().judge, screen, segment
 
 
 def passes(root: str, replies: list[tuple[str, str]]) -> None:
-    judge, screen = load(root)
+    judge, screen, _ = load(root)
     both, alone = [], []
     for _ in range(3):
         started = time.process_time()
@@ -52,15 +56,19 @@ def passes(root: str, replies: list[tuple[str, str]]) -> None:
     print(f"{root}: judge + screen {max(both):.0f}/s, judge alone {max(alone):.0f}/s per CPU second")
 
 
-def side_by_side(roots: list[str], replies: list[tuple[str, str]]) -> None:
-    judges = [load(root)[0] for root in roots]
+def side_by_side(
+    roots: list[str], replies: list[tuple[str, str]], forget: Callable[[ModuleType], None]
+) -> None:
+    pairs = [load(root) for root in roots]
     totals = [0, 0]
     per_locale: dict[str, list[int]] = {}
     for locale, reply in replies:
         best = [1 << 62, 1 << 62]
         for _ in range(7):
-            for i, judge in enumerate(judges):
+            for i, (judge, screen, segment) in enumerate(pairs):
+                forget(segment)  # timed again, the reply costs what a new one does
                 started = time.perf_counter_ns()
+                screen(reply, "stop")
                 judge(reply, locale)
                 best[i] = min(best[i], time.perf_counter_ns() - started)
         cell = per_locale.setdefault(locale, [0, 0])
@@ -68,7 +76,7 @@ def side_by_side(roots: list[str], replies: list[tuple[str, str]]) -> None:
             totals[i] += best[i]
             cell[i] += best[i]
     for root, total in zip(roots, totals, strict=True):
-        print(f"{root}: judge alone {total / len(replies) / 1000:.0f} µs per reply "
+        print(f"{root}: screen + judge {total / len(replies) / 1000:.0f} µs per reply "
               f"({1e9 * len(replies) / total:.0f}/s), sum of per-reply minima")  # fmt: skip
     print(
         f"speed of {roots[1]} / {roots[0]}: {totals[0] / totals[1]:.2f}x; per locale: "
@@ -83,14 +91,14 @@ def main() -> int:
     roots = [str(Path(arg).resolve()) for arg in sys.argv[1:]]
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.path.insert(0, roots[-1])
-    from language_worst import simulator_replies
+    from language_worst import forget, simulator_replies
 
     replies = simulator_replies()
     sys.path.remove(roots[-1])
     if len(roots) == 1:
         passes(roots[0], replies)
     else:
-        side_by_side(roots, replies)
+        side_by_side(roots, replies, forget)
     return 0
 
 

@@ -39,6 +39,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
+from operator import itemgetter
 
 from exporter.language.segment import split_sentences
 from exporter.textkit import clip
@@ -122,7 +123,7 @@ def _token_loop(text: str) -> Repetition | None:
                 continue
             if not tokens[i][0].isalpha():  # is there a word among this turn's tokens?
                 if worded is None:  # words before each token, counted at the first such question
-                    worded = list(accumulate((t[0].isalpha() for t in tokens), initial=0))
+                    worded = list(accumulate(map(str.isalpha, map(itemgetter(0), tokens)), initial=0))
                 if worded[i] == worded[i - period]:
                     i += step
                     continue
@@ -151,12 +152,12 @@ def _sentence_loop(text: str) -> Repetition | None:
         return None
     keys = [" ".join(s.text.casefold().split()) for s in sentences]  # case- and space-folded
     counts = Counter(keys)
-    lengths = {key: len(s.text) for key, s in zip(keys, sentences, strict=True)}
     # Only sentences said often enough are measured (letters counted); the rest cannot loop.
     looping = [(n, key) for key, n in counts.items() if n >= SENTENCE_MIN_REPEATS]
     looping = [(n, key) for n, key in looping if len(_LETTER.findall(key)) >= SENTENCE_MIN_LETTERS]
     if not looping:
         return None
+    lengths = {key: len(s.text) for key, s in zip(keys, sentences, strict=True)}
     firsts: dict[str, int] = {}
     for key, sentence in zip(keys, sentences, strict=True):
         firsts.setdefault(key, sentence.start)

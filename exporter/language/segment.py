@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -42,6 +43,11 @@ class Sentence(NamedTuple):  # a tuple, not a frozen dataclass: built per senten
 
 def split_sentences(text: str) -> list[Sentence]:
     """Sentences with their offsets; whitespace-only pieces are dropped."""
+    return list(_split(text))
+
+
+@functools.lru_cache(maxsize=4)  # the screen and the judge split the same reply: once, not twice
+def _split(text: str) -> tuple[Sentence, ...]:
     out: list[Sentence] = []
     start = 0
     for end in [*map(re.Match.end, _END.finditer(text)), len(text)]:
@@ -50,7 +56,7 @@ def split_sentences(text: str) -> list[Sentence]:
             offset = start + len(piece) - len(piece.lstrip())
             out.append(Sentence(stripped, offset, offset + len(stripped)))
         start = end
-    return out
+    return tuple(out)
 
 
 # Fenced code blocks (to the closing fence, or the end of the reply) and inline code spans.
@@ -123,5 +129,4 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 def word_count(text: str) -> int:
     """Whitespace-separated words with at least one letter (``©``, ``--`` and numbers are not words)."""
-    search = _LETTER.search
-    return sum(1 for word in text.split() if search(word))
+    return len([*filter(_LETTER.search, text.split())])
