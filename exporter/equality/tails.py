@@ -93,18 +93,11 @@ def tail_count(
 
 def hypergeometric(total: int, marked: int, drawn: int) -> list[float]:
     """P(k of ``drawn`` draws without replacement from ``total`` items, ``marked`` of them marked) for
-    k = 0 .. min(drawn, marked) (log-gamma, so large pools do not overflow)."""
-    top = min(drawn, marked)
-
-    def log_comb(n: int, k: int) -> float:
-        return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-
-    norm = log_comb(total, drawn)
+    k = 0 .. min(drawn, marked)."""
+    whole = math.comb(total, drawn)
     return [
-        math.exp(log_comb(marked, k) + log_comb(total - marked, drawn - k) - norm)
-        if drawn - k <= total - marked
-        else 0.0
-        for k in range(top + 1)
+        math.comb(marked, k) * math.comb(total - marked, drawn - k) / whole
+        for k in range(min(drawn, marked) + 1)
     ]
 
 
