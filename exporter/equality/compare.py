@@ -1,15 +1,17 @@
 """Which hosts of a model are distributional outliers among their peers? (pure; deterministic)
 
 Every reply is normalised (``exporter.equality.sample``), scored by its surprise under a character n-gram
-model (``exporter.equality.ngram``) of a **reference core** of hosts, cross-fitted so that no reply is
-scored by a model that saw it, and each host's scores are ranked against the core's other hosts', prompt
-by prompt (``exporter.equality.ranks``); Holm's correction runs across the hosts.
+model (``exporter.equality.ngram``) of a **reference core** of hosts, never of its own host's replies, and
+each host's scores are compared with the core's other hosts', prompt by prompt: the whole replies' by a
+rank sum (``exporter.equality.ranks``), the replies' starts by their count in the tails
+(``exporter.equality.tails``); Holm's correction runs across the hosts.
 
 The core is robust to several hosts sharing one distortion: it starts as the medoid peer group (the
 hosts whose replies are, in median, closest to the other hosts' by cross-surprise), leaving out the
-``MOST_OUT`` share farthest from the fleet's middle; every host is tested against it, and a host left
-out that ranks within ``TRIM_Z`` of the core joins it before the final test. Hosts that share a
-distortion are then neither each other's scoring model nor each other's reference.
+``MOST_OUT`` share farthest from the fleet's middle; every host is tested against it, a core host that
+ranks beyond ``TRIM_Z`` of the others leaves it (up to ``TRIM_STEPS`` times), and a host left out that
+ranks within ``TRIM_Z`` joins it before the final test. Hosts that share a distortion are then neither
+each other's scoring model nor each other's reference.
 
 Outliers are **peeled** one at a time, in the manner of Rosner's generalized ESD test: if the most
 significant host (smallest adjusted p, then largest ``|z|``) is below ``alpha``, it is recorded as an
@@ -47,6 +49,7 @@ from typing import Protocol
 from exporter.equality.ngram import DEFAULT_ORDER, CharModel
 from exporter.equality.ranks import RankSum, rank_sum
 from exporter.equality.sample import Sample, formatting, normalise
+from exporter.equality.tails import tail_count
 from exporter.stats import fisher_greater, holm
 
 MIN_PEERS = 4  # fewer other hosts than this are no reference: a broken pair could outvote a healthy one
@@ -57,9 +60,9 @@ LIKE_PEERS = "like its peers"
 NO_VERDICT = "no verdict at this sample size"
 NOT_ENOUGH_PEERS = "not enough peers"
 NOT_TESTED = "not tested"
-FOLDS = 4  # each reply is scored by a model of the other folds' reference replies (cross-fitting)
 MOST_OUT = 0.4  # share of the hosts farthest from the fleet's middle left out of the first reference core
 TRIM_Z = 2.0  # a host left out joins the core when it ranks within this |z| of it
+TRIM_STEPS = 2  # times a core host ranking beyond TRIM_Z of the others leaves the core and it is tested again
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,38 +138,36 @@ def score(
     reference: Collection[str] | None = None,
 ) -> Scores:
     """Every host's replies' surprise, per host and prompt, under models of the ``reference`` hosts'
-    replies (default: every host's).
+    replies (default: every host's; at least two).
 
-    Cross-fitted: each host's replies to a prompt are dealt into ``FOLDS`` equal folds in an order fixed
-    by the host's and the prompt's names (never by the replies' content); each fold's
-    replies (the reference's and the others') are scored under a model fitted on the reference's replies
-    of the other folds, every prompt included. Every
-    reply is scored the same way, by a model that never saw it, whether or not its host is in the
-    reference: the scores stay exchangeable under the null, and a host left out of the reference is not
-    made to look more surprising by the leaving out.
+    Leave one host out: a host of the reference is scored by a model of the *other* reference hosts'
+    replies, so no host is ever its own scoring model (a distorted host inside the reference would
+    otherwise teach the model its own distortion and look ordinary). A host outside the reference is
+    scored by the same models, its replies dealt over them in turn from a place fixed by the host's
+    name (never by the replies' content), so every reply is scored by a model of all but one
+    reference host: the scores stay exchangeable under the null, and a host left out of the reference is
+    not made to look different by being left out.
     """
-    core = set(samples if reference is None else reference)
-    owned: list[tuple[str, str, str, int]] = []  # provider, prompt, text, fold
-    for provider, drawn in samples.items():
-        strata: dict[str, list[str]] = defaultdict(list)
-        for sample in drawn:
-            strata[sample.prompt].append(normalise(sample.text))
-        for prompt, texts in strata.items():
-            dealer = random.Random(f"{provider}\x00{prompt}")  # noqa: S311 - a fixed deal, not a secret
-            deal = dealer.sample(range(len(texts)), len(texts))
-            first = dealer.randrange(FOLDS)  # hosts with one reply per prompt still fill every fold
-            for text, place in zip(texts, deal, strict=True):
-                owned.append((provider, prompt, text, (first + place) % FOLDS))
-    folds = [
-        CharModel.fit([text for p, _, text, f in owned if p in core and f != fold], order)
-        for fold in range(FOLDS)
-    ]
+    core = sorted(set(samples if reference is None else reference))
+    if len(core) < 2:
+        raise ValueError(f"the reference needs at least two hosts, got {len(core)}")
+    texts = {provider: [(s.prompt, normalise(s.text)) for s in drawn] for provider, drawn in samples.items()}
+    models = {
+        left: CharModel.fit([text for p in core if p != left for _, text in texts[p]], order) for left in core
+    }
     whole: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
     start: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
-    for provider, prompt, text, fold in owned:
-        reply, beginning = folds[fold].surprise(text, fitted=False)
-        whole[provider][prompt].append(reply)
-        start[provider][prompt].append(beginning)
+    for provider, replies in texts.items():
+        dealer = random.Random(provider)  # noqa: S311 - a fixed deal, not a secret
+        first = dealer.randrange(len(core))
+        seen: dict[str, int] = defaultdict(int)
+        for prompt, text in replies:
+            place = seen[prompt]
+            seen[prompt] += 1
+            left = provider if provider in models else core[(first + place) % len(core)]
+            reply, beginning = models[left].surprise(text, fitted=False)
+            whole[provider][prompt].append(reply)
+            start[provider][prompt].append(beginning)
     return Scores(
         {provider: dict(per_prompt) for provider, per_prompt in whole.items()},
         {provider: dict(per_prompt) for provider, per_prompt in start.items()},
@@ -207,15 +208,26 @@ def robust_tests(
 
     The core starts as the medoid peer group: the hosts closest to the fleet's middle (``distances``),
     leaving out the ``MOST_OUT`` share farthest from it (never fewer than ``MIN_HOSTS`` kept). Every host
-    is scored under a model fitted on the core and ranked against the core's other hosts; a host left
-    out whose ``|z|`` is within ``TRIM_Z`` joins the core, and if any did, the test runs again on the
-    larger core (once). Hosts sharing a distortion are neither each other's scoring model nor each other's
-    reference, so a third of a fleet serving one weaker model does not hide it.
+    is scored under models fitted on the core (``score``) and compared with the core's other hosts. A
+    core host whose ``|z|`` exceeds ``TRIM_Z`` leaves the core and the test runs again (at most
+    ``TRIM_STEPS`` times, the core never below ``MIN_HOSTS``): a distorted host that the distances placed
+    in the core would otherwise teach the other hosts' model its distortion and hide the hosts sharing
+    it. Then a host left out whose ``|z|`` is within ``TRIM_Z`` joins the core, and if any did, the test
+    runs again on the larger core (once). Hosts sharing a distortion are neither each other's scoring
+    model nor each other's reference, so a third of a fleet serving one weaker model does not hide it.
     """
     most_out = max(0, min(int(len(hosts) * MOST_OUT), len(hosts) - MIN_HOSTS))
     central = sorted(hosts, key=lambda p: (distances[p], p))
     core = central[: len(hosts) - most_out]
     tests = _against_core(samples, hosts, core, order)
+    for _ in range(TRIM_STEPS):
+        kept = [p for p in core if _within(tests[p])]
+        if len(kept) == len(core):
+            break
+        if len(kept) < MIN_HOSTS:
+            kept = sorted(core, key=lambda p: (_distance_z(tests[p]), p))[:MIN_HOSTS]
+        core = kept
+        tests = _against_core(samples, hosts, core, order)
     joined = [p for p in hosts if p not in core and _within(tests[p])]
     return _against_core(samples, hosts, [*core, *joined], order) if joined else tests
 
@@ -225,6 +237,10 @@ def _against_core(
 ) -> dict[str, Combined | None]:
     scored = score({p: samples[p] for p in hosts}, order, core)
     return {p: test_host(scored, p, [q for q in core if q != p]) for p in hosts}
+
+
+def _distance_z(test: Combined | None) -> float:
+    return float("inf") if test is None else abs(test.z)
 
 
 def _within(test: Combined | None) -> bool:
@@ -241,9 +257,9 @@ class Scores:
 
 @dataclass(frozen=True, slots=True)
 class Combined:
-    """A host's two rank tests (whole replies, starts), Bonferroni-combined: ``p_value`` is twice the
-    smaller p-value (capped at 1), ``z`` the statistic of the test that gave it, ``effect`` the whole
-    replies' (bits per character)."""
+    """A host's two tests (whole replies, starts), Bonferroni-combined: ``p_value`` is twice the smaller
+    p-value (capped at 1), ``z`` the statistic of the test that gave it, ``effect`` the whole replies'
+    (bits per character)."""
 
     whole: Measured
     start: Measured
@@ -270,9 +286,10 @@ class Combined:
 
 
 def test_host(scores: Scores, provider: str, peers: Sequence[str]) -> Combined | None:
-    """``provider`` against ``peers`` on both scores; None when no prompt has both."""
+    """``provider`` against ``peers``: the whole replies' rank sum, the starts' tail counts; None when no
+    prompt has both."""
     whole = against_peers(scores.whole, provider, peers)
-    start = against_peers(scores.start, provider, peers)
+    start = tail_count(scores.start[provider], _pooled(scores.start, peers))
     return None if whole is None or start is None else Combined(whole, start)
 
 
@@ -280,11 +297,17 @@ def against_peers(
     scored: Mapping[str, Mapping[str, Sequence[float]]], provider: str, peers: Sequence[str]
 ) -> RankSum | None:
     """``provider``'s scores ranked against the pooled scores of ``peers``, prompt by prompt."""
+    return rank_sum(scored[provider], _pooled(scored, peers))
+
+
+def _pooled(
+    scored: Mapping[str, Mapping[str, Sequence[float]]], peers: Sequence[str]
+) -> dict[str, list[float]]:
     pooled: dict[str, list[float]] = defaultdict(list)
     for peer in peers:
         for prompt, values in scored[peer].items():
             pooled[prompt].extend(values)
-    return rank_sum(scored[provider], pooled)
+    return pooled
 
 
 def compare_hosts(

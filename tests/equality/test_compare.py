@@ -39,7 +39,7 @@ def test_false_positives_stay_at_alpha_on_seeded_null_fleets_tails_included() ->
 
 
 def test_healthy_hosts_left_out_of_the_reference_core_are_scored_like_the_cores_hosts() -> None:
-    """Cross-fitting: no reply is scored by a model that saw it, so leaving a healthy host out of the core
+    """Leave one host out: no host is its own scoring model, so leaving a healthy host out of the core
     does not make it look more surprising (a model fitted on the core with only the core's own replies
     left out one by one gave these hosts a mean z near 2)."""
     zs = []
