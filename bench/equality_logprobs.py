@@ -38,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # runs as a script or with -m
 
 from bench.equality_fleet import LOCALES, Family, Generator
+from bench.equality_power import upper_bound
 from exporter.equality.compare import OUTLIER
 from exporter.equality.logprob_sampling import DEFAULT_TOP_LOGPROBS
 from exporter.equality.logprobs import LogprobResult, NextToken, compare_next_tokens, next_token
@@ -166,27 +167,35 @@ def power(
     print()
 
 
-def null(bench: Bench, fleets: int, sizes: list[int], prefixes: int, alpha: float, noise: float) -> None:
-    print(f"## False positives: reference-only fleets, {prefixes} prefixes x {REPEATS}, noise {noise} nats, "
-          f"alpha {alpha}\n")  # fmt: skip
+def null(bench: Bench, fleets: range, sizes: list[int], prefixes: int, alpha: float, noise: float) -> None:
+    print(f"## False positives: reference-only fleets {fleets.start} to {fleets.stop - 1}, "
+          f"{prefixes} prefixes x {REPEATS}, noise {noise} nats, alpha {alpha}\n")  # fmt: skip
     print(
-        "| hosts | fleets | fleets with a host flagged | per-host p <= 0.05 | p <= 0.01 | p <= 0.001 "
-        "| s/fleet |"
+        "| hosts | fleets | fleets with a host flagged | upper 95% | smallest adjusted p <= 0.05 "
+        "| per-host p <= 0.05 | p <= 0.01 | p <= 0.001 | s/fleet |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for hosts in sizes:
-        any_flag, ps, started = 0, [], time.perf_counter()
-        for index in range(fleets):
+        any_flag, near, ps, started = 0, 0, [], time.perf_counter()
+        for index in fleets:
             rng = random.Random(f"{SEED}/null/{hosts}/{index}")
             results = compare_next_tokens(
                 fleet(bench, _hosts(hosts, {}), prefixes, noise, rng), alpha=alpha, seed=index
             )
             any_flag += any(r.outlier for r in results)
+            near += min(r.p_adjusted for r in results if r.step == 1 and r.p_adjusted is not None) <= 0.05
             ps += [r.p_value for r in results if r.step == 1 and r.p_value is not None]
-        seconds = (time.perf_counter() - started) / fleets
+            if (index + 1 - fleets.start) % 100 == 0:
+                print(
+                    f"<!-- {hosts} hosts: {index + 1 - fleets.start} fleets, {any_flag} flagged -->",
+                    flush=True,
+                )
+        count = len(fleets)
+        seconds = (time.perf_counter() - started) / count
         tails = " | ".join(f"{sum(p <= t for p in ps) / len(ps):.2%}" for t in (0.05, 0.01, 0.001))
         print(
-            f"| {hosts} | {fleets} | {any_flag} ({any_flag / fleets:.1%}) | {tails} | {seconds:.2f} |",
+            f"| {hosts} | {count} | {any_flag} ({any_flag / count:.2%}) | {upper_bound(any_flag, count):.2%} "
+            f"| {near / count:.2%} | {tails} | {seconds:.2f} |",
             flush=True,
         )
     print()
@@ -225,6 +234,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--sizes", default="4,8,16", help="prefixes per host (power)")
     parser.add_argument("--fleets", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="null: the first fleet's seed index")
     parser.add_argument("--hosts", default="5,12,40", help="fleet sizes (null)")
     parser.add_argument("--prefixes", type=int, default=8, help="prefixes per host (null)")
     parser.add_argument("--noise", type=float, default=0.05, help="per-request nondeterminism, nats")
@@ -243,7 +253,12 @@ def main() -> None:
         shared(bench, args.trials, args.prefixes, args.alpha, args.noise, args.variants.split(","))
     if "null" in sections:
         null(
-            bench, args.fleets, [int(h) for h in args.hosts.split(",")], args.prefixes, args.alpha, args.noise
+            bench,
+            range(args.first, args.first + args.fleets),
+            [int(h) for h in args.hosts.split(",")],
+            args.prefixes,
+            args.alpha,
+            args.noise,
         )
 
 

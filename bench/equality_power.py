@@ -82,28 +82,44 @@ def power(
 def null(banks: Banks, trials: int, fleets: list[tuple[int, int]], alpha: float) -> None:
     print(f"## False positives on reference-only fleets, alpha {alpha}, {trials} seeded fleets per row\n")
     print(
-        "| hosts | samples/host | fleets with a host flagged | per-host p <= 0.05 | p <= 0.01 | p <= 0.001 |"
+        "| hosts | samples/host | fleets with a host flagged | upper 95% | per-host p <= 0.01 | p <= 0.001 "
+        "| CPU s/fleet |"
     )
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for hosts, size in fleets:
-        flagged, ps = 0, []
+        flagged, ps, cpu = 0, [], time.process_time()
         for trial in range(trials):
             results = _run(banks, _hosts(hosts, {}), size, SEED + 7 * trial + hosts, alpha)
             flagged += any(r.outlier for r in results)
-            ps += [r.p_value for r in results if r.p_value is not None]
+            ps += [r.p_value for r in results if r.p_value is not None and r.step == 1]
             if (trial + 1) % 20 == 0:
-                low = sum(p <= 0.01 for p in ps)
-                done = f"{trial + 1} fleets, {flagged} flagged, {low} of {len(ps)} p <= 0.01"
-                print(f"<!-- {hosts} hosts: {done} -->", flush=True)
-        n = len(ps)
+                low, lower = sum(p <= 0.01 for p in ps), sum(p <= 0.001 for p in ps)
+                done = (
+                    f"{trial + 1} fleets, {flagged} flagged, p <= 0.01 / 0.001: {low} / {lower} of {len(ps)}"
+                )
+                print(f"<!-- {hosts}x{size}: {done} -->", flush=True)
 
-        def share(level: float, ps: list[float] = ps, n: int = n) -> str:
+        def share(level: float, ps: list[float] = ps) -> str:
             below = sum(p <= level for p in ps)
-            return f"{below / n:.2%} ({below} of {n})"
+            return f"{below / len(ps):.2%} ({below} of {len(ps):,})"
 
-        print(f"| {hosts} | {size} | {flagged} of {trials} ({flagged / trials:.1%}) | {share(0.05)} | "
-              f"{share(0.01)} | {share(0.001)} |")  # fmt: skip
+        seconds = (time.process_time() - cpu) / trials
+        print(f"| {hosts} | {size} | {flagged} of {trials} ({flagged / trials:.1%}) | "
+              f"{upper_bound(flagged, trials):.1%} | {share(0.01)} | {share(0.001)} | {seconds:.2f} |",
+              flush=True)  # fmt: skip
     print()
+
+
+def upper_bound(successes: int, trials: int, confidence: float = 0.95) -> float:
+    """The one-sided Clopper-Pearson upper bound of a binomial share (bisection on the exact tail)."""
+    if successes >= trials:
+        return 1.0
+    low, high = successes / trials, 1.0
+    for _ in range(60):
+        mid = (low + high) / 2
+        tail = sum(math.comb(trials, k) * mid**k * (1 - mid) ** (trials - k) for k in range(successes + 1))
+        low, high = (mid, high) if tail > 1 - confidence else (low, mid)
+    return high
 
 
 def shared(
@@ -189,6 +205,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
     parser.add_argument("--shared-k", default="1,2,3,4", help="shared: how many of 12 hosts share it")
     parser.add_argument("--null-fleets", default="5x40,12x20,40x10", help="null: hosts x samples/host")
+    parser.add_argument("--null-count", type=int, default=None, help="null: fleets per row (default 400)")
     parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
     parser.add_argument(
         "--variants", default=",".join((*MAIN, *SUBTLE, *HARMLESS)), help="power, shared, among40"
@@ -208,7 +225,7 @@ def main() -> None:
         sizes = [int(size) for size in args.sizes.split(",")]
         power(banks, trials, sizes, args.alpha, per_sample, variants)
     if "null" in sections:
-        count = 20 if args.quick else 200
+        count = args.null_count or (20 if args.quick else 400)
         rows = [(int(h), int(n)) for h, n in (row.split("x") for row in args.null_fleets.split(","))]
         null(banks, count, rows, args.alpha)
     if "shared" in sections:
