@@ -205,6 +205,10 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=None, help="trials per power point (default 40)")
     parser.add_argument("--shared-k", default="1,2,3,4", help="shared: how many of 12 hosts share it")
     parser.add_argument("--null-fleets", default="5x40,12x20,40x10", help="null: hosts x samples/host")
+    parser.add_argument("--among-size", type=int, default=40, help="among40: samples per host")
+    parser.add_argument(
+        "--reference-bank", type=int, default=800, help="reference replies per locale (40 hosts x 120: 2400)"
+    )
     parser.add_argument("--null-count", type=int, default=None, help="null: fleets per row (default 400)")
     parser.add_argument("--sizes", default="20,60,120", help="samples per host, power section")
     parser.add_argument(
@@ -213,7 +217,10 @@ def main() -> None:
     args = parser.parse_args()
     trials = args.trials or (4 if args.quick else 40)
     # Four hosts sharing a distortion at 120 samples each draw 240 replies per locale from its bank.
-    bank_sizes = {"reference": 800, **{v: 240 if v in MAIN else 120 for v in VARIANTS if v != "reference"}}
+    bank_sizes = {
+        "reference": args.reference_bank,
+        **{v: 240 if v in MAIN else 120 for v in VARIANTS if v != "reference"},
+    }
     started = time.perf_counter()
     banks = cached_banks(bank_sizes, SEED, Path(__file__).parent / "results")
     per_sample = banks.tokens_per_sample()
@@ -233,7 +240,7 @@ def main() -> None:
         ks = [int(k) for k in args.shared_k.split(",")]
         shared(banks, max(2, trials // 2), sizes, args.alpha, [v for v in MAIN if v in variants], ks)
     if "among40" in sections:
-        among40(banks, max(2, trials // 4), 40, args.alpha, [v for v in MAIN if v in variants])
+        among40(banks, max(2, trials // 4), args.among_size, args.alpha, [v for v in MAIN if v in variants])
     if "small" in sections:
         small(banks, max(2, trials // 4), 60, args.alpha)
     if "baseline" in sections:
