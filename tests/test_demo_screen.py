@@ -273,5 +273,22 @@ def test_ctrl_c_or_closing_the_terminal_mid_round_stops_prometheus_and_alertmana
         while any(map(listening, started)) and time.monotonic() < deadline:
             time.sleep(0.5)
         assert not any(map(listening, started)), f"{started} still listening after {stop}"
+        while demo_processes(tmp_path / "demo") and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not demo_processes(tmp_path / "demo"), f"the demo process is still running after {stop}"
     finally:
         term.close()
+
+
+def demo_processes(workdir: Path) -> list[int]:
+    """The ``canary demo`` processes running with ``workdir`` (not the shell that started one)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"exporter.commands.canary" in argv and str(workdir).encode() in argv:
+                found.append(int(entry.name))
+    return found

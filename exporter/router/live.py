@@ -175,6 +175,10 @@ class LiveJudges:
         if self._process:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process
             self._inbox, self._outbox = context.Queue(maxsize=self._queue_size), context.Queue()
+            # An orderly stop hands the child every reply before its end mark (``stop``). When the child
+            # is gone instead (the terminal closed: SIGHUP reaches the whole process group), what the
+            # feeder thread still holds can never be read, and joining it at exit would hang this process.
+            self._inbox.cancel_join_thread()
             self._child = context.Process(
                 target=serve, args=(self._inbox, self._outbox, self._ttft_threshold),
                 name="canary-live-judges", daemon=True,
