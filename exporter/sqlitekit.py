@@ -44,6 +44,13 @@ def connect(
     return db
 
 
+def return_freed_pages(db: sqlite3.Connection) -> None:
+    """Give the file's free pages back to the file system (a file made with ``incremental_vacuum``).
+
+    Run as a script: ``execute`` steps the pragma once, which frees a single page."""
+    db.executescript("PRAGMA incremental_vacuum")
+
+
 @contextlib.contextmanager
 def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """``BEGIN IMMEDIATE`` (the write lock at once) ... ``COMMIT``; rolled back, and the error re-raised,

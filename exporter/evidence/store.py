@@ -59,7 +59,14 @@ from typing_extensions import TypedDict  # pydantic reads a typing.TypedDict onl
 from exporter.contracts.base import ProbeResult
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, Reason, Usage
-from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
+from exporter.sqlitekit import (
+    connect,
+    create_schema,
+    integrity_problem,
+    return_freed_pages,
+    stored_schema,
+    transaction,
+)
 from exporter.textkit import bounded_excerpt
 
 log = logging.getLogger("exporter.evidence")
@@ -440,7 +447,7 @@ class EvidenceStore:
                     )
                     pruned = self._enforce_size(conn)
                 if pruned:
-                    conn.executescript("PRAGMA incremental_vacuum")  # to the end (execute frees one page)
+                    return_freed_pages(conn)
             except (sqlite3.Error, OSError) as exc:
                 self._errors.count(_error_kind(exc), "path=%s error=%r", self.path, exc, dropped=len(rows))
                 return

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import math
 import os
 import queue
 import secrets
@@ -45,7 +46,14 @@ from pathlib import Path
 from typing import Any
 
 from exporter.lifecycle import StartStop
-from exporter.sqlitekit import connect, create_schema, integrity_problem, stored_schema, transaction
+from exporter.sqlitekit import (
+    connect,
+    create_schema,
+    integrity_problem,
+    return_freed_pages,
+    stored_schema,
+    transaction,
+)
 from exporter.textkit import escape_controls
 
 log = logging.getLogger("canary.router.journal")
@@ -344,22 +352,21 @@ def open_store(path: Path, clock: Callable[[], float] = time.time) -> sqlite3.Co
 
 def prune(db: sqlite3.Connection, older_than: float, max_bytes: int) -> int:
     """Remove records before ``older_than``, then the oldest until the file is under ``max_bytes``
-    (tenths at a time, freed pages returned to the file system); the number removed."""
+    (the file's excess share of the records, at least a tenth, at a time; freed pages returned to the
+    file system); the number removed."""
     removed = db.execute("DELETE FROM served WHERE at < ?", (older_than,)).rowcount
-    for _ in range(20):
-        db.execute("PRAGMA incremental_vacuum").fetchall()  # every step runs only when fetched
+    while True:
+        return_freed_pages(db)
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         pages, size = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "page_size"))
-        if pages * size <= max_bytes:
-            break
         count = db.execute("SELECT count(*) FROM served").fetchone()[0]
-        if count == 0:
-            break
+        if pages * size <= max_bytes or count == 0:
+            return removed
+        excess = 1 - max_bytes / (pages * size)
         removed += db.execute(
             "DELETE FROM served WHERE id IN (SELECT id FROM served ORDER BY at LIMIT ?)",
-            (max(1, count // 10),),
+            (max(1, count // 10, math.ceil(count * excess)),),
         ).rowcount
-    return removed
 
 
 def read_served(

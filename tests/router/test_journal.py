@@ -14,7 +14,16 @@ import openai
 import pytest
 
 from exporter.router import IgnoreListClient, Journal, Observer, Served, canary_http_client
-from exporter.router.journal import find_generation, hash_key, load_secret, prune, read_served
+from exporter.router.journal import (
+    _INSERT,
+    _row,
+    find_generation,
+    hash_key,
+    load_secret,
+    open_store,
+    prune,
+    read_served,
+)
 from exporter.router.live import LiveJudges
 from exporter.router.observe import CanaryTransport, canary_async_http_client
 from exporter.sqlitekit import connect
@@ -264,6 +273,25 @@ def test_retention_and_the_size_cap_remove_the_oldest_records(tmp_path: Path) ->
     db.close()
     assert pages * size <= 256 * 1024
     assert 0 < kept[1] < 6000 and kept[0] > "gen-000000"  # the newest are kept, the oldest went first
+
+
+def test_one_prune_brings_a_file_far_over_the_cap_under_it(tmp_path: Path) -> None:
+    db = open_store(tmp_path / "j.sqlite3")
+    now = 1_800_000_000.0
+    db.executemany(
+        _INSERT,
+        [
+            _row(Served(at=now - 600 + i * 0.01, model=MODEL, provider="New", generation_id=f"gen-{i:06d}"))
+            for i in range(6000)
+        ],
+    )
+    removed = prune(db, now - 3600, 256 * 1024)
+    pages, size = db.execute("PRAGMA page_count").fetchone()[0], db.execute("PRAGMA page_size").fetchone()[0]
+    kept = db.execute("SELECT min(generation_id), count(*) FROM served").fetchone()
+    db.close()
+    assert pages * size <= 256 * 1024  # freed pages go back to the file system, not one per call
+    assert removed + kept[1] == 6000 and kept[1] > 1000  # only the excess went, the oldest first
+    assert kept[0] == f"gen-{removed:06d}"
 
 
 def test_a_damaged_journal_is_moved_aside_and_a_new_one_started(tmp_path: Path) -> None:
