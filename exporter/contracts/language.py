@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import zlib
 from collections import Counter
 from dataclasses import dataclass
 
@@ -36,6 +35,7 @@ from exporter.contracts.base import (
     ProbeResult,
     judged,
     locale_codes,
+    spent_on_reasoning,
     unjudgeable,
 )
 from exporter.contracts.reply_checks import screen_reply
@@ -162,16 +162,12 @@ class LanguageContract(Contract):
     def choose(self, ctx: ProbeContext) -> tuple[LocaleSpec, Prompt]:
         """This round's locale and prompt for the provider: ``ctx.locale`` when set, else the failed locale
         again, else the rotation."""
-        offset = zlib.crc32(f"{ctx.target.model}\0{ctx.target.provider}".encode())
-        by_code = {spec.code: spec for spec in self.locales}
         wanted = canonical_locale(ctx.locale) if ctx.locale is not None else ctx.memory.get(_FAILED_LOCALE)
-        spec = by_code.get(wanted) if isinstance(wanted, str) else None
-        if spec is None and ctx.locale is not None:
-            spec = LOCALES.get(wanted) if isinstance(wanted, str) else None
+        known = {**(LOCALES if ctx.locale is not None else {}), **{spec.code: spec for spec in self.locales}}
+        spec = known.get(wanted) if isinstance(wanted, str) else None
         if spec is None:
-            spec = self.locales[(ctx.round_number + offset) % len(self.locales)]
-        turn = (ctx.round_number + offset) // len(self.locales)
-        return spec, spec.prompts[turn % len(spec.prompts)]
+            spec = self.locales[ctx.turn % len(self.locales)]
+        return spec, spec.prompts[ctx.turn // len(self.locales) % len(spec.prompts)]
 
     # -- probing -------------------------------------------------------------------------------------------
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
@@ -198,18 +194,9 @@ class LanguageContract(Contract):
     def _judge_one(
         self, result: ChatResult, ctx: ProbeContext, spec: LocaleSpec, judge: Judge, max_tokens: int
     ) -> ProbeResult:
-        gated = unjudgeable(result, ctx.target)
-        if gated is not None:
-            return dataclasses.replace(gated, locale=spec.code)
+        if (unjudged := unjudgeable(result, ctx.target) or spent_on_reasoning(result)) is not None:
+            return dataclasses.replace(unjudged, locale=spec.code)
         if not result.content.strip():
-            if result.finish_reason == "length" and result.reasoning:
-                return judged(
-                    Outcome.INCONCLUSIVE,
-                    Reason.BUDGET_EXHAUSTED,
-                    "reasoning used the budget",
-                    result,
-                    locale=spec.code,
-                )
             return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
         if (finding := screen_reply(result, max_tokens)) is not None:
             # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.

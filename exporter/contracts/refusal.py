@@ -19,7 +19,6 @@ model) probed with the same request; a control that does not refuse makes the co
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from dataclasses import dataclass
 
 from pydantic import field_validator, model_validator
@@ -37,14 +36,11 @@ from exporter.contracts.base import (
     spent_on_reasoning,
     unjudgeable,
 )
-from exporter.contracts.refusal_patterns import REFUSAL_RE, REFUSAL_WINDOW_CHARS, find_refusal
 from exporter.contracts.refusal_scenes import SCENES
 from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, Reason
-
-__all__ = ["REFUSAL_RE", "REFUSAL_WINDOW_CHARS", "RefusalContract", "find_refusal"]
 
 
 class RefusalSettings(ContractSettings):
@@ -100,8 +96,7 @@ class RefusalContract(Contract):
         if ctx.locale is not None and ctx.locale in SCENES:
             locale = ctx.locale
         else:
-            offset = zlib.crc32(f"{ctx.target.model}\0{ctx.target.provider}".encode())
-            locale = self.locales[(ctx.round_number + offset) % len(self.locales)]
+            locale = self.locales[ctx.turn % len(self.locales)]
         system, user = SCENES[locale]
         return locale, ({"role": "system", "content": system}, {"role": "user", "content": user})
 
@@ -109,15 +104,11 @@ class RefusalContract(Contract):
         locale, messages = self.scene(ctx)
         request = ctx.request(messages, self.max_tokens)
         result = await ctx.gateway.chat(request)
-        verdict = self._probe_verdict(result, ctx, request.max_tokens)
-        return verdict if locale is None else dataclasses.replace(verdict, locale=locale)
-
-    def _probe_verdict(self, result: ChatResult, ctx: ProbeContext, max_tokens: int) -> ProbeResult:
         if result.error is not None and result.error.reason is Reason.REFUSAL_ERROR:
-            return judged(Outcome.FAIL, Reason.REFUSAL_ERROR, result.error.detail, result)
-        if (gated := unjudgeable(result, ctx.target)) is not None:
-            return gated
-        return self.judge(result, max_tokens)
+            verdict = judged(Outcome.FAIL, Reason.REFUSAL_ERROR, result.error.detail, result)
+        else:
+            verdict = unjudgeable(result, ctx.target) or self.judge(result, request.max_tokens)
+        return verdict if locale is None else dataclasses.replace(verdict, locale=locale)
 
     def judge(self, result: ChatResult, max_tokens: int | None = None) -> ProbeResult:
         """Judge one reply (pure) to a request for ``max_tokens`` (None: unknown)."""

@@ -79,9 +79,7 @@ class StructuredContract(Contract):
             require_parameters=advertised,  # required but not advertised: send it anyway and judge the reply
         )
         result = await ctx.gateway.chat(request)
-        if (gated := unjudgeable(result, ctx.target)) is not None:
-            return gated
-        return self.judge(result)
+        return unjudgeable(result, ctx.target) or self.judge(result)
 
     def judge(self, result: ChatResult) -> ProbeResult:
         """Judge one reply (pure)."""

@@ -70,9 +70,7 @@ class TTFTContract(Contract):
             count_whitespace_as_first_token=self.count_whitespace,
         )
         result = await ctx.gateway.chat(request)
-        if (gated := unjudgeable(result, ctx.target)) is not None:
-            return gated
-        return self.judge(result)
+        return unjudgeable(result, ctx.target) or self.judge(result)
 
     def judge(self, result: ChatResult) -> ProbeResult:
         """Judge one streamed reply's timing."""

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from exporter.contracts.refusal import RefusalContract, find_refusal
+from exporter.contracts.refusal import RefusalContract
+from exporter.contracts.refusal_patterns import find_refusal
 from exporter.contracts.structured import StructuredContract
 from exporter.contracts.ttft import TTFTContract
 from exporter.gateway.types import ChatResult
