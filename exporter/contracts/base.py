@@ -196,7 +196,8 @@ class ContractSettings(ConfigModel):
 
 class Contract(ABC):
     """One narrow, machine-judged check (design.md §5). Subclasses set ``name`` and ``Settings`` (the model of
-    their configuration section, whose ``build()`` makes the contract)."""
+    their configuration section, whose ``build()`` makes the contract); a contract holds its settings object,
+    the one definition of its keys and defaults."""
 
     name: ClassVar[str]
     Settings: ClassVar[type[ContractSettings]]

@@ -18,8 +18,7 @@ model) probed with the same request; a control that does not refuse makes the co
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from pydantic import field_validator, model_validator
 
@@ -69,18 +68,12 @@ class RefusalSettings(ContractSettings):
         return self
 
     def build(self) -> RefusalContract:
-        return RefusalContract(self.system, self.user, self.max_tokens, self.locales)
-
-
-_DEFAULTS = RefusalSettings()
+        return RefusalContract(self)
 
 
 @dataclass(frozen=True, slots=True)
 class RefusalContract(Contract):
-    system: str | None = None  # a custom scene (both set): sent every round instead of the rotation
-    user: str | None = None
-    max_tokens: int = _DEFAULTS.max_tokens
-    locales: tuple[str, ...] = _DEFAULTS.locales
+    settings: RefusalSettings = field(default_factory=RefusalSettings)
 
     name = "refusal"
     Settings = RefusalSettings
@@ -91,24 +84,25 @@ class RefusalContract(Contract):
     def scene(self, ctx: ProbeContext) -> tuple[str | None, tuple[dict[str, str], dict[str, str]]]:
         """This attempt's locale (None for a custom scene) and messages: ``ctx.locale`` when it asks for one
         (``canary investigate --locale``), else the rotation."""
-        if self.system is not None and self.user is not None:
-            return None, ({"role": "system", "content": self.system}, {"role": "user", "content": self.user})
+        system, user = self.settings.system, self.settings.user
+        if system is not None and user is not None:  # a custom scene: sent every round, no rotation
+            return None, ({"role": "system", "content": system}, {"role": "user", "content": user})
         if ctx.locale is not None and ctx.locale in SCENES:
             locale = ctx.locale
         else:
-            locale = self.locales[ctx.turn % len(self.locales)]
+            locale = self.settings.locales[ctx.turn % len(self.settings.locales)]
         system, user = SCENES[locale]
         return locale, ({"role": "system", "content": system}, {"role": "user", "content": user})
 
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         locale, messages = self.scene(ctx)
-        request = ctx.request(messages, self.max_tokens)
+        request = ctx.request(messages, self.settings.max_tokens)
         result = await ctx.gateway.chat(request)
         if result.error is not None and result.error.reason is Reason.REFUSAL_ERROR:
             verdict = judged(Outcome.FAIL, Reason.REFUSAL_ERROR, result.error.detail, result)
         else:
             verdict = unjudgeable(result, ctx.target) or self.judge(result, request.max_tokens)
-        return verdict if locale is None else dataclasses.replace(verdict, locale=locale)
+        return verdict if locale is None else replace(verdict, locale=locale)
 
     def judge(self, result: ChatResult, max_tokens: int | None = None) -> ProbeResult:
         """Judge one reply (pure) to a request for ``max_tokens`` (None: unknown)."""
