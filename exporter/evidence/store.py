@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from typing_extensions import TypedDict  # pydantic reads a typing.TypedDict only from Python 3.12
 
@@ -189,6 +189,20 @@ _COLUMNS = tuple(EvidenceJson.__annotations__)  # the table's columns, in this o
 _COLUMN_LIST = ", ".join(_COLUMNS)
 _INSERT = f"INSERT INTO evidence ({_COLUMN_LIST}) VALUES ({', '.join('?' for _ in _COLUMNS)})"  # noqa: S608
 _SELECT = f"SELECT id, {_COLUMN_LIST} FROM evidence"  # noqa: S608
+
+
+class Query(TypedDict, total=False):
+    """The filters of ``EvidenceStore.query`` (None or absent: any), its page size and the cursor of the
+    page to go on from."""
+
+    model: str | None
+    provider: str | None
+    contract: str | None
+    outcome: str | None
+    since: float | None
+    until: float | None
+    limit: int
+    cursor: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,19 +497,7 @@ class EvidenceStore:
             return self._used_bytes(self._writer) if self._writer is not None else 0
 
     # -- reading -------------------------------------------------------------------------------------------
-    def query(
-        self,
-        *,
-        model: str | None = None,
-        provider: str | None = None,
-        contract: str | None = None,
-        outcome: str | None = None,
-        since: float | None = None,
-        until: float | None = None,
-        limit: int = QUERY_DEFAULT_LIMIT,
-        cursor: str | None = None,
-        max_bytes: int = PAGE_MAX_BYTES,
-    ) -> EvidencePage:
+    def query(self, *, max_bytes: int = PAGE_MAX_BYTES, **query: Unpack[Query]) -> EvidencePage:
         """Records matching every given filter, newest first (``since`` inclusive, ``until`` exclusive):
         at most ``limit`` records and at most ``max_bytes`` of them as JSON (``record_json_bytes``; a page
         always holds one record). A page cut short by either bound has a ``next_cursor``.
@@ -504,14 +506,14 @@ class EvidenceStore:
         ``EvidenceUnavailable`` when the store is not open, its file was deleted or replaced, or SQLite
         fails to read it.
         """
+        given: dict[str, object] = dict(query)
+        limit, cursor = query.get("limit", QUERY_DEFAULT_LIMIT), query.get("cursor")
         if not 1 <= limit <= QUERY_MAX_LIMIT:
             raise InvalidQuery("limit", f"expected 1 to {QUERY_MAX_LIMIT} (got {limit})")
-        filters = (
-            ("model = ?", model), ("provider = ?", provider), ("contract = ?", contract),
-            ("outcome = ?", outcome), ("at >= ?", since), ("at < ?", until),
-        )  # fmt: skip
-        where = [condition for condition, value in filters if value is not None]
-        args: list[object] = [value for _, value in filters if value is not None]
+        filters = {"model": "model = ?", "provider": "provider = ?", "contract": "contract = ?",
+                   "outcome": "outcome = ?", "since": "at >= ?", "until": "at < ?"}  # fmt: skip
+        where = [condition for key, condition in filters.items() if given.get(key) is not None]
+        args = [given[key] for key in filters if given.get(key) is not None]
         if cursor is not None:
             at, row_id = _decode_cursor(cursor)
             where.append("(at < ? OR (at = ? AND id < ?))")
