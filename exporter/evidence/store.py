@@ -334,11 +334,6 @@ class EvidenceStore:
         with self._write_lock:
             self._connect()
 
-    @property
-    def available(self) -> bool:
-        """Whether the store is open (reads work, writes are attempted)."""
-        return self._writer is not None
-
     def write_errors(self) -> dict[str, int]:
         """Errors by kind since start (what ``canary_evidence_write_errors_total`` exports)."""
         with self._errors.lock:
@@ -347,14 +342,12 @@ class EvidenceStore:
     def _connect(self) -> None:
         self._last_attempt = self._clock()
         try:
-            self._writer, self._reader = self._open_checked()
-            self._identity = self._file_identity()
+            self._open_checked()
         except _Damaged as exc:
             self._errors.count("damaged", "path=%s problem=%s; moved aside, starting afresh", self.path, exc)
             self._move_aside()
             try:
-                self._writer, self._reader = self._open_checked()
-                self._identity = self._file_identity()
+                self._open_checked()
             except (_Damaged, sqlite3.Error, OSError) as again:
                 self._errors.count("unavailable", "path=%s error=%r", self.path, again)
         except _NewerSchema as exc:
@@ -391,7 +384,8 @@ class EvidenceStore:
             self._writer = self._reader = None
             self._identity = None
 
-    def _open_checked(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
+    def _open_checked(self) -> None:
+        """Open both connections on the file at ``path``, checked (``_Damaged``, ``_NewerSchema``)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         writer: sqlite3.Connection | None = None
         try:
@@ -415,7 +409,7 @@ class EvidenceStore:
             if writer is not None:
                 writer.close()
             raise
-        return writer, reader
+        self._writer, self._reader, self._identity = writer, reader, self._file_identity()
 
     def _move_aside(self) -> None:
         stamp = int(self._clock())
