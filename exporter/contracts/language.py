@@ -40,7 +40,7 @@ from exporter.contracts.base import (
 )
 from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
-from exporter.language.judge import Judge, Verdict, default_judge
+from exporter.language.judge import Verdict, default_judge
 from exporter.language.locales import (
     DEFAULT_LOCALES,
     LOCALES,
@@ -112,14 +112,12 @@ class LanguageSettings(ContractSettings):
         cls, prompts: dict[str, tuple[PromptKeys, ...]], info: ValidationInfo
     ) -> dict[str, tuple[PromptKeys, ...]]:
         problems: list[tuple[tuple[str | int, ...], str]] = []
+        locales = info.data.get("locales")
         for code, items in prompts.items():
-            if canonical_locale(code) is None:
+            if (known := canonical_locale(code)) is None:
                 problems.append(((code,), f"unknown locale (known: {', '.join(DEFAULT_LOCALES)})"))
             elif not items:
                 problems.append(((code,), "expected a list of {system, user} prompts"))
-        locales = info.data.get("locales")
-        for code in prompts:
-            known = canonical_locale(code)
             if known is not None and locales is not None and known not in locales:
                 problems.append(((), f"prompts given for {known!r}, which is not in locales"))
         if problems:
@@ -171,7 +169,28 @@ class LanguageContract(Contract):
         spec, prompt = self.choose(ctx)
         request = ctx.request(prompt.messages(), self.settings.max_tokens)
         result = await ctx.gateway.chat(request)
-        return self._judge_one(result, ctx, spec, default_judge(), request.max_tokens)
+        if (unjudged := unjudgeable(result, ctx.target) or spent_on_reasoning(result)) is not None:
+            return replace(unjudged, locale=spec.code)
+        if not result.content.strip():
+            return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
+        if (finding := screen_reply(result, request.max_tokens)) is not None:
+            # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.
+            verdict = Verdict(Outcome.FAIL, finding.reason, {"locale": spec.code, **finding.evidence},
+                              finding.detail)  # fmt: skip
+        else:
+            verdict = default_judge().judge(result.content, spec.code)
+        evidence = dict(verdict.evidence)
+        if result.finish_reason is not None:
+            evidence["finish_reason"] = result.finish_reason
+        return judged(
+            verdict.outcome,
+            verdict.reason,
+            verdict.detail,
+            result,
+            span=_offending_span(evidence),
+            locale=spec.code,
+            evidence=evidence,
+        )
 
     async def probe(self, ctx: ProbeContext) -> ProbeResult:
         """One sample; on a ``fail``, ``confirmations`` more samples of the same locale and prompt at once,
@@ -187,32 +206,6 @@ class LanguageContract(Contract):
         elif result.outcome is Outcome.PASS:
             ctx.memory.pop(_FAILED_LOCALE, None)
         return result
-
-    def _judge_one(
-        self, result: ChatResult, ctx: ProbeContext, spec: LocaleSpec, judge: Judge, max_tokens: int
-    ) -> ProbeResult:
-        if (unjudged := unjudgeable(result, ctx.target) or spent_on_reasoning(result)) is not None:
-            return replace(unjudged, locale=spec.code)
-        if not result.content.strip():
-            return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
-        if (finding := screen_reply(result, max_tokens)) is not None:
-            # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.
-            verdict = Verdict(Outcome.FAIL, finding.reason, {"locale": spec.code, **finding.evidence},
-                              finding.detail)  # fmt: skip
-        else:
-            verdict = judge.judge(result.content, spec.code)
-        evidence = dict(verdict.evidence)
-        if result.finish_reason is not None:
-            evidence["finish_reason"] = result.finish_reason
-        return judged(
-            verdict.outcome,
-            verdict.reason,
-            verdict.detail,
-            result,
-            span=_offending_span(evidence),
-            locale=spec.code,
-            evidence=evidence,
-        )
 
     def _decide(self, first: ProbeResult, confirmations: list[ProbeResult]) -> ProbeResult:
         """Majority of the first attempt and its confirmations; an unjudgeable confirmation freezes."""

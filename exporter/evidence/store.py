@@ -556,19 +556,13 @@ def record_json_bytes(record: EvidenceRecord) -> int:
     return len(text.encode("utf-8", errors="replace"))
 
 
-_LABELS = ("model", "provider", "contract", "locale", "outcome", "reason", "finish_reason", "generation_id",
-           "served_by", "source")  # fmt: skip
-
-
 def _row(r: EvidenceRecord) -> tuple[object, ...]:
-    """The record as its table row (column affinities make the numbers REAL or INTEGER), bounded."""
-    values: dict[str, object] = dict(record_columns(r))
+    """The record as its table row (column affinities make the numbers REAL or INTEGER), bounded: every text
+    a label (model, provider, ...) of at most ``LABEL_MAX_CHARS`` but the three with bounds of their own."""
+    values = {k: v[:LABEL_MAX_CHARS] if isinstance(v, str) else v for k, v in record_columns(r).items()}
     values["detail"] = r.result.detail[:DETAIL_MAX_CHARS]
     values["evidence"] = bounded_evidence(r.result.evidence)
     values["excerpt"] = bounded_excerpt(r.result.excerpt)
-    for name in _LABELS:
-        if isinstance(value := values[name], str):
-            values[name] = value[:LABEL_MAX_CHARS]
     return tuple(values.values())
 
 
