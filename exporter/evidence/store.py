@@ -480,10 +480,10 @@ class EvidenceStore:
 
     @staticmethod
     def _used_bytes(conn: sqlite3.Connection) -> int:
-        page_count = conn.execute("PRAGMA page_count").fetchone()[0]
-        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
-        size = conn.execute("PRAGMA page_size").fetchone()[0]
-        return int((page_count - free) * size)
+        pages, free, size = (
+            conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "freelist_count", "page_size")
+        )
+        return int((pages - free) * size)
 
     def used_bytes(self) -> int:
         """The database's used pages in bytes (what ``max_bytes`` bounds); 0 when closed."""
