@@ -40,7 +40,7 @@ from exporter.contracts.base import (
 )
 from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
-from exporter.language.judge import Verdict, default_judge
+from exporter.language.judge import default_judge
 from exporter.language.locales import (
     DEFAULT_LOCALES,
     LOCALES,
@@ -173,10 +173,9 @@ class LanguageContract(Contract):
             return replace(unjudged, locale=spec.code)
         if not result.content.strip():
             return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
-        if (finding := screen_reply(result, request.max_tokens)) is not None:
-            # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.
-            verdict = Verdict(Outcome.FAIL, finding.reason, {"locale": spec.code, **finding.evidence},
-                              finding.detail)  # fmt: skip
+        if (verdict := screen_reply(result, request.max_tokens)) is not None:
+            # Refused, cut short or looping: not the story asked for, whatever its language.
+            verdict = replace(verdict, evidence={"locale": spec.code, **verdict.evidence})
         else:
             verdict = default_judge().judge(result.content, spec.code)
         evidence = dict(verdict.evidence)
