@@ -227,34 +227,24 @@ class EvidenceUnavailable(RuntimeError):
 
 def bounded_evidence(evidence: Mapping[str, object], max_bytes: int = EVIDENCE_JSON_MAX_BYTES) -> str:
     """The evidence as JSON of at most ``max_bytes``: credentials dropped, long values cut, else a marker."""
-    clean = _scrub(evidence)
-    text = json.dumps(clean, ensure_ascii=False, default=str, separators=(",", ":"))
-    if len(text.encode()) <= max_bytes:
-        return text
-    text = json.dumps(_shorten(clean), ensure_ascii=False, default=str, separators=(",", ":"))
-    if len(text.encode()) <= max_bytes:
-        return text
+    for cut in (False, True):
+        text = json.dumps(_clean(evidence, cut), ensure_ascii=False, default=str, separators=(",", ":"))
+        if len(text.encode()) <= max_bytes:
+            return text
     kept = sorted(str(k) for k in evidence if not _CREDENTIAL_KEY.search(str(k)))
     marker = {"truncated": True, "json_bytes": len(text.encode()), "keys": kept[:50]}
     return json.dumps(marker, ensure_ascii=False)[:max_bytes]
 
 
-def _scrub(value: object) -> object:
+def _clean(value: object, cut: bool) -> object:
+    """``value`` as JSON can hold it without credentials; with ``cut``, long strings and lists shortened."""
     if isinstance(value, Mapping):
-        return {str(k): _scrub(v) for k, v in value.items() if not _CREDENTIAL_KEY.search(str(k))}
+        return {str(k): _clean(v, cut) for k, v in value.items() if not _CREDENTIAL_KEY.search(str(k))}
     if isinstance(value, list | tuple):
-        return [_scrub(v) for v in value]
+        return [_clean(v, cut) for v in (value[:_CUT_LIST_ITEMS] if cut else value)]
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
-    return value
-
-
-def _shorten(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _shorten(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_shorten(v) for v in value[:_CUT_LIST_ITEMS]]
-    if isinstance(value, str) and len(value) > _CUT_STRING_CHARS:
+    if cut and isinstance(value, str) and len(value) > _CUT_STRING_CHARS:
         return value[:_CUT_STRING_CHARS] + "…"
     return value
 
