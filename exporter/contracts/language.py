@@ -94,10 +94,7 @@ class LanguageSettings(ContractSettings):
         shown="built in",
     )
     confirmations: Int = key(
-        2,
-        "extra attempts on a fail; the majority of 1 + confirmations decides",
-        ge=0,
-        le=6,
+        2, "extra attempts on a fail; the majority of 1 + confirmations decides", ge=0, le=6
     )
     max_tokens: Int = key(400, "enough for ~600 characters in any script", ge=64, le=8192)
 
