@@ -118,11 +118,8 @@ class RefusalContract(Contract):
             )
         text = result.content.strip()
         if not text:
-            if (budget := spent_on_reasoning(result)) is not None:
-                return budget
-            return judged(
-                Outcome.FAIL, Reason.EMPTY_REPLY, f"empty reply (finish {result.finish_reason})", result
-            )
+            empty = f"empty reply (finish {result.finish_reason})"
+            return spent_on_reasoning(result) or judged(Outcome.FAIL, Reason.EMPTY_REPLY, empty, result)
         if (finding := screen_reply(result, max_tokens, refusal_reason=Reason.REFUSAL_PATTERN)) is not None:
             return judged(Outcome.FAIL, finding.reason, finding.detail, result, evidence=finding.evidence)
         return judged(Outcome.PASS, Reason.NONE, f"{len(text)} characters of story", result)

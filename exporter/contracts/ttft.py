@@ -74,9 +74,8 @@ class TTFTContract(Contract):
         if result.first_token_timed_out:
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, f"no visible token within {limit}", result)
         if ttft is None:
-            if (budget := spent_on_reasoning(result)) is not None:
-                return budget
-            return judged(Outcome.FAIL, Reason.NO_CONTENT, "the stream ended with no visible content", result)
+            empty = "the stream ended with no visible content"
+            return spent_on_reasoning(result) or judged(Outcome.FAIL, Reason.NO_CONTENT, empty, result)
         if ttft > threshold:
             detail = f"first token after {ttft:.3f}s > {limit}"
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, detail, result, ttft_seconds=ttft)
