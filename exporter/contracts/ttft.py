@@ -68,15 +68,14 @@ class TTFTContract(Contract):
 
     def judge(self, result: ChatResult) -> ProbeResult:
         """Judge one streamed reply's timing."""
-        threshold = self.settings.threshold
-        limit = f"{threshold:g}s"
+        limit = f"{self.settings.threshold:g}s"
         ttft = result.ttft_seconds
         if result.first_token_timed_out:
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, f"no visible token within {limit}", result)
         if ttft is None:
             empty = "the stream ended with no visible content"
             return spent_on_reasoning(result) or judged(Outcome.FAIL, Reason.NO_CONTENT, empty, result)
-        if ttft > threshold:
+        if ttft > self.settings.threshold:
             detail = f"first token after {ttft:.3f}s > {limit}"
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, detail, result, ttft_seconds=ttft)
         if (finding := screen_reply(result, None, truncation=False)) is not None:
