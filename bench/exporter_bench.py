@@ -35,7 +35,7 @@ from prometheus_client.exposition import generate_latest
 from exporter.commands.exporter_service import ExporterService
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
-from exporter.contracts.ttft import TTFTContract
+from exporter.contracts.ttft import TTFTContract, TTFTSettings
 from exporter.engine.rounds import ModelPlan
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import ChatRequest, ChatResult
@@ -101,7 +101,7 @@ def simulator(ttfts_ms: list[float]) -> Iterator[str]:
 
 
 def contracts() -> list[TTFTContract | RefusalContract | StructuredContract]:
-    return [TTFTContract(threshold_seconds=10.0), RefusalContract(), StructuredContract()]
+    return [TTFTContract(TTFTSettings(threshold=10.0)), RefusalContract(), StructuredContract()]
 
 
 async def _one_round(base_url: str, concurrency: int) -> tuple[float, int, float]:

@@ -23,6 +23,7 @@ and records is in that value: ``ttft_seconds`` feeds the TTFT histogram, ``local
 from __future__ import annotations
 
 import logging
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -126,6 +127,12 @@ class ProbeContext:
     memory: dict[str, object] = field(default_factory=dict)
     locale: str | None = None
 
+    @property
+    def turn(self) -> int:
+        """The round number offset per host: a contract rotating through a list takes item ``turn % len``,
+        so hosts do not all get the same item in one round."""
+        return self.round_number + zlib.crc32(f"{self.target.model}\0{self.target.provider}".encode())
+
     def request(
         self, messages: Sequence[dict[str, str]], max_tokens: int, **kwargs: Unpack[RequestOptions]
     ) -> ChatRequest:
@@ -189,7 +196,8 @@ class ContractSettings(ConfigModel):
 
 class Contract(ABC):
     """One narrow, machine-judged check (design.md §5). Subclasses set ``name`` and ``Settings`` (the model of
-    their configuration section, whose ``build()`` makes the contract)."""
+    their configuration section, whose ``build()`` makes the contract); a contract holds its settings object,
+    the one definition of its keys and defaults."""
 
     name: ClassVar[str]
     Settings: ClassVar[type[ContractSettings]]

@@ -21,10 +21,9 @@ Configuration (``contracts.language``)::
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import zlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from pydantic import ValidationInfo, field_validator
 
@@ -36,11 +35,12 @@ from exporter.contracts.base import (
     ProbeResult,
     judged,
     locale_codes,
+    spent_on_reasoning,
     unjudgeable,
 )
 from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
-from exporter.language.judge import Judge, Verdict, default_judge
+from exporter.language.judge import default_judge
 from exporter.language.locales import (
     DEFAULT_LOCALES,
     LOCALES,
@@ -51,8 +51,6 @@ from exporter.language.locales import (
 )
 from exporter.outcomes import Outcome, Reason
 
-DEFAULT_MAX_TOKENS = 400
-DEFAULT_CONFIRMATIONS = 2
 _FAILED_LOCALE = "failed_locale"  # memory key: the locale a provider failed in its last judged round
 
 # Offline positive controls: one known-bad reply per failure kind. Any not judged ``fail`` makes the
@@ -96,12 +94,9 @@ class LanguageSettings(ContractSettings):
         shown="built in",
     )
     confirmations: Int = key(
-        DEFAULT_CONFIRMATIONS,
-        "extra attempts on a fail; the majority of 1 + confirmations decides",
-        ge=0,
-        le=6,
+        2, "extra attempts on a fail; the majority of 1 + confirmations decides", ge=0, le=6
     )
-    max_tokens: Int = key(DEFAULT_MAX_TOKENS, "enough for ~600 characters in any script", ge=64, le=8192)
+    max_tokens: Int = key(400, "enough for ~600 characters in any script", ge=64, le=8192)
 
     @field_validator("locales")
     @classmethod
@@ -114,14 +109,12 @@ class LanguageSettings(ContractSettings):
         cls, prompts: dict[str, tuple[PromptKeys, ...]], info: ValidationInfo
     ) -> dict[str, tuple[PromptKeys, ...]]:
         problems: list[tuple[tuple[str | int, ...], str]] = []
+        locales = info.data.get("locales")
         for code, items in prompts.items():
-            if canonical_locale(code) is None:
+            if (known := canonical_locale(code)) is None:
                 problems.append(((code,), f"unknown locale (known: {', '.join(DEFAULT_LOCALES)})"))
             elif not items:
                 problems.append(((code,), "expected a list of {system, user} prompts"))
-        locales = info.data.get("locales")
-        for code in prompts:
-            known = canonical_locale(code)
             if known is not None and locales is not None and known not in locales:
                 problems.append(((), f"prompts given for {known!r}, which is not in locales"))
         if problems:
@@ -135,25 +128,23 @@ class LanguageSettings(ContractSettings):
             raise invalid("expected an even number (the majority of 1 + confirmations decides)")
         return confirmations
 
-    def build(self) -> LanguageContract:
-        specs = [LOCALES[code] for code in self.locales]
-        return LanguageContract(
-            tuple(
-                with_prompts(spec, tuple(Prompt(p.system, p.user) for p in self.prompts[spec.code]))
-                if spec.code in self.prompts
-                else spec
-                for spec in specs
-            ),
-            self.max_tokens,
-            self.confirmations,
+    @cached_property
+    def specs(self) -> tuple[LocaleSpec, ...]:
+        """The rotation's locales, each with its configured prompts in place of the built-in ones."""
+        return tuple(
+            with_prompts(LOCALES[code], tuple(Prompt(p.system, p.user) for p in self.prompts[code]))
+            if code in self.prompts
+            else LOCALES[code]
+            for code in self.locales
         )
+
+    def build(self) -> LanguageContract:
+        return LanguageContract(self)
 
 
 @dataclass(frozen=True, slots=True)
 class LanguageContract(Contract):
-    locales: tuple[LocaleSpec, ...] = tuple(LOCALES.values())
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    confirmations: int = DEFAULT_CONFIRMATIONS
+    settings: LanguageSettings = field(default_factory=LanguageSettings)
 
     name = "language"
     Settings = LanguageSettings
@@ -162,61 +153,28 @@ class LanguageContract(Contract):
     def choose(self, ctx: ProbeContext) -> tuple[LocaleSpec, Prompt]:
         """This round's locale and prompt for the provider: ``ctx.locale`` when set, else the failed locale
         again, else the rotation."""
-        offset = zlib.crc32(f"{ctx.target.model}\0{ctx.target.provider}".encode())
-        by_code = {spec.code: spec for spec in self.locales}
+        specs = self.settings.specs
         wanted = canonical_locale(ctx.locale) if ctx.locale is not None else ctx.memory.get(_FAILED_LOCALE)
-        spec = by_code.get(wanted) if isinstance(wanted, str) else None
-        if spec is None and ctx.locale is not None:
-            spec = LOCALES.get(wanted) if isinstance(wanted, str) else None
+        known = {**(LOCALES if ctx.locale is not None else {}), **{spec.code: spec for spec in specs}}
+        spec = known.get(wanted) if isinstance(wanted, str) else None
         if spec is None:
-            spec = self.locales[(ctx.round_number + offset) % len(self.locales)]
-        turn = (ctx.round_number + offset) // len(self.locales)
-        return spec, spec.prompts[turn % len(spec.prompts)]
+            spec = specs[ctx.turn % len(specs)]
+        return spec, spec.prompts[ctx.turn // len(specs) % len(spec.prompts)]
 
     # -- probing -------------------------------------------------------------------------------------------
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         spec, prompt = self.choose(ctx)
-        request = ctx.request(prompt.messages(), self.max_tokens)
+        request = ctx.request(prompt.messages(), self.settings.max_tokens)
         result = await ctx.gateway.chat(request)
-        return self._judge_one(result, ctx, spec, default_judge(), request.max_tokens)
-
-    async def probe(self, ctx: ProbeContext) -> ProbeResult:
-        """One sample; on a ``fail``, ``confirmations`` more samples of the same locale and prompt at once,
-        and the majority decides (every sample is kept in ``attempts``)."""
-        first = await self.sample(ctx)
-        result = first
-        if first.outcome is Outcome.FAIL and self.confirmations:
-            same = ProbeContext(ctx.target, ctx.gateway, ctx.round_number, ctx.memory, first.locale)
-            more = await asyncio.gather(*(self.sample(same) for _ in range(self.confirmations)))
-            result = dataclasses.replace(self._decide(first, list(more)), attempts=(first, *more))
-        if result.outcome is Outcome.FAIL:
-            ctx.memory[_FAILED_LOCALE] = first.locale
-        elif result.outcome is Outcome.PASS:
-            ctx.memory.pop(_FAILED_LOCALE, None)
-        return result
-
-    def _judge_one(
-        self, result: ChatResult, ctx: ProbeContext, spec: LocaleSpec, judge: Judge, max_tokens: int
-    ) -> ProbeResult:
-        gated = unjudgeable(result, ctx.target)
-        if gated is not None:
-            return dataclasses.replace(gated, locale=spec.code)
+        if (unjudged := unjudgeable(result, ctx.target) or spent_on_reasoning(result)) is not None:
+            return replace(unjudged, locale=spec.code)
         if not result.content.strip():
-            if result.finish_reason == "length" and result.reasoning:
-                return judged(
-                    Outcome.INCONCLUSIVE,
-                    Reason.BUDGET_EXHAUSTED,
-                    "reasoning used the budget",
-                    result,
-                    locale=spec.code,
-                )
             return judged(Outcome.INCONCLUSIVE, Reason.EMPTY_REPLY, "empty reply", result, locale=spec.code)
-        if (finding := screen_reply(result, max_tokens)) is not None:
-            # Refused, cut short or looping (issue 11): not the story asked for, whatever its language.
-            verdict = Verdict(Outcome.FAIL, finding.reason, {"locale": spec.code, **finding.evidence},
-                              finding.detail)  # fmt: skip
+        if (verdict := screen_reply(result, request.max_tokens)) is not None:
+            # Refused, cut short or looping: not the story asked for, whatever its language.
+            verdict = replace(verdict, evidence={"locale": spec.code, **verdict.evidence})
         else:
-            verdict = judge.judge(result.content, spec.code)
+            verdict = default_judge().judge(result.content, spec.code)
         evidence = dict(verdict.evidence)
         if result.finish_reason is not None:
             evidence["finish_reason"] = result.finish_reason
@@ -230,6 +188,21 @@ class LanguageContract(Contract):
             evidence=evidence,
         )
 
+    async def probe(self, ctx: ProbeContext) -> ProbeResult:
+        """One sample; on a ``fail``, ``confirmations`` more samples of the same locale and prompt at once,
+        and the majority decides (every sample is kept in ``attempts``)."""
+        first = await self.sample(ctx)
+        result = first
+        if first.outcome is Outcome.FAIL and self.settings.confirmations:
+            same = replace(ctx, locale=first.locale)
+            more = await asyncio.gather(*(self.sample(same) for _ in range(self.settings.confirmations)))
+            result = replace(self._decide(first, list(more)), attempts=(first, *more))
+        if result.outcome is Outcome.FAIL:
+            ctx.memory[_FAILED_LOCALE] = first.locale
+        elif result.outcome is Outcome.PASS:
+            ctx.memory.pop(_FAILED_LOCALE, None)
+        return result
+
     def _decide(self, first: ProbeResult, confirmations: list[ProbeResult]) -> ProbeResult:
         """Majority of the first attempt and its confirmations; an unjudgeable confirmation freezes."""
         attempts = [first, *confirmations]
@@ -241,7 +214,7 @@ class LanguageContract(Contract):
         )
         if frozen is not None:
             detail = f"confirmation could not be judged ({frozen.outcome}): {frozen.detail}"[:300]
-            return dataclasses.replace(frozen, detail=detail, evidence=evidence)
+            return replace(frozen, detail=detail, evidence=evidence)
         majority = len(attempts) // 2 + 1
         fails = [a for a in attempts if a.outcome is Outcome.FAIL]
         passes = [a for a in attempts if a.outcome is Outcome.PASS]
@@ -250,10 +223,10 @@ class LanguageContract(Contract):
             chosen = next(a for a in fails if a.reason is reason)
             detail = f"{len(fails)} of {len(attempts)} attempts failed: {chosen.detail}"
             evidence = {**chosen.evidence, "attempts": summary}
-            return dataclasses.replace(chosen, detail=detail, evidence=evidence)
+            return replace(chosen, detail=detail, evidence=evidence)
         if len(passes) >= majority:
             detail = f"not confirmed: {len(passes)} of {len(attempts)} passed"
-            return dataclasses.replace(passes[0], detail=detail, evidence=evidence)
+            return replace(passes[0], detail=detail, evidence=evidence)
         return ProbeResult(
             Outcome.INCONCLUSIVE,
             Reason.AMBIGUOUS,

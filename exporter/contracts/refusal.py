@@ -18,9 +18,7 @@ model) probed with the same request; a control that does not refuse makes the co
 
 from __future__ import annotations
 
-import dataclasses
-import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from pydantic import field_validator, model_validator
 
@@ -37,14 +35,11 @@ from exporter.contracts.base import (
     spent_on_reasoning,
     unjudgeable,
 )
-from exporter.contracts.refusal_patterns import REFUSAL_RE, REFUSAL_WINDOW_CHARS, find_refusal
 from exporter.contracts.refusal_scenes import SCENES
 from exporter.contracts.reply_checks import screen_reply
 from exporter.gateway.types import ChatResult
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, Reason
-
-__all__ = ["REFUSAL_RE", "REFUSAL_WINDOW_CHARS", "RefusalContract", "find_refusal"]
 
 
 class RefusalSettings(ContractSettings):
@@ -73,18 +68,12 @@ class RefusalSettings(ContractSettings):
         return self
 
     def build(self) -> RefusalContract:
-        return RefusalContract(self.system, self.user, self.max_tokens, self.locales)
-
-
-_DEFAULTS = RefusalSettings()
+        return RefusalContract(self)
 
 
 @dataclass(frozen=True, slots=True)
 class RefusalContract(Contract):
-    system: str | None = None  # a custom scene (both set): sent every round instead of the rotation
-    user: str | None = None
-    max_tokens: int = _DEFAULTS.max_tokens
-    locales: tuple[str, ...] = _DEFAULTS.locales
+    settings: RefusalSettings = field(default_factory=RefusalSettings)
 
     name = "refusal"
     Settings = RefusalSettings
@@ -95,29 +84,25 @@ class RefusalContract(Contract):
     def scene(self, ctx: ProbeContext) -> tuple[str | None, tuple[dict[str, str], dict[str, str]]]:
         """This attempt's locale (None for a custom scene) and messages: ``ctx.locale`` when it asks for one
         (``canary investigate --locale``), else the rotation."""
-        if self.system is not None and self.user is not None:
-            return None, ({"role": "system", "content": self.system}, {"role": "user", "content": self.user})
+        system, user = self.settings.system, self.settings.user
+        if system is not None and user is not None:  # a custom scene: sent every round, no rotation
+            return None, ({"role": "system", "content": system}, {"role": "user", "content": user})
         if ctx.locale is not None and ctx.locale in SCENES:
             locale = ctx.locale
         else:
-            offset = zlib.crc32(f"{ctx.target.model}\0{ctx.target.provider}".encode())
-            locale = self.locales[(ctx.round_number + offset) % len(self.locales)]
+            locale = self.settings.locales[ctx.turn % len(self.settings.locales)]
         system, user = SCENES[locale]
         return locale, ({"role": "system", "content": system}, {"role": "user", "content": user})
 
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         locale, messages = self.scene(ctx)
-        request = ctx.request(messages, self.max_tokens)
+        request = ctx.request(messages, self.settings.max_tokens)
         result = await ctx.gateway.chat(request)
-        verdict = self._probe_verdict(result, ctx, request.max_tokens)
-        return verdict if locale is None else dataclasses.replace(verdict, locale=locale)
-
-    def _probe_verdict(self, result: ChatResult, ctx: ProbeContext, max_tokens: int) -> ProbeResult:
         if result.error is not None and result.error.reason is Reason.REFUSAL_ERROR:
-            return judged(Outcome.FAIL, Reason.REFUSAL_ERROR, result.error.detail, result)
-        if (gated := unjudgeable(result, ctx.target)) is not None:
-            return gated
-        return self.judge(result, max_tokens)
+            verdict = judged(Outcome.FAIL, Reason.REFUSAL_ERROR, result.error.detail, result)
+        else:
+            verdict = unjudgeable(result, ctx.target) or self.judge(result, request.max_tokens)
+        return verdict if locale is None else replace(verdict, locale=locale)
 
     def judge(self, result: ChatResult, max_tokens: int | None = None) -> ProbeResult:
         """Judge one reply (pure) to a request for ``max_tokens`` (None: unknown)."""
@@ -133,11 +118,8 @@ class RefusalContract(Contract):
             )
         text = result.content.strip()
         if not text:
-            if (budget := spent_on_reasoning(result)) is not None:
-                return budget
-            return judged(
-                Outcome.FAIL, Reason.EMPTY_REPLY, f"empty reply (finish {result.finish_reason})", result
-            )
+            empty = f"empty reply (finish {result.finish_reason})"
+            return spent_on_reasoning(result) or judged(Outcome.FAIL, Reason.EMPTY_REPLY, empty, result)
         if (finding := screen_reply(result, max_tokens, refusal_reason=Reason.REFUSAL_PATTERN)) is not None:
             return judged(Outcome.FAIL, finding.reason, finding.detail, result, evidence=finding.evidence)
         return judged(Outcome.PASS, Reason.NONE, f"{len(text)} characters of story", result)

@@ -2,8 +2,8 @@
 
 The refusal and language contracts ask for a story; a host that refuses it (in any of the 17 locales,
 hard or soft), cuts it short mid-sentence, or loops, has not delivered it, whatever else the reply is.
-``screen`` returns the first finding as a ``Finding`` (reason, detail, evidence) or None; the contract
-turns it into its ``fail`` result. ``screen_reply`` screens a gateway reply: its finish reason, the
+``screen`` returns the first finding as a ``fail`` ``Verdict`` (reason, evidence, detail) or None; the
+contract turns it into its result. ``screen_reply`` screens a gateway reply: its finish reason, the
 request's ``max_tokens`` and the host's token count let the truncation check see a ``length`` finish far
 below the budget. ``refusal_reason`` is the reason a refusal gets: the refusal contract
 keeps its ``refusal_pattern`` label, every other contract reports ``refusal``.
@@ -18,20 +18,12 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from exporter.contracts.refusal_patterns import find_refusal
 from exporter.gateway.types import ChatResult
+from exporter.language.judge import Verdict
 from exporter.language.repetition import find_repetition
 from exporter.language.truncation import find_truncation
-from exporter.outcomes import Reason
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    reason: Reason
-    detail: str
-    evidence: dict[str, object] = field(default_factory=dict)
+from exporter.outcomes import Outcome, Reason
 
 
 def screen(
@@ -41,15 +33,17 @@ def screen(
     truncation: bool = True,
     max_tokens: int | None = None,
     completion_tokens: int | None = None,
-) -> Finding | None:
+) -> Verdict | None:
     """The first of refusal, truncation (when ``truncation``) and repetition found in a reply, or None."""
     if (phrase := find_refusal(text)) is not None:
-        return Finding(refusal_reason, "refusal phrase near the start", {"phrase": phrase[:120]})
+        return Verdict(
+            Outcome.FAIL, refusal_reason, {"phrase": phrase[:120]}, "refusal phrase near the start"
+        )
     cut = find_truncation(text, finish_reason, max_tokens, completion_tokens) if truncation else None
     if cut is not None:
-        return Finding(Reason.TRUNCATION, cut.describe(), {"truncation": cut.as_evidence()})
+        return Verdict(Outcome.FAIL, Reason.TRUNCATION, {"truncation": cut.as_evidence()}, cut.describe())
     if (loop := find_repetition(text)) is not None:
-        return Finding(Reason.REPETITION, loop.describe(), {"repetition": loop.as_evidence()})
+        return Verdict(Outcome.FAIL, Reason.REPETITION, {"repetition": loop.as_evidence()}, loop.describe())
     return None
 
 
@@ -58,7 +52,7 @@ def screen_reply(
     max_tokens: int | None,
     refusal_reason: Reason = Reason.REFUSAL,
     truncation: bool = True,
-) -> Finding | None:
+) -> Verdict | None:
     """``screen`` for a gateway reply asked with ``max_tokens`` (None: unknown). Hidden reasoning spends
     the budget too: with reasoning text and no token count, a ``length`` finish is not judged by size."""
     spent = result.usage.completion_tokens or None

@@ -8,7 +8,7 @@ model's configuration requires the capability.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jsonschema import Draft202012Validator
 from pydantic import JsonValue
@@ -55,12 +55,12 @@ class StructuredSettings(ContractSettings):
     max_tokens: Int = key(200, "", ge=32, le=8192)
 
     def build(self) -> StructuredContract:
-        return StructuredContract(self.max_tokens)
+        return StructuredContract(self)
 
 
 @dataclass(frozen=True, slots=True)
 class StructuredContract(Contract):
-    max_tokens: int = StructuredSettings().max_tokens
+    settings: StructuredSettings = field(default_factory=StructuredSettings)
 
     name = "structured"
     Settings = StructuredSettings
@@ -74,14 +74,12 @@ class StructuredContract(Contract):
         advertised = ctx.target.endpoint.supports(CAPABILITY)
         request = ctx.request(
             MESSAGES,
-            self.max_tokens,
+            self.settings.max_tokens,
             response_format=RESPONSE_FORMAT,
             require_parameters=advertised,  # required but not advertised: send it anyway and judge the reply
         )
         result = await ctx.gateway.chat(request)
-        if (gated := unjudgeable(result, ctx.target)) is not None:
-            return gated
-        return self.judge(result)
+        return unjudgeable(result, ctx.target) or self.judge(result)
 
     def judge(self, result: ChatResult) -> ProbeResult:
         """Judge one reply (pure)."""

@@ -12,7 +12,7 @@ judged: a one-sentence greeting in 48 tokens is too short to tell).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from exporter.configkit import Bool, Duration, Int, key
 from exporter.contracts.base import (
@@ -44,18 +44,12 @@ class TTFTSettings(ContractSettings):
     max_tokens: Int = key(48, "", ge=1, le=4096)
 
     def build(self) -> TTFTContract:
-        return TTFTContract(self.threshold, self.count_reasoning, self.count_whitespace, self.max_tokens)
-
-
-_DEFAULTS = TTFTSettings()
+        return TTFTContract(self)
 
 
 @dataclass(frozen=True, slots=True)
 class TTFTContract(Contract):
-    threshold_seconds: float = _DEFAULTS.threshold
-    count_reasoning: bool = _DEFAULTS.count_reasoning
-    count_whitespace: bool = _DEFAULTS.count_whitespace
-    max_tokens: int = _DEFAULTS.max_tokens
+    settings: TTFTSettings = field(default_factory=TTFTSettings)
 
     name = "ttft"
     Settings = TTFTSettings
@@ -63,28 +57,25 @@ class TTFTContract(Contract):
     async def sample(self, ctx: ProbeContext) -> ProbeResult:
         request = ctx.request(
             DEFAULT_MESSAGES,
-            self.max_tokens,
+            self.settings.max_tokens,
             stream=True,
-            first_token_deadline=self.threshold_seconds,
-            count_reasoning_as_first_token=self.count_reasoning,
-            count_whitespace_as_first_token=self.count_whitespace,
+            first_token_deadline=self.settings.threshold,
+            count_reasoning_as_first_token=self.settings.count_reasoning,
+            count_whitespace_as_first_token=self.settings.count_whitespace,
         )
         result = await ctx.gateway.chat(request)
-        if (gated := unjudgeable(result, ctx.target)) is not None:
-            return gated
-        return self.judge(result)
+        return unjudgeable(result, ctx.target) or self.judge(result)
 
     def judge(self, result: ChatResult) -> ProbeResult:
         """Judge one streamed reply's timing."""
-        limit = f"{self.threshold_seconds:g}s"
+        limit = f"{self.settings.threshold:g}s"
         ttft = result.ttft_seconds
         if result.first_token_timed_out:
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, f"no visible token within {limit}", result)
         if ttft is None:
-            if (budget := spent_on_reasoning(result)) is not None:
-                return budget
-            return judged(Outcome.FAIL, Reason.NO_CONTENT, "the stream ended with no visible content", result)
-        if ttft > self.threshold_seconds:
+            empty = "the stream ended with no visible content"
+            return spent_on_reasoning(result) or judged(Outcome.FAIL, Reason.NO_CONTENT, empty, result)
+        if ttft > self.settings.threshold:
             detail = f"first token after {ttft:.3f}s > {limit}"
             return judged(Outcome.FAIL, Reason.SLOW_FIRST_TOKEN, detail, result, ttft_seconds=ttft)
         if (finding := screen_reply(result, None, truncation=False)) is not None:
@@ -95,7 +86,7 @@ class TTFTContract(Contract):
     def weak_controls(self) -> list[str]:
         controls = {
             "timed_out": ChatResult(first_token_timed_out=True),
-            "over_threshold": ChatResult(ttft_seconds=self.threshold_seconds * 2, finish_reason="stop"),
+            "over_threshold": ChatResult(ttft_seconds=self.settings.threshold * 2, finish_reason="stop"),
             "empty_stream": ChatResult(finish_reason="stop"),
         }
         return not_rejected(controls, self.judge)

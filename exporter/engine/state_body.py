@@ -19,21 +19,15 @@ from typing import Literal
 from pydantic import Field
 
 from exporter.engine.snapshot import Snapshot
-from exporter.evidence.store import EvidenceRecord
+from exporter.evidence.store import DETAIL_MAX_CHARS, EvidenceRecord
 from exporter.outcomes import Outcome, Reason
 from exporter.timestamps import format_optional
 from exporter.web.models import Body
 
 STATE_EXCERPT_CHARS = 200
-STATE_DETAIL_CHARS = 500  # the evidence store's own bound on detail (evidence.store.DETAIL_MAX_CHARS)
-
-
-def _unset(value: object) -> bool:
-    return value is None
-
 
 #: An optional field sent only when set.
-_OPTIONAL = Field(default=None, exclude_if=_unset)
+_OPTIONAL = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class Failure(Body):
@@ -110,7 +104,7 @@ def state_body(snap: Snapshot) -> StateBody:
                     outcome=r.outcome,
                     reason=r.reason,
                     failing_streak=snap.streaks.failing.get((model, e.tag, name), 0),
-                    detail=r.detail[:STATE_DETAIL_CHARS],
+                    detail=r.detail[:DETAIL_MAX_CHARS],  # the evidence store's bound
                     ttft_seconds=round(r.ttft_seconds, 4) if r.ttft_seconds is not None else None,
                     locale=r.locale or None,
                     last_failure=_failure(failure) if failure is not None else None,

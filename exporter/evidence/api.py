@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
 from urllib.parse import urlencode
 
 from pydantic import Field, JsonValue
@@ -26,28 +25,16 @@ from exporter.evidence.store import (
     EvidenceJson,
     EvidencePage,
     InvalidQuery,
+    Query,
     record_columns,
 )
 from exporter.outcomes import Outcome
 from exporter.timestamps import parse_instant
 from exporter.web.models import Body
 
-PARAMETERS = ("model", "provider", "contract", "outcome", "since", "until", "limit", "cursor")
+PARAMETERS = tuple(Query.__annotations__)
 MAX_VALUE_CHARS = 256
 _OUTCOMES = tuple(o.value for o in Outcome)
-
-
-class Query(TypedDict):
-    """The keyword arguments of ``EvidenceStore.query`` (None: not given)."""
-
-    model: str | None
-    provider: str | None
-    contract: str | None
-    outcome: str | None
-    since: float | None
-    until: float | None
-    limit: int
-    cursor: str | None
 
 
 def parse_query(params: Mapping[str, str] | Sequence[tuple[str, str]]) -> Query:

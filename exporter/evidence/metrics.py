@@ -17,9 +17,6 @@ class EvidenceCollector(Collector):
     def __init__(self, store: EvidenceStore) -> None:
         self._store = store
 
-    def describe(self) -> Iterator[Metric]:
-        return iter(())
-
     def collect(self) -> Iterator[Metric]:
         counts = self._store.write_errors()
         yield counter(

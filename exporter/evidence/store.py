@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from typing_extensions import TypedDict  # pydantic reads a typing.TypedDict only from Python 3.12
 
@@ -191,6 +191,20 @@ _INSERT = f"INSERT INTO evidence ({_COLUMN_LIST}) VALUES ({', '.join('?' for _ i
 _SELECT = f"SELECT id, {_COLUMN_LIST} FROM evidence"  # noqa: S608
 
 
+class Query(TypedDict, total=False):
+    """The filters of ``EvidenceStore.query`` (None or absent: any), its page size and the cursor of the
+    page to go on from."""
+
+    model: str | None
+    provider: str | None
+    contract: str | None
+    outcome: str | None
+    since: float | None
+    until: float | None
+    limit: int
+    cursor: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class EvidencePage:
     """One page of a query, newest first; ``next_cursor`` (None on the last page) asks for the next one."""
@@ -213,34 +227,24 @@ class EvidenceUnavailable(RuntimeError):
 
 def bounded_evidence(evidence: Mapping[str, object], max_bytes: int = EVIDENCE_JSON_MAX_BYTES) -> str:
     """The evidence as JSON of at most ``max_bytes``: credentials dropped, long values cut, else a marker."""
-    clean = _scrub(evidence)
-    text = json.dumps(clean, ensure_ascii=False, default=str, separators=(",", ":"))
-    if len(text.encode()) <= max_bytes:
-        return text
-    text = json.dumps(_shorten(clean), ensure_ascii=False, default=str, separators=(",", ":"))
-    if len(text.encode()) <= max_bytes:
-        return text
+    for cut in (False, True):
+        text = json.dumps(_clean(evidence, cut), ensure_ascii=False, default=str, separators=(",", ":"))
+        if len(text.encode()) <= max_bytes:
+            return text
     kept = sorted(str(k) for k in evidence if not _CREDENTIAL_KEY.search(str(k)))
     marker = {"truncated": True, "json_bytes": len(text.encode()), "keys": kept[:50]}
     return json.dumps(marker, ensure_ascii=False)[:max_bytes]
 
 
-def _scrub(value: object) -> object:
+def _clean(value: object, cut: bool) -> object:
+    """``value`` as JSON can hold it without credentials; with ``cut``, long strings and lists shortened."""
     if isinstance(value, Mapping):
-        return {str(k): _scrub(v) for k, v in value.items() if not _CREDENTIAL_KEY.search(str(k))}
+        return {str(k): _clean(v, cut) for k, v in value.items() if not _CREDENTIAL_KEY.search(str(k))}
     if isinstance(value, list | tuple):
-        return [_scrub(v) for v in value]
+        return [_clean(v, cut) for v in (value[:_CUT_LIST_ITEMS] if cut else value)]
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
-    return value
-
-
-def _shorten(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _shorten(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_shorten(v) for v in value[:_CUT_LIST_ITEMS]]
-    if isinstance(value, str) and len(value) > _CUT_STRING_CHARS:
+    if cut and isinstance(value, str) and len(value) > _CUT_STRING_CHARS:
         return value[:_CUT_STRING_CHARS] + "…"
     return value
 
@@ -320,11 +324,6 @@ class EvidenceStore:
         with self._write_lock:
             self._connect()
 
-    @property
-    def available(self) -> bool:
-        """Whether the store is open (reads work, writes are attempted)."""
-        return self._writer is not None
-
     def write_errors(self) -> dict[str, int]:
         """Errors by kind since start (what ``canary_evidence_write_errors_total`` exports)."""
         with self._errors.lock:
@@ -333,14 +332,12 @@ class EvidenceStore:
     def _connect(self) -> None:
         self._last_attempt = self._clock()
         try:
-            self._writer, self._reader = self._open_checked()
-            self._identity = self._file_identity()
+            self._open_checked()
         except _Damaged as exc:
             self._errors.count("damaged", "path=%s problem=%s; moved aside, starting afresh", self.path, exc)
             self._move_aside()
             try:
-                self._writer, self._reader = self._open_checked()
-                self._identity = self._file_identity()
+                self._open_checked()
             except (_Damaged, sqlite3.Error, OSError) as again:
                 self._errors.count("unavailable", "path=%s error=%r", self.path, again)
         except _NewerSchema as exc:
@@ -377,7 +374,8 @@ class EvidenceStore:
             self._writer = self._reader = None
             self._identity = None
 
-    def _open_checked(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
+    def _open_checked(self) -> None:
+        """Open both connections on the file at ``path``, checked (``_Damaged``, ``_NewerSchema``)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         writer: sqlite3.Connection | None = None
         try:
@@ -401,7 +399,7 @@ class EvidenceStore:
             if writer is not None:
                 writer.close()
             raise
-        return writer, reader
+        self._writer, self._reader, self._identity = writer, reader, self._file_identity()
 
     def _move_aside(self) -> None:
         stamp = int(self._clock())
@@ -472,10 +470,10 @@ class EvidenceStore:
 
     @staticmethod
     def _used_bytes(conn: sqlite3.Connection) -> int:
-        page_count = conn.execute("PRAGMA page_count").fetchone()[0]
-        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
-        size = conn.execute("PRAGMA page_size").fetchone()[0]
-        return int((page_count - free) * size)
+        pages, free, size = (
+            conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "freelist_count", "page_size")
+        )
+        return int((pages - free) * size)
 
     def used_bytes(self) -> int:
         """The database's used pages in bytes (what ``max_bytes`` bounds); 0 when closed."""
@@ -483,19 +481,7 @@ class EvidenceStore:
             return self._used_bytes(self._writer) if self._writer is not None else 0
 
     # -- reading -------------------------------------------------------------------------------------------
-    def query(
-        self,
-        *,
-        model: str | None = None,
-        provider: str | None = None,
-        contract: str | None = None,
-        outcome: str | None = None,
-        since: float | None = None,
-        until: float | None = None,
-        limit: int = QUERY_DEFAULT_LIMIT,
-        cursor: str | None = None,
-        max_bytes: int = PAGE_MAX_BYTES,
-    ) -> EvidencePage:
+    def query(self, *, max_bytes: int = PAGE_MAX_BYTES, **query: Unpack[Query]) -> EvidencePage:
         """Records matching every given filter, newest first (``since`` inclusive, ``until`` exclusive):
         at most ``limit`` records and at most ``max_bytes`` of them as JSON (``record_json_bytes``; a page
         always holds one record). A page cut short by either bound has a ``next_cursor``.
@@ -504,14 +490,14 @@ class EvidenceStore:
         ``EvidenceUnavailable`` when the store is not open, its file was deleted or replaced, or SQLite
         fails to read it.
         """
+        given: dict[str, object] = dict(query)
+        limit, cursor = query.get("limit", QUERY_DEFAULT_LIMIT), query.get("cursor")
         if not 1 <= limit <= QUERY_MAX_LIMIT:
             raise InvalidQuery("limit", f"expected 1 to {QUERY_MAX_LIMIT} (got {limit})")
-        filters = (
-            ("model = ?", model), ("provider = ?", provider), ("contract = ?", contract),
-            ("outcome = ?", outcome), ("at >= ?", since), ("at < ?", until),
-        )  # fmt: skip
-        where = [condition for condition, value in filters if value is not None]
-        args: list[object] = [value for _, value in filters if value is not None]
+        filters = {"model": "model = ?", "provider": "provider = ?", "contract": "contract = ?",
+                   "outcome": "outcome = ?", "since": "at >= ?", "until": "at < ?"}  # fmt: skip
+        where = [condition for key, condition in filters.items() if given.get(key) is not None]
+        args = [given[key] for key in filters if given.get(key) is not None]
         if cursor is not None:
             at, row_id = _decode_cursor(cursor)
             where.append("(at < ? OR (at = ? AND id < ?))")
@@ -560,19 +546,13 @@ def record_json_bytes(record: EvidenceRecord) -> int:
     return len(text.encode("utf-8", errors="replace"))
 
 
-_LABELS = ("model", "provider", "contract", "locale", "outcome", "reason", "finish_reason", "generation_id",
-           "served_by", "source")  # fmt: skip
-
-
 def _row(r: EvidenceRecord) -> tuple[object, ...]:
-    """The record as its table row (column affinities make the numbers REAL or INTEGER), bounded."""
-    values: dict[str, object] = dict(record_columns(r))
+    """The record as its table row (column affinities make the numbers REAL or INTEGER), bounded: every text
+    a label (model, provider, ...) of at most ``LABEL_MAX_CHARS`` but the three with bounds of their own."""
+    values = {k: v[:LABEL_MAX_CHARS] if isinstance(v, str) else v for k, v in record_columns(r).items()}
     values["detail"] = r.result.detail[:DETAIL_MAX_CHARS]
     values["evidence"] = bounded_evidence(r.result.evidence)
     values["excerpt"] = bounded_excerpt(r.result.excerpt)
-    for name in _LABELS:
-        if isinstance(value := values[name], str):
-            values[name] = value[:LABEL_MAX_CHARS]
     return tuple(values.values())
 
 

@@ -91,7 +91,7 @@ class LiveJudges:
         self._process = process and judge is None
         self._ttft_threshold = ttft_threshold
         self._queue_size = queue_size
-        self._ttft = TTFTContract(threshold_seconds=ttft_threshold)
+        self._ttft = TTFTContract(TTFTSettings(threshold=ttft_threshold))
         self._judge = judge
         self._queue: queue.Queue[Reply | None] = queue.Queue(maxsize=queue_size)
         self._lock = threading.Lock()

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from exporter.contracts.refusal import RefusalContract, find_refusal
+from exporter.contracts.refusal import RefusalContract, RefusalSettings
+from exporter.contracts.refusal_patterns import find_refusal
 from exporter.contracts.structured import StructuredContract
-from exporter.contracts.ttft import TTFTContract
+from exporter.contracts.ttft import TTFTContract, TTFTSettings
 from exporter.gateway.types import ChatResult
 from exporter.outcomes import Outcome, Reason
 
@@ -17,7 +18,9 @@ GOOD = json.dumps({"name": "Pim", "mood": "joyful", "hit_points": 55, "items": [
 
 # -- time to first token --------------------------------------------------------------------------------
 def test_ttft_under_the_threshold_passes_and_records_the_time() -> None:
-    verdict = TTFTContract(threshold_seconds=1.5).judge(ChatResult(ttft_seconds=0.2, finish_reason="stop"))
+    verdict = TTFTContract(TTFTSettings(threshold=1.5)).judge(
+        ChatResult(ttft_seconds=0.2, finish_reason="stop")
+    )
     assert (verdict.outcome, verdict.ttft_seconds) == (Outcome.PASS, 0.2)
 
 
@@ -27,7 +30,9 @@ def test_ttft_deadline_reached_on_an_open_stream_fails() -> None:
 
 
 def test_ttft_over_the_threshold_fails() -> None:
-    verdict = TTFTContract(threshold_seconds=1.0).judge(ChatResult(ttft_seconds=1.2, finish_reason="stop"))
+    verdict = TTFTContract(TTFTSettings(threshold=1.0)).judge(
+        ChatResult(ttft_seconds=1.2, finish_reason="stop")
+    )
     assert verdict.reason is Reason.SLOW_FIRST_TOKEN
 
 
@@ -113,7 +118,7 @@ def test_the_refusal_scene_rotates_through_the_locales_per_provider() -> None:
         assert locale is not None and (system["content"], user["content"]) == SCENES[locale]
     other = ProbeTarget("acme/model-1", Endpoint("other/fp8", "Other"))
     assert contract.scene(ProbeContext(other, None, 0, {}))[0] != seen[0][0]  # type: ignore[arg-type]
-    custom = RefusalContract(system="You are a bard.", user="Sing of the duel.")
+    custom = RefusalContract(RefusalSettings(system="You are a bard.", user="Sing of the duel."))
     assert custom.scene(ProbeContext(target, None, 3, {})) == (  # type: ignore[arg-type]
         None,
         ({"role": "system", "content": "You are a bard."}, {"role": "user", "content": "Sing of the duel."}),

@@ -12,7 +12,7 @@ import pytest
 
 from exporter.configkit import ConfigError, Problems, load_yaml, validate
 from exporter.contracts.base import ProbeContext, ProbeTarget
-from exporter.contracts.language import CONTROLS, LanguageContract
+from exporter.contracts.language import CONTROLS, LanguageContract, LanguageSettings
 from exporter.evidence.store import attempt_records
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES
@@ -201,8 +201,8 @@ def read(text: str) -> LanguageContract:
 
 def test_defaults_are_the_17_locales_400_tokens_and_two_confirmations() -> None:
     contract = read("{}")
-    assert [s.code for s in contract.locales] == list(DEFAULT_LOCALES) and len(DEFAULT_LOCALES) == 17
-    assert (contract.max_tokens, contract.confirmations) == (400, 2)
+    assert [s.code for s in contract.settings.specs] == list(DEFAULT_LOCALES) and len(DEFAULT_LOCALES) == 17
+    assert (contract.settings.max_tokens, contract.settings.confirmations) == (400, 2)
 
 
 def test_locales_and_prompts_are_configurable() -> None:
@@ -210,8 +210,8 @@ def test_locales_and_prompts_are_configurable() -> None:
         "locales: [es, pt_br]\nmax_tokens: 300\nprompts:\n  pt-BR:\n    - system: Você é um pirata.\n"
         "      user: Conte uma história.\n"
     )
-    assert [s.code for s in contract.locales] == ["es", "pt-BR"]
-    prompt = contract.locales[1].prompts
+    assert [s.code for s in contract.settings.specs] == ["es", "pt-BR"]
+    prompt = contract.settings.specs[1].prompts
     assert len(prompt) == 1 and prompt[0].system == "Você é um pirata."  # sent as written
 
 
@@ -244,7 +244,7 @@ def test_a_refused_truncated_or_looping_reply_fails_the_language_probe(
     def reply(locale: str) -> ChatResult:
         return ChatResult(content=content, finish_reason=finish, served_by="Host")
 
-    result = probe(LanguageContract(locales=(LOCALES["zh-Hans"],)), ScriptedGateway(reply), 1, {})
+    result = probe(LanguageContract(LanguageSettings(locales=("zh-Hans",))), ScriptedGateway(reply), 1, {})
     assert (result.outcome, result.reason) == (Outcome.FAIL, reason)  # type: ignore[attr-defined]
     assert result.locale == "zh-Hans" and len(result.evidence["attempts"]) == 3  # type: ignore[attr-defined]
 
@@ -264,7 +264,7 @@ def test_a_polite_decline_in_the_asked_language_fails_as_a_refusal_not_passes_as
     def reply(asked: str) -> ChatResult:
         return ChatResult(content=decline, finish_reason="stop", served_by="Host", usage=Usage(10, 30))
 
-    result = probe(LanguageContract(locales=(LOCALES[locale],)), ScriptedGateway(reply), 1, {})
+    result = probe(LanguageContract(LanguageSettings(locales=(locale,))), ScriptedGateway(reply), 1, {})
     assert (result.outcome, result.reason) == (Outcome.FAIL, Reason.REFUSAL)  # type: ignore[attr-defined]
 
 
@@ -276,12 +276,15 @@ def test_a_length_finish_far_below_the_requested_budget_is_a_cut_and_a_spent_bud
             content=story, finish_reason="length", served_by="Host", usage=Usage(10, spent)
         )
 
-    contract = LanguageContract(locales=(LOCALES["en"],))
+    contract = LanguageContract(LanguageSettings(locales=("en",)))
     result = probe(contract, ScriptedGateway(cut(30)), 1, {})
     assert (result.outcome, result.reason) == (Outcome.FAIL, Reason.TRUNCATION)  # type: ignore[attr-defined]
     evidence = result.evidence["truncation"]  # type: ignore[attr-defined]
-    assert evidence["kind"] == "short_length" and evidence["max_tokens"] == contract.max_tokens
-    assert probe(contract, ScriptedGateway(cut(contract.max_tokens)), 1, {}).reason is not Reason.TRUNCATION  # type: ignore[attr-defined]
+    assert evidence["kind"] == "short_length" and evidence["max_tokens"] == contract.settings.max_tokens
+    assert (
+        probe(contract, ScriptedGateway(cut(contract.settings.max_tokens)), 1, {}).reason
+        is not Reason.TRUNCATION
+    )  # type: ignore[attr-defined]
 
 
 # -- through the real gateway client against the simulator's default fleet ------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,21 +37,21 @@ class KeepsGoingSettings(base.ContractSettings):
     max_tokens: Int = key(64, "the scene's budget", ge=8, le=512)
 
     def build(self) -> KeepsGoingContract:
-        return KeepsGoingContract(self.max_tokens)
+        return KeepsGoingContract(self)
 
 
 @dataclass(frozen=True, slots=True)
 class KeepsGoingContract(base.Contract):
     """The scene must go on: a content filter or an empty reply is a ``fail``."""
 
-    max_tokens: int = KeepsGoingSettings().max_tokens
+    settings: KeepsGoingSettings = field(default_factory=KeepsGoingSettings)
 
     name = "keeps_going"
     Settings = KeepsGoingSettings
 
     async def sample(self, ctx: base.ProbeContext) -> ProbeResult:
         messages = ({"role": "user", "content": "The duel goes on: one more exchange of cutlass blows."},)
-        result = await ctx.gateway.chat(ctx.request(messages, self.max_tokens))
+        result = await ctx.gateway.chat(ctx.request(messages, self.settings.max_tokens))
         return base.unjudgeable(result, ctx.target) or base.spent_on_reasoning(result) or self.judge(result)
 
     def judge(self, result: ChatResult) -> ProbeResult:

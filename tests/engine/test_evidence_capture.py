@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from exporter.commands.exporter_service import ExporterService
 from exporter.console import render_table
 from exporter.contracts.structured import StructuredContract
-from exporter.contracts.ttft import TTFTContract
+from exporter.contracts.ttft import TTFTContract, TTFTSettings
 from exporter.engine.rounds import ModelPlan
 from exporter.engine.state_body import StateBody, state_body
 from exporter.evidence.store import EvidenceStore
@@ -49,7 +49,7 @@ class Gateway:
 
 def service(tmp_path: Path, **kwargs: object) -> ExporterService:
     store = EvidenceStore(tmp_path / "evidence.sqlite3")
-    contracts = [TTFTContract(threshold_seconds=1.0), StructuredContract()]
+    contracts = [TTFTContract(TTFTSettings(threshold=1.0)), StructuredContract()]
     return ExporterService([ModelPlan(MODEL, Gateway())], contracts, 0.0, 4, evidence=store, **kwargs)  # type: ignore[arg-type]
 
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from exporter.commands.exporter_service import ExporterService
 from exporter.contracts.refusal import RefusalContract
 from exporter.contracts.structured import StructuredContract
-from exporter.contracts.ttft import TTFTContract
+from exporter.contracts.ttft import TTFTContract, TTFTSettings
 from exporter.engine.rounds import ModelPlan, Prober, ProgressCallback, RoundProgress, RoundReport
 from exporter.engine.state_body import state_body
 from exporter.gateway.types import ChatRequest, ChatResult, Endpoint, GatewayError
@@ -71,7 +71,7 @@ class ScriptedGateway:
 def prober(
     gw: ScriptedGateway, concurrency: int = 8, known_filtering: frozenset[str] = frozenset()
 ) -> Prober:
-    contracts = [TTFTContract(threshold_seconds=1.0), RefusalContract(), StructuredContract()]
+    contracts = [TTFTContract(TTFTSettings(threshold=1.0)), RefusalContract(), StructuredContract()]
     return Prober([ModelPlan(MODEL, gw, known_filtering=known_filtering)], contracts, concurrency)
 
 

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from exporter.commands.exporter_service import ExporterService
 from exporter.contracts.language import LanguageContract
 from exporter.contracts.structured import StructuredContract
-from exporter.contracts.ttft import TTFTContract
+from exporter.contracts.ttft import TTFTContract, TTFTSettings
 from exporter.engine.rounds import ModelPlan, Prober
 from exporter.evidence.api import page_json
 from exporter.evidence.store import EvidencePage, EvidenceStore
@@ -69,7 +69,7 @@ class Gateway:
 def outputs(directory: Path) -> dict[str, str]:
     """The bytes of ``/v1/evidence`` and ``/v1/state`` after two rounds, and of the first round's records
     as the API writes them before the store bounds them."""
-    contracts = [TTFTContract(threshold_seconds=1.0), StructuredContract(), LanguageContract()]
+    contracts = [TTFTContract(TTFTSettings(threshold=1.0)), StructuredContract(), LanguageContract()]
     plans = [ModelPlan(MODEL, Gateway())]  # type: ignore[arg-type]
     store = EvidenceStore(directory / "evidence.sqlite3", clock=lambda: AT + 60)
     svc = ExporterService(

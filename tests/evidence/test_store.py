@@ -169,7 +169,6 @@ def test_a_damaged_file_is_moved_aside_counted_and_replaced_by_a_fresh_store(
     path.write_bytes(b"this is not a database" * 100)
     with caplog.at_level(logging.ERROR, "exporter.evidence"):
         store = EvidenceStore(path, clock=Clock(1234))
-    assert store.available
     assert store.write_errors() == {"damaged": 1}
     assert (tmp_path / "e.sqlite3.damaged-1234").read_bytes().startswith(b"this is not")
     store.record([BASE])
@@ -184,7 +183,6 @@ def test_a_newer_schema_is_left_untouched_and_no_history_is_kept(tmp_path: Path)
     conn.close()
     store = EvidenceStore(path)
     store.record([BASE])
-    assert not store.available
     assert store.write_errors() == {"schema": 1, "unavailable": 1}
     with pytest.raises(EvidenceUnavailable):
         store.query()
@@ -206,10 +204,10 @@ def test_an_unwritable_location_counts_errors_logs_once_and_retries_later(
     blocked.unlink()
     clock.now = 30
     store.record([BASE])
-    assert not store.available  # not retried within a minute
+    assert store.write_errors() == {"unavailable": 7}  # not retried within a minute: dropped, counted
     clock.now = 61
     store.record([BASE])
-    assert store.available and store.query().records == [BASE]
+    assert store.query().records == [BASE]
 
 
 def test_a_page_body_is_its_model_and_links_the_next_page() -> None:
