@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from exporter.language.hanzi import hanzi_tables
 from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, preference
 from exporter.language.locales import LocaleSpec
-from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
+from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, LETTERS, Script, script_counts, weight
 from exporter.language.segment import unquote, word_count
 
 # Labels that are a regional or written variety of the expected language, or a model's noise on its text
@@ -230,9 +230,6 @@ class Ensemble:
             language = "und"
         return language, float(result.probability)
 
-    def guess(self, text: str) -> Guess:
-        return Guess(self.fasttext(text), self.cld3(text))
-
     # -- a whole reply ------------------------------------------------------------------------------
     def whole_reply(
         self, text: str, spec: LocaleSpec, calls: Sequence[Call]
@@ -329,7 +326,7 @@ class Ensemble:
             if hangul >= 2 and hangul >= kana:
                 return Call("foreign", "ko", w, "script", strong=True, sure=True)
             if kana < 2 and (chinese := self.hanzi.not_japanese_count(text)) >= 2:
-                variant = self.hanzi.variant(text, margin=1) or "zh"
+                variant = self.hanzi.variant(text) or "zh"
                 return Call("foreign", variant, w, "hanzi", strong=chinese >= STRONG_HANZI, sure=True)
             if kana:
                 return Call("native", "ja", w, "script")
@@ -356,9 +353,9 @@ class Ensemble:
 
     def _han_only(self, text: str, spec: LocaleSpec, w: float) -> Call:
         """A Han-only sentence in a Japanese or Korean reply: Chinese only if both models say so."""
-        g = self.guess(text)
+        g = Guess(self.fasttext(text), self.cld3(text))
         if g.fasttext[0][0] == "zh" and g.fasttext[0][1] >= FOREIGN_FASTTEXT and g.cld3[0] == "zh":
-            variant = self.hanzi.variant(text, margin=1) or "zh"
+            variant = self.hanzi.variant(text) or "zh"
             return Call("foreign", variant, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
         if g.fasttext_prob(spec.language) >= NATIVE_FASTTEXT or g.cld3[0] == spec.language:
             return Call("native", spec.language, w, "models", g)
@@ -473,7 +470,6 @@ REPLY_PAIR_MASS = 0.5
 WHOLE_FASTTEXT = 0.05
 WHOLE_MAX_NATIVE = 0.9
 WHOLE_UNKNOWN = 0.1
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _in_doubt(call: Call, expected: str) -> bool:
@@ -485,7 +481,7 @@ def _in_doubt(call: Call, expected: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.casefold())
+    return LETTERS.findall(text.casefold())
 
 
 def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:
@@ -552,7 +548,7 @@ def unknown_share(text: str, expected: str) -> float:
     unquoted = unquote(text)
     if word_count(unquoted) < LEXICON_MIN_WORDS:
         return 0.0
-    words = _WORD.findall(unquoted)
+    words = LETTERS.findall(unquoted)
     known = list(map(lexicon(expected).ranks.__contains__, map(str.casefold, words)))
     # the words the lexicon does not know, of those written lowercase (at C speed: map, compress)
     unknown = sum(map(str.islower, map(itemgetter(0), compress(words, map(not_, known)))))

@@ -107,6 +107,7 @@ def test_hanzi_tables_separate_simplified_from_traditional() -> None:
     assert tables.variant("这是我们的国家") == "zh-Hans"
     assert tables.variant("這是我們的國家") == "zh-Hant"
     assert tables.variant("我是人") is None
+    assert tables.variant("这是我的書") is None and tables.variant("这是我们的書") == "zh-Hans"  # a lead of 1
 
 
 def test_sentences_split_on_latin_and_cjk_ends_and_keep_offsets() -> None:
