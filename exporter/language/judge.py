@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from exporter.language.detect import MIN_LETTERS, Call, Ensemble
+from exporter.language.detect import MIN_LETTERS, TWIN, Call, Ensemble
 from exporter.language.encoding import EncodingChecker
 from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES, canonical_locale
@@ -82,10 +82,10 @@ class Judge:
         """Load the lexicons the judge reads for these locales now (about 0.2 s each, once per process)
         instead of on each locale's first reply."""
         for locale in locales:
-            code = canonical_locale(locale) or locale
-            lexicon(LOCALES[code].code if code in LOCALES else code)
-            if code == "id":
-                lexicon("ms")
+            language = LOCALES[canonical_locale(locale) or locale].language
+            lexicon(language)
+            if (twin := TWIN.get(language)) is not None:
+                lexicon(twin)  # ``Ensemble.whole_reply`` weighs Indonesian against Malay
 
     def judge(self, text: str, locale: str) -> Verdict:
         """Judge one reply against the locale it was asked in. Raises ValueError for an unknown locale.
