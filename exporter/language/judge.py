@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from exporter.language.detect import MIN_LETTERS, TWIN, Call, Ensemble
 from exporter.language.encoding import EncodingChecker
 from exporter.language.lexicon import lexicon
-from exporter.language.locales import LOCALES, canonical_locale
+from exporter.language.locales import LOCALES, LocaleSpec, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.language.scripts import Script, script_counts, span_counts, weight
 from exporter.language.segment import Sentence, is_quoted, mask_code, split_sentences, unquote, word_count
@@ -148,10 +148,11 @@ class Judge:
         for _, c in foreign_calls:
             key = c.language or "unknown"
             languages[key] = languages.get(key, 0.0) + c.weight
+        native_sentences = sum(c.status == "native" for c in calls)
         evidence: dict[str, object] = {
             "locale": code,
             "sentences": len(sentences),
-            "native_sentences": sum(c.status == "native" for c in calls),
+            "native_sentences": native_sentences,
             "foreign_sentences": len(foreign_calls),
             "unknown_sentences": sum(c.status in ("unknown", "short") for c in calls),
         }
@@ -160,7 +161,7 @@ class Judge:
             evidence["languages"] = {lang: round(w / judged_weight, 3) for lang, w in _by_weight(languages)}
             evidence["foreign"] = [_sentence_evidence(s, c) for s, c in foreign_calls]
         if judged_weight == 0:
-            return self._whole_text(text, spec.code, evidence)
+            return self._whole_text(text, spec, evidence)
         share = foreign / judged_weight
         top_language = _by_weight(languages)[0][0] if languages else None
         # One foreign sentence inside quotation marks is dialogue (a character speaking), neither mixing nor,
@@ -172,7 +173,7 @@ class Judge:
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
         first = single[1] if single is not None and not dialogue else None
         first_words = word_count(unquote(single[0].text)) if single is not None else 0
-        judged_sentences = evidence["native_sentences"] + len(foreign_calls)  # type: ignore[operator]
+        judged_sentences = native_sentences + len(foreign_calls)
         one_strong = (
             first is not None and first.strong and share >= SINGLE_SHARE and first.weight >= SINGLE_MIN_WEIGHT
         )
@@ -226,9 +227,9 @@ class Judge:
             Outcome.INCONCLUSIVE, Reason.AMBIGUOUS, evidence, "too little native or foreign evidence"
         )
 
-    def _whole_text(self, text: str, code: str, evidence: dict[str, object]) -> Verdict:
+    def _whole_text(self, text: str, spec: LocaleSpec, evidence: dict[str, object]) -> Verdict:
         """No sentence was judgeable on its own (many short ones): judge the reply as one piece."""
-        call = self.ensemble.call(text, LOCALES[code])
+        code, call = spec.code, self.ensemble.call(text, spec)
         evidence["whole_text"] = {"status": call.status, "language": call.language, "basis": call.basis}
         if call.status == "native":
             return Verdict(Outcome.PASS, Reason.NONE, evidence, f"{code} (judged as a whole)")
