@@ -506,10 +506,10 @@ def test_own_letters_and_words_settle_only_sentences_the_models_call_native(
         by_models = ensemble.call(text, LOCALES[locale])
     if settled.status == "foreign" and settled.basis in ("letters", "words"):
         assert source != locale and "cld3" not in settled.guess.as_evidence()  # type: ignore[union-attr]
-        assert by_models.status == "unknown" or (by_models.status, by_models.language) == (
-            "foreign",
-            settled.language,
-        )
+        # The models may name the other of two twins (CLD3 says Malay for Indonesian the words settled):
+        # a foreign call all the same, in a language the models cannot tell from the settled one.
+        twins = {settled.language, detect.TWIN.get(settled.language or "")}
+        assert by_models.status in ("unknown", "foreign") and by_models.language in {None, *twins}
         return
     assert (settled.status, settled.language) == (by_models.status, by_models.language)
     if settled.basis in ("letters", "words"):
