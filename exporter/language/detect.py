@@ -197,12 +197,12 @@ class Call(NamedTuple):
 class Ensemble:
     """Script data plus two language-ID models; build once, share, call per sentence."""
 
-    def __init__(self, model_path: Path | None = None) -> None:
+    def __init__(self) -> None:
         import fasttext  # type: ignore[import-untyped]  # no stubs; imported here, where it is used
         import gcld3
 
         # The binding's own predict (it keeps the model alive), without the wrapper's per-call checks.
-        self._predict: Any = fasttext.load_model(str(model_path or fasttext_model_path())).f.predict
+        self._predict: Any = fasttext.load_model(str(fasttext_model_path())).f.predict
         self._cld3: Any = gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=4000)
         self.hanzi = hanzi_tables()
 

@@ -49,9 +49,8 @@ SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
 SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
 SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
 SURE_MIN_WORDS = 5  # ... or has this many words outside quotation marks
-SECOND_LEANING = (
-    0.5  # or one sure foreign sentence and an unknown one fastText gives this to the same language
-)
+# or one sure foreign sentence and an unknown one fastText gives this much of the same language
+SECOND_LEANING = 0.5
 _SAMPLE_CHARS = 80
 _MIN_SENTENCE_CHARS = -(-MIN_LETTERS // 3)  # shortest sentence that can reach MIN_LETTERS weighted letters
 _NO_LETTERS: dict[Script, int] = {}
@@ -74,9 +73,9 @@ class Verdict:
 class Judge:
     """Holds the models and tables; build once (``default_judge()``) and call ``judge`` per reply."""
 
-    def __init__(self, ensemble: Ensemble | None = None, encoding: EncodingChecker | None = None) -> None:
-        self.ensemble = ensemble or Ensemble()
-        self.encoding = encoding or EncodingChecker()
+    def __init__(self, ensemble: Ensemble | None = None) -> None:
+        self.ensemble = ensemble or Ensemble()  # tests pass a stand-in
+        self.encoding = EncodingChecker()
 
     def warm(self, locales: Iterable[str] = LOCALES) -> None:
         """Load the lexicons the judge reads for these locales now (about 0.2 s each, once per process)
