@@ -13,8 +13,8 @@ sentences are not evidence either way: a wrong ``fail`` costs a host, a missed o
 
 Example::
 
-    >>> ensemble = Ensemble()
-    >>> ensemble.call("Eu gosto muito de você e da sua família.", LOCALES["es"]).status
+    >>> from exporter.language.locales import LOCALES
+    >>> Ensemble().call("Eu gosto muito de você e da sua família.", LOCALES["es"]).status
     'foreign'
 """
 
