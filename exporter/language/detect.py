@@ -166,9 +166,6 @@ class Guess(NamedTuple):  # a tuple, not a frozen dataclass: built per sentence,
     fasttext: tuple[tuple[str, float], ...]  # top labels, best first
     cld3: tuple[str, float]
 
-    def fasttext_prob(self, language: str) -> float:
-        return next((p for code, p in self.fasttext if code == language), 0.0)
-
     def as_evidence(self) -> dict[str, object]:
         """Both models' answers; ``cld3`` only where it was asked (``NOT_ASKED``: the call was settled
         without it)."""
@@ -266,13 +263,13 @@ class Ensemble:
             return None
         own = unquote(text)  # a quoted sentence in another language is a character speaking
         ft = self.fasttext(own, 5)
-        if next((p for code, p in ft if code == expected), 0.0) > WHOLE_MAX_NATIVE:
+        if _prob(ft, expected) > WHOLE_MAX_NATIVE:
             return None
         language, p_cld = self.cld3(own)
         if (
             p_cld < LEXICON_CLD3_CERTAIN
             or not _another_language(language, expected)
-            or next((p for code, p in ft if code == language), 0.0) < WHOLE_FASTTEXT
+            or _prob(ft, language) < WHOLE_FASTTEXT
         ):
             return None
         models = Guess(ft, (language, p_cld)).as_evidence()
@@ -350,7 +347,7 @@ class Ensemble:
         if g.fasttext[0][0] == "zh" and g.fasttext[0][1] >= FOREIGN_FASTTEXT and g.cld3[0] == "zh":
             variant = self.hanzi.variant(text) or "zh"
             return Call("foreign", variant, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
-        if g.fasttext_prob(spec.language) >= NATIVE_FASTTEXT or g.cld3[0] == spec.language:
+        if _prob(g.fasttext, spec.language) >= NATIVE_FASTTEXT or g.cld3[0] == spec.language:
             return Call("native", spec.language, w, "models", g)
         return Call("unknown", None, w, "models", g)
 
@@ -372,7 +369,7 @@ class Ensemble:
         if malay_pair:
             # Malay and Indonesian: the models confuse them, their word lists do not.
             return _malay_or_indonesian(text, expected, ft, w)
-        p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
+        p_native = p_top if top == expected else _prob(ft, expected)
         if not script_mismatch and p_native >= NATIVE_FASTTEXT:
             # Native by fastText alone: a foreign call by the models needs p_native <= FOREIGN_MAX_NATIVE,
             # so CLD3 is consulted only where the lexicon rule could still call it foreign.
@@ -460,7 +457,7 @@ def _in_doubt(call: Call, expected: str) -> bool:
     """Whether a sentence's call leaves room for another language: unknown, foreign, or native on less
     than ``LEXICON_MAX_NATIVE`` from fastText (not on letters, function words or a firm fastText)."""
     if call.status == "native":
-        return call.guess is not None and call.guess.fasttext_prob(expected) < LEXICON_MAX_NATIVE
+        return call.guess is not None and _prob(call.guess.fasttext, expected) < LEXICON_MAX_NATIVE
     return call.status in ("unknown", "foreign")
 
 
@@ -509,7 +506,7 @@ def _other_by_lexicon(
     neutral = NEUTRAL.get(expected, frozenset())
     if p_cld < LEXICON_CLD3 or not _another_language(language, expected):
         return False
-    p_language = next((p for code, p in ft if code == language), 0.0)
+    p_language = _prob(ft, language)
     off_mass = sum(p for code, p in ft if code != expected and code not in neutral)
     agree = p_language >= LEXICON_FASTTEXT or (
         p_cld >= LEXICON_CLD3_CERTAIN
@@ -562,6 +559,11 @@ def _foreign_by_fasttext(
         strong=p_top >= STRONG_MODELS,
         sure=p_top >= SURE_MODELS or unknown >= LEXICON_SURE,
     )
+
+
+def _prob(ft: tuple[tuple[str, float], ...], language: str) -> float:
+    """fastText's probability of ``language``: 0 when it is not among the top labels."""
+    return next((p for code, p in ft if code == language), 0.0)
 
 
 def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:
