@@ -13,8 +13,8 @@ sentences are not evidence either way: a wrong ``fail`` costs a host, a missed o
 
 Example::
 
-    >>> ensemble = Ensemble()
-    >>> ensemble.call("Eu gosto muito de você e da sua família.", LOCALES["es"]).status
+    >>> from exporter.language.locales import LOCALES
+    >>> Ensemble().call("Eu gosto muito de você e da sua família.", LOCALES["es"]).status
     'foreign'
 """
 
@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from exporter.language.hanzi import hanzi_tables
 from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, preference
 from exporter.language.locales import LocaleSpec
-from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, Script, script_counts, weight
+from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, LETTERS, Script, script_counts, weight
 from exporter.language.segment import unquote, word_count
 
 # Labels that are a regional or written variety of the expected language, or a model's noise on its text
@@ -136,10 +136,7 @@ FOREIGN_MIN_WORDS = 3  # whitespace-separated words a sentence needs to be calle
 # (an identifier such as "APT::Cache::ShowRecommends." is one word: a name, not a sentence in a language)
 SCRIPT_MISMATCH_MASS = 0.7  # fastText mass on one plausible language for a wrong-script sentence
 # A sentence the models leave open is foreign when CLD3, fastText and the expected language's lexicon agree
-# (``_other_by_lexicon``): CLD3 names another language with LEXICON_CLD3, fastText gives it LEXICON_FASTTEXT
-# (or CLD3 is LEXICON_CLD3_CERTAIN, fastText gives it LEXICON_FASTTEXT_CERTAIN and LEXICON_OFF_MASS to
-# languages other than ours), fastText gives ours less than LEXICON_MAX_NATIVE, and our lexicon does not
-# know LEXICON_UNKNOWN of its words (of at least LEXICON_MIN_WORDS words outside quotation marks).
+# (``_other_by_lexicon`` says how), fastText giving ours less than LEXICON_MAX_NATIVE.
 LEXICON_CLD3 = 0.7
 LEXICON_FASTTEXT = 0.3
 LEXICON_CLD3_CERTAIN = 0.95
@@ -169,9 +166,6 @@ class Guess(NamedTuple):  # a tuple, not a frozen dataclass: built per sentence,
     fasttext: tuple[tuple[str, float], ...]  # top labels, best first
     cld3: tuple[str, float]
 
-    def fasttext_prob(self, language: str) -> float:
-        return next((p for code, p in self.fasttext if code == language), 0.0)
-
     def as_evidence(self) -> dict[str, object]:
         """Both models' answers; ``cld3`` only where it was asked (``NOT_ASKED``: the call was settled
         without it)."""
@@ -185,12 +179,13 @@ NOT_ASKED = ("", 0.0)  # Guess.cld3 when CLD3 was not consulted
 
 
 class Call(NamedTuple):
-    """The verdict on one sentence: ``status`` is native, foreign, unknown or short."""
+    """The verdict on one sentence: ``status`` is native, foreign, unknown or short; ``basis`` what settled
+    it (script, hanzi, letters, words, alphabet, models, lexicon, distinctive, cld3+lexicon; none)."""
 
     status: str
     language: str | None  # the language (or locale, for zh variants) it was found to be in
     weight: float  # weighted letters: how much evidence the sentence carries
-    basis: str  # script | models | hanzi | none
+    basis: str
     guess: Guess | None = None
     strong: bool = False  # foreign beyond doubt: by script, or both models near certain
     sure: bool = False  # foreign beyond a single model's doubt (script, letters, or both models fairly sure)
@@ -199,19 +194,18 @@ class Call(NamedTuple):
 class Ensemble:
     """Script data plus two language-ID models; build once, share, call per sentence."""
 
-    def __init__(self, model_path: Path | None = None) -> None:
+    def __init__(self) -> None:
         import fasttext  # type: ignore[import-untyped]  # no stubs; imported here, where it is used
         import gcld3
 
-        self._fasttext: Any = fasttext.load_model(str(model_path or fasttext_model_path()))
-        self._predict: Any = self._fasttext.f.predict
+        # The binding's own predict (it keeps the model alive), without the wrapper's per-call checks.
+        self._predict: Any = fasttext.load_model(str(fasttext_model_path())).f.predict
         self._cld3: Any = gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=4000)
         self.hanzi = hanzi_tables()
 
     # -- raw model calls -----------------------------------------------------------------------------
     def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
-        # fastText reads one line; every other whitespace is a word break already.
-        # The binding's own predict, without the wrapper's per-call checks: one line, newline-terminated.
+        # fastText reads one line, newline-terminated; every other whitespace is a word break already.
         predictions = self._predict(text.replace("\n", " ") + "\n", k, 0.0, "strict")
         found = tuple([(label[9:], p) for p, label in predictions])  # "__label__xx", a float
         if _SAME_LANGUAGE_LABELS.isdisjoint(map(itemgetter(1), predictions)):
@@ -229,9 +223,6 @@ class Ensemble:
         if language.endswith("-Latn"):  # romanised Chinese/Japanese/Russian...: not that language
             language = "und"
         return language, float(result.probability)
-
-    def guess(self, text: str) -> Guess:
-        return Guess(self.fasttext(text), self.cld3(text))
 
     # -- a whole reply ------------------------------------------------------------------------------
     def whole_reply(
@@ -253,7 +244,7 @@ class Ensemble:
           foreign, or native with less than ``LEXICON_MAX_NATIVE`` from fastText).
         """
         expected = spec.language
-        if expected in ("ja", "ko", "zh"):
+        if spec.scripts <= CJK_SCRIPTS:
             return None
         if (twin := TWIN.get(expected)) is not None:
             lean = preference(_words(text), lexicon(twin), lexicon(expected), SHARED_TOP)
@@ -261,7 +252,7 @@ class Ensemble:
                 lean.per_word >= REPLY_LEAN
                 and lean.words >= REPLY_LEAN_WORDS
                 and lean.llr >= REPLY_LLR
-                and sum(p for code, p in self.fasttext(text) if code in _MALAY_PAIR) >= REPLY_PAIR_MASS
+                and sum(p for code, p in self.fasttext(text) if code in (expected, twin)) >= REPLY_PAIR_MASS
             ):
                 llr, per_word = round(lean.llr, 2), round(lean.per_word, 3)
                 return twin, {"basis": "lexicon_lean", "llr": llr, "per_word": per_word, "words": lean.words}
@@ -272,15 +263,13 @@ class Ensemble:
             return None
         own = unquote(text)  # a quoted sentence in another language is a character speaking
         ft = self.fasttext(own, 5)
-        if next((p for code, p in ft if code == expected), 0.0) > WHOLE_MAX_NATIVE:
+        if _prob(ft, expected) > WHOLE_MAX_NATIVE:
             return None
         language, p_cld = self.cld3(own)
         if (
             p_cld < LEXICON_CLD3_CERTAIN
-            or language in (expected, "und")
-            or language in NOISE
-            or language in NEUTRAL.get(expected, frozenset())
-            or next((p for code, p in ft if code == language), 0.0) < WHOLE_FASTTEXT
+            or not _another_language(language, expected)
+            or _prob(ft, language) < WHOLE_FASTTEXT
         ):
             return None
         models = Guess(ft, (language, p_cld)).as_evidence()
@@ -301,7 +290,7 @@ class Ensemble:
             if len(counts) == 1
             else max(counts, key=lambda s: counts[s] * (3 if s in CJK_SCRIPTS else 1))
         )
-        if spec.language in ("ja", "ko", "zh"):
+        if spec.scripts <= CJK_SCRIPTS:
             return self._call_cjk(text, spec, counts, main, w)
         if main in spec.scripts:
             return self._call_models(text, spec, w)
@@ -329,7 +318,7 @@ class Ensemble:
             if hangul >= 2 and hangul >= kana:
                 return Call("foreign", "ko", w, "script", strong=True, sure=True)
             if kana < 2 and (chinese := self.hanzi.not_japanese_count(text)) >= 2:
-                variant = self.hanzi.variant(text, margin=1) or "zh"
+                variant = self.hanzi.variant(text) or "zh"
                 return Call("foreign", variant, w, "hanzi", strong=chinese >= STRONG_HANZI, sure=True)
             if kana:
                 return Call("native", "ja", w, "script")
@@ -347,20 +336,18 @@ class Ensemble:
             return Call("foreign", "ko", w, "script", strong=True, sure=True)
         v = self.hanzi.counts(text)
         other = "zh-Hant" if spec.code == "zh-Hans" else "zh-Hans"
-        own_count, other_count = (
-            (v.simplified, v.traditional) if spec.code == "zh-Hans" else (v.traditional, v.simplified)
-        )
+        own_count, other_count = v if spec.code == "zh-Hans" else reversed(v)
         if (other_count >= 2 and own_count == 0) or other_count >= own_count + 4:
             return Call("foreign", other, w, "hanzi", strong=other_count >= STRONG_HANZI, sure=True)
         return Call("native", spec.code, w, "hanzi" if own_count else "script")
 
     def _han_only(self, text: str, spec: LocaleSpec, w: float) -> Call:
         """A Han-only sentence in a Japanese or Korean reply: Chinese only if both models say so."""
-        g = self.guess(text)
+        g = Guess(self.fasttext(text), self.cld3(text))
         if g.fasttext[0][0] == "zh" and g.fasttext[0][1] >= FOREIGN_FASTTEXT and g.cld3[0] == "zh":
-            variant = self.hanzi.variant(text, margin=1) or "zh"
+            variant = self.hanzi.variant(text) or "zh"
             return Call("foreign", variant, w, "models", g, strong=_sure(g), sure=_sure(g, SURE_MODELS))
-        if g.fasttext_prob(spec.language) >= NATIVE_FASTTEXT or g.cld3[0] == spec.language:
+        if _prob(g.fasttext, spec.language) >= NATIVE_FASTTEXT or g.cld3[0] == spec.language:
             return Call("native", spec.language, w, "models", g)
         return Call("unknown", None, w, "models", g)
 
@@ -368,14 +355,12 @@ class Ensemble:
         expected = spec.language
         basis = None if script_mismatch else _own_marks(text, expected)
         if basis == "letters" or (
-            basis == "words"
-            and expected not in _MALAY_PAIR
-            and unknown_share(text, expected) < LEXICON_UNKNOWN
+            basis == "words" and expected not in TWIN and unknown_share(text, expected) < LEXICON_UNKNOWN
         ):
             return Call("native", expected, w, basis)
         ft = self.fasttext(text)
         top, p_top = ft[0]
-        malay_pair = expected in _MALAY_PAIR and top in _MALAY_PAIR and not script_mismatch
+        malay_pair = expected in TWIN and top in (expected, TWIN[expected]) and not script_mismatch
         if basis == "words" and (top == expected or p_top < OWN_WORDS_OVERRULED) and not malay_pair:
             # Function words are shared more widely than letters (Catalan writes "de", "au"; Malay shares
             # Indonesian's): they settle a sentence unless the lexicon does not know a third of its words
@@ -384,7 +369,7 @@ class Ensemble:
         if malay_pair:
             # Malay and Indonesian: the models confuse them, their word lists do not.
             return _malay_or_indonesian(text, expected, ft, w)
-        p_native = p_top if top == expected else next((p for code, p in ft if code == expected), 0.0)
+        p_native = p_top if top == expected else _prob(ft, expected)
         if not script_mismatch and p_native >= NATIVE_FASTTEXT:
             # Native by fastText alone: a foreign call by the models needs p_native <= FOREIGN_MAX_NATIVE,
             # so CLD3 is consulted only where the lexicon rule could still call it foreign.
@@ -394,11 +379,8 @@ class Ensemble:
             if _other_by_lexicon(text, expected, ft, g.cld3):
                 return _foreign_by_lexicon(text, expected, w, g)
             return Call("native", expected, w, "models", g)
-        neutral = NEUTRAL.get(expected, frozenset())
         plausible_other = (
-            top != expected
-            and top not in NOISE
-            and top not in neutral
+            _another_language(top, expected)
             and p_native <= FOREIGN_MAX_NATIVE_CERTAIN
             and _letters_allow(text, expected, top)
             and len(text.split()) >= FOREIGN_MIN_WORDS
@@ -433,7 +415,7 @@ class Ensemble:
             and (p_top >= FOREIGN_FASTTEXT or (p_cld >= CLD3_CERTAIN and p_top >= FOREIGN_FASTTEXT_CERTAIN))
             and (p_native <= FOREIGN_MAX_NATIVE or p_cld >= CLD3_CERTAIN)
             and (cld_lang == top or VARIETY_OF.get(cld_lang) == top)
-            and cld_lang not in neutral
+            and cld_lang not in NEUTRAL.get(expected, ())
             and p_cld >= FOREIGN_CLD3
         ):
             # Sure: both models fairly sure; or most words unknown to our lexicon; or both models sure of
@@ -449,43 +431,38 @@ class Ensemble:
         return Call("unknown", None, w, "models", g)
 
 
-_MALAY_PAIR = frozenset({"id", "ms"})
 # A sentence fastText places in Malay or Indonesian (``_malay_or_indonesian``) is the other of the two when
 # the lexicons lean its way by MALAY_PREFERENCE per word and fastText's top label agrees (sure from twice
 # that), or by DISTINCTIVE_LEAN with a word only the other writes. Clean dev Indonesian sentences: at most
 # 0.30 with fastText's top label Malay, 0.05 with a word only Malay writes (docs/language.md).
 MALAY_PREFERENCE = 0.4
 DISTINCTIVE_LEAN = 0.06
-# A whole reply (``Ensemble.whole_reply``) is in the expected language's twin when the log10 likelihood
-# ratio of the twin's words (``lexicon.preference`` with ``SHARED_TOP``, summed over the reply) reaches
-# REPLY_LLR at REPLY_LEAN per word or more, over at least REPLY_LEAN_WORDS listed words, and fastText gives
-# the pair REPLY_PAIR_MASS. Clean dev Indonesian replies: at most 1.7 (fiction and documentation), and at
-# most 0.07 per word; Malay ones: median 6.3 (docs/language.md).
+# A whole reply in the expected language's twin (``Ensemble.whole_reply`` says how): the log10 likelihood
+# ratio of clean dev Indonesian replies is at most 1.7 (fiction and documentation), and at most 0.07 per
+# word; of Malay ones, median 6.3 (docs/language.md).
 TWIN = {"id": "ms", "ms": "id"}
 REPLY_LLR = 3.0
 REPLY_LEAN = 0.1
 REPLY_LEAN_WORDS = 10
 REPLY_PAIR_MASS = 0.5
-# A whole reply is in CLD3's language (a close neighbour fastText spreads, Galician) when CLD3 is
-# LEXICON_CLD3_CERTAIN, fastText gives that language WHOLE_FASTTEXT and ours at most WHOLE_MAX_NATIVE, and our
-# lexicon does not know WHOLE_UNKNOWN of its words. Clean dev replies (5,355 outside the CJK locales): CLD3
-# that sure of another language once (Afrikaans for a Dutch manual page, fastText 0.004 for it).
+# A whole reply in CLD3's language (a close neighbour fastText spreads, Galician; ``Ensemble.whole_reply``):
+# of clean dev replies (5,355 outside the CJK locales), CLD3 was that sure of another language once
+# (Afrikaans for a Dutch manual page, fastText 0.004 for it).
 WHOLE_FASTTEXT = 0.05
 WHOLE_MAX_NATIVE = 0.9
 WHOLE_UNKNOWN = 0.1
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _in_doubt(call: Call, expected: str) -> bool:
     """Whether a sentence's call leaves room for another language: unknown, foreign, or native on less
     than ``LEXICON_MAX_NATIVE`` from fastText (not on letters, function words or a firm fastText)."""
     if call.status == "native":
-        return call.guess is not None and call.guess.fasttext_prob(expected) < LEXICON_MAX_NATIVE
+        return call.guess is not None and _prob(call.guess.fasttext, expected) < LEXICON_MAX_NATIVE
     return call.status in ("unknown", "foreign")
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.casefold())
+    return LETTERS.findall(text.casefold())
 
 
 def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:
@@ -496,7 +473,7 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     other = TWIN[expected]
     words = _words(text)
     lean = preference(words, lexicon(other), lexicon(expected)).per_word
-    mass = sum(p for code, p in ft if code in _MALAY_PAIR)
+    mass = sum(p for code, p in ft if code in (expected, other))
     if mass < FOREIGN_FASTTEXT or len(words) < LEXICON_MIN_WORDS:
         pass
     elif (
@@ -527,9 +504,9 @@ def _other_by_lexicon(
     independent of both models."""
     language, p_cld = cld3
     neutral = NEUTRAL.get(expected, frozenset())
-    if p_cld < LEXICON_CLD3 or language in (expected, "und") or language in NOISE or language in neutral:
+    if p_cld < LEXICON_CLD3 or not _another_language(language, expected):
         return False
-    p_language = next((p for code, p in ft if code == language), 0.0)
+    p_language = _prob(ft, language)
     off_mass = sum(p for code, p in ft if code != expected and code not in neutral)
     agree = p_language >= LEXICON_FASTTEXT or (
         p_cld >= LEXICON_CLD3_CERTAIN
@@ -537,6 +514,12 @@ def _other_by_lexicon(
         and p_language >= LEXICON_FASTTEXT_CERTAIN
     )
     return agree and unknown_share(text, expected) >= LEXICON_UNKNOWN
+
+
+def _another_language(label: str, expected: str) -> bool:
+    """Whether a model's label can name a language other than ``expected``: not ours, not undetermined
+    (``und``), not noise (``NOISE``) and not a variety of ours (``NEUTRAL``)."""
+    return label not in (expected, "und") and label not in NOISE and label not in NEUTRAL.get(expected, ())
 
 
 def _foreign_by_lexicon(text: str, expected: str, w: float, g: Guess) -> Call:
@@ -552,7 +535,7 @@ def unknown_share(text: str, expected: str) -> float:
     unquoted = unquote(text)
     if word_count(unquoted) < LEXICON_MIN_WORDS:
         return 0.0
-    words = _WORD.findall(unquoted)
+    words = LETTERS.findall(unquoted)
     known = list(map(lexicon(expected).ranks.__contains__, map(str.casefold, words)))
     # the words the lexicon does not know, of those written lowercase (at C speed: map, compress)
     unknown = sum(map(str.islower, map(itemgetter(0), compress(words, map(not_, known)))))
@@ -576,6 +559,11 @@ def _foreign_by_fasttext(
         strong=p_top >= STRONG_MODELS,
         sure=p_top >= SURE_MODELS or unknown >= LEXICON_SURE,
     )
+
+
+def _prob(ft: tuple[tuple[str, float], ...], language: str) -> float:
+    """fastText's probability of ``language``: 0 when it is not among the top labels."""
+    return next((p for code, p in ft if code == language), 0.0)
 
 
 def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:

@@ -75,12 +75,12 @@ class HanziTables:
         """
         return len(self.not_japanese.findall(text))
 
-    def variant(self, text: str, margin: int = 2) -> str | None:
-        """``zh-Hans`` or ``zh-Hant`` when one variant leads by ``margin`` characters, else None."""
+    def variant(self, text: str) -> str | None:
+        """``zh-Hans`` or ``zh-Hant``: the variant with more distinctive characters, None on a tie."""
         c = self.counts(text)
-        if c.simplified >= c.traditional + margin:
+        if c.simplified > c.traditional:
             return "zh-Hans"
-        if c.traditional >= c.simplified + margin:
+        if c.traditional > c.simplified:
             return "zh-Hant"
         return None
 

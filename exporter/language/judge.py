@@ -28,10 +28,10 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from exporter.language.detect import MIN_LETTERS, Call, Ensemble
+from exporter.language.detect import MIN_LETTERS, TWIN, Call, Ensemble
 from exporter.language.encoding import EncodingChecker
 from exporter.language.lexicon import lexicon
-from exporter.language.locales import LOCALES, canonical_locale
+from exporter.language.locales import LOCALES, LocaleSpec, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.language.scripts import Script, script_counts, span_counts, weight
 from exporter.language.segment import Sentence, is_quoted, mask_code, split_sentences, unquote, word_count
@@ -49,9 +49,8 @@ SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
 SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
 SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
 SURE_MIN_WORDS = 5  # ... or has this many words outside quotation marks
-SECOND_LEANING = (
-    0.5  # or one sure foreign sentence and an unknown one fastText gives this to the same language
-)
+# or one sure foreign sentence and an unknown one fastText gives this much of the same language
+SECOND_LEANING = 0.5
 _SAMPLE_CHARS = 80
 _MIN_SENTENCE_CHARS = -(-MIN_LETTERS // 3)  # shortest sentence that can reach MIN_LETTERS weighted letters
 _NO_LETTERS: dict[Script, int] = {}
@@ -74,18 +73,18 @@ class Verdict:
 class Judge:
     """Holds the models and tables; build once (``default_judge()``) and call ``judge`` per reply."""
 
-    def __init__(self, ensemble: Ensemble | None = None, encoding: EncodingChecker | None = None) -> None:
-        self.ensemble = ensemble or Ensemble()
-        self.encoding = encoding or EncodingChecker()
+    def __init__(self, ensemble: Ensemble | None = None) -> None:
+        self.ensemble = ensemble or Ensemble()  # tests pass a stand-in
+        self.encoding = EncodingChecker()
 
     def warm(self, locales: Iterable[str] = LOCALES) -> None:
         """Load the lexicons the judge reads for these locales now (about 0.2 s each, once per process)
         instead of on each locale's first reply."""
         for locale in locales:
-            code = canonical_locale(locale) or locale
-            lexicon(LOCALES[code].code if code in LOCALES else code)
-            if code == "id":
-                lexicon("ms")
+            language = LOCALES[canonical_locale(locale) or locale].language
+            lexicon(language)
+            if (twin := TWIN.get(language)) is not None:
+                lexicon(twin)  # ``Ensemble.whole_reply`` weighs Indonesian against Malay
 
     def judge(self, text: str, locale: str) -> Verdict:
         """Judge one reply against the locale it was asked in. Raises ValueError for an unknown locale.
@@ -148,10 +147,11 @@ class Judge:
         for _, c in foreign_calls:
             key = c.language or "unknown"
             languages[key] = languages.get(key, 0.0) + c.weight
+        native_sentences = sum(c.status == "native" for c in calls)
         evidence: dict[str, object] = {
             "locale": code,
             "sentences": len(sentences),
-            "native_sentences": sum(c.status == "native" for c in calls),
+            "native_sentences": native_sentences,
             "foreign_sentences": len(foreign_calls),
             "unknown_sentences": sum(c.status in ("unknown", "short") for c in calls),
         }
@@ -160,7 +160,7 @@ class Judge:
             evidence["languages"] = {lang: round(w / judged_weight, 3) for lang, w in _by_weight(languages)}
             evidence["foreign"] = [_sentence_evidence(s, c) for s, c in foreign_calls]
         if judged_weight == 0:
-            return self._whole_text(text, spec.code, evidence)
+            return self._whole_text(text, spec, evidence)
         share = foreign / judged_weight
         top_language = _by_weight(languages)[0][0] if languages else None
         # One foreign sentence inside quotation marks is dialogue (a character speaking), neither mixing nor,
@@ -172,7 +172,7 @@ class Judge:
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
         first = single[1] if single is not None and not dialogue else None
         first_words = word_count(unquote(single[0].text)) if single is not None else 0
-        judged_sentences = evidence["native_sentences"] + len(foreign_calls)  # type: ignore[operator]
+        judged_sentences = native_sentences + len(foreign_calls)
         one_strong = (
             first is not None and first.strong and share >= SINGLE_SHARE and first.weight >= SINGLE_MIN_WEIGHT
         )
@@ -226,9 +226,9 @@ class Judge:
             Outcome.INCONCLUSIVE, Reason.AMBIGUOUS, evidence, "too little native or foreign evidence"
         )
 
-    def _whole_text(self, text: str, code: str, evidence: dict[str, object]) -> Verdict:
+    def _whole_text(self, text: str, spec: LocaleSpec, evidence: dict[str, object]) -> Verdict:
         """No sentence was judgeable on its own (many short ones): judge the reply as one piece."""
-        call = self.ensemble.call(text, LOCALES[code])
+        code, call = spec.code, self.ensemble.call(text, spec)
         evidence["whole_text"] = {"status": call.status, "language": call.language, "basis": call.basis}
         if call.status == "native":
             return Verdict(Outcome.PASS, Reason.NONE, evidence, f"{code} (judged as a whole)")

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from exporter.language.locales import LOCALES
+
 WORDS = 30_000  # a word of the language: among its 30,000 most frequent word forms
 COMMON = 5_000  # a common word: among its 5,000 most frequent (so not a rare name)
 # wordfreq's small lists stop at Zipf 3 (one occurrence per million words): a word a list lacks is rarer.
@@ -53,26 +55,24 @@ class Lexicon:
         return min(self.ranks.get(token.casefold(), COMMON), COMMON)
 
 
-# wordfreq's codes for our languages (zh-Hans and zh-Hant share Chinese, pt-BR is Portuguese).
-_WORDFREQ_CODE = {"zh-Hans": "zh", "zh-Hant": "zh", "pt-BR": "pt"}
-
-
 @functools.cache
 def lexicon(language: str) -> Lexicon:
-    """The lexicon of a language (``en``, ``pt``, ``ms``… or a locale code); loaded once per process.
+    """The lexicon of a language (``en``, ``pt``, ``ms``… or a locale code: ``pt-BR`` reads Portuguese's);
+    loaded once per process and language.
 
     Raises ``RuntimeError`` when ``wordfreq`` (the ``exporter`` extra) is not installed, ``LookupError``
     when it has no list for the language.
     """
+    if (spec := LOCALES.get(language)) is not None and spec.language != language:
+        return lexicon(spec.language)  # one copy per language, whichever code asked first
     try:
         import wordfreq
     except ImportError as err:  # pragma: no cover - the exporter extra installs it
         raise RuntimeError("the wordfreq package (exporter extra) is not installed") from err
-    code = _WORDFREQ_CODE.get(language, language)
-    if code not in wordfreq.available_languages(wordlist="small"):
+    if language not in wordfreq.available_languages(wordlist="small"):
         raise LookupError(f"wordfreq has no word list for {language!r}")
-    ranked = wordfreq.top_n_list(code, WORDS, wordlist="small", ascii_only=False)
-    frequencies = wordfreq.get_frequency_dict(code, wordlist="small")  # no tokenizer: CJK needs none here
+    ranked = wordfreq.top_n_list(language, WORDS, wordlist="small", ascii_only=False)
+    frequencies = wordfreq.get_frequency_dict(language, wordlist="small")  # no tokenizer: CJK needs none here
     zipf: dict[str, float] = {}
     values: dict[float, float] = {}  # one float object per distinct value (a few hundred): less memory
     for word in ranked:
@@ -85,7 +85,7 @@ def lexicon(language: str) -> Lexicon:
     ranks: dict[str, int] = {}
     for i, word in enumerate(ranked):
         ranks.setdefault(word, i)
-    return Lexicon(code, ranks, zipf)
+    return Lexicon(language, ranks, zipf)
 
 
 class Lean(NamedTuple):

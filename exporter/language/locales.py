@@ -41,7 +41,6 @@ class LocaleSpec:
     code: str  # e.g. "pt-BR", "zh-Hant"
     language: str  # ISO 639-1 code detectors report, e.g. "pt", "zh"
     scripts: frozenset[Script]  # scripts a reply in this locale is written in
-    name: str  # English name, for humans
     prompts: tuple[Prompt, ...]
 
 
@@ -53,7 +52,7 @@ _LATIN = frozenset({Script.LATIN})
 _CYRILLIC = frozenset({Script.CYRILLIC})
 
 _SPECS: tuple[LocaleSpec, ...] = (
-    LocaleSpec("en", "en", _LATIN, "English", _prompts(
+    LocaleSpec("en", "en", _LATIN, _prompts(
         ("You are Captain Mara Voss, a weary pirate captain in a fantasy role-play. Stay in character and "
          "answer in five or six sentences of plain prose.",
          "The storm has passed. Tell your young first mate what you remember of the night your old ship sank."),
@@ -64,7 +63,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "in five or six sentences of plain prose.",
          "Describe to your expedition partner the strange glowing flower you found this morning."),
     )),
-    LocaleSpec("es", "es", _LATIN, "Spanish", _prompts(
+    LocaleSpec("es", "es", _LATIN, _prompts(
         ("Eres la capitana Mara Voss, una pirata cansada en un juego de rol de fantasía. Mantén el personaje "
          "y responde en cinco o seis frases de prosa sencilla.",
          "La tormenta ha pasado. Cuéntale a tu joven contramaestre lo que recuerdas de la noche en que se "
@@ -76,7 +75,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "responde en cinco o seis frases de prosa sencilla.",
          "Describe a tu compañero de expedición la extraña flor luminosa que encontraste esta mañana."),
     )),
-    LocaleSpec("pt-BR", "pt", _LATIN, "Brazilian Portuguese", _prompts(
+    LocaleSpec("pt-BR", "pt", _LATIN, _prompts(
         ("Você é a capitã Mara Voss, uma pirata cansada em um jogo de interpretação de fantasia. Mantenha a "
          "personagem e responda em cinco ou seis frases de prosa simples.",
          "A tempestade passou. Conte ao seu jovem imediato o que você lembra da noite em que seu antigo navio "
@@ -88,7 +87,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "responda em cinco ou seis frases de prosa simples.",
          "Descreva para o seu parceiro de expedição a estranha flor luminosa que você encontrou hoje de manhã."),
     )),
-    LocaleSpec("fr", "fr", _LATIN, "French", _prompts(
+    LocaleSpec("fr", "fr", _LATIN, _prompts(
         ("Tu es la capitaine Mara Voss, une pirate fatiguée dans un jeu de rôle fantastique. Reste dans ton "
          "personnage et réponds en cinq ou six phrases de prose simple.",
          "La tempête est passée. Raconte à ton jeune second ce dont tu te souviens de la nuit où ton ancien "
@@ -100,7 +99,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "et réponds en cinq ou six phrases de prose simple.",
          "Décris à ton partenaire d'expédition l'étrange fleur lumineuse que tu as trouvée ce matin."),
     )),
-    LocaleSpec("de", "de", _LATIN, "German", _prompts(
+    LocaleSpec("de", "de", _LATIN, _prompts(
         ("Du bist Kapitänin Mara Voss, eine müde Piratin in einem Fantasy-Rollenspiel. Bleib in deiner Rolle "
          "und antworte in fünf oder sechs Sätzen schlichter Prosa.",
          "Der Sturm ist vorüber. Erzähl deinem jungen Steuermann, woran du dich aus der Nacht erinnerst, in "
@@ -114,7 +113,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "Beschreibe deinem Expeditionspartner die seltsame leuchtende Blume, die du heute Morgen gefunden "
          "hast."),
     )),
-    LocaleSpec("it", "it", _LATIN, "Italian", _prompts(
+    LocaleSpec("it", "it", _LATIN, _prompts(
         ("Sei la capitana Mara Voss, una pirata stanca in un gioco di ruolo fantasy. Resta nel personaggio e "
          "rispondi in cinque o sei frasi di prosa semplice.",
          "La tempesta è passata. Racconta al tuo giovane secondo che cosa ricordi della notte in cui la tua "
@@ -127,7 +126,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "rispondi in cinque o sei frasi di prosa semplice.",
          "Descrivi al tuo compagno di spedizione lo strano fiore luminoso che hai trovato stamattina."),
     )),
-    LocaleSpec("nl", "nl", _LATIN, "Dutch", _prompts(
+    LocaleSpec("nl", "nl", _LATIN, _prompts(
         ("Je bent kapitein Mara Voss, een vermoeide piraat in een fantasy-rollenspel. Blijf in je rol en "
          "antwoord in vijf of zes zinnen eenvoudig proza.",
          "De storm is voorbij. Vertel je jonge stuurman wat je je herinnert van de nacht waarin je oude schip "
@@ -139,7 +138,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "antwoord in vijf of zes zinnen eenvoudig proza.",
          "Beschrijf aan je expeditiepartner de vreemde lichtgevende bloem die je vanochtend hebt gevonden."),
     )),
-    LocaleSpec("pl", "pl", _LATIN, "Polish", _prompts(
+    LocaleSpec("pl", "pl", _LATIN, _prompts(
         ("Jesteś kapitan Marą Voss, zmęczoną piratką w fabularnej grze fantasy. Pozostań w roli i odpowiedz "
          "w pięciu lub sześciu zdaniach prostej prozy.",
          "Burza minęła. Opowiedz młodemu bosmanowi, co pamiętasz z nocy, gdy zatonął twój dawny statek."),
@@ -150,7 +149,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "lub sześciu zdaniach prostej prozy.",
          "Opisz towarzyszowi wyprawy dziwny świecący kwiat, który znalazłaś dziś rano."),
     )),
-    LocaleSpec("ru", "ru", _CYRILLIC, "Russian", _prompts(
+    LocaleSpec("ru", "ru", _CYRILLIC, _prompts(
         ("Ты капитан Мара Восс, уставшая пиратка в фэнтезийной ролевой игре. Оставайся в образе и отвечай "
          "пятью или шестью предложениями простой прозы.",
          "Буря прошла. Расскажи молодому помощнику, что ты помнишь о ночи, когда затонул твой старый корабль."),
@@ -161,7 +160,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "шестью предложениями простой прозы.",
          "Опиши своему напарнику по экспедиции странный светящийся цветок, который ты нашла сегодня утром."),
     )),
-    LocaleSpec("uk", "uk", _CYRILLIC, "Ukrainian", _prompts(
+    LocaleSpec("uk", "uk", _CYRILLIC, _prompts(
         ("Ти капітанка Мара Восс, втомлена піратка у фентезійній рольовій грі. Залишайся в ролі й відповідай "
          "п'ятьма або шістьма реченнями простої прози.",
          "Буря минула. Розкажи молодому помічникові, що ти пам'ятаєш про ніч, коли затонув твій старий "
@@ -173,7 +172,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "п'ятьма або шістьма реченнями простої прози.",
          "Опиши своєму напарникові по експедиції дивну квітку, що світиться, яку ти знайшла сьогодні вранці."),
     )),
-    LocaleSpec("tr", "tr", _LATIN, "Turkish", _prompts(
+    LocaleSpec("tr", "tr", _LATIN, _prompts(
         ("Sen, fantastik bir rol yapma oyununda yorgun bir korsan olan Kaptan Mara Voss'sun. Karakterinden "
          "çıkma ve beş altı cümlelik sade bir düzyazıyla cevap ver.",
          "Fırtına dindi. Genç ikinci kaptanına eski gemin battığı geceden neler hatırladığını anlat."),
@@ -184,7 +183,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "cümlelik sade bir düzyazıyla cevap ver.",
          "Keşif arkadaşına bu sabah bulduğun tuhaf, ışıldayan çiçeği anlat."),
     )),
-    LocaleSpec("ja", "ja", frozenset({Script.KANA, Script.HAN}), "Japanese", _prompts(
+    LocaleSpec("ja", "ja", frozenset({Script.KANA, Script.HAN}), _prompts(
         ("あなたはファンタジーのロールプレイに登場する、疲れた海賊の船長マーラ・ヴォスです。役になりきり、"
          "五、六文の素朴な文章で答えてください。",
          "嵐は過ぎ去りました。昔の船が沈んだ夜のことを、若い副長に覚えているとおりに話してください。"),
@@ -194,7 +193,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "答えてください。",
          "今朝見つけた不思議な光る花について、探検の相棒に説明してください。"),
     )),
-    LocaleSpec("ko", "ko", frozenset({Script.HANGUL}), "Korean", _prompts(
+    LocaleSpec("ko", "ko", frozenset({Script.HANGUL}), _prompts(
         ("당신은 판타지 롤플레이에 나오는 지친 해적 선장 마라 보스입니다. 역할을 유지하고 다섯 또는 여섯 "
          "문장의 담백한 글로 답하세요.",
          "폭풍이 지나갔습니다. 옛 배가 가라앉던 밤에 대해 기억나는 것을 젊은 항해사에게 들려주세요."),
@@ -205,7 +204,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "문장의 담백한 글로 답하세요.",
          "오늘 아침에 발견한 이상하게 빛나는 꽃을 탐험 동료에게 설명해 주세요."),
     )),
-    LocaleSpec("zh-Hans", "zh", frozenset({Script.HAN}), "Chinese (Simplified)", _prompts(
+    LocaleSpec("zh-Hans", "zh", frozenset({Script.HAN}), _prompts(
         ("你是奇幻角色扮演中一位疲惫的海盗船长玛拉·沃斯。请保持角色，用五六句朴素的简体中文回答。",
          "风暴过去了。请告诉你年轻的大副，你还记得旧船沉没那一夜的哪些事情。"),
         ("你是北方一座偏远海岛上的灯塔看守人伊莱亚斯。请保持角色，用五六句朴素的简体中文回答。",
@@ -213,7 +212,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
         ("你是正在探索一座隐秘山谷的植物学家汉娜·雷耶斯博士。请保持角色，用五六句朴素的简体中文回答。",
          "请向你的探险伙伴描述你今天早上发现的那朵会发光的奇怪花朵。"),
     )),
-    LocaleSpec("zh-Hant", "zh", frozenset({Script.HAN}), "Chinese (Traditional)", _prompts(
+    LocaleSpec("zh-Hant", "zh", frozenset({Script.HAN}), _prompts(
         ("你是奇幻角色扮演中一位疲憊的海盜船長瑪拉·沃斯。請保持角色，用五六句樸素的繁體中文回答。",
          "風暴過去了。請告訴你年輕的大副，你還記得舊船沉沒那一夜的哪些事情。"),
         ("你是北方一座偏遠海島上的燈塔看守人伊萊亞斯。請保持角色，用五六句樸素的繁體中文回答。",
@@ -221,7 +220,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
         ("你是正在探索一座隱秘山谷的植物學家漢娜·雷耶斯博士。請保持角色，用五六句樸素的繁體中文回答。",
          "請向你的探險夥伴描述你今天早上發現的那朵會發光的奇怪花朵。"),
     )),
-    LocaleSpec("id", "id", _LATIN, "Indonesian", _prompts(
+    LocaleSpec("id", "id", _LATIN, _prompts(
         ("Kamu adalah Kapten Mara Voss, seorang bajak laut yang lelah dalam permainan peran fantasi. Tetaplah "
          "dalam peran dan jawablah dengan lima atau enam kalimat prosa sederhana.",
          "Badai sudah berlalu. Ceritakan kepada mualim mudamu apa yang kamu ingat tentang malam ketika kapal "
@@ -234,7 +233,7 @@ _SPECS: tuple[LocaleSpec, ...] = (
          "dalam peran dan jawablah dengan lima atau enam kalimat prosa sederhana.",
          "Gambarkan kepada rekan ekspedisimu bunga aneh bercahaya yang kamu temukan pagi ini."),
     )),
-    LocaleSpec("vi", "vi", _LATIN, "Vietnamese", _prompts(
+    LocaleSpec("vi", "vi", _LATIN, _prompts(
         ("Bạn là thuyền trưởng Mara Voss, một nữ cướp biển mệt mỏi trong trò chơi nhập vai giả tưởng. Hãy giữ "
          "đúng vai và trả lời bằng năm hoặc sáu câu văn xuôi giản dị.",
          "Cơn bão đã qua. Hãy kể cho người phó thuyền trẻ tuổi những gì bạn còn nhớ về đêm con tàu cũ của bạn "
@@ -293,4 +292,4 @@ def canonical_locale(code: str) -> str | None:
 
 def with_prompts(spec: LocaleSpec, prompts: tuple[Prompt, ...]) -> LocaleSpec:
     """A copy of ``spec`` with replacement prompts (the configuration's custom prompts)."""
-    return LocaleSpec(spec.code, spec.language, spec.scripts, spec.name, prompts)
+    return LocaleSpec(spec.code, spec.language, spec.scripts, prompts)

@@ -9,6 +9,7 @@ import re
 import pytest
 from language_fixtures import load_clean
 
+from exporter.language import judge as judge_module
 from exporter.language.judge import Judge, default_judge, judge
 from exporter.language.locales import DEFAULT_LOCALES
 from exporter.outcomes import Outcome, Reason
@@ -326,3 +327,10 @@ def test_one_quoted_foreign_sentence_is_dialogue_however_long_but_two_are_mixing
     assert judge(f"{own[0]} {speech}", "pt-BR").reason is Reason.SWITCH
     two = " ".join([own[0], f"“{_SPANISH}”", *own[1:3], f"“{_SPANISH}”"])
     assert judge(two, "pt-BR").reason is Reason.MIXING
+
+
+def test_warming_loads_each_locales_lexicon_and_its_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded: list[str] = []
+    monkeypatch.setattr(judge_module, "lexicon", loaded.append)
+    default_judge().warm(["pt_br", "zh-TW", "id"])
+    assert loaded == ["pt", "zh", "id", "ms"]

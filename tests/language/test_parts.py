@@ -107,6 +107,7 @@ def test_hanzi_tables_separate_simplified_from_traditional() -> None:
     assert tables.variant("这是我们的国家") == "zh-Hans"
     assert tables.variant("這是我們的國家") == "zh-Hant"
     assert tables.variant("我是人") is None
+    assert tables.variant("这是我的書") is None and tables.variant("这是我们的書") == "zh-Hans"  # a lead of 1
 
 
 def test_sentences_split_on_latin_and_cjk_ends_and_keep_offsets() -> None:
@@ -505,10 +506,10 @@ def test_own_letters_and_words_settle_only_sentences_the_models_call_native(
         by_models = ensemble.call(text, LOCALES[locale])
     if settled.status == "foreign" and settled.basis in ("letters", "words"):
         assert source != locale and "cld3" not in settled.guess.as_evidence()  # type: ignore[union-attr]
-        assert by_models.status == "unknown" or (by_models.status, by_models.language) == (
-            "foreign",
-            settled.language,
-        )
+        # The models may name the other of two twins (CLD3 says Malay for Indonesian the words settled):
+        # a foreign call all the same, in a language the models cannot tell from the settled one.
+        twins = {settled.language, detect.TWIN.get(settled.language or "")}
+        assert by_models.status in ("unknown", "foreign") and by_models.language in {None, *twins}
         return
     assert (settled.status, settled.language) == (by_models.status, by_models.language)
     if settled.basis in ("letters", "words"):
