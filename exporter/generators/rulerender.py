@@ -91,18 +91,12 @@ class RulesConfig(ConfigModel):
 
     def flags(self) -> str:
         """The ``canary rules render`` flags that reproduce this configuration (written into every file)."""
-        default = RulesConfig()
-        flags = []
-        for name in type(self).model_fields:
-            value = getattr(self, name)
-            if value != getattr(default, name):
-                severity = name.removeprefix("severity_")
-                flag = (
-                    f"--severity {severity}={value}"
-                    if severity != name
-                    else f"--{name.replace('_', '-')} {value}"
-                )
-                flags.append(flag)
+        flags = [
+            f"--severity {name.removeprefix('severity_')}={value}"
+            if name.startswith("severity_")
+            else f"--{name.replace('_', '-')} {value}"
+            for name, value in self.model_dump(exclude_defaults=True).items()
+        ]
         return " ".join(flags) or "(defaults)"
 
 
