@@ -406,10 +406,10 @@ def live_view(
     models = list(state.models.items())
     narrow = width < NARROW
     tables = [live_rows(state, ignore, model, routing, narrow=narrow) for model, _ in models]
+    shown = [fit_columns(columns, rows, width) for columns, rows in tables]  # the columns each table keeps
     terms: list[str] = []
-    for columns, rows in tables:  # every term once, in the order first met
-        kept = fit_columns(columns, rows, width)
-        terms += [t for t in legend_items(columns, rows, kept) if t not in terms]
+    for (columns, rows), keep in zip(tables, shown, strict=True):  # every term once, in the order first met
+        terms += [t for t in legend_items(columns, rows, keep) if t not in terms]
     legend = [line(text, "dim") for text in pack_header(terms or [LEGEND_OK], width)]
     budget = None if height is None else height - len(head) - len(legend) - 1  # 1: the status line
     pages = paginate([len(rows) for _, rows in tables], budget)
@@ -418,16 +418,15 @@ def live_view(
     for position, (index, start, stop) in enumerate(pages[number]):
         model, info = models[index]
         columns, rows = tables[index]
-        weak = info.weak
         title = f"{model}  round {state.round}"
         if len(pages) > 1 and position == 0:
             title += f"  page {number + 1}/{len(pages)}"
         if stop - start < len(rows):
             title += f"  hosts {start + 1}-{stop} of {len(rows)}"
-        if weak:
-            title += f"  weak: {', '.join(weak)}"
+        if info.weak:
+            title += f"  weak: {', '.join(info.weak)}"
         parts.append(line(title, "bold"))
-        keep = fit_columns(columns, rows, width)
+        keep = shown[index]
         caps = column_caps(len(columns), width)
         table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
         for column in keep:
