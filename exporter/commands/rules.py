@@ -16,7 +16,6 @@ from exporter.generators.rulerender import (
     SHIPPED_DIR,
     RulesConfig,
     rendered_files,
-    write_rendering,
 )
 
 EPILOG = """\
@@ -132,14 +131,10 @@ def run_render(args: argparse.Namespace) -> int:
         if args.output_dir is None:
             print("canary rules render: --output-dir DIR is required (or --check)", file=sys.stderr)
             return 2
-        files = write_rendering(config, args.output_dir)
-        if args.grafana_output is not None:
+        write_or_check(rendered_files(config, args.output_dir), check=False)
+        if args.grafana_output is not None:  # the Grafana alerts of the rules just written
             grafana = grafana_alerts.render([args.output_dir / "canary.rules.yml"])
-            args.grafana_output.parent.mkdir(parents=True, exist_ok=True)
-            args.grafana_output.write_text(grafana, encoding="utf-8")
-            files[args.grafana_output] = grafana
-        for path in files:
-            print(f"wrote {path}")
+            write_or_check({args.grafana_output: grafana}, check=False)
     except (ConfigError, RuleFileError, OSError) as error:
         print(f"canary rules render: {error}", file=sys.stderr)
         return 2

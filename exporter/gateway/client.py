@@ -155,7 +155,7 @@ class _Progress:
                 await self.connecting.aclose()
 
 
-# The defaults of gateway.timeout and gateway.connect_timeout (exporter/config.py GatewayConfig reads them).
+# The defaults of gateway.timeout and gateway.connect_timeout (exporter/gateway/config.py reads them).
 DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 
