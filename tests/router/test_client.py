@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from exporter.router import IgnoreListClient, merge_ignore_tags
+from exporter.router import IgnoreListClient, Observer, merge_ignore_tags
 from exporter.router.examples.openrouter_router import product_client
 from tests.virtual_time import loop_clock, run_virtual
 
@@ -164,7 +164,10 @@ def test_against_a_real_receiver_and_the_example_router(tmp_path: Path) -> None:
                 sent.append(request)
                 return httpx.Response(200, json={})
 
-            with product_client(lists, "k", httpx.MockTransport(openrouter)) as http:
+            with (
+                Observer(lists=lists) as observer,
+                product_client(observer, "k", httpx.MockTransport(openrouter)) as http,
+            ):
                 http.post("/chat/completions", json={"model": "m/x", "messages": []})
         assert json.loads(sent[0].content)["provider"]["ignore"] == ["down/1"]
         assert sent[0].url == "https://openrouter.ai/api/v1/chat/completions"

@@ -22,12 +22,11 @@ OPENROUTER_URL = "https://openrouter.ai/api/v1"
 
 
 def product_client(
-    lists: IgnoreListClient, api_key: str, transport: httpx.BaseTransport | None = None
+    observer: Observer, api_key: str, transport: httpx.BaseTransport | None = None
 ) -> httpx.Client:
-    """The product's HTTP client: it asks the ignore-list client, never the receiver, on the request path
-    (``transport`` is the network below the canary's, for tests)."""
+    """The product's HTTP client: its requests go through ``observer``, which asks the ignore-list client,
+    never the receiver, on the request path (``transport`` is the network below the canary's, for tests)."""
     headers = {"Authorization": f"Bearer {api_key}"}
-    observer = Observer(lists=lists)
     return canary_http_client(
         observer, base_url=OPENROUTER_URL, headers=headers, timeout=60, transport=transport
     )
@@ -47,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     lists = IgnoreListClient(args.receiver, [args.model], poll_interval=30)
     lists.poll_once()  # optional warm-up; the background thread keeps it fresh afterwards
-    with lists, product_client(lists, api_key) as http:
+    with lists, Observer(lists=lists) as observer, product_client(observer, api_key) as http:
         if lists.is_stale(args.model):  # fail static: keep routing with the last good list, but say so
             age = lists.age_seconds(args.model)
             print(f"warning: ignore list for {args.model} is stale (age {age})", file=sys.stderr)
