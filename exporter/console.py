@@ -117,61 +117,6 @@ def _hosts(
     return sorted({c for p in providers.values() for c in p.contracts}), hosts
 
 
-def _cell(result: ContractState | None, control: bool = False) -> str:
-    if result is None:
-        return "-"
-    outcome = str(result.outcome)
-    if control and outcome in ("fail", "pass"):
-        # A positive control is healthy when it refuses; one that passes makes the probe weak.
-        return "refused (control ok)" if outcome == "fail" else "PASSED: probe weak"
-    if outcome == "fail":
-        return f"FAIL x{result.failing_streak} {result.reason}"
-    if result.failing_streak:
-        return f"{outcome} (x{result.failing_streak})"
-    return outcome
-
-
-_ROUTING_WORDS = {
-    FLOOR_BLOCKED: "FLOOR-BLOCKED (suspension refused by the capacity floor; still routable)",
-    WOULD_BE: "WOULD-BE suspended (observe mode; still routable)",
-    LIFTED: "LIFTED (routable until a clean round)",
-    ROUTABLE: "routable",
-}
-
-
-def render_table(
-    state: StateBody,
-    ignore: Mapping[str, IgnoreList] | None = None,
-    routing: Mapping[tuple[str, str], str] | None = None,
-) -> str:
-    """A table per model. ``ignore`` maps model -> the receiver's ``/v1/ignore`` body; ``routing`` is
-    ``routing_states(...)`` (default: from ``ignore`` alone)."""
-    lines = [f"round {state.round}  completed {state.completed_at}  ({state.duration_seconds} s)"]
-    for model, info in state.models.items():
-        contracts, hosts = _hosts(state, ignore, model, routing)
-        rows = [["provider", *contracts, "ttft", "clean", "routing"]]
-        for h in hosts:
-            until = f" until {format_rfc3339(h.excluded.until)}" if h.excluded and h.excluded.until else ""
-            rows.append(
-                [
-                    f"{h.tag} (control)" if h.control else h.tag,
-                    *(_cell(h.results.get(c), h.control) for c in contracts),
-                    "-" if h.ttft is None else f"{h.ttft:.2f}s",
-                    str(h.clean),
-                    _ROUTING_WORDS.get(h.routing, h.routing)
-                    if h.excluded is None
-                    else f"EXCLUDED {h.excluded.layer}{until}",
-                ]
-            )
-        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        weak = info.weak
-        lines.append("")
-        lines.append(f"{model}" + (f"   weak probes: {', '.join(weak)}" if weak else ""))
-        for row in rows:
-            lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- the live view (rich), for a terminal
 
 # Column priority when the terminal is narrow: the lowest priority goes first; provider and routing stay.
@@ -244,6 +189,17 @@ def _routing_cell(host: _Host, narrow: bool) -> tuple[str, str]:
     return (short if narrow else wide), style
 
 
+def _row(host: _Host, contracts: Sequence[str], narrow: bool) -> list[tuple[str, str]]:
+    """A host's cells (text, style): provider, each contract, TTFT, clean streak, routing."""
+    return [
+        (f"{host.tag} ctl" if host.control else host.tag, ""),
+        *(_short_cell(host.results.get(c), host.control, narrow) for c in contracts),
+        ("-" if host.ttft is None else f"{host.ttft:.2f}", ""),
+        (str(host.clean), ""),
+        _routing_cell(host, narrow),
+    ]
+
+
 def live_rows(
     state: StateBody,
     ignore: Mapping[str, IgnoreList] | None,
@@ -255,17 +211,33 @@ def live_rows(
     """Header and rows (text, style) of one model's live table: provider, contracts, TTFT, clean, routing."""
     contracts, hosts = _hosts(state, ignore, model, routing)
     header = ["provider", *(_ABBREVIATIONS.get(c, c) for c in contracts), "ttft s", "clean", "routing"]
-    rows = [
-        [
-            (f"{h.tag} ctl" if h.control else h.tag, ""),
-            *(_short_cell(h.results.get(c), h.control, narrow) for c in contracts),
-            ("-" if h.ttft is None else f"{h.ttft:.2f}", ""),
-            (str(h.clean), ""),
-            _routing_cell(h, narrow),
-        ]
-        for h in hosts
-    ]
-    return header, rows
+    return header, [_row(h, contracts, narrow) for h in hosts]
+
+
+def render_table(
+    state: StateBody,
+    ignore: Mapping[str, IgnoreList] | None = None,
+    routing: Mapping[tuple[str, str], str] | None = None,
+) -> str:
+    """A table per model in the live view's words (contracts named in full, an exclusion with its end), then
+    the legend of what they show. ``ignore`` maps model -> the receiver's ``/v1/ignore`` body; ``routing`` is
+    ``routing_states(...)`` (default: from ``ignore`` alone)."""
+    lines = [f"round {state.round}  completed {state.completed_at}  ({state.duration_seconds} s)"]
+    legend: list[str] = []
+    for model, info in state.models.items():
+        contracts, hosts = _hosts(state, ignore, model, routing)
+        header = ["provider", *contracts, "ttft s", "clean", "routing"]
+        rows = [_row(h, contracts, narrow=False) for h in hosts]
+        legend += [item for item in legend_items(header, rows, range(len(header))) if item not in legend]
+        table = [header, *([text for text, _ in row] for row in rows)]
+        for cells, h in zip(table[1:], hosts, strict=True):
+            cells[-1] += (
+                f" until {format_rfc3339(h.excluded.until)}" if h.excluded and h.excluded.until else ""
+            )
+        widths = [max(len(cells[i]) for cells in table) for i in range(len(header))]
+        lines += ["", model + (f"   weak probes: {', '.join(info.weak)}" if info.weak else "")]
+        lines += ["  ".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=True)) for cells in table]
+    return "\n".join([*lines, "", *legend])
 
 
 def legend_items(
@@ -434,10 +406,10 @@ def live_view(
     models = list(state.models.items())
     narrow = width < NARROW
     tables = [live_rows(state, ignore, model, routing, narrow=narrow) for model, _ in models]
+    shown = [fit_columns(columns, rows, width) for columns, rows in tables]  # the columns each table keeps
     terms: list[str] = []
-    for columns, rows in tables:  # every term once, in the order first met
-        kept = fit_columns(columns, rows, width)
-        terms += [t for t in legend_items(columns, rows, kept) if t not in terms]
+    for (columns, rows), keep in zip(tables, shown, strict=True):  # every term once, in the order first met
+        terms += [t for t in legend_items(columns, rows, keep) if t not in terms]
     legend = [line(text, "dim") for text in pack_header(terms or [LEGEND_OK], width)]
     budget = None if height is None else height - len(head) - len(legend) - 1  # 1: the status line
     pages = paginate([len(rows) for _, rows in tables], budget)
@@ -446,16 +418,15 @@ def live_view(
     for position, (index, start, stop) in enumerate(pages[number]):
         model, info = models[index]
         columns, rows = tables[index]
-        weak = info.weak
         title = f"{model}  round {state.round}"
         if len(pages) > 1 and position == 0:
             title += f"  page {number + 1}/{len(pages)}"
         if stop - start < len(rows):
             title += f"  hosts {start + 1}-{stop} of {len(rows)}"
-        if weak:
-            title += f"  weak: {', '.join(weak)}"
+        if info.weak:
+            title += f"  weak: {', '.join(info.weak)}"
         parts.append(line(title, "bold"))
-        keep = fit_columns(columns, rows, width)
+        keep = shown[index]
         caps = column_caps(len(columns), width)
         table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
         for column in keep:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import fields
 from pathlib import Path
 
-import yaml
-
 from exporter.argkit import add_command, add_group
+from exporter.configkit import ConfigError, Problems, load_file, validate
 from exporter.generators import grafana_alerts, write_or_check
 from exporter.generators.rulefile import RuleFileError
 from exporter.generators.rulerender import (
@@ -18,7 +16,6 @@ from exporter.generators.rulerender import (
     SHIPPED_DIR,
     RulesConfig,
     rendered_files,
-    write_rendering,
 )
 
 EPILOG = """\
@@ -107,20 +104,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def config_of(args: argparse.Namespace) -> RulesConfig:
-    """The configuration: the --config file's values, overridden by the flags given."""
+    """The configuration: the --config file's values, overridden by the flags given (``ConfigError`` names
+    every problem, a file's at its line)."""
     values: dict[str, object] = {}
     if args.config is not None:
-        try:
-            loaded = yaml.safe_load(args.config.read_text("utf-8"))
-        except (OSError, yaml.YAMLError) as error:
-            raise RuleFileError(f"{args.config}: cannot read the configuration: {error}") from error
-        if not isinstance(loaded, dict):
-            raise RuleFileError(f"{args.config}: expected a mapping of parameters")
-        values.update(loaded)
-    names = {f.name for f in fields(RulesConfig)}
-    values.update({name: value for name in names if (value := getattr(args, name, None)) is not None})
-    values.update({f"severity_{key}": value for key, value in args.severity})
-    return RulesConfig.from_mapping(values, str(args.config or "flags"))
+        problems = Problems(str(args.config))
+        read = validate(RulesConfig, load_file(args.config, problems), problems)
+        problems.raise_if_any()
+        values = dict(read or {})
+    flags = {
+        name: value for name in RulesConfig.model_fields if (value := getattr(args, name, None)) is not None
+    }
+    flags.update({f"severity_{key}": value for key, value in args.severity})
+    problems = Problems("flags")
+    config = validate(RulesConfig, values | flags, problems)
+    problems.raise_if_any()
+    assert config is not None  # no problems: read
+    return config
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -131,15 +131,11 @@ def run_render(args: argparse.Namespace) -> int:
         if args.output_dir is None:
             print("canary rules render: --output-dir DIR is required (or --check)", file=sys.stderr)
             return 2
-        files = write_rendering(config, args.output_dir)
-        if args.grafana_output is not None:
+        write_or_check(rendered_files(config, args.output_dir), check=False)
+        if args.grafana_output is not None:  # the Grafana alerts of the rules just written
             grafana = grafana_alerts.render([args.output_dir / "canary.rules.yml"])
-            args.grafana_output.parent.mkdir(parents=True, exist_ok=True)
-            args.grafana_output.write_text(grafana, encoding="utf-8")
-            files[args.grafana_output] = grafana
-        for path in files:
-            print(f"wrote {path}")
-    except (RuleFileError, OSError) as error:
+            write_or_check({args.grafana_output: grafana}, check=False)
+    except (ConfigError, RuleFileError, OSError) as error:
         print(f"canary rules render: {error}", file=sys.stderr)
         return 2
     return 0

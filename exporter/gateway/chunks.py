@@ -3,7 +3,7 @@
 It keeps what a probe needs from an OpenAI/OpenRouter completion and nothing else:
 
 - ``content``, ``reasoning`` and ``refusal`` text, joined once at the end (no quadratic concatenation);
-- the FIRST non-null ``finish_reason`` / ``native_finish_reason``: OpenRouter may send the usage chunk
+- the FIRST non-null ``finish_reason``: OpenRouter may send the usage chunk
   after the finish chunk with ``finish_reason: null`` (reference §3.3), so "the last chunk's" is wrong;
 - ``usage`` wherever it arrives (a chunk with empty ``choices``, a choice with a null finish, or the finish
   chunk itself), including ``cost`` in USD;
@@ -138,7 +138,6 @@ class ChunkAccumulator:
         self._reasoning: list[str] = []
         self._refusal: list[str] = []
         self.finish_reason: str | None = None
-        self.native_finish_reason: str | None = None
         self.usage: Usage | None = None
         self.provider: str | None = None
         self.route: RouteProof | None = None  # from openrouter_metadata, when the gateway sent it
@@ -211,7 +210,6 @@ class ChunkAccumulator:
             self.logprobs += parse_logprobs(choice.get("logprobs"), room)
         # The first non-null finish reason wins: the usage chunk may follow with finish_reason null.
         self.finish_reason = first_text(self.finish_reason, choice.get("finish_reason"))
-        self.native_finish_reason = first_text(self.native_finish_reason, choice.get("native_finish_reason"))
         if self.error is None:
             error = choice.get("error")
             if isinstance(error, Mapping):

@@ -126,9 +126,6 @@ _MESSAGES: tuple[tuple[re.Pattern[str], Outcome, Reason], ...] = (
     (re.compile(r"model\b.*\b(does not exist|not found)", re.I), Outcome.UNAVAILABLE, Reason.MODEL_NOT_FOUND),
 )
 
-# Mid-stream, these classes say nothing more precise than "the stream broke".
-_MID_STREAM_COLLAPSE = frozenset({Outcome.TRANSPORT})
-
 
 @dataclass(frozen=True, slots=True)
 class ErrorFacts:
@@ -211,7 +208,8 @@ def classify_error_object(
         facts = replace(facts, unsigned_platform_type=False)
     effective = status if status is not None and status >= 400 else facts.code
     outcome, reason = _decide(facts, effective)
-    if mid_stream and (outcome in _MID_STREAM_COLLAPSE or reason is Reason.BAD_REQUEST):
+    # mid-stream, a transport error or our "bad request" says nothing more precise than "the stream broke"
+    if mid_stream and (outcome is Outcome.TRANSPORT or reason is Reason.BAD_REQUEST):
         outcome, reason = Outcome.TRANSPORT, Reason.MID_STREAM_ERROR
     prefix = "mid-stream error" if mid_stream else (f"HTTP {status}" if status is not None else "error")
     return GatewayError(outcome, reason, status, _clip(f"{prefix}: {_describe(facts)}"))

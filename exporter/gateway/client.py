@@ -155,7 +155,7 @@ class _Progress:
                 await self.connecting.aclose()
 
 
-# The defaults of gateway.timeout and gateway.connect_timeout (exporter/config.py GatewayConfig reads them).
+# The defaults of gateway.timeout and gateway.connect_timeout (exporter/gateway/config.py reads them).
 DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 
@@ -346,7 +346,6 @@ class GatewayClient(contextlib.AbstractAsyncContextManager["GatewayClient", None
             reasoning=acc.reasoning,
             refusal=acc.refusal,
             finish_reason=acc.finish_reason,
-            native_finish_reason=acc.native_finish_reason,
             served_by=acc.provider,
             served_endpoint=acc.route.endpoint if acc.route else None,
             attempts=acc.route.attempts if acc.route else None,
@@ -678,13 +677,11 @@ def parse_generation(payload: object) -> Generation | GatewayError:
         if isinstance(item, Mapping) and (name := first_text(item.get("provider_name"))) is not None
     )
     created = first_text(data.get("created_at"))
-    streamed = data.get("streamed")
     return Generation(
         id=gen_id,
         model=model,
         provider_name=provider,
         created_at=_instant(created) if created else None,
-        streamed=streamed if isinstance(streamed, bool) else None,
         finish_reason=first_text(data.get("finish_reason")),
         tokens_prompt=whole_number(data.get("tokens_prompt")) or 0,
         tokens_completion=whole_number(data.get("tokens_completion")) or 0,

@@ -92,7 +92,6 @@ class ChatResult:
     reasoning: str = ""
     refusal: str | None = None  # message.refusal / delta.refusal when the host sets it
     finish_reason: str | None = None  # first non-null finish_reason seen
-    native_finish_reason: str | None = None
     served_by: str | None = None  # the response's "provider" (display name)
     # From the router metadata, when the gateway sent it: the serving endpoint's tag and the attempt count.
     served_endpoint: str | None = None
@@ -126,7 +125,6 @@ class Generation:
     model: str
     provider_name: str  # display name of the provider that served it (several tags may share one)
     created_at: float | None = None  # unix seconds
-    streamed: bool | None = None
     finish_reason: str | None = None
     tokens_prompt: int = 0
     tokens_completion: int = 0

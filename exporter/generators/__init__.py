@@ -21,9 +21,9 @@ def stale(files: Mapping[Path, str]) -> list[Path]:
     return [path for path, text in files.items() if not path.exists() or path.read_text("utf-8") != text]
 
 
-def write_or_check(files: Mapping[Path, str], *, check: bool, regenerate: str) -> int:
-    """Write every generated file (exit status 0), or with ``check`` write nothing and name each stale one
-    (exit status 1 if any); ``regenerate`` is the command the message tells the reader to run."""
+def write_or_check(files: Mapping[Path, str], *, check: bool, regenerate: str = "") -> int:
+    """Write every generated file, saying so (exit status 0), or with ``check`` write nothing and name each
+    stale one (exit status 1 if any); ``regenerate`` is the command the message tells the reader to run."""
     if check:
         for path in (out_of_date := stale(files)):
             print(f"{display_path(path)} is out of date: run {regenerate}", file=sys.stderr)

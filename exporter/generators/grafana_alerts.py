@@ -99,9 +99,7 @@ def grafana_annotations(rule: AlertingRule) -> tuple[dict[str, str], list[str]]:
     return kept, dropped
 
 
-def grafana_rule(
-    rule: AlertingRule, recordings: dict[str, str], datasource_uid: str = DATASOURCE_UID
-) -> dict[str, object]:
+def grafana_rule(rule: AlertingRule, recordings: dict[str, str]) -> dict[str, object]:
     """One Grafana alert rule (provisioning schema) for one Prometheus alert.
 
     Example::
@@ -122,10 +120,10 @@ def grafana_rule(
             {
                 "refId": "A",
                 "relativeTimeRange": {"from": 600, "to": 0},
-                "datasourceUid": datasource_uid,
+                "datasourceUid": DATASOURCE_UID,
                 "model": {
                     "refId": "A",
-                    "datasource": {"type": "prometheus", "uid": datasource_uid},
+                    "datasource": {"type": "prometheus", "uid": DATASOURCE_UID},
                     "expr": inline_recorded(rule.expr, recordings),
                     "instant": True,
                     "range": False,
@@ -154,9 +152,7 @@ def grafana_rule(
     return result
 
 
-def provisioning_document(
-    groups: Sequence[RuleGroup], datasource_uid: str = DATASOURCE_UID
-) -> dict[str, object]:
+def provisioning_document(groups: Sequence[RuleGroup]) -> dict[str, object]:
     """The whole provisioning document: one Grafana group per rule group that has alerts.
 
     Example::
@@ -172,7 +168,7 @@ def provisioning_document(
                 "name": group.name,
                 "folder": FOLDER,
                 "interval": EVALUATION_INTERVAL,
-                "rules": [grafana_rule(rule, recordings, datasource_uid) for rule in group.alerts],
+                "rules": [grafana_rule(rule, recordings) for rule in group.alerts],
             }
             for group in groups
             if group.alerts
@@ -180,7 +176,7 @@ def provisioning_document(
     }
 
 
-def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> str:
+def render(rule_paths: Sequence[Path]) -> str:
     """The provisioning file's text, header comment included (deterministic for the same inputs).
 
     Example::
@@ -201,10 +197,10 @@ def render(rule_paths: Sequence[Path], datasource_uid: str = DATASOURCE_UID) -> 
         "#",
         "# Grafana-managed copies of the Prometheus alerts, for teams without a Prometheus ruler. Recording",
         "# rules are inlined into query A; condition B fires for every series A returns. Provision the",
-        f"# Prometheus data source with uid '{datasource_uid}'. Annotations dropped because Grafana has no",
+        f"# Prometheus data source with uid '{DATASOURCE_UID}'. Annotations dropped because Grafana has no",
         "# `query` template function (the receiver then uses its remembered discovered set, see",
         "# docs/alerting.md):",
         *(f"#   - {item}" for item in dropped),
     ]
-    body = dump_yaml(provisioning_document(groups, datasource_uid))
+    body = dump_yaml(provisioning_document(groups))
     return "\n".join(header) + "\n" + body

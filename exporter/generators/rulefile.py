@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
 
 import yaml
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 
 from exporter.paths import REPO_ROOT
+from exporter.web.models import problems
 
 SHIPPED_RULES = REPO_ROOT / "rules" / "canary.rules.yml"
 # A PromQL string literal (double, single or back quotes): copied verbatim by every rewrite of expressions.
@@ -31,27 +33,43 @@ class RuleFileError(ValueError):
     """A rule file is unreadable or malformed, or an expression cannot be inlined."""
 
 
-@dataclass(frozen=True)
-class RecordingRule:
+class _Rule(BaseModel):
+    model_config = ConfigDict(frozen=True, validate_by_name=True, coerce_numbers_to_str=True)
+
+    expr: Annotated[str, AfterValidator(str.strip)]
+    labels: Mapping[str, str] = {}
+
+
+class RecordingRule(_Rule):
     record: str
-    expr: str
-    labels: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class AlertingRule:
+class AlertingRule(_Rule):
     alert: str
-    expr: str
-    for_: str = "0s"
+    for_: str = Field("0s", alias="for")
     keep_firing_for: str | None = None
-    labels: Mapping[str, str] = field(default_factory=dict)
-    annotations: Mapping[str, str] = field(default_factory=dict)
+    annotations: Mapping[str, str] = {}
 
 
-@dataclass(frozen=True)
-class RuleGroup:
+def _kind(rule: object) -> str | None:
+    if isinstance(rule, dict):
+        return next((key for key in ("record", "alert") if key in rule), None)
+    return "record" if isinstance(rule, RecordingRule) else "alert"
+
+
+class RuleGroup(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
     name: str
-    rules: tuple[RecordingRule | AlertingRule, ...]
+    rules: tuple[
+        Annotated[
+            Annotated[RecordingRule, Tag("record")] | Annotated[AlertingRule, Tag("alert")],
+            Discriminator(
+                _kind, custom_error_type="rule", custom_error_message="neither 'record' nor 'alert'"
+            ),
+        ],
+        ...,
+    ] = ()
 
     @property
     def alerts(self) -> tuple[AlertingRule, ...]:
@@ -60,6 +78,10 @@ class RuleGroup:
     @property
     def recordings(self) -> tuple[RecordingRule, ...]:
         return tuple(rule for rule in self.rules if isinstance(rule, RecordingRule))
+
+
+class _RuleFile(BaseModel):
+    groups: tuple[RuleGroup, ...]
 
 
 def load_rule_groups(path: Path) -> tuple[RuleGroup, ...]:
@@ -73,40 +95,10 @@ def load_rule_groups(path: Path) -> tuple[RuleGroup, ...]:
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as error:
         raise RuleFileError(f"{path}: cannot read rule file: {error}") from error
-    if not isinstance(document, dict) or not isinstance(document.get("groups"), list):
-        raise RuleFileError(f"{path}: expected a mapping with a 'groups' list")
-    return tuple(_group(path, index, raw) for index, raw in enumerate(document["groups"]))
-
-
-def _group(path: Path, index: int, raw: object) -> RuleGroup:
-    where = f"{path}: groups[{index}]"
-    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
-        raise RuleFileError(f"{where}: expected a mapping with a 'name'")
-    rules: list[RecordingRule | AlertingRule] = []
-    for position, rule in enumerate(raw.get("rules") or []):
-        rule_where = f"{where}.rules[{position}]"
-        if not isinstance(rule, dict) or not isinstance(rule.get("expr"), str):
-            raise RuleFileError(f"{rule_where}: expected a mapping with an 'expr' string")
-        expr = rule["expr"].strip()
-        labels = {str(k): str(v) for k, v in (rule.get("labels") or {}).items()}
-        if "record" in rule:
-            rules.append(RecordingRule(record=str(rule["record"]), expr=expr, labels=labels))
-        elif "alert" in rule:
-            rules.append(
-                AlertingRule(
-                    alert=str(rule["alert"]),
-                    expr=expr,
-                    for_=str(rule.get("for", "0s")),
-                    keep_firing_for=None
-                    if rule.get("keep_firing_for") is None
-                    else str(rule["keep_firing_for"]),
-                    labels=labels,
-                    annotations={str(k): str(v) for k, v in (rule.get("annotations") or {}).items()},
-                )
-            )
-        else:
-            raise RuleFileError(f"{rule_where}: neither 'record' nor 'alert'")
-    return RuleGroup(name=raw["name"], rules=tuple(rules))
+    try:
+        return _RuleFile.model_validate(document).groups
+    except ValidationError as error:
+        raise RuleFileError(f"{path}: {'; '.join(problems(error, _RuleFile))}") from None
 
 
 def recording_exprs(groups: Sequence[RuleGroup]) -> dict[str, str]:

@@ -21,10 +21,10 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Annotated
 
+from exporter.configkit import ConfigModel, What, choice, matching
 from exporter.generators.rulefile import SHIPPED_RULES, RuleFileError
 from exporter.paths import REPO_ROOT
 
@@ -44,8 +44,18 @@ _LABEL_VALUE = re.compile(r"[^\"'\\\s{}$]{1,64}")
 _URL = re.compile(r"[^\s\"'#{}\\$<>]{1,512}")
 
 
-@dataclass(frozen=True)
-class RulesConfig:
+def _receiver_url(value: object) -> bool:
+    """Empty (the scrape address), or an http(s) URL that a rule's text can hold as it is."""
+    return value == "" or (
+        isinstance(value, str) and bool(_URL.fullmatch(value)) and value.startswith(("http://", "https://"))
+    )
+
+
+JobName = Annotated[str, matching(_JOB, "a job name (letters, digits, _ . : / -)")]
+LabelValue = Annotated[str, matching(_LABEL_VALUE, "a plain label value (no quotes, spaces, braces or $)")]
+
+
+class RulesConfig(ConfigModel):
     """What a deployment may change (the mixins' ``_config``); every field has the shipped default.
 
     ``runbook_base`` is where the team reads docs/runbook.md: each alert's ``runbook_url`` is
@@ -57,55 +67,17 @@ class RulesConfig:
     rules' minimum volume and the receiver's capacity floor as brakes; docs/router.md).
     """
 
-    exporter_job: str = "canary-exporter"
-    receiver_job: str = "canary-receiver"
-    alertmanager_job: str = "alertmanager"
-    runbook_base: str = "docs/runbook.md"
-    receiver_url: str = ""
-    severity_critical: str = "critical"
-    severity_warning: str = "warning"
-    severity_info: str = "info"
-    live_action: str = "inform"
-
-    def __post_init__(self) -> None:
-        problems = [
-            f"{role}_job {getattr(self, f'{role}_job')!r} is not a job name (letters, digits, _ . : / -)"
-            for role in ROLES
-            if not _JOB.fullmatch(getattr(self, f"{role}_job"))
-        ]
-        problems += [
-            f"severity_{s} {getattr(self, f'severity_{s}')!r} is not a plain label value"
-            for s in SEVERITIES
-            if not _LABEL_VALUE.fullmatch(getattr(self, f"severity_{s}"))
-        ]
-        if not _URL.fullmatch(self.runbook_base):
-            problems.append(
-                f"runbook_base {self.runbook_base!r} must be a URL or path without '#', spaces or quotes"
-            )
-        if self.receiver_url and not (
-            _URL.fullmatch(self.receiver_url) and self.receiver_url.startswith(("http://", "https://"))
-        ):
-            problems.append(
-                f"receiver_url {self.receiver_url!r} must be an http(s) URL without '#' or quotes"
-            )
-        if self.live_action not in LIVE_ACTIONS:
-            problems.append(f"live_action {self.live_action!r} must be one of {', '.join(LIVE_ACTIONS)}")
-        if problems:
-            raise RuleFileError("; ".join(problems))
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, object], where: str = "config") -> RulesConfig:
-        """A configuration from a mapping (a YAML file's content), naming unknown keys and bad types."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise RuleFileError(
-                f"{where}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-            )
-        bad = sorted(key for key, value in values.items() if not isinstance(value, str))
-        if bad:
-            raise RuleFileError(f"{where}: {', '.join(bad)}: expected a string")
-        return cls(**{key: str(value) for key, value in values.items()})
+    exporter_job: JobName = "canary-exporter"
+    receiver_job: JobName = "canary-receiver"
+    alertmanager_job: JobName = "alertmanager"
+    runbook_base: Annotated[str, matching(_URL, "a URL or path without '#', spaces or quotes")] = (
+        "docs/runbook.md"
+    )
+    receiver_url: Annotated[str, What("an http(s) URL without '#' or quotes", _receiver_url)] = ""
+    severity_critical: LabelValue = "critical"
+    severity_warning: LabelValue = "warning"
+    severity_info: LabelValue = "info"
+    live_action: Annotated[str, choice(LIVE_ACTIONS)] = "inform"
 
     @property
     def is_default(self) -> bool:
@@ -113,24 +85,18 @@ class RulesConfig:
 
     def values(self) -> dict[str, str]:
         """Every placeholder's value."""
-        out = {key: str(value) for key, value in asdict(self).items()}
+        out = {key: str(value) for key, value in self.model_dump().items()}
         out.update({f"{role}_selector": f'job="{getattr(self, f"{role}_job")}"' for role in ROLES})
         return out
 
     def flags(self) -> str:
         """The ``canary rules render`` flags that reproduce this configuration (written into every file)."""
-        default = RulesConfig()
-        flags = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value != getattr(default, f.name):
-                severity = f.name.removeprefix("severity_")
-                flag = (
-                    f"--severity {severity}={value}"
-                    if severity != f.name
-                    else f"--{f.name.replace('_', '-')} {value}"
-                )
-                flags.append(flag)
+        flags = [
+            f"--severity {name.removeprefix('severity_')}={value}"
+            if name.startswith("severity_")
+            else f"--{name.replace('_', '-')} {value}"
+            for name, value in self.model_dump(exclude_defaults=True).items()
+        ]
         return " ".join(flags) or "(defaults)"
 
 

@@ -40,9 +40,8 @@ log = logging.getLogger("canary.router")
 
 @dataclass(frozen=True, slots=True)
 class IgnoreSnapshot:
-    """The last good ignore list of one model."""
+    """The last good ignore list of one model (the client keeps one per model)."""
 
-    model: str
     ignore: tuple[str, ...]
     etag: str | None
     fetched_at: float  # clock() when the receiver last confirmed it (200 or 304)
@@ -232,4 +231,4 @@ def _parse(model: str, response: httpx.Response, now: float) -> tuple[IgnoreSnap
     tags = data.get("ignore")
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return None, "response has no list of tags in 'ignore'"
-    return IgnoreSnapshot(model, tuple(tags), response.headers.get("etag"), now), None
+    return IgnoreSnapshot(tuple(tags), response.headers.get("etag"), now), None

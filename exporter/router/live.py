@@ -50,6 +50,7 @@ from jsonschema.exceptions import SchemaError
 from exporter.contracts.reply_checks import screen
 from exporter.contracts.structured import judge_json
 from exporter.contracts.ttft import TTFTContract, TTFTSettings
+from exporter.gateway.classify import status_class
 from exporter.gateway.types import ChatResult
 from exporter.language.judge import Judge, default_judge
 from exporter.language.locales import canonical_locale
@@ -267,8 +268,9 @@ class LiveJudges:
 
     def verdicts(self, reply: Reply) -> list[tuple[str, Outcome, Reason]]:
         """The (contract, outcome, reason) of each judge that applies to ``reply`` (pure, but for caches)."""
-        if reply.error:
-            return [("reply", Outcome.TRANSPORT, _transport_reason(reply.status))]
+        if reply.error:  # an HTTP error's reason as the probes classify its status; 2xx: an error chunk
+            reason = status_class(reply.status)[1] if reply.status >= 400 else Reason.MID_STREAM_ERROR
+            return [("reply", Outcome.TRANSPORT, reason)]
         if not reply.complete:
             return []  # cut by the size limit or abandoned by the caller: not the host's whole reply
         result = ChatResult(
@@ -340,11 +342,3 @@ def serve(inbox: ProcessQueue[object], outbox: ProcessQueue[Judged | None], ttft
                 log.exception("live judge failed on a reply of %s from %s", reply.model, reply.provider)
         model, provider = (reply.model, reply.provider) if reply is not None else (None, None)
         outbox.put((served, model, provider, verdicts))
-
-
-def _transport_reason(status: int) -> Reason:
-    if status == 429:
-        return Reason.RATE_LIMITED
-    if status >= 500:
-        return Reason.SERVER_ERROR
-    return Reason.MID_STREAM_ERROR if status < 400 else Reason.BAD_REQUEST

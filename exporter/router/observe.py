@@ -43,6 +43,7 @@ import httpx
 
 from exporter.gateway.chunks import ChunkAccumulator
 from exporter.gateway.sse import SSEDecoder, SSEKind
+from exporter.lifecycle import StartStop
 from exporter.router.client import IgnoreListClient, merge_ignore_tags
 from exporter.router.journal import Journal, Served
 
@@ -110,8 +111,9 @@ class ObserverStats:
     unparsed: int  # chat requests whose body could not be read (sent untouched, not journaled)
 
 
-class Observer:
-    """Shared by every transport of a process: the background thread, the journal and the live sink."""
+class Observer(StartStop):
+    """Shared by every transport of a process: the background thread, the journal and the live sink
+    (``with observer:`` starts and stops them)."""
 
     def __init__(
         self,
@@ -138,14 +140,13 @@ class Observer:
         self._thread: threading.Thread | None = None
 
     # -- life cycle -------------------------------------------------------------------------------------
-    def start(self) -> Observer:
-        """Start the background thread (and the journal's); returns self."""
+    def start(self) -> None:
+        """Start the background thread (and the journal's)."""
         if self.journal is not None:
             self.journal.start()
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="canary-observer", daemon=True)
             self._thread.start()
-        return self
 
     def stop(self, timeout: float = 5.0) -> None:
         thread, self._thread = self._thread, None
@@ -155,12 +156,6 @@ class Observer:
             thread.join(timeout)
         if self.journal is not None:
             self.journal.stop(timeout)
-
-    def __enter__(self) -> Observer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def flush(self, timeout: float = 5.0) -> None:
         """Wait until every reply ended so far is processed and journaled (tests, orderly stops)."""
@@ -481,11 +476,13 @@ def canary_http_client(observer: Observer, **kwargs: Any) -> httpx.Client:
     ``transport=`` in ``kwargs`` is the inner transport, the other arguments are httpx's."""
     inner = kwargs.pop("transport", None)
     kwargs.setdefault("timeout", httpx.Timeout(600.0, connect=5.0))
-    return httpx.Client(transport=CanaryTransport(observer.start(), inner), **kwargs)
+    observer.start()
+    return httpx.Client(transport=CanaryTransport(observer, inner), **kwargs)
 
 
 def canary_async_http_client(observer: Observer, **kwargs: Any) -> httpx.AsyncClient:
     """``canary_http_client`` for ``openai.AsyncOpenAI`` / ``httpx.AsyncClient``."""
     inner = kwargs.pop("transport", None)
     kwargs.setdefault("timeout", httpx.Timeout(600.0, connect=5.0))
-    return httpx.AsyncClient(transport=AsyncCanaryTransport(observer.start(), inner), **kwargs)
+    observer.start()
+    return httpx.AsyncClient(transport=AsyncCanaryTransport(observer, inner), **kwargs)

@@ -105,7 +105,7 @@ def test_state_as_served_is_the_body_the_console_reads(tmp_path: Path) -> None:
     assert JSONResponse(body.model_dump(mode="json")).body == served.content  # unset fields stay out
     assert '"completed_at":' in served.text and '"locale":' not in served.text
     bad = next(line for line in render_table(body).splitlines() if line.startswith("bad"))
-    assert "FAIL x2 schema_mismatch" in bad
+    assert "FAIL×2 schema_mismatch" in bad
 
 
 def test_the_evidence_endpoint_filters_pages_and_rejects_bad_parameters_by_name(tmp_path: Path) -> None:

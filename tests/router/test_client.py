@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from exporter.router import IgnoreListClient, merge_ignore_tags
-from exporter.router.examples.openrouter_router import ProductRouter
+from exporter.router import IgnoreListClient, Observer, merge_ignore_tags
+from exporter.router.examples.openrouter_router import product_client
 from tests.virtual_time import loop_clock, run_virtual
 
 
@@ -158,11 +158,20 @@ def test_against_a_real_receiver_and_the_example_router(tmp_path: Path) -> None:
             deadline = time.monotonic() + 60  # a bound against hanging, not a window: left when ready
             while lists.ignored("m/x") != ("down/1",) and time.monotonic() < deadline:
                 time.sleep(0.01)
-            router = ProductRouter(
-                lists, httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(500))), "k"
-            )
-            body = router.build_request("m/x", [{"role": "user", "content": "hi"}])
-        assert body["provider"]["ignore"] == ["down/1"]
+            sent: list[httpx.Request] = []
+
+            def openrouter(request: httpx.Request) -> httpx.Response:
+                sent.append(request)
+                return httpx.Response(200, json={})
+
+            with (
+                Observer(lists=lists) as observer,
+                product_client(observer, "k", httpx.MockTransport(openrouter)) as http,
+            ):
+                http.post("/chat/completions", json={"model": "m/x", "messages": []})
+        assert json.loads(sent[0].content)["provider"]["ignore"] == ["down/1"]
+        assert sent[0].url == "https://openrouter.ai/api/v1/chat/completions"
+        assert sent[0].headers["authorization"] == "Bearer k"
 
 
 def test_asyncio_polling_survives_an_unexpected_error(caplog: pytest.LogCaptureFixture) -> None:

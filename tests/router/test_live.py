@@ -42,6 +42,9 @@ def judges() -> LiveJudges:
     ("given", "expected"),
     [
         (reply("", status=503, error=True), [("reply", Outcome.TRANSPORT, Reason.SERVER_ERROR)]),
+        (reply("", status=504, error=True), [("reply", Outcome.TRANSPORT, Reason.TIMEOUT)]),
+        (reply("", status=429, error=True), [("reply", Outcome.TRANSPORT, Reason.RATE_LIMITED)]),
+        (reply("Hi", error=True), [("reply", Outcome.TRANSPORT, Reason.MID_STREAM_ERROR)]),  # an error chunk
         (
             reply("", ttft_seconds=None),
             [("ttft", Outcome.FAIL, Reason.NO_CONTENT), ("reply", Outcome.FAIL, Reason.EMPTY_REPLY)],

@@ -1,5 +1,5 @@
-"""Example: a product router that sends chat completions to OpenRouter with the canary's ignore list merged
-into ``provider.ignore``.
+"""Example: a product router that sends chat completions to OpenRouter through the canary's transport, which
+merges the receiver's ignore list into every request's ``provider.ignore`` (in memory, never a network wait).
 
 Run (needs a receiver and an OpenRouter key; nothing here runs in the test suite against the internet)::
 
@@ -13,53 +13,23 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TypedDict
 
 import httpx
 
-from exporter.router import IgnoreListClient
+from exporter.router import IgnoreListClient, Observer, canary_http_client
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 
 
-class Completion(TypedDict):
-    """What this example reads of a chat completion: the first choice's text and who served it."""
-
-    choices: list[dict[str, dict[str, str]]]
-    provider: str
-
-
-class ProductRouter:
-    """The product's own router: it asks the ignore-list client, never the receiver, on the request path."""
-
-    def __init__(self, lists: IgnoreListClient, http: httpx.Client, api_key: str) -> None:
-        self._lists = lists
-        self._http = http
-        self._api_key = api_key
-
-    def build_request(self, model: str, messages: list[dict[str, str]]) -> dict[str, object]:
-        body: dict[str, object] = {
-            "model": model,
-            "messages": messages,
-            "provider": {"allow_fallbacks": True},
-        }
-        if self._lists.is_stale(model):
-            # Fail static: keep routing with the last good list, but make the staleness visible.
-            print(
-                f"warning: ignore list for {model} is stale (age {self._lists.age_seconds(model)})",
-                file=sys.stderr,
-            )
-        return self._lists.merge_ignore(body, model)
-
-    def complete(self, model: str, messages: list[dict[str, str]]) -> Completion:
-        response = self._http.post(
-            "/chat/completions",
-            json=self.build_request(model, messages),
-            headers={"Authorization": f"Bearer {self._api_key}"},
-        )
-        response.raise_for_status()
-        result: Completion = response.json()
-        return result
+def product_client(
+    observer: Observer, api_key: str, transport: httpx.BaseTransport | None = None
+) -> httpx.Client:
+    """The product's HTTP client: its requests go through ``observer``, which asks the ignore-list client,
+    never the receiver, on the request path (``transport`` is the network below the canary's, for tests)."""
+    headers = {"Authorization": f"Bearer {api_key}"}
+    return canary_http_client(
+        observer, base_url=OPENROUTER_URL, headers=headers, timeout=60, transport=transport
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,9 +46,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     lists = IgnoreListClient(args.receiver, [args.model], poll_interval=30)
     lists.poll_once()  # optional warm-up; the background thread keeps it fresh afterwards
-    with lists, httpx.Client(base_url=OPENROUTER_URL, timeout=60) as http:
-        router = ProductRouter(lists, http, api_key)
-        reply = router.complete(args.model, [{"role": "user", "content": args.prompt}])
+    with lists, Observer(lists=lists) as observer, product_client(observer, api_key) as http:
+        if lists.is_stale(args.model):  # fail static: keep routing with the last good list, but say so
+            age = lists.age_seconds(args.model)
+            print(f"warning: ignore list for {args.model} is stale (age {age})", file=sys.stderr)
+        messages = [{"role": "user", "content": args.prompt}]
+        body = {"model": args.model, "messages": messages, "provider": {"allow_fallbacks": True}}
+        reply = http.post("/chat/completions", json=body).raise_for_status().json()
         print(reply["choices"][0]["message"]["content"])
         print(
             f"served by: {reply.get('provider')}; ignored: {', '.join(lists.ignored(args.model)) or 'none'}"
