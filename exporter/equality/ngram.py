@@ -23,15 +23,15 @@ few dictionary look-ups each); one fit and one scoring pass per test.
 
     >>> pool = ["the cat sat", "the cat ran", "the dog sat", "zq xv jk"]
     >>> model = CharModel.fit(pool)
-    >>> [round(s, 1) for s in model.scores(pool)]
-    [2.6, 2.8, 3.1, 5.1]
+    >>> [round(model.surprise(text)[0], 1) for text in pool]
+    [0.7, 1.9, 2.6, 5.9]
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 DEFAULT_ORDER = 5  # four characters of context: words in alphabetic scripts, two or three CJK characters
@@ -135,6 +135,3 @@ class CharModel:
         if len(text) <= START:
             start_bits = bits
         return bits / len(text), start_bits / min(len(text), START)
-
-    def scores(self, texts: Sequence[str]) -> list[float]:
-        return [self.surprise(text)[0] for text in texts]
