@@ -87,11 +87,7 @@ def build(
     """Compare the hosts (and their next-token probabilities, where ``next_tokens`` were collected) and
     assemble the report (deterministic)."""
     by_host = {h.provider: h for h in hosts}
-    results = compare_hosts(
-        {h.provider: h.samples for h in hosts},
-        alpha=alpha,
-        order=DEFAULT_ORDER,
-    )
+    results = compare_hosts({h.provider: h.samples for h in hosts}, alpha=alpha)
     rows = []
     for result in results:
         own = tuple(by_host[result.provider].samples[:MAX_EXAMPLES])
