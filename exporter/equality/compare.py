@@ -149,23 +149,18 @@ def score(samples: Mapping[str, Sequence[Sample]], reference: Collection[str] | 
         raise ValueError(f"the reference needs at least two hosts, got {len(core)}")
     texts = {provider: [(s.prompt, normalise(s.text)) for s in drawn] for provider, drawn in samples.items()}
     models = {left: CharModel.fit([text for p in core if p != left for _, text in texts[p]]) for left in core}
-    whole: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
-    start: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
+    whole: dict[str, dict[str, list[float]]] = {provider: {} for provider in samples}
+    start: dict[str, dict[str, list[float]]] = {provider: {} for provider in samples}
     for provider, replies in texts.items():
-        dealer = random.Random(provider)  # noqa: S311 - a fixed deal, not a secret
-        first = dealer.randrange(len(core))
+        first = random.Random(provider).randrange(len(core))  # noqa: S311 - a fixed deal, not a secret
         seen: dict[str, int] = defaultdict(int)
         for prompt, text in replies:
-            place = seen[prompt]
+            left = provider if provider in models else core[(first + seen[prompt]) % len(core)]
             seen[prompt] += 1
-            left = provider if provider in models else core[(first + place) % len(core)]
             reply, beginning = models[left].surprise(text, fitted=False)
-            whole[provider][prompt].append(reply)
-            start[provider][prompt].append(beginning)
-    return Scores(
-        {provider: dict(per_prompt) for provider, per_prompt in whole.items()},
-        {provider: dict(per_prompt) for provider, per_prompt in start.items()},
-    )
+            whole[provider].setdefault(prompt, []).append(reply)
+            start[provider].setdefault(prompt, []).append(beginning)
+    return Scores(whole, start)
 
 
 def fleet_distances(samples: Mapping[str, Sequence[Sample]]) -> dict[str, float]:
