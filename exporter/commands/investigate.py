@@ -507,6 +507,8 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
 def trace_command(args: argparse.Namespace) -> int:
     """Entry point of ``canary trace`` (the shell is ``exporter.commands.trace``)."""
     try:
-        return tracer.run(args)
+        document = tracer.run(args)
     except BadInput as error:
         return _fail("trace", error)
+    _print_report(args, document, lambda d: d, tracer.to_text)
+    return tracer.EXIT_UNKNOWN if document["unknown"] else 0
