@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from exporter.equality.compare import OUTLIER, EqualityResult, compare_hosts
+from exporter.equality import compare as verdicts
+from exporter.equality.compare import EqualityResult, compare_hosts
 from exporter.equality.config import EqualityConfig
 from exporter.equality.logprob_sampling import (
     DEFAULT_PREFIXES,
@@ -107,10 +108,11 @@ def build(
             f"formatting (surrounding whitespace, Unicode form) differs from the peers' at {listed}; "
             "it is removed before the test and is not a distribution difference"
         )
-    if any(r.verdict not in (OUTLIER, "like its peers") for r in results):
+    if any(r.verdict not in (verdicts.OUTLIER, verdicts.LIKE_PEERS) for r in results):
         notes.append(
-            "'no verdict at this sample size': even the most extreme ranks could not reach alpha with "
-            "these samples (ask for more with --samples); 'not enough peers': fewer than 4 other hosts"
+            f"'{verdicts.NO_VERDICT}': even the most extreme ranks could not reach alpha with these samples "
+            f"(ask for more with --samples); '{verdicts.NOT_ENOUGH_PEERS}': fewer than {verdicts.MIN_PEERS} "
+            "other hosts"
         )
     tokens = _next_tokens(next_tokens, alpha)
     if any(r.result.verdict == NO_LOGPROBS for r in tokens):
