@@ -124,7 +124,6 @@ async def collect(
     concurrency: int,
     on_sample: Callable[[], None] = lambda: None,
     record: Callable[[Sequence[EvidenceRecord]], None] | None = None,
-    clock: Callable[[], float] = time.time,
 ) -> list[Sample]:
     """Send every sample of ``work`` and return them judged; ``record`` receives each host's evidence
     records in one call (the evidence store, when one is configured), off the event loop."""
@@ -135,7 +134,7 @@ async def collect(
         for number in range(1, work.samples + 1):
             for contract in work.contracts:
                 ctx = ProbeContext(target, gateway, number, {}, locale=work.locale)
-                result, at = await run_contract(contract, ctx, once=True), clock()
+                result, at = await run_contract(contract, ctx, once=True), time.time()
                 on_sample()
                 kept = attempt_records(
                     result, at=at, round_number=ROUND, model=work.model, provider=target.provider,
