@@ -252,14 +252,12 @@ def _routes(
     served_record: Served | None,
     served: list[Served] | None,
 ) -> list[trace.Route]:
-    if served is not None:  # --user: the journal says who served them
-        routes = trace.served_routes([(s.endpoint, s.provider) for s in served], names)
-        if not served:
+    # --user, or a --generation found in the journal: the journal says who served them
+    journal = served if served is not None else None if served_record is None else [served_record]
+    if journal is not None:
+        routes = trace.served_routes([(s.endpoint, s.provider) for s in journal], names)
+        if not journal:
             src.notes.append(f"the journal has no request of this user for {model} in the window")
-        _say_ambiguous(src, routes)
-        return routes
-    if served_record is not None:  # --generation found in the journal
-        routes = trace.served_routes([(served_record.endpoint, served_record.provider)], names)
         _say_ambiguous(src, routes)
         return routes
     gid = generation.id if generation else None
