@@ -260,7 +260,7 @@ def to_markdown(report: EqualityReport) -> str:
     lines += [
         "",
         "A flag means this host's completions are distributed differently from its peers' (their "
-        "surprise under a model of all the hosts' replies ranks apart); a reason to look, not proof.",
+        "surprise under models of the other hosts' replies ranks apart); a reason to look, not proof.",
     ]
     if report.next_tokens:
         lines += ["", _TOKENS_LEGEND]
