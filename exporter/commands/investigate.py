@@ -34,14 +34,14 @@ from exporter.contracts import REGISTRY
 from exporter.contracts.base import Contract, ProbeTarget
 from exporter.engine.rounds import ModelPlan
 from exporter.equality import report as equality
-from exporter.equality import sampling as equality_sampling
 from exporter.equality.compare import MIN_HOSTS as MIN_EQUALITY_HOSTS
 from exporter.equality.logprob_sampling import (
     DEFAULT_PREFIXES,
     DEFAULT_REPEATS,
-    collect_next_tokens,
     lists_logprobs,
+    sample_next_tokens,
 )
+from exporter.equality.sampling import across_hosts, sample_host
 from exporter.evidence.store import EvidenceStore
 from exporter.gateway.types import Endpoint
 from exporter.investigate import report
@@ -353,11 +353,13 @@ async def _live_equality(config: CanaryConfig, args: argparse.Namespace) -> equa
         listing = sum(lists_logprobs(target.endpoint) for target, _ in work.targets)
         requests = len(work.targets) * args.samples + listing * DEFAULT_REPEATS * len(DEFAULT_PREFIXES)
         with _progress(requests) as advance:
-            hosts = await equality_sampling.collect(
-                work.targets, settings, args.samples, concurrency=config.rounds.concurrency, on_sample=advance
+            hosts = await across_hosts(
+                work.targets,
+                config.rounds.concurrency,
+                lambda t, g: sample_host(t, g, settings, args.samples, on_sample=advance),
             )
-            next_tokens = await collect_next_tokens(
-                work.targets, concurrency=config.rounds.concurrency, on_sample=advance
+            next_tokens = await across_hosts(
+                work.targets, config.rounds.concurrency, lambda t, g: sample_next_tokens(t, g, advance)
             )
     return equality.build(
         work.model, hosts, samples=args.samples, alpha=args.alpha, settings=settings, next_tokens=next_tokens
@@ -505,6 +507,8 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
 def trace_command(args: argparse.Namespace) -> int:
     """Entry point of ``canary trace`` (the shell is ``exporter.commands.trace``)."""
     try:
-        return tracer.run(args)
+        document = tracer.run(args)
     except BadInput as error:
         return _fail("trace", error)
+    _print_report(args, document, lambda d: d, tracer.to_text)
+    return tracer.EXIT_UNKNOWN if document["unknown"] else 0

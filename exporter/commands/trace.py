@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import json
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -60,9 +59,9 @@ GENERATION_RETRY_SECONDS = 1.0  # OpenRouter writes a generation's record a mome
 MAX_SERVED_SHOWN = 20
 
 
-def run(args: argparse.Namespace) -> int:
-    """``canary trace``: 0 when every needed source was read, ``EXIT_UNKNOWN`` when one could not be, 2 on
-    bad input (``BadInput`` is raised for the command's shell to print)."""
+def run(args: argparse.Namespace) -> Json:
+    """``canary trace``'s report; its ``unknown`` names the sources that could not be read (exit status
+    ``EXIT_UNKNOWN``). Bad input raises ``BadInput`` for the command's shell to print."""
     if args.model is not None and args.at is None:
         raise BadInput("--at", "--model needs --at TIME (or give --generation ID instead)")
     if args.generation is not None and args.at is not None:
@@ -72,12 +71,7 @@ def run(args: argparse.Namespace) -> int:
             "--user", "needs --model M --at TIME: the window the user's requests are looked for in"
         )
     config, missing_key = _read_only_config(Path(args.config))
-    document = asyncio.run(_trace(config, args, missing_key))
-    if args.json:
-        print(json.dumps(document, indent=2, ensure_ascii=False))
-    else:
-        print(to_text(document))
-    return EXIT_UNKNOWN if document["unknown"] else 0
+    return asyncio.run(_trace(config, args, missing_key))
 
 
 def _read_only_config(path: Path) -> tuple[CanaryConfig, str | None]:
@@ -258,14 +252,12 @@ def _routes(
     served_record: Served | None,
     served: list[Served] | None,
 ) -> list[trace.Route]:
-    if served is not None:  # --user: the journal says who served them
-        routes = trace.served_routes([(s.endpoint, s.provider) for s in served], names)
-        if not served:
+    # --user, or a --generation found in the journal: the journal says who served them
+    journal = served if served is not None else None if served_record is None else [served_record]
+    if journal is not None:
+        routes = trace.served_routes([(s.endpoint, s.provider) for s in journal], names)
+        if not journal:
             src.notes.append(f"the journal has no request of this user for {model} in the window")
-        _say_ambiguous(src, routes)
-        return routes
-    if served_record is not None:  # --generation found in the journal
-        routes = trace.served_routes([(served_record.endpoint, served_record.provider)], names)
         _say_ambiguous(src, routes)
         return routes
     gid = generation.id if generation else None

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Protocol
 
-from exporter.equality.ngram import DEFAULT_ORDER, CharModel
+from exporter.equality.ngram import CharModel
 from exporter.equality.ranks import RankSum, rank_sum
 from exporter.equality.sample import Sample, formatting, normalise
 from exporter.equality.tails import tail_count
@@ -132,11 +132,7 @@ def check_alpha(alpha: float) -> float:
     return alpha
 
 
-def score(
-    samples: Mapping[str, Sequence[Sample]],
-    order: int = DEFAULT_ORDER,
-    reference: Collection[str] | None = None,
-) -> Scores:
+def score(samples: Mapping[str, Sequence[Sample]], reference: Collection[str] | None = None) -> Scores:
     """Every host's replies' surprise, per host and prompt, under models of the ``reference`` hosts'
     replies (default: every host's; at least two).
 
@@ -152,29 +148,22 @@ def score(
     if len(core) < 2:
         raise ValueError(f"the reference needs at least two hosts, got {len(core)}")
     texts = {provider: [(s.prompt, normalise(s.text)) for s in drawn] for provider, drawn in samples.items()}
-    models = {
-        left: CharModel.fit([text for p in core if p != left for _, text in texts[p]], order) for left in core
-    }
-    whole: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
-    start: dict[str, dict[str, list[float]]] = {provider: defaultdict(list) for provider in samples}
+    models = {left: CharModel.fit([text for p in core if p != left for _, text in texts[p]]) for left in core}
+    whole: dict[str, dict[str, list[float]]] = {provider: {} for provider in samples}
+    start: dict[str, dict[str, list[float]]] = {provider: {} for provider in samples}
     for provider, replies in texts.items():
-        dealer = random.Random(provider)  # noqa: S311 - a fixed deal, not a secret
-        first = dealer.randrange(len(core))
+        first = random.Random(provider).randrange(len(core))  # noqa: S311 - a fixed deal, not a secret
         seen: dict[str, int] = defaultdict(int)
         for prompt, text in replies:
-            place = seen[prompt]
+            left = provider if provider in models else core[(first + seen[prompt]) % len(core)]
             seen[prompt] += 1
-            left = provider if provider in models else core[(first + place) % len(core)]
             reply, beginning = models[left].surprise(text, fitted=False)
-            whole[provider][prompt].append(reply)
-            start[provider][prompt].append(beginning)
-    return Scores(
-        {provider: dict(per_prompt) for provider, per_prompt in whole.items()},
-        {provider: dict(per_prompt) for provider, per_prompt in start.items()},
-    )
+            whole[provider].setdefault(prompt, []).append(reply)
+            start[provider].setdefault(prompt, []).append(beginning)
+    return Scores(whole, start)
 
 
-def fleet_distances(samples: Mapping[str, Sequence[Sample]], order: int = DEFAULT_ORDER) -> dict[str, float]:
+def fleet_distances(samples: Mapping[str, Sequence[Sample]]) -> dict[str, float]:
     """Each host's median distance to the other hosts: how far it sits from the fleet's middle.
 
     ``H(a | b)`` is the mean surprise of ``a``'s replies under a character model of ``b``'s replies alone;
@@ -186,7 +175,7 @@ def fleet_distances(samples: Mapping[str, Sequence[Sample]], order: int = DEFAUL
     """
     hosts = sorted(samples)
     texts = {p: [normalise(s.text) for s in samples[p]] for p in hosts}
-    models = {p: CharModel.fit(texts[p], order) for p in hosts}
+    models = {p: CharModel.fit(texts[p]) for p in hosts}
     cross = {
         (a, b): sum(models[b].surprise(text, fitted=False)[0] for text in texts[a]) / max(len(texts[a]), 1)
         for a in hosts
@@ -202,7 +191,6 @@ def robust_tests(
     samples: Mapping[str, Sequence[Sample]],
     hosts: Sequence[str],
     distances: Mapping[str, float],
-    order: int = DEFAULT_ORDER,
 ) -> dict[str, Combined | None]:
     """Every host of ``hosts`` tested against a reference core of them (the core's other hosts).
 
@@ -219,7 +207,7 @@ def robust_tests(
     most_out = max(0, min(int(len(hosts) * MOST_OUT), len(hosts) - MIN_HOSTS))
     central = sorted(hosts, key=lambda p: (distances[p], p))
     core = central[: len(hosts) - most_out]
-    tests = _against_core(samples, hosts, core, order)
+    tests = _against_core(samples, hosts, core)
     for _ in range(TRIM_STEPS):
         kept = [p for p in core if _within(tests[p])]
         if len(kept) == len(core):
@@ -227,15 +215,15 @@ def robust_tests(
         if len(kept) < MIN_HOSTS:
             kept = sorted(core, key=lambda p: (_distance_z(tests[p]), p))[:MIN_HOSTS]
         core = kept
-        tests = _against_core(samples, hosts, core, order)
+        tests = _against_core(samples, hosts, core)
     joined = [p for p in hosts if p not in core and _within(tests[p])]
-    return _against_core(samples, hosts, [*core, *joined], order) if joined else tests
+    return _against_core(samples, hosts, [*core, *joined]) if joined else tests
 
 
 def _against_core(
-    samples: Mapping[str, Sequence[Sample]], hosts: Sequence[str], core: Sequence[str], order: int
+    samples: Mapping[str, Sequence[Sample]], hosts: Sequence[str], core: Sequence[str]
 ) -> dict[str, Combined | None]:
-    scored = score({p: samples[p] for p in hosts}, order, core)
+    scored = score({p: samples[p] for p in hosts}, core)
     return {p: test_host(scored, p, [q for q in core if q != p]) for p in hosts}
 
 
@@ -310,9 +298,7 @@ def _pooled(
     return pooled
 
 
-def compare_hosts(
-    samples: Mapping[str, Sequence[Sample]], *, alpha: float = 0.01, order: int = DEFAULT_ORDER
-) -> list[EqualityResult]:
+def compare_hosts(samples: Mapping[str, Sequence[Sample]], *, alpha: float = 0.01) -> list[EqualityResult]:
     """Every host of ``samples``, sorted by provider, with its verdict at ``alpha``."""
     check_alpha(alpha)
     shares, formatting_p = formatting_shares(samples)
@@ -326,16 +312,16 @@ def compare_hosts(
 
     remaining = sorted(p for p, drawn in samples.items() if drawn)
     enough = len(remaining) >= MIN_HOSTS
-    distances = fleet_distances({p: samples[p] for p in remaining}, order) if enough else {}
+    distances = fleet_distances({p: samples[p] for p in remaining}) if enough else {}
     step = 0
     while len(remaining) >= MIN_HOSTS:
         step += 1
-        tests = robust_tests(samples, remaining, distances, order)
-        tested = [p for p in remaining if tests[p] is not None]
-        adjusted = dict(zip(tested, holm([_p(tests[p]) for p in tested]), strict=True))
+        tests = robust_tests(samples, remaining, distances)
+        tested = {p: found for p in remaining if (found := tests[p]) is not None}
         if not tested:
             break
-        best = min(tested, key=lambda p: (adjusted[p], -abs(_test(tests[p]).z)))
+        adjusted = dict(zip(tested, holm([t.p_value for t in tested.values()]), strict=True))
+        best = min(tested, key=lambda p: (adjusted[p], -abs(tested[p].z)))
         if adjusted[best] < alpha:
             result(best, tests[best], adjusted[best], OUTLIER, step)
             remaining.remove(best)
@@ -351,15 +337,6 @@ def compare_hosts(
         if provider not in decided:
             result(provider, None, None, NOT_TESTED, step)
     return [decided[provider] for provider in sorted(decided)]
-
-
-def _test(test: Combined | None) -> Combined:
-    assert test is not None
-    return test
-
-
-def _p(test: Combined | None) -> float:
-    return _test(test).p_value
 
 
 def formatting_shares(

@@ -1,5 +1,5 @@
-"""Sending the next-token test's requests (the I/O shell): every prefix asked ``repeats`` times per host,
-one token, with ``logprobs: true, top_logprobs: K``; the statistic is ``exporter.equality.logprobs``.
+"""Sending the next-token test's requests (the I/O shell): every prefix asked ``DEFAULT_REPEATS`` times per
+host, one token, with ``logprobs: true, top_logprobs: K``; the statistic is ``exporter.equality.logprobs``.
 
 Only hosts whose endpoint lists both ``logprobs`` and ``top_logprobs`` are asked (``lists_logprobs``): with
 ``require_parameters`` the gateway would refuse the others, and a host that does not list them may
@@ -11,14 +11,13 @@ and one that reports the model's raw ones report the same thing. A reply with no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from exporter.contracts.base import ProbeContext, ProbeTarget, unjudgeable
 from exporter.engine.rounds import Gateway
 from exporter.equality.logprobs import NextToken, next_token
 from exporter.equality.prompts import EqualityPrompt
-from exporter.equality.sampling import across_hosts
 from exporter.gateway.types import Endpoint
 from exporter.outcomes import Usage
 
@@ -63,23 +62,18 @@ class HostNextTokens:
 
 
 async def sample_next_tokens(
-    target: ProbeTarget,
-    gateway: Gateway,
-    prefixes: Sequence[EqualityPrompt] = DEFAULT_PREFIXES,
-    *,
-    repeats: int = DEFAULT_REPEATS,
-    top_logprobs: int = DEFAULT_TOP_LOGPROBS,
-    on_sample: Callable[[], None] = lambda: None,
+    target: ProbeTarget, gateway: Gateway, on_sample: Callable[[], None] = lambda: None
 ) -> HostNextTokens:
-    """Every prefix ``repeats`` times from one host, sequentially (nothing when it does not list logprobs)."""
+    """Every prefix ``DEFAULT_REPEATS`` times from one host, sequentially (nothing when it does not list
+    logprobs)."""
     got = HostNextTokens(target.provider, lists_logprobs(target.endpoint))
     if not got.listed:
         return got
-    for number in range(repeats * len(prefixes)):
-        prefix = prefixes[number % len(prefixes)]
+    for number in range(DEFAULT_REPEATS * len(DEFAULT_PREFIXES)):
+        prefix = DEFAULT_PREFIXES[number % len(DEFAULT_PREFIXES)]
         ctx = ProbeContext(target, gateway, number, {})
         messages = ({"role": "user", "content": prefix.text},)
-        request = ctx.request(messages, 1, temperature=TEMPERATURE, top_logprobs=top_logprobs)
+        request = ctx.request(messages, 1, temperature=TEMPERATURE, top_logprobs=DEFAULT_TOP_LOGPROBS)
         result = await gateway.chat(request)
         on_sample()
         got.usage = got.usage + result.usage
@@ -90,19 +84,3 @@ async def sample_next_tokens(
             continue
         got.responses.append(made)
     return got
-
-
-async def collect_next_tokens(
-    targets: Sequence[tuple[ProbeTarget, Gateway]],
-    prefixes: Sequence[EqualityPrompt] = DEFAULT_PREFIXES,
-    *,
-    concurrency: int,
-    repeats: int = DEFAULT_REPEATS,
-    on_sample: Callable[[], None] = lambda: None,
-) -> list[HostNextTokens]:
-    """Every host's responses, concurrently across hosts under ``concurrency``."""
-    return await across_hosts(
-        targets,
-        concurrency,
-        lambda t, g: sample_next_tokens(t, g, prefixes, repeats=repeats, on_sample=on_sample),
-    )

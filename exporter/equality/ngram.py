@@ -1,10 +1,9 @@
 """A smoothed character n-gram model of a pool of replies, and each reply's surprise under it (pure).
 
-The equality test scores every reply by how surprising it is to a model of *all* the replies of the
-hosts under test (the pool), with the reply's own n-grams taken out of the counts first (leave one reply
-out), so a reply never explains itself. The score is a function of the reply and of the unlabelled pool
-only: which host wrote which reply does not enter it, so under the null (every host samples one
-distribution) the scores are exchangeable across hosts and a rank test on them is exact in law.
+The equality tests score every reply by how surprising it is to a model of a pool of replies, so that a
+reply never explains itself: a pool of other hosts' replies (``exporter.equality.compare``, leave one
+host out: ``fitted=False``), or one that holds the reply, whose own n-grams are then taken out of the
+counts first (``exporter.equality.sequential``, leave one reply out).
 
 The model is interpolated Witten-Bell over characters, orders 1 to ``order``::
 
@@ -18,20 +17,20 @@ surprise in bits per character. A host sampling hotter, or a weaker or different
 the pool finds more surprising; a host sampling colder or truncated (top-k, top-p) writes less
 surprising ones; a host echoing a template writes replies the pool has seen before.
 
-Cost: counting is linear in the pool's characters times ``order``, scoring linear in its characters (a
-few dictionary look-ups each); one fit and one scoring pass per test.
+Cost: counting is linear in the pool's characters times ``order``, scoring linear in the reply's
+characters (a few dictionary look-ups each).
 
     >>> pool = ["the cat sat", "the cat ran", "the dog sat", "zq xv jk"]
     >>> model = CharModel.fit(pool)
-    >>> [round(s, 1) for s in model.scores(pool)]
-    [2.6, 2.8, 3.1, 5.1]
+    >>> [round(model.surprise(text)[0], 1) for text in pool]
+    [0.7, 1.9, 2.6, 5.9]
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 DEFAULT_ORDER = 5  # four characters of context: words in alphabetic scripts, two or three CJK characters
@@ -135,6 +134,3 @@ class CharModel:
         if len(text) <= START:
             start_bits = bits
         return bits / len(text), start_bits / min(len(text), START)
-
-    def scores(self, texts: Sequence[str]) -> list[float]:
-        return [self.surprise(text)[0] for text in texts]

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from exporter.equality.compare import OUTLIER, EqualityResult, compare_hosts
+from exporter.equality import compare as verdicts
+from exporter.equality.compare import EqualityResult, compare_hosts
 from exporter.equality.config import EqualityConfig
 from exporter.equality.logprob_sampling import (
     DEFAULT_PREFIXES,
@@ -87,11 +88,7 @@ def build(
     """Compare the hosts (and their next-token probabilities, where ``next_tokens`` were collected) and
     assemble the report (deterministic)."""
     by_host = {h.provider: h for h in hosts}
-    results = compare_hosts(
-        {h.provider: h.samples for h in hosts},
-        alpha=alpha,
-        order=DEFAULT_ORDER,
-    )
+    results = compare_hosts({h.provider: h.samples for h in hosts}, alpha=alpha)
     rows = []
     for result in results:
         own = tuple(by_host[result.provider].samples[:MAX_EXAMPLES])
@@ -111,10 +108,11 @@ def build(
             f"formatting (surrounding whitespace, Unicode form) differs from the peers' at {listed}; "
             "it is removed before the test and is not a distribution difference"
         )
-    if any(r.verdict not in (OUTLIER, "like its peers") for r in results):
+    if any(r.verdict not in (verdicts.OUTLIER, verdicts.LIKE_PEERS) for r in results):
         notes.append(
-            "'no verdict at this sample size': even the most extreme ranks could not reach alpha with "
-            "these samples (ask for more with --samples); 'not enough peers': fewer than 4 other hosts"
+            f"'{verdicts.NO_VERDICT}': even the most extreme ranks could not reach alpha with these samples "
+            f"(ask for more with --samples); '{verdicts.NOT_ENOUGH_PEERS}': fewer than {verdicts.MIN_PEERS} "
+            "other hosts"
         )
     tokens = _next_tokens(next_tokens, alpha)
     if any(r.result.verdict == NO_LOGPROBS for r in tokens):
@@ -262,7 +260,7 @@ def to_markdown(report: EqualityReport) -> str:
     lines += [
         "",
         "A flag means this host's completions are distributed differently from its peers' (their "
-        "surprise under a model of all the hosts' replies ranks apart); a reason to look, not proof.",
+        "surprise under models of the other hosts' replies ranks apart); a reason to look, not proof.",
     ]
     if report.next_tokens:
         lines += ["", _TOKENS_LEGEND]

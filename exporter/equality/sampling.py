@@ -60,20 +60,6 @@ async def sample_host(
     return got
 
 
-async def collect(
-    targets: Sequence[tuple[ProbeTarget, Gateway]],
-    settings: EqualityConfig,
-    samples: int,
-    *,
-    concurrency: int,
-    on_sample: Callable[[], None] = lambda: None,
-) -> list[HostSamples]:
-    """``samples`` completions from every host, concurrently across hosts under ``concurrency``."""
-    return await across_hosts(
-        targets, concurrency, lambda t, g: sample_host(t, g, settings, samples, on_sample=on_sample)
-    )
-
-
 R = TypeVar("R")
 
 

@@ -49,12 +49,8 @@ class TailCount:
         return min(1.0, 2 * min(self.p_upper, self.p_lower))
 
 
-def tail_count(
-    host: Mapping[str, Sequence[float]], peers: Mapping[str, Sequence[float]], tail: float = TAIL
-) -> TailCount | None:
+def tail_count(host: Mapping[str, Sequence[float]], peers: Mapping[str, Sequence[float]]) -> TailCount | None:
     """``host``'s scores against ``peers``' (both keyed by prompt); None when no prompt has both."""
-    if not 0 < tail < 0.5:
-        raise ValueError(f"tail must lie strictly between 0 and 0.5, got {tail!r}")
     upper_laws: list[list[float]] = []
     lower_laws: list[list[float]] = []
     upper = lower = samples = peer_samples = 0
@@ -63,7 +59,7 @@ def tail_count(
         if not mine or not theirs:
             continue
         pooled = sorted([*mine, *theirs])
-        size = max(1, math.ceil(tail * len(pooled)))
+        size = max(1, math.ceil(TAIL * len(pooled)))
         high, low = pooled[-size], pooled[size - 1]
         upper += sum(v >= high for v in mine)
         lower += sum(v <= low for v in mine)

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from exporter.equality.compare import check_alpha
 from exporter.outcomes import Outcome
 from exporter.stats import fisher_greater, holm
 from exporter.textkit import clip
@@ -109,8 +110,7 @@ def compare(
     Samples of hosts or contracts not named are ignored. Results are ordered by contract (as given), then
     by adjusted p-value, then by provider.
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
+    check_alpha(alpha)
     wanted_hosts, wanted_contracts = set(providers), set(contracts)
     by_route: dict[tuple[str, str], list[Sample]] = {}
     tokens, cost = 0, 0.0

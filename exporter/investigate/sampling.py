@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from exporter.contracts.base import Contract, ProbeContext, ProbeTarget
 from exporter.engine.rounds import Gateway, ModelPlan, run_contract
+from exporter.equality.sampling import across_hosts
 from exporter.evidence.store import EvidenceRecord, attempt_records
 from exporter.gateway.types import Endpoint, GatewayError
 from exporter.investigate.compare import Sample
@@ -123,37 +124,32 @@ async def collect(
     concurrency: int,
     on_sample: Callable[[], None] = lambda: None,
     record: Callable[[Sequence[EvidenceRecord]], None] | None = None,
-    clock: Callable[[], float] = time.time,
 ) -> list[Sample]:
     """Send every sample of ``work`` and return them judged; ``record`` receives each host's evidence
     records in one call (the evidence store, when one is configured), off the event loop."""
-    limit = asyncio.Semaphore(concurrency)
 
     async def host(target: ProbeTarget, gateway: Gateway) -> list[Sample]:
         out: list[Sample] = []
         records: list[EvidenceRecord] = []
-        async with limit:
-            for number in range(1, work.samples + 1):
-                for contract in work.contracts:
-                    ctx = ProbeContext(target, gateway, number, {}, locale=work.locale)
-                    result, at = await run_contract(contract, ctx, once=True), clock()
-                    on_sample()
-                    kept = attempt_records(
-                        result, at=at, round_number=ROUND, model=work.model, provider=target.provider,
-                        contract=contract.name, source=SOURCE,
-                    )  # fmt: skip
-                    records += kept
-                    # One attempt (a sample confirms nothing), read as the history is; a skipped pair has no
-                    # record (nothing was sent), and the comparison counts it as excluded.
-                    skipped = Sample(
-                        target.provider, contract.name, result.outcome.value, result.reason.value
-                    )
-                    out.append(from_record(kept[0]) if kept else skipped)
+        for number in range(1, work.samples + 1):
+            for contract in work.contracts:
+                ctx = ProbeContext(target, gateway, number, {}, locale=work.locale)
+                result, at = await run_contract(contract, ctx, once=True), time.time()
+                on_sample()
+                kept = attempt_records(
+                    result, at=at, round_number=ROUND, model=work.model, provider=target.provider,
+                    contract=contract.name, source=SOURCE,
+                )  # fmt: skip
+                records += kept
+                # One attempt (a sample confirms nothing), read as the history is; a skipped pair has no
+                # record (nothing was sent), and the comparison counts it as excluded.
+                skipped = Sample(target.provider, contract.name, result.outcome.value, result.reason.value)
+                out.append(from_record(kept[0]) if kept else skipped)
         if record is not None and records:
             await asyncio.to_thread(record, records)
         return out
 
-    per_host = await asyncio.gather(*(host(t, g) for t, g in work.targets))
+    per_host = await across_hosts(work.targets, concurrency, host)
     return [sample for samples in per_host for sample in samples]
 
 

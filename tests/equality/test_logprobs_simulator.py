@@ -9,8 +9,9 @@ import httpx
 
 from exporter.contracts.base import ProbeTarget
 from exporter.equality.compare import LIKE_PEERS, NOT_TESTED, OUTLIER
-from exporter.equality.logprob_sampling import DEFAULT_PREFIXES, DEFAULT_REPEATS, collect_next_tokens
+from exporter.equality.logprob_sampling import DEFAULT_PREFIXES, DEFAULT_REPEATS, sample_next_tokens
 from exporter.equality.logprobs import NO_LOGPROBS, compare_next_tokens
+from exporter.equality.sampling import across_hosts
 from exporter.gateway.client import GatewayClient
 from exporter.gateway.types import ChatRequest
 from tests.simulated import MODEL, default_fleet
@@ -23,7 +24,7 @@ async def _fleet(base_url: str) -> dict[str, tuple[int, str]]:
         endpoints = await gateway.discover(MODEL)
         assert not isinstance(endpoints, Exception) and isinstance(endpoints, list)
         targets = [(ProbeTarget(MODEL, e), gateway) for e in endpoints]
-        hosts = await collect_next_tokens(targets, concurrency=8)
+        hosts = await across_hosts(targets, 8, sample_next_tokens)
     results = compare_next_tokens(
         {h.provider: h.responses for h in hosts}, listed=[h.provider for h in hosts if h.listed]
     )

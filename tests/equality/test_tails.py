@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import doctest
 import random
+from types import ModuleType
 
-from exporter.equality import tails
+import pytest
+
+from exporter.equality import compare, logprobs, ngram, sample, tails
 from exporter.equality.compare import compare_hosts
 from exporter.equality.ranks import rank_sum
 from exporter.equality.sample import Sample
@@ -14,8 +17,9 @@ from exporter.equality.tails import convolve, hypergeometric, tail_count
 from tests.equality.toy import fleet as toy_fleet
 
 
-def test_the_module_examples_hold() -> None:
-    assert doctest.testmod(tails).failed == 0
+@pytest.mark.parametrize("module", [tails, ngram, sample, compare, logprobs], ids=lambda m: m.__name__)
+def test_the_module_examples_hold(module: ModuleType) -> None:
+    assert doctest.testmod(module).failed == 0
 
 
 def test_the_null_laws_are_distributions_with_the_hypergeometric_mean() -> None:
