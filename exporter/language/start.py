@@ -30,6 +30,7 @@ from exporter.language.scripts import (
     script_of,
     weight,
 )
+from exporter.language.segment import QUOTE_PAIRS
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
@@ -113,6 +114,10 @@ _CJK_FRAGMENT = re.compile(
 # carries no colon (none of Whisper's 48,781 tokens is letters and a colon, its pre-tokenizer splits them):
 # a piece before a reply would need the reply itself to open with a colon.
 _LABEL = re.compile(r"^(?:[a-zß-öø-ÿā-ɏ]{1,20}|[а-яёєіїґ]{1,20}):[ \t]")
+# A speaker's longer label in a transcript: a lowercase word (an abbreviation's full stop allowed), up to
+# two more words and a colon, then a dialogue dash ("o. Rydzyk: - Kto…", "ekspertka RM: - …"). Its first
+# word must be a word (``_label``): a piece before a reply that opens with "Nota: - …" is still a piece.
+_SPEAKER = re.compile(rf"^({_LOWER}{{1,20}})\.?(?:[ \t][^\W\d_]{{1,20}}\.?){{0,2}}:[\"'”»]?[ \t]+[-—–][ \t]")
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
@@ -260,9 +265,9 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("fragment", first)
     if found := _opener_problem(text):
         return found
-    if _LABEL.match(text):
-        return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
+    if _label(body, locale):
+        return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
         return by_lexicon
@@ -367,13 +372,17 @@ def _long_word(token: str, locale: str | None) -> bool:
 
 
 HEADWORD_MIN_LETTERS = 4  # shorter capitals are abbreviations, which every lexicon lists ("TR", "CA", "ON")
+# A word in capitals this long is a headword whether the lexicon lists it or not ("SFIATATO - Licenziato…"):
+# tokenizers' pieces in capitals are short (24 of Whisper's 14,417 letter pieces are capitals of seven
+# letters or more, most of them English words: APPLAUSE, LAUGHTER).
+LONG_HEADWORD_MIN_LETTERS = 7
 
 
 def _headword(token: str, after: str, locale: str | None) -> bool:
     """A word in capitals of the reply's language (its lexicon; ``HEADWORD_MIN_LETTERS`` or more), or one
-    too long to be a piece, then a dash: a headword and its definition (``GUFO - Rapace notturno…``,
-    ``SASSOFONO - Pietra…``). (Not before a quote, ``¿`` or ``*``, and not a capitalised word: ``Ment «Hay…``
-    is a piece that is also a word.)"""
+    too long to be a piece (``LONG_HEADWORD_MIN_LETTERS``), then a dash: a headword and its definition
+    (``GUFO - Rapace notturno…``, ``SFIATATO - Licenziato…``). (Not before a quote, ``¿`` or ``*``, and not
+    a capitalised word: ``Ment «Hay…`` is a piece that is also a word.)"""
     if (
         locale is None
         or locale in _CJK_OPENING_SCRIPTS
@@ -381,10 +390,26 @@ def _headword(token: str, after: str, locale: str | None) -> bool:
         or after.lstrip(" \t.,;")[:1] not in _DASHES
     ):
         return False
-    if len(token) >= LONG_WORD_MIN_LETTERS:
+    if len(token) >= LONG_HEADWORD_MIN_LETTERS:
         return True
     try:
         return lexicon(locale).is_word(token)
+    except LookupError:
+        return False
+
+
+def _label(body: str, locale: str | None) -> bool:
+    """Whether the text (behind its openers) opens with a label and its colon (``_LABEL``), or a speaker's
+    longer label whose first word is a word of the reply's language or too long to be a piece
+    (``_SPEAKER``: ``o. Rydzyk: - …``, ``ekspertka RM: - …``)."""
+    if _LABEL.match(body):
+        return True
+    if locale is None or (m := _SPEAKER.match(body)) is None:
+        return False
+    if _long_word(word := m.group(1), locale):
+        return True
+    try:
+        return lexicon(locale).is_word(word)
     except LookupError:
         return False
 
@@ -582,7 +607,7 @@ def _opener_problem(text: str) -> CorruptedStart | None:
     if (m := _OPENER_THEN_STRAY.match(text)) and not text.startswith(("*!*", '"!"')):
         return _found("stray_punctuation", m.group())
     pair = text[:2]
-    if pair[0] == pair[1:] and pair not in _DOUBLED_OK and first not in "*_'":
+    if pair[0] == pair[1:] and pair not in _DOUBLED_OK and first not in "*_'" and not _nested(text):
         return _found("stray_punctuation", pair)
     after = text[1:2]
     if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
@@ -605,9 +630,28 @@ _QUOTE_APOSTROPHE = re.compile(
 def _closed(mark: str, rest: str) -> bool:
     """Whether the opening ``mark`` is closed in ``rest``: straight quotes alternate opening and closing,
     so the opener is closed when an odd number of them follows (``" Hello," she said, "come in."``); an
-    even number pairs among itself (``" You should … the "" line``)."""
+    even number pairs among itself (``" You should … the "" line``). Glued to Chinese, Japanese or Korean
+    text, a quoted term is closed within its sentence whatever follows (``'위대'한 산의…``, where a name
+    further on writes an apostrophe: ``알'쑨란``)."""
     count = rest.count(mark) if mark == '"' else len(_QUOTE_APOSTROPHE.findall(rest))
-    return count % 2 == 1
+    if count % 2 == 1:
+        return True
+    return _CJK_CHAR.match(rest) is not None and mark in rest[: _first_sentence_end(rest)]
+
+
+def _first_sentence_end(text: str) -> int:
+    return m.start() if (m := _SENTENCE_END.search(text, 0, FIRST_SENTENCE_CHARS)) else FIRST_SENTENCE_CHARS
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+FIRST_SENTENCE_CHARS = 300  # how far a quote opening the reply is looked for its closer, at most
+
+
+def _nested(text: str) -> bool:
+    """A doubled opener of a pair with its own closer (``「「``, ``««``, ``““``) is a quote inside a quote
+    when the closer follows twice in the first sentence: ``「「都市を管理」をクリック…。」``."""
+    closer = QUOTE_PAIRS.get(text[0])
+    return closer not in (None, text[0]) and text.count(closer, 2, FIRST_SENTENCE_CHARS) >= 2
 
 
 def _mostly_alphabetic(text: str) -> bool:

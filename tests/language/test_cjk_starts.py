@@ -58,3 +58,27 @@ def test_legitimate_cjk_starts_are_not_pieces(text: str, locale: str) -> None:
 def test_a_japanese_reply_to_a_korean_probe_is_a_switch() -> None:
     verdict = judge(JA, "ko")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # a quoted term glued to Korean, closed in its sentence, and a name further on with an apostrophe
+        ("'등대'의 불은 아직 꺼지지 않았다. 마을 사람들은 아직 잠들어 있어요. 알'쑨란은 서둘렀다.", "ko"),
+        # a quote inside a quote: the corner bracket doubled, then closed twice
+        ("「「灯台を守れ」と父は言った。」僕は港へ向かった。嵐が来る前に、町へ戻らなければならない。", "ja"),
+    ],
+)
+def test_a_quoted_term_or_a_quote_in_a_quote_opening_cjk_text_is_closed(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "「「灯台を守れと父は言った。僕は港へ向かった。嵐が来る前に、町へ戻らなければならない。",
+        "' 등대의 불은 아직 꺼지지 않았다. 마을 사람들은 아직 잠들어 있어요.",
+    ],
+)
+def test_a_doubled_or_straight_opener_never_closed_is_still_stray(text: str) -> None:
+    assert find_corrupted_start(text, "ja" if "灯" in text else "ko") is not None, text
