@@ -648,10 +648,14 @@ FIRST_SENTENCE_CHARS = 300  # how far a quote opening the reply is looked for it
 
 
 def _nested(text: str) -> bool:
-    """A doubled opener of a pair with its own closer (``「「``, ``««``, ``““``) is a quote inside a quote
-    when the closer follows twice in the first sentence: ``「「都市を管理」をクリック…。」``."""
-    closer = QUOTE_PAIRS.get(text[0])
-    return closer not in (None, text[0]) and text.count(closer, 2, FIRST_SENTENCE_CHARS) >= 2
+    """A doubled corner bracket is a quote inside a quote when the inner one closes in the first sentence
+    and the outer one after it: ``「「都市を管理」をクリック…。」``. (Only corner brackets: ``」`` and ``』``
+    open nothing in any style, while ``“`` closes ``„`` and opens English quotes.)"""
+    closer = QUOTE_PAIRS.get(text[0], "")
+    if closer not in ("」", "』"):
+        return False
+    inner = text.find(closer, 2, _first_sentence_end(text))
+    return inner > 0 and closer in text[inner + 1 : FIRST_SENTENCE_CHARS]
 
 
 def _mostly_alphabetic(text: str) -> bool:
