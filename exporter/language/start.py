@@ -132,7 +132,7 @@ _GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
 _FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(「]+\s?{_UPPER}")
 # "le«De", "a“La", "y"Cuando", "Ach«Вмикає": letters glued to an opening quote are never a word (a word,
 # even one the reply uses again, is spaced from the quote that follows it).
-_GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{1,14}[“„«「『¿¡\"]\s?[^\W\d_]")
+_GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]{1,14}[“„«「『¿¡\"]\s?[^\W\d_]")
 # "RUMDA (By default…", "HELL (Um texto…": a capitalised piece before a bracket that opens the text, not a
 # parenthesis ("Copyright (C)", "Linux (Debian) is…" close within a few words).
 _CAPITAL_BEFORE_PAREN = re.compile(rf"^{_UPPER}[^\W\d_]{{0,13}}[ \t]+\({_UPPER}")
@@ -146,7 +146,7 @@ _CJK_BEFORE_ALPHABET = re.compile(
 # letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
 # ("R- HASHES", "N- Deze": glued to a hyphen and a space before a capital; "Gebruikers- en" is a compound.)
 _LETTERS_BEFORE_OPENER = re.compile(
-    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
+    rf"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
 )  # ("DATEI(en)", "file(s)": a plural ending in brackets, not an opener)
 # "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
 _TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[ \t]?[^\W\d_]")

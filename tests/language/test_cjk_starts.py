@@ -29,6 +29,7 @@ VI = "Ồ, không có gì. Cứ thoải mái, chúng tôi sẽ đợi ở cảng
         ("ź " + ZH_HANS, "zh-Hans", "ź"),  # a Latin piece with a diacritic spaced from Chinese
         ("radas 是的，" + ZH_HANS, "zh-Hans", "radas"),  # 是的 ("yes,") opens a sentence, it names nothing
         ("eur" + VI, "vi", "eur"),  # glued to a one-letter capital word and its comma
+        ("ừng“" + KO + "”", "ko", "ừng"),  # a Vietnamese piece glued to a quote opening Korean text
     ],
 )
 def test_pieces_before_cjk_and_vietnamese_text_are_corrupted_starts(
