@@ -136,14 +136,19 @@ def widelands(root: Path, found: Found) -> None:
                     _add(found, language, "widelands", domain, msgid, msgstr)
 
 
-def freeciv(root: Path, found: Found) -> None:
+def system_catalogues(root: Path, found: Found, package: str, domains: tuple[str, ...]) -> None:
+    """The ``domains``' catalogues under ``usr/share/locale`` in every language."""
     for language, directories in LANGUAGE_DIRS.items():
-        for domain in FREECIV_DOMAINS:
+        for domain in domains:
             if (
                 mo := first(root / "usr/share/locale", directories, f"{{}}/LC_MESSAGES/{domain}.mo")
             ) is not None:
                 for msgid, msgstr in read_mo(mo):
-                    _add(found, language, "freeciv", domain, msgid, msgstr)
+                    _add(found, language, package, domain, msgid, msgstr)
+
+
+def freeciv(root: Path, found: Found) -> None:
+    system_catalogues(root, found, "freeciv", FREECIV_DOMAINS)
 
 
 def _lua_unescape(text: str) -> str:
@@ -235,13 +240,7 @@ def flare(root: Path, found: Found) -> None:
 
 
 def freedroidrpg(root: Path, found: Found) -> None:
-    for language, directories in LANGUAGE_DIRS.items():
-        for domain in FREEDROID_DOMAINS:
-            if (
-                mo := first(root / "usr/share/locale", directories, f"{{}}/LC_MESSAGES/{domain}.mo")
-            ) is not None:
-                for msgid, msgstr in read_mo(mo):
-                    _add(found, language, "freedroidrpg", domain, msgid, msgstr)
+    system_catalogues(root, found, "freedroidrpg", FREEDROID_DOMAINS)
 
 
 SETS = {"games": (widelands, freeciv, hedgewars, fortunes), "rpg": (flare, freedroidrpg)}
