@@ -390,11 +390,13 @@ def _headword(token: str, after: str, locale: str | None) -> bool:
         or after.lstrip(" \t.,;")[:1] not in _DASHES
     ):
         return False
-    if len(token) >= LONG_HEADWORD_MIN_LETTERS:
-        return True
+    return len(token) >= LONG_HEADWORD_MIN_LETTERS or _in_lexicon(token, locale)
+
+
+def _in_lexicon(token: str, locale: str) -> bool:
     try:
         return lexicon(locale).is_word(token)
-    except LookupError:
+    except LookupError:  # no word list for the locale
         return False
 
 
@@ -404,14 +406,8 @@ def _label(body: str, locale: str | None) -> bool:
     (``_SPEAKER``: ``o. Rydzyk: - …``, ``ekspertka RM: - …``)."""
     if _LABEL.match(body):
         return True
-    if locale is None or (m := _SPEAKER.match(body)) is None:
-        return False
-    if _long_word(word := m.group(1), locale):
-        return True
-    try:
-        return lexicon(locale).is_word(word)
-    except LookupError:
-        return False
+    m = _SPEAKER.match(body) if locale else None
+    return m is not None and (_long_word(m.group(1), locale) or _in_lexicon(m.group(1), str(locale)))
 
 
 def _named_again(token: str, text: str) -> bool:
@@ -634,9 +630,7 @@ def _closed(mark: str, rest: str) -> bool:
     text, a quoted term is closed within its sentence whatever follows (``'위대'한 산의…``, where a name
     further on writes an apostrophe: ``알'쑨란``)."""
     count = rest.count(mark) if mark == '"' else len(_QUOTE_APOSTROPHE.findall(rest))
-    if count % 2 == 1:
-        return True
-    return _CJK_CHAR.match(rest) is not None and mark in rest[: _first_sentence_end(rest)]
+    return count % 2 == 1 or (_CJK_CHAR.match(rest) is not None and mark in rest[: _first_sentence_end(rest)])
 
 
 def _first_sentence_end(text: str) -> int:
