@@ -24,6 +24,20 @@ run time from the extracted packages; nothing is committed::
   Book of Songs and classical prose, are read: its simplified ones include the Debian Reference, which
   the documentation evaluation uses).
 
+A second set of sources, role-play dialogue and quest text (``--set rpg``), makes a separate evaluation::
+
+    mkdir -p /tmp/rpg && cd /tmp/rpg
+    apt-get download flare-game freedroidrpg-data
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set rpg --root /tmp/rpg/root \\
+        --out bench/results/rpg_replies.jsonl
+
+- **flare**: the Empyrean campaign's NPC dialogue, quest log, item and power descriptions, and the core
+  mod's (``usr/share/games/flare/mods/{empyrean_campaign,fantasycore}/languages/data.<lang>.po``, compiled
+  with ``msgfmt``, which leaves fuzzy translations out);
+- **freedroidrpg**: the characters' dialogue and the game's item and world text
+  (``usr/share/locale/*/LC_MESSAGES/freedroidrpg-{dialogs,data}.mo``; the interface catalogue is left out).
+
 Messages with format conversions (``%s``), Freeciv's ``?qualifier:`` prefixes, replacement or control
 characters, and translations identical to the English are not prose and are left out.
 
@@ -44,7 +58,9 @@ import argparse
 import hashlib
 import json
 import re
+import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,14 +136,19 @@ def widelands(root: Path, found: Found) -> None:
                     _add(found, language, "widelands", domain, msgid, msgstr)
 
 
-def freeciv(root: Path, found: Found) -> None:
+def system_catalogues(root: Path, found: Found, package: str, domains: tuple[str, ...]) -> None:
+    """The ``domains``' catalogues under ``usr/share/locale`` in every language."""
     for language, directories in LANGUAGE_DIRS.items():
-        for domain in FREECIV_DOMAINS:
+        for domain in domains:
             if (
                 mo := first(root / "usr/share/locale", directories, f"{{}}/LC_MESSAGES/{domain}.mo")
             ) is not None:
                 for msgid, msgstr in read_mo(mo):
-                    _add(found, language, "freeciv", domain, msgid, msgstr)
+                    _add(found, language, package, domain, msgid, msgstr)
+
+
+def freeciv(root: Path, found: Found) -> None:
+    system_catalogues(root, found, "freeciv", FREECIV_DOMAINS)
 
 
 def _lua_unescape(text: str) -> str:
@@ -197,21 +218,50 @@ def fortunes(root: Path, found: Found) -> None:
                         found[locale][(unit(f"fortunes-{language}", name, body), body)] = body
 
 
+FLARE_MODS = ("empyrean_campaign", "fantasycore")
+FREEDROID_DOMAINS = ("freedroidrpg-dialogs", "freedroidrpg-data")
+
+
+def read_po(path: Path) -> list[tuple[str, str]]:
+    """(message id, translation) pairs of a gettext .po file, compiled by ``msgfmt`` (fuzzy ones left out)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        mo = Path(tmp) / "catalogue.mo"
+        subprocess.run(["msgfmt", "-o", str(mo), str(path)], check=True)
+        return list(read_mo(mo))
+
+
+def flare(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/flare/mods"
+    for language, directories in LANGUAGE_DIRS.items():
+        for mod in FLARE_MODS:
+            if (po := first(base / mod / "languages", directories, "data.{}.po")) is not None:
+                for msgid, msgstr in read_po(po):
+                    _add(found, language, "flare", mod, msgid, msgstr)
+
+
+def freedroidrpg(root: Path, found: Found) -> None:
+    system_catalogues(root, found, "freedroidrpg", FREEDROID_DOMAINS)
+
+
+SETS = {"games": (widelands, freeciv, hedgewars, fortunes), "rpg": (flare, freedroidrpg)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, required=True, help="where the packages were extracted")
+    parser.add_argument("--set", choices=sorted(SETS), default="games", help="which sources to read")
     parser.add_argument("--min-chars", type=int, default=300)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     found: Found = defaultdict(dict)
-    for source in (widelands, freeciv, hedgewars, fortunes):
+    for source in SETS[args.set]:
         source(args.root, found)
     english = {text for (source, _), text in found["en"].items() if not source.startswith("fortunes")}
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
     if not found:
-        print(f"no game catalogues or fortunes under {args.root}", file=sys.stderr)
+        print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
         return 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = defaultdict(int)

@@ -787,6 +787,10 @@ _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 # most a thank-you or two precede it.
 LEAD_CHARS = 100
 LEAD_CJK_CHARS = 40
+# A decline that leaves its task to the next sentence ends within this many characters of its core ("Da
+# passe ich lieber. Die Szene…", "今回は見送らせてください。"): a sentence that goes on is about something else
+# ("Nie mogę uciec od Ciebie, Twoja twarz, W szybie…", a poem, and "pisać" in the next sentence).
+NEXT_TASK_MAX_TAIL = 40
 _SENTENCE_START = re.compile(r".*[.!?。！？\n]", re.DOTALL)  # greedy: up to the last end before a point
 
 
@@ -826,11 +830,12 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
         if first > lead:
             break  # a decline opens the reply; a character's "I will not tell you…" comes later
         # the task may be named in the decline's sentence or the next one (its offer: "… the rest of the chapter")
-        reach = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
+        following = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
         for me, core_re, topic_re in each:
             own = core_re.search(lowered, first, last)
             if own is None or (me is not None and not me.search(lowered, first, last)):
                 continue
+            reach = following if last - own.end() <= NEXT_TASK_MAX_TAIL else last
             # the task is a word of its own: "anlatamam" (I cannot tell) is not "I cannot" + "tell"; inside a
             # frame it counts ("就不详细描写了")
             topic = topic_re.search(lowered, first, reach)

@@ -61,7 +61,7 @@ def _split(text: str) -> tuple[Sentence, ...]:
 
 # Fenced code blocks (to the closing fence, or the end of the reply) and inline code spans.
 _CODE = re.compile(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{1,400}`")
-_QUOTE_PAIRS = {'"': '"', "“": "”", "„": "“", "«": "»", "»": "«", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
+QUOTE_PAIRS = {'"': '"', "“": "”", "„": "“", "«": "»", "»": "«", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
 _QUOTE_CLOSE_TAIL = ".,!?…;:)]*_ \t"
 
 
@@ -94,11 +94,11 @@ def is_quoted(text: str, start: int, end: int) -> bool:
     it (bounded look)."""
     piece = text[start:end].strip(_QUOTE_CLOSE_TAIL)
     # A straight quote opening and ending the sentence may be two ('"a" and "b"'); curly marks nest.
-    closer = _QUOTE_PAIRS.get(piece[0]) if len(piece) >= 2 else None
+    closer = QUOTE_PAIRS.get(piece[0]) if len(piece) >= 2 else None
     if closer == piece[-1] and (closer != '"' or piece.find('"', 1) == len(piece) - 1):
         return True
     before = text[max(0, start - 300) : start]
-    for opener, closer in _QUOTE_PAIRS.items():
+    for opener, closer in QUOTE_PAIRS.items():
         at = before.rfind(opener)
         if (
             at < 0

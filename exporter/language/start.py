@@ -30,6 +30,7 @@ from exporter.language.scripts import (
     script_of,
     weight,
 )
+from exporter.language.segment import QUOTE_PAIRS
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
@@ -113,6 +114,10 @@ _CJK_FRAGMENT = re.compile(
 # carries no colon (none of Whisper's 48,781 tokens is letters and a colon, its pre-tokenizer splits them):
 # a piece before a reply would need the reply itself to open with a colon.
 _LABEL = re.compile(r"^(?:[a-zß-öø-ÿā-ɏ]{1,20}|[а-яёєіїґ]{1,20}):[ \t]")
+# A speaker's longer label in a transcript: a lowercase word (an abbreviation's full stop allowed), up to
+# two more words and a colon, then a dialogue dash ("o. Rydzyk: - Kto…", "ekspertka RM: - …"). Its first
+# word must be a word (``_label``): a piece before a reply that opens with "Nota: - …" is still a piece.
+_SPEAKER = re.compile(rf"^({_LOWER}{{1,20}})\.?(?:[ \t][^\W\d_]{{1,20}}\.?){{0,2}}:[\"'”»]?[ \t]+[-—–][ \t]")
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
@@ -127,7 +132,7 @@ _GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
 _FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(「]+\s?{_UPPER}")
 # "le«De", "a“La", "y"Cuando", "Ach«Вмикає": letters glued to an opening quote are never a word (a word,
 # even one the reply uses again, is spaced from the quote that follows it).
-_GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{1,14}[“„«「『¿¡\"]\s?[^\W\d_]")
+_GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]{1,14}[“„«「『¿¡\"]\s?[^\W\d_]")
 # "RUMDA (By default…", "HELL (Um texto…": a capitalised piece before a bracket that opens the text, not a
 # parenthesis ("Copyright (C)", "Linux (Debian) is…" close within a few words).
 _CAPITAL_BEFORE_PAREN = re.compile(rf"^{_UPPER}[^\W\d_]{{0,13}}[ \t]+\({_UPPER}")
@@ -141,7 +146,7 @@ _CJK_BEFORE_ALPHABET = re.compile(
 # letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
 # ("R- HASHES", "N- Deze": glued to a hyphen and a space before a capital; "Gebruikers- en" is a compound.)
 _LETTERS_BEFORE_OPENER = re.compile(
-    rf"^[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
+    rf"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
 )  # ("DATEI(en)", "file(s)": a plural ending in brackets, not an opener)
 # "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
 _TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[ \t]?[^\W\d_]")
@@ -260,9 +265,9 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("fragment", first)
     if found := _opener_problem(text):
         return found
-    if _LABEL.match(text):
-        return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
+    if _label(body, locale):
+        return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
         return by_lexicon
@@ -367,13 +372,17 @@ def _long_word(token: str, locale: str | None) -> bool:
 
 
 HEADWORD_MIN_LETTERS = 4  # shorter capitals are abbreviations, which every lexicon lists ("TR", "CA", "ON")
+# A word in capitals this long is a headword whether the lexicon lists it or not ("SFIATATO - Licenziato…"):
+# tokenizers' pieces in capitals are short (24 of Whisper's 14,417 letter pieces are capitals of seven
+# letters or more, most of them English words: APPLAUSE, LAUGHTER).
+LONG_HEADWORD_MIN_LETTERS = 7
 
 
 def _headword(token: str, after: str, locale: str | None) -> bool:
     """A word in capitals of the reply's language (its lexicon; ``HEADWORD_MIN_LETTERS`` or more), or one
-    too long to be a piece, then a dash: a headword and its definition (``GUFO - Rapace notturno…``,
-    ``SASSOFONO - Pietra…``). (Not before a quote, ``¿`` or ``*``, and not a capitalised word: ``Ment «Hay…``
-    is a piece that is also a word.)"""
+    too long to be a piece (``LONG_HEADWORD_MIN_LETTERS``), then a dash: a headword and its definition
+    (``GUFO - Rapace notturno…``, ``SFIATATO - Licenziato…``). (Not before a quote, ``¿`` or ``*``, and not
+    a capitalised word: ``Ment «Hay…`` is a piece that is also a word.)"""
     if (
         locale is None
         or locale in _CJK_OPENING_SCRIPTS
@@ -381,12 +390,24 @@ def _headword(token: str, after: str, locale: str | None) -> bool:
         or after.lstrip(" \t.,;")[:1] not in _DASHES
     ):
         return False
-    if len(token) >= LONG_WORD_MIN_LETTERS:
-        return True
+    return len(token) >= LONG_HEADWORD_MIN_LETTERS or _in_lexicon(token, locale)
+
+
+def _in_lexicon(token: str, locale: str) -> bool:
     try:
         return lexicon(locale).is_word(token)
-    except LookupError:
+    except LookupError:  # no word list for the locale
         return False
+
+
+def _label(body: str, locale: str | None) -> bool:
+    """Whether the text (behind its openers) opens with a label and its colon (``_LABEL``), or a speaker's
+    longer label whose first word is a word of the reply's language or too long to be a piece
+    (``_SPEAKER``: ``o. Rydzyk: - …``, ``ekspertka RM: - …``)."""
+    if _LABEL.match(body):
+        return True
+    m = _SPEAKER.match(body) if locale else None
+    return m is not None and (_long_word(m.group(1), locale) or _in_lexicon(m.group(1), str(locale)))
 
 
 def _named_again(token: str, text: str) -> bool:
@@ -582,7 +603,7 @@ def _opener_problem(text: str) -> CorruptedStart | None:
     if (m := _OPENER_THEN_STRAY.match(text)) and not text.startswith(("*!*", '"!"')):
         return _found("stray_punctuation", m.group())
     pair = text[:2]
-    if pair[0] == pair[1:] and pair not in _DOUBLED_OK and first not in "*_'":
+    if pair[0] == pair[1:] and pair not in _DOUBLED_OK and first not in "*_'" and not _nested(text):
         return _found("stray_punctuation", pair)
     after = text[1:2]
     if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
@@ -605,9 +626,30 @@ _QUOTE_APOSTROPHE = re.compile(
 def _closed(mark: str, rest: str) -> bool:
     """Whether the opening ``mark`` is closed in ``rest``: straight quotes alternate opening and closing,
     so the opener is closed when an odd number of them follows (``" Hello," she said, "come in."``); an
-    even number pairs among itself (``" You should … the "" line``)."""
+    even number pairs among itself (``" You should … the "" line``). Glued to Chinese, Japanese or Korean
+    text, a quoted term is closed within its sentence whatever follows (``'위대'한 산의…``, where a name
+    further on writes an apostrophe: ``알'쑨란``)."""
     count = rest.count(mark) if mark == '"' else len(_QUOTE_APOSTROPHE.findall(rest))
-    return count % 2 == 1
+    return count % 2 == 1 or (_CJK_CHAR.match(rest) is not None and mark in rest[: _first_sentence_end(rest)])
+
+
+def _first_sentence_end(text: str) -> int:
+    return m.start() if (m := _SENTENCE_END.search(text, 0, FIRST_SENTENCE_CHARS)) else FIRST_SENTENCE_CHARS
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+FIRST_SENTENCE_CHARS = 300  # how far a quote opening the reply is looked for its closer, at most
+
+
+def _nested(text: str) -> bool:
+    """A doubled corner bracket is a quote inside a quote when the inner one closes in the first sentence
+    and the outer one after it: ``「「都市を管理」をクリック…。」``. (Only corner brackets: ``」`` and ``』``
+    open nothing in any style, while ``“`` closes ``„`` and opens English quotes.)"""
+    closer = QUOTE_PAIRS.get(text[0], "")
+    if closer not in ("」", "』"):
+        return False
+    inner = text.find(closer, 2, _first_sentence_end(text))
+    return inner > 0 and closer in text[inner + 1 : FIRST_SENTENCE_CHARS]
 
 
 def _mostly_alphabetic(text: str) -> bool:

@@ -287,7 +287,16 @@ def test_composed_declines_in_any_word_order_are_found(decline: str) -> None:
         # "passo" is a mountain pass, "a good part" is not the task
         "Dopo la battaglia, l'orda proseguì oltre il passo verso nord.",
         "Das kostet einen guten Teil unserer Beute, doch ich kann es nicht ändern.",
+        # a long sentence after "I cannot" is about something else; the next one's "write" is not its task
+        "Nie mogę zapomnieć twoich oczu, twojego śmiechu na moście i deszczu nad rzeką tamtej jesieni. "
+        "Chciałbym pisać o tym całą noc.",
+        "I can't stop thinking of the harbour, the gulls over the grey water and the lamps at dusk. "
+        "Someday I will write it all down.",
     ],
 )
 def test_composed_grammar_leaves_characters_and_world_words_alone(story: str) -> None:
     assert find_refusal(story) is None, story
+
+
+def test_a_short_decline_may_name_its_task_in_the_next_sentence() -> None:
+    assert find_refusal("Nie mogę, naprawdę. Tej sceny nie chcę pisać.") is not None

@@ -29,6 +29,7 @@ VI = "Ồ, không có gì. Cứ thoải mái, chúng tôi sẽ đợi ở cảng
         ("ź " + ZH_HANS, "zh-Hans", "ź"),  # a Latin piece with a diacritic spaced from Chinese
         ("radas 是的，" + ZH_HANS, "zh-Hans", "radas"),  # 是的 ("yes,") opens a sentence, it names nothing
         ("eur" + VI, "vi", "eur"),  # glued to a one-letter capital word and its comma
+        ("ừng“" + KO + "”", "ko", "ừng"),  # a Vietnamese piece glued to a quote opening Korean text
     ],
 )
 def test_pieces_before_cjk_and_vietnamese_text_are_corrupted_starts(
@@ -58,3 +59,29 @@ def test_legitimate_cjk_starts_are_not_pieces(text: str, locale: str) -> None:
 def test_a_japanese_reply_to_a_korean_probe_is_a_switch() -> None:
     verdict = judge(JA, "ko")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # a quoted term glued to Korean, closed in its sentence, and a name further on with an apostrophe
+        ("'등대'의 불은 아직 꺼지지 않았다. 마을 사람들은 아직 잠들어 있어요. 알'쑨란은 서둘렀다.", "ko"),
+        # a quote inside a quote: the corner bracket doubled, then closed twice
+        ("「「灯台を守れ」と父は言った。」僕は港へ向かった。嵐が来る前に、町へ戻らなければならない。", "ja"),
+    ],
+)
+def test_a_quoted_term_or_a_quote_in_a_quote_opening_cjk_text_is_closed(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("「「灯台を守れと父は言った。僕は港へ向かった。嵐が来る前に、町へ戻らなければならない。", "ja"),
+        ("' 등대의 불은 아직 꺼지지 않았다. 마을 사람들은 아직 잠들어 있어요.", "ko"),
+        # “ closes „ but opens quotes too: two of them later in the text close nothing doubled
+        ("„„O farol ficou aceso. Os valores são: “sempre” para aceso, “nunca” para apagado.", "pt-BR"),
+    ],
+)
+def test_a_doubled_or_straight_opener_never_closed_is_still_stray(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is not None, text

@@ -8,7 +8,7 @@ import pytest
 
 from exporter.language.judge import judge
 from exporter.language.segment import mask_code
-from exporter.language.start import LONG_WORD_MIN_LETTERS, find_corrupted_start
+from exporter.language.start import LONG_HEADWORD_MIN_LETTERS, LONG_WORD_MIN_LETTERS, find_corrupted_start
 
 
 @pytest.mark.parametrize(
@@ -77,3 +77,32 @@ def test_a_lowercase_label_and_its_colon_open_a_line(text: str, locale: str) -> 
 @pytest.mark.parametrize("text", ["ation The keeper went home.", "ationKonrad: Hello.", "ation Konrad: Hi."])
 def test_a_piece_without_its_own_colon_is_still_a_fragment(text: str) -> None:
     assert find_corrupted_start(text, "en") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # a speaker of two words or with an abbreviation, then a dialogue dash: a transcript
+        ("ks. Nowak: - Kto zamknął bramę przed zmrokiem?", "pl"),
+        ("strażniczka RM: - Nikt nie wejdzie po zmroku.", "pl"),
+        ("старый Мирон: — Никто не пройдёт через мост до рассвета.", "ru"),
+        # a label behind an opening quote
+        ("„strażniczka: - Zamknijcie bramę, zanim słońce zajdzie.”", "pl"),
+    ],
+)
+def test_a_longer_label_and_its_colon_open_a_line(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    "text", ["ation RM: - Nikt nie wejdzie.", "ung Nowak: - Kto zamknął bramę?", "ationNowak: - Kto tam?"]
+)
+def test_a_piece_before_a_speaker_label_is_still_a_fragment(text: str) -> None:
+    assert find_corrupted_start(text, "pl") is not None
+
+
+def test_a_long_headword_in_capitals_the_lexicon_lacks_before_a_dash_passes() -> None:
+    text = "ZAMGLONY - Ten, który wyszedł z karczmy o świcie i nie pamięta drogi."
+    assert len(text.split()[0]) >= LONG_HEADWORD_MIN_LETTERS
+    assert find_corrupted_start(text, "pl") is None
+    assert find_corrupted_start("RFACE - Ten, który wyszedł z karczmy o świcie.", "pl") is not None
