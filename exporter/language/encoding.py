@@ -444,13 +444,13 @@ def _lost_apostrophe(text: str) -> Corruption | None:
     """English whose typographic apostrophes a lossy decoder dropped (UTF-8 read as Big5 or EUC-JP with
     ``errors="ignore"`` deletes U+2019 and leaves no character behind): a contraction spelt without one
     (``didnt``, ``theyll``) in a text with no ASCII apostrophe (its writer's apostrophes would have
-    survived) and no U+2019 after it (the stream was read right from there on)."""
-    lower = text.lower()
+    survived), after its last U+2019 (the stream was read right up to there)."""
+    after = text.rfind("\u2019") + 1
+    lower = text[after:].lower()
     if not any(word in lower for word in _BARE_CONTRACTIONS):
         return None  # substring tests at C speed: the word-bounded search is slow (20 alternatives)
-    for match in _BARE_CONTRACTION.finditer(text):
-        if "\u2019" not in text[match.end() :]:
-            return Corruption("lost_apostrophe", match.start(), match.group(), ())
+    if found := _BARE_CONTRACTION.search(text, after):
+        return Corruption("lost_apostrophe", found.start(), found.group(), ())
     return None
 
 
@@ -516,17 +516,18 @@ class EncodingChecker:
             return found
         if not _CYRILLIC_OR_CJK.search(text):
             return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters
-        if found := _cjk_mojibake(text):
-            return found
-        if found := self._rare_kanji(text, self._kanji, self._rare, "euc_jp"):
-            return found
-        if found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"):
-            return found
-        if found := _dropped_bytes(text[:CJK_SCAN_CHARS]):
-            return found
-        if not (pairs := self._cyrillic.pair.findall(text)):
-            return None  # no UTF-8 sequence can start anywhere in a cp1251 reading (one scan, not two)
-        if _latin_context(text, pairs):
+        if _DOUBLE_BYTE_READING.search(text, 0, CJK_SCAN_CHARS) and (
+            (found := _cjk_mojibake(text))
+            or (found := self._rare_kanji(text, self._kanji, self._rare, "euc_jp"))
+            or (found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"))
+            or (found := _dropped_bytes(text[:CJK_SCAN_CHARS]))
+        ):
+            return found  # the four legacy-CJK checks read CJK characters of the scanned head only
+        if not self._cyrillic.pair.search(text):
+            return None  # no UTF-8 sequence can start anywhere in a cp1251 reading
+        # The suspicious pairs are set aside only in a text with Latin letters (the rare case: Cyrillic text
+        # has many of them, and listing them cost 10-20 µs a reply).
+        if _LATIN_LETTERS.search(text) and _latin_context(text, self._cyrillic.pair.findall(text)):
             # Cyrillic letters in a Latin-script text only where the round trip decodes to UTF-8
             # (``ГЁ``, ``В»``): one sequence suffices, as for cp1252.
             return self._mojibake(text, self._cyrillic, _plausible_latin, min_scattered=1)
