@@ -347,9 +347,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     trip happens the repair is a jumble of scripts (``Ѱ踦``), not text (``_coherent``). A run that repairs
     to one letter only counts glued to the Latin word it belongs to (``caf茅``).
     """
-    head = text[:CJK_SCAN_CHARS]
-    if not _DOUBLE_BYTE_READING.search(head):
-        return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
+    head = text[:CJK_SCAN_CHARS]  # with a CJK, hangul or halfwidth kana character (``find`` asks first)
     latin_text = functools.cache(lambda: _latin_text(head))  # asked only where a run could repair
     parts = _NON_ASCII_SPLIT.split(head)  # ASCII, run, ASCII, run, ..., ASCII
     chunks, starts = parts[1::2], list(itertools.accumulate(map(len, parts)))[:-1:2]
@@ -448,7 +446,7 @@ def _lost_apostrophe(text: str) -> Corruption | None:
     after = text.rfind("\u2019") + 1
     lower = text[after:].lower()
     if not any(word in lower for word in _BARE_CONTRACTIONS):
-        return None  # substring tests at C speed: the word-bounded search is slow (20 alternatives)
+        return None  # substring tests at C speed: the word-bounded search is slow (22 alternatives)
     if found := _BARE_CONTRACTION.search(text, after):
         return Corruption("lost_apostrophe", found.start(), found.group(), ())
     return None
@@ -522,7 +520,7 @@ class EncodingChecker:
             or (found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"))
             or (found := _dropped_bytes(text[:CJK_SCAN_CHARS]))
         ):
-            return found  # the four legacy-CJK checks read CJK characters of the scanned head only
+            return found  # UTF-8 read by these codecs always gives CJK, hangul or halfwidth kana: one scan
         if not self._cyrillic.pair.search(text):
             return None  # no UTF-8 sequence can start anywhere in a cp1251 reading
         # The suspicious pairs are set aside only in a text with Latin letters (the rare case: Cyrillic text
