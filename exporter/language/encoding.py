@@ -367,7 +367,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
             continue  # each run has a character the codec cannot encode (Chinese in Big5 or cp949...): no
             # empty line is left once all but "?" and the separators are deleted (C speed, 5x a regex)
         if not has_utf8_sequence(whole) and not (
-            latin_text() and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
+            (_CUT_PUNCTUATION.search(whole) or codec == "cp949") and latin_text()
         ):
             continue  # no run can repair: below, a repair needs a UTF-8 sequence or one of these two
         for start, chars, (raw, valid) in zip(starts, chunks, split_runs(whole), strict=True):
