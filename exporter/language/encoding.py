@@ -54,7 +54,16 @@ _HANGUL_LINE = re.compile("(?m)^[\uac00-\ud7a3]+$")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
-_TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·•\u00a0 ]+")
+_TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·•¿¡\u00a0 ]+")
+# English contractions spelt without their apostrophe, which careful writing never does.
+_BARE_CONTRACTIONS = (
+    *(f"{verb}nt" for verb in ("do", "does", "did", "is", "are", "was", "were", "has", "had", "ca", "wo")),
+    *(f"{verb}nt" for verb in ("could", "would", "should", "must")),
+    *(f"{who}{verb}" for who in ("you", "they") for verb in ("re", "ve", "ll")),
+    *("thats", "whats", "theres"),
+)
+_BARE_CONTRACTION = re.compile(rf"\b(?:{'|'.join(_BARE_CONTRACTIONS)})\b", re.IGNORECASE)
+_CYRILLIC_WORD = re.compile("[А-яЁёІіЇїЄєҐґ]{2}")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
 
@@ -270,6 +279,57 @@ def _big5_han() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(f"[{''.join(han)}]"), re.compile(f"[{''.join(rare)}]")
 
 
+_CJK_CHARS = re.compile("[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+# A double-byte character's two bytes that are a UTF-8 continuation byte (A1-BF, those these codecs take as
+# lead or trail) then a lead byte of a three-byte sequence of U+3000-U+DFFF (E3-ED), or the other way
+# round: each byte is mapped to a weight, first bytes by one table and second bytes by the other, and a
+# pair is one when its two weights sum to 3 (C, then L) or 20 (L, then C). A4 and A5 are left out as first
+# bytes: EUC-JP's kana rows (``ョ`` is ``A5 E7``; katakana loanwords are full of them).
+_FIRST_WEIGHTS = bytes(1 if 0xA1 <= b <= 0xBF and b not in (0xA4, 0xA5) else 4 if 0xE3 <= b <= 0xED else 0
+                       for b in range(256))  # fmt: skip
+_SECOND_WEIGHTS = bytes(2 if 0xE3 <= b <= 0xED else 16 if 0xA1 <= b <= 0xBF else 0 for b in range(256))
+DROPPED_MIN_CHARS = 12  # Han and kana in the text's second half before their byte pairs are read
+DROPPED_PAIR_SHARE = 0.25  # share of those whose bytes pair a UTF-8 lead and continuation byte (clean dev
+# text: at most 0.19, Japanese as EUC-JP; UTF-8 CJK read with bytes dropped from mid-text on: at least 0.33)
+
+
+def _utf8_pairs(chars: str, codec: str) -> int:
+    """How many of ``chars`` (Han and kana) the codec encodes as a continuation and a lead byte of UTF-8.
+
+    Every character the codec has becomes two bytes, so the pairs are the even and odd bytes: EUC-JP's
+    three-byte ones (JIS X 0212, ``8F`` and two bytes) lose their ``8F``, and unencodable ones, a "?" each
+    (no byte of a double-byte character is ASCII), are deleted. The weights of the first and of the
+    second bytes are summed in one integer addition (no carry: at most 4 + 16), all at C speed: a regex
+    over the pairs cost 40 µs a reply."""
+    raw = chars.encode(codec, errors="replace").replace(b"?", b"").replace(b"\x8f", b"")
+    first = int.from_bytes(raw[0::2].translate(_FIRST_WEIGHTS), "big")
+    second = int.from_bytes(raw[1::2].translate(_SECOND_WEIGHTS), "big")
+    sums = (first + second).to_bytes(len(raw) // 2, "big")
+    return sums.count(3) + sums.count(20)
+
+
+def _dropped_bytes(head: str) -> Corruption | None:
+    """UTF-8 CJK text read as EUC-JP or Big5 with the undecodable bytes dropped (``errors="ignore"``).
+
+    Nothing is left to re-encode into whole sequences, but what is left are the sequences' bytes paired
+    anew: a continuation byte with the next sequence's lead byte (E3-E9 for kana and Han), or a lead with
+    its first continuation. Encoded back, most characters of the misread part are such a pair; real
+    Chinese or Japanese text has a few (``ら`` is EUC-JP ``A4 E9``). The Han and kana of the text's
+    second half are read: a misread stream stays misread to its end."""
+    half = len(head) // 2
+    tail = "".join(_CJK_CHARS.findall(head, half))
+    if len(tail) < DROPPED_MIN_CHARS:
+        return None
+    for codec in ("euc_jp", "big5"):
+        if (hits := _utf8_pairs(tail, codec)) >= DROPPED_PAIR_SHARE * len(tail):
+            first = _CJK_CHARS.search(head, half)
+            assert first is not None
+            sample = tail[:24]
+            return Corruption("mojibake", first.start(), sample, tuple(f"U+{ord(c):04X}" for c in sample),
+                              codec=codec, repaired="", count=hits)  # fmt: skip
+    return None
+
+
 def split_runs(whole: bytes) -> Iterator[tuple[bytes, int]]:
     """Non-ASCII runs encoded at once, joined by ``"\\n"`` (see ``_cjk_mojibake``): per run its bytes and how
     many of them are well-formed UTF-8 (``len(raw.decode("utf-8", errors="ignore").encode())``)."""
@@ -287,9 +347,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     trip happens the repair is a jumble of scripts (``Ѱ踦``), not text (``_coherent``). A run that repairs
     to one letter only counts glued to the Latin word it belongs to (``caf茅``).
     """
-    head = text[:CJK_SCAN_CHARS]
-    if not _DOUBLE_BYTE_READING.search(head):
-        return None  # UTF-8 lead bytes read by these codecs always give CJK, hangul or halfwidth kana
+    head = text[:CJK_SCAN_CHARS]  # with a CJK, hangul or halfwidth kana character (``find`` asks first)
     latin_text = functools.cache(lambda: _latin_text(head))  # asked only where a run could repair
     parts = _NON_ASCII_SPLIT.split(head)  # ASCII, run, ASCII, run, ..., ASCII
     chunks, starts = parts[1::2], list(itertools.accumulate(map(len, parts)))[:-1:2]
@@ -309,7 +367,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
             continue  # each run has a character the codec cannot encode (Chinese in Big5 or cp949...): no
             # empty line is left once all but "?" and the separators are deleted (C speed, 5x a regex)
         if not has_utf8_sequence(whole) and not (
-            latin_text() and (_CUT_PUNCTUATION.search(whole) or codec == "cp949")
+            (_CUT_PUNCTUATION.search(whole) or codec == "cp949") and latin_text()
         ):
             continue  # no run can repair: below, a repair needs a UTF-8 sequence or one of these two
         for start, chars, (raw, valid) in zip(starts, chunks, split_runs(whole), strict=True):
@@ -352,8 +410,13 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                     continue
             elif not _coherent("".join(decoded)):
                 continue
-            elif latin_text() and _REPAIR_CYRILLIC.fullmatch(letters):
-                continue  # a CJK word in Latin-alphabet text ("*谢谢*" re-encoded is "лл"): not its repair
+            elif _REPAIR_CYRILLIC.fullmatch(letters) and (
+                latin_text() or _CYRILLIC_WORD.search(head, start + len(chars))
+            ):
+                # A CJK word in Latin-alphabet text ("*谢谢*" re-encoded is "лл"), or followed by Cyrillic
+                # words: these codecs read UTF-8 Cyrillic (lead bytes D0-D4) as CJK or drop it, so Cyrillic
+                # decoded after the run means the stream was read right there, the run written as it is.
+                continue
             elif _REPAIR_HAN_KANA.fullmatch(letters) and not _mostly_common_han(letters):
                 continue  # a chance round trip of real Korean ("백성들에" -> "鼺鿡"): rare characters
             if len(letters) == 1 and not (
@@ -375,10 +438,24 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     return None
 
 
+def _lost_apostrophe(text: str) -> Corruption | None:
+    """English whose typographic apostrophes a lossy decoder dropped (UTF-8 read as Big5 or EUC-JP with
+    ``errors="ignore"`` deletes U+2019 and leaves no character behind): a contraction spelt without one
+    (``didnt``, ``theyll``) in a text with no ASCII apostrophe (its writer's apostrophes would have
+    survived), after its last U+2019 (the stream was read right up to there)."""
+    after = text.rfind("\u2019") + 1
+    lower = text[after:].lower()
+    if not any(word in lower for word in _BARE_CONTRACTIONS):
+        return None  # substring tests at C speed: the word-bounded search is slow (22 alternatives)
+    if found := _BARE_CONTRACTION.search(text, after):
+        return Corruption("lost_apostrophe", found.start(), found.group(), ())
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Corruption:
     """What was found: ``kind`` is ``replacement_character``, ``control_character``, ``bidi_control``,
-    ``private_use`` or ``mojibake``."""
+    ``private_use``, ``mojibake`` or ``lost_apostrophe``."""
 
     kind: str
     offset: int  # character offset of the first finding
@@ -412,8 +489,9 @@ class EncodingChecker:
         self._kanji, self._rare = _jis_kanji()
         self._big5, self._big5_rare = _big5_han()
 
-    def find(self, text: str) -> Corruption | None:
-        """The first kind of corruption found, or None for clean text.
+    def find(self, text: str, locale: str | None = None) -> Corruption | None:
+        """The first kind of corruption found, or None for clean text; ``locale`` (the asked one) enables
+        the checks of that language's writing (English contractions: ``_lost_apostrophe``).
 
         >>> EncodingChecker().find("ok\\x07") is not None
         True
@@ -432,17 +510,22 @@ class EncodingChecker:
                     )
         if found := self._mojibake(text, self._latin, _plausible_latin):
             return found
+        if locale == "en" and "'" not in text and (found := _lost_apostrophe(text)):
+            return found
         if not _CYRILLIC_OR_CJK.search(text):
             return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters
-        if found := _cjk_mojibake(text):
-            return found
-        if found := self._rare_kanji(text, self._kanji, self._rare, "euc_jp"):
-            return found
-        if found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"):
-            return found
-        if not (pairs := self._cyrillic.pair.findall(text)):
-            return None  # no UTF-8 sequence can start anywhere in a cp1251 reading (one scan, not two)
-        if _latin_context(text, pairs):
+        if _DOUBLE_BYTE_READING.search(text, 0, CJK_SCAN_CHARS) and (
+            (found := _cjk_mojibake(text))
+            or (found := self._rare_kanji(text, self._kanji, self._rare, "euc_jp"))
+            or (found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"))
+            or (found := _dropped_bytes(text[:CJK_SCAN_CHARS]))
+        ):
+            return found  # UTF-8 read by these codecs always gives CJK, hangul or halfwidth kana: one scan
+        if not self._cyrillic.pair.search(text):
+            return None  # no UTF-8 sequence can start anywhere in a cp1251 reading
+        # The suspicious pairs are set aside only in a text with Latin letters (the rare case: Cyrillic text
+        # has many of them, and listing them cost 10-20 µs a reply).
+        if _LATIN_LETTERS.search(text) and _latin_context(text, self._cyrillic.pair.findall(text)):
             # Cyrillic letters in a Latin-script text only where the round trip decodes to UTF-8
             # (``ГЁ``, ``В»``): one sequence suffices, as for cp1252.
             return self._mojibake(text, self._cyrillic, _plausible_latin, min_scattered=1)

@@ -97,7 +97,7 @@ class Judge:
             raise ValueError(f"unknown locale {locale!r} (known: {', '.join(LOCALES)})")
         spec = LOCALES[code]
         text = text[:MAX_JUDGED_CHARS]  # linear time on any reply: the rest is not judged
-        if (corruption := self.encoding.find(text)) is not None:
+        if (corruption := self.encoding.find(text, code)) is not None:
             return Verdict(
                 Outcome.FAIL,
                 Reason.ENCODING,

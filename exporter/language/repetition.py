@@ -103,7 +103,8 @@ def find_repetition(text: str) -> Repetition | None:
 
 def _token_loop(text: str) -> Repetition | None:
     tokens = _TOKEN.findall(text.casefold())[:MAX_LOOP_TOKENS]
-    if len(tokens) < LOOP_MIN_TOKENS:
+    count = len(tokens)  # asked in every step of the walks below: once (2 % of the screen and judge's time)
+    if count < LOOP_MIN_TOKENS:
         return None
     best: _Run | None = None
     worded: list[int] | None = None
@@ -112,10 +113,10 @@ def _token_loop(text: str) -> Repetition | None:
         # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
         # and the run through an equal one is walked. Every run that passes the thresholds is found, and
         # the longest of them is kept.
-        if needed > len(tokens):
+        if needed > count:
             continue  # no loop of this period fits in the reply
         i = period + step - 1
-        while i < len(tokens):
+        while i < count:
             # inside a run every ``period`` tokens are a turn of its unit: a unit with no word (a rule of
             # dashes, an ellipsis) is skipped without walking it
             if tokens[i] != tokens[i - period]:
@@ -130,20 +131,20 @@ def _token_loop(text: str) -> Repetition | None:
             start, end = i, i + 1
             while start > period and tokens[start - 1] == tokens[start - 1 - period]:
                 start -= 1
-            while end < len(tokens) and tokens[end] == tokens[end - period]:
+            while end < count and tokens[end] == tokens[end - period]:
                 end += 1
             covered = end - start + period  # the unit's first occurrence, then the tokens equal to it
             if covered >= needed:
                 best = best if best is not None and best[0] >= covered else (covered, period, end)
             i = end + step  # tokens[end] differs: the next run starts after it
-        if best is not None and best[0] >= len(tokens):
+        if best is not None and best[0] >= count:
             break  # a loop over every token: a longer period can only tie
     if best is None:
         return None
     covered, period, end = best
     repeats = covered // period
     unit = " ".join(tokens[end - period : end])
-    return Repetition("token_loop", clip(unit, _SAMPLE_CHARS), repeats, covered / len(tokens))
+    return Repetition("token_loop", clip(unit, _SAMPLE_CHARS), repeats, covered / count)
 
 
 def _sentence_loop(text: str) -> Repetition | None:

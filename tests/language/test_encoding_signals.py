@@ -1,0 +1,114 @@
+"""Encoding signals: a CJK word among Cyrillic words, inverted marks read as cp932, apostrophes dropped by a
+lossy decoder, and CJK text read as EUC-JP or Big5 with its undecodable bytes dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from exporter.language.encoding import EncodingChecker
+from exporter.language.judge import judge
+from exporter.outcomes import Reason
+
+CHECKER = EncodingChecker()
+
+_RUSSIAN = (
+    "Мы долго шли через лес, и только к вечеру увидели огни деревни. Там нас ждали тёплый ужин и ночлег."
+)
+_UKRAINIAN = "Ми довго йшли крізь ліс, і лише ввечері побачили вогні села. Там на нас чекали вечеря і нічліг."
+
+
+@pytest.mark.parametrize("text", [_RUSSIAN, _UKRAINIAN])
+@pytest.mark.parametrize("word", ["*谢谢*", "«小写»", "谢谢"])
+def test_a_cjk_word_that_repairs_to_cyrillic_among_cyrillic_words_is_not_mojibake(
+    text: str, word: str
+) -> None:
+    # 谢谢 in GB18030 is D0 BB D0 BB, which decodes as UTF-8 to "лл": Cyrillic, but the Cyrillic words after
+    # it were decoded right, which no misread stream leaves.
+    words = text.split(" ")
+    quoted = " ".join([*words[:4], word, *words[4:]])
+    assert CHECKER.find(quoted) is None, CHECKER.find(quoted)
+
+
+@pytest.mark.parametrize("text", [_RUSSIAN, _UKRAINIAN])
+@pytest.mark.parametrize("codec", ["gb18030", "cp949", "big5"])
+def test_cyrillic_read_with_a_legacy_cjk_codec_to_its_end_is_still_mojibake(text: str, codec: str) -> None:
+    half = len(text) // 2
+    bad = text[:half] + text[half:].encode("utf-8").decode(codec, errors="replace")
+    found = CHECKER.find(bad)
+    assert found is not None and found.kind in ("mojibake", "replacement_character"), bad
+
+
+def test_inverted_marks_read_as_cp932_are_mojibake_in_latin_text() -> None:
+    text = "Llegamos tarde. ¿Cual es el camino al puerto? ¡Vamos ya!"  # the marks are its only non-ASCII
+    assert CHECKER.find(text) is None
+    bad = text.encode("utf-8").decode("cp932", errors="replace")  # ¿ is C2 BF: "ﾂｿ"
+    assert "ﾂｿ" in bad
+    found = CHECKER.find(bad)
+    assert found is not None and found.kind == "mojibake" and found.codec == "cp932", found
+
+
+_ENGLISH = (
+    "Well, we didn’t have to cross the river after all. They’ll follow us north, so let’s move at dawn."
+)
+
+
+@pytest.mark.parametrize("codec", ["big5", "euc_jp"])
+def test_english_whose_apostrophes_a_lossy_decoder_dropped_fails(codec: str) -> None:
+    bad = _ENGLISH.encode("utf-8").decode(codec, errors="ignore")
+    assert "didnt" in bad and not any(ord(c) > 127 for c in bad)  # no character of the codec is left
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "lost_apostrophe" and found.sample == "didnt", found
+    assert judge(bad, "en").reason is Reason.ENCODING
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        (
+            "Well, we didn't have to cross the river. Theyll follow us north.",
+            "en",
+        ),  # a writer's own apostrophes
+        ("We didnt cross the river. It’s too late now, they’ll follow us.", "en"),  # read right from there on
+        ("Le livre dont je parle est sur la table, et le voyage dont il rêve est loin.", "fr"),
+        ("Well, we didnt have to cross the river after all.", None),  # no locale: no language's writing known
+    ],
+)
+def test_bare_contractions_pass_where_no_apostrophe_can_have_been_dropped(
+    text: str, locale: str | None
+) -> None:
+    assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+
+
+_JAPANESE = (
+    "雨の夜、古い灯台の明かりが海を照らしていた。漁師たちは港に戻り、静かに網を片付けていた。"
+    "彼女は窓辺に座って、遠くの船を見つめながら手紙を書き続けた。明日の朝には、きっと晴れるだろう。"
+)
+_KANA = (  # mostly kana: the misread part's characters are common ones, few of them rare
+    "おばあさんは毎朝早く起きて、庭の花に水をやります。それから、ゆっくりとお茶を飲みながら、"
+    "新聞を読むのが好きです。ときどき、となりの子どもたちが遊びに来ます。"
+)
+_CHINESE = (
+    "雨夜里，古老灯塔的光照亮了海面。渔夫们回到港口，安静地收拾渔网。"
+    "她坐在窗边，一边望着远处的船，一边继续写信。明天早上，天一定会晴。"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "start"),
+    [
+        *(
+            (text, codec, start)
+            for text in (_JAPANESE, _CHINESE)
+            for codec in ("euc_jp", "big5")
+            for start in (0, 30)
+        ),
+        (_KANA, "big5", 16),
+        (_KANA, "euc_jp", 0),
+    ],
+)
+def test_cjk_read_as_euc_jp_or_big5_with_bytes_dropped_is_mojibake(text: str, codec: str, start: int) -> None:
+    assert CHECKER.find(text) is None
+    bad = text[:start] + text[start:].encode("utf-8").decode(codec, errors="ignore")
+    found = CHECKER.find(bad)
+    assert found is not None and found.kind == "mojibake", bad
+    assert found.offset >= start and bad[found.offset] == found.sample[0]  # the first character shown
