@@ -57,7 +57,8 @@ CJK_LATIN_TEXT_SHARE = 0.9
 _TYPOGRAPHY = re.compile("[«»‹›“”„‘’‚–—…·•¿¡\u00a0 ]+")
 # English contractions spelt without their apostrophe, which careful writing never does.
 _BARE_CONTRACTIONS = (
-    *(f"{verb}nt" for verb in ("do", "does", "did", "is", "are", "was", "were", "has", "had", "ca", "wo")),
+    # not can't and won't: "cant" and "wont" are words of their own ("as was her wont")
+    *(f"{verb}nt" for verb in ("do", "does", "did", "is", "are", "was", "were", "has", "had")),
     *(f"{verb}nt" for verb in ("could", "would", "should", "must")),
     *(f"{who}{verb}" for who in ("you", "they") for verb in ("re", "ve", "ll")),
     *("thats", "whats", "theres"),

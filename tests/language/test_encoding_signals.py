@@ -71,6 +71,7 @@ def test_english_whose_apostrophes_a_lossy_decoder_dropped_fails(codec: str) -> 
         ("We didnt cross the river. It’s too late now, they’ll follow us.", "en"),  # read right from there on
         ("Le livre dont je parle est sur la table, et le voyage dont il rêve est loin.", "fr"),
         ("Well, we didnt have to cross the river after all.", None),  # no locale: no language's writing known
+        ("He rose at dawn, as was his wont, and mocked the cant of the court.", "en"),  # two words
     ],
 )
 def test_bare_contractions_pass_where_no_apostrophe_can_have_been_dropped(
