@@ -22,7 +22,6 @@ Example::
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
 import signal
 import socket
@@ -60,17 +59,13 @@ class MissingBinaryError(PipelineError):
     """A Prometheus/Alertmanager binary is not installed or not executable."""
 
 
-def find_binary(name: str, explicit: Path | None = None) -> Path:
-    """The path of an executable: ``explicit`` if given, else ``name`` looked up on PATH.
+def find_binary(name: str) -> Path:
+    """The path of the executable ``name`` on PATH.
 
     Example::
 
         find_binary("prometheus")   # PosixPath('/usr/bin/prometheus')
     """
-    if explicit is not None:
-        if explicit.is_file() and os.access(explicit, os.X_OK):
-            return explicit
-        raise MissingBinaryError(f"{name}: {explicit} is not an executable file; {INSTALL_HINT}")
     found = shutil.which(name)
     if found is None:
         raise MissingBinaryError(f"{name}: not found on PATH; {INSTALL_HINT}")
@@ -125,7 +120,7 @@ class _Daemon(StartStop):
     """Start/stop/readiness plumbing shared by every process; a subclass is its description: the binary,
     the readiness path, the config file it renders (if any), its own settings as fields, and its flags.
 
-    ``port`` defaults to a free loopback port, ``binary`` to the name looked up on PATH.
+    ``port`` defaults to a free loopback port; the binary is ``binary_name`` looked up on PATH.
     """
 
     binary_name: ClassVar[str] = ""
@@ -135,12 +130,11 @@ class _Daemon(StartStop):
 
     work_dir: Path = field(kw_only=False)
     port: int = field(default_factory=free_port)
-    binary: Path | None = None
     ready_timeout: float = 30.0
 
     def __post_init__(self) -> None:
         self.work_dir = self.work_dir.resolve()
-        self.executable = find_binary(self.binary_name, self.binary)
+        self.executable = find_binary(self.binary_name)
         self.log_path = self.work_dir / f"{self.binary_name}.log"
         self._process: subprocess.Popen[bytes] | None = None
         self._http_client: httpx.Client | None = None
