@@ -102,17 +102,10 @@ class AlertmanagerAlert:
     """An alert as Alertmanager holds it (``state`` is ``active``, ``suppressed`` or ``unprocessed``)."""
 
     labels: dict[str, str]
-    annotations: dict[str, str]
     state: str
-    fingerprint: str
     starts_at: str
     silenced_by: tuple[str, ...] = field(default=())
     inhibited_by: tuple[str, ...] = field(default=())
-
-
-def _described(item: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
-    """An API alert's labels and annotations (Prometheus and Alertmanager spell them alike)."""
-    return {"labels": dict(item["labels"]), "annotations": dict(item.get("annotations") or {})}
 
 
 @dataclass(eq=False, kw_only=True)
@@ -319,7 +312,12 @@ class _RulerAPI(_Daemon):
         """Pending and firing alerts (``GET /api/v1/alerts``)."""
         body = self._request("GET", "/api/v1/alerts")
         return [
-            PrometheusAlert(**_described(item), state=item["state"], value=float(item["value"]))
+            PrometheusAlert(
+                dict(item["labels"]),
+                dict(item.get("annotations") or {}),
+                state=item["state"],
+                value=float(item["value"]),
+            )
             for item in body["data"]["alerts"]
         ]
 
@@ -468,9 +466,8 @@ class AlertmanagerProcess(_Daemon):
         body = self._request("GET", "/api/v2/alerts", params=httpx.QueryParams(tuple(params)))
         return [
             AlertmanagerAlert(
-                **_described(item),
+                dict(item["labels"]),
                 state=item["status"]["state"],
-                fingerprint=item["fingerprint"],
                 starts_at=item["startsAt"],
                 silenced_by=tuple(item["status"].get("silencedBy") or ()),
                 inhibited_by=tuple(item["status"].get("inhibitedBy") or ()),
