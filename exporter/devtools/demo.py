@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -63,7 +63,7 @@ from exporter.serving import ThreadedServer, tune_gc_for_latency
 from exporter.signals import StopSignal
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, Group
 
 BUILTIN_EXCLUSIONS = REPO_ROOT / "config" / "builtin-exclusions.yaml"
 DEMO_MODEL = "moonshotai/kimi-k2-0905"
@@ -475,7 +475,7 @@ class _Screen:
     done: int = 0  # rounds completed
     took: float = 0.0  # the last round's duration
 
-    def view(self, width: int, height: int) -> Any:
+    def view(self, width: int, height: int) -> Group:
         wait = self.progress.started_at + self.args.interval - time.monotonic()
         text, counts = round_status(
             self.progress.last, completed=self.done, rounds=self.args.rounds, took=self.took, wait=wait

@@ -215,13 +215,19 @@ def test_alertmanager_restarts_on_the_same_port_and_gets_the_firing_alert_again(
     assert fresh.am.log_path.read_text().count("--- starting:") == 2
 
 
-def test_a_missing_binary_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_missing_binary_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no prometheus there
     with pytest.raises(MissingBinaryError, match="apt-get install prometheus prometheus-alertmanager"):
-        PrometheusProcess(tmp_path, targets={}, binary=tmp_path / "no-such-prometheus")
+        PrometheusProcess(tmp_path, targets={})
 
 
-def test_a_process_that_exits_at_start_is_reported_with_its_log(tmp_path: Path) -> None:
-    process = PrometheusProcess(tmp_path, targets={}, binary=Path("/bin/false"), ready_timeout=10)
+def test_a_process_that_exits_at_start_is_reported_with_its_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "prometheus").symlink_to("/bin/false")  # found on PATH, exits 1 at once
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    process = PrometheusProcess(tmp_path / "work", targets={}, ready_timeout=10)
     with pytest.raises(
         PipelineError, match=r"exited with 1 while waiting for /-/ready; log .*prometheus\.log"
     ):

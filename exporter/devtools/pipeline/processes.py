@@ -22,7 +22,6 @@ Example::
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
 import signal
 import socket
@@ -60,17 +59,13 @@ class MissingBinaryError(PipelineError):
     """A Prometheus/Alertmanager binary is not installed or not executable."""
 
 
-def find_binary(name: str, explicit: Path | None = None) -> Path:
-    """The path of an executable: ``explicit`` if given, else ``name`` looked up on PATH.
+def find_binary(name: str) -> Path:
+    """The path of the executable ``name`` on PATH.
 
     Example::
 
         find_binary("prometheus")   # PosixPath('/usr/bin/prometheus')
     """
-    if explicit is not None:
-        if explicit.is_file() and os.access(explicit, os.X_OK):
-            return explicit
-        raise MissingBinaryError(f"{name}: {explicit} is not an executable file; {INSTALL_HINT}")
     found = shutil.which(name)
     if found is None:
         raise MissingBinaryError(f"{name}: not found on PATH; {INSTALL_HINT}")
@@ -107,17 +102,10 @@ class AlertmanagerAlert:
     """An alert as Alertmanager holds it (``state`` is ``active``, ``suppressed`` or ``unprocessed``)."""
 
     labels: dict[str, str]
-    annotations: dict[str, str]
     state: str
-    fingerprint: str
     starts_at: str
     silenced_by: tuple[str, ...] = field(default=())
     inhibited_by: tuple[str, ...] = field(default=())
-
-
-def _described(item: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
-    """An API alert's labels and annotations (Prometheus and Alertmanager spell them alike)."""
-    return {"labels": dict(item["labels"]), "annotations": dict(item.get("annotations") or {})}
 
 
 @dataclass(eq=False, kw_only=True)
@@ -125,7 +113,7 @@ class _Daemon(StartStop):
     """Start/stop/readiness plumbing shared by every process; a subclass is its description: the binary,
     the readiness path, the config file it renders (if any), its own settings as fields, and its flags.
 
-    ``port`` defaults to a free loopback port, ``binary`` to the name looked up on PATH.
+    ``port`` defaults to a free loopback port; the binary is ``binary_name`` looked up on PATH.
     """
 
     binary_name: ClassVar[str] = ""
@@ -135,12 +123,11 @@ class _Daemon(StartStop):
 
     work_dir: Path = field(kw_only=False)
     port: int = field(default_factory=free_port)
-    binary: Path | None = None
     ready_timeout: float = 30.0
 
     def __post_init__(self) -> None:
         self.work_dir = self.work_dir.resolve()
-        self.executable = find_binary(self.binary_name, self.binary)
+        self.executable = find_binary(self.binary_name)
         self.log_path = self.work_dir / f"{self.binary_name}.log"
         self._process: subprocess.Popen[bytes] | None = None
         self._http_client: httpx.Client | None = None
@@ -325,7 +312,12 @@ class _RulerAPI(_Daemon):
         """Pending and firing alerts (``GET /api/v1/alerts``)."""
         body = self._request("GET", "/api/v1/alerts")
         return [
-            PrometheusAlert(**_described(item), state=item["state"], value=float(item["value"]))
+            PrometheusAlert(
+                dict(item["labels"]),
+                dict(item.get("annotations") or {}),
+                state=item["state"],
+                value=float(item["value"]),
+            )
             for item in body["data"]["alerts"]
         ]
 
@@ -474,9 +466,8 @@ class AlertmanagerProcess(_Daemon):
         body = self._request("GET", "/api/v2/alerts", params=httpx.QueryParams(tuple(params)))
         return [
             AlertmanagerAlert(
-                **_described(item),
+                dict(item["labels"]),
                 state=item["status"]["state"],
-                fingerprint=item["fingerprint"],
                 starts_at=item["startsAt"],
                 silenced_by=tuple(item["status"].get("silencedBy") or ()),
                 inhibited_by=tuple(item["status"].get("inhibitedBy") or ()),

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from exporter.language.hanzi import hanzi_tables
 from exporter.language.locales import LOCALES as PRODUCT_LOCALES
+from exporter.language.scripts import HAN, HANGUL, KANA, Script, script_counts
 
 # The product's locales (``exporter.language.locales``): the simulator has sentences for each.
 LOCALES: tuple[str, ...] = tuple(PRODUCT_LOCALES)
@@ -50,10 +52,6 @@ DEFAULT_MIXING_PAIRS: Mapping[str, str] = MappingProxyType(
 )
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
-_HANGUL = re.compile("[\uac00-\ud7a3]")
-_KANA = re.compile("[\u3040-\u30ff]")
-_CYRILLIC = re.compile("[\u0400-\u04ff]")
 _UKRAINIAN = re.compile("[іїєґІЇЄҐ]")
 _RECOGNISED_CACHE = 4096
 _NON_LATIN = frozenset({"ru", "uk", "ja", "ko", "zh-Hans", "zh-Hant"})
@@ -121,8 +119,9 @@ class Recogniser:
     """Tells which locale a prompt is written in, the way a model answers in the language it is addressed in.
 
     Nothing in the request names the locale (a real gateway sees only the text), so the simulator reads the
-    text itself: scripts first (hangul, kana, Ukrainian letters), then the words or Han characters it shares
-    with each locale's sentence file (and its accented letters), each weighted by how few locales use it.
+    text itself: scripts first (hangul, kana, Ukrainian letters; the language kit's script data), Chinese
+    variants by their distinctive characters (``hanzi``), then the words it shares with each locale's
+    sentence file (and its accented letters), each weighted by how few locales use it.
 
     >>> recognise = Recogniser(Texts.load())
     >>> recognise("Você é a capitã de um navio. Conte o que aconteceu com a tripulação."), recognise("1 2 3")
@@ -130,12 +129,7 @@ class Recogniser:
     """
 
     def __init__(self, texts: Texts) -> None:
-        self._words: dict[str, frozenset[str]] = {}
-        self._han: dict[str, frozenset[str]] = {}
-        for locale in LOCALES:
-            joined = " ".join(texts.for_locale(locale))
-            self._words[locale] = frozenset(_tokens(joined))
-            self._han[locale] = frozenset(_HAN.findall(joined))
+        self._words = {locale: frozenset(_tokens(" ".join(texts.for_locale(locale)))) for locale in LOCALES}
         users = Counter(word for words in self._words.values() for word in words)
         self._weight = {word: 1.0 / count for word, count in users.items()}
         # Probes repeat a few prompts: remember the answers, within a bound.
@@ -145,15 +139,14 @@ class Recogniser:
         return self._cached(text)
 
     def _recognise(self, text: str) -> str | None:
-        if _HANGUL.search(text):
+        counts = script_counts(text)
+        if HANGUL in counts:
             return "ko"
-        if _KANA.search(text):
+        if KANA in counts:
             return "ja"
-        han = set(_HAN.findall(text))
-        if len(han) >= 4:
-            hans, hant = self._han["zh-Hans"], self._han["zh-Hant"]  # what only one of the two uses counts
-            return _best({"zh-Hans": len(han & (hans - hant)), "zh-Hant": len(han & (hant - hans))})
-        if _CYRILLIC.search(text):
+        if counts.get(HAN, 0) >= 4:
+            return hanzi_tables().variant(text)
+        if Script.CYRILLIC in counts:
             return "uk" if _UKRAINIAN.search(text) else "ru"
         words = _tokens(text)
         scores = {

@@ -108,7 +108,6 @@ def thinking(host_reasons: bool, body: Mapping[str, object], locale: str | None)
 _GARBAGE_LATIN = (",", ".", ";", ")", ":", "ción ", '"ing ', "ing ", "ly ", "ment ", "tion ", "-")
 _GARBAGE_CYRILLIC = (",", ".", ")", "ся ", "ого ", "ть ")
 _GARBAGE_DENSE = ("、", "。", "的", "」", "ます", "了")
-_GARBAGE_HANGUL = (",", ".", "니다 ", "요 ", "는 ")
 _DENSE_CHARS = re.compile("[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uffef]")
 _CONTROL_CHARS = ("\x07", "\x08", "\x0b", "\x0e", "\x1b", "\x7f")
 
@@ -350,10 +349,8 @@ def _decode_byte(byte: int, codec: str) -> str:
 
 def _garbage_for(content: str) -> tuple[str, ...]:
     first = next((ch for ch in content if ch.isalpha()), "a")
-    if _is_dense(first):
+    if _is_dense(first):  # Han, kana and hangul
         return _GARBAGE_DENSE
-    if "\uac00" <= first <= "\ud7a3":
-        return _GARBAGE_HANGUL
     if "\u0400" <= first <= "\u04ff":
         return _GARBAGE_CYRILLIC
     return _GARBAGE_LATIN

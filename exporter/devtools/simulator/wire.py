@@ -16,7 +16,7 @@ import random
 import string
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from exporter.devtools.simulator.fleet import Model, Provider
 from exporter.devtools.simulator.replies import Reply
@@ -286,12 +286,12 @@ def chunk(
     created: int,
     model: str,
     provider: Provider,
-    delta: Mapping[str, Any] | None,
+    delta: Mapping[str, object] | None,
     finish_reason: str | None = None,
     native_finish_reason: str | None = None,
     *,
     logprobs: JSON | None = None,
-    **extra: Any,
+    **extra: object,
 ) -> JSON:
     """One ``chat.completion.chunk``; ``delta=None`` gives the ``choices: []`` usage shape."""
     event: JSON = {
