@@ -47,7 +47,6 @@ from exporter.language.locales import (
     LocaleSpec,
     Prompt,
     canonical_locale,
-    with_prompts,
 )
 from exporter.outcomes import Outcome, Reason
 
@@ -132,7 +131,7 @@ class LanguageSettings(ContractSettings):
     def specs(self) -> tuple[LocaleSpec, ...]:
         """The rotation's locales, each with its configured prompts in place of the built-in ones."""
         return tuple(
-            with_prompts(LOCALES[code], tuple(Prompt(p.system, p.user) for p in self.prompts[code]))
+            replace(LOCALES[code], prompts=tuple(Prompt(p.system, p.user) for p in self.prompts[code]))
             if code in self.prompts
             else LOCALES[code]
             for code in self.locales

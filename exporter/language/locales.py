@@ -288,8 +288,3 @@ def canonical_locale(code: str) -> str | None:
     if language == "pt":
         return "pt-BR" if not rest or rest[0] == "br" else None
     return _BY_FOLDED.get(language)
-
-
-def with_prompts(spec: LocaleSpec, prompts: tuple[Prompt, ...]) -> LocaleSpec:
-    """A copy of ``spec`` with replacement prompts (the configuration's custom prompts)."""
-    return LocaleSpec(spec.code, spec.language, spec.scripts, prompts)
