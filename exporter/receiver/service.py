@@ -15,7 +15,6 @@ Example::
 from __future__ import annotations
 
 import base64
-import json
 import logging
 import re
 import sqlite3
@@ -43,12 +42,11 @@ from exporter.receiver.decide import (
     decide_notification,
 )
 from exporter.receiver.health import write_problem
-from exporter.receiver.ladder import Offense
 from exporter.receiver.merge import IgnoreEntry, Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.recent import Recent
-from exporter.receiver.state import Decision, Hold, Incident, Mode, Part, Route, State, Suspension
+from exporter.receiver.state import Decision, Hold, Incident, Mode, Part, Route, State
 from exporter.receiver.store import Store, StoreError, StoreWriteError
 from exporter.receiver.tags import canonical_tag
 from exporter.web.etag import etag_of
@@ -346,21 +344,13 @@ class ReceiverService(Closing):
         next page (None on the last). Read through the store's index: a page costs its own routes."""
         now, ladder = self._clock(), self.policy.ladder
         page = self._store.tables.routes_page(after, limit)
-        history: dict[Route, list[Offense]] = {}
-        for m, p, at, until, rung, episode, ended_at in page.offenses:
-            history.setdefault((m, p), []).append(Offense(at, until, rung, episode, ended_at))
-        suspended: dict[Route, Suspension] = {}
-        for m, p, mode, rung, since, until, episode, reason, starts, explanation in page.suspensions:
-            why = MappingProxyType(json.loads(explanation))
-            suspended[m, p] = Suspension(m, p, Mode(mode), rung, since, until, episode, reason, starts, why)
-        held = {(h[0], h[1]): Hold(*h) for h in page.holds}
         items: list[bodies.SuspensionItem] = []
         holds: list[Hold] = []
         size, last = 0, None
         for route in page.keys:
             chosen: list[bodies.SuspensionItem | Hold] = []
-            if (s := suspended.get(route)) is not None:
-                offenses = history.get(route, [])
+            if (s := page.suspensions.get(route)) is not None:
+                offenses = page.offenses.get(route, [])
                 chosen.append(
                     _body(
                         bodies.SuspensionItem,
@@ -372,7 +362,7 @@ class ReceiverService(Closing):
                         offenses=[_body(bodies.Offense, o) for o in offenses],
                     )
                 )
-            if (h := held.get(route)) is not None:  # lifts that hold until a clean round or their until
+            if (h := page.holds.get(route)) is not None:  # lifts that hold until a clean round or their until
                 chosen.append(h)
             size += sum(len(_ITEM.dump_json(item)) for item in chosen)
             if last is not None and size > SUSPENSIONS_PAGE_MAX_BYTES:
