@@ -29,6 +29,7 @@ from pathlib import Path
 from exporter.receiver import tables
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.store import (
+    AUDIT,
     FILE_NAME,
     FORMAT,
     FORMAT_CHECKPOINT,
@@ -180,7 +181,7 @@ def restore(directory: Path, source: Path, *, ladder: Ladder | None = None, now:
         db = sqlite3.connect(str(tmp), isolation_level=None)
         try:
             note = f"restored from {source} (decisions up to {proven.seq}); {said}"
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"restored:{at}", note))
+            db.execute(AUDIT, (f"restored:{at}", note))
         finally:
             db.close()
         fsync_path(tmp)

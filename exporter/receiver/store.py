@@ -113,7 +113,7 @@ _SCHEMA = (
     + ")",
     *tables.SCHEMA,
 )
-_AUDIT = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+AUDIT = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"  # a row of ``meta``
 _TABLES = frozenset({"meta", "decisions", "head"}) | tables.TABLES
 _SMALL_TABLES = ("meta", "head", *sorted(tables.TABLES))  # checked at every start-up
 _INSERT_DECISIONS = "INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)"
@@ -275,7 +275,8 @@ class Store(Closing):
         warnings: tuple[str, ...] = ()
         if problem:
             note = f"adopted the store at decision {seq} by --adopt-store over: {problem}"
-            self._audit("adopted", note)
+            db = self._db_or_fail()
+            self._write(lambda: self._audit(db, "adopted", note))
             warnings = (f"{self.path}: {note}",)
         if problem or witness is None or isinstance(witness, WitnessError) or witness.seq != seq:
             write_witness(self.directory, Witness(seq, chain, "adopted" if problem else "start-up"))
@@ -285,11 +286,10 @@ class Store(Closing):
         assert self._db is not None, "store is closed"
         return self._db
 
-    def _audit(self, what: str, text: str) -> None:
-        """Record a deliberate operator action on the store in ``meta`` (``WHAT:TIME`` -> text)."""
-        key = f"{what}:{format_rfc3339(self._clock())}"
-        db = self._db_or_fail()
-        self._write(lambda: db.execute(_AUDIT, (key, text)))
+    def _audit(self, db: sqlite3.Connection, what: str, text: str) -> None:
+        """Record a deliberate operator action or a recovery in ``meta`` (``WHAT:TIME`` -> text), inside
+        the transaction that makes it."""
+        db.execute(AUDIT, (f"{what}:{format_rfc3339(self._clock())}", text))
 
     def _create(self, init: bool, witness: Witness | WitnessError | None) -> None:
         """Make a new, empty ``receiver.sqlite3`` with ``init``, where no store was before."""
@@ -431,10 +431,7 @@ class Store(Closing):
                 raise StoreError(
                     f"{self.path}: the state tables {what} from the log do not read back as its fold"
                 )
-            db.execute(
-                _AUDIT,
-                (f"{what}:{format_rfc3339(self._clock())}", f"state tables {what} at decision {folded.seq}"),
-            )
+            self._audit(db, what, f"state tables {what} at decision {folded.seq}")
 
         self._write(write)
         self._pruned_at = folded.pruned_at
@@ -470,13 +467,7 @@ class Store(Closing):
             nonlocal records
             records = tables.replace_records(db)
             db.execute("UPDATE head SET records = ? WHERE id = 1", (tables.digest_bytes(records),))
-            db.execute(
-                _AUDIT,
-                (
-                    f"rebuilt:{format_rfc3339(self._clock())}",
-                    f"record tables rebuilt from the parts at decision {self._head_seq}",
-                ),
-            )
+            self._audit(db, "rebuilt", f"record tables rebuilt from the parts at decision {self._head_seq}")
 
         self._write(write)
         self._digest, self._records_unproven = self._digest._replace(records=records), False
@@ -506,7 +497,7 @@ class Store(Closing):
             db.execute(f"ALTER TABLE head ADD COLUMN {_RECORDS_COLUMN}")
             for statement in tables.SCHEMA:
                 db.execute(statement)
-            db.execute(_AUDIT, ("format", str(FORMAT)))
+            db.execute(AUDIT, ("format", str(FORMAT)))
             db.execute(f"PRAGMA user_version = {FORMAT}")
 
         self._rebuild(db, "migrated", schema)
