@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,16 +96,12 @@ def prove_file(path: Path) -> Proven:
 def _copy(source: Path, target: Path, *, read_only: bool) -> None:
     """SQLite's online backup of ``source`` into a new ``target`` in rollback-journal mode, fsynced."""
     target.unlink(missing_ok=True)
-    src = connect(source, read_only=read_only)
-    try:
-        dst = sqlite3.connect(str(target), isolation_level=None)
-        try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no side file
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    with (
+        closing(connect(source, read_only=read_only)) as src,
+        closing(sqlite3.connect(str(target), isolation_level=None)) as dst,
+    ):
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no side file
     fsync_path(target)
 
 
@@ -141,11 +138,8 @@ def _check_against(path: Path, proven: Proven, witness: Witness, directory: Path
             f"{directory}: the store ends at decision {proven.seq} but its witness says decision "
             f"{witness.seq} was acknowledged: refusing to back up an incomplete store"
         )
-    db = connect(path, read_only=True)
-    try:
+    with closing(connect(path, read_only=True)) as db:
         stored = stored_chain(db, path, witness.seq)  # in the file: witness.seq <= proven.seq
-    finally:
-        db.close()
     if stored != witness.chain:
         raise StoreError(
             f"{directory}: decision {witness.seq} differs from the one its witness records: refusing to "
@@ -178,12 +172,9 @@ def restore(directory: Path, source: Path, *, ladder: Ladder | None = None, now:
         target = directory / FILE_NAME
         tmp = directory / (FILE_NAME + ".restore")
         _copy(source, tmp, read_only=True)
-        db = sqlite3.connect(str(tmp), isolation_level=None)
-        try:
-            note = f"restored from {source} (decisions up to {proven.seq}); {said}"
+        note = f"restored from {source} (decisions up to {proven.seq}); {said}"
+        with closing(sqlite3.connect(str(tmp), isolation_level=None)) as db:
             db.execute(AUDIT, (f"restored:{at}", note))
-        finally:
-            db.close()
         fsync_path(tmp)
         for suffix in SIDE_FILES:  # the old log must never be applied to the restored file
             (directory / (FILE_NAME + suffix)).unlink(missing_ok=True)
@@ -196,10 +187,7 @@ def restore(directory: Path, source: Path, *, ladder: Ladder | None = None, now:
         raise StoreError(f"cannot restore {source} into {directory}: {exc.strerror or exc}") from None
     finally:
         os.close(lock)
-    store = Store(directory, ladder=ladder)  # opened as a receiver would; the whole log proven below
-    try:
+    with Store(directory, ladder=ladder) as store:  # opened as a receiver would; the whole log proven below
         if (problem := store.verify_history()) is not None:
             raise StoreError(problem)
-    finally:
-        store.close()
     return f"{directory}: {note}; audited in its meta table as restored:{at}"

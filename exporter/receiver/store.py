@@ -53,6 +53,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -337,8 +338,7 @@ class Store(Closing):
             )
         tmp = self.directory / (self.path.name + ".new")  # complete before it is moved in place
         tmp.unlink(missing_ok=True)
-        db = sqlite3.connect(str(tmp), isolation_level=None)
-        try:
+        with closing(sqlite3.connect(str(tmp), isolation_level=None)) as db:
             create_schema(db, _SCHEMA, FORMAT)
             meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": "new store (--init)"}
             with transaction(db):
@@ -347,9 +347,7 @@ class Store(Closing):
                     "INSERT INTO head (id, seq, chain, pruned_at, digest, records) VALUES (1, 0, ?, 0, ?, ?)",
                     (GENESIS, *map(tables.digest_bytes, digest)),
                 )
-                db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
-        finally:
-            db.close()
+                db.executemany(AUDIT, sorted(meta.items()))
         fsync_path(tmp)
         os.replace(tmp, self.path)
         fsync_path(self.directory)
@@ -445,14 +443,11 @@ class Store(Closing):
         commits go on meanwhile. False calls for ``rebuild_records``."""
         if not self._records_unproven:
             return True
-        db = connect(self.path, read_only=True)
-        try:
+        with closing(connect(self.path, read_only=True)) as db:
             db.execute("BEGIN")
             (stored,) = db.execute("SELECT records FROM head WHERE id = 1").fetchone()
             sound = len(stored) == 32 and tables.records_digest(db) == int.from_bytes(stored, "big")
             db.execute("COMMIT")
-        finally:
-            db.close()
         self._records_unproven = not sound
         return sound
 
@@ -563,8 +558,7 @@ class Store(Closing):
         """
         if not decisions:
             return state
-        db = self._db
-        assert db is not None, "store is closed"
+        db = self._db_or_fail()
         assert state.seq == decisions[-1].seq, "the state after the decisions"
         rows, chain = [], self._head_chain
         for d in decisions:  # each row's entry (canonical JSON: what the chain hashes) chained on
@@ -605,8 +599,7 @@ class Store(Closing):
         return committed
 
     def _write(self, body: Callable[[], object]) -> None:
-        db = self._db
-        assert db is not None, "store is closed"
+        db = self._db_or_fail()
         try:
             with transaction(db):
                 body()
