@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import httpx
 
+from exporter.configkit import is_number
 from exporter.polling import Exchange, Poller, exchange_async
 from exporter.routability.model import RoutabilityRow, Status
 from exporter.routability.routing import should_skip
@@ -115,8 +116,8 @@ def _parse(response: httpx.Response) -> tuple[dict[str, RoutabilityRow], float |
         except ValueError:
             continue
         last = item.get("last_check")
-        last_check = float(last) if isinstance(last, int | float) and not isinstance(last, bool) else None
+        last_check = float(last) if is_number(last) else None
         rows[item["slug"]] = RoutabilityRow(item["slug"], status, last_check=last_check)
-    if isinstance(window, int | float) and not isinstance(window, bool):
+    if is_number(window):
         return rows, float(window)
     return rows, None
