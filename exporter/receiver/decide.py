@@ -272,15 +272,16 @@ def _judge_recovery(run: _Run, alert: Alert, common: _Alerted, starts_at: float)
     the route is suspended exactly when a failure started after its last clean round, in any order.
     """
     state, route, episode = run.state, (common["model"], common["provider"]), alert.episode
-    if episode in state.part(route[0]).episodes:  # acts once, on its first delivery
+    part = state.part(route[0])
+    if episode in part.episodes:  # acts once, on its first delivery
         # (no starts_at: a recovery's start must never count as a failing episode's)
         run.repeat(
             Kind.DUPLICATE, "this recovery episode was already handled", **{**common, "starts_at": None}
         )
         return
-    current, hold = state.suspension(route), state.hold(route)
+    current, hold = part.suspensions.get(route[1]), part.holds.get(route[1])
     # the latest failing episode seen (current one included); never one from a clock ahead of ours
-    started = _trusted(state.part(route[0]).failing.get(route[1]), run.now)
+    started = _trusted(part.failing.get(route[1]), run.now)
     if current is not None and started is None:  # none, or only from a clock ahead of ours
         started = _trusted(current.starts_at, run.now) or current.since
     elif current is not None and current.starts_at is None:  # decided by a store from before starts_at
@@ -400,7 +401,7 @@ def _suspend(
         prefix = "" if renewal is None else f"not renewed at its end (rung {renewal.rung}): "
         run.add(Kind.FLOOR_BLOCK, prefix + verdict.reason, explanation=explanation, **common)
         return
-    rung, duration = policy.ladder.next_rung(state.offenses((model, provider)), run.now)
+    rung, duration = policy.ladder.next_rung(state.part(model).history.get(provider, ()), run.now)
     end = run.now + duration
     kind = Kind.OBSERVE if policy.mode is Mode.OBSERVE else (Kind.SUSPEND if rung == 1 else Kind.ESCALATE)
     verb, done = ("suspend", "suspended") if renewal is None else ("renew", "renewed")
