@@ -68,29 +68,24 @@ def prove_file(path: Path) -> Proven:
     if not path.is_file():
         raise StoreError(f"{path}: no such file")
     try:
-        db = connect(path, read_only=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: not a usable receiver store ({exc})") from None
-    try:
-        if (problem := integrity_problem(db)) is not None:
-            raise StoreError(f"{path}: SQLite integrity check failed ({problem})")
-        version, names = stored_schema(db)
-        if version not in (FORMAT, FORMAT_PARTS, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
-            raise StoreError(f"{path}: not a receiver store of format {FORMAT} (format {version})")
-        seq, chain = last_proven(db, path, 0, GENESIS)
-        prove_head(db, path, seq, chain)
-        if version == FORMAT:
-            pruned_at, *digests = db.execute(
-                "SELECT pruned_at, digest, records FROM head WHERE id = 1"
-            ).fetchone()
-            stored = (tables.parts_digest(db, pruned_at), tables.records_digest(db))
-            if tuple(map(tables.digest_bytes, stored)) != tuple(map(bytes, digests)):
-                raise StoreError(f"{path}: the state tables do not match the digest in the head")
-        return Proven(seq, chain)
+        with closing(connect(path, read_only=True)) as db:
+            if (problem := integrity_problem(db)) is not None:
+                raise StoreError(f"{path}: SQLite integrity check failed ({problem})")
+            version, names = stored_schema(db)
+            if version not in (FORMAT, FORMAT_PARTS, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
+                raise StoreError(f"{path}: not a receiver store of format {FORMAT} (format {version})")
+            seq, chain = last_proven(db, path, 0, GENESIS)
+            prove_head(db, path, seq, chain)
+            if version == FORMAT:
+                pruned_at, *digests = db.execute(
+                    "SELECT pruned_at, digest, records FROM head WHERE id = 1"
+                ).fetchone()
+                stored = (tables.parts_digest(db, pruned_at), tables.records_digest(db))
+                if tuple(map(tables.digest_bytes, stored)) != tuple(map(bytes, digests)):
+                    raise StoreError(f"{path}: the state tables do not match the digest in the head")
+            return Proven(seq, chain)
     except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise StoreError(f"{path}: not a usable receiver store ({exc})") from None
-    finally:
-        db.close()
 
 
 def _copy(source: Path, target: Path, *, read_only: bool) -> None:

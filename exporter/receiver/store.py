@@ -508,18 +508,16 @@ class Store(Closing):
         to prove), else the problem, naming the file and the decision. Reads on its own connection."""
         if not self._unproven:
             return None
-        db = connect(self.path, read_only=True)
         try:
-            if (problem := integrity_problem(db)) is not None:
-                return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
-            for _ in chained_rows(db, self.path, 0, GENESIS, upto=self._unproven):
-                pass
+            with closing(connect(self.path, read_only=True)) as db:
+                if (problem := integrity_problem(db)) is not None:
+                    return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
+                for _ in chained_rows(db, self.path, 0, GENESIS, upto=self._unproven):
+                    pass
         except StoreError as exc:
             return str(exc)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             return f"{self.path}: not a usable receiver store ({exc}); restore the file"
-        finally:
-            db.close()
         self._unproven = 0
         return None
 
