@@ -414,9 +414,10 @@ class Store(Closing):
     def _rebuild(self, db: sqlite3.Connection, what: str, more: Callable[[], object] = lambda: None) -> None:
         """Write the state tables (and the head's digest) anew from the fold of the whole log, in one
         transaction with ``more``; read them back and compare them with the fold before it commits."""
-        folded = self._fold_log(db)
+        folded, digest = self._fold_log(db), tables.Digest(0, 0)
 
         def write() -> None:
+            nonlocal digest
             more()
             digest = tables.replace_parts(db, folded.all_parts(), folded.pruned_at)
             db.execute(
@@ -432,10 +433,7 @@ class Store(Closing):
             self._audit(db, what, f"state tables {what} at decision {folded.seq}")
 
         self._write(write)
-        self._pruned_at = folded.pruned_at
-        self._digest = tables.Digest(
-            *(int.from_bytes(d, "big") for d in db.execute("SELECT digest, records FROM head").fetchone())
-        )
+        self._pruned_at, self._digest = folded.pruned_at, digest  # as written to the head
 
     def records_sound(self) -> bool:
         """Whether the record tables match the head's ``records`` digest (True when start-up proved them
