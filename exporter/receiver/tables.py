@@ -153,7 +153,7 @@ def _text(explanation: object) -> str:
     return json.dumps(explanation, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=dict)
 
 
-def _explanation(text: str) -> Mapping[str, Any]:
+def _explanation(text: str) -> Mapping[str, object]:
     return MappingProxyType(json.loads(text))
 
 

@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 import httpx
 
-from exporter.configkit import is_number
 from exporter.polling import Exchange, Poller, exchange_async
 from exporter.routability.model import RoutabilityRow, Status
 from exporter.routability.routing import should_skip
@@ -116,8 +115,8 @@ def _parse(response: httpx.Response) -> tuple[dict[str, RoutabilityRow], float |
         except ValueError:
             continue
         last = item.get("last_check")
-        last_check = float(last) if is_number(last) else None
+        last_check = float(last) if isinstance(last, int | float) and not isinstance(last, bool) else None
         rows[item["slug"]] = RoutabilityRow(item["slug"], status, last_check=last_check)
-    if is_number(window):
+    if isinstance(window, int | float) and not isinstance(window, bool):
         return rows, float(window)
     return rows, None
