@@ -35,7 +35,7 @@ from exporter.receiver.decide import Refused
 from exporter.receiver.metrics import render
 from exporter.receiver.openapi import openapi_document
 from exporter.receiver.payloads import MAX_LABEL_CHARS, PayloadError, parse_notification
-from exporter.receiver.service import SUSPENSIONS_PAGE, ReceiverService, route_from_cursor
+from exporter.receiver.service import DECISIONS_PAGE, SUSPENSIONS_PAGE, ReceiverService, route_from_cursor
 from exporter.receiver.state import Decision
 from exporter.receiver.store import StoreWriteError
 from exporter.receiver.tags import canonical_tag
@@ -48,10 +48,8 @@ from exporter.web.models import ErrorBody, send, validated
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
-MAX_PAGE = 1000  # the largest page of /v1/decisions
 MAX_INCIDENT_ID_CHARS = 64
 Args = TypeVarTuple("Args")
-MAX_CURSOR_CHARS = 16384  # a /v1/suspensions cursor: a model and a provider (labels of <= 1024 characters)
 
 
 class _Api:
@@ -112,8 +110,8 @@ class _Api:
             problem = f"limit: expected 1..{SUSPENSIONS_PAGE}, got {raw_limit!r}"
             raise Rejected(400, "bad_request", "invalid query", [problem])
         cursor = params.get("after") or None
-        after = route_from_cursor(cursor[:MAX_CURSOR_CHARS]) if cursor is not None else None
-        if cursor is not None and (len(cursor) > MAX_CURSOR_CHARS or after is None):
+        after = route_from_cursor(cursor) if cursor is not None else None
+        if cursor is not None and after is None:
             problem = "after: expected the next_after of an earlier page"
             raise Rejected(400, "bad_request", "invalid query", [problem])
         return send(self.service.suspensions(after, limit))
@@ -261,8 +259,8 @@ def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
     params = request.query_params
     raw_limit = params.get("limit", "100")
     limit = uint(raw_limit)
-    if limit is None or not 1 <= limit <= MAX_PAGE:
-        problem = f"limit: expected 1..{MAX_PAGE}, got {raw_limit!r}"
+    if limit is None or not 1 <= limit <= DECISIONS_PAGE:
+        problem = f"limit: expected 1..{DECISIONS_PAGE}, got {raw_limit!r}"
         raise Rejected(400, "bad_request", "invalid query", [problem])
     since = params.get("since")
     if since is None or since == "":

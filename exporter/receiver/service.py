@@ -54,6 +54,8 @@ from exporter.web.etag import etag_of
 log = logging.getLogger("canary.receiver")
 DECISIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/decisions page's entries (docs/receiver.md, "Bounds")
 SUSPENSIONS_PAGE = 1000  # the largest (and default) page of /v1/suspensions, in routes
+MAX_CURSOR_CHARS = 16384  # a /v1/suspensions cursor: a model and a provider (labels of <= 1024 characters)
+DECISIONS_PAGE = 1000  # the largest page of /v1/decisions, in entries
 SUSPENSIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/suspensions page's items
 CURSOR_PATTERN = re.compile(r"(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?")  # unpadded base64url
 M = TypeVar("M", bound=BaseModel)
@@ -447,8 +449,8 @@ def route_cursor(route: Route) -> str:
 
 def route_from_cursor(cursor: str) -> Route | None:
     """The position a cursor names (any text of ``CURSOR_PATTERN`` names one: the routes after it); None
-    when ``cursor`` is not base64url."""
-    if CURSOR_PATTERN.fullmatch(cursor) is None:
+    when ``cursor`` is not base64url or longer than ``MAX_CURSOR_CHARS``."""
+    if len(cursor) > MAX_CURSOR_CHARS or CURSOR_PATTERN.fullmatch(cursor) is None:
         return None
     text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace")
     model, _, provider = text.partition("\n")
