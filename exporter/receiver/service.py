@@ -46,7 +46,7 @@ from exporter.receiver.merge import IgnoreEntry, Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.recent import Recent
-from exporter.receiver.state import Decision, Hold, Incident, Mode, Part, Route, State
+from exporter.receiver.state import Decision, Hold, Mode, Part, Route, State
 from exporter.receiver.store import Store, StoreError, StoreWriteError
 from exporter.receiver.tags import canonical_tag
 from exporter.web.etag import etag_of
@@ -383,7 +383,7 @@ class ReceiverService(Closing):
 
     def incidents(self) -> bodies.Incidents:
         """The incidents in force, read from the store's incidents table (by model, provider, id)."""
-        return bodies.Incidents(incidents=[Incident(*row) for row in self._store.tables.incidents()])
+        return bodies.Incidents(incidents=self._store.tables.incidents())
 
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int

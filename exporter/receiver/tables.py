@@ -321,11 +321,10 @@ class Tables:
             models=[m for (m,) in models],
         )
 
-    def incidents(self) -> list[tuple[str, str, str, str, float, float | None]]:
-        """Every current incident as ``(id, model, provider, reason, since, until)``, by route."""
-        return self._rows(
-            "SELECT id, model, provider, reason, since, until FROM incidents ORDER BY model, provider, id"
-        )
+    def incidents(self) -> list[Incident]:
+        """Every current incident, by route."""
+        rows = self._rows(_SELECT["incidents"] + " ORDER BY model, provider, id")
+        return [Incident(i, m, p, reason, since, until) for m, i, p, reason, since, until in rows]
 
     def routes_page(self, after: tuple[str, str] | None, limit: int) -> RoutesPage:
         """The suspensions and holds of the first ``limit`` routes after ``after`` that have either (in
