@@ -24,9 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TypeVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 
 from exporter.lifecycle import Closing
 from exporter.receiver import bodies
@@ -58,18 +57,7 @@ MAX_CURSOR_CHARS = 16384  # a /v1/suspensions cursor: a model and a provider (la
 DECISIONS_PAGE = 1000  # the largest page of /v1/decisions, in entries
 SUSPENSIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/suspensions page's items
 CURSOR_PATTERN = re.compile(r"(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?")  # unpadded base64url
-M = TypeVar("M", bound=BaseModel)
 _ITEM: TypeAdapter[bodies.SuspensionItem | Hold] = TypeAdapter(bodies.SuspensionItem | Hold)  # a page's items
-
-
-def _body(model: type[M], record: object, /, **more: object) -> M:
-    """The body ``model`` from the same-named attributes of a state record, plus the fields in ``more``."""
-    same = {
-        name: getattr(record, name)
-        for name in model.model_fields
-        if name not in more and hasattr(record, name)
-    }
-    return model(**same, **more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,15 +341,15 @@ class ReceiverService(Closing):
             chosen: list[bodies.SuspensionItem | Hold] = []
             if (s := page.suspensions.get(route)) is not None:
                 offenses = page.offenses.get(route, [])
+                same = {k: getattr(s, k) for k in bodies.SuspensionItem.model_fields if hasattr(s, k)}
                 chosen.append(
-                    _body(
-                        bodies.SuspensionItem,
-                        s,
+                    bodies.SuspensionItem(
+                        **same,  # the suspension's own fields, as stored
                         failing_contracts=list(s.explanation.get("failing_contracts", [])),
                         failing_reasons=list(s.explanation.get("failing_reasons", [])),
                         evidence_url=s.explanation.get("evidence_url"),
                         offense_level=ladder.level(offenses, now),
-                        offenses=[_body(bodies.Offense, o) for o in offenses],
+                        offenses=[bodies.Offense.model_validate(o, from_attributes=True) for o in offenses],
                     )
                 )
             if (h := page.holds.get(route)) is not None:  # lifts that hold until a clean round or their until
