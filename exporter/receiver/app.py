@@ -104,12 +104,8 @@ class _Api:
         return Response(view.body, media_type="application/json", headers=headers)
 
     async def suspensions(self, request: Request) -> Response:
-        params = request.query_params
-        raw_limit = params.get("limit", str(SUSPENSIONS_PAGE))
-        if (limit := uint(raw_limit)) is None or not 1 <= limit <= SUSPENSIONS_PAGE:
-            problem = f"limit: expected 1..{SUSPENSIONS_PAGE}, got {raw_limit!r}"
-            raise Rejected(400, "bad_request", "invalid query", [problem])
-        cursor = params.get("after") or None
+        limit = _limit(request, SUSPENSIONS_PAGE, SUSPENSIONS_PAGE)
+        cursor = request.query_params.get("after") or None
         after = route_from_cursor(cursor) if cursor is not None else None
         if cursor is not None and after is None:
             problem = "after: expected the next_after of an earlier page"
@@ -255,14 +251,17 @@ def _authorize(request: Request, token: bytes) -> None:
         raise Rejected(401, "unauthorized", what)
 
 
+def _limit(request: Request, default: int, most: int) -> int:
+    """The ``limit`` query parameter: 1 to ``most``, ``default`` when absent."""
+    raw = request.query_params.get("limit", str(default))
+    if (limit := uint(raw)) is None or not 1 <= limit <= most:
+        raise Rejected(400, "bad_request", "invalid query", [f"limit: expected 1..{most}, got {raw!r}"])
+    return limit
+
+
 def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
-    params = request.query_params
-    raw_limit = params.get("limit", "100")
-    limit = uint(raw_limit)
-    if limit is None or not 1 <= limit <= DECISIONS_PAGE:
-        problem = f"limit: expected 1..{DECISIONS_PAGE}, got {raw_limit!r}"
-        raise Rejected(400, "bad_request", "invalid query", [problem])
-    since = params.get("since")
+    limit = _limit(request, 100, DECISIONS_PAGE)
+    since = request.query_params.get("since")
     if since is None or since == "":
         return None, None, limit
     if (seq := uint(since)) is not None:
