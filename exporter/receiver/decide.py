@@ -104,12 +104,7 @@ class _Run:
         self.expire()
 
     def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
-        discovered, model = fields.get("discovered"), fields.get("model")
-        if (
-            isinstance(discovered, tuple)
-            and isinstance(model, str)
-            and frozenset(discovered) == self.state.part(model).discovered
-        ):
+        if self._new_hosts(fields) is False:
             # Already the model's hosts in the log: the fold is the same without it, and a batch of many
             # alerts sharing one discovered_providers annotation does not store it once per alert.
             fields["discovered"] = None
@@ -124,20 +119,21 @@ class _Run:
     def repeat(self, kind: Kind, reason: str, **fields: object) -> None:
         """A duplicate or ignored input: journaled the first time its episode is seen (or when it tells
         new discovered hosts), otherwise only counted (``seq`` 0), so repeats cost nothing durable."""
-        episode, model, discovered = fields.get("episode"), fields.get("model"), fields.get("discovered")
+        episode, model = fields.get("episode"), fields.get("model")
         part = self.state.part(
             model if isinstance(model, str) else ""
         )  # where the episode is kept (``Fold.apply``)
-        new_episode = episode is not None and episode not in part.episodes
-        new_hosts = (
-            isinstance(discovered, tuple)
-            and isinstance(model, str)
-            and frozenset(discovered) != part.discovered
-        )
-        if new_episode or new_hosts:
+        if (episode is not None and episode not in part.episodes) or self._new_hosts(fields):
             self.add(kind, reason, **fields)
         else:
             self.decisions.append(Decision(seq=0, at=self.now, kind=kind, reason=reason, **fields))  # type: ignore[arg-type]
+
+    def _new_hosts(self, fields: Mapping[str, object]) -> bool | None:
+        """Whether a decision's ``fields`` tell its model's hosts anew; None when they tell none."""
+        discovered, model = fields.get("discovered"), fields.get("model")
+        if not isinstance(discovered, tuple) or not isinstance(model, str):
+            return None
+        return frozenset(discovered) != self.state.part(model).discovered
 
     def expire(self) -> None:
         models = self.state.due_models(self.now)  # an index look-up: nothing is due in the common case
