@@ -35,7 +35,7 @@ from exporter.receiver.decide import Refused
 from exporter.receiver.metrics import render
 from exporter.receiver.openapi import openapi_document
 from exporter.receiver.payloads import MAX_LABEL_CHARS, PayloadError, parse_notification
-from exporter.receiver.service import SUSPENSIONS_PAGE, ReceiverService, route_from_cursor
+from exporter.receiver.service import DECISIONS_PAGE, SUSPENSIONS_PAGE, ReceiverService, route_from_cursor
 from exporter.receiver.state import Decision
 from exporter.receiver.store import StoreWriteError
 from exporter.receiver.tags import canonical_tag
@@ -48,10 +48,8 @@ from exporter.web.models import ErrorBody, send, validated
 
 log = logging.getLogger("canary.receiver")
 ADMIN_MAX_BODY = 64 * 1024
-MAX_PAGE = 1000  # the largest page of /v1/decisions
 MAX_INCIDENT_ID_CHARS = 64
 Args = TypeVarTuple("Args")
-MAX_CURSOR_CHARS = 16384  # a /v1/suspensions cursor: a model and a provider (labels of <= 1024 characters)
 
 
 class _Api:
@@ -106,14 +104,10 @@ class _Api:
         return Response(view.body, media_type="application/json", headers=headers)
 
     async def suspensions(self, request: Request) -> Response:
-        params = request.query_params
-        raw_limit = params.get("limit", str(SUSPENSIONS_PAGE))
-        if (limit := uint(raw_limit)) is None or not 1 <= limit <= SUSPENSIONS_PAGE:
-            problem = f"limit: expected 1..{SUSPENSIONS_PAGE}, got {raw_limit!r}"
-            raise Rejected(400, "bad_request", "invalid query", [problem])
-        cursor = params.get("after") or None
-        after = route_from_cursor(cursor[:MAX_CURSOR_CHARS]) if cursor is not None else None
-        if cursor is not None and (len(cursor) > MAX_CURSOR_CHARS or after is None):
+        limit = _limit(request, SUSPENSIONS_PAGE, SUSPENSIONS_PAGE)
+        cursor = request.query_params.get("after") or None
+        after = route_from_cursor(cursor) if cursor is not None else None
+        if cursor is not None and after is None:
             problem = "after: expected the next_after of an earlier page"
             raise Rejected(400, "bad_request", "invalid query", [problem])
         return send(self.service.suspensions(after, limit))
@@ -257,14 +251,17 @@ def _authorize(request: Request, token: bytes) -> None:
         raise Rejected(401, "unauthorized", what)
 
 
+def _limit(request: Request, default: int, most: int) -> int:
+    """The ``limit`` query parameter: 1 to ``most``, ``default`` when absent."""
+    raw = request.query_params.get("limit", str(default))
+    if (limit := uint(raw)) is None or not 1 <= limit <= most:
+        raise Rejected(400, "bad_request", "invalid query", [f"limit: expected 1..{most}, got {raw!r}"])
+    return limit
+
+
 def _decision_query(request: Request) -> tuple[int | None, float | None, int]:
-    params = request.query_params
-    raw_limit = params.get("limit", "100")
-    limit = uint(raw_limit)
-    if limit is None or not 1 <= limit <= MAX_PAGE:
-        problem = f"limit: expected 1..{MAX_PAGE}, got {raw_limit!r}"
-        raise Rejected(400, "bad_request", "invalid query", [problem])
-    since = params.get("since")
+    limit = _limit(request, 100, DECISIONS_PAGE)
+    since = request.query_params.get("since")
     if since is None or since == "":
         return None, None, limit
     if (seq := uint(since)) is not None:

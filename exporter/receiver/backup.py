@@ -23,12 +23,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
 from exporter.receiver import tables
 from exporter.receiver.ladder import Ladder
 from exporter.receiver.store import (
+    AUDIT,
     FILE_NAME,
     FORMAT,
     FORMAT_CHECKPOINT,
@@ -66,44 +68,35 @@ def prove_file(path: Path) -> Proven:
     if not path.is_file():
         raise StoreError(f"{path}: no such file")
     try:
-        db = connect(path, read_only=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: not a usable receiver store ({exc})") from None
-    try:
-        if (problem := integrity_problem(db)) is not None:
-            raise StoreError(f"{path}: SQLite integrity check failed ({problem})")
-        version, names = stored_schema(db)
-        if version not in (FORMAT, FORMAT_PARTS, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
-            raise StoreError(f"{path}: not a receiver store of format {FORMAT} (format {version})")
-        seq, chain = last_proven(db, path, 0, GENESIS)
-        prove_head(db, path, seq, chain)
-        if version == FORMAT:
-            pruned_at, *digests = db.execute(
-                "SELECT pruned_at, digest, records FROM head WHERE id = 1"
-            ).fetchone()
-            stored = (tables.parts_digest(db, pruned_at), tables.records_digest(db))
-            if tuple(map(tables.digest_bytes, stored)) != tuple(map(bytes, digests)):
-                raise StoreError(f"{path}: the state tables do not match the digest in the head")
-        return Proven(seq, chain)
+        with closing(connect(path, read_only=True)) as db:
+            if (problem := integrity_problem(db)) is not None:
+                raise StoreError(f"{path}: SQLite integrity check failed ({problem})")
+            version, names = stored_schema(db)
+            if version not in (FORMAT, FORMAT_PARTS, FORMAT_CHECKPOINT) or not {"decisions", "head"} <= names:
+                raise StoreError(f"{path}: not a receiver store of format {FORMAT} (format {version})")
+            seq, chain = last_proven(db, path, 0, GENESIS)
+            prove_head(db, path, seq, chain)
+            if version == FORMAT:
+                pruned_at, *digests = db.execute(
+                    "SELECT pruned_at, digest, records FROM head WHERE id = 1"
+                ).fetchone()
+                stored = (tables.parts_digest(db, pruned_at), tables.records_digest(db))
+                if tuple(map(tables.digest_bytes, stored)) != tuple(map(bytes, digests)):
+                    raise StoreError(f"{path}: the state tables do not match the digest in the head")
+            return Proven(seq, chain)
     except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise StoreError(f"{path}: not a usable receiver store ({exc})") from None
-    finally:
-        db.close()
 
 
 def _copy(source: Path, target: Path, *, read_only: bool) -> None:
     """SQLite's online backup of ``source`` into a new ``target`` in rollback-journal mode, fsynced."""
     target.unlink(missing_ok=True)
-    src = connect(source, read_only=read_only)
-    try:
-        dst = sqlite3.connect(str(target), isolation_level=None)
-        try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no side file
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    with (
+        closing(connect(source, read_only=read_only)) as src,
+        closing(sqlite3.connect(str(target), isolation_level=None)) as dst,
+    ):
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no side file
     fsync_path(target)
 
 
@@ -140,11 +133,8 @@ def _check_against(path: Path, proven: Proven, witness: Witness, directory: Path
             f"{directory}: the store ends at decision {proven.seq} but its witness says decision "
             f"{witness.seq} was acknowledged: refusing to back up an incomplete store"
         )
-    db = connect(path, read_only=True)
-    try:
+    with closing(connect(path, read_only=True)) as db:
         stored = stored_chain(db, path, witness.seq)  # in the file: witness.seq <= proven.seq
-    finally:
-        db.close()
     if stored != witness.chain:
         raise StoreError(
             f"{directory}: decision {witness.seq} differs from the one its witness records: refusing to "
@@ -177,12 +167,9 @@ def restore(directory: Path, source: Path, *, ladder: Ladder | None = None, now:
         target = directory / FILE_NAME
         tmp = directory / (FILE_NAME + ".restore")
         _copy(source, tmp, read_only=True)
-        db = sqlite3.connect(str(tmp), isolation_level=None)
-        try:
-            note = f"restored from {source} (decisions up to {proven.seq}); {said}"
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"restored:{at}", note))
-        finally:
-            db.close()
+        note = f"restored from {source} (decisions up to {proven.seq}); {said}"
+        with closing(sqlite3.connect(str(tmp), isolation_level=None)) as db:
+            db.execute(AUDIT, (f"restored:{at}", note))
         fsync_path(tmp)
         for suffix in SIDE_FILES:  # the old log must never be applied to the restored file
             (directory / (FILE_NAME + suffix)).unlink(missing_ok=True)
@@ -195,10 +182,7 @@ def restore(directory: Path, source: Path, *, ladder: Ladder | None = None, now:
         raise StoreError(f"cannot restore {source} into {directory}: {exc.strerror or exc}") from None
     finally:
         os.close(lock)
-    store = Store(directory, ladder=ladder)  # opened as a receiver would; the whole log proven below
-    try:
+    with Store(directory, ladder=ladder) as store:  # opened as a receiver would; the whole log proven below
         if (problem := store.verify_history()) is not None:
             raise StoreError(problem)
-    finally:
-        store.close()
     return f"{directory}: {note}; audited in its meta table as restored:{at}"

@@ -104,12 +104,7 @@ class _Run:
         self.expire()
 
     def add(self, kind: Kind, reason: str, **fields: object) -> Decision:
-        discovered, model = fields.get("discovered"), fields.get("model")
-        if (
-            isinstance(discovered, tuple)
-            and isinstance(model, str)
-            and frozenset(discovered) == self.state.part(model).discovered
-        ):
+        if self._new_hosts(fields) is False:
             # Already the model's hosts in the log: the fold is the same without it, and a batch of many
             # alerts sharing one discovered_providers annotation does not store it once per alert.
             fields["discovered"] = None
@@ -124,20 +119,21 @@ class _Run:
     def repeat(self, kind: Kind, reason: str, **fields: object) -> None:
         """A duplicate or ignored input: journaled the first time its episode is seen (or when it tells
         new discovered hosts), otherwise only counted (``seq`` 0), so repeats cost nothing durable."""
-        episode, model, discovered = fields.get("episode"), fields.get("model"), fields.get("discovered")
+        episode, model = fields.get("episode"), fields.get("model")
         part = self.state.part(
             model if isinstance(model, str) else ""
         )  # where the episode is kept (``Fold.apply``)
-        new_episode = episode is not None and episode not in part.episodes
-        new_hosts = (
-            isinstance(discovered, tuple)
-            and isinstance(model, str)
-            and frozenset(discovered) != part.discovered
-        )
-        if new_episode or new_hosts:
+        if (episode is not None and episode not in part.episodes) or self._new_hosts(fields):
             self.add(kind, reason, **fields)
         else:
             self.decisions.append(Decision(seq=0, at=self.now, kind=kind, reason=reason, **fields))  # type: ignore[arg-type]
+
+    def _new_hosts(self, fields: Mapping[str, object]) -> bool | None:
+        """Whether a decision's ``fields`` tell its model's hosts anew; None when they tell none."""
+        discovered, model = fields.get("discovered"), fields.get("model")
+        if not isinstance(discovered, tuple) or not isinstance(model, str):
+            return None
+        return frozenset(discovered) != self.state.part(model).discovered
 
     def expire(self) -> None:
         models = self.state.due_models(self.now)  # an index look-up: nothing is due in the common case
@@ -272,15 +268,16 @@ def _judge_recovery(run: _Run, alert: Alert, common: _Alerted, starts_at: float)
     the route is suspended exactly when a failure started after its last clean round, in any order.
     """
     state, route, episode = run.state, (common["model"], common["provider"]), alert.episode
-    if episode in state.part(route[0]).episodes:  # acts once, on its first delivery
+    part = state.part(route[0])
+    if episode in part.episodes:  # acts once, on its first delivery
         # (no starts_at: a recovery's start must never count as a failing episode's)
         run.repeat(
             Kind.DUPLICATE, "this recovery episode was already handled", **{**common, "starts_at": None}
         )
         return
-    current, hold = state.suspension(route), state.hold(route)
+    current, hold = part.suspensions.get(route[1]), part.holds.get(route[1])
     # the latest failing episode seen (current one included); never one from a clock ahead of ours
-    started = _trusted(state.part(route[0]).failing.get(route[1]), run.now)
+    started = _trusted(part.failing.get(route[1]), run.now)
     if current is not None and started is None:  # none, or only from a clock ahead of ours
         started = _trusted(current.starts_at, run.now) or current.since
     elif current is not None and current.starts_at is None:  # decided by a store from before starts_at
@@ -400,7 +397,7 @@ def _suspend(
         prefix = "" if renewal is None else f"not renewed at its end (rung {renewal.rung}): "
         run.add(Kind.FLOOR_BLOCK, prefix + verdict.reason, explanation=explanation, **common)
         return
-    rung, duration = policy.ladder.next_rung(state.offenses((model, provider)), run.now)
+    rung, duration = policy.ladder.next_rung(state.part(model).history.get(provider, ()), run.now)
     end = run.now + duration
     kind = Kind.OBSERVE if policy.mode is Mode.OBSERVE else (Kind.SUSPEND if rung == 1 else Kind.ESCALATE)
     verb, done = ("suspend", "suspended") if renewal is None else ("renew", "renewed")

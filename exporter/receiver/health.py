@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from exporter.receiver.store import FILE_NAME, LOCK_NAME
+from exporter.receiver.store import FILE_NAME, LOCK_NAME, SIDE_FILES
 
 #: The files the receiver writes in its store directory (SQLite's side files included).
-STORE_FILES = (FILE_NAME, f"{FILE_NAME}-wal", f"{FILE_NAME}-shm", LOCK_NAME)
+STORE_FILES = (FILE_NAME, *(FILE_NAME + side for side in SIDE_FILES), LOCK_NAME)
 _EFFECTIVE = os.access in os.supports_effective_ids  # judge as the process's effective user (setuid)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from exporter.receiver import bodies
 from exporter.receiver.payloads import MAX_LABEL_CHARS, Notification
-from exporter.receiver.service import CURSOR_PATTERN
+from exporter.receiver.service import CURSOR_PATTERN, DECISIONS_PAGE, MAX_CURSOR_CHARS, SUSPENSIONS_PAGE
 from exporter.textkit import LABEL_PATTERN, NO_CONTROLS_PATTERN
 from exporter.timestamps import SCHEMA as TIMESTAMP_SCHEMA
 from exporter.web.models import ErrorBody
@@ -44,10 +44,11 @@ _OPERATIONS: list[Operation] = [
      "Current suspensions, observe-only ones included, with offense history, and lift holds; paged by route "
      "(at most 1000 routes and 1 MiB)",
      None, None,
-     [query("after", {"type": "string", "maxLength": 16384, "pattern": f"^{CURSOR_PATTERN.pattern}$"},
+     [query("after",
+            {"type": "string", "maxLength": MAX_CURSOR_CHARS, "pattern": f"^{CURSOR_PATTERN.pattern}$"},
             description="the next_after of the previous page (absent: the first page)"),
-      query("limit", {"type": "integer", "minimum": 1, "maximum": 1000},
-            description="routes per page (default 1000)")],
+      query("limit", {"type": "integer", "minimum": 1, "maximum": SUSPENSIONS_PAGE},
+            description=f"routes per page (default {SUSPENSIONS_PAGE})")],
      {200: (bodies.Suspensions, "one page, by model then provider"),
       400: (ErrorBody, "bad limit or cursor")}),
     ("/v1/incidents", "get", "Admin incident exclusions in force", None, None, [],
@@ -57,7 +58,7 @@ _OPERATIONS: list[Operation] = [
      None,
      [query("since", {"anyOf": [{"type": "string", "pattern": "^[0-9]{0,18}$"}, TIMESTAMP_SCHEMA]},
              description="a decision seq (exclusive) or an RFC 3339 time (inclusive)"),
-      query("limit", {"type": "integer", "minimum": 1, "maximum": 1000})],
+      query("limit", {"type": "integer", "minimum": 1, "maximum": DECISIONS_PAGE})],
      {200: (bodies.DecisionsPage, "decisions, oldest first"), 400: (ErrorBody, "bad query"),
       401: (ErrorBody, "receiver.read_token is set and the bearer token is missing or wrong")}),
     ("/v1/admin/lift", "post", "Lift a current suspension; it holds until a clean round or until",

@@ -40,18 +40,13 @@ MAX_PAIRS = 8
 TOKEN = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 NONE = "none"  # a transition with no failing contract to name (an incident on a healthy route)
 
-#: The decision kinds announced to people, with the closed set of causes each can carry.
-TRANSITION_CAUSES: Mapping[Kind, tuple[str, ...]] = MappingProxyType(
-    {
-        Kind.ESCALATE: ("failing_again",),
-        Kind.PROMOTE: ("enforce_mode",),
-        Kind.LIFT: ("administrator",),
-        Kind.RECOVER: ("clean_rounds", "clean_round_after_lift"),
-        Kind.EXPIRE: ("suspension_ended", "incident_ended", "lift_hold_ended"),
-        Kind.INCIDENT_ADD: ("administrator", "administrator_forced"),
-        Kind.INCIDENT_REMOVE: ("administrator",),
-    }
-)
+#: The cause of each announced decision kind that has only one (the others: ``_transition_cause``).
+_ONE_CAUSE = {
+    Kind.ESCALATE: "failing_again",
+    Kind.PROMOTE: "enforce_mode",
+    Kind.LIFT: "administrator",
+    Kind.INCIDENT_REMOVE: "administrator",
+}
 # Decisions after which a route is no longer blocked by the floor.
 _UNBLOCKING = frozenset(
     {Kind.SUSPEND, Kind.ESCALATE, Kind.OBSERVE, Kind.PROMOTE, Kind.RECOVER, Kind.LIFT, Kind.INCIDENT_ADD}
@@ -100,16 +95,16 @@ class Recent:
 
 
 def _transition_cause(d: Decision) -> str | None:
+    """The ``cause`` label of a decision announced to people (a closed set); None for the others."""
     if d.kind is Kind.RECOVER:
         return "clean_rounds" if d.rung is not None else "clean_round_after_lift"
     if d.kind is Kind.EXPIRE:
         if d.incident_id is not None:
             return "incident_ended"
         return "lift_hold_ended" if d.inputs.get("ends") == "lift_hold" else "suspension_ended"
-    if d.kind is Kind.INCIDENT_ADD and d.inputs.get("forced"):
-        return "administrator_forced"
-    causes = TRANSITION_CAUSES.get(d.kind)
-    return causes[0] if causes else None
+    if d.kind is Kind.INCIDENT_ADD:
+        return "administrator_forced" if d.inputs.get("forced") else "administrator"
+    return _ONE_CAUSE.get(d.kind)
 
 
 def _explained(state: State, route: Route) -> Mapping[str, object]:

@@ -15,7 +15,6 @@ Example::
 from __future__ import annotations
 
 import base64
-import json
 import logging
 import re
 import sqlite3
@@ -25,9 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TypeVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 
 from exporter.lifecycle import Closing
 from exporter.receiver import bodies
@@ -43,12 +41,11 @@ from exporter.receiver.decide import (
     decide_notification,
 )
 from exporter.receiver.health import write_problem
-from exporter.receiver.ladder import Offense
 from exporter.receiver.merge import IgnoreEntry, Layer, ignore_entries
 from exporter.receiver.metrics import Counters, MetricsSnapshot
 from exporter.receiver.payloads import Notification
 from exporter.receiver.recent import Recent
-from exporter.receiver.state import Decision, Hold, Incident, Mode, Part, Route, State, Suspension
+from exporter.receiver.state import Decision, Hold, Mode, Part, Route, State
 from exporter.receiver.store import Store, StoreError, StoreWriteError
 from exporter.receiver.tags import canonical_tag
 from exporter.web.etag import etag_of
@@ -56,20 +53,11 @@ from exporter.web.etag import etag_of
 log = logging.getLogger("canary.receiver")
 DECISIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/decisions page's entries (docs/receiver.md, "Bounds")
 SUSPENSIONS_PAGE = 1000  # the largest (and default) page of /v1/suspensions, in routes
+MAX_CURSOR_CHARS = 16384  # a /v1/suspensions cursor: a model and a provider (labels of <= 1024 characters)
+DECISIONS_PAGE = 1000  # the largest page of /v1/decisions, in entries
 SUSPENSIONS_PAGE_MAX_BYTES = 1 << 20  # a /v1/suspensions page's items
 CURSOR_PATTERN = re.compile(r"(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?")  # unpadded base64url
-M = TypeVar("M", bound=BaseModel)
 _ITEM: TypeAdapter[bodies.SuspensionItem | Hold] = TypeAdapter(bodies.SuspensionItem | Hold)  # a page's items
-
-
-def _body(model: type[M], record: object, /, **more: object) -> M:
-    """The body ``model`` from the same-named attributes of a state record, plus the fields in ``more``."""
-    same = {
-        name: getattr(record, name)
-        for name in model.model_fields
-        if name not in more and hasattr(record, name)
-    }
-    return model(**same, **more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,33 +334,25 @@ class ReceiverService(Closing):
         next page (None on the last). Read through the store's index: a page costs its own routes."""
         now, ladder = self._clock(), self.policy.ladder
         page = self._store.tables.routes_page(after, limit)
-        history: dict[Route, list[Offense]] = {}
-        for m, p, at, until, rung, episode, ended_at in page.offenses:
-            history.setdefault((m, p), []).append(Offense(at, until, rung, episode, ended_at))
-        suspended: dict[Route, Suspension] = {}
-        for m, p, mode, rung, since, until, episode, reason, starts, explanation in page.suspensions:
-            why = MappingProxyType(json.loads(explanation))
-            suspended[m, p] = Suspension(m, p, Mode(mode), rung, since, until, episode, reason, starts, why)
-        held = {(h[0], h[1]): Hold(*h) for h in page.holds}
         items: list[bodies.SuspensionItem] = []
         holds: list[Hold] = []
         size, last = 0, None
         for route in page.keys:
             chosen: list[bodies.SuspensionItem | Hold] = []
-            if (s := suspended.get(route)) is not None:
-                offenses = history.get(route, [])
+            if (s := page.suspensions.get(route)) is not None:
+                offenses = page.offenses.get(route, [])
+                same = {k: getattr(s, k) for k in bodies.SuspensionItem.model_fields if hasattr(s, k)}
                 chosen.append(
-                    _body(
-                        bodies.SuspensionItem,
-                        s,
+                    bodies.SuspensionItem(
+                        **same,  # the suspension's own fields, as stored
                         failing_contracts=list(s.explanation.get("failing_contracts", [])),
                         failing_reasons=list(s.explanation.get("failing_reasons", [])),
                         evidence_url=s.explanation.get("evidence_url"),
                         offense_level=ladder.level(offenses, now),
-                        offenses=[_body(bodies.Offense, o) for o in offenses],
+                        offenses=[bodies.Offense.model_validate(o, from_attributes=True) for o in offenses],
                     )
                 )
-            if (h := held.get(route)) is not None:  # lifts that hold until a clean round or their until
+            if (h := page.holds.get(route)) is not None:  # lifts that hold until a clean round or their until
                 chosen.append(h)
             size += sum(len(_ITEM.dump_json(item)) for item in chosen)
             if last is not None and size > SUSPENSIONS_PAGE_MAX_BYTES:
@@ -391,7 +371,7 @@ class ReceiverService(Closing):
 
     def incidents(self) -> bodies.Incidents:
         """The incidents in force, read from the store's incidents table (by model, provider, id)."""
-        return bodies.Incidents(incidents=[Incident(*row) for row in self._store.tables.incidents()])
+        return bodies.Incidents(incidents=self._store.tables.incidents())
 
     def decisions(
         self, *, since_seq: int | None, since_time: float | None, limit: int
@@ -457,8 +437,8 @@ def route_cursor(route: Route) -> str:
 
 def route_from_cursor(cursor: str) -> Route | None:
     """The position a cursor names (any text of ``CURSOR_PATTERN`` names one: the routes after it); None
-    when ``cursor`` is not base64url."""
-    if CURSOR_PATTERN.fullmatch(cursor) is None:
+    when ``cursor`` is not base64url or longer than ``MAX_CURSOR_CHARS``."""
+    if len(cursor) > MAX_CURSOR_CHARS or CURSOR_PATTERN.fullmatch(cursor) is None:
         return None
     text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace")
     model, _, provider = text.partition("\n")

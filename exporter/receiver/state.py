@@ -264,12 +264,6 @@ class State:
     def suspension(self, route: Route) -> Suspension | None:
         return self.part(route[0]).suspensions.get(route[1])
 
-    def hold(self, route: Route) -> Hold | None:
-        return self.part(route[0]).holds.get(route[1])
-
-    def offenses(self, route: Route) -> tuple[Offense, ...]:
-        return self.part(route[0]).history.get(route[1], ())
-
     def incident(self, incident_id: str) -> Incident | None:
         """The current incident ``incident_id`` (whichever model it belongs to)."""
         for part in self.parts.values():

@@ -53,6 +53,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,7 @@ _SCHEMA = (
     + ")",
     *tables.SCHEMA,
 )
-_AUDIT = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+AUDIT = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"  # a row of ``meta``
 _TABLES = frozenset({"meta", "decisions", "head"}) | tables.TABLES
 _SMALL_TABLES = ("meta", "head", *sorted(tables.TABLES))  # checked at every start-up
 _INSERT_DECISIONS = "INSERT INTO decisions (seq, at, entry, chain) VALUES (?, ?, ?, ?)"
@@ -275,7 +276,8 @@ class Store(Closing):
         warnings: tuple[str, ...] = ()
         if problem:
             note = f"adopted the store at decision {seq} by --adopt-store over: {problem}"
-            self._audit("adopted", note)
+            db = self._db_or_fail()
+            self._write(lambda: self._audit(db, "adopted", note))
             warnings = (f"{self.path}: {note}",)
         if problem or witness is None or isinstance(witness, WitnessError) or witness.seq != seq:
             write_witness(self.directory, Witness(seq, chain, "adopted" if problem else "start-up"))
@@ -285,11 +287,10 @@ class Store(Closing):
         assert self._db is not None, "store is closed"
         return self._db
 
-    def _audit(self, what: str, text: str) -> None:
-        """Record a deliberate operator action on the store in ``meta`` (``WHAT:TIME`` -> text)."""
-        key = f"{what}:{format_rfc3339(self._clock())}"
-        db = self._db_or_fail()
-        self._write(lambda: db.execute(_AUDIT, (key, text)))
+    def _audit(self, db: sqlite3.Connection, what: str, text: str) -> None:
+        """Record a deliberate operator action or a recovery in ``meta`` (``WHAT:TIME`` -> text), inside
+        the transaction that makes it."""
+        db.execute(AUDIT, (f"{what}:{format_rfc3339(self._clock())}", text))
 
     def _create(self, init: bool, witness: Witness | WitnessError | None) -> None:
         """Make a new, empty ``receiver.sqlite3`` with ``init``, where no store was before."""
@@ -337,8 +338,7 @@ class Store(Closing):
             )
         tmp = self.directory / (self.path.name + ".new")  # complete before it is moved in place
         tmp.unlink(missing_ok=True)
-        db = sqlite3.connect(str(tmp), isolation_level=None)
-        try:
+        with closing(sqlite3.connect(str(tmp), isolation_level=None)) as db:
             create_schema(db, _SCHEMA, FORMAT)
             meta = {"format": str(FORMAT), "created_at": str(self._clock()), "origin": "new store (--init)"}
             with transaction(db):
@@ -347,9 +347,7 @@ class Store(Closing):
                     "INSERT INTO head (id, seq, chain, pruned_at, digest, records) VALUES (1, 0, ?, 0, ?, ?)",
                     (GENESIS, *map(tables.digest_bytes, digest)),
                 )
-                db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
-        finally:
-            db.close()
+                db.executemany(AUDIT, sorted(meta.items()))
         fsync_path(tmp)
         os.replace(tmp, self.path)
         fsync_path(self.directory)
@@ -416,9 +414,10 @@ class Store(Closing):
     def _rebuild(self, db: sqlite3.Connection, what: str, more: Callable[[], object] = lambda: None) -> None:
         """Write the state tables (and the head's digest) anew from the fold of the whole log, in one
         transaction with ``more``; read them back and compare them with the fold before it commits."""
-        folded = self._fold_log(db)
+        folded, digest = self._fold_log(db), tables.Digest(0, 0)
 
         def write() -> None:
+            nonlocal digest
             more()
             digest = tables.replace_parts(db, folded.all_parts(), folded.pruned_at)
             db.execute(
@@ -431,16 +430,10 @@ class Store(Closing):
                 raise StoreError(
                     f"{self.path}: the state tables {what} from the log do not read back as its fold"
                 )
-            db.execute(
-                _AUDIT,
-                (f"{what}:{format_rfc3339(self._clock())}", f"state tables {what} at decision {folded.seq}"),
-            )
+            self._audit(db, what, f"state tables {what} at decision {folded.seq}")
 
         self._write(write)
-        self._pruned_at = folded.pruned_at
-        self._digest = tables.Digest(
-            *(int.from_bytes(d, "big") for d in db.execute("SELECT digest, records FROM head").fetchone())
-        )
+        self._pruned_at, self._digest = folded.pruned_at, digest  # as written to the head
 
     def records_sound(self) -> bool:
         """Whether the record tables match the head's ``records`` digest (True when start-up proved them
@@ -448,14 +441,11 @@ class Store(Closing):
         commits go on meanwhile. False calls for ``rebuild_records``."""
         if not self._records_unproven:
             return True
-        db = connect(self.path, read_only=True)
-        try:
+        with closing(connect(self.path, read_only=True)) as db:
             db.execute("BEGIN")
             (stored,) = db.execute("SELECT records FROM head WHERE id = 1").fetchone()
             sound = len(stored) == 32 and tables.records_digest(db) == int.from_bytes(stored, "big")
             db.execute("COMMIT")
-        finally:
-            db.close()
         self._records_unproven = not sound
         return sound
 
@@ -470,13 +460,7 @@ class Store(Closing):
             nonlocal records
             records = tables.replace_records(db)
             db.execute("UPDATE head SET records = ? WHERE id = 1", (tables.digest_bytes(records),))
-            db.execute(
-                _AUDIT,
-                (
-                    f"rebuilt:{format_rfc3339(self._clock())}",
-                    f"record tables rebuilt from the parts at decision {self._head_seq}",
-                ),
-            )
+            self._audit(db, "rebuilt", f"record tables rebuilt from the parts at decision {self._head_seq}")
 
         self._write(write)
         self._digest, self._records_unproven = self._digest._replace(records=records), False
@@ -506,7 +490,7 @@ class Store(Closing):
             db.execute(f"ALTER TABLE head ADD COLUMN {_RECORDS_COLUMN}")
             for statement in tables.SCHEMA:
                 db.execute(statement)
-            db.execute(_AUDIT, ("format", str(FORMAT)))
+            db.execute(AUDIT, ("format", str(FORMAT)))
             db.execute(f"PRAGMA user_version = {FORMAT}")
 
         self._rebuild(db, "migrated", schema)
@@ -522,18 +506,16 @@ class Store(Closing):
         to prove), else the problem, naming the file and the decision. Reads on its own connection."""
         if not self._unproven:
             return None
-        db = connect(self.path, read_only=True)
         try:
-            if (problem := integrity_problem(db)) is not None:
-                return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
-            for _ in chained_rows(db, self.path, 0, GENESIS, upto=self._unproven):
-                pass
+            with closing(connect(self.path, read_only=True)) as db:
+                if (problem := integrity_problem(db)) is not None:
+                    return f"{self.path}: SQLite integrity check failed ({problem}); restore the file"
+                for _ in chained_rows(db, self.path, 0, GENESIS, upto=self._unproven):
+                    pass
         except StoreError as exc:
             return str(exc)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             return f"{self.path}: not a usable receiver store ({exc}); restore the file"
-        finally:
-            db.close()
         self._unproven = 0
         return None
 
@@ -572,8 +554,7 @@ class Store(Closing):
         """
         if not decisions:
             return state
-        db = self._db
-        assert db is not None, "store is closed"
+        db = self._db_or_fail()
         assert state.seq == decisions[-1].seq, "the state after the decisions"
         rows, chain = [], self._head_chain
         for d in decisions:  # each row's entry (canonical JSON: what the chain hashes) chained on
@@ -614,8 +595,7 @@ class Store(Closing):
         return committed
 
     def _write(self, body: Callable[[], object]) -> None:
-        db = self._db
-        assert db is not None, "store is closed"
+        db = self._db_or_fail()
         try:
             with transaction(db):
                 body()

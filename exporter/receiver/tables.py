@@ -34,13 +34,13 @@ import json
 import math
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from exporter.receiver.ladder import Offense
-from exporter.receiver.state import EMPTY_PART, Episode, Hold, Incident, Mode, Part, Suspension
+from exporter.receiver.state import EMPTY_PART, Episode, Hold, Incident, Mode, Part, Route, Suspension
 
 __all__ = [
     "SCHEMA",
@@ -153,6 +153,10 @@ def _text(explanation: object) -> str:
     return json.dumps(explanation, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=dict)
 
 
+def _explanation(text: str) -> Mapping[str, object]:
+    return MappingProxyType(json.loads(text))
+
+
 class Digest(NamedTuple):
     """The head's digests: of the parts and ``pruned_at`` (the state), and of the record tables."""
 
@@ -238,13 +242,12 @@ class Figures:
 
 @dataclass(frozen=True, slots=True)
 class RoutesPage:
-    """One page of routes (``Tables.routes_page``): their keys in order, and their rows (columns as in
-    ``SCHEMA``; offenses without ``n``, ``ends`` and ``gap``, in order)."""
+    """One page of routes (``Tables.routes_page``): their keys in order, and their records by route."""
 
-    keys: list[tuple[str, str]]
-    suspensions: list[tuple[str, str, str, int, float, float, str, str, float | None, str]]
-    holds: list[tuple[str, str, float, float | None, str]]
-    offenses: list[tuple[str, str, float, float, int, str, float | None]]  # (model, provider, *Offense)
+    keys: list[Route]
+    suspensions: dict[Route, Suspension]
+    holds: dict[Route, Hold]
+    offenses: dict[Route, list[Offense]]  # of the suspended routes, oldest first
     more: bool  # routes follow the page's last
 
 
@@ -318,11 +321,10 @@ class Tables:
             models=[m for (m,) in models],
         )
 
-    def incidents(self) -> list[tuple[str, str, str, str, float, float | None]]:
-        """Every current incident as ``(id, model, provider, reason, since, until)``, by route."""
-        return self._rows(
-            "SELECT id, model, provider, reason, since, until FROM incidents ORDER BY model, provider, id"
-        )
+    def incidents(self) -> list[Incident]:
+        """Every current incident, by route."""
+        rows = self._rows(_SELECT["incidents"] + " ORDER BY model, provider, id")
+        return [Incident(i, m, p, reason, since, until) for m, i, p, reason, since, until in rows]
 
     def routes_page(self, after: tuple[str, str] | None, limit: int) -> RoutesPage:
         """The suspensions and holds of the first ``limit`` routes after ``after`` that have either (in
@@ -341,7 +343,7 @@ class Tables:
         )
         more, keys = len(keys) > limit, keys[:limit]
         if not keys:
-            return RoutesPage([], [], [], [], more=False)
+            return RoutesPage([], {}, {}, {}, more=False)
         span = (*start, *keys[-1])
         suspensions, holds, offenses = self._snapshot(
             [
@@ -356,7 +358,15 @@ class Tables:
                 ),
             ]
         )
-        return RoutesPage([(m, p) for m, p in keys], suspensions, holds, offenses, more)
+        history: dict[Route, list[Offense]] = {}
+        for m, p, *offense in offenses:
+            history.setdefault((m, p), []).append(Offense(*offense))
+        suspended = {
+            (m, p): Suspension(m, p, Mode(mode), rung, since, until, ep, why, starts, _explanation(x))
+            for m, p, mode, rung, since, until, ep, why, starts, x in suspensions
+        }
+        held = {(h[0], h[1]): Hold(*h) for h in holds}
+        return RoutesPage([(m, p) for m, p in keys], suspended, held, history, more)
 
     def part(self, model: str) -> Part | None:
         rows = self._rows("SELECT body FROM parts WHERE model = ?", (model,))

@@ -64,7 +64,7 @@ class RoutabilityService:
     Example::
 
         service = RoutabilityService(store, lambda cb: run_pass(store, transport, gw, settings, on_probe=cb),
-                                     trigger_token="s3cret", schedule=86400.0, recent_window=6 * 3600.0)
+                                     trigger_token="s3cret", schedule=settings.schedule, recent_window=3600.0)
         summary = await service.run_once()
     """
 
@@ -74,13 +74,13 @@ class RoutabilityService:
         run_pass: PassRunner,
         *,
         trigger_token: str | None,
-        schedule: Schedule | float,
+        schedule: Schedule,
         recent_window: float,
         wall_clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
-        self.schedule = schedule if isinstance(schedule, Schedule) else Schedule(None, float(schedule))
+        self.schedule = schedule
         self.recent_window = recent_window
         self._run_pass = run_pass
         self._token = token_bytes(trigger_token) if trigger_token else None
@@ -184,10 +184,10 @@ def build_app(service: RoutabilityService) -> Starlette:
             return send(Problem(error=f"wait: expected true or false (1/0, yes/no), got {wait!r}"), 400)
         if WAIT_VALUES[wait]:
             summary = await service.run_once()
-            counts = count_by_status(list(service.store.rows().values()))
+            counts = count_by_status(service.store.rows().values())
             return send(PassDone.model_validate({"pass": summary, "models": counts}))
         started = service.start_pass()
-        counts = count_by_status(list(service.store.rows().values()))
+        counts = count_by_status(service.store.rows().values())
         last = last_pass(service.store)
         return send(PassStarted(started=started, running=True, models=counts, last_pass=last), 202)
 

@@ -99,6 +99,7 @@ class RoutabilityClient:
 
 
 def _parse(response: httpx.Response) -> tuple[dict[str, RoutabilityRow], float | None] | None:
+    # Plain type checks, not configkit's: a router installs this client with httpx alone (no yaml).
     try:
         body = response.json()
     except ValueError:

@@ -6,6 +6,7 @@ own endpoint listing, a separate and cheaper signal that never changes ``status`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
@@ -131,7 +132,7 @@ class PassSummary:
         return asdict(self)
 
 
-def count_by_status(rows: list[RoutabilityRow] | tuple[RoutabilityRow, ...]) -> dict[str, int]:
+def count_by_status(rows: Iterable[RoutabilityRow]) -> dict[str, int]:
     """Rows per status, every status present (zero included)."""
     counts = {s.value: 0 for s in Status}
     for row in rows:

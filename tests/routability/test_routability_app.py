@@ -20,9 +20,12 @@ from exporter.routability.client import RoutabilityClient
 from exporter.routability.config import RoutabilityConfig
 from exporter.routability.job import Pacer, ProbeCallback, run_pass
 from exporter.routability.model import ListedSignal, PassSummary, RoutabilityRow, Source, Status
+from exporter.routability.schedule import Schedule
 from exporter.routability.store import RoutabilityStore
 from exporter.routability.transport import HttpReply
 from tests.virtual_time import loop_clock, run_virtual
+
+DAILY = Schedule(at_minute=None, interval=86400.0)  # a pass every day after the last
 
 NOW = 1_800_000_000.0
 TOKEN = "trigger-s3cret"
@@ -68,7 +71,7 @@ def make_service(store: RoutabilityStore, token: str | None = TOKEN) -> Routabil
         store,
         one_pass,
         trigger_token=token,
-        schedule=86400.0,
+        schedule=DAILY,
         recent_window=6 * 3600.0,
         wall_clock=lambda: NOW + 60,
     )
@@ -231,7 +234,7 @@ def test_the_schedule_runs_when_due_and_then_waits(store: RoutabilityStore) -> N
             raise asyncio.CancelledError
 
     service = RoutabilityService(
-        store, one_pass, trigger_token=None, schedule=86400.0, recent_window=1.0, wall_clock=lambda: clock[0],
+        store, one_pass, trigger_token=None, schedule=DAILY, recent_window=1.0, wall_clock=lambda: clock[0],
         sleep=sleep,
     )  # fmt: skip
     with pytest.raises(asyncio.CancelledError):
