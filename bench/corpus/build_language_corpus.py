@@ -277,6 +277,14 @@ def collect(
     lc = MAN_DIRS[locale] or "en_GB"
     for f in sorted(Path("/usr/share/locale", lc, "LC_MESSAGES").glob("*.mo")):
         sources.append((str(f), mo_paragraphs(f)))
+    return runs(sources, locale, reply_filter)
+
+
+def runs(
+    sources: list[tuple[str, list[str]]], locale: str, reply_filter: bool = True
+) -> list[tuple[str, str]]:
+    """(source, paragraph) pairs: consecutive prose paragraphs of a source in its locale joined into runs
+    of 200-700 characters, deduplicated, without the paragraphs no one writes as a reply."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     for source, paragraphs in sources:
