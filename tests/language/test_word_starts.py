@@ -9,6 +9,7 @@ import pytest
 from exporter.language.judge import judge
 from exporter.language.segment import mask_code
 from exporter.language.start import LONG_HEADWORD_MIN_LETTERS, LONG_WORD_MIN_LETTERS, find_corrupted_start
+from exporter.outcomes import Outcome
 
 
 @pytest.mark.parametrize(
@@ -50,6 +51,14 @@ def test_a_quoted_term_followed_by_a_comma_is_inside_the_sentence() -> None:
     text = 'Przycisk "Rozkazy", który widzisz na dole ekranu, otwiera listę zadań dla oddziału.'
     assert find_corrupted_start(text, "pl") is None
     assert find_corrupted_start('Ation "Rozkazy" Ten przycisk otwiera listę zadań.', "pl") is not None
+
+
+def test_a_quoted_term_followed_by_a_menu_path_symbol_is_inside_the_sentence() -> None:
+    text = "Відкрийте «Файл» ▸ «Друк», щоб надрукувати сторінку, яку ви щойно написали."
+    assert find_corrupted_start(text, "uk") is None
+    assert judge(text, "uk").outcome is Outcome.PASS
+    # a quoted sentence after the piece is dialogue, not a term: still a piece
+    assert find_corrupted_start("Ment «¡Vamos ya!» Salimos antes del amanecer.", "es") is not None
 
 
 def test_a_quoted_identifier_is_blanked_and_a_cyrillic_sentence_naming_it_stays_native() -> None:
