@@ -19,8 +19,10 @@ markup as text (a ``<keyseq>`` as ``Ctrl+C``, a ``<guiseq>`` as ``File ▸ Print
 page's title there) or an image is left out, and so are code blocks and paragraphs left untranslated
 (identical to one of the English page) or not ending like a sentence (a table cell's label). Consecutive short paragraphs are
 joined to 160 characters (60 in Chinese, Japanese and Korean) and then go through the
-documentation builder's filters and runs (``build_language_corpus.runs``: prose, in its locale, a start a
-person writes, runs of 200-700 characters).
+documentation builder's filters and runs (``build_language_corpus.runs``: prose, a start a person writes,
+runs of 200-700 characters; its locale check only for Chinese, Japanese and Korean, where it also drops
+paragraphs dominated by Latin words and the other Chinese variant: elsewhere a translated paragraph is in
+its locale).
 
 The **source** of a row is the document and page without the language (``help:gnome-help/files-copy``),
 so a page and all its translations fall in one split (``judge_cases.split_of``). Output rows are those of
@@ -38,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_language_corpus import CJK, LOCALES, MAN_DIRS, runs
+from build_language_corpus import CJK, LOCALES, MAN_DIRS, plausible, runs
 
 HELP_DIRS = {**MAN_DIRS, "en": "C"}
 _NS = "{http://projectmallard.org/1.0/}"
@@ -121,7 +123,14 @@ def collect(root: Path, locale: str) -> list[tuple[str, str]]:
         # an untranslated paragraph is the English original left in place: it ends a run
         own = [p if locale == "en" or p not in english else "" for p in page_paragraphs(page)]
         sources.append((f"help:{page.parent.name}/{page.stem}", merged(own, least)))
-    return runs(sources, locale)
+    return runs(sources, locale, in_locale=plausible if locale in CJK else _translated)
+
+
+def _translated(paragraph: str, locale: str) -> bool:
+    """A paragraph of an alphabetic locale that differs from the English page's is a translator's: the
+    pages are translated paragraph by paragraph (``itstool``), and the untranslated ones were blanked. (The
+    stop-word check of ``plausible`` rejects most short Turkish, Vietnamese and Italian help paragraphs.)"""
+    return True
 
 
 def main() -> int:

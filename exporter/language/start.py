@@ -518,16 +518,19 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     if (
         token
         and token not in _CJK_INTERJECTIONS
-        and (locale == "ko" or not (_recurs(token, text) or _spaced_term(token, text, locale)))
+        and (
+            locale == "ko" or not (_recurs(token, text) or (m.group(2) and _spaced_term(token, text, locale)))
+        )
     ):
         return _found("fragment", token)
     return None
 
 
 def _spaced_term(token: str, text: str, locale: str) -> bool:
-    """A word of the reply's language (``lexicon``; two characters or more) in a first sentence that spaces
-    its terms elsewhere too: Chinese and Japanese help text spaces the interface labels it names (``选择
-    打印到文件 并选择 PDF 作为 输出格式。``), a reply with a piece spaced before it does not."""
+    """A word of the reply's language (``lexicon``; two characters or more), spaced from the next word (not
+    from a quote: ``下面 「…」`` is a piece before dialogue), in a first sentence that spaces its terms
+    elsewhere too: Chinese and Japanese help text spaces the interface labels it names (``选择 打印到文件
+    并选择 PDF 作为 输出格式。``), a reply with a piece spaced before it does not."""
     if len(token) < 2 or not _in_lexicon(token, locale):
         return False
     rest = text[len(token) : _first_sentence_end(text)].lstrip(" \t")

@@ -64,6 +64,7 @@ def test_a_word_opening_chinese_text_that_spaces_its_terms_is_its_first_word() -
     unspaced = "保存文件并点击确定。文件会保存在您选择的文件夹里，以后可以随时打开它。"
     assert find_corrupted_start("况 " + text, "zh-Hans") is not None
     assert find_corrupted_start("选择 " + unspaced, "zh-Hans") is not None
+    assert find_corrupted_start("下面 「" + text + "」", "zh-Hans") is not None  # a word before dialogue
 
 
 def test_a_japanese_reply_to_a_korean_probe_is_a_switch() -> None:
