@@ -513,14 +513,11 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
         if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
             return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
         return None
-    m = _SPACED_CJK_PIECE.match(text)
-    token = (m.group(1) or m.group(2)) if m else ""
-    if (
-        token
-        and token not in _CJK_INTERJECTIONS
-        and (
-            locale == "ko" or not (_recurs(token, text) or (m.group(2) and _spaced_term(token, text, locale)))
-        )
+    if (m := _SPACED_CJK_PIECE.match(text)) is None:
+        return None
+    token, before_word = m.group(1) or m.group(2), m.group(2) is not None
+    if token not in _CJK_INTERJECTIONS and (
+        locale == "ko" or not (_recurs(token, text) or (before_word and _spaced_term(token, text, locale)))
     ):
         return _found("fragment", token)
     return None
