@@ -671,14 +671,28 @@ FIRST_SENTENCE_CHARS = 300  # how far a quote opening the reply is looked for it
 
 
 def _nested(text: str) -> bool:
-    """A doubled corner bracket is a quote inside a quote when the inner one closes in the first sentence
-    and the outer one after it: ``「「都市を管理」をクリック…。」``. (Only corner brackets: ``」`` and ``』``
-    open nothing in any style, while ``“`` closes ``„`` and opens English quotes.)"""
+    """A doubled quote mark is a quote inside a quote when the inner one closes in the first sentence and
+    the outer one after it: ``「「都市を管理」をクリック…。」``, ``««gedit» виділяє синтаксис.»``,
+    ``""Alamat IP" adalah singkatan…."``; the first closer ends a term the pair opened (no opener before
+    it; a straight quote glued to the term, and an even number of them after the pair). A doubled opener
+    before a sentence that quotes a term inside it (``""Un certificato è un "interruttore"…``) is still
+    stray. (Not ``„„``: ``“`` closes ``„`` and opens English quotes.)"""
     closer = QUOTE_PAIRS.get(text[0], "")
-    if closer not in ("」", "』"):
+    if closer not in _NESTING_CLOSERS:
         return False
     inner = text.find(closer, 2, _first_sentence_end(text))
-    return inner > 0 and closer in text[inner + 1 : FIRST_SENTENCE_CHARS]
+    if inner < 0 or closer not in text[inner + 1 : FIRST_SENTENCE_CHARS] or text.find(text[0], 2, inner) >= 0:
+        return False  # (an opener before the first closer: a quote inside the sentence, not at its start)
+    if closer == '"':  # the first mark after the pair closes a term: glued to it, not to the next word
+        return (
+            not text[inner - 1].isspace()
+            and not text[inner + 1 : inner + 2].isalnum()
+            and text.count('"', 2, FIRST_SENTENCE_CHARS) % 2 == 0
+        )
+    return True
+
+
+_NESTING_CLOSERS = frozenset('」』»”"')
 
 
 def _mostly_alphabetic(text: str) -> bool:

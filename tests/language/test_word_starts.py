@@ -61,6 +61,21 @@ def test_a_quoted_term_followed_by_a_menu_path_symbol_is_inside_the_sentence() -
     assert find_corrupted_start("Ment «¡Vamos ya!» Salimos antes del amanecer.", "es") is not None
 
 
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("««Журнал» зберігає всі зміни, які ви зробили.» Відкрийте його з меню програми.", "uk"),
+        ('""Arsip" adalah berkas yang berisi berkas lain." Buka arsip dengan pengelola arsip.', "id"),
+    ],
+)
+def test_a_quoted_sentence_opening_with_a_quoted_term_is_a_quote_in_a_quote(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+    # the same pair before a sentence that quotes a term inside it is a doubled opener
+    inside = 'Buka berkas yang disebut "arsip" dengan pengelola. Ini "mudah" sekali.'
+    assert find_corrupted_start('""' + inside, "id") is not None
+    assert find_corrupted_start("««Відкрийте «Журнал» з меню програми.» Там усе.", "uk") is not None
+
+
 def test_a_quoted_identifier_is_blanked_and_a_cyrillic_sentence_naming_it_stays_native() -> None:
     assert mask_code("Див. 'maxsize'.") == "Див.          ."
     reply = (
