@@ -43,7 +43,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_language_corpus import CJK, LOCALES, MAN_DIRS, plausible, runs
 
 HELP_DIRS = {**MAN_DIRS, "en": "C"}
-_NS = "{http://projectmallard.org/1.0/}"
 _SKIPPED = {"info", "code", "screen", "synopsis", "comment", "title", "desc"}
 _UNUSABLE = {"media", "var"}
 _SEQUENCES = {"keyseq": "+", "guiseq": " ▸ "}
@@ -98,8 +97,9 @@ def page_paragraphs(path: Path) -> list[str]:
 
 
 def merged(paragraphs: list[str], least: int) -> list[str]:
-    """Consecutive paragraphs joined until each block has ``least`` characters: help paragraphs are often
-    one or two short sentences, too short for the locale check to decide on alone."""
+    """Consecutive paragraphs joined until each block has ``least`` characters (help paragraphs are often
+    one or two short sentences, too short for the locale check to decide on alone); an empty paragraph or
+    one that does not end like a sentence ends a block and is left out."""
     out: list[str] = []
     block = ""
     for p in [*paragraphs, ""]:
@@ -127,7 +127,8 @@ def collect(root: Path, locale: str) -> list[tuple[str, str]]:
 
 
 def _translated(paragraph: str, locale: str) -> bool:
-    """A paragraph of an alphabetic locale that differs from the English page's is a translator's: the
+    """A paragraph of an alphabetic locale that differs from the English page's (or is English's own) is
+    in its locale: the
     pages are translated paragraph by paragraph (``itstool``), and the untranslated ones were blanked. (The
     stop-word check of ``plausible`` rejects most short Turkish, Vietnamese and Italian help paragraphs.)"""
     return True
