@@ -34,7 +34,7 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -277,13 +277,24 @@ def collect(
     lc = MAN_DIRS[locale] or "en_GB"
     for f in sorted(Path("/usr/share/locale", lc, "LC_MESSAGES").glob("*.mo")):
         sources.append((str(f), mo_paragraphs(f)))
+    return runs(sources, locale, reply_filter)
+
+
+def runs(
+    sources: list[tuple[str, list[str]]],
+    locale: str,
+    reply_filter: bool = True,
+    in_locale: Callable[[str, str], bool] = plausible,
+) -> list[tuple[str, str]]:
+    """(source, paragraph) pairs: consecutive prose paragraphs of a source in its locale (``in_locale``)
+    joined into runs of 200-700 characters, deduplicated, without the paragraphs no one writes as a reply."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     for source, paragraphs in sources:
         buf = ""
         for p in paragraphs:
             p = " ".join(p.split())
-            if not looks_like_prose(p) or not plausible(p, locale):
+            if not looks_like_prose(p) or not in_locale(p, locale):
                 if len(buf) >= 200:
                     out.append((source, buf))
                 buf = ""

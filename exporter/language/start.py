@@ -17,6 +17,7 @@ Example::
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from exporter.language.hanzi import hanzi_tables
@@ -161,13 +162,13 @@ _CAPITAL_BEFORE_OPENER = re.compile(
     rf"(?:[*—–\-«\"“„¿¡(「]+[ \t]?{_CJK}|[*«\"“„(]+[ \t]?[А-яЁёЄєІіЇїҐґ]))"
 )
 # 'Nas "Notas de Lançamento" anteriores', 'Informasi "To" dan', 'Zakładka "Zadowolenie", którą': a quoted
-# term inside the sentence (closed without end punctuation, the sentence going on in lowercase, possibly
-# after a comma outside the quote), so the word before it is the sentence's first word. Dialogue closes
-# after its punctuation ('ing "Stay here," she said' is still a piece).
+# term inside the sentence (closed without end punctuation, the sentence going on in lowercase or with a
+# symbol, possibly after a comma outside the quote: ``_quoted_term``), so the word before it is the
+# sentence's first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is a piece).
 _QUOTED_TERM = re.compile(
     r"[^\W\d_]+[ \t]+(?:"
     + "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
-    + f")[,;:]?[ \t]+{_LOWER}"
+    + ")[,;:]?[ \t]+"
 )
 # A lowercase run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
 # ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好", "rüm各") is a cut token.
@@ -303,7 +304,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         by_lexicon is None
         and (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
-        and not _QUOTED_TERM.match(text)
+        and not _quoted_term(text)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
@@ -410,6 +411,16 @@ def _label(body: str, locale: str | None) -> bool:
     return m is not None and (_long_word(m.group(1), locale) or _in_lexicon(m.group(1), str(locale)))
 
 
+def _quoted_term(text: str) -> bool:
+    """A word, then a quoted term closed inside the sentence (``_QUOTED_TERM``), then the sentence going on
+    in lowercase or with a symbol (Unicode category S: a menu path's ``▸``, an arrow): ``Виберіть «Файл» ▸
+    «Друк»``, not ``Ment «Hola», dijo``, whose quote is a sentence."""
+    if (m := _QUOTED_TERM.match(text)) is None:
+        return False
+    after = text[m.end() : m.end() + 1]
+    return after.islower() or unicodedata.category(after or " ").startswith("S")
+
+
 def _named_again(token: str, text: str) -> bool:
     """Whether the reply names ``token`` again as a name: in brackets, backticks or quotes."""
     return re.search(rf"[(`'\"“«]{re.escape(token)}[)`'\"”»]", text[len(token) :]) is not None
@@ -502,11 +513,29 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
         if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
             return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
         return None
-    m = _SPACED_CJK_PIECE.match(text)
-    token = (m.group(1) or m.group(2)) if m else ""
-    if token and token not in _CJK_INTERJECTIONS and (locale == "ko" or not _recurs(token, text)):
+    if (m := _SPACED_CJK_PIECE.match(text)) is None:
+        return None
+    token, before_word = m.group(1) or m.group(2), m.group(2) is not None
+    if token not in _CJK_INTERJECTIONS and (
+        locale == "ko" or not (_recurs(token, text) or (before_word and _spaced_term(token, text, locale)))
+    ):
         return _found("fragment", token)
     return None
+
+
+def _spaced_term(token: str, text: str, locale: str) -> bool:
+    """A word of the reply's language (``lexicon``; two characters or more), spaced from the next word (not
+    from a quote: ``下面 「…」`` is a piece before dialogue), in a first sentence that spaces its terms
+    elsewhere too: Chinese and Japanese help text spaces the interface labels it names (``选择 打印到文件
+    并选择 PDF 作为 输出格式。``), a reply with a piece spaced before it does not."""
+    if len(token) < 2 or not _in_lexicon(token, locale):
+        return False
+    rest = text[len(token) : _first_sentence_end(text)].lstrip(" \t")
+    return _CJK_SPACE_CJK.search(rest) is not None
+
+
+# A space between two Chinese or Japanese characters (not around a Latin word, which Chinese spaces too).
+_CJK_SPACE_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff][ \t]+[\u3040-\u30ff\u3400-\u9fff]")
 
 
 _LEADING_HAN_OR_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{1,4}")
@@ -642,14 +671,28 @@ FIRST_SENTENCE_CHARS = 300  # how far a quote opening the reply is looked for it
 
 
 def _nested(text: str) -> bool:
-    """A doubled corner bracket is a quote inside a quote when the inner one closes in the first sentence
-    and the outer one after it: ``「「都市を管理」をクリック…。」``. (Only corner brackets: ``」`` and ``』``
-    open nothing in any style, while ``“`` closes ``„`` and opens English quotes.)"""
+    """A doubled quote mark is a quote inside a quote when the inner one closes in the first sentence and
+    the outer one after it: ``「「都市を管理」をクリック…。」``, ``««gedit» виділяє синтаксис.»``,
+    ``""Alamat IP" adalah singkatan…."``; the first closer ends a term the pair opened (no opener before
+    it; a straight quote glued to the term, and an even number of them after the pair). A doubled opener
+    before a sentence that quotes a term inside it (``""Un certificato è un "interruttore"…``) is still
+    stray. (Not ``„„``: ``“`` closes ``„`` and opens English quotes.)"""
     closer = QUOTE_PAIRS.get(text[0], "")
-    if closer not in ("」", "』"):
+    if closer not in _NESTING_CLOSERS:
         return False
     inner = text.find(closer, 2, _first_sentence_end(text))
-    return inner > 0 and closer in text[inner + 1 : FIRST_SENTENCE_CHARS]
+    if inner < 0 or closer not in text[inner + 1 : FIRST_SENTENCE_CHARS] or text.find(text[0], 2, inner) >= 0:
+        return False  # (an opener before the first closer: a quote inside the sentence, not at its start)
+    if closer == '"':  # the first mark after the pair closes a term: glued to it, not to the next word
+        return (
+            not text[inner - 1].isspace()
+            and not text[inner + 1 : inner + 2].isalnum()
+            and text.count('"', 2, FIRST_SENTENCE_CHARS) % 2 == 0
+        )
+    return True
+
+
+_NESTING_CLOSERS = frozenset('」』»”"')
 
 
 def _mostly_alphabetic(text: str) -> bool:

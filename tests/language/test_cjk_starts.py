@@ -56,6 +56,17 @@ def test_legitimate_cjk_starts_are_not_pieces(text: str, locale: str) -> None:
     assert find_corrupted_start(text, locale) is None, text
 
 
+def test_a_word_opening_chinese_text_that_spaces_its_terms_is_its_first_word() -> None:
+    text = "选择 保存文件 并点击 确定。文件会保存在您选择的文件夹里，以后可以随时打开它。"
+    assert find_corrupted_start(text, "zh-Hans") is None
+    assert judge(text, "zh-Hans").outcome is Outcome.PASS
+    # a piece spaced before unspaced text, and a word before unspaced text, are still pieces
+    unspaced = "保存文件并点击确定。文件会保存在您选择的文件夹里，以后可以随时打开它。"
+    assert find_corrupted_start("况 " + text, "zh-Hans") is not None
+    assert find_corrupted_start("选择 " + unspaced, "zh-Hans") is not None
+    assert find_corrupted_start("下面 「" + text + "」", "zh-Hans") is not None  # a word before dialogue
+
+
 def test_a_japanese_reply_to_a_korean_probe_is_a_switch() -> None:
     verdict = judge(JA, "ko")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict

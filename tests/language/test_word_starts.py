@@ -9,6 +9,7 @@ import pytest
 from exporter.language.judge import judge
 from exporter.language.segment import mask_code
 from exporter.language.start import LONG_HEADWORD_MIN_LETTERS, LONG_WORD_MIN_LETTERS, find_corrupted_start
+from exporter.outcomes import Outcome
 
 
 @pytest.mark.parametrize(
@@ -50,6 +51,29 @@ def test_a_quoted_term_followed_by_a_comma_is_inside_the_sentence() -> None:
     text = 'Przycisk "Rozkazy", który widzisz na dole ekranu, otwiera listę zadań dla oddziału.'
     assert find_corrupted_start(text, "pl") is None
     assert find_corrupted_start('Ation "Rozkazy" Ten przycisk otwiera listę zadań.', "pl") is not None
+
+
+def test_a_quoted_term_followed_by_a_menu_path_symbol_is_inside_the_sentence() -> None:
+    text = "Відкрийте «Файл» ▸ «Друк», щоб надрукувати сторінку, яку ви щойно написали."
+    assert find_corrupted_start(text, "uk") is None
+    assert judge(text, "uk").outcome is Outcome.PASS
+    # a quoted sentence after the piece is dialogue, not a term: still a piece
+    assert find_corrupted_start("Ment «¡Vamos ya!» Salimos antes del amanecer.", "es") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("««Журнал» зберігає всі зміни, які ви зробили.» Відкрийте його з меню програми.", "uk"),
+        ('""Arsip" adalah berkas yang berisi berkas lain." Buka arsip dengan pengelola arsip.', "id"),
+    ],
+)
+def test_a_quoted_sentence_opening_with_a_quoted_term_is_a_quote_in_a_quote(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+    # the same pair before a sentence that quotes a term inside it is a doubled opener
+    inside = 'Buka berkas yang disebut "arsip" dengan pengelola. Ini "mudah" sekali.'
+    assert find_corrupted_start('""' + inside, "id") is not None
+    assert find_corrupted_start("««Відкрийте «Журнал» з меню програми.» Там усе.", "uk") is not None
 
 
 def test_a_quoted_identifier_is_blanked_and_a_cyrillic_sentence_naming_it_stays_native() -> None:
