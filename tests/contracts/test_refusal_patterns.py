@@ -176,6 +176,8 @@ def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_sto
         "When a character refuses, the scene gains tension: she says no, and the reader wants to know why.",
         "Mara would rather not write to her brother, but the storm leaves her no choice; she sharpens the quill.",
         "Refusing the duel would shame the crew, so the captain draws her cutlass and steps onto the burning deck.",
+        # "pass" (パス) begins katakana words: a password is not a decline
+        "パスワードを選んで、この内容を入力してください。覚えやすく、推測されにくいものにします。",
     ],
 )
 def test_fiction_with_a_character_refusing_and_replies_about_refusal_pass(story: str) -> None:
