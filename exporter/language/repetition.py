@@ -60,7 +60,11 @@ COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply i
 TAIL_MAX_RATIO = 0.2  # ... and under which the reply's last quarter is one
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+_WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
+_TOKEN = re.compile(f"[{_CJK}]|{_WORD_OR_MARK}")
+_HAS_CJK = re.compile(f"[{_CJK}]")
+_WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
 _SAMPLE_CHARS = 60
 _Run = tuple[int, int, int]  # (covered tokens, period, end index)
@@ -101,8 +105,27 @@ def find_repetition(text: str) -> Repetition | None:
     return _token_loop(text) or _sentence_loop(text) or _compression(text)
 
 
+def tokenize(text: str) -> list[str]:
+    """``text``'s tokens, casefolded: ``_TOKEN.findall(text.casefold())``, faster without CJK.
+
+    No token spans whitespace (``str.split`` and the pattern's ``\\s`` are the same test), so the tokens
+    are those of each whitespace-separated chunk in turn; without a CJK character the pattern's first
+    branch never matches, and a chunk of letters and digits only (``str.isalnum``, which is the pattern's
+    ``[^\\W_]``) is one token whole: only the chunks with punctuation are searched (a third faster)."""
+    folded = text.casefold()
+    if _HAS_CJK.search(folded):
+        return _TOKEN.findall(folded)
+    out: list[str] = []
+    for chunk in folded.split():
+        if chunk.isalnum():
+            out.append(chunk)
+        else:
+            out += _WORDS_OR_MARKS.findall(chunk)
+    return out
+
+
 def _token_loop(text: str) -> Repetition | None:
-    tokens = _TOKEN.findall(text.casefold())[:MAX_LOOP_TOKENS]
+    tokens = tokenize(text)[:MAX_LOOP_TOKENS]
     count = len(tokens)  # asked in every step of the walks below: once (2 % of the screen and judge's time)
     if count < LOOP_MIN_TOKENS:
         return None
