@@ -821,6 +821,18 @@ def _compile_composed(
 _COMPOSED_BY_CODES = {codes: _compile_composed(codes) for *_, codes in _BY_SCRIPT}
 
 
+def _any_phrase(codes: tuple[str, ...]) -> re.Pattern[str]:
+    """The hard and soft phrases and the composed declines' cores of ``codes`` in one pattern: it matches
+    where one of them does (each phrase lands in the same first-letter group as in its own pattern), so a
+    window it finds nothing in (a story: 19 in 20) is searched once, not three times (40 % of the time)."""
+    phrases = tuple(p for code, kinds in _PATTERNS.items() if code in codes for kind in kinds for p in kind)
+    cores = tuple(_COMPOSED[code][1] for code in codes)
+    return _compile(phrases + cores, word_start=codes is not _GROUPS["cjk"])
+
+
+_ANY_BY_CODES = {codes: _any_phrase(codes) for *_, codes in _BY_SCRIPT}
+
+
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
     """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
     union, each = _COMPOSED_BY_CODES[codes]
@@ -849,7 +861,7 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
-        if not trigger.search(lowered, 0, end):
+        if not trigger.search(lowered, 0, end) or not _ANY_BY_CODES[codes].search(lowered, 0, end):
             continue
         lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
         for pattern, opens in ((hard, end), (soft, lead)):

@@ -8,10 +8,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter.contracts.refusal_patterns import HARD, LEAD_CHARS, SOFT, find_refusal
 from exporter.contracts.refusal_scenes import SCENES
 from exporter.language.locales import DEFAULT_LOCALES
+from tests.fuzz_profile import examples
 
 # locale -> (hard refusal, soft refusal, an in-story line that must pass)
 CASES: dict[str, tuple[str, str, str]] = {
@@ -302,3 +305,47 @@ def test_composed_grammar_leaves_characters_and_world_words_alone(story: str) ->
 
 def test_a_short_decline_may_name_its_task_in_the_next_sentence() -> None:
     assert find_refusal("Nie mogę, naprawdę. Tej sceny nie chcę pisać.") is not None
+
+
+_WINDOW_TEXTS = (
+    [t for _, _, t in FORMS]
+    + [s for pair in SCENES.values() for s in pair]
+    + [c for case in CASES.values() for c in case]
+    + [row[-1] for row in INDEPENDENT]
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    picks=st.lists(
+        st.tuples(st.sampled_from(_WINDOW_TEXTS), st.integers(0, 60), st.integers(1, 80)), max_size=4
+    )
+)
+def test_one_search_for_any_phrase_finds_a_window_exactly_when_a_phrase_or_core_search_does(
+    picks: list[tuple[str, int, int]],
+) -> None:
+    # ``_search`` skips a script's three searches where the joint pattern finds nothing: pieces of declines,
+    # look-alikes and stories glued at random, cut at every start a window can have
+    from exporter.contracts import refusal_patterns as rp
+
+    text = " ".join(t[cut : cut + size] for t, cut, size in picks).lower()
+    for _, hard, soft, end, codes in rp._BY_SCRIPT:
+        core = rp._COMPOSED_BY_CODES[codes][0]
+        for start in range(0, len(text), 5):
+            piece = text[start:]
+            each = any(p.search(piece, 0, end) for p in (hard, soft, core))
+            assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
+
+
+def test_the_joint_search_finds_every_window_a_phrase_or_core_search_finds() -> None:
+    from exporter.contracts import refusal_patterns as rp
+
+    found = 0
+    for text in _WINDOW_TEXTS:
+        for cut in range(0, len(text), 3):
+            piece = text[cut:].lower()
+            for _, hard, soft, end, codes in rp._BY_SCRIPT:
+                each = any(p.search(piece, 0, end) for p in (hard, soft, rp._COMPOSED_BY_CODES[codes][0]))
+                assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
+                found += each
+    assert found > 500  # the texts hold phrases and cores of every script

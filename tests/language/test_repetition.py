@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,10 +17,13 @@ from exporter.language.repetition import (
     MAX_PERIOD,
     SHORT_PERIOD,
     find_repetition,
+    tokenize,
 )
 from exporter.language.truncation import find_truncation
 from exporter.outcomes import Reason
 from tests.fuzz_profile import examples
+
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
 
 STORY = (
     "Steel rings on steel as Mara parries the first cut and answers with a low sweep. Her rival leaps back, "
@@ -141,6 +146,21 @@ def test_the_token_loop_check_finds_the_longest_loop_of_a_full_scan(
     assert (loop is not None) == (best is not None), (loop, best)
     if loop is not None and best is not None:
         assert loop.repeats == best[0] // best[1]
+
+
+# Letters, digits, apostrophes, the underscore, marks, combining accents, letters casefold changes (ß, İ,
+# ﬁ), Unicode spaces str.split and \\s both split at (NBSP, thin, ideographic, the ASCII separators).
+_TRICKY = "aZé1٣_'’ -.,!?…\n\t\u00a0\u2009\u3000\x1c\x85\u0301ßİﬁΣς"
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(
+    st.text(st.one_of(st.sampled_from(_TRICKY), st.characters(exclude_categories=["Cs"])), max_size=120)
+    | st.text(st.sampled_from(_TRICKY + "的ーか한"), max_size=120)
+)
+def test_tokenize_gives_the_token_pattern_s_tokens_of_the_casefolded_text(text: str) -> None:
+    # the one-pattern definition ``tokenize`` replaces, on random text with and without CJK
+    assert tokenize(text) == _TOKEN.findall(text.casefold())
 
 
 # -- truncation at any length ------------------------------------------------------------------------------
