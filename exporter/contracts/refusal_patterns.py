@@ -22,6 +22,8 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from exporter.language.segment import END_MARK
+
 REFUSAL_WINDOW_CHARS = 240  # refusals lead with their phrase; a story's dialogue comes later
 CJK_WINDOW_CHARS = 80  # the same window in Chinese, Japanese, Korean: a character carries about 3 letters
 
@@ -782,7 +784,6 @@ _REPORTING = re.compile(
     r"|(?:말했|말하며|다짐하|털어놓|대답했|중얼거|속삭|외쳤)"
     r"|，[^，。！？]{0,10}(?:说|說|道|决定|決定|下定决心|下定決心|坦白|回答)(?=[，。！？]|$)"
 )
-_SENTENCE_END = re.compile(r"[.!?。！？\n]")
 # A composed decline's sentence starts in the reply's first LEAD_CHARS characters (CJK: LEAD_CJK_CHARS): at
 # most a thank-you or two precede it.
 LEAD_CHARS = 100
@@ -791,13 +792,13 @@ LEAD_CJK_CHARS = 40
 # passe ich lieber. Die Szene…", "今回は見送らせてください。"): a sentence that goes on is about something else
 # ("Nie mogę uciec od Ciebie, Twoja twarz, W szybie…", a poem, and "pisać" in the next sentence).
 NEXT_TASK_MAX_TAIL = 40
-_SENTENCE_START = re.compile(r".*[.!?。！？\n]", re.DOTALL)  # greedy: up to the last end before a point
+_SENTENCE_START = re.compile(f".*{END_MARK.pattern}", re.DOTALL)  # greedy: up to the last end before a point
 
 
 def _sentence(lowered: str, start: int, end: int) -> tuple[int, int]:
     """The bounds of the sentence around ``lowered[start:end]``."""
     before = _SENTENCE_START.match(lowered, 0, start)
-    after = _SENTENCE_END.search(lowered, end)
+    after = END_MARK.search(lowered, end)
     return (before.end() if before else 0), (after.start() if after else len(lowered))
 
 

@@ -31,7 +31,7 @@ from exporter.language.scripts import (
     script_of,
     weight,
 )
-from exporter.language.segment import QUOTE_PAIRS
+from exporter.language.segment import END_MARK, QUOTE_PAIRS
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
@@ -663,10 +663,9 @@ def _closed(mark: str, rest: str) -> bool:
 
 
 def _first_sentence_end(text: str) -> int:
-    return m.start() if (m := _SENTENCE_END.search(text, 0, FIRST_SENTENCE_CHARS)) else FIRST_SENTENCE_CHARS
+    return m.start() if (m := END_MARK.search(text, 0, FIRST_SENTENCE_CHARS)) else FIRST_SENTENCE_CHARS
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？\n]")
 FIRST_SENTENCE_CHARS = 300  # how far a quote opening the reply is looked for its closer, at most
 
 
