@@ -256,16 +256,24 @@ class Ensemble:
             ):
                 llr, per_word = round(lean.llr, 2), round(lean.per_word, 3)
                 return twin, {"basis": "lexicon_lean", "llr": llr, "per_word": per_word, "words": lean.words}
-        if not any(map(_in_doubt, calls, repeat(expected))):
+        if not any(map(in_doubt, calls, repeat(expected))):
             return None
+        return self._neighbour(unquote(text), expected, WHOLE_UNKNOWN, WHOLE_MAX_NATIVE)
+
+    def _neighbour(
+        self, text: str, expected: str, min_unknown: float, max_native: float
+    ) -> tuple[str, dict[str, object]] | None:
+        """CLD3's language and the evidence when a piece of text (a reply, or its pooled sentences) is in
+        a close neighbour fastText spreads over its languages: CLD3 names it with ``LEXICON_CLD3_CERTAIN``,
+        fastText gives it ``WHOLE_FASTTEXT`` and the expected language at most ``max_native``, and the
+        expected language's lexicon does not know ``min_unknown`` of the words (``text`` is unquoted)."""
         unknown = unknown_share(text, expected)
-        if unknown < WHOLE_UNKNOWN:
+        if unknown < min_unknown:
             return None
-        own = unquote(text)  # a quoted sentence in another language is a character speaking
-        ft = self.fasttext(own, 5)
-        if _prob(ft, expected) > WHOLE_MAX_NATIVE:
+        ft = self.fasttext(text, 5)
+        if _prob(ft, expected) > max_native:
             return None
-        language, p_cld = self.cld3(own)
+        language, p_cld = self.cld3(text)
         if (
             p_cld < LEXICON_CLD3_CERTAIN
             or not _another_language(language, expected)
@@ -274,6 +282,30 @@ class Ensemble:
             return None
         models = Guess(ft, (language, p_cld)).as_evidence()
         return language, {"basis": "cld3+lexicon", "unknown_share": round(unknown, 3), "models": models}
+
+    def pooled(self, text: str, spec: LocaleSpec) -> tuple[str, dict[str, object]] | None:
+        """The language of a reply's pooled sentences (``text``: those too short to judge alone or in
+        doubt, outside quotation marks, joined) when it is another one, and the evidence; None otherwise.
+        One short sentence carries too few letters for the models, and fastText spreads a close neighbour
+        (Galician, Afrikaans, Catalan) over its languages sentence by sentence; read together, such
+        sentences are foreign when the ensemble calls the pool foreign and sure (``call``) on the
+        language's evidence, not its script, or when
+        CLD3, fastText and the expected language's lexicon agree as over a whole reply
+        (``_neighbour``), with ``POOL_UNKNOWN`` of the words unknown and fastText leaving the expected
+        language at most ``POOL_MAX_NATIVE``: the pool is a selection of the reply's least native
+        sentences, so the bars are higher than a whole reply's."""
+        call = self.call(text, spec)
+        # Not by script: a sentence in another script is settled alone once it is long enough to be a
+        # sentence; shorter, it is a word or a name (`… dit *谢谢* et …`), which the judge does not count.
+        by_language = call.basis not in ("script", "hanzi")
+        if call.status == "foreign" and call.sure and by_language and call.language is not None:
+            found: dict[str, object] = {"basis": call.basis}
+            if call.guess is not None:
+                found["models"] = call.guess.as_evidence()
+            return call.language, found
+        if spec.scripts <= CJK_SCRIPTS:
+            return None  # the lexicon's share of unknown words needs words between spaces
+        return self._neighbour(text, spec.language, POOL_UNKNOWN, POOL_MAX_NATIVE)
 
     # -- one sentence --------------------------------------------------------------------------------
     def call(
@@ -451,9 +483,13 @@ REPLY_PAIR_MASS = 0.5
 WHOLE_FASTTEXT = 0.05
 WHOLE_MAX_NATIVE = 0.9
 WHOLE_UNKNOWN = 0.1
+# The same three signals over a reply's pooled sentences (``Ensemble.pooled``): of the clean dev replies of
+# the five evaluations, the pools that reached these bars were none.
+POOL_UNKNOWN = 0.3
+POOL_MAX_NATIVE = 0.7
 
 
-def _in_doubt(call: Call, expected: str) -> bool:
+def in_doubt(call: Call, expected: str) -> bool:
     """Whether a sentence's call leaves room for another language: unknown, foreign, or native on less
     than ``LEXICON_MAX_NATIVE`` from fastText (not on letters, function words or a firm fastText)."""
     if call.status == "native":

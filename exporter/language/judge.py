@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from exporter.language.detect import MIN_LETTERS, TWIN, Call, Ensemble
+from exporter.language.detect import MIN_LETTERS, TWIN, Call, Ensemble, in_doubt
 from exporter.language.encoding import EncodingChecker
 from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES, LocaleSpec, canonical_locale
@@ -221,10 +221,47 @@ class Judge:
                 evidence["whole_reply"] = {"language": other, **found}
                 detail = f"the reply as a whole is {other}, not {code} ({found['basis']})"
                 return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
+            if (pooled := self._pooled(text, spec, sentences, calls, weights, total)) is not None:
+                evidence["pooled"] = pooled
+                detail = (
+                    f"{pooled['sentences']} short or uncertain sentence(s) ({pooled['share']:.0%}) read "
+                    f"together are {pooled['language']}, not {code} ({pooled['basis']})"
+                )
+                return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
             return Verdict(Outcome.PASS, Reason.NONE, evidence, f"{code} throughout")
         return Verdict(
             Outcome.INCONCLUSIVE, Reason.AMBIGUOUS, evidence, "too little native or foreign evidence"
         )
+
+    def _pooled(
+        self,
+        text: str,
+        spec: LocaleSpec,
+        sentences: list[Sentence],
+        calls: list[Call],
+        weights: list[float],
+        total: float,
+    ) -> dict[str, object] | None:
+        """Mixing that no sentence shows alone: the sentences too short to judge or in doubt
+        (``detect.in_doubt``), outside quotation marks, read together (``Ensemble.pooled``) when there
+        are ``MIXING_MIN_SENTENCES`` of them making ``MIXING_SHARE`` of the reply. Short lines said in a
+        close neighbour (`Ons was te stadig.`, `Tako je.`, `Non, perdemos demasiado tempo.`) are each
+        too little for the models; together they are a paragraph. The evidence, or None."""
+        expected = spec.language
+        picked = [
+            (unquote(s.text), w)
+            for s, c, w in zip(sentences, calls, weights, strict=True)
+            if w > 0
+            and (c.status == "short" or in_doubt(c, expected))
+            and not is_quoted(text, s.start, s.end)
+        ]
+        share = sum(w for _, w in picked) / total
+        if len(picked) < MIXING_MIN_SENTENCES or share < MIXING_SHARE:
+            return None
+        if (found := self.ensemble.pooled(" ".join(t for t, _ in picked), spec)) is None:
+            return None
+        language, evidence = found
+        return {"language": language, "sentences": len(picked), "share": round(share, 3), **evidence}
 
     def _whole_text(self, text: str, spec: LocaleSpec, evidence: dict[str, object]) -> Verdict:
         """No sentence was judgeable on its own (many short ones): judge the reply as one piece."""

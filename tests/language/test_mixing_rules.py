@@ -48,6 +48,9 @@ class StubEnsemble:
     def whole_reply(self, text: str, spec: LocaleSpec, calls: object) -> None:
         return None
 
+    def pooled(self, text: str, spec: LocaleSpec) -> None:
+        return None
+
 
 def _judge(calls: dict[str, Call], sentences: list[str]) -> tuple[Outcome, Reason]:
     verdict = Judge(ensemble=StubEnsemble(calls)).judge(" ".join(sentences), "en")  # type: ignore[arg-type]
