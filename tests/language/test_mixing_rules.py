@@ -142,6 +142,18 @@ def test_words_only_one_of_malay_and_indonesian_writes() -> None:
     assert native.status == "native", native
 
 
+def test_words_the_other_list_holds_only_as_rare_borrowings_are_distinctive() -> None:
+    ms, id_ = lexicon("ms"), lexicon("id")
+    # Indonesian's list holds sahaja and bahawa, a hundred times rarer than Malay's: Malay words
+    assert distinctive(["dia", "sahaja", "tahu", "bahawa"], ms, id_) == 2
+    # awak ("you" in Malay) is an Indonesian word too (awak kapal, a ship's crew), frequent in its list
+    assert distinctive(["awak", "kapal"], ms, id_) == 0
+    call = Ensemble().call("Dia sahaja yang tahu bahawa pintu itu sudah lama terkunci.", LOCALES["id"])
+    assert (call.status, call.language, call.basis) == ("foreign", "ms", "distinctive"), call
+    crew = Ensemble().call("Awak kapal itu bekerja keras sepanjang malam di tengah badai.", LOCALES["id"])
+    assert crew.status == "native", crew
+
+
 def test_own_function_words_yield_to_a_near_certain_fasttext() -> None:
     # "de", "la" and "au" are French function words too; fastText is near certain of Catalan.
     sentence = "Au, obriu la porta de la cel·la i marxem d'aquest indret tan fosc, germà meu!"
