@@ -85,12 +85,14 @@ _OWN_LETTERS = {
 _OWN_LETTER = {code: re.compile(f"[{letters}]") for code, letters in _OWN_LETTERS.items()}
 OWN_LETTERS_WORDS = 2
 OWN_LETTERS_SHARE = 0.1
-OWN_WORDS_OVERRULED = 0.9  # fastText's certainty of another language that overrules own function words
+OWN_WORDS_OVERRULED = 0.5  # fastText for another language that, with the lexicon's doubt, overrules them
 # The same for the eight Latin-script languages without such letters: frequent function words of the expected
 # language that no other language a sentence may be called foreign in writes, or that such a language shares
 # with no second word of the list (Dutch writes "of", Polish "to", Spanish "para": never two of one list), so
-# a foreign sentence does not hold two. OWN_LETTERS_WORDS different ones making OWN_LETTERS_SHARE of the
-# sentence's words settle it as native; the lists were checked on the dev split (docs/language.md, Signals).
+# a foreign sentence does not hold two; a close neighbour may (Catalan writes Spanish's "el" and "del",
+# Afrikaans Dutch's "wat" and "op"), which the lexicon's doubt and fastText then overrule
+# (OWN_WORDS_OVERRULED). OWN_LETTERS_WORDS different ones making OWN_LETTERS_SHARE of the sentence's words
+# settle it as native; the lists were checked on the dev split (docs/language.md, Signals).
 _OWN_WORDS = {code: frozenset(words.split()) for code, words in {
     "en": "the and that with which are have this from would been should must these such its will can but "
           "some they there their were what when your you has of to be if it or",
@@ -394,9 +396,10 @@ class Ensemble:
         top, p_top = ft[0]
         malay_pair = expected in TWIN and top in (expected, TWIN[expected]) and not script_mismatch
         if basis == "words" and (top == expected or p_top < OWN_WORDS_OVERRULED) and not malay_pair:
-            # Function words are shared more widely than letters (Catalan writes "de", "au"; Malay shares
-            # Indonesian's): they settle a sentence unless the lexicon does not know a third of its words
-            # and fastText is near certain of another language.
+            # Function words are shared more widely than letters (Catalan writes "el", "del", "de", "au";
+            # Malay shares Indonesian's): they settle a sentence unless the lexicon does not know a third
+            # of its words and fastText gives another language OWN_WORDS_OVERRULED; then the models
+            # decide, a foreign call needing CLD3's agreement.
             return Call("native", expected, w, basis, Guess(ft, NOT_ASKED))
         if malay_pair:
             # Malay and Indonesian: the models confuse them, their word lists do not.

@@ -8,6 +8,7 @@ import pytest
 
 from exporter.language.detect import (
     LEXICON_CLD3,
+    LEXICON_UNKNOWN,
     Call,
     Ensemble,
     Guess,
@@ -159,6 +160,18 @@ def test_own_function_words_yield_to_a_near_certain_fasttext() -> None:
     sentence = "Au, obriu la porta de la cel·la i marxem d'aquest indret tan fosc, germà meu!"
     call = Ensemble().call(sentence, LOCALES["fr"])
     assert call.status == "foreign" and call.language == "ca", call
+
+
+def test_own_function_words_yield_to_fasttext_and_the_lexicons_doubt_then_cld3_decides() -> None:
+    # "el" and "del" are Spanish function words and Catalan ones: with fastText at 0.87 for Catalan and
+    # a third of the words unknown to the Spanish lexicon, the models decide (CLD3: Catalan too).
+    sentence = "El mercat del Port augmenta l'efecte d'una Biblioteca, reduint el nombre de ciutadans."
+    assert unknown_share(sentence, "es") >= LEXICON_UNKNOWN
+    call = Ensemble().call(sentence, LOCALES["es"])
+    assert (call.status, call.language, call.basis) == ("foreign", "ca", "models"), call
+    # Without the lexicon's doubt (most words Spanish writes too) the function words still settle it.
+    shared = Ensemble().call("El temple del Sol redueix el cost d'una Muralla a la meitat.", LOCALES["es"])
+    assert (shared.status, shared.basis) == ("native", "words"), shared
 
 
 def test_unquote_and_word_count() -> None:
