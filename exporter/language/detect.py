@@ -291,11 +291,10 @@ class Ensemble:
         One short sentence carries too few letters for the models, and fastText spreads a close neighbour
         (Galician, Afrikaans, Catalan) over its languages sentence by sentence; read together, such
         sentences are foreign when the ensemble calls the pool foreign and sure (``call``) on the
-        language's evidence, not its script, or when
-        CLD3, fastText and the expected language's lexicon agree as over a whole reply
-        (``_neighbour``), with ``POOL_UNKNOWN`` of the words unknown and fastText leaving the expected
-        language at most ``POOL_MAX_NATIVE``: the pool is a selection of the reply's least native
-        sentences, so the bars are higher than a whole reply's."""
+        language's evidence, not its script, or when CLD3, fastText and the expected language's lexicon
+        agree as over a whole reply (``_neighbour``), with ``POOL_UNKNOWN`` of the words unknown and
+        fastText leaving the expected language at most ``POOL_MAX_NATIVE``: the pool is a selection of
+        the reply's least native sentences, so the bars are higher than a whole reply's."""
         call = self.call(text, spec)
         # Not by script: a sentence in another script is settled alone once it is long enough to be a
         # sentence; shorter, it is a word or a name (`… dit *谢谢* et …`), which the judge does not count.

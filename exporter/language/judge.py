@@ -8,8 +8,9 @@ the first finding wins:
 2. too little text to judge -> ``inconclusive/too_short``;
 3. a corrupted start (stray punctuation, token fragment) -> ``fail/leading_garbage``;
 4. per-sentence language (``detect.Ensemble``): mostly foreign -> ``fail/switch``; two or more foreign
-   sentences making up a sustained share -> ``fail/mixing``; native evidence -> ``pass``; otherwise
-   ``inconclusive/ambiguous``.
+   sentences making up a sustained share -> ``fail/mixing``; native evidence -> ``pass`` unless the reply
+   as a whole is in another language (``fail/switch``) or its short and uncertain sentences read together
+   are (``fail/mixing``); otherwise ``inconclusive/ambiguous``.
 
 Example::
 
