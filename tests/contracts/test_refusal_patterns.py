@@ -349,3 +349,127 @@ def test_the_joint_search_finds_every_window_a_phrase_or_core_search_finds() -> 
                 assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
                 found += each
     assert found > 500  # the texts hold phrases and cores of every script
+
+
+# -- the blind independent2 dev set (bench/screen/independent2_dev.tsv): each line a test -------------------
+INDEPENDENT2 = [
+    tuple(line.split("\t"))
+    for line in DEV.with_name("independent2_dev.tsv").read_text("utf-8").splitlines()
+    if line and not line.startswith("#")
+]
+# Declines of that set the grammar does not read (docs/reply-screen.md, "What it cannot see"): a steer
+# that names no first-person avoidance ("fuera de plano", "se non lo facessimo").
+INDEPENDENT2_UNREAD = {
+    "Sinceramente, me quedo más tranquilo dejando la violencia fuera de plano. ¿Te parece bien?",
+    "Ti andrebbe se non lo facessimo? Mi sembra che la storia funzioni anche senza quella scena.",
+}
+
+
+@pytest.mark.parametrize(("locale", "kind", "text"), INDEPENDENT2)
+def test_the_blind_independent2_dev_set_declines_fail_and_its_look_alikes_pass(
+    locale: str, kind: str, text: str
+) -> None:
+    if kind == "lookalike":
+        assert find_refusal(text) is None, text
+        assert find_refusal("Sure! " + text) is None, text
+    elif text not in INDEPENDENT2_UNREAD:
+        assert find_refusal(text) is not None, text
+        assert find_refusal("Thanks for the idea! " + text) is not None, text
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # a demonstrative object of the locale's "do" (or "with", for a discomfort) instead of the task
+        "I'd rather not do that, to be honest.",
+        "Eso prefiero no hacerlo, la verdad.",
+        "Je ne suis pas à l'aise avec ça.",
+        "Das mache ich lieber nicht.",
+        "Dat doe ik liever niet.",
+        "Wolałbym tego nie robić.",
+        "Я бы предпочёл этого не делать.",
+        "Bunu yapmamayı tercih ederim.",
+        "Tôi không thoải mái với điều này.",
+        "それは控えさせていただきます。",
+        "这个我还是不做了。",
+        # "let's skip" (the speaker among the subjects) and the part named
+        "Let's leave that scene out and jump to the morning after.",
+        "Saltemos esta escena y vayamos al día siguiente.",
+        "Sautons cette scène et passons au lendemain.",
+        "Lassen wir diese Szene lieber weg und springen zum nächsten Morgen.",
+        "Laten we deze scène overslaan en naar de volgende ochtend gaan.",
+        "Pomińmy tę scenę i przejdźmy do następnego ranka.",
+        "Пропустімо цю сцену і перейдімо до ранку.",
+        "Bu sahneyi atlayalım ve sabaha geçelim.",
+        "Chúng ta bỏ qua cảnh này và chuyển sang sáng hôm sau nhé.",
+        # left to the reader's imagination
+        "I'll leave the rest of this scene to your imagination.",
+        "Den Rest der Szene überlasse ich deiner Fantasie.",
+        "Остальное в этой сцене оставлю вашему воображению.",
+        "その先はご想像にお任せします。",
+        "그 뒤는 상상에 맡길게요.",
+        # the speaker's discomfort, omission, stepping out
+        "Me resulta un poco incómodo escribir esto.",
+        "Mi sento a disagio a scrivere questa scena.",
+        "Мне как-то не по себе писать такую сцену.",
+        "Czuję się nieswojo, pisząc taką scenę.",
+        "Cảnh này làm tôi thấy khó chịu.",
+        "这种情节我写着不舒服。",
+        "この場面は割愛させていただきます。",
+        "이 장면은 쓰기가 좀 부담스러워요.",
+        "Tę scenę chętnie pominę.",
+        "Daruję sobie tę scenę.",
+        "Не возьмусь писать такую сцену.",
+        "Цю сцену я б не писала.",
+        "Bu sahneyi yazmayayım.",
+        "Adegan ini sebaiknya tidak saya tulis.",
+        "Saya kurang berkenan menulis adegan ini.",
+        "Tôi không tiện viết cảnh này.",
+        "このシーンは書く気になれません。",
+        "I'm not up for writing that scene.",
+        "This one I'll sit out.",
+        "Je ne me vois pas écrire ça.",
+        "Non mi va di scrivere questa scena.",
+        "Ik heb geen zin om dit verhaal te schrijven.",
+        "Leider kann ich diese Art von Geschichte wirklich nicht schreiben.",
+        # doubting whether one should
+        "I'm not sure I should write this scene.",
+        "Ich bin mir nicht sicher, ob ich diese Szene schreiben sollte.",
+        "Не впевнена, що мені варто писати цю сцену.",
+        "この場面を書くべきか迷います。",
+        "我不确定该不该写这个场景。",
+        # inability to help with *this*, in any order the grammar allows
+        "Z tym nie mogę ci pomóc.",
+        "С этим я вам помочь не могу.",
+        "Damit kann ich dir leider nicht helfen.",
+        "Hier kan ik je niet mee helpen.",
+    ],
+)
+def test_declines_in_the_general_grammar_are_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+    assert find_refusal("Thanks for the idea! " + decline) is not None, decline
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an impersonal "cannot" in help text is not the speaker declining (ko: 수 없 + 내용)
+        "문서 보기는 문서의 내용을 수정하는 용도로 사용할 수 없습니다. 편집 프로그램을 사용하세요.",
+        # a character's discomfort, not the speaker's
+        "Capítulo dos: Marta se sentía incómoda con el vestido, pero sonrió.",
+        "好的，接着写：新鞋穿在脚上很不自在，可她还是笑了。",
+        "Được, mình viết tiếp: đôi giày mới làm Lan thấy khó chịu.",
+        # a character who cannot help, says someone is not allowed, or a storyteller's "I do not tell"
+        "Ich kann dir nicht helfen. Geh zurück zu deinem Turm, Magier.",
+        "Non posso aiutarti. Per quale scopo, poi?",
+        "You're not allowed to be here! Turn back at once.",
+        "Auch erzähle ich nicht die Geschichte vom alten König, nein.",
+        # "Tamam" (OK) is not a verb that cannot; "bir parça" (a bit) is not the task
+        "Tamam, oyuna devam ediyorum! Hancı bardağı siliyor.",
+        "Buna inanamıyorum. Sanırım bu bir parça da benim suçum.",
+        # a dialogue dash after a sentence end opens a character's line
+        "Dobrze! — Nie napiszę tego listu — oznajmił pisarz i odłożył pióro.",
+    ],
+)
+def test_the_general_grammar_leaves_impersonal_and_character_lines_alone(text: str) -> None:
+    assert find_refusal(text) is None, text
