@@ -213,6 +213,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:anfrage|bitte|aufgabe|inhalte?)\b[^.!?]{0,20}\bdarf ich (?:[\wäöüß]+ ){0,2}nicht\b|"
             r"\bich darf (?:[\wäöüß]+ ){0,3}nicht (?:schreiben|erstellen|bearbeiten|erfüllen)\b",
             r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\w*(?:richtlinien|regeln|vorgaben)\b",
+            r"\b(?:das|dies) ist mir (?:leider )?nicht möglich\b|\bist mir (?:das|dies) (?:leider )?nicht möglich\b",
         ),
         (
             r"\bich\b(?: [\wäöüß]+){0,3} lieber nicht (?:[\wäöüß]+ ){0,2}{V}",
@@ -261,6 +262,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:daar|hier) kan ik (?:je |u )?niet (?:mee |bij )helpen\b",
             r"\b(?:verzoek|vraag|opdracht)\b[^.!?]{0,20}\bmag ik niet\b|\bik mag (?:\w+ ){0,3}niet (?:schrijven|"
             r"maken|uitvoeren)\b|\bbuiten mijn richtlijnen\b",
+            r"\b(?:dat|dit) (?:gaat|zal) (?:me|mij) (?:\w+ )?niet lukken\b|\b(?:dat|dit) lukt (?:me|mij) (?:\w+ )?niet\b",
         ),
         (
             r"\bik {1}\b(?: [\w'’]+){0,3} (?:liever niet|niet graag)",
@@ -618,7 +620,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"saltare|lasciar\w*)\b|"
         r"\b(?:saltiamo|lasciamo (?:perdere|stare|fuori))\b|\bmi sento\b[^.!?]{0,15}\ba disagio\b|"
         r"\bmi tiro indietro\b|\bnon (?:sono|credo di essere) (?:la persona giusta|il più adatto|la più adatta)\b|"
-        r"\bnon so se (?:dovrei|devo)\b|\bnon sono sicur[oa] (?:di dover|che dovrei)\b",
+        r"\bnon so se (?:dovrei|devo)\b|\bnon sono sicur[oa] (?:di dover|che dovrei)\b|"
+        r"\bnon (?:riesco|riuscirò|riuscirei) a (?:scriver|continuar|descriver|raccontar|proseguir)\w*",
         r"\b(?:scena|storia|(?:questa|quella) parte|capitolo|richiesta|contenuto|trama|dettagli|racconto|direzione|"
         r"scrivere|"
         r"scriverla|scriverlo|scrivo|descrivere|raccontare|proseguire|continuare)\b|"
@@ -646,7 +649,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bpomin\w*|\braczej nie\b|\bdaruję sobie\b|\b(?:z)?rezygnuję\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|"
         r"bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b|"
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
-        r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b",
+        r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
+        r"\bnie dam rady\b",
         r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
         r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|kontynuować)\b|"
         r"\b(?:kawał\w*|epizod\w*|rol[aęi])\b",
@@ -716,7 +720,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:tôi|mình)(?: \w+)? không thể\b|\bkhông tiện\b|\bnên dừng\b|"
         r"\b(?:làm (?:mình|tôi)|(?:mình|tôi) (?:thấy |cảm thấy )?)(?:hơi |khá |rất )?khó chịu\b|\blược (?:bớt|bỏ|"
         r"đi)\b|\bbỏ qua\b|"
-        r"\bkhông chắc\b[^.!?]{0,15}\bnên\b",
+        r"\bkhông chắc\b[^.!?]{0,15}\bnên\b|"
+        r"\bkhông (?:\w+ ){1,2}được\b",
         r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
         r"tiếp tục)|"
         r"(?:đoạn|vai|nhân vật)",
@@ -739,7 +744,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"피하고 싶|넘기고 싶|건너뛰|넘어가|않는 게|싶은 [가-힣]+(?:이|가) 아니|"
         r"부담스럽|부담스러|패스(?:할게|하겠|할래|합니다)|안 [가-힣]+(?:았|었|였)으면|생략|"
         r"(?:이건|그건) (?:좀 )?아닌 것 같|"
-        r"(?:도|해도) 될지 (?:잘 )?모르겠",
+        r"(?:도|해도) 될지 (?:잘 )?모르겠|"
+        r"드리기(?:가|는)? (?:좀 )?(?:어렵|어려|곤란|힘들)",
         r"(?:장면|이야기|이 부분|요청|내용|줄거리|묘사|전개|쓰|작성|이어)|"
         r"(?:대목|역할)|"
         r"캐릭터",
@@ -749,7 +755,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
         r"为难|婉拒|不是我想|容我|我得|我(?!们)[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
-        r"不确定(?:该不该|是否应该|要不要)",
+        r"不确定(?:该不该|是否应该|要不要)|"
+        r"(?:写|续写|继续|描写)不(?:了|出来)",
         r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写)|"
         r"(?:这|那)一?小?段|角色|戏",
     ),
@@ -758,7 +765,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
         r"為難|婉拒|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?!們)[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
-        r"不確定(?:該不該|是否應該|要不要)",
+        r"不確定(?:該不該|是否應該|要不要)|"
+        r"(?:寫|續寫|繼續|描寫)不(?:了|出來)",
         r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫)|"
         r"(?:這|那)一?小?段|角色|戲",
     ),

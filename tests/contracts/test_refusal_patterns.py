@@ -443,6 +443,14 @@ def test_the_blind_independent2_dev_set_declines_fail_and_its_look_alikes_pass(
         "С этим я вам помочь не могу.",
         "Damit kann ich dir leider nicht helfen.",
         "Hier kan ik je niet mee helpen.",
+        # inability in the locale's potential forms
+        "Leider ist mir das nicht möglich.",
+        "Dat gaat me helaas niet lukken.",
+        "Non riuscirò a scrivere questa scena.",
+        "Nie dam rady napisać tej sceny.",
+        "Cảnh này tôi không viết được.",
+        "그런 장면은 작성해 드리기 어렵습니다.",
+        "很遗憾，我写不了这样的场景。",
     ],
 )
 def test_declines_in_the_general_grammar_are_found(decline: str) -> None:
@@ -469,6 +477,8 @@ def test_declines_in_the_general_grammar_are_found(decline: str) -> None:
         "Buna inanamıyorum. Sanırım bu bir parça da benim suçum.",
         # a dialogue dash after a sentence end opens a character's line
         "Dobrze! — Nie napiszę tego listu — oznajmił pisarz i odłożył pióro.",
+        # "non riesco a" governs its own verb, not a writing verb elsewhere in the sentence
+        "Riesco a scrivere lettere a tutti, ma non riesco a dormire la notte.",
     ],
 )
 def test_the_general_grammar_leaves_impersonal_and_character_lines_alone(text: str) -> None:
