@@ -533,7 +533,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\blet's (?:\w+ )?(?:skip|leave out|gloss over)\b|\blet's leave\b[^.!?]{0,25}\bout\b|"
         r"\bnot (?:really )?my (?:thing|cup of tea)\b|\boutside (?:of )?what i(?:'m| am)? (?:comfortable|willing|"
         r"able)\b|\bstep out of character\b|"
-        r"\b(?:not sure|unsure|don't know|do not know)(?: if| whether| that)? i (?:should|ought)\b",
+        r"\b(?:not sure|unsure|don't know|do not know)(?: if| whether| that)? i (?:should|ought)\b|"
+        r"\bbut (?:not|without) (?:this|that|the)\b",
         r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|"
         r"this one|"
         r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
@@ -551,7 +552,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bno (?:puedo|podré|soy capaz de|estoy en condiciones de)\b|"
         r"\b(?:dejemos|saltemos|omitamos|saltémonos)\b|\bme (?:resulta|parece|siento|es) (?:\w+ ){0,2}incómod[oa]\b|"
         r"\bme (?:la|lo|las|los) voy a (?:saltar|ahorrar|pasar)\b|\bno creo que (?:sea|deba|debería)\b|"
-        r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b",
+        r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b|"
+        r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b",
         r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
         r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b|"
         r"\b(?:fragmento|papel|personaje|escriba|escribirla|escribirlo)\b",
@@ -566,7 +568,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:vamos|bora) (?:pular|deixar|saltar|omitir)\b|\b(?:pulemos|deixemos)\b|\b(?:fico|me sinto|"
         r"estou)(?: \w+)? desconfortável\b|\bnão é o tipo de \w+ que eu\b|\bnão sou (?:a pessoa|o mais indicado|"
         r"a mais indicada)\b|\bdemais (?:pra|para) mim\b|"
-        r"\bnão sei se (?:devo|deveria)\b|\bnão tenho certeza (?:se|de que) (?:devo|deveria)\b",
+        r"\bnão sei se (?:devo|deveria)\b|\bnão tenho certeza (?:se|de que) (?:devo|deveria)\b|"
+        r"\bmas (?:não|sem) (?:essa|esta|esse|este|a|o)\b",
         r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|"
         r"relato|rumo|escrever\w*|"
         r"escrevo|escrevendo|descrever\w*|narrar|continuar)\b|"
@@ -588,7 +591,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:laissons|sautons)\b|\bmal à l['’]aise\b|\bje (?:vais )?(?:la|le|les) passer\b|\bje (?:la|le|"
         r"les) passe\b|\bje ne me sens pas de\b|\bm['’]en abst\w+|"
         r"\bje ne suis pas (?:sûre?|certaine?) (?:de devoir|que je doive|qu['’]il faille)\b|"
-        r"\bje ne sais pas si je (?:dois|devrais)\b",
+        r"\bje ne sais pas si je (?:dois|devrais)\b|"
+        r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b",
         r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
         r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b|"
         r"\b(?:rôle|personnage|morceau|extrait|fragment)\b",
@@ -604,7 +608,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnicht (?:ganz |so |recht )wohl\b|\büberspringen wir\b|\blassen wir\b[^.!?]{0,30}\b(?:weg|aus)\b|"
         r"\bbin ich raus\b|\bich bin raus\b|\b(?:ziehe ich|ich ziehe)\b[^.!?]{0,20}\bgrenze\b|\b(?:schreibe|"
         r"beschreibe|schildere) ich\b(?: [\wäöüß]+){0,3} nicht\b|"
-        r"\b(?:nicht sicher|weiß nicht), ob ich\b[^.!?]{0,40}\b(?:sollte|soll|darf)\b",
+        r"\b(?:nicht sicher|weiß nicht), ob ich\b[^.!?]{0,40}\b(?:sollte|soll|darf)\b|"
+        r"\baber (?:nicht|ohne) (?:diese[nsm]?|die|den|das)\b",
         r"\b(?:szene|geschichte|(?:diesen|diesem|den|dem) teil|kapitel|anfrage|inhalt|inhalte|handlung|details|"
         r"richtung|schreib\w*|"
         r"beschreib\w*|schilder\w*|weiterschreib\w*|fortsetz\w*|fortzusetz\w*|ausformulier\w*)\b|"
@@ -621,7 +626,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:saltiamo|lasciamo (?:perdere|stare|fuori))\b|\bmi sento\b[^.!?]{0,15}\ba disagio\b|"
         r"\bmi tiro indietro\b|\bnon (?:sono|credo di essere) (?:la persona giusta|il più adatto|la più adatta)\b|"
         r"\bnon so se (?:dovrei|devo)\b|\bnon sono sicur[oa] (?:di dover|che dovrei)\b|"
-        r"\bnon (?:riesco|riuscirò|riuscirei) a (?:scriver|continuar|descriver|raccontar|proseguir)\w*",
+        r"\bnon (?:riesco|riuscirò|riuscirei) a (?:scriver|continuar|descriver|raccontar|proseguir)\w*|"
+        r"\bma (?:non|senza) (?:questa|quella|questo|quello|la|il)\b",
         r"\b(?:scena|storia|(?:questa|quella) parte|capitolo|richiesta|contenuto|trama|dettagli|racconto|direzione|"
         r"scrivere|"
         r"scriverla|scriverlo|scrivo|descrivere|raccontare|proseguire|continuare)\b|"
@@ -636,7 +642,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bzie (?:er )?van af\b|"
         r"\blaten we\b[^.!?]{0,30}\b(?:overslaan|weglaten)\b|\bniet (?:helemaal |zo |echt )(?:prettig|op mijn gemak|"
         r"comfortabel)\b|\bbegin ik niet aan\b|\bik begin (?:er )?niet aan\b|"
-        r"\b(?:weet niet|niet zeker) of ik\b[^.!?]{0,30}\b(?:moet|zou moeten|mag)\b",
+        r"\b(?:weet niet|niet zeker) of ik\b[^.!?]{0,30}\b(?:moet|zou moeten|mag)\b|"
+        r"\bmaar (?:niet|zonder) (?:deze|die|de|het|dit|dat)\b",
         r"\b(?:scène|verhaal|(?:dit|dat|het) deel|hoofdstuk|verzoek|inhoud|plot|details|richting|schrij\w*|beschrij\w*|"
         r"uitwerk\w*|vertel\w*|verdergaan|voortzetten)\b|"
         r"\b(?:stukje|stuk|fragment|rol|passage)\b",
@@ -650,7 +657,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b|"
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
         r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
-        r"\bnie dam rady\b",
+        r"\bnie dam rady\b|"
+        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b",
         r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
         r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|kontynuować)\b|"
         r"\b(?:kawał\w*|epizod\w*|rol[aęi])\b",
@@ -663,7 +671,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"стала|писал|писала)\b|\bотказаться\b|\bостановлюсь\b|\bэто не т[аоу] \w+, \w+ (?:мне|я)\b|"
         r"\bне (?:могу|смогу|в состоянии)\b|"
         r"\b(?:опустим|пропустим)\b|\bопущу\b|\bмне (?:[\w-]+ )?не по себе\b|\bбез меня\b|"
-        r"\bне (?:уверен|уверена|знаю)\b[^.!?]{0,20}\b(?:стоит|следует)\b",
+        r"\bне (?:уверен|уверена|знаю)\b[^.!?]{0,20}\b(?:стоит|следует)\b|"
+        r"\bно (?:без|не) (?:этой|этого|эту|этих)\b",
         r"\b(?:сцен[аыуеой]\w*|истори[яиюей]\w*|(?:эту|этой) част[ьи]|глав[аыуе]\w*|запрос\w*|контент\w*|сюжет\w*|"
         r"лини[юияей]\w*|подробност\w*|детал\w*|фрагмент\w*|писать|написать|напишу|описывать|описать|"
         r"продолжать|продолжить)\b|"
@@ -677,7 +686,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bвідмовитис[яь]\b|\bзупинюс[яь]\b|\bце не т[аеу] \w+, \w+ (?:мені|я)\b|\bне (?:можу|зможу|в змозі)\b|"
         r"\b(?:пропустімо|пропустимо|опустімо)\b|\bмені (?:[\w-]+ )?ніяково\b|\bбез мене\b|\bб(?:и)? краще не\b|"
         r"\bне найкращ\w* (?:автор\w*|вибір)\b|"
-        r"\bне (?:впевнений|впевнена|знаю)\b[^.!?]{0,20}\b(?:варто|слід|треба)\b",
+        r"\bне (?:впевнений|впевнена|знаю)\b[^.!?]{0,20}\b(?:варто|слід|треба)\b|"
+        r"\bале (?:без|не) (?:цієї|цього|цю|цих)\b",
         r"\b(?:сцен\w*|істор\w*|(?:цю|цієї) частин[уи]|розділ\w*|запит\w*|вміст\w*|сюжет\w*|лінію|лінії|подробиц\w*|"
         r"деталі|фрагмент\w*|писати|написати|напишу|описувати|описати|продовжувати|продовжити)\b|"
         r"\b(?:епізод\w*|шмат\w*|рол[ьі])\b",
@@ -693,7 +703,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bistemem\b|\bpas geçeceğim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
         r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
         r"\batlayalım\b|\b(?:pas|es) geç\w*|\bbenim \w+(?:acağım|eceğim) bir \w+ değil\b|"
-        r"\b(?:doğru olur mu|gerekir mi)\b[^.!?]{0,10}\b(?:bilmiyorum|emin değilim)\b",
+        r"\b(?:doğru olur mu|gerekir mi)\b[^.!?]{0,10}\b(?:bilmiyorum|emin değilim)\b|"
+        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b",
         r"\b(?:sahne\w*|hikâye\w*|hikaye\w*|bu kısm\w*|bölüm\w*|istek\w*|içeri\w*|ayrıntı\w*|detay\w*|"
         r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b|"
         r"\b(?:bu|o|şu) (?:parça|kısım|kısm)\w*|\brol\w*|"
@@ -707,7 +718,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bmenolak\b|\bberhenti di sini\b|\btidak (?:saya|aku|ku)\b|\b(?:tidak|kurang) berkenan\b|"
         r"\bbukan \w+ yang (?:ingin|mau)\b|\btidak (?:bisa|dapat|mampu)\b|"
         r"\b(?:skip|pass|lewati|lewatkan) (?:dulu|saja|aja)\b|\b(?:nggak|gak|enggak) (?:mau|ingin|bisa|nyaman)\b|"
-        r"\b(?:tidak|kurang|nggak) yakin\b[^.!?]{0,15}\b(?:harus|perlu|sebaiknya|boleh)\b",
+        r"\b(?:tidak|kurang|nggak) yakin\b[^.!?]{0,15}\b(?:harus|perlu|sebaiknya|boleh)\b|"
+        r"\btapi tanpa\b",
         r"\b(?:adegan|cerita\w*|bagian (?:ini|itu)|bab|permintaan|konten|alur|detail|tulis\w*|menulis\w*|lanjut\w*|"
         r"melanjutkan|menggambarkan|menceritakan)\b|"
         r"\b(?:tokoh|peran|memerankan)\b",
@@ -721,7 +733,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:làm (?:mình|tôi)|(?:mình|tôi) (?:thấy |cảm thấy )?)(?:hơi |khá |rất )?khó chịu\b|\blược (?:bớt|bỏ|"
         r"đi)\b|\bbỏ qua\b|"
         r"\bkhông chắc\b[^.!?]{0,15}\bnên\b|"
-        r"\bkhông (?:\w+ ){1,2}được\b",
+        r"\bkhông (?:\w+ ){1,2}được\b|"
+        r"\bnhưng (?:không có|bỏ qua|trừ)\b",
         r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
         r"tiếp tục)|"
         r"(?:đoạn|vai|nhân vật)",
@@ -731,7 +744,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:ない|ず)(?:でおき|でおこう|ことにし|ようにし|ほうが)|控え|遠慮|見送ら|お断り|やめておき|やめて|"
         r"気が引け|気が進ま|気になれ|止めておき|省略させ|飛ばし|パス(?![ァ-ヺー])|たい\w*ではありません|(?:でき|られ|け)ません|かねます|"
         r"割愛|省略(?:し|させ|いた)|"
-        r"べきか(?:迷|悩|分かりません|わかりません)",
+        r"べきか(?:迷|悩|分かりません|わかりません)|"
+        r"以外は|を除いて",
         r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|書|描)|"
         r"(?:一節|段落|役)",
     ),
@@ -745,7 +759,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"부담스럽|부담스러|패스(?:할게|하겠|할래|합니다)|안 [가-힣]+(?:았|었|였)으면|생략|"
         r"(?:이건|그건) (?:좀 )?아닌 것 같|"
         r"(?:도|해도) 될지 (?:잘 )?모르겠|"
-        r"드리기(?:가|는)? (?:좀 )?(?:어렵|어려|곤란|힘들)",
+        r"드리기(?:가|는)? (?:좀 )?(?:어렵|어려|곤란|힘들)|"
+        r"만 (?:빼고|제외하고)",
         r"(?:장면|이야기|이 부분|요청|내용|줄거리|묘사|전개|쓰|작성|이어)|"
         r"(?:대목|역할)|"
         r"캐릭터",
@@ -756,7 +771,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"为难|婉拒|不是我想|容我|我得|我(?!们)[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
-        r"(?:写|续写|继续|描写)不(?:了|出来)",
+        r"(?:写|续写|继续|描写)不(?:了|出来)|"
+        r"除了(?:这|那)",
         r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写)|"
         r"(?:这|那)一?小?段|角色|戏",
     ),
@@ -766,7 +782,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"為難|婉拒|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?!們)[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
-        r"(?:寫|續寫|繼續|描寫)不(?:了|出來)",
+        r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
+        r"除了(?:這|那)",
         r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫)|"
         r"(?:這|那)一?小?段|角色|戲",
     ),

@@ -451,6 +451,12 @@ def test_the_blind_independent2_dev_set_declines_fail_and_its_look_alikes_pass(
         "Cảnh này tôi không viết được.",
         "그런 장면은 작성해 드리기 어렵습니다.",
         "很遗憾，我写不了这样的场景。",
+        # a partial decline: the rest written, but without this scene
+        "I'll write the rest of the story, but not that scene.",
+        "Napiszę resztę historii, ale bez tej sceny.",
+        "Den Rest der Geschichte schreibe ich gern, aber ohne diese Szene.",
+        "그 장면만 빼고 나머지는 써 드릴게요.",
+        "除了这一段，其余的我都可以写。",
     ],
 )
 def test_declines_in_the_general_grammar_are_found(decline: str) -> None:
@@ -479,6 +485,8 @@ def test_declines_in_the_general_grammar_are_found(decline: str) -> None:
         "Dobrze! — Nie napiszę tego listu — oznajmił pisarz i odłożył pióro.",
         # "non riesco a" governs its own verb, not a writing verb elsewhere in the sentence
         "Riesco a scrivere lettere a tutti, ma non riesco a dormire la notte.",
+        # "빼고" (leaving out) the units is not leaving out the scene
+        "단위를 빼고 숫자만 말하는 것은 거리를 모른다는 이야기와 같습니다.",
     ],
 )
 def test_the_general_grammar_leaves_impersonal_and_character_lines_alone(text: str) -> None:
