@@ -653,7 +653,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bwolał\w*(?: \w+){0,2} nie\b|\bwolał\w* (?:pominąć|odpuścić|się)\b|\bwolę(?: \w+){0,2} nie\b|"
         r"\bwolę (?:się|pominąć|odpuścić)\b|\bnie (?:czuję się|"
         r"mam ochoty|chcę|chciał\w*|zamierzam|będę|napiszę)\b|\bpodziękuję\b|\bodpuszczę\b|\bodmówi\w*|"
-        r"\bpomin\w*|\braczej nie\b|\bdaruję sobie\b|\b(?:z)?rezygnuję\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|"
+        r"\bpomin\w*|\braczej nie\b|\bdaruję sobie\b|\b(?:zrezygnuję|rezygnuję)\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|"
         r"bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b|"
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
         r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
