@@ -230,22 +230,25 @@ def test_phrases_grouped_by_first_letter_find_what_the_plain_alternation_finds()
 
 
 # -- composed declines: a first-person avoidance + the task, in any word order (refusal_patterns._COMPOSED) --
-INDEPENDENT_DEV = DEV.with_name("independent_dev.tsv")
 INDEPENDENT = [
     tuple(line.split("\t"))
-    for line in INDEPENDENT_DEV.read_text("utf-8").splitlines()
+    for name in ("independent_dev.tsv", "independent2_dev.tsv")  # the second written blind, by another author
+    for line in DEV.with_name(name).read_text("utf-8").splitlines()
     if line and not line.startswith("#")
 ]
-# Declines of the independent dev set that name no task at all (no scene, story, writing...): the composed
-# grammar cannot tell them from a character's line (docs/reply-screen.md, "What it cannot see").
+# Declines of the independent dev sets the grammar does not read (docs/reply-screen.md, "What it cannot
+# see"): no task named at all (no scene, story, writing...), a steer with no first-person avoidance, a
+# question. The composed grammar cannot tell them from a character's line.
 NAMES_NO_TASK = {
     "I'd rather we didn't go down this path. Maybe the characters could talk it out instead?",
     "Hier würde ich lieber aussetzen. Wir könnten direkt am nächsten Morgen weitermachen.",
+    "Sinceramente, me quedo más tranquilo dejando la violencia fuera de plano. ¿Te parece bien?",
+    "Ti andrebbe se non lo facessimo? Mi sembra che la storia funzioni anche senza quella scena.",
 }
 
 
 @pytest.mark.parametrize(("locale", "kind", "text"), INDEPENDENT)
-def test_the_independent_dev_set_declines_fail_and_its_look_alikes_pass(
+def test_the_independent_dev_sets_declines_fail_and_their_look_alikes_pass(
     locale: str, kind: str, text: str
 ) -> None:
     if kind == "lookalike":
@@ -271,115 +274,6 @@ def test_the_independent_dev_set_declines_fail_and_its_look_alikes_pass(
         # English copular decline
         "That isn't something I'd like to write, but I can help with the voyage home.",
         "This is not a scene I feel comfortable writing.",
-    ],
-)
-def test_composed_declines_in_any_word_order_are_found(decline: str) -> None:
-    assert find_refusal(decline) is not None, decline
-
-
-@pytest.mark.parametrize(
-    "story",
-    [
-        # a reporting clause makes the line a character's
-        "I won't write to her again, the captain decided, and tore the page from the log.",
-        "Nie będę już pisać tej historii, pomyślała Ania i zamknęła zeszyt.",
-        "書くのはやめておく、と彼は言って筆を置いた。",
-        # a decline-like line deep in a story: a decline opens the reply
-        "Die Sonne ging über den Hügeln auf. Der Händler zählte seine Münzen zweimal und seufzte laut. "
-        "Ich werde Euch nicht erzählen, wie die Geschichte endet, sagte er.",
-        # the task word is a word of its own, not the avoidance itself ("I cannot tell how happy I am")
-        "Teşekkürler, Lord Hamel. Sizi görmekten ne kadar mutlu olduğumu anlatamam.",
-        # "passo" is a mountain pass, "a good part" is not the task
-        "Dopo la battaglia, l'orda proseguì oltre il passo verso nord.",
-        "Das kostet einen guten Teil unserer Beute, doch ich kann es nicht ändern.",
-        # a long sentence after "I cannot" is about something else; the next one's "write" is not its task
-        "Nie mogę zapomnieć twoich oczu, twojego śmiechu na moście i deszczu nad rzeką tamtej jesieni. "
-        "Chciałbym pisać o tym całą noc.",
-        "I can't stop thinking of the harbour, the gulls over the grey water and the lamps at dusk. "
-        "Someday I will write it all down.",
-    ],
-)
-def test_composed_grammar_leaves_characters_and_world_words_alone(story: str) -> None:
-    assert find_refusal(story) is None, story
-
-
-def test_a_short_decline_may_name_its_task_in_the_next_sentence() -> None:
-    assert find_refusal("Nie mogę, naprawdę. Tej sceny nie chcę pisać.") is not None
-
-
-_WINDOW_TEXTS = (
-    [t for _, _, t in FORMS]
-    + [s for pair in SCENES.values() for s in pair]
-    + [c for case in CASES.values() for c in case]
-    + [row[-1] for row in INDEPENDENT]
-)
-
-
-@settings(max_examples=examples(300), deadline=None)
-@given(
-    picks=st.lists(
-        st.tuples(st.sampled_from(_WINDOW_TEXTS), st.integers(0, 60), st.integers(1, 80)), max_size=4
-    )
-)
-def test_one_search_for_any_phrase_finds_a_window_exactly_when_a_phrase_or_core_search_does(
-    picks: list[tuple[str, int, int]],
-) -> None:
-    # ``_search`` skips a script's three searches where the joint pattern finds nothing: pieces of declines,
-    # look-alikes and stories glued at random, cut at every start a window can have
-    from exporter.contracts import refusal_patterns as rp
-
-    text = " ".join(t[cut : cut + size] for t, cut, size in picks).lower()
-    for _, hard, soft, end, codes in rp._BY_SCRIPT:
-        core = rp._COMPOSED_BY_CODES[codes][0]
-        for start in range(0, len(text), 5):
-            piece = text[start:]
-            each = any(p.search(piece, 0, end) for p in (hard, soft, core))
-            assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
-
-
-def test_the_joint_search_finds_every_window_a_phrase_or_core_search_finds() -> None:
-    from exporter.contracts import refusal_patterns as rp
-
-    found = 0
-    for text in _WINDOW_TEXTS:
-        for cut in range(0, len(text), 3):
-            piece = text[cut:].lower()
-            for _, hard, soft, end, codes in rp._BY_SCRIPT:
-                each = any(p.search(piece, 0, end) for p in (hard, soft, rp._COMPOSED_BY_CODES[codes][0]))
-                assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
-                found += each
-    assert found > 500  # the texts hold phrases and cores of every script
-
-
-# -- the blind independent2 dev set (bench/screen/independent2_dev.tsv): each line a test -------------------
-INDEPENDENT2 = [
-    tuple(line.split("\t"))
-    for line in DEV.with_name("independent2_dev.tsv").read_text("utf-8").splitlines()
-    if line and not line.startswith("#")
-]
-# Declines of that set the grammar does not read (docs/reply-screen.md, "What it cannot see"): a steer
-# that names no first-person avoidance ("fuera de plano", "se non lo facessimo").
-INDEPENDENT2_UNREAD = {
-    "Sinceramente, me quedo más tranquilo dejando la violencia fuera de plano. ¿Te parece bien?",
-    "Ti andrebbe se non lo facessimo? Mi sembra che la storia funzioni anche senza quella scena.",
-}
-
-
-@pytest.mark.parametrize(("locale", "kind", "text"), INDEPENDENT2)
-def test_the_blind_independent2_dev_set_declines_fail_and_its_look_alikes_pass(
-    locale: str, kind: str, text: str
-) -> None:
-    if kind == "lookalike":
-        assert find_refusal(text) is None, text
-        assert find_refusal("Sure! " + text) is None, text
-    elif text not in INDEPENDENT2_UNREAD:
-        assert find_refusal(text) is not None, text
-        assert find_refusal("Thanks for the idea! " + text) is not None, text
-
-
-@pytest.mark.parametrize(
-    "decline",
-    [
         # a demonstrative object of the locale's "do" (or "with", for a discomfort) instead of the task
         "I'd rather not do that, to be honest.",
         "Eso prefiero no hacerlo, la verdad.",
@@ -459,14 +353,31 @@ def test_the_blind_independent2_dev_set_declines_fail_and_its_look_alikes_pass(
         "除了这一段，其余的我都可以写。",
     ],
 )
-def test_declines_in_the_general_grammar_are_found(decline: str) -> None:
+def test_composed_declines_in_any_word_order_are_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
     assert find_refusal("Thanks for the idea! " + decline) is not None, decline
 
 
 @pytest.mark.parametrize(
-    "text",
+    "story",
     [
+        # a reporting clause makes the line a character's
+        "I won't write to her again, the captain decided, and tore the page from the log.",
+        "Nie będę już pisać tej historii, pomyślała Ania i zamknęła zeszyt.",
+        "書くのはやめておく、と彼は言って筆を置いた。",
+        # a decline-like line deep in a story: a decline opens the reply
+        "Die Sonne ging über den Hügeln auf. Der Händler zählte seine Münzen zweimal und seufzte laut. "
+        "Ich werde Euch nicht erzählen, wie die Geschichte endet, sagte er.",
+        # the task word is a word of its own, not the avoidance itself ("I cannot tell how happy I am")
+        "Teşekkürler, Lord Hamel. Sizi görmekten ne kadar mutlu olduğumu anlatamam.",
+        # "passo" is a mountain pass, "a good part" is not the task
+        "Dopo la battaglia, l'orda proseguì oltre il passo verso nord.",
+        "Das kostet einen guten Teil unserer Beute, doch ich kann es nicht ändern.",
+        # a long sentence after "I cannot" is about something else; the next one's "write" is not its task
+        "Nie mogę zapomnieć twoich oczu, twojego śmiechu na moście i deszczu nad rzeką tamtej jesieni. "
+        "Chciałbym pisać o tym całą noc.",
+        "I can't stop thinking of the harbour, the gulls over the grey water and the lamps at dusk. "
+        "Someday I will write it all down.",
         # an impersonal "cannot" in help text is not the speaker declining (ko: 수 없 + 내용)
         "문서 보기는 문서의 내용을 수정하는 용도로 사용할 수 없습니다. 편집 프로그램을 사용하세요.",
         # a character's discomfort, not the speaker's
@@ -489,5 +400,53 @@ def test_declines_in_the_general_grammar_are_found(decline: str) -> None:
         "단위를 빼고 숫자만 말하는 것은 거리를 모른다는 이야기와 같습니다.",
     ],
 )
-def test_the_general_grammar_leaves_impersonal_and_character_lines_alone(text: str) -> None:
-    assert find_refusal(text) is None, text
+def test_composed_grammar_leaves_characters_and_world_words_alone(story: str) -> None:
+    assert find_refusal(story) is None, story
+
+
+def test_a_short_decline_may_name_its_task_in_the_next_sentence() -> None:
+    assert find_refusal("Nie mogę, naprawdę. Tej sceny nie chcę pisać.") is not None
+
+
+_WINDOW_TEXTS = (
+    [t for _, _, t in FORMS]
+    + [s for pair in SCENES.values() for s in pair]
+    + [c for case in CASES.values() for c in case]
+    + [row[-1] for row in INDEPENDENT]
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    picks=st.lists(
+        st.tuples(st.sampled_from(_WINDOW_TEXTS), st.integers(0, 60), st.integers(1, 80)), max_size=4
+    )
+)
+def test_one_search_for_any_phrase_finds_a_window_exactly_when_a_phrase_or_core_search_does(
+    picks: list[tuple[str, int, int]],
+) -> None:
+    # ``_search`` skips a script's three searches where the joint pattern finds nothing: pieces of declines,
+    # look-alikes and stories glued at random, cut at every start a window can have
+    from exporter.contracts import refusal_patterns as rp
+
+    text = " ".join(t[cut : cut + size] for t, cut, size in picks).lower()
+    for _, hard, soft, end, codes in rp._BY_SCRIPT:
+        core = rp._COMPOSED_BY_CODES[codes][0]
+        for start in range(0, len(text), 5):
+            piece = text[start:]
+            each = any(p.search(piece, 0, end) for p in (hard, soft, core))
+            assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
+
+
+def test_the_joint_search_finds_every_window_a_phrase_or_core_search_finds() -> None:
+    from exporter.contracts import refusal_patterns as rp
+
+    found = 0
+    for text in _WINDOW_TEXTS:
+        for cut in range(0, len(text), 3):
+            piece = text[cut:].lower()
+            for _, hard, soft, end, codes in rp._BY_SCRIPT:
+                each = any(p.search(piece, 0, end) for p in (hard, soft, rp._COMPOSED_BY_CODES[codes][0]))
+                assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
+                found += each
+    assert found > 500  # the texts hold phrases and cores of every script
