@@ -890,7 +890,9 @@ def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
 _PATTERNS = {code: (_expand(code, hard), _expand(code, soft)) for code, (hard, soft) in _PATTERNS.items()}
 
 
-def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[str]:
+def _compile(
+    patterns: tuple[str, ...], word_start: bool = False, two_letters: bool = False
+) -> re.Pattern[str]:
     # Matched against lowercased text with a lowercased pattern (the patterns use no uppercase escapes):
     # five times faster than re.IGNORECASE on Unicode text. ``word_start``: every phrase begins a word
     # (alphabetic scripts), so a leading word-start test lets the engine skip the other positions without
@@ -900,20 +902,28 @@ def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[
     # A phrase whose start is not plain to see (``\w+(?:amam|emem)``) is tried at every word start; its
     # alternatives that are plain go to their letters' groups instead. The letters' lookaheads are nested
     # in blocks of ``_LETTER_BLOCK`` (a word start tries a block's class, then its letters: a third fewer
-    # tests than one lookahead per letter).
+    # tests than one lookahead per letter). ``two_letters``: inside a letter's group, the phrases are
+    # grouped again by their second character (a leading group distributed: ``(?:ab|cd)e`` is ``abe``,
+    # ``cde``), so a word start tries only the phrases of its first two characters; the order of the
+    # phrases changes, so only for a pattern whose match is a yes or no (``_any_phrase``).
     patterns = tuple(p.lower() for p in patterns)
     if not word_start:
         return re.compile("(?:" + "|".join(f"(?:{p})" for p in patterns) + ")", re.DOTALL)
-    by_letter: dict[str, list[str]] = {}
+    by_letter: dict[str, dict[str, list[str]]] = {}  # letter -> second character ("" any) -> phrases
     anywhere: list[str] = []
     for pattern in patterns:
         for alternative in [pattern] if _first_letters(pattern) is not None else _split_top(pattern):
             letters = _first_letters(alternative)
-            for letter in letters or ():
-                by_letter.setdefault(letter, []).append(alternative)
             if letters is None:
                 anywhere.append(alternative)
-    groups = [(c, f"(?={re.escape(c)})(?:{'|'.join(f'(?:{p})' for p in ps)})") for c, ps in by_letter.items()]
+                continue
+            heads = _heads(alternative) if two_letters else None
+            for letter, rest in heads or [(c, "") for c in letters]:
+                seconds = (_first_letters(rest) if rest else None) if heads else None
+                phrase = re.escape(letter) + rest if heads else alternative
+                for second in seconds or [""]:
+                    by_letter.setdefault(letter, {}).setdefault(second, []).append(phrase)
+    groups = [(c, f"(?={re.escape(c)})(?:{_by_second(c, seconds)})") for c, seconds in by_letter.items()]
     blocks = [groups[i : i + _LETTER_BLOCK] for i in range(0, len(groups), _LETTER_BLOCK)]
     branches = [f"(?=[{''.join(re.escape(c) for c, _ in b)}])(?:{'|'.join(g for _, g in b)})" for b in blocks]
     branches += [f"(?:{p})" for p in anywhere]
@@ -921,6 +931,35 @@ def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[
 
 
 _LETTER_BLOCK = 6
+
+
+def _by_second(letter: str, seconds: dict[str, list[str]]) -> str:
+    """The phrases starting with ``letter``, each second character's behind its two-character lookahead."""
+    branches = [
+        f"(?={re.escape(letter + second)})(?:{'|'.join(f'(?:{p})' for p in ps)})" if second else "|".join(ps)
+        for second, ps in seconds.items()
+    ]
+    return "|".join(f"(?:{b})" for b in branches)
+
+
+def _heads(pattern: str) -> list[tuple[str, str]] | None:
+    """``pattern`` (a phrase that begins a word) as alternatives that each start with a plain character:
+    (that character, the rest of the alternative), or None when its start is not plain to see."""
+    alternatives = _split_top(pattern)
+    if len(alternatives) > 1:
+        found = [_heads(a) for a in alternatives]
+        return None if any(f is None for f in found) else [h for f in found if f is not None for h in f]
+    while pattern.startswith(r"\b"):
+        pattern = pattern[2:]
+    if pattern.startswith("(?:"):
+        end = _close(pattern, 0)
+        if end + 1 < len(pattern) and pattern[end + 1] in "?*+{":
+            return None
+        found = [_heads(a + pattern[end + 1 :]) for a in _split_top(pattern[3:end])]
+        return None if any(f is None for f in found) else [h for f in found if f is not None for h in f]
+    if not pattern or pattern[0] in "\\[(.^$|)" or (len(pattern) > 1 and pattern[1] in "?*+{"):
+        return None
+    return [(pattern[0], pattern[1:])]
 
 
 def _first_letters(pattern: str) -> set[str] | None:
@@ -1123,7 +1162,8 @@ def _any_phrase(codes: tuple[str, ...]) -> re.Pattern[str]:
     window it finds nothing in (a story: 19 in 20) is searched once, not three times (40 % of the time)."""
     phrases = tuple(p for code, kinds in _PATTERNS.items() if code in codes for kind in kinds for p in kind)
     cores = tuple(_COMPOSED[code][1] for code in codes)
-    return _compile(phrases + cores, word_start=codes is not _GROUPS["cjk"])
+    latin = codes is not _GROUPS["cjk"]
+    return _compile(phrases + cores, word_start=latin, two_letters=latin)
 
 
 _ANY_BY_CODES = {codes: _any_phrase(codes) for *_, codes in _BY_SCRIPT}
