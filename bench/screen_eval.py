@@ -11,7 +11,9 @@ The input is any JSONL of clean replies ``{"locale", "source", "text"}`` (the fi
 documentation corpus of ``build_language_corpus.py --clean-out`` works too); rows in other languages than
 the 17 are skipped. The split is by source (``judge_cases.split_of``: a campaign or catalogue is all dev or
 all test). Declines come from ``bench/screen/declines_dev.tsv`` (the patterns are written against it) and
-``bench/screen/declines_test.tsv`` (written before the patterns, never tuned on).
+``bench/screen/declines_test.tsv`` (written before the patterns, never tuned on), and from the two
+independent sets, ``independent_{split}.tsv`` and ``independent2_{split}.tsv`` (written blind by authors
+who had not read the patterns; their look-alikes must pass).
 
 Cases, each screened as ``screen_reply`` screens a probe reply (finish ``stop`` unless said, a budget of
 ``BUDGET`` tokens, the host's token count estimated from the text):
@@ -90,7 +92,7 @@ CJK_ONLY = {"cjk_full_stop", "cjk_exclamation", "cjk_question", "cjk_quote"}
 MUST_PASS_PREFIX = "control"
 # The per-locale table's columns: recall for what must fail, false-fail for ``control`` (every must-pass
 # case) and ``lookalike`` (the independent set's look-alikes among them).
-FAMILIES = ("refusal", "independent", "truncation", "repetition", "control", "lookalike")
+FAMILIES = ("refusal", "independent", "independent2", "truncation", "repetition", "control", "lookalike")
 
 
 def sentences(text: str) -> list[str]:
@@ -274,10 +276,11 @@ def main() -> int:
     cases: list[
         tuple[str, str, str, str | None, int | None, bool]
     ] = []  # kind, locale, text, finish, spent, must_fail
-    for family, rows_ in (("refusal", refusals), ("independent", declines(args.split, "independent"))):
+    for family in ("refusal", "independent", "independent2"):
+        rows_ = refusals if family == "refusal" else declines(args.split, family)
         for locale, kind, text in rows_:
             must_fail = kind != "lookalike"
-            name = f"{family} {kind}" if must_fail else f"{MUST_PASS_PREFIX} lookalike"
+            name = f"{family} {kind}" if must_fail else f"{MUST_PASS_PREFIX} lookalike{family[11:]}"
             greeting = GREETING.get(locale, "Thanks for the idea!")
             cases.append((name, locale, text, "stop", None, must_fail))
             with_greeting = joiner(locale).join([greeting, text])

@@ -97,13 +97,16 @@ _VERBS: dict[str, dict[str, str]] = {
 _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "en": (
         (
-            r"\bI(?:'m| am)? (?:sorry|afraid)\b[^.!?]{0,40}\b(?:can(?:'|no)t|cannot|unable|won't|will not)\b[^.!?]{0,30}"
+            r"\bI(?:'m| am)? (?:sorry|afraid)\b[^.!?]{0,40}\b(?:can(?:'|no)t|cannot|unable|won't|"
+            r"will not)\b[^.!?]{0,30}"
             r"\b(?:help|assist|comply|continue|create|write|provide|generate|fulfil|engage)",
             r"\bI (?:can(?:'|no)t|cannot|won't|will not|am unable to|'m unable to|am not able to|'m not able to) "
             r"(?:help|assist|comply|continue|fulfil+|engage|provide|create|generate|write|produce)\b.{0,40}"
             r"\b(?:this|that|request|content|violen\w*|graphic|role-?play|scene|story)",
             r"\bas an AI(?: language model)?\b",
             r"\b(?:against|violates?)\b[^.!?]{0,30}\b(?:guidelines|content polic(?:y|ies)|usage polic(?:y|ies))",
+            r"\bi(?:'m| am) not (?:allowed|permitted) to (?:write|continue|create|help)\b|\boutside (?:my|"
+            r"the) (?:content )?(?:guidelines|rules)\b",
         ),
         (
             r"\bI(?:'d| would) (?:rather|prefer) (?:to )?not (?:to )?{V}",
@@ -112,15 +115,19 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bI (?:don't|do not) (?:really )?feel (?:comfortable|right|good) (?:about )?{G}",
             r"\bI(?:'m| am) not (?:going|willing|about) to {V}",
             r"\bI won't be {G}",
-            r"\bI(?:'ll| will)(?: have to| need to| just| kindly| politely| respectfully)* (?:pass(?: on (?:this|that|it|"
+            r"\bI(?:'ll| will)(?: have to| need to| just| kindly| politely| respectfully)* (?:pass(?: on (?:this|"
+            r"that|it|"
             r"writing)|[.,!;]| this time)|decline|sit this one out|skip (?:this|that))",
-            r"\bI(?:'m| am) going to (?:have to )?(?:decline|pass on|sit this one out|step away from|skip (?:this|that))",
+            r"\bI(?:'m| am) going to (?:have to )?(?:decline|pass on|sit this one out|step away from|skip (?:this|"
+            r"that))",
             r"\bI (?:must|have to|need to)(?: respectfully| politely| kindly)? (?:decline|refuse|pass on)",
-            r"\b(?:this|that|it)(?: is|'s) not (?:something|a scene|content|a story|the kind of \w+) (?:that )?I(?:'m| am|'d| "
+            r"\b(?:this|that|it)(?: is|'s) not (?:something|a scene|content|a story|"
+            r"the kind of \w+) (?:that )?I(?:'m| am|'d| "
             r"would| feel)? (?:comfortable|willing|able|want|wish|like|can|care)",
             r"\b(?:let's|let us|can we|could we|how about we|maybe we could|shall we|why don't we) (?:change the "
             r"(?:subject|topic)|talk about something else|move on to something else|focus on something else|try "
             r"something (?:else|different))",
+            r"\bleav\w*\b[^.!?]{0,30}\bto (?:your|the reader's|the readers'|our) imagination\b",
         ),
     ),
     "es": (
@@ -130,6 +137,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bno (?:estoy en condiciones|me es posible|soy capaz) de {V}",
             r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje)\b",
             r"\b(?:va en contra de|viola)\b[^.!?]{0,30}\b(?:directrices|políticas|normas (?:que sigo|de contenido))",
+            r"\b(?:contrari\w+|incumple)\b[^.!?]{0,30}\b(?:directrices|normas|políticas|pautas)\b",
+            r"\bno (?:me está permitido|tengo permitido)\b",
         ),
         (
             r"\b(?:prefiero|preferiría|preferiria|me gustaría|quisiera) no (?:\w+ )?{V}",
@@ -139,14 +148,19 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bno es algo (?:que|con lo que) (?:me guste|quiera|me sienta \w+|pueda|esté dispuest[oa] a)(?: \w+)? {V}",
             r"\bmejor no {1}",
             r"\b(?:cambiemos|cambiamos|cambiar) de tema|\bhablemos de (?:otra cosa|algo más)|\bhablamos de otra cosa",
+            r"\b(?:dejo|dejamos|dejemos|dejaré|dejaría)\b[^.!?]{0,30}\b(?:a )?(?:tu|su|la) imaginación\b",
         ),
     ),
     "pt-BR": (
         (
-            r"\b(?:Desculpe|Sinto muito|Lamento)\b.{0,40}\bnão (?:posso|consigo|poderei) (?:ajudar|continuar|criar|escrever|fornecer|gerar)",
-            r"\bnão (?:posso|consigo) (?:ajudar|continuar|criar|escrever|gerar) (?:com )?(?:isso|isto|esse|essa|este|esta)",
+            r"\b(?:Desculpe|Sinto muito|Lamento)\b.{0,40}\bnão (?:posso|consigo|poderei) (?:ajudar|continuar|criar|"
+            r"escrever|fornecer|gerar)",
+            r"\bnão (?:posso|consigo) (?:ajudar|continuar|criar|escrever|gerar) (?:com )?(?:isso|isto|esse|essa|este|"
+            r"esta)",
             r"\bcomo (?:uma )?(?:IA|inteligência artificial|modelo de linguagem)\b",
             r"\b(?:vai contra|viola)\b[^.!?]{0,30}\b(?:diretrizes|políticas|regras (?:que sigo|de conteúdo))",
+            r"\b(?:contraria|fere|infringe)\b[^.!?]{0,30}\b(?:diretrizes|políticas|regras|normas)\b",
+            r"\bnão é possível atender\b|\bnão (?:me é permitido|tenho permissão)\b",
         ),
         (
             r"\b(?:prefiro|preferiria|preferia|gostaria de) não (?:\w+ )?{V}",
@@ -157,31 +171,49 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bmelhor (?:eu )?não {V}",
             r"\b(?:vamos|que tal) (?:mudar de assunto|mudarmos de assunto|falar de outra coisa|falarmos de outra coisa|"
             r"falar sobre outra coisa)",
+            r"\b(?:deixo|deixamos|deixemos|vou deixar)\b[^.!?]{0,30}\b(?:à|a) (?:sua|tua) imaginação\b",
         ),
     ),
     "fr": (
         (
-            r"\b(?:Je suis désolée?|Désolée?)\b.{0,40}\bje ne (?:peux|pourrai) pas (?:vous aider|t'aider|t’aider|aider|continuer|créer|écrire|fournir|générer)",
+            r"\b(?:Je suis désolée?|Désolée?)\b.{0,40}\bje ne (?:peux|pourrai) pas (?:vous aider|t'aider|t’aider|"
+            r"aider|continuer|créer|écrire|fournir|générer)",
             r"\bje ne (?:peux|vais) pas (?:écrire|continuer|créer|générer|poursuivre) (?:ce|cette|cela|ça)",
             r"\bje ne suis pas en mesure d['’](?:écrire|aider|créer|générer)|\bje ne suis pas en mesure de {V}",
             r"\ben tant qu[’']?(?:IA|intelligence artificielle|modèle de langage)\b",
-            r"\b(?:va à l['’]encontre d|enfreint|viole)[^.!?]{0,30}\b(?:directives|politiques|règles (?:que je|de contenu))",
+            r"\b(?:va à l['’]encontre d|enfreint|viole)[^.!?]{0,30}\b(?:directives|politiques|règles (?:que je|"
+            r"de contenu))",
+            r"\b(?:va à l['’]encontre d|enfrei\w+|contraire à)[^.!?]{0,30}\b(?:consignes|directives|règles)\b",
+            r"\bil m['’]est impossible d(?:e|['’])|\bje n['’]ai pas le droit d",
         ),
         (
-            r"\b(?:je (?:préfère|préférerais|préfèrerais|voudrais|souhaite|souhaiterais)|j['’]aimerais mieux) ne pas {V}",
+            r"\b(?:je (?:préfère|préférerais|préfèrerais|voudrais|souhaite|souhaiterais)|"
+            r"j['’]aimerais mieux) ne pas {V}",
             r"\bje (?:ne me sens|ne suis) pas (?:très |vraiment )?à l['’]aise\b.{0,25}(?:{V}|d['’]écrire)",
             r"\bje (?:vais|préfère|préférerais) passer mon tour",
             r"\bje (?:dois|vais|me permets de|préfère|préférerais|vais devoir) (?:refuser|décliner)",
             r"\bce n['’]est pas (?:quelque chose|le genre de \w+|une scène) (?:que|qu['’]).{0,30}(?:{V}|d['’]écrire)",
-            r"\b(?:changeons de sujet|parlons (?:plutôt )?d['’]autre chose|si on parlait d['’]autre chose|on change de sujet)",
+            r"\b(?:changeons de sujet|parlons (?:plutôt )?d['’]autre chose|si on parlait d['’]autre chose|"
+            r"on change de sujet)",
+            r"\b(?:je laisse|laissons|je vais laisser)\b[^.!?]{0,30}\bà (?:ton|votre) imagination\b",
         ),
     ),
     "de": (
         (
-            r"\b(?:(?:Es )?tut mir leid|Entschuldigung|Leider)\b.{0,40}\bkann (?:ich )?(?:dabei |damit |Ihnen |dir |das |dies |so |diese[nsm]? \w+ )*(?:nicht|keine) (?:helfen|fortfahren|erstellen|schreiben|weitermachen|liefern)",
-            r"\b(?:ich kann|ich werde) (?:diese[nsm]? |das |so etwas )?(?:Szene |Inhalte? |Anfrage )?nicht (?:schreiben|fortsetzen|erstellen|erfüllen)",
+            r"\b(?:(?:Es )?tut mir leid|Entschuldigung|Leider)\b.{0,40}\bkann (?:ich )?(?:dabei |damit |Ihnen |dir |"
+            r"das |dies |so |diese[nsm]? \w+ )*(?:nicht|keine) (?:helfen|fortfahren|erstellen|schreiben|weitermachen|"
+            r"liefern)",
+            r"\b(?:ich kann|ich werde) (?:diese[nsm]? |das |so etwas )?(?:Szene |Inhalte? |"
+            r"Anfrage )?nicht (?:schreiben|fortsetzen|erstellen|erfüllen)",
             r"\bals (?:eine )?(?:KI|künstliche Intelligenz|Sprachmodell)\b",
-            r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\b(?:Richtlinien|Inhaltsregeln|Regeln, (?:die|an die) ich)",
+            r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\b(?:Richtlinien|Inhaltsregeln|Regeln, (?:die|"
+            r"an die) ich)",
+            r"\b(?:dabei|damit|hierbei|hiermit) kann ich (?:dir |ihnen |euch )?(?:leider )?nicht helfen\b|"
+            r"\bich kann (?:dir |ihnen |euch )?(?:leider )?(?:dabei|damit|hierbei|hiermit) nicht helfen\b",
+            r"\b(?:anfrage|bitte|aufgabe|inhalte?)\b[^.!?]{0,20}\bdarf ich (?:[\wäöüß]+ ){0,2}nicht\b|"
+            r"\bich darf (?:[\wäöüß]+ ){0,3}nicht (?:schreiben|erstellen|bearbeiten|erfüllen)\b",
+            r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\w*(?:richtlinien|regeln|vorgaben)\b",
+            r"\b(?:das|dies) ist mir (?:leider )?nicht möglich\b|\bist mir (?:das|dies) (?:leider )?nicht möglich\b",
         ),
         (
             r"\bich\b(?: [\wäöüß]+){0,3} lieber nicht (?:[\wäöüß]+ ){0,2}{V}",
@@ -190,9 +222,12 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:ich fühle mich|mir ist)(?: [\wäöüß]+){0,2} nicht wohl\b.{0,40}{Z}",
             r"\bich verzichte (?:lieber |gern )?(?:auf|darauf)",
             r"\bda passe ich\b|\bich passe (?:lieber|hier|diesmal)\b",
-            r"\b(?:muss|möchte|werde|würde) ich(?: [\wäöüß]+){0,2} ablehnen|\bich (?:muss|möchte|werde)(?: [\wäöüß]+){0,3} ablehnen",
+            r"\b(?:muss|möchte|werde|würde) ich(?: [\wäöüß]+){0,2} ablehnen|\bich (?:muss|möchte|"
+            r"werde)(?: [\wäöüß]+){0,3} ablehnen",
             r"\bdas ist (?:nichts|keine \w+), (?:was|die|das) ich (?:gerne? )?(?:schreibe|schreiben (?:möchte|will))",
-            r"\b(?:lass uns|lassen Sie uns|wollen wir|sollen wir|können wir) (?:lieber )?(?:das Thema wechseln|über etwas anderes (?:sprechen|reden))",
+            r"\b(?:lass uns|lassen Sie uns|wollen wir|sollen wir|können wir) (?:lieber )?(?:das Thema wechseln|"
+            r"über etwas anderes (?:sprechen|reden))",
+            r"\büberlasse\w*\b[^.!?]{0,30}\b(?:deiner|ihrer|eurer) (?:fantasie|phantasie|vorstellung\w*)\b",
         ),
     ),
     "it": (
@@ -202,6 +237,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bnon sono in grado di {V}",
             r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b",
             r"\b(?:va contro|viola)\b[^.!?]{0,30}\b(?:linee guida|politiche|regole (?:che seguo|sui contenuti))",
+            r"\bnon (?:mi è consentito|rientra (?:in|tra) ciò che mi è consentito)\b|\bnon posso aiutarti (?:con|"
+            r"in) (?:questo|ciò)\b",
         ),
         (
             r"\b(?:preferirei|preferisco|vorrei|mi piacerebbe) non {V}",
@@ -211,15 +248,21 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bnon è qualcosa che(?: \w+){0,3} {V}",
             r"\beviterei di {V}|\bmeglio (?:che )?(?:io )?non {1}|\bmeglio di no\b",
             r"\b(?:cambiamo argomento|parliamo d['’]altro|parliamo di qualcos['’]altro|cambiare argomento\?)",
+            r"\b(?:lascio|lasciamo|lascerei)\b[^.!?]{0,30}\balla (?:tua|vostra|sua) immaginazione\b",
         ),
     ),
     "nl": (
         (
-            r"\b(?:Het spijt me|Sorry)\b.{0,40}\b(?:kan|wil) (?:ik )?(?:je |u )?(?:daar |hier )?niet (?:mee )?(?:helpen|doorgaan|schrijven|maken|genereren)",
+            r"\b(?:Het spijt me|Sorry)\b.{0,40}\b(?:kan|wil) (?:ik )?(?:je |u )?(?:daar |"
+            r"hier )?niet (?:mee )?(?:helpen|doorgaan|schrijven|maken|genereren)",
             r"\bik kan (?:deze|dit|die|zo'n) (?:scène |inhoud |verzoek )?niet (?:schrijven|voortzetten|maken)",
             r"\b(?:dit|dat|deze \w+) kan ik niet(?: \w+){0,2} (?:schrijven|maken|voortzetten)",
             r"\bals (?:een )?(?:AI|kunstmatige intelligentie|taalmodel)\b",
             r"\b(?:is in strijd met|schendt|gaat in tegen)\b[^.!?]{0,30}\b(?:richtlijnen|beleid|regels die ik)",
+            r"\b(?:daar|hier) kan ik (?:je |u )?niet (?:mee |bij )helpen\b",
+            r"\b(?:verzoek|vraag|opdracht)\b[^.!?]{0,20}\bmag ik niet\b|\bik mag (?:\w+ ){0,3}niet (?:schrijven|"
+            r"maken|uitvoeren)\b|\bbuiten mijn richtlijnen\b",
+            r"\b(?:dat|dit) (?:gaat|zal) (?:me|mij) (?:\w+ )?niet lukken\b|\b(?:dat|dit) lukt (?:me|mij) (?:\w+ )?niet\b",
         ),
         (
             r"\bik {1}\b(?: [\w'’]+){0,3} (?:liever niet|niet graag)",
@@ -231,15 +274,22 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bdat is niet iets (?:wat|dat) ik (?:\w+ )?(?:schrijf|wil schrijven)",
             r"\b(?:laten|zullen) we (?:van onderwerp veranderen|het over iets anders hebben|over iets anders praten)",
             r"\bliever niet, ik",
+            r"\b(?:laat|laten)\b[^.!?]{0,30}\baan (?:je|jouw|uw) (?:verbeelding|fantasie)\b",
         ),
     ),
     "pl": (
         (
-            r"\b(?:Przepraszam|Niestety|Przykro mi)\b.{0,40}\bnie (?:mogę|jestem w stanie) (?:pomóc|kontynuować|napisać|stworzyć|wygenerować)",
+            r"\b(?:Przepraszam|Niestety|Przykro mi)\b.{0,40}\bnie (?:mogę|jestem w stanie) (?:pomóc|kontynuować|"
+            r"napisać|stworzyć|wygenerować)",
             r"\bnie mogę (?:napisać|kontynuować|stworzyć|wygenerować) (?:tego|tej|takiej|takich)",
             r"\bnie jestem w stanie {V}",
             r"\bjako (?:AI|SI|sztuczna inteligencja|model językowy)\b",
-            r"\b(?:narusza|jest sprzeczne z)\b[^.!?]{0,30}(?:wytyczn\w*|zasad\w*,? (?:których|jakich) przestrzegam|moimi zasadami)",
+            r"\b(?:narusza|jest sprzeczne z)\b[^.!?]{0,30}(?:wytyczn\w*|zasad\w*,? (?:których|jakich) przestrzegam|"
+            r"moimi zasadami)",
+            r"\b(?:w tym|z tym)\b[^.!?]{0,25}\bnie mogę\b[^.!?]{0,10}\bpomóc\b|\bnie mogę\b[^.!?]{0,25}\b(?:w tym|"
+            r"z tym)\b[^.!?]{0,10}\bpomóc\b|"
+            r"\bnie mogę\b[^.!?]{0,10}\bpomóc\b[^.!?]{0,10}\b(?:w tym|z tym)\b",
+            r"\bpozwalają mi (?:moje )?(?:zasady|wytyczne)\b|\bwykracza poza\b[^.!?]{0,40}\b(?:zasady|wytyczne)\b",
         ),
         (
             r"\bwolał(?:a|)bym(?: \w+){0,2} nie (?:\w+ )?{V}",
@@ -251,15 +301,23 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bto nie jest coś, (?:co|czego)(?: \w+){0,2} (?:chcę|chciał(?:a|)bym|lubię|mogę)(?: \w+)? {V}",
             r"\bnie będę (?:tego |tej \w+ |takich \w+ )?{V}",
             r"\b(?:zmieńmy temat|zmienimy temat|porozmawiajmy o czymś innym|zajmijmy się czymś innym)",
+            r"\bzostaw\w*\b[^.!?]{0,30}\b(?:twojej|waszej|pana|pani) wyobraźni\b",
         ),
     ),
     "ru": (
         (
-            r"(?:Извините|Простите|К сожалению|Прошу прощения).{0,40}не (?:могу|смогу) (?:помочь|продолжить|создать|написать|выполнить)",
+            r"(?:Извините|Простите|К сожалению|Прошу прощения).{0,40}не (?:могу|смогу) (?:помочь|продолжить|создать|"
+            r"написать|выполнить)",
             r"\bя не (?:могу|буду) (?:писать|продолжать|создавать|написать|продолжить) (?:это|такую|такой|такие|эту)",
             r"\bя не в состоянии {V}",
             r"\bкак (?:ИИ|искусственный интеллект|языковая модель)\b",
             r"(?:нарушает|противоречит)[^.!?]{0,30}(?:мои|моим|наши|нашим|правила(?:м)?,? (?:которым|которых) я)",
+            r"\b(?:с этим|в этом)\b[^.!?]{0,25}\b(?:не (?:могу|смогу)\b[^.!?]{0,10}\bпомочь|"
+            r"помочь\b[^.!?]{0,10}\bне (?:могу|смогу))\b|"
+            r"\bне (?:могу|смогу)\b[^.!?]{0,25}\bпомочь\b[^.!?]{0,10}\b(?:с этим|в этом)\b|\bне (?:могу|"
+            r"смогу)\b[^.!?]{0,10}\b(?:с этим|в этом)\b[^.!?]{0,10}\bпомочь\b",
+            r"\bмне не (?:разрешено|позволено)\b|\bвыходит за (?:рамки|пределы)\b[^.!?]{0,40}\b(?:правил|разрешено|"
+            r"позволено)",
         ),
         (
             r"\bя бы (?:предпочёл|предпочел|предпочла|не хотел|не хотела)\b.{0,20}{V}",
@@ -269,16 +327,24 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:вынужден|вынуждена|должен|должна|позвольте мне|я)(?: \w+)? отказаться",
             r"\bэто не то, (?:что|о чём|о чем)(?: \w+){0,3} {V}",
             r"\bлучше я не буду\b|\bя не буду (?:это |этого |такое )?{V}",
-            r"(?:давайте|давай) (?:сменим тему|поговорим о (?:чём-то|чем-то|чём-нибудь|чем-нибудь) другом)|\bсменим тему",
+            r"(?:давайте|давай) (?:сменим тему|поговорим о (?:чём-то|чем-то|чём-нибудь|чем-нибудь) другом)|"
+            r"\bсменим тему",
+            r"\bостав\w*\b[^.!?]{0,30}\b(?:вашему|твоему) воображению\b",
         ),
     ),
     "uk": (
         (
-            r"(?:Вибачте|Перепрошую|На жаль).{0,40}не (?:можу|зможу) (?:допомогти|продовжити|створити|написати|виконати)",
+            r"(?:Вибачте|Перепрошую|На жаль).{0,40}не (?:можу|зможу) (?:допомогти|продовжити|створити|написати|"
+            r"виконати)",
             r"\bя не (?:можу|буду) (?:писати|продовжувати|створювати|написати|продовжити) (?:це|таку|такий|такі|цю)",
             r"\bя не в змозі {V}",
             r"\bяк (?:ШІ|штучний інтелект|мовна модель)\b",
             r"(?:порушує|суперечить)[^.!?]{0,30}(?:мої|моїм|наші|нашим|правила(?:м)?,? (?:яких|яким) я)",
+            r"\b(?:з цим|в цьому)\b[^.!?]{0,25}\b(?:не (?:можу|зможу)\b[^.!?]{0,10}\bдопомогти|"
+            r"допомогти\b[^.!?]{0,10}\bне (?:можу|зможу))\b|"
+            r"\bне (?:можу|зможу)\b[^.!?]{0,25}\bдопомогти\b[^.!?]{0,10}\b(?:з цим|в цьому)\b|\bне (?:можу|"
+            r"зможу)\b[^.!?]{0,10}\b(?:з цим|в цьому)\b[^.!?]{0,10}\bдопомогти\b",
+            r"\bмені (?:не )?дозволено\b|\bвиходить за межі\b",
         ),
         (
             r"\bя б(?:и)? (?:волів|воліла|радше|не хотів|не хотіла)\b.{0,20}{V}",
@@ -289,31 +355,41 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bце не те, (?:що|про що)(?: \w+){0,3} {V}",
             r"\bкраще я не\b(?: буду)?(?: \w+)? {V}|\bя не (?:буду )?(?:це |цього |таке )?(?:писатиму|продовжуватиму)",
             r"(?:давайте|давай) (?:змінимо тему|поговоримо про (?:щось|що-небудь) інше)|\bзмінимо тему",
+            r"\bзалиш\w*\b[^.!?]{0,30}\b(?:вашій|твоїй) уяві\b",
         ),
     ),
     "tr": (
         (
-            r"\b(?:Üzgünüm|Maalesef|Özür dilerim)\b.{0,40}\b(?:yardımcı olamam|devam edemem|yazamam|oluşturamam|sağlayamam|yazamıyorum|yardımcı olamıyorum)",
-            r"\b(?:bu|böyle|bu tür|bu türden|bu tarz)\b.{0,20}\b(?:yazamam|yazamıyorum|oluşturamam|oluşturamıyorum|üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
+            r"\b(?:Üzgünüm|Maalesef|Özür dilerim)\b.{0,40}\b(?:yardımcı olamam|devam edemem|yazamam|oluşturamam|"
+            r"sağlayamam|yazamıyorum|yardımcı olamıyorum)",
+            r"\b(?:bu|böyle|bu tür|bu türden|bu tarz)\b.{0,20}\b(?:yazamam|yazamıyorum|oluşturamam|oluşturamıyorum|"
+            r"üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
             r"\bbir (?:yapay zeka|dil modeli) olarak\b",
             r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı",
+            r"\b(?:bu konuda|bununla|buna|bunda)\b[^.!?]{0,20}\byardımcı olamam\b",
         ),
         (
-            r"\b(?:yazmamayı|devam etmemeyi|anlatmamayı|sürdürmemeyi|betimlememeyi|tasvir etmemeyi) tercih (?:ederim|ediyorum|edeceğim)",
+            r"\b(?:yazmamayı|devam etmemeyi|anlatmamayı|sürdürmemeyi|betimlememeyi|tasvir etmemeyi) tercih (?:ederim|"
+            r"ediyorum|edeceğim)",
             r"\b{V} (?:konusunda |için )?(?:kendimi )?rahat (?:hissetmiyorum|değilim)",
             r"\b(?:{V}|atlamak|pas geçmek) (?:istemiyorum|istemem|istemeyeceğim)|\b(?:atlamak|pas geçmek) istiyorum",
             r"\b(?:reddetmem gerekiyor|reddetmek zorundayım|reddetmek durumundayım|geri çevirmek zorundayım)",
             r"\b(?:yazmak|anlatmak) istediğim bir şey değil",
             r"\b(?:yazmasam|anlatmasam|devam etmesem) (?:daha )?iyi olur",
-            r"\b(?:konuyu değiştirelim|başka bir şeyden bahsedelim|başka bir konu(?:ya geçelim| hakkında konuşalım)|başka bir şey konuşalım)",
+            r"\b(?:konuyu değiştirelim|başka bir şeyden bahsedelim|başka bir konu(?:ya geçelim| hakkında konuşalım)|"
+            r"başka bir şey konuşalım)",
+            r"\b(?:senin|sizin|okurun|okuyucunun) hayal gücüne bırak\w*",
         ),
     ),
     "id": (
         (
-            r"\b(?:Maaf|Mohon maaf)\b.{0,40}\b(?:saya )?tidak (?:bisa|dapat) (?:membantu|melanjutkan|membuat|menulis|memberikan)",
-            r"\bsaya tidak (?:bisa|dapat|akan) (?:menulis|menuliskan|melanjutkan|membuat) (?:adegan |konten |permintaan )?(?:itu|ini|seperti itu)",
+            r"\b(?:Maaf|Mohon maaf)\b.{0,40}\b(?:saya )?tidak (?:bisa|dapat) (?:membantu|melanjutkan|membuat|menulis|"
+            r"memberikan)",
+            r"\bsaya tidak (?:bisa|dapat|akan) (?:menulis|menuliskan|melanjutkan|membuat) (?:adegan |konten |"
+            r"permintaan )?(?:itu|ini|seperti itu)",
             r"\bsebagai (?:AI|kecerdasan buatan|model bahasa)\b",
             r"\b(?:melanggar|bertentangan dengan) (?:pedoman|kebijakan|aturan (?:yang saya|konten))",
+            r"\bsaya tidak (?:bisa|dapat) membantu (?:dengan )?(?:hal )?(?:ini|itu)\b",
         ),
         (
             r"\bsaya (?:lebih (?:suka|memilih|baik)|memilih) (?:untuk )?tidak {V}",
@@ -322,7 +398,9 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bsaya (?:harus|terpaksa|perlu) menolak",
             r"\b(?:ini|itu) bukan (?:sesuatu|hal) yang (?:ingin|mau|bisa|nyaman) saya (?:tulis|lanjutkan|gambarkan)",
             r"\bsaya tidak (?:ingin|mau) {V}|\bsebaiknya saya tidak {V}",
-            r"\b(?:mari kita|bagaimana kalau kita|gimana kalau kita) (?:ganti topik|mengganti topik|membahas hal lain|bahas hal lain|bicara tentang hal lain)",
+            r"\b(?:mari kita|bagaimana kalau kita|gimana kalau kita) (?:ganti topik|mengganti topik|"
+            r"membahas hal lain|bahas hal lain|bicara tentang hal lain)",
+            r"\b(?:serahkan|serahkan saja|biarkan)\b[^.!?]{0,30}\b(?:ke |kepada |pada )?imajinasi\b",
         ),
     ),
     "vi": (
@@ -331,6 +409,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\btôi không thể (?:viết|tiếp tục|tạo) (?:cảnh|nội dung|yêu cầu) (?:này|đó|như vậy|như thế)",
             r"\blà một (?:AI|trí tuệ nhân tạo|mô hình ngôn ngữ)\b",
             r"(?:vi phạm|đi ngược lại) (?:nguyên tắc|chính sách|quy định)",
+            r"\btôi không thể giúp (?:bạn )?(?:việc|điều|chuyện) (?:này|đó)\b",
         ),
         (
             r"\btôi (?:xin phép|xin|muốn|sẽ|chọn) không {V}",
@@ -341,6 +420,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\btốt hơn (?:là )?(?:tôi|mình) không {V}|\btôi nghĩ (?:mình|tôi) không nên {V}",
             r"\btôi xin phép dừng lại",
             r"(?:chúng ta|mình|hãy) (?:hãy )?(?:đổi chủ đề|nói về chuyện khác|nói chuyện khác)",
+            r"\bđể (?:cho )?(?:trí tưởng tượng|sự tưởng tượng)\b",
         ),
     ),
     "ja": (
@@ -357,6 +437,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(?:遠慮|お断り|パス)(?:させて|いたします|します|したい)|控えたい",
             r"(?:書きたい|描きたい)(?:内容|もの|こと)ではありません",
             r"(?:別の|他の)話題(?:にしませんか|にしましょう|に移りませんか|はいかが)|話題を変え(?:ませんか|ましょう)",
+            r"想像に(?:お任せ|任せ|委ね)",
         ),
     ),
     "ko": (
@@ -376,6 +457,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(?:거절|사양)(?:하겠습니다|할게요|해야 할 것 같|하겠어요)",
             r"제가 (?:쓰고|작성하고) 싶은 (?:내용|것|이야기)이 아(?:니|닙)",
             r"다른 (?:이야기|주제|얘기)(?:를 해 볼까요|를 할까요|로 넘어갈까요|를 하는 게 어떨까요|로 바꿀까요)|화제를 바꿔",
+            r"상상에 맡",
         ),
     ),
     "zh-Hans": (
@@ -394,6 +476,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"我不(?:太)?想{V}|我不便{V}|不{V}为好",
             r"我(?:就|先|还是)?跳过",
             r"(?:换个话题|聊点别的|谈谈别的|说点别的|聊聊别的)",
+            r"留给(?:读者|你)(?:去)?想象",
         ),
     ),
     "zh-Hant": (
@@ -412,6 +495,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"我不(?:太)?想{V}|我不便{V}|不{V}為好",
             r"我(?:就|先|還是)?跳過",
             r"(?:換個話題|聊點別的|談談別的|說點別的|聊聊別的)",
+            r"留給(?:讀者|你)(?:去)?想像",
         ),
     ),
 }
@@ -433,159 +517,360 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # character talking, not the host.
 _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "en": (
-        r"\b(?:i|i'm|i'd|i'll|i've|me|my)\b",
-        r"\b(?:rather|prefer)(?: \w+)? not\b|\brather (?:we|you) (?:didn't|did not|not|skip|leave)\b|"
+        r"\b(?:i|i'm|i'd|i'll|i've|me|my|let's)\b",
+        r"\b(?:rather|prefer|sooner)(?: \w+)? not\b|\brather (?:we|you) (?:didn't|did not|not|skip|leave)\b|"
         r"\b(?:prefer|like|love|want|have|need|going) to (?:\w+ )?(?:skip|avoid|pass|leave|sit|step|steer|stay away|"
         r"hold off|bow out|decline|stop|refrain)\b|\bnot (?:\w+ )?(?:comfortable|keen|willing|the right one|"
         r"the best one|something i|a (?:scene|story|thing) i)\b|\b(?:don't|do not|didn't) (?:\w+ )?(?:want|wish|"
         r"think i should|think i'm|feel (?:comfortable|right|good)|plan|intend)\b|\b(?:uncomfortable|uneasy|"
         r"hesitant|reluctant)\b|\b(?:i'll|i will|i'm going to|let me)(?: \w+){0,2} (?:skip|pass|decline|bow out|"
         r"sit (?:this|that)|step (?:back|away)|stop|hold off|leave (?:this|that|it))\b|\bfeel better not\b|"
-        r"\bisn't something|\bis not something|\bnot something i\b|\bi (?:won't|will not|can't|cannot)\b|"
-        r"\bi(?:'m| am) (?:unable|not able)\b|\bunwritten\b",
-        r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|this one|"
+        r"\bisn't something|\bis not something|\bnot something i\b|\b(?:isn't|is not|not) (?:one|"
+        r"a thing) (?:that )?i\b|"
+        r"\bnot up (?:for|to)\b|\bcount me out\b|\bsit(?:ting)? (?:\w+ ){0,2}out\b|\brefrain\b|\bi (?:won't|will not|"
+        r"can't|cannot)\b|"
+        r"\bi(?:'m| am) (?:unable|not able)\b|\bunwritten\b|"
+        r"\blet's (?:\w+ )?(?:skip|leave out|gloss over)\b|\blet's leave\b[^.!?]{0,25}\bout\b|"
+        r"\bnot (?:really )?my (?:thing|cup of tea)\b|\boutside (?:of )?what i(?:'m| am)? (?:comfortable|willing|"
+        r"able)\b|\bstep out of character\b|"
+        r"\b(?:not sure|unsure|don't know|do not know)(?: if| whether| that)? i (?:should|ought)\b|"
+        r"\bbut (?:not|without) (?:this|that|the)\b",
+        r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|"
+        r"this one|"
         r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
-        r"narrat(?:e|ing)|continu(?:e|ing)|unwritten)\b",
+        r"narrat(?:e|ing)|continu(?:e|ing)|unwritten)\b|"
+        r"\b(?:this|that) (?:bit|section|piece)\b|\brole\b",
     ),
     "es": (
         None,
-        r"\b(?:prefiero|preferiría|preferiria|quisiera|me gustaría) (?:no|dejar\w*|omitir\w*|saltar\w*|evitar|"
+        r"\b(?:prefiero|preferiría|preferiria|quisiera|me gustaría) (?:no|dejar\w*|omitir\w*|salt[aá]r\w*|evitar|"
         r"pasar)\b|\bno (?:lo |la |los |las |me |te )?(?:voy a|quiero|quisiera|pienso|me veo|me siento|"
-        r"me apetece|estoy dispuest[oa]|sigo|escribo|continúo)\b|\bme (?:la |lo |las |los )?(?:salto|paso|"
-        r"abstengo)\b|\b(?:voy a|debo|tengo que|prefiero) (?:declinar|rechazar|pasar|saltar|omitir)\b|"
+        r"me apetece|me animo|estoy dispuest[oa]|sigo|escribo|continúo|escribiría|seguiría|continuaría|"
+        r"escribiré|seguiré|continuaré)\b|\bme (?:la |lo |las |los )?(?:salto|paso|abstengo|abstendré)\b|\b(?:voy a|"
+        r"debo|tengo que|prefiero) (?:declinar|rechazar|pasar|saltar|omitir)\b|"
         r"\bno es (?:para mí|algo que)|\bmejor (?:me |lo |la )?(?:salto|paso|omito|dejo|no)\b|\bme temo que\b|"
-        r"\bno (?:puedo|podré|soy capaz de|estoy en condiciones de)\b",
+        r"\bno (?:puedo|podré|soy capaz de|estoy en condiciones de)\b|"
+        r"\b(?:dejemos|saltemos|omitamos|saltémonos)\b|\bme (?:resulta|parece|siento|es) (?:\w+ ){0,2}incómod[oa]\b|"
+        r"\bme (?:la|lo|las|los) voy a (?:saltar|ahorrar|pasar)\b|\bno creo que (?:sea|deba|debería)\b|"
+        r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b|"
+        r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b",
         r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
-        r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b",
+        r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b|"
+        r"\b(?:fragmento|papel|personaje|escriba|escribirla|escribirlo)\b",
     ),
     "pt-BR": (
         None,
         r"\b(?:prefiro|preferiria|preferia|gostaria de) (?:não|deixar|pular|evitar|passar|ficar de fora)\b|"
         r"\bnão (?:vou|quero|queria|pretendo|me sinto|estou (?:confortável|à vontade)|me vejo|é algo que eu)\b|"
         r"\b(?:vou|prefiro|acho melhor|melhor) (?:eu )?(?:pular|passar|recusar|declinar|ficar de fora|"
-        r"deixar (?:de fora|de lado))\b|\bdeixa eu passar\b|\bficar de fora\b|\bnão (?:posso|consigo|poderei|sou capaz de)\b",
-        r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|relato|rumo|escrever\w*|"
-        r"escrevo|escrevendo|descrever\w*|narrar|continuar)\b",
+        r"deixar (?:de fora|de lado))\b|\bdeixa eu passar\b|\bficar de fora\b|\bme abster\b|\bme abstenho\b|"
+        r"\bnão (?:posso|consigo|poderei|sou capaz de)\b|"
+        r"\b(?:vamos|bora) (?:pular|deixar|saltar|omitir)\b|\b(?:pulemos|deixemos)\b|\b(?:fico|me sinto|"
+        r"estou)(?: \w+)? desconfortável\b|\bnão é o tipo de \w+ que eu\b|\bnão sou (?:a pessoa|o mais indicado|"
+        r"a mais indicada)\b|\bdemais (?:pra|para) mim\b|"
+        r"\bnão sei se (?:devo|deveria)\b|\bnão tenho certeza (?:se|de que) (?:devo|deveria)\b|"
+        r"\bmas (?:não|sem) (?:essa|esta|esse|este|a|o)\b",
+        r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|"
+        r"relato|rumo|escrever\w*|"
+        r"escrevo|escrevendo|descrever\w*|narrar|continuar)\b|"
+        r"\b(?:trecho|papel|personagem|tema)\b",
     ),
     "fr": (
-        r"\b(?:je|j['’]|me|m['’]|moi)",
+        r"\b(?:je|j['’]|me|m['’]|moi|laissons|sautons)",
         r"\bje (?:préfère|préférerais|préfèrerais|voudrais|souhaite|souhaiterais|vais|dois|vais devoir) "
         r"(?:ne pas|m['’]abstenir|éviter|passer|m['’]arrêter|laisser|décliner|refuser)\b|"
         r"\bj['’](?:aimerais|préférerais|préfèrerais)(?: mieux)? (?:éviter|ne pas|passer|laisser)\b|"
         r"\bm(?:e|['’]) (?:met|mettent|rend|rendent) (?:\w+ )?mal à l['’]aise|\bje ne (?:me sens|suis) pas "
         r"(?:très |vraiment )?à l['’]aise|\bje n['’]ai pas (?:vraiment |très )?envie\b|\bje ne (?:vais|veux|"
         r"souhaite|compte|tiens) pas\b|\bje ne (?:l['’]|le |la )?(?:écrirai|continuerai)\b|"
-        r"\bje (?:décline|passe mon tour|m['’]abstiens|m['’]arrête|préfère m['’]arrêter)\b|"
+        r"\bje (?:décline|passe mon tour|m['’]abstiens|m['’]abstiendrai|m['’]arrête|préfère m['’]arrêter)\b|"
+        r"\bje ne me vois pas\b|\btrès peu pour moi\b|\bj['’]aime(?:rais)? mieux\b|"
+        r"\bje (?:la |le |les )?laisse(?:rai|rais)? de côté\b|"
         r"\bce n['’]est pas\b[^.!?]{0,30}\bque (?:j['’]|je )|\bje (?:préfère|préférerais) (?:la |le |les )?laisser|"
-        r"\bje ne (?:peux|pourrai|suis) pas\b",
+        r"\bje ne (?:peux|pourrai|suis) pas\b|"
+        r"\b(?:laissons|sautons)\b|\bmal à l['’]aise\b|\bje (?:vais )?(?:la|le|les) passer\b|\bje (?:la|le|"
+        r"les) passe\b|\bje ne me sens pas de\b|\bm['’]en abst\w+|"
+        r"\bje ne suis pas (?:sûre?|certaine?) (?:de devoir|que je doive|qu['’]il faille)\b|"
+        r"\bje ne sais pas si je (?:dois|devrais)\b|"
+        r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b",
         r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
-        r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b",
+        r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b|"
+        r"\b(?:rôle|personnage|morceau|extrait|fragment)\b",
     ),
     "de": (
-        r"\b(?:ich|mir|mich)\b",
+        r"\b(?:ich|mir|mich|überspringen wir|lassen wir)\b",
         r"\blieber nicht\b|\bnicht gern\b|\bungern\b|\blieber (?:weg|aus|ab|sein|aussetzen|überspringen)\b|"
         r"\bnicht wohl\b|\bunwohl\b|\bpassen\b|\bpasse\b|\bverzichte\b|\babsehen\b|\bablehnen\b|\blehne\b|"
         r"\büberspringe\b|\baussetzen\b|\bauslassen\b|\blasse\b[^.!?]{0,25}\b(?:weg|aus)\b|"
-        r"\b(?:möchte|will|werde|würde|kann|mag)\b(?: [\wäöüß]+){0,4} nicht\b|"
-        r"\bkein\w* [\wäöüß]+, (?:die|den|das) ich\b|\bliegt mir nicht\b|\bnichts für mich\b",
-        r"\b(?:szene|geschichte|(?:diesen|diesem|den|dem) teil|kapitel|anfrage|inhalt|inhalte|handlung|details|richtung|schreib\w*|"
-        r"beschreib\w*|schilder\w*|weiterschreib\w*|fortsetz\w*|fortzusetz\w*|ausformulier\w*)\b",
+        r"\b(?:möchte|will|werde|würde|kann|mag)\b(?: [\wäöüß]+){0,7} nicht\b|\bhalte\b[^.!?]{0,40}\bzurück\b|"
+        r"\bmache\b[^.!?]{0,30}\bnicht mit\b|\baußerstande\b|\bnicht in der lage\b|"
+        r"\bkein\w* [\wäöüß]+, (?:die|den|das) ich\b|\bliegt mir nicht\b|\bnichts für mich\b|"
+        r"\bnicht (?:ganz |so |recht )wohl\b|\büberspringen wir\b|\blassen wir\b[^.!?]{0,30}\b(?:weg|aus)\b|"
+        r"\bbin ich raus\b|\bich bin raus\b|\b(?:ziehe ich|ich ziehe)\b[^.!?]{0,20}\bgrenze\b|\b(?:schreibe|"
+        r"beschreibe|schildere) ich\b(?: [\wäöüß]+){0,3} nicht\b|"
+        r"\b(?:nicht sicher|weiß nicht), ob ich\b[^.!?]{0,40}\b(?:sollte|soll|darf)\b|"
+        r"\baber (?:nicht|ohne) (?:diese[nsm]?|die|den|das)\b",
+        r"\b(?:szene|geschichte|(?:diesen|diesem|den|dem) teil|kapitel|anfrage|inhalt|inhalte|handlung|details|"
+        r"richtung|schreib\w*|"
+        r"beschreib\w*|schilder\w*|weiterschreib\w*|fortsetz\w*|fortzusetz\w*|ausformulier\w*)\b|"
+        r"\b\w+szene\b|\b(?:diesen|diesem) (?:abschnitt|part)\b|\brolle\b",
     ),
     "it": (
         None,
         r"\b(?:preferirei|preferisco|vorrei|mi piacerebbe) (?:non|evitare|lasciar\w*|saltar\w*|passare|"
         r"fermarmi)\b|\bnon (?:mi sento|me la sento|ho voglia|voglio|vorrei|intendo|lo scrivo|la scrivo|"
-        r"scriverò|continuerò|posso|potrò|sono in grado)\b|\bmi fermerei\b|\b(?:la|lo) salto\b|\bdeclino\b|"
+        r"scriverò|continuerò|posso|potrò|sono in grado|mi va)\b|\bmi fermerei\b|\bmi aster\w*|\bastenermi\b|"
+        r"\blascerei\b|\bsalterei\b|\b(?:la|lo) salto\b|\bdeclino\b|"
         r"\bnon è (?:una|un|qualcosa)\b[^.!?]{0,25}\bche (?:mi|io)\b|\beviterei\b|\bmeglio (?:di no|non|"
-        r"saltare|lasciar\w*)\b",
-        r"\b(?:scena|storia|(?:questa|quella) parte|capitolo|richiesta|contenuto|trama|dettagli|racconto|direzione|scrivere|"
-        r"scriverla|scriverlo|scrivo|descrivere|raccontare|proseguire|continuare)\b",
+        r"saltare|lasciar\w*)\b|"
+        r"\b(?:saltiamo|lasciamo (?:perdere|stare|fuori))\b|\bmi sento\b[^.!?]{0,15}\ba disagio\b|"
+        r"\bmi tiro indietro\b|\bnon (?:sono|credo di essere) (?:la persona giusta|il più adatto|la più adatta)\b|"
+        r"\bnon so se (?:dovrei|devo)\b|\bnon sono sicur[oa] (?:di dover|che dovrei)\b|"
+        r"\bnon (?:riesco|riuscirò|riuscirei) a (?:scriver|continuar|descriver|raccontar|proseguir)\w*|"
+        r"\bma (?:non|senza) (?:questa|quella|questo|quello|la|il)\b",
+        r"\b(?:scena|storia|(?:questa|quella) parte|capitolo|richiesta|contenuto|trama|dettagli|racconto|direzione|"
+        r"scrivere|"
+        r"scriverla|scriverlo|scrivo|descrivere|raccontare|proseguire|continuare)\b|"
+        r"\b(?:brano|ruolo|personaggio|passaggio)\b",
     ),
     "nl": (
-        r"\b(?:ik|me|mij)\b",
+        r"\b(?:ik|me|mij|we)\b",
         r"\bliever niet\b|\bniet graag\b|\bliever (?:weg|over|af)\b|\bniet (?:prettig|op mijn gemak|"
         r"comfortabel)\b|\bpas\b|\bsla\b[^.!?]{0,25}\bover\b|\blaat\b[^.!?]{0,25}\bweg\b|"
-        r"\bwijs\b[^.!?]{0,25}\baf\b|\b(?:wil|ga|zal|kan)\b(?: [\w'’]+){0,4} niet\b|\bgeen [\w'’]+ die ik\b|"
-        r"\bzie (?:er )?van af\b",
+        r"\bwijs\b[^.!?]{0,25}\baf\b|\b(?:wil|ga|zal|kan)\b(?: [\w'’]+){0,7} niet\b|\bgeen zin\b|"
+        r"\blaat\b[^.!?]{0,40}\b(?:over|rusten)\b|\bgeen [\w'’]+ die ik\b|"
+        r"\bzie (?:er )?van af\b|"
+        r"\blaten we\b[^.!?]{0,30}\b(?:overslaan|weglaten)\b|\bniet (?:helemaal |zo |echt )(?:prettig|op mijn gemak|"
+        r"comfortabel)\b|\bbegin ik niet aan\b|\bik begin (?:er )?niet aan\b|"
+        r"\b(?:weet niet|niet zeker) of ik\b[^.!?]{0,30}\b(?:moet|zou moeten|mag)\b|"
+        r"\bmaar (?:niet|zonder) (?:deze|die|de|het|dit|dat)\b",
         r"\b(?:scène|verhaal|(?:dit|dat|het) deel|hoofdstuk|verzoek|inhoud|plot|details|richting|schrij\w*|beschrij\w*|"
-        r"uitwerk\w*|vertel\w*|verdergaan|voortzetten)\b",
+        r"uitwerk\w*|vertel\w*|verdergaan|voortzetten)\b|"
+        r"\b(?:stukje|stuk|fragment|rol|passage)\b",
     ),
     "pl": (
         None,
-        r"\bwolał\w* (?:nie|pominąć|odpuścić|się)\b|\bwolę (?:nie|się|pominąć|odpuścić)\b|\bnie (?:czuję się|"
+        r"\bwolał\w*(?: \w+){0,2} nie\b|\bwolał\w* (?:pominąć|odpuścić|się)\b|\bwolę(?: \w+){0,2} nie\b|"
+        r"\bwolę (?:się|pominąć|odpuścić)\b|\bnie (?:czuję się|"
         r"mam ochoty|chcę|chciał\w*|zamierzam|będę|napiszę)\b|\bpodziękuję\b|\bodpuszczę\b|\bodmówi\w*|"
-        r"\bpomin\w*|\braczej nie\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b",
+        r"\bpomin\w*|\braczej nie\b|\bdaruję sobie\b|\b(?:zrezygnuję|rezygnuję)\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|"
+        r"bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b|"
+        r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
+        r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
+        r"\bnie dam rady\b|"
+        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b",
         r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
-        r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|kontynuować)\b",
+        r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|kontynuować)\b|"
+        r"\b(?:kawał\w*|epizod\w*|rol[aęi])\b",
     ),
     "ru": (
         None,
         r"\b(?:предпочл[аи]?|предпочёл|предпочел|предпочту)\b[^.!?]{0,10}\bне\b|\bне (?:стану|буду|хочу|"
         r"хотел[аи]?|хочется|хотелось|готов[аы]?)\b|\bмне не (?:по себе|комфортно|удобно)\b|\bпропущу\b|"
-        r"\bвоздержусь\b|\bоткажусь\b|\bотказаться\b|\bостановлюсь\b|\bэто не т[аоу] \w+, \w+ (?:мне|я)\b|"
-        r"\bне (?:могу|смогу|в состоянии)\b",
+        r"\bвоздержусь\b|\bоткажусь\b|\bне возьмусь\b|\bнекомфортно\b|\bнеловко\b|\bбы\b[^.!?]{0,25}\bне (?:стал|"
+        r"стала|писал|писала)\b|\bотказаться\b|\bостановлюсь\b|\bэто не т[аоу] \w+, \w+ (?:мне|я)\b|"
+        r"\bне (?:могу|смогу|в состоянии)\b|"
+        r"\b(?:опустим|пропустим)\b|\bопущу\b|\bмне (?:[\w-]+ )?не по себе\b|\bбез меня\b|"
+        r"\bне (?:уверен|уверена|знаю)\b[^.!?]{0,20}\b(?:стоит|следует)\b|"
+        r"\bно (?:без|не) (?:этой|этого|эту|этих)\b",
         r"\b(?:сцен[аыуеой]\w*|истори[яиюей]\w*|(?:эту|этой) част[ьи]|глав[аыуе]\w*|запрос\w*|контент\w*|сюжет\w*|"
         r"лини[юияей]\w*|подробност\w*|детал\w*|фрагмент\w*|писать|написать|напишу|описывать|описать|"
-        r"продолжать|продолжить)\b",
+        r"продолжать|продолжить)\b|"
+        r"\b(?:эпизод\w*|кус(?:ок|ка|очек)|рол[ьи])\b",
     ),
     "uk": (
         None,
         r"\bволі\w* б(?:и)? не\b|\bволів\b|\bне (?:стану|буду|хочу|хотів|хотіла|хочеться|хотілося)\b|"
-        r"\bмені (?:ніяково|некомфортно|незручно)\b|\bпропущу\b|\bутримаюс[яь]\b|\bвідмовлюс[яь]\b|"
-        r"\bвідмовитис[яь]\b|\bзупинюс[яь]\b|\bце не т[аеу] \w+, \w+ (?:мені|я)\b|\bне (?:можу|зможу|в змозі)\b",
+        r"\bмені (?:ніяково|некомфортно|незручно)\b|\bпропущу\b|\bне візьмуся\b|\bнекомфортно\b|"
+        r"\bб(?:и)?\b[^.!?]{0,25}\bне (?:став|стала|писав|писала)\b|\bутримаюс[яь]\b|\bвідмовлюс[яь]\b|"
+        r"\bвідмовитис[яь]\b|\bзупинюс[яь]\b|\bце не т[аеу] \w+, \w+ (?:мені|я)\b|\bне (?:можу|зможу|в змозі)\b|"
+        r"\b(?:пропустімо|пропустимо|опустімо)\b|\bмені (?:[\w-]+ )?ніяково\b|\bбез мене\b|\bб(?:и)? краще не\b|"
+        r"\bне найкращ\w* (?:автор\w*|вибір)\b|"
+        r"\bне (?:впевнений|впевнена|знаю)\b[^.!?]{0,20}\b(?:варто|слід|треба)\b|"
+        r"\bале (?:без|не) (?:цієї|цього|цю|цих)\b",
         r"\b(?:сцен\w*|істор\w*|(?:цю|цієї) частин[уи]|розділ\w*|запит\w*|вміст\w*|сюжет\w*|лінію|лінії|подробиц\w*|"
-        r"деталі|фрагмент\w*|писати|написати|напишу|описувати|описати|продовжувати|продовжити)\b",
+        r"деталі|фрагмент\w*|писати|написати|напишу|описувати|описати|продовжувати|продовжити)\b|"
+        r"\b(?:епізод\w*|шмат\w*|рол[ьі])\b",
     ),
     "tr": (
         None,
         # the suffixes, tried at every word start, only on a word with an "m" (each of them has one)
         r"(?=\w*m)(?:\w+(?:meyeceğim|mayacağım|memeyi|mamayı)\b|\w+(?:sam|sem) (?:daha )?iyi olur\b|"
-        r"\w+(?:amam|emem|amıyorum|emiyorum)\b)|\btercih (?:ederim|ediyorum)\b|\bistemiyorum\b|"
+        r"\w{2,}(?:amam|emem|amıyorum|emiyorum|mayayım|meyeyim)\b)|\batla(?:yacağım|yayım|mak istiyorum)\b|"
+        r"\bkaçın(?:acağım|ıyorum|ırım|mak istiyorum|mayı tercih ederim)\b|\brahat (?:hissetmiyorum|değilim)\b|"
+        r"\b(?:uygun|doğru) gelmiyor\b|\biçimden gelmiyor\b|\bgönlüm razı değil\b|\btercih (?:ederim|ediyorum)\b|"
+        r"\bistemiyorum\b|"
         r"\bistemem\b|\bpas geçeceğim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
-        r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b",
+        r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
+        r"\batlayalım\b|\b(?:pas|es) geç\w*|\bbenim \w+(?:acağım|eceğim) bir \w+ değil\b|"
+        r"\b(?:doğru olur mu|gerekir mi)\b[^.!?]{0,10}\b(?:bilmiyorum|emin değilim)\b|"
+        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b",
         r"\b(?:sahne\w*|hikâye\w*|hikaye\w*|bu kısm\w*|bölüm\w*|istek\w*|içeri\w*|ayrıntı\w*|detay\w*|"
-        r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b",
+        r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b|"
+        r"\b(?:bu|o|şu) (?:parça|kısım|kısm)\w*|\brol\w*|"
+        r"\bkarakter\w*",
     ),
     "id": (
-        r"\b(?:saya|aku)\b",
-        r"\b(?:lebih (?:memilih|suka|baik)|memilih) (?:untuk )?tidak\b|\b(?:tidak|kurang) (?:merasa )?nyaman\b|"
-        r"\benggan\b|\btidak (?:ingin|mau|akan)\b|\b(?:lewati|lewatkan|melewatkan|lewat dulu)\b|"
-        r"\bmenolak\b|\bberhenti di sini\b|\bbukan \w+ yang (?:ingin|mau)\b|\btidak (?:bisa|dapat|mampu)\b",
+        r"\b(?:saya|aku|kita)\b",
+        r"\b(?:lebih (?:memilih|suka|baik)|memilih) (?:untuk )?tidak\b|"
+        r"\b(?:saya|aku)(?: \w+){0,2}? (?:tidak|kurang) (?:merasa )?nyaman\b|\benggan\b|\btidak (?:ingin|mau|akan)\b|"
+        r"\b(?:lewati|lewatkan|melewatkan|lewat dulu)\b|"
+        r"\bmenolak\b|\bberhenti di sini\b|\btidak (?:saya|aku|ku)\b|\b(?:tidak|kurang) berkenan\b|"
+        r"\bbukan \w+ yang (?:ingin|mau)\b|\btidak (?:bisa|dapat|mampu)\b|"
+        r"\b(?:skip|pass|lewati|lewatkan) (?:dulu|saja|aja)\b|\b(?:nggak|gak|enggak) (?:mau|ingin|bisa|nyaman)\b|"
+        r"\b(?:tidak|kurang|nggak) yakin\b[^.!?]{0,15}\b(?:harus|perlu|sebaiknya|boleh)\b|"
+        r"\btapi tanpa\b",
         r"\b(?:adegan|cerita\w*|bagian (?:ini|itu)|bab|permintaan|konten|alur|detail|tulis\w*|menulis\w*|lanjut\w*|"
-        r"melanjutkan|menggambarkan|menceritakan)\b",
+        r"melanjutkan|menggambarkan|menceritakan)\b|"
+        r"\b(?:tokoh|peran|memerankan)\b",
     ),
     "vi": (
-        r"\b(?:tôi|mình)\b",
+        r"\b(?:tôi|mình|chúng ta)\b",
         r"\b(?:xin phép|xin|sẽ|muốn|chọn) không\b|\bkhông (?:muốn|thoải mái|định)\b|\bxin (?:được )?(?:bỏ qua|"
-        r"kiếu|dừng|từ chối)|\b(?:tôi|mình)(?: \w+){0,2} (?:bỏ qua|từ chối)\b|\bkhông phải (?:là )?\w+ (?:mà )?tôi muốn|"
-        r"\b(?:tôi|mình)(?: \w+)? không thể\b",
+        r"kiếu|dừng|từ chối)|\b(?:tôi|mình)(?: \w+){0,2} (?:bỏ qua|từ chối)\b|"
+        r"\bkhông phải (?:là )?\w+ (?:mà )?tôi muốn|"
+        r"\b(?:tôi|mình)(?: \w+)? không thể\b|\bkhông tiện\b|\bnên dừng\b|"
+        r"\b(?:làm (?:mình|tôi)|(?:mình|tôi) (?:thấy |cảm thấy )?)(?:hơi |khá |rất )?khó chịu\b|\blược (?:bớt|bỏ|"
+        r"đi)\b|\bbỏ qua\b|"
+        r"\bkhông chắc\b[^.!?]{0,15}\bnên\b|"
+        r"\bkhông (?:\w+ ){1,2}được\b|"
+        r"\bnhưng (?:không có|bỏ qua|trừ)\b",
         r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
-        r"tiếp tục)",
+        r"tiếp tục)|"
+        r"(?:đoạn|vai|nhân vật)",
     ),
     "ja": (
         None,
         r"(?:ない|ず)(?:でおき|でおこう|ことにし|ようにし|ほうが)|控え|遠慮|見送ら|お断り|やめておき|やめて|"
-        r"気が引け|気が進ま|止めておき|省略させ|飛ばし|パス(?![ァ-ヺー])|たい\w*ではありません|(?:でき|られ|け)ません|かねます",
-        r"(?:場面|シーン|物語|(?:この|その)部分|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|書|描)",
+        r"気が引け|気が進ま|気になれ|止めておき|省略させ|飛ばし|パス(?![ァ-ヺー])|たい\w*ではありません|(?:でき|られ|け)ません|かねます|"
+        r"割愛|省略(?:し|させ|いた)|"
+        r"べきか(?:迷|悩|分かりません|わかりません)|"
+        r"以外は|を除いて",
+        r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|書|描)|"
+        r"(?:一節|段落|役)",
     ),
     "ko": (
         None,
         r"지 않(?:으려고|을게요|겠습니다|겠어요|으려 합니다)|망설여|자제하|그만두|멈추는 게|사양|"
-        r"거절(?:하겠|할게|합니다|드립니다|해야)|수 없|"
-        r"피하고 싶|넘기고 싶|건너뛰|넘어가|않는 게|싶은 [가-힣]+(?:이|가) 아니",
-        r"(?:장면|이야기|이 부분|요청|내용|줄거리|묘사|전개|쓰|작성|이어)",
+        r"거절(?:하겠|할게|합니다|드립니다|해야)|(?:쓸|작성할|이어 ?갈|이어 ?쓸|계속할|묘사할|그릴|진행할|다룰|드릴) 수(?:가|는)? 없|"
+        r"제가[^.!?。]{0,20}수(?:가|는)? 없|(?:쓰|작성하|이어가|이어 쓰|계속하|묘사하|그리|진행하|다루)기(?:가|는)? (?:좀 |조금 )?(?:어려|어렵|곤란|힘들)|"
+        r"꺼려|꺼리|불편해|불편합|불편하네|"
+        r"피하고 싶|넘기고 싶|건너뛰|넘어가|않는 게|싶은 [가-힣]+(?:이|가) 아니|"
+        r"부담스럽|부담스러|패스(?:할게|하겠|할래|합니다)|안 [가-힣]+(?:았|었|였)으면|생략|"
+        r"(?:이건|그건) (?:좀 )?아닌 것 같|"
+        r"(?:도|해도) 될지 (?:잘 )?모르겠|"
+        r"드리기(?:가|는)? (?:좀 )?(?:어렵|어려|곤란|힘들)|"
+        r"만 (?:빼고|제외하고)",
+        r"(?:장면|이야기|이 부분|요청|내용|줄거리|묘사|전개|쓰|작성|이어)|"
+        r"(?:대목|역할)|"
+        r"캐릭터",
     ),
     "zh-Hans": (
         None,
         r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
-        r"为难|婉拒|不是我想|容我|我得|我(?!们)[^，。！？]{0,4}?(?:无法|不能|没办法|没法)",
-        r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写)",
+        r"为难|婉拒|不是我想|容我|我得|我(?!们)[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
+        r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
+        r"不确定(?:该不该|是否应该|要不要)|"
+        r"(?:写|续写|继续|描写)不(?:了|出来)|"
+        r"除了(?:这|那)",
+        r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写)|"
+        r"(?:这|那)一?小?段|角色|戏",
     ),
     "zh-Hant": (
         None,
         r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
-        r"為難|婉拒|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?!們)[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)",
-        r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫)",
+        r"為難|婉拒|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?!們)[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
+        r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
+        r"不確定(?:該不該|是否應該|要不要)|"
+        r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
+        r"除了(?:這|那)",
+        r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫)|"
+        r"(?:這|那)一?小?段|角色|戲",
+    ),
+}
+
+
+# A preference, discomfort or avoidance predicate (``strong``, a subset of the cores: not "will not" or
+# "cannot", which a character says about anything) may take a demonstrative object instead of the task:
+# "I'd rather not do that", "Das mache ich lieber nicht", "Wolałbym tego nie robić", "这个我还是不做了".
+# The object is a pronoun, not a determiner ("that winter"), of the locale's generic "do" verb or of "with"
+# (a discomfort): "do that", "hacerlo", "le faire", "Das mache ich", "tego nie robić", "with that", "damit",
+# "z tym"; in Japanese, Korean and Chinese a fronted demonstrative topic ("それは", "그건", "这个我"). In the
+# decline's own sentence: "I'd rather not talk about it" names neither.
+_DEMONSTRATIVE: dict[str, tuple[str, str]] = {
+    "en": (
+        r"\b(?:rather|prefer|sooner)(?: \w+)? not\b|\bnot (?:\w+ )?(?:comfortable|keen|up for)\b|\buncomfortable\b|"
+        r"\b(?:skip|pass on|sit (?:\w+ )?out|bow out|steer clear|refrain)\b",
+        r"\b(?:do(?:ing)?|with) (?:this|that|it)\b(?!\s*[^\W\d_])",
+    ),
+    "es": (
+        r"\b(?:prefiero|preferiría|preferiria|quisiera) no\b|\bno me siento (?:cómod[oa]|a gusto|bien)\b|"
+        r"\bno me (?:veo|animo)\b|\bmejor no\b",
+        r"\bhacer(?:lo|la| eso| esto)\b|\bcon (?:eso|esto|ello)\b|\b(?:eso|esto) mejor no\b",
+    ),
+    "pt-BR": (
+        r"\b(?:prefiro|preferiria|preferia) não\b|\bnão me sinto (?:confortável|à vontade|a vontade|bem)\b|"
+        r"\bnão estou (?:confortável|à vontade)\b",
+        r"\bfazer (?:isso|isto)\b|\bfazê-lo\b|\bcom (?:isso|isto)\b",
+    ),
+    "fr": (
+        r"\bje (?:préfère|préférerais|préfèrerais)\b|\bj['’]aime(?:rais)? mieux\b|\bà l['’]aise\b|"
+        r"\bje (?:vais )?(?:la|le|les) passe(?:r)?\b",
+        r"\bfaire (?:ça|cela|ceci)\b|\b(?:le|la|les) faire\b|\bavec (?:ça|cela|ceci)\b|\b(?:celle|celui|ceux|"
+        r"celles)-là\b",
+    ),
+    "de": (
+        r"\blieber nicht\b|\bnicht gern\b|\bungern\b|\bnicht wohl\b|\bunwohl\b",
+        r"\b(?:das|dies) (?:mache|tue) ich\b|\b(?:das|dies)\b[^.!?]{0,20}\b(?:machen|tun)\b|\b(?:damit|dabei)\b",
+    ),
+    "it": (
+        r"\b(?:preferirei|preferisco) (?:non|evitare)\b|\bnon me la sento\b|\bnon mi sento (?:a mio agio|a mia agio|"
+        r"tranquill[oa])\b|\bnon mi va\b|\bmi tiro indietro\b",
+        r"\bfar(?:lo|la|e questo|e ciò)\b|\b(?:con|di) (?:questo|ciò)\b|\bsu (?:questo|ciò)\b",
+    ),
+    "nl": (
+        r"\bliever niet\b|\bniet graag\b|\bniet (?:prettig|op mijn gemak|comfortabel)\b|\bsla\b[^.!?]{0,25}\bover\b",
+        r"\b(?:dat|dit) doe ik\b|\b(?:dat|dit)\b[^.!?]{0,20}\bdoen\b|\bdaar\b[^.!?]{0,40}\bbij\b|\bdaar(?:bij|mee)\b|"
+        r"\b(?:deze|die) [\w'’]+ ik\b",
+    ),
+    "pl": (
+        r"\bwolał\w* (?:\w+ )?nie\b|\bwolę (?:\w+ )?nie\b|\bnie czuję się\b[^.!?]{0,15}\b(?:komfortowo|dobrze|"
+        r"swobodnie)\b",
+        r"\btego\b[^.!?]{0,15}\b(?:robić|zrobić)\b|\b(?:robić|zrobić) tego\b|\bz tym\b",
+    ),
+    "ru": (
+        r"\b(?:предпочл\w*|предпочёл|предпочел|предпочту)\b|\bнекомфортно\b|\bнеловко\b|\bне по себе\b|\bбез меня\b",
+        r"\bэтого\b[^.!?]{0,15}\b(?:делать|сделать)\b|\b(?:делать|сделать) (?:этого|это)\b|\bс этим\b|\bэто без меня\b",
+    ),
+    "uk": (
+        r"\bволі\w*\b|\bнекомфортно\b|\bніяково\b|\bнезручно\b|\bбез мене\b",
+        r"\bцього\b[^.!?]{0,15}\b(?:робити|зробити)\b|\b(?:робити|зробити) (?:цього|це)\b|\bз цим\b|\bце без мене\b",
+    ),
+    "tr": (
+        r"\btercih (?:ederim|ediyorum)\b|\brahat (?:hissetmiyorum|değilim)\b",
+        r"\b(?:bunu|onu) yap\w*|\bbu konuda\b",
+    ),
+    "id": (
+        r"\b(?:lebih (?:memilih|suka|baik)|memilih) (?:untuk )?tidak\b|\b(?:tidak|kurang) (?:merasa )?nyaman\b|"
+        r"\benggan\b|\b(?:tidak|kurang) berkenan\b",
+        r"\b(?:melakukan|dengan) (?:hal )?(?:itu|ini)\b",
+    ),
+    "vi": (
+        r"\b(?:xin phép|xin|chọn) không\b|\bkhông (?:thoải mái|tiện)\b",
+        r"\b(?:làm|với) (?:điều|việc|cái|chuyện) (?:đó|này)\b",
+    ),
+    "ja": (r"控え|遠慮|見送ら|お断り|気が引け|気が進ま", r"(?:それ|これ)(?:は|を|について)"),
+    "ko": (
+        r"지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)|불편|꺼려|꺼리|사양|아닌 것 같",
+        r"(?:그건|그것|이건|이것)",
+    ),
+    "zh-Hans": (
+        r"(?:就|还是|先)不[^。！？，]{0,8}了|不(?:太)?愿意|婉拒|(?:就|还是|先)不[^。！？，]{0,8}啦|算了|跳过|略过",
+        r"(?:这个|这件事|那个|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|还))",
+    ),
+    "zh-Hant": (
+        r"(?:就|還是|先)不[^。！？，]{0,8}了|不(?:太)?願意|婉拒|(?:就|還是|先)不[^。！？，]{0,8}啦|算了|跳過|略過",
+        r"(?:這個|這件事|那個|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|還))",
     ),
 }
 
@@ -605,7 +890,9 @@ def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
 _PATTERNS = {code: (_expand(code, hard), _expand(code, soft)) for code, (hard, soft) in _PATTERNS.items()}
 
 
-def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[str]:
+def _compile(
+    patterns: tuple[str, ...], word_start: bool = False, two_letters: bool = False
+) -> re.Pattern[str]:
     # Matched against lowercased text with a lowercased pattern (the patterns use no uppercase escapes):
     # five times faster than re.IGNORECASE on Unicode text. ``word_start``: every phrase begins a word
     # (alphabetic scripts), so a leading word-start test lets the engine skip the other positions without
@@ -615,20 +902,28 @@ def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[
     # A phrase whose start is not plain to see (``\w+(?:amam|emem)``) is tried at every word start; its
     # alternatives that are plain go to their letters' groups instead. The letters' lookaheads are nested
     # in blocks of ``_LETTER_BLOCK`` (a word start tries a block's class, then its letters: a third fewer
-    # tests than one lookahead per letter).
+    # tests than one lookahead per letter). ``two_letters``: inside a letter's group, the phrases are
+    # grouped again by their second character (a leading group distributed: ``(?:ab|cd)e`` is ``abe``,
+    # ``cde``), so a word start tries only the phrases of its first two characters; the order of the
+    # phrases changes, so only for a pattern whose match is a yes or no (``_any_phrase``).
     patterns = tuple(p.lower() for p in patterns)
     if not word_start:
         return re.compile("(?:" + "|".join(f"(?:{p})" for p in patterns) + ")", re.DOTALL)
-    by_letter: dict[str, list[str]] = {}
+    by_letter: dict[str, dict[str, list[str]]] = {}  # letter -> second character ("" any) -> phrases
     anywhere: list[str] = []
     for pattern in patterns:
         for alternative in [pattern] if _first_letters(pattern) is not None else _split_top(pattern):
             letters = _first_letters(alternative)
-            for letter in letters or ():
-                by_letter.setdefault(letter, []).append(alternative)
             if letters is None:
                 anywhere.append(alternative)
-    groups = [(c, f"(?={re.escape(c)})(?:{'|'.join(f'(?:{p})' for p in ps)})") for c, ps in by_letter.items()]
+                continue
+            heads = _heads(alternative) if two_letters else None
+            for letter, rest in heads or [(c, "") for c in letters]:
+                seconds = (_first_letters(rest) if rest else None) if heads else None
+                phrase = re.escape(letter) + rest if heads else alternative
+                for second in seconds or [""]:
+                    by_letter.setdefault(letter, {}).setdefault(second, []).append(phrase)
+    groups = [(c, f"(?={re.escape(c)})(?:{_by_second(c, seconds)})") for c, seconds in by_letter.items()]
     blocks = [groups[i : i + _LETTER_BLOCK] for i in range(0, len(groups), _LETTER_BLOCK)]
     branches = [f"(?=[{''.join(re.escape(c) for c, _ in b)}])(?:{'|'.join(g for _, g in b)})" for b in blocks]
     branches += [f"(?:{p})" for p in anywhere]
@@ -636,6 +931,35 @@ def _compile(patterns: tuple[str, ...], word_start: bool = False) -> re.Pattern[
 
 
 _LETTER_BLOCK = 6
+
+
+def _by_second(letter: str, seconds: dict[str, list[str]]) -> str:
+    """The phrases starting with ``letter``, each second character's behind its two-character lookahead."""
+    branches = [
+        f"(?={re.escape(letter + second)})(?:{'|'.join(f'(?:{p})' for p in ps)})" if second else "|".join(ps)
+        for second, ps in seconds.items()
+    ]
+    return "|".join(f"(?:{b})" for b in branches)
+
+
+def _heads(pattern: str) -> list[tuple[str, str]] | None:
+    """``pattern`` (a phrase that begins a word) as alternatives that each start with a plain character:
+    (that character, the rest of the alternative), or None when its start is not plain to see."""
+    alternatives = _split_top(pattern)
+    if len(alternatives) > 1:
+        found = [_heads(a) for a in alternatives]
+        return None if any(f is None for f in found) else [h for f in found if f is not None for h in f]
+    while pattern.startswith(r"\b"):
+        pattern = pattern[2:]
+    if pattern.startswith("(?:"):
+        end = _close(pattern, 0)
+        if end + 1 < len(pattern) and pattern[end + 1] in "?*+{":
+            return None
+        found = [_heads(a + pattern[end + 1 :]) for a in _split_top(pattern[3:end])]
+        return None if any(f is None for f in found) else [h for f in found if f is not None for h in f]
+    if not pattern or pattern[0] in "\\[(.^$|)" or (len(pattern) > 1 and pattern[1] in "?*+{"):
+        return None
+    return [(pattern[0], pattern[1:])]
 
 
 def _first_letters(pattern: str) -> set[str] | None:
@@ -738,7 +1062,8 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], int, 
 # is the host speaking, so it is looked for only outside them. A quote opens at a quotation mark that
 # starts a word and runs to one of its own closing marks (another pair's opener is a quote inside it:
 # '"It was the law, they said. “I'm sorry, I can't help you” she said. "') or the end of the paragraph; a
-# line that opens with a dash is dialogue to its end.
+# line that opens with a dash, or a dash that opens a sentence ("Sure! — Nie napiszę…"), is dialogue to
+# the line's end.
 _CLOSERS = {'"': '"”', "“": '”“"', "”": '”"', "„": '“”"', "«": "»", "»": "«", "‹": "›", "›": "‹", "「": "」", "『": "』"}  # fmt: skip
 _QUOTED = re.compile(
     "|".join(
@@ -746,7 +1071,7 @@ _QUOTED = re.compile(
         for opener, closers in _CLOSERS.items()
     )
     + r"|(?:(?<=^)|(?<=[\s(\[—–-]))['‘‚](?=\w)(?:[^'’\n]|['’](?=\w))*(?:['’]|$)"
-    r"|(?:^|(?<=\n))[ \t]*[—–―][^\n]*",
+    r"|(?:^|(?<=\n)|(?<=[.!?…] ))[ \t]*[—–―][^\n]*",
     re.MULTILINE,
 )
 
@@ -764,7 +1089,8 @@ def unquoted(text: str) -> str:
 # "…, pensó Lucía", "…, powiedział kowal", "…、と彼女は言った", "…，老兵对孩子们说，": the phrase is a
 # character's line, narrated without quotes. Up to four words between the comma and the verb (the speaker).
 _REPORTING = re.compile(
-    r"(?:[,;]\s+|\s?[—–]\s?)(?:[^\s,.!?;—–]+\s+){0,4}?(?:said|says|told|tells|thought|decided|whispered|replied|answered|"
+    r"(?:[,;]\s+|\s?[—–]\s?)(?:[^\s,.!?;—–]+\s+){0,4}?(?:said|says|told|tells|thought|decided|whispered|replied|"
+    r"answered|"
     r"muttered|murmured|wrote|admitted|confessed|asked|added|shouted|cried|snapped|"
     r"dijo|pensó|decidió|respondió|contestó|susurró|murmuró|escribió|confesó|añadió|preguntó|gritó|"
     r"disse|pensou|decidiu|respondeu|sussurrou|murmurou|escreveu|confessou|acrescentou|perguntou|gritou|"
@@ -807,14 +1133,22 @@ def _reported(lowered: str, start: int, end: int) -> bool:
     return _REPORTING.search(lowered, end, _sentence(lowered, start, end)[1]) is not None
 
 
-def _compile_composed(
-    codes: tuple[str, ...],
-) -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str] | None, re.Pattern[str], re.Pattern[str]], ...]]:
+_Composed = tuple[re.Pattern[str] | None, re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]
+
+
+def _compile_composed(codes: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[_Composed, ...]]:
     parts = tuple(_COMPOSED[code] for code in codes)
     # the cores' first-letter grouping (``_compile``) makes the prefilter as cheap as the constructions' search
     union = _compile(tuple(core for _, core, _ in parts), word_start=codes is not _GROUPS["cjk"])
     each = tuple(
-        (re.compile(me) if me else None, re.compile(core), re.compile(topic)) for me, core, topic in parts
+        (
+            re.compile(me) if me else None,
+            re.compile(core),
+            re.compile(topic),
+            re.compile(_DEMONSTRATIVE[code][0]),
+            re.compile(_DEMONSTRATIVE[code][1]),
+        )
+        for code, (me, core, topic) in zip(codes, parts, strict=True)
     )
     return union, each
 
@@ -828,7 +1162,8 @@ def _any_phrase(codes: tuple[str, ...]) -> re.Pattern[str]:
     window it finds nothing in (a story: 19 in 20) is searched once, not three times (40 % of the time)."""
     phrases = tuple(p for code, kinds in _PATTERNS.items() if code in codes for kind in kinds for p in kind)
     cores = tuple(_COMPOSED[code][1] for code in codes)
-    return _compile(phrases + cores, word_start=codes is not _GROUPS["cjk"])
+    latin = codes is not _GROUPS["cjk"]
+    return _compile(phrases + cores, word_start=latin, two_letters=latin)
 
 
 _ANY_BY_CODES = {codes: _any_phrase(codes) for *_, codes in _BY_SCRIPT}
@@ -844,7 +1179,7 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             break  # a decline opens the reply; a character's "I will not tell you…" comes later
         # the task may be named in the decline's sentence or the next one (its offer: "… the rest of the chapter")
         following = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
-        for me, core_re, topic_re in each:
+        for me, core_re, topic_re, strong_re, object_re in each:
             own = core_re.search(lowered, first, last)
             if own is None or (me is not None and not me.search(lowered, first, last)):
                 continue
@@ -854,6 +1189,8 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             topic = topic_re.search(lowered, first, reach)
             if topic is not None and topic.start() == own.start():
                 topic = topic_re.search(lowered, own.end(), reach)
+            if topic is None and strong_re.search(lowered, first, last):
+                topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
             if topic is not None and not _reported(lowered, own.start(), own.end()):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
     return []

@@ -230,22 +230,25 @@ def test_phrases_grouped_by_first_letter_find_what_the_plain_alternation_finds()
 
 
 # -- composed declines: a first-person avoidance + the task, in any word order (refusal_patterns._COMPOSED) --
-INDEPENDENT_DEV = DEV.with_name("independent_dev.tsv")
 INDEPENDENT = [
     tuple(line.split("\t"))
-    for line in INDEPENDENT_DEV.read_text("utf-8").splitlines()
+    for name in ("independent_dev.tsv", "independent2_dev.tsv")  # the second written blind, by another author
+    for line in DEV.with_name(name).read_text("utf-8").splitlines()
     if line and not line.startswith("#")
 ]
-# Declines of the independent dev set that name no task at all (no scene, story, writing...): the composed
-# grammar cannot tell them from a character's line (docs/reply-screen.md, "What it cannot see").
+# Declines of the independent dev sets the grammar does not read (docs/reply-screen.md, "What it cannot
+# see"): no task named at all (no scene, story, writing...), a steer with no first-person avoidance, a
+# question. The composed grammar cannot tell them from a character's line.
 NAMES_NO_TASK = {
     "I'd rather we didn't go down this path. Maybe the characters could talk it out instead?",
     "Hier würde ich lieber aussetzen. Wir könnten direkt am nächsten Morgen weitermachen.",
+    "Sinceramente, me quedo más tranquilo dejando la violencia fuera de plano. ¿Te parece bien?",
+    "Ti andrebbe se non lo facessimo? Mi sembra che la storia funzioni anche senza quella scena.",
 }
 
 
 @pytest.mark.parametrize(("locale", "kind", "text"), INDEPENDENT)
-def test_the_independent_dev_set_declines_fail_and_its_look_alikes_pass(
+def test_the_independent_dev_sets_declines_fail_and_their_look_alikes_pass(
     locale: str, kind: str, text: str
 ) -> None:
     if kind == "lookalike":
@@ -271,10 +274,88 @@ def test_the_independent_dev_set_declines_fail_and_its_look_alikes_pass(
         # English copular decline
         "That isn't something I'd like to write, but I can help with the voyage home.",
         "This is not a scene I feel comfortable writing.",
+        # a demonstrative object of the locale's "do" (or "with", for a discomfort) instead of the task
+        "I'd rather not do that, to be honest.",
+        "Eso prefiero no hacerlo, la verdad.",
+        "Je ne suis pas à l'aise avec ça.",
+        "Das mache ich lieber nicht.",
+        "Dat doe ik liever niet.",
+        "Wolałbym tego nie robić.",
+        "Я бы предпочёл этого не делать.",
+        "Bunu yapmamayı tercih ederim.",
+        "Tôi không thoải mái với điều này.",
+        "それは控えさせていただきます。",
+        "这个我还是不做了。",
+        # "let's skip" (the speaker among the subjects) and the part named
+        "Let's leave that scene out and jump to the morning after.",
+        "Saltemos esta escena y vayamos al día siguiente.",
+        "Sautons cette scène et passons au lendemain.",
+        "Lassen wir diese Szene lieber weg und springen zum nächsten Morgen.",
+        "Laten we deze scène overslaan en naar de volgende ochtend gaan.",
+        "Pomińmy tę scenę i przejdźmy do następnego ranka.",
+        "Пропустімо цю сцену і перейдімо до ранку.",
+        "Bu sahneyi atlayalım ve sabaha geçelim.",
+        "Chúng ta bỏ qua cảnh này và chuyển sang sáng hôm sau nhé.",
+        # left to the reader's imagination
+        "I'll leave the rest of this scene to your imagination.",
+        "Den Rest der Szene überlasse ich deiner Fantasie.",
+        "Остальное в этой сцене оставлю вашему воображению.",
+        "その先はご想像にお任せします。",
+        "그 뒤는 상상에 맡길게요.",
+        # the speaker's discomfort, omission, stepping out
+        "Me resulta un poco incómodo escribir esto.",
+        "Mi sento a disagio a scrivere questa scena.",
+        "Мне как-то не по себе писать такую сцену.",
+        "Czuję się nieswojo, pisząc taką scenę.",
+        "Cảnh này làm tôi thấy khó chịu.",
+        "这种情节我写着不舒服。",
+        "この場面は割愛させていただきます。",
+        "이 장면은 쓰기가 좀 부담스러워요.",
+        "Tę scenę chętnie pominę.",
+        "Daruję sobie tę scenę.",
+        "Не возьмусь писать такую сцену.",
+        "Цю сцену я б не писала.",
+        "Bu sahneyi yazmayayım.",
+        "Adegan ini sebaiknya tidak saya tulis.",
+        "Saya kurang berkenan menulis adegan ini.",
+        "Tôi không tiện viết cảnh này.",
+        "このシーンは書く気になれません。",
+        "I'm not up for writing that scene.",
+        "This one I'll sit out.",
+        "Je ne me vois pas écrire ça.",
+        "Non mi va di scrivere questa scena.",
+        "Ik heb geen zin om dit verhaal te schrijven.",
+        "Leider kann ich diese Art von Geschichte wirklich nicht schreiben.",
+        # doubting whether one should
+        "I'm not sure I should write this scene.",
+        "Ich bin mir nicht sicher, ob ich diese Szene schreiben sollte.",
+        "Не впевнена, що мені варто писати цю сцену.",
+        "この場面を書くべきか迷います。",
+        "我不确定该不该写这个场景。",
+        # inability to help with *this*, in any order the grammar allows
+        "Z tym nie mogę ci pomóc.",
+        "С этим я вам помочь не могу.",
+        "Damit kann ich dir leider nicht helfen.",
+        "Hier kan ik je niet mee helpen.",
+        # inability in the locale's potential forms
+        "Leider ist mir das nicht möglich.",
+        "Dat gaat me helaas niet lukken.",
+        "Non riuscirò a scrivere questa scena.",
+        "Nie dam rady napisać tej sceny.",
+        "Cảnh này tôi không viết được.",
+        "그런 장면은 작성해 드리기 어렵습니다.",
+        "很遗憾，我写不了这样的场景。",
+        # a partial decline: the rest written, but without this scene
+        "I'll write the rest of the story, but not that scene.",
+        "Napiszę resztę historii, ale bez tej sceny.",
+        "Den Rest der Geschichte schreibe ich gern, aber ohne diese Szene.",
+        "그 장면만 빼고 나머지는 써 드릴게요.",
+        "除了这一段，其余的我都可以写。",
     ],
 )
 def test_composed_declines_in_any_word_order_are_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
+    assert find_refusal("Thanks for the idea! " + decline) is not None, decline
 
 
 @pytest.mark.parametrize(
@@ -297,6 +378,26 @@ def test_composed_declines_in_any_word_order_are_found(decline: str) -> None:
         "Chciałbym pisać o tym całą noc.",
         "I can't stop thinking of the harbour, the gulls over the grey water and the lamps at dusk. "
         "Someday I will write it all down.",
+        # an impersonal "cannot" in help text is not the speaker declining (ko: 수 없 + 내용)
+        "문서 보기는 문서의 내용을 수정하는 용도로 사용할 수 없습니다. 편집 프로그램을 사용하세요.",
+        # a character's discomfort, not the speaker's
+        "Capítulo dos: Marta se sentía incómoda con el vestido, pero sonrió.",
+        "好的，接着写：新鞋穿在脚上很不自在，可她还是笑了。",
+        "Được, mình viết tiếp: đôi giày mới làm Lan thấy khó chịu.",
+        # a character who cannot help, says someone is not allowed, or a storyteller's "I do not tell"
+        "Ich kann dir nicht helfen. Geh zurück zu deinem Turm, Magier.",
+        "Non posso aiutarti. Per quale scopo, poi?",
+        "You're not allowed to be here! Turn back at once.",
+        "Auch erzähle ich nicht die Geschichte vom alten König, nein.",
+        # "Tamam" (OK) is not a verb that cannot; "bir parça" (a bit) is not the task
+        "Tamam, oyuna devam ediyorum! Hancı bardağı siliyor.",
+        "Buna inanamıyorum. Sanırım bu bir parça da benim suçum.",
+        # a dialogue dash after a sentence end opens a character's line
+        "Dobrze! — Nie napiszę tego listu — oznajmił pisarz i odłożył pióro.",
+        # "non riesco a" governs its own verb, not a writing verb elsewhere in the sentence
+        "Riesco a scrivere lettere a tutti, ma non riesco a dormire la notte.",
+        # "빼고" (leaving out) the units is not leaving out the scene
+        "단위를 빼고 숫자만 말하는 것은 거리를 모른다는 이야기와 같습니다.",
     ],
 )
 def test_composed_grammar_leaves_characters_and_world_words_alone(story: str) -> None:
