@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from GNOME's translated user help (Mallard pages).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, the Debian Handbook).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -27,11 +27,27 @@ its locale).
 The **source** of a row is the document and page without the language (``help:gnome-help/files-copy``),
 so a page and all its translations fall in one split (``judge_cases.split_of``). Output rows are those of
 ``build_language_corpus.py --clean-out``: ``{"locale", "source", "text"}``.
+
+``--source handbook`` reads *The Debian Administrator's Handbook* instead (package ``debian-handbook``:
+one DocBook HTML page per section in 25 languages, 16 of the 17 locales: no Ukrainian)::
+
+    mkdir -p /tmp/jdoc3 && cd /tmp/jdoc3 && apt-get download debian-handbook
+    dpkg-deb -x debian-handbook_*.deb root
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source handbook --root /tmp/jdoc3/root \\
+        --out bench/results/handbook_paragraphs.jsonl
+
+Its paragraphs (``<div class="para">``) are read with their inline markup as text (a command name, a file
+name, an acronym); a code block, a list or a note inside a paragraph ends it, footnote marks are left
+out, and the rest goes through the same steps as a help page (untranslated paragraphs, identical to the
+English page's, blanked; short ones merged; ``runs``). The source of a row is the **chapter**
+(``handbook:6`` for every section 6.x, ``handbook:A`` for the appendix), so a chapter and all its
+translations fall in one split.
 """
 
 from __future__ import annotations
 
 import argparse
+import html.parser
 import json
 import re
 import sys
@@ -126,6 +142,94 @@ def collect(root: Path, locale: str) -> list[tuple[str, str]]:
     return runs(sources, locale, in_locale=plausible if locale in CJK else _translated)
 
 
+HANDBOOK_DIRS = {
+    "en": "en-US", "es": "es-ES", "pt-BR": "pt-BR", "fr": "fr-FR", "de": "de-DE", "it": "it-IT",
+    "nl": "nl-NL", "pl": "pl-PL", "ru": "ru-RU", "tr": "tr-TR", "ja": "ja-JP", "ko": "ko-KR",
+    "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "id": "id-ID", "vi": "vi-VN",
+}  # fmt: skip
+_HANDBOOK = "usr/share/doc/debian-handbook/html"
+# A page's number in its English title: "Chapter 6. Maintenance…", "6.2. aptitude…", "A.3. Linux Mint".
+_CHAPTER = re.compile(r"<title[^>]*>\s*(?:(?:Chapter|Appendix)\s+)?([0-9]+|[A-Z])[.]")
+# Marks around a cross-reference's text, which DocBook generates from the target's title in the page's
+# language: an untranslated paragraph differs from the English one only there ("see Sección 6.2.5, …").
+_XREF = ("\x02", "\x03")
+_XREF_TEXT = re.compile("\x02[^\x03]*\x03")
+# Blocks that end the paragraph they sit in; their own paragraphs (a list item's) are read on their own.
+_BLOCKS = {"div", "p", "pre", "ul", "ol", "dl", "table", "blockquote"}
+
+
+class _HandbookParagraphs(html.parser.HTMLParser):
+    """The text of a DocBook HTML page's ``<div class="para">`` elements, in document order, with inline
+    markup as text (a cross-reference's between the ``_XREF`` marks); a nested block ends the paragraph
+    (an empty string marks the break), a code block's text and footnote marks are left out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []  # open elements: "para", "skip" or the tag
+        self.parts: list[str] = []
+        self.found: list[str] = []
+
+    def _flush(self) -> None:
+        text = " ".join("".join(self.parts).split())
+        if text or (self.found and self.found[-1]):
+            self.found.append(text)
+        self.parts = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        cls = dict(attrs).get("class") or ""
+        if tag in ("br", "img", "hr", "meta", "link", "input"):
+            return
+        if "para" in self.stack and tag in _BLOCKS:
+            self._flush()
+        if tag == "div" and cls == "para":
+            self.stack.append("para")
+        elif tag == "a" and cls == "xref":
+            self.stack.append("xref")
+            self.parts.append(_XREF[0])
+        elif tag == "pre" or "footnote" in cls or tag in ("script", "style", "title"):
+            self.stack.append("skip")
+        else:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("br", "img", "hr", "meta", "link", "input") or not self.stack:
+            return
+        top = self.stack.pop()
+        if top == "xref":
+            self.parts.append(_XREF[1])
+        if top == "para" or ("para" in self.stack and tag in _BLOCKS):
+            self._flush()
+
+    def handle_data(self, data: str) -> None:
+        if "para" in self.stack and "skip" not in self.stack:
+            self.parts.append(data)
+
+
+def handbook_paragraphs(path: Path) -> list[str]:
+    parser = _HandbookParagraphs()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    parser.close()
+    return parser.found
+
+
+def collect_handbook(root: Path, locale: str) -> list[tuple[str, str]]:
+    base = root / _HANDBOOK
+    least = 60 if locale in CJK else 160
+    sources = []
+    for page in sorted((base / HANDBOOK_DIRS[locale]).glob("*.html")):
+        original = base / HANDBOOK_DIRS["en"] / page.name
+        number = _CHAPTER.search(original.read_text(encoding="utf-8", errors="replace")[:4000])
+        english = {_XREF_TEXT.sub("", p) for p in handbook_paragraphs(original)}
+        own = [
+            p.replace(_XREF[0], "").replace(_XREF[1], "")
+            if locale == "en" or _XREF_TEXT.sub("", p) not in english
+            else ""
+            for p in handbook_paragraphs(page)
+        ]
+        sources.append((f"handbook:{number[1] if number else page.stem}", merged(own, least)))
+    return runs(sources, locale, in_locale=plausible if locale in CJK else _translated)
+
+
 def _translated(paragraph: str, locale: str) -> bool:
     """A paragraph of an alphabetic locale that differs from the English page's (or is English's own) is
     in its locale: the
@@ -136,14 +240,16 @@ def _translated(paragraph: str, locale: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", choices=["help", "handbook"], default="help")
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
     parser.add_argument("--out", default="bench/results/help_paragraphs.jsonl")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    handbook = args.source == "handbook"
     with out.open("w", encoding="utf-8") as fh:
-        for locale in LOCALES:
-            rows = collect(Path(args.root), locale)
+        for locale in [loc for loc in LOCALES if not handbook or loc in HANDBOOK_DIRS]:
+            rows = collect_handbook(Path(args.root), locale) if handbook else collect(Path(args.root), locale)
             for source, text in rows:
                 fh.write(
                     json.dumps({"locale": locale, "source": source, "text": text}, ensure_ascii=False) + "\n"
