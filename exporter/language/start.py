@@ -439,7 +439,8 @@ def _spelled_out(token: str, bracket: str) -> bool:
         return False
     letters = iter(token.casefold())
     want = next(letters)
-    for word in _EXPANSION_WORD.findall(bracket[1 : bracket.find(")") if ")" in bracket else None]):
+    inside = bracket[1:FIRST_SENTENCE_CHARS].split(")", 1)[0]
+    for word in (m.group() for m in _EXPANSION_WORD.finditer(inside)):
         if word[0].casefold() == want:
             if (want := next(letters, "")) == "":
                 return True
