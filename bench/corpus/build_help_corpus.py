@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from GNOME's translated user help (Mallard pages).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, the Debian Handbook).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -27,11 +27,33 @@ its locale).
 The **source** of a row is the document and page without the language (``help:gnome-help/files-copy``),
 so a page and all its translations fall in one split (``judge_cases.split_of``). Output rows are those of
 ``build_language_corpus.py --clean-out``: ``{"locale", "source", "text"}``.
+
+``--source handbook`` and ``--source install`` read DocBook books instead: *The Debian Administrator's
+Handbook* (package ``debian-handbook``, 16 of the 17 locales: no Ukrainian) and the Debian installation
+guide (``installation-guide-amd64``, 12: no Brazilian Portuguese, Polish, Turkish, Ukrainian or
+traditional Chinese), one HTML page per section and language::
+
+    mkdir -p /tmp/jdoc3 && cd /tmp/jdoc3 && apt-get download debian-handbook installation-guide-amd64
+    dpkg-deb -x debian-handbook_*.deb root && dpkg-deb -x installation-guide-amd64_*.deb ig
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source handbook --root /tmp/jdoc3/root \\
+        --out bench/results/handbook_paragraphs.jsonl
+    .venv/bin/python bench/corpus/build_help_corpus.py --source install --root /tmp/jdoc3/ig \\
+        --out bench/results/install_paragraphs.jsonl
+
+Their paragraphs (``<div class="para">``, ``<p>``) are read with their inline markup as text (a command
+name, a file name, an acronym); a code block, a list or a note inside a paragraph ends it, footnote marks
+are left out; a paragraph that ends with a colon (it introduces the block that follows) and an
+untranslated one (identical to the English page's once the cross-references' text, which DocBook writes
+in the page's language, is masked) are blanked; in the alphabetic locales a paragraph with an English
+sentence is left out (``_without_english``); the rest goes through the same steps as a help page (short
+ones merged; ``runs``). The source of a row is the book's **chapter** (``handbook:6`` for every section
+6.x, ``install:B`` for appendix B), so a chapter and all its translations fall in one split.
 """
 
 from __future__ import annotations
 
 import argparse
+import html.parser
 import json
 import re
 import sys
@@ -40,7 +62,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_language_corpus import CJK, LOCALES, MAN_DIRS, plausible, runs
+from build_language_corpus import CJK, LOCALES, MAN_DIRS, STOPWORDS, plausible, runs, sentences
 
 HELP_DIRS = {**MAN_DIRS, "en": "C"}
 _SKIPPED = {"info", "code", "screen", "synopsis", "comment", "title", "desc"}
@@ -126,6 +148,120 @@ def collect(root: Path, locale: str) -> list[tuple[str, str]]:
     return runs(sources, locale, in_locale=plausible if locale in CJK else _translated)
 
 
+# DocBook books in HTML: where each is extracted, and its directory per locale.
+DOCBOOKS = {
+    "handbook": ("usr/share/doc/debian-handbook/html", {
+        "en": "en-US", "es": "es-ES", "pt-BR": "pt-BR", "fr": "fr-FR", "de": "de-DE", "it": "it-IT",
+        "nl": "nl-NL", "pl": "pl-PL", "ru": "ru-RU", "tr": "tr-TR", "ja": "ja-JP", "ko": "ko-KR",
+        "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "id": "id-ID", "vi": "vi-VN"}),
+    "install": ("usr/share/doc/installation-guide-amd64", {
+        "en": "en", "es": "es", "fr": "fr", "de": "de", "it": "it", "nl": "nl", "ru": "ru", "ja": "ja",
+        "ko": "ko", "zh-Hans": "zh_CN", "id": "id", "vi": "vi"}),  # ("pt" is European Portuguese)
+}  # fmt: skip
+# A page's number in its English title: "Chapter 6. Maintenance…", "6.2. aptitude…", "A.3. Linux Mint".
+_CHAPTER = re.compile(r"<title[^>]*>\s*(?:(?:Chapter|Appendix)\s+)?([0-9]+|[A-Z])[.]")
+# Marks around a cross-reference's text, which DocBook generates from the target's title in the page's
+# language: an untranslated paragraph differs from the English one only there ("see Sección 6.2.5, …").
+_XREF = ("\x02", "\x03")
+_XREF_TEXT = re.compile("\x02[^\x03]*\x03")
+# A paragraph that introduces what follows it ("… run the following commands:"): a list, a command or an
+# example, which is not read; without it the paragraph is cut short.
+_INTRODUCES = re.compile(r"[:：]\s*$")
+# Blocks that end the paragraph they sit in; their own paragraphs (a list item's) are read on their own.
+_BLOCKS = {"div", "p", "pre", "ul", "ol", "dl", "table", "blockquote"}
+
+
+class _DocBookParagraphs(html.parser.HTMLParser):
+    """The text of a DocBook HTML page's paragraphs (``<div class="para">``, or ``<p>`` without a class:
+    a title is ``<p class="title">``), in document order, with inline
+    markup as text (a cross-reference's between the ``_XREF`` marks); a nested block ends the paragraph
+    (an empty string marks the break), a code block's text and footnote marks are left out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []  # open elements: "para", "skip" or the tag
+        self.parts: list[str] = []
+        self.found: list[str] = []
+
+    def _flush(self) -> None:
+        text = " ".join("".join(self.parts).split())
+        if text or (self.found and self.found[-1]):
+            self.found.append(text)
+        self.parts = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        cls = dict(attrs).get("class") or ""
+        if tag in ("br", "img", "hr", "meta", "link", "input"):
+            return
+        if "para" in self.stack and tag in _BLOCKS:
+            self._flush()
+        if (tag == "div" and cls == "para") or (tag == "p" and not cls):
+            self.stack.append("para")
+        elif tag == "a" and cls == "xref":
+            self.stack.append("xref")
+            self.parts.append(_XREF[0])
+        elif tag == "pre" or "footnote" in cls or tag in ("script", "style", "title"):
+            self.stack.append("skip")
+        else:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("br", "img", "hr", "meta", "link", "input") or not self.stack:
+            return
+        top = self.stack.pop()
+        if top == "xref":
+            self.parts.append(_XREF[1])
+        if top == "para" or ("para" in self.stack and tag in _BLOCKS):
+            self._flush()
+
+    def handle_data(self, data: str) -> None:
+        if "para" in self.stack and "skip" not in self.stack:
+            self.parts.append(data)
+
+
+def docbook_paragraphs(path: Path) -> list[str]:
+    parser = _DocBookParagraphs()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    parser.close()
+    return parser.found
+
+
+def collect_docbook(root: Path, locale: str, book: str) -> list[tuple[str, str]]:
+    where, dirs = DOCBOOKS[book]
+    base = root / where
+    least = 60 if locale in CJK else 160
+    sources = []
+    for page in sorted((base / dirs[locale]).glob("*.html")):
+        original = base / dirs["en"] / page.name
+        number = _CHAPTER.search(original.read_text(encoding="utf-8", errors="replace")[:4000])
+        english = {_XREF_TEXT.sub("", p) for p in docbook_paragraphs(original)}
+        own = [
+            p.replace(_XREF[0], "").replace(_XREF[1], "")
+            if (locale == "en" or _XREF_TEXT.sub("", p) not in english) and not _INTRODUCES.search(p)
+            else ""
+            for p in docbook_paragraphs(page)
+        ]
+        sources.append((f"{book}:{number[1] if number else page.stem}", merged(own, least)))
+    return runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
+
+
+ENGLISH_MIN_STOPWORDS = 3  # distinct English stop words (not the locale's own) that make a sentence English
+
+
+def _without_english(paragraph: str, locale: str) -> bool:
+    """A paragraph of an alphabetic locale with no sentence in English: a book translated from an older
+    English edition leaves the newer English sentences inside translated paragraphs (``…загрузку с
+    соответствующих устройств. Most BIOS/UEFI versions allow you to…``). A sentence is English with
+    ``ENGLISH_MIN_STOPWORDS`` distinct stop words of English that are not the locale's (Dutch writes "is"
+    and "of", Polish "to")."""
+    own = set(STOPWORDS.get(locale, ()))
+    return locale == "en" or not any(
+        len({w for w in re.findall(r"\w+", s.lower()) if w in STOPWORDS["en"] and w not in own})
+        >= ENGLISH_MIN_STOPWORDS
+        for s in sentences(paragraph)
+    )
+
+
 def _translated(paragraph: str, locale: str) -> bool:
     """A paragraph of an alphabetic locale that differs from the English page's (or is English's own) is
     in its locale: the
@@ -136,14 +272,19 @@ def _translated(paragraph: str, locale: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", choices=["help", *DOCBOOKS], default="help")
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
     parser.add_argument("--out", default="bench/results/help_paragraphs.jsonl")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    book = DOCBOOKS.get(args.source)
     with out.open("w", encoding="utf-8") as fh:
-        for locale in LOCALES:
-            rows = collect(Path(args.root), locale)
+        for locale in [loc for loc in LOCALES if book is None or loc in book[1]]:
+            if book is None:
+                rows = collect(Path(args.root), locale)
+            else:
+                rows = collect_docbook(Path(args.root), locale, args.source)
             for source, text in rows:
                 fh.write(
                     json.dumps({"locale": locale, "source": source, "text": text}, ensure_ascii=False) + "\n"

@@ -138,6 +138,13 @@ _GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]
 # parenthesis ("Copyright (C)", "Linux (Debian) is…" close within a few words).
 _CAPITAL_BEFORE_PAREN = re.compile(rf"^{_UPPER}[^\W\d_]{{0,13}}[ \t]+\({_UPPER}")
 PAREN_CLOSE_CHARS = 40  # a parenthesis after the first word closes within this many characters
+# ”Ruang pengguna” mengacu…: Swedish, Finnish and some Indonesian typography open a quote with the mark
+# that closes it; a term quoted so closes within its sentence, behind the letters it opens.
+_SAME_MARK_QUOTE = re.compile(rf"^”[^\W\d_][^”\n]{{0,{PAREN_CLOSE_CHARS}}}”")
+# A word of an expansion: its initial spells a letter of the abbreviation, short lowercase words may be
+# skipped ("Redundant Array of Independent Disks").
+_EXPANSION_WORD = re.compile(r"[^\W\d_]+")
+SKIPPED_WORD_MAX = 3
 # "니다The", "ですHello", "想象成從 — Ahora": a short CJK fragment before Latin or Cyrillic text (spaced,
 # glued, on its own line, or in front of an opener).
 _CJK_BEFORE_ALPHABET = re.compile(
@@ -165,11 +172,9 @@ _CAPITAL_BEFORE_OPENER = re.compile(
 # term inside the sentence (closed without end punctuation, the sentence going on in lowercase or with a
 # symbol, possibly after a comma outside the quote: ``_quoted_term``), so the word before it is the
 # sentence's first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is a piece).
-_QUOTED_TERM = re.compile(
-    r"[^\W\d_]+[ \t]+(?:"
-    + "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
-    + ")[,;:]?[ \t]+"
-)
+_QUOTED = "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
+_QUOTED_TERM = re.compile(rf"[^\W\d_]+[ \t]+(?:{_QUOTED})[,;:]?[ \t]+")
+_MORE_QUOTED = re.compile(rf"(?:{_QUOTED})[,;:]?[ \t]+")
 # A lowercase run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
 # ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好", "rüm各") is a cut token.
 # "力します¿その他", "到讀入„算術", "o«1 番目", "t- ネット", "成功を- 標準": in a Chinese, Japanese or Korean
@@ -253,7 +258,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("tokenizer_artifact", m.group())
     first = text[0]
     if first in _STRAY and not ((ok := _SYMBOL_OK.get(first)) and ok.match(text)):
-        if first == "›" and "‹" in text:
+        if (first == "›" and "‹" in text) or _SAME_MARK_QUOTE.match(text):
             return None
         return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if first == "»" and "«" not in text:
@@ -290,6 +295,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         (m := _CAPITAL_BEFORE_PAREN.match(text))
         and ")" not in text[m.end() : m.end() + PAREN_CLOSE_CHARS]
         and not _is_word(m.group(), text, any_case=True)
+        and not _spelled_out(_leading(LETTERS, m.group()), text[m.end() - 2 :])
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     m = (
@@ -306,6 +312,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _is_word(m.group(), text, any_case=True)
         and not _quoted_term(text)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
+        and not _parenthetical(text[len(lead) :])
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     for pattern in (
@@ -417,8 +424,42 @@ def _quoted_term(text: str) -> bool:
     «Друк»``, not ``Ment «Hola», dijo``, whose quote is a sentence."""
     if (m := _QUOTED_TERM.match(text)) is None:
         return False
-    after = text[m.end() : m.end() + 1]
+    end = m.end()
+    while more := _MORE_QUOTED.match(text, end):  # a list of quoted terms: 'Licencje "GPL", "BSD" i…'
+        end = more.end()
+    after = text[end : end + 1]
     return after.islower() or unicodedata.category(after or " ").startswith("S")
+
+
+def _spelled_out(token: str, bracket: str) -> bool:
+    """An abbreviation in capitals before its expansion in brackets, whose words' initials spell it:
+    ``VNC (Virtual Network Computing, …)``, ``RAID (Redundant Array of Independent Disks)`` (short
+    lowercase words may be skipped). ``bracket`` is the text from the opening bracket on."""
+    if not (token.isalpha() and token.isupper() and len(token) >= 2):
+        return False
+    letters = iter(token.casefold())
+    want = next(letters)
+    inside = bracket[1:FIRST_SENTENCE_CHARS].split(")", 1)[0]
+    for word in (m.group() for m in _EXPANSION_WORD.finditer(inside)):
+        if word[0].casefold() == want:
+            if (want := next(letters, "")) == "":
+                return True
+        elif not (word.islower() and len(word) <= SKIPPED_WORD_MAX):
+            return False
+    return False
+
+
+def _parenthetical(after_word: str) -> bool:
+    """Whether the text after the first word opens a bracket (behind spaces) that closes within
+    ``PAREN_CLOSE_CHARS`` and inside its sentence, the text going on after it: a gloss or an aside
+    (``古めの (OS X 以前の) Mac OS…``, ``Recommends (推奨) と…``), not a bracket opening the text behind a
+    piece (``ation (La gardienne…``)."""
+    rest = after_word.lstrip(" \t")
+    if rest[:1] not in ("(", "（"):
+        return False
+    mark = next((i for i, c in enumerate(rest[1 : PAREN_CLOSE_CHARS + 1], 1) if c in "()（）"), 0)
+    closed = mark > 0 and rest[mark] in ")）"  # (not a bracket opened inside it first)
+    return closed and not END_MARK.search(rest, 0, mark) and rest[mark + 1 :].strip() != ""
 
 
 def _named_again(token: str, text: str) -> bool:
@@ -516,6 +557,8 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     if (m := _SPACED_CJK_PIECE.match(text)) is None:
         return None
     token, before_word = m.group(1) or m.group(2), m.group(2) is not None
+    if _parenthetical(text[len(token) :]):
+        return None  # a first word and its aside: "古めの (OS X 以前の) Mac OS…"
     if token not in _CJK_INTERJECTIONS and (
         locale == "ko" or not (_recurs(token, text) or (before_word and _spaced_term(token, text, locale)))
     ):
