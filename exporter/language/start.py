@@ -479,6 +479,14 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
     if token.islower():
         return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
+    if (
+        not punct
+        and not opener
+        and locale != "de"  # (German capitalises nouns, and a name may be one: not decided by case)
+        and _opens_with_interjection(after, text[m.end() : m.end() + 1])
+        and not lex.is_word(token)
+    ):
+        return _found("fragment", token)  # "Stud Ay, …": an interjection opens its clause
     next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
     if token.isupper():
         return None  # an error name, a column or a placeholder in capitals ("EPERM The caller…"): not decided
@@ -493,6 +501,14 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
+
+
+def _opens_with_interjection(word: str, after: str) -> bool:
+    """Whether ``word`` and the character ``after`` it are an interjection and its comma or exclamation mark
+    (``Oh,``, ``Ay,``, ``Ох,``): an interjection opens its clause, so a capitalised token spaced before it,
+    with no punctuation of its own and no word of the reply's language, is a piece (``Stud Ay, …``; ``Oh
+    Oh,`` is two interjections, which the caller has let through)."""
+    return after in ",!" and _REPEATS.sub(r"\1", word.casefold()) in INTERJECTIONS
 
 
 # In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
@@ -563,6 +579,17 @@ _RUN_BEFORE_OPENING = re.compile(
 )
 
 
+# A Latin token glued to a Chinese, Japanese or Korean interjection and its comma (Korean glues its vocative
+# particle 아 to a name in hangul, not to Latin letters). Spaced, a capitalised one is a name addressed
+# ("Python ああ、…"); a lowercase one is judged with the other spaced pieces.
+_KOREAN_INTERJECTIONS = ("아", "어", "오", "음")
+_LATIN_BEFORE_INTERJECTION = re.compile(
+    r"^([A-Za-zÀ-ɏ\u1e00-\u1eff]{1,14})(?:"
+    + "|".join(sorted([*_CJK_INTERJECTIONS, *_KOREAN_INTERJECTIONS], key=len, reverse=True))
+    + r")[，,、]"
+)
+
+
 def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
     """A Chinese or Japanese run before a name and its dash, or before an interjection and its comma, that
     is no function word of the reply's language (``_RUN_BEFORE_OPENING``; ``FUNCTION_WORDS``): a name
@@ -570,6 +597,8 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
     can stand before a name (``向Konrad — …``), and nothing but another interjection before an interjection
     (a word glued to one that is also a particle is a call: ``天啊，``). (Korean glues its vocative particle
     to a name, and an interjection to nothing: not judged.)"""
+    if (m := _LATIN_BEFORE_INTERJECTION.match(text)) and not _recurs(m.group(1), text):
+        return _found("fragment", m.group(1))  # "Sirああ、", "Today아, "
     if locale == "ko" or (m := _RUN_BEFORE_OPENING.match(text)) is None:
         return None
     token, interjection = m.group(1), m.group(2)

@@ -106,6 +106,8 @@ def test_a_doubled_or_straight_opener_never_closed_is_still_stray(text: str, loc
         ("船 唉，" + ZH_HANS, "zh-Hans", "船"),  # a character spaced before an interjection
         ("可以ああ、" + JA, "ja", "可以"),  # Chinese glued to a Japanese interjection
         ("天 啊，" + ZH_HANS, "zh-Hans", "天"),  # spaced from an interjection that is also a particle
+        ("Sirああ、" + JA, "ja", "Sir"),  # a Latin token glued to an interjection
+        ("Today" + KO, "ko", "Today"),  # glued to a Korean interjection (KO opens with "아, ")
     ],
 )
 def test_a_run_before_a_dialogue_name_or_an_interjection_is_a_piece(
@@ -123,6 +125,7 @@ def test_a_run_before_a_dialogue_name_or_an_interjection_is_a_piece(
         ("天啊，" + ZH_HANS, "zh-Hans"),  # a word and its particle: an exclamation
         ("そうねえ、" + JA, "ja"),  # a word and the particle ねえ
         ("민수야, " + KO, "ko"),  # Korean glues its vocative particle to a name
+        ("Python " + KO, "ko"),  # a name spaced before an interjection: addressed
     ],
 )
 def test_a_function_word_or_a_call_before_dialogue_is_legitimate(text: str, locale: str) -> None:

@@ -169,3 +169,32 @@ def test_an_abbreviation_glued_to_its_expansion_in_brackets_is_a_word() -> None:
 )
 def test_a_quote_inside_a_quote_closing_right_after_its_end_mark_is_nested(text: str) -> None:
     assert find_corrupted_start(text, "ja" if text[0] == "「" else "ru") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("Stud Ay, el faro seguía encendido cuando volvimos al puerto.", "es", "Stud"),
+        ("Ention Oh, the lighthouse was still burning when we came back.", "en", "Ention"),
+        ("Ство Ох, маяк всё ещё горел, когда мы вернулись в порт.", "ru", "Ство"),
+    ],
+)
+def test_a_capitalised_token_spaced_before_an_interjection_and_its_comma_is_a_fragment(
+    text: str, locale: str, piece: str
+) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == piece, found
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Ay, el faro seguía encendido cuando volvimos al puerto.", "es"),
+        ("Oh oh, the lighthouse was still burning when we came back.", "en"),
+        ("Here, oh, the lighthouse was still burning when we came back.", "en"),
+        ("Pero Ay, el faro seguía encendido cuando volvimos al puerto.", "es"),  # a word of the language
+        ("Nowak Ach, der Leuchtturm brannte noch, als wir zurückkamen.", "de"),  # German: not decided by case
+    ],
+)
+def test_an_interjection_opening_the_reply_or_behind_a_comma_is_legitimate(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
