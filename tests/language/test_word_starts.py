@@ -177,24 +177,17 @@ def test_a_quote_inside_a_quote_closing_right_after_its_end_mark_is_nested(text:
         ("Stud Ay, el faro seguía encendido cuando volvimos al puerto.", "es", "Stud"),
         ("Ention Oh, the lighthouse was still burning when we came back.", "en", "Ention"),
         ("Ство Ох, маяк всё ещё горел, когда мы вернулись в порт.", "ru", "Ство"),
+        # legitimate: the interjection opens the reply, follows another or a comma, or a word of the
+        # language stands before it; German capitalises nouns, so case decides nothing there
+        ("Ay, el faro seguía encendido cuando volvimos al puerto.", "es", None),
+        ("Oh oh, the lighthouse was still burning when we came back.", "en", None),
+        ("Here, oh, the lighthouse was still burning when we came back.", "en", None),
+        ("Pero Ay, el faro seguía encendido cuando volvimos al puerto.", "es", None),
+        ("Nowak Ach, der Leuchtturm brannte noch, als wir zurückkamen.", "de", None),
     ],
 )
-def test_a_capitalised_token_spaced_before_an_interjection_and_its_comma_is_a_fragment(
-    text: str, locale: str, piece: str
+def test_a_token_spaced_before_an_interjection_and_its_comma(
+    text: str, locale: str, piece: str | None
 ) -> None:
     found = find_corrupted_start(text, locale)
-    assert found is not None and found.prefix == piece, found
-
-
-@pytest.mark.parametrize(
-    ("text", "locale"),
-    [
-        ("Ay, el faro seguía encendido cuando volvimos al puerto.", "es"),
-        ("Oh oh, the lighthouse was still burning when we came back.", "en"),
-        ("Here, oh, the lighthouse was still burning when we came back.", "en"),
-        ("Pero Ay, el faro seguía encendido cuando volvimos al puerto.", "es"),  # a word of the language
-        ("Nowak Ach, der Leuchtturm brannte noch, als wir zurückkamen.", "de"),  # German: not decided by case
-    ],
-)
-def test_an_interjection_opening_the_reply_or_behind_a_comma_is_legitimate(text: str, locale: str) -> None:
-    assert find_corrupted_start(text, locale) is None
+    assert (found.prefix if found else None) == piece, found
