@@ -38,6 +38,32 @@ A second set of sources, role-play dialogue and quest text (``--set rpg``), make
 - **freedroidrpg**: the characters' dialogue and the game's item and world text
   (``usr/share/locale/*/LC_MESSAGES/freedroidrpg-{dialogs,data}.mo``; the interface catalogue is left out).
 
+A third set, narration, dialogue and lore of science-fiction and strategy games (``--set story``)::
+
+    mkdir -p /tmp/story && cd /tmp/story
+    apt-get download cataclysm-dda-data warzone2100-data naev-data singularity 0ad-data
+    for deb in cataclysm-dda-data warzone2100-data naev-data singularity; do dpkg-deb -x "$deb"_*.deb root; done
+    dpkg-deb --fsys-tarfile 0ad-data_*.deb | tar x -C root ./usr/share/games/0ad/mods/public/public.zip
+    (cd root/usr/share/games/0ad/mods/public && unzip -q public.zip 'l10n/*' && rm public.zip)
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set story --root /tmp/story/root \
+        --out bench/results/story_replies.jsonl
+
+- **cataclysm**: Cataclysm: Dark Days Ahead's NPC dialogue, survivors' backstories, notes, books and
+  item descriptions (``usr/share/locale/*/LC_MESSAGES/cataclysm-dda.mo``);
+- **warzone2100**: the campaigns' briefings and messages (``warzone2100.mo``; its interface strings are
+  not prose and fall out);
+- **naev**: the space-trading game's mission and ship texts (``usr/share/naev/dat/gettext``: de, ko);
+- **singularity**: Endgame: Singularity's story and research texts (``i18n/lang_*/{story,knowledge}.po``);
+- **0ad**: 0 A.D.'s civilisation histories, campaign and map narration and unit histories
+  (``l10n/<lang>.public-{civilizations,gui-campaigns,maps,templates-units}.po``).
+
+A catalogue's regional directory (``it_IT``, ``uk_UA``, ``es_ES``) is read when the language's own is
+missing. Besides what makes a message no prose (below), a message of these catalogues is left out for a
+defect of the catalogue (``_STORY_DEFECT``: a named placeholder, a C1 control character, a word glued to
+the next capitalised one or to the next sentence, Latin and Cyrillic letters in one word, a statistics
+line) and a translation opening in lowercase where the English opens in capitals (an item's name left
+before its description).
+
 Messages with format conversions (``%s``), Freeciv's ``?qualifier:`` prefixes, replacement or control
 characters, and translations identical to the English are not prose and are left out.
 
@@ -62,7 +88,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -223,10 +249,13 @@ FREEDROID_DOMAINS = ("freedroidrpg-dialogs", "freedroidrpg-data")
 
 
 def read_po(path: Path) -> list[tuple[str, str]]:
-    """(message id, translation) pairs of a gettext .po file, compiled by ``msgfmt`` (fuzzy ones left out)."""
+    """(message id, translation) pairs of a gettext .po file, compiled by ``msgfmt`` (fuzzy ones left out);
+    none from a catalogue ``msgfmt`` rejects (its errors are shown)."""
     with tempfile.TemporaryDirectory() as tmp:
         mo = Path(tmp) / "catalogue.mo"
-        subprocess.run(["msgfmt", "-o", str(mo), str(path)], check=True)
+        if subprocess.run(["msgfmt", "-o", str(mo), str(path)], check=False).returncode != 0:
+            print(f"{path}: left out", file=sys.stderr)
+            return []
         return list(read_mo(mo))
 
 
@@ -243,7 +272,89 @@ def freedroidrpg(root: Path, found: Found) -> None:
     system_catalogues(root, found, "freedroidrpg", FREEDROID_DOMAINS)
 
 
-SETS = {"games": (widelands, freeciv, hedgewars, fortunes), "rpg": (flare, freedroidrpg)}
+# Defects of a catalogue, whatever its language: a named format placeholder ("%(player)s"), a C1 control
+# character, a lowercase word glued to a capitalised one ("picaretaEsta", "addShips": an item's name run into
+# its description, an identifier), a sentence glued to the next ("comum.Éaltamente"), Latin and Cyrillic
+# letters in one word ("Cущество"), a statistics line ("+Fuerza armadura…").
+_STORY_DEFECT = re.compile(
+    r"%\(\w+\)|[\x80-\x9f]|[a-zß-ÿ]{2,}[A-ZÀ-Þ]|[a-zß-ÿ]{2}[.!?][A-ZÀ-Þa-zß-ÿ]"
+    r"|[A-Za-z][А-яЁёЄєІіЇїҐґ]|[А-яЁёЄєІіЇїҐґ][A-Za-z]|^\s*\+"
+)
+
+
+def _add_story(found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str) -> None:
+    """``_add`` without the messages whose English or translation has a catalogue defect (``_STORY_DEFECT``),
+    or whose translation opens in lowercase where the English opens in capitals (an item's name left before
+    its description: "kris Esta é uma réplica…")."""
+    opens = (msgid.lstrip()[:1], msgstr.lstrip()[:1])
+    if opens[0].isupper() and opens[1].islower():
+        return
+    if not _STORY_DEFECT.search(msgid) and not _STORY_DEFECT.search(msgstr):
+        _add(found, language, package, domain, msgid, msgstr)
+
+
+def regional(names: Iterable[str], language: str) -> list[str]:
+    """Of the directory names, the language's own ones first, then its regional ones (``it_IT``, ``uk_UA``,
+    ``es_AR``) that no other language claims."""
+    directories = LANGUAGE_DIRS[language]
+    claimed = {d for own in LANGUAGE_DIRS.values() for d in own}
+    prefix = directories[0].split("_")[0] + "_"
+    present = set(names)
+    return [d for d in directories if d in present] + sorted(
+        d for d in present if d.startswith(prefix) and d not in claimed
+    )
+
+
+def gettext_catalogues(found: Found, package: str, base: Path, name: str) -> None:
+    """The catalogue ``base/<language>/name`` (.mo, or .po compiled) in every language, as one domain."""
+    for language in LANGUAGE_DIRS:
+        directories = tuple(regional((p.name for p in base.iterdir()), language))
+        if (path := first(base, directories, f"{{}}/{name}")) is not None:
+            pairs = read_po(path) if path.suffix == ".po" else read_mo(path)
+            for msgid, msgstr in pairs:
+                _add_story(found, language, package, Path(name).stem, msgid, msgstr)
+
+
+def cataclysm(root: Path, found: Found) -> None:
+    gettext_catalogues(found, "cataclysm", root / "usr/share/locale", "LC_MESSAGES/cataclysm-dda.mo")
+
+
+def warzone2100(root: Path, found: Found) -> None:
+    gettext_catalogues(found, "warzone2100", root / "usr/share/locale", "LC_MESSAGES/warzone2100.mo")
+
+
+def naev(root: Path, found: Found) -> None:
+    gettext_catalogues(found, "naev", root / "usr/share/naev/dat/gettext", "LC_MESSAGES/naev.mo")
+
+
+def singularity(root: Path, found: Found) -> None:
+    base = root / "usr/lib/python3/dist-packages/singularity/i18n"
+    names = [p.name.removeprefix("lang_") for p in base.glob("lang_*")]
+    for language in LANGUAGE_DIRS:
+        for directory in regional(names, language)[:1]:
+            for name in SINGULARITY_DOMAINS:
+                if (path := base / f"lang_{directory}" / name).is_file():
+                    for msgid, msgstr in read_po(path):
+                        _add_story(found, language, "singularity", path.stem, msgid, msgstr)
+
+
+def zero_ad(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/0ad/mods/public/l10n"
+    for language, directories in LANGUAGE_DIRS.items():
+        for domain in ZERO_AD_DOMAINS:
+            if (po := first(base, directories, f"{{}}.{domain}.po")) is not None:
+                for msgid, msgstr in read_po(po):
+                    _add_story(found, language, "0ad", domain, msgid, msgstr)
+
+
+SINGULARITY_DOMAINS = ("story.po", "knowledge.po")
+# 0 A.D.'s civilisation histories, campaign and map narration and unit histories (not its interface).
+ZERO_AD_DOMAINS = ("public-civilizations", "public-gui-campaigns", "public-maps", "public-templates-units")
+SETS = {
+    "games": (widelands, freeciv, hedgewars, fortunes),
+    "rpg": (flare, freedroidrpg),
+    "story": (cataclysm, warzone2100, naev, singularity, zero_ad),
+}
 
 
 def main() -> int:

@@ -304,7 +304,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         or _LETTERS_BEFORE_OPENER.match(text)
         or _TOKEN_LINE.match(text)
     )
-    if m and not _is_word(m.group(), body):
+    if m and not _is_word(m.group(), body) and not _abbreviation(text):
         return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
         by_lexicon is None
@@ -313,6 +313,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _quoted_term(text)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
         and not _parenthetical(text[len(lead) :])
+        and not _capitals_headline(text)
+        and not (m.group()[len(lead) : len(lead) + 1] in ",;" and _in_lexicon(lead, str(locale)))
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     for pattern in (
@@ -399,6 +401,29 @@ def _headword(token: str, after: str, locale: str | None) -> bool:
     ):
         return False
     return len(token) >= LONG_HEADWORD_MIN_LETTERS or _in_lexicon(token, locale)
+
+
+# A headline in capitals: its first line's words (two or more after the first) are all in capitals, up to
+# its end mark ("ЛАЗЕРЫ — НОВЫЕ ИГРУШКИ?", "LASERY - NASTĘPNA WIELKA RZECZ?").
+_CAPITALS_LINE = re.compile(r"[^\n.!?…]{1,120}[.!?…]?")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _capitals_headline(text: str) -> bool:
+    """Whether the reply opens with a headline in capitals (``_CAPITALS_LINE``): a tokenizer's piece before
+    a reply is glued to text in its own case, it does not make the whole first line capitals."""
+    line = m.group() if (m := _CAPITALS_LINE.match(text)) else ""
+    words = _WORD.findall(line)
+    return len(words) >= 3 and all(w.isupper() for w in words)
+
+
+# An abbreviation in capitals glued to its expansion in brackets, closed within the sentence:
+# "FDA(食品医薬品局)の承認", "PDW(個人防御火器)に".
+_ABBREVIATION = re.compile(r"[A-Z]{2,8}[(（][^()（）\n]{1,38}[)）]")
+
+
+def _abbreviation(text: str) -> bool:
+    return _ABBREVIATION.match(text) is not None
 
 
 def _in_lexicon(token: str, locale: str) -> bool:
@@ -495,6 +520,14 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
     if token.islower():
         return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
+    if (
+        not punct
+        and not opener
+        and locale != "de"  # (German capitalises nouns, and a name may be one: not decided by case)
+        and _opens_with_interjection(after, text[m.end() : m.end() + 1])
+        and not lex.is_word(token)
+    ):
+        return _found("fragment", token)  # "Stud Ay, …": an interjection opens its clause
     next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
     if token.isupper():
         return None  # an error name, a column or a placeholder in capitals ("EPERM The caller…"): not decided
@@ -509,6 +542,14 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
+
+
+def _opens_with_interjection(word: str, after: str) -> bool:
+    """Whether ``word`` and the character ``after`` it are an interjection and its comma or exclamation mark
+    (``Oh,``, ``Ay,``, ``Ох,``): an interjection opens its clause, so a capitalised token spaced before it,
+    with no punctuation of its own and no word of the reply's language, is a piece (``Stud Ay, …``; ``Oh
+    Oh,`` is two interjections, which the caller has let through)."""
+    return after in ",!" and _REPEATS.sub(r"\1", word.casefold()) in INTERJECTIONS
 
 
 # In a Chinese, Japanese or Korean reply: a first token spaced from the text that follows it.
@@ -554,6 +595,8 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
         if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
             return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
         return None
+    if found := _piece_before_opening(text, locale):
+        return found
     if (m := _SPACED_CJK_PIECE.match(text)) is None:
         return None
     token, before_word = m.group(1) or m.group(2), m.group(2) is not None
@@ -564,6 +607,54 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     ):
         return _found("fragment", token)
     return None
+
+
+# A Chinese or Japanese run, glued or spaced, before what opens a line of dialogue: a capitalised Latin name
+# and a spaced dash (the speaker or the one addressed: "Kalenz — 你们…"), or an interjection and its comma
+# ("唉，", "ああ、").
+# Interjections that are also particles glued to the word before them (a call or an exclamation: "天啊",
+# "そうねえ"): glued to a run, they end a word, not open a line.
+_CJK_PARTICLE_INTERJECTIONS = frozenset(["啊", "哦", "あ", "ねえ"])
+_RUN_BEFORE_OPENING = re.compile(
+    r"^([\u3040-\u30ff\u3400-\u9fff]{1,4}?)[ \t]?"
+    rf"(?:{_UPPER}[^\W\d_'’]*(?:['’][^\W\d_]+)?[ \t]+[—–-][ \t]"
+    r"|(" + "|".join(sorted(_CJK_INTERJECTIONS, key=len, reverse=True)) + r")[，,、])"
+)
+
+
+# A Latin token glued to a Chinese, Japanese or Korean interjection and its comma (Korean glues its vocative
+# particle 아 to a name in hangul, not to Latin letters). Spaced, a capitalised one is a name addressed
+# ("Python ああ、…"); a lowercase one is judged with the other spaced pieces.
+_KOREAN_INTERJECTIONS = ("아", "어", "오", "음")
+_LATIN_BEFORE_INTERJECTION = re.compile(
+    r"^([A-Za-zÀ-ɏ\u1e00-\u1eff]{1,14})(?:"
+    + "|".join(sorted([*_CJK_INTERJECTIONS, *_KOREAN_INTERJECTIONS], key=len, reverse=True))
+    + r")[，,、]"
+)
+
+
+def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
+    """A Chinese or Japanese run before a name and its dash, or before an interjection and its comma, that
+    is no function word of the reply's language (``_RUN_BEFORE_OPENING``; ``FUNCTION_WORDS``): a name
+    opening dialogue is the line's first word, and so is an interjection; only a preposition or a particle
+    can stand before a name (``向Konrad — …``), and nothing but another interjection before an interjection
+    (a word glued to one that is also a particle is a call: ``天啊，``). (Korean glues its vocative particle
+    to a name, and an interjection to nothing: not judged.)"""
+    if (m := _LATIN_BEFORE_INTERJECTION.match(text)) and not _recurs(m.group(1), text):
+        return _found("fragment", m.group(1))  # "Sirああ、", "Today아, "
+    if locale == "ko" or (m := _RUN_BEFORE_OPENING.match(text)) is None:
+        return None
+    token, interjection = m.group(1), m.group(2)
+    if token in _CJK_INTERJECTIONS or _recurs(token, text):
+        return None
+    if interjection in _CJK_PARTICLE_INTERJECTIONS and not text[len(token)].isspace():
+        return None  # a word and its particle: "天啊，", "神明啊，"
+    try:
+        if lexicon(locale).rank(token) < FUNCTION_WORDS:
+            return None
+    except LookupError:
+        return None
+    return _found("fragment", token)
 
 
 def _spaced_term(token: str, text: str, locale: str) -> bool:
@@ -713,8 +804,9 @@ FIRST_SENTENCE_CHARS = 300  # how far a quote opening the reply is looked for it
 
 
 def _nested(text: str) -> bool:
-    """A doubled quote mark is a quote inside a quote when the inner one closes in the first sentence and
-    the outer one after it: ``「「都市を管理」をクリック…。」``, ``««gedit» виділяє синтаксис.»``,
+    """A doubled quote mark is a quote inside a quote when the inner one closes in the first sentence (or
+    right after its end mark: ``「「斧は重い。」だから…」``) and the outer one after it:
+    ``「「都市を管理」をクリック…。」``, ``««gedit» виділяє синтаксис.»``,
     ``""Alamat IP" adalah singkatan…."``; the first closer ends a term the pair opened (no opener before
     it; a straight quote glued to the term, and an even number of them after the pair). A doubled opener
     before a sentence that quotes a term inside it (``""Un certificato è un "interruttore"…``) is still
@@ -722,7 +814,7 @@ def _nested(text: str) -> bool:
     closer = QUOTE_PAIRS.get(text[0], "")
     if closer not in _NESTING_CLOSERS:
         return False
-    inner = text.find(closer, 2, _first_sentence_end(text))
+    inner = text.find(closer, 2, _first_sentence_end(text) + 2)  # (a closer glued to the end mark is in)
     if inner < 0 or closer not in text[inner + 1 : FIRST_SENTENCE_CHARS] or text.find(text[0], 2, inner) >= 0:
         return False  # (an opener before the first closer: a quote inside the sentence, not at its start)
     if closer == '"':  # the first mark after the pair closes a term: glued to it, not to the next word

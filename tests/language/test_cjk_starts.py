@@ -96,3 +96,37 @@ def test_a_quoted_term_or_a_quote_in_a_quote_opening_cjk_text_is_closed(text: st
 )
 def test_a_doubled_or_straight_opener_never_closed_is_still_stray(text: str, locale: str) -> None:
     assert find_corrupted_start(text, locale) is not None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("港口 Mirek — " + ZH_HANS, "zh-Hans", "港口"),  # a word spaced before a speaker's name and dash
+        ("訴Mirek — " + JA, "ja", "訴"),  # a kanji glued to the name
+        ("船 唉，" + ZH_HANS, "zh-Hans", "船"),  # a character spaced before an interjection
+        ("可以ああ、" + JA, "ja", "可以"),  # Chinese glued to a Japanese interjection
+        ("天 啊，" + ZH_HANS, "zh-Hans", "天"),  # spaced from an interjection that is also a particle
+        ("Sirああ、" + JA, "ja", "Sir"),  # a Latin token glued to an interjection
+        ("Today" + KO, "ko", "Today"),  # glued to a Korean interjection (KO opens with "아, ")
+    ],
+)
+def test_a_run_before_a_dialogue_name_or_an_interjection_is_a_piece(
+    text: str, locale: str, piece: str
+) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == piece, (text, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("和Mirek — " + ZH_HANS, "zh-Hans"),  # a function word may stand before a name
+        ("唉，" + ZH_HANS, "zh-Hans"),  # the interjection opens the line
+        ("天啊，" + ZH_HANS, "zh-Hans"),  # a word and its particle: an exclamation
+        ("そうねえ、" + JA, "ja"),  # a word and the particle ねえ
+        ("민수야, " + KO, "ko"),  # Korean glues its vocative particle to a name
+        ("Python " + KO, "ko"),  # a name spaced before an interjection: addressed
+    ],
+)
+def test_a_function_word_or_a_call_before_dialogue_is_legitimate(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, text

@@ -130,3 +130,64 @@ def test_a_long_headword_in_capitals_the_lexicon_lacks_before_a_dash_passes() ->
     assert len(text.split()[0]) >= LONG_HEADWORD_MIN_LETTERS
     assert find_corrupted_start(text, "pl") is None
     assert find_corrupted_start("RFACE - Ten, który wyszedł z karczmy o świcie.", "pl") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("ПОЖАР — ГОРОД В ОГНЕ! Жители бежали к реке, пока горели крыши.", "ru"),
+        ("BURZA - MIASTO BEZ PRĄDU. Mieszkańcy czekali na świt w ciemności.", "pl"),
+    ],
+)
+def test_a_headline_in_capitals_opens_the_reply(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+def test_a_capital_piece_before_a_sentence_in_its_own_case_is_still_a_fragment() -> None:
+    found = find_corrupted_start("ONAL — ГОРОД в огне! Жители бежали к реке.", "ru")
+    assert found is not None and found.prefix == "ONAL"
+
+
+def test_a_word_its_comma_and_a_quoted_title_open_a_sentence() -> None:
+    text = "Легенда, «Старый маяк на скале». Её рассказывают рыбаки по вечерам."
+    assert find_corrupted_start(text, "ru") is None
+    # without its comma the same word may be a piece before a quote that opens the reply
+    assert find_corrupted_start("Легенда «Старый маяк на скале». Её рассказывают рыбаки.", "ru") is not None
+
+
+def test_an_abbreviation_glued_to_its_expansion_in_brackets_is_a_word() -> None:
+    assert find_corrupted_start("NPC(ノンプレイヤーキャラクター)は町の門で待っている。", "ja") is None
+    assert find_corrupted_start("NPC(ノンプレイヤーキャラクターは町の門で待っている。", "ja") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "「「灯台は遠い。」それでも僕たちは歩いた。」夜が明けた。",
+        "««Маяк далеко.» Но мы всё равно шли.» Наступило утро.",
+    ],
+)
+def test_a_quote_inside_a_quote_closing_right_after_its_end_mark_is_nested(text: str) -> None:
+    assert find_corrupted_start(text, "ja" if text[0] == "「" else "ru") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("Stud Ay, el faro seguía encendido cuando volvimos al puerto.", "es", "Stud"),
+        ("Ention Oh, the lighthouse was still burning when we came back.", "en", "Ention"),
+        ("Ство Ох, маяк всё ещё горел, когда мы вернулись в порт.", "ru", "Ство"),
+        # legitimate: the interjection opens the reply, follows another or a comma, or a word of the
+        # language stands before it; German capitalises nouns, so case decides nothing there
+        ("Ay, el faro seguía encendido cuando volvimos al puerto.", "es", None),
+        ("Oh oh, the lighthouse was still burning when we came back.", "en", None),
+        ("Here, oh, the lighthouse was still burning when we came back.", "en", None),
+        ("Pero Ay, el faro seguía encendido cuando volvimos al puerto.", "es", None),
+        ("Nowak Ach, der Leuchtturm brannte noch, als wir zurückkamen.", "de", None),
+    ],
+)
+def test_a_token_spaced_before_an_interjection_and_its_comma(
+    text: str, locale: str, piece: str | None
+) -> None:
+    found = find_corrupted_start(text, locale)
+    assert (found.prefix if found else None) == piece, found
