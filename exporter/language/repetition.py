@@ -89,6 +89,7 @@ _SAMPLE_CHARS = 60
 # Runs no writer types: sentence or pause marks, or whitespace, far beyond any emphasis or layout.
 _FLOOD = re.compile(f"[^\\w\\s]{{{FLOOD_MIN_MARKS}}}|\\s{{{FLOOD_MIN_SPACE}}}")
 _RUN = re.compile(r"[^\w\s]+|\s+")
+_LONG_WORD = re.compile(f"[^\\W\\d_]{{{FLOOD_MIN_WORD},}}")
 _Run = tuple[int, int, int]  # (covered tokens, period, end index)
 
 
@@ -127,7 +128,7 @@ def find_repetition(text: str) -> Repetition | None:
     text = text[-MAX_JUDGED_CHARS:]  # a loop runs to the end of the reply: its tail is where it shows
     tokens = tokenize(text)[-MAX_LOOP_TOKENS:]
     return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(tokens)
-            or _syllable_flood(tokens) or _compression(text))  # fmt: skip
+            or _compression(text))  # fmt: skip
 
 
 def tokenize(text: str) -> list[str]:
@@ -201,9 +202,9 @@ def _token_loop(tokens: list[str]) -> Repetition | None:
 
 
 def _flood(text: str) -> Repetition | None:
-    """A run of marks (``!!!!``, ``。。。。``, ``~~~~``, emoji) or of whitespace longer than anything people
-    type, except a divider: a line of nothing but dashes, rules, bars and the like (``-----``,
-    ``|---|---|``, ``═══``)."""
+    """A run of marks (``!!!!``, ``。。。。``, ``~~~~``, emoji), of whitespace or of one syllable longer than
+    anything people type, except a divider: a line of nothing but dashes, rules, bars and the like
+    (``-----``, ``|---|---|``, ``═══``)."""
     # a flood runs to the end of the reply like any loop: the tail is searched
     tail = text[-FLOOD_TAIL:]
     chunks = tail.split()
@@ -212,6 +213,11 @@ def _flood(text: str) -> Repetition | None:
         and sum(map(len, chunks)) > len(tail) - FLOOD_MIN_SPACE
     ):
         return None  # no chunk long enough for a run of marks, too little whitespace for a run of it
+    for chunk in chunks:  # one word made of a 1-3 letter unit over and over (``hahaha…``, ``ㅋㅋㅋ…``)
+        for word in _LONG_WORD.findall(chunk.casefold()) if len(chunk) >= FLOOD_MIN_WORD else ():
+            for period in (1, 2, 3):
+                if word == word[:period] * (len(word) // period) + word[: len(word) % period]:
+                    return Repetition("flood", word[:period], len(word) // period, len(word) / len(text))
     for found in _FLOOD.finditer(text, max(0, len(text) - FLOOD_TAIL)):
         run = _RUN.match(text, found.start())
         marks = run.group() if run is not None else found.group()
@@ -256,19 +262,6 @@ def _echo(tokens: list[str]) -> Repetition | None:
         return None
     (first, second), repeats = Counter(pairs).most_common(1)[0]
     return Repetition("near_loop", f"{first} {second}", repeats, best)
-
-
-def _syllable_flood(tokens: list[str]) -> Repetition | None:
-    """One word made of a 1-3 letter unit over and over (``hahahaha…``, ``ㅋㅋㅋㅋ…``, ``wwww…``)."""
-    if max(map(len, tokens), default=0) < FLOOD_MIN_WORD:
-        return None
-    for token in tokens:
-        if len(token) >= FLOOD_MIN_WORD:
-            for period in (1, 2, 3):
-                if token == token[:period] * (len(token) // period) + token[: len(token) % period]:
-                    share = len(token) / sum(map(len, tokens))
-                    return Repetition("flood", token[:period], len(token) // period, share)
-    return None
 
 
 def _sentence_loop(text: str) -> Repetition | None:
