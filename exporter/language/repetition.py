@@ -12,9 +12,9 @@ people do write, so every signal needs many repeats covering much of the reply:
   as much as one that fills the whole reply; a rule of ``-`` or ``=`` is decoration, not a loop);
 - **sentence loop**: one sentence (``SENTENCE_MIN_LETTERS`` letters or more, compared case- and
   space-folded) said ``SENTENCE_MIN_REPEATS`` times or more, the copies covering ``SENTENCE_MIN_SHARE``
-  of the reply from the first copy on (the window the loop took over) with nothing said for the first
-  time after the second copy (a refrain comes back between new verses), or said ``SENTENCE_MANY`` times
-  anywhere;
+  of the reply from the first copy on (the window the loop took over), unless it is a refrain (every
+  copy a line of its own, and new lines said after the second copy: it comes back between new verses), or
+  said ``SENTENCE_MANY`` times anywhere;
 - **flood**: ``FLOOD_MIN_MARKS`` marks in a row (``!!!!``, ``。。。。``, ``~~~~``, emoji) that are not a
   divider line (dashes, rules, a table's ``|---|``) or ``FLOOD_MIN_SPACE`` whitespace characters in a row
   in the last ``FLOOD_TAIL`` characters, or a word of ``FLOOD_MIN_WORD`` letters or more made of one 1-3
@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from itertools import accumulate, pairwise
 from operator import itemgetter
 
-from exporter.language.segment import split_sentences
+from exporter.language.segment import Sentence, split_sentences
 from exporter.textkit import clip
 
 MAX_JUDGED_CHARS = 8_192  # characters of a reply the judges read (the probes ask for ~600)
@@ -291,11 +291,21 @@ def _sentence_loop(text: str) -> Repetition | None:
         # the window the loop took over: from its first copy to the end of the reply
         share = repeats * lengths[key] / max(1, end - firsts[key])
         second = keys.index(key, first_index[key] + 1)
-        # a loop is absorbing: after its second copy nothing new is said (a refrain: new verses)
-        absorbing = share >= SENTENCE_MIN_SHARE and max(news) < second
-        if (absorbing or repeats >= SENTENCE_MANY) and (found is None or repeats > found.repeats):
+        # a refrain is a line of its own that comes back between new lines (verses); a loop is absorbing:
+        # after its second copy nothing new is said
+        copies = [sentence for k, sentence in zip(keys, sentences, strict=True) if k == key]
+        refrain = max(news) > second and all(_own_line(text, copy) for copy in copies)
+        if ((share >= SENTENCE_MIN_SHARE and not refrain) or repeats >= SENTENCE_MANY) and (
+            found is None or repeats > found.repeats
+        ):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
     return found
+
+
+def _own_line(text: str, sentence: Sentence) -> bool:
+    return text[sentence.start - 1 : sentence.start] in ("", "\n") and text[
+        sentence.end : sentence.end + 1
+    ] in ("", "\n")
 
 
 def _compression(text: str) -> Repetition | None:

@@ -158,3 +158,11 @@ def test_a_length_finish_without_a_count_is_a_cut_when_its_bytes_cannot_hold_the
     assert find_truncation(OPENING, "length", max_tokens=size + 1) is not None
     assert find_truncation(OPENING, "length", max_tokens=size) is None
     assert find_truncation(OPENING, "length", max_tokens=4 * size, completion_tokens=4 * size) is None
+
+
+def test_a_sentence_said_four_times_between_new_ones_in_a_paragraph_is_a_loop() -> None:
+    # not lines of verse: the copies stand in one paragraph, each followed by something new
+    said = "I will light the lamp tonight, whatever the sea and the sky say to me."
+    news = ["The gulls went quiet.", "Fog came.", "A bell rang twice.", "Nobody answered."]
+    found = find_repetition(" ".join(f"{said} {new}" for new in news))
+    assert found is not None and found.kind == "sentence_loop"
