@@ -12,16 +12,26 @@ people do write, so every signal needs many repeats covering much of the reply:
   as much as one that fills the whole reply; a rule of ``-`` or ``=`` is decoration, not a loop);
 - **sentence loop**: one sentence (``SENTENCE_MIN_LETTERS`` letters or more, compared case- and
   space-folded) said ``SENTENCE_MIN_REPEATS`` times or more, the copies covering ``SENTENCE_MIN_SHARE``
-  of the reply from the first copy on (the window the loop took over), or said ``SENTENCE_MANY`` times
-  anywhere;
+  of the reply from the first copy on (the window the loop took over), unless it is a refrain (every
+  copy a line of its own, and new lines said after the second copy: it comes back between new verses), or
+  said ``SENTENCE_MANY`` times anywhere;
+- **flood**: ``FLOOD_MIN_MARKS`` marks in a row (``!!!!``, ``。。。。``, ``~~~~``, emoji) that are not a
+  divider line (dashes, rules, a table's ``|---|``) or ``FLOOD_MIN_SPACE`` whitespace characters in a row
+  in the last ``FLOOD_TAIL`` characters, or a word of ``FLOOD_MIN_WORD`` letters or more made of one 1-3
+  letter unit (``hahaha…``, ``ㅋㅋㅋ…``);
+- **near-copy loop** (``near_loop``): near-copies that run to the end of the reply (a phrase with a word
+  dropped, doubled or swapped, a counter that changes, two or three sentences taking turns): in the
+  stretch of the last ``ECHO_MIN_WORDS`` to ``ECHO_WINDOW`` words, ``ECHO_MIN_SHARE`` of the pairs of
+  neighbouring words occur earlier in the stretch;
 - **compression**: a reply, or its last quarter, of ``COMPRESS_MIN_BYTES`` or more whose zlib-compressed
   size is under ``COMPRESS_MAX_RATIO`` (``TAIL_MAX_RATIO`` for the last quarter) of its UTF-8 size (long
-  loops the two checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
+  loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
   compresses to 35-60 %.
 
-Everything is one pass or a fixed number of passes over at most ``MAX_JUDGED_CHARS`` characters (the rest
-of a longer reply is not judged; the token-loop check reads the first ``MAX_LOOP_TOKENS`` tokens): linear in
-the reply's length and bounded whatever its length.
+A loop runs to the end of the reply (a sampler that falls into one rarely climbs out), so the judges read
+the last ``MAX_JUDGED_CHARS`` characters of a longer reply, and the token-loop check its last
+``MAX_LOOP_TOKENS`` tokens. Everything is one pass or a fixed number of passes over them: linear in the
+reply's length and bounded whatever its length.
 
 Example::
 
@@ -35,17 +45,18 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 import zlib
 from collections import Counter
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from operator import itemgetter
 
-from exporter.language.segment import split_sentences
+from exporter.language.segment import Sentence, split_sentences
 from exporter.textkit import clip
 
 MAX_JUDGED_CHARS = 8_192  # characters of a reply the judges read (the probes ask for ~600)
-MAX_LOOP_TOKENS = 4_096  # tokens the token-loop check reads: a loop long enough to matter shows by then
+MAX_LOOP_TOKENS = 4_096  # tokens (the last ones) the token-loop check reads
 MAX_PERIOD = 64  # longest repeated unit, in tokens, the token-loop check looks for (a 50-word sentence)
 SHORT_PERIOD = 16  # units up to this many tokens (a phrase, a CJK clause) ...
 LOOP_MIN_REPEATS = 6  # ... loop when repeated back to back this many times
@@ -55,6 +66,13 @@ SENTENCE_MIN_LETTERS = 12  # a sentence shorter than this ("Run!", "No.") may re
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times)
+ECHO_WINDOW = 192  # words at the end of a reply the near-copy check reads ...
+ECHO_MIN_WORDS = 32  # ... the shortest stretch of them it judges
+ECHO_MIN_SHARE = 0.75  # ... a loop when this share of its word pairs occurred before in the window
+FLOOD_MIN_MARKS = 32  # sentence or pause marks in a row (``!!!!``, ``。。。。``): a loop
+FLOOD_MIN_SPACE = 64  # whitespace characters in a row (a flood of line breaks or spaces): a loop
+FLOOD_MIN_WORD = 40  # a word this long made of one 1-3 letter unit over and over (``hahaha…``): a loop
+FLOOD_TAIL = 256  # characters at the end of the reply searched for a run of marks or whitespace
 COMPRESS_MIN_BYTES = 400  # replies (or last quarters) shorter than this are not judged by compression
 COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply is a loop
 TAIL_MAX_RATIO = 0.2  # ... and under which the reply's last quarter is one
@@ -68,12 +86,17 @@ _WORD_NOT_CJK = re.compile(f"[^\\W{_CJK}]")  # a letter, digit or underscore out
 _WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
 _SAMPLE_CHARS = 60
+# Runs no writer types: sentence or pause marks, or whitespace, far beyond any emphasis or layout.
+_FLOOD = re.compile(f"[^\\w\\s]{{{FLOOD_MIN_MARKS}}}|\\s{{{FLOOD_MIN_SPACE}}}")
+_RUN = re.compile(r"[^\w\s]+|\s+")
+_LONG_WORD = re.compile(f"[^\\W\\d_]{{{FLOOD_MIN_WORD},}}")
 _Run = tuple[int, int, int]  # (covered tokens, period, end index)
 
 
 @dataclass(frozen=True, slots=True)
 class Repetition:
-    """What loops: ``kind`` is ``token_loop``, ``sentence_loop`` or ``compression``."""
+    """What loops: ``kind`` is ``token_loop``, ``sentence_loop``, ``flood``, ``near_loop`` or
+    ``compression``."""
 
     kind: str
     unit: str  # the repeated unit (cut to 60 characters)
@@ -102,8 +125,10 @@ _PLAN = tuple(_plan(period) for period in range(1, MAX_PERIOD + 1))
 
 def find_repetition(text: str) -> Repetition | None:
     """The degenerate loop in ``text``, or None when its repetition is within what people write."""
-    text = text[:MAX_JUDGED_CHARS]
-    return _token_loop(text) or _sentence_loop(text) or _compression(text)
+    text = text[-MAX_JUDGED_CHARS:]  # a loop runs to the end of the reply: its tail is where it shows
+    tokens = tokenize(text)[-MAX_LOOP_TOKENS:]
+    return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(tokens)
+            or _compression(text))  # fmt: skip
 
 
 def tokenize(text: str) -> list[str]:
@@ -131,8 +156,7 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
-def _token_loop(text: str) -> Repetition | None:
-    tokens = tokenize(text)[:MAX_LOOP_TOKENS]
+def _token_loop(tokens: list[str]) -> Repetition | None:
     count = len(tokens)  # asked in every step of the walks below: once (2 % of the screen and judge's time)
     if count < LOOP_MIN_TOKENS:
         return None
@@ -177,6 +201,69 @@ def _token_loop(text: str) -> Repetition | None:
     return Repetition("token_loop", clip(unit, _SAMPLE_CHARS), repeats, covered / count)
 
 
+def _flood(text: str) -> Repetition | None:
+    """A run of marks (``!!!!``, ``。。。。``, ``~~~~``, emoji), of whitespace or of one syllable longer than
+    anything people type, except a divider: a line of nothing but dashes, rules, bars and the like
+    (``-----``, ``|---|---|``, ``═══``)."""
+    # a flood runs to the end of the reply like any loop: the tail is searched
+    tail = text[-FLOOD_TAIL:]
+    chunks = tail.split()
+    if (
+        max(map(len, chunks), default=0) < FLOOD_MIN_MARKS
+        and sum(map(len, chunks)) > len(tail) - FLOOD_MIN_SPACE
+    ):
+        return None  # no chunk long enough for a run of marks, too little whitespace for a run of it
+    for chunk in chunks:  # one word made of a 1-3 letter unit over and over (``hahaha…``, ``ㅋㅋㅋ…``)
+        for word in _LONG_WORD.findall(chunk.casefold()) if len(chunk) >= FLOOD_MIN_WORD else ():
+            for period in (1, 2, 3):
+                if word == word[:period] * (len(word) // period) + word[: len(word) % period]:
+                    return Repetition("flood", word[:period], len(word) // period, len(word) / len(text))
+    for found in _FLOOD.finditer(text, max(0, len(text) - FLOOD_TAIL)):
+        run = _RUN.match(text, found.start())
+        marks = run.group() if run is not None else found.group()
+        if not marks.isspace() and _is_divider(text, found.start(), marks):
+            continue
+        return Repetition("flood", repr(marks[-1])[1:-1], len(marks), len(marks) / len(text))
+    return None
+
+
+def _is_divider(text: str, start: int, marks: str) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    return not line.strip(" \t" + marks) and all(
+        unicodedata.category(mark) in ("Pd", "Sm", "Pc") or mark in "*#·•:" or "\u2500" <= mark <= "\u257f"
+        for mark in set(marks)
+    )
+
+
+def _echo(tokens: list[str]) -> Repetition | None:
+    """Near-copies looping to the end of the reply: a phrase said again and again with a word dropped,
+    doubled or swapped, a counter that changes (``Day 3 … Day 4 …``), two or three sentences taking turns.
+    None of them repeats token for token, but in the stretch they fill at the end of the reply nearly every
+    pair of neighbouring words has occurred before in that stretch: the last ``ECHO_MIN_WORDS`` words or
+    more (up to ``ECHO_WINDOW``) in which ``ECHO_MIN_SHARE`` of the pairs are repeats (prose: a few per
+    cent; a song with its chorus: under half; a chorus sung three times in a row: two thirds)."""
+    words = list(filter(str.isalpha, tokens[-3 * ECHO_WINDOW :]))[-ECHO_WINDOW:]
+    if len(words) < ECHO_MIN_WORDS:
+        return None
+    pairs = list(pairwise(words))
+    # A stretch of n pairs with that share of repeats makes at least share * n of the window's pairs
+    # repeats: a window under that floor has no such stretch (prose stops here, at C speed).
+    if len(pairs) - len(set(pairs)) < ECHO_MIN_SHARE * (ECHO_MIN_WORDS - 1):
+        return None
+    seen: set[tuple[str, str]] = set()
+    best = 0.0
+    for count, pair in enumerate(reversed(pairs), start=1):  # the stretches ending at the reply's end
+        seen.add(pair)
+        if count >= ECHO_MIN_WORDS - 1:
+            best = max(best, 1 - len(seen) / count)
+    if best < ECHO_MIN_SHARE:
+        return None
+    (first, second), repeats = Counter(pairs).most_common(1)[0]
+    return Repetition("near_loop", f"{first} {second}", repeats, best)
+
+
 def _sentence_loop(text: str) -> Repetition | None:
     sentences = split_sentences(text)
     if len(sentences) < SENTENCE_MIN_REPEATS:
@@ -192,18 +279,33 @@ def _sentence_loop(text: str) -> Repetition | None:
         return None
     lengths = {key: len(s.text) for key, s in zip(keys, sentences, strict=True)}
     firsts: dict[str, int] = {}
-    for key, sentence in zip(keys, sentences, strict=True):
+    first_index: dict[str, int] = {}
+    for index, (key, sentence) in enumerate(zip(keys, sentences, strict=True)):
         firsts.setdefault(key, sentence.start)
+        first_index.setdefault(key, index)
+    # where each sentence said for the first time stands: a refrain has new lines between its copies
+    news = [index for key, index in first_index.items()]
     end = len(text.rstrip())
     found: Repetition | None = None
     for repeats, key in looping:
         # the window the loop took over: from its first copy to the end of the reply
         share = repeats * lengths[key] / max(1, end - firsts[key])
-        if (share >= SENTENCE_MIN_SHARE or repeats >= SENTENCE_MANY) and (
+        second = keys.index(key, first_index[key] + 1)
+        # a refrain is a line of its own that comes back between new lines (verses); a loop is absorbing:
+        # after its second copy nothing new is said
+        copies = [sentence for k, sentence in zip(keys, sentences, strict=True) if k == key]
+        refrain = max(news) > second and all(_own_line(text, copy) for copy in copies)
+        if ((share >= SENTENCE_MIN_SHARE and not refrain) or repeats >= SENTENCE_MANY) and (
             found is None or repeats > found.repeats
         ):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
     return found
+
+
+def _own_line(text: str, sentence: Sentence) -> bool:
+    return text[sentence.start - 1 : sentence.start] in ("", "\n") and text[
+        sentence.end : sentence.end + 1
+    ] in ("", "\n")
 
 
 def _compression(text: str) -> Repetition | None:

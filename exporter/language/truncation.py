@@ -7,15 +7,17 @@ requested ``max_tokens``. A reply is truncated when either holds:
 - **mid-sentence**: the finish reason is not ``length`` (a model that stops on its own ends its last
   sentence, whatever the reply's length) and the reply ends where no sentence ends: its last visible
   character is a letter, a digit or a mark that cannot end a sentence (``,`` ``;`` ``:`` a dash, an
-  opening bracket or quote), outside the endings people write without a full stop: a list item, a closed
-  code block, a short capitalised last line (a title, ``To be continued``, a signature), a short CJK last
-  line, an emoticon or chat laughter (``:)``, ``xD``, ``ㅋㅋ``, ``www``); an unclosed code block is cut
-  wherever it stops. ``.!?…。！？``, closing quotes and brackets, ``*``/``_`` emphasis and emoji end a
-  reply legitimately;
+  opening bracket or quote), or an emphasis mark that opens (``and she was *``), outside the endings
+  people write without a full stop: a heading, a list item whose list does not end its items with a
+  mark, verse (the lines before the last are short and end without a mark too), a closed code block, a
+  link, hashtag or handle, a short capitalised last line (a title, ``To be continued``, a signature, a
+  letter's ``Best,`` and a name), a short CJK last line, an emoticon or chat laughter (``:)``, ``xD``,
+  ``ㅋㅋ``, ``www``); an unclosed code block is cut wherever it stops. ``.!?…。！？``, closing quotes
+  and brackets, closing ``*``/``_`` emphasis and emoji end a reply legitimately;
 - **short length**: the finish reason is ``length`` while the reply used under ``LENGTH_MIN_SHARE`` of
-  the requested ``max_tokens``: by the host's own ``completion_tokens`` when it reports them, else by the
-  reply's UTF-8 size (a token is at least one byte, so a reply of fewer bytes than the budget's share
-  cannot have spent it).
+  the requested ``max_tokens`` by the host's own ``completion_tokens``; without them, when the reply has
+  fewer UTF-8 bytes than ``max_tokens`` (a token is at least one byte, so it cannot have spent the
+  budget).
 
 Example::
 
@@ -40,7 +42,8 @@ LENGTH_MIN_SHARE = 0.5  # share of max_tokens a reply cut by the budget (finish 
 _OPEN_ENDS = frozenset(",;:-–—([{“‘„«‹「『（、，；：")
 _QUOTES = frozenset("“‘„«‹»›")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣◦]|\d{1,3}[.)]|[a-zA-Z][.)]|#{1,6})[ \t]")
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]")
 # A title, sign-off or "To be continued" line: at most five words, each capitalised or not a word.
 _TITLE_WORDS = 5
 _SMALL_WORDS = frozenset(
@@ -65,6 +68,13 @@ _SMALL_WORDS = frozenset(
         "des",
     ]
 )
+# The last word a reference, not prose: a link, a hashtag or handle, an address.
+_REFERENCE = re.compile(r"(?:^|\s)(?:https?://\S+|www\.\S+|[#@][^\W_][\w-]*|[\w.+-]+@[\w-]+\.[\w.]+)$")
+_SENTENCE_ENDS = frozenset('.!?…。！？"”’»)」』*')
+_STYLE_LINES = 6  # lines before the last that show whether the reply's lines end with a mark
+_VERSE_MIN_LINES = 2  # ... at least this many short lines ending bare: verse
+_VERSE_MAX_CHARS = 80  # a line of verse (or of a list of names) is shorter than this
+_CLOSING_WORDS = 4  # a letter's closing line (``Best regards,``) has at most this many words
 _SIGNATURE = re.compile(r"^[ \t]*[—–~][ \t]*\S[^\n]{0,40}$")
 _CJK_LINE = re.compile(r"^[ \t]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{1,8}[ \t]*$")
 _CHAT_END = re.compile(
@@ -115,9 +125,11 @@ def find_truncation(
 def _short_length(text: str, max_tokens: int | None, completion_tokens: int | None) -> Truncation | None:
     if not max_tokens:
         return None  # the budget is unknown: a ``length`` finish is the canary's doing
-    used = completion_tokens if completion_tokens is not None else len(text.encode("utf-8"))
-    if used >= LENGTH_MIN_SHARE * max_tokens:
-        return None
+    if completion_tokens is not None:
+        if completion_tokens >= LENGTH_MIN_SHARE * max_tokens:
+            return None
+    elif len(text.encode("utf-8")) >= max_tokens:
+        return None  # a token is at least one byte: fewer bytes than the budget cannot have spent it
     ending = text[-_SAMPLE_CHARS:]
     return Truncation("short_length", _letters(text), ending, "length", max_tokens, completion_tokens)
 
@@ -126,26 +138,68 @@ def _ends_mid_sentence(text: str) -> bool:
     last = text[-1]
     if ("```" in text or "~~~" in text) and len(_FENCE.findall(text)) % 2:
         return True  # inside a code block that was never closed
+    if last in "*_" and _emphasis_left_open(text):
+        return True  # ``… and she was *``: an emphasis opened and never closed
     if not (last in _OPEN_ENDS or unicodedata.category(last)[0] in "LN"):
         return False  # it ends where a sentence can
     if last in _QUOTES and len(text) > 1 and not text[-2].isspace():
         return False  # „…“ and »…«: a mark that opens elsewhere closes after a word
-    line = text[text.rfind("\n") + 1 :]
-    if last not in _OPEN_ENDS and (_LIST_ITEM.match(line) or _CHAT_END.search(line)):
+    if last in _OPEN_ENDS:
+        return True
+    lines = text.splitlines()
+    line = lines[-1]
+    if _HEADING.match(line):
         return False
-    if "\n" in text and last not in _OPEN_ENDS and (_is_title(line) or _SIGNATURE.match(line)
-                                                     or _CJK_LINE.match(line)):  # fmt: skip
+    if _LIST_ITEM.match(line):
+        return _earlier_lines_end(lines, items=True) == "marked"  # the list's own items end with a mark
+    if _CHAT_END.search(line) or _REFERENCE.search(line):
+        return False
+    if _earlier_lines_end(lines, items=False) == "bare":
+        return False  # verse: the lines before end without a mark too
+    if "\n" in text and (_is_title(line, text) or _SIGNATURE.match(line) or _CJK_LINE.match(line)):
         before = text[: text.rfind("\n")].rstrip()
+        if before.endswith(",") and len(before[before.rfind("\n") + 1 :].split()) <= _CLOSING_WORDS:
+            return False  # ``Best,`` / ``С уважением,`` and a name: a letter's closing
         # a title, a sign-off or a signature after a paragraph that ended
         return not before or before[-1] in _OPEN_ENDS or unicodedata.category(before[-1])[0] in "LN"
     return True
 
 
-def _is_title(line: str) -> bool:
+def _earlier_lines_end(lines: list[str], items: bool) -> str | None:
+    """How the lines before the last end, when they set the reply's style: ``bare`` (a letter or a digit:
+    verse, a list of names) or ``marked`` (a sentence's end), whichever most of them do; None when too
+    few qualify. With ``items``, the list items among the last ``_STYLE_LINES`` lines; otherwise the other
+    lines among them, when all are short (a paragraph of prose is one long line)."""
+    before = [line.strip() for line in lines[-_STYLE_LINES - 1 : -1] if line.strip()]
+    before = [line for line in before if bool(_LIST_ITEM.match(line)) == items]
+    if not items and (len(before) < _VERSE_MIN_LINES or any(len(line) > _VERSE_MAX_CHARS for line in before)):
+        return None
+    bare = sum(unicodedata.category(line[-1])[0] in "LN" for line in before)
+    marked = sum(line[-1] in _SENTENCE_ENDS for line in before)
+    if bare > marked and (items or bare >= _VERSE_MIN_LINES):
+        return "bare"
+    return "marked" if marked > bare else None
+
+
+def _is_title(line: str, text: str) -> bool:
     words = line.lstrip(" \t—–~-").split()
+    if len(words) == 1 and f" {words[0].lower()} " in text:
+        return False  # one word the reply writes in lower case (``But``, ``Those``): a sentence's start
     return 0 < len(words) <= _TITLE_WORDS and all(
         w[0].isupper() or not w[0].isalpha() or w.casefold() in _SMALL_WORDS for w in words
     )
+
+
+def _emphasis_left_open(text: str) -> bool:
+    """The reply's last paragraph has words and an odd number of runs of its final mark (``*``, ``_``):
+    an emphasis opened and not closed (``and she was *``, ``彼は言った。*``), not ``*She left.*`` nor
+    ``* * *``."""
+    paragraph = text[text.rfind("\n\n") + 1 :]
+    before = paragraph.rstrip(text[-1])[-1:]
+    # a mark after a space, or after a full-width full stop (no space in CJK), opens; after a word or a
+    # Latin full stop it may close an emphasis opened in an earlier paragraph
+    runs = len(re.findall(re.escape(text[-1]) + "+", paragraph))  # ``**bold**``: two runs, one emphasis
+    return (before.isspace() or before in "。！？") and runs % 2 == 1 and any(map(str.isalpha, paragraph))
 
 
 def _letters(text: str) -> float:

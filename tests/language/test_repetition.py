@@ -242,7 +242,9 @@ def test_a_length_finish_far_below_the_budget_is_a_cut_and_a_spent_budget_is_not
     assert reported is not None and reported.completion_tokens == 30 and "30 of 400" in reported.describe()
     assert find_truncation(short, "length", max_tokens=400, completion_tokens=400) is None  # budget spent
     assert find_truncation(short, "length", max_tokens=None) is None  # budget unknown
-    assert find_truncation(short, "length", max_tokens=100) is None  # 94 bytes: over half of 100 tokens
+    # without a count, 94 bytes cannot hold 100 tokens (a token is at least a byte), but can hold 94
+    assert find_truncation(short, "length", max_tokens=100) is not None
+    assert find_truncation(short, "length", max_tokens=94) is None
 
 
 def test_screen_reply_reads_the_budget_and_the_hosts_count_and_leaves_hidden_reasoning_alone() -> None:
