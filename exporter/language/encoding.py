@@ -1,9 +1,10 @@
 """Encoding corruption: U+FFFD, control and invisible formatting characters, and mojibake.
 
-Mojibake is UTF-8 bytes read with the wrong codec: cp1252/Latin-1/cp1251 (one byte per character) or a
-legacy East Asian codec (GB18030/GBK, Big5, cp949/EUC-KR, cp932/Shift_JIS, EUC-JP: one or two bytes per
-character). Bidirectional embeddings/overrides/isolates (U+202A-U+202E, U+2066-U+2069; none of our locales
-is written right to left, and U+202E is the classic spoofing character) and private-use characters (no
+Mojibake is UTF-8 bytes read with the wrong codec: cp1252/Latin-1/cp1251 or another single-byte code page
+(``OTHER_SINGLE_BYTE_CODECS``: Central European, Baltic, Vietnamese, Mac, DOS, KOI8-R...) or a legacy East
+Asian codec (GB18030/GBK, Big5, cp949/EUC-KR, cp932/Shift_JIS, EUC-JP: one or two bytes per character).
+Bidirectional embeddings/overrides/isolates (U+202A-U+202E, U+2066-U+2069; none of our locales is
+written right to left, and U+202E is the classic spoofing character) and private-use characters (no
 text in any locale has them; a broken detokenizer emits them) count as corruption too.
 
 Mojibake is found by undoing it: a run of characters that the wrong codec could have produced is encoded
@@ -23,13 +24,16 @@ Example::
 
 from __future__ import annotations
 
+import codecs
 import functools
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from exporter.language.scripts import LETTERS
+from exporter.language.lexicon import lexicon
+from exporter.language.locales import LOCALES
+from exporter.language.scripts import CJK_SCRIPTS, LETTERS, Script, script_of
 
 _REPLACEMENT = "\ufffd"
 # C0 controls except tab/newline/carriage return, DEL, C1 controls, lone surrogates, non-characters.
@@ -86,15 +90,31 @@ _CYRILLIC_OR_CJK = re.compile(f"[\u0400-\u04ff{_DOUBLE_BYTE_READING.pattern[1:-1
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
+def _decoded(codec: str, b: int) -> str:
+    """What a single-byte codec reads byte ``b`` as; an undefined byte as its Latin-1 C1 character (how
+    tolerant decoders pass undefined bytes through)."""
+    try:
+        return bytes([b]).decode(codec)
+    except UnicodeDecodeError:
+        return chr(b)
+
+
+@functools.cache
+def _charmap(codec: str) -> dict[int, int]:
+    """The single-byte codec as a charmap (``_decoded``): encoding with it is C speed for every codec
+    (Python's cp866, cp437 and cp850 encode through a dict: 40-100 µs for a Russian reply, against 1-4)."""
+    return codecs.charmap_build("".join(_decoded(codec, b) for b in range(256)))  # type: ignore[return-value]
+
+
+def _encode(text: str, codec: str) -> bytes:
+    """``text`` in a single-byte codec, characters it lacks as "?"."""
+    return codecs.charmap_encode(text, "replace", _charmap(codec))[0]
+
+
+@functools.cache
 def _byte_table(codec: str) -> dict[str, int]:
     """Character -> byte for every non-ASCII byte of a single-byte codec (undefined bytes as Latin-1 C1)."""
-    table: dict[str, int] = {}
-    for b in range(0x80, 0x100):
-        try:
-            table[bytes([b]).decode(codec)] = b
-        except UnicodeDecodeError:
-            table[chr(b)] = b  # how tolerant decoders pass undefined bytes through
-    return table
+    return {_decoded(codec, b): b for b in range(0x80, 0x100)}
 
 
 def _plausible_latin(ch: str) -> bool:
@@ -169,20 +189,138 @@ def _latin_context(text: str, pairs: list[str]) -> bool:
     return cyrillic <= LATIN_CONTEXT_CYRILLIC * (latin + cyrillic)
 
 
+# The other single-byte codecs a serving stack may read UTF-8 with: Windows Central European, Baltic and
+# Vietnamese; the Mac and DOS code pages; KOI8-R and the other Cyrillic ones. ISO 8859-2 and -16 and KOI8-U
+# misread UTF-8 much as cp1250 and KOI8-R do (their round trips find the same sequences). Their letters
+# pair far more often in real text than cp1252's (Polish capitals ``PÓŁ`` are a lead and a continuation
+# byte in cp1250, Russian ``её`` in KOI8-R), so a repair counts only when it is made of the reply's own
+# characters (``_own_characters``) and is long: two characters in a row, one of three bytes or more
+# (punctuation, CJK), or two scattered ones.
+OTHER_SINGLE_BYTE_CODECS = (
+    ("cp1250", "cp1257", "cp1258", "mac_roman", "cp437", "cp850"),  # Latin letters, box drawing, signs
+    ("koi8_r", "cp866", "mac_cyrillic", "iso8859_5"),  # Cyrillic letters and box drawing
+)  # fmt: skip
+ALPHABET_MIN_WORDS = 3  # words of the locale's lexicon a non-ASCII letter must occur in to be its own
+# What mojibake of any reply may repair to besides its letters: general punctuation, the euro sign,
+# letterlike symbols, arrows, and emoji (three and four bytes in UTF-8).
+_ANY_REPLY = re.compile("[\u2010-\u205e\u20ac\u2100-\u21ff\U0001f000-\U0001faff]")
+# ... and in a Latin-script reply, Latin-1's quotes, inverted marks, degree sign, middle dot and no-break
+# space: not in a Cyrillic one, where two capitals are these in ISO 8859-5 (``ТА`` is ``°``, ``ТП`` ``¿``).
+_LATIN_SIGNS = "«»¡¿°·\u00a0"
+
+
+@functools.cache
+def _own_characters(locale: str) -> tuple[Callable[[str], bool], frozenset[str]] | None:
+    """Whether a character belongs to a reply in ``locale``: a letter of its CJK scripts, or a non-ASCII
+    letter of at least ``ALPHABET_MIN_WORDS`` words of its lexicon (Latin-1's letters and ``_LATIN_SIGNS``
+    count for every Latin-script locale: names and loanwords), or ``_ANY_REPLY``; and those letters (the
+    CJK blocks by a few of their characters: U+3000-U+FFEF). None for a locale without a spec or a
+    lexicon."""
+    if (spec := LOCALES.get(locale)) is None:
+        return None
+    if spec.scripts & CJK_SCRIPTS:
+        scripts = spec.scripts
+        return (lambda ch: script_of(ch) in scripts or _ANY_REPLY.match(ch) is not None), frozenset(
+            chr(cp) for cp in range(0x3000, 0x10000, 0x1000)
+        )
+    try:
+        words = lexicon(locale).ranks
+    except (LookupError, RuntimeError):
+        return None
+    seen: dict[str, int] = {}
+    for word in words:
+        for ch in set(word):
+            if not ch.isascii() and ch.isalpha():
+                seen[ch] = seen.get(ch, 0) + 1
+    own = {c for c, n in seen.items() if n >= ALPHABET_MIN_WORDS}
+    if Script.LATIN in spec.scripts:
+        own.update(chr(cp) for cp in range(0xC0, 0x100) if cp not in (0xD7, 0xF7))
+        own.update(_LATIN_SIGNS)
+    own |= {c.upper() for c in own if len(c.upper()) == 1} | {c.lower() for c in own if len(c.lower()) == 1}
+    alphabet = frozenset(own)
+    return (lambda ch: ch in alphabet or _ANY_REPLY.match(ch) is not None), alphabet
+
+
+@dataclass(frozen=True, slots=True)
+class _Misreading:
+    """How ``OTHER_SINGLE_BYTE_CODECS`` would misread a reply in one locale (``_misreading``)."""
+
+    # per group of codecs, a pre-check of the group (any lead character, then any continuation), and each
+    # codec with its own pre-checks
+    groups: tuple[tuple[re.Pattern[str], tuple[tuple[_Codec, tuple[re.Pattern[str], ...]], ...]], ...]
+    plausible: Callable[[str], bool]  # what a repair may be made of
+
+
+@functools.cache
+def _misreading(locale: str) -> _Misreading | None:
+    """``OTHER_SINGLE_BYTE_CODECS`` as they would misread a reply in ``locale``, each with the pairs its
+    mojibake starts with: the characters the lead bytes of the locale's own letters are, then a
+    continuation byte's; the lead byte of general punctuation (E2) then one of its second bytes (80-87);
+    the lead of emoji (F0) then 9F. Real text rarely has them: Russian mojibake in CP866 starts with
+    ``╨`` or ``╤`` (D0, D1), and ``—`` (E2 80 94) is ``тАФ``, where Russian ``так`` (E2 A0 AA) is no pair.
+    E2 and F0 join the lead characters unless the codec reads them as a letter of the locale (CP866's
+    ``т``): one character-class scan per codec, mostly (an alternation cost 30 µs a reply)."""
+    if (own := _own_characters(locale)) is None:
+        return None
+    plausible, alphabet = own
+    lead_bytes = {ch.encode("utf-8")[0] for ch in alphabet if not ch.isascii()}  # "ı".upper() is "I"
+    groups = []
+    for names in OTHER_SINGLE_BYTE_CODECS:
+        readers = []
+        all_leads: set[str] = set()
+        all_continuations: set[str] = set()
+        for name in names:
+            codec, leads, continuations, checks = _reader(name, lead_bytes, plausible)
+            readers.append((codec, checks))
+            all_leads |= leads
+            all_continuations |= continuations
+        groups.append((_pair_pattern(all_leads, all_continuations), tuple(readers)))
+    return _Misreading(tuple(groups), plausible)
+
+
+def _reader(
+    name: str, lead_bytes: set[int], plausible: Callable[[str], bool]
+) -> tuple[_Codec, set[str], frozenset[str], tuple[re.Pattern[str], ...]]:
+    """One codec of ``_misreading``: the codec, its lead and continuation characters, its pre-checks."""
+    table = _byte_table(name)
+    continuations = _chars(table, range(0x80, 0xC0))
+    leads, own_leads, checks = set(_chars(table, lead_bytes)), set(), []
+    for lead, seconds in ((0xE2, range(0x80, 0x88)), (0xF0, [0x9F])):
+        if plausible(char := _decoded(name, lead)) and char.isalpha():  # cp866's "т": a pair of its own
+            checks.append(_pair_pattern([char], _chars(table, seconds)))
+            own_leads.add(char)
+        else:
+            leads.add(char)
+    checks.insert(0, _pair_pattern(leads, continuations))
+    return _Codec(name, checks[0], 2, 2, alone_bytes=3), leads | own_leads, continuations, tuple(checks)
+
+
 @dataclass(frozen=True, slots=True)
 class _Codec:
     name: str
     pair: re.Pattern[str]  # a lead-byte character followed by a continuation-byte one: the cheap pre-check
     min_consecutive: int  # decoded characters in a row that call it mojibake at once
     min_scattered: int  # ... or isolated decoded characters (without Ukrainian letters) in the text
+    alone_bytes: int = 0  # ... or one decoded character of at least this many bytes (0: never alone)
 
 
-def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
+def _chars(table: dict[str, int], byte_values: Iterable[int]) -> frozenset[str]:
+    """The characters of a codec's ``_byte_table`` that are these byte values."""
+    wanted = frozenset(byte_values)
+    return frozenset(c for c, b in table.items() if b in wanted)
+
+
+def _pair_pattern(leads: Iterable[str], continuations: Iterable[str]) -> re.Pattern[str]:
+    def char_class(chars: Iterable[str]) -> str:
+        return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
+
+    return re.compile(char_class(leads) + char_class(continuations))
+
+
+def _codec(name: str, min_consecutive: int, min_scattered: int, alone_bytes: int = 0) -> _Codec:
     table = _byte_table(name)
-    leads = "".join(re.escape(c) for c, b in sorted(table.items()) if 0xC2 <= b <= 0xF4)
-    continuations = "".join(re.escape(c) for c, b in sorted(table.items()) if 0x80 <= b <= 0xBF)
-    pair = re.compile(f"[{leads}][{continuations}]")
-    return _Codec(name, pair, min_consecutive, min_scattered)
+    pair = _pair_pattern(_chars(table, range(0xC2, 0xF5)), _chars(table, range(0x80, 0xC0)))
+    return _Codec(name, pair, min_consecutive, min_scattered, alone_bytes)
 
 
 # Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
@@ -511,6 +649,8 @@ class EncodingChecker:
                     )
         if found := self._mojibake(text, self._latin, _plausible_latin):
             return found
+        if locale is not None and (found := self._other_single_byte(text, locale)):
+            return found
         if locale == "en" and "'" not in text and (found := _lost_apostrophe(text)):
             return found
         if not _CYRILLIC_OR_CJK.search(text):
@@ -531,6 +671,21 @@ class EncodingChecker:
             # (``ГЁ``, ``В»``): one sequence suffices, as for cp1252.
             return self._mojibake(text, self._cyrillic, _plausible_latin, min_scattered=1)
         return self._mojibake(text, self._cyrillic, _plausible_cyrillic_reading)
+
+    def _other_single_byte(self, text: str, locale: str) -> Corruption | None:
+        """UTF-8 read with one of ``OTHER_SINGLE_BYTE_CODECS``: the round trip of each, the repair made of
+        the reply's own characters (``_misreading``)."""
+        if text.isascii() or (misreading := _misreading(locale)) is None:
+            return None
+        for group, readers in misreading.groups:
+            if not group.search(text):
+                continue
+            for codec, checks in readers:
+                if any(check.search(text) for check in checks) and (
+                    found := self._mojibake(text, codec, misreading.plausible, checked=True)
+                ):
+                    return found
+        return None
 
     @staticmethod
     def _rare_kanji(
@@ -555,9 +710,13 @@ class EncodingChecker:
 
     @staticmethod
     def _mojibake(
-        text: str, codec: _Codec, plausible: Callable[[str], bool], min_scattered: int | None = None
+        text: str,
+        codec: _Codec,
+        plausible: Callable[[str], bool],
+        min_scattered: int | None = None,
+        checked: bool = False,
     ) -> Corruption | None:
-        if not codec.pair.search(text):  # no UTF-8 sequence can start anywhere: the common case
+        if not checked and not codec.pair.search(text):  # no UTF-8 sequence can start anywhere: common
             return None
         found: list[tuple[int, str, str]] = []  # (offset, corrupted, repaired) of consecutive streaks
         scattered: list[tuple[int, str, str]] = []  # lone sequences, kept in case there are enough of them
@@ -565,7 +724,7 @@ class EncodingChecker:
         # any other one a "?" (C speed, the whole text at once; the codec's undefined bytes are C1 controls,
         # found before). A UTF-8 sequence never spans an ASCII or foreign character, so the sequences found
         # are those of the codec's runs, one run at a time.
-        raw = text.encode(codec.name, errors="replace")
+        raw = _encode(text, codec.name)
         if not has_utf8_sequence(raw):
             return None  # the pairs found are not whole sequences (Cyrillic text has many pairs)
         streak: list[tuple[int, int, str]] = []
@@ -582,7 +741,11 @@ class EncodingChecker:
             if streak and not (decoded and plausible(decoded) and contiguous):
                 start, end = streak[0][0], streak[-1][1]
                 piece = (start, text[start:end], "".join(p for *_, p in streak))
-                if len(streak) >= codec.min_consecutive or _inside_latin_word(text, start, end - start):
+                if (
+                    len(streak) >= codec.min_consecutive
+                    or (codec.alone_bytes and end - start >= codec.alone_bytes)
+                    or _inside_latin_word(text, start, end - start)
+                ):
                     found.append(piece)
                 elif not _UKRAINIAN.intersection(piece[1]):
                     scattered.append(piece)

@@ -306,6 +306,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _is_word(m.group(), text, any_case=True)
         and not _quoted_term(text)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
+        and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     for pattern in (

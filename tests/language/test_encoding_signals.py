@@ -113,3 +113,43 @@ def test_cjk_read_as_euc_jp_or_big5_with_bytes_dropped_is_mojibake(text: str, co
     found = CHECKER.find(bad)
     assert found is not None and found.kind == "mojibake", bad
     assert found.offset >= start and bad[found.offset] == found.sample[0]  # the first character shown
+
+
+# Sentences written for these tests, one per alphabet the other single-byte codecs misread.
+_OTHER_CODEC_TEXTS = {
+    "pl": "Żołnierze wrócili późno. Łucznik się uśmiechnął — „Jutro ruszamy”, powiedział cicho.",
+    "de": "Über die Brücke gingen sie schweigend, müde und hungrig; später aßen sie am Feuer.",
+    "ru": "Мы долго шли через лес — и только к вечеру увидели огни. «Ещё немного», сказал он.",
+    "vi": "Chúng tôi đã đi suốt đêm qua khu rừng, và sáng nay mới thấy ngôi làng bên sông.",
+    "en": "We waited until nightfall — then the gates opened and the riders came out in silence.",
+}
+
+
+@pytest.mark.parametrize(
+    "codec",
+    ["cp1250", "iso8859_2", "cp1257", "cp1258", "iso8859_16", "mac_roman", "cp437", "cp850",
+     "koi8_r", "koi8_u", "cp866", "mac_cyrillic", "iso8859_5"],
+)  # fmt: skip
+@pytest.mark.parametrize("locale", sorted(_OTHER_CODEC_TEXTS))
+def test_utf8_read_with_another_single_byte_codec_is_mojibake(locale: str, codec: str) -> None:
+    text = _OTHER_CODEC_TEXTS[locale]
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode("utf-8").decode(codec, errors="replace")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind in ("mojibake", "control_character", "replacement_character"), bad
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # Capitals that are a lead and a continuation byte in ISO 8859-5 (ТА is C2 B0, "°"; ТП is "¿").
+        ("Скопируйте ИСТОЧНИК в КАТАЛОГ. ОТПУСК начнётся завтра, ТЕКСТ договора готов.", "ru"),
+        # "её", "всё" in KOI8-R are a lead and a continuation byte ("£" once repaired).
+        ("Она взяла её книгу, и всё же ребёнок ещё спал, когда мы ушли из дома.", "ru"),
+        # Polish capitals: ÓŁ is D3 A3 in cp1250, a Cyrillic letter once repaired.
+        ("PÓŁNOC ZA PÓŁ GODZINY. Wszyscy czekali w ciszy na sygnał do wymarszu.", "pl"),
+        ("Çok güzel bir gün. Şimdi ağaçların altında oturup çay içiyoruz, değil mi?", "tr"),
+    ],
+)
+def test_real_letters_that_pair_in_other_single_byte_codecs_are_not_mojibake(text: str, locale: str) -> None:
+    assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
