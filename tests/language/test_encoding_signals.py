@@ -153,3 +153,63 @@ def test_utf8_read_with_another_single_byte_codec_is_mojibake(locale: str, codec
 )
 def test_real_letters_that_pair_in_other_single_byte_codecs_are_not_mojibake(text: str, locale: str) -> None:
     assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+
+
+# Written for these tests: an Indonesian and an Italian paragraph with the characters a lossy decoder
+# deletes (dashes, accented letters, typographic apostrophes).
+_INDONESIAN = (
+    "Kami berjalan sepanjang malam — tanpa berhenti sekali pun. Pagi harinya desa itu terlihat "
+    "di balik bukit — sepi dan dingin, seperti tidak ada yang tinggal di sana."
+)
+_ITALIAN = (
+    "Siamo arrivati in città prima del tramonto. All’interno delle mura la gente correva verso la piazza, "
+    "e nessuno sapeva perché: la verità si seppe solo all’alba."
+)
+
+
+@pytest.mark.parametrize(("text", "locale"), [(_INDONESIAN, "id"), (_ITALIAN, "it")])
+@pytest.mark.parametrize("codec", ["euc_jp", "big5", "cp949"])
+def test_latin_text_whose_non_ascii_characters_a_lossy_decoder_deleted_fails(
+    text: str, locale: str, codec: str
+) -> None:
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind in ("lost_characters", "mojibake"), (bad, found)
+
+
+def test_the_lost_characters_are_counted_after_the_last_non_ascii_character_only() -> None:
+    # The gaps of a deleted dash and the remnants "citt", "allinterno" are the marks.
+    bad = _ITALIAN.encode("utf-8").decode("euc_jp", errors="ignore")
+    found = CHECKER.find(bad, "it")
+    assert found is not None and found.kind == "lost_characters" and found.count >= 2, found
+    # One double space (a typo) is not enough; nor are the same marks before a surviving accented letter.
+    assert CHECKER.find("Abbiamo aspettato  a lungo, poi siamo partiti verso il porto.", "it") is None
+    assert CHECKER.find("Siamo nella citt  e allinterno, così è.", "it") is None
+
+
+def test_one_remnant_or_words_written_without_accents_are_not_enough() -> None:
+    assert CHECKER.find("Siamo arrivati nella citt quando era ormai buio.", "it") is None  # one remnant
+    # Spanish written without its accents is a writer's habit: the lexicon lists those spellings as words.
+    assert CHECKER.find("Le dije que no lo haria, y tambien que despues iria atras de ellos.", "es") is None
+
+
+def test_a_letter_ellipsis_and_apostrophe_that_repair_to_a_rare_han_character_are_not_mojibake() -> None:
+    # "ç…’" is E7 85 92 in cp1252: UTF-8 for U+7152, a rare character; a Chinese word misread as cp1252
+    # repairs to common ones.
+    assert CHECKER.find("Menüden Dosya > Aç…’ı seçin ve belgeyi kaydedin.", "tr") is None
+    bad = "Elle dit 你好 et partit.".encode().decode("cp1252", errors="replace")
+    found = CHECKER.find(bad, "fr")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "你好", found
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("彼はロシア語で「Это слишком опасно, даже если мы пойдём вместе」と言った。", "ja"),
+        ("他用俄语说：“Как гласит наше соглашение, вы можете вернуться.” 然后离开了。", "zh-Hans"),
+    ],
+)
+def test_cyrillic_words_in_a_cjk_reply_are_not_cp866_mojibake(text: str, locale: str) -> None:
+    # Lowercase Cyrillic letters are lead and continuation bytes in CP866 ("яко" is U+7C7B).
+    assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
