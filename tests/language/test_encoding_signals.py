@@ -213,3 +213,16 @@ def test_a_letter_ellipsis_and_apostrophe_that_repair_to_a_rare_han_character_ar
 def test_cyrillic_words_in_a_cjk_reply_are_not_cp866_mojibake(text: str, locale: str) -> None:
     # Lowercase Cyrillic letters are lead and continuation bytes in CP866 ("яко" is U+7C7B).
     assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+
+
+_CHINESE = (
+    "我们整夜穿过森林，直到清晨才看见河边的村庄。村里的人告诉我们，北方的道路已经被大雪封住了，"
+    "所以我们只能沿着河岸向东走，希望在天黑之前找到可以过夜的地方。"
+)
+
+
+def test_chinese_read_as_euc_kr_with_its_undecodable_bytes_dropped_is_mojibake() -> None:
+    assert CHECKER.find(_CHINESE, "zh-Hans") is None
+    bad = _CHINESE.encode().decode("euc_kr", errors="ignore")
+    found = CHECKER.find(bad, "zh-Hans")
+    assert found is not None and found.kind == "mojibake", (bad, found)
