@@ -126,7 +126,9 @@ def _plausible_latin(ch: str) -> bool:
         or 0x1E00 <= cp <= 0x1EFF
         or 0x2010 <= cp <= 0x206F
         or cp == 0x20AC
-        or 0x2190 <= cp <= 0x21FF  # arrows ("→" read as cp1251 is "в†’")
+        or 0x300 <= cp <= 0x36F  # combining accents of decomposed text ("quién" as "quie" and U+0301)
+        or 0x2190 <= cp <= 0x23FF  # arrows ("→" read as cp1251 is "в†’"), math, technical
+        or 0x2500 <= cp <= 0x27BF  # box drawing, shapes ("▸"), dingbats
         or 0x3000 <= cp <= 0x30FF
         or 0x3400 <= cp <= 0x9FFF
         or 0xAC00 <= cp <= 0xD7A3
@@ -209,8 +211,8 @@ OTHER_SINGLE_BYTE_CODECS = (
 )  # fmt: skip
 ALPHABET_MIN_WORDS = 3  # words of the locale's lexicon a non-ASCII letter must occur in to be its own
 # What mojibake of any reply may repair to besides its letters: general punctuation, the euro sign,
-# letterlike symbols, arrows, and emoji (three and four bytes in UTF-8).
-_ANY_REPLY = re.compile("[\u2010-\u205e\u20ac\u2100-\u21ff\U0001f000-\U0001faff]")
+# letterlike symbols, arrows, math, box drawing, shapes, dingbats, and emoji (three and four bytes).
+_ANY_REPLY = re.compile("[\u2010-\u205e\u20ac\u2100-\u23ff\u2500-\u27bf\U0001f000-\U0001faff]")
 # ... and in a Latin-script reply, Latin-1's quotes, inverted marks, degree sign, middle dot and no-break
 # space: not in a Cyrillic one, where two capitals are these in ISO 8859-5 (``ТА`` is ``°``, ``ТП`` ``¿``).
 _LATIN_SIGNS = "«»¡¿°·\u00a0"
@@ -243,6 +245,7 @@ def _own_characters(locale: str) -> tuple[Callable[[str], bool], frozenset[str]]
     if Script.LATIN in spec.scripts:
         own.update(chr(cp) for cp in range(0xC0, 0x100) if cp not in (0xD7, 0xF7))
         own.update(_LATIN_SIGNS)
+        own.update(map(chr, range(0x300, 0x370)))  # combining accents: decomposed text
     own |= {c.upper() for c in own if len(c.upper()) == 1} | {c.lower() for c in own if len(c.lower()) == 1}
     alphabet = frozenset(own)
     return (lambda ch: ch in alphabet or _ANY_REPLY.match(ch) is not None), alphabet
@@ -262,8 +265,8 @@ class _Misreading:
 def _misreading(locale: str) -> _Misreading | None:
     """``OTHER_SINGLE_BYTE_CODECS`` as they would misread a reply in ``locale``, each with the pairs its
     mojibake starts with: the characters the lead bytes of the locale's own letters are, then a
-    continuation byte's; the lead byte of general punctuation (E2) then one of its second bytes (80-87);
-    the lead of emoji (F0) then 9F. Real text rarely has them: Russian mojibake in CP866 starts with
+    continuation byte's; the lead byte of general punctuation (E2) then one of its second bytes (80-87); the
+    lead of emoji (F0) then 9F. Real text rarely has them: Russian mojibake in CP866 starts with
     ``╨`` or ``╤`` (D0, D1), and ``—`` (E2 80 94) is ``тАФ``, where Russian ``так`` (E2 A0 AA) is no pair.
     E2 and F0 join the lead characters unless the codec reads them as a letter of the locale (CP866's
     ``т``): one character-class scan per codec, mostly (an alternation cost 30 µs a reply)."""
@@ -616,11 +619,14 @@ _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 def _remnants(locale: str) -> dict[str, str]:
     """What the words of ``locale``'s lexicon with a non-ASCII letter or an apostrophe leave once a lossy
     decoder deletes those characters (``città`` -> ``citt``, ``all'interno`` -> ``allinterno``), where
-    that is no word of the language nor of English, and of three letters or more: remnant -> word."""
+    that is no word of the language (in its whole ``wordfreq`` list: Polish ``ruszaj`` is rarer than the
+    lexicon's 30,000 words) nor of English, and of three letters or more: remnant -> word."""
     try:
-        words, english = lexicon(locale).ranks, lexicon("en").ranks
-    except (LookupError, RuntimeError):
+        lexicon_of_locale, english = lexicon(locale), lexicon("en").ranks
+        import wordfreq  # installed with the lexicons (``lexicon`` raised otherwise)
+    except (LookupError, RuntimeError, ImportError):
         return {}
+    words = lexicon_of_locale.ranks
     out: dict[str, str] = {}
     for word in words:
         if word.isascii() and "'" not in word:
@@ -628,6 +634,10 @@ def _remnants(locale: str) -> dict[str, str]:
         rest = "".join(c for c in word if c.isascii() and c != "'")
         if len(rest) >= 3 and rest.isalpha() and rest not in words and rest not in english:
             out.setdefault(rest, word)
+    listed = wordfreq.get_frequency_dict(lexicon_of_locale.language, wordlist="small")
+    out = {rest: word for rest, word in out.items() if rest not in listed}
+    wordfreq.get_frequency_list.cache_clear()  # as ``lexicon`` does: only what is kept stays in memory
+    wordfreq.get_frequency_dict.cache_clear()
     return out
 
 

@@ -3,6 +3,8 @@ lossy decoder, and CJK text read as EUC-JP or Big5 with its undecodable bytes dr
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from exporter.language.encoding import EncodingChecker
@@ -225,4 +227,22 @@ def test_chinese_read_as_euc_kr_with_its_undecodable_bytes_dropped_is_mojibake()
     assert CHECKER.find(_CHINESE, "zh-Hans") is None
     bad = _CHINESE.encode().decode("euc_kr", errors="ignore")
     found = CHECKER.find(bad, "zh-Hans")
+    assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "codec"),
+    [
+        ("Select File ▸ Print Preview to see the page before you print it.", "en", "cp1252"),
+        ("Pilih gedit ▸ Preferensi untuk mengubah tampilan dokumen Anda.", "id", "cp1251"),
+        # decomposed text (NFD): the accent is U+0301, CC 81 in UTF-8, "МЃ" in cp1251
+        (unicodedata.normalize("NFD", "Puede ver quién puede editar sus archivos."), "es", "cp1251"),
+    ],
+)
+def test_menu_arrows_and_combining_accents_read_as_a_single_byte_codec_are_mojibake(
+    text: str, locale: str, codec: str
+) -> None:
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode().decode(codec, errors="replace")
+    found = CHECKER.find(bad, locale)
     assert found is not None and found.kind == "mojibake", (bad, found)
