@@ -434,6 +434,7 @@ def _big5_han() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 _CJK_CHARS = re.compile("[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_HAN_RUNS = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # A double-byte character's two bytes that are a UTF-8 continuation byte (A1-BF, those these codecs take as
 # lead or trail) then a lead byte of a three-byte sequence of U+3000-U+DFFF (E3-ED), or the other way
 # round: each byte is mapped to a weight, first bytes by one table and second bytes by the other, and a
@@ -443,6 +444,8 @@ _FIRST_WEIGHTS = bytes(1 if 0xA1 <= b <= 0xBF and b not in (0xA4, 0xA5) else 4 i
                        for b in range(256))  # fmt: skip
 _SECOND_WEIGHTS = bytes(2 if 0xE3 <= b <= 0xED else 16 if 0xA1 <= b <= 0xBF else 0 for b in range(256))
 DROPPED_MIN_CHARS = 12  # Han and kana in the text's second half before their byte pairs are read
+DROPPED_HANJA_SHARE = 0.35  # the same for the Han read back with cp949 (clean dev Chinese and Japanese of
+# four corpora: at most 0.23; UTF-8 CJK read as EUC-KR with bytes dropped, where any is left: at least 0.35)
 DROPPED_PAIR_SHARE = 0.25  # share of those whose bytes pair a UTF-8 lead and continuation byte (clean dev
 # text: at most 0.19, Japanese as EUC-JP; UTF-8 CJK read with bytes dropped from mid-text on: at least 0.33)
 
@@ -463,18 +466,33 @@ def _utf8_pairs(chars: str, codec: str) -> int:
 
 
 def _dropped_bytes(head: str) -> Corruption | None:
-    """UTF-8 CJK text read as EUC-JP, Big5 or EUC-KR with the undecodable bytes dropped (``errors="ignore"``;
-    EUC-KR's hanja are read back with cp949, its superset: clean dev Chinese and Japanese at most 0.20).
+    """UTF-8 CJK text read as EUC-JP, Big5 or EUC-KR with the undecodable bytes dropped (``errors="ignore"``).
 
     Nothing is left to re-encode into whole sequences, but what is left are the sequences' bytes paired
     anew: a continuation byte with the next sequence's lead byte (E3-E9 for kana and Han), or a lead with
     its first continuation. Encoded back, most characters of the misread part are such a pair; real
     Chinese or Japanese text has a few (``ら`` is EUC-JP ``A4 E9``). The Han and kana of the text's
-    second half are read: a misread stream stays misread to its end."""
+    second half are read: a misread stream stays misread to its end. EUC-KR's are read back with cp949,
+    its superset, and only its Han (hanja): its kana rows (AA, AB) pair with E3-ED as often as EUC-JP's."""
     half = len(head) // 2
     tail = "".join(_CJK_CHARS.findall(head, half))
     if len(tail) < DROPPED_MIN_CHARS:
         return None
+    han = "".join(_HAN_RUNS.findall(tail))
+    for codec, chars, share in (
+        ("euc_jp", tail, DROPPED_PAIR_SHARE),
+        ("big5", tail, DROPPED_PAIR_SHARE),
+        ("cp949", han, DROPPED_HANJA_SHARE),
+    ):
+        if len(chars) < DROPPED_MIN_CHARS:
+            continue
+        if (hits := _utf8_pairs(chars, codec)) >= share * len(chars):
+            first = _CJK_CHARS.search(head, half)
+            assert first is not None
+            sample = tail[:24]
+            return Corruption("mojibake", first.start(), sample, tuple(f"U+{ord(c):04X}" for c in sample),
+                              codec=codec, repaired="", count=hits)  # fmt: skip
+    return None
     for codec in ("euc_jp", "big5", "cp949"):
         if (hits := _utf8_pairs(tail, codec)) >= DROPPED_PAIR_SHARE * len(tail):
             first = _CJK_CHARS.search(head, half)
@@ -609,6 +627,8 @@ def _lost_apostrophe(text: str) -> Corruption | None:
 
 _LATIN_LOCALES = frozenset(code for code, spec in LOCALES.items() if spec.scripts == {Script.LATIN})
 LOST_MARKS_MIN = 2  # marks of deleted characters after the last non-ASCII character that call it corrupt
+LOST_OWN_WORDS = 0.8  # share of the other distinct lowercase words there the locale's lexicon lists (misread
+# Italian, Dutch, English of the fiction dev split: 0.84-0.97; a whole reply in a close language: 0.12-0.68)
 _ASCII = "".join(map(chr, range(0x80)))
 _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _GAP = re.compile("[A-Za-z]  (?=[A-Za-z])")
@@ -646,15 +666,19 @@ def _lost_characters(text: str, locale: str) -> Corruption | None:
     deleted from where the misreading starts (nothing CJK is left when no two bytes paired). After the
     text's last non-ASCII character, ``LOST_MARKS_MIN`` marks of deleted characters: a double space
     between two words (a spaced dash, ``emas — Aku`` -> ``emas  Aku``) or a remnant of a word of the
-    language (``_remnants``: ``umanit``, ``allestremo``). One mark is a typo (0.8 % of human-written
+    language (``_remnants``: ``umanit``, ``allestremo``), in text of the language (``LOST_OWN_WORDS``).
+    One mark is a typo (0.8 % of human-written
     prose strings of 200 characters or more in gettext catalogues have a double space between words,
     0.04 % two)."""
     head = text.rstrip(_ASCII)
     tail = text[len(head) :].lstrip(_ASCII_LETTERS) if head else text  # from a whole word on
     gaps = [(m.start(), m.group()) for m in _GAP.finditer(tail)] if "  " in tail else []
-    words = _remnants(locale).keys() & set(_LOWER_WORD.findall(tail))  # distinct ones, at C speed
+    written = set(_LOWER_WORD.findall(tail))
+    words = _remnants(locale).keys() & written  # distinct ones, at C speed
     if len(gaps) + len(words) < LOST_MARKS_MIN:
         return None
+    if len(written & lexicon(locale).ranks.keys()) < LOST_OWN_WORDS * len(written - words):
+        return None  # not the locale's language: Indonesian holds remnants of Turkish words (a switch)
     places = [*gaps, *((m.start(), w) for w in words if (m := re.search(rf"\b{w}\b", tail)))]
     at, sample = min(places)
     return Corruption("lost_characters", len(text) - len(tail) + at, sample, (), count=len(places))
