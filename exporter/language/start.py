@@ -315,6 +315,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _parenthetical(text[len(lead) :])
         and not _capitals_headline(text)
         and not (m.group()[len(lead) : len(lead) + 1] in ",;" and _in_lexicon(lead, str(locale)))
+        and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     for pattern in (

@@ -3,6 +3,8 @@ lossy decoder, and CJK text read as EUC-JP or Big5 with its undecodable bytes dr
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from exporter.language.encoding import EncodingChecker
@@ -113,3 +115,126 @@ def test_cjk_read_as_euc_jp_or_big5_with_bytes_dropped_is_mojibake(text: str, co
     found = CHECKER.find(bad)
     assert found is not None and found.kind == "mojibake", bad
     assert found.offset >= start and bad[found.offset] == found.sample[0]  # the first character shown
+
+
+# Sentences written for these tests, one per alphabet the other single-byte codecs misread.
+_OTHER_CODEC_TEXTS = {
+    "pl": "Żołnierze wrócili późno. Łucznik się uśmiechnął — „Jutro ruszamy”, powiedział cicho.",
+    "de": "Über die Brücke gingen sie schweigend, müde und hungrig; später aßen sie am Feuer.",
+    "ru": "Мы долго шли через лес — и только к вечеру увидели огни. «Ещё немного», сказал он.",
+    "vi": "Chúng tôi đã đi suốt đêm qua khu rừng, và sáng nay mới thấy ngôi làng bên sông.",
+    "en": "We waited until nightfall — then the gates opened and the riders came out in silence.",
+}
+
+
+@pytest.mark.parametrize(
+    "codec",
+    ["cp1250", "iso8859_2", "cp1257", "cp1258", "iso8859_16", "mac_roman", "cp437", "cp850",
+     "koi8_r", "koi8_u", "cp866", "mac_cyrillic", "iso8859_5"],
+)  # fmt: skip
+@pytest.mark.parametrize("locale", sorted(_OTHER_CODEC_TEXTS))
+def test_utf8_read_with_another_single_byte_codec_is_mojibake(locale: str, codec: str) -> None:
+    text = _OTHER_CODEC_TEXTS[locale]
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode("utf-8").decode(codec, errors="replace")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind in ("mojibake", "control_character", "replacement_character"), bad
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # Capitals that are a lead and a continuation byte in ISO 8859-5 (ТА is C2 B0, "°"; ТП is "¿").
+        ("Скопируйте ИСТОЧНИК в КАТАЛОГ. ОТПУСК начнётся завтра, ТЕКСТ договора готов.", "ru"),
+        # "её", "всё" in KOI8-R are a lead and a continuation byte ("£" once repaired).
+        ("Она взяла её книгу, и всё же ребёнок ещё спал, когда мы ушли из дома.", "ru"),
+        # Polish capitals: ÓŁ is D3 A3 in cp1250, a Cyrillic letter once repaired.
+        ("PÓŁNOC ZA PÓŁ GODZINY. Wszyscy czekali w ciszy na sygnał do wymarszu.", "pl"),
+        ("Çok güzel bir gün. Şimdi ağaçların altında oturup çay içiyoruz, değil mi?", "tr"),
+        # Lowercase Cyrillic letters are lead and continuation bytes in CP866 ("яко" is U+7C7B): Russian
+        # words in a CJK reply repair to Han.
+        ("彼はロシア語で「Это слишком опасно, даже если мы пойдём вместе」と言った。", "ja"),
+        ("他用俄语说：“Как гласит наше соглашение, вы можете вернуться.” 然后离开了。", "zh-Hans"),
+    ],
+)
+def test_real_letters_that_pair_in_other_single_byte_codecs_are_not_mojibake(text: str, locale: str) -> None:
+    assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+
+
+# Written for these tests: an Indonesian and an Italian paragraph with the characters a lossy decoder
+# deletes (dashes, accented letters, typographic apostrophes).
+_INDONESIAN = (
+    "Kami berjalan sepanjang malam — tanpa berhenti sekali pun. Pagi harinya desa itu terlihat "
+    "di balik bukit — sepi dan dingin, seperti tidak ada yang tinggal di sana."
+)
+_ITALIAN = (
+    "Siamo arrivati in città prima del tramonto. All’interno delle mura la gente correva verso la piazza, "
+    "e nessuno sapeva perché: la verità si seppe solo all’alba."
+)
+
+
+@pytest.mark.parametrize(("text", "locale"), [(_INDONESIAN, "id"), (_ITALIAN, "it")])
+@pytest.mark.parametrize("codec", ["euc_jp", "big5", "cp949"])
+def test_latin_text_whose_non_ascii_characters_a_lossy_decoder_deleted_fails(
+    text: str, locale: str, codec: str
+) -> None:
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind in ("lost_characters", "mojibake"), (bad, found)
+
+
+def test_the_lost_characters_are_counted_after_the_last_non_ascii_character_only() -> None:
+    # The gaps of a deleted dash and the remnants "citt", "allinterno" are the marks.
+    bad = _ITALIAN.encode("utf-8").decode("euc_jp", errors="ignore")
+    found = CHECKER.find(bad, "it")
+    assert found is not None and found.kind == "lost_characters" and found.count >= 2, found
+    # One double space (a typo) is not enough; nor are the same marks before a surviving accented letter.
+    assert CHECKER.find("Abbiamo aspettato  a lungo, poi siamo partiti verso il porto.", "it") is None
+    assert CHECKER.find("Siamo nella citt  e allinterno, così è.", "it") is None
+
+
+def test_one_remnant_or_words_written_without_accents_are_not_enough() -> None:
+    assert CHECKER.find("Siamo arrivati nella citt quando era ormai buio.", "it") is None  # one remnant
+    # Spanish written without its accents is a writer's habit: the lexicon lists those spellings as words.
+    assert CHECKER.find("Le dije que no lo haria, y tambien que despues iria atras de ellos.", "es") is None
+
+
+def test_a_letter_ellipsis_and_apostrophe_that_repair_to_a_rare_han_character_are_not_mojibake() -> None:
+    # "ç…’" is E7 85 92 in cp1252: UTF-8 for U+7152, a rare character; a Chinese word misread as cp1252
+    # repairs to common ones.
+    assert CHECKER.find("Menüden Dosya > Aç…’ı seçin ve belgeyi kaydedin.", "tr") is None
+    bad = "Elle dit 你好 et partit.".encode().decode("cp1252", errors="replace")
+    found = CHECKER.find(bad, "fr")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "你好", found
+
+
+_CHINESE = (
+    "我们整夜穿过森林，直到清晨才看见河边的村庄。村里的人告诉我们，北方的道路已经被大雪封住了，"
+    "所以我们只能沿着河岸向东走，希望在天黑之前找到可以过夜的地方。"
+)
+
+
+def test_chinese_read_as_euc_kr_with_its_undecodable_bytes_dropped_is_mojibake() -> None:
+    assert CHECKER.find(_CHINESE, "zh-Hans") is None
+    bad = _CHINESE.encode().decode("euc_kr", errors="ignore")
+    found = CHECKER.find(bad, "zh-Hans")
+    assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "codec"),
+    [
+        ("Select File ▸ Print Preview to see the page before you print it.", "en", "cp1252"),
+        ("Pilih gedit ▸ Preferensi untuk mengubah tampilan dokumen Anda.", "id", "cp1251"),
+        # decomposed text (NFD): the accent is U+0301, CC 81 in UTF-8, "МЃ" in cp1251
+        (unicodedata.normalize("NFD", "Puede ver quién puede editar sus archivos."), "es", "cp1251"),
+    ],
+)
+def test_menu_arrows_and_combining_accents_read_as_a_single_byte_codec_are_mojibake(
+    text: str, locale: str, codec: str
+) -> None:
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode().decode(codec, errors="replace")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind == "mojibake", (bad, found)

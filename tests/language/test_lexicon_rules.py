@@ -206,3 +206,20 @@ def test_utf8_read_as_big5_fails_in_a_traditional_chinese_reply() -> None:
     clean = "雨點不停地敲打著百葉窗，壁爐裡的火輕輕地劈啪作響。她把燈籠放在桌上，默默地研究那張舊地圖。"
     bad = clean.encode("utf-8").decode("big5", errors="replace")
     assert judge(bad, "zh-Hant").reason is Reason.ENCODING
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Aucune *안녕* idée. Mais ils ont établi leur camp sur le chemin du Nord, loin de nous.", "fr"),
+        ("Bene, «你好» gli elfi sono ormai dietro di me, ma i loro cavalieri sono veloci.", "it"),
+        ("Это *你好* будет долгий путь, и мы пойдём по нему вместе до самого конца.", "ru"),
+        ("Eğer «ありがとう» dersen, sana yolun geri kalanını da gösteririm, dostum.", "tr"),
+    ],
+)
+def test_a_quoted_cjk_word_after_the_first_word_of_latin_or_cyrillic_text_is_no_corrupted_start(
+    text: str, locale: str
+) -> None:
+    # The word before the quote opens a sentence that goes on in the reply's alphabet: the quote is a
+    # word inside it, not the opening of CJK text after a cut token ("Rata 「如果…」").
+    assert judge(text, locale).outcome == "pass", judge(text, locale)
