@@ -251,6 +251,20 @@ def _own_characters(locale: str) -> tuple[Callable[[str], bool], frozenset[str]]
     return (lambda ch: ch in alphabet or _ANY_REPLY.match(ch) is not None), alphabet
 
 
+def _own_repair(found: Corruption | None, locale: str | None) -> Corruption | None:
+    """``found`` when its repair is made of letters a reply in ``locale`` writes (``_own_characters``), or
+    the locale is not known: UTF-8 misread by a CJK codec or cp1251 repairs to the reply's own language.
+    A chance round trip of the reply's own words repairs to another alphabet: Russian ``Её`` read back
+    with cp1251 is ``Ÿ``, Korean ``탄`` with cp949 ``ź``, Japanese ``か`` with Big5 ``Ư``, Chinese
+    ``仆从`` with EUC-JP ``нк``."""
+    if found is None or locale is None or found.repaired is None or (own := _own_characters(locale)) is None:
+        return found
+    plausible = own[0]
+    # lowercased: Turkish ``İ`` is no letter of a lexicon's lowercase words, its ``i̇`` is
+    letters = [ch for c in found.repaired if c.isalpha() for ch in c.lower() if not ch.isascii()]
+    return found if all(map(plausible, letters)) else None
+
+
 @dataclass(frozen=True, slots=True)
 class _Misreading:
     """How ``OTHER_SINGLE_BYTE_CODECS`` would misread a reply in one locale (``_misreading``)."""
@@ -751,7 +765,7 @@ class EncodingChecker:
         if not _CYRILLIC_OR_CJK.search(text):
             return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters
         if _DOUBLE_BYTE_READING.search(text, 0, CJK_SCAN_CHARS) and (
-            (found := _cjk_mojibake(text))
+            (found := _own_repair(_cjk_mojibake(text), locale))
             or (found := self._rare_kanji(text, self._kanji, self._rare, "euc_jp"))
             or (found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"))
             or (found := _dropped_bytes(text[:CJK_SCAN_CHARS]))
@@ -764,8 +778,9 @@ class EncodingChecker:
         if _LATIN_LETTERS.search(text) and _latin_context(text, self._cyrillic.pair.findall(text)):
             # Cyrillic letters in a Latin-script text only where the round trip decodes to UTF-8
             # (``ГЁ``, ``В»``): one sequence suffices, as for cp1252.
-            return self._mojibake(text, self._cyrillic, _plausible_latin, min_scattered=1)
-        return self._mojibake(text, self._cyrillic, _plausible_cyrillic_reading)
+            found = self._mojibake(text, self._cyrillic, _plausible_latin, min_scattered=1)
+            return _own_repair(found, locale)
+        return _own_repair(self._mojibake(text, self._cyrillic, _plausible_cyrillic_reading), locale)
 
     def _other_single_byte(self, text: str, locale: str) -> Corruption | None:
         """UTF-8 read with one of ``OTHER_SINGLE_BYTE_CODECS``: the round trip of each, the repair made of

@@ -238,3 +238,37 @@ def test_menu_arrows_and_combining_accents_read_as_a_single_byte_codec_are_mojib
     bad = text.encode().decode(codec, errors="replace")
     found = CHECKER.find(bad, locale)
     assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Моя мама… Её… Её забрали ночью, но потом она пришла домой.", "ru"),
+        ("보급병이 9x19mm탄창 두 개를 건네주었다. 우리는 새벽이 오기 전에 다리를 건넜다.", "ko"),
+        ("UPSかUPS互換の充電ステーションから電力を供給します。", "ja"),
+        ('是"仆从"型机器人的骨架和装甲。', "zh-Hans"),
+    ],
+)
+def test_the_replys_own_words_that_repair_to_another_alphabet_are_not_mojibake(
+    text: str, locale: str
+) -> None:
+    # Without the locale, each has a chance round trip (``Её`` with cp1251 is ``Ÿ``, ``탄`` with cp949
+    # ``ź``, ``か`` with Big5 ``Ư``, ``仆从`` with EUC-JP ``нк``); a reply in that language repairs to it.
+    assert CHECKER.find(text) is not None
+    assert CHECKER.find(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "codec"),
+    [
+        ("Старуха замолчала. Её руки дрожали, и она долго смотрела в огонь.", "ru", "cp1252"),
+        ("보급병이 탄창 두 개를 건네주었다. 우리는 새벽이 오기 전에 다리를 건넜다.", "ko", "gb18030"),
+        ("Kaptan İskele'ye koştu ve çalışıyor diye bağırdı, ama kimse dinlemedi.", "tr", "gb18030"),
+    ],
+)
+def test_mojibake_that_repairs_to_the_replys_own_letters_still_fails(
+    text: str, locale: str, codec: str
+) -> None:
+    misread = text.encode("utf-8").decode(codec, errors="replace").replace("\ufffd", "")
+    found = CHECKER.find(misread, locale)
+    assert found is not None and found.kind == "mojibake"
