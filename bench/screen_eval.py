@@ -11,9 +11,11 @@ The input is any JSONL of clean replies ``{"locale", "source", "text"}`` (the fi
 documentation corpus of ``build_language_corpus.py --clean-out`` works too); rows in other languages than
 the 17 are skipped. The split is by source (``judge_cases.split_of``: a campaign or catalogue is all dev or
 all test). Declines come from ``bench/screen/declines_dev.tsv`` (the patterns are written against it) and
-``bench/screen/declines_test.tsv`` (written before the patterns, never tuned on), and from the two
-independent sets, ``independent_{split}.tsv`` and ``independent2_{split}.tsv`` (written blind by authors
-who had not read the patterns; their look-alikes must pass).
+``bench/screen/declines_test.tsv`` (written before the patterns, never tuned on), from the independent
+sets ``independent_{split}.tsv`` and ``independent2_{split}.tsv`` (written blind by authors who had not
+read the patterns; both halves are development material now), and on the test split from
+``independent3_test.tsv`` (blind, written while the grammar was frozen: the test figure). Their
+look-alikes must pass.
 
 Cases, each screened as ``screen_reply`` screens a probe reply (finish ``stop`` unless said, a budget of
 ``BUDGET`` tokens, the host's token count estimated from the text):
@@ -92,7 +94,16 @@ CJK_ONLY = {"cjk_full_stop", "cjk_exclamation", "cjk_question", "cjk_quote"}
 MUST_PASS_PREFIX = "control"
 # The per-locale table's columns: recall for what must fail, false-fail for ``control`` (every must-pass
 # case) and ``lookalike`` (the independent set's look-alikes among them).
-FAMILIES = ("refusal", "independent", "independent2", "truncation", "repetition", "control", "lookalike")
+FAMILIES = (
+    "refusal",
+    "independent",
+    "independent2",
+    "independent3",
+    "truncation",
+    "repetition",
+    "control",
+    "lookalike",
+)
 
 
 def sentences(text: str) -> list[str]:
@@ -104,9 +115,13 @@ def joiner(locale: str) -> str:
 
 
 def declines(split: str, name: str = "declines") -> list[tuple[str, str, str]]:
-    """(locale, kind, text) rows of ``bench/screen/{name}_{split}.tsv``."""
-    rows = []
-    for line in (HERE / "screen" / f"{name}_{split}.tsv").read_text("utf-8").splitlines():
+    """(locale, kind, text) rows of ``bench/screen/{name}_{split}.tsv`` (none where a set has no such split:
+    ``independent3`` is a test set only)."""
+    rows: list[tuple[str, str, str]] = []
+    path = HERE / "screen" / f"{name}_{split}.tsv"
+    if not path.exists():
+        return rows
+    for line in path.read_text("utf-8").splitlines():
         if line and not line.startswith("#"):
             locale, kind, text = line.split("\t")
             rows.append((locale, kind, text))
@@ -276,7 +291,7 @@ def main() -> int:
     cases: list[
         tuple[str, str, str, str | None, int | None, bool]
     ] = []  # kind, locale, text, finish, spent, must_fail
-    for family in ("refusal", "independent", "independent2"):
+    for family in ("refusal", "independent", "independent2", "independent3"):
         rows_ = refusals if family == "refusal" else declines(args.split, family)
         for locale, kind, text in rows_:
             must_fail = kind != "lookalike"
