@@ -438,7 +438,7 @@ class Ensemble:
             # Never native in the wrong script, and not foreign without fastText's plausible other
             # language: unknown whatever CLD3 says.
             return Call("unknown", None, w, "models", Guess(ft, NOT_ASKED))
-        if strict_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top)):
+        if strict_other and p_top >= FOREIGN_FASTTEXT and (basis := _own_marks(text, top, expected)):
             # fastText's other language and that language's own letters or function words agree: two
             # independent signals, as CLD3's agreement would be (docs/language.md, Signals).
             return _foreign_by_fasttext(ft, w, basis, unknown_share(text, expected))
@@ -608,9 +608,11 @@ def _sure(g: Guess, threshold: float = STRONG_MODELS) -> bool:
     return g.fasttext[0][1] >= threshold and g.cld3[1] >= threshold
 
 
-def _own_marks(text: str, language: str) -> str | None:
+def _own_marks(text: str, language: str, besides: str | None = None) -> str | None:
     """``letters`` or ``words`` when ``text`` carries letters (``_OWN_LETTERS``) or function words
-    (``_OWN_WORDS``) only ``language`` writes, in enough of its words; else None."""
+    (``_OWN_WORDS``) only ``language`` writes, in enough of its words; else None. With ``besides`` (the
+    expected language), a function word that is also a common word of it does not count: Spanish ``un par
+    de`` ("a pair of") is three French function words too."""
     words = text.split()
     if (own := _OWN_LETTER.get(language)) is not None:
         if not own.search(text) or ((alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text)):
@@ -620,11 +622,20 @@ def _own_marks(text: str, language: str) -> str | None:
         # casefold never makes or removes whitespace: the words folded at once, then stripped (C speed)
         folded = map(str.strip, text.casefold().split(), repeat(_WORD_EDGES))
         hits = [*filter(vocabulary.__contains__, folded)]
+        if besides is not None and hits:
+            hits = [word for word in hits if not _is_common(word, besides)]
         basis = "words"
     else:
         return None
     spread = len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
     return basis if spread else None
+
+
+def _is_common(word: str, language: str) -> bool:
+    try:
+        return lexicon(language).is_common(word)
+    except (LookupError, RuntimeError):
+        return False
 
 
 def _letters_allow(text: str, expected: str, other: str) -> bool:

@@ -15,7 +15,7 @@ from exporter.language.detect import (
     _other_by_lexicon,
     unknown_share,
 )
-from exporter.language.judge import SECOND_LEANING, SURE_MIN_WORDS, Judge
+from exporter.language.judge import SECOND_LEANING, SURE_MIN_WORDS, Judge, judge
 from exporter.language.lexicon import distinctive, lexicon
 from exporter.language.locales import LOCALES, LocaleSpec
 from exporter.language.scripts import Script
@@ -183,3 +183,23 @@ def test_unquote_and_word_count() -> None:
         "partit.",
     ]
     assert word_count("© Free Software Foundation, Inc. 2024 --") == 4
+
+
+def test_function_words_the_expected_language_also_writes_do_not_make_a_sentence_foreign() -> None:
+    # Spanish "un par de" ("a pair of") is three French function words too; fastText leans French on
+    # the short item text, but no word is one only French writes.
+    spanish = (
+        "Es un cachorrito de Chihuahua, adorable e indefenso. Mucho más fácil de domesticar que uno adulto. "
+        "Es un par de mangas hechas de metal. Perfectas para proteger los brazos en combate."
+    )
+    assert judge(spanish, "es").outcome is Outcome.PASS
+    portuguese = (
+        "Um par de braçadeiras marteladas de metal. Perfeita para o visual de guerreiro. "
+        "Maior do que a média, e bem mais pesada do que parece."
+    )
+    assert judge(portuguese, "pt-BR").outcome is Outcome.PASS
+    french = (
+        "Caminamos toda la noche hasta llegar al puerto. Il est parti avec son frère avant la tempête. "
+        "Nadie supo adónde fueron."
+    )
+    assert judge(french, "es").reason is Reason.MIXING
