@@ -247,11 +247,11 @@ def _echo(tokens: list[str]) -> Repetition | None:
     words = list(filter(str.isalpha, tokens[-3 * ECHO_WINDOW :]))[-ECHO_WINDOW:]
     if len(words) < ECHO_MIN_WORDS:
         return None
-    pairs = list(pairwise(words))
     # A stretch of n pairs with that share of repeats makes at least share * n of the window's pairs
-    # repeats: a window under that floor has no such stretch (prose stops here, at C speed).
-    if len(pairs) - len(set(pairs)) < ECHO_MIN_SHARE * (ECHO_MIN_WORDS - 1):
+    # repeats: a window under that floor has no such stretch (prose stops here, at C speed, listing none).
+    if len(words) - 1 - len(set(pairwise(words))) < ECHO_MIN_SHARE * (ECHO_MIN_WORDS - 1):
         return None
+    pairs = list(pairwise(words))
     seen: set[tuple[str, str]] = set()
     best = 0.0
     for count, pair in enumerate(reversed(pairs), start=1):  # the stretches ending at the reply's end
