@@ -790,10 +790,13 @@ class EncodingChecker:
         if text.isascii() or (misreading := _misreading(locale)) is None:
             return None
         for group, readers in misreading.groups:
-            if not group.search(text):
+            if (first := group.search(text)) is None:
                 continue
+            # a codec's pairs are pairs of its group (its leads and continuations are the group's): none
+            # starts before the group's first
+            start = first.start()
             for codec, checks in readers:
-                if any(check.search(text) for check in checks) and (
+                if any(check.search(text, start) for check in checks) and (
                     found := self._mojibake(text, codec, misreading.plausible, checked=True)
                 ):
                     return found
