@@ -249,13 +249,16 @@ class Judge:
         close neighbour (`Ons was te stadig.`, `Tako je.`, `Non, perdemos demasiado tempo.`) are each
         too little for the models; together they are a paragraph. The evidence, or None."""
         expected = spec.language
-        picked = [
-            (unquote(s.text), w)
+        doubtful = [
+            (s, w)
             for s, c, w in zip(sentences, calls, weights, strict=True)
-            if w > 0
-            and (c.status == "short" or in_doubt(c, expected))
-            and not is_quoted(text, s.start, s.end)
+            if w > 0 and (c.status == "short" or in_doubt(c, expected))
         ]
+        # Quoted sentences only drop out: too few or too little before the quotes are looked at, too few
+        # after (most replies stop here without a quote scan).
+        if len(doubtful) < MIXING_MIN_SENTENCES or sum(w for _, w in doubtful) / total < MIXING_SHARE:
+            return None
+        picked = [(unquote(s.text), w) for s, w in doubtful if not is_quoted(text, s.start, s.end)]
         share = sum(w for _, w in picked) / total
         if len(picked) < MIXING_MIN_SENTENCES or share < MIXING_SHARE:
             return None

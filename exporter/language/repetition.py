@@ -86,6 +86,7 @@ _WORD_NOT_CJK = re.compile(f"[^\\W{_CJK}]")  # a letter, digit or underscore out
 _WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
 _SAMPLE_CHARS = 60
+_ECHO_TAIL = ECHO_WINDOW * 4 // 3  # tokens first searched for the near-copy check's words
 # Runs no writer types: sentence or pause marks, or whitespace, far beyond any emphasis or layout.
 _FLOOD = re.compile(f"[^\\w\\s]{{{FLOOD_MIN_MARKS}}}|\\s{{{FLOOD_MIN_SPACE}}}")
 _RUN = re.compile(r"[^\w\s]+|\s+")
@@ -244,14 +245,19 @@ def _echo(tokens: list[str]) -> Repetition | None:
     pair of neighbouring words has occurred before in that stretch: the last ``ECHO_MIN_WORDS`` words or
     more (up to ``ECHO_WINDOW``) in which ``ECHO_MIN_SHARE`` of the pairs are repeats (prose: a few per
     cent; a song with its chorus: under half; a chorus sung three times in a row: two thirds)."""
-    words = list(filter(str.isalpha, tokens[-3 * ECHO_WINDOW :]))[-ECHO_WINDOW:]
+    # The last ``ECHO_WINDOW`` words among the last ``3 * ECHO_WINDOW`` tokens: those of a shorter tail
+    # when it holds that many (CJK text, a word a character: half the filtering)
+    words = list(filter(str.isalpha, tokens[-_ECHO_TAIL:]))
+    if len(words) < ECHO_WINDOW and len(tokens) > _ECHO_TAIL:
+        words = list(filter(str.isalpha, tokens[-3 * ECHO_WINDOW :]))
+    words = words[-ECHO_WINDOW:]
     if len(words) < ECHO_MIN_WORDS:
         return None
-    pairs = list(pairwise(words))
     # A stretch of n pairs with that share of repeats makes at least share * n of the window's pairs
-    # repeats: a window under that floor has no such stretch (prose stops here, at C speed).
-    if len(pairs) - len(set(pairs)) < ECHO_MIN_SHARE * (ECHO_MIN_WORDS - 1):
+    # repeats: a window under that floor has no such stretch (prose stops here, at C speed, listing none).
+    if len(words) - 1 - len(set(pairwise(words))) < ECHO_MIN_SHARE * (ECHO_MIN_WORDS - 1):
         return None
+    pairs = list(pairwise(words))
     seen: set[tuple[str, str]] = set()
     best = 0.0
     for count, pair in enumerate(reversed(pairs), start=1):  # the stretches ending at the reply's end
