@@ -507,14 +507,6 @@ def _dropped_bytes(head: str) -> Corruption | None:
             return Corruption("mojibake", first.start(), sample, tuple(f"U+{ord(c):04X}" for c in sample),
                               codec=codec, repaired="", count=hits)  # fmt: skip
     return None
-    for codec in ("euc_jp", "big5", "cp949"):
-        if (hits := _utf8_pairs(tail, codec)) >= DROPPED_PAIR_SHARE * len(tail):
-            first = _CJK_CHARS.search(head, half)
-            assert first is not None
-            sample = tail[:24]
-            return Corruption("mojibake", first.start(), sample, tuple(f"U+{ord(c):04X}" for c in sample),
-                              codec=codec, repaired="", count=hits)  # fmt: skip
-    return None
 
 
 def split_runs(whole: bytes) -> Iterator[tuple[bytes, int]]:
