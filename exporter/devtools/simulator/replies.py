@@ -104,8 +104,10 @@ def thinking(host_reasons: bool, body: Mapping[str, object], locale: str | None)
     return Thinking(_cut_to_tokens(text, cap) if cap is not None else text, shown)
 
 
-# Starts a real host must not produce: a stray mark or a subword fragment before the first word.
-_GARBAGE_LATIN = (",", ".", ";", ")", ":", "ción ", '"ing ', "ing ", "ly ", "ment ", "tion ", "-")
+# Starts a real host must not produce: a stray mark or a subword fragment before the first word. Not a
+# hyphen glued to it: Spanish, Portuguese, Italian, French, Polish and Vietnamese text opens dialogue so
+# ("-Hola -dijo ella"), and the judge passes it.
+_GARBAGE_LATIN = (",", ".", ";", ")", ":", "ción ", '"ing ', "ing ", "ly ", "ment ", "tion ")
 _GARBAGE_CYRILLIC = (",", ".", ")", "ся ", "ого ", "ть ")
 _GARBAGE_DENSE = ("、", "。", "的", "」", "ます", "了")
 _DENSE_CHARS = re.compile("[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uffef]")
