@@ -623,19 +623,13 @@ def _own_marks(text: str, language: str, besides: str | None = None) -> str | No
         folded = map(str.strip, text.casefold().split(), repeat(_WORD_EDGES))
         hits = [*filter(vocabulary.__contains__, folded)]
         if besides is not None and hits:
-            hits = [word for word in hits if not _is_common(word, besides)]
+            is_common = lexicon(besides).is_common
+            hits = [word for word in hits if not is_common(word)]
         basis = "words"
     else:
         return None
     spread = len(set(hits)) >= OWN_LETTERS_WORDS and len(hits) >= OWN_LETTERS_SHARE * len(words)
     return basis if spread else None
-
-
-def _is_common(word: str, language: str) -> bool:
-    try:
-        return lexicon(language).is_common(word)
-    except (LookupError, RuntimeError):
-        return False
 
 
 def _letters_allow(text: str, expected: str, other: str) -> bool:

@@ -141,9 +141,7 @@ PAREN_CLOSE_CHARS = 40  # a parenthesis after the first word closes within this 
 # ”Ruang pengguna” mengacu…: Swedish, Finnish and some Indonesian typography open a quote with the mark
 # that closes it; a term quoted so closes within its sentence, behind the letters it opens.
 _SAME_MARK_QUOTE = re.compile(rf"^”[^\W\d_][^”\n]{{0,{PAREN_CLOSE_CHARS}}}”")
-# A word of an expansion: its initial spells a letter of the abbreviation, short lowercase words may be
-# skipped ("Redundant Array of Independent Disks").
-_EXPANSION_WORD = re.compile(r"[^\W\d_]+")
+# In an expansion, short lowercase words may be skipped ("Redundant Array of Independent Disks").
 SKIPPED_WORD_MAX = 3
 # "니다The", "ですHello", "想象成從 — Ahora": a short CJK fragment before Latin or Cyrillic text (spaced,
 # glued, on its own line, or in front of an opener).
@@ -466,7 +464,7 @@ def _spelled_out(token: str, bracket: str) -> bool:
     letters = iter(token.casefold())
     want = next(letters)
     inside = bracket[1:FIRST_SENTENCE_CHARS].split(")", 1)[0]
-    for word in (m.group() for m in _EXPANSION_WORD.finditer(inside)):
+    for word in LETTERS.findall(inside):
         if word[0].casefold() == want:
             if (want := next(letters, "")) == "":
                 return True
