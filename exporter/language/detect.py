@@ -299,7 +299,13 @@ class Ensemble:
         # Not by script: a sentence in another script is settled alone once it is long enough to be a
         # sentence; shorter, it is a word or a name (`… dit *谢谢* et …`), which the judge does not count.
         by_language = call.basis not in ("script", "hanzi")
-        if call.status == "foreign" and call.sure and by_language and call.language is not None:
+        if (
+            call.status == "foreign"
+            and call.sure
+            and by_language
+            and call.language is not None
+            and not _lexicon_keeps(text, spec.language, call.language)
+        ):
             found: dict[str, object] = {"basis": call.basis}
             if call.guess is not None:
                 found["models"] = call.guess.as_evidence()
@@ -489,6 +495,24 @@ WHOLE_UNKNOWN = 0.1
 # the five evaluations, the pools that reached these bars were none.
 POOL_UNKNOWN = 0.3
 POOL_MAX_NATIVE = 0.7
+# A pool the models call foreign is still the expected language's when the expected language's lexicon
+# knows every word of it and they are ten times likelier under its unigram model than under the called
+# language's (``lexicon.preference``): "Mission? Welche Mission?" in German is English to the models on
+# its shared word.
+POOL_KEEP_LLR = 1.0
+
+
+def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
+    """Whether the expected language's lexicon knows ``text``'s words and outweighs ``language``'s on them
+    by ``POOL_KEEP_LLR`` (no verdict when either language has no lexicon)."""
+    try:
+        first, second = lexicon(expected), lexicon(language)
+    except LookupError:
+        return False
+    words = [w.casefold() for w in LETTERS.findall(unquote(text))]
+    if not words or not all(map(first.ranks.__contains__, words)):
+        return False
+    return preference(words, first, second).llr >= POOL_KEEP_LLR
 
 
 def in_doubt(call: Call, expected: str) -> bool:
