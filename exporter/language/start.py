@@ -701,6 +701,9 @@ def _foreign_han(text: str, locale: str) -> CorruptedStart | None:
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 # A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
 _NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a placeholder: "RÉSUMĚ détermine"
+# A person's full name, given name and two surnames ("Hernán Crespo Toral (…", "José Martí Pérez was…"): a
+# piece stands before one capitalised word, the sentence's first.
+_FULL_NAME = re.compile(rf"^{_UPPER}[^\W\d_]*(?:[ \t]+{_UPPER}{_LOWER}+){{2}}(?=[ \t,(])")
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
@@ -747,7 +750,13 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
             c > "\x7f" and c.isalpha() and c not in allowed for c in rest
         )
-    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body) or _german_name(token, locale):
+    if (
+        not foreign
+        or _recurs(token, body)
+        or _NAME_THEN_LOWER.match(body)
+        or _FULL_NAME.match(body)
+        or _german_name(token, locale)
+    ):
         return None
     return token
 

@@ -1,5 +1,6 @@
-"""Starts of characters' lines in fiction that look like corruption and are not: Spanish doubling its
-inverted marks for emphasis."""
+"""Starts of fiction and lore that look like corruption and are not: Spanish doubling its inverted marks
+for emphasis, a one-word sentence before a question, a full name with letters the reply's alphabet lacks.
+The texts are written for these tests."""
 
 from __future__ import annotations
 
@@ -36,4 +37,24 @@ def test_a_doubled_inverted_mark_is_emphasis_when_its_closer_is_doubled(text: st
 )
 def test_a_word_and_its_full_stop_before_a_question_is_a_sentence(text: str, fragment: str | None) -> None:
     found = find_corrupted_start(text, "es")
+    assert (found.prefix if found else None) == fragment, found
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        (
+            "Tomás Ortega Ruiz (the Weaver) told the story of the seven sisters to every child of the vale.",
+            None,
+        ),
+        (
+            "Dvořák Anton Leopold, as the programme names him, wrote the symphony in a small Iowa town.",
+            None,
+        ),
+        # a piece before one capitalised word, the sentence's first, is still a fragment
+        ("Şlem The seven sisters rise in the east before the first frost of the year.", "Şlem"),
+    ],
+)
+def test_a_full_name_opening_the_reply_is_a_name(text: str, fragment: str | None) -> None:
+    found = find_corrupted_start(text, "en")
     assert (found.prefix if found else None) == fragment, found
