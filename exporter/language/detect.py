@@ -321,6 +321,12 @@ class Ensemble:
         """Judge one sentence against the expected locale (``counts``, ``w``: its script counts and their
         weight, if known)."""
         counts = script_counts(text) if counts is None else counts
+        if (
+            (HAN in counts or KANA in counts or HANGUL in counts)
+            and not spec.scripts & CJK_SCRIPTS
+            and (word := _cjk_word(text)) is not None
+        ):
+            return self.call(text.replace(word, " ", 1), spec)  # the sentence around a word it quotes
         w = weight(counts) if w is None else w
         if w < MIN_LETTERS:
             return Call("short", None, w, "none")
@@ -513,6 +519,19 @@ def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
     if not words or not all(map(first.ranks.__contains__, words)):
         return False
     return preference(words, first, second).llr >= POOL_KEEP_LLR
+
+
+# A Chinese, Japanese or Korean word in a sentence of an alphabet ("Did ありがとう we win?", "il dit *谢谢*
+# et"): one run of at most this many characters, the only one of the sentence. A Japanese or Chinese
+# sentence is one longer run; a Korean one is several, spaced.
+CJK_WORD_CHARS = 6
+_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+")
+
+
+def _cjk_word(text: str) -> str | None:
+    """The sentence's only run of CJK characters when it is a word (``CJK_WORD_CHARS``), else None."""
+    runs = _CJK_RUN.findall(text)
+    return runs[0] if len(runs) == 1 and len(runs[0]) <= CJK_WORD_CHARS else None
 
 
 def in_doubt(call: Call, expected: str) -> bool:

@@ -1,5 +1,6 @@
-"""Short lines the models pool into another language while every word is the reply's own
-(``detect._lexicon_keeps``). The texts are written for these tests."""
+"""Lore and dialogue the language models misplace: short lines the models pool into another language while
+every word is the reply's own (``detect._lexicon_keeps``), a CJK word quoted in a sentence of an alphabet
+(``detect._cjk_word``). The texts are written for these tests."""
 
 from __future__ import annotations
 
@@ -31,3 +32,23 @@ def test_a_pool_of_the_replys_own_words_is_not_mixing() -> None:
 )
 def test_a_pool_with_the_called_languages_words_stays_foreign(text: str, expected: str, called: str) -> None:
     assert not _lexicon_keeps(text, expected, called)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Was ありがとう all he said? The innkeeper shrugged and went back to the fire.", "en"),
+        ("Ik koop *さようなら* er één. De koopman lachte en gaf me de sleutel van de oude schuur.", "nl"),
+    ],
+)
+def test_a_cjk_word_inside_a_sentence_of_the_alphabet_is_a_word(text: str, locale: str) -> None:
+    verdict = default_judge().judge(text, locale)
+    assert verdict.outcome is Outcome.PASS, verdict.detail
+
+
+def test_a_japanese_sentence_inside_an_english_reply_is_still_mixing() -> None:
+    text = (
+        "We waited at the gate until the bells rang. 彼は家に帰らなかった。 Nobody knew where he had gone, "
+        "and the captain sent riders along the river road before dawn."
+    )
+    assert default_judge().judge(text, "en").outcome is Outcome.FAIL
