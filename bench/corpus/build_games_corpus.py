@@ -57,6 +57,30 @@ A third set, narration, dialogue and lore of science-fiction and strategy games 
 - **0ad**: 0 A.D.'s civilisation histories, campaign and map narration and unit histories
   (``l10n/<lang>.public-{civilizations,gui-campaigns,maps,templates-units}.po``).
 
+A fifth set, dialogue and lore (``--set lore``)::
+
+    mkdir -p /tmp/lore/root && cd /tmp/lore
+    apt-get download freedink-data renpy-thequestion stellarium-data freeorion-data
+    dpkg-deb --fsys-tarfile freedink-data_*.deb | tar x -C root --wildcards './usr/share/games/dink/dink/l10n/*.po'
+    dpkg-deb --fsys-tarfile renpy-thequestion_*.deb | tar x -C root --wildcards '*/tl/*/script.rpy'
+    dpkg-deb --fsys-tarfile stellarium-data_*.deb | tar x -C root --wildcards './usr/share/stellarium/skycultures/*/description*'
+    dpkg-deb --fsys-tarfile freeorion-data_*.deb | tar x -C root ./usr/share/games/freeorion/default/stringtables
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set lore --root /tmp/lore/root \
+        --out bench/results/lore_replies.jsonl
+
+- **freedink**: Dink Smallwood's characters' lines (``usr/share/games/dink/dink/l10n/<lang>.po``; a line
+  of ``DIALOGUE_CHARS`` letters is a message);
+- **the_question**: the visual novel's narration and dialogue (``tl/<language>/script.rpy``: each
+  translated line after the English one in a comment);
+- **stellarium**: the sky cultures' descriptions, their legends and histories
+  (``usr/share/stellarium/skycultures/*/description.<lang>.utf8``: HTML paragraphs, paired with the
+  English page's by position, none from a page with another number of paragraphs);
+- **freeorion**: the species' and space monsters' descriptions (``FREEORION_LORE`` keys of
+  ``stringtables/<lang>.txt``, paragraphs paired by position).
+
+Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
+two, a footnote's label) and a translation that is the English with other spacing are left out.
+
 A catalogue's regional directory (``it_IT``, ``uk_UA``, ``es_ES``) is read when the language's own is
 missing. Besides what makes a message no prose (below), a message of these catalogues is left out for a
 defect of the catalogue (``_STORY_DEFECT``: a named placeholder, a C1 control character, a word glued to
