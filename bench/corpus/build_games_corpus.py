@@ -57,6 +57,30 @@ A third set, narration, dialogue and lore of science-fiction and strategy games 
 - **0ad**: 0 A.D.'s civilisation histories, campaign and map narration and unit histories
   (``l10n/<lang>.public-{civilizations,gui-campaigns,maps,templates-units}.po``).
 
+A fifth set, dialogue and lore (``--set lore``)::
+
+    mkdir -p /tmp/lore/root && cd /tmp/lore
+    apt-get download freedink-data renpy-thequestion stellarium-data freeorion-data
+    dpkg-deb --fsys-tarfile freedink-data_*.deb | tar x -C root --wildcards './usr/share/games/dink/dink/l10n/*.po'
+    dpkg-deb --fsys-tarfile renpy-thequestion_*.deb | tar x -C root --wildcards '*/tl/*/script.rpy'
+    dpkg-deb --fsys-tarfile stellarium-data_*.deb | tar x -C root --wildcards './usr/share/stellarium/skycultures/*/description*'
+    dpkg-deb --fsys-tarfile freeorion-data_*.deb | tar x -C root ./usr/share/games/freeorion/default/stringtables
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set lore --root /tmp/lore/root \
+        --out bench/results/lore_replies.jsonl
+
+- **freedink**: Dink Smallwood's characters' lines (``usr/share/games/dink/dink/l10n/<lang>.po``; a line
+  of ``DIALOGUE_CHARS`` letters is a message);
+- **the_question**: the visual novel's narration and dialogue (``tl/<language>/script.rpy``: each
+  translated line after the English one in a comment);
+- **stellarium**: the sky cultures' descriptions, their legends and histories
+  (``usr/share/stellarium/skycultures/*/description.<lang>.utf8``: HTML paragraphs, paired with the
+  English page's by position, none from a page with another number of paragraphs);
+- **freeorion**: the species' and space monsters' descriptions (``FREEORION_LORE`` keys of
+  ``stringtables/<lang>.txt``, paragraphs paired by position).
+
+Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
+two, a footnote's label) and a translation that is the English with other spacing are left out.
+
 A catalogue's regional directory (``it_IT``, ``uk_UA``, ``es_ES``) is read when the language's own is
 missing. Besides what makes a message no prose (below), a message of these catalogues is left out for a
 defect of the catalogue (``_STORY_DEFECT``: a named placeholder, a C1 control character, a word glued to
@@ -82,6 +106,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
 import re
 import subprocess
@@ -139,13 +164,15 @@ def clean_prose(text: str, min_chars: int = 60) -> str | None:
     return None if _NOT_PROSE.search(text) else prose(text, min_chars)
 
 
-def _add(found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str) -> None:
-    english = clean_prose(msgid)
+def _add(
+    found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str, min_chars: int = 60
+) -> None:
+    english = clean_prose(msgid, min_chars)
     if english is None:
         return
     source = unit(package, domain, msgid)
     found["en"][(source, msgid)] = english
-    text = clean_prose(msgstr, MIN_CHARS.get(language, 60))
+    text = clean_prose(msgstr, MIN_CHARS.get(language, 60) * min_chars // 60)
     if language != "en" and text is not None and text != english:  # an untranslated message is English
         found[language][(source, msgid)] = text
 
@@ -282,7 +309,9 @@ _STORY_DEFECT = re.compile(
 )
 
 
-def _add_story(found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str) -> None:
+def _add_story(
+    found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str, min_chars: int = 60
+) -> None:
     """``_add`` without the messages whose English or translation has a catalogue defect (``_STORY_DEFECT``),
     or whose translation opens in lowercase where the English opens in capitals (an item's name left before
     its description: "kris Esta é uma réplica…")."""
@@ -290,7 +319,17 @@ def _add_story(found: Found, language: str, package: str, domain: str, msgid: st
     if opens[0].isupper() and opens[1].islower():
         return
     if not _STORY_DEFECT.search(msgid) and not _STORY_DEFECT.search(msgstr):
-        _add(found, language, package, domain, msgid, msgstr)
+        _add(found, language, package, domain, msgid, msgstr, min_chars)
+
+
+def _add_lore(
+    found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str, min_chars: int = 60
+) -> None:
+    """``_add_story`` without the messages whose English opens in lowercase (a script's line cut in two,
+    "on individual houses.", or a footnote's label, "note 1:") and the translations that are the English
+    with other spacing ("what's your name ?")."""
+    if not msgid.lstrip()[:1].islower() and "".join(msgid.split()) != "".join(msgstr.split()):
+        _add_story(found, language, package, domain, msgid, msgstr, min_chars)
 
 
 def regional(names: Iterable[str], language: str) -> list[str]:
@@ -347,6 +386,110 @@ def zero_ad(root: Path, found: Found) -> None:
                     _add_story(found, language, "0ad", domain, msgid, msgstr)
 
 
+def freedink(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/dink/dink/l10n"
+    for language, directories in LANGUAGE_DIRS.items():
+        if language != "en" and (po := first(base, directories, "{}.po")) is not None:
+            for msgid, msgstr in read_po(po):
+                _add_lore(found, language, "freedink", "dink", msgid, msgstr, DIALOGUE_CHARS)
+
+
+_HTML_PARAGRAPH = re.compile(r"<p\b[^>]*>(.*?)</p>", re.S | re.I)
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def html_paragraphs(path: Path) -> list[str]:
+    """The text of each paragraph of an HTML page (not its lists: references, links, tables of names), tags
+    removed and entities decoded."""
+    blocks = _HTML_PARAGRAPH.findall(path.read_text("utf-8", "replace"))
+    return [html.unescape(_HTML_TAG.sub("", body)) for body in blocks]
+
+
+def aligned(
+    found: Found, language: str, package: str, domain: str, english: list[str], translation: list[str]
+) -> None:
+    """A translated document's paragraphs, each paired with the English one at its place; none when the two
+    have not the same number of paragraphs (the translation is of another revision)."""
+    if len(english) == len(translation):
+        for msgid, msgstr in zip(english, translation, strict=True):
+            _add_lore(found, language, package, domain, msgid, msgstr)
+
+
+def stellarium(root: Path, found: Found) -> None:
+    base = root / "usr/share/stellarium/skycultures"
+    for culture in sorted(p for p in base.iterdir() if p.is_dir()):
+        english = html_paragraphs(culture / "description.en.utf8")
+        for language, directories in LANGUAGE_DIRS.items():
+            if language != "en" and (page := first(culture, directories, "description.{}.utf8")) is not None:
+                aligned(found, language, "stellarium", "skycultures", english, html_paragraphs(page))
+
+
+_STRING_KEY = re.compile(r"[A-Z0-9_]+")
+
+
+def stringtable(path: Path) -> dict[str, list[str]]:
+    """A FreeOrion string table: each key's lines (a key line, then one value line or a value quoted in
+    triple quotes over several lines); comments and blank lines between entries skipped."""
+    lines = path.read_text("utf-8-sig", "replace").splitlines()
+    table: dict[str, list[str]] = {}
+    at = 0
+    while at + 1 < len(lines):
+        key, value = lines[at].strip(), lines[at + 1]
+        if not _STRING_KEY.fullmatch(key):
+            at += 1
+            continue
+        if not value.startswith("'''"):
+            table[key], at = [value], at + 2
+            continue
+        value, end = value[3:], at + 1
+        while not value.endswith("'''") and end + 1 < len(lines):
+            end += 1
+            value += "\n" + lines[end]
+        table[key], at = value.removesuffix("'''").split("\n"), end + 1
+    return table
+
+
+def freeorion(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/freeorion/default/stringtables"
+    english = {k: v for k, v in stringtable(base / "en.txt").items() if FREEORION_LORE.fullmatch(k)}
+    for language, directories in LANGUAGE_DIRS.items():
+        if language != "en" and (path := first(base, directories, "{}.txt")) is not None:
+            table = stringtable(path)
+            for key, paragraphs in english.items():
+                aligned(found, language, "freeorion", "species", paragraphs, table.get(key, []))
+
+
+# A Ren'Py translation block: the English line in a comment, then the translated one (each after an optional
+# speaker's name).
+_RENPY_LINE = re.compile(
+    r'^\s*#\s*(?:\w+\s+)?"((?:[^"\\]|\\.)*)"\s*\n\s*(?:\w+\s+)?"((?:[^"\\]|\\.)*)"\s*$', re.M
+)
+RENPY_LANGUAGES = {
+    "french": "fr", "japanese": "ja", "korean": "ko", "malay": "ms", "russian": "ru", "schinese": "zh-Hans",
+    "spanish": "es", "tchinese": "zh-Hant", "ukrainian": "uk",
+}  # fmt: skip
+
+
+def the_question(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/renpy/the_question/game/tl"
+    for directory, language in RENPY_LANGUAGES.items():
+        if (path := base / directory / "script.rpy").is_file():
+            for msgid, msgstr in _RENPY_LINE.findall(path.read_text("utf-8-sig", "replace")):
+                _add_lore(
+                    found,
+                    language,
+                    "the_question",
+                    "script",
+                    _lua_unescape(msgid),
+                    _lua_unescape(msgstr),
+                    DIALOGUE_CHARS,
+                )
+
+
+# Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
+DIALOGUE_CHARS = 20
+# FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
+FREEORION_LORE = re.compile(r"(SP|SM)_\w+_DESC")
 SINGULARITY_DOMAINS = ("story.po", "knowledge.po")
 # 0 A.D.'s civilisation histories, campaign and map narration and unit histories (not its interface).
 ZERO_AD_DOMAINS = ("public-civilizations", "public-gui-campaigns", "public-maps", "public-templates-units")
@@ -354,6 +497,7 @@ SETS = {
     "games": (widelands, freeciv, hedgewars, fortunes),
     "rpg": (flare, freedroidrpg),
     "story": (cataclysm, warzone2100, naev, singularity, zero_ad),
+    "lore": (freedink, the_question, stellarium, freeorion),
 }
 
 

@@ -299,7 +299,13 @@ class Ensemble:
         # Not by script: a sentence in another script is settled alone once it is long enough to be a
         # sentence; shorter, it is a word or a name (`… dit *谢谢* et …`), which the judge does not count.
         by_language = call.basis not in ("script", "hanzi")
-        if call.status == "foreign" and call.sure and by_language and call.language is not None:
+        if (
+            call.status == "foreign"
+            and call.sure
+            and by_language
+            and call.language is not None
+            and not _lexicon_keeps(text, spec.language, call.language)
+        ):
             found: dict[str, object] = {"basis": call.basis}
             if call.guess is not None:
                 found["models"] = call.guess.as_evidence()
@@ -315,6 +321,12 @@ class Ensemble:
         """Judge one sentence against the expected locale (``counts``, ``w``: its script counts and their
         weight, if known)."""
         counts = script_counts(text) if counts is None else counts
+        if (
+            (HAN in counts or KANA in counts or HANGUL in counts)
+            and not spec.scripts & CJK_SCRIPTS
+            and (word := _cjk_word(text)) is not None
+        ):
+            return self.call(text.replace(word, " ", 1), spec)  # the sentence around a word it quotes
         w = weight(counts) if w is None else w
         if w < MIN_LETTERS:
             return Call("short", None, w, "none")
@@ -489,6 +501,37 @@ WHOLE_UNKNOWN = 0.1
 # the five evaluations, the pools that reached these bars were none.
 POOL_UNKNOWN = 0.3
 POOL_MAX_NATIVE = 0.7
+# A pool the models call foreign is still the expected language's when the expected language's lexicon
+# knows every word of it and they are ten times likelier under its unigram model than under the called
+# language's (``lexicon.preference``): "Mission? Welche Mission?" in German is English to the models on
+# its shared word.
+POOL_KEEP_LLR = 1.0
+
+
+def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
+    """Whether the expected language's lexicon knows ``text``'s words and outweighs ``language``'s on them
+    by ``POOL_KEEP_LLR`` (no verdict when either language has no lexicon)."""
+    try:
+        first, second = lexicon(expected), lexicon(language)
+    except LookupError:
+        return False
+    words = [w.casefold() for w in LETTERS.findall(unquote(text))]
+    if not words or not all(map(first.ranks.__contains__, words)):
+        return False
+    return preference(words, first, second).llr >= POOL_KEEP_LLR
+
+
+# A Chinese, Japanese or Korean word in a sentence of an alphabet ("Did ありがとう we win?", "il dit *谢谢*
+# et"): one run of at most this many characters, the only one of the sentence. A Japanese or Chinese
+# sentence is one longer run; a Korean one is several, spaced.
+CJK_WORD_CHARS = 6
+_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+")
+
+
+def _cjk_word(text: str) -> str | None:
+    """The sentence's only run of CJK characters when it is a word (``CJK_WORD_CHARS``), else None."""
+    runs = _CJK_RUN.findall(text)
+    return runs[0] if len(runs) == 1 and len(runs[0]) <= CJK_WORD_CHARS else None
 
 
 def in_doubt(call: Call, expected: str) -> bool:

@@ -312,7 +312,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
         and not _parenthetical(text[len(lead) :])
         and not _capitals_headline(text)
-        and not (m.group()[len(lead) : len(lead) + 1] in ",;" and _in_lexicon(lead, str(locale)))
+        and not (m.group()[len(lead) : len(lead) + 1] in ",;." and _in_lexicon(lead, str(locale)))
         and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
@@ -701,6 +701,9 @@ def _foreign_han(text: str, locale: str) -> CorruptedStart | None:
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 # A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
 _NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a placeholder: "RÉSUMĚ détermine"
+# A person's full name, given name and two surnames ("Hernán Crespo Toral (…", "José Martí Pérez was…"): a
+# piece stands before one capitalised word, the sentence's first.
+_FULL_NAME = re.compile(rf"^{_UPPER}[^\W\d_]*(?:[ \t]+{_UPPER}{_LOWER}+){{2}}(?=[ \t,(])")
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
@@ -747,7 +750,13 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         foreign = any(c > "\x7f" and c not in allowed for c in token) and not any(
             c > "\x7f" and c.isalpha() and c not in allowed for c in rest
         )
-    if not foreign or _recurs(token, body) or _NAME_THEN_LOWER.match(body) or _german_name(token, locale):
+    if (
+        not foreign
+        or _recurs(token, body)
+        or _NAME_THEN_LOWER.match(body)
+        or _FULL_NAME.match(body)
+        or _german_name(token, locale)
+    ):
         return None
     return token
 
@@ -765,7 +774,13 @@ def _opener_problem(text: str) -> CorruptedStart | None:
     if (m := _OPENER_THEN_STRAY.match(text)) and not text.startswith(("*!*", '"!"')):
         return _found("stray_punctuation", m.group())
     pair = text[:2]
-    if pair[0] == pair[1:] and pair not in _DOUBLED_OK and first not in "*_'" and not _nested(text):
+    if (
+        pair[0] == pair[1:]
+        and pair not in _DOUBLED_OK
+        and first not in "*_'"
+        and not _nested(text)
+        and not _emphatic(text)
+    ):
         return _found("stray_punctuation", pair)
     after = text[1:2]
     if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
@@ -783,6 +798,17 @@ _UNDERSCORE_CLOSER = re.compile(r"[^\s_]_(?![^\W_])")
 _QUOTE_APOSTROPHE = re.compile(
     r"(?<![^\W\d_])'|'(?![^\W\d_])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])'(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
 )
+
+
+_INVERTED_CLOSERS = {"¡": "!", "¿": "?"}
+
+
+def _emphatic(text: str) -> bool:
+    """Spanish doubles its inverted marks for emphasis and closes the sentence with a run of its closer:
+    ``¡¡Guardias!!``, ``¿¿Puedo…??``, ``¡¡¡YO FUI…!!!``. A piece glued before ``¡Hola!`` leaves one closer."""
+    closer = _INVERTED_CLOSERS.get(text[0], "")
+    at = text.find(closer, 2, FIRST_SENTENCE_CHARS) if closer else -1
+    return at > 0 and text[at : at + 2] == closer * 2
 
 
 def _closed(mark: str, rest: str) -> bool:
