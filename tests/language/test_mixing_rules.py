@@ -9,6 +9,7 @@ import pytest
 from exporter.language.detect import (
     LEXICON_CLD3,
     LEXICON_UNKNOWN,
+    LEXICON_UNKNOWN_NOT_OURS,
     Call,
     Ensemble,
     Guess,
@@ -120,6 +121,20 @@ def test_cld3_fasttext_and_the_lexicon_together_call_a_close_language_foreign() 
     assert not _other_by_lexicon(GALICIAN, "es", SPREAD, ("und", 0.99))
     call = Ensemble().call(GALICIAN, LOCALES["es"])
     assert call.status == "foreign" and call.language == "gl", call
+
+
+# Galician whose words Spanish mostly writes too: the lexicon does not know a fifth to a third of them.
+GALICIAN_CLOSE = "O mar non está tan lonxe da nosa casa."
+
+
+def test_a_lower_lexicon_bar_when_both_models_rule_the_expected_language_out() -> None:
+    assert LEXICON_UNKNOWN_NOT_OURS <= unknown_share(GALICIAN_CLOSE, "es") < LEXICON_UNKNOWN
+    not_ours = (("pt", 0.8), ("gl", 0.12), ("es", 0.05))  # fastText: Portuguese or Galician, not Spanish
+    assert _other_by_lexicon(GALICIAN_CLOSE, "es", not_ours, ("gl", 0.99))
+    # fastText leaving Spanish more than FOREIGN_MAX_NATIVE, or CLD3 short of near certain: the usual bar
+    assert not _other_by_lexicon(GALICIAN_CLOSE, "es", (("pt", 0.6), ("es", 0.2), ("gl", 0.12)), ("gl", 0.99))
+    assert not _other_by_lexicon(GALICIAN_CLOSE, "es", not_ours, ("gl", 0.9))
+    assert not _other_by_lexicon(SPANISH, "es", not_ours, ("gl", 0.99))  # the lexicon knows every word
 
 
 def test_unknown_share_counts_lowercase_words_the_lexicon_lacks_not_names_or_quotes() -> None:
