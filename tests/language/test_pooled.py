@@ -126,6 +126,8 @@ def test_a_pool_both_models_rule_out_is_foreign_though_neither_is_sure_of_which_
         Guess(SPLIT.fasttext, ("af", 0.9)),  # CLD3 short of near certain
         Guess(SPLIT.fasttext, NOT_ASKED),  # settled without CLD3 (letters, function words)
         Guess(SPLIT.fasttext, ("und", 0.999)),
+        # English is no close neighbour of German: an English line stands on its own evidence
+        Guess((("en", 0.56), ("nl", 0.25), ("de", 0.04)), ("en", 0.999)),
     ],
 )
 def test_an_unsure_pool_stays_open_unless_both_models_rule_the_expected_language_out(guess: Guess) -> None:
