@@ -9,11 +9,15 @@ import pytest
 from exporter.language.detect import (
     LEXICON_CLD3,
     LEXICON_UNKNOWN,
+    LEXICON_UNKNOWN_NOT_OURS,
+    OWN_WORDS_CLOSE_UNKNOWN,
     Call,
     Ensemble,
     Guess,
     _other_by_lexicon,
+    _own_marks,
     unknown_share,
+    unknown_words,
 )
 from exporter.language.judge import SECOND_LEANING, SURE_MIN_WORDS, Judge, judge
 from exporter.language.lexicon import distinctive, lexicon
@@ -122,6 +126,92 @@ def test_cld3_fasttext_and_the_lexicon_together_call_a_close_language_foreign() 
     assert call.status == "foreign" and call.language == "gl", call
 
 
+# Galician whose words Spanish mostly writes too: the lexicon does not know a fifth to a third of them.
+GALICIAN_CLOSE = "O mar non está tan lonxe da nosa casa."
+
+
+def test_a_lower_lexicon_bar_when_both_models_rule_the_expected_language_out() -> None:
+    assert LEXICON_UNKNOWN_NOT_OURS <= unknown_share(GALICIAN_CLOSE, "es") < LEXICON_UNKNOWN
+    not_ours = (("pt", 0.8), ("gl", 0.12), ("es", 0.05))  # fastText: Portuguese or Galician, not Spanish
+    assert _other_by_lexicon(GALICIAN_CLOSE, "es", not_ours, ("gl", 0.99))
+    # fastText leaving Spanish more than FOREIGN_MAX_NATIVE, or CLD3 short of near certain: the usual bar
+    assert not _other_by_lexicon(GALICIAN_CLOSE, "es", (("pt", 0.6), ("es", 0.2), ("gl", 0.12)), ("gl", 0.99))
+    assert not _other_by_lexicon(GALICIAN_CLOSE, "es", not_ours, ("gl", 0.9))
+    assert not _other_by_lexicon(SPANISH, "es", not_ours, ("gl", 0.99))  # the lexicon knows every word
+    # a quarter of four words is one word: a name or a typo, not a language
+    assert unknown_words("La casa llegó hoxe.", "es") == (1, 4)
+    assert not _other_by_lexicon("La casa llegó hoxe.", "es", not_ours, ("gl", 0.99))
+    # English is no close neighbour of Spanish: the usual bar
+    assert not _other_by_lexicon(GALICIAN_CLOSE, "es", (("en", 0.8), ("es", 0.05)), ("en", 0.99))
+
+
+PORTUGUESE = (
+    "A ponte tinha sumido, queimada pelos bandidos antes do amanhecer. Ficamos na margem olhando a fumaça "
+    "sobre o rio. {line} Ninguém tinha uma resposta, e o capitão só balançou a cabeça. Voltamos para a "
+    "aldeia em silêncio, cada um pensando no que viria depois."
+)
+# Galician both models place outside Portuguese (fastText: Galician 0.63, Portuguese under 0.15; CLD3:
+# Galician 0.99), with too few words unknown to the Portuguese lexicon for the lexicon's bar
+GALICIAN_SAID = "Ensínalles o que pasa cando un se mete cos lobos."
+
+
+def test_one_galician_sentence_both_models_place_outside_portuguese_is_sure_and_mixing() -> None:
+    call = Ensemble().call(GALICIAN_SAID, LOCALES["pt-BR"])
+    assert (call.status, call.language, call.sure) == ("foreign", "gl", True), call
+    assert call.guess is not None and call.guess.fasttext[0][1] < 0.7  # not sure by fastText alone
+    assert unknown_share(GALICIAN_SAID, "pt") < LEXICON_UNKNOWN  # nor by the lexicon
+    verdict = judge(PORTUGUESE.format(line=GALICIAN_SAID), "pt-BR")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.as_dict()
+    # the same reply with the line in Portuguese passes
+    assert (
+        judge(
+            PORTUGUESE.format(line="Mostre a eles o que acontece com quem se mete com lobos."), "pt-BR"
+        ).outcome
+        is Outcome.PASS
+    )
+
+
+class _Models(Ensemble):
+    """The ensemble with fixed answers from both models: what the lexicon adds, apart from them."""
+
+    def __init__(self, ft: tuple[tuple[str, float], ...], cld3: tuple[str, float]) -> None:
+        super().__init__()
+        self.ft, self.fixed_cld3 = ft, cld3
+
+    def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
+        return self.ft
+
+    def cld3(self, text: str) -> tuple[str, float]:
+        return self.fixed_cld3
+
+
+def test_a_close_neighbour_both_models_name_is_sure_only_with_two_words_our_lexicon_lacks() -> None:
+    # A Spanish surname opening Portuguese text turns both models to Spanish; every word is Portuguese.
+    models = _Models((("es", 0.61), ("gl", 0.08), ("en", 0.07)), ("es", 0.99))
+    surname = models.call("García pedaços de fruta seca e salgada.", LOCALES["pt-BR"])
+    assert (surname.status, surname.sure) == ("foreign", False), surname
+    said = models.call("Dille ao rei que os barcos xa están no porto.", LOCALES["pt-BR"])
+    assert (said.status, said.sure) == ("foreign", True), said
+
+
+# Galician holding two Portuguese function words (`agora`, `para`), a sixth of its words unknown to the
+# Portuguese lexicon: function words settle a sentence of a language with close neighbours only when the
+# lexicon knows more than that (fastText: Galician 0.73)
+GALICIAN_WITH_OUR_WORDS = "Agora debemos enviar ás nosas tropas para defender a fronteira do reino."
+
+
+def test_function_words_yield_to_fasttext_sooner_in_a_language_with_close_neighbours() -> None:
+    assert _own_marks(GALICIAN_WITH_OUR_WORDS, "pt") == "words"
+    assert OWN_WORDS_CLOSE_UNKNOWN <= unknown_share(GALICIAN_WITH_OUR_WORDS, "pt") < LEXICON_UNKNOWN
+    call = Ensemble().call(GALICIAN_WITH_OUR_WORDS, LOCALES["pt-BR"])
+    assert call.status != "native" and call.guess is not None, call  # fastText was asked, and doubts it
+    # Portuguese with the same function words stays native on them, without the models
+    call = Ensemble().call(
+        "Agora devemos enviar as nossas tropas para defender a fronteira do reino.", LOCALES["pt-BR"]
+    )
+    assert (call.status, call.basis) == ("native", "words"), call
+
+
 def test_unknown_share_counts_lowercase_words_the_lexicon_lacks_not_names_or_quotes() -> None:
     assert unknown_share("Konrad and Delfador walked home through Wesmere.", "en") == 0.0
     assert unknown_share('Zie "Implementation provided keywords" in de gids van vandaag.', "nl") == 0.0
@@ -169,9 +259,15 @@ def test_own_function_words_yield_to_fasttext_and_the_lexicons_doubt_then_cld3_d
     assert unknown_share(sentence, "es") >= LEXICON_UNKNOWN
     call = Ensemble().call(sentence, LOCALES["es"])
     assert (call.status, call.language, call.basis) == ("foreign", "ca", "models"), call
-    # Without the lexicon's doubt (most words Spanish writes too) the function words still settle it.
-    shared = Ensemble().call("El temple del Sol redueix el cost d'una Muralla a la meitat.", LOCALES["es"])
-    assert (shared.status, shared.basis) == ("native", "words"), shared
+    # Spanish has close neighbours (detect.CLOSE): less of the lexicon's doubt, a sixth of the words, lets
+    # the models decide too (most words Spanish writes too; fastText: Catalan 0.77, CLD3: Catalan).
+    shared = "El temple del Sol redueix el cost d'una Muralla a la meitat."
+    assert OWN_WORDS_CLOSE_UNKNOWN <= unknown_share(shared, "es") < LEXICON_UNKNOWN
+    call = Ensemble().call(shared, LOCALES["es"])
+    assert (call.status, call.language) == ("foreign", "ca"), call
+    # Without that doubt the function words settle a sentence, without the models.
+    spanish = Ensemble().call("El templo del Sol reduce el coste de una muralla a la mitad.", LOCALES["es"])
+    assert (spanish.status, spanish.basis) == ("native", "words"), spanish
 
 
 def test_unquote_and_word_count() -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from exporter.language.detect import NOT_ASKED, Call, Ensemble, Guess, _both_models_not_ours
 from exporter.language.judge import default_judge
-from exporter.language.locales import LOCALES
+from exporter.language.locales import LOCALES, LocaleSpec
+from exporter.language.scripts import Script
 from exporter.outcomes import Outcome, Reason
 
 # Two short lines in the neighbour (each under the weighted letters a sentence needs to be judged alone)
@@ -88,3 +90,47 @@ def test_a_pool_needs_two_sentences_making_a_tenth_of_the_reply() -> None:
     longer = " ".join([SPANISH.format(a=lines[0], b=lines[1]), *[SPANISH.format(a="", b="")] * 2])
     verdict = default_judge().judge(longer, "es")
     assert verdict.outcome is Outcome.PASS and "pooled" not in verdict.evidence, verdict.as_dict()
+
+
+class _Fixed(Ensemble):
+    """The ensemble with one call for any text: the pool's own rule, apart from the models' answers."""
+
+    def __init__(self, fixed: Call) -> None:
+        super().__init__()
+        self.fixed = fixed
+
+    def call(
+        self, text: str, spec: LocaleSpec, counts: dict[Script, int] | None = None, w: float | None = None
+    ) -> Call:
+        return self.fixed
+
+
+# fastText splitting Afrikaans between itself and Dutch, CLD3 certain: neither model alone "sure"
+SPLIT = Guess((("af", 0.56), ("nl", 0.25), ("de", 0.04)), ("af", 0.999))
+# German pool text: the whole-reply signals (CLD3 and the lexicon over the pool) find nothing in it, so only
+# the call decides
+POOL = "Nimm deine Waffen! Das Tor konnte nicht rechtzeitig geschlossen werden."
+
+
+def test_a_pool_both_models_rule_out_is_foreign_though_neither_is_sure_of_which_language() -> None:
+    unsure = Call("foreign", "af", 40.0, "models", SPLIT, sure=False)
+    assert _both_models_not_ours(unsure, "de")
+    found = _Fixed(unsure).pooled(POOL, LOCALES["de"])
+    assert found is not None and found[0] == "af", found
+
+
+@pytest.mark.parametrize(
+    "guess",
+    [
+        Guess((("af", 0.56), ("de", 0.25), ("nl", 0.04)), ("af", 0.999)),  # fastText leaves German a quarter
+        Guess(SPLIT.fasttext, ("af", 0.9)),  # CLD3 short of near certain
+        Guess(SPLIT.fasttext, NOT_ASKED),  # settled without CLD3 (letters, function words)
+        Guess(SPLIT.fasttext, ("und", 0.999)),
+        # English is no close neighbour of German: an English line stands on its own evidence
+        Guess((("en", 0.56), ("nl", 0.25), ("de", 0.04)), ("en", 0.999)),
+    ],
+)
+def test_an_unsure_pool_stays_open_unless_both_models_rule_the_expected_language_out(guess: Guess) -> None:
+    unsure = Call("foreign", "af", 40.0, "models", guess, sure=False)
+    assert not _both_models_not_ours(unsure, "de")
+    assert _Fixed(unsure).pooled(POOL, LOCALES["de"]) is None
