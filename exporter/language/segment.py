@@ -98,7 +98,7 @@ def is_quoted(text: str, start: int, end: int) -> bool:
     piece = text[start:end].strip(_QUOTE_CLOSE_TAIL)
     # A straight quote opening and ending the sentence may be two ('"a" and "b"'); curly marks nest.
     closer = QUOTE_PAIRS.get(piece[0]) if len(piece) >= 2 else None
-    if closer == piece[-1] and (closer != '"' or piece.find('"', 1) == len(piece) - 1):
+    if closer is not None and closer == piece[-1] and (closer != '"' or piece.find('"', 1) == len(piece) - 1):
         return True
     before = text[max(0, start - 300) : start]
     for opener, closer in QUOTE_PAIRS.items():

@@ -565,6 +565,7 @@ def test_a_sentence_between_two_straight_quoted_terms_is_not_inside_quotation_ma
     assert not is_quoted(text, 0, len(text))
     assert is_quoted('"Ela disse que vinha."', 0, 22)
     assert is_quoted("“Ele disse “talvez” e saiu.”", 0, 28)  # curly marks nest
+    assert not is_quoted("...", 0, 3)  # nothing but punctuation: no sentence to be inside quotes
 
 
 def test_a_full_stop_before_a_cjk_opening_bracket_or_after_a_closing_one_ends_a_sentence() -> None:
