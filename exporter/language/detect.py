@@ -508,24 +508,33 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
     Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
     preferred and fastText's top label is the other one too (two signals); foreign (basis ``lexicon``)."""
-    other = TWIN[expected]
+    other, top = TWIN[expected], ft[0][0]
     words = _words(text)
-    lean = preference(words, lexicon(other), lexicon(expected)).per_word
+    theirs, ours = lexicon(other), lexicon(expected)
+    known: float | None = None
+
+    def lean() -> float:
+        """The lexicons' lean, computed where it decides (not for a sentence with fastText's top label ours
+        and no word only the other language writes: native whatever it is), once."""
+        nonlocal known
+        known = preference(words, theirs, ours).per_word if known is None else known
+        return known
+
     mass = sum(p for code, p in ft if code in (expected, other))
     if mass < FOREIGN_FASTTEXT or len(words) < LEXICON_MIN_WORDS:
         pass
     elif (
-        lean >= DISTINCTIVE_LEAN
-        and distinctive(words, lexicon(other), lexicon(expected))
-        and not distinctive(words, lexicon(expected), lexicon(other))
+        distinctive(words, theirs, ours)
+        and not distinctive(words, ours, theirs)
+        and lean() >= DISTINCTIVE_LEAN
     ):
         # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
         # and the lexicons leaning its way: the other language whatever fastText's top label.
         return Call("foreign", other, w, "distinctive", Guess(ft, NOT_ASKED), sure=True)
-    elif lean >= MALAY_PREFERENCE and ft[0][0] == other:
-        strong = lean >= 2 * MALAY_PREFERENCE
+    elif top == other and lean() >= MALAY_PREFERENCE:
+        strong = lean() >= 2 * MALAY_PREFERENCE
         return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=strong, sure=strong)
-    if lean <= 0 or ft[0][0] == expected:
+    if top == expected or lean() <= 0:
         return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
     return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
 
@@ -571,7 +580,7 @@ def unknown_share(text: str, expected: str) -> float:
     marks; 0 with fewer than ``LEXICON_MIN_WORDS`` words. A capitalised word counts only when the lexicon
     knows it (names are no language's words)."""
     unquoted = unquote(text)
-    if word_count(unquoted) < LEXICON_MIN_WORDS:
+    if word_count(unquoted, LEXICON_MIN_WORDS) < LEXICON_MIN_WORDS:
         return 0.0
     words = LETTERS.findall(unquoted)
     known = list(map(lexicon(expected).ranks.__contains__, map(str.casefold, words)))
