@@ -917,11 +917,11 @@ def _compile(
     for pattern in patterns:
         for alternative in [pattern] if _first_letters(pattern) is not None else _split_top(pattern):
             letters = _first_letters(alternative)
-            if letters is None:
+            heads = _heads(alternative) if two_letters and word_start else None
+            if letters is None and not heads:
                 anywhere.append(alternative)
                 continue
-            heads = _heads(alternative) if two_letters and word_start else None
-            for letter, rest in heads or [(c, "") for c in letters]:
+            for letter, rest in heads or [(c, "") for c in letters or ()]:
                 seconds = (_first_letters(rest) if rest else None) if heads else None
                 phrase = re.escape(letter) + rest if heads else alternative
                 for second in seconds or [""]:
@@ -959,7 +959,13 @@ def _heads(pattern: str) -> list[tuple[str, str]] | None:
         pattern = pattern[2:]
     if pattern.startswith("(?:"):
         end = _close(pattern, 0)
-        if end + 1 < len(pattern) and pattern[end + 1] in "?*+{":
+        if pattern[end + 1 : end + 2] == "?":
+            # an optional group (``(?:es )?tut mir leid``): the phrase starts inside it or after it (a yes or
+            # no is the same for a lazy ``??``)
+            rest = pattern[end + 2 :].removeprefix("?")
+            found = [_heads(pattern[: end + 1] + rest), _heads(rest)]
+            return None if any(f is None for f in found) else [h for f in found if f is not None for h in f]
+        if end + 1 < len(pattern) and pattern[end + 1] in "*+{":
             return None
         found = [_heads(a + pattern[end + 1 :]) for a in _split_top(pattern[3:end])]
         return None if any(f is None for f in found) else [h for f in found if f is not None for h in f]

@@ -622,15 +622,15 @@ def _own_marks(text: str, language: str, besides: str | None = None) -> str | No
     (``_OWN_WORDS``) only ``language`` writes, in enough of its words; else None. With ``besides`` (the
     expected language), a function word that is also a common word of it does not count: Spanish ``un par
     de`` ("a pair of") is three French function words too."""
-    words = text.split()
     if (own := _OWN_LETTER.get(language)) is not None:
         if not own.search(text) or ((alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text)):
             return None  # none of them, or a letter of the other Cyrillic alphabet
+        words = text.split()
         hits, basis = [*filter(own.search, words)], "letters"
     elif (vocabulary := _OWN_WORDS.get(language)) is not None:
         # casefold never makes or removes whitespace: the words folded at once, then stripped (C speed)
-        folded = map(str.strip, text.casefold().split(), repeat(_WORD_EDGES))
-        hits = [*filter(vocabulary.__contains__, folded)]
+        words = text.casefold().split()
+        hits = [*filter(vocabulary.__contains__, map(str.strip, words, repeat(_WORD_EDGES)))]
         if besides is not None and hits:
             is_common = lexicon(besides).is_common
             hits = [word for word in hits if not is_common(word)]
