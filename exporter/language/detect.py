@@ -616,24 +616,33 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
     Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
     preferred and fastText's top label is the other one too (two signals); foreign (basis ``lexicon``)."""
-    other = TWIN[expected]
+    other, top = TWIN[expected], ft[0][0]
     words = _words(text)
-    lean = preference(words, lexicon(other), lexicon(expected)).per_word
+    theirs, ours = lexicon(other), lexicon(expected)
+    known: float | None = None
+
+    def lean() -> float:
+        """The lexicons' lean, computed where it decides (not for a sentence with fastText's top label ours
+        and no word only the other language writes: native whatever it is), once."""
+        nonlocal known
+        known = preference(words, theirs, ours).per_word if known is None else known
+        return known
+
     mass = sum(p for code, p in ft if code in (expected, other))
     if mass < FOREIGN_FASTTEXT or len(words) < LEXICON_MIN_WORDS:
         pass
     elif (
-        lean >= DISTINCTIVE_LEAN
-        and distinctive(words, lexicon(other), lexicon(expected))
-        and not distinctive(words, lexicon(expected), lexicon(other))
+        distinctive(words, theirs, ours)
+        and not distinctive(words, ours, theirs)
+        and lean() >= DISTINCTIVE_LEAN
     ):
         # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
         # and the lexicons leaning its way: the other language whatever fastText's top label.
         return Call("foreign", other, w, "distinctive", Guess(ft, NOT_ASKED), sure=True)
-    elif lean >= MALAY_PREFERENCE and ft[0][0] == other:
-        strong = lean >= 2 * MALAY_PREFERENCE
+    elif top == other and lean() >= MALAY_PREFERENCE:
+        strong = lean() >= 2 * MALAY_PREFERENCE
         return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=strong, sure=strong)
-    if lean <= 0 or ft[0][0] == expected:
+    if top == expected or lean() <= 0:
         return Call("native", expected, w, "lexicon", Guess(ft, NOT_ASKED))
     return Call("unknown", None, w, "lexicon", Guess(ft, NOT_ASKED))
 
@@ -699,7 +708,7 @@ def unknown_words(text: str, expected: str) -> tuple[int, int]:
     """The words of ``unknown_share``: how many the expected language's lexicon does not know and how many
     were counted; (0, 0) with fewer than ``LEXICON_MIN_WORDS`` words or ``FOREIGN_MIN_WORDS`` counted."""
     unquoted = unquote(text)
-    if word_count(unquoted) < LEXICON_MIN_WORDS:
+    if word_count(unquoted, LEXICON_MIN_WORDS) < LEXICON_MIN_WORDS:
         return 0, 0
     words = LETTERS.findall(unquoted)
     known = list(map(lexicon(expected).ranks.__contains__, map(str.casefold, words)))
@@ -741,15 +750,15 @@ def _own_marks(text: str, language: str, besides: str | None = None) -> str | No
     (``_OWN_WORDS``) only ``language`` writes, in enough of its words; else None. With ``besides`` (the
     expected language), a function word that is also a common word of it does not count: Spanish ``un par
     de`` ("a pair of") is three French function words too."""
-    words = text.split()
     if (own := _OWN_LETTER.get(language)) is not None:
         if not own.search(text) or ((alphabet := _ALPHABET_SAYS.get(language)) and alphabet[1].search(text)):
             return None  # none of them, or a letter of the other Cyrillic alphabet
+        words = text.split()
         hits, basis = [*filter(own.search, words)], "letters"
     elif (vocabulary := _OWN_WORDS.get(language)) is not None:
         # casefold never makes or removes whitespace: the words folded at once, then stripped (C speed)
-        folded = map(str.strip, text.casefold().split(), repeat(_WORD_EDGES))
-        hits = [*filter(vocabulary.__contains__, folded)]
+        words = text.casefold().split()
+        hits = [*filter(vocabulary.__contains__, map(str.strip, words, repeat(_WORD_EDGES)))]
         if besides is not None and hits:
             is_common = lexicon(besides).is_common
             hits = [word for word in hits if not is_common(word)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from itertools import islice
 from typing import NamedTuple
 
 # The marks that can end a sentence, for the quick scans that bound "this sentence" (a reply's first
@@ -130,6 +131,7 @@ def unquote(sentence: str) -> str:
 _LETTER = re.compile(r"[^\W\d_]")
 
 
-def word_count(text: str) -> int:
-    """Whitespace-separated words with at least one letter (``©``, ``--`` and numbers are not words)."""
-    return len([*filter(_LETTER.search, text.split())])
+def word_count(text: str, up_to: int | None = None) -> int:
+    """Whitespace-separated words with at least one letter (``©``, ``--`` and numbers are not words),
+    counted up to ``up_to`` when given (whether there are that many needs no more)."""
+    return len([*islice(filter(_LETTER.search, text.split()), up_to)])
