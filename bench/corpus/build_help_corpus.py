@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, the Debian Handbook).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -48,6 +48,25 @@ in the page's language, is masked) are blanked; in the alphabetic locales a para
 sentence is left out (``_without_english``); the rest goes through the same steps as a help page (short
 ones merged; ``runs``). The source of a row is the book's **chapter** (``handbook:6`` for every section
 6.x, ``install:B`` for appendix B), so a chapter and all its translations fall in one split.
+
+``--source libreoffice`` reads LibreOffice's help (``libreoffice-help-<lang>``, 16 of the 17 locales: no
+Ukrainian), one HTML page per topic and language::
+
+    mkdir -p /tmp/jdoc4 && cd /tmp/jdoc4
+    apt-get download libreoffice-help-{en-us,es,pt-br,fr,de,it,nl,pl,ru,tr,ja,ko,zh-cn,zh-tw,id,vi}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source libreoffice --root /tmp/jdoc4/root \\
+        --out bench/results/libreoffice_paragraphs.jsonl
+
+A page's ``<p class="paragraph">`` elements are read as the help viewer shows them (of a ``switchinline``'s
+variants only the default one: the macOS or per-module ones are hidden spans with a class); another
+page's text embedded in it and its "how to get" box are left out (read on their own page), and so are
+paragraphs with an image (an icon the sentence names), paragraphs untranslated or translated in part (a
+sentence of three words or more identical to one of the English page's), paragraphs with a control
+character (the source's own mojibake), one already read on an earlier page, and one ending with a colon.
+The rest goes through the same steps as a help page; a row has 300 characters or more (200 in Chinese,
+Japanese and Korean). The source of a row is the page without the language
+(``libreoffice:scalc/01/04060184``), so a page and its translations fall in one split.
 """
 
 from __future__ import annotations

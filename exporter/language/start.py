@@ -296,7 +296,12 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         or _LETTERS_BEFORE_OPENER.match(text)
         or _TOKEN_LINE.match(text)
     )
-    if m and not _is_word(m.group(), body) and not _abbreviation(text):
+    if (
+        m
+        and not _is_word(m.group(), body)
+        and not _abbreviation(text)
+        and not (m.re is _LETTERS_BEFORE_OPENER and _glued_gloss(text))
+    ):
         return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
         by_lexicon is None
@@ -491,6 +496,22 @@ def _parenthetical(after_word: str) -> bool:
     mark = next((i for i, c in enumerate(rest[1 : PAREN_CLOSE_CHARS + 1], 1) if c in "()（）"), 0)
     closed = mark > 0 and rest[mark] in ")）"  # (not a bracket opened inside it first)
     return closed and not END_MARK.search(rest, 0, mark) and rest[mark + 1 :].strip() != ""
+
+
+GLOSSED_MIN_LETTERS = 3  # a capitalised word this long, glued to its gloss in brackets
+
+
+def _glued_gloss(text: str) -> bool:
+    """A capitalised word glued to its gloss or aside in brackets, closed as in ``_parenthetical``, the
+    sentence going on after it (``Squid(Kalamar), Falcot…``); a piece glued to a bracket opening the text
+    is lowercase or short (``ation(La gardienne…``, ``N(To…``)."""
+    lead = _leading(LETTERS, text)
+    return (
+        len(lead) >= GLOSSED_MIN_LETTERS
+        and lead[:1].isupper()
+        and text[len(lead) : len(lead) + 1] in ("(", "（")
+        and _parenthetical(text[len(lead) :])
+    )
 
 
 def _named_again(token: str, text: str) -> bool:

@@ -147,3 +147,27 @@ def test_capitals_before_a_dash_that_do_not_spell_the_words_are_still_a_fragment
 def test_a_turkish_word_with_a_dotted_capital_i_is_a_word() -> None:
     assert lexicon("tr").is_word("İşlev") and lexicon("tr").is_common("İçin")
     assert find_corrupted_start("İşlev A sütunundaki değerleri toplar ve sonucu gösterir.", "tr") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Pipe(Rohr) verbindet zwei Programme, die nacheinander laufen.", "de"),
+        ("Kernel(Çekirdek), donanım ile programlar arasında duran yazılımdır.", "tr"),
+    ],
+)
+def test_a_capitalised_word_glued_to_its_gloss_in_brackets_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ation(La gardienne ferme la porte et attend la nuit.",  # lowercase
+        "Ni(La gardienne) ferme la porte.",  # too short for a word
+        "Ation(La gardienne ferme la porte et attend la nuit sans bouger.",  # not closed near
+    ],
+)
+def test_a_piece_glued_to_a_bracket_is_still_a_fragment(text: str) -> None:
+    found = find_corrupted_start(text, "fr")
+    assert found is not None and found.kind == "fragment"
