@@ -89,7 +89,9 @@ def case_class(predicate: str) -> str:
 _NAME_PART = f"(?:{case_class('isupper')}|[0-9])"
 FORMULA = re.compile(
     rf"= ?{case_class('isupper')}{_NAME_PART}*(?:[._]{_NAME_PART}+)* ?"
-    r"\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,300}\)"
+    # (possessive: the alternatives are disjoint, so nothing is retried and an unclosed bracket costs one
+    # scan of its line)
+    r"\((?:[^()\n]++|\((?:[^()\n]++|\([^()\n]*+\))*+\)){0,300}+\)"
 )
 
 
