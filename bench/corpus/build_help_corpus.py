@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, the Debian Handbook).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -48,6 +48,25 @@ in the page's language, is masked) are blanked; in the alphabetic locales a para
 sentence is left out (``_without_english``); the rest goes through the same steps as a help page (short
 ones merged; ``runs``). The source of a row is the book's **chapter** (``handbook:6`` for every section
 6.x, ``install:B`` for appendix B), so a chapter and all its translations fall in one split.
+
+``--source libreoffice`` reads LibreOffice's help (``libreoffice-help-<lang>``, 16 of the 17 locales: no
+Ukrainian), one HTML page per topic and language::
+
+    mkdir -p /tmp/jdoc4 && cd /tmp/jdoc4
+    apt-get download libreoffice-help-{en-us,es,pt-br,fr,de,it,nl,pl,ru,tr,ja,ko,zh-cn,zh-tw,id,vi}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source libreoffice --root /tmp/jdoc4/root \\
+        --out bench/results/libreoffice_paragraphs.jsonl
+
+A page's ``<p class="paragraph">`` elements are read as the help viewer shows them (of a ``switchinline``'s
+variants only the default one: the macOS or per-module ones are hidden spans with a class); another
+page's text embedded in it and its "how to get" box are left out (read on their own page), and so are
+paragraphs with an image (an icon the sentence names), paragraphs untranslated or translated in part (a
+sentence of three words or more identical to one of the English page's), paragraphs with a control
+character (the source's own mojibake), one already read on an earlier page, and one ending with a colon.
+The rest goes through the same steps as a help page; a row has 300 characters or more (200 in Chinese,
+Japanese and Korean). The source of a row is the page without the language
+(``libreoffice:scalc/01/04060184``), so a page and its translations fall in one split.
 """
 
 from __future__ import annotations
@@ -195,15 +214,20 @@ class _DocBookParagraphs(html.parser.HTMLParser):
             return
         if "para" in self.stack and tag in _BLOCKS:
             self._flush()
-        if (tag == "div" and cls == "para") or (tag == "p" and not cls):
-            self.stack.append("para")
-        elif tag == "a" and cls == "xref":
-            self.stack.append("xref")
+        kind = self._kind(tag, cls, attrs)
+        if kind == "xref":
             self.parts.append(_XREF[0])
-        elif tag == "pre" or "footnote" in cls or tag in ("script", "style", "title"):
-            self.stack.append("skip")
-        else:
-            self.stack.append(tag)
+        self.stack.append(kind)
+
+    def _kind(self, tag: str, cls: str, attrs: list[tuple[str, str | None]]) -> str:
+        """What an opening tag starts: "para", "xref", "skip" (text left out) or an inline element (its tag)."""
+        if (tag == "div" and cls == "para") or (tag == "p" and not cls):
+            return "para"
+        if tag == "a" and cls == "xref":
+            return "xref"
+        if tag == "pre" or "footnote" in cls or tag in ("script", "style", "title"):
+            return "skip"
+        return tag
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("br", "img", "hr", "meta", "link", "input") or not self.stack:
@@ -220,7 +244,12 @@ class _DocBookParagraphs(html.parser.HTMLParser):
 
 
 def docbook_paragraphs(path: Path) -> list[str]:
-    parser = _DocBookParagraphs()
+    return _html_paragraphs(path, _DocBookParagraphs())
+
+
+def _html_paragraphs(path: Path, parser: _DocBookParagraphs) -> list[str]:
+    if not path.exists():
+        return []
     parser.feed(path.read_text(encoding="utf-8", errors="replace"))
     parser.close()
     return parser.found
@@ -244,6 +273,70 @@ def collect_docbook(root: Path, locale: str, book: str) -> list[tuple[str, str]]
         sources.append((f"{book}:{number[1] if number else page.stem}", merged(own, least)))
     return runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
 
+
+LIBREOFFICE = ("usr/share/libreoffice/help", {
+    "en": "en-US", "es": "es", "pt-BR": "pt-BR", "fr": "fr", "de": "de", "it": "it", "nl": "nl", "pl": "pl",
+    "ru": "ru", "tr": "tr", "ja": "ja", "ko": "ko", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "id": "id",
+    "vi": "vi"})  # fmt: skip
+# Left out of a LibreOffice help paragraph: an image (an icon the sentence names), which the text cannot show.
+_PICTURE = "\x00"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Where LibreOffice help shows another page's text: an embedded section and the "how to get" box
+# (read on their own page, so a paragraph is read once and in one split).
+_BORROWED = {"embedded", "howtoget"}
+
+
+class _LibreOfficeParagraphs(_DocBookParagraphs):
+    """The text of a LibreOffice help page's paragraphs (``<p class="paragraph">``), as the help viewer
+    shows them: of the variants of a ``switchinline`` (macOS, one module) only the default one, which is
+    the span that is hidden without a class; another page's embedded text is left out."""
+
+    def _kind(self, tag: str, cls: str, attrs: list[tuple[str, str | None]]) -> str:
+        if tag == "p":
+            return "para" if cls == "paragraph" else "skip"
+        if (tag == "span" and cls and dict(attrs).get("hidden")) or (tag == "div" and cls in _BORROWED):
+            return "skip"
+        return super()._kind(tag, cls, attrs)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img" and "para" in self.stack and "skip" not in self.stack:
+            self.parts.append(_PICTURE)
+        super().handle_starttag(tag, attrs)
+
+
+def collect_libreoffice(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of LibreOffice's help (``libreoffice-help-<lang>``): one HTML page per topic under
+    ``text/<module>/``; the source of a row is the page without the language
+    (``libreoffice:swriter/01/04020000``)."""
+    where, dirs = LIBREOFFICE
+    base = root / where
+    least = 60 if locale in CJK else 160
+    seen: set[str] = set()
+    sources = []
+    for page in sorted((base / dirs[locale] / "text").glob("*/**/*.html")):
+        name = page.relative_to(base / dirs[locale] / "text")
+        english = set(_html_paragraphs(base / dirs["en"] / "text" / name, _LibreOfficeParagraphs()))
+        # a paragraph translated in part keeps English sentences of the original ("Zoekt door alle
+        # velden. If you are running a search in a table, …"): a sentence of three words or more
+        english_sentences = {s for p in english for s in sentences(p) if len(s.split()) >= 3}
+        own = []
+        for p in _html_paragraphs(page, _LibreOfficeParagraphs()):
+            usable = (
+                (locale == "en" or (p not in english and english_sentences.isdisjoint(sentences(p))))
+                and p not in seen
+                and _PICTURE not in p
+                and not _CONTROL.search(p)  # a C0/C1 control character: the source's own mojibake
+            )
+            own.append(p if usable and not _INTRODUCES.search(p) else "")
+            seen.add(p)
+        sources.append((f"libreoffice:{name.with_suffix('')}", merged(own, least)))
+    rows = runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
+    return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
+
+
+# Characters of a row outside Chinese, Japanese and Korean (a reply of a few sentences; ``runs`` keeps
+# 200 and more, which in those scripts is already several sentences).
+LIBREOFFICE_LEAST = 300
 
 ENGLISH_MIN_STOPWORDS = 3  # distinct English stop words (not the locale's own) that make a sentence English
 
@@ -272,17 +365,19 @@ def _translated(paragraph: str, locale: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", choices=["help", *DOCBOOKS], default="help")
+    parser.add_argument("--source", choices=["help", *DOCBOOKS, "libreoffice"], default="help")
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
     parser.add_argument("--out", default="bench/results/help_paragraphs.jsonl")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    book = DOCBOOKS.get(args.source)
+    book = LIBREOFFICE if args.source == "libreoffice" else DOCBOOKS.get(args.source)
     with out.open("w", encoding="utf-8") as fh:
         for locale in [loc for loc in LOCALES if book is None or loc in book[1]]:
             if book is None:
                 rows = collect(Path(args.root), locale)
+            elif args.source == "libreoffice":
+                rows = collect_libreoffice(Path(args.root), locale)
             else:
                 rows = collect_docbook(Path(args.root), locale, args.source)
             for source, text in rows:

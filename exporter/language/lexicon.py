@@ -33,6 +33,7 @@ RARE = 4.0  # a rare word of a list: one Zipf point above the lists' floor (ten 
 # preference: their relative frequency follows the register (formal prose against chat) more than the
 # language. Over a whole reply that leaves enough words; in one sentence, too few.
 SHARED_TOP = 300
+DOTTED_I = frozenset({"tr", "az"})  # languages whose capital I is dotless ı in lowercase, İ dotted i
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +47,24 @@ class Lexicon:
     zipf: dict[str, float]  # each word's Zipf frequency (log10 of occurrences per billion words)
 
     def is_word(self, token: str) -> bool:
-        return token.casefold() in self.ranks
+        return self._rank(token) is not None
 
     def is_common(self, token: str) -> bool:
-        return self.ranks.get(token.casefold(), WORDS) < COMMON
+        found = self._rank(token)
+        return found is not None and found < COMMON
 
     def rank(self, token: str) -> int:
         """The word's frequency rank among the common words (``COMMON`` when it is not one of them)."""
-        return min(self.ranks.get(token.casefold(), COMMON), COMMON)
+        found = self._rank(token)
+        return COMMON if found is None else min(found, COMMON)
+
+    def _rank(self, token: str) -> int | None:
+        found = self.ranks.get(token.casefold())
+        if found is None and self.language in DOTTED_I and ("I" in token or "İ" in token):
+            # Turkish and Azerbaijani lowercase İ to i and I to dotless ı ("İşlev": işlev, a function);
+            # casefold() writes İ as i and a combining dot, which no list holds.
+            found = self.ranks.get(token.replace("İ", "i").replace("I", "ı").casefold())
+        return found
 
 
 @functools.cache

@@ -76,19 +76,41 @@ _QUOTE_CLOSE_TAIL = ".,!?…;:)]*_ \t"
 _QUOTED_NAME = re.compile(r"['\"“‘«„](?<![^\W\d_].)[A-Za-z][A-Za-z0-9_.\-]{1,39}['\"”’»“](?![^\W\d_])")
 
 
+def case_class(predicate: str) -> str:
+    """A regex class of the Latin and Cyrillic letters for which ``str.<predicate>()`` holds."""
+    ranges = (range(0x41, 0x250), range(0x400, 0x530), range(0x1E00, 0x1F00))
+    chars = "".join(
+        chr(cp) for r in ranges for cp in r if getattr(chr(cp), predicate)() and chr(cp).isalpha()
+    )
+    return "[" + re.escape(chars) + "]"
+
+
+# A spreadsheet formula: "=", a function name in capitals (localised: "=SOMME.SI", "=СУММ", "=LOG10") and
+# its arguments in brackets closed on the same line, up to three levels deep ("=LEN(CLEAN(CHAR(7)))").
+_NAME_PART = f"(?:{case_class('isupper')}|[0-9])"
+FORMULA = re.compile(
+    rf"= ?{case_class('isupper')}{_NAME_PART}*(?:[._]{_NAME_PART}+)* ?"
+    # (possessive: the alternatives are disjoint, so nothing is retried and an unclosed bracket costs one
+    # scan of its line)
+    r"\((?:[^()\n]++|\((?:[^()\n]++|\([^()\n]*+\))*+\)){0,300}+\)"
+)
+
+
 def _blank(m: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", m.group())
 
 
 def mask_code(text: str) -> str:
-    """``text`` with code and quoted identifiers blanked out (same length, newlines kept): they are not
-    language evidence (``Дивись також на 'fulltradesize'.`` is a Ukrainian sentence).
+    """``text`` with code, spreadsheet formulas and quoted identifiers blanked out (same length, newlines
+    kept): they are not language evidence (``Дивись також на 'fulltradesize'.`` is a Ukrainian sentence).
 
     >>> mask_code("Use `ls -la` here.")
     'Use          here.'
     """
     if "`" in text or "~~~" in text:
         text = _CODE.sub(_blank, text)
+    if "=" in text:
+        text = FORMULA.sub(_blank, text)
     return _QUOTED_NAME.sub(_blank, text)
 
 

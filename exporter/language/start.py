@@ -31,13 +31,15 @@ from exporter.language.scripts import (
     script_of,
     weight,
 )
-from exporter.language.segment import END_MARK, QUOTE_PAIRS
+from exporter.language.segment import END_MARK, FORMULA, QUOTE_PAIRS, case_class
 
 # Always wrong as the very first character of a reply.
 _STRAY = frozenset(",;:)]}!?。、，．；：！？）］｝】」』》〉〕〗〙〛”’›|^=<\\@&+%$")
 # Wrong unless followed by what makes them legitimate (a file name, a path, a list item...).
 _DOT_OK = re.compile(r"\.(?:\.|[a-z0-9])")  # ellipsis, ".bashrc", ".5"
 _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
+# A symbol and a spaced colon: the entry of a glossary of symbols ("\\ : The backslash…", "% : pour cent").
+_SYMBOL_ENTRY = re.compile(r"[^\w\s]{1,3}[ \t]+[:：][ \t]")
 # What makes one of the stray symbols a legitimate first character, by symbol.
 _SYMBOL_OK = {
     "+": re.compile(r"\+ "),  # markdown list item
@@ -49,6 +51,7 @@ _SYMBOL_OK = {
     "|": re.compile(r"\|[^\n]*\|"),  # a markdown table row
     "@": re.compile(r"@[A-Za-z]"),  # a handle or "@file"
     "’": re.compile(r"’[^\W\d_A-Z]{1,12}(?![^\W\d_])"),  # an elided word: "’türlich!", "’n", "’tis"
+    "=": FORMULA,  # a spreadsheet formula: "=SUM(A1:A3) adds…"
 }
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
 # Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
@@ -56,17 +59,8 @@ _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|
 _INVISIBLE_PREFIX = re.compile(r"^[\s\u200b-\u200f\u2060-\u2064\u00ad\u180e]+")
 
 
-def _case_class(predicate: str) -> str:
-    """A regex class of the Latin and Cyrillic letters for which ``str.<predicate>()`` holds."""
-    ranges = (range(0x41, 0x250), range(0x400, 0x530), range(0x1E00, 0x1F00))
-    chars = "".join(
-        chr(cp) for r in ranges for cp in r if getattr(chr(cp), predicate)() and chr(cp).isalpha()
-    )
-    return "[" + re.escape(chars) + "]"
-
-
-_LOWER = _case_class("islower")
-_UPPER = _case_class("isupper")
+_LOWER = case_class("islower")
+_UPPER = case_class("isupper")
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
 # "ingHello", "ingA message", "ataL'identifiant", "eurỒ, …": two or more lowercase letters glued to a
 # capitalised word or a one-letter capital word (not "macOS", "iPhone").
@@ -256,7 +250,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("tokenizer_artifact", m.group())
     first = text[0]
     if first in _STRAY and not ((ok := _SYMBOL_OK.get(first)) and ok.match(text)):
-        if (first == "›" and "‹" in text) or _SAME_MARK_QUOTE.match(text):
+        if (first == "›" and "‹" in text) or _SAME_MARK_QUOTE.match(text) or _SYMBOL_ENTRY.match(text):
             return None
         return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if first == "»" and "«" not in text:
@@ -302,7 +296,12 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         or _LETTERS_BEFORE_OPENER.match(text)
         or _TOKEN_LINE.match(text)
     )
-    if m and not _is_word(m.group(), body) and not _abbreviation(text):
+    if (
+        m
+        and not _is_word(m.group(), body)
+        and not _abbreviation(text)
+        and not (m.re is _LETTERS_BEFORE_OPENER and _glued_gloss(text))
+    ):
         return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
         by_lexicon is None
@@ -311,6 +310,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _quoted_term(text)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
         and not _parenthetical(text[len(lead) :])
+        and not _expansion_follows(text)
         and not _capitals_headline(text)
         and not (m.group()[len(lead) : len(lead) + 1] in ",;." and _in_lexicon(lead, str(locale)))
         and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
@@ -473,6 +473,18 @@ def _spelled_out(token: str, bracket: str) -> bool:
     return False
 
 
+# An abbreviation in capitals (with a Chinese, Japanese or Korean particle: "DDE는"), then behind a dash, a
+# quote or a bracket what may be its expansion.
+_ABBREVIATION_BEFORE = re.compile(rf"^({_UPPER}{{2,8}})(?:{_CJK}{{1,2}})?[ \t]*([-—–\"“„«(（])")
+
+
+def _expansion_follows(text: str) -> bool:
+    """An abbreviation before its expansion behind a dash or in quotes, spelled by the initials as in
+    brackets (``_spelled_out``): ``IME - Input Method Editor (…)``, ``DDE는 "Dynamic Data Exchange"의…``."""
+    m = _ABBREVIATION_BEFORE.match(text)
+    return m is not None and _spelled_out(m.group(1), text[m.start(2) :])
+
+
 def _parenthetical(after_word: str) -> bool:
     """Whether the text after the first word opens a bracket (behind spaces) that closes within
     ``PAREN_CLOSE_CHARS`` and inside its sentence, the text going on after it: a gloss or an aside
@@ -484,6 +496,22 @@ def _parenthetical(after_word: str) -> bool:
     mark = next((i for i, c in enumerate(rest[1 : PAREN_CLOSE_CHARS + 1], 1) if c in "()（）"), 0)
     closed = mark > 0 and rest[mark] in ")）"  # (not a bracket opened inside it first)
     return closed and not END_MARK.search(rest, 0, mark) and rest[mark + 1 :].strip() != ""
+
+
+GLOSSED_MIN_LETTERS = 3  # a capitalised word this long, glued to its gloss in brackets
+
+
+def _glued_gloss(text: str) -> bool:
+    """A capitalised word glued to its gloss or aside in brackets, closed as in ``_parenthetical``, the
+    sentence going on after it (``Squid(Kalamar), Falcot…``); a piece glued to a bracket opening the text
+    is lowercase or short (``ation(La gardienne…``, ``N(To…``)."""
+    lead = _leading(LETTERS, text)
+    return (
+        len(lead) >= GLOSSED_MIN_LETTERS
+        and lead[:1].isupper()
+        and text[len(lead) : len(lead) + 1] in ("(", "（")
+        and _parenthetical(text[len(lead) :])
+    )
 
 
 def _named_again(token: str, text: str) -> bool:

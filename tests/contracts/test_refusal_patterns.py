@@ -181,6 +181,8 @@ def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_sto
         "Refusing the duel would shame the crew, so the captain draws her cutlass and steps onto the burning deck.",
         # "pass" (パス) begins katakana words: a password is not a decline
         "パスワードを選んで、この内容を入力してください。覚えやすく、推測されにくいものにします。",
+        # and ends them: a motion path is not one either
+        "線をクリックすると、図形のモーションパスが描かれます。そのパスは後から動かせます。",
     ],
 )
 def test_fiction_with_a_character_refusing_and_replies_about_refusal_pass(story: str) -> None:

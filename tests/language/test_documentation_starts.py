@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from exporter.language.judge import judge
+from exporter.language.lexicon import lexicon
+from exporter.language.segment import mask_code
 from exporter.language.start import PAREN_CLOSE_CHARS, find_corrupted_start
+from exporter.outcomes import Outcome
 
 
 @pytest.mark.parametrize(
@@ -74,3 +78,96 @@ def test_a_term_quoted_with_the_closing_mark_on_both_sides_passes() -> None:
 def test_a_lone_closing_quote_before_the_text_is_still_stray(text: str) -> None:
     found = find_corrupted_start(text, "en")
     assert found is not None and found.kind == "stray_punctuation"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("=SUM(B2:B9) adds the sales of the week and shows the total in the cell.", "en"),
+        ('=SOMME.SI(A1:A8;">0";B1:B8) additionne les montants positifs du mois.', "fr"),
+        ('=LARGO(LIMPIAR(CARACTER(7) & "x")) devuelve 1, porque quita el carácter.', "es"),
+        ("= ДЛСТР(A2) возвращает длину текста в ячейке, пробелы тоже считаются.", "ru"),
+        ("=CONTAR (1; 2; 3) devolve 3, o número de valores da lista.", "pt-BR"),
+    ],
+)
+def test_a_reply_opening_with_a_spreadsheet_formula_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["=The keeper went home at dusk.", "=SUM the column and go on.", "=Sum(B2) adds them.", "=ing(B2) adds."],
+)
+def test_an_equals_sign_before_text_that_is_no_formula_is_still_stray(text: str) -> None:
+    found = find_corrupted_start(text, "en")
+    assert found is not None and found.kind == "stray_punctuation" and found.prefix.startswith("=")
+
+
+def test_a_formula_is_no_language_evidence() -> None:
+    masked = mask_code('Le texte reste. =CHERCHEB("ᄫᄬ";"ᄩᄔᄕ";2) renvoie 2.')
+    assert "ᄫ" not in masked and "CHERCHEB" not in masked and masked.endswith("renvoie 2.")
+    text = (
+        "Cette fonction compte les octets d'un texte au lieu de ses caractères. Elle sert aux langues "
+        'dont les caractères occupent deux octets. =LENB("ᄩᄔᄕᄜᄝᄞᄠᄢᄣ") renvoie 18 dans ce cas.'
+    )
+    assert judge(text, "fr").outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("\\ : la barre oblique inverse affiche le caractère suivant tel quel.", "fr"),
+        ("% : Het procentteken vermenigvuldigt de waarde met honderd.", "nl"),
+    ],
+)
+def test_a_symbol_before_a_spaced_colon_is_a_glossary_entry(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("OCR - Optical Character Recognition (распознавание текста). Программа читает сканы.", "ru"),
+        ('API는 "Application Programming Interface"의 약자이며 프로그램 사이의 약속입니다.', "ko"),
+    ],
+)
+def test_an_abbreviation_before_its_expansion_behind_a_dash_or_a_quote_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ING - In the morning the keeper opened the gate.", "NGS - Le serveur garde une table des noms."],
+)
+def test_capitals_before_a_dash_that_do_not_spell_the_words_are_still_a_fragment(text: str) -> None:
+    found = find_corrupted_start(text, "fr")
+    assert found is not None and found.kind == "fragment"
+
+
+def test_a_turkish_word_with_a_dotted_capital_i_is_a_word() -> None:
+    assert lexicon("tr").is_word("İşlev") and lexicon("tr").is_common("İçin")
+    assert find_corrupted_start("İşlev A sütunundaki değerleri toplar ve sonucu gösterir.", "tr") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Pipe(Rohr) verbindet zwei Programme, die nacheinander laufen.", "de"),
+        ("Kernel(Çekirdek), donanım ile programlar arasında duran yazılımdır.", "tr"),
+    ],
+)
+def test_a_capitalised_word_glued_to_its_gloss_in_brackets_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ation(La gardienne ferme la porte et attend la nuit.",  # lowercase
+        "Ni(La gardienne) ferme la porte.",  # too short for a word
+        "Ation(La gardienne ferme la porte et attend la nuit sans bouger.",  # not closed near
+    ],
+)
+def test_a_piece_glued_to_a_bracket_is_still_a_fragment(text: str) -> None:
+    found = find_corrupted_start(text, "fr")
+    assert found is not None and found.kind == "fragment"
