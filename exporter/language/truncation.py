@@ -10,9 +10,11 @@ requested ``max_tokens``. A reply is truncated when either holds:
   opening bracket or quote), or an emphasis mark that opens (``and she was *``), outside the endings
   people write without a full stop: a heading, a list item whose list does not end its items with a
   mark, verse (the lines before the last are short and end without a mark too), a closed code block, a
-  link, hashtag or handle, a short capitalised last line (a title, ``To be continued``, a signature, a
-  letter's ``Best,`` and a name), a short CJK last line, an emoticon or chat laughter (``:)``, ``xD``,
-  ``ㅋㅋ``, ``www``); an unclosed code block is cut wherever it stops. ``.!?…。！？``, closing quotes
+  link, hashtag or handle, a short last line after a finished paragraph that closes or names (a closing
+  formula: ``To be continued``, ``Fin``, ``つづく``; a signature; a name, which no lexicon lists among
+  its common words; anything after a letter's ``Best,`` or ``敬具``), an emoticon or chat laughter
+  (``:)``, ``xD``, ``ㅋㅋ``, ``www``); a short last line of common words (``Click Memory``, ``他``) is a
+  new sentence's first words, and an unclosed code block is cut wherever it stops. ``.!?…。！？``, closing quotes
   and brackets, closing ``*``/``_`` emphasis and emoji end a reply legitimately;
 - **short length**: the finish reason is ``length`` while the reply used under ``LENGTH_MIN_SHARE`` of
   the requested ``max_tokens`` by the host's own ``completion_tokens``; without them, by an estimate of
