@@ -72,7 +72,8 @@ DRIFT_MAX_COPIES = 64  # ... counted up to this many
 DRIFT_MIN_SHARE = 0.75  # ... each sharing this share of its distinct words with the one before
 DRIFT_MIN_TOKENS = 3  # ... and at least this many
 DRIFT_MIN_LETTERS = 12  # ... of this many letters or more
-DRIFT_MIN_PAIRS = 8  # ... which repeat this many pairs of neighbouring words in the tail or more
+DRIFT_MIN_PAIRS = 8  # ... read only when the tail repeats this many pairs of neighbouring words or more
+DRIFT_MIN_CJK_PAIRS = 24  # ... or this many pairs of CJK characters
 DRIFT_LENGTH_RATIO = 0.6  # ... and the shorter of each two at least this share of the longer's length
 CYCLE_MAX_SENTENCES = 8  # sentences taking turns, up to this many ...
 CYCLE_MIN_REPEATS = 4  # ... in the same order this many times back to back at the end of the reply
@@ -143,7 +144,7 @@ def find_repetition(text: str) -> Repetition | None:
     words = _tail_words(tokens)
     repeated = len(words) - 1 - len(set(pairwise(words))) if words else 0  # pairs said before in the tail
     return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(words, repeated)
-            or _drift(text, repeated) or _compression(text))  # fmt: skip
+            or _drift(text, words, repeated) or _compression(text))  # fmt: skip
 
 
 def tokenize(text: str) -> list[str]:
@@ -350,16 +351,17 @@ def _sentence_cycle(keys: list[str]) -> Repetition | None:
     return None
 
 
-def _drift(text: str, repeated: int) -> Repetition | None:
+def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
     """One sentence said again and again with the small changes sampling makes (a word dropped, doubled or
     swapped, the end mark changed), to the end of the reply: its last ``DRIFT_MIN_COPIES`` sentences or
     more (the very last may be a copy the budget cut), each about as long as the one before and sharing
     ``DRIFT_MIN_SHARE`` of its distinct words (CJK: characters) with it, ``DRIFT_MIN_LETTERS`` letters or
     more each. Prose does not say one thing six times over; a list's items (``- Step 3: open the sound
-    panel``) may, and are not compared. Only a tail that repeats ``DRIFT_MIN_PAIRS`` pairs of neighbouring
-    words is read, walked back from the end: prose stops at the first pair."""
-    if repeated < DRIFT_MIN_PAIRS:
-        return None  # the copies' words would repeat pairs of neighbouring words in the tail
+    panel``) may, and are not compared. Only a tail whose last ``words`` repeat ``repeated`` pairs of
+    neighbours, ``DRIFT_MIN_PAIRS`` or more (``DRIFT_MIN_CJK_PAIRS`` of CJK characters), is read."""
+    # copies repeat pairs of neighbouring words (CJK: characters, whose pairs prose repeats more often)
+    if repeated < (DRIFT_MIN_CJK_PAIRS if words and _HAS_CJK.match(words[-1]) else DRIFT_MIN_PAIRS):
+        return None
     sentences = split_sentences(text)[-DRIFT_MAX_COPIES:]
     if len(sentences) < DRIFT_MIN_COPIES:
         return None

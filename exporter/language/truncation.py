@@ -14,8 +14,8 @@ requested ``max_tokens``. A reply is truncated when either holds:
   formula: ``To be continued``, ``Fin``, ``つづく``; a signature; a name, which no lexicon lists among
   its common words; anything after a letter's ``Best,`` or ``敬具``), an emoticon or chat laughter
   (``:)``, ``xD``, ``ㅋㅋ``, ``www``); a short last line of common words (``Click Memory``, ``他``) is a
-  new sentence's first words, and an unclosed code block is cut wherever it stops. ``.!?…。！？``, closing quotes
-  and brackets, closing ``*``/``_`` emphasis and emoji end a reply legitimately;
+  new sentence's first words, and an unclosed code block is cut wherever it stops. ``.!?…。！？``,
+  closing quotes and brackets, closing ``*``/``_`` emphasis and emoji end a reply legitimately;
 - **short length**: the finish reason is ``length`` while the reply used under ``LENGTH_MIN_SHARE`` of
   the requested ``max_tokens`` by the host's own ``completion_tokens``; without them, by an estimate of
   its tokens (``estimated_tokens``) that no common tokenizer exceeds twice over.
