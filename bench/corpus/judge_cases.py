@@ -169,6 +169,45 @@ def tallies() -> tuple[dict[str, Counter[str]], dict[tuple[str, str], Counter[st
     return defaultdict(Counter), defaultdict(Counter)
 
 
+def record(
+    tally: dict[str, Counter[str]],
+    per_locale: dict[tuple[str, str], Counter[str]],
+    kind: str,
+    locale: str,
+    outcome: str,
+) -> None:
+    """Counts one case's ``outcome`` under its kind, its family (the kind's first word) and its locale."""
+    family = kind.split()[0]
+    for key in (kind, family):
+        tally[key][outcome] += 1
+    per_locale[(family, locale)][outcome] += 1
+
+
+def print_recall_table(
+    tally: dict[str, Counter[str]],
+    per_locale: dict[tuple[str, str], Counter[str]],
+    families: tuple[str, str, str],
+    locales: tuple[str, ...],
+    width: int,
+) -> None:
+    """Per kind its count and fail share (recall, or false-fail for the ``families[2]`` controls), then per
+    locale the fail share of each of the three families (must-fail, must-fail, controls)."""
+    for key in sorted(tally):
+        c = tally[key]
+        n = c["fail"] + c["pass"]
+        figure = "false-fail" if key.startswith(families[2]) else "recall"
+        share = c["fail"] / max(1, n)
+        print(f"  {key:{width}} {n:6}  {figure} {share:.2%} ({c['pass' if figure == 'recall' else 'fail']})")
+    print(f"per locale: {families[0]} recall / {families[1]} recall / {families[2]} false-fail")
+    for locale in locales:
+        print(f"  {locale:8} " + "  ".join(_share_cell(per_locale[(f, locale)]) for f in families))
+
+
+def _share_cell(c: Counter[str]) -> str:
+    n = c["fail"] + c["pass"]
+    return f"{c['fail'] / n:7.2%} /{n:5}" if n else f"{'-':>14}"
+
+
 def print_per_locale(per_locale: dict[tuple[str, str], Counter[str]]) -> None:
     """The fail share of every case kind, per locale, one line per kind."""
     print("\nper locale (fail share):")

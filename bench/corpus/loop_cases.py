@@ -51,7 +51,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from judge_cases import split_of
+from judge_cases import print_recall_table, record, split_of
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.locales import DEFAULT_LOCALES
@@ -340,10 +340,7 @@ def main() -> int:
             case.text, case.finish, max_tokens=case.max_tokens, completion_tokens=case.completion_tokens
         )
         outcome = "fail" if verdict is not None else "pass"
-        family = case.kind.split()[0]
-        for key in (case.kind, family):
-            tally[key][outcome] += 1
-        per_locale[(family, case.locale)][outcome] += 1
+        record(tally, per_locale, case.kind, case.locale, outcome)
         if (
             args.show
             and case.kind.startswith(args.show)
@@ -357,20 +354,7 @@ def main() -> int:
             )
             print(f"    {case.text[:200]!r} … {case.text[-160:]!r}")
     print(f"{len(cases)} cases, split={args.split}, replies per locale and input <= {args.per_locale}")
-    for key in sorted(tally):
-        c = tally[key]
-        n = c["fail"] + c["pass"]
-        figure = "false-fail" if key.startswith("ctl") else "recall"
-        share = c["fail"] / max(1, n)
-        print(f"  {key:28} {n:6}  {figure} {share:.2%} ({c['pass' if figure == 'recall' else 'fail']})")
-    print("per locale: rep recall / cut recall / ctl false-fail")
-    for locale in DEFAULT_LOCALES:
-        cells = []
-        for family in ("rep", "cut", "ctl"):
-            c = per_locale[(family, locale)]
-            n = c["fail"] + c["pass"]
-            cells.append(f"{c['fail'] / n:7.2%} /{n:5}" if n else f"{'-':>14}")
-        print(f"  {locale:8} " + "  ".join(cells))
+    print_recall_table(tally, per_locale, ("rep", "cut", "ctl"), DEFAULT_LOCALES, 28)
     return 0
 
 

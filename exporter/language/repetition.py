@@ -53,6 +53,7 @@ from itertools import accumulate, pairwise
 from operator import itemgetter
 
 from exporter.language.segment import Sentence, split_sentences
+from exporter.language.truncation import LIST_ITEM
 from exporter.textkit import clip
 
 MAX_JUDGED_CHARS = 8_192  # characters of a reply the judges read (the probes ask for ~600)
@@ -66,6 +67,17 @@ SENTENCE_MIN_LETTERS = 12  # a sentence shorter than this ("Run!", "No.") may re
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times)
+DRIFT_MIN_COPIES = 6  # near-copies of one sentence at the end of the reply, this many in a row ...
+DRIFT_MAX_COPIES = 64  # ... counted up to this many
+DRIFT_MIN_SHARE = 0.75  # ... each sharing this share of its distinct words with the one before
+DRIFT_MIN_TOKENS = 3  # ... and at least this many
+DRIFT_MIN_LETTERS = 12  # ... of this many letters or more
+DRIFT_MIN_PAIRS = 8  # ... read only when the tail repeats this many pairs of neighbouring words or more
+DRIFT_MIN_CJK_PAIRS = 24  # ... or this many pairs of CJK characters
+DRIFT_LENGTH_RATIO = 0.6  # ... and the shorter of each two at least this share of the longer's length
+CYCLE_MAX_SENTENCES = 8  # sentences taking turns, up to this many ...
+CYCLE_MIN_REPEATS = 4  # ... in the same order this many times back to back at the end of the reply
+CYCLE_MIN_LETTERS = 24  # ... with this many letters among them
 ECHO_WINDOW = 192  # words at the end of a reply the near-copy check reads ...
 ECHO_MIN_WORDS = 32  # ... the shortest stretch of them it judges
 ECHO_MIN_SHARE = 0.75  # ... a loop when this share of its word pairs occurred before in the window
@@ -86,6 +98,7 @@ _WORD_NOT_CJK = re.compile(f"[^\\W{_CJK}]")  # a letter, digit or underscore out
 _WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
 _SAMPLE_CHARS = 60
+_END_MARKS = ".!?…。！？"  # a near-copy may end with another mark
 _ECHO_TAIL = ECHO_WINDOW * 4 // 3  # tokens first searched for the near-copy check's words
 # Runs no writer types: sentence or pause marks, or whitespace, far beyond any emphasis or layout.
 _FLOOD = re.compile(f"[^\\w\\s]{{{FLOOD_MIN_MARKS}}}|\\s{{{FLOOD_MIN_SPACE}}}")
@@ -128,8 +141,10 @@ def find_repetition(text: str) -> Repetition | None:
     """The degenerate loop in ``text``, or None when its repetition is within what people write."""
     text = text[-MAX_JUDGED_CHARS:]  # a loop runs to the end of the reply: its tail is where it shows
     tokens = tokenize(text)[-MAX_LOOP_TOKENS:]
-    return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(tokens)
-            or _compression(text))  # fmt: skip
+    words = _tail_words(tokens)
+    repeated = len(words) - 1 - len(set(pairwise(words))) if words else 0  # pairs said before in the tail
+    return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(words, repeated)
+            or _drift(text, words, repeated) or _compression(text))  # fmt: skip
 
 
 def tokenize(text: str) -> list[str]:
@@ -238,24 +253,28 @@ def _is_divider(text: str, start: int, marks: str) -> bool:
     )
 
 
-def _echo(tokens: list[str]) -> Repetition | None:
+def _tail_words(tokens: list[str]) -> list[str]:
+    """The last ``ECHO_WINDOW`` words among the last ``3 * ECHO_WINDOW`` tokens: those of a shorter tail
+    when it holds that many (CJK text, a word a character: half the filtering)."""
+    words = list(filter(str.isalpha, tokens[-_ECHO_TAIL:]))
+    if len(words) < ECHO_WINDOW and len(tokens) > _ECHO_TAIL:
+        words = list(filter(str.isalpha, tokens[-3 * ECHO_WINDOW :]))
+    return words[-ECHO_WINDOW:]
+
+
+def _echo(words: list[str], repeated: int) -> Repetition | None:
     """Near-copies looping to the end of the reply: a phrase said again and again with a word dropped,
     doubled or swapped, a counter that changes (``Day 3 … Day 4 …``), two or three sentences taking turns.
     None of them repeats token for token, but in the stretch they fill at the end of the reply nearly every
     pair of neighbouring words has occurred before in that stretch: the last ``ECHO_MIN_WORDS`` words or
     more (up to ``ECHO_WINDOW``) in which ``ECHO_MIN_SHARE`` of the pairs are repeats (prose: a few per
     cent; a song with its chorus: under half; a chorus sung three times in a row: two thirds)."""
-    # The last ``ECHO_WINDOW`` words among the last ``3 * ECHO_WINDOW`` tokens: those of a shorter tail
-    # when it holds that many (CJK text, a word a character: half the filtering)
-    words = list(filter(str.isalpha, tokens[-_ECHO_TAIL:]))
-    if len(words) < ECHO_WINDOW and len(tokens) > _ECHO_TAIL:
-        words = list(filter(str.isalpha, tokens[-3 * ECHO_WINDOW :]))
-    words = words[-ECHO_WINDOW:]
     if len(words) < ECHO_MIN_WORDS:
         return None
     # A stretch of n pairs with that share of repeats makes at least share * n of the window's pairs
-    # repeats: a window under that floor has no such stretch (prose stops here, at C speed, listing none).
-    if len(words) - 1 - len(set(pairwise(words))) < ECHO_MIN_SHARE * (ECHO_MIN_WORDS - 1):
+    # repeats (``repeated``, of the last words ``words``): a window under that floor has no such stretch
+    # (prose stops here, at C speed, listing none).
+    if repeated < ECHO_MIN_SHARE * (ECHO_MIN_WORDS - 1):
         return None
     pairs = list(pairwise(words))
     seen: set[tuple[str, str]] = set()
@@ -277,6 +296,8 @@ def _sentence_loop(text: str) -> Repetition | None:
     keys = [" ".join(s.text.casefold().split()) for s in sentences]  # case- and space-folded
     if len(keys) - len(set(keys)) < SENTENCE_MIN_REPEATS - 1:
         return None  # no sentence is said that often (a set is 6x cheaper than counting)
+    if (cycle := _sentence_cycle(keys)) is not None:
+        return cycle
     counts = Counter(keys)
     # Only sentences said often enough are measured (letters counted); the rest cannot loop.
     looping = [(n, key) for key, n in counts.items() if n >= SENTENCE_MIN_REPEATS]
@@ -306,6 +327,77 @@ def _sentence_loop(text: str) -> Repetition | None:
         ):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
     return found
+
+
+def _sentence_cycle(keys: list[str]) -> Repetition | None:
+    """Two to ``CYCLE_MAX_SENTENCES`` sentences (``CYCLE_MIN_LETTERS`` letters or more together) said in
+    turn, the same order each time, ``CYCLE_MIN_REPEATS`` times or more back to back at the end of the reply
+    (its last sentence may be a copy the budget cut): sentences taking turns, a dialogue's last lines said
+    again and again. Each sentence covers only its share of the loop, which the share test above does not
+    see; a chorus between verses or sung three times in a row does not turn this often."""
+    count = len(keys)
+    for end in (count, count - 1):
+        for period in range(2, CYCLE_MAX_SENTENCES + 1):
+            if end < CYCLE_MIN_REPEATS * period:
+                break
+            j = end - 1 - period  # walk back while each sentence equals the one a period later
+            while j >= 0 and keys[j] == keys[j + period]:
+                j -= 1
+            repeats = (end - 1 - j) // period
+            unit = keys[end - period : end]
+            if repeats >= CYCLE_MIN_REPEATS and len(_LETTER.findall("".join(unit))) >= CYCLE_MIN_LETTERS:
+                return Repetition("sentence_loop", clip(" / ".join(unit), _SAMPLE_CHARS), repeats,
+                                  repeats * period / count)  # fmt: skip
+    return None
+
+
+def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
+    """One sentence said again and again with the small changes sampling makes (a word dropped, doubled or
+    swapped, the end mark changed), to the end of the reply: its last ``DRIFT_MIN_COPIES`` sentences or
+    more (the very last may be a copy the budget cut), each about as long as the one before and sharing
+    ``DRIFT_MIN_SHARE`` of its distinct words (CJK: characters) with it, ``DRIFT_MIN_LETTERS`` letters or
+    more each. Prose does not say one thing six times over; a list's items (``- Step 3: open the sound
+    panel``) may, and are not compared. Only a tail whose last ``words`` repeat ``repeated`` pairs of
+    neighbours, ``DRIFT_MIN_PAIRS`` or more (``DRIFT_MIN_CJK_PAIRS`` of CJK characters), is read."""
+    # copies repeat pairs of neighbouring words (CJK: characters, whose pairs prose repeats more often)
+    if repeated < (DRIFT_MIN_CJK_PAIRS if words and _HAS_CJK.match(words[-1]) else DRIFT_MIN_PAIRS):
+        return None
+    sentences = split_sentences(text)[-DRIFT_MAX_COPIES:]
+    if len(sentences) < DRIFT_MIN_COPIES:
+        return None
+    sets: dict[int, set[str]] = {}
+
+    def tokens_of(index: int) -> set[str]:
+        if index not in sets:
+            sentence = sentences[index].text.casefold().rstrip(_END_MARKS)
+            words = sentence.split()  # its words with their marks (CJK, unspaced: its characters)
+            # a list item is no copy: a list's items may share all words but one
+            sets[index] = set() if LIST_ITEM.match(sentence) else set(words if len(words) > 2 else sentence)
+        return sets[index]
+
+    for last in (len(sentences) - 1, len(sentences) - 2):
+        first = last
+        while first > 0 and _close(sentences[first - 1], sentences[first]):
+            if not _alike(tokens_of(first - 1), tokens_of(first)):
+                break
+            first -= 1
+        copies = last - first + 1
+        if copies >= DRIFT_MIN_COPIES and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS:
+            unit = sentences[last].text
+            return Repetition("near_loop", clip(unit, _SAMPLE_CHARS), copies, copies / len(sentences))
+    return None
+
+
+def _close(first: Sentence, second: Sentence) -> bool:
+    """Near-copies are about as long as each other (a word more or less): sentences that differ more in
+    length are not compared word by word."""
+    one, other = first.end - first.start, second.end - second.start
+    return min(one, other) >= DRIFT_LENGTH_RATIO * max(one, other)
+
+
+def _alike(first: set[str], second: set[str]) -> bool:
+    shared = len(first & second)
+    return shared >= DRIFT_MIN_SHARE * max(len(first), len(second)) and shared >= DRIFT_MIN_TOKENS
 
 
 def _own_line(text: str, sentence: Sentence) -> bool:

@@ -10,14 +10,15 @@ requested ``max_tokens``. A reply is truncated when either holds:
   opening bracket or quote), or an emphasis mark that opens (``and she was *``), outside the endings
   people write without a full stop: a heading, a list item whose list does not end its items with a
   mark, verse (the lines before the last are short and end without a mark too), a closed code block, a
-  link, hashtag or handle, a short capitalised last line (a title, ``To be continued``, a signature, a
-  letter's ``Best,`` and a name), a short CJK last line, an emoticon or chat laughter (``:)``, ``xD``,
-  ``ㅋㅋ``, ``www``); an unclosed code block is cut wherever it stops. ``.!?…。！？``, closing quotes
-  and brackets, closing ``*``/``_`` emphasis and emoji end a reply legitimately;
+  link, hashtag or handle, a short last line after a finished paragraph that closes or names (a closing
+  formula: ``To be continued``, ``Fin``, ``つづく``; a signature; a name, which no lexicon lists among
+  its common words; anything after a letter's ``Best,`` or ``敬具``), an emoticon or chat laughter
+  (``:)``, ``xD``, ``ㅋㅋ``, ``www``); a short last line of common words (``Click Memory``, ``他``) is a
+  new sentence's first words, and an unclosed code block is cut wherever it stops. ``.!?…。！？``,
+  closing quotes and brackets, closing ``*``/``_`` emphasis and emoji end a reply legitimately;
 - **short length**: the finish reason is ``length`` while the reply used under ``LENGTH_MIN_SHARE`` of
-  the requested ``max_tokens`` by the host's own ``completion_tokens``; without them, when the reply has
-  fewer UTF-8 bytes than ``max_tokens`` (a token is at least one byte, so it cannot have spent the
-  budget).
+  the requested ``max_tokens`` by the host's own ``completion_tokens``; without them, by an estimate of
+  its tokens (``estimated_tokens``) that no common tokenizer exceeds twice over.
 
 Example::
 
@@ -35,14 +36,18 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from exporter.language.scripts import script_counts, weight
+from exporter.language.lexicon import lexicon
+from exporter.language.scripts import HAN, HANGUL, KANA, LETTERS, Script, script_counts, script_of, weight
 
 LENGTH_MIN_SHARE = 0.5  # share of max_tokens a reply cut by the budget (finish ``length``) must have used
+# Characters per token of an estimate of a reply's tokens (``estimated_tokens``): ASCII text, Cyrillic
+# letters, CJK characters, anything else (accented letters, full-width marks, emoji).
+ASCII_PER_TOKEN, CYRILLIC_PER_TOKEN, CJK_PER_TOKEN, OTHER_PER_TOKEN = 4.0, 3.0, 1.0, 4 / 3
 # Marks that cannot end a sentence (straight quotes close as often as they open: not listed).
 _OPEN_ENDS = frozenset(",;:-–—([{“‘„«‹「『（、，；：")
 _QUOTES = frozenset("“‘„«‹»›")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]")
+LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]")
 # A title, sign-off or "To be continued" line: at most five words, each capitalised or not a word.
 _TITLE_WORDS = 5
@@ -76,6 +81,21 @@ _VERSE_MIN_LINES = 2  # ... at least this many short lines ending bare: verse
 _VERSE_MAX_CHARS = 80  # a line of verse (or of a list of names) is shorter than this
 _CLOSING_WORDS = 4  # a letter's closing line (``Best regards,``) has at most this many words
 _SIGNATURE = re.compile(r"^[ \t]*[—–~][ \t]*\S[^\n]{0,40}$")
+# Lines that close a story in the 17 locales' languages (letters only, casefolded): the end, to be
+# continued.
+CLOSINGS = frozenset(
+    [
+        "the end", "end", "fin", "finis", "to be continued", "continued", "fine", "continua", "fim",
+        "continuará", "à suivre", "a suivre", "ende", "fortsetzung folgt", "einde", "wordt vervolgd",
+        "koniec", "ciąg dalszy nastąpi", "конец", "продолжение следует", "кінець", "далі буде", "son",
+        "devam edecek", "tamat", "bersambung", "hết", "còn tiếp", "kết thúc", "終わり", "おわり", "おしまい",
+        "完", "終", "终", "つづく", "続く", "全文完", "未完待续", "未完待續", "待续", "待續", "剧终", "劇終",
+        "끝", "계속", "완결", "fin del capítulo",
+    ]
+)  # fmt: skip
+# The alphabets' languages among the 17 (each list holds English's commonest words too)
+_LEXICONS = ("en", "es", "pt", "fr", "de", "it", "nl", "pl", "tr", "id", "vi", "ru", "uk")
+_LEXICON_SCRIPTS = frozenset({Script.LATIN, Script.CYRILLIC})
 _CJK_LINE = re.compile(r"^[ \t]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{1,8}[ \t]*$")
 _CHAT_END = re.compile(
     r"(?:(?<![^\W_])(?:[:;=]-?[)(DPpOo3]|[xX]D+|w{2,}|lol|lmao|haha+|hehe+)|<3|ㅋ{2,}|ㅎ{2,}|\^[_.]?\^)$"
@@ -125,13 +145,27 @@ def find_truncation(
 def _short_length(text: str, max_tokens: int | None, completion_tokens: int | None) -> Truncation | None:
     if not max_tokens:
         return None  # the budget is unknown: a ``length`` finish is the canary's doing
-    if completion_tokens is not None:
-        if completion_tokens >= LENGTH_MIN_SHARE * max_tokens:
-            return None
-    elif len(text.encode("utf-8")) >= max_tokens:
-        return None  # a token is at least one byte: fewer bytes than the budget cannot have spent it
+    spent = estimated_tokens(text) if completion_tokens is None else completion_tokens
+    if spent >= LENGTH_MIN_SHARE * max_tokens:
+        return None
     ending = text[-_SAMPLE_CHARS:]
     return Truncation("short_length", _letters(text), ending, "length", max_tokens, completion_tokens)
+
+
+def estimated_tokens(text: str) -> float:
+    """About how many tokens a tokenizer spends on ``text``, for a host that reports no count: four ASCII
+    characters a token, three Cyrillic letters, one CJK character, three quarters of a token for any other
+    character. A byte-level BPE of 50,000 merges (Whisper's multilingual vocabulary, older and larger in
+    its counts than the vocabularies serving stacks use now) spends 0.85-1.3 times that on the 17
+    locales' prose and at most 1.8 times (Chinese punctuation): under ``LENGTH_MIN_SHARE`` of the budget
+    by this estimate, a reply has not spent it by any of them."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    counts = script_counts(text)
+    cyrillic = counts.get(Script.CYRILLIC, 0)
+    cjk = counts.get(HAN, 0) + counts.get(KANA, 0) + counts.get(HANGUL, 0)
+    other = len(text) - ascii_chars - cyrillic - cjk
+    return (ascii_chars / ASCII_PER_TOKEN + cyrillic / CYRILLIC_PER_TOKEN + cjk / CJK_PER_TOKEN
+            + other / OTHER_PER_TOKEN)  # fmt: skip
 
 
 def _ends_mid_sentence(text: str) -> bool:
@@ -150,19 +184,48 @@ def _ends_mid_sentence(text: str) -> bool:
     line = lines[-1]
     if _HEADING.match(line):
         return False
-    if _LIST_ITEM.match(line):
+    if LIST_ITEM.match(line):
         return _earlier_lines_end(lines, items=True) == "marked"  # the list's own items end with a mark
     if _CHAT_END.search(line) or _REFERENCE.search(line):
         return False
     if _earlier_lines_end(lines, items=False) == "bare":
         return False  # verse: the lines before end without a mark too
-    if "\n" in text and (_is_title(line, text) or _SIGNATURE.match(line) or _CJK_LINE.match(line)):
+    closing = "\n" in text and _folded(line) in CLOSINGS
+    short = _is_title(line, text) or _SIGNATURE.match(line) or _CJK_LINE.match(line)
+    if closing or ("\n" in text and short):
         before = text[: text.rfind("\n")].rstrip()
-        if before.endswith(",") and len(before[before.rfind("\n") + 1 :].split()) <= _CLOSING_WORDS:
-            return False  # ``Best,`` / ``С уважением,`` and a name: a letter's closing
-        # a title, a sign-off or a signature after a paragraph that ended
-        return not before or before[-1] in _OPEN_ENDS or unicodedata.category(before[-1])[0] in "LN"
+        above = before[before.rfind("\n") + 1 :]
+        if (before.endswith(",") and len(above.split()) <= _CLOSING_WORDS) or _CJK_LINE.match(above):
+            return False  # ``Best,`` / ``С уважением,`` / ``敬具`` and a name: a letter's closing
+        if not before or before[-1] in _OPEN_ENDS or unicodedata.category(before[-1])[0] in "LN":
+            return True  # the paragraph before did not end: the reply did not either
+        # after a paragraph that ended: a signature, a closing formula or a name (a title) ends a reply;
+        # the first words of a sentence (``Click Memory``, ``Già``, ``他``) do not
+        return not (closing or _SIGNATURE.match(line) or _names(line))
     return True
+
+
+def _folded(line: str) -> str:
+    return " ".join(LETTERS.findall(line.casefold()))
+
+
+def _names(line: str) -> bool:
+    """``line`` (a short title-like line after a paragraph that ended) names someone or something: a word
+    in it that no lexicon of the alphabets' locales lists among its common words (``Mara``, ``Kalenz
+    Brightwood``), or a script no lexicon covers. A line of common words (``Click Memory``, ``Già``,
+    ``Пока``) is a sentence's first words; so are one to eight CJK characters that are no closing formula
+    (``他``, ``都市が``)."""
+    words = _folded(line).split()
+    if _CJK_LINE.match(line) or not words or words[-1] in _SMALL_WORDS:
+        return False  # ``Browse the``: no title or name ends with an article or a preposition
+    for word in words:
+        if word in _SMALL_WORDS:
+            continue
+        if script_of(word[0]) not in _LEXICON_SCRIPTS:
+            return True  # no lexicon for its script: nothing tells a word from a name
+        if not any(lexicon(code).is_common(word) for code in _LEXICONS):
+            return True
+    return False
 
 
 def _earlier_lines_end(lines: list[str], items: bool) -> str | None:
@@ -171,7 +234,7 @@ def _earlier_lines_end(lines: list[str], items: bool) -> str | None:
     few qualify. With ``items``, the list items among the last ``_STYLE_LINES`` lines; otherwise the other
     lines among them, when all are short (a paragraph of prose is one long line)."""
     before = [line.strip() for line in lines[-_STYLE_LINES - 1 : -1] if line.strip()]
-    before = [line for line in before if bool(_LIST_ITEM.match(line)) == items]
+    before = [line for line in before if bool(LIST_ITEM.match(line)) == items]
     if not items and (len(before) < _VERSE_MIN_LINES or any(len(line) > _VERSE_MAX_CHARS for line in before)):
         return None
     bare = sum(unicodedata.category(line[-1])[0] in "LN" for line in before)

@@ -235,7 +235,7 @@ def test_bad_settings_are_reported_together_with_their_place() -> None:
         ("抱歉，我无法继续这个场景，我们换个话题吧。", "stop", Reason.REFUSAL),
         ("I'd rather not write that. Let's change the subject, shall we?", "stop", Reason.REFUSAL),
         ("The storm has passed and the", "stop", Reason.TRUNCATION),
-        ("The storm has passed. " * 30, "length", Reason.REPETITION),
+        ("The storm has passed. " * 80, "length", Reason.REPETITION),  # the 400-token budget spent
     ],
 )
 def test_a_refused_truncated_or_looping_reply_fails_the_language_probe(

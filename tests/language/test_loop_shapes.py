@@ -16,7 +16,7 @@ from exporter.language.repetition import (
     MAX_JUDGED_CHARS,
     find_repetition,
 )
-from exporter.language.truncation import find_truncation
+from exporter.language.truncation import estimated_tokens, find_truncation
 
 OPENING = (
     "The lighthouse keeper climbed the stairs at dusk, counting each step as her father had taught her, "
@@ -153,11 +153,67 @@ def test_a_new_paragraph_cut_after_a_word_the_reply_writes_in_lower_case_is_a_cu
     assert find_truncation(OPENING + "\n\nFin", "stop") is None
 
 
-def test_a_length_finish_without_a_count_is_a_cut_when_its_bytes_cannot_hold_the_budget() -> None:
-    size = len(OPENING.strip().encode())
-    assert find_truncation(OPENING, "length", max_tokens=size + 1) is not None
-    assert find_truncation(OPENING, "length", max_tokens=size) is None
-    assert find_truncation(OPENING, "length", max_tokens=4 * size, completion_tokens=4 * size) is None
+def test_a_length_finish_without_a_count_is_judged_by_the_replys_estimated_tokens() -> None:
+    # 138 ASCII characters: about 35 tokens, under half of a 100-token budget, not under half of 60
+    assert 30 < estimated_tokens(OPENING) < 40
+    assert find_truncation(OPENING, "length", max_tokens=100) is not None
+    assert find_truncation(OPENING, "length", max_tokens=60) is None
+    assert (
+        find_truncation(OPENING, "length", max_tokens=4 * len(OPENING), completion_tokens=4 * len(OPENING))
+        is None
+    )
+    # a CJK character is about a token: 40 characters cannot have spent 100 tokens, can have spent 70
+    cjk = "灯台守は階段を上り、霧が湾から流れ込む前にランプを灯した。彼女は父に教わった通りに段を数えた"
+    assert find_truncation(cjk, "length", max_tokens=100) is not None
+    assert find_truncation(cjk, "length", max_tokens=70) is None
+
+
+@pytest.mark.parametrize(
+    "ending",
+    ["Click Memory", "Già", "Пока", "Browse the", "他", "都市が", "그"],
+)
+def test_the_first_words_of_a_new_paragraph_after_a_finished_one_are_a_cut(ending: str) -> None:
+    assert find_truncation(OPENING + "\n\n" + ending, "stop") is not None
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "To be continued",
+        "The End",
+        "Fin",
+        "Конец",
+        "つづく",
+        "全文完",
+        "끝",
+        "Mara",
+        "Kalenz Brightwood",
+        "Captain Mara Voss",
+        "敬具\nMara",
+        "此致敬礼\n李明",
+    ],
+)
+def test_a_closing_formula_a_name_or_a_letters_closing_ends_a_reply(ending: str) -> None:
+    assert find_truncation(OPENING + "\n\n" + ending, "stop") is None
+
+
+def test_sentences_taking_turns_four_times_to_the_end_are_a_loop_and_three_times_are_not() -> None:
+    turns = "The fog came in from the bay. The keeper lit the lamp again. "
+    found = find_repetition(OPENING + turns * 4 + "The fog came in fr")
+    assert found is not None and found.kind == "sentence_loop" and found.repeats == 4
+    assert find_repetition(OPENING + turns * 3) is None
+
+
+def test_one_sentence_said_again_with_a_word_dropped_or_swapped_each_time_is_a_loop() -> None:
+    said = ["the", "keeper", "climbed", "the", "stairs", "to", "light", "the", "lamp"]
+    copies = [" ".join(said[:i] + said[i + 1 :]).capitalize() + "." for i in range(1, 8)]
+    found = find_repetition(OPENING + " ".join(copies))
+    assert found is not None and found.kind == "near_loop"
+    steps = [
+        f"- Step {n}: open the {part} panel and check the {part} settings."
+        for n, part in enumerate(("sound", "display", "network", "power", "keyboard", "mouse", "printer"), 1)
+    ]
+    assert find_repetition(OPENING + "\n" + "\n".join(steps)) is None
 
 
 def test_a_sentence_said_four_times_between_new_ones_in_a_paragraph_is_a_loop() -> None:
