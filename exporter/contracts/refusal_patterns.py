@@ -1240,10 +1240,10 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             topic = topic_re.search(lowered, first, reach)
             if topic is not None and topic.start() == own.start():
                 topic = topic_re.search(lowered, own.end(), reach)
-            strong = strong_re.search(lowered, first, last) is not None
-            if topic is None and strong:
-                topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
-            if topic is not None and not strong and not _opens(lowered, first):
+            if topic is None:
+                if strong_re.search(lowered, first, last):
+                    topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
+            elif not _opens(lowered, first) and not strong_re.search(lowered, first, last):
                 topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
             if topic is not None and not _reported(lowered, own.start(), own.end()):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
