@@ -636,7 +636,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "nl": (
         r"\b(?:ik|me|mij|we)\b",
         r"\bliever niet\b|\bniet graag\b|\bliever (?:weg|over|af)\b|\bniet (?:prettig|op mijn gemak|"
-        r"comfortabel)\b|\bpas\b|\bsla\b[^.!?]{0,25}\bover\b|\blaat\b[^.!?]{0,25}\bweg\b|"
+        r"comfortabel)\b|\bik pas\b|\bpas ik\b|\bsla\b[^.!?]{0,25}\bover\b|\blaat\b[^.!?]{0,25}\bweg\b|"
         r"\bwijs\b[^.!?]{0,25}\baf\b|\b(?:wil|ga|zal|kan)\b(?: [\w'’]+){0,7} niet\b|\bgeen zin\b|"
         r"\blaat\b[^.!?]{0,40}\b(?:over|rusten)\b|\bgeen [\w'’]+ die ik\b|"
         r"\bzie (?:er )?van af\b|"
@@ -746,7 +746,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"割愛|省略(?:し|させ|いた)|"
         r"べきか(?:迷|悩|分かりません|わかりません)|"
         r"以外は|を除いて",
-        r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|書|描)|"
+        r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|"
+        r"(?<![\u3400-\u9fff])[書描](?=[\u3040-\u309f]))|"
         r"(?:一節|段落|役)",
     ),
     "ko": (
@@ -820,7 +821,7 @@ _DEMONSTRATIVE: dict[str, tuple[str, str]] = {
         r"celles)-là\b",
     ),
     "de": (
-        r"\blieber nicht\b|\bnicht gern\b|\bungern\b|\bnicht wohl\b|\bunwohl\b",
+        r"\blieber nicht\b|\bnicht gern\b|\bungern\b|\bnicht wohl\b|\bunwohl\b|\bverzichte\b|\büberspringe\b",
         r"\b(?:das|dies) (?:mache|tue) ich\b|\b(?:das|dies)\b[^.!?]{0,20}\b(?:machen|tun)\b|\b(?:damit|dabei)\b",
     ),
     "it": (
@@ -1099,9 +1100,10 @@ def unquoted(text: str) -> str:
 
 # A reporting clause after a phrase, in its sentence: "…, Mara decided", ", said the old soldier",
 # "…, pensó Lucía", "…, powiedział kowal", "…、と彼女は言った", "…，老兵对孩子们说，": the phrase is a
-# character's line, narrated without quotes. Up to four words between the comma and the verb (the speaker).
+# character's line, narrated without quotes, or its quote's marks unpaired ("with “! “I'm sorry, I can't help
+# you” she said. ”"). Up to four words between the comma (or closing mark) and the verb (the speaker).
 _REPORTING = re.compile(
-    r"(?:[,;]\s+|\s?[—–]\s?)(?:[^\s,.!?;—–]+\s+){0,4}?(?:said|says|told|tells|thought|decided|whispered|replied|"
+    r"(?:[,;]\s+|\s?[—–]\s?|[”\"»]\s*)(?:[^\s,.!?;—–]+\s+){0,4}?(?:said|says|told|tells|thought|decided|whispered|replied|"
     r"answered|"
     r"muttered|murmured|wrote|admitted|confessed|asked|added|shouted|cried|snapped|"
     r"dijo|pensó|decidió|respondió|contestó|susurró|murmuró|escribió|confesó|añadió|preguntó|gritó|"
@@ -1189,6 +1191,55 @@ def _any_phrase(codes: tuple[str, ...]) -> re.Pattern[str]:
 _ANY_BY_CODES = {codes: _any_phrase(codes) for *_, codes in _BY_SCRIPT}
 
 
+# A plain "cannot", "will not", "don't want" (a core that is not ``strong``) is the host's when it opens the
+# reply; after other text (narration, a character's line, a rule) a character or a rule says it about anything
+# ("Ты просто убийца… Я не могу позволить тебе продолжать это", "For the next hour, WE will control… I can't
+# understand why a person will take a year to write a novel"). There it declines only the task it governs,
+# in its own sentence: fronted ("Diese Szene kann ich nicht schreiben", "这一段我没办法配合") or right after
+# it, at most one word between ("I can't continue this", "не могу дальше писать", "我无法继续").
+GREETING_MAX_WORDS = 4  # "Thanks for the idea!", "아이디어 감사합니다.": a thank-you or a hello, not a scene
+GREETING_MAX_CJK_CHARS = 16  # "アイデアをありがとうございます。"
+_WORD = re.compile(r"[^\W\d_]+")
+_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")  # written without spaces: measured in characters
+
+
+def _opens(lowered: str, first: int) -> bool:
+    """The sentence starting at ``first`` opens the reply: nothing before it but greetings, praise or thanks
+    (each sentence an exclamation or a few words), not a scene's narration, a character's line or a rule."""
+    start = 0
+    for end in END_MARK.finditer(lowered, 0, first):
+        piece = lowered[start : end.end()].strip()
+        start = end.end()
+        words = _WORD.findall(piece)
+        cjk = _HAN_KANA.search(piece) is not None
+        if (
+            piece
+            and piece[-1] not in "!！"
+            and (len(piece) > GREETING_MAX_CJK_CHARS if cjk else len(words) > GREETING_MAX_WORDS)
+        ):
+            return False
+    return not lowered[start:first].strip()
+
+
+_OBJECT_AT = (re.compile(r"\s*"), re.compile(r"\s*[^\W\d_]+\s+"), re.compile(r"[^\W\d_]{1,2}"))
+
+
+def _object(
+    lowered: str, own: re.Match[str], first: int, last: int, topic_re: re.Pattern[str]
+) -> re.Match[str] | None:
+    """The task word ``own`` (a core in the sentence ``first:last``) governs: before it in its sentence or
+    right after it, or None."""
+    fronted = topic_re.search(lowered, first, own.start())
+    if fronted is not None:
+        return fronted
+    for gap in _OBJECT_AT:  # nothing, one word (Latin, Cyrillic) or up to two characters (CJK) between
+        at = gap.match(lowered, own.end(), last)
+        found = topic_re.match(lowered, at.end(), last) if at is not None else None
+        if found is not None:
+            return found
+    return None
+
+
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
     """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
     union, each = _COMPOSED_BY_CODES[codes]
@@ -1209,8 +1260,11 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             topic = topic_re.search(lowered, first, reach)
             if topic is not None and topic.start() == own.start():
                 topic = topic_re.search(lowered, own.end(), reach)
-            if topic is None and strong_re.search(lowered, first, last):
-                topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
+            if topic is None:
+                if strong_re.search(lowered, first, last):
+                    topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
+            elif not _opens(lowered, first) and not strong_re.search(lowered, first, last):
+                topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
             if topic is not None and not _reported(lowered, own.start(), own.end()):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
     return []

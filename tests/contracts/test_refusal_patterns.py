@@ -410,6 +410,45 @@ def test_a_short_decline_may_name_its_task_in_the_next_sentence() -> None:
     assert find_refusal("Nie mogę, naprawdę. Tej sceny nie chcę pisać.") is not None
 
 
+@pytest.mark.parametrize(
+    "story",
+    [
+        # a character's "cannot" / "don't want" after narration: the task verb is not its own object
+        "Der Regen hörte nicht auf. Ich kann dir nicht erlauben, die Geschichte weiterzuschreiben, Junge.",
+        "Ты снова опоздал на поезд. Я не могу позволить тебе продолжать эту игру.",
+        "The lanterns dimmed over the harbour. I can't believe how long it took him to write that letter.",
+        "A chuva caiu a noite inteira sobre a vila. Eu não quero mais falar. Amanhã gostaria de continuar a viagem.",
+        # "pas" that is not "I pass": an imperative, no subject before or after it
+        "Pas goed op jezelf, ik schrijf je morgen weer.",
+        # a rule of a game, impersonal: 読書 (reading) is a compound, not the verb 書く
+        "夜目が利くようになりますが、暗闇で読書をすることはできません。",
+        # a decline's words inside a quote whose marks are unpaired, with its reporting clause
+        "The gate was marked “! “I'm sorry, I can't help you” she said. ” on every map of the valley.",
+    ],
+)
+def test_a_plain_cannot_after_narration_declines_only_its_own_task(story: str) -> None:
+    assert find_refusal(story) is None, story
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # opening the reply, or after a thank-you or a hello: the host's
+        "Danke für die Idee! Ich kann dir bei dieser Szene leider nicht weiterhelfen, sie zu schreiben.",
+        "Hallo! Daar pas ik voor, maar de rest schrijf ik graag.",
+        "Ik pas voor dit hoofdstuk, sorry.",
+        "Спасибо! Я не могу продолжать эту сцену.",
+        # after narration, a plain "cannot" that governs the task, or a preference
+        "Emma stepped into the cellar and froze. I can't continue this scene any further.",
+        "Die Tür knarrte. Weiter schreibe ich lieber nicht, die Szene endet hier.",
+        "ありがとうございます。この場面は書けません。",
+        "このシーンは書くことができません。",
+    ],
+)
+def test_a_decline_that_opens_the_reply_or_governs_its_task_is_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
 _WINDOW_TEXTS = (
     [t for _, _, t in FORMS]
     + [s for pair in SCENES.values() for s in pair]
