@@ -78,6 +78,29 @@ A fifth set, dialogue and lore (``--set lore``)::
 - **freeorion**: the species' and space monsters' descriptions (``FREEORION_LORE`` keys of
   ``stringtables/<lang>.txt``, paragraphs paired by position).
 
+A sixth set, dialogue, logbooks and descriptions (``--set tales``)::
+
+    mkdir -p /tmp/tales/root && cd /tmp/tales
+    apt-get download fillets-ng-data unknown-horizons crawl-common
+    dpkg-deb --fsys-tarfile fillets-ng-data_*.deb | tar x -C root --wildcards './usr/share/games/fillets-ng/script/*/dialogs_*.lua'
+    dpkg-deb --fsys-tarfile unknown-horizons_*.deb | tar x -C root --wildcards './usr/share/unknown-horizons/content/scenarios/The_Unknown_*.yaml'
+    dpkg-deb --fsys-tarfile crawl-common_*.deb | tar x -C root ./usr/share/crawl/dat/descript
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set tales --root /tmp/tales/root \
+        --out bench/results/tales_replies.jsonl
+
+- **fillets**: Fish Fillets NG's dialogue, the two fish's and the other characters' lines, each level a
+  domain (``usr/share/games/fillets-ng/script/<level>/dialogs_<lang>.lua``: ``dialogId`` with the English
+  line, then ``dialogStr`` with the translation; a line of ``DIALOGUE_CHARS`` letters is a message);
+- **unknown_horizons**: Unknown Horizons' scenario "The Unknown", the captain's logbook and the scenario's
+  description (``content/scenarios/The_Unknown_<lang>.yaml``, paragraphs paired by position; the tasks'
+  lists left out) — the tutorial is instructions, not narration;
+- **crawl**: Dungeon Crawl Stone Soup's descriptions of monsters, unique artefacts, gods, species,
+  backgrounds, branches, dungeon features, cards and items, and its literary quotes
+  (``usr/share/crawl/dat/descript/[<lang>/]<kind>.txt``: entries between ``%%%%`` lines, each paired with
+  the English entry of its name; an entry with Lua code or markup, and a quote's attribution and what
+  follows it, left out; a line break inside a paragraph is a space, none between CJK characters; the
+  ``zh`` directory is zh-Hans, and ``pt``, of no stated variant, is not read).
+
 Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
 two, a footnote's label) and a translation that is the English with other spacing are left out.
 
@@ -115,6 +138,8 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -486,6 +511,141 @@ def the_question(root: Path, found: Found) -> None:
                 )
 
 
+# Fish Fillets NG's dialogue: the line's id, its speaker's font and the English line, then the translation.
+_FILLETS_LINE = re.compile(
+    r'^dialogId\("[^"]*",\s*"[^"]*",\s*"((?:[^"\\]|\\.)*)"\)\s*\n\s*dialogStr\("((?:[^"\\]|\\.)*)"\)', re.M
+)
+
+
+def fillets(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/fillets-ng/script"
+    for level in sorted(p for p in base.iterdir() if p.is_dir()):
+        for language, directories in LANGUAGE_DIRS.items():
+            if language != "en" and (lua := first(level, directories, "dialogs_{}.lua")) is not None:
+                for msgid, msgstr in _FILLETS_LINE.findall(lua.read_text("utf-8", "replace")):
+                    _add_lore(
+                        found,
+                        language,
+                        "fillets",
+                        level.name,
+                        _lua_unescape(msgid),
+                        _lua_unescape(msgstr),
+                        DIALOGUE_CHARS,
+                    )
+
+
+def scenario_paragraphs(path: Path) -> list[list[str]]:
+    """An Unknown Horizons scenario's narration: the description, then each logbook page's paragraphs (its
+    headlines, images and the tasks' lists, written over several lines, left out)."""
+    data = yaml.safe_load(path.read_text("utf-8"))
+    pages: list[list[str]] = [[str(data.get("metadata", {}).get("description", ""))]]
+    for page in data.get("logbook-data", []):
+        pages.append([item for item in page if isinstance(item, str) and item and "\n" not in item.strip()])
+    return pages
+
+
+def unknown_horizons(root: Path, found: Found) -> None:
+    base = root / "usr/share/unknown-horizons/content/scenarios"
+    english = scenario_paragraphs(base / "The_Unknown_en.yaml")
+    for language, directories in LANGUAGE_DIRS.items():
+        if language != "en" and (path := first(base, directories, "The_Unknown_{}.yaml")) is not None:
+            translated = scenario_paragraphs(path)
+            if len(translated) == len(english):
+                for paragraphs, translation in zip(english, translated, strict=True):
+                    aligned(found, language, "unknown_horizons", "the_unknown", paragraphs, translation)
+
+
+# Crawl's descriptions and quotes (not its rules: abilities, spells, skills, commands, hints, tutorial).
+CRAWL_KINDS = (
+    "monsters",
+    "unrand",
+    "gods",
+    "species",
+    "backgrounds",
+    "branches",
+    "features",
+    "cards",
+    "items",
+    "quotes",
+)
+# Crawl's language directories: its own names where no other language claims them; ``zh`` is simplified.
+CRAWL_DIRS = {"zh": "zh-Hans"}
+# Lua code ("{{ … }}"), colour markup and references to another entry ("<__d_suffix>"), variables ("$", "@").
+_CRAWL_MARKUP = re.compile(r"[{}<>$@]")
+_CJK_BREAK = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*\n\s*(?=[\u3000-\u9fff\uff00-\uffef])")
+
+
+def crawl_entries(path: Path) -> dict[str, str]:
+    """A Crawl description file's entries by name (entries between ``%%%%`` lines: the name, then the
+    text); a quote's attribution line and what follows it left out, and the entries with markup; the names
+    of fragments (``__…``) skipped."""
+    entries: dict[str, str] = {}
+    for entry in re.split(r"^%%%%\s*$", path.read_text("utf-8", "replace"), flags=re.M):
+        name, _, body = entry.strip("\n").partition("\n")
+        if name.startswith("__") or _CRAWL_MARKUP.search(body):
+            continue
+        lines = body.splitlines()
+        cut = next((at for at, line in enumerate(lines) if _ATTRIBUTION.fullmatch(line)), len(lines))
+        entries[name.strip()] = _CJK_BREAK.sub("", "\n".join(lines[:cut]).strip())
+    return entries
+
+
+# A run of this many words of the English file in a translation is text left untranslated.
+UNTRANSLATED_WORDS = 5
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_LATIN_RUN = re.compile(
+    rf"{_LATIN_WORD.pattern}[,;:]?(?:\s+{_LATIN_WORD.pattern}[,.;:!?]?){{{UNTRANSLATED_WORDS - 1}}}"
+)
+
+
+def shingles(text: str) -> set[str]:
+    """Every run of ``UNTRANSLATED_WORDS`` words of the text (its words lowercased, punctuation dropped)."""
+    words = [w.lower() for w in _LATIN_WORD.findall(text)]
+    return {
+        " ".join(words[at : at + UNTRANSLATED_WORDS]) for at in range(len(words) - UNTRANSLATED_WORDS + 1)
+    }
+
+
+def untranslated(english: set[str], translation: str, latin_script: bool) -> bool:
+    """Whether the translation keeps English text: a run of words of the English file (``english``, its
+    ``shingles``: a description translated in part, a quote left in English under another entry's name), or,
+    in a language not written in Latin letters, any run of ``UNTRANSLATED_WORDS`` Latin words (English of
+    another revision)."""
+    return (not latin_script and _LATIN_RUN.search(translation) is not None) or not english.isdisjoint(
+        shingles(translation)
+    )
+
+
+def latin_share(texts: Iterable[str]) -> float:
+    """The share of the texts' letters that are basic Latin ones."""
+    letters = latin = 0
+    for text in texts:
+        letters += sum(c.isalpha() for c in text)
+        latin += sum(c.isascii() and c.isalpha() for c in text)
+    return latin / max(letters, 1)
+
+
+def crawl(root: Path, found: Found) -> None:
+    base = root / "usr/share/crawl/dat/descript"
+    shared = {
+        d for own in LANGUAGE_DIRS.values() for d in own if sum(d in o for o in LANGUAGE_DIRS.values()) > 1
+    }
+    languages = {d: language for language, own in LANGUAGE_DIRS.items() for d in own if d not in shared}
+    for directory in sorted(p for p in base.iterdir() if p.is_dir()):
+        if (language := CRAWL_DIRS.get(directory.name, languages.get(directory.name))) is None:
+            continue
+        files = {
+            kind: crawl_entries(path) for kind in CRAWL_KINDS if (path := directory / f"{kind}.txt").is_file()
+        }
+        latin_script = latin_share(t for entries in files.values() for t in entries.values()) > 0.5
+        for kind, entries in files.items():
+            english = crawl_entries(base / f"{kind}.txt")
+            runs = {run for text in english.values() for run in shingles(text)}
+            for name, text in entries.items():
+                if name in english and not untranslated(runs, text, latin_script):
+                    _add_lore(found, language, "crawl", kind, english[name], text)
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -498,6 +658,7 @@ SETS = {
     "rpg": (flare, freedroidrpg),
     "story": (cataclysm, warzone2100, naev, singularity, zero_ad),
     "lore": (freedink, the_question, stellarium, freeorion),
+    "tales": (fillets, unknown_horizons, crawl),
 }
 
 

@@ -220,15 +220,19 @@ def starts(locale: str, text: str, pieces: Pieces, rng: random.Random) -> Iterat
         yield "legit_start", "name_dash", rng.choice(names) + " — " + text
         surname = rng.choice(CYRILLIC_SURNAMES if cyrillic else SURNAMES)
         yield "legit_start", "surname", surname + " " + _lower_first(text, locale)
+    # a command or quotation marks around a reply that opens with a quotation mark or a dash would make no
+    # legitimate start
+    opens_with_letter = text[:1].isalpha()
     if locale in CJK:
         # a command or product name opening the paragraph: "grep 命令…", "Docker …", "rsync는 …"
         command = rng.choice(COMMANDS)
         noun = {"ja": " コマンドは、", "ko": " 명령은 ", "zh-Hans": " 命令：", "zh-Hant": " 命令："}[locale]
-        yield "legit_start", "command", command + (noun if command.islower() else " ") + text
+        if opens_with_letter:
+            yield "legit_start", "command", command + (noun if command.islower() else " ") + text
     conj = CONJUNCTIONS[locale]
     yield "legit_start", "conjunction", conj + (text if locale in CJK else _lower_first(text, locale))
     yield "legit_start", "interjection", openers["interjection"]()
-    if len(re.findall(r"[^\W\d_]", (sentences(text) or [text])[0])) >= 3:
+    if opens_with_letter and len(re.findall(r"[^\W\d_]", (sentences(text) or [text])[0])) >= 3:
         yield "legit_start", "dialogue", _quote(locale, text)
     words = text.split()
     if locale in CJK:

@@ -733,6 +733,19 @@ _NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a plac
 # piece stands before one capitalised word, the sentence's first.
 _FULL_NAME = re.compile(rf"^{_UPPER}[^\W\d_]*(?:[ \t]+{_UPPER}{_LOWER}+){{2}}(?=[ \t,(])")
 
+# A given name and a family name or title, then the sentence's verb ("Bashō Osho said…"): the second word
+# is no common word of the reply's language (a piece stands before the sentence's first word, "The").
+_NAME_PAIR = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+({_UPPER}{_LOWER}+)[ \t]+{_LOWER}")
+
+
+def _name_pair(body: str, locale: str | None) -> bool:
+    if (m := _NAME_PAIR.match(body)) is None:
+        return False
+    try:
+        return not lexicon(str(locale)).is_common(m.group(1))
+    except LookupError:  # no word list for the locale
+        return False
+
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
     """The first token when its script or letters cannot be the reply's: a Cyrillic or CJK piece before
@@ -783,6 +796,7 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         or _recurs(token, body)
         or _NAME_THEN_LOWER.match(body)
         or _FULL_NAME.match(body)
+        or _name_pair(body, locale)
         or _german_name(token, locale)
     ):
         return None
@@ -844,9 +858,18 @@ def _closed(mark: str, rest: str) -> bool:
     so the opener is closed when an odd number of them follows (``" Hello," she said, "come in."``); an
     even number pairs among itself (``" You should … the "" line``). Glued to Chinese, Japanese or Korean
     text, a quoted term is closed within its sentence whatever follows (``'위대'한 산의…``, where a name
-    further on writes an apostrophe: ``알'쑨란``)."""
+    further on writes an apostrophe: ``알'쑨란``). A straight ``"`` is also closed by a typographic closer
+    that no typographic opener precedes (``"아아, 가엾은 요릭! … 지경이야.”``: the writer's keyboard typed
+    the opener straight and the closer curly)."""
     count = rest.count(mark) if mark == '"' else len(_QUOTE_APOSTROPHE.findall(rest))
+    curly = _CURLY_DOUBLE.search(rest, 0, FIRST_SENTENCE_CHARS) if mark == '"' else None
+    if curly is not None and curly.group() == QUOTE_PAIRS["“"]:
+        return True
     return count % 2 == 1 or (_CJK_CHAR.match(rest) is not None and mark in rest[: _first_sentence_end(rest)])
+
+
+# The typographic double quotes an English-style quotation opens and closes with.
+_CURLY_DOUBLE = re.compile(f"[“{QUOTE_PAIRS['“']}„]")
 
 
 def _first_sentence_end(text: str) -> int:

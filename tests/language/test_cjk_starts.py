@@ -79,6 +79,8 @@ def test_a_japanese_reply_to_a_korean_probe_is_a_switch() -> None:
         ("'등대'의 불은 아직 꺼지지 않았다. 마을 사람들은 아직 잠들어 있어요. 알'쑨란은 서둘렀다.", "ko"),
         # a quote inside a quote: the corner bracket doubled, then closed twice
         ("「「灯台を守れ」と父は言った。」僕は港へ向かった。嵐が来る前に、町へ戻らなければならない。", "ja"),
+        # a straight opener closed by a curly closer (the keyboard typed one straight, the other curly)
+        ('"아, 불쌍한 뱃사공! 그는 밤마다 노래를 불렀지. 이제는 아무도 부르지 않아.” 마을은 조용했다.', "ko"),
     ],
 )
 def test_a_quoted_term_or_a_quote_in_a_quote_opening_cjk_text_is_closed(text: str, locale: str) -> None:
@@ -90,6 +92,8 @@ def test_a_quoted_term_or_a_quote_in_a_quote_opening_cjk_text_is_closed(text: st
     [
         ("「「灯台を守れと父は言った。僕は港へ向かった。嵐が来る前に、町へ戻らなければならない。", "ja"),
         ("' 등대의 불은 아직 꺼지지 않았다. 마을 사람들은 아직 잠들어 있어요.", "ko"),
+        # ... not by a curly closer that closes its own curly opener
+        ('"아, 불쌍한 뱃사공! “그는 밤마다 노래를 불렀지.” 마을은 조용했다.', "ko"),
         # “ closes „ but opens quotes too: two of them later in the text close nothing doubled
         ("„„O farol ficou aceso. Os valores são: “sempre” para aceso, “nunca” para apagado.", "pt-BR"),
     ],

@@ -28,6 +28,14 @@ from exporter.language.start import find_corrupted_start
         ("Dvořák Anton Leopold, as the programme names him, wrote the symphony in Iowa.", "en", None),
         # ... a piece before one capitalised word, the sentence's first, is still a fragment
         ("Şlem The seven sisters rise in the east before the first frost of the year.", "en", "Şlem"),
+        # a given name and a family name or title no common word, then the verb
+        (
+            "Kenjō Ishida walked to the temple before dawn, as he had done every day for forty years.",
+            "en",
+            None,
+        ),
+        # ... a piece before a common capitalised word, then lowercase, is still a fragment
+        ("Şlem Seven sisters rise in the east before the first frost of the year.", "en", "Şlem"),
     ],
 )
 def test_a_start_of_fiction_or_lore(text: str, locale: str, piece: str | None) -> None:
