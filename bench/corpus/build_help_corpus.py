@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -67,6 +67,21 @@ character (the source's own mojibake), one already read on an earlier page, and 
 The rest goes through the same steps as a help page; a row has 300 characters or more (200 in Chinese,
 Japanese and Korean). The source of a row is the page without the language
 (``libreoffice:scalc/01/04060184``), so a page and its translations fall in one split.
+
+``--source gimp`` reads the GIMP user manual the same way (``gimp-help-<lang>``, 12 of the 17 locales: no
+Polish, Turkish, traditional Chinese, Indonesian or Vietnamese), one DocBook HTML page per section and
+language, the same file name in every language::
+
+    mkdir -p /tmp/jgimp && cd /tmp/jgimp
+    apt-get download gimp-help-{en,es,pt-br,fr,de,it,nl,ru,uk,ja,ko,zh-cn}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source gimp --root /tmp/jgimp/root \\
+        --out bench/results/gimp_paragraphs.jsonl
+
+Its paragraphs are DocBook's (``<p>`` without a class), with inline markup as text (a menu path ``Image →
+Canvas Size``, a key ``Shift``); an image inside a paragraph (an icon) leaves it out, and a
+cross-reference's text (written by DocBook in the page's language) is masked when a paragraph is compared
+with the English page's. The source of a row is the page (``gimp:gimp-tool-crop``).
 """
 
 from __future__ import annotations
