@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -67,6 +67,21 @@ character (the source's own mojibake), one already read on an earlier page, and 
 The rest goes through the same steps as a help page; a row has 300 characters or more (200 in Chinese,
 Japanese and Korean). The source of a row is the page without the language
 (``libreoffice:scalc/01/04060184``), so a page and its translations fall in one split.
+
+``--source gimp`` reads the GIMP user manual the same way (``gimp-help-<lang>``, 12 of the 17 locales: no
+Polish, Turkish, traditional Chinese, Indonesian or Vietnamese), one DocBook HTML page per section and
+language, the same file name in every language::
+
+    mkdir -p /tmp/jgimp && cd /tmp/jgimp
+    apt-get download gimp-help-{en,es,pt-br,fr,de,it,nl,ru,uk,ja,ko,zh-cn}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source gimp --root /tmp/jgimp/root \\
+        --out bench/results/gimp_paragraphs.jsonl
+
+Its paragraphs are DocBook's (``<p>`` without a class), with inline markup as text (a menu path ``Image →
+Canvas Size``, a key ``Shift``); an image inside a paragraph (an icon) leaves it out, and a
+cross-reference's text (written by DocBook in the page's language) is masked when a paragraph is compared
+with the English page's. The source of a row is the page (``gimp:gimp-tool-crop``).
 """
 
 from __future__ import annotations
@@ -286,7 +301,16 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _BORROWED = {"embedded", "howtoget"}
 
 
-class _LibreOfficeParagraphs(_DocBookParagraphs):
+class _PictureParagraphs(_DocBookParagraphs):
+    """DocBook paragraphs where an image inside a paragraph leaves ``_PICTURE`` in its text."""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img" and "para" in self.stack and "skip" not in self.stack:
+            self.parts.append(_PICTURE)
+        super().handle_starttag(tag, attrs)
+
+
+class _LibreOfficeParagraphs(_PictureParagraphs):
     """The text of a LibreOffice help page's paragraphs (``<p class="paragraph">``), as the help viewer
     shows them: of the variants of a ``switchinline`` (macOS, one module) only the default one, which is
     the span that is hidden without a class; another page's embedded text is left out."""
@@ -298,38 +322,52 @@ class _LibreOfficeParagraphs(_DocBookParagraphs):
             return "skip"
         return super()._kind(tag, cls, attrs)
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "img" and "para" in self.stack and "skip" not in self.stack:
-            self.parts.append(_PICTURE)
-        super().handle_starttag(tag, attrs)
+
+# HTML help books: where each is extracted, its directory per locale, the pages' folder and pattern, and
+# the paragraph reader.
+HTML_HELP: dict[str, tuple[str, dict[str, str], str, str, type[_DocBookParagraphs]]] = {
+    "libreoffice": (*LIBREOFFICE, "text", "*/**/*.html", _LibreOfficeParagraphs),
+    "gimp": ("usr/share/gimp/2.0/help", {
+        "en": "en", "es": "es", "pt-BR": "pt_BR", "fr": "fr", "de": "de", "it": "it", "nl": "nl",
+        "ru": "ru", "uk": "uk", "ja": "ja", "ko": "ko", "zh-Hans": "zh_CN"}, ".", "*.html", _PictureParagraphs),
+}  # fmt: skip
 
 
-def collect_libreoffice(root: Path, locale: str) -> list[tuple[str, str]]:
-    """Rows of LibreOffice's help (``libreoffice-help-<lang>``): one HTML page per topic under
-    ``text/<module>/``; the source of a row is the page without the language
-    (``libreoffice:swriter/01/04020000``)."""
-    where, dirs = LIBREOFFICE
+def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> list[tuple[str, str]]:
+    """Rows of an HTML help book: LibreOffice's help (``libreoffice-help-<lang>``, one HTML page per topic
+    under ``text/<module>/``; the source of a row is the page without the language,
+    ``libreoffice:swriter/01/04020000``) or the GIMP user manual (``gimp-help-<lang>``, one page per
+    section, ``gimp:gimp-tool-crop``)."""
+    where, dirs, folder, pattern, reader = HTML_HELP[book]
     base = root / where
     least = 60 if locale in CJK else 160
     seen: set[str] = set()
     sources = []
-    for page in sorted((base / dirs[locale] / "text").glob("*/**/*.html")):
-        name = page.relative_to(base / dirs[locale] / "text")
-        english = set(_html_paragraphs(base / dirs["en"] / "text" / name, _LibreOfficeParagraphs()))
+    for page in sorted((base / dirs[locale] / folder).glob(pattern)):
+        name = page.relative_to(base / dirs[locale] / folder)
+        # compared without the cross-references' text, which DocBook writes in the page's language
+        english = {
+            _XREF_TEXT.sub("", p) for p in _html_paragraphs(base / dirs["en"] / folder / name, reader())
+        }
         # a paragraph translated in part keeps English sentences of the original ("Zoekt door alle
         # velden. If you are running a search in a table, …"): a sentence of three words or more
         english_sentences = {s for p in english for s in sentences(p) if len(s.split()) >= 3}
         own = []
-        for p in _html_paragraphs(page, _LibreOfficeParagraphs()):
+        for marked in _html_paragraphs(page, reader()):
+            masked = _XREF_TEXT.sub("", marked)
+            p = marked.replace(_XREF[0], "").replace(_XREF[1], "")
             usable = (
-                (locale == "en" or (p not in english and english_sentences.isdisjoint(sentences(p))))
+                (
+                    locale == "en"
+                    or (masked not in english and english_sentences.isdisjoint(sentences(masked)))
+                )
                 and p not in seen
                 and _PICTURE not in p
                 and not _CONTROL.search(p)  # a C0/C1 control character: the source's own mojibake
             )
             own.append(p if usable and not _INTRODUCES.search(p) else "")
             seen.add(p)
-        sources.append((f"libreoffice:{name.with_suffix('')}", merged(own, least)))
+        sources.append((f"{book}:{name.with_suffix('')}", merged(own, least)))
     rows = runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
     return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
 
@@ -365,19 +403,19 @@ def _translated(paragraph: str, locale: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", choices=["help", *DOCBOOKS, "libreoffice"], default="help")
+    parser.add_argument("--source", choices=["help", *DOCBOOKS, *HTML_HELP], default="help")
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
     parser.add_argument("--out", default="bench/results/help_paragraphs.jsonl")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    book = LIBREOFFICE if args.source == "libreoffice" else DOCBOOKS.get(args.source)
+    book = HTML_HELP[args.source][:2] if args.source in HTML_HELP else DOCBOOKS.get(args.source)
     with out.open("w", encoding="utf-8") as fh:
         for locale in [loc for loc in LOCALES if book is None or loc in book[1]]:
             if book is None:
                 rows = collect(Path(args.root), locale)
-            elif args.source == "libreoffice":
-                rows = collect_libreoffice(Path(args.root), locale)
+            elif args.source in HTML_HELP:
+                rows = collect_html_help(Path(args.root), locale, args.source)
             else:
                 rows = collect_docbook(Path(args.root), locale, args.source)
             for source, text in rows:

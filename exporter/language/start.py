@@ -287,6 +287,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         (m := _CAPITAL_BEFORE_PAREN.match(text))
         and ")" not in text[m.end() : m.end() + PAREN_CLOSE_CHARS]
         and not _is_word(m.group(), text, any_case=True)
+        and not _glossed_capitals(_leading(LETTERS, m.group()), text)
         and not _spelled_out(_leading(LETTERS, m.group()), text[m.end() - 2 :])
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
@@ -498,6 +499,28 @@ def _parenthetical(after_word: str) -> bool:
     return closed and not END_MARK.search(rest, 0, mark) and rest[mark + 1 :].strip() != ""
 
 
+GLOSS_MAX_CHARS = 100  # a bracket after a name in capitals closes within this many characters (a gloss)
+
+
+def _glossed_capitals(token: str, text: str) -> bool:
+    """A name in capitals (two letters or more) before its gloss in brackets, closed inside the first
+    sentence within ``GLOSS_MAX_CHARS``, the sentence going on after it: an abbreviation and its translated
+    expansion, whose initials need not spell it (``GIMP (Programa de manipulación de imágenes de GNU)
+    es…``); a tokenizer's piece before a bracket opening the text is lowercase or capitalised, not
+    capitals."""
+    if not (token.isalpha() and token.isupper() and len(token) >= 2):
+        return False
+    rest = text[len(token) :].lstrip(" \t")
+    close = rest.find(")", 0, GLOSS_MAX_CHARS)
+    return (
+        rest[:1] == "("
+        and close > 0
+        and "(" not in rest[1:close]
+        and not END_MARK.search(rest, 0, close)
+        and rest[close + 1 :].strip() != ""
+    )
+
+
 GLOSSED_MIN_LETTERS = 3  # a capitalised word this long, glued to its gloss in brackets
 
 
@@ -597,6 +620,12 @@ _SPACED_CJK_PIECE = re.compile(
 _COMMAND_NOUN = re.compile(
     r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램)"
 )
+# What follows an interface label that opens a Chinese or Japanese sentence, spaced from it as help text
+# writes the labels it names: the element's kind ("終了 コマンドは…", "中央 ボタンは…", "场所 字段…").
+_ELEMENT_NOUN = re.compile(
+    r"[ \t]*(?:コマンド|ボタン|フィルター|記入欄|欄|機能|ダイアログ|メニュー|オプション|タブ|ツール|"
+    r"按钮|按鈕|菜单|菜單|对话框|對話框|选项|選項|滤镜|濾鏡|命令|字段|欄位|工具|标签页|分頁)"
+)
 # What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
 # ("rsync は"), Chinese from its copula ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
 # (Not "是的，", "yes,": a sentence opening.)
@@ -630,7 +659,11 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     if _parenthetical(text[len(token) :]):
         return None  # a first word and its aside: "古めの (OS X 以前の) Mac OS…"
     if token not in _CJK_INTERJECTIONS and (
-        locale == "ko" or not (_recurs(token, text) or (before_word and _spaced_term(token, text, locale)))
+        locale == "ko"
+        or not (
+            _recurs(token, text)
+            or (before_word and (_spaced_term(token, text, locale) or _element_label(token, text, locale)))
+        )
     ):
         return _found("fragment", token)
     return None
@@ -693,6 +726,14 @@ def _spaced_term(token: str, text: str, locale: str) -> bool:
         return False
     rest = text[len(token) : _first_sentence_end(text)].lstrip(" \t")
     return _CJK_SPACE_CJK.search(rest) is not None
+
+
+def _element_label(token: str, text: str, locale: str) -> bool:
+    """A word of the reply's language (``lexicon``; two characters or more) spaced before the kind of
+    interface element it labels (``_ELEMENT_NOUN``): help text names a command, a button or a field by its
+    label, spaced (``終了 コマンドはすべての画像を閉じて…``, ``中央 ボタンは…``)."""
+    named = _ELEMENT_NOUN.match(text, len(token)) is not None
+    return named and len(token) >= 2 and _in_lexicon(token, locale)
 
 
 # A space between two Chinese or Japanese characters (not around a Latin word, which Chinese spaces too).
@@ -798,9 +839,30 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
         or _FULL_NAME.match(body)
         or _name_pair(body, locale)
         or _german_name(token, locale)
+        or _loanword_sentence(token, body, locale)
     ):
         return None
     return token
+
+
+def _loanword_sentence(token: str, body: str, locale: str | None) -> bool:
+    """A one-word sentence (the token, then its full stop or exclamation mark) that is a common word of a
+    language whose alphabet has the token's letters: a loanword the reply opens with (``Voilà. Your
+    selection…`` in English or Spanish); a tokenizer's piece is not a common word followed by its own end."""
+    if body[len(token) : len(token) + 1] not in (".", "!"):
+        return False
+    letters = {c for c in token.casefold() if c > "\x7f"}
+    return any(
+        other != locale and letters <= set(extra) and _in_common(token, other)
+        for other, extra in _ALPHABET_EXTRA.items()
+    )
+
+
+def _in_common(token: str, locale: str) -> bool:
+    try:
+        return lexicon(locale).is_common(token)
+    except LookupError:
+        return False
 
 
 def _opener_problem(text: str) -> CorruptedStart | None:

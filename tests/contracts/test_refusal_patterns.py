@@ -183,6 +183,9 @@ def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_sto
         "パスワードを選んで、この内容を入力してください。覚えやすく、推測されにくいものにします。",
         # and ends them: a motion path is not one either
         "線をクリックすると、図形のモーションパスが描かれます。そのパスは後から動かせます。",
+        # nor is a path ("パス") named in help text beside a noun of the topic list ("部分", "描")
+        "ファイルのパス名を入力すると、省略された部分は自動で補われます。",
+        "選択範囲やパスの 輪郭を描画 するときは、線の太さを選べます。",
     ],
 )
 def test_fiction_with_a_character_refusing_and_replies_about_refusal_pass(story: str) -> None:
@@ -491,3 +494,8 @@ def test_the_joint_search_finds_every_window_a_phrase_or_core_search_finds() -> 
                 assert bool(rp._ANY_BY_CODES[codes].search(piece, 0, end)) == each, (codes, piece)
                 found += each
     assert found > 500  # the texts hold phrases and cores of every script
+
+
+@pytest.mark.parametrize("reply", ["この場面はパスさせてください。", "ごめんね、その続きはパスしたいな。"])
+def test_pass_said_as_a_verb_is_still_a_japanese_decline(reply: str) -> None:
+    assert find_refusal(reply) is not None

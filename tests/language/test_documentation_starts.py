@@ -171,3 +171,68 @@ def test_a_capitalised_word_glued_to_its_gloss_in_brackets_passes(text: str, loc
 def test_a_piece_glued_to_a_bracket_is_still_a_fragment(text: str) -> None:
     found = find_corrupted_start(text, "fr")
     assert found is not None and found.kind == "fragment"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("KDE (Entorno de escritorio que usan muchas distribuciones libres) ofrece su propio visor.", "es"),
+        ("XFCE (Xfce, лёгкая среда рабочего стола для старых машин) запускается быстрее остальных.", "ru"),
+    ],
+)
+def test_a_name_in_capitals_before_its_translated_gloss_in_brackets_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "TION (Eine Erklärung, die nie geschlossen wird, und der Satz läuft einfach weiter.",
+        # a sentence in the bracket
+        "TION (Der Dialog mit allen Einstellungen öffnet sich sofort.) Danach klicken Sie auf Speichern.",
+        "Tion (Ein Fenster mit vielen Einstellungen für die Ansicht) zeigt die Werte an.",  # not capitals
+    ],
+)
+def test_a_piece_before_a_long_bracket_is_still_a_fragment(text: str) -> None:
+    found = find_corrupted_start(text, "de")
+    assert found is not None and found.kind == "fragment"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("保存 ボタンを押すと、編集中の文書がディスクに書き込まれます。", "ja"),
+        ("印刷 コマンドは現在の文書をプリンターに送ります。", "ja"),
+        ("打印 按钮会把当前文档发送到默认打印机。", "zh-Hans"),
+    ],
+)
+def test_a_spaced_label_before_its_element_kind_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("ます ボタンを押すと、編集中の文書がディスクに書き込まれます。", "ja"),  # a verb ending
+        ("保存 文書がディスクに書き込まれます。", "ja"),  # no element kind after it
+        ("保存 버튼을 누르면 문서가 디스크에 저장됩니다.", "ko"),  # Korean writes no Han label
+    ],
+)
+def test_a_spaced_piece_before_cjk_text_is_still_a_fragment(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Voilà. The picture is ready to print, with its margins and its colours.", "en"),
+        ("Voilà! La imagen ya está lista para imprimir con sus márgenes.", "es"),
+    ],
+)
+def test_a_loanword_said_as_a_sentence_of_its_own_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+def test_a_foreign_piece_before_a_full_stop_is_still_a_fragment() -> None:
+    found = find_corrupted_start("Şlem. Si no lo sabes, dímelo y te lo explico con más calma.", "es")
+    assert found is not None and found.prefix == "Şlem"
