@@ -382,10 +382,33 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
                 break
             first -= 1
         copies = last - first + 1
-        if copies >= DRIFT_MIN_COPIES and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS:
+        if (
+            copies >= DRIFT_MIN_COPIES
+            and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS
+            and not _enumeration([tokens_of(index) for index in range(first, last + 1)])
+        ):
             unit = sentences[last].text
             return Repetition("near_loop", clip(unit, _SAMPLE_CHARS), copies, copies / len(sentences))
     return None
+
+
+def _enumeration(copies: list[set[str]]) -> bool:
+    """Whether the near-copies fill a template's slot (``Choose File - New - Labels - Format tab.``, then
+    ``… - Options tab.``): half of them or more bring a word no earlier copy has. Sampling drifts by
+    dropping, doubling and swapping the words it has; documentation walks through menus, fields and
+    positions, naming a new one each time. Marks and numbers are not words here."""
+    words = [{w for w in map(_letters_of, tokens) if w} for tokens in copies]
+    seen = set(words[0])
+    new = 0
+    for each in words[1:]:
+        new += not each <= seen
+        seen |= each
+    return new * 2 >= len(copies) - 1
+
+
+def _letters_of(token: str) -> str:
+    """A token's letters, or nothing when it holds a digit (a counter's ``Day 4`` brings no new word)."""
+    return "" if any(c.isdigit() for c in token) else "".join(_LETTER.findall(token))
 
 
 def _close(first: Sentence, second: Sentence) -> bool:

@@ -222,3 +222,21 @@ def test_a_sentence_said_four_times_between_new_ones_in_a_paragraph_is_a_loop() 
     news = ["The gulls went quiet.", "Fog came.", "A bell rang twice.", "Nobody answered."]
     found = find_repetition(" ".join(f"{said} {new}" for new in news))
     assert found is not None and found.kind == "sentence_loop"
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        "Open Format - Cells - Numbers tab. Open Format - Cells - Font tab. Open Format - Cells - Borders tab. "
+        "Open Format - Cells - Background tab. Open Format - Cells - Alignment tab. "
+        "Open Format - Cells - Protection tab. Open Format - Cells - Effects tab.",
+        "Das Papier wird vom linken Rand des Schachts eingezogen. Das Papier wird von der Mitte des Schachts "
+        "eingezogen. Das Papier wird vom rechten Rand des Schachts eingezogen. Das Papier wird vom oberen Rand "
+        "des Schachts eingezogen. Das Papier wird vom unteren Rand des Schachts eingezogen. Das Papier wird "
+        "quer vom linken Rand des Schachts eingezogen.",
+    ],
+)
+def test_near_copies_that_name_a_new_item_each_time_are_an_enumeration_not_a_loop(steps: str) -> None:
+    # documentation walks through menus and positions with one sentence template; sampling drift brings no
+    # new words
+    assert find_repetition(steps) is None
