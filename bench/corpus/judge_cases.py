@@ -87,7 +87,7 @@ def starts(locale: str, text: str, donors: list[str], rng: random.Random) -> Ite
         body = text
         if opener in ("«", '"', "„", "“", "「"):
             closer = {"«": "»", '"': '"', "„": "“", "“": "”", "「": "」"}[opener]
-            end = sentence_spans(text)[0][1]
+            end = (sentence_spans(text) or [(0, len(text))])[0][1]
             body = text[:end] + closer + text[end:]
         yield "leading_garbage", sub + ("+opener" if opener else ""), prefix + sep + opener + body
     # legitimate
