@@ -38,6 +38,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from sentence_spans import resplice, sentence_spans
+from sentence_spans import sentences as sentence_texts
+
 LOCALES = ["en", "es", "pt-BR", "fr", "de", "it", "nl", "pl", "ru", "uk", "tr", "ja", "ko", "zh-Hans",
            "zh-Hant", "id", "vi"]  # fmt: skip
 MAN_DIRS = {
@@ -341,10 +344,6 @@ def mojibake(text: str, codec: str, rng: random.Random) -> str:
     return text[:start] + part + text[end:]
 
 
-def join(parts: list[str], locale: str) -> str:
-    return ("" if locale in CJK else " ").join(parts)
-
-
 def synthesise(clean: dict[str, list[tuple[str, str]]], seed: int) -> Iterator[dict[str, str]]:
     rng = random.Random(seed)
     n = 0
@@ -365,20 +364,18 @@ def synthesise(clean: dict[str, list[tuple[str, str]]], seed: int) -> Iterator[d
             if clean.get(expected):
                 yield item("switch", f"{locale}->{expected}", expected, "fail", text, source)
             # mixing: 30-60 % of the expected locale's sentences replaced by another locale's
-            own = sentences(text)
+            own = sentence_spans(text)
             if len(own) >= 3:
                 foreign_locale = rng.choice(CLOSE[locale] if rng.random() < 0.6 else others)
                 if clean.get(foreign_locale):
-                    donor = sentences(rng.choice(clean[foreign_locale])[1])
+                    donor = sentence_texts(rng.choice(clean[foreign_locale])[1])
                     k = max(1, round(len(own) * rng.uniform(0.3, 0.6)))
                     k = min(k, len(donor), len(own) - 1)
                     if k >= 1 and k / len(own) >= 0.3:
                         slots = sorted(rng.sample(range(len(own)), k))
-                        mixed = list(own)
-                        for slot, sent in zip(slots, donor, strict=False):
-                            mixed[slot] = sent
+                        mixed = dict(zip(slots, donor, strict=False))
                         yield item("mixing", f"{locale}+{foreign_locale}", locale, "fail",
-                                   join(mixed, locale), source)  # fmt: skip
+                                   resplice(text, own, mixed), source)  # fmt: skip
             # encoding
             kind = rng.choice(["cp1252", "latin-1", "cp1251", "fffd", "control"])
             if kind in ("cp1252", "latin-1", "cp1251"):

@@ -29,6 +29,8 @@ import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
+from sentence_spans import resplice, sentence_spans, sentences
+
 CJK = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
 # Partner languages per locale: neighbours (inside and outside the 17) first, drawn half of the time.
 NEIGHBOURS = {
@@ -71,23 +73,11 @@ QUOTES = {"fr": ("« ", " »"), "de": ("„", "“"), "ja": ("「", "」"), "zh-
           "ru": ("«", "»"), "uk": ("«", "»"), "pl": ("„", "”"), "ko": ("“", "”")}  # fmt: skip
 CJK_WORDS = ["谢谢", "你好", "ありがとう", "안녕", "先生", "さようなら"]
 LEGACY_CJK = ["gb18030", "big5", "cp949", "cp932", "euc_jp"]
-_SENTENCE = re.compile(r"(?<=[.!?。！？…])[\"”»」]?\s*")
 
 
 def split_of(source: str) -> str:
     """dev or test, by the source catalogue (a campaign)."""
     return "dev" if int(hashlib.sha256(source.encode()).hexdigest(), 16) % 2 == 0 else "test"
-
-
-def sentences(text: str) -> list[str]:
-    out, at = [], 0
-    for m in _SENTENCE.finditer(text):
-        if m.end() > at and text[at : m.end()].strip():
-            out.append(text[at : m.end()].strip())
-            at = m.end()
-    if text[at:].strip():
-        out.append(text[at:].strip())
-    return out
 
 
 def join(parts: list[str], locale: str) -> str:
@@ -138,9 +128,9 @@ class Pieces:
 
 def _quote(locale: str, text: str) -> str:
     """The reply's first sentence as closed dialogue."""
-    first, *rest = sentences(text) or [text]
+    start, end = (sentence_spans(text) or [(0, len(text))])[0]
     q = QUOTES.get(locale, ("“", "”"))
-    return q[0] + first + q[1] + ("" if locale in CJK else " ") + join(rest, locale)
+    return text[:start] + q[0] + text[start:end] + q[1] + text[end:]
 
 
 _GERMAN_LOWER = frozenset(
@@ -246,11 +236,9 @@ def starts(locale: str, text: str, pieces: Pieces, rng: random.Random) -> Iterat
     elif len(words) > 3:
         q = ("'", "'") if rng.random() < 0.5 else ('"', '"')
         if words[0][:1].isalpha():  # quotes around an opening quote or dash would make no legitimate start
-            yield (
-                "legit_start",
-                "quoted_term",
-                q[0] + words[0] + " " + words[1] + q[1] + " " + " ".join(words[2:]),
-            )
+            term = re.match(r"\s*\S+\s+\S+", text)  # the first two words, with the space between them
+            assert term is not None
+            yield "legit_start", "quoted_term", q[0] + term.group() + q[1] + text[term.end() :]
 
 
 def encodings(locale: str, text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:
@@ -311,14 +299,12 @@ def switch_and_mixing(
     if (got := languages(locale, keys, source, partner_texts, rng)) is not None:
         partner, lines = got
         yield "switch", f"{partner}", join(lines, partner)
-    own = sentences(text)
+    own = sentence_spans(text)
     if len(own) >= 3 and (got := languages(locale, keys, source, partner_texts, rng)) is not None:
         partner, lines = got
         donor = sentences(join(lines, partner))
         k = min(max(1, round(len(own) * rng.uniform(0.3, 0.5))), len(donor), len(own) - 1)
         if k >= 1:
             slots = sorted(rng.sample(range(len(own)), k))
-            mixed = list(own)
-            for slot, sent in zip(slots, rng.sample(donor, k), strict=True):
-                mixed[slot] = sent
-            yield "mixing", f"{partner}", join(mixed, locale)
+            mixed = dict(zip(slots, rng.sample(donor, k), strict=True))
+            yield "mixing", f"{partner}", resplice(text, own, mixed)

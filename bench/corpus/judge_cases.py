@@ -30,6 +30,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
+from sentence_spans import insert_before, sentence_spans, sentences
+
 CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
 _WORD = re.compile(r"[^\W\d_]{4,}")
 MARKERS = ["", "", "", "Ġ", "▁", "##"]
@@ -53,10 +55,6 @@ CJK_CODECS = ["gb18030", "big5", "cp949", "cp932", "euc_jp"]
 
 def split_of(source: str) -> str:
     return "dev" if int(hashlib.sha256(source.encode()).hexdigest(), 16) % 2 == 0 else "test"
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?。！？])\s*", text) if s.strip()]
 
 
 def _case(piece: str, rng: random.Random) -> str:
@@ -89,15 +87,16 @@ def starts(locale: str, text: str, donors: list[str], rng: random.Random) -> Ite
         body = text
         if opener in ("«", '"', "„", "“", "「"):
             closer = {"«": "»", '"': '"', "„": "“", "“": "”", "「": "」"}[opener]
-            first, *rest = _sentences(text) or [text]
-            body = first + closer + " " + " ".join(rest) if rest else first + closer
+            end = (sentence_spans(text) or [(0, len(text))])[0][1]
+            body = text[:end] + closer + text[end:]
         yield "leading_garbage", sub + ("+opener" if opener else ""), prefix + sep + opener + body
     # legitimate
-    sents = _sentences(text)
-    if len(sents) >= 2:
+    spans = sentence_spans(text)
+    if len(spans) >= 2:
         q = {"fr": ("« ", " »"), "de": ("„", "“"), "ja": ("「", "」"), "zh-Hant": ("「", "」"),
              "ru": ("«", "»"), "uk": ("«", "»"), "pl": ("„", "”")}.get(locale, ('"', '"'))  # fmt: skip
-        yield "legit_start", "dialogue", q[0] + sents[0] + q[1] + " " + " ".join(sents[1:])
+        (start, end) = spans[0]
+        yield "legit_start", "dialogue", text[:start] + q[0] + text[start:end] + q[1] + text[end:]
     yield "legit_start", "emphasis", rng.choice(EMPHASIS) + text
     yield "legit_start", "interjection", rng.choice(INTERJECTIONS[locale]) + text
     yield "legit_start", "code", CODE_COMMENT + text
@@ -124,24 +123,23 @@ def dialogue_and_code(
     locale: str, text: str, foreign: str, rng: random.Random
 ) -> Iterator[tuple[str, str, str]]:
     """Must pass: one quoted foreign sentence in a 3-5-sentence reply; a code block with English comments."""
-    own = _sentences(text)
+    own = sentence_spans(text)
     if 2 <= len(own) <= 4:
-        line = _sentences(foreign)[0]
+        line = (sentences(foreign) or [foreign])[0]
         if 20 <= len(line) <= 200:
             q = ("「", "」") if locale in CJK else ("“", "”")
             at = rng.randrange(1, len(own))
-            parts = [*own[:at], q[0] + line + q[1], *own[at:]]
-            yield "quoted_dialogue", "", ("" if locale in CJK else " ").join(parts)
+            yield "quoted_dialogue", "", insert_before(text, own, at, q[0] + line + q[1])
     code = ("```python\n# read the configuration file and print every section name in order\n"
             "for section in config.sections():\n    print(section)  # one per line\n```\n")  # fmt: skip
-    sents = own or [text]
-    half = max(1, len(sents) // 2)
-    joiner = "" if locale in CJK else " "
-    yield "code_block", "", joiner.join(sents[:half]) + "\n\n" + code + "\n" + joiner.join(sents[half:])
+    # the code block between the two halves of the paragraph (after it when it is one sentence)
+    half = max(1, len(own) // 2)
+    head, tail = (text[: own[half - 1][1]], text[own[half][0] :]) if half < len(own) else (text, "")
+    yield "code_block", "", head + "\n\n" + code + "\n" + tail
 
 
 def repetitions(text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:
-    sents = _sentences(text) or [text]
+    sents = sentences(text) or [text]
     words = text.split()
     yield "repetition", "token", text + " " + " ".join([rng.choice(words)] * 200)
     yield "repetition", "sentence", " ".join([rng.choice(sents)] * 10)
