@@ -64,10 +64,10 @@ LOOP_MIN_REPEATS = 6  # ... loop when repeated back to back this many times
 LONG_MIN_REPEATS = 4  # longer units when repeated back to back this many times (a chorus: 3 at most)
 LOOP_MIN_TOKENS = 24  # ... covering at least this many tokens
 SENTENCE_MIN_LETTERS = 12  # a sentence shorter than this ("Run!", "No.") may repeat freely
+DESIGNED_MIN_NEW = 0.5  # a sentence loop's copies with new words between, this share of theirs: no loop
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times)
-DESIGNED_MIN_NEW = 0.5  # ... unless between the copies, each time other words, this share of their size
 ECHO_WINDOW = 192  # words at the end of a reply the near-copy check reads ...
 ECHO_MIN_WORDS = 32  # ... the shortest stretch of them it judges
 ECHO_MIN_SHARE = 0.75  # ... a loop when this share of its word pairs occurred before in the window
@@ -310,6 +310,12 @@ def _sentence_loop(text: str) -> Repetition | None:
     return found
 
 
+def _own_line(text: str, sentence: Sentence) -> bool:
+    return text[sentence.start - 1 : sentence.start] in ("", "\n") and text[
+        sentence.end : sentence.end + 1
+    ] in ("", "\n")
+
+
 def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
     """Whether the stretches between neighbouring copies of ``key`` all say something, each something else,
     and together at least ``DESIGNED_MIN_NEW`` times as many characters as the copies they separate
@@ -348,12 +354,6 @@ def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
 
 def _words(text: str) -> list[str]:
     return [token for token in tokenize(text) if token[0].isalpha()]
-
-
-def _own_line(text: str, sentence: Sentence) -> bool:
-    return text[sentence.start - 1 : sentence.start] in ("", "\n") and text[
-        sentence.end : sentence.end + 1
-    ] in ("", "\n")
 
 
 def _compression(text: str) -> Repetition | None:
