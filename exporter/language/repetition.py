@@ -320,19 +320,21 @@ def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
     """Whether the stretches between neighbouring copies of ``key`` all say something, each something else,
     and together at least ``DESIGNED_MIN_NEW`` times as many characters as the copies they separate
     (sentences compared by their words: a changed mark or a number that counts up is no difference; a piece
-    opening with a dash, ``– Tab: Fonts.`` after ``Choose Tools – Options…``, continues the sentence before
-    it, which is then no copy; a piece of two copies glued without a space is two copies back to back).
-    Designed repetition alternates with new content, a different item each time
-    (an instruction repeated after each field, one menu path with a different last item); a loop, once set
-    in, says the same between its copies, or little, or nothing (they run back to back, take turns with the
+    opening with a dash after an ellipsis, ``– Tab: Fonts.`` after ``Choose Tools – Options…``, continues
+    the sentence before it, which is then no copy; a piece of two copies glued without a space is two
+    copies back to back). Designed repetition alternates with new content, a different item each time (an
+    instruction repeated after each field, one menu path with a different last item); a loop, once set in,
+    says the same between its copies, or little, or nothing (they run back to back, take turns with the
     same sentences, or differ only in a counter)."""
     said = _words(key)
     units: list[tuple[list[str], int]] = []  # (words, characters) of each sentence with its continuation
+    prior = ""  # the sentence before
     for sentence in sentences:
         words, size = _words(sentence.text), len(sentence.text)
-        if units and unicodedata.category(sentence.text[0]) == "Pd":
+        if units and unicodedata.category(sentence.text[0]) == "Pd" and prior.endswith("…"):
             words, size = units[-1][0] + words, units.pop()[1] + size
         units.append((words, size))
+        prior = sentence.text
     gaps: set[tuple[str, ...]] = set()
     gap: list[str] | None = None  # the words since the last copy (None before the first)
     new = copied = 0  # characters said between the copies; characters of the copies after the first
