@@ -327,6 +327,8 @@ def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
     says the same between its copies, or little, or nothing (they run back to back, take turns with the
     same sentences, or differ only in a counter)."""
     said = _words(key)
+    if not said:
+        return False  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
     units: list[tuple[list[str], int]] = []  # (words, characters) of each sentence with its continuation
     prior = ""  # the sentence before
     for sentence in sentences:

@@ -344,6 +344,8 @@ def test_a_sentence_repeated_after_a_different_item_each_time_passes(text: str) 
         f"Sets the width. {HINT}",
         # between the copies only a number that counts up
         " ".join(f"Step {n}. {HINT}" for n in range(1, 6)),
+        # a sentence with no word to compare (numbers with suffixes) is judged as it is
+        " ".join(f"Item {n}. 1st 2nd 3rd 4th 5th 6th." for n in "abcde"),
     ],
 )
 def test_a_sentence_repeated_with_nothing_new_between_its_copies_still_loops(text: str) -> None:
