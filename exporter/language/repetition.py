@@ -13,8 +13,9 @@ people do write, so every signal needs many repeats covering much of the reply:
 - **sentence loop**: one sentence (``SENTENCE_MIN_LETTERS`` letters or more, compared case- and
   space-folded) said ``SENTENCE_MIN_REPEATS`` times or more, the copies covering ``SENTENCE_MIN_SHARE``
   of the reply from the first copy on (the window the loop took over), unless it is a refrain (every
-  copy a line of its own, and new lines said after the second copy: it comes back between new verses), or
-  said ``SENTENCE_MANY`` times anywhere;
+  copy a line of its own, and new lines said after the second copy: it comes back between new verses) or
+  repeated after a different item each time (documentation: an instruction after each field, a menu path
+  before each of its items; ``_new_between_copies``), or said ``SENTENCE_MANY`` times anywhere;
 - **flood**: ``FLOOD_MIN_MARKS`` marks in a row (``!!!!``, ``。。。。``, ``~~~~``, emoji) that are not a
   divider line (dashes, rules, a table's ``|---|``) or ``FLOOD_MIN_SPACE`` whitespace characters in a row
   in the last ``FLOOD_TAIL`` characters, or a word of ``FLOOD_MIN_WORD`` letters or more made of one 1-3
@@ -64,6 +65,7 @@ LOOP_MIN_REPEATS = 6  # ... loop when repeated back to back this many times
 LONG_MIN_REPEATS = 4  # longer units when repeated back to back this many times (a chorus: 3 at most)
 LOOP_MIN_TOKENS = 24  # ... covering at least this many tokens
 SENTENCE_MIN_LETTERS = 12  # a sentence shorter than this ("Run!", "No.") may repeat freely
+DESIGNED_MIN_NEW = 0.5  # a sentence loop's copies with new words between, this share of theirs: no loop
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times)
@@ -322,9 +324,9 @@ def _sentence_loop(text: str) -> Repetition | None:
         # after its second copy nothing new is said
         copies = [sentence for k, sentence in zip(keys, sentences, strict=True) if k == key]
         refrain = max(news) > second and all(_own_line(text, copy) for copy in copies)
-        if ((share >= SENTENCE_MIN_SHARE and not refrain) or repeats >= SENTENCE_MANY) and (
-            found is None or repeats > found.repeats
-        ):
+        # designed repetition (a refrain, a sentence after a different item each time) is no loop
+        designed = share < SENTENCE_MIN_SHARE or refrain or _new_between_copies(sentences, key)
+        if (repeats >= SENTENCE_MANY or not designed) and (found is None or repeats > found.repeats):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
     return found
 
@@ -427,6 +429,50 @@ def _own_line(text: str, sentence: Sentence) -> bool:
     return text[sentence.start - 1 : sentence.start] in ("", "\n") and text[
         sentence.end : sentence.end + 1
     ] in ("", "\n")
+
+
+def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
+    """Whether the stretches between neighbouring copies of ``key`` all say something, each something else,
+    and together at least ``DESIGNED_MIN_NEW`` times as many characters as the copies they separate
+    (sentences compared by their words: a changed mark or a number that counts up is no difference; a piece
+    opening with a dash after an ellipsis, ``– Tab: Fonts.`` after ``Choose Tools – Options…``, continues
+    the sentence before it, which is then no copy; a piece of two copies glued without a space is two
+    copies back to back). Designed repetition alternates with new content, a different item each time (an
+    instruction repeated after each field, one menu path with a different last item); a loop, once set in,
+    says the same between its copies, or little, or nothing (they run back to back, take turns with the
+    same sentences, or differ only in a counter)."""
+    said = _words(key)
+    if not said:
+        return False  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
+    units: list[tuple[list[str], int]] = []  # (words, characters) of each sentence with its continuation
+    prior = ""  # the sentence before
+    for sentence in sentences:
+        words, size = _words(sentence.text), len(sentence.text)
+        if units and unicodedata.category(sentence.text[0]) == "Pd" and prior.endswith("…"):
+            words, size = units[-1][0] + words, units.pop()[1] + size
+        units.append((words, size))
+        prior = sentence.text
+    gaps: set[tuple[str, ...]] = set()
+    gap: list[str] | None = None  # the words since the last copy (None before the first)
+    new = copied = 0  # characters said between the copies; characters of the copies after the first
+    for words, size in units:
+        repeats = len(words) // len(said)
+        if not repeats or words != said * repeats:
+            if gap is not None:
+                gap += words
+                new += size
+            continue
+        if repeats > 1 or (gap is not None and (not gap or tuple(gap) in gaps)):
+            return False  # copies back to back (glued without a space: one piece), or the same between
+        if gap is not None:
+            gaps.add(tuple(gap))
+            copied += size
+        gap = []
+    return new >= DESIGNED_MIN_NEW * copied
+
+
+def _words(text: str) -> list[str]:
+    return [token for token in tokenize(text) if token[0].isalpha()]
 
 
 def _compression(text: str) -> Repetition | None:

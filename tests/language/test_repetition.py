@@ -304,3 +304,50 @@ def test_loops_in_the_last_quarter_cjk_loops_and_a_sentence_said_nine_times_are_
 )
 def test_choruses_dialogue_lists_refrains_and_rules_pass(text: str) -> None:
     assert find_repetition(text) is None
+
+
+# -- designed repetition in documentation: the same sentence after a different item each time ------------------
+HINT = "Leave this box empty to keep the default."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one instruction repeated after each field's description
+        " ".join(
+            f"Sets the {field} of the printed page. {HINT}"
+            for field in ("top margin", "bottom margin", "gutter width", "paper height")
+        ),
+        # one menu path, a different last item after it each time
+        " ".join(
+            f"Choose Tools - Options… - {item}."
+            for item in ("Writer - Fonts", "Writer - Grid", "Calc - Sort Lists", "Calc - Formula", "Paths")
+        ),
+        # a menu entry alone, then with each of its tabs: the piece after the ellipsis continues the path
+        " ".join(
+            f"Choose File - Wizards - Fax…{tab}."
+            for tab in ("", " - Tab: Page Design", " - Tab: Items", " - Tab: Sender", " - Tab: Footer")
+        ),
+    ],
+)
+def test_a_sentence_repeated_after_a_different_item_each_time_passes(text: str) -> None:
+    assert find_repetition(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same sentence said back to back
+        f"Sets the top margin of the printed page. {HINT} {HINT} {HINT} {HINT}",
+        # taking turns with one other sentence
+        f"Sets the top margin of the printed page. {HINT} Sets the width. {HINT} Sets the width. {HINT} "
+        f"Sets the width. {HINT}",
+        # between the copies only a number that counts up
+        " ".join(f"Step {n}. {HINT}" for n in range(1, 6)),
+        # a sentence with no word to compare (numbers with suffixes) is judged as it is
+        " ".join(f"Item {n}. 1st 2nd 3rd 4th 5th 6th." for n in "abcde"),
+    ],
+)
+def test_a_sentence_repeated_with_nothing_new_between_its_copies_still_loops(text: str) -> None:
+    found = find_repetition(text)
+    assert found is not None and found.kind in ("sentence_loop", "token_loop", "near_loop"), found
