@@ -1240,15 +1240,6 @@ def _object(
     return None
 
 
-# A task word before the decline is its object when it opens the sentence (at most FRONTED_MAX_WORDS words
-# before it: "Этот кусок я, с вашего позволения, опущу", "Diese Szene kann ich nicht…") or stands in the
-# decline's own clause; one deeper in the sentence and behind a comma belongs to another clause ("Whether
-# the grey creatures of the old stories are them, I cannot say": the stories are where the creatures were
-# seen, not the task).
-FRONTED_MAX_WORDS = 3
-_CLAUSE_BREAK = re.compile(r"[,;，；]")
-
-
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
     """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
     union, each = _COMPOSED_BY_CODES[codes]
@@ -1267,14 +1258,7 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             # the task is a word of its own: "anlatamam" (I cannot tell) is not "I cannot" + "tell"; inside a
             # frame it counts ("就不详细描写了")
             topic = topic_re.search(lowered, first, reach)
-            if topic is not None and (
-                topic.start() == own.start()
-                or (
-                    topic.end() <= own.start()
-                    and _CLAUSE_BREAK.search(lowered, topic.end(), own.start())
-                    and len(_WORD.findall(lowered, first, topic.start())) > FRONTED_MAX_WORDS
-                )
-            ):
+            if topic is not None and topic.start() == own.start():
                 topic = topic_re.search(lowered, own.end(), reach)
             if topic is None:
                 if strong_re.search(lowered, first, last):
