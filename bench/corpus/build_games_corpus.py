@@ -101,6 +101,29 @@ A sixth set, dialogue, logbooks and descriptions (``--set tales``)::
   follows it, left out; a line break inside a paragraph is a space, none between CJK characters; the
   ``zh`` directory is zh-Hans, and ``pt``, of no stated variant, is not read).
 
+A seventh set, colonial and alien-war histories, reports and help (``--set colony``)::
+
+    mkdir -p /tmp/colony/root && cd /tmp/colony
+    apt-get download freecol ufoai-misc lincity-ng-data
+    dpkg-deb --fsys-tarfile freecol_*.deb | tar x -C root ./usr/share/games/freecol/strings
+    dpkg-deb --fsys-tarfile ufoai-misc_*.deb | tar x -C root ./usr/share/games/ufoai/base/i18n
+    dpkg-deb --fsys-tarfile lincity-ng-data_*.deb | tar x -C root ./usr/share/games/lincity-ng/help
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set colony --root /tmp/colony/root \
+        --out bench/results/colony_replies.jsonl
+
+- **freecol**: FreeCol's founding fathers' histories, the Colopedia's units, buildings, goods and lands,
+  and the game's messages and reports (``usr/share/games/freecol/strings/FreeColMessages_<lang>.properties``,
+  paired with the English file by key; the options, menus, command line and errors left out);
+- **ufoai**: UFO: Alien Invasion's UFOpaedia (research reports, autopsies, aircraft evaluations), campaign
+  news and mission briefings (``usr/share/games/ufoai/base/i18n/<lang>/LC_MESSAGES/ufoai.mo``, shipped in
+  ``ufoai-misc``: each long message's paragraphs paired by position, none from a translation with another
+  number of paragraphs or with a paragraph left in English, ``untranslated``);
+- **lincity**: LinCity-NG's help pages on the city's buildings, economy and society
+  (``usr/share/games/lincity-ng/help/<lang>/*.xml``, paragraphs paired by position).
+
+OpenTTD's language files (``openttd-data``) hold interface strings and news headlines with markup, no
+narration: not read.
+
 Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
 two, a footnote's label) and a translation that is the English with other spacing are left out.
 
@@ -646,6 +669,75 @@ def crawl(root: Path, found: Found) -> None:
                     _add_lore(found, language, "crawl", kind, english[name], text)
 
 
+# FreeCol's messages that are interface, not the game's text: game options, menus, command-line help, errors.
+FREECOL_INTERFACE = re.compile(
+    r"model\.option\.|model\.advantages\.|clientOptions\.|mapGeneratorOptions\.|menuBar\.|cli\.|error\."
+    r"|info\.|main\.|client\.|installer\.|freecol\.|server\.|ai\."
+)
+# FreeCol's file names where they are not a language directory of ``LANGUAGE_DIRS``.
+FREECOL_DIRS = {"zh-Hant": "zh-hant"}
+
+
+def properties(path: Path) -> dict[str, str]:
+    """A Java properties file's messages by key (comments skipped, ``\\n`` a line break, ``\\t`` a space)."""
+    messages: dict[str, str] = {}
+    for line in path.read_text("utf-8", "replace").splitlines():
+        key, equals, value = line.partition("=")
+        if equals and not key.lstrip().startswith(("#", "!")):
+            value = re.sub(r"\\(.)", lambda m: {"n": "\n", "t": " "}.get(m.group(1), m.group(1)), value)
+            messages[key.strip()] = value.strip()
+    return messages
+
+
+def freecol(root: Path, found: Found) -> None:
+    """FreeCol's founding fathers' histories, the Colopedia's units, buildings, goods and lands, the monarch's
+    and the natives' messages and the game's reports (``FreeColMessages_<language>.properties``; its
+    options' descriptions, menus and errors left out)."""
+    base = root / "usr/share/games/freecol/strings"
+    english = {
+        key: text
+        for key, text in properties(base / "FreeColMessages.properties").items()
+        if not FREECOL_INTERFACE.match(key)
+    }
+    names = [p.stem.removeprefix("FreeColMessages_") for p in base.glob("FreeColMessages_*.properties")]
+    for language in LANGUAGE_DIRS:
+        directories = [FREECOL_DIRS[language]] if language in FREECOL_DIRS else regional(names, language)
+        for directory in directories[:1]:
+            if language != "en" and (path := base / f"FreeColMessages_{directory}.properties").is_file():
+                for key, text in properties(path).items():
+                    if key in english:
+                        _add_lore(found, language, "freecol", key.split(".")[0], english[key], text)
+
+
+def ufoai(root: Path, found: Found) -> None:
+    """UFO: Alien Invasion's UFOpaedia, campaign news and mission briefings (``base/i18n/<language>/
+    LC_MESSAGES/ufoai.mo``), a long text's paragraphs paired by position; none of a message a paragraph of
+    which is left in English (``untranslated``)."""
+    base = root / "usr/share/games/ufoai/base/i18n"
+    names = [p.name for p in base.iterdir() if p.is_dir()]
+    runs = {run for msgid, _ in read_mo(base / "en/LC_MESSAGES/ufoai.mo") for run in shingles(msgid)}
+    for language in LANGUAGE_DIRS:
+        for directory in regional(names, language)[:1]:
+            if language != "en":
+                pairs = list(read_mo(base / directory / "LC_MESSAGES/ufoai.mo"))
+                latin_script = latin_share(msgstr for _, msgstr in pairs) > 0.5
+                for msgid, msgstr in pairs:
+                    english, translation = msgid.split("\n\n"), msgstr.split("\n\n")
+                    if not any(untranslated(runs, paragraph, latin_script) for paragraph in translation):
+                        aligned(found, language, "ufoai", "ufoai", english, translation)
+
+
+def lincity(root: Path, found: Found) -> None:
+    """LinCity-NG's help pages on the city's buildings, economy and society (``help/<language>/*.xml``),
+    paragraphs paired by position."""
+    base = root / "usr/share/games/lincity-ng/help"
+    for page in sorted((base / "en").glob("*.xml")):
+        english = html_paragraphs(page)
+        for language, directories in LANGUAGE_DIRS.items():
+            if language != "en" and (path := first(base, directories, f"{{}}/{page.name}")) is not None:
+                aligned(found, language, "lincity", page.stem, english, html_paragraphs(path))
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -659,6 +751,7 @@ SETS = {
     "story": (cataclysm, warzone2100, naev, singularity, zero_ad),
     "lore": (freedink, the_question, stellarium, freeorion),
     "tales": (fillets, unknown_horizons, crawl),
+    "colony": (freecol, ufoai, lincity),
 }
 
 

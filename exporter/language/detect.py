@@ -513,6 +513,8 @@ class Ensemble:
                     and _not_ours(expected, ft, g.cld3)
                 )
             )
+            if top in CLOSE.get(expected, ()) and _lexicon_leans(text, expected, top):
+                return Call("native", expected, w, "lexicon", g)
             return Call("foreign", top, w, "models", g, strong=_sure(g), sure=sure)
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
@@ -550,6 +552,31 @@ POOL_MAX_NATIVE = 0.7
 # language's (``lexicon.preference``): "Mission? Welche Mission?" in German is English to the models on
 # its shared word.
 POOL_KEEP_LLR = 1.0
+
+
+# A sentence the models place in a close neighbour (``CLOSE``) is the expected language's when the two
+# lexicons lean its way by NEIGHBOUR_LEAN per word over NEIGHBOUR_LEAN_WORDS words or more
+# (``lexicon.preference``) and the expected language's lexicon lacks fewer than NOT_OURS_MIN_UNKNOWN of its
+# words (a third neighbour without a lexicon, Galician against Portuguese and Spanish, has words of its
+# own): Ukrainian without і, ї, є or ґ ("Чесно кажучи, ми зайшли в глухий кут.") is Russian to both
+# models, its words are Ukrainian (+1.3 per word; that sentence in Russian, -1.5).
+NEIGHBOUR_LEAN = 0.5
+NEIGHBOUR_LEAN_WORDS = 3
+
+
+def _lexicon_leans(text: str, expected: str, neighbour: str) -> bool:
+    """Whether the expected language's lexicon knows ``text``'s words and outweighs the neighbour's on them
+    (``NEIGHBOUR_LEAN``; no verdict when either language has no lexicon)."""
+    try:
+        first, second = lexicon(expected), lexicon(neighbour)
+    except LookupError:
+        return False
+    lean = preference(_words(unquote(text)), first, second)
+    return (
+        lean.words >= NEIGHBOUR_LEAN_WORDS
+        and lean.per_word >= NEIGHBOUR_LEAN
+        and unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN
+    )
 
 
 def _lexicon_keeps(text: str, expected: str, language: str) -> bool:

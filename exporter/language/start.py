@@ -313,7 +313,10 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _parenthetical(text[len(lead) :])
         and not _expansion_follows(text)
         and not _capitals_headline(text)
-        and not (m.group()[len(lead) : len(lead) + 1] in ",;." and _in_lexicon(lead, str(locale)))
+        and not (
+            m.group()[len(lead) : len(lead) + 1] in ",;."
+            and (_in_lexicon(lead, str(locale)) or _long_word(lead, locale))
+        )
         and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
@@ -326,7 +329,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         _CYRILLIC_BEFORE_CJK,
     ):
         if (m := pattern.match(body)) and not (
-            pattern is _LOOSE_FRAGMENT and (_is_word(m.group(), body) or _command_like(m.group()))
+            pattern is _LOOSE_FRAGMENT
+            and (_is_word(m.group(), body) or _command_like(m.group()) or _list_item(text, m.group(), locale))
         ):
             return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if m := _CJK_FRAGMENT.match(body):
@@ -592,6 +596,29 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
+
+
+_LIST_MARKS = frozenset("—–-*•")  # a list item's mark, or a dialogue dash
+
+
+def _list_item(text: str, matched: str, locale: str | None) -> bool:
+    """A list item (or a line of dialogue) that opens in lowercase, as Russian, Ukrainian and Polish write
+    them, its first word a common word of the reply's language and the capitalised word after it a name,
+    no function word of the language (``— тело Шевааров обладает…``): a piece before a new sentence is no
+    word of the language, or is followed by the sentence's opening word (``— ally The keeper``)."""
+    if locale is None or text[:1] not in _LIST_MARKS:
+        return False
+    words = LETTERS.findall(matched)
+    try:
+        lex = lexicon(locale)
+    except LookupError:
+        return False
+    return (
+        len(words) == 2
+        and len(words[0]) >= NAME_MIN_LETTERS
+        and lex.is_common(words[0])
+        and lex.rank(words[1]) >= FUNCTION_WORDS
+    )
 
 
 def _opens_with_interjection(word: str, after: str) -> bool:
