@@ -223,9 +223,25 @@ DOCBOOKS = {
         "ko": "ko", "zh-Hans": "zh_CN", "id": "id", "vi": "vi"}),  # ("pt" is European Portuguese)
     **{book: (f"usr/share/doc/gnucash-docs/{book}-", {"en": "en", "de": "de", "it": "it", "ja": "ja"})
        for book in ("gnucash-guide", "gnucash-help")},  # ("pt" is European Portuguese)
+    # where a book names its pages with the language, a directory is a path with the page's name in it
+    "debian-faq": ("usr/share/doc/debian/FAQ/", {"en": "{page}.html", **{
+        loc: f"{d}/{{page}}.{d}.html" for loc, d in {
+            "de": "de", "fr": "fr", "it": "it", "ja": "ja", "ko": "ko", "nl": "nl", "ru": "ru",
+            "zh-Hans": "zh-cn"}.items()}}),
+    "maint-guide": ("usr/share/doc/maint-guide", {"en": "/html/{page}.en.html", **{
+        loc: f"-{d}/html/{{page}}.{d}.html" for loc, d in {
+            "de": "de", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "ru": "ru", "vi": "vi",
+            "zh-Hans": "zh-cn", "zh-Hant": "zh-tw"}.items()}}),
+    "developers-reference": ("usr/share/developers-reference/", {
+        "en": "{page}.html", "de": "de", "fr": "fr", "it": "it", "ja": "ja", "ru": "ru"}),
+    "aptitude": ("usr/share/doc/aptitude/html/", {
+        "en": "en", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "nl": "nl", "ru": "ru"}),
 }  # fmt: skip
 # Sources made of several books, translated from older editions of them (read with ``whole_book``).
-COLLECTIONS = {"gnucash": ("gnucash-guide", "gnucash-help")}
+COLLECTIONS = {
+    "gnucash": ("gnucash-guide", "gnucash-help"),
+    "debian-docs": ("debian-faq", "maint-guide", "developers-reference", "aptitude"),
+}
 # A page's number in its English title: "Chapter 6. Maintenance…", "6.2. aptitude…", "A.3. Linux Mint".
 _CHAPTER = re.compile(r"<title[^>]*>\s*(?:(?:Chapter|Appendix)\s+)?([0-9]+|[A-Z])[.]")
 # Marks around a cross-reference's text, which DocBook generates from the target's title in the page's
@@ -321,38 +337,46 @@ def _english_sentences(pages: list[Path]) -> set[str]:
     }
 
 
+def _book_pages(root: Path, book: str, locale: str) -> dict[str, Path]:
+    """A DocBook book's pages in one language, by the page's name without the language (``ch02s02``)."""
+    where, dirs = DOCBOOKS[book]
+    pattern = dirs[locale] if "{page}" in dirs[locale] else dirs[locale] + "/{page}.html"
+    head, tail = f"{where}{pattern}".split("{page}")
+    found = {}
+    for path in sorted(root.glob(f"{head}*{tail}")):
+        relative = path.relative_to(root).as_posix()
+        found[relative[len(head) : len(relative) - len(tail)]] = path
+    return found
+
+
 def collect_docbook(root: Path, locale: str, book: str, whole_book: bool = False) -> list[tuple[str, str]]:
     """Rows of a DocBook HTML book. With ``whole_book`` (a translation of an older edition, which left
     untranslated English paragraphs and sentences inside translated ones), a paragraph with a sentence
     of the English book anywhere in it is left out too, and so is one with a sentence of English words
     (``_without_english_words``)."""
-    where, dirs = DOCBOOKS[book]
-    english_dir, own_dir = root / f"{where}{dirs['en']}", root / f"{where}{dirs[locale]}"
-    book_sentences = _english_sentences(sorted(english_dir.glob("*.html"))) if whole_book else set()
+    if locale not in DOCBOOKS[book][1]:
+        return []
+    english_pages = _book_pages(root, book, "en")
+    book_sentences = _english_sentences(list(english_pages.values())) if whole_book else set()
     least = 60 if locale in CJK else 160
     sources = []
-    for page in sorted(own_dir.glob("*.html")):
-        original = english_dir / page.name
-        if not original.exists():  # a translation of an older edition, which named its pages otherwise
+    for name, page in _book_pages(root, book, locale).items():
+        original = english_pages.get(name)
+        if original is None:  # a translation of an older edition, which named its pages otherwise
             continue
         number = _CHAPTER.search(original.read_text(encoding="utf-8", errors="replace")[:4000])
         english = {_XREF_TEXT.sub("", p) for p in docbook_paragraphs(original)}
-        own = [
-            p.replace(_XREF[0], "").replace(_XREF[1], "")
-            if (
-                locale == "en"
-                or (
-                    _XREF_TEXT.sub("", p) not in english
-                    and book_sentences.isdisjoint(
-                        _QUOTES.sub("", s) for s in sentences(_XREF_TEXT.sub("", p))
-                    )
-                )
+        own = []
+        for marked in docbook_paragraphs(page):
+            masked = _XREF_TEXT.sub("", marked)
+            p = marked.replace(_XREF[0], "").replace(_XREF[1], "")
+            translated = locale == "en" or (
+                masked not in english
+                and book_sentences.isdisjoint(_QUOTES.sub("", s) for s in sentences(masked))
             )
-            and not _INTRODUCES.search(p)
-            else ""
-            for p in docbook_paragraphs(page)
-        ]
-        sources.append((f"{book}:{number[1] if number else page.stem}", merged(own, least)))
+            # a C0/C1 control character is the source's own mojibake
+            own.append(p if translated and not _INTRODUCES.search(p) and not _CONTROL.search(p) else "")
+        sources.append((f"{book}:{number[1] if number else name}", merged(own, least)))
     in_locale = plausible if locale in CJK else _without_english_words if whole_book else _without_english
     return runs(sources, locale, in_locale=in_locale)
 
@@ -617,7 +641,7 @@ def main() -> int:
         if args.source == "inkscape"
         else LIVE_MANUAL[1]
         if args.source == "live"
-        else DOCBOOKS[books[0]][1]
+        else {loc for book in books for loc in DOCBOOKS[book][1]}
         if books[0] in DOCBOOKS
         else HELP_DIRS
     )
