@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual, Inkscape's tutorials, GnuCash's guides, the Debian Live manual).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -111,6 +111,22 @@ and its chapter is the English page's::
     mkdir -p /tmp/jgnc && cd /tmp/jgnc && apt-get download gnucash-docs && dpkg-deb -x gnucash-docs_*.deb root
     cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source gnucash --root /tmp/jgnc/root \\
         --out bench/results/gnucash_paragraphs.jsonl
+
+``--source debian-docs`` reads four more DocBook books the same way (translations of older editions
+too): the Debian FAQ (``debian-faq`` and ``debian-faq-<lang>``), the New Maintainers' Guide
+(``maint-guide``, ``maint-guide-<lang>``), the Developer's Reference (``developers-reference``,
+``developers-reference-<lang>``) and aptitude's manual (``aptitude-doc-<lang>``); 12 of the 17 locales
+(no Brazilian Portuguese, Polish, Turkish, Ukrainian or Indonesian). The FAQ and the guide name their
+pages with the language (``basic-defs.de.html``); a page is matched with the English one by its name
+without it. A paragraph with a C0 or C1 control character (the source's own mojibake) is left out::
+
+    mkdir -p /tmp/jdeb && cd /tmp/jdeb
+    apt-get download debian-faq debian-faq-{de,fr,it,ja,ko,nl,ru,zh-cn} developers-reference \\
+        developers-reference-{de,fr,it,ja,ru} maint-guide maint-guide-{de,es,fr,it,ja,ru,vi,zh-cn,zh-tw} \\
+        aptitude-doc-{en,es,fr,it,ja,nl,ru}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source debian-docs --root /tmp/jdeb/root \\
+        --out bench/results/debian_docs_paragraphs.jsonl
 """
 
 from __future__ import annotations
