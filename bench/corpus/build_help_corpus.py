@@ -137,6 +137,7 @@ import json
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -336,6 +337,17 @@ def _html_paragraphs(path: Path, parser: _DocBookParagraphs) -> list[str]:
     return parser.found
 
 
+def _long_sentences(paragraphs: Iterable[str]) -> set[str]:
+    """The sentences of three words or more of an English page: a paragraph translated in part keeps one
+    of them ("Zoekt door alle velden. If you are running a search in a table, …")."""
+    return {s for p in paragraphs for s in sentences(p) if len(s.split()) >= 3}
+
+
+def _translated_in_full(paragraph: str, english: set[str], english_sentences: set[str]) -> bool:
+    """Neither one of the English page's paragraphs left in place nor one translated in part."""
+    return paragraph not in english and english_sentences.isdisjoint(sentences(paragraph))
+
+
 # Characters a book renders in the page's language around a quoted term ("…", „…“, «…»): masked when a
 # translated paragraph is compared with the English book's sentences.
 _QUOTES = re.compile(r"[\"'“”„‟«»‘’‚‹›「」『』]")
@@ -344,13 +356,8 @@ _QUOTES = re.compile(r"[\"'“”„‟«»‘’‚‹›「」『』]")
 def _english_sentences(pages: list[Path]) -> set[str]:
     """The sentences of three words or more of an English book's pages, cross-references and quotation
     marks masked."""
-    return {
-        _QUOTES.sub("", s)
-        for page in pages
-        for p in docbook_paragraphs(page)
-        for s in sentences(_XREF_TEXT.sub("", p))
-        if len(s.split()) >= 3
-    }
+    masked = (_XREF_TEXT.sub("", p) for page in pages for p in docbook_paragraphs(page))
+    return {_QUOTES.sub("", s) for s in _long_sentences(masked)}
 
 
 def _book_pages(root: Path, book: str, locale: str) -> dict[str, Path]:
@@ -457,18 +464,13 @@ def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> lis
         english = {
             _XREF_TEXT.sub("", p) for p in _html_paragraphs(base / dirs["en"] / folder / name, reader())
         }
-        # a paragraph translated in part keeps English sentences of the original ("Zoekt door alle
-        # velden. If you are running a search in a table, …"): a sentence of three words or more
-        english_sentences = {s for p in english for s in sentences(p) if len(s.split()) >= 3}
+        english_sentences = _long_sentences(english)
         own = []
         for marked in _html_paragraphs(page, reader()):
             masked = _XREF_TEXT.sub("", marked)
             p = marked.replace(_XREF[0], "").replace(_XREF[1], "")
             usable = (
-                (
-                    locale == "en"
-                    or (masked not in english and english_sentences.isdisjoint(sentences(masked)))
-                )
+                (locale == "en" or _translated_in_full(masked, english, english_sentences))
                 and p not in seen
                 and _PICTURE not in p
                 and not _CONTROL.search(p)  # a C0/C1 control character: the source's own mojibake
@@ -528,11 +530,11 @@ def collect_inkscape(root: Path, locale: str) -> list[tuple[str, str]]:
     for original in sorted(p for p in base.glob("tutorial-*.svg") if p.stem.count(".") == 0):
         page = base / f"{original.stem}{suffix}.svg"
         english = {p for section in svg_sections(original) for p in section}
-        english_sentences = {s for p in english for s in sentences(p) if len(s.split()) >= 3}
+        english_sentences = _long_sentences(english)
         for number, section in enumerate(svg_sections(page) if page.exists() else []):
             own = [
                 p
-                if (locale == "en" or (p not in english and english_sentences.isdisjoint(sentences(p))))
+                if (locale == "en" or _translated_in_full(p, english, english_sentences))
                 and not _INTRODUCES.search(p)
                 else ""
                 for p in section
@@ -568,10 +570,10 @@ def collect_live_manual(root: Path, locale: str) -> list[tuple[str, str]]:
     for original in sorted(base.glob("*.en.html")):
         name = original.name.removesuffix(".en.html")
         english = set(_html_paragraphs(original, _LiveManualParagraphs()))
-        english_sentences = {s for p in english for s in sentences(p) if len(s.split()) >= 3}
+        english_sentences = _long_sentences(english)
         own = [
             p
-            if (locale == "en" or (p not in english and english_sentences.isdisjoint(sentences(p))))
+            if (locale == "en" or _translated_in_full(p, english, english_sentences))
             and _PICTURE not in p
             and not _INTRODUCES.search(p)
             else ""

@@ -9,6 +9,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "corpus"))
 
 from build_help_corpus import (
+    _book_pages,
     _html_paragraphs,
     _LiveManualParagraphs,
     _without_english,
@@ -65,3 +66,15 @@ def test_an_untranslated_sentence_with_few_stop_words_is_english_in_an_older_edi
 def test_a_translation_naming_english_menu_items_is_kept() -> None:
     assert _without_english_words("Klicken Sie auf Export Report und dann auf Save, um ihn zu sichern.", "de")
     assert _without_english_words("Wybierz Edit → Preferences, aby otworzyć okno ustawień programu.", "pl")
+
+
+def test_a_book_naming_its_pages_with_the_language_is_matched_page_by_page(tmp_path: Path) -> None:
+    faq = tmp_path / "usr/share/doc/debian/FAQ"
+    (faq / "de").mkdir(parents=True)
+    for path in (faq / "basic-defs.html", faq / "de/basic-defs.de.html", faq / "de/kernel.de.html"):
+        path.write_text("<p>x</p>", encoding="utf-8")
+    assert _book_pages(tmp_path, "debian-faq", "en") == {"basic-defs": faq / "basic-defs.html"}
+    assert _book_pages(tmp_path, "debian-faq", "de") == {
+        "basic-defs": faq / "de/basic-defs.de.html",
+        "kernel": faq / "de/kernel.de.html",
+    }
