@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual, Inkscape's tutorials, GnuCash's guides, the Debian Live manual).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -82,6 +82,51 @@ Its paragraphs are DocBook's (``<p>`` without a class), with inline markup as te
 Canvas Size``, a key ``Shift``); an image inside a paragraph (an icon) leaves it out, and a
 cross-reference's text (written by DocBook in the page's language) is masked when a paragraph is compared
 with the English page's. The source of a row is the page (``gimp:gimp-tool-crop``).
+
+``--source inkscape`` reads Inkscape's tutorials (``inkscape-tutorials``, 16 of the 17 locales: no
+Turkish; Italian and Spanish translate some of them), an SVG document per tutorial and language
+(``tutorial-basic.de.svg``; English has no language suffix)::
+
+    mkdir -p /tmp/jink && cd /tmp/jink && apt-get download inkscape-tutorials
+    dpkg-deb -x inkscape-tutorials_*.deb root
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source inkscape --root /tmp/jink/root \\
+        --out bench/results/inkscape_paragraphs.jsonl
+
+A paragraph is an SVG ``<text>`` element, its ``<tspan>`` children (bold, italic, a key name) read as
+inline text and a ``sodipodi:role="line"`` one as a line break; a heading and a drawing's label do not end
+like a sentence and end a run. Paragraphs untranslated or translated in part (a sentence of three words
+or more identical to one of the English tutorial's) are left out, and so is one that introduces a
+drawing or a list (ending with a colon); the rest goes through the same steps as LibreOffice's help
+(300 characters or more, 200 in Chinese, Japanese and Korean). The source of a row is the tutorial's
+section (``inkscape:tutorial-basic#3``, the third titled section; every translation has the same
+sections), so a section and its translations fall in one split.
+
+``--source gnucash`` reads GnuCash's *Tutorial and Concepts Guide* and its *Help Manual*
+(``gnucash-docs``: English, German, Italian and Japanese; its Portuguese is European Portuguese), DocBook
+HTML read like the Debian books above (one page per section; the source of a row is the book's chapter,
+``gnucash-guide:6``). The translations were made from older editions, which named some pages otherwise
+and numbered chapters differently: a page is read only where the English book has a page of its name,
+and its chapter is the English page's::
+
+    mkdir -p /tmp/jgnc && cd /tmp/jgnc && apt-get download gnucash-docs && dpkg-deb -x gnucash-docs_*.deb root
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source gnucash --root /tmp/jgnc/root \\
+        --out bench/results/gnucash_paragraphs.jsonl
+
+``--source debian-docs`` reads four more DocBook books the same way (translations of older editions
+too): the Debian FAQ (``debian-faq`` and ``debian-faq-<lang>``), the New Maintainers' Guide
+(``maint-guide``, ``maint-guide-<lang>``), the Developer's Reference (``developers-reference``,
+``developers-reference-<lang>``) and aptitude's manual (``aptitude-doc-<lang>``); 12 of the 17 locales
+(no Brazilian Portuguese, Polish, Turkish, Ukrainian or Indonesian). The FAQ and the guide name their
+pages with the language (``basic-defs.de.html``); a page is matched with the English one by its name
+without it. A paragraph with a C0 or C1 control character (the source's own mojibake) is left out::
+
+    mkdir -p /tmp/jdeb && cd /tmp/jdeb
+    apt-get download debian-faq debian-faq-{de,fr,it,ja,ko,nl,ru,zh-cn} developers-reference \\
+        developers-reference-{de,fr,it,ja,ru} maint-guide maint-guide-{de,es,fr,it,ja,ru,vi,zh-cn,zh-tw} \\
+        aptitude-doc-{en,es,fr,it,ja,nl,ru}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source debian-docs --root /tmp/jdeb/root \\
+        --out bench/results/debian_docs_paragraphs.jsonl
 """
 
 from __future__ import annotations
@@ -92,11 +137,13 @@ import json
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_language_corpus import CJK, LOCALES, MAN_DIRS, STOPWORDS, plausible, runs, sentences
+from wordfreq import zipf_frequency
 
 HELP_DIRS = {**MAN_DIRS, "en": "C"}
 _SKIPPED = {"info", "code", "screen", "synopsis", "comment", "title", "desc"}
@@ -184,14 +231,34 @@ def collect(root: Path, locale: str) -> list[tuple[str, str]]:
 
 # DocBook books in HTML: where each is extracted, and its directory per locale.
 DOCBOOKS = {
-    "handbook": ("usr/share/doc/debian-handbook/html", {
+    "handbook": ("usr/share/doc/debian-handbook/html/", {
         "en": "en-US", "es": "es-ES", "pt-BR": "pt-BR", "fr": "fr-FR", "de": "de-DE", "it": "it-IT",
         "nl": "nl-NL", "pl": "pl-PL", "ru": "ru-RU", "tr": "tr-TR", "ja": "ja-JP", "ko": "ko-KR",
         "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "id": "id-ID", "vi": "vi-VN"}),
-    "install": ("usr/share/doc/installation-guide-amd64", {
+    "install": ("usr/share/doc/installation-guide-amd64/", {
         "en": "en", "es": "es", "fr": "fr", "de": "de", "it": "it", "nl": "nl", "ru": "ru", "ja": "ja",
         "ko": "ko", "zh-Hans": "zh_CN", "id": "id", "vi": "vi"}),  # ("pt" is European Portuguese)
+    **{book: (f"usr/share/doc/gnucash-docs/{book}-", {"en": "en", "de": "de", "it": "it", "ja": "ja"})
+       for book in ("gnucash-guide", "gnucash-help")},  # ("pt" is European Portuguese)
+    # where a book names its pages with the language, a directory is a path with the page's name in it
+    "debian-faq": ("usr/share/doc/debian/FAQ/", {"en": "{page}.html", **{
+        loc: f"{d}/{{page}}.{d}.html" for loc, d in {
+            "de": "de", "fr": "fr", "it": "it", "ja": "ja", "ko": "ko", "nl": "nl", "ru": "ru",
+            "zh-Hans": "zh-cn"}.items()}}),
+    "maint-guide": ("usr/share/doc/maint-guide", {"en": "/html/{page}.en.html", **{
+        loc: f"-{d}/html/{{page}}.{d}.html" for loc, d in {
+            "de": "de", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "ru": "ru", "vi": "vi",
+            "zh-Hans": "zh-cn", "zh-Hant": "zh-tw"}.items()}}),
+    "developers-reference": ("usr/share/developers-reference/", {
+        "en": "{page}.html", "de": "de", "fr": "fr", "it": "it", "ja": "ja", "ru": "ru"}),
+    "aptitude": ("usr/share/doc/aptitude/html/", {
+        "en": "en", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "nl": "nl", "ru": "ru"}),
 }  # fmt: skip
+# Sources made of several books, translated from older editions of them (read with ``whole_book``).
+COLLECTIONS = {
+    "gnucash": ("gnucash-guide", "gnucash-help"),
+    "debian-docs": ("debian-faq", "maint-guide", "developers-reference", "aptitude"),
+}
 # A page's number in its English title: "Chapter 6. Maintenance…", "6.2. aptitude…", "A.3. Linux Mint".
 _CHAPTER = re.compile(r"<title[^>]*>\s*(?:(?:Chapter|Appendix)\s+)?([0-9]+|[A-Z])[.]")
 # Marks around a cross-reference's text, which DocBook generates from the target's title in the page's
@@ -270,23 +337,71 @@ def _html_paragraphs(path: Path, parser: _DocBookParagraphs) -> list[str]:
     return parser.found
 
 
-def collect_docbook(root: Path, locale: str, book: str) -> list[tuple[str, str]]:
+def _long_sentences(paragraphs: Iterable[str]) -> set[str]:
+    """The sentences of three words or more of an English page: a paragraph translated in part keeps one
+    of them ("Zoekt door alle velden. If you are running a search in a table, …")."""
+    return {s for p in paragraphs for s in sentences(p) if len(s.split()) >= 3}
+
+
+def _translated_in_full(paragraph: str, english: set[str], english_sentences: set[str]) -> bool:
+    """Neither one of the English page's paragraphs left in place nor one translated in part."""
+    return paragraph not in english and english_sentences.isdisjoint(sentences(paragraph))
+
+
+# Characters a book renders in the page's language around a quoted term ("…", „…“, «…»): masked when a
+# translated paragraph is compared with the English book's sentences.
+_QUOTES = re.compile(r"[\"'“”„‟«»‘’‚‹›「」『』]")
+
+
+def _english_sentences(pages: list[Path]) -> set[str]:
+    """The sentences of three words or more of an English book's pages, cross-references and quotation
+    marks masked."""
+    masked = (_XREF_TEXT.sub("", p) for page in pages for p in docbook_paragraphs(page))
+    return {_QUOTES.sub("", s) for s in _long_sentences(masked)}
+
+
+def _book_pages(root: Path, book: str, locale: str) -> dict[str, Path]:
+    """A DocBook book's pages in one language, by the page's name without the language (``ch02s02``)."""
     where, dirs = DOCBOOKS[book]
-    base = root / where
+    pattern = dirs[locale] if "{page}" in dirs[locale] else dirs[locale] + "/{page}.html"
+    head, tail = f"{where}{pattern}".split("{page}")
+    found = {}
+    for path in sorted(root.glob(f"{head}*{tail}")):
+        relative = path.relative_to(root).as_posix()
+        found[relative[len(head) : len(relative) - len(tail)]] = path
+    return found
+
+
+def collect_docbook(root: Path, locale: str, book: str, whole_book: bool = False) -> list[tuple[str, str]]:
+    """Rows of a DocBook HTML book. With ``whole_book`` (a translation of an older edition, which left
+    untranslated English paragraphs and sentences inside translated ones), a paragraph with a sentence
+    of the English book anywhere in it is left out too, and so is one with a sentence of English words
+    (``_without_english_words``)."""
+    if locale not in DOCBOOKS[book][1]:
+        return []
+    english_pages = _book_pages(root, book, "en")
+    book_sentences = _english_sentences(list(english_pages.values())) if whole_book else set()
     least = 60 if locale in CJK else 160
     sources = []
-    for page in sorted((base / dirs[locale]).glob("*.html")):
-        original = base / dirs["en"] / page.name
+    for name, page in _book_pages(root, book, locale).items():
+        original = english_pages.get(name)
+        if original is None:  # a translation of an older edition, which named its pages otherwise
+            continue
         number = _CHAPTER.search(original.read_text(encoding="utf-8", errors="replace")[:4000])
         english = {_XREF_TEXT.sub("", p) for p in docbook_paragraphs(original)}
-        own = [
-            p.replace(_XREF[0], "").replace(_XREF[1], "")
-            if (locale == "en" or _XREF_TEXT.sub("", p) not in english) and not _INTRODUCES.search(p)
-            else ""
-            for p in docbook_paragraphs(page)
-        ]
-        sources.append((f"{book}:{number[1] if number else page.stem}", merged(own, least)))
-    return runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
+        own = []
+        for marked in docbook_paragraphs(page):
+            masked = _XREF_TEXT.sub("", marked)
+            p = marked.replace(_XREF[0], "").replace(_XREF[1], "")
+            translated = locale == "en" or (
+                masked not in english
+                and book_sentences.isdisjoint(_QUOTES.sub("", s) for s in sentences(masked))
+            )
+            # a C0/C1 control character is the source's own mojibake
+            own.append(p if translated and not _INTRODUCES.search(p) and not _CONTROL.search(p) else "")
+        sources.append((f"{book}:{number[1] if number else name}", merged(own, least)))
+    in_locale = plausible if locale in CJK else _without_english_words if whole_book else _without_english
+    return runs(sources, locale, in_locale=in_locale)
 
 
 LIBREOFFICE = ("usr/share/libreoffice/help", {
@@ -349,18 +464,13 @@ def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> lis
         english = {
             _XREF_TEXT.sub("", p) for p in _html_paragraphs(base / dirs["en"] / folder / name, reader())
         }
-        # a paragraph translated in part keeps English sentences of the original ("Zoekt door alle
-        # velden. If you are running a search in a table, …"): a sentence of three words or more
-        english_sentences = {s for p in english for s in sentences(p) if len(s.split()) >= 3}
+        english_sentences = _long_sentences(english)
         own = []
         for marked in _html_paragraphs(page, reader()):
             masked = _XREF_TEXT.sub("", marked)
             p = marked.replace(_XREF[0], "").replace(_XREF[1], "")
             usable = (
-                (
-                    locale == "en"
-                    or (masked not in english and english_sentences.isdisjoint(sentences(masked)))
-                )
+                (locale == "en" or _translated_in_full(masked, english, english_sentences))
                 and p not in seen
                 and _PICTURE not in p
                 and not _CONTROL.search(p)  # a C0/C1 control character: the source's own mojibake
@@ -372,11 +482,121 @@ def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> lis
     return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
 
 
+INKSCAPE = ("usr/share/inkscape/tutorials", {
+    "en": "", "es": ".es", "pt-BR": ".pt_BR", "fr": ".fr", "de": ".de", "it": ".it", "nl": ".nl",
+    "pl": ".pl", "ru": ".ru", "uk": ".uk", "ja": ".ja", "ko": ".ko", "zh-Hans": ".zh_CN",
+    "zh-Hant": ".zh_TW", "id": ".id", "vi": ".vi"})  # fmt: skip
+_SVG_TEXT = "{http://www.w3.org/2000/svg}text"
+_SODIPODI_ROLE = "{http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd}role"
+
+
+def _svg_text(element: ET.Element) -> str:
+    """An SVG text element's text as shown: its ``tspan`` children inline, a ``line`` one on a new line."""
+    parts = [element.text or ""]
+    for child in element:
+        parts += [" " if child.get(_SODIPODI_ROLE) == "line" else "", _svg_text(child), child.tail or ""]
+    return "".join(parts)
+
+
+def _svg_heading(element: ET.Element) -> bool:
+    """A section title: Inkscape's tutorial generator sets it as a bold text flowed into the page."""
+    style = element.get("style") or ""
+    return "font-weight:bold" in style and "shape-inside" in style
+
+
+def svg_sections(path: Path) -> list[list[str]]:
+    """An Inkscape tutorial's paragraphs (its ``<text>`` elements) in document order, by section (the
+    first list is what precedes the first section title); every translation has the same sections."""
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, OSError):
+        return []
+    found: list[list[str]] = [[]]
+    for element in root.iter(_SVG_TEXT):
+        if _svg_heading(element):
+            found.append([])
+        found[-1].append(" ".join(_svg_text(element).split()))
+    return found
+
+
+def collect_inkscape(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of Inkscape's tutorials, one SVG document per tutorial and language; the source of a row is
+    the tutorial's section (``inkscape:tutorial-basic#3``); the paragraphs left untranslated or
+    translated in part are left out."""
+    base = root / INKSCAPE[0]
+    suffix = INKSCAPE[1][locale]
+    least = 60 if locale in CJK else 160
+    sources = []
+    for original in sorted(p for p in base.glob("tutorial-*.svg") if p.stem.count(".") == 0):
+        page = base / f"{original.stem}{suffix}.svg"
+        english = {p for section in svg_sections(original) for p in section}
+        english_sentences = _long_sentences(english)
+        for number, section in enumerate(svg_sections(page) if page.exists() else []):
+            own = [
+                p
+                if (locale == "en" or _translated_in_full(p, english, english_sentences))
+                and not _INTRODUCES.search(p)
+                else ""
+                for p in section
+            ]
+            sources.append((f"inkscape:{original.stem}#{number}", merged(own, least)))
+    rows = runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
+    return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
+
+
+LIVE_MANUAL = ("usr/share/doc/live-manual/html/live-manual", {
+    "en": "en", "es": "es", "pt-BR": "pt_BR", "fr": "fr", "de": "de", "it": "it", "pl": "pl", "ja": "ja"})  # fmt: skip
+
+
+class _LiveManualParagraphs(_PictureParagraphs):
+    """The text paragraphs of a page of the Debian Live manual (SiSU HTML: ``<p class="i0">``; a code
+    block, a bold heading and a paragraph's number label are not text)."""
+
+    def _kind(self, tag: str, cls: str, attrs: list[tuple[str, str | None]]) -> str:
+        if tag == "p":
+            return "para" if cls == "i0" else "skip"
+        if tag == "label":
+            return "skip"
+        return super()._kind(tag, cls, attrs)
+
+
+def collect_live_manual(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of the Debian Live manual, one HTML page per chapter and language (``the-basics.de.html``);
+    the source of a row is the chapter (``live:the-basics``); untranslated paragraphs, ones translated
+    in part and ones with an image are left out."""
+    base = root / LIVE_MANUAL[0]
+    least = 60 if locale in CJK else 160
+    sources = []
+    for original in sorted(base.glob("*.en.html")):
+        name = original.name.removesuffix(".en.html")
+        english = set(_html_paragraphs(original, _LiveManualParagraphs()))
+        english_sentences = _long_sentences(english)
+        own = [
+            p
+            if (locale == "en" or _translated_in_full(p, english, english_sentences))
+            and _PICTURE not in p
+            and not _INTRODUCES.search(p)
+            else ""
+            for p in _html_paragraphs(base / f"{name}.{LIVE_MANUAL[1][locale]}.html", _LiveManualParagraphs())
+        ]
+        sources.append((f"live:{name}", merged(own, least)))
+    rows = runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
+    return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
+
+
 # Characters of a row outside Chinese, Japanese and Korean (a reply of a few sentences; ``runs`` keeps
 # 200 and more, which in those scripts is already several sentences).
 LIBREOFFICE_LEAST = 300
 
 ENGLISH_MIN_STOPWORDS = 3  # distinct English stop words (not the locale's own) that make a sentence English
+# In a translation of an older edition, a sentence is English too when at least this many of its words,
+# and half of them, are words of English (wordfreq's Zipf frequency 3 or more) clearly more frequent in
+# English than in the locale (by 1 Zipf, ten times): an untranslated sentence with few stop words
+# ("Windows: Finance::Quote on Windows requires perl to be installed already."). Elsewhere the check is
+# not made: it also takes a translated sentence spelling out an English name ("Abreviação de American
+# Standard Code for Information Interchange."), which is documentation a judge must pass.
+ENGLISH_MIN_WORDS = 4
+_WORDFREQ = {"pt-BR": "pt", "zh-Hans": "zh", "zh-Hant": "zh"}
 
 
 def _without_english(paragraph: str, locale: str) -> bool:
@@ -393,6 +613,26 @@ def _without_english(paragraph: str, locale: str) -> bool:
     )
 
 
+def _english_words(sentence: str, locale: str) -> int:
+    """How many of a sentence's words are English words clearly more frequent in English than in ``locale``."""
+    theirs = _WORDFREQ.get(locale, locale)
+    return sum(
+        1
+        for w in re.findall(r"[^\W\d_]+", sentence.lower())
+        if zipf_frequency(w, "en") >= 3 and zipf_frequency(w, "en") > zipf_frequency(w, theirs) + 1
+    )
+
+
+def _without_english_words(paragraph: str, locale: str) -> bool:
+    """``_without_english``, and no sentence with ``ENGLISH_MIN_WORDS`` English words making half of its
+    words (for a translation of an older edition)."""
+    return _without_english(paragraph, locale) and not any(
+        (found := _english_words(s, locale)) >= ENGLISH_MIN_WORDS
+        and 2 * found >= len(re.findall(r"[^\W\d_]+", s))
+        for s in sentences(paragraph)
+    )
+
+
 def _translated(paragraph: str, locale: str) -> bool:
     """A paragraph of an alphabetic locale that differs from the English page's (or is English's own) is
     in its locale: the
@@ -403,21 +643,41 @@ def _translated(paragraph: str, locale: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", choices=["help", *DOCBOOKS, *HTML_HELP], default="help")
+    parser.add_argument(
+        "--source", choices=["help", *DOCBOOKS, *COLLECTIONS, *HTML_HELP, "inkscape", "live"], default="help"
+    )
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
     parser.add_argument("--out", default="bench/results/help_paragraphs.jsonl")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    book = HTML_HELP[args.source][:2] if args.source in HTML_HELP else DOCBOOKS.get(args.source)
+    books = COLLECTIONS.get(args.source, (args.source,))
+    languages = (
+        HTML_HELP[args.source][1]
+        if args.source in HTML_HELP
+        else INKSCAPE[1]
+        if args.source == "inkscape"
+        else LIVE_MANUAL[1]
+        if args.source == "live"
+        else {loc for book in books for loc in DOCBOOKS[book][1]}
+        if books[0] in DOCBOOKS
+        else HELP_DIRS
+    )
     with out.open("w", encoding="utf-8") as fh:
-        for locale in [loc for loc in LOCALES if book is None or loc in book[1]]:
-            if book is None:
+        for locale in [loc for loc in LOCALES if loc in languages]:
+            if args.source == "help":
                 rows = collect(Path(args.root), locale)
+            elif args.source == "inkscape":
+                rows = collect_inkscape(Path(args.root), locale)
+            elif args.source == "live":
+                rows = collect_live_manual(Path(args.root), locale)
             elif args.source in HTML_HELP:
                 rows = collect_html_help(Path(args.root), locale, args.source)
             else:
-                rows = collect_docbook(Path(args.root), locale, args.source)
+                older = args.source in COLLECTIONS
+                rows = [
+                    r for b in books for r in collect_docbook(Path(args.root), locale, b, whole_book=older)
+                ]
             for source, text in rows:
                 fh.write(
                     json.dumps({"locale": locale, "source": source, "text": text}, ensure_ascii=False) + "\n"

@@ -485,9 +485,13 @@ _ABBREVIATION_BEFORE = re.compile(rf"^({_UPPER}{{2,8}})(?:{_CJK}{{1,2}})?[ \t]*(
 
 def _expansion_follows(text: str) -> bool:
     """An abbreviation before its expansion behind a dash or in quotes, spelled by the initials as in
-    brackets (``_spelled_out``): ``IME - Input Method Editor (…)``, ``DDE는 "Dynamic Data Exchange"의…``."""
+    brackets (``_spelled_out``): ``IME - Input Method Editor (…)``, ``DDE는 "Dynamic Data Exchange"의…``;
+    or before a translated expansion behind a dash that the sentence takes as a noun (``_spaced_gloss``)."""
     m = _ABBREVIATION_BEFORE.match(text)
-    return m is not None and _spelled_out(m.group(1), text[m.start(2) :])
+    return m is not None and (
+        _spelled_out(m.group(1), text[m.start(2) :])
+        or (m.group(2) in _DASHES and _spaced_gloss(text[m.end() :]))
+    )
 
 
 def _parenthetical(after_word: str) -> bool:
@@ -504,6 +508,20 @@ def _parenthetical(after_word: str) -> bool:
 
 
 GLOSS_MAX_CHARS = 100  # a bracket after a name in capitals closes within this many characters (a gloss)
+
+# A gloss in Chinese, Japanese or Korean (with Latin words in it) closed by a space and a particle that goes
+# on with the sentence, within the first sentence: "Debian エンハンスメント提案 を確認し…".
+_SPACED_GLOSS = re.compile(
+    rf"[ \t]*[^\n.!?…。！？]{{0,{GLOSS_MAX_CHARS}}}?{_CJK}[ \t]+{_PARTICLE.pattern}[^\W\d_]"
+)
+
+
+def _spaced_gloss(after_dash: str) -> bool:
+    """Whether the text after an abbreviation's dash is its translated expansion (whose initials cannot
+    spell it in another script) closed by a space and a particle of the sentence (``DEP - Debian
+    エンハンスメント提案 を確認し…``, ``GPL - GNU 一般公衆利用許諾書 に従って…``): a tokenizer's piece
+    before a dash is followed by a sentence, not by a noun the sentence goes on from."""
+    return _SPACED_GLOSS.match(after_dash) is not None
 
 
 def _glossed_capitals(token: str, text: str) -> bool:

@@ -236,3 +236,28 @@ def test_a_loanword_said_as_a_sentence_of_its_own_passes(text: str, locale: str)
 def test_a_foreign_piece_before_a_full_stop_is_still_a_fragment() -> None:
     found = find_corrupted_start("Şlem. Si no lo sabes, dímelo y te lo explico con más calma.", "es")
     assert found is not None and found.prefix == "Şlem"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("LVM - 論理ボリューム管理 を使うと、複数のディスクを一つの領域として扱えます。", "ja"),
+        ("FTP - Debian 公式ミラー に接続して、必要なパッケージを取得してください。", "ja"),
+        ("SSH — 安全外壳协议 是远程登录服务器时最常用的方式。", "zh-Hans"),
+    ],
+)
+def test_an_abbreviation_before_a_dash_and_its_translated_expansion_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+    assert judge(text, locale).outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("ATION - 彼女は灯台へ向かい、嵐の前に火を守ろうとした。", "ja"),  # a sentence after the dash
+        ("ALLY - 灯台守は眠っていた。嵐はまだ来ない。", "ja"),  # its subject not spaced from the particle
+        ("ING - 彼は Linux を使っていた。", "ja"),  # a Latin word spaced before the particle
+    ],
+)
+def test_capitals_before_a_dash_and_a_sentence_are_still_a_piece(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is not None
