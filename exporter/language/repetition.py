@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from itertools import accumulate, pairwise
 from operator import itemgetter
 
+from exporter.language.scripts import CJK_LETTERS
 from exporter.language.segment import Sentence, split_sentences
 from exporter.language.truncation import LIST_ITEM
 from exporter.textkit import clip
@@ -92,11 +93,10 @@ COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply i
 TAIL_MAX_RATIO = 0.2  # ... and under which the reply's last quarter is one
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
 _WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
-_TOKEN = re.compile(f"[{_CJK}]|{_WORD_OR_MARK}")
-_HAS_CJK = re.compile(f"[{_CJK}]")
-_WORD_NOT_CJK = re.compile(f"[^\\W{_CJK}]")  # a letter, digit or underscore outside the CJK blocks
+_TOKEN = re.compile(f"[{CJK_LETTERS}]|{_WORD_OR_MARK}")
+_HAS_CJK = re.compile(f"[{CJK_LETTERS}]")
+_WORD_NOT_CJK = re.compile(f"[^\\W{CJK_LETTERS}]")  # a letter, digit or underscore outside the CJK blocks
 _WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
 _SAMPLE_CHARS = 60

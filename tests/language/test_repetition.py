@@ -19,11 +19,12 @@ from exporter.language.repetition import (
     find_repetition,
     tokenize,
 )
+from exporter.language.scripts import CJK_LETTERS
 from exporter.language.truncation import find_truncation
 from exporter.outcomes import Reason
 from tests.fuzz_profile import examples
 
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
+_TOKEN = re.compile(rf"[{CJK_LETTERS}]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")  # a CJK letter: one token
 
 STORY = (
     "Steel rings on steel as Mara parries the first cut and answers with a low sweep. Her rival leaps back, "
