@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, preference
+from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, lexicon_or_none, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import (
     CJK_LETTERS,
@@ -565,9 +565,8 @@ POOL_KEEP_LLR = 1.0
 def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
     """Whether the expected language's lexicon knows ``text``'s words and outweighs ``language``'s on them
     by ``POOL_KEEP_LLR`` (no verdict when either language has no lexicon)."""
-    try:
-        first, second = lexicon(expected), lexicon(language)
-    except LookupError:
+    first, second = lexicon_or_none(expected), lexicon_or_none(language)
+    if first is None or second is None:
         return False
     words = [w.casefold() for w in LETTERS.findall(unquote(text))]
     if not words or not all(map(first.ranks.__contains__, words)):

@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import lexicon
+from exporter.language.lexicon import lexicon_or_none
 from exporter.language.scripts import (
     CJK_LETTERS,
     CJK_SCRIPTS,
@@ -430,10 +430,7 @@ def _abbreviation(text: str) -> bool:
 
 
 def _in_lexicon(token: str, locale: str) -> bool:
-    try:
-        return lexicon(locale).is_word(token)
-    except LookupError:  # no word list for the locale
-        return False
+    return (lex := lexicon_or_none(locale)) is not None and lex.is_word(token)  # no word list: no word
 
 
 def _label(body: str, locale: str | None) -> bool:
@@ -565,10 +562,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     folded = _REPEATS.sub(r"\1", token.casefold())
     if folded in INTERJECTIONS or token.casefold() in INTERJECTIONS:
         return None
-    try:
-        lex = lexicon(locale)
-    except LookupError:
-        return None
+    if (lex := lexicon_or_none(locale)) is None:
+        return None  # no word list for the locale: no verdict
     if _recurs(token, text) and (not lex.is_common(token) or _named_again(token, text)):
         return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
     if token.islower():
@@ -711,11 +706,8 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
         return None
     if interjection in _CJK_PARTICLE_INTERJECTIONS and not text[len(token)].isspace():
         return None  # a word and its particle: "天啊，", "神明啊，"
-    try:
-        if lexicon(locale).rank(token) < FUNCTION_WORDS:
-            return None
-    except LookupError:
-        return None
+    if (lex := lexicon_or_none(locale)) is None or lex.rank(token) < FUNCTION_WORDS:
+        return None  # no word list for the locale (no verdict), or a function word
     return _found("fragment", token)
 
 
@@ -784,10 +776,8 @@ _NAME_PAIR = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+({_UPPER}{_LOWER}+)[ \t]+{_LO
 def _name_pair(body: str, locale: str | None) -> bool:
     if (m := _NAME_PAIR.match(body)) is None:
         return False
-    try:
-        return not lexicon(str(locale)).is_common(m.group(1))
-    except LookupError:  # no word list for the locale
-        return False
+    lex = lexicon_or_none(str(locale))
+    return lex is not None and not lex.is_common(m.group(1))  # no word list for the locale: no pair
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
@@ -861,10 +851,7 @@ def _loanword_sentence(token: str, body: str, locale: str | None) -> bool:
 
 
 def _in_common(token: str, locale: str) -> bool:
-    try:
-        return lexicon(locale).is_common(token)
-    except LookupError:
-        return False
+    return (lex := lexicon_or_none(locale)) is not None and lex.is_common(token)  # no word list: no word
 
 
 def _opener_problem(text: str) -> CorruptedStart | None:
