@@ -37,6 +37,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from exporter.language.lexicon import lexicon
+from exporter.language.locales import LOCALES
 from exporter.language.scripts import (
     CJK_LETTERS,
     HAN,
@@ -104,8 +105,8 @@ CLOSINGS = frozenset(
     ]
 )  # fmt: skip
 # The alphabets' languages among the 17 (each list holds English's commonest words too)
-_LEXICONS = ("en", "es", "pt", "fr", "de", "it", "nl", "pl", "tr", "id", "vi", "ru", "uk")
 _LEXICON_SCRIPTS = frozenset({Script.LATIN, Script.CYRILLIC})
+_LEXICONS = tuple(dict.fromkeys(s.language for s in LOCALES.values() if s.scripts <= _LEXICON_SCRIPTS))
 _CJK_LINE = re.compile(rf"^[ \t]*[{CJK_LETTERS}・]{{1,8}}[ \t]*$")  # ・: a bullet, or between a name's words
 _CHAT_END = re.compile(
     r"(?:(?<![^\W_])(?:[:;=]-?[)(DPpOo3]|[xX]D+|w{2,}|lol|lmao|haha+|hehe+)|<3|ㅋ{2,}|ㅎ{2,}|\^[_.]?\^)$"
