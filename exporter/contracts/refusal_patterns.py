@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from exporter.language.scripts import CJK_LETTERS, HAN_KANA_LETTERS
 from exporter.language.segment import END_MARK
 
 REFUSAL_WINDOW_CHARS = 240  # refusals lead with their phrase; a story's dialogue comes later
@@ -1064,7 +1065,7 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], int, 
         for trigger, codes in (
             ("[a-zà-ÿ]", tuple(c for c in _PATTERNS if c not in _GROUPS["cyrillic"] + _GROUPS["cjk"])),
             ("[а-яёіїєґ]", _GROUPS["cyrillic"]),
-            ("[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]", _GROUPS["cjk"]),
+            (f"[{CJK_LETTERS}]", _GROUPS["cjk"]),
         )
     )
 )
@@ -1200,7 +1201,7 @@ _ANY_BY_CODES = {codes: _any_phrase(codes) for *_, codes in _BY_SCRIPT}
 GREETING_MAX_WORDS = 4  # "Thanks for the idea!", "아이디어 감사합니다.": a thank-you or a hello, not a scene
 GREETING_MAX_CJK_CHARS = 16  # "アイデアをありがとうございます。"
 _WORD = re.compile(r"[^\W\d_]+")
-_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")  # written without spaces: measured in characters
+_HAN_KANA = re.compile(f"[{HAN_KANA_LETTERS}]")  # written without spaces: measured in characters
 
 
 def _opens(lowered: str, first: int) -> bool:

@@ -29,9 +29,19 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, preference
+from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, lexicon_or_none, preference
 from exporter.language.locales import LocaleSpec
-from exporter.language.scripts import CJK_SCRIPTS, HAN, HANGUL, KANA, LETTERS, Script, script_counts, weight
+from exporter.language.scripts import (
+    CJK_LETTERS,
+    CJK_SCRIPTS,
+    HAN,
+    HANGUL,
+    KANA,
+    LETTERS,
+    Script,
+    script_counts,
+    weight,
+)
 from exporter.language.segment import unquote, word_count
 
 # Labels that are a regional or written variety of the expected language, or a model's noise on its text
@@ -582,9 +592,8 @@ def _lexicon_leans(text: str, expected: str, neighbour: str) -> bool:
 def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
     """Whether the expected language's lexicon knows ``text``'s words and outweighs ``language``'s on them
     by ``POOL_KEEP_LLR`` (no verdict when either language has no lexicon)."""
-    try:
-        first, second = lexicon(expected), lexicon(language)
-    except LookupError:
+    first, second = lexicon_or_none(expected), lexicon_or_none(language)
+    if first is None or second is None:
         return False
     words = [w.casefold() for w in LETTERS.findall(unquote(text))]
     if not words or not all(map(first.ranks.__contains__, words)):
@@ -596,7 +605,7 @@ def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
 # et"): one run of at most this many characters, the only one of the sentence. A Japanese or Chinese
 # sentence is one longer run; a Korean one is several, spaced.
 CJK_WORD_CHARS = 6
-_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+")
+_CJK_RUN = re.compile(f"[{CJK_LETTERS}]+")
 
 
 def _cjk_word(text: str) -> str | None:

@@ -33,7 +33,16 @@ from dataclasses import dataclass
 
 from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES
-from exporter.language.scripts import CJK_SCRIPTS, LETTERS, Script, script_of
+from exporter.language.scripts import (
+    CJK_LETTERS,
+    CJK_SCRIPTS,
+    HAN,
+    HAN_KANA_LETTERS,
+    LETTERS,
+    Script,
+    letter_ranges,
+    script_of,
+)
 
 _REPLACEMENT = "\ufffd"
 # C0 controls except tab/newline/carriage return, DEL, C1 controls, lone surrogates, non-characters.
@@ -73,7 +82,7 @@ _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u
 
 
 # Letters that are surely not Latin: kana, Han and hangul syllables.
-_CJK_LETTERS = re.compile("[\u3041-\u3096\u30a1-\u30fa\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]+")
+_CJK_LETTERS = re.compile(f"[{CJK_LETTERS}]+")
 
 
 def _latin_text(text: str) -> bool:
@@ -447,8 +456,8 @@ def _big5_han() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(f"[{''.join(han)}]"), re.compile(f"[{''.join(rare)}]")
 
 
-_CJK_CHARS = re.compile("[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_HAN_RUNS = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK_CHARS = re.compile(f"[{HAN_KANA_LETTERS}]+")
+_HAN_RUNS = re.compile(f"[{letter_ranges(HAN)}]+")
 # A double-byte character's two bytes that are a UTF-8 continuation byte (A1-BF, those these codecs take as
 # lead or trail) then a lead byte of a three-byte sequence of U+3000-U+DFFF (E3-ED), or the other way
 # round: each byte is mapped to a weight, first bytes by one table and second bytes by the other, and a

@@ -100,6 +100,19 @@ def lexicon(language: str) -> Lexicon:
     return Lexicon(language, ranks, zipf)
 
 
+def lexicon_or_none(language: str) -> Lexicon | None:
+    """``lexicon(language)``, or None when ``wordfreq`` has no list for the language: each caller says what
+    its rule decides without one.
+
+    >>> lexicon_or_none("xx") is None
+    True
+    """
+    try:
+        return lexicon(language)
+    except LookupError:
+        return None
+
+
 class Lean(NamedTuple):
     """How much a run of words belongs to one language rather than another (``preference``)."""
 

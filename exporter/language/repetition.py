@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from itertools import accumulate, pairwise
 from operator import itemgetter
 
+from exporter.language.scripts import CJK_LETTERS
 from exporter.language.segment import Sentence, split_sentences
 from exporter.language.truncation import LIST_ITEM
 from exporter.textkit import clip
@@ -92,13 +93,13 @@ COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply i
 TAIL_MAX_RATIO = 0.2  # ... and under which the reply's last quarter is one
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
 _WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
-_TOKEN = re.compile(f"[{_CJK}]|{_WORD_OR_MARK}")
-_HAS_CJK = re.compile(f"[{_CJK}]")
-_WORD_NOT_CJK = re.compile(f"[^\\W{_CJK}]")  # a letter, digit or underscore outside the CJK blocks
+_TOKEN = re.compile(f"[{CJK_LETTERS}]|{_WORD_OR_MARK}")
+_HAS_CJK = re.compile(f"[{CJK_LETTERS}]")
+_WORD_NOT_CJK = re.compile(f"[^\\W{CJK_LETTERS}]")  # a letter, digit or underscore outside the CJK blocks
 _WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
+_APOSTROPHES = str.maketrans("", "", "'’")  # deleted: a word's apostrophes (``don't``)
 _SAMPLE_CHARS = 60
 _END_MARKS = ".!?…。！？"  # a near-copy may end with another mark
 _ECHO_TAIL = ECHO_WINDOW * 4 // 3  # tokens first searched for the near-copy check's words
@@ -387,30 +388,25 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
         if (
             copies >= DRIFT_MIN_COPIES
             and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS
-            and not _enumeration([tokens_of(index) for index in range(first, last + 1)])
+            and not _enumeration([_words(sentences[index].text) for index in range(first, last + 1)])
         ):
             unit = sentences[last].text
             return Repetition("near_loop", clip(unit, _SAMPLE_CHARS), copies, copies / len(sentences))
     return None
 
 
-def _enumeration(copies: list[set[str]]) -> bool:
+def _enumeration(copies: list[list[str]]) -> bool:
     """Whether the near-copies fill a template's slot (``Choose File - New - Labels - Format tab.``, then
     ``… - Options tab.``): half of them or more bring a word no earlier copy has. Sampling drifts by
     dropping, doubling and swapping the words it has; documentation walks through menus, fields and
-    positions, naming a new one each time. Marks and numbers are not words here."""
-    words = [{w for w in map(_letters_of, tokens) if w} for tokens in copies]
+    positions, naming a new one each time (``_words``: a counter's ``Day 4`` brings no new word)."""
+    words = [set(each) for each in copies]
     seen = set(words[0])
     new = 0
     for each in words[1:]:
         new += not each <= seen
         seen |= each
     return new * 2 >= len(copies) - 1
-
-
-def _letters_of(token: str) -> str:
-    """A token's letters, or nothing when it holds a digit (a counter's ``Day 4`` brings no new word)."""
-    return "" if any(c.isdigit() for c in token) else "".join(_LETTER.findall(token))
 
 
 def _close(first: Sentence, second: Sentence) -> bool:
@@ -472,7 +468,9 @@ def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [token for token in tokenize(text) if token[0].isalpha()]
+    """A sentence's words (``tokenize``'s tokens of letters, an apostrophe within; a CJK character is one):
+    marks and numbers left out, a token holding a digit too (``Day 4``, ``v2``, ``4th`` count up)."""
+    return [token for token in tokenize(text) if token.isalpha() or token.translate(_APOSTROPHES).isalpha()]
 
 
 def _compression(text: str) -> Repetition | None:

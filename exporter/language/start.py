@@ -21,9 +21,11 @@ import unicodedata
 from dataclasses import dataclass
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import lexicon
+from exporter.language.lexicon import lexicon_or_none
 from exporter.language.scripts import (
+    CJK_LETTERS,
     CJK_SCRIPTS,
+    HAN_KANA_LETTERS,
     LETTERS,
     Script,
     leading_run,
@@ -61,7 +63,8 @@ _INVISIBLE_PREFIX = re.compile(r"^[\s\u200b-\u200f\u2060-\u2064\u00ad\u180e]+")
 
 _LOWER = case_class("islower")
 _UPPER = case_class("isupper")
-_CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
+_CJK = f"[{CJK_LETTERS}]"
+_HAN_KANA = f"[{HAN_KANA_LETTERS}]"
 # "ingHello", "ingA message", "ataL'identifiant", "eurỒ, …": two or more lowercase letters glued to a
 # capitalised word or a one-letter capital word (not "macOS", "iPhone").
 _GLUED_CAPITAL = re.compile(rf"^{_LOWER}{{2,}}{_UPPER}(?:{_LOWER}|['’,]|\s)")
@@ -116,7 +119,7 @@ _SPEAKER = re.compile(rf"^({_LOWER}{{1,20}})\.?(?:[ \t][^\W\d_]{{1,20}}\.?){{0,2
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
-_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
+_CJK_CHAR = re.compile(_CJK)
 _DOUBLED_OK = frozenset({"**", "__", "--", "——", "~~", "[["})  # bold, rules, wiki links
 # Stray punctuation right behind an opener: '".Il guardiano', '*.', '«.', '¿,' ('"..." and '*…*' pass).
 # ("*.txt" is a glob, not an opener and a full stop)
@@ -140,7 +143,7 @@ SKIPPED_WORD_MAX = 3
 # "니다The", "ですHello", "想象成從 — Ahora": a short CJK fragment before Latin or Cyrillic text (spaced,
 # glued, on its own line, or in front of an opener).
 _CJK_BEFORE_ALPHABET = re.compile(
-    r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{1,8}[,.、。]?\s*[(“„«「『¿¡*—–\-\"]*\s?(?=[A-Za-zА-яЁёЄєІіЇїҐґ])"
+    rf"^{_CJK}{{1,8}}[,.、。]?\s*[(“„«「『¿¡*—–\-\"]*\s?(?=[A-Za-zА-яЁёЄєІіЇїҐґ])"
 )
 # "N(To", "e“The", "ione“Specifies", "ювати(The": letters glued to an opening mark. Latin or Cyrillic
 # letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
@@ -431,10 +434,7 @@ def _abbreviation(text: str) -> bool:
 
 
 def _in_lexicon(token: str, locale: str) -> bool:
-    try:
-        return lexicon(locale).is_word(token)
-    except LookupError:  # no word list for the locale
-        return False
+    return (lex := lexicon_or_none(locale)) is not None and lex.is_word(token)  # no word list: no word
 
 
 def _label(body: str, locale: str | None) -> bool:
@@ -584,10 +584,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     folded = _REPEATS.sub(r"\1", token.casefold())
     if folded in INTERJECTIONS or token.casefold() in INTERJECTIONS:
         return None
-    try:
-        lex = lexicon(locale)
-    except LookupError:
-        return None
+    if (lex := lexicon_or_none(locale)) is None:
+        return None  # no word list for the locale: no verdict
     if _recurs(token, text) and (not lex.is_common(token) or _named_again(token, text)):
         return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
     if token.islower():
@@ -656,9 +654,8 @@ _SPACED_LOWER_LATIN = re.compile(
 )
 # (Not a term before " - " and its definition, "修復 - 依存関係…", nor text spaced character by character.)
 _SPACED_CJK_PIECE = re.compile(
-    r"^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+(?:[*—«\"“„「『(][ \t]?)+(?=[^\W\d_])"
-    r"|^([\u3040-\u30ff\u3400-\u9fff]{1,3})[ \t]+"
-    r"(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{2})"
+    rf"^({_HAN_KANA}{{1,3}})[ \t]+(?:[*—«\"“„「『(][ \t]?)+(?=[^\W\d_])"
+    rf"|^({_HAN_KANA}{{1,3}})[ \t]+(?={_CJK}{{2}})"
 )
 # What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは",
 # "git 명령어").
@@ -721,7 +718,7 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
 # "そうねえ"): glued to a run, they end a word, not open a line.
 _CJK_PARTICLE_INTERJECTIONS = frozenset(["啊", "哦", "あ", "ねえ"])
 _RUN_BEFORE_OPENING = re.compile(
-    r"^([\u3040-\u30ff\u3400-\u9fff]{1,4}?)[ \t]?"
+    rf"^({_HAN_KANA}{{1,4}}?)[ \t]?"
     rf"(?:{_UPPER}[^\W\d_'’]*(?:['’][^\W\d_]+)?[ \t]+[—–-][ \t]"
     r"|(" + "|".join(sorted(_CJK_INTERJECTIONS, key=len, reverse=True)) + r")[，,、])"
 )
@@ -754,11 +751,8 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
         return None
     if interjection in _CJK_PARTICLE_INTERJECTIONS and not text[len(token)].isspace():
         return None  # a word and its particle: "天啊，", "神明啊，"
-    try:
-        if lexicon(locale).rank(token) < FUNCTION_WORDS:
-            return None
-    except LookupError:
-        return None
+    if (lex := lexicon_or_none(locale)) is None or lex.rank(token) < FUNCTION_WORDS:
+        return None  # no word list for the locale (no verdict), or a function word
     return _found("fragment", token)
 
 
@@ -782,10 +776,10 @@ def _element_label(token: str, text: str, locale: str) -> bool:
 
 
 # A space between two Chinese or Japanese characters (not around a Latin word, which Chinese spaces too).
-_CJK_SPACE_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff][ \t]+[\u3040-\u30ff\u3400-\u9fff]")
+_CJK_SPACE_CJK = re.compile(rf"{_HAN_KANA}[ \t]+{_HAN_KANA}")
 
 
-_LEADING_HAN_OR_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{1,4}")
+_LEADING_HAN_OR_KANA = re.compile(f"{_HAN_KANA}{{1,4}}")
 _READING = frozenset("(（")
 FOREIGN_HAN_LOOKAHEAD = 300  # characters after a leading piece searched for more of its variant
 
@@ -827,10 +821,8 @@ _NAME_PAIR = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+({_UPPER}{_LOWER}+)[ \t]+{_LO
 def _name_pair(body: str, locale: str | None) -> bool:
     if (m := _NAME_PAIR.match(body)) is None:
         return False
-    try:
-        return not lexicon(str(locale)).is_common(m.group(1))
-    except LookupError:  # no word list for the locale
-        return False
+    lex = lexicon_or_none(str(locale))
+    return lex is not None and not lex.is_common(m.group(1))  # no word list for the locale: no pair
 
 
 def _foreign_first_token(body: str, locale: str | None) -> str | None:
@@ -904,10 +896,7 @@ def _loanword_sentence(token: str, body: str, locale: str | None) -> bool:
 
 
 def _in_common(token: str, locale: str) -> bool:
-    try:
-        return lexicon(locale).is_common(token)
-    except LookupError:
-        return False
+    return (lex := lexicon_or_none(locale)) is not None and lex.is_common(token)  # no word list: no word
 
 
 def _opener_problem(text: str) -> CorruptedStart | None:
@@ -944,9 +933,7 @@ def _opener_problem(text: str) -> CorruptedStart | None:
 _UNDERSCORE_CLOSER = re.compile(r"[^\s_]_(?![^\W_])")
 # Straight apostrophes that can be quotes: not inside a word ("don't", "l'heure" close nothing).
 # (Between two Chinese, Japanese or Korean characters it is a quote: "'검은 숲'에서".)
-_QUOTE_APOSTROPHE = re.compile(
-    r"(?<![^\W\d_])'|'(?![^\W\d_])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])'(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])"
-)
+_QUOTE_APOSTROPHE = re.compile(rf"(?<![^\W\d_])'|'(?![^\W\d_])|(?<={_CJK})'(?={_CJK})")
 
 
 _INVERTED_CLOSERS = {"¡": "!", "¿": "?"}

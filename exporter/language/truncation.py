@@ -37,7 +37,18 @@ import unicodedata
 from dataclasses import dataclass
 
 from exporter.language.lexicon import lexicon
-from exporter.language.scripts import HAN, HANGUL, KANA, LETTERS, Script, script_counts, script_of, weight
+from exporter.language.locales import LOCALES
+from exporter.language.scripts import (
+    CJK_LETTERS,
+    HAN,
+    HANGUL,
+    KANA,
+    LETTERS,
+    Script,
+    script_counts,
+    script_of,
+    weight,
+)
 
 LENGTH_MIN_SHARE = 0.5  # share of max_tokens a reply cut by the budget (finish ``length``) must have used
 # Characters per token of an estimate of a reply's tokens (``estimated_tokens``): ASCII text, Cyrillic
@@ -94,9 +105,9 @@ CLOSINGS = frozenset(
     ]
 )  # fmt: skip
 # The alphabets' languages among the 17 (each list holds English's commonest words too)
-_LEXICONS = ("en", "es", "pt", "fr", "de", "it", "nl", "pl", "tr", "id", "vi", "ru", "uk")
 _LEXICON_SCRIPTS = frozenset({Script.LATIN, Script.CYRILLIC})
-_CJK_LINE = re.compile(r"^[ \t]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{1,8}[ \t]*$")
+_LEXICONS = tuple(dict.fromkeys(s.language for s in LOCALES.values() if s.scripts <= _LEXICON_SCRIPTS))
+_CJK_LINE = re.compile(rf"^[ \t]*[{CJK_LETTERS}・]{{1,8}}[ \t]*$")  # ・: a bullet, or between a name's words
 _CHAT_END = re.compile(
     r"(?:(?<![^\W_])(?:[:;=]-?[)(DPpOo3]|[xX]D+|w{2,}|lol|lmao|haha+|hehe+)|<3|ㅋ{2,}|ㅎ{2,}|\^[_.]?\^)$"
 )

@@ -4,9 +4,12 @@ piece with diacritics, a piece glued to a one-letter capital word; and the legit
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from exporter.language.judge import judge
+from exporter.language.scripts import CJK_LETTERS, CJK_SCRIPTS, script_of
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
 
@@ -134,3 +137,24 @@ def test_a_run_before_a_dialogue_name_or_an_interjection_is_a_piece(
 )
 def test_a_function_word_or_a_call_before_dialogue_is_legitimate(text: str, locale: str) -> None:
     assert find_corrupted_start(text, locale) is None, text
+
+
+def test_one_cjk_letter_class_serves_every_judge() -> None:
+    # The class the judges build patterns with holds exactly the letters ``script_of`` puts in a CJK script:
+    # the iteration mark 々, the prolonged sound mark ー and the jamo are letters; ・ and ゛ are not.
+    one = re.compile(f"[{CJK_LETTERS}]")
+    for code in [*range(0x1100, 0x1200), *range(0x3000, 0x3200), *range(0xAC00, 0xAC10), 0x20000, 0x4E00]:
+        char = chr(code)
+        assert (one.match(char) is not None) == (script_of(char) in CJK_SCRIPTS), hex(code)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("查 元々は港へ向かった。嵐が来る前に戻る。", "ja", "查"),  # 々 is a letter: 查 is spaced Han
+        ("ㅠㅠ\n„Wir haben versagt…“ Weitere Trolle strömen herein.", "de", "ㅠㅠ\n„"),  # jamo are letters
+    ],
+)
+def test_pieces_of_iteration_marks_and_jamo_are_whole_pieces(text: str, locale: str, piece: str) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == piece, (text, found)

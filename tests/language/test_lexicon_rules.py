@@ -8,7 +8,7 @@ import pytest
 
 from exporter.language.detect import Ensemble
 from exporter.language.judge import judge
-from exporter.language.lexicon import lexicon, preference
+from exporter.language.lexicon import lexicon, lexicon_or_none, preference
 from exporter.language.locales import LOCALES
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
@@ -117,6 +117,8 @@ def test_the_lexicon_knows_words_and_common_words_and_loads_once() -> None:
     assert lexicon("pt-BR") is lexicon("pt") and lexicon("pt-BR").language == "pt"  # one copy a language
     with pytest.raises(LookupError):
         lexicon("xx")
+    # the lookup the rules use says "no list" with None, and gives the same copy otherwise
+    assert lexicon_or_none("xx") is None and lexicon_or_none("pt-BR") is lexicon("pt")
 
 
 def test_malay_and_indonesian_lexicons_lean_their_own_way() -> None:

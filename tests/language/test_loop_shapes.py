@@ -170,7 +170,16 @@ def test_a_length_finish_without_a_count_is_judged_by_the_replys_estimated_token
 
 @pytest.mark.parametrize(
     "ending",
-    ["Click Memory", "Già", "Пока", "Browse the", "他", "都市が", "그"],
+    [
+        "Click Memory",
+        "Già",
+        "Пока",
+        "Browse the",
+        "他",
+        "都市が",
+        "그",
+        "・征",
+    ],  # ・征: a bulleted item's first letter
 )
 def test_the_first_words_of_a_new_paragraph_after_a_finished_one_are_a_cut(ending: str) -> None:
     assert find_truncation(OPENING + "\n\n" + ending, "stop") is not None

@@ -16,14 +16,16 @@ from exporter.language.repetition import (
     LOOP_MIN_TOKENS,
     MAX_PERIOD,
     SHORT_PERIOD,
+    _words,
     find_repetition,
     tokenize,
 )
+from exporter.language.scripts import CJK_LETTERS
 from exporter.language.truncation import find_truncation
 from exporter.outcomes import Reason
 from tests.fuzz_profile import examples
 
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
+_TOKEN = re.compile(rf"[{CJK_LETTERS}]|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")  # a CJK letter: one token
 
 STORY = (
     "Steel rings on steel as Mara parries the first cut and answers with a low sweep. Her rival leaps back, "
@@ -351,3 +353,17 @@ def test_a_sentence_repeated_after_a_different_item_each_time_passes(text: str) 
 def test_a_sentence_repeated_with_nothing_new_between_its_copies_still_loops(text: str) -> None:
     found = find_repetition(text)
     assert found is not None and found.kind in ("sentence_loop", "token_loop", "near_loop"), found
+
+
+def test_a_sentence_s_words_leave_out_marks_and_tokens_holding_a_digit() -> None:
+    # the near-copy and the designed-repetition checks read the same words: a counter (4, v2, 4th) is none
+    assert _words("Day 4: don't open v2 (the 4th door).") == ["day", "don't", "open", "the", "door"]
+    assert _words("我々は 2 回") == ["我", "々", "は", "回"]
+
+
+def test_copies_separated_by_one_sentence_whose_counter_counts_up_are_a_sentence_loop() -> None:
+    # what is said between the copies differs only in a version number: nothing new, so no design
+    said = "I will light the lamp tonight, whatever the sea and the sky say to me."
+    text = " ".join(f"{said} The notes of build v{n} list every change we made." for n in range(2, 7))
+    found = find_repetition(text)
+    assert found is not None and found.kind == "sentence_loop"
