@@ -577,9 +577,8 @@ NEIGHBOUR_LEAN_WORDS = 3
 def _lexicon_leans(text: str, expected: str, neighbour: str) -> bool:
     """Whether the expected language's lexicon knows ``text``'s words and outweighs the neighbour's on them
     (``NEIGHBOUR_LEAN``; no verdict when either language has no lexicon)."""
-    try:
-        first, second = lexicon(expected), lexicon(neighbour)
-    except LookupError:
+    first, second = lexicon_or_none(expected), lexicon_or_none(neighbour)
+    if first is None or second is None:
         return False
     lean = preference(_words(unquote(text)), first, second)
     return (

@@ -625,10 +625,8 @@ def _list_item(text: str, matched: str, locale: str | None) -> bool:
     if locale is None or text[:1] not in _LIST_MARKS:
         return False
     words = LETTERS.findall(matched)
-    try:
-        lex = lexicon(locale)
-    except LookupError:
-        return False
+    if (lex := lexicon_or_none(locale)) is None:
+        return False  # no word list: no common word to read
     return (
         len(words) == 2
         and len(words[0]) >= NAME_MIN_LETTERS
