@@ -87,11 +87,13 @@ with the English page's. The source of a row is the page (``gimp:gimp-tool-crop`
 from __future__ import annotations
 
 import argparse
+import bz2
 import html.parser
 import json
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -265,7 +267,11 @@ def docbook_paragraphs(path: Path) -> list[str]:
 def _html_paragraphs(path: Path, parser: _DocBookParagraphs) -> list[str]:
     if not path.exists():
         return []
-    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return _feed(parser, path.read_text(encoding="utf-8", errors="replace"))
+
+
+def _feed(parser: _DocBookParagraphs, html_text: str) -> list[str]:
+    parser.feed(html_text)
     parser.close()
     return parser.found
 
@@ -340,20 +346,35 @@ def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> lis
     section, ``gimp:gimp-tool-crop``)."""
     where, dirs, folder, pattern, reader = HTML_HELP[book]
     base = root / where
+    pages = (
+        (
+            f"{book}:{name.with_suffix('')}",
+            _html_paragraphs(page, reader()),
+            _html_paragraphs(base / dirs["en"] / folder / name, reader()),
+        )
+        for page in sorted((base / dirs[locale] / folder).glob(pattern))
+        for name in [page.relative_to(base / dirs[locale] / folder)]
+    )
+    return _translated_rows(pages, locale)
+
+
+def _translated_rows(pages: Iterable[tuple[str, list[str], list[str]]], locale: str) -> list[tuple[str, str]]:
+    """Rows of translated pages, each ``(source, its paragraphs, the English page's paragraphs)`` with the
+    cross-references' text between the ``_XREF`` marks: a paragraph untranslated or translated in part, one
+    already read on an earlier page, one with an image or a control character and one ending with a colon
+    are left out; the rest are merged and go through ``runs``, a row of 300 characters or more (200 in
+    Chinese, Japanese and Korean)."""
     least = 60 if locale in CJK else 160
     seen: set[str] = set()
     sources = []
-    for page in sorted((base / dirs[locale] / folder).glob(pattern)):
-        name = page.relative_to(base / dirs[locale] / folder)
+    for source, marked_paragraphs, english_paragraphs in pages:
         # compared without the cross-references' text, which DocBook writes in the page's language
-        english = {
-            _XREF_TEXT.sub("", p) for p in _html_paragraphs(base / dirs["en"] / folder / name, reader())
-        }
+        english = {_XREF_TEXT.sub("", p) for p in english_paragraphs}
         # a paragraph translated in part keeps English sentences of the original ("Zoekt door alle
         # velden. If you are running a search in a table, …"): a sentence of three words or more
         english_sentences = {s for p in english for s in sentences(p) if len(s.split()) >= 3}
         own = []
-        for marked in _html_paragraphs(page, reader()):
+        for marked in marked_paragraphs:
             masked = _XREF_TEXT.sub("", marked)
             p = marked.replace(_XREF[0], "").replace(_XREF[1], "")
             usable = (
@@ -367,9 +388,62 @@ def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> lis
             )
             own.append(p if usable and not _INTRODUCES.search(p) else "")
             seen.add(p)
-        sources.append((f"{book}:{name.with_suffix('')}", merged(own, least)))
+        sources.append((source, merged(own, least)))
     rows = runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
     return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
+
+
+# KDE handbooks: their folder per locale under usr/share/doc/HTML, and the applications whose handbook is
+# read (each ships its compiled pages in ``<app>/index.cache.bz2``).
+KDE_HELP = ("usr/share/doc/HTML", {
+    "en": "en", "es": "es", "pt-BR": "pt_BR", "fr": "fr", "de": "de", "it": "it", "nl": "nl", "pl": "pl",
+    "ru": "ru", "uk": "uk", "ja": "ja", "zh-Hans": "zh_CN", "id": "id"})  # fmt: skip
+KDE_APPS = (
+    "kstars",
+    "marble",
+    "kdenlive",
+    "okular",
+    "dolphin",
+    "konsole",
+    "kig",
+    "kalzium",
+    "kmplot",
+    "gwenview",
+)
+# Where one page of a handbook's compiled cache starts: ``<FILENAME filename="ai-skycoords.html">``.
+_KDE_PAGE = re.compile(r'<FILENAME filename="([^"]+)\.html">')
+
+
+def kde_pages(cache: Path) -> dict[str, str]:
+    """The HTML pages of a KDE handbook's compiled cache (``index.cache.bz2``, every page of the book one
+    after the other between ``<FILENAME>`` marks) by name; none when the handbook is not shipped."""
+    if not cache.exists():
+        return {}
+    text = bz2.decompress(cache.read_bytes()).decode("utf-8", errors="replace")
+    marks = list(_KDE_PAGE.finditer(text))
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return {m[1]: text[m.end() : end] for m, end in zip(marks, ends, strict=True)}
+
+
+def collect_kde(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of the KDE handbooks (DocBook compiled to HTML, one page per chapter or section, the same
+    page name in every language): the source of a row is the application and page, ``kde:kstars/ai-zenith``."""
+    where, dirs = KDE_HELP
+    base = root / where
+    pages = []
+    for app in KDE_APPS:
+        english = kde_pages(base / "en" / app / "index.cache.bz2")
+        own = kde_pages(base / dirs[locale] / app / "index.cache.bz2")
+        for name, page in own.items():
+            if name in english:
+                pages.append(
+                    (
+                        f"kde:{app}/{name}",
+                        _feed(_PictureParagraphs(), page),
+                        _feed(_PictureParagraphs(), english[name]),
+                    )
+                )
+    return _translated_rows(pages, locale)
 
 
 # Characters of a row outside Chinese, Japanese and Korean (a reply of a few sentences; ``runs`` keeps
@@ -403,17 +477,25 @@ def _translated(paragraph: str, locale: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", choices=["help", *DOCBOOKS, *HTML_HELP], default="help")
+    parser.add_argument("--source", choices=["help", *DOCBOOKS, *HTML_HELP, "kde"], default="help")
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
     parser.add_argument("--out", default="bench/results/help_paragraphs.jsonl")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    book = HTML_HELP[args.source][:2] if args.source in HTML_HELP else DOCBOOKS.get(args.source)
+    book = (
+        HTML_HELP[args.source][:2]
+        if args.source in HTML_HELP
+        else KDE_HELP
+        if args.source == "kde"
+        else DOCBOOKS.get(args.source)
+    )
     with out.open("w", encoding="utf-8") as fh:
         for locale in [loc for loc in LOCALES if book is None or loc in book[1]]:
             if book is None:
                 rows = collect(Path(args.root), locale)
+            elif args.source == "kde":
+                rows = collect_kde(Path(args.root), locale)
             elif args.source in HTML_HELP:
                 rows = collect_html_help(Path(args.root), locale, args.source)
             else:
