@@ -409,6 +409,10 @@ def test_common_hangul_or_han_in_latin_text_is_not_mojibake() -> None:
         ),
         ('ONAL "Hay disponibles muchas fuentes." Luego se instalan.', "es", True),  # a sentence, closed
         ('Ing "Stay here," she said, and lit the lamp.', "en", True),  # dialogue closes after its punctuation
+        # a quoted place holds a comma between its words; a quoted sentence still ends with its own mark
+        ("Tapez « Lisbonne, Portugal » dans le champ de recherche puis validez.", "fr", False),
+        ('Ing "Stay here, keeper," she said, and lit the lamp.', "en", True),
+        ("ation « Reste ici, gardien. » Puis il partit.", "fr", True),
         ("想象成從 — Ahora el guardián enciende la lámpara.", "es", True),
     ],
 )
@@ -416,6 +420,17 @@ def test_a_quoted_term_inside_the_sentence_and_cjk_prose_with_latin_names_open_l
     text: str, locale: str, corrupted: bool
 ) -> None:
     assert (find_corrupted_start(text, locale) is not None) is corrupted, find_corrupted_start(text, locale)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("λ: довжина хвилі світла, яку пропускає фільтр перед камерою.", "uk"),
+        ("μ: valor medio de las muestras tomadas por el sensor.", "es"),
+    ],
+)
+def test_a_greek_letter_naming_a_symbol_before_its_colon_is_a_label(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
 
 
 def test_cjk_text_read_as_euc_jp_with_bytes_dropped_is_mojibake_and_clean_kanji_are_not() -> None:
