@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual, the KDE handbooks).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -82,6 +82,20 @@ Its paragraphs are DocBook's (``<p>`` without a class), with inline markup as te
 Canvas Size``, a key ``Shift``); an image inside a paragraph (an icon) leaves it out, and a
 cross-reference's text (written by DocBook in the page's language) is masked when a paragraph is compared
 with the English page's. The source of a row is the page (``gimp:gimp-tool-crop``).
+
+``--source kde`` reads the KDE handbooks (13 of the 17 locales: no Turkish, Korean, traditional Chinese or
+Vietnamese), DocBook compiled to HTML, every page of an application's handbook one after the other in its
+``usr/share/doc/HTML/<lang>/<app>/index.cache.bz2`` between ``<FILENAME>`` marks (``KDE_APPS``)::
+
+    mkdir -p /tmp/jkde && cd /tmp/jkde
+    apt-get download kstars-data okular dolphin marble-data kmplot konsole gwenview kalzium-data kig kdenlive-data
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source kde --root /tmp/jkde/root \\
+        --out bench/results/kde_paragraphs.jsonl
+
+Its pages are read as the GIMP manual's, each beside the same page of the English handbook; the source of
+a row is the application and page (``kde:kstars/ai-zenith``), so a page and its translations fall in one
+split.
 """
 
 from __future__ import annotations
