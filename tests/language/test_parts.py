@@ -422,17 +422,6 @@ def test_a_quoted_term_inside_the_sentence_and_cjk_prose_with_latin_names_open_l
     assert (find_corrupted_start(text, locale) is not None) is corrupted, find_corrupted_start(text, locale)
 
 
-@pytest.mark.parametrize(
-    ("text", "locale"),
-    [
-        ("λ: довжина хвилі світла, яку пропускає фільтр перед камерою.", "uk"),
-        ("μ: valor medio de las muestras tomadas por el sensor.", "es"),
-    ],
-)
-def test_a_greek_letter_naming_a_symbol_before_its_colon_is_a_label(text: str, locale: str) -> None:
-    assert find_corrupted_start(text, locale) is None
-
-
 def test_cjk_text_read_as_euc_jp_with_bytes_dropped_is_mojibake_and_clean_kanji_are_not() -> None:
     text = "風暴終於在天亮之前過去了，海面又恢復了平靜。我至今還記得那艘老蒼鷺號沉沒的夜晚，彷彿就在昨天。"
     checker = EncodingChecker()
