@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual, Inkscape's tutorials, GnuCash's guides, the Debian Live manual).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual, Inkscape's tutorials, GnuCash's guides, the Debian Live manual, the KDE handbooks).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -127,11 +127,26 @@ without it. A paragraph with a C0 or C1 control character (the source's own moji
     for deb in *.deb; do dpkg-deb -x "$deb" root; done
     cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source debian-docs --root /tmp/jdeb/root \\
         --out bench/results/debian_docs_paragraphs.jsonl
+
+``--source kde`` reads the KDE handbooks (13 of the 17 locales: no Turkish, Korean, traditional Chinese or
+Vietnamese), DocBook compiled to HTML, every page of an application's handbook one after the other in its
+``usr/share/doc/HTML/<lang>/<app>/index.cache.bz2`` between ``<FILENAME>`` marks (``KDE_APPS``)::
+
+    mkdir -p /tmp/jkde && cd /tmp/jkde
+    apt-get download kstars-data okular dolphin marble-data kmplot konsole gwenview kalzium-data kig kdenlive-data
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source kde --root /tmp/jkde/root \\
+        --out bench/results/kde_paragraphs.jsonl
+
+Its pages are read as the GIMP manual's, each beside the same page of the English handbook; the source of
+a row is the application and page (``kde:kstars/ai-zenith``), so a page and its translations fall in one
+split.
 """
 
 from __future__ import annotations
 
 import argparse
+import bz2
 import html.parser
 import json
 import re
@@ -332,7 +347,11 @@ def docbook_paragraphs(path: Path) -> list[str]:
 def _html_paragraphs(path: Path, parser: _DocBookParagraphs) -> list[str]:
     if not path.exists():
         return []
-    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return _feed(parser, path.read_text(encoding="utf-8", errors="replace"))
+
+
+def _feed(parser: _DocBookParagraphs, html_text: str) -> list[str]:
+    parser.feed(html_text)
     parser.close()
     return parser.found
 
@@ -455,18 +474,33 @@ def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> lis
     section, ``gimp:gimp-tool-crop``)."""
     where, dirs, folder, pattern, reader = HTML_HELP[book]
     base = root / where
+    pages = (
+        (
+            f"{book}:{name.with_suffix('')}",
+            _html_paragraphs(page, reader()),
+            _html_paragraphs(base / dirs["en"] / folder / name, reader()),
+        )
+        for page in sorted((base / dirs[locale] / folder).glob(pattern))
+        for name in [page.relative_to(base / dirs[locale] / folder)]
+    )
+    return _translated_rows(pages, locale)
+
+
+def _translated_rows(pages: Iterable[tuple[str, list[str], list[str]]], locale: str) -> list[tuple[str, str]]:
+    """Rows of translated pages, each ``(source, its paragraphs, the English page's paragraphs)`` with the
+    cross-references' text between the ``_XREF`` marks: a paragraph untranslated or translated in part, one
+    already read on an earlier page, one with an image or a control character and one ending with a colon
+    are left out; the rest are merged and go through ``runs``, a row of 300 characters or more (200 in
+    Chinese, Japanese and Korean)."""
     least = 60 if locale in CJK else 160
     seen: set[str] = set()
     sources = []
-    for page in sorted((base / dirs[locale] / folder).glob(pattern)):
-        name = page.relative_to(base / dirs[locale] / folder)
+    for source, marked_paragraphs, english_paragraphs in pages:
         # compared without the cross-references' text, which DocBook writes in the page's language
-        english = {
-            _XREF_TEXT.sub("", p) for p in _html_paragraphs(base / dirs["en"] / folder / name, reader())
-        }
+        english = {_XREF_TEXT.sub("", p) for p in english_paragraphs}
         english_sentences = _long_sentences(english)
         own = []
-        for marked in _html_paragraphs(page, reader()):
+        for marked in marked_paragraphs:
             masked = _XREF_TEXT.sub("", marked)
             p = marked.replace(_XREF[0], "").replace(_XREF[1], "")
             usable = (
@@ -477,9 +511,62 @@ def collect_html_help(root: Path, locale: str, book: str = "libreoffice") -> lis
             )
             own.append(p if usable and not _INTRODUCES.search(p) else "")
             seen.add(p)
-        sources.append((f"{book}:{name.with_suffix('')}", merged(own, least)))
+        sources.append((source, merged(own, least)))
     rows = runs(sources, locale, in_locale=plausible if locale in CJK else _without_english)
     return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
+
+
+# KDE handbooks: their folder per locale under usr/share/doc/HTML, and the applications whose handbook is
+# read (each ships its compiled pages in ``<app>/index.cache.bz2``).
+KDE_HELP = ("usr/share/doc/HTML", {
+    "en": "en", "es": "es", "pt-BR": "pt_BR", "fr": "fr", "de": "de", "it": "it", "nl": "nl", "pl": "pl",
+    "ru": "ru", "uk": "uk", "ja": "ja", "zh-Hans": "zh_CN", "id": "id"})  # fmt: skip
+KDE_APPS = (
+    "kstars",
+    "marble",
+    "kdenlive",
+    "okular",
+    "dolphin",
+    "konsole",
+    "kig",
+    "kalzium",
+    "kmplot",
+    "gwenview",
+)
+# Where one page of a handbook's compiled cache starts: ``<FILENAME filename="ai-skycoords.html">``.
+_KDE_PAGE = re.compile(r'<FILENAME filename="([^"]+)\.html">')
+
+
+def kde_pages(cache: Path) -> dict[str, str]:
+    """The HTML pages of a KDE handbook's compiled cache (``index.cache.bz2``, every page of the book one
+    after the other between ``<FILENAME>`` marks) by name; none when the handbook is not shipped."""
+    if not cache.exists():
+        return {}
+    text = bz2.decompress(cache.read_bytes()).decode("utf-8", errors="replace")
+    marks = list(_KDE_PAGE.finditer(text))
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return {m[1]: text[m.end() : end] for m, end in zip(marks, ends, strict=True)}
+
+
+def collect_kde(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of the KDE handbooks (DocBook compiled to HTML, one page per chapter or section, the same
+    page name in every language): the source of a row is the application and page, ``kde:kstars/ai-zenith``."""
+    where, dirs = KDE_HELP
+    base = root / where
+    pages = []
+    for app in KDE_APPS:
+        english = kde_pages(base / "en" / app / "index.cache.bz2")
+        own = kde_pages(base / dirs[locale] / app / "index.cache.bz2")
+        for name, page in own.items():
+            if name in english:
+                pages.append(
+                    (
+                        f"kde:{app}/{name}",
+                        _feed(_PictureParagraphs(), page),
+                        _feed(_PictureParagraphs(), english[name]),
+                    )
+                )
+    return _translated_rows(pages, locale)
 
 
 INKSCAPE = ("usr/share/inkscape/tutorials", {
@@ -644,7 +731,9 @@ def _translated(paragraph: str, locale: str) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--source", choices=["help", *DOCBOOKS, *COLLECTIONS, *HTML_HELP, "inkscape", "live"], default="help"
+        "--source",
+        choices=["help", *DOCBOOKS, *COLLECTIONS, *HTML_HELP, "inkscape", "live", "kde"],
+        default="help",
     )
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
     parser.add_argument("--out", default="bench/results/help_paragraphs.jsonl")
@@ -659,6 +748,8 @@ def main() -> int:
         if args.source == "inkscape"
         else LIVE_MANUAL[1]
         if args.source == "live"
+        else KDE_HELP[1]
+        if args.source == "kde"
         else {loc for book in books for loc in DOCBOOKS[book][1]}
         if books[0] in DOCBOOKS
         else HELP_DIRS
@@ -671,6 +762,8 @@ def main() -> int:
                 rows = collect_inkscape(Path(args.root), locale)
             elif args.source == "live":
                 rows = collect_live_manual(Path(args.root), locale)
+            elif args.source == "kde":
+                rows = collect_kde(Path(args.root), locale)
             elif args.source in HTML_HELP:
                 rows = collect_html_help(Path(args.root), locale, args.source)
             else:

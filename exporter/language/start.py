@@ -108,10 +108,11 @@ _CJK_FRAGMENT = re.compile(
     r"|ます(?!ます)|です(?!が)|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
     r"|(?:니다|습니다|어요|아요|세요|에게|에서|는|은|을|를|의|요)(?=[\s,.]))"
 )
-# A lowercase word of one alphabet and a colon: a label (a speaker, a headword, a field). A tokenizer's piece
+# A lowercase word of one alphabet (Latin, Cyrillic or Greek) and a colon: a label (a speaker, a headword, a
+# field, a symbol defined: "σ: стандартне відхилення…"). A tokenizer's piece
 # carries no colon (none of Whisper's 48,781 tokens is letters and a colon, its pre-tokenizer splits them):
 # a piece before a reply would need the reply itself to open with a colon.
-_LABEL = re.compile(r"^(?:[a-zß-öø-ÿā-ɏ]{1,20}|[а-яёєіїґ]{1,20}):[ \t]")
+_LABEL = re.compile(r"^(?:[a-zß-öø-ÿā-ɏ]{1,20}|[а-яёєіїґ]{1,20}|[ά-ώ]{1,20}):[ \t]")
 # A speaker's longer label in a transcript: a lowercase word (an abbreviation's full stop allowed), up to
 # two more words and a colon, then a dialogue dash ("o. Rydzyk: - Kto…", "ekspertka RM: - …"). Its first
 # word must be a word (``_label``): a piece before a reply that opens with "Nota: - …" is still a piece.
@@ -166,8 +167,11 @@ _CAPITAL_BEFORE_OPENER = re.compile(
 # 'Nas "Notas de Lançamento" anteriores', 'Informasi "To" dan', 'Zakładka "Zadowolenie", którą': a quoted
 # term inside the sentence (closed without end punctuation, the sentence going on in lowercase or with a
 # symbol, possibly after a comma outside the quote: ``_quoted_term``), so the word before it is the
-# sentence's first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is a piece).
-_QUOTED = "|".join(f"{o}[^{c}\n.,;:!?…]{{1,60}}{c}" for o, c in ('""', "“”", "„“", "«»"))
+# sentence's first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is a piece); a
+# term may hold a comma between its words ('Indiquez « Greenwich, Angleterre » comme position', a place).
+_QUOTED = "|".join(
+    f"{o}[^{c}\n.,;:!?…](?:[^{c}\n.;:!?…]{{0,58}}[^{c}\n.,;:!?…])?{c}" for o, c in ('""', "“”", "„“", "«»")
+)
 _QUOTED_TERM = re.compile(rf"[^\W\d_]+[ \t]+(?:{_QUOTED})[,;:]?[ \t]+")
 _MORE_QUOTED = re.compile(rf"(?:{_QUOTED})[,;:]?[ \t]+")
 # A lowercase run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there

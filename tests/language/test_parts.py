@@ -409,6 +409,10 @@ def test_common_hangul_or_han_in_latin_text_is_not_mojibake() -> None:
         ),
         ('ONAL "Hay disponibles muchas fuentes." Luego se instalan.', "es", True),  # a sentence, closed
         ('Ing "Stay here," she said, and lit the lamp.', "en", True),  # dialogue closes after its punctuation
+        # a quoted place holds a comma between its words; a quoted sentence still ends with its own mark
+        ("Tapez « Lisbonne, Portugal » dans le champ de recherche puis validez.", "fr", False),
+        ('Ing "Stay here, keeper," she said, and lit the lamp.', "en", True),
+        ("ation « Reste ici, gardien. » Puis il partit.", "fr", True),
         ("想象成從 — Ahora el guardián enciende la lámpara.", "es", True),
     ],
 )

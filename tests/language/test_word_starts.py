@@ -92,6 +92,9 @@ def test_a_quoted_identifier_is_blanked_and_a_cyrillic_sentence_naming_it_stays_
         ("strażniczka: — Zamknijcie bramę, zanim słońce zajdzie za wzgórza.", "pl"),
         ("lanterne: Objet que le veilleur allume quand la nuit tombe sur le port.", "fr"),
         ("wächter: 1. jemand, der nachts am Tor steht und auf Fremde wartet.", "de"),
+        # a Greek letter naming a symbol, then its colon: a definition, in any alphabet's text
+        ("λ: довжина хвилі світла, яку пропускає фільтр перед камерою.", "uk"),
+        ("μ: valor medio de las muestras tomadas por el sensor.", "es"),
     ],
 )
 def test_a_lowercase_label_and_its_colon_open_a_line(text: str, locale: str) -> None:
