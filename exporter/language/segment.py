@@ -141,6 +141,15 @@ def quotation(text: str, start: int, end: int) -> tuple[int, int] | None:
     own = QUOTE_PAIRS.get(piece[0]) if len(piece) >= 2 else None
     if own is not None and own == piece[-1] and (own != '"' or piece.find('"', 1) == len(piece) - 1):
         return lead, lead + len(piece)
+    # A quote it opens and does not close comes first: a mark before it may close an earlier quote (a
+    # German `“`, a French `»`) and only look like an opener.
+    if (
+        own is not None
+        and own not in piece[1:]
+        and (own != '"' or text.count('"', text.rfind("\n", 0, lead) + 1, lead) % 2 == 0)
+        and (to := _closing(text, lead, lead + len(piece), own)) >= 0
+    ):
+        return lead, to + 1
     found: tuple[int, int] | None = None
     low = max(0, start - QUOTE_LOOK)
     for opener, closer in QUOTE_PAIRS.items():
@@ -154,14 +163,6 @@ def quotation(text: str, start: int, end: int) -> tuple[int, int] | None:
             continue
         if (to := text.find(closer, lead + 1, end + 3)) >= 0 or (to := _closing(text, at, end, closer)) >= 0:
             found = at, to + 1
-    if (
-        found is None
-        and own is not None
-        and own not in piece[1:]
-        and (own != '"' or text.count('"', text.rfind("\n", 0, lead) + 1, lead) % 2 == 0)
-        and (to := _closing(text, lead, lead + len(piece), own)) >= 0
-    ):
-        found = lead, to + 1
     return found
 
 

@@ -373,3 +373,19 @@ def test_dialogue_in_another_language_is_mixing() -> None:
     )
     verdict = judge(speech, "es")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+def test_a_quotation_is_found_past_marks_that_close_earlier_quotes() -> None:
+    # A German `“` and a French `»` before the quotation close quotes of their own (`„Hot-Backup“`,
+    # `« guerre enflammée »`); the quotation is the one the quoted passage itself opens.
+    replies = {
+        "de": "Für die Datenbank braucht man ein „Hot-Backup“-Verfahren, das im laufenden Betrieb sichert. "
+        "“Pierwsze wydanie ukazało się w 2004 r. i było przeznaczone dla początkujących administratorów.” "
+        "Diese Sicherungen sind häufig recht groß, lassen sich aber gut komprimieren.",
+        "fr": "Une flamewar, littéralement « guerre enflammée », est une discussion passionnée qui finit mal. "
+        "“The first edition appeared in 2004. It was written for new administrators.” Certains thèmes sont "
+        "beaucoup plus sujets à polémique que d'autres, comme le choix d'un « éditeur ».",
+    }
+    for locale, text in replies.items():
+        verdict = judge(text, locale)
+        assert verdict.outcome is Outcome.PASS, (locale, verdict.detail)
