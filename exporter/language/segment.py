@@ -118,6 +118,7 @@ def mask_code(text: str) -> str:
 
 
 QUOTE_LOOK = 300  # characters looked at before and after a sentence for the quotation marks around it
+_TWO_WAY = frozenset(QUOTE_PAIRS) & frozenset(QUOTE_PAIRS.values())  # marks that open and close
 
 
 def quotation(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -168,9 +169,26 @@ def quotation(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 def _closing(text: str, opened: int, after: int, closer: str) -> int:
     """Where ``closer`` closes, from ``after`` on, a quotation opened at ``opened``: on its line and within
-    ``QUOTE_LOOK`` characters; -1 otherwise."""
+    ``QUOTE_LOOK`` characters, both marks facing the quoted text (``_faces``); -1 otherwise."""
     at = text.find(closer, after, after + QUOTE_LOOK)
-    return at if at >= 0 and "\n" not in text[opened:at] else -1
+    if at < 0 or "\n" in text[opened:at] or not _faces(text, opened, 1) or not _faces(text, at, -1):
+        return -1
+    return at
+
+
+def _faces(text: str, at: int, side: int) -> bool:
+    """Whether the mark at ``at`` faces the quoted text on ``side`` (1: after it, an opening mark; -1:
+    before it, a closing one). Told only for the marks that open in one convention and close in another
+    (`"`, `“`, `«`, `»`, `‘`): an opening one is glued to the next word and not to the previous one, a
+    closing one glued to what it closes and not to the next word (`«Sposta». This…`: that `»` opens
+    nothing); a French spaced `« … »` faces neither way."""
+    if text[at] not in _TWO_WAY:
+        return True
+    before = text[at - 1] if at > 0 else " "
+    after = text[at + 1] if at + 1 < len(text) else " "
+    if side > 0:
+        return (after.isalnum() or after in "¿¡([") and not before.isalnum()
+    return not before.isspace() and not after.isalnum()
 
 
 def is_quoted(text: str, start: int, end: int) -> bool:

@@ -633,3 +633,14 @@ def test_the_sentences_of_one_quotation_share_its_offsets() -> None:
         "„Bitte warten.“",
         "Dann geht es weiter.",
     ]
+
+
+def test_text_between_two_quotations_is_not_inside_one() -> None:
+    # `»` and `«` open and close in different conventions; between `«Sposta»` and `«Sposta»` they face
+    # away from the English sentences, which no quotation holds.
+    text = "Aprire il filtro «Sposta». This filter is a tool. It moves pixels. Il filtro «Sposta» applicato."
+    assert [quotation(text, s.start, s.end) for s in split_sentences(text)][:3] == [None, None, None]
+    # A quotation opened by `»` and closed by `«`, as German writes it, holds its sentences.
+    german = "Er sagte es so. »Open the file first. Then close it.«"
+    spans = [quotation(german, s.start, s.end) for s in split_sentences(german)]
+    assert spans == [None, (16, len(german)), (16, len(german))]
