@@ -30,8 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 
-from fiction_cases import Pieces, encodings, split_of, starts, switch_and_mixing
-from judge_cases import print_per_locale, tallies
+from fiction_cases import Pieces, encodings, foreign_lines, split_of, starts, switch_and_mixing
+from judge_cases import foreign_dialogue, print_per_locale, tallies
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
@@ -55,7 +55,8 @@ def cases(rows: list[dict[str, object]], per_locale: int, pieces: Pieces, seed: 
         for r in items[:per_locale]:
             text, split = str(r["text"]), split_of(str(r["source"]))
             made = [("clean", "", text), *starts(locale, text, pieces, rng), *encodings(locale, text, rng),
-                    *switch_and_mixing(locale, r, texts, rng)]  # fmt: skip
+                    *switch_and_mixing(locale, r, texts, rng),
+                    *foreign_dialogue(locale, text, foreign_lines(locale, r, texts))]  # fmt: skip
             source = str(r["source"]).split("/")[0]
             out += [{"split": split, "kind": k, "sub": s, "locale": locale, "text": t, "source": source}
                     for k, s, t in made]  # fmt: skip

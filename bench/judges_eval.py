@@ -8,8 +8,9 @@ Usage::
 For every clean paragraph of real text: the paragraph itself, whole switch and mixing
 (``build_language_corpus.synthesise``), the classic encoding cases, the generated corrupted and legitimate
 starts, legacy-CJK/bidi/private-use encoding cases, one quoted foreign sentence and a code block (must
-pass) and repetition loops. Prints per kind the share failed and the figure (false-fail for what must
-pass, recall for what must fail), then per locale, then per sub-kind.
+pass), dialogue in another language (must fail) and repetition loops. Prints per kind the share failed
+and the figure (false-fail for what must pass, recall for what must fail), then per locale, then per
+sub-kind.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from judge_cases import (
     dialogue_and_code,
     encodings,
     figure,
+    foreign_dialogue,
     print_per_locale,
     repetitions,
     split_of,
@@ -58,7 +60,8 @@ def cases(rows: list[dict[str, str]], seed: int) -> list[dict[str, str]]:
         for source, text in items:
             split = split_of(source)
             made = [*starts(locale, text, texts, rng), *encodings(text, rng), *repetitions(text, rng),
-                    *dialogue_and_code(locale, text, rng.choice(others), rng)]  # fmt: skip
+                    *dialogue_and_code(locale, text, rng.choice(others), rng),
+                    *foreign_dialogue(locale, text, others)]  # fmt: skip
             for kind, sub, case in made:
                 out.append({"split": split, "kind": kind, "sub": sub, "locale": locale, "text": case})
     return out

@@ -11,6 +11,8 @@ human-translated fiction (``build_fiction_corpus.py``) and a real tokenizer voca
   (``Мирон — Стрілець…``), a sentence opening with a conjunction (``ですが、…``, ``But the…``), a closed
   quoted term (``'검은 숲'에서…``), a foreign surname opening a sentence (``Müller stał…``), a Latin command
   name opening a CJK paragraph, quoted dialogue, an interjection;
+- **dialogue in another language** (must fail): the reply's sentences as narration, each followed by a
+  quoted line of a partner language (``judge_cases.foreign_dialogue``);
 - **switch and mixing** with partner languages inside and outside the 17 (ca/gl in es, gl in pt-BR, af in
   nl, bg in ru, ms in id, cs/sk in pl, …), from the same catalogues' translations;
 - **encoding**: UTF-8 read as cp1252/latin-1/cp1251 and as each legacy CJK codec (Big5 for zh-Hant among
@@ -285,6 +287,17 @@ def languages(
         if lines:
             return partner, lines
     return None
+
+
+def foreign_lines(
+    locale: str, row: dict[str, object], partner_texts: dict[str, dict[tuple[str, str], str]]
+) -> list[str]:
+    """A partner language's translation of the reply's messages, joined (``languages``, with a generator
+    of its own seeded by the reply: the evaluation's other cases stay as they were); [] when none."""
+    rng = random.Random(hashlib.sha256(str(row["text"]).encode()).digest())
+    keys = list(row["keys"])  # type: ignore[call-overload]
+    got = languages(locale, keys, str(row["source"]), partner_texts, rng)
+    return [join(got[1], got[0])] if got is not None else []
 
 
 def switch_and_mixing(

@@ -17,7 +17,8 @@ The negative class is legitimate starts on the same texts: dialogue (the first s
 its closer), emphasis (``*sighs* ``, ``**Note:**``), informal interjections (``ok.``, ``sure!``,
 ``hmm…``, ``oh, Mark!`` and their counterparts), a code block, a list, a lowercase command name that the
 reply goes on to use. Plus encoding cases for the legacy CJK codecs, bidi controls and private-use
-characters, code blocks and quoted foreign dialogue (must pass), and repetition loops.
+characters, code blocks and quoted foreign dialogue (must pass), dialogue in another language (must
+fail: ``foreign_dialogue``), and repetition loops.
 
 Cases are split dev/test by a hash of the source file, like ``build_language_corpus.py``.
 """
@@ -30,7 +31,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from sentence_spans import insert_before, sentence_spans, sentences
+from sentence_spans import insert_before, resplice, sentence_spans, sentences
 
 CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
 _WORD = re.compile(r"[^\W\d_]{4,}")
@@ -136,6 +137,24 @@ def dialogue_and_code(
     half = max(1, len(own) // 2)
     head, tail = (text[: own[half - 1][1]], text[own[half][0] :]) if half < len(own) else (text, "")
     yield "code_block", "", head + "\n\n" + code + "\n" + tail
+
+
+def foreign_dialogue(locale: str, text: str, donors: list[str]) -> Iterator[tuple[str, str, str]]:
+    """Must fail: the paragraph's sentences as narration, each of the first two to four followed by a
+    sentence of one of ``donors`` (text in another language) in quotes (“…” or 「…」, as in
+    ``dialogue_and_code``): characters who speak that language. Drawn with a generator of its own, seeded
+    by the paragraph, so adding these cases leaves every other case of an evaluation as it was."""
+    own = sentence_spans(text)
+    if len(own) < 2 or not donors:
+        return
+    rng = random.Random(hashlib.sha256(text.encode()).digest())
+    lines = [line for line in sentences(rng.choice(donors)) if 20 <= len(line) <= 200]
+    k = min(len(own), len(lines), 4)
+    if k >= 2:
+        q, gap = (("「", "」"), "") if locale in CJK else (("“", "”"), " ")
+        picked = rng.sample(lines, k)
+        replace = {i: text[slice(*own[i])] + gap + q[0] + picked[i] + q[1] for i in range(k)}
+        yield "foreign_dialogue", "", resplice(text, own, replace)
 
 
 def repetitions(text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:

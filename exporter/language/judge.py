@@ -35,7 +35,16 @@ from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES, LocaleSpec, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
 from exporter.language.scripts import Script, script_counts, span_counts, weight
-from exporter.language.segment import Sentence, is_quoted, mask_code, split_sentences, unquote, word_count
+from exporter.language.segment import (
+    QUOTE_MARKS,
+    Sentence,
+    is_quoted,
+    mask_code,
+    one_quotation,
+    split_sentences,
+    unquote,
+    word_count,
+)
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
 from exporter.textkit import clip
@@ -137,8 +146,11 @@ class Judge:
                 f"{start.kind.replace('_', ' ')} {start.prefix!r} before the first word",
             )
         call = self.ensemble.call
+        # A sentence's own quotation marks are punctuation, not words: glued to one (`«We have…»`) they make
+        # tokens fastText reads as Russian or Norwegian, whatever the words are.
         calls = [
-            call(s.text, spec, c, w) for s, c, w in zip(sentences, sentence_counts, weights, strict=True)
+            call(s.text.strip(QUOTE_MARKS), spec, c, w)
+            for s, c, w in zip(sentences, sentence_counts, weights, strict=True)
         ]
         native = sum(c.weight for c in calls if c.status == "native")
         foreign_calls = [(s, c) for s, c in zip(sentences, calls, strict=True) if c.status == "foreign"]
@@ -164,10 +176,20 @@ class Judge:
             return self._whole_text(text, spec, evidence)
         share = foreign / judged_weight
         top_language = _by_weight(languages)[0][0] if languages else None
-        # One foreign sentence inside quotation marks is dialogue (a character speaking), neither mixing nor,
-        # however long, a switch while the reply's own language is there too.
+        # The foreign sentences all inside one quotation that holds no native sentence (a character
+        # speaking, a quoted message or title; ``segment.quotation``) are dialogue, neither mixing nor,
+        # however long, a switch while the reply's own language is there too. Two quotations in another
+        # language, one and a foreign sentence outside it, or a quotation in the reply's language with
+        # another's sentence inside it are the reply speaking that language.
         single = foreign_calls[0] if len(foreign_calls) == 1 else None
-        dialogue = single is not None and is_quoted(text, single[0].start, single[0].end)
+        dialogue = bool(foreign_calls) and (
+            one_quotation(
+                text,
+                [s for s, _ in foreign_calls],
+                (s for s, c in zip(sentences, calls, strict=True) if c.status == "native"),
+            )
+            is not None
+        )
         if share >= SWITCH_SHARE and foreign >= SWITCH_MIN_COVERAGE * total and not (dialogue and native):
             detail = f"{share:.0%} of the judged text is {top_language}, not {code}"
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
@@ -211,7 +233,7 @@ class Judge:
             one_strong
             or one_sure
             or seconded
-            or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE)
+            or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE and not dialogue)
         ):
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
             return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from itertools import islice
 from typing import NamedTuple
 
@@ -32,8 +33,9 @@ _END = re.compile(
     r"[.!?…。！？．\n](?:"
     # A run of end marks is matched only from its first mark, atomically: trying every position inside a
     # long run ("....x") would make the scan quadratic. It ends a sentence before whitespace, CJK or 「『,
-    # or after a closing 」』 (a quoted sentence: `…됩니다.」GUI`).
-    r"(?<=[.!?…])(?<![.!?…].)(?>[.!?…]*[\"'”’»)\]*_」』]*)(?=\s|[「『" + _CJK_NEXT + r"]|(?<=[」』]))"
+    # or after a closing 」』 (a quoted sentence: `…됩니다.」GUI`); closing quotes go with it, German `“`
+    # among them (`„Bitte warten.“ Dann…`).
+    r"(?<=[.!?…])(?<![.!?…].)(?>[.!?…]*[\"'”“’»)\]*_」』]*)(?=\s|[「『" + _CJK_NEXT + r"]|(?<=[」』]))"
     r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+\s)"  # "address.It is": a sentence glued to the next one
     rf"|(?<=[{_CJK_NEXT}][.!?])(?=[A-Za-z])"  # "命令.Ftp": a CJK sentence ended by an ASCII full stop
     r"|(?<=[。！？．])[。！？．]*[」』”’）)\]*]*"  # CJK end of sentence, no space needed
@@ -68,6 +70,7 @@ def _split(text: str) -> tuple[Sentence, ...]:
 # Fenced code blocks (to the closing fence, or the end of the reply) and inline code spans.
 _CODE = re.compile(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{1,400}`")
 QUOTE_PAIRS = {'"': '"', "“": "”", "„": "“", "«": "»", "»": "«", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
+QUOTE_MARKS = "".join(dict.fromkeys([*QUOTE_PAIRS, *QUOTE_PAIRS.values()]))
 _QUOTE_CLOSE_TAIL = ".,!?…;:)]*_ \t"
 
 
@@ -116,27 +119,100 @@ def mask_code(text: str) -> str:
     return _QUOTED_NAME.sub(_blank, text)
 
 
-def is_quoted(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` (a sentence) is inside quotation marks: it opens with a quote whose
-    closer ends it (not ``"a" and "b"``), or the nearest quote before it opens a span its closer ends after
-    it (bounded look)."""
-    piece = text[start:end].strip(_QUOTE_CLOSE_TAIL)
+QUOTE_LOOK = 300  # characters looked at before and after a sentence for the quotation marks around it
+_TWO_WAY = frozenset(QUOTE_PAIRS) & frozenset(QUOTE_PAIRS.values())  # marks that open and close
+
+
+def quotation(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The quotation holding ``text[start:end]`` (a sentence): the offsets of its opening mark and just
+    past its closing one; None when the sentence is not inside quotation marks. A sentence is held when it
+    opens with a quote whose closer ends it (not ``"a" and "b"``) or closes after it on the same line (the
+    first sentence of a quotation of several: ``“Open it. Then close it.”``), or when the nearest quote
+    before it, unclosed, closes inside it or after it (on the same line then). Both marks are looked for
+    within ``QUOTE_LOOK`` characters of the sentence. The sentences of one quotation get the same offsets.
+
+    >>> text = 'Il a dit : “Open the file first. Then close it.” Puis il est parti.'
+    >>> [quotation(text, s.start, s.end) for s in split_sentences(text)]
+    [None, (11, 48), None]
+    """
+    raw = text[start:end]
+    piece = raw.strip(_QUOTE_CLOSE_TAIL)
+    if not piece:
+        return None  # nothing but punctuation: no sentence to be inside quotes
+    lead = start + len(raw) - len(raw.lstrip(_QUOTE_CLOSE_TAIL))
     # A straight quote opening and ending the sentence may be two ('"a" and "b"'); curly marks nest.
-    closer = QUOTE_PAIRS.get(piece[0]) if len(piece) >= 2 else None
-    if closer is not None and closer == piece[-1] and (closer != '"' or piece.find('"', 1) == len(piece) - 1):
-        return True
-    before = text[max(0, start - 300) : start]
+    own = QUOTE_PAIRS.get(piece[0]) if len(piece) >= 2 else None
+    if own is not None and own == piece[-1] and (own != '"' or piece.find('"', 1) == len(piece) - 1):
+        return lead, lead + len(piece)
+    # A quote it opens and does not close comes first: a mark before it may close an earlier quote (a
+    # German `“`, a French `»`) and only look like an opener.
+    if (
+        own is not None
+        and own not in piece[1:]
+        and (own != '"' or text.count('"', text.rfind("\n", 0, lead) + 1, lead) % 2 == 0)
+        and (to := _closing(text, lead, lead + len(piece), own)) >= 0
+    ):
+        return lead, to + 1
+    found: tuple[int, int] | None = None
+    low = max(0, start - QUOTE_LOOK)
     for opener, closer in QUOTE_PAIRS.items():
-        at = before.rfind(opener)
+        at = text.rfind(opener, low, start)
         if (
             at < 0
-            or (opener != closer and closer in before[at + 1 :])
-            or (opener == closer and before.count(opener) % 2 == 0)
+            or (found is not None and at < found[0])
+            or (opener != closer and text.find(closer, at + 1, start) >= 0)
+            or (opener == closer and text.count(opener, low, start) % 2 == 0)
         ):
             continue
-        if closer in text[start : end + 3]:
-            return True
-    return False
+        if (to := text.find(closer, lead + 1, end + 3)) >= 0 or (to := _closing(text, at, end, closer)) >= 0:
+            found = at, to + 1
+    return found
+
+
+def _closing(text: str, opened: int, after: int, closer: str) -> int:
+    """Where ``closer`` closes, from ``after`` on, a quotation opened at ``opened``: on its line and within
+    ``QUOTE_LOOK`` characters, both marks facing the quoted text (``_faces``); -1 otherwise."""
+    at = text.find(closer, after, after + QUOTE_LOOK)
+    if at < 0 or "\n" in text[opened:at] or not _faces(text, opened, 1) or not _faces(text, at, -1):
+        return -1
+    return at
+
+
+def _faces(text: str, at: int, side: int) -> bool:
+    """Whether the mark at ``at`` faces the quoted text on ``side`` (1: after it, an opening mark; -1:
+    before it, a closing one). Told only for the marks that open in one convention and close in another
+    (`"`, `“`, `«`, `»`, `‘`): an opening one is glued to the next word and not to the previous one, a
+    closing one glued to what it closes and not to the next word (`«Sposta». This…`: that `»` opens
+    nothing); a French spaced `« … »` faces neither way."""
+    if text[at] not in _TWO_WAY:
+        return True
+    before = text[at - 1] if at > 0 else " "
+    after = text[at + 1] if at + 1 < len(text) else " "
+    if side > 0:
+        return (after.isalnum() or after in "¿¡([") and not before.isalnum()
+    return not before.isspace() and not after.isalnum()
+
+
+def is_quoted(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (a sentence) is inside quotation marks (``quotation``)."""
+    return quotation(text, start, end) is not None
+
+
+def one_quotation(
+    text: str, inside: Iterable[Sentence], outside: Iterable[Sentence] = ()
+) -> tuple[int, int] | None:
+    """The quotation (``quotation``) holding every sentence of ``inside`` (one or more) and none of
+    ``outside``, when one and the same holds them all; else None."""
+    held = None
+    for s in inside:
+        if (found := quotation(text, s.start, s.end)) is None or found != (held or found):
+            return None
+        held = found
+    if held is None or any(
+        s.start < held[1] and s.end > held[0] and quotation(text, s.start, s.end) == held for s in outside
+    ):
+        return None
+    return held
 
 
 # Quoted spans and *emphasis*: a quoted title, phrase or word is not what the sentence is written in.

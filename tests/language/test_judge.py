@@ -334,3 +334,58 @@ def test_warming_loads_each_locales_lexicon_and_its_twin(monkeypatch: pytest.Mon
     monkeypatch.setattr(judge_module, "lexicon", loaded.append)
     default_judge().warm(["pt_br", "zh-TW", "id"])
     assert loaded == ["pt", "zh", "id", "ms"]
+
+
+def test_one_quotation_of_several_foreign_sentences_is_a_quotation() -> None:
+    # A Spanish help text quoting an English error message of two sentences, a German one quoting a
+    # French message in German quotation marks, a Japanese one quoting English in 「」.
+    replies = {
+        "es": "Si el servidor no arranca, el registro muestra un mensaje de error. “The configuration file "
+        "could not be read. Check the permissions and try again.” En ese caso, revise los permisos del "
+        "archivo y vuelva a iniciar el servicio.",
+        "de": "Wenn der Dienst nicht startet, steht im Protokoll eine Fehlermeldung. „Le fichier de "
+        "configuration est introuvable. Vérifiez le chemin indiqué.“ Prüfen Sie dann den Pfad in der "
+        "Konfiguration.",
+        "ja": "サーバーが起動しない場合は、ログにエラーが表示されます。「The configuration file could not be "
+        "read. Check the permissions.」その場合は、ファイルの権限を確認してください。",
+    }
+    for locale, text in replies.items():
+        verdict = judge(text, locale)
+        assert verdict.outcome is Outcome.PASS, (locale, verdict.detail)
+
+
+def test_dialogue_in_another_language_is_mixing() -> None:
+    # A Russian narration whose every line of dialogue is English: the characters speak English.
+    narration = (
+        "Капитан медленно поднялся на мостик и посмотрел на горизонт. «We have to turn back before the "
+        "storm reaches us.» Штурман покачал головой и развернул старую карту. «The wind is too strong, we "
+        "will never make it to the harbour.» Капитан долго молчал, глядя на тёмные волны. «Then we will "
+        "wait here until morning.»"
+    )
+    verdict = judge(narration, "ru")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+    # A Spanish line of dialogue that goes on in English inside its quotation marks is mixing too: the
+    # quotation is the reply's own language with another language's sentence in it.
+    speech = (
+        "Marta abrió la puerta despacio y miró hacia el pasillo oscuro. “No hay nadie aquí, puedes salir. "
+        "I told you we would be safe in this house. Vamos, antes de que vuelvan.” Pedro salió de su "
+        "escondite temblando."
+    )
+    verdict = judge(speech, "es")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+def test_a_quotation_is_found_past_marks_that_close_earlier_quotes() -> None:
+    # A German `“` and a French `»` before the quotation close quotes of their own (`„Hot-Backup“`,
+    # `« guerre enflammée »`); the quotation is the one the quoted passage itself opens.
+    replies = {
+        "de": "Für die Datenbank braucht man ein „Hot-Backup“-Verfahren, das im laufenden Betrieb sichert. "
+        "“Pierwsze wydanie ukazało się w 2004 r. i było przeznaczone dla początkujących administratorów.” "
+        "Diese Sicherungen sind häufig recht groß, lassen sich aber gut komprimieren.",
+        "fr": "Une flamewar, littéralement « guerre enflammée », est une discussion passionnée qui finit mal. "
+        "“The first edition appeared in 2004. It was written for new administrators.” Certains thèmes sont "
+        "beaucoup plus sujets à polémique que d'autres, comme le choix d'un « éditeur ».",
+    }
+    for locale, text in replies.items():
+        verdict = judge(text, locale)
+        assert verdict.outcome is Outcome.PASS, (locale, verdict.detail)

@@ -18,7 +18,7 @@ from exporter.language.hanzi import HanziTables
 from exporter.language.judge import default_judge, judge
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES, canonical_locale
 from exporter.language.scripts import Script, script_counts, span_counts
-from exporter.language.segment import is_quoted, split_sentences
+from exporter.language.segment import is_quoted, quotation, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome
 from tests.fuzz_profile import examples
@@ -618,3 +618,33 @@ def test_pieces_before_marks_cjk_never_writes_or_of_another_cjk_script_are_corru
 )
 def test_cjk_replies_opening_with_words_quotes_or_names_are_legitimate_starts(text: str, locale: str) -> None:
     assert find_corrupted_start(text, locale) is None
+
+
+def test_the_sentences_of_one_quotation_share_its_offsets() -> None:
+    text = "Il a écrit ceci. “Open the file first. Then close it.” Puis il est parti. «Oui.» Fin."
+    spans = [quotation(text, s.start, s.end) for s in split_sentences(text)]
+    assert spans[1] == spans[2] == (text.index("“"), text.index("”") + 1)
+    assert spans[0] is None and spans[3] is None and spans[5] is None  # the narration around it
+    assert spans[4] == (text.index("«"), text.index("»") + 1)  # another quotation
+    # A sentence whose own words open a quotation is not inside it.
+    framed = "Il a dit : “Open the file first. Then close it.”"
+    assert [quotation(framed, s.start, s.end) for s in split_sentences(framed)] == [None, (11, 48)]
+    # A quotation that does not close on its line holds no sentence before the line break.
+    broken = "“Open the file first.\nThen close it.”"
+    assert quotation(broken, 0, broken.index("\n")) is None
+    # German closing quotes end a sentence like any closing quote.
+    assert [s.text for s in split_sentences("„Bitte warten.“ Dann geht es weiter.")] == [
+        "„Bitte warten.“",
+        "Dann geht es weiter.",
+    ]
+
+
+def test_text_between_two_quotations_is_not_inside_one() -> None:
+    # `»` and `«` open and close in different conventions; between `«Sposta»` and `«Sposta»` they face
+    # away from the English sentences, which no quotation holds.
+    text = "Aprire il filtro «Sposta». This filter is a tool. It moves pixels. Il filtro «Sposta» applicato."
+    assert [quotation(text, s.start, s.end) for s in split_sentences(text)][:3] == [None, None, None]
+    # A quotation opened by `»` and closed by `«`, as German writes it, holds its sentences.
+    german = "Er sagte es so. »Open the file first. Then close it.«"
+    spans = [quotation(german, s.start, s.end) for s in split_sentences(german)]
+    assert spans == [None, (16, len(german)), (16, len(german))]
