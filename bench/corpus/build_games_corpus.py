@@ -101,13 +101,15 @@ A sixth set, dialogue, logbooks and descriptions (``--set tales``)::
   follows it, left out; a line break inside a paragraph is a space, none between CJK characters; the
   ``zh`` directory is zh-Hans, and ``pt``, of no stated variant, is not read).
 
-A seventh set, quest narration, level stories and mission briefings (``--set quest``)::
+A seventh set, level stories, mission briefings and scenario texts (``--set quest``)::
 
     mkdir -p /tmp/quest/root && cd /tmp/quest
-    apt-get download pingus-data supertux-data colobot-common
+    apt-get download pingus-data supertux-data colobot-common megaglest-data enigma-data
     dpkg-deb --fsys-tarfile pingus-data_*.deb | tar x -C root --wildcards './usr/share/games/pingus/data/po/*.po'
     dpkg-deb --fsys-tarfile supertux-data_*.deb | tar x -C root --wildcards './usr/share/games/supertux2/levels/*.po'
     dpkg-deb --fsys-tarfile colobot-common_*.deb | tar x -C root --wildcards './usr/share/games/colobot/levels/missions/*/help/help.*.txt'
+    dpkg-deb --fsys-tarfile megaglest-data_*.deb | tar x -C root --wildcards './usr/share/games/megaglest/scenarios/*' './usr/share/games/megaglest/tutorials/*'
+    dpkg-deb --fsys-tarfile enigma-data_*.deb | tar x -C root --wildcards './usr/share/games/enigma/levels/*.xml'
     cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set quest --root /tmp/quest/root \
         --out bench/results/quest_replies.jsonl
 
@@ -121,11 +123,18 @@ A seventh set, quest narration, level stories and mission briefings (``--set que
   (``usr/share/games/colobot/levels/missions/<chapter>/<level>/help/help.<letter>.txt``, the letter
   ``E`` English, ``F``, ``D``, ``P``, ``R``, ``B`` and ``C`` French, German, Polish, Russian, Brazilian
   Portuguese and Czech; paragraphs paired by position, a heading, a link's target and a paragraph with
-  other markup, a key or a button left out).
+  other markup, a key or a button left out);
+- **megaglest**: MegaGlest's scenario and tutorial texts (``usr/share/games/megaglest/{scenarios,tutorials}/
+  <name>/<name>_<language>.lng``, ``key=value`` lines paired by key; its in-game hints carry hotkey
+  placeholders and fall out);
+- **enigma**: the hints inside Enigma's levels (``usr/share/games/enigma/levels/<pack>/*.xml``: each
+  ``el:string``'s English and its ``el:translation`` in German or French; a line of ``DIALOGUE_CHARS``
+  letters is a message).
 
-The quest set's other candidates in Debian are not the product's register: MegaGlest's texts are
-tutorials and hints, Warmux's, Enigma's and Minetest's catalogues are interface strings (Enigma's levels
-carry their few hints in German and French only).
+The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
+``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
+language's catalogue has word for word (``without_borrowed``: Serbian lines in the Turkish Pingus
+catalogue). Warmux's, Enigma's and Minetest's catalogues are interface strings and are not read.
 
 Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
 two, a footnote's label) and a translation that is the English with other spacing are left out.
