@@ -123,6 +123,40 @@ A seventh set, colonial and alien-war histories, reports and help (``--set colon
 
 OpenTTD's language files (``openttd-data``) hold interface strings and news headlines with markup, no
 narration: not read.
+A seventh set, level stories, mission briefings and scenario texts (``--set quest``)::
+
+    mkdir -p /tmp/quest/root && cd /tmp/quest
+    apt-get download pingus-data supertux-data colobot-common megaglest-data enigma-data
+    dpkg-deb --fsys-tarfile pingus-data_*.deb | tar x -C root --wildcards './usr/share/games/pingus/data/po/*.po'
+    dpkg-deb --fsys-tarfile supertux-data_*.deb | tar x -C root --wildcards './usr/share/games/supertux2/levels/*.po'
+    dpkg-deb --fsys-tarfile colobot-common_*.deb | tar x -C root --wildcards './usr/share/games/colobot/levels/missions/*/help/help.*.txt'
+    dpkg-deb --fsys-tarfile megaglest-data_*.deb | tar x -C root --wildcards './usr/share/games/megaglest/scenarios/*' './usr/share/games/megaglest/tutorials/*'
+    dpkg-deb --fsys-tarfile enigma-data_*.deb | tar x -C root --wildcards './usr/share/games/enigma/levels/*.xml'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set quest --root /tmp/quest/root \
+        --out bench/results/quest_replies.jsonl
+
+- **pingus**: Pingus' story and its levels' descriptions (``usr/share/games/pingus/data/po/<lang>.po``;
+  its interface strings are not prose and fall out);
+- **supertux**: SuperTux's story and the signs, scripts and info blocks of its worlds' levels
+  (``usr/share/games/supertux2/levels/<world>/<lang>.po``, each world a domain; an info block's image lines
+  and its markers, ``-`` heading and ``#`` text, taken off; a line of ``DIALOGUE_CHARS`` letters is a
+  message);
+- **colobot**: Colobot's mission briefings, from Mission Control and the characters
+  (``usr/share/games/colobot/levels/missions/<chapter>/<level>/help/help.<letter>.txt``, the letter
+  ``E`` English, ``F``, ``D``, ``P``, ``R``, ``B`` and ``C`` French, German, Polish, Russian, Brazilian
+  Portuguese and Czech; paragraphs paired by position, a heading, a link's target and a paragraph with
+  other markup, a key or a button left out);
+- **megaglest**: MegaGlest's scenario and tutorial texts (``usr/share/games/megaglest/{scenarios,tutorials}/
+  <name>/<name>_<language>.lng``, ``key=value`` lines paired by key; its in-game hints carry hotkey
+  placeholders and fall out);
+- **enigma**: the hints inside Enigma's levels (``usr/share/games/enigma/levels/<pack>/*.xml``: each
+  ``el:string``'s English and its ``el:translation`` in German or French; a line of ``DIALOGUE_CHARS``
+  letters is a message).
+
+The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
+``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
+language's catalogue has word for word (``without_borrowed``: Serbian lines in the Turkish Pingus
+catalogue). Warmux's, Enigma's and Minetest's catalogues are interface strings and are not read.
 
 Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
 two, a footnote's label) and a translation that is the English with other spacing are left out.
@@ -159,7 +193,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import yaml
@@ -454,13 +488,20 @@ def html_paragraphs(path: Path) -> list[str]:
 
 
 def aligned(
-    found: Found, language: str, package: str, domain: str, english: list[str], translation: list[str]
+    found: Found,
+    language: str,
+    package: str,
+    domain: str,
+    english: list[str],
+    translation: list[str],
+    add: Callable[[Found, str, str, str, str, str], None] = _add_lore,
 ) -> None:
-    """A translated document's paragraphs, each paired with the English one at its place; none when the two
-    have not the same number of paragraphs (the translation is of another revision)."""
+    """A translated document's paragraphs, each paired with the English one at its place and given to
+    ``add``; none when the two have not the same number of paragraphs (the translation is of another
+    revision)."""
     if len(english) == len(translation):
         for msgid, msgstr in zip(english, translation, strict=True):
-            _add_lore(found, language, package, domain, msgid, msgstr)
+            add(found, language, package, domain, msgid, msgstr)
 
 
 def stellarium(root: Path, found: Found) -> None:
@@ -738,6 +779,142 @@ def lincity(root: Path, found: Found) -> None:
                 aligned(found, language, "lincity", page.stem, english, html_paragraphs(path))
 
 
+def _add_quest(
+    found: Found, language: str, package: str, domain: str, msgid: str, msgstr: str, min_chars: int = 60
+) -> None:
+    """``_add_lore`` without the translations that keep a run of the English's words (credits, a sentence
+    left untranslated)."""
+    if not untranslated(shingles(msgid), msgstr, latin_share([msgstr]) > 0.5):
+        _add_lore(found, language, package, domain, msgid, msgstr, min_chars)
+
+
+def without_borrowed(found: Found) -> Found:
+    """The messages without the translations another language's catalogue has word for word (a catalogue
+    filled in from another language's: Serbian in the Turkish one); the variants of one language (pt and
+    pt-BR, zh-Hans and zh-Hant) may share a translation."""
+    by_key: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for language, messages in found.items():
+        for key, text in messages.items():
+            by_key[key][text].add(language.split("-")[0])
+    return {
+        language: {key: text for key, text in messages.items() if len(by_key[key][text]) == 1}
+        for language, messages in found.items()
+    }
+
+
+def pingus(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/pingus/data/po"
+    for language, directories in LANGUAGE_DIRS.items():
+        if language != "en" and (po := first(base, directories, "{}.po")) is not None:
+            for msgid, msgstr in read_po(po):
+                _add_quest(found, language, "pingus", "pingus", msgid, msgstr)
+
+
+# A SuperTux info block's lines: an image ("!images/…"), or text after its marker ("-" a heading, "#" text,
+# "*" a small heading, "\t" small text).
+_SUPERTUX_IMAGE = re.compile(r"^!.*$", re.M)
+_SUPERTUX_MARKER = re.compile(r"^[-#*\t]", re.M)
+
+
+def supertux_text(message: str) -> str:
+    """A SuperTux message without its info block's image lines and line markers."""
+    return _SUPERTUX_MARKER.sub("", _SUPERTUX_IMAGE.sub("", message)).strip()
+
+
+def supertux(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/supertux2/levels"
+    for world in sorted(p for p in base.iterdir() if p.is_dir()):
+        for language, directories in LANGUAGE_DIRS.items():
+            if language != "en" and (po := first(world, directories, "{}.po")) is not None:
+                for msgid, msgstr in read_po(po):
+                    english, translation = supertux_text(msgid), supertux_text(msgstr)
+                    _add_quest(found, language, "supertux", world.name, english, translation, DIALOGUE_CHARS)
+
+
+# Colobot's languages: a help file's letter.
+COLOBOT_LETTERS = {"en": "E", "fr": "F", "de": "D", "pl": "P", "ru": "R", "pt-BR": "B", "cs": "C"}
+# A link ("\l;text\u target;"): its text is kept; any other markup ("\b;" a heading, "\c;" code, "\key",
+# "\button") leaves its paragraph out.
+_COLOBOT_LINK = re.compile(r"\\l;(.*?)\\u [^;]*;")
+
+
+def colobot_paragraphs(path: Path) -> list[str]:
+    """A Colobot help file's paragraphs (blank-line separated), links replaced by their text, a heading line
+    dropped, and a paragraph with other markup empty (so that the paragraphs still pair by position)."""
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", path.read_text("utf-8", "replace")):
+        lines = [line for line in block.strip().splitlines() if not line.startswith("\\b;")]
+        text = _COLOBOT_LINK.sub(r"\1", "\n".join(lines))
+        paragraphs.append("" if "\\" in text else text)
+    return paragraphs
+
+
+def colobot(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/colobot/levels/missions"
+    for help_dir in sorted(base.glob("*/*/help")):
+        english = colobot_paragraphs(help_dir / "help.E.txt")
+        domain = help_dir.parent.parent.name
+        for language, letter in COLOBOT_LETTERS.items():
+            if language != "en" and (path := help_dir / f"help.{letter}.txt").is_file():
+                aligned(found, language, "colobot", domain, english, colobot_paragraphs(path), _add_quest)
+
+
+# MegaGlest's language names (a file's name ends with one); the others are not read.
+MEGAGLEST_LANGUAGES = {
+    "english": "en", "german": "de", "french": "fr", "spanish": "es", "italian": "it", "dutch": "nl",
+    "polish": "pl", "russian": "ru", "ukrainian": "uk", "portuguese-brazil": "pt-BR", "turkish": "tr",
+    "japanese": "ja", "korean": "ko", "chinese-china": "zh-Hans", "chinese-taiwan": "zh-Hant",
+    "indonesian": "id", "vietnamese": "vi", "czech": "cs", "danish": "da", "greek": "el", "romanian": "ro",
+    "portuguese": "pt", "slovenian": "sl", "catalan": "ca", "galician": "gl", "bulgarian": "bg",
+}  # fmt: skip
+
+
+def lng_messages(path: Path) -> dict[str, str]:
+    """A MegaGlest language file's messages by key (``key=value`` lines; ``;`` comments; ``\\n`` a line
+    break)."""
+    messages = {}
+    for line in path.read_text("utf-8", "replace").splitlines():
+        key, equals, value = line.partition("=")
+        if equals and not key.lstrip().startswith(";"):
+            messages[key.strip()] = value.replace("\\n", "\n")
+    return messages
+
+
+def megaglest(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/megaglest"
+    for folder in sorted(
+        p for kind in ("scenarios", "tutorials") for p in (base / kind).glob("*") if p.is_dir()
+    ):
+        english = (
+            lng_messages(folder / f"{folder.name}_english.lng")
+            if (folder / f"{folder.name}_english.lng").is_file()
+            else {}
+        )
+        for name, language in MEGAGLEST_LANGUAGES.items():
+            if language != "en" and (path := folder / f"{folder.name}_{name}.lng").is_file():
+                for key, text in lng_messages(path).items():
+                    if key in english:
+                        _add_quest(found, language, "megaglest", folder.name, english[key], text)
+
+
+# An Enigma level's string: its English, then its translations, each in its language.
+_ENIGMA_STRING = re.compile(
+    r"<el:string\b[^>]*>\s*<el:english\b[^>]*>(.*?)</el:english>(.*?)</el:string>", re.S
+)
+_ENIGMA_TRANSLATION = re.compile(r'<el:translation el:lang="([\w-]+)">(.*?)</el:translation>', re.S)
+ENIGMA_LANGUAGES = {directory: language for language, own in LANGUAGE_DIRS.items() for directory in own[:1]}
+
+
+def enigma(root: Path, found: Found) -> None:
+    base = root / "usr/share/games/enigma/levels"
+    for level in sorted(base.glob("*/*.xml")):
+        for english, translations in _ENIGMA_STRING.findall(level.read_text("utf-8", "replace")):
+            for directory, translation in _ENIGMA_TRANSLATION.findall(translations):
+                if (language := ENIGMA_LANGUAGES.get(directory)) is not None and language != "en":
+                    msgid, msgstr = html.unescape(english), html.unescape(translation)
+                    _add_quest(found, language, "enigma", level.parent.name, msgid, msgstr, DIALOGUE_CHARS)
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -752,6 +929,7 @@ SETS = {
     "lore": (freedink, the_question, stellarium, freeorion),
     "tales": (fillets, unknown_horizons, crawl),
     "colony": (freecol, ufoai, lincity),
+    "quest": (pingus, supertux, colobot, megaglest, enigma),
 }
 
 
@@ -769,6 +947,8 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
+    if args.set == "quest":
+        found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
         return 1

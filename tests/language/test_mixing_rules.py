@@ -299,3 +299,35 @@ def test_function_words_the_expected_language_also_writes_do_not_make_a_sentence
         "Nadie supo adónde fueron."
     )
     assert judge(french, "es").reason is Reason.MIXING
+
+
+# Serbian written in Latin letters, as much Serbian fiction is: the models spread it over Croatian, Serbian
+# and Bosnian, and only as one language (Serbo-Croatian, ``hbs``) is it a foreign language at all.
+SERBIAN_LATIN = [
+    "Stari čuvar je polako zatvorio vrata kule i sišao niz kamene stepenice do luke.",
+    "Niko u selu nije znao gde su ribari otišli te noći, ali su svi čekali na obali.",
+]
+
+
+def test_the_labels_of_one_macrolanguage_add_up() -> None:
+    ensemble = Ensemble()
+    for sentence in SERBIAN_LATIN:
+        top, p_top = ensemble.fasttext(sentence)[0]
+        assert top == "hbs" and p_top >= 0.5, ensemble.fasttext(sentence)
+        assert ensemble.cld3(sentence)[0] == "hbs"
+
+
+@pytest.mark.parametrize("locale", ["es", "pl", "ru"])
+def test_a_reply_in_serbian_latin_is_a_switch(locale: str) -> None:
+    verdict = judge(" ".join(SERBIAN_LATIN), locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict.as_dict()
+
+
+def test_serbian_latin_sentences_in_a_spanish_reply_are_mixing() -> None:
+    spanish = [
+        "El viejo guardián subió la escalera de la torre antes del amanecer y encendió la lámpara.",
+        "Los barcos volvían despacio al puerto bajo una lluvia pesada y fría.",
+        "Nadie en el pueblo había dormido bien aquella noche de tormenta.",
+    ]
+    verdict = judge(" ".join([spanish[0], SERBIAN_LATIN[0], spanish[1], SERBIAN_LATIN[1], spanish[2]]), "es")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.as_dict()
