@@ -373,9 +373,9 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
     def tokens_of(index: int) -> set[str]:
         if index not in sets:
             sentence = sentences[index].text.casefold().rstrip(_END_MARKS)
-            words = sentence.split()  # its words with their marks (CJK, unspaced: its characters)
+            pieces = sentence.split()  # its words with their marks (CJK, unspaced: its characters)
             # a list item is no copy: a list's items may share all words but one
-            sets[index] = set() if LIST_ITEM.match(sentence) else set(words if len(words) > 2 else sentence)
+            sets[index] = set() if LIST_ITEM.match(sentence) else set(pieces if len(pieces) > 2 else sentence)
         return sets[index]
 
     for last in (len(sentences) - 1, len(sentences) - 2):
