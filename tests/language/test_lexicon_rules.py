@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.language.detect import Ensemble
+from exporter.language.detect import Ensemble, _lexicon_keeps, unknown_words
 from exporter.language.judge import judge
 from exporter.language.lexicon import lexicon, lexicon_or_none, preference
 from exporter.language.locales import LOCALES
@@ -119,6 +119,18 @@ def test_the_lexicon_knows_words_and_common_words_and_loads_once() -> None:
         lexicon("xx")
     # the lookup the rules use says "no list" with None, and gives the same copy otherwise
     assert lexicon_or_none("xx") is None and lexicon_or_none("pt-BR") is lexicon("pt")
+
+
+def test_words_are_found_then_folded_the_way_the_turkish_list_writes_them() -> None:
+    # casefold() writes İ as i and a combining dot: folded before the letters are found, "İyi" would be
+    # two words ("i", "yi"), found first and folded plainly, a word no Turkish list holds
+    tr, sentence = lexicon("tr"), "İyi geceler, İpek. Işık yandı."
+    assert tr.words(sentence) == ["iyi", "geceler", "ipek", "ışık", "yandı"]
+    assert all(map(tr.ranks.__contains__, tr.words("İyi misin? İyiyim.")))
+    assert lexicon("en").words("İyi Straße") == ["i\u0307yi", "strasse"]  # other languages: casefold
+    # the detector's lexicon rules read the same words: every one of these is Turkish
+    assert _lexicon_keeps("İyi misin? İyiyim.", "tr", "en")
+    assert unknown_words("İstanbul İçin İyi bir gün, İpek ile birlikte.", "tr") == (0, 8)
 
 
 def test_malay_and_indonesian_lexicons_lean_their_own_way() -> None:
