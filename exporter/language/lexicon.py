@@ -122,13 +122,15 @@ def lexicon(language: str) -> Lexicon:
     return Lexicon(language, ranks, zipf)
 
 
-def lexicon_or_none(language: str) -> Lexicon | None:
-    """``lexicon(language)``, or None when ``wordfreq`` has no list for the language: each caller says what
-    its rule decides without one.
+def lexicon_or_none(language: str | None) -> Lexicon | None:
+    """``lexicon(language)``, or None when there is no language (a reply judged without a locale) or
+    ``wordfreq`` has no list for it: each caller says what its rule decides without one.
 
-    >>> lexicon_or_none("xx") is None
-    True
+    >>> lexicon_or_none("xx") is None, lexicon_or_none(None) is None
+    (True, True)
     """
+    if language is None:
+        return None
     try:
         return lexicon(language)
     except LookupError:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from exporter.language import lexicon as lexicon_module
 from exporter.language.detect import Ensemble, _lexicon_keeps, unknown_words
 from exporter.language.judge import judge
 from exporter.language.lexicon import lexicon, lexicon_or_none, preference
@@ -119,6 +120,18 @@ def test_the_lexicon_knows_words_and_common_words_and_loads_once() -> None:
         lexicon("xx")
     # the lookup the rules use says "no list" with None, and gives the same copy otherwise
     assert lexicon_or_none("xx") is None and lexicon_or_none("pt-BR") is lexicon("pt")
+
+
+def test_a_start_judged_without_a_locale_asks_for_no_lexicon(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    real = lexicon_module.lexicon
+    monkeypatch.setattr(lexicon_module, "lexicon", lambda language: asked.append(language) or real(language))
+    # a capitalised token, a comma and an opener: with a locale, the rule asks the reply's lexicon
+    found = find_corrupted_start("Keeper, — Hola, dijo el guarda del faro.")
+    assert found is not None and found.prefix == "Keeper" and asked == []  # no list named "None"
+    find_corrupted_start("Keeper, — Hola, dijo el guarda del faro.", "es")
+    assert "es" in asked and "None" not in asked
+    assert lexicon_or_none(None) is None
 
 
 def test_words_are_found_then_folded_the_way_the_turkish_list_writes_them() -> None:
