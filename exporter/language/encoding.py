@@ -360,10 +360,10 @@ def _pair_pattern(leads: Iterable[str], continuations: Iterable[str]) -> re.Patt
     return re.compile(char_class(leads) + char_class(continuations))
 
 
-def _codec(name: str, min_consecutive: int, min_scattered: int, alone_bytes: int = 0) -> _Codec:
+def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     table = _byte_table(name)
     pair = _pair_pattern(_chars(table, range(0xC2, 0xF5)), _chars(table, range(0x80, 0xC0)))
-    return _Codec(name, pair, min_consecutive, min_scattered, alone_bytes)
+    return _Codec(name, pair, min_consecutive, min_scattered)
 
 
 # Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
