@@ -38,6 +38,7 @@ from exporter.language.scripts import (
     HANGUL,
     KANA,
     LETTERS,
+    UKRAINIAN_ONLY,
     Script,
     script_counts,
     weight,
@@ -89,7 +90,7 @@ CLOSE = {
     "ru": frozenset({"bg", "mk", "hbs", "uk", "be"}),
     "uk": frozenset({"bg", "mk", "hbs", "ru", "be"}),
 }
-_UK_LETTERS = re.compile("[іїєґІЇЄҐ]")
+_UK_LETTERS = re.compile(f"[{UKRAINIAN_ONLY}]")
 _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 # Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
 _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTERS, _UK_LETTERS)}
@@ -101,7 +102,7 @@ _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTE
 # two languages within itself, which on the dev split never happened (docs/language.md).
 _OWN_LETTERS = {
     "ru": "ыэёЫЭЁ",
-    "uk": "іїєґІЇЄҐ",
+    "uk": UKRAINIAN_ONLY,
     "pl": "łąęśźżńŁĄĘŚŹŻŃ",
     "tr": "ığİĞ",
     "vi": "ơưƠƯ\u1ea0-\u1ef9",

@@ -47,6 +47,8 @@ from exporter.language.scripts import (
     HANGUL_SYLLABLES,
     KANA_BLOCKS,
     LETTERS,
+    RU_UK_ALPHABET,
+    UKRAINIAN_ONLY,
     UNIFIED_HAN,
     Script,
     letter_ranges,
@@ -86,7 +88,7 @@ _BARE_CONTRACTIONS = (
     *("thats", "whats", "theres"),
 )
 _BARE_CONTRACTION = re.compile(rf"\b(?:{'|'.join(_BARE_CONTRACTIONS)})\b", re.IGNORECASE)
-_CYRILLIC_WORD = re.compile("[А-яЁёІіЇїЄєҐґ]{2}")
+_CYRILLIC_WORD = re.compile(f"[{RU_UK_ALPHABET}]{{2}}")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
 
@@ -174,7 +176,7 @@ def _plausible_cyrillic_reading(ch: str) -> bool:
 
 # Ukrainian letters are continuation bytes in cp1251: "Ді", "Гі" in real Ukrainian words decode to
 # "ĳ", "ó". A lone sequence containing one of them is never enough on its own.
-_UKRAINIAN = frozenset("іїєґІЇЄҐ")
+_UKRAINIAN = frozenset(UKRAINIAN_ONLY)
 
 
 _LATIN_LETTER = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
@@ -369,7 +371,7 @@ def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
 # Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
 # CJK blocks: what a repaired run must be written in, all of it in one of the three.
 _REPAIR_LATIN = re.compile("[A-Za-zÀ-ÖØ-öø-ÿĂăĄąĆćČčĐđĘęĞğİıŁłŃńŒœŚśŞşŠšŹźŻżŽžƠơƯư\u1ea0-\u1ef9]+")
-_REPAIR_CYRILLIC = re.compile("[А-яЁёІіЇїЄєҐґ]+")
+_REPAIR_CYRILLIC = re.compile(f"[{RU_UK_ALPHABET}]+")
 _REPAIR_HAN_KANA = re.compile(f"[{CJK_PUNCTUATION}{KANA_BLOCKS}{UNIFIED_HAN}{FULLWIDTH_ASCII}]+")
 _REPAIR_HANGUL = re.compile(f"[{CJK_PUNCTUATION}{HANGUL_SYLLABLES}]+")
 _REPAIR_NEUTRAL = re.compile(r"[\s\u2010-\u206f\u00a0-\u00bf0-9]+")

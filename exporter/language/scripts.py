@@ -44,6 +44,11 @@ HALFWIDTH_FULLWIDTH = "\uff00-\uffef"  # Halfwidth and Fullwidth Forms, of which
 FULLWIDTH_ASCII = "\uff01-\uff5e"  # ASCII's printable characters written full width: ！？（Ａ１
 HALFWIDTH_KATAKANA = "\uff61-\uff9f"  # katakana written half width and their punctuation: ｡｢｣､･ｱﾞ
 
+# The letters of the Russian and Ukrainian alphabets (a class body): CYRILLIC's letters less the other
+# Cyrillic alphabets' (Serbian ђ, Belarusian ў, Kazakh ә...).
+RU_UK_ALPHABET = "А-яЁёЄєІіЇїҐґ"
+UKRAINIAN_ONLY = "іїєґІЇЄҐ"  # the letters of Ukrainian's alphabet that Russian's lacks
+
 # Letter ranges per script (combining marks and punctuation excluded on purpose).
 _RANGES: dict[Script, str] = {
     Script.LATIN: "A-Za-z\u00aa\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff",
