@@ -746,7 +746,7 @@ def unknown_words(text: str, expected: str) -> tuple[int, int]:
     if word_count(unquoted, LEXICON_MIN_WORDS) < LEXICON_MIN_WORDS:
         return 0, 0
     lex, words = lexicon(expected), LETTERS.findall(unquoted)
-    known = list(map(lex.ranks.__contains__, map(lex.fold, words)))
+    known = list(map(lex.ranks.__contains__, lex.folded(words)))
     # the words the lexicon does not know, of those written lowercase (at C speed: map, compress)
     unknown = sum(map(str.islower, map(itemgetter(0), compress(words, map(not_, known)))))
     counted = sum(known) + unknown
