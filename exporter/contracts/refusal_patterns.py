@@ -1040,9 +1040,8 @@ def _split_top(pattern: str) -> list[str]:
 # Per locale, for tests and evidence; search them in lowercased text (``pattern.search(text.lower())``).
 HARD: Mapping[str, re.Pattern[str]] = MappingProxyType({k: _compile(v[0]) for k, v in _PATTERNS.items()})
 SOFT: Mapping[str, re.Pattern[str]] = MappingProxyType({k: _compile(v[1]) for k, v in _PATTERNS.items()})
-# Every locale's patterns at once: a reply may refuse in another language than the one it was asked in.
-REFUSAL_RE = _compile(tuple(p for hard, soft in _PATTERNS.values() for p in (*hard, *soft)))
-# The same, grouped by script, each searched only when the window has a letter of that script.
+# Every locale's patterns, grouped by script (a reply may refuse in another language than the one it was
+# asked in), each searched only when the window has a letter of that script.
 _GROUPS = {"cyrillic": ("ru", "uk"), "cjk": ("ja", "ko", "zh-Hans", "zh-Hant")}
 
 

@@ -38,6 +38,7 @@ from exporter.language.scripts import (
     HANGUL,
     KANA,
     LETTERS,
+    UKRAINIAN_ONLY,
     Script,
     script_counts,
     weight,
@@ -89,7 +90,7 @@ CLOSE = {
     "ru": frozenset({"bg", "mk", "hbs", "uk", "be"}),
     "uk": frozenset({"bg", "mk", "hbs", "ru", "be"}),
 }
-_UK_LETTERS = re.compile("[іїєґІЇЄҐ]")
+_UK_LETTERS = re.compile(f"[{UKRAINIAN_ONLY}]")
 _RU_LETTERS = re.compile("[ыэъёЫЭЪЁ]")
 # Letters one of the two alphabets lacks: Russian has no і ї є ґ, Ukrainian no ы э ъ ё.
 _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTERS, _UK_LETTERS)}
@@ -101,7 +102,7 @@ _ALPHABET_SAYS = {"ru": ("uk", _UK_LETTERS, _RU_LETTERS), "uk": ("ru", _RU_LETTE
 # two languages within itself, which on the dev split never happened (docs/language.md).
 _OWN_LETTERS = {
     "ru": "ыэёЫЭЁ",
-    "uk": "іїєґІЇЄҐ",
+    "uk": UKRAINIAN_ONLY,
     "pl": "łąęśźżńŁĄĘŚŹŻŃ",
     "tr": "ığİĞ",
     "vi": "ơưƠƯ\u1ea0-\u1ef9",
@@ -288,7 +289,8 @@ class Ensemble:
         if spec.scripts <= CJK_SCRIPTS:
             return None
         if (twin := TWIN.get(expected)) is not None:
-            lean = preference(_words(text), lexicon(twin), lexicon(expected), SHARED_TOP)
+            ours = lexicon(expected)
+            lean = preference(ours.words(text), lexicon(twin), ours, SHARED_TOP)
             if (
                 lean.per_word >= REPLY_LEAN
                 and lean.words >= REPLY_LEAN_WORDS
@@ -582,7 +584,7 @@ def _lexicon_leans(text: str, expected: str, neighbour: str) -> bool:
     first, second = lexicon_or_none(expected), lexicon_or_none(neighbour)
     if first is None or second is None:
         return False
-    lean = preference(_words(unquote(text)), first, second)
+    lean = preference(first.words(unquote(text)), first, second)
     return (
         lean.words >= NEIGHBOUR_LEAN_WORDS
         and lean.per_word >= NEIGHBOUR_LEAN
@@ -596,7 +598,7 @@ def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
     first, second = lexicon_or_none(expected), lexicon_or_none(language)
     if first is None or second is None:
         return False
-    words = [w.casefold() for w in LETTERS.findall(unquote(text))]
+    words = first.words(unquote(text))
     if not words or not all(map(first.ranks.__contains__, words)):
         return False
     return preference(words, first, second).llr >= POOL_KEEP_LLR
@@ -644,18 +646,14 @@ def _both_models_not_ours(call: Call, expected: str) -> bool:
     return call.guess is not None and call.guess.cld3 != NOT_ASKED and _not_ours(expected, *call.guess)
 
 
-def _words(text: str) -> list[str]:
-    return LETTERS.findall(text.casefold())
-
-
 def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], ...], w: float) -> Call:
     """A sentence fastText places in Malay or Indonesian, judged against one of them by the two languages'
     lexicons (``lexicon.preference``): Malay writes *boleh, sahaja, kerana, daripada, kereta, wang*,
     Indonesian *bisa, saja, karena, dari, mobil, uang*. Native unless the other lexicon is clearly
     preferred and fastText's top label is the other one too (two signals); foreign (basis ``lexicon``)."""
     other, top = TWIN[expected], ft[0][0]
-    words = _words(text)
     theirs, ours = lexicon(other), lexicon(expected)
+    words = ours.words(text)
     known: float | None = None
 
     def lean() -> float:
@@ -747,8 +745,8 @@ def unknown_words(text: str, expected: str) -> tuple[int, int]:
     unquoted = unquote(text)
     if word_count(unquoted, LEXICON_MIN_WORDS) < LEXICON_MIN_WORDS:
         return 0, 0
-    words = LETTERS.findall(unquoted)
-    known = list(map(lexicon(expected).ranks.__contains__, map(str.casefold, words)))
+    lex, words = lexicon(expected), LETTERS.findall(unquoted)
+    known = list(map(lex.ranks.__contains__, lex.folded(words)))
     # the words the lexicon does not know, of those written lowercase (at C speed: map, compress)
     unknown = sum(map(str.islower, map(itemgetter(0), compress(words, map(not_, known)))))
     counted = sum(known) + unknown

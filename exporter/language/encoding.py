@@ -35,10 +35,21 @@ from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES
 from exporter.language.scripts import (
     CJK_LETTERS,
+    CJK_PUNCTUATION,
     CJK_SCRIPTS,
+    FULLWIDTH_ASCII,
+    HALFWIDTH_FULLWIDTH,
+    HALFWIDTH_KATAKANA,
     HAN,
+    HAN_BLOCKS,
+    HAN_COMPATIBILITY,
     HAN_KANA_LETTERS,
+    HANGUL_SYLLABLES,
+    KANA_BLOCKS,
     LETTERS,
+    RU_UK_ALPHABET,
+    UKRAINIAN_ONLY,
+    UNIFIED_HAN,
     Script,
     letter_ranges,
     script_of,
@@ -63,7 +74,7 @@ MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stop
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
 _BUT_MARK_AND_NEWLINE = bytes(b for b in range(256) if b not in b"?\n")
-_HANGUL_LINE = re.compile("(?m)^[\uac00-\ud7a3]+$")
+_HANGUL_LINE = re.compile(f"(?m)^[{HANGUL_SYLLABLES}]+$")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
@@ -77,7 +88,7 @@ _BARE_CONTRACTIONS = (
     *("thats", "whats", "theres"),
 )
 _BARE_CONTRACTION = re.compile(rf"\b(?:{'|'.join(_BARE_CONTRACTIONS)})\b", re.IGNORECASE)
-_CYRILLIC_WORD = re.compile("[А-яЁёІіЇїЄєҐґ]{2}")
+_CYRILLIC_WORD = re.compile(f"[{RU_UK_ALPHABET}]{{2}}")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
 
@@ -94,7 +105,10 @@ def _latin_text(text: str) -> bool:
     return latin / sum(map(len, LETTERS.findall(text))) >= CJK_LATIN_TEXT_SHARE
 
 
-_DOUBLE_BYTE_READING = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
+# What a double-byte codec reads UTF-8 as: any character of these blocks (``scripts``), not only letters.
+_DOUBLE_BYTE_READING = re.compile(
+    f"[{KANA_BLOCKS}{HAN_BLOCKS}{HANGUL_SYLLABLES}{HAN_COMPATIBILITY}{HALFWIDTH_KATAKANA}]"
+)
 _CYRILLIC_OR_CJK = re.compile(f"[\u0400-\u04ff{_DOUBLE_BYTE_READING.pattern[1:-1]}]")
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
@@ -126,50 +140,43 @@ def _byte_table(codec: str) -> dict[str, int]:
     return {_decoded(codec, b): b for b in range(0x80, 0x100)}
 
 
+_PLAUSIBLE_LATIN = re.compile(
+    "[\u00a0-\u017f"
+    "\u01a0\u01a1\u01af\u01b0"  # Vietnamese horned letters
+    "\u0300-\u036f"  # combining accents of decomposed text ("quién" as "quie" and U+0301)
+    "\u0400-\u04ff\u1e00-\u1eff\u2010-\u206f\u20ac"
+    "\u2190-\u23ff"  # arrows ("→" read as cp1251 is "в†’"), math, technical
+    "\u2500-\u27bf"  # box drawing, shapes ("▸"), dingbats
+    f"{CJK_PUNCTUATION}{KANA_BLOCKS}{HAN_BLOCKS}{HANGUL_SYLLABLES}{HALFWIDTH_FULLWIDTH}"
+    "\U0001f000-\U0001faff]"
+)
+_PLAUSIBLE_CYRILLIC_READING = re.compile(
+    f"[\u0400-\u045f\u0490\u0491\u00c0-\u017f\u2010-\u206f{KANA_BLOCKS}{UNIFIED_HAN}{HANGUL_SYLLABLES}]"
+)
+_HAN_BLOCK = re.compile(f"[{HAN_BLOCKS}]")
+_UNIFIED_HAN = re.compile(f"[{UNIFIED_HAN}]")
+_HANGUL_SYLLABLE = re.compile(f"[{HANGUL_SYLLABLES}]")
+
+
 def _plausible_latin(ch: str) -> bool:
-    cp = ord(ch)
-    return (
-        0xA0 <= cp <= 0x17F
-        or cp in (0x1A0, 0x1A1, 0x1AF, 0x1B0)  # Vietnamese horned letters
-        or 0x400 <= cp <= 0x4FF
-        or 0x1E00 <= cp <= 0x1EFF
-        or 0x2010 <= cp <= 0x206F
-        or cp == 0x20AC
-        or 0x300 <= cp <= 0x36F  # combining accents of decomposed text ("quién" as "quie" and U+0301)
-        or 0x2190 <= cp <= 0x23FF  # arrows ("→" read as cp1251 is "в†’"), math, technical
-        or 0x2500 <= cp <= 0x27BF  # box drawing, shapes ("▸"), dingbats
-        or 0x3000 <= cp <= 0x30FF
-        or 0x3400 <= cp <= 0x9FFF
-        or 0xAC00 <= cp <= 0xD7A3
-        or 0xFF00 <= cp <= 0xFFEF
-        or 0x1F000 <= cp <= 0x1FAFF
-    )
+    return _PLAUSIBLE_LATIN.match(ch) is not None
 
 
 def _plausible_western_reading(ch: str) -> bool:
     """What UTF-8 read as cp1252/Latin-1 hides: ``_plausible_latin``, Han only among the common characters
     (``_common_han``). Turkish ``Aç…’ı`` is E7 85 92 in cp1252, U+7152 ``煒``, a rare character; a Chinese
     word misread that way (``ä½ å¥½``) repairs to common ones."""
-    return _plausible_latin(ch) and not ("\u3400" <= ch <= "\u9fff" and _common_han().match(ch) is None)
+    return _plausible_latin(ch) and not (_HAN_BLOCK.match(ch) and _common_han().match(ch) is None)
 
 
 def _plausible_cyrillic_reading(ch: str) -> bool:
     """What UTF-8 read as cp1251 hides: Cyrillic, Latin letters, CJK and punctuation (never symbols)."""
-    cp = ord(ch)
-    return (
-        0x400 <= cp <= 0x45F
-        or cp in (0x490, 0x491)
-        or 0xC0 <= cp <= 0x17F
-        or 0x2010 <= cp <= 0x206F
-        or 0x3040 <= cp <= 0x30FF
-        or 0x4E00 <= cp <= 0x9FFF
-        or 0xAC00 <= cp <= 0xD7A3
-    )
+    return _PLAUSIBLE_CYRILLIC_READING.match(ch) is not None
 
 
 # Ukrainian letters are continuation bytes in cp1251: "Ді", "Гі" in real Ukrainian words decode to
 # "ĳ", "ó". A lone sequence containing one of them is never enough on its own.
-_UKRAINIAN = frozenset("іїєґІЇЄҐ")
+_UKRAINIAN = frozenset(UKRAINIAN_ONLY)
 
 
 _LATIN_LETTER = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
@@ -355,18 +362,18 @@ def _pair_pattern(leads: Iterable[str], continuations: Iterable[str]) -> re.Patt
     return re.compile(char_class(leads) + char_class(continuations))
 
 
-def _codec(name: str, min_consecutive: int, min_scattered: int, alone_bytes: int = 0) -> _Codec:
+def _codec(name: str, min_consecutive: int, min_scattered: int) -> _Codec:
     table = _byte_table(name)
     pair = _pair_pattern(_chars(table, range(0xC2, 0xF5)), _chars(table, range(0x80, 0xC0)))
-    return _Codec(name, pair, min_consecutive, min_scattered, alone_bytes)
+    return _Codec(name, pair, min_consecutive, min_scattered)
 
 
 # Letters of the product's Latin-script alphabets (Vietnamese included), Cyrillic of ru/uk, and the common
 # CJK blocks: what a repaired run must be written in, all of it in one of the three.
 _REPAIR_LATIN = re.compile("[A-Za-zÀ-ÖØ-öø-ÿĂăĄąĆćČčĐđĘęĞğİıŁłŃńŒœŚśŞşŠšŹźŻżŽžƠơƯư\u1ea0-\u1ef9]+")
-_REPAIR_CYRILLIC = re.compile("[А-яЁёІіЇїЄєҐґ]+")
-_REPAIR_HAN_KANA = re.compile("[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff5e]+")
-_REPAIR_HANGUL = re.compile("[\u3000-\u303f\uac00-\ud7a3]+")
+_REPAIR_CYRILLIC = re.compile(f"[{RU_UK_ALPHABET}]+")
+_REPAIR_HAN_KANA = re.compile(f"[{CJK_PUNCTUATION}{KANA_BLOCKS}{UNIFIED_HAN}{FULLWIDTH_ASCII}]+")
+_REPAIR_HANGUL = re.compile(f"[{CJK_PUNCTUATION}{HANGUL_SYLLABLES}]+")
 _REPAIR_NEUTRAL = re.compile(r"[\s\u2010-\u206f\u00a0-\u00bf0-9]+")
 
 
@@ -394,7 +401,7 @@ _CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation
 
 def _rare_hangul(char: str, codec: str) -> bool:
     """A hangul syllable outside KS X 1001 (which Python's EUC-KR spells as an 8-byte jamo sequence)."""
-    return codec == "cp949" and "\uac00" <= char <= "\ud7a3" and len(char.encode("euc_kr")) > 2
+    return codec == "cp949" and _HANGUL_SYLLABLE.match(char) is not None and len(char.encode("euc_kr")) > 2
 
 
 RARE_KANJI_MIN = 12  # kanji (in JIS X 0208) a text needs before its share of rare ones is read
@@ -435,7 +442,7 @@ def _common_han() -> re.Pattern[str]:
 def _mostly_common_han(letters: str) -> bool:
     """Whether at least half the Han characters of a repair are common ones (kana count as common): the
     repair of real mojibake is the reply's own text; a chance round trip gives rare characters."""
-    han = [c for c in letters if "\u4e00" <= c <= "\u9fff"]
+    han = _UNIFIED_HAN.findall(letters)
     return not han or 2 * len(_common_han().findall("".join(han))) >= len(han)
 
 

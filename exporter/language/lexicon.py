@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from exporter.language.locales import LOCALES
+from exporter.language.scripts import LETTERS
 
 WORDS = 30_000  # a word of the language: among its 30,000 most frequent word forms
 COMMON = 5_000  # a common word: among its 5,000 most frequent (so not a rare name)
@@ -58,12 +59,35 @@ class Lexicon:
         found = self._rank(token)
         return COMMON if found is None else min(found, COMMON)
 
+    def fold(self, word: str) -> str:
+        """A word as the lexicon's list writes it: casefolded, and in Turkish and Azerbaijani with İ as i
+        and I as dotless ı first ("İşlev": işlev, a function), as ``wordfreq`` folds them; ``casefold``
+        alone writes İ as i and a combining dot, which no list holds.
+
+        >>> lexicon("tr").fold("İSTANBUL"), lexicon("en").fold("Straße")
+        ('istanbul', 'strasse')
+        """
+        if self.language in DOTTED_I:
+            word = word.replace("İ", "i").replace("I", "ı")
+        return word.casefold()
+
+    def folded(self, words: Iterable[str]) -> Iterator[str]:
+        """``fold`` of each word, lazily (at C speed outside Turkish and Azerbaijani: ``str.casefold``)."""
+        return map(self.fold if self.language in DOTTED_I else str.casefold, words)
+
+    def words(self, text: str) -> list[str]:
+        """The words of ``text`` (runs of letters, ``scripts.LETTERS``), each folded (``fold``): the letters
+        are found first, so a letter ``casefold`` writes with a combining mark cannot split a word.
+
+        >>> lexicon("tr").words("İyi geceler, İpek.")
+        ['iyi', 'geceler', 'ipek']
+        """
+        return list(self.folded(LETTERS.findall(text)))
+
     def _rank(self, token: str) -> int | None:
         found = self.ranks.get(token.casefold())
         if found is None and self.language in DOTTED_I and ("I" in token or "İ" in token):
-            # Turkish and Azerbaijani lowercase İ to i and I to dotless ı ("İşlev": işlev, a function);
-            # casefold() writes İ as i and a combining dot, which no list holds.
-            found = self.ranks.get(token.replace("İ", "i").replace("I", "ı").casefold())
+            found = self.ranks.get(self.fold(token))  # a capital I read as i first: "BIR" is bir too
         return found
 
 
@@ -100,13 +124,15 @@ def lexicon(language: str) -> Lexicon:
     return Lexicon(language, ranks, zipf)
 
 
-def lexicon_or_none(language: str) -> Lexicon | None:
-    """``lexicon(language)``, or None when ``wordfreq`` has no list for the language: each caller says what
-    its rule decides without one.
+def lexicon_or_none(language: str | None) -> Lexicon | None:
+    """``lexicon(language)``, or None when there is no language (a reply judged without a locale) or
+    ``wordfreq`` has no list for it: each caller says what its rule decides without one.
 
-    >>> lexicon_or_none("xx") is None
-    True
+    >>> lexicon_or_none("xx") is None, lexicon_or_none(None) is None
+    (True, True)
     """
+    if language is None:
+        return None
     try:
         return lexicon(language)
     except LookupError:

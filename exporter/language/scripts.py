@@ -28,13 +28,34 @@ class Script(StrEnum):
     OTHER = "other"
 
 
+# Unicode blocks of the CJK writing systems, whole, as character-class bodies: what a byte stream misread
+# with a legacy East Asian codec shows (``encoding``), punctuation and marks included. The letter classes
+# (``_RANGES``) are built from the same names where a block is all letters, and differ where it is not:
+# KANA's letters leave out the marks (゛゜ﾞﾟ), punctuation (・｡｢｣､･) and unassigned points of KANA_BLOCKS
+# and HALFWIDTH_KATAKANA and add the phonetic extensions (ㇰ-ㇿ); HAN's leave out the Yijing hexagrams of
+# HAN_BLOCKS (U+4DC0-U+4DFF) and add 々 and 〇 of CJK_PUNCTUATION and the supplementary planes' ideographs.
+CJK_PUNCTUATION = "\u3000-\u303f"  # CJK Symbols and Punctuation: 　、。「」『』〜
+KANA_BLOCKS = "\u3040-\u30ff"  # Hiragana and Katakana: letters, ゛゜, ・ and ー
+UNIFIED_HAN = "\u4e00-\u9fff"  # CJK Unified Ideographs: the Han characters the legacy codecs encode
+HAN_BLOCKS = "\u3400-\u9fff"  # Extension A, the Yijing hexagrams and the unified ideographs
+HAN_COMPATIBILITY = "\uf900-\ufaff"  # CJK Compatibility Ideographs
+HANGUL_SYLLABLES = "\uac00-\ud7a3"  # precomposed syllables (HANGUL's letters add the jamo)
+HALFWIDTH_FULLWIDTH = "\uff00-\uffef"  # Halfwidth and Fullwidth Forms, of which:
+FULLWIDTH_ASCII = "\uff01-\uff5e"  # ASCII's printable characters written full width: ！？（Ａ１
+HALFWIDTH_KATAKANA = "\uff61-\uff9f"  # katakana written half width and their punctuation: ｡｢｣､･ｱﾞ
+
+# The letters of the Russian and Ukrainian alphabets (a class body): CYRILLIC's letters less the other
+# Cyrillic alphabets' (Serbian ђ, Belarusian ў, Kazakh ә...).
+RU_UK_ALPHABET = "А-яЁёЄєІіЇїҐґ"
+UKRAINIAN_ONLY = "іїєґІЇЄҐ"  # the letters of Ukrainian's alphabet that Russian's lacks
+
 # Letter ranges per script (combining marks and punctuation excluded on purpose).
 _RANGES: dict[Script, str] = {
     Script.LATIN: "A-Za-z\u00aa\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff",
     Script.CYRILLIC: "\u0400-\u0481\u048a-\u052f",
-    Script.HAN: "\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f",
+    Script.HAN: f"\u3005\u3007\u3400-\u4dbf{UNIFIED_HAN}{HAN_COMPATIBILITY}\U00020000-\U0003134f",
     Script.KANA: "\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9d",
-    Script.HANGUL: "\u1100-\u11ff\u3131-\u318e\uac00-\ud7a3",
+    Script.HANGUL: f"\u1100-\u11ff\u3131-\u318e{HANGUL_SYLLABLES}",
 }
 # Runs, not single characters: marking the table is a few slice assignments per run.
 _PATTERNS = {script: re.compile(f"[{chars}]+") for script, chars in _RANGES.items()}

@@ -20,12 +20,12 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import NamedTuple
 
-from exporter.language.scripts import CJK_LETTERS
+from exporter.language.scripts import CJK_LETTERS, FULLWIDTH_ASCII
 
 # The marks that can end a sentence, for the quick scans that bound "this sentence" (a reply's first
 # sentence, a decline's): ``split_sentences`` tells which of them really end one.
 END_MARK = re.compile(r"[.!?。！？\n]")
-_CJK_NEXT = CJK_LETTERS + "\uff01-\uff5e"  # a CJK letter or a full-width form (class bodies)
+_CJK_NEXT = CJK_LETTERS + FULLWIDTH_ASCII  # a CJK letter or a full-width form (class bodies)
 # Every match starts with an end-of-sentence character, consumed first and told apart by lookbehinds: a
 # pattern that opens with a character class lets the engine skip the other characters at C speed (twice as
 # fast as a leading lookahead, five times lookbehinds first).

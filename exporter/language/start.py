@@ -322,7 +322,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _capitals_headline(text)
         and not (
             m.group()[len(lead) : len(lead) + 1] in ",;."
-            and (_in_lexicon(lead, str(locale)) or _long_word(lead, locale))
+            and (_in_lexicon(lead, locale) or _long_word(lead, locale))
         )
         and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
     ):
@@ -437,7 +437,7 @@ def _abbreviation(text: str) -> bool:
     return _ABBREVIATION.match(text) is not None
 
 
-def _in_lexicon(token: str, locale: str) -> bool:
+def _in_lexicon(token: str, locale: str | None) -> bool:
     return (lex := lexicon_or_none(locale)) is not None and lex.is_word(token)  # no word list: no word
 
 
@@ -448,7 +448,7 @@ def _label(body: str, locale: str | None) -> bool:
     if _LABEL.match(body):
         return True
     m = _SPEAKER.match(body) if locale else None
-    return m is not None and (_long_word(m.group(1), locale) or _in_lexicon(m.group(1), str(locale)))
+    return m is not None and (_long_word(m.group(1), locale) or _in_lexicon(m.group(1), locale))
 
 
 def _quoted_term(text: str) -> bool:
@@ -823,7 +823,7 @@ _NAME_PAIR = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+({_UPPER}{_LOWER}+)[ \t]+{_LO
 def _name_pair(body: str, locale: str | None) -> bool:
     if (m := _NAME_PAIR.match(body)) is None:
         return False
-    lex = lexicon_or_none(str(locale))
+    lex = lexicon_or_none(locale)
     return lex is not None and not lex.is_common(m.group(1))  # no word list for the locale: no pair
 
 

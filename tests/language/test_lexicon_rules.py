@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.language.detect import Ensemble
+from exporter.language import lexicon as lexicon_module
+from exporter.language.detect import Ensemble, _lexicon_keeps, unknown_words
 from exporter.language.judge import judge
 from exporter.language.lexicon import lexicon, lexicon_or_none, preference
 from exporter.language.locales import LOCALES
@@ -119,6 +120,30 @@ def test_the_lexicon_knows_words_and_common_words_and_loads_once() -> None:
         lexicon("xx")
     # the lookup the rules use says "no list" with None, and gives the same copy otherwise
     assert lexicon_or_none("xx") is None and lexicon_or_none("pt-BR") is lexicon("pt")
+
+
+def test_a_start_judged_without_a_locale_asks_for_no_lexicon(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    real = lexicon_module.lexicon
+    monkeypatch.setattr(lexicon_module, "lexicon", lambda language: asked.append(language) or real(language))
+    # a capitalised token, a comma and an opener: with a locale, the rule asks the reply's lexicon
+    found = find_corrupted_start("Keeper, — Hola, dijo el guarda del faro.")
+    assert found is not None and found.prefix == "Keeper" and asked == []  # no list named "None"
+    find_corrupted_start("Keeper, — Hola, dijo el guarda del faro.", "es")
+    assert "es" in asked and "None" not in asked
+    assert lexicon_or_none(None) is None
+
+
+def test_words_are_found_then_folded_the_way_the_turkish_list_writes_them() -> None:
+    # casefold() writes İ as i and a combining dot: folded before the letters are found, "İyi" would be
+    # two words ("i", "yi"), found first and folded plainly, a word no Turkish list holds
+    tr, sentence = lexicon("tr"), "İyi geceler, İpek. Işık yandı."
+    assert tr.words(sentence) == ["iyi", "geceler", "ipek", "ışık", "yandı"]
+    assert all(map(tr.ranks.__contains__, tr.words("İyi misin? İyiyim.")))
+    assert lexicon("en").words("İyi Straße") == ["i\u0307yi", "strasse"]  # other languages: casefold
+    # the detector's lexicon rules read the same words: every one of these is Turkish
+    assert _lexicon_keeps("İyi misin? İyiyim.", "tr", "en")
+    assert unknown_words("İstanbul İçin İyi bir gün, İpek ile birlikte.", "tr") == (0, 8)
 
 
 def test_malay_and_indonesian_lexicons_lean_their_own_way() -> None:

@@ -17,7 +17,17 @@ from exporter.language.encoding import CJK_CODECS, EncodingChecker, split_runs
 from exporter.language.hanzi import HanziTables
 from exporter.language.judge import default_judge, judge
 from exporter.language.locales import DEFAULT_LOCALES, LOCALES, canonical_locale
-from exporter.language.scripts import Script, script_counts, span_counts
+from exporter.language.scripts import (
+    CJK_PUNCTUATION,
+    HALFWIDTH_KATAKANA,
+    HAN_BLOCKS,
+    HANGUL_SYLLABLES,
+    KANA_BLOCKS,
+    Script,
+    letter_ranges,
+    script_counts,
+    span_counts,
+)
 from exporter.language.segment import is_quoted, quotation, split_sentences
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome
@@ -108,6 +118,23 @@ def test_hanzi_tables_separate_simplified_from_traditional() -> None:
     assert tables.variant("這是我們的國家") == "zh-Hant"
     assert tables.variant("我是人") is None
     assert tables.variant("这是我的書") is None and tables.variant("这是我们的書") == "zh-Hans"  # a lead of 1
+
+
+def test_the_cjk_blocks_hold_the_letter_classes_and_the_documented_difference() -> None:
+    every = "".join(map(chr, range(0x3000, 0x20001)))  # the CJK blocks and the first supplementary Han
+
+    def chars(ranges: str) -> set[str]:
+        return set(re.findall(f"[{ranges}]", every))
+
+    kana, han = chars(letter_ranges(Script.KANA)), chars(letter_ranges(Script.HAN))
+    blocks = chars(KANA_BLOCKS + HALFWIDTH_KATAKANA)
+    # kana letters: the blocks less their marks, punctuation and unassigned points, plus the extensions
+    assert kana - blocks == {chr(cp) for cp in range(0x31F0, 0x3200)}
+    assert {"゛", "゜", "・", "｡", "｢", "･", "ﾞ", "ﾟ"} <= blocks - kana and "ー" in kana and "ｱ" in kana
+    # Han letters: the blocks less the Yijing hexagrams, plus 々 and 〇 and the supplementary planes
+    assert chars(HAN_BLOCKS) - han == {chr(cp) for cp in range(0x4DC0, 0x4E00)}
+    assert {"々", "〇", "\U00020000"} <= han - chars(HAN_BLOCKS) and "々" in chars(CJK_PUNCTUATION)
+    assert chars(HANGUL_SYLLABLES) < chars(letter_ranges(Script.HANGUL)) and "가" in chars(HANGUL_SYLLABLES)
 
 
 def test_sentences_split_on_latin_and_cjk_ends_and_keep_offsets() -> None:
