@@ -141,6 +141,31 @@ Vietnamese), DocBook compiled to HTML, every page of an application's handbook o
 Its pages are read as the GIMP manual's, each beside the same page of the English handbook; the source of
 a row is the application and page (``kde:kstars/ai-zenith``), so a page and its translations fall in one
 split.
+
+``--source manuals`` reads five more books, each in its own layout (15 of the 17 locales: no Turkish or
+traditional Chinese)::
+
+    mkdir -p /tmp/jman && cd /tmp/jman
+    apt-get download harden-doc debian-history debian-edu-doc-{en,de,es,fr,it,ja,nl,pt-br,zh-cn} \
+        debian-edu-doc-legacy-{en,fr,ja,nl,pl,pt-br,uk,zh-cn} kicad-doc-{en,de,es,fr,id,it,ja,pl,ru,zh} \
+        lilypond-doc-html lilypond-doc-html-{de,es,fr,it,ja,nl,zh}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source manuals --root /tmp/jman/root \
+        --out bench/results/manuals_paragraphs.jsonl
+
+*Securing Debian* (``harden-doc``, Publican HTML like the Debian Administrator's Handbook) and *A Short
+History of the Debian Project* (``debian-history``, pages named with the language, ``detailed.ja.html``;
+its ``pt`` is European Portuguese) are translations of older editions, read like the Debian FAQ
+(``whole_book``; the source of a row is the chapter, ``harden:4``). The Debian Edu manual (bookworm), the
+older Debian Edu ITIL, Rosegarden and Audacity manuals (``debian-edu-doc-legacy-<lang>``) and KiCad's
+manuals (AsciiDoc) are each one HTML page per language: the page is cut at its numbered headings and each
+section read beside the same section of the English book (``SINGLE_PAGE_BOOKS``; the source of a row is
+the book and the section with its chapter, ``edu:13.4``, ``kicad-pcbnew:5.2``). LilyPond's learning,
+usage, notation, essay, extending and web manuals (Texinfo HTML, ``learning/tuplets.ja.html`` beside
+``learning/tuplets.html``; the source of a row is the manual and page) leave out a music example's
+paragraph, a list of cross-references ("See also") and the end of a sentence a code example cuts. All
+then go through the steps of LibreOffice's help (``_translated_rows``: untranslated paragraphs and ones
+translated in part left out; 300 characters or more, 200 in Chinese, Japanese and Korean).
 """
 
 from __future__ import annotations
