@@ -13,6 +13,7 @@ from build_help_corpus import (
     _book_pages,
     _html_paragraphs,
     _TexinfoParagraphs,
+    collect_lilypond,
     collect_single_page,
     numbered_sections,
 )
@@ -97,3 +98,23 @@ def test_the_history_book_is_matched_page_by_page_across_languages(tmp_path: Pat
         (docs / name).write_text("<p>x</p>", encoding="utf-8")
     assert set(_book_pages(tmp_path, "debian-history", "en")) == {"detailed", "leaders"}
     assert _book_pages(tmp_path, "debian-history", "ja") == {"detailed": docs / "detailed.ja.html"}
+
+
+def test_lilypond_pages_are_read_beside_the_english_page_of_the_same_name(tmp_path: Path) -> None:
+    learning = tmp_path / "usr/share/doc/lilypond/html/Documentation/learning"
+    learning.mkdir(parents=True)
+    kept = (
+        "連符はコマンドで入力します。分数で音符の長さの比を指定し、その後に波括弧で囲んだ音符を続けます。"
+        "三連符は最もよく使われる連符で、二つの音符の長さに三つの音符を入れます。"
+        "連符の括弧と数字は自動的に譜刻されますが、その向きや表示は後から変更することができます。"
+        "長い楽曲では連符をまとめて入力すると便利で、同じ比の連符を続けて書くことができます。"
+        "詳しい設定は記譜法リファレンスの連符の節に説明があり、多くの例が載っています。"
+    )
+    english_only = "Tuplets are made with the \\tuplet keyword and a fraction, then the music in braces." * 4
+    (learning / "tuplets.html").write_text(f"<p>{english_only}</p><p>Other text.</p>", encoding="utf-8")
+    (learning / "tuplets.ja.html").write_text(f"<p>{kept}</p><p>{english_only}</p>", encoding="utf-8")
+    (learning / "index.ja.html").write_text(f"<p>{kept}</p>", encoding="utf-8")  # no English page
+    rows = collect_lilypond(tmp_path, "ja")
+    assert [source for source, _ in rows] == ["lilypond:learning/tuplets"]
+    assert rows[0][1].startswith("連符は") and "Tuplets" not in rows[0][1]
+    assert collect_lilypond(tmp_path, "ko") == []  # no Korean manual
