@@ -142,8 +142,8 @@ Its pages are read as the GIMP manual's, each beside the same page of the Englis
 a row is the application and page (``kde:kstars/ai-zenith``), so a page and its translations fall in one
 split.
 
-``--source manuals`` reads five more books, each in its own layout (15 of the 17 locales: no Turkish or
-traditional Chinese)::
+``--source manuals`` reads five more books, each in its own layout (14 of the 17 locales: no Turkish,
+Vietnamese or traditional Chinese)::
 
     mkdir -p /tmp/jman && cd /tmp/jman
     apt-get download harden-doc debian-history debian-edu-doc-{en,de,es,fr,it,ja,nl,pt-br,zh-cn} \
