@@ -141,6 +141,31 @@ Vietnamese), DocBook compiled to HTML, every page of an application's handbook o
 Its pages are read as the GIMP manual's, each beside the same page of the English handbook; the source of
 a row is the application and page (``kde:kstars/ai-zenith``), so a page and its translations fall in one
 split.
+
+``--source manuals`` reads five more books, each in its own layout (14 of the 17 locales: no Turkish,
+Vietnamese or traditional Chinese)::
+
+    mkdir -p /tmp/jman && cd /tmp/jman
+    apt-get download harden-doc debian-history debian-edu-doc-{en,de,es,fr,it,ja,nl,pt-br,zh-cn} \
+        debian-edu-doc-legacy-{en,fr,ja,nl,pl,pt-br,uk,zh-cn} kicad-doc-{en,de,es,fr,id,it,ja,pl,ru,zh} \
+        lilypond-doc-html lilypond-doc-html-{de,es,fr,it,ja,nl,zh}
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source manuals --root /tmp/jman/root \
+        --out bench/results/manuals_paragraphs.jsonl
+
+*Securing Debian* (``harden-doc``, Publican HTML like the Debian Administrator's Handbook) and *A Short
+History of the Debian Project* (``debian-history``, pages named with the language, ``detailed.ja.html``;
+its ``pt`` is European Portuguese) are translations of older editions, read like the Debian FAQ
+(``whole_book``; the source of a row is the chapter, ``harden:4``). The Debian Edu manual (bookworm), the
+older Debian Edu ITIL, Rosegarden and Audacity manuals (``debian-edu-doc-legacy-<lang>``) and KiCad's
+manuals (AsciiDoc) are each one HTML page per language: the page is cut at its numbered headings and each
+section read beside the same section of the English book (``SINGLE_PAGE_BOOKS``; the source of a row is
+the book and the section with its chapter, ``edu:13.4``, ``kicad-pcbnew:5.2``). LilyPond's learning,
+usage, notation, essay, extending and web manuals (Texinfo HTML, ``learning/tuplets.ja.html`` beside
+``learning/tuplets.html``; the source of a row is the manual and page) leave out a music example's
+paragraph, a list of cross-references ("See also") and the end of a sentence a code example cuts. All
+then go through the steps of LibreOffice's help (``_translated_rows``: untranslated paragraphs and ones
+translated in part left out; 300 characters or more, 200 in Chinese, Japanese and Korean).
 """
 
 from __future__ import annotations
@@ -268,11 +293,17 @@ DOCBOOKS = {
         "en": "{page}.html", "de": "de", "fr": "fr", "it": "it", "ja": "ja", "ru": "ru"}),
     "aptitude": ("usr/share/doc/aptitude/html/", {
         "en": "en", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "nl": "nl", "ru": "ru"}),
+    "harden": ("usr/share/doc/harden-doc/html/", {
+        "en": "en-US", "es": "es-ES", "pt-BR": "pt-BR", "fr": "fr-FR", "de": "de-DE", "it": "it-IT",
+        "ja": "ja-JP", "zh-Hans": "zh-CN"}),
+    "debian-history": ("usr/share/doc/debian-history/docs/", {"en": "{page}.en.html", **{
+        loc: f"{{page}}.{loc}.html" for loc in ("es", "fr", "de", "it", "ru", "ja", "ko")}}),  # ("pt" is European)
 }  # fmt: skip
 # Sources made of several books, translated from older editions of them (read with ``whole_book``).
 COLLECTIONS = {
     "gnucash": ("gnucash-guide", "gnucash-help"),
     "debian-docs": ("debian-faq", "maint-guide", "developers-reference", "aptitude"),
+    "manuals": ("harden", "debian-history"),  # with SINGLE_PAGE_BOOKS and LILYPOND (collect_manuals)
 }
 # A page's number in its English title: "Chapter 6. Maintenance…", "6.2. aptitude…", "A.3. Linux Mint".
 _CHAPTER = re.compile(r"<title[^>]*>\s*(?:(?:Chapter|Appendix)\s+)?([0-9]+|[A-Z])[.]")
@@ -671,6 +702,139 @@ def collect_live_manual(root: Path, locale: str) -> list[tuple[str, str]]:
     return [(source, text) for source, text in rows if locale in CJK or len(text) >= LIBREOFFICE_LEAST]
 
 
+# Books in one HTML page per language, the same sections numbered the same way in every translation: the
+# Debian Edu manual and its older ones (ITIL, Rosegarden, Audacity; DocBook) and KiCad's manuals
+# (AsciiDoc). Each book: the page's path with its language, and the language's name in it per locale.
+_EDU = {"en": "en", "es": "es", "pt-BR": "pt-br", "fr": "fr", "de": "de", "it": "it", "nl": "nl", "pl": "pl",
+        "uk": "uk", "ja": "ja", "zh-Hans": "zh-cn"}  # fmt: skip
+_EDU_LEGACY = "usr/share/doc/debian-edu-doc-legacy-{lang}/{book}-manual.html"
+_KICAD = {"en": "en", "es": "es", "fr": "fr", "de": "de", "it": "it", "pl": "pl", "ru": "ru", "ja": "ja",
+          "zh-Hans": "zh", "id": "id"}  # fmt: skip
+SINGLE_PAGE_BOOKS = {
+    "edu": ("usr/share/doc/debian-edu-doc-{lang}/debian-edu-bookworm-manual.html", _EDU),
+    **{f"edu-{book}": (_EDU_LEGACY.replace("{book}", name), _EDU)
+       for book, name in (("itil", "debian-edu-itil"), ("rosegarden", "rosegarden"), ("audacity", "audacity"))},
+    **{f"kicad-{book}": (f"usr/share/doc/kicad/help/{{lang}}/{book}.html", _KICAD)
+       for book in ("getting_started_in_kicad", "introduction", "kicad", "eeschema", "pcbnew", "gerbview",
+                    "pcb_calculator", "pl_editor")},
+}  # fmt: skip
+# Where a numbered section starts: ``<h3 class="title"><a id="…"></a>13.4. …`` (DocBook), ``<h3 id="…">1.2. …``
+# (AsciiDoc).
+_NUMBERED_HEADING = re.compile(r"<h[2-6][^>]*>(?:<a [^>]*></a>)?\s*((?:[0-9]+\.)+)")
+
+
+def numbered_sections(html_text: str) -> dict[str, str]:
+    """A single-page book's numbered sections (``"13.4"``), each from its heading to the next one; what
+    precedes the first numbered heading (the title page, the table of contents) is left out."""
+    marks = list(_NUMBERED_HEADING.finditer(html_text))
+    ends = [m.start() for m in marks[1:]] + [len(html_text)]
+    return {m[1].rstrip("."): html_text[m.start() : end] for m, end in zip(marks, ends, strict=True)}
+
+
+def collect_single_page(root: Path, locale: str, book: str) -> list[tuple[str, str]]:
+    """Rows of a single-page book (``SINGLE_PAGE_BOOKS``), each section beside the same section of the
+    English book; the source of a row is the book and the section with its chapter (``edu:13.4``; a
+    subsection ``13.4.2`` is read in ``13.4``), so a section and its translations fall in one split."""
+    where, dirs = SINGLE_PAGE_BOOKS[book]
+    if locale not in dirs:
+        return []
+
+    def sections(lang: str) -> dict[str, str]:
+        path = root / where.format(lang=lang)
+        return numbered_sections(path.read_text(encoding="utf-8", errors="replace")) if path.exists() else {}
+
+    english = sections(dirs["en"])
+    pages = [
+        (
+            f"{book}:" + ".".join(number.split(".")[:2]),
+            _feed(_PictureParagraphs(), page),
+            _feed(_PictureParagraphs(), english[number]),
+        )
+        for number, page in sections(dirs[locale]).items()
+        if number in english
+    ]
+    return _translated_rows(pages, locale)
+
+
+# LilyPond's manuals in HTML (Texinfo): one page per section and language, ``learning/tuplets.ja.html``
+# beside the English ``learning/tuplets.html``; the manuals read (the others are reference lists, code
+# snippets or untranslated).
+LILYPOND = ("usr/share/doc/lilypond/html/Documentation", {
+    "en": "", "es": ".es", "fr": ".fr", "de": ".de", "it": ".it", "nl": ".nl", "ja": ".ja",
+    "zh-Hans": ".zh"})  # fmt: skip
+LILYPOND_MANUALS = ("learning", "usage", "notation", "web", "essay", "extending")
+
+
+class _TexinfoParagraphs(_PictureParagraphs):
+    """The text paragraphs of a Texinfo HTML page (``<p>`` without attributes: the language list, the
+    navigation and the footer are ``<p>`` with an id or a class). ``_PICTURE`` marks the paragraphs left
+    out: one with a music example's image, a list of cross-references ("See also" — "Glossary: tuplet,
+    triplet.": half of its letters or more are links' text, the linked pages' titles, often untranslated) and
+    the end of a sentence an example interrupts (the paragraph after a code block, when the one before
+    it does not end like a sentence: "… see" / example / "を参照してください。")."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.linked = 0  # characters of links' text in the open paragraph
+        self.after_code = False
+        self.continues = False
+
+    def _kind(self, tag: str, cls: str, attrs: list[tuple[str, str | None]]) -> str:
+        if tag == "p":
+            if attrs:
+                return "skip"
+            self.continues = self.after_code and bool(self.found) and not _SENTENCE_END.search(self.found[-1])
+            self.after_code = False
+            return "para"
+        return super()._kind(tag, cls, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.after_code = self.after_code or tag == "pre"
+        super().handle_endtag(tag)
+
+    def handle_data(self, data: str) -> None:
+        if "a" in self.stack and "para" in self.stack and "skip" not in self.stack:
+            self.linked += sum(c.isalpha() for c in data)
+        super().handle_data(data)
+
+    def _flush(self) -> None:
+        letters = sum(c.isalpha() for part in self.parts for c in part)
+        if letters and (self.continues or 2 * self.linked >= letters):
+            self.parts.append(_PICTURE)
+        self.linked, self.continues = 0, False
+        super()._flush()
+
+
+def collect_lilypond(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of LilyPond's manuals (``LILYPOND_MANUALS``): the source of a row is the manual and page
+    (``lilypond:learning/tuplets``). A translated manual keeps the pages and paragraphs not yet translated
+    in English: they are left out like another book's."""
+    base = root / LILYPOND[0]
+    suffix = LILYPOND[1].get(locale)
+    if suffix is None:
+        return []
+    pages = (
+        (
+            f"lilypond:{manual}/{original.stem}",
+            _html_paragraphs(original.with_name(f"{original.stem}{suffix}.html"), _TexinfoParagraphs()),
+            _html_paragraphs(original, _TexinfoParagraphs()),
+        )
+        for manual in LILYPOND_MANUALS
+        for original in sorted((base / manual).glob("*.html"))
+        if "." not in original.stem
+    )
+    return _translated_rows(pages, locale)
+
+
+def collect_manuals(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of ``--source manuals``: the Securing Debian manual and the Debian project's history (DocBook
+    books translated from older editions), the single-page books (the Debian Edu manuals, KiCad's) and
+    LilyPond's manuals."""
+    books = [r for b in COLLECTIONS["manuals"] for r in collect_docbook(root, locale, b, whole_book=True)]
+    single = [r for book in SINGLE_PAGE_BOOKS for r in collect_single_page(root, locale, book)]
+    return books + single + collect_lilypond(root, locale)
+
+
 # Characters of a row outside Chinese, Japanese and Korean (a reply of a few sentences; ``runs`` keeps
 # 200 and more, which in those scripts is already several sentences).
 LIBREOFFICE_LEAST = 300
@@ -750,6 +914,8 @@ def main() -> int:
         if args.source == "live"
         else KDE_HELP[1]
         if args.source == "kde"
+        else {*_EDU, *_KICAD, *LILYPOND[1], *DOCBOOKS["harden"][1], *DOCBOOKS["debian-history"][1]}
+        if args.source == "manuals"
         else {loc for book in books for loc in DOCBOOKS[book][1]}
         if books[0] in DOCBOOKS
         else HELP_DIRS
@@ -764,6 +930,8 @@ def main() -> int:
                 rows = collect_live_manual(Path(args.root), locale)
             elif args.source == "kde":
                 rows = collect_kde(Path(args.root), locale)
+            elif args.source == "manuals":
+                rows = collect_manuals(Path(args.root), locale)
             elif args.source in HTML_HELP:
                 rows = collect_html_help(Path(args.root), locale, args.source)
             else:

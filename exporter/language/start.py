@@ -257,7 +257,12 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("tokenizer_artifact", m.group())
     first = text[0]
     if first in _STRAY and not ((ok := _SYMBOL_OK.get(first)) and ok.match(text)):
-        if (first == "›" and "‹" in text) or _SAME_MARK_QUOTE.match(text) or _SYMBOL_ENTRY.match(text):
+        if (
+            (first == "›" and "‹" in text)
+            or _SAME_MARK_QUOTE.match(text)
+            or _SYMBOL_ENTRY.match(text)
+            or _backslash_command(text, locale)
+        ):
             return None
         return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if first == "»" and "«" not in text:
@@ -431,6 +436,35 @@ def _capitals_headline(text: str) -> bool:
 # An abbreviation in capitals glued to its expansion in brackets, closed within the sentence:
 # "FDA(食品医薬品局)の承認", "PDW(個人防御火器)に".
 _ABBREVIATION = re.compile(r"[A-Z]{2,8}[(（][^()（）\n]{1,38}[)）]")
+
+
+# A command of TeX, LilyPond or roff named at the start (``\\relative``, ``\\shiftOnn``): a backslash, then
+# an ASCII name opening with two lowercase letters and ending before a space or a mark, that is no escape
+# (``\\nThe``, ``\\ufeffThe``, ``\\xef\\xbb``).
+_BACKSLASH_COMMAND = re.compile(r"\\(?![ux][0-9A-Fa-f]{2})[a-z]{2}[A-Za-z]*(?![^\W\d_])")
+_NAME_HEAD = re.compile(r"[a-z]+")
+COMMAND_HEAD_MIN_LETTERS = 3  # a camelCase command name opens with an English word this long ("killCues")
+# The locales written in the Latin alphabet, where a command's name may also be a word of the reply's.
+_LATIN_LOCALES = frozenset({*_ALPHABET_EXTRA, "vi"})
+
+
+def _backslash_command(text: str, locale: str | None) -> bool:
+    """Whether the reply opens with a command's name (``\\killCues removes…``, ``\\relative モードを…``)
+    rather than a stray backslash before its first word (``\\muda dono e grupo``) or before a piece glued
+    to it (``\\inThe…``). A name in camelCase opens with an English word (``dynamicUp``, ``cueDuring``);
+    and the reply names another command, or the name is no word of the reply's language (in a locale not
+    written in the Latin alphabet, no Latin name is)."""
+    if locale is None or (m := _BACKSLASH_COMMAND.match(text)) is None:
+        return False
+    name = m.group()[1:]
+    head = _leading(_NAME_HEAD, name)
+    if head != name and (len(head) < COMMAND_HEAD_MIN_LETTERS or not _in_lexicon(head, "en")):
+        return False
+    return (
+        _BACKSLASH_COMMAND.search(text, m.end()) is not None
+        or locale not in _LATIN_LOCALES
+        or not _in_lexicon(name, locale)
+    )
 
 
 def _abbreviation(text: str) -> bool:

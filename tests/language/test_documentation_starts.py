@@ -261,3 +261,37 @@ def test_an_abbreviation_before_a_dash_and_its_translated_expansion_passes(text:
 )
 def test_capitals_before_a_dash_and_a_sentence_are_still_a_piece(text: str, locale: str) -> None:
     assert find_corrupted_start(text, locale) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # a name in camelCase
+        ("\\voiceTwo puts the stems of the second voice down, so both voices stay readable.", "en"),
+        # a name that is no word of the reply's language
+        ("\\partial setzt einen Auftakt vor den ersten vollen Takt des Stücks.", "de"),
+        # a reply naming another command
+        ("\\stemUp et \\stemDown fixent la direction des hampes pour la voix en cours.", "fr"),
+        ("\\header ブロックには曲名や作曲者を書きます。", "ja"),  # a Latin name in a Japanese reply
+        ("\\layout 块用来设置整个乐谱的版面。", "zh-Hans"),
+    ],
+)
+def test_a_reply_opening_with_a_command_of_tex_or_lilypond_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("\\nThe lamp was lit at dusk, as every evening.", "en"),  # an escape before a capital
+        ("\\ufeffThe lamp was lit at dusk, as every evening.", "en"),  # an escaped byte order mark
+        ("\\xef\\xbb\\xbfLa lampe était allumée au crépuscule.", "fr"),  # escaped bytes
+        ("\\inThe lamp was lit at dusk, as every evening.", "en"),  # a piece glued to the first word
+        ("\\casa fica no fim da rua, perto do rio.", "pt-BR"),  # a word of the reply's language
+        ("\\Der Schlüssel lag unter der Matte.", "de"),
+        ("\\灯台の火は毎晩ともされた。", "ja"),
+    ],
+)
+def test_a_backslash_before_the_first_word_is_still_stray(text: str, locale: str) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.kind == "stray_punctuation"
