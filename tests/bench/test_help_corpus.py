@@ -15,6 +15,7 @@ from build_help_corpus import (
     _without_english,
     _without_english_words,
     svg_sections,
+    without_lost_letters,
 )
 
 TUTORIAL = """<?xml version="1.0" encoding="UTF-8"?>
@@ -78,3 +79,14 @@ def test_a_book_naming_its_pages_with_the_language_is_matched_page_by_page(tmp_p
         "basic-defs": faq / "de/basic-defs.de.html",
         "kernel": faq / "de/kernel.de.html",
     }
+
+
+def test_a_unit_whose_translation_lost_its_accented_letters_is_left_out() -> None:
+    good = "Die Benutzer können für jeden Dienst über die Konfiguration entscheiden, müssen aber prüfen. "
+    lost = good.replace("ö", "").replace("ü", "")  # "knnen", "fr", "ber", "mssen", "prfen"
+    rows = [(f"book:{i}", good * 40) for i in range(4)] + [("book:lost", lost * 50)]
+    assert [s for s, _ in without_lost_letters(rows)] == ["book:0", "book:1", "book:2", "book:3"]
+    short = [*rows[:4], ("book:lost", lost)]  # too little text to judge the unit by
+    assert without_lost_letters(short) == short
+    english = [("book:0", "The users decide for every service. " * 100)] * 2
+    assert without_lost_letters(english) == english  # an alphabet without such letters
