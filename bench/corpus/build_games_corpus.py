@@ -153,6 +153,27 @@ A seventh set, level stories, mission briefings and scenario texts (``--set ques
   ``el:string``'s English and its ``el:translation`` in German or French; a line of ``DIALOGUE_CHARS``
   letters is a message).
 
+A ninth set, role-play dialogue, level hints and a visual novel's lines (``--set scroll``)::
+
+    mkdir -p /tmp/scroll/root && cd /tmp/scroll
+    apt-get download adonthell-data kgoldrunner renpy-demo
+    dpkg-deb --fsys-tarfile adonthell-data_*.deb | tar x -C root --wildcards './usr/share/games/adonthell/games/wastesedge/locale/*'
+    dpkg-deb --fsys-tarfile kgoldrunner_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/kgoldrunner.mo'
+    dpkg-deb --fsys-tarfile renpy-demo_*.deb | tar x -C root --wildcards './usr/share/games/renpy/demo/game/tl/*'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set scroll --root /tmp/scroll/root \
+        --out bench/results/scroll_replies.jsonl
+
+- **adonthell**: Waste's Edge's dialogue and narration, the characters' lines in the inn and around it
+  (``usr/share/games/adonthell/games/wastesedge/locale/<lang>/LC_MESSAGES/wastesedge.mo``; a line of
+  ``DIALOGUE_CHARS`` letters is a message);
+- **kgoldrunner**: KGoldrunner's levels' descriptions and hints (``usr/share/locale/<lang>/LC_MESSAGES/
+  kgoldrunner.mo``; its interface strings are not prose and fall out);
+- **renpy_tutorial**: Ren'Py's tutorial game, Eileen's and Lucy's lines (``usr/share/games/renpy/demo/game/
+  tl/<language>/*.rpy``, each file a domain, read as the lore set reads The Question; a line with a text
+  tag or an interpolation is not prose and falls out).
+
+The scroll set leaves out what the quest set leaves out.
+
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
 language's catalogue has word for word (``without_borrowed``: Serbian lines in the Turkish Pingus
@@ -915,6 +936,39 @@ def enigma(root: Path, found: Found) -> None:
                     _add_quest(found, language, "enigma", level.parent.name, msgid, msgstr, DIALOGUE_CHARS)
 
 
+def adonthell(root: Path, found: Found) -> None:
+    """Waste's Edge's dialogue and narration (``games/wastesedge/locale/<language>/LC_MESSAGES/
+    wastesedge.mo``): a line of ``DIALOGUE_CHARS`` letters is a message."""
+    base = root / "usr/share/games/adonthell/games/wastesedge/locale"
+    for language in LANGUAGE_DIRS:
+        directories = tuple(regional((p.name for p in base.iterdir()), language))
+        if language != "en" and (mo := first(base, directories, "{}/LC_MESSAGES/wastesedge.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                _add_quest(found, language, "adonthell", "wastesedge", msgid, msgstr, DIALOGUE_CHARS)
+
+
+def kgoldrunner(root: Path, found: Found) -> None:
+    """KGoldrunner's levels' descriptions and hints (``usr/share/locale/<language>/LC_MESSAGES/
+    kgoldrunner.mo``; its interface strings are not prose and fall out)."""
+    base = root / "usr/share/locale"
+    for language in LANGUAGE_DIRS:
+        directories = tuple(regional((p.name for p in base.iterdir()), language))
+        if language != "en" and (mo := first(base, directories, "{}/LC_MESSAGES/kgoldrunner.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                _add_quest(found, language, "kgoldrunner", "levels", msgid, msgstr)
+
+
+def renpy_tutorial(root: Path, found: Found) -> None:
+    """Ren'Py's tutorial game, Eileen's and Lucy's lines (``renpy/demo/game/tl/<language>/*.rpy``, each file
+    a domain; a line with a text tag or an interpolation is not prose and falls out)."""
+    base = root / "usr/share/games/renpy/demo/game/tl"
+    for directory, language in RENPY_LANGUAGES.items():
+        for path in sorted((base / directory).glob("*.rpy")):
+            for msgid, msgstr in _RENPY_LINE.findall(path.read_text("utf-8-sig", "replace")):
+                english, translation = _lua_unescape(msgid), _lua_unescape(msgstr)
+                _add_quest(found, language, "renpy_tutorial", path.stem, english, translation, DIALOGUE_CHARS)
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -930,6 +984,7 @@ SETS = {
     "tales": (fillets, unknown_horizons, crawl),
     "colony": (freecol, ufoai, lincity),
     "quest": (pingus, supertux, colobot, megaglest, enigma),
+    "scroll": (adonthell, kgoldrunner, renpy_tutorial),
 }
 
 
@@ -947,7 +1002,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set == "quest":
+    if args.set in ("quest", "scroll"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import SHARED_TOP, distinctive, lexicon, lexicon_or_none, preference
+from exporter.language.lexicon import SHARED_TOP, Lean, distinctive, lexicon, lexicon_or_none, preference
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import (
     CJK_LETTERS,
@@ -527,8 +527,12 @@ class Ensemble:
                     and _not_ours(expected, ft, g.cld3)
                 )
             )
-            if top in CLOSE.get(expected, ()) and _lexicon_leans(text, expected, top):
-                return Call("native", expected, w, "lexicon", g)
+            if top in CLOSE.get(expected, ()):
+                if _lexicon_leans(text, expected, top):
+                    return Call("native", expected, w, "lexicon", g)
+                # Words both languages write alike ("Правило номер 17: Не геройствуйте!" in Ukrainian,
+                # Russian to both models): the models' call stands, but one such sentence is no proof.
+                sure = sure and not _lexicon_undecided(text, expected, top)
             return Call("foreign", top, w, "models", g, strong=_sure(g), sure=sure)
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
@@ -573,23 +577,41 @@ POOL_KEEP_LLR = 1.0
 # (``lexicon.preference``) and the expected language's lexicon lacks fewer than NOT_OURS_MIN_UNKNOWN of its
 # words (a third neighbour without a lexicon, Galician against Portuguese and Spanish, has words of its
 # own): Ukrainian without і, ї, є or ґ ("Чесно кажучи, ми зайшли в глухий кут.") is Russian to both
-# models, its words are Ukrainian (+1.3 per word; that sentence in Russian, -1.5).
+# models, its words are Ukrainian (+1.3 per word; that sentence in Russian, -1.5). When our lexicon knows
+# the words and the lexicons do not lean the neighbour's way either (words the two write alike), the
+# foreign call is not sure: one such sentence alone is not mixing.
 NEIGHBOUR_LEAN = 0.5
 NEIGHBOUR_LEAN_WORDS = 3
+
+
+def _neighbour_lean(text: str, expected: str, neighbour: str) -> Lean | None:
+    """How much ``text``'s words belong to the expected language rather than the neighbour
+    (``lexicon.preference``); None when either language has no lexicon or fewer than
+    ``NEIGHBOUR_LEAN_WORDS`` words are in either."""
+    first, second = lexicon_or_none(expected), lexicon_or_none(neighbour)
+    if first is None or second is None:
+        return None
+    lean = preference(first.words(unquote(text)), first, second)
+    return lean if lean.words >= NEIGHBOUR_LEAN_WORDS else None
 
 
 def _lexicon_leans(text: str, expected: str, neighbour: str) -> bool:
     """Whether the expected language's lexicon knows ``text``'s words and outweighs the neighbour's on them
     (``NEIGHBOUR_LEAN``; no verdict when either language has no lexicon)."""
-    first, second = lexicon_or_none(expected), lexicon_or_none(neighbour)
-    if first is None or second is None:
-        return False
-    lean = preference(first.words(unquote(text)), first, second)
+    lean = _neighbour_lean(text, expected, neighbour)
     return (
-        lean.words >= NEIGHBOUR_LEAN_WORDS
+        lean is not None
         and lean.per_word >= NEIGHBOUR_LEAN
         and unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN
     )
+
+
+def _lexicon_undecided(text: str, expected: str, neighbour: str) -> bool:
+    """Whether the expected language's lexicon knows ``text``'s words (it lacks fewer than
+    ``NOT_OURS_MIN_UNKNOWN``) and the two lexicons do not lean the neighbour's way on them (no verdict,
+    False, when either has no lexicon or too few words are in either)."""
+    lean = _neighbour_lean(text, expected, neighbour)
+    return lean is not None and lean.per_word >= 0 and unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN
 
 
 def _lexicon_keeps(text: str, expected: str, language: str) -> bool:

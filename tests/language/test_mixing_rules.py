@@ -14,6 +14,7 @@ from exporter.language.detect import (
     Call,
     Ensemble,
     Guess,
+    _lexicon_undecided,
     _other_by_lexicon,
     _own_marks,
     unknown_share,
@@ -331,3 +332,18 @@ def test_serbian_latin_sentences_in_a_spanish_reply_are_mixing() -> None:
     ]
     verdict = judge(" ".join([spanish[0], SERBIAN_LATIN[0], spanish[1], SERBIAN_LATIN[1], spanish[2]]), "es")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.as_dict()
+
+
+def test_a_sentence_of_words_a_close_neighbour_writes_alike_is_no_sure_foreign_call() -> None:
+    # Both models read the opening line as Russian; every word of it is Ukrainian too, and the two lexicons
+    # do not lean Russian's way, so alone it is not mixing. A line of Russian's own words still is.
+    assert _lexicon_undecided("Пароль номер 3: Не геройствуйте!", "uk", "ru")
+    assert not _lexicon_undecided("План простой: идите направо!", "uk", "ru")
+    assert not _lexicon_undecided("Пароль номер 3: Не геройствуйте!", "uk", "xx")  # no lexicon, no verdict
+    story = (
+        " Вона відчинила важкі двері й тихо вийшла на подвір'я, де на неї вже чекали коні."
+        " Ніхто з охоронців не помітив, як вона зникла за пагорбом."
+    )
+    assert judge("Пароль номер 3: Не геройствуйте!" + story, "uk").outcome == Outcome.PASS
+    verdict = judge("План простой: идите направо!" + story, "uk")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
