@@ -541,34 +541,42 @@ _STRAY_CANDIDATE = re.compile(
 )
 
 
+_FULLWIDTH_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
+STRAY_WINDOW = 12  # characters either side of a stray run that must hold no other CJK letter
+
+
 def _glued(text: str, start: int, length: int) -> bool:
-    """Whether the run at ``start`` touches a Latin letter or a digit (no space between)."""
-    return bool(_ALNUM.match(text[start - 1 : start]) or _ALNUM.match(text, start + length))
+    """Whether the run at ``start`` touches a Latin letter or a digit (no space between), with no other
+    kana, Han or hangul within ``STRAY_WINDOW`` characters: a Chinese or Japanese sentence quoted in Latin
+    text glues its own words to numbers and names (``在3楼``, ``mysqlまたは``), a misreading stands alone
+    (``45属``) or repeats itself (``Windows짰/Linux짰``)."""
+    if not (_ALNUM.match(text[start - 1 : start]) or _ALNUM.match(text, start + length)):
+        return False
+    around = text[max(0, start - STRAY_WINDOW) : start] + text[start + length : start + length + STRAY_WINDOW]
+    return set(_FULLWIDTH_CJK.findall(around)) <= set(text[start : start + length])
 
 
 def _stray_in_latin(head: str, chunks: list[str], starts: list[int]) -> Corruption | None:
     """Double-byte characters that Latin-alphabet text (``_latin_text``) cannot hold, whatever they repair
     to: a halfwidth katakana (a cp932 reading's single bytes: ``Fuﾃ`` is ``Fuß`` missing its second
     byte, ``ecuacioﾌ］n`` a decomposed accent) glued to a Latin letter or digit or re-encoding to
-    well-formed UTF-8 (``ﾎｱ Crv`` is ``α Crv``); a character of a double-byte run between two Latin letters
-    (``j첫x카ng``: no CJK word is written inside a Latin one); a run of hangul syllables none of which is in
-    KS X 1001 (``볛밽``: real Korean is written in its 2,350, UTF-8's bytes pair into the rest)."""
+    well-formed UTF-8 (``ﾎｱ Crv`` is ``α Crv``); a run of hangul syllables none of which is in KS X 1001
+    (``볛밽``: real Korean is written in its 2,350, UTF-8's bytes pair into the rest). A CJK character
+    between two Latin letters is no mark: a Japanese or Chinese sentence quoted in Latin text glues its
+    Latin words to its own (``mysqlまたはpostgres``, ``Konsole，并在Ctrl``)."""
     for start, chars in zip(starts, chunks, strict=True):
         if not _DOUBLE_BYTE_READING.search(chars):
             continue  # accented Latin letters, punctuation
-        end = start + len(chars)
         codec = None
         if _HALFWIDTH_KANA.search(chars) and (
             _glued(head, start, len(chars)) or _well_formed(chars.encode("cp932", errors="replace"))
         ):
             codec = "cp932"
-        elif _LATIN_LETTER.match(head[start - 1 : start]) and _LATIN_LETTER.match(head, end):
-            codec = ""
         elif _HANGUL_RUN.fullmatch(chars) and all(_rare_hangul(c, "cp949") for c in chars):
             codec = "cp949"
         if codec is not None:
             return Corruption("mojibake", start, chars[:24], tuple(f"U+{ord(c):04X}" for c in chars[:24]),
-                              codec=codec or None, repaired="" if codec else None)  # fmt: skip
+                              codec=codec, repaired="")  # fmt: skip
     return None
 
 
@@ -599,7 +607,12 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     # never "\n" or "?" (test_parts checks every code point), so the bytes split back into the runs' own
     # encodings, a "?" in a run's bytes is an unencodable character, and decoding the whole as UTF-8 decodes
     # each run (no UTF-8 sequence spans an ASCII byte).
-    if _STRAY_CANDIDATE.search(head) and latin_text() and (found := _stray_in_latin(head, chunks, starts)):
+    if (
+        2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII: CJK text is skipped
+        and _STRAY_CANDIDATE.search(head)
+        and latin_text()
+        and (found := _stray_in_latin(head, chunks, starts))
+    ):
         return found
     joined = "\n".join(chunks)
     for codec in CJK_CODECS:
@@ -716,7 +729,6 @@ _ASCII = "".join(map(chr, range(0x80)))
 _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _GAP = re.compile("[A-Za-z]  (?=[A-Za-z])")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
-_CAPITAL_WORD = re.compile(r"\b[A-Z](?:[a-z]+|[A-Z]+)\b")  # "Szczliwie", "GESCHFTEN"
 SMALL_LIST_FLOOR = 3.0  # Zipf: wordfreq's small lists hold the words at least this frequent
 
 
@@ -780,14 +792,13 @@ def _lost_characters(text: str, locale: str) -> Corruption | None:
     head = text.rstrip(_ASCII)
     tail = text[len(head) :].lstrip(_ASCII_LETTERS) if head else text  # from a whole word on
     gaps = [(m.start(), m.group()) for m in _GAP.finditer(tail)] if "  " in tail else []
-    written = set(_LOWER_WORD.findall(tail))
     remnants = _remnants(locale)
-    words = remnants.keys() & written  # distinct ones, at C speed
-    if capitalised := _CAPITAL_WORD.findall(tail):  # "Szczliwie", "GESCHFTEN": remnants, never names
-        words |= remnants.keys() & {w.lower() for w in capitalised}
+    # distinct ones, at C speed; capitalised too ("Szczliwie", "GESCHFTEN": no name is a remnant)
+    words = remnants.keys() & set(_LOWER_WORD.findall(tail.lower()))
     strong = sum(remnants[w] >= STRONG_REMNANT_GAP for w in words)
     if len(gaps) + len(words) < LOST_MARKS_MIN and not strong:
         return None
+    written = set(_LOWER_WORD.findall(tail))  # the text's words, names left out
     own = LOST_OWN_WORDS if strong < 2 else LOST_OWN_WORDS_STRONG
     if len(written & lexicon(locale).ranks.keys()) < own * len(written - words):
         return None  # not the locale's language: Indonesian holds remnants of Turkish words (a switch)

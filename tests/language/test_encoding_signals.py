@@ -269,6 +269,8 @@ def test_double_byte_characters_that_latin_text_cannot_hold_are_mojibake(
         ("Elle regarda le signe 水 sur la porte et dit *谢谢* avant de partir vers la gare.", "fr"),
         ("The kanji 属 means to belong, and the sign ｶﾅ is written in halfwidth katakana.", "en"),
         ("GIMP에서 이미지를 열고 Windows용 설치 파일을 내려받은 뒤 설정을 확인하세요.", "ko"),
+        # a quoted Chinese sentence glues its characters to numbers: 楼 is C2 A5 in GB18030, "¥"
+        ("Elle cita la phrase « 我住在3楼的房间里，每天走5路回家。 » avant de repartir vers la gare.", "fr"),
         ("ﾃｽﾄ用のﾌｧｲﾙをGIMPで開いてから、設定を確認してください。", "ja"),
     ],
 )
