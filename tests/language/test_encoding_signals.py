@@ -228,6 +228,13 @@ def test_words_that_lose_a_letter_in_most_places_and_capitalised_remnants_are_lo
     assert CHECKER.find("Bedzie ciezko, ale musimy zaczac od poczatku, wiec sluchaj uwaznie.", "pl") is None
 
 
+def test_a_remnant_barely_rarer_than_its_word_is_no_mark() -> None:
+    # "levait" (Zipf 2.95) is a French word, under ten times rarer than "élevait" (3.67): with one double
+    # space (a typo) it does not make two marks
+    text = "Le soleil se levait lentement  sur la mer calme du matin, et nous attendions."
+    assert CHECKER.find(text, "fr") is None
+
+
 def test_an_english_word_is_no_remnant_of_a_word_of_another_language() -> None:
     # "installs" is what "installés" leaves, and an English verb a French paragraph quotes
     text = "Le paquet est mis à jour. La commande safe-upgrade installs the new packages when asked to."
