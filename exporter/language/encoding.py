@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from exporter.language.lexicon import lexicon
+from exporter.language.lexicon import fullest_zipf, lexicon
 from exporter.language.locales import LOCALES
 from exporter.language.scripts import (
     CJK_LETTERS,
@@ -75,6 +75,7 @@ CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
 _BUT_MARK_AND_NEWLINE = bytes(b for b in range(256) if b not in b"?\n")
 _HANGUL_LINE = re.compile(f"(?m)^[{HANGUL_SYLLABLES}]+$")
+_HANGUL_RUN = re.compile(f"[{HANGUL_SYLLABLES}]+")
 # Share of the scanned letters in the Latin alphabet above which a text is Latin-alphabet text: one
 # CJK character there that repairs to a Latin letter or to typography is mojibake.
 CJK_LATIN_TEXT_SHARE = 0.9
@@ -145,7 +146,7 @@ _PLAUSIBLE_LATIN = re.compile(
     "\u01a0\u01a1\u01af\u01b0"  # Vietnamese horned letters
     "\u0300-\u036f"  # combining accents of decomposed text ("quién" as "quie" and U+0301)
     "\u0400-\u04ff\u1e00-\u1eff\u2010-\u206f\u20ac"
-    "\u2190-\u23ff"  # arrows ("→" read as cp1251 is "в†’"), math, technical
+    "\u2100-\u23ff"  # letterlike ("™" read as cp1251 is "в„ў"), arrows ("→": "в†’"), math
     "\u2500-\u27bf"  # box drawing, shapes ("▸"), dingbats
     f"{CJK_PUNCTUATION}{KANA_BLOCKS}{HAN_BLOCKS}{HANGUL_SYLLABLES}{HALFWIDTH_FULLWIDTH}"
     "\U0001f000-\U0001faff]"
@@ -534,6 +535,66 @@ def split_runs(whole: bytes) -> Iterator[tuple[bytes, int]]:
     return zip(whole.split(b"\n"), map(len, valid), strict=True)
 
 
+# What Latin text writes besides letters and a CJK misreading may repair to: Latin-1's signs (° ® © ² ·),
+# × and ÷, general punctuation, the euro sign, letterlike symbols (™), arrows and mathematical operators.
+_SIGNS = re.compile("[\u00a0-\u00bf\u00d7\u00f7\u2010-\u205e\u20ac\u2100-\u22ff]+")
+_COMBINING = re.compile("[\u0300-\u036f]+")
+_HALFWIDTH_KANA = re.compile("[\uff61-\uff9f]")
+_ALNUM = re.compile("[A-Za-z0-9\u00c0-\u024f]")
+# A character of a double-byte reading glued to a Latin letter or digit, or a halfwidth katakana: where
+# Latin-alphabet text can hold a misreading that no round trip below repairs
+_STRAY_CANDIDATE = re.compile(
+    f"[A-Za-z0-9]{_DOUBLE_BYTE_READING.pattern}|{_DOUBLE_BYTE_READING.pattern}[A-Za-z0-9]|{_HALFWIDTH_KANA.pattern}"
+)
+
+
+_FULLWIDTH_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
+STRAY_WINDOW = 12  # characters either side of a stray run that must hold no other CJK letter
+
+
+def _glued(text: str, start: int, length: int) -> bool:
+    """Whether the run at ``start`` touches a Latin letter or a digit (no space between), with no other
+    kana, Han or hangul within ``STRAY_WINDOW`` characters: a Chinese or Japanese sentence quoted in Latin
+    text glues its own words to numbers and names (``在3楼``, ``mysqlまたは``), a misreading stands alone
+    (``45属``) or repeats itself (``Windows짰/Linux짰``)."""
+    if not (_ALNUM.match(text[start - 1 : start]) or _ALNUM.match(text, start + length)):
+        return False
+    around = text[max(0, start - STRAY_WINDOW) : start] + text[start + length : start + length + STRAY_WINDOW]
+    return set(_FULLWIDTH_CJK.findall(around)) <= set(text[start : start + length])
+
+
+def _stray_in_latin(head: str, chunks: list[str], starts: list[int]) -> Corruption | None:
+    """Double-byte characters that Latin-alphabet text (``_latin_text``) cannot hold, whatever they repair
+    to: a halfwidth katakana (a cp932 reading's single bytes: ``Fuﾃ`` is ``Fuß`` missing its second
+    byte, ``ecuacioﾌ］n`` a decomposed accent) glued to a Latin letter or digit or re-encoding to
+    well-formed UTF-8 (``ﾎｱ Crv`` is ``α Crv``); a run of hangul syllables none of which is in KS X 1001
+    (``볛밽``: real Korean is written in its 2,350, UTF-8's bytes pair into the rest). A CJK character
+    between two Latin letters is no mark: a Japanese or Chinese sentence quoted in Latin text glues its
+    Latin words to its own (``mysqlまたはpostgres``, ``Konsole，并在Ctrl``)."""
+    for start, chars in zip(starts, chunks, strict=True):
+        if not _DOUBLE_BYTE_READING.search(chars):
+            continue  # accented Latin letters, punctuation
+        codec = None
+        if _HALFWIDTH_KANA.search(chars) and (
+            _glued(head, start, len(chars)) or _well_formed(chars.encode("cp932", errors="replace"))
+        ):
+            codec = "cp932"
+        elif _HANGUL_RUN.fullmatch(chars) and all(_rare_hangul(c, "cp949") for c in chars):
+            codec = "cp949"
+        if codec is not None:
+            return Corruption("mojibake", start, chars[:24], tuple(f"U+{ord(c):04X}" for c in chars[:24]),
+                              codec=codec, repaired="")  # fmt: skip
+    return None
+
+
+def _well_formed(raw: bytes) -> bool:
+    """Whether ``raw`` is UTF-8 with at least one multi-byte sequence."""
+    try:
+        return not raw.isascii() and bool(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return False
+
+
 def _cjk_mojibake(text: str) -> Corruption | None:
     """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
 
@@ -553,6 +614,13 @@ def _cjk_mojibake(text: str) -> Corruption | None:
     # never "\n" or "?" (test_parts checks every code point), so the bytes split back into the runs' own
     # encodings, a "?" in a run's bytes is an unencodable character, and decoding the whole as UTF-8 decodes
     # each run (no UTF-8 sequence spans an ASCII byte).
+    if (
+        2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII: CJK text is skipped
+        and _STRAY_CANDIDATE.search(head)
+        and latin_text()
+        and (found := _stray_in_latin(head, chunks, starts))
+    ):
+        return found
     joined = "\n".join(chunks)
     for codec in CJK_CODECS:
         # GB18030 spells a hangul syllable in four bytes, the second and fourth ASCII digits (slowly: a
@@ -599,7 +667,16 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                     decoded.append(piece)
             if not decoded or covered < CJK_MIN_COVERAGE * len(raw):
                 continue
-            letters = _REPAIR_NEUTRAL.sub("", "".join(decoded))
+            repair = "".join(decoded)
+            if (
+                (_SIGNS.fullmatch(repair) and _glued(head, start, len(chars)))
+                or (_COMBINING.fullmatch(repair) and _LATIN_LETTER.match(head[start - 1 : start]))
+            ) and latin_text():
+                # Latin text's signs ("45属" is 45°, "Windows짰" Windows®) glued to the word or number they
+                # follow, or a decomposed accent after its letter ("seleccio虂n"): no CJK word is written so
+                return Corruption("mojibake", start, chars, tuple(f"U+{ord(c):04X}" for c in chars[:24]),
+                                  codec=codec, repaired=repair[:24])  # fmt: skip
+            letters = _REPAIR_NEUTRAL.sub("", repair)
             if not letters:
                 # Quotes or dashes only ("芦Pacchetti禄" is «Pacchetti»): a CJK character inside text
                 # written in the Latin alphabet, standing for punctuation Latin text uses, is mojibake.
@@ -653,35 +730,60 @@ _LATIN_LOCALES = frozenset(code for code, spec in LOCALES.items() if spec.script
 LOST_MARKS_MIN = 2  # marks of deleted characters after the last non-ASCII character that call it corrupt
 LOST_OWN_WORDS = 0.8  # share of the other distinct lowercase words there the locale's lexicon lists (misread
 # Italian, Dutch, English of the fiction dev split: 0.84-0.97; a whole reply in a close language: 0.12-0.68)
+LOST_OWN_WORDS_STRONG = 0.5  # ... with two strong remnants: Polish misread loses letters in most words, and
+# the lexicon's 30,000 forms miss the rest of the broken ones (0.59-0.75 on the fiction dev splits)
 _ASCII = "".join(map(chr, range(0x80)))
 _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _GAP = re.compile("[A-Za-z]  (?=[A-Za-z])")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
+SMALL_LIST_FLOOR = 3.0  # Zipf: wordfreq's small lists hold the words at least this frequent
+
+
+REMNANT_MIN_GAP = 1.0  # Zipf points a remnant listed at all is below its word (ten times rarer): ``levait``
+# (Zipf 2.95) is a French word of its own, ``élevait`` 3.67
+ENGLISH_REMNANT_MAX = 2.0  # Zipf in English's fullest list at which a remnant is an English word instead
+STRONG_REMNANT_GAP = 2.5  # ... one remnant this far below its word (300 times rarer) is a mark enough:
+# ``citt`` 2.99 against ``città`` 5.77, ``bdzie`` unlisted against ``będzie`` 6.29; on the clean dev splits of
+# all eighteen fiction and documentation sets the remnants of real text are at most 2.44 below (``onest``)
+
+
+# Languages that write ß, which ``wordfreq`` casefolds to "ss": a lexicon's "ss" may be one letter.
+_SHARP_S_LANGUAGES = frozenset({"de"})
 
 
 @functools.cache
-def _remnants(locale: str) -> dict[str, str]:
+def _remnants(locale: str) -> dict[str, float]:
     """What the words of ``locale``'s lexicon with a non-ASCII letter or an apostrophe leave once a lossy
     decoder deletes those characters (``città`` -> ``citt``, ``all'interno`` -> ``allinterno``), where
-    that is no word of the language (in its whole ``wordfreq`` list: Polish ``ruszaj`` is rarer than the
-    lexicon's 30,000 words) nor of English, and of three letters or more: remnant -> word."""
+    that is no word of the language nor of English: of three letters or more, rarer than Zipf 3 (no
+    word of ``wordfreq``'s small list: Polish ``ruszaj`` is rarer than the lexicon's 30,000 words), and
+    absent from its fullest list or ``REMNANT_MIN_GAP`` below the word: remnant -> how many Zipf points
+    it is below its most frequent word (``lexicon.fullest_zipf``; an unlisted one at the list's floor)."""
     try:
         lexicon_of_locale, english = lexicon(locale), lexicon("en").ranks
-        import wordfreq  # installed with the lexicons (``lexicon`` raised otherwise)
-    except (LookupError, RuntimeError, ImportError):
+    except (LookupError, RuntimeError):
         return {}
-    words = lexicon_of_locale.ranks
-    out: dict[str, str] = {}
-    for word in words:
-        if word.isascii() and "'" not in word:
+    words, zipf = lexicon_of_locale.ranks, lexicon_of_locale.zipf
+    left: dict[str, str] = {}
+    sharp_s = lexicon_of_locale.language in _SHARP_S_LANGUAGES
+    for word in words:  # most frequent first: a remnant is measured against its most frequent word
+        if word.isascii() and "'" not in word and not (sharp_s and "ss" in word):
             continue
-        rest = "".join(c for c in word if c.isascii() and c != "'")
-        if len(rest) >= 3 and rest.isalpha() and rest not in words and rest not in english:
-            out.setdefault(rest, word)
-    listed = wordfreq.get_frequency_dict(lexicon_of_locale.language, wordlist="small")
-    out = {rest: word for rest, word in out.items() if rest not in listed}
-    wordfreq.get_frequency_list.cache_clear()  # as ``lexicon`` does: only what is kept stays in memory
-    wordfreq.get_frequency_dict.cache_clear()
+        kept = "".join(c for c in word if c.isascii() and c != "'")
+        # casefolded ß: ``draussen`` is ``draußen``, read as ``drauen`` (``müssen`` as ``mssen``)
+        for rest in (kept, kept.replace("ss", "")) if sharp_s and "ss" in kept else (kept,):
+            if len(rest) >= 3 and rest.isalpha() and rest not in words and rest not in english:
+                left.setdefault(rest, word)
+    listed, floor = fullest_zipf(lexicon_of_locale.language, left)
+    in_english = fullest_zipf("en", left)[0] if lexicon_of_locale.language != "en" else {}
+    out: dict[str, float] = {}
+    for rest, word in left.items():
+        rest_zipf = listed.get(rest)
+        gap = round(zipf.get(word, SMALL_LIST_FLOOR) - (floor if rest_zipf is None else rest_zipf), 2)
+        if in_english.get(rest, 0.0) >= ENGLISH_REMNANT_MAX:
+            continue  # an English word in any reply (``installs``, Zipf 2.95, in French about a command)
+        if rest_zipf is None or (rest_zipf < SMALL_LIST_FLOOR and gap >= REMNANT_MIN_GAP):
+            out[rest] = gap
     return out
 
 
@@ -690,20 +792,24 @@ def _lost_characters(text: str, locale: str) -> Corruption | None:
     deleted from where the misreading starts (nothing CJK is left when no two bytes paired). After the
     text's last non-ASCII character, ``LOST_MARKS_MIN`` marks of deleted characters: a double space
     between two words (a spaced dash, ``emas — Aku`` -> ``emas  Aku``) or a remnant of a word of the
-    language (``_remnants``: ``umanit``, ``allestremo``), in text of the language (``LOST_OWN_WORDS``).
-    One mark is a typo (0.8 % of human-written
-    prose strings of 200 characters or more in gettext catalogues have a double space between words,
-    0.04 % two)."""
+    language (``_remnants``: ``umanit``, ``allestremo``), or one remnant ``STRONG_REMNANT_GAP`` rarer than
+    its word (``modalit``), in text of the language (``LOST_OWN_WORDS``). One double space or one
+    remnant of a rarer word is a typo (0.8 % of human-written prose strings of 200 characters or more in
+    gettext catalogues have a double space between words, 0.04 % two)."""
     head = text.rstrip(_ASCII)
     tail = text[len(head) :].lstrip(_ASCII_LETTERS) if head else text  # from a whole word on
     gaps = [(m.start(), m.group()) for m in _GAP.finditer(tail)] if "  " in tail else []
-    written = set(_LOWER_WORD.findall(tail))
-    words = _remnants(locale).keys() & written  # distinct ones, at C speed
-    if len(gaps) + len(words) < LOST_MARKS_MIN:
+    remnants = _remnants(locale)
+    # distinct ones, at C speed; capitalised too ("Szczliwie", "GESCHFTEN": no name is a remnant)
+    words = remnants.keys() & set(_LOWER_WORD.findall(tail.lower()))
+    strong = sum(remnants[w] >= STRONG_REMNANT_GAP for w in words)
+    if len(gaps) + len(words) < LOST_MARKS_MIN and not strong:
         return None
-    if len(written & lexicon(locale).ranks.keys()) < LOST_OWN_WORDS * len(written - words):
+    written = set(_LOWER_WORD.findall(tail))  # the text's words, names left out
+    own = LOST_OWN_WORDS if strong < 2 else LOST_OWN_WORDS_STRONG
+    if len(written & lexicon(locale).ranks.keys()) < own * len(written - words):
         return None  # not the locale's language: Indonesian holds remnants of Turkish words (a switch)
-    places = [*gaps, *((m.start(), w) for w in words if (m := re.search(rf"\b{w}\b", tail)))]
+    places = [*gaps, *((m.start(), w) for w in words if (m := re.search(rf"\b{w}\b", tail, re.IGNORECASE)))]
     at, sample = min(places)
     return Corruption("lost_characters", len(text) - len(tail) + at, sample, (), count=len(places))
 

@@ -16,6 +16,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import gzip
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -190,3 +191,43 @@ def distinctive(words: list[str], first: Lexicon, second: Lexicon) -> int:
             or ((b := b_zipf.get(word, ABSENT)) <= RARE and a_zipf.get(word, ABSENT) - b >= MAX_GAP)
         )
     )
+
+
+def fullest_zipf(language: str, words: Iterable[str]) -> tuple[dict[str, float], float]:
+    """The Zipf frequency of each of ``words`` that ``wordfreq``'s fullest list of ``language`` holds (its
+    ``large`` list, down to Zipf 1, where it has one; the ``small`` list, down to Zipf 3, otherwise), and
+    the list's floor: a word it lacks is rarer than that. Empty, and the floor 0, without a list. Each
+    frequency is rounded to two decimals, as a lexicon's.
+
+    The list file (a gzipped msgpack array of frequency buckets, one per centibel: ``wordfreq``'s cBpack)
+    is read one bucket at a time, keeping only ``words``: reading the whole of Polish's 450,000 words
+    into a dict costs 90 MB and a second; a bucket holds at most a few thousand.
+
+    >>> found, floor = fullest_zipf("it", ["città", "citt"])
+    >>> found["città"] > 5 > floor, "citt" in found
+    (True, True)
+    """
+    wanted = frozenset(words)
+    try:
+        import msgpack  # installed with wordfreq
+        import wordfreq
+    except ImportError:  # pragma: no cover - the exporter extra installs both
+        return {}, 0.0
+    language = spec.language if (spec := LOCALES.get(language)) is not None else language
+    path = wordfreq.available_languages("large").get(language) or wordfreq.available_languages("small").get(
+        language
+    )
+    if path is None:
+        return {}, 0.0
+    found: dict[str, float] = {}
+    with gzip.open(path, "rb") as stream:
+        unpacker = msgpack.Unpacker(stream, raw=False)
+        buckets = unpacker.read_array_header() - 1
+        header = unpacker.unpack()
+        if not isinstance(header, dict) or header.get("format") != "cB":
+            raise ValueError(f"{path}: not a cBpack word list")
+        for centibels in range(buckets):
+            for word in unpacker.unpack():
+                if word in wanted:
+                    found[word] = round(9 - centibels / 100, 2)  # a frequency of 10^(-cB/100), in Zipf
+    return found, round(9 - buckets / 100, 2)

@@ -194,10 +194,105 @@ def test_the_lost_characters_are_counted_after_the_last_non_ascii_character_only
     assert CHECKER.find("Siamo nella citt  e allinterno, così è.", "it") is None
 
 
-def test_one_remnant_or_words_written_without_accents_are_not_enough() -> None:
-    assert CHECKER.find("Siamo arrivati nella citt quando era ormai buio.", "it") is None  # one remnant
+def test_one_remnant_of_a_rarer_word_or_words_written_without_accents_are_not_enough() -> None:
+    # "uscir" (Zipf 2.6) is a word of its own, ten times rarer than "uscirà": a typo as likely as a loss.
+    assert CHECKER.find("Se lo chiedi con gentilezza, forse domani uscir con noi al mercato.", "it") is None
     # Spanish written without its accents is a writer's habit: the lexicon lists those spellings as words.
     assert CHECKER.find("Le dije que no lo haria, y tambien que despues iria atras de ellos.", "es") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "remnant"),
+    [
+        # "citt" is 600 times rarer than "città": one such remnant is a deleted letter
+        ("Siamo arrivati nella città quando era ormai buio e le strade erano vuote.", "it", "citt"),
+        # wordfreq spells ß as "ss": "draussen" stands for "draußen", whose remnant is "drauen"
+        ("Sie wartete draußen vor dem Haus, bis es dunkel wurde und niemand mehr kam.", "de", "drauen"),
+    ],
+)
+def test_one_remnant_far_rarer_than_its_word_is_a_lost_letter(text: str, locale: str, remnant: str) -> None:
+    assert CHECKER.find(text, locale) is None
+    found = CHECKER.find(text.encode().decode("euc_jp", errors="ignore"), locale)
+    assert found is not None and found.kind == "lost_characters" and found.sample == remnant, found
+
+
+def test_words_that_lose_a_letter_in_most_places_and_capitalised_remnants_are_lost_letters() -> None:
+    # Polish read as Big5 with errors="ignore": most words lose a letter, so fewer than LOST_OWN_WORDS of
+    # the rest are lexicon forms; "Bdzie" opens the sentence.
+    text = "Będzie trudno, ale musimy zacząć od początku, więc słuchaj mnie i nie zostawaj w tyle."
+    bad = text.encode().decode("big5", errors="ignore")
+    assert bad.isascii()
+    found = CHECKER.find(bad, "pl")
+    assert found is not None and found.kind == "lost_characters" and found.count >= 2, (bad, found)
+    # written without its diacritics by hand, Polish keeps the letters: no remnant, no finding
+    assert CHECKER.find("Bedzie ciezko, ale musimy zaczac od poczatku, wiec sluchaj uwaznie.", "pl") is None
+
+
+def test_a_remnant_barely_rarer_than_its_word_is_no_mark() -> None:
+    # "levait" (Zipf 2.95) is a French word, under ten times rarer than "élevait" (3.67): with one double
+    # space (a typo) it does not make two marks
+    text = "Le soleil se levait lentement  sur la mer calme du matin, et nous attendions."
+    assert CHECKER.find(text, "fr") is None
+
+
+def test_an_english_word_is_no_remnant_of_a_word_of_another_language() -> None:
+    # "installs" is what "installés" leaves, and an English verb a French paragraph quotes
+    text = "Le paquet est mis à jour. La commande safe-upgrade installs the new packages when asked to."
+    assert CHECKER.find(text, "fr") is None
+
+
+def _misread(text: str, codec: str, errors: str = "ignore") -> str:
+    return text.encode().decode(codec, errors=errors)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "codec"),
+    [
+        # ° and ® glued to the number or name they follow: "45属" (EUC-JP), "Windows짰" (cp949)
+        ("Mount the second sight at 45° when a scope blocks the view of the iron sights.", "en", "euc_jp"),
+        ("The tool runs on Windows® and on most other systems without any change.", "en", "cp949"),
+        ("De plaat is 90° gedraaid, zodat de tekst van boven naar beneden loopt in kolommen.", "nl", "big5"),
+        # a decomposed accent (U+0301) after its letter: "seleccio虂n" (GB18030)
+        (unicodedata.normalize("NFD", "Recorta la imagen al contorno de la selección."), "es", "gb18030"),
+        # cp932's single bytes: "Fuﾃ" is ß with its second byte dropped, "ﾎｱ Crv" is α
+        ("Mein Fuß tut weh, sagte er, und wir gingen langsam weiter durch den Wald.", "de", "cp932"),
+        ("In the constellation of Corvus, α Crv marks the head of the raven in old charts.", "en", "cp932"),
+        # en dashes read as cp949: hangul syllables outside KS X 1001, glued to Latin words
+        ("Roket ini adalah alat pembakar jarak dekat–gunakan dengan hati-hati di ruangan.", "id", "cp949"),
+    ],
+)
+def test_double_byte_characters_that_latin_text_cannot_hold_are_mojibake(
+    text: str, locale: str, codec: str
+) -> None:
+    assert CHECKER.find(text, locale) is None
+    bad = _misread(text, codec)
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Elle regarda le signe 水 sur la porte et dit *谢谢* avant de partir vers la gare.", "fr"),
+        ("The kanji 属 means to belong, and the sign ｶﾅ is written in halfwidth katakana.", "en"),
+        ("GIMP에서 이미지를 열고 Windows용 설치 파일을 내려받은 뒤 설정을 확인하세요.", "ko"),
+        # a quoted Chinese sentence glues its characters to numbers: 楼 is C2 A5 in GB18030, "¥"
+        ("Elle cita la phrase « 我住在3楼的房间里，每天走5路回家。 » avant de repartir vers la gare.", "fr"),
+        ("ﾃｽﾄ用のﾌｧｲﾙをGIMPで開いてから、設定を確認してください。", "ja"),
+    ],
+)
+def test_cjk_words_and_halfwidth_katakana_written_as_such_are_not_mojibake(text: str, locale: str) -> None:
+    assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+
+
+def test_a_trade_mark_read_as_cp1251_in_latin_text_is_mojibake() -> None:
+    text = (
+        "The program runs on most systems: GNU/Linux, Microsoft Windows™ and Apple macOS™. Most distributions"
+        " include it as a standard application, and it is also available for other operating systems."
+    )
+    bad = _misread(text, "cp1251", "replace")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "™", (bad, found)
 
 
 def test_a_letter_ellipsis_and_apostrophe_that_repair_to_a_rare_han_character_are_not_mojibake() -> None:

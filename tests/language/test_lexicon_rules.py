@@ -9,7 +9,7 @@ import pytest
 from exporter.language import lexicon as lexicon_module
 from exporter.language.detect import Ensemble, _lexicon_keeps, unknown_words
 from exporter.language.judge import judge
-from exporter.language.lexicon import lexicon, lexicon_or_none, preference
+from exporter.language.lexicon import fullest_zipf, lexicon, lexicon_or_none, preference
 from exporter.language.locales import LOCALES
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
@@ -250,3 +250,12 @@ def test_a_quoted_cjk_word_after_the_first_word_of_latin_or_cyrillic_text_is_no_
     # The word before the quote opens a sentence that goes on in the reply's alphabet: the quote is a
     # word inside it, not the opening of CJK text after a cut token ("Rata 「如果…」").
     assert judge(text, locale).outcome == "pass", judge(text, locale)
+
+
+def test_fullest_zipf_reads_the_large_list_where_there_is_one_and_gives_its_floor() -> None:
+    found, floor = fullest_zipf("it", ["città", "citt", "zzqxw"])
+    assert found["città"] > 5 and 1 < found["citt"] < 3.5 and "zzqxw" not in found and floor == 1.0
+    # Indonesian has only the small list: a word it lacks is rarer than Zipf 3
+    found, floor = fullest_zipf("id", ["yang", "zzqxw"])
+    assert found["yang"] > 6 and floor == 3.0
+    assert fullest_zipf("xx", ["a"]) == ({}, 0.0)
