@@ -499,3 +499,18 @@ def test_the_joint_search_finds_every_window_a_phrase_or_core_search_finds() -> 
 @pytest.mark.parametrize("reply", ["この場面はパスさせてください。", "ごめんね、その続きはパスしたいな。"])
 def test_pass_said_as_a_verb_is_still_a_japanese_decline(reply: str) -> None:
     assert find_refusal(reply) is not None
+
+
+@pytest.mark.parametrize(
+    ("reply", "declines"),
+    [
+        ("你可以按空格键跳过开场动画。第一次玩这个游戏时，建议先看完它。", False),
+        ("我不太想玩这个游戏了，我们去河边走走吧。", False),
+        ("你可以按空白鍵跳過開場動畫。第一次玩這個遊戲時，建議先看完它。", False),
+        ("这场戏我就跳过了。", True),
+        ("這場戲我就跳過了。", True),
+    ],
+)
+def test_a_game_is_not_the_scene_a_chinese_decline_names(reply: str, declines: bool) -> None:
+    # 戏/戲 alone is a scene or a part in a play; inside 游戏/遊戲 it is a game, which a skip is no decline of
+    assert (find_refusal(reply) is not None) is declines
