@@ -175,7 +175,8 @@ _QUOTED = "|".join(
 _QUOTED_TERM = re.compile(rf"[^\W\d_]+[ \t]+(?:{_QUOTED})[,;:]?[ \t]+")
 _MORE_QUOTED = re.compile(rf"(?:{_QUOTED})[,;:]?[ \t]+")
 # A lowercase run glued to Chinese/Japanese/Korean: a command name takes a particle or copula there
-# ("mandb는", "rpm是", "grepで"); anything else after it ("ark你好", "rüm各") is a cut token.
+# ("mandb는", "rpm是", "grepで") or a word for what it names (``_COMMAND_NOUN``: "queue语句"); anything
+# else after it ("ark你好", "rüm各") is a cut token.
 # "力します¿その他", "到讀入„算術", "o«1 番目", "t- ネット", "成功を- 標準": in a Chinese, Japanese or Korean
 # reply, a first token followed by a mark those languages never write (¿ ¡ „ «), or glued to a dash that a
 # space then separates from the text.
@@ -286,6 +287,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if (
         (m := _LATIN_BEFORE_CJK.match(body))
         and not _PARTICLE.match(body, m.end())
+        and not _COMMAND_NOUN.match(body, m.end())
         and not _recurs(m.group(), body)
     ):
         return _found("fragment", m.group())
@@ -693,10 +695,13 @@ _SPACED_CJK_PIECE = re.compile(
     rf"^({_HAN_KANA}{{1,3}})[ \t]+(?:[*—«\"“„「『(][ \t]?)+(?=[^\W\d_])"
     rf"|^({_HAN_KANA}{{1,3}})[ \t]+(?={_CJK}{{2}})"
 )
-# What follows a command or tool name that opens a CJK sentence ("grep 命令", "rsync コマンドは",
-# "git 명령어").
+# What follows a command or tool name that opens a CJK sentence, spaced or glued ("grep 命令",
+# "rsync コマンドは", "git 명령어"), or the name of a statement, function, property, variable, parameter or
+# tag of a language ("repeatステートメントを…", "queue语句将…", "xpos属性", "who_color속성").
 _COMMAND_NOUN = re.compile(
-    r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램)"
+    r"[ \t]*(?:命令|指令|工具|程序|程式|コマンド|ツール|プログラム|명령|도구|프로그램"
+    r"|语句|語句|ステートメント|函数|函式|関数|属性|プロパティ|变量|變數|変数|参数|參數|引数|标签|標籤|タグ"
+    r"|함수|속성|변수|매개변수|태그)"
 )
 # What follows an interface label that opens a Chinese or Japanese sentence, spaced from it as help text
 # writes the labels it names: the element's kind ("終了 コマンドは…", "中央 ボタンは…", "场所 字段…").
@@ -705,10 +710,15 @@ _ELEMENT_NOUN = re.compile(
     r"按钮|按鈕|菜单|菜單|对话框|對話框|选项|選項|滤镜|濾鏡|命令|字段|欄位|工具|标签页|分頁)"
 )
 # What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
-# ("rsync は"), Chinese from its copula ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
+# ("rsync は", "xoffset や yoffset"), Chinese from its copula ("rsync 是"); Korean glues its particle
+# ("rsync는": not spaced).
 # (Not "是的，", "yes,": a sentence opening.)
 _ZH_COPULA = re.compile("是(?!的[，,。！!])|的")
-_SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": _ZH_COPULA, "zh-Hant": _ZH_COPULA}
+_SPACED_NAME_FOLLOWER = {
+    "ja": re.compile("[はがをのにでともや]"),
+    "zh-Hans": _ZH_COPULA,
+    "zh-Hant": _ZH_COPULA,
+}
 _CJK_INTERJECTIONS = frozenset(
     ["唉", "啊", "嗯", "哦", "喂", "哎", "呃", "嘿", "哈", "あ", "ああ", "うん", "ええ", "おお", "ねえ"]
 )
@@ -1046,9 +1056,17 @@ def _mostly_alphabetic(text: str) -> bool:
     )  # the CJK letters' weight
 
 
+# A letter that goes on a word of an alphabet (Latin, Cyrillic, …): Chinese, Japanese and Korean write a
+# Latin name glued to their own letters ("ブロックの中でrepeatステートメントが…", "绝对的xpos，"), so one of
+# theirs ends it.
+_ALPHABET_WORD_LETTER = rf"(?!{_CJK})[^\W\d_]"
+
+
 def _recurs(token: str, text: str) -> bool:
-    """Whether ``token`` occurs again later in the text as a whole word: a name the reply is about."""
-    return re.search(rf"(?<![^\W\d_]){re.escape(token)}(?![^\W\d_])", text[len(token) :]) is not None
+    """Whether ``token`` occurs again later in the text as a whole word: a name the reply is about. A
+    token of an alphabet is a whole word between CJK letters too; a CJK one only between other marks."""
+    letter = r"[^\W\d_]" if _CJK_CHAR.search(token) else _ALPHABET_WORD_LETTER
+    return re.search(rf"(?<!{letter}){re.escape(token)}(?!{letter})", text[len(token) :]) is not None
 
 
 def _is_word(matched: str, text: str, any_case: bool = False) -> bool:

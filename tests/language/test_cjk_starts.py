@@ -158,3 +158,39 @@ def test_one_cjk_letter_class_serves_every_judge() -> None:
 def test_pieces_of_iteration_marks_and_jamo_are_whole_pieces(text: str, locale: str, piece: str) -> None:
     found = find_corrupted_start(text, locale)
     assert found is not None and found.prefix == piece, (text, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # a name glued to the word for what it names: a statement, a property, a function
+        ("loopステートメントを使うと、灯台の光が何度でも回り続けます。", "ja"),
+        ("lamp属性决定灯塔的光有多亮，默认值是一。", "zh-Hans"),
+        ("glow函式會讓燈塔的光慢慢變亮，然後再暗下來。", "zh-Hant"),
+        ("brightness속성은 등대 불빛의 밝기를 정합니다.", "ko"),
+        # a name the reply names again glued to its own letters
+        ("beam会从左边移到右边。等到船靠岸以后，再把beam关掉。", "zh-Hans"),
+        ("beam演出で港を照らします。船が着いたら、beamを消してください。", "ja"),
+        # a name spaced from the particle that lists it with another
+        ("xpos や ypos は、灯台の絵を画面のどこに置くかを決めます。", "ja"),
+    ],
+)
+def test_a_latin_name_glued_to_cjk_and_named_or_named_again_is_the_first_word(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+    assert judge(text, locale).outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("ing灯塔的光有多亮，默认值是一。", "zh-Hans", "ing"),  # no word for what it names follows
+        # "house" named again is not "ouse"
+        ("ouse灯台の光が港を照らします。船が着いたら、houseを消してください。", "ja", "ouse"),
+        ("ation 灯台の光が港を照らします。", "ja", "ation"),
+    ],
+)
+def test_a_piece_glued_to_cjk_is_still_a_piece_when_nothing_names_it(
+    text: str, locale: str, piece: str
+) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == piece
