@@ -710,12 +710,12 @@ _ELEMENT_NOUN = re.compile(
     r"按钮|按鈕|菜单|菜單|对话框|對話框|选项|選項|滤镜|濾鏡|命令|字段|欄位|工具|标签页|分頁)"
 )
 # What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
-# ("rsync は", "xoffset や yoffset"), Chinese from its copula ("rsync 是"); Korean glues its particle
-# ("rsync는": not spaced).
+# ("rsync は"; "xoffset や yoffset", や listing another name, not opening "やがて"), Chinese from its copula
+# ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
 # (Not "是的，", "yes,": a sentence opening.)
 _ZH_COPULA = re.compile("是(?!的[，,。！!])|的")
 _SPACED_NAME_FOLLOWER = {
-    "ja": re.compile("[はがをのにでともや]"),
+    "ja": re.compile("[はがをのにでとも]|や(?=[ \t]*[A-Za-z])"),
     "zh-Hans": _ZH_COPULA,
     "zh-Hant": _ZH_COPULA,
 }

@@ -194,3 +194,11 @@ def test_a_piece_glued_to_cjk_is_still_a_piece_when_nothing_names_it(
 ) -> None:
     found = find_corrupted_start(text, locale)
     assert found is not None and found.prefix == piece
+
+
+@pytest.mark.parametrize(
+    "text", ["argent やがて、新しい要塞が彼らを迎えた。", "quin やめて、ここの人間達は悪くないわ。"]
+)
+def test_a_piece_before_a_japanese_word_that_opens_with_ya_is_still_a_piece(text: str) -> None:
+    # や lists a second name after a first one ("xpos や ypos"); やがて and やめて are words of their own
+    assert find_corrupted_start(text, "ja") is not None
