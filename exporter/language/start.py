@@ -1064,9 +1064,13 @@ _ALPHABET_WORD_LETTER = rf"(?!{_CJK})[^\W\d_]"
 
 def _recurs(token: str, text: str) -> bool:
     """Whether ``token`` occurs again later in the text as a whole word: a name the reply is about. A
-    token of an alphabet is a whole word between CJK letters too; a CJK one only between other marks."""
-    letter = r"[^\W\d_]" if _CJK_CHAR.search(token) else _ALPHABET_WORD_LETTER
-    return re.search(rf"(?<!{letter}){re.escape(token)}(?!{letter})", text[len(token) :]) is not None
+    token of an alphabet is a whole word between CJK letters too, unless a number is glued before it (a
+    unit: "40mm榴弹")."""
+    rest, escaped = text[len(token) :], re.escape(token)
+    if re.search(rf"(?<![^\W\d_]){escaped}(?![^\W\d_])", rest):
+        return True
+    between_cjk = rf"(?<!\d)(?<!{_ALPHABET_WORD_LETTER}){escaped}(?!{_ALPHABET_WORD_LETTER})"
+    return not _CJK_CHAR.search(token) and re.search(between_cjk, rest) is not None
 
 
 def _is_word(matched: str, text: str, any_case: bool = False) -> bool:

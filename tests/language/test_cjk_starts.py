@@ -202,3 +202,9 @@ def test_a_piece_glued_to_cjk_is_still_a_piece_when_nothing_names_it(
 def test_a_piece_before_a_japanese_word_that_opens_with_ya_is_still_a_piece(text: str) -> None:
     # や lists a second name after a first one ("xpos や ypos"); やがて and やめて are words of their own
     assert find_corrupted_start(text, "ja") is not None
+
+
+def test_a_piece_that_recurs_only_as_a_unit_after_a_number_is_still_a_piece() -> None:
+    text = "mm 「一台自制的三管40mm榴弹发射器，能够同时发射三颗榴弹。」"
+    found = find_corrupted_start(text, "zh-Hans")
+    assert found is not None and found.prefix == "mm"
