@@ -43,18 +43,22 @@ _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
 # A symbol and a spaced colon: the entry of a glossary of symbols ("\\ : The backslash…", "% : pour cent").
 _SYMBOL_ENTRY = re.compile(r"[^\w\s]{1,3}[ \t]+[:：][ \t]")
 # What makes one of the stray symbols a legitimate first character, by symbol.
+_FUNCTION_NAME = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)*"  # "SERIE.JOUR.OUVRE", "ЧКОМБА"
+_DOTTED_NAME = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)+"  # "DISTR.BINOM" ("=SUM the…" stray)
 _SYMBOL_OK = {
     "+": re.compile(r"\+(?: |\d)"),  # a markdown list item, a signed number ("+1 к точности", "+5 armadura")
-    # A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter: "%sulogin" is not one.
-    "%": re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])"),
+    # A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter ("%sulogin" is not one); or a
+    # percentage written before its number, as Turkish writes it ("%100 ayarı…").
+    "%": re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])|%\d"),
     "$": re.compile(r"\$[A-Za-z0-9{(]"),  # "$HOME", "$5"
     "<": re.compile(r"<[^\W\d_][^<>\n]{0,30}>"),  # a tag or placeholder: "<b>", "<모드>"
     "\\": re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])"),  # "\n", "\section{...}"
     "|": re.compile(r"\|[^\n]*\|"),  # a markdown table row
     "@": re.compile(r"@[A-Za-z]"),  # a handle or "@file"
     "’": re.compile(r"’[^\W\d_A-Z]{1,12}(?![^\W\d_])"),  # an elided word: "’türlich!", "’n", "’tis"
-    # a spreadsheet formula: "=SUM(A1:A3) adds…", "=4^3 renvoie…", '="abc" & CHAR(10)…'
-    "=": re.compile(rf"{FORMULA.pattern}|=[\d(\"]"),
+    # a spreadsheet formula: "=SUM(A1:A3) adds…", "=4^3 renvoie…", '="abc" & CHAR(10)…', or its function
+    # name in capitals before its arguments, or a dotted one before the sentence ("=DISTR.BINOM mostra…")
+    "=": re.compile(rf"{FORMULA.pattern}|=[\d(\"]|= ?{_FUNCTION_NAME}\(|= ?{_DOTTED_NAME} [a-zß-ÿа-яё]"),
 }
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
 # Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
@@ -99,7 +103,7 @@ _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
 _HOMOGLYPH = "[ABCEHKMOPTX]"
 _GLUED_SCRIPT = re.compile(
     rf"^(?:(?!{_HOMOGLYPH}[а-яёєіїґ])[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
-    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])(?![aceopxy][А-яЁёЄєІіЇїҐґ])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
     # a Greek, Armenian, Hebrew, Arabic, Indic, Thai or Georgian piece glued to Latin or Cyrillic ("ـCuando")
     rf"|[\u0370-\u03ff\u0530-\u08ff\u0900-\u0eff\u10a0-\u10ff]{{1,8}}(?=[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]))"
 )
@@ -130,7 +134,7 @@ _SPEAKER = re.compile(rf"^({_LOWER}{{1,20}})\.?(?:[ \t][^\W\d_]{{1,20}}\.?){{0,2
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
 # A command-line option and its description ("-l Не використовувати…", "--force Overwrite…"): ASCII letters
 # glued to the hyphen, spaced from the text (a dialogue dash is spaced, or glued to a capitalised word).
-_OPTION = re.compile(r"--?[a-z][a-z0-9-]{0,30}[ \t]")
+_OPTION = re.compile(r"--?[a-z][a-z0-9-]{0,30}[ \t,]")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
 _CJK_CHAR = re.compile(_CJK)
 _DOUBLED_OK = frozenset({"**", "__", "--", "——", "~~", "[["})  # bold, rules, wiki links
@@ -732,14 +736,19 @@ _COMMAND_NOUN = re.compile(
 # What follows an interface label that opens a Chinese or Japanese sentence, spaced from it as help text
 # writes the labels it names: the element's kind ("終了 コマンドは…", "中央 ボタンは…", "场所 字段…").
 _ELEMENT_NOUN = re.compile(
-    r"[ \t]*(?:コマンド|ボタン|スライダー|フィルター|記入欄|欄|機能|ダイアログ|メニュー|オプション|"
-    r"タブ|ツール|按钮|按鈕|菜单|菜單|对话框|對話框|选项|選項|滤镜|濾鏡|命令|字段|欄位|工具|标签页|分頁)"
+    r"[ \t]*(?:コマンド|ボタン|スライダー|フィールド|フィルター|記入欄|欄|機能|ダイアログ|メニュー|"
+    r"オプション|タブ|ツール|按钮|按鈕|菜单|菜單|对话框|對話框|选项|選項|滤镜|濾鏡|命令|字段|欄位|工具|标签页|分頁)"
 )
 # What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
 # ("rsync は"), Chinese from its copula ("rsync 是"); Korean glues its particle ("rsync는": not spaced).
 # (Not "是的，", "yes,": a sentence opening.)
 _ZH_COPULA = re.compile("是(?!的[，,。！!])|的")
 _SPACED_NAME_FOLLOWER = {"ja": re.compile("[はがをのにでとも]"), "zh-Hans": _ZH_COPULA, "zh-Hant": _ZH_COPULA}
+# Japanese help text spaces a label or term from the particle that goes on with the sentence (``データ
+# は正規分布…``, ``交点 の値は…``, ``長さ では、…``, ``左 および 右…``): a particle is no reply's first word,
+# so what stands before it belongs to the sentence. (Not before more hiragana: ``はい``, ``もし``, ``でも``
+# open sentences.)
+_JA_SPACED_PARTICLE = re.compile(r"[ \t]+(?:は|が|を|の|では|には|とは|および|や)(?![\u3041-\u3096])")
 _CJK_INTERJECTIONS = frozenset(
     ["唉", "啊", "嗯", "哦", "喂", "哎", "呃", "嘿", "哈", "あ", "ああ", "うん", "ええ", "おお", "ねえ"]
 )
@@ -773,6 +782,7 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
         or not (
             _recurs(token, text)
             or (before_word and (_spaced_term(token, text) or _element_label(token, text)))
+            or (locale == "ja" and _JA_SPACED_PARTICLE.match(text, len(token)) is not None)
         )
     ):
         return _found("fragment", token)
@@ -876,7 +886,8 @@ def _foreign_han(text: str, locale: str) -> CorruptedStart | None:
 
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 # A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
-_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a placeholder: "RÉSUMĚ détermine"
+# (or a placeholder: "RÉSUMĚ détermine"; or the name and its comma: "Müller, wglądając przez okno…")
+_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*,?[ \t]+{_LOWER}")
 # A person's full name, given name and two surnames ("Hernán Crespo Toral (…", "José Martí Pérez was…"): a
 # piece stands before one capitalised word, the sentence's first.
 _FULL_NAME = re.compile(rf"^{_UPPER}[^\W\d_]*(?:[ \t]+{_UPPER}{_LOWER}+){{2}}(?=[ \t,(])")

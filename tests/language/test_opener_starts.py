@@ -30,6 +30,13 @@ LEGITIMATE = [
     ("Activez Toujours afficher le menu pour le garder.", "fr"),
     ("Cупервыборка сглаживает края линий.", "ru"),  # a Latin C typed for the Cyrillic С
     ("But— aren't you setting us against the dwarves?", "en"),  # a word broken off by a dash
+    ("=DISTR.BINOM mostra as probabilidades para doze lançamentos.", "pt-BR"),  # a function name
+    ("%100 ayarı uzak kenarın büyüklüğünü belirler.", "tr"),  # Turkish writes % before the number
+    ("Гpуппа сомнительных лиц стояла под фонарём.", "ru"),  # a Latin p typed for the Cyrillic р
+    ("-c, -C, --complement kullanır ve dizilimi tamamlar.", "tr"),  # options and their comma
+    ("Müller, wglądając przez okno, ujrzał Stirlitza.", "pl"),  # a foreign name and its comma
+    ("データ は正規分布に従うと仮定します。", "ja"),  # a label spaced from its particle
+    ("長さ では、フィールドの長さを指定します。", "ja"),
     ("Mas— assim você nos coloca em conflito.", "pt-BR"),
 ]
 
@@ -46,6 +53,11 @@ CORRUPTED = [
     ("CЭлементы списка видны.", "ru", "C"),  # a Latin letter before a Cyrillic capital
     ("ing— Hola, ¿cómo estás?", "es", "ing"),
     ("ally— but you said so yourself.", "en", "ally"),  # broken off, but no word
+    ("=OK, tell me more about it.", "en", "="),
+    ("%The keeper opened the door.", "en", "%"),
+    ("огоThe keeper opened the door of the old tower.", "en", "ого"),
+    ("Şlem Si no vienes, me voy solo a la playa.", "es", "Şlem"),
+    ("况 はい、わかりました。明日行きます。", "ja", "况"),  # はい opens a sentence: no particle
 ]
 
 
