@@ -43,17 +43,22 @@ _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
 # A symbol and a spaced colon: the entry of a glossary of symbols ("\\ : The backslash…", "% : pour cent").
 _SYMBOL_ENTRY = re.compile(r"[^\w\s]{1,3}[ \t]+[:：][ \t]")
 # What makes one of the stray symbols a legitimate first character, by symbol.
+_FUNCTION_NAME = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)*"  # "SERIE.JOUR.OUVRE", "ЧКОМБА"
+_DOTTED_NAME = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)+"  # "DISTR.BINOM" ("=SUM the…" stray)
 _SYMBOL_OK = {
-    "+": re.compile(r"\+ "),  # markdown list item
-    # A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter: "%sulogin" is not one.
-    "%": re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])"),
+    "+": re.compile(r"\+(?: |\d)"),  # a markdown list item, a signed number ("+1 к точности", "+5 armadura")
+    # A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter ("%sulogin" is not one); or a
+    # percentage written before its number, as Turkish writes it ("%100 ayarı…").
+    "%": re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|ll|[hlLqjzt])?[diouxXeEfFgGaAcspn%](?![^\W\d_])|%\d"),
     "$": re.compile(r"\$[A-Za-z0-9{(]"),  # "$HOME", "$5"
     "<": re.compile(r"<[^\W\d_][^<>\n]{0,30}>"),  # a tag or placeholder: "<b>", "<모드>"
     "\\": re.compile(r"\\(?:[a-z](?![^\W\d_])|[a-z]+[{\[])"),  # "\n", "\section{...}"
     "|": re.compile(r"\|[^\n]*\|"),  # a markdown table row
     "@": re.compile(r"@[A-Za-z]"),  # a handle or "@file"
     "’": re.compile(r"’[^\W\d_A-Z]{1,12}(?![^\W\d_])"),  # an elided word: "’türlich!", "’n", "’tis"
-    "=": FORMULA,  # a spreadsheet formula: "=SUM(A1:A3) adds…"
+    # a spreadsheet formula: "=SUM(A1:A3) adds…", "=4^3 renvoie…", '="abc" & CHAR(10)…', or its function
+    # name in capitals before its arguments, or a dotted one before the sentence ("=DISTR.BINOM mostra…")
+    "=": re.compile(rf"{FORMULA.pattern}|=[\d(\"]|= ?{_FUNCTION_NAME}\(|= ?{_DOTTED_NAME} [a-zß-ÿа-яё]"),
 }
 _ARTIFACTS = re.compile(r"^(?:Ġ|▁|Ċ|##|<0x[0-9A-Fa-f]{2}>|<\|[^|>]{0,40}\|>|</?s>|<unk>|\[UNK\]|\ufeff)")
 # Whitespace and invisible characters (zero-width, LRM/RLM, soft hyphen, invisible operators) before the
@@ -62,6 +67,10 @@ _INVISIBLE_PREFIX = re.compile(r"^[\s\u200b-\u200f\u2060-\u2064\u00ad\u180e]+")
 
 
 _LOWER = case_class("islower")
+# A symbol the sentence is about, spaced from the lowercase verb or noun that goes on ("| indicates the
+# position…", "= means both…", "= expression: specifies…", "% echo '…' | xxd"): a stray mark before a reply
+# is punctuation (",", ")", "。"), which this does not excuse.
+_SYMBOL_SUBJECT = re.compile(rf"[|=<>%&$@^][ \t]+{_LOWER}{{2}}")
 _UPPER = case_class("isupper")
 _CJK = f"[{CJK_LETTERS}]"
 _HAN_KANA = f"[{HAN_KANA_LETTERS}]"
@@ -88,10 +97,13 @@ _SUFFIXES = (
 )
 # "ésEACCES", "огоСТРОКА": a known ending glued to a word in capitals ("macOS" is not a cut word).
 _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
-# (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa".)
+# (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa"; but a
+# Latin capital that looks like a Cyrillic one, before the word's lowercase Cyrillic letters, is a typist's
+# homoglyph: "Cупервыборка", "Hе", "Eсть".)
+_HOMOGLYPH = "[ABCEHKMOPTX]"
 _GLUED_SCRIPT = re.compile(
-    rf"^(?:[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
-    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
+    rf"^(?:(?!{_HOMOGLYPH}[а-яёєіїґ])[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])(?![aceopxy][А-яЁёЄєІіЇїҐґ])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
     # a Greek, Armenian, Hebrew, Arabic, Indic, Thai or Georgian piece glued to Latin or Cyrillic ("ـCuando")
     rf"|[\u0370-\u03ff\u0530-\u08ff\u0900-\u0eff\u10a0-\u10ff]{{1,8}}(?=[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]))"
 )
@@ -102,10 +114,11 @@ _SCRAP_LINE = re.compile(rf"^{_LOWER}{{1,8}}[ \t]*\n")
 # "ное 服务器": a Cyrillic fragment before the first Chinese/Japanese/Korean character. (A lowercase Latin
 # word there is usually a command or product name: "iptables は ...".)
 _CYRILLIC_BEFORE_CJK = re.compile(rf"^[а-яёєіїґ]{{1,14}}[.,;:!?…]*\s+{_CJK}")
-# Chinese, Japanese and Korean fragments no sentence can start with: particles, verb endings, small kana.
+# Chinese, Japanese and Korean fragments no sentence can start with: particles, verb endings, small kana
+# (not ですが, ですから, ですので: conjunctions opening a sentence).
 _CJK_FRAGMENT = re.compile(
     r"^(?:的(?![确確士])|了(?![解结結却卻不得然如])|[吗嗎呢们們]"
-    r"|ます(?!ます)|です(?!が)|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
+    r"|ます(?!ます)|です(?!が|から|ので)|ました|[をっッゃゅょぁぃぅぇぉャュョァィゥェォーヶんン]"
     r"|(?:니다|습니다|어요|아요|세요|에게|에서|는|은|을|를|의|요)(?=[\s,.]))"
 )
 # A lowercase word of one alphabet (Latin, Cyrillic or Greek) and a colon: a label (a speaker, a headword, a
@@ -119,6 +132,9 @@ _LABEL = re.compile(r"^(?:[a-zß-öø-ÿā-ɏ]{1,20}|[а-яёєіїґ]{1,20}|[ά
 _SPEAKER = re.compile(rf"^({_LOWER}{{1,20}})\.?(?:[ \t][^\W\d_]{{1,20}}\.?){{0,2}}:[\"'”»]?[ \t]+[-—–][ \t]")
 # Opening marks a reply may legitimately start with; a fragment may hide behind them ('"ing Hello').
 _OPENERS = re.compile(r"^[\"'“‘„«»‹「『（(\[*_~¿¡—–-]+\s?")
+# A command-line option and its description ("-l Не використовувати…", "--force Overwrite…"): ASCII letters
+# glued to the hyphen, spaced from the text (a dialogue dash is spaced, or glued to a capitalised word).
+_OPTION = re.compile(r"--?[a-z][a-z0-9-]{0,30}[ \t,]")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
 _CJK_CHAR = re.compile(_CJK)
 _DOUBLED_OK = frozenset({"**", "__", "--", "——", "~~", "[["})  # bold, rules, wiki links
@@ -263,6 +279,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
             or _SAME_MARK_QUOTE.match(text)
             or _SYMBOL_ENTRY.match(text)
             or _backslash_command(text, locale)
+            or _SYMBOL_SUBJECT.match(text)
         ):
             return None
         return _found("stray_punctuation", _leading(_STRAY_RUN, text))
@@ -276,6 +293,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("fragment", first)
     if found := _opener_problem(text):
         return found
+    if _OPTION.match(text):
+        return None
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
     if _label(body, locale):
         return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
@@ -315,7 +334,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         m
         and not _is_word(m.group(), body)
         and not _abbreviation(text)
-        and not (m.re is _LETTERS_BEFORE_OPENER and _glued_gloss(text))
+        and not (m.re is _LETTERS_BEFORE_OPENER and (_glued_gloss(text) or _broken_off(text, locale)))
     ):
         return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if (
@@ -323,6 +342,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and (m := _CAPITAL_BEFORE_OPENER.match(text))
         and not _is_word(m.group(), text, any_case=True)
         and not _quoted_term(text)
+        and not _quoted_name(_leading(LETTERS, m.group()), text, locale)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
         and not _parenthetical(text[len(lead) :])
         and not _expansion_follows(text)
@@ -379,6 +399,12 @@ GERMAN_NAME_MIN_LETTERS = 6  # a capitalised token this long opening a German re
 # pieces are (Whisper's multilingual BPE: 1.7 % of its capitalised ones), and words outside a 30,000-word
 # lexicon are this long (inflected forms: "Zamierzałem", "Przeżywszy"; rare nouns: "Impartiality").
 LONG_WORD_MIN_LETTERS = 9
+# A capitalised token this long, before a capitalised word that is not one a sentence opens with (an
+# article, a pronoun: ``ARTICLES``), is a word or a name (an imperative before the label it acts on:
+# "Uncheck Show scrollbar", "Activez Toujours afficher…", "Нажмите OK"): of Whisper's 708 capitalised
+# letter pieces 30 are this long, and every one is a whole word (Because, Welcome, Narrator).
+CAPITALISED_WORD_MIN_LETTERS = 7
+ARTICLES = 50  # the most frequent words of a language, the ones a sentence opens with: "La", "The", "Я"
 
 
 def _german_name(token: str, locale: str | None) -> bool:
@@ -485,6 +511,33 @@ def _label(body: str, locale: str | None) -> bool:
         return True
     m = _SPEAKER.match(body) if locale else None
     return m is not None and (_long_word(m.group(1), locale) or _in_lexicon(m.group(1), locale))
+
+
+TERM_MAX_CHARS = 60  # a quoted term (a name, a label, a title) closes within this many characters
+_TERM_END = re.compile(r"[。！？\n]|[.!?…](?:\s|$)")
+_TERM_LAST = frozenset(".,;:!?…。！？，、")
+
+
+def _closed_term(after: str) -> bool:
+    """Whether ``after`` opens with a quoted term: a quote closed within ``TERM_MAX_CHARS`` with no end of
+    sentence inside and no punctuation before its closer (``“localhost”``, ``«Прыжок леопарда»``). A quoted
+    line of dialogue ends with its own punctuation (``“Stay here,” she said``, ``「走吧。」``)."""
+    closer = QUOTE_PAIRS.get(after[:1], "")
+    end = after.find(closer, 1, TERM_MAX_CHARS + 2) if closer else -1
+    return end > 1 and not _TERM_END.search(after, 1, end) and after[end - 1] not in _TERM_LAST
+
+
+QUOTED_NAME_MIN_LETTERS = 4  # a word of the language this long before a quoted term is the sentence's first
+
+
+def _quoted_name(token: str, text: str, locale: str | None) -> bool:
+    """A word of the reply's language (its lexicon; ``QUOTED_NAME_MIN_LETTERS`` or more), or one too long to
+    be a piece, before a quoted term (``_closed_term``): a noun or a verb and the name it gives
+    (``Активирует «Прыжок леопарда».``, ``Kierunkowskaz "Do Koteczka".``, ``Nicknamed "Biojutsu", …``); a
+    piece before dialogue stands before a quoted sentence, which ends with its punctuation."""
+    if locale is None or not _closed_term(text[len(token) :].lstrip(" \t")):
+        return False
+    return _long_word(token, locale) or (len(token) >= QUOTED_NAME_MIN_LETTERS and _in_lexicon(token, locale))
 
 
 def _quoted_term(text: str) -> bool:
@@ -647,7 +700,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
     if lex.is_word(token):
         return None  # "Благодарю Вас": a word of the language before a capitalised word
-    if _long_word(token, locale):
+    long_before_label = len(token) >= CAPITALISED_WORD_MIN_LETTERS and lex.rank(after) >= ARTICLES
+    if _long_word(token, locale) or long_before_label:
         return None  # a word beyond the lexicon ("Zamierzałem Cię…"), or a name (German capitalises nouns)
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
@@ -655,6 +709,17 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
 
 
 _LIST_MARKS = frozenset("—–-*•")  # a list item's mark, or a dialogue dash
+
+
+# A word glued to a dash that breaks it off, the sentence going on in lowercase ("But— aren't you…",
+# "Mas— assim você…", "E—se me permite—você…"): a piece glued before a dialogue dash stands before the
+# reply's capitalised first word.
+_BROKEN_OFF = re.compile(rf"^([^\W\d_]{{1,14}})[—–][ \t]?{_LOWER}")
+
+
+def _broken_off(text: str, locale: str | None) -> bool:
+    """A common word of the reply's language broken off by a dash (``_BROKEN_OFF``)."""
+    return (m := _BROKEN_OFF.match(text)) is not None and _in_common(m.group(1), str(locale))
 
 
 def _list_item(text: str, matched: str, locale: str | None) -> bool:
@@ -706,8 +771,8 @@ _COMMAND_NOUN = re.compile(
 # What follows an interface label that opens a Chinese or Japanese sentence, spaced from it as help text
 # writes the labels it names: the element's kind ("終了 コマンドは…", "中央 ボタンは…", "场所 字段…").
 _ELEMENT_NOUN = re.compile(
-    r"[ \t]*(?:コマンド|ボタン|フィルター|記入欄|欄|機能|ダイアログ|メニュー|オプション|タブ|ツール|"
-    r"按钮|按鈕|菜单|菜單|对话框|對話框|选项|選項|滤镜|濾鏡|命令|字段|欄位|工具|标签页|分頁)"
+    r"[ \t]*(?:コマンド|ボタン|スライダー|フィールド|フィルター|記入欄|欄|機能|ダイアログ|メニュー|"
+    r"オプション|タブ|ツール|按钮|按鈕|菜单|菜單|对话框|對話框|选项|選項|滤镜|濾鏡|命令|字段|欄位|工具|标签页|分頁)"
 )
 # What may follow a spaced Latin name in each CJK locale: Japanese spaces a Latin word from its particle
 # ("rsync は"; "xoffset や yoffset", や listing another name, not opening "やがて"), Chinese from its copula
@@ -719,6 +784,11 @@ _SPACED_NAME_FOLLOWER = {
     "zh-Hans": _ZH_COPULA,
     "zh-Hant": _ZH_COPULA,
 }
+# Japanese help text spaces a label or term from the particle that goes on with the sentence (``データ
+# は正規分布…``, ``交点 の値は…``, ``長さ では、…``, ``左 および 右…``): a particle is no reply's first word,
+# so what stands before it belongs to the sentence. (Not before more hiragana: ``はい``, ``もし``, ``でも``
+# open sentences.)
+_JA_SPACED_PARTICLE = re.compile(r"[ \t]+(?:は|が|を|の|では|には|とは|および|や)(?![\u3041-\u3096])")
 _CJK_INTERJECTIONS = frozenset(
     ["唉", "啊", "嗯", "哦", "喂", "哎", "呃", "嘿", "哈", "あ", "ああ", "うん", "ええ", "おお", "ねえ"]
 )
@@ -744,13 +814,15 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
     if (m := _SPACED_CJK_PIECE.match(text)) is None:
         return None
     token, before_word = m.group(1) or m.group(2), m.group(2) is not None
-    if _parenthetical(text[len(token) :]):
-        return None  # a first word and its aside: "古めの (OS X 以前の) Mac OS…"
+    # a first word and its aside or quoted term: "古めの (OS X 以前の) Mac…", "第一個 “localhost” 限制"
+    if _parenthetical(text[len(token) :]) or _closed_term(text[len(token) :].lstrip(" \t")):
+        return None
     if token not in _CJK_INTERJECTIONS and (
         locale == "ko"
         or not (
             _recurs(token, text)
-            or (before_word and (_spaced_term(token, text, locale) or _element_label(token, text, locale)))
+            or (before_word and (_spaced_term(token, text) or _element_label(token, text)))
+            or (locale == "ja" and _JA_SPACED_PARTICLE.match(text, len(token)) is not None)
         )
     ):
         return _found("fragment", token)
@@ -802,23 +874,23 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
     return _found("fragment", token)
 
 
-def _spaced_term(token: str, text: str, locale: str) -> bool:
-    """A word of the reply's language (``lexicon``; two characters or more), spaced from the next word (not
-    from a quote: ``下面 「…」`` is a piece before dialogue), in a first sentence that spaces its terms
-    elsewhere too: Chinese and Japanese help text spaces the interface labels it names (``选择 打印到文件
-    并选择 PDF 作为 输出格式。``), a reply with a piece spaced before it does not."""
-    if len(token) < 2 or not _in_lexicon(token, locale):
+def _spaced_term(token: str, text: str) -> bool:
+    """A token of two characters or more spaced from the next word (not from a quote: ``下面 「…」`` is a
+    piece before dialogue), in a reply that spaces its terms elsewhere too (within ``FIRST_SENTENCE_CHARS``):
+    Chinese and Japanese help text spaces the interface labels and terms it names (``选择 打印到文件
+    并选择 PDF 作为 输出格式。``, ``若指定 測試版 或 不穩定版 於…``), a reply with a piece spaced before
+    it does not."""
+    if len(token) < 2:
         return False
-    rest = text[len(token) : _first_sentence_end(text)].lstrip(" \t")
-    return _CJK_SPACE_CJK.search(rest) is not None
+    return _CJK_SPACE_CJK.search(text, len(token) + 1, FIRST_SENTENCE_CHARS) is not None
 
 
-def _element_label(token: str, text: str, locale: str) -> bool:
-    """A word of the reply's language (``lexicon``; two characters or more) spaced before the kind of
-    interface element it labels (``_ELEMENT_NOUN``): help text names a command, a button or a field by its
-    label, spaced (``終了 コマンドはすべての画像を閉じて…``, ``中央 ボタンは…``)."""
-    named = _ELEMENT_NOUN.match(text, len(token)) is not None
-    return named and len(token) >= 2 and _in_lexicon(token, locale)
+def _element_label(token: str, text: str) -> bool:
+    """A label of two characters or more spaced before the kind of interface element it labels
+    (``_ELEMENT_NOUN``): help text names a command, a button or a field by its label, spaced (``終了
+    コマンドはすべての画像を閉じて…``, ``中央 ボタンは…``, ``乱数種 ボタンを…``), whether or not the
+    label is a word of the lexicon."""
+    return len(token) >= 2 and _ELEMENT_NOUN.match(text, len(token)) is not None
 
 
 # A space between two Chinese or Japanese characters (not around a Latin word, which Chinese spaces too).
@@ -854,7 +926,8 @@ def _foreign_han(text: str, locale: str) -> CorruptedStart | None:
 
 FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its script against the reply's
 # A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
-_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*[ \t]+{_LOWER}")  # or a placeholder: "RÉSUMĚ détermine"
+# (or a placeholder: "RÉSUMĚ détermine"; or the name and its comma: "Müller, wglądając przez okno…")
+_NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*,?[ \t]+{_LOWER}")
 # A person's full name, given name and two surnames ("Hernán Crespo Toral (…", "José Martí Pérez was…"): a
 # piece stands before one capitalised word, the sentence's first.
 _FULL_NAME = re.compile(rf"^{_UPPER}[^\W\d_]*(?:[ \t]+{_UPPER}{_LOWER}+){{2}}(?=[ \t,(])")
@@ -929,10 +1002,10 @@ def _foreign_first_token(body: str, locale: str | None) -> str | None:
 
 
 def _loanword_sentence(token: str, body: str, locale: str | None) -> bool:
-    """A one-word sentence (the token, then its full stop or exclamation mark) that is a common word of a
-    language whose alphabet has the token's letters: a loanword the reply opens with (``Voilà. Your
+    """A one-word sentence (the token, then its full stop, exclamation mark or colon) that is a common word
+    of a language whose alphabet has the token's letters: a loanword the reply opens with (``Voilà. Your
     selection…`` in English or Spanish); a tokenizer's piece is not a common word followed by its own end."""
-    if body[len(token) : len(token) + 1] not in (".", "!"):
+    if body[len(token) : len(token) + 1] not in (".", "!", ":"):
         return False
     letters = {c for c in token.casefold() if c > "\x7f"}
     return any(

@@ -154,8 +154,11 @@ def test_a_capital_piece_before_a_sentence_in_its_own_case_is_still_a_fragment()
 def test_a_word_its_comma_and_a_quoted_title_open_a_sentence() -> None:
     text = "Легенда, «Старый маяк на скале». Её рассказывают рыбаки по вечерам."
     assert find_corrupted_start(text, "ru") is None
-    # without its comma the same word may be a piece before a quote that opens the reply
-    assert find_corrupted_start("Легенда «Старый маяк на скале». Её рассказывают рыбаки.", "ru") is not None
+    # without its comma too: a word of the language before a quoted name (a title, a label) is the
+    # sentence's first word ("Активирует «Прыжок леопарда».")
+    assert find_corrupted_start("Легенда «Старый маяк на скале». Её рассказывают рыбаки.", "ru") is None
+    # but before a quoted sentence (its end mark inside the quote) the word is a piece before dialogue
+    assert find_corrupted_start("Легенда «Старый маяк стоит на скале.» Её рассказывают.", "ru") is not None
 
 
 def test_an_abbreviation_glued_to_its_expansion_in_brackets_is_a_word() -> None:

@@ -1,0 +1,72 @@
+"""Starts that any sentence of a clean reply may have (``bench/start_openers.py`` judges every one): each
+legitimate opener beside the corrupted start of the same shape that must still fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from exporter.language.start import find_corrupted_start
+
+LEGITIMATE = [
+    ("+2 к точности рядом со стеной. Длится три хода.", "ru"),  # a signed number
+    ("+3 armure contre les coups. Dure un tour.", "fr"),
+    ("-v Вивести докладний опис кожної команди.", "uk"),  # a command-line option and its description
+    ("--force Overwrite the file without asking first.", "en"),
+    ("ですから、私たちは明日の朝に出発します。", "ja"),  # a conjunction, not a verb ending
+    ("ですので、今日は早めに休みましょう。", "ja"),
+    ("Voilà: the file is ready in the current folder and you can open it.", "en"),  # a loanword and its colon
+    ("| marks the position of the cursor in the text.", "en"),  # a symbol the sentence is about
+    ("= means the value is copied as it is.", "en"),
+    ("=2^8 returns 256 in the cell.", "en"),  # a formula
+    ('="abc" & CHAR(10) inserts a line break.', "en"),
+    ("第一个 “localhost” 限制了监听的接口。", "zh-Hans"),  # a spaced word before a quoted term
+    ("这在 “Linux” 上是一个很大的问题。", "zh-Hans"),
+    ("Активирует «Прыжок леопарда». Длится один ход.", "ru"),  # a word before a quoted name
+    ('Kierunkowskaz "Do Koteczka". Nie wskazuje żadnej strony.', "pl"),
+    ("乱数種 ボタンをクリックすると新しい値になります。", "ja"),  # a label before its element's kind
+    ("強さ スライダーは線の長さを変えます。", "ja"),
+    ("若指定 測試版 或 不穩定版 於 sources.list 內，則使用它們。", "zh-Hant"),  # spaced terms
+    ("Uncheck Show scrollbar to hide it.", "en"),  # an imperative before the label it acts on
+    ("Activez Toujours afficher le menu pour le garder.", "fr"),
+    ("Cупервыборка сглаживает края линий.", "ru"),  # a Latin C typed for the Cyrillic С
+    ("But— aren't you setting us against the dwarves?", "en"),  # a word broken off by a dash
+    ("=DISTR.BINOM mostra as probabilidades para doze lançamentos.", "pt-BR"),  # a function name
+    ("%100 ayarı uzak kenarın büyüklüğünü belirler.", "tr"),  # Turkish writes % before the number
+    ("Гpуппа сомнительных лиц стояла под фонарём.", "ru"),  # a Latin p typed for the Cyrillic р
+    ("-c, -C, --complement kullanır ve dizilimi tamamlar.", "tr"),  # options and their comma
+    ("Müller, wglądając przez okno, ujrzał Stirlitza.", "pl"),  # a foreign name and its comma
+    ("データ は正規分布に従うと仮定します。", "ja"),  # a label spaced from its particle
+    ("長さ では、フィールドの長さを指定します。", "ja"),
+    ("Mas— assim você nos coloca em conflito.", "pt-BR"),
+]
+
+CORRUPTED = [
+    ("+The keeper opened the door.", "en", "+"),
+    (", the keeper said.", "en", ","),
+    (") and then the door closed.", "en", ")"),
+    ("=The keeper opened the door.", "en", "="),
+    ("です。私たちは明日の朝に出発します。", "ja", "です"),
+    ("况 “走吧。”他说道，然后转身离开了房间。", "zh-Hans", "况"),  # before a quoted sentence
+    ('Ally "Stay here," she said to the boy.', "en", "Ally"),
+    ("况 也许我们明天再去看看那座老房子吧。", "zh-Hans", "况"),
+    ("Kowalski La gardienne monta l'escalier.", "fr", "Kowalski"),  # before an article
+    ("CЭлементы списка видны.", "ru", "C"),  # a Latin letter before a Cyrillic capital
+    ("ing— Hola, ¿cómo estás?", "es", "ing"),
+    ("ally— but you said so yourself.", "en", "ally"),  # broken off, but no word
+    ("=OK, tell me more about it.", "en", "="),
+    ("%The keeper opened the door.", "en", "%"),
+    ("огоThe keeper opened the door of the old tower.", "en", "ого"),
+    ("Şlem Si no vienes, me voy solo a la playa.", "es", "Şlem"),
+    ("况 はい、わかりました。明日行きます。", "ja", "况"),  # はい opens a sentence: no particle
+]
+
+
+@pytest.mark.parametrize(("text", "locale"), LEGITIMATE)
+def test_a_legitimate_sentence_start_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(("text", "locale", "prefix"), CORRUPTED)
+def test_the_same_shape_with_garbage_fails(text: str, locale: str, prefix: str) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == prefix
