@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (commands in the docstring)
 """Pressure on the reply screen from clean text: every way a real reply of the eval sets could open or go on.
 
 Usage::
