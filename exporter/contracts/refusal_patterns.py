@@ -1263,7 +1263,8 @@ _GENERIC_ACTS: dict[str, str] = {
     "ru": r"делать|сделать|помочь|помогать|участвовать|взяться|браться|идти|пойти|играть|выполнить|"
     r"выполнять|принять",
     "uk": r"робити|зробити|допомогти|допомагати|брати|взятися|йти|грати|виконати|виконувати|прийняти",
-    "ja": r"お応え|対応|お手伝い|協力|お受け|お引き受け|続け|書|描",  # and the writing verbs' stems
+    # and the writing verbs' stems (not a compound's first character: 描画 is drawing on a canvas)
+    "ja": r"お応え|対応|お手伝い|協力|お受け|お引き受け|続け|[書描](?![\u3400-\u9fff])",
 }
 _SKIPPED = r"(?:\w+ly|even|just|quite|yet|ever|still|to|in good conscience) "
 # An infinitive's shape: Romance -ar/-er/-ir/-re (a clitic after), Slavic -ть/-ти/-чь or -ć, German -en.
@@ -1286,12 +1287,9 @@ _ACT_AT: dict[str, tuple[str, bool]] = {
         if code != "de"
     },
     "de": (rf"(?<=nicht)\s+(?P<act>{_INFINITIVE['de']})\b", False),
-    # the verb (or verbal noun) right before the core: 習得できません, 編集することはできません, 受けません
-    "ja": (
-        r"(?P<act>[\u3400-\u9fff\u30a0-\u30ff\u3040-\u309f]{1,6}?)(?:(?<=[うくぐすつぬぶむる])こと)?"
-        r"[はがもを]?$",
-        True,
-    ),
+    # the verb (or verbal noun) right before the core, a particle and こと after it left out: 習得できません,
+    # 編集することはできません, 描画ができません, 受けません
+    "ja": (r"(?:(?<=[うくぐすつぬぶむる])こと)?[はがもを]?$", True),
 }
 _ACT_CORES: dict[str, str] = {  # the plain cores whose act is read (not a preference, an avoidance, a skip)
     "en": r"i (?:won't|will not|can't|cannot)|i(?:'m| am) (?:unable|not able)(?: to)?|"
@@ -1336,12 +1334,12 @@ def _other_act(code: str, lowered: str, own: re.Match[str], first: int, last: in
     if not core_re.search(own.group()):
         return False
     if before:  # the verb stem ends right at the core: the task only when a task word ends it
-        act = where_re.search(lowered, first, own.start())
-        word = act.group("act") if act is not None else ""
-        if not own.group().startswith("でき"):  # a potential's stem is glued to it: 書けません, いけません
-            word = lowered[max(first, own.start() - 6) : own.start()]
-        elif not _JA_VERB_END.search(word):
-            return False  # no verb before it: a demonstrative, a particle alone ("それはできません")
+        word = lowered[max(first, own.start() - 9) : own.start()]
+        if own.group().startswith("でき"):  # a potential's stem is glued to it: 書けません, いけません
+            word = word[: where_re.search(word).start()]  # type: ignore[union-attr]  # (it always matches)
+            if not _JA_VERB_END.search(word):
+                return False  # no verb before it: a demonstrative, a particle alone ("それはできません")
+        word = word[-6:]
         return not any(t.end() >= len(word) - 2 for t in task_re.finditer(word))
     act = where_re.match(lowered, own.end(), last)
     if act is None:
@@ -1355,13 +1353,13 @@ def _other_act(code: str, lowered: str, own: re.Match[str], first: int, last: in
         return topic_re.search(lowered, marks[-1] if marks else first, act.start("act")) is None
     at = act.end()
     for _ in range(2):
-        word = _NEXT_WORD.match(lowered, at, last)
-        if word is None:
+        following = _NEXT_WORD.match(lowered, at, last)
+        if following is None:
             break
-        noun = infinitive is None or not infinitive.fullmatch(word.group(1))
-        if noun and topic_re.match(word.group(1)):
+        noun = infinitive is None or not infinitive.fullmatch(following.group(1))
+        if noun and topic_re.match(following.group(1)):
             return False
-        at = word.end()
+        at = following.end()
     return True
 
 
