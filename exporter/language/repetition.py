@@ -67,6 +67,8 @@ LONG_MIN_REPEATS = 4  # longer units when repeated back to back this many times 
 LOOP_MIN_TOKENS = 24  # ... covering at least this many tokens
 SENTENCE_MIN_LETTERS = 12  # a sentence shorter than this ("Run!", "No.") may repeat freely
 DESIGNED_MIN_NEW = 0.5  # a sentence loop's copies with new words between, this share of theirs: no loop
+FRAME_MAX_WORDS = 6  # a sentence of this many words or fewer, no comma in it (a label, a menu path) ...
+FRAME_MIN_NEW = 1.0  # ... with this share of new words between its copies: a frame around new items, no loop
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times)
@@ -84,6 +86,7 @@ CYCLE_MIN_LETTERS = 24  # ... with this many letters among them
 ECHO_WINDOW = 192  # words at the end of a reply the near-copy check reads ...
 ECHO_MIN_WORDS = 32  # ... the shortest stretch of them it judges
 ECHO_MIN_SHARE = 0.75  # ... a loop when this share of its word pairs occurred before in the window
+ECHO_MIN_NEW = 3  # ... unless its second half brings this many words its first half lacks (a template)
 FLOOD_MIN_MARKS = 32  # sentence or pause marks in a row (``!!!!``, ``。。。。``): a loop
 FLOOD_MIN_SPACE = 64  # whitespace characters in a row (a flood of line breaks or spaces): a loop
 FLOOD_MIN_WORD = 40  # a word this long made of one 1-3 letter unit over and over (``hahaha…``): a loop
@@ -281,12 +284,20 @@ def _echo(words: list[str], repeated: int) -> Repetition | None:
         return None
     pairs = list(pairwise(words))
     seen: set[tuple[str, str]] = set()
-    best = 0.0
+    best, longest = 0.0, 0
     for count, pair in enumerate(reversed(pairs), start=1):  # the stretches ending at the reply's end
         seen.add(pair)
         if count >= ECHO_MIN_WORDS - 1:
-            best = max(best, 1 - len(seen) / count)
+            share = 1 - len(seen) / count
+            best = max(best, share)
+            longest = count if share >= ECHO_MIN_SHARE else longest
     if best < ECHO_MIN_SHARE:
+        return None
+    # A loop, once set in, says nothing new: the words of the stretch's second half are all in its first.
+    # A template filling its slot (``Returns the width of the first derivative … of the second derivative
+    # … of the integral``, ``a database of type LDAP … of type JDBC``) names a new item each time.
+    stretch = words[-longest - 1 :]
+    if len(set(stretch[len(stretch) // 2 :]) - set(stretch[: len(stretch) // 2])) >= ECHO_MIN_NEW:
         return None
     (first, second), repeats = Counter(pairs).most_common(1)[0]
     return Repetition("near_loop", f"{first} {second}", repeats, best)
@@ -327,7 +338,13 @@ def _sentence_loop(text: str) -> Repetition | None:
         refrain = max(news) > second and all(_own_line(text, copy) for copy in copies)
         # designed repetition (a refrain, a sentence after a different item each time) is no loop
         designed = share < SENTENCE_MIN_SHARE or refrain or _new_between_copies(sentences, key)
-        if (repeats >= SENTENCE_MANY or not designed) and (found is None or repeats > found.repeats):
+        # said SENTENCE_MANY times it loops wherever it is, unless it is a frame around new items: a label
+        # of a few words, not a clause, and what is said between its copies, each time something else,
+        # outweighs them (``Wählen Sie Extras – Optionen…`` before each page's name, ``Not used for
+        # vendors.`` after each field); a multi-clause sentence said nine times among others is a loop
+        frame = len(_words(key)) <= FRAME_MAX_WORDS and "," not in key and "，" not in key
+        many = repeats >= SENTENCE_MANY and not (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
+        if (many or not designed) and (found is None or repeats > found.repeats):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
     return found
 
@@ -427,9 +444,9 @@ def _own_line(text: str, sentence: Sentence) -> bool:
     ] in ("", "\n")
 
 
-def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
+def _new_between_copies(sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW) -> bool:
     """Whether the stretches between neighbouring copies of ``key`` all say something, each something else,
-    and together at least ``DESIGNED_MIN_NEW`` times as many characters as the copies they separate
+    and together at least ``min_new`` times as many characters as the copies they separate
     (sentences compared by their words: a changed mark or a number that counts up is no difference; a piece
     opening with a dash after an ellipsis, ``– Tab: Fonts.`` after ``Choose Tools – Options…``, continues
     the sentence before it, which is then no copy; a piece of two copies glued without a space is two
@@ -464,7 +481,7 @@ def _new_between_copies(sentences: list[Sentence], key: str) -> bool:
             gaps.add(tuple(gap))
             copied += size
         gap = []
-    return new >= DESIGNED_MIN_NEW * copied
+    return new >= min_new * copied
 
 
 def _words(text: str) -> list[str]:

@@ -367,3 +367,34 @@ def test_copies_separated_by_one_sentence_whose_counter_counts_up_are_a_sentence
     text = " ".join(f"{said} The notes of build v{n} list every change we made." for n in range(2, 7))
     found = find_repetition(text)
     assert found is not None and found.kind == "sentence_loop"
+
+
+def test_a_short_label_before_each_new_item_is_a_frame_not_a_loop() -> None:
+    items = ["General", "View", "Print", "Paths", "Colours", "Fonts", "Security", "Advanced", "Memory"]
+    framed = " ".join(
+        f"Field {item} - the {item.lower()} line of the address. Not used for vendors." for item in items
+    )
+    assert find_repetition(framed) is None
+    # the same label with only a word or two between its copies: the copies outweigh the items, a loop
+    assert find_repetition(" ".join(f"{item}. Not used for vendors." for item in items)) is not None
+
+
+def test_a_multi_clause_sentence_said_nine_times_among_new_ones_still_loops() -> None:
+    others = [f"The {w} road was empty that morning." for w in
+              ("north", "south", "east", "west", "old", "new", "long", "short", "high")]  # fmt: skip
+    copy = "When the bell rang, the keeper closed the gate, and nobody came."
+    text = " ".join(part for other in others for part in (copy, other))
+    found = find_repetition(text)
+    assert found is not None and found.kind == "sentence_loop"
+
+
+def test_a_template_naming_a_new_item_each_time_is_no_near_copy_loop() -> None:
+    slots = ["first derivative", "second derivative", "integral", "parameter curve", "polar plot", "inverse",
+             "tangent"]  # fmt: skip
+    text = " ".join(f"Returns the line width of the {slot} of the function with this id. "
+                    "If the function does not exist, zero is returned." for slot in slots)  # fmt: skip
+    assert find_repetition(text) is None
+    # the same sentences with nothing new: a loop
+    looped = " ".join("Returns the line width of the graph of the function with this id. If the function "
+                      "does not exist, zero is returned." for _ in slots)  # fmt: skip
+    assert find_repetition(looped) is not None
