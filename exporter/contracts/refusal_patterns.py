@@ -535,7 +535,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnot (?:really )?my (?:thing|cup of tea)\b|\boutside (?:of )?what i(?:'m| am)? (?:comfortable|willing|"
         r"able)\b|\bstep out of character\b|"
         r"\b(?:not sure|unsure|don't know|do not know)(?: if| whether| that)? i (?:should|ought)\b|"
-        r"\bbut (?:not|without) (?:this|that)\b",
+        r"\bbut (?:not|without) (?:this|that|the)\b",
         r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|"
         r"this one|"
         r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
@@ -554,7 +554,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:dejemos|saltemos|omitamos|saltémonos)\b|\bme (?:resulta|parece|siento|es) (?:\w+ ){0,2}incómod[oa]\b|"
         r"\bme (?:la|lo|las|los) voy a (?:saltar|ahorrar|pasar)\b|\bno creo que (?:sea|deba|debería)\b|"
         r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b|"
-        r"\bpero (?:no|sin) (?:esa|esta|ese|este)\b",
+        r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b",
         r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
         r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b|"
         r"\b(?:fragmento|papel|personaje|escriba|escribirla|escribirlo)\b",
@@ -570,7 +570,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"estou)(?: \w+)? desconfortável\b|\bnão é o tipo de \w+ que eu\b|\bnão sou (?:a pessoa|o mais indicado|"
         r"a mais indicada)\b|\bdemais (?:pra|para) mim\b|"
         r"\bnão sei se (?:devo|deveria)\b|\bnão tenho certeza (?:se|de que) (?:devo|deveria)\b|"
-        r"\bmas (?:não|sem) (?:essa|esta|esse|este)\b",
+        r"\bmas (?:não|sem) (?:essa|esta|esse|este|a|o)\b",
         r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|"
         r"relato|rumo|escrever\w*|"
         r"escrevo|escrevendo|descrever\w*|narrar|continuar)\b|"
@@ -593,7 +593,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"les) passe\b|\bje ne me sens pas de\b|\bm['’]en abst\w+|"
         r"\bje ne suis pas (?:sûre?|certaine?) (?:de devoir|que je doive|qu['’]il faille)\b|"
         r"\bje ne sais pas si je (?:dois|devrais)\b|"
-        r"\bmais (?:pas|sans) (?:cette|ce|cet)\b",
+        r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b",
         r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
         r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b|"
         r"\b(?:rôle|personnage|morceau|extrait|fragment)\b",
@@ -610,7 +610,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bbin ich raus\b|\bich bin raus\b|\b(?:ziehe ich|ich ziehe)\b[^.!?]{0,20}\bgrenze\b|\b(?:schreibe|"
         r"beschreibe|schildere) ich\b(?: [\wäöüß]+){0,3} nicht\b|"
         r"\b(?:nicht sicher|weiß nicht), ob ich\b[^.!?]{0,40}\b(?:sollte|soll|darf)\b|"
-        r"\baber (?:nicht|ohne) diese[nsm]?\b",
+        r"\baber (?:nicht|ohne) (?:diese[nsm]?|die|den|das)\b",
         r"\b(?:szene|geschichte|(?:diesen|diesem|den|dem) teil|kapitel|anfrage|inhalt|inhalte|handlung|details|"
         r"richtung|schreib\w*|"
         r"beschreib\w*|schilder\w*|weiterschreib\w*|fortsetz\w*|fortzusetz\w*|ausformulier\w*)\b|"
@@ -628,7 +628,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bmi tiro indietro\b|\bnon (?:sono|credo di essere) (?:la persona giusta|il più adatto|la più adatta)\b|"
         r"\bnon so se (?:dovrei|devo)\b|\bnon sono sicur[oa] (?:di dover|che dovrei)\b|"
         r"\bnon (?:riesco|riuscirò|riuscirei) a (?:scriver|continuar|descriver|raccontar|proseguir)\w*|"
-        r"\bma (?:non|senza) (?:questa|quella|questo|quello)\b",
+        r"\bma (?:non|senza) (?:questa|quella|questo|quello|la|il)\b",
         r"\b(?:scena|storia|(?:questa|quella) parte|capitolo|richiesta|contenuto|trama|dettagli|racconto|direzione|"
         r"scrivere|"
         r"scriverla|scriverlo|scrivo|descrivere|raccontare|proseguire|continuare)\b|"
@@ -644,7 +644,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\blaten we\b[^.!?]{0,30}\b(?:overslaan|weglaten)\b|\bniet (?:helemaal |zo |echt )(?:prettig|op mijn gemak|"
         r"comfortabel)\b|\bbegin ik niet aan\b|\bik begin (?:er )?niet aan\b|"
         r"\b(?:weet niet|niet zeker) of ik\b[^.!?]{0,30}\b(?:moet|zou moeten|mag)\b|"
-        r"\bmaar (?:niet|zonder) (?:deze|die|dit|dat)\b",
+        r"\bmaar (?:niet|zonder) (?:deze|die|de|het|dit|dat)\b",
         r"\b(?:scène|verhaal|(?:dit|dat|het) deel|hoofdstuk|verzoek|inhoud|plot|details|richting|schrij\w*|beschrij\w*|"
         r"uitwerk\w*|vertel\w*|verdergaan|voortzetten)\b|"
         r"\b(?:stukje|stuk|fragment|rol|passage)\b",
@@ -1241,128 +1241,6 @@ def _object(
     return None
 
 
-# A plain "cannot", "will not", "don't want" names the act it is about: the verb it governs ("I can't keep
-# anything down", "не могу позволить тебе…", "no puedo descifrarlo", "kann ich nicht sagen", "習得できません",
-# "編集することはできません"). When that verb is another act than the task (writing, continuing, describing:
-# the locale's writing verbs and task words) or the locale's generic "do", "help", "go on", "take part" (with
-# which a decline names the task elsewhere: "I can't do this scene", "Ich kann dir dabei nicht helfen"), the
-# sentence is about that act, whatever task word stands near it: a character's or a manual's line. Where the
-# grammar shows the verb: the word after an English modal (adverbs skipped), an infinitive among the two
-# words after a Romance or Slavic modal, the infinitive after German "nicht", the verb or verbal noun before
-# a Japanese potential or できません (a particle and こと between).
-_GENERIC_ACTS: dict[str, str] = {
-    "en": r"do|help|assist|go|be|get|take|bring|provide|comply|fulfil+|engage|make|give|offer|accept|handle|"
-    r"touch|work|play|let's",
-    "es": r"hacer\w*|ayudar\w*|seguir|participar|aceptar\w*|cumplir|tratar|abordar\w*|entrar|ir",
-    "pt-BR": r"fazer|fazê-l[oa]|ajudar|seguir|participar|aceitar|cumprir|tratar|abordar|entrar|ir",
-    "it": r"fare|farl[oa]|aiutar\w*|andare|partecipare|accettare|affrontar\w*|trattare",
-    "fr": r"faire|aider|aller|participer|accepter|traiter|aborder|jouer",
-    "de": r"machen|tun|helfen|mitmachen|weitermachen|spielen|übernehmen|annehmen|erfüllen|liefern|geben|"
-    r"umsetzen|gehen",
-    "pl": r"robić|zrobić|pomóc|pomagać|brać|wziąć|iść|grać|wykonać|przyjąć|zająć się",
-    "ru": r"делать|сделать|помочь|помогать|участвовать|взяться|браться|идти|пойти|играть|выполнить|"
-    r"выполнять|принять",
-    "uk": r"робити|зробити|допомогти|допомагати|брати|взятися|йти|грати|виконати|виконувати|прийняти",
-    # and the writing verbs' stems (not a compound's first character: 描画 is drawing on a canvas)
-    "ja": r"お応え|対応|お手伝い|協力|お受け|お引き受け|続け|[書描](?![\u3400-\u9fff])",
-}
-_SKIPPED = r"(?:\w+ly|even|just|quite|yet|ever|still|to|in good conscience) "
-# An infinitive's shape: Romance -ar/-er/-ir/-re (a clitic after), Slavic -ть/-ти/-чь or -ć, German -en.
-_INFINITIVE: dict[str, str] = {
-    "es": r"\w+(?:ar|er|ir|ír)(?:l[oa]s?|les?|me|te|se|nos)?",
-    "pt-BR": r"\w+(?:ar|er|ir|or)(?:-l[oa]s?|-me|-se)?",
-    "it": r"\w+(?:are|ere|ire|rre|ar|er|ir)(?:l[oaie]|mi|ti|si|ci|vi|ne)?",
-    "fr": r"\w+(?:er|ir|re|oir)",
-    "de": r"[a-zäöüß]+(?:en|ern|eln)",
-    "pl": r"\w+[ćc]",
-    "ru": r"\w+(?:ть|ти|чь)(?:ся|сь)?",
-    "uk": r"\w+(?:ти|ть)(?:ся|сь)?",
-}
-# Where the act's verb stands (a group ``act``): after the core, or before it (Japanese).
-_ACT_AT: dict[str, tuple[str, bool]] = {
-    "en": (rf"\s+(?:{_SKIPPED}){{0,3}}(?P<act>[a-z]+)\b", False),
-    **{
-        code: (rf"\s+(?:[\w-]+\s+)?(?P<act>{inf})\b", False)
-        for code, inf in _INFINITIVE.items()
-        if code != "de"
-    },
-    "de": (rf"(?<=nicht)\s+(?P<act>{_INFINITIVE['de']})\b", False),
-    # the verb (or verbal noun) right before the core, a particle and こと after it left out: 習得できません,
-    # 編集することはできません, 描画ができません, 受けません
-    "ja": (r"(?:(?<=[うくぐすつぬぶむる])こと)?[はがもを]?$", True),
-}
-_ACT_CORES: dict[str, str] = {  # the plain cores whose act is read (not a preference, an avoidance, a skip)
-    "en": r"i (?:won't|will not|can't|cannot)|i(?:'m| am) (?:unable|not able)(?: to)?|"
-    r"(?:don't|do not|didn't) (?:\w+ )?want(?: to)?",
-    "es": r"no (?:lo |la |los |las |me |te )?(?:voy a|quiero|quisiera|pienso|puedo|podré|sigo)",
-    "pt-BR": r"não (?:vou|quero|queria|pretendo|posso|consigo|poderei)",
-    "it": r"non (?:voglio|vorrei|intendo|posso|potrò)",
-    "fr": r"je ne (?:vais|veux|souhaite|compte|tiens|peux|pourrai) pas",
-    "de": r"(?:möchte|will|werde|würde|kann|mag)\b.*nicht",
-    "pl": r"nie (?:chcę|chciał\w*|zamierzam|będę|mogę|potrafię)",
-    "ru": r"не (?:стану|буду|хочу|хотел[аи]?|могу|смогу)",
-    "uk": r"не (?:стану|буду|хочу|хотів|хотіла|можу|зможу)",
-    "ja": r"(?:でき|られ|け)ません",
-}
-_NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")
-_CLAUSE_MARK = re.compile(r"[,;:]")
-_JA_VERB_END = re.compile(r"[\u3400-\u9fff\u30a0-\u30ffうくぐすつぬぶむる]$")
-_Act = tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str] | None, bool]
-
-
-def _compile_acts() -> dict[str, _Act]:
-    out = {}
-    for code, (where, before) in _ACT_AT.items():
-        task = "|".join(
-            f"(?:{p})" for p in (_VERBS[code].get("V", ""), _GENERIC_ACTS[code], _COMPOSED[code][2]) if p
-        )
-        infinitive = re.compile(_INFINITIVE[code]) if code in _INFINITIVE else None
-        out[code] = (re.compile(f"(?:{_ACT_CORES[code]})$"), re.compile(where), re.compile(f"(?:{task})"),
-                     re.compile(_COMPOSED[code][2]), infinitive, before)  # fmt: skip
-    return out
-
-
-_ACTS = _compile_acts()
-
-
-def _other_act(code: str, lowered: str, own: re.Match[str], first: int, last: int) -> bool:
-    """Whether the plain core ``own`` (of locale ``code``) governs a verb that is neither the task nor a
-    generic "do"/"help" and takes no task word as its object: the sentence is about that act."""
-    if (found := _ACTS.get(code)) is None:
-        return False
-    core_re, where_re, task_re, topic_re, infinitive, before = found
-    if not core_re.search(own.group()):
-        return False
-    if before:  # the verb stem ends right at the core: the task only when a task word ends it
-        word = lowered[max(first, own.start() - 9) : own.start()]
-        if own.group().startswith("でき"):  # a potential's stem is glued to it: 書けません, いけません
-            word = word[: where_re.search(word).start()]  # type: ignore[union-attr]  # (it always matches)
-            if not _JA_VERB_END.search(word):
-                return False  # no verb before it: a demonstrative, a particle alone ("それはできません")
-        word = word[-6:]
-        return not any(t.end() >= len(word) - 2 for t in task_re.finditer(word))
-    act = where_re.match(lowered, own.end(), last)
-    if act is None:
-        return False  # no verb of its own: "I can't.", "No puedo con esta escena"
-    if task_re.match(act.group("act")):
-        return False
-    # the act's object is the task ("portare la scena", "prowadzić tej sceny"; German: fronted or in the
-    # middle field, "In diese Richtung möchte ich die Szene nicht weiterführen"): the task after all
-    if code == "de":
-        marks = [m.end() for m in _CLAUSE_MARK.finditer(lowered, first, own.start())]
-        return topic_re.search(lowered, marks[-1] if marks else first, act.start("act")) is None
-    at = act.end()
-    for _ in range(2):
-        following = _NEXT_WORD.match(lowered, at, last)
-        if following is None:
-            break
-        noun = infinitive is None or not infinitive.fullmatch(following.group(1))
-        if noun and topic_re.match(following.group(1)):
-            return False
-        at = following.end()
-    return True
-
-
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
     """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
     union, each = _COMPOSED_BY_CODES[codes]
@@ -1373,13 +1251,10 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             break  # a decline opens the reply; a character's "I will not tell you…" comes later
         # the task may be named in the decline's sentence or the next one (its offer: "… the rest of the chapter")
         following = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
-        for code, (me, core_re, topic_re, strong_re, object_re) in zip(codes, each, strict=True):
+        for me, core_re, topic_re, strong_re, object_re in each:
             own = core_re.search(lowered, first, last)
             if own is None or (me is not None and not me.search(lowered, first, last)):
                 continue
-            strong = strong_re.search(lowered, first, last) is not None
-            if not strong and _other_act(code, lowered, own, first, last):
-                continue  # "I can't keep anything down…", "内容を編集することはできません"
             reach = following if last - own.end() <= NEXT_TASK_MAX_TAIL else last
             # the task is a word of its own: "anlatamam" (I cannot tell) is not "I cannot" + "tell"; inside a
             # frame it counts ("就不详细描写了")
@@ -1387,9 +1262,9 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             if topic is not None and topic.start() == own.start():
                 topic = topic_re.search(lowered, own.end(), reach)
             if topic is None:
-                if strong:
+                if strong_re.search(lowered, first, last):
                     topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
-            elif not _opens(lowered, first) and not strong:
+            elif not _opens(lowered, first) and not strong_re.search(lowered, first, last):
                 topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
             if topic is not None and not _reported(lowered, own.start(), own.end()):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]

@@ -516,34 +516,19 @@ def test_a_game_is_not_the_scene_a_chinese_decline_names(reply: str, declines: b
     assert (find_refusal(reply) is not None) is declines
 
 
-# -- a plain "cannot" about another act (bench/screen_pressure.py: characters' and manuals' lines as openers) --
+# -- what a task word or a first person is not (bench/screen_pressure.py: characters' and manuals' lines) --
 @pytest.mark.parametrize(
     "line",
     [
-        "I can't keep my eyes open after the long story Mara told.",
-        "I will not let the fire die while we continue north.",
-        "Tenía que describir el mapa, pero no puedo recordarlo.",
-        "Não quero mais falar disso, a história acabou.",
-        "Was in der Geschichte stand, kann ich nicht sagen.",
-        "Ich will den Hund nicht impfen lassen, sagt die Geschichte.",
-        "Я не могу позволить тебе продолжать этот поход.",
-        "Я не буду утомлять вас описанием этой главы.",
-        "Про ці старі історії я не можу судити.",
-        "このファイルの内容を編集することはできません。",
-        "レイヤーの外では、この部分に描画ができません。",
-        "手順の通りに設定しなければいけません。この章の内容は後で読みます。",
-        "ただし、セルの内容だけは影響を受けません。",
         "本に書いてある方法は、私には理解できません。",
         "古い地図ですが、それ以外はほとんど役に立ちません。",
         "上面写着：我无法配置这台机器。",
         "我们可不能输给他们。先去找那枚勋章。",
         "我們不能在這裡停下。先找到那枚徽章。",
-        "I keep a link to the file, but not the content of the cells.",
-        "Guarda un enlace al archivo, pero no el contenido de las celdas.",
-        "Salva un collegamento al file, ma non il contenuto delle celle.",
     ],
 )
-def test_a_plain_cannot_governing_another_act_is_not_a_decline(line: str) -> None:
+def test_written_useful_and_we_are_not_a_decline(line: str) -> None:
+    # 書いてある/写着 (is written), 役に立つ (useful): not the writing task; 我们/我們 (we): not the host
     assert find_refusal(line) is None, line
 
 
