@@ -525,7 +525,7 @@ class Ensemble:
                     and _not_ours(expected, ft, g.cld3)
                 )
             )
-            if top in CLOSE.get(expected, ()) and _lexicon_leans(text, expected, top):
+            if _lexicon_leans(text, expected, top):
                 return Call("native", expected, w, "lexicon", g)
             return Call("foreign", top, w, "models", g, strong=_sure(g), sure=sure)
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
@@ -566,26 +566,33 @@ POOL_MAX_NATIVE = 0.7
 POOL_KEEP_LLR = 1.0
 
 
-# A sentence the models place in a close neighbour (``CLOSE``) is the expected language's when the two
-# lexicons lean its way by NEIGHBOUR_LEAN per word over NEIGHBOUR_LEAN_WORDS words or more
-# (``lexicon.preference``) and the expected language's lexicon lacks fewer than NOT_OURS_MIN_UNKNOWN of its
-# words (a third neighbour without a lexicon, Galician against Portuguese and Spanish, has words of its
-# own): Ukrainian without і, ї, є or ґ ("Чесно кажучи, ми зайшли в глухий кут.") is Russian to both
-# models, its words are Ukrainian (+1.3 per word; that sentence in Russian, -1.5).
+# A sentence the models place in another language is the expected language's when the two lexicons lean
+# its way (``lexicon.preference``) over NEIGHBOUR_LEAN_WORDS words or more and the expected language's
+# lexicon lacks fewer than NOT_OURS_MIN_UNKNOWN of its words (a third neighbour without a lexicon, Galician
+# against Portuguese and Spanish, has words of its own): by NEIGHBOUR_LEAN per word, or by any margin when
+# no word of it is one only the other language writes (``lexicon.distinctive``). Ukrainian without і, ї,
+# є or ґ ("Чесно кажучи, ми зайшли в глухий кут.") is Russian to both models, its words are Ukrainian
+# (+1.3 per word; that sentence in Russian, -1.5); "Esta unidade curará 12 de HP a cada turno." is
+# Spanish to both (fastText 0.76, CLD3 Galician 0.98), its words are Portuguese (+0.21, *unidade* only
+# Portuguese's). A sentence in the other language holds words only it writes and leans its way by a
+# whole Zipf point per word or more (docs/language.md, Signals).
 NEIGHBOUR_LEAN = 0.5
 NEIGHBOUR_LEAN_WORDS = 3
 
 
-def _lexicon_leans(text: str, expected: str, neighbour: str) -> bool:
-    """Whether the expected language's lexicon knows ``text``'s words and outweighs the neighbour's on them
-    (``NEIGHBOUR_LEAN``; no verdict when either language has no lexicon)."""
-    first, second = lexicon_or_none(expected), lexicon_or_none(neighbour)
+def _lexicon_leans(text: str, expected: str, other: str) -> bool:
+    """Whether the expected language's lexicon knows ``text``'s words and outweighs ``other``'s on them
+    (``NEIGHBOUR_LEAN``, or any lean and no word only ``other`` writes; no verdict when either language has
+    no lexicon)."""
+    first, second = lexicon_or_none(expected), lexicon_or_none(other)
     if first is None or second is None:
         return False
-    lean = preference(_words(unquote(text)), first, second)
+    words = _words(unquote(text))
+    lean = preference(words, first, second)
     return (
         lean.words >= NEIGHBOUR_LEAN_WORDS
-        and lean.per_word >= NEIGHBOUR_LEAN
+        and lean.per_word > 0
+        and (lean.per_word >= NEIGHBOUR_LEAN or not distinctive(words, second, first))
         and unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN
     )
 
@@ -707,7 +714,7 @@ def _other_by_lexicon(
     )
     if not agree:
         return False
-    unknown, counted = unknown_words(text, expected)
+    unknown, counted = unknown_words(text, expected, language)
     if not counted:
         return False
     if unknown / counted >= LEXICON_UNKNOWN:
@@ -729,21 +736,25 @@ def _another_language(label: str, expected: str) -> bool:
 
 def _foreign_by_lexicon(text: str, expected: str, w: float, g: Guess) -> Call:
     """Foreign in CLD3's language (``_other_by_lexicon``); sure when most words are unknown to our lexicon."""
-    sure = unknown_share(text, expected) >= LEXICON_SURE
+    sure = unknown_share(text, expected, g.cld3[0]) >= LEXICON_SURE
     return Call("foreign", g.cld3[0], w, "cld3+lexicon", g, sure=sure)
 
 
-def unknown_share(text: str, expected: str) -> float:
+def unknown_share(text: str, expected: str, other: str | None = None) -> float:
     """The share of a sentence's words the expected language's lexicon does not know, outside quotation
     marks; 0 with fewer than ``LEXICON_MIN_WORDS`` words. A capitalised word counts only when the lexicon
-    knows it (names are no language's words)."""
-    unknown, counted = unknown_words(text, expected)
+    knows it (names are no language's words); with ``other``, see ``unknown_words``."""
+    unknown, counted = unknown_words(text, expected, other)
     return unknown / counted if counted else 0.0
 
 
-def unknown_words(text: str, expected: str) -> tuple[int, int]:
+def unknown_words(text: str, expected: str, other: str | None = None) -> tuple[int, int]:
     """The words of ``unknown_share``: how many the expected language's lexicon does not know and how many
-    were counted; (0, 0) with fewer than ``LEXICON_MIN_WORDS`` words or ``FOREIGN_MIN_WORDS`` counted."""
+    were counted; (0, 0) with fewer than ``LEXICON_MIN_WORDS`` words or ``FOREIGN_MIN_WORDS`` counted.
+    With ``other``, the language a model named, and a lexicon of it, a word ours does not know counts
+    only when that one lists it: a word neither lists (a rare inflection, a term, a name written in
+    lowercase) is evidence for neither (Russian "Нажмите на ползунок и измените размер шрифта.", which
+    CLD3 calls Bulgarian, has three words neither lexicon lists, one only Bulgarian's does)."""
     unquoted = unquote(text)
     if word_count(unquoted, LEXICON_MIN_WORDS) < LEXICON_MIN_WORDS:
         return 0, 0
@@ -752,7 +763,13 @@ def unknown_words(text: str, expected: str) -> tuple[int, int]:
     # the words the lexicon does not know, of those written lowercase (at C speed: map, compress)
     unknown = sum(map(str.islower, map(itemgetter(0), compress(words, map(not_, known)))))
     counted = sum(known) + unknown
-    return (unknown, counted) if counted >= FOREIGN_MIN_WORDS else (0, 0)
+    if counted < FOREIGN_MIN_WORDS:
+        return 0, 0
+    if other is not None and unknown and (theirs := lexicon_or_none(other)) is not None:
+        unknown = sum(
+            word.casefold() in theirs.ranks for word in compress(words, map(not_, known)) if word[0].islower()
+        )
+    return unknown, counted
 
 
 def _foreign_by_fasttext(

@@ -14,6 +14,7 @@ from exporter.language.detect import (
     Call,
     Ensemble,
     Guess,
+    _lexicon_leans,
     _other_by_lexicon,
     _own_marks,
     unknown_share,
@@ -186,10 +187,11 @@ class _Models(Ensemble):
 
 
 def test_a_close_neighbour_both_models_name_is_sure_only_with_two_words_our_lexicon_lacks() -> None:
-    # A Spanish surname opening Portuguese text turns both models to Spanish; every word is Portuguese.
+    # A Spanish surname opening Portuguese text turns both models to Spanish; every word is Portuguese,
+    # and the lexicons lean to Portuguese (``_lexicon_leans``): not even unsure foreign.
     models = _Models((("es", 0.61), ("gl", 0.08), ("en", 0.07)), ("es", 0.99))
     surname = models.call("García pedaços de fruta seca e salgada.", LOCALES["pt-BR"])
-    assert (surname.status, surname.sure) == ("foreign", False), surname
+    assert (surname.status, surname.basis) == ("native", "lexicon"), surname
     said = models.call("Dille ao rei que os barcos xa están no porto.", LOCALES["pt-BR"])
     assert (said.status, said.sure) == ("foreign", True), said
 
@@ -331,3 +333,61 @@ def test_serbian_latin_sentences_in_a_spanish_reply_are_mixing() -> None:
     ]
     verdict = judge(" ".join([spanish[0], SERBIAN_LATIN[0], spanish[1], SERBIAN_LATIN[1], spanish[2]]), "es")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.as_dict()
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # both models say Spanish (fastText 0.76, CLD3 Galician 0.98); *unidade* only Portuguese writes
+        ("Esta unidade curará 12 de HP a cada turno.", "pt-BR"),
+        # both models say Italian; every word Spanish's, none only Italian writes (lean +0.4 per word)
+        ("Super-Taco frito, abriremos pronto.", "es"),
+    ],
+)
+def test_a_sentence_whose_words_lean_to_the_expected_language_is_kept_whoever_the_models_name(
+    text: str, locale: str
+) -> None:
+    spec = LOCALES[locale]
+    call = Ensemble().call(text, spec)
+    assert (call.status, call.basis) == ("native", "lexicon"), call
+    assert call.guess is not None and call.guess.fasttext[0][0] != spec.language  # the models said otherwise
+    assert _lexicon_leans(text, spec.language, call.guess.fasttext[0][0])
+    assert judge(" ".join([text, *SHORT_NATIVE[locale]]), locale).outcome is Outcome.PASS
+
+
+SHORT_NATIVE = {
+    "pt-BR": ["A tropa avançou devagar pela estrada molhada.", "Ninguém falou nada até o anoitecer."],
+    "es": ["La tienda nueva está en la esquina de la plaza.", "Mañana habrá ofertas para todos los vecinos."],
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "other"),
+    [
+        ("¿Dónde está la biblioteca de la ciudad?", "pt", "es"),  # words only Spanish writes: dónde
+        ("El niño se comió la manzana entera.", "pt", "es"),
+        ("Il ragazzo ha mangiato la mela.", "es", "it"),
+        ("Er hat das Buch gestern gelesen.", "nl", "de"),
+        ("O menino comeu a maçã toda.", "es", "pt"),
+    ],
+)
+def test_a_sentence_in_the_other_language_does_not_lean_to_the_expected_one(
+    text: str, locale: str, other: str
+) -> None:
+    assert not _lexicon_leans(text, locale, other)
+
+
+def test_words_neither_lexicon_lists_are_no_evidence_for_the_language_cld3_names() -> None:
+    # CLD3: Bulgarian 1.0, fastText Russian 0.41 and Bulgarian 0.36; нажмите, ползунок, измените are in
+    # neither list, шрифта only in Bulgarian's
+    russian = "Нажмите на ползунок и измените размер шрифта."
+    assert unknown_words(russian, "ru") == (3, 6)
+    assert unknown_words(russian, "ru", "bg") == (1, 6)
+    assert unknown_words(russian, "ru", "xx-no-lexicon") == (3, 6)  # no lexicon: every unknown word counts
+    assert Ensemble().call(russian, LOCALES["ru"]).status == "native"
+    reply = f"Откройте окно настроек. {russian} Изменения сохранятся сами, перезапуск не нужен."
+    assert judge(reply, "ru").outcome is Outcome.PASS
+    # Bulgarian words the Russian lexicon lacks are Bulgarian's: still counted, still foreign
+    bulgarian = "Това е моята къща и аз живея тук от много години."
+    assert unknown_words(bulgarian, "ru", "bg") == unknown_words(bulgarian, "ru") == (4, 10)
+    assert Ensemble().call(bulgarian, LOCALES["ru"]).language == "bg"
