@@ -282,7 +282,8 @@ class Ensemble:
           ``WHOLE_MAX_NATIVE``, and the expected language's lexicon does not know ``WHOLE_UNKNOWN`` of the
           reply's words, all outside quotation marks. Sentence by sentence fastText spreads such a language
           over its neighbours: asked only when one of the sentences' ``calls`` is in doubt (unknown,
-          foreign, or native with less than ``LEXICON_MAX_NATIVE`` from fastText).
+          foreign, or native with less than ``LEXICON_MAX_NATIVE`` from fastText), and there are
+          ``WHOLE_MIN_SENTENCES`` judged sentences (one is settled by its own call).
         """
         expected = spec.language
         if spec.scripts <= CJK_SCRIPTS:
@@ -297,7 +298,10 @@ class Ensemble:
             ):
                 llr, per_word = round(lean.llr, 2), round(lean.per_word, 3)
                 return twin, {"basis": "lexicon_lean", "llr": llr, "per_word": per_word, "words": lean.words}
-        if not any(map(in_doubt, calls, repeat(expected))):
+        if (
+            not any(map(in_doubt, calls, repeat(expected)))
+            or sum(c.status != "short" for c in calls) < WHOLE_MIN_SENTENCES
+        ):
             return None
         return self._neighbour(unquote(text), expected, WHOLE_UNKNOWN, WHOLE_MAX_NATIVE)
 
@@ -555,6 +559,10 @@ REPLY_PAIR_MASS = 0.5
 WHOLE_FASTTEXT = 0.05
 WHOLE_MAX_NATIVE = 0.9
 WHOLE_UNKNOWN = 0.1
+# ... in a reply of at least this many judged sentences (not too short to judge): one sentence is what the
+# sentence's own call, with its higher bars, already settled; a tenth of its few words unknown is one word
+# (`Ik hoop maar dat die verdraaide oude man me die toverspreuk leert.`, CLD3 Afrikaans 0.999).
+WHOLE_MIN_SENTENCES = 2
 # The same three signals over a reply's pooled sentences (``Ensemble.pooled``): of the clean dev replies of
 # the five evaluations, the pools that reached these bars were none.
 POOL_UNKNOWN = 0.3
@@ -714,7 +722,7 @@ def _other_by_lexicon(
     )
     if not agree:
         return False
-    unknown, counted = unknown_words(text, expected, language)
+    unknown, counted = unknown_words(text, expected)
     if not counted:
         return False
     if unknown / counted >= LEXICON_UNKNOWN:
@@ -736,25 +744,21 @@ def _another_language(label: str, expected: str) -> bool:
 
 def _foreign_by_lexicon(text: str, expected: str, w: float, g: Guess) -> Call:
     """Foreign in CLD3's language (``_other_by_lexicon``); sure when most words are unknown to our lexicon."""
-    sure = unknown_share(text, expected, g.cld3[0]) >= LEXICON_SURE
+    sure = unknown_share(text, expected) >= LEXICON_SURE
     return Call("foreign", g.cld3[0], w, "cld3+lexicon", g, sure=sure)
 
 
-def unknown_share(text: str, expected: str, other: str | None = None) -> float:
+def unknown_share(text: str, expected: str) -> float:
     """The share of a sentence's words the expected language's lexicon does not know, outside quotation
     marks; 0 with fewer than ``LEXICON_MIN_WORDS`` words. A capitalised word counts only when the lexicon
-    knows it (names are no language's words); with ``other``, see ``unknown_words``."""
-    unknown, counted = unknown_words(text, expected, other)
+    knows it (names are no language's words)."""
+    unknown, counted = unknown_words(text, expected)
     return unknown / counted if counted else 0.0
 
 
-def unknown_words(text: str, expected: str, other: str | None = None) -> tuple[int, int]:
+def unknown_words(text: str, expected: str) -> tuple[int, int]:
     """The words of ``unknown_share``: how many the expected language's lexicon does not know and how many
-    were counted; (0, 0) with fewer than ``LEXICON_MIN_WORDS`` words or ``FOREIGN_MIN_WORDS`` counted.
-    With ``other``, the language a model named, and a lexicon of it, a word ours does not know counts
-    only when that one lists it: a word neither lists (a rare inflection, a term, a name written in
-    lowercase) is evidence for neither (Russian "Нажмите на ползунок и измените размер шрифта.", which
-    CLD3 calls Bulgarian, has three words neither lexicon lists, one only Bulgarian's does)."""
+    were counted; (0, 0) with fewer than ``LEXICON_MIN_WORDS`` words or ``FOREIGN_MIN_WORDS`` counted."""
     unquoted = unquote(text)
     if word_count(unquoted, LEXICON_MIN_WORDS) < LEXICON_MIN_WORDS:
         return 0, 0
@@ -763,13 +767,7 @@ def unknown_words(text: str, expected: str, other: str | None = None) -> tuple[i
     # the words the lexicon does not know, of those written lowercase (at C speed: map, compress)
     unknown = sum(map(str.islower, map(itemgetter(0), compress(words, map(not_, known)))))
     counted = sum(known) + unknown
-    if counted < FOREIGN_MIN_WORDS:
-        return 0, 0
-    if other is not None and unknown and (theirs := lexicon_or_none(other)) is not None:
-        unknown = sum(
-            word.casefold() in theirs.ranks for word in compress(words, map(not_, known)) if word[0].islower()
-        )
-    return unknown, counted
+    return (unknown, counted) if counted >= FOREIGN_MIN_WORDS else (0, 0)
 
 
 def _foreign_by_fasttext(

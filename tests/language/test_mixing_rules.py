@@ -11,12 +11,15 @@ from exporter.language.detect import (
     LEXICON_UNKNOWN,
     LEXICON_UNKNOWN_NOT_OURS,
     OWN_WORDS_CLOSE_UNKNOWN,
+    WHOLE_MIN_SENTENCES,
+    WHOLE_UNKNOWN,
     Call,
     Ensemble,
     Guess,
     _lexicon_leans,
     _other_by_lexicon,
     _own_marks,
+    in_doubt,
     unknown_share,
     unknown_words,
 )
@@ -24,7 +27,7 @@ from exporter.language.judge import SECOND_LEANING, SURE_MIN_WORDS, Judge, judge
 from exporter.language.lexicon import distinctive, lexicon
 from exporter.language.locales import LOCALES, LocaleSpec
 from exporter.language.scripts import Script
-from exporter.language.segment import unquote, word_count
+from exporter.language.segment import split_sentences, unquote, word_count
 from exporter.outcomes import Outcome, Reason
 
 NATIVE = [
@@ -377,17 +380,18 @@ def test_a_sentence_in_the_other_language_does_not_lean_to_the_expected_one(
     assert not _lexicon_leans(text, locale, other)
 
 
-def test_words_neither_lexicon_lists_are_no_evidence_for_the_language_cld3_names() -> None:
-    # CLD3: Bulgarian 1.0, fastText Russian 0.41 and Bulgarian 0.36; нажмите, ползунок, измените are in
-    # neither list, шрифта only in Bulgarian's
-    russian = "Нажмите на ползунок и измените размер шрифта."
-    assert unknown_words(russian, "ru") == (3, 6)
-    assert unknown_words(russian, "ru", "bg") == (1, 6)
-    assert unknown_words(russian, "ru", "xx-no-lexicon") == (3, 6)  # no lexicon: every unknown word counts
-    assert Ensemble().call(russian, LOCALES["ru"]).status == "native"
-    reply = f"Откройте окно настроек. {russian} Изменения сохранятся сами, перезапуск не нужен."
-    assert judge(reply, "ru").outcome is Outcome.PASS
-    # Bulgarian words the Russian lexicon lacks are Bulgarian's: still counted, still foreign
-    bulgarian = "Това е моята къща и аз живея тук от много години."
-    assert unknown_words(bulgarian, "ru", "bg") == unknown_words(bulgarian, "ru") == (4, 10)
-    assert Ensemble().call(bulgarian, LOCALES["ru"]).language == "bg"
+def test_the_whole_reply_neighbour_rule_needs_two_judged_sentences() -> None:
+    # CLD3 certain of Afrikaans, fastText leaning Dutch (as on Dutch with `die`, `me`, `maar`): one
+    # sentence is settled by its own call; a reply of two is read as a whole
+    models = _Models((("nl", 0.39), ("af", 0.24), ("de", 0.1)), ("af", 0.999))
+    spec = LOCALES["nl"]
+    one = "Ik hoop maar dat die verdraaide ouwe tovenaar me die toverformule leert."
+    two = f"{one} Die ouwe smid verkoopt me straks die verdraaide bijl."
+    assert unknown_share(one, "nl") >= WHOLE_UNKNOWN  # the lexicon's doubt is there either way
+    calls = [models.call(s.text, spec) for s in split_sentences(one)]
+    assert [c.status for c in calls] == ["native"] and in_doubt(calls[0], "nl")
+    assert models.whole_reply(one, spec, calls) is None
+    calls = [models.call(s.text, spec) for s in split_sentences(two)]
+    assert len(calls) == WHOLE_MIN_SENTENCES
+    found = models.whole_reply(two, spec, calls)
+    assert found is not None and found[0] == "af"
