@@ -283,7 +283,8 @@ class Ensemble:
           ``WHOLE_MAX_NATIVE``, and the expected language's lexicon does not know ``WHOLE_UNKNOWN`` of the
           reply's words, all outside quotation marks. Sentence by sentence fastText spreads such a language
           over its neighbours: asked only when one of the sentences' ``calls`` is in doubt (unknown,
-          foreign, or native with less than ``LEXICON_MAX_NATIVE`` from fastText).
+          foreign, or native with less than ``LEXICON_MAX_NATIVE`` from fastText), and there are
+          ``WHOLE_MIN_SENTENCES`` judged sentences (one is settled by its own call).
         """
         expected = spec.language
         if spec.scripts <= CJK_SCRIPTS:
@@ -299,7 +300,10 @@ class Ensemble:
             ):
                 llr, per_word = round(lean.llr, 2), round(lean.per_word, 3)
                 return twin, {"basis": "lexicon_lean", "llr": llr, "per_word": per_word, "words": lean.words}
-        if not any(map(in_doubt, calls, repeat(expected))):
+        if (
+            not any(map(in_doubt, calls, repeat(expected)))
+            or sum(c.status != "short" for c in calls) < WHOLE_MIN_SENTENCES
+        ):
             return None
         return self._neighbour(unquote(text), expected, WHOLE_UNKNOWN, WHOLE_MAX_NATIVE)
 
@@ -527,9 +531,9 @@ class Ensemble:
                     and _not_ours(expected, ft, g.cld3)
                 )
             )
+            if _lexicon_leans(text, expected, top):
+                return Call("native", expected, w, "lexicon", g)
             if top in CLOSE.get(expected, ()):
-                if _lexicon_leans(text, expected, top):
-                    return Call("native", expected, w, "lexicon", g)
                 # Words both languages write alike ("Правило номер 17: Не геройствуйте!" in Ukrainian,
                 # Russian to both models): the models' call stands, but one such sentence is no proof.
                 sure = sure and not _lexicon_undecided(text, expected, top)
@@ -561,6 +565,10 @@ REPLY_PAIR_MASS = 0.5
 WHOLE_FASTTEXT = 0.05
 WHOLE_MAX_NATIVE = 0.9
 WHOLE_UNKNOWN = 0.1
+# ... in a reply of at least this many judged sentences (not too short to judge): one sentence is what the
+# sentence's own call, with its higher bars, already settled; a tenth of its few words unknown is one word
+# (`Ik hoop maar dat die verdraaide oude man me die toverspreuk leert.`, CLD3 Afrikaans 0.999).
+WHOLE_MIN_SENTENCES = 2
 # The same three signals over a reply's pooled sentences (``Ensemble.pooled``): of the clean dev replies of
 # the five evaluations, the pools that reached these bars were none.
 POOL_UNKNOWN = 0.3
@@ -572,14 +580,19 @@ POOL_MAX_NATIVE = 0.7
 POOL_KEEP_LLR = 1.0
 
 
-# A sentence the models place in a close neighbour (``CLOSE``) is the expected language's when the two
-# lexicons lean its way by NEIGHBOUR_LEAN per word over NEIGHBOUR_LEAN_WORDS words or more
-# (``lexicon.preference``) and the expected language's lexicon lacks fewer than NOT_OURS_MIN_UNKNOWN of its
-# words (a third neighbour without a lexicon, Galician against Portuguese and Spanish, has words of its
-# own): Ukrainian without і, ї, є or ґ ("Чесно кажучи, ми зайшли в глухий кут.") is Russian to both
-# models, its words are Ukrainian (+1.3 per word; that sentence in Russian, -1.5). When our lexicon knows
-# the words and the lexicons do not lean the neighbour's way either (words the two write alike), the
-# foreign call is not sure: one such sentence alone is not mixing.
+# A sentence the models place in another language is the expected language's when the two lexicons lean
+# its way (``lexicon.preference``) over NEIGHBOUR_LEAN_WORDS words or more and the expected language's
+# lexicon lacks fewer than NOT_OURS_MIN_UNKNOWN of its words (a third neighbour without a lexicon, Galician
+# against Portuguese and Spanish, has words of its own): by NEIGHBOUR_LEAN per word, or by any margin when
+# no word of it is one only the other language writes (``lexicon.distinctive``). Ukrainian without і, ї,
+# є or ґ ("Чесно кажучи, ми зайшли в глухий кут.") is Russian to both models, its words are Ukrainian
+# (+1.3 per word; that sentence in Russian, -1.5); "Esta unidade curará 12 de HP a cada turno." is
+# Spanish to both (fastText 0.76, CLD3 Galician 0.98), its words are Portuguese (+0.21, *unidade* only
+# Portuguese's). A sentence in the other language holds words only it writes and leans its way by a
+# whole Zipf point per word or more (docs/language.md, Signals).
+# When our lexicon knows the words of a sentence the models place in a close neighbour (``CLOSE``) and the
+# lexicons do not lean the neighbour's way either (words the two write alike), the foreign call is not
+# sure: one such sentence alone is not mixing.
 NEIGHBOUR_LEAN = 0.5
 NEIGHBOUR_LEAN_WORDS = 3
 
@@ -595,13 +608,19 @@ def _neighbour_lean(text: str, expected: str, neighbour: str) -> Lean | None:
     return lean if lean.words >= NEIGHBOUR_LEAN_WORDS else None
 
 
-def _lexicon_leans(text: str, expected: str, neighbour: str) -> bool:
-    """Whether the expected language's lexicon knows ``text``'s words and outweighs the neighbour's on them
-    (``NEIGHBOUR_LEAN``; no verdict when either language has no lexicon)."""
-    lean = _neighbour_lean(text, expected, neighbour)
+def _lexicon_leans(text: str, expected: str, other: str) -> bool:
+    """Whether the expected language's lexicon knows ``text``'s words and outweighs ``other``'s on them
+    (``NEIGHBOUR_LEAN``, or any lean and no word only ``other`` writes; no verdict when either language has
+    no lexicon)."""
+    first, second = lexicon_or_none(expected), lexicon_or_none(other)
+    if first is None or second is None:
+        return False
+    words = first.words(unquote(text))
+    lean = preference(words, first, second)
     return (
-        lean is not None
-        and lean.per_word >= NEIGHBOUR_LEAN
+        lean.words >= NEIGHBOUR_LEAN_WORDS
+        and lean.per_word > 0
+        and (lean.per_word >= NEIGHBOUR_LEAN or not distinctive(words, second, first))
         and unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN
     )
 

@@ -11,12 +11,16 @@ from exporter.language.detect import (
     LEXICON_UNKNOWN,
     LEXICON_UNKNOWN_NOT_OURS,
     OWN_WORDS_CLOSE_UNKNOWN,
+    WHOLE_MIN_SENTENCES,
+    WHOLE_UNKNOWN,
     Call,
     Ensemble,
     Guess,
+    _lexicon_leans,
     _lexicon_undecided,
     _other_by_lexicon,
     _own_marks,
+    in_doubt,
     unknown_share,
     unknown_words,
 )
@@ -24,7 +28,7 @@ from exporter.language.judge import SECOND_LEANING, SURE_MIN_WORDS, Judge, judge
 from exporter.language.lexicon import distinctive, lexicon
 from exporter.language.locales import LOCALES, LocaleSpec
 from exporter.language.scripts import Script
-from exporter.language.segment import unquote, word_count
+from exporter.language.segment import split_sentences, unquote, word_count
 from exporter.outcomes import Outcome, Reason
 
 NATIVE = [
@@ -187,10 +191,11 @@ class _Models(Ensemble):
 
 
 def test_a_close_neighbour_both_models_name_is_sure_only_with_two_words_our_lexicon_lacks() -> None:
-    # A Spanish surname opening Portuguese text turns both models to Spanish; every word is Portuguese.
+    # A Spanish surname opening Portuguese text turns both models to Spanish; every word is Portuguese,
+    # and the lexicons lean to Portuguese (``_lexicon_leans``): not even unsure foreign.
     models = _Models((("es", 0.61), ("gl", 0.08), ("en", 0.07)), ("es", 0.99))
     surname = models.call("García pedaços de fruta seca e salgada.", LOCALES["pt-BR"])
-    assert (surname.status, surname.sure) == ("foreign", False), surname
+    assert (surname.status, surname.basis) == ("native", "lexicon"), surname
     said = models.call("Dille ao rei que os barcos xa están no porto.", LOCALES["pt-BR"])
     assert (said.status, said.sure) == ("foreign", True), said
 
@@ -347,3 +352,62 @@ def test_a_sentence_of_words_a_close_neighbour_writes_alike_is_no_sure_foreign_c
     assert judge("Пароль номер 3: Не геройствуйте!" + story, "uk").outcome == Outcome.PASS
     verdict = judge("План простой: идите направо!" + story, "uk")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # both models say Spanish (fastText 0.76, CLD3 Galician 0.98); *unidade* only Portuguese writes
+        ("Esta unidade curará 12 de HP a cada turno.", "pt-BR"),
+        # both models say Italian; every word Spanish's, none only Italian writes (lean +0.4 per word)
+        ("Super-Taco frito, abriremos pronto.", "es"),
+    ],
+)
+def test_a_sentence_whose_words_lean_to_the_expected_language_is_kept_whoever_the_models_name(
+    text: str, locale: str
+) -> None:
+    spec = LOCALES[locale]
+    call = Ensemble().call(text, spec)
+    assert (call.status, call.basis) == ("native", "lexicon"), call
+    assert call.guess is not None and call.guess.fasttext[0][0] != spec.language  # the models said otherwise
+    assert _lexicon_leans(text, spec.language, call.guess.fasttext[0][0])
+    assert judge(" ".join([text, *SHORT_NATIVE[locale]]), locale).outcome is Outcome.PASS
+
+
+SHORT_NATIVE = {
+    "pt-BR": ["A tropa avançou devagar pela estrada molhada.", "Ninguém falou nada até o anoitecer."],
+    "es": ["La tienda nueva está en la esquina de la plaza.", "Mañana habrá ofertas para todos los vecinos."],
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "other"),
+    [
+        ("¿Dónde está la biblioteca de la ciudad?", "pt", "es"),  # words only Spanish writes: dónde
+        ("El niño se comió la manzana entera.", "pt", "es"),
+        ("Il ragazzo ha mangiato la mela.", "es", "it"),
+        ("Er hat das Buch gestern gelesen.", "nl", "de"),
+        ("O menino comeu a maçã toda.", "es", "pt"),
+    ],
+)
+def test_a_sentence_in_the_other_language_does_not_lean_to_the_expected_one(
+    text: str, locale: str, other: str
+) -> None:
+    assert not _lexicon_leans(text, locale, other)
+
+
+def test_the_whole_reply_neighbour_rule_needs_two_judged_sentences() -> None:
+    # CLD3 certain of Afrikaans, fastText leaning Dutch (as on Dutch with `die`, `me`, `maar`): one
+    # sentence is settled by its own call; a reply of two is read as a whole
+    models = _Models((("nl", 0.39), ("af", 0.24), ("de", 0.1)), ("af", 0.999))
+    spec = LOCALES["nl"]
+    one = "Ik hoop maar dat die verdraaide ouwe tovenaar me die toverformule leert."
+    two = f"{one} Die ouwe smid verkoopt me straks die verdraaide bijl."
+    assert unknown_share(one, "nl") >= WHOLE_UNKNOWN  # the lexicon's doubt is there either way
+    calls = [models.call(s.text, spec) for s in split_sentences(one)]
+    assert [c.status for c in calls] == ["native"] and in_doubt(calls[0], "nl")
+    assert models.whole_reply(one, spec, calls) is None
+    calls = [models.call(s.text, spec) for s in split_sentences(two)]
+    assert len(calls) == WHOLE_MIN_SENTENCES
+    found = models.whole_reply(two, spec, calls)
+    assert found is not None and found[0] == "af"
