@@ -30,13 +30,13 @@ import random
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 
-from judge_cases import split_of
+from eval_sets import rows, set_name
 
 from exporter.language.judge import Verdict, default_judge
 from exporter.language.locales import LOCALES
@@ -44,11 +44,6 @@ from exporter.outcomes import Outcome, Reason
 
 KINDS = ("reply", "paragraph", "joined")
 COUNTED = frozenset({Reason.MIXING, Reason.SWITCH})
-
-
-def set_name(path: Path) -> str:
-    """``story_replies.jsonl`` -> ``story``, ``debian_docs_paragraphs.jsonl`` -> ``debian_docs``."""
-    return path.name.rsplit("_", 1)[0]
 
 
 def paragraphs(row: dict[str, object]) -> list[str]:
@@ -61,14 +56,14 @@ def paragraphs(row: dict[str, object]) -> list[str]:
 
 
 def cases(
-    rows: list[dict[str, object]], name: str, split: str, per_locale: int, seed: int
+    replies: Iterable[dict[str, object]], name: str, per_locale: int, seed: int
 ) -> Iterator[dict[str, str]]:
-    """The pressure cases of one file's rows in ``split``: dicts of set, kind, locale, source, text."""
+    """The pressure cases of one file's rows of a split (``eval_sets.rows``): dicts of set, kind, locale,
+    source, text."""
     rng = random.Random(seed)
     by_locale: dict[str, list[dict[str, object]]] = defaultdict(list)
-    for r in rows:
-        if str(r["locale"]) in LOCALES and split_of(str(r["source"])) == split:
-            by_locale[str(r["locale"])].append(r)
+    for r in replies:
+        by_locale[str(r["locale"])].append(r)
     for locale in LOCALES:
         items = sorted(by_locale.get(locale, []), key=lambda r: (str(r["source"]), str(r["text"])))
         rng.shuffle(items)
@@ -119,8 +114,7 @@ def main() -> int:
     tally: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     per_locale: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for path in args.files:
-        rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
-        for c in cases(rows, set_name(path), args.split, args.per_locale, args.seed):
+        for c in cases(rows(path, args.split), set_name(path), args.per_locale, args.seed):
             if args.locale and c["locale"] != args.locale:
                 continue
             verdict = judge.judge(c["text"], c["locale"])

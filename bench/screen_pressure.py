@@ -45,16 +45,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 
-from judge_cases import split_of
+from eval_sets import eval_files, is_fiction, rows, set_name
 from sentence_spans import sentence_spans
 
 from exporter.contracts.reply_checks import screen
-from exporter.language.locales import DEFAULT_LOCALES
 
-RESULTS = Path(__file__).resolve().parent / "results"
-FICTION_SETS = ("fiction", "story", "lore", "tales", "colony", "quest", "games")
-DOC_SETS = ("clean", "help", "handbook", "install", "libreoffice", "gimp", "kde", "inkscape", "gnucash",
-            "live", "debian_docs")  # fmt: skip
 VARIANTS = ("reply", "paragraph", "sentence", "joined")
 JOINER = "\n\n"
 
@@ -76,20 +71,6 @@ class Case:
     truncation: bool
 
 
-def default_inputs() -> list[Path]:
-    return [RESULTS / f"{name}_replies.jsonl" for name in FICTION_SETS] + [
-        RESULTS / f"{name}_paragraphs.jsonl" for name in DOC_SETS
-    ]
-
-
-def set_name(path: Path) -> str:
-    return path.name.removesuffix(".jsonl").removesuffix("_replies").removesuffix("_paragraphs")
-
-
-def is_fiction(path: Path) -> bool:
-    return path.name.endswith("_replies.jsonl")
-
-
 def paragraph_starts(text: str, lines: list[str] | None) -> tuple[int, ...]:
     """Where the paragraphs of ``text`` start: after each line break, and at each of ``lines`` (a fiction
     reply is its messages joined) found in order."""
@@ -107,16 +88,9 @@ def paragraph_starts(text: str, lines: list[str] | None) -> tuple[int, ...]:
 def load(path: Path, split: str) -> list[Reply]:
     """The replies of ``path`` in ``split``, in the file's order (the eval sets' split and filters)."""
     name, out = set_name(path), []
-    for line in path.read_text("utf-8").splitlines():
-        if not line:
-            continue
-        row = json.loads(line)
+    for row in rows(path, split):
         text = str(row["text"])
-        if row["locale"] not in DEFAULT_LOCALES or split_of(str(row["source"])) != split:
-            continue
-        if not is_fiction(path) and text.startswith('""'):
-            continue  # an HTML <code> element stripped by the extraction (judges_eval.py drops it too)
-        lines = [str(x) for x in row["lines"]] if "lines" in row else None
+        lines = [str(x) for x in row["lines"]] if isinstance(row.get("lines"), list) else None
         out.append(Reply(name, str(row["locale"]), text, paragraph_starts(text, lines)))
     return out
 
@@ -161,7 +135,9 @@ def judge(case: Case) -> tuple[str, str] | None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("inputs", nargs="*", type=Path, help="eval JSONL files (default: the 18 sets)")
+    parser.add_argument(
+        "inputs", nargs="*", type=Path, help="eval JSONL files (default: every set under bench/results)"
+    )
     parser.add_argument("--split", choices=["dev", "test"], default="dev")
     parser.add_argument(
         "--show", nargs="?", const="", help="print the failing texts (whose reason starts with this)"
@@ -169,7 +145,7 @@ def main() -> int:
     parser.add_argument("--variant", default="", help="with --show: only this variant")
     parser.add_argument("--limit", type=int, default=25)
     args = parser.parse_args()
-    inputs = args.inputs or default_inputs()
+    inputs = args.inputs or eval_files()
     if args.split == "test" and args.show is not None:
         parser.error("--show reads failing texts: not on the test split")
     by_set: dict[str, Counter[str]] = defaultdict(Counter)

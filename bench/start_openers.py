@@ -28,7 +28,6 @@ false fail. Prints the false-fail rate per set, per kind of opener, per locale a
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
@@ -40,11 +39,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 
-from judge_cases import split_of
+from eval_sets import rows, set_name
 from sentence_spans import sentence_spans
 
 from exporter.language.judge import MAX_JUDGED_CHARS, MIN_REPLY_LETTERS, default_judge
-from exporter.language.locales import LOCALES
 from exporter.language.scripts import script_counts, weight
 from exporter.language.start import find_corrupted_start
 
@@ -101,22 +99,6 @@ def judgeable(text: str) -> bool:
     return weight(script_counts(text)) >= MIN_REPLY_LETTERS
 
 
-def set_name(path: str) -> str:
-    """``fiction`` for ``…/fiction_replies.jsonl``: the eval set a file holds."""
-    return Path(path).name.split("_")[0]
-
-
-def rows_of(path: str, split: str) -> Iterator[dict[str, str]]:
-    """The rows of the file in the 17 locales and in ``split`` (``all``: every row)."""
-    for line in Path(path).read_text("utf-8").splitlines():
-        if not line:
-            continue
-        row = json.loads(line)
-        locale, source = str(row.get("locale", "")), str(row.get("source", ""))
-        if locale in LOCALES and (split == "all" or split_of(source) == split):
-            yield {"locale": locale, "source": source, "text": str(row["text"])}
-
-
 def rate(c: Counter[str]) -> str:
     n = c["judged"]
     return f"{n:8}  false-fail {c['fail'] / n:.3%}  ({c['fail']})" if n else f"{n:8}"
@@ -139,12 +121,12 @@ def main() -> int:
 
     for path in args.files:
         name = set_name(path)
-        for row in rows_of(path, args.split):
-            locale = row["locale"]
+        for row in rows(path, args.split):
+            locale = str(row["locale"])
             if args.locale and locale != args.locale:
                 continue
             replies += 1
-            text = unicodedata.normalize("NFC", row["text"])
+            text = unicodedata.normalize("NFC", str(row["text"]))
             for kind, at in openers(text):
                 reply = text[at : at + MAX_JUDGED_CHARS].strip()
                 if not judgeable(reply):

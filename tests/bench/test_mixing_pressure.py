@@ -3,6 +3,7 @@ reply with another source's, and counts only the judge's mixing and switch reaso
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -10,8 +11,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "corpus"))
 
 import pytest
+from eval_sets import rows as split_rows
 from judge_cases import split_of
-from mixing_pressure import cases, evidence_lines, paragraphs, set_name
+from mixing_pressure import cases, evidence_lines, paragraphs
 
 from exporter.language.judge import Verdict
 from exporter.outcomes import Outcome, Reason
@@ -30,11 +32,6 @@ def _row(locale: str, source: str, text: str, lines: list[str] | None = None) ->
     return row
 
 
-def test_set_name_is_the_first_part_of_the_file_name() -> None:
-    assert set_name(Path("/x/story_replies.jsonl")) == "story"
-    assert set_name(Path("debian_docs_paragraphs.jsonl")) == "debian_docs"
-
-
 def test_paragraphs_are_blank_line_pieces_or_a_fiction_reply_s_messages() -> None:
     assert paragraphs(_row("en", "s", "One here.\n\nTwo there.\n\n")) == ["One here.", "Two there."]
     assert paragraphs(_row("en", "s", "One here. Two there.", ["One here.", "Two there."])) == [
@@ -46,7 +43,13 @@ def test_paragraphs_are_blank_line_pieces_or_a_fiction_reply_s_messages() -> Non
     assert paragraphs(_row("en", "s", "Just one.", ["Just one."])) == []
 
 
-def test_cases_keep_to_the_split_and_join_replies_of_different_sources() -> None:
+def _file(tmp_path: Path, rows: list[dict[str, object]]) -> Path:
+    path = tmp_path / "fiction_replies.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    return path
+
+
+def test_cases_keep_to_the_split_and_join_replies_of_different_sources(tmp_path: Path) -> None:
     dev, test = _sources("dev", 2), _sources("test", 1)
     rows = [
         _row("fr", dev[0], "Le premier.", ["Le", "premier."]),
@@ -55,7 +58,8 @@ def test_cases_keep_to_the_split_and_join_replies_of_different_sources() -> None
         _row("fr", test[0], "Jamais vu."),
         _row("xx", dev[0], "Unknown locale."),
     ]
-    made = list(cases(rows, "fiction", "dev", 0, 26))
+    path = _file(tmp_path, rows)
+    made = list(cases(split_rows(path, "dev"), "fiction", 0, 26))
     assert {c["set"] for c in made} == {"fiction"}
     assert all("Jamais vu." not in c["text"] and c["locale"] == "fr" for c in made)
     kinds = [c["kind"] for c in made]
@@ -66,14 +70,14 @@ def test_cases_keep_to_the_split_and_join_replies_of_different_sources() -> None
             owner = {str(r["text"]): str(r["source"]) for r in rows}
             assert owner[first] != owner[second]
     # a cap per locale, and the other split
-    assert [c["kind"] for c in cases(rows, "fiction", "dev", 1, 26)].count("reply") == 1
-    assert [c["text"] for c in cases(rows, "fiction", "test", 0, 26)] == ["Jamais vu."]
+    assert [c["kind"] for c in cases(split_rows(path, "dev"), "fiction", 1, 26)].count("reply") == 1
+    assert [c["text"] for c in cases(split_rows(path, "test"), "fiction", 0, 26)] == ["Jamais vu."]
 
 
 def test_a_reply_alone_in_its_source_is_not_joined() -> None:
     dev = _sources("dev", 1)
     rows = [_row("de", dev[0], "Erstens."), _row("de", dev[0], "Zweitens.")]
-    assert [c["kind"] for c in cases(rows, "lore", "dev", 0, 1)] == ["reply", "reply"]
+    assert [c["kind"] for c in cases(rows, "lore", 0, 1)] == ["reply", "reply"]
 
 
 @pytest.mark.parametrize("key", ["whole_reply", "pooled"])
