@@ -531,12 +531,13 @@ class Ensemble:
                     and _not_ours(expected, ft, g.cld3)
                 )
             )
-            if _lexicon_leans(text, expected, top):
+            reading = _lexicon_reading(text, expected, top)
+            if _leans_our_way(reading, expected, top):
                 return Call("native", expected, w, "lexicon", g)
-            if top in CLOSE.get(expected, ()):
+            if top in CLOSE.get(expected, ()) and reading is not None:
                 # Words both languages write alike ("Правило номер 17: Не геройствуйте!" in Ukrainian,
                 # Russian to both models): the models' call stands, but one such sentence is no proof.
-                sure = sure and not _lexicon_undecided(text, expected, top)
+                sure = False
             return Call("foreign", top, w, "models", g, strong=_sure(g), sure=sure)
         if not script_mismatch and cld_lang == expected and p_cld >= NATIVE_CLD3:
             return Call("native", expected, w, "models", g)
@@ -597,40 +598,49 @@ NEIGHBOUR_LEAN = 0.5
 NEIGHBOUR_LEAN_WORDS = 3
 
 
-def _neighbour_lean(text: str, expected: str, neighbour: str) -> Lean | None:
-    """How much ``text``'s words belong to the expected language rather than the neighbour
-    (``lexicon.preference``); None when either language has no lexicon or fewer than
-    ``NEIGHBOUR_LEAN_WORDS`` words are in either."""
-    first, second = lexicon_or_none(expected), lexicon_or_none(neighbour)
+class _Reading(NamedTuple):
+    """A sentence's words read by two languages' lexicons (``_lexicon_reading``)."""
+
+    lean: Lean
+    words: list[str]
+
+
+def _lexicon_reading(text: str, expected: str, other: str) -> _Reading | None:
+    """How much ``text``'s words belong to the expected language rather than ``other``
+    (``lexicon.preference``), and the words: None when either language has no lexicon, fewer than
+    ``NEIGHBOUR_LEAN_WORDS`` words are in either, the words lean ``other``'s way, or the expected language's
+    lexicon lacks ``NOT_OURS_MIN_UNKNOWN`` of them or more."""
+    first, second = lexicon_or_none(expected), lexicon_or_none(other)
     if first is None or second is None:
         return None
-    lean = preference(first.words(unquote(text)), first, second)
-    return lean if lean.words >= NEIGHBOUR_LEAN_WORDS else None
+    words = first.words(unquote(text))
+    lean = preference(words, first, second)
+    if lean.words < NEIGHBOUR_LEAN_WORDS or lean.per_word < 0:
+        return None
+    return _Reading(lean, words) if unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN else None
+
+
+def _leans_our_way(reading: _Reading | None, expected: str, other: str) -> bool:
+    """Whether the lexicons lean the expected language's way on a ``_lexicon_reading``: by
+    ``NEIGHBOUR_LEAN`` per word, or by any margin when no word is one only ``other`` writes."""
+    if reading is None or reading.lean.per_word <= 0:
+        return False
+    return reading.lean.per_word >= NEIGHBOUR_LEAN or not distinctive(
+        reading.words, lexicon(other), lexicon(expected)
+    )
 
 
 def _lexicon_leans(text: str, expected: str, other: str) -> bool:
     """Whether the expected language's lexicon knows ``text``'s words and outweighs ``other``'s on them
-    (``NEIGHBOUR_LEAN``, or any lean and no word only ``other`` writes; no verdict when either language has
-    no lexicon)."""
-    first, second = lexicon_or_none(expected), lexicon_or_none(other)
-    if first is None or second is None:
-        return False
-    words = first.words(unquote(text))
-    lean = preference(words, first, second)
-    return (
-        lean.words >= NEIGHBOUR_LEAN_WORDS
-        and lean.per_word > 0
-        and (lean.per_word >= NEIGHBOUR_LEAN or not distinctive(words, second, first))
-        and unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN
-    )
+    (``_leans_our_way``; no verdict when either language has no lexicon)."""
+    return _leans_our_way(_lexicon_reading(text, expected, other), expected, other)
 
 
 def _lexicon_undecided(text: str, expected: str, neighbour: str) -> bool:
     """Whether the expected language's lexicon knows ``text``'s words (it lacks fewer than
     ``NOT_OURS_MIN_UNKNOWN``) and the two lexicons do not lean the neighbour's way on them (no verdict,
     False, when either has no lexicon or too few words are in either)."""
-    lean = _neighbour_lean(text, expected, neighbour)
-    return lean is not None and lean.per_word >= 0 and unknown_words(text, expected)[0] < NOT_OURS_MIN_UNKNOWN
+    return _lexicon_reading(text, expected, neighbour) is not None
 
 
 def _lexicon_keeps(text: str, expected: str, language: str) -> bool:
