@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from exporter.language.lexicon import fullest_zipf, lexicon
-from exporter.language.locales import LOCALES
+from exporter.language.locales import LATIN_LOCALES, LOCALES
 from exporter.language.scripts import (
     CJK_LETTERS,
     CJK_PUNCTUATION,
@@ -539,7 +539,7 @@ def split_runs(whole: bytes) -> Iterator[tuple[bytes, int]]:
 # × and ÷, general punctuation, the euro sign, letterlike symbols (™), arrows and mathematical operators.
 _SIGNS = re.compile("[\u00a0-\u00bf\u00d7\u00f7\u2010-\u205e\u20ac\u2100-\u22ff]+")
 _COMBINING = re.compile("[\u0300-\u036f]+")
-_HALFWIDTH_KANA = re.compile("[\uff61-\uff9f]")
+_HALFWIDTH_KANA = re.compile(f"[{HALFWIDTH_KATAKANA}]")
 _ALNUM = re.compile("[A-Za-z0-9\u00c0-\u024f]")
 # A character of a double-byte reading glued to a Latin letter or digit, or a halfwidth katakana: where
 # Latin-alphabet text can hold a misreading that no round trip below repairs
@@ -548,7 +548,7 @@ _STRAY_CANDIDATE = re.compile(
 )
 
 
-_FULLWIDTH_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
+_FULLWIDTH_CJK = re.compile(f"[{KANA_BLOCKS}{HAN_BLOCKS}{HANGUL_SYLLABLES}{HAN_COMPATIBILITY}]")
 STRAY_WINDOW = 12  # characters either side of a stray run that must hold no other CJK letter
 
 
@@ -726,7 +726,6 @@ def _lost_apostrophe(text: str) -> Corruption | None:
     return None
 
 
-_LATIN_LOCALES = frozenset(code for code, spec in LOCALES.items() if spec.scripts == {Script.LATIN})
 LOST_MARKS_MIN = 2  # marks of deleted characters after the last non-ASCII character that call it corrupt
 LOST_OWN_WORDS = 0.8  # share of the other distinct lowercase words there the locale's lexicon lists (misread
 # Italian, Dutch, English of the fiction dev split: 0.84-0.97; a whole reply in a close language: 0.12-0.68)
@@ -876,7 +875,7 @@ class EncodingChecker:
             return found
         if locale == "en" and "'" not in text and (found := _lost_apostrophe(text)):
             return found
-        if locale in _LATIN_LOCALES and (found := _lost_characters(text, locale)):
+        if locale in LATIN_LOCALES and (found := _lost_characters(text, locale)):
             return found
         if not _CYRILLIC_OR_CJK.search(text):
             return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters

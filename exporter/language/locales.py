@@ -251,6 +251,8 @@ _SPECS: tuple[LocaleSpec, ...] = (
 
 LOCALES: Mapping[str, LocaleSpec] = MappingProxyType({spec.code: spec for spec in _SPECS})
 DEFAULT_LOCALES: tuple[str, ...] = tuple(LOCALES)
+# The locales written in the Latin alphabet alone (no CJK, no Cyrillic).
+LATIN_LOCALES = frozenset(code for code, spec in LOCALES.items() if spec.scripts == {Script.LATIN})
 _BY_FOLDED = {code.casefold().replace("_", "-"): code for code in LOCALES}
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from exporter.language.hanzi import hanzi_tables
 from exporter.language.lexicon import lexicon_or_none
+from exporter.language.locales import LATIN_LOCALES
 from exporter.language.scripts import (
     CJK_LETTERS,
     CJK_SCRIPTS,
@@ -43,8 +44,9 @@ _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
 # A symbol and a spaced colon: the entry of a glossary of symbols ("\\ : The backslash…", "% : pour cent").
 _SYMBOL_ENTRY = re.compile(r"[^\w\s]{1,3}[ \t]+[:：][ \t]")
 # What makes one of the stray symbols a legitimate first character, by symbol.
-_FUNCTION_NAME = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)*"  # "SERIE.JOUR.OUVRE", "ЧКОМБА"
-_DOTTED_NAME = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)+"  # "DISTR.BINOM" ("=SUM the…" stray)
+_CAPITALS_NAME, _NAME_PART = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}", "(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)"
+_FUNCTION_NAME = f"{_CAPITALS_NAME}{_NAME_PART}*"  # "SERIE.JOUR.OUVRE", "ЧКОМБА"
+_DOTTED_NAME = f"{_CAPITALS_NAME}{_NAME_PART}+"  # "DISTR.BINOM" ("=SUM the…" stray)
 _SYMBOL_OK = {
     "+": re.compile(r"\+(?: |\d)"),  # a markdown list item, a signed number ("+1 к точности", "+5 armadura")
     # A printf-style conversion ("%s", "%-5d", "%.2f"), then no letter ("%sulogin" is not one); or a
@@ -472,8 +474,6 @@ _ABBREVIATION = re.compile(r"[A-Z]{2,8}[(（][^()（）\n]{1,38}[)）]")
 _BACKSLASH_COMMAND = re.compile(r"\\(?![ux][0-9A-Fa-f]{2})[a-z]{2}[A-Za-z]*(?![^\W\d_])")
 _NAME_HEAD = re.compile(r"[a-z]+")
 COMMAND_HEAD_MIN_LETTERS = 3  # a camelCase command name opens with an English word this long ("killCues")
-# The locales written in the Latin alphabet, where a command's name may also be a word of the reply's.
-_LATIN_LOCALES = frozenset({*_ALPHABET_EXTRA, "vi"})
 
 
 def _backslash_command(text: str, locale: str | None) -> bool:
@@ -490,7 +490,7 @@ def _backslash_command(text: str, locale: str | None) -> bool:
         return False
     return (
         _BACKSLASH_COMMAND.search(text, m.end()) is not None
-        or locale not in _LATIN_LOCALES
+        or locale not in LATIN_LOCALES  # where a command's name may also be a word of the reply's
         or not _in_lexicon(name, locale)
     )
 
@@ -719,7 +719,7 @@ _BROKEN_OFF = re.compile(rf"^([^\W\d_]{{1,14}})[—–][ \t]?{_LOWER}")
 
 def _broken_off(text: str, locale: str | None) -> bool:
     """A common word of the reply's language broken off by a dash (``_BROKEN_OFF``)."""
-    return (m := _BROKEN_OFF.match(text)) is not None and _in_common(m.group(1), str(locale))
+    return (m := _BROKEN_OFF.match(text)) is not None and _in_common(m.group(1), locale)
 
 
 def _list_item(text: str, matched: str, locale: str | None) -> bool:
@@ -1014,7 +1014,7 @@ def _loanword_sentence(token: str, body: str, locale: str | None) -> bool:
     )
 
 
-def _in_common(token: str, locale: str) -> bool:
+def _in_common(token: str, locale: str | None) -> bool:
     return (lex := lexicon_or_none(locale)) is not None and lex.is_common(token)  # no word list: no word
 
 
