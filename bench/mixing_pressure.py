@@ -3,8 +3,8 @@
 
 Usage::
 
-    .venv/bin/python bench/mixing_pressure.py /work/main/bench/results/*_replies.jsonl \\
-        /work/main/bench/results/*_paragraphs.jsonl --split dev [--show KIND] [--per-locale N]
+    .venv/bin/python bench/mixing_pressure.py bench/results/*_replies.jsonl \\
+        bench/results/*_paragraphs.jsonl --split dev [--show KIND] [--per-locale N]
 
 For every reply of the chosen split of each file (the split rule of the evals: a reply is in its
 source's split, ``judge_cases.split_of``) the language judge sees three kinds of clean text:

@@ -50,13 +50,13 @@ import regex
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from eval_sets import RESULTS
 from judge_cases import print_recall_table, record, split_of
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import Verdict
 from exporter.language.locales import DEFAULT_LOCALES
 
-RESULTS = Path("/work/main/bench/results")
 SETS = ("fiction_replies", "story_replies", "games_replies", "clean_paragraphs", "help_paragraphs",
         "handbook_paragraphs", "install_paragraphs")  # fmt: skip
 EAST = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})

@@ -51,12 +51,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from eval_sets import RESULTS
 from judge_cases import print_recall_table, record, split_of
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.locales import DEFAULT_LOCALES
 
-RESULTS = Path("/work/main/bench/results")
 SETS = ("fiction_replies", "games_replies", "help_paragraphs")
 EAST_ASIAN = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
 IDEOGRAPH = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
