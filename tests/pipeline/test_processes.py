@@ -7,6 +7,8 @@ for the previous test's alerts to clear.
 
 from __future__ import annotations
 
+import random
+import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,7 +22,9 @@ from exporter.devtools.pipeline import (
     PipelineError,
     PrometheusProcess,
     Timings,
+    processes,
 )
+from exporter.devtools.pipeline.processes import _ephemeral_range, free_port
 
 from .loopback import MetricsServer, WebhookSink
 
@@ -266,3 +270,23 @@ def test_peers_without_clustering_are_refused(tmp_path: Path) -> None:
         AlertmanagerProcess(
             tmp_path, webhook_url="http://x", token_file=tmp_path / "t", peers=["127.0.0.1:1"]
         )
+
+
+def test_free_ports_lie_below_the_ephemeral_range_and_are_never_handed_out_twice() -> None:
+    low, _high = _ephemeral_range()
+    ports = [free_port() for _ in range(50)]
+    assert len(set(ports)) == len(ports)
+    assert all(10_000 <= port < low for port in ports)  # out of reach of outgoing connections' local ports
+    for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):  # free for TCP and UDP (gossip listens on both)
+        with socket.socket(socket.AF_INET, kind) as sock:
+            sock.bind(("127.0.0.1", ports[0]))
+
+
+def test_a_port_someone_listens_on_is_not_handed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        busy = taken.getsockname()[1]
+        choices = iter([busy, busy, busy + 1 if busy + 1 < 65536 else busy - 1])
+        monkeypatch.setattr(random, "choice", lambda _seq: next(choices))
+        monkeypatch.setattr(processes, "_ephemeral_range", lambda: (65_000, 65_535))
+        assert free_port() != busy

@@ -22,6 +22,7 @@ Example::
 from __future__ import annotations
 
 import datetime as dt
+import random
 import shutil
 import signal
 import socket
@@ -72,11 +73,54 @@ def find_binary(name: str) -> Path:
     return Path(found)
 
 
+#: Ports this process has handed out, so two daemons built in one run never get the same one.
+_HANDED_OUT: set[int] = set()
+_PORT_FLOOR = 10_000
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    """The kernel's range for outgoing connections' local ports (Linux; the IANA range elsewhere)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 49152, 65535
+
+
+def _bindable(port: int) -> bool:
+    """Whether ``port`` on 127.0.0.1 can be bound now for TCP and for UDP (gossip listens on both)."""
+    for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+        with socket.socket(socket.AF_INET, kind) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
 def free_port() -> int:
-    """A TCP port that was free on 127.0.0.1 a moment ago (the kernel picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A loopback port free for TCP and UDP a moment ago, below the kernel's ephemeral range.
+
+    A port the kernel picks for ``bind(0)`` comes from the range it also gives outgoing connections, so
+    between this call and the daemon's own bind any connection the test run opens can take it ("bind:
+    address already in use"). Ports below that range are only taken by an explicit bind, so a port chosen
+    there and checked free stays free; the ports handed out in this process are never handed out again.
+    """
+    low, _high = _ephemeral_range()
+    candidates = range(_PORT_FLOOR, low)
+    for _ in range(200 if len(candidates) >= 1_000 else 0):
+        port = random.choice(candidates)  # noqa: S311 - spreading ports, not a secret
+        if port not in _HANDED_OUT and _bindable(port):
+            _HANDED_OUT.add(port)
+            return port
+    # No usable range below the ephemeral one: let the kernel pick (the old race, on odd kernels only).
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if port not in _HANDED_OUT and _bindable(port):
+            _HANDED_OUT.add(port)
+            return port
 
 
 @dataclass(frozen=True)
