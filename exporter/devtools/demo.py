@@ -294,90 +294,97 @@ def run_demo(args: argparse.Namespace) -> int:
             print(text, flush=True)
 
     urls: dict[str, str] = {}  # every component's URL, recorded in WORKDIR/canary-run.json
+    run: concurrent.futures.Future[None] | None = None  # the rounds, once started: cancelled on a stop signal
     with ExitStack() as stack:
-        if args.config:
-            config_path = Path(args.config)
-            config = _local_config(config_path, workdir, say)
-        else:
-            from exporter.devtools.simulator.fleet import DEFAULT_FLEET
-            from exporter.devtools.simulator.server import SimulatorServer
-
-            os.environ.setdefault(DEMO_KEY_ENV, "demo-" + secrets.token_hex(8))
-            simulator = stack.enter_context(SimulatorServer.from_file(Path(args.fleet or DEFAULT_FLEET)))
-            for name in ("webhook.token", "admin.token"):
-                _write_secret(workdir / name)
-            config_path = workdir / "canary.yaml"
-            config_path.write_text(demo_config_text(simulator.base_url, workdir, args.mode, args.interval))
-            config = load_config(config_path)
-            say(f"simulator (gateway) at {simulator.base_url}; config {config_path}")
-            urls["simulator"] = simulator.base_url
-            services.append(f"simulator {simulator.base_url.removeprefix('http://')}")
-
-        receiver_url: str | None = None
-        receiver: AdminClient | None = None  # the receiver's read API (no token: reads only)
-        if config.receiver is not None:
-            from exporter.receiver.server import ReceiverServer
-
-            try:
-                receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
-            except StoreLocked as exc:
-                raise DemoError(f"receiver.store_dir: {exc}{_running_elsewhere(config_path)}") from None
-            except StoreError as exc:
-                raise DemoError(f"receiver.store_dir: {exc}") from None
-            receiver = stack.enter_context(AdminClient(receiver_url, None, timeout=5))
-            say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
-            urls["receiver"] = receiver_url
-            services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")
-        service, exporter_server = stack.enter_context(_exporter(config))
-        say(f"exporter at {exporter_server.base_url}/metrics")
-        urls["exporter"] = exporter_server.base_url
-        services.append(f"exporter {exporter_server.base_url.removeprefix('http://')}")
-
-        pipeline: _Pipeline | None = None
-        reason = "disabled by --no-pipeline" if args.no_pipeline else _pipeline_available()
-        if reason is None:
-            token_file = workdir / "webhook.token"
-            if config.receiver is not None:  # Alertmanager reads the receiver's webhook token from a file
-                _write_secret(token_file, config.receiver.webhook_token.value)
-            say("starting Prometheus and Alertmanager (they need ~5 s to find each other)...")
-            pipeline = _Pipeline(
-                stack, workdir, f"127.0.0.1:{exporter_server.port}", receiver_url, token_file
-            )
-            say(f"prometheus at {pipeline.prometheus.url}")
-            services.append(f"prometheus {pipeline.prometheus.address}")
-            urls["prometheus"] = pipeline.prometheus.url
-            if pipeline.alertmanager is not None:
-                say(f"alertmanager at {pipeline.alertmanager.url}")
-                services.append(f"alertmanager {pipeline.alertmanager.address}")
-                urls["alertmanager"] = pipeline.alertmanager.url
-        else:
-            say(f"note: {reason}")
-        paths: dict[str, Path] = {}
-        if not args.config and args.load > 0:
-            load = _load_generator(args, simulator.base_url, receiver_url, workdir)
-            stack.enter_context(load)
-            service.registry.register(RouterCollector(load.observer))  # scraped with the exporter's metrics
-            paths["journal"] = load.observer.journal.path if load.observer.journal else workdir
-            say(f"router: {args.load:g} requests/s through the router client; journal {paths['journal']}")
-        _record_run(stack, workdir, urls, config_path, say, paths)
-        models = [m.slug for m in config.models]
-        tune_gc_for_latency()
-        rounds: queue.Queue[Snapshot] = queue.Queue()
-        progress = _Progress()
-        run = exporter_server.submit(
-            service.run(rounds=args.rounds, on_round=rounds.put, on_progress=progress if colour else None)
-        )
-        if colour:
-            off = (
-                f"PIPELINE OFF, no suspension will follow: {reason}"
-                if pipeline is None
-                else "pipeline on: 2 failing rounds -> suspension"
-            )
-            if paths:
-                off += f"; router {args.load:g} req/s"
-            header = [*services, off, f"logs: {log_path}"]
-            return _Screen(args, service, run, rounds, receiver, models, pipeline, progress, header).show()
         try:
+            if args.config:
+                config_path = Path(args.config)
+                config = _local_config(config_path, workdir, say)
+            else:
+                from exporter.devtools.simulator.fleet import DEFAULT_FLEET
+                from exporter.devtools.simulator.server import SimulatorServer
+
+                os.environ.setdefault(DEMO_KEY_ENV, "demo-" + secrets.token_hex(8))
+                simulator = stack.enter_context(SimulatorServer.from_file(Path(args.fleet or DEFAULT_FLEET)))
+                for name in ("webhook.token", "admin.token"):
+                    _write_secret(workdir / name)
+                config_path = workdir / "canary.yaml"
+                config_path.write_text(
+                    demo_config_text(simulator.base_url, workdir, args.mode, args.interval)
+                )
+                config = load_config(config_path)
+                say(f"simulator (gateway) at {simulator.base_url}; config {config_path}")
+                urls["simulator"] = simulator.base_url
+                services.append(f"simulator {simulator.base_url.removeprefix('http://')}")
+
+            receiver_url: str | None = None
+            receiver: AdminClient | None = None  # the receiver's read API (no token: reads only)
+            if config.receiver is not None:
+                from exporter.receiver.server import ReceiverServer
+
+                try:
+                    receiver_url = stack.enter_context(ReceiverServer(config.receiver)).base_url
+                except StoreLocked as exc:
+                    raise DemoError(f"receiver.store_dir: {exc}{_running_elsewhere(config_path)}") from None
+                except StoreError as exc:
+                    raise DemoError(f"receiver.store_dir: {exc}") from None
+                receiver = stack.enter_context(AdminClient(receiver_url, None, timeout=5))
+                say(f"receiver at {receiver_url} ({config.receiver.mode} mode)")
+                urls["receiver"] = receiver_url
+                services.append(f"receiver {receiver_url.removeprefix('http://')} ({config.receiver.mode})")
+            service, exporter_server = stack.enter_context(_exporter(config))
+            say(f"exporter at {exporter_server.base_url}/metrics")
+            urls["exporter"] = exporter_server.base_url
+            services.append(f"exporter {exporter_server.base_url.removeprefix('http://')}")
+
+            pipeline: _Pipeline | None = None
+            reason = "disabled by --no-pipeline" if args.no_pipeline else _pipeline_available()
+            if reason is None:
+                token_file = workdir / "webhook.token"
+                if config.receiver is not None:  # Alertmanager reads the receiver's webhook token from a file
+                    _write_secret(token_file, config.receiver.webhook_token.value)
+                say("starting Prometheus and Alertmanager (they need ~5 s to find each other)...")
+                pipeline = _Pipeline(
+                    stack, workdir, f"127.0.0.1:{exporter_server.port}", receiver_url, token_file
+                )
+                say(f"prometheus at {pipeline.prometheus.url}")
+                services.append(f"prometheus {pipeline.prometheus.address}")
+                urls["prometheus"] = pipeline.prometheus.url
+                if pipeline.alertmanager is not None:
+                    say(f"alertmanager at {pipeline.alertmanager.url}")
+                    services.append(f"alertmanager {pipeline.alertmanager.address}")
+                    urls["alertmanager"] = pipeline.alertmanager.url
+            else:
+                say(f"note: {reason}")
+            paths: dict[str, Path] = {}
+            if not args.config and args.load > 0:
+                load = _load_generator(args, simulator.base_url, receiver_url, workdir)
+                stack.enter_context(load)
+                service.registry.register(
+                    RouterCollector(load.observer)
+                )  # scraped with the exporter's metrics
+                paths["journal"] = load.observer.journal.path if load.observer.journal else workdir
+                say(f"router: {args.load:g} requests/s through the router client; journal {paths['journal']}")
+            _record_run(stack, workdir, urls, config_path, say, paths)
+            models = [m.slug for m in config.models]
+            tune_gc_for_latency()
+            rounds: queue.Queue[Snapshot] = queue.Queue()
+            progress = _Progress()
+            run = exporter_server.submit(
+                service.run(rounds=args.rounds, on_round=rounds.put, on_progress=progress if colour else None)
+            )
+            if colour:
+                off = (
+                    f"PIPELINE OFF, no suspension will follow: {reason}"
+                    if pipeline is None
+                    else "pipeline on: 2 failing rounds -> suspension"
+                )
+                if paths:
+                    off += f"; router {args.load:g} req/s"
+                header = [*services, off, f"logs: {log_path}"]
+                return _Screen(
+                    args, service, run, rounds, receiver, models, pipeline, progress, header
+                ).show()
             for snap in _snapshots(rounds, run, wait=0.5):
                 last = args.rounds is not None and snap.rounds_total >= args.rounds
                 if last:
@@ -387,20 +394,21 @@ def run_demo(args: argparse.Namespace) -> int:
                     say("\n" + render_table(state_body(snap), ignore, _routing(receiver, ignore)))
                 if last:
                     break
-        except StopSignal:  # SIGTERM or Ctrl-C: every component is closed by the stack, exit 0
-            run.cancel()
+            final = state_body(service.snapshot).model_dump(mode="json")
+            if receiver is not None:
+                final["suspensions"] = [s.model_dump(mode="json") for s in _suspensions(receiver)]
+                final["ignore"] = {
+                    m: doc.model_dump(mode="json") for m, doc in _ignore_lists(receiver, models).items()
+                }
+            final["pipeline"] = "prometheus+alertmanager" if pipeline is not None else "none"
+            if args.json:
+                print(json.dumps(final, indent=2, ensure_ascii=False))
+            return 0
+        except StopSignal:  # SIGTERM or Ctrl-C, while starting or running: the stack closes everything
+            if run is not None:
+                run.cancel()
             say("stopping: closing the exporter, receiver, Prometheus and Alertmanager")
             return 0
-        final = state_body(service.snapshot).model_dump(mode="json")
-        if receiver is not None:
-            final["suspensions"] = [s.model_dump(mode="json") for s in _suspensions(receiver)]
-            final["ignore"] = {
-                m: doc.model_dump(mode="json") for m, doc in _ignore_lists(receiver, models).items()
-            }
-        final["pipeline"] = "prometheus+alertmanager" if pipeline is not None else "none"
-        if args.json:
-            print(json.dumps(final, indent=2, ensure_ascii=False))
-        return 0
 
 
 def _load_generator(
