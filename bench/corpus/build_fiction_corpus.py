@@ -9,8 +9,8 @@ committed: this script reads the installed (or extracted) packages at run time::
     mkdir -p /tmp/wesnoth && cd /tmp/wesnoth
     apt-get download wesnoth-1.16-data wesnoth-1.16-{did,dm,dw,ei,httt,l,low,nr,sof,sota,sotbe,thot,trow,tsg,ttb,utbs}
     for deb in *.deb; do dpkg-deb -x "$deb" root; done
-    .venv/bin/python bench/corpus/build_fiction_corpus.py --root /tmp/wesnoth/root/usr/share/games/wesnoth \\
-        --out bench/results/fiction_replies.jsonl
+    cd - && .venv/bin/python bench/corpus/build_fiction_corpus.py \\
+        --root /tmp/wesnoth/root/usr/share/games/wesnoth --out bench/results/fiction_replies.jsonl
 
 (or ``apt-get install`` those packages and leave ``--root`` at its default). Malay, which Wesnoth is not
 translated into, comes from the gettext catalogues of the packages installed under ``/usr/share/locale``
