@@ -64,8 +64,25 @@ def test_english_whose_apostrophes_a_lossy_decoder_dropped_fails(codec: str) -> 
 
 
 @pytest.mark.parametrize(
+    ("original", "sample"),
+    [
+        ("I can’t leave through the door. Of course, it’s a cactus.", "I cant"),
+        ("Come in, I’m glad you found us. Here’s the map.", "Im"),
+        ("We haven’t slept in days, and who’s to say we will tonight?", "havent"),
+        ("She’s not here, and he’s gone too.", "Shes"),
+    ],
+)
+def test_more_contractions_whose_apostrophe_was_dropped_fail(original: str, sample: str) -> None:
+    bad = original.encode("utf-8").decode("euc_jp", errors="ignore")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "lost_apostrophe" and found.sample == sample, (bad, found)
+
+
+@pytest.mark.parametrize(
     ("text", "locale"),
     [
+        ("Its hull was cracked. Im Westen nichts Neues was on the shelf; the cant of the court.", "en"),
+        ("WHERES MY CHANCE, he shouted, and the crowd went quiet.", "en"),  # a shout: a writer's style
         (
             "Well, we didn't have to cross the river. Theyll follow us north.",
             "en",
