@@ -486,6 +486,10 @@ DROPPED_HANJA_SHARE = 0.35  # the same for the Han read back with cp949 (clean d
 # four corpora: at most 0.23; UTF-8 CJK read as EUC-KR with bytes dropped, where any is left: at least 0.35)
 DROPPED_PAIR_SHARE = 0.25  # share of those whose bytes pair a UTF-8 lead and continuation byte (clean dev
 # text: at most 0.19, Japanese as EUC-JP; UTF-8 CJK read with bytes dropped from mid-text on: at least 0.33)
+DROPPED_DISTINCT_SLACK = 0.05  # ... and among the distinct characters, at most this much less: clean text
+# past the share repeats a few pair-like words (dev of the twenty sets: distinct at most 0.18, 0.25 for
+# hanja; a LibreOffice page of 表格 and 表單 reached 0.26 raw), the pairs of a misread stream are spread
+# (of 66,134 misread dev texts the raw share calls, 29 are below this)
 
 
 def _utf8_pairs(chars: str, codec: str) -> int:
@@ -511,7 +515,8 @@ def _dropped_bytes(head: str) -> Corruption | None:
     its first continuation. Encoded back, most characters of the misread part are such a pair; real
     Chinese or Japanese text has a few (``ら`` is EUC-JP ``A4 E9``). The Han and kana of the text's
     second half are read: a misread stream stays misread to its end. EUC-KR's are read back with cp949,
-    its superset, and only its Han (hanja): its kana rows (AA, AB) pair with E3-ED as often as EUC-JP's."""
+    its superset, and only its Han (hanja): its kana rows (AA, AB) pair with E3-ED as often as EUC-JP's. The
+    share holds among the distinct characters too: real text may say a few pair-like words over and over."""
     half = len(head) // 2
     tail = "".join(_CJK_CHARS.findall(head, half))
     if len(tail) < DROPPED_MIN_CHARS:
@@ -525,6 +530,11 @@ def _dropped_bytes(head: str) -> Corruption | None:
         if len(chars) < DROPPED_MIN_CHARS:
             continue
         if (hits := _utf8_pairs(chars, codec)) >= share * len(chars):
+            distinct = "".join(dict.fromkeys(chars))
+            if len(distinct) >= DROPPED_MIN_CHARS and _utf8_pairs(distinct, codec) < (
+                share - DROPPED_DISTINCT_SLACK
+            ) * len(distinct):
+                continue  # a few words said over and over (``表格`` in a spreadsheet's manual), not pairs
             first = _CJK_CHARS.search(head, half)
             assert first is not None
             sample = tail[:24]

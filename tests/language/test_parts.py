@@ -380,6 +380,25 @@ def test_legacy_cjk_mojibake_with_dropped_bytes_is_found(text: str, codec: str) 
     assert found is not None and found.kind == "mojibake", bad
 
 
+# A manual's Traditional Chinese saying 表格 and 表單 over and over: past the pair share in Big5 (0.27), not
+# among its distinct characters (0.17); the same text with its second half misread is mojibake.
+_FORM_MANUAL = (
+    "在表單中加入清單方塊時，可以選擇要顯示的表格欄位。清單方塊的內容來自資料庫表格，而使用者選取的值會儲存到表單的表格中。"
+    "透過參照值，清單方塊可以顯示與目前表單表格連結的表格中的資料。因此清單方塊精靈允許兩個資料庫表格連結，讓控制項欄位可以顯示詳細的資料庫欄位清單。"
+)
+
+
+def test_clean_text_repeating_a_few_pair_like_words_is_not_dropped_bytes() -> None:
+    checker = EncodingChecker()
+    assert checker.find(_FORM_MANUAL, "zh-Hant") is None
+    raw = _FORM_MANUAL.encode()
+    bad = raw[: len(raw) // 2].decode("utf-8", errors="ignore") + raw[len(raw) // 2 :].decode(
+        "big5", errors="ignore"
+    )
+    found = checker.find(bad, "zh-Hant")
+    assert found is not None and found.kind == "mojibake", bad
+
+
 # UTF-8 read with each legacy codec (Korean, Chinese, Polish, arrows): runs as they look when they repair.
 _MOJIBAKE = [
     text.encode().decode(codec, errors=errors)
