@@ -317,13 +317,17 @@ class Ensemble:
         return self._neighbour(unquote(text), expected, WHOLE_UNKNOWN, WHOLE_MAX_NATIVE)
 
     def _neighbour(
-        self, text: str, expected: str, min_unknown: float, max_native: float
+        self, text: str, expected: str, min_unknown: float, max_native: float, pool: bool = False
     ) -> tuple[str, dict[str, object]] | None:
         """CLD3's language and the evidence when a piece of text (a reply, or its pooled sentences) is in
         a close neighbour fastText spreads over its languages: CLD3 names it with ``LEXICON_CLD3_CERTAIN``,
         fastText gives it ``WHOLE_FASTTEXT`` and the expected language at most ``max_native``, and the
-        expected language's lexicon does not know ``min_unknown`` of the words, of those CLD3's language
-        lists when it has a lexicon (``unknown_words``; ``text`` is unquoted)."""
+        expected language's lexicon does not know ``min_unknown`` of the words (``text`` is unquoted). In
+        a ``pool`` only the words CLD3's language lists count as unknown when it has a lexicon
+        (``unknown_words``): a pool gathers a reply's sentences with the most words no list holds (cries,
+        `Crrueeel, crueeel`, typed names), which a whole reply dilutes; over a whole reply every unknown
+        word counts (the 30,000 forms of Malay's list miss most of its derived ones, `ditakrif`,
+        `dipautkan`, which are Malay's evidence against Indonesian all the same)."""
         unknown = unknown_share(text, expected)
         if unknown < min_unknown:
             return None
@@ -335,7 +339,7 @@ class Ensemble:
             p_cld < LEXICON_CLD3_CERTAIN
             or not _another_language(language, expected)
             or _prob(ft, language) < WHOLE_FASTTEXT
-            or (unknown := unknown_share(text, expected, language)) < min_unknown
+            or (pool and (unknown := unknown_share(text, expected, language)) < min_unknown)
         ):
             return None
         models = Guess(ft, (language, p_cld)).as_evidence()
@@ -370,7 +374,7 @@ class Ensemble:
             return call.language, found
         if spec.scripts <= CJK_SCRIPTS:
             return None  # the lexicon's share of unknown words needs words between spaces
-        return self._neighbour(text, spec.language, POOL_UNKNOWN, POOL_MAX_NATIVE)
+        return self._neighbour(text, spec.language, POOL_UNKNOWN, POOL_MAX_NATIVE, pool=True)
 
     # -- one sentence --------------------------------------------------------------------------------
     def call(
