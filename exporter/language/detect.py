@@ -22,14 +22,22 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import itemgetter, not_
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from exporter.language.hanzi import hanzi_tables
-from exporter.language.lexicon import SHARED_TOP, Lean, distinctive, lexicon, lexicon_or_none, preference
+from exporter.language.lexicon import (
+    SHARED_TOP,
+    Lean,
+    distinctive,
+    distinctive_words,
+    lexicon,
+    lexicon_or_none,
+    preference,
+)
 from exporter.language.locales import LocaleSpec
 from exporter.language.scripts import (
     CJK_LETTERS,
@@ -231,6 +239,7 @@ class Call(NamedTuple):
     guess: Guess | None = None
     strong: bool = False  # foreign beyond doubt: by script, or both models near certain
     sure: bool = False  # foreign beyond a single model's doubt (script, letters, or both models fairly sure)
+    cue: str = ""  # the one word a foreign call rests on (basis distinctive: a word only it writes)
 
 
 class Ensemble:
@@ -308,12 +317,17 @@ class Ensemble:
         return self._neighbour(unquote(text), expected, WHOLE_UNKNOWN, WHOLE_MAX_NATIVE)
 
     def _neighbour(
-        self, text: str, expected: str, min_unknown: float, max_native: float
+        self, text: str, expected: str, min_unknown: float, max_native: float, pool: bool = False
     ) -> tuple[str, dict[str, object]] | None:
         """CLD3's language and the evidence when a piece of text (a reply, or its pooled sentences) is in
         a close neighbour fastText spreads over its languages: CLD3 names it with ``LEXICON_CLD3_CERTAIN``,
         fastText gives it ``WHOLE_FASTTEXT`` and the expected language at most ``max_native``, and the
-        expected language's lexicon does not know ``min_unknown`` of the words (``text`` is unquoted)."""
+        expected language's lexicon does not know ``min_unknown`` of the words (``text`` is unquoted). In
+        a ``pool`` only the words CLD3's language lists count as unknown when it has a lexicon
+        (``unknown_words``): a pool gathers a reply's sentences with the most words no list holds (cries,
+        `Crrueeel, crueeel`, typed names), which a whole reply dilutes; over a whole reply every unknown
+        word counts (the 30,000 forms of Malay's list miss most of its derived ones, `ditakrif`,
+        `dipautkan`, which are Malay's evidence against Indonesian all the same)."""
         unknown = unknown_share(text, expected)
         if unknown < min_unknown:
             return None
@@ -325,6 +339,7 @@ class Ensemble:
             p_cld < LEXICON_CLD3_CERTAIN
             or not _another_language(language, expected)
             or _prob(ft, language) < WHOLE_FASTTEXT
+            or (pool and (unknown := unknown_share(text, expected, language)) < min_unknown)
         ):
             return None
         models = Guess(ft, (language, p_cld)).as_evidence()
@@ -336,7 +351,8 @@ class Ensemble:
         One short sentence carries too few letters for the models, and fastText spreads a close neighbour
         (Galician, Afrikaans, Catalan) over its languages sentence by sentence; read together, such
         sentences are foreign when the ensemble calls the pool foreign and sure (``call``) on the
-        language's evidence, not its script, or when CLD3, fastText and the expected language's lexicon
+        language's evidence, not its script nor one word (``Call.cue``: a term the pool's sentences
+        share), or when CLD3, fastText and the expected language's lexicon
         agree as over a whole reply (``_neighbour``), with ``POOL_UNKNOWN`` of the words unknown and
         fastText leaving the expected language at most ``POOL_MAX_NATIVE``: the pool is a selection of
         the reply's least native sentences, so the bars are higher than a whole reply's."""
@@ -348,6 +364,7 @@ class Ensemble:
             call.status == "foreign"
             and (call.sure or _both_models_not_ours(call, spec.language))
             and by_language
+            and not call.cue
             and call.language is not None
             and not _lexicon_keeps(text, spec.language, call.language)
         ):
@@ -357,7 +374,7 @@ class Ensemble:
             return call.language, found
         if spec.scripts <= CJK_SCRIPTS:
             return None  # the lexicon's share of unknown words needs words between spaces
-        return self._neighbour(text, spec.language, POOL_UNKNOWN, POOL_MAX_NATIVE)
+        return self._neighbour(text, spec.language, POOL_UNKNOWN, POOL_MAX_NATIVE, pool=True)
 
     # -- one sentence --------------------------------------------------------------------------------
     def call(
@@ -372,6 +389,10 @@ class Ensemble:
             and (word := _cjk_word(text)) is not None
         ):
             return self.call(text.replace(word, " ", 1), spec)  # the sentence around a word it quotes
+        if (
+            (KANA in counts and KANA not in spec.scripts) or (HANGUL in counts and HANGUL not in spec.scripts)
+        ) and (around := _QUOTED_CJK_WORD.sub(_other_script_word(spec), text)) != text:
+            return self.call(around, spec)  # a Chinese sentence naming a Japanese term: “みの”
         w = weight(counts) if w is None else w
         if w < MIN_LETTERS:
             return Call("short", None, w, "none")
@@ -662,6 +683,26 @@ CJK_WORD_CHARS = 6
 _CJK_RUN = re.compile(f"[{CJK_LETTERS}]+")
 
 
+# A quoted CJK word in a CJK sentence: at most CJK_WORD_CHARS letters in quotation marks (「ゼンタイ」,
+# “みの”), the term a Chinese sentence names or explains, in whatever script it is written. A quoted
+# sentence is longer.
+_QUOTED_CJK_WORD = re.compile(f'[「『“"‘«]([{CJK_LETTERS}]{{1,{CJK_WORD_CHARS}}})[」』”"’»]')
+
+
+def _other_script_word(spec: LocaleSpec) -> Callable[[re.Match[str]], str]:
+    """For ``_QUOTED_CJK_WORD.sub``: a quoted word holding kana or hangul the locale does not write is
+    blanked (quotes and all), any other kept."""
+
+    def blank(m: re.Match[str]) -> str:
+        counts = script_counts(m.group(1))
+        foreign = (KANA in counts and KANA not in spec.scripts) or (
+            HANGUL in counts and HANGUL not in spec.scripts
+        )
+        return " " if foreign else m.group()
+
+    return blank
+
+
 def _cjk_word(text: str) -> str | None:
     """The sentence's only run of CJK characters when it is a word (``CJK_WORD_CHARS``), else None."""
     runs = _CJK_RUN.findall(text)
@@ -718,13 +759,16 @@ def _malay_or_indonesian(text: str, expected: str, ft: tuple[tuple[str, float], 
     if mass < FOREIGN_FASTTEXT or len(words) < LEXICON_MIN_WORDS:
         pass
     elif (
-        distinctive(words, theirs, ours)
+        (only_theirs := distinctive_words(words, theirs, ours))
         and not distinctive(words, ours, theirs)
         and lean() >= DISTINCTIVE_LEAN
     ):
         # Words only the other language writes (Malay *butang, skrin, mestilah, kaedah*), none only ours,
-        # and the lexicons leaning its way: the other language whatever fastText's top label.
-        return Call("foreign", other, w, "distinctive", Guess(ft, NOT_ASKED), sure=True)
+        # and the lexicons leaning its way: the other language whatever fastText's top label. Resting on
+        # one word (``Call.cue``), the call is a term when the reply writes that word in another foreign
+        # sentence too (``judge._terms``).
+        cue = only_theirs[0] if len(set(only_theirs)) == 1 else ""
+        return Call("foreign", other, w, "distinctive", Guess(ft, NOT_ASKED), sure=True, cue=cue)
     elif top == other and lean() >= MALAY_PREFERENCE:
         strong = lean() >= 2 * MALAY_PREFERENCE
         return Call("foreign", other, w, "lexicon", Guess(ft, NOT_ASKED), strong=strong, sure=strong)
@@ -756,7 +800,7 @@ def _other_by_lexicon(
     )
     if not agree:
         return False
-    unknown, counted = unknown_words(text, expected)
+    unknown, counted = unknown_words(text, expected, language)
     if not counted:
         return False
     if unknown / counted >= LEXICON_UNKNOWN:
@@ -778,28 +822,38 @@ def _another_language(label: str, expected: str) -> bool:
 
 def _foreign_by_lexicon(text: str, expected: str, w: float, g: Guess) -> Call:
     """Foreign in CLD3's language (``_other_by_lexicon``); sure when most words are unknown to our lexicon."""
-    sure = unknown_share(text, expected) >= LEXICON_SURE
+    sure = unknown_share(text, expected, g.cld3[0]) >= LEXICON_SURE
     return Call("foreign", g.cld3[0], w, "cld3+lexicon", g, sure=sure)
 
 
-def unknown_share(text: str, expected: str) -> float:
+def unknown_share(text: str, expected: str, named: str | None = None) -> float:
     """The share of a sentence's words the expected language's lexicon does not know, outside quotation
     marks; 0 with fewer than ``LEXICON_MIN_WORDS`` words. A capitalised word counts only when the lexicon
-    knows it (names are no language's words)."""
-    unknown, counted = unknown_words(text, expected)
+    knows it (names are no language's words). With ``named`` (the language a model names), a word neither
+    lexicon lists is left out when that language has one (``unknown_words``)."""
+    unknown, counted = unknown_words(text, expected, named)
     return unknown / counted if counted else 0.0
 
 
-def unknown_words(text: str, expected: str) -> tuple[int, int]:
+def unknown_words(text: str, expected: str, named: str | None = None) -> tuple[int, int]:
     """The words of ``unknown_share``: how many the expected language's lexicon does not know and how many
-    were counted; (0, 0) with fewer than ``LEXICON_MIN_WORDS`` words or ``FOREIGN_MIN_WORDS`` counted."""
+    were counted; (0, 0) with fewer than ``LEXICON_MIN_WORDS`` words or ``FOREIGN_MIN_WORDS`` counted.
+
+    With ``named``, a language that has a lexicon, an unknown word counts only when that lexicon lists
+    it: a word neither language's list holds (a form of ours the 30,000 words miss, `нажмите`; a cry,
+    `crrueeel`; a typo) is evidence of neither, and drops out of both counts. A language without a list
+    (Galician, Afrikaans) leaves every unknown word counted."""
     unquoted = unquote(text)
     if word_count(unquoted, LEXICON_MIN_WORDS) < LEXICON_MIN_WORDS:
         return 0, 0
     lex, words = lexicon(expected), LETTERS.findall(unquoted)
     known = list(map(lex.ranks.__contains__, lex.folded(words)))
     # the words the lexicon does not know, of those written lowercase (at C speed: map, compress)
-    unknown = sum(map(str.islower, map(itemgetter(0), compress(words, map(not_, known)))))
+    missing = [word for word in compress(words, map(not_, known)) if word[0].islower()]
+    theirs = lexicon_or_none(named) if named not in (None, expected) else None
+    if theirs is not None and missing:
+        missing = [*filter(theirs.ranks.__contains__, theirs.folded(missing))]
+    unknown = len(missing)
     counted = sum(known) + unknown
     return (unknown, counted) if counted >= FOREIGN_MIN_WORDS else (0, 0)
 

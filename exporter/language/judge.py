@@ -152,6 +152,7 @@ class Judge:
             call(s.text.strip(QUOTE_MARKS), spec, c, w)
             for s, c, w in zip(sentences, sentence_counts, weights, strict=True)
         ]
+        calls = _terms(calls)
         native = sum(c.weight for c in calls if c.status == "native")
         foreign_calls = [(s, c) for s, c in zip(sentences, calls, strict=True) if c.status == "foreign"]
         foreign = sum(c.weight for _, c in foreign_calls)
@@ -298,6 +299,22 @@ class Judge:
         if call.status == "foreign":
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, f"the reply is {call.language}, not {code}")
         return Verdict(Outcome.INCONCLUSIVE, Reason.AMBIGUOUS, evidence, "no sentence could be placed")
+
+
+def _terms(calls: list[Call]) -> list[Call]:
+    """``calls`` with the foreign calls that rest on one word (``Call.cue``: the one word only Malay writes
+    of a sentence in an Indonesian reply) made unknown when two or more rest on the same word and fastText
+    places none of them in the language the word is of: a term the reply uses throughout (Indonesian help
+    writes *markah*, a bookmark, which Indonesian's list holds only as a rare word), not the language of
+    the sentences it is in. One of them that fastText too places in the other language keeps them all."""
+    cues = [c.cue for c in calls if c.cue and c.status == "foreign"]
+    if len(cues) < 2 or len(set(cues)) == len(cues):
+        return calls
+    agreed = {c.cue for c in calls if c.cue and c.guess is not None and c.guess.fasttext[0][0] == c.language}
+    terms = {cue for cue in cues if cues.count(cue) > 1} - agreed
+    if not terms:
+        return calls
+    return [c._replace(status="unknown", language=None, sure=False) if c.cue in terms else c for c in calls]
 
 
 def _by_weight(languages: dict[str, float]) -> list[tuple[str, float]]:

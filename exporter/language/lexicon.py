@@ -181,16 +181,21 @@ def distinctive(words: list[str], first: Lexicon, second: Lexicon) -> int:
     as a borrowing or a quotation (Malay *sahaja*, *bahawa*, *iaitu*, *soalan*: Zipf 5.5 to 6.1 in
     Malay's list, 3.2 to 3.9 in Indonesian's). A word the second language writes often in its own sense
     is not one (Indonesian *awak kapal*, a ship's crew; Malay *awak*, you)."""
+    return len(distinctive_words(words, first, second))
+
+
+def distinctive_words(words: list[str], first: Lexicon, second: Lexicon) -> list[str]:
+    """The words of ``distinctive``, in their order, repeats kept."""
     a_ranks, a_zipf, b_ranks, b_zipf = first.ranks, first.zipf, second.ranks, second.zipf
-    return sum(
-        1
+    return [
+        word
         for word in words
         if a_ranks.get(word, WORDS) < COMMON
         and (
             word not in b_ranks
             or ((b := b_zipf.get(word, ABSENT)) <= RARE and a_zipf.get(word, ABSENT) - b >= MAX_GAP)
         )
-    )
+    ]
 
 
 def fullest_zipf(language: str, words: Iterable[str]) -> tuple[dict[str, float], float]:
