@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -136,7 +137,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bLo siento\b.{0,40}\bno (?:puedo|podré) (?:ayudar|continuar|crear|escribir|proporcionar|generar)",
             r"\bno puedo (?:ayudarte|ayudar|continuar|crear|escribir|generar) (?:con )?(?:eso|esto|este|esta|ese|esa)",
             r"\bno (?:estoy en condiciones|me es posible|soy capaz) de {V}",
-            r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje)\b",
+            r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje)\b|"
+            r"\bcomo (?:un )?asistente (?:de IA|virtual|de inteligencia artificial)\b",
             r"\b(?:va en contra de|viola)\b[^.!?]{0,30}\b(?:directrices|políticas|normas (?:que sigo|de contenido))",
             r"\b(?:contrari\w+|incumple)\b[^.!?]{0,30}\b(?:directrices|normas|políticas|pautas)\b",
             r"\bno (?:me está permitido|tengo permitido)\b",
@@ -158,7 +160,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"escrever|fornecer|gerar)",
             r"\bnão (?:posso|consigo) (?:ajudar|continuar|criar|escrever|gerar) (?:com )?(?:isso|isto|esse|essa|este|"
             r"esta)",
-            r"\bcomo (?:uma )?(?:IA|inteligência artificial|modelo de linguagem)\b",
+            r"\bcomo (?:uma )?(?:IA|inteligência artificial|modelo de linguagem)\b|"
+            r"\bcomo (?:um )?assistente (?:de IA|virtual|de inteligência artificial)\b",
             r"\b(?:vai contra|viola)\b[^.!?]{0,30}\b(?:diretrizes|políticas|regras (?:que sigo|de conteúdo))",
             r"\b(?:contraria|fere|infringe)\b[^.!?]{0,30}\b(?:diretrizes|políticas|regras|normas)\b",
             r"\bnão é possível atender\b|\bnão (?:me é permitido|tenho permissão)\b",
@@ -181,7 +184,9 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"aider|continuer|créer|écrire|fournir|générer)",
             r"\bje ne (?:peux|vais) pas (?:écrire|continuer|créer|générer|poursuivre) (?:ce|cette|cela|ça)",
             r"\bje ne suis pas en mesure d['’](?:écrire|aider|créer|générer)|\bje ne suis pas en mesure de {V}",
-            r"\ben tant qu[’']?(?:IA|intelligence artificielle|modèle de langage)\b",
+            r"\ben tant qu[’']?(?:IA|intelligence artificielle|modèle de langage)\b|"
+            r"\ben tant qu[’']assistante? (?:IA|d['’]IA|virtuel\w*)\b",
+            r"\bje ne suis pas autorisée? à {V}",
             r"\b(?:va à l['’]encontre d|enfreint|viole)[^.!?]{0,30}\b(?:directives|politiques|règles (?:que je|"
             r"de contenu))",
             r"\b(?:va à l['’]encontre d|enfrei\w+|contraire à)[^.!?]{0,30}\b(?:consignes|directives|règles)\b",
@@ -206,7 +211,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"liefern)",
             r"\b(?:ich kann|ich werde) (?:diese[nsm]? |das |so etwas )?(?:Szene |Inhalte? |"
             r"Anfrage )?nicht (?:schreiben|fortsetzen|erstellen|erfüllen)",
-            r"\bals (?:eine )?(?:KI|künstliche Intelligenz|Sprachmodell)\b",
+            r"\bals (?:eine )?(?:KI|künstliche Intelligenz|Sprachmodell)\b|"
+            r"\bals (?:ein |eine )?(?:virtuelle[rn]? |digitale[rn]? )(?:KI-)?assistent",
             r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\b(?:Richtlinien|Inhaltsregeln|Regeln, (?:die|"
             r"an die) ich)",
             r"\b(?:dabei|damit|hierbei|hiermit) kann ich (?:dir |ihnen |euch )?(?:leider )?nicht helfen\b|"
@@ -236,7 +242,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bMi dispiace\b.{0,40}\bnon (?:posso|potrò) (?:aiutar|continuar|crear|scriver|fornir|generar)",
             r"\bnon posso (?:scrivere|continuare|creare|generare) (?:questo|questa|quel|quella|ciò)",
             r"\bnon sono in grado di {V}",
-            r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b",
+            r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b|"
+            r"\b(?:in quanto|come) (?:un )?assistente (?:IA|virtuale|di intelligenza artificiale)\b",
             r"\b(?:va contro|viola)\b[^.!?]{0,30}\b(?:linee guida|politiche|regole (?:che seguo|sui contenuti))",
             r"\bnon (?:mi è consentito|rientra (?:in|tra) ciò che mi è consentito)\b|\bnon posso aiutarti (?:con|"
             r"in) (?:questo|ciò)\b",
@@ -258,7 +265,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"hier )?niet (?:mee )?(?:helpen|doorgaan|schrijven|maken|genereren)",
             r"\bik kan (?:deze|dit|die|zo'n) (?:scène |inhoud |verzoek )?niet (?:schrijven|voortzetten|maken)",
             r"\b(?:dit|dat|deze \w+) kan ik niet(?: \w+){0,2} (?:schrijven|maken|voortzetten)",
-            r"\bals (?:een )?(?:AI|kunstmatige intelligentie|taalmodel)\b",
+            r"\bals (?:een )?(?:AI|kunstmatige intelligentie|taalmodel)\b|\bals (?:een )?(?:virtuele|digitale) assistent",
             r"\b(?:is in strijd met|schendt|gaat in tegen)\b[^.!?]{0,30}\b(?:richtlijnen|beleid|regels die ik)",
             r"\b(?:daar|hier) kan ik (?:je |u )?niet (?:mee |bij )helpen\b",
             r"\b(?:verzoek|vraag|opdracht)\b[^.!?]{0,20}\bmag ik niet\b|\bik mag (?:\w+ ){0,3}niet (?:schrijven|"
@@ -284,7 +291,9 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"napisać|stworzyć|wygenerować)",
             r"\bnie mogę (?:napisać|kontynuować|stworzyć|wygenerować) (?:tego|tej|takiej|takich)",
             r"\bnie jestem w stanie {V}",
-            r"\bjako (?:AI|SI|sztuczna inteligencja|model językowy)\b",
+            r"\bjako (?:AI|SI|sztuczna inteligencja|model językowy)\b|"
+            r"\bjako (?:wirtualn\w+ )?asystent(?:ka)? (?:AI|SI|sztucznej inteligencji)\b",
+            r"\bnie wolno mi {V}",
             r"\b(?:narusza|jest sprzeczne z)\b[^.!?]{0,30}(?:wytyczn\w*|zasad\w*,? (?:których|jakich) przestrzegam|"
             r"moimi zasadami)",
             r"\b(?:w tym|z tym)\b[^.!?]{0,25}\bnie mogę\b[^.!?]{0,10}\bpomóc\b|\bnie mogę\b[^.!?]{0,25}\b(?:w tym|"
@@ -311,7 +320,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"написать|выполнить)",
             r"\bя не (?:могу|буду) (?:писать|продолжать|создавать|написать|продолжить) (?:это|такую|такой|такие|эту)",
             r"\bя не в состоянии {V}",
-            r"\bкак (?:ИИ|искусственный интеллект|языковая модель)\b",
+            r"\bкак (?:ИИ|искусственный интеллект|языковая модель)\b|\bкак виртуальный (?:ассистент|помощник)\b",
             r"(?:нарушает|противоречит)[^.!?]{0,30}(?:мои|моим|наши|нашим|правила(?:м)?,? (?:которым|которых) я)",
             r"\b(?:с этим|в этом)\b[^.!?]{0,25}\b(?:не (?:могу|смогу)\b[^.!?]{0,10}\bпомочь|"
             r"помочь\b[^.!?]{0,10}\bне (?:могу|смогу))\b|"
@@ -339,7 +348,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"виконати)",
             r"\bя не (?:можу|буду) (?:писати|продовжувати|створювати|написати|продовжити) (?:це|таку|такий|такі|цю)",
             r"\bя не в змозі {V}",
-            r"\bяк (?:ШІ|штучний інтелект|мовна модель)\b",
+            r"\bяк (?:ШІ|штучний інтелект|мовна модель)\b|\bяк віртуальний (?:асистент|помічник)\b",
             r"(?:порушує|суперечить)[^.!?]{0,30}(?:мої|моїм|наші|нашим|правила(?:м)?,? (?:яких|яким) я)",
             r"\b(?:з цим|в цьому)\b[^.!?]{0,25}\b(?:не (?:можу|зможу)\b[^.!?]{0,10}\bдопомогти|"
             r"допомогти\b[^.!?]{0,10}\bне (?:можу|зможу))\b|"
@@ -365,7 +374,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"sağlayamam|yazamıyorum|yardımcı olamıyorum)",
             r"\b(?:bu|böyle|bu tür|bu türden|bu tarz)\b.{0,20}\b(?:yazamam|yazamıyorum|oluşturamam|oluşturamıyorum|"
             r"üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
-            r"\bbir (?:yapay zeka|dil modeli) olarak\b",
+            r"\bbir (?:yapay zeka|dil modeli) olarak\b|\b(?:yapay zeka|ai) (?:asistanı|asistan|modeli) olarak\b",
+            r"\b(?:{V}|yazma\w*) (?:için )?(?:iznim yok|izin verilmiyor|bana izin verilmiyor)",
             r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı",
             r"\b(?:bu konuda|bununla|buna|bunda)\b[^.!?]{0,20}\byardımcı olamam\b",
         ),
@@ -388,7 +398,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"memberikan)",
             r"\bsaya tidak (?:bisa|dapat|akan) (?:menulis|menuliskan|melanjutkan|membuat) (?:adegan |konten |"
             r"permintaan )?(?:itu|ini|seperti itu)",
-            r"\bsebagai (?:AI|kecerdasan buatan|model bahasa)\b",
+            r"\bsebagai (?:AI|kecerdasan buatan|model bahasa)\b|\bsebagai (?:sebuah )?asisten (?:AI|virtual|kecerdasan buatan)\b",
+            r"\bsaya tidak (?:diizinkan|diperbolehkan|boleh) (?:untuk )?{V}",
             r"\b(?:melanggar|bertentangan dengan) (?:pedoman|kebijakan|aturan (?:yang saya|konten))",
             r"\bsaya tidak (?:bisa|dapat) membantu (?:dengan )?(?:hal )?(?:ini|itu)\b",
         ),
@@ -408,7 +419,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"(?:Xin lỗi|Rất tiếc).{0,40}(?:tôi )?không thể (?:giúp|tiếp tục|tạo|viết|cung cấp)",
             r"\btôi không thể (?:viết|tiếp tục|tạo) (?:cảnh|nội dung|yêu cầu) (?:này|đó|như vậy|như thế)",
-            r"\blà một (?:AI|trí tuệ nhân tạo|mô hình ngôn ngữ)\b",
+            r"\blà một (?:AI|trí tuệ nhân tạo|mô hình ngôn ngữ)\b|\b(?:là|với tư cách là) (?:một )?(?:trợ lý|mô hình) (?:AI|ảo|trí tuệ nhân tạo|ngôn ngữ)\b",
+            r"\btôi không được phép {V}",
             r"(?:vi phạm|đi ngược lại) (?:nguyên tắc|chính sách|quy định)",
             r"\btôi không thể giúp (?:bạn )?(?:việc|điều|chuyện) (?:này|đó)\b",
         ),
@@ -446,7 +458,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"죄송(?:하지만|합니다|해요).{0,30}(?:수 없습니다|없어요|어렵습니다|어려워요)",
             r"(?:이런|그런|이|그|해당) (?:내용|장면|요청)(?:은|는|에는) (?:작성|도와|계속|제공)(?:해 드릴|드릴|할) 수 없",
             r"(?:쓸|작성할|계속할|이어 쓸|묘사할) 수 없(?:습니다|어요)",
-            r"AI로서|인공지능으로서|언어 모델로서",
+            r"AI로서|인공지능으로서|언어 모델로서|(?:AI|인공지능) ?(?:어시스턴트|비서|도우미)로서",
             r"(?:가이드라인|정책|규정)에 (?:위배|어긋)",
         ),
         (
@@ -528,7 +540,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"sit (?:this|that)|step (?:back|away)|stop|hold off|leave (?:this|that|it))\b|\bfeel better not\b|"
         r"\bisn't something|\bis not something|\bnot something i\b|\b(?:isn't|is not|not) (?:one|"
         r"a thing) (?:that )?i\b|"
-        r"\bnot up (?:for|to)\b|\bcount me out\b|\bsit(?:ting)? (?:\w+ ){0,2}out\b|\brefrain\b|\bi (?:won't|will not|"
+        r"\bnot up (?:for|to)\b|\bcount me out\b|\bi (?:\w+ )?refuse\b|\bsit(?:ting)? (?:\w+ ){0,2}out\b|\brefrain\b|\bi (?:won't|will not|"
         r"can't|cannot)\b|"
         r"\bi(?:'m| am) (?:unable|not able)\b|\bunwritten\b|"
         r"\blet's (?:\w+ )?(?:skip|leave out|gloss over)\b|\blet's leave\b[^.!?]{0,25}\bout\b|"
@@ -549,7 +561,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"me apetece|me animo|estoy dispuest[oa]|sigo|escribo|continúo|escribiría|seguiría|continuaría|"
         r"escribiré|seguiré|continuaré)\b|\bme (?:la |lo |las |los )?(?:salto|paso|abstengo|abstendré)\b|\b(?:voy a|"
         r"debo|tengo que|prefiero) (?:declinar|rechazar|pasar|saltar|omitir)\b|"
-        r"\bno es (?:para mí|algo que)|\bmejor (?:me |lo |la )?(?:salto|paso|omito|dejo|no)\b|\bme temo que\b|"
+        r"\bno es (?:para mí|algo que)|\bme (?:niego|rehúso)\b|\bmejor (?:me |lo |la )?(?:salto|paso|omito|dejo|no)\b|\bme temo que\b|"
         r"\bno (?:puedo|podré|soy capaz de|estoy en condiciones de)\b|"
         r"\b(?:dejemos|saltemos|omitamos|saltémonos)\b|\bme (?:resulta|parece|siento|es) (?:\w+ ){0,2}incómod[oa]\b|"
         r"\bme (?:la|lo|las|los) voy a (?:saltar|ahorrar|pasar)\b|\bno creo que (?:sea|deba|debería)\b|"
@@ -564,7 +576,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:prefiro|preferiria|preferia|gostaria de) (?:não|deixar|pular|evitar|passar|ficar de fora)\b|"
         r"\bnão (?:vou|quero|queria|pretendo|me sinto|estou (?:confortável|à vontade)|me vejo|é algo que eu)\b|"
         r"\b(?:vou|prefiro|acho melhor|melhor) (?:eu )?(?:pular|passar|recusar|declinar|ficar de fora|"
-        r"deixar (?:de fora|de lado))\b|\bdeixa eu passar\b|\bficar de fora\b|\bme abster\b|\bme abstenho\b|"
+        r"deixar (?:de fora|de lado))\b|\bdeixa eu passar\b|\bficar de fora\b|\bme recuso\b|\brecuso-me\b|\bme abster\b|\bme abstenho\b|"
         r"\bnão (?:posso|consigo|poderei|sou capaz de)\b|"
         r"\b(?:vamos|bora) (?:pular|deixar|saltar|omitir)\b|\b(?:pulemos|deixemos)\b|\b(?:fico|me sinto|"
         r"estou)(?: \w+)? desconfortável\b|\bnão é o tipo de \w+ que eu\b|\bnão sou (?:a pessoa|o mais indicado|"
@@ -585,7 +597,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:très |vraiment )?à l['’]aise|\bje n['’]ai pas (?:vraiment |très )?envie\b|\bje ne (?:vais|veux|"
         r"souhaite|compte|tiens) pas\b|\bje ne (?:l['’]|le |la )?(?:écrirai|continuerai)\b|"
         r"\bje (?:décline|passe mon tour|m['’]abstiens|m['’]abstiendrai|m['’]arrête|préfère m['’]arrêter)\b|"
-        r"\bje ne me vois pas\b|\btrès peu pour moi\b|\bj['’]aime(?:rais)? mieux\b|"
+        r"\bje ne me vois pas\b|\btrès peu pour moi\b|\bje refuse\b|\bj['’]aime(?:rais)? mieux\b|"
         r"\bje (?:la |le |les )?laisse(?:rai|rais)? de côté\b|"
         r"\bce n['’]est pas\b[^.!?]{0,30}\bque (?:j['’]|je )|\bje (?:préfère|préférerais) (?:la |le |les )?laisser|"
         r"\bje ne (?:peux|pourrai|suis) pas\b|"
@@ -604,7 +616,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnicht wohl\b|\bunwohl\b|\bpassen\b|\bpasse\b|\bverzichte\b|\babsehen\b|\bablehnen\b|\blehne\b|"
         r"\büberspringe\b|\baussetzen\b|\bauslassen\b|\blasse\b[^.!?]{0,25}\b(?:weg|aus)\b|"
         r"\b(?:möchte|will|werde|würde|kann|mag)\b(?: [\wäöüß]+){0,7} nicht\b|\bhalte\b[^.!?]{0,40}\bzurück\b|"
-        r"\bmache\b[^.!?]{0,30}\bnicht mit\b|\baußerstande\b|\bnicht in der lage\b|"
+        r"\bmache\b[^.!?]{0,30}\bnicht mit\b|\bweigere\b|\bich (?:kann|werde|möchte|will)(?: [\wäöüß]+){0,3}? kein(?:e|en|er)?\b|\baußerstande\b|\bnicht in der lage\b|"
         r"\bkein\w* [\wäöüß]+, (?:die|den|das) ich\b|\bliegt mir nicht\b|\bnichts für mich\b|"
         r"\bnicht (?:ganz |so |recht )wohl\b|\büberspringen wir\b|\blassen wir\b[^.!?]{0,30}\b(?:weg|aus)\b|"
         r"\bbin ich raus\b|\bich bin raus\b|\b(?:ziehe ich|ich ziehe)\b[^.!?]{0,20}\bgrenze\b|\b(?:schreibe|"
@@ -621,7 +633,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:preferirei|preferisco|vorrei|mi piacerebbe) (?:non|evitare|lasciar\w*|saltar\w*|passare|"
         r"fermarmi)\b|\bnon (?:mi sento|me la sento|ho voglia|voglio|vorrei|intendo|lo scrivo|la scrivo|"
         r"scriverò|continuerò|posso|potrò|sono in grado|mi va)\b|\bmi fermerei\b|\bmi aster\w*|\bastenermi\b|"
-        r"\blascerei\b|\bsalterei\b|\b(?:la|lo) salto\b|\bdeclino\b|"
+        r"\blascerei\b|\bsalterei\b|\bmi rifiuto\b|\b(?:la|lo) salto\b|\bdeclino\b|"
         r"\bnon è (?:una|un|qualcosa)\b[^.!?]{0,25}\bche (?:mi|io)\b|\beviterei\b|\bmeglio (?:di no|non|"
         r"saltare|lasciar\w*)\b|"
         r"\b(?:saltiamo|lasciamo (?:perdere|stare|fuori))\b|\bmi sento\b[^.!?]{0,15}\ba disagio\b|"
@@ -640,7 +652,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"comfortabel)\b|\bik pas\b|\bpas ik\b|\bsla\b[^.!?]{0,25}\bover\b|\blaat\b[^.!?]{0,25}\bweg\b|"
         r"\bwijs\b[^.!?]{0,25}\baf\b|\b(?:wil|ga|zal|kan)\b(?: [\w'’]+){0,7} niet\b|\bgeen zin\b|"
         r"\blaat\b[^.!?]{0,40}\b(?:over|rusten)\b|\bgeen [\w'’]+ die ik\b|"
-        r"\bzie (?:er )?van af\b|"
+        r"\bzie (?:er )?van af\b|\bweiger\b|\b(?:ik (?:wil|ga|zal|kan)|(?:wil|ga|zal|kan) ik)(?: [\w'’]+){0,4}? geen\b|"
         r"\blaten we\b[^.!?]{0,30}\b(?:overslaan|weglaten)\b|\bniet (?:helemaal |zo |echt )(?:prettig|op mijn gemak|"
         r"comfortabel)\b|\bbegin ik niet aan\b|\bik begin (?:er )?niet aan\b|"
         r"\b(?:weet niet|niet zeker) of ik\b[^.!?]{0,30}\b(?:moet|zou moeten|mag)\b|"
@@ -653,7 +665,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         None,
         r"\bwolał\w*(?: \w+){0,2} nie\b|\bwolał\w* (?:pominąć|odpuścić|się)\b|\bwolę(?: \w+){0,2} nie\b|"
         r"\bwolę (?:się|pominąć|odpuścić)\b|\bnie (?:czuję się|"
-        r"mam ochoty|chcę|chciał\w*|zamierzam|będę|napiszę)\b|\bpodziękuję\b|\bodpuszczę\b|\bodmówi\w*|"
+        r"mam ochoty|chcę|chciał\w*|zamierzam|będę|napiszę)\b|\bpodziękuję\b|\bodpuszczę\b|\bodmawiam\b|\bodmówi\w*|"
         r"\bpomin\w*|\braczej nie\b|\bdaruję sobie\b|\b(?:zrezygnuję|rezygnuję)\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|"
         r"bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b|"
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
@@ -668,7 +680,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         None,
         r"\b(?:предпочл[аи]?|предпочёл|предпочел|предпочту)\b[^.!?]{0,10}\bне\b|\bне (?:стану|буду|хочу|"
         r"хотел[аи]?|хочется|хотелось|готов[аы]?)\b|\bмне не (?:по себе|комфортно|удобно)\b|\bпропущу\b|"
-        r"\bвоздержусь\b|\bоткажусь\b|\bне возьмусь\b|\bнекомфортно\b|\bнеловко\b|\bбы\b[^.!?]{0,25}\bне (?:стал|"
+        r"\bвоздержусь\b|\bоткажусь\b|\bотказываюсь\b|\bне возьмусь\b|\bнекомфортно\b|\bнеловко\b|\bбы\b[^.!?]{0,25}\bне (?:стал|"
         r"стала|писал|писала)\b|\bотказаться\b|\bостановлюсь\b|\bэто не т[аоу] \w+, \w+ (?:мне|я)\b|"
         r"\bне (?:могу|смогу|в состоянии)\b|"
         r"\b(?:опустим|пропустим)\b|\bопущу\b|\bмне (?:[\w-]+ )?не по себе\b|\bбез меня\b|"
@@ -683,7 +695,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         None,
         r"\bволі\w* б(?:и)? не\b|\bволів\b|\bне (?:стану|буду|хочу|хотів|хотіла|хочеться|хотілося)\b|"
         r"\bмені (?:ніяково|некомфортно|незручно)\b|\bпропущу\b|\bне візьмуся\b|\bнекомфортно\b|"
-        r"\bб(?:и)?\b[^.!?]{0,25}\bне (?:став|стала|писав|писала)\b|\bутримаюс[яь]\b|\bвідмовлюс[яь]\b|"
+        r"\bб(?:и)?\b[^.!?]{0,25}\bне (?:став|стала|писав|писала)\b|\bутримаюс[яь]\b|\bвідмовлюс[яь]\b|\bвідмовляюс[яь]\b|"
         r"\bвідмовитис[яь]\b|\bзупинюс[яь]\b|\bце не т[аеу] \w+, \w+ (?:мені|я)\b|\bне (?:можу|зможу|в змозі)\b|"
         r"\b(?:пропустімо|пропустимо|опустімо)\b|\bмені (?:[\w-]+ )?ніяково\b|\bбез мене\b|\bб(?:и)? краще не\b|"
         r"\bне найкращ\w* (?:автор\w*|вибір)\b|"
@@ -701,7 +713,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bkaçın(?:acağım|ıyorum|ırım|mak istiyorum|mayı tercih ederim)\b|\brahat (?:hissetmiyorum|değilim)\b|"
         r"\b(?:uygun|doğru) gelmiyor\b|\biçimden gelmiyor\b|\bgönlüm razı değil\b|\btercih (?:ederim|ediyorum)\b|"
         r"\bistemiyorum\b|"
-        r"\bistemem\b|\bpas geçeceğim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
+        r"\bistemem\b|\bpas geçeceğim\b|\breddediyorum\b|\breddederim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
         r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
         r"\batlayalım\b|\b(?:pas|es) geç\w*|\bbenim \w+(?:acağım|eceğim) bir \w+ değil\b|"
         r"\b(?:doğru olur mu|gerekir mi)\b[^.!?]{0,10}\b(?:bilmiyorum|emin değilim)\b|"
@@ -744,7 +756,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         None,
         r"(?:ない|ず)(?:でおき|でおこう|ことにし|ようにし|ほうが)|控え|遠慮|見送ら|お断り|やめておき|やめて|"
         r"気が引け|気が進ま|気になれ|止めておき|省略させ|飛ばし|(?<![ァ-ヺー])パス(?:させ|し(?:ます|たい|て)|する|で(?=[…。！!、]|お願い|いい))|たい\w*ではありません|(?:でき|られ|け)ません|かねます|"
-        r"割愛|省略(?:し|させ|いた)|"
+        r"割愛|省略(?:し|させ|いた)|(?:書き|描き|続け|描写し)ません|"
         r"べきか(?:迷|悩|分かりません|わかりません)|"
         r"以外は|を除いて",
         r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|"
@@ -754,7 +766,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "ko": (
         None,
         r"지 않(?:으려고|을게요|겠습니다|겠어요|으려 합니다)|망설여|자제하|그만두|멈추는 게|사양|"
-        r"거절(?:하겠|할게|합니다|드립니다|해야)|(?:쓸|작성할|이어 ?갈|이어 ?쓸|계속할|묘사할|그릴|진행할|다룰|드릴) 수(?:가|는)? 없|"
+        r"거절(?:하겠|할게|합니다|드립니다|해야)|(?:쓸|작성할|이어 ?갈|이어 ?쓸|계속할|묘사할|그릴|진행할|다룰|드릴|만들|생성할|제작할) 수(?:가|는)? 없|"
         r"제가[^.!?。]{0,20}수(?:가|는)? 없|(?:쓰|작성하|이어가|이어 쓰|계속하|묘사하|그리|진행하|다루)기(?:가|는)? (?:좀 |조금 )?(?:어려|어렵|곤란|힘들)|"
         r"꺼려|꺼리|불편해|불편합|불편하네|"
         r"피하고 싶|넘기고 싶|건너뛰|넘어가|않는 게|싶은 [가-힣]+(?:이|가) 아니|"
@@ -763,7 +775,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:도|해도) 될지 (?:잘 )?모르겠|"
         r"드리기(?:가|는)? (?:좀 )?(?:어렵|어려|곤란|힘들)|"
         r"만 (?:빼고|제외하고)",
-        r"(?:장면|이야기|이 부분|요청|내용|줄거리|묘사|전개|쓰|작성|이어)|"
+        r"(?:장면|이야기|이 부분|요청|내용|콘텐츠|줄거리|묘사|전개|쓰|작성|이어)|"
         r"(?:대목|역할)|"
         r"캐릭터",
     ),
@@ -771,7 +783,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "zh-Hans": (
         None,
         r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
-        r"为难|婉拒|不是我想|容我|我得|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
+        r"为难|婉拒|我拒绝|不是我想|容我|我得|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
         r"(?:写|续写|继续|描写)不(?:了|出来)|"
@@ -782,7 +794,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "zh-Hant": (
         None,
         r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
-        r"為難|婉拒|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
+        r"為難|婉拒|我拒絕|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
         r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
@@ -876,6 +888,157 @@ _DEMONSTRATIVE: dict[str, tuple[str, str]] = {
         r"(?:這個|這件事|那個|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|還))",
     ),
 }
+
+
+# -- Refusing the request ---------------------------------------------------------------------------------
+# A hard refusal of *a request* names the request and what the host cannot do with it: an inability (cannot,
+# not able, not in a position, not permitted), an act of granting (fulfil, comply with, carry out, respond
+# to, satisfy, assist with) and the request (request, demand, ask, prompt, task) as its object, in any order
+# the language allows ("I'm unable to fulfil this request", "Dieser Bitte kann ich nicht nachkommen",
+# "виконати це прохання я не в змозі", "這個要求我無法滿足"). Per locale (inability, act, request); where the
+# language fuses the inability into the verb (Turkish, Japanese, Korean, Chinese), (inability + act, request).
+# The three stand in one sentence, each at most ``_REQUEST_GAP`` characters from the next (CJK
+# ``_REQUEST_CJK_GAP``). A character refusing a request in quotes, on a dialogue line or before a reporting
+# clause is the story, as for every hard phrase.
+_REQUEST_GAP = r"[^.!?\n]{0,30}?"
+_REQUEST_CJK_GAP = r"[^。！？.!?\n]{0,10}?"
+_REQUESTS: dict[str, tuple[str, ...]] = {
+    "en": (
+        r"\bi(?: (?:can(?:'|’|no)t|cannot|won['’]t(?: be able to)?|will not(?: be able to)?|must not)|(?:'m|’m| am) not going to be able to|(?:'m|’m| am) (?:unable|not able|not in a "
+        r"position|not permitted|not allowed|not authori[sz]ed|afraid i can(?:'|’|no)t)(?: to)?)\b",
+        r"\b(?:fulfil+|comply|carry (?:it )?out|respond to|satisfy|assist (?:you )?with|help (?:you )?with|honou?r|"
+        r"accommodate|grant|act on|go along with|process)\b",
+        r"\b(?:request|demand|ask|prompt|task|instruction)s?\b",
+    ),
+    "es": (
+        r"\bno (?:(?:la|lo|las|los|te|le) )?(?:puedo|podré|podría|soy capaz de|estoy en condiciones de|me es posible|tengo permitido|"
+        r"me está permitido|estoy autorizad[oa] para|voy a)\b",
+        r"\b(?:cumplir|atender|satisfacer|responder|llevar a cabo|realizar|complacer|acceder|ayudar|dar curso|"
+        r"tramitar|ejecutar)\w*",
+        r"\b(?:petici[oó]n|peticiones|solicitud|solicitudes|demanda|pedido|encargo|tarea|consulta|instrucci[oó]n|"
+        r"prompt)\w*",
+    ),
+    "pt-BR": (
+        r"\bnão (?:posso|consigo|poderei|poderia|sou capaz de|estou em condições de|tenho como|"
+        r"tenho permissão para|estou autorizad[oa] a|vou)\b",
+        r"\b(?:atender|cumprir|realizar|satisfazer|responder|executar|ajudar|acatar|dar andamento)\w*",
+        r"\b(?:pedido|solicitação|solicitações|requisição|demanda|tarefa|instrução|prompt)\w*",
+    ),
+    "fr": (
+        r"\bje ne (?:(?:peux|pourrai|pourrais|vais|saurais|veux) (?:pas)?|suis (?:pas )?(?:en mesure|autorisée?|"
+        r"habilitée?)|m['’]autorise pas)\b",
+        r"\b(?:répondre|satisfaire|donner suite|accéder|honorer|exécuter|réaliser|traiter|accomplir|obtempérer|"
+        r"aider|acquiescer|accéder)\w*",
+        r"\b(?:requête|demande|tâche|consigne|instruction|prompt|sollicitation)s?\b",
+    ),
+    "de": (
+        r"\b(?:ich (?:kann|darf|werde|vermag)|(?:kann|darf|werde|vermag) ich)\b",
+        r"\b(?:nicht|keine?[mnr]?)(?: [\wäöüß]+){0,2}? (?:nachkommen|erfüllen|entsprechen|umsetzen|ausführen|bearbeiten|nachgehen|stattgeben|übernehmen|"
+        r"erledigen|zu erfüllen|nachzukommen|zu entsprechen|umzusetzen|auszuführen|zu bearbeiten)\b",
+        r"\b(?:diese[rnms]?|deine[rnms]?|ihre[rnms]?|eure[rnms]?|der|die|dem|den|solche[rnms]?|eine[rnm]?|"
+        r"so eine[rnm]?) (?:anfrage|bitte|aufforderung|forderung|aufgabe|auftrag|wunsch|anliegen|prompt)\w*",
+    ),
+    "it": (
+        r"\bnon (?:posso|potrò|potrei|sono in grado di|mi è (?:possibile|permesso|consentito)|"
+        r"sono autorizzat[oa] a|riesco a)\b",
+        r"\b(?:soddisfar|esaudir|accoglier|eseguir|portar\w* a termine|risponder|assecondar|dar\w* seguito|"
+        r"evader|accontentar)\w*",
+        r"\b(?:richiest[ae]|domand[ae]|istanz[ae]|compit[oi]|prompt|consegn[ae]|istruzion[ei])\b",
+    ),
+    "nl": (
+        r"\b(?:ik (?:kan|mag|zal|wil)|(?:kan|mag|zal|wil) ik)\b",
+        r"\bniet(?: [\w'’]+){0,3}? (?:voldoen|tegemoetkomen|tegemoet komen|inwilligen|uitvoeren|honoreren|ingaan|vervullen|nakomen|"
+        r"te voldoen|in te willigen|uit te voeren|in te gaan)\b",
+        r"\b(?:daar|daaraan|hieraan|hier|verzoek\w*|opdracht\w*|eis(?:en)?|prompt|taak|wens)\b",
+    ),
+    "pl": (
+        r"\bnie (?:mogę|jestem w stanie|wolno mi|potrafię|zdołam|będę|mam możliwości|jestem upoważnion[ya])\b",
+        r"\b(?:spełni|zrealizow|wykona|odpowiedzie|przychyli|uwzględni|sprosta)\w*",
+        r"\b(?:prośb|polece|zadani|żądani|zapytani|zleceni|życzeni|prompt)\w*",
+    ),
+    "ru": (
+        r"\b(?:не (?:могу|смогу|буду|стану)|я не (?:в состоянии|вправе|имею права)|мне не (?:разрешено|позволено))\b",
+        r"\b(?:выполн|исполн|удовлетвор|ответить на|отвечать на|осуществ|пойти навстречу)\w*",
+        r"\b(?:запрос|просьб|требовани|задани|поручени|задач|промпт|указани)\w*",
+    ),
+    "uk": (
+        r"\b(?:не (?:можу|зможу|буду|стану)|я не (?:в змозі|маю права)|мені не дозволено)\b",
+        r"\b(?:викона|викону|задовольн|відповісти на|відповідати на|здійсн|піти назустріч)\w*",
+        r"\b(?:запит|прохан|вимог|завданн|доручен|задач|промпт|вказів)\w*",
+    ),
+    "tr": (
+        r"\b(?:(?:yerine getir|gerçekleştir|kabul ed|işlem yapam)e(?:mem|miyorum|meyeceğim)|(?:karşıla|yanıtla|"
+        r"cevapla|uygula)ya(?:mam|mıyorum|mayacağım)|(?:yardımcı|destek) ola(?:mam|mıyorum|mayacağım))\b",
+        r"\b(?:istek\w*|isteğ\w*|talep\w*|taleb\w*|rica\w*|görev\w*|komut\w*|prompt\w*)",
+    ),
+    "id": (
+        r"\b(?:(?:saya|aku|kami) (?:\w+ )?(?:tidak|belum|tak) (?:bisa|dapat|mampu|boleh|diizinkan|"
+        r"diperbolehkan)(?: untuk)?|(?:tidak|belum|tak) (?:bisa|dapat|mampu) (?:saya|aku|kami))\b",
+        r"\b(?:memenuhi|menuruti|mengabulkan|melaksanakan|menjalankan|menanggapi|merespons|penuhi|kabulkan|"
+        r"turuti|laksanakan|jalankan|tanggapi)\b",
+        r"\b(?:permintaan|permohonan|tuntutan|perintah|tugas|prompt|instruksi)\w*",
+    ),
+    "vi": (
+        r"\b(?:tôi|mình|em) (?:\w+ )?không (?:thể|được phép|có quyền|đủ khả năng)\b",
+        r"\b(?:đáp ứng|thực hiện|làm theo|chấp nhận|hỗ trợ|giúp|xử lý|phản hồi|trả lời)\b",
+        r"\b(?:yêu cầu|đề nghị|nhiệm vụ|lời nhờ|prompt|chỉ thị)\b",
+    ),
+    "ja": (
+        r"(?:お応え|応え|応じ|対応|お受け|受け|お引き受け|引き受け|実行|遂行|承諾|お手伝い|手伝い|ご協力|協力|お答え|回答|実施)"
+        r"(?:いたし|し|すること[はがも])?(?:でき(?:ません|ない|かね)|かね(?:ます|る))",
+        r"(?:ご要望|要望|ご依頼|依頼|リクエスト|ご要求|要求|お願い|ご指示|指示|タスク|プロンプト)",
+    ),
+    "ko": (
+        r"(?:(?:수행|처리|이행|수락|진행|응답|답변|충족)(?:해 ?드릴|할)|(?:들어|도와) ?드릴|따를|받아들일|응할|들어 ?줄)"
+        r" 수(?:가|는)? 없|(?:수행|처리|이행|수락|충족)(?:하기|해 ?드리기)(?:가|는)? (?:어렵|어려|곤란)",
+        r"(?:요청|요구|부탁|지시|프롬프트)",
+    ),
+    "zh-Hans": (
+        r"(?:无法|不能|没办法|没法|难以|恕难|不便|不可以)(?:为你|帮你|替你|给你)?(?:满足|完成|执行|答应|接受|照办|处理|回应|"
+        r"遵从|配合|实现|协助)",
+        r"(?:你|您|这|此|该)[^。！？，]{0,3}?(?:要求|请求|指令|任务|提示词)",
+    ),
+    "zh-Hant": (
+        r"(?:無法|不能|沒辦法|沒法|難以|恕難|不便|不可以)(?:為你|幫你|替你|給你)?(?:滿足|完成|執行|答應|接受|照辦|處理|回應|"
+        r"遵從|配合|實現|協助)",
+        r"(?:你|您|這|此|該)[^。！？，]{0,3}?(?:要求|請求|指令|任務|提示詞)",
+    ),
+}
+
+
+def _any_order(parts: tuple[str, ...], gap: str) -> str:
+    """One pattern matching ``parts`` in any order, ``gap`` between neighbours."""
+    return "|".join(gap.join(f"(?:{p})" for p in order) for order in itertools.permutations(parts))
+
+
+for _code, _parts in _REQUESTS.items():
+    _gap = _REQUEST_CJK_GAP if _code in ("ja", "ko", "zh-Hans", "zh-Hant") else _REQUEST_GAP
+    _PATTERNS[_code] = (_PATTERNS[_code][0] + (_any_order(_parts, _gap),), _PATTERNS[_code][1])
+# German and Dutch "I am not in a position to …" put the request inside the infinitive clause
+_PATTERNS["de"] = (
+    _PATTERNS["de"][0]
+    + (
+        r"\bich bin\b[^.!?]{0,20}\b(?:nicht in der lage|außerstande|nicht befugt|nicht berechtigt)\b[^.!?]{0,40}"
+        r"\b(?:anfrage|bitte|aufforderung|forderung|aufgabe|auftrag|anliegen)\w*",
+    ),
+    _PATTERNS["de"][1],
+)
+_PATTERNS["nl"] = (
+    _PATTERNS["nl"][0]
+    + (
+        r"\bik ben\b[^.!?]{0,15}\bniet (?:in staat|bevoegd)\b[^.!?]{0,40}\b(?:verzoek|opdracht|eis)\w*",
+        # the negation before the request: "ik kan niet aan dit verzoek voldoen"
+        _any_order(
+            (
+                r"\b(?:ik (?:kan|mag|zal|wil)|(?:kan|mag|zal|wil) ik) niet\b",
+                r"\b(?:voldoen|tegemoetkomen|inwilligen|uitvoeren|honoreren|ingaan|vervullen|nakomen)\b",
+                _REQUESTS["nl"][2],
+            ),
+            _REQUEST_GAP,
+        ),
+    ),
+    _PATTERNS["nl"][1],
+)
 
 
 def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
