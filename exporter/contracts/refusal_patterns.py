@@ -1040,6 +1040,161 @@ _PATTERNS["nl"] = (
     _PATTERNS["nl"][1],
 )
 
+# The host's own rules named as what stops it: "My guidelines don't allow me to…", "Mis directrices no me
+# permiten…", "Meine Richtlinien erlauben mir nicht…" (hard).
+_OWN_RULES: dict[str, str] = {
+    "en": r"\bmy (?:guidelines|rules|policies|principles|programming|content policy)\b[^.!?]{0,25}\b(?:don['’]t|do not|"
+    r"won['’]t|will not)\s+(?:allow|permit|let)\b",
+    "es": r"\bmis (?:directrices|normas|políticas|pautas|principios)\b[^.!?]{0,25}\bno me (?:permiten|dejan)\b",
+    "pt-BR": r"\bminhas (?:diretrizes|regras|políticas|normas)\b[^.!?]{0,25}\bnão me (?:permitem|deixam)\b",
+    "fr": r"\bmes (?:consignes|directives|règles|principes)\b[^.!?]{0,25}\bne me (?:permettent|laissent)\b",
+    "de": r"\bmeine (?:richtlinien|regeln|vorgaben|grundsätze)\b[^.!?]{0,25}\b(?:erlauben|gestatten) (?:es )?mir\b"
+    r"[^.!?]{0,20}\bnicht\b",
+    "it": r"\ble mie (?:linee guida|regole|politiche|direttive)\b[^.!?]{0,25}\bnon mi (?:permettono|consentono)\b",
+    "nl": r"\bmijn (?:richtlijnen|regels|beleid)\b[^.!?]{0,25}\b(?:staan|laten) (?:me|mij) (?:\w+ )?niet\b",
+    "pl": r"\bmoje (?:zasady|wytyczne|reguły)\b[^.!?]{0,25}\bnie pozwalają mi\b",
+    "ru": r"\bмои (?:правила|принципы|инструкции|ограничения)\b[^.!?]{0,25}\bне (?:позволяют|разрешают) мне\b",
+    "uk": r"\bмої (?:правила|принципи|інструкції|обмеження)\b[^.!?]{0,25}\bне дозволяють мені\b",
+    "tr": r"\b(?:yönergelerim|kurallarım|ilkelerim|politikalarım)\b[^.!?]{0,40}\bizin vermiyor\b",
+    "id": r"\b(?:pedoman|aturan|kebijakan) saya\b[^.!?]{0,25}\btidak (?:mengizinkan|memperbolehkan)\b",
+    "vi": r"\b(?:nguyên tắc|quy định|chính sách) của (?:tôi|mình)\b[^.!?]{0,25}\bkhông cho phép\b",
+    "ja": r"私の(?:ガイドライン|ポリシー|規約)(?:上|により|に従い|では)",
+    "ko": r"(?:제|저의) (?:가이드라인|정책|규정)(?:상|에 따라)",
+    "zh-Hans": r"我的(?:准则|规则|政策|原则)[^。！？]{0,10}不允许",
+    "zh-Hant": r"我的(?:準則|規則|政策|原則)[^。！？]{0,10}不允許",
+}
+# A first-person writing verb negated without a modal, in its own voice: "I don't write graphic violence",
+# "Das schreibe ich nicht", "Die Verletzungen des Hundes beschreibe ich nicht", "Non lo scriverò",
+# "Подробности про собаку не напишу", "그런 글은 쓰지 않습니다" (soft: the host says what it leaves unwritten).
+_NOT_WRITING: dict[str, str] = {
+    "en": r"\bi(?: (?:don['’]t|do not|won['’]t|will not|never)|(?:'m|’m| am) not(?: going to)?) (?:write|writing|"
+    r"describe|describing|depict|depicting|portray|portraying|narrate|narrating)\b",
+    "es": r"\bno (?:lo |la |los |las |te |le )?(?:escribo|escribiré|describo|describiré|narro|narraré|relato|"
+    r"relataré|detallo|detallaré)\b",
+    "pt-BR": r"\bnão (?:o |a |os |as |te )?(?:escrevo|escreverei|descrevo|descreverei|narro|narrarei|detalho|"
+    r"detalharei)\b",
+    "fr": r"\bje n['’](?:écris|écrirai|écrirais)\b|\bje ne (?:l['’]|le |la |les |te |vous )?(?:écris|écrirai|décris|"
+    r"décrirai|détaille|détaillerai)\b|\bje ne (?:le|la) ferai pas\b",
+    "de": r"\b(?:schreibe|beschreibe|schildere) ich\b(?: [\wäöüß]+){0,3}? nicht\b|\bich (?:schreibe|"
+    r"beschreibe|schildere) (?:[\wäöüß]+ ){0,4}?nicht\b",
+    "it": r"\bnon (?:lo |la |li |le |te |ti )?(?:scrivo|scriverò|descrivo|descriverò)\b",
+    "nl": r"\b(?:schrijf|beschrijf) ik\b(?: [\w'’]+){0,3}? niet\b|\bik (?:schrijf|beschrijf) "
+    r"(?:[\w'’]+ ){0,4}?niet\b",
+    "pl": r"\bnie (?:napiszę|opiszę|piszę|opisuję)\b|\b(?:pisać|opisywać|opisać|napisać) (?:\w+ )?"
+    r"nie (?:będę|zamierzam)\b",
+    "ru": r"\bне (?:напишу|пишу|опишу|описываю)\b|\b(?:писать|описывать|расписывать) (?:\w+ )?не (?:буду|стану)\b",
+    "uk": r"\bне (?:напишу|пишу|опишу|описую|писатиму|описуватиму)\b|\b(?:писати|описувати) (?:\w+ )?не "
+    r"(?:буду|стану)\b",
+    "tr": r"\b(?:yaz|anlat)(?:mayacağım|mıyorum)\b|\bbetimle(?:meyeceğim|miyorum)\b|"
+    r"\btasvir (?:etmeyeceğim|etmiyorum|etmem)\b|\b(?:yazmam|anlatmam)\b(?!\s+(?:gerek|lazım|için|icap|şart))",
+    "id": r"\b(?:saya|aku) (?:tidak|tak|nggak|gak) (?:akan )?(?:menulis|menuliskan|menggambarkan|mendeskripsikan|"
+    r"menceritakan|menampilkan)\w*|\b(?:tidak|tak) (?:akan )?(?:saya|aku) (?:tulis|gambarkan|ceritakan|tampilkan)\b",
+    "vi": r"\b(?:tôi|mình) (?:sẽ )?không (?:viết|tả|miêu tả|mô tả|kể)\b|\bthì (?:tôi|mình) (?:xin )?không (?:làm|viết)\b",
+    "ja": r"(?:書き|描き|描写し|描写いたし)ません|(?:書か|描か)ないことにし",
+    "ko": r"(?:(?<![가-힣])쓰|작성하|묘사하|그리|다루)지 않(?:습니다|아요|을게요|겠습니다|겠어요)|"
+    r"(?:(?<![가-힣])쓰|작성하|묘사하|그리|다루)는 (?:건|것은|것) (?:하지 않|안 하)",
+    "zh-Hans": r"我(?:就|也|绝|可)?不(?:会|打算)?(?:写|描写|描述)(?:这|那|此|具体|细节|出)",
+    "zh-Hant": r"我(?:就|也|絕|可)?不(?:會|打算)?(?:寫|描寫|描述)(?:這|那|此|具體|細節|出)",
+}
+for _code in _PATTERNS:
+    _PATTERNS[_code] = (
+        (*_PATTERNS[_code][0], _OWN_RULES[_code]),
+        (*_PATTERNS[_code][1], _NOT_WRITING[_code]),
+    )
+
+# Stepping out of the role or the story to speak as the host ("Stepping out of the story for a moment:",
+# "Aus der Rolle heraus:", "Mag ik even uit de rol stappen?", "Выйду ненадолго из роли рассказчика", "作者の立場から")
+# and toning the scene down in the host's voice ("I'll keep it on the suggestive side", "le chien restera hors
+# champ", "Ich entschärfe das ein wenig", "оставлю за кадром", "点到为止"): the story asked for is not what
+# follows (soft).
+_OUT_OF_ROLE: dict[str, str] = {
+    "en": r"\b(?:stepping|step|breaking|break|going|stepping) (?:out of|outside(?: of)?) (?:the |my )?(?:story|role|"
+    r"character|role-?play|narrative|fiction)\b|\bout of character\b|\booc\b",
+    "es": r"\b(?:fuera de|saliendo de|salgo (?:un momento )?de) (?:la historia|el personaje|mi papel|el papel|"
+    r"la ficción|la narración|el rol)\b",
+    "pt-BR": r"\b(?:fora d[ao]|fugindo (?:um pouco )?d[oa]|saindo (?:um pouco )?d[oa]|saio (?:um pouco )?d[oa]) "
+    r"(?:história|personagem|papel|ficção|narrativa)\b",
+    "fr": r"\b(?:hors (?:du |de la )?(?:récit|histoire|personnage|rôle)|en dehors (?:de l['’]histoire|de mon rôle|"
+    r"du récit|de la fiction)|je sors (?:un (?:instant|moment|peu) )?(?:du|de mon) (?:rôle|personnage|récit))\b",
+    "de": r"\b(?:aus der rolle (?:heraus|fallend|gefallen)|außerhalb der (?:geschichte|rolle|erzählung)|"
+    r"ich (?:trete|falle) (?:kurz |mal )?aus der (?:rolle|geschichte))\b",
+    "it": r"\b(?:fuori (?:dalla storia|dal personaggio|dal ruolo|dalla narrazione)|esco (?:un attimo |per un "
+    r"momento )?(?:dal personaggio|dal ruolo|dalla storia))\b",
+    "nl": r"\b(?:uit (?:de|mijn) rol (?:stappen|vallen|gestapt)|buiten het verhaal om|buiten (?:de|mijn) rol)\b",
+    "pl": r"\b(?:wyjdę|wychodzę|wychodząc) (?:na (?:moment|chwilę) )?z (?:opowieści|roli|postaci|narracji|fikcji)\b|"
+    r"\bpoza (?:opowieścią|rolą|fabułą)\b",
+    "ru": r"\b(?:выйду|выхожу|выйдя) (?:ненадолго |на минутку |на секунду )?из (?:роли|образа|истории|"
+    r"повествования)\b|\bвне (?:роли|сюжета|истории)\b",
+    "uk": r"\b(?:вийду|виходжу|вийшовши) (?:ненадовго |на хвилинку )?(?:з|із) (?:ролі|образу|історії)\b|"
+    r"\bпоза (?:сюжетом|роллю|історією)\b",
+    "tr": r"\b(?:rolden|karakterden|hikâyeden|hikayeden) (?:bir an |kısaca |biraz )?(?:çıkarak|çıkıyorum|çıkayım)\b|"
+    r"\byazar notu\b",
+    "id": r"\b(?:keluar (?:sebentar )?dari (?:peran|cerita|karakter)|di luar (?:cerita|peran))\b",
+    "vi": r"\b(?:ra khỏi vai|bước ra khỏi (?:câu chuyện|vai)|ngoài lề câu chuyện|tạm rời vai)\b",
+    "ja": r"(?:役|キャラクター|物語)を(?:離れ|降り)|作者の立場から",
+    "ko": r"(?:역할|캐릭터|이야기)에서 (?:잠시 )?(?:벗어나|나와)",
+    "zh-Hans": r"(?:跳出|暂时跳出|先跳出)(?:角色|故事|剧情)|以作者的身份",
+    "zh-Hant": r"(?:跳出|暫時跳出|先跳出)(?:角色|故事|劇情)|以作者的身分",
+}
+_TONED_DOWN: dict[str, str] = {
+    "en": r"\bi(?:'ll|’ll| will|'m going to| am going to| try to)? (?:keep\b[^.!?]{0,40}\b(?:suggestive|mild|tasteful|"
+    r"restrained|implied|off-?(?:screen|page)|understated|non-graphic)|tone (?:it|this|things|the \w+) down|fade "
+    r"(?:to black|out)|cut away)\b|\bi(?:'d| would) (?:suggest we )?imply\b",
+    "es": r"\b(?:voy a|vamos a) (?:rebajar|suavizar|atenuar|moderar)\b|\birá por la sugerencia\b|\b(?:dejo|dejaré|"
+    r"dejando|dejamos) [^.!?]{0,30}fuera de (?:plano|cámara|campo)\b",
+    "pt-BR": r"\bvou (?:evitar|suavizar|amenizar|atenuar) (?:as |os |a |o )?(?:descrições|detalhes|violência|sangue)\b|"
+    r"\bde forma (?:sugestiva|implícita)\b|\b(?:só que|mas) sem a parte\b",
+    "fr": r"\b(?:restera|resteront|laisse|laisserai|garderai)\b(?: \w+){0,3} hors (?:champ|cadre|écran)\b|"
+    r"\bje vais (?:atténuer|adoucir|édulcorer)\b",
+    "de": r"\bich entschärfe\b|\bblende ich ab\b|\bich blende\b[^.!?]{0,20}\bab\b|\blasse\b[^.!?]{0,25}\baußen vor\b|"
+    r"\blass(?:en)? (?:uns|wir) (?:das|es) (?:lieber )?(?:suggerieren|andeuten)\b",
+    "it": r"\b(?:restare|resto|resterò|rimanere|rimango) (?:sull['’]implicito|sul vago|sul suggerito)\b|"
+    r"\b(?:attenuerò|smorzerò|ammorbidirò)\b|\b(?:lascio|lascerò|lascerei) [^.!?]{0,25}fuori (?:scena|campo)\b",
+    "nl": r"\bik (?:houd|hou) (?:het|dit|de \w+)(?: \w+){0,2}? (?:mild|ingetogen|suggestief|buiten beeld)\b|"
+    r"\bhoud ik buiten beeld\b",
+    "pl": r"\b(?:przyciszyć|złagodzić|stonować|wyciszyć) (?:tu |nieco |trochę )?(?:przemoc|scenę|opis)|"
+    r"\bw wersji (?:złagodzonej|stonowanej)\b|\bpo swojemu, bez\b",
+    "ru": r"\bоставлю за кадром\b|\b(?:смягчу|приглушу)\b|\bобойдусь без\b",
+    "uk": r"\bзалишу за кадром\b|\b(?:пом['’]якшу|натякну)\b|\bбез жорстоких деталей\b|\bпом['’]якшену версію\b",
+    "tr": r"\bima (?:ile|düzeyinde)\b|\bsansürlü versiyon\b|\b(?:yumuşatacağım|hafifleteceğim)\b",
+    "id": r"\bversi (?:ringan|halus|lebih lembut)\w*|\bsaya (?:perhalus|haluskan|lunakkan)\b",
+    "vi": r"\b(?:mình|tôi) (?:sẽ )?viết (?:lại )?nhẹ (?:hơn|nhàng)\b|\b(?:mình|tôi) (?:sẽ )?giảm nhẹ\b",
+    "ja": r"控えめ版|ソフトに(?:書き換え|し)|(?:描写|表現)を(?:抑え|和らげ|マイルドに)|暗示に(?:とどめ|留め)|避けたいと思います|避けたいので",
+    "ko": r"순화해서|순화한|수위를 (?:낮춰|낮추)|암시만",
+    "zh-Hans": r"淡化版|改成了?淡化|点到为止|侧面描写|不做具体描写|收着点写",
+    "zh-Hant": r"淡化版|改成了?淡化|點到為止|側面描寫|不做具體描寫|收著點寫",
+}
+# Out of the role, a host also says "sure, here it is": stepping out declines when a negation or a limit of the
+# locale follows it on its line ("Stepping out of the story for a moment: I try not to write explicit gore").
+_OUT_OF_ROLE_NO: dict[str, str] = {
+    "en": r"\b(?:not|no|never|won['’]t|can['’]t|don['’]t|limits?|boundar\w+)\b",
+    "es": r"\b(?:no|nunca|límites?|línea)\b",
+    "pt-BR": r"\b(?:não|nunca|limites?|linha)\b",
+    "fr": r"\b(?:ne|n['’]|pas|jamais|limites?)\b",
+    "de": r"\b(?:nicht|kein\w*|vorsichtig|lieber|grenzen?)\b",
+    "it": r"\b(?:non|mai|limiti?)\b",
+    "nl": r"\b(?:niet|geen|grens|grenzen)\b",
+    "pl": r"\b(?:nie|granic\w*)\b",
+    "ru": r"\b(?:не|нет|границ\w*|ограничени\w*)\b",
+    "uk": r"\b(?:не|ні|меж\w*|обмеженн\w*)\b",
+    "tr": r"\w+(?:m[ıi]yorum|m[ae]yeceğim|m[ae]m)\b|\b(?:değil|sınır\w*)\b",
+    "id": r"\b(?:tidak|bukan|tak|batas\w*)\b",
+    "vi": r"\b(?:không|giới hạn)\b",
+    "ja": r"ない|ません|控え|避け",
+    "ko": r"않|없|못|어렵",
+    "zh-Hans": r"不|没|避免",
+    "zh-Hant": r"不|沒|避免",
+}
+for _code in _PATTERNS:
+    _PATTERNS[_code] = (
+        _PATTERNS[_code][0],
+        (
+            *_PATTERNS[_code][1],
+            f"(?:{_OUT_OF_ROLE[_code]})[^\n]{{0,120}}?(?:{_OUT_OF_ROLE_NO[_code]})",
+            _TONED_DOWN[_code],
+        ),
+    )
+
 
 def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
     """``patterns`` with the locale's verb sets in place of ``{V}``, ``{G}``, ``{1}``, ``{Z}``, ``{N}``."""
@@ -1278,7 +1433,7 @@ _REPORTING = re.compile(
     r"zei|dacht|besloot|antwoordde|fluisterde|mompelde|schreef|bekende|vroeg|riep|"
     r"powiedział\w*|pomyślał\w*|postanowił\w*|odpowiedział\w*|szepnęł?\w*|mruknęł?\w*|napisał\w*|"
     r"wyznał\w*|dodał\w*|zapytał\w*|krzyknęł?\w*|"
-    r"сказал\w*|подумал\w*|решил\w*|ответил\w*|прошептал\w*|пробормотал\w*|написал\w*|признал\w*|"
+    r"сказал\w*|подумал\w*|решил\w*|ответил\w*|прошептал\w*|пробормотал\w*|написал\w*|признал\w*|вирішил\w*|"
     r"добавил\w*|спросил\w*|крикнул\w*|сказав|подумав|вирішив\w*|відповів|відповіла|прошепотів\w*|"
     r"написав|зізнав\w*|додав|спитав\w*|"
     r"dedi|düşündü|karar verdi|fısıldadı|itiraf etti|sordu|"
