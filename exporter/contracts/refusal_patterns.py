@@ -196,7 +196,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:je (?:préfère|préférerais|préfèrerais|voudrais|souhaite|souhaiterais)|"
             r"j['’]aimerais mieux) ne pas {V}",
             r"\bje (?:ne me sens|ne suis) pas (?:très |vraiment )?à l['’]aise\b.{0,25}(?:{V}|d['’]écrire)",
-            r"\bje (?:vais|préfère|préférerais) passer mon tour",
+            r"\bje (?:vais|préfère|préférerais|laisse) passer mon tour",
             r"\bje (?:dois|vais|me permets de|préfère|préférerais|vais devoir) (?:refuser|décliner)",
             r"\bce n['’]est pas (?:quelque chose|le genre de \w+|une scène) (?:que|qu['’]).{0,30}(?:{V}|d['’]écrire)",
             r"\b(?:changeons de sujet|parlons (?:plutôt )?d['’]autre chose|si on parlait d['’]autre chose|"
@@ -433,7 +433,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\btốt hơn (?:là )?(?:tôi|mình) không {V}|\btôi nghĩ (?:mình|tôi) không nên {V}",
             r"\btôi xin phép dừng lại",
             r"(?:chúng ta|mình|hãy) (?:hãy )?(?:đổi chủ đề|nói về chuyện khác|nói chuyện khác)",
-            r"\bđể (?:cho )?(?:trí tưởng tượng|sự tưởng tượng)\b",
+            r"\bđể (?:dành )?(?:cho )?(?:trí tưởng tượng|sự tưởng tượng)\b",
         ),
     ),
     "ja": (
@@ -547,7 +547,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnot (?:really )?my (?:thing|cup of tea)\b|\boutside (?:of )?what i(?:'m| am)? (?:comfortable|willing|"
         r"able)\b|\bstep out of character\b|"
         r"\b(?:not sure|unsure|don't know|do not know)(?: if| whether| that)? i (?:should|ought)\b|"
-        r"\bbut (?:not|without) (?:this|that|the)\b",
+        r"\bbut (?:not|without) (?:with |for )?(?:this|that|the)\b",
         r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|"
         r"this one|"
         r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
@@ -566,7 +566,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:dejemos|saltemos|omitamos|saltémonos)\b|\bme (?:resulta|parece|siento|es) (?:\w+ ){0,2}incómod[oa]\b|"
         r"\bme (?:la|lo|las|los) voy a (?:saltar|ahorrar|pasar)\b|\bno creo que (?:sea|deba|debería)\b|"
         r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b|"
-        r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b",
+        r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b|\bno me meto\b",
         r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
         r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b|"
         r"\b(?:fragmento|papel|personaje|escriba|escribirla|escribirlo)\b",
@@ -582,10 +582,11 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"estou)(?: \w+)? desconfortável\b|\bnão é o tipo de \w+ que eu\b|\bnão sou (?:a pessoa|o mais indicado|"
         r"a mais indicada)\b|\bdemais (?:pra|para) mim\b|"
         r"\bnão sei se (?:devo|deveria)\b|\bnão tenho certeza (?:se|de que) (?:devo|deveria)\b|"
-        r"\bmas (?:não|sem) (?:essa|esta|esse|este|a|o)\b",
+        r"\bmas (?:não|sem) (?:essa|esta|esse|este|a|o)\b|\bnão é comigo\b|"
+        r"\bnão me parece (?:certo|adequado|apropriado|correto)\b",
         r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|"
         r"relato|rumo|escrever\w*|"
-        r"escrevo|escrevendo|descrever\w*|narrar|continuar)\b|"
+        r"escrevo|escrevendo|descrever\w*|retratar|narrar|continuar)\b|"
         r"\b(?:trecho|papel|personagem|tema)\b",
     ),
     "fr": (
@@ -605,7 +606,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"les) passe\b|\bje ne me sens pas de\b|\bm['’]en abst\w+|"
         r"\bje ne suis pas (?:sûre?|certaine?) (?:de devoir|que je doive|qu['’]il faille)\b|"
         r"\bje ne sais pas si je (?:dois|devrais)\b|"
-        r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b",
+        r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b|\bce n['’]est pas (?:mon truc|pour moi|mon genre)\b|"
+        r"\bje ne le sens pas\b",
         r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
         r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b|"
         r"\b(?:rôle|personnage|morceau|extrait|fragment)\b",
@@ -616,7 +618,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnicht wohl\b|\bunwohl\b|\bpassen\b|\bpasse\b|\bverzichte\b|\babsehen\b|\bablehnen\b|\blehne\b|"
         r"\büberspringe\b|\baussetzen\b|\bauslassen\b|\blasse\b[^.!?]{0,25}\b(?:weg|aus)\b|"
         r"\b(?:möchte|will|werde|würde|kann|mag)\b(?: [\wäöüß]+){0,7} nicht\b|\bhalte\b[^.!?]{0,40}\bzurück\b|"
-        r"\bmache\b[^.!?]{0,30}\bnicht mit\b|\bweigere\b|\bich (?:kann|werde|möchte|will)(?: [\wäöüß]+){0,3}? kein(?:e|en|er)?\b|\baußerstande\b|\bnicht in der lage\b|"
+        r"\bmache\b[^.!?]{0,30}\bnicht mit\b|\bweigere\b|\b(?:kann|werde|möchte|will)(?: [\wäöüß]+){0,3}? kein(?:e|en|er)?\b|\baußerstande\b|\bnicht in der lage\b|"
         r"\bkein\w* [\wäöüß]+, (?:die|den|das) ich\b|\bliegt mir nicht\b|\bnichts für mich\b|"
         r"\bnicht (?:ganz |so |recht )wohl\b|\büberspringen wir\b|\blassen wir\b[^.!?]{0,30}\b(?:weg|aus)\b|"
         r"\bbin ich raus\b|\bich bin raus\b|\b(?:ziehe ich|ich ziehe)\b[^.!?]{0,20}\bgrenze\b|\b(?:schreibe|"
@@ -656,9 +658,10 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\blaten we\b[^.!?]{0,30}\b(?:overslaan|weglaten)\b|\bniet (?:helemaal |zo |echt )(?:prettig|op mijn gemak|"
         r"comfortabel)\b|\bbegin ik niet aan\b|\bik begin (?:er )?niet aan\b|"
         r"\b(?:weet niet|niet zeker) of ik\b[^.!?]{0,30}\b(?:moet|zou moeten|mag)\b|"
-        r"\bmaar (?:niet|zonder) (?:deze|die|de|het|dit|dat)\b",
+        r"\bmaar (?:niet|zonder) (?:deze|die|de|het|dit|dat)\b|\bik stop (?:voordat|vóór|zodra|op het moment)\b|"
+        r"\bdoe ik\b[^.!?]{0,15}\bniet mee\b|\bvalt buiten wat ik\b",
         r"\b(?:scène|verhaal|(?:dit|dat|het) deel|hoofdstuk|verzoek|inhoud|plot|details|richting|schrij\w*|beschrij\w*|"
-        r"uitwerk\w*|vertel\w*|verdergaan|voortzetten)\b|"
+        r"uitwerk\w*|vertel\w*|verdergaan|voortzetten|uitschrijven)\b|"
         r"\b(?:stukje|stuk|fragment|rol|passage)\b",
     ),
     "pl": (
@@ -671,9 +674,9 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
         r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
         r"\bnie dam rady\b|"
-        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b",
+        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b|— nie(?: bardzo)?(?=\s*[.!?;]|$)",
         r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
-        r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|kontynuować)\b|"
+        r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|opis|kontynuować)\b|"
         r"\b(?:kawał\w*|epizod\w*|rol[aęi])\b",
     ),
     "ru": (
@@ -685,7 +688,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bне (?:могу|смогу|в состоянии)\b|"
         r"\b(?:опустим|пропустим)\b|\bопущу\b|\bмне (?:[\w-]+ )?не по себе\b|\bбез меня\b|"
         r"\bне (?:уверен|уверена|знаю)\b[^.!?]{0,20}\b(?:стоит|следует)\b|"
-        r"\bно (?:без|не) (?:этой|этого|эту|этих)\b",
+        r"\bно (?:без|не) (?:этой|этого|эту|этих)\b|\b(?:а|но) (?:вот )?[^.!?]{0,30}— нет\b",
         r"\b(?:сцен[аыуеой]\w*|истори[яиюей]\w*|(?:эту|этой) част[ьи]|глав[аыуе]\w*|запрос\w*|контент\w*|сюжет\w*|"
         r"лини[юияей]\w*|подробност\w*|детал\w*|фрагмент\w*|писать|написать|напишу|описывать|описать|"
         r"продолжать|продолжить)\b|"
@@ -700,7 +703,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:пропустімо|пропустимо|опустімо)\b|\bмені (?:[\w-]+ )?ніяково\b|\bбез мене\b|\bб(?:и)? краще не\b|"
         r"\bне найкращ\w* (?:автор\w*|вибір)\b|"
         r"\bне (?:впевнений|впевнена|знаю)\b[^.!?]{0,20}\b(?:варто|слід|треба)\b|"
-        r"\bале (?:без|не) (?:цієї|цього|цю|цих)\b",
+        r"\bале (?:без|не) (?:цієї|цього|цю|цих)\b|\b(?:а|але) (?:от )?[^.!?]{0,30}— ні\b",
         r"\b(?:сцен\w*|істор\w*|(?:цю|цієї) частин[уи]|розділ\w*|запит\w*|вміст\w*|сюжет\w*|лінію|лінії|подробиц\w*|"
         r"деталі|фрагмент\w*|писати|написати|напишу|описувати|описати|продовжувати|продовжити)\b|"
         r"\b(?:епізод\w*|шмат\w*|рол[ьі])\b",
@@ -717,7 +720,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
         r"\batlayalım\b|\b(?:pas|es) geç\w*|\bbenim \w+(?:acağım|eceğim) bir \w+ değil\b|"
         r"\b(?:doğru olur mu|gerekir mi)\b[^.!?]{0,10}\b(?:bilmiyorum|emin değilim)\b|"
-        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b",
+        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b|\bsınırlarım var\b|\biçim el vermiyor\b",
         r"\b(?:sahne\w*|hikâye\w*|hikaye\w*|bu kısm\w*|bölüm\w*|istek\w*|içeri\w*|ayrıntı\w*|detay\w*|"
         r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b|"
         r"\b(?:bu|o|şu) (?:parça|kısım|kısm)\w*|\brol\w*|"
@@ -747,7 +750,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"đi)\b|\bbỏ qua\b|"
         r"\bkhông chắc\b[^.!?]{0,15}\bnên\b|"
         r"\bkhông (?:\w+ ){1,2}được\b|"
-        r"\bnhưng (?:không có|bỏ qua|trừ)\b",
+        r"\bnhưng (?:không có|bỏ qua|trừ)\b|, trừ\b|\bnghĩ (?:mình |tôi )?không nên\b",
         r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
         r"tiếp tục)|"
         r"(?:đoạn|vai|nhân vật)",
@@ -774,7 +777,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:이건|그건) (?:좀 )?아닌 것 같|"
         r"(?:도|해도) 될지 (?:잘 )?모르겠|"
         r"드리기(?:가|는)? (?:좀 )?(?:어렵|어려|곤란|힘들)|"
-        r"만 (?:빼고|제외하고)",
+        r"만 (?:빼고|제외하고)|(?:저한테는|저에게는|제게는) (?:좀 |조금 )?(?:힘들|어렵|곤란)|(?:그건|이건) (?:좀 |조금 )?곤란",
         r"(?:장면|이야기|이 부분|요청|내용|콘텐츠|줄거리|묘사|전개|쓰|작성|이어)|"
         r"(?:대목|역할)|"
         r"캐릭터",
@@ -787,7 +790,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
         r"(?:写|续写|继续|描写)不(?:了|出来)|"
-        r"除了(?:这|那)",
+        r"除了(?:这|那)|我(?:还是|就是|实在)?做不到|打算不|(?:我会|我會)?(?:避开|避開)|不宜|不(?:太)?方便",
         r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写(?!着))|"
         r"(?:这|那)一?小?段|角色|(?<!游)戏",
     ),
@@ -798,7 +801,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
         r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
-        r"除了(?:這|那)",
+        r"除了(?:這|那)|我(?:還是|就是|實在)?做不到|打算不|(?:我會)?避開|不宜|不(?:太)?方便",
         r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫(?![著着]))|"
         r"(?:這|那)一?小?段|角色|(?<!遊)戲",
     ),
@@ -876,16 +879,16 @@ _DEMONSTRATIVE: dict[str, tuple[str, str]] = {
     ),
     "ja": (r"控え|遠慮|見送ら|お断り|気が引け|気が進ま", r"(?:それ|これ)(?:は|を|について)"),
     "ko": (
-        r"지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)|불편|꺼려|꺼리|사양|아닌 것 같",
+        r"지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)|불편|꺼려|꺼리|사양|아닌 것 같|곤란",
         r"(?:그건|그것|이건|이것)",
     ),
     "zh-Hans": (
-        r"(?:就|还是|先)不[^。！？，]{0,8}了|不(?:太)?愿意|婉拒|(?:就|还是|先)不[^。！？，]{0,8}啦|算了|跳过|略过",
-        r"(?:这个|这件事|那个|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|还))",
+        r"(?:就|还是|先)不[^。！？，]{0,8}了|不(?:太)?愿意|婉拒|(?:就|还是|先)不[^。！？，]{0,8}啦|算了|跳过|略过|不(?:太)?方便",
+        r"(?:这个|这件事|那个|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|还|不))",
     ),
     "zh-Hant": (
-        r"(?:就|還是|先)不[^。！？，]{0,8}了|不(?:太)?願意|婉拒|(?:就|還是|先)不[^。！？，]{0,8}啦|算了|跳過|略過",
-        r"(?:這個|這件事|那個|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|還))",
+        r"(?:就|還是|先)不[^。！？，]{0,8}了|不(?:太)?願意|婉拒|(?:就|還是|先)不[^。！？，]{0,8}啦|算了|跳過|略過|不(?:太)?方便",
+        r"(?:這個|這件事|那個|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|還|不))",
     ),
 }
 
@@ -1139,7 +1142,8 @@ _OUT_OF_ROLE: dict[str, str] = {
 _TONED_DOWN: dict[str, str] = {
     "en": r"\bi(?:'ll|’ll| will|'m going to| am going to| try to)? (?:keep\b[^.!?]{0,40}\b(?:suggestive|mild|tasteful|"
     r"restrained|implied|off-?(?:screen|page)|understated|non-graphic)|tone (?:it|this|things|the \w+) down|fade "
-    r"(?:to black|out)|cut away)\b|\bi(?:'d| would) (?:suggest we )?imply\b",
+    r"(?:to black|out)|cut away)\b|\bi(?:'d| would) (?:suggest we )?imply\b|"
+    r"\blet['’]s keep (?:it|this|things)\b[^.!?]{0,30}\b(?:but not|rather than|instead of)\b",
     "es": r"\b(?:voy a|vamos a) (?:rebajar|suavizar|atenuar|moderar)\b|\birá por la sugerencia\b|\b(?:dejo|dejaré|"
     r"dejando|dejamos) [^.!?]{0,30}fuera de (?:plano|cámara|campo)\b",
     "pt-BR": r"\bvou (?:evitar|suavizar|amenizar|atenuar) (?:as |os |a |o )?(?:descrições|detalhes|violência|sangue)\b|"
