@@ -790,7 +790,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
         r"(?:写|续写|继续|描写)不(?:了|出来)|"
-        r"除了(?:这|那)|我(?:还是|就是|实在)?做不到|打算不|(?:我会|我會)?(?:避开|避開)|不宜|不(?:太)?方便",
+        r"除了(?:这|那)|我(?:还是|就是|实在)?做不到|打算不|避开|不宜|不(?:太)?方便",
         r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写(?!着))|"
         r"(?:这|那)一?小?段|角色|(?<!游)戏",
     ),
@@ -801,10 +801,65 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
         r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
-        r"除了(?:這|那)|我(?:還是|就是|實在)?做不到|打算不|(?:我會)?避開|不宜|不(?:太)?方便",
+        r"除了(?:這|那)|我(?:還是|就是|實在)?做不到|打算不|避開|不宜|不(?:太)?方便",
         r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫(?![著着]))|"
         r"(?:這|那)一?小?段|角色|(?<!遊)戲",
     ),
+}
+
+
+# A partial decline: the host offers the writing and keeps a graphic part out ("I'll write the scene, but
+# without the gory details", "Escribo la escena, pero sin los detalles sangrientos", "Напишу сцену, но без
+# кровавых подробностей", "場面は書きますが、残酷な部分は省きます"): a contrast, an exclusion and the locale's
+# words for the graphic part (``_GRAPHIC``), added to the locale's cores (the task and, where the language
+# marks it, the first person are still needed).
+_GRAPHIC: dict[str, str] = {
+    "en": r"(?:graphic|gor(?:e|y)|blood(?:y)?|explicit|gruesome|violen\w*|brutal\w*|cruel\w*|mutilat\w*|grisly)",
+    "es": r"(?:sangr\w*|gráfic\w*|explícit\w*|violen\w*|crud\w*|brutal\w*|macabr\w*|gore)",
+    "pt-BR": r"(?:sangr\w*|gráfic\w*|explícit\w*|violên\w*|violent\w*|brutal\w*|gore)",
+    "fr": r"(?:sang\w*|graphique\w*|explicite\w*|violen\w*|gore|brutal\w*)",
+    "de": r"(?:blut\w*|grafisch\w*|explizit\w*|gewalt\w*|brutal\w*|gore|drastisch\w*)",
+    "it": r"(?:sangu\w*|cruent\w*|esplicit\w*|grafic\w*|violen\w*|brutal\w*|splatter|gore)",
+    "nl": r"(?:bloed\w*|expliciet\w*|grafisch\w*|geweld\w*|gruwel\w*|gore)",
+    "pl": r"(?:krw\w*|drastyczn\w*|brutaln\w*|przemoc\w*|makabr\w*|gore)",
+    "ru": r"(?:кров\w*|жесток\w*|натуралистичн\w*|графичн\w*|насили\w*)",
+    "uk": r"(?:крив\w*|кров\w*|жорсток\w*|натуралістичн\w*|насильств\w*)",
+    "tr": r"(?:kan\w*|vahşet\w*|şiddet\w*|gore)",
+    "id": r"(?:berdarah|darah|sadis|kekerasan|eksplisit|grafis|gore|bagian)",
+    "vi": r"(?:máu me|bạo lực|ghê rợn|tàn bạo|phần|đoạn)",
+    "ja": r"(?:残酷|残虐|流血|血|グロ|生々し|暴力|部分)",
+    "ko": r"(?:잔인|잔혹|피|유혈|고어|폭력|수위|부분)",
+    "zh-Hans": r"(?:血腥|残忍|暴力|部分)",
+    "zh-Hant": r"(?:血腥|殘忍|暴力|部分)",
+}
+_PARTIAL: dict[str, str] = {
+    "en": r"\b(?:but|though|although|just|only)\b[^.!?]{0,30}?\b(?:without|minus|leave out|leaving out|not|no|"
+    r"skip\w*)\b(?: [\w'-]+){0,3}? {G}\b|\bminus (?:the |any )?{G}\b",
+    "es": r"\b(?:pero|aunque|solo que|sólo que)\b[^.!?]{0,30}?\b(?:sin|no|dejo fuera|dejaré fuera|omito|omitiré)\b"
+    r"(?: \w+){0,3}? {G}",
+    "pt-BR": r"\b(?:mas|porém|só que|embora)\b[^.!?]{0,30}?\b(?:sem|não|deixo de fora|deixarei de fora|omito)\b"
+    r"(?: \w+){0,3}? {G}",
+    "fr": r"\b(?:mais|sauf)\b[^.!?]{0,30}?\b(?:sans|pas|je laisse de côté|j['’]omets|je passe sur)\b(?: \w+){0,3}? {G}",
+    "de": r"\b(?:aber|allerdings|nur|jedoch)\b[^.!?]{0,30}?\b(?:ohne|nicht|keine?|lasse)\b(?: [\wäöüß]+){0,3}? {G}|"
+    r"\b(?:aber|jedoch) nicht\s*(?=[.!?]|$)",
+    "it": r"\b(?:ma|però|solo che)\b[^.!?]{0,30}?\b(?:senza|non|tralascio|ometto|salto)\b(?: \w+){0,3}? {G}",
+    "nl": r"\b(?:maar|alleen)\b[^.!?]{0,30}?\b(?:zonder|niet|geen)\b(?: [\w'’]+){0,3}? {G}|\bmaar\b[^.!?]{0,40}"
+    r"\bniet\s*(?=[.!?]|$)",
+    "pl": r"\b(?:ale|tylko|jednak)\b[^.!?]{0,30}?\b(?:bez|nie|pominę)\b(?: \w+){0,3}? {G}|\bale nie\b(?: \w+)? "
+    r"(?:część|fragment\w*|moment\w*)\b",
+    "ru": r"\b(?:но|а|только)\b[^.!?]{0,30}?\b(?:без|не)\b(?: \w+){0,3}? {G}|\bно не то, что\b",
+    "uk": r"\b(?:але|а|тільки)\b[^.!?]{0,30}?\b(?:без|не)\b(?: \w+){0,3}? {G}|\bале не те, що\b",
+    "tr": r"\b(?:ama|fakat|ancak)\b[^.!?]{0,30}?{G}(?: \w+)? (?:olmadan|hariç)\b",
+    "id": r"\b(?:tapi|namun|hanya)\b[^.!?]{0,30}?\b(?:tanpa|tidak|bukan)\b(?: \w+){0,3}? {G}",
+    "vi": r"\b(?:nhưng|tuy nhiên)\b[^.!?]{0,30}?\b(?:bỏ qua|không|trừ|lược)\b(?: \w+){0,3}? {G}",
+    "ja": r"(?:が|けど|けれど|ものの)、?[^。]{0,20}?{G}[^。]{0,10}?(?:省き|省略|割愛|書きません|控え|伏せ|ぼかし)",
+    "ko": r"(?:지만|는데)[^.!?。]{0,20}?{G}[^.!?。]{0,10}?(?:빼|제외|생략|쓰지 않|안 쓰)",
+    "zh-Hans": r"(?:但|不过|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不写|略过|省略|跳过|不展开|不描写)",
+    "zh-Hant": r"(?:但|不過|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不寫|略過|省略|跳過|不展開|不描寫)",
+}
+_COMPOSED = {
+    code: (me, core + "|" + _PARTIAL[code].replace("{G}", _GRAPHIC[code]), topic)
+    for code, (me, core, topic) in _COMPOSED.items()
 }
 
 
@@ -1009,14 +1064,22 @@ _REQUESTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _any_order(parts: tuple[str, ...], gap: str) -> str:
-    """One pattern matching ``parts`` in any order, ``gap`` between neighbours."""
-    return "|".join(gap.join(f"(?:{p})" for p in order) for order in itertools.permutations(parts))
+# The orders each language uses: subject-verb-object languages put the request after the act or front it
+# ("I can't fulfil this request", "Esta solicitud no la puedo atender"); German, Dutch, Polish, Russian and
+# Ukrainian put the three in any order; a fused inability stands before or after its request.
+_SVO = ("en", "es", "pt-BR", "fr", "it", "id", "vi")
+
+
+def _any_order(parts: tuple[str, ...], gap: str, svo: bool = False) -> str:
+    """One pattern matching ``parts`` in any order (``svo``: (inability, act, request) in that order or with
+    the request fronted), ``gap`` between neighbours."""
+    orders = [parts, (parts[2], parts[0], parts[1])] if svo else list(itertools.permutations(parts))
+    return "|".join(gap.join(f"(?:{p})" for p in order) for order in orders)
 
 
 for _code, _parts in _REQUESTS.items():
     _gap = _REQUEST_CJK_GAP if _code in ("ja", "ko", "zh-Hans", "zh-Hant") else _REQUEST_GAP
-    _PATTERNS[_code] = (_PATTERNS[_code][0] + (_any_order(_parts, _gap),), _PATTERNS[_code][1])
+    _PATTERNS[_code] = (_PATTERNS[_code][0] + (_any_order(_parts, _gap, _code in _SVO),), _PATTERNS[_code][1])
 # German and Dutch "I am not in a position to …" put the request inside the infinitive clause
 _PATTERNS["de"] = (
     _PATTERNS["de"][0]
@@ -1112,7 +1175,7 @@ for _code in _PATTERNS:
 # follows (soft).
 _OUT_OF_ROLE: dict[str, str] = {
     "en": r"\b(?:stepping|step|breaking|break|going|stepping) (?:out of|outside(?: of)?) (?:the |my )?(?:story|role|"
-    r"character|role-?play|narrative|fiction)\b|\bout of character\b|\booc\b",
+    r"character|role-?play|narrative|fiction)\b|\bout of character\b|\booc\b|\b(?:breaking|break) character\b",
     "es": r"\b(?:fuera de|saliendo de|salgo (?:un momento )?de) (?:la historia|el personaje|mi papel|el papel|"
     r"la ficción|la narración|el rol)\b",
     "pt-BR": r"\b(?:fora d[ao]|fugindo (?:um pouco )?d[oa]|saindo (?:um pouco )?d[oa]|saio (?:um pouco )?d[oa]) "
@@ -1141,32 +1204,33 @@ _OUT_OF_ROLE: dict[str, str] = {
 }
 _TONED_DOWN: dict[str, str] = {
     "en": r"\bi(?:'ll|’ll| will|'m going to| am going to| try to)? (?:keep\b[^.!?]{0,40}\b(?:suggestive|mild|tasteful|"
-    r"restrained|implied|off-?(?:screen|page)|understated|non-graphic)|tone (?:it|this|things|the \w+) down|fade "
+    r"restrained|implied|off-?(?:screen|page)|understated|non-graphic)|tone (?:it|this|things|the \w+ )?down|fade "
     r"(?:to black|out)|cut away)\b|\bi(?:'d| would) (?:suggest we )?imply\b|"
     r"\blet['’]s keep (?:it|this|things)\b[^.!?]{0,30}\b(?:but not|rather than|instead of)\b",
     "es": r"\b(?:voy a|vamos a) (?:rebajar|suavizar|atenuar|moderar)\b|\birá por la sugerencia\b|\b(?:dejo|dejaré|"
     r"dejando|dejamos) [^.!?]{0,30}fuera de (?:plano|cámara|campo)\b",
-    "pt-BR": r"\bvou (?:evitar|suavizar|amenizar|atenuar) (?:as |os |a |o )?(?:descrições|detalhes|violência|sangue)\b|"
+    "pt-BR": r"\bvou (?:evitar (?:as |os |a |o )?(?:descrições|detalhes|violência|sangue)|suavizar|amenizar|atenuar)\b|"
     r"\bde forma (?:sugestiva|implícita)\b|\b(?:só que|mas) sem a parte\b",
     "fr": r"\b(?:restera|resteront|laisse|laisserai|garderai)\b(?: \w+){0,3} hors (?:champ|cadre|écran)\b|"
     r"\bje vais (?:atténuer|adoucir|édulcorer)\b",
-    "de": r"\bich entschärfe\b|\bblende ich ab\b|\bich blende\b[^.!?]{0,20}\bab\b|\blasse\b[^.!?]{0,25}\baußen vor\b|"
+    "de": r"\bich entschärfe\b|\bich schwäche\b[^.!?]{0,30}\bab\b|\bich (?:mildere|dämpfe)\b|\bblende ich ab\b|\bich blende\b[^.!?]{0,20}\bab\b|\blasse\b[^.!?]{0,25}\baußen vor\b|"
     r"\blass(?:en)? (?:uns|wir) (?:das|es) (?:lieber )?(?:suggerieren|andeuten)\b",
     "it": r"\b(?:restare|resto|resterò|rimanere|rimango) (?:sull['’]implicito|sul vago|sul suggerito)\b|"
     r"\b(?:attenuerò|smorzerò|ammorbidirò)\b|\b(?:lascio|lascerò|lascerei) [^.!?]{0,25}fuori (?:scena|campo)\b",
     "nl": r"\bik (?:houd|hou) (?:het|dit|de \w+)(?: \w+){0,2}? (?:mild|ingetogen|suggestief|buiten beeld)\b|"
-    r"\bhoud ik buiten beeld\b",
+    r"\bhoud ik buiten beeld\b|\bik zwak\b[^.!?]{0,30}\baf\b|\bik verzacht\b",
     "pl": r"\b(?:przyciszyć|złagodzić|stonować|wyciszyć) (?:tu |nieco |trochę )?(?:przemoc|scenę|opis)|"
-    r"\bw wersji (?:złagodzonej|stonowanej)\b|\bpo swojemu, bez\b",
+    r"\bw wersji (?:złagodzonej|stonowanej)\b|\bpo swojemu, bez\b|\b(?:złagodzę|stonuję|wyciszę|przyciszę)\b",
     "ru": r"\bоставлю за кадром\b|\b(?:смягчу|приглушу)\b|\bобойдусь без\b",
     "uk": r"\bзалишу за кадром\b|\b(?:пом['’]якшу|натякну)\b|\bбез жорстоких деталей\b|\bпом['’]якшену версію\b",
     "tr": r"\bima (?:ile|düzeyinde)\b|\bsansürlü versiyon\b|\b(?:yumuşatacağım|hafifleteceğim)\b",
-    "id": r"\bversi (?:ringan|halus|lebih lembut)\w*|\bsaya (?:perhalus|haluskan|lunakkan)\b",
+    "id": r"\bversi (?:ringan|halus|lebih lembut)\w*|\bsaya (?:akan )?(?:sedikit )?(?:perhalus|memperhalus|haluskan|"
+    r"lunakkan|melunakkan)\b",
     "vi": r"\b(?:mình|tôi) (?:sẽ )?viết (?:lại )?nhẹ (?:hơn|nhàng)\b|\b(?:mình|tôi) (?:sẽ )?giảm nhẹ\b",
     "ja": r"控えめ版|ソフトに(?:書き換え|し)|(?:描写|表現)を(?:抑え|和らげ|マイルドに)|暗示に(?:とどめ|留め)|避けたいと思います|避けたいので",
-    "ko": r"순화해서|순화한|수위를 (?:낮춰|낮추)|암시만",
-    "zh-Hans": r"淡化版|改成了?淡化|点到为止|侧面描写|不做具体描写|收着点写",
-    "zh-Hant": r"淡化版|改成了?淡化|點到為止|側面描寫|不做具體描寫|收著點寫",
+    "ko": r"순화해서|순화한|수위를 (?:조금 |좀 |살짝 )?(?:낮춰|낮추)|암시만",
+    "zh-Hans": r"淡化版|改成了?淡化|点到为止|侧面描写|不做具体描写|收着点写|写得(?:含蓄|委婉|隐晦|克制)",
+    "zh-Hant": r"淡化版|改成了?淡化|點到為止|側面描寫|不做具體描寫|收著點寫|寫得(?:含蓄|委婉|隱晦|克制)",
 }
 # Out of the role, a host also says "sure, here it is": stepping out declines when a negation or a limit of the
 # locale follows it on its line ("Stepping out of the story for a moment: I try not to write explicit gore").
