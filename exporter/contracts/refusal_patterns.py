@@ -1175,7 +1175,8 @@ for _code in _PATTERNS:
 # follows (soft).
 _OUT_OF_ROLE: dict[str, str] = {
     "en": r"\b(?:stepping|step|breaking|break|going|stepping) (?:out of|outside(?: of)?) (?:the |my )?(?:story|role|"
-    r"character|role-?play|narrative|fiction)\b|\bout of character\b|\booc\b|\b(?:breaking|break) character\b",
+    r"character|role-?play|narrative|fiction)\b|\bout of character ?[:—)]|\booc\b|"
+    r"\b(?:breaking|break) character\b",
     "es": r"\b(?:fuera de|saliendo de|salgo (?:un momento )?de) (?:la historia|el personaje|mi papel|el papel|"
     r"la ficción|la narración|el rol)\b",
     "pt-BR": r"\b(?:fora d[ao]|fugindo (?:um pouco )?d[oa]|saindo (?:um pouco )?d[oa]|saio (?:um pouco )?d[oa]) "
