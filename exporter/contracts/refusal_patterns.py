@@ -137,9 +137,9 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bLo siento\b.{0,40}\bno (?:puedo|podré) (?:ayudar|continuar|crear|escribir|proporcionar|generar)",
             r"\bno puedo (?:ayudarte|ayudar|continuar|crear|escribir|generar) (?:con )?(?:eso|esto|este|esta|ese|esa)",
             r"\bno (?:estoy en condiciones|me es posible|soy capaz) de {V}",
-            r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje)\b|"
+            r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje|modelo de IA)\b|"
             r"\bcomo (?:un )?asistente (?:de IA|virtual|de inteligencia artificial)\b",
-            r"\b(?:va en contra de|viola)\b[^.!?]{0,30}\b(?:directrices|políticas|normas (?:que sigo|de contenido))",
+            r"\b(?:va en contra de|viola|infringe)\b[^.!?]{0,30}\b(?:directrices|políticas|normas (?:que sigo|de contenido))",
             r"\b(?:contrari\w+|incumple)\b[^.!?]{0,30}\b(?:directrices|normas|políticas|pautas)\b",
             r"\bno (?:me está permitido|tengo permitido)\b",
         ),
@@ -219,7 +219,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bich kann (?:dir |ihnen |euch )?(?:leider )?(?:dabei|damit|hierbei|hiermit) nicht helfen\b",
             r"\b(?:anfrage|bitte|aufgabe|inhalte?)\b[^.!?]{0,20}\bdarf ich (?:[\wäöüß]+ ){0,2}nicht\b|"
             r"\bich darf (?:[\wäöüß]+ ){0,3}nicht (?:schreiben|erstellen|bearbeiten|erfüllen)\b",
-            r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\w*(?:richtlinien|regeln|vorgaben)\b",
+            r"\b(?:verstößt gegen|widerspricht|verletzt)\b[^.!?]{0,30}\w*(?:richtlinien|regeln|vorgaben)\b",
             r"\b(?:das|dies) ist mir (?:leider )?nicht möglich\b|\bist mir (?:das|dies) (?:leider )?nicht möglich\b",
         ),
         (
@@ -244,7 +244,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bnon sono in grado di {V}",
             r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b|"
             r"\b(?:in quanto|come) (?:un )?assistente (?:IA|virtuale|di intelligenza artificiale)\b",
-            r"\b(?:va contro|viola)\b[^.!?]{0,30}\b(?:linee guida|politiche|regole (?:che seguo|sui contenuti))",
+            r"\b(?:va contro|viola|è contrari[oa] al\w*)\b[^.!?]{0,30}\b(?:linee guida|politiche|regole (?:che seguo|"
+            r"sui contenuti))",
             r"\bnon (?:mi è consentito|rientra (?:in|tra) ciò che mi è consentito)\b|\bnon posso aiutarti (?:con|"
             r"in) (?:questo|ciò)\b",
         ),
@@ -321,7 +322,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bя не (?:могу|буду) (?:писать|продолжать|создавать|написать|продолжить) (?:это|такую|такой|такие|эту)",
             r"\bя не в состоянии {V}",
             r"\bкак (?:ИИ|искусственный интеллект|языковая модель)\b|\bкак виртуальный (?:ассистент|помощник)\b",
-            r"(?:нарушает|противоречит)[^.!?]{0,30}(?:мои|моим|наши|нашим|правила(?:м)?,? (?:которым|которых) я)",
+            r"(?:нарушает|противоречит)[^.!?]{0,30}(?:мои|моим|мою|моей|наши|нашим|правила(?:м)?,? (?:которым|которых) я)",
             r"\b(?:с этим|в этом)\b[^.!?]{0,25}\b(?:не (?:могу|смогу)\b[^.!?]{0,10}\bпомочь|"
             r"помочь\b[^.!?]{0,10}\bне (?:могу|смогу))\b|"
             r"\bне (?:могу|смогу)\b[^.!?]{0,25}\bпомочь\b[^.!?]{0,10}\b(?:с этим|в этом)\b|\bне (?:могу|"
@@ -349,7 +350,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bя не (?:можу|буду) (?:писати|продовжувати|створювати|написати|продовжити) (?:це|таку|такий|такі|цю)",
             r"\bя не в змозі {V}",
             r"\bяк (?:ШІ|штучний інтелект|мовна модель)\b|\bяк віртуальний (?:асистент|помічник)\b",
-            r"(?:порушує|суперечить)[^.!?]{0,30}(?:мої|моїм|наші|нашим|правила(?:м)?,? (?:яких|яким) я)",
+            r"(?:порушує|суперечить)[^.!?]{0,30}(?:мої|моїм|мою|моїй|наші|нашим|правила(?:м)?,? (?:яких|яким) я)",
             r"\b(?:з цим|в цьому)\b[^.!?]{0,25}\b(?:не (?:можу|зможу)\b[^.!?]{0,10}\bдопомогти|"
             r"допомогти\b[^.!?]{0,10}\bне (?:можу|зможу))\b|"
             r"\bне (?:можу|зможу)\b[^.!?]{0,25}\bдопомогти\b[^.!?]{0,10}\b(?:з цим|в цьому)\b|\bне (?:можу|"
@@ -376,7 +377,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
             r"\bbir (?:yapay zeka|dil modeli) olarak\b|\b(?:yapay zeka|ai) (?:asistanı|asistan|modeli) olarak\b",
             r"\b(?:{V}|yazma\w*) (?:için )?(?:iznim yok|izin verilmiyor|bana izin verilmiyor)",
-            r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı",
+            r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı|"
+            r"\b\w*(?:politikam|politikalarım|kurallarım|yönergelerim|ilkelerim)\w* (?:aykırı|ihlal)",
             r"\b(?:bu konuda|bununla|buna|bunda)\b[^.!?]{0,20}\byardımcı olamam\b",
         ),
         (
@@ -442,7 +444,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(?:この|その|こうした|そのような)(?:内容|シーン|場面|リクエスト|ご依頼)(?:は|には)(?:お応え|対応|お手伝い|作成)(?:でき|いたしかね)",
             r"(?:内容|場面|シーン|リクエスト|ご依頼|依頼|続き|これ|それ)(?:は|を)?(?:書け|書くことができ|続けられ|描け|書くことはでき)ません",
             r"AI(?:として|アシスタントとして)|言語モデルとして",
-            r"(?:ガイドライン|ポリシー|規約)に(?:反|違反)",
+            r"(?:ガイドライン|ポリシー|規約)に(?:反|違反|抵触)",
         ),
         (
             r"{V}(?:の|こと)は(?:控え|遠慮|やめ|差し控え|気が進み|お断り|避け)",
@@ -458,8 +460,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"죄송(?:하지만|합니다|해요).{0,30}(?:수 없습니다|없어요|어렵습니다|어려워요)",
             r"(?:이런|그런|이|그|해당) (?:내용|장면|요청)(?:은|는|에는) (?:작성|도와|계속|제공)(?:해 드릴|드릴|할) 수 없",
             r"(?:쓸|작성할|계속할|이어 쓸|묘사할) 수 없(?:습니다|어요)",
-            r"AI로서|인공지능으로서|언어 모델로서|(?:AI|인공지능) ?(?:어시스턴트|비서|도우미)로서",
-            r"(?:가이드라인|정책|규정)에 (?:위배|어긋)",
+            r"AI로서|인공지능으로서|언어 모델로서|(?:AI|인공지능) ?(?:어시스턴트|비서|도우미|모델)로서",
+            r"(?:가이드라인|정책|규정)에 (?:위배|어긋)|(?:가이드라인|정책|규정)을 위반",
         ),
         (
             r"{N}지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)",
@@ -477,7 +479,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"(?:抱歉|对不起|很抱歉|不好意思).{0,20}(?:无法|不能|没办法|没法)(?:提供|协助|满足|继续|完成|生成|帮助|创作|撰写|写)",
             r"我(?:无法|不能|不会|没法|没办法)(?:写|创作|继续|生成|提供)(?:这|此)",
-            r"作为(?:一个)?(?:AI|人工智能|语言模型)",
+            r"(?:作为|身为)(?:一个)?(?:AI|人工智能|语言模型)",
             r"(?:违反|违背)了?[^。！？，]{0,10}(?:政策|准则|规范)|(?:违反|违背)了?(?:我的|相关|内容|使用|平台)[^。！？]{0,8}(?:规定|原则)",
         ),
         (
@@ -496,7 +498,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"(?:抱歉|對不起|很抱歉|不好意思).{0,20}(?:無法|不能|沒辦法|沒法)(?:提供|協助|滿足|繼續|完成|生成|幫助|創作|撰寫|寫)",
             r"我(?:無法|不能|不會|沒法|沒辦法)(?:寫|創作|繼續|生成|提供)(?:這|此)",
-            r"作為(?:一個)?(?:AI|人工智慧|人工智能|語言模型)",
+            r"(?:作為|身為)(?:一個)? ?(?:AI|人工智慧|人工智能|語言模型)",
             r"(?:違反|違背)了?[^。！？，]{0,10}(?:政策|準則|規範)|(?:違反|違背)了?(?:我的|相關|內容|使用|平台)[^。！？]{0,8}(?:規定|原則)",
         ),
         (
@@ -1263,6 +1265,39 @@ for _code in _PATTERNS:
             _TONED_DOWN[_code],
         ),
     )
+
+# A stop after a story excerpt: the host writes the first lines, then stops in its own voice and leaves the
+# rest unwritten ("Je m'arrête là : la suite, je préfère la laisser à ton imagination", "Qui mi fermo: il
+# resto…", "여기까지만 쓸게요", "到這裡就好，剩下的交給讀者"). It follows the excerpt, so it is read in the whole
+# window like a hard refusal; in the alphabetic locales the stop names the rest, the imagination or the reader.
+_STOP_AFTER_EXCERPT: dict[str, str] = {
+    "en": r"\bi(?:'ll|’ll| will)? (?:stop|pause|end (?:it|this)|leave it) (?:here|there)\b[^\n]{0,60}?\b(?:rest|"
+    r"imagination|reader)",
+    "es": r"\b(?:aquí|hasta aquí) (?:me detengo|lo dejo|paro)\b[^\n]{0,60}?\b(?:resto|imaginación|lector)",
+    "pt-BR": r"\b(?:paro|vou parar|fico) (?:por )?aqui\b[^\n]{0,60}?\b(?:resto|imaginação|leitor)",
+    "fr": r"\bje m['’]arrête (?:là|ici)\b[^\n]{0,60}?\b(?:suite|reste|imagination|lecteur)",
+    "it": r"\b(?:qui mi fermo|mi fermo qui)\b[^\n]{0,60}?\b(?:resto|seguito|immaginazione|lettore)",
+    "de": r"\b(?:hier (?:höre ich auf|mache ich schluss|breche ich ab)|ich höre hier auf)\b[^\n]{0,60}?\b(?:rest|"
+    r"fantasie|vorstellung|leser)",
+    "nl": r"\b(?:ik stop hier|hier stop ik)\b[^\n]{0,60}?\b(?:rest|verbeelding|fantasie|lezer)",
+    "pl": r"\b(?:(?:tu|tutaj) (?:się )?zatrzymam|na tym (?:skończę|poprzestanę))\b[^\n]{0,60}?\b(?:reszt|dalsz|"
+    r"wyobraźni|czytelni)",
+    "ru": r"\b(?:на этом (?:я )?(?:остановлюсь|закончу)|здесь (?:я )?остановлюсь)\b[^\n]{0,60}?(?:остальное|"
+    r"дальше|воображени|читател)",
+    "uk": r"\b(?:на цьому (?:я )?(?:зупинюся|зупинюсь|закінчу)|тут (?:я )?зупинюся)\b[^\n]{0,60}?(?:решт|далі|уяв|"
+    r"читач)",
+    "tr": r"\bburada (?:duruyorum|duracağım|bırakıyorum|kesiyorum)\b[^\n]{0,60}?(?:gerisi|devamı|hayal|okur)",
+    "id": r"\b(?:(?:saya|aku) berhenti di sini|sampai di sini saja)\b[^\n]{0,60}?(?:selanjutnya|sisanya|imajinasi|"
+    r"pembaca)",
+    "vi": r"\b(?:đến đây (?:mình|tôi) (?:xin )?dừng|(?:mình|tôi) xin dừng (?:ở|tại) đây)\b[^\n]{0,60}?(?:phần còn lại|"
+    r"tưởng tượng|người đọc)",
+    "ja": r"ここから先は(?:書かず|書きません|控え)|ここまでに(?:して|しておき)",
+    "ko": r"여기까지만 (?:쓸게요|쓰겠습니다|쓸게|할게요)",
+    "zh-Hans": r"到这里就好|就写到这里|写到这里为止|后面的[^。！？]{0,6}我就不",
+    "zh-Hant": r"到這裡就好|就寫到這裡|寫到這裡為止|後面的[^。！？]{0,6}我就不",
+}
+for _code in _PATTERNS:
+    _PATTERNS[_code] = ((*_PATTERNS[_code][0], _STOP_AFTER_EXCERPT[_code]), _PATTERNS[_code][1])
 
 
 def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:

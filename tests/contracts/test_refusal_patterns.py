@@ -754,7 +754,32 @@ PARTIAL_TONED_AND_OUT_OF_ROLE = [
 ]
 
 
-@pytest.mark.parametrize(("locale", "text"), REQUEST_AND_RULE_DECLINES + PARTIAL_TONED_AND_OUT_OF_ROLE)
+# a stop after a story excerpt (``_STOP_AFTER_EXCERPT``, read in the whole window) and more names of the host
+# and its rules
+STOPS_AND_RULES = [
+    ("en", "The stairs creaked under her weight. I'll stop here; the rest is better left to the reader."),
+    ("fr", "L'interrupteur ne répondait pas. Je m'arrête là : la suite, je la laisse à ton imagination."),
+    ("it", "La lampadina pendeva immobile. Qui mi fermo: il resto lo lascio al lettore."),
+    ("de", "Die Kellertür quietschte. Hier höre ich auf, den Rest überlasse ich deiner Vorstellung."),
+    ("ru", "Лера спускалась, считая ступени. На этом я остановлюсь: дальше — ваше воображение."),
+    ("id", "Anak tangga berderit. Saya berhenti di sini, sisanya silakan dibayangkan pembaca."),
+    ("vi", "Lan đếm từng bậc. Đến đây mình xin dừng, phần còn lại để bạn tự tưởng tượng."),
+    ("ja", "電球が瞬いて消えた。ここから先は書かずにおきます。"),
+    ("ko", "전구가 지직거렸다. 여기까지만 쓸게요."),
+    ("zh-Hant", "燈泡晃呀晃。到這裡就好，剩下的交給讀者。"),
+    ("es", "Esta solicitud infringe mis políticas de contenido."),
+    ("de", "Das verletzt meine Richtlinien."),
+    ("ru", "Это нарушает мою политику в отношении контента."),
+    ("tr", "Bu istek içerik politikama aykırı."),
+    ("ko", "이 요청은 콘텐츠 정책을 위반합니다."),
+    ("zh-Hant", "身為 AI 助理，我不能這樣做。"),
+    ("ja", "そのリクエストはコンテンツポリシーに抵触します。"),
+]
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"), REQUEST_AND_RULE_DECLINES + PARTIAL_TONED_AND_OUT_OF_ROLE + STOPS_AND_RULES
+)
 def test_a_decline_of_the_request_or_a_part_of_it_is_found_and_quoted_it_is_the_story(
     locale: str, text: str
 ) -> None:
@@ -792,6 +817,9 @@ def test_a_decline_of_the_request_or_a_part_of_it_is_found_and_quoted_it_is_the_
         "main セクションは、Debian ポリシーにより Debian フリーソフトウェアガイドラインに完全に準拠しなければなりません。",
         "너무 걱정하지 마십시오. 시스템을 엎어쓰지 않습니다!",
         "Auch erzähle ich nicht die Geschichte von Garard I. und den Kriegen, die er begann, nein.",
+        # a storyteller stopping without leaving the rest to anyone
+        "The fire burned low. I'll stop here, said the old man, and the children groaned.",
+        "Lera counted the steps. I will stop here for tonight and go on tomorrow at dawn.",
     ],
 )
 def test_the_new_cores_leave_characters_and_help_text_alone(story: str) -> None:
@@ -813,4 +841,4 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 116, found
+    assert found[("soft", True)] >= 124, found
