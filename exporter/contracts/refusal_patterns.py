@@ -771,7 +771,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "ko": (
         None,
         r"지 않(?:으려고|을게요|겠습니다|겠어요|으려 합니다)|망설여|자제하|그만두|멈추는 게|사양|"
-        r"거절(?:하겠|할게|합니다|드립니다|해야)|(?:쓸|작성할|이어 ?갈|이어 ?쓸|계속할|묘사할|그릴|진행할|다룰|드릴|만들|생성할|제작할) 수(?:가|는)? 없|"
+        r"거절(?:하겠|할게|합니다|드립니다|해야)|(?:쓸|작성할|이어 ?갈|이어 ?쓸|계속할|묘사할|그릴|진행할|다룰|드릴) 수(?:가|는)? 없|"
         r"제가[^.!?。]{0,20}수(?:가|는)? 없|(?:쓰|작성하|이어가|이어 쓰|계속하|묘사하|그리|진행하|다루)기(?:가|는)? (?:좀 |조금 )?(?:어려|어렵|곤란|힘들)|"
         r"꺼려|꺼리|불편해|불편합|불편하네|"
         r"피하고 싶|넘기고 싶|건너뛰|넘어가|않는 게|싶은 [가-힣]+(?:이|가) 아니|"
@@ -792,7 +792,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
         r"(?:写|续写|继续|描写)不(?:了|出来)|"
-        r"除了(?:这|那)|我(?:还是|就是|实在)?做不到|打算不|避开|不宜|不(?:太)?方便",
+        r"除了(?:这|那)|我(?:还是|就是|实在)?做不到|打算不",
         r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写(?!着))|"
         r"(?:这|那)一?小?段|角色|(?<!游)戏",
     ),
@@ -803,7 +803,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
         r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
-        r"除了(?:這|那)|我(?:還是|就是|實在)?做不到|打算不|避開|不宜|不(?:太)?方便",
+        r"除了(?:這|那)|我(?:還是|就是|實在)?做不到|打算不",
         r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫(?![著着]))|"
         r"(?:這|那)一?小?段|角色|(?<!遊)戲",
     ),
@@ -940,12 +940,12 @@ _DEMONSTRATIVE: dict[str, tuple[str, str]] = {
         r"(?:그건|그것|이건|이것)",
     ),
     "zh-Hans": (
-        r"(?:就|还是|先)不[^。！？，]{0,8}了|不(?:太)?愿意|婉拒|(?:就|还是|先)不[^。！？，]{0,8}啦|算了|跳过|略过|不(?:太)?方便",
-        r"(?:这个|这件事|那个|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|还|不))",
+        r"(?:就|还是|先)不[^。！？，]{0,8}了|不(?:太)?愿意|婉拒|(?:就|还是|先)不[^。！？，]{0,8}啦|算了|跳过|略过",
+        r"(?:这个|这件事|那个|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|还))",
     ),
     "zh-Hant": (
-        r"(?:就|還是|先)不[^。！？，]{0,8}了|不(?:太)?願意|婉拒|(?:就|還是|先)不[^。！？，]{0,8}啦|算了|跳過|略過|不(?:太)?方便",
-        r"(?:這個|這件事|那個|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|還|不))",
+        r"(?:就|還是|先)不[^。！？，]{0,8}了|不(?:太)?願意|婉拒|(?:就|還是|先)不[^。！？，]{0,8}啦|算了|跳過|略過",
+        r"(?:這個|這件事|那個|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|還))",
     ),
 }
 
@@ -1032,11 +1032,10 @@ _REQUESTS: dict[str, tuple[str, ...]] = {
         r"\b(?:istek\w*|isteğ\w*|talep\w*|taleb\w*|rica\w*|görev\w*|komut\w*|prompt\w*)",
     ),
     "id": (
-        r"\b(?:(?:saya|aku|kami) (?:\w+ )?(?:tidak|belum|tak) (?:bisa|dapat|mampu|boleh|diizinkan|"
-        r"diperbolehkan)(?: untuk)?|(?:tidak|belum|tak) (?:bisa|dapat|mampu) (?:saya|aku|kami))\b",
-        r"\b(?:memenuhi|menuruti|mengabulkan|melaksanakan|menjalankan|menanggapi|merespons|penuhi|kabulkan|"
-        r"turuti|laksanakan|jalankan|tanggapi)\b",
-        r"\b(?:permintaan|permohonan|tuntutan|perintah|tugas|prompt|instruksi)\w*",
+        r"\b(?:(?:saya|aku) (?:\w+ )?(?:tidak|belum|tak) (?:bisa|dapat|mampu|boleh|diizinkan|"
+        r"diperbolehkan)(?: untuk)?|(?:tidak|belum|tak) (?:bisa|dapat|mampu) (?:saya|aku))\b",
+        r"\b(?:memenuhi|menuruti|mengabulkan|menanggapi|merespons|penuhi|kabulkan|turuti|tanggapi)\b",
+        r"\b(?:permintaan|permohonan|tuntutan|prompt)\w*",
     ),
     "vi": (
         r"\b(?:tôi|mình|em) (?:\w+ )?không (?:thể|được phép|có quyền|đủ khả năng)\b",
@@ -1137,15 +1136,18 @@ _OWN_RULES: dict[str, str] = {
 _NOT_WRITING: dict[str, str] = {
     "en": r"\bi(?: (?:don['’]t|do not|won['’]t|will not|never)|(?:'m|’m| am) not(?: going to)?) (?:write|writing|"
     r"describe|describing|depict|depicting|portray|portraying|narrate|narrating)\b",
-    "es": r"\bno (?:lo |la |los |las |te |le )?(?:escribo|escribiré|describo|describiré|narro|narraré|relato|"
-    r"relataré|detallo|detallaré)\b",
-    "pt-BR": r"\bnão (?:o |a |os |as |te )?(?:escrevo|escreverei|descrevo|descreverei|narro|narrarei|detalho|"
-    r"detalharei)\b",
+    "es": r"\bno (?:lo|la|los|las|te|le) (?:escribo|escribiré|describo|describiré|narro|narraré|relato|relataré|"
+    r"detallo|detallaré)\b|\bno (?:escribo|escribiré|describo|describiré) (?:eso|esto|esa|esta|ese|este|"
+    r"contenido|escenas|violencia)\b",
+    "pt-BR": r"\bnão (?:o|a|os|as|te) (?:escrevo|escreverei|descrevo|descreverei|narro|narrarei|detalho|"
+    r"detalharei)\b|\bnão (?:escrevo|escreverei|descrevo|descreverei) (?:isso|isto|essa|esta|esse|este|"
+    r"conteúdo|cenas|violência)\b|\b(?:isso|isto) eu não (?:escrevo|escreverei|descrevo)\b",
     "fr": r"\bje n['’](?:écris|écrirai|écrirais)\b|\bje ne (?:l['’]|le |la |les |te |vous )?(?:écris|écrirai|décris|"
     r"décrirai|détaille|détaillerai)\b|\bje ne (?:le|la) ferai pas\b",
     "de": r"\b(?:schreibe|beschreibe|schildere) ich\b(?: [\wäöüß]+){0,3}? nicht\b|\bich (?:schreibe|"
     r"beschreibe|schildere) (?:[\wäöüß]+ ){0,4}?nicht\b",
-    "it": r"\bnon (?:lo |la |li |le |te |ti )?(?:scrivo|scriverò|descrivo|descriverò)\b",
+    "it": r"\bnon (?:lo|la|li|le|te|ti) (?:scrivo|scriverò|descrivo|descriverò)\b|\bnon (?:scrivo|scriverò|"
+    r"descrivo|descriverò) (?:questo|questa|ciò|contenuti|scene|violenza)\b",
     "nl": r"\b(?:schrijf|beschrijf) ik\b(?: [\w'’]+){0,3}? niet\b|\bik (?:schrijf|beschrijf) "
     r"(?:[\w'’]+ ){0,4}?niet\b",
     "pl": r"\bnie (?:napiszę|opiszę|piszę|opisuję)\b|\b(?:pisać|opisywać|opisać|napisać) (?:\w+ )?"
@@ -1158,9 +1160,9 @@ _NOT_WRITING: dict[str, str] = {
     "id": r"\b(?:saya|aku) (?:tidak|tak|nggak|gak) (?:akan )?(?:menulis|menuliskan|menggambarkan|mendeskripsikan|"
     r"menceritakan|menampilkan)\w*|\b(?:tidak|tak) (?:akan )?(?:saya|aku) (?:tulis|gambarkan|ceritakan|tampilkan)\b",
     "vi": r"\b(?:tôi|mình) (?:sẽ )?không (?:viết|tả|miêu tả|mô tả|kể)\b|\bthì (?:tôi|mình) (?:xin )?không (?:làm|viết)\b",
-    "ja": r"(?:書き|描き|描写し|描写いたし)ません|(?:書か|描か)ないことにし",
-    "ko": r"(?:(?<![가-힣])쓰|작성하|묘사하|그리|다루)지 않(?:습니다|아요|을게요|겠습니다|겠어요)|"
-    r"(?:(?<![가-힣])쓰|작성하|묘사하|그리|다루)는 (?:건|것은|것) (?:하지 않|안 하)",
+    "ja": r"[はも]書きません|描写(?:し|いたし)ません|書かないことにし",
+    "ko": r"(?:(?<![가-힣])쓰|묘사하)지 않(?:을게요|겠습니다|겠어요)|"
+    r"(?:(?<![가-힣])쓰|묘사하|그리)는 (?:건|것은|것) (?:하지 않|안 하)",
     "zh-Hans": r"我(?:就|也|绝|可)?不(?:会|打算)?(?:写|描写|描述)(?:这|那|此|具体|细节|出)",
     "zh-Hant": r"我(?:就|也|絕|可)?不(?:會|打算)?(?:寫|描寫|描述)(?:這|那|此|具體|細節|出)",
 }
@@ -1210,10 +1212,12 @@ _TONED_DOWN: dict[str, str] = {
     r"restrained|implied|off-?(?:screen|page)|understated|non-graphic)|tone (?:it|this|things|the \w+ )?down|fade "
     r"(?:to black|out)|cut away)\b|\bi(?:'d| would) (?:suggest we )?imply\b|"
     r"\blet['’]s keep (?:it|this|things)\b[^.!?]{0,30}\b(?:but not|rather than|instead of)\b",
-    "es": r"\b(?:voy a|vamos a) (?:rebajar|suavizar|atenuar|moderar)\b|\birá por la sugerencia\b|\b(?:dejo|dejaré|"
+    "es": r"\bvoy a (?:rebajar|suavizar|atenuar|moderar) (?:un poco )?(?:la violencia|el tono|la escena|la sangre|"
+    r"el gore|lo)\b|\birá por la sugerencia\b|\b(?:dejo|dejaré|"
     r"dejando|dejamos) [^.!?]{0,30}fuera de (?:plano|cámara|campo)\b",
-    "pt-BR": r"\bvou (?:evitar (?:as |os |a |o )?(?:descrições|detalhes|violência|sangue)|suavizar|amenizar|atenuar)\b|"
-    r"\bde forma (?:sugestiva|implícita)\b|\b(?:só que|mas) sem a parte\b",
+    "pt-BR": r"\bvou (?:evitar (?:as |os |a |o )?(?:descrições|detalhes|violência|sangue)|(?:suavizar|amenizar|"
+    r"atenuar) (?:um pouco )?(?:a cena|a violência|o tom|isso|os detalhes))\b|"
+    r"\b(?:escrever|escrevo|vou escrever)\b[^.!?]{0,20}\bde forma (?:sugestiva|implícita)\b|\b(?:só que|mas) sem a parte\b",
     "fr": r"\b(?:restera|resteront|laisse|laisserai|garderai)\b(?: \w+){0,3} hors (?:champ|cadre|écran)\b|"
     r"\bje vais (?:atténuer|adoucir|édulcorer)\b",
     "de": r"\bich entschärfe\b|\bich schwäche\b[^.!?]{0,30}\bab\b|\bich (?:mildere|dämpfe)\b|\bblende ich ab\b|\bich blende\b[^.!?]{0,20}\bab\b|\blasse\b[^.!?]{0,25}\baußen vor\b|"
