@@ -676,7 +676,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
         r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
         r"\bnie dam rady\b|"
-        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b|— nie(?: bardzo)?(?=\s*[.!?;]|$)",
+        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b|(?<=— )nie(?: bardzo)?\b(?=\s*[.!?;]|$)",
         r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
         r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|opis|kontynuować)\b|"
         r"\b(?:kawał\w*|epizod\w*|rol[aęi])\b",
@@ -722,7 +722,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
         r"\batlayalım\b|\b(?:pas|es) geç\w*|\bbenim \w+(?:acağım|eceğim) bir \w+ değil\b|"
         r"\b(?:doğru olur mu|gerekir mi)\b[^.!?]{0,10}\b(?:bilmiyorum|emin değilim)\b|"
-        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b|\bsınırlarım var\b|\biçim el vermiyor\b",
+        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b|\bsınırlarım var\b|\bi\u0307?çim el vermiyor\b",
         r"\b(?:sahne\w*|hikâye\w*|hikaye\w*|bu kısm\w*|bölüm\w*|istek\w*|içeri\w*|ayrıntı\w*|detay\w*|"
         r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b|"
         r"\b(?:bu|o|şu) (?:parça|kısım|kısm)\w*|\brol\w*|"
@@ -752,7 +752,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"đi)\b|\bbỏ qua\b|"
         r"\bkhông chắc\b[^.!?]{0,15}\bnên\b|"
         r"\bkhông (?:\w+ ){1,2}được\b|"
-        r"\bnhưng (?:không có|bỏ qua|trừ)\b|, trừ\b|\bnghĩ (?:mình |tôi )?không nên\b",
+        r"\bnhưng (?:không có|bỏ qua|trừ)\b|(?<=, )trừ\b|\bnghĩ (?:mình |tôi )?không nên\b",
         r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
         r"tiếp tục)|"
         r"(?:đoạn|vai|nhân vật)",

@@ -841,4 +841,4 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 121, found
+    assert found[("soft", True)] >= 125, found
