@@ -378,7 +378,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bbir (?:yapay zeka|dil modeli) olarak\b|\b(?:yapay zeka|ai) (?:asistanı|asistan|modeli) olarak\b",
             r"\b(?:{V}|yazma\w*) (?:için )?(?:iznim yok|izin verilmiyor|bana izin verilmiyor)",
             r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı|"
-            r"\b\w*(?:politikam|politikalarım|kurallarım|yönergelerim|ilkelerim)\w* (?:aykırı|ihlal)",
+            r"\b(?:politikam|politikalarım|kurallarım|yönergelerim|ilkelerim)\w* (?:aykırı|ihlal)",
             r"\b(?:bu konuda|bununla|buna|bunda)\b[^.!?]{0,20}\byardımcı olamam\b",
         ),
         (
@@ -676,7 +676,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
         r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
         r"\bnie dam rady\b|"
-        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b|(?<=— )nie(?: bardzo)?\b(?=\s*[.!?;]|$)",
+        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b|\bale\b[^.!?]{0,40}— nie(?: bardzo)?\b(?=\s*[.!?;]|$)|\btak\b[^.!?]{0,30}— nie\b(?=\s*[.!?;]|$)",
         r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
         r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|opis|kontynuować)\b|"
         r"\b(?:kawał\w*|epizod\w*|rol[aęi])\b",
@@ -752,7 +752,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"đi)\b|\bbỏ qua\b|"
         r"\bkhông chắc\b[^.!?]{0,15}\bnên\b|"
         r"\bkhông (?:\w+ ){1,2}được\b|"
-        r"\bnhưng (?:không có|bỏ qua|trừ)\b|(?<=, )trừ\b|\bnghĩ (?:mình |tôi )?không nên\b",
+        r"\bnhưng (?:không có|bỏ qua|trừ)\b|\btrừ (?:đoạn|phần|cảnh|chi tiết)\b|\bnghĩ (?:mình |tôi )?không nên\b",
         r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
         r"tiếp tục)|"
         r"(?:đoạn|vai|nhân vật)",
@@ -854,7 +854,7 @@ _PARTIAL: dict[str, str] = {
     "tr": r"\b(?:ama|fakat|ancak)\b[^.!?]{0,30}?{G}(?: \w+)? (?:olmadan|hariç)\b",
     "id": r"\b(?:tapi|namun|hanya)\b[^.!?]{0,30}?\b(?:tanpa|tidak|bukan)\b(?: \w+){0,3}? {G}",
     "vi": r"\b(?:nhưng|tuy nhiên)\b[^.!?]{0,30}?\b(?:bỏ qua|không|trừ|lược)\b(?: \w+){0,3}? {G}",
-    "ja": r"(?:が|けど|けれど|ものの)、?[^。]{0,20}?{G}[^。]{0,10}?(?:省き|省略|割愛|書きません|控え|伏せ|ぼかし)",
+    "ja": r"(?:ますが|けど|けれど|ものの)、?[^。]{0,20}?{G}[^。]{0,10}?(?:省き|省略|割愛|書きません|控え|伏せ|ぼかし)",
     "ko": r"(?:지만|는데)[^.!?。]{0,20}?{G}[^.!?。]{0,10}?(?:빼|제외|생략|쓰지 않|안 쓰)",
     "zh-Hans": r"(?:但|不过|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不写|略过|省略|跳过|不展开|不描写)",
     "zh-Hant": r"(?:但|不過|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不寫|略過|省略|跳過|不展開|不描寫)",
@@ -1160,7 +1160,7 @@ _NOT_WRITING: dict[str, str] = {
     "id": r"\b(?:saya|aku) (?:tidak|tak|nggak|gak) (?:akan )?(?:menulis|menuliskan|menggambarkan|mendeskripsikan|"
     r"menceritakan|menampilkan)\w*|\b(?:tidak|tak) (?:akan )?(?:saya|aku) (?:tulis|gambarkan|ceritakan|tampilkan)\b",
     "vi": r"\b(?:tôi|mình) (?:sẽ )?không (?:viết|tả|miêu tả|mô tả|kể)\b|\bthì (?:tôi|mình) (?:xin )?không (?:làm|viết)\b",
-    "ja": r"[はも]書きません|描写(?:し|いたし)ません|書かないことにし",
+    "ja": r"(?:は|も)書きません|描写(?:し|いたし)ません|書かないことにし",
     "ko": r"(?:(?<![가-힣])쓰|묘사하)지 않(?:을게요|겠습니다|겠어요)|"
     r"(?:(?<![가-힣])쓰|묘사하|그리)는 (?:건|것은|것) (?:하지 않|안 하)",
     "zh-Hans": r"我(?:就|也|绝|可)?不(?:会|打算)?(?:写|描写|描述)(?:这|那|此|具体|细节|出)",
