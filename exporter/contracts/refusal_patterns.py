@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -136,8 +137,9 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bLo siento\b.{0,40}\bno (?:puedo|podré) (?:ayudar|continuar|crear|escribir|proporcionar|generar)",
             r"\bno puedo (?:ayudarte|ayudar|continuar|crear|escribir|generar) (?:con )?(?:eso|esto|este|esta|ese|esa)",
             r"\bno (?:estoy en condiciones|me es posible|soy capaz) de {V}",
-            r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje)\b",
-            r"\b(?:va en contra de|viola)\b[^.!?]{0,30}\b(?:directrices|políticas|normas (?:que sigo|de contenido))",
+            r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje|modelo de IA)\b|"
+            r"\bcomo (?:un )?asistente (?:de IA|virtual|de inteligencia artificial)\b",
+            r"\b(?:va en contra de|viola|infringe)\b[^.!?]{0,30}\b(?:directrices|políticas|normas (?:que sigo|de contenido))",
             r"\b(?:contrari\w+|incumple)\b[^.!?]{0,30}\b(?:directrices|normas|políticas|pautas)\b",
             r"\bno (?:me está permitido|tengo permitido)\b",
         ),
@@ -158,7 +160,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"escrever|fornecer|gerar)",
             r"\bnão (?:posso|consigo) (?:ajudar|continuar|criar|escrever|gerar) (?:com )?(?:isso|isto|esse|essa|este|"
             r"esta)",
-            r"\bcomo (?:uma )?(?:IA|inteligência artificial|modelo de linguagem)\b",
+            r"\bcomo (?:uma )?(?:IA|inteligência artificial|modelo de linguagem)\b|"
+            r"\bcomo (?:um )?assistente (?:de IA|virtual|de inteligência artificial)\b",
             r"\b(?:vai contra|viola)\b[^.!?]{0,30}\b(?:diretrizes|políticas|regras (?:que sigo|de conteúdo))",
             r"\b(?:contraria|fere|infringe)\b[^.!?]{0,30}\b(?:diretrizes|políticas|regras|normas)\b",
             r"\bnão é possível atender\b|\bnão (?:me é permitido|tenho permissão)\b",
@@ -181,7 +184,9 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"aider|continuer|créer|écrire|fournir|générer)",
             r"\bje ne (?:peux|vais) pas (?:écrire|continuer|créer|générer|poursuivre) (?:ce|cette|cela|ça)",
             r"\bje ne suis pas en mesure d['’](?:écrire|aider|créer|générer)|\bje ne suis pas en mesure de {V}",
-            r"\ben tant qu[’']?(?:IA|intelligence artificielle|modèle de langage)\b",
+            r"\ben tant qu[’']?(?:IA|intelligence artificielle|modèle de langage)\b|"
+            r"\ben tant qu[’']assistante? (?:IA|d['’]IA|virtuel\w*)\b",
+            r"\bje ne suis pas autorisée? à {V}",
             r"\b(?:va à l['’]encontre d|enfreint|viole)[^.!?]{0,30}\b(?:directives|politiques|règles (?:que je|"
             r"de contenu))",
             r"\b(?:va à l['’]encontre d|enfrei\w+|contraire à)[^.!?]{0,30}\b(?:consignes|directives|règles)\b",
@@ -191,7 +196,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:je (?:préfère|préférerais|préfèrerais|voudrais|souhaite|souhaiterais)|"
             r"j['’]aimerais mieux) ne pas {V}",
             r"\bje (?:ne me sens|ne suis) pas (?:très |vraiment )?à l['’]aise\b.{0,25}(?:{V}|d['’]écrire)",
-            r"\bje (?:vais|préfère|préférerais) passer mon tour",
+            r"\bje (?:vais|préfère|préférerais|laisse) passer mon tour",
             r"\bje (?:dois|vais|me permets de|préfère|préférerais|vais devoir) (?:refuser|décliner)",
             r"\bce n['’]est pas (?:quelque chose|le genre de \w+|une scène) (?:que|qu['’]).{0,30}(?:{V}|d['’]écrire)",
             r"\b(?:changeons de sujet|parlons (?:plutôt )?d['’]autre chose|si on parlait d['’]autre chose|"
@@ -206,14 +211,15 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"liefern)",
             r"\b(?:ich kann|ich werde) (?:diese[nsm]? |das |so etwas )?(?:Szene |Inhalte? |"
             r"Anfrage )?nicht (?:schreiben|fortsetzen|erstellen|erfüllen)",
-            r"\bals (?:eine )?(?:KI|künstliche Intelligenz|Sprachmodell)\b",
+            r"\bals (?:eine )?(?:KI|künstliche Intelligenz|Sprachmodell)\b|"
+            r"\bals (?:ein |eine )?(?:virtuelle[rn]? |digitale[rn]? )(?:KI-)?assistent",
             r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\b(?:Richtlinien|Inhaltsregeln|Regeln, (?:die|"
             r"an die) ich)",
             r"\b(?:dabei|damit|hierbei|hiermit) kann ich (?:dir |ihnen |euch )?(?:leider )?nicht helfen\b|"
             r"\bich kann (?:dir |ihnen |euch )?(?:leider )?(?:dabei|damit|hierbei|hiermit) nicht helfen\b",
             r"\b(?:anfrage|bitte|aufgabe|inhalte?)\b[^.!?]{0,20}\bdarf ich (?:[\wäöüß]+ ){0,2}nicht\b|"
             r"\bich darf (?:[\wäöüß]+ ){0,3}nicht (?:schreiben|erstellen|bearbeiten|erfüllen)\b",
-            r"\b(?:verstößt gegen|widerspricht)\b[^.!?]{0,30}\w*(?:richtlinien|regeln|vorgaben)\b",
+            r"\b(?:verstößt gegen|widerspricht|verletzt)\b[^.!?]{0,30}\w*(?:richtlinien|regeln|vorgaben)\b",
             r"\b(?:das|dies) ist mir (?:leider )?nicht möglich\b|\bist mir (?:das|dies) (?:leider )?nicht möglich\b",
         ),
         (
@@ -236,8 +242,10 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bMi dispiace\b.{0,40}\bnon (?:posso|potrò) (?:aiutar|continuar|crear|scriver|fornir|generar)",
             r"\bnon posso (?:scrivere|continuare|creare|generare) (?:questo|questa|quel|quella|ciò)",
             r"\bnon sono in grado di {V}",
-            r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b",
-            r"\b(?:va contro|viola)\b[^.!?]{0,30}\b(?:linee guida|politiche|regole (?:che seguo|sui contenuti))",
+            r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b|"
+            r"\b(?:in quanto|come) (?:un )?assistente (?:IA|virtuale|di intelligenza artificiale)\b",
+            r"\b(?:va contro|viola|è contrari[oa] al\w*)\b[^.!?]{0,30}\b(?:linee guida|politiche|regole (?:che seguo|"
+            r"sui contenuti))",
             r"\bnon (?:mi è consentito|rientra (?:in|tra) ciò che mi è consentito)\b|\bnon posso aiutarti (?:con|"
             r"in) (?:questo|ciò)\b",
         ),
@@ -258,7 +266,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"hier )?niet (?:mee )?(?:helpen|doorgaan|schrijven|maken|genereren)",
             r"\bik kan (?:deze|dit|die|zo'n) (?:scène |inhoud |verzoek )?niet (?:schrijven|voortzetten|maken)",
             r"\b(?:dit|dat|deze \w+) kan ik niet(?: \w+){0,2} (?:schrijven|maken|voortzetten)",
-            r"\bals (?:een )?(?:AI|kunstmatige intelligentie|taalmodel)\b",
+            r"\bals (?:een )?(?:AI|kunstmatige intelligentie|taalmodel)\b|\bals (?:een )?(?:virtuele|digitale) assistent",
             r"\b(?:is in strijd met|schendt|gaat in tegen)\b[^.!?]{0,30}\b(?:richtlijnen|beleid|regels die ik)",
             r"\b(?:daar|hier) kan ik (?:je |u )?niet (?:mee |bij )helpen\b",
             r"\b(?:verzoek|vraag|opdracht)\b[^.!?]{0,20}\bmag ik niet\b|\bik mag (?:\w+ ){0,3}niet (?:schrijven|"
@@ -284,7 +292,9 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"napisać|stworzyć|wygenerować)",
             r"\bnie mogę (?:napisać|kontynuować|stworzyć|wygenerować) (?:tego|tej|takiej|takich)",
             r"\bnie jestem w stanie {V}",
-            r"\bjako (?:AI|SI|sztuczna inteligencja|model językowy)\b",
+            r"\bjako (?:AI|SI|sztuczna inteligencja|model językowy)\b|"
+            r"\bjako (?:wirtualn\w+ )?asystent(?:ka)? (?:AI|SI|sztucznej inteligencji)\b",
+            r"\bnie wolno mi {V}",
             r"\b(?:narusza|jest sprzeczne z)\b[^.!?]{0,30}(?:wytyczn\w*|zasad\w*,? (?:których|jakich) przestrzegam|"
             r"moimi zasadami)",
             r"\b(?:w tym|z tym)\b[^.!?]{0,25}\bnie mogę\b[^.!?]{0,10}\bpomóc\b|\bnie mogę\b[^.!?]{0,25}\b(?:w tym|"
@@ -311,8 +321,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"написать|выполнить)",
             r"\bя не (?:могу|буду) (?:писать|продолжать|создавать|написать|продолжить) (?:это|такую|такой|такие|эту)",
             r"\bя не в состоянии {V}",
-            r"\bкак (?:ИИ|искусственный интеллект|языковая модель)\b",
-            r"(?:нарушает|противоречит)[^.!?]{0,30}(?:мои|моим|наши|нашим|правила(?:м)?,? (?:которым|которых) я)",
+            r"\bкак (?:ИИ|искусственный интеллект|языковая модель)\b|\bкак виртуальный (?:ассистент|помощник)\b",
+            r"(?:нарушает|противоречит)[^.!?]{0,30}(?:мои|моим|мою|моей|наши|нашим|правила(?:м)?,? (?:которым|которых) я)",
             r"\b(?:с этим|в этом)\b[^.!?]{0,25}\b(?:не (?:могу|смогу)\b[^.!?]{0,10}\bпомочь|"
             r"помочь\b[^.!?]{0,10}\bне (?:могу|смогу))\b|"
             r"\bне (?:могу|смогу)\b[^.!?]{0,25}\bпомочь\b[^.!?]{0,10}\b(?:с этим|в этом)\b|\bне (?:могу|"
@@ -339,8 +349,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"виконати)",
             r"\bя не (?:можу|буду) (?:писати|продовжувати|створювати|написати|продовжити) (?:це|таку|такий|такі|цю)",
             r"\bя не в змозі {V}",
-            r"\bяк (?:ШІ|штучний інтелект|мовна модель)\b",
-            r"(?:порушує|суперечить)[^.!?]{0,30}(?:мої|моїм|наші|нашим|правила(?:м)?,? (?:яких|яким) я)",
+            r"\bяк (?:ШІ|штучний інтелект|мовна модель)\b|\bяк віртуальний (?:асистент|помічник)\b",
+            r"(?:порушує|суперечить)[^.!?]{0,30}(?:мої|моїм|мою|моїй|наші|нашим|правила(?:м)?,? (?:яких|яким) я)",
             r"\b(?:з цим|в цьому)\b[^.!?]{0,25}\b(?:не (?:можу|зможу)\b[^.!?]{0,10}\bдопомогти|"
             r"допомогти\b[^.!?]{0,10}\bне (?:можу|зможу))\b|"
             r"\bне (?:можу|зможу)\b[^.!?]{0,25}\bдопомогти\b[^.!?]{0,10}\b(?:з цим|в цьому)\b|\bне (?:можу|"
@@ -365,8 +375,10 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"sağlayamam|yazamıyorum|yardımcı olamıyorum)",
             r"\b(?:bu|böyle|bu tür|bu türden|bu tarz)\b.{0,20}\b(?:yazamam|yazamıyorum|oluşturamam|oluşturamıyorum|"
             r"üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
-            r"\bbir (?:yapay zeka|dil modeli) olarak\b",
-            r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı",
+            r"\bbir (?:yapay zeka|dil modeli) olarak\b|\b(?:yapay zeka|ai) (?:asistanı|asistan|modeli) olarak\b",
+            r"\b(?:{V}|yazma\w*) (?:için )?(?:iznim yok|izin verilmiyor|bana izin verilmiyor)",
+            r"\b(?:yönergelerime|kurallarıma|politikalarıma|uyduğum (?:kurallara|yönergelere)) aykırı|"
+            r"\b(?:politikam|politikalarım|kurallarım|yönergelerim|ilkelerim)\w* (?:aykırı|ihlal)",
             r"\b(?:bu konuda|bununla|buna|bunda)\b[^.!?]{0,20}\byardımcı olamam\b",
         ),
         (
@@ -388,7 +400,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"memberikan)",
             r"\bsaya tidak (?:bisa|dapat|akan) (?:menulis|menuliskan|melanjutkan|membuat) (?:adegan |konten |"
             r"permintaan )?(?:itu|ini|seperti itu)",
-            r"\bsebagai (?:AI|kecerdasan buatan|model bahasa)\b",
+            r"\bsebagai (?:AI|kecerdasan buatan|model bahasa)\b|\bsebagai (?:sebuah )?asisten (?:AI|virtual|kecerdasan buatan)\b",
+            r"\bsaya tidak (?:diizinkan|diperbolehkan|boleh) (?:untuk )?{V}",
             r"\b(?:melanggar|bertentangan dengan) (?:pedoman|kebijakan|aturan (?:yang saya|konten))",
             r"\bsaya tidak (?:bisa|dapat) membantu (?:dengan )?(?:hal )?(?:ini|itu)\b",
         ),
@@ -408,7 +421,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"(?:Xin lỗi|Rất tiếc).{0,40}(?:tôi )?không thể (?:giúp|tiếp tục|tạo|viết|cung cấp)",
             r"\btôi không thể (?:viết|tiếp tục|tạo) (?:cảnh|nội dung|yêu cầu) (?:này|đó|như vậy|như thế)",
-            r"\blà một (?:AI|trí tuệ nhân tạo|mô hình ngôn ngữ)\b",
+            r"\blà một (?:AI|trí tuệ nhân tạo|mô hình ngôn ngữ)\b|\b(?:là|với tư cách là) (?:một )?(?:trợ lý|mô hình) (?:AI|ảo|trí tuệ nhân tạo|ngôn ngữ)\b",
+            r"\btôi không được phép {V}",
             r"(?:vi phạm|đi ngược lại) (?:nguyên tắc|chính sách|quy định)",
             r"\btôi không thể giúp (?:bạn )?(?:việc|điều|chuyện) (?:này|đó)\b",
         ),
@@ -421,7 +435,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\btốt hơn (?:là )?(?:tôi|mình) không {V}|\btôi nghĩ (?:mình|tôi) không nên {V}",
             r"\btôi xin phép dừng lại",
             r"(?:chúng ta|mình|hãy) (?:hãy )?(?:đổi chủ đề|nói về chuyện khác|nói chuyện khác)",
-            r"\bđể (?:cho )?(?:trí tưởng tượng|sự tưởng tượng)\b",
+            r"\bđể (?:dành )?(?:cho )?(?:trí tưởng tượng|sự tưởng tượng)\b",
         ),
     ),
     "ja": (
@@ -430,7 +444,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(?:この|その|こうした|そのような)(?:内容|シーン|場面|リクエスト|ご依頼)(?:は|には)(?:お応え|対応|お手伝い|作成)(?:でき|いたしかね)",
             r"(?:内容|場面|シーン|リクエスト|ご依頼|依頼|続き|これ|それ)(?:は|を)?(?:書け|書くことができ|続けられ|描け|書くことはでき)ません",
             r"AI(?:として|アシスタントとして)|言語モデルとして",
-            r"(?:ガイドライン|ポリシー|規約)に(?:反|違反)",
+            r"(?:ガイドライン|ポリシー|規約)に(?:反|違反|抵触)",
         ),
         (
             r"{V}(?:の|こと)は(?:控え|遠慮|やめ|差し控え|気が進み|お断り|避け)",
@@ -446,8 +460,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"죄송(?:하지만|합니다|해요).{0,30}(?:수 없습니다|없어요|어렵습니다|어려워요)",
             r"(?:이런|그런|이|그|해당) (?:내용|장면|요청)(?:은|는|에는) (?:작성|도와|계속|제공)(?:해 드릴|드릴|할) 수 없",
             r"(?:쓸|작성할|계속할|이어 쓸|묘사할) 수 없(?:습니다|어요)",
-            r"AI로서|인공지능으로서|언어 모델로서",
-            r"(?:가이드라인|정책|규정)에 (?:위배|어긋)",
+            r"AI로서|인공지능으로서|언어 모델로서|(?:AI|인공지능) ?(?:어시스턴트|비서|도우미|모델)로서",
+            r"(?:가이드라인|정책|규정)에 (?:위배|어긋)|(?:가이드라인|정책|규정)을 위반",
         ),
         (
             r"{N}지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)",
@@ -465,7 +479,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"(?:抱歉|对不起|很抱歉|不好意思).{0,20}(?:无法|不能|没办法|没法)(?:提供|协助|满足|继续|完成|生成|帮助|创作|撰写|写)",
             r"我(?:无法|不能|不会|没法|没办法)(?:写|创作|继续|生成|提供)(?:这|此)",
-            r"作为(?:一个)?(?:AI|人工智能|语言模型)",
+            r"(?:作为|身为)(?:一个)?(?:AI|人工智能|语言模型)",
             r"(?:违反|违背)了?[^。！？，]{0,10}(?:政策|准则|规范)|(?:违反|违背)了?(?:我的|相关|内容|使用|平台)[^。！？]{0,8}(?:规定|原则)",
         ),
         (
@@ -484,7 +498,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"(?:抱歉|對不起|很抱歉|不好意思).{0,20}(?:無法|不能|沒辦法|沒法)(?:提供|協助|滿足|繼續|完成|生成|幫助|創作|撰寫|寫)",
             r"我(?:無法|不能|不會|沒法|沒辦法)(?:寫|創作|繼續|生成|提供)(?:這|此)",
-            r"作為(?:一個)?(?:AI|人工智慧|人工智能|語言模型)",
+            r"(?:作為|身為)(?:一個)? ?(?:AI|人工智慧|人工智能|語言模型)",
             r"(?:違反|違背)了?[^。！？，]{0,10}(?:政策|準則|規範)|(?:違反|違背)了?(?:我的|相關|內容|使用|平台)[^。！？]{0,8}(?:規定|原則)",
         ),
         (
@@ -528,14 +542,14 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"sit (?:this|that)|step (?:back|away)|stop|hold off|leave (?:this|that|it))\b|\bfeel better not\b|"
         r"\bisn't something|\bis not something|\bnot something i\b|\b(?:isn't|is not|not) (?:one|"
         r"a thing) (?:that )?i\b|"
-        r"\bnot up (?:for|to)\b|\bcount me out\b|\bsit(?:ting)? (?:\w+ ){0,2}out\b|\brefrain\b|\bi (?:won't|will not|"
+        r"\bnot up (?:for|to)\b|\bcount me out\b|\bi (?:\w+ )?refuse\b|\bsit(?:ting)? (?:\w+ ){0,2}out\b|\brefrain\b|\bi (?:won't|will not|"
         r"can't|cannot)\b|"
         r"\bi(?:'m| am) (?:unable|not able)\b|\bunwritten\b|"
         r"\blet's (?:\w+ )?(?:skip|leave out|gloss over)\b|\blet's leave\b[^.!?]{0,25}\bout\b|"
         r"\bnot (?:really )?my (?:thing|cup of tea)\b|\boutside (?:of )?what i(?:'m| am)? (?:comfortable|willing|"
         r"able)\b|\bstep out of character\b|"
         r"\b(?:not sure|unsure|don't know|do not know)(?: if| whether| that)? i (?:should|ought)\b|"
-        r"\bbut (?:not|without) (?:this|that|the)\b",
+        r"\bbut (?:not|without) (?:with |for )?(?:this|that|the)\b",
         r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|"
         r"this one|"
         r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
@@ -549,12 +563,12 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"me apetece|me animo|estoy dispuest[oa]|sigo|escribo|continúo|escribiría|seguiría|continuaría|"
         r"escribiré|seguiré|continuaré)\b|\bme (?:la |lo |las |los )?(?:salto|paso|abstengo|abstendré)\b|\b(?:voy a|"
         r"debo|tengo que|prefiero) (?:declinar|rechazar|pasar|saltar|omitir)\b|"
-        r"\bno es (?:para mí|algo que)|\bmejor (?:me |lo |la )?(?:salto|paso|omito|dejo|no)\b|\bme temo que\b|"
+        r"\bno es (?:para mí|algo que)|\bme (?:niego|rehúso)\b|\bmejor (?:me |lo |la )?(?:salto|paso|omito|dejo|no)\b|\bme temo que\b|"
         r"\bno (?:puedo|podré|soy capaz de|estoy en condiciones de)\b|"
         r"\b(?:dejemos|saltemos|omitamos|saltémonos)\b|\bme (?:resulta|parece|siento|es) (?:\w+ ){0,2}incómod[oa]\b|"
         r"\bme (?:la|lo|las|los) voy a (?:saltar|ahorrar|pasar)\b|\bno creo que (?:sea|deba|debería)\b|"
         r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b|"
-        r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b",
+        r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b|\bno me meto\b",
         r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
         r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b|"
         r"\b(?:fragmento|papel|personaje|escriba|escribirla|escribirlo)\b",
@@ -564,16 +578,17 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:prefiro|preferiria|preferia|gostaria de) (?:não|deixar|pular|evitar|passar|ficar de fora)\b|"
         r"\bnão (?:vou|quero|queria|pretendo|me sinto|estou (?:confortável|à vontade)|me vejo|é algo que eu)\b|"
         r"\b(?:vou|prefiro|acho melhor|melhor) (?:eu )?(?:pular|passar|recusar|declinar|ficar de fora|"
-        r"deixar (?:de fora|de lado))\b|\bdeixa eu passar\b|\bficar de fora\b|\bme abster\b|\bme abstenho\b|"
+        r"deixar (?:de fora|de lado))\b|\bdeixa eu passar\b|\bficar de fora\b|\bme recuso\b|\brecuso-me\b|\bme abster\b|\bme abstenho\b|"
         r"\bnão (?:posso|consigo|poderei|sou capaz de)\b|"
         r"\b(?:vamos|bora) (?:pular|deixar|saltar|omitir)\b|\b(?:pulemos|deixemos)\b|\b(?:fico|me sinto|"
         r"estou)(?: \w+)? desconfortável\b|\bnão é o tipo de \w+ que eu\b|\bnão sou (?:a pessoa|o mais indicado|"
         r"a mais indicada)\b|\bdemais (?:pra|para) mim\b|"
         r"\bnão sei se (?:devo|deveria)\b|\bnão tenho certeza (?:se|de que) (?:devo|deveria)\b|"
-        r"\bmas (?:não|sem) (?:essa|esta|esse|este|a|o)\b",
+        r"\bmas (?:não|sem) (?:essa|esta|esse|este|a|o)\b|\bnão é comigo\b|"
+        r"\bnão me parece (?:certo|adequado|apropriado|correto)\b",
         r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|"
         r"relato|rumo|escrever\w*|"
-        r"escrevo|escrevendo|descrever\w*|narrar|continuar)\b|"
+        r"escrevo|escrevendo|descrever\w*|retratar|narrar|continuar)\b|"
         r"\b(?:trecho|papel|personagem|tema)\b",
     ),
     "fr": (
@@ -585,7 +600,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:très |vraiment )?à l['’]aise|\bje n['’]ai pas (?:vraiment |très )?envie\b|\bje ne (?:vais|veux|"
         r"souhaite|compte|tiens) pas\b|\bje ne (?:l['’]|le |la )?(?:écrirai|continuerai)\b|"
         r"\bje (?:décline|passe mon tour|m['’]abstiens|m['’]abstiendrai|m['’]arrête|préfère m['’]arrêter)\b|"
-        r"\bje ne me vois pas\b|\btrès peu pour moi\b|\bj['’]aime(?:rais)? mieux\b|"
+        r"\bje ne me vois pas\b|\btrès peu pour moi\b|\bje refuse\b|\bj['’]aime(?:rais)? mieux\b|"
         r"\bje (?:la |le |les )?laisse(?:rai|rais)? de côté\b|"
         r"\bce n['’]est pas\b[^.!?]{0,30}\bque (?:j['’]|je )|\bje (?:préfère|préférerais) (?:la |le |les )?laisser|"
         r"\bje ne (?:peux|pourrai|suis) pas\b|"
@@ -593,7 +608,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"les) passe\b|\bje ne me sens pas de\b|\bm['’]en abst\w+|"
         r"\bje ne suis pas (?:sûre?|certaine?) (?:de devoir|que je doive|qu['’]il faille)\b|"
         r"\bje ne sais pas si je (?:dois|devrais)\b|"
-        r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b",
+        r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b|\bce n['’]est pas (?:mon truc|pour moi|mon genre)\b|"
+        r"\bje ne le sens pas\b",
         r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
         r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b|"
         r"\b(?:rôle|personnage|morceau|extrait|fragment)\b",
@@ -604,7 +620,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnicht wohl\b|\bunwohl\b|\bpassen\b|\bpasse\b|\bverzichte\b|\babsehen\b|\bablehnen\b|\blehne\b|"
         r"\büberspringe\b|\baussetzen\b|\bauslassen\b|\blasse\b[^.!?]{0,25}\b(?:weg|aus)\b|"
         r"\b(?:möchte|will|werde|würde|kann|mag)\b(?: [\wäöüß]+){0,7} nicht\b|\bhalte\b[^.!?]{0,40}\bzurück\b|"
-        r"\bmache\b[^.!?]{0,30}\bnicht mit\b|\baußerstande\b|\bnicht in der lage\b|"
+        r"\bmache\b[^.!?]{0,30}\bnicht mit\b|\bweigere\b|\b(?:kann|werde|möchte|will)(?: [\wäöüß]+){0,3}? kein(?:e|en|er)?\b|\baußerstande\b|\bnicht in der lage\b|"
         r"\bkein\w* [\wäöüß]+, (?:die|den|das) ich\b|\bliegt mir nicht\b|\bnichts für mich\b|"
         r"\bnicht (?:ganz |so |recht )wohl\b|\büberspringen wir\b|\blassen wir\b[^.!?]{0,30}\b(?:weg|aus)\b|"
         r"\bbin ich raus\b|\bich bin raus\b|\b(?:ziehe ich|ich ziehe)\b[^.!?]{0,20}\bgrenze\b|\b(?:schreibe|"
@@ -621,7 +637,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:preferirei|preferisco|vorrei|mi piacerebbe) (?:non|evitare|lasciar\w*|saltar\w*|passare|"
         r"fermarmi)\b|\bnon (?:mi sento|me la sento|ho voglia|voglio|vorrei|intendo|lo scrivo|la scrivo|"
         r"scriverò|continuerò|posso|potrò|sono in grado|mi va)\b|\bmi fermerei\b|\bmi aster\w*|\bastenermi\b|"
-        r"\blascerei\b|\bsalterei\b|\b(?:la|lo) salto\b|\bdeclino\b|"
+        r"\blascerei\b|\bsalterei\b|\bmi rifiuto\b|\b(?:la|lo) salto\b|\bdeclino\b|"
         r"\bnon è (?:una|un|qualcosa)\b[^.!?]{0,25}\bche (?:mi|io)\b|\beviterei\b|\bmeglio (?:di no|non|"
         r"saltare|lasciar\w*)\b|"
         r"\b(?:saltiamo|lasciamo (?:perdere|stare|fuori))\b|\bmi sento\b[^.!?]{0,15}\ba disagio\b|"
@@ -640,40 +656,41 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"comfortabel)\b|\bik pas\b|\bpas ik\b|\bsla\b[^.!?]{0,25}\bover\b|\blaat\b[^.!?]{0,25}\bweg\b|"
         r"\bwijs\b[^.!?]{0,25}\baf\b|\b(?:wil|ga|zal|kan)\b(?: [\w'’]+){0,7} niet\b|\bgeen zin\b|"
         r"\blaat\b[^.!?]{0,40}\b(?:over|rusten)\b|\bgeen [\w'’]+ die ik\b|"
-        r"\bzie (?:er )?van af\b|"
+        r"\bzie (?:er )?van af\b|\bweiger\b|\b(?:ik (?:wil|ga|zal|kan)|(?:wil|ga|zal|kan) ik)(?: [\w'’]+){0,4}? geen\b|"
         r"\blaten we\b[^.!?]{0,30}\b(?:overslaan|weglaten)\b|\bniet (?:helemaal |zo |echt )(?:prettig|op mijn gemak|"
         r"comfortabel)\b|\bbegin ik niet aan\b|\bik begin (?:er )?niet aan\b|"
         r"\b(?:weet niet|niet zeker) of ik\b[^.!?]{0,30}\b(?:moet|zou moeten|mag)\b|"
-        r"\bmaar (?:niet|zonder) (?:deze|die|de|het|dit|dat)\b",
+        r"\bmaar (?:niet|zonder) (?:deze|die|de|het|dit|dat)\b|\bik stop (?:voordat|vóór|zodra|op het moment)\b|"
+        r"\bdoe ik\b[^.!?]{0,15}\bniet mee\b|\bvalt buiten wat ik\b",
         r"\b(?:scène|verhaal|(?:dit|dat|het) deel|hoofdstuk|verzoek|inhoud|plot|details|richting|schrij\w*|beschrij\w*|"
-        r"uitwerk\w*|vertel\w*|verdergaan|voortzetten)\b|"
+        r"uitwerk\w*|vertel\w*|verdergaan|voortzetten|uitschrijven)\b|"
         r"\b(?:stukje|stuk|fragment|rol|passage)\b",
     ),
     "pl": (
         None,
         r"\bwolał\w*(?: \w+){0,2} nie\b|\bwolał\w* (?:pominąć|odpuścić|się)\b|\bwolę(?: \w+){0,2} nie\b|"
         r"\bwolę (?:się|pominąć|odpuścić)\b|\bnie (?:czuję się|"
-        r"mam ochoty|chcę|chciał\w*|zamierzam|będę|napiszę)\b|\bpodziękuję\b|\bodpuszczę\b|\bodmówi\w*|"
+        r"mam ochoty|chcę|chciał\w*|zamierzam|będę|napiszę)\b|\bpodziękuję\b|\bodpuszczę\b|\bodmawiam\b|\bodmówi\w*|"
         r"\bpomin\w*|\braczej nie\b|\bdaruję sobie\b|\b(?:zrezygnuję|rezygnuję)\b|\bto nie jest \w+, któr\w+ (?:chciał\w*|mi|"
         r"bym)|\bnie (?:mogę|jestem w stanie|potrafię)\b|"
         r"\b(?:pomińmy|zostawmy)\b|\b(?:mi|czuję się) (?:\w+ )?(?:nieswojo|niezręcznie)\b|\bopuszczę\b|"
         r"\bnie (?:wiem|jestem pewien|jestem pewna),? czy (?:powinienem|powinnam|mogę)\b|"
         r"\bnie dam rady\b|"
-        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b",
+        r"\bale (?:bez|nie) (?:tej|tego|tę|tych)\b|\bale\b[^.!?]{0,40}— nie(?: bardzo)?\b(?=\s*[.!?;]|$)|\btak\b[^.!?]{0,30}— nie\b(?=\s*[.!?;]|$)",
         r"\b(?:scen\w*|histori\w*|fragment\w*|(?:tę|tej|tą) częś[ćci]|rozdzia\w*|prośb\w*|treś[ćci]\w*|wąt(?:ek|ku)|"
-        r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|kontynuować)\b|"
+        r"szczegół\w*|pisać|napisać|napiszę|pisania|napisania|opisywać|opisać|opis|kontynuować)\b|"
         r"\b(?:kawał\w*|epizod\w*|rol[aęi])\b",
     ),
     "ru": (
         None,
         r"\b(?:предпочл[аи]?|предпочёл|предпочел|предпочту)\b[^.!?]{0,10}\bне\b|\bне (?:стану|буду|хочу|"
         r"хотел[аи]?|хочется|хотелось|готов[аы]?)\b|\bмне не (?:по себе|комфортно|удобно)\b|\bпропущу\b|"
-        r"\bвоздержусь\b|\bоткажусь\b|\bне возьмусь\b|\bнекомфортно\b|\bнеловко\b|\bбы\b[^.!?]{0,25}\bне (?:стал|"
+        r"\bвоздержусь\b|\bоткажусь\b|\bотказываюсь\b|\bне возьмусь\b|\bнекомфортно\b|\bнеловко\b|\bбы\b[^.!?]{0,25}\bне (?:стал|"
         r"стала|писал|писала)\b|\bотказаться\b|\bостановлюсь\b|\bэто не т[аоу] \w+, \w+ (?:мне|я)\b|"
         r"\bне (?:могу|смогу|в состоянии)\b|"
         r"\b(?:опустим|пропустим)\b|\bопущу\b|\bмне (?:[\w-]+ )?не по себе\b|\bбез меня\b|"
         r"\bне (?:уверен|уверена|знаю)\b[^.!?]{0,20}\b(?:стоит|следует)\b|"
-        r"\bно (?:без|не) (?:этой|этого|эту|этих)\b",
+        r"\bно (?:без|не) (?:этой|этого|эту|этих)\b|\b(?:а|но) (?:вот )?[^.!?]{0,30}— нет\b",
         r"\b(?:сцен[аыуеой]\w*|истори[яиюей]\w*|(?:эту|этой) част[ьи]|глав[аыуе]\w*|запрос\w*|контент\w*|сюжет\w*|"
         r"лини[юияей]\w*|подробност\w*|детал\w*|фрагмент\w*|писать|написать|напишу|описывать|описать|"
         r"продолжать|продолжить)\b|"
@@ -683,12 +700,12 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         None,
         r"\bволі\w* б(?:и)? не\b|\bволів\b|\bне (?:стану|буду|хочу|хотів|хотіла|хочеться|хотілося)\b|"
         r"\bмені (?:ніяково|некомфортно|незручно)\b|\bпропущу\b|\bне візьмуся\b|\bнекомфортно\b|"
-        r"\bб(?:и)?\b[^.!?]{0,25}\bне (?:став|стала|писав|писала)\b|\bутримаюс[яь]\b|\bвідмовлюс[яь]\b|"
+        r"\bб(?:и)?\b[^.!?]{0,25}\bне (?:став|стала|писав|писала)\b|\bутримаюс[яь]\b|\bвідмовлюс[яь]\b|\bвідмовляюс[яь]\b|"
         r"\bвідмовитис[яь]\b|\bзупинюс[яь]\b|\bце не т[аеу] \w+, \w+ (?:мені|я)\b|\bне (?:можу|зможу|в змозі)\b|"
         r"\b(?:пропустімо|пропустимо|опустімо)\b|\bмені (?:[\w-]+ )?ніяково\b|\bбез мене\b|\bб(?:и)? краще не\b|"
         r"\bне найкращ\w* (?:автор\w*|вибір)\b|"
         r"\bне (?:впевнений|впевнена|знаю)\b[^.!?]{0,20}\b(?:варто|слід|треба)\b|"
-        r"\bале (?:без|не) (?:цієї|цього|цю|цих)\b",
+        r"\bале (?:без|не) (?:цієї|цього|цю|цих)\b|\b(?:а|але) (?:от )?[^.!?]{0,30}— ні\b",
         r"\b(?:сцен\w*|істор\w*|(?:цю|цієї) частин[уи]|розділ\w*|запит\w*|вміст\w*|сюжет\w*|лінію|лінії|подробиц\w*|"
         r"деталі|фрагмент\w*|писати|написати|напишу|описувати|описати|продовжувати|продовжити)\b|"
         r"\b(?:епізод\w*|шмат\w*|рол[ьі])\b",
@@ -701,11 +718,11 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bkaçın(?:acağım|ıyorum|ırım|mak istiyorum|mayı tercih ederim)\b|\brahat (?:hissetmiyorum|değilim)\b|"
         r"\b(?:uygun|doğru) gelmiyor\b|\biçimden gelmiyor\b|\bgönlüm razı değil\b|\btercih (?:ederim|ediyorum)\b|"
         r"\bistemiyorum\b|"
-        r"\bistemem\b|\bpas geçeceğim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
+        r"\bistemem\b|\bpas geçeceğim\b|\breddediyorum\b|\breddederim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
         r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
         r"\batlayalım\b|\b(?:pas|es) geç\w*|\bbenim \w+(?:acağım|eceğim) bir \w+ değil\b|"
         r"\b(?:doğru olur mu|gerekir mi)\b[^.!?]{0,10}\b(?:bilmiyorum|emin değilim)\b|"
-        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b",
+        r"\bama (?:bu|o|şu) \w+ (?:olmadan|hariç)\b|\bsınırlarım var\b|\bi\u0307?çim el vermiyor\b",
         r"\b(?:sahne\w*|hikâye\w*|hikaye\w*|bu kısm\w*|bölüm\w*|istek\w*|içeri\w*|ayrıntı\w*|detay\w*|"
         r"yazma\w*|yazam\w*|anlatma\w*|betimle\w*|devam|oluştur\w*)\b|"
         r"\b(?:bu|o|şu) (?:parça|kısım|kısm)\w*|\brol\w*|"
@@ -735,7 +752,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"đi)\b|\bbỏ qua\b|"
         r"\bkhông chắc\b[^.!?]{0,15}\bnên\b|"
         r"\bkhông (?:\w+ ){1,2}được\b|"
-        r"\bnhưng (?:không có|bỏ qua|trừ)\b",
+        r"\bnhưng (?:không có|bỏ qua|trừ)\b|\btrừ (?:đoạn|phần|cảnh|chi tiết)\b|\bnghĩ (?:mình |tôi )?không nên\b",
         r"(?:cảnh|câu chuyện|truyện|phần (?:này|đó)|chương|yêu cầu|nội dung|mạch|chi tiết|viết|kể tiếp|miêu tả|mô tả|"
         r"tiếp tục)|"
         r"(?:đoạn|vai|nhân vật)",
@@ -744,7 +761,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         None,
         r"(?:ない|ず)(?:でおき|でおこう|ことにし|ようにし|ほうが)|控え|遠慮|見送ら|お断り|やめておき|やめて|"
         r"気が引け|気が進ま|気になれ|止めておき|省略させ|飛ばし|(?<![ァ-ヺー])パス(?:させ|し(?:ます|たい|て)|する|で(?=[…。！!、]|お願い|いい))|たい\w*ではありません|(?:でき|られ|け)ません|かねます|"
-        r"割愛|省略(?:し|させ|いた)|"
+        r"割愛|省略(?:し|させ|いた)|(?:書き|描き|続け|描写し)ません|"
         r"べきか(?:迷|悩|分かりません|わかりません)|"
         r"以外は|を除いて",
         r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|"
@@ -762,8 +779,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?:이건|그건) (?:좀 )?아닌 것 같|"
         r"(?:도|해도) 될지 (?:잘 )?모르겠|"
         r"드리기(?:가|는)? (?:좀 )?(?:어렵|어려|곤란|힘들)|"
-        r"만 (?:빼고|제외하고)",
-        r"(?:장면|이야기|이 부분|요청|내용|줄거리|묘사|전개|쓰|작성|이어)|"
+        r"만 (?:빼고|제외하고)|(?:저한테는|저에게는|제게는) (?:좀 |조금 )?(?:힘들|어렵|곤란)|(?:그건|이건) (?:좀 |조금 )?곤란",
+        r"(?:장면|이야기|이 부분|요청|내용|콘텐츠|줄거리|묘사|전개|쓰|작성|이어)|"
         r"(?:대목|역할)|"
         r"캐릭터",
     ),
@@ -771,25 +788,80 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "zh-Hans": (
         None,
         r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
-        r"为难|婉拒|不是我想|容我|我得|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
+        r"为难|婉拒|我拒绝|不是我想|容我|我得|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
         r"(?:写|续写|继续|描写)不(?:了|出来)|"
-        r"除了(?:这|那)",
+        r"除了(?:这|那)|我(?:还是|就是|实在)?做不到|打算不",
         r"(?:场景|场面|故事|这部分|这一部分|这段|这一段|这一幕|章|请求|内容|情节|描写|写(?!着))|"
         r"(?:这|那)一?小?段|角色|(?<!游)戏",
     ),
     "zh-Hant": (
         None,
         r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
-        r"為難|婉拒|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
+        r"為難|婉拒|我拒絕|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
         r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
-        r"除了(?:這|那)",
+        r"除了(?:這|那)|我(?:還是|就是|實在)?做不到|打算不",
         r"(?:場景|場面|故事|這部分|這一部分|這段|這一段|這一幕|章|請求|內容|情節|描寫|寫(?![著着]))|"
         r"(?:這|那)一?小?段|角色|(?<!遊)戲",
     ),
+}
+
+
+# A partial decline: the host offers the writing and keeps a graphic part out ("I'll write the scene, but
+# without the gory details", "Escribo la escena, pero sin los detalles sangrientos", "Напишу сцену, но без
+# кровавых подробностей", "場面は書きますが、残酷な部分は省きます"): a contrast, an exclusion and the locale's
+# words for the graphic part (``_GRAPHIC``), added to the locale's cores (the task and, where the language
+# marks it, the first person are still needed).
+_GRAPHIC: dict[str, str] = {
+    "en": r"(?:graphic|gor(?:e|y)|blood(?:y)?|explicit|gruesome|violen\w*|brutal\w*|cruel\w*|mutilat\w*|grisly)",
+    "es": r"(?:sangr\w*|gráfic\w*|explícit\w*|violen\w*|crud\w*|brutal\w*|macabr\w*|gore)",
+    "pt-BR": r"(?:sangr\w*|gráfic\w*|explícit\w*|violên\w*|violent\w*|brutal\w*|gore)",
+    "fr": r"(?:sang\w*|graphique\w*|explicite\w*|violen\w*|gore|brutal\w*)",
+    "de": r"(?:blut\w*|grafisch\w*|explizit\w*|gewalt\w*|brutal\w*|gore|drastisch\w*)",
+    "it": r"(?:sangu\w*|cruent\w*|esplicit\w*|grafic\w*|violen\w*|brutal\w*|splatter|gore)",
+    "nl": r"(?:bloed\w*|expliciet\w*|grafisch\w*|geweld\w*|gruwel\w*|gore)",
+    "pl": r"(?:krw\w*|drastyczn\w*|brutaln\w*|przemoc\w*|makabr\w*|gore)",
+    "ru": r"(?:кров\w*|жесток\w*|натуралистичн\w*|графичн\w*|насили\w*)",
+    "uk": r"(?:крив\w*|кров\w*|жорсток\w*|натуралістичн\w*|насильств\w*)",
+    "tr": r"(?:kan\w*|vahşet\w*|şiddet\w*|gore)",
+    "id": r"(?:berdarah|darah|sadis|kekerasan|eksplisit|grafis|gore|bagian)",
+    "vi": r"(?:máu me|bạo lực|ghê rợn|tàn bạo|phần|đoạn)",
+    "ja": r"(?:残酷|残虐|流血|血|グロ|生々し|暴力|部分)",
+    "ko": r"(?:잔인|잔혹|피|유혈|고어|폭력|수위|부분)",
+    "zh-Hans": r"(?:血腥|残忍|暴力|部分)",
+    "zh-Hant": r"(?:血腥|殘忍|暴力|部分)",
+}
+_PARTIAL: dict[str, str] = {
+    "en": r"\b(?:but|though|although|just|only)\b[^.!?]{0,30}?\b(?:without|minus|leave out|leaving out|not|no|"
+    r"skip\w*)\b(?: [\w'-]+){0,3}? {G}\b|\bminus (?:the |any )?{G}\b",
+    "es": r"\b(?:pero|aunque|solo que|sólo que)\b[^.!?]{0,30}?\b(?:sin|no|dejo fuera|dejaré fuera|omito|omitiré)\b"
+    r"(?: \w+){0,3}? {G}",
+    "pt-BR": r"\b(?:mas|porém|só que|embora)\b[^.!?]{0,30}?\b(?:sem|não|deixo de fora|deixarei de fora|omito)\b"
+    r"(?: \w+){0,3}? {G}",
+    "fr": r"\b(?:mais|sauf)\b[^.!?]{0,30}?\b(?:sans|pas|je laisse de côté|j['’]omets|je passe sur)\b(?: \w+){0,3}? {G}",
+    "de": r"\b(?:aber|allerdings|nur|jedoch)\b[^.!?]{0,30}?\b(?:ohne|nicht|keine?|lasse)\b(?: [\wäöüß]+){0,3}? {G}|"
+    r"\b(?:aber|jedoch) nicht\s*(?=[.!?]|$)",
+    "it": r"\b(?:ma|però|solo che)\b[^.!?]{0,30}?\b(?:senza|non|tralascio|ometto|salto)\b(?: \w+){0,3}? {G}",
+    "nl": r"\b(?:maar|alleen)\b[^.!?]{0,30}?\b(?:zonder|niet|geen)\b(?: [\w'’]+){0,3}? {G}|\bmaar\b[^.!?]{0,40}"
+    r"\bniet\s*(?=[.!?]|$)",
+    "pl": r"\b(?:ale|tylko|jednak)\b[^.!?]{0,30}?\b(?:bez|nie|pominę)\b(?: \w+){0,3}? {G}|\bale nie\b(?: \w+)? "
+    r"(?:część|fragment\w*|moment\w*)\b",
+    "ru": r"\b(?:но|а|только)\b[^.!?]{0,30}?\b(?:без|не)\b(?: \w+){0,3}? {G}|\bно не то, что\b",
+    "uk": r"\b(?:але|а|тільки)\b[^.!?]{0,30}?\b(?:без|не)\b(?: \w+){0,3}? {G}|\bале не те, що\b",
+    "tr": r"\b(?:ama|fakat|ancak)\b[^.!?]{0,30}?{G}(?: \w+)? (?:olmadan|hariç)\b",
+    "id": r"\b(?:tapi|namun|hanya)\b[^.!?]{0,30}?\b(?:tanpa|tidak|bukan)\b(?: \w+){0,3}? {G}",
+    "vi": r"\b(?:nhưng|tuy nhiên)\b[^.!?]{0,30}?\b(?:bỏ qua|không|trừ|lược)\b(?: \w+){0,3}? {G}",
+    "ja": r"(?:ますが|けど|けれど|ものの)、?[^。]{0,20}?{G}[^。]{0,10}?(?:省き|省略|割愛|書きません|控え|伏せ|ぼかし)",
+    "ko": r"(?:지만|는데)[^.!?。]{0,20}?{G}[^.!?。]{0,10}?(?:빼|제외|생략|쓰지 않|안 쓰)",
+    "zh-Hans": r"(?:但|不过|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不写|略过|省略|跳过|不展开|不描写)",
+    "zh-Hant": r"(?:但|不過|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不寫|略過|省略|跳過|不展開|不描寫)",
+}
+_COMPOSED = {
+    code: (me, core + "|" + _PARTIAL[code].replace("{G}", _GRAPHIC[code]), topic)
+    for code, (me, core, topic) in _COMPOSED.items()
 }
 
 
@@ -864,7 +936,7 @@ _DEMONSTRATIVE: dict[str, tuple[str, str]] = {
     ),
     "ja": (r"控え|遠慮|見送ら|お断り|気が引け|気が進ま", r"(?:それ|これ)(?:は|を|について)"),
     "ko": (
-        r"지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)|불편|꺼려|꺼리|사양|아닌 것 같",
+        r"지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)|불편|꺼려|꺼리|사양|아닌 것 같|곤란",
         r"(?:그건|그것|이건|이것)",
     ),
     "zh-Hans": (
@@ -876,6 +948,360 @@ _DEMONSTRATIVE: dict[str, tuple[str, str]] = {
         r"(?:這個|這件事|那個|此事)(?:嘛|呢)?(?:[，。！？]|$|(?=我|先|就|還))",
     ),
 }
+
+
+# -- Refusing the request ---------------------------------------------------------------------------------
+# A hard refusal of *a request* names the request and what the host cannot do with it: an inability (cannot,
+# not able, not in a position, not permitted), an act of granting (fulfil, comply with, carry out, respond
+# to, satisfy, assist with) and the request (request, demand, ask, prompt, task) as its object, in any order
+# the language allows ("I'm unable to fulfil this request", "Dieser Bitte kann ich nicht nachkommen",
+# "виконати це прохання я не в змозі", "這個要求我無法滿足"). Per locale (inability, act, request); where the
+# language fuses the inability into the verb (Turkish, Japanese, Korean, Chinese), (inability + act, request).
+# The three stand in one sentence, each at most ``_REQUEST_GAP`` characters from the next (CJK
+# ``_REQUEST_CJK_GAP``). A character refusing a request in quotes, on a dialogue line or before a reporting
+# clause is the story, as for every hard phrase.
+_REQUEST_GAP = r"[^.!?\n]{0,30}?"
+_REQUEST_CJK_GAP = r"[^。！？.!?\n]{0,10}?"
+_REQUESTS: dict[str, tuple[str, ...]] = {
+    "en": (
+        r"\bi(?: (?:can(?:'|’|no)t|cannot|won['’]t(?: be able to)?|will not(?: be able to)?|must not)|(?:'m|’m| am) not going to be able to|(?:'m|’m| am) (?:unable|not able|not in a "
+        r"position|not permitted|not allowed|not authori[sz]ed|afraid i can(?:'|’|no)t)(?: to)?)\b",
+        r"\b(?:fulfil+|comply|carry (?:it )?out|respond to|satisfy|assist (?:you )?with|help (?:you )?with|honou?r|"
+        r"accommodate|grant|act on|go along with|process)\b",
+        r"\b(?:request|demand|ask|prompt|task|instruction)s?\b",
+    ),
+    "es": (
+        r"\bno (?:(?:la|lo|las|los|te|le) )?(?:puedo|podré|podría|soy capaz de|estoy en condiciones de|me es posible|tengo permitido|"
+        r"me está permitido|estoy autorizad[oa] para|voy a)\b",
+        r"\b(?:cumplir|atender|satisfacer|responder|llevar a cabo|realizar|complacer|acceder|ayudar|dar curso|"
+        r"tramitar|ejecutar)\w*",
+        r"\b(?:petici[oó]n|peticiones|solicitud|solicitudes|demanda|pedido|encargo|tarea|consulta|instrucci[oó]n|"
+        r"prompt)\w*",
+    ),
+    "pt-BR": (
+        r"\bnão (?:posso|consigo|poderei|poderia|sou capaz de|estou em condições de|tenho como|"
+        r"tenho permissão para|estou autorizad[oa] a|vou)\b",
+        r"\b(?:atender|cumprir|realizar|satisfazer|responder|executar|ajudar|acatar|dar andamento)\w*",
+        r"\b(?:pedido|solicitação|solicitações|requisição|demanda|tarefa|instrução|prompt)\w*",
+    ),
+    "fr": (
+        r"\bje ne (?:(?:peux|pourrai|pourrais|vais|saurais|veux) (?:pas)?|suis (?:pas )?(?:en mesure|autorisée?|"
+        r"habilitée?)|m['’]autorise pas)\b",
+        r"\b(?:répondre|satisfaire|donner suite|accéder|honorer|exécuter|réaliser|traiter|accomplir|obtempérer|"
+        r"aider|acquiescer|accéder)\w*",
+        r"\b(?:requête|demande|tâche|consigne|instruction|prompt|sollicitation)s?\b",
+    ),
+    "de": (
+        r"\b(?:ich (?:kann|darf|werde|vermag)|(?:kann|darf|werde|vermag) ich)\b",
+        r"\b(?:nicht|keine?[mnr]?)(?: [\wäöüß]+){0,2}? (?:nachkommen|erfüllen|entsprechen|umsetzen|ausführen|bearbeiten|nachgehen|stattgeben|übernehmen|"
+        r"erledigen|zu erfüllen|nachzukommen|zu entsprechen|umzusetzen|auszuführen|zu bearbeiten)\b",
+        r"\b(?:diese[rnms]?|deine[rnms]?|ihre[rnms]?|eure[rnms]?|der|die|dem|den|solche[rnms]?|eine[rnm]?|"
+        r"so eine[rnm]?) (?:anfrage|bitte|aufforderung|forderung|aufgabe|auftrag|wunsch|anliegen|prompt)\w*",
+    ),
+    "it": (
+        r"\bnon (?:posso|potrò|potrei|sono in grado di|mi è (?:possibile|permesso|consentito)|"
+        r"sono autorizzat[oa] a|riesco a)\b",
+        r"\b(?:soddisfar|esaudir|accoglier|eseguir|portar\w* a termine|risponder|assecondar|dar\w* seguito|"
+        r"evader|accontentar)\w*",
+        r"\b(?:richiest[ae]|domand[ae]|istanz[ae]|compit[oi]|prompt|consegn[ae]|istruzion[ei])\b",
+    ),
+    "nl": (
+        r"\b(?:ik (?:kan|mag|zal|wil)|(?:kan|mag|zal|wil) ik)\b",
+        r"\bniet(?: [\w'’]+){0,3}? (?:voldoen|tegemoetkomen|tegemoet komen|inwilligen|uitvoeren|honoreren|ingaan|vervullen|nakomen|"
+        r"te voldoen|in te willigen|uit te voeren|in te gaan)\b",
+        r"\b(?:daar|daaraan|hieraan|hier|verzoek\w*|opdracht\w*|eis(?:en)?|prompt|taak|wens)\b",
+    ),
+    "pl": (
+        r"\bnie (?:mogę|jestem w stanie|wolno mi|potrafię|zdołam|będę|mam możliwości|jestem upoważnion[ya])\b",
+        r"\b(?:spełni|zrealizow|wykona|odpowiedzie|przychyli|uwzględni|sprosta)\w*",
+        r"\b(?:prośb|polece|zadani|żądani|zapytani|zleceni|życzeni|prompt)\w*",
+    ),
+    "ru": (
+        r"\b(?:не (?:могу|смогу|буду|стану)|я не (?:в состоянии|вправе|имею права)|мне не (?:разрешено|позволено))\b",
+        r"\b(?:выполн|исполн|удовлетвор|ответить на|отвечать на|осуществ|пойти навстречу)\w*",
+        r"\b(?:запрос|просьб|требовани|задани|поручени|задач|промпт|указани)\w*",
+    ),
+    "uk": (
+        r"\b(?:не (?:можу|зможу|буду|стану)|я не (?:в змозі|маю права)|мені не дозволено)\b",
+        r"\b(?:викона|викону|задовольн|відповісти на|відповідати на|здійсн|піти назустріч)\w*",
+        r"\b(?:запит|прохан|вимог|завданн|доручен|задач|промпт|вказів)\w*",
+    ),
+    "tr": (
+        r"\b(?:(?:yerine getir|gerçekleştir|kabul ed|işlem yapam)e(?:mem|miyorum|meyeceğim)|(?:karşıla|yanıtla|"
+        r"cevapla|uygula)ya(?:mam|mıyorum|mayacağım)|(?:yardımcı|destek) ola(?:mam|mıyorum|mayacağım))\b",
+        r"\b(?:istek\w*|isteğ\w*|talep\w*|taleb\w*|rica\w*|görev\w*|komut\w*|prompt\w*)",
+    ),
+    "id": (
+        r"\b(?:(?:saya|aku) (?:\w+ )?(?:tidak|belum|tak) (?:bisa|dapat|mampu|boleh|diizinkan|"
+        r"diperbolehkan)(?: untuk)?|(?:tidak|belum|tak) (?:bisa|dapat|mampu) (?:saya|aku))\b",
+        r"\b(?:memenuhi|menuruti|mengabulkan|menanggapi|merespons|penuhi|kabulkan|turuti|tanggapi)\b",
+        r"\b(?:permintaan|permohonan|tuntutan|prompt)\w*",
+    ),
+    "vi": (
+        r"\b(?:tôi|mình|em) (?:\w+ )?không (?:thể|được phép|có quyền|đủ khả năng)\b",
+        r"\b(?:đáp ứng|thực hiện|làm theo|chấp nhận|hỗ trợ|giúp|xử lý|phản hồi|trả lời)\b",
+        r"\b(?:yêu cầu|đề nghị|nhiệm vụ|lời nhờ|prompt|chỉ thị)\b",
+    ),
+    "ja": (
+        r"(?:お応え|応え|応じ|対応|お受け|受け|お引き受け|引き受け|実行|遂行|承諾|お手伝い|手伝い|ご協力|協力|お答え|回答|実施)"
+        r"(?:いたし|し|すること[はがも])?(?:でき(?:ません|ない|かね)|かね(?:ます|る))",
+        r"(?:ご要望|要望|ご依頼|依頼|リクエスト|ご要求|要求|お願い|ご指示|指示|タスク|プロンプト)",
+    ),
+    "ko": (
+        r"(?:(?:수행|처리|이행|수락|진행|응답|답변|충족)(?:해 ?드릴|할)|(?:들어|도와) ?드릴|따를|받아들일|응할|들어 ?줄)"
+        r" 수(?:가|는)? 없|(?:수행|처리|이행|수락|충족)(?:하기|해 ?드리기)(?:가|는)? (?:어렵|어려|곤란)",
+        r"(?:요청|요구|부탁|지시|프롬프트)",
+    ),
+    "zh-Hans": (
+        r"(?:无法|不能|没办法|没法|难以|恕难|不便|不可以)(?:为你|帮你|替你|给你)?(?:满足|完成|执行|答应|接受|照办|处理|回应|"
+        r"遵从|配合|实现|协助)",
+        r"(?:你|您|这|此|该)[^。！？，]{0,3}?(?:要求|请求|指令|任务|提示词)",
+    ),
+    "zh-Hant": (
+        r"(?:無法|不能|沒辦法|沒法|難以|恕難|不便|不可以)(?:為你|幫你|替你|給你)?(?:滿足|完成|執行|答應|接受|照辦|處理|回應|"
+        r"遵從|配合|實現|協助)",
+        r"(?:你|您|這|此|該)[^。！？，]{0,3}?(?:要求|請求|指令|任務|提示詞)",
+    ),
+}
+
+
+# The orders each language uses: subject-verb-object languages put the request after the act or front it
+# ("I can't fulfil this request", "Esta solicitud no la puedo atender"); German, Dutch, Polish, Russian and
+# Ukrainian put the three in any order; a fused inability stands before or after its request.
+_SVO = ("en", "es", "pt-BR", "fr", "it", "id", "vi")
+
+
+def _any_order(parts: tuple[str, ...], gap: str, svo: bool = False) -> str:
+    """One pattern matching ``parts`` in any order (``svo``: (inability, act, request) in that order or with
+    the request fronted), ``gap`` between neighbours."""
+    orders = [parts, (parts[2], parts[0], parts[1])] if svo else list(itertools.permutations(parts))
+    return "|".join(gap.join(f"(?:{p})" for p in order) for order in orders)
+
+
+for _code, _parts in _REQUESTS.items():
+    _gap = _REQUEST_CJK_GAP if _code in ("ja", "ko", "zh-Hans", "zh-Hant") else _REQUEST_GAP
+    _PATTERNS[_code] = (_PATTERNS[_code][0] + (_any_order(_parts, _gap, _code in _SVO),), _PATTERNS[_code][1])
+# German and Dutch "I am not in a position to …" put the request inside the infinitive clause
+_PATTERNS["de"] = (
+    _PATTERNS["de"][0]
+    + (
+        r"\bich bin\b[^.!?]{0,20}\b(?:nicht in der lage|außerstande|nicht befugt|nicht berechtigt)\b[^.!?]{0,40}"
+        r"\b(?:anfrage|bitte|aufforderung|forderung|aufgabe|auftrag|anliegen)\w*",
+    ),
+    _PATTERNS["de"][1],
+)
+_PATTERNS["nl"] = (
+    _PATTERNS["nl"][0]
+    + (
+        r"\bik ben\b[^.!?]{0,15}\bniet (?:in staat|bevoegd)\b[^.!?]{0,40}\b(?:verzoek|opdracht|eis)\w*",
+        # the negation before the request: "ik kan niet aan dit verzoek voldoen"
+        _any_order(
+            (
+                r"\b(?:ik (?:kan|mag|zal|wil)|(?:kan|mag|zal|wil) ik) niet\b",
+                r"\b(?:voldoen|tegemoetkomen|inwilligen|uitvoeren|honoreren|ingaan|vervullen|nakomen)\b",
+                _REQUESTS["nl"][2],
+            ),
+            _REQUEST_GAP,
+        ),
+    ),
+    _PATTERNS["nl"][1],
+)
+
+# The host's own rules named as what stops it: "My guidelines don't allow me to…", "Mis directrices no me
+# permiten…", "Meine Richtlinien erlauben mir nicht…" (hard).
+_OWN_RULES: dict[str, str] = {
+    "en": r"\bmy (?:guidelines|rules|policies|principles|programming|content policy)\b[^.!?]{0,25}\b(?:don['’]t|do not|"
+    r"won['’]t|will not)\s+(?:allow|permit|let)\b",
+    "es": r"\bmis (?:directrices|normas|políticas|pautas|principios)\b[^.!?]{0,25}\bno me (?:permiten|dejan)\b",
+    "pt-BR": r"\bminhas (?:diretrizes|regras|políticas|normas)\b[^.!?]{0,25}\bnão me (?:permitem|deixam)\b",
+    "fr": r"\bmes (?:consignes|directives|règles|principes)\b[^.!?]{0,25}\bne me (?:permettent|laissent)\b",
+    "de": r"\bmeine (?:richtlinien|regeln|vorgaben|grundsätze)\b[^.!?]{0,25}\b(?:erlauben|gestatten) (?:es )?mir\b"
+    r"[^.!?]{0,20}\bnicht\b",
+    "it": r"\ble mie (?:linee guida|regole|politiche|direttive)\b[^.!?]{0,25}\bnon mi (?:permettono|consentono)\b",
+    "nl": r"\bmijn (?:richtlijnen|regels|beleid)\b[^.!?]{0,25}\b(?:staan|laten) (?:me|mij) (?:\w+ )?niet\b",
+    "pl": r"\bmoje (?:zasady|wytyczne|reguły)\b[^.!?]{0,25}\bnie pozwalają mi\b",
+    "ru": r"\bмои (?:правила|принципы|инструкции|ограничения)\b[^.!?]{0,25}\bне (?:позволяют|разрешают) мне\b",
+    "uk": r"\bмої (?:правила|принципи|інструкції|обмеження)\b[^.!?]{0,25}\bне дозволяють мені\b",
+    "tr": r"\b(?:yönergelerim|kurallarım|ilkelerim|politikalarım)\b[^.!?]{0,40}\bizin vermiyor\b",
+    "id": r"\b(?:pedoman|aturan|kebijakan) saya\b[^.!?]{0,25}\btidak (?:mengizinkan|memperbolehkan)\b",
+    "vi": r"\b(?:nguyên tắc|quy định|chính sách) của (?:tôi|mình)\b[^.!?]{0,25}\bkhông cho phép\b",
+    "ja": r"私の(?:ガイドライン|ポリシー|規約)(?:上|により|に従い|では)",
+    "ko": r"(?:제|저의) (?:가이드라인|정책|규정)(?:상|에 따라)",
+    "zh-Hans": r"我的(?:准则|规则|政策|原则)[^。！？]{0,10}不允许",
+    "zh-Hant": r"我的(?:準則|規則|政策|原則)[^。！？]{0,10}不允許",
+}
+# A first-person writing verb negated without a modal, in its own voice: "I don't write graphic violence",
+# "Das schreibe ich nicht", "Die Verletzungen des Hundes beschreibe ich nicht", "Non lo scriverò",
+# "Подробности про собаку не напишу", "그런 글은 쓰지 않습니다" (soft: the host says what it leaves unwritten).
+_NOT_WRITING: dict[str, str] = {
+    "en": r"\bi(?: (?:don['’]t|do not|won['’]t|will not|never)|(?:'m|’m| am) not(?: going to)?) (?:write|writing|"
+    r"describe|describing|depict|depicting|portray|portraying|narrate|narrating)\b",
+    "es": r"\bno (?:lo|la|los|las|te|le) (?:escribo|escribiré|describo|describiré|narro|narraré|relato|relataré|"
+    r"detallo|detallaré)\b|\bno (?:escribo|escribiré|describo|describiré) (?:eso|esto|esa|esta|ese|este|"
+    r"contenido|escenas|violencia)\b",
+    "pt-BR": r"\bnão (?:o|a|os|as|te) (?:escrevo|escreverei|descrevo|descreverei|narro|narrarei|detalho|"
+    r"detalharei)\b|\bnão (?:escrevo|escreverei|descrevo|descreverei) (?:isso|isto|essa|esta|esse|este|"
+    r"conteúdo|cenas|violência)\b|\b(?:isso|isto) eu não (?:escrevo|escreverei|descrevo)\b",
+    "fr": r"\bje n['’](?:écris|écrirai|écrirais)\b|\bje ne (?:l['’]|le |la |les |te |vous )?(?:écris|écrirai|décris|"
+    r"décrirai|détaille|détaillerai)\b|\bje ne (?:le|la) ferai pas\b",
+    "de": r"\b(?:schreibe|beschreibe|schildere) ich\b(?: [\wäöüß]+){0,3}? nicht\b|\bich (?:schreibe|"
+    r"beschreibe|schildere) (?:[\wäöüß]+ ){0,4}?nicht\b",
+    "it": r"\bnon (?:lo|la|li|le|te|ti) (?:scrivo|scriverò|descrivo|descriverò)\b|\bnon (?:scrivo|scriverò|"
+    r"descrivo|descriverò) (?:questo|questa|ciò|contenuti|scene|violenza)\b",
+    "nl": r"\b(?:schrijf|beschrijf) ik\b(?: [\w'’]+){0,3}? niet\b|\bik (?:schrijf|beschrijf) "
+    r"(?:[\w'’]+ ){0,4}?niet\b",
+    "pl": r"\bnie (?:napiszę|opiszę|piszę|opisuję)\b|\b(?:pisać|opisywać|opisać|napisać) (?:\w+ )?"
+    r"nie (?:będę|zamierzam)\b",
+    "ru": r"\bне (?:напишу|пишу|опишу|описываю)\b|\b(?:писать|описывать|расписывать) (?:\w+ )?не (?:буду|стану)\b",
+    "uk": r"\bне (?:напишу|пишу|опишу|описую|писатиму|описуватиму)\b|\b(?:писати|описувати) (?:\w+ )?не "
+    r"(?:буду|стану)\b",
+    "tr": r"\b(?:yaz|anlat)(?:mayacağım|mıyorum)\b|\bbetimle(?:meyeceğim|miyorum)\b|"
+    r"\btasvir (?:etmeyeceğim|etmiyorum|etmem)\b|\b(?:yazmam|anlatmam)\b(?!\s+(?:gerek|lazım|için|icap|şart))",
+    "id": r"\b(?:saya|aku) (?:tidak|tak|nggak|gak) (?:akan )?(?:menulis|menuliskan|menggambarkan|mendeskripsikan|"
+    r"menceritakan|menampilkan)\w*|\b(?:tidak|tak) (?:akan )?(?:saya|aku) (?:tulis|gambarkan|ceritakan|tampilkan)\b",
+    "vi": r"\b(?:tôi|mình) (?:sẽ )?không (?:viết|tả|miêu tả|mô tả|kể)\b|\bthì (?:tôi|mình) (?:xin )?không (?:làm|viết)\b",
+    "ja": r"(?:は|も)書きません|描写(?:し|いたし)ません|書かないことにし",
+    "ko": r"(?:(?<![가-힣])쓰|묘사하)지 않(?:을게요|겠습니다|겠어요)|"
+    r"(?:(?<![가-힣])쓰|묘사하|그리)는 (?:건|것은|것) (?:하지 않|안 하)",
+    "zh-Hans": r"我(?:就|也|绝|可)?不(?:会|打算)?(?:写|描写|描述)(?:这|那|此|具体|细节|出)",
+    "zh-Hant": r"我(?:就|也|絕|可)?不(?:會|打算)?(?:寫|描寫|描述)(?:這|那|此|具體|細節|出)",
+}
+for _code in _PATTERNS:
+    _PATTERNS[_code] = (
+        (*_PATTERNS[_code][0], _OWN_RULES[_code]),
+        (*_PATTERNS[_code][1], _NOT_WRITING[_code]),
+    )
+
+# Stepping out of the role or the story to speak as the host ("Stepping out of the story for a moment:",
+# "Aus der Rolle heraus:", "Mag ik even uit de rol stappen?", "Выйду ненадолго из роли рассказчика", "作者の立場から")
+# and toning the scene down in the host's voice ("I'll keep it on the suggestive side", "le chien restera hors
+# champ", "Ich entschärfe das ein wenig", "оставлю за кадром", "点到为止"): the story asked for is not what
+# follows (soft).
+_OUT_OF_ROLE: dict[str, str] = {
+    "en": r"\b(?:stepping|step|breaking|break|going|stepping) (?:out of|outside(?: of)?) (?:the |my )?(?:story|role|"
+    r"character|role-?play|narrative|fiction)\b|\bout of character ?[:—)]|\booc\b|"
+    r"\b(?:breaking|break) character\b",
+    "es": r"\b(?:fuera de|saliendo de|salgo (?:un momento )?de) (?:la historia|el personaje|mi papel|el papel|"
+    r"la ficción|la narración|el rol)\b",
+    "pt-BR": r"\b(?:fora d[ao]|fugindo (?:um pouco )?d[oa]|saindo (?:um pouco )?d[oa]|saio (?:um pouco )?d[oa]) "
+    r"(?:história|personagem|papel|ficção|narrativa)\b",
+    "fr": r"\b(?:hors (?:du |de la )?(?:récit|histoire|personnage|rôle)|en dehors (?:de l['’]histoire|de mon rôle|"
+    r"du récit|de la fiction)|je sors (?:un (?:instant|moment|peu) )?(?:du|de mon) (?:rôle|personnage|récit))\b",
+    "de": r"\b(?:aus der rolle (?:heraus|fallend|gefallen)|außerhalb der (?:geschichte|rolle|erzählung)|"
+    r"ich (?:trete|falle) (?:kurz |mal )?aus der (?:rolle|geschichte))\b",
+    "it": r"\b(?:fuori (?:dalla storia|dal personaggio|dal ruolo|dalla narrazione)|esco (?:un attimo |per un "
+    r"momento )?(?:dal personaggio|dal ruolo|dalla storia))\b",
+    "nl": r"\b(?:uit (?:de|mijn) rol (?:stappen|vallen|gestapt)|buiten het verhaal om|buiten (?:de|mijn) rol)\b",
+    "pl": r"\b(?:wyjdę|wychodzę|wychodząc) (?:na (?:moment|chwilę) )?z (?:opowieści|roli|postaci|narracji|fikcji)\b|"
+    r"\bpoza (?:opowieścią|rolą|fabułą)\b",
+    "ru": r"\b(?:выйду|выхожу|выйдя) (?:ненадолго |на минутку |на секунду )?из (?:роли|образа|истории|"
+    r"повествования)\b|\bвне (?:роли|сюжета|истории)\b",
+    "uk": r"\b(?:вийду|виходжу|вийшовши) (?:ненадовго |на хвилинку )?(?:з|із) (?:ролі|образу|історії)\b|"
+    r"\bпоза (?:сюжетом|роллю|історією)\b",
+    "tr": r"\b(?:rolden|karakterden|hikâyeden|hikayeden) (?:bir an |kısaca |biraz )?(?:çıkarak|çıkıyorum|çıkayım)\b|"
+    r"\byazar notu\b",
+    "id": r"\b(?:keluar (?:sebentar )?dari (?:peran|cerita|karakter)|di luar (?:cerita|peran))\b",
+    "vi": r"\b(?:ra khỏi vai|bước ra khỏi (?:câu chuyện|vai)|ngoài lề câu chuyện|tạm rời vai)\b",
+    "ja": r"(?:役|キャラクター|物語)を(?:離れ|降り)|作者の立場から",
+    "ko": r"(?:역할|캐릭터|이야기)에서 (?:잠시 )?(?:벗어나|나와)",
+    "zh-Hans": r"(?:跳出|暂时跳出|先跳出)(?:角色|故事|剧情)|以作者的身份",
+    "zh-Hant": r"(?:跳出|暫時跳出|先跳出)(?:角色|故事|劇情)|以作者的身分",
+}
+_TONED_DOWN: dict[str, str] = {
+    "en": r"\bi(?:'ll|’ll| will|'m going to| am going to| try to)? (?:keep\b[^.!?]{0,40}\b(?:suggestive|mild|tasteful|"
+    r"restrained|implied|off-?(?:screen|page)|understated|non-graphic)|tone (?:it|this|things|the \w+ )?down|fade "
+    r"(?:to black|out)|cut away)\b|\bi(?:'d| would) (?:suggest we )?imply\b|"
+    r"\blet['’]s keep (?:it|this|things)\b[^.!?]{0,30}\b(?:but not|rather than|instead of)\b",
+    "es": r"\bvoy a (?:rebajar|suavizar|atenuar|moderar) (?:un poco )?(?:la violencia|el tono|la escena|la sangre|"
+    r"el gore|lo)\b|\birá por la sugerencia\b|\b(?:dejo|dejaré|"
+    r"dejando|dejamos) [^.!?]{0,30}fuera de (?:plano|cámara|campo)\b",
+    "pt-BR": r"\bvou (?:evitar (?:as |os |a |o )?(?:descrições|detalhes|violência|sangue)|(?:suavizar|amenizar|"
+    r"atenuar) (?:um pouco )?(?:a cena|a violência|o tom|isso|os detalhes))\b|"
+    r"\b(?:escrever|escrevo|vou escrever)\b[^.!?]{0,20}\bde forma (?:sugestiva|implícita)\b|\b(?:só que|mas) sem a parte\b",
+    "fr": r"\b(?:restera|resteront|laisse|laisserai|garderai)\b(?: \w+){0,3} hors (?:champ|cadre|écran)\b|"
+    r"\bje vais (?:atténuer|adoucir|édulcorer)\b",
+    "de": r"\bich entschärfe\b|\bich schwäche\b[^.!?]{0,30}\bab\b|\bich (?:mildere|dämpfe)\b|\bblende ich ab\b|\bich blende\b[^.!?]{0,20}\bab\b|\blasse\b[^.!?]{0,25}\baußen vor\b|"
+    r"\blass(?:en)? (?:uns|wir) (?:das|es) (?:lieber )?(?:suggerieren|andeuten)\b",
+    "it": r"\b(?:restare|resto|resterò|rimanere|rimango) (?:sull['’]implicito|sul vago|sul suggerito)\b|"
+    r"\b(?:attenuerò|smorzerò|ammorbidirò)\b|\b(?:lascio|lascerò|lascerei) [^.!?]{0,25}fuori (?:scena|campo)\b",
+    "nl": r"\bik (?:houd|hou) (?:het|dit|de \w+)(?: \w+){0,2}? (?:mild|ingetogen|suggestief|buiten beeld)\b|"
+    r"\bhoud ik buiten beeld\b|\bik zwak\b[^.!?]{0,30}\baf\b|\bik verzacht\b",
+    "pl": r"\b(?:przyciszyć|złagodzić|stonować|wyciszyć) (?:tu |nieco |trochę )?(?:przemoc|scenę|opis)|"
+    r"\bw wersji (?:złagodzonej|stonowanej)\b|\bpo swojemu, bez\b|\b(?:złagodzę|stonuję|wyciszę|przyciszę)\b",
+    "ru": r"\bоставлю за кадром\b|\b(?:смягчу|приглушу)\b|\bобойдусь без\b",
+    "uk": r"\bзалишу за кадром\b|\b(?:пом['’]якшу|натякну)\b|\bбез жорстоких деталей\b|\bпом['’]якшену версію\b",
+    "tr": r"\bima (?:ile|düzeyinde)\b|\bsansürlü versiyon\b|\b(?:yumuşatacağım|hafifleteceğim)\b",
+    "id": r"\bversi (?:ringan|halus|lebih lembut)\w*|\bsaya (?:akan )?(?:sedikit )?(?:perhalus|memperhalus|haluskan|"
+    r"lunakkan|melunakkan)\b",
+    "vi": r"\b(?:mình|tôi) (?:sẽ )?viết (?:lại )?nhẹ (?:hơn|nhàng)\b|\b(?:mình|tôi) (?:sẽ )?giảm nhẹ\b",
+    "ja": r"控えめ版|ソフトに(?:書き換え|し)|(?:描写|表現)を(?:抑え|和らげ|マイルドに)|暗示に(?:とどめ|留め)|避けたいと思います|避けたいので",
+    "ko": r"순화해서|순화한|수위를 (?:조금 |좀 |살짝 )?(?:낮춰|낮추)|암시만",
+    "zh-Hans": r"淡化版|改成了?淡化|点到为止|侧面描写|不做具体描写|收着点写|写得(?:含蓄|委婉|隐晦|克制)",
+    "zh-Hant": r"淡化版|改成了?淡化|點到為止|側面描寫|不做具體描寫|收著點寫|寫得(?:含蓄|委婉|隱晦|克制)",
+}
+# Out of the role, a host also says "sure, here it is": stepping out declines when a negation or a limit of the
+# locale follows it on its line ("Stepping out of the story for a moment: I try not to write explicit gore").
+_OUT_OF_ROLE_NO: dict[str, str] = {
+    "en": r"\b(?:not|no|never|won['’]t|can['’]t|don['’]t|limits?|boundar\w+)\b",
+    "es": r"\b(?:no|nunca|límites?|línea)\b",
+    "pt-BR": r"\b(?:não|nunca|limites?|linha)\b",
+    "fr": r"\b(?:ne|n['’]|pas|jamais|limites?)\b",
+    "de": r"\b(?:nicht|kein\w*|vorsichtig|lieber|grenzen?)\b",
+    "it": r"\b(?:non|mai|limiti?)\b",
+    "nl": r"\b(?:niet|geen|grens|grenzen)\b",
+    "pl": r"\b(?:nie|granic\w*)\b",
+    "ru": r"\b(?:не|нет|границ\w*|ограничени\w*)\b",
+    "uk": r"\b(?:не|ні|меж\w*|обмеженн\w*)\b",
+    "tr": r"\w+(?:m[ıi]yorum|m[ae]yeceğim|m[ae]m)\b|\b(?:değil|sınır\w*)\b",
+    "id": r"\b(?:tidak|bukan|tak|batas\w*)\b",
+    "vi": r"\b(?:không|giới hạn)\b",
+    "ja": r"ない|ません|控え|避け",
+    "ko": r"않|없|못|어렵",
+    "zh-Hans": r"不|没|避免",
+    "zh-Hant": r"不|沒|避免",
+}
+for _code in _PATTERNS:
+    _PATTERNS[_code] = (
+        _PATTERNS[_code][0],
+        (
+            *_PATTERNS[_code][1],
+            f"(?:{_OUT_OF_ROLE[_code]})[^\n]{{0,120}}?(?:{_OUT_OF_ROLE_NO[_code]})",
+            _TONED_DOWN[_code],
+        ),
+    )
+
+# A stop after a story excerpt: the host writes the first lines, then stops in its own voice and leaves the
+# rest unwritten ("Je m'arrête là : la suite, je préfère la laisser à ton imagination", "Qui mi fermo: il
+# resto…", "여기까지만 쓸게요", "到這裡就好，剩下的交給讀者"). It follows the excerpt, so it is read in the whole
+# window like a hard refusal; in the alphabetic locales the stop names the rest, the imagination or the reader.
+_STOP_AFTER_EXCERPT: dict[str, str] = {
+    "en": r"\bi(?:'ll|’ll| will)? (?:stop|pause|end (?:it|this)|leave it) (?:here|there)\b[^\n]{0,60}?\b(?:rest|"
+    r"imagination|reader)",
+    "es": r"\b(?:aquí|hasta aquí) (?:me detengo|lo dejo|paro)\b[^\n]{0,60}?\b(?:resto|imaginación|lector)",
+    "pt-BR": r"\b(?:paro|vou parar|fico) (?:por )?aqui\b[^\n]{0,60}?\b(?:resto|imaginação|leitor)",
+    "fr": r"\bje m['’]arrête (?:là|ici)\b[^\n]{0,60}?\b(?:suite|reste|imagination|lecteur)",
+    "it": r"\b(?:qui mi fermo|mi fermo qui)\b[^\n]{0,60}?\b(?:resto|seguito|immaginazione|lettore)",
+    "de": r"\b(?:hier (?:höre ich auf|mache ich schluss|breche ich ab)|ich höre hier auf)\b[^\n]{0,60}?\b(?:rest|"
+    r"fantasie|vorstellung|leser)",
+    "nl": r"\b(?:ik stop hier|hier stop ik)\b[^\n]{0,60}?\b(?:rest|verbeelding|fantasie|lezer)",
+    "pl": r"\b(?:(?:tu|tutaj) (?:się )?zatrzymam|na tym (?:skończę|poprzestanę))\b[^\n]{0,60}?\b(?:reszt|dalsz|"
+    r"wyobraźni|czytelni)",
+    "ru": r"\b(?:на этом (?:я )?(?:остановлюсь|закончу)|здесь (?:я )?остановлюсь)\b[^\n]{0,60}?(?:остальное|"
+    r"дальше|воображени|читател)",
+    "uk": r"\b(?:на цьому (?:я )?(?:зупинюся|зупинюсь|закінчу)|тут (?:я )?зупинюся)\b[^\n]{0,60}?(?:решт|далі|уяв|"
+    r"читач)",
+    "tr": r"\bburada (?:duruyorum|duracağım|bırakıyorum|kesiyorum)\b[^\n]{0,60}?(?:gerisi|devamı|hayal|okur)",
+    "id": r"\b(?:(?:saya|aku) berhenti di sini|sampai di sini saja)\b[^\n]{0,60}?(?:selanjutnya|sisanya|imajinasi|"
+    r"pembaca)",
+    "vi": r"\b(?:đến đây (?:mình|tôi) (?:xin )?dừng|(?:mình|tôi) xin dừng (?:ở|tại) đây)\b[^\n]{0,60}?(?:phần còn lại|"
+    r"tưởng tượng|người đọc)",
+    "ja": r"ここから先は(?:書かず|書きません|控え)|ここまでに(?:して|しておき)",
+    "ko": r"여기까지만 (?:쓸게요|쓰겠습니다|쓸게|할게요)",
+    "zh-Hans": r"到这里就好|就写到这里|写到这里为止|后面的[^。！？]{0,6}我就不",
+    "zh-Hant": r"到這裡就好|就寫到這裡|寫到這裡為止|後面的[^。！？]{0,6}我就不",
+}
+for _code in _PATTERNS:
+    _PATTERNS[_code] = ((*_PATTERNS[_code][0], _STOP_AFTER_EXCERPT[_code]), _PATTERNS[_code][1])
 
 
 def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
@@ -1115,7 +1541,7 @@ _REPORTING = re.compile(
     r"zei|dacht|besloot|antwoordde|fluisterde|mompelde|schreef|bekende|vroeg|riep|"
     r"powiedział\w*|pomyślał\w*|postanowił\w*|odpowiedział\w*|szepnęł?\w*|mruknęł?\w*|napisał\w*|"
     r"wyznał\w*|dodał\w*|zapytał\w*|krzyknęł?\w*|"
-    r"сказал\w*|подумал\w*|решил\w*|ответил\w*|прошептал\w*|пробормотал\w*|написал\w*|признал\w*|"
+    r"сказал\w*|подумал\w*|решил\w*|ответил\w*|прошептал\w*|пробормотал\w*|написал\w*|признал\w*|вирішил\w*|"
     r"добавил\w*|спросил\w*|крикнул\w*|сказав|подумав|вирішив\w*|відповів|відповіла|прошепотів\w*|"
     r"написав|зізнав\w*|додав|спитав\w*|"
     r"dedi|düşündü|karar verdi|fısıldadı|itiraf etti|sordu|"

@@ -550,3 +550,295 @@ def test_written_useful_and_we_are_not_a_decline(line: str) -> None:
 )
 def test_a_plain_cannot_whose_act_is_the_task_or_its_object_still_declines(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
+
+
+# -- refusing the request, the host's own rules, negated writing, partial declines, toning down, stepping out ---
+# (refusal_patterns._REQUESTS, _OWN_RULES, _NOT_WRITING, _PARTIAL, _TONED_DOWN, _OUT_OF_ROLE): declines worded
+# with these cores in each locale are found; the same lines in a character's mouth are the story.
+REQUEST_AND_RULE_DECLINES = [
+    ("en", "I'm sorry, but I can't fulfill this request."),
+    ("en", "I'm unable to comply with that request."),
+    ("en", "As an AI, I won't generate this."),
+    ("en", "I cannot produce this content."),
+    ("en", "Sorry — that request is outside what I'm able to do."),
+    ("es", "Lo siento, pero no puedo cumplir con esta solicitud."),
+    ("es", "No me es posible atender esta petición."),
+    ("es", "Esta solicitud no la puedo atender."),
+    ("es", "No puedo generar este contenido."),
+    ("es", "Como asistente de IA, no puedo crear esto."),
+    ("pt-BR", "Desculpe, mas não posso atender a esse pedido."),
+    ("pt-BR", "Não consigo cumprir essa solicitação."),
+    ("pt-BR", "Não posso gerar esse conteúdo."),
+    ("pt-BR", "Esse pedido eu não posso atender."),
+    ("fr", "Je suis désolé, mais je ne peux pas répondre à cette demande."),
+    ("fr", "Je ne peux pas donner suite à cette requête."),
+    ("fr", "Je ne peux pas générer ce contenu."),
+    ("de", "Es tut mir leid, aber ich kann dieser Anfrage nicht nachkommen."),
+    ("de", "Diese Anfrage kann ich leider nicht erfüllen."),
+    ("de", "Ich kann diesen Inhalt nicht erstellen."),
+    ("de", "Ich bin nicht in der Lage, diese Anfrage zu bearbeiten."),
+    ("it", "Mi dispiace, ma non posso soddisfare questa richiesta."),
+    ("it", "Non sono in grado di esaudire la tua richiesta."),
+    ("it", "Questa richiesta non posso soddisfarla."),
+    ("it", "Non posso generare questo contenuto."),
+    ("nl", "Het spijt me, maar ik kan niet aan dit verzoek voldoen."),
+    ("nl", "Dit verzoek kan ik niet uitvoeren."),
+    ("nl", "Ik kan deze inhoud niet genereren."),
+    ("pl", "Przepraszam, ale nie mogę spełnić tej prośby."),
+    ("pl", "Tej prośby nie mogę zrealizować."),
+    ("pl", "Nie mogę wygenerować tej treści."),
+    ("ru", "Извините, но я не могу выполнить этот запрос."),
+    ("ru", "Эту просьбу я выполнить не могу."),
+    ("ru", "Я не могу создать такой контент."),
+    ("uk", "Вибачте, але я не можу виконати цей запит."),
+    ("uk", "Це прохання я виконати не можу."),
+    ("tr", "Üzgünüm, bu isteği yerine getiremem."),
+    ("tr", "Bu talebi karşılayamam."),
+    ("tr", "Bu içeriği oluşturamam."),
+    ("id", "Maaf, saya tidak dapat memenuhi permintaan ini."),
+    ("id", "Permintaan ini tidak bisa saya penuhi."),
+    ("id", "Saya tidak bisa membuat konten ini."),
+    ("vi", "Xin lỗi, tôi không thể đáp ứng yêu cầu này."),
+    ("vi", "Yêu cầu này tôi không thể thực hiện."),
+    ("vi", "Tôi không thể tạo nội dung này."),
+    ("ja", "申し訳ありませんが、このリクエストにはお応えできません。"),
+    ("ja", "そのご依頼はお受けできません。"),
+    ("ja", "このような内容は作成できません。"),
+    ("ko", "죄송하지만 이 요청은 들어드릴 수 없습니다."),
+    ("ko", "이 요청을 처리할 수 없습니다."),
+    ("ko", "그런 내용은 작성할 수 없습니다."),
+    ("zh-Hans", "抱歉，我无法完成这个请求。"),
+    ("zh-Hans", "这个要求我不能答应。"),
+    ("zh-Hans", "我无法生成此类内容。"),
+    ("zh-Hant", "抱歉，我無法完成這個請求。"),
+    ("zh-Hant", "這個要求我不能答應。"),
+    ("zh-Hant", "我無法生成此類內容。"),
+    ("en", "No. I'm not writing that."),
+    ("en", "This is something I can't write."),
+    ("en", "I won't describe a dog being mutilated."),
+    ("en", "I can't write content that depicts graphic cruelty to animals."),
+    ("en", "I'm not able to write graphic animal abuse, even in fiction."),
+    ("en", "Graphic animal cruelty isn't something I'll write."),
+    ("en", "I don't write graphic violence against animals."),
+    ("en", "My guidelines don't allow me to write this."),
+    ("es", "No escribiré eso."),
+    ("es", "Esto no lo escribo."),
+    ("es", "No voy a describir cómo mutilan a un perro."),
+    ("es", "No escribo violencia explícita contra animales."),
+    ("es", "Mis directrices no me permiten escribir esto."),
+    ("pt-BR", "Isso eu não escrevo."),
+    ("pt-BR", "Não escrevo violência explícita contra animais."),
+    ("pt-BR", "Minhas diretrizes não me permitem escrever isso."),
+    ("fr", "Je n'écrirai pas ça."),
+    ("fr", "Ça, je ne l'écris pas."),
+    ("fr", "Je n'écris pas de violence explicite envers les animaux."),
+    ("fr", "Mes consignes ne me permettent pas d'écrire cela."),
+    ("de", "Das schreibe ich nicht."),
+    ("de", "Explizite Gewalt gegen Tiere schreibe ich nicht."),
+    ("de", "Meine Richtlinien erlauben mir nicht, das zu schreiben."),
+    ("it", "Non lo scriverò."),
+    ("it", "Questo non lo scrivo."),
+    ("it", "Non scrivo violenza esplicita sugli animali."),
+    ("it", "Le mie linee guida non mi permettono di scriverlo."),
+    ("nl", "Dat schrijf ik niet."),
+    ("nl", "Expliciet geweld tegen dieren schrijf ik niet."),
+    ("nl", "Mijn richtlijnen staan me niet toe dit te schrijven."),
+    ("pl", "Tego nie napiszę."),
+    ("pl", "Nie piszę drastycznej przemocy wobec zwierząt."),
+    ("pl", "Moje zasady nie pozwalają mi tego napisać."),
+    ("ru", "Этого я писать не буду."),
+    ("ru", "Я такое не пишу."),
+    ("ru", "Такого я не напишу."),
+    ("ru", "Мои правила не позволяют мне это писать."),
+    ("uk", "Цього я писати не буду."),
+    ("uk", "Я таке не пишу."),
+    ("uk", "Мої правила не дозволяють мені це писати."),
+    ("tr", "Bunu yazmam."),
+    ("tr", "Bunu yazmayacağım."),
+    ("tr", "Hayvanlara yönelik açık şiddet yazmıyorum."),
+    ("tr", "Yönergelerim bunu yazmama izin vermiyor."),
+    ("id", "Itu tidak akan saya tulis."),
+    ("id", "Saya tidak menulis konten seperti itu."),
+    ("id", "Pedoman saya tidak mengizinkan saya menulis ini."),
+    ("vi", "Cái này tôi không viết được."),
+    ("vi", "Tôi sẽ không viết điều đó."),
+    ("vi", "Nguyên tắc của tôi không cho phép tôi viết điều này."),
+    ("ja", "それは書けません。"),
+    ("ja", "書くことはできません。"),
+    ("ja", "動物への残虐な描写は書きません。"),
+    ("ja", "ガイドライン上、このような内容は書けません。"),
+    ("ko", "그건 쓸 수 없어요."),
+    ("ko", "그런 글은 쓰지 않겠습니다."),
+    ("ko", "제 가이드라인상 이런 내용은 작성할 수 없습니다."),
+    ("zh-Hans", "这个我不能写。"),
+    ("zh-Hans", "我不会写这种内容。"),
+    ("zh-Hans", "我的准则不允许我写这类内容。"),
+    ("zh-Hant", "這種內容我不寫。"),
+    ("zh-Hant", "我不會寫這種內容。"),
+    ("zh-Hant", "我的準則不允許我寫這類內容。"),
+]
+PARTIAL_TONED_AND_OUT_OF_ROLE = [
+    ("en", "I'll write the scene, but I'll leave out the graphic details."),
+    ("en", "I'm happy to write it, though I'll keep the violence off-screen."),
+    ("en", "I'll tone down the gore a bit. The basement was dark."),
+    ("en", "(OOC: I'd rather not write graphic animal cruelty, so I'll keep it implied.)"),
+    ("en", "Breaking character for a second: I don't do graphic gore."),
+    ("es", "Escribo la escena, pero sin los detalles sangrientos."),
+    ("es", "Puedo escribir la bajada al sótano, pero no la parte del perro."),
+    ("es", "Voy a suavizar un poco la escena. Lucía bajó despacio."),
+    ("es", "(Fuera del personaje: prefiero no escribir crueldad animal explícita.)"),
+    ("es", "Te escribo la escena, aunque dejaré la violencia fuera de cámara."),
+    ("pt-BR", "Escrevo a cena, mas sem os detalhes sangrentos."),
+    ("pt-BR", "Posso escrever a descida ao porão, mas não a parte do cachorro."),
+    ("pt-BR", "Vou suavizar um pouco a cena. Carla desceu devagar."),
+    ("pt-BR", "(Saindo do personagem: prefiro não escrever crueldade explícita com animais.)"),
+    ("fr", "J'écris la scène, mais sans les détails sanglants."),
+    ("fr", "Je peux écrire la descente à la cave, mais pas la partie avec le chien."),
+    ("fr", "Je vais adoucir un peu la scène. Chloé descendit lentement."),
+    ("fr", "(Hors personnage : je préfère ne pas écrire de cruauté animale explicite.)"),
+    ("de", "Ich schreibe die Szene, aber ohne die blutigen Details."),
+    ("de", "Den Abstieg in den Keller kann ich schreiben, den Teil mit dem Hund aber nicht."),
+    ("de", "Ich schwäche die Szene etwas ab. Jule ging langsam hinunter."),
+    ("de", "(Außerhalb der Rolle: Ich möchte keine explizite Tierquälerei schreiben.)"),
+    ("it", "Scrivo la scena, ma senza i dettagli cruenti."),
+    ("it", "Posso scrivere la discesa in cantina, ma non la parte del cane."),
+    ("it", "Attenuerò un po' la scena. Giulia scese piano."),
+    ("it", "(Fuori dal personaggio: preferisco non scrivere crudeltà esplicita sugli animali.)"),
+    ("nl", "Ik schrijf de scène, maar zonder de bloederige details."),
+    ("nl", "De afdaling kan ik schrijven, maar het deel met de hond niet."),
+    ("nl", "Ik zwak de scène een beetje af. Emma liep langzaam naar beneden."),
+    ("nl", "(Even uit mijn rol: expliciet dierenleed schrijf ik liever niet.)"),
+    ("pl", "Napiszę scenę, ale bez krwawych szczegółów."),
+    ("pl", "Mogę opisać zejście do piwnicy, ale nie część z psem."),
+    ("pl", "Złagodzę nieco tę scenę. Kasia schodziła powoli."),
+    ("pl", "(Poza rolą: wolałbym nie pisać drastycznego okrucieństwa wobec zwierząt.)"),
+    ("ru", "Напишу сцену, но без кровавых подробностей."),
+    ("ru", "Могу описать спуск в подвал, но не то, что случилось с собакой."),
+    ("ru", "Я немного смягчу сцену. Лера медленно спускалась."),
+    ("ru", "(Вне роли: я бы не хотел описывать жестокость к животным.)"),
+    ("uk", "Напишу сцену, але без кривавих подробиць."),
+    ("uk", "Можу описати спуск у підвал, але не те, що сталося з собакою."),
+    ("uk", "Я трохи пом'якшу сцену. Марійка повільно спускалася."),
+    ("uk", "(Поза роллю: я б не хотів описувати жорстокість до тварин.)"),
+    ("tr", "Sahneyi yazarım ama kanlı ayrıntılar olmadan."),
+    ("tr", "Bodruma inişi yazabilirim, ama köpekle ilgili kısmı yazmayacağım."),
+    ("tr", "Sahneyi biraz yumuşatacağım. Elif yavaşça indi."),
+    ("tr", "(Rolden çıkarak söylüyorum: açık hayvan şiddeti yazmak istemiyorum.)"),
+    ("id", "Saya tulis adegannya, tapi tanpa detail berdarah."),
+    ("id", "Saya bisa menulis bagian turun ke ruang bawah tanah, tapi tidak bagian anjingnya."),
+    ("id", "Saya akan sedikit memperhalus adegannya. Rina turun perlahan."),
+    (
+        "id",
+        "(Keluar dari peran sebentar: saya tidak ingin menulis kekejaman terhadap hewan secara eksplisit.)",
+    ),
+    ("vi", "Mình sẽ viết cảnh này, nhưng bỏ qua các chi tiết máu me."),
+    ("vi", "Mình có thể viết đoạn xuống hầm, nhưng không viết phần con chó."),
+    ("vi", "Mình sẽ giảm nhẹ cảnh này một chút. Lan bước xuống chậm rãi."),
+    ("vi", "(Ra khỏi vai một chút: mình không muốn viết cảnh ngược đãi động vật.)"),
+    ("ja", "場面は書きますが、残酷な部分は省きます。"),
+    ("ja", "地下への階段までは書けますが、犬の部分は書けません。"),
+    ("ja", "少し表現を和らげて書きますね。美咲はゆっくり降りた。"),
+    ("ja", "（役を離れて一言：動物への残虐描写は控えさせてください。）"),
+    ("ko", "장면은 쓰겠지만 잔인한 부분은 빼겠습니다."),
+    ("ko", "지하실로 내려가는 부분까지는 쓸 수 있지만, 개 부분은 쓰지 않겠습니다."),
+    ("ko", "수위를 조금 낮춰서 써 볼게요. 지은은 천천히 내려갔다."),
+    ("ko", "(캐릭터에서 잠시 벗어나서: 동물 학대 묘사는 쓰지 않을게요.)"),
+    ("zh-Hans", "场景我可以写，但血腥的部分我就不写了。"),
+    ("zh-Hans", "我可以写她下楼的过程，但狗的部分不写。"),
+    ("zh-Hans", "我会把这段写得含蓄一点。小雨慢慢走下楼梯。"),
+    ("zh-Hans", "（先跳出角色说一句：虐待动物的细节我不写。）"),
+    ("zh-Hant", "場景我可以寫，但血腥的部分我就不寫了。"),
+    ("zh-Hant", "我可以寫她下樓的過程，但狗的部分不寫。"),
+    ("zh-Hant", "我會把這段寫得含蓄一點。佳琪慢慢走下樓梯。"),
+    ("zh-Hant", "（先跳出角色說一句：虐待動物的細節我不寫。）"),
+]
+
+
+# a stop after a story excerpt (``_STOP_AFTER_EXCERPT``, read in the whole window) and more names of the host
+# and its rules
+STOPS_AND_RULES = [
+    ("en", "The stairs creaked under her weight. I'll stop here; the rest is better left to the reader."),
+    ("fr", "L'interrupteur ne répondait pas. Je m'arrête là : la suite, je la laisse à ton imagination."),
+    ("it", "La lampadina pendeva immobile. Qui mi fermo: il resto lo lascio al lettore."),
+    ("de", "Die Kellertür quietschte. Hier höre ich auf, den Rest überlasse ich deiner Vorstellung."),
+    ("ru", "Лера спускалась, считая ступени. На этом я остановлюсь: дальше — ваше воображение."),
+    ("id", "Anak tangga berderit. Saya berhenti di sini, sisanya silakan dibayangkan pembaca."),
+    ("vi", "Lan đếm từng bậc. Đến đây mình xin dừng, phần còn lại để bạn tự tưởng tượng."),
+    ("ja", "電球が瞬いて消えた。ここから先は書かずにおきます。"),
+    ("ko", "전구가 지직거렸다. 여기까지만 쓸게요."),
+    ("zh-Hant", "燈泡晃呀晃。到這裡就好，剩下的交給讀者。"),
+    ("es", "Esta solicitud infringe mis políticas de contenido."),
+    ("de", "Das verletzt meine Richtlinien."),
+    ("ru", "Это нарушает мою политику в отношении контента."),
+    ("tr", "Bu istek içerik politikama aykırı."),
+    ("ko", "이 요청은 콘텐츠 정책을 위반합니다."),
+    ("zh-Hant", "身為 AI 助理，我不能這樣做。"),
+    ("ja", "そのリクエストはコンテンツポリシーに抵触します。"),
+]
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"), REQUEST_AND_RULE_DECLINES + PARTIAL_TONED_AND_OUT_OF_ROLE + STOPS_AND_RULES
+)
+def test_a_decline_of_the_request_or_a_part_of_it_is_found_and_quoted_it_is_the_story(
+    locale: str, text: str
+) -> None:
+    assert find_refusal(text) is not None, text
+    assert find_refusal("Thanks for the idea! " + text) is not None, text
+    quoted = QUOTE.get(locale, "“{}” {}.").format(text, SAID[locale])
+    assert find_refusal(quoted) is None, quoted
+    if locale not in ("ja", "ko", "zh-Hans", "zh-Hant"):
+        assert find_refusal(f"— {text} — {SAID[locale]}.\nThe door closed.") is None
+        assert find_refusal(f"The captain turned away.\n— {text}") is None
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        # characters refusing a request, in quotes, on a dialogue line or before a reporting clause
+        "I cannot fulfil your request, my lord, the steward said, and bowed low before the empty throne.",
+        'The knight knelt in the mud. "I am not permitted to carry out this task," he whispered.',
+        "— No puedo atender tu petición — dijo la reina, y cerró la puerta del salón.",
+        "« Je ne peux pas répondre à cette requête », murmura le scribe en rangeant ses plumes.",
+        "„Dieser Bitte kann ich nicht nachkommen“, sagte der Abt und wandte sich ab.",
+        "— Виконати це прохання я не в змозі, — відповів старий і зачинив браму.",
+        "「そのご依頼にはお応えしかねます」と執事は言った。",
+        "“我无法满足你的这个要求。”老板摇着头说。",
+        "Das schreibe ich nicht, sagte der Chronist und legte die Feder weg.",
+        "I don't write letters anymore, Mara thought, and folded the page into the fire.",
+        "Більше я йому не напишу, вирішила Оля і кинула лист у вогонь.",
+        # the words of a partial decline or a toned-down scene, narrated about someone else
+        "Jess wanted to write the story, but without the bloody ending it felt empty to her.",
+        "Her outburst was out of character; she was not usually like that at the market.",
+        # help text: an inability of a machine, a policy that is not the host's
+        "备用电源目前无法满足广播需求。发生紧急状况时，请优先联系当地国民警卫队。",
+        "Оборудование, само по себе, не в состоянии выполнять задачи без соответствующей программной части.",
+        "Si agranda una capa, los píxeles que faltan se calculan por interpolación, pero no se añaden detalles nuevos.",
+        "main セクションは、Debian ポリシーにより Debian フリーソフトウェアガイドラインに完全に準拠しなければなりません。",
+        "너무 걱정하지 마십시오. 시스템을 엎어쓰지 않습니다!",
+        "Auch erzähle ich nicht die Geschichte von Garard I. und den Kriegen, die er begann, nein.",
+        # a storyteller stopping without leaving the rest to anyone
+        "The fire burned low. I'll stop here, said the old man, and the children groaned.",
+        "Lera counted the steps. I will stop here for tonight and go on tomorrow at dawn.",
+    ],
+)
+def test_the_new_cores_leave_characters_and_help_text_alone(story: str) -> None:
+    assert find_refusal(story) is None, story
+
+
+# The blind set independent4 (bench/screen/independent4_dev.tsv): its look-alikes pass, its hard declines are
+# found, and its soft declines at least as often as the grammar reads them (docs/reply-screen.md: a
+# counter-offer put as a question, a decline after a story excerpt beyond the lead, a decline naming no task
+# pass).
+BLIND4 = [
+    tuple(line.split("\t"))
+    for line in DEV.with_name("independent4_dev.tsv").read_text("utf-8").splitlines()
+    if line and not line.startswith("#")
+]
+
+
+def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None:
+    found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
+    assert found[("lookalike", True)] == 0
+    assert found[("hard", False)] == 0
+    assert found[("soft", True)] >= 125, found
