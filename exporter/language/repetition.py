@@ -475,10 +475,12 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
         return sets[index]
 
     # the very last sentence may be a copy the budget cut, or changed more than the others; a finished one
-    # with a word none of the copies before it has has left the loop
-    final = sentences[-1].text
-    before = {word for sentence in sentences[-DRIFT_MIN_COPIES:-1] for word in _words(sentence.text)}
-    left = _FINISHED.search(final) is not None and not set(_words(final)) <= before
+    # with a word none of the copies before it has (nor a misspelling of one) has left the loop
+    final, spelled = sentences[-1].text, _Spellings()
+    before = {
+        spelled.first(word) for sentence in sentences[-DRIFT_MIN_COPIES:-1] for word in _words(sentence.text)
+    }
+    left = _FINISHED.search(final) is not None and not set(map(spelled.first, _words(final))) <= before
     for last in (len(sentences) - 1,) if left else (len(sentences) - 1, len(sentences) - 2):
         first = last
         while first > 0 and _close(sentences[first - 1], sentences[first]):
@@ -530,18 +532,21 @@ def _own_line(text: str, sentence: Sentence) -> bool:
 
 def _new_between_copies(sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW) -> bool:
     """Whether the stretches between neighbouring copies of ``key`` all say something, most of them
-    something else, and together at least ``min_new`` times as many characters as the copies they separate
-    (sentences compared by their words: a changed mark or a number that counts up is no difference; a piece
-    of two copies glued without a space is two copies back to back). Designed repetition alternates with
-    new content, a different item each time (an instruction repeated after each field, one menu path with a
-    different last item; a table's rows may differ only in a number, ``Address line 1``, ``Address line
-    2``, among others that do not); a loop, once set in, says the same between its copies, or little, or
-    nothing (they run back to back, take turns with the same sentences, or differ only in a counter)."""
+    something else and the last two different things, and together at least ``min_new`` times as many
+    characters as the copies they separate (sentences compared by their words: a changed mark or a number
+    that counts up is no difference; a piece of two copies glued without a space is two copies back to
+    back). Designed repetition alternates with new content, a different item each time (an instruction
+    repeated after each field, one menu path with a different last item; a table's rows may differ only in
+    a number, ``Address line 1``, ``Address line 2``, among others that do not); a loop, once set in, says
+    the same between its copies to the end, or little, or nothing (they run back to back, take turns with
+    the same sentences, or differ only in a counter)."""
     said = _words(key)
     if not said:
         return False  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
     gaps: set[tuple[str, ...]] = set()
     between = 0  # stretches between neighbouring copies
+    last: tuple[str, ...] | None = None  # the stretch before the last copy so far
+    turns = False  # whether the last two stretches are the same
     gap: list[str] | None = None  # the words since the last copy (None before the first)
     new = copied = 0  # characters said between the copies; characters of the copies after the first
     for sentence in sentences:
@@ -555,11 +560,13 @@ def _new_between_copies(sentences: list[Sentence], key: str, min_new: float = DE
         if repeats > 1 or gap == []:
             return False  # copies back to back (glued without a space: one piece)
         if gap is not None:
-            gaps.add(tuple(gap))
+            turns = tuple(gap) == last
+            last = tuple(gap)
+            gaps.add(last)
             between += 1
             copied += size
         gap = []
-    return 2 * len(gaps) > between and new >= min_new * copied
+    return 2 * len(gaps) > between and not turns and new >= min_new * copied
 
 
 def _continued(text: str, sentences: list[Sentence]) -> list[Sentence]:
