@@ -23,7 +23,8 @@ people do write, so every signal needs many repeats covering much of the reply:
 - **near-copy loop** (``near_loop``): near-copies that run to the end of the reply (a phrase with a word
   dropped, doubled or swapped, a counter that changes, two or three sentences taking turns): in the
   stretch of the last ``ECHO_MIN_WORDS`` to ``ECHO_WINDOW`` words, ``ECHO_MIN_SHARE`` of the pairs of
-  neighbouring words occur earlier in the stretch;
+  neighbouring words occur earlier in the stretch, unless the stretch keeps saying new things (a template
+  naming new items or new pairings of them, a last finished sentence the copies never said: ``_says_new``);
 - **compression**: a reply, or its last quarter, of ``COMPRESS_MIN_BYTES`` or more whose zlib-compressed
   size is under ``COMPRESS_MAX_RATIO`` (``TAIL_MAX_RATIO`` for the last quarter) of its UTF-8 size (long
   loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
