@@ -90,6 +90,7 @@ ECHO_MIN_SHARE = 0.75  # ... a loop when this share of its word pairs occurred b
 ECHO_MIN_NEW = 3  # ... unless its second half brings this many words its first half lacks (a template)
 ECHO_MIN_COMBINATIONS = 2  # ... or this many sentences late in it saying a new combination of words
 SPELLING_MIN_LETTERS = 3  # a word this long one letter away from an earlier one: a misspelt copy of it
+SPELLING_MAX_LETTERS = 40  # ... up to this long (longer words are compared as they are: bounded time)
 FLOOD_MIN_MARKS = 32  # sentence or pause marks in a row (``!!!!``, ``。。。。``): a loop
 FLOOD_MIN_SPACE = 64  # whitespace characters in a row (a flood of line breaks or spaces): a loop
 FLOOD_MIN_WORD = 40  # a word this long made of one 1-3 letter unit over and over (``hahaha…``): a loop
@@ -351,10 +352,10 @@ def _says_new(text: str, count: int) -> bool:
 
 
 class _Spellings:
-    """Each word as it was first spelled: a word of ``SPELLING_MIN_LETTERS`` letters or more one letter
-    away from an earlier one as long (a letter doubled, dropped, changed or swapped with its neighbour:
-    ``Halldric``, ``Kia`` after ``Haldric``, ``Kai``) is that word, as sampling misspells a copy; a
-    template's new item is another word."""
+    """Each word as it was first spelled: a word of ``SPELLING_MIN_LETTERS`` to ``SPELLING_MAX_LETTERS``
+    letters one letter away from an earlier one as long (a letter doubled, dropped, changed or swapped with
+    its neighbour: ``Halldric``, ``Kia`` after ``Haldric``, ``Kai``) is that word, as sampling misspells a
+    copy; a template's new item is another word."""
 
     def __init__(self) -> None:
         self.spelled: dict[str, str] = {}  # every word met -> its first spelling
@@ -364,7 +365,7 @@ class _Spellings:
         if (known := self.spelled.get(word)) is not None:
             return known
         known = word
-        if len(word) >= SPELLING_MIN_LETTERS:
+        if SPELLING_MIN_LETTERS <= len(word) <= SPELLING_MAX_LETTERS:
             cuts = [word[:i] + word[i + 1 :] for i in range(len(word))]
             # one letter left out of it, or of both (a letter changed or swapped), is an earlier word or
             # that word with one letter left out

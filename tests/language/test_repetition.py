@@ -17,6 +17,7 @@ from exporter.language.repetition import (
     MAX_PERIOD,
     SHORT_PERIOD,
     _says_new,
+    _Spellings,
     _words,
     find_repetition,
     tokenize,
@@ -496,3 +497,11 @@ def test_copies_that_misspell_a_name_say_nothing_new() -> None:
     assert find_repetition(text) is not None
     # a template's items are other words, not misspellings
     assert _says_new(_table_rows(("brightness", "contrast"), ("blue", "green", "red")), 180)
+
+
+def test_a_word_longer_than_the_spelling_bound_is_compared_as_it_is() -> None:
+    spelled = _Spellings()
+    long_word = "abcdefghij" * 5  # longer than SPELLING_MAX_LETTERS: no letter-left-out variants built
+    assert spelled.first(long_word) == long_word
+    assert spelled.first(long_word[:-1] + "x") == long_word[:-1] + "x"
+    assert spelled.first("haldric") == "haldric" and spelled.first("halldric") == "haldric"
