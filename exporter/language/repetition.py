@@ -478,12 +478,7 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
 
     # the very last sentence may be a copy the budget cut, or changed more than the others; a finished one
     # with a word none of the copies before it has (nor a misspelling of one) has left the loop
-    final, spelled = sentences[-1].text, _Spellings()
-    before = {
-        spelled.first(word) for sentence in sentences[-DRIFT_MIN_COPIES:-1] for word in _words(sentence.text)
-    }
-    left = _FINISHED.search(final) is not None and not set(map(spelled.first, _words(final))) <= before
-    for last in (len(sentences) - 1,) if left else (len(sentences) - 1, len(sentences) - 2):
+    for last in (len(sentences) - 1, len(sentences) - 2):
         first = last
         while first > 0 and _close(sentences[first - 1], sentences[first]):
             if not _alike(tokens_of(first - 1), tokens_of(first)):
@@ -494,10 +489,23 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
             copies >= DRIFT_MIN_COPIES
             and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS
             and not _enumeration([_words(sentences[index].text) for index in range(first, last + 1)])
+            and (last == len(sentences) - 1 or not _left(sentences))
         ):
             unit = sentences[last].text
             return Repetition("near_loop", clip(unit, _SAMPLE_CHARS), copies, copies / len(sentences))
     return None
+
+
+def _left(sentences: list[Sentence]) -> bool:
+    """Whether the last of ``sentences`` is finished and has a word (in any spelling) that none of the
+    ``DRIFT_MIN_COPIES - 1`` before it has: the reply left the copies."""
+    final, spelled = sentences[-1].text, _Spellings()
+    if _FINISHED.search(final) is None:
+        return False
+    before = {
+        spelled.first(word) for sentence in sentences[-DRIFT_MIN_COPIES:-1] for word in _words(sentence.text)
+    }
+    return not set(map(spelled.first, _words(final))) <= before
 
 
 def _enumeration(copies: list[list[str]]) -> bool:
