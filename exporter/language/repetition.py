@@ -23,7 +23,8 @@ people do write, so every signal needs many repeats covering much of the reply:
 - **near-copy loop** (``near_loop``): near-copies that run to the end of the reply (a phrase with a word
   dropped, doubled or swapped, a counter that changes, two or three sentences taking turns): in the
   stretch of the last ``ECHO_MIN_WORDS`` to ``ECHO_WINDOW`` words, ``ECHO_MIN_SHARE`` of the pairs of
-  neighbouring words occur earlier in the stretch;
+  neighbouring words occur earlier in the stretch, unless the stretch keeps saying new things (a template
+  naming new items or new pairings of them, a last finished sentence the copies never said: ``_says_new``);
 - **compression**: a reply, or its last quarter, of ``COMPRESS_MIN_BYTES`` or more whose zlib-compressed
   size is under ``COMPRESS_MAX_RATIO`` (``TAIL_MAX_RATIO`` for the last quarter) of its UTF-8 size (long
   loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
@@ -87,6 +88,9 @@ ECHO_WINDOW = 192  # words at the end of a reply the near-copy check reads ...
 ECHO_MIN_WORDS = 32  # ... the shortest stretch of them it judges
 ECHO_MIN_SHARE = 0.75  # ... a loop when this share of its word pairs occurred before in the window
 ECHO_MIN_NEW = 3  # ... unless its second half brings this many words its first half lacks (a template)
+ECHO_MIN_COMBINATIONS = 2  # ... or this many sentences late in it saying a new combination of words
+SPELLING_MIN_LETTERS = 3  # a word this long one letter away from an earlier one: a misspelt copy of it
+SPELLING_MAX_LETTERS = 40  # ... up to this long (longer words are compared as they are: bounded time)
 FLOOD_MIN_MARKS = 32  # sentence or pause marks in a row (``!!!!``, ``。。。。``): a loop
 FLOOD_MIN_SPACE = 64  # whitespace characters in a row (a flood of line breaks or spaces): a loop
 FLOOD_MIN_WORD = 40  # a word this long made of one 1-3 letter unit over and over (``hahaha…``): a loop
@@ -105,6 +109,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 _APOSTROPHES = str.maketrans("", "", "'’")  # deleted: a word's apostrophes (``don't``)
 _SAMPLE_CHARS = 60
 _END_MARKS = ".!?…。！？"  # a near-copy may end with another mark
+_FINISHED = re.compile(r"[.!?…。！？][\"'”’»)\]」』*]*\s*$")  # a sentence's end mark, closing marks after it
 _ECHO_TAIL = ECHO_WINDOW * 4 // 3  # tokens first searched for the near-copy check's words
 # Runs no writer types: sentence or pause marks, or whitespace, far beyond any emphasis or layout.
 _FLOOD = re.compile(f"[^\\w\\s]{{{FLOOD_MIN_MARKS}}}|\\s{{{FLOOD_MIN_SPACE}}}")
@@ -149,7 +154,7 @@ def find_repetition(text: str) -> Repetition | None:
     tokens = tokenize(text)[-MAX_LOOP_TOKENS:]
     words = _tail_words(tokens)
     repeated = len(words) - 1 - len(set(pairwise(words))) if words else 0  # pairs said before in the tail
-    return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(words, repeated)
+    return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(text, words, repeated)
             or _drift(text, words, repeated) or _compression(text))  # fmt: skip
 
 
@@ -268,7 +273,7 @@ def _tail_words(tokens: list[str]) -> list[str]:
     return words[-ECHO_WINDOW:]
 
 
-def _echo(words: list[str], repeated: int) -> Repetition | None:
+def _echo(text: str, words: list[str], repeated: int) -> Repetition | None:
     """Near-copies looping to the end of the reply: a phrase said again and again with a word dropped,
     doubled or swapped, a counter that changes (``Day 3 … Day 4 …``), two or three sentences taking turns.
     None of them repeats token for token, but in the stretch they fill at the end of the reply nearly every
@@ -299,8 +304,79 @@ def _echo(words: list[str], repeated: int) -> Repetition | None:
     stretch = words[-longest - 1 :]
     if len(set(stretch[len(stretch) // 2 :]) - set(stretch[: len(stretch) // 2])) >= ECHO_MIN_NEW:
         return None
+    # Nor a table's template (``… brightness of the blue component. Zero means no change … of the green
+    # component. Zero means …``, then the same for contrast) or a loop the reply has left: see ``_says_new``.
+    if _says_new(text, len(stretch)):
+        return None
     (first, second), repeats = Counter(pairs).most_common(1)[0]
     return Repetition("near_loop", f"{first} {second}", repeats, best)
+
+
+def _says_new(text: str, count: int) -> bool:
+    """Whether the stretch of ``text``'s last ``count`` words (``_tail_words``'s) still says new things,
+    sentence by sentence: a sentence is new when its set of words is no part of what any two neighbouring
+    sentences said before it in the stretch. A loop's copies drop, double or swap the words of an earlier
+    copy, change a number, move a sentence's end within its unit (their words are part of what one copy or
+    two said) or misspell a word (``_Spellings``), and it runs to the end of the reply (its last sentence
+    may be a copy the budget cut). A template fills its slot with another item, or another pairing of
+    items, each time (``the contrast of the green component`` after ``the brightness of the green
+    component`` and ``the contrast of the blue component``): ``ECHO_MIN_COMBINATIONS`` new sentences or
+    more in the stretch's last two thirds (a stretch of near-copies is 75 % repeated pairs of words:
+    whatever the reply said before the loop, and the loop's first copy, fill its first quarter at most).
+    And a reply whose last finished sentence is new has left whatever it repeated."""
+    sentences = split_sentences(text)
+    spans: list[tuple[int, list[str]]] = []  # (words from its start on, its words), last first
+    after = 0
+    for sentence in reversed(sentences):
+        words = [token for token in tokenize(sentence.text) if token.isalpha()]
+        after += len(words)
+        spans.append((after, words))
+        if after >= count:
+            break
+    if not spans:
+        return False
+    finished = len(spans) - 1 - (not _FINISHED.search(sentences[-1].text))  # the last finished sentence
+    spelled = _Spellings()
+    said: set[frozenset[str]] = set()  # the words of each two neighbouring sentences so far in the stretch
+    new = 0
+    prior: frozenset[str] = frozenset()
+    for index, (after, words) in enumerate(reversed(spans)):
+        kept = frozenset(map(spelled.first, words))
+        fresh = bool(said) and not (kept <= prior or any(kept <= earlier for earlier in said))
+        if fresh and index == finished:
+            return True
+        new += fresh and 3 * after <= 2 * count  # a new sentence in the stretch's last two thirds
+        said.add(prior | kept)
+        prior = kept
+    return new >= ECHO_MIN_COMBINATIONS
+
+
+class _Spellings:
+    """Each word as it was first spelled: a word of ``SPELLING_MIN_LETTERS`` to ``SPELLING_MAX_LETTERS``
+    letters one letter away from an earlier one as long (a letter doubled, dropped, changed or swapped with
+    its neighbour: ``Halldric``, ``Kia`` after ``Haldric``, ``Kai``) is that word, as sampling misspells a
+    copy; a template's new item is another word."""
+
+    def __init__(self) -> None:
+        self.spelled: dict[str, str] = {}  # every word met -> its first spelling
+        self.firsts: dict[str, str] = {}  # first spellings (long enough), and each with a letter left out
+
+    def first(self, word: str) -> str:
+        if (known := self.spelled.get(word)) is not None:
+            return known
+        known = word
+        if SPELLING_MIN_LETTERS <= len(word) <= SPELLING_MAX_LETTERS:
+            cuts = [word[:i] + word[i + 1 :] for i in range(len(word))]
+            # one letter left out of it, or of both (a letter changed or swapped), is an earlier word or
+            # that word with one letter left out
+            found = [self.firsts[cut] for cut in cuts if cut in self.firsts]
+            known = self.firsts.get(word) or (found[0] if found else word)
+            if known == word:
+                self.firsts.setdefault(word, word)
+                for cut in cuts:
+                    self.firsts.setdefault(cut, word)
+        self.spelled[word] = known
+        return known
 
 
 def _sentence_loop(text: str) -> Repetition | None:
@@ -310,6 +386,11 @@ def _sentence_loop(text: str) -> Repetition | None:
     keys = [" ".join(s.text.casefold().split()) for s in sentences]  # case- and space-folded
     if len(keys) - len(set(keys)) < SENTENCE_MIN_REPEATS - 1:
         return None  # no sentence is said that often (a set is 6x cheaper than counting)
+    # a menu path's continuations joined (fewer copies, never more): then the test above again
+    if len(sentences := _continued(text, sentences)) < len(keys):
+        keys = [" ".join(s.text.casefold().split()) for s in sentences]
+        if len(keys) - len(set(keys)) < SENTENCE_MIN_REPEATS - 1:
+            return None
     if (cycle := _sentence_cycle(keys)) is not None:
         return cycle
     counts = Counter(keys)
@@ -395,6 +476,8 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
             sets[index] = set() if LIST_ITEM.match(sentence) else set(pieces if len(pieces) > 2 else sentence)
         return sets[index]
 
+    # the very last sentence may be a copy the budget cut, or changed more than the others; a finished one
+    # with a word none of the copies before it has (nor a misspelling of one) has left the loop
     for last in (len(sentences) - 1, len(sentences) - 2):
         first = last
         while first > 0 and _close(sentences[first - 1], sentences[first]):
@@ -406,10 +489,23 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
             copies >= DRIFT_MIN_COPIES
             and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS
             and not _enumeration([_words(sentences[index].text) for index in range(first, last + 1)])
+            and (last == len(sentences) - 1 or not _left(sentences))
         ):
             unit = sentences[last].text
             return Repetition("near_loop", clip(unit, _SAMPLE_CHARS), copies, copies / len(sentences))
     return None
+
+
+def _left(sentences: list[Sentence]) -> bool:
+    """Whether the last of ``sentences`` is finished and has a word (in any spelling) that none of the
+    ``DRIFT_MIN_COPIES - 1`` before it has: the reply left the copies."""
+    final, spelled = sentences[-1].text, _Spellings()
+    if _FINISHED.search(final) is None:
+        return False
+    before = {
+        spelled.first(word) for sentence in sentences[-DRIFT_MIN_COPIES:-1] for word in _words(sentence.text)
+    }
+    return not set(map(spelled.first, _words(final))) <= before
 
 
 def _enumeration(copies: list[list[str]]) -> bool:
@@ -445,43 +541,55 @@ def _own_line(text: str, sentence: Sentence) -> bool:
 
 
 def _new_between_copies(sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW) -> bool:
-    """Whether the stretches between neighbouring copies of ``key`` all say something, each something else,
-    and together at least ``min_new`` times as many characters as the copies they separate
-    (sentences compared by their words: a changed mark or a number that counts up is no difference; a piece
-    opening with a dash after an ellipsis, ``– Tab: Fonts.`` after ``Choose Tools – Options…``, continues
-    the sentence before it, which is then no copy; a piece of two copies glued without a space is two
-    copies back to back). Designed repetition alternates with new content, a different item each time (an
-    instruction repeated after each field, one menu path with a different last item); a loop, once set in,
-    says the same between its copies, or little, or nothing (they run back to back, take turns with the
-    same sentences, or differ only in a counter)."""
+    """Whether the stretches between neighbouring copies of ``key`` all say something, most of them
+    something else and the last two different things, and together at least ``min_new`` times as many
+    characters as the copies they separate (sentences compared by their words: a changed mark or a number
+    that counts up is no difference; a piece of two copies glued without a space is two copies back to
+    back). Designed repetition alternates with new content, a different item each time (an instruction
+    repeated after each field, one menu path with a different last item; a table's rows may differ only in
+    a number, ``Address line 1``, ``Address line 2``, among others that do not); a loop, once set in, says
+    the same between its copies to the end, or little, or nothing (they run back to back, take turns with
+    the same sentences, or differ only in a counter)."""
     said = _words(key)
     if not said:
         return False  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
-    units: list[tuple[list[str], int]] = []  # (words, characters) of each sentence with its continuation
-    prior = ""  # the sentence before
-    for sentence in sentences:
-        words, size = _words(sentence.text), len(sentence.text)
-        if units and unicodedata.category(sentence.text[0]) == "Pd" and prior.endswith("…"):
-            words, size = units[-1][0] + words, units.pop()[1] + size
-        units.append((words, size))
-        prior = sentence.text
     gaps: set[tuple[str, ...]] = set()
+    between = 0  # stretches between neighbouring copies
+    last: tuple[str, ...] | None = None  # the stretch before the last copy so far
+    turns = False  # whether the last two stretches are the same
     gap: list[str] | None = None  # the words since the last copy (None before the first)
     new = copied = 0  # characters said between the copies; characters of the copies after the first
-    for words, size in units:
+    for sentence in sentences:
+        words, size = _words(sentence.text), len(sentence.text)
         repeats = len(words) // len(said)
         if not repeats or words != said * repeats:
             if gap is not None:
                 gap += words
                 new += size
             continue
-        if repeats > 1 or (gap is not None and (not gap or tuple(gap) in gaps)):
-            return False  # copies back to back (glued without a space: one piece), or the same between
+        if repeats > 1 or gap == []:
+            return False  # copies back to back (glued without a space: one piece)
         if gap is not None:
-            gaps.add(tuple(gap))
+            turns = tuple(gap) == last
+            last = tuple(gap)
+            gaps.add(last)
+            between += 1
             copied += size
         gap = []
-    return new >= min_new * copied
+    return 2 * len(gaps) > between and not turns and new >= min_new * copied
+
+
+def _continued(text: str, sentences: list[Sentence]) -> list[Sentence]:
+    """``sentences`` with each piece that opens with a dash after an ellipsis joined to the one before:
+    ``– Tab: Fonts.`` after ``Choose Tools – Options…`` continues a menu path (the dialog the entry opens),
+    so each path with another last item is a sentence of its own, no copy of the others."""
+    out: list[Sentence] = []
+    for sentence in sentences:
+        if out and unicodedata.category(sentence.text[0]) == "Pd" and out[-1].text.endswith("…"):
+            first = out.pop()
+            sentence = Sentence(text[first.start : sentence.end], first.start, sentence.end)
+        out.append(sentence)
+    return out
 
 
 def _words(text: str) -> list[str]:

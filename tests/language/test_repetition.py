@@ -16,6 +16,8 @@ from exporter.language.repetition import (
     LOOP_MIN_TOKENS,
     MAX_PERIOD,
     SHORT_PERIOD,
+    _says_new,
+    _Spellings,
     _words,
     find_repetition,
     tokenize,
@@ -398,3 +400,108 @@ def test_a_template_naming_a_new_item_each_time_is_no_near_copy_loop() -> None:
     looped = " ".join("Returns the line width of the graph of the function with this id. If the function "
                       "does not exist, zero is returned." for _ in slots)  # fmt: skip
     assert find_repetition(looped) is not None
+
+
+def _table_rows(quantities: tuple[str, ...], components: tuple[str, ...]) -> str:
+    return " ".join(
+        f"Sets a change in the default {quantity} of the {component} component. Zero means no change, values "
+        "below zero mean a decrease and values above zero mean an increase."
+        for quantity in quantities
+        for component in components
+    )
+
+
+def test_a_table_template_saying_a_new_combination_each_time_is_no_near_copy_loop() -> None:
+    # every item is named in the first rows; the later rows pair them anew (contrast with each colour)
+    assert find_repetition(_table_rows(("brightness", "contrast"), ("blue", "green", "red"))) is None
+    # the same rows with no new pairing: two rows taking turns, a loop
+    looped = (
+        _table_rows(("brightness",), ("blue", "green"))
+        + " "
+        + _table_rows(("brightness",), ("blue", "green")) * 2
+    )
+    found = find_repetition(looped)
+    assert found is not None and found.kind in ("near_loop", "sentence_loop"), found
+
+
+def test_a_loop_s_copies_with_words_dropped_doubled_or_swapped_say_no_new_combination() -> None:
+    copies = [
+        "the keeper walks the wall and counts the lamps one by one.",
+        "the keeper walks the wall and counts the lamps by one.",
+        "the keeper walks the the wall and counts the lamps one by one.",
+        "the keeper walks wall the and counts the lamps one by one.",
+    ]
+    text = " ".join(copies * 3)
+    assert not _says_new(text, len(text.split()))
+    assert find_repetition(text) is not None
+
+
+WIZARD = "In LibreOffice Draw or LibreOffice Impress, choose File - Export, select the HTML file type, page {n} of the wizard."
+
+
+def test_near_copies_the_reply_leaves_with_a_new_finished_sentence_are_no_loop() -> None:
+    pages = " ".join(WIZARD.format(n=n) for n in range(1, 7))
+    # a loop runs to the end of the reply: one that ends on something new has left the copies
+    assert (
+        find_repetition(
+            pages + " Choose File - Export; with a graphics file type the dialog opens after Save."
+        )
+        is None
+    )
+    # ending on a copy, or on a copy the budget cut, it is still a loop (a counter that counts up)
+    assert find_repetition(pages) is not None
+    assert find_repetition(pages + " " + WIZARD.format(n=7)[:60]) is not None
+
+
+def test_menu_paths_continued_after_an_ellipsis_are_no_copies_of_each_other() -> None:
+    items = [
+        "General",
+        "View",
+        "Calculate",
+        "Compatibility",
+        "Sort Lists",
+        "Formula",
+        "Defaults",
+        "Print",
+        "Grid",
+    ]
+    path = "Open a spreadsheet document, choose Tools – Options… – LibreOffice Calc – {item}."
+    assert find_repetition(" ".join(path.format(item=item) for item in items)) is None
+    # the same path to the same item nine times among other sentences is a loop
+    looped = " ".join(f"{path.format(item='View')} The {item.lower()} page opens." for item in items)
+    assert find_repetition(looped) is not None
+
+
+def test_a_table_s_rows_that_differ_only_in_a_number_among_others_are_designed() -> None:
+    rows = (
+        ["Ship-to name - Shipping information - Name"]
+        + [f"Ship-to address {n} - Shipping information - Address line {n}" for n in range(1, 5)]
+        + [f"Ship-to {field} - Shipping information - {field}" for field in ("phone", "fax", "email")]
+    )
+    assert find_repetition(" ".join(f"{row}. Optional. Not relevant for vendors." for row in rows)) is None
+    # the rows with only their numbers between the copies: a counter loop
+    counter = " ".join(f"Ship-to address {n}. Not relevant for vendors." for n in range(1, 9))
+    assert find_repetition(counter) is not None
+
+
+def test_copies_that_misspell_a_name_say_nothing_new() -> None:
+    # sampling misspells a copy late in the loop (a letter doubled, dropped or swapped): still the same loop
+    said = "Haldric stood at the gate of the old keep."
+    misspelt = [
+        said.replace("Haldric", "Halldric"),
+        said.replace("Haldric", "Hadlric"),
+        said.replace("keep", "kep"),
+    ]
+    text = "The night was long and the rain did not stop. " + " ".join([said] * 6 + misspelt)
+    assert not _says_new(text, len(text.split()))
+    assert find_repetition(text) is not None
+    # a template's items are other words, not misspellings
+    assert _says_new(_table_rows(("brightness", "contrast"), ("blue", "green", "red")), 180)
+
+
+def test_a_word_longer_than_the_spelling_bound_is_compared_as_it_is() -> None:
+    spelled = _Spellings()
+    long_word = "abcdefghij" * 5  # longer than SPELLING_MAX_LETTERS: no letter-left-out variants built
+    assert spelled.first(long_word) == long_word
+    assert spelled.first(long_word[:-1] + "x") == long_word[:-1] + "x"
+    assert spelled.first("haldric") == "haldric" and spelled.first("halldric") == "haldric"
