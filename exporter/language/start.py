@@ -78,13 +78,15 @@ _LOWER = case_class("islower")
 # is punctuation (",", ")", "。"), which this does not excuse.
 _SYMBOL_SUBJECT = re.compile(rf"[|=<>%&$@^][ \t]+{_LOWER}{{2}}")
 _UPPER = case_class("isupper")
-# In Japanese, a symbol or an escape (possibly with the name it begins: ``.PS``) spaced from a particle
-# that goes on with the sentence, before a kanji, a katakana, a space or a Latin letter (``\\& を 2
-# つの文字間に…``, ``\\% の結果の…``, ``.PS と .PE に…``): the sign the sentence is about, as
-# ``_SYMBOL_SUBJECT``'s is; no reply opens with a particle. (Not before more hiragana: ``では``, ``でも``
-# open sentences.)
+# In Japanese, an escape (a backslash and up to two marks), one of ``_SYMBOL_SUBJECT``'s symbols or a name
+# opening with a full stop (a roff request, an extension) spaced from a particle that goes on with the
+# sentence, before a kanji, a katakana, a space or a Latin letter (``\\& を 2 つの文字間に…``,
+# ``\\% の結果の…``, ``.PS と .PE に…``): the sign the sentence is about; no reply opens with a particle.
+# Punctuation stays stray (``),TYPE が…``, ``;;POSIX の…``), and so does a particle before more hiragana
+# (``では``, ``でも`` open sentences).
 _SYMBOL_BEFORE_PARTICLE = re.compile(
-    r"[^\w\s]{1,3}[A-Za-z]{0,12}[ \t]+[はがをのでとにも](?=[ \t\u30a1-\u30fa\u4e00-\u9fffA-Za-z0-9.])"
+    r"(?:\\[^\w\s]{0,2}|[|=<>%&$@^]{1,2}|\.[A-Za-z]{1,12})[ \t]+[はがをのでとにも]"
+    r"(?=[ \t\u30a1-\u30fa\u4e00-\u9fffA-Za-z0-9.])"
 )
 _CJK = f"[{CJK_LETTERS}]"
 _HAN_KANA = f"[{HAN_KANA_LETTERS}]"
@@ -719,12 +721,10 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     ):
         return _found("fragment", token)  # "Stud Ay, …": an interjection opens its clause
     next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
-    if len(token) > 1 and token.isupper():
+    if token.isupper():
         return None  # an error name, a column or a placeholder in capitals ("EPERM The caller…"): not decided
-    if not (token[:1].isupper() and (len(token) == 1 or token[1:].islower())):
-        return None  # mixed case: "iPhone", "McGregor"
-    if len(token) == 1:  # a pronoun or an article a sentence opens with, speaking: "Я — Малин Кешар…"
-        return True if opener[:1] in _DASHES and lex.rank(token) < ARTICLES else None
+    if not (token[:1].isupper() and token[1:].islower()):
+        return None  # mixed case: "iPhone", "McGregor"; one capital letter
     if lex.is_common(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
     if lex.is_word(token):

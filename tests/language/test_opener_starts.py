@@ -38,7 +38,6 @@ LEGITIMATE = [
     ("データ は正規分布に従うと仮定します。", "ja"),  # a label spaced from its particle
     ("長さ では、フィールドの長さを指定します。", "ja"),
     ("Mas— assim você nos coloca em conflito.", "pt-BR"),
-    ("Я — Малин Кешар, но уже не наивный мальчишка.", "ru"),  # a one-letter pronoun before a dash
     ("Mmmmm— mi pueblo ha habitado aquí desde antes.", "es"),  # a sound drawn out
     ("흐으으으음— 우리 종족은 너희 종족 이전부터 있어왔다.", "ko"),
     # an abbreviation before its expansion in brackets, however long, whose initials spell it
@@ -79,10 +78,8 @@ CORRUPTED = [
     ("огоThe keeper opened the door of the old tower.", "en", "ого"),
     ("Şlem Si no vienes, me voy solo a la playa.", "es", "Şlem"),
     ("况 はい、わかりました。明日行きます。", "ja", "况"),  # はい opens a sentence: no particle
-    ("Ы — Малин Кешар, но уже не наивный мальчишка.", "ru", "Ы"),  # no word of the language
     ("Ment— mi pueblo ha habitado aquí desde antes.", "es", "M"),  # a piece, not drawn out
     ("hhh— Todos los elfos sienten la sombra del hierro.", "es", "hhh"),  # a run of one letter: a piece
-    ("Д ¿Остров, что лежит впереди, гористый?", "ru", "Д"),  # a letter, no pronoun before a dash
     ("Que Ох, не думал, что гномы умеют орудовать мечом.", "ru", "Que"),  # before the reply's interjection
     (
         "ERT(Flint Lockwood Diatonic Super Mutating Dynamic Food Replicator)がやってきた兆候はない。",
@@ -95,6 +92,8 @@ CORRUPTED = [
     # a piece before help text that spaces a few labels
     ("况 选择 打印到文件 并选择 PDF 作为 输出格式，然后点击打印按钮即可保存文件。", "zh-Hans", "况"),
     ("\\& 私たちは明日の朝に出発します。", "ja", "\\&"),  # before a sentence, not a particle
+    ("),TYPE が text の場合、 grep はバイナリファイルを扱います。", "ja", "),"),  # punctuation stays stray
+    ("N - Spécifier le contexte de sécurité des processus.", "fr", "N"),  # one capital letter before a dash
     ("‘.Fn 宏可以被其他宏分析和调用。", "zh-Hans", "‘."),  # not closed on the name
     ("“:Instead of affecting any of the versions, the hint removes it.", "en", "“:"),
     (".I think the keeper opened the door at dusk.", "en", "."),  # a capital opening a word
