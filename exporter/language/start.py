@@ -729,8 +729,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
     if lex.is_word(token):
         return None  # "Благодарю Вас": a word of the language before a capitalised word
-    if _FULL_NAME.match(text):
-        return None  # a name or a title of three capitalised words: "Recepta Na Opór to…"
+    if locale == "tr" and (name := _FULL_NAME.match(text)) and re.search("['’]", name.group()):
+        return None  # a name of three words, its case ending after an apostrophe: "Rugnur Eski Torya'dan"
     long_before_label = len(token) >= CAPITALISED_WORD_MIN_LETTERS and lex.rank(after) >= ARTICLES
     if _long_word(token, locale) or long_before_label:
         return None  # a word beyond the lexicon ("Zamierzałem Cię…"), or a name (German capitalises nouns)
@@ -984,10 +984,9 @@ FOREIGN_TOKEN_MIN_REST = 20  # letters after the first token needed to judge its
 # A capitalised token, then a lowercase word: a name opening a sentence ("Müller stał w drzwiach").
 # (or a placeholder: "RÉSUMĚ détermine"; or the name and its comma: "Müller, wglądając przez okno…")
 _NAME_THEN_LOWER = re.compile(rf"^{_UPPER}[^\W\d_]*,?[ \t]+{_LOWER}")
-# A person's full name, given name and two surnames ("Hernán Crespo Toral (…", "José Martí Pérez was…"), or
-# a title with its words capitalised ("Recepta Na Opór to…"), the last word possibly with the case ending
-# Turkish writes after an apostrophe ("Rugnur Eski Torya'dan kaçmıştı"): a piece stands before one
-# capitalised word, the sentence's first.
+# A person's full name, given name and two surnames ("Hernán Crespo Toral (…", "José Martí Pérez was…"), the
+# last possibly with the case ending Turkish writes after a proper noun's apostrophe ("Rugnur Eski
+# Torya'dan kaçmıştı"): a piece stands before one capitalised word, the sentence's first.
 _FULL_NAME = re.compile(rf"^{_UPPER}[^\W\d_]*(?:[ \t]+{_UPPER}{_LOWER}+){{2}}(?:['’]{_LOWER}+)?(?=[ \t,(])")
 
 # A given name and a family name or title, then the sentence's verb ("Bashō Osho said…"): the second word
@@ -1236,9 +1235,9 @@ def _is_word(matched: str, text: str, any_case: bool = False) -> bool:
 
 
 # A letter written three times or more in a row: a sound drawn out ("Mmmmm—", "Ahhh,", "흐으으으음—"), as a
-# writer spells a hum, a cry or a hesitation, in a word with another letter or capitalised as a word. A run
-# of one letter in one case is a tokenizer's piece: all 31 of Whisper's 14,417 letter pieces with a letter
-# tripled are (``hhh``, ``ooo``, ``AAAA``, ``哈哈哈``).
+# writer spells a hum, a cry or a hesitation, beside another letter of the word. A run of one letter is a
+# tokenizer's piece (all 31 of Whisper's 14,417 letter pieces with a letter tripled are: ``hhh``, ``ooo``,
+# ``AAAA``, ``哈哈哈``) or a placeholder (``Xxxx``).
 _DRAWN_OUT = re.compile(r"([^\W\d_])\1\1")
 
 
@@ -1246,7 +1245,7 @@ def _drawn_out(token: str) -> bool:
     folded = token.casefold()
     if _DRAWN_OUT.search(folded) is None:
         return False
-    return len(set(folded)) > 1 or (token[:1].isupper() and token[1:].islower())
+    return len(set(folded)) > 1
 
 
 _COMMAND = re.compile(r"[a-z][a-z0-9]{2,11}(?= )")

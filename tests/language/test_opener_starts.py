@@ -38,7 +38,6 @@ LEGITIMATE = [
     ("データ は正規分布に従うと仮定します。", "ja"),  # a label spaced from its particle
     ("長さ では、フィールドの長さを指定します。", "ja"),
     ("Mas— assim você nos coloca em conflito.", "pt-BR"),
-    ("Mmmmm— mi pueblo ha habitado aquí desde antes.", "es"),  # a sound drawn out
     ("흐으으으음— 우리 종족은 너희 종족 이전부터 있어왔다.", "ko"),
     # an abbreviation before its expansion in brackets, however long, whose initials spell it
     (
@@ -46,7 +45,6 @@ LEGITIMATE = [
         "ja",
     ),
     ("Saxofone Um saxofone alto de latão com uma alça para o pescoço.", "pt-BR"),  # a heading used again
-    ("Recepta Na Opór to zbiór opowieści i przepisów.", "pl"),  # a title, each word capitalised
     ("Rugnur Eski Torya'dan kaçmıştı, ama Alanin bunu yapamadı.", "tr"),  # a name and its case ending
     ("在你去奥杜因的這八年的期間，我好寂寞，你知道嗎？", "zh-Hant"),  # a variant form after three characters
     ("这 一点 在 NFS 和 磁盘 配额 上 比较 明显.", "zh-Hans"),  # Chinese written word by word
@@ -87,7 +85,9 @@ CORRUPTED = [
         "E",
     ),
     ("Ation Um saxofone alto de latão com uma alça para o pescoço.", "pt-BR", "Ation"),  # not used again
-    ("Ation Na zbiór opowieści i przepisów to dobra rzecz.", "pl", "Ation"),  # one capitalised word after
+    ("Ation Na Opór to zbiór opowieści i przepisów.", "pl", "Ation"),  # a title or a piece: not told
+    ("Oni Im Debian Paket-Jargon ist eine Abhängigkeit ein anderes Paket.", "de", "Oni"),  # German nouns
+    ("Xxxx ¿Cette section indique le format de la seconde partie.", "fr", "Xxxx"),  # a one-letter run
     ("奥在你去杜因的這八年的期間，我好寂寞，你知道嗎？", "zh-Hant", "奥"),  # the variant first
     # a piece before help text that spaces a few labels
     ("况 选择 打印到文件 并选择 PDF 作为 输出格式，然后点击打印按钮即可保存文件。", "zh-Hans", "况"),
