@@ -54,19 +54,45 @@ _FINAL = re.compile(r"(?<!\.)[.!?。！？．][\"'”’»」』)）\]]*$")  # (
 _CLOSERS = frozenset(",;:!?)]}。、，．；：！？）］｝】」』》〉”’…")
 _TRAILING_OFF = re.compile(r"(?:\.\.\.|…)[\"'”’»]*$")  # a sentence trailing off, possibly to go on
 _FIRST_LETTER = re.compile(r"[^\W\d_]")
+# A word and the closer of a quotation: the quotation's last word (``…AGAIN. STOP" This is…``); a straight
+# quote glued to the word before it and spaced from the next closes.
+_WORD_THEN_CLOSER = re.compile(r"[^\W\d_]+[.!?…]*(?:\"(?=\s|[^\w\s])|[”」』])")
+# Particles no word begins with (Japanese を, Korean 을 를 는): after a quotation or a bracket that a
+# question or an exclamation ends (``「…ありますか?」 を見てください``, ``질문(그리고 답!)을 드립니다``) the
+# writer's sentence goes on.
+_PARTICLE = re.compile(r"[を을를는]")
+_ENDED_INSIDE = re.compile(r"[.!?。！？][」』)）\"”’]+$")
+# An abbreviation the segmenter ends a sentence at: one with inner full stops behind a bracket or a quote
+# (``(e.g.``, ``(z.B.``; ``sentence_spans`` merges it bare), or a Latin title without a vowel (``Dr.``,
+# ``Mr.``, ``Mk.``) before a name.
+_ABBREVIATION = re.compile(r"[(\[\"'“‘«„]+(?:[^\W\d_]{1,3}\.){2,}|[A-Z][b-df-hj-np-tv-xz]{1,2}\.")
+# An end mark alone in brackets or quotes, naming itself (``ピリオド (.)``, ``感嘆符 (!)``, ``` `?' ```,
+# ``‘.’``, ``"."``): the segmenter ends a sentence there, the writer's goes on (``…(.) を用いる…``).
+_NAMED_MARK = re.compile(r"[(（\"'“‘`「][.!?。！？][)）\"'”’」]$")
 
 
 def continues(text: str, previous_end: int, start: int) -> bool:
     """Whether the segmenter's cut before ``start`` falls inside a writer's sentence, so that no reply could
     open there: the piece opens with closing punctuation (a quote's closer the segmenter left behind its
     end mark: ``…dijo. » Y``, ``"Hi." " she``; a full stop after an ellipsis; a slash between two
-    questions, ``…activada? / ¿Por qué…``); with a lowercase word after a sentence that trails off (``Mi
-    hermano... ¿secuestrado?``); or with a letter of a caseless script after a piece that no end mark closes
-    (``보정…을 눌러``, ``その他... をクリック``)."""
+    questions, ``…activada? / ¿Por qué…``) or with the last word of a quotation and its closer (``…TO
+    WORK AGAIN. STOP" This is…``); after an end mark alone in brackets or quotes, which names the mark
+    (``ピリオド (.) を用いる…``, ``구두점(.)을 붙여…``); with a particle no word begins with after a
+    quotation or a bracket an end mark closes (``「…ありますか?」 を見てください``); after an abbreviation
+    behind a bracket (``(e.g. " for inches)``) or a title without a vowel (``said Dr. Melissus…``); with a
+    lowercase word after a sentence that trails off (``Mi hermano... ¿secuestrado?``); or with a letter of
+    a caseless script after a piece that no end mark closes (``보정…을 눌러``, ``その他... をクリック``)."""
     first = text[start]
     if first in _CLOSERS or (first in "./" and not text[start + 1 : start + 2].isalnum()):
         return True
     before = text[:start]
+    if _NAMED_MARK.search(text, 0, previous_end) or _WORD_THEN_CLOSER.match(text, start):
+        return True
+    tail = text[max(0, previous_end - 24) : previous_end].split()
+    if tail and _ABBREVIATION.fullmatch(tail[-1]):
+        return True
+    if _PARTICLE.match(first) and _ENDED_INSIDE.search(text, 0, previous_end):
+        return True
     if first == '"':
         return before.count('"') % 2 == 1  # straight quotes alternate: an odd number before, this one closes
     if first == "»":

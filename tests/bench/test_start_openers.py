@@ -36,13 +36,32 @@ def test_every_sentence_and_line_start_is_an_opener() -> None:
         "Mi hermano... ¿secuestrado? No puede ser verdad.",  # a sentence trailing off, going on
         "メニューから その他... をクリックしてください。",  # a particle after a menu label's ellipsis
         "Is it fast without acceleration? / Why is it slow on my card?",  # a slash between two questions
+        'He wrote: "PAY RENT TO SLEEP TO WORK AGAIN. STOP" on the wall.',  # a quotation's last word, closed
+        "区切りとして ピリオド (.) を用いる実装もあります。",  # an end mark in brackets names the mark
+        "詳しくは「どこで入手できますか?」 を見てください。",  # a particle after a quoted question
+        'The symbol (e.g. " for inches) is shown next to the value.',  # an abbreviation behind a bracket
+        "This was said by Dr. Melissus at the meeting last year.",  # a title without a vowel
+        'Use it with care. Culture" was the last word of that title.',  # a quotation's last word, closed
     ],
 )
 def test_a_cut_inside_a_writers_sentence_is_no_opener(text: str) -> None:
     kinds = [kind for kind, _ in _starts(text)]
     assert kinds.count("first") == 1
     assert len(kinds) <= 2  # the first, and at most the one sentence that really starts
-    assert all(not start.startswith(('"', ".", "¿secu", "を", "/")) for _, start in _starts(text)[1:])
+    assert all(
+        not start.startswith(('"', ".", "¿secu", "を", "/", "STOP", "Melissus", "Culture"))
+        for _, start in _starts(text)[1:]
+    )
+
+
+def test_a_sentence_after_a_closed_quotation_is_an_opener() -> None:
+    text = 'He wrote "Stop." Then he left. She said "go" twice. "Stop" was all.'
+    assert [start for _, start in _starts(text)] == [
+        'He wrote "St',
+        "Then he left",
+        'She said "go',
+        '"Stop" was a',
+    ]
 
 
 TEXT = "The keeper opened the old door of the tower.\nĠThe lamp on the table was lit again at dusk."

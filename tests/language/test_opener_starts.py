@@ -38,6 +38,24 @@ LEGITIMATE = [
     ("データ は正規分布に従うと仮定します。", "ja"),  # a label spaced from its particle
     ("長さ では、フィールドの長さを指定します。", "ja"),
     ("Mas— assim você nos coloca em conflito.", "pt-BR"),
+    ("흐으으으음— 우리 종족은 너희 종족 이전부터 있어왔다.", "ko"),
+    # an abbreviation before its expansion in brackets, however long, whose initials spell it
+    (
+        "FLDSMDFR(Flint Lockwood Diatonic Super Mutating Dynamic Food Replicator)がやってきた兆候はない。",
+        "ja",
+    ),
+    ("Saxofone Um saxofone alto de latão com uma alça para o pescoço.", "pt-BR"),  # a heading used again
+    ("Rugnur Eski Torya'dan kaçmıştı, ama Alanin bunu yapamadı.", "tr"),  # a name and its case ending
+    ("在你去奥杜因的這八年的期間，我好寂寞，你知道嗎？", "zh-Hant"),  # a variant form after three characters
+    ("这 一点 在 NFS 和 磁盘 配额 上 比较 明显.", "zh-Hans"),  # Chinese written word by word
+    ("\\& を 2 つの文字間に置くことで、カーニングを禁止できます。", "ja"),  # a symbol before its particle
+    (".PS と .PE に狭まれた領域以外は、変更せずに素通しします。", "ja"),
+    ("+n Supprimer de la pile le n-ième élément de la liste.", "fr"),  # an option written with a plus
+    ("‘.Fn’ 宏可以被其他宏分析和调用。", "zh-Hans"),  # a quoted name that opens with a full stop
+    ("“:UNINST”: instead of affecting any of the versions, the hint removes it.", "en"),  # ... or a colon
+    (".LNK と .LCK ファイルがまだディレクトリに存在します。", "ja"),  # an extension in capitals
+    (".NET programs run on the runtime that ships with the system.", "en"),
+    ("Нажмите OK, чтобы вернуться в диалоговое окно печати.", "ru"),  # a label in another script
 ]
 
 CORRUPTED = [
@@ -58,6 +76,28 @@ CORRUPTED = [
     ("огоThe keeper opened the door of the old tower.", "en", "ого"),
     ("Şlem Si no vienes, me voy solo a la playa.", "es", "Şlem"),
     ("况 はい、わかりました。明日行きます。", "ja", "况"),  # はい opens a sentence: no particle
+    ("Ment— mi pueblo ha habitado aquí desde antes.", "es", "M"),  # a piece, not drawn out
+    ("hhh— Todos los elfos sienten la sombra del hierro.", "es", "hhh"),  # a run of one letter: a piece
+    ("Que Ох, не думал, что гномы умеют орудовать мечом.", "ru", "Que"),  # before the reply's interjection
+    (
+        "ERT(Flint Lockwood Diatonic Super Mutating Dynamic Food Replicator)がやってきた兆候はない。",
+        "ja",
+        "E",
+    ),
+    ("Ation Um saxofone alto de latão com uma alça para o pescoço.", "pt-BR", "Ation"),  # not used again
+    ("Ation Na Opór to zbiór opowieści i przepisów.", "pl", "Ation"),  # a title or a piece: not told
+    ("Oni Im Debian Paket-Jargon ist eine Abhängigkeit ein anderes Paket.", "de", "Oni"),  # German nouns
+    ("Xxxx ¿Cette section indique le format de la seconde partie.", "fr", "Xxxx"),  # a one-letter run
+    ("奥在你去杜因的這八年的期間，我好寂寞，你知道嗎？", "zh-Hant", "奥"),  # the variant first
+    # a piece before help text that spaces a few labels
+    ("况 选择 打印到文件 并选择 PDF 作为 输出格式，然后点击打印按钮即可保存文件。", "zh-Hans", "况"),
+    ("\\& 私たちは明日の朝に出発します。", "ja", "\\&"),  # before a sentence, not a particle
+    ("),TYPE が text の場合、 grep はバイナリファイルを扱います。", "ja", "),"),  # punctuation stays stray
+    ("N - Spécifier le contexte de sécurité des processus.", "fr", "N"),  # one capital letter before a dash
+    ("‘.Fn 宏可以被其他宏分析和调用。", "zh-Hans", "‘."),  # not closed on the name
+    ("“:Instead of affecting any of the versions, the hint removes it.", "en", "“:"),
+    (".I think the keeper opened the door at dusk.", "en", "."),  # a capital opening a word
+    ("Ывка Ну, чтобы вернуться в диалоговое окно печати.", "ru", "Ывка"),  # an interjection of its script
 ]
 
 
