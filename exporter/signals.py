@@ -6,7 +6,9 @@ thread, the command's ``finally`` blocks close listeners and write snapshots, an
 the process exits 0. While uvicorn serves in the main thread it holds both signals itself, shuts down
 gracefully and then re-raises the signal; that re-raise lands here and stops the command the same way
 (without this, a re-raised SIGTERM met the default handler and killed the process before its cleanup).
-Further signals while stopping are logged and ignored, so cleanup is never cut short.
+Further signals while stopping are logged and ignored, so cleanup is never cut short. A stop raised while
+the main thread runs a finalizer (a weakref callback, ``__del__``), where Python drops exceptions, is sent
+again a moment later instead of being lost.
 
 SIGHUP (whose default action kills the process without any cleanup) is sent on as SIGTERM, so it takes
 exactly SIGTERM's path, uvicorn's graceful shutdown included; no command reloads its configuration on it.
@@ -24,11 +26,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import signal
+import sys
+import threading
 from collections.abc import Iterator
 from types import FrameType
 
 log = logging.getLogger("exporter.signals")
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+REDELIVERY_DELAY_S = 0.05  # a stop raised inside a finalizer (and dropped there) is sent again after this
 
 
 class StopSignal(Exception):
@@ -61,12 +66,29 @@ def stop_on_signals(also: tuple[signal.Signals, ...] = ()) -> Iterator[None]:
         log.info("%s: stopping as on SIGTERM", signal.Signals(signum).name)
         signal.raise_signal(signal.SIGTERM)  # whoever holds SIGTERM now (uvicorn, or handler) stops
 
+    hook = sys.unraisablehook
+
+    def swallowed(unraisable: sys.UnraisableHookArgs) -> None:
+        # Python runs a signal handler between any two bytecodes, also inside a weakref callback or a
+        # __del__, whose exceptions it reports here and drops: the stop would be lost and every later
+        # signal ignored as "while stopping". Deliver it again from outside, a moment later, when the main
+        # thread has left the finalizer.
+        nonlocal stopping
+        if not isinstance(stop := unraisable.exc_value, StopSignal):
+            hook(unraisable)
+            return
+        log.info("%s arrived inside a finalizer: delivered again", stop)
+        stopping = False
+        threading.Timer(REDELIVERY_DELAY_S, signal.raise_signal, (stop.signum,)).start()
+
     handlers = {signal.SIGHUP: as_sigterm, **dict.fromkeys((*STOP_SIGNALS, *also), handler)}
     previous = {sig: signal.signal(sig, action) for sig, action in handlers.items()}
+    sys.unraisablehook = swallowed
     try:
         yield
     except StopSignal as stop:
         log.info("stopped on %s", stop)
     finally:
+        sys.unraisablehook = hook
         for sig, old in previous.items():
             signal.signal(sig, old)
