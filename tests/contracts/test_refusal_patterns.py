@@ -153,15 +153,20 @@ QUOTE = {"ja": "「{}」{}。", "zh-Hant": "「{}」{}。", "zh-Hans": "“{}”
          "fr": "« {} », {}.", "ru": "«{}», — {}.", "uk": "«{}», — {}.", "pl": "„{}” — {}."}  # fmt: skip
 
 
-@pytest.mark.parametrize(("locale", "kind", "text"), FORMS)
-def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_story(
-    locale: str, kind: str, text: str
-) -> None:
+def _a_character_may_say(locale: str, text: str) -> None:
+    """``text`` in a character's mouth (quoted with a reporting clause, or on a dialogue line) passes."""
     quoted = QUOTE.get(locale, "“{}” {}.").format(text, SAID[locale])
     assert find_refusal(quoted) is None, quoted
     if locale not in ("ja", "ko", "zh-Hans", "zh-Hant"):
         assert find_refusal(f"— {text} — {SAID[locale]}.\nThe door closed.") is None
         assert find_refusal(f"The captain turned away.\n— {text}") is None
+
+
+@pytest.mark.parametrize(("locale", "kind", "text"), FORMS)
+def test_a_character_saying_a_decline_in_quotes_or_on_a_dialogue_line_is_the_story(
+    locale: str, kind: str, text: str
+) -> None:
+    _a_character_may_say(locale, text)
 
 
 @pytest.mark.parametrize(
@@ -785,11 +790,7 @@ def test_a_decline_of_the_request_or_a_part_of_it_is_found_and_quoted_it_is_the_
 ) -> None:
     assert find_refusal(text) is not None, text
     assert find_refusal("Thanks for the idea! " + text) is not None, text
-    quoted = QUOTE.get(locale, "“{}” {}.").format(text, SAID[locale])
-    assert find_refusal(quoted) is None, quoted
-    if locale not in ("ja", "ko", "zh-Hans", "zh-Hant"):
-        assert find_refusal(f"— {text} — {SAID[locale]}.\nThe door closed.") is None
-        assert find_refusal(f"The captain turned away.\n— {text}") is None
+    _a_character_may_say(locale, text)
 
 
 @pytest.mark.parametrize(
