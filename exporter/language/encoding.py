@@ -736,12 +736,13 @@ def _lost_apostrophe(text: str) -> Corruption | None:
     apostrophes would have survived), after its last U+2019 (the stream was read right up to there). Not
     the ones that are words when bare (``its``, ``cant``, ``wont``, ``were``), nor one in a shout."""
     after = text.rfind("\u2019") + 1
-    lower = text[after:].lower()
+    rest = text[after:]
+    lower = rest.lower()
     found = None
     if any(word in lower for word in _BARE_CONTRACTIONS):  # substring tests at C speed: the word-bounded
         # search is slow (30 alternatives); a shout is left out (``WHERES MY CHANCE``: a writer's style)
         found = next((m for m in _BARE_CONTRACTION.finditer(text, after) if not m.group().isupper()), None)
-    if any(words in text[after:] for words in _BARE_FIRST_PERSON):
+    if any(words in rest for words in _BARE_FIRST_PERSON):
         mine = _BARE_FIRST_PERSON_RE.search(text, after)
         found = mine if found is None or (mine is not None and mine.start() < found.start()) else found
     return Corruption("lost_apostrophe", found.start(), found.group(), ()) if found else None
