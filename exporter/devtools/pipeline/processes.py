@@ -98,6 +98,14 @@ def _bindable(port: int) -> bool:
     return True
 
 
+def _claim(port: int) -> bool:
+    """Hand ``port`` out if it was not handed out before and can be bound now."""
+    if port in _HANDED_OUT or not _bindable(port):
+        return False
+    _HANDED_OUT.add(port)
+    return True
+
+
 def free_port() -> int:
     """A loopback port free for TCP and UDP a moment ago, below the kernel's ephemeral range.
 
@@ -110,16 +118,14 @@ def free_port() -> int:
     candidates = range(_PORT_FLOOR, low)
     for _ in range(200 if len(candidates) >= 1_000 else 0):
         port = random.choice(candidates)  # noqa: S311 - spreading ports, not a secret
-        if port not in _HANDED_OUT and _bindable(port):
-            _HANDED_OUT.add(port)
+        if _claim(port):
             return port
     # No usable range below the ephemeral one: let the kernel pick (the old race, on odd kernels only).
     while True:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
             sock.bind(("127.0.0.1", 0))
             port = int(sock.getsockname()[1])
-        if port not in _HANDED_OUT and _bindable(port):
-            _HANDED_OUT.add(port)
+        if _claim(port):
             return port
 
 
