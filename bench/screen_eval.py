@@ -14,8 +14,8 @@ all test). Declines come from ``bench/screen/declines_dev.tsv`` (the patterns ar
 ``bench/screen/declines_test.tsv`` (written before the patterns, never tuned on), from the independent
 sets ``independent_{split}.tsv`` and ``independent2_{split}.tsv`` (written blind by authors who had not
 read the patterns; both halves are development material now), ``independent4_{split}.tsv`` (blind, its
-dev half development material) and on the test split from ``independent3_test.tsv`` and
-``independent5_test.tsv`` (blind, test only). Their look-alikes must pass.
+dev half development material) and on the test split from ``independent3_test.tsv``,
+``independent5_test.tsv`` and ``independent6_test.tsv`` (blind, test only). Their look-alikes must pass.
 
 Cases, each screened as ``screen_reply`` screens a probe reply (finish ``stop`` unless said, a budget of
 ``BUDGET`` tokens, the host's token count estimated from the text):
@@ -291,7 +291,8 @@ def main() -> int:
     cases: list[
         tuple[str, str, str, str | None, int | None, bool]
     ] = []  # kind, locale, text, finish, spent, must_fail
-    for family in ("refusal", "independent", "independent2", "independent3", "independent4", "independent5"):
+    blind = ("independent", "independent2", "independent3", "independent4", "independent5", "independent6")
+    for family in ("refusal", *blind):
         rows_ = refusals if family == "refusal" else declines(args.split, family)
         for locale, kind, text in rows_:
             must_fail = kind != "lookalike"
