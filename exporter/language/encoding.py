@@ -94,10 +94,25 @@ _BARE_CONTRACTIONS = (
 _BARE_CONTRACTION = re.compile(rf"\b(?:{'|'.join(_BARE_CONTRACTIONS)})\b", re.IGNORECASE)
 _BARE_CONTRACTION_SET = frozenset(_BARE_CONTRACTIONS)
 _ASCII_WORD = re.compile("[a-z]+")
-# The first person's, capitalised as only the pronoun is, before a lowercase word (German "Im Westen" is
-# not one): "Im glad", "Ive seen", and "cant"/"wont" after "I"
-_BARE_FIRST_PERSON = ("Im ", "Ive ", "I cant", "I wont")
-_BARE_FIRST_PERSON_RE = re.compile(r"\b(?:Im|Ive)(?= [a-z])|\bI (?:cant|wont)\b")
+# Contractions that are words when bare, told by the words around them (the grammar of English, no list of
+# phrases): the first person's, capitalised as only the pronoun is, before a lowercase word (German "Im
+# Westen" is not one): "Im glad", "Ive seen"; "cant"/"wont" after a subject pronoun (the noun "cant" and
+# the adjective "wont" never follow one, unlike a determiner: "It cant be", "you cant", not "this cant");
+# "lets" opening a clause (the verb has a subject before it) before a word that is no object of it ("Lets
+# get started", "First, lets create"; not "Lets you set"); "its" before an article, "not", "been" or an
+# adverb, which no possessive precedes ("Its a good idea"; not "its true name").
+_BARE_PHRASE_MARKS = ("Im ", "Ive ", "cant", "wont", "ets ", "ts ")  # substrings, at C speed, first
+_LETS_OBJECT = (
+    "you|us|them|him|her|me|it|the|a|an|your|their|his|its|our|my|this|that|these|those|one|people|users?|"
+    "players?|anyone|everyone|someone|everybody|anybody|somebody|each|every|any|some|all|both|either|"
+    "neither|no|other|others"
+)
+_BARE_PHRASE = re.compile(
+    r"\b(?:Im|Ive)(?= [a-z])"
+    r"|\b(?:I|[Yy]ou|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[Ii]t|[Tt]here|[Ww]ho) (?:cant|wont)\b"
+    rf"|(?:\A|(?<=[.!?:;,]\s)|(?<=[\n\"(]))[Ll]ets(?= (?!(?:{_LETS_OBJECT})\b)[a-z]+\b)"
+    r"|\b[Ii]ts (?:a|an|the|not|been|also|never|always|probably|actually|really|gonna)\b"
+)
 _CYRILLIC_WORD = re.compile(f"[{RU_UK_ALPHABET}]{{2}}")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
@@ -734,9 +749,10 @@ def _cjk_mojibake(text: str) -> Corruption | None:
 def _lost_apostrophe(text: str) -> Corruption | None:
     """English whose typographic apostrophes a lossy decoder dropped (UTF-8 read as Big5 or EUC-JP with
     ``errors="ignore"`` deletes U+2019 and leaves no character behind): a contraction spelt without one
-    (``didnt``, ``theyll``, ``Im glad``, ``I cant``) in a text with no ASCII apostrophe (its writer's
-    apostrophes would have survived), after its last U+2019 (the stream was read right up to there). Not
-    the ones that are words when bare (``its``, ``cant``, ``wont``, ``were``), nor one in a shout."""
+    (``didnt``, ``theyll``, ``Im glad``, ``It cant``, ``Lets get``, ``Its a``: ``_BARE_PHRASE``) in a text
+    with no ASCII apostrophe (its writer's apostrophes would have survived), after its last U+2019 (the
+    stream was read right up to there). Not the ones that are words when bare (``its``, ``cant``,
+    ``wont``, ``were``) where their neighbours allow the word, nor one in a shout."""
     after = text.rfind("\u2019") + 1
     rest = text[after:]
     lower = rest.lower()
@@ -745,8 +761,8 @@ def _lost_apostrophe(text: str) -> Corruption | None:
         # word-bounded search is slow (30 alternatives), and substring tests pass on most English ("ashes")
         # a shout is left out (``WHERES MY CHANCE``: a writer's style)
         found = next((m for m in _BARE_CONTRACTION.finditer(text, after) if not m.group().isupper()), None)
-    if any(words in rest for words in _BARE_FIRST_PERSON):
-        mine = _BARE_FIRST_PERSON_RE.search(text, after)
+    if any(words in rest for words in _BARE_PHRASE_MARKS):
+        mine = _BARE_PHRASE.search(text, after)
         found = mine if found is None or (mine is not None and mine.start() < found.start()) else found
     return Corruption("lost_apostrophe", found.start(), found.group(), ()) if found else None
 
