@@ -775,6 +775,12 @@ LOST_OWN_WORDS_STRONG = 0.5  # ... with two strong remnants: Polish misread lose
 _ASCII = "".join(map(chr, range(0x80)))
 _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _GAP = re.compile("[A-Za-z]  (?=[A-Za-z])")
+# A double space between two capitalised words: a deleted arrow or dash of a menu path or a pair of names
+# (``File → Save`` -> ``File  Save``). A typist's double space falls between any two words, mostly
+# lowercase ones: in 120,168 human-written translated strings of 100 characters or more (the gettext
+# catalogues of the fiction and documentation builders, whitespace as written) 396 hold one after their
+# last non-ASCII character, 5 between two capitalised words (0.004 %; 1 of 22,215 in English).
+_CAPITAL_GAP = re.compile(r"(?<![\w])[A-Z][a-z]+  (?=[A-Z][a-z])")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 SMALL_LIST_FLOOR = 3.0  # Zipf: wordfreq's small lists hold the words at least this frequent
 
@@ -785,6 +791,36 @@ ENGLISH_REMNANT_MAX = 2.0  # Zipf in English's fullest list at which a remnant i
 STRONG_REMNANT_GAP = 2.5  # ... one remnant this far below its word (300 times rarer) is a mark enough:
 # ``citt`` 2.99 against ``città`` 5.77, ``bdzie`` unlisted against ``będzie`` 6.29; on the clean dev splits of
 # all eighteen fiction and documentation sets the remnants of real text are at most 2.44 below (``onest``)
+
+
+# The elided articles and prepositions of languages that write them before a vowel with an apostrophe
+# (``l’importo``, ``dell’intestazione``, ``l’écran``, ``jusqu’ici``); a lossy decoder glues them to the
+# word (``limporto``): a word of the lexicon after one of these, the whole no word of it, is a mark of a
+# lost apostrophe. Not the one-letter ones that start many words (``c``, ``d``, ``m``, ``s``, ``t`` of
+# Italian: ``centrare`` is c + entrare), nor a word shorter than ``ELIDED_MIN_LETTERS`` after it.
+_ELISIONS = {
+    "it": ("l", "dell", "nell", "all", "dall", "sull", "quest", "quell", "un"),
+    "fr": ("l", "d", "qu", "jusqu", "lorsqu", "puisqu", "quelqu"),
+}
+ELIDED_MIN_LETTERS = 4
+_ELIDED_VOWEL = tuple("aeiouhàâèéêìîòôùû")
+
+
+def _elided(words: Iterable[str], locale: str) -> set[str]:
+    """The words of ``words`` (lowercase, none a word of the lexicon) that are an elided article or
+    preposition of ``locale``'s language glued to a word of its lexicon (``_ELISIONS``)."""
+    if (prefixes := _ELISIONS.get(locale)) is None:
+        return set()
+    ranks = lexicon(locale).ranks
+    return {
+        word
+        for word in words
+        for prefix in prefixes
+        if word.startswith(prefix)
+        and len(rest := word[len(prefix) :]) >= ELIDED_MIN_LETTERS
+        and rest.startswith(_ELIDED_VOWEL)
+        and rest in ranks
+    }
 
 
 # Languages that write ß, which ``wordfreq`` casefolds to "ss": a lexicon's "ss" may be one letter.
@@ -827,25 +863,48 @@ def _remnants(locale: str) -> dict[str, float]:
     return out
 
 
+def _between_capitals(text: str, gap: tuple[int, str]) -> bool:
+    """Whether the double space of ``text`` at ``gap`` (a ``_GAP`` match) lies between two capitalised
+    words (``_CAPITAL_GAP``) on a line with no other double space and no indent: not columns aligned
+    with spaces (``Name  Value``), which repeat the gap."""
+    at = gap[0]
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+    line = text[start : len(text) if end < 0 else end]
+    if line.startswith(" ") or line.count("  ") != 1:
+        return False
+    word = at
+    while word > 0 and text[word - 1] in _ASCII_LETTERS:
+        word -= 1
+    return _CAPITAL_GAP.match(text, word) is not None
+
+
 def _lost_characters(text: str, locale: str) -> Corruption | None:
     """Latin-script text read by a legacy CJK codec with ``errors="ignore"``: every non-ASCII character is
     deleted from where the misreading starts (nothing CJK is left when no two bytes paired). After the
     text's last non-ASCII character, ``LOST_MARKS_MIN`` marks of deleted characters: a double space
     between two words (a spaced dash, ``emas — Aku`` -> ``emas  Aku``) or a remnant of a word of the
     language (``_remnants``: ``umanit``, ``allestremo``), or one remnant ``STRONG_REMNANT_GAP`` rarer than
-    its word (``modalit``), in text of the language (``LOST_OWN_WORDS``). One double space or one
+    its word (``modalit``), or an elided article glued to its word (``_elided``: ``limporto``), in text of
+    the language (``LOST_OWN_WORDS``). One double space or one
     remnant of a rarer word is a typo (0.8 % of human-written prose strings of 200 characters or more in
     gettext catalogues have a double space between words, 0.04 % two)."""
     head = text.rstrip(_ASCII)
     tail = text[len(head) :].lstrip(_ASCII_LETTERS) if head else text  # from a whole word on
     gaps = [(m.start(), m.group()) for m in _GAP.finditer(tail)] if "  " in tail else []
+    _capital_gap = functools.partial(_between_capitals, tail)
     remnants = _remnants(locale)
     # distinct ones, at C speed; capitalised too ("Szczliwie", "GESCHFTEN": no name is a remnant)
-    words = remnants.keys() & set(_LOWER_WORD.findall(tail.lower()))
-    strong = sum(remnants[w] >= STRONG_REMNANT_GAP for w in words)
+    lowered = set(_LOWER_WORD.findall(tail.lower()))
+    words = remnants.keys() & lowered
+    strong = sum(remnants[w] >= STRONG_REMNANT_GAP for w in words) + sum(map(_capital_gap, gaps))
+    written = None
+    if locale in _ELISIONS and "'" not in tail:  # a writer's own apostrophes would be there (a typo)
+        written = set(_LOWER_WORD.findall(tail))
+        words |= _elided(written - lexicon(locale).ranks.keys(), locale)
     if len(gaps) + len(words) < LOST_MARKS_MIN and not strong:
         return None
-    written = set(_LOWER_WORD.findall(tail))  # the text's words, names left out
+    if written is None:
+        written = set(_LOWER_WORD.findall(tail))  # the text's words, names left out
     own = LOST_OWN_WORDS if strong < 2 else LOST_OWN_WORDS_STRONG
     if len(written & lexicon(locale).ranks.keys()) < own * len(written - words):
         return None  # not the locale's language: Indonesian holds remnants of Turkish words (a switch)

@@ -396,3 +396,44 @@ def test_mojibake_that_repairs_to_the_replys_own_letters_still_fails(
     misread = text.encode("utf-8").decode(codec, errors="replace").replace("\ufffd", "")
     found = CHECKER.find(misread, locale)
     assert found is not None and found.kind == "mojibake"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "sample"),
+    [
+        # an arrow of a menu path, deleted between two capitalised words
+        ("To print it use File → Print Invoice, then close the window.", "en", "e  "),
+        ("Wählen Sie Datei → Speichern, um die Änderungen zu sichern.", "de", "i  "),
+    ],
+)
+def test_a_double_space_between_two_capitalised_words_is_a_lost_arrow_or_dash(
+    text: str, locale: str, sample: str
+) -> None:
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode("utf-8").decode("euc_jp", errors="ignore")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind == "lost_characters" and found.sample == sample, (bad, found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The spell strikes  first, then the caster rests for a while.",  # between lowercase words: a typo
+        "Key Meaning\n  Enter  Confirm the choice",  # an indented line (a code block)
+    ],
+)
+def test_a_double_space_a_typist_or_a_code_block_makes_is_no_mark(text: str) -> None:
+    assert CHECKER.find(text, "en") is None, CHECKER.find(text, "en")
+
+
+def test_an_elided_article_glued_to_its_word_is_a_lost_apostrophe_mark() -> None:
+    # Italian "un’auto", "l’auto" read with errors="ignore": two elisions glued to words of the lexicon
+    text = "Per vendere invece un’auto, basta sostituire i conti per la casa con quelli per l’auto."
+    assert CHECKER.find(text, "it") is None
+    bad = text.encode("utf-8").decode("big5", errors="ignore")
+    found = CHECKER.find(bad, "it")
+    assert found is not None and found.kind == "lost_characters" and found.count == 2, (bad, found)
+    assert found.sample == "unauto", found
+    # one is a typo as likely as a loss; with the writer's ASCII apostrophes, none is a loss
+    assert CHECKER.find("Per vendere invece unauto basta sostituire i conti per la casa.", "it") is None
+    assert CHECKER.find("Per vendere l'auto o unauto, basta sostituire lauto nei conti.", "it") is None
