@@ -629,8 +629,10 @@ def _well_formed(raw: bytes) -> bool:
         return False
 
 
-def _cjk_mojibake(text: str) -> Corruption | None:
-    """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
+def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
+    """UTF-8 read with a legacy East Asian codec, found by undoing it run by run: the first run whose
+    repair is made of letters a reply in ``locale`` writes (``_own_repair``), so a CJK word whose chance
+    round trip repairs to Han (``若욕벧`` -> ``崿度``) hides no repair further on (``xi첫d첫``: xiùdù).
 
     Each run of non-ASCII characters is encoded back with the codec; where the bytes are mostly
     (``CJK_MIN_COVERAGE``) well-formed UTF-8 sequences decoding to plausible characters, the run is
@@ -652,7 +654,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
         2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII: CJK text is skipped
         and _STRAY_CANDIDATE.search(head)
         and latin_text()
-        and (found := _stray_in_latin(head, chunks, starts))
+        and (found := _own_repair(_stray_in_latin(head, chunks, starts), locale))
     ):
         return found
     joined = "\n".join(chunks)
@@ -708,8 +710,11 @@ def _cjk_mojibake(text: str) -> Corruption | None:
             ) and latin_text():
                 # Latin text's signs ("45属" is 45°, "Windows짰" Windows®) glued to the word or number they
                 # follow, or a decomposed accent after its letter ("seleccio虂n"): no CJK word is written so
-                return Corruption("mojibake", start, chars, tuple(f"U+{ord(c):04X}" for c in chars[:24]),
-                                  codec=codec, repaired=repair[:24])  # fmt: skip
+                found = Corruption("mojibake", start, chars, tuple(f"U+{ord(c):04X}" for c in chars[:24]),
+                                   codec=codec, repaired=repair[:24])  # fmt: skip
+                if _own_repair(found, locale):
+                    return found
+                continue
             letters = _REPAIR_NEUTRAL.sub("", repair)
             if not letters:
                 # Quotes or dashes only ("芦Pacchetti禄" is «Pacchetti»): a CJK character inside text
@@ -735,7 +740,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 # One repaired letter counts glued to the Latin word it belongs to ("caf茅"), or anywhere
                 # in Latin-alphabet text (Italian "è" is a word: "opzione 猫 usata").
                 continue
-            return Corruption(
+            found = Corruption(
                 "mojibake",
                 start,
                 chars[:24],
@@ -743,6 +748,8 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 codec=codec,
                 repaired="".join(decoded)[:24],
             )
+            if _own_repair(found, locale):
+                return found
     return None
 
 
@@ -980,7 +987,7 @@ class EncodingChecker:
         if not _CYRILLIC_OR_CJK.search(text):
             return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters
         if _DOUBLE_BYTE_READING.search(text, 0, CJK_SCAN_CHARS) and (
-            (found := _own_repair(_cjk_mojibake(text), locale))
+            (found := _cjk_mojibake(text, locale))
             or (found := self._rare_kanji(text, self._kanji, self._rare, "euc_jp"))
             or (found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"))
             or (found := _dropped_bytes(text[:CJK_SCAN_CHARS]))

@@ -437,3 +437,14 @@ def test_an_elided_article_glued_to_its_word_is_a_lost_apostrophe_mark() -> None
     # one is a typo as likely as a loss; with the writer's ASCII apostrophes, none is a loss
     assert CHECKER.find("Per vendere invece unauto basta sostituire i conti per la casa.", "it") is None
     assert CHECKER.find("Per vendere l'auto o unauto, basta sostituire lauto nei conti.", "it") is None
+
+
+def test_a_cjk_word_whose_round_trip_repairs_to_han_hides_no_repair_after_it() -> None:
+    # Dutch with a Chinese term and its pinyin, read as cp949: the term's chance round trip repairs to Han
+    # (no Dutch letters: not the reply's own), the pinyin's to "ù", glued inside a Latin word
+    text = "De equatoriale graden (Chinees: 宿度; pinyin: xiùdù) van het westelijke huis, elke dag één graad."
+    assert CHECKER.find(text, "nl") is None
+    bad = text.encode("utf-8").decode("cp949", errors="replace")
+    found = CHECKER.find(bad, "nl")
+    assert found is not None and found.kind == "mojibake" and found.codec == "cp949", (bad, found)
+    assert "ù" in (found.repaired or ""), found
