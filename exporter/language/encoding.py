@@ -189,8 +189,11 @@ def _plausible_latin(ch: str) -> bool:
 
 def _plausible_western_reading(ch: str) -> bool:
     """What UTF-8 read as cp1252/Latin-1 hides: ``_plausible_latin``, Han only among the common characters
-    (``_common_han``). Turkish ``Aç…’ı`` is E7 85 92 in cp1252, U+7152 ``煒``, a rare character; a Chinese
-    word misread that way (``ä½ å¥½``) repairs to common ones."""
+    (``_common_han``), and Greek letters (``Î± Crv`` is ``α Crv``: star names and formulas in Latin text).
+    Turkish ``Aç…’ı`` is E7 85 92 in cp1252, U+7152 ``煒``, a rare character; a Chinese word misread that
+    way (``ä½ å¥½``) repairs to common ones."""
+    if "\u0391" <= ch <= "\u03c9":
+        return True
     return _plausible_latin(ch) and not (_HAN_BLOCK.match(ch) and _common_han().match(ch) is None)
 
 

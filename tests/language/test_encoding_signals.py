@@ -448,3 +448,13 @@ def test_a_cjk_word_whose_round_trip_repairs_to_han_hides_no_repair_after_it() -
     found = CHECKER.find(bad, "nl")
     assert found is not None and found.kind == "mojibake" and found.codec == "cp949", (bad, found)
     assert "ù" in (found.repaired or ""), found
+
+
+@pytest.mark.parametrize("codec", ["latin-1", "cp1252"])
+def test_greek_letters_read_as_western_code_pages_are_mojibake(codec: str) -> None:
+    # star names in Latin text: "α Crv" read as Latin-1 is "Î± Crv"
+    text = "In het sterrenbeeld Raaf is α Crv de ster in de kop en ε Crv de ster in de nek."
+    assert CHECKER.find(text, "nl") is None
+    bad = text.encode("utf-8").decode(codec)
+    found = CHECKER.find(bad, "nl")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "α", (bad, found)
