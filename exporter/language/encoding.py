@@ -101,18 +101,29 @@ _ASCII_WORD = re.compile("[a-z]+")
 # "lets" opening a clause (the verb has a subject before it) before a word that is no object of it ("Lets
 # get started", "First, lets create"; not "Lets you set"); "its" before an article, "not", "been" or an
 # adverb, which no possessive precedes ("Its a good idea"; not "its true name").
-_BARE_PHRASE_MARKS = ("Im ", "Ive ", "cant", "wont", "ets ", "ts ")  # substrings, at C speed, first
 _LETS_OBJECT = (
     "you|us|them|him|her|me|it|the|a|an|your|their|his|its|our|my|this|that|these|those|one|people|users?|"
     "players?|anyone|everyone|someone|everybody|anybody|somebody|each|every|any|some|all|both|either|"
     "neither|no|other|others"
 )
-_BARE_PHRASE = re.compile(
-    r"\b(?:Im|Ive)(?= [a-z])"
-    r"|\b(?:I|[Yy]ou|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[Ii]t|[Tt]here|[Ww]ho) (?:cant|wont)\b"
-    rf"|(?:\A|(?<=[.!?:;,]\s)|(?<=[\n\"(]))[Ll]ets(?= (?!(?:{_LETS_OBJECT})\b)[a-z]+\b)"
-    r"|\b[Ii]ts (?:a|an|the|not|been|also|never|always|probably|actually|really|gonna)\b"
+_FIRST_PERSON = re.compile(r"\b(?:Im|Ive)(?= [a-z])")
+_AFTER_SUBJECT = re.compile(
+    r"\b(?:I|[Yy]ou|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[Ii]t|[Tt]here|[Ww]ho) (?:cant|wont)\b"
 )
+_LETS = re.compile(rf"[Ll]ets(?= (?!(?:{_LETS_OBJECT})\b)[a-z]+\b)")  # opening a clause: ``_clause_start``
+_ITS = re.compile(r"\b[Ii]ts (?:a|an|the|not|been|also|never|always|probably|actually|really|gonna)\b")
+# each pattern searched only in a text that has its word (the words are listed at C speed first)
+_BARE_PHRASES = {"im": _FIRST_PERSON, "ive": _FIRST_PERSON, "cant": _AFTER_SUBJECT, "wont": _AFTER_SUBJECT,
+                 "lets": _LETS, "its": _ITS}  # fmt: skip
+
+
+def _clause_start(text: str, at: int) -> bool:
+    """Whether ``at`` opens the text, a line, a quotation or parenthesis, or follows a punctuation mark
+    and a space."""
+    before = text[at - 1 : at]
+    return at == 0 or before in '\n"(' or (before.isspace() and text[at - 2 : at - 1] in ".!?:;,")
+
+
 _CYRILLIC_WORD = re.compile(f"[{RU_UK_ALPHABET}]{{2}}")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
@@ -759,7 +770,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
 def _lost_apostrophe(text: str) -> Corruption | None:
     """English whose typographic apostrophes a lossy decoder dropped (UTF-8 read as Big5 or EUC-JP with
     ``errors="ignore"`` deletes U+2019 and leaves no character behind): a contraction spelt without one
-    (``didnt``, ``theyll``, ``Im glad``, ``It cant``, ``Lets get``, ``Its a``: ``_BARE_PHRASE``) in a text
+    (``didnt``, ``theyll``, ``Im glad``, ``It cant``, ``Lets get``, ``Its a``: ``_BARE_PHRASES``) in a text
     with no ASCII apostrophe (its writer's apostrophes would have survived), after its last U+2019 (the
     stream was read right up to there). Not the ones that are words when bare (``its``, ``cant``,
     ``wont``, ``were``) where their neighbours allow the word, nor one in a shout."""
@@ -767,12 +778,14 @@ def _lost_apostrophe(text: str) -> Corruption | None:
     rest = text[after:]
     lower = rest.lower()
     found = None
-    if _BARE_CONTRACTION_SET.intersection(_ASCII_WORD.findall(lower)):  # the words at C speed: the
+    words = set(_ASCII_WORD.findall(lower))
+    if _BARE_CONTRACTION_SET.intersection(words):  # the words at C speed: the
         # word-bounded search is slow (30 alternatives), and substring tests pass on most English ("ashes")
         # a shout is left out (``WHERES MY CHANCE``: a writer's style)
         found = next((m for m in _BARE_CONTRACTION.finditer(text, after) if not m.group().isupper()), None)
-    if any(words in rest for words in _BARE_PHRASE_MARKS):
-        mine = _BARE_PHRASE.search(text, after)
+    for pattern in {_BARE_PHRASES[w] for w in words.intersection(_BARE_PHRASES)}:
+        mine = next((m for m in pattern.finditer(text, after)
+                     if pattern is not _LETS or _clause_start(text, m.start())), None)  # fmt: skip
         found = mine if found is None or (mine is not None and mine.start() < found.start()) else found
     return Corruption("lost_apostrophe", found.start(), found.group(), ()) if found else None
 
@@ -910,7 +923,8 @@ def _lost_characters(text: str, locale: str) -> Corruption | None:
     written = None
     if locale in _ELISIONS and "'" not in tail:  # a writer's own apostrophes would be there (a typo)
         written = set(_LOWER_WORD.findall(tail))
-        words |= _elided(written - lexicon(locale).ranks.keys(), locale)
+        ranks = lexicon(locale).ranks  # asked word by word: a set less a dict's keys copies the keys
+        words |= _elided([w for w in written if w not in ranks], locale)
     if len(gaps) + len(words) < LOST_MARKS_MIN and not strong:
         return None
     if written is None:
