@@ -94,10 +94,36 @@ _BARE_CONTRACTIONS = (
 _BARE_CONTRACTION = re.compile(rf"\b(?:{'|'.join(_BARE_CONTRACTIONS)})\b", re.IGNORECASE)
 _BARE_CONTRACTION_SET = frozenset(_BARE_CONTRACTIONS)
 _ASCII_WORD = re.compile("[a-z]+")
-# The first person's, capitalised as only the pronoun is, before a lowercase word (German "Im Westen" is
-# not one): "Im glad", "Ive seen", and "cant"/"wont" after "I"
-_BARE_FIRST_PERSON = ("Im ", "Ive ", "I cant", "I wont")
-_BARE_FIRST_PERSON_RE = re.compile(r"\b(?:Im|Ive)(?= [a-z])|\bI (?:cant|wont)\b")
+# Contractions that are words when bare, told by the words around them (the grammar of English, no list of
+# phrases): the first person's, capitalised as only the pronoun is, before a lowercase word (German "Im
+# Westen" is not one): "Im glad", "Ive seen"; "cant"/"wont" after a subject pronoun (the noun "cant" and
+# the adjective "wont" never follow one, unlike a determiner: "It cant be", "you cant", not "this cant");
+# "lets" opening a clause (the verb has a subject before it) before a word that is no object of it ("Lets
+# get started", "First, lets create"; not "Lets you set"); "its" before an article, "not", "been" or an
+# adverb, which no possessive precedes ("Its a good idea"; not "its true name").
+_LETS_OBJECT = (
+    "you|us|them|him|her|me|it|the|a|an|your|their|his|its|our|my|this|that|these|those|one|people|users?|"
+    "players?|anyone|everyone|someone|everybody|anybody|somebody|each|every|any|some|all|both|either|"
+    "neither|no|other|others"
+)
+_FIRST_PERSON = re.compile(r"\b(?:Im|Ive)(?= [a-z])")
+_AFTER_SUBJECT = re.compile(
+    r"\b(?:I|[Yy]ou|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[Ii]t|[Tt]here|[Ww]ho) (?:cant|wont)\b"
+)
+_LETS = re.compile(rf"[Ll]ets(?= (?!(?:{_LETS_OBJECT})\b)[a-z]+\b)")  # opening a clause: ``_clause_start``
+_ITS = re.compile(r"\b[Ii]ts (?:a|an|the|not|been|also|never|always|probably|actually|really|gonna)\b")
+# each pattern searched only in a text that has its word (the words are listed at C speed first)
+_BARE_PHRASES = {"im": _FIRST_PERSON, "ive": _FIRST_PERSON, "cant": _AFTER_SUBJECT, "wont": _AFTER_SUBJECT,
+                 "lets": _LETS, "its": _ITS}  # fmt: skip
+
+
+def _clause_start(text: str, at: int) -> bool:
+    """Whether ``at`` opens the text, a line, a quotation or parenthesis, or follows a punctuation mark
+    and a space."""
+    before = text[at - 1 : at]
+    return at == 0 or before in '\n"(' or (before.isspace() and text[at - 2 : at - 1] in ".!?:;,")
+
+
 _CYRILLIC_WORD = re.compile(f"[{RU_UK_ALPHABET}]{{2}}")
 _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
 
@@ -174,8 +200,11 @@ def _plausible_latin(ch: str) -> bool:
 
 def _plausible_western_reading(ch: str) -> bool:
     """What UTF-8 read as cp1252/Latin-1 hides: ``_plausible_latin``, Han only among the common characters
-    (``_common_han``). Turkish ``Aç…’ı`` is E7 85 92 in cp1252, U+7152 ``煒``, a rare character; a Chinese
-    word misread that way (``ä½ å¥½``) repairs to common ones."""
+    (``_common_han``), and Greek letters (``Î± Crv`` is ``α Crv``: star names and formulas in Latin text).
+    Turkish ``Aç…’ı`` is E7 85 92 in cp1252, U+7152 ``煒``, a rare character; a Chinese word misread that
+    way (``ä½ å¥½``) repairs to common ones."""
+    if "\u0391" <= ch <= "\u03c9":
+        return True
     return _plausible_latin(ch) and not (_HAN_BLOCK.match(ch) and _common_han().match(ch) is None)
 
 
@@ -614,8 +643,10 @@ def _well_formed(raw: bytes) -> bool:
         return False
 
 
-def _cjk_mojibake(text: str) -> Corruption | None:
-    """UTF-8 read with a legacy East Asian codec, found by undoing it run by run.
+def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
+    """UTF-8 read with a legacy East Asian codec, found by undoing it run by run: the first run whose
+    repair is made of letters a reply in ``locale`` writes (``_own_repair``), so a CJK word whose chance
+    round trip repairs to Han (``若욕벧`` -> ``崿度``) hides no repair further on (``xi첫d첫``: xiùdù).
 
     Each run of non-ASCII characters is encoded back with the codec; where the bytes are mostly
     (``CJK_MIN_COVERAGE``) well-formed UTF-8 sequences decoding to plausible characters, the run is
@@ -637,7 +668,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
         2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII: CJK text is skipped
         and _STRAY_CANDIDATE.search(head)
         and latin_text()
-        and (found := _stray_in_latin(head, chunks, starts))
+        and (found := _own_repair(_stray_in_latin(head, chunks, starts), locale))
     ):
         return found
     joined = "\n".join(chunks)
@@ -693,8 +724,11 @@ def _cjk_mojibake(text: str) -> Corruption | None:
             ) and latin_text():
                 # Latin text's signs ("45属" is 45°, "Windows짰" Windows®) glued to the word or number they
                 # follow, or a decomposed accent after its letter ("seleccio虂n"): no CJK word is written so
-                return Corruption("mojibake", start, chars, tuple(f"U+{ord(c):04X}" for c in chars[:24]),
-                                  codec=codec, repaired=repair[:24])  # fmt: skip
+                found = Corruption("mojibake", start, chars, tuple(f"U+{ord(c):04X}" for c in chars[:24]),
+                                   codec=codec, repaired=repair[:24])  # fmt: skip
+                if _own_repair(found, locale):
+                    return found
+                continue
             letters = _REPAIR_NEUTRAL.sub("", repair)
             if not letters:
                 # Quotes or dashes only ("芦Pacchetti禄" is «Pacchetti»): a CJK character inside text
@@ -720,7 +754,7 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 # One repaired letter counts glued to the Latin word it belongs to ("caf茅"), or anywhere
                 # in Latin-alphabet text (Italian "è" is a word: "opzione 猫 usata").
                 continue
-            return Corruption(
+            found = Corruption(
                 "mojibake",
                 start,
                 chars[:24],
@@ -728,25 +762,30 @@ def _cjk_mojibake(text: str) -> Corruption | None:
                 codec=codec,
                 repaired="".join(decoded)[:24],
             )
+            if _own_repair(found, locale):
+                return found
     return None
 
 
 def _lost_apostrophe(text: str) -> Corruption | None:
     """English whose typographic apostrophes a lossy decoder dropped (UTF-8 read as Big5 or EUC-JP with
     ``errors="ignore"`` deletes U+2019 and leaves no character behind): a contraction spelt without one
-    (``didnt``, ``theyll``, ``Im glad``, ``I cant``) in a text with no ASCII apostrophe (its writer's
-    apostrophes would have survived), after its last U+2019 (the stream was read right up to there). Not
-    the ones that are words when bare (``its``, ``cant``, ``wont``, ``were``), nor one in a shout."""
+    (``didnt``, ``theyll``, ``Im glad``, ``It cant``, ``Lets get``, ``Its a``: ``_BARE_PHRASES``) in a text
+    with no ASCII apostrophe (its writer's apostrophes would have survived), after its last U+2019 (the
+    stream was read right up to there). Not the ones that are words when bare (``its``, ``cant``,
+    ``wont``, ``were``) where their neighbours allow the word, nor one in a shout."""
     after = text.rfind("\u2019") + 1
     rest = text[after:]
     lower = rest.lower()
     found = None
-    if _BARE_CONTRACTION_SET.intersection(_ASCII_WORD.findall(lower)):  # the words at C speed: the
+    words = set(_ASCII_WORD.findall(lower))
+    if _BARE_CONTRACTION_SET.intersection(words):  # the words at C speed: the
         # word-bounded search is slow (30 alternatives), and substring tests pass on most English ("ashes")
         # a shout is left out (``WHERES MY CHANCE``: a writer's style)
         found = next((m for m in _BARE_CONTRACTION.finditer(text, after) if not m.group().isupper()), None)
-    if any(words in rest for words in _BARE_FIRST_PERSON):
-        mine = _BARE_FIRST_PERSON_RE.search(text, after)
+    for pattern in {_BARE_PHRASES[w] for w in words.intersection(_BARE_PHRASES)}:
+        mine = next((m for m in pattern.finditer(text, after)
+                     if pattern is not _LETS or _clause_start(text, m.start())), None)  # fmt: skip
         found = mine if found is None or (mine is not None and mine.start() < found.start()) else found
     return Corruption("lost_apostrophe", found.start(), found.group(), ()) if found else None
 
@@ -759,6 +798,12 @@ LOST_OWN_WORDS_STRONG = 0.5  # ... with two strong remnants: Polish misread lose
 _ASCII = "".join(map(chr, range(0x80)))
 _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _GAP = re.compile("[A-Za-z]  (?=[A-Za-z])")
+# A double space between two capitalised words: a deleted arrow or dash of a menu path or a pair of names
+# (``File → Save`` -> ``File  Save``). A typist's double space falls between any two words, mostly
+# lowercase ones: in 120,168 human-written translated strings of 100 characters or more (the gettext
+# catalogues of the fiction and documentation builders, whitespace as written) 396 hold one after their
+# last non-ASCII character, 5 between two capitalised words (0.004 %; 1 of 22,215 in English).
+_CAPITAL_GAP = re.compile(r"(?<![\w])[A-Z][a-z]+  (?=[A-Z][a-z])")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 SMALL_LIST_FLOOR = 3.0  # Zipf: wordfreq's small lists hold the words at least this frequent
 
@@ -769,6 +814,36 @@ ENGLISH_REMNANT_MAX = 2.0  # Zipf in English's fullest list at which a remnant i
 STRONG_REMNANT_GAP = 2.5  # ... one remnant this far below its word (300 times rarer) is a mark enough:
 # ``citt`` 2.99 against ``città`` 5.77, ``bdzie`` unlisted against ``będzie`` 6.29; on the clean dev splits of
 # all eighteen fiction and documentation sets the remnants of real text are at most 2.44 below (``onest``)
+
+
+# The elided articles and prepositions of languages that write them before a vowel with an apostrophe
+# (``l’importo``, ``dell’intestazione``, ``l’écran``, ``jusqu’ici``); a lossy decoder glues them to the
+# word (``limporto``): a word of the lexicon after one of these, the whole no word of it, is a mark of a
+# lost apostrophe. Not the one-letter ones that start many words (``c``, ``d``, ``m``, ``s``, ``t`` of
+# Italian: ``centrare`` is c + entrare), nor a word shorter than ``ELIDED_MIN_LETTERS`` after it.
+_ELISIONS = {
+    "it": ("l", "dell", "nell", "all", "dall", "sull", "quest", "quell", "un"),
+    "fr": ("l", "d", "qu", "jusqu", "lorsqu", "puisqu", "quelqu"),
+}
+ELIDED_MIN_LETTERS = 4
+_ELIDED_VOWEL = tuple("aeiouhàâèéêìîòôùû")
+
+
+def _elided(words: Iterable[str], locale: str) -> set[str]:
+    """The words of ``words`` (lowercase, none a word of the lexicon) that are an elided article or
+    preposition of ``locale``'s language glued to a word of its lexicon (``_ELISIONS``)."""
+    if (prefixes := _ELISIONS.get(locale)) is None:
+        return set()
+    ranks = lexicon(locale).ranks
+    return {
+        word
+        for word in words
+        for prefix in prefixes
+        if word.startswith(prefix)
+        and len(rest := word[len(prefix) :]) >= ELIDED_MIN_LETTERS
+        and rest.startswith(_ELIDED_VOWEL)
+        and rest in ranks
+    }
 
 
 # Languages that write ß, which ``wordfreq`` casefolds to "ss": a lexicon's "ss" may be one letter.
@@ -811,25 +886,49 @@ def _remnants(locale: str) -> dict[str, float]:
     return out
 
 
+def _between_capitals(text: str, gap: tuple[int, str]) -> bool:
+    """Whether the double space of ``text`` at ``gap`` (a ``_GAP`` match) lies between two capitalised
+    words (``_CAPITAL_GAP``) on a line with no other double space and no indent: not columns aligned
+    with spaces (``Name  Value``), which repeat the gap."""
+    at = gap[0]
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+    line = text[start : len(text) if end < 0 else end]
+    if line.startswith(" ") or line.count("  ") != 1:
+        return False
+    word = at
+    while word > 0 and text[word - 1] in _ASCII_LETTERS:
+        word -= 1
+    return _CAPITAL_GAP.match(text, word) is not None
+
+
 def _lost_characters(text: str, locale: str) -> Corruption | None:
     """Latin-script text read by a legacy CJK codec with ``errors="ignore"``: every non-ASCII character is
     deleted from where the misreading starts (nothing CJK is left when no two bytes paired). After the
     text's last non-ASCII character, ``LOST_MARKS_MIN`` marks of deleted characters: a double space
     between two words (a spaced dash, ``emas — Aku`` -> ``emas  Aku``) or a remnant of a word of the
     language (``_remnants``: ``umanit``, ``allestremo``), or one remnant ``STRONG_REMNANT_GAP`` rarer than
-    its word (``modalit``), in text of the language (``LOST_OWN_WORDS``). One double space or one
+    its word (``modalit``), or an elided article glued to its word (``_elided``: ``limporto``), in text of
+    the language (``LOST_OWN_WORDS``). One double space or one
     remnant of a rarer word is a typo (0.8 % of human-written prose strings of 200 characters or more in
     gettext catalogues have a double space between words, 0.04 % two)."""
     head = text.rstrip(_ASCII)
     tail = text[len(head) :].lstrip(_ASCII_LETTERS) if head else text  # from a whole word on
     gaps = [(m.start(), m.group()) for m in _GAP.finditer(tail)] if "  " in tail else []
+    _capital_gap = functools.partial(_between_capitals, tail)
     remnants = _remnants(locale)
     # distinct ones, at C speed; capitalised too ("Szczliwie", "GESCHFTEN": no name is a remnant)
-    words = remnants.keys() & set(_LOWER_WORD.findall(tail.lower()))
-    strong = sum(remnants[w] >= STRONG_REMNANT_GAP for w in words)
+    lowered = set(_LOWER_WORD.findall(tail.lower()))
+    words = remnants.keys() & lowered
+    strong = sum(remnants[w] >= STRONG_REMNANT_GAP for w in words) + sum(map(_capital_gap, gaps))
+    written = None
+    if locale in _ELISIONS and "'" not in tail:  # a writer's own apostrophes would be there (a typo)
+        written = set(_LOWER_WORD.findall(tail))
+        ranks = lexicon(locale).ranks  # asked word by word: a set less a dict's keys copies the keys
+        words |= _elided([w for w in written if w not in ranks], locale)
     if len(gaps) + len(words) < LOST_MARKS_MIN and not strong:
         return None
-    written = set(_LOWER_WORD.findall(tail))  # the text's words, names left out
+    if written is None:
+        written = set(_LOWER_WORD.findall(tail))  # the text's words, names left out
     own = LOST_OWN_WORDS if strong < 2 else LOST_OWN_WORDS_STRONG
     if len(written & lexicon(locale).ranks.keys()) < own * len(written - words):
         return None  # not the locale's language: Indonesian holds remnants of Turkish words (a switch)
@@ -905,7 +1004,7 @@ class EncodingChecker:
         if not _CYRILLIC_OR_CJK.search(text):
             return None  # the checks below all need Cyrillic (cp1251's lead bytes) or CJK characters
         if _DOUBLE_BYTE_READING.search(text, 0, CJK_SCAN_CHARS) and (
-            (found := _own_repair(_cjk_mojibake(text), locale))
+            (found := _cjk_mojibake(text, locale))
             or (found := self._rare_kanji(text, self._kanji, self._rare, "euc_jp"))
             or (found := self._rare_kanji(text, self._big5, self._big5_rare, "big5"))
             or (found := _dropped_bytes(text[:CJK_SCAN_CHARS]))

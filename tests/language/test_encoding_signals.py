@@ -70,6 +70,13 @@ def test_english_whose_apostrophes_a_lossy_decoder_dropped_fails(codec: str) -> 
         ("Come in, I’m glad you found us. Here’s the map.", "Im"),
         ("We haven’t slept in days, and who’s to say we will tonight?", "havent"),
         ("She’s not here, and he’s gone too.", "Shes"),
+        # words when bare, told by their neighbours: "cant" after a subject pronoun, "lets" opening a
+        # clause before no object of it, "its" before an article
+        ("It’s late. It can’t be helped, so we wait.", "It cant"),
+        ("If you can’t find the file, open it from the menu.", "you cant"),
+        ("This lets you keep your notes. First, let’s create a file.", "lets"),
+        ("Let’s get started!", "Lets"),
+        ("It’s a good idea to save often.", "Its a"),
     ],
 )
 def test_more_contractions_whose_apostrophe_was_dropped_fail(original: str, sample: str) -> None:
@@ -91,6 +98,11 @@ def test_more_contractions_whose_apostrophe_was_dropped_fail(original: str, samp
         ("Le livre dont je parle est sur la table, et le voyage dont il rêve est loin.", "fr"),
         ("Well, we didnt have to cross the river after all.", None),  # no locale: no language's writing known
         ("He rose at dawn, as was his wont, and mocked the cant of the court.", "en"),  # two words
+        # "lets" as a verb (an object after it, or a subject before it) and "its" as a possessive
+        ("Lets you set the date. The tool lets users pick one, and lets them go.", "en"),
+        ("Notify when due: Lets you choose whether to be told.", "en"),
+        ("The sword showed its true power; its very edge glowed, and its blade sang.", "en"),
+        ("They said he was wont to wander, and that this cant was his own.", "en"),
     ],
 )
 def test_bare_contractions_pass_where_no_apostrophe_can_have_been_dropped(
@@ -384,3 +396,65 @@ def test_mojibake_that_repairs_to_the_replys_own_letters_still_fails(
     misread = text.encode("utf-8").decode(codec, errors="replace").replace("\ufffd", "")
     found = CHECKER.find(misread, locale)
     assert found is not None and found.kind == "mojibake"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "sample"),
+    [
+        # an arrow of a menu path, deleted between two capitalised words
+        ("To print it use File → Print Invoice, then close the window.", "en", "e  "),
+        ("Wählen Sie Datei → Speichern, um die Änderungen zu sichern.", "de", "i  "),
+    ],
+)
+def test_a_double_space_between_two_capitalised_words_is_a_lost_arrow_or_dash(
+    text: str, locale: str, sample: str
+) -> None:
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode("utf-8").decode("euc_jp", errors="ignore")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind == "lost_characters" and found.sample == sample, (bad, found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The spell strikes  first, then the caster rests for a while.",  # between lowercase words: a typo
+        "Key Meaning\n  Enter  Confirm the choice",  # an indented line (a code block)
+    ],
+)
+def test_a_double_space_a_typist_or_a_code_block_makes_is_no_mark(text: str) -> None:
+    assert CHECKER.find(text, "en") is None, CHECKER.find(text, "en")
+
+
+def test_an_elided_article_glued_to_its_word_is_a_lost_apostrophe_mark() -> None:
+    # Italian "un’auto", "l’auto" read with errors="ignore": two elisions glued to words of the lexicon
+    text = "Per vendere invece un’auto, basta sostituire i conti per la casa con quelli per l’auto."
+    assert CHECKER.find(text, "it") is None
+    bad = text.encode("utf-8").decode("big5", errors="ignore")
+    found = CHECKER.find(bad, "it")
+    assert found is not None and found.kind == "lost_characters" and found.count == 2, (bad, found)
+    assert found.sample == "unauto", found
+    # one is a typo as likely as a loss; with the writer's ASCII apostrophes, none is a loss
+    assert CHECKER.find("Per vendere invece unauto basta sostituire i conti per la casa.", "it") is None
+    assert CHECKER.find("Per vendere l'auto o unauto, basta sostituire lauto nei conti.", "it") is None
+
+
+def test_a_cjk_word_whose_round_trip_repairs_to_han_hides_no_repair_after_it() -> None:
+    # Dutch with a Chinese term and its pinyin, read as cp949: the term's chance round trip repairs to Han
+    # (no Dutch letters: not the reply's own), the pinyin's to "ù", glued inside a Latin word
+    text = "De equatoriale graden (Chinees: 宿度; pinyin: xiùdù) van het westelijke huis, elke dag één graad."
+    assert CHECKER.find(text, "nl") is None
+    bad = text.encode("utf-8").decode("cp949", errors="replace")
+    found = CHECKER.find(bad, "nl")
+    assert found is not None and found.kind == "mojibake" and found.codec == "cp949", (bad, found)
+    assert "ù" in (found.repaired or ""), found
+
+
+@pytest.mark.parametrize("codec", ["latin-1", "cp1252"])
+def test_greek_letters_read_as_western_code_pages_are_mojibake(codec: str) -> None:
+    # star names in Latin text: "α Crv" read as Latin-1 is "Î± Crv"
+    text = "In het sterrenbeeld Raaf is α Crv de ster in de kop en ε Crv de ster in de nek."
+    assert CHECKER.find(text, "nl") is None
+    bad = text.encode("utf-8").decode(codec)
+    found = CHECKER.find(bad, "nl")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "α", (bad, found)
