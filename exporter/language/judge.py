@@ -39,6 +39,7 @@ from exporter.language.segment import (
     QUOTE_MARKS,
     Sentence,
     is_quoted,
+    join_bracketed,
     mask_code,
     one_quotation,
     split_sentences,
@@ -117,7 +118,8 @@ class Judge:
         text = unicodedata.normalize("NFC", text).strip()
         # Code (fenced blocks, inline spans) is not language evidence: blanked, offsets kept.
         masked = mask_code(text)
-        sentences = split_sentences(masked)
+        # A full stop inside brackets ends an abbreviation, not a sentence: the pieces are read as one.
+        sentences = join_bracketed(masked, split_sentences(masked))
         # Script counts once per sentence, all from one pass over the reply, and the reply's total is their
         # sum (weight is linear); a sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough
         # weighted letters to be judged (a CJK character weighs 3): the tiny ones ("Ab. Ab. …") are counted

@@ -67,6 +67,56 @@ def _split(text: str) -> tuple[Sentence, ...]:
     return tuple(out)
 
 
+BRACKET_LOOK = 300  # characters after a sentence looked at for the round bracket it left open
+
+
+def join_bracketed(text: str, sentences: list[Sentence]) -> list[Sentence]:
+    """``sentences`` (of ``text``) with each one that ends inside a round bracket it opened joined to the
+    next ones up to the bracket's close, when that is on the same line within ``BRACKET_LOOK``
+    characters: a full stop inside brackets is an abbreviation's (`(let. vogel pad)`, `(z. B. …)`,
+    `(cf. …)`), not a sentence's end, and the pieces it would make read as no language.
+
+    >>> text = "De Melkweg heet Lodde-raiddaras (let. vogel pad) in het Samisch. Dat is alles."
+    >>> [s.text for s in join_bracketed(text, split_sentences(text))]
+    ['De Melkweg heet Lodde-raiddaras (let. vogel pad) in het Samisch.', 'Dat is alles.']
+    """
+    if "(" not in text:
+        return sentences
+    out: list[Sentence] = []
+    i = 0
+    while i < len(sentences):
+        s = sentences[i]
+        j, close = i, _bracket_close(text, s)
+        while close > 0 and j + 1 < len(sentences) and sentences[j + 1].start < close:
+            j += 1
+            if sentences[j].end >= close:
+                close = _bracket_close(text, Sentence("", s.start, sentences[j].end))
+        if j > i:
+            s = Sentence(text[s.start : sentences[j].end], s.start, sentences[j].end)
+        out.append(s)
+        i = j + 1
+    return out
+
+
+def _bracket_close(text: str, s: Sentence) -> int:
+    """Where the round bracket left open at the end of ``text[s.start:s.end]`` closes (just past it), on
+    the same line within ``BRACKET_LOOK`` characters; 0 when none is left open or it does not close so."""
+    piece = text[s.start : s.end]
+    if piece.count("(") <= piece.count(")"):
+        return 0
+    depth = 0
+    for ch in piece:  # the depth at the end (a bracket closed before any opened is not counted)
+        depth = depth + 1 if ch == "(" else max(depth - 1, 0) if ch == ")" else depth
+    for k in range(s.end, min(len(text), s.end + BRACKET_LOOK)):
+        ch = text[k]
+        if ch == "\n":
+            return 0
+        depth = depth + 1 if ch == "(" else depth - 1 if ch == ")" else depth
+        if depth == 0:
+            return k + 1
+    return 0
+
+
 # Fenced code blocks (to the closing fence, or the end of the reply) and inline code spans.
 _CODE = re.compile(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{1,400}`")
 QUOTE_PAIRS = {'"': '"', "“": "”", "„": "“", "«": "»", "»": "«", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
