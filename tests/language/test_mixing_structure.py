@@ -1,11 +1,11 @@
 """The structure of a sentence that says it is no sentence said in another language: a full stop inside
-brackets (an abbreviation's, not a sentence's end). Each class was a clean reply failed as mixing
-(``bench/mixing_pressure.py``, dev split)."""
+brackets (an abbreviation's, not a sentence's end) and a title cited word after word in capitals. Each
+class was a clean reply failed as mixing (``bench/mixing_pressure.py``, dev split)."""
 
 from __future__ import annotations
 
-from exporter.language.judge import judge
-from exporter.language.segment import BRACKET_LOOK, join_bracketed, split_sentences
+from exporter.language.judge import SURE_MIN_WORDS, is_titled, judge
+from exporter.language.segment import BRACKET_LOOK, join_bracketed, split_sentences, word_count
 from exporter.outcomes import Outcome, Reason
 
 # Stellarium's Sami sky culture in Dutch: `let.` (letterlijk) inside brackets cut the sentence into
@@ -47,4 +47,32 @@ def test_a_dutch_paragraph_with_an_abbreviation_in_brackets_is_dutch() -> None:
 def test_sentences_in_another_language_around_brackets_are_still_mixing() -> None:
     danish = "Jeg ved ikke, hvad vi skal gøre nu, for skibet er sunket. Vi må gå hjem til byen før natten."
     verdict = judge(SAMI.replace("Welke naam", f"{danish} Welke naam"), "nl")
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.as_dict()
+
+
+# The LilyPond reading list in English cites German books by their German titles.
+READING_LIST = (
+    "A concise, alphabetically ordered list of typesetting and music notation issues, covering most of "
+    "the normal cases. Elaine Gould, Behind Bars: the Definitive Guide to Music Notation. Faber Music "
+    "Ltd. ISBN 0-571-51456-1. {} Edition Peters. ISBN 1843670488. A comprehensive guide to the rules "
+    "and conventions of music notation. It covers everything from basic themes to complex techniques "
+    "and gives a comprehensive grounding in notational principles."
+)
+TITLE = "Hals über Kopf: Das Handbuch des Notensatzes."
+SAID = "Wir müssen das Buch heute noch in die Bibliothek zurückbringen."
+
+
+def test_a_title_capitalised_word_after_word_is_titled_and_a_german_sentence_is_not() -> None:
+    assert is_titled(TITLE)
+    assert is_titled("Klaus Ignatzek, Die Jazzmethode für Klavier.")
+    assert not is_titled(SAID)  # German capitalises its nouns, not every word
+    assert not is_titled("WIR MÜSSEN JETZT GEHEN, SOFORT!")  # capitals say nothing either way
+    assert not is_titled("Morgen gehen wir nach Hause.")  # the first word is capitalised in any sentence
+
+
+def test_one_cited_title_in_another_language_is_not_mixing_but_a_said_sentence_is() -> None:
+    assert word_count(TITLE) >= SURE_MIN_WORDS and word_count(SAID) >= SURE_MIN_WORDS
+    verdict = judge(READING_LIST.format(TITLE), "en")
+    assert verdict.outcome is Outcome.PASS, verdict.as_dict()
+    verdict = judge(READING_LIST.format(SAID), "en")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.as_dict()
