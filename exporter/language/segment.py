@@ -72,9 +72,11 @@ BRACKET_LOOK = 300  # characters after a sentence looked at for the round bracke
 
 def join_bracketed(text: str, sentences: list[Sentence]) -> list[Sentence]:
     """``sentences`` (of ``text``) with each one that ends inside a round bracket it opened joined to the
-    next ones up to the bracket's close, when that is on the same line within ``BRACKET_LOOK``
-    characters: a full stop inside brackets is an abbreviation's (`(let. vogel pad)`, `(z. B. …)`,
-    `(cf. …)`), not a sentence's end, and the pieces it would make read as no language.
+    next ones up to the bracket's close, when that is on the same line within ``BRACKET_LOOK`` characters
+    and each next one goes on in lowercase (``_goes_on``): a full stop inside brackets before a lowercase
+    word is an abbreviation's (`(let. vogel pad)`, `(z. B. die …)`, `(cf. the …)`), not a sentence's end,
+    and the pieces it would make read as no language. A capital, a quotation mark or a CJK character
+    after it may start a sentence of its own (a quoted line in another language inside the brackets).
 
     >>> text = "De Melkweg heet Lodde-raiddaras (let. vogel pad) in het Samisch. Dat is alles."
     >>> [s.text for s in join_bracketed(text, split_sentences(text))]
@@ -87,7 +89,12 @@ def join_bracketed(text: str, sentences: list[Sentence]) -> list[Sentence]:
     while i < len(sentences):
         s = sentences[i]
         j, close = i, _bracket_close(text, s)
-        while close > 0 and j + 1 < len(sentences) and sentences[j + 1].start < close:
+        while (
+            close > 0
+            and j + 1 < len(sentences)
+            and sentences[j + 1].start < close
+            and _goes_on(sentences[j + 1].text)
+        ):
             j += 1
             if sentences[j].end >= close:
                 close = _bracket_close(text, Sentence("", s.start, sentences[j].end))
@@ -96,6 +103,14 @@ def join_bracketed(text: str, sentences: list[Sentence]) -> list[Sentence]:
         out.append(s)
         i = j + 1
     return out
+
+
+def _goes_on(piece: str) -> bool:
+    """Whether a piece after a full stop goes on with the sentence: it starts in lowercase, or it is one
+    more abbreviation (`B.` of `z. B.`, one word of letters and its stop)."""
+    return piece[0].islower() or (
+        piece[-1] == "." and piece[:-1].replace(".", "").isalpha() and len(piece) <= 5
+    )
 
 
 def _bracket_close(text: str, s: Sentence) -> int:

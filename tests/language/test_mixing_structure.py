@@ -32,6 +32,17 @@ def test_a_full_stop_inside_brackets_does_not_end_the_sentence() -> None:
     assert _texts(text) == [s.text for s in split_sentences(text)]
 
 
+def test_a_sentence_starting_with_a_capital_or_a_quote_inside_brackets_stays_its_own() -> None:
+    text = "Einige Werkzeuge (vgl. “Hemos visto cómo se combinan las notas.” Abschnitt 10) helfen."
+    assert _texts(text) == [s.text for s in split_sentences(text)]
+    text = "Einige Werkzeuge (vgl. Abschnitt 10) helfen. Dann (z. B. die Datenbank) auch."
+    assert _texts(text) == [
+        "Einige Werkzeuge (vgl.",
+        "Abschnitt 10) helfen.",
+        "Dann (z. B. die Datenbank) auch.",
+    ]
+
+
 def test_a_bracket_closing_on_another_line_or_too_far_on_joins_nothing() -> None:
     text = "Het begint hier (zie ook. Een nieuwe regel\nmet de sluiting)."
     assert _texts(text) == [s.text for s in split_sentences(text)]
