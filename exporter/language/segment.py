@@ -88,16 +88,17 @@ def join_bracketed(text: str, sentences: list[Sentence]) -> list[Sentence]:
     i = 0
     while i < len(sentences):
         s = sentences[i]
-        j, close = i, _bracket_close(text, s)
+        # the brackets left open at the end of the sentence so far, counted (at C speed) over each piece once
+        j, depth = i, max(0, text.count("(", s.start, s.end) - text.count(")", s.start, s.end))
         while (
-            close > 0
+            depth > 0
             and j + 1 < len(sentences)
-            and sentences[j + 1].start < close
             and _goes_on(sentences[j + 1].text)
+            and _closes(text, sentences[j].end, depth)
         ):
             j += 1
-            if sentences[j].end >= close:
-                close = _bracket_close(text, Sentence("", s.start, sentences[j].end))
+            a, b = sentences[j - 1].end, sentences[j].end
+            depth = max(0, depth + text.count("(", a, b) - text.count(")", a, b))
         if j > i:
             s = Sentence(text[s.start : sentences[j].end], s.start, sentences[j].end)
         out.append(s)
@@ -113,23 +114,16 @@ def _goes_on(piece: str) -> bool:
     )
 
 
-def _bracket_close(text: str, s: Sentence) -> int:
-    """Where the round bracket left open at the end of ``text[s.start:s.end]`` closes (just past it), on
-    the same line within ``BRACKET_LOOK`` characters; 0 when none is left open or it does not close so."""
-    piece = text[s.start : s.end]
-    if piece.count("(") <= piece.count(")"):
-        return 0
-    depth = 0
-    for ch in piece:  # the depth at the end (a bracket closed before any opened is not counted)
-        depth = depth + 1 if ch == "(" else max(depth - 1, 0) if ch == ")" else depth
-    for k in range(s.end, min(len(text), s.end + BRACKET_LOOK)):
-        ch = text[k]
+def _closes(text: str, at: int, depth: int) -> bool:
+    """Whether the ``depth`` round brackets open at ``at`` close on the same line within ``BRACKET_LOOK``
+    characters (each sentence's look is bounded, so a reply is scanned in linear time)."""
+    for ch in text[at : at + BRACKET_LOOK]:
         if ch == "\n":
-            return 0
-        depth = depth + 1 if ch == "(" else depth - 1 if ch == ")" else depth
+            return False
+        depth += (ch == "(") - (ch == ")")
         if depth == 0:
-            return k + 1
-    return 0
+            return True
+    return False
 
 
 # Fenced code blocks (to the closing fence, or the end of the reply) and inline code spans.
