@@ -77,6 +77,8 @@ def test_a_title_capitalised_word_after_word_is_titled_and_a_german_sentence_is_
     assert is_titled(TITLE)
     assert is_titled("Klaus Ignatzek, Die Jazzmethode für Klavier.")
     assert not is_titled(SAID)  # German capitalises its nouns, not every word
+    # an English joke opening on a capitalised error name is still said (five of eight words capitalised)
+    assert not is_titled("General Protection Fault: Could not enter Windows, try Doors...")
     assert not is_titled("WIR MÜSSEN JETZT GEHEN, SOFORT!")  # capitals say nothing either way
     assert not is_titled("Morgen gehen wir nach Hause.")  # the first word is capitalised in any sentence
 
