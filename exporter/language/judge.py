@@ -34,11 +34,12 @@ from exporter.language.encoding import EncodingChecker
 from exporter.language.lexicon import lexicon
 from exporter.language.locales import LOCALES, LocaleSpec, canonical_locale
 from exporter.language.repetition import MAX_JUDGED_CHARS
-from exporter.language.scripts import Script, script_counts, span_counts, weight
+from exporter.language.scripts import LETTERS, Script, script_counts, span_counts, weight
 from exporter.language.segment import (
     QUOTE_MARKS,
     Sentence,
     is_quoted,
+    join_bracketed,
     mask_code,
     one_quotation,
     split_sentences,
@@ -59,6 +60,7 @@ SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
 SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
 SINGLE_MIN_SHARE = 0.05  # ... and at least this share of the judged text
 SURE_MIN_WORDS = 5  # ... or has this many words outside quotation marks
+TITLE_SHARE = 2 / 3  # ... not this share of them capitalised after the first: a title or a run of names
 # or one sure foreign sentence and an unknown one fastText gives this much of the same language
 SECOND_LEANING = 0.5
 _SAMPLE_CHARS = 80
@@ -117,7 +119,8 @@ class Judge:
         text = unicodedata.normalize("NFC", text).strip()
         # Code (fenced blocks, inline spans) is not language evidence: blanked, offsets kept.
         masked = mask_code(text)
-        sentences = split_sentences(masked)
+        # A full stop inside brackets ends an abbreviation, not a sentence: the pieces are read as one.
+        sentences = join_bracketed(masked, split_sentences(masked))
         # Script counts once per sentence, all from one pass over the reply, and the reply's total is their
         # sum (weight is linear); a sentence of fewer characters than MIN_LETTERS / 3 cannot carry enough
         # weighted letters to be judged (a CJK character weighs 3): the tiny ones ("Ab. Ab. …") are counted
@@ -196,21 +199,23 @@ class Judge:
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
         first = single[1] if single is not None and not dialogue else None
         first_words = word_count(unquote(single[0].text)) if single is not None else 0
+        titled = single is not None and first_words >= SURE_MIN_WORDS and is_titled(unquote(single[0].text))
         judged_sentences = native_sentences + len(foreign_calls)
         one_strong = (
             first is not None and first.strong and share >= SINGLE_SHARE and first.weight >= SINGLE_MIN_WEIGHT
         )
         # One whole sentence surely in another language (the script, both models, or a model and the
         # lexicon) is mixing when it is a quarter of what was said (four judged sentences or fewer), or a
-        # sentence of SURE_MIN_WORDS words outside quotation marks: a said sentence, not a stray name or a
-        # quoted title. Malay in Indonesian (basis ``lexicon``) needs the quarter: the two are too close
-        # for one sentence of a long reply to settle it (docs/language.md).
+        # sentence of SURE_MIN_WORDS words outside quotation marks, not capitalised word after word: a said
+        # sentence, not a stray name, a quoted title or a cited one (`Hals über Kopf: Das Handbuch des
+        # Notensatzes.` in an English reading list). Malay in Indonesian (basis ``lexicon``) needs the
+        # quarter: the two are too close for one sentence of a long reply to settle it (docs/language.md).
         one_sure = (
             first is not None
             and first.sure
             and (
                 1 / judged_sentences >= SINGLE_SENTENCE_SHARE
-                or (first.basis != "lexicon" and first_words >= SURE_MIN_WORDS)
+                or (first.basis != "lexicon" and first_words >= SURE_MIN_WORDS and not titled)
             )
             and share >= SINGLE_MIN_SHARE
         )
@@ -315,6 +320,24 @@ def _terms(calls: list[Call]) -> list[Call]:
     if not terms:
         return calls
     return [c._replace(status="unknown", language=None, sure=False) if c.cue in terms else c for c in calls]
+
+
+def is_titled(sentence: str) -> bool:
+    """Whether a sentence's words after the first are capitalised word after word (``TITLE_SHARE`` of
+    those with a lowercase letter; a word in capitals says nothing): a title (`Die Jazzmethode für
+    Klavier`) or a run of names, which a sentence said in a language, German's capitalised nouns
+    included, seldom is (dev sentences of five words or more in the fiction set's alphabetic languages:
+    0.07 %, at most 0.3 % in a language of a thousand or more, most of them a character giving their name
+    and title). English title case leaves its short words in lowercase (`Guide to Music Notation`); a
+    said sentence opening on a capitalised name (`General Protection Fault: Could not enter Windows, try
+    Doors...`, five of eight) does not reach two in three.
+
+    >>> is_titled("Hals über Kopf: Das Handbuch des Notensatzes."), is_titled("Wir müssen jetzt zum Bahnhof.")
+    (True, False)
+    """
+    cased = [word for word in LETTERS.findall(sentence)[1:] if not word.isupper()]
+    # (a ratio equal to 2 / 3, 4 of 6, is the same float as TITLE_SHARE: both are 2/3 correctly rounded)
+    return bool(cased) and sum(word[0].isupper() for word in cased) / len(cased) >= TITLE_SHARE
 
 
 def _by_weight(languages: dict[str, float]) -> list[tuple[str, float]]:

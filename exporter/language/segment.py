@@ -67,6 +67,65 @@ def _split(text: str) -> tuple[Sentence, ...]:
     return tuple(out)
 
 
+BRACKET_LOOK = 300  # characters after a sentence looked at for the round bracket it left open
+
+
+def join_bracketed(text: str, sentences: list[Sentence]) -> list[Sentence]:
+    """``sentences`` (of ``text``) with each one that ends inside a round bracket it opened joined to the
+    next ones up to the bracket's close, when that is on the same line within ``BRACKET_LOOK`` characters
+    and each next one goes on in lowercase (``_goes_on``): a full stop inside brackets before a lowercase
+    word is an abbreviation's (`(let. vogel pad)`, `(z. B. die …)`, `(cf. the …)`), not a sentence's end,
+    and the pieces it would make read as no language. A capital, a quotation mark or a CJK character
+    after it may start a sentence of its own (a quoted line in another language inside the brackets).
+
+    >>> text = "De Melkweg heet Lodde-raiddaras (let. vogel pad) in het Samisch. Dat is alles."
+    >>> [s.text for s in join_bracketed(text, split_sentences(text))]
+    ['De Melkweg heet Lodde-raiddaras (let. vogel pad) in het Samisch.', 'Dat is alles.']
+    """
+    if "(" not in text:
+        return sentences
+    out: list[Sentence] = []
+    i = 0
+    while i < len(sentences):
+        s = sentences[i]
+        # the brackets left open at the end of the sentence so far, counted (at C speed) over each piece once
+        j, depth = i, max(0, text.count("(", s.start, s.end) - text.count(")", s.start, s.end))
+        while (
+            depth > 0
+            and j + 1 < len(sentences)
+            and _goes_on(sentences[j + 1].text)
+            and _closes(text, sentences[j].end, depth)
+        ):
+            j += 1
+            a, b = sentences[j - 1].end, sentences[j].end
+            depth = max(0, depth + text.count("(", a, b) - text.count(")", a, b))
+        if j > i:
+            s = Sentence(text[s.start : sentences[j].end], s.start, sentences[j].end)
+        out.append(s)
+        i = j + 1
+    return out
+
+
+def _goes_on(piece: str) -> bool:
+    """Whether a piece after a full stop goes on with the sentence: it starts in lowercase, or it is one
+    more abbreviation (`B.` of `z. B.`, one word of letters and its stop)."""
+    return piece[0].islower() or (
+        piece[-1] == "." and piece[:-1].replace(".", "").isalpha() and len(piece) <= 5
+    )
+
+
+def _closes(text: str, at: int, depth: int) -> bool:
+    """Whether the ``depth`` round brackets open at ``at`` close on the same line within ``BRACKET_LOOK``
+    characters (each sentence's look is bounded, so a reply is scanned in linear time)."""
+    for ch in text[at : at + BRACKET_LOOK]:
+        if ch == "\n":
+            return False
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return True
+    return False
+
+
 # Fenced code blocks (to the closing fence, or the end of the reply) and inline code spans.
 _CODE = re.compile(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)|`[^`\n]{1,400}`")
 QUOTE_PAIRS = {'"': '"', "“": "”", "„": "“", "«": "»", "»": "«", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
