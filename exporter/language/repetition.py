@@ -477,7 +477,8 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
         return sets[index]
 
     # the very last sentence may be a copy the budget cut, or changed more than the others; a finished one
-    # with a word none of the copies before it has (nor a misspelling of one) has left the loop
+    # with a word none of the copies before it has (nor a misspelling of one) has left the loop, whether it
+    # is a near-copy (a template's last item: ``… – Last page of the wizard.``) or not
     for last in (len(sentences) - 1, len(sentences) - 2):
         first = last
         while first > 0 and _close(sentences[first - 1], sentences[first]):
@@ -489,7 +490,7 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
             copies >= DRIFT_MIN_COPIES
             and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS
             and not _enumeration([_words(sentences[index].text) for index in range(first, last + 1)])
-            and (last == len(sentences) - 1 or not _left(sentences))
+            and not _left(sentences)
         ):
             unit = sentences[last].text
             return Repetition("near_loop", clip(unit, _SAMPLE_CHARS), copies, copies / len(sentences))
@@ -498,28 +499,60 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
 
 def _left(sentences: list[Sentence]) -> bool:
     """Whether the last of ``sentences`` is finished and has a word (in any spelling) that none of the
-    ``DRIFT_MIN_COPIES - 1`` before it has: the reply left the copies."""
+    ``DRIFT_MIN_COPIES - 1`` before it has and that is no piece of their words either (a space moved into
+    or out of a word, ``,E ldaric`` after ``, Eldaric``, makes new words of old letters): the reply left
+    the copies."""
     final, spelled = sentences[-1].text, _Spellings()
     if _FINISHED.search(final) is None:
         return False
-    before = {
-        spelled.first(word) for sentence in sentences[-DRIFT_MIN_COPIES:-1] for word in _words(sentence.text)
-    }
-    return not set(map(spelled.first, _words(final))) <= before
+    copies = sentences[-DRIFT_MIN_COPIES:-1]
+    before = {spelled.first(word) for sentence in copies for word in _words(sentence.text)}
+    fresh = set(map(spelled.first, _words(final))) - before
+    if not fresh:
+        return False
+    letters = "".join("".join(sentence.text.casefold().split()) for sentence in copies)
+    return any(word not in letters for word in fresh)
 
 
 def _enumeration(copies: list[list[str]]) -> bool:
     """Whether the near-copies fill a template's slot (``Choose File - New - Labels - Format tab.``, then
-    ``… - Options tab.``): half of them or more bring a word no earlier copy has. Sampling drifts by
-    dropping, doubling and swapping the words it has; documentation walks through menus, fields and
-    positions, naming a new one each time (``_words``: a counter's ``Day 4`` brings no new word)."""
-    words = [set(each) for each in copies]
+    ``… - Options tab.``): half of them or more bring a word no earlier copy has, or put in the place where
+    they differ from the copy before them other words than it has there, a filler no copy had there before
+    (``… - Business Cards - Medium tab.``, then ``… - Business Cards - Business Cards tab.``: an item may be
+    named with the template's own words). Sampling drifts by dropping, doubling and swapping the words it
+    has, or misspelling one (``_Spellings``); documentation walks through menus, fields and positions,
+    naming a new one each time (``_words``: a counter's ``Day 4`` brings no new word)."""
+    spelled = _Spellings()
+    words = [[spelled.first(word) for word in each] for each in copies]
     seen = set(words[0])
+    fillers: set[tuple[str, ...]] = set()
     new = 0
-    for each in words[1:]:
-        new += not each <= seen
-        seen |= each
+    for before, each in pairwise(words):
+        swapped = _substitution(before, each)
+        fresh = swapped is not None and swapped[1] not in fillers
+        if swapped is not None:
+            fillers.update(swapped)
+        new += fresh or not seen.issuperset(each)
+        seen.update(each)
     return new * 2 >= len(copies) - 1
+
+
+def _substitution(before: list[str], after: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Where two word sequences differ (their common opening and ending left out), what each has there,
+    when both have words there, none in common and not the same letters: one item put in another's place.
+    Sampling's changes (a word dropped, doubled or swapped with its neighbour, a space moved, two letters
+    swapped) leave one side empty, share a word or keep the letters."""
+    size = min(len(before), len(after))
+    head = 0
+    while head < size and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < size - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    old, new = tuple(before[head : len(before) - tail]), tuple(after[head : len(after) - tail])
+    if not old or not new or set(old) & set(new) or sorted("".join(old)) == sorted("".join(new)):
+        return None  # one side empty, a word in common, or the same letters spaced or ordered otherwise
+    return old, new
 
 
 def _close(first: Sentence, second: Sentence) -> bool:

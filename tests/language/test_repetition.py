@@ -18,6 +18,7 @@ from exporter.language.repetition import (
     SHORT_PERIOD,
     _says_new,
     _Spellings,
+    _substitution,
     _words,
     find_repetition,
     tokenize,
@@ -505,3 +506,38 @@ def test_a_word_longer_than_the_spelling_bound_is_compared_as_it_is() -> None:
     assert spelled.first(long_word) == long_word
     assert spelled.first(long_word[:-1] + "x") == long_word[:-1] + "x"
     assert spelled.first("haldric") == "haldric" and spelled.first("halldric") == "haldric"
+
+
+def test_a_template_s_slot_filled_with_the_template_s_own_words_is_an_enumeration() -> None:
+    # each copy puts another item where the copy before it had one: some items are named with words the
+    # template already has (``More Fields``, ``Fields``), which is no new word but is a new item
+    items = ["Variables", "Document", "Fields", "Functions", "More Fields", "Document Fields"]
+    paths = [f"Choose Insert - Fields - More Fields - {item} tab." for item in items]
+    assert find_repetition(" ".join(paths)) is None
+    # the same paths taking turns between two items: no new item after the first two, a loop
+    turns = [paths[1], paths[3]] * 4
+    assert find_repetition(" ".join(turns)) is not None
+
+
+def test_a_substitution_puts_other_words_in_place_and_sampling_s_changes_do_not() -> None:
+    before = ["choose", "file", "new", "cards", "medium", "tab"]
+    assert _substitution(before, ["choose", "file", "new", "cards", "business", "cards", "tab"]) == (
+        ("medium",),
+        ("business", "cards"),
+    )
+    base = ["the", "keeper", "walks", "the", "wall", "and", "counts", "the", "lamps"]
+    assert _substitution(base, base[:3] + base[4:]) is None  # a word dropped: one side empty
+    assert _substitution(base, base[:3] + base[3:4] * 2 + base[4:]) is None  # a word doubled
+    assert _substitution(base, [*base[:3], base[4], base[3], *base[5:]]) is None  # two words swapped
+    # a space moved into a word: other words, the same letters
+    assert _substitution(["the", "eldaric", "gate"], ["the", "e", "ldaric", "gate"]) is None
+
+
+def test_near_copies_ending_on_a_finished_copy_that_names_a_new_item_have_left_the_loop() -> None:
+    step = "In form design mode click the Group Box icon on the toolbar and draw a frame with the mouse"
+    pages = [f"{step} - Wizard page {n}." for n in range(1, 7)]
+    # the template's last item brings words no copy had: the enumeration ends, the reply left the copies
+    assert find_repetition(" ".join([*pages, f"{step} - Last page of the wizards."])) is None
+    # a copy that only moves a space (``dra w``) makes new words of old letters: still a loop
+    moved = f"{step.replace('draw', 'dra w')} - Wizard page 7."
+    assert find_repetition(" ".join([*pages, moved])) is not None
