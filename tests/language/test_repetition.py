@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import random
 import re
+import zlib
 
 import pytest
 from hypothesis import given, settings
@@ -11,11 +13,14 @@ from hypothesis import strategies as st
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.repetition import (
+    COMPRESS_MAX_RATIO,
     LONG_MIN_REPEATS,
     LOOP_MIN_REPEATS,
     LOOP_MIN_TOKENS,
     MAX_PERIOD,
     SHORT_PERIOD,
+    TAIL_MAX_RATIO,
+    _compression,
     _says_new,
     _Spellings,
     _substitution,
@@ -541,3 +546,51 @@ def test_near_copies_ending_on_a_finished_copy_that_names_a_new_item_have_left_t
     # a copy that only moves a space (``dra w``) makes new words of old letters: still a loop
     moved = f"{step.replace('draw', 'dra w')} - Wizard page 7."
     assert find_repetition(" ".join([*pages, moved])) is not None
+
+
+def _reference(template: str, items: list[str]) -> str:
+    return " ".join(template.format(item=item) for item in items)
+
+
+RU_ITEMS = ["первой производной", "второй производной", "первообразной", "графика", "касательной", "нормали",
+            "асимптоты", "обратной функции"]  # fmt: skip
+RU_REFERENCE = (
+    "Возвращает толщину линии {item} функции с номером-идентификатором id. Возвращает 0, если функция не "
+    "существует. Устанавливает толщину линии {item} функции с номером-идентификатором id. Возвращает false, "
+    "если функция не существует."
+)
+
+
+def test_a_two_byte_alphabet_s_repetitive_documentation_is_no_compression_loop() -> None:
+    reference = _reference(RU_REFERENCE, RU_ITEMS)
+    raw = reference.encode()
+    # in UTF-8 it compresses as far as a loop does; measured against its letters coded alone it does not
+    assert len(zlib.compress(raw, 6)) < COMPRESS_MAX_RATIO * len(raw)
+    assert _compression(reference) is None
+    # a long unit (no end mark, 40 words) said over and over in the same alphabet is a loop
+    unit = " ".join(f"слово{n}" for n in range(40))
+    assert _compression(" ".join([unit] * 8)) is not None
+
+
+def test_a_last_quarter_as_repetitive_as_the_rest_is_no_compression_loop() -> None:
+    # documentation repeating its phrasing from its first line to its last: the last quarter compresses
+    # under TAIL_MAX_RATIO, and so does the rest of the reply
+    rng = random.Random(7)
+    names = [
+        "".join(rng.choice("bcdfghklmnprstvz") + rng.choice("aeiou") for _ in range(3)) for _ in range(48)
+    ]
+    reference = _reference(
+        "Choose Tools - Options - Writer - {item}. Sets the {item} of the selected frame; the value is kept "
+        "with the document.",
+        names,
+    )
+    raw = reference.encode()
+    tail = raw[-(len(raw) // 4) :]
+    assert len(zlib.compress(tail, 6)) < TAIL_MAX_RATIO * len(tail)
+    assert _compression(reference) is None
+    # prose, then a 40-word unit looping over the last quarter and more: far more repetitive than the prose
+    prose = " ".join(
+        " ".join(rng.choice(names) for _ in range(rng.randrange(6, 14))).capitalize() + "." for _ in range(60)
+    )
+    unit = " ".join(rng.choice(names) for _ in range(40))
+    assert _compression(prose + " " + " ".join([unit] * 12)) is not None
