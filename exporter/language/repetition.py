@@ -28,10 +28,9 @@ people do write, so every signal needs many repeats covering much of the reply:
 - **compression**: a reply, or its last quarter, of ``COMPRESS_MIN_BYTES`` or more whose zlib-compressed
   size is under ``COMPRESS_MAX_RATIO`` (``TAIL_MAX_RATIO`` for the last quarter) of its UTF-8 size (long
   loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
-  compresses to 35-60 %. The whole reply must also compress under ``LETTERS_MAX_RATIO`` of its letters
-  coded alone (a two-byte alphabet is no loop), the last quarter under ``TAIL_BODY_MAX_RATIO`` of the
-  rest's ratio (repetitive documentation is repetitive throughout; a loop is more so than what it
-  follows).
+  compresses to 35-60 %. The last quarter must also compress under ``TAIL_HEAD_MAX_RATIO`` of the first
+  quarter's ratio (repetitive documentation is repetitive throughout; a loop is more so than what came
+  before it).
 
 A loop runs to the end of the reply (a sampler that falls into one rarely climbs out), so the judges read
 the last ``MAX_JUDGED_CHARS`` characters of a longer reply, and the token-loop check its last
@@ -99,10 +98,9 @@ FLOOD_MIN_SPACE = 64  # whitespace characters in a row (a flood of line breaks o
 FLOOD_MIN_WORD = 40  # a word this long made of one 1-3 letter unit over and over (``hahaha…``): a loop
 FLOOD_TAIL = 256  # characters at the end of the reply searched for a run of marks or whitespace
 COMPRESS_MIN_BYTES = 400  # replies (or last quarters) shorter than this are not judged by compression
-COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply is a loop ...
-LETTERS_MAX_RATIO = 0.15  # ... and compressed / its letters coded alone (Huffman only) under this
+COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply is a loop
 TAIL_MAX_RATIO = 0.2  # compressed / raw size under which the reply's last quarter is a loop ...
-TAIL_BODY_MAX_RATIO = 0.4  # ... and under this share of the ratio of the rest of the reply
+TAIL_HEAD_MAX_RATIO = 0.4  # ... and under this share of the ratio of its first quarter
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
 _WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
@@ -638,18 +636,16 @@ def _words(text: str) -> list[str]:
 
 def _compression(text: str) -> Repetition | None:
     """A reply that compresses under ``COMPRESS_MAX_RATIO``, or whose last quarter compresses under
-    ``TAIL_MAX_RATIO``: a loop of units too long for the checks above. Two measures keep a script or a
-    register from looking like a loop. The whole reply is also measured against its letters coded alone
-    (zlib's Huffman-only strategy: what each byte costs, with no repeat found): two-byte alphabets
-    (Cyrillic) compress further in UTF-8 than Latin text does, and this ratio leaves the encoding out.
-    And a loop's last quarter says again what it just said, so it compresses much further than the rest
-    of the reply (``TAIL_BODY_MAX_RATIO``); documentation repeating its phrasing (a function reference, one
-    menu path after another) is as repetitive from its first line to its last."""
+    ``TAIL_MAX_RATIO``: a loop of units too long for the checks above. A loop's last quarter says again
+    what it just said, so it also compresses much further than the reply's first quarter, written before
+    the loop set in (``TAIL_HEAD_MAX_RATIO``; a loop over the whole reply is the first test's), while
+    documentation repeating its phrasing (a function reference, one menu path after another) is as
+    repetitive from its first line to its last."""
     raw = text.encode("utf-8", errors="replace")
     if len(raw) < COMPRESS_MIN_BYTES:
         return None
     size = len(zlib.compress(raw, 6))
-    if size < COMPRESS_MAX_RATIO * len(raw) and size < LETTERS_MAX_RATIO * _letters_size(raw):
+    if size < COMPRESS_MAX_RATIO * len(raw):
         return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, size / len(raw))
     tail = raw[-(len(raw) // 4) :]
     if len(tail) < COMPRESS_MIN_BYTES:
@@ -657,14 +653,8 @@ def _compression(text: str) -> Repetition | None:
     ratio = len(zlib.compress(tail, 6)) / len(tail)
     if ratio >= TAIL_MAX_RATIO:
         return None
-    body = raw[: len(raw) - len(tail)]
-    if ratio >= TAIL_BODY_MAX_RATIO * len(zlib.compress(body, 6)) / len(body):
+    head = raw[: len(tail)]
+    if ratio >= TAIL_HEAD_MAX_RATIO * len(zlib.compress(head, 6)) / len(head):
         return None
     sample = tail.decode("utf-8", errors="ignore").strip()
     return Repetition("compression", clip(sample, _SAMPLE_CHARS), 0, ratio)
-
-
-def _letters_size(raw: bytes) -> int:
-    """``raw`` compressed with no repeat searched (Huffman coding only): what its letters cost alone."""
-    coder = zlib.compressobj(6, zlib.DEFLATED, 15, 8, zlib.Z_HUFFMAN_ONLY)
-    return len(coder.compress(raw) + coder.flush())
