@@ -576,3 +576,15 @@ def test_a_last_quarter_as_repetitive_as_the_rest_is_no_compression_loop() -> No
     )
     unit = " ".join(rng.choice(names) for _ in range(40))
     assert _compression(prose + " " + " ".join([unit] * 12)) is not None
+
+
+def test_a_reply_ending_on_a_refrain_line_it_wrote_before_is_not_cut() -> None:
+    # stanzas of long lines (not verse by their length) each closed by the same refrain line, no marks
+    stanza = (
+        "We left the harbour when the morning bells were ringing over the grey and sleeping town\n"
+        "and the gulls came screaming after us as far as the last of the lighthouse rocks"
+    )
+    song = f"{stanza}\nHeave away my bonny lads\n\n{stanza.replace('morning', 'evening')}\nHeave away my bonny lads"
+    assert find_truncation(song, "stop") is None
+    # the refrain cut short: no earlier line ended there
+    assert find_truncation(song[:-6], "stop") is not None
