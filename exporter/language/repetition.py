@@ -28,7 +28,9 @@ people do write, so every signal needs many repeats covering much of the reply:
 - **compression**: a reply, or its last quarter, of ``COMPRESS_MIN_BYTES`` or more whose zlib-compressed
   size is under ``COMPRESS_MAX_RATIO`` (``TAIL_MAX_RATIO`` for the last quarter) of its UTF-8 size (long
   loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
-  compresses to 35-60 %.
+  compresses to 35-60 %. The last quarter must also compress under ``TAIL_HEAD_MAX_RATIO`` of the first
+  quarter's ratio (repetitive documentation is repetitive throughout; a loop is more so than what came
+  before it).
 
 A loop runs to the end of the reply (a sampler that falls into one rarely climbs out), so the judges read
 the last ``MAX_JUDGED_CHARS`` characters of a longer reply, and the token-loop check its last
@@ -97,7 +99,8 @@ FLOOD_MIN_WORD = 40  # a word this long made of one 1-3 letter unit over and ove
 FLOOD_TAIL = 256  # characters at the end of the reply searched for a run of marks or whitespace
 COMPRESS_MIN_BYTES = 400  # replies (or last quarters) shorter than this are not judged by compression
 COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply is a loop
-TAIL_MAX_RATIO = 0.2  # ... and under which the reply's last quarter is one
+TAIL_MAX_RATIO = 0.2  # compressed / raw size under which the reply's last quarter is a loop ...
+TAIL_HEAD_MAX_RATIO = 0.4  # ... and under this share of the ratio of its first quarter
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
 _WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
@@ -477,7 +480,8 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
         return sets[index]
 
     # the very last sentence may be a copy the budget cut, or changed more than the others; a finished one
-    # with a word none of the copies before it has (nor a misspelling of one) has left the loop
+    # with a word none of the copies before it has (nor a misspelling of one) has left the loop, whether it
+    # is a near-copy (a template's last item: ``… – Last page of the wizard.``) or not
     for last in (len(sentences) - 1, len(sentences) - 2):
         first = last
         while first > 0 and _close(sentences[first - 1], sentences[first]):
@@ -489,7 +493,7 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
             copies >= DRIFT_MIN_COPIES
             and len(_LETTER.findall(sentences[last].text)) >= DRIFT_MIN_LETTERS
             and not _enumeration([_words(sentences[index].text) for index in range(first, last + 1)])
-            and (last == len(sentences) - 1 or not _left(sentences))
+            and not _left(sentences)
         ):
             unit = sentences[last].text
             return Repetition("near_loop", clip(unit, _SAMPLE_CHARS), copies, copies / len(sentences))
@@ -498,28 +502,60 @@ def _drift(text: str, words: list[str], repeated: int) -> Repetition | None:
 
 def _left(sentences: list[Sentence]) -> bool:
     """Whether the last of ``sentences`` is finished and has a word (in any spelling) that none of the
-    ``DRIFT_MIN_COPIES - 1`` before it has: the reply left the copies."""
+    ``DRIFT_MIN_COPIES - 1`` before it has and that is no piece of their words either (a space moved into
+    or out of a word, ``,E ldaric`` after ``, Eldaric``, makes new words of old letters): the reply left
+    the copies."""
     final, spelled = sentences[-1].text, _Spellings()
     if _FINISHED.search(final) is None:
         return False
-    before = {
-        spelled.first(word) for sentence in sentences[-DRIFT_MIN_COPIES:-1] for word in _words(sentence.text)
-    }
-    return not set(map(spelled.first, _words(final))) <= before
+    copies = sentences[-DRIFT_MIN_COPIES:-1]
+    before = {spelled.first(word) for sentence in copies for word in _words(sentence.text)}
+    fresh = set(map(spelled.first, _words(final))) - before
+    if not fresh:
+        return False
+    letters = "".join("".join(sentence.text.casefold().split()) for sentence in copies)
+    return any(word not in letters for word in fresh)
 
 
 def _enumeration(copies: list[list[str]]) -> bool:
     """Whether the near-copies fill a template's slot (``Choose File - New - Labels - Format tab.``, then
-    ``… - Options tab.``): half of them or more bring a word no earlier copy has. Sampling drifts by
-    dropping, doubling and swapping the words it has; documentation walks through menus, fields and
-    positions, naming a new one each time (``_words``: a counter's ``Day 4`` brings no new word)."""
-    words = [set(each) for each in copies]
+    ``… - Options tab.``): half of them or more bring a word no earlier copy has, or put in the place where
+    they differ from the copy before them other words than it has there, a filler no copy had there before
+    (``… - Business Cards - Medium tab.``, then ``… - Business Cards - Business Cards tab.``: an item may be
+    named with the template's own words). Sampling drifts by dropping, doubling and swapping the words it
+    has, or misspelling one (``_Spellings``); documentation walks through menus, fields and positions,
+    naming a new one each time (``_words``: a counter's ``Day 4`` brings no new word)."""
+    spelled = _Spellings()
+    words = [[spelled.first(word) for word in each] for each in copies]
     seen = set(words[0])
+    fillers: set[tuple[str, ...]] = set()
     new = 0
-    for each in words[1:]:
-        new += not each <= seen
-        seen |= each
+    for before, each in pairwise(words):
+        swapped = _substitution(before, each)
+        fresh = swapped is not None and swapped[1] not in fillers
+        if swapped is not None:
+            fillers.update(swapped)
+        new += fresh or not seen.issuperset(each)
+        seen.update(each)
     return new * 2 >= len(copies) - 1
+
+
+def _substitution(before: list[str], after: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Where two word sequences differ (their common opening and ending left out), what each has there,
+    when both have words there, none in common and not the same letters: one item put in another's place.
+    Sampling's changes (a word dropped, doubled or swapped with its neighbour, a space moved, two letters
+    swapped) leave one side empty, share a word or keep the letters."""
+    size = min(len(before), len(after))
+    head = 0
+    while head < size and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < size - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    old, new = tuple(before[head : len(before) - tail]), tuple(after[head : len(after) - tail])
+    if not old or not new or set(old) & set(new) or sorted("".join(old)) == sorted("".join(new)):
+        return None  # one side empty, a word in common, or the same letters spaced or ordered otherwise
+    return old, new
 
 
 def _close(first: Sentence, second: Sentence) -> bool:
@@ -599,17 +635,26 @@ def _words(text: str) -> list[str]:
 
 
 def _compression(text: str) -> Repetition | None:
+    """A reply that compresses under ``COMPRESS_MAX_RATIO``, or whose last quarter compresses under
+    ``TAIL_MAX_RATIO``: a loop of units too long for the checks above. A loop's last quarter says again
+    what it just said, so it also compresses much further than the reply's first quarter, written before
+    the loop set in (``TAIL_HEAD_MAX_RATIO``; a loop over the whole reply is the first test's), while
+    documentation repeating its phrasing (a function reference, one menu path after another) is as
+    repetitive from its first line to its last."""
     raw = text.encode("utf-8", errors="replace")
     if len(raw) < COMPRESS_MIN_BYTES:
         return None
-    ratio = len(zlib.compress(raw, 6)) / len(raw)
-    if ratio < COMPRESS_MAX_RATIO:
-        return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, ratio)
+    size = len(zlib.compress(raw, 6))
+    if size < COMPRESS_MAX_RATIO * len(raw):
+        return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, size / len(raw))
     tail = raw[-(len(raw) // 4) :]
     if len(tail) < COMPRESS_MIN_BYTES:
         return None
     ratio = len(zlib.compress(tail, 6)) / len(tail)
     if ratio >= TAIL_MAX_RATIO:
+        return None
+    head = raw[: len(tail)]
+    if ratio >= TAIL_HEAD_MAX_RATIO * len(zlib.compress(head, 6)) / len(head):
         return None
     sample = tail.decode("utf-8", errors="ignore").strip()
     return Repetition("compression", clip(sample, _SAMPLE_CHARS), 0, ratio)

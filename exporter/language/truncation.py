@@ -9,7 +9,8 @@ requested ``max_tokens``. A reply is truncated when either holds:
   character is a letter, a digit or a mark that cannot end a sentence (``,`` ``;`` ``:`` a dash, an
   opening bracket or quote), or an emphasis mark that opens (``and she was *``), outside the endings
   people write without a full stop: a heading, a list item whose list does not end its items with a
-  mark, verse (the lines before the last are short and end without a mark too), a closed code block, a
+  mark, verse (the lines before the last are short and end without a mark too), a refrain (a last line
+  of 8 letters or more the reply already wrote as a whole line: a chorus line), a closed code block, a
   link, hashtag or handle, a short last line after a finished paragraph that closes or names (a closing
   formula: ``To be continued``, ``Fin``, ``つづく``; a signature; a name, which no lexicon lists among
   its common words; anything after a letter's ``Best,`` or ``敬具``), an emoticon or chat laughter
@@ -90,6 +91,7 @@ _SENTENCE_ENDS = frozenset('.!?…。！？"”’»)」』*')
 _STYLE_LINES = 6  # lines before the last that show whether the reply's lines end with a mark
 _VERSE_MIN_LINES = 2  # ... at least this many short lines ending bare: verse
 _VERSE_MAX_CHARS = 80  # a line of verse (or of a list of names) is shorter than this
+_REFRAIN_MIN_LETTERS = 8  # a last line said before as a line of its own, this many letters or more: a refrain
 _CLOSING_WORDS = 4  # a letter's closing line (``Best regards,``) has at most this many words
 _SIGNATURE = re.compile(r"^[ \t]*[—–~][ \t]*\S[^\n]{0,40}$")
 # Lines that close a story in the 17 locales' languages (letters only, casefolded): the end, to be
@@ -201,6 +203,8 @@ def _ends_mid_sentence(text: str) -> bool:
         return False
     if _earlier_lines_end(lines, items=False) == "bare":
         return False  # verse: the lines before end without a mark too
+    if _said_before(lines):
+        return False  # a refrain: the reply already ended this line here, as a line of its own
     closing = "\n" in text and _folded(line) in CLOSINGS
     short = _is_title(line, text) or _SIGNATURE.match(line) or _CJK_LINE.match(line)
     if closing or ("\n" in text and short):
@@ -253,6 +257,16 @@ def _earlier_lines_end(lines: list[str], items: bool) -> str | None:
     if bare > marked and (items or bare >= _VERSE_MIN_LINES):
         return "bare"
     return "marked" if marked > bare else None
+
+
+def _said_before(lines: list[str]) -> bool:
+    """The last line, ``_REFRAIN_MIN_LETTERS`` letters or more, is one the reply wrote before as a whole
+    line (a refrain, a chorus): the writer ended it there before, so it ends there now. A cut stops inside
+    a line, where no earlier line ended."""
+    last = lines[-1].strip()
+    if sum(map(str.isalpha, last)) < _REFRAIN_MIN_LETTERS:
+        return False
+    return any(line.strip() == last for line in lines[:-1])
 
 
 def _is_title(line: str, text: str) -> bool:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import random
 import re
+import zlib
 
 import pytest
 from hypothesis import given, settings
@@ -11,13 +13,17 @@ from hypothesis import strategies as st
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.repetition import (
+    COMPRESS_MAX_RATIO,
     LONG_MIN_REPEATS,
     LOOP_MIN_REPEATS,
     LOOP_MIN_TOKENS,
     MAX_PERIOD,
     SHORT_PERIOD,
+    TAIL_MAX_RATIO,
+    _compression,
     _says_new,
     _Spellings,
+    _substitution,
     _words,
     find_repetition,
     tokenize,
@@ -505,3 +511,80 @@ def test_a_word_longer_than_the_spelling_bound_is_compared_as_it_is() -> None:
     assert spelled.first(long_word) == long_word
     assert spelled.first(long_word[:-1] + "x") == long_word[:-1] + "x"
     assert spelled.first("haldric") == "haldric" and spelled.first("halldric") == "haldric"
+
+
+def test_a_template_s_slot_filled_with_the_template_s_own_words_is_an_enumeration() -> None:
+    # each copy puts another item where the copy before it had one: some items are named with words the
+    # template already has (``More Fields``, ``Fields``), which is no new word but is a new item
+    items = ["Variables", "Document", "Fields", "Functions", "More Fields", "Document Fields"]
+    paths = [f"Choose Insert - Fields - More Fields - {item} tab." for item in items]
+    assert find_repetition(" ".join(paths)) is None
+    # the same paths taking turns between two items: no new item after the first two, a loop
+    turns = [paths[1], paths[3]] * 4
+    assert find_repetition(" ".join(turns)) is not None
+
+
+def test_a_substitution_puts_other_words_in_place_and_sampling_s_changes_do_not() -> None:
+    before = ["choose", "file", "new", "cards", "medium", "tab"]
+    assert _substitution(before, ["choose", "file", "new", "cards", "business", "cards", "tab"]) == (
+        ("medium",),
+        ("business", "cards"),
+    )
+    base = ["the", "keeper", "walks", "the", "wall", "and", "counts", "the", "lamps"]
+    assert _substitution(base, base[:3] + base[4:]) is None  # a word dropped: one side empty
+    assert _substitution(base, base[:3] + base[3:4] * 2 + base[4:]) is None  # a word doubled
+    assert _substitution(base, [*base[:3], base[4], base[3], *base[5:]]) is None  # two words swapped
+    # a space moved into a word: other words, the same letters
+    assert _substitution(["the", "eldaric", "gate"], ["the", "e", "ldaric", "gate"]) is None
+
+
+def test_near_copies_ending_on_a_finished_copy_that_names_a_new_item_have_left_the_loop() -> None:
+    step = "In form design mode click the Group Box icon on the toolbar and draw a frame with the mouse"
+    pages = [f"{step} - Wizard page {n}." for n in range(1, 7)]
+    # the template's last item brings words no copy had: the enumeration ends, the reply left the copies
+    assert find_repetition(" ".join([*pages, f"{step} - Last page of the wizards."])) is None
+    # a copy that only moves a space (``dra w``) makes new words of old letters: still a loop
+    moved = f"{step.replace('draw', 'dra w')} - Wizard page 7."
+    assert find_repetition(" ".join([*pages, moved])) is not None
+
+
+def _reference(template: str, items: list[str]) -> str:
+    return " ".join(template.format(item=item) for item in items)
+
+
+def test_a_last_quarter_as_repetitive_as_the_rest_is_no_compression_loop() -> None:
+    # documentation repeating its phrasing from its first line to its last: the last quarter compresses
+    # under TAIL_MAX_RATIO, and so does the rest of the reply (the whole reply is over COMPRESS_MAX_RATIO)
+    rng = random.Random(9)
+    names = [
+        "".join(rng.choice("bcdfghklmnprstvz") + rng.choice("aeiou") for _ in range(3)) for _ in range(48)
+    ]
+    verbs = ["Sets", "Returns", "Shows", "Hides"]
+    reference = " ".join(
+        f"Choose Tools - Options - {rng.choice(names).title()} - {name}. {rng.choice(verbs)} the {name} of the "
+        "selected frame; the value is kept with the document."
+        for name in names
+    )
+    raw = reference.encode()
+    tail = raw[-(len(raw) // 4) :]
+    assert len(zlib.compress(raw, 6)) >= COMPRESS_MAX_RATIO * len(raw)
+    assert len(zlib.compress(tail, 6)) < TAIL_MAX_RATIO * len(tail)
+    assert find_repetition(reference) is None
+    # prose, then a 40-word unit looping over the last quarter and more: far more repetitive than the prose
+    prose = " ".join(
+        " ".join(rng.choice(names) for _ in range(rng.randrange(6, 14))).capitalize() + "." for _ in range(60)
+    )
+    unit = " ".join(rng.choice(names) for _ in range(40))
+    assert _compression(prose + " " + " ".join([unit] * 12)) is not None
+
+
+def test_a_reply_ending_on_a_refrain_line_it_wrote_before_is_not_cut() -> None:
+    # stanzas of long lines (not verse by their length) each closed by the same refrain line, no marks
+    stanza = (
+        "We left the harbour when the morning bells were ringing over the grey and sleeping town\n"
+        "and the gulls came screaming after us as far as the last of the lighthouse rocks"
+    )
+    song = f"{stanza}\nHeave away my bonny lads\n\n{stanza.replace('morning', 'evening')}\nHeave away my bonny lads"
+    assert find_truncation(song, "stop") is None
+    # the refrain cut short: no earlier line ended there
+    assert find_truncation(song[:-6], "stop") is not None
