@@ -33,20 +33,30 @@ CJK_WINDOW_CHARS = 80  # the same window in Chinese, Japanese, Korean: a charact
 # the grammar needs one). A soft decline is first person + a prefer-not / decline construction + one of
 # these verbs (or a steer to another subject): "I'd rather not write", "Wolałbym tego nie pisać",
 # "Dat schrijf ik liever niet", "書くのは控えます". In-story verbs (go, pass, let, fight) are not among them.
+# A verb of going on followed by another verb's gerund goes on with that act, not with the writing: "Preferiría
+# no seguir discutiéndolo", "no podemos continuar luchando", "I'd rather not continue fighting" ({K} after
+# the locale's going-on verbs; a writing gerund, "seguir escribiendo", is still the task).
+_GOING_ON_WITH = {
+    "en": r"(?! (?!writ|describ|depict|portray|creat|generat|produc|narrat|tell)[a-z]+ing\b"
+    r"| to (?!writ|describ|depict|portray|creat|generat|produc|narrat|tell|the\b|this\b|that\b|it\b)[a-z]+\b)",
+    "es": r"(?! (?!escrib|describ|narr|relat|cre|gener|redact|desarroll|cont)\w+(?:ando|iendo|yendo|ándo|iéndo|yéndo)"
+    r"\w{0,4}\b)",
+    "pt-BR": r"(?! (?!escrev|descrev|narr|relat|cri|ger|redig|desenvolv|cont)\w+(?:ando|endo|indo)\b)",
+}
 _VERBS: dict[str, dict[str, str]] = {
     "en": {
-        "V": r"(?:write|continue|describe|depict|portray|create|generate|produce|narrate|proceed|go on|carry on|"
-        r"engage|role-?play|take part|keep going|get into|elaborate)",
+        "V": r"(?:write|continue{K}|describe|depict|portray|create|generate|produce|narrate|proceed|go on{K}|"
+        r"carry on{K}|engage|role-?play|take part|keep going|get into(?! my\b)|elaborate)",
         "G": r"(?:writing|continuing|describing|depicting|portraying|creating|generating|producing|narrating|"
         r"proceeding|going on|carrying on|engaging|role-?playing|taking part|getting into)",
     },
     "es": {
-        "V": r"(?:escribir|continuar|seguir|describir|narrar|relatar|crear|generar|redactar|desarrollar)",
+        "V": r"(?:escribir|continuar{K}|seguir{K}|describir|narrar|relatar|crear|generar|redactar|desarrollar)",
         "G": r"(?:escribiendo|continuando|siguiendo|describiendo|narrando|relatando|creando|generando|redactando)",
         "1": r"(?:escribo|sigo|continúo|describo|narro|relato|redacto)",
     },
     "pt-BR": {
-        "V": r"(?:escrever|continuar|seguir|descrever|narrar|relatar|criar|gerar|redigir|desenvolver)",
+        "V": r"(?:escrever|continuar{K}|seguir{K}|descrever|narrar|relatar|criar|gerar|redigir|desenvolver)",
         "G": r"(?:escrevendo|continuando|seguindo|descrevendo|narrando|criando|gerando)",
     },
     "fr": {
@@ -95,6 +105,10 @@ _VERBS: dict[str, dict[str, str]] = {
     "zh-Hant": {"V": r"(?:寫|繼續|描寫|描述|創作|續寫|撰寫)"},
 }
 
+for _code, _forms in _VERBS.items():
+    for _name in _forms:
+        _forms[_name] = _forms[_name].replace("{K}", _GOING_ON_WITH.get(_code, ""))
+
 # Per locale: (hard, soft) pattern lists.
 _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "en": (
@@ -103,7 +117,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"will not)\b[^.!?]{0,30}"
             r"\b(?:help|assist|comply|continue|create|write|provide|generate|fulfil|engage)",
             r"\bI (?:can(?:'|no)t|cannot|won't|will not|am unable to|'m unable to|am not able to|'m not able to) "
-            r"(?:help|assist|comply|continue|fulfil+|engage|provide|create|generate|write|produce)\b.{0,40}"
+            r"(?:help(?! \w+ing\b| but\b)|assist|comply|continue|fulfil+|engage|provide|create|generate|write|produce)\b.{0,40}"
             r"\b(?:this|that|request|content|violen\w*|graphic|role-?play|scene|story)",
             r"\bas an AI(?: language model)?\b",
             r"\b(?:against|violates?)\b[^.!?]{0,30}\b(?:guidelines|content polic(?:y|ies)|usage polic(?:y|ies))",
@@ -429,7 +443,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"\btôi (?:xin phép|xin|muốn|sẽ|chọn) không {V}",
             r"\btôi không (?:thoải mái|thấy thoải mái|muốn)\b.{0,12}{V}",
-            r"\btôi (?:xin |phải |đành |xin phép )?từ chối",
+            r"(?<!chúng )\btôi (?:xin |phải |đành |xin phép )?từ chối",
             r"\btôi (?:xin |sẽ )?bỏ qua (?:cảnh|phần|đoạn)",
             r"(?:đây|điều này|đó) không phải (?:là )?(?:điều|thứ|nội dung) (?:mà )?tôi muốn {V}",
             r"\btốt hơn (?:là )?(?:tôi|mình) không {V}|\btôi nghĩ (?:mình|tôi) không nên {V}",
@@ -449,7 +463,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"{V}(?:の|こと)は(?:控え|遠慮|やめ|差し控え|気が進み|お断り|避け)",
             r"(?:書か|続け|描か|描写し|作成し)ない(?:で(?:おき|おこう)|ほうが(?:いい|よい|良い))",
-            r"(?:遠慮|お断り|パス)(?:させて|いたします|します|したい)|控えたい",
+            r"(?<!のは)(?<!ことは)(?:遠慮|お断り|パス)(?:させて|いたします|します|したい)|(?<!のは)(?<!ことは)控えたい",
             r"(?:書きたい|描きたい)(?:内容|もの|こと)ではありません",
             r"(?:別の|他の)話題(?:にしませんか|にしましょう|に移りませんか|はいかが)|話題を変え(?:ませんか|ましょう)",
             r"想像に(?:お任せ|任せ|委ね)",
@@ -553,7 +567,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|"
         r"this one|"
         r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
-        r"narrat(?:e|ing)|continu(?:e|ing)|unwritten)\b|"
+        r"narrat(?:e|ing)|continu(?:e|ing){K}|unwritten)\b|"
         r"\b(?:this|that) (?:bit|section|piece)\b|\brole\b",
     ),
     "es": (
@@ -570,7 +584,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b|"
         r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b|\bno me meto\b",
         r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
-        r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b|"
+        r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar{K})\b|"
         r"\b(?:fragmento|papel|personaje|escriba|escribirla|escribirlo)\b",
     ),
     "pt-BR": (
@@ -588,7 +602,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnão me parece (?:certo|adequado|apropriado|correto)\b",
         r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|"
         r"relato|rumo|escrever\w*|"
-        r"escrevo|escrevendo|descrever\w*|retratar|narrar|continuar)\b|"
+        r"escrevo|escrevendo|descrever\w*|retratar|narrar|continuar{K})\b|"
         r"\b(?:trecho|papel|personagem|tema)\b",
     ),
     "fr": (
@@ -610,7 +624,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bje ne sais pas si je (?:dois|devrais)\b|"
         r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b|\bce n['’]est pas (?:mon truc|pour moi|mon genre)\b|"
         r"\bje ne le sens pas\b",
-        r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
+        r"\b(?:scène|histoire|cette partie|chapitre|(?<!\bme )(?<!\bse )(?<!\bte )demande|contenu|intrigue|détails|passage|récit|voie|direction|"
         r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b|"
         r"\b(?:rôle|personnage|morceau|extrait|fragment)\b",
     ),
@@ -745,7 +759,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "vi": (
         r"\b(?:tôi|mình|chúng ta)\b",
         r"\b(?:xin phép|xin|sẽ|muốn|chọn) không\b|\bkhông (?:muốn|thoải mái|định)\b|\bxin (?:được )?(?:bỏ qua|"
-        r"kiếu|dừng|từ chối)|\b(?:tôi|mình)(?: \w+){0,2} (?:bỏ qua|từ chối)\b|"
+        r"kiếu|dừng|từ chối)|(?<!chúng )\b(?:tôi|mình)(?: \w+){0,2} (?:bỏ qua|từ chối)\b|"
         r"\bkhông phải (?:là )?\w+ (?:mà )?tôi muốn|"
         r"\b(?:tôi|mình)(?: \w+)? không thể\b|\bkhông tiện\b|\bnên dừng\b|"
         r"\b(?:làm (?:mình|tôi)|(?:mình|tôi) (?:thấy |cảm thấy )?)(?:hơi |khá |rất )?khó chịu\b|\blược (?:bớt|bỏ|"
@@ -764,7 +778,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"割愛|省略(?:し|させ|いた)|(?:書き|描き|続け|描写し)ません|"
         r"べきか(?:迷|悩|分かりません|わかりません)|"
         r"以外は|を除いて",
-        r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|"
+        r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容(?!物)|描写|筋書|続き|"
         r"(?<![\u3400-\u9fff])[書描](?=[\u3040-\u309f])(?!いてあ|かれ))|"
         r"(?:一節|段落|役(?!に立|立))",
     ),
@@ -787,8 +801,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     # 戏/戲 is the task (a scene, one's part in a play) on its own, not inside 游戏/遊戲 (a game)
     "zh-Hans": (
         None,
-        r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
-        r"为难|婉拒|我拒绝|不是我想|容我|我得|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
+        r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|(?<![你您他她它])不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
+        r"为难|婉拒|我拒绝|不是我想|容我|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
         r"(?:写|续写|继续|描写)不(?:了|出来)|"
@@ -798,8 +812,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     ),
     "zh-Hant": (
         None,
-        r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
-        r"為難|婉拒|我拒絕|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
+        r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|(?<![你您他她它])不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
+        r"為難|婉拒|我拒絕|不是我想|容我|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
         r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
@@ -860,7 +874,11 @@ _PARTIAL: dict[str, str] = {
     "zh-Hant": r"(?:但|不過|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不寫|略過|省略|跳過|不展開|不描寫)",
 }
 _COMPOSED = {
-    code: (me, core + "|" + _PARTIAL[code].replace("{G}", _GRAPHIC[code]), topic)
+    code: (
+        me,
+        core + "|" + _PARTIAL[code].replace("{G}", _GRAPHIC[code]),
+        topic.replace("{K}", _GOING_ON_WITH.get(code, "")),
+    )
     for code, (me, core, topic) in _COMPOSED.items()
 }
 
@@ -1412,7 +1430,7 @@ def _first_letters(pattern: str) -> set[str] | None:
         return None if any(f is None for f in found) else set().union(*(f for f in found if f is not None))
     while pattern.startswith(r"\b"):
         pattern = pattern[2:]
-    if pattern.startswith(("(?<!", "(?<=")):
+    while pattern.startswith(("(?<!", "(?<=")):
         pattern = pattern[_close(pattern, 0) + 1 :]
     if pattern.startswith("(?:"):
         end = _close(pattern, 0)
@@ -1648,6 +1666,18 @@ def _opens(lowered: str, first: int) -> bool:
     return not lowered[start:first].strip()
 
 
+# A decline's "cannot" or "will not" that lets someone else do a thing is a character holding a person back,
+# not the host holding back its writing: "Я не могу позволить тебе продолжать это", "I will not let our guard
+# down as we continue", "我不能让我哥哥一直……". The host's own writing is let by no one else ("I can't let
+# myself write that" is a decline).
+_LETS_ANOTHER = {
+    "en": r"\s+(?:let|allow|permit)\s+(?:you|him|her|them|us|our|his|their)\b",
+    "ru": r"\s+(?:позволить|дать|разрешить)\s+(?:тебе|вам|ему|ей|им|нам)\b",
+    "uk": r"\s+(?:дозволити|дати)\s+(?:тобі|вам|йому|їй|їм|нам)\b",
+    "zh-Hans": r"让(?:你|您|他|她|我(?:哥|姐|弟|妹|爸|妈))",
+    "zh-Hant": r"讓(?:你|您|他|她|我(?:哥|姐|弟|妹|爸|媽))",
+}
+_LETS_ANOTHER_BY_CODE = {code: re.compile(pattern) for code, pattern in _LETS_ANOTHER.items()}
 _OBJECT_AT = (re.compile(r"\s*"), re.compile(r"\s*[^\W\d_]+\s+"), re.compile(r"[^\W\d_]{1,2}"))
 
 
@@ -1677,9 +1707,11 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             break  # a decline opens the reply; a character's "I will not tell you…" comes later
         # the task may be named in the decline's sentence or the next one (its offer: "… the rest of the chapter")
         following = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
-        for me, core_re, topic_re, strong_re, object_re in each:
+        for code, (me, core_re, topic_re, strong_re, object_re) in zip(codes, each, strict=True):
             own = core_re.search(lowered, first, last)
             if own is None or (me is not None and not me.search(lowered, first, last)):
+                continue
+            if (lets := _LETS_ANOTHER_BY_CODE.get(code)) is not None and lets.match(lowered, own.end(), last):
                 continue
             reach = following if last - own.end() <= NEXT_TASK_MAX_TAIL else last
             # the task is a word of its own: "anlatamam" (I cannot tell) is not "I cannot" + "tell"; inside a

@@ -537,6 +537,60 @@ def test_written_useful_and_we_are_not_a_decline(line: str) -> None:
     assert find_refusal(line) is None, line
 
 
+# -- a character's line that words a decline of something in the story world (screen_pressure, clean fiction) --
+@pytest.mark.parametrize(
+    "line",
+    [
+        # going on with another act than the writing: the gerund or infinitive after the going-on verb
+        "Preferiría no seguir discutiéndolo, es demasiado preocupante.",
+        "Ya hemos vencido a los bandidos, pero me temo que no podemos continuar luchando mucho más.",
+        "Prefiro não continuar brigando com você por isso.",
+        "I'd rather not continue fighting them tonight, the river is rising.",
+        "I am starting to relax, but I will not let our guard down as we continue to explore the island.",
+        # letting someone else do a thing: a person held back, not the host's writing
+        "Я не могу позволить тебе продолжать это. Нам не нужны лишние рты.",
+        "Я не можу дозволити тобі продовжувати цю гру.",
+        "而且我不能让我哥哥一直……那个样子。所以我做了我必须做的事，我想我得带着这段经历生活下去。",
+        # someone else does not want; "we" refuse; "I must" alone; "I wonder"; what one would rather not become
+        "用来保护你不想被丧尸盯着看的地方。讲述一个惊心动魄的战俘营生存故事。",
+        "用來保護你不想被殭屍盯著看的地方。講述一個驚心動魄的二戰戰俘營中的生存故事。",
+        "Chúng tôi tuân theo lệnh của anh, và chúng tôi từ chối nhận tiền công.",
+        "Je me demande parfois si je ne suis pas complètement à côté de la plaque.",
+        "こんな小さな車両に詰め込めるサイズの変異体になるのは遠慮したいな。",
+        "運が良ければ内容物の力がまだ残っているかもしれませんが、縁が鋭い以外は注目すべき点はありません。",
+        "I cannot help saying that the old harbour lacks this kind of spirit today.",
+        "Well, like many, I'd rather not get into my life before this. That's all gone.",
+    ],
+)
+def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "Preferiría no seguir escribiendo esta escena.",
+        "Prefiero no seguir con esta escena.",
+        "Prefiro não continuar escrevendo essa cena.",
+        "I'd rather not continue writing this scene.",
+        "I'd rather not continue with this scene.",
+        "I'd rather not continue to the next chapter.",
+        "I can't let myself write that scene.",
+        "Я не могу позволить себе писать такое.",
+        "我不想写这个场景。",
+        "我不太想继续写这个故事。",
+        "Tôi xin từ chối viết cảnh này.",
+        "Je ne me sens pas à l'aise avec cette demande.",
+        "このシーンを書くのは遠慮したいです。",
+        "この内容は控えさせていただきます。",
+        "I can't help with this request.",
+        "I'd rather not get into the details of that scene.",
+    ],
+)
+def test_the_hosts_own_decline_of_the_same_shape_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
 @pytest.mark.parametrize(
     "decline",
     [
