@@ -369,7 +369,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"допомогти\b[^.!?]{0,10}\bне (?:можу|зможу))\b|"
             r"\bне (?:можу|зможу)\b[^.!?]{0,25}\bдопомогти\b[^.!?]{0,10}\b(?:з цим|в цьому)\b|\bне (?:можу|"
             r"зможу)\b[^.!?]{0,10}\b(?:з цим|в цьому)\b[^.!?]{0,10}\bдопомогти\b",
-            r"\bмені (?:не )?дозволено\b|\bвиходить за межі\b",
+            r"\bмені (?:не )?дозволено\b|\bвиходить за межі\b[^.!?]{0,40}\b(?:правил|дозволен|настанов)",
         ),
         (
             r"\bя б(?:и)? (?:волів|воліла|радше|не хотів|не хотіла)\b.{0,20}{V}",
@@ -730,7 +730,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?=\w*m)(?:\w+(?:meyeceğim|mayacağım|memeyi|mamayı)\b|\w+(?:sam|sem) (?:daha )?iyi olur\b|"
         r"\w{2,}(?:amam|emem|amıyorum|emiyorum|mayayım|meyeyim)\b)|\batla(?:yacağım|yayım|mak istiyorum)\b|"
         r"\bkaçın(?:acağım|ıyorum|ırım|mak istiyorum|mayı tercih ederim)\b|\brahat (?:hissetmiyorum|değilim)\b|"
-        r"\b(?:uygun|doğru) gelmiyor\b|\biçimden gelmiyor\b|\bgönlüm razı değil\b|\btercih (?:ederim|ediyorum)\b|"
+        r"\b(?:uygun|doğru) gelmiyor\b|\biçimden gelmiyor\b|\bgönlüm razı değil\b|\b\w+(?:mayı|meyi) tercih (?:ederim|ediyorum)\b|"
         r"\bistemiyorum\b|"
         r"\bistemem\b|\bpas geçeceğim\b|\breddediyorum\b|\breddederim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
         r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
@@ -1678,6 +1678,20 @@ _LETS_ANOTHER = {
     "zh-Hant": r"讓(?:你|您|他|她|我(?:哥|姐|弟|妹|爸|媽))",
 }
 _LETS_ANOTHER_BY_CODE = {code: re.compile(pattern) for code, pattern in _LETS_ANOTHER.items()}
+
+
+def _own_core(
+    lowered: str, code: str, core_re: re.Pattern[str], first: int, last: int
+) -> re.Match[str] | None:
+    """The first core of ``code`` in the sentence ``first:last`` that is the speaker holding back, not one
+    that lets another person act (``_LETS_ANOTHER``): "I won't let you down, but I can't write this"."""
+    lets = _LETS_ANOTHER_BY_CODE.get(code)
+    for own in core_re.finditer(lowered, first, last):
+        if lets is None or not lets.match(lowered, own.end(), last):
+            return own
+    return None
+
+
 _OBJECT_AT = (re.compile(r"\s*"), re.compile(r"\s*[^\W\d_]+\s+"), re.compile(r"[^\W\d_]{1,2}"))
 
 
@@ -1708,10 +1722,8 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
         # the task may be named in the decline's sentence or the next one (its offer: "… the rest of the chapter")
         following = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
         for code, (me, core_re, topic_re, strong_re, object_re) in zip(codes, each, strict=True):
-            own = core_re.search(lowered, first, last)
+            own = _own_core(lowered, code, core_re, first, last)
             if own is None or (me is not None and not me.search(lowered, first, last)):
-                continue
-            if (lets := _LETS_ANOTHER_BY_CODE.get(code)) is not None and lets.match(lowered, own.end(), last):
                 continue
             reach = following if last - own.end() <= NEXT_TASK_MAX_TAIL else last
             # the task is a word of its own: "anlatamam" (I cannot tell) is not "I cannot" + "tell"; inside a

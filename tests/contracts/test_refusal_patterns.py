@@ -560,6 +560,9 @@ def test_written_useful_and_we_are_not_a_decline(line: str) -> None:
         "運が良ければ内容物の力がまだ残っているかもしれませんが、縁が鋭い以外は注目すべき点はありません。",
         "I cannot help saying that the old harbour lacks this kind of spirit today.",
         "Well, like many, I'd rather not get into my life before this. That's all gone.",
+        # a preference for something, not a preference not to; a value beyond a device's limits
+        "Yüzlerce elfle karşılaşmaktansa tek bir güçlü ejderi tercih ederim. Devam!",
+        "Якщо вказане значення виходить за межі пристрою, програма зупиниться на межі розміру пристрою.",
     ],
 )
 def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line: str) -> None:
@@ -585,6 +588,9 @@ def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line:
         "この内容は控えさせていただきます。",
         "I can't help with this request.",
         "I'd rather not get into the details of that scene.",
+        "I won't let you down, but I can't write this scene.",
+        "Bu sahneyi atlamayı tercih ederim.",
+        "Це прохання виходить за межі правил, яких я дотримуюсь.",
     ],
 )
 def test_the_hosts_own_decline_of_the_same_shape_is_still_found(decline: str) -> None:
