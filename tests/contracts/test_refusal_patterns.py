@@ -563,6 +563,14 @@ def test_written_useful_and_we_are_not_a_decline(line: str) -> None:
         # a preference for something, not a preference not to; a value beyond a device's limits
         "Yüzlerce elfle karşılaşmaktansa tek bir güçlü ejderi tercih ederim. Devam!",
         "Якщо вказане значення виходить за межі пристрою, програма зупиниться на межі розміру пристрою.",
+        # Japanese manuals: not receiving (受けません), must (いけません), writing to disk (書き込み), continuously
+        # (引き続き), about to (控えている), a procedure's "so that it does not" (ないようにして)
+        "ただし、セルの内容だけは影響を受けません。",
+        "暗号化されたパーティションの内容にアクセスする場合、パスフレーズを毎回入力しなければいけません。",
+        "一度読み出し専用にした変数は、書き込み可能に戻すことはできません。",
+        "機能をオフにすることはできません。それまでは、引き続き変更箇所が記録されます。",
+        "退職を控えている社員は、機密ファイルをダウンロードしてこれを競争相手に売ることができます。",
+        "どのマクロも働かないようにして呼び出します。または、独自のリクエストを定義します。",
     ],
 )
 def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line: str) -> None:
@@ -591,6 +599,10 @@ def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line:
         "I won't let you down, but I can't write this scene.",
         "Bu sahneyi atlamayı tercih ederim.",
         "Це прохання виходить за межі правил, яких я дотримуюсь.",
+        "この場面は書けません。",
+        "その続きは控えさせていただきます。",
+        "この内容は控えたいです。",
+        "それは控えます。",
     ],
 )
 def test_the_hosts_own_decline_of_the_same_shape_is_still_found(decline: str) -> None:
