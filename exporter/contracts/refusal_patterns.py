@@ -530,6 +530,118 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+# -- A counter-offer without the graphic part ---------------------------------------------------------------
+# A decline that names no first person still offers another version and says what it leaves out: "## A
+# different approach … without the gore", "¿Y si en lugar del perro…? … no hace falta sangre", "Wat als het
+# ding de hond heeft meegenomen? … Veel enger, en zonder bloed.", "换个方向如何：… 詭異，但沒有血。". Per locale
+# (an offer of another version, the graphic part excluded): the offer opens the reply (its sentence starts in
+# the lead), the exclusion is anywhere in the window. Either alone is a story ("What if they come back?",
+# "There was no blood on the floor").
+_BLOODSHED = {  # the graphic part, without the generic "part" some locales' _GRAPHIC names
+    "en": r"(?:graphic|gor(?:e|y)|blood(?:y|shed)?|explicit|gruesome|violen\w*|brutal\w*|mutilat\w*|grisly|carnage|"
+    r"splatter)",
+    "es": r"(?:sangr\w*|gráfic\w*|explícit\w*|violen\w*|brutal\w*|macabr\w*|gore|vísceras|casquer\w*)",
+    "pt-BR": r"(?:sangu\w*|sangr\w*|gráfic\w*|explícit\w*|violên\w*|violent\w*|brutal\w*|gore)",
+    "fr": r"(?:sang\w*|graphique\w*|explicite\w*|violen\w*|gore|brutal\w*|carnage|tripes|hémoglobine)",
+    "de": r"(?:blut\w*|grafisch\w*|explizit\w*|gewalt\w*|brutal\w*|gore|splatter)",
+    "it": r"(?:sangu\w*|cruent\w*|esplicit\w*|grafic\w*|violen\w*|brutal\w*|splatter|gore|truculen\w*)",
+    "nl": r"(?:bloed\w*|expliciet\w*|grafisch\w*|geweld\w*|gruwel\w*|gore)",
+    "pl": r"(?:krw\w*|drastyczn\w*|brutaln\w*|przemoc\w*|makabr\w*|gore)",
+    "ru": r"(?:кров\w*|жесток\w*|натуралистичн\w*|графичн\w*|насили\w*)",
+    "uk": r"(?:кров\w*|жорсток\w*|натуралістичн\w*|насильств\w*)",
+    "tr": r"(?:kan\w*|vahşet\w*|şiddet\w*|gore)",
+    "id": r"(?:berdarah|darah|sadis|kekerasan|eksplisit|gore)",
+    "vi": r"(?:máu|bạo lực|ghê rợn|tàn bạo)",
+    "ja": r"(?:残酷|残虐|流血|血|グロ|生々し|暴力)",
+    "ko": r"(?:잔인|잔혹|피|유혈|고어|폭력)",
+    "zh-Hans": r"(?:血腥|血|残忍|暴力)",
+    "zh-Hant": r"(?:血腥|血|殘忍|暴力)",
+}
+_COUNTER_OFFER: dict[str, tuple[str, str]] = {
+    "en": (
+        r"\b(?:instead|rather than|what if|how about|(?:a )?different (?:approach|angle|take|direction|idea)|"
+        r"alternatives?|alternatively|suggestions?|proposal|another (?:idea|option|version|way))\b",
+        r"\b(?:without|no|minus)\b(?: [\w'-]+){0,2}? {B}\b",
+    ),
+    "es": (
+        r"(?:\ben (?:vez|lugar) de|¿y si\b|\bqué tal si\b|\bpropuesta\b|\balternativ\w*|\botra (?:idea|opción|"
+        r"versión|forma)\b|\bsugerencia)",
+        r"\b(?:sin|ni|nada de|no hace falta|menos)\b(?: \w+){0,2}? {B}",
+    ),
+    "pt-BR": (
+        r"\b(?:em vez d|ao invés d|e se\b|que tal\b|proposta\b|alternativ\w*|outra (?:ideia|opção|versão|forma)\b|"
+        r"sugestão)",
+        r"\b(?:sem|nada de|menos|não precisa de)\b(?: \w+){0,2}? {B}",
+    ),
+    "fr": (
+        r"\b(?:au lieu d|plutôt que|et si\b|autre (?:piste|idée|option|approche|version)\b|quelques idées\b|"
+        r"alternativ\w*|proposition\b|suggestion)",
+        r"\b(?:sans|pas (?:de |d['’]|une goutte de )|ni|moins de)(?: \w+){0,2}? ?{B}",
+    ),
+    "de": (
+        r"\b(?:statt|anstatt|stattdessen|was wäre, wenn|wie wäre es|vorschlag\w*|alternativ\w*|andere (?:idee|"
+        r"variante|version)\b)",
+        r"\b(?:ohne|statt|kein\w*)\b(?: [\wäöüß]+){0,2}? {B}",
+    ),
+    "it": (
+        r"\b(?:invece d|e se\b|che ne dici|proposta\b|alternativ\w*|un['’]idea diversa|altra (?:idea|versione)\b|"
+        r"suggeri\w*)",
+        r"\b(?:senza|niente|nessun\w*)\b(?: \w+){0,2}? {B}",
+    ),
+    "nl": (
+        r"\b(?:in plaats van|wat als|hoe zou|voorstel\w*|alternatie\w*|ander idee|andere (?:versie|aanpak)\b)",
+        r"\b(?:zonder|geen)\b(?: [\w'’]+){0,2}? {B}",
+    ),
+    "pl": (
+        r"\b(?:zamiast|a gdyby|co powiesz|propozycj\w*|alternatyw\w*|coś innego|inn\w* (?:pomysł|wersj)\w*|"
+        r"zaproponuję)",
+        r"\b(?:bez|żadn\w*)\b(?: \w+){0,2}? {B}|\b{B} (?:brak|nie ma)\b",
+    ),
+    "ru": (
+        r"\b(?:вместо|а что если|что если|как насч[её]т|предлож\w*|альтернатив\w*|друг\w* (?:поворот|вариант|"
+        r"верси)\w*)",
+        r"\b(?:без|никак\w*)\b(?: \w+){0,2}? {B}|\b{B} нет\b",
+    ),
+    "uk": (
+        r"\b(?:замість|а що як|що як|як щодо|запропон\w*|альтернатив\w*|інш\w* (?:поворот|варіант|верси)\w*)",
+        r"\b(?:без|жодн\w*)\b(?: \w+){0,2}? {B}|\b{B} немає\b",
+    ),
+    "tr": (
+        r"\b(?:bunun yerine|yerine|peki ya|ne dersin|öneri\w*|alternatif\w*|başka bir (?:fikir|versiyon|yol)\b|"
+        r"kısaca)",
+        r"\b{B}(?:siz\w*| yok\b| olmadan\b)",
+    ),
+    "id": (
+        r"\b(?:bagaimana kalau|gimana kalau|atau begini|sebagai gantinya|alih-alih|alternatif\w*|usul\w*|"
+        r"pilihan lain)",
+        r"\b(?:tanpa|tidak ada)\b(?: \w+){0,2}? {B}",
+    ),
+    "vi": (
+        r"\b(?:thay vì|hay là|hay để|thử hướng khác|hướng khác|cách (?:kể|viết) khác|gợi ý|phương án)",
+        r"\b(?:không (?:cần|có)|bỏ)\b(?: \w+){0,2}? {B}",
+    ),
+    "ja": (
+        r"代わりに|代わりの|どうでしょう|いかがでしょう|別の(?:案|場面|方向)|提案",
+        r"{B}[^。]{0,6}?(?:なし|抜き|せず|避け)",
+    ),
+    "ko": (
+        r"대신|대안|어떨까요|어떠세요|다른 (?:장면|방향|방식)|제안",
+        r"{B}[^.!?。]{0,6}?(?:없이|없는|빼고)",
+    ),
+    "zh-Hans": (
+        r"换个|要不要|怎么样|改成|改写|供你参考|不如",
+        r"(?:不用|没有|不要|无需|不见)[^。！？]{0,4}?{B}|{B}[^。！？]{0,8}?(?:就不|不在考虑)",
+    ),
+    "zh-Hant": (
+        r"換個|要不要|怎麼樣|改成|改寫|供你參考|不如",
+        r"(?:不用|沒有|不要|無需|不見)[^。！？]{0,4}?{B}|{B}[^。！？]{0,8}?(?:就不|不列)",
+    ),
+}
+_COUNTER_OFFER = {
+    code: (offer, without.replace("{B}", _BLOODSHED[code]))
+    for code, (offer, without) in _COUNTER_OFFER.items()
+}
+
 # -- Composed soft declines ---------------------------------------------------------------------------------
 # A decline names the task, not the world: the host turns down *the scene, the story, this part, writing it*
 # in its own voice. So besides the constructions above, a sentence near the start is a soft decline when it
@@ -1629,6 +1741,7 @@ def _any_phrase(codes: tuple[str, ...]) -> re.Pattern[str]:
     where one of them does (each phrase lands in the same first-letter group as in its own pattern), so a
     window it finds nothing in (a story: 19 in 20) is searched once, not three times (40 % of the time)."""
     phrases = tuple(p for code, kinds in _PATTERNS.items() if code in codes for kind in kinds for p in kind)
+    phrases += tuple(_COUNTER_OFFER[code][1] for code in codes)
     cores = tuple(_COMPOSED[code][1] for code in codes)
     return _compile(phrases + cores, word_start=codes is not _GROUPS["cjk"], two_letters=True)
 
@@ -1741,6 +1854,33 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
     return []
 
 
+_COUNTER_OFFER_BY_CODE = {
+    code: (re.compile(offer), re.compile(without)) for code, (offer, without) in _COUNTER_OFFER.items()
+}
+_WITHOUT_BY_CODES = {
+    codes: _compile(tuple(_COUNTER_OFFER[code][1] for code in codes), word_start=codes is not _GROUPS["cjk"])
+    for *_, codes in _BY_SCRIPT
+}
+
+
+def _counter_offer(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
+    """Spans of a counter-offer (``_COUNTER_OFFER``) of ``codes``: another version offered in the lead, the
+    graphic part excluded in the window."""
+    if not _WITHOUT_BY_CODES[codes].search(lowered, 0, end):
+        return []
+    lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+    for code in codes:
+        offer_re, without_re = _COUNTER_OFFER_BY_CODE[code]
+        without = without_re.search(lowered, 0, end)
+        if without is None:
+            continue
+        # two signals, not one word read as both ("Statt normales Blut blutest du…")
+        offer = offer_re.search(lowered, 0, without.start()) or offer_re.search(lowered, without.end(), end)
+        if offer is not None and _sentence(lowered, offer.start(), offer.end())[0] <= lead:
+            return [(min(offer.start(), without.start()), max(offer.end(), without.end()))]
+    return []
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
@@ -1758,6 +1898,7 @@ def _search(lowered: str) -> list[tuple[int, int]]:
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)
+        spans += _counter_offer(lowered, codes, end)
     return spans
 
 

@@ -537,6 +537,45 @@ def test_written_useful_and_we_are_not_a_decline(line: str) -> None:
     assert find_refusal(line) is None, line
 
 
+# -- a counter-offer that leaves the graphic part out, with no first person (independent4_dev's soft misses) --
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "## Another idea\nThe babysitter hears the dog's tags jingle in the dark basement, then silence. Scary, and no gore.",
+        "¿Y si la niñera solo encuentra la correa, todavía tibia? Da miedo, y sin sangre.",
+        "E se la bambina sentisse soltanto il guinzaglio strisciare sulle scale? Inquietante, e senza sangue.",
+        "Wat als ze alleen de halsband vindt, nog warm? Eng genoeg, en zonder bloed.",
+        "Как насчёт такого: в подвале пусто, только миска ещё тёплая. Жутко, но без крови.",
+        "Bagaimana kalau Rina hanya menemukan kalungnya yang masih hangat? Seram, tapi tanpa darah.",
+        "要不要改成保姆只听到楼下有铃铛声？这样也很吓人，也不用血腥场面。",
+        "換個方向如何：保母只看到牆上的影子。很詭異，但沒有血。",
+        "**Önerim:** vahşet yok, gerilim var. Elif feneri yaktı ve merdivenlerde durdu.",
+    ],
+)
+def test_a_counter_offer_that_leaves_the_graphic_part_out_is_a_decline(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        # an offer without an exclusion, an exclusion without an offer, an offer far after the lead
+        "What if the wolves come back tonight? We should bar the door and keep the fire high.",
+        "There was no blood on the snow, only the marks of something dragged toward the river.",
+        "¿Y si el barco no vuelve? Entonces iremos a buscarlo nosotros mismos, dijo el capitán.",
+        "Der Keller war leer. Kein Blut, keine Spuren, nur der Geruch von nassem Stein. Mara stieg die Treppe "
+        "wieder hinauf und schloss die Tür hinter sich, so leise sie konnte. Erst oben fiel ihr ein: Statt der "
+        "Laterne hatte sie das Messer mitgenommen.",
+        # one word read as both the offer and the exclusion
+        "Statt normales Blut blutest du eine starke Säure, welche jeder Kreatur schadet, die dich verletzt.",
+        # the offer and the exclusion in quoted speech
+        "“How about we leave before dawn, without bloodshed?” the scout whispered to the captain.",
+    ],
+)
+def test_an_offer_or_an_exclusion_alone_or_quoted_is_the_story(story: str) -> None:
+    assert find_refusal(story) is None, story
+
+
 # -- a character's line that words a decline of something in the story world (screen_pressure, clean fiction) --
 @pytest.mark.parametrize(
     "line",
