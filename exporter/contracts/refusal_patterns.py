@@ -43,6 +43,17 @@ _GOING_ON_WITH = {
     r"\w{0,4}\b)",
     "pt-BR": r"(?! (?!escrev|descrev|narr|relat|cri|ger|redig|desenvolv|cont)\w+(?:ando|endo|indo)\b)",
 }
+# "Sorry, I can't help you any further": help that has been going on, a character parting from a person,
+# not the host turning down a request ({M} after the help verb of the sorry-cannot-help refusals; German,
+# Dutch, Polish, Russian and Ukrainian put "more" before the verb, where the patterns do not reach).
+_NO_MORE_HELP = {  # not when the request follows: "I can't help you further with this request"
+    "en": r"(?: you)?,? (?:any ?more|any further|further|again)\b(?! (?:with|on|in)\b)",
+    "es": r"(?:te|le|les|os)? más\b(?! (?:con|en)\b)",
+    "pt-BR": r"(?:-te|-lo|-la)? (?:(?:você|vocês) )?mais\b(?! (?:com|em|n[oa])\b)",
+    "it": r"\w* più\b(?! (?:con|in)\b)",
+    "id": r"(?:mu|nya)? (?:lagi|lebih jauh)\b(?! (?:dengan|untuk|soal)\b)",
+    "vi": r" (?:\w+ ){0,2}nữa\b(?! (?:với|về)\b)",
+}
 _VERBS: dict[str, dict[str, str]] = {
     "en": {
         "V": r"(?:write|continue{K}|describe|depict|portray|create|generate|produce|narrate|proceed|go on{K}|"
@@ -115,7 +126,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"\bI(?:'m| am)? (?:sorry|afraid)\b[^.!?]{0,40}\b(?:can(?:'|no)t|cannot|unable|won't|"
             r"will not)\b[^.!?]{0,30}"
-            r"\b(?:help|assist|comply|continue|create|write|provide|generate|fulfil|engage)",
+            r"\b(?:help(?!{M})|assist|comply|continue|create|write|provide|generate|fulfil|engage)",
             r"\bI (?:can(?:'|no)t|cannot|won't|will not|am unable to|'m unable to|am not able to|'m not able to) "
             r"(?:help(?! \w+ing\b| but\b)|assist|comply|continue|fulfil+|engage|provide|create|generate|write|produce)\b.{0,40}"
             r"\b(?:this|that|request|content|violen\w*|graphic|role-?play|scene|story)",
@@ -148,7 +159,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "es": (
         (
-            r"\bLo siento\b.{0,40}\bno (?:puedo|podré) (?:ayudar|continuar|crear|escribir|proporcionar|generar)",
+            r"\bLo siento\b.{0,40}\bno (?:puedo|podré) (?:ayudar(?!{M})|continuar|crear|escribir|proporcionar|generar)",
             r"\bno puedo (?:ayudarte|ayudar|continuar|crear|escribir|generar) (?:con )?(?:eso|esto|este|esta|ese|esa)",
             r"\bno (?:estoy en condiciones|me es posible|soy capaz) de {V}",
             r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje|modelo de IA)\b|"
@@ -170,7 +181,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "pt-BR": (
         (
-            r"\b(?:Desculpe|Sinto muito|Lamento)\b.{0,40}\bnão (?:posso|consigo|poderei) (?:ajudar|continuar|criar|"
+            r"\b(?:Desculpe|Sinto muito|Lamento)\b.{0,40}\bnão (?:posso|consigo|poderei) (?:ajudar(?!{M})|continuar|criar|"
             r"escrever|fornecer|gerar)",
             r"\bnão (?:posso|consigo) (?:ajudar|continuar|criar|escrever|gerar) (?:com )?(?:isso|isto|esse|essa|este|"
             r"esta)",
@@ -253,7 +264,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "it": (
         (
-            r"\bMi dispiace\b.{0,40}\bnon (?:posso|potrò) (?:aiutar|continuar|crear|scriver|fornir|generar)",
+            r"\bMi dispiace\b.{0,40}\bnon (?:posso|potrò) (?:aiutar(?!{M})|continuar|crear|scriver|fornir|generar)",
             r"\bnon posso (?:scrivere|continuare|creare|generare) (?:questo|questa|quel|quella|ciò)",
             r"\bnon sono in grado di {V}",
             r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b|"
@@ -385,7 +396,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "tr": (
         (
-            r"\b(?:Üzgünüm|Maalesef|Özür dilerim)\b.{0,40}\b(?:yardımcı olamam|devam edemem|yazamam|oluşturamam|"
+            r"\b(?:Üzgünüm|Maalesef|Özür dilerim)\b.{0,40}\b(?:(?<!artık )yardımcı olamam|devam edemem|yazamam|oluşturamam|"
             r"sağlayamam|yazamıyorum|yardımcı olamıyorum)",
             r"\b(?:bu|böyle|bu tür|bu türden|bu tarz)\b.{0,20}\b(?:yazamam|yazamıyorum|oluşturamam|oluşturamıyorum|"
             r"üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
@@ -410,7 +421,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "id": (
         (
-            r"\b(?:Maaf|Mohon maaf)\b.{0,40}\b(?:saya )?tidak (?:bisa|dapat) (?:membantu|melanjutkan|membuat|menulis|"
+            r"\b(?:Maaf|Mohon maaf)\b.{0,40}\b(?:saya )?tidak (?:bisa|dapat) (?:membantu(?!{M})|melanjutkan|membuat|menulis|"
             r"memberikan)",
             r"\bsaya tidak (?:bisa|dapat|akan) (?:menulis|menuliskan|melanjutkan|membuat) (?:adegan |konten |"
             r"permintaan )?(?:itu|ini|seperti itu)",
@@ -433,7 +444,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "vi": (
         (
-            r"(?:Xin lỗi|Rất tiếc).{0,40}(?:tôi )?không thể (?:giúp|tiếp tục|tạo|viết|cung cấp)",
+            r"(?:Xin lỗi|Rất tiếc).{0,40}(?:tôi )?không thể (?:giúp(?!{M})|tiếp tục|tạo|viết|cung cấp)",
             r"\btôi không thể (?:viết|tiếp tục|tạo) (?:cảnh|nội dung|yêu cầu) (?:này|đó|như vậy|như thế)",
             r"\blà một (?:AI|trí tuệ nhân tạo|mô hình ngôn ngữ)\b|\b(?:là|với tư cách là) (?:một )?(?:trợ lý|mô hình) (?:AI|ảo|trí tuệ nhân tạo|ngôn ngữ)\b",
             r"\btôi không được phép {V}",
@@ -1442,6 +1453,7 @@ def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
     for pattern in patterns:
         for name, verbs in _VERBS.get(code, {}).items():
             pattern = pattern.replace("{" + name + "}", verbs)
+        pattern = pattern.replace("{M}", _NO_MORE_HELP.get(code, "$^"))
         if "{" in pattern.replace("{0,", "").replace("{1,", "").replace("{2,", ""):
             raise ValueError(f"{code}: unexpanded placeholder in {pattern!r}")
         out.append(pattern)

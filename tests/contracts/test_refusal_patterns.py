@@ -609,6 +609,14 @@ def test_an_offer_or_an_exclusion_alone_or_quoted_is_the_story(story: str) -> No
         "Well, like many, I'd rather not get into my life before this. That's all gone.",
         # a preference for something, not a preference not to; a value beyond a device's limits
         "Yüzlerce elfle karşılaşmaktansa tek bir güçlü ejderi tercih ederim. Devam!",
+        # a guide parting from the player: help that has been going on, not a request
+        "Maaf, aku tidak bisa membantumu lebih jauh. Tidak ada kemahiranku di level itu.",
+        "I'm sorry, I can't help you any further. Follow the river to the old mill.",
+        "Lo siento, no puedo ayudarte más. Sigue el río hasta el molino.",
+        "Desculpe, não posso ajudar mais. Siga o rio até o moinho.",
+        "Mi dispiace, non posso aiutarti più. Segui il fiume fino al mulino.",
+        "Xin lỗi, tôi không thể giúp cậu nữa. Cứ đi theo dòng sông.",
+        "Üzgünüm, sana artık yardımcı olamam. Nehri takip et.",
         "Якщо вказане значення виходить за межі пристрою, програма зупиниться на межі розміру пристрою.",
         # Japanese manuals: not receiving (受けません), must (いけません), writing to disk (書き込み), continuously
         # (引き続き), about to (控えている), a procedure's "so that it does not" (ないようにして)
@@ -646,6 +654,9 @@ def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line:
         "I won't let you down, but I can't write this scene.",
         "Bu sahneyi atlamayı tercih ederim.",
         "Це прохання виходить за межі правил, яких я дотримуюсь.",
+        "I'm sorry, but I can't help you further with this request.",
+        "Maaf, saya tidak bisa membantu lebih jauh dengan permintaan itu.",
+        "Lo siento, no puedo ayudarte con eso.",
         "この場面は書けません。",
         "その続きは控えさせていただきます。",
         "この内容は控えたいです。",
@@ -948,8 +959,8 @@ def test_the_new_cores_leave_characters_and_help_text_alone(story: str) -> None:
 
 # The blind set independent4 (bench/screen/independent4_dev.tsv): its look-alikes pass, its hard declines are
 # found, and its soft declines at least as often as the grammar reads them (docs/reply-screen.md: a
-# counter-offer put as a question, a decline after a story excerpt beyond the lead, a decline naming no task
-# pass).
+# counter-offer that does not say it leaves the graphic part out, a decline after a story excerpt beyond the
+# lead, a decline naming no task pass).
 BLIND4 = [
     tuple(line.split("\t"))
     for line in DEV.with_name("independent4_dev.tsv").read_text("utf-8").splitlines()
@@ -961,4 +972,4 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 125, found
+    assert found[("soft", True)] >= 144, found
