@@ -742,7 +742,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bje ne me vois pas\b|\btrès peu pour moi\b|\bje refuse\b|\bj['’]aime(?:rais)? mieux\b|"
         r"\bje (?:la |le |les )?laisse(?:rai|rais)? de côté\b|"
         r"\bce n['’]est pas\b[^.!?]{0,30}\bque (?:j['’]|je )|\bje (?:préfère|préférerais) (?:la |le |les )?laisser|"
-        r"\bje ne (?:peux|pourrai|suis) pas\b|"
+        r"\bje ne (?:peux|pourrai) pas\b|"
         r"\b(?:laissons|sautons)\b|\bmal à l['’]aise\b|\bje (?:vais )?(?:la|le|les) passer\b|\bje (?:la|le|"
         r"les) passe\b|\bje ne me sens pas de\b|\bm['’]en abst\w+|"
         r"\bje ne suis pas (?:sûre?|certaine?) (?:de devoir|que je doive|qu['’]il faille)\b|"
