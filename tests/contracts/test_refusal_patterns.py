@@ -604,6 +604,8 @@ def test_an_offer_or_an_exclusion_alone_or_quoted_is_the_story(story: str) -> No
         "Chúng tôi tuân theo lệnh của anh, và chúng tôi từ chối nhận tiền công.",
         "Je me demande parfois si je ne suis pas complètement à côté de la plaque.",
         "Mais je ne suis pas là pour te raconter comment le joyau a été apporté d'au-delà de l'océan.",
+        # a production line, not a storyline
+        "Я не буду докучать вам описанием производства, скажу лишь, что по следам, оставленным производственными линиями пришельцев, мы поняли их процессы.",
         "こんな小さな車両に詰め込めるサイズの変異体になるのは遠慮したいな。",
         "運が良ければ内容物の力がまだ残っているかもしれませんが、縁が鋭い以外は注目すべき点はありません。",
         "I cannot help saying that the old harbour lacks this kind of spirit today.",
@@ -650,6 +652,8 @@ def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line:
         "Je ne me sens pas à l'aise avec cette demande.",
         "Je ne suis pas à l'aise pour écrire cette scène.",
         "Je ne suis pas en mesure d'écrire cette scène.",
+        "Не хочу развивать эту линию дальше.",
+        "Я не хочу продовжувати цю сюжетну лінію.",
         "このシーンを書くのは遠慮したいです。",
         "この内容は控えさせていただきます。",
         "I can't help with this request.",
