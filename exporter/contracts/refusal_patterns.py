@@ -570,75 +570,75 @@ _BLOODSHED = {  # the graphic part, without the generic "part" some locales' _GR
 }
 _COUNTER_OFFER: dict[str, tuple[str, str]] = {
     "en": (
-        r"\b(?:instead|rather than|what if|how about|(?:a )?different (?:approach|angle|take|direction|idea)|"
+        r"\b(?:what if|how about|(?:a )?different (?:approach|angle|take|direction|idea)|"
         r"alternatives?|alternatively|suggestions?|proposal|another (?:idea|option|version|way))\b",
         r"\b(?:without|no|minus)\b(?: [\w'-]+){0,2}? {B}\b|"
         r"\bwithout (?:showing|describing|depicting)\b(?! (?:her|his|their|my|your|its|our)\b)",
     ),
     "es": (
-        r"(?:\ben (?:vez|lugar) de|¿y si\b|\bqué tal si\b|\bpropuesta\b|\balternativ\w*|\botra (?:idea|opción|"
+        r"(?:¿y si\b|\bqué tal si\b|\bpropuesta\b|\balternativ\w*|\botra (?:idea|opción|"
         r"versión|forma)\b|\bsugerencia)",
         r"\b(?:sin|ni|nada de|no hace falta|menos)\b(?: \w+){0,2}? {B}|"
         r"\bsin (?:mostrar|describir|enseñar)\b(?! (?:su|sus|mi|mis|tu|tus)\b)",
     ),
     "pt-BR": (
-        r"\b(?:em vez d|ao invés d|e se\b|que tal\b|proposta\b|alternativ\w*|outra (?:ideia|opção|versão|forma)\b|"
+        r"\b(?:e se\b|que tal\b|proposta\b|alternativ\w*|outra (?:ideia|opção|versão|forma)\b|"
         r"sugestão)",
         r"\b(?:sem|nada de|menos|não precisa de)\b(?: \w+){0,2}? {B}|\bsem (?:mostrar|descrever)\b(?! (?:seu|sua|seus|suas|meu|minha)\b)",
     ),
     "fr": (
-        r"\b(?:au lieu d|plutôt que|et si\b|autre (?:piste|idée|option|approche|version)\b|quelques idées\b|"
+        r"\b(?:et si\b|autre (?:piste|idée|option|approche|version)\b|quelques idées\b|"
         r"alternativ\w*|proposition\b|suggestion)",
         r"\b(?:sans|pas (?:de |d['’]|une goutte de )|ni|moins de)(?: \w+){0,2}? ?{B}|\bsans (?:montrer|décrire)\b(?! (?:son|sa|ses|mon|ma|mes|leur|leurs)\b)",
     ),
     "de": (
-        r"\b(?:statt|anstatt|stattdessen|was wäre, wenn|wie wäre es|vorschlag\w*|alternativ\w*|andere (?:idee|"
+        r"\b(?:was wäre, wenn|wie wäre es|vorschlag\w*|alternativ\w*|andere (?:idee|"
         r"variante|version)\b)",
         r"\b(?:ohne|statt|kein\w*)\b(?: [\wäöüß]+){0,2}? {B}|\bohne (?:\w+ )?zu (?:zeigen|beschreiben)\b",
     ),
     "it": (
-        r"\b(?:invece d|e se\b|che ne dici|proposta\b|alternativ\w*|un['’]idea diversa|altra (?:idea|versione)\b|"
+        r"\b(?:e se\b|che ne dici|proposta\b|alternativ\w*|un['’]idea diversa|altra (?:idea|versione)\b|"
         r"suggeri\w*)",
         r"\b(?:senza|niente|nessun\w*)\b(?: \w+){0,2}? {B}|\bsenza (?:mostrare|descrivere)\b(?! (?:il suo|la sua|i suoi|le sue|il mio|la mia)\b)",
     ),
     "nl": (
-        r"\b(?:in plaats van|wat als|hoe zou|voorstel\w*|alternatie\w*|ander idee|andere (?:versie|aanpak)\b)",
+        r"\b(?:wat als|hoe zou|voorstel\w*|alternatie\w*|ander idee|andere (?:versie|aanpak)\b)",
         r"\b(?:zonder|geen)\b(?: [\w'’]+){0,2}? {B}|\bzonder (?:\w+ )?te (?:tonen|beschrijven)\b",
     ),
     "pl": (
-        r"\b(?:zamiast|a gdyby|co powiesz|propozycj\w*|alternatyw\w*|coś innego|inn\w* (?:pomysł|wersj)\w*|"
+        r"\b(?:a gdyby|co powiesz|propozycj\w*|alternatyw\w*|coś innego|inn\w* (?:pomysł|wersj)\w*|"
         r"zaproponuję)",
         r"\b(?:bez|żadn\w*)\b(?: \w+){0,2}? {B}|\b{B} (?:brak|nie ma)\b|\bbez (?:pokazywania|opisywania)\b",
     ),
     "ru": (
-        r"\b(?:вместо|а что если|что если|как насч[её]т|предлож\w*|альтернатив\w*|друг\w* (?:поворот|вариант|"
+        r"\b(?:а что если|что если|как насч[её]т|предлож\w*|альтернатив\w*|друг\w* (?:поворот|вариант|"
         r"верси)\w*)",
         r"\b(?:без|никак\w*)\b(?: \w+){0,2}? {B}|\b{B} нет\b|\bне (?:показывая|описывая)\b",
     ),
     "uk": (
-        r"\b(?:замість|а що як|що як|як щодо|запропон\w*|альтернатив\w*|інш\w* (?:поворот|варіант|верси)\w*)",
+        r"\b(?:а що як|що як|як щодо|запропон\w*|альтернатив\w*|інш\w* (?:поворот|варіант|верси)\w*)",
         r"\b(?:без|жодн\w*)\b(?: \w+){0,2}? {B}|\b{B} немає\b|\bне (?:показуючи|описуючи)\b",
     ),
     "tr": (
-        r"\b(?:bunun yerine|yerine|peki ya|ne dersin|öneri\w*|alternatif\w*|başka bir (?:fikir|versiyon|yol)\b|"
+        r"\b(?:bunun yerine|peki ya|ne dersin|öneri\w*|alternatif\w*|başka bir (?:fikir|versiyon|yol)\b|"
         r"kısaca)",
         r"\b{B}(?:siz\w*| yok\b| olmadan\b)|\b(?:göstermeden|betimlemeden)\b",
     ),
     "id": (
-        r"\b(?:bagaimana kalau|gimana kalau|atau begini|sebagai gantinya|alih-alih|alternatif\w*|usul\w*|"
+        r"\b(?:bagaimana kalau|gimana kalau|atau begini|alternatif\w*|usul\w*|"
         r"pilihan lain)",
         r"\b(?:tanpa|tidak ada)\b(?: \w+){0,2}? {B}|\btanpa (?:menunjukkan|memperlihatkan|menggambarkan)\b",
     ),
     "vi": (
-        r"\b(?:thay vì|hay là|hay để|thử hướng khác|hướng khác|cách (?:kể|viết) khác|gợi ý|phương án)",
+        r"\b(?:hay là|hay để|thử hướng khác|hướng khác|cách (?:kể|viết) khác|gợi ý|phương án)",
         r"\b(?:không (?:cần|có)|bỏ)\b(?: \w+){0,2}? {B}|\bkhông (?:miêu tả|mô tả|tả) trực tiếp\b",
     ),
     "ja": (
-        r"代わりに|代わりの|どうでしょう|いかがでしょう|別の(?:案|場面|方向)|提案",
+        r"代わりに、|どうでしょう|いかがでしょう|別の(?:案|場面|方向)|提案",
         r"{B}[^。]{0,6}?(?:なし|抜き|せず|避け)|直接の?描写は?(?:しません|せず|なし|しない)",
     ),
     "ko": (
-        r"대신|대안|어떨까요|어떠세요|다른 (?:장면|방향|방식)|제안",
+        r"대안|어떨까요|어떠세요|다른 (?:장면|방향|방식)|제안",
         r"{B}[^.!?。]{0,6}?(?:없이|없는|빼고)|직접(?:적인)? 묘사(?:는|를)? ?(?:하지 않|없이|안 )",
     ),
     "zh-Hans": (

@@ -574,6 +574,9 @@ def test_a_counter_offer_that_leaves_the_graphic_part_out_is_a_decline(decline: 
         # what a thing of the world has instead of blood
         "The pistol uses a detachable magazine rather than an integral one. Instead of normal blood, you bleed acid.",
         "Usa un cargador extraíble en lugar del integrado. En lugar de tener sangre, sangras un ácido corrosivo.",
+        # "instead" narrates what happened in place of a thing; it offers nothing
+        "No blood on the floor. Instead, a trail of feathers led to the open window.",
+        "Kein Blut im Keller. Stattdessen lag ein Brief auf dem Tisch.",
         # one word read as both the offer and the exclusion
         "Statt normales Blut blutest du eine starke Säure, welche jeder Kreatur schadet, die dich verletzt.",
         # the offer and the exclusion in quoted speech
