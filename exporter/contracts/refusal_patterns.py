@@ -548,20 +548,19 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # (an offer of another version, the graphic part excluded): the offer opens the reply (its sentence starts in
 # the lead), the exclusion is anywhere in the window. Either alone is a story ("What if they come back?",
 # "There was no blood on the floor").
-_BLOODSHED = {  # the graphic part, without the generic "part" some locales' _GRAPHIC names
-    "en": r"(?:graphic|gor(?:e|y)|blood(?:y|shed)?|explicit|gruesome|violen\w*|brutal\w*|mutilat\w*|grisly|carnage|"
-    r"splatter)",
-    "es": r"(?:sangr\w*|gráfic\w*|explícit\w*|violen\w*|brutal\w*|macabr\w*|gore|vísceras|mutilad\w*)",
-    "pt-BR": r"(?:sangu\w*|sangr\w*|gráfic\w*|explícit\w*|violên\w*|violent\w*|brutal\w*|gore)",
-    "fr": r"(?:sang\w*|graphique\w*|explicite\w*|violen\w*|gore|brutal\w*|carnage|tripes|hémoglobine)",
-    "de": r"(?:blut\w*|grafisch\w*|explizit\w*|gewalt\w*|brutal\w*|gore|splatter)",
-    "it": r"(?:sangu\w*|cruent\w*|esplicit\w*|grafic\w*|violen\w*|brutal\w*|splatter|gore|truculen\w*)",
-    "nl": r"(?:bloed\w*|expliciet\w*|grafisch\w*|geweld\w*|gruwel\w*|gore)",
+_BLOODSHED = {  # blood and violence, not "graphic" or "explicit", which manuals use (sans interface graphique)
+    "en": r"(?:gor(?:e|y)|blood(?:y|shed)?|gruesome|violen\w*|brutal\w*|mutilat\w*|grisly|carnage|splatter)",
+    "es": r"(?:sangr\w*|violen\w*|brutal\w*|macabr\w*|gore|vísceras|mutilad\w*)",
+    "pt-BR": r"(?:sangu\w*|sangr\w*|violên\w*|violent\w*|brutal\w*|gore)",
+    "fr": r"(?:sang\w*|violen\w*|gore|brutal\w*|carnage|tripes|hémoglobine)",
+    "de": r"(?:blut\w*|gewalt\w*|brutal\w*|gore|splatter)",
+    "it": r"(?:sangu\w*|cruent\w*|violen\w*|brutal\w*|splatter|gore|truculen\w*)",
+    "nl": r"(?:bloed\w*|geweld\w*|gruwel\w*|gore)",
     "pl": r"(?:krw\w*|drastyczn\w*|brutaln\w*|przemoc\w*|makabr\w*|gore)",
-    "ru": r"(?:кров\w*|жесток\w*|натуралистичн\w*|графичн\w*|насили\w*)",
+    "ru": r"(?:кров\w*|жесток\w*|натуралистичн\w*|насили\w*)",
     "uk": r"(?:кров\w*|жорсток\w*|натуралістичн\w*|насильств\w*)",
     "tr": r"(?:kan\w*|vahşet\w*|şiddet\w*|gore)",
-    "id": r"(?:berdarah|darah|sadis|kekerasan|eksplisit|gore)",
+    "id": r"(?:berdarah|darah|sadis|kekerasan|gore)",
     "vi": r"(?:máu|bạo lực|ghê rợn|tàn bạo)",
     "ja": r"(?:残酷|残虐|流血|血|グロ|生々し|暴力)",
     "ko": r"(?:잔인|잔혹|피|유혈|고어|폭력)",

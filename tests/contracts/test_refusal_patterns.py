@@ -577,6 +577,10 @@ def test_a_counter_offer_that_leaves_the_graphic_part_out_is_a_decline(decline: 
         # "instead" narrates what happened in place of a thing; it offers nothing
         "No blood on the floor. Instead, a trail of feathers led to the open window.",
         "Kein Blut im Keller. Stattdessen lag ein Brief auf dem Tisch.",
+        # a manual's alternative without a graphical interface
+        "Autre option : installer le serveur sans interface graphique.",
+        "Alternativa: usar el programa sin interfaz gráfica.",
+        "Eine Alternative: den Server ohne grafische Oberfläche installieren.",
         # one word read as both the offer and the exclusion
         "Statt normales Blut blutest du eine starke Säure, welche jeder Kreatur schadet, die dich verletzt.",
         # the offer and the exclusion in quoted speech
