@@ -562,10 +562,11 @@ _BLOODSHED = {  # blood and violence, not "graphic" or "explicit", which manuals
     "tr": r"(?:kan\w*|vahşet\w*|şiddet\w*|gore)",
     "id": r"(?:berdarah|darah|sadis|kekerasan|gore)",
     "vi": r"(?:máu|bạo lực|ghê rợn|tàn bạo)",
-    "ja": r"(?:残酷|残虐|流血|血|グロ|生々し|暴力)",
-    "ko": r"(?:잔인|잔혹|피|유혈|고어|폭력)",
-    "zh-Hans": r"(?:血腥|血|残忍|暴力)",
-    "zh-Hant": r"(?:血腥|血|殘忍|暴力)",
+    # blood as a word of its own, not a syllable or a character of another word (피할 수 없는, 血統書)
+    "ja": r"(?:残酷|残虐|流血|血まみれ|血(?=[なはがをの、。]|$)|グロ|生々し|暴力)",
+    "ko": r"(?:잔인|잔혹|(?<![가-힣])피(?:가|를|는|도|범벅)?(?![가-힣])|유혈|고어|폭력)",
+    "zh-Hans": r"(?:血腥|血(?=[，。！？、的了]|$)|残忍|暴力)",
+    "zh-Hant": r"(?:血腥|血(?=[，。！？、的了]|$)|殘忍|暴力)",
 }
 _COUNTER_OFFER: dict[str, tuple[str, str]] = {
     "en": (

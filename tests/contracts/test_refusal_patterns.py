@@ -577,6 +577,10 @@ def test_a_counter_offer_that_leaves_the_graphic_part_out_is_a_decline(decline: 
         # "instead" narrates what happened in place of a thing; it offers nothing
         "No blood on the floor. Instead, a trail of feathers led to the open window.",
         "Kein Blut im Keller. Stattdessen lag ein Brief auf dem Tisch.",
+        # blood as a syllable or inside another word: avoid (피하다), a pedigree (血統書)
+        "이건 어떨까요? 그 싸움은 피할 수 없는 운명이었다.",
+        "それはどうでしょう。血統書なしの犬だった。",
+        "要不要去看看？那匹马没有血统证明。",
         # a manual's alternative without a graphical interface
         "Autre option : installer le serveur sans interface graphique.",
         "Alternativa: usar el programa sin interfaz gráfica.",
