@@ -545,8 +545,8 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # A decline that names no first person still offers another version and says what it leaves out: "## A
 # different approach … without the gore", "¿Y si en lugar del perro…? … no hace falta sangre", "Wat als het
 # ding de hond heeft meegenomen? … Veel enger, en zonder bloed.", "换个方向如何：… 詭異，但沒有血。". Per locale
-# (an offer of another version, the graphic part excluded): the offer opens the reply (its sentence starts in
-# the lead), the exclusion is anywhere in the window. Either alone is a story ("What if they come back?",
+# (an offer of another version, the graphic part excluded): the offer opens the reply (it starts in the
+# lead), the exclusion is anywhere in the window. Either alone is a story ("What if they come back?",
 # "There was no blood on the floor").
 _BLOODSHED = {  # blood and violence, not "graphic" or "explicit", which manuals use (sans interface graphique)
     "en": r"(?:gor(?:e|y)|blood(?:y|shed)?|gruesome|violen\w*|brutal\w*|mutilat\w*|grisly|carnage|splatter)",
@@ -1890,7 +1890,8 @@ def _counter_offer(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple
             continue
         # two signals, not one word read as both ("Statt normales Blut blutest du…")
         offer = offer_re.search(lowered, 0, without.start()) or offer_re.search(lowered, without.end(), end)
-        if offer is not None and _sentence(lowered, offer.start(), offer.end())[0] <= lead:
+        # the offer itself leads (a heading, the first words), wherever quotes blanked before it end sentences
+        if offer is not None and offer.start() <= lead:
             return [(min(offer.start(), without.start()), max(offer.end(), without.end()))]
     return []
 
