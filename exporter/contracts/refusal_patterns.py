@@ -33,20 +33,41 @@ CJK_WINDOW_CHARS = 80  # the same window in Chinese, Japanese, Korean: a charact
 # the grammar needs one). A soft decline is first person + a prefer-not / decline construction + one of
 # these verbs (or a steer to another subject): "I'd rather not write", "Wolałbym tego nie pisać",
 # "Dat schrijf ik liever niet", "書くのは控えます". In-story verbs (go, pass, let, fight) are not among them.
+# A verb of going on followed by another verb's gerund goes on with that act, not with the writing: "Preferiría
+# no seguir discutiéndolo", "no podemos continuar luchando", "I'd rather not continue fighting" ({K} after
+# the locale's going-on verbs; a writing gerund, "seguir escribiendo", is still the task).
+_GOING_ON_WITH = {
+    "en": r"(?! (?!writ|describ|depict|portray|creat|generat|produc|narrat|tell)[a-z]+ing\b"
+    r"| to (?!writ|describ|depict|portray|creat|generat|produc|narrat|tell|the\b|this\b|that\b|it\b)[a-z]+\b)",
+    "es": r"(?! (?!escrib|describ|narr|relat|cre|gener|redact|desarroll|cont)\w+(?:ando|iendo|yendo|ándo|iéndo|yéndo)"
+    r"\w{0,4}\b)",
+    "pt-BR": r"(?! (?!escrev|descrev|narr|relat|cri|ger|redig|desenvolv|cont)\w+(?:ando|endo|indo)\b)",
+}
+# "Sorry, I can't help you any further": help that has been going on, a character parting from a person,
+# not the host turning down a request ({M} after the help verb of the sorry-cannot-help refusals; German,
+# Dutch, Polish, Russian and Ukrainian put "more" before the verb, where the patterns do not reach).
+_NO_MORE_HELP = {  # not when the request follows: "I can't help you further with this request"
+    "en": r"(?: you)?,? (?:any ?more|any further|further|again)\b(?! (?:with|on|in)\b)",
+    "es": r"(?:te|le|les|os)? más\b(?! (?:con|en)\b)",
+    "pt-BR": r"(?:-te|-lo|-la)? (?:(?:você|vocês) )?mais\b(?! (?:com|em|n[oa])\b)",
+    "it": r"\w* più\b(?! (?:con|in)\b)",
+    "id": r"(?:mu|nya)? (?:lagi|lebih jauh)\b(?! (?:dengan|untuk|soal)\b)",
+    "vi": r" (?:\w+ ){0,2}nữa\b(?! (?:với|về)\b)",
+}
 _VERBS: dict[str, dict[str, str]] = {
     "en": {
-        "V": r"(?:write|continue|describe|depict|portray|create|generate|produce|narrate|proceed|go on|carry on|"
-        r"engage|role-?play|take part|keep going|get into|elaborate)",
+        "V": r"(?:write|continue{K}|describe|depict|portray|create|generate|produce|narrate|proceed|go on{K}|"
+        r"carry on{K}|engage|role-?play|take part|keep going|get into(?! my\b)|elaborate)",
         "G": r"(?:writing|continuing|describing|depicting|portraying|creating|generating|producing|narrating|"
         r"proceeding|going on|carrying on|engaging|role-?playing|taking part|getting into)",
     },
     "es": {
-        "V": r"(?:escribir|continuar|seguir|describir|narrar|relatar|crear|generar|redactar|desarrollar)",
+        "V": r"(?:escribir|continuar{K}|seguir{K}|describir|narrar|relatar|crear|generar|redactar|desarrollar)",
         "G": r"(?:escribiendo|continuando|siguiendo|describiendo|narrando|relatando|creando|generando|redactando)",
         "1": r"(?:escribo|sigo|continúo|describo|narro|relato|redacto)",
     },
     "pt-BR": {
-        "V": r"(?:escrever|continuar|seguir|descrever|narrar|relatar|criar|gerar|redigir|desenvolver)",
+        "V": r"(?:escrever|continuar{K}|seguir{K}|descrever|narrar|relatar|criar|gerar|redigir|desenvolver)",
         "G": r"(?:escrevendo|continuando|seguindo|descrevendo|narrando|criando|gerando)",
     },
     "fr": {
@@ -95,15 +116,19 @@ _VERBS: dict[str, dict[str, str]] = {
     "zh-Hant": {"V": r"(?:寫|繼續|描寫|描述|創作|續寫|撰寫)"},
 }
 
+for _code, _forms in _VERBS.items():
+    for _name in _forms:
+        _forms[_name] = _forms[_name].replace("{K}", _GOING_ON_WITH.get(_code, ""))
+
 # Per locale: (hard, soft) pattern lists.
 _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "en": (
         (
             r"\bI(?:'m| am)? (?:sorry|afraid)\b[^.!?]{0,40}\b(?:can(?:'|no)t|cannot|unable|won't|"
             r"will not)\b[^.!?]{0,30}"
-            r"\b(?:help|assist|comply|continue|create|write|provide|generate|fulfil|engage)",
+            r"\b(?:help(?!{M})|assist|comply|continue|create|write|provide|generate|fulfil|engage)",
             r"\bI (?:can(?:'|no)t|cannot|won't|will not|am unable to|'m unable to|am not able to|'m not able to) "
-            r"(?:help|assist|comply|continue|fulfil+|engage|provide|create|generate|write|produce)\b.{0,40}"
+            r"(?:help(?! \w+ing\b| but\b)|assist|comply|continue|fulfil+|engage|provide|create|generate|write|produce)\b.{0,40}"
             r"\b(?:this|that|request|content|violen\w*|graphic|role-?play|scene|story)",
             r"\bas an AI(?: language model)?\b",
             r"\b(?:against|violates?)\b[^.!?]{0,30}\b(?:guidelines|content polic(?:y|ies)|usage polic(?:y|ies))",
@@ -134,7 +159,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "es": (
         (
-            r"\bLo siento\b.{0,40}\bno (?:puedo|podré) (?:ayudar|continuar|crear|escribir|proporcionar|generar)",
+            r"\bLo siento\b.{0,40}\bno (?:puedo|podré) (?:ayudar(?!{M})|continuar|crear|escribir|proporcionar|generar)",
             r"\bno puedo (?:ayudarte|ayudar|continuar|crear|escribir|generar) (?:con )?(?:eso|esto|este|esta|ese|esa)",
             r"\bno (?:estoy en condiciones|me es posible|soy capaz) de {V}",
             r"\bcomo (?:una )?(?:IA|inteligencia artificial|modelo de lenguaje|modelo de IA)\b|"
@@ -156,7 +181,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "pt-BR": (
         (
-            r"\b(?:Desculpe|Sinto muito|Lamento)\b.{0,40}\bnão (?:posso|consigo|poderei) (?:ajudar|continuar|criar|"
+            r"\b(?:Desculpe|Sinto muito|Lamento)\b.{0,40}\bnão (?:posso|consigo|poderei) (?:ajudar(?!{M})|continuar|criar|"
             r"escrever|fornecer|gerar)",
             r"\bnão (?:posso|consigo) (?:ajudar|continuar|criar|escrever|gerar) (?:com )?(?:isso|isto|esse|essa|este|"
             r"esta)",
@@ -239,7 +264,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "it": (
         (
-            r"\bMi dispiace\b.{0,40}\bnon (?:posso|potrò) (?:aiutar|continuar|crear|scriver|fornir|generar)",
+            r"\bMi dispiace\b.{0,40}\bnon (?:posso|potrò) (?:aiutar(?!{M})|continuar|crear|scriver|fornir|generar)",
             r"\bnon posso (?:scrivere|continuare|creare|generare) (?:questo|questa|quel|quella|ciò)",
             r"\bnon sono in grado di {V}",
             r"\bin quanto (?:IA|intelligenza artificiale|modello linguistico)\b|"
@@ -355,7 +380,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"допомогти\b[^.!?]{0,10}\bне (?:можу|зможу))\b|"
             r"\bне (?:можу|зможу)\b[^.!?]{0,25}\bдопомогти\b[^.!?]{0,10}\b(?:з цим|в цьому)\b|\bне (?:можу|"
             r"зможу)\b[^.!?]{0,10}\b(?:з цим|в цьому)\b[^.!?]{0,10}\bдопомогти\b",
-            r"\bмені (?:не )?дозволено\b|\bвиходить за межі\b",
+            r"\bмені (?:не )?дозволено\b|\bвиходить за межі\b[^.!?]{0,40}\b(?:правил|дозволен|настанов)",
         ),
         (
             r"\bя б(?:и)? (?:волів|воліла|радше|не хотів|не хотіла)\b.{0,20}{V}",
@@ -371,7 +396,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "tr": (
         (
-            r"\b(?:Üzgünüm|Maalesef|Özür dilerim)\b.{0,40}\b(?:yardımcı olamam|devam edemem|yazamam|oluşturamam|"
+            r"\b(?:Üzgünüm|Maalesef|Özür dilerim)\b.{0,40}\b(?:(?<!artık )yardımcı olamam|devam edemem|yazamam|oluşturamam|"
             r"sağlayamam|yazamıyorum|yardımcı olamıyorum)",
             r"\b(?:bu|böyle|bu tür|bu türden|bu tarz)\b.{0,20}\b(?:yazamam|yazamıyorum|oluşturamam|oluşturamıyorum|"
             r"üretemem|devam edemem|devam edemiyorum|yerine getiremem)",
@@ -396,7 +421,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "id": (
         (
-            r"\b(?:Maaf|Mohon maaf)\b.{0,40}\b(?:saya )?tidak (?:bisa|dapat) (?:membantu|melanjutkan|membuat|menulis|"
+            r"\b(?:Maaf|Mohon maaf)\b.{0,40}\b(?:saya )?tidak (?:bisa|dapat) (?:membantu(?!{M})|melanjutkan|membuat|menulis|"
             r"memberikan)",
             r"\bsaya tidak (?:bisa|dapat|akan) (?:menulis|menuliskan|melanjutkan|membuat) (?:adegan |konten |"
             r"permintaan )?(?:itu|ini|seperti itu)",
@@ -419,7 +444,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "vi": (
         (
-            r"(?:Xin lỗi|Rất tiếc).{0,40}(?:tôi )?không thể (?:giúp|tiếp tục|tạo|viết|cung cấp)",
+            r"(?:Xin lỗi|Rất tiếc).{0,40}(?:tôi )?không thể (?:giúp(?!{M})|tiếp tục|tạo|viết|cung cấp)",
             r"\btôi không thể (?:viết|tiếp tục|tạo) (?:cảnh|nội dung|yêu cầu) (?:này|đó|như vậy|như thế)",
             r"\blà một (?:AI|trí tuệ nhân tạo|mô hình ngôn ngữ)\b|\b(?:là|với tư cách là) (?:một )?(?:trợ lý|mô hình) (?:AI|ảo|trí tuệ nhân tạo|ngôn ngữ)\b",
             r"\btôi không được phép {V}",
@@ -429,7 +454,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"\btôi (?:xin phép|xin|muốn|sẽ|chọn) không {V}",
             r"\btôi không (?:thoải mái|thấy thoải mái|muốn)\b.{0,12}{V}",
-            r"\btôi (?:xin |phải |đành |xin phép )?từ chối",
+            r"(?<!chúng )\btôi (?:xin |phải |đành |xin phép )?từ chối",
             r"\btôi (?:xin |sẽ )?bỏ qua (?:cảnh|phần|đoạn)",
             r"(?:đây|điều này|đó) không phải (?:là )?(?:điều|thứ|nội dung) (?:mà )?tôi muốn {V}",
             r"\btốt hơn (?:là )?(?:tôi|mình) không {V}|\btôi nghĩ (?:mình|tôi) không nên {V}",
@@ -449,7 +474,7 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             r"{V}(?:の|こと)は(?:控え|遠慮|やめ|差し控え|気が進み|お断り|避け)",
             r"(?:書か|続け|描か|描写し|作成し)ない(?:で(?:おき|おこう)|ほうが(?:いい|よい|良い))",
-            r"(?:遠慮|お断り|パス)(?:させて|いたします|します|したい)|控えたい",
+            r"(?<!のは)(?<!ことは)(?:遠慮|お断り|パス)(?:させて|いたします|します|したい)|(?<!のは)(?<!ことは)控えたい",
             r"(?:書きたい|描きたい)(?:内容|もの|こと)ではありません",
             r"(?:別の|他の)話題(?:にしませんか|にしましょう|に移りませんか|はいかが)|話題を変え(?:ませんか|ましょう)",
             r"想像に(?:お任せ|任せ|委ね)",
@@ -516,6 +541,120 @@ _PATTERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+# -- A counter-offer without the graphic part ---------------------------------------------------------------
+# A decline that names no first person still offers another version and says what it leaves out: "## A
+# different approach … without the gore", "¿Y si en lugar del perro…? … no hace falta sangre", "Wat als het
+# ding de hond heeft meegenomen? … Veel enger, en zonder bloed.", "换个方向如何：… 詭異，但沒有血。". Per locale
+# (an offer of another version, the graphic part excluded): the offer opens the reply (it starts in the
+# lead), the exclusion is anywhere in the window. Either alone is a story ("What if they come back?",
+# "There was no blood on the floor").
+_BLOODSHED = {  # blood and violence, not "graphic" or "explicit", which manuals use (sans interface graphique)
+    "en": r"(?:gor(?:e|y)|blood(?:y|shed)?|gruesome|violen\w*|brutal\w*|mutilat\w*|grisly|carnage|splatter)",
+    "es": r"(?:sangr\w*|violen\w*|brutal\w*|macabr\w*|gore|vísceras|mutilad\w*)",
+    "pt-BR": r"(?:sangu\w*|sangr\w*|violên\w*|violent\w*|brutal\w*|gore)",
+    "fr": r"(?:sang\w*|violen\w*|gore|brutal\w*|carnage|tripes|hémoglobine)",
+    "de": r"(?:blut\w*|gewalt\w*|brutal\w*|gore|splatter)",
+    "it": r"(?:sangu\w*|cruent\w*|violen\w*|brutal\w*|splatter|gore|truculen\w*)",
+    "nl": r"(?:bloed\w*|geweld\w*|gruwel\w*|gore)",
+    "pl": r"(?:krw\w*|drastyczn\w*|brutaln\w*|przemoc\w*|makabr\w*|gore)",
+    "ru": r"(?:кров\w*|жесток\w*|натуралистичн\w*|насили\w*)",
+    "uk": r"(?:кров\w*|жорсток\w*|натуралістичн\w*|насильств\w*)",
+    "tr": r"(?:kan\w*|vahşet\w*|şiddet\w*|gore)",
+    "id": r"(?:berdarah|darah|sadis|kekerasan|gore)",
+    "vi": r"(?:máu|bạo lực|ghê rợn|tàn bạo)",
+    # blood as a word of its own, not a syllable or a character of another word (피할 수 없는, 血統書)
+    "ja": r"(?:残酷|残虐|流血|血まみれ|血(?=[なはがをの、。]|$)|グロ|生々し|暴力)",
+    "ko": r"(?:잔인|잔혹|(?<![가-힣])피(?:가|를|는|도|범벅)?(?![가-힣])|유혈|고어|폭력)",
+    "zh-Hans": r"(?:血腥|血(?=[，。！？、的了]|$)|残忍|暴力)",
+    "zh-Hant": r"(?:血腥|血(?=[，。！？、的了]|$)|殘忍|暴力)",
+}
+_COUNTER_OFFER: dict[str, tuple[str, str]] = {
+    "en": (
+        r"\b(?:what if|how about|(?:a )?different (?:approach|angle|take|direction|idea)|"
+        r"alternatives?|alternatively|suggestions?|proposal|another (?:idea|option|version|way))\b",
+        r"\b(?:without|no|minus)\b(?: [\w'-]+){0,2}? {B}\b|"
+        r"\bwithout (?:showing|describing|depicting)\b(?! (?:her|his|their|my|your|its|our)\b)",
+    ),
+    "es": (
+        r"(?:¿y si\b|\bqué tal si\b|\bpropuesta\b|\balternativ\w*|\botra (?:idea|opción|"
+        r"versión|forma)\b|\bsugerencia)",
+        r"\b(?:sin|ni|nada de|no hace falta|menos)\b(?: \w+){0,2}? {B}|"
+        r"\bsin (?:mostrar|describir|enseñar)\b(?! (?:su|sus|mi|mis|tu|tus)\b)",
+    ),
+    "pt-BR": (
+        r"\b(?:e se\b|que tal\b|proposta\b|alternativ\w*|outra (?:ideia|opção|versão|forma)\b|"
+        r"sugestão)",
+        r"\b(?:sem|nada de|menos|não precisa de)\b(?: \w+){0,2}? {B}|\bsem (?:mostrar|descrever)\b(?! (?:seu|sua|seus|suas|meu|minha)\b)",
+    ),
+    "fr": (
+        r"\b(?:et si\b|autre (?:piste|idée|option|approche|version)\b|quelques idées\b|"
+        r"alternativ\w*|proposition\b|suggestion)",
+        r"\b(?:sans|pas (?:de |d['’]|une goutte de )|ni|moins de)(?: \w+){0,2}? ?{B}|\bsans (?:montrer|décrire)\b(?! (?:son|sa|ses|mon|ma|mes|leur|leurs)\b)",
+    ),
+    "de": (
+        r"\b(?:was wäre, wenn|wie wäre es|vorschlag\w*|alternativ\w*|andere (?:idee|"
+        r"variante|version)\b)",
+        r"\b(?:ohne|statt|kein\w*)\b(?: [\wäöüß]+){0,2}? {B}|\bohne (?:\w+ )?zu (?:zeigen|beschreiben)\b",
+    ),
+    "it": (
+        r"\b(?:e se\b|che ne dici|proposta\b|alternativ\w*|un['’]idea diversa|altra (?:idea|versione)\b|"
+        r"suggeri\w*)",
+        r"\b(?:senza|niente|nessun\w*)\b(?: \w+){0,2}? {B}|\bsenza (?:mostrare|descrivere)\b(?! (?:il suo|la sua|i suoi|le sue|il mio|la mia)\b)",
+    ),
+    "nl": (
+        r"\b(?:wat als|hoe zou|voorstel\w*|alternatie\w*|ander idee|andere (?:versie|aanpak)\b)",
+        r"\b(?:zonder|geen)\b(?: [\w'’]+){0,2}? {B}|\bzonder (?:\w+ )?te (?:tonen|beschrijven)\b",
+    ),
+    "pl": (
+        r"\b(?:a gdyby|co powiesz|propozycj\w*|alternatyw\w*|coś innego|inn\w* (?:pomysł|wersj)\w*|"
+        r"zaproponuję)",
+        r"\b(?:bez|żadn\w*)\b(?: \w+){0,2}? {B}|\b{B} (?:brak|nie ma)\b|\bbez (?:pokazywania|opisywania)\b",
+    ),
+    "ru": (
+        r"\b(?:а что если|что если|как насч[её]т|предлож\w*|альтернатив\w*|друг\w* (?:поворот|вариант|"
+        r"верси)\w*)",
+        r"\b(?:без|никак\w*)\b(?: \w+){0,2}? {B}|\b{B} нет\b|\bне (?:показывая|описывая)\b",
+    ),
+    "uk": (
+        r"\b(?:а що як|що як|як щодо|запропон\w*|альтернатив\w*|інш\w* (?:поворот|варіант|верси)\w*)",
+        r"\b(?:без|жодн\w*)\b(?: \w+){0,2}? {B}|\b{B} немає\b|\bне (?:показуючи|описуючи)\b",
+    ),
+    "tr": (
+        r"\b(?:bunun yerine|peki ya|ne dersin|öneri\w*|alternatif\w*|başka bir (?:fikir|versiyon|yol)\b|"
+        r"kısaca)",
+        r"\b{B}(?:siz\w*| yok\b| olmadan\b)|\b(?:göstermeden|betimlemeden)\b",
+    ),
+    "id": (
+        r"\b(?:bagaimana kalau|gimana kalau|atau begini|alternatif\w*|usul\w*|"
+        r"pilihan lain)",
+        r"\b(?:tanpa|tidak ada)\b(?: \w+){0,2}? {B}|\btanpa (?:menunjukkan|memperlihatkan|menggambarkan)\b",
+    ),
+    "vi": (
+        r"\b(?:hay là|hay để|thử hướng khác|hướng khác|cách (?:kể|viết) khác|gợi ý|phương án)",
+        r"\b(?:không (?:cần|có)|bỏ)\b(?: \w+){0,2}? {B}|\bkhông (?:miêu tả|mô tả|tả) trực tiếp\b",
+    ),
+    "ja": (
+        r"代わりに、|どうでしょう|いかがでしょう|別の(?:案|場面|方向)|提案",
+        r"{B}[^。]{0,6}?(?:なし|抜き|せず|避け)|直接の?描写は?(?:しません|せず|なし|しない)",
+    ),
+    "ko": (
+        r"대안|어떨까요|어떠세요|다른 (?:장면|방향|방식)|제안",
+        r"{B}[^.!?。]{0,6}?(?:없이|없는|빼고)|직접(?:적인)? 묘사(?:는|를)? ?(?:하지 않|없이|안 )",
+    ),
+    "zh-Hans": (
+        r"换个|要不要|怎么样|改成|改写|供你参考|不如",
+        r"(?:不用|没有|不要|无需|不见)[^。！？]{0,4}?{B}|{B}[^。！？]{0,8}?(?:就不|不在考虑)|不用?直接(?:描写|写)",
+    ),
+    "zh-Hant": (
+        r"換個|要不要|怎麼樣|改成|改寫|供你參考|不如",
+        r"(?:不用|沒有|不要|無需|不見)[^。！？]{0,4}?{B}|{B}[^。！？]{0,8}?(?:就不|不列)|不用?直接(?:描寫|寫)",
+    ),
+}
+_COUNTER_OFFER = {
+    code: (offer, without.replace("{B}", _BLOODSHED[code]))
+    for code, (offer, without) in _COUNTER_OFFER.items()
+}
+
 # -- Composed soft declines ---------------------------------------------------------------------------------
 # A decline names the task, not the world: the host turns down *the scene, the story, this part, writing it*
 # in its own voice. So besides the constructions above, a sentence near the start is a soft decline when it
@@ -553,7 +692,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\b(?:scene|story|storyline|(?:this|that) part|chapter|request|content|prompt|role-?play|passage|plot|"
         r"this one|"
         r"that one|details|direction|writ(?:e|ing|ten)|describ(?:e|ing)|depict(?:ing)?|portray(?:ing)?|"
-        r"narrat(?:e|ing)|continu(?:e|ing)|unwritten)\b|"
+        r"narrat(?:e|ing)|continu(?:e|ing){K}|unwritten)\b|"
         r"\b(?:this|that) (?:bit|section|piece)\b|\brole\b",
     ),
     "es": (
@@ -570,7 +709,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bno (?:sé|estoy segur[oa]) (?:si|de que) (?:debería|deba|debo)\b|"
         r"\bpero (?:no|sin) (?:esa|esta|ese|este|la|el)\b|\bno me meto\b",
         r"\b(?:escena|historia|(?:esta|esa) parte|capítulo|petición|solicitud|contenido|trama|detalles|relato|rumbo|"
-        r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar)\b|"
+        r"escribir\w*|escribo|escribiendo|describir\w*|describo|narrar\w*|continuar{K})\b|"
         r"\b(?:fragmento|papel|personaje|escriba|escribirla|escribirlo)\b",
     ),
     "pt-BR": (
@@ -588,7 +727,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bnão me parece (?:certo|adequado|apropriado|correto)\b",
         r"\b(?:cena|história|(?:essa|esta|dessa|desta) parte|capítulo|pedido|solicitação|conteúdo|trama|detalhes|"
         r"relato|rumo|escrever\w*|"
-        r"escrevo|escrevendo|descrever\w*|retratar|narrar|continuar)\b|"
+        r"escrevo|escrevendo|descrever\w*|retratar|narrar|continuar{K})\b|"
         r"\b(?:trecho|papel|personagem|tema)\b",
     ),
     "fr": (
@@ -603,14 +742,14 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bje ne me vois pas\b|\btrès peu pour moi\b|\bje refuse\b|\bj['’]aime(?:rais)? mieux\b|"
         r"\bje (?:la |le |les )?laisse(?:rai|rais)? de côté\b|"
         r"\bce n['’]est pas\b[^.!?]{0,30}\bque (?:j['’]|je )|\bje (?:préfère|préférerais) (?:la |le |les )?laisser|"
-        r"\bje ne (?:peux|pourrai|suis) pas\b|"
+        r"\bje ne (?:peux|pourrai) pas\b|"
         r"\b(?:laissons|sautons)\b|\bmal à l['’]aise\b|\bje (?:vais )?(?:la|le|les) passer\b|\bje (?:la|le|"
         r"les) passe\b|\bje ne me sens pas de\b|\bm['’]en abst\w+|"
         r"\bje ne suis pas (?:sûre?|certaine?) (?:de devoir|que je doive|qu['’]il faille)\b|"
         r"\bje ne sais pas si je (?:dois|devrais)\b|"
         r"\bmais (?:pas|sans) (?:cette|ce|cet|la|le)\b|\bce n['’]est pas (?:mon truc|pour moi|mon genre)\b|"
         r"\bje ne le sens pas\b",
-        r"\b(?:scène|histoire|cette partie|chapitre|demande|contenu|intrigue|détails|passage|récit|voie|direction|"
+        r"\b(?:scène|histoire|cette partie|chapitre|(?<!\bme )(?<!\bse )(?<!\bte )demande|contenu|intrigue|détails|passage|récit|voie|direction|"
         r"écrire|écrirai|écris|décrire|raconter|poursuivre|continuer)\b|"
         r"\b(?:rôle|personnage|morceau|extrait|fragment)\b",
     ),
@@ -692,7 +831,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bне (?:уверен|уверена|знаю)\b[^.!?]{0,20}\b(?:стоит|следует)\b|"
         r"\bно (?:без|не) (?:этой|этого|эту|этих)\b|\b(?:а|но) (?:вот )?[^.!?]{0,30}— нет\b",
         r"\b(?:сцен[аыуеой]\w*|истори[яиюей]\w*|(?:эту|этой) част[ьи]|глав[аыуе]\w*|запрос\w*|контент\w*|сюжет\w*|"
-        r"лини[юияей]\w*|подробност\w*|детал\w*|фрагмент\w*|писать|написать|напишу|описывать|описать|"
+        r"(?:(?:сюжетн|эт)\w* )лини[юияей]\w*|подробност\w*|детал\w*|фрагмент\w*|писать|написать|напишу|описывать|описать|"
         r"продолжать|продолжить)\b|"
         r"\b(?:эпизод\w*|кус(?:ок|ка|очек)|рол[ьи])\b",
     ),
@@ -706,7 +845,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"\bне найкращ\w* (?:автор\w*|вибір)\b|"
         r"\bне (?:впевнений|впевнена|знаю)\b[^.!?]{0,20}\b(?:варто|слід|треба)\b|"
         r"\bале (?:без|не) (?:цієї|цього|цю|цих)\b|\b(?:а|але) (?:от )?[^.!?]{0,30}— ні\b",
-        r"\b(?:сцен\w*|істор\w*|(?:цю|цієї) частин[уи]|розділ\w*|запит\w*|вміст\w*|сюжет\w*|лінію|лінії|подробиц\w*|"
+        r"\b(?:сцен\w*|істор\w*|(?:цю|цієї) частин[уи]|розділ\w*|запит\w*|вміст\w*|сюжет\w*|(?:(?:сюжетн|ц)\w* )ліні[юї]|подробиц\w*|"
         r"деталі|фрагмент\w*|писати|написати|напишу|описувати|описати|продовжувати|продовжити)\b|"
         r"\b(?:епізод\w*|шмат\w*|рол[ьі])\b",
     ),
@@ -716,7 +855,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
         r"(?=\w*m)(?:\w+(?:meyeceğim|mayacağım|memeyi|mamayı)\b|\w+(?:sam|sem) (?:daha )?iyi olur\b|"
         r"\w{2,}(?:amam|emem|amıyorum|emiyorum|mayayım|meyeyim)\b)|\batla(?:yacağım|yayım|mak istiyorum)\b|"
         r"\bkaçın(?:acağım|ıyorum|ırım|mak istiyorum|mayı tercih ederim)\b|\brahat (?:hissetmiyorum|değilim)\b|"
-        r"\b(?:uygun|doğru) gelmiyor\b|\biçimden gelmiyor\b|\bgönlüm razı değil\b|\btercih (?:ederim|ediyorum)\b|"
+        r"\b(?:uygun|doğru) gelmiyor\b|\biçimden gelmiyor\b|\bgönlüm razı değil\b|\b\w+(?:mayı|meyi) tercih (?:ederim|ediyorum)\b|"
         r"\bistemiyorum\b|"
         r"\bistemem\b|\bpas geçeceğim\b|\breddediyorum\b|\breddederim\b|\bvazgeçeceğim\b|\breddetmem\b|\brahatsız ediyor\b|\bgönlüm yok\b|"
         r"\bisteyeceğim bir \w+ değil|\bistediğim bir \w+ değil|\byardımcı olamam\b|"
@@ -745,7 +884,7 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     "vi": (
         r"\b(?:tôi|mình|chúng ta)\b",
         r"\b(?:xin phép|xin|sẽ|muốn|chọn) không\b|\bkhông (?:muốn|thoải mái|định)\b|\bxin (?:được )?(?:bỏ qua|"
-        r"kiếu|dừng|từ chối)|\b(?:tôi|mình)(?: \w+){0,2} (?:bỏ qua|từ chối)\b|"
+        r"kiếu|dừng|từ chối)|(?<!chúng )\b(?:tôi|mình)(?: \w+){0,2} (?:bỏ qua|từ chối)\b|"
         r"\bkhông phải (?:là )?\w+ (?:mà )?tôi muốn|"
         r"\b(?:tôi|mình)(?: \w+)? không thể\b|\bkhông tiện\b|\bnên dừng\b|"
         r"\b(?:làm (?:mình|tôi)|(?:mình|tôi) (?:thấy |cảm thấy )?)(?:hơi |khá |rất )?khó chịu\b|\blược (?:bớt|bỏ|"
@@ -759,13 +898,13 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     ),
     "ja": (
         None,
-        r"(?:ない|ず)(?:でおき|でおこう|ことにし|ようにし|ほうが)|控え|遠慮|見送ら|お断り|やめておき|やめて|"
-        r"気が引け|気が進ま|気になれ|止めておき|省略させ|飛ばし|(?<![ァ-ヺー])パス(?:させ|し(?:ます|たい|て)|する|で(?=[…。！!、]|お願い|いい))|たい\w*ではありません|(?:でき|られ|け)ません|かねます|"
+        r"(?:ない|ず)(?:でおき|でおこう|ことにし|ようにし(?!て)|ほうが)|控え(?!てい)|遠慮|見送ら|お断り|やめておき|やめて|"
+        r"気が引け|気が進ま|気になれ|止めておき|省略させ|飛ばし|(?<![ァ-ヺー])パス(?:させ|し(?:ます|たい|て)|する|で(?=[…。！!、]|お願い|いい))|たい\w*ではありません|(?:でき|られ|(?<![受い])け)ません|かねます|"
         r"割愛|省略(?:し|させ|いた)|(?:書き|描き|続け|描写し)ません|"
         r"べきか(?:迷|悩|分かりません|わかりません)|"
         r"以外は|を除いて",
-        r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容|描写|筋書|続き|"
-        r"(?<![\u3400-\u9fff])[書描](?=[\u3040-\u309f])(?!いてあ|かれ))|"
+        r"(?:場面|シーン|物語|(?:この|その)(?:部分|お話|話)|部分は|章|リクエスト|依頼|内容(?!物)|描写|筋書|(?<!引き)続き|"
+        r"(?<![\u3400-\u9fff])[書描](?=[\u3040-\u309f])(?!いてあ|かれ|き込))|"
         r"(?:一節|段落|役(?!に立|立))",
     ),
     "ko": (
@@ -787,8 +926,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     # 戏/戲 is the task (a scene, one's part in a play) on its own, not inside 游戏/遊戲 (a game)
     "zh-Hans": (
         None,
-        r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
-        r"为难|婉拒|我拒绝|不是我想|容我|我得|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
+        r"(?:就|还是|先|也)不[^。！？，]{0,8}了|不打算|(?<![你您他她它])不(?:太)?(?:想|愿意)|不参与|不展开|就此打住|略过|跳过|"
+        r"为难|婉拒|我拒绝|不是我想|容我|我(?![们們])[^，。！？]{0,4}?(?:无法|不能|没办法|没法)|"
         r"(?:让我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:还是|就)算了|(?:就|还是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不确定(?:该不该|是否应该|要不要)|"
         r"(?:写|续写|继续|描写)不(?:了|出来)|"
@@ -798,8 +937,8 @@ _COMPOSED: dict[str, tuple[str | None, str, str]] = {
     ),
     "zh-Hant": (
         None,
-        r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
-        r"為難|婉拒|我拒絕|不是我想|容我|我得|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
+        r"(?:就|還是|先|也)不[^。！？，]{0,8}了|不打算|(?<![你您他她它])不(?:太)?(?:想|願意)|不參與|不展開|就此打住|略過|跳過|"
+        r"為難|婉拒|我拒絕|不是我想|容我|不寫[^。！？]{0,4}比較好|我(?![们們])[^，。！？]{0,4}?(?:無法|不能|沒辦法|沒法)|"
         r"(?:讓我|我)[^。！？，]{0,6}不(?:舒服|自在)|(?:還是|就)算了|(?:就|還是|先|也)不[^。！？，]{0,8}啦|省略|"
         r"不確定(?:該不該|是否應該|要不要)|"
         r"(?:寫|續寫|繼續|描寫)不(?:了|出來)|"
@@ -860,7 +999,11 @@ _PARTIAL: dict[str, str] = {
     "zh-Hant": r"(?:但|不過|只是)[^。！？]{0,12}?{G}[^。！？]{0,6}?(?:不寫|略過|省略|跳過|不展開|不描寫)",
 }
 _COMPOSED = {
-    code: (me, core + "|" + _PARTIAL[code].replace("{G}", _GRAPHIC[code]), topic)
+    code: (
+        me,
+        core + "|" + _PARTIAL[code].replace("{G}", _GRAPHIC[code]),
+        topic.replace("{K}", _GOING_ON_WITH.get(code, "")),
+    )
     for code, (me, core, topic) in _COMPOSED.items()
 }
 
@@ -934,7 +1077,7 @@ _DEMONSTRATIVE: dict[str, tuple[str, str]] = {
         r"\b(?:xin phép|xin|chọn) không\b|\bkhông (?:thoải mái|tiện)\b",
         r"\b(?:làm|với) (?:điều|việc|cái|chuyện) (?:đó|này)\b",
     ),
-    "ja": (r"控え|遠慮|見送ら|お断り|気が引け|気が進ま", r"(?:それ|これ)(?:は|を|について)"),
+    "ja": (r"控え(?!てい)|遠慮|見送ら|お断り|気が引け|気が進ま", r"(?:それ|これ)(?:は|を|について)"),
     "ko": (
         r"지 않는 (?:것이|게|편이) (?:좋겠|나을|좋을)|불편|꺼려|꺼리|사양|아닌 것 같|곤란",
         r"(?:그건|그것|이건|이것)",
@@ -1310,6 +1453,7 @@ def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
     for pattern in patterns:
         for name, verbs in _VERBS.get(code, {}).items():
             pattern = pattern.replace("{" + name + "}", verbs)
+        pattern = pattern.replace("{M}", _NO_MORE_HELP.get(code, "$^"))
         if "{" in pattern.replace("{0,", "").replace("{1,", "").replace("{2,", ""):
             raise ValueError(f"{code}: unexpanded placeholder in {pattern!r}")
         out.append(pattern)
@@ -1412,7 +1556,7 @@ def _first_letters(pattern: str) -> set[str] | None:
         return None if any(f is None for f in found) else set().union(*(f for f in found if f is not None))
     while pattern.startswith(r"\b"):
         pattern = pattern[2:]
-    if pattern.startswith(("(?<!", "(?<=")):
+    while pattern.startswith(("(?<!", "(?<=")):
         pattern = pattern[_close(pattern, 0) + 1 :]
     if pattern.startswith("(?:"):
         end = _close(pattern, 0)
@@ -1611,6 +1755,7 @@ def _any_phrase(codes: tuple[str, ...]) -> re.Pattern[str]:
     where one of them does (each phrase lands in the same first-letter group as in its own pattern), so a
     window it finds nothing in (a story: 19 in 20) is searched once, not three times (40 % of the time)."""
     phrases = tuple(p for code, kinds in _PATTERNS.items() if code in codes for kind in kinds for p in kind)
+    phrases += tuple(_COUNTER_OFFER[code][1] for code in codes)
     cores = tuple(_COMPOSED[code][1] for code in codes)
     return _compile(phrases + cores, word_start=codes is not _GROUPS["cjk"], two_letters=True)
 
@@ -1648,6 +1793,32 @@ def _opens(lowered: str, first: int) -> bool:
     return not lowered[start:first].strip()
 
 
+# A decline's "cannot" or "will not" that lets someone else do a thing is a character holding a person back,
+# not the host holding back its writing: "Я не могу позволить тебе продолжать это", "I will not let our guard
+# down as we continue", "我不能让我哥哥一直……". The host's own writing is let by no one else ("I can't let
+# myself write that" is a decline).
+_LETS_ANOTHER = {
+    "en": r"\s+(?:let|allow|permit)\s+(?:you|him|her|them|us|our|his|their)\b",
+    "ru": r"\s+(?:позволить|дать|разрешить)\s+(?:тебе|вам|ему|ей|им|нам)\b",
+    "uk": r"\s+(?:дозволити|дати)\s+(?:тобі|вам|йому|їй|їм|нам)\b",
+    "zh-Hans": r"让(?:你|您|他|她|我(?:哥|姐|弟|妹|爸|妈))",
+    "zh-Hant": r"讓(?:你|您|他|她|我(?:哥|姐|弟|妹|爸|媽))",
+}
+_LETS_ANOTHER_BY_CODE = {code: re.compile(pattern) for code, pattern in _LETS_ANOTHER.items()}
+
+
+def _own_core(
+    lowered: str, code: str, core_re: re.Pattern[str], first: int, last: int
+) -> re.Match[str] | None:
+    """The first core of ``code`` in the sentence ``first:last`` that is the speaker holding back, not one
+    that lets another person act (``_LETS_ANOTHER``): "I won't let you down, but I can't write this"."""
+    lets = _LETS_ANOTHER_BY_CODE.get(code)
+    for own in core_re.finditer(lowered, first, last):
+        if lets is None or not lets.match(lowered, own.end(), last):
+            return own
+    return None
+
+
 _OBJECT_AT = (re.compile(r"\s*"), re.compile(r"\s*[^\W\d_]+\s+"), re.compile(r"[^\W\d_]{1,2}"))
 
 
@@ -1677,8 +1848,8 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             break  # a decline opens the reply; a character's "I will not tell you…" comes later
         # the task may be named in the decline's sentence or the next one (its offer: "… the rest of the chapter")
         following = min(end, _sentence(lowered, last + 1, last + 1)[1] if last < len(lowered) else last)
-        for me, core_re, topic_re, strong_re, object_re in each:
-            own = core_re.search(lowered, first, last)
+        for code, (me, core_re, topic_re, strong_re, object_re) in zip(codes, each, strict=True):
+            own = _own_core(lowered, code, core_re, first, last)
             if own is None or (me is not None and not me.search(lowered, first, last)):
                 continue
             reach = following if last - own.end() <= NEXT_TASK_MAX_TAIL else last
@@ -1694,6 +1865,34 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
                 topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
             if topic is not None and not _reported(lowered, own.start(), own.end()):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
+    return []
+
+
+_COUNTER_OFFER_BY_CODE = {
+    code: (re.compile(offer), re.compile(without)) for code, (offer, without) in _COUNTER_OFFER.items()
+}
+_WITHOUT_BY_CODES = {
+    codes: _compile(tuple(_COUNTER_OFFER[code][1] for code in codes), word_start=codes is not _GROUPS["cjk"])
+    for *_, codes in _BY_SCRIPT
+}
+
+
+def _counter_offer(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
+    """Spans of a counter-offer (``_COUNTER_OFFER``) of ``codes``: another version offered in the lead, the
+    graphic part excluded in the window."""
+    if not _WITHOUT_BY_CODES[codes].search(lowered, 0, end):
+        return []
+    lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+    for code in codes:
+        offer_re, without_re = _COUNTER_OFFER_BY_CODE[code]
+        without = without_re.search(lowered, 0, end)
+        if without is None:
+            continue
+        # two signals, not one word read as both ("Statt normales Blut blutest du…")
+        offer = offer_re.search(lowered, 0, without.start()) or offer_re.search(lowered, without.end(), end)
+        # the offer itself leads (a heading, the first words), wherever quotes blanked before it end sentences
+        if offer is not None and offer.start() <= lead:
+            return [(min(offer.start(), without.start()), max(offer.end(), without.end()))]
     return []
 
 
@@ -1714,6 +1913,7 @@ def _search(lowered: str) -> list[tuple[int, int]]:
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)
+        spans += _counter_offer(lowered, codes, end)
     return spans
 
 

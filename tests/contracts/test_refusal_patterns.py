@@ -537,6 +537,154 @@ def test_written_useful_and_we_are_not_a_decline(line: str) -> None:
     assert find_refusal(line) is None, line
 
 
+# -- a counter-offer that leaves the graphic part out, with no first person (independent4_dev's soft misses) --
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "## Another idea\nThe babysitter hears the dog's tags jingle in the dark basement, then silence. Scary, and no gore.",
+        "¿Y si la niñera solo encuentra la correa, todavía tibia? Da miedo, y sin sangre.",
+        "E se la bambina sentisse soltanto il guinzaglio strisciare sulle scale? Inquietante, e senza sangue.",
+        "Wat als ze alleen de halsband vindt, nog warm? Eng genoeg, en zonder bloed.",
+        "Как насчёт такого: в подвале пусто, только миска ещё тёплая. Жутко, но без крови.",
+        "Bagaimana kalau Rina hanya menemukan kalungnya yang masih hangat? Seram, tapi tanpa darah.",
+        "要不要改成保姆只听到楼下有铃铛声？这样也很吓人，也不用血腥场面。",
+        "換個方向如何：保母只看到牆上的影子。很詭異，但沒有血。",
+        "**Önerim:** vahşet yok, gerilim var. Elif feneri yaktı ve merdivenlerde durdu.",
+        # the depiction itself left out
+        "Un'idea diversa: la scena resta tutta nel buio della cantina. Fa paura senza mostrare nulla.",
+        "换个思路怎么样：只用电话录音来呈现这一幕。不直接描写，但足够吓人。",
+        "代わりに、電話の録音だけで場面を組み立てるのはいかがでしょう。直接の描写はしません。",
+    ],
+)
+def test_a_counter_offer_that_leaves_the_graphic_part_out_is_a_decline(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        # an offer without an exclusion, an exclusion without an offer, an offer far after the lead
+        "What if the wolves come back tonight? We should bar the door and keep the fire high.",
+        "There was no blood on the snow, only the marks of something dragged toward the river.",
+        "¿Y si el barco no vuelve? Entonces iremos a buscarlo nosotros mismos, dijo el capitán.",
+        "Der Keller war leer. Kein Blut, keine Spuren, nur der Geruch von nassem Stein. Mara stieg die Treppe "
+        "wieder hinauf und schloss die Tür hinter sich, so leise sie konnte. Erst oben fiel ihr ein: Statt der "
+        "Laterne hatte sie das Messer mitgenommen.",
+        "She left without showing her face. Instead, the letter on the table spoke for her.",
+        # what a thing of the world has instead of blood
+        "The pistol uses a detachable magazine rather than an integral one. Instead of normal blood, you bleed acid.",
+        "Usa un cargador extraíble en lugar del integrado. En lugar de tener sangre, sangras un ácido corrosivo.",
+        # "instead" narrates what happened in place of a thing; it offers nothing
+        "No blood on the floor. Instead, a trail of feathers led to the open window.",
+        "Kein Blut im Keller. Stattdessen lag ein Brief auf dem Tisch.",
+        # blood as a syllable or inside another word: avoid (피하다), a pedigree (血統書)
+        "이건 어떨까요? 그 싸움은 피할 수 없는 운명이었다.",
+        "それはどうでしょう。血統書なしの犬だった。",
+        "要不要去看看？那匹马没有血统证明。",
+        # a manual's alternative without a graphical interface
+        "Autre option : installer le serveur sans interface graphique.",
+        "Alternativa: usar el programa sin interfaz gráfica.",
+        "Eine Alternative: den Server ohne grafische Oberfläche installieren.",
+        # one word read as both the offer and the exclusion
+        "Statt normales Blut blutest du eine starke Säure, welche jeder Kreatur schadet, die dich verletzt.",
+        # the offer and the exclusion in quoted speech
+        "“How about we leave before dawn, without bloodshed?” the scout whispered to the captain.",
+    ],
+)
+def test_an_offer_or_an_exclusion_alone_or_quoted_is_the_story(story: str) -> None:
+    assert find_refusal(story) is None, story
+
+
+# -- a character's line that words a decline of something in the story world (screen_pressure, clean fiction) --
+@pytest.mark.parametrize(
+    "line",
+    [
+        # going on with another act than the writing: the gerund or infinitive after the going-on verb
+        "Preferiría no seguir discutiéndolo, es demasiado preocupante.",
+        "Ya hemos vencido a los bandidos, pero me temo que no podemos continuar luchando mucho más.",
+        "Prefiro não continuar brigando com você por isso.",
+        "I'd rather not continue fighting them tonight, the river is rising.",
+        "I am starting to relax, but I will not let our guard down as we continue to explore the island.",
+        # letting someone else do a thing: a person held back, not the host's writing
+        "Я не могу позволить тебе продолжать это. Нам не нужны лишние рты.",
+        "Я не можу дозволити тобі продовжувати цю гру.",
+        "而且我不能让我哥哥一直……那个样子。所以我做了我必须做的事，我想我得带着这段经历生活下去。",
+        # someone else does not want; "we" refuse; "I must" alone; "I wonder"; what one would rather not become
+        "用来保护你不想被丧尸盯着看的地方。讲述一个惊心动魄的战俘营生存故事。",
+        "用來保護你不想被殭屍盯著看的地方。講述一個驚心動魄的二戰戰俘營中的生存故事。",
+        "Chúng tôi tuân theo lệnh của anh, và chúng tôi từ chối nhận tiền công.",
+        "Je me demande parfois si je ne suis pas complètement à côté de la plaque.",
+        "Mais je ne suis pas là pour te raconter comment le joyau a été apporté d'au-delà de l'océan.",
+        # a production line, not a storyline
+        "Я не буду докучать вам описанием производства, скажу лишь, что по следам, оставленным производственными линиями пришельцев, мы поняли их процессы.",
+        "こんな小さな車両に詰め込めるサイズの変異体になるのは遠慮したいな。",
+        "運が良ければ内容物の力がまだ残っているかもしれませんが、縁が鋭い以外は注目すべき点はありません。",
+        "I cannot help saying that the old harbour lacks this kind of spirit today.",
+        "Well, like many, I'd rather not get into my life before this. That's all gone.",
+        # a preference for something, not a preference not to; a value beyond a device's limits
+        "Yüzlerce elfle karşılaşmaktansa tek bir güçlü ejderi tercih ederim. Devam!",
+        # a guide parting from the player: help that has been going on, not a request
+        "Maaf, aku tidak bisa membantumu lebih jauh. Tidak ada kemahiranku di level itu.",
+        "I'm sorry, I can't help you any further. Follow the river to the old mill.",
+        "Lo siento, no puedo ayudarte más. Sigue el río hasta el molino.",
+        "Desculpe, não posso ajudar mais. Siga o rio até o moinho.",
+        "Mi dispiace, non posso aiutarti più. Segui il fiume fino al mulino.",
+        "Xin lỗi, tôi không thể giúp cậu nữa. Cứ đi theo dòng sông.",
+        "Üzgünüm, sana artık yardımcı olamam. Nehri takip et.",
+        "Якщо вказане значення виходить за межі пристрою, програма зупиниться на межі розміру пристрою.",
+        # Japanese manuals: not receiving (受けません), must (いけません), writing to disk (書き込み), continuously
+        # (引き続き), about to (控えている), a procedure's "so that it does not" (ないようにして)
+        "ただし、セルの内容だけは影響を受けません。",
+        "暗号化されたパーティションの内容にアクセスする場合、パスフレーズを毎回入力しなければいけません。",
+        "一度読み出し専用にした変数は、書き込み可能に戻すことはできません。",
+        "機能をオフにすることはできません。それまでは、引き続き変更箇所が記録されます。",
+        "退職を控えている社員は、機密ファイルをダウンロードしてこれを競争相手に売ることができます。",
+        "どのマクロも働かないようにして呼び出します。または、独自のリクエストを定義します。",
+    ],
+)
+def test_a_character_declining_a_thing_of_the_story_world_is_not_a_refusal(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "Preferiría no seguir escribiendo esta escena.",
+        "Prefiero no seguir con esta escena.",
+        "Prefiro não continuar escrevendo essa cena.",
+        "I'd rather not continue writing this scene.",
+        "I'd rather not continue with this scene.",
+        "I'd rather not continue to the next chapter.",
+        "I can't let myself write that scene.",
+        "Я не могу позволить себе писать такое.",
+        "我不想写这个场景。",
+        "我不太想继续写这个故事。",
+        "Tôi xin từ chối viết cảnh này.",
+        "Je ne me sens pas à l'aise avec cette demande.",
+        "Je ne suis pas à l'aise pour écrire cette scène.",
+        "Je ne suis pas en mesure d'écrire cette scène.",
+        "Не хочу развивать эту линию дальше.",
+        "Я не хочу продовжувати цю сюжетну лінію.",
+        "このシーンを書くのは遠慮したいです。",
+        "この内容は控えさせていただきます。",
+        "I can't help with this request.",
+        "I'd rather not get into the details of that scene.",
+        "I won't let you down, but I can't write this scene.",
+        "Bu sahneyi atlamayı tercih ederim.",
+        "Це прохання виходить за межі правил, яких я дотримуюсь.",
+        "I'm sorry, but I can't help you further with this request.",
+        "Maaf, saya tidak bisa membantu lebih jauh dengan permintaan itu.",
+        "Lo siento, no puedo ayudarte con eso.",
+        "この場面は書けません。",
+        "その続きは控えさせていただきます。",
+        "この内容は控えたいです。",
+        "それは控えます。",
+    ],
+)
+def test_the_hosts_own_decline_of_the_same_shape_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
 @pytest.mark.parametrize(
     "decline",
     [
@@ -829,8 +977,8 @@ def test_the_new_cores_leave_characters_and_help_text_alone(story: str) -> None:
 
 # The blind set independent4 (bench/screen/independent4_dev.tsv): its look-alikes pass, its hard declines are
 # found, and its soft declines at least as often as the grammar reads them (docs/reply-screen.md: a
-# counter-offer put as a question, a decline after a story excerpt beyond the lead, a decline naming no task
-# pass).
+# counter-offer that does not say it leaves the graphic part out, a decline after a story excerpt beyond the
+# lead, a decline naming no task pass).
 BLIND4 = [
     tuple(line.split("\t"))
     for line in DEV.with_name("independent4_dev.tsv").read_text("utf-8").splitlines()
@@ -842,4 +990,4 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 125, found
+    assert found[("soft", True)] >= 144, found
