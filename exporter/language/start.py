@@ -854,7 +854,12 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
             _recurs(token, text)
             or (
                 before_word
-                and (_spaced_term(token, text) or _element_label(token, text) or _word_by_word(token, text))
+                and (
+                    _spaced_term(token, text, locale)
+                    or _element_label(token, text)
+                    or _word_by_word(token, text)
+                    or _term_again(token, text, locale)
+                )
             )
             or (locale == "ja" and _JA_SPACED_PARTICLE.match(text, len(token)) is not None)
         )
@@ -908,15 +913,33 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
     return _found("fragment", token)
 
 
-def _spaced_term(token: str, text: str) -> bool:
-    """A token of two characters or more spaced from the next word (not from a quote: ``下面 「…」`` is a
-    piece before dialogue), in a reply that spaces its terms elsewhere too (within ``FIRST_SENTENCE_CHARS``):
-    Chinese and Japanese help text spaces the interface labels and terms it names (``选择 打印到文件
-    并选择 PDF 作为 输出格式。``, ``若指定 測試版 或 不穩定版 於…``), a reply with a piece spaced before
-    it does not."""
-    if len(token) < 2:
+def _spaced_term(token: str, text: str, locale: str) -> bool:
+    """A token spaced from the next word (not from a quote: ``下面 「…」`` is a piece before dialogue), in a
+    reply that spaces its terms elsewhere too (within ``FIRST_SENTENCE_CHARS``): Chinese and Japanese help
+    text spaces the interface labels and terms it names, and the words around them (``选择 打印到文件 并选择
+    PDF 作为 输出格式。``, ``若指定 測試版 或 不穩定版 於…``), a reply with a piece spaced before it does
+    not. A token of one character must be a common word of the language (``在 软件包名 里…``, ``式
+    フィールドでは…``): most of a tokenizer's Chinese and Japanese pieces are one character, and many are
+    no word on their own (``况``)."""
+    if len(token) < 2 and not _in_common(token, locale):
         return False
     return _CJK_SPACE_CJK.search(text, len(token) + 1, FIRST_SENTENCE_CHARS) is not None
+
+
+TERM_AGAIN_MIN_CHARS = 2  # a Chinese or Japanese term the reply uses again (one character recurs by chance)
+
+
+def _term_again(token: str, text: str, locale: str) -> bool:
+    """A term of ``TERM_AGAIN_MIN_CHARS`` or more, no common word of the language, spaced from the next word
+    and used again within ``FIRST_SENTENCE_CHARS``, inside a run of letters as Chinese and Japanese write a
+    word (``演算式 演算式には…``, ``安定版 ディストリビューションは… (安定版リリース…``): the subject a
+    heading or a help text's label names. A tokenizer's piece is one character or a common word
+    (``それ``, ``选择``), which any text may use again."""
+    return (
+        len(token) >= TERM_AGAIN_MIN_CHARS
+        and not _in_common(token, locale)
+        and token in text[len(token) + 1 : FIRST_SENTENCE_CHARS]
+    )
 
 
 # Chinese or Japanese written word by word, as some translations are (``这 一点 在 NFS 和 磁盘 配额 上 比较
