@@ -77,7 +77,9 @@ def test_a_word_opening_chinese_text_that_spaces_its_terms_is_its_first_word() -
         ("式 フィールドでは、セル参照を記入してください。列入力セル フィールドも同じです。", "ja"),
     ],
 )
-def test_a_one_letter_word_opening_text_that_spaces_its_terms_is_its_first_word(text: str, locale: str) -> None:
+def test_a_one_letter_word_opening_text_that_spaces_its_terms_is_its_first_word(
+    text: str, locale: str
+) -> None:
     assert find_corrupted_start(text, locale) is None, text
     # the same word before text that spaces nothing is still a piece
     unspaced = text.replace(" ", "")[1:]
