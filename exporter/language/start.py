@@ -497,7 +497,9 @@ def _backslash_command(text: str, locale: str | None) -> bool:
     rather than a stray backslash before its first word (``\\muda dono e grupo``) or before a piece glued
     to it (``\\inThe…``). A name in camelCase opens with an English word (``dynamicUp``, ``cueDuring``);
     and the reply names another command, or the name is no word of the reply's language (in a locale not
-    written in the Latin alphabet, no Latin name is)."""
+    written in the Latin alphabet, no Latin name is), or its first sentence names code (``_CODE_NAME``:
+    ``\\set Staff.keyAlterations = …``, ``\\set is used because fingeringOrientations is…``), as prose
+    with a stray mark before it does not."""
     if locale is None or (m := _BACKSLASH_COMMAND.match(text)) is None:
         return False
     name = m.group()[1:]
@@ -506,9 +508,22 @@ def _backslash_command(text: str, locale: str | None) -> bool:
         return False
     return (
         _BACKSLASH_COMMAND.search(text, m.end()) is not None
+        or _CODE_NAME.search(text, m.end(), _sentence_end(text, m.end())) is not None
         or locale not in LATIN_LOCALES  # where a command's name may also be a word of the reply's
         or not _in_lexicon(name, locale)
     )
+
+
+# A name of code: in camelCase (two lowercase letters or more before a capital and its lowercase letters:
+# "keyAlterations", "fingeringOrientations", not a brand's "iPhone" or "macOS") or with an underscore
+# between letters ("New_fingering_engraver").
+_CODE_NAME = re.compile(r"(?<![^\W\d_])[a-z]{2,}[A-Z][a-z]|[^\W\d_]_[^\W\d_]")
+
+
+def _sentence_end(text: str, start: int) -> int:
+    """Where the sentence going on at ``start`` ends: at an end mark before a space (a dotted name, "e.g",
+    "2.6" go on), within ``FIRST_SENTENCE_CHARS``."""
+    return m.start() if (m := _TERM_END.search(text, start, FIRST_SENTENCE_CHARS)) else FIRST_SENTENCE_CHARS
 
 
 def _symbol_before_particle(text: str, locale: str | None) -> bool:
