@@ -364,6 +364,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _parenthetical(text[len(lead) :])
         and not _expansion_follows(text)
         and not _capitals_headline(text)
+        and not _glued_words(lead, locale)
         and not (
             m.group()[len(lead) : len(lead) + 1] in ",;."
             and (_in_lexicon(lead, locale) or _long_word(lead, locale))
@@ -391,6 +392,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and (m := _PIECE_BEFORE_WESTERN_MARK.match(text))
         and not _mostly_alphabetic(text)
         and not _drawn_out(_leading(LETTERS, m.group()))
+        and not _long_word(_leading(LETTERS, m.group()), locale)
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     if by_lexicon is None and (token := _foreign_first_token(body, locale)):
@@ -435,6 +437,22 @@ def _german_name(token: str, locale: str | None) -> bool:
         and token[:1].isupper()
         and token[1:].islower()
     )
+
+
+# Two capitalised words written without the space between them ("PilihFormat", "PilihBerkas": a translation
+# that lost a space), each this long.
+GLUED_WORD_MIN_LETTERS = 3
+_TWO_CAPITALISED = re.compile(rf"({_UPPER}{_LOWER}+)({_UPPER}{_LOWER}+)")
+
+
+def _glued_words(token: str, locale: str | None) -> bool:
+    """Whether ``token`` is two capitalised common words of the reply's language glued together
+    (``PilihFormat - Paragraf…``, "select" and "format"; ``GLUED_WORD_MIN_LETTERS`` each): a lost space,
+    not a piece glued to the first word, which is no common word (``AtionDelfador — …``), nor to a name
+    (``BillElena — …``: a name is rarer than the lexicon's common words)."""
+    if (m := _TWO_CAPITALISED.fullmatch(token)) is None:
+        return False
+    return all(len(w) >= GLUED_WORD_MIN_LETTERS and _in_common(w, locale) for w in m.groups())
 
 
 def _long_word(token: str, locale: str | None) -> bool:
