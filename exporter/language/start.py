@@ -315,6 +315,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
     if _label(body, locale):
         return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
+    if _sentence_tail(text, locale) or _opening_aside(text, locale):
+        return None  # "grande. E spingo…", "(od Linuksa 2.6.19 …) Wielkość…"
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
         return by_lexicon
@@ -425,6 +427,38 @@ LONG_WORD_MIN_LETTERS = 9
 # letter pieces 30 are this long, and every one is a whole word (Because, Welcome, Narrator).
 CAPITALISED_WORD_MIN_LETTERS = 7
 ARTICLES = 50  # the most frequent words of a language, the ones a sentence opens with: "La", "The", "Я"
+
+
+# A lowercase word and its full stop before a capitalised sentence: the last word of a sentence the reply
+# picks up in its middle ("grande. E spingo…", "zrobimy. Ostrożnie…").
+_WORD_AND_FULL_STOP = re.compile(rf"({_LOWER}{{1,14}})\.[ \t]+{_UPPER}")
+SENTENCE_TAIL_MIN_LETTERS = 4  # shorter words are also common pieces ("con", "ly", "er")
+
+
+def _sentence_tail(text: str, locale: str | None) -> bool:
+    """Whether the text opens with the end of a sentence (``_WORD_AND_FULL_STOP``): a word of the reply's
+    language (its lexicon, ``SENTENCE_TAIL_MIN_LETTERS`` or more) and its full stop. A tokenizer's piece
+    is no word and carries no full stop of its own (``ing. Hello``, ``ation La gardienne``)."""
+    if (m := _WORD_AND_FULL_STOP.match(text)) is None:
+        return False
+    return len(m.group(1)) >= SENTENCE_TAIL_MIN_LETTERS and _in_lexicon(m.group(1), locale)
+
+
+def _opening_aside(text: str, locale: str | None) -> bool:
+    """Whether the text opens with an aside in brackets whose first word is a common word of the reply's
+    language, closed within ``GLOSS_MAX_CHARS`` and inside the first sentence, the text going on after it
+    (``(od Linuksa 2.6.19 wymagane jest CONFIG_HIGHMEM) Wielkość…``, ``(since Linux 2.6) The…``); a piece
+    behind a bracket opening the text is no common word, or its bracket does not close there."""
+    if text[:1] not in ("(", "（"):
+        return False
+    close = next((i for i, c in enumerate(text[1:GLOSS_MAX_CHARS], 1) if c in "()（）"), 0)
+    return (
+        close > 0
+        and text[close] in ")）"
+        and not _TERM_END.search(text, 1, close)
+        and text[close + 1 :].strip() != ""
+        and _in_common(_leading(LETTERS, text[1:]), locale)
+    )
 
 
 def _german_name(token: str, locale: str | None) -> bool:
