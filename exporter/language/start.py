@@ -115,11 +115,13 @@ _SUFFIXES = (
 _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
 # (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa"; but a
 # Latin capital that looks like a Cyrillic one, before the word's lowercase Cyrillic letters, is a typist's
-# homoglyph: "Cупервыборка", "Hе", "Eсть".)
+# homoglyph: "Cупервыборка", "Hе", "Eсть"; so is a lowercase one inside a Cyrillic word, or ending one
+# before more Cyrillic text, as Fidonet-era Russian typed у and р: "Гpуппа", "Нy что", 'Обществy "Память"'.)
 _HOMOGLYPH = "[ABCEHKMOPTX]"
 _GLUED_SCRIPT = re.compile(
     rf"^(?:(?!{_HOMOGLYPH}[а-яёєіїґ])[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
-    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])(?![aceopxy][А-яЁёЄєІіЇїҐґ])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])(?![aceopxy](?:[А-яЁёЄєІіЇїҐґ]|[^\w\n]{{1,3}}[А-яЁёЄєІіЇїҐґ]))"
+    rf"|[а-яёєіїґ]{{1,12}}(?={_CJK})"
     # a Greek, Armenian, Hebrew, Arabic, Indic, Thai or Georgian piece glued to Latin or Cyrillic ("ـCuando")
     rf"|[\u0370-\u03ff\u0530-\u08ff\u0900-\u0eff\u10a0-\u10ff]{{1,8}}(?=[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]))"
 )

@@ -33,6 +33,8 @@ LEGITIMATE = [
     ("=DISTR.BINOM mostra as probabilidades para doze lançamentos.", "pt-BR"),  # a function name
     ("%100 ayarı uzak kenarın büyüklüğünü belirler.", "tr"),  # Turkish writes % before the number
     ("Гpуппа сомнительных лиц стояла под фонарём.", "ru"),  # a Latin p typed for the Cyrillic р
+    ("Нy что yставился, как на новое yстpойство?", "ru"),  # a Latin y typed for у, ending the word
+    ("Обществy нужно ещё сто двадцать восемь мегабайт.", "ru"),
     ("-c, -C, --complement kullanır ve dizilimi tamamlar.", "tr"),  # options and their comma
     ("Müller, wglądając przez okno, ujrzał Stirlitza.", "pl"),  # a foreign name and its comma
     ("データ は正規分布に従うと仮定します。", "ja"),  # a label spaced from its particle
