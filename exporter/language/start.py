@@ -629,10 +629,30 @@ def _quoted_name(token: str, text: str, locale: str | None) -> bool:
     """A word of the reply's language (its lexicon; ``QUOTED_NAME_MIN_LETTERS`` or more), or one too long to
     be a piece, before a quoted term (``_closed_term``): a noun or a verb and the name it gives
     (``Активирует «Прыжок леопарда».``, ``Kierunkowskaz "Do Koteczka".``, ``Nicknamed "Biojutsu", …``); a
-    piece before dialogue stands before a quoted sentence, which ends with its punctuation."""
-    if locale is None or not _closed_term(text[len(token) :].lstrip(" \t")):
+    piece before dialogue stands before a quoted sentence, which ends with its punctuation; a quotation
+    ending with a full stop or a colon that the sentence goes on from in lowercase is named too
+    (``_quotation_in_sentence``: ``Slogan "Ulepszamy świat…." wieńczy…``)."""
+    after = text[len(token) :].lstrip(" \t")
+    if locale is None or not (_closed_term(after) or _quotation_in_sentence(after)):
         return False
     return _long_word(token, locale) or (len(token) >= QUOTED_NAME_MIN_LETTERS and _in_lexicon(token, locale))
+
+
+_QUOTATION_LAST = frozenset(".:")  # what a quoted slogan or label ends with; dialogue ends with , ! ? …
+
+
+def _quotation_in_sentence(after: str) -> bool:
+    """Whether ``after`` opens with a quotation closed within ``TERM_MAX_CHARS`` whose last mark is a full
+    stop or a colon, the sentence going on in lowercase after it: a slogan or a label the sentence names
+    (``"Ulepszamy świat, jeden bak na raz." wieńczy…``, ``«Ориентир:» активны…``). A line of dialogue goes
+    on after a comma, ``!`` or ``?`` (``"Stay here," she said``); a quoted first sentence before the rest
+    of a reply is followed by its next sentence, capitalised."""
+    closer = QUOTE_PAIRS.get(after[:1], "")
+    end = after.find(closer, 1, TERM_MAX_CHARS + 2) if closer else -1
+    if end < 2 or after[end - 1] not in _QUOTATION_LAST or "\n" in after[1:end]:
+        return False
+    rest = after[end + 1 :].lstrip(" \t")
+    return rest[:1].islower()
 
 
 def _quoted_term(text: str) -> bool:

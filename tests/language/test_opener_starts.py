@@ -112,3 +112,19 @@ def test_a_legitimate_sentence_start_passes(text: str, locale: str) -> None:
 def test_the_same_shape_with_garbage_fails(text: str, locale: str, prefix: str) -> None:
     found = find_corrupted_start(text, locale)
     assert found is not None and found.prefix == prefix
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ('Slogan "Ulepszamy świat, jeden bak na raz." wieńczy górę napisany małymi literami.', "pl"),
+        ("Параметры «Ориентир:» активны для настройки цели.", "ru"),
+    ],
+)
+def test_a_word_before_a_quoted_slogan_or_label_the_sentence_goes_on_from_passes(
+    text: str, locale: str
+) -> None:
+    assert find_corrupted_start(text, locale) is None
+    # dialogue goes on after a comma; a quoted sentence before the next one is followed by a capital
+    assert find_corrupted_start(text.replace('." w', '," w').replace(":» а", ",» а"), locale) is not None
+    assert find_corrupted_start(text.replace('." w', '." W').replace(":» а", ":» А"), locale) is not None
