@@ -115,11 +115,13 @@ _SUFFIXES = (
 _GLUED_CAPS = re.compile(rf"^(?:{_SUFFIXES}){_UPPER}{{2,}}")
 # (Latin and Cyrillic glued together are never a word, whatever their case: "OПо", "КDe", "МволLa"; but a
 # Latin capital that looks like a Cyrillic one, before the word's lowercase Cyrillic letters, is a typist's
-# homoglyph: "Cупервыборка", "Hе", "Eсть".)
+# homoglyph: "Cупервыборка", "Hе", "Eсть"; so is a lowercase one inside a Cyrillic word, or ending one
+# before more Cyrillic text, as Fidonet-era Russian typed у and р: "Гpуппа", "Нy что", 'Обществy "Память"'.)
 _HOMOGLYPH = "[ABCEHKMOPTX]"
 _GLUED_SCRIPT = re.compile(
     rf"^(?:(?!{_HOMOGLYPH}[а-яёєіїґ])[A-Za-z]{{1,12}}(?=[А-яЁёЄєІіЇїҐґ])|(?:{_SUFFIXES})(?=\s?{_CJK})"
-    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])(?![aceopxy][А-яЁёЄєІіЇїҐґ])|[а-яёєіїґ]{{1,12}}(?={_CJK})"
+    rf"|[А-яЁёЄєІіЇїҐґ]{{1,12}}(?=[A-Za-z])(?![aceopxy](?:[А-яЁёЄєІіЇїҐґ]|[^\w\n]{{1,3}}[А-яЁёЄєІіЇїҐґ]))"
+    rf"|[а-яёєіїґ]{{1,12}}(?={_CJK})"
     # a Greek, Armenian, Hebrew, Arabic, Indic, Thai or Georgian piece glued to Latin or Cyrillic ("ـCuando")
     rf"|[\u0370-\u03ff\u0530-\u08ff\u0900-\u0eff\u10a0-\u10ff]{{1,8}}(?=[A-Za-zÀ-ɏА-яЁёЄєІіЇїҐґ]))"
 )
@@ -315,6 +317,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
     if _label(body, locale):
         return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
+    if _sentence_tail(text, locale) or _opening_aside(text, locale):
+        return None  # "grande. E spingo…", "(od Linuksa 2.6.19 …) Wielkość…"
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
         return by_lexicon
@@ -364,6 +368,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _parenthetical(text[len(lead) :])
         and not _expansion_follows(text)
         and not _capitals_headline(text)
+        and not _glued_words(lead, locale)
         and not (
             m.group()[len(lead) : len(lead) + 1] in ",;."
             and (_in_lexicon(lead, locale) or _long_word(lead, locale))
@@ -391,6 +396,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and (m := _PIECE_BEFORE_WESTERN_MARK.match(text))
         and not _mostly_alphabetic(text)
         and not _drawn_out(_leading(LETTERS, m.group()))
+        and not _long_word(_leading(LETTERS, m.group()), locale)
     ):
         return _found("fragment", _leading(LETTERS, m.group()))
     if by_lexicon is None and (token := _foreign_first_token(body, locale)):
@@ -425,6 +431,38 @@ CAPITALISED_WORD_MIN_LETTERS = 7
 ARTICLES = 50  # the most frequent words of a language, the ones a sentence opens with: "La", "The", "Я"
 
 
+# A lowercase word and its full stop before a capitalised sentence: the last word of a sentence the reply
+# picks up in its middle ("grande. E spingo…", "zrobimy. Ostrożnie…").
+_WORD_AND_FULL_STOP = re.compile(rf"({_LOWER}{{1,14}})\.[ \t]+{_UPPER}")
+SENTENCE_TAIL_MIN_LETTERS = 4  # shorter words are also common pieces ("con", "ly", "er")
+
+
+def _sentence_tail(text: str, locale: str | None) -> bool:
+    """Whether the text opens with the end of a sentence (``_WORD_AND_FULL_STOP``): a word of the reply's
+    language (its lexicon, ``SENTENCE_TAIL_MIN_LETTERS`` or more) and its full stop. A tokenizer's piece
+    is no word and carries no full stop of its own (``ing. Hello``, ``ation La gardienne``)."""
+    if (m := _WORD_AND_FULL_STOP.match(text)) is None:
+        return False
+    return len(m.group(1)) >= SENTENCE_TAIL_MIN_LETTERS and _in_lexicon(m.group(1), locale)
+
+
+def _opening_aside(text: str, locale: str | None) -> bool:
+    """Whether the text opens with an aside in brackets whose first word is a common word of the reply's
+    language, closed within ``GLOSS_MAX_CHARS`` and inside the first sentence, the text going on after it
+    (``(od Linuksa 2.6.19 wymagane jest CONFIG_HIGHMEM) Wielkość…``, ``(since Linux 2.6) The…``); a piece
+    behind a bracket opening the text is no common word, or its bracket does not close there."""
+    if text[:1] not in ("(", "（"):
+        return False
+    close = next((i for i, c in enumerate(text[1:GLOSS_MAX_CHARS], 1) if c in "()（）"), 0)
+    return (
+        close > 0
+        and text[close] in ")）"
+        and not _TERM_END.search(text, 1, close)
+        and text[close + 1 :].strip() != ""
+        and _in_common(_leading(LETTERS, text[1:]), locale)
+    )
+
+
 def _german_name(token: str, locale: str | None) -> bool:
     """A name-shaped token (``Kowalski``, ``Nguyễn``) opening a German reply: German capitalises its nouns
     and sentence openers, so the capital after it does not make it a piece; a tokenizer's capitalised
@@ -435,6 +473,22 @@ def _german_name(token: str, locale: str | None) -> bool:
         and token[:1].isupper()
         and token[1:].islower()
     )
+
+
+# Two capitalised words written without the space between them ("PilihFormat", "PilihBerkas": a translation
+# that lost a space), each this long.
+GLUED_WORD_MIN_LETTERS = 3
+_TWO_CAPITALISED = re.compile(rf"({_UPPER}{_LOWER}+)({_UPPER}{_LOWER}+)")
+
+
+def _glued_words(token: str, locale: str | None) -> bool:
+    """Whether ``token`` is two capitalised common words of the reply's language glued together
+    (``PilihFormat - Paragraf…``, "select" and "format"; ``GLUED_WORD_MIN_LETTERS`` each): a lost space,
+    not a piece glued to the first word, which is no common word (``AtionDelfador — …``), nor to a name
+    (``BillElena — …``: a name is rarer than the lexicon's common words)."""
+    if (m := _TWO_CAPITALISED.fullmatch(token)) is None:
+        return False
+    return all(len(w) >= GLUED_WORD_MIN_LETTERS and _in_common(w, locale) for w in m.groups())
 
 
 def _long_word(token: str, locale: str | None) -> bool:
@@ -497,7 +551,9 @@ def _backslash_command(text: str, locale: str | None) -> bool:
     rather than a stray backslash before its first word (``\\muda dono e grupo``) or before a piece glued
     to it (``\\inThe…``). A name in camelCase opens with an English word (``dynamicUp``, ``cueDuring``);
     and the reply names another command, or the name is no word of the reply's language (in a locale not
-    written in the Latin alphabet, no Latin name is)."""
+    written in the Latin alphabet, no Latin name is), or its first sentence names code (``_CODE_NAME``:
+    ``\\set Staff.keyAlterations = …``, ``\\set is used because fingeringOrientations is…``), as prose
+    with a stray mark before it does not."""
     if locale is None or (m := _BACKSLASH_COMMAND.match(text)) is None:
         return False
     name = m.group()[1:]
@@ -506,9 +562,22 @@ def _backslash_command(text: str, locale: str | None) -> bool:
         return False
     return (
         _BACKSLASH_COMMAND.search(text, m.end()) is not None
+        or _CODE_NAME.search(text, m.end(), _sentence_end(text, m.end())) is not None
         or locale not in LATIN_LOCALES  # where a command's name may also be a word of the reply's
         or not _in_lexicon(name, locale)
     )
+
+
+# A name of code: in camelCase (two lowercase letters or more before a capital and its lowercase letters:
+# "keyAlterations", "fingeringOrientations", not a brand's "iPhone" or "macOS") or with an underscore
+# between letters ("New_fingering_engraver").
+_CODE_NAME = re.compile(r"(?<![^\W\d_])[a-z]{2,}[A-Z][a-z]|[^\W\d_]_[^\W\d_]")
+
+
+def _sentence_end(text: str, start: int) -> int:
+    """Where the sentence going on at ``start`` ends: at an end mark before a space (a dotted name, "e.g",
+    "2.6" go on), within ``FIRST_SENTENCE_CHARS``."""
+    return m.start() if (m := _TERM_END.search(text, start, FIRST_SENTENCE_CHARS)) else FIRST_SENTENCE_CHARS
 
 
 def _symbol_before_particle(text: str, locale: str | None) -> bool:
@@ -560,10 +629,30 @@ def _quoted_name(token: str, text: str, locale: str | None) -> bool:
     """A word of the reply's language (its lexicon; ``QUOTED_NAME_MIN_LETTERS`` or more), or one too long to
     be a piece, before a quoted term (``_closed_term``): a noun or a verb and the name it gives
     (``Активирует «Прыжок леопарда».``, ``Kierunkowskaz "Do Koteczka".``, ``Nicknamed "Biojutsu", …``); a
-    piece before dialogue stands before a quoted sentence, which ends with its punctuation."""
-    if locale is None or not _closed_term(text[len(token) :].lstrip(" \t")):
+    piece before dialogue stands before a quoted sentence, which ends with its punctuation; a quotation
+    ending with a full stop or a colon that the sentence goes on from in lowercase is named too
+    (``_quotation_in_sentence``: ``Slogan "Ulepszamy świat…." wieńczy…``)."""
+    after = text[len(token) :].lstrip(" \t")
+    if locale is None or not (_closed_term(after) or _quotation_in_sentence(after)):
         return False
     return _long_word(token, locale) or (len(token) >= QUOTED_NAME_MIN_LETTERS and _in_lexicon(token, locale))
+
+
+_QUOTATION_LAST = frozenset(".:")  # what a quoted slogan or label ends with; dialogue ends with , ! ? …
+
+
+def _quotation_in_sentence(after: str) -> bool:
+    """Whether ``after`` opens with a quotation closed within ``TERM_MAX_CHARS`` whose last mark is a full
+    stop or a colon, the sentence going on in lowercase after it: a slogan or a label the sentence names
+    (``"Ulepszamy świat, jeden bak na raz." wieńczy…``, ``«Ориентир:» активны…``). A line of dialogue goes
+    on after a comma, ``!`` or ``?`` (``"Stay here," she said``); a quoted first sentence before the rest
+    of a reply is followed by its next sentence, capitalised."""
+    closer = QUOTE_PAIRS.get(after[:1], "")
+    end = after.find(closer, 1, TERM_MAX_CHARS + 2) if closer else -1
+    if end < 2 or after[end - 1] not in _QUOTATION_LAST or "\n" in after[1:end]:
+        return False
+    rest = after[end + 1 :].lstrip(" \t")
+    return rest[:1].islower()
 
 
 def _quoted_term(text: str) -> bool:
@@ -854,7 +943,12 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
             _recurs(token, text)
             or (
                 before_word
-                and (_spaced_term(token, text) or _element_label(token, text) or _word_by_word(token, text))
+                and (
+                    _spaced_term(token, text, locale)
+                    or _element_label(token, text)
+                    or _word_by_word(token, text)
+                    or _term_again(token, text, locale)
+                )
             )
             or (locale == "ja" and _JA_SPACED_PARTICLE.match(text, len(token)) is not None)
         )
@@ -908,15 +1002,33 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
     return _found("fragment", token)
 
 
-def _spaced_term(token: str, text: str) -> bool:
-    """A token of two characters or more spaced from the next word (not from a quote: ``下面 「…」`` is a
-    piece before dialogue), in a reply that spaces its terms elsewhere too (within ``FIRST_SENTENCE_CHARS``):
-    Chinese and Japanese help text spaces the interface labels and terms it names (``选择 打印到文件
-    并选择 PDF 作为 输出格式。``, ``若指定 測試版 或 不穩定版 於…``), a reply with a piece spaced before
-    it does not."""
-    if len(token) < 2:
+def _spaced_term(token: str, text: str, locale: str) -> bool:
+    """A token spaced from the next word (not from a quote: ``下面 「…」`` is a piece before dialogue), in a
+    reply that spaces its terms elsewhere too (within ``FIRST_SENTENCE_CHARS``): Chinese and Japanese help
+    text spaces the interface labels and terms it names, and the words around them (``选择 打印到文件 并选择
+    PDF 作为 输出格式。``, ``若指定 測試版 或 不穩定版 於…``), a reply with a piece spaced before it does
+    not. A token of one character must be a common word of the language (``在 软件包名 里…``, ``式
+    フィールドでは…``): most of a tokenizer's Chinese and Japanese pieces are one character, and many are
+    no word on their own (``况``)."""
+    if len(token) < 2 and not _in_common(token, locale):
         return False
     return _CJK_SPACE_CJK.search(text, len(token) + 1, FIRST_SENTENCE_CHARS) is not None
+
+
+TERM_AGAIN_MIN_CHARS = 2  # a Chinese or Japanese term the reply uses again (one character recurs by chance)
+
+
+def _term_again(token: str, text: str, locale: str) -> bool:
+    """A term of ``TERM_AGAIN_MIN_CHARS`` or more, no common word of the language, spaced from the next word
+    and used again within ``FIRST_SENTENCE_CHARS``, inside a run of letters as Chinese and Japanese write a
+    word (``演算式 演算式には…``, ``安定版 ディストリビューションは… (安定版リリース…``): the subject a
+    heading or a help text's label names. A tokenizer's piece is one character or a common word
+    (``それ``, ``选择``), which any text may use again."""
+    return (
+        len(token) >= TERM_AGAIN_MIN_CHARS
+        and not _in_common(token, locale)
+        and token in text[len(token) + 1 : FIRST_SENTENCE_CHARS]
+    )
 
 
 # Chinese or Japanese written word by word, as some translations are (``这 一点 在 NFS 和 磁盘 配额 上 比较

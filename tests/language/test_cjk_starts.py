@@ -70,6 +70,38 @@ def test_a_word_opening_chinese_text_that_spaces_its_terms_is_its_first_word() -
     assert find_corrupted_start("下面 「" + text + "」", "zh-Hans") is not None  # a word before dialogue
 
 
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("在 软件包名 里只能含有小写字母和数字。它必须以字母开头，长度至少两个字符。", "zh-Hans"),
+        ("式 フィールドでは、セル参照を記入してください。列入力セル フィールドも同じです。", "ja"),
+    ],
+)
+def test_a_one_letter_word_opening_text_that_spaces_its_terms_is_its_first_word(
+    text: str, locale: str
+) -> None:
+    assert find_corrupted_start(text, locale) is None, text
+    # the same word before text that spaces nothing is still a piece
+    unspaced = text.replace(" ", "")[1:]
+    assert find_corrupted_start(text[0] + " " + unspaced, locale) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("演算式 演算式には次の 2 つの種類があります。そうでなければ、評価されて出力に表示されます。", "ja"),
+        ("便携机 本质上是胖客户端。笔记本可以用作瘦客户端，但便携机应该用作胖客户端。", "zh-Hans"),
+    ],
+)
+def test_a_term_spaced_before_text_that_uses_it_again_is_its_subject(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, text
+    # a piece the text does not use again is still a piece; so is a common word or a character it uses again
+    token, _, rest = text.partition(" ")
+    assert find_corrupted_start("港口 " + rest, locale) is not None
+    assert find_corrupted_start("本质 " + rest, locale) is not None
+    assert find_corrupted_start(token[0] + " " + rest, locale) is not None
+
+
 def test_a_japanese_reply_to_a_korean_probe_is_a_switch() -> None:
     verdict = judge(JA, "ko")
     assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.SWITCH), verdict

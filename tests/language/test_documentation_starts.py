@@ -274,6 +274,10 @@ def test_capitals_before_a_dash_and_a_sentence_are_still_a_piece(text: str, loca
         ("\\stemUp et \\stemDown fixent la direction des hampes pour la voix en cours.", "fr"),
         ("\\header ブロックには曲名や作曲者を書きます。", "ja"),  # a Latin name in a Japanese reply
         ("\\layout 块用来设置整个乐谱的版面。", "zh-Hans"),
+        # a name that is a word of the reply's language, in a sentence that names code
+        ("\\set Staff.keyAlterations = #`(((octava . paso) . alteración)) donde octava especifica…", "es"),
+        ("\\set is used because fingeringOrientations is a property of the Voice context.", "en"),
+        ("\\override fait appel à New_fingering_engraver pour placer les doigtés.", "fr"),
     ],
 )
 def test_a_reply_opening_with_a_command_of_tex_or_lilypond_passes(text: str, locale: str) -> None:
@@ -288,6 +292,8 @@ def test_a_reply_opening_with_a_command_of_tex_or_lilypond_passes(text: str, loc
         ("\\xef\\xbb\\xbfLa lampe était allumée au crépuscule.", "fr"),  # escaped bytes
         ("\\inThe lamp was lit at dusk, as every evening.", "en"),  # a piece glued to the first word
         ("\\casa fica no fim da rua, perto do rio.", "pt-BR"),  # a word of the reply's language
+        ("\\set up your iPhone and your macOS laptop before the trip.", "en"),  # brands are no code
+        ("\\casa fica no fim da rua. O rio passa perto, diz o fileName.", "pt-BR"),  # code after the sentence
         ("\\Der Schlüssel lag unter der Matte.", "de"),
         ("\\灯台の火は毎晩ともされた。", "ja"),
     ],
@@ -295,3 +301,25 @@ def test_a_reply_opening_with_a_command_of_tex_or_lilypond_passes(text: str, loc
 def test_a_backslash_before_the_first_word_is_still_stray(text: str, locale: str) -> None:
     found = find_corrupted_start(text, locale)
     assert found is not None and found.kind == "stray_punctuation"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("PilihFormat - Paragraf - Kapital Turun. Pilih Tilik - Gaya - buka menu konteks.", "id"),
+        ("SelectFormat - Paragraph - Drop Caps. Choose View - Styles and open the context menu.", "en"),
+    ],
+)
+def test_two_words_of_the_language_that_lost_their_space_before_a_dash_pass(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+    # a piece glued to a word before a dash is no word of the language; a word glued to a name is a piece too
+    found = find_corrupted_start("Ation" + text[text.index("Format") :], locale)
+    assert found is not None and found.prefix == "AtionFormat"
+    assert find_corrupted_start("BillElena - Saya merasa terhormat dan berharap memenuhi harapan.", "id")
+
+
+def test_a_name_too_long_for_a_piece_before_a_hyphen_in_korean_passes() -> None:
+    text = "XListener- 및 이 옵션의 메소드 구성 요소는 대/소문자를 구분합니다. 이벤트는 API로 처리합니다."
+    assert find_corrupted_start(text, "ko") is None
+    found = find_corrupted_start("ation- 및 이 옵션의 메소드 구성 요소는 대/소문자를 구분합니다.", "ko")
+    assert found is not None and found.prefix == "ation"

@@ -259,3 +259,25 @@ def test_fullest_zipf_reads_the_large_list_where_there_is_one_and_gives_its_floo
     found, floor = fullest_zipf("id", ["yang", "zzqxw"])
     assert found["yang"] > 6 and floor == 3.0
     assert fullest_zipf("xx", ["a"]) == ({}, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("grande. E spingo e sudo, ma non riesco ad aprirla. Quand'ero piccolo non avevo l'orologio.", "it"),
+        ("zrobimy. Ostrożnie sunęli przez paprocie. Sierżant przykucnął przy pieńku.", "pl"),
+    ],
+)
+def test_a_reply_picked_up_after_a_sentences_last_word_passes(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+    # a piece with a full stop is no word of the language; a short word is also a common piece
+    after = text[text.index(".") :]
+    assert find_corrupted_start("ation" + after, locale) is not None
+    assert find_corrupted_start("con" + after, locale) is not None
+
+
+def test_an_aside_in_brackets_opening_the_reply_passes() -> None:
+    text = "(od Linuksa 2.6.19 wymagane jest CONFIG_HIGHMEM) Wielkość całkowita pamięci lowmem."
+    assert find_corrupted_start(text, "pl") is None
+    # the same words with no bracket are a piece before a capitalised word
+    assert find_corrupted_start(text[1:].replace(")", ""), "pl") is not None

@@ -33,6 +33,8 @@ LEGITIMATE = [
     ("=DISTR.BINOM mostra as probabilidades para doze lançamentos.", "pt-BR"),  # a function name
     ("%100 ayarı uzak kenarın büyüklüğünü belirler.", "tr"),  # Turkish writes % before the number
     ("Гpуппа сомнительных лиц стояла под фонарём.", "ru"),  # a Latin p typed for the Cyrillic р
+    ("Нy что yставился, как на новое yстpойство?", "ru"),  # a Latin y typed for у, ending the word
+    ("Обществy нужно ещё сто двадцать восемь мегабайт.", "ru"),
     ("-c, -C, --complement kullanır ve dizilimi tamamlar.", "tr"),  # options and their comma
     ("Müller, wglądając przez okno, ujrzał Stirlitza.", "pl"),  # a foreign name and its comma
     ("データ は正規分布に従うと仮定します。", "ja"),  # a label spaced from its particle
@@ -110,3 +112,19 @@ def test_a_legitimate_sentence_start_passes(text: str, locale: str) -> None:
 def test_the_same_shape_with_garbage_fails(text: str, locale: str, prefix: str) -> None:
     found = find_corrupted_start(text, locale)
     assert found is not None and found.prefix == prefix
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ('Slogan "Ulepszamy świat, jeden bak na raz." wieńczy górę napisany małymi literami.', "pl"),
+        ("Параметры «Ориентир:» активны для настройки цели.", "ru"),
+    ],
+)
+def test_a_word_before_a_quoted_slogan_or_label_the_sentence_goes_on_from_passes(
+    text: str, locale: str
+) -> None:
+    assert find_corrupted_start(text, locale) is None
+    # dialogue goes on after a comma; a quoted sentence before the next one is followed by a capital
+    assert find_corrupted_start(text.replace('." w', '," w').replace(":» а", ",» а"), locale) is not None
+    assert find_corrupted_start(text.replace('." w', '." W').replace(":» а", ":» А"), locale) is not None

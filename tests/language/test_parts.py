@@ -302,6 +302,7 @@ def test_a_glob_is_not_an_opener_followed_by_a_full_stop() -> None:
         ('Rata "如果这些地址分配到一个主机，那么这个主机就可以使用它们。"', "zh-Hans"),
         ("니다 今晚的风很大，请进来坐吧。我们一起喝茶。", "zh-Hans"),
         ("OПо таймауту команде посылается сигнал завершения работы.", "ru"),
+        ("ованy el perro dormía junto al fuego, y nadie lo despertó.", "es"),  # before Latin text: a piece
         ("N\n- Если не задан символ, начальные пробелы удаляются.", "ru"),
         ("R- HASHES bestimmt den Hash-Algorithmus für die Signatur.", "de"),
         ("КDe manière à rendre un paquet plus sûr à installer, certains programmes.", "fr"),
