@@ -1494,6 +1494,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bi(?:['’]d|['’]ll| will| would)? (?:have|need) to say no (?:to (?:this|that|your)\b|here\b)",
         r"\bi won['’]t be doing (?:this|that)\b",
         r"(?<![\w,] )no[.!—–-]+ (?:this|that|it)(?: is|['’]s) (?:far |way |much )?too {B}",
+        r"\bcontent\b[^.!?]{0,15}\bagainst (?:the |our )?(?:rules|polic(?:y|ies)){E}",
     ),
     "es": (
         r"\bno (?:puedo|podré|voy a) (?:cumplir|acceder a) (?:con )?(?:eso|esto|ello)\b",
@@ -1509,6 +1510,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bno es algo que (?:vaya a|voy a|pienso) (?:hacer|escribir|generar)\b",
         r"\bdecir(?:te|le)? (?:que )?no a (?:esta|esa|tu|su) (?:petición|solicitud)\b",
         r"(?<![\w,] )no[.!—–-]+ (?:es|eso es|esto es) demasiado {B}",
+        r"\bcontenido\b[^.!?]{0,15}\b(?:va|está|es) (?:en )?contra (?:de )?(?:las|nuestras) (?:normas|reglas|políticas){E}",
     ),
     "pt-BR": (
         r"\bnão (?:posso|vou) (?:cumprir|atender a) (?:isso|isto)\b",
@@ -1523,6 +1525,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bnão é algo que eu (?:vá|vou) (?:fazer|escrever|gerar)\b",
         r"\bdizer não a (?:esse|este|seu|sua|essa|esta) (?:pedido|solicitação)\b",
         r"(?<![\w,] )não[.!—–-]+ (?:é|isso é|isto é) (?:\w+ )?demais\b",
+        r"\bconteúdo\b[^.!?]{0,15}\b(?:vai|está|é) contra (?:as|nossas) (?:regras|normas|políticas){E}",
     ),
     "fr": (
         r"\bje ne (?:peux|pourrai|vais) pas (?:m['’]y conformer|obtempérer|y donner suite)\b",
@@ -1536,6 +1539,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bce n['’]est pas quelque chose que je (?:vais|ferai|vais faire)\b",
         r"\bdire non à (?:cette|ta|votre) demande\b",
         r"(?<![\w,] )non[.!—–-]+ (?:c['’]est|ce serait) (?:beaucoup |bien )?trop {B}",
+        r"\bcontenu\b[^.!?]{0,15}\b(?:est )?contraire (?:au règlement|aux règles|à la politique){E}",
     ),
     "de": (
         r"\b(?:dem|dieser bitte|diesem wunsch) (?:kann|werde) ich nicht (?:nachkommen|entsprechen)\b",
@@ -1560,6 +1564,8 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bnon è qualcosa che (?:farò|scriverò)\b",
         r"\bdire (?:di )?no a (?:questa|tale|la tua) richiesta\b",
         r"(?<![\w,] )no[.!—–-]+ (?:è|sarebbe) (?:decisamente )?troppo {B}",
+        r"\bcontenut[oi]\b[^.!?]{0,15}\b(?:è|sono) contr(?:o|ari\w) (?:le|la) (?:regole|policy|politica|linee guida){E}",
+        r"(?<![\w,] )non succederà\b[,.]? mi dispiace\b",
     ),
     "nl": (
         r"\bdaar ga ik (?:je |u )?niet (?:mee )?helpen\b",
@@ -1570,6 +1576,8 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bniet iets wat ik (?:ga doen|zal doen|ga schrijven)\b",
         r"\b(?:hier|hierop) moet ik nee (?:tegen )?zeggen\b",
         r"(?<![\w,] )nee[.!—–-]+ (?:dit|dat) is (?:veel )?te {B}",
+        r"\binhoud\b[^.!?]{0,15}\b(?:is|zijn) (?:in strijd met|tegen) de (?:regels|richtlijnen){E}",
+        r"\bdat gaat niet gebeuren\b[,.]? (?:sorry|het spijt me)\b",
     ),
     "pl": (
         r"\bnie mogę się do tego zastosować\b",
@@ -1582,6 +1590,8 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?<![\w,] )odmawiam(?=[.!]|$)",
         r"\bto nie jest coś, co (?:zrobię|napiszę)\b",
         r"(?<![\w,] )nie[.!—–-]+ to (?:jest )?zbyt {B}",
+        r"\btreść\b[^.!?]{0,15}\b(?:jest )?niezgodn\w+ z (?:zasadami|regulaminem|wytycznymi){E}",
+        r"\bto się nie wydarzy\b[,.]? (?:przykro mi|przepraszam)\b",
     ),
     "ru": (
         r"\bя не (?:могу|смогу) это (?:выполнить|исполнить)\b",
@@ -1592,6 +1602,9 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bпротиворечит (?:моим|нашим) (?:правилам|принципам)\b|\bпротиворечит (?:политике|правилам) контента\b",
         r"\bэто не то, что я (?:буду делать|стану делать|буду писать)\b",
         r"(?<![\w,] )нет[.!—–-]+ это (?:слишком|чересчур) {B}",
+        r"\bконтент\b[^.!?]{0,15}\bпротиворечит (?:правилам|политике){E}",
+        r"(?<![\w,] )этого не будет\b[,.]? (?:извините|простите|увы)\b",
+        r"(?<![\w,] )я вынужден\w* (?:сказать нет|отказать)(?=[.!]|$)|(?<![\w,] )вынужден\w* сказать нет\b",
     ),
     "uk": (
         r"\bя не (?:можу|зможу) це виконати\b",
@@ -1602,6 +1615,9 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bсуперечить (?:моїм|нашим) (?:правилам|принципам)\b|\bсуперечить (?:політиці|правилам) контенту\b",
         r"\bце не те, що я (?:робитиму|буду робити|писатиму)\b",
         r"(?<![\w,] )ні[.!—–-]+ це (?:надто|занадто|аж надто) {B}",
+        r"\bконтент\b[^.!?]{0,15}\bсуперечить (?:правилам|політиці){E}",
+        r"(?<![\w,] )цього не буде\b[,.]? (?:вибачте|пробачте|на жаль)\b",
+        r"(?<![\w,] )я змушен\w* (?:сказати ні|відмовити)(?=[.!]|$)|(?<![\w,] )змушен\w* сказати ні\b",
     ),
     "tr": (
         r"\bbu konuda yardım etmeyeceğim\b",
@@ -1612,6 +1628,8 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\b(?:politikalarıma|yönergelerime|kurallarıma|içerik politikasına) aykırı\b",
         r"\bbu yapacağım bir şey değil\b",
         r"(?<![\w,] )hayır[.!—–-]+ bu (?:fazla|çok|aşırı) {B}",
+        r"\biçerik\w*\b[^.!?]{0,15}\b(?:kurallara|politikalara|yönergelere) aykırı{E}",
+        r"(?<![\w,] )bu olmayacak\b[,.]? üzgünüm\b",
     ),
     "id": (
         r"\b(?:saya|aku) tidak (?:bisa|dapat) (?:mematuhi|menuruti) (?:itu|ini)\b",
@@ -1622,6 +1640,8 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bbertentangan dengan (?:aturan|kebijakan|pedoman) (?:saya|kami)\b",
         r"\bbukan sesuatu yang akan (?:saya|aku) (?:lakukan|tulis)\b",
         r"(?<![\w,] )tidak[.!—–-]+ (?:ini|itu) terlalu {B}",
+        r"(?<![\w,] )itu tidak akan terjadi\b[,.]? maaf\b",
+        r"\b(?:saya|aku) (?:harus|terpaksa) (?:bilang|mengatakan) tidak(?=[.!]|$)",
     ),
     "vi": (
         r"\b(?:tôi|mình) không thể tuân (?:theo|thủ) (?:điều|yêu cầu) (?:đó|này)\b",
@@ -1633,6 +1653,8 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bkhông phải là việc (?:tôi|mình) sẽ làm\b",
         r"\b(?:tôi|mình) (?:phải|buộc phải) nói không với yêu cầu\b",
         r"(?<![\w,] )không[.!—–-]+ (?:nội dung )?(?:này|đó) quá {B}",
+        r"(?<![\w,] )chuyện (?:đó|này) sẽ không xảy ra\b[,.]? xin lỗi\b",
+        r"\b(?:tôi|mình) buộc phải từ chối(?=[.!]|$)",
     ),
     "ja": (
         r"(?:その依頼|このご依頼|そのリクエスト|ご依頼)(?:には|は)従えません",
@@ -1642,6 +1664,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:ポリシー|ガイドライン|規約)違反です",
         r"ノーと言わざるを得ません|お断りせざるを得ません|(?:執筆|作成|ご依頼|依頼)は拒否します",
         r"(?<![^\s。！？!?])いいえ。[^。]{0,8}{B}[^。]{0,6}すぎ",
+        r"(?:これ|それ)はお手伝いしません",
     ),
     "ko": (
         r"(?:작성|생성)할 수 있는 범위를 (?:벗어|넘어)|만들 수 있는 범위 밖",
@@ -1650,6 +1673,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"정책에 어긋납니다",
         r"거절할 수밖에 없습니다|(?:쓰기|작성|집필)를 거부합니다",
         r"(?<![^\s。！？!?])아니요\. [^.]{0,8}{B}[^.]{0,6}(?:입니다|합니다)",
+        r"도와드리지 않겠습니다|거절해야겠습니다",
     ),
     "zh-Hans": (
         r"我无法照做|超出了我被允许|超出了我能生成的",
@@ -1658,6 +1682,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"这违反(?:内容)?政策",
         r"我只能说不|(?<![^\s。！？!?])拒绝[。！]",
         r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"这个我不会帮忙",
     ),
     "zh-Hant": (
         r"我無法照做|超出了我被允許|超出了我能生成的",
@@ -1666,6 +1691,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"這違反(?:內容)?政策",
         r"我只能說不|(?<![^\s。！？!?])拒絕[。！]",
         r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"這個我不會幫忙",
     ),
 }
 for _code, _plain in _PLAIN_REFUSAL.items():
