@@ -1495,6 +1495,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bi won['’]t be doing (?:this|that)\b",
         r"(?<![\w,] )no[.!—–-]+ (?:this|that|it)(?: is|['’]s) (?:far |way |much )?too {B}",
         r"\bcontent\b[^.!?]{0,15}\bagainst (?:the |our )?(?:rules|polic(?:y|ies)){E}",
+        r"(?<![\w,] )i (?:have to|must|need to) say no(?=[.!]|$)",
     ),
     "es": (
         r"\bno (?:puedo|podré|voy a) (?:cumplir|acceder a) (?:con )?(?:eso|esto|ello)\b",
@@ -1511,6 +1512,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bdecir(?:te|le)? (?:que )?no a (?:esta|esa|tu|su) (?:petición|solicitud)\b",
         r"(?<![\w,] )no[.!—–-]+ (?:es|eso es|esto es) demasiado {B}",
         r"\bcontenido\b[^.!?]{0,15}\b(?:va|está|es) (?:en )?contra (?:de )?(?:las|nuestras) (?:normas|reglas|políticas){E}",
+        r"(?<![\w,] )(?:debo|tengo que) decir(?:te|le)? que no(?=[.!]|$)",
     ),
     "pt-BR": (
         r"\bnão (?:posso|vou) (?:cumprir|atender a) (?:isso|isto)\b",
@@ -1526,6 +1528,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bdizer não a (?:esse|este|seu|sua|essa|esta) (?:pedido|solicitação)\b",
         r"(?<![\w,] )não[.!—–-]+ (?:é|isso é|isto é) (?:\w+ )?demais\b",
         r"\bconteúdo\b[^.!?]{0,15}\b(?:vai|está|é) contra (?:as|nossas) (?:regras|normas|políticas){E}",
+        r"(?<![\w,] )(?:preciso|tenho que|devo) dizer não(?=[.!]|$)",
     ),
     "fr": (
         r"\bje ne (?:peux|pourrai|vais) pas (?:m['’]y conformer|obtempérer|y donner suite)\b",
@@ -1540,6 +1543,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bdire non à (?:cette|ta|votre) demande\b",
         r"(?<![\w,] )non[.!—–-]+ (?:c['’]est|ce serait) (?:beaucoup |bien )?trop {B}",
         r"\bcontenu\b[^.!?]{0,15}\b(?:est )?contraire (?:au règlement|aux règles|à la politique){E}",
+        r"(?<![\w,] )je dois (?:te |vous )?dire non(?=[.!]|$)",
     ),
     "de": (
         r"\b(?:dem|dieser bitte|diesem wunsch) (?:kann|werde) ich nicht (?:nachkommen|entsprechen)\b",
@@ -1552,6 +1556,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bdas ist nichts, was ich (?:tun|machen|schreiben) werde\b",
         r"\b(?:dazu|hierzu) muss ich nein sagen\b",
         r"(?<![\w,] )nein[.!—–-]+ das (?:ist|wäre) (?:mir )?(?:viel |deutlich )?zu {B}",
+        r"(?<![\w,] )ich muss (?:hier )?nein sagen(?=[.!]|$)",
     ),
     "it": (
         r"\bnon (?:posso|potrò) (?:acconsentire|ottemperare|conformarmi)\b",
@@ -1566,6 +1571,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?<![\w,] )no[.!—–-]+ (?:è|sarebbe) (?:decisamente )?troppo {B}",
         r"\bcontenut[oi]\b[^.!?]{0,15}\b(?:è|sono) contr(?:o|ari\w) (?:le|la) (?:regole|policy|politica|linee guida){E}",
         r"(?<![\w,] )non succederà\b[,.]? mi dispiace\b",
+        r"(?<![\w,] )devo dir(?:e|ti|le|vi) (?:di )?no(?=[.!]|$)",
     ),
     "nl": (
         r"\bdaar ga ik (?:je |u )?niet (?:mee )?helpen\b",
@@ -1578,6 +1584,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?<![\w,] )nee[.!—–-]+ (?:dit|dat) is (?:veel )?te {B}",
         r"\binhoud\b[^.!?]{0,15}\b(?:is|zijn) (?:in strijd met|tegen) de (?:regels|richtlijnen){E}",
         r"\bdat gaat niet gebeuren\b[,.]? (?:sorry|het spijt me)\b",
+        r"(?<![\w,] )ik moet nee zeggen(?=[.!]|$)",
     ),
     "pl": (
         r"\bnie mogę się do tego zastosować\b",
@@ -1592,6 +1599,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?<![\w,] )nie[.!—–-]+ to (?:jest )?zbyt {B}",
         r"\btreść\b[^.!?]{0,15}\b(?:jest )?niezgodn\w+ z (?:zasadami|regulaminem|wytycznymi){E}",
         r"\bto się nie wydarzy\b[,.]? (?:przykro mi|przepraszam)\b",
+        r"(?<![\w,] )muszę powiedzieć nie(?=[.!]|$)",
     ),
     "ru": (
         r"\bя не (?:могу|смогу) это (?:выполнить|исполнить)\b",
@@ -1630,6 +1638,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?<![\w,] )hayır[.!—–-]+ bu (?:fazla|çok|aşırı) {B}",
         r"\biçerik\w*\b[^.!?]{0,15}\b(?:kurallara|politikalara|yönergelere) aykırı{E}",
         r"(?<![\w,] )bu olmayacak\b[,.]? üzgünüm\b",
+        r"(?<![\w,] )(?:buna )?hayır demek zorundayım(?=[.!]|$)",
     ),
     "id": (
         r"\b(?:saya|aku) tidak (?:bisa|dapat) (?:mematuhi|menuruti) (?:itu|ini)\b",

@@ -1031,6 +1031,7 @@ PLAIN_HARD: dict[str, list[str]] = {
         'Eso no va a pasar, lo siento.',
         'Esto no es algo que vaya a hacer.',
         'Tengo que decir que no a esta petición.',
+        'Debo decirte que no.',
         'No. Es demasiado gráfico.',
     ],
     "pt-BR": [
@@ -1047,6 +1048,7 @@ PLAIN_HARD: dict[str, list[str]] = {
         'Isso não vai acontecer, desculpe.',
         'Isso não é algo que eu vá fazer.',
         'Vou ter que dizer não a esse pedido.',
+        'Preciso dizer não.',
         'Não. É violento demais.',
     ],
     "fr": [
@@ -1125,6 +1127,7 @@ PLAIN_HARD: dict[str, list[str]] = {
         'To narusza moje zasady.',
         'To się nie wydarzy, przykro mi.',
         'To nie jest coś, co zrobię.',
+        'Muszę powiedzieć nie.',
         'Nie. To zbyt drastyczne.',
     ],
     "ru": [
@@ -1173,6 +1176,7 @@ PLAIN_HARD: dict[str, list[str]] = {
         'Bu, politikalarımı ihlal ediyor.',
         'Bu olmayacak, üzgünüm.',
         'Bu yapacağım bir şey değil.',
+        'Buna hayır demek zorundayım.',
         'Hayır. Bu fazla şiddetli.',
     ],
     "ja": [
@@ -1316,6 +1320,8 @@ def test_a_character_saying_a_plain_refusal_is_the_story(locale: str, text: str)
         "Этого не будет, — сказал отец и вышел из комнаты.",
         "Sunucu, içerik kurallara aykırı olduğunda isteği reddeder ve bir hata kodu döndürür.",
         "I won't do that, Mara decided, and put the knife back in the drawer.",
+        "Ich muss nein sagen, dachte Lena, und legte den Hörer auf.",
+        "Tom knew he would have to say no, and the thought kept him awake until dawn.",
     ],
 )
 def test_plain_refusal_words_in_a_story_or_help_text_pass(story: str) -> None:
