@@ -1446,6 +1446,270 @@ _STOP_AFTER_EXCERPT: dict[str, str] = {
 for _code in _PATTERNS:
     _PATTERNS[_code] = ((*_PATTERNS[_code][0], _STOP_AFTER_EXCERPT[_code]), _PATTERNS[_code][1])
 
+# Plain refusals in the host's voice, with no apology and no verb of writing (hard): a bare "comply" after a
+# negated modal ("I cannot comply."), "not going to" help with or do *this*, what lies outside what the host
+# is allowed to produce, a request denied, content of a kind the host does not produce, content against the
+# policy or the rules, "not going to happen" opening a sentence, saying no to the request, and a bare "No."
+# followed by what is too graphic. Each names the request, the content or the host's rules; a character
+# saying one in quotes, on a dialogue line or before a reporting clause is the story, as for every hard phrase.
+# ``{B}`` is the locale's blood and violence (``_BLOODSHED``) and its words for graphic or explicit.
+_GRAPHIC_TOO = {
+    "en": r"(?:graphic|explicit)",
+    "es": r"(?:gráfic\w*|explícit\w*)",
+    "pt-BR": r"(?:gráfic\w*|explícit\w*)",
+    "fr": r"(?:explicite\w*|cru\w*)",
+    "de": r"(?:explizit\w*|drastisch\w*)",
+    "it": r"(?:esplicit\w*|grafic\w*)",
+    "nl": r"(?:expliciet\w*|grafisch\w*)",
+    "pl": r"(?:dosadn\w*|jednoznaczn\w*)",
+    "ru": r"(?:откровенн\w*|графичн\w*)",
+    "uk": r"(?:відверт\w*|графічн\w*)",
+    "tr": r"(?:açık\w*|grafik\w*)",
+    "id": r"(?:eksplisit|grafis|vulgar|brutal)",
+    "vi": r"(?:phản cảm|rùng rợn)",
+    "ja": r"(?:過激|露骨)",
+    "ko": r"(?:선정|노골)",
+    "zh-Hans": r"(?:露骨|过激)",
+    "zh-Hant": r"(?:露骨|過激)",
+}
+_REQUEST_END = (
+    r"(?=\s*[.:!;—–-]|$)"  # "Request denied." closes its clause: not "a request denied by the proxy"
+)
+_PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
+    "en": (
+        r"\bi (?:can(?:'|’|no)t|cannot|won['’]t|will not|must not|am unable to|'m unable to)(?: \w+)? comply\b",
+        r"\bi(?:'m|’m| am) not going to (?:help|assist)(?: you)? with (?:this|that|it)\b|"
+        r"\bi(?:'m|’m| am) not going to (?:do|write|produce|generate|create) (?:this|that) (?:one|request|content)\b",
+        r"\b(?:outside|beyond) (?:of )?what i(?:'m|’m| am)? (?:allowed|permitted|authori[sz]ed) to (?:write|produce|"
+        r"generate|create|provide|help)",
+        r"(?<![\w,] )(?:your |this |the )?request (?:(?:has been|is) )?(?:denied|refused|rejected|declined){E}",
+        r"\bi (?:don['’]t|do not|won['’]t|will not) (?:produce|generate|create|make|write) (?:\w+ ){0,2}?"
+        r"(?:content|material)\b|\bi (?:don['’]t|do not) (?:produce|generate|create) (?:\w+ )?{B}\b",
+        r"\b(?:this|that|it|content|request)(?: is|['’]s| goes) against (?:my |our |the )?(?:content |usage )?"
+        r"polic(?:y|ies)\b|\b(?:against|violates?)\b[^.!?]{0,30}\bmy (?:polic(?:y|ies)|rules)\b",
+        r"\bnot going to happen\b[,.]? (?:sorry|i['’]m afraid)\b|\b(?:sorry|i['’]m afraid)[,.]? (?:that['’]s |this is |"
+        r"it['’]s )?not going to happen\b",
+        r"\b(?:this|that|it)(?: isn['’]t|(?: is|['’]s) not) something i(?:['’]ll| will|['’]m going to| am going to) "
+        r"(?:do|write|produce|create|help)\b",
+        r"\bi(?:['’]d|['’]ll| will| would)? (?:have|need) to say no (?:to (?:this|that|your)\b|here\b)",
+        r"\bi won['’]t be doing (?:this|that)\b",
+        r"(?<![\w,] )no[.!—–-]+ (?:this|that|it)(?: is|['’]s) (?:far |way |much )?too {B}",
+        r"\bcontent\b[^.!?]{0,15}\bagainst (?:the |our )?(?:rules|polic(?:y|ies)){E}",
+        r"(?<![\w,] )i (?:have to|must|need to) say no(?=[.!]|$)",
+    ),
+    "es": (
+        r"\bno (?:puedo|podré|voy a) (?:cumplir|acceder a) (?:con )?(?:eso|esto|ello)\b",
+        r"\bno (?:voy a|pienso) (?:ayudar(?:te)?|colaborar) con (?:esto|eso)\b",
+        r"\bfuera de lo que (?:tengo permitido|se me permite|me está permitido|me permiten|puedo) "
+        r"(?:escribir|generar|crear|producir)",
+        r"(?<![\w,] )(?:(?:tu|su|esta|la) )?(?:solicitud|petición|peticion|pedido) (?:(?:ha sido|fue) )?"
+        r"(?:denegad[ao]|rechazad[ao]){E}",
+        r"\bno (?:genero|produzco|creo|escribo) (?:\w+ ){0,3}?(?:contenido|material)\w*",
+        r"\b(?:va|está|es) (?:en )?contra (?:de )?(?:mis|nuestras) (?:normas|políticas)\b",
+        r"\beso no va a (?:pasar|suceder|ocurrir)\b[,.]? (?:lo siento|lo lamento)\b|\blo siento[,.]? eso no va a "
+        r"(?:pasar|suceder|ocurrir)\b",
+        r"\bno es algo que (?:vaya a|voy a|pienso) (?:hacer|escribir|generar)\b",
+        r"\bdecir(?:te|le)? (?:que )?no a (?:esta|esa|tu|su) (?:petición|solicitud)\b",
+        r"(?<![\w,] )no[.!—–-]+ (?:es|eso es|esto es) demasiado {B}",
+        r"\bcontenido\b[^.!?]{0,15}\b(?:va|está|es) (?:en )?contra (?:de )?(?:las|nuestras) (?:normas|reglas|políticas){E}",
+        r"(?<![\w,] )(?:debo|tengo que) decir(?:te|le)? que no(?=[.!]|$)",
+    ),
+    "pt-BR": (
+        r"\bnão (?:posso|vou) (?:cumprir|atender a) (?:isso|isto)\b",
+        r"\bnão vou (?:ajudar|colaborar) com (?:isso|isto)\b",
+        r"\b(?:fora|foge) do que (?:tenho permissão para|me é permitido|posso) (?:escrever|gerar|criar|produzir)",
+        r"(?<![\w,] )(?:(?:seu|sua|este|esta|o|a) )?(?:pedido|solicitação|requisição) (?:foi )?"
+        r"(?:negad[ao]|recusad[ao]){E}",
+        r"\bnão (?:gero|produzo|crio|escrevo) (?:\w+ ){0,3}?(?:conteúdo|material)\w*",
+        r"\b(?:vai|está|é) contra (?:as )?(?:minhas|nossas) (?:regras|normas|políticas|diretrizes)\b",
+        r"\bisso não vai acontecer\b[,.]? (?:desculpe|sinto muito|lamento)\b|\b(?:desculpe|sinto muito)[,.]? isso não "
+        r"vai acontecer\b",
+        r"\bnão é algo que eu (?:vá|vou) (?:fazer|escrever|gerar)\b",
+        r"\bdizer não a (?:esse|este|seu|sua|essa|esta) (?:pedido|solicitação)\b",
+        r"(?<![\w,] )não[.!—–-]+ (?:é|isso é|isto é) (?:\w+ )?demais\b",
+        r"\bconteúdo\b[^.!?]{0,15}\b(?:vai|está|é) contra (?:as|nossas) (?:regras|normas|políticas){E}",
+        r"(?<![\w,] )(?:preciso|tenho que|devo) dizer não(?=[.!]|$)",
+    ),
+    "fr": (
+        r"\bje ne (?:peux|pourrai|vais) pas (?:m['’]y conformer|obtempérer|y donner suite)\b",
+        r"\bje ne vais pas (?:t['’]|vous )?aider (?:avec|pour) (?:ça|cela|ceci)\b",
+        r"\b(?:dépasse|en dehors de|au-delà de) ce que (?:j['’]ai le droit|je suis autorisée?|je peux|il m['’]est permis)"
+        r" (?:d['’]|de |à )?(?:écrire|produire|générer|créer)",
+        r"(?<![\w,] )(?:(?:votre|ta|cette|la) )?(?:demande|requête) (?:(?:a été|est) )?(?:refusée|rejetée){E}",
+        r"\bje ne (?:produis|génère|crée|rédige) pas (?:\w+ ){0,3}?contenus?\b",
+        r"\b(?:est|c['’]est) contraire (?:à mes règles|à ma politique|à nos règles|aux règles de contenu)\b",
+        r"\bça ne va pas se faire\b[,.]? désolée?\b",
+        r"\bce n['’]est pas quelque chose que je (?:vais|ferai|vais faire)\b",
+        r"\bdire non à (?:cette|ta|votre) demande\b",
+        r"(?<![\w,] )non[.!—–-]+ (?:c['’]est|ce serait) (?:beaucoup |bien )?trop {B}",
+        r"\bcontenu\b[^.!?]{0,15}\b(?:est )?contraire (?:au règlement|aux règles|à la politique){E}",
+        r"(?<![\w,] )je dois (?:te |vous )?dire non(?=[.!]|$)",
+    ),
+    "de": (
+        r"\b(?:dem|dieser bitte|diesem wunsch) (?:kann|werde) ich nicht (?:nachkommen|entsprechen)\b",
+        r"\b(?:dabei|damit) werde ich (?:dir |ihnen )?nicht helfen\b",
+        r"\b(?:außerhalb|jenseits) dessen, was ich (?:schreiben|erstellen|erzeugen|verfassen) (?:darf|kann)\b|"
+        r"\büber das hinaus, was ich (?:schreiben|erstellen|erzeugen) darf\b",
+        r"(?<![\w,] )(?:anfrage|bitte) (?:abgelehnt|verweigert|zurückgewiesen){E}",
+        r"\bsolche inhalte (?:erstelle|erzeuge|schreibe|produziere) ich nicht\b|\bich (?:erstelle|erzeuge|produziere)"
+        r" keine inhalte\b",
+        r"\bdas ist nichts, was ich (?:tun|machen|schreiben) werde\b",
+        r"\b(?:dazu|hierzu) muss ich nein sagen\b",
+        r"(?<![\w,] )nein[.!—–-]+ das (?:ist|wäre) (?:mir )?(?:viel |deutlich )?zu {B}",
+        r"(?<![\w,] )ich muss (?:hier )?nein sagen(?=[.!]|$)",
+    ),
+    "it": (
+        r"\bnon (?:posso|potrò) (?:acconsentire|ottemperare|conformarmi)\b",
+        r"\bnon ti aiuterò (?:con|in) (?:questo|ciò)\b|\bnon ho intenzione di scrivere (?:questo|ciò)\b",
+        r"\b(?:va oltre|al di fuori di|fuori da) ciò che (?:mi è consentito|mi è permesso|posso) "
+        r"(?:scrivere|produrre|generare|creare)",
+        r"(?<![\w,] )richiesta (?:negata|respinta|rifiutata){E}",
+        r"\bnon (?:produco|genero|creo|scrivo) (?:\w+ ){0,3}?contenuti\b",
+        r"\b(?:è|sono) contr(?:o|ari\w) (?:le mie|la mia) (?:regole|policy|politica|politiche|linee guida)\b",
+        r"\bnon è qualcosa che (?:farò|scriverò)\b",
+        r"\bdire (?:di )?no a (?:questa|tale|la tua) richiesta\b",
+        r"(?<![\w,] )no[.!—–-]+ (?:è|sarebbe) (?:decisamente )?troppo {B}",
+        r"\bcontenut[oi]\b[^.!?]{0,15}\b(?:è|sono) contr(?:o|ari\w) (?:le|la) (?:regole|policy|politica|linee guida){E}",
+        r"(?<![\w,] )non succederà\b[,.]? mi dispiace\b",
+        r"(?<![\w,] )devo dir(?:e|ti|le|vi) (?:di )?no(?=[.!]|$)",
+    ),
+    "nl": (
+        r"\bdaar ga ik (?:je |u )?niet (?:mee )?helpen\b",
+        r"\bbuiten wat ik (?:mag|kan) (?:schrijven|maken|genereren)\b",
+        r"(?<![\w,] )verzoek (?:geweigerd|afgewezen){E}",
+        r"\bzulke inhoud (?:maak|schrijf|genereer) ik niet\b|\bik (?:maak|genereer|produceer) geen inhoud\b",
+        r"\b(?:is|zijn) (?:in strijd met|tegen) (?:mijn|het|ons) (?:richtlijnen|beleid|contentbeleid)\b",
+        r"\bniet iets wat ik (?:ga doen|zal doen|ga schrijven)\b",
+        r"\b(?:hier|hierop) moet ik nee (?:tegen )?zeggen\b",
+        r"(?<![\w,] )nee[.!—–-]+ (?:dit|dat) is (?:veel )?te {B}",
+        r"\binhoud\b[^.!?]{0,15}\b(?:is|zijn) (?:in strijd met|tegen) de (?:regels|richtlijnen){E}",
+        r"\bdat gaat niet gebeuren\b[,.]? (?:sorry|het spijt me)\b",
+        r"(?<![\w,] )ik moet nee zeggen(?=[.!]|$)",
+    ),
+    "pl": (
+        r"\bnie mogę się do tego zastosować\b",
+        r"\bnie zamierzam w tym pomagać\b",
+        r"\bwykracza poza to, co (?:wolno mi|mogę) (?:pisać|tworzyć|generować|napisać|stworzyć)\b",
+        r"(?<![\w,] )(?:prośba odrzucona|żądanie odrzucone){E}",
+        r"\bnie (?:tworzę|generuję|piszę) (?:\w+ ){0,3}?treści\b",
+        r"\bnarusza (?:moje|nasze) (?:zasady|reguły|wytyczne)\b|\bniezgodn\w+ z (?:moimi|naszymi) (?:zasadami|"
+        r"wytycznymi)\b",
+        r"(?<![\w,] )odmawiam(?=[.!]|$)",
+        r"\bto nie jest coś, co (?:zrobię|napiszę)\b",
+        r"(?<![\w,] )nie[.!—–-]+ to (?:jest )?zbyt {B}",
+        r"\btreść\b[^.!?]{0,15}\b(?:jest )?niezgodn\w+ z (?:zasadami|regulaminem|wytycznymi){E}",
+        r"\bto się nie wydarzy\b[,.]? (?:przykro mi|przepraszam)\b",
+        r"(?<![\w,] )muszę powiedzieć nie(?=[.!]|$)",
+    ),
+    "ru": (
+        r"\bя не (?:могу|смогу) это (?:выполнить|исполнить)\b",
+        r"\bне (?:буду|стану) (?:с этим|в этом) помогать\b",
+        r"\bза (?:рамки|рамками|пределами|пределы) того, что (?:мне разрешено|я могу) (?:писать|создавать|генерировать)\b",
+        r"(?<![\w,] )(?:запрос|просьба) отклон[её]н\w*{E}|\bв (?:просьбе|запросе) отказано\b",
+        r"\bя не (?:создаю|генерирую|пишу) (?:\w+ ){0,2}?(?:контент|материалы)\w*",
+        r"\bпротиворечит (?:моим|нашим) (?:правилам|принципам)\b|\bпротиворечит (?:политике|правилам) контента\b",
+        r"\bэто не то, что я (?:буду делать|стану делать|буду писать)\b",
+        r"(?<![\w,] )нет[.!—–-]+ это (?:слишком|чересчур) {B}",
+        r"\bконтент\b[^.!?]{0,15}\bпротиворечит (?:правилам|политике){E}",
+        r"(?<![\w,] )этого не будет\b[,.]? (?:извините|простите|увы)\b",
+        r"(?<![\w,] )я вынужден\w* (?:сказать нет|отказать)(?=[.!]|$)|(?<![\w,] )вынужден\w* сказать нет\b",
+    ),
+    "uk": (
+        r"\bя не (?:можу|зможу) це виконати\b",
+        r"\bне (?:буду|стану) (?:з цим|в цьому) допомагати\b",
+        r"\bпоза межами того, що (?:мені дозволено|я можу) (?:писати|створювати|генерувати)\b",
+        r"(?<![\w,] )(?:запит|прохання) відхилено{E}|\bу (?:проханні|запиті) відмовлено\b",
+        r"\bя не (?:створюю|генерую|пишу) (?:\w+ ){0,2}?(?:контент|матеріали)\w*",
+        r"\bсуперечить (?:моїм|нашим) (?:правилам|принципам)\b|\bсуперечить (?:політиці|правилам) контенту\b",
+        r"\bце не те, що я (?:робитиму|буду робити|писатиму)\b",
+        r"(?<![\w,] )ні[.!—–-]+ це (?:надто|занадто|аж надто) {B}",
+        r"\bконтент\b[^.!?]{0,15}\bсуперечить (?:правилам|політиці){E}",
+        r"(?<![\w,] )цього не буде\b[,.]? (?:вибачте|пробачте|на жаль)\b",
+        r"(?<![\w,] )я змушен\w* (?:сказати ні|відмовити)(?=[.!]|$)|(?<![\w,] )змушен\w* сказати ні\b",
+    ),
+    "tr": (
+        r"\bbu konuda yardım etmeyeceğim\b",
+        r"\b(?:yazmama|üretmeme|oluşturmama) izin verilen\w*(?: \w+)? dışında\b",
+        r"(?<![\w,] )(?:i̇stek|istek|talep) reddedildi{E}",
+        r"\bbu tür içerik(?:ler)? (?:üretmiyorum|oluşturmuyorum|yazmıyorum)\b|\bböyle içerikler (?:oluşturmuyorum|"
+        r"üretmiyorum)\b",
+        r"\b(?:politikalarıma|yönergelerime|kurallarıma|içerik politikasına) aykırı\b",
+        r"\bbu yapacağım bir şey değil\b",
+        r"(?<![\w,] )hayır[.!—–-]+ bu (?:fazla|çok|aşırı) {B}",
+        r"\biçerik\w*\b[^.!?]{0,15}\b(?:kurallara|politikalara|yönergelere) aykırı{E}",
+        r"(?<![\w,] )bu olmayacak\b[,.]? üzgünüm\b",
+        r"(?<![\w,] )(?:buna )?hayır demek zorundayım(?=[.!]|$)",
+    ),
+    "id": (
+        r"\b(?:saya|aku) tidak (?:bisa|dapat) (?:mematuhi|menuruti) (?:itu|ini)\b",
+        r"\b(?:saya|aku) tidak akan membantu (?:dengan |soal )?(?:ini|itu)\b",
+        r"\bdi luar (?:apa yang|yang) (?:boleh saya|diizinkan untuk saya|saya boleh) (?:tulis|buat|hasilkan)\b",
+        r"(?<![\w,] )permintaan (?:ini |anda |kamu )?ditolak{E}",
+        r"\b(?:saya|aku) tidak (?:membuat|menghasilkan|menulis) konten\b",
+        r"\bbertentangan dengan (?:aturan|kebijakan|pedoman) (?:saya|kami)\b",
+        r"\bbukan sesuatu yang akan (?:saya|aku) (?:lakukan|tulis)\b",
+        r"(?<![\w,] )tidak[.!—–-]+ (?:ini|itu) terlalu {B}",
+        r"(?<![\w,] )itu tidak akan terjadi\b[,.]? maaf\b",
+        r"\b(?:saya|aku) (?:harus|terpaksa) (?:bilang|mengatakan) tidak(?=[.!]|$)",
+    ),
+    "vi": (
+        r"\b(?:tôi|mình) không thể tuân (?:theo|thủ) (?:điều|yêu cầu) (?:đó|này)\b",
+        r"\b(?:tôi|mình) sẽ không giúp (?:việc|điều) (?:này|đó)\b",
+        r"\bngoài những gì (?:tôi|mình) được phép (?:viết|tạo|sản xuất)\b|\bvượt quá những gì (?:tôi|mình) được phép\b",
+        r"(?<![\w,] )(?:yêu cầu bị từ chối|từ chối yêu cầu){E}",
+        r"\b(?:tôi|mình) không (?:tạo|sản xuất|viết) (?:\w+ ){0,2}?nội dung\b",
+        r"\btrái với (?:quy tắc|chính sách|nguyên tắc) của (?:tôi|mình)\b",
+        r"\bkhông phải là việc (?:tôi|mình) sẽ làm\b",
+        r"\b(?:tôi|mình) (?:phải|buộc phải) nói không với yêu cầu\b",
+        r"(?<![\w,] )không[.!—–-]+ (?:nội dung )?(?:này|đó) quá {B}",
+        r"(?<![\w,] )chuyện (?:đó|này) sẽ không xảy ra\b[,.]? xin lỗi\b",
+        r"\b(?:tôi|mình) buộc phải từ chối(?=[.!]|$)",
+    ),
+    "ja": (
+        r"(?:その依頼|このご依頼|そのリクエスト|ご依頼)(?:には|は)従えません",
+        r"(?:書く|作成する|生成する)ことを許されている範囲(?:外|を超え)|作成できる範囲を超え",
+        r"リクエストは拒否され|ご依頼はお断り",
+        r"(?:この種の|そのような|このような)コンテンツは(?:作成|生成)しません",
+        r"(?:ポリシー|ガイドライン|規約)違反です",
+        r"ノーと言わざるを得ません|お断りせざるを得ません|(?:執筆|作成|ご依頼|依頼)は拒否します",
+        r"(?<![^\s。！？!?])いいえ。[^。]{0,8}{B}[^。]{0,6}すぎ",
+        r"(?:これ|それ)はお手伝いしません",
+    ),
+    "ko": (
+        r"(?:작성|생성)할 수 있는 범위를 (?:벗어|넘어)|만들 수 있는 범위 밖",
+        r"요청이 거부되었습니다",
+        r"(?:이런|그런) (?:종류의 )?콘텐츠는 (?:만들|생성하|작성하)지 않습니다",
+        r"정책에 어긋납니다",
+        r"거절할 수밖에 없습니다|(?:쓰기|작성|집필)를 거부합니다",
+        r"(?<![^\s。！？!?])아니요\. [^.]{0,8}{B}[^.]{0,6}(?:입니다|합니다)",
+        r"도와드리지 않겠습니다|거절해야겠습니다",
+    ),
+    "zh-Hans": (
+        r"我无法照做|超出了我被允许|超出了我能生成的",
+        r"请求被拒绝",
+        r"我不(?:生成|创作|撰写)(?:这类|这种|此类)内容",
+        r"这违反(?:内容)?政策",
+        r"我只能说不|(?<![^\s。！？!?])拒绝[。！]",
+        r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"这个我不会帮忙",
+    ),
+    "zh-Hant": (
+        r"我無法照做|超出了我被允許|超出了我能生成的",
+        r"請求被拒絕",
+        r"我不(?:生成|創作|撰寫)(?:這類|這種|此類)內容",
+        r"這違反(?:內容)?政策",
+        r"我只能說不|(?<![^\s。！？!?])拒絕[。！]",
+        r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"這個我不會幫忙",
+    ),
+}
+for _code, _plain in _PLAIN_REFUSAL.items():
+    _too = f"(?:{_BLOODSHED[_code]}|{_GRAPHIC_TOO[_code]})"
+    _PATTERNS[_code] = (
+        (*_PATTERNS[_code][0], *(p.replace("{B}", _too).replace("{E}", _REQUEST_END) for p in _plain)),
+        _PATTERNS[_code][1],
+    )
+
 
 def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
     """``patterns`` with the locale's verb sets in place of ``{V}``, ``{G}``, ``{1}``, ``{Z}``, ``{N}``."""
