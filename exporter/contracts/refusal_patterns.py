@@ -1963,6 +1963,13 @@ _REPORTING = re.compile(
 # most a thank-you or two precede it.
 LEAD_CHARS = 100
 LEAD_CJK_CHARS = 40
+
+
+def _lead(end: int) -> int:
+    """The lead of a search window ending at ``end``: ``LEAD_CJK_CHARS`` in the CJK window, else ``LEAD_CHARS``."""
+    return LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+
+
 # A decline that leaves its task to the next sentence ends within this many characters of its core ("Da
 # passe ich lieber. Die Szene…", "今回は見送らせてください。"): a sentence that goes on is about something else
 # ("Nie mogę uciec od Ciebie, Twoja twarz, W szybie…", a poem, and "pisać" in the next sentence).
@@ -2105,7 +2112,7 @@ def _object(
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
     """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
     union, each = _COMPOSED_BY_CODES[codes]
-    lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+    lead = _lead(end)
     for core in union.finditer(lowered, 0, end):
         first, last = _sentence(lowered, core.start(), core.end())
         if first > lead:
@@ -2146,7 +2153,7 @@ def _counter_offer(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple
     graphic part excluded in the window."""
     if not _WITHOUT_BY_CODES[codes].search(lowered, 0, end):
         return []
-    lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+    lead = _lead(end)
     for code in codes:
         offer_re, without_re = _COUNTER_OFFER_BY_CODE[code]
         without = without_re.search(lowered, 0, end)
@@ -2165,7 +2172,7 @@ def _search(lowered: str) -> list[tuple[int, int]]:
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
         if not trigger.search(lowered, 0, end) or not _ANY_BY_CODES[codes].search(lowered, 0, end):
             continue
-        lead = LEAD_CJK_CHARS if end == CJK_WINDOW_CHARS else LEAD_CHARS
+        lead = _lead(end)
         for pattern, opens in ((hard, end), (soft, lead)):
             # a soft decline opens the reply, like a composed one (``LEAD_CHARS``); a hard refusal may follow
             # a longer preamble
