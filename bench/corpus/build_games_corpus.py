@@ -969,6 +969,44 @@ def renpy_tutorial(root: Path, found: Found) -> None:
                 _add_quest(found, language, "renpy_tutorial", path.stem, english, translation, DIALOGUE_CHARS)
 
 
+def supertuxkart(root: Path, found: Found) -> None:
+    """SuperTuxKart's story lines, tips, help pages and challenges' and powerups' descriptions
+    (``usr/share/games/supertuxkart/data/po/<language>.po``, compiled with ``msgfmt``, which leaves fuzzy
+    translations out; its interface strings are not prose and fall out)."""
+    base = root / "usr/share/games/supertuxkart/data/po"
+    for language, directories in LANGUAGE_DIRS.items():
+        if language != "en" and (po := first(base, directories, "{}.po")) is not None:
+            for msgid, msgstr in read_po(po):
+                _add_quest(found, language, "supertuxkart", "supertuxkart", msgid, msgstr)
+
+
+def gbrainy(root: Path, found: Found) -> None:
+    """gbrainy's puzzles, riddles and their answers' explanations, its verbal analogies and memory games'
+    texts (``usr/share/locale/<language>/LC_MESSAGES/gbrainy.mo``; a question with a placeholder for its
+    numbers or options is not prose and falls out, and neither does the command line's help, a message
+    opening with an option's name: ``--norandom``)."""
+    base = root / "usr/share/locale"
+    for language in LANGUAGE_DIRS:
+        directories = tuple(regional((p.name for p in base.iterdir()), language))
+        if language != "en" and (mo := first(base, directories, "{}/LC_MESSAGES/gbrainy.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                if not msgid.lstrip().startswith("--"):
+                    _add_quest(found, language, "gbrainy", "gbrainy", msgid, msgstr)
+
+
+def starfighter(root: Path, found: Found) -> None:
+    """Project: Starfighter's pilots' radio chatter, cutscene dialogue and mission briefings
+    (``usr/share/starfighter/locale/<language>/LC_MESSAGES/pr-starfighter.mo``; ja, nl)."""
+    base = root / "usr/share/starfighter/locale"
+    for language, directories in LANGUAGE_DIRS.items():
+        if (
+            language != "en"
+            and (mo := first(base, directories, "{}/LC_MESSAGES/pr-starfighter.mo")) is not None
+        ):
+            for msgid, msgstr in read_mo(mo):
+                _add_quest(found, language, "starfighter", "starfighter", msgid, msgstr)
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -985,6 +1023,7 @@ SETS = {
     "colony": (freecol, ufoai, lincity),
     "quest": (pingus, supertux, colobot, megaglest, enigma),
     "scroll": (adonthell, kgoldrunner, renpy_tutorial),
+    "riddle": (supertuxkart, gbrainy, starfighter),
 }
 
 
@@ -1002,7 +1041,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set in ("quest", "scroll"):
+    if args.set in ("quest", "scroll", "riddle"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
