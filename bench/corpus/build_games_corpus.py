@@ -172,7 +172,26 @@ A ninth set, role-play dialogue, level hints and a visual novel's lines (``--set
   tl/<language>/*.rpy``, each file a domain, read as the lore set reads The Question; a line with a text
   tag or an interpolation is not prose and falls out).
 
-The scroll set leaves out what the quest set leaves out.
+A tenth set, a kart race's story and tips, puzzles and a space shooter's radio chatter (``--set riddle``)::
+
+    mkdir -p /tmp/riddle/root && cd /tmp/riddle
+    apt-get download supertuxkart-data gbrainy starfighter-data
+    dpkg-deb --fsys-tarfile supertuxkart-data_*.deb | tar x -C root --wildcards './usr/share/games/supertuxkart/data/po/*.po'
+    dpkg-deb --fsys-tarfile gbrainy_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/gbrainy.mo'
+    dpkg-deb --fsys-tarfile starfighter-data_*.deb | tar x -C root --wildcards './usr/share/starfighter/locale/*/LC_MESSAGES/pr-starfighter.mo'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set riddle --root /tmp/riddle/root \\
+        --out bench/results/riddle_replies.jsonl
+
+- **supertuxkart**: SuperTuxKart's story lines, loading tips, help pages and the challenges', karts' and
+  powerups' descriptions (``usr/share/games/supertuxkart/data/po/<lang>.po``, compiled with ``msgfmt``,
+  which leaves fuzzy translations out; its interface strings are not prose and fall out);
+- **gbrainy**: gbrainy's logic, calculation, memory and verbal puzzles, their answers' explanations and
+  its tips (``usr/share/locale/<lang>/LC_MESSAGES/gbrainy.mo``; a question with a placeholder for its
+  numbers or options, and the command line's help, are not prose and fall out);
+- **starfighter**: Project: Starfighter's pilots' radio chatter, cutscene dialogue and mission texts
+  (``usr/share/starfighter/locale/<lang>/LC_MESSAGES/pr-starfighter.mo``: Dutch and Japanese).
+
+The scroll and riddle sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
