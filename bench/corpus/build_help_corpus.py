@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (commands)
-"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual, Inkscape's tutorials, GnuCash's guides, the Debian Live manual, the KDE handbooks).
+"""Builds a clean documentation evaluation from translated user documentation (GNOME help, Debian books, LibreOffice help, the GIMP manual, Inkscape's tutorials, GnuCash's guides, the Debian Live manual, the KDE handbooks, the MATE manuals).
 
 Sources (not used by the other evaluations), as shipped in Debian and read at run time from the extracted
 packages; nothing is installed or committed::
@@ -142,6 +142,27 @@ Its pages are read as the GIMP manual's, each beside the same page of the Englis
 a row is the application and page (``kde:kstars/ai-zenith``), so a page and its translations fall in one
 split.
 
+``--source mate`` reads the MATE manuals (DocBook 5 XML, translated with itstool: 15 of the 17 locales,
+none in traditional Chinese or Vietnamese, Dutch, Polish and Indonesian a few dozen paragraphs): the MATE
+user guide and the manuals of Pluma, Eye of MATE, Engrampa and MATE Terminal, one XML file per chapter
+and language under ``usr/share/help/<lang>/<manual>/``::
+
+    mkdir -p /tmp/jmate/root && cd /tmp/jmate
+    apt-get download mate-user-guide pluma-common eom-common engrampa-common mate-terminal-common
+    for deb in *.deb; do dpkg-deb --fsys-tarfile "$deb" | tar x -C root --wildcards './usr/share/help/*'; done
+    cd - && .venv/bin/python bench/corpus/build_help_corpus.py --source mate --root /tmp/jmate/root \\
+        --out bench/results/mate_paragraphs.jsonl
+
+A file's ``<para>`` and ``<simpara>`` elements are read with their inline markup as text (a menu path
+``File ▸ New Window``, a key combination ``Ctrl+N``; an index term and a footnote left out); a paragraph
+with a generated cross-reference (``<xref>``), an image or a block inside it (a list, a note, a screen)
+is left out, and so are the legal notice and code. Each file is cut at its top-level sections and each
+section read beside the same section of the English (``C``) file, a paragraph identical to one of the
+English section's being left untranslated; a file with another number of sections than the English one is
+not read. The rest goes through the GNOME help's steps (short paragraphs merged, ``runs``). The source of
+a row is the manual, file and section (``mate:mate-user-guide/goscaja#3``). Atril's help is Evince's,
+which the GNOME help set reads: not read.
+
 ``--source manuals`` reads five more books, each in its own layout (14 of the 17 locales: no Turkish,
 Vietnamese or traditional Chinese)::
 
@@ -197,17 +218,24 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _render(element: ET.Element) -> str | None:
-    """The text of an inline element tree, or None when part of it would be missing on the page."""
+def _render(element: ET.Element, docbook: bool = False) -> str | None:
+    """The text of an inline element tree, or None when part of it would be missing on the page (in a
+    DocBook paragraph also when a block sits inside it: a list, a note, a screen)."""
     name = _local(element.tag)
-    if name in _UNUSABLE or (name == "link" and not "".join(element.itertext()).strip()):
+    unusable = _DOCBOOK_UNUSABLE if docbook else _UNUSABLE
+    if name in unusable or (name == "link" and not "".join(element.itertext()).strip()):
         return None
-    if name in _SEQUENCES:  # Yelp's rendering: "Ctrl+C", "File ▸ Print Preview"
-        items = ["".join(k.itertext()).strip() for k in element if _local(k.tag) != "comment"]
-        return _SEQUENCES[name].join(items) + (element.tail or "")
+    if docbook and name in _DOCBOOK_HIDDEN:  # an index term, a footnote: not in the sentence
+        return element.tail or ""
+    sequences = _DOCBOOK_SEQUENCES if docbook else _SEQUENCES
+    if name in sequences:  # Yelp's rendering: "Ctrl+C", "File ▸ Print Preview"
+        items = [
+            "".join(k.itertext()).strip() for k in element if _local(k.tag) not in ("comment", "shortcut")
+        ]
+        return sequences[name].join(items) + (element.tail or "")
     parts = [element.text or ""]
     for child in element:
-        text = _render(child)
+        text = _render(child, docbook)
         if text is None:
             return None
         parts.append(text)
@@ -239,6 +267,62 @@ def page_paragraphs(path: Path) -> list[str]:
     return found
 
 
+# DocBook XML (the MATE manuals): a generated cross-reference's text (``<xref>``), an image or a block
+# inside a paragraph leave it out; an index term and a footnote are not part of its sentence; a key
+# combination and a menu path read as Yelp shows them; the legal notice and code are not read.
+_DOCBOOK_UNUSABLE = {
+    "xref", "inlinemediaobject", "mediaobject", "inlinegraphic", "graphic", "itemizedlist", "orderedlist",
+    "variablelist", "simplelist", "screen", "programlisting", "literallayout", "note", "tip", "warning",
+    "important", "caution", "table", "informaltable", "figure", "informalfigure", "example", "equation",
+}  # fmt: skip
+_DOCBOOK_HIDDEN = {"indexterm", "footnote", "remark"}
+_DOCBOOK_SEQUENCES = {"keycombo": "+", "menuchoice": " ▸ "}
+_DOCBOOK_SKIPPED = {"legalnotice", "indexterm", "screen", "programlisting", "remark"}
+_DOCBOOK_SECTIONS = {"section", "sect1"}
+
+
+def _docbook_paragraphs(element: ET.Element, sections: bool = True) -> list[str]:
+    """The ``<para>`` and ``<simpara>`` texts under a DocBook element in document order (unusable ones as
+    empty strings); without ``sections``, none inside a section."""
+    found: list[str] = []
+
+    def walk(parent: ET.Element) -> None:
+        for child in parent:
+            name = _local(child.tag)
+            if name in _SKIPPED or name in _DOCBOOK_SKIPPED or (not sections and name in _DOCBOOK_SECTIONS):
+                continue
+            if name in ("para", "simpara"):
+                child_tail, child.tail = child.tail, None
+                text = _render(child, docbook=True)
+                child.tail = child_tail
+                found.append(" ".join(text.split()) if text else "")
+            else:
+                walk(child)
+
+    walk(element)
+    return found
+
+
+def docbook_sections(path: Path) -> list[list[str]]:
+    """A DocBook XML file's paragraphs by top-level section (a ``<section>`` or ``<sect1>`` inside no
+    other; the paragraphs outside every section come first), none when the file does not parse."""
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError:
+        return []
+    tops: list[ET.Element] = []
+
+    def find(parent: ET.Element) -> None:
+        for child in parent:
+            if _local(child.tag) in _DOCBOOK_SECTIONS:
+                tops.append(child)
+            else:
+                find(child)
+
+    find(root)
+    return [_docbook_paragraphs(root, sections=False), *(_docbook_paragraphs(top) for top in tops)]
+
+
 def merged(paragraphs: list[str], least: int) -> list[str]:
     """Consecutive paragraphs joined until each block has ``least`` characters (help paragraphs are often
     one or two short sentences, too short for the locale check to decide on alone); an empty paragraph or
@@ -267,6 +351,31 @@ def collect(root: Path, locale: str) -> list[tuple[str, str]]:
         own = [p if locale == "en" or p not in english else "" for p in page_paragraphs(page)]
         sources.append((f"help:{page.parent.name}/{page.stem}", merged(own, least)))
     return runs(sources, locale, in_locale=plausible if locale in CJK else _translated)
+
+
+def collect_mate(root: Path, locale: str) -> list[tuple[str, str]]:
+    """Rows of the MATE manuals in DocBook XML (the user guide, Pluma, Eye of MATE, Engrampa, MATE Terminal):
+    each file's top-level sections beside the same sections of the English (``C``) file, none of a file
+    with another number of sections (a translation of another revision). The source of a row is the
+    manual, the file and the section (``mate:mate-user-guide/goscaja#3``). Atril's help (Mallard pages) is
+    Evince's, which the GNOME help set reads, and is not read."""
+    base = root / "usr/share/help"
+    least = 60 if locale in CJK else 160
+    sources = []
+    own_dir = base / HELP_DIRS[locale]
+    for path in sorted([*own_dir.glob("*/*.xml"), *own_dir.glob("*/index.docbook")]):
+        if path.name == "legal.xml":
+            continue
+        sections = docbook_sections(path)
+        english = docbook_sections(base / "C" / path.parent.name / path.name)
+        if len(sections) != len(english):
+            continue
+        for number, (own, original) in enumerate(zip(sections, english, strict=True)):
+            left_english = set(original)  # an untranslated paragraph is the English one left in place
+            kept = [p if locale == "en" or p not in left_english else "" for p in own]
+            sources.append((f"mate:{path.parent.name}/{path.stem}#{number}", merged(kept, least)))
+    in_locale = plausible if locale in CJK else _translated
+    return runs(sources, locale, in_locale=in_locale)
 
 
 # DocBook books in HTML: where each is extracted, and its directory per locale.
@@ -921,7 +1030,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--source",
-        choices=["help", *DOCBOOKS, *COLLECTIONS, *HTML_HELP, "inkscape", "live", "kde"],
+        choices=["help", *DOCBOOKS, *COLLECTIONS, *HTML_HELP, "inkscape", "live", "kde", "mate"],
         default="help",
     )
     parser.add_argument("--root", default="/tmp/jdoc/root", help="where the .deb packages were extracted")
@@ -949,6 +1058,8 @@ def main() -> int:
         for locale in [loc for loc in LOCALES if loc in languages]:
             if args.source == "help":
                 rows = collect(Path(args.root), locale)
+            elif args.source == "mate":
+                rows = collect_mate(Path(args.root), locale)
             elif args.source == "inkscape":
                 rows = collect_inkscape(Path(args.root), locale)
             elif args.source == "live":
