@@ -1452,7 +1452,8 @@ for _code in _PATTERNS:
 # policy or the rules, "not going to happen" opening a sentence, saying no to the request, and a bare "No."
 # followed by what is too graphic. Each names the request, the content or the host's rules; a character
 # saying one in quotes, on a dialogue line or before a reporting clause is the story, as for every hard phrase.
-# ``{B}`` is the locale's blood and violence (``_BLOODSHED``) and its words for graphic or explicit.
+# ``{T}`` (too much to show) is the locale's blood and violence (``_BLOODSHED``) or its words for graphic or
+# explicit (``_GRAPHIC_TOO``); ``{B}`` in the counter-offers is the blood and violence alone.
 _GRAPHIC_TOO = {
     "en": r"(?:graphic|explicit)",
     "es": r"(?:gráfic\w*|explícit\w*)",
@@ -1484,7 +1485,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"generate|create|provide|help)",
         r"(?<![\w,] )(?:your |this |the )?request (?:(?:has been|is) )?(?:denied|refused|rejected|declined){E}",
         r"\bi (?:don['’]t|do not|won['’]t|will not) (?:produce|generate|create|make|write) (?:\w+ ){0,2}?"
-        r"(?:content|material)\b|\bi (?:don['’]t|do not) (?:produce|generate|create) (?:\w+ )?{B}\b",
+        r"(?:content|material)\b|\bi (?:don['’]t|do not) (?:produce|generate|create) (?:\w+ )?{T}\b",
         r"\b(?:this|that|it|content|request)(?: is|['’]s| goes) against (?:my |our |the )?(?:content |usage )?"
         r"polic(?:y|ies)\b|\b(?:against|violates?)\b[^.!?]{0,30}\bmy (?:polic(?:y|ies)|rules)\b",
         r"\bnot going to happen\b[,.]? (?:sorry|i['’]m afraid)\b|\b(?:sorry|i['’]m afraid)[,.]? (?:that['’]s |this is |"
@@ -1493,7 +1494,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:do|write|produce|create|help)\b",
         r"\bi(?:['’]d|['’]ll| will| would)? (?:have|need) to say no (?:to (?:this|that|your)\b|here\b)",
         r"\bi won['’]t be doing (?:this|that)\b",
-        r"(?<![\w,] )no[.!—–-]+ (?:this|that|it)(?: is|['’]s) (?:far |way |much )?too {B}",
+        r"(?<![\w,] )no[.!—–-]+ (?:this|that|it)(?: is|['’]s) (?:far |way |much )?too {T}",
         r"\bcontent\b[^.!?]{0,15}\bagainst (?:the |our )?(?:rules|polic(?:y|ies)){E}",
         r"(?<![\w,] )i (?:have to|must|need to) say no(?=[.!]|$)",
     ),
@@ -1510,7 +1511,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:pasar|suceder|ocurrir)\b",
         r"\bno es algo que (?:vaya a|voy a|pienso) (?:hacer|escribir|generar)\b",
         r"\bdecir(?:te|le)? (?:que )?no a (?:esta|esa|tu|su) (?:petición|solicitud)\b",
-        r"(?<![\w,] )no[.!—–-]+ (?:es|eso es|esto es) demasiado {B}",
+        r"(?<![\w,] )no[.!—–-]+ (?:es|eso es|esto es) demasiado {T}",
         r"\bcontenido\b[^.!?]{0,15}\b(?:va|está|es) (?:en )?contra (?:de )?(?:las|nuestras) (?:normas|reglas|políticas){E}",
         r"(?<![\w,] )(?:debo|tengo que) decir(?:te|le)? que no(?=[.!]|$)",
     ),
@@ -1541,7 +1542,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bça ne va pas se faire\b[,.]? désolée?\b",
         r"\bce n['’]est pas quelque chose que je (?:vais|ferai|vais faire)\b",
         r"\bdire non à (?:cette|ta|votre) demande\b",
-        r"(?<![\w,] )non[.!—–-]+ (?:c['’]est|ce serait) (?:beaucoup |bien )?trop {B}",
+        r"(?<![\w,] )non[.!—–-]+ (?:c['’]est|ce serait) (?:beaucoup |bien )?trop {T}",
         r"\bcontenu\b[^.!?]{0,15}\b(?:est )?contraire (?:au règlement|aux règles|à la politique){E}",
         r"(?<![\w,] )je dois (?:te |vous )?dire non(?=[.!]|$)",
     ),
@@ -1555,7 +1556,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r" keine inhalte\b",
         r"\bdas ist nichts, was ich (?:tun|machen|schreiben) werde\b",
         r"\b(?:dazu|hierzu) muss ich nein sagen\b",
-        r"(?<![\w,] )nein[.!—–-]+ das (?:ist|wäre) (?:mir )?(?:viel |deutlich )?zu {B}",
+        r"(?<![\w,] )nein[.!—–-]+ das (?:ist|wäre) (?:mir )?(?:viel |deutlich )?zu {T}",
         r"(?<![\w,] )ich muss (?:hier )?nein sagen(?=[.!]|$)",
     ),
     "it": (
@@ -1568,7 +1569,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\b(?:è|sono) contr(?:o|ari\w) (?:le mie|la mia) (?:regole|policy|politica|politiche|linee guida)\b",
         r"\bnon è qualcosa che (?:farò|scriverò)\b",
         r"\bdire (?:di )?no a (?:questa|tale|la tua) richiesta\b",
-        r"(?<![\w,] )no[.!—–-]+ (?:è|sarebbe) (?:decisamente )?troppo {B}",
+        r"(?<![\w,] )no[.!—–-]+ (?:è|sarebbe) (?:decisamente )?troppo {T}",
         r"\bcontenut[oi]\b[^.!?]{0,15}\b(?:è|sono) contr(?:o|ari\w) (?:le|la) (?:regole|policy|politica|linee guida){E}",
         r"(?<![\w,] )non succederà\b[,.]? mi dispiace\b",
         r"(?<![\w,] )devo dir(?:e|ti|le|vi) (?:di )?no(?=[.!]|$)",
@@ -1581,7 +1582,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\b(?:is|zijn) (?:in strijd met|tegen) (?:mijn|het|ons) (?:richtlijnen|beleid|contentbeleid)\b",
         r"\bniet iets wat ik (?:ga doen|zal doen|ga schrijven)\b",
         r"\b(?:hier|hierop) moet ik nee (?:tegen )?zeggen\b",
-        r"(?<![\w,] )nee[.!—–-]+ (?:dit|dat) is (?:veel )?te {B}",
+        r"(?<![\w,] )nee[.!—–-]+ (?:dit|dat) is (?:veel )?te {T}",
         r"\binhoud\b[^.!?]{0,15}\b(?:is|zijn) (?:in strijd met|tegen) de (?:regels|richtlijnen){E}",
         r"\bdat gaat niet gebeuren\b[,.]? (?:sorry|het spijt me)\b",
         r"(?<![\w,] )ik moet nee zeggen(?=[.!]|$)",
@@ -1596,7 +1597,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"wytycznymi)\b",
         r"(?<![\w,] )odmawiam(?=[.!]|$)",
         r"\bto nie jest coś, co (?:zrobię|napiszę)\b",
-        r"(?<![\w,] )nie[.!—–-]+ to (?:jest )?zbyt {B}",
+        r"(?<![\w,] )nie[.!—–-]+ to (?:jest )?zbyt {T}",
         r"\btreść\b[^.!?]{0,15}\b(?:jest )?niezgodn\w+ z (?:zasadami|regulaminem|wytycznymi){E}",
         r"\bto się nie wydarzy\b[,.]? (?:przykro mi|przepraszam)\b",
         r"(?<![\w,] )muszę powiedzieć nie(?=[.!]|$)",
@@ -1609,7 +1610,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bя не (?:создаю|генерирую|пишу) (?:\w+ ){0,2}?(?:контент|материалы)\w*",
         r"\bпротиворечит (?:моим|нашим) (?:правилам|принципам)\b|\bпротиворечит (?:политике|правилам) контента\b",
         r"\bэто не то, что я (?:буду делать|стану делать|буду писать)\b",
-        r"(?<![\w,] )нет[.!—–-]+ это (?:слишком|чересчур) {B}",
+        r"(?<![\w,] )нет[.!—–-]+ это (?:слишком|чересчур) {T}",
         r"\bконтент\b[^.!?]{0,15}\bпротиворечит (?:правилам|политике){E}",
         r"(?<![\w,] )этого не будет\b[,.]? (?:извините|простите|увы)\b",
         r"(?<![\w,] )я вынужден\w* (?:сказать нет|отказать)(?=[.!]|$)|(?<![\w,] )вынужден\w* сказать нет\b",
@@ -1622,7 +1623,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bя не (?:створюю|генерую|пишу) (?:\w+ ){0,2}?(?:контент|матеріали)\w*",
         r"\bсуперечить (?:моїм|нашим) (?:правилам|принципам)\b|\bсуперечить (?:політиці|правилам) контенту\b",
         r"\bце не те, що я (?:робитиму|буду робити|писатиму)\b",
-        r"(?<![\w,] )ні[.!—–-]+ це (?:надто|занадто|аж надто) {B}",
+        r"(?<![\w,] )ні[.!—–-]+ це (?:надто|занадто|аж надто) {T}",
         r"\bконтент\b[^.!?]{0,15}\bсуперечить (?:правилам|політиці){E}",
         r"(?<![\w,] )цього не буде\b[,.]? (?:вибачте|пробачте|на жаль)\b",
         r"(?<![\w,] )я змушен\w* (?:сказати ні|відмовити)(?=[.!]|$)|(?<![\w,] )змушен\w* сказати ні\b",
@@ -1635,7 +1636,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"üretmiyorum)\b",
         r"\b(?:politikalarıma|yönergelerime|kurallarıma|içerik politikasına) aykırı\b",
         r"\bbu yapacağım bir şey değil\b",
-        r"(?<![\w,] )hayır[.!—–-]+ bu (?:fazla|çok|aşırı) {B}",
+        r"(?<![\w,] )hayır[.!—–-]+ bu (?:fazla|çok|aşırı) {T}",
         r"\biçerik\w*\b[^.!?]{0,15}\b(?:kurallara|politikalara|yönergelere) aykırı{E}",
         r"(?<![\w,] )bu olmayacak\b[,.]? üzgünüm\b",
         r"(?<![\w,] )(?:buna )?hayır demek zorundayım(?=[.!]|$)",
@@ -1648,7 +1649,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\b(?:saya|aku) tidak (?:membuat|menghasilkan|menulis) konten\b",
         r"\bbertentangan dengan (?:aturan|kebijakan|pedoman) (?:saya|kami)\b",
         r"\bbukan sesuatu yang akan (?:saya|aku) (?:lakukan|tulis)\b",
-        r"(?<![\w,] )tidak[.!—–-]+ (?:ini|itu) terlalu {B}",
+        r"(?<![\w,] )tidak[.!—–-]+ (?:ini|itu) terlalu {T}",
         r"(?<![\w,] )itu tidak akan terjadi\b[,.]? maaf\b",
         r"\b(?:saya|aku) (?:harus|terpaksa) (?:bilang|mengatakan) tidak(?=[.!]|$)",
     ),
@@ -1661,7 +1662,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\btrái với (?:quy tắc|chính sách|nguyên tắc) của (?:tôi|mình)\b",
         r"\bkhông phải là việc (?:tôi|mình) sẽ làm\b",
         r"\b(?:tôi|mình) (?:phải|buộc phải) nói không với yêu cầu\b",
-        r"(?<![\w,] )không[.!—–-]+ (?:nội dung )?(?:này|đó) quá {B}",
+        r"(?<![\w,] )không[.!—–-]+ (?:nội dung )?(?:này|đó) quá {T}",
         r"(?<![\w,] )chuyện (?:đó|này) sẽ không xảy ra\b[,.]? xin lỗi\b",
         r"\b(?:tôi|mình) buộc phải từ chối(?=[.!]|$)",
     ),
@@ -1672,7 +1673,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:この種の|そのような|このような)コンテンツは(?:作成|生成)しません",
         r"(?:ポリシー|ガイドライン|規約)違反です",
         r"ノーと言わざるを得ません|お断りせざるを得ません|(?:執筆|作成|ご依頼|依頼)は拒否します",
-        r"(?<![^\s。！？!?])いいえ。[^。]{0,8}{B}[^。]{0,6}すぎ",
+        r"(?<![^\s。！？!?])いいえ。[^。]{0,8}{T}[^。]{0,6}すぎ",
         r"(?:これ|それ)はお手伝いしません",
     ),
     "ko": (
@@ -1681,7 +1682,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:이런|그런) (?:종류의 )?콘텐츠는 (?:만들|생성하|작성하)지 않습니다",
         r"정책에 어긋납니다",
         r"거절할 수밖에 없습니다|(?:쓰기|작성|집필)를 거부합니다",
-        r"(?<![^\s。！？!?])아니요\. [^.]{0,8}{B}[^.]{0,6}(?:입니다|합니다)",
+        r"(?<![^\s。！？!?])아니요\. [^.]{0,8}{T}[^.]{0,6}(?:입니다|합니다)",
         r"도와드리지 않겠습니다|거절해야겠습니다",
     ),
     "zh-Hans": (
@@ -1690,7 +1691,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"我不(?:生成|创作|撰写)(?:这类|这种|此类)内容",
         r"这违反(?:内容)?政策",
         r"我只能说不|(?<![^\s。！？!?])拒绝[。！]",
-        r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"(?<![^\s。！？!?])不行。[^。]{0,6}{T}",
         r"这个我不会帮忙",
     ),
     "zh-Hant": (
@@ -1699,14 +1700,14 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"我不(?:生成|創作|撰寫)(?:這類|這種|此類)內容",
         r"這違反(?:內容)?政策",
         r"我只能說不|(?<![^\s。！？!?])拒絕[。！]",
-        r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"(?<![^\s。！？!?])不行。[^。]{0,6}{T}",
         r"這個我不會幫忙",
     ),
 }
 for _code, _plain in _PLAIN_REFUSAL.items():
     _too = f"(?:{_BLOODSHED[_code]}|{_GRAPHIC_TOO[_code]})"
     _PATTERNS[_code] = (
-        (*_PATTERNS[_code][0], *(p.replace("{B}", _too).replace("{E}", _REQUEST_END) for p in _plain)),
+        (*_PATTERNS[_code][0], *(p.replace("{T}", _too).replace("{E}", _REQUEST_END) for p in _plain)),
         _PATTERNS[_code][1],
     )
 
