@@ -2110,6 +2110,127 @@ def _object(
     return None
 
 
+# A negated modal governs the infinitive that follows it: "I can't *understand* why a person would take a year
+# to write a novel", "debe describir el volcán…, pero ahora no puedo *descifrarlo*", "Wer mir die Geldbörse
+# gestohlen hat, kann ich nicht *sagen*", "…в старих історіях…, я не можу *сказати*". When that act is neither the
+# task (the locale's writing verbs and task words) nor helping with it or doing it, the speaker cannot or will not
+# do *that*, whatever task word stands elsewhere in the sentence, unless writing is that act's own complement a
+# few words on in its clause ("I can't bring myself to write this"), the task is its direct object ("non vorrei
+# portare la scena in quella direzione"; so "no quiero olvidar esa historia" is read as a decline too) or fronted in the modal's own clause, as
+# its object ("Diese Richtung möchte ich nicht einschlagen", "Essa parte eu não vou conseguir seguir"). Per locale (the modal core, the infinitive after it with
+# at most one word between, the acts that are the task's own: help, do, go on, be able to, the granting verbs); where the language
+# marks no infinitive (en) the word after the modal is its verb. Languages that mark neither (tr, id, vi, ja, ko,
+# zh) are left as they are.
+MODAL_COMPLEMENT_CHARS = 30
+_MODAL_INFINITIVE: dict[str, tuple[str, str, str]] = {
+    "en": (
+        r"i (?:can't|cannot|won't|will not)|i(?:'m| am) (?:unable|not able)",
+        r"(?: to| be able to)?(?: (?:really|just|even|simply|quite|possibly|\w+ly))? (?P<verb>[a-z]+)\b",
+        r"help|assist|do|be|go|comply|fulfil+|provide|produce|create|generate|make|write|continue|proceed|engage",
+    ),
+    "es": (
+        r"no (?:(?:lo|la|los|las|me|te) )?(?:puedo|podré|quiero|quisiera|pienso|voy a)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ar|er|ir|ár|ér|ír)(?:se|lo|la|los|las|le|les|me|te|nos)?)\b",
+        r"ayud\w+|hac\w+|ir|segu\w+|pod\w+|continu\w+|escrib\w+|describ\w+|narr\w+|cre\w+|gener\w+|redact\w+|cumpl\w+|"
+        r"atend\w+|complac\w+|particip\w+",
+    ),
+    "pt-BR": (
+        r"não (?:posso|consigo|poderei|vou|quero|pretendo)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ar|er|ir|or)(?:-\w+)?)\b",
+        r"ajud\w+|faz\w+|ir|segu\w+|consegu\w+|pod\w+|continu\w+|escrev\w+|descrev\w+|narr\w+|cri\w+|ger\w+|redig\w+|atend\w+|"
+        r"cumpr\w+|particip\w+",
+    ),
+    "fr": (
+        r"je ne (?:peux|pourrai|vais|veux|souhaite|compte|tiens) pas",
+        r"(?: \w+)?? (?:\w['’])?(?P<verb>\w{2,}(?:er|ir|re|oir))\b",
+        r"aid\w+|fai\w+|aller|pouvoir|continu\w+|poursuiv\w+|écri\w+|décri\w+|racont\w+|narr\w+|cré\w+|génér\w+|rédig\w+|"
+        r"répond\w+|satisf\w+|particip\w+",
+    ),
+    "it": (
+        r"non (?:posso|potrò|potrei|voglio|vorrei|riesco a|intendo)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:are|ere|ire)|\w{2,}(?:ar|er|ir)(?:mi|ti|ci|vi|lo|la|li|le|gli|ne))\b",
+        r"aiut\w+|fa\w+|andare|poter\w*|riuscir\w+|continu\w+|prosegu\w+|scriv\w+|descriv\w+|raccont\w+|narr\w+|cre\w+|gener\w+|"
+        r"svilupp\w+|soddisf\w+|esaud\w+|partecip\w+",
+    ),
+    "de": (
+        r"(?:möchte|will|werde|würde|kann|mag)\b.* nicht",
+        r" (?P<verb>[\wäöüß]{2,}(?:en|ern|eln))\b",
+        r"helfen|machen|tun|können|mitmachen|weiter\w+|fort\w+|generieren|produzieren|erzeugen|liefern|\w*schreiben|beschreiben|fortsetzen|fortführen|schildern|"
+        r"erzählen|erstellen|verfassen|darstellen|ausformulieren|erfüllen|nachkommen|umsetzen|ausführen",
+    ),
+    "nl": (
+        r"(?:wil|ga|zal|kan)\b.* niet",
+        r" (?P<verb>\w{2,}en)\b",
+        r"helpen|doen|maken|kunnen|meedoen|verder\w+|voort\w+|genereren|produceren|creëren|leveren|\w*schrijven|beschrijven|vertellen|uitwerken|voortzetten|verdergaan|voldoen|"
+        r"uitvoeren|ingaan",
+    ),
+    "pl": (
+        r"nie (?:mogę|chcę|będę|zamierzam|potrafię)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ć|c))(?: się)?\b",
+        r"pomóc|pomagać|robić|zrobić|móc|\w*pisać|kontynuować|\w*tworzyć|ciągnąć|rozwijać|spełnić|wykonać|"
+        r"zrealizować|uczestniczyć",
+    ),
+    "ru": (
+        r"не (?:могу|смогу|стану|буду|хочу)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ть|ти|чь)(?:ся|сь)?)\b",
+        r"помочь|помогать|делать|сделать|смочь|\w*писать|продолжать|продолжить|\w*описывать|описать|создавать|создать|"
+        r"сочинять|развивать|выполн\w+|исполн\w+|участвовать",
+    ),
+    "uk": (
+        r"не (?:можу|зможу|стану|буду|хочу)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ти|ть)(?:ся|сь)?)\b",
+        r"допомогти|допомагати|робити|зробити|змогти|\w*писати|продовжувати|продовжити|описувати|описати|створювати|"
+        r"створити|викона\w+|викону\w+|брати участь",
+    ),
+}
+_MODAL_INFINITIVE_BY_CODE = {
+    code: (
+        re.compile(modal),
+        re.compile(after),
+        re.compile(f"(?:{acts})"),
+        re.compile(r"\b(?:" + "|".join(_VERBS[code].values()) + r")\b"),
+    )
+    for code, (modal, after, acts) in _MODAL_INFINITIVE.items()
+}
+
+
+_CLAUSE_MARK = re.compile(r"[,;:…—–]")
+
+
+def _governs_another_act(
+    lowered: str, code: str, own: re.Match[str], first: int, last: int, topic_re: re.Pattern[str]
+) -> bool:
+    """``own`` (a core in the sentence ``first:last``) is a negated modal whose infinitive is an act other
+    than the task, and the task is neither that act's complement nor its object fronted in the modal's clause
+    (``_MODAL_INFINITIVE``)."""
+    rule = _MODAL_INFINITIVE_BY_CODE.get(code)
+    if rule is None:
+        return False
+    modal_re, after_re, acts_re, writing_re = rule
+    if modal_re.fullmatch(lowered, own.start(), own.end()) is None:
+        return False
+    after = after_re.match(lowered, own.end(), last)
+    if after is None:
+        return False  # the modal closes its clause ("I can't.") or no infinitive follows it
+    verb = after.start("verb")
+    if (
+        acts_re.fullmatch(after.group("verb"))
+        or topic_re.match(lowered, verb, last)
+        or writing_re.match(lowered, verb, last)
+    ):
+        return False
+    clause = max((m.end() for m in _CLAUSE_MARK.finditer(lowered, first, own.start())), default=first)
+    if topic_re.search(lowered, clause, own.end()) is not None:
+        return False  # its object, fronted or inside a verb-final modal: "Diese Szene kann ich nicht …"
+    for gap in _OBJECT_AT:  # the task as that act's direct object: "portare la scena", "prowadzić tej sceny"
+        at = gap.match(lowered, after.end(), last)
+        if at is not None and topic_re.match(lowered, at.end(), last):
+            return False
+    tail = min(last, after.end() + MODAL_COMPLEMENT_CHARS)
+    mark = _CLAUSE_MARK.search(lowered, after.end(), tail)
+    return writing_re.search(lowered, after.end(), mark.start() if mark else tail) is None
+
+
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
     """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
     union, each = _COMPOSED_BY_CODES[codes]
@@ -2135,7 +2256,9 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
                     topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
             elif not _opens(lowered, first) and not strong_re.search(lowered, first, last):
                 topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
-            if topic is not None and not _reported(lowered, own.start(), own.end()):
+            if topic is None or _reported(lowered, own.start(), own.end()):
+                continue
+            if not _governs_another_act(lowered, code, own, first, last, topic_re):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
     return []
 

@@ -705,6 +705,53 @@ def test_a_plain_cannot_whose_act_is_the_task_or_its_object_still_declines(decli
     assert find_refusal(decline) is not None, decline
 
 
+# -- a negated modal governs its infinitive (refusal_patterns._MODAL_INFINITIVE): another act than the task,
+# with a task word elsewhere in the sentence (fronted in another clause, or further on), is a character or a manual
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I can't understand why a person will take a year or two to write a novel when he can buy one.",
+        "It seems like I can't keep anything down… My story? Just a wanderin' cowhand.",
+        "I won't forget the night we wrote the story of the flood together.",
+        "Bueno, debe describir el volcán de alguna manera, pero ahora no puedo descifrarlo.",
+        "Você sabe, eu realmente não quero mais dizer. Está tudo atrás de mim e gostaria de continuar assim.",
+        "Stilblüten aus Schreiben von Versicherungsnehmern: Wer mir die Geldbörse gestohlen hat, kann ich nicht sagen.",
+        "Das Kapitel über den Winter, das kann ich nicht vergessen.",
+        "Non voglio ricordare quei giorni, anche se la storia del paese li racconta ancora.",
+        "No puedo recordar cuándo empezó, pero la historia ya la conocía todo el pueblo.",
+        "Dat verhaal van de overstroming, dat wil ik niet vergeten.",
+        "Tę historię, którą opowiadał dziadek, nie mogę zapomnieć.",
+        "Чи є вони тими істотами зі старих історій, я не можу сказати.",
+        "Эту историю, что рассказывал дед, я не могу забыть.",
+    ],
+)
+def test_a_negated_modal_of_another_act_is_not_a_decline(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "I can't bring myself to write this scene.",
+        "I can't in good conscience write this.",
+        "I won't be writing that scene.",
+        "Diese Richtung möchte ich nicht einschlagen.",
+        "In diese Richtung möchte ich die Szene nicht weiterführen.",
+        "Essa parte do pedido eu não vou conseguir seguir.",
+        "Lo siento, pero no puedo ayudarte con esa solicitud.",
+        "Je suis désolé, mais je ne peux pas vous aider avec cette demande.",
+        "Mi dispiace, ma non posso aiutarti con questa richiesta.",
+        "Przepraszam, ale nie mogę pomóc w tworzeniu takich scen.",
+        "Извините, но я не могу помочь с этим запросом.",
+        "Чесно кажучи, такого я писати не буду.",
+        "Metto in pausa il gioco di ruolo: non vorrei portare la scena in quella direzione.",
+        "Zatrzymam na chwilę naszą grę: nie chcę prowadzić tej sceny w tę stronę.",
+    ],
+)
+def test_a_negated_modal_of_the_task_or_of_helping_with_it_still_declines(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
 # -- refusing the request, the host's own rules, negated writing, partial declines, toning down, stepping out ---
 # (refusal_patterns._REQUESTS, _OWN_RULES, _NOT_WRITING, _PARTIAL, _TONED_DOWN, _OUT_OF_ROLE): declines worded
 # with these cores in each locale are found; the same lines in a character's mouth are the story.
