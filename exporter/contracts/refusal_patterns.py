@@ -2291,6 +2291,43 @@ def _counter_offer(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple
     return []
 
 
+# A decline verb that takes an object other than the task is a character turning down a thing of the story:
+# "Infelizmente devo declinar do seu convite", "I must decline your invitation", "Tengo que rechazar tu oferta",
+# "Я вынужден отказаться от приглашения". The host declines the request, the scene or "this"; so when a decline
+# phrase ends on the verb and a determiner or a preposition with its noun follows, that noun (or the determiner
+# with it: "this one") must be a word for the task (``_COMPOSED`` topics of the script's locales). A bare decline
+# ("I must decline.", "Devo recusar, desculpe") is the host's.
+_DECLINE_VERB_END = re.compile(
+    r"(?:decline|refuse|declinar|rechazar|recusar|refuser|décliner|rifiutare|declinare|отказаться|"
+    r"відмовитис[яь])$"
+)
+_DECLINED_THING = re.compile(
+    r"\s+(?:(?:from|de|do|da|dos|das|del|от|від|ото)\s+)?"
+    r"(?P<det>(?:your|his|her|their|the|an?|my|our|this|that|these|those|tus?|sus?|el|la|los|las|una?|"
+    r"est[ae]|es[ae]|seus?|suas?|teus?|tuas?|[oa]s?|uma?|ess[ae]|votre|vos|ton|ta|tes|son|sa|ses|le|les|l['’]|"
+    r"une|cet(?:te)?|ce|il|lo|gli|i|tuo|suo|quest[oa]|quell[oa]|вашего|вашей|ваших|твоего|твоей|его|её|ее|этого|"
+    r"этой|этих|вашого|вашої|твого|твоєї|цього|цієї|цих)\s*)?"
+    r"(?P<noun>[^\W\d_]+)"
+)
+
+
+def _declines_a_thing(lowered: str, start: int, end: int, topics: re.Pattern[str]) -> bool:
+    """The decline phrase ``lowered[start:end]`` ends on a decline verb whose object is not the task."""
+    if _DECLINE_VERB_END.search(lowered, start, end) is None:
+        return False
+    thing = _DECLINED_THING.match(lowered, end)
+    if thing is None or (thing.group("det") is None and lowered[end : thing.start("noun")].strip() == ""):
+        return False  # nothing, or no determiner nor preposition: "I must decline politely"
+    return topics.match(
+        lowered, thing.start("det") if thing.group("det") else thing.start("noun")
+    ) is None and (topics.match(lowered, thing.start("noun")) is None)
+
+
+_TOPICS_BY_CODES = {
+    codes: re.compile("|".join(f"(?:{_COMPOSED[c][2]})" for c in codes)) for *_, codes in _BY_SCRIPT
+}
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
@@ -2305,6 +2342,7 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 m
                 and _sentence(lowered, m.start(), m.end())[0] <= opens
                 and not _reported(lowered, m.start(), m.end())
+                and not _declines_a_thing(lowered, m.start(), m.end(), _TOPICS_BY_CODES[codes])
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)

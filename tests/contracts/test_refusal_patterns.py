@@ -752,6 +752,41 @@ def test_a_negated_modal_of_the_task_or_of_helping_with_it_still_declines(declin
     assert find_refusal(decline) is not None, decline
 
 
+# -- a decline verb whose object is a thing of the story (refusal_patterns._DECLINED_THING) ------------------
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Infelizmente devo declinar do seu convite, devido a um compromisso assumido posteriormente.",
+        "I must decline your invitation, my lord; the road north is calling.",
+        "I have to refuse the duel, captain. My sword arm is still healing.",
+        "Tengo que rechazar tu oferta, el barco zarpa al amanecer.",
+        "Je dois refuser votre invitation, le roi m'attend au palais.",
+        "Devo rifiutare il tuo invito, la carovana parte stanotte.",
+        "Я вынужден отказаться от приглашения: караван уходит на рассвете.",
+        "Мушу відмовитися від вашої пропозиції, караван вирушає на світанку.",
+    ],
+)
+def test_declining_a_thing_of_the_story_is_not_a_refusal(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "I must decline.",
+        "I must respectfully decline this one.",
+        "I must decline this request.",
+        "I must refuse the scene you asked for.",
+        "Devo recusar, desculpe.",
+        "Tengo que rechazar esta petición.",
+        "Je dois refuser cette demande.",
+        "Я вынужден отказаться от этой сцены.",
+    ],
+)
+def test_declining_the_request_the_scene_or_nothing_named_is_still_a_decline(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
 # -- refusing the request, the host's own rules, negated writing, partial declines, toning down, stepping out ---
 # (refusal_patterns._REQUESTS, _OWN_RULES, _NOT_WRITING, _PARTIAL, _TONED_DOWN, _OUT_OF_ROLE): declines worded
 # with these cores in each locale are found; the same lines in a character's mouth are the story.
