@@ -2328,6 +2328,33 @@ _TOPICS_BY_CODES = {
 }
 
 
+# A steer to another subject ("Let's change the subject", "Давай сменим тему", "我们换个话题吧") is all a host that
+# steers away says, or it goes on to ask what to talk about instead. A character changes the subject inside the
+# story and the reply goes on telling it: when the steer's sentence is followed by STORY_AFTER_STEER_CHARS of
+# further text (CJK STORY_AFTER_STEER_CJK_CHARS: a character carries about 3 letters) with no question in it, the
+# steer is a line of the story ("我们换个话题吧。你的腿关节配备了伺服电机，能为运动提供辅助动力。…").
+STORY_AFTER_STEER_CHARS = 100
+STORY_AFTER_STEER_CJK_CHARS = 35
+_STEER = re.compile(
+    r"\b(?:subject|topic|something (?:else|different)|tema|otra cosa|algo más|assunto|outra coisa|sujet|"
+    r"autre chose|thema|etwas anderes|onderwerp|iets anders|argomento|d['’]altro|qualcos['’]altro|temat|"
+    r"czymś innym|тему|другом|інше|konu\w*|başka bir|topik|chủ đề|chuyện khác)\b|"
+    r"话题|話題|别的|別的|주제|화제|다른 (?:이야기|얘기)"
+)
+_QUESTION = re.compile(r"[?？]")
+
+
+def _steer_then_story(lowered: str, start: int, end: int, cjk: bool) -> bool:
+    """The phrase ``lowered[start:end]`` steers to another subject and the reply goes on, without a question,
+    for a story's length after its sentence."""
+    if _STEER.search(lowered, start, end) is None:
+        return False
+    after = _sentence(lowered, start, end)[1] + 1
+    if _QUESTION.search(lowered, start, len(lowered)):
+        return False
+    return len(lowered[after:].strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
@@ -2343,6 +2370,7 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 and _sentence(lowered, m.start(), m.end())[0] <= opens
                 and not _reported(lowered, m.start(), m.end())
                 and not _declines_a_thing(lowered, m.start(), m.end(), _TOPICS_BY_CODES[codes])
+                and not _steer_then_story(lowered, m.start(), m.end(), codes is _GROUPS["cjk"])
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)

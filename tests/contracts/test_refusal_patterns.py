@@ -787,6 +787,36 @@ def test_declining_the_request_the_scene_or_nothing_named_is_still_a_decline(dec
     assert find_refusal(decline) is not None, decline
 
 
+# -- a steer to another subject followed by the story going on (refusal_patterns._steer_then_story) ------------
+@pytest.mark.parametrize(
+    "line",
+    [
+        "我们换个话题吧。你的腿关节配备了伺服电机，能为运动提供辅助动力。它们能提高你的跑步速度，同时当该生化插件开启时，步行也会更加轻松。",
+        "Прости. Давай сменим тему. Мы шли через болото ещё два часа, пока не увидели огни деревни, и никто больше не вспоминал о караване.",
+        "Let's change the subject. The rain had stopped by the time we reached the mill, and the miller's boy was already waiting at the gate with a lantern.",
+        "Cambiemos de tema. La lluvia había parado cuando llegamos al molino, y el chico del molinero ya esperaba en la puerta con un farol.",
+        "Zmieńmy temat. Deszcz ustał, zanim dotarliśmy do młyna, a syn młynarza czekał już przy bramie z latarnią w ręku i psem u nogi.",
+        "話題を変えましょう。雨は私たちが水車小屋に着くころには止んでいて、粉屋の息子が門の前でランタンを持って待っていた。",
+    ],
+)
+def test_a_steer_followed_by_the_story_going_on_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "Let's change the subject.",
+        "Прости. Давай сменим тему.",
+        "我们换个话题吧。你想聊点什么？",
+        "Let's change the subject. How about a story about a lighthouse keeper instead, where the storm never quite comes?",
+        "Cambiemos de tema, ¿te parece? Podemos hablar de cualquier otra cosa que te apetezca, de verdad, sin ningún problema.",
+    ],
+)
+def test_a_steer_alone_or_asking_what_next_is_still_a_decline(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
 # -- refusing the request, the host's own rules, negated writing, partial declines, toning down, stepping out ---
 # (refusal_patterns._REQUESTS, _OWN_RULES, _NOT_WRITING, _PARTIAL, _TONED_DOWN, _OUT_OF_ROLE): declines worded
 # with these cores in each locale are found; the same lines in a character's mouth are the story.
