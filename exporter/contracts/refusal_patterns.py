@@ -2126,7 +2126,8 @@ _MODAL_INFINITIVE: dict[str, tuple[str, str, str]] = {
     "en": (
         r"i (?:can't|cannot|won't|will not)|i(?:'m| am) (?:unable|not able)",
         r"(?: to| be able to)?(?: (?:really|just|even|simply|quite|possibly|\w+ly))? (?P<verb>[a-z]+)\b",
-        r"help|assist|do|be|go|comply|fulfil+|provide|produce|create|generate|make|write|continue|proceed|engage",
+        r"help|assist|do|be|go|comply|fulfil+|provide|produce|create|generate|make|write|continue|proceed|engage|"
+        r"compose|craft|draft|render|support|accommodate|satisfy|honou?r|grant|participate",
     ),
     "es": (
         r"no (?:(?:lo|la|los|las|me|te) )?(?:puedo|podré|quiero|quisiera|pienso|voy a)",
@@ -2188,7 +2189,8 @@ _MODAL_INFINITIVE_BY_CODE = {
         re.compile(modal),
         re.compile(after),
         re.compile(f"(?:{acts})"),
-        re.compile(r"\b(?:" + "|".join(_VERBS[code].values()) + r")\b"),
+        # the locale's writing verbs and its verbs of granting a request ("fulfil", "cumplir", "выполнить")
+        re.compile(r"\b(?:" + "|".join((*_VERBS[code].values(), _REQUESTS[code][1])) + r")\b"),
     )
     for code, (modal, after, acts) in _MODAL_INFINITIVE.items()
 }
