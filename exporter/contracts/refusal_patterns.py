@@ -2196,6 +2196,29 @@ _MODAL_INFINITIVE_BY_CODE = {
 }
 
 
+# Japanese puts the act before its potential negative: "テキストの内容を編集することはできません" cannot *edit*,
+# "この部分に描画ができません" cannot *draw*; a verbal noun (two or more kanji or katakana) right before
+# (する)(こと)(は|が|も)できません is the act, and the objects before it are its own ("内容を").
+_ACT_BEFORE_CANNOT = re.compile(
+    r"(?P<act>[\u3400-\u9fff\u30a0-\u30ffー]{2,})(?:する(?:こと|事)|の)?[はがも]?$"
+)
+_JA_TASK_ACTS = re.compile(
+    r"(?:書|描写|執筆|作成|創作|続行|継続|続き|表現|生成|提供|対応|協力|手伝|応え|応じ|受け|承諾|遂行|回答|答え|参加|"
+    r"ロールプレイ)"
+)
+
+
+def _japanese_other_act(lowered: str, own: re.Match[str], first: int, topic_re: re.Pattern[str]) -> bool:
+    """``own`` is できません after a verbal noun that is neither the task nor helping with it."""
+    if lowered[own.start() : own.end()] != "できません":
+        return False
+    before = _ACT_BEFORE_CANNOT.search(lowered, first, own.start())
+    if before is None:
+        return False
+    act = before.group("act")
+    return _JA_TASK_ACTS.search(act) is None and topic_re.search(act) is None
+
+
 _CLAUSE_MARK = re.compile(r"[,;:…—–]")
 
 
@@ -2205,6 +2228,8 @@ def _governs_another_act(
     """``own`` (a core in the sentence ``first:last``) is a negated modal whose infinitive is an act other
     than the task, and the task is neither that act's complement nor its object fronted in the modal's clause
     (``_MODAL_INFINITIVE``)."""
+    if code == "ja":
+        return _japanese_other_act(lowered, own, first, topic_re)
     rule = _MODAL_INFINITIVE_BY_CODE.get(code)
     if rule is None:
         return False

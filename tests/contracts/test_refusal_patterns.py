@@ -723,6 +723,9 @@ def test_a_plain_cannot_whose_act_is_the_task_or_its_object_still_declines(decli
         "Tę historię, którą opowiadał dziadek, nie mogę zapomnieć.",
         "Чи є вони тими істотами зі старих історій, я не можу сказати.",
         "Эту историю, что рассказывал дед, я не могу забыть.",
+        "テキストを図形描画オブジェクトに変換したあと、テキストの内容を編集することはできません。",
+        "この「条件付き」の属性を後から変更することはできませんが、条件そのものは変更可能です。",
+        "レイヤーが無いのですぐにはこの部分に描画ができません。",
     ],
 )
 def test_a_negated_modal_of_another_act_is_not_a_decline(line: str) -> None:
@@ -746,6 +749,10 @@ def test_a_negated_modal_of_another_act_is_not_a_decline(line: str) -> None:
         "Чесно кажучи, такого я писати не буду.",
         "Metto in pausa il gioco di ruolo: non vorrei portare la scena in quella direzione.",
         "Zatrzymam na chwilę naszą grę: nie chcę prowadzić tej sceny w tę stronę.",
+        "このシーンを描写することはできません。",
+        "申し訳ありませんが、この場面を書くことはできません。",
+        "その内容を作成することはできません。",
+        "この依頼はお受けできません。",
     ],
 )
 def test_a_negated_modal_of_the_task_or_of_helping_with_it_still_declines(decline: str) -> None:
