@@ -1452,7 +1452,8 @@ for _code in _PATTERNS:
 # policy or the rules, "not going to happen" opening a sentence, saying no to the request, and a bare "No."
 # followed by what is too graphic. Each names the request, the content or the host's rules; a character
 # saying one in quotes, on a dialogue line or before a reporting clause is the story, as for every hard phrase.
-# ``{B}`` is the locale's blood and violence (``_BLOODSHED``) and its words for graphic or explicit.
+# ``{T}`` (too much to show) is the locale's blood and violence (``_BLOODSHED``) or its words for graphic or
+# explicit (``_GRAPHIC_TOO``); ``{B}`` in the counter-offers is the blood and violence alone.
 _GRAPHIC_TOO = {
     "en": r"(?:graphic|explicit)",
     "es": r"(?:gráfic\w*|explícit\w*)",
@@ -1484,7 +1485,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"generate|create|provide|help)",
         r"(?<![\w,] )(?:your |this |the )?request (?:(?:has been|is) )?(?:denied|refused|rejected|declined){E}",
         r"\bi (?:don['’]t|do not|won['’]t|will not) (?:produce|generate|create|make|write) (?:\w+ ){0,2}?"
-        r"(?:content|material)\b|\bi (?:don['’]t|do not) (?:produce|generate|create) (?:\w+ )?{B}\b",
+        r"(?:content|material)\b|\bi (?:don['’]t|do not) (?:produce|generate|create) (?:\w+ )?{T}\b",
         r"\b(?:this|that|it|content|request)(?: is|['’]s| goes) against (?:my |our |the )?(?:content |usage )?"
         r"polic(?:y|ies)\b|\b(?:against|violates?)\b[^.!?]{0,30}\bmy (?:polic(?:y|ies)|rules)\b",
         r"\bnot going to happen\b[,.]? (?:sorry|i['’]m afraid)\b|\b(?:sorry|i['’]m afraid)[,.]? (?:that['’]s |this is |"
@@ -1493,7 +1494,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:do|write|produce|create|help)\b",
         r"\bi(?:['’]d|['’]ll| will| would)? (?:have|need) to say no (?:to (?:this|that|your)\b|here\b)",
         r"\bi won['’]t be doing (?:this|that)\b",
-        r"(?<![\w,] )no[.!—–-]+ (?:this|that|it)(?: is|['’]s) (?:far |way |much )?too {B}",
+        r"(?<![\w,] )no[.!—–-]+ (?:this|that|it)(?: is|['’]s) (?:far |way |much )?too {T}",
         r"\bcontent\b[^.!?]{0,15}\bagainst (?:the |our )?(?:rules|polic(?:y|ies)){E}",
         r"(?<![\w,] )i (?:have to|must|need to) say no(?=[.!]|$)",
     ),
@@ -1510,7 +1511,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:pasar|suceder|ocurrir)\b",
         r"\bno es algo que (?:vaya a|voy a|pienso) (?:hacer|escribir|generar)\b",
         r"\bdecir(?:te|le)? (?:que )?no a (?:esta|esa|tu|su) (?:petición|solicitud)\b",
-        r"(?<![\w,] )no[.!—–-]+ (?:es|eso es|esto es) demasiado {B}",
+        r"(?<![\w,] )no[.!—–-]+ (?:es|eso es|esto es) demasiado {T}",
         r"\bcontenido\b[^.!?]{0,15}\b(?:va|está|es) (?:en )?contra (?:de )?(?:las|nuestras) (?:normas|reglas|políticas){E}",
         r"(?<![\w,] )(?:debo|tengo que) decir(?:te|le)? que no(?=[.!]|$)",
     ),
@@ -1541,7 +1542,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bça ne va pas se faire\b[,.]? désolée?\b",
         r"\bce n['’]est pas quelque chose que je (?:vais|ferai|vais faire)\b",
         r"\bdire non à (?:cette|ta|votre) demande\b",
-        r"(?<![\w,] )non[.!—–-]+ (?:c['’]est|ce serait) (?:beaucoup |bien )?trop {B}",
+        r"(?<![\w,] )non[.!—–-]+ (?:c['’]est|ce serait) (?:beaucoup |bien )?trop {T}",
         r"\bcontenu\b[^.!?]{0,15}\b(?:est )?contraire (?:au règlement|aux règles|à la politique){E}",
         r"(?<![\w,] )je dois (?:te |vous )?dire non(?=[.!]|$)",
     ),
@@ -1555,7 +1556,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r" keine inhalte\b",
         r"\bdas ist nichts, was ich (?:tun|machen|schreiben) werde\b",
         r"\b(?:dazu|hierzu) muss ich nein sagen\b",
-        r"(?<![\w,] )nein[.!—–-]+ das (?:ist|wäre) (?:mir )?(?:viel |deutlich )?zu {B}",
+        r"(?<![\w,] )nein[.!—–-]+ das (?:ist|wäre) (?:mir )?(?:viel |deutlich )?zu {T}",
         r"(?<![\w,] )ich muss (?:hier )?nein sagen(?=[.!]|$)",
     ),
     "it": (
@@ -1568,7 +1569,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\b(?:è|sono) contr(?:o|ari\w) (?:le mie|la mia) (?:regole|policy|politica|politiche|linee guida)\b",
         r"\bnon è qualcosa che (?:farò|scriverò)\b",
         r"\bdire (?:di )?no a (?:questa|tale|la tua) richiesta\b",
-        r"(?<![\w,] )no[.!—–-]+ (?:è|sarebbe) (?:decisamente )?troppo {B}",
+        r"(?<![\w,] )no[.!—–-]+ (?:è|sarebbe) (?:decisamente )?troppo {T}",
         r"\bcontenut[oi]\b[^.!?]{0,15}\b(?:è|sono) contr(?:o|ari\w) (?:le|la) (?:regole|policy|politica|linee guida){E}",
         r"(?<![\w,] )non succederà\b[,.]? mi dispiace\b",
         r"(?<![\w,] )devo dir(?:e|ti|le|vi) (?:di )?no(?=[.!]|$)",
@@ -1581,7 +1582,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\b(?:is|zijn) (?:in strijd met|tegen) (?:mijn|het|ons) (?:richtlijnen|beleid|contentbeleid)\b",
         r"\bniet iets wat ik (?:ga doen|zal doen|ga schrijven)\b",
         r"\b(?:hier|hierop) moet ik nee (?:tegen )?zeggen\b",
-        r"(?<![\w,] )nee[.!—–-]+ (?:dit|dat) is (?:veel )?te {B}",
+        r"(?<![\w,] )nee[.!—–-]+ (?:dit|dat) is (?:veel )?te {T}",
         r"\binhoud\b[^.!?]{0,15}\b(?:is|zijn) (?:in strijd met|tegen) de (?:regels|richtlijnen){E}",
         r"\bdat gaat niet gebeuren\b[,.]? (?:sorry|het spijt me)\b",
         r"(?<![\w,] )ik moet nee zeggen(?=[.!]|$)",
@@ -1596,7 +1597,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"wytycznymi)\b",
         r"(?<![\w,] )odmawiam(?=[.!]|$)",
         r"\bto nie jest coś, co (?:zrobię|napiszę)\b",
-        r"(?<![\w,] )nie[.!—–-]+ to (?:jest )?zbyt {B}",
+        r"(?<![\w,] )nie[.!—–-]+ to (?:jest )?zbyt {T}",
         r"\btreść\b[^.!?]{0,15}\b(?:jest )?niezgodn\w+ z (?:zasadami|regulaminem|wytycznymi){E}",
         r"\bto się nie wydarzy\b[,.]? (?:przykro mi|przepraszam)\b",
         r"(?<![\w,] )muszę powiedzieć nie(?=[.!]|$)",
@@ -1609,7 +1610,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bя не (?:создаю|генерирую|пишу) (?:\w+ ){0,2}?(?:контент|материалы)\w*",
         r"\bпротиворечит (?:моим|нашим) (?:правилам|принципам)\b|\bпротиворечит (?:политике|правилам) контента\b",
         r"\bэто не то, что я (?:буду делать|стану делать|буду писать)\b",
-        r"(?<![\w,] )нет[.!—–-]+ это (?:слишком|чересчур) {B}",
+        r"(?<![\w,] )нет[.!—–-]+ это (?:слишком|чересчур) {T}",
         r"\bконтент\b[^.!?]{0,15}\bпротиворечит (?:правилам|политике){E}",
         r"(?<![\w,] )этого не будет\b[,.]? (?:извините|простите|увы)\b",
         r"(?<![\w,] )я вынужден\w* (?:сказать нет|отказать)(?=[.!]|$)|(?<![\w,] )вынужден\w* сказать нет\b",
@@ -1622,7 +1623,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\bя не (?:створюю|генерую|пишу) (?:\w+ ){0,2}?(?:контент|матеріали)\w*",
         r"\bсуперечить (?:моїм|нашим) (?:правилам|принципам)\b|\bсуперечить (?:політиці|правилам) контенту\b",
         r"\bце не те, що я (?:робитиму|буду робити|писатиму)\b",
-        r"(?<![\w,] )ні[.!—–-]+ це (?:надто|занадто|аж надто) {B}",
+        r"(?<![\w,] )ні[.!—–-]+ це (?:надто|занадто|аж надто) {T}",
         r"\bконтент\b[^.!?]{0,15}\bсуперечить (?:правилам|політиці){E}",
         r"(?<![\w,] )цього не буде\b[,.]? (?:вибачте|пробачте|на жаль)\b",
         r"(?<![\w,] )я змушен\w* (?:сказати ні|відмовити)(?=[.!]|$)|(?<![\w,] )змушен\w* сказати ні\b",
@@ -1635,7 +1636,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"üretmiyorum)\b",
         r"\b(?:politikalarıma|yönergelerime|kurallarıma|içerik politikasına) aykırı\b",
         r"\bbu yapacağım bir şey değil\b",
-        r"(?<![\w,] )hayır[.!—–-]+ bu (?:fazla|çok|aşırı) {B}",
+        r"(?<![\w,] )hayır[.!—–-]+ bu (?:fazla|çok|aşırı) {T}",
         r"\biçerik\w*\b[^.!?]{0,15}\b(?:kurallara|politikalara|yönergelere) aykırı{E}",
         r"(?<![\w,] )bu olmayacak\b[,.]? üzgünüm\b",
         r"(?<![\w,] )(?:buna )?hayır demek zorundayım(?=[.!]|$)",
@@ -1648,7 +1649,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\b(?:saya|aku) tidak (?:membuat|menghasilkan|menulis) konten\b",
         r"\bbertentangan dengan (?:aturan|kebijakan|pedoman) (?:saya|kami)\b",
         r"\bbukan sesuatu yang akan (?:saya|aku) (?:lakukan|tulis)\b",
-        r"(?<![\w,] )tidak[.!—–-]+ (?:ini|itu) terlalu {B}",
+        r"(?<![\w,] )tidak[.!—–-]+ (?:ini|itu) terlalu {T}",
         r"(?<![\w,] )itu tidak akan terjadi\b[,.]? maaf\b",
         r"\b(?:saya|aku) (?:harus|terpaksa) (?:bilang|mengatakan) tidak(?=[.!]|$)",
     ),
@@ -1661,7 +1662,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"\btrái với (?:quy tắc|chính sách|nguyên tắc) của (?:tôi|mình)\b",
         r"\bkhông phải là việc (?:tôi|mình) sẽ làm\b",
         r"\b(?:tôi|mình) (?:phải|buộc phải) nói không với yêu cầu\b",
-        r"(?<![\w,] )không[.!—–-]+ (?:nội dung )?(?:này|đó) quá {B}",
+        r"(?<![\w,] )không[.!—–-]+ (?:nội dung )?(?:này|đó) quá {T}",
         r"(?<![\w,] )chuyện (?:đó|này) sẽ không xảy ra\b[,.]? xin lỗi\b",
         r"\b(?:tôi|mình) buộc phải từ chối(?=[.!]|$)",
     ),
@@ -1672,7 +1673,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:この種の|そのような|このような)コンテンツは(?:作成|生成)しません",
         r"(?:ポリシー|ガイドライン|規約)違反です",
         r"ノーと言わざるを得ません|お断りせざるを得ません|(?:執筆|作成|ご依頼|依頼)は拒否します",
-        r"(?<![^\s。！？!?])いいえ。[^。]{0,8}{B}[^。]{0,6}すぎ",
+        r"(?<![^\s。！？!?])いいえ。[^。]{0,8}{T}[^。]{0,6}すぎ",
         r"(?:これ|それ)はお手伝いしません",
     ),
     "ko": (
@@ -1681,7 +1682,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"(?:이런|그런) (?:종류의 )?콘텐츠는 (?:만들|생성하|작성하)지 않습니다",
         r"정책에 어긋납니다",
         r"거절할 수밖에 없습니다|(?:쓰기|작성|집필)를 거부합니다",
-        r"(?<![^\s。！？!?])아니요\. [^.]{0,8}{B}[^.]{0,6}(?:입니다|합니다)",
+        r"(?<![^\s。！？!?])아니요\. [^.]{0,8}{T}[^.]{0,6}(?:입니다|합니다)",
         r"도와드리지 않겠습니다|거절해야겠습니다",
     ),
     "zh-Hans": (
@@ -1690,7 +1691,7 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"我不(?:生成|创作|撰写)(?:这类|这种|此类)内容",
         r"这违反(?:内容)?政策",
         r"我只能说不|(?<![^\s。！？!?])拒绝[。！]",
-        r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"(?<![^\s。！？!?])不行。[^。]{0,6}{T}",
         r"这个我不会帮忙",
     ),
     "zh-Hant": (
@@ -1699,14 +1700,14 @@ _PLAIN_REFUSAL: dict[str, tuple[str, ...]] = {
         r"我不(?:生成|創作|撰寫)(?:這類|這種|此類)內容",
         r"這違反(?:內容)?政策",
         r"我只能說不|(?<![^\s。！？!?])拒絕[。！]",
-        r"(?<![^\s。！？!?])不行。[^。]{0,6}{B}",
+        r"(?<![^\s。！？!?])不行。[^。]{0,6}{T}",
         r"這個我不會幫忙",
     ),
 }
 for _code, _plain in _PLAIN_REFUSAL.items():
     _too = f"(?:{_BLOODSHED[_code]}|{_GRAPHIC_TOO[_code]})"
     _PATTERNS[_code] = (
-        (*_PATTERNS[_code][0], *(p.replace("{B}", _too).replace("{E}", _REQUEST_END) for p in _plain)),
+        (*_PATTERNS[_code][0], *(p.replace("{T}", _too).replace("{E}", _REQUEST_END) for p in _plain)),
         _PATTERNS[_code][1],
     )
 
@@ -2109,6 +2110,154 @@ def _object(
     return None
 
 
+# A negated modal governs the infinitive that follows it: "I can't *understand* why a person would take a year
+# to write a novel", "debe describir el volcán…, pero ahora no puedo *descifrarlo*", "Wer mir die Geldbörse
+# gestohlen hat, kann ich nicht *sagen*", "…в старих історіях…, я не можу *сказати*". When that act is neither the
+# task (the locale's writing verbs and task words) nor helping with it or doing it, the speaker cannot or will not
+# do *that*, whatever task word stands elsewhere in the sentence, unless writing is that act's own complement a
+# few words on in its clause ("I can't bring myself to write this"), the task is its direct object ("non vorrei
+# portare la scena in quella direzione"; so "no quiero olvidar esa historia" is read as a decline too) or fronted in the modal's own clause, as
+# its object ("Diese Richtung möchte ich nicht einschlagen", "Essa parte eu não vou conseguir seguir"). Per locale (the modal core, the infinitive after it with
+# at most one word between, the acts that are the task's own: help, do, go on, be able to, the granting verbs); where the language
+# marks no infinitive (en) the word after the modal is its verb. Languages that mark neither (tr, id, vi, ja, ko,
+# zh) are left as they are.
+MODAL_COMPLEMENT_CHARS = 30
+_MODAL_INFINITIVE: dict[str, tuple[str, str, str]] = {
+    "en": (
+        r"i (?:can't|cannot|won't|will not)|i(?:'m| am) (?:unable|not able)",
+        r"(?: to| be able to)?(?: (?:really|just|even|simply|quite|possibly|\w+ly))? (?P<verb>[a-z]+)\b",
+        r"help|assist|do|be|go|comply|fulfil+|provide|produce|create|generate|make|write|continue|proceed|engage|"
+        r"compose|craft|draft|render|support|accommodate|satisfy|honou?r|grant|participate",
+    ),
+    "es": (
+        r"no (?:(?:lo|la|los|las|me|te) )?(?:puedo|podré|quiero|quisiera|pienso|voy a)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ar|er|ir|ár|ér|ír)(?:se|lo|la|los|las|le|les|me|te|nos)?)\b",
+        r"ayud\w+|hac\w+|ir|segu\w+|pod\w+|continu\w+|escrib\w+|describ\w+|narr\w+|cre\w+|gener\w+|redact\w+|cumpl\w+|"
+        r"atend\w+|complac\w+|particip\w+",
+    ),
+    "pt-BR": (
+        r"não (?:posso|consigo|poderei|vou|quero|pretendo)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ar|er|ir|or)(?:-\w+)?)\b",
+        r"ajud\w+|faz\w+|ir|segu\w+|consegu\w+|pod\w+|continu\w+|escrev\w+|descrev\w+|narr\w+|cri\w+|ger\w+|redig\w+|atend\w+|"
+        r"cumpr\w+|particip\w+",
+    ),
+    "fr": (
+        r"je ne (?:peux|pourrai|vais|veux|souhaite|compte|tiens) pas",
+        r"(?: \w+)?? (?:\w['’])?(?P<verb>\w{2,}(?:er|ir|re|oir))\b",
+        r"aid\w+|fai\w+|aller|pouvoir|continu\w+|poursuiv\w+|écri\w+|décri\w+|racont\w+|narr\w+|cré\w+|génér\w+|rédig\w+|"
+        r"répond\w+|satisf\w+|particip\w+",
+    ),
+    "it": (
+        r"non (?:posso|potrò|potrei|voglio|vorrei|riesco a|intendo)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:are|ere|ire)|\w{2,}(?:ar|er|ir)(?:mi|ti|ci|vi|lo|la|li|le|gli|ne))\b",
+        r"aiut\w+|fa\w+|andare|poter\w*|riuscir\w+|continu\w+|prosegu\w+|scriv\w+|descriv\w+|raccont\w+|narr\w+|cre\w+|gener\w+|"
+        r"svilupp\w+|soddisf\w+|esaud\w+|partecip\w+",
+    ),
+    "de": (
+        r"(?:möchte|will|werde|würde|kann|mag)\b.* nicht",
+        r" (?P<verb>[\wäöüß]{2,}(?:en|ern|eln))\b",
+        r"helfen|machen|tun|können|mitmachen|weiter\w+|fort\w+|generieren|produzieren|erzeugen|liefern|\w*schreiben|beschreiben|fortsetzen|fortführen|schildern|"
+        r"erzählen|erstellen|verfassen|darstellen|ausformulieren|erfüllen|nachkommen|umsetzen|ausführen",
+    ),
+    "nl": (
+        r"(?:wil|ga|zal|kan)\b.* niet",
+        r" (?P<verb>\w{2,}en)\b",
+        r"helpen|doen|maken|kunnen|meedoen|verder\w+|voort\w+|genereren|produceren|creëren|leveren|\w*schrijven|beschrijven|vertellen|uitwerken|voortzetten|verdergaan|voldoen|"
+        r"uitvoeren|ingaan",
+    ),
+    "pl": (
+        r"nie (?:mogę|chcę|będę|zamierzam|potrafię)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ć|c))(?: się)?\b",
+        r"pomóc|pomagać|robić|zrobić|móc|\w*pisać|kontynuować|\w*tworzyć|ciągnąć|rozwijać|spełnić|wykonać|"
+        r"zrealizować|uczestniczyć",
+    ),
+    "ru": (
+        r"не (?:могу|смогу|стану|буду|хочу)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ть|ти|чь)(?:ся|сь)?)\b",
+        r"помочь|помогать|делать|сделать|смочь|\w*писать|продолжать|продолжить|\w*описывать|описать|создавать|создать|"
+        r"сочинять|развивать|выполн\w+|исполн\w+|участвовать",
+    ),
+    "uk": (
+        r"не (?:можу|зможу|стану|буду|хочу)",
+        r"(?: \w+)?? (?P<verb>\w{2,}(?:ти|ть)(?:ся|сь)?)\b",
+        r"допомогти|допомагати|робити|зробити|змогти|\w*писати|продовжувати|продовжити|описувати|описати|створювати|"
+        r"створити|викона\w+|викону\w+|брати участь",
+    ),
+}
+_MODAL_INFINITIVE_BY_CODE = {
+    code: (
+        re.compile(modal),
+        re.compile(after),
+        re.compile(f"(?:{acts})"),
+        # the locale's writing verbs and its verbs of granting a request ("fulfil", "cumplir", "выполнить")
+        re.compile(r"\b(?:" + "|".join((*_VERBS[code].values(), _REQUESTS[code][1])) + r")\b"),
+    )
+    for code, (modal, after, acts) in _MODAL_INFINITIVE.items()
+}
+
+
+# Japanese puts the act before its potential negative: "テキストの内容を編集することはできません" cannot *edit*,
+# "この部分に描画ができません" cannot *draw*; a verbal noun (two or more kanji or katakana) right before
+# (する)(こと)(は|が|も)できません is the act, and the objects before it are its own ("内容を").
+_ACT_BEFORE_CANNOT = re.compile(
+    r"(?P<act>[\u3400-\u9fff\u30a0-\u30ffー]{2,})(?:する(?:こと|事)|の)?[はがも]?$"
+)
+_JA_TASK_ACTS = re.compile(
+    r"(?:書|描写|執筆|作成|創作|続行|継続|続き|表現|生成|提供|対応|協力|手伝|応え|応じ|受け|承諾|遂行|回答|答え|参加|"
+    r"ロールプレイ)"
+)
+
+
+def _japanese_other_act(lowered: str, own: re.Match[str], first: int, topic_re: re.Pattern[str]) -> bool:
+    """``own`` is できません after a verbal noun that is neither the task nor helping with it."""
+    if lowered[own.start() : own.end()] != "できません":
+        return False
+    before = _ACT_BEFORE_CANNOT.search(lowered, first, own.start())
+    if before is None:
+        return False
+    act = before.group("act")
+    return _JA_TASK_ACTS.search(act) is None and topic_re.search(act) is None
+
+
+_CLAUSE_MARK = re.compile(r"[,;:…—–]")
+
+
+def _governs_another_act(
+    lowered: str, code: str, own: re.Match[str], first: int, last: int, topic_re: re.Pattern[str]
+) -> bool:
+    """``own`` (a core in the sentence ``first:last``) is a negated modal whose infinitive is an act other
+    than the task, and the task is neither that act's complement nor its object fronted in the modal's clause
+    (``_MODAL_INFINITIVE``)."""
+    if code == "ja":
+        return _japanese_other_act(lowered, own, first, topic_re)
+    rule = _MODAL_INFINITIVE_BY_CODE.get(code)
+    if rule is None:
+        return False
+    modal_re, after_re, acts_re, writing_re = rule
+    if modal_re.fullmatch(lowered, own.start(), own.end()) is None:
+        return False
+    after = after_re.match(lowered, own.end(), last)
+    if after is None:
+        return False  # the modal closes its clause ("I can't.") or no infinitive follows it
+    verb = after.start("verb")
+    if (
+        acts_re.fullmatch(after.group("verb"))
+        or topic_re.match(lowered, verb, last)
+        or writing_re.match(lowered, verb, last)
+    ):
+        return False
+    clause = max((m.end() for m in _CLAUSE_MARK.finditer(lowered, first, own.start())), default=first)
+    if topic_re.search(lowered, clause, own.end()) is not None:
+        return False  # its object, fronted or inside a verb-final modal: "Diese Szene kann ich nicht …"
+    for gap in _OBJECT_AT:  # the task as that act's direct object: "portare la scena", "prowadzić tej sceny"
+        at = gap.match(lowered, after.end(), last)
+        if at is not None and topic_re.match(lowered, at.end(), last):
+            return False
+    tail = min(last, after.end() + MODAL_COMPLEMENT_CHARS)
+    mark = _CLAUSE_MARK.search(lowered, after.end(), tail)
+    return writing_re.search(lowered, after.end(), mark.start() if mark else tail) is None
+
+
 def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int, int]]:
     """Spans of the composed declines (``_COMPOSED``) of ``codes`` in ``lowered[:end]``."""
     union, each = _COMPOSED_BY_CODES[codes]
@@ -2134,7 +2283,9 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
                     topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
             elif not _opens(lowered, first) and not strong_re.search(lowered, first, last):
                 topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
-            if topic is not None and not _reported(lowered, own.start(), own.end()):
+            if topic is None or _reported(lowered, own.start(), own.end()):
+                continue
+            if not _governs_another_act(lowered, code, own, first, last, topic_re):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
     return []
 
@@ -2167,6 +2318,70 @@ def _counter_offer(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple
     return []
 
 
+# A decline verb that takes an object other than the task is a character turning down a thing of the story:
+# "Infelizmente devo declinar do seu convite", "I must decline your invitation", "Tengo que rechazar tu oferta",
+# "Я вынужден отказаться от приглашения". The host declines the request, the scene or "this"; so when a decline
+# phrase ends on the verb and a determiner or a preposition with its noun follows, that noun (or the determiner
+# with it: "this one") must be a word for the task (``_COMPOSED`` topics of the script's locales). A bare decline
+# ("I must decline.", "Devo recusar, desculpe") is the host's.
+_DECLINE_VERB_END = re.compile(
+    r"(?:decline|refuse|declinar|rechazar|recusar|refuser|décliner|rifiutare|declinare|отказаться|"
+    r"відмовитис[яь])$"
+)
+_DECLINED_THING = re.compile(
+    r"\s+(?:(?:from|de|do|da|dos|das|del|от|від|ото)\s+)?"
+    r"(?P<det>(?:your|his|her|their|the|an?|my|our|this|that|these|those|tus?|sus?|el|la|los|las|una?|"
+    r"est[ae]|es[ae]|seus?|suas?|teus?|tuas?|[oa]s?|uma?|ess[ae]|votre|vos|ton|ta|tes|son|sa|ses|le|les|l['’]|"
+    r"une|cet(?:te)?|ce|il|lo|gli|i|tuo|suo|quest[oa]|quell[oa]|вашего|вашей|ваших|твоего|твоей|его|её|ее|этого|"
+    r"этой|этих|вашого|вашої|твого|твоєї|цього|цієї|цих)\s*)?"
+    r"(?P<noun>[^\W\d_]+)"
+)
+
+
+def _declines_a_thing(lowered: str, start: int, end: int, topics: re.Pattern[str]) -> bool:
+    """The decline phrase ``lowered[start:end]`` ends on a decline verb whose object is not the task."""
+    if _DECLINE_VERB_END.search(lowered, start, end) is None:
+        return False
+    thing = _DECLINED_THING.match(lowered, end)
+    if thing is None or (thing.group("det") is None and lowered[end : thing.start("noun")].strip() == ""):
+        return False  # nothing, or no determiner nor preposition: "I must decline politely"
+    return topics.match(
+        lowered, thing.start("det") if thing.group("det") else thing.start("noun")
+    ) is None and (topics.match(lowered, thing.start("noun")) is None)
+
+
+_TOPICS_BY_CODES = {
+    codes: re.compile("|".join(f"(?:{_COMPOSED[c][2]})" for c in codes)) for *_, codes in _BY_SCRIPT
+}
+
+
+# A steer to another subject ("Let's change the subject", "Давай сменим тему", "我们换个话题吧") is all a host that
+# steers away says, or it goes on to ask what to talk about instead. A character changes the subject inside the
+# story and the reply goes on telling it: when the steer's sentence is followed by STORY_AFTER_STEER_CHARS of
+# further text (CJK STORY_AFTER_STEER_CJK_CHARS: a character carries about 3 letters) with no question in it, the
+# steer is a line of the story ("我们换个话题吧。你的腿关节配备了伺服电机，能为运动提供辅助动力。…").
+STORY_AFTER_STEER_CHARS = 100
+STORY_AFTER_STEER_CJK_CHARS = 35
+_STEER = re.compile(
+    r"\b(?:subject|topic|something (?:else|different)|tema|otra cosa|algo más|assunto|outra coisa|sujet|"
+    r"autre chose|thema|etwas anderes|onderwerp|iets anders|argomento|d['’]altro|qualcos['’]altro|temat|"
+    r"czymś innym|тему|другом|інше|konu\w*|başka bir|topik|chủ đề|chuyện khác)\b|"
+    r"话题|話題|别的|別的|주제|화제|다른 (?:이야기|얘기)"
+)
+_QUESTION = re.compile(r"[?？]")
+
+
+def _steer_then_story(lowered: str, start: int, end: int, cjk: bool) -> bool:
+    """The phrase ``lowered[start:end]`` steers to another subject and the reply goes on, without a question,
+    for a story's length after its sentence."""
+    if _STEER.search(lowered, start, end) is None:
+        return False
+    after = _sentence(lowered, start, end)[1] + 1
+    if _QUESTION.search(lowered, start, len(lowered)):
+        return False
+    return len(lowered[after:].strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
@@ -2181,6 +2396,8 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 m
                 and _sentence(lowered, m.start(), m.end())[0] <= opens
                 and not _reported(lowered, m.start(), m.end())
+                and not _declines_a_thing(lowered, m.start(), m.end(), _TOPICS_BY_CODES[codes])
+                and not _steer_then_story(lowered, m.start(), m.end(), codes is _GROUPS["cjk"])
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)

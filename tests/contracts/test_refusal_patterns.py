@@ -705,6 +705,125 @@ def test_a_plain_cannot_whose_act_is_the_task_or_its_object_still_declines(decli
     assert find_refusal(decline) is not None, decline
 
 
+# -- a negated modal governs its infinitive (refusal_patterns._MODAL_INFINITIVE): another act than the task,
+# with a task word elsewhere in the sentence (fronted in another clause, or further on), is a character or a manual
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I can't understand why a person will take a year or two to write a novel when he can buy one.",
+        "It seems like I can't keep anything down… My story? Just a wanderin' cowhand.",
+        "I won't forget the night we wrote the story of the flood together.",
+        "Bueno, debe describir el volcán de alguna manera, pero ahora no puedo descifrarlo.",
+        "Você sabe, eu realmente não quero mais dizer. Está tudo atrás de mim e gostaria de continuar assim.",
+        "Stilblüten aus Schreiben von Versicherungsnehmern: Wer mir die Geldbörse gestohlen hat, kann ich nicht sagen.",
+        "Das Kapitel über den Winter, das kann ich nicht vergessen.",
+        "Non voglio ricordare quei giorni, anche se la storia del paese li racconta ancora.",
+        "No puedo recordar cuándo empezó, pero la historia ya la conocía todo el pueblo.",
+        "Dat verhaal van de overstroming, dat wil ik niet vergeten.",
+        "Tę historię, którą opowiadał dziadek, nie mogę zapomnieć.",
+        "Чи є вони тими істотами зі старих історій, я не можу сказати.",
+        "Эту историю, что рассказывал дед, я не могу забыть.",
+        "テキストを図形描画オブジェクトに変換したあと、テキストの内容を編集することはできません。",
+        "この「条件付き」の属性を後から変更することはできませんが、条件そのものは変更可能です。",
+        "レイヤーが無いのですぐにはこの部分に描画ができません。",
+    ],
+)
+def test_a_negated_modal_of_another_act_is_not_a_decline(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "I can't bring myself to write this scene.",
+        "I can't in good conscience write this.",
+        "I won't be writing that scene.",
+        "Diese Richtung möchte ich nicht einschlagen.",
+        "In diese Richtung möchte ich die Szene nicht weiterführen.",
+        "Essa parte do pedido eu não vou conseguir seguir.",
+        "Lo siento, pero no puedo ayudarte con esa solicitud.",
+        "Je suis désolé, mais je ne peux pas vous aider avec cette demande.",
+        "Mi dispiace, ma non posso aiutarti con questa richiesta.",
+        "Przepraszam, ale nie mogę pomóc w tworzeniu takich scen.",
+        "Извините, но я не могу помочь с этим запросом.",
+        "Чесно кажучи, такого я писати не буду.",
+        "Metto in pausa il gioco di ruolo: non vorrei portare la scena in quella direzione.",
+        "Zatrzymam na chwilę naszą grę: nie chcę prowadzić tej sceny w tę stronę.",
+        "このシーンを描写することはできません。",
+        "申し訳ありませんが、この場面を書くことはできません。",
+        "その内容を作成することはできません。",
+        "この依頼はお受けできません。",
+    ],
+)
+def test_a_negated_modal_of_the_task_or_of_helping_with_it_still_declines(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+# -- a decline verb whose object is a thing of the story (refusal_patterns._DECLINED_THING) ------------------
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Infelizmente devo declinar do seu convite, devido a um compromisso assumido posteriormente.",
+        "I must decline your invitation, my lord; the road north is calling.",
+        "I have to refuse the duel, captain. My sword arm is still healing.",
+        "Tengo que rechazar tu oferta, el barco zarpa al amanecer.",
+        "Je dois refuser votre invitation, le roi m'attend au palais.",
+        "Devo rifiutare il tuo invito, la carovana parte stanotte.",
+        "Я вынужден отказаться от приглашения: караван уходит на рассвете.",
+        "Мушу відмовитися від вашої пропозиції, караван вирушає на світанку.",
+    ],
+)
+def test_declining_a_thing_of_the_story_is_not_a_refusal(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "I must decline.",
+        "I must respectfully decline this one.",
+        "I must decline this request.",
+        "I must refuse the scene you asked for.",
+        "Devo recusar, desculpe.",
+        "Tengo que rechazar esta petición.",
+        "Je dois refuser cette demande.",
+        "Я вынужден отказаться от этой сцены.",
+    ],
+)
+def test_declining_the_request_the_scene_or_nothing_named_is_still_a_decline(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+# -- a steer to another subject followed by the story going on (refusal_patterns._steer_then_story) ------------
+@pytest.mark.parametrize(
+    "line",
+    [
+        "我们换个话题吧。你的腿关节配备了伺服电机，能为运动提供辅助动力。它们能提高你的跑步速度，同时当该生化插件开启时，步行也会更加轻松。",
+        "Прости. Давай сменим тему. Мы шли через болото ещё два часа, пока не увидели огни деревни, и никто больше не вспоминал о караване.",
+        "Let's change the subject. The rain had stopped by the time we reached the mill, and the miller's boy was already waiting at the gate with a lantern.",
+        "Cambiemos de tema. La lluvia había parado cuando llegamos al molino, y el chico del molinero ya esperaba en la puerta con un farol.",
+        "Zmieńmy temat. Deszcz ustał, zanim dotarliśmy do młyna, a syn młynarza czekał już przy bramie z latarnią w ręku i psem u nogi.",
+        "話題を変えましょう。雨は私たちが水車小屋に着くころには止んでいて、粉屋の息子が門の前でランタンを持って待っていた。",
+    ],
+)
+def test_a_steer_followed_by_the_story_going_on_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "Let's change the subject.",
+        "Прости. Давай сменим тему.",
+        "我们换个话题吧。你想聊点什么？",
+        "Let's change the subject. How about a story about a lighthouse keeper instead, where the storm never quite comes?",
+        "Cambiemos de tema, ¿te parece? Podemos hablar de cualquier otra cosa que te apetezca, de verdad, sin ningún problema.",
+    ],
+)
+def test_a_steer_alone_or_asking_what_next_is_still_a_decline(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
 # -- refusing the request, the host's own rules, negated writing, partial declines, toning down, stepping out ---
 # (refusal_patterns._REQUESTS, _OWN_RULES, _NOT_WRITING, _PARTIAL, _TONED_DOWN, _OUT_OF_ROLE): declines worded
 # with these cores in each locale are found; the same lines in a character's mouth are the story.
