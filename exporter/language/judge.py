@@ -196,6 +196,7 @@ class Judge:
         )
         if share >= SWITCH_SHARE and foreign >= SWITCH_MIN_COVERAGE * total and not (dialogue and native):
             detail = f"{share:.0%} of the judged text is {top_language}, not {code}"
+            evidence["rule"] = "share"
             return Verdict(Outcome.FAIL, Reason.SWITCH, evidence, detail)
         first = single[1] if single is not None and not dialogue else None
         first_words = word_count(unquote(single[0].text)) if single is not None else 0
@@ -242,6 +243,9 @@ class Judge:
             or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE and not dialogue)
         ):
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
+            evidence["rule"] = (
+                "strong" if one_strong else "sure" if one_sure else "seconded" if seconded else "sentences"
+            )
             return Verdict(Outcome.FAIL, Reason.MIXING, evidence, detail)
         if native > 0:
             if (whole := self.ensemble.whole_reply(masked, spec, calls)) is not None:

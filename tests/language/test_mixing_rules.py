@@ -83,6 +83,25 @@ def test_one_sure_foreign_sentence_said_outright_is_mixing_in_a_long_reply() -> 
     assert _judge({FOREIGN_FIVE: _foreign(sure=False)}, reply) == (Outcome.PASS, Reason.NONE)
 
 
+def test_the_evidence_names_the_requirement_a_mixing_or_switch_call_met() -> None:
+    def rule(calls: dict[str, Call], sentences: list[str]) -> object:
+        verdict = Judge(ensemble=StubEnsemble(calls)).judge(" ".join(sentences), "en")  # type: ignore[arg-type]
+        return verdict.evidence.get("rule")
+
+    reply = [*NATIVE[:3], FOREIGN_FIVE, *NATIVE[3:]]
+    assert rule({FOREIGN_FIVE: _foreign()}, reply) == "sure"
+    strong = _foreign()._replace(strong=True, weight=200.0)
+    assert rule({FOREIGN_FIVE: strong}, reply) == "strong"
+    two = {FOREIGN_FIVE: _foreign(sure=False), FOREIGN_FOUR: _foreign(sure=False)}
+    assert rule(two, [*NATIVE[:3], FOREIGN_FIVE, FOREIGN_FOUR, *NATIVE[3:]]) == "sentences"
+    undecided = Call("unknown", None, 50.0, "models", Guess((("es", SECOND_LEANING),), ("es", 0.4)))
+    seconded = [*NATIVE[:3], FOREIGN_FOUR, UNDECIDED, *NATIVE[3:]]
+    assert rule({FOREIGN_FOUR: _foreign(), UNDECIDED: undecided}, seconded) == "seconded"
+    everything = {s: _foreign(sure=False) for s in NATIVE}
+    assert rule(everything, NATIVE) == "share"
+    assert rule({}, NATIVE) is None  # a pass names none
+
+
 def test_quoted_words_do_not_count_towards_a_said_sentence() -> None:
     quoted = 'See "Nosotros vamos a la ciudad" in the guide.'  # four words outside the quotes
     reply = [*NATIVE[:3], quoted, *NATIVE[3:]]
