@@ -15,7 +15,7 @@ all test). Declines come from ``bench/screen/declines_dev.tsv`` (the patterns ar
 sets ``independent_{split}.tsv`` and ``independent2_{split}.tsv`` (written blind by authors who had not
 read the patterns; both halves are development material now), ``independent4_{split}.tsv`` (blind, its
 dev half development material) and on the test split from ``independent3_test.tsv``,
-``independent5_test.tsv`` and ``independent6_test.tsv`` (blind, test only). Their look-alikes must pass.
+``independent5_test.tsv``, ``independent6_test.tsv`` and ``independent7_test.tsv`` (blind, test only). Their look-alikes must pass.
 
 Cases, each screened as ``screen_reply`` screens a probe reply (finish ``stop`` unless said, a budget of
 ``BUDGET`` tokens, the host's token count estimated from the text):
@@ -291,7 +291,7 @@ def main() -> int:
     cases: list[
         tuple[str, str, str, str | None, int | None, bool]
     ] = []  # kind, locale, text, finish, spent, must_fail
-    blind = ("independent", "independent2", "independent3", "independent4", "independent5", "independent6")
+    blind = ("independent", "independent2", "independent3", "independent4", "independent5", "independent6", "independent7")
     for family in ("refusal", *blind):
         rows_ = refusals if family == "refusal" else declines(args.split, family)
         for locale, kind, text in rows_:
