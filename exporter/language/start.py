@@ -73,10 +73,11 @@ _INVISIBLE_PREFIX = re.compile(r"^[\s\u200b-\u200f\u2060-\u2064\u00ad\u180e]+")
 
 
 _LOWER = case_class("islower")
-# A symbol the sentence is about, spaced from the lowercase verb or noun that goes on ("| indicates the
-# position…", "= means both…", "= expression: specifies…", "% echo '…' | xxd"): a stray mark before a reply
-# is punctuation (",", ")", "。"), which this does not excuse.
-_SYMBOL_SUBJECT = re.compile(rf"[|=<>%&$@^][ \t]+{_LOWER}{{2}}")
+# A symbol the sentence is about (or two: an operator, "^^", "^-"), spaced from the lowercase word that goes
+# on ("| indicates the position…", "= means both…", "% echo '…' | xxd", "^^ i ,, konwertują…", "^- veya
+# undef…"): a stray mark before a reply is punctuation (",", ")", "。"), which this does not excuse, or stands
+# before the reply's first word, which opens a sentence.
+_SYMBOL_SUBJECT = re.compile(rf"[|=<>%&$@^][|=<>%&$@^*~+-]?[ \t]+{_LOWER}+(?![^\W\d_])")
 _UPPER = case_class("isupper")
 # In Japanese, an escape (a backslash and up to two marks), one of ``_SYMBOL_SUBJECT``'s symbols or a name
 # opening with a full stop (a roff request, an extension) spaced from a particle that goes on with the
@@ -156,6 +157,18 @@ _OPTION = re.compile(r"--?[a-z][a-z0-9-]{0,30}[ \t,]")
 _OPENING_MARKS = frozenset("\"'“‘„«‹「『（([*_¿¡")
 _CJK_CHAR = re.compile(_CJK)
 _DOUBLED_OK = frozenset({"**", "__", "--", "——", "~~", "[["})  # bold, rules, wiki links
+# Marks (up to three) or nothing in quotes or brackets, then the sentence going on about them, in lowercase
+# or in Chinese, Japanese or Korean: a symbol or an empty value the sentence names ('"" is the empty
+# string', '[] geeft het begin…', '"", abhängig vom…', '(?) 以追加方式…', '"(*)" が後ろに…'). Stray marks
+# before a reply stand before its first word: glued to it, or before the capital that opens its sentence.
+_NAMED_SYMBOL = re.compile(
+    "(?:"
+    + "|".join(
+        f"{re.escape(o)}[^\\w\\s{re.escape(c)}]{{0,3}}{re.escape(c)}"
+        for o, c in ('""', "''", "“”", "«»", "「」", "()", "[]")
+    )
+    + rf")[,;:]?[ \t]+(?:{_LOWER}|{_CJK})"
+)
 # Stray punctuation right behind an opener: '".Il guardiano', '*.', '«.', '¿,' ('"..." and '*…*' pass).
 # ("*.txt" is a glob, not an opener and a full stop)
 _OPENER_THEN_STRAY = re.compile(r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:)\]}!?]|\.(?![.a-z0-9]))")
@@ -310,6 +323,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("stray_punctuation", _leading(_STRAY_RUN, text))
     if "\u0300" <= first <= "\u036f":  # a combining mark with nothing to combine with
         return _found("fragment", first)
+    if _NAMED_SYMBOL.match(text):
+        return None  # '"" is the empty string', "[] geeft…", "(?) 以追加方式…": a symbol or nothing, named
     if found := _opener_problem(text):
         return found
     if _OPTION.match(text):
