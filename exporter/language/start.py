@@ -963,7 +963,7 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
                     _spaced_term(token, text, locale)
                     or _element_label(token, text)
                     or _word_by_word(token, text)
-                    or _term_again(token, text, locale)
+                    or _term_again(token, text)
                     or _spaced_word(token, locale)
                 )
             )
@@ -1048,17 +1048,13 @@ def _spaced_word(token: str, locale: str) -> bool:
 TERM_AGAIN_MIN_CHARS = 2  # a Chinese or Japanese term the reply uses again (one character recurs by chance)
 
 
-def _term_again(token: str, text: str, locale: str) -> bool:
-    """A term of ``TERM_AGAIN_MIN_CHARS`` or more, no common word of the language, spaced from the next word
-    and used again within ``FIRST_SENTENCE_CHARS``, inside a run of letters as Chinese and Japanese write a
-    word (``演算式 演算式には…``, ``安定版 ディストリビューションは… (安定版リリース…``): the subject a
-    heading or a help text's label names. A tokenizer's piece is one character or a common word
-    (``それ``, ``选择``), which any text may use again."""
-    return (
-        len(token) >= TERM_AGAIN_MIN_CHARS
-        and not _in_common(token, locale)
-        and token in text[len(token) + 1 : FIRST_SENTENCE_CHARS]
-    )
+def _term_again(token: str, text: str) -> bool:
+    """A term of ``TERM_AGAIN_MIN_CHARS`` or more spaced from the next word and used again within
+    ``FIRST_SENTENCE_CHARS``, inside a run of letters as Chinese and Japanese write a word (``演算式
+    演算式には…``, ``安定版 ディストリビューションは… (安定版リリース…``): the subject a heading or a help
+    text's label names. (A common word passes spaced so whether or not it recurs: ``_spaced_word``.) A
+    single character recurs in any text."""
+    return len(token) >= TERM_AGAIN_MIN_CHARS and token in text[len(token) + 1 : FIRST_SENTENCE_CHARS]
 
 
 # Chinese or Japanese written word by word, as some translations are (``这 一点 在 NFS 和 磁盘 配额 上 比较
