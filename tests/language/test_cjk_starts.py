@@ -63,11 +63,42 @@ def test_a_word_opening_chinese_text_that_spaces_its_terms_is_its_first_word() -
     text = "选择 保存文件 并点击 确定。文件会保存在您选择的文件夹里，以后可以随时打开它。"
     assert find_corrupted_start(text, "zh-Hans") is None
     assert judge(text, "zh-Hans").outcome is Outcome.PASS
-    # a piece spaced before unspaced text, and a word before unspaced text, are still pieces
+    # a piece spaced before unspaced text, a rare word there, and a word before dialogue are still pieces
     unspaced = "保存文件并点击确定。文件会保存在您选择的文件夹里，以后可以随时打开它。"
     assert find_corrupted_start("况 " + text, "zh-Hans") is not None
-    assert find_corrupted_start("选择 " + unspaced, "zh-Hans") is not None
+    assert find_corrupted_start("盛装 " + unspaced, "zh-Hans") is not None
     assert find_corrupted_start("下面 「" + text + "」", "zh-Hans") is not None  # a word before dialogue
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("选择 保存文件并点击确定。文件会保存在您选择的文件夹里，以后可以随时打开它。", "zh-Hans"),
+        ("如果 指定 script 参数为一个空串则删除这个事件处理器。", "zh-Hans"),
+        ("コード ネームが追加のピッチを保持している場合、テキストを付けることができます。", "ja"),
+    ],
+)
+def test_a_common_word_spaced_from_the_text_that_goes_on_is_its_first_word(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, text
+    # a character, or a word that is no common word of the language, spaced the same way is still a piece
+    rest = text.partition(" ")[2]
+    assert find_corrupted_start(text[0] + " " + rest, locale) is not None
+    assert find_corrupted_start("鞘翅 " + rest, locale) is not None
+    # and so is a common word spaced before a quote, a dash or a name that opens the text
+    assert find_corrupted_start(text.partition(" ")[0] + " 「" + rest + "」", locale) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ('按 "" 的形式输入 URL，就会看起来像本地使用一样来检索远端目录。', "zh-Hans"),
+        ('古い "" ロケールの挙動を保守する際に、非標準のロケールを使います。', "ja"),
+    ],
+)
+def test_a_word_spaced_before_an_empty_quoted_term_is_its_first_word(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None, text
+    # a piece before a quotation that the text opens with is still a piece
+    assert find_corrupted_start("况 「" + text.partition('"" ')[2] + "」", locale) is not None
 
 
 @pytest.mark.parametrize(
@@ -95,10 +126,9 @@ def test_a_one_letter_word_opening_text_that_spaces_its_terms_is_its_first_word(
 )
 def test_a_term_spaced_before_text_that_uses_it_again_is_its_subject(text: str, locale: str) -> None:
     assert find_corrupted_start(text, locale) is None, text
-    # a piece the text does not use again is still a piece; so is a common word or a character it uses again
+    # a piece the text does not use again is still a piece; so is a character it uses again
     token, _, rest = text.partition(" ")
-    assert find_corrupted_start("港口 " + rest, locale) is not None
-    assert find_corrupted_start("本质 " + rest, locale) is not None
+    assert find_corrupted_start("鞘翅 " + rest, locale) is not None
     assert find_corrupted_start(token[0] + " " + rest, locale) is not None
 
 

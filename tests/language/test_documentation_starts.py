@@ -214,7 +214,7 @@ def test_a_spaced_label_before_its_element_kind_passes(text: str, locale: str) -
     ("text", "locale"),
     [
         ("ます ボタンを押すと、編集中の文書がディスクに書き込まれます。", "ja"),  # a verb ending
-        ("保存 文書がディスクに書き込まれます。", "ja"),  # no element kind after it
+        ("鞘翅 文書がディスクに書き込まれます。", "ja"),  # no element kind after it, and no common word
         ("保存 버튼을 누르면 문서가 디스크에 저장됩니다.", "ko"),  # Korean writes no Han label
     ],
 )

@@ -58,6 +58,13 @@ LEGITIMATE = [
     (".LNK と .LCK ファイルがまだディレクトリに存在します。", "ja"),  # an extension in capitals
     (".NET programs run on the runtime that ships with the system.", "en"),
     ("Нажмите OK, чтобы вернуться в диалоговое окно печати.", "ru"),  # a label in another script
+    ("^^ i ,, konwertują każdy dopasowany znak.", "pl"),  # an operator of two symbols
+    ("^- veya undef değerleri bu özel karakteri geçersiz kılar.", "tr"),
+    ('"" is the empty string, which every string starts with.', "en"),  # nothing quoted, named
+    ('"", abhängig vom Speicherort der Dateien.', "de"),
+    ("[] geeft het begin en einde van een bladwijzer aan.", "nl"),
+    ("(?) 以追加方式打开文件将使得所有后续的写操作发生在文件末尾。", "zh-Hans"),  # a symbol in brackets
+    ('"(*)" が後ろについたパッケージのサイズは代用されたものです。', "ja"),
 ]
 
 CORRUPTED = [
@@ -100,6 +107,10 @@ CORRUPTED = [
     ("“:Instead of affecting any of the versions, the hint removes it.", "en", "“:"),
     (".I think the keeper opened the door at dusk.", "en", "."),  # a capital opening a word
     ("Ывка Ну, чтобы вернуться в диалоговое окно печати.", "ru", "Ывка"),  # an interjection of its script
+    ("^^ The keeper opened the door.", "en", "^^"),  # symbols before a sentence's capital
+    ('"" The keeper opened the door.', "en", '""'),  # nothing quoted before a sentence
+    ('""The keeper opened the door.', "en", '""'),
+    ("(, the keeper said.", "en", "(,"),
 ]
 
 
