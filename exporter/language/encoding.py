@@ -787,7 +787,42 @@ def _lost_apostrophe(text: str) -> Corruption | None:
         mine = next((m for m in pattern.finditer(text, after)
                      if pattern is not _LETS or _clause_start(text, m.start())), None)  # fmt: skip
         found = mine if found is None or (mine is not None and mine.start() < found.start()) else found
+    if found is None or found.start() > 0:
+        mine = _lost_possessive(text, words, after, found.start() if found else len(text))
+        found = mine or found
     return Corruption("lost_apostrophe", found.start(), found.group(), ()) if found else None
+
+
+# A possessive whose apostrophe was lost, told by the plural English writes instead: a noun ending in a
+# consonant and "y", or in "x", "z" or "sh", makes its plural with "ies" or "es" ("companies", "boxes"), so
+# the bare "s" form before a word ("companys website") is a possessive ("company’s") whose apostrophe was
+# deleted. Not the nouns in "s" (a lexicon cannot tell "bus" from a plural) nor in "ch" ("epochs", "techs").
+_POSSESSIVE_STEM = re.compile("[a-z]{2,}(?:[b-df-hj-np-tv-z]y|x|z|sh)")
+
+
+@functools.cache
+def _possessive_forms() -> frozenset[str]:
+    """The bare possessives of ``_POSSESSIVE_STEM`` nouns of the English lexicon that are no English word:
+    absent from the lexicon and ``STRONG_REMNANT_GAP`` rarer than their noun in the fullest list (web text
+    drops apostrophes too: ``companys``, Zipf 2.21, against ``company`` 5.5); not the plural of a name or a
+    compound in "y" (``kennedys`` 2.59 against 4.28, ``standbys``), whose plural is in "s"."""
+    english = lexicon("en")
+    forms = {stem + "s": stem for stem in english.ranks if _POSSESSIVE_STEM.fullmatch(stem)}
+    forms = {form: stem for form, stem in forms.items() if form not in english.ranks}
+    listed, floor = fullest_zipf("en", forms)
+    return frozenset(
+        form
+        for form, stem in forms.items()
+        if english.zipf[stem] - listed.get(form, floor) >= STRONG_REMNANT_GAP
+    )
+
+
+def _lost_possessive(text: str, words: set[str], start: int, end: int) -> re.Match[str] | None:
+    """The first bare possessive (``_possessive_forms``) before a word between ``start`` and ``end``."""
+    if not (found := _possessive_forms().intersection(words)):
+        return None
+    pattern = re.compile(rf"\b(?:{'|'.join(sorted(found))})(?= [A-Za-z])")
+    return pattern.search(text, start, end)
 
 
 LOST_MARKS_MIN = 2  # marks of deleted characters after the last non-ASCII character that call it corrupt

@@ -111,6 +111,38 @@ def test_bare_contractions_pass_where_no_apostrophe_can_have_been_dropped(
     assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
 
 
+@pytest.mark.parametrize(
+    ("original", "sample"),
+    [
+        ("Open the company’s website and read the terms before you sign.", "companys"),
+        ("The city’s walls held for a week, then the gates gave way.", "citys"),
+        ("We left the box’s lid open so that the cat could breathe.", "boxs"),
+        ("Nobody read the reply’s last line, nor the party’s letter.", "replys"),
+    ],
+)
+def test_a_possessive_whose_apostrophe_was_dropped_fails_where_no_plural_is_spelt_so(
+    original: str, sample: str
+) -> None:
+    bad = original.encode("utf-8").decode("big5", errors="ignore")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "lost_apostrophe" and found.sample == sample, (bad, found)
+    assert judge(bad, "en").reason is Reason.ENCODING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The companies and their bosses met in the cities near the churches.",  # plurals as spelt
+        "The kennedys and the murphys came late; two standbys waited.",  # names, compounds in "y"
+        "Use GnuCashs file, and read the companys.",  # a name (capitalised), and no word after the form
+        "Ssso humansss, you trouble usss again, and the caress of the epochs.",  # nouns in "s", "ch"
+        "We kept the companys ledger, and the company’s books too.",  # a U+2019 read right after it
+    ],
+)
+def test_words_and_plurals_ending_in_s_are_no_lost_possessive(text: str) -> None:
+    assert CHECKER.find(text, "en") is None, CHECKER.find(text, "en")
+
+
 _JAPANESE = (
     "雨の夜、古い灯台の明かりが海を照らしていた。漁師たちは港に戻り、静かに網を片付けていた。"
     "彼女は窓辺に座って、遠くの船を見つめながら手紙を書き続けた。明日の朝には、きっと晴れるだろう。"
