@@ -436,6 +436,7 @@ def has_utf8_sequence(raw: bytes) -> bool:
 
 
 _CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation, arrows) less its last byte
+_CUT_SEQUENCE = re.compile(rb"\xe2[\x80-\x86](?![\x80-\xbf])")  # ... inside a run: no continuation follows
 
 
 def _rare_hangul(char: str, codec: str) -> bool:
@@ -686,6 +687,14 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
         ):
             continue  # no run can repair: below, a repair needs a UTF-8 sequence or one of these two
         for start, chars, (raw, valid) in zip(starts, chunks, split_runs(whole), strict=True):
+            # GB18030 and cp932 read the first two bytes of each of U+2000-U+21BF as one character (鈥, 窶)
+            # and, with errors="ignore", pair the third with the byte after it or drop it: in Latin text a
+            # run of those cut sequences (“\” is 鈥淺鈥) is as well-formed as a whole one
+            cut = 2 * len(_CUT_SEQUENCE.findall(raw)) if valid < len(raw) and b"\xe2" in raw else 0
+            if cut and latin_text():
+                valid += cut
+            else:
+                cut = 0
             short = valid < CJK_MIN_COVERAGE * len(raw)
             if (short and not (len(chars) == 1 and latin_text())) or b"?" in raw:
                 continue  # unencodable, or at most that much is well-formed UTF-8 at all: real text
@@ -705,7 +714,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
             # ASCII bytes count as repaired where the whole run is well-formed UTF-8: a double-byte
             # reading swallowed the letter after a sequence ("będzie" read as cp932 is "bﾄ囘zie", whose
             # second character took the "d").
-            covered = len(raw.translate(None, _NON_ASCII_BYTES)) if valid == len(raw) else 0
+            covered = cut + (len(raw.translate(None, _NON_ASCII_BYTES)) if valid == len(raw) else 0)
             decoded: list[str] = []
             for match in _UTF8_SEQUENCE.finditer(raw):
                 try:

@@ -490,3 +490,18 @@ def test_greek_letters_read_as_western_code_pages_are_mojibake(codec: str) -> No
     bad = text.encode("utf-8").decode(codec)
     found = CHECKER.find(bad, "nl")
     assert found is not None and found.kind == "mojibake" and found.repaired == "α", (bad, found)
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "cp932"])
+def test_quotes_cut_by_a_lossy_double_byte_reading_are_mojibake_in_latin_text(codec: str) -> None:
+    # “\” read with errors="ignore": each quote's first two bytes make one character (鈥, 窶), the third
+    # pairs with the backslash or is dropped; the run holds no whole UTF-8 sequence but the first quote
+    text = (
+        "There are a few rules to keep in mind when writing a preconfiguration file. A line can be split "
+        "into multiple lines by appending a backslash (“\\”) as the line continuation character, and a good "
+        "place to split a line is after the question name."
+    )
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    assert "(\u201c" not in bad and bad.count("(") == 1
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake", (bad, found)
