@@ -132,13 +132,24 @@ _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u
 _CJK_LETTERS = re.compile(f"[{CJK_LETTERS}]+")
 
 
+# What GB18030 and cp932 read the first two bytes of U+2000-U+21BF (quotes, dashes, ellipsis, arrows) as:
+# punctuation of the text that was misread, no letter of another script (鈥, 窶, 竊).
+_CUT_READINGS = re.compile(
+    "[" + "".join(bytes((0xE2, b)).decode(c) for c in ("gb18030", "cp932") for b in range(0x80, 0x87)) + "]"
+)
+
+
 def _latin_text(text: str) -> bool:
     """Whether ``CJK_LATIN_TEXT_SHARE`` of ``text``'s letters are Latin. CJK text is told by its CJK letters
-    alone (a lower bound of the letters that are not Latin), without the slower scan for all letters."""
+    alone (a lower bound of the letters that are not Latin), without the slower scan for all letters. The
+    readings of cut punctuation (``_CUT_READINGS``) are not counted: a short reply whose quotes were misread
+    is still Latin text (``Wait鈥 what? A 鈥済host鈥 鈥 or the wind?``)."""
     latin = sum(map(len, _LATIN_RUN.findall(text)))
-    if not latin or latin / (latin + sum(map(len, _CJK_LETTERS.findall(text)))) < CJK_LATIN_TEXT_SHARE:
+    cut = len(_CUT_READINGS.findall(text))
+    cjk = sum(map(len, _CJK_LETTERS.findall(text))) - cut
+    if not latin or latin / (latin + cjk) < CJK_LATIN_TEXT_SHARE:
         return False
-    return latin / sum(map(len, LETTERS.findall(text))) >= CJK_LATIN_TEXT_SHARE
+    return latin / (sum(map(len, LETTERS.findall(text))) - cut) >= CJK_LATIN_TEXT_SHARE
 
 
 # What a double-byte codec reads UTF-8 as: any character of these blocks (``scripts``), not only letters.

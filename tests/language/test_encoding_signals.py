@@ -505,3 +505,12 @@ def test_quotes_cut_by_a_lossy_double_byte_reading_are_mojibake_in_latin_text(co
     assert "(\u201c" not in bad and bad.count("(") == 1
     found = CHECKER.find(bad, "en")
     assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "cp932"])
+def test_a_short_reply_whose_quotes_and_dashes_were_misread_is_still_latin_text(codec: str) -> None:
+    # its cut punctuation (鈥, 窶) is no letter: counted as CJK it made the reply too little Latin to judge
+    text = "Wait… what was that? A “ghost” — or the wind?"
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake", (bad, found)
