@@ -144,10 +144,11 @@ def _latin_text(text: str) -> bool:
     alone (a lower bound of the letters that are not Latin), without the slower scan for all letters. The
     readings of cut punctuation (``_CUT_READINGS``) are not counted: a short reply whose quotes were misread
     is still Latin text (``Wait鈥 what? A 鈥済host鈥 鈥 or the wind?``)."""
-    latin = sum(map(len, _LATIN_RUN.findall(text)))
-    cut = len(_CUT_READINGS.findall(text))
-    cjk = sum(map(len, _CJK_LETTERS.findall(text))) - cut
-    if not latin or latin / (latin + cjk) < CJK_LATIN_TEXT_SHARE:
+    if not (latin := sum(map(len, _LATIN_RUN.findall(text)))):
+        return False
+    cjk = sum(map(len, _CJK_LETTERS.findall(text)))
+    cut = len(_CUT_READINGS.findall(text)) if 0 < cjk <= latin else 0  # not read in CJK text (its cost)
+    if latin / (latin + cjk - cut) < CJK_LATIN_TEXT_SHARE:
         return False
     return latin / (sum(map(len, LETTERS.findall(text))) - cut) >= CJK_LATIN_TEXT_SHARE
 
@@ -676,8 +677,9 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
     # never "\n" or "?" (test_parts checks every code point), so the bytes split back into the runs' own
     # encodings, a "?" in a run's bytes is an unencodable character, and decoding the whole as UTF-8 decodes
     # each run (no UTF-8 sequence spans an ASCII byte).
+    mostly_ascii = 2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII
     if (
-        2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII: CJK text is skipped
+        mostly_ascii  # CJK text is skipped
         and _STRAY_CANDIDATE.search(head)
         and latin_text()
         and (found := _own_repair(_stray_in_latin(head, chunks, starts), locale))
@@ -701,11 +703,10 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
             # GB18030 and cp932 read the first two bytes of each of U+2000-U+21BF as one character (鈥, 窶)
             # and, with errors="ignore", pair the third with the byte after it or drop it: in Latin text a
             # run of those cut sequences (“\” is 鈥淺鈥) is as well-formed as a whole one
-            cut = 2 * len(_CUT_SEQUENCE.findall(raw)) if valid < len(raw) and b"\xe2" in raw else 0
-            if cut and latin_text():
+            cut = 0
+            if mostly_ascii and b"\xe2" in raw and valid < len(raw) and latin_text():
+                cut = 2 * len(_CUT_SEQUENCE.findall(raw))
                 valid += cut
-            else:
-                cut = 0
             short = valid < CJK_MIN_COVERAGE * len(raw)
             if (short and not (len(chars) == 1 and latin_text())) or b"?" in raw:
                 continue  # unencodable, or at most that much is well-formed UTF-8 at all: real text
