@@ -132,13 +132,25 @@ _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u
 _CJK_LETTERS = re.compile(f"[{CJK_LETTERS}]+")
 
 
+# What GB18030 and cp932 read the first two bytes of U+2000-U+21BF (quotes, dashes, ellipsis, arrows) as:
+# punctuation of the text that was misread, no letter of another script (鈥, 窶, 竊).
+_CUT_READINGS = re.compile(
+    "[" + "".join(bytes((0xE2, b)).decode(c) for c in ("gb18030", "cp932") for b in range(0x80, 0x87)) + "]"
+)
+
+
 def _latin_text(text: str) -> bool:
     """Whether ``CJK_LATIN_TEXT_SHARE`` of ``text``'s letters are Latin. CJK text is told by its CJK letters
-    alone (a lower bound of the letters that are not Latin), without the slower scan for all letters."""
-    latin = sum(map(len, _LATIN_RUN.findall(text)))
-    if not latin or latin / (latin + sum(map(len, _CJK_LETTERS.findall(text)))) < CJK_LATIN_TEXT_SHARE:
+    alone (a lower bound of the letters that are not Latin), without the slower scan for all letters. The
+    readings of cut punctuation (``_CUT_READINGS``) are not counted: a short reply whose quotes were misread
+    is still Latin text (``Wait鈥 what? A 鈥済host鈥 鈥 or the wind?``)."""
+    if not (latin := sum(map(len, _LATIN_RUN.findall(text)))):
         return False
-    return latin / sum(map(len, LETTERS.findall(text))) >= CJK_LATIN_TEXT_SHARE
+    cjk = sum(map(len, _CJK_LETTERS.findall(text)))
+    cut = len(_CUT_READINGS.findall(text)) if 0 < cjk <= latin else 0  # not read in CJK text (its cost)
+    if latin / (latin + cjk - cut) < CJK_LATIN_TEXT_SHARE:
+        return False
+    return latin / (sum(map(len, LETTERS.findall(text))) - cut) >= CJK_LATIN_TEXT_SHARE
 
 
 # What a double-byte codec reads UTF-8 as: any character of these blocks (``scripts``), not only letters.
@@ -436,6 +448,7 @@ def has_utf8_sequence(raw: bytes) -> bool:
 
 
 _CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation, arrows) less its last byte
+_CUT_SEQUENCE = re.compile(rb"\xe2[\x80-\x86](?![\x80-\xbf])")  # ... inside a run: no continuation follows
 
 
 def _rare_hangul(char: str, codec: str) -> bool:
@@ -664,8 +677,9 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
     # never "\n" or "?" (test_parts checks every code point), so the bytes split back into the runs' own
     # encodings, a "?" in a run's bytes is an unencodable character, and decoding the whole as UTF-8 decodes
     # each run (no UTF-8 sequence spans an ASCII byte).
+    mostly_ascii = 2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII
     if (
-        2 * sum(map(len, chunks)) < len(head)  # no Latin-alphabet text is half non-ASCII: CJK text is skipped
+        mostly_ascii  # CJK text is skipped
         and _STRAY_CANDIDATE.search(head)
         and latin_text()
         and (found := _own_repair(_stray_in_latin(head, chunks, starts), locale))
@@ -686,6 +700,13 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
         ):
             continue  # no run can repair: below, a repair needs a UTF-8 sequence or one of these two
         for start, chars, (raw, valid) in zip(starts, chunks, split_runs(whole), strict=True):
+            # GB18030 and cp932 read the first two bytes of each of U+2000-U+21BF as one character (鈥, 窶)
+            # and, with errors="ignore", pair the third with the byte after it or drop it: in Latin text a
+            # run of those cut sequences (“\” is 鈥淺鈥) is as well-formed as a whole one
+            cut = 0
+            if mostly_ascii and b"\xe2" in raw and valid < len(raw) and latin_text():
+                cut = 2 * len(_CUT_SEQUENCE.findall(raw))
+                valid += cut
             short = valid < CJK_MIN_COVERAGE * len(raw)
             if (short and not (len(chars) == 1 and latin_text())) or b"?" in raw:
                 continue  # unencodable, or at most that much is well-formed UTF-8 at all: real text
@@ -705,7 +726,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
             # ASCII bytes count as repaired where the whole run is well-formed UTF-8: a double-byte
             # reading swallowed the letter after a sequence ("będzie" read as cp932 is "bﾄ囘zie", whose
             # second character took the "d").
-            covered = len(raw.translate(None, _NON_ASCII_BYTES)) if valid == len(raw) else 0
+            covered = cut + (len(raw.translate(None, _NON_ASCII_BYTES)) if valid == len(raw) else 0)
             decoded: list[str] = []
             for match in _UTF8_SEQUENCE.finditer(raw):
                 try:
@@ -787,7 +808,42 @@ def _lost_apostrophe(text: str) -> Corruption | None:
         mine = next((m for m in pattern.finditer(text, after)
                      if pattern is not _LETS or _clause_start(text, m.start())), None)  # fmt: skip
         found = mine if found is None or (mine is not None and mine.start() < found.start()) else found
+    if found is None or found.start() > 0:
+        mine = _lost_possessive(text, words, after, found.start() if found else len(text))
+        found = mine or found
     return Corruption("lost_apostrophe", found.start(), found.group(), ()) if found else None
+
+
+# A possessive whose apostrophe was lost, told by the plural English writes instead: a noun ending in a
+# consonant and "y", or in "x", "z" or "sh", makes its plural with "ies" or "es" ("companies", "boxes"), so
+# the bare "s" form before a word ("companys website") is a possessive ("company’s") whose apostrophe was
+# deleted. Not the nouns in "s" (a lexicon cannot tell "bus" from a plural) nor in "ch" ("epochs", "techs").
+_POSSESSIVE_STEM = re.compile("[a-z]{2,}(?:[b-df-hj-np-tv-z]y|x|z|sh)")
+
+
+@functools.cache
+def _possessive_forms() -> frozenset[str]:
+    """The bare possessives of ``_POSSESSIVE_STEM`` nouns of the English lexicon that are no English word:
+    absent from the lexicon and ``STRONG_REMNANT_GAP`` rarer than their noun in the fullest list (web text
+    drops apostrophes too: ``companys``, Zipf 2.21, against ``company`` 5.5); not the plural of a name or a
+    compound in "y" (``kennedys`` 2.59 against 4.28, ``standbys``), whose plural is in "s"."""
+    english = lexicon("en")
+    forms = {stem + "s": stem for stem in english.ranks if _POSSESSIVE_STEM.fullmatch(stem)}
+    forms = {form: stem for form, stem in forms.items() if form not in english.ranks}
+    listed, floor = fullest_zipf("en", forms)
+    return frozenset(
+        form
+        for form, stem in forms.items()
+        if english.zipf[stem] - listed.get(form, floor) >= STRONG_REMNANT_GAP
+    )
+
+
+def _lost_possessive(text: str, words: set[str], start: int, end: int) -> re.Match[str] | None:
+    """The first bare possessive (``_possessive_forms``) before a word between ``start`` and ``end``."""
+    if not (found := _possessive_forms().intersection(words)):
+        return None
+    pattern = re.compile(rf"\b(?:{'|'.join(sorted(found))})(?= [A-Za-z])")
+    return pattern.search(text, start, end)
 
 
 LOST_MARKS_MIN = 2  # marks of deleted characters after the last non-ASCII character that call it corrupt

@@ -111,6 +111,38 @@ def test_bare_contractions_pass_where_no_apostrophe_can_have_been_dropped(
     assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
 
 
+@pytest.mark.parametrize(
+    ("original", "sample"),
+    [
+        ("Open the company’s website and read the terms before you sign.", "companys"),
+        ("The city’s walls held for a week, then the gates gave way.", "citys"),
+        ("We left the box’s lid open so that the cat could breathe.", "boxs"),
+        ("Nobody read the reply’s last line, nor the party’s letter.", "replys"),
+    ],
+)
+def test_a_possessive_whose_apostrophe_was_dropped_fails_where_no_plural_is_spelt_so(
+    original: str, sample: str
+) -> None:
+    bad = original.encode("utf-8").decode("big5", errors="ignore")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "lost_apostrophe" and found.sample == sample, (bad, found)
+    assert judge(bad, "en").reason is Reason.ENCODING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The companies and their bosses met in the cities near the churches.",  # plurals as spelt
+        "The kennedys and the murphys came late; two standbys waited.",  # names, compounds in "y"
+        "Use GnuCashs file, and read the companys.",  # a name (capitalised), and no word after the form
+        "Ssso humansss, you trouble usss again, and the caress of the epochs.",  # nouns in "s", "ch"
+        "We kept the companys ledger, and the company’s books too.",  # a U+2019 read right after it
+    ],
+)
+def test_words_and_plurals_ending_in_s_are_no_lost_possessive(text: str) -> None:
+    assert CHECKER.find(text, "en") is None, CHECKER.find(text, "en")
+
+
 _JAPANESE = (
     "雨の夜、古い灯台の明かりが海を照らしていた。漁師たちは港に戻り、静かに網を片付けていた。"
     "彼女は窓辺に座って、遠くの船を見つめながら手紙を書き続けた。明日の朝には、きっと晴れるだろう。"
@@ -458,3 +490,27 @@ def test_greek_letters_read_as_western_code_pages_are_mojibake(codec: str) -> No
     bad = text.encode("utf-8").decode(codec)
     found = CHECKER.find(bad, "nl")
     assert found is not None and found.kind == "mojibake" and found.repaired == "α", (bad, found)
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "cp932"])
+def test_quotes_cut_by_a_lossy_double_byte_reading_are_mojibake_in_latin_text(codec: str) -> None:
+    # “\” read with errors="ignore": each quote's first two bytes make one character (鈥, 窶), the third
+    # pairs with the backslash or is dropped; the run holds no whole UTF-8 sequence but the first quote
+    text = (
+        "There are a few rules to keep in mind when writing a preconfiguration file. A line can be split "
+        "into multiple lines by appending a backslash (“\\”) as the line continuation character, and a good "
+        "place to split a line is after the question name."
+    )
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    assert "(\u201c" not in bad and bad.count("(") == 1
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "cp932"])
+def test_a_short_reply_whose_quotes_and_dashes_were_misread_is_still_latin_text(codec: str) -> None:
+    # its cut punctuation (鈥, 窶) is no letter: counted as CJK it made the reply too little Latin to judge
+    text = "Wait… what was that? A “ghost” — or the wind?"
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake", (bad, found)
