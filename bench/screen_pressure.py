@@ -23,11 +23,11 @@ extraction debris, left out as ``judges_eval.py`` does) it screens:
 - ``joined``: the reply, a blank line and the next reply of the same set, locale and split in the file's
   order (most often the next paragraph of the same page or campaign): a longer reply made of real
   paragraphs, where designed repetition (documentation steps, table rows, a refrain) meets the loop checks;
-- ``run``: consecutive replies of the same set, locale and split in the file's order (neighbouring pages
-  of a manual, the lines of one campaign or dialogue tree) joined by blank lines into one reply of 2, 4 or
-  8 KB (``RUN_TARGETS``, in turn; cut twice at other places, each reply is in two runs): the long replies whose designed repetition
-  (option after option, function after function, the same template with other values) a pair is too
-  short to show.
+- ``run``: consecutive replies of the same set, locale and split in the file's order (neighbouring pages of
+  a manual, the lines of one campaign or dialogue tree) joined by blank lines into one reply of 2, 4 or 8 KB
+  (``RUN_TARGETS``, in turn; cut twice at other places, each reply is in two runs): the long replies whose
+  designed repetition (option after option, function after function, the same template with other values) a
+  pair is too short to show.
 
 Each text is screened once (duplicates dropped), as the evals screen a clean reply: finish ``stop``,
 truncation judged on the fiction sets (``*_replies.jsonl``) and not on the documentation sets
@@ -200,11 +200,7 @@ def main() -> int:
             by_set[name][f"fail {case.variant} {reason}"] += 1
             by_set[name]["fail"] += 1
             by_locale[case.locale][reason] += 1
-            if (
-                args.show is not None
-                and reason.startswith(args.show)
-                and shown < args.limit
-            ):
+            if args.show is not None and reason.startswith(args.show) and shown < args.limit:
                 shown += 1
                 print(f"--- {name} {case.locale} {case.variant} {reason} {found}")
                 print(f"    {case.text[:400]!r}")
