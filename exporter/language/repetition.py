@@ -78,7 +78,7 @@ FRAME_MIN_NEW = 1.0  # ... with this share of new words between its copies: a fr
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times) ...
-ITEMS_MIN_NEW = 3.0  # ... unless every stretch between its copies is new, together this many times as long
+ITEMS_MIN_NEW = 3.0  # ... unless each stretch between copies is new, all of them this many times the copies
 DRIFT_MIN_COPIES = 6  # near-copies of one sentence at the end of the reply, this many in a row ...
 DRIFT_MAX_COPIES = 64  # ... counted up to this many
 DRIFT_MIN_SHARE = 0.75  # ... each sharing this share of its distinct words with the one before
@@ -432,7 +432,7 @@ def _sentence_loop(text: str) -> Repetition | None:
         # vendors.`` after each field); a multi-clause sentence said nine times among others is a loop
         frame = len(_words(key)) <= FRAME_MAX_WORDS and "," not in key and "，" not in key
         # and whatever its length it is said after (or before) items when every stretch between its copies
-        # is new and the copies are under a quarter of the stretch they span (an attribution after each
+        # is new and the copies are under a quarter of what follows the first one (an attribution after each
         # quotation, ``True is returned if the function exists, otherwise false.`` after each function):
         # a sampler that keeps coming back to a sentence comes back more often, and soon repeats what lies
         # between its copies too
@@ -592,14 +592,15 @@ def _new_between_copies(
     sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW, every: bool = False
 ) -> bool:
     """Whether the stretches between neighbouring copies of ``key`` all say something, most of them
-    (``every``: all of them) something else and the last two different things, and together at least
-    ``min_new`` times as many characters as the copies they separate (sentences compared by their words: a
-    changed mark or a number that counts up is no difference; a piece of two copies glued without a space
-    is two copies back to back). Designed repetition alternates with new content, a different item each
-    time (an instruction repeated after each field, one menu path with a different last item; a table's
-    rows may differ only in a number, ``Address line 1``, ``Address line 2``, among others that do not); a
-    loop, once set in, says the same between its copies to the end, or little, or nothing (they run back
-    to back, take turns with the same sentences, or differ only in a counter)."""
+    (``every``: all of them) something else and the last two different things, and that what is said after
+    the first copy besides the copies is at least ``min_new`` times as many characters as the copies after
+    the first (sentences compared by their words: a changed mark or a number that counts up is no
+    difference; a piece of two copies glued without a space is two copies back to back). Designed
+    repetition alternates with new content, a different item each time (an instruction repeated after each
+    field, one menu path with a different last item; a table's rows may differ only in a number, ``Address
+    line 1``, ``Address line 2``, among others that do not); a loop, once set in, says the same between
+    its copies to the end, or little, or nothing (they run back to back, take turns with the same
+    sentences, or differ only in a counter)."""
     said = _words(key)
     if not said:
         return False  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
