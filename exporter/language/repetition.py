@@ -672,27 +672,36 @@ def _compression(text: str) -> Repetition | None:
     head = raw[: len(tail)]
     if ratio >= TAIL_HEAD_MAX_RATIO * len(zlib.compress(head, 6)) / len(head):
         return None
-    sample = tail.decode("utf-8", errors="ignore").strip()
-    if _fills_slots(sample):
+    sample = tail.decode("utf-8", errors="ignore")  # a suffix of ``text``: a split character dropped
+    if _fills_slots(text, len(text) - len(sample)):
         return None
-    return Repetition("compression", clip(sample, _SAMPLE_CHARS), 0, ratio)
+    return Repetition("compression", clip(sample.strip(), _SAMPLE_CHARS), 0, ratio)
 
 
-def _fills_slots(tail: str) -> bool:
-    """Whether the second half of ``tail`` (a last quarter that compresses like a loop) says what its first
-    half did not: ``ECHO_MIN_NEW`` words or more it lacks, in any spelling (``_Spellings``), or
-    ``ECHO_MIN_COMBINATIONS`` sentences or more whose words are no part of what any two neighbouring
-    sentences of the first half said. That is a template filling its slots with new values (one option's
-    description after another's, ``… for the touchpad``, ``… for the trackball``) or pairing them anew (a
-    filled, an unfilled, a rounded square, then rectangle). A loop that compresses this far holds a whole
-    copy of its unit or more in each half: its second half's words and sentences are all in its first."""
+def _fills_slots(text: str, start: int) -> bool:
+    """Whether the second half of ``text[start:]`` (a last quarter that compresses like a loop) says what its
+    first half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words or more it
+    lacks, in any spelling (``_Spellings``) and no piece of one of its words, or ``ECHO_MIN_COMBINATIONS``
+    sentences or more whose words are no part of what any two neighbouring sentences of the first half
+    said. That is a template filling its slots with new values (one option's description after another's,
+    ``… for the touchpad``, ``… for the trackball``) or pairing them anew (each quantity of a table with
+    each colour). A loop that compresses this far holds a whole copy of its unit or more in each half: its
+    second half's words and sentences are all in its first."""
     spelled = _Spellings()
     halves: tuple[list[frozenset[str]], list[frozenset[str]]] = ([], [])
-    middle = len(tail) // 2
-    for sentence in split_sentences(tail):
-        halves[sentence.start >= middle].append(frozenset(map(spelled.first, _words(sentence.text))))
+    middle = (start + len(text)) // 2
+    for sentence in split_sentences(text):
+        if sentence.end > start:
+            words = frozenset(map(spelled.first, _words(sentence.text)))
+            halves[sentence.start >= middle].append(words)
     first, second = halves
-    if len(frozenset().union(*second) - frozenset().union(*first)) >= ECHO_MIN_NEW:
+    known = frozenset().union(*first)
+    letters = " ".join(known)
+    # a word that is a piece of an earlier one (``ui``, ``id`` after ``uid``: a letter dropped from a word
+    # too short for ``_Spellings``, a space moved) is no new word
+    pieces = {word for word in frozenset().union(*second) - known if word in letters}
+    second = [words - pieces for words in second]
+    if len(frozenset().union(*second) - known) >= ECHO_MIN_NEW:
         return True
     said = [one | other for one, other in pairwise(first)] or first
     new = sum(1 for words in second if not any(words <= earlier for earlier in said))

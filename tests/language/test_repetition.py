@@ -683,3 +683,13 @@ def test_a_last_quarter_pairing_a_template_s_values_anew_is_no_compression_loop(
     # two of its rows taking turns to the end: no new combination, a loop
     looped = " ".join(row.format("gamma", component) for component in components[:2] * 8)
     assert _compression(intro + table + " " + looped) is not None
+
+
+def test_a_loop_misspelling_short_words_in_the_last_quarter_fills_no_slot() -> None:
+    # a sentence looping over the last quarter after an introduction, its last copies with a letter dropped
+    # from a short word (``ui``, ``id`` after ``uid``: pieces of a word said before, not new words)
+    rng = random.Random(3)
+    said = 'The "uid" field holds the effective UID of the socket creator.'
+    copies = [said] * 10 + [said.replace("uid", "ui", 1), said, said.replace("uid", "id", 1)]
+    text = _prose(rng, 24) + "\n\n" + " ".join(copies)
+    assert _compression(text) is not None
