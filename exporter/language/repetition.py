@@ -111,6 +111,7 @@ _WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
 _TOKEN = re.compile(f"[{CJK_LETTERS}]|{_WORD_OR_MARK}")
 _HAS_CJK = re.compile(f"[{CJK_LETTERS}]")
 _WORD_NOT_CJK = re.compile(f"[^\\W{CJK_LETTERS}]")  # a letter, digit or underscore outside the CJK blocks
+_CJK_OR_OTHER = re.compile(f"[{CJK_LETTERS}]|[^{CJK_LETTERS}]+")  # a CJK character, or a run of others
 _WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
 _APOSTROPHES = str.maketrans("", "", "'’")  # deleted: a word's apostrophes (``don't``)
@@ -692,7 +693,10 @@ def _fills_slots(text: str, start: int) -> bool:
     middle = (start + len(text)) // 2
     for sentence in split_sentences(text):
         if sentence.end > start:
-            words = frozenset(map(spelled.first, _words(sentence.text)))
+            # a Latin word glued to CJK characters is one token (``posix形式の…``): each character apart
+            units = [_CJK_OR_OTHER.findall(word) if _HAS_CJK.search(word) else [word] for word in
+                     _words(sentence.text)]  # fmt: skip
+            words = frozenset(spelled.first(unit) for each in units for unit in each)
             halves[sentence.start >= middle].append(words)
     first, second = halves
     known = frozenset().union(*first)

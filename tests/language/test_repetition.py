@@ -693,3 +693,14 @@ def test_a_loop_misspelling_short_words_in_the_last_quarter_fills_no_slot() -> N
     copies = [said] * 10 + [said.replace("uid", "ui", 1), said, said.replace("uid", "id", 1)]
     text = _prose(rng, 24) + "\n\n" + " ".join(copies)
     assert _compression(text) is not None
+
+
+def test_a_cjk_loop_dropping_characters_after_a_latin_word_fills_no_slot() -> None:
+    # a Japanese sentence looping over the last quarter, each copy a character short; ``POSIX`` glued to the
+    # characters after it is one token, so each copy's would be a new word: its characters are compared
+    said = "また、この値は、POSIX形式のタイムゾーン環境変数の処理においてタイムゾーンファイルが使われる際にも利用される。"
+    copies = [said[:at] + said[at + 1 :] for at in range(13, 37)]
+    intro = _prose(random.Random(7), 20) + "\n\n"
+    raw = (intro + "".join(copies)).encode()
+    assert len(zlib.compress(raw[-(len(raw) // 4) :], 6)) < TAIL_MAX_RATIO * (len(raw) // 4)
+    assert _compression(intro + "".join(copies)) is not None
