@@ -22,13 +22,18 @@ extraction debris, left out as ``judges_eval.py`` does) it screens:
   would;
 - ``joined``: the reply, a blank line and the next reply of the same set, locale and split in the file's
   order (most often the next paragraph of the same page or campaign): a longer reply made of real
-  paragraphs, where designed repetition (documentation steps, table rows, a refrain) meets the loop checks.
+  paragraphs, where designed repetition (documentation steps, table rows, a refrain) meets the loop checks;
+- ``run``: consecutive replies of the same set, locale and split in the file's order (neighbouring pages of
+  a manual, the lines of one campaign or dialogue tree) joined by blank lines into one reply of 2, 4 or 8 KB
+  (``RUN_TARGETS``, in turn; cut twice at other places, each reply is in two runs): the long replies whose
+  designed repetition (option after option, function after function, the same template with other values) a
+  pair is too short to show.
 
 Each text is screened once (duplicates dropped), as the evals screen a clean reply: finish ``stop``,
 truncation judged on the fiction sets (``*_replies.jsonl``) and not on the documentation sets
 (``*_paragraphs.jsonl``, whose paragraphs end where the extraction cut them). Prints, per set, the texts
 screened and the false-fails by variant and reason, then per locale and reason; ``--show REASON`` prints the
-failing texts with what the screen found.
+failing texts with what the screen found; ``--variant`` screens only one variant.
 """
 
 from __future__ import annotations
@@ -50,8 +55,10 @@ from sentence_spans import sentence_spans
 
 from exporter.contracts.reply_checks import screen
 
-VARIANTS = ("reply", "paragraph", "sentence", "joined")
+VARIANTS = ("reply", "paragraph", "sentence", "joined", "run")
 JOINER = "\n\n"
+RUN_TARGETS = (2_048, 4_096, 8_192)  # characters a run reaches before it ends, in turn
+RUN_MIN_REPLIES = 3  # a run of fewer replies is a reply or a joined pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +116,29 @@ def variants(reply: Reply, following: Reply | None) -> Iterator[tuple[str, str]]
         yield "joined", text.rstrip() + JOINER + following.text.lstrip()
 
 
+def runs(replies: list[Reply]) -> Iterator[Reply]:
+    """``replies`` (one set) cut, per locale in the file's order, into runs of consecutive replies, each
+    run ending once it reaches the next of ``RUN_TARGETS`` characters (the last one: whatever is left), and
+    joined into one long reply when it holds ``RUN_MIN_REPLIES`` or more. Cut twice, the targets taken in
+    turn from the first and from the last: each reply is in two runs, cut at other places."""
+    by_locale: dict[str, list[Reply]] = defaultdict(list)
+    for reply in replies:
+        by_locale[reply.locale].append(reply)
+    for first in (0, len(RUN_TARGETS) - 1):
+        for items in by_locale.values():
+            turn, run, size = first, list[Reply](), 0
+            for index, reply in enumerate(items):
+                run.append(reply)
+                size += len(reply.text)
+                if size < RUN_TARGETS[turn % len(RUN_TARGETS)] and index < len(items) - 1:
+                    continue
+                if len(run) >= RUN_MIN_REPLIES:
+                    text = JOINER.join(each.text.strip() for each in run)
+                    yield Reply(reply.set, reply.locale, text, (0,))
+                turn += 1
+                run, size = [], 0
+
+
 def cases(replies: list[Reply], truncation: bool) -> Iterator[Case]:
     """Every case of ``replies`` (one set), each text once."""
     nexts: dict[str, Reply] = {}
@@ -123,6 +153,10 @@ def cases(replies: list[Reply], truncation: bool) -> Iterator[Case]:
             if text not in seen:
                 seen.add(text)
                 yield Case(reply.set, reply.locale, variant, text, truncation)
+    for run in runs(replies):
+        if run.text not in seen:
+            seen.add(run.text)
+            yield Case(run.set, run.locale, "run", run.text, truncation)
 
 
 def judge(case: Case) -> tuple[str, str] | None:
@@ -142,7 +176,7 @@ def main() -> int:
     parser.add_argument(
         "--show", nargs="?", const="", help="print the failing texts (whose reason starts with this)"
     )
-    parser.add_argument("--variant", default="", help="with --show: only this variant")
+    parser.add_argument("--variant", default="", choices=("", *VARIANTS), help="screen only this variant")
     parser.add_argument("--limit", type=int, default=25)
     args = parser.parse_args()
     inputs = args.inputs or eval_files()
@@ -156,6 +190,8 @@ def main() -> int:
         replies = load(path, args.split)
         by_set[name]["replies"] = len(replies)
         for case in cases(replies, truncation=fiction):
+            if args.variant and case.variant != args.variant:
+                continue
             total += 1
             by_set[name][case.variant] += 1
             if (failed := judge(case)) is None:
@@ -164,12 +200,7 @@ def main() -> int:
             by_set[name][f"fail {case.variant} {reason}"] += 1
             by_set[name]["fail"] += 1
             by_locale[case.locale][reason] += 1
-            if (
-                args.show is not None
-                and reason.startswith(args.show)
-                and (not args.variant or case.variant == args.variant)
-                and shown < args.limit
-            ):
+            if args.show is not None and reason.startswith(args.show) and shown < args.limit:
                 shown += 1
                 print(f"--- {name} {case.locale} {case.variant} {reason} {found}")
                 print(f"    {case.text[:400]!r}")

@@ -15,7 +15,9 @@ people do write, so every signal needs many repeats covering much of the reply:
   of the reply from the first copy on (the window the loop took over), unless it is a refrain (every
   copy a line of its own, and new lines said after the second copy: it comes back between new verses) or
   repeated after a different item each time (documentation: an instruction after each field, a menu path
-  before each of its items; ``_new_between_copies``), or said ``SENTENCE_MANY`` times anywhere;
+  before each of its items; ``_new_between_copies``), or said ``SENTENCE_MANY`` times anywhere (unless
+  every stretch between its copies is new and ``ITEMS_MIN_NEW`` times as long as they: said after each
+  item of a list, an attribution after each quotation);
 - **flood**: ``FLOOD_MIN_MARKS`` marks in a row (``!!!!``, ``。。。。``, ``~~~~``, emoji) that are not a
   divider line (dashes, rules, a table's ``|---|``) or ``FLOOD_MIN_SPACE`` whitespace characters in a row
   in the last ``FLOOD_TAIL`` characters, or a word of ``FLOOD_MIN_WORD`` letters or more made of one 1-3
@@ -30,7 +32,8 @@ people do write, so every signal needs many repeats covering much of the reply:
   loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
   compresses to 35-60 %. The last quarter must also compress under ``TAIL_HEAD_MAX_RATIO`` of the first
   quarter's ratio (repetitive documentation is repetitive throughout; a loop is more so than what came
-  before it).
+  before it), and the last quarter's second half must bring fewer than ``ECHO_MIN_NEW`` words its
+  first half lacks (a template names new values, a loop says nothing new).
 
 A loop runs to the end of the reply (a sampler that falls into one rarely climbs out), so the judges read
 the last ``MAX_JUDGED_CHARS`` characters of a longer reply, and the token-loop check its last
@@ -74,7 +77,8 @@ FRAME_MAX_WORDS = 6  # a sentence of this many words or fewer, no comma in it (a
 FRAME_MIN_NEW = 1.0  # ... with this share of new words between its copies: a frame around new items, no loop
 SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
-SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times)
+SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times) ...
+ITEMS_MIN_NEW = 3.0  # ... unless each stretch between copies is new, all of them this many times the copies
 DRIFT_MIN_COPIES = 6  # near-copies of one sentence at the end of the reply, this many in a row ...
 DRIFT_MAX_COPIES = 64  # ... counted up to this many
 DRIFT_MIN_SHARE = 0.75  # ... each sharing this share of its distinct words with the one before
@@ -107,6 +111,7 @@ _WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
 _TOKEN = re.compile(f"[{CJK_LETTERS}]|{_WORD_OR_MARK}")
 _HAS_CJK = re.compile(f"[{CJK_LETTERS}]")
 _WORD_NOT_CJK = re.compile(f"[^\\W{CJK_LETTERS}]")  # a letter, digit or underscore outside the CJK blocks
+_CJK_OR_OTHER = re.compile(f"[{CJK_LETTERS}]|[^{CJK_LETTERS}]+")  # a CJK character, or a run of others
 _WORDS_OR_MARKS = re.compile(_WORD_OR_MARK)
 _LETTER = re.compile(r"[^\W\d_]")
 _APOSTROPHES = str.maketrans("", "", "'’")  # deleted: a word's apostrophes (``don't``)
@@ -427,7 +432,15 @@ def _sentence_loop(text: str) -> Repetition | None:
         # outweighs them (``Wählen Sie Extras – Optionen…`` before each page's name, ``Not used for
         # vendors.`` after each field); a multi-clause sentence said nine times among others is a loop
         frame = len(_words(key)) <= FRAME_MAX_WORDS and "," not in key and "，" not in key
-        many = repeats >= SENTENCE_MANY and not (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
+        # and whatever its length it is said after (or before) items when every stretch between its copies
+        # is new and the copies are under a quarter of what follows the first one (an attribution after each
+        # quotation, ``True is returned if the function exists, otherwise false.`` after each function):
+        # a sampler that keeps coming back to a sentence comes back more often, and soon repeats what lies
+        # between its copies too
+        items = _new_between_copies(sentences, key, ITEMS_MIN_NEW, every=True)
+        many = repeats >= SENTENCE_MANY and not (
+            items or (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
+        )
         if (many or not designed) and (found is None or repeats > found.repeats):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
     return found
@@ -576,16 +589,19 @@ def _own_line(text: str, sentence: Sentence) -> bool:
     ] in ("", "\n")
 
 
-def _new_between_copies(sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW) -> bool:
+def _new_between_copies(
+    sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW, every: bool = False
+) -> bool:
     """Whether the stretches between neighbouring copies of ``key`` all say something, most of them
-    something else and the last two different things, and together at least ``min_new`` times as many
-    characters as the copies they separate (sentences compared by their words: a changed mark or a number
-    that counts up is no difference; a piece of two copies glued without a space is two copies back to
-    back). Designed repetition alternates with new content, a different item each time (an instruction
-    repeated after each field, one menu path with a different last item; a table's rows may differ only in
-    a number, ``Address line 1``, ``Address line 2``, among others that do not); a loop, once set in, says
-    the same between its copies to the end, or little, or nothing (they run back to back, take turns with
-    the same sentences, or differ only in a counter)."""
+    (``every``: all of them) something else and the last two different things, and that what is said after
+    the first copy besides the copies is at least ``min_new`` times as many characters as the copies after
+    the first (sentences compared by their words: a changed mark or a number that counts up is no
+    difference; a piece of two copies glued without a space is two copies back to back). Designed
+    repetition alternates with new content, a different item each time (an instruction repeated after each
+    field, one menu path with a different last item; a table's rows may differ only in a number, ``Address
+    line 1``, ``Address line 2``, among others that do not); a loop, once set in, says the same between
+    its copies to the end, or little, or nothing (they run back to back, take turns with the same
+    sentences, or differ only in a counter)."""
     said = _words(key)
     if not said:
         return False  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
@@ -612,7 +628,8 @@ def _new_between_copies(sentences: list[Sentence], key: str, min_new: float = DE
             between += 1
             copied += size
         gap = []
-    return 2 * len(gaps) > between and not turns and new >= min_new * copied
+    distinct = len(gaps) == between if every else 2 * len(gaps) > between
+    return distinct and not turns and new >= min_new * copied
 
 
 def _continued(text: str, sentences: list[Sentence]) -> list[Sentence]:
@@ -656,5 +673,40 @@ def _compression(text: str) -> Repetition | None:
     head = raw[: len(tail)]
     if ratio >= TAIL_HEAD_MAX_RATIO * len(zlib.compress(head, 6)) / len(head):
         return None
-    sample = tail.decode("utf-8", errors="ignore").strip()
-    return Repetition("compression", clip(sample, _SAMPLE_CHARS), 0, ratio)
+    sample = tail.decode("utf-8", errors="ignore")  # a suffix of ``text``: a split character dropped
+    if _fills_slots(text, len(text) - len(sample)):
+        return None
+    return Repetition("compression", clip(sample.strip(), _SAMPLE_CHARS), 0, ratio)
+
+
+def _fills_slots(text: str, start: int) -> bool:
+    """Whether the second half of ``text[start:]`` (a last quarter that compresses like a loop) says what its
+    first half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words or more it
+    lacks, in any spelling (``_Spellings``) and no piece of one of its words, or ``ECHO_MIN_COMBINATIONS``
+    sentences or more whose words are no part of what any two neighbouring sentences of the first half
+    said. That is a template filling its slots with new values (one option's description after another's,
+    ``… for the touchpad``, ``… for the trackball``) or pairing them anew (each quantity of a table with
+    each colour). A loop that compresses this far holds a whole copy of its unit or more in each half: its
+    second half's words and sentences are all in its first."""
+    spelled = _Spellings()
+    halves: tuple[list[frozenset[str]], list[frozenset[str]]] = ([], [])
+    middle = (start + len(text)) // 2
+    for sentence in split_sentences(text):
+        if sentence.end > start:
+            # a Latin word glued to CJK characters is one token (``posix形式の…``): each character apart
+            units = [_CJK_OR_OTHER.findall(word) if _HAS_CJK.search(word) else [word] for word in
+                     _words(sentence.text)]  # fmt: skip
+            words = frozenset(spelled.first(unit) for each in units for unit in each)
+            halves[sentence.start >= middle].append(words)
+    first, second = halves
+    known = frozenset().union(*first)
+    letters = " ".join(known)
+    # a word that is a piece of an earlier one (``ui``, ``id`` after ``uid``: a letter dropped from a word
+    # too short for ``_Spellings``, a space moved) is no new word
+    pieces = {word for word in frozenset().union(*second) - known if word in letters}
+    second = [words - pieces for words in second]
+    if len(frozenset().union(*second) - known) >= ECHO_MIN_NEW:
+        return True
+    said = [one | other for one, other in pairwise(first)] or first
+    new = sum(1 for words in second if not any(words <= earlier for earlier in said))
+    return new >= ECHO_MIN_COMBINATIONS

@@ -72,3 +72,20 @@ def test_the_test_split_shows_no_text(capsys: object) -> None:
         assert exit_.code == 2
     else:
         raise AssertionError("--show on the test split must be refused")
+
+
+def test_runs_join_consecutive_replies_of_a_locale_into_long_replies_twice_cut() -> None:
+    rows = [Reply("s", "en", f"Reply {i} of the page, " + "x" * 600 + ".", (0,)) for i in range(12)]
+    rows.insert(3, Reply("s", "de", "Eins " + "y" * 600 + ".", (0,)))
+    runs = list(screen_pressure.runs(rows))
+    assert runs and all(r.locale == "en" for r in runs)
+    for run in runs:
+        parts = run.text.split(screen_pressure.JOINER)
+        assert len(parts) >= screen_pressure.RUN_MIN_REPLIES
+        numbers = [int(part.split()[1]) for part in parts]
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # consecutive, in file order
+    # the first cut takes 2 KB first, the second 8 KB first: each reply lies in a run of each cut
+    first = [r for r in runs if r.text.startswith("Reply 0 ")]
+    assert sorted(len(r.text.split(screen_pressure.JOINER)) for r in first) == [4, 12]
+    made = [c for c in cases(rows, truncation=False) if c.variant == "run"]
+    assert [c.text for c in made] == [r.text for r in runs]

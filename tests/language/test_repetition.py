@@ -19,6 +19,7 @@ from exporter.language.repetition import (
     LOOP_MIN_TOKENS,
     MAX_PERIOD,
     SHORT_PERIOD,
+    TAIL_HEAD_MAX_RATIO,
     TAIL_MAX_RATIO,
     _compression,
     _says_new,
@@ -588,3 +589,118 @@ def test_a_reply_ending_on_a_refrain_line_it_wrote_before_is_not_cut() -> None:
     assert find_truncation(song, "stop") is None
     # the refrain cut short: no earlier line ended there
     assert find_truncation(song[:-6], "stop") is not None
+
+
+QUOTES = [
+    "The desert grows; woe to him who hides deserts within him! The stones grind upon stones, and the desert "
+    "swallows and strangles.",
+    "He who would learn to fly one day must first learn to stand and walk and run and climb and dance. One "
+    "cannot fly into flying.",
+    "One must still have chaos in oneself to be able to give birth to a dancing star. I tell you: you still "
+    "have chaos in yourselves.",
+    "There is always some madness in love, but there is also always some reason in madness. And to me also, "
+    "who love life, butterflies seem most to enjoy happiness.",
+    "Whoever fights monsters should see to it that in the process he does not become a monster. And when you "
+    "look long into an abyss, the abyss also looks into you.",
+    "That which does not kill us makes us stronger, or so the old soldiers at the gate liked to say when the "
+    "winter came down from the passes.",
+    "Without music, life would be a mistake, and the tavern on the hill knew it better than anyone, for its "
+    "fiddler played every night until the candles died.",
+    "The higher we soar, the smaller we appear to those who cannot fly, said the eagle to the crow, and the "
+    "crow laughed at him from the branch of the old oak.",
+    "In individuals, insanity is rare; but in groups, parties, nations and epochs, it is the rule. So the "
+    "hermit stayed on his mountain for another ten years.",
+    "All truly great thoughts are conceived while walking, far from the desk and the lamp and the ink, on the "
+    "paths that wind along the lake below the village.",
+]
+ATTRIBUTION = 'Friedrich Nietzsche, "Thus Spoke Zarathustra".'
+
+
+def test_a_sentence_said_after_each_item_of_a_list_is_no_loop_however_often_it_is_said() -> None:
+    # an attribution after each quotation, ten times: every stretch between its copies is new and the
+    # copies are under a quarter of what they span
+    quoted = " ".join(f"{quote} {ATTRIBUTION}" for quote in QUOTES)
+    assert find_repetition(quoted) is None
+    assert find_repetition("\n\n".join(f"{quote} {ATTRIBUTION}" for quote in QUOTES)) is None
+    # the same sentence after one short new sentence each time: the copies outweigh a quarter, a loop
+    short = " ".join(f"{quote.split(',')[0].split(';')[0][:24]}. {ATTRIBUTION}" for quote in QUOTES)
+    found = find_repetition(short)
+    assert found is not None and found.kind == "sentence_loop"
+    # the same long stretch twice between the copies: not every one new, a loop
+    again = " ".join(f"{quote} {ATTRIBUTION}" for quote in [*QUOTES[:5], QUOTES[4], *QUOTES[6:]])
+    found = find_repetition(again)
+    assert found is not None and found.kind == "sentence_loop"
+
+
+_PROFILE = (
+    "The acceleration profile used for the {device}. The profile can be set either to the default one, which "
+    "uses the profile of each device, or to a flat one, which accelerates by a constant factor derived from "
+    "the configured pointer speed, or to an adaptive one, which adapts the acceleration to the movement. If "
+    "the {device} does not support the configured profile, the default one is used."
+)
+
+
+def _prose(rng: random.Random, sentences: int) -> str:
+    names = [
+        "".join(rng.choice("bcdfghklmnprstvz") + rng.choice("aeiou") for _ in range(3)) for _ in range(90)
+    ]
+    return " ".join(
+        " ".join(rng.choice(names) for _ in range(rng.randrange(6, 14))).capitalize() + "."
+        for _ in range(sentences)
+    )
+
+
+def test_a_last_quarter_filling_a_template_s_slots_is_no_compression_loop() -> None:
+    rng = random.Random(21)
+    devices = ["mouse", "touchpad", "pointing stick", "trackball", "graphics tablet", "drawing pen",
+               "touch screen", "joystick", "foot pedal", "eye tracker", "head mouse"]  # fmt: skip
+    options = _prose(rng, 40) + "\n\n" + "\n\n".join(_PROFILE.format(device=device) for device in devices)
+    raw = options.encode()
+    tail, head = raw[-(len(raw) // 4) :], raw[: len(raw) // 4]
+    ratio = len(zlib.compress(tail, 6)) / len(tail)
+    assert ratio < TAIL_MAX_RATIO and ratio < TAIL_HEAD_MAX_RATIO * len(zlib.compress(head, 6)) / len(head)
+    assert _compression(options) is None  # each paragraph names a new device
+    # the same paragraph for one device over and over: nothing new in the last quarter, a loop
+    looped = _prose(rng, 40) + "\n\n" + "\n\n".join(_PROFILE.format(device="mouse") for _ in devices)
+    assert _compression(looped) is not None
+
+
+def test_a_last_quarter_pairing_a_template_s_values_anew_is_no_compression_loop() -> None:
+    # a table's rows pairing the same few values anew (each quantity with each colour) after an
+    # introduction: no new word in the second half of the last quarter, but new combinations of them
+    rng = random.Random(5)
+    intro = _prose(rng, 30) + "\n\n"
+    quantities, components = (
+        ("brightness", "contrast", "saturation", "gamma"),
+        ("blue", "green", "red", "alpha"),
+    )
+    row = "Sets the {} of the {} component for the selected layer, from zero to one hundred per cent."
+    table = " ".join(row.format(quantity, component) for quantity in quantities for component in components)
+    raw = (intro + table).encode()
+    tail = raw[-(len(raw) // 4) :]
+    assert len(zlib.compress(tail, 6)) < TAIL_MAX_RATIO * len(tail)
+    assert _compression(intro + table) is None
+    # two of its rows taking turns to the end: no new combination, a loop
+    looped = " ".join(row.format("gamma", component) for component in components[:2] * 8)
+    assert _compression(intro + table + " " + looped) is not None
+
+
+def test_a_loop_misspelling_short_words_in_the_last_quarter_fills_no_slot() -> None:
+    # a sentence looping over the last quarter after an introduction, its last copies with a letter dropped
+    # from a short word (``ui``, ``id`` after ``uid``: pieces of a word said before, not new words)
+    rng = random.Random(3)
+    said = 'The "uid" field holds the effective UID of the socket creator.'
+    copies = [said] * 10 + [said.replace("uid", "ui", 1), said, said.replace("uid", "id", 1)]
+    text = _prose(rng, 24) + "\n\n" + " ".join(copies)
+    assert _compression(text) is not None
+
+
+def test_a_cjk_loop_dropping_characters_after_a_latin_word_fills_no_slot() -> None:
+    # a Japanese sentence looping over the last quarter, each copy a character short; ``POSIX`` glued to the
+    # characters after it is one token, so each copy's would be a new word: its characters are compared
+    said = "また、この値は、POSIX形式のタイムゾーン環境変数の処理においてタイムゾーンファイルが使われる際にも利用される。"
+    copies = [said[:at] + said[at + 1 :] for at in range(13, 37)]
+    intro = _prose(random.Random(7), 20) + "\n\n"
+    raw = (intro + "".join(copies)).encode()
+    assert len(zlib.compress(raw[-(len(raw) // 4) :], 6)) < TAIL_MAX_RATIO * (len(raw) // 4)
+    assert _compression(intro + "".join(copies)) is not None
