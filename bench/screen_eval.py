@@ -291,7 +291,15 @@ def main() -> int:
     cases: list[
         tuple[str, str, str, str | None, int | None, bool]
     ] = []  # kind, locale, text, finish, spent, must_fail
-    blind = ("independent", "independent2", "independent3", "independent4", "independent5", "independent6", "independent7")
+    blind = (
+        "independent",
+        "independent2",
+        "independent3",
+        "independent4",
+        "independent5",
+        "independent6",
+        "independent7",
+    )
     for family in ("refusal", *blind):
         rows_ = refusals if family == "refusal" else declines(args.split, family)
         for locale, kind, text in rows_:
