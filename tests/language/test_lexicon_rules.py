@@ -281,3 +281,33 @@ def test_an_aside_in_brackets_opening_the_reply_passes() -> None:
     assert find_corrupted_start(text, "pl") is None
     # the same words with no bracket are a piece before a capitalised word
     assert find_corrupted_start(text[1:].replace(")", ""), "pl") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("GlobalOh, prince Haldric has emerged from the tomb.", "en", "Global"),  # glued to an interjection
+        ("ContinueThis is too quiet. I don't like this one bit.", "en", "Continue"),  # to a pronoun
+        ("MientrasAy, el dominio de los fantasmas es difícil.", "es", "Mientras"),
+        ("TOKMi señor, los enanos lideran la marcha.", "es", "TOK"),  # an UPPER piece
+        ("— ContinueThis is too quiet.", "en", "Continue"),  # behind a dialogue dash
+    ],
+)
+def test_a_piece_glued_to_the_word_a_sentence_opens_with(text: str, locale: str, piece: str) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == piece
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("LinkedIn is a social network for professionals.", "en"),  # a name the lexicon knows
+        ("PowerShell is the shell of Windows.", "en"),  # a name glues a noun, no function word
+        ("YouTube ist eine Videoplattform.", "de"),
+        ("KDEs E-Mail-Programm kann mit dem Befehl apt installiert werden.", "de"),  # an abbreviation's s
+        ("DSAs are signed with the Debian Security Team's key.", "en"),
+        ("GoIn is our tool: run GoIn before the build.", "en"),  # a name the reply uses again
+    ],
+)
+def test_camel_case_names_are_not_glued_pieces(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
