@@ -73,20 +73,28 @@ def figure(kind: str, c: Counter[str]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("replies")
-    parser.add_argument("--vocab", type=Path, required=True, help="a .tiktoken vocabulary file")
+    parser.add_argument(
+        "--vocab",
+        type=Path,
+        required=True,
+        help="a tokenizer vocabulary: .tiktoken, Tekken .json or SentencePiece model (vocabularies.py)",
+    )
     parser.add_argument("--split", choices=["dev", "test", "all"], default="dev")
     parser.add_argument("--per-locale", type=int, default=400)
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--show", default="")
     parser.add_argument("--limit", type=int, default=25)
     parser.add_argument("--locale", default="")
+    parser.add_argument("--only", default="", help="comma-separated kinds to score (default: all)")
     args = parser.parse_args()
     rows = [json.loads(line) for line in Path(args.replies).read_text("utf-8").splitlines() if line]
+    only = set(filter(None, args.only.split(",")))
     all_cases = [
         c
         for c in cases(rows, args.per_locale, Pieces(args.vocab), args.seed)
         if (args.split == "all" or c["split"] == args.split)
         and (not args.locale or c["locale"] == args.locale)
+        and (not only or c["kind"] in only)
     ]
     tally, per_locale = tallies()
     judge, shown, started = default_judge(), 0, time.perf_counter()

@@ -5,6 +5,9 @@ Usage::
     .venv/bin/python bench/corpus/build_language_corpus.py --clean-out bench/results/clean_paragraphs.jsonl
     .venv/bin/python bench/judges_eval.py bench/results/clean_paragraphs.jsonl --split dev [--show KIND]
 
+``--vocab FILE`` draws the corrupted starts' pieces from a real tokenizer vocabulary
+(``bench/corpus/vocabularies.py``) instead of word tails of other paragraphs.
+
 For every clean paragraph of real text: the paragraph itself, whole switch and mixing
 (``build_language_corpus.synthesise``), the classic encoding cases, the generated corrupted and legitimate
 starts, legacy-CJK/bidi/private-use encoding cases, one quoted foreign sentence and a code block (must
@@ -39,12 +42,13 @@ from judge_cases import (
     starts,
     tallies,
 )
+from vocabularies import Pieces
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
 
 
-def cases(rows: list[dict[str, str]], seed: int) -> list[dict[str, str]]:
+def cases(rows: list[dict[str, str]], seed: int, pieces: Pieces | None = None) -> list[dict[str, str]]:
     rng = random.Random(seed)
     clean: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for r in rows:
@@ -59,7 +63,7 @@ def cases(rows: list[dict[str, str]], seed: int) -> list[dict[str, str]]:
         others = [t for loc, its in clean.items() if loc != locale for _, t in its[:50]]
         for source, text in items:
             split = split_of(source)
-            made = [*starts(locale, text, texts, rng), *encodings(text, rng), *repetitions(text, rng),
+            made = [*starts(locale, text, texts, rng, pieces), *encodings(text, rng), *repetitions(text, rng),
                     *dialogue_and_code(locale, text, rng.choice(others), rng),
                     *foreign_dialogue(locale, text, others)]  # fmt: skip
             for kind, sub, case in made:
@@ -79,6 +83,12 @@ def main() -> int:
         "--drop-particle-starts", action="store_true", help="drop ja paragraphs opening with を"
     )
     parser.add_argument("--only", default="", help="comma-separated kinds to score (default: all)")
+    parser.add_argument(
+        "--vocab",
+        type=Path,
+        help="draw the corrupted starts' pieces from this vocabulary (.tiktoken, Tekken .json or "
+        "SentencePiece model) instead of word tails of other paragraphs",
+    )
     args = parser.parse_args()
     rows = [json.loads(line) for line in Path(args.clean).read_text("utf-8").splitlines() if line]
     by_locale: dict[str, list[dict[str, str]]] = defaultdict(list)
@@ -96,8 +106,12 @@ def main() -> int:
         # the other paragraphs picked stay the same.
         picked = [r for r in picked if not r["text"].startswith("を")]
     only = set(filter(None, args.only.split(",")))
-    all_cases = [c for c in cases(picked, args.seed) if (args.split == "all" or c["split"] == args.split)
-                 and (not only or c["kind"] in only)]  # fmt: skip
+    pieces = Pieces(args.vocab) if args.vocab else None
+    all_cases = [
+        c
+        for c in cases(picked, args.seed, pieces)
+        if (args.split == "all" or c["split"] == args.split) and (not only or c["kind"] in only)
+    ]
     tally, per_locale = tallies()
     judge, shown, started = default_judge(), 0, time.perf_counter()
     for c in all_cases:

@@ -2,9 +2,9 @@
 """Cases of the fiction evaluation (``bench/fiction_eval.py``), generated from clean replies of real
 human-translated fiction (``build_fiction_corpus.py``) and a real tokenizer vocabulary.
 
-- **corrupted starts**: a piece of the multilingual BPE vocabulary of Whisper (``multilingual.tiktoken``
-  in the ``openai-whisper`` sdist, the GPT-2 byte-level BPE extended to 99 languages): a *continuation*
-  token (one a word is cut into: no leading space), letters only, in any script; glued to the reply,
+- **corrupted starts**: a piece of a real tokenizer vocabulary (``vocabularies.py``: Whisper's
+  ``multilingual.tiktoken``, Mistral's Tekken JSON or a SentencePiece model): a *continuation* token (one
+  a word is cut into: no leading space or ``▁``), letters only, in any script; glued to the reply,
   spaced (``ally The keeper``) or on its own line, and in front of every legitimate opener (a dialogue
   dash, quotes, ``*``, ``¿``, ``「``, a name and a dash, an interjection);
 - **legitimate starts** on the same replies (must pass): a name, a dash and a capitalised word
@@ -23,15 +23,13 @@ Split dev/test by the source catalogue (a campaign), never by case; fixed seed.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import random
 import re
-import unicodedata
 from collections.abc import Iterator
-from pathlib import Path
 
 from sentence_spans import resplice, sentence_spans, sentences
+from vocabularies import Pieces
 
 CJK = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
 # Partner languages per locale: neighbours (inside and outside the 17) first, drawn half of the time.
@@ -84,48 +82,6 @@ def split_of(source: str) -> str:
 
 def join(parts: list[str], locale: str) -> str:
     return ("" if locale in CJK else " ").join(parts)
-
-
-class Pieces:
-    """Continuation tokens (no leading space) of a tiktoken BPE vocabulary, letters only, by script."""
-
-    def __init__(self, path: Path) -> None:
-        self.latin: list[str] = []
-        self.cyrillic: list[str] = []
-        self.cjk: list[str] = []
-        self.other: list[str] = []
-        for line in path.read_text("ascii").splitlines():
-            token, _, _ = line.partition(" ")
-            try:
-                text = base64.b64decode(token).decode("utf-8")
-            except (ValueError, UnicodeDecodeError):
-                continue
-            if not text.isalpha() or len(text) > 8:
-                continue
-            name = unicodedata.name(text[0], "")
-            if name.startswith("LATIN"):
-                self.latin.append(text)
-            elif name.startswith("CYRILLIC"):
-                self.cyrillic.append(text)
-            elif name.startswith(("CJK", "HIRAGANA", "KATAKANA", "HANGUL")):
-                self.cjk.append(text)
-            else:
-                self.other.append(text)
-
-    def draw(self, rng: random.Random) -> tuple[str, str]:
-        """(piece, its family): mostly Latin lowercase pieces, as most vocabularies' pieces are."""
-        r = rng.random()
-        if r < 0.55:
-            return rng.choice(
-                [p for p in (rng.choice(self.latin) for _ in range(20)) if p.islower()] or ["ly"]
-            ), "latin"
-        if r < 0.7:
-            return rng.choice(self.latin), "latin_any"
-        if r < 0.82:
-            return rng.choice(self.cyrillic), "cyrillic"
-        if r < 0.95:
-            return rng.choice(self.cjk), "cjk"
-        return rng.choice(self.other), "other"
 
 
 def _quote(locale: str, text: str) -> str:

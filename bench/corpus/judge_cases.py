@@ -32,6 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from sentence_spans import insert_before, resplice, sentence_spans, sentences
+from vocabularies import Pieces
 
 CJK = {"ja", "ko", "zh-Hans", "zh-Hant"}
 _WORD = re.compile(r"[^\W\d_]{4,}")
@@ -72,13 +73,17 @@ def _piece(donors: list[str], rng: random.Random) -> str:
     return "ing"
 
 
-def starts(locale: str, text: str, donors: list[str], rng: random.Random) -> Iterator[tuple[str, str, str]]:
-    """(kind, sub, text) corrupted and legitimate starts for one clean paragraph."""
+def starts(
+    locale: str, text: str, donors: list[str], rng: random.Random, pieces: Pieces | None = None
+) -> Iterator[tuple[str, str, str]]:
+    """(kind, sub, text) corrupted and legitimate starts for one clean paragraph; the pieces are word tails
+    of ``donors``, or continuation tokens of a real vocabulary when ``pieces`` is given."""
     # corrupted: a generated prefix, then possibly a legitimate opener, then the text
     for _ in range(3):
         choice = rng.random()
         if choice < 0.6:
-            prefix, sub = rng.choice(MARKERS) + _case(_piece(donors, rng), rng), "piece"
+            piece = pieces.draw(rng)[0] if pieces is not None else _piece(donors, rng)
+            prefix, sub = rng.choice(MARKERS) + _case(piece, rng), "piece"
         elif choice < 0.8:
             prefix, sub = rng.choice(PUNCT_RUNS), "punct"
         else:

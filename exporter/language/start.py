@@ -416,6 +416,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return _found("fragment", _leading(LETTERS, m.group()))
     if by_lexicon is None and (token := _foreign_first_token(body, locale)):
         return _found("fragment", token)
+    if piece := _piece_glued_to_opening_word(body, locale):
+        return _found("fragment", piece)
     return None
 
 
@@ -1402,3 +1404,37 @@ def _leading(pattern: re.Pattern[str], text: str) -> str:
     """What ``pattern`` matches at the start of ``text`` (the garbage to show), or its first character."""
     m = pattern.match(text)
     return m.group() if m else text[:1]
+
+
+# A capitalised or UPPER run glued to a capitalised word that ends the reply's first token: "ExecutOh, …",
+# "ListenerAy, …", "TOKMi señor…".
+_CAMEL_TAIL = re.compile(rf"({_UPPER}{_LOWER}+)$")
+GLUED_PIECE_MIN_LETTERS = 2  # (a single capital before the word is left to the other rules)
+
+
+def _piece_glued_to_opening_word(body: str, locale: str | None) -> str | None:
+    """The piece of a first token made of a piece and, glued behind it, a word a sentence opens with: an
+    interjection or one of the reply's language's ``ARTICLES`` most frequent words (``ExecutOh, …``,
+    ``ListenerAy, el…``, ``TOKMi señor…``). Vocabularies whose pieces include whole capitalised words
+    (identifiers' parts: ``Listener``, ``Instance``) glue them so. A name written in camel case glues a
+    noun (``PowerShell``, ``YouTube``), and one a language writes often is a word of its lexicon
+    (``LinkedIn``) or the reply's subject, used again; a word of the language glued to the next is a lost
+    space (``ValueThis is…``, ``AlfaDe grenzen…``: a label and its text)."""
+    m = LETTERS.match(body)
+    if m is None or (lex := lexicon_or_none(locale)) is None:
+        return None
+    token = m.group()
+    tail = _CAMEL_TAIL.search(token)
+    if tail is None or tail.start() < GLUED_PIECE_MIN_LETTERS or (token[-1] == "s" and token[:-1].isupper()):
+        return None  # (capitals and a lowercase s are an abbreviation's plural: "KDEs", "DSAs are…")
+    word, piece = tail.group(1), token[: tail.start()]
+    opens = _REPEATS.sub(r"\1", word.casefold()) in INTERJECTIONS or lex.rank(word) < ARTICLES
+    if (
+        not opens
+        or lex.is_word(token)
+        or lex.is_word(piece)
+        or _recurs(token, body)
+        or not body[m.end() :].strip()
+    ):
+        return None
+    return piece

@@ -281,3 +281,35 @@ def test_an_aside_in_brackets_opening_the_reply_passes() -> None:
     assert find_corrupted_start(text, "pl") is None
     # the same words with no bracket are a piece before a capitalised word
     assert find_corrupted_start(text[1:].replace(")", ""), "pl") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        ("ExecutOh, prince Haldric has emerged from the tomb.", "en", "Execut"),  # glued to an interjection
+        ("ExecutThis is too quiet. I don't like this one bit.", "en", "Execut"),  # to a pronoun
+        ("ListenerAy, el dominio de los fantasmas es difícil.", "es", "Listener"),  # no Spanish word
+        ("TOKMi señor, los enanos lideran la marcha.", "es", "TOK"),  # an UPPER piece
+        ("— ExecutThis is too quiet.", "en", "Execut"),  # behind a dialogue dash
+    ],
+)
+def test_a_piece_glued_to_the_word_a_sentence_opens_with(text: str, locale: str, piece: str) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == piece
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("LinkedIn is a social network for professionals.", "en"),  # a name the lexicon knows
+        ("PowerShell is the shell of Windows.", "en"),  # a name glues a noun, no function word
+        ("YouTube ist eine Videoplattform.", "de"),
+        ("KDEs E-Mail-Programm kann mit dem Befehl apt installiert werden.", "de"),  # an abbreviation's s
+        ("DSAs are signed with the Debian Security Team's key.", "en"),
+        ("GoIn is our tool: run GoIn before the build.", "en"),  # a name the reply uses again
+        ("ValueThis is the percentage or value.", "en"),  # a word of the language glued: a lost space
+        ("MientrasAy, el dominio de los fantasmas es difícil.", "es"),
+    ],
+)
+def test_camel_case_names_are_not_glued_pieces(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
