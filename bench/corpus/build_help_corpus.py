@@ -248,22 +248,28 @@ def page_paragraphs(path: Path) -> list[str]:
         root = ET.parse(path).getroot()
     except ET.ParseError:
         return []
+    return _paragraphs_under(root, {"p"}, _SKIPPED, docbook=False)
+
+
+def _paragraphs_under(element: ET.Element, tags: set[str], skipped: set[str], docbook: bool) -> list[str]:
+    """The texts of the elements named ``tags`` under ``element`` in document order (unusable ones as empty
+    strings), looking into no element named in ``skipped``."""
     found: list[str] = []
 
-    def walk(element: ET.Element) -> None:
-        for child in element:
+    def walk(parent: ET.Element) -> None:
+        for child in parent:
             name = _local(child.tag)
-            if name in _SKIPPED:
+            if name in skipped:
                 continue
-            if name == "p":
+            if name in tags:
                 child_tail, child.tail = child.tail, None
-                text = _render(child)
+                text = _render(child, docbook)
                 child.tail = child_tail
                 found.append(" ".join(text.split()) if text else "")
             else:
                 walk(child)
 
-    walk(root)
+    walk(element)
     return found
 
 
@@ -284,23 +290,8 @@ _DOCBOOK_SECTIONS = {"section", "sect1"}
 def _docbook_paragraphs(element: ET.Element, sections: bool = True) -> list[str]:
     """The ``<para>`` and ``<simpara>`` texts under a DocBook element in document order (unusable ones as
     empty strings); without ``sections``, none inside a section."""
-    found: list[str] = []
-
-    def walk(parent: ET.Element) -> None:
-        for child in parent:
-            name = _local(child.tag)
-            if name in _SKIPPED or name in _DOCBOOK_SKIPPED or (not sections and name in _DOCBOOK_SECTIONS):
-                continue
-            if name in ("para", "simpara"):
-                child_tail, child.tail = child.tail, None
-                text = _render(child, docbook=True)
-                child.tail = child_tail
-                found.append(" ".join(text.split()) if text else "")
-            else:
-                walk(child)
-
-    walk(element)
-    return found
+    skipped = _SKIPPED | _DOCBOOK_SKIPPED | (set() if sections else _DOCBOOK_SECTIONS)
+    return _paragraphs_under(element, {"para", "simpara"}, skipped, docbook=True)
 
 
 def docbook_sections(path: Path) -> list[list[str]]:
