@@ -635,9 +635,15 @@ def _closed_term(after: str) -> bool:
     sentence inside and no punctuation before its closer (``“localhost”``, ``«Прыжок леопарда»``; or empty,
     a name the text's rendering left out: ``按 "" 的形式…``). A quoted line of dialogue ends with its own
     punctuation (``“Stay here,” she said``, ``「走吧。」``)."""
-    closer = QUOTE_PAIRS.get(after[:1], "")
-    end = after.find(closer, 1, TERM_MAX_CHARS + 2) if closer else -1
+    end = _quote_end(after)
     return end > 0 and not _TERM_END.search(after, 1, end) and after[end - 1] not in _TERM_LAST
+
+
+def _quote_end(after: str) -> int:
+    """Where the quote opening ``after`` closes, within ``TERM_MAX_CHARS`` of it; -1 when ``after`` opens
+    with no quote or its quote does not close there."""
+    closer = QUOTE_PAIRS.get(after[:1], "")
+    return after.find(closer, 1, TERM_MAX_CHARS + 2) if closer else -1
 
 
 QUOTED_NAME_MIN_LETTERS = 4  # a word of the language this long before a quoted term is the sentence's first
@@ -665,8 +671,7 @@ def _quotation_in_sentence(after: str) -> bool:
     (``"Ulepszamy świat, jeden bak na raz." wieńczy…``, ``«Ориентир:» активны…``). A line of dialogue goes
     on after a comma, ``!`` or ``?`` (``"Stay here," she said``); a quoted first sentence before the rest
     of a reply is followed by its next sentence, capitalised."""
-    closer = QUOTE_PAIRS.get(after[:1], "")
-    end = after.find(closer, 1, TERM_MAX_CHARS + 2) if closer else -1
+    end = _quote_end(after)
     if end < 2 or after[end - 1] not in _QUOTATION_LAST or "\n" in after[1:end]:
         return False
     rest = after[end + 1 :].lstrip(" \t")
