@@ -2102,8 +2102,14 @@ def _object(
     fronted = topic_re.search(lowered, first, own.start())
     if fronted is not None:
         return fronted
-    for gap in _OBJECT_AT:  # nothing, one word (Latin, Cyrillic) or up to two characters (CJK) between
-        at = gap.match(lowered, own.end(), last)
+    return _object_after(lowered, own.end(), last, topic_re)
+
+
+def _object_after(lowered: str, start: int, last: int, topic_re: re.Pattern[str]) -> re.Match[str] | None:
+    """The task word right after ``start`` (the end of a verb), before ``last``: nothing, one word (Latin,
+    Cyrillic) or up to two characters (CJK) between them (``_OBJECT_AT``), or None."""
+    for gap in _OBJECT_AT:
+        at = gap.match(lowered, start, last)
         found = topic_re.match(lowered, at.end(), last) if at is not None else None
         if found is not None:
             return found
@@ -2249,10 +2255,8 @@ def _governs_another_act(
     clause = max((m.end() for m in _CLAUSE_MARK.finditer(lowered, first, own.start())), default=first)
     if topic_re.search(lowered, clause, own.end()) is not None:
         return False  # its object, fronted or inside a verb-final modal: "Diese Szene kann ich nicht …"
-    for gap in _OBJECT_AT:  # the task as that act's direct object: "portare la scena", "prowadzić tej sceny"
-        at = gap.match(lowered, after.end(), last)
-        if at is not None and topic_re.match(lowered, at.end(), last):
-            return False
+    if _object_after(lowered, after.end(), last, topic_re) is not None:
+        return False  # the task as that act's direct object: "portare la scena", "prowadzić tej sceny"
     tail = min(last, after.end() + MODAL_COMPLEMENT_CHARS)
     mark = _CLAUSE_MARK.search(lowered, after.end(), tail)
     return writing_re.search(lowered, after.end(), mark.start() if mark else tail) is None
