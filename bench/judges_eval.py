@@ -71,6 +71,20 @@ def cases(rows: list[dict[str, str]], seed: int, pieces: Pieces | None = None) -
     return out
 
 
+def sample(rows: list[dict[str, str]], per_locale: int, seed: int) -> list[dict[str, str]]:
+    """The paragraphs the evaluation judges: up to ``per_locale`` of each locale, drawn with ``seed``."""
+    by_locale: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for r in rows:
+        if not r["text"].startswith('""'):  # an HTML <code> element stripped by the extraction: debris
+            by_locale[r["locale"]].append(r)
+    rng = random.Random(seed)
+    picked = []
+    for items in by_locale.values():
+        rng.shuffle(items)
+        picked += items[:per_locale]
+    return picked
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("clean")
@@ -91,15 +105,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     rows = [json.loads(line) for line in Path(args.clean).read_text("utf-8").splitlines() if line]
-    by_locale: dict[str, list[dict[str, str]]] = defaultdict(list)
-    for r in rows:
-        if not r["text"].startswith('""'):  # an HTML <code> element stripped by the extraction: debris
-            by_locale[r["locale"]].append(r)
-    rng = random.Random(args.seed)
-    picked = []
-    for items in by_locale.values():
-        rng.shuffle(items)
-        picked += items[: args.per_locale]
+    picked = sample(rows, args.per_locale, args.seed)
     if args.drop_particle_starts:
         # Extraction debris too: a Japanese paragraph opening with the object particle を, whose noun (a
         # key or file name in <code>) was dropped; no Japanese sentence starts with を. After sampling, so

@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import unicodedata
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -70,15 +69,7 @@ def eval_cases(path: Path, split: str, pieces: Pieces) -> Iterator[dict[str, str
     if is_fiction(path):
         made = fiction_eval.cases(lines, 3000, pieces, 26)
     else:
-        by_locale: dict[str, list[dict[str, str]]] = defaultdict(list)
-        for r in lines:
-            if not r["text"].startswith('""'):
-                by_locale[r["locale"]].append(r)
-        rng, picked = random.Random(11), []
-        for items in by_locale.values():
-            rng.shuffle(items)
-            picked += items[:5000]
-        made = judges_eval.cases(picked, 11)
+        made = judges_eval.cases(judges_eval.sample(lines, 5000, 11), 11)
     for c in made:
         if c["split"] == split and c["kind"] in ("clean", "mixing", "switch"):
             yield c
