@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 
 from fiction_cases import Pieces, encodings, foreign_lines, split_of, starts, switch_and_mixing
 from judge_cases import foreign_dialogue, print_per_locale, tallies
+from vocabularies import pieces_argument
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
@@ -75,7 +76,7 @@ def main() -> int:
     parser.add_argument("replies")
     parser.add_argument(
         "--vocab",
-        type=Path,
+        type=pieces_argument,
         required=True,
         help="a tokenizer vocabulary: .tiktoken, Tekken .json or SentencePiece model (vocabularies.py)",
     )
@@ -91,7 +92,7 @@ def main() -> int:
     only = set(filter(None, args.only.split(",")))
     all_cases = [
         c
-        for c in cases(rows, args.per_locale, Pieces(args.vocab), args.seed)
+        for c in cases(rows, args.per_locale, args.vocab, args.seed)
         if (args.split == "all" or c["split"] == args.split)
         and (not args.locale or c["locale"] == args.locale)
         and (not only or c["kind"] in only)

@@ -42,7 +42,7 @@ from judge_cases import (
     starts,
     tallies,
 )
-from vocabularies import Pieces
+from vocabularies import Pieces, pieces_argument
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import default_judge
@@ -99,7 +99,7 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated kinds to score (default: all)")
     parser.add_argument(
         "--vocab",
-        type=Path,
+        type=pieces_argument,
         help="draw the corrupted starts' pieces from this vocabulary (.tiktoken, Tekken .json or "
         "SentencePiece model) instead of word tails of other paragraphs",
     )
@@ -112,10 +112,9 @@ def main() -> int:
         # the other paragraphs picked stay the same.
         picked = [r for r in picked if not r["text"].startswith("を")]
     only = set(filter(None, args.only.split(",")))
-    pieces = Pieces(args.vocab) if args.vocab else None
     all_cases = [
         c
-        for c in cases(picked, args.seed, pieces)
+        for c in cases(picked, args.seed, args.vocab)
         if (args.split == "all" or c["split"] == args.split) and (not only or c["kind"] in only)
     ]
     tally, per_locale = tallies()

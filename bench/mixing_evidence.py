@@ -45,6 +45,7 @@ import judges_eval
 import mixing_pressure
 from eval_sets import is_fiction, rows, set_name
 from fiction_cases import Pieces
+from vocabularies import pieces_argument
 
 from exporter.language.detect import unknown_words
 from exporter.language.judge import Judge, Verdict, default_judge
@@ -128,13 +129,18 @@ def quantiles(values: list[float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--vocab", type=Path, required=True, help="a .tiktoken vocabulary file")
+    parser.add_argument(
+        "--vocab",
+        type=pieces_argument,
+        required=True,
+        help="a tokenizer vocabulary: .tiktoken, Tekken .json or SentencePiece model (vocabularies.py)",
+    )
     parser.add_argument("--split", choices=["dev", "test"], default="dev")
     parser.add_argument("--show", action="store_true", help="print each clean false fail (dev only)")
     args = parser.parse_args()
     if args.show and args.split != "dev":
         parser.error("--show reads texts: dev split only")
-    judge, pieces = default_judge(), Pieces(args.vocab)
+    judge, pieces = default_judge(), args.vocab
     records: list[dict[str, object]] = []
     for path in args.files:
         name = set_name(path)

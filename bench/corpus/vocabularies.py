@@ -17,6 +17,7 @@ Read with no dependency (the protobuf wire format by hand), so the evaluation ne
 
 from __future__ import annotations
 
+import argparse
 import base64
 import json
 import random
@@ -147,6 +148,8 @@ class Pieces:
                 self.cjk.append(text)
             else:
                 self.other.append(text)
+        if not self.latin:
+            raise ValueError("no Latin continuation piece in it")
 
     def draw(self, rng: random.Random) -> tuple[str, str]:
         """(piece, its family): mostly Latin lowercase pieces, as most vocabularies' pieces are."""
@@ -162,3 +165,15 @@ class Pieces:
         if r < 0.95:
             return rng.choice(self.cjk), "cjk"
         return rng.choice(self.other), "other"
+
+
+def pieces_argument(value: str) -> Pieces:
+    """``--vocab``'s argparse type: the pieces of the vocabulary at ``value``, or an error that names the file
+    and says what it must be (argparse prints it with the usage and exits 2, no traceback)."""
+    try:
+        return Pieces(Path(value))
+    except (OSError, ValueError, KeyError, IndexError, TypeError, struct.error) as error:
+        raise argparse.ArgumentTypeError(
+            f"{value}: not a readable tokenizer vocabulary (a .tiktoken file, a Tekken .json or a "
+            f"SentencePiece model): {error}"
+        ) from None

@@ -3,6 +3,7 @@ formats are told apart by content, and only pieces that continue a word are draw
 
 from __future__ import annotations
 
+import argparse
 import base64
 import json
 import random
@@ -18,6 +19,7 @@ import judge_cases
 from vocabularies import (
     Pieces,
     continuation_texts,
+    pieces_argument,
     protobuf_fields,
     sentencepiece_pieces,
     vocabulary_format,
@@ -131,3 +133,30 @@ def test_documentation_starts_draw_from_the_vocabulary(tmp_path: Path) -> None:
     # every piece is one of the vocabulary's, in some case, never a tail of the donor text
     drawn = {"ly", "ation", "ного", "ます", "λογ"}
     assert all(case.lstrip("Ġ▁#").lower().startswith(tuple(drawn)) for case in made)
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"root:x:0:0:root:/root:/bin/bash\n", "Invalid base64"),  # text that is no vocabulary
+        (b"", "no Latin continuation piece"),  # read, but nothing to draw from
+        (b'{"vocab": []}', "config"),  # JSON without a Tekken config
+        (None, "No such file"),
+    ],
+)
+def test_vocab_argument_names_the_file_and_what_it_must_be(
+    tmp_path: Path, content: bytes | None, says: str
+) -> None:
+    path = tmp_path / "vocab"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(argparse.ArgumentTypeError) as error:
+        pieces_argument(str(path))
+    assert str(error.value).startswith(f"{path}: not a readable tokenizer vocabulary")
+    assert says in str(error.value)
+
+
+def test_vocab_argument_reads_a_vocabulary(tmp_path: Path) -> None:
+    path = tmp_path / "v.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(t).decode()} {rank}\n" for rank, t in enumerate(TOKENS)))
+    assert pieces_argument(str(path)).latin == ["ly", "ation"]
