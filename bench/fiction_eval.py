@@ -4,7 +4,7 @@
 Usage::
 
     .venv/bin/python bench/corpus/build_fiction_corpus.py --root ROOT --out bench/results/fiction_replies.jsonl
-    pip download --no-deps openai-whisper -d /tmp/whisper && tar xzf /tmp/whisper/openai_whisper-*.tar.gz \\
+    .venv/bin/pip download --no-deps openai-whisper -d /tmp/whisper && tar xzf /tmp/whisper/openai_whisper-*.tar.gz \\
         -C /tmp/whisper --wildcards '*/multilingual.tiktoken'
     .venv/bin/python bench/fiction_eval.py bench/results/fiction_replies.jsonl \\
         --vocab /tmp/whisper/openai_whisper-20250625/whisper/assets/multilingual.tiktoken --split dev [--show KIND]
