@@ -191,7 +191,25 @@ A tenth set, a kart race's story and tips, puzzles and a space shooter's radio c
 - **starfighter**: Project: Starfighter's pilots' radio chatter, cutscene dialogue and mission texts
   (``usr/share/starfighter/locale/<lang>/LC_MESSAGES/pr-starfighter.mo``: Dutch and Japanese).
 
-The scroll and riddle sets leave out what the quest set leaves out.
+An eleventh set, the activities of two programs for children (``--set lesson``)::
+
+    mkdir -p /tmp/lesson/root && cd /tmp/lesson
+    apt-get download gcompris-qt-data tuxpaint-data
+    dpkg-deb --fsys-tarfile gcompris-qt-data_*.deb | tar x -C root --wildcards './usr/share/gcompris-qt/translations/*.qm'
+    dpkg-deb --fsys-tarfile tuxpaint-data_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/tuxpaint.mo'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set lesson --root /tmp/lesson/root \\
+        --out bench/results/lesson_replies.jsonl
+
+- **gcompris**: GCompris' activities, their goals and instructions, the facts its explore, science and
+  history activities tell (monuments, animals, the water cycle, the solar system) and its tutorials' and
+  word problems' lines (``usr/share/gcompris-qt/translations/gcompris_<language>.qm``, Qt translation files
+  read by ``read_qm``, each Qt context a domain; GCompris' build leaves unfinished translations out; a
+  message with a placeholder, ``%1``, and the release notes and KDE's about text are left out);
+- **tuxpaint**: Tux Paint's tools and magic tools, each described to the child who picks it
+  (``usr/share/locale/<language>/LC_MESSAGES/tuxpaint.mo``; its interface strings are not prose and fall
+  out).
+
+The scroll, riddle and lesson sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
