@@ -1054,8 +1054,8 @@ QM_FIELDS = {QM_TRANSLATION: "translation", 6: "source", 7: "context", 8: "comme
 
 def read_qm(path: Path) -> Iterator[tuple[str, str, str]]:
     """(context, source text, translation) of each message of a Qt .qm file that has one translation (not
-    a plural form's several); none from a file that is no .qm or a message block with a field it does not
-    know."""
+    a plural form's several); none from a file that is no .qm, and none from a field it does not know on
+    (the UTF-16 source texts and contexts of Qt 3's files)."""
     data = path.read_bytes()
     if data[:16] != QM_MAGIC:
         return
