@@ -191,7 +191,25 @@ A tenth set, a kart race's story and tips, puzzles and a space shooter's radio c
 - **starfighter**: Project: Starfighter's pilots' radio chatter, cutscene dialogue and mission texts
   (``usr/share/starfighter/locale/<lang>/LC_MESSAGES/pr-starfighter.mo``: Dutch and Japanese).
 
-The scroll and riddle sets leave out what the quest set leaves out.
+An eleventh set, the activities of two programs for children (``--set lesson``)::
+
+    mkdir -p /tmp/lesson/root && cd /tmp/lesson
+    apt-get download gcompris-qt-data tuxpaint-data
+    dpkg-deb --fsys-tarfile gcompris-qt-data_*.deb | tar x -C root --wildcards './usr/share/gcompris-qt/translations/*.qm'
+    dpkg-deb --fsys-tarfile tuxpaint-data_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/tuxpaint.mo'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set lesson --root /tmp/lesson/root \\
+        --out bench/results/lesson_replies.jsonl
+
+- **gcompris**: GCompris' activities, their goals and instructions, the facts its explore, science and
+  history activities tell (monuments, animals, the water cycle, the solar system) and its tutorials' and
+  word problems' lines (``usr/share/gcompris-qt/translations/gcompris_<language>.qm``, Qt translation files
+  read by ``read_qm``, each Qt context a domain; GCompris' build leaves unfinished translations out; a
+  message with a placeholder, ``%1``, and the release notes and KDE's about text are left out);
+- **tuxpaint**: Tux Paint's tools and magic tools, each described to the child who picks it
+  (``usr/share/locale/<language>/LC_MESSAGES/tuxpaint.mo``; its interface strings are not prose and fall
+  out).
+
+The scroll, riddle and lesson sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
@@ -1026,6 +1044,80 @@ def starfighter(root: Path, found: Found) -> None:
                 _add_quest(found, language, "starfighter", "starfighter", msgid, msgstr)
 
 
+# A Qt translation file (.qm): its magic, and in its messages block the tags of a message's fields (a
+# length-prefixed string each: the translation in UTF-16, the source text, context and comment in UTF-8;
+# ``QM_END`` closes a message, ``QM_OBSOLETE`` is a four-byte field of old files).
+QM_MAGIC = bytes.fromhex("3cb86418caef9c95cd211cbf60a1bddd")
+QM_MESSAGES, QM_END, QM_TRANSLATION, QM_OBSOLETE = 0x69, 1, 3, 5
+QM_FIELDS = {QM_TRANSLATION: "translation", 6: "source", 7: "context", 8: "comment"}
+
+
+def read_qm(path: Path) -> Iterator[tuple[str, str, str]]:
+    """(context, source text, translation) of each message of a Qt .qm file that has one translation (not
+    a plural form's several); none from a file that is no .qm, and none from a field it does not know on
+    (the UTF-16 source texts and contexts of Qt 3's files)."""
+    data = path.read_bytes()
+    if data[:16] != QM_MAGIC:
+        return
+    at, block = 16, b""
+    while at + 5 <= len(data):
+        tag, size = data[at], int.from_bytes(data[at + 1 : at + 5], "big")
+        if tag == QM_MESSAGES:
+            block = data[at + 5 : at + 5 + size]
+        at += 5 + size
+    at = 0
+    fields: dict[str, str] = {}
+    translations: list[str] = []
+    while at < len(block):
+        tag, at = block[at], at + 1
+        if tag == QM_END:
+            if len(translations) == 1 and "source" in fields:
+                yield fields.get("context", ""), fields["source"], translations[0]
+            fields, translations = {}, []
+        elif tag == QM_OBSOLETE:
+            at += 4
+        elif tag in QM_FIELDS:
+            size = int.from_bytes(block[at : at + 4], "big")
+            raw, at = (b"", at + 4) if size == 0xFFFFFFFF else (block[at + 4 : at + 4 + size], at + 4 + size)
+            if tag == QM_TRANSLATION:
+                translations.append(raw.decode("utf-16-be", "replace"))
+            else:
+                fields[QM_FIELDS[tag]] = raw.decode("utf-8", "replace")
+        else:
+            return
+
+
+# GCompris' release notes and KDE's about text are not the activities' voice.
+GCOMPRIS_SKIP = frozenset({"ChangeLog", "DialogAbout"})
+# A Qt placeholder ("%1", "%L1") stands for a number or a name the activity fills in.
+_QT_PLACEHOLDER = re.compile(r"%L?\d")
+
+
+def gcompris(root: Path, found: Found) -> None:
+    """GCompris' activities: their goals and instructions, the facts its explore, science and history
+    activities tell and the lines of its tutorials (``usr/share/gcompris-qt/translations/gcompris_<language>
+    .qm``, each Qt context a domain; its build leaves unfinished translations out; a message with a
+    placeholder is not prose and falls out)."""
+    base = root / "usr/share/gcompris-qt/translations"
+    names = [p.stem.removeprefix("gcompris_") for p in base.glob("gcompris_*.qm")]
+    for language in LANGUAGE_DIRS:
+        for directory in regional(names, language)[:1]:
+            for context, msgid, msgstr in read_qm(base / f"gcompris_{directory}.qm"):
+                if context not in GCOMPRIS_SKIP and not _QT_PLACEHOLDER.search(msgid + msgstr):
+                    _add_quest(found, language, "gcompris", context, msgid, msgstr)
+
+
+def tuxpaint(root: Path, found: Found) -> None:
+    """Tux Paint's tools and magic tools, each described to the child who picks it (``usr/share/locale/
+    <language>/LC_MESSAGES/tuxpaint.mo``; its interface strings are not prose and fall out)."""
+    base = root / "usr/share/locale"
+    for language in LANGUAGE_DIRS:
+        directories = tuple(regional((p.name for p in base.iterdir()), language))
+        if (mo := first(base, directories, "{}/LC_MESSAGES/tuxpaint.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                _add_quest(found, language, "tuxpaint", "tuxpaint", msgid, msgstr)
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -1043,6 +1135,7 @@ SETS = {
     "quest": (pingus, supertux, colobot, megaglest, enigma),
     "scroll": (adonthell, kgoldrunner, renpy_tutorial),
     "riddle": (supertuxkart, gbrainy, starfighter),
+    "lesson": (gcompris, tuxpaint),
 }
 
 
@@ -1060,7 +1153,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set in ("quest", "scroll", "riddle"):
+    if args.set in ("quest", "scroll", "riddle", "lesson"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
