@@ -44,7 +44,7 @@ LANGUAGE = {"en": "en", "es": "es", "pt-BR": "pt", "fr": "fr", "de": "de", "it":
 _SAME = {"zh": {"zh", "zh-Hant"}, "zh-Hant": {"zh", "zh-Hant"}, "id": {"id", "ms"}}
 # A sentence with fewer translatable words than this is not audited: an identifier's call on a few words
 # is a guess.
-MIN_WORDS = 6
+MIN_WORDS = 4
 MIN_LETTERS_CJK = 15  # Chinese, Japanese and Korean: letters (a letter carries a word's worth of evidence)
 # The least confidence lingua must give the other language, and the most it may give the expected one.
 MIN_CONFIDENCE = 0.5
