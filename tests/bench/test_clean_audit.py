@@ -4,7 +4,9 @@ English terms or lists commands; ``bench/clean_audit.py`` draws the evaluations'
 
 from __future__ import annotations
 
+import base64
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -139,3 +141,16 @@ def test_a_tally_counts_failures_on_audited_clean_cases_apart() -> None:
     line = tally.line("games", "fiction")
     assert "audited out    2" in line and "raw    3 /     10 (30.00%)" in line
     assert "audited-clean    1 /      8 (12.50%)" in line
+
+
+def test_the_tool_refuses_to_print_test_texts(tmp_path: Path) -> None:
+    vocab = tmp_path / "vocab.tiktoken"
+    pieces = [b"ation", b"ly", b" the", "ного".encode(), "ます".encode()]
+    vocab.write_text("".join(f"{base64.b64encode(t).decode()} {i}\n" for i, t in enumerate(pieces)))
+    for show in ("--show-audited", "--show-failures"):
+        run = subprocess.run(
+            [sys.executable, str(Path(clean_audit.__file__)), "test", "--vocab", str(vocab), show,
+             "--results", str(tmp_path)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert run.returncode == 2 and "the test split is scored, never read" in run.stderr
