@@ -6,19 +6,20 @@ text decoded with the wrong codec (``donâ\\x80\\x99t``, a cp1252 ``\\x92`` left
 that fails such a case is right; the set is wrong to call it clean. The audit marks those cases so that the
 clean false-fail can be reported both ways: raw, and on the cases the audit leaves clean.
 
-It never looks at what the judge says, and it uses none of the judge's models: the language identifier is
-CLD2 (``pycld2``, Chromium's compact language detector; the judge uses fastText lid.176 and CLD3) and the
-encoding check is ``ftfy``'s ``fix_encoding`` plus C1 controls and U+FFFD. The unit of the audit is the
-source's own unit: every sentence of a translated message (a fiction row's ``lines``) or of a documentation
-paragraph. A unit is foreign when CLD2, hinted towards the expected language, still reliably calls nearly
-all of it another language and it is long enough for that call to mean something.
+It never looks at what the judge says, and it uses none of the judge's models or lexicons: the language
+identifiers are CLD2 (``pycld2``, Chromium's compact language detector) and lingua
+(``lingua-language-detector``, built for short text), where the judge uses fastText lid.176, CLD3 and
+wordfreq; the encoding check is ``ftfy``'s ``fix_encoding`` plus C1 controls and U+FFFD. The unit is the
+source's own: every sentence of a translated message (a fiction row's ``lines``) or of a documentation
+paragraph. A sentence is foreign when both identifiers call its translatable words (``words``) the same
+other language, lingua surely so, and there are enough of them for that call to mean something.
 
 Example::
 
     >>> [f.kind for f in audit_units(["Dzień dobry, jak się masz?", "You donâ\\x80\\x99t need it."], "pl")]
     ['encoding']
-    >>> foreign_language("This message was left untranslated by the translators of the game.", "pl")
-    'en 99%'
+    >>> foreign_language("You should have known that the shop would be closed on a Sunday afternoon.", "pl")
+    'en 0.99'
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import ftfy
@@ -34,11 +35,11 @@ import pycld2
 from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBuilder
 from sentence_spans import sentences
 
-# The language CLD2 reports for each locale of the product.
+# The language the identifiers report for each locale of the product.
 LANGUAGE = {"en": "en", "es": "es", "pt-BR": "pt", "fr": "fr", "de": "de", "it": "it", "nl": "nl", "pl": "pl",
             "ru": "ru", "uk": "uk", "tr": "tr", "ja": "ja", "ko": "ko", "zh-Hans": "zh", "zh-Hant": "zh-Hant",
             "id": "id", "vi": "vi"}  # fmt: skip
-# Languages CLD2 cannot tell apart from the expected one on a sentence: the two Chinese scripts (a
+# Languages the identifiers cannot tell apart from the expected one on a sentence: the two Chinese scripts (a
 # Simplified sentence with no character that differs between them is both), Malay and Indonesian (one
 # standard language, two spellings of a few hundred words).
 _SAME = {"zh": {"zh", "zh-Hant"}, "zh-Hant": {"zh", "zh-Hant"}, "id": {"id", "ms"}}
@@ -76,7 +77,7 @@ class Finding:
     """A unit of a clean case that is not clean in its locale."""
 
     kind: str  # "language" or "encoding"
-    detail: str  # "en 99%", "C1 control U+0092", "U+FFFD", "mojibake"
+    detail: str  # "en 0.96" (lingua's confidence), "C1 control U+0092", "U+FFFD", "mojibake"
     text: str  # the unit
 
 
@@ -163,7 +164,7 @@ def foreign_language(unit: str, locale: str) -> str | None:
     own = {code.split("-")[0] for code in _SAME.get(expected, {expected})}  # lingua has one Chinese
     kept = words(unit, locale)
     text = " ".join(kept)
-    if _letters(text) < MIN_LETTERS_CJK if locale in _CJK else len(kept) < MIN_WORDS:
+    if (_letters(text) < MIN_LETTERS_CJK) if locale in _CJK else (len(kept) < MIN_WORDS):
         return None
     cld2 = _cld2_language(text).split("-")[0]
     if cld2 in own or cld2 in ("un", "xxx"):
@@ -188,7 +189,8 @@ def _code(language: Language) -> str:
 
 
 def audit_units(units: Iterable[str], locale: str) -> list[Finding]:
-    """Findings over the sentences of ``units`` (a message or a paragraph each), in order."""
+    """Findings over ``units`` (a message or a paragraph each), in order: a unit with an encoding defect as a
+    whole, else each of its sentences in another language. An empty list means the case is audited clean."""
     found: list[Finding] = []
     for unit in units:
         unit = unicodedata.normalize("NFC", unit)
@@ -201,8 +203,3 @@ def audit_units(units: Iterable[str], locale: str) -> list[Finding]:
             if other:
                 found.append(Finding("language", other, sentence))
     return found
-
-
-def audit_case(units: Sequence[str], locale: str) -> list[Finding]:
-    """Findings of a clean case given its source units; an empty list means the case is audited clean."""
-    return audit_units(units, locale)
