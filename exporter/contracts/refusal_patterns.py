@@ -1713,12 +1713,12 @@ for _code, _plain in _PLAIN_REFUSAL.items():
 
 
 # Questioning the request instead of writing it (soft): the reply opens by asking whether the graphic part is
-# needed ("Does it really need to be this gory?", "一定要写得这么血腥吗？", "Perlu banget ya sampai sedetail
-# itu?", "굳이 고어가 필요할까요?") or says the content is too graphic for the host ("ini agak terlalu sadis
+# needed ("Does it really need to be this gory?", "一定要写得这么血腥吗？", "Máu me có phải là điểm nhấn bạn thật
+# sự cần không?", "굳이 고어가 필요할까요?") or says the content is too graphic for the host ("ini agak terlalu sadis
 # buatku", "C'est trop gore pour moi"). A question about the request's content holds, in one sentence that
 # ends with a question mark, a word of need or insistence (``_NEED``: need, necessary, must, insist; 必要,
-# 一定要, 굳이, perlu, cần) and the graphic part (the blood and violence of ``_BLOODSHED``, the graphic or
-# explicit of ``_GRAPHIC_TOO``, or a degree of detail: "this detailed", "这么详细", "sedetail itu"). A soft
+# 一定要, 굳이, perlu, cần) and the graphic part as the content's quality (``_GRAPHIC_ASKED``: gory, bloody,
+# violent, so much blood; not "graphic", "explicit" or "detailed", which manuals ask about). A soft
 # construction, it opens the reply (its sentence starts in the lead), outside quotes and reporting clauses:
 # a character asking "Must there be so much blood?" in quotes is the story.
 _NEED: dict[str, str] = {
@@ -1740,24 +1740,26 @@ _NEED: dict[str, str] = {
     "zh-Hans": r"必要|一定要|非要|非得|需要",
     "zh-Hant": r"必要|一定要|非要|非得|需要",
 }
-_DETAIL_DEGREE: dict[str, str] = {
-    "en": r"(?:this|that|so) (?:detailed|vivid)",
-    "es": r"tan (?:detallad\w*|explícit\w*)",
-    "pt-BR": r"tão (?:detalhad\w*|explícit\w*)",
-    "fr": r"(?:aussi|si) (?:détaillée?s?|précise?s?)",
-    "de": r"so (?:detailliert|ausführlich|genau)",
-    "it": r"così (?:dettagliat\w*|minuzios\w*)",
-    "nl": r"zo (?:gedetailleerd|uitgebreid)",
-    "pl": r"(?:aż )?tak (?:szczegółow\w*|dokładn\w*)",
-    "ru": r"так (?:подробно|детально)",
-    "uk": r"так (?:детально|докладно)",
-    "tr": r"bu kadar (?:detaylı|ayrıntılı)",
-    "id": r"se(?:detail|rinci|jelas) (?:itu|ini)",
-    "vi": r"chi tiết (?:như )?(?:vậy|thế)",
-    "ja": r"そこまで(?:詳しく|細かく|生々しく)",
-    "ko": r"(?:그렇게|이렇게) (?:자세|상세|세세)",
-    "zh-Hans": r"(?:这么|那么)(?:详细|细致|具体)",
-    "zh-Hant": r"(?:這麼|那麼)(?:詳細|細緻|具體)",
+# The graphic part as the content's quality (gory, bloody, violent; "so much blood"), not a thing of the world
+# a player needs ("Do you need the blood vial?", Turkish "kanal")
+_GRAPHIC_ASKED: dict[str, str] = {
+    "en": r"(?:gor(?:e|y)|bloody|bloodshed|gruesome|violent|violence|brutal\w*|grisly|gratuitous|so much blood)",
+    "es": r"(?:sangrient\w*|gore|violent\w*|violencia|brutal\w*|macabr\w*|tanta sangre)",
+    "pt-BR": r"(?:sangrent\w*|gore|violent\w*|violência|brutal\w*|tanto sangue)",
+    "fr": r"(?:sanglant\w*|gore|violen\w*|brutal\w*|autant de sang)",
+    "de": r"(?:blutig\w*|gore|gewalttätig\w*|brutal\w*|so viel blut)",
+    "it": r"(?:sanguinos\w*|cruent\w*|splatter|gore|violent\w*|violenza|brutal\w*|tanto sangue)",
+    "nl": r"(?:bloederig\w*|bloedig\w*|gore|gewelddadig\w*|gruwelijk\w*|zoveel bloed)",
+    "pl": r"(?:krwaw\w*|drastyczn\w*|brutaln\w*|makabryczn\w*|gore|tyle krwi)",
+    "ru": r"(?:кровав\w*|жесток\w*|натуралистичн\w*|столько крови)",
+    "uk": r"(?:кривав\w*|жорсток\w*|натуралістичн\w*|стільки крові)",
+    "tr": r"(?:kanlı\w*|vahşet\w*|şiddet\w*|gore|bu kadar kan)",
+    "id": r"(?:berdarah\w*|sadis|brutal|gore)",
+    "vi": r"(?:máu me|bạo lực|ghê rợn|tàn bạo|rùng rợn|phản cảm)",
+    "ja": r"(?:残酷|残虐|流血|血まみれ|グロ|生々し|過激|露骨)",
+    "ko": r"(?:잔인|잔혹|유혈|고어|피범벅)",
+    "zh-Hans": r"(?:血腥|残忍|暴力|露骨|过激|重口)",
+    "zh-Hant": r"(?:血腥|殘忍|暴力|露骨|過激|重口)",
 }
 _TOO_FOR_ME: dict[str, str] = {
     "en": r"\b(?:this|that|it)(?: is|['’]s) (?:\w+ )?too {T}\b[^.!?\n]{0,15}\bfor me\b",
@@ -1781,8 +1783,8 @@ _TOO_FOR_ME: dict[str, str] = {
 _QUESTION_GAP = r"[^.!?。！？\n]{0,50}?"
 _QUESTION_CJK_GAP = r"[^.!?。！？\n]{0,15}?"
 for _code in _PATTERNS:
-    _too = f"(?:{_BLOODSHED[_code]}|{_GRAPHIC_TOO[_code]})"
-    _part = f"(?:{_too}|{_DETAIL_DEGREE[_code]})"
+    _too = _GRAPHIC_ASKED[_code]
+    _part = _too
     _gap = _QUESTION_CJK_GAP if _code in ("ja", "ko", "zh-Hans", "zh-Hant") else _QUESTION_GAP
     _asked = f"(?:{_NEED[_code]}){_gap}{_part}|{_part}{_gap}(?:{_NEED[_code]})"
     _PATTERNS[_code] = (
@@ -2488,7 +2490,8 @@ def _bare_then_story(lowered: str, start: int, end: int, codes: tuple[str, ...])
     """The soft phrase ``lowered[start:end]`` names no task in its sentence, and the reply goes on without a
     question or a task word for a story's length after it."""
     topics = _TOPICS_BY_CODES[codes]
-    first, last = _sentence(lowered, start, end)
+    # a phrase may end on its sentence's mark ("I'll pass."): its sentence ends there
+    first, last = _sentence(lowered, start, end - 1 if END_MARK.match(lowered, end - 1) else end)
     if (
         topics.search(lowered, first, last) is not None
         or _QUESTION.search(lowered, start, len(lowered))
