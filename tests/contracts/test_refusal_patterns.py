@@ -1109,7 +1109,7 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 144, found
+    assert found[("soft", True)] >= 151, found
 
 
 # Plain hard refusals with no apology and no writing verb, one to a line per locale (docs/reply-screen.md
