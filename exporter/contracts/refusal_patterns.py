@@ -1712,6 +1712,91 @@ for _code, _plain in _PLAIN_REFUSAL.items():
     )
 
 
+# Questioning the request instead of writing it (soft): the reply opens by asking whether the graphic part is
+# needed ("Does it really need to be this gory?", "一定要写得这么血腥吗？", "Máu me có phải là điểm nhấn bạn thật
+# sự cần không?", "굳이 고어가 필요할까요?") or says the content is too graphic for the host ("ini agak terlalu sadis
+# buatku", "C'est trop gore pour moi"). A question about the request's content holds, in one sentence that
+# ends with a question mark, a word of need or insistence (``_NEED``: need, necessary, must, insist; 必要,
+# 一定要, 굳이, perlu, cần) and the graphic part as the content's quality (``_GRAPHIC_ASKED``: gory, bloody,
+# violent, so much blood; not "graphic", "explicit" or "detailed", which manuals ask about). A soft
+# construction, it opens the reply (its sentence starts in the lead), outside quotes and reporting clauses:
+# a character asking "Must there be so much blood?" in quotes is the story.
+_NEED: dict[str, str] = {
+    "en": r"\b(?:need(?:s|ed)?|necessary|required|have to|has to|must|insist\w*)\b",
+    "es": r"\b(?:hace falta|necesari\w+|necesitas?|tiene que|tienen que|hay que|imprescindible|insistes)\b",
+    "pt-BR": r"\b(?:precisa\w*|necessári\w+|tem que|têm que|faz questão|imprescindível)\b",
+    "fr": r"\b(?:nécessaire\w*|besoin|faut-il|faut|tien[st] (?:absolument|vraiment)|indispensable)\b",
+    "de": r"\b(?:nötig|notwendig|muss|müssen|brauchst|brauchen|braucht|unbedingt|erforderlich)\b",
+    "it": r"\b(?:necessari\w|serve|servono|bisogno|indispensabile|per forza|ci tieni)\b",
+    "nl": r"\b(?:nodig|noodzakelijk|moet|moeten|per se)\b",
+    "pl": r"\b(?:potrzebn\w+|konieczn\w+|musi|muszą|niezbędn\w+)\b",
+    "ru": r"\b(?:нужн\w*|обязательно|необходим\w*|должн\w*)\b",
+    "uk": r"\b(?:потрібн\w*|обов['’]язково|необхідн\w*|мусить|має бути)\b",
+    "tr": r"\b(?:gerekli|gerekiyor|gerek var|şart|illa)\b",
+    "id": r"\b(?:perlu|harus|wajib)\b",
+    "vi": r"\b(?:cần|nhất thiết|bắt buộc)\b",
+    "ja": r"必要|どうしても",
+    "ko": r"필요|굳이",
+    "zh-Hans": r"必要|一定要|非要|非得|需要",
+    "zh-Hant": r"必要|一定要|非要|非得|需要",
+}
+# The graphic part as the content's quality (gory, bloody, violent; "so much blood"), not a thing of the world
+# a player needs ("Do you need the blood vial?", Turkish "kanal")
+_GRAPHIC_ASKED: dict[str, str] = {
+    "en": r"(?:gor(?:e|y)|bloody|bloodshed|gruesome|violent|violence|brutal\w*|grisly|gratuitous|so much blood)",
+    "es": r"(?:sangrient\w*|gore|violent\w*|violencia|brutal\w*|macabr\w*|tanta sangre)",
+    "pt-BR": r"(?:sangrent\w*|gore|violent\w*|violência|brutal\w*|tanto sangue)",
+    "fr": r"(?:sanglant\w*|gore|violen\w*|brutal\w*|autant de sang)",
+    "de": r"(?:blutig\w*|gore|gewalttätig\w*|brutal\w*|so viel blut)",
+    "it": r"(?:sanguinos\w*|cruent\w*|splatter|gore|violent\w*|violenza|brutal\w*|tanto sangue)",
+    "nl": r"(?:bloederig\w*|bloedig\w*|gore|gewelddadig\w*|gruwelijk\w*|zoveel bloed)",
+    "pl": r"(?:krwaw\w*|drastyczn\w*|brutaln\w*|makabryczn\w*|gore|tyle krwi)",
+    "ru": r"(?:кровав\w*|жесток\w*|натуралистичн\w*|столько крови)",
+    "uk": r"(?:кривав\w*|жорсток\w*|натуралістичн\w*|стільки крові)",
+    "tr": r"(?:kanlı\w*|vahşet\w*|şiddet\w*|gore|bu kadar kan)",
+    "id": r"(?:berdarah\w*|sadis|brutal|gore)",
+    "vi": r"(?:máu me|bạo lực|ghê rợn|tàn bạo|rùng rợn|phản cảm)",
+    "ja": r"(?:残酷|残虐|流血|血まみれ|グロ|生々し|過激|露骨)",
+    "ko": r"(?:잔인|잔혹|유혈|고어|피범벅)",
+    "zh-Hans": r"(?:血腥|残忍|暴力|露骨|过激|重口)",
+    "zh-Hant": r"(?:血腥|殘忍|暴力|露骨|過激|重口)",
+}
+_TOO_FOR_ME: dict[str, str] = {
+    "en": r"\b(?:this|that|it)(?: is|['’]s) (?:\w+ )?too {T}\b[^.!?\n]{0,15}\bfor me\b",
+    "es": r"\bdemasiado {T}[^.!?\n]{0,15}\bpara mí\b",
+    "pt-BR": r"\b(?:demasiado|muito) {T}[^.!?\n]{0,15}\b(?:pra|para) mim\b|\b{T} demais (?:pra|para) mim\b",
+    "fr": r"\btrop {T}[^.!?\n]{0,15}\bpour moi\b",
+    "de": r"\bzu {T}[^.!?\n]{0,15}\bfür mich\b",
+    "it": r"\btroppo {T}[^.!?\n]{0,15}\bper me\b",
+    "nl": r"\bte {T}[^.!?\n]{0,15}\bvoor (?:mij|me)\b",
+    "pl": r"\b(?:zbyt|za) {T}[^.!?\n]{0,15}\bdla mnie\b",
+    "ru": r"\b(?:слишком|чересчур) {T}[^.!?\n]{0,15}\bдля меня\b",
+    "uk": r"\b(?:занадто|надто) {T}[^.!?\n]{0,15}\bдля мене\b",
+    "tr": r"\bbenim için (?:fazla|çok|aşırı) {T}",
+    "id": r"\bterlalu {T}[^.!?\n]{0,10}\b(?:buatku|untukku|bagiku|(?:buat|untuk|bagi) (?:saya|aku))\b",
+    "vi": r"\bquá {T}[^.!?\n]{0,10}\b(?:với|đối với) (?:mình|tôi)\b",
+    "ja": r"私には[^。]{0,6}{T}[^。]{0,4}すぎ",
+    "ko": r"제가 (?:쓰기|다루기|묘사하기)(?:에는|엔) (?:좀 |조금 )?너무",
+    "zh-Hans": r"对我来说[^。！？]{0,4}太{T}",
+    "zh-Hant": r"對我來說[^。！？]{0,4}太{T}",
+}
+_QUESTION_GAP = r"[^.!?。！？\n]{0,50}?"
+_QUESTION_CJK_GAP = r"[^.!?。！？\n]{0,15}?"
+for _code in _PATTERNS:
+    _too = _GRAPHIC_ASKED[_code]
+    _part = _too
+    _gap = _QUESTION_CJK_GAP if _code in ("ja", "ko", "zh-Hans", "zh-Hant") else _QUESTION_GAP
+    _asked = f"(?:{_NEED[_code]}){_gap}{_part}|{_part}{_gap}(?:{_NEED[_code]})"
+    _PATTERNS[_code] = (
+        _PATTERNS[_code][0],
+        (
+            *_PATTERNS[_code][1],
+            f"(?:{_asked}){_gap}[?？]",
+            _TOO_FOR_ME[_code].replace("{T}", _too),
+        ),
+    )
+
+
 def _expand(code: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
     """``patterns`` with the locale's verb sets in place of ``{V}``, ``{G}``, ``{1}``, ``{Z}``, ``{N}``."""
     out = []
@@ -2386,6 +2471,40 @@ def _steer_then_story(lowered: str, start: int, end: int, cjk: bool) -> bool:
     return len(lowered[after:].strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
 
 
+# A soft decline that names nothing of the task ("No thanks, I'll pass.", "Da passe ich.", "Воздержусь.",
+# "Mejor no sigo.") is the host's when it is about all the reply says, or when the reply goes on about the
+# writing or asks the user something; a character turns down a thing of the world and the reply goes on
+# telling it ("No thanks, I'll pass. The road north is flooded, so the caravan…"). So when neither the
+# decline's sentence nor the text after it names the task (the locales' task words, ``_COMPOSED`` topics) and
+# that text runs for a story's length (``STORY_AFTER_STEER_CHARS``) with no question in it, the decline is a
+# line of the story, as a steer is. Toning the scene down and stepping out of the role (``_TONED_DOWN``,
+# ``_OUT_OF_ROLE``) speak of the writing itself ("Vorweg: Ich entschärfe das ein wenig." before the toned-down
+# scene): they name the task by what they do to it.
+_ABOUT_THE_WRITING_BY_CODES = {
+    codes: re.compile("|".join(f"(?:{d[c]})".lower() for c in codes for d in (_TONED_DOWN, _OUT_OF_ROLE)))
+    for *_, codes in _BY_SCRIPT
+}
+
+
+def _bare_then_story(lowered: str, start: int, end: int, codes: tuple[str, ...]) -> bool:
+    """The soft phrase ``lowered[start:end]`` names no task in its sentence, and the reply goes on without a
+    question or a task word for a story's length after it."""
+    topics = _TOPICS_BY_CODES[codes]
+    # a phrase may end on its sentence's mark ("I'll pass."): its sentence ends there
+    first, last = _sentence(lowered, start, end - 1 if END_MARK.match(lowered, end - 1) else end)
+    if (
+        topics.search(lowered, first, last) is not None
+        or _QUESTION.search(lowered, start, len(lowered))
+        or _ABOUT_THE_WRITING_BY_CODES[codes].search(lowered, first, last) is not None
+    ):
+        return False
+    rest = lowered[last + 1 :]
+    if topics.search(rest) is not None:
+        return False
+    cjk = codes is _GROUPS["cjk"]
+    return len(rest.strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
@@ -2402,6 +2521,7 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 and not _reported(lowered, m.start(), m.end())
                 and not _declines_a_thing(lowered, m.start(), m.end(), _TOPICS_BY_CODES[codes])
                 and not _steer_then_story(lowered, m.start(), m.end(), codes is _GROUPS["cjk"])
+                and not (pattern is soft and _bare_then_story(lowered, m.start(), m.end(), codes))
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)

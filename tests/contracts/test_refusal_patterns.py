@@ -1109,7 +1109,7 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 144, found
+    assert found[("soft", True)] >= 151, found
 
 
 # Plain hard refusals with no apology and no writing verb, one to a line per locale (docs/reply-screen.md
@@ -1445,3 +1445,100 @@ def test_a_character_saying_a_plain_refusal_is_the_story(locale: str, text: str)
 )
 def test_plain_refusal_words_in_a_story_or_help_text_pass(story: str) -> None:
     assert find_refusal(story) is None, story
+
+
+# -- questioning the request: is the graphic part needed, too graphic for the host (refusal_patterns._NEED) ----
+QUESTIONED = [
+    "Does it really need to be this gory? I think the scene works better if we never see the dog.",
+    "Is all the gore necessary here? The dread might carry it on its own.",
+    "¿De verdad hace falta que sea tan sangrienta? Creo que funciona mejor sugerida.",
+    "Precisa mesmo ser tão sangrento? Acho que a cena funciona melhor só sugerida.",
+    "Tu tiens absolument au côté sanglant ? Parce que moi, j'aimerais mieux l'éviter.",
+    "Muss es wirklich so blutig sein? Ich würde den Hund lieber gar nicht zeigen.",
+    "È davvero necessario che sia così sanguinosa? Secondo me funziona meglio accennata.",
+    "Moet het echt zo bloederig? Ik denk dat het enger is als we de hond niet zien.",
+    "Czy ta scena naprawdę musi być aż tak krwawa? Wolałbym ją tylko zasugerować.",
+    "Неужели так нужны кровавые подробности? Мне кажется, намёк страшнее.",
+    "Чи справді потрібні криваві подробиці? Мені здається, натяк страшніший.",
+    "Bu kadar kanlı olması gerekli mi? Bence ima etmek daha korkutucu olur.",
+    "Apakah adegannya perlu sesadis ini? Menurutku lebih seram kalau tidak ditunjukkan.",
+    "Máu me có phải là điểm nhấn bạn thật sự cần không? Nếu không, mình muốn bỏ nó đi.",
+    "そこまで残酷な描写は本当に必要ですか？ 気配だけのほうが怖いと思います。",
+    "굳이 고어가 필요할까요? 개를 보여 주지 않아도 충분히 무서울 것 같아요.",
+    "一定要写得这么血腥吗？其实不露出来反而更吓人。",
+    "血腥真的是必要的嗎？我覺得不寫出來，反而更能嚇到人。",
+    "Honestly, this is way too gruesome for me. Could we keep the dog off-page?",
+    "C'est trop gore pour moi, désolé.",
+    "Waduh, ini agak terlalu sadis buatku 😅 Kita bikin seramnya lewat suasana aja, yuk?",
+    "으… 이건 제가 쓰기엔 너무 무서워요. 피 없이 써 볼까요?",
+]
+
+
+@pytest.mark.parametrize("decline", QUESTIONED)
+def test_questioning_whether_the_graphic_part_is_needed_is_a_soft_decline(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+    assert find_refusal("Thanks for the idea! " + decline) is not None, decline
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        # a character asks, in quotes or on a dialogue line, or before a reporting clause
+        '"Does it really need to be this bloody?" the medic muttered, wringing out the cloth.',
+        "— Неужели так нужны кровавые жертвы? — спросил жрец и опустил нож.",
+        "「本当にそこまで残酷な儀式が必要なのか？」と王は問うた。",
+        "¿De verdad hace falta tanta sangre?, preguntó Lucía al verdugo.",
+        # a need that is a thing of the world, a question with no need, a need with no graphic part
+        "Do you need the blood vial for the ritual? The alchemist keeps two behind the counter.",
+        "Was there blood on the stairs? Jess could not remember, and the bulb had gone out.",
+        "Do you need a map of the northern pass? The caravan master sells one for ten silver.",
+        "Brauchst du das Schwert noch? Der Schmied wartet unten auf dich.",
+        # help text asking about an explicit or graphic setting
+        "Is an explicit cast necessary here? Only when the value does not fit into the target type.",
+        "Why is graphic acceleration needed? The compositor renders every window through the GPU.",
+        "Ist eine explizite Angabe nötig? Nur wenn das Programm den Typ nicht selbst erkennt.",
+        # the question after the lead: the story's own
+        "The basement smelled of iron and old rain, and the bulb swung on its cord above the washer. "
+        "Nobody spoke. Did it really need to be this bloody? Jess wondered, and stepped down.",
+        # too much for a character, in the past, or about a thing of the world
+        "It was too gruesome for me to look at, so I turned away and ran up the stairs.",
+        '"This is too bloody for me," Tom said, and handed back the knife.',
+    ],
+)
+def test_a_character_asking_about_blood_or_a_manual_asking_what_is_needed_passes(story: str) -> None:
+    assert find_refusal(story) is None, story
+
+
+# -- a soft decline naming no task with the story going on after it (refusal_patterns._bare_then_story) -------
+@pytest.mark.parametrize(
+    "line",
+    [
+        "No thanks, I'll pass. The road north is flooded, so the caravan will wait at the ford until the water "
+        "drops and the wagons can cross without losing their wheels in the mud.",
+        "Ich passe lieber. Die Karawane wartet an der Furt, bis das Wasser sinkt und die Wagen wieder sicher "
+        "durch den Fluss kommen, ohne ihre Räder im Schlamm zu verlieren.",
+        "Воздержусь. Караван ждёт у брода, пока вода не спадёт и телеги смогут переправиться через реку, не "
+        "потеряв колёса в грязи и не утопив мешки с мукой.",
+        "Spasuję. Karawana czeka przy brodzie, aż woda opadnie i wozy będą mogły przejechać przez rzekę bez "
+        "gubienia kół w błocie i bez utraty worków z mąką.",
+    ],
+)
+def test_a_bare_decline_the_story_goes_on_after_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "No thanks, I'll pass.",
+        "I'll pass on this one. Is there another direction you'd like to take the story instead?",
+        "Ich passe lieber. Soll ich stattdessen die Szene am nächsten Morgen schreiben?",
+        "Воздержусь. Могу вместо этого написать сцену, где она находит только пустую будку.",
+        "Spasuję. Mogę za to napisać scenę z perspektywy sąsiada, który rano znajduje pustą budę i ślady.",
+        # toning down speaks of the writing: the toned-down scene after it is still the host's
+        "Vorweg: Ich entschärfe das ein wenig. Die Kellertür quietschte. Jule tastete nach dem Lichtschalter, "
+        "fand ihn nicht. Irgendwo unten tropfte es, gleichmäßig, viel zu gleichmäßig.",
+    ],
+)
+def test_a_bare_decline_alone_asking_or_going_on_about_the_writing_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
