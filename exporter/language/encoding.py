@@ -99,8 +99,11 @@ _ASCII_WORD = re.compile("[a-z]+")
 # Westen" is not one): "Im glad", "Ive seen"; "cant"/"wont" after a subject pronoun (the noun "cant" and
 # the adjective "wont" never follow one, unlike a determiner: "It cant be", "you cant", not "this cant");
 # "lets" opening a clause (the verb has a subject before it) before a word that is no object of it ("Lets
-# get started", "First, lets create"; not "Lets you set"); "its" before an article, "not", "been" or an
-# adverb, which no possessive precedes ("Its a good idea"; not "its true name").
+# get started", "First, lets create"; not "Lets you set"); "its" before an article, a possessive or
+# demonstrative determiner, "not", "been" or an adverb, which no possessive precedes ("Its a good idea",
+# "its our only option"; not "its true name"); "Ill" capitalised after a lowercase word or comma, where
+# the adjective would be lowercase ("I think Ill wait", "And Ill make"), or before "be" or "have", which
+# never follow the adjective ("Ill be glad"; not "Ill health").
 _LETS_OBJECT = (
     "you|us|them|him|her|me|it|the|a|an|your|their|his|its|our|my|this|that|these|those|one|people|users?|"
     "players?|anyone|everyone|someone|everybody|anybody|somebody|each|every|any|some|all|both|either|"
@@ -111,10 +114,14 @@ _AFTER_SUBJECT = re.compile(
     r"\b(?:I|[Yy]ou|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[Ii]t|[Tt]here|[Ww]ho) (?:cant|wont)\b"
 )
 _LETS = re.compile(rf"[Ll]ets(?= (?!(?:{_LETS_OBJECT})\b)[a-z]+\b)")  # opening a clause: ``_clause_start``
-_ITS = re.compile(r"\b[Ii]ts (?:a|an|the|not|been|also|never|always|probably|actually|really|gonna)\b")
+_ITS = re.compile(
+    r"\b[Ii]ts (?:a|an|the|my|your|our|their|his|her|this|these|those|not|been|also|never|always|probably|"
+    r"actually|really|gonna)\b"
+)
+_ILL = re.compile(r"(?<=[a-z,] )Ill\b|\bIll(?= (?:be|have)\b)")
 # each pattern searched only in a text that has its word (the words are listed at C speed first)
 _BARE_PHRASES = {"im": _FIRST_PERSON, "ive": _FIRST_PERSON, "cant": _AFTER_SUBJECT, "wont": _AFTER_SUBJECT,
-                 "lets": _LETS, "its": _ITS}  # fmt: skip
+                 "lets": _LETS, "its": _ITS, "ill": _ILL}  # fmt: skip
 
 
 def _clause_start(text: str, at: int) -> bool:
