@@ -546,3 +546,26 @@ def test_a_short_reply_whose_quotes_and_dashes_were_misread_is_still_latin_text(
     bad = text.encode("utf-8").decode(codec, errors="ignore")
     found = CHECKER.find(bad, "en")
     assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "sample"),
+    [
+        ("Non trovando il dispositivo, il programma tradurrà questo indirizzo con la cache ARP.", "tradurr"),
+        ("Con troppi strati di vestiti si subisce una penalità per ogni parte del corpo.", "penalit"),
+    ],
+)
+def test_one_italian_stem_whose_final_accented_vowel_was_deleted_fails(text: str, sample: str) -> None:
+    # the future and the nouns in -ità end in an accented vowel; deleted, a stem ending in a consonant is
+    # left, which no Italian word is and the fullest list lacks: one is mark enough
+    assert CHECKER.find(text, "it") is None
+    bad = text.encode("utf-8").decode("big5", errors="ignore")
+    assert sample in bad.split() and not any("\u3000" <= c <= "\u9fff" for c in bad), bad
+    found = CHECKER.find(bad, "it")
+    assert found is not None and found.kind == "lost_characters" and found.sample == sample, (bad, found)
+
+
+def test_italian_borrowings_ending_in_a_consonant_are_no_stems() -> None:
+    # words the fullest list holds, and English ones: not what a deleted accent leaves
+    text = "Il server usa un timer e un buffer per ogni utente; il computer del manager non va in standby."
+    assert CHECKER.find(text, "it") is None, CHECKER.find(text, "it")
