@@ -916,11 +916,11 @@ def _listed_elisions(locale: str) -> frozenset[str]:
     """The glued forms of ``_ELISIONS`` (a prefix and a word of the lexicon) that ``wordfreq``'s fullest
     list of the language holds (down to Zipf 1 for Italian and French: one occurrence per billion words):
     words of their own or spellings web text uses (``calma`` is c + alma, ``allarmati`` all + armati,
-    ``desso``). A glued form the list lacks is
-    written nowhere: one in a reply is a mark as strong as a remnant ``STRONG_REMNANT_GAP`` rarer than its
-    word (on the clean dev splits of the eighteen fiction and documentation sets: none; in their misread
-    copies ``lintestazione``, ``lopzione``, ``unombra``, ``dinstructions``, ``lannexe``). Computed once per
-    locale (one read of the list); only the listed ones are kept (a few hundred)."""
+    ``desso``). A glued form the list lacks is written nowhere: one in a reply is a mark as strong as a
+    remnant ``STRONG_REMNANT_GAP`` rarer than its word (on the clean dev splits of the twenty-three fiction
+    and documentation sets: none; in their misread copies ``lintestazione``, ``lopzione``, ``unombra``,
+    ``dinstructions``, ``lannexe``). Computed once per locale (one read of the list); only the listed ones
+    are kept (a few hundred to two thousand)."""
     words = lexicon(locale).ranks
     glued = {
         prefix + word
@@ -977,7 +977,7 @@ def _remnants(locale: str) -> dict[str, float]:
 # (``sarà`` -> ``sar``, ``tradurrà`` -> ``tradurr``, ``elasticità`` -> ``elasticit``). The stems of the
 # fullest list's words down to ``FINAL_ACCENT_MIN_ZIPF`` (beyond the lexicon's 30,000 forms: the future
 # of every verb), where the list itself lacks the stem and English writes no such word, are marks enough
-# one at a time: on the clean dev splits of the eighteen fiction and documentation sets none occurs.
+# one at a time: on the clean dev splits of the twenty-three fiction and documentation sets none occurs.
 # Other languages end words in consonants, and their fullest lists lack real inflected forms (Polish
 # ``eksportuj``, Turkish ``uyarlar``): not theirs.
 _FINAL_ACCENT_LANGUAGES = frozenset({"it"})
