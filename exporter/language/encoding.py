@@ -655,6 +655,39 @@ def _stray_in_latin(head: str, chunks: list[str], starts: list[int]) -> Corrupti
     return None
 
 
+GREEK_MIN_LETTERS = 2  # lone CJK characters of Latin text, each a misread Greek letter, that are mojibake
+
+
+def _lone_greek(chunks: list[str], starts: list[int]) -> Corruption | None:
+    """Greek letters of Latin-alphabet text (star names, units, formulas: ``δ Crucis``, ``5 μg``) read by
+    a double-byte codec: a letter's two UTF-8 bytes (CE or CF and a continuation byte) make one CJK
+    character on its own (``灌 Crucis`` in cp949, ``未 Crucis`` in GB18030, ``帤 Crucis`` in Big5). One
+    lone CJK character is as often a word of its own; ``GREEK_MIN_LETTERS`` of them, each re-encoding in
+    the same codec to a Greek letter, are not: a CJK word quoted in Latin text is written whole (``谢谢``),
+    and about one Han character in a hundred re-encodes to a Greek letter at all."""
+    singles = [(start, char) for start, char in zip(starts, chunks, strict=True) if len(char) == 1]
+    singles = [(start, char) for start, char in singles if _HAN_BLOCK.match(char)]
+    if len(singles) < GREEK_MIN_LETTERS:
+        return None
+    for codec in CJK_CODECS:
+        found = []
+        for start, char in singles:
+            raw = char.encode(codec, errors="replace")
+            if (
+                len(raw) == 2
+                and raw[0] in b"\xce\xcf"
+                and 0x80 <= raw[1] <= 0xBF
+                and "\u0391" <= (letter := raw.decode("utf-8")) <= "\u03c9"
+            ):
+                found.append((start, char, letter))
+        if len(found) >= GREEK_MIN_LETTERS:
+            start, char, _ = found[0]
+            repaired = "".join(letter for *_, letter in found)[:24]
+            return Corruption("mojibake", start, char, (f"U+{ord(char):04X}",), codec=codec,
+                              repaired=repaired, count=len(found))  # fmt: skip
+    return None
+
+
 def _well_formed(raw: bytes) -> bool:
     """Whether ``raw`` is UTF-8 with at least one multi-byte sequence."""
     try:
@@ -692,6 +725,8 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
         and (found := _own_repair(_stray_in_latin(head, chunks, starts), locale))
     ):
         return found
+    if mostly_ascii and (found := _lone_greek(chunks, starts)) and latin_text():
+        return found  # the repair is Greek, no reply's own letters: not asked of ``_own_repair``
     joined = "\n".join(chunks)
     for codec in CJK_CODECS:
         # GB18030 spells a hangul syllable in four bytes, the second and fourth ASCII digits (slowly: a

@@ -569,3 +569,20 @@ def test_italian_borrowings_ending_in_a_consonant_are_no_stems() -> None:
     # words the fullest list holds, and English ones: not what a deleted accent leaves
     text = "Il server usa un timer e un buffer per ogni utente; il computer del manager non va in standby."
     assert CHECKER.find(text, "it") is None, CHECKER.find(text, "it")
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "big5", "cp949", "euc_jp"])
+@pytest.mark.parametrize("errors", ["replace", "ignore"])
+def test_greek_letters_of_latin_text_read_as_lone_cjk_characters_fail(codec: str, errors: str) -> None:
+    # each letter's two UTF-8 bytes make one CJK character standing alone ("灌 Crucis" in cp949)
+    text = "The stars of the Southern Cross are Acrux, Mimosa, δ Crucis, ζ Crucis, λ Crucis and μ Crucis."
+    assert CHECKER.find(text, "en") is None
+    bad = text.encode("utf-8").decode(codec, errors=errors)
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "δζλμ", (bad, found)
+
+
+def test_one_lone_cjk_character_that_reencodes_to_a_greek_letter_is_a_word() -> None:
+    # 未 is GB18030 CE B4, the UTF-8 of δ: one such character is a word of its own as often
+    assert "未".encode("gb18030").decode("utf-8") == "δ"
+    assert CHECKER.find("The character 未 means not yet, and the sign 人 a person.", "en") is None
