@@ -634,9 +634,12 @@ def _glued(text: str, start: int, length: int) -> bool:
 def _stray_in_latin(head: str, chunks: list[str], starts: list[int]) -> Corruption | None:
     """Double-byte characters that Latin-alphabet text (``_latin_text``) cannot hold, whatever they repair
     to: a halfwidth katakana (a cp932 reading's single bytes: ``Fuﾃ`` is ``Fuß`` missing its second
-    byte, ``ecuacioﾌ］n`` a decomposed accent) glued to a Latin letter or digit or re-encoding to
-    well-formed UTF-8 (``ﾎｱ Crv`` is ``α Crv``); a run of hangul syllables none of which is in KS X 1001
-    (``볛밽``: real Korean is written in its 2,350, UTF-8's bytes pair into the rest). A CJK character
+    byte, ``ecuacioﾌ］n`` a decomposed accent) glued to a Latin letter or digit, or re-encoding to
+    well-formed UTF-8 (``ﾎｱ Crv`` is ``α Crv``), or one standing alone whose byte is the lead of a
+    two-byte UTF-8 sequence (C2-DF) whose continuation the reading dropped or paired with the next byte
+    (``ﾃ molto`` is ``È molto``; a halfwidth katakana word is never one letter); a run of hangul
+    syllables none of which is in KS X 1001 (``볛밽``: real Korean is written in its 2,350, UTF-8's bytes
+    pair into the rest). A CJK character
     between two Latin letters is no mark: a Japanese or Chinese sentence quoted in Latin text glues its
     Latin words to its own (``mysqlまたはpostgres``, ``Konsole，并在Ctrl``)."""
     for start, chars in zip(starts, chunks, strict=True):
@@ -644,7 +647,9 @@ def _stray_in_latin(head: str, chunks: list[str], starts: list[int]) -> Corrupti
             continue  # accented Latin letters, punctuation
         codec = None
         if _HALFWIDTH_KANA.search(chars) and (
-            _glued(head, start, len(chars)) or _well_formed(chars.encode("cp932", errors="replace"))
+            _glued(head, start, len(chars))
+            or _well_formed(raw := chars.encode("cp932", errors="replace"))
+            or (len(raw) == 1 and 0xC2 <= raw[0] <= 0xDF)
         ):
             codec = "cp932"
         elif _HANGUL_RUN.fullmatch(chars) and all(_rare_hangul(c, "cp949") for c in chars):

@@ -586,3 +586,19 @@ def test_one_lone_cjk_character_that_reencodes_to_a_greek_letter_is_a_word() -> 
     # 未 is GB18030 CE B4, the UTF-8 of δ: one such character is a word of its own as often
     assert "未".encode("gb18030").decode("utf-8") == "δ"
     assert CHECKER.find("The character 未 means not yet, and the sign 人 a person.", "en") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Ho raccolto la legna. È tardi, torniamo al campo prima che faccia buio.", "it"),  # C3 88
+        ("The answer is 3 × 2 = 6, as the table shows for every row.", "en"),  # C3 97
+    ],
+)
+def test_a_lone_halfwidth_katakana_that_is_a_utf8_lead_byte_is_mojibake(text: str, locale: str) -> None:
+    # cp932 reads the lead byte C3 as ﾃ and drops the continuation (or pairs it with the space after it)
+    assert CHECKER.find(text, locale) is None
+    bad = text.encode("utf-8").decode("cp932", errors="ignore")
+    assert " ﾃ " in bad, bad
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind == "mojibake" and found.sample == "ﾃ", (bad, found)
