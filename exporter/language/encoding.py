@@ -139,10 +139,11 @@ _LATIN_RUN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u
 _CJK_LETTERS = re.compile(f"[{CJK_LETTERS}]+")
 
 
-# What GB18030 and cp932 read the first two bytes of U+2000-U+21BF (quotes, dashes, ellipsis, arrows) as:
-# punctuation of the text that was misread, no letter of another script (鈥, 窶, 竊).
+# What GB18030 and cp932 read the first two bytes of U+2000-U+27FF (quotes, dashes, ellipsis, arrows,
+# operators, shapes, dingbats: the signs Latin text writes) as: signs of the text that was misread, no letter
+# of another script (鈥, 窶, 竊, 鈻).
 _CUT_READINGS = re.compile(
-    "[" + "".join(bytes((0xE2, b)).decode(c) for c in ("gb18030", "cp932") for b in range(0x80, 0x87)) + "]"
+    "[" + "".join(bytes((0xE2, b)).decode(c) for c in ("gb18030", "cp932") for b in range(0x80, 0xA0)) + "]"
 )
 
 
@@ -454,8 +455,8 @@ def has_utf8_sequence(raw: bytes) -> bool:
     return b"2C" in classes or b"3CC" in classes or b"4CCC" in classes
 
 
-_CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x86]")  # U+2000-U+21BF (punctuation, arrows) less its last byte
-_CUT_SEQUENCE = re.compile(rb"\xe2[\x80-\x86](?![\x80-\xbf])")  # ... inside a run: no continuation follows
+_CUT_PUNCTUATION = re.compile(rb"\xe2[\x80-\x9f]")  # U+2000-U+27FF (signs) less its last byte
+_CUT_SEQUENCE = re.compile(rb"\xe2[\x80-\x9f](?![\x80-\xbf])")  # ... inside a run: no continuation follows
 
 
 def _rare_hangul(char: str, codec: str) -> bool:
@@ -747,7 +748,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
         ):
             continue  # no run can repair: below, a repair needs a UTF-8 sequence or one of these two
         for start, chars, (raw, valid) in zip(starts, chunks, split_runs(whole), strict=True):
-            # GB18030 and cp932 read the first two bytes of each of U+2000-U+21BF as one character (鈥, 窶)
+            # GB18030 and cp932 read the first two bytes of each of U+2000-U+27FF as one character (鈥, 窶)
             # and, with errors="ignore", pair the third with the byte after it or drop it: in Latin text a
             # run of those cut sequences (“\” is 鈥淺鈥) is as well-formed as a whole one
             cut = 0
@@ -763,7 +764,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 and (_CUT_PUNCTUATION.fullmatch(raw) or _rare_hangul(chars, codec))
             ):
                 # One CJK character in Latin-alphabet text that is the first two bytes of UTF-8
-                # punctuation (“ ” – • → start E2 80-86) whose third byte was dropped (errors="ignore"),
+                # punctuation (“ ” – • → − ▸ start E2 80-9F) whose third byte was dropped (errors="ignore"),
                 # or a hangul syllable only cp949's extension has (real Korean is written in KS X 1001's
                 # 2,350): the continuation bytes of a sequence whose lead was dropped ("“I" is "쏧").
                 return Corruption("mojibake", start, chars, (f"U+{ord(chars):04X}",), codec=codec,

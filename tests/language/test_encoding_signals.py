@@ -602,3 +602,20 @@ def test_a_lone_halfwidth_katakana_that_is_a_utf8_lead_byte_is_mojibake(text: st
     assert " ﾃ " in bad, bad
     found = CHECKER.find(bad, locale)
     assert found is not None and found.kind == "mojibake" and found.sample == "ﾃ", (bad, found)
+
+
+@pytest.mark.parametrize(
+    ("codec", "text", "sample"),
+    [
+        ("gb18030", "To print it, choose File ▸ Print Preview and pick the pages you want.", "鈻"),
+        ("cp932", "Click the closed folder (⊞) to open it and see the files it holds.", "竓"),
+    ],
+)
+def test_a_sign_beyond_the_punctuation_rows_cut_by_a_lossy_double_byte_reading_is_mojibake(
+    codec: str, text: str, sample: str
+) -> None:
+    # ▸ (E2 96 B8), ⊞ (E2 8A 9E): the first two bytes make one character, the third is dropped
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    assert sample in bad, bad
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake" and found.sample == sample, (bad, found)
