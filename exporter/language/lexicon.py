@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import gzip
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -213,18 +213,46 @@ def fullest_zipf(language: str, words: Iterable[str]) -> tuple[dict[str, float],
     (True, True)
     """
     wanted = frozenset(words)
+    found: dict[str, float] = {}
+    floor = 0.0
+    for zipf, bucket in _buckets(language):
+        floor = zipf  # the last bucket is empty: the list's floor
+        for word in bucket:
+            if word in wanted:
+                found[word] = zipf
+    return found, floor
+
+
+def fullest_words(language: str, keep: Callable[[str], bool], min_zipf: float) -> dict[str, float]:
+    """The words of ``language``'s fullest list (as ``fullest_zipf``) at least ``min_zipf`` frequent that
+    ``keep`` accepts, with their Zipf frequencies; the list is read down to ``min_zipf`` only.
+
+    >>> found = fullest_words("it", lambda word: word.endswith("à"), 5.0)
+    >>> "città" in found, all(word.endswith("à") and zipf >= 5 for word, zipf in found.items())
+    (True, True)
+    """
+    found: dict[str, float] = {}
+    for zipf, bucket in _buckets(language):
+        if zipf < min_zipf:
+            break
+        found.update((word, zipf) for word in bucket if keep(word))
+    return found
+
+
+def _buckets(language: str) -> Iterator[tuple[float, list[str]]]:
+    """The frequency buckets of ``language``'s fullest list, most frequent first: each bucket's Zipf
+    frequency and words, then the list's floor with no words (nothing without a list)."""
     try:
         import msgpack  # installed with wordfreq
         import wordfreq
     except ImportError:  # pragma: no cover - the exporter extra installs both
-        return {}, 0.0
+        return
     language = spec.language if (spec := LOCALES.get(language)) is not None else language
     path = wordfreq.available_languages("large").get(language) or wordfreq.available_languages("small").get(
         language
     )
     if path is None:
-        return {}, 0.0
-    found: dict[str, float] = {}
+        return
     with gzip.open(path, "rb") as stream:
         unpacker = msgpack.Unpacker(stream, raw=False)
         buckets = unpacker.read_array_header() - 1
@@ -232,7 +260,5 @@ def fullest_zipf(language: str, words: Iterable[str]) -> tuple[dict[str, float],
         if not isinstance(header, dict) or header.get("format") != "cB":
             raise ValueError(f"{path}: not a cBpack word list")
         for centibels in range(buckets):
-            for word in unpacker.unpack():
-                if word in wanted:
-                    found[word] = round(9 - centibels / 100, 2)  # a frequency of 10^(-cB/100), in Zipf
-    return found, round(9 - buckets / 100, 2)
+            yield round(9 - centibels / 100, 2), unpacker.unpack()  # a frequency of 10^(-cB/100), in Zipf
+    yield round(9 - buckets / 100, 2), []

@@ -9,7 +9,7 @@ import pytest
 from exporter.language import lexicon as lexicon_module
 from exporter.language.detect import Ensemble, _lexicon_keeps, unknown_words
 from exporter.language.judge import judge
-from exporter.language.lexicon import fullest_zipf, lexicon, lexicon_or_none, preference
+from exporter.language.lexicon import fullest_words, fullest_zipf, lexicon, lexicon_or_none, preference
 from exporter.language.locales import LOCALES
 from exporter.language.start import find_corrupted_start
 from exporter.outcomes import Outcome, Reason
@@ -259,6 +259,14 @@ def test_fullest_zipf_reads_the_large_list_where_there_is_one_and_gives_its_floo
     found, floor = fullest_zipf("id", ["yang", "zzqxw"])
     assert found["yang"] > 6 and floor == 3.0
     assert fullest_zipf("xx", ["a"]) == ({}, 0.0)
+
+
+def test_fullest_words_keeps_the_accepted_words_down_to_the_least_frequency_asked() -> None:
+    found = fullest_words("it", lambda word: word.endswith("rà"), 3.0)
+    assert found["sarà"] > 5 and min(found.values()) >= 3.0 and all(w.endswith("rà") for w in found)
+    assert fullest_zipf("it", found)[0] == found  # the same frequencies as the other reader gives
+    assert "annullerà" in fullest_words("it", lambda word: word.endswith("rà"), 2.0)  # Zipf 2.13
+    assert fullest_words("xx", lambda word: True, 0.0) == {}
 
 
 @pytest.mark.parametrize(
