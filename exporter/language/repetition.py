@@ -32,8 +32,8 @@ people do write, so every signal needs many repeats covering much of the reply:
   loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
   compresses to 35-60 %. The last quarter must also compress under ``TAIL_HEAD_MAX_RATIO`` of the first
   quarter's ratio (repetitive documentation is repetitive throughout; a loop is more so than what came
-  before it), and the last quarter's second half must bring fewer than ``ECHO_MIN_NEW`` words its
-  first half lacks (a template names new values, a loop says nothing new).
+  before it), and the second half of what is judged (the reply, its last quarter) must bring fewer than
+  ``ECHO_MIN_NEW`` words its first half lacks (a template names new values, a loop says nothing new).
 
 A loop runs to the end of the reply (a sampler that falls into one rarely climbs out), so the judges read
 the last ``MAX_JUDGED_CHARS`` characters of a longer reply, and the token-loop check its last
@@ -653,7 +653,10 @@ def _words(text: str) -> list[str]:
 
 def _compression(text: str) -> Repetition | None:
     """A reply that compresses under ``COMPRESS_MAX_RATIO``, or whose last quarter compresses under
-    ``TAIL_MAX_RATIO``: a loop of units too long for the checks above. A loop's last quarter says again
+    ``TAIL_MAX_RATIO``: a loop of units too long for the checks above. Either way the stretch judged must
+    say nothing new in its second half (``_fills_slots``: the whole reply's second half, the last
+    quarter's): a reference whose every entry repeats one long template around a new name compresses as
+    far as a loop, and names a new item in each entry. A loop's last quarter says again
     what it just said, so it also compresses much further than the reply's first quarter, written before
     the loop set in (``TAIL_HEAD_MAX_RATIO``; a loop over the whole reply is the first test's), while
     documentation repeating its phrasing (a function reference, one menu path after another) is as
@@ -662,7 +665,7 @@ def _compression(text: str) -> Repetition | None:
     if len(raw) < COMPRESS_MIN_BYTES:
         return None
     size = len(zlib.compress(raw, 6))
-    if size < COMPRESS_MAX_RATIO * len(raw):
+    if size < COMPRESS_MAX_RATIO * len(raw) and not _fills_slots(text, 0):
         return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, size / len(raw))
     tail = raw[-(len(raw) // 4) :]
     if len(tail) < COMPRESS_MIN_BYTES:
@@ -680,14 +683,14 @@ def _compression(text: str) -> Repetition | None:
 
 
 def _fills_slots(text: str, start: int) -> bool:
-    """Whether the second half of ``text[start:]`` (a last quarter that compresses like a loop) says what its
-    first half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words or more it
-    lacks, in any spelling (``_Spellings``) and no piece of one of its words, or ``ECHO_MIN_COMBINATIONS``
-    sentences or more whose words are no part of what any two neighbouring sentences of the first half
-    said. That is a template filling its slots with new values (one option's description after another's,
-    ``… for the touchpad``, ``… for the trackball``) or pairing them anew (each quantity of a table with
-    each colour). A loop that compresses this far holds a whole copy of its unit or more in each half: its
-    second half's words and sentences are all in its first."""
+    """Whether the second half of ``text[start:]`` (a reply or its last quarter compressing like a loop)
+    says what its first half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words
+    or more it lacks, in any spelling (``_Spellings``) and no piece of one of its words, or
+    ``ECHO_MIN_COMBINATIONS`` sentences or more whose words are no part of what any two neighbouring
+    sentences of the first half said. That is a template filling its slots with new values (one option's
+    description after another's, ``… for the touchpad``, ``… for the trackball``) or pairing them anew
+    (each quantity of a table with each colour). A loop that compresses this far holds a whole copy of its
+    unit or more in each half: its second half's words and sentences are all in its first."""
     spelled = _Spellings()
     halves: tuple[list[frozenset[str]], list[frozenset[str]]] = ([], [])
     middle = (start + len(text)) // 2

@@ -704,3 +704,26 @@ def test_a_cjk_loop_dropping_characters_after_a_latin_word_fills_no_slot() -> No
     raw = (intro + "".join(copies)).encode()
     assert len(zlib.compress(raw[-(len(raw) // 4) :], 6)) < TAIL_MAX_RATIO * (len(raw) // 4)
     assert _compression(intro + "".join(copies)) is not None
+
+
+_ACCESSOR = (
+    "Returns the {name} of the selected frame as a number in the unit chosen under Tools - Options - General, "
+    "and sets the {name} of the selected frame when a number is given as its second argument, the value being "
+    "kept with the document."
+)
+
+
+def test_a_reference_naming_a_new_item_in_each_entry_is_no_whole_reply_compression_loop() -> None:
+    # one long template per entry around a new name: the whole reply compresses under COMPRESS_MAX_RATIO,
+    # and its second half names items its first half never did
+    names = ["width", "height", "depth", "margin", "padding", "border", "shadow", "angle", "opacity",
+             "weight", "spacing", "indent"]  # fmt: skip
+    reference = " ".join(_ACCESSOR.format(name=name) for name in names)
+    raw = reference.encode()
+    assert len(zlib.compress(raw, 6)) < COMPRESS_MAX_RATIO * len(raw)
+    assert _compression(reference) is None
+    assert find_repetition(reference) is None
+    # the same entries once, then the first one over and over: the second half says nothing new, a loop
+    looped = " ".join(_ACCESSOR.format(name=name) for name in [*names[:3], *["width"] * 12])
+    found = _compression(looped)
+    assert found is not None and found.kind == "compression"
