@@ -26,9 +26,10 @@ failing. The rules and their scores:
   ``TAIL_MAX_RATIO`` over the last quarter's ratio and ``TAIL_HEAD_MAX_RATIO`` times the first quarter's
   over it.
 
-It prints, per rule, the distribution of scores (how many texts reach 0.5, 0.75, 0.9, 1.0) with how many
-of those at 1.0 or more a guard passed and how many failed; ``--show N`` prints the N texts of highest
-score per rule (dev only) with the guard that passed them.
+It prints, per rule, the distribution of scores (how many texts reach 0.5, 0.75, 0.9, 1.0) and, for the
+texts at 1.0 or more and those at 0.75 or more, which guard passes them (``none``: at 1.0 the text fails;
+under it, it would fail once its score crossed); ``--show N`` prints the N texts of highest score per rule
+(dev only) with that guard.
 """
 
 from __future__ import annotations
@@ -51,10 +52,12 @@ from screen_pressure import cases, load
 
 from exporter.language import repetition as rep
 from exporter.language.segment import split_sentences
+from exporter.language.truncation import LIST_ITEM
 
 RULES = ("token", "sentence", "many", "cycle", "echo", "drift", "compression", "tail")
 BANDS = (0.5, 0.75, 0.9, 1.0)
 SCAN = 0.5  # token runs under this share of what a loop must cover are not looked for
+GUARDED = 0.75  # scores from here on are asked whether a guard would pass the text, were it over 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +124,12 @@ def sentence_scores(text: str) -> tuple[Score, Score, Score]:
         detail = f"n={n} share={share:.2f} {key[:70]!r}"
         if value > best.value:
             guard = "refrain" if refrain else "designed" if designed else ""
-            best = Score("sentence", value, guard if value >= 1 else "", detail)
+            best = Score("sentence", value, guard if value >= GUARDED else "", detail)
         if n / rep.SENTENCE_MANY > many.value:
             guard = "items" if items else "frame" if framed else ""
-            many = Score("many", n / rep.SENTENCE_MANY, guard if n >= rep.SENTENCE_MANY else "", detail)
+            many = Score(
+                "many", n / rep.SENTENCE_MANY, guard if n / rep.SENTENCE_MANY >= GUARDED else "", detail
+            )
     cycle = Score("cycle", 0.0, "", "")
     for last in (len(keys), len(keys) - 1):
         for period in range(2, rep.CYCLE_MAX_SENTENCES + 1):
@@ -156,8 +161,8 @@ def echo_score(text: str, words: list[str]) -> Score:
             longest = count if share >= rep.ECHO_MIN_SHARE else longest
     value = best / rep.ECHO_MIN_SHARE
     guard = ""
-    if value >= 1:
-        stretch = words[-longest - 1 :]
+    if value >= GUARDED:
+        stretch = words[-(longest or top) - 1 :]
         half = len(stretch) // 2
         if len(set(stretch[half:]) - set(stretch[:half])) >= rep.ECHO_MIN_NEW:
             guard = "new-words"
@@ -176,9 +181,7 @@ def drift_score(text: str) -> Score:
         if index not in sets:
             sentence = sentences[index].text.casefold().rstrip(rep._END_MARKS)
             pieces = sentence.split()
-            sets[index] = (
-                set() if rep.LIST_ITEM.match(sentence) else set(pieces if len(pieces) > 2 else sentence)
-            )
+            sets[index] = set() if LIST_ITEM.match(sentence) else set(pieces if len(pieces) > 2 else sentence)
         return sets[index]
 
     best = Score("drift", 0.0, "", "")
@@ -194,7 +197,7 @@ def drift_score(text: str) -> Score:
         value = copies / rep.DRIFT_MIN_COPIES
         if value > best.value:
             guard = ""
-            if value >= 1:
+            if value >= GUARDED:
                 if rep._enumeration([rep._words(sentences[i].text) for i in range(first, last + 1)]):
                     guard = "enumeration"
                 elif rep._left(sentences):
@@ -208,7 +211,9 @@ def compression_scores(text: str) -> tuple[Score, Score]:
     if len(raw) < rep.COMPRESS_MIN_BYTES:
         return Score("compression", 0.0, "", ""), Score("tail", 0.0, "", "")
     ratio = len(zlib.compress(raw, 6)) / len(raw)
-    whole = Score("compression", rep.COMPRESS_MAX_RATIO / ratio, "", f"ratio {ratio:.3f} of {len(raw)} B")
+    value = rep.COMPRESS_MAX_RATIO / ratio
+    guard = "fills-slots" if value >= GUARDED and rep._fills_slots(text, 0) else ""
+    whole = Score("compression", value, guard, f"ratio {ratio:.3f} of {len(raw)} B")
     tail = raw[-(len(raw) // 4) :]
     if len(tail) < rep.COMPRESS_MIN_BYTES:
         return whole, Score("tail", 0.0, "", "")
@@ -217,7 +222,7 @@ def compression_scores(text: str) -> tuple[Score, Score]:
     head_ratio = len(zlib.compress(head, 6)) / len(head)
     value = min(rep.TAIL_MAX_RATIO / tail_ratio, rep.TAIL_HEAD_MAX_RATIO * head_ratio / tail_ratio)
     guard = ""
-    if value >= 1:
+    if value >= GUARDED:
         sample = tail.decode("utf-8", errors="ignore")
         guard = "fills-slots" if rep._fills_slots(text, len(text) - len(sample)) else ""
     return whole, Score("tail", value, guard, f"tail {tail_ratio:.3f} head {head_ratio:.3f}")
@@ -239,6 +244,7 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=0, help="print the N texts of highest score per rule")
     parser.add_argument("--variants", default="reply,joined,run")
     parser.add_argument("--chars", type=int, default=600, help="characters of each shown text")
+    parser.add_argument("--unguarded", action="store_true", help="show only texts no guard would pass")
     args = parser.parse_args()
     if args.split == "test" and args.show:
         parser.error("--show reads texts: not on the test split")
@@ -256,9 +262,15 @@ def main() -> int:
                 counts["texts"] += 1
                 for band in BANDS:
                     counts[f">={band}"] += score.value >= band
-                if score.value >= 1:
-                    counts[f"guard {score.guard or 'none (fails)'}"] += 1
-                if args.show and keep(score.rule) and score.value >= 0.5:
+                if score.value >= GUARDED:
+                    over = "1.0+" if score.value >= 1 else "0.75+"
+                    counts[f"guard {over} {score.guard or 'none'}"] += 1
+                if (
+                    args.show
+                    and keep(score.rule)
+                    and score.value >= 0.5
+                    and not (args.unguarded and score.guard)
+                ):
                     top[score.rule].append((score.value, name, case.variant, score, case.text))
                     top[score.rule].sort(key=lambda item: -item[0])
                     del top[score.rule][args.show :]
@@ -268,7 +280,7 @@ def main() -> int:
         c = bands[rule]
         guards = ", ".join(f"{k[6:]} {v}" for k, v in sorted(c.items()) if k.startswith("guard "))
         print(f"{rule:12} texts {c['texts']:7} " + " ".join(f">={b} {c[f'>={b}']:6}" for b in BANDS)
-              + f"  at 1.0+: {guards}")  # fmt: skip
+              + f"  guards: {guards}")  # fmt: skip
     for rule, items in top.items():
         print(f"\n=== {rule}: {len(items)} highest")
         for value, name, variant, score, text in items:
