@@ -126,7 +126,8 @@ def sentence_scores(text: str) -> tuple[Score, Score, Score]:
             guard = "refrain" if refrain else "designed" if designed else ""
             best = Score("sentence", value, guard if value >= GUARDED else "", detail)
         if n / rep.SENTENCE_MANY > many.value:
-            guard = "items" if items else "frame" if framed else ""
+            listed = rep._list_items(sentences, key, counts)
+            guard = "items" if items else "frame" if framed else "list-items" if listed else ""
             many = Score(
                 "many", n / rep.SENTENCE_MANY, guard if n / rep.SENTENCE_MANY >= GUARDED else "", detail
             )

@@ -17,7 +17,8 @@ people do write, so every signal needs many repeats covering much of the reply:
   repeated after a different item each time (documentation: an instruction after each field, a menu path
   before each of its items; ``_new_between_copies``), or said ``SENTENCE_MANY`` times anywhere (unless
   every stretch between its copies is new and ``ITEMS_MIN_NEW`` times as long as they: said after each
-  item of a list, an attribution after each quotation);
+  item of a list, an attribution after each quotation; or the stretches are the items of one list, each
+  written on the template of the one before, most naming a new value: ``_list_items``);
 - **flood**: ``FLOOD_MIN_MARKS`` marks in a row (``!!!!``, ``。。。。``, ``~~~~``, emoji) that are not a
   divider line (dashes, rules, a table's ``|---|``) or ``FLOOD_MIN_SPACE`` whitespace characters in a row
   in the last ``FLOOD_TAIL`` characters, or a word of ``FLOOD_MIN_WORD`` letters or more made of one 1-3
@@ -79,6 +80,7 @@ SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times) ...
 ITEMS_MIN_NEW = 3.0  # ... unless each stretch between copies is new, all of them this many times the copies
+ITEM_MIN_SHARE = 0.5  # ... or the stretches are a list's items: each shares this share of its word pairs
 DRIFT_MIN_COPIES = 6  # near-copies of one sentence at the end of the reply, this many in a row ...
 DRIFT_MAX_COPIES = 64  # ... counted up to this many
 DRIFT_MIN_SHARE = 0.75  # ... each sharing this share of its distinct words with the one before
@@ -439,7 +441,9 @@ def _sentence_loop(text: str) -> Repetition | None:
         # between its copies too
         items = _new_between_copies(sentences, key, ITEMS_MIN_NEW, every=True)
         many = repeats >= SENTENCE_MANY and not (
-            items or (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
+            items
+            or (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
+            or _list_items(sentences, key, counts)
         )
         if (many or not designed) and (found is None or repeats > found.repeats):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
@@ -630,6 +634,50 @@ def _new_between_copies(
         gap = []
     distinct = len(gaps) == between if every else 2 * len(gaps) > between
     return distinct and not turns and new >= min_new * copied
+
+
+def _list_items(sentences: list[Sentence], key: str, counts: Counter[str]) -> bool:
+    """Whether the stretches between the copies of ``key`` are the items of one list: each says something
+    (no copies back to back) and is written on the template of the one before (half the pairs of
+    neighbouring words of the shorter of the two, ``ITEM_MIN_SHARE``, are the other's too: ``Displays the
+    width of the label.``, ``Displays the height of the label.``), and half of them or more name a word no
+    earlier stretch did, in any spelling (``_Spellings``; ``page height`` after ``height`` and ``page
+    width`` pairs old values anew). Documentation says one sentence after each item of a list (``If you are
+    defining a custom format, enter a value here.`` after each dimension of a label, ``If the paper size is
+    modified, this dimension's default value is scaled accordingly.`` after each length), the items
+    parallel and each naming its own value. A sampler that keeps coming back to a sentence says prose
+    between its copies, not one template, or near-copies of one sentence with no new word (a word dropped,
+    doubled or swapped). A sentence said more than once (``counts``, by its case- and space-folded text) is
+    no part of an item: a unit of several sentences looping puts its other sentences between the copies of
+    each one, alike by being copies."""
+    said = _words(key)
+    if not said:
+        return False
+    gaps: list[list[str]] = []
+    gap: list[str] | None = None  # the words since the last copy (None before the first)
+    for sentence in sentences:
+        words = _words(sentence.text)
+        if words == said:
+            if gap is not None:
+                gaps.append(gap)
+            gap = []
+        elif gap is not None and counts[" ".join(sentence.text.casefold().split())] < 2:
+            gap += words
+    spelled = _Spellings()
+    seen: set[str] = set()
+    before: set[tuple[str, str]] = set()
+    new = 0  # items naming a word no earlier one did
+    for index, each in enumerate(gaps):
+        words = [spelled.first(word) for word in each]
+        pairs = set(pairwise(words))
+        if len(pairs) < 2:
+            return False  # an item of one word or none
+        if index and len(pairs & before) < ITEM_MIN_SHARE * min(len(pairs), len(before)):
+            return False  # not written on the template of the item before it
+        new += index > 0 and not seen.issuperset(words)
+        seen.update(words)
+        before = pairs
+    return len(gaps) >= 2 and 2 * new >= len(gaps) - 1
 
 
 def _continued(text: str, sentences: list[Sentence]) -> list[Sentence]:
