@@ -17,7 +17,8 @@ people do write, so every signal needs many repeats covering much of the reply:
   repeated after a different item each time (documentation: an instruction after each field, a menu path
   before each of its items; ``_new_between_copies``), or said ``SENTENCE_MANY`` times anywhere (unless
   every stretch between its copies is new and ``ITEMS_MIN_NEW`` times as long as they: said after each
-  item of a list, an attribution after each quotation);
+  item of a list, an attribution after each quotation; or the stretches are the items of one list, each
+  written on the template of the one before, most naming a new value: ``_list_items``);
 - **flood**: ``FLOOD_MIN_MARKS`` marks in a row (``!!!!``, ``。。。。``, ``~~~~``, emoji) that are not a
   divider line (dashes, rules, a table's ``|---|``) or ``FLOOD_MIN_SPACE`` whitespace characters in a row
   in the last ``FLOOD_TAIL`` characters, or a word of ``FLOOD_MIN_WORD`` letters or more made of one 1-3
@@ -32,8 +33,8 @@ people do write, so every signal needs many repeats covering much of the reply:
   loops the checks above cannot see: a 40-word unit, no punctuation). Human prose of that size
   compresses to 35-60 %. The last quarter must also compress under ``TAIL_HEAD_MAX_RATIO`` of the first
   quarter's ratio (repetitive documentation is repetitive throughout; a loop is more so than what came
-  before it), and the last quarter's second half must bring fewer than ``ECHO_MIN_NEW`` words its
-  first half lacks (a template names new values, a loop says nothing new).
+  before it), and the second half of what is judged (the reply, its last quarter) must bring fewer than
+  ``ECHO_MIN_NEW`` words its first half lacks (a template names new values, a loop says nothing new).
 
 A loop runs to the end of the reply (a sampler that falls into one rarely climbs out), so the judges read
 the last ``MAX_JUDGED_CHARS`` characters of a longer reply, and the token-loop check its last
@@ -79,6 +80,7 @@ SENTENCE_MIN_REPEATS = 4  # one sentence said this many times
 SENTENCE_MIN_SHARE = 0.4  # ... its copies covering this share of the reply from the first copy on
 SENTENCE_MANY = 8  # or one sentence said this many times anywhere (a chorus is sung 3-6 times) ...
 ITEMS_MIN_NEW = 3.0  # ... unless each stretch between copies is new, all of them this many times the copies
+ITEM_MIN_SHARE = 0.5  # ... or the stretches are a list's items: each shares this share of its word pairs
 DRIFT_MIN_COPIES = 6  # near-copies of one sentence at the end of the reply, this many in a row ...
 DRIFT_MAX_COPIES = 64  # ... counted up to this many
 DRIFT_MIN_SHARE = 0.75  # ... each sharing this share of its distinct words with the one before
@@ -439,7 +441,9 @@ def _sentence_loop(text: str) -> Repetition | None:
         # between its copies too
         items = _new_between_copies(sentences, key, ITEMS_MIN_NEW, every=True)
         many = repeats >= SENTENCE_MANY and not (
-            items or (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
+            items
+            or (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
+            or _list_items(sentences, key, counts)
         )
         if (many or not designed) and (found is None or repeats > found.repeats):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))
@@ -632,6 +636,50 @@ def _new_between_copies(
     return distinct and not turns and new >= min_new * copied
 
 
+def _list_items(sentences: list[Sentence], key: str, counts: Counter[str]) -> bool:
+    """Whether the stretches between the copies of ``key`` are the items of one list: each says something
+    (no copies back to back) and is written on the template of the one before (half the pairs of
+    neighbouring words of the shorter of the two, ``ITEM_MIN_SHARE``, are the other's too: ``Displays the
+    width of the label.``, ``Displays the height of the label.``), and half of them or more name a word no
+    earlier stretch did, in any spelling (``_Spellings``; ``page height`` after ``height`` and ``page
+    width`` pairs old values anew). Documentation says one sentence after each item of a list (``If you are
+    defining a custom format, enter a value here.`` after each dimension of a label, ``If the paper size is
+    modified, this dimension's default value is scaled accordingly.`` after each length), the items
+    parallel and each naming its own value. A sampler that keeps coming back to a sentence says prose
+    between its copies, not one template, or near-copies of one sentence with no new word (a word dropped,
+    doubled or swapped). A sentence said more than once (``counts``, by its case- and space-folded text) is
+    no part of an item: a unit of several sentences looping puts its other sentences between the copies of
+    each one, alike by being copies."""
+    said = _words(key)
+    if not said:
+        return False
+    gaps: list[list[str]] = []
+    gap: list[str] | None = None  # the words since the last copy (None before the first)
+    for sentence in sentences:
+        words = _words(sentence.text)
+        if words == said:
+            if gap is not None:
+                gaps.append(gap)
+            gap = []
+        elif gap is not None and counts[" ".join(sentence.text.casefold().split())] < 2:
+            gap += words
+    spelled = _Spellings()
+    seen: set[str] = set()
+    before: set[tuple[str, str]] = set()
+    new = 0  # items naming a word no earlier one did
+    for index, each in enumerate(gaps):
+        words = [spelled.first(word) for word in each]
+        pairs = set(pairwise(words))
+        if len(pairs) < 2:
+            return False  # an item of one word or none
+        if index and len(pairs & before) < ITEM_MIN_SHARE * min(len(pairs), len(before)):
+            return False  # not written on the template of the item before it
+        new += index > 0 and not seen.issuperset(words)
+        seen.update(words)
+        before = pairs
+    return len(gaps) >= 2 and 2 * new >= len(gaps) - 1
+
+
 def _continued(text: str, sentences: list[Sentence]) -> list[Sentence]:
     """``sentences`` with each piece that opens with a dash after an ellipsis joined to the one before:
     ``– Tab: Fonts.`` after ``Choose Tools – Options…`` continues a menu path (the dialog the entry opens),
@@ -653,7 +701,10 @@ def _words(text: str) -> list[str]:
 
 def _compression(text: str) -> Repetition | None:
     """A reply that compresses under ``COMPRESS_MAX_RATIO``, or whose last quarter compresses under
-    ``TAIL_MAX_RATIO``: a loop of units too long for the checks above. A loop's last quarter says again
+    ``TAIL_MAX_RATIO``: a loop of units too long for the checks above. Either way the stretch judged must
+    say nothing new in its second half (``_fills_slots``: the whole reply's second half, the last
+    quarter's): a reference whose every entry repeats one long template around a new name compresses as
+    far as a loop, and names a new item in each entry. A loop's last quarter says again
     what it just said, so it also compresses much further than the reply's first quarter, written before
     the loop set in (``TAIL_HEAD_MAX_RATIO``; a loop over the whole reply is the first test's), while
     documentation repeating its phrasing (a function reference, one menu path after another) is as
@@ -662,7 +713,7 @@ def _compression(text: str) -> Repetition | None:
     if len(raw) < COMPRESS_MIN_BYTES:
         return None
     size = len(zlib.compress(raw, 6))
-    if size < COMPRESS_MAX_RATIO * len(raw):
+    if size < COMPRESS_MAX_RATIO * len(raw) and not _fills_slots(text, 0):
         return Repetition("compression", clip(text.strip(), _SAMPLE_CHARS), 0, size / len(raw))
     tail = raw[-(len(raw) // 4) :]
     if len(tail) < COMPRESS_MIN_BYTES:
@@ -680,14 +731,14 @@ def _compression(text: str) -> Repetition | None:
 
 
 def _fills_slots(text: str, start: int) -> bool:
-    """Whether the second half of ``text[start:]`` (a last quarter that compresses like a loop) says what its
-    first half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words or more it
-    lacks, in any spelling (``_Spellings``) and no piece of one of its words, or ``ECHO_MIN_COMBINATIONS``
-    sentences or more whose words are no part of what any two neighbouring sentences of the first half
-    said. That is a template filling its slots with new values (one option's description after another's,
-    ``… for the touchpad``, ``… for the trackball``) or pairing them anew (each quantity of a table with
-    each colour). A loop that compresses this far holds a whole copy of its unit or more in each half: its
-    second half's words and sentences are all in its first."""
+    """Whether the second half of ``text[start:]`` (a reply or its last quarter compressing like a loop)
+    says what its first half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words
+    or more it lacks, in any spelling (``_Spellings``) and no piece of one of its words, or
+    ``ECHO_MIN_COMBINATIONS`` sentences or more whose words are no part of what any two neighbouring
+    sentences of the first half said. That is a template filling its slots with new values (one option's
+    description after another's, ``… for the touchpad``, ``… for the trackball``) or pairing them anew
+    (each quantity of a table with each colour). A loop that compresses this far holds a whole copy of its
+    unit or more in each half: its second half's words and sentences are all in its first."""
     spelled = _Spellings()
     halves: tuple[list[frozenset[str]], list[frozenset[str]]] = ([], [])
     middle = (start + len(text)) // 2

@@ -389,8 +389,11 @@ def test_a_short_label_before_each_new_item_is_a_frame_not_a_loop() -> None:
 
 
 def test_a_multi_clause_sentence_said_nine_times_among_new_ones_still_loops() -> None:
-    others = [f"The {w} road was empty that morning." for w in
-              ("north", "south", "east", "west", "old", "new", "long", "short", "high")]  # fmt: skip
+    # among new sentences of a story (not the items of one list: see the test after each item of one list)
+    others = ["The north road was empty that morning.", "A dog barked somewhere behind the mill.",
+              "Her boots were still wet from the ford.", "Smoke rose over the chapel roof.",
+              "Nobody had fed the horses.", "The innkeeper swore at his cellar boy.", "It began to rain.",
+              "Two crows fought over a crust on the well.", "She counted the coins twice."]  # fmt: skip
     copy = "When the bell rang, the keeper closed the gate, and nobody came."
     text = " ".join(part for other in others for part in (copy, other))
     found = find_repetition(text)
@@ -704,3 +707,57 @@ def test_a_cjk_loop_dropping_characters_after_a_latin_word_fills_no_slot() -> No
     raw = (intro + "".join(copies)).encode()
     assert len(zlib.compress(raw[-(len(raw) // 4) :], 6)) < TAIL_MAX_RATIO * (len(raw) // 4)
     assert _compression(intro + "".join(copies)) is not None
+
+
+_ACCESSOR = (
+    "Returns the {name} of the selected frame as a number in the unit chosen under Tools - Options - General, "
+    "and sets the {name} of the selected frame when a number is given as its second argument, the value being "
+    "kept with the document."
+)
+
+
+def test_a_reference_naming_a_new_item_in_each_entry_is_no_whole_reply_compression_loop() -> None:
+    # one long template per entry around a new name: the whole reply compresses under COMPRESS_MAX_RATIO,
+    # and its second half names items its first half never did
+    names = ["width", "height", "depth", "margin", "padding", "border", "shadow", "angle", "opacity",
+             "weight", "spacing", "indent"]  # fmt: skip
+    reference = " ".join(_ACCESSOR.format(name=name) for name in names)
+    raw = reference.encode()
+    assert len(zlib.compress(raw, 6)) < COMPRESS_MAX_RATIO * len(raw)
+    assert _compression(reference) is None
+    assert find_repetition(reference) is None
+    # the same entries once, then the first one over and over: the second half says nothing new, a loop
+    looped = " ".join(_ACCESSOR.format(name=name) for name in [*names[:3], *["width"] * 12])
+    found = _compression(looped)
+    assert found is not None and found.kind == "compression"
+
+
+CUSTOM = "If you are defining a custom format, enter a value here."
+DIMENSIONS = ["width", "height", "left margin", "top margin", "horizontal pitch", "vertical pitch",
+              "number of columns", "number of rows", "page width", "page height"]  # fmt: skip
+
+
+def test_a_sentence_said_after_each_item_of_one_list_is_no_loop_however_often_it_is_said() -> None:
+    # an instruction after each dimension of a label, ten times: the items are as long as the copies (no
+    # ``items`` by length), but written on one template, most of them naming a new value
+    fields = " ".join(
+        f"Displays the {name} for the label or the business card. {CUSTOM}" for name in DIMENSIONS
+    )
+    assert find_repetition(fields) is None
+    # the same sentence between prose sentences (a sampler coming back to it): a loop
+    prose = ["The caravan left the oasis before dawn.", "Nadia rode at the back, counting camels.",
+             "By noon the wind had risen.", "The guide tied a scarf over his mouth.", "Nobody argued with him.",
+             "They drank less and walked faster.", "A city appeared on the horizon.", "Or perhaps a storm.",
+             "The merchant cursed his ledger."]  # fmt: skip
+    found = find_repetition(" ".join(f"{CUSTOM} {sentence}" for sentence in prose))
+    assert found is not None and found.kind == "sentence_loop"
+    # between near-copies of one sentence that name nothing new (a word dropped, doubled or swapped): a loop
+    rode = "The knight rode on through the dark forest."
+    drifts = [rode, rode.replace(" on", ""), rode.replace("dark forest", "forest dark"), rode[4:].capitalize(),
+              rode.replace("on", "on on"), rode.replace("the dark", "dark"), rode.replace("The", "The the"),
+              rode.replace("rode on", "on rode"), rode.replace("forest", "forest forest")]  # fmt: skip
+    found = find_repetition(" ".join(f"{CUSTOM} {sentence}" for sentence in drifts))
+    assert found is not None and found.kind == "sentence_loop"
+    # between items that differ only in a counter: a loop
+    found = find_repetition(" ".join(f"{CUSTOM} Step {n}: check the dark forest." for n in range(9)))
+    assert found is not None and found.kind == "sentence_loop"
