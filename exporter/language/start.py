@@ -1494,9 +1494,9 @@ def _piece_glued_to_opening_word(body: str, locale: str | None) -> str | None:
     (identifiers' parts: ``Listener``, ``Instance``) glue them so. A name written in camel case glues a
     noun (``PowerShell``, ``YouTube``), and one a language writes often is a word of its lexicon
     (``LinkedIn``) or the reply's subject, used again; a word of the language glued to the next is a lost
-    space (``ValueThis is…``, ``AlfaDe grenzen…``: a label and its text). An interjection followed by its
-    comma or exclamation mark opens its clause, so whatever is glued before it is a piece, one letter or a
-    word (``АОй, …``, ``MichAch, wir…``): no label's text opens with one."""
+    space (``ValueThis is…``, ``AlfaDe grenzen…``, ``MientrasAy, el…``: a label and its text). One letter
+    glued to an interjection and its comma or exclamation mark is a piece too (``АОй, …``, ``ứОй, …``): no
+    word is one letter and an interjection, and a sound drawn out (``OOh,``) is an interjection itself."""
     m = LETTERS.match(body)
     if m is None or (lex := lexicon_or_none(locale)) is None:
         return None
@@ -1505,8 +1505,8 @@ def _piece_glued_to_opening_word(body: str, locale: str | None) -> str | None:
     if tail is None or (token[-1] == "s" and token[:-1].isupper()):
         return None  # (capitals and a lowercase s are an abbreviation's plural: "KDEs", "DSAs are…")
     word, piece = tail.group(1), token[: tail.start()]
-    if body[m.end() : m.end() + 1] in ",!" and _interjection(word, None) and not _interjection(token, None):
-        return None if lex.is_word(token) or _recurs(token, body) else piece
+    if tail.start() == 1 and body[m.end() : m.end() + 1] in ",!" and _interjection(word, None):
+        return None if _interjection(token, None) or _recurs(token, body) else piece
     if tail.start() < GLUED_PIECE_MIN_LETTERS:
         return None
     opens = _REPEATS.sub(r"\1", word.casefold()) in INTERJECTIONS or lex.rank(word) < ARTICLES

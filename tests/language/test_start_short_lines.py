@@ -79,12 +79,12 @@ def test_a_piece_glued_to_a_run_of_opening_marks(text: str, locale: str, piece: 
 @pytest.mark.parametrize(
     ("text", "locale", "piece"),
     [
-        # an interjection and its comma open their clause: what is glued before is a piece, a letter or a word
+        # one letter glued to an interjection and its comma is a piece
         ("АОй, как же холодно сегодня утром.", "ru", "А"),
-        ("MichAch, wir haben noch genug Zeit.", "de", "Mich"),
         ("ứОй, здається, ми помилялися.", "uk", "ứ"),
-        # a sound drawn out is one interjection, and a camel-case name before a comma is no interjection's
+        # a sound drawn out is one interjection; a word glued to one is a lost space, a label and its text
         ("OOh, what a lovely morning it is.", "en", None),
+        ("MichAch, wir haben noch genug Zeit.", "de", None),
         ("PowerShell, the shell of the system, opens the file.", "en", None),
     ],
 )
