@@ -174,8 +174,9 @@ _NAMED_SYMBOL = re.compile(
 _OPENER_THEN_STRAY = re.compile(r"^[\"'“‘„«‹「『（(\[*_¿¡]+(?:[,;:)\]}!?]|\.(?![.a-z0-9]))")
 # "ción.El", "s.The": a fragment, a full stop or comma, and the real first word glued behind it.
 _GLUED_PUNCT = re.compile(rf"^{_LOWER}{{1,14}}[.,;:!?]{_UPPER}")
-# "ment —Quédate", "ing *The": a fragment in front of an emphasis mark, a dash or a quote.
-_FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(「]+\s?{_UPPER}")
+# "ment —Quédate", "ing *The": a fragment in front of an emphasis mark, a dash or a quote (and the text's own
+# single quote: "cycles *'Pixellate' changes…").
+_FRAGMENT_BEFORE_OPENER = re.compile(rf"^{_LOWER}{{1,14}}[.,;:]?\s+[*_—–\-«»\"“„¿¡(「]+'?\s?{_UPPER}")
 # "le«De", "a“La", "y"Cuando", "Ach«Вмикає": letters glued to an opening quote are never a word (a word,
 # even one the reply uses again, is spaced from the quote that follows it).
 _GLUED_QUOTE = re.compile(r"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]{1,14}[“„«「『¿¡\"]\s?[^\W\d_]")
@@ -193,11 +194,14 @@ SKIPPED_WORD_MAX = 3
 _CJK_BEFORE_ALPHABET = re.compile(
     rf"^{_CJK}{{1,8}}[,.、。]?\s*[(“„«「『¿¡*—–\-\"]*\s?(?=[A-Za-zА-яЁёЄєІіЇїҐґ])"
 )
-# "N(To", "e“The", "ione“Specifies", "ювати(The": letters glued to an opening mark. Latin or Cyrillic
-# letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
+# "N(To", "e“The", "ione“Specifies", "ювати(The": letters glued to an opening mark, or to a run of them
+# when the text opens with its own ("vent¿“The museum…", "girl„„In einer Stadt", "cut— - Der Shevaar…",
+# "eled*'Pixellate'").
+# Latin or Cyrillic letters only: Chinese and Japanese put quotes right after a word ("他说“你好”").
 # ("R- HASHES", "N- Deze": glued to a hyphen and a space before a capital; "Gebruikers- en" is a compound.)
 _LETTERS_BEFORE_OPENER = re.compile(
-    rf"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))(?:[(“„«「『¿¡*—–\"]\s?[^\W\d_]|-\s{_UPPER})"
+    rf"^[A-Za-zÀ-ɏ\u1e00-\u1effА-яЁёЄєІіЇїҐґ]{{1,14}}(?!\([^\W\d_]{{1,3}}\))"
+    rf"(?:[(“„«「『¿¡*—–\"]\s?(?:[(“„«「『¿¡*—–\-\"']\s?)*[^\W\d_]|-\s{_UPPER})"
 )  # ("DATEI(en)", "file(s)": a plural ending in brackets, not an opener)
 # "IZEOF\n*El", "Ено\n¿Puede", "Bil\n(Si": a lone token on the first line, then the text.
 _TOKEN_LINE = re.compile(r"^[^\W\d_]{1,6}[ \t]*\n+\s*[(“„«「『¿¡*—–\-\"]?[ \t]?[^\W\d_]")
@@ -232,28 +236,56 @@ _LATIN_BEFORE_CJK = re.compile(rf"^{_LOWER}{{1,12}}(?={_CJK})")
 _PARTICLE = re.compile(r"[는은을를이가의에도로와과나만은とはがをのにでもや是的在和就也都命]")
 
 
-# Words a reply may open with in lowercase: interjections and discourse words of the 17 locales
+# Words a reply may open with in lowercase: interjections and discourse words
 # (after collapsing repeated letters: "hmmm" -> "hm", "ohhh" -> "oh"). Not subword pieces: no tokenizer
-# leaves "ok" or "ну" as the tail of a neighbouring word.
+# leaves "ok" or "ну" as the tail of a neighbouring word. Each locale has its own: a discourse word of another
+# language before the reply's first word is a piece of a token in that language ("à Olha, …" in Portuguese,
+# "right Das wäre…" in German, "so“O, nee!”" in Dutch); sounds and "ok" are written everywhere (``_SHARED``).
 def _words(*lines: str) -> frozenset[str]:
     return frozenset(word for line in lines for word in line.split())
 
 
-INTERJECTIONS = _words(
-    "ok okay oke okey oké sure yes yeah yep yup no nope hm mhm oh ah aha uh um eh hey hi hello well wow oops",
-    "ugh huh ha haha alright right fine so yo ow aw ",  # en
-    "oui non bon euh bah ben hein ouais ",  # fr
-    "sí si vale bueno vaya pues claro ay oye eh ",  # es
-    "sim não nossa olha opa poxa né ",  # pt
-    "ja nein na naja tja ach doch gut also hallo ",  # de
-    "sì beh ecco dai mah boh insomma ehi ",  # it
-    "nou nee hè hé jawel tja ",  # nl
-    "tak nie cóż och hej ",  # pl
-    "ну да нет ой ах ох эх ага так ні еге ",  # ru, uk
-    "evet hayır tamam peki hı ya ",  # tr
-    "iya tidak nah wah ayo ",  # id
-    "ừ vâng không ờ dạ à ồ ơ",  # vi
-)
+_SHARED = "ok okay oke okey oké hm mhm oh ah aha uh um eh ha haha hey wow oops"
+_CYRILLIC_INTERJECTIONS = "ну да нет ой ах ох эх ага так ні еге"  # ru, uk
+LOCALE_INTERJECTIONS = {
+    "en": _words(
+        _SHARED, "sure yes yeah yep yup no nope hi hello well ugh huh alright right fine so yo", "ow aw"
+    ),
+    "fr": _words(_SHARED, "oui non bon euh bah ben hein ouais"),
+    "es": _words(_SHARED, "sí si vale bueno vaya pues claro ay oye"),
+    "pt-BR": _words(_SHARED, "sim não nossa olha opa poxa né"),
+    "de": _words(_SHARED, "ja nein na naja tja ach doch gut also hallo"),
+    "it": _words(_SHARED, "sì beh ecco dai mah boh insomma ehi"),
+    "nl": _words(_SHARED, "nou nee hè hé jawel tja ja"),
+    "pl": _words(_SHARED, "tak nie cóż och hej"),
+    "ru": _words(_SHARED, _CYRILLIC_INTERJECTIONS),
+    "uk": _words(_SHARED, _CYRILLIC_INTERJECTIONS),
+    "tr": _words(_SHARED, "evet hayır tamam peki hı ya"),
+    "id": _words(_SHARED, "iya tidak nah wah ayo"),
+    "vi": _words(_SHARED, "ừ vâng không ờ dạ à ồ ơ"),
+}
+INTERJECTIONS = frozenset().union(*LOCALE_INTERJECTIONS.values())  # any locale's: a reply with no locale
+_SHARED_WORDS = _words(_SHARED)
+
+
+def _interjection(token: str, locale: str | None, punctuated: bool = False) -> bool:
+    """Whether ``token`` (its repeated letters collapsed or not: "Ohhh", "hmmm") is an interjection of the
+    reply's locale, or of any when it has none; a Chinese, Japanese or Korean reply's Latin ones are the
+    shared sounds. ``punctuated``: the token is followed by its comma, exclamation mark or ellipsis, as a
+    character who speaks another language says it ("Nein, ¡los vengaré!", "Oui... je sais"): any
+    locale's interjection then; a tokenizer's piece is glued to text, not punctuated as an interjection."""
+    folded = token.casefold()
+    words = INTERJECTIONS if punctuated else _interjections(locale)
+    return folded in words or _REPEATS.sub(r"\1", folded) in words
+
+
+_INTERJECTION_MARKS = frozenset(",!?….")  # what an interjection is punctuated with
+
+
+def _interjections(locale: str | None) -> frozenset[str]:
+    return INTERJECTIONS if locale is None else LOCALE_INTERJECTIONS.get(locale, _SHARED_WORDS)
+
+
 # The letters beyond ASCII each Latin-script locale writes. A first token with another one (``ş`` before
 # Spanish text, ``ờ`` before French, ``Ż`` before Portuguese) is a piece of a neighbouring token in another
 # language, not the reply's first word (Vietnamese writes too many to list: not checked).
@@ -337,6 +369,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
         return by_lexicon
+    if piece := _piece_before_ellipsis(text, locale):
+        return _found("fragment", piece)
     if (m := _CJK_BEFORE_ALPHABET.match(body)) and _mostly_alphabetic(body):
         return _found("fragment", m.group().strip())
     if (
@@ -350,12 +384,14 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         found := _spaced_piece_in_cjk(text, locale) or _foreign_han(text, locale)
     ):
         return found
-    if (m := _GLUED_QUOTE.match(text)) and _leading(LETTERS, m.group()).casefold() not in INTERJECTIONS:
-        return _found("fragment", _leading(LETTERS, m.group()))
+    if (m := _GLUED_QUOTE.match(text)) and (
+        lead := _leading(LETTERS, m.group())
+    ).casefold() not in _interjections(locale):
+        return _found("fragment", lead)
     if (
         (m := _CAPITAL_BEFORE_PAREN.match(text))
         and ")" not in text[m.end() : m.end() + PAREN_CLOSE_CHARS]
-        and not _is_word(m.group(), text, any_case=True)
+        and not _is_word(m.group(), text, locale, any_case=True)
         and not _glossed_capitals(_leading(LETTERS, m.group()), text)
         and not _spelled_out(_leading(LETTERS, m.group()), text[m.end() - 2 :])
     ):
@@ -368,7 +404,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     )
     if (
         m
-        and not _is_word(m.group(), body)
+        and not _is_word(m.group(), body, locale)
         and not _abbreviation(text)
         and not (m.re is _LETTERS_BEFORE_OPENER and (_glued_gloss(text) or _broken_off(text, locale)))
     ):
@@ -376,7 +412,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if (
         by_lexicon is None
         and (m := _CAPITAL_BEFORE_OPENER.match(text))
-        and not _is_word(m.group(), text, any_case=True)
+        and not _is_word(m.group(), text, locale, any_case=True)
         and not _quoted_term(text)
         and not _quoted_name(_leading(LETTERS, m.group()), text, locale)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
@@ -401,7 +437,11 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     ):
         if (m := pattern.match(body)) and not (
             pattern is _LOOSE_FRAGMENT
-            and (_is_word(m.group(), body) or _command_like(m.group()) or _list_item(text, m.group(), locale))
+            and (
+                _is_word(m.group(), body, locale)
+                or _command_like(m.group())
+                or _list_item(text, m.group(), locale)
+            )
         ):
             return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if m := _CJK_FRAGMENT.match(body):
@@ -812,8 +852,7 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     token, punct, opener, after = m.group(1), m.group(2), m.group(4), m.group(5)
     if script_of(token[0]) not in (Script.LATIN, Script.CYRILLIC):
         return None
-    folded = _REPEATS.sub(r"\1", token.casefold())
-    if folded in INTERJECTIONS or token.casefold() in INTERJECTIONS:
+    if _interjection(token, locale, bool(punct)):
         return None
     if (lex := lexicon_or_none(locale)) is None:
         return None  # no word list for the locale: no verdict
@@ -849,6 +888,37 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
+
+
+# A first token, then (glued, spaced, on its own line, or behind opening marks) an ellipsis that opens the
+# text: a line picked up in its middle, as short game and story lines open ("...climbed up...", "…Ou c'est
+# juste moi ?", "..:: Ctrl-g : ..."); the token stands before the line's first word.
+_TOKEN_BEFORE_ELLIPSIS = re.compile(
+    r"^([^\W\d_]{1,14})[ \t]*\n?[ \t]*((?:[\"“„«»‹「『*¿¡—–\-][ \t]?)*)(?:\.{2,}|…)(?![.…\"”»」』])"
+)  # (not an ellipsis a quote closes right after: the mark named, "「…」で省略")
+
+
+def _piece_before_ellipsis(text: str, locale: str | None) -> str | None:
+    """The first token when an ellipsis opening the text follows it (``_TOKEN_BEFORE_ELLIPSIS``) and it is
+    no word of the reply's language (its lexicon), no interjection or sound drawn out (``Hmm...``,
+    ``Well…``), and no name the reply uses again: ``denly — ...of ligt het aan mij?``, ``aney ...climbed
+    up``, ``Erro「…Ou c'est``. A word trails off into its ellipsis (``Wait... what?``); so may a name,
+    alone or addressed before a dash (``Marta... you came``, ``Marta — …où es-tu ?``): a capitalised token
+    is judged only behind a quote or an inverted mark, which open what the name would say. (An ellipsis in
+    brackets or quotes closed right after it marks words left out: ``Wahadło (...) kołysze``.)"""
+    if (m := _TOKEN_BEFORE_ELLIPSIS.match(text)) is None or (lex := lexicon_or_none(locale)) is None:
+        return None
+    token, marks = m.group(1), m.group(2).replace(" ", "").replace("\t", "")
+    if script_of(token[0]) not in (Script.LATIN, Script.CYRILLIC) or (
+        _interjection(token, locale, punctuated=m.group()[len(token)] in ".…")
+        or _drawn_out(token)
+        or lex.is_word(token)
+        or _recurs(token, text)
+    ):
+        return None
+    if not token.islower() and (not marks or marks[0] in _DASHES):
+        return None
+    return token
 
 
 _LIST_MARKS = frozenset("—–-*•")  # a list item's mark, or a dialogue dash
@@ -947,9 +1017,9 @@ def _spaced_piece_in_cjk(text: str, locale: str) -> CorruptedStart | None:
         token, rest = m.group(1), text[m.end() :]
         follower = _SPACED_NAME_FOLLOWER.get(locale)
         named = (follower and follower.match(text, m.end())) or _COMMAND_NOUN.match(text, len(token))
-        if not (named or _recurs(token, text) or token in INTERJECTIONS or rest[:1].isupper()):
+        if not (named or _recurs(token, text) or _interjection(token, locale) or rest[:1].isupper()):
             return _found("fragment", token)
-        if rest[:1].isupper() and not _recurs(token, text) and token not in INTERJECTIONS:
+        if rest[:1].isupper() and not _recurs(token, text) and not _interjection(token, locale):
             return _found("fragment", token)  # "rai Kalenz — 你们…": a piece before a name
         return None
     if found := _piece_before_opening(text, locale):
@@ -1362,8 +1432,9 @@ def _recurs(token: str, text: str) -> bool:
     return not _CJK_CHAR.search(token) and re.search(between_cjk, rest) is not None
 
 
-def _is_word(matched: str, text: str, any_case: bool = False) -> bool:
-    """Whether the first token is a word a reply may start with: an interjection (or a sound drawn out,
+def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False) -> bool:
+    """Whether the first token is a word a reply may start with: an interjection of the reply's locale
+    (``_interjection``; or a sound drawn out,
     ``_drawn_out``), or a name the reply repeats ("rsync … rsync"); ``any_case``: or a word the reply uses
     again in any case ("The … the")."""
     m = LETTERS.match(matched)
@@ -1371,9 +1442,8 @@ def _is_word(matched: str, text: str, any_case: bool = False) -> bool:
         return False
     token = m.group()
     return (
-        _REPEATS.sub(r"\1", token.casefold()) in INTERJECTIONS
+        _interjection(token, locale, matched[len(token) : len(token) + 1] in _INTERJECTION_MARKS)
         or _drawn_out(token)
-        or token.casefold() in INTERJECTIONS
         or _recurs(token, text)
         or (any_case and _recurs(token.casefold(), text.casefold()))
     )
@@ -1424,15 +1494,21 @@ def _piece_glued_to_opening_word(body: str, locale: str | None) -> str | None:
     (identifiers' parts: ``Listener``, ``Instance``) glue them so. A name written in camel case glues a
     noun (``PowerShell``, ``YouTube``), and one a language writes often is a word of its lexicon
     (``LinkedIn``) or the reply's subject, used again; a word of the language glued to the next is a lost
-    space (``ValueThis is…``, ``AlfaDe grenzen…``: a label and its text)."""
+    space (``ValueThis is…``, ``AlfaDe grenzen…``, ``MientrasAy, el…``: a label and its text). One letter
+    glued to an interjection and its comma or exclamation mark is a piece too (``АОй, …``, ``ứОй, …``): no
+    word is one letter and an interjection, and a sound drawn out (``OOh,``) is an interjection itself."""
     m = LETTERS.match(body)
     if m is None or (lex := lexicon_or_none(locale)) is None:
         return None
     token = m.group()
     tail = _CAMEL_TAIL.search(token)
-    if tail is None or tail.start() < GLUED_PIECE_MIN_LETTERS or (token[-1] == "s" and token[:-1].isupper()):
+    if tail is None or (token[-1] == "s" and token[:-1].isupper()):
         return None  # (capitals and a lowercase s are an abbreviation's plural: "KDEs", "DSAs are…")
     word, piece = tail.group(1), token[: tail.start()]
+    if tail.start() == 1 and body[m.end() : m.end() + 1] in ",!" and _interjection(word, None):
+        return None if _interjection(token, None) or _recurs(token, body) else piece
+    if tail.start() < GLUED_PIECE_MIN_LETTERS:
+        return None
     opens = _REPEATS.sub(r"\1", word.casefold()) in INTERJECTIONS or lex.rank(word) < ARTICLES
     if (
         not opens
