@@ -83,11 +83,7 @@ def token_score(tokens: list[str]) -> Score:
             if tokens[i] != tokens[i - period]:
                 i += step
                 continue
-            start, end = i, i + 1
-            while start > period and tokens[start - 1] == tokens[start - 1 - period]:
-                start -= 1
-            while end < count and tokens[end] == tokens[end - period]:
-                end += 1
+            start, end = rep.run_through(tokens, i, period)
             turn = tokens[end - period : end]
             if any(t[0].isalpha() for t in turn):
                 covered = end - start + period

@@ -193,6 +193,18 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+def run_through(tokens: list[str], i: int, period: int) -> tuple[int, int]:
+    """The run of tokens each equal to the one ``period`` before that holds position ``i`` (itself such a
+    token): ``(start, end)``, ``tokens[start:end]`` the repeats after the unit's first occurrence."""
+    count = len(tokens)
+    start, end = i, i + 1
+    while start > period and tokens[start - 1] == tokens[start - 1 - period]:
+        start -= 1
+    while end < count and tokens[end] == tokens[end - period]:
+        end += 1
+    return start, end
+
+
 def _token_loop(tokens: list[str]) -> Repetition | None:
     count = len(tokens)  # asked in every step of the walks below: once (2 % of the screen and judge's time)
     if count < LOOP_MIN_TOKENS:
@@ -219,11 +231,7 @@ def _token_loop(tokens: list[str]) -> Repetition | None:
                 if worded[i] == worded[i - period]:
                     i += step
                     continue
-            start, end = i, i + 1
-            while start > period and tokens[start - 1] == tokens[start - 1 - period]:
-                start -= 1
-            while end < count and tokens[end] == tokens[end - period]:
-                end += 1
+            start, end = run_through(tokens, i, period)
             covered = end - start + period  # the unit's first occurrence, then the tokens equal to it
             if covered >= needed:
                 best = best if best is not None and best[0] >= covered else (covered, period, end)
