@@ -32,13 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import fiction_eval
 import judges_eval
 from audit import Finding, audit_units
+from eval_sets import RESULTS, eval_files, is_fiction, set_name
 from fiction_cases import split_of
 from vocabularies import Pieces, pieces_argument
 
 from exporter.contracts.reply_checks import screen
 from exporter.language.judge import Judge, default_judge
 
-RESULTS = Path(__file__).resolve().parent / "results"
 FICTION_PER_LOCALE, FICTION_SEED = 3000, 26  # fiction_eval's draw
 DOCS_PER_LOCALE, DOCS_SEED = 5000, 11  # judges_eval's draw
 
@@ -115,15 +115,13 @@ def main() -> int:
     parser.add_argument(
         "--show-failures", action="store_true", help="print failures on audited-clean cases (dev only)"
     )
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()  # the sets may follow the options, as the usage writes them
     if args.split == "test" and (args.show_audited or args.show_failures):
         parser.error("the test split is scored, never read: --show-* works on dev only")
-    files = sorted(args.results.glob("*_replies.jsonl")) + sorted(args.results.glob("*_paragraphs.jsonl"))
     judge = None if args.audit_only else default_judge()
     totals: dict[str, Tally] = {"fiction": Tally(), "doc": Tally()}
-    for path in files:
-        fiction = path.name.endswith("_replies.jsonl")
-        name = path.name.removesuffix("_replies.jsonl").removesuffix("_paragraphs.jsonl")
+    for path in eval_files(args.results):
+        fiction, name = is_fiction(path), set_name(path)
         if args.sets and name not in args.sets:
             continue
         register = "fiction" if fiction else "doc"

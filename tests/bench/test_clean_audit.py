@@ -154,3 +154,18 @@ def test_the_tool_refuses_to_print_test_texts(tmp_path: Path) -> None:
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert run.returncode == 2 and "the test split is scored, never read" in run.stderr
+
+
+def test_the_tool_takes_set_names_after_its_options(tmp_path: Path) -> None:
+    vocab = tmp_path / "vocab.tiktoken"
+    pieces = [b"ation", b"ly", b" the", "ного".encode(), "ます".encode()]
+    vocab.write_text("".join(f"{base64.b64encode(t).decode()} {i}\n" for i, t in enumerate(pieces)))
+    row = {"locale": "en", "source": "a", "text": "The keeper of the lighthouse has not been seen since."}
+    (tmp_path / "tiny_paragraphs.jsonl").write_text(json.dumps(row) + "\n")
+    run = subprocess.run(
+        [sys.executable, str(Path(clean_audit.__file__)), "dev", "--vocab", str(vocab), "--audit-only",
+         "--results", str(tmp_path), "tiny", "other"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "tiny " in run.stdout and "other" not in run.stdout
