@@ -2465,7 +2465,12 @@ def _steer_then_story(lowered: str, start: int, end: int, cjk: bool) -> bool:
     for a story's length after its sentence."""
     if _STEER.search(lowered, start, end) is None:
         return False
-    after = _sentence(lowered, start, end)[1] + 1
+    return _story_goes_on(lowered, start, _sentence(lowered, start, end)[1] + 1, cjk)
+
+
+def _story_goes_on(lowered: str, start: int, after: int, cjk: bool) -> bool:
+    """No question from the phrase at ``start`` on, and a story's length of text from ``after`` (the end of
+    the phrase's sentence) on."""
     if _QUESTION.search(lowered, start, len(lowered)):
         return False
     return len(lowered[after:].strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
@@ -2494,15 +2499,11 @@ def _bare_then_story(lowered: str, start: int, end: int, codes: tuple[str, ...])
     first, last = _sentence(lowered, start, end - 1 if END_MARK.match(lowered, end - 1) else end)
     if (
         topics.search(lowered, first, last) is not None
-        or _QUESTION.search(lowered, start, len(lowered))
         or _ABOUT_THE_WRITING_BY_CODES[codes].search(lowered, first, last) is not None
+        or topics.search(lowered[last + 1 :]) is not None
     ):
         return False
-    rest = lowered[last + 1 :]
-    if topics.search(rest) is not None:
-        return False
-    cjk = codes is _GROUPS["cjk"]
-    return len(rest.strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
+    return _story_goes_on(lowered, start, last + 1, codes is _GROUPS["cjk"])
 
 
 def _search(lowered: str) -> list[tuple[int, int]]:
