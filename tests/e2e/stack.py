@@ -63,9 +63,14 @@ class Delivery:
     alertmanager: int
     status: int  # what the receiver answered (503 when it was unreachable)
     body: dict[str, Any]
+    answer: str = ""  # the receiver's reply body (the proxy's own error when it was unreachable)
 
     def alerts(self) -> list[dict[str, Any]]:
         return list(self.body.get("alerts") or [])
+
+    def answered(self) -> str:
+        """What a failed assertion shows: the Alertmanager, the status, the receiver's (or proxy's) reply."""
+        return f"alertmanager {self.alertmanager}: {self.status} {self.answer}"
 
 
 class DeliveryProxy:
@@ -73,6 +78,9 @@ class DeliveryProxy:
 
     It forwards the body and the Authorization header unchanged and answers with the receiver's status; an
     unreachable receiver is a 503, which Alertmanager retries like any 5xx, as it would without the proxy.
+    Each delivery is forwarded on a new connection: a pooled one could be closed by the receiver's keep-alive
+    timeout (uvicorn's 5 s, the stack's repeat interval) just as the proxy reuses it, a failure of the proxy
+    that Alertmanager, which holds its own connection, would not see.
     """
 
     def __init__(self, index: int, target: Callable[[], str]) -> None:
@@ -80,7 +88,7 @@ class DeliveryProxy:
         self._target = target
         self._lock = threading.Lock()
         self._deliveries: list[Delivery] = []
-        self._client = httpx.Client(timeout=10.0)
+        self._client = httpx.Client(timeout=30.0, limits=httpx.Limits(max_keepalive_connections=0))
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -93,7 +101,8 @@ class DeliveryProxy:
                 except ValueError:
                     body = {}
                 with outer._lock:
-                    outer._deliveries.append(Delivery(time.time(), outer.index, status, body))
+                    reply = answer.decode(errors="replace")[:500]
+                    outer._deliveries.append(Delivery(time.time(), outer.index, status, body, reply))
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(answer)))
