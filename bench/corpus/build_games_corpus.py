@@ -1176,14 +1176,19 @@ def _add_tutorial(
     """A tutorial's paragraphs, each section a source unit (by its place in the file). A paragraph is paired
     with the English one at its place when the translation has the English's sections and the section its
     paragraphs (a switch or mixing case can then use it); else it is its own key. A translation that keeps a
-    run of the English's words (``untranslated``) is left out."""
+    run of the English's words (``untranslated``) is left out, and a paragraph opening in lowercase: the
+    rest of a sentence whose beginning is before a command shown on its own line, which is not read."""
     latin_script = latin_share(p for section in sections for p in section) > 0.5
     for at, paragraphs in enumerate(sections):
         source = f"{package}/{at}"
         parallel = len(sections) == len(english) and len(paragraphs) == len(english[at])
         for place, paragraph in enumerate(paragraphs):
             text = clean_prose(paragraph, MIN_CHARS.get(language, 60))
-            if text is None or (language != "en" and untranslated(words, text, latin_script)):
+            if (
+                text is None
+                or text[0].islower()
+                or (language != "en" and untranslated(words, text, latin_script))
+            ):
                 continue
             found[language][(source, english[at][place] if parallel else paragraph)] = text
 
