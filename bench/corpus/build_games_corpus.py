@@ -209,7 +209,33 @@ An eleventh set, the activities of two programs for children (``--set lesson``):
   (``usr/share/locale/<language>/LC_MESSAGES/tuxpaint.mo``; its interface strings are not prose and fall
   out).
 
-The scroll, riddle and lesson sets leave out what the quest set leaves out.
+A twelfth set, lessons told to the reader at the keyboard (``--set tutor``)::
+
+    mkdir -p /tmp/tutor/root && cd /tmp/tutor
+    G="aisleriot five-or-more four-in-a-row gnome-chess gnome-klotski gnome-mahjongg gnome-mines gnome-nibbles
+       gnome-robots gnome-sudoku gnome-tetravex hitori iagno lightsoff quadrapassel swell-foop tali"
+    apt-get download vim-runtime emacs-common $G
+    dpkg-deb --fsys-tarfile vim-runtime_*.deb | tar x -C root --wildcards './usr/share/vim/vim*/tutor/*'
+    dpkg-deb --fsys-tarfile emacs-common_*.deb | tar x -C root --wildcards './usr/share/emacs/*/etc/tutorials/*'
+    for p in $G; do dpkg-deb --fsys-tarfile "$p"_*.deb | tar x -C root --wildcards './usr/share/help/*'; done
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set tutor --root /tmp/tutor/root \\
+        --out bench/results/tutor_replies.jsonl
+
+- **vimtutor**: Vim's tutorial, its lessons (``usr/share/vim/vim*/tutor/tutor.<language>.utf-8``, each
+  lesson a source unit; its exercise lines, written with mistakes for the reader to correct, left out);
+- **emacs**: Emacs' tutorial (``usr/share/emacs/<version>/etc/tutorials/TUTORIAL.<language>``, decoded by
+  the encoding the file names, each section a source unit; its tables of commands and its copyright
+  section left out);
+- **gnome_games**: the help of seventeen GNOME games, their rules, strategies and scores and Aisleriot's
+  solitaires (``usr/share/help/<language>/<game>/*.page``, each page a source unit; the pages on the
+  project, bug reports, translation, licence, left out).
+
+A tutorial's paragraph is paired with the English one at its place when the two files have as many
+sections and the section as many paragraphs, else it is its own key (no partner for a switch); a paragraph
+opening in lowercase (the rest of a sentence cut by a command on its own line) and one keeping a run of
+the English's words are left out.
+
+The scroll, riddle, lesson and tutor sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
