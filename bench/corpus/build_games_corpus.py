@@ -209,7 +209,33 @@ An eleventh set, the activities of two programs for children (``--set lesson``):
   (``usr/share/locale/<language>/LC_MESSAGES/tuxpaint.mo``; its interface strings are not prose and fall
   out).
 
-The scroll, riddle and lesson sets leave out what the quest set leaves out.
+A twelfth set, lessons told to the reader at the keyboard (``--set tutor``)::
+
+    mkdir -p /tmp/tutor/root && cd /tmp/tutor
+    G="aisleriot five-or-more four-in-a-row gnome-chess gnome-klotski gnome-mahjongg gnome-mines gnome-nibbles
+       gnome-robots gnome-sudoku gnome-tetravex hitori iagno lightsoff quadrapassel swell-foop tali"
+    apt-get download vim-runtime emacs-common $G
+    dpkg-deb --fsys-tarfile vim-runtime_*.deb | tar x -C root --wildcards './usr/share/vim/vim*/tutor/*'
+    dpkg-deb --fsys-tarfile emacs-common_*.deb | tar x -C root --wildcards './usr/share/emacs/*/etc/tutorials/*'
+    for p in $G; do dpkg-deb --fsys-tarfile "$p"_*.deb | tar x -C root --wildcards './usr/share/help/*'; done
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set tutor --root /tmp/tutor/root \\
+        --out bench/results/tutor_replies.jsonl
+
+- **vimtutor**: Vim's tutorial, its lessons (``usr/share/vim/vim*/tutor/tutor.<language>.utf-8``, each
+  lesson a source unit; its exercise lines, written with mistakes for the reader to correct, left out);
+- **emacs**: Emacs' tutorial (``usr/share/emacs/<version>/etc/tutorials/TUTORIAL.<language>``, decoded by
+  the encoding the file names, each section a source unit; its tables of commands and its copyright
+  section left out);
+- **gnome_games**: the help of seventeen GNOME games, their rules, strategies and scores and Aisleriot's
+  solitaires (``usr/share/help/<language>/<game>/*.page``, each page a source unit; the pages on the
+  project, bug reports, translation, licence, left out).
+
+A tutorial's paragraph is paired with the English one at its place when the two files have as many
+sections and the section as many paragraphs, else it is its own key (no partner for a switch); a paragraph
+opening in lowercase (the rest of a sentence cut by a command on its own line) and one keeping a run of
+the English's words are left out.
+
+The scroll, riddle, lesson and tutor sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
@@ -259,6 +285,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_fiction_corpus import LOCALE_DIRS, PARTNER_DIRS, prose, read_mo, replies
+from build_help_corpus import page_paragraphs
 from build_language_corpus import _encodes
 
 BUCKETS = 8
@@ -1118,6 +1145,162 @@ def tuxpaint(root: Path, found: Found) -> None:
                 _add_quest(found, language, "tuxpaint", "tuxpaint", msgid, msgstr)
 
 
+# Vim's and Emacs' tutorials, each file one language: the language of each (Vim's ``tutor.pt`` is Brazilian
+# Portuguese, its header says; ``tutor.zh`` is ``tutor.zh_tw`` again; Emacs' ``cn`` is Simplified Chinese
+# and ``zh`` Traditional).
+VIM_TUTORS = {
+    "en": "tutor.utf-8", "pt-BR": "tutor.pt.utf-8", "zh-Hans": "tutor.zh_cn.utf-8", "zh-Hant": "tutor.zh_tw.utf-8",
+    **{language: f"tutor.{language}.utf-8" for language in (
+        "es", "fr", "de", "it", "nl", "pl", "ru", "uk", "tr", "ja", "ko", "vi",
+        "bg", "ca", "cs", "da", "el", "eo", "hr", "hu", "lv", "nb", "sk", "sr", "sv",
+    )},
+}  # fmt: skip
+EMACS_TUTORIALS = {
+    "en": "TUTORIAL", "pt-BR": "TUTORIAL.pt_BR", "zh-Hans": "TUTORIAL.cn", "zh-Hant": "TUTORIAL.zh",
+    **{language: f"TUTORIAL.{language}" for language in (
+        "es", "fr", "de", "it", "nl", "pl", "ru", "ja", "ko", "bg", "cs", "eo", "he", "ro", "sk", "sl", "sv",
+    )},
+}  # fmt: skip
+# Vim's lessons are divided by a line of tildes; an Emacs section opens with its title underlined.
+_VIM_RULE = re.compile(r"^\s*~{20,}\s*$", re.M)
+_EMACS_TITLE = re.compile(r"^.*\S.*\n[-=]{4,}\s*$", re.M)
+# A Vim exercise line ("---> Thhe cow jumpedd…"): text with mistakes made on purpose for the reader to fix.
+_VIM_EXERCISE = re.compile(r"^\s*--->", re.M)
+# An Emacs file names its encoding in its last lines ("coding: iso-2022-jp").
+_CODING = re.compile(r"coding:\s*([\w-]+)")
+
+
+def tutorial_text(path: Path) -> str:
+    """A tutorial file's text, decoded by the encoding its last lines name (UTF-8 when they name none)."""
+    data = path.read_bytes()
+    coding = _CODING.search(data[-400:].decode("ascii", "replace"))
+    return data.decode(coding.group(1) if coding else "utf-8", "replace")
+
+
+def tutorial_paragraphs(section: str, vim: bool = False) -> list[str]:
+    """A section's paragraphs (blocks between blank lines), each one line: a line break between CJK
+    characters is no space, another one a space; an Emacs instruction's ``>>`` taken off. Left empty, so that
+    the places of the others stay those of the English: in Vim's tutorial (``vim``) an exercise, in Emacs'
+    a block with an indented line (a table of commands; Emacs' prose is flush left)."""
+    paragraphs = []
+    for block in re.split(r"\n(?:[ \t]*\n)+", section.strip("\n")):
+        if _VIM_EXERCISE.search(block) if vim else re.search(r"^[ \t]+\S", block, re.M):
+            block = ""
+        lines = [re.sub(r"^>>\s*", "", line.strip()) for line in block.strip("\n").splitlines()]
+        paragraphs.append(_CJK_BREAK.sub("", "\n".join(lines)).replace("\n", " ").strip())
+    return paragraphs
+
+
+def _add_tutorial(
+    found: Found,
+    language: str,
+    package: str,
+    sections: list[list[str]],
+    english: list[list[str]],
+    words: set[str],
+) -> None:
+    """A tutorial's paragraphs, each section a source unit (by its place in the file). A paragraph is paired
+    with the English one at its place when the translation has the English's sections and the section its
+    paragraphs (a switch or mixing case can then use it); else it is its own key. A translation that keeps a
+    run of the English's words (``untranslated``) is left out, and a paragraph opening in lowercase: the
+    rest of a sentence whose beginning is before a command shown on its own line, which is not read."""
+    latin_script = latin_share(p for section in sections for p in section) > 0.5
+    for at, paragraphs in enumerate(sections):
+        source = f"{package}/{at}"
+        parallel = len(sections) == len(english) and len(paragraphs) == len(english[at])
+        for place, paragraph in enumerate(paragraphs):
+            text = clean_prose(paragraph, MIN_CHARS.get(language, 60))
+            if (
+                text is None
+                or text[0].islower()
+                or (language != "en" and untranslated(words, text, latin_script))
+            ):
+                continue
+            found[language][(source, english[at][place] if parallel else paragraph)] = text
+
+
+def _tutorials(
+    found: Found,
+    package: str,
+    base: Path | None,
+    files: dict[str, str],
+    split: Callable[[str], list[list[str]]],
+) -> None:
+    if base is None or not (base / files["en"]).is_file():
+        return
+    english = split(tutorial_text(base / files["en"]))
+    words = {w for section in english for p in section for w in shingles(p)}
+    for language, name in files.items():
+        if (path := base / name).is_file():
+            _add_tutorial(found, language, package, split(tutorial_text(path)), english, words)
+
+
+def vim_lessons(text: str) -> list[list[str]]:
+    """vimtutor's lessons (the text between lines of tildes), each a list of paragraphs."""
+    return [tutorial_paragraphs(lesson, vim=True) for lesson in _VIM_RULE.split(text)]
+
+
+def emacs_sections(text: str) -> list[list[str]]:
+    """The Emacs tutorial's sections (the opening and each titled one), each a list of paragraphs, up to the
+    one with the copyright notice (which holds the licence and is not read, nor what follows it)."""
+    cut = text.find("Copyright")
+    if cut >= 0:
+        text = text[: max((m.start() for m in _EMACS_TITLE.finditer(text, 0, cut)), default=0)]
+    return [tutorial_paragraphs(section) for section in _EMACS_TITLE.split(text)]
+
+
+def vimtutor(root: Path, found: Found) -> None:
+    """Vim's tutorial, its lessons narrated to the reader at the keyboard (``usr/share/vim/vim*/tutor/
+    tutor.<language>.utf-8``); the exercise lines, written with mistakes to correct, are left out."""
+    _tutorials(
+        found,
+        "vimtutor",
+        next(iter(sorted(root.glob("usr/share/vim/vim*/tutor"))), None),
+        VIM_TUTORS,
+        vim_lessons,
+    )
+
+
+def emacs_tutorial(root: Path, found: Found) -> None:
+    """Emacs' tutorial (``usr/share/emacs/<version>/etc/tutorials/TUTORIAL.<language>``), each section a
+    source unit; its copyright section is left out."""
+    base = next(iter(sorted(root.glob("usr/share/emacs/*/etc/tutorials"))), None)
+    _tutorials(found, "emacs", base, EMACS_TUTORIALS, emacs_sections)
+
+
+# GNOME's games whose help pages (Mallard) tell how each is played.
+GNOME_GAMES = (
+    "aisleriot", "five-or-more", "four-in-a-row", "gnome-chess", "gnome-klotski", "gnome-mahjongg", "gnome-mines",
+    "gnome-nibbles", "gnome-robots", "gnome-sudoku", "gnome-tetravex", "hitori", "iagno", "lightsoff",
+    "quadrapassel", "swell-foop", "tali",
+)  # fmt: skip
+# The pages on the project (how to report a bug, translate, write documentation; the licence): not the game.
+GNOME_GAMES_SKIP = frozenset({"bug-filing", "develop", "documentation", "license", "translate"})
+
+
+def gnome_games(root: Path, found: Found) -> None:
+    """The help of GNOME's games: their rules, how to play and score, Aisleriot's solitaires one page each
+    (``usr/share/help/<language>/<game>/*.page``, the English in ``C``; each page a source unit, its
+    paragraphs paired with the English page's by place when the two have as many; a paragraph left in
+    English by the translation, ``untranslated``, is left out; the pages on the project, not the game,
+    are not read)."""
+    base = root / "usr/share/help"
+    if not (base / "C").is_dir():
+        return
+    names = [p.name for p in base.iterdir()]
+    for game in GNOME_GAMES:
+        for page in sorted(p for p in (base / "C" / game).glob("*.page") if p.stem not in GNOME_GAMES_SKIP):
+            english = page_paragraphs(page)
+            words = {w for p in english for w in shingles(p)}
+            for language in ("en", *LANGUAGE_DIRS):
+                directory = "C" if language == "en" else next(iter(regional(names, language)), None)
+                if directory is not None and (path := base / directory / game / page.name).is_file():
+                    sections = [page_paragraphs(path)]
+                    _add_tutorial(
+                        found, language, f"gnome_games/{game}/{page.stem}", sections, [english], words
+                    )
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -1136,6 +1319,7 @@ SETS = {
     "scroll": (adonthell, kgoldrunner, renpy_tutorial),
     "riddle": (supertuxkart, gbrainy, starfighter),
     "lesson": (gcompris, tuxpaint),
+    "tutor": (emacs_tutorial, vimtutor, gnome_games),
 }
 
 
@@ -1153,7 +1337,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set in ("quest", "scroll", "riddle", "lesson"):
+    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
