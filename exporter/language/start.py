@@ -366,6 +366,8 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     if _sentence_tail(text, locale) or _opening_aside(text, locale):
         return None  # "grande. E spingo…", "(od Linuksa 2.6.19 …) Wielkość…"
+    if piece := _piece_before_step(text, locale):
+        return _found("fragment", piece)
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
         return by_lexicon
@@ -888,6 +890,41 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
+
+
+# A first token, then (glued, spaced, behind a dash or an opening mark) a numbered step: one or two digits
+# and the full stop or parenthesis of a list item, then a space ("e1. Type o…", "onscious 3. カーソル…",
+# "iders¿2. Para…", "orde— 2. Die…", "ipse「3.」 カーソル…"). A decimal ("Vim 9.0"), a hyphenated name
+# ("COVID-19.") and a date in figures ("3.5.") do not match.
+CODE_MAX_LETTERS = 3  # capitals glued to a number are a code ("Q3", "A4", "MP3"), not a label and its step
+_TOKEN_BEFORE_STEP = re.compile(
+    r"^([^\W\d_]{1,14})[ \t]*(?:[—–][ \t]*)?[*«“„「『¿¡\"]?[ \t]?\d{1,2}[.)．][」』”»\"]?[ \t]"
+)
+
+
+def _piece_before_step(text: str, locale: str | None) -> str | None:
+    """The token before a numbered step that opens the text (``_TOKEN_BEFORE_STEP``), when it is no word
+    of the reply's language. A list item opens its line; what stands before its number on the same line is
+    the item's label, a word of the language ("Step 3.", "Schritt 3.", "Lektion 2.", "Psalm 23."), a name
+    the reply uses again, or a capitalised English word naming a product in a reply in another script
+    ("Windows 10. 设置…", "Python 3. 以降…"), spaced from it with nothing between. A tokenizer's piece is
+    none of these (``e1.``, ``ghan1.``, ``xim 4.``), and a word with a dash or an opening mark between it
+    and the number is no label (``hart“3.``, ``volt¿2.``, ``start— 5.``)."""
+    if (m := _TOKEN_BEFORE_STEP.match(text)) is None or (lex := lexicon_or_none(locale)) is None:
+        return None
+    token = m.group(1)
+    if text[len(token)].isdigit():  # glued: no label is written so ("Step3."), but a code is ("Q3.", "MP3.")
+        return None if (token.isupper() and len(token) <= CODE_MAX_LETTERS) or _recurs(token, text) else token
+    if _is_word(token, text, locale, any_case=True):
+        return None
+    if not text[len(token) : m.end()].lstrip(" \t")[:1].isdigit():
+        return token  # a mark between: a label stands next to its number ("Step 3.", not "Step “3.")
+    if lex.is_word(token):
+        return None
+    english = lexicon_or_none("en")
+    if locale not in LATIN_LOCALES and token[:1].isupper() and english is not None and english.is_word(token):
+        return None
+    return token
 
 
 # A first token, then (glued, spaced, on its own line, or behind opening marks) an ellipsis that opens the
