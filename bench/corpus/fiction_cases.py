@@ -28,6 +28,7 @@ import random
 import re
 from collections.abc import Iterator
 
+from judge_cases import leaves_trace
 from sentence_spans import resplice, sentence_spans, sentences
 from vocabularies import Pieces
 
@@ -200,12 +201,13 @@ def starts(locale: str, text: str, pieces: Pieces, rng: random.Random) -> Iterat
 
 
 def encodings(locale: str, text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:
-    """Mojibake (classic and legacy CJK) that must fail, and a CJK word in Latin text that must pass."""
+    """Mojibake (classic and legacy CJK) that must fail, where it leaves a trace (``leaves_trace``), and a CJK
+    word in Latin text that must pass."""
     codec = "big5" if locale == "zh-Hant" and rng.random() < 0.5 else rng.choice(LEGACY_CJK)
     errors = rng.choice(["replace", "ignore"])
     start = 0 if rng.random() < 0.5 else rng.randrange(len(text) // 2)
     bad = text[:start] + text[start:].encode("utf-8").decode(codec, errors=errors)
-    if bad != text:
+    if leaves_trace(text, bad):
         yield "encoding", f"{codec}/{errors}", bad
     classic = "cp1251" if locale in ("ru", "uk") else rng.choice(["cp1252", "latin-1"])
     try:

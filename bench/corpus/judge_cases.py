@@ -112,13 +112,56 @@ def starts(
     yield "legit_start", "command_once", f"{command} " + text  # a name the reply never uses again
 
 
+# Quotation marks: a text that lost them where a word begins or ends is still a text a writer could have
+# written (speech and titles set off by nothing). U+2019 is also the apostrophe (``leaves_trace``).
+_QUOTATION_MARKS = frozenset("“”‘«»„‚‹›")
+
+
+def leaves_trace(clean: str, bad: str) -> bool:
+    """Whether ``bad``, a misread copy of ``clean``, differs from it in anything a reader could see without
+    the original. A lossy decoder (``errors="ignore"``) deletes the characters it cannot read; where
+    they were only quotation marks next to a space, a line's edge or punctuation (``“Sky over Macedonia”``
+    -> ``Sky over Macedonia``), an opening ``‘`` or a closing ``’`` (one that closes an open ``‘``, or
+    follows a plural's ``s``: ``Hipparchus’ catalog`` -> ``Hipparchus catalog``), the copy is well formed
+    text that no judge, human or machine, can tell from a clean one. Anything else is a trace: a
+    character that was not there, a word glued to its neighbour (``Nature’s`` -> ``Natures``), an
+    elision's mark deleted after a letter (``ha’ been`` -> ``ha been``), two spaces where a word or dash
+    stood, a line that begins or ends with a space."""
+    if len(bad) >= len(clean):
+        return bad != clean
+    j, opened = 0, 0
+    for i, ch in enumerate(clean):
+        if j < len(bad) and bad[j] == ch:
+            j += 1
+            if ch == "‘":
+                opened += 1
+            elif ch == "’" and opened and not clean[i + 1 : i + 2].isalpha():
+                opened -= 1
+            continue
+        left, right = bad[j - 1 : j] or "\n", bad[j : j + 1] or "\n"
+        if (left.isalnum() and right.isalnum()) or (left.isspace() and right.isspace()):
+            return True
+        if ch == "‘":
+            opened += 1
+        elif ch == "’":
+            if opened:
+                opened -= 1
+            elif clean[i - 1 : i] not in ("s", "S") and clean[i - 1 : i].isalpha():
+                return True  # an elision's mark (``o’``, ``goin’``): the word left is no word
+        elif ch not in _QUOTATION_MARKS:
+            return True
+    return j < len(bad)
+
+
 def encodings(text: str, rng: random.Random) -> Iterator[tuple[str, str, str]]:
+    """A legacy CJK codec's reading of the paragraph whole or from mid-text on (when it leaves a trace:
+    ``leaves_trace``), a bidi control and a private-use character inserted."""
     codec = rng.choice(CJK_CODECS)
     errors = rng.choice(["replace", "ignore"])
     whole = rng.random() < 0.5
     start, end = (0, len(text)) if whole else (rng.randrange(len(text) // 2), len(text))
     bad = text[:start] + text[start:end].encode("utf-8").decode(codec, errors=errors) + text[end:]
-    if bad != text:
+    if leaves_trace(text, bad):
         yield "encoding", f"{codec}/{errors}", bad
     at = rng.randrange(len(text))
     yield "encoding", "bidi", text[:at] + rng.choice(["\u202e", "\u202d", "\u2066", "\u202b"]) + text[at:]

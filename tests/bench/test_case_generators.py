@@ -109,3 +109,40 @@ def test_fiction_cases_keep_the_reply_intact(tmp_path: Path) -> None:
     for text in mixed:
         assert _unbroken(text)
         assert set(sentences(text)) <= {*SENTENCES, "Oraciones cortas aquí.", "Otra más."}
+
+
+@pytest.mark.parametrize(
+    ("clean", "bad", "trace"),
+    [
+        ("the book “Sky over Macedonia” (2004)", "the book Sky over Macedonia (2004)", False),
+        ("Hipparchus’ catalog and ‘Man’, he said", "Hipparchus catalog and Man, he said", False),
+        ("“Who was it?” “Me.”", "Who was it? Me.", False),
+        ("Mother Nature’s wonders", "Mother Natures wonders", True),  # a word glued
+        ("the wretch — the monster", "the wretch  the monster", True),  # two spaces
+        ("Trolls ha’ overrun the pass", "Trolls ha overrun the pass", True),  # an elision's mark
+        ("“ Who", " Who", True),  # a line opening with a space
+        ("a storm… Finally", "a storm Finally", True),  # not a quotation mark
+        ("the name 仪象考成", "the name 隞芾情", True),  # characters that were not there
+        ("unchanged", "unchanged", False),
+    ],
+)
+def test_a_misreading_leaves_a_trace_unless_only_quotes_went(clean: str, bad: str, trace: bool) -> None:
+    assert judge_cases.leaves_trace(clean, bad) is trace
+
+
+def test_no_encoding_case_is_a_clean_text_without_its_quotation_marks() -> None:
+    quoted = "Open the “Accounts” tab and choose “New”, then save the file to the disk."
+    bare = quoted.replace("“", "").replace("”", "")
+    dashed = quoted.replace("tab and", "tab — and")
+    lossy = [
+        bad
+        for seed in range(60)
+        for text in (quoted, dashed)
+        for kind, sub, bad in [
+            *judge_cases.encodings(text, random.Random(seed)),
+            *fiction_cases.encodings("en", text, random.Random(seed)),
+        ]
+        if sub.endswith("/ignore")
+    ]
+    assert bare not in lossy
+    assert bare.replace("tab and", "tab  and") in lossy  # the dash's two spaces are a trace
