@@ -1109,7 +1109,7 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 151, found
+    assert found[("soft", True)] >= 159, found
 
 
 # Plain hard refusals with no apology and no writing verb, one to a line per locale (docs/reply-screen.md
@@ -1542,3 +1542,90 @@ def test_a_bare_decline_the_story_goes_on_after_is_a_character(line: str) -> Non
 )
 def test_a_bare_decline_alone_asking_or_going_on_about_the_writing_is_still_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
+
+
+# A curt decline names no task: it is one when it is the whole reply, made only of a decline's words (a negation
+# and around it an apology, a thanks, a pointer to the request, the first person, the generic do), one locale's.
+CURT = [
+    "No.",
+    "Not doing that.",
+    "Sorry, no.",
+    "I'm afraid not.",
+    "**Nope, not this one.**",
+    "Eso no, lo siento.",
+    "Não, desculpe.",
+    "Isso eu não faço.",
+    "Non, désolé.",
+    "Pas question.",
+    "Ich mache das nicht.",
+    "Leider nein.",
+    "No, mi dispiace.",
+    "Questo no.",
+    "Nee, sorry.",
+    "Dat doe ik niet.",
+    "Nie, przepraszam.",
+    "Tego nie zrobię.",
+    "Нет.",
+    "Извините, это я делать не буду.",
+    "Боюсь, в таком виде не получится.",
+    "Ні, вибачте.",
+    "Цього я робити не буду.",
+    "Hayır, üzgünüm.",
+    "Bunu yapmam.",
+    "Maaf, tidak.",
+    "Yang ini nggak dulu ya.",
+    "Không, xin lỗi.",
+    "Cái này mình không làm.",
+    "いいえ、結構です。",
+    "すみません、それは無理です。",
+    "죄송하지만 안 됩니다.",
+    "그건 못 하겠어요.",
+    "不行。",
+    "抱歉，这个我做不了。",
+    "不好意思，這個不行。",
+]
+
+
+@pytest.mark.parametrize("decline", CURT)
+def test_a_curt_decline_that_is_the_whole_reply_is_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+    assert find_refusal(f"  {decline}\n") is not None, decline
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a short line that names a thing of its world, asks, cries out, counts, or is quoted
+        "No problem!",
+        "Not yet, Mara.",
+        "Not bad.",
+        "No time to lose.",
+        "I'm not.",
+        "It's not.",
+        "Yo no lo quiero.",
+        "Non sei più mio fratello.",
+        "Nein, das ist nicht fair …",
+        "Tidak ada harapan.",
+        "Nie tutaj.",
+        "Je ne sais pas.",
+        "Нет, не знаю.",
+        "这不是我。",
+        "不知道。",
+        "Nein!!!",
+        "¿No?",
+        "No. 4.",
+        '"No," she said.',
+        'Never."',
+        "— Нет.",
+        "「いいえ。」",
+        # words of two languages are no one locale's decline ("pas" is French, "mal" Portuguese)
+        "Pas mal !",
+        "Tak...",
+        # the words of a decline with a story after them: not the whole reply
+        "No. The road north is flooded, so the caravan turns east before dawn.",
+        "Nein. Das Tor blieb geschlossen, und die Wachen zogen ihre Schwerter.",
+        "不行。城门已经关上了，守卫们拔出了刀。",
+    ],
+)
+def test_a_short_line_of_a_story_is_not_a_curt_decline(line: str) -> None:
+    assert find_refusal(line) is None, line
