@@ -2372,7 +2372,11 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
                     topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
             elif not _opens(lowered, first) and not strong_re.search(lowered, first, last):
                 topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
-            if topic is None or _reported(lowered, own.start(), own.end()):
+            if (
+                topic is None
+                or _reported(lowered, own.start(), own.end())
+                or _answers_a_question(lowered, first, last, codes)
+            ):
                 continue
             if not _governs_another_act(lowered, code, own, first, last, topic_re):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
@@ -2506,6 +2510,34 @@ def _bare_then_story(lowered: str, start: int, end: int, codes: tuple[str, ...])
     return _story_goes_on(lowered, start, last + 1, codes is _GROUPS["cjk"])
 
 
+# A host asks its questions about the request ("Is the gore essential to this scene? I ask because I'd rather not
+# describe…", "¿Y si probamos una versión donde lo más gráfico…? Lo pregunto porque…"); a character answers
+# another's question about a thing of the world ("Will they put you in a zombie prison? No thanks, I'll pass.").
+# So a soft or composed decline whose reply asks a question before it, and names nothing of the request up to
+# the end of the decline's sentence (the locales' task words, the graphic part, toning down, stepping out of the
+# role), is an answer in a dialogue.
+_ABOUT_THE_REQUEST_BY_CODES = {
+    codes: re.compile(
+        "|".join(
+            (
+                _TOPICS_BY_CODES[codes].pattern,
+                _ABOUT_THE_WRITING_BY_CODES[codes].pattern,
+                *(f"(?:{_GRAPHIC[c]})" for c in codes),
+            )
+        )
+    )
+    for *_, codes in _BY_SCRIPT
+}
+
+
+def _answers_a_question(lowered: str, first: int, last: int, codes: tuple[str, ...]) -> bool:
+    """A question before ``first`` and no word of the request before ``last`` (a decline's sentence's bounds)."""
+    return (
+        _QUESTION.search(lowered, 0, first) is not None
+        and _ABOUT_THE_REQUEST_BY_CODES[codes].search(lowered, 0, last) is None
+    )
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
@@ -2523,6 +2555,10 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 and not _declines_a_thing(lowered, m.start(), m.end(), _TOPICS_BY_CODES[codes])
                 and not _steer_then_story(lowered, m.start(), m.end(), codes is _GROUPS["cjk"])
                 and not (pattern is soft and _bare_then_story(lowered, m.start(), m.end(), codes))
+                and not (
+                    pattern is soft
+                    and _answers_a_question(lowered, *_sentence(lowered, m.start(), m.end()), codes)
+                )
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)

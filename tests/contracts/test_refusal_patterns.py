@@ -1629,3 +1629,30 @@ def test_a_curt_decline_that_is_the_whole_reply_is_found(decline: str) -> None:
 )
 def test_a_short_line_of_a_story_is_not_a_curt_decline(line: str) -> None:
     assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "A zombie judge? Will they put you in a zombie prison? No thanks, I'll pass.",
+        "Kommst du mit zum Fluss? Da passe ich lieber, das Wasser ist mir zu kalt.",
+        "¿Vienes al mercado? Prefiero no ir hoy, me duelen los pies.",
+        "Ты пойдёшь с нами в лес? Я бы предпочёл не идти, там волки.",
+    ],
+)
+def test_a_decline_answering_a_question_about_the_world_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # the host's question is about the request: the scene, the story, the graphic part
+        "Is the gore essential to this scene? I ask because I'd rather not describe the dog's remains.",
+        "¿Y si probamos una versión donde lo más gráfico sea una huella? Lo pregunto porque prefiero no escribir "
+        "el cuerpo del perro.",
+        "Ready for the next part? Actually, I'd rather not write this scene.",
+    ],
+)
+def test_a_decline_after_a_question_about_the_request_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
