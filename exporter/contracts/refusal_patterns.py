@@ -2375,7 +2375,7 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
             if (
                 topic is None
                 or _reported(lowered, own.start(), own.end())
-                or _answers_a_question(lowered, first, last, codes)
+                or _after_the_story(lowered, first, last, codes)
             ):
                 continue
             if not _governs_another_act(lowered, code, own, first, last, topic_re):
@@ -2510,12 +2510,14 @@ def _bare_then_story(lowered: str, start: int, end: int, codes: tuple[str, ...])
     return _story_goes_on(lowered, start, last + 1, codes is _GROUPS["cjk"])
 
 
-# A host asks its questions about the request ("Is the gore essential to this scene? I ask because I'd rather not
-# describe…", "¿Y si probamos una versión donde lo más gráfico…? Lo pregunto porque…"); a character answers
-# another's question about a thing of the world ("Will they put you in a zombie prison? No thanks, I'll pass.").
-# So a soft or composed decline whose reply asks a question before it, and names nothing of the request up to
-# the end of the decline's sentence (the locales' task words, the graphic part, toning down, stepping out of the
-# role), is an answer in a dialogue.
+# What comes before a decline tells whose it is. A host opens with its decline, or with a greeting, thanks or
+# praise, or speaks about the request before it ("Is the gore essential to this scene? I ask because I'd rather
+# not describe…", "¿Y si probamos una versión donde lo más gráfico…? Lo pregunto porque…"); a character answers
+# another's question or goes on from the story told before it ("Will they put you in a zombie prison? No thanks,
+# I'll pass.", "Я бы всё ещё убил сотню зомби ради… Прости. Давай сменим тему."). So a soft or composed decline
+# after a question or after text that does not open the reply (``_opens``), with nothing of the request named up
+# to the end of its sentence (the locales' task words, the graphic part, toning down, stepping out of the
+# role), is a line of the story.
 _ABOUT_THE_REQUEST_BY_CODES = {
     codes: re.compile(
         "|".join(
@@ -2530,12 +2532,12 @@ _ABOUT_THE_REQUEST_BY_CODES = {
 }
 
 
-def _answers_a_question(lowered: str, first: int, last: int, codes: tuple[str, ...]) -> bool:
-    """A question before ``first`` and no word of the request before ``last`` (a decline's sentence's bounds)."""
+def _after_the_story(lowered: str, first: int, last: int, codes: tuple[str, ...]) -> bool:
+    """A question or the story before ``first``, and no word of the request before ``last`` (the bounds of a
+    decline's sentence)."""
     return (
-        _QUESTION.search(lowered, 0, first) is not None
-        and _ABOUT_THE_REQUEST_BY_CODES[codes].search(lowered, 0, last) is None
-    )
+        _QUESTION.search(lowered, 0, first) is not None or not _opens(lowered, first)
+    ) and _ABOUT_THE_REQUEST_BY_CODES[codes].search(lowered, 0, last) is None
 
 
 def _search(lowered: str) -> list[tuple[int, int]]:
@@ -2557,7 +2559,7 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 and not (pattern is soft and _bare_then_story(lowered, m.start(), m.end(), codes))
                 and not (
                     pattern is soft
-                    and _answers_a_question(lowered, *_sentence(lowered, m.start(), m.end()), codes)
+                    and _after_the_story(lowered, *_sentence(lowered, m.start(), m.end()), codes)
                 )
             ):
                 spans.append((m.start(), m.end()))

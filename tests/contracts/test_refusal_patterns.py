@@ -1638,9 +1638,12 @@ def test_a_short_line_of_a_story_is_not_a_curt_decline(line: str) -> None:
         "Kommst du mit zum Fluss? Da passe ich lieber, das Wasser ist mir zu kalt.",
         "¿Vienes al mercado? Prefiero no ir hoy, me duelen los pies.",
         "Ты пойдёшь с нами в лес? Я бы предпочёл не идти, там волки.",
+        # or going on from the story told before it
+        "Я бы всё ещё убил сотню зомби ради интернета и ночи плохих фильмов вместе с… Прости. Давай сменим тему.",
+        "The rain kept the whole caravan under the bridge until noon. No thanks, I'll pass.",
     ],
 )
-def test_a_decline_answering_a_question_about_the_world_is_a_character(line: str) -> None:
+def test_a_decline_answering_a_question_or_going_on_from_the_story_is_a_character(line: str) -> None:
     assert find_refusal(line) is None, line
 
 
@@ -1652,6 +1655,9 @@ def test_a_decline_answering_a_question_about_the_world_is_a_character(line: str
         "¿Y si probamos una versión donde lo más gráfico sea una huella? Lo pregunto porque prefiero no escribir "
         "el cuerpo del perro.",
         "Ready for the next part? Actually, I'd rather not write this scene.",
+        # after greetings, or after text about the request
+        "Thanks for the idea! Let's change the subject.",
+        "Horror can go very dark, and this scene asks for a lot of gore. I'll pass on this one.",
     ],
 )
 def test_a_decline_after_a_question_about_the_request_is_still_found(decline: str) -> None:
