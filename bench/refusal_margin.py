@@ -18,6 +18,8 @@ reading that let a matching phrase pass:
 - ``thing``: a decline verb whose object is a thing of the story (``_DECLINED_THING``);
 - ``steer``: a steer to another subject followed by a story's length of text without a question;
 - ``bare``: a soft phrase naming no task, followed by a story's length of text without a question or task;
+- ``after-story``: a soft or composed decline after a question or the story, nothing of the request named up
+  to its sentence's end (``_after_the_story``);
 - ``no-me``: a composed core without the locale's first person; ``no-task``: nor a task word;
 - ``not-own``: after other text, a plain core that governs no task word of its own (``_opens``);
 - ``other-act``: a negated modal whose infinitive is another act (``_MODAL_INFINITIVE``);
@@ -84,6 +86,9 @@ def _composed_reading(lowered: str, codes: tuple[str, ...], end: int) -> str | N
             if rp._reported(lowered, own.start(), own.end()):
                 reading = "reported"
                 continue
+            if rp._after_the_story(lowered, first, last, codes):
+                reading = "after-story"
+                continue
             if rp._governs_another_act(lowered, code, own, first, last, topic_re):
                 reading = "other-act"
                 continue
@@ -108,6 +113,8 @@ def _phrase_reading(
         return "steer"
     if soft and rp._bare_then_story(lowered, m.start(), m.end(), codes):
         return "bare"
+    if soft and rp._after_the_story(lowered, *rp._sentence(lowered, m.start(), m.end()), codes):
+        return "after-story"
     return None
 
 

@@ -2372,7 +2372,11 @@ def _composed(lowered: str, codes: tuple[str, ...], end: int) -> list[tuple[int,
                     topic = object_re.search(lowered, first, last)  # "I'd rather not do that"
             elif not _opens(lowered, first) and not strong_re.search(lowered, first, last):
                 topic = _object(lowered, own, first, last, topic_re)  # after other text: its own object only
-            if topic is None or _reported(lowered, own.start(), own.end()):
+            if (
+                topic is None
+                or _reported(lowered, own.start(), own.end())
+                or _after_the_story(lowered, first, last, codes)
+            ):
                 continue
             if not _governs_another_act(lowered, code, own, first, last, topic_re):
                 return [(min(own.start(), topic.start()), max(own.end(), topic.end()))]
@@ -2506,6 +2510,36 @@ def _bare_then_story(lowered: str, start: int, end: int, codes: tuple[str, ...])
     return _story_goes_on(lowered, start, last + 1, codes is _GROUPS["cjk"])
 
 
+# What comes before a decline tells whose it is. A host opens with its decline, or with a greeting, thanks or
+# praise, or speaks about the request before it ("Is the gore essential to this scene? I ask because I'd rather
+# not describe…", "¿Y si probamos una versión donde lo más gráfico…? Lo pregunto porque…"); a character answers
+# another's question or goes on from the story told before it ("Will they put you in a zombie prison? No thanks,
+# I'll pass.", "Я бы всё ещё убил сотню зомби ради… Прости. Давай сменим тему."). So a soft or composed decline
+# after a question or after text that does not open the reply (``_opens``), with nothing of the request named up
+# to the end of its sentence (the locales' task words, the graphic part, toning down, stepping out of the
+# role), is a line of the story.
+_ABOUT_THE_REQUEST_BY_CODES = {
+    codes: re.compile(
+        "|".join(
+            (
+                _TOPICS_BY_CODES[codes].pattern,
+                _ABOUT_THE_WRITING_BY_CODES[codes].pattern,
+                *(f"(?:{_GRAPHIC[c]})" for c in codes),
+            )
+        )
+    )
+    for *_, codes in _BY_SCRIPT
+}
+
+
+def _after_the_story(lowered: str, first: int, last: int, codes: tuple[str, ...]) -> bool:
+    """A question or the story before ``first``, and no word of the request before ``last`` (the bounds of a
+    decline's sentence)."""
+    return (
+        _QUESTION.search(lowered, 0, first) is not None or not _opens(lowered, first)
+    ) and _ABOUT_THE_REQUEST_BY_CODES[codes].search(lowered, 0, last) is None
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
@@ -2523,11 +2557,125 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 and not _declines_a_thing(lowered, m.start(), m.end(), _TOPICS_BY_CODES[codes])
                 and not _steer_then_story(lowered, m.start(), m.end(), codes is _GROUPS["cjk"])
                 and not (pattern is soft and _bare_then_story(lowered, m.start(), m.end(), codes))
+                and not (
+                    pattern is soft
+                    and _after_the_story(lowered, *_sentence(lowered, m.start(), m.end()), codes)
+                )
             ):
                 spans.append((m.start(), m.end()))
         spans += _composed(lowered, codes, end)
         spans += _counter_offer(lowered, codes, end)
     return spans
+
+
+# A curt decline names neither the task nor the writing: "No.", "Not doing that.", "Ich mache das nicht.", "Isso
+# não, desculpe.", "这个不行。", "Không được đâu bạn ơi." A character says the same words inside a story; a host
+# that declines says nothing else. So a reply of at most CURT_MAX_WORDS words (CJK: CURT_MAX_CJK_CHARS
+# characters), with no quotation mark and not on a dialogue line, is a decline when every word of it is one a
+# bare decline is made of, in one locale, and one of them is a negation or a verb of declining (``_CURT_NO``):
+# around it, an apology or a thanks, a pointer to the request (this, that one, this time, in this form), the
+# first person, the generic do, go or work, a softener, the user addressed (``_CURT_WITH``). A line of the same
+# length in a story names a thing of its world ("No problem!", "Non sei più mio fratello.", "Tidak ada
+# harapan.", "Nein, das ist nicht fair"), states a being ("I'm not."), asks ("¿No?") or cries out ("Nein!!!!");
+# a number is not a decline either ("No. 4").
+CURT_MAX_WORDS = 8
+CURT_MAX_CJK_CHARS = 16
+CURT_MAX_CHARS = 80  # longer is never CURT_MAX_WORDS short words: read no further
+_CURT_NO = {
+    "en": "no nope nah not never don't won't can't cannot",
+    "es": "no nunca",
+    "pt-BR": "não nunca",
+    "fr": "non pas jamais",
+    "de": "nein nö nicht nee keinesfalls keinen",
+    "it": "no non mai",
+    "nl": "nee niet nooit",
+    "pl": "nie",
+    "ru": "нет не ни никак",
+    "uk": "ні не ніяк",
+    "tr": "hayır olmaz yok değil yapmam yapamam yapmayacağım istemiyorum olmayacak",
+    "id": "tidak nggak gak enggak ndak bukan jangan lewati tolak",
+    "vi": "không chịu",
+    "ja": "いいえ|いや|無理|むり|ムリ|できません|できかねます|遠慮|結構です|やめて|やめとき|パス|お断り|しません",
+    "ko": "아니요|아뇨|아니|안|못|어려워요|어렵습니다|어렵겠어요|어렵겠습니다|싫어요|싫습니다|사양|패스",
+    "zh-Hans": "不|没办法|算了|免了|恕难|为难",
+    "zh-Hant": "不|沒辦法|算了|免了|恕難|為難",
+}
+_CURT_WITH = {
+    "en": "i i'll i'd i've me sorry afraid apologies thanks thank you that this it one really just "
+    "but so going to gonna do doing happen happening here rather sadly unfortunately please time though for "
+    "like way",
+    "es": "lo la eso esto esa ese esta este siento perdón perdona perdone disculpa disculpe lamento gracias muchas "
+    "mejor yo voy a hacer hago haré puedo prefiero de verdad vez así para mí me pero que sí",
+    "pt-BR": "isso isto essa esse desculpe desculpa foi mal obrigado obrigada sinto muito lamento melhor eu vou fazer "
+    "faço farei posso prefiro dá rola desta dessa vez de jeito nenhum mas para mim me",
+    "fr": "ça cela ce c est celle celui là ci merci désolé désolée pardon je j ne vais fais ferai peux veux préfère "
+    "préférerais plutôt vraiment moi pour cette fois très peu question hors de mais",
+    "de": "das dies ich mache mach tue tu lieber leider sorry tut mir leid danke so geht kann werde "
+    "wirklich es bitte aber da dabei hier mal diesmal auf fall in dieser form",
+    "it": "questa questo quella quello proprio mi dispiace scusa scusami scusate grazie lo la faccio farò posso "
+    "meglio di così preferisco davvero per stavolta volta niente da fare ma io me",
+    "nl": "dat dit doe doen ik liever sorry helaas dank je u bedankt kan ga echt zo maar even gaat lukt deze "
+    "keer het mij me jammer genoeg",
+    "pl": "to tego tym tę ta przepraszam sorry dzięki dziękuję zrobię robię zrobić robić będę mogę wolę "
+    "raczej naprawdę razem tak ja się da ale już wybacz niestety",
+    "ru": "это этого этим такое такого так извините простите прости извини увы спасибо я буду делать сделаю стану "
+    "могу лучше пожалуй уж получится выйдет этот раз сей точно пожалуйста без меня возьмусь откажусь "
+    "но же ли вряд к сожалению боюсь в таком виде",
+    "uk": "це цього цим такого так вибачте пробачте вибач на жаль дякую я буду робити зроблю стану можу "
+    "краще мабуть вийде цей раз разу візьмуся візьмусь без мене відмовлюся вже точно але ж боюся в такому "
+    "вигляді",
+    "tr": "bu bunu şu şunu onu böyle üzgünüm kusura bakma bakmayın teşekkürler teşekkür ederim sağ ol maalesef pek "
+    "hiç gerçekten ben sefer kez pas geçeyim geçiyorum lütfen ama",
+    "id": "maaf ya yang ini itu saya aku dulu bisa mau terima kasih deh sih kali mohon kayaknya "
+    "rasanya lah yah sepertinya untuk buat saja aja",
+    "vi": "được đâu bạn ơi xin lỗi cảm ơn mình tôi làm cái này đó thôi nhé nha ạ lần từ chối thật sự rất tiếc khó "
+    "quá vậy lắm nhưng mà rồi điều",
+    "ja": "ごめんなさい|ごめん|すみません|申し訳(?:ありません|ございません|ないです|ない)|けど|ですが|が|それ|これ|"
+    "そういうの|は|ちょっと|です|します|しておきます|させてください|させていただきます|おきます|今回|で|ね|よ|かな",
+    "ko": "죄송(?:합니다|해요|하지만|한데)?|미안(?:합니다|해요|하지만|한데)?|그건|이건|그거|이거|좀|돼요|됩니다|"
+    "되겠어요|될|것|같아요|하겠어요|하겠습니다|할게요|해요|이번엔|이번에는|요",
+    "zh-Hans": "不好意思|抱歉|对不起|这个|那个|这|那|太|方便|行|吧|还是|了|我|做|能|可以|恐怕|谢谢|啦|呢|呀|哦|"
+    "这次|就|用了|真的|实在|从命|帮|可能|有点",
+    "zh-Hant": "不好意思|抱歉|對不起|這個|那個|這|那|太|方便|行|吧|還是|了|我|做|能|可以|恐怕|謝謝|啦|呢|呀|哦|"
+    "這次|就|用了|真的|實在|從命|幫|可能|有點",
+}
+_CURT_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
+# per locale, its negations and its every word: as word sets, or in Chinese, Japanese and Korean as patterns a
+# reply's letters (spaces and marks dropped) are made of
+_CURT_WORDS = {
+    code: (frozenset(_CURT_NO[code].split()), frozenset(f"{_CURT_NO[code]} {_CURT_WITH[code]}".split()))
+    for code in _CURT_NO
+    if code not in _GROUPS["cjk"]
+}
+_CURT_CJK = {
+    code: (re.compile(_CURT_NO[code]), re.compile(f"(?:{_CURT_NO[code]}|{_CURT_WITH[code]})+"))
+    for code in _GROUPS["cjk"]
+}
+# "I'm" is an apology's subject ("I'm sorry, no", "I'm afraid not"); on its own it states a being ("I'm not.")
+_APOLOGY_SUBJECT = re.compile(r"\bi['’]m (?=sorry|afraid)")
+_CURT_NOT_A_DECLINE = re.compile(r"[?？¿\d\"“”„«»‹›「」『』]|[!！]{2}")
+
+
+def _curt(text: str) -> str | None:
+    """``text`` (stripped) when it is a curt decline, all of the reply, in one locale's words, or None."""
+    reply = text.strip()
+    if len(reply) > CURT_MAX_CHARS:
+        return None
+    if _CURT_NOT_A_DECLINE.search(reply):
+        return None  # a question, a cry, a number, or a character's quoted line
+    said = unquoted(reply).lower() if _QUOTED.search(reply) else reply.lower()
+    if _CJK_LETTER.search(said):
+        letters = "".join(_WORD.findall(said))
+        if len(letters) > CURT_MAX_CJK_CHARS:
+            return None
+        found = any(made.fullmatch(letters) and no.search(letters) for no, made in _CURT_CJK.values())
+        return reply if found else None
+    words = [w.replace("’", "'") for w in _CURT_WORD.findall(_APOLOGY_SUBJECT.sub("", said))]
+    if not words or len(words) > CURT_MAX_WORDS:
+        return None
+    found = any(every.issuperset(words) and not no.isdisjoint(words) for no, every in _CURT_WORDS.values())
+    return reply if found else None
 
 
 def find_refusal(text: str) -> str | None:
@@ -2548,7 +2696,7 @@ def find_refusal(text: str) -> str | None:
         lowered = unquoted(window).lower()
         found = _search(lowered)
     if not found:
-        return None
+        return _curt(text)
     start, end = min(found)
     # lower() keeps the length except for a few letters (Turkish İ): then the lowercased phrase is shown
     return window[start:end] if len(lowered) == len(window) else lowered[start:end]

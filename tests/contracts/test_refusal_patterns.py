@@ -1109,7 +1109,7 @@ def test_the_blind_dev_set_look_alikes_pass_and_its_declines_are_found() -> None
     found = Counter((kind, find_refusal(text) is not None) for _, kind, text in BLIND4)
     assert found[("lookalike", True)] == 0
     assert found[("hard", False)] == 0
-    assert found[("soft", True)] >= 151, found
+    assert found[("soft", True)] >= 159, found
 
 
 # Plain hard refusals with no apology and no writing verb, one to a line per locale (docs/reply-screen.md
@@ -1541,4 +1541,124 @@ def test_a_bare_decline_the_story_goes_on_after_is_a_character(line: str) -> Non
     ],
 )
 def test_a_bare_decline_alone_asking_or_going_on_about_the_writing_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+# A curt decline names no task: it is one when it is the whole reply, made only of a decline's words (a negation
+# and around it an apology, a thanks, a pointer to the request, the first person, the generic do), one locale's.
+CURT = [
+    "No.",
+    "Not doing that.",
+    "Sorry, no.",
+    "I'm afraid not.",
+    "**Nope, not this one.**",
+    "Eso no, lo siento.",
+    "Não, desculpe.",
+    "Isso eu não faço.",
+    "Non, désolé.",
+    "Pas question.",
+    "Ich mache das nicht.",
+    "Leider nein.",
+    "No, mi dispiace.",
+    "Questo no.",
+    "Nee, sorry.",
+    "Dat doe ik niet.",
+    "Nie, przepraszam.",
+    "Tego nie zrobię.",
+    "Нет.",
+    "Извините, это я делать не буду.",
+    "Боюсь, в таком виде не получится.",
+    "Ні, вибачте.",
+    "Цього я робити не буду.",
+    "Hayır, üzgünüm.",
+    "Bunu yapmam.",
+    "Maaf, tidak.",
+    "Yang ini nggak dulu ya.",
+    "Không, xin lỗi.",
+    "Cái này mình không làm.",
+    "いいえ、結構です。",
+    "すみません、それは無理です。",
+    "죄송하지만 안 됩니다.",
+    "그건 못 하겠어요.",
+    "不行。",
+    "抱歉，这个我做不了。",
+    "不好意思，這個不行。",
+]
+
+
+@pytest.mark.parametrize("decline", CURT)
+def test_a_curt_decline_that_is_the_whole_reply_is_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+    assert find_refusal(f"  {decline}\n") is not None, decline
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a short line that names a thing of its world, asks, cries out, counts, or is quoted
+        "No problem!",
+        "Not yet, Mara.",
+        "Not bad.",
+        "No time to lose.",
+        "I'm not.",
+        "It's not.",
+        "Yo no lo quiero.",
+        "Non sei più mio fratello.",
+        "Nein, das ist nicht fair …",
+        "Tidak ada harapan.",
+        "Nie tutaj.",
+        "Je ne sais pas.",
+        "Нет, не знаю.",
+        "这不是我。",
+        "不知道。",
+        "Nein!!!",
+        "¿No?",
+        "No. 4.",
+        '"No," she said.',
+        'Never."',
+        "— Нет.",
+        "「いいえ。」",
+        # words of two languages are no one locale's decline ("pas" is French, "mal" Portuguese)
+        "Pas mal !",
+        "Tak...",
+        # the words of a decline with a story after them: not the whole reply
+        "No. The road north is flooded, so the caravan turns east before dawn.",
+        "Nein. Das Tor blieb geschlossen, und die Wachen zogen ihre Schwerter.",
+        "不行。城门已经关上了，守卫们拔出了刀。",
+    ],
+)
+def test_a_short_line_of_a_story_is_not_a_curt_decline(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "A zombie judge? Will they put you in a zombie prison? No thanks, I'll pass.",
+        "Kommst du mit zum Fluss? Da passe ich lieber, das Wasser ist mir zu kalt.",
+        "¿Vienes al mercado? Prefiero no ir hoy, me duelen los pies.",
+        "Ты пойдёшь с нами в лес? Я бы предпочёл не идти, там волки.",
+        # or going on from the story told before it
+        "Я бы всё ещё убил сотню зомби ради интернета и ночи плохих фильмов вместе с… Прости. Давай сменим тему.",
+        "The rain kept the whole caravan under the bridge until noon. No thanks, I'll pass.",
+    ],
+)
+def test_a_decline_answering_a_question_or_going_on_from_the_story_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # the host's question is about the request: the scene, the story, the graphic part
+        "Is the gore essential to this scene? I ask because I'd rather not describe the dog's remains.",
+        "¿Y si probamos una versión donde lo más gráfico sea una huella? Lo pregunto porque prefiero no escribir "
+        "el cuerpo del perro.",
+        "Ready for the next part? Actually, I'd rather not write this scene.",
+        # after greetings, or after text about the request
+        "Thanks for the idea! Let's change the subject.",
+        "Horror can go very dark, and this scene asks for a lot of gore. I'll pass on this one.",
+    ],
+)
+def test_a_decline_after_a_question_about_the_request_is_still_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
