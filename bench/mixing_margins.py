@@ -115,10 +115,12 @@ def record(
             finally:
                 for key, value in kept.items():
                     setattr(judge_module, key, value)
-        return {"set": name, "kind": case["kind"], "fail": verdict.outcome is Outcome.FAIL, "called": called,
+        return {"set": name, "kind": case["kind"], "locale": case["locale"], "sub": case.get("sub", ""),
+                "fail": verdict.outcome is Outcome.FAIL, "called": called,
                 "was_fail": was.outcome is Outcome.FAIL, "was_called": called_as(was)}  # fmt: skip
     out: dict[str, object] = {
-        "set": name, "kind": case["kind"], "locale": case["locale"], "fail": verdict.outcome is Outcome.FAIL,
+        "set": name, "kind": case["kind"], "locale": case["locale"], "sub": case.get("sub", ""),
+        "fail": verdict.outcome is Outcome.FAIL,
         "called": called, "rule": str(ev.get("rule", "")),
         "foreign_share": ev.get("foreign_share", 0.0), "native_sentences": ev.get("native_sentences", 0),
     }  # fmt: skip
@@ -161,6 +163,13 @@ def report(records: list[dict[str, object]], split: str) -> None:
                 f"{sum(bool(r['fail']) for r in true) / len(true):.2%} of {len(true)}" if true else "-"
             )
         print(f"{name:14} {cells[0]} {cells[1]:>s}  {' / '.join(recall)}", flush=True)
+    malay = [
+        r for r in records if r["kind"] in ("mixing", "switch") and r["locale"] == "id" and r["sub"] == "ms"
+    ]
+    if malay:
+        print(
+            f"Malay in Indonesian (mixing and switch): {sum(bool(r['fail']) for r in malay)} of {len(malay)}"
+        )
     if split != "dev":
         return
     groups: dict[str, list[dict[str, object]]] = {"clean near": [], "clean called": [], "true": []}
