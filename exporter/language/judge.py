@@ -55,6 +55,7 @@ SWITCH_SHARE = 0.7  # share of the judged text in one other language that makes 
 SWITCH_MIN_COVERAGE = 0.4  # ... and the share of the whole reply the foreign sentences must cover
 MIXING_MIN_SENTENCES = 2  # foreign sentences that make mixing when they are a sustained share ...
 MIXING_SHARE = 0.10  # ... of the judged text (by weighted letters)
+MIXING_MIN_SURE = 1  # ... of which this many are sure (``Call.sure``): weak calls alone are no proof
 SINGLE_SHARE = 0.2  # or one strong foreign sentence (script, or both models near certain) this big
 SINGLE_MIN_WEIGHT = 40  # ... with at least this many weighted letters
 SINGLE_SENTENCE_SHARE = 0.25  # or one sure foreign sentence that is this share of the judged sentences
@@ -236,12 +237,18 @@ class Judge:
                 for c in calls
             )
         )
-        if (
-            one_strong
-            or one_sure
-            or seconded
-            or (len(foreign_calls) >= MIXING_MIN_SENTENCES and share >= MIXING_SHARE and not dialogue)
-        ):
+        # Two or more foreign sentences, at least one of them sure: a call that rests on one model's doubt
+        # (the other model or the lexicon disagreeing) is much likelier on clean text than on real mixing
+        # (dev: 27 % of the foreign sentences called in clean text, 1.5 % of those that catch mixing),
+        # and two of them (`Мал-Раванал заплатить нам за все.`, Ukrainian words Russian writes alike) are
+        # two doubts, not a second language (docs/language.md, Mixing near misses).
+        several = (
+            len(foreign_calls) >= MIXING_MIN_SENTENCES
+            and share >= MIXING_SHARE
+            and not dialogue
+            and sum(c.sure for _, c in foreign_calls) >= MIXING_MIN_SURE
+        )
+        if one_strong or one_sure or seconded or several:
             detail = f"{len(foreign_calls)} sentence(s) ({share:.0%}) in {top_language} within {code}"
             evidence["rule"] = (
                 "strong" if one_strong else "sure" if one_sure else "seconded" if seconded else "sentences"

@@ -24,7 +24,7 @@ from exporter.language.detect import (
     unknown_share,
     unknown_words,
 )
-from exporter.language.judge import SECOND_LEANING, SURE_MIN_WORDS, Judge, judge
+from exporter.language.judge import MIXING_MIN_SURE, SECOND_LEANING, SURE_MIN_WORDS, Judge, judge
 from exporter.language.lexicon import distinctive, lexicon
 from exporter.language.locales import LOCALES, LocaleSpec
 from exporter.language.scripts import Script
@@ -92,7 +92,7 @@ def test_the_evidence_names_the_requirement_a_mixing_or_switch_call_met() -> Non
     assert rule({FOREIGN_FIVE: _foreign()}, reply) == "sure"
     strong = _foreign()._replace(strong=True, weight=200.0)
     assert rule({FOREIGN_FIVE: strong}, reply) == "strong"
-    two = {FOREIGN_FIVE: _foreign(sure=False), FOREIGN_FOUR: _foreign(sure=False)}
+    two = {FOREIGN_FIVE: _foreign(sure=False), FOREIGN_FOUR: _foreign()}
     assert rule(two, [*NATIVE[:3], FOREIGN_FIVE, FOREIGN_FOUR, *NATIVE[3:]]) == "sentences"
     undecided = Call("unknown", None, 50.0, "models", Guess((("es", SECOND_LEANING),), ("es", 0.4)))
     seconded = [*NATIVE[:3], FOREIGN_FOUR, UNDECIDED, *NATIVE[3:]]
@@ -100,6 +100,27 @@ def test_the_evidence_names_the_requirement_a_mixing_or_switch_call_met() -> Non
     everything = {s: _foreign(sure=False) for s in NATIVE}
     assert rule(everything, NATIVE) == "share"
     assert rule({}, NATIVE) is None  # a pass names none
+
+
+def test_two_foreign_sentences_are_mixing_only_when_one_of_them_is_sure() -> None:
+    assert MIXING_MIN_SURE == 1
+    reply = [*NATIVE[:3], FOREIGN_FIVE, FOREIGN_FOUR, *NATIVE[3:]]
+    # each call resting on one model's doubt: two doubts, not a second language
+    weak = {FOREIGN_FIVE: _foreign(sure=False), FOREIGN_FOUR: _foreign(sure=False)}
+    assert _judge(weak, reply) == (Outcome.PASS, Reason.NONE)
+    three = [*NATIVE[:2], FOREIGN_FIVE, NATIVE[2], FOREIGN_FOUR, UNDECIDED, *NATIVE[3:]]
+    weaker = {**weak, UNDECIDED: _foreign(sure=False)}
+    assert _judge(weaker, three) == (Outcome.PASS, Reason.NONE)
+    # one of them sure, the other weak: neither alone is mixing in a long reply (four words; not sure),
+    # together they are
+    for sure in (FOREIGN_FIVE, FOREIGN_FOUR):
+        assert _judge({**weak, sure: _foreign()}, reply) == (Outcome.FAIL, Reason.MIXING)
+    assert _judge({FOREIGN_FOUR: _foreign()}, [*NATIVE[:3], FOREIGN_FOUR, *NATIVE[3:]]) == (
+        Outcome.PASS,
+        Reason.NONE,
+    )
+    # weak calls making most of the reply are still a switch
+    assert _judge({s: _foreign(sure=False) for s in NATIVE}, NATIVE) == (Outcome.FAIL, Reason.SWITCH)
 
 
 def test_quoted_words_do_not_count_towards_a_said_sentence() -> None:
