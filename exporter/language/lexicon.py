@@ -89,7 +89,26 @@ class Lexicon:
         found = self.ranks.get(token.casefold())
         if found is None and self.language in DOTTED_I and ("I" in token or "İ" in token):
             found = self.ranks.get(self.fold(token))  # a capital I read as i first: "BIR" is bir too
+        if found is None and self.language == "zh":
+            # wordfreq lists Chinese in simplified characters and looks a traditional word up by its
+            # simplified form ("這些" as "这些"), with its own character map
+            found = self.ranks.get(token.translate(_simplified_map()))
         return found
+
+
+@functools.cache
+def _simplified_map() -> dict[int, str]:
+    """Traditional Chinese characters to simplified ones, as ``str.translate`` takes them: the map wordfreq
+    folds a Chinese word with before looking it up (``wordfreq.chinese.simplify_chinese``, read here from
+    its data file without importing that module, which needs ``jieba``). Empty without wordfreq."""
+    try:
+        import msgpack  # installed with wordfreq
+        from wordfreq.util import data_path
+    except ImportError:  # pragma: no cover - the exporter extra installs both
+        return {}
+    with gzip.open(data_path("_chinese_mapping.msgpack.gz"), "rb") as stream:
+        loaded = msgpack.unpack(stream, raw=False, strict_map_key=False)
+    return {int(k): str(v) for k, v in loaded.items()}
 
 
 @functools.cache
