@@ -476,6 +476,9 @@ NAME_MIN_LETTERS = 3  # a capitalised token this long before a dash may be a nam
 NAME_PARTICLES = frozenset(
     "de da di del della do dos das du des la le van von der den ten ter bin ibn al el".split()  # noqa: SIM905
 )
+# Russian and Ukrainian write a dash for the missing copula between a subject and a noun ("Я — Кай",
+# "Москва — столица"): a one-letter subject (the pronoun Я) before a dash and a name is a sentence's start.
+COPULA_DASH_LOCALES = frozenset({"ru", "uk"})
 FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
 
 
@@ -877,6 +880,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     ):
         return _found("fragment", token)  # "Stud Ay, …": an interjection opens its clause
     next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
+    if len(token) == 1 and locale in COPULA_DASH_LOCALES and lex.is_common(token) and opener[:1] in _DASHES:
+        return True  # a one-letter subject and the copula dash ("Я — Малин Кешар"), as "Ви - Кай" below
     if token.isupper():
         return None  # an error name, a column or a placeholder in capitals ("EPERM The caller…"): not decided
     if not (token[:1].isupper() and token[1:].islower()):

@@ -60,3 +60,26 @@ def test_the_chinese_lexicon_reads_a_traditional_word_by_its_simplified_form() -
     assert lex.is_common("執行") and lex.is_common("设定")
     assert not lex.is_word("們學")  # no word in either variant
     assert not lexicon("ja").is_word("這些")  # Japanese is not folded: its kanji are its own
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Я — Тарас Веремій, і цю браму я стережу вже двадцять років.", "uk"),
+        ("Я — Агафья, дочь мельника, и я знаю эту дорогу лучше всех.", "ru"),
+    ],
+)
+def test_the_pronoun_before_the_copula_dash_is_a_word(text: str, locale: str) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Ы — Агафья, дочь мельника, и я знаю эту дорогу лучше всех.", "ru"),  # no word
+        ("A — La gardienne monta l'escalier de la tour avant l'aube.", "fr"),  # no copula dash in French
+    ],
+)
+def test_a_one_letter_piece_before_a_dash_is_still_a_fragment(text: str, locale: str) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.prefix == text[0]
