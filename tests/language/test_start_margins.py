@@ -65,8 +65,8 @@ def test_the_chinese_lexicon_reads_a_traditional_word_by_its_simplified_form() -
 @pytest.mark.parametrize(
     ("text", "locale"),
     [
-        ("Я — Тарас Веремій, і цю браму я стережу вже двадцять років.", "uk"),
-        ("Я — Агафья, дочь мельника, и я знаю эту дорогу лучше всех.", "ru"),
+        ("Я — Тарас Веремій, вартовий цієї брами вже двадцять років.", "uk"),
+        ("Я — Агафья, дочь мельника, и эту дорогу знаю лучше всех.", "ru"),
     ],
 )
 def test_the_pronoun_before_the_copula_dash_is_a_word(text: str, locale: str) -> None:
@@ -76,7 +76,7 @@ def test_the_pronoun_before_the_copula_dash_is_a_word(text: str, locale: str) ->
 @pytest.mark.parametrize(
     ("text", "locale"),
     [
-        ("Ы — Агафья, дочь мельника, и я знаю эту дорогу лучше всех.", "ru"),  # no word
+        ("Ы — Агафья, дочь мельника, и эту дорогу знаю лучше всех.", "ru"),  # no word
         ("A — La gardienne monta l'escalier de la tour avant l'aube.", "fr"),  # no copula dash in French
     ],
 )
