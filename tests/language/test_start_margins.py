@@ -45,7 +45,6 @@ def test_a_piece_or_word_before_a_quoted_sentence_is_still_judged(text: str) -> 
 def test_a_common_word_in_traditional_characters_spaced_from_the_text_is_a_word(text: str) -> None:
     # the lexicon lists Chinese in simplified characters: "這些" is looked up as "这些", as wordfreq does
     assert find_corrupted_start(text, "zh-Hant") is None
-    assert find_corrupted_start(text, "zh-Hans") is None  # the same word in the other variant's reply
 
 
 @pytest.mark.parametrize("piece", ["況", "們學", "衝"])
@@ -60,6 +59,9 @@ def test_the_chinese_lexicon_reads_a_traditional_word_by_its_simplified_form() -
     assert lex.is_common("執行") and lex.is_common("设定")
     assert not lex.is_word("們學")  # no word in either variant
     assert not lexicon("ja").is_word("這些")  # Japanese is not folded: its kanji are its own
+    # nor simplified Chinese, where a traditional form is the other variant's ("於" before "唉，这是…")
+    assert not lexicon("zh-Hans").is_word("這些") and lexicon("zh-Hans").is_word("这些")
+    assert find_corrupted_start("於 唉，这是亡灵的杰作，他们已经开始对我们施咒了。", "zh-Hans") is not None
 
 
 @pytest.mark.parametrize(
