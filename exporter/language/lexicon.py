@@ -35,7 +35,6 @@ RARE = 4.0  # a rare word of a list: one Zipf point above the lists' floor (ten 
 # preference: their relative frequency follows the register (formal prose against chat) more than the
 # language. Over a whole reply that leaves enough words; in one sentence, too few.
 SHARED_TOP = 300
-TRADITIONAL_CHINESE = "zh-Hant"  # the locale whose lexicon reads a word by its simplified form too
 DOTTED_I = frozenset({"tr", "az"})  # languages whose capital I is dotless ı in lowercase, İ dotted i
 
 
@@ -48,9 +47,6 @@ class Lexicon:
     language: str
     ranks: dict[str, int]  # word -> frequency rank, 0 the most frequent
     zipf: dict[str, float]  # each word's Zipf frequency (log10 of occurrences per billion words)
-    # Traditional Chinese (zh-Hant): a word is also looked up by its simplified form, as wordfreq does (its
-    # Chinese list is simplified). Not in simplified Chinese, where a traditional form is the other variant.
-    traditional: bool = False
 
     def is_word(self, token: str) -> bool:
         return self._rank(token) is not None
@@ -93,26 +89,7 @@ class Lexicon:
         found = self.ranks.get(token.casefold())
         if found is None and self.language in DOTTED_I and ("I" in token or "İ" in token):
             found = self.ranks.get(self.fold(token))  # a capital I read as i first: "BIR" is bir too
-        if found is None and self.traditional:
-            # wordfreq lists Chinese in simplified characters and looks a traditional word up by its
-            # simplified form ("這些" as "这些"), with its own character map
-            found = self.ranks.get(token.translate(_simplified_map()))
         return found
-
-
-@functools.cache
-def _simplified_map() -> dict[int, str]:
-    """Traditional Chinese characters to simplified ones, as ``str.translate`` takes them: the map wordfreq
-    folds a Chinese word with before looking it up (``wordfreq.chinese.simplify_chinese``, read here from
-    its data file without importing that module, which needs ``jieba``). Empty without wordfreq."""
-    try:
-        import msgpack  # installed with wordfreq
-        from wordfreq.util import data_path
-    except ImportError:  # pragma: no cover - the exporter extra installs both
-        return {}
-    with gzip.open(data_path("_chinese_mapping.msgpack.gz"), "rb") as stream:
-        loaded = msgpack.unpack(stream, raw=False, strict_map_key=False)
-    return {int(k): str(v) for k, v in loaded.items()}
 
 
 @functools.cache
@@ -123,9 +100,6 @@ def lexicon(language: str) -> Lexicon:
     Raises ``RuntimeError`` when ``wordfreq`` (the ``exporter`` extra) is not installed, ``LookupError``
     when it has no list for the language.
     """
-    if language == TRADITIONAL_CHINESE:  # Chinese's lists, read with the simplified forms of its words
-        chinese = lexicon("zh")
-        return Lexicon(chinese.language, chinese.ranks, chinese.zipf, traditional=True)
     if (spec := LOCALES.get(language)) is not None and spec.language != language:
         return lexicon(spec.language)  # one copy per language, whichever code asked first
     try:

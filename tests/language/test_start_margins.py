@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.language.lexicon import lexicon
-from exporter.language.start import FUNCTION_WORDS, find_corrupted_start
+from exporter.language.start import find_corrupted_start
 
 
 @pytest.mark.parametrize(
@@ -33,35 +32,6 @@ def test_a_low_quote_closed_by_a_right_double_quote_is_a_term(text: str, locale:
 )
 def test_a_piece_or_word_before_a_quoted_sentence_is_still_judged(text: str) -> None:
     assert find_corrupted_start(text, "pl") is not None
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "這些 設定檔會在程式啟動時被讀取，並覆蓋內建的預設值。",
-        "執行 安裝程式之前，請先關閉所有正在使用的視窗。",
-    ],
-)
-def test_a_common_word_in_traditional_characters_spaced_from_the_text_is_a_word(text: str) -> None:
-    # the lexicon lists Chinese in simplified characters: "這些" is looked up as "这些", as wordfreq does
-    assert find_corrupted_start(text, "zh-Hant") is None
-
-
-@pytest.mark.parametrize("piece", ["況", "們學", "衝"])
-def test_a_piece_spaced_before_traditional_text_is_still_a_fragment(piece: str) -> None:
-    found = find_corrupted_start(f"{piece} 設定檔會在程式啟動時被讀取，並覆蓋內建的預設值。", "zh-Hant")
-    assert found is not None and found.prefix == piece
-
-
-def test_the_chinese_lexicon_reads_a_traditional_word_by_its_simplified_form() -> None:
-    lex = lexicon("zh-Hant")
-    assert lex.rank("這些") == lex.rank("这些") < FUNCTION_WORDS
-    assert lex.is_common("執行") and lex.is_common("设定")
-    assert not lex.is_word("們學")  # no word in either variant
-    assert not lexicon("ja").is_word("這些")  # Japanese is not folded: its kanji are its own
-    # nor simplified Chinese, where a traditional form is the other variant's ("於" before "唉，这是…")
-    assert not lexicon("zh-Hans").is_word("這些") and lexicon("zh-Hans").is_word("这些")
-    assert find_corrupted_start("於 唉，这是亡灵的杰作，他们已经开始对我们施咒了。", "zh-Hans") is not None
 
 
 @pytest.mark.parametrize(
