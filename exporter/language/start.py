@@ -220,8 +220,12 @@ _CAPITAL_BEFORE_OPENER = re.compile(
 # symbol, possibly after a comma outside the quote: ``_quoted_term``), so the word before it is the
 # sentence's first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is a piece); a
 # term may hold a comma between its words ('Indiquez « Greenwich, Angleterre » comme position', a place).
+# The low opening quote closes with “ in German and Czech and with ” in Polish, Romanian and Hungarian
+# (``Litera „A” oznacza…``): either closes it.
+_CLOSERS_OF = {"„": "“”"}
 _QUOTED = "|".join(
-    f"{o}[^{c}\n.,;:!?…](?:[^{c}\n.;:!?…]{{0,58}}[^{c}\n.,;:!?…])?{c}" for o, c in ('""', "“”", "„“", "«»")
+    f"{o}[^{c}\n.,;:!?…](?:[^{c}\n.;:!?…]{{0,58}}[^{c}\n.,;:!?…])?[{c}]"
+    for o, c in (('"', '"'), ("“", "”"), ("„", _CLOSERS_OF["„"]), ("«", "»"))
 )
 _QUOTED_TERM = re.compile(rf"[^\W\d_]+[ \t]+(?:{_QUOTED})[,;:]?[ \t]+")
 _MORE_QUOTED = re.compile(rf"(?:{_QUOTED})[,;:]?[ \t]+")
@@ -474,6 +478,9 @@ NAME_MIN_LETTERS = 3  # a capitalised token this long before a dash may be a nam
 NAME_PARTICLES = frozenset(
     "de da di del della do dos das du des la le van von der den ten ter bin ibn al el".split()  # noqa: SIM905
 )
+# Russian and Ukrainian write a dash for the missing copula between a subject and a noun ("Я — Кай",
+# "Москва — столица"): a one-letter subject (the pronoun Я) before a dash and a name is a sentence's start.
+COPULA_DASH_LOCALES = frozenset({"ru", "uk"})
 FUNCTION_WORDS = 200  # the most frequent words of a language: articles, pronouns, conjunctions ("The", "La")
 
 
@@ -684,8 +691,9 @@ def _closed_term(after: str) -> bool:
 def _quote_end(after: str) -> int:
     """Where the quote opening ``after`` closes, within ``TERM_MAX_CHARS`` of it; -1 when ``after`` opens
     with no quote or its quote does not close there."""
-    closer = QUOTE_PAIRS.get(after[:1], "")
-    return after.find(closer, 1, TERM_MAX_CHARS + 2) if closer else -1
+    closers = _CLOSERS_OF.get(after[:1]) or QUOTE_PAIRS.get(after[:1], "")
+    ends = [at for closer in closers if (at := after.find(closer, 1, TERM_MAX_CHARS + 2)) > 0]
+    return min(ends, default=-1)
 
 
 QUOTED_NAME_MIN_LETTERS = 4  # a word of the language this long before a quoted term is the sentence's first
@@ -874,6 +882,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     ):
         return _found("fragment", token)  # "Stud Ay, …": an interjection opens its clause
     next_is_common = after.isalpha() and lex.is_common(after) and after.casefold() != token.casefold()
+    if len(token) == 1 and locale in COPULA_DASH_LOCALES and lex.is_common(token) and opener[:1] in _DASHES:
+        return True  # a one-letter subject and the copula dash ("Я — Малин Кешар"), as "Ви - Кай" below
     if token.isupper():
         return None  # an error name, a column or a placeholder in capitals ("EPERM The caller…"): not decided
     if not (token[:1].isupper() and token[1:].islower()):
