@@ -1141,6 +1141,12 @@ class EncodingChecker:
         self._kanji, self._rare = _jis_kanji()
         self._big5, self._big5_rare = _big5_han()
 
+    def warm(self, locale: str) -> None:
+        """Build the tables ``find`` reads for replies in ``locale`` (its own characters, how other
+        single-byte codecs misread them: 10-50 ms, once per process) before its first reply."""
+        _own_characters(locale)
+        _misreading(locale)
+
     def find(self, text: str, locale: str | None = None) -> Corruption | None:
         """The first kind of corruption found, or None for clean text; ``locale`` (the asked one) enables
         the checks of that language's writing (English contractions: ``_lost_apostrophe``).

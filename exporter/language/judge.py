@@ -91,13 +91,15 @@ class Judge:
         self.encoding = EncodingChecker()
 
     def warm(self, locales: Iterable[str] = LOCALES) -> None:
-        """Load the lexicons the judge reads for these locales now (about 0.2 s each, once per process)
-        instead of on each locale's first reply."""
+        """Load the lexicons the judge reads for these locales, and build the encoding check's tables of
+        them, now (about 0.2 s each, once per process) instead of on each locale's first reply."""
         for locale in locales:
-            language = LOCALES[canonical_locale(locale) or locale].language
+            code = canonical_locale(locale) or locale
+            language = LOCALES[code].language
             lexicon(language)
             if (twin := TWIN.get(language)) is not None:
                 lexicon(twin)  # ``Ensemble.whole_reply`` weighs Indonesian against Malay
+            self.encoding.warm(code)
 
     def judge(self, text: str, locale: str) -> Verdict:
         """Judge one reply against the locale it was asked in. Raises ValueError for an unknown locale.

@@ -332,8 +332,20 @@ def test_one_quoted_foreign_sentence_is_dialogue_however_long_but_two_are_mixing
 def test_warming_loads_each_locales_lexicon_and_its_twin(monkeypatch: pytest.MonkeyPatch) -> None:
     loaded: list[str] = []
     monkeypatch.setattr(judge_module, "lexicon", loaded.append)
-    default_judge().warm(["pt_br", "zh-TW", "id"])
+    warmed: list[str] = []
+    judge = default_judge()
+    monkeypatch.setattr(judge.encoding, "warm", warmed.append)
+    judge.warm(["pt_br", "zh-TW", "id"])
     assert loaded == ["pt", "zh", "id", "ms"]
+    assert warmed == ["pt-BR", "zh-Hant", "id"]  # the encoding check's tables, by the canonical code
+
+
+def test_warming_the_encoding_check_builds_its_tables_of_the_locale() -> None:
+    from exporter.language import encoding
+
+    encoding._misreading.cache_clear()
+    encoding.EncodingChecker().warm("ru")
+    assert encoding._misreading.cache_info().currsize == 1
 
 
 def test_one_quotation_of_several_foreign_sentences_is_a_quotation() -> None:
