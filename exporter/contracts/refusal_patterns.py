@@ -2678,9 +2678,10 @@ def _curt(text: str) -> str | None:
     return reply if found else None
 
 
-def find_refusal(text: str) -> str | None:
+def find_refusal(text: str, curt: bool = True) -> str | None:
     """The refusal phrase (any locale, hard or soft) near the start of ``text``, outside quoted speech, or
-    None.
+    None. ``curt``: a whole reply that is a curt decline (``_curt``: "No.", "Not doing that.") is one too,
+    where the request asked for writing (a probe's); a real request may ask a yes-or-no question.
 
     >>> find_refusal("抱歉，我无法继续这个场景。")
     '抱歉，我无法继续'
@@ -2696,7 +2697,7 @@ def find_refusal(text: str) -> str | None:
         lowered = unquoted(window).lower()
         found = _search(lowered)
     if not found:
-        return _curt(text)
+        return _curt(text) if curt else None
     start, end = min(found)
     # lower() keeps the length except for a few letters (Turkish İ): then the lowercased phrase is shown
     return window[start:end] if len(lowered) == len(window) else lowered[start:end]

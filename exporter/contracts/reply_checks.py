@@ -33,9 +33,12 @@ def screen(
     truncation: bool = True,
     max_tokens: int | None = None,
     completion_tokens: int | None = None,
+    curt: bool = True,
 ) -> Verdict | None:
-    """The first of refusal, truncation (when ``truncation``) and repetition found in a reply, or None."""
-    if (phrase := find_refusal(text)) is not None:
+    """The first of refusal, truncation (when ``truncation``) and repetition found in a reply, or None.
+    ``curt``: a whole reply that is a curt decline ("No.") is a refusal (``find_refusal``): true of a
+    probe, which asks for writing; the router's real requests may ask a yes-or-no question."""
+    if (phrase := find_refusal(text, curt)) is not None:
         return Verdict(
             Outcome.FAIL, refusal_reason, {"phrase": phrase[:120]}, "refusal phrase near the start"
         )

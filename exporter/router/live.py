@@ -292,7 +292,7 @@ class LiveJudges:
         if not reply.content.strip():
             out.append(("reply", Outcome.FAIL, Reason.EMPTY_REPLY))
             return out
-        finding = screen(reply.content, reply.finish_reason)
+        finding = screen(reply.content, reply.finish_reason, curt=False)  # "No." may answer a real question
         out.append(
             ("reply", Outcome.FAIL, finding.reason) if finding else ("reply", Outcome.PASS, Reason.NONE)
         )

@@ -1590,6 +1590,8 @@ CURT = [
 def test_a_curt_decline_that_is_the_whole_reply_is_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
     assert find_refusal(f"  {decline}\n") is not None, decline
+    # ... where the request asked for writing: a real request may have asked a yes-or-no question
+    assert find_refusal(decline, curt=False) is None, decline
 
 
 @pytest.mark.parametrize(

@@ -66,6 +66,8 @@ def judges() -> LiveJudges:
             [("structured", Outcome.FAIL, Reason.SCHEMA_MISMATCH)],
         ),
         (reply("The story goes on and on", complete=False), []),  # cut or abandoned: not judged
+        # a curt "No." declines a probe's request for a story; a real request may ask a yes-or-no question
+        (reply("No.", ttft_seconds=None), [("reply", Outcome.PASS, Reason.NONE)]),
     ],
 )
 def test_the_probes_judges_apply_to_what_the_request_declared(
