@@ -9,7 +9,8 @@ sentences, a token loop, CJK, mixed scripts with mojibake pairs, every-code-poin
 the language judge and screened for refusal, truncation and repetition; the median and max of
 ``--repeat`` runs per case are printed in milliseconds. Throughput: replies of about 600 characters (the
 simulator's real-text pools, all 17 locales) judged per second on one core. RSS: the process's peak
-resident set after loading both models and judging everything.
+resident set after loading both models and judging everything. What warm-up loaded is frozen out of the
+garbage collector's walks, as the exporter does at start-up; ``--unfrozen`` leaves it in (a router's process).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from exporter.devtools.simulator.locales import Texts
 from exporter.language import segment
 from exporter.language.judge import default_judge
 from exporter.language.locales import DEFAULT_LOCALES
+from exporter.serving import tune_gc_for_latency
 
 SIZE = 64 * 1024
 
@@ -84,10 +86,18 @@ def simulator_replies() -> list[tuple[str, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--unfrozen",
+        action="store_true",
+        help="leave what warm-up loaded to the garbage collector (a router's own process) instead of "
+        "freezing it as the exporter does at start-up",
+    )
     args = parser.parse_args()
     judge = default_judge()
     judge.judge("warm up the models, please, this is a sentence.", "en")
     judge.warm()  # the lexicons, loaded once per process
+    if not args.unfrozen:
+        tune_gc_for_latency()  # as the exporter after ``ExporterService.prepare``
     print(f"worst case, {SIZE // 1024} KB replies (judge + screen), ms: wall median / max, "
           f"CPU median / max of {args.repeat} (CPU: this process's time on its core, what other "
           "processes on a shared machine inflate least)")  # fmt: skip

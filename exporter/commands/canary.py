@@ -133,6 +133,7 @@ async def _serve_exporter(config_path: str) -> int:
     async with AsyncExitStack() as stack:
         service = ExporterService.from_config(config, stack)
         server = uvicorn_server(service.app())
+        service.prepare()
         tune_gc_for_latency()
         loop_task = asyncio.create_task(service.run())
         bound = sock.getsockname()[1]

@@ -153,6 +153,12 @@ class ExporterService:
         export_shard(config.rounds.shard, service.registry)
         return service
 
+    def prepare(self) -> None:
+        """Load what every contract's judge reads (``Contract.prepare``); a long-running service calls it
+        before ``tune_gc_for_latency`` freezes its start-up heap."""
+        for contract in self.prober.contracts:
+            contract.prepare()
+
     @property
     def snapshot(self) -> Snapshot:
         return self._snapshot

@@ -210,6 +210,12 @@ class Contract(ABC):
         """Names of offline known-bad samples the judge failed to reject (empty: the contract is sound)."""
         return []
 
+    def prepare(self) -> None:
+        """Load now what judging reads (models, lexicons, tables). A long-running service calls it at
+        start-up, before it freezes its start-up heap (``tune_gc_for_latency``): the first round then pays
+        no loading, and later full collections never walk what was loaded. Default: nothing to load."""
+        return None
+
     def live_control(self, target: ProbeTarget) -> bool:
         """Whether ``target`` is a live positive control of this contract: probed with the same request each
         round, it must be judged ``fail``; anything else that is evidence makes the contract weak."""

@@ -235,6 +235,11 @@ class LanguageContract(Contract):
             reply=ChatResult(served_by=first.reply.served_by),
         )
 
+    def prepare(self) -> None:
+        """The language models, and the lexicons and encoding tables of the rotation's locales (about 0.1 s
+        a locale)."""
+        default_judge().warm(self.settings.locales)
+
     # -- positive controls ---------------------------------------------------------------------------------
     def weak_controls(self) -> list[str]:
         judge = default_judge()

@@ -367,6 +367,7 @@ def run_demo(args: argparse.Namespace) -> int:
                 say(f"router: {args.load:g} requests/s through the router client; journal {paths['journal']}")
             _record_run(stack, workdir, urls, config_path, say, paths)
             models = [m.slug for m in config.models]
+            service.prepare()
             tune_gc_for_latency()
             rounds: queue.Queue[Snapshot] = queue.Queue()
             progress = _Progress()

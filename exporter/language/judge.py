@@ -92,7 +92,9 @@ class Judge:
 
     def warm(self, locales: Iterable[str] = LOCALES) -> None:
         """Load the lexicons the judge reads for these locales, and build the encoding check's tables of
-        them, now (about 0.2 s each, once per process) instead of on each locale's first reply."""
+        them, now (about 0.1 s each, once per process) instead of on each locale's first reply. English's
+        is loaded whatever the locales: the rules of every locale read it (names and commands in English)."""
+        lexicon("en")
         for locale in locales:
             code = canonical_locale(locale) or locale
             language = LOCALES[code].language

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -189,6 +191,29 @@ def test_an_empty_reply_is_inconclusive() -> None:
 def test_every_offline_control_is_rejected_so_the_contract_is_not_weak() -> None:
     assert LanguageContract().weak_controls() == []
     assert set(CONTROLS) == {"switch", "mixing", "encoding", "leading_garbage"}
+
+
+PREPARED = """
+from exporter.contracts.language import LanguageSettings
+from exporter.language.judge import default_judge
+from exporter.language.lexicon import lexicon
+
+LanguageSettings(locales=["fr", "ja"]).build().prepare()
+before = lexicon.cache_info().misses
+default_judge().judge("Bonjour ! Je suis ravie de te revoir, entre te réchauffer près du feu.", "fr")
+default_judge().judge("こんにちは。今日はとても良い天気ですね。森の中を歩きましょう。", "ja")
+rotation = lexicon.cache_info().misses - before
+default_judge().judge("Guten Tag! Ich freue mich sehr, dich wiederzusehen. Komm herein.", "de")
+print(rotation, lexicon.cache_info().misses - before - rotation)
+"""
+
+
+def test_prepare_loads_what_replies_in_the_rotation_read_and_no_other_locale() -> None:
+    """In a fresh process (the lexicons are cached process-wide): after ``prepare``, replies in the rotation's
+    locales load no lexicon; a locale outside it still loads its own on its first reply."""
+    done = subprocess.run([sys.executable, "-c", PREPARED], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["0", "1"]
 
 
 def read(text: str) -> LanguageContract:

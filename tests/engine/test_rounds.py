@@ -6,6 +6,7 @@ import asyncio
 import math
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from prometheus_client.exposition import generate_latest
@@ -272,3 +273,41 @@ def test_the_discovery_failing_gauge_says_whether_the_last_round_could_list_the_
     gw.discovery_error = GatewayError(Outcome.TRANSPORT, Reason.SERVER_ERROR, 503)
     asyncio.run(service.run(rounds=1))
     assert 'canary_discovery_failing{model="acme/model-1"} 1.0' in generate_latest(service.registry).decode()
+
+
+def test_the_exporter_prepares_every_contract_before_it_freezes_its_start_up_heap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a judge loads on its first use (language models, lexicons) belongs in the frozen start-up heap:
+    loaded after the freeze, every later full collection walks it, a pause in the event loop."""
+    from exporter.commands import canary
+
+    calls: list[str] = []
+    monkeypatch.setattr(ExporterService, "prepare", lambda self: calls.append("prepare"))
+    monkeypatch.setattr(canary, "tune_gc_for_latency", lambda: calls.append("freeze"))
+
+    class Stopped:  # the server returns at once: the test needs the start-up, not the serving
+        async def serve(self, sockets: object) -> None:
+            calls.append("serve")
+
+    monkeypatch.setattr(canary, "uvicorn_server", lambda app: Stopped())
+    monkeypatch.setenv("CANARY_TEST_PREPARE_KEY", "k")
+    config = tmp_path / "canary.yaml"
+    config.write_text(
+        "gateway:\n  base_url: http://127.0.0.1:9/api/v1\n  api_key: {env: CANARY_TEST_PREPARE_KEY}\n"
+        "models:\n  - slug: acme/model-1\nexporter:\n  listen: 127.0.0.1:0\n"
+    )
+    assert asyncio.run(canary._serve_exporter(str(config))) == 0
+    assert calls == ["prepare", "freeze", "serve"]
+
+
+def test_preparing_the_service_prepares_each_of_its_contracts() -> None:
+    prepared: list[str] = []
+
+    class Recording(RefusalContract):
+        def prepare(self) -> None:
+            prepared.append(self.name)
+
+    service = ExporterService([], [Recording(), TTFTContract()], 1.0, 1)
+    service.prepare()
+    assert prepared == ["refusal"]
