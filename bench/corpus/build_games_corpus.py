@@ -1367,6 +1367,12 @@ SIMUTRANS_DIRS = {"cn": "zh-Hans", "zh": "zh-Hant", "cz": "cs", "dk": "da", "pt"
 # A Simutrans help page's title and heading, and what divides its text: a paragraph or a line break.
 _SIMUTRANS_HEADING = re.compile(r"<(title|h\d)>.*?</\1>", re.S | re.I)
 _SIMUTRANS_BREAK = re.compile(r"<br\s*/?>|</?p>|\n\s*\n", re.I)
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uff00-\uffef"
+_CJK_WRAP = re.compile(rf"(?<=[{_CJK}])<br\s*/?>\s*(?=[{_CJK}])", re.I)
+# A Korean page translated sentence by sentence from the Japanese one and laid out as it: a sentence glued
+# to the next without a space ("반영됩니다.다만"), a line broken between two syllables where the Japanese
+# line wrapped, inside a word ("기관<br>차와").
+_JAPANESE_LAYOUT = re.compile(r"[\uac00-\ud7a3](?:[.。]|<br\s*/?>\s*)[\uac00-\ud7a3]", re.I)
 
 
 def twice_encoded(text: str) -> str:
@@ -1378,9 +1384,11 @@ def twice_encoded(text: str) -> str:
         return text
 
 
-def simutrans_paragraphs(path: Path) -> list[str]:
-    """The text of a Simutrans help page, each paragraph or line a paragraph (tags removed, entities decoded)."""
-    text = _SIMUTRANS_HEADING.sub("\n\n", twice_encoded(path.read_text("utf-8", "replace")))
+def simutrans_paragraphs(text: str) -> list[str]:
+    """The text of a Simutrans help page, each paragraph or line a paragraph (tags removed, entities decoded);
+    a line break between two Japanese or Chinese characters is where the page's fixed-width lines wrap, inside
+    a sentence or a word, and is taken out."""
+    text = _SIMUTRANS_HEADING.sub("\n\n", _CJK_WRAP.sub("", text))
     pieces = (html.unescape(_HTML_TAG.sub("", piece)) for piece in _SIMUTRANS_BREAK.split(text))
     return [" ".join(piece.split()) for piece in pieces if piece.strip()]
 
@@ -1388,7 +1396,8 @@ def simutrans_paragraphs(path: Path) -> list[str]:
 def simutrans(root: Path, found: Found) -> None:
     """Simutrans' help, the transport game's windows and tools explained (``usr/share/games/simutrans/text/
     <language>/*.txt``, each page a source unit; a paragraph paired with the English page's at its place when
-    the two pages have as many paragraphs, else its own key; a paragraph left in English is left out)."""
+    the two pages have as many paragraphs, else its own key; a paragraph left in English is left out, and a
+    Korean page laid out as the Japanese one, ``_JAPANESE_LAYOUT``)."""
     base = root / "usr/share/games/simutrans/text"
     if not (base / "en").is_dir():
         return
@@ -1401,9 +1410,12 @@ def simutrans(root: Path, found: Found) -> None:
         for page in sorted(directory.glob("*.txt")):
             if not (english_page := base / "en" / page.name).is_file():
                 continue
-            english = simutrans_paragraphs(english_page)
+            text = twice_encoded(page.read_text("utf-8", "replace"))
+            if _JAPANESE_LAYOUT.search(text):
+                continue
+            english = simutrans_paragraphs(english_page.read_text("utf-8", "replace"))
             words = {w for p in english for w in shingles(p)}
-            sections = [simutrans_paragraphs(page)]
+            sections = [simutrans_paragraphs(text)]
             _add_tutorial(found, language, f"simutrans/{page.stem}", sections, [english], words)
 
 

@@ -32,7 +32,8 @@ DEPOT_JA = """<title>車庫</title>
 <h1>車庫の操作</h1>
 
 <p>
-車庫では車両を購入し、管理します。輸送の種類ごとにそれぞれの車庫があります。<br>
+車庫では車両を購入し、管理します。輸送の種類ごとにそれぞれの車<br>
+庫があります。<br>
 ゲームビューで<a href="inspection_tool.txt">調査ツール</a>を使って車庫をクリックすると、車庫の操作が開きます。
 </p>
 <p>
@@ -67,7 +68,10 @@ def test_simutrans_pages_are_paired_by_place_the_twice_encoded_decoded(tmp_path:
     ]  # the title, the heading and the list of links are not read
     japanese = found["ja"]
     assert set(japanese) == set(english)  # each paragraph under its English key
-    assert japanese[("simutrans/depot/0", english[next(iter(english))])].startswith("車庫では")
+    assert (
+        sorted(japanese.values())[-1]
+        == "車庫では車両を購入し、管理します。輸送の種類ごとにそれぞれの車庫があります。"
+    )
     assert set(found) == {"en", "ja"}  # "pt", of no stated variant, is not read
 
 
@@ -85,6 +89,21 @@ def test_simutrans_pages_of_another_shape_have_no_partner(tmp_path: Path) -> Non
     games.simutrans(tmp_path, found)
     [(key, text)] = found["ko"].items()
     assert key == ("simutrans/depot/0", text) and text.startswith("차고에서는")
+
+
+def test_a_korean_page_laid_out_as_the_japanese_one_is_not_read(tmp_path: Path) -> None:
+    base = tmp_path / "usr/share/games/simutrans/text"
+    for directory in ("en", "ko"):
+        (base / directory).mkdir(parents=True)
+    (base / "en/depot.txt").write_text(DEPOT_EN, "utf-8")
+    (base / "en/schedule.txt").write_text(DEPOT_EN, "utf-8")
+    human = "<p>\n차고에서는 차량을 구입하고 관리합니다. 운송 수단마다 각각의 차고가 있습니다.\n</p>\n"
+    glued = "<p>\n변경은 즉시에 반영됩니다.다만 재기동 후는 원의 설정으로 돌아와 버립니다.\n</p>\n"
+    (base / "ko/depot.txt").write_text(_twice(human), "utf-8")
+    (base / "ko/schedule.txt").write_text(_twice(glued), "utf-8")
+    found: games.Found = defaultdict(dict)
+    games.simutrans(tmp_path, found)
+    assert [source for source, _ in found["ko"]] == ["simutrans/depot/0"]
 
 
 def test_paragraph_pieces_cut_a_long_paragraph_at_its_sentences_ends() -> None:
