@@ -290,6 +290,7 @@ Output rows are those of ``build_fiction_corpus.py``: ``{"locale", "source", "ke
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import html
 import json
@@ -301,6 +302,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+import wordfreq
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -1384,6 +1386,41 @@ def twice_encoded(text: str) -> str:
         return text
 
 
+# A page is written without its language's accented letters when it has at least this many letters and
+# fewer than this share of the language's rate of them (a language whose rate is under the floor, English,
+# Dutch, Indonesian, is not checked).
+WITHOUT_ACCENTS_LETTERS = 300
+WITHOUT_ACCENTS_SHARE = 0.25
+WITHOUT_ACCENTS_FLOOR = 0.005
+
+
+@functools.cache
+def accented_rate(language: str) -> float:
+    """The share of letters beyond ASCII in the language's running text, from its word list (wordfreq's
+    5,000 most frequent words, each weighed by its frequency); 0 for a language it has no list of."""
+    try:
+        frequencies = wordfreq.get_frequency_dict(language.split("-")[0])
+    except LookupError:
+        return 0.0
+    letters = accented = 0.0
+    for word in sorted(frequencies, key=frequencies.__getitem__, reverse=True)[:5000]:
+        frequency = frequencies[word]
+        letters += frequency * sum(c.isalpha() for c in word)
+        accented += frequency * sum(c.isalpha() and not c.isascii() for c in word)
+    return accented / letters if letters else 0.0
+
+
+def without_accents(language: str, text: str) -> bool:
+    """Whether the text is written without its language's accented letters (``Dzieki tej opcji wzniesienia
+    moga byc lagodniejsze``, ``los vehiculos``): letters lost at the source, as the encoding rules read
+    them."""
+    rate = accented_rate(language)
+    letters = [c for c in _HTML_TAG.sub("", text) if c.isalpha()]
+    if rate < WITHOUT_ACCENTS_FLOOR or len(letters) < WITHOUT_ACCENTS_LETTERS:
+        return False
+    return sum(not c.isascii() for c in letters) < WITHOUT_ACCENTS_SHARE * rate * len(letters)
+
+
 def simutrans_paragraphs(text: str) -> list[str]:
     """The text of a Simutrans help page, each paragraph or line a paragraph (tags removed, entities decoded);
     a line break between two Japanese or Chinese characters is where the page's fixed-width lines wrap, inside
@@ -1396,8 +1433,9 @@ def simutrans_paragraphs(text: str) -> list[str]:
 def simutrans(root: Path, found: Found) -> None:
     """Simutrans' help, the transport game's windows and tools explained (``usr/share/games/simutrans/text/
     <language>/*.txt``, each page a source unit; a paragraph paired with the English page's at its place when
-    the two pages have as many paragraphs, else its own key; a paragraph left in English is left out, and a
-    Korean page laid out as the Japanese one, ``_JAPANESE_LAYOUT``)."""
+    the two pages have as many paragraphs, else its own key; a paragraph left in English is left out, and so
+    are a Korean page laid out as the Japanese one, ``_JAPANESE_LAYOUT``, and a page written without its
+    language's accented letters, ``without_accents``)."""
     base = root / "usr/share/games/simutrans/text"
     if not (base / "en").is_dir():
         return
@@ -1411,7 +1449,7 @@ def simutrans(root: Path, found: Found) -> None:
             if not (english_page := base / "en" / page.name).is_file():
                 continue
             text = twice_encoded(page.read_text("utf-8", "replace"))
-            if _JAPANESE_LAYOUT.search(text):
+            if _JAPANESE_LAYOUT.search(text) or without_accents(language, text):
                 continue
             english = simutrans_paragraphs(english_page.read_text("utf-8", "replace"))
             words = {w for p in english for w in shingles(p)}

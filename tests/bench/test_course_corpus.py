@@ -106,6 +106,15 @@ def test_a_korean_page_laid_out_as_the_japanese_one_is_not_read(tmp_path: Path) 
     assert [source for source, _ in found["ko"]] == ["simutrans/depot/0"]
 
 
+def test_a_page_written_without_its_languages_accented_letters_is_told_apart() -> None:
+    accented = "Las cocheras sirven para comprar y gestionar vehículos. Pulsa después en el camino. " * 5
+    plain = accented.replace("í", "i").replace("é", "e")
+    assert not games.without_accents("es", accented) and games.without_accents("es", plain)
+    assert not games.without_accents("es", plain[:200])  # too few letters to tell
+    english = "Depots are used to purchase and manage vehicles, each kind of transport its own depot. " * 5
+    assert not games.without_accents("en", english) and not games.without_accents("nl", english)
+
+
 def test_paragraph_pieces_cut_a_long_paragraph_at_its_sentences_ends() -> None:
     sentence = "Это предложение о том, как печатать текст быстро и без ошибок на клавиатуре. "
     pieces = games.paragraph_pieces(sentence * 20)
