@@ -230,12 +230,33 @@ A twelfth set, lessons told to the reader at the keyboard (``--set tutor``)::
   solitaires (``usr/share/help/<language>/<game>/*.page``, each page a source unit; the pages on the
   project, bug reports, translation, licence, left out).
 
+A thirteenth set, a typing course's lessons and texts and a transport game's help (``--set course``)::
+
+    mkdir -p /tmp/course/root && cd /tmp/course
+    apt-get download klavaro simutrans-data
+    dpkg-deb --fsys-tarfile klavaro_*.deb | tar x -C root --wildcards './usr/share/klavaro/*.paragraphs' './usr/share/locale/*/LC_MESSAGES/klavaro.mo'
+    dpkg-deb --fsys-tarfile simutrans-data_*.deb | tar x -C root --wildcards './usr/share/games/simutrans/text/*/*.txt'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set course --root /tmp/course/root \\
+        --out bench/results/course_replies.jsonl
+
+- **klavaro**: Klavaro's course, the lessons' instructions and the tutor's remarks on the learner's progress
+  (``usr/share/locale/<language>/LC_MESSAGES/klavaro.mo``; a message with a placeholder, ``%.0f``, is not
+  prose and falls out), and the texts its exercises have the learner type, written in each language, not
+  translated (``usr/share/klavaro/<language>.paragraphs``, ``C`` the English; paragraphs separated by an
+  empty line, one longer than ``PARAGRAPH_CHARS`` cut at its sentences' ends; they have no partner);
+- **simutrans**: Simutrans' help, the transport game's windows, tools and rules explained
+  (``usr/share/games/simutrans/text/<language>/*.txt``, each page a source unit, each paragraph or line a
+  paragraph, read as the tutor set reads a tutorial; ``cn`` is Simplified Chinese, ``zh`` Traditional,
+  ``pt``, of no stated variant, not read; the Japanese, Korean, Chinese, Russian, Ukrainian, Hungarian and
+  Turkish pages are UTF-8 encoded twice in the package, their UTF-8 read as Latin-1 and encoded again, and
+  are decoded once more, ``twice_encoded``).
+
 A tutorial's paragraph is paired with the English one at its place when the two files have as many
 sections and the section as many paragraphs, else it is its own key (no partner for a switch); a paragraph
 opening in lowercase (the rest of a sentence cut by a command on its own line) and one keeping a run of
 the English's words are left out.
 
-The scroll, riddle, lesson and tutor sets leave out what the quest set leaves out.
+The scroll, riddle, lesson, tutor and course sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
@@ -269,6 +290,7 @@ Output rows are those of ``build_fiction_corpus.py``: ``{"locale", "source", "ke
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import html
 import json
@@ -280,6 +302,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+import wordfreq
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -1301,6 +1324,139 @@ def gnome_games(root: Path, found: Found) -> None:
                     )
 
 
+# A Klavaro text's paragraph longer than this is cut at its sentences' ends (``prose`` reads 900 at most).
+PARAGRAPH_CHARS = 600
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def paragraph_pieces(paragraph: str) -> list[str]:
+    """A paragraph as pieces of at most ``PARAGRAPH_CHARS`` characters, cut at its sentences' ends (a
+    sentence longer than that is a piece of its own)."""
+    pieces: list[str] = []
+    for sentence in _SENTENCE_END.split(" ".join(paragraph.split())):
+        if pieces and len(pieces[-1]) + 1 + len(sentence) <= PARAGRAPH_CHARS:
+            pieces[-1] += " " + sentence
+        else:
+            pieces.append(sentence)
+    return pieces
+
+
+def klavaro(root: Path, found: Found) -> None:
+    """Klavaro's course and remarks (its catalogue, messages paired by their English) and the texts its
+    exercises give to type, written in each language (``<language>.paragraphs``, no partner)."""
+    base = root / "usr/share/locale"
+    if base.is_dir():
+        for language in LANGUAGE_DIRS:
+            directories = tuple(regional((p.name for p in base.iterdir()), language))
+            if (mo := first(base, directories, "{}/LC_MESSAGES/klavaro.mo")) is not None:
+                for msgid, msgstr in read_mo(mo):
+                    _add_quest(found, language, "klavaro", "klavaro", msgid, msgstr)
+    texts = root / "usr/share/klavaro"
+    names = [p.stem for p in texts.glob("*.paragraphs")]
+    for language in ("en", *LANGUAGE_DIRS):
+        directory = "C" if language == "en" else next(iter(regional(names, language)), None)
+        if directory is None or not (path := texts / f"{directory}.paragraphs").is_file():
+            continue
+        for paragraph in re.split(r"\n\s*\n", path.read_text("utf-8").lstrip("\ufeff")):
+            for piece in paragraph_pieces(paragraph):
+                if (text := clean_prose(piece, MIN_CHARS.get(language, 60))) is not None:
+                    found[language][(unit("klavaro", "paragraphs", text), text)] = text
+
+
+# Simutrans' help directories that are not the language's code (``cn`` Simplified Chinese, ``zh`` Traditional;
+# ``pt``, of no stated variant, is not read).
+SIMUTRANS_DIRS = {"cn": "zh-Hans", "zh": "zh-Hant", "cz": "cs", "dk": "da", "pt": None}
+# A Simutrans help page's title and heading, and what divides its text: a paragraph or a line break.
+_SIMUTRANS_HEADING = re.compile(r"<(title|h\d)>.*?</\1>", re.S | re.I)
+_SIMUTRANS_BREAK = re.compile(r"<br\s*/?>|</?p>|\n\s*\n", re.I)
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uff00-\uffef"
+_CJK_WRAP = re.compile(rf"(?<=[{_CJK}])<br\s*/?>\s*(?=[{_CJK}])", re.I)
+# A Korean page translated sentence by sentence from the Japanese one and laid out as it: a sentence glued
+# to the next without a space ("반영됩니다.다만"), a line broken between two syllables where the Japanese
+# line wrapped, inside a word ("기관<br>차와").
+_JAPANESE_LAYOUT = re.compile(r"[\uac00-\ud7a3](?:[.。]|<br\s*/?>\s*)[\uac00-\ud7a3]", re.I)
+
+
+def twice_encoded(text: str) -> str:
+    """The text of a file whose UTF-8 was read as Latin-1 and encoded in UTF-8 again (``ç·\x8få\x90\x88`` for
+    ``総合``), decoded once more; any other text as it is."""
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return text
+
+
+# A page is written without its language's accented letters when it has at least this many letters and
+# fewer than this share of the language's rate of them (a language whose rate is under the floor, English,
+# Dutch, Indonesian, is not checked).
+WITHOUT_ACCENTS_LETTERS = 300
+WITHOUT_ACCENTS_SHARE = 0.25
+WITHOUT_ACCENTS_FLOOR = 0.005
+
+
+@functools.cache
+def accented_rate(language: str) -> float:
+    """The share of letters beyond ASCII in the language's running text, from its word list (wordfreq's
+    5,000 most frequent words, each weighed by its frequency); 0 for a language it has no list of."""
+    try:
+        frequencies = wordfreq.get_frequency_dict(language.split("-")[0])
+    except LookupError:
+        return 0.0
+    letters = accented = 0.0
+    for word in sorted(frequencies, key=frequencies.__getitem__, reverse=True)[:5000]:
+        frequency = frequencies[word]
+        letters += frequency * sum(c.isalpha() for c in word)
+        accented += frequency * sum(c.isalpha() and not c.isascii() for c in word)
+    return accented / letters if letters else 0.0
+
+
+def without_accents(language: str, text: str) -> bool:
+    """Whether the text is written without its language's accented letters (``Dzieki tej opcji wzniesienia
+    moga byc lagodniejsze``, ``los vehiculos``): letters lost at the source, as the encoding rules read
+    them."""
+    rate = accented_rate(language)
+    letters = [c for c in _HTML_TAG.sub("", text) if c.isalpha()]
+    if rate < WITHOUT_ACCENTS_FLOOR or len(letters) < WITHOUT_ACCENTS_LETTERS:
+        return False
+    return sum(not c.isascii() for c in letters) < WITHOUT_ACCENTS_SHARE * rate * len(letters)
+
+
+def simutrans_paragraphs(text: str) -> list[str]:
+    """The text of a Simutrans help page, each paragraph or line a paragraph (tags removed, entities decoded);
+    a line break between two Japanese or Chinese characters is where the page's fixed-width lines wrap, inside
+    a sentence or a word, and is taken out."""
+    text = _SIMUTRANS_HEADING.sub("\n\n", _CJK_WRAP.sub("", text))
+    pieces = (html.unescape(_HTML_TAG.sub("", piece)) for piece in _SIMUTRANS_BREAK.split(text))
+    return [" ".join(piece.split()) for piece in pieces if piece.strip()]
+
+
+def simutrans(root: Path, found: Found) -> None:
+    """Simutrans' help, the transport game's windows and tools explained (``usr/share/games/simutrans/text/
+    <language>/*.txt``, each page a source unit; a paragraph paired with the English page's at its place when
+    the two pages have as many paragraphs, else its own key; a paragraph left in English is left out, and so
+    are a Korean page laid out as the Japanese one, ``_JAPANESE_LAYOUT``, and a page written without its
+    language's accented letters, ``without_accents``)."""
+    base = root / "usr/share/games/simutrans/text"
+    if not (base / "en").is_dir():
+        return
+    codes = {"en": "en"} | {directories[0]: language for language, directories in LANGUAGE_DIRS.items()}
+    for directory in sorted(p for p in base.iterdir() if p.is_dir()):
+        name = directory.name
+        language = SIMUTRANS_DIRS[name] if name in SIMUTRANS_DIRS else codes.get(name)
+        if language is None:
+            continue
+        for page in sorted(directory.glob("*.txt")):
+            if not (english_page := base / "en" / page.name).is_file():
+                continue
+            text = twice_encoded(page.read_text("utf-8", "replace"))
+            if _JAPANESE_LAYOUT.search(text) or without_accents(language, text):
+                continue
+            english = simutrans_paragraphs(english_page.read_text("utf-8", "replace"))
+            words = {w for p in english for w in shingles(p)}
+            sections = [simutrans_paragraphs(text)]
+            _add_tutorial(found, language, f"simutrans/{page.stem}", sections, [english], words)
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -1320,6 +1476,7 @@ SETS = {
     "riddle": (supertuxkart, gbrainy, starfighter),
     "lesson": (gcompris, tuxpaint),
     "tutor": (emacs_tutorial, vimtutor, gnome_games),
+    "course": (klavaro, simutrans),
 }
 
 
@@ -1337,7 +1494,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor"):
+    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor", "course"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
