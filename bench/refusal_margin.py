@@ -17,7 +17,8 @@ reading that let a matching phrase pass:
 - ``reported``: a reporting clause follows it in its sentence (a character's line);
 - ``thing``: a decline verb whose object is a thing of the story (``_DECLINED_THING``);
 - ``steer``: a steer to another subject followed by a story's length of text without a question;
-- ``bare``: a soft phrase naming no task, followed by a story's length of text without a question or task;
+- ``story-after``: nothing of the request named from the phrase's sentence on, and a story's length of text
+  after it without a question (``_story_after``, asked of every family);
 - ``after-story``: a soft or composed decline after a question or the story, nothing of the request named up
   to its sentence's end (``_after_the_story``);
 - ``no-me``: a composed core without the locale's first person; ``no-task``: nor a task word;
@@ -92,6 +93,9 @@ def _composed_reading(lowered: str, codes: tuple[str, ...], end: int) -> str | N
             if rp._governs_another_act(lowered, code, own, first, last, topic_re):
                 reading = "other-act"
                 continue
+            start, stop = min(own.start(), topic.start()), max(own.end(), topic.end())
+            if rp._story_after(lowered, start, stop, codes):
+                return "story-after"  # _composed returns this span; the story after it lets it pass
             return None
     return reading
 
@@ -111,8 +115,8 @@ def _phrase_reading(
         return "thing"
     if rp._steer_then_story(lowered, m.start(), m.end(), codes is rp._GROUPS["cjk"]):
         return "steer"
-    if soft and rp._bare_then_story(lowered, m.start(), m.end(), codes):
-        return "bare"
+    if rp._story_after(lowered, m.start(), m.end(), codes):
+        return "story-after"
     if soft and rp._after_the_story(lowered, *rp._sentence(lowered, m.start(), m.end()), codes):
         return "after-story"
     return None

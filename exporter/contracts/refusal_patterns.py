@@ -2480,34 +2480,18 @@ def _story_goes_on(lowered: str, start: int, after: int, cjk: bool) -> bool:
     return len(lowered[after:].strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
 
 
-# A soft decline that names nothing of the task ("No thanks, I'll pass.", "Da passe ich.", "Воздержусь.",
-# "Mejor no sigo.") is the host's when it is about all the reply says, or when the reply goes on about the
-# writing or asks the user something; a character turns down a thing of the world and the reply goes on
-# telling it ("No thanks, I'll pass. The road north is flooded, so the caravan…"). So when neither the
-# decline's sentence nor the text after it names the task (the locales' task words, ``_COMPOSED`` topics) and
-# that text runs for a story's length (``STORY_AFTER_STEER_CHARS``) with no question in it, the decline is a
-# line of the story, as a steer is. Toning the scene down and stepping out of the role (``_TONED_DOWN``,
-# ``_OUT_OF_ROLE``) speak of the writing itself ("Vorweg: Ich entschärfe das ein wenig." before the toned-down
-# scene): they name the task by what they do to it.
+# Toning the scene down, stepping out of the role and stopping the writing after an excerpt (``_TONED_DOWN``,
+# ``_OUT_OF_ROLE``, ``_STOP_AFTER_EXCERPT``) speak of the writing itself ("Vorweg: Ich entschärfe das ein
+# wenig." before the toned-down scene, "여기까지만 쓸게요." after the excerpt): they name the task by what they do
+# to it.
 _ABOUT_THE_WRITING_BY_CODES = {
-    codes: re.compile("|".join(f"(?:{d[c]})".lower() for c in codes for d in (_TONED_DOWN, _OUT_OF_ROLE)))
+    codes: re.compile(
+        "|".join(
+            f"(?:{d[c]})".lower() for c in codes for d in (_TONED_DOWN, _OUT_OF_ROLE, _STOP_AFTER_EXCERPT)
+        )
+    )
     for *_, codes in _BY_SCRIPT
 }
-
-
-def _bare_then_story(lowered: str, start: int, end: int, codes: tuple[str, ...]) -> bool:
-    """The soft phrase ``lowered[start:end]`` names no task in its sentence, and the reply goes on without a
-    question or a task word for a story's length after it."""
-    topics = _TOPICS_BY_CODES[codes]
-    # a phrase may end on its sentence's mark ("I'll pass."): its sentence ends there
-    first, last = _sentence(lowered, start, end - 1 if END_MARK.match(lowered, end - 1) else end)
-    if (
-        topics.search(lowered, first, last) is not None
-        or _ABOUT_THE_WRITING_BY_CODES[codes].search(lowered, first, last) is not None
-        or topics.search(lowered[last + 1 :]) is not None
-    ):
-        return False
-    return _story_goes_on(lowered, start, last + 1, codes is _GROUPS["cjk"])
 
 
 # What comes before a decline tells whose it is. A host opens with its decline, or with a greeting, thanks or
@@ -2540,12 +2524,33 @@ def _after_the_story(lowered: str, first: int, last: int, codes: tuple[str, ...]
     ) and _ABOUT_THE_REQUEST_BY_CODES[codes].search(lowered, 0, last) is None
 
 
+# What comes after a decline tells whose it is too. A host that declines says so and then speaks about the
+# request: why (the content, the graphic part), what it would write instead, or it asks the user something; or
+# it says nothing more. A character turns down a thing of its world and the reply goes on telling it ("No
+# thanks, I'll pass. The road north is flooded, so the caravan…", "Sorry, I can't help you with that. The
+# smith in the lower town mends such blades…"). So a decline of any kind (a hard or soft phrase, a composed
+# decline, a counter-offer) is a line of the story when nothing of the request is named from the start of its
+# sentence on (the locales' task words, the graphic part, toning down, stepping out of the role) and the text
+# after its sentence runs for a story's length (``STORY_AFTER_STEER_CHARS``) with no question in it. A decline
+# that names its task ("I can't write this scene", every composed decline) or its reason ("…in graphic
+# detail") is about the request wherever it stands.
+def _story_after(lowered: str, start: int, end: int, codes: tuple[str, ...]) -> bool:
+    """Nothing of the request from the sentence of the decline ``lowered[start:end]`` on, and the reply goes
+    on without a question for a story's length after that sentence."""
+    # a phrase may end on its sentence's mark ("I'll pass."): its sentence ends there
+    first, last = _sentence(lowered, start, end - 1 if END_MARK.match(lowered, end - 1) else end)
+    if _ABOUT_THE_REQUEST_BY_CODES[codes].search(lowered, first) is not None:
+        return False
+    return _story_goes_on(lowered, start, last + 1, codes is _GROUPS["cjk"])
+
+
 def _search(lowered: str) -> list[tuple[int, int]]:
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
         if not trigger.search(lowered, 0, end) or not _ANY_BY_CODES[codes].search(lowered, 0, end):
             continue
         lead = _lead(end)
+        found = []
         for pattern, opens in ((hard, end), (soft, lead)):
             # a soft decline opens the reply, like a composed one (``LEAD_CHARS``); a hard refusal may follow
             # a longer preamble
@@ -2556,15 +2561,15 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 and not _reported(lowered, m.start(), m.end())
                 and not _declines_a_thing(lowered, m.start(), m.end(), _TOPICS_BY_CODES[codes])
                 and not _steer_then_story(lowered, m.start(), m.end(), codes is _GROUPS["cjk"])
-                and not (pattern is soft and _bare_then_story(lowered, m.start(), m.end(), codes))
                 and not (
                     pattern is soft
                     and _after_the_story(lowered, *_sentence(lowered, m.start(), m.end()), codes)
                 )
             ):
-                spans.append((m.start(), m.end()))
-        spans += _composed(lowered, codes, end)
-        spans += _counter_offer(lowered, codes, end)
+                found.append((m.start(), m.end()))
+        found += _composed(lowered, codes, end)
+        found += _counter_offer(lowered, codes, end)
+        spans += [(start, stop) for start, stop in found if not _story_after(lowered, start, stop, codes)]
     return spans
 
 

@@ -22,7 +22,9 @@ from exporter.contracts.refusal_patterns import find_refusal
         ("I'd rather not write to him again, Mara decided, and folded the letter.", "soft", "reported"),
         ("Infelizmente devo declinar do seu convite, devido a um compromisso assumido.", "soft", "thing"),
         ("No thanks, I'll pass. The road north is flooded, so the caravan will wait at the ford until the "
-         "water drops and the wagons can cross without losing their wheels in the mud.", "soft", "bare"),
+         "water drops and the wagons can cross without losing their wheels.", "soft", "story-after"),
+        ("Sorry, I can't help you with that. The smith in the lower town mends such blades, and he owes my "
+         "brother a favour from the winter war, so tell him I sent you.", "hard", "story-after"),
         ("I can't understand why a person will take a year or two to write a novel when he can buy one.",
          "composed", "other-act"),
     ],

@@ -1509,7 +1509,7 @@ def test_a_character_asking_about_blood_or_a_manual_asking_what_is_needed_passes
     assert find_refusal(story) is None, story
 
 
-# -- a soft decline naming no task with the story going on after it (refusal_patterns._bare_then_story) -------
+# -- a decline naming nothing of the request with the story going on after it (refusal_patterns._story_after) -
 @pytest.mark.parametrize(
     "line",
     [
@@ -1541,6 +1541,52 @@ def test_a_bare_decline_the_story_goes_on_after_is_a_character(line: str) -> Non
     ],
 )
 def test_a_bare_decline_alone_asking_or_going_on_about_the_writing_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+# the same question of a hard phrase: a character who cannot help with a thing of its world sends the player on
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Sorry, I can't help you with that. The smith in the lower town mends such blades, and he owes my "
+        "brother a favour from the winter war, so tell him I sent you.",
+        "I'm sorry, but I can't help with that. The caravan leaves at dawn, and the pass will be closed by snow "
+        "before the next moon rises over the ridge.",
+        "Lo siento, no puedo ayudarte con eso. El herrero del pueblo bajo arregla esas espadas y le debe un favor "
+        "a mi hermano desde la guerra del invierno, así que dile que vas de mi parte.",
+        "Désolé, je ne peux pas t'aider avec ça. Le forgeron de la ville basse répare ce genre de lames, et il "
+        "doit une faveur à mon frère depuis la guerre de l'hiver.",
+        "Извини, с этим я тебе помочь не могу. Кузнец в нижнем городе чинит такие клинки, и он должен моему брату "
+        "ещё с зимней войны, так что скажи ему, что ты от меня.",
+        "Przepraszam, nie mogę ci w tym pomóc. Kowal w dolnym mieście naprawia takie ostrza i jest winien mojemu "
+        "bratu przysługę jeszcze z zimowej wojny, więc powiedz mu, że jesteś ode mnie.",
+    ],
+)
+def test_a_hard_phrase_the_story_goes_on_after_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        "I'm sorry, but I can't help with that.",
+        # the reason names the graphic part, the offer the writing, or the host asks
+        "Sorry, I can't help you with that. Describing an animal's suffering in graphic detail is a line I keep, "
+        "even in fiction, and even for horror.",
+        "I'm sorry, but I can't help with that. I could write the scene from the neighbour's point of view the "
+        "next morning, when only the empty kennel is left.",
+        "I'm sorry, but I can't help with that. If you'd like, we could try a version where the horror stays off "
+        "the page — would that work for you?",
+        "Lo siento, no puedo ayudarte con eso. Puedo escribir la escena desde el punto de vista del vecino a la "
+        "mañana siguiente, cuando solo queda la caseta vacía.",
+        "Извини, с этим я тебе помочь не могу. Могу написать сцену глазами соседа на следующее утро, когда от "
+        "собаки осталась только пустая будка.",
+        # a stop after the excerpt speaks of the writing: the rest left to the reader follows it
+        "계단 끝에서 전구가 지직거렸다. 지은은 숨을 죽였다. 어둠 속에서 무언가 젖은 것이 바닥을 긁는 소리가 났다. 여기까지만 "
+        "쓸게요. 그 뒤에 보이는 건 독자의 상상에 맡기는 편이 나을 것 같아요.",
+    ],
+)
+def test_a_hard_decline_alone_or_going_on_about_the_request_is_still_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
 
 
