@@ -2462,6 +2462,12 @@ _STEER = re.compile(
     r"话题|話題|别的|別的|주제|화제|다른 (?:이야기|얘기)"
 )
 _QUESTION = re.compile(r"[?？]")
+# A link, an e-mail address or a telephone number: a host's canned decline points the user somewhere (a
+# helpline, a policy page); a story's text goes on in prose.
+_POINTER = re.compile(
+    r"https?://|\bwww\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}\b|\b[\w-]+\.(?:org|com|net|gov|int)\b"
+    r"|\+\d{1,3}[ .-]?\d|\b\d{3,4}[ .-]\d{3}[ .-]?\d{3,4}\b"
+)
 
 
 def _steer_then_story(lowered: str, start: int, end: int, cjk: bool) -> bool:
@@ -2474,8 +2480,8 @@ def _steer_then_story(lowered: str, start: int, end: int, cjk: bool) -> bool:
 
 def _story_goes_on(lowered: str, start: int, after: int, cjk: bool) -> bool:
     """No question from the phrase at ``start`` on, and a story's length of text from ``after`` (the end of
-    the phrase's sentence) on."""
-    if _QUESTION.search(lowered, start, len(lowered)):
+    the phrase's sentence) on, pointing nowhere (``_POINTER``)."""
+    if _QUESTION.search(lowered, start, len(lowered)) or _POINTER.search(lowered, after):
         return False
     return len(lowered[after:].strip()) >= (STORY_AFTER_STEER_CJK_CHARS if cjk else STORY_AFTER_STEER_CHARS)
 

@@ -1577,6 +1577,13 @@ def test_a_hard_phrase_the_story_goes_on_after_is_a_character(line: str) -> None
         "next morning, when only the empty kennel is left.",
         "I'm sorry, but I can't help with that. If you'd like, we could try a version where the horror stays off "
         "the page — would that work for you?",
+        # a canned decline points the user somewhere: a helpline, a policy page
+        "As an AI, I can't help with that. If you are going through a difficult time, the Samaritans are there "
+        "for you day and night on 116 123, or at jo@samaritans.org.",
+        "I'm sorry, but I can't help with that. You can read the content policy that applies to this service at "
+        "https://example.com/policies/usage at any time.",
+        "Lo siento, no puedo ayudarte con eso. Si lo necesitas, puedes llamar al teléfono de la esperanza, "
+        "717 003 717, a cualquier hora del día o de la noche.",
         "Lo siento, no puedo ayudarte con eso. Puedo escribir la escena desde el punto de vista del vecino a la "
         "mañana siguiente, cuando solo queda la caseta vacía.",
         "Извини, с этим я тебе помочь не могу. Могу написать сцену глазами соседа на следующее утро, когда от "
