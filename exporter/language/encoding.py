@@ -815,8 +815,10 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 continue
             elif _REPAIR_HAN_KANA.fullmatch(letters) and not _mostly_common_han(letters):
                 continue  # a chance round trip of real Korean ("백성들에" -> "鼺鿡"): rare characters
-            if len(letters) == 1 and not (
-                _REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters)
+            if (
+                len(letters) == 1
+                and not (_REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters))
+                and not _quoted_cjk(chars, raw, letters, locale)
             ):
                 continue  # one CJK character is a word of its own, not a repaired accent
             if len(letters) == 1 and not latin_text() and not _LATIN_LETTER.match(text[start - 1 : start]):
@@ -831,9 +833,39 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 codec=codec,
                 repaired="".join(decoded)[:24],
             )
-            if _own_repair(found, locale):
+            if _own_repair(found, locale) or _quoted_cjk(chars, raw, letters, locale):
                 return found
     return None
+
+
+def _quoted_cjk(chars: str, raw: bytes, letters: str, locale: str | None) -> bool:
+    """Whether ``chars``, re-encoded as ``raw`` and repaired to the CJK ``letters``, is a CJK word that a
+    reply in a non-CJK ``locale`` quoted (``天狼星``, ``中国``) misread by a double-byte codec. The codecs
+    read UTF-8's lead bytes of CJK (E3-E9) as the lead bytes of their second level, so a misreading holds
+    a character that text rarely uses (outside ``_common_han``, or a hangul syllable outside KS X 1001),
+    where a word quoted as it is is written in common ones (cp932 reads a continuation byte alone as a
+    halfwidth katakana, which no CJK word mixes with Han). Its repair is two CJK letters or more; or one,
+    where the run is two characters or more all of whose bytes are UTF-8 leads and continuations (a lossy
+    reading dropped the rest of the sequences: ``銝剖`` is ``中`` and the lead of ``国``)."""
+    if locale is None or (spec := LOCALES.get(locale)) is None or spec.scripts & CJK_SCRIPTS:
+        return False
+    if len(_REPAIR_CJK_LETTERS.findall(letters)) != len(letters):
+        return False
+    if not any(_rare_cjk(c) for c in chars):
+        return False
+    return len(letters) >= 2 or (len(chars) >= 2 and not raw.translate(None, _UTF8_LEADS_AND_CONTINUATIONS))
+
+
+_REPAIR_CJK_LETTERS = re.compile(f"[{KANA_BLOCKS}{UNIFIED_HAN}{HANGUL_SYLLABLES}]")
+_UTF8_LEADS_AND_CONTINUATIONS = bytes(range(0x80, 0xC0)) + bytes(range(0xE0, 0xF0))
+
+
+def _rare_cjk(char: str) -> bool:
+    """A Han character outside ``_common_han``, a hangul syllable outside KS X 1001, or a halfwidth
+    katakana (JIS X 0201's single bytes: cp932 reads a lone continuation byte A1-BF as one)."""
+    if _UNIFIED_HAN.match(char):
+        return _common_han().match(char) is None
+    return _rare_hangul(char, "cp949") or _HALFWIDTH_KANA.match(char) is not None
 
 
 def _lost_apostrophe(text: str) -> Corruption | None:
