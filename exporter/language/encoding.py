@@ -70,6 +70,8 @@ _ANY_SUSPICIOUS = re.compile("[" + "".join(p.pattern.strip("[]") for p, _ in _CH
 # Legacy East Asian codecs a serving stack may read UTF-8 with, in the order they are tried.
 CJK_CODECS = ("gb18030", "big5", "cp949", "cp932", "euc_jp")
 CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-formed UTF-8 sequences
+LOSSY_QUOTED_COVERAGE = 0.5  # ... half, for a quoted CJK word read dropping bytes (``_lossy_quoted``; runs of
+# clean dev Chinese, Japanese and Korean quoted in an English sentence: 0 of 105,450 fail on it)
 MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stops (evidence count capped)
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
@@ -755,7 +757,9 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
             if mostly_ascii and b"\xe2" in raw and valid < len(raw) and latin_text():
                 cut = 2 * len(_CUT_SEQUENCE.findall(raw))
                 valid += cut
-            short = valid < CJK_MIN_COVERAGE * len(raw)
+            # a quoted CJK word read dropping bytes keeps fewer whole sequences: half will do
+            coverage = LOSSY_QUOTED_COVERAGE if _lossy_quoted(chars, raw, locale) else CJK_MIN_COVERAGE
+            short = valid < coverage * len(raw)
             if (short and not (len(chars) == 1 and latin_text())) or b"?" in raw:
                 continue  # unencodable, or at most that much is well-formed UTF-8 at all: real text
             if (
@@ -784,7 +788,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 if _plausible_latin(piece):
                     covered += len(match.group())
                     decoded.append(piece)
-            if not decoded or covered < CJK_MIN_COVERAGE * len(raw):
+            if not decoded or covered < coverage * len(raw):
                 continue
             repair = "".join(decoded)
             if (
@@ -853,7 +857,19 @@ def _quoted_cjk(chars: str, raw: bytes, letters: str, locale: str | None) -> boo
         return False
     if not any(_rare_cjk(c) for c in chars):
         return False
-    return len(letters) >= 2 or (len(chars) >= 2 and not raw.translate(None, _UTF8_LEADS_AND_CONTINUATIONS))
+    return len(letters) >= 2 or _lossy_quoted(chars, raw, locale)
+
+
+def _lossy_quoted(chars: str, raw: bytes, locale: str | None) -> bool:
+    """Whether ``chars`` (re-encoded as ``raw``) may be a quoted CJK word read dropping bytes: two characters
+    or more, in a reply of a non-CJK ``locale``, all of whose bytes are UTF-8 leads of CJK and continuations
+    (what is left of a stream of three-byte sequences), one of them a rare character (``_quoted_cjk``).
+    Its repair may then cover ``LOSSY_QUOTED_COVERAGE`` of the bytes (``銝剖`` is ``中`` and a lead byte)."""
+    if len(chars) < 2 or raw.translate(None, _UTF8_LEADS_AND_CONTINUATIONS):
+        return False
+    if locale is None or (spec := LOCALES.get(locale)) is None or spec.scripts & CJK_SCRIPTS:
+        return False
+    return any(_rare_cjk(c) for c in chars)
 
 
 _REPAIR_CJK_LETTERS = re.compile(f"[{KANA_BLOCKS}{UNIFIED_HAN}{HANGUL_SYLLABLES}]")

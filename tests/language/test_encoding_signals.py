@@ -543,6 +543,17 @@ def test_a_lossy_reading_of_a_quoted_word_repairs_to_one_character() -> None:
     assert found is not None and found.kind == "mojibake" and found.repaired == "中", (bad, found)
 
 
+@pytest.mark.parametrize("codec", ["cp949", "euc_jp"])
+def test_a_quoted_cjk_term_read_dropping_bytes_needs_half_its_bytes_whole(codec: str) -> None:
+    # cp949 keeps 18 of the 30 bytes of 訝쎖삜뙷곫삜若섇룋삜릫떛瑥묋〃 in whole sequences, EUC-JP 6 of 12 of
+    # 筝醇冴絎沿茵: the rest went with the bytes it dropped
+    text = "The names follow a Catalogue of Star Names (Chinese: 中国星区、星官及星名英译表) of 1981."
+    assert CHECKER.find(text, "en") is None
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake" and found.codec == codec, (bad, found)
+
+
 @pytest.mark.parametrize(
     "word",
     # common characters whose chance round trip repairs to CJK (乗するこ as cp932 is 悷邱, 響を与え as
