@@ -851,9 +851,7 @@ def _quoted_cjk(chars: str, raw: bytes, letters: str, locale: str | None) -> boo
     halfwidth katakana, which no CJK word mixes with Han). Its repair is two CJK letters or more; or one,
     where the run is two characters or more all of whose bytes are UTF-8 leads and continuations (a lossy
     reading dropped the rest of the sequences: ``銝剖`` is ``中`` and the lead of ``国``)."""
-    if locale is None or (spec := LOCALES.get(locale)) is None or spec.scripts & CJK_SCRIPTS:
-        return False
-    if len(_REPAIR_CJK_LETTERS.findall(letters)) != len(letters):
+    if not _alphabet_locale(locale) or len(_REPAIR_CJK_LETTERS.findall(letters)) != len(letters):
         return False
     if not any(_rare_cjk(c) for c in chars):
         return False
@@ -865,11 +863,15 @@ def _lossy_quoted(chars: str, raw: bytes, locale: str | None) -> bool:
     or more, in a reply of a non-CJK ``locale``, all of whose bytes are UTF-8 leads of CJK and continuations
     (what is left of a stream of three-byte sequences), one of them a rare character (``_quoted_cjk``).
     Its repair may then cover ``LOSSY_QUOTED_COVERAGE`` of the bytes (``銝剖`` is ``中`` and a lead byte)."""
-    if len(chars) < 2 or raw.translate(None, _UTF8_LEADS_AND_CONTINUATIONS):
-        return False
-    if locale is None or (spec := LOCALES.get(locale)) is None or spec.scripts & CJK_SCRIPTS:
+    if len(chars) < 2 or not _alphabet_locale(locale) or raw.translate(None, _UTF8_LEADS_AND_CONTINUATIONS):
         return False
     return any(_rare_cjk(c) for c in chars)
+
+
+@functools.cache
+def _alphabet_locale(locale: str | None) -> bool:
+    """Whether ``locale`` is known and written in no CJK script."""
+    return locale is not None and (spec := LOCALES.get(locale)) is not None and not spec.scripts & CJK_SCRIPTS
 
 
 _REPAIR_CJK_LETTERS = re.compile(f"[{KANA_BLOCKS}{UNIFIED_HAN}{HANGUL_SYLLABLES}]")
