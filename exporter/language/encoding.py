@@ -70,6 +70,8 @@ _ANY_SUSPICIOUS = re.compile("[" + "".join(p.pattern.strip("[]") for p, _ in _CH
 # Legacy East Asian codecs a serving stack may read UTF-8 with, in the order they are tried.
 CJK_CODECS = ("gb18030", "big5", "cp949", "cp932", "euc_jp")
 CJK_MIN_COVERAGE = 0.7  # share of a run's re-encoded bytes that must be well-formed UTF-8 sequences
+LOSSY_QUOTED_COVERAGE = 0.5  # ... half, for a quoted CJK word read dropping bytes (``_lossy_quoted``; runs of
+# clean dev Chinese, Japanese and Korean quoted in an English sentence: 0 of 105,450 fail on it)
 MAX_FINDINGS = 32  # mojibake streaks collected before the single-byte scan stops (evidence count capped)
 CJK_SCAN_CHARS = 4_096  # characters searched for legacy-CJK mojibake (a misread stream shows at once)
 _NON_ASCII_SPLIT = re.compile(r"([^\x00-\x7f]+)")
@@ -755,7 +757,9 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
             if mostly_ascii and b"\xe2" in raw and valid < len(raw) and latin_text():
                 cut = 2 * len(_CUT_SEQUENCE.findall(raw))
                 valid += cut
-            short = valid < CJK_MIN_COVERAGE * len(raw)
+            # a quoted CJK word read dropping bytes keeps fewer whole sequences: half will do
+            coverage = LOSSY_QUOTED_COVERAGE if _lossy_quoted(chars, raw, locale) else CJK_MIN_COVERAGE
+            short = valid < coverage * len(raw)
             if (short and not (len(chars) == 1 and latin_text())) or b"?" in raw:
                 continue  # unencodable, or at most that much is well-formed UTF-8 at all: real text
             if (
@@ -784,7 +788,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 if _plausible_latin(piece):
                     covered += len(match.group())
                     decoded.append(piece)
-            if not decoded or covered < CJK_MIN_COVERAGE * len(raw):
+            if not decoded or covered < coverage * len(raw):
                 continue
             repair = "".join(decoded)
             if (
@@ -815,8 +819,10 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 continue
             elif _REPAIR_HAN_KANA.fullmatch(letters) and not _mostly_common_han(letters):
                 continue  # a chance round trip of real Korean ("백성들에" -> "鼺鿡"): rare characters
-            if len(letters) == 1 and not (
-                _REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters)
+            if (
+                len(letters) == 1
+                and not (_REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters))
+                and not _quoted_cjk(chars, raw, letters, locale)
             ):
                 continue  # one CJK character is a word of its own, not a repaired accent
             if len(letters) == 1 and not latin_text() and not _LATIN_LETTER.match(text[start - 1 : start]):
@@ -831,9 +837,53 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 codec=codec,
                 repaired="".join(decoded)[:24],
             )
-            if _own_repair(found, locale):
+            if _own_repair(found, locale) or _quoted_cjk(chars, raw, letters, locale):
                 return found
     return None
+
+
+def _quoted_cjk(chars: str, raw: bytes, letters: str, locale: str | None) -> bool:
+    """Whether ``chars``, re-encoded as ``raw`` and repaired to the CJK ``letters``, is a CJK word that a
+    reply in a non-CJK ``locale`` quoted (``天狼星``, ``中国``) misread by a double-byte codec. The codecs
+    read UTF-8's lead bytes of CJK (E3-E9) as the lead bytes of their second level, so a misreading holds
+    a character that text rarely uses (outside ``_common_han``, or a hangul syllable outside KS X 1001),
+    where a word quoted as it is is written in common ones (cp932 reads a continuation byte alone as a
+    halfwidth katakana, which no CJK word mixes with Han). Its repair is two CJK letters or more; or one,
+    where the run is two characters or more all of whose bytes are UTF-8 leads and continuations (a lossy
+    reading dropped the rest of the sequences: ``銝剖`` is ``中`` and the lead of ``国``)."""
+    if not _alphabet_locale(locale) or len(_REPAIR_CJK_LETTERS.findall(letters)) != len(letters):
+        return False
+    if not any(_rare_cjk(c) for c in chars):
+        return False
+    return len(letters) >= 2 or _lossy_quoted(chars, raw, locale)
+
+
+def _lossy_quoted(chars: str, raw: bytes, locale: str | None) -> bool:
+    """Whether ``chars`` (re-encoded as ``raw``) may be a quoted CJK word read dropping bytes: two characters
+    or more, in a reply of a non-CJK ``locale``, all of whose bytes are UTF-8 leads of CJK and continuations
+    (what is left of a stream of three-byte sequences), one of them a rare character (``_quoted_cjk``).
+    Its repair may then cover ``LOSSY_QUOTED_COVERAGE`` of the bytes (``銝剖`` is ``中`` and a lead byte)."""
+    if len(chars) < 2 or not _alphabet_locale(locale) or raw.translate(None, _UTF8_LEADS_AND_CONTINUATIONS):
+        return False
+    return any(_rare_cjk(c) for c in chars)
+
+
+@functools.cache
+def _alphabet_locale(locale: str | None) -> bool:
+    """Whether ``locale`` is known and written in no CJK script."""
+    return locale is not None and (spec := LOCALES.get(locale)) is not None and not spec.scripts & CJK_SCRIPTS
+
+
+_REPAIR_CJK_LETTERS = re.compile(f"[{KANA_BLOCKS}{UNIFIED_HAN}{HANGUL_SYLLABLES}]")
+_UTF8_LEADS_AND_CONTINUATIONS = bytes(range(0x80, 0xC0)) + bytes(range(0xE0, 0xF0))
+
+
+def _rare_cjk(char: str) -> bool:
+    """A Han character outside ``_common_han``, a hangul syllable outside KS X 1001, or a halfwidth
+    katakana (JIS X 0201's single bytes: cp932 reads a lone continuation byte A1-BF as one)."""
+    if _UNIFIED_HAN.match(char):
+        return _common_han().match(char) is None
+    return _rare_hangul(char, "cp949") or _HALFWIDTH_KANA.match(char) is not None
 
 
 def _lost_apostrophe(text: str) -> Corruption | None:

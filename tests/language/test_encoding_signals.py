@@ -504,14 +504,65 @@ def test_a_glued_form_the_fullest_list_holds_is_no_mark_alone(text: str, locale:
 
 
 def test_a_cjk_word_whose_round_trip_repairs_to_han_hides_no_repair_after_it() -> None:
-    # Dutch with a Chinese term and its pinyin, read as cp949: the term's chance round trip repairs to Han
-    # (no Dutch letters: not the reply's own), the pinyin's to "ù", glued inside a Latin word
+    # Dutch with a Chinese term and its pinyin, read as cp949: the term's misreading (若욕벧) repairs to Han
+    # but is written in common characters (no mark of a quoted word's misreading: ``_quoted_cjk``); the
+    # pinyin's repairs to "ù", glued inside a Latin word
     text = "De equatoriale graden (Chinees: 宿度; pinyin: xiùdù) van het westelijke huis, elke dag één graad."
     assert CHECKER.find(text, "nl") is None
     bad = text.encode("utf-8").decode("cp949", errors="replace")
     found = CHECKER.find(bad, "nl")
     assert found is not None and found.kind == "mojibake" and found.codec == "cp949", (bad, found)
     assert "ù" in (found.repaired or ""), found
+
+
+_STAR_NAMES = (
+    "This sky culture follows the Chinese and Western Contrast Star Chart (Chinese: 中西对照恒星图表) and "
+    "the Yixiang Kaocheng (仪象考成) of 1756, which name Sirius 天狼星 and the Big Dipper 北斗七星."
+)
+
+
+@pytest.mark.parametrize("codec", ["big5", "cp949", "cp932"])
+@pytest.mark.parametrize("errors", ["replace", "ignore"])
+def test_chinese_names_in_latin_text_read_by_a_double_byte_codec_fail(codec: str, errors: str) -> None:
+    # only the part from the names on is misread: the repair is Chinese, the reply English
+    assert CHECKER.find(_STAR_NAMES, "en") is None
+    at = _STAR_NAMES.index("(Chinese")
+    bad = _STAR_NAMES[:at] + _misread(_STAR_NAMES[at:], codec, errors).replace("\ufffd", "")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake" and found.codec == codec, (bad, found)
+    assert found.repaired and all("\u4e00" <= c <= "\u9fff" for c in found.repaired), found
+
+
+def test_a_lossy_reading_of_a_quoted_word_repairs_to_one_character() -> None:
+    # 中国 read as Big5 dropping bytes: 銝 (E4 B8) and 剖 (AD E5), the whole of 中 and the lead of 国; both
+    # characters are UTF-8's bytes, and 銝 is of Big5's second level, which text rarely uses
+    text = "Die Sprache heißt Chinesisch (中国) und wird in China und in Taiwan von vielen gesprochen."
+    bad = text.encode("utf-8").decode("big5", errors="ignore")
+    assert "(銝剖)" in bad, bad
+    found = CHECKER.find(bad, "de")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "中", (bad, found)
+
+
+@pytest.mark.parametrize("codec", ["cp949", "euc_jp"])
+def test_a_quoted_cjk_term_read_dropping_bytes_needs_half_its_bytes_whole(codec: str) -> None:
+    # cp949 keeps 18 of the 30 bytes of 訝쎖삜뙷곫삜若섇룋삜릫떛瑥묋〃 in whole sequences, EUC-JP 6 of 12 of
+    # 筝醇冴絎沿茵: the rest went with the bytes it dropped
+    text = "The names follow a Catalogue of Star Names (Chinese: 中国星区、星官及星名英译表) of 1981."
+    assert CHECKER.find(text, "en") is None
+    bad = text.encode("utf-8").decode(codec, errors="ignore")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake" and found.codec == codec, (bad, found)
+
+
+@pytest.mark.parametrize(
+    "word",
+    # common characters whose chance round trip repairs to CJK (乗するこ as cp932 is 悷邱, 響を与え as
+    # GB18030 뤨, 上がらせ as cp932 オ点), and names written as they are
+    ["乗するこ", "響を与え", "上がらせ", "天狼星", "北斗七星", "中国", "仪象考成"],
+)
+def test_cjk_words_of_common_characters_quoted_in_latin_text_are_not_mojibake(word: str) -> None:
+    text = f"The old sign read {word} in faded paint, and nobody in the village could say what it meant."
+    assert CHECKER.find(text, "en") is None, CHECKER.find(text, "en")
 
 
 @pytest.mark.parametrize("codec", ["latin-1", "cp1252"])
