@@ -81,6 +81,10 @@ EXCUSES = (
     "_loanword_sentence",
     "_spelled_out",
 )
+# The excuses that ask the reply's lexicon whether the first token is a word: an opener one of them alone
+# saves is listed by the token's frequency rank (``RANK_BANDS``), as one near the cut is a near miss.
+LEXICON_EXCUSES = frozenset({"_is_word", "_in_lexicon", "_in_common", "_spaced_word", "_long_word"})
+RANK_BANDS = ((200, "<200"), (1_000, "200-1k"), (5_000, "1k-5k"), (30_000, "5k-30k"))
 _CODE = re.compile(r"[A-Za-z]+(?:[_./:]|[a-z][A-Z])[A-Za-z0-9_./:]*")
 _LIST = re.compile(r"(?:[-*•–—]|\d+[.)])\s")
 _MARKUP = frozenset("<>[]{}\\|#=`^$%@&+/")
@@ -116,6 +120,19 @@ def opener_kind(text: str, locale: str) -> str:
     if token.isascii() and not known:
         return "lowercase non-word (command)"
     return "lowercase word" if known else "lowercase non-word"
+
+
+def rank_band(text: str, locale: str) -> str:
+    """The frequency band of the opener's first run of letters in the reply's lexicon (``RANK_BANDS``;
+    ``unlisted`` beyond the 30,000 words, ``no lexicon`` without one)."""
+    if (lex := lexicon_or_none(locale)) is None or (m := LETTERS.search(text)) is None:
+        return "no lexicon"
+    rank = lex.ranks.get(lex.fold(m.group()))
+    if rank is None and lex.simplify is not None:
+        rank = lex.ranks.get(m.group().translate(lex.simplify))
+    if rank is None:
+        return "unlisted"
+    return next(band for bound, band in RANK_BANDS if rank < bound)
 
 
 def collect(files: list[Path], split: str) -> list[tuple[str, str, str, str]]:
@@ -161,6 +178,11 @@ def main() -> int:
     parser.add_argument("--show", default="", help="print the near misses this excuse saves (dev only)")
     parser.add_argument("--limit", type=int, default=30)
     parser.add_argument("--cache", default="/tmp/start_margins_{split}.pickle")
+    parser.add_argument(
+        "--ranks",
+        action="store_true",
+        help="also count the openers a lexicon excuse alone saves by rank band",
+    )
     args = parser.parse_args()
     if args.show and args.split != "dev":
         parser.error("--show reads the dev split only")
@@ -188,6 +210,7 @@ def main() -> int:
     fails: Counter[str] = Counter(reg for (_, reg, _, _), ok in zip(items, base, strict=True) if not ok)
     print(f"{len(items)} openers, split={args.split}; failing as they are: {dict(fails)}")
     shown = 0
+    bands: Counter[tuple[str, str, str]] = Counter()  # (register, excuse, band) of lexicon-saved near misses
     for excuse in EXCUSES:
         restore = without(excuse)
         try:
@@ -196,6 +219,8 @@ def main() -> int:
                 if not ok or excuse not in yes or start.find_corrupted_start(text, locale) is None:
                     continue
                 saved[(register, opener_kind(text, locale))] += 1
+                if args.ranks and excuse in LEXICON_EXCUSES:
+                    bands[(register, excuse, rank_band(text, locale))] += 1
                 if excuse == args.show and shown < args.limit:
                     shown += 1
                     print(f"--- {name} {locale} {opener_kind(text, locale)}: {text[:140]!r}")
@@ -205,6 +230,17 @@ def main() -> int:
         if total:
             kinds = ", ".join(f"{reg} {kind} {n}" for (reg, kind), n in saved.most_common())
             print(f"{excuse:22} {total:6}  {kinds}")
+    if args.ranks:
+        print("first token's rank band, openers a lexicon excuse alone saves:")
+        for register in ("docs", "fiction"):
+            for excuse in sorted(LEXICON_EXCUSES):
+                row = {
+                    band: n
+                    for (reg, exc, band), n in sorted(bands.items())
+                    if (reg, exc) == (register, excuse)
+                }
+                if row:
+                    print(f"  {register:8} {excuse:14} {row}")
     return 0
 
 

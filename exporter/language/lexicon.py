@@ -47,6 +47,9 @@ class Lexicon:
     language: str
     ranks: dict[str, int]  # word -> frequency rank, 0 the most frequent
     zipf: dict[str, float]  # each word's Zipf frequency (log10 of occurrences per billion words)
+    # Chinese: ``wordfreq`` lists its words in simplified characters and looks traditional text up by
+    # simplifying it character by character (its own table); None for other languages.
+    simplify: dict[int, str] | None = None
 
     def is_word(self, token: str) -> bool:
         return self._rank(token) is not None
@@ -89,6 +92,8 @@ class Lexicon:
         found = self.ranks.get(token.casefold())
         if found is None and self.language in DOTTED_I and ("I" in token or "İ" in token):
             found = self.ranks.get(self.fold(token))  # a capital I read as i first: "BIR" is bir too
+        if found is None and self.simplify is not None:
+            found = self.ranks.get(token.translate(self.simplify))  # 這些 is 这些
         return found
 
 
@@ -122,7 +127,19 @@ def lexicon(language: str) -> Lexicon:
     ranks: dict[str, int] = {}
     for i, word in enumerate(ranked):
         ranks.setdefault(word, i)
-    return Lexicon(language, ranks, zipf)
+    return Lexicon(language, ranks, zipf, _simplified_chinese() if language == "zh" else None)
+
+
+def _simplified_chinese() -> dict[int, str]:
+    """``wordfreq``'s table from traditional to simplified characters (3,275 characters), as its
+    ``simplify_chinese`` reads it (that module needs ``jieba``, not installed: the table is read here)."""
+    import gzip
+
+    import msgpack  # a dependency of wordfreq
+    from wordfreq.util import data_path
+
+    with gzip.open(data_path("_chinese_mapping.msgpack.gz")) as table:
+        return dict(msgpack.load(table, raw=False, strict_map_key=False))
 
 
 def lexicon_or_none(language: str | None) -> Lexicon | None:

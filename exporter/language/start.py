@@ -1127,8 +1127,10 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
     is no function word of the reply's language (``_RUN_BEFORE_OPENING``; ``FUNCTION_WORDS``): a name
     opening dialogue is the line's first word, and so is an interjection; only a preposition or a particle
     can stand before a name (``向Konrad — …``), and nothing but another interjection before an interjection
-    (a word glued to one that is also a particle is a call: ``天啊，``). (Korean glues its vocative particle
-    to a name, and an interjection to nothing: not judged.)"""
+    (a word glued to one that is also a particle is a call: ``天啊，``). Chinese writes its prepositions and
+    particles with one character (向, 对, 和, 跟); its most frequent words of two characters or more are
+    mostly nouns and verbs (问题, 中国, 知道), no function word (``問題Tomasz — …`` is a piece). (Korean
+    glues its vocative particle to a name, and an interjection to nothing: not judged.)"""
     if (m := _LATIN_BEFORE_INTERJECTION.match(text)) and not _recurs(m.group(1), text):
         return _found("fragment", m.group(1))  # "Sirああ、", "Today아, "
     if locale == "ko" or (m := _RUN_BEFORE_OPENING.match(text)) is None:
@@ -1138,8 +1140,10 @@ def _piece_before_opening(text: str, locale: str) -> CorruptedStart | None:
         return None
     if interjection in _CJK_PARTICLE_INTERJECTIONS and not text[len(token)].isspace():
         return None  # a word and its particle: "天啊，", "神明啊，"
-    if (lex := lexicon_or_none(locale)) is None or lex.rank(token) < FUNCTION_WORDS:
-        return None  # no word list for the locale (no verdict), or a function word
+    if (lex := lexicon_or_none(locale)) is None:
+        return None  # no word list for the locale: no verdict
+    if lex.rank(token) < FUNCTION_WORDS and (len(token) == 1 or not locale.startswith("zh")):
+        return None  # a function word
     return _found("fragment", token)
 
 
