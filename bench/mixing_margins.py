@@ -40,6 +40,7 @@ from eval_sets import rows, set_name
 from mixing_evidence import eval_cases
 from vocabularies import pieces_argument
 
+from exporter.language import detect as detect_module
 from exporter.language import judge as judge_module
 from exporter.language.detect import CLOSE, VARIETY_OF, unknown_words
 from exporter.language.judge import Judge, Verdict, default_judge, is_titled
@@ -103,18 +104,20 @@ def record(
     called = called_as(verdict)
     ev = verdict.evidence
     if before:
-        # The judgement with the decision's constants as they were, where it can differ: on a text
-        # with a foreign sentence (the constants of judge.py's mixing decision act on nothing else).
+        # The judgement with the constants as they were, where it can differ: on a text with a foreign
+        # sentence (the constants of judge.py's mixing decision act on nothing else); a constant of
+        # detect.py's sentence calls can make one, so with one of those every text is judged twice.
         was = verdict
-        if ev.get("foreign"):
-            kept = {key: getattr(judge_module, key) for key in before}
+        if ev.get("foreign") or any(hasattr(detect_module, key) for key in before):
+            owner = {key: judge_module if hasattr(judge_module, key) else detect_module for key in before}
+            kept = {key: getattr(owner[key], key) for key in before}
             try:
                 for key, value in before.items():
-                    setattr(judge_module, key, value)
+                    setattr(owner[key], key, value)
                 was = judge.judge(case["text"], case["locale"])
             finally:
                 for key, value in kept.items():
-                    setattr(judge_module, key, value)
+                    setattr(owner[key], key, value)
         return {"set": name, "kind": case["kind"], "locale": case["locale"], "sub": case.get("sub", ""),
                 "fail": verdict.outcome is Outcome.FAIL, "called": called,
                 "was_fail": was.outcome is Outcome.FAIL, "was_called": called_as(was)}  # fmt: skip
@@ -206,7 +209,7 @@ def main() -> int:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a judge.py constant as it was: each text is judged both ways, counts printed for both",
+        help="a judge.py or detect.py constant as it was: each text is judged both ways, counts printed for both",
     )
     args = parser.parse_intermixed_args()
     if args.dump and args.split != "dev":
