@@ -97,18 +97,39 @@ def called_as(verdict: Verdict) -> str:
     return str(verdict.reason) if called else ""
 
 
+# detect.py constants whose rule is one predicate: a text the predicate never answered True for is judged
+# the same with the constant as it was, so only the others are judged twice.
+GATES = {"SAID_LEAN": "_said_our_way"}
+_fired: list[bool] = []
+
+
+def _gate(name: str) -> None:
+    """Wrap ``detect_module.name`` so that ``_fired`` records each True it answers."""
+    inner = getattr(detect_module, name)
+
+    def gated(*args: object) -> bool:
+        answer = bool(inner(*args))
+        if answer:
+            _fired.append(True)
+        return answer
+
+    setattr(detect_module, name, gated)
+
+
 def record(
     judge: Judge, case: dict[str, str], name: str, before: dict[str, float] | None = None
 ) -> dict[str, object]:
+    _fired.clear()
     verdict = judge.judge(case["text"], case["locale"])
     called = called_as(verdict)
     ev = verdict.evidence
     if before:
         # The judgement with the constants as they were, where it can differ: on a text with a foreign
-        # sentence (the constants of judge.py's mixing decision act on nothing else); a constant of
-        # detect.py's sentence calls can make one, so with one of those every text is judged twice.
+        # sentence (the constants of judge.py's mixing decision act on nothing else), or on which a
+        # detect.py rule gated by one (``GATES``) fired; any other detect.py constant: every text.
         was = verdict
-        if ev.get("foreign") or any(hasattr(detect_module, key) for key in before):
+        call_rule = [key for key in before if not hasattr(judge_module, key)]
+        if ev.get("foreign") or _fired or any(key not in GATES for key in call_rule):
             owner = {key: judge_module if hasattr(judge_module, key) else detect_module for key in before}
             kept = {key: getattr(owner[key], key) for key in before}
             try:
@@ -216,6 +237,9 @@ def main() -> int:
         parser.error("--dump keeps texts: dev split only")
     judge = default_judge()
     before = {key: float(value) for key, value in (item.split("=", 1) for item in args.before)}
+    for key in before:
+        if key in GATES:
+            _gate(GATES[key])
     if before and args.dump:
         parser.error("--before counts only")
     records = []
