@@ -40,6 +40,7 @@ from eval_sets import rows, set_name
 from mixing_evidence import eval_cases
 from vocabularies import pieces_argument
 
+from exporter.language import detect as detect_module
 from exporter.language import judge as judge_module
 from exporter.language.detect import CLOSE, VARIETY_OF, unknown_words
 from exporter.language.judge import Judge, Verdict, default_judge, is_titled
@@ -96,25 +97,48 @@ def called_as(verdict: Verdict) -> str:
     return str(verdict.reason) if called else ""
 
 
+# detect.py constants whose rule is one predicate: a text the predicate never answered True for is judged
+# the same with the constant as it was, so only the others are judged twice.
+GATES = {"SAID_LEAN": "_said_our_way"}
+_fired: list[bool] = []
+
+
+def _gate(name: str) -> None:
+    """Wrap ``detect_module.name`` so that ``_fired`` records each True it answers."""
+    inner = getattr(detect_module, name)
+
+    def gated(*args: object) -> bool:
+        answer = bool(inner(*args))
+        if answer:
+            _fired.append(True)
+        return answer
+
+    setattr(detect_module, name, gated)
+
+
 def record(
     judge: Judge, case: dict[str, str], name: str, before: dict[str, float] | None = None
 ) -> dict[str, object]:
+    _fired.clear()
     verdict = judge.judge(case["text"], case["locale"])
     called = called_as(verdict)
     ev = verdict.evidence
     if before:
-        # The judgement with the decision's constants as they were, where it can differ: on a text
-        # with a foreign sentence (the constants of judge.py's mixing decision act on nothing else).
+        # The judgement with the constants as they were, where it can differ: on a text with a foreign
+        # sentence (the constants of judge.py's mixing decision act on nothing else), or on which a
+        # detect.py rule gated by one (``GATES``) fired; any other detect.py constant: every text.
         was = verdict
-        if ev.get("foreign"):
-            kept = {key: getattr(judge_module, key) for key in before}
+        call_rule = [key for key in before if not hasattr(judge_module, key)]
+        if ev.get("foreign") or _fired or any(key not in GATES for key in call_rule):
+            owner = {key: judge_module if hasattr(judge_module, key) else detect_module for key in before}
+            kept = {key: getattr(owner[key], key) for key in before}
             try:
                 for key, value in before.items():
-                    setattr(judge_module, key, value)
+                    setattr(owner[key], key, value)
                 was = judge.judge(case["text"], case["locale"])
             finally:
                 for key, value in kept.items():
-                    setattr(judge_module, key, value)
+                    setattr(owner[key], key, value)
         return {"set": name, "kind": case["kind"], "locale": case["locale"], "sub": case.get("sub", ""),
                 "fail": verdict.outcome is Outcome.FAIL, "called": called,
                 "was_fail": was.outcome is Outcome.FAIL, "was_called": called_as(was)}  # fmt: skip
@@ -206,13 +230,16 @@ def main() -> int:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a judge.py constant as it was: each text is judged both ways, counts printed for both",
+        help="a judge.py or detect.py constant as it was: each text is judged both ways, counts printed for both",
     )
     args = parser.parse_intermixed_args()
     if args.dump and args.split != "dev":
         parser.error("--dump keeps texts: dev split only")
     judge = default_judge()
     before = {key: float(value) for key, value in (item.split("=", 1) for item in args.before)}
+    for key in before:
+        if key in GATES:
+            _gate(GATES[key])
     if before and args.dump:
         parser.error("--before counts only")
     records = []

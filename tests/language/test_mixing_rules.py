@@ -20,6 +20,7 @@ from exporter.language.detect import (
     _lexicon_undecided,
     _other_by_lexicon,
     _own_marks,
+    _said_our_way,
     in_doubt,
     unknown_share,
     unknown_words,
@@ -451,3 +452,53 @@ def test_the_whole_reply_neighbour_rule_needs_two_judged_sentences() -> None:
     assert len(calls) == WHOLE_MIN_SENTENCES
     found = models.whole_reply(two, spec, calls)
     assert found is not None and found[0] == "af"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # fastText names English on the expansion of an acronym; the one word said in lowercase is ours
+        ("RSS significa Really Simple Syndication.", "pt-BR"),
+        ("CSS significa Cascading Style Sheets.", "es"),
+    ],
+)
+def test_a_sentence_whose_lowercase_words_are_ours_is_ours_whatever_its_names_are(
+    text: str, locale: str
+) -> None:
+    spec = LOCALES[locale]
+    call = Ensemble().call(text, spec)
+    assert (call.status, call.basis) == ("native", "lexicon"), call
+    assert call.guess is not None and call.guess.fasttext[0][0] == "en"  # the models said English
+    assert _said_our_way(text, spec.language, "en")
+    reply = " ".join([*SHORT_NATIVE[locale], text])
+    assert judge(reply, locale).outcome is Outcome.PASS
+    # The same names in a sentence said in English are English: its lowercase words are.
+    said = "The Really Simple Syndication format was written at Netscape in 1999."
+    assert not _said_our_way(said, spec.language, "en")
+    assert Ensemble().call(said, spec).status == "foreign"
+    verdict = judge(" ".join([*SHORT_NATIVE[locale], said]), locale)
+    assert (verdict.outcome, verdict.reason) == (Outcome.FAIL, Reason.MIXING), verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "other"),
+    [
+        ("Il file system funziona su molte macchine della rete.", "es", "it"),
+        ("Lisez The Catcher in the Rye.", "fr", "en"),  # a title's own lowercase words are the other's
+        ("Nobody in the village had slept well that night.", "de", "en"),
+    ],
+)
+def test_a_sentence_said_in_another_language_is_not_ours_by_its_lowercase_words(
+    text: str, locale: str, other: str
+) -> None:
+    assert not _said_our_way(text, LOCALES[locale].language, other)
+
+
+def test_the_lowercase_words_do_not_decide_between_close_neighbours_or_without_a_lexicon() -> None:
+    # Close neighbours share their words and names: the neighbour rule (_lexicon_leans) decides there.
+    assert _said_our_way("Você não sabe nada disso, meu amigo.", "pt", "en")
+    assert not _said_our_way("Você não sabe nada disso, meu amigo.", "pt", "es")
+    assert not _said_our_way("Você não sabe nada disso, meu amigo.", "pt", "gl")  # and without a lexicon
+    assert not _said_our_way("Hij weet er niets van.", "nl", "af")
+    assert not _said_our_way("Você não sabe nada disso.", "pt", "xx")  # no lexicon, no verdict
+    assert not _said_our_way("IRC, HTTP, DNS.", "pt", "en")  # no lowercase word, no verdict
