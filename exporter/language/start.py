@@ -366,11 +366,13 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
     if _OPTION.match(text):
         return None
     body = text[m.end() :] if (m := _OPENERS.match(text)) else text
+    if piece := _piece_glued_to_capitals(body, locale):
+        return _found("fragment", piece)
     if _label(body, locale):
         return None  # a label: a speaker, a headword, a field ("słuchaczka: — Pojechałam…", "altern: 1. …")
     if _sentence_tail(text, locale) or _opening_aside(text, locale):
         return None  # "grande. E spingo…", "(od Linuksa 2.6.19 …) Wielkość…"
-    if piece := _piece_before_step(text, locale):
+    if piece := _piece_before_item(text, locale):
         return _found("fragment", piece)
     by_lexicon = _lexicon_start(text, locale)
     if isinstance(by_lexicon, CorruptedStart):
@@ -660,6 +662,26 @@ def _abbreviation(text: str) -> bool:
     )
 
 
+# "teriorIMPORTANT:", "kaarIMPORTANT :": a lowercase run glued to a word in capitals (a notice's label:
+# IMPORTANT, NOTE, WARNING). Camel case glues a word to capitals too ("innerHTML", "getURL", "macOS"), but
+# its lowercase part is a word, or its capitals are none.
+_LOWER_BEFORE_CAPITALS = re.compile(rf"^({_LOWER}{{2,14}})({_UPPER}{{{HEADWORD_MIN_LETTERS},}})(?![^\W\d_])")
+
+
+def _piece_glued_to_capitals(text: str, locale: str | None) -> str | None:
+    """The lowercase piece glued to a word in capitals that opens the text (``_LOWER_BEFORE_CAPITALS``),
+    when the capitals are a common word of the reply's language or of English and the piece is no word of
+    either, nor a name the text uses again."""
+    if (m := _LOWER_BEFORE_CAPITALS.match(text)) is None:
+        return None
+    piece, word = m.groups()
+    if script_of(piece[0]) not in (Script.LATIN, Script.CYRILLIC) or _recurs(piece, text):
+        return None
+    if any(_in_lexicon(piece, language) for language in (locale, "en")):
+        return None
+    return piece if any(_in_common(word.lower(), language) for language in (locale, "en")) else None
+
+
 def _in_lexicon(token: str, locale: str | None) -> bool:
     return (lex := lexicon_or_none(locale)) is not None and lex.is_word(token)  # no word list: no word
 
@@ -902,33 +924,47 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     return None
 
 
-# A first token, then (glued, spaced, behind a dash or an opening mark) a numbered step: one or two digits
-# and the full stop or parenthesis of a list item, then a space ("e1. Type o…", "onscious 3. カーソル…",
-# "iders¿2. Para…", "orde— 2. Die…", "ipse「3.」 カーソル…"). A decimal ("Vim 9.0"), a hyphenated name
-# ("COVID-19.") and a date in figures ("3.5.") do not match.
+# A first token, then (glued, spaced, behind a dash or an opening mark) a list item's marker: a numbered
+# step (one or two digits and the full stop or parenthesis of a list item, then a space: "e1. Type o…",
+# "onscious 3. カーソル…", "iders¿2. Para…", "orde— 2. Die…", "ipse「3.」 カーソル…") or a bullet before a
+# word ("vem · Random age:", "ania„· Typ:", "These· Baue…"; a hyphen or two only behind a dash or an opening
+# mark, "alid — - yellow…", "ssig ¿-- einfaches…", since a word, a spaced hyphen and a word is a dash in
+# running text). A decimal ("Vim 9.0"), a hyphenated name ("COVID-19.") and a date in figures ("3.5.") do not
+# match; a Chinese or Japanese name's middle dot ("马林·凯沙") is no bullet: a token before a bullet or a
+# hyphen is Latin or Cyrillic.
 CODE_MAX_LETTERS = 3  # capitals glued to a number are a code ("Q3", "A4", "MP3"), not a label and its step
-_TOKEN_BEFORE_STEP = re.compile(
-    r"^([^\W\d_]{1,14})[ \t]*(?:[—–][ \t]*)?[*«“„「『¿¡\"]?[ \t]?\d{1,2}[.)．][」』”»\"]?[ \t]"
+_TOKEN_BEFORE_ITEM = re.compile(
+    r"^([^\W\d_]{1,14})[ \t]*(?:[—–][ \t]*)?[*«“„「『¿¡\"]?[ \t]?"
+    r"(?:\d{1,2}[.)．][」』”»\"]?[ \t]|[·•‣▪][ \t]?(?=[^\W\d_])|-{1,2}[ \t](?=[^\W\d_]))"
 )
+_BULLETS = "·•‣▪"
 
 
-def _piece_before_step(text: str, locale: str | None) -> str | None:
-    """The token before a numbered step that opens the text (``_TOKEN_BEFORE_STEP``), when it is no word
-    of the reply's language. A list item opens its line; what stands before its number on the same line is
-    the item's label, a word of the language ("Step 3.", "Schritt 3.", "Lektion 2.", "Psalm 23."), a name
-    the reply uses again, or a capitalised English word naming a product in a reply in another script
-    ("Windows 10. 设置…", "Python 3. 以降…"), spaced from it with nothing between. A tokenizer's piece is
-    none of these (``e1.``, ``ghan1.``, ``xim 4.``), and a word with a dash or an opening mark between it
-    and the number is no label (``hart“3.``, ``volt¿2.``, ``start— 5.``)."""
-    if (m := _TOKEN_BEFORE_STEP.match(text)) is None or (lex := lexicon_or_none(locale)) is None:
+def _piece_before_item(text: str, locale: str | None) -> str | None:
+    """The token before a list item's marker that opens the text (``_TOKEN_BEFORE_ITEM``), when it is no
+    word of the reply's language. A list item opens its line; what stands before its marker on the same
+    line is the item's label, a word of the language ("Step 3.", "Schritt 3.", "Lektion 2.", "Psalm 23.",
+    "Menu · File"), a name the reply uses again, or a capitalised English word naming a product in a reply
+    in another script ("Windows 10. 设置…", "Python 3. 以降…"), spaced from it with nothing between. A
+    tokenizer's piece is none of these (``e1.``, ``ghan1.``, ``xim 4.``, ``vem ·``), and a word glued to a
+    bullet, or with a dash or an opening mark between it and the marker, is no label (``hart“3.``,
+    ``volt¿2.``, ``start— 5.``, ``These· Baue``, ``fashion „· Wartende``, ``alid — - yellow``)."""
+    if (m := _TOKEN_BEFORE_ITEM.match(text)) is None or (lex := lexicon_or_none(locale)) is None:
         return None
     token = m.group(1)
+    between = text[len(token) : m.end()].lstrip(" \t")[:1]  # the marker, or a dash or mark before it
+    marker = m.group().rstrip(" \t")[-1]
+    step = marker in '.)．」』”»"'
+    if between == "-" or (not step and script_of(token[0]) not in (Script.LATIN, Script.CYRILLIC)):
+        return None  # "word - word": a dash in running text ("Tools - Options"); "马林·凯沙": a name
     if text[len(token)].isdigit():  # glued: no label is written so ("Step3."), but a code is ("Q3.", "MP3.")
         return None if (token.isupper() and len(token) <= CODE_MAX_LETTERS) or _recurs(token, text) else token
     if _is_word(token, text, locale, any_case=True):
         return None
-    if not text[len(token) : m.end()].lstrip(" \t")[:1].isdigit():
-        return token  # a mark between: a label stands next to its number ("Step 3.", not "Step “3.")
+    if text[len(token)] in _BULLETS or not (between.isdigit() or between in _BULLETS):
+        # glued to a bullet, or a mark between: a label stands spaced from its marker; but a word may stand
+        # before a quoted entry that a hyphen opens ("Choose «- none -»", "选择「- 空缺 -」")
+        return None if marker == "-" and lex.is_word(token) else token
     if lex.is_word(token):
         return None
     english = lexicon_or_none("en")
