@@ -178,9 +178,13 @@ def _pipeline_available() -> str | None:
 
 @contextmanager
 def _exporter(config: CanaryConfig) -> Iterator[tuple[ExporterService, ThreadedServer]]:
-    """The exporter on its own thread; its gateway clients are created and closed on that thread's loop."""
+    """The exporter on its own thread; its gateway clients are created and closed on that thread's loop. The
+    judges load what they read first (``ExporterService.prepare``), before the router's threads start: in
+    this process the loading holds the interpreter for about a second, which a receiver answering the
+    router would wait out."""
     stack = AsyncExitStack()
     service = ExporterService.from_config(config, stack)
+    service.prepare()
     host, _, port = config.exporter.listen.rpartition(":")
     with ThreadedServer(service.app(), host=host, port=int(port), key="exporter.listen") as server:
         try:
@@ -367,8 +371,7 @@ def run_demo(args: argparse.Namespace) -> int:
                 say(f"router: {args.load:g} requests/s through the router client; journal {paths['journal']}")
             _record_run(stack, workdir, urls, config_path, say, paths)
             models = [m.slug for m in config.models]
-            service.prepare()
-            tune_gc_for_latency()
+            tune_gc_for_latency()  # what the judges loaded (``_exporter``) is frozen with the rest
             rounds: queue.Queue[Snapshot] = queue.Queue()
             progress = _Progress()
             run = exporter_server.submit(
