@@ -819,10 +819,11 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 continue
             elif _REPAIR_HAN_KANA.fullmatch(letters) and not _mostly_common_han(letters):
                 continue  # a chance round trip of real Korean ("백성들에" -> "鼺鿡"): rare characters
+            quoted = _quoted_cjk(chars, raw, letters, locale)
             if (
                 len(letters) == 1
                 and not (_REPAIR_LATIN.fullmatch(letters) or _REPAIR_CYRILLIC.fullmatch(letters))
-                and not _quoted_cjk(chars, raw, letters, locale)
+                and not quoted
             ):
                 continue  # one CJK character is a word of its own, not a repaired accent
             if len(letters) == 1 and not latin_text() and not _LATIN_LETTER.match(text[start - 1 : start]):
@@ -837,7 +838,7 @@ def _cjk_mojibake(text: str, locale: str | None = None) -> Corruption | None:
                 codec=codec,
                 repaired="".join(decoded)[:24],
             )
-            if _own_repair(found, locale) or _quoted_cjk(chars, raw, letters, locale):
+            if _own_repair(found, locale) or quoted:
                 return found
     return None
 
