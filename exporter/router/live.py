@@ -36,6 +36,8 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import queue
 import signal
 import threading
@@ -323,6 +325,11 @@ def serve(inbox: ProcessQueue[object], outbox: ProcessQueue[Judged | None], ttft
     fails is sent back with None verdicts (counted as judged, nothing else), its text never in a message."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending Ctrl-C (blocked since the start) is dropped
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(
+            target=_exit_with, args=(parent.sentinel,), name="canary-parent-watch", daemon=True
+        ).start()
     judges = LiveJudges(ttft_threshold=ttft_threshold, process=False, judge=default_judge())
     while True:
         item = inbox.get()
@@ -342,3 +349,11 @@ def serve(inbox: ProcessQueue[object], outbox: ProcessQueue[Judged | None], ttft
                 log.exception("live judge failed on a reply of %s from %s", reply.model, reply.provider)
         model, provider = (reply.model, reply.provider) if reply is not None else (None, None)
         outbox.put((served, model, provider, verdicts))
+
+
+def _exit_with(parent_sentinel: int) -> None:
+    """The judging process ends with the router's: a router killed outright (SIGKILL, the OOM killer) never
+    sends the end mark, and its child would wait for replies forever, holding the judges' memory and
+    multiprocessing's resource tracker. The sentinel becomes readable when the parent is gone."""
+    multiprocessing.connection.wait([parent_sentinel])
+    os._exit(0)  # nothing to hand back: the only reader of the verdicts is dead

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -146,3 +151,56 @@ def test_a_dead_judges_process_drops_the_judging_never_the_journal(tmp_path: Pat
     assert judges.dropped() == 2
     observer.stop()
     judges.stop(timeout=1)
+
+
+ROUTER = """
+import sys, time
+from exporter.router.live import LiveJudges
+judges = LiveJudges().start()
+print(judges._child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def _children(pid: int) -> set[int]:
+    """The live processes whose parent is ``pid`` (Linux's /proc); a zombie counts as ended."""
+    found: set[int] = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux's /proc")
+def test_a_router_killed_outright_takes_its_judging_process_with_it() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-c", ROUTER], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    ) as router:
+        helpers: set[int] = set()
+        try:
+            assert router.stdout is not None
+            child = int(router.stdout.readline())
+            helpers = _children(router.pid)
+            assert child in helpers  # the judging process, and multiprocessing's resource tracker
+            router.kill()  # SIGKILL: no end mark, no atexit
+            router.wait(10)
+            deadline = time.monotonic() + 30
+            while any(_running(pid) for pid in helpers) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not [pid for pid in helpers if _running(pid)], "left running after the router was killed"
+        finally:
+            router.kill()
+            for pid in filter(_running, helpers):  # a failed run leaves nothing behind
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
