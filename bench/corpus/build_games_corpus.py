@@ -1484,8 +1484,8 @@ OPENTTD_HEADER = 572
 # placeholder for a name, a number or a date filled in at run time, and the message is not prose.
 _OPENTTD_FORMAT = re.compile("[\ue002\ue003\ue03b-\ue04d]")
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
-# A unit of OpenTTD's strings: this many consecutive ones (a window's, a tool's or a setting's strings).
-OPENTTD_BLOCK = 100
+# A unit of OpenTTD's strings: this many consecutive ones (a setting's name and explanation, its neighbours).
+OPENTTD_BLOCK = 10
 
 
 def read_lng(path: Path) -> tuple[str, list[str | None]]:
