@@ -251,12 +251,47 @@ A thirteenth set, a typing course's lessons and texts and a transport game's hel
   Turkish pages are UTF-8 encoded twice in the package, their UTF-8 read as Latin-1 and encoded again, and
   are decoded once more, ``twice_encoded``).
 
+A fourteenth set, tips, settings and captions explained to the player or the user (``--set tips``)::
+
+    mkdir -p /tmp/tips/root && cd /tmp/tips
+    apt-get download openttd-data minetest-data gramps pychess tuxpaint-stamps-default hex-a-hop-data
+    dpkg-deb --fsys-tarfile openttd-data_*.deb | tar x -C root --wildcards './usr/share/games/openttd/lang/*.lng'
+    dpkg-deb --fsys-tarfile minetest-data_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/minetest.mo'
+    dpkg-deb --fsys-tarfile gramps_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/gramps.mo' './usr/share/gramps/tips.xml'
+    dpkg-deb --fsys-tarfile pychess_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/pychess.mo'
+    dpkg-deb --fsys-tarfile tuxpaint-stamps-default_*.deb | tar x -C root --wildcards './usr/share/tuxpaint/stamps/*.txt'
+    dpkg-deb --fsys-tarfile hex-a-hop-data_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/hex-a-hop.mo'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set tips --root /tmp/tips/root \\
+        --out bench/results/tips_replies.jsonl
+
+- **minetest**: Minetest's settings, each explained to the player who changes it, and its messages
+  (``usr/share/locale/<language>/LC_MESSAGES/minetest.mo``);
+- **gramps**: Gramps' tips of the day (``usr/share/gramps/tips.xml``, each tip's text, without its title,
+  translated in the catalogue) and the genealogy program's explanations and help
+  (``usr/share/locale/<language>/LC_MESSAGES/gramps.mo``);
+- **openttd**: OpenTTD's settings' explanations, news and messages to the player
+  (``usr/share/games/openttd/lang/*.lng``, compiled language files read by ``read_lng``, each string paired
+  with the British English one by id, a block of ``OPENTTD_BLOCK`` consecutive ids a source unit; a string
+  with a placeholder, a control code other than a font or a colour, is not prose and falls out);
+- **pychess**: PyChess' chess variants' rules, its tips and why a game ended
+  (``usr/share/locale/<language>/LC_MESSAGES/pychess.mo``);
+- **tuxpaint_stamps**: Tux Paint's stamps' captions, what the child is told of the picture it stamps
+  (``usr/share/tuxpaint/stamps/<category>/<stamp>.txt``, each category a source unit);
+- **hex_a_hop**: Hex-a-Hop's tutorial, what the puzzle's tiles do (``usr/share/locale/<language>/LC_MESSAGES/
+  hex-a-hop.mo``; a title before ``|`` read as a sentence's label).
+
+A message whose English lines are items, not one text wrapped (``line_items``: a line ending without a
+mark before a line opening in a capital, a line opening with a bullet), is left out in every language; a
+line break between two Chinese or Japanese characters, where a translator wrapped the line, is taken out;
+a language's regional directory is read as the catalogues above are, but never another language's own
+(``own_directories``: ``pt`` is not read as Brazilian Portuguese).
+
 A tutorial's paragraph is paired with the English one at its place when the two files have as many
 sections and the section as many paragraphs, else it is its own key (no partner for a switch); a paragraph
 opening in lowercase (the rest of a sentence cut by a command on its own line) and one keeping a run of
 the English's words are left out.
 
-The scroll, riddle, lesson, tutor and course sets leave out what the quest set leaves out.
+The scroll, riddle, lesson, tutor, course and tips sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
