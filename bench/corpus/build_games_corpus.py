@@ -267,7 +267,7 @@ A fourteenth set, tips, settings and captions explained to the player or the use
 - **minetest**: Minetest's settings, each explained to the player who changes it, and its messages
   (``usr/share/locale/<language>/LC_MESSAGES/minetest.mo``);
 - **gramps**: Gramps' tips of the day (``usr/share/gramps/tips.xml``, each tip's text, without its title,
-  translated in the catalogue) and the genealogy program's explanations and help
+  translated in the catalogue; a translation whose title is not marked as the English's is left out) and the genealogy program's explanations and help
   (``usr/share/locale/<language>/LC_MESSAGES/gramps.mo``);
 - **openttd**: OpenTTD's settings' explanations, news and messages to the player
   (``usr/share/games/openttd/lang/*.lng``, compiled language files read by ``read_lng``, each string paired
@@ -1617,7 +1617,8 @@ def gramps_tip(tip: str) -> str:
 
 def gramps(root: Path, found: Found) -> None:
     """Gramps' tips of the day (``usr/share/gramps/tips.xml``, each tip's text translated in the catalogue,
-    without its title) and its messages, the genealogy program's help and explanations (``usr/share/locale/
+    without its title; a translation whose title is not marked as the English's, ``<b>…</b><br/>``, would
+    glue it to the text and is left out) and its messages, the genealogy program's help and explanations (``usr/share/locale/
     <language>/LC_MESSAGES/gramps.mo``; a message with a placeholder, ``%(name)s``, and its interface
     strings are not prose and fall out)."""
     base = root / "usr/share/locale"
@@ -1633,7 +1634,8 @@ def gramps(root: Path, found: Found) -> None:
                 if line_items(msgid):
                     continue
                 if msgid in tips:
-                    _add_quest(found, language, "gramps", "tips", gramps_tip(msgid), gramps_tip(msgstr))
+                    if _GRAMPS_TITLE.match(msgstr) or not _GRAMPS_TITLE.match(msgid):
+                        _add_quest(found, language, "gramps", "tips", gramps_tip(msgid), gramps_tip(msgstr))
                 else:
                     _add_quest(found, language, "gramps", "gramps", msgid, msgstr)
 

@@ -140,8 +140,13 @@ def test_gramps_reads_its_tips_without_their_titles_and_its_messages(tmp_path: P
         tmp_path / "usr/share/locale/zh_CN/LC_MESSAGES/gramps.mo",
         [(tip_en, tip_zh), (merge_en, merge_zh), placeholder],
     )
+    glued = (
+        "Trò chuyện với người thân trước khi quá muộn<b><br/>Người thân lớn tuổi nhất là nguồn thông tin quý."
+    )
+    _mo(tmp_path / "usr/share/locale/vi/LC_MESSAGES/gramps.mo", [(tip_en, glued)])
     found: games.Found = defaultdict(dict)
     games.gramps(tmp_path, found)
+    assert "vi" not in found  # its title, not marked as the English's, would be glued to the text
     assert sorted(found["zh-Hans"].values()) == sorted(
         [merge_zh, "您最年长的亲戚可能是您最重要的信息来源。他们通常知道一些没有被记录下来的家族往事。"]
     )
