@@ -122,7 +122,7 @@ A seventh set, colonial and alien-war histories, reports and help (``--set colon
   (``usr/share/games/lincity-ng/help/<lang>/*.xml``, paragraphs paired by position).
 
 OpenTTD's language files (``openttd-data``) hold interface strings and news headlines with markup, no
-narration: not read.
+narration: not read here (the tips set reads their settings' explanations).
 A seventh set, level stories, mission briefings and scenario texts (``--set quest``)::
 
     mkdir -p /tmp/quest/root && cd /tmp/quest
@@ -296,7 +296,8 @@ The scroll, riddle, lesson, tutor, course and tips sets leave out what the quest
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
 language's catalogue has word for word (``without_borrowed``: Serbian lines in the Turkish Pingus
-catalogue). Warmux's, Enigma's and Minetest's catalogues are interface strings and are not read.
+catalogue). Warmux's, Enigma's and Minetest's catalogues are interface strings and are not read here (the
+tips set reads Minetest's settings' explanations).
 
 Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
 two, a footnote's label) and a translation that is the English with other spacing are left out.
