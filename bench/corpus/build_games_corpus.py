@@ -122,7 +122,7 @@ A seventh set, colonial and alien-war histories, reports and help (``--set colon
   (``usr/share/games/lincity-ng/help/<lang>/*.xml``, paragraphs paired by position).
 
 OpenTTD's language files (``openttd-data``) hold interface strings and news headlines with markup, no
-narration: not read.
+narration: not read here (the tips set reads their settings' explanations).
 A seventh set, level stories, mission briefings and scenario texts (``--set quest``)::
 
     mkdir -p /tmp/quest/root && cd /tmp/quest
@@ -251,17 +251,53 @@ A thirteenth set, a typing course's lessons and texts and a transport game's hel
   Turkish pages are UTF-8 encoded twice in the package, their UTF-8 read as Latin-1 and encoded again, and
   are decoded once more, ``twice_encoded``).
 
+A fourteenth set, tips, settings and captions explained to the player or the user (``--set tips``)::
+
+    mkdir -p /tmp/tips/root && cd /tmp/tips
+    apt-get download openttd-data minetest-data gramps pychess tuxpaint-stamps-default hex-a-hop-data
+    dpkg-deb --fsys-tarfile openttd-data_*.deb | tar x -C root --wildcards './usr/share/games/openttd/lang/*.lng'
+    dpkg-deb --fsys-tarfile minetest-data_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/minetest.mo'
+    dpkg-deb --fsys-tarfile gramps_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/gramps.mo' './usr/share/gramps/tips.xml'
+    dpkg-deb --fsys-tarfile pychess_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/pychess.mo'
+    dpkg-deb --fsys-tarfile tuxpaint-stamps-default_*.deb | tar x -C root --wildcards './usr/share/tuxpaint/stamps/*.txt'
+    dpkg-deb --fsys-tarfile hex-a-hop-data_*.deb | tar x -C root --wildcards './usr/share/locale/*/LC_MESSAGES/hex-a-hop.mo'
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set tips --root /tmp/tips/root \\
+        --out bench/results/tips_replies.jsonl
+
+- **minetest**: Minetest's settings, each explained to the player who changes it, and its messages
+  (``usr/share/locale/<language>/LC_MESSAGES/minetest.mo``);
+- **gramps**: Gramps' tips of the day (``usr/share/gramps/tips.xml``, each tip's text, without its title,
+  translated in the catalogue; a translation whose title is not marked as the English's is left out) and the genealogy program's explanations and help
+  (``usr/share/locale/<language>/LC_MESSAGES/gramps.mo``);
+- **openttd**: OpenTTD's settings' explanations, news and messages to the player
+  (``usr/share/games/openttd/lang/*.lng``, compiled language files read by ``read_lng``, each string paired
+  with the British English one by id, a block of ``OPENTTD_BLOCK`` consecutive ids a source unit; a string
+  with a placeholder, a control code other than a font or a colour, is not prose and falls out);
+- **pychess**: PyChess' chess variants' rules, its tips and why a game ended
+  (``usr/share/locale/<language>/LC_MESSAGES/pychess.mo``);
+- **tuxpaint_stamps**: Tux Paint's stamps' captions, what the child is told of the picture it stamps
+  (``usr/share/tuxpaint/stamps/<category>/<stamp>.txt``, each category a source unit);
+- **hex_a_hop**: Hex-a-Hop's tutorial, what the puzzle's tiles do (``usr/share/locale/<language>/LC_MESSAGES/
+  hex-a-hop.mo``; a title before ``|`` read as a sentence's label).
+
+A message whose English lines are items, not one text wrapped (``line_items``: a line ending without a
+mark before a line opening in a capital, a line opening with a bullet), is left out in every language; a
+line break between two Chinese or Japanese characters, where a translator wrapped the line, is taken out;
+a language's regional directory is read as the catalogues above are, but never another language's own
+(``own_directories``: ``pt`` is not read as Brazilian Portuguese).
+
 A tutorial's paragraph is paired with the English one at its place when the two files have as many
 sections and the section as many paragraphs, else it is its own key (no partner for a switch); a paragraph
 opening in lowercase (the rest of a sentence cut by a command on its own line) and one keeping a run of
 the English's words are left out.
 
-The scroll, riddle, lesson, tutor and course sets leave out what the quest set leaves out.
+The scroll, riddle, lesson, tutor, course and tips sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
 language's catalogue has word for word (``without_borrowed``: Serbian lines in the Turkish Pingus
-catalogue). Warmux's, Enigma's and Minetest's catalogues are interface strings and are not read.
+catalogue). Warmux's, Enigma's and Minetest's catalogues are interface strings and are not read here (the
+tips set reads Minetest's settings' explanations).
 
 Besides the story set's defects, a lore message whose English opens in lowercase (a script line cut in
 two, a footnote's label) and a translation that is the English with other spacing are left out.
@@ -295,6 +331,7 @@ import hashlib
 import html
 import json
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -1457,6 +1494,199 @@ def simutrans(root: Path, found: Found) -> None:
             _add_tutorial(found, language, f"simutrans/{page.stem}", sections, [english], words)
 
 
+def own_directories(names: Iterable[str], language: str) -> list[str]:
+    """``regional`` without another language's own directory (``pt``, European Portuguese, is not read as
+    Brazilian Portuguese when ``pt_BR`` is missing)."""
+    others = {directories[0] for other, directories in LANGUAGE_DIRS.items() if other != language}
+    return [d for d in regional(names, language) if d not in others]
+
+
+def _add_in_unit(found: Found, source: str, language: str, msgid: str, msgstr: str) -> None:
+    """``_add_quest`` with the message in the source unit given (a block of a file, a directory), not in a
+    bucket of its catalogue's hash."""
+    one: Found = defaultdict(dict)
+    package, _, domain = source.partition("/")
+    _add_quest(one, language, package, domain, msgid, msgstr)
+    for lang, messages in one.items():
+        for (_, key), text in messages.items():
+            found[lang][(source, key)] = text
+
+
+# OpenTTD's compiled language files: a header (``LanguagePackHeader``, 572 bytes: its ISO code at 72, the
+# number of strings of each of its 32 tabs at 88), then every string, its length in one byte or, from 0xC0
+# on, in two.
+OPENTTD_HEADER = 572
+# OpenTTD's control codes (Unicode private use) that only set the font or the colour; any other one is a
+# placeholder for a name, a number or a date filled in at run time, and the message is not prose.
+_OPENTTD_FORMAT = re.compile("[\ue002\ue003\ue03b-\ue04d]")
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+# A unit of OpenTTD's strings: this many consecutive ones (a setting's name and explanation, its neighbours).
+OPENTTD_BLOCK = 10
+
+
+def read_lng(path: Path) -> tuple[str, list[str | None]]:
+    """The ISO code and the strings of an OpenTTD language file, in the order of their ids (None: a string
+    that is not UTF-8, one holding a case or gender switch)."""
+    data = path.read_bytes()
+    if data[:4] != b"LANG" or len(data) < OPENTTD_HEADER:
+        return "", []
+    iso = data[72:88].split(b"\0")[0].decode("ascii", "replace")
+    counts = struct.unpack_from("<32H", data, 88)
+    strings: list[str | None] = []
+    at = OPENTTD_HEADER
+    for _ in range(sum(counts)):
+        if at >= len(data):
+            break
+        length = data[at]
+        at += 1
+        if length >= 0xC0:
+            length = ((length & 0x3F) << 8) + data[at]
+            at += 1
+        try:
+            strings.append(data[at : at + length].decode("utf-8"))
+        except UnicodeDecodeError:
+            strings.append(None)
+        at += length
+    return iso, strings
+
+
+def openttd_text(text: str | None) -> str | None:
+    """A string of OpenTTD's without its font and colour codes; None when it holds a placeholder."""
+    if text is None:
+        return None
+    text = _OPENTTD_FORMAT.sub("", text)
+    return None if _PRIVATE_USE.search(text) else text
+
+
+def openttd(root: Path, found: Found) -> None:
+    """OpenTTD's strings: its settings' explanations, its news and messages to the player and its tools'
+    help (``usr/share/games/openttd/lang/*.lng``, compiled language files read by ``read_lng``, paired with
+    the British English one by id; a string with a placeholder is not prose and falls out; a string the
+    translators left untranslated is the English in the file and falls out)."""
+    base = root / "usr/share/games/openttd/lang"
+    if not (base / "english.lng").is_file():
+        return
+    _, english = read_lng(base / "english.lng")
+    files = {iso: strings for iso, strings in map(read_lng, sorted(base.glob("*.lng"))) if iso}
+    for language in LANGUAGE_DIRS:
+        for iso in own_directories(files, language)[:1]:
+            strings = files[iso]
+            if len(strings) != len(english):
+                continue
+            for index, (msgid, msgstr) in enumerate(zip(english, strings, strict=True)):
+                if (msgid := openttd_text(msgid)) is None or (msgstr := openttd_text(msgstr)) is None:
+                    continue
+                if line_items(msgid):
+                    continue
+                _add_in_unit(found, f"openttd/{index // OPENTTD_BLOCK}", language, msgid, msgstr)
+
+
+# A message whose lines are items, not one text wrapped: a line ending without a mark before a line opening
+# in a capital ("Show entity selection boxes\nA restart is required…"), or a line opening with a bullet.
+_LINE_ITEMS = re.compile(r"[^\s.!?:;,…]\n\s*[A-Z]|\n\s*[-*•]")
+
+
+def line_items(msgid: str) -> bool:
+    """Whether the English message's lines are items (a label, a note, a list), which joined into one
+    paragraph would read as a sentence without its end, in every language."""
+    return _LINE_ITEMS.search(msgid) is not None
+
+
+def minetest(root: Path, found: Found) -> None:
+    """Minetest's settings, each explained to the player who changes it, and its messages (``usr/share/
+    locale/<language>/LC_MESSAGES/minetest.mo``; a line break between two Chinese or Japanese characters,
+    where the translator wrapped the line, taken out; its interface strings are not prose and fall out)."""
+    base = root / "usr/share/locale"
+    if not base.is_dir():
+        return
+    for language in LANGUAGE_DIRS:
+        directories = tuple(own_directories((p.name for p in base.iterdir()), language))
+        if (mo := first(base, directories, "{}/LC_MESSAGES/minetest.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                if not line_items(msgid):
+                    _add_quest(found, language, "minetest", "minetest", msgid, _CJK_BREAK.sub("", msgstr))
+
+
+_GRAMPS_TIP = re.compile(r"<tip\b[^>]*>(.*?)</tip>", re.S)
+_GRAMPS_TITLE = re.compile(r"^\s*<b>.*?</b>\s*<br\s*/?>", re.S)
+
+
+def gramps_tip(tip: str) -> str:
+    """A Gramps tip without its title (``<b>Working with Dates</b><br/>``), its other tags and entities."""
+    return html.unescape(_HTML_TAG.sub(" ", _GRAMPS_TITLE.sub("", tip)))
+
+
+def gramps(root: Path, found: Found) -> None:
+    """Gramps' tips of the day (``usr/share/gramps/tips.xml``, each tip's text translated in the catalogue,
+    without its title; a translation whose title is not marked as the English's, ``<b>…</b><br/>``, would
+    glue it to the text and is left out) and its messages, the genealogy program's help and explanations (``usr/share/locale/
+    <language>/LC_MESSAGES/gramps.mo``; a message with a placeholder, ``%(name)s``, and its interface
+    strings are not prose and fall out)."""
+    base = root / "usr/share/locale"
+    tips_path = root / "usr/share/gramps/tips.xml"
+    if not base.is_dir() or not tips_path.is_file():
+        return
+    tips = set(_GRAMPS_TIP.findall(tips_path.read_text("utf-8")))
+    for language in LANGUAGE_DIRS:
+        directories = tuple(own_directories((p.name for p in base.iterdir()), language))
+        if (mo := first(base, directories, "{}/LC_MESSAGES/gramps.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                msgstr = _CJK_BREAK.sub("", msgstr)
+                if line_items(msgid):
+                    continue
+                if msgid in tips:
+                    if _GRAMPS_TITLE.match(msgstr) or not _GRAMPS_TITLE.match(msgid):
+                        _add_quest(found, language, "gramps", "tips", gramps_tip(msgid), gramps_tip(msgstr))
+                else:
+                    _add_quest(found, language, "gramps", "gramps", msgid, msgstr)
+
+
+def pychess(root: Path, found: Found) -> None:
+    """PyChess' messages: its chess variants' rules, its tips to the player, why a game ended (``usr/share/
+    locale/<language>/LC_MESSAGES/pychess.mo``; its interface strings are not prose and fall out)."""
+    base = root / "usr/share/locale"
+    if not base.is_dir():
+        return
+    for language in LANGUAGE_DIRS:
+        directories = tuple(own_directories((p.name for p in base.iterdir()), language))
+        if (mo := first(base, directories, "{}/LC_MESSAGES/pychess.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                if not line_items(msgid):
+                    _add_quest(found, language, "pychess", "pychess", msgid, _CJK_BREAK.sub("", msgstr))
+
+
+_STAMP_TRANSLATION = re.compile(r"^([\w@]+)\.utf8=(.*)$", re.M)
+
+
+def tuxpaint_stamps(root: Path, found: Found) -> None:
+    """Tux Paint's stamps' captions, what the child is told of the picture it stamps (``usr/share/tuxpaint/
+    stamps/<category>/<stamp>.txt``: the English on the first line, then ``<language>.utf8=`` lines; a
+    category's directory is a source unit)."""
+    base = root / "usr/share/tuxpaint/stamps"
+    for path in sorted(base.rglob("*.txt")):
+        english, _, rest = path.read_text("utf-8", "replace").partition("\n")
+        translations = dict(_STAMP_TRANSLATION.findall(rest))
+        source = f"tuxpaint-stamps/{path.parent.relative_to(base)}"
+        for language in LANGUAGE_DIRS:
+            for directory in own_directories(translations, language)[:1]:
+                _add_in_unit(found, source, language, english.strip(), translations[directory])
+
+
+def hex_a_hop(root: Path, found: Found) -> None:
+    """Hex-a-Hop's tutorial, what the puzzle's tiles do told to the player (``usr/share/locale/<language>/
+    LC_MESSAGES/hex-a-hop.mo``; a title before ``|``, ``Objective:|Your goal…``, read as a sentence's label)."""
+    base = root / "usr/share/locale"
+    if not base.is_dir():
+        return
+    for language in LANGUAGE_DIRS:
+        directories = tuple(own_directories((p.name for p in base.iterdir()), language))
+        if (mo := first(base, directories, "{}/LC_MESSAGES/hex-a-hop.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                _add_quest(
+                    found, language, "hexahop", "hexahop", msgid.replace("|", "\n"), msgstr.replace("|", "\n")
+                )
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -1477,6 +1707,7 @@ SETS = {
     "lesson": (gcompris, tuxpaint),
     "tutor": (emacs_tutorial, vimtutor, gnome_games),
     "course": (klavaro, simutrans),
+    "tips": (minetest, gramps, openttd, pychess, tuxpaint_stamps, hex_a_hop),
 }
 
 
@@ -1494,7 +1725,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor", "course"):
+    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor", "course", "tips"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
