@@ -430,7 +430,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _glued_words(lead, locale)
         and not (
             m.group()[len(lead) : len(lead) + 1] in ",;."
-            and (_in_lexicon(lead, locale) or _long_word(lead, locale))
+            and (_in_lexicon(lead, locale) or _long_word(lead, locale) or _capitalised_word(lead))
         )
         and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
     ):
@@ -682,6 +682,21 @@ def _piece_glued_to_capitals(text: str, locale: str | None) -> str | None:
     return piece if any(_in_common(word.lower(), language) for language in (locale, "en")) else None
 
 
+# A capitalised word (its capital, then lowercase letters) closed by its own comma or full stop before a
+# sentence a mark opens is a sentence of one word or a name addressed (``Dink. ¿Qué estás…``, ``Esperá,
+# ¿Cooper?``, ``Кай, «…``), not a piece: vocabularies keep letters and punctuation in separate tokens (no
+# letter piece of Whisper's or Tekken's carries a comma or a full stop: tiktoken's pre-tokenizer splits
+# them, SentencePiece splits by Unicode script), so a piece before punctuation stands before a reply that
+# itself opens with a stray comma; and a piece cut from a word's middle is lowercase or in capitals.
+CAPITALISED_WORD_MIN_LETTERS_BEFORE_MARK = 2
+
+
+def _capitalised_word(token: str) -> bool:
+    return (
+        len(token) >= CAPITALISED_WORD_MIN_LETTERS_BEFORE_MARK and token[:1].isupper() and token[1:].islower()
+    )
+
+
 def _in_lexicon(token: str, locale: str | None) -> bool:
     return (lex := lexicon_or_none(locale)) is not None and lex.is_word(token)  # no word list: no word
 
@@ -919,9 +934,36 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     long_before_label = len(token) >= CAPITALISED_WORD_MIN_LETTERS and lex.rank(after) >= ARTICLES
     if _long_word(token, locale) or long_before_label:
         return None  # a word beyond the lexicon ("Zamierzałem Cię…"), or a name (German capitalises nouns)
+    if locale == "de" and after in GERMAN_ADDRESS and _german_verb_form(token):
+        return None  # a verb before the pronoun it addresses: "Beeil Dich!", "Klickst Du…", "Füttert Ihr…"
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
+
+
+# German writes the pronouns of address capitalised (``Sie``, and ``Du``, ``Dich``, ``Euch``… in letters,
+# games and instructions), and a verb before one opens an imperative or a question: ``Beeil Dich!``,
+# ``Klickst Du…``, ``Wählt Ihr…``. The verb is a regular form of an infinitive of the lexicon (its stem,
+# ``-st`` or ``-t`` on the stem); a capitalised piece is seldom one (5 of Whisper's 708, 70 of Tekken's
+# 4,363, mostly English words: ``Send``, ``Sort``), and only before one of these pronouns is it excused.
+GERMAN_ADDRESS = frozenset({"Du", "Dich", "Dir", "Sie", "Ihnen", "Ihr", "Euch"})
+GERMAN_STEM_MIN_LETTERS = 4  # shorter stems are mostly pieces that happen to spell one ("Gra", "Jen")
+_GERMAN_ENDINGS = ("st", "t", "")
+
+
+def _german_verb_form(token: str) -> bool:
+    lex = lexicon_or_none("de")
+    if lex is None or not (token[:1].isupper() and token[1:].islower()):
+        return False
+    word = token.casefold()
+    for ending in _GERMAN_ENDINGS:
+        stem = word[: len(word) - len(ending)] if word.endswith(ending) else ""
+        if len(stem) < GERMAN_STEM_MIN_LETTERS:
+            continue
+        infinitive = stem + ("n" if stem.endswith(("el", "er")) else "en")
+        if lex.is_word(infinitive):
+            return True
+    return False
 
 
 # A first token, then (glued, spaced, behind a dash or an opening mark) a list item's marker: a numbered
@@ -1536,18 +1578,30 @@ def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False
     )
 
 
-# A letter written three times or more in a row: a sound drawn out ("Mmmmm—", "Ahhh,", "흐으으으음—"), as a
+# A letter written three times or more in a row: a sound drawn out ("Hmmmm—", "Ahhh,", "흐으으으음—"), as a
 # writer spells a hum, a cry or a hesitation, beside another letter of the word. A run of one letter is a
 # tokenizer's piece (all 31 of Whisper's 14,417 letter pieces with a letter tripled are: ``hhh``, ``ooo``,
-# ``AAAA``, ``哈哈哈``) or a placeholder (``Xxxx``).
+# ``AAAA``, ``哈哈哈``) or a placeholder (``Xxxx``), unless it is written as a word opening a sentence, its
+# capital and then the same letter in lowercase three times or more (``Mmmmm—``, ``Zzzz…``): a piece is in
+# one case (none of Whisper's 708 capitalised letter pieces nor of Tekken's 4,363 is a run of one letter
+# longer than three: ``Mm``, ``Bbb``), and the placeholder's letter ``x`` spells no sound.
 _DRAWN_OUT = re.compile(r"([^\W\d_])\1\1")
+_CAPITALISED_RUN = re.compile(r"([^\W\d_xX])(?i:\1){3,}")
+DRAWN_OUT_RUN_MIN_LETTERS = 4  # a capitalised run of one letter this long is a sound written as a word
 
 
 def _drawn_out(token: str) -> bool:
     folded = token.casefold()
     if _DRAWN_OUT.search(folded) is None:
         return False
-    return len(set(folded)) > 1
+    if len(set(folded)) > 1:
+        return True
+    return (
+        len(token) >= DRAWN_OUT_RUN_MIN_LETTERS
+        and token[:1].isupper()
+        and token[1:].islower()
+        and _CAPITALISED_RUN.fullmatch(token) is not None
+    )
 
 
 _COMMAND = re.compile(r"[a-z][a-z0-9]{2,11}(?= )")

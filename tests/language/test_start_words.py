@@ -1,0 +1,51 @@
+"""Words a legitimate opener starts with that the corrupted-start check could read as a tokenizer's piece:
+a capitalised word closed by its own comma or full stop before a sentence a mark opens (a name addressed,
+a sentence of one word), a sound drawn out as a capitalised run of one letter, a German verb before the
+capitalised pronoun it addresses. Each comes with the pieces that look like it and must still fail. The
+texts are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from exporter.language.judge import judge
+from exporter.language.start import find_corrupted_start
+from exporter.outcomes import Outcome
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        # a name or a one-word sentence, closed by its own mark, before a sentence a mark opens
+        ("Dink. ¿Qué haces en el granero a estas horas de la noche?", "es", None),
+        ("Esperá, ¿Cooper? Me dijeron que vos sabías arreglar el motor del barco.", "es", None),
+        ("Ilse, «Komm sofort nach Hause», rief die Mutter über den ganzen Hof.", "de", None),
+        ("Tarvo, — Не уходи так рано, — попросила она и закрыла дверь.", "ru", None),
+        # ... a piece cut from a word's middle is lowercase or in capitals: still a fragment
+        ("ation, ¿Cooper? Me dijeron que vos sabías arreglar el motor del barco.", "es", "ation"),
+        ("ATION. ¿Qué haces en el granero a estas horas de la noche?", "es", "ATION"),
+        # ... and so is a capitalised piece spaced before the mark, with no mark of its own
+        ("Ation ¿Cooper? Me dijeron que vos sabías arreglar el motor del barco.", "es", "Ation"),
+        # a sound drawn out, written as a word: its capital, then the same letter in lowercase
+        ("Mmmmm— mi pueblo vivía aquí mucho antes de que llegaran los barcos.", "es", None),
+        ("Zzzz… The guard slept at his post while the thief crept past the gate.", "en", None),
+        # ... a run in one case, a short one, or the placeholder's x is still a piece
+        ("mmmmm— mi pueblo vivía aquí mucho antes de que llegaran los barcos.", "es", "mmmmm"),
+        ("MMMMM— mi pueblo vivía aquí mucho antes de que llegaran los barcos.", "es", "M"),
+        ("Mmm— mi pueblo vivía aquí mucho antes de que llegaran los barcos.", "es", "M"),
+        ("Xxxxx— mi pueblo vivía aquí mucho antes de que llegaran los barcos.", "es", "X"),
+        # a German verb (a regular form of an infinitive the lexicon lists) before the pronoun it addresses
+        ("Beeil Dich! Die Brücke stürzt gleich ein, und wir müssen noch den Fluss überqueren.", "de", None),
+        ("Klickt Ihr auf die Schaltfläche, schließt sich das Fenster mit allen Änderungen.", "de", None),
+        # ... a piece before the same pronoun, or a stem too short to tell from one, is still a fragment
+        ("Ation Sie haben die Brücke erreicht und müssen nun den Fluss überqueren.", "de", "Ation"),
+        ("Gra Sie haben die Brücke erreicht und müssen nun den Fluss überqueren.", "de", "Gra"),
+        # ... and so is the verb-shaped token before a sentence's article, which no verb addresses
+        ("Beeil Die Brücke stürzt gleich ein, und wir müssen noch den Fluss überqueren.", "de", "Beeil"),
+    ],
+)
+def test_a_word_opening_a_reply(text: str, locale: str, piece: str | None) -> None:
+    found = find_corrupted_start(text, locale)
+    assert (found.prefix if found else None) == piece, found
+    verdict = judge(text, locale)
+    assert (verdict.outcome == Outcome.FAIL and verdict.reason == "leading_garbage") == (piece is not None)
