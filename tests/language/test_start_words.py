@@ -1,8 +1,8 @@
 """Words a legitimate opener starts with that the corrupted-start check could read as a tokenizer's piece:
 a capitalised word closed by its own comma or full stop before a sentence a mark opens (a name addressed,
 a sentence of one word), a sound drawn out as a capitalised run of one letter, a German verb before the
-capitalised pronoun it addresses. Each comes with the pieces that look like it and must still fail. The
-texts are written for these tests."""
+capitalised pronoun it addresses; and a symbol opening an entry of a glossary of symbols. Each comes with
+the pieces and stray marks that look like it and must still fail. The texts are written for these tests."""
 
 from __future__ import annotations
 
@@ -49,3 +49,24 @@ def test_a_word_opening_a_reply(text: str, locale: str, piece: str | None) -> No
     assert (found.prefix if found else None) == piece, found
     verdict = judge(text, locale)
     assert (verdict.outcome == Outcome.FAIL and verdict.reason == "leading_garbage") == (piece is not None)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "stray"),
+    [
+        # a glossary of symbols written as sentences: a symbol, a space, its capitalised description, and
+        # after an end mark the next entry of the same shape
+        ("^ Le premier argument, soit le mot 1. $ Le dernier mot de la ligne de commande.", "fr", None),
+        ("$ L'ultima parola della riga. Di solito è l'ultimo argomento. % La prima parola.", "it", None),
+        # ... one symbol before a sentence, no entry after it: still stray
+        ("^ Le premier argument, soit le mot 1. Le dernier mot de la ligne de commande suit.", "fr", "^"),
+        ("^ The keeper walked to the door. He opened it slowly and looked at the rain.", "en", "^"),
+        # ... and a closer or an end mark before entries is a leftover, not a symbol the text names
+        (", Le premier argument, soit le mot 1. $ Le dernier mot de la ligne de commande.", "fr", ","),
+        # ... as is a symbol whose next "entry" opens in lowercase (prose, not a list of designators)
+        ("^ Le premier argument, soit le mot 1. $ le dernier mot de la ligne de commande.", "fr", "^"),
+    ],
+)
+def test_a_glossary_of_symbols(text: str, locale: str, stray: str | None) -> None:
+    found = find_corrupted_start(text, locale)
+    assert (found.prefix if found else None) == stray, found
