@@ -765,7 +765,7 @@ def _quoted_name(token: str, text: str, locale: str | None) -> bool:
     ending with a full stop or a colon that the sentence goes on from in lowercase is named too
     (``_quotation_in_sentence``: ``Slogan "Ulepszamy świat…." wieńczy…``)."""
     after = text[len(token) :].lstrip(" \t")
-    if locale is None or not (_closed_term(after) or _quotation_in_sentence(after)):
+    if locale is None or not (_closed_term(after) or _quotation_in_sentence(after, locale)):
         return False
     return _long_word(token, locale) or (len(token) >= QUOTED_NAME_MIN_LETTERS and _in_lexicon(token, locale))
 
@@ -773,14 +773,22 @@ def _quoted_name(token: str, text: str, locale: str | None) -> bool:
 _QUOTATION_LAST = frozenset(".:")  # what a quoted slogan or label ends with; dialogue ends with , ! ? …
 
 
-def _quotation_in_sentence(after: str) -> bool:
+# Russian and Ukrainian separate the author's words from quoted speech with a dash (``«Стой!» — сказал
+# он``): a quotation ending with ``!`` or ``?`` that the sentence goes on from in lowercase, with no dash,
+# is a slogan or a title the sentence names (``Призыв "Не щадить живота своего!" для героев…``).
+DASHED_DIALOGUE_LOCALES = frozenset({"ru", "uk"})
+
+
+def _quotation_in_sentence(after: str, locale: str | None = None) -> bool:
     """Whether ``after`` opens with a quotation closed within ``TERM_MAX_CHARS`` whose last mark is a full
     stop or a colon, the sentence going on in lowercase after it: a slogan or a label the sentence names
     (``"Ulepszamy świat, jeden bak na raz." wieńczy…``, ``«Ориентир:» активны…``). A line of dialogue goes
     on after a comma, ``!`` or ``?`` (``"Stay here," she said``); a quoted first sentence before the rest
-    of a reply is followed by its next sentence, capitalised."""
+    of a reply is followed by its next sentence, capitalised. (``!`` and ``?`` too where dialogue goes on
+    after a dash: ``DASHED_DIALOGUE_LOCALES``.)"""
     end = _quote_end(after)
-    if end < 2 or after[end - 1] not in _QUOTATION_LAST or "\n" in after[1:end]:
+    last = _QUOTATION_LAST | ({"!", "?"} if locale in DASHED_DIALOGUE_LOCALES else set())
+    if end < 2 or after[end - 1] not in last or "\n" in after[1:end]:
         return False
     rest = after[end + 1 :].lstrip(" \t")
     return rest[:1].islower()

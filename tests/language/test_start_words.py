@@ -1,8 +1,9 @@
 """Words a legitimate opener starts with that the corrupted-start check could read as a tokenizer's piece:
 a capitalised word closed by its own comma or full stop before a sentence a mark opens (a name addressed,
 a sentence of one word), a sound drawn out as a capitalised run of one letter, a German verb before the
-capitalised pronoun it addresses; and a symbol opening an entry of a glossary of symbols. Each comes with
-the pieces and stray marks that look like it and must still fail. The texts are written for these tests."""
+capitalised pronoun it addresses, a Russian or Ukrainian word before a quoted slogan; and a symbol opening
+an entry of a glossary of symbols. Each comes with the pieces and stray marks that look like it and must
+still fail. The texts are written for these tests."""
 
 from __future__ import annotations
 
@@ -42,6 +43,14 @@ from exporter.outcomes import Outcome
         ("Gra Sie haben die Brücke erreicht und müssen nun den Fluss überqueren.", "de", "Gra"),
         # ... and so is the verb-shaped token before a sentence's article, which no verb addresses
         ("Beeil Die Brücke stürzt gleich ein, und wir müssen noch den Fluss überqueren.", "de", "Beeil"),
+        # a Russian or Ukrainian word before a quoted slogan ending with "!", the sentence going on in
+        # lowercase with no dash: Russian writes a dash between quoted speech and the author's words
+        ("Лозунг «Вперёд к победе!» висел над входом в старую казарму у реки.", "ru", None),
+        ("Гасло «Ні кроку назад!» висіло над входом до старої казарми біля річки.", "uk", None),
+        # ... dialogue (a dash after the quote), a piece before the slogan, or English: still a fragment
+        ("Лозунг «Вперёд к победе!» — крикнул командир, и солдаты побежали к реке.", "ru", "Лозунг"),
+        ("ция «Вперёд к победе!» висел над входом в старую казарму у реки.", "ru", "ция"),
+        ("Slogan “Never give up!” hung above the door of the old barracks by the river.", "en", "Slogan"),
     ],
 )
 def test_a_word_opening_a_reply(text: str, locale: str, piece: str | None) -> None:
