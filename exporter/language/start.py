@@ -445,6 +445,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _quoted_term(text)
         and not _quoted_name(_leading(LETTERS, m.group()), text, locale)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
+        and not _headword_list(lead, text)
         and not _parenthetical(text[len(lead) :])
         and not _expansion_follows(text)
         and not _capitals_headline(text)
@@ -606,6 +607,28 @@ def _headword(token: str, after: str, locale: str | None) -> bool:
     ):
         return False
     return len(token) >= LONG_HEADWORD_MIN_LETTERS or _in_lexicon(token, locale)
+
+
+# The next entry of a list of headwords in capitals written as sentences: after an end mark, a word (or
+# words) in capitals, a dash and the capitalised definition ("CHI - Il centro di Pechino. COLONNA
+# VERTEBRALE - Coda d'auto…", a humorous dictionary).
+_HEADWORD_ENTRY = re.compile(
+    rf"[.!?…][ \t]+{_UPPER}{{2,}}(?:[ \t]+{_UPPER}{{2,}})*[ \t]+[-—–][ \t]+{_UPPER}"
+)
+HEADWORD_LIST_CHARS = 300  # how far the next entry of a list of headwords is looked for
+
+
+def _headword_list(token: str, text: str) -> bool:
+    """A word in capitals (two letters or more) before a dash, in a reply whose next sentences hold another
+    entry of the same shape (``_HEADWORD_ENTRY``): a list of headwords and their definitions, whatever the
+    headword's length or the lexicon's verdict. A piece in capitals before a reply stands before one
+    sentence, not before a list of entries shaped like its own."""
+    if not (token.isalpha() and token.isupper() and len(token) >= 2):
+        return False
+    after = text[len(token) :].lstrip(" \t")
+    if after[:1] not in _DASHES:
+        return False
+    return _HEADWORD_ENTRY.search(text, len(token), HEADWORD_LIST_CHARS) is not None
 
 
 # A headline in capitals: its first line's words (two or more after the first) are all in capitals, up to

@@ -1,9 +1,9 @@
 """Words a legitimate opener starts with that the corrupted-start check could read as a tokenizer's piece:
 a capitalised word closed by its own comma or full stop before a sentence a mark opens (a name addressed,
 a sentence of one word), a sound drawn out as a capitalised run of one letter, a German verb before the
-capitalised pronoun it addresses, a Russian or Ukrainian word before a quoted slogan; and a symbol opening
-an entry of a glossary of symbols. Each comes with the pieces and stray marks that look like it and must
-still fail. The texts are written for these tests."""
+capitalised pronoun it addresses, a Russian or Ukrainian word before a quoted slogan; and a symbol or a
+headword in capitals opening an entry of a glossary. Each comes with the pieces and stray marks that look
+like it and must still fail. The texts are written for these tests."""
 
 from __future__ import annotations
 
@@ -79,3 +79,19 @@ def test_a_word_opening_a_reply(text: str, locale: str, piece: str | None) -> No
 def test_a_glossary_of_symbols(text: str, locale: str, stray: str | None) -> None:
     found = find_corrupted_start(text, locale)
     assert (found.prefix if found else None) == stray, found
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        # a headword in capitals before its definition, in a list of such entries: whatever its length
+        ("CHI - Il centro di Pechino. COLONNA VERTEBRALE - Coda d'auto fin sulla schiena.", "it", None),
+        ("ZED — A letter nobody uses. QUIZ — A question with a prize behind it.", "en", None),
+        # ... a piece in capitals before one sentence, or a headword with no entry after it: still a piece
+        ("ING - Il centro di Pechino è molto affollato durante le feste di primavera.", "it", "ING"),
+        ("CHI - Il centro di Pechino. Coda d'auto fin sulla schiena per tutto il giorno.", "it", "CHI"),
+    ],
+)
+def test_a_list_of_headwords(text: str, locale: str, piece: str | None) -> None:
+    found = find_corrupted_start(text, locale)
+    assert (found.prefix if found else None) == piece, found
