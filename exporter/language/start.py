@@ -465,13 +465,17 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         _SCRAP_LINE,
         _CYRILLIC_BEFORE_CJK,
     ):
-        if (m := pattern.match(body)) and not (
-            pattern is _LOOSE_FRAGMENT
-            and (
-                _is_word(m.group(), body, locale)
-                or _command_like(m.group())
-                or _list_item(text, m.group(), locale)
+        if (
+            (m := pattern.match(body))
+            and not (
+                pattern is _LOOSE_FRAGMENT
+                and (
+                    _is_word(m.group(), body, locale)
+                    or _command_like(m.group())
+                    or _list_item(text, m.group(), locale)
+                )
             )
+            and not (pattern is _GLUED_CAPITAL and _camel_case_name(body))
         ):
             return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if m := _CJK_FRAGMENT.match(body):
@@ -612,9 +616,7 @@ def _headword(token: str, after: str, locale: str | None) -> bool:
 # The next entry of a list of headwords in capitals written as sentences: after an end mark, a word (or
 # words) in capitals, a dash and the capitalised definition ("CHI - Il centro di Pechino. COLONNA
 # VERTEBRALE - Coda d'auto…", a humorous dictionary).
-_HEADWORD_ENTRY = re.compile(
-    rf"[.!?…][ \t]+{_UPPER}{{2,}}(?:[ \t]+{_UPPER}{{2,}})*[ \t]+[-—–][ \t]+{_UPPER}"
-)
+_HEADWORD_ENTRY = re.compile(rf"[.!?…][ \t]+{_UPPER}{{2,}}(?:[ \t]+{_UPPER}{{2,}})*[ \t]+[-—–][ \t]+{_UPPER}")
 HEADWORD_LIST_CHARS = 300  # how far the next entry of a list of headwords is looked for
 
 
@@ -1499,9 +1501,37 @@ def _opener_problem(text: str) -> CorruptedStart | None:
     after = text[1:2]
     if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
         return _found("unclosed_opener", first)
-    if first == "_" and after.isalpha() and not _UNDERSCORE_CLOSER.search(text, 1):
+    if (
+        first == "_"
+        and after.isalpha()
+        and not _UNDERSCORE_CLOSER.search(text, 1)
+        and not _private_name(text)
+    ):
         return _found("unclosed_opener", first)
     return None
+
+
+# A name in camelCase with two humps or more ("documentEventOccured", "getCellRangeByName").
+_CAMEL_CASE_NAME = re.compile(r"([a-z]{2,})(?:[A-Z][a-z0-9]+){2,}(?![^\W\d_])")
+
+
+def _camel_case_name(body: str) -> bool:
+    """A name of code in camelCase opening the text: two humps or more after a head that is an English word
+    (``COMMAND_HEAD_MIN_LETTERS`` or more: ``get``, ``document``), as code names its functions and events.
+    A piece glued to a reply's first word makes one hump (``ationThe keeper``), and its head is no word
+    (``ationMcGregor``, ``ingLaCroix``)."""
+    m = _CAMEL_CASE_NAME.match(body)
+    return m is not None and len(m.group(1)) >= COMMAND_HEAD_MIN_LETTERS and _in_lexicon(m.group(1), "en")
+
+
+# A name of code that opens with an underscore, as private names do (``_documentEventOccured``,
+# ``_private_name``): the underscore is part of a name in camelCase or with an underscore inside
+# (``_CODE_NAME``), not emphasis opened before a word of prose (``_The keeper…``).
+_UNDERSCORED_NAME = re.compile(r"_[A-Za-z][A-Za-z0-9_]*")
+
+
+def _private_name(text: str) -> bool:
+    return (m := _UNDERSCORED_NAME.match(text)) is not None and _CODE_NAME.search(m.group(), 1) is not None
 
 
 # A "_" that ends emphasis: after a visible character, not followed by a letter or digit ("TIME_STYLE",

@@ -2,8 +2,8 @@
 a capitalised word closed by its own comma or full stop before a sentence a mark opens (a name addressed,
 a sentence of one word), a sound drawn out as a capitalised run of one letter, a German verb before the
 capitalised pronoun it addresses, a Russian or Ukrainian word before a quoted slogan; and a symbol or a
-headword in capitals opening an entry of a glossary. Each comes with the pieces and stray marks that look
-like it and must still fail. The texts are written for these tests."""
+headword in capitals opening an entry of a glossary, a name of code in camelCase. Each comes with the
+pieces and stray marks that look like it and must still fail. The texts are written for these tests."""
 
 from __future__ import annotations
 
@@ -94,4 +94,23 @@ def test_a_glossary_of_symbols(text: str, locale: str, stray: str | None) -> Non
 )
 def test_a_list_of_headwords(text: str, locale: str, piece: str | None) -> None:
     found = find_corrupted_start(text, locale)
+    assert (found.prefix if found else None) == piece, found
+
+
+@pytest.mark.parametrize(
+    ("text", "piece"),
+    [
+        # a name of code in camelCase (two humps or more after an English word), possibly private
+        ("getCellRangeByName returns the range of cells that the given name refers to.", None),
+        ("_documentEventOccured routine - set by ConsoleLogger - traps every document event.", None),
+        ("_private_name holds the value until the object is disposed of at the end of the run.", None),
+        # ... a piece glued to a reply's first word, even a name with a capital inside: still a piece
+        ("ationThe keeper walked to the door and looked outside at the rain on the town.", "ation"),
+        ("ationMcGregor walked to the door and looked outside at the rain on the town.", "ation"),
+        # ... and emphasis opened with "_" before a word of prose and never closed: still unclosed
+        ("_The keeper walked to the door and looked outside at the rain on the town.", "_"),
+    ],
+)
+def test_a_name_of_code(text: str, piece: str | None) -> None:
+    found = find_corrupted_start(text, "en")
     assert (found.prefix if found else None) == piece, found
