@@ -45,6 +45,26 @@ _DOT_OK = re.compile(r"\.(?:\.|[a-z0-9]|[A-Z0-9]{2,}(?![^\W\d_]))")
 _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
 # A symbol and a spaced colon: the entry of a glossary of symbols ("\\ : The backslash…", "% : pour cent").
 _SYMBOL_ENTRY = re.compile(r"[^\w\s]{1,3}[ \t]+[:：][ \t]")
+# A glossary of symbols written as sentences: a symbol, a space and its capitalised description, and after
+# an end mark another entry of the same shape (``^ Le premier argument, … le mot 1. $ Le dernier mot. … %
+# Le premier mot…``, as bash's and vi's manuals list their designators). Only the symbols that name
+# something (not the closers and end marks a reply's start leaves stray); a stray symbol before a reply is
+# one, not a list of them.
+_GLOSSARY_SYMBOLS = "^$%&@+=<|\\"
+_GLOSSARY_ENTRY = re.compile(rf"[.!?][ \t]+[{re.escape(_GLOSSARY_SYMBOLS)}]{{1,2}}[ \t]+[^\W\d_]")
+GLOSSARY_CHARS = 300  # how far the next entry of a glossary of symbols is looked for
+
+
+def _symbol_glossary(text: str) -> bool:
+    head = re.match(rf"[{re.escape(_GLOSSARY_SYMBOLS)}]{{1,2}}[ \t]+[^\W\d_]", text)
+    return (
+        head is not None
+        and head.group()[-1].isupper()
+        and (entry := _GLOSSARY_ENTRY.search(text, head.end(), GLOSSARY_CHARS)) is not None
+        and entry.group()[-1].isupper()
+    )
+
+
 # What makes one of the stray symbols a legitimate first character, by symbol.
 _CAPITALS_NAME, _NAME_PART = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}", "(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)"
 _FUNCTION_NAME = f"{_CAPITALS_NAME}{_NAME_PART}*"  # "SERIE.JOUR.OUVRE", "ЧКОМБА"
@@ -345,6 +365,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
             (first == "›" and "‹" in text)
             or _SAME_MARK_QUOTE.match(text)
             or _SYMBOL_ENTRY.match(text)
+            or _symbol_glossary(text)
             or _backslash_command(text, locale)
             or _SYMBOL_SUBJECT.match(text)
             or _symbol_before_particle(text, locale)
@@ -424,13 +445,14 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         and not _quoted_term(text)
         and not _quoted_name(_leading(LETTERS, m.group()), text, locale)
         and not _headword(lead := _leading(LETTERS, m.group()), m.group()[len(lead) :], locale)
+        and not _headword_list(lead, text)
         and not _parenthetical(text[len(lead) :])
         and not _expansion_follows(text)
         and not _capitals_headline(text)
         and not _glued_words(lead, locale)
         and not (
             m.group()[len(lead) : len(lead) + 1] in ",;."
-            and (_in_lexicon(lead, locale) or _long_word(lead, locale))
+            and (_in_lexicon(lead, locale) or _long_word(lead, locale) or _capitalised_word(lead))
         )
         and not (_CJK_CHAR.match(m.group()[-1]) and _mostly_alphabetic(text))
     ):
@@ -443,13 +465,17 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
         _SCRAP_LINE,
         _CYRILLIC_BEFORE_CJK,
     ):
-        if (m := pattern.match(body)) and not (
-            pattern is _LOOSE_FRAGMENT
-            and (
-                _is_word(m.group(), body, locale)
-                or _command_like(m.group())
-                or _list_item(text, m.group(), locale)
+        if (
+            (m := pattern.match(body))
+            and not (
+                pattern is _LOOSE_FRAGMENT
+                and (
+                    _is_word(m.group(), body, locale)
+                    or _command_like(m.group())
+                    or _list_item(text, m.group(), locale)
+                )
             )
+            and not (pattern is _GLUED_CAPITAL and _camel_case_name(body))
         ):
             return _found("fragment", _leading(_LOWER_RUN, m.group()))
     if m := _CJK_FRAGMENT.match(body):
@@ -587,6 +613,26 @@ def _headword(token: str, after: str, locale: str | None) -> bool:
     return len(token) >= LONG_HEADWORD_MIN_LETTERS or _in_lexicon(token, locale)
 
 
+# The next entry of a list of headwords in capitals written as sentences: after an end mark, a word (or
+# words) in capitals, a dash and the capitalised definition ("CHI - Il centro di Pechino. COLONNA
+# VERTEBRALE - Coda d'auto…", a humorous dictionary).
+_HEADWORD_ENTRY = re.compile(rf"[.!?…][ \t]+{_UPPER}{{2,}}(?:[ \t]+{_UPPER}{{2,}})*[ \t]+[-—–][ \t]+{_UPPER}")
+HEADWORD_LIST_CHARS = 300  # how far the next entry of a list of headwords is looked for
+
+
+def _headword_list(token: str, text: str) -> bool:
+    """A word in capitals (two letters or more) before a dash, in a reply whose next sentences hold another
+    entry of the same shape (``_HEADWORD_ENTRY``): a list of headwords and their definitions, whatever the
+    headword's length or the lexicon's verdict. A piece in capitals before a reply stands before one
+    sentence, not before a list of entries shaped like its own."""
+    if not (token.isalpha() and token.isupper() and len(token) >= 2):
+        return False
+    after = text[len(token) :].lstrip(" \t")
+    if after[:1] not in _DASHES:
+        return False
+    return _HEADWORD_ENTRY.search(text, len(token), HEADWORD_LIST_CHARS) is not None
+
+
 # A headline in capitals: its first line's words (two or more after the first) are all in capitals, up to
 # its end mark ("ЛАЗЕРЫ — НОВЫЕ ИГРУШКИ?", "LASERY - NASTĘPNA WIELKA RZECZ?").
 _CAPITALS_LINE = re.compile(r"[^\n.!?…]{1,120}[.!?…]?")
@@ -682,6 +728,21 @@ def _piece_glued_to_capitals(text: str, locale: str | None) -> str | None:
     return piece if any(_in_common(word.lower(), language) for language in (locale, "en")) else None
 
 
+# A capitalised word (its capital, then lowercase letters) closed by its own comma or full stop before a
+# sentence a mark opens is a sentence of one word or a name addressed (``Dink. ¿Qué estás…``, ``Esperá,
+# ¿Cooper?``, ``Кай, «…``), not a piece: vocabularies keep letters and punctuation in separate tokens (no
+# letter piece of Whisper's or Tekken's carries a comma or a full stop: tiktoken's pre-tokenizer splits
+# them, SentencePiece splits by Unicode script), so a piece before punctuation stands before a reply that
+# itself opens with a stray comma; and a piece cut from a word's middle is lowercase or in capitals.
+CAPITALISED_WORD_MIN_LETTERS_BEFORE_MARK = 2
+
+
+def _capitalised_word(token: str) -> bool:
+    return (
+        len(token) >= CAPITALISED_WORD_MIN_LETTERS_BEFORE_MARK and token[:1].isupper() and token[1:].islower()
+    )
+
+
 def _in_lexicon(token: str, locale: str | None) -> bool:
     return (lex := lexicon_or_none(locale)) is not None and lex.is_word(token)  # no word list: no word
 
@@ -729,7 +790,7 @@ def _quoted_name(token: str, text: str, locale: str | None) -> bool:
     ending with a full stop or a colon that the sentence goes on from in lowercase is named too
     (``_quotation_in_sentence``: ``Slogan "Ulepszamy świat…." wieńczy…``)."""
     after = text[len(token) :].lstrip(" \t")
-    if locale is None or not (_closed_term(after) or _quotation_in_sentence(after)):
+    if locale is None or not (_closed_term(after) or _quotation_in_sentence(after, locale)):
         return False
     return _long_word(token, locale) or (len(token) >= QUOTED_NAME_MIN_LETTERS and _in_lexicon(token, locale))
 
@@ -737,14 +798,22 @@ def _quoted_name(token: str, text: str, locale: str | None) -> bool:
 _QUOTATION_LAST = frozenset(".:")  # what a quoted slogan or label ends with; dialogue ends with , ! ? …
 
 
-def _quotation_in_sentence(after: str) -> bool:
+# Russian and Ukrainian separate the author's words from quoted speech with a dash (``«Стой!» — сказал
+# он``): a quotation ending with ``!`` or ``?`` that the sentence goes on from in lowercase, with no dash,
+# is a slogan or a title the sentence names (``Призыв "Не щадить живота своего!" для героев…``).
+DASHED_DIALOGUE_LOCALES = frozenset({"ru", "uk"})
+
+
+def _quotation_in_sentence(after: str, locale: str | None = None) -> bool:
     """Whether ``after`` opens with a quotation closed within ``TERM_MAX_CHARS`` whose last mark is a full
     stop or a colon, the sentence going on in lowercase after it: a slogan or a label the sentence names
     (``"Ulepszamy świat, jeden bak na raz." wieńczy…``, ``«Ориентир:» активны…``). A line of dialogue goes
     on after a comma, ``!`` or ``?`` (``"Stay here," she said``); a quoted first sentence before the rest
-    of a reply is followed by its next sentence, capitalised."""
+    of a reply is followed by its next sentence, capitalised. (``!`` and ``?`` too where dialogue goes on
+    after a dash: ``DASHED_DIALOGUE_LOCALES``.)"""
     end = _quote_end(after)
-    if end < 2 or after[end - 1] not in _QUOTATION_LAST or "\n" in after[1:end]:
+    last = _QUOTATION_LAST | ({"!", "?"} if locale in DASHED_DIALOGUE_LOCALES else set())
+    if end < 2 or after[end - 1] not in last or "\n" in after[1:end]:
         return False
     rest = after[end + 1 :].lstrip(" \t")
     return rest[:1].islower()
@@ -919,9 +988,36 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
     long_before_label = len(token) >= CAPITALISED_WORD_MIN_LETTERS and lex.rank(after) >= ARTICLES
     if _long_word(token, locale) or long_before_label:
         return None  # a word beyond the lexicon ("Zamierzałem Cię…"), or a name (German capitalises nouns)
+    if locale == "de" and after in GERMAN_ADDRESS and _german_verb_form(token):
+        return None  # a verb before the pronoun it addresses: "Beeil Dich!", "Klickst Du…", "Füttert Ihr…"
     if not punct and not opener and next_is_common and lex.rank(after) < FUNCTION_WORDS:
         return _found("fragment", token)
     return None
+
+
+# German writes the pronouns of address capitalised (``Sie``, and ``Du``, ``Dich``, ``Euch``… in letters,
+# games and instructions), and a verb before one opens an imperative or a question: ``Beeil Dich!``,
+# ``Klickst Du…``, ``Wählt Ihr…``. The verb is a regular form of an infinitive of the lexicon (its stem,
+# ``-st`` or ``-t`` on the stem); a capitalised piece is seldom one (5 of Whisper's 708, 70 of Tekken's
+# 4,363, mostly English words: ``Send``, ``Sort``), and only before one of these pronouns is it excused.
+GERMAN_ADDRESS = frozenset({"Du", "Dich", "Dir", "Sie", "Ihnen", "Ihr", "Euch"})
+GERMAN_STEM_MIN_LETTERS = 4  # shorter stems are mostly pieces that happen to spell one ("Gra", "Jen")
+_GERMAN_ENDINGS = ("st", "t", "")
+
+
+def _german_verb_form(token: str) -> bool:
+    lex = lexicon_or_none("de")
+    if lex is None or not (token[:1].isupper() and token[1:].islower()):
+        return False
+    word = token.casefold()
+    for ending in _GERMAN_ENDINGS:
+        stem = word[: len(word) - len(ending)] if word.endswith(ending) else ""
+        if len(stem) < GERMAN_STEM_MIN_LETTERS:
+            continue
+        infinitive = stem + ("n" if stem.endswith(("el", "er")) else "en")
+        if lex.is_word(infinitive):
+            return True
+    return False
 
 
 # A first token, then (glued, spaced, behind a dash or an opening mark) a list item's marker: a numbered
@@ -1405,9 +1501,37 @@ def _opener_problem(text: str) -> CorruptedStart | None:
     after = text[1:2]
     if first in "\"'" and (after.isspace() or _CJK_CHAR.match(after)) and not _closed(first, text[1:]):
         return _found("unclosed_opener", first)
-    if first == "_" and after.isalpha() and not _UNDERSCORE_CLOSER.search(text, 1):
+    if (
+        first == "_"
+        and after.isalpha()
+        and not _UNDERSCORE_CLOSER.search(text, 1)
+        and not _private_name(text)
+    ):
         return _found("unclosed_opener", first)
     return None
+
+
+# A name in camelCase with two humps or more ("documentEventOccured", "getCellRangeByName").
+_CAMEL_CASE_NAME = re.compile(r"([a-z]{2,})(?:[A-Z][a-z0-9]+){2,}(?![^\W\d_])")
+
+
+def _camel_case_name(body: str) -> bool:
+    """A name of code in camelCase opening the text: two humps or more after a head that is an English word
+    (``COMMAND_HEAD_MIN_LETTERS`` or more: ``get``, ``document``), as code names its functions and events.
+    A piece glued to a reply's first word makes one hump (``ationThe keeper``), and its head is no word
+    (``ationMcGregor``, ``ingLaCroix``)."""
+    m = _CAMEL_CASE_NAME.match(body)
+    return m is not None and len(m.group(1)) >= COMMAND_HEAD_MIN_LETTERS and _in_lexicon(m.group(1), "en")
+
+
+# A name of code that opens with an underscore, as private names do (``_documentEventOccured``,
+# ``_private_name``): the underscore is part of a name in camelCase or with an underscore inside
+# (``_CODE_NAME``), not emphasis opened before a word of prose (``_The keeper…``).
+_UNDERSCORED_NAME = re.compile(r"_[A-Za-z][A-Za-z0-9_]*")
+
+
+def _private_name(text: str) -> bool:
+    return (m := _UNDERSCORED_NAME.match(text)) is not None and _CODE_NAME.search(m.group(), 1) is not None
 
 
 # A "_" that ends emphasis: after a visible character, not followed by a letter or digit ("TIME_STYLE",
@@ -1536,18 +1660,30 @@ def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False
     )
 
 
-# A letter written three times or more in a row: a sound drawn out ("Mmmmm—", "Ahhh,", "흐으으으음—"), as a
+# A letter written three times or more in a row: a sound drawn out ("Hmmmm—", "Ahhh,", "흐으으으음—"), as a
 # writer spells a hum, a cry or a hesitation, beside another letter of the word. A run of one letter is a
 # tokenizer's piece (all 31 of Whisper's 14,417 letter pieces with a letter tripled are: ``hhh``, ``ooo``,
-# ``AAAA``, ``哈哈哈``) or a placeholder (``Xxxx``).
+# ``AAAA``, ``哈哈哈``) or a placeholder (``Xxxx``), unless it is written as a word opening a sentence, its
+# capital and then the same letter in lowercase three times or more (``Mmmmm—``, ``Zzzz…``): a piece is in
+# one case (none of Whisper's 708 capitalised letter pieces nor of Tekken's 4,363 is a run of one letter
+# longer than three: ``Mm``, ``Bbb``), and the placeholder's letter ``x`` spells no sound.
 _DRAWN_OUT = re.compile(r"([^\W\d_])\1\1")
+_CAPITALISED_RUN = re.compile(r"([^\W\d_xX])(?i:\1){3,}")
+DRAWN_OUT_RUN_MIN_LETTERS = 4  # a capitalised run of one letter this long is a sound written as a word
 
 
 def _drawn_out(token: str) -> bool:
     folded = token.casefold()
     if _DRAWN_OUT.search(folded) is None:
         return False
-    return len(set(folded)) > 1
+    if len(set(folded)) > 1:
+        return True
+    return (
+        len(token) >= DRAWN_OUT_RUN_MIN_LETTERS
+        and token[:1].isupper()
+        and token[1:].islower()
+        and _CAPITALISED_RUN.fullmatch(token) is not None
+    )
 
 
 _COMMAND = re.compile(r"[a-z][a-z0-9]{2,11}(?= )")

@@ -18,8 +18,10 @@ from exporter.outcomes import Outcome
         # an adverb too long to be a tokenizer's piece, its comma, then a quoted capitalised name
         ("Стратегически, «Буревестник» оказался самым удачным кораблём флотилии.", "ru", None),
         ("Historycznie, „Jaskółka” była pierwszym statkiem, który dotarł do wyspy.", "pl", None),
-        # ... a short piece with a comma before the quote is still a fragment
-        ("Ation, «Буревестник» оказался самым удачным кораблём флотилии.", "ru", "Ation"),
+        # ... a short piece with a comma before the quote is still a fragment: cut from a word's middle, in
+        # lowercase or in capitals (a capitalised word and its comma is a word: ``test_start_words``)
+        ("ation, «Буревестник» оказался самым удачным кораблём флотилии.", "ru", "ation"),
+        ("ATION, «Буревестник» оказался самым удачным кораблём флотилии.", "ru", "ATION"),
         # a list item opening in lowercase after its dash, a name after its first word
         ("— корабли Северного флота вернулись в порт до начала шторма.", "ru", None),
         ("— ворота Києва відчинялися лише на світанку.", "uk", None),

@@ -126,10 +126,10 @@ def test_a_start_judged_without_a_locale_asks_for_no_lexicon(monkeypatch: pytest
     asked: list[str] = []
     real = lexicon_module.lexicon
     monkeypatch.setattr(lexicon_module, "lexicon", lambda language: asked.append(language) or real(language))
-    # a capitalised token, a comma and an opener: with a locale, the rule asks the reply's lexicon
-    found = find_corrupted_start("Keeper, — Hola, dijo el guarda del faro.")
-    assert found is not None and found.prefix == "Keeper" and asked == []  # no list named "None"
-    find_corrupted_start("Keeper, — Hola, dijo el guarda del faro.", "es")
+    # a token in capitals, a comma and an opener: with a locale, the rule asks the reply's lexicon
+    found = find_corrupted_start("KEEPER, — Hola, dijo el guarda del faro.")
+    assert found is not None and found.prefix == "KEEPER" and asked == []  # no list named "None"
+    find_corrupted_start("KEEPER, — Hola, dijo el guarda del faro.", "es")
     assert "es" in asked and "None" not in asked
     assert lexicon_or_none(None) is None
 

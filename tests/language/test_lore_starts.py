@@ -21,8 +21,10 @@ from exporter.language.start import find_corrupted_start
         ("¿¿De verdad cruzaste el río de noche? Nadie se atreve a hacerlo.", "es", "¿¿"),
         # a one-word sentence of the language (its lexicon knows the word) before a question
         ("Tonterías. ¿De verdad crees que el barquero volverá esta noche?", "es", None),
-        # ... a piece no lexicon lists, with a full stop, is still a fragment
-        ("Ation. ¿De verdad crees que el barquero volverá esta noche?", "es", "Ation"),
+        # ... a piece no lexicon lists, with a full stop, is still a fragment: a piece cut from a word's
+        # middle is lowercase or in capitals (capitalised, it is a name: ``test_start_words``)
+        ("ation. ¿De verdad crees que el barquero volverá esta noche?", "es", "ation"),
+        ("ATION. ¿De verdad crees que el barquero volverá esta noche?", "es", "ATION"),
         # a full name with letters the reply's alphabet lacks
         ("Tomás Ortega Ruiz (the Weaver) told the story of the seven sisters to a child.", "en", None),
         ("Dvořák Anton Leopold, as the programme names him, wrote the symphony in Iowa.", "en", None),
