@@ -1,5 +1,6 @@
-"""Legitimate documentation starts that open with a mark: a list of symbols, each spaced before its
-definition, and a quoted command of vi's command line with its arguments; and the stray marks beside them."""
+"""Legitimate documentation starts: a list of symbols, each spaced before its definition; a quoted command
+of vi's command line with its arguments; a word before a term a low quote opens and a straight quote closes;
+and the stray marks and pieces beside them."""
 
 from __future__ import annotations
 
@@ -62,3 +63,29 @@ def test_a_quoted_command_of_vi_with_its_arguments_passes(text: str) -> None:
 def test_a_stray_mark_behind_an_opening_quote_is_still_stray(text: str, locale: str) -> None:
     found = find_corrupted_start(text, locale)
     assert found is not None and found.kind == "stray_punctuation"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ('Właściwość „Margin" służy do ustawiania równych marginesów ze wszystkich stron strony.', "pl"),
+        ('Kliknij „Zapisz" i zamknij okno.', "pl"),
+    ],
+)
+def test_a_word_before_a_term_a_low_quote_opens_and_a_straight_quote_closes_passes(
+    text: str, locale: str
+) -> None:
+    assert find_corrupted_start(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ('Ment „Chodź tutaj," powiedziała cicho.', "pl"),  # dialogue: its comma before the closer
+        ('Ation „Die Tür" Er ging hinaus.', "de"),  # no word before the term, a sentence after it
+        ('Kliknij „Zapisz i zamknij okno, a potem wróć do listy wszystkich dokumentów w folderze.', "pl"),
+    ],
+)
+def test_a_piece_before_a_low_quote_is_still_a_fragment(text: str, locale: str) -> None:
+    found = find_corrupted_start(text, locale)
+    assert found is not None and found.kind == "fragment"
