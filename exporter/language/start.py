@@ -222,8 +222,8 @@ _CAPITAL_BEFORE_OPENER = re.compile(
 # term may hold a comma between its words ('Indiquez « Greenwich, Angleterre » comme position', a place).
 # The low opening quote closes with “ in German and Czech and with ” in Polish, Romanian and Hungarian
 # (``Litera „A” oznacza…``): either closes it; so does a straight quote, which a keyboard types where the
-# writer's software turned only the opener typographic (``Kliknij „Zapisz" i…``, ``Właściwość „Margin" służy…``).
-_CLOSERS_OF = {"„": "“”\""}
+# writer's software turned only the opener typographic (``Kliknij „Zapisz" i…``).
+_CLOSERS_OF = {"„": '“”"'}
 _QUOTED = "|".join(
     f"{o}[^{c}\n.,;:!?…](?:[^{c}\n.;:!?…]{{0,58}}[^{c}\n.,;:!?…])?[{c}]"
     for o, c in (('"', '"'), ("“", "”"), ("„", _CLOSERS_OF["„"]), ("«", "»"))

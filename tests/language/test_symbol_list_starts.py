@@ -83,7 +83,7 @@ def test_a_word_before_a_term_a_low_quote_opens_and_a_straight_quote_closes_pass
     [
         ('Ment „Chodź tutaj," powiedziała cicho.', "pl"),  # dialogue: its comma before the closer
         ('Ation „Die Tür" Er ging hinaus.', "de"),  # no word before the term, a sentence after it
-        ('Kliknij „Zapisz i zamknij okno, a potem wróć do listy wszystkich dokumentów w folderze.', "pl"),
+        ("Kliknij „Zapisz i zamknij okno, a potem wróć do listy wszystkich dokumentów w folderze.", "pl"),
     ],
 )
 def test_a_piece_before_a_low_quote_is_still_a_fragment(text: str, locale: str) -> None:
