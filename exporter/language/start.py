@@ -221,9 +221,8 @@ _CAPITAL_BEFORE_OPENER = re.compile(
 # sentence's first word. Dialogue closes after its punctuation ('ing "Stay here," she said' is a piece); a
 # term may hold a comma between its words ('Indiquez « Greenwich, Angleterre » comme position', a place).
 # The low opening quote closes with “ in German and Czech and with ” in Polish, Romanian and Hungarian
-# (``Litera „A” oznacza…``): either closes it; so does a straight quote, which a keyboard types where the
-# writer's software turned only the opener typographic (``Kliknij „Zapisz" i…``).
-_CLOSERS_OF = {"„": '“”"'}
+# (``Litera „A” oznacza…``): either closes it.
+_CLOSERS_OF = {"„": "“”"}
 _QUOTED = "|".join(
     f"{o}[^{c}\n.,;:!?…](?:[^{c}\n.;:!?…]{{0,58}}[^{c}\n.,;:!?…])?[{c}]"
     for o, c in (('"', '"'), ("“", "”"), ("„", _CLOSERS_OF["„"]), ("«", "»"))
@@ -728,10 +727,18 @@ def _closed_term(after: str) -> bool:
     return end > 0 and not _TERM_END.search(after, 1, end) and after[end - 1] not in _TERM_LAST
 
 
+# The typographic closers of a low opening quote. Where none follows it, the writer's software turned only
+# the opener typographic and the keyboard typed the closer straight (``Kliknij „Zapisz" i…``); where one
+# does, a straight quote before it is a quote inside the quote (``„Dies ist eine "Sperber" Rakete.“``).
+_LOW_QUOTE_CLOSERS = re.compile("[“”]")
+
+
 def _quote_end(after: str) -> int:
     """Where the quote opening ``after`` closes, within ``TERM_MAX_CHARS`` of it; -1 when ``after`` opens
     with no quote or its quote does not close there."""
     closers = _CLOSERS_OF.get(after[:1]) or QUOTE_PAIRS.get(after[:1], "")
+    if after[:1] == "„" and _LOW_QUOTE_CLOSERS.search(after, 1, FIRST_SENTENCE_CHARS) is None:
+        closers += '"'  # (a keyboard's straight closer: ``Kliknij „Zapisz" i…``)
     ends = [at for closer in closers if (at := after.find(closer, 1, TERM_MAX_CHARS + 2)) > 0]
     return min(ends, default=-1)
 

@@ -83,6 +83,8 @@ def test_a_word_before_a_term_a_low_quote_opens_and_a_straight_quote_closes_pass
     [
         ('Ment „Chodź tutaj," powiedziała cicho.', "pl"),  # dialogue: its comma before the closer
         ('Ation „Die Tür" Er ging hinaus.', "de"),  # no word before the term, a sentence after it
+        # a typographic closer follows: the straight quotes are a quote inside the quote
+        ('Wonder „Dies ist eine "Sperber" gelenkte Anti-Luftrakete.“ Sie wurde entwickelt.', "de"),
         ("Kliknij „Zapisz i zamknij okno, a potem wróć do listy wszystkich dokumentów w folderze.", "pl"),
     ],
 )
