@@ -652,7 +652,8 @@ def _sentence_end(text: str, start: int) -> int:
 # A symbol (one or two of ``_SYMBOL_SUBJECT``'s) spaced before a capitalised definition: an entry of a list
 # of symbols and what each stands for, as manuals list them ("^ The first argument. $ The last word. % The
 # first word matched…", bash's word designators); the next entry opens after a sentence's end or a line break.
-_SYMBOL_DEFINED = f"[|=<>%&$@^][|=<>%&$@^*~+-]?[ \t]+{_UPPER}"
+# (A capitalised word: a formula's function name in capitals, ". = UNIRCADENAS(…", defines nothing.)
+_SYMBOL_DEFINED = f"[|=<>%&$@^][|=<>%&$@^*~+-]?[ \t]+{_UPPER}(?:{_LOWER}|['’])"
 _SYMBOL_HEAD = re.compile(_SYMBOL_DEFINED)
 _NEXT_SYMBOL_DEFINED = re.compile(rf"(?:[.!?…:;][ \t]+|\n[ \t]*){_SYMBOL_DEFINED}")
 

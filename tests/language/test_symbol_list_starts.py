@@ -91,3 +91,9 @@ def test_a_word_before_a_term_a_low_quote_opens_and_a_straight_quote_closes_pass
 def test_a_piece_before_a_low_quote_is_still_a_fragment(text: str, locale: str) -> None:
     found = find_corrupted_start(text, locale)
     assert found is not None and found.kind == "fragment"
+
+
+def test_a_stray_symbol_before_a_text_with_a_spaced_formula_is_still_stray() -> None:
+    text = 'Si delimitador es un intervalo, se usa de nuevo. = UNIRCADENAS(" "; 1; "Aquí") devuelve "Aquí".'
+    found = find_corrupted_start("| " + text, "es")
+    assert found is not None and found.kind == "stray_punctuation"
