@@ -369,6 +369,7 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
             or _backslash_command(text, locale)
             or _SYMBOL_SUBJECT.match(text)
             or _symbol_before_particle(text, locale)
+            or _symbol_list(text)
         ):
             return None
         return _found("stray_punctuation", _leading(_STRAY_RUN, text))
@@ -694,6 +695,23 @@ def _sentence_end(text: str, start: int) -> int:
     return m.start() if (m := _TERM_END.search(text, start, FIRST_SENTENCE_CHARS)) else FIRST_SENTENCE_CHARS
 
 
+# A symbol (one or two of ``_SYMBOL_SUBJECT``'s) spaced before a capitalised definition: an entry of a list
+# of symbols and what each stands for, as manuals list them ("^ The first argument. $ The last word. % The
+# first word matched…", bash's word designators); the next entry opens after a sentence's end or a line break.
+# (A capitalised word: a formula's function name in capitals, ". = UNIRCADENAS(…", defines nothing.)
+_SYMBOL_DEFINED = f"[|=<>%&$@^][|=<>%&$@^*~+-]?[ \t]+{_UPPER}(?:{_LOWER}|['’])"
+_SYMBOL_HEAD = re.compile(_SYMBOL_DEFINED)
+_NEXT_SYMBOL_DEFINED = re.compile(rf"(?:[.!?…:;][ \t]+|\n[ \t]*){_SYMBOL_DEFINED}")
+
+
+def _symbol_list(text: str) -> bool:
+    """Whether the text opens with a symbol defined (``_SYMBOL_HEAD``) and goes on with another symbol
+    defined the same way (``_NEXT_SYMBOL_DEFINED``): a list of symbols, each before its definition. A
+    stray mark before a reply stands before its first sentence only; no sentence of prose opens with a
+    symbol spaced from a capitalised word (``$ The keeper went home. He…`` stays stray)."""
+    return _SYMBOL_HEAD.match(text) is not None and _NEXT_SYMBOL_DEFINED.search(text, 2) is not None
+
+
 def _symbol_before_particle(text: str, locale: str | None) -> bool:
     return locale == "ja" and _SYMBOL_BEFORE_PARTICLE.match(text) is not None
 
@@ -771,10 +789,18 @@ def _closed_term(after: str) -> bool:
     return end > 0 and not _TERM_END.search(after, 1, end) and after[end - 1] not in _TERM_LAST
 
 
+# The typographic closers of a low opening quote. Where none follows it, the writer's software turned only
+# the opener typographic and the keyboard typed the closer straight (``Kliknij „Zapisz" i…``); where one
+# does, a straight quote before it is a quote inside the quote (``„Dies ist eine "Sperber" Rakete.“``).
+_LOW_QUOTE_CLOSERS = re.compile("[“”]")
+
+
 def _quote_end(after: str) -> int:
     """Where the quote opening ``after`` closes, within ``TERM_MAX_CHARS`` of it; -1 when ``after`` opens
     with no quote or its quote does not close there."""
     closers = _CLOSERS_OF.get(after[:1]) or QUOTE_PAIRS.get(after[:1], "")
+    if after[:1] == "„" and _LOW_QUOTE_CLOSERS.search(after, 1, FIRST_SENTENCE_CHARS) is None:
+        closers += '"'  # (a keyboard's straight closer: ``Kliknij „Zapisz" i…``)
     ends = [at for closer in closers if (at := after.find(closer, 1, TERM_MAX_CHARS + 2)) > 0]
     return min(ends, default=-1)
 
@@ -1487,6 +1513,7 @@ def _opener_problem(text: str) -> CorruptedStart | None:
         (m := _OPENER_THEN_STRAY.match(text))
         and not text.startswith(("*!*", '"!"'))
         and not _quoted_dotted_name(text)
+        and not _quoted_command(text)
     ):
         return _found("stray_punctuation", m.group())
     pair = text[:2]
@@ -1553,6 +1580,32 @@ _DOTTED_NAME_QUOTED = re.compile(r"([\"'“‘«「])[.:][A-Za-z][A-Za-z0-9]{0,1
 
 def _quoted_dotted_name(text: str) -> bool:
     return (m := _DOTTED_NAME_QUOTED.match(text)) is not None and QUOTE_PAIRS.get(m.group(1)) == m.group(2)
+
+
+# A command of vi's command line or a roff request, quoted with its arguments: a colon or a full stop, a
+# lowercase name, then a "!" or a space and its arguments, the quote closing the command (``":set uc=0" ile
+# de yapılabilir``, ``":w!". -R seçeneği…``); the text names another command so (``":set uc=200"``,
+# ``":help"``), as a manual does. Commands are named in lowercase: a line of dialogue with a stray mark
+# behind its opening quote opens with a capital (``".Il guardiano…``), and a stray mark before a quoted
+# name is the only command-like name of its text (``":make install" builds…``).
+_COMMAND_QUOTED = re.compile(
+    r"([\"'“‘«「])[.:][a-z][a-z0-9]{0,11}"
+    r"(?:!|[ \t][^\s\"'“”‘’«»「」.?…][^\n\"'“”‘’«»「」]{0,30})?([\"'”’»」])"
+)
+_COMMAND_NAMED = re.compile(r"(?<![^\s\"'“‘«「(])[.:][a-z][a-z0-9]{0,11}(?![^\W\d_])")
+_SENTENCE_INSIDE = re.compile(r"[.!?…][ \t]")
+
+
+def _quoted_command(text: str) -> bool:
+    """Whether the text opens with a quoted command and its arguments (``_COMMAND_QUOTED``), closed by the
+    opening quote's own closer with no end of a sentence inside, and names another command later."""
+    m = _COMMAND_QUOTED.match(text)
+    return (
+        m is not None
+        and QUOTE_PAIRS.get(m.group(1)) == m.group(2)
+        and _SENTENCE_INSIDE.search(text, 1, m.end() - 1) is None
+        and _COMMAND_NAMED.search(text, m.end()) is not None
+    )
 
 
 def _emphatic(text: str) -> bool:
