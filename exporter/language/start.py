@@ -45,26 +45,6 @@ _DOT_OK = re.compile(r"\.(?:\.|[a-z0-9]|[A-Z0-9]{2,}(?![^\W\d_]))")
 _SLASH_OK = re.compile(r"/(?:/|[a-z0-9._~])")  # "/etc/passwd", "// comment"
 # A symbol and a spaced colon: the entry of a glossary of symbols ("\\ : The backslash…", "% : pour cent").
 _SYMBOL_ENTRY = re.compile(r"[^\w\s]{1,3}[ \t]+[:：][ \t]")
-# A glossary of symbols written as sentences: a symbol, a space and its capitalised description, and after
-# an end mark another entry of the same shape (``^ Le premier argument, … le mot 1. $ Le dernier mot. … %
-# Le premier mot…``, as bash's and vi's manuals list their designators). Only the symbols that name
-# something (not the closers and end marks a reply's start leaves stray); a stray symbol before a reply is
-# one, not a list of them.
-_GLOSSARY_SYMBOLS = "^$%&@+=<|\\"
-_GLOSSARY_ENTRY = re.compile(rf"[.!?][ \t]+[{re.escape(_GLOSSARY_SYMBOLS)}]{{1,2}}[ \t]+[^\W\d_]")
-GLOSSARY_CHARS = 300  # how far the next entry of a glossary of symbols is looked for
-
-
-def _symbol_glossary(text: str) -> bool:
-    head = re.match(rf"[{re.escape(_GLOSSARY_SYMBOLS)}]{{1,2}}[ \t]+[^\W\d_]", text)
-    return (
-        head is not None
-        and head.group()[-1].isupper()
-        and (entry := _GLOSSARY_ENTRY.search(text, head.end(), GLOSSARY_CHARS)) is not None
-        and entry.group()[-1].isupper()
-    )
-
-
 # What makes one of the stray symbols a legitimate first character, by symbol.
 _CAPITALS_NAME, _NAME_PART = "[A-ZÀ-ÞА-ЯЁ][A-ZÀ-ÞА-ЯЁ0-9]{2,}", "(?:[._][A-ZÀ-ÞА-ЯЁ0-9]+)"
 _FUNCTION_NAME = f"{_CAPITALS_NAME}{_NAME_PART}*"  # "SERIE.JOUR.OUVRE", "ЧКОМБА"
@@ -365,7 +345,6 @@ def find_corrupted_start(text: str, locale: str | None = None) -> CorruptedStart
             (first == "›" and "‹" in text)
             or _SAME_MARK_QUOTE.match(text)
             or _SYMBOL_ENTRY.match(text)
-            or _symbol_glossary(text)
             or _backslash_command(text, locale)
             or _SYMBOL_SUBJECT.match(text)
             or _symbol_before_particle(text, locale)
