@@ -234,8 +234,10 @@ def sentence_scores(text: str) -> tuple[Score, Score, Score]:
         framed = frame and rep._new_between_copies(sentences, key, rep.FRAME_MIN_NEW)
         detail = f"n={n} share={share:.2f} {key[:70]!r}"
         if value > best.value:
-            guard = "refrain" if refrain else "designed" if designed else ""
-            strength = LEFT if refrain else between_measure(sentences, key, rep.DESIGNED_MIN_NEW)
+            unguarded = not (refrain or designed) and value >= GUARDED
+            listed = unguarded and rep._list_items(sentences, key, counts)
+            guard = "refrain" if refrain else "designed" if designed else "list-items" if listed else ""
+            strength = LEFT if refrain or listed else between_measure(sentences, key, rep.DESIGNED_MIN_NEW)
             best = Score("sentence", value, guard if value >= GUARDED else "", detail, strength)
         if n / rep.SENTENCE_MANY > many.value:
             listed = rep._list_items(sentences, key, counts)
