@@ -28,8 +28,13 @@ failing. The rules and their scores:
 
 It prints, per rule, the distribution of scores (how many texts reach 0.5, 0.75, 0.9, 1.0) and, for the
 texts at 1.0 or more and those at 0.75 or more, which guard passes them (``none``: at 1.0 the text fails;
-under it, it would fail once its score crossed); ``--show N`` prints the N texts of highest score per rule
-(dev only) with that guard.
+under it, it would fail once its score crossed) and how firmly: the guard's **strength**, its own measure
+over its threshold (the characters said between a sentence's copies over what ``designed``, ``items`` or
+``frame`` asks; a template's new words over ``ECHO_MIN_NEW`` or new combinations over
+``ECHO_MIN_COMBINATIONS``; the near-copies naming something new over half of them; ``LEFT`` for a guard that
+is a fact: a refrain, list items, a reply that left the copies), the best of the guards a rule has. A
+strength under 1.0 is a text no guard passes; between 1.0 and 1.5, one a little less new content fails.
+``--show N`` prints the N texts of highest score per rule (dev only) with that guard and strength.
 """
 
 from __future__ import annotations
@@ -51,13 +56,15 @@ from eval_sets import eval_files, is_fiction, set_name
 from screen_pressure import cases, load
 
 from exporter.language import repetition as rep
-from exporter.language.segment import split_sentences
+from exporter.language.segment import Sentence, split_sentences
 from exporter.language.truncation import LIST_ITEM
 
 RULES = ("token", "sentence", "many", "cycle", "echo", "drift", "compression", "tail")
 BANDS = (0.5, 0.75, 0.9, 1.0)
 SCAN = 0.5  # token runs under this share of what a loop must cover are not looked for
 GUARDED = 0.75  # scores from here on are asked whether a guard would pass the text, were it over 1.0
+LEFT = 9.99  # the strength of a guard that is a fact, not a count (the reply left the copies, a refrain)
+STRENGTHS = (1.0, 1.5, 2.0)  # guard strength bands of the texts at 1.0 or more
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +73,114 @@ class Score:
     value: float
     guard: str  # what passed a text at 1.0 or more ("" when nothing did, or under 1.0)
     detail: str
+    strength: float = 0.0  # the passing guard's measure over its threshold (1.0 or more passes; 0: none)
+
+
+# The guards as measures: what each guard counts over the count it needs (1.0 or more: the guard passes),
+# so that a text a guard passed by a hair shows as much as one a rule's score nearly failed.
+
+
+def between_measure(sentences: list[Sentence], key: str, min_new: float, every: bool = False) -> float:
+    """``_new_between_copies`` as a measure: the characters said between the copies over ``min_new`` times
+    the copies' (0 when the stretches are not distinct enough or the last two are the same)."""
+    said = rep._words(key)
+    if not said:
+        return 0.0
+    gaps: set[tuple[str, ...]] = set()
+    between, turns, new, copied = 0, False, 0, 0
+    last: tuple[str, ...] | None = None
+    gap: list[str] | None = None
+    for sentence in sentences:
+        words, size = rep._words(sentence.text), len(sentence.text)
+        repeats = len(words) // len(said)
+        if not repeats or words != said * repeats:
+            if gap is not None:
+                gap += words
+                new += size
+            continue
+        if repeats > 1 or gap == []:
+            return 0.0
+        if gap is not None:
+            turns = tuple(gap) == last
+            last = tuple(gap)
+            gaps.add(last)
+            between += 1
+            copied += size
+        gap = []
+    distinct = len(gaps) == between if every else 2 * len(gaps) > between
+    if not distinct or turns:
+        return 0.0
+    return new / max(1e-9, min_new * copied)
+
+
+def slots_measure(text: str, start: int) -> float:
+    """``_fills_slots`` as a measure: the larger of the new words of the second half over ``ECHO_MIN_NEW``
+    and its new combinations over ``ECHO_MIN_COMBINATIONS``."""
+    spelled = rep._Spellings()
+    halves: tuple[list[frozenset[str]], list[frozenset[str]]] = ([], [])
+    middle = (start + len(text)) // 2
+    for sentence in split_sentences(text):
+        if sentence.end > start:
+            units = [rep._CJK_OR_OTHER.findall(word) if rep._HAS_CJK.search(word) else [word]
+                     for word in rep._words(sentence.text)]  # fmt: skip
+            kept = frozenset(spelled.first(unit) for each in units for unit in each)
+            halves[sentence.start >= middle].append(kept)
+    first, second = halves
+    known = frozenset().union(*first)
+    letters = " ".join(known)
+    pieces = {word for word in frozenset().union(*second) - known if word in letters}
+    second = [words - pieces for words in second]
+    fresh = len(frozenset().union(*second) - known)
+    said = [one | other for one, other in pairwise(first)] or first
+    new = sum(1 for words in second if not any(words <= earlier for earlier in said))
+    return max(fresh / rep.ECHO_MIN_NEW, new / rep.ECHO_MIN_COMBINATIONS)
+
+
+def says_new_measure(text: str, count: int) -> float:
+    """``_says_new`` as a measure: its new sentences over ``ECHO_MIN_COMBINATIONS`` (``LEFT`` when the last
+    finished sentence is new: the reply left the copies)."""
+    sentences = split_sentences(text)
+    spans: list[tuple[int, list[str]]] = []
+    after = 0
+    for sentence in reversed(sentences):
+        words = [token for token in rep.tokenize(sentence.text) if token.isalpha()]
+        after += len(words)
+        spans.append((after, words))
+        if after >= count:
+            break
+    if not spans:
+        return 0.0
+    finished = len(spans) - 1 - (not rep._FINISHED.search(sentences[-1].text))
+    spelled = rep._Spellings()
+    said: set[frozenset[str]] = set()
+    new = 0
+    prior: frozenset[str] = frozenset()
+    for index, (after, words) in enumerate(reversed(spans)):
+        kept = frozenset(map(spelled.first, words))
+        fresh = bool(said) and not (kept <= prior or any(kept <= earlier for earlier in said))
+        if fresh and index == finished:
+            return LEFT
+        new += fresh and 3 * after <= 2 * count
+        said.add(prior | kept)
+        prior = kept
+    return new / rep.ECHO_MIN_COMBINATIONS
+
+
+def enumeration_measure(copies: list[list[str]]) -> float:
+    """``_enumeration`` as a measure: the copies naming something new over half the copies after the first."""
+    spelled = rep._Spellings()
+    words = [[spelled.first(word) for word in each] for each in copies]
+    seen = set(words[0])
+    fillers: set[tuple[str, ...]] = set()
+    new = 0
+    for before, each in pairwise(words):
+        swapped = rep._substitution(before, each)
+        fresh = swapped is not None and swapped[1] not in fillers
+        if swapped is not None:
+            fillers.update(swapped)
+        new += fresh or not seen.issuperset(each)
+        seen.update(each)
+    return 2 * new / max(1, len(copies) - 1)
 
 
 def token_score(tokens: list[str]) -> Score:
@@ -119,14 +234,23 @@ def sentence_scores(text: str) -> tuple[Score, Score, Score]:
         framed = frame and rep._new_between_copies(sentences, key, rep.FRAME_MIN_NEW)
         detail = f"n={n} share={share:.2f} {key[:70]!r}"
         if value > best.value:
-            guard = "refrain" if refrain else "designed" if designed else ""
-            best = Score("sentence", value, guard if value >= GUARDED else "", detail)
+            unguarded = not (refrain or designed) and value >= GUARDED
+            listed = unguarded and rep._list_items(sentences, key, counts)
+            guard = "refrain" if refrain else "designed" if designed else "list-items" if listed else ""
+            strength = LEFT if refrain or listed else between_measure(sentences, key, rep.DESIGNED_MIN_NEW)
+            best = Score("sentence", value, guard if value >= GUARDED else "", detail, strength)
         if n / rep.SENTENCE_MANY > many.value:
             listed = rep._list_items(sentences, key, counts)
             guard = "items" if items else "frame" if framed else "list-items" if listed else ""
-            many = Score(
-                "many", n / rep.SENTENCE_MANY, guard if n / rep.SENTENCE_MANY >= GUARDED else "", detail
+            strength = max(
+                between_measure(sentences, key, rep.ITEMS_MIN_NEW, every=True),
+                between_measure(sentences, key, rep.FRAME_MIN_NEW) if frame else 0.0,
+                LEFT if listed else 0.0,
             )
+            many = Score(
+                "many", n / rep.SENTENCE_MANY, guard if n / rep.SENTENCE_MANY >= GUARDED else "", detail,
+                strength,
+            )  # fmt: skip
     cycle = Score("cycle", 0.0, "", "")
     for last in (len(keys), len(keys) - 1):
         for period in range(2, rep.CYCLE_MAX_SENTENCES + 1):
@@ -157,15 +281,17 @@ def echo_score(text: str, words: list[str]) -> Score:
                 best, top = share, count
             longest = count if share >= rep.ECHO_MIN_SHARE else longest
     value = best / rep.ECHO_MIN_SHARE
-    guard = ""
+    guard, strength = "", 0.0
     if value >= GUARDED:
         stretch = words[-(longest or top) - 1 :]
         half = len(stretch) // 2
-        if len(set(stretch[half:]) - set(stretch[:half])) >= rep.ECHO_MIN_NEW:
+        fresh = len(set(stretch[half:]) - set(stretch[:half])) / rep.ECHO_MIN_NEW
+        strength = max(fresh, says_new_measure(text, len(stretch)))
+        if fresh >= 1:
             guard = "new-words"
         elif rep._says_new(text, len(stretch)):
             guard = "says-new"
-    return Score("echo", value, guard, f"{top + 1} words: {' '.join(words[-top - 1 :])[:80]!r}")
+    return Score("echo", value, guard, f"{top + 1} words: {' '.join(words[-top - 1 :])[:80]!r}", strength)
 
 
 def drift_score(text: str) -> Score:
@@ -193,13 +319,16 @@ def drift_score(text: str) -> Score:
             continue
         value = copies / rep.DRIFT_MIN_COPIES
         if value > best.value:
-            guard = ""
+            guard, strength = "", 0.0
             if value >= GUARDED:
-                if rep._enumeration([rep._words(sentences[i].text) for i in range(first, last + 1)]):
+                listed = [rep._words(sentences[i].text) for i in range(first, last + 1)]
+                left = rep._left(sentences)
+                strength = max(enumeration_measure(listed), LEFT if left else 0.0)
+                if rep._enumeration(listed):
                     guard = "enumeration"
-                elif rep._left(sentences):
+                elif left:
                     guard = "left"
-            best = Score("drift", value, guard, f"x{copies} {sentences[last].text[:70]!r}")
+            best = Score("drift", value, guard, f"x{copies} {sentences[last].text[:70]!r}", strength)
     return best
 
 
@@ -209,8 +338,9 @@ def compression_scores(text: str) -> tuple[Score, Score]:
         return Score("compression", 0.0, "", ""), Score("tail", 0.0, "", "")
     ratio = len(zlib.compress(raw, 6)) / len(raw)
     value = rep.COMPRESS_MAX_RATIO / ratio
+    strength = slots_measure(text, 0) if value >= GUARDED else 0.0
     guard = "fills-slots" if value >= GUARDED and rep._fills_slots(text, 0) else ""
-    whole = Score("compression", value, guard, f"ratio {ratio:.3f} of {len(raw)} B")
+    whole = Score("compression", value, guard, f"ratio {ratio:.3f} of {len(raw)} B", strength)
     tail = raw[-(len(raw) // 4) :]
     if len(tail) < rep.COMPRESS_MIN_BYTES:
         return whole, Score("tail", 0.0, "", "")
@@ -218,11 +348,12 @@ def compression_scores(text: str) -> tuple[Score, Score]:
     head = raw[: len(tail)]
     head_ratio = len(zlib.compress(head, 6)) / len(head)
     value = min(rep.TAIL_MAX_RATIO / tail_ratio, rep.TAIL_HEAD_MAX_RATIO * head_ratio / tail_ratio)
-    guard = ""
+    guard, strength = "", 0.0
     if value >= GUARDED:
         sample = tail.decode("utf-8", errors="ignore")
+        strength = slots_measure(text, len(text) - len(sample))
         guard = "fills-slots" if rep._fills_slots(text, len(text) - len(sample)) else ""
-    return whole, Score("tail", value, guard, f"tail {tail_ratio:.3f} head {head_ratio:.3f}")
+    return whole, Score("tail", value, guard, f"tail {tail_ratio:.3f} head {head_ratio:.3f}", strength)
 
 
 def scores(text: str) -> list[Score]:
@@ -262,6 +393,9 @@ def main() -> int:
                 if score.value >= GUARDED:
                     over = "1.0+" if score.value >= 1 else "0.75+"
                     counts[f"guard {over} {score.guard or 'none'}"] += 1
+                    # how firmly the texts near or over the threshold are passed: the guard's strength
+                    firm = next((f"<{b}" for b in STRENGTHS if score.strength < b), f">={STRENGTHS[-1]}")
+                    counts[f"strength {firm}"] += 1
                 if (
                     args.show
                     and keep(score.rule)
@@ -276,12 +410,14 @@ def main() -> int:
             continue
         c = bands[rule]
         guards = ", ".join(f"{k[6:]} {v}" for k, v in sorted(c.items()) if k.startswith("guard "))
+        strong = ", ".join(f"{k[9:]} {v}" for k, v in sorted(c.items()) if k.startswith("strength "))
         print(f"{rule:12} texts {c['texts']:7} " + " ".join(f">={b} {c[f'>={b}']:6}" for b in BANDS)
-              + f"  guards: {guards}")  # fmt: skip
+              + f"  guards: {guards}  strength: {strong}")  # fmt: skip
     for rule, items in top.items():
         print(f"\n=== {rule}: {len(items)} highest")
         for value, name, variant, score, text in items:
-            print(f"--- {value:.2f} {name} {variant} guard={score.guard or '-'} {score.detail}")
+            print(f"--- {value:.2f} {name} {variant} guard={score.guard or '-'} strength={score.strength:.2f}"
+                  f" {score.detail}")  # fmt: skip
             print(f"    {text[-args.chars :]!r}")
     return 0
 

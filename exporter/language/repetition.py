@@ -437,6 +437,12 @@ def _sentence_loop(text: str) -> Repetition | None:
         refrain = max(news) > second and all(_own_line(text, copy) for copy in copies)
         # designed repetition (a refrain, a sentence after a different item each time) is no loop
         designed = share < SENTENCE_MIN_SHARE or refrain or _new_between_copies(sentences, key)
+        # so is a sentence said after each item of one list, the items written on one template and naming
+        # new values, however short they are beside it (``Sets the label width.``, ``… height.``): what
+        # passes it said eight times passes it said four times (``_list_items``, asked once)
+        listed: bool | None = None
+        if not designed:
+            designed = listed = _list_items(sentences, key, counts)
         # said SENTENCE_MANY times it loops wherever it is, unless it is a frame around new items: a label
         # of a few words, not a clause, and what is said between its copies, each time something else,
         # outweighs them (``Wählen Sie Extras – Optionen…`` before each page's name, ``Not used for
@@ -451,7 +457,7 @@ def _sentence_loop(text: str) -> Repetition | None:
         many = repeats >= SENTENCE_MANY and not (
             items
             or (frame and _new_between_copies(sentences, key, FRAME_MIN_NEW))
-            or _list_items(sentences, key, counts)
+            or (listed if listed is not None else _list_items(sentences, key, counts))
         )
         if (many or not designed) and (found is None or repeats > found.repeats):
             found = Repetition("sentence_loop", clip(key, _SAMPLE_CHARS), repeats, min(1.0, share))

@@ -761,3 +761,23 @@ def test_a_sentence_said_after_each_item_of_one_list_is_no_loop_however_often_it
     # between items that differ only in a counter: a loop
     found = find_repetition(" ".join(f"{CUSTOM} Step {n}: check the dark forest." for n in range(9)))
     assert found is not None and found.kind == "sentence_loop"
+
+
+def test_a_sentence_said_four_times_after_short_items_of_one_list_is_no_loop() -> None:
+    # an instruction after each of five short fields: the items, on one template and each naming a new value,
+    # are under half as long as the copies (no ``designed`` by length), which cover most of the reply
+    said = "If you are defining a custom format for your own sheets, enter a value here."
+    fields = ["width", "height", "left margin", "top margin", "pitch"]
+    text = "Labels are printed on sheets. " + " ".join(
+        f"Sets the {name} of the label. {said}" for name in fields
+    )
+    assert find_repetition(text) is None
+    # the same field each time, or one that differs only in a counter: nothing new between the copies, a loop
+    for item in ("Sets the width of the label.", "Sets the width {n} of the label."):
+        looped = "Labels are printed on sheets. " + " ".join(f"{item.format(n=n)} {said}" for n in range(5))
+        found = find_repetition(looped)
+        assert found is not None and found.kind in ("sentence_loop", "token_loop")
+    # the same sentence between prose sentences four times: a loop
+    prose = ["The caravan left the oasis.", "Nadia rode at the back.", "The wind rose.", "Nobody argued."]
+    found = find_repetition(" ".join(f"{sentence} {said}" for sentence in prose))
+    assert found is not None and found.kind == "sentence_loop"
