@@ -183,6 +183,32 @@ def test_cjk_read_as_euc_jp_or_big5_with_bytes_dropped_is_mojibake(text: str, co
     assert found.offset >= start and bad[found.offset] == found.sample[0]  # the first character shown
 
 
+# Stanzas of the Book of Songs: classical Chinese writes rare characters (Big5 level 2) and doubles them
+# (騑騑, 嘽嘽), names a bird by two of them (鴟鴞).
+_CLASSICAL = (
+    "四牡騑騑，周道倭遲。豈不懷歸？王事靡盬，我心傷悲。四牡騑騑，嘽嘽駱馬。豈不懷歸？王事靡盬，不遑啟處。",
+    "翩翩者鵻，載飛載下，集于苞栩。王事靡盬，不遑將父。翩翩者鵻，載飛載止，集于苞杞。王事靡盬，不遑將母。",
+    "駉駉牡馬，在坰之野。薄言駉者，有驈有皇，有驪有黃，以車彭彭。思無疆，思馬斯臧。",
+    "鴟鴞鴟鴞，既取我子，無毀我室！恩斯勤斯，鬻子之閔斯。",
+)
+
+
+@pytest.mark.parametrize("text", _CLASSICAL)
+def test_rare_characters_of_classical_chinese_are_not_mojibake(text: str) -> None:
+    assert CHECKER.find(text, "zh-Hant") is None
+
+
+@pytest.mark.parametrize("codec", ["big5", "euc_jp"])
+@pytest.mark.parametrize("text", [_CHINESE, _JAPANESE, *_CLASSICAL[:2]])
+def test_cjk_read_dropping_bytes_leaves_rare_characters_of_utf8_lead_rows(text: str, codec: str) -> None:
+    # the pairs of a lead byte and its first continuation: rare characters in the rows E3-ED, spread
+    bad = text[:8] + text[8:].encode("utf-8").decode(codec, errors="ignore")
+    classes = (CHECKER._big5, CHECKER._big5_rare) if codec == "big5" else (CHECKER._kanji, CHECKER._rare)
+    found = CHECKER._rare_kanji(bad, *classes, codec)
+    assert found is not None and found.count >= 3, bad
+    assert CHECKER.find(bad, "zh-Hant") is not None
+
+
 # Sentences written for these tests, one per alphabet the other single-byte codecs misread.
 _OTHER_CODEC_TEXTS = {
     "pl": "Żołnierze wrócili późno. Łucznik się uśmiechnął — „Jutro ruszamy”, powiedział cicho.",
