@@ -1313,6 +1313,8 @@ class EncodingChecker:
         if not has_utf8_sequence(raw):
             return None  # the pairs found are not whole sequences (Cyrillic text has many pairs)
         streak: list[tuple[int, int, str]] = []
+        last_end = -1  # where the last UTF-8 sequence before the current one ends
+        glued = False  # whether the streak's first character follows a character outside any sequence
         for match in [*_UTF8_SEQUENCE.finditer(raw), None]:
             if len(found) >= MAX_FINDINGS:
                 break  # enough to decide and to show; the count is then a lower bound
@@ -1326,6 +1328,10 @@ class EncodingChecker:
             if streak and not (decoded and plausible(decoded) and contiguous):
                 start, end = streak[0][0], streak[-1][1]
                 piece = (start, text[start:end], "".join(p for *_, p in streak))
+                # glued to a character the codec has outside any sequence: the stream is not UTF-8 there
+                glued = glued or (
+                    end < len(raw) and raw[end] >= 0x80 and not (decoded and match and match.start() == end)
+                )
                 if codec.words_are_text and piece[1].isalpha() and piece[1].islower():
                     pass  # a piece of a word (``яко`` in CP866 is U+7C7B), not mojibake
                 elif (
@@ -1334,11 +1340,16 @@ class EncodingChecker:
                     or _inside_latin_word(text, start, end - start)
                 ):
                     found.append(piece)
-                elif not _UKRAINIAN.intersection(piece[1]):
+                elif not _UKRAINIAN.intersection(piece[1]) and not glued:
                     scattered.append(piece)
                 streak = []
             if match is not None and decoded and plausible(decoded):
+                if not streak:
+                    at = match.start()
+                    glued = at > 0 and raw[at - 1] >= 0x80 and last_end != at
                 streak.append((match.start(), match.end(), decoded))
+            if match is not None and decoded:
+                last_end = match.end()
         if not found and len(scattered) >= (min_scattered or codec.min_scattered):
             found = scattered
         if not found:
