@@ -1334,6 +1334,8 @@ class EncodingChecker:
                 )
                 if codec.words_are_text and piece[1].isalpha() and piece[1].islower():
                     pass  # a piece of a word (``яко`` in CP866 is U+7C7B), not mojibake
+                elif glued and len(streak) == 1:
+                    pass  # one pair in text that is not UTF-8 around it: a quoted capital («Ñ», „Ä“)
                 elif (
                     len(streak) >= codec.min_consecutive
                     or (codec.alone_bytes and end - start >= codec.alone_bytes)

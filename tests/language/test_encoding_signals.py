@@ -623,6 +623,37 @@ def test_greek_letters_read_as_western_code_pages_are_mojibake(codec: str) -> No
     assert found is not None and found.kind == "mojibake" and found.repaired == "α", (bad, found)
 
 
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # A capital then a sign are a lead and a continuation byte in cp1252 (Ñ» is D1 BB, U+047B): a
+        # letter named between quotation marks, as a typing course writes it.
+        ("Pulse la tecla «Ñ» con el dedo meñique de la mano derecha.", "es"),
+        ("Drücken Sie die Taste „Ä“ mit dem kleinen Finger der rechten Hand.", "de"),
+        ("Drücken Sie die Taste »Ä« und danach die Taste »Ö«.", "de"),
+        ("La lettre «Î» se trouve sur la même touche que «I».", "fr"),
+        ("A letra «Ã» e a letra «Õ» são vogais nasais.", "pt-BR"),
+    ],
+)
+def test_a_capital_between_quotation_marks_is_not_mojibake(text: str, locale: str) -> None:
+    # the opening mark before the pair is in no UTF-8 sequence: no misread stream is around it
+    assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+    assert CHECKER.find(text.encode("utf-8").decode("cp1252"), locale) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pulse la tecla Ã± con el dedo meñique de la mano derecha.",  # one pair between spaces
+        "Pulse la tecla «n» con el dedo meÃ±ique de la mano derecha.",  # inside a word
+        "Pulse la tecla Ã± con el dedo meÃ±ique de la mano derecha.",  # and a pair glued to it
+    ],
+)
+def test_one_misread_letter_among_clean_signs_is_still_mojibake(text: str) -> None:
+    found = CHECKER.find(text, "es")
+    assert found is not None and found.kind == "mojibake" and found.repaired == "ñ", found
+
+
 @pytest.mark.parametrize("codec", ["gb18030", "cp932"])
 def test_quotes_cut_by_a_lossy_double_byte_reading_are_mojibake_in_latin_text(codec: str) -> None:
     # “\” read with errors="ignore": each quote's first two bytes make one character (鈥, 窶), the third
