@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (commands in the docstring)
 """Near misses of the encoding checker: clean texts whose score on a mojibake rule is close to its cut.
 
 Usage::
