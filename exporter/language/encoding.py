@@ -1316,6 +1316,7 @@ class EncodingChecker:
         streak: list[tuple[int, int, str]] = []
         last_end = -1  # where the last UTF-8 sequence before the current one ends
         glued = False  # whether the streak's first character follows a character outside any sequence
+        quoted = False  # ... one that is no letter (an opening quotation mark)
         for match in [*_UTF8_SEQUENCE.finditer(raw), None]:
             if len(found) >= MAX_FINDINGS:
                 break  # enough to decide and to show; the count is then a lower bound
@@ -1335,8 +1336,8 @@ class EncodingChecker:
                 )
                 if codec.words_are_text and piece[1].isalpha() and piece[1].islower():
                     pass  # a piece of a word (``яко`` in CP866 is U+7C7B), not mojibake
-                elif glued and len(streak) == 1:
-                    pass  # one pair in text that is not UTF-8 around it: a quoted capital («Ñ», „Ä“)
+                elif quoted and len(streak) == 1:
+                    pass  # one pair after a sign that is not UTF-8 around it: a quoted capital («Ñ», „Ä“)
                 elif (
                     len(streak) >= codec.min_consecutive
                     or (codec.alone_bytes and end - start >= codec.alone_bytes)
@@ -1350,6 +1351,7 @@ class EncodingChecker:
                 if not streak:
                     at = match.start()
                     glued = at > 0 and raw[at - 1] >= 0x80 and last_end != at
+                    quoted = glued and not text[at - 1].isalpha()
                 streak.append((match.start(), match.end(), decoded))
             if match is not None and decoded:
                 last_end = match.end()

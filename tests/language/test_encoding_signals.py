@@ -647,11 +647,12 @@ def test_a_capital_between_quotation_marks_is_not_mojibake(text: str, locale: st
         "Pulse la tecla Ã± con el dedo meñique de la mano derecha.",  # one pair between spaces
         "Pulse la tecla «n» con el dedo meÃ±ique de la mano derecha.",  # inside a word
         "Pulse la tecla Ã± con el dedo meÃ±ique de la mano derecha.",  # and a pair glued to it
+        "Pulse la tecla ñ con el dedo meñÃ­que de la mano derecha.",  # read wrong from mid-word on
     ],
 )
 def test_one_misread_letter_among_clean_signs_is_still_mojibake(text: str) -> None:
     found = CHECKER.find(text, "es")
-    assert found is not None and found.kind == "mojibake" and found.repaired == "ñ", found
+    assert found is not None and found.kind == "mojibake" and found.repaired in ("ñ", "í"), found
 
 
 @pytest.mark.parametrize("codec", ["gb18030", "cp932"])
