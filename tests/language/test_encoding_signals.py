@@ -183,6 +183,32 @@ def test_cjk_read_as_euc_jp_or_big5_with_bytes_dropped_is_mojibake(text: str, co
     assert found.offset >= start and bad[found.offset] == found.sample[0]  # the first character shown
 
 
+# Stanzas of the Book of Songs: classical Chinese writes rare characters (Big5 level 2) and doubles them
+# (騑騑, 嘽嘽), names a bird by two of them (鴟鴞).
+_CLASSICAL = (
+    "四牡騑騑，周道倭遲。豈不懷歸？王事靡盬，我心傷悲。四牡騑騑，嘽嘽駱馬。豈不懷歸？王事靡盬，不遑啟處。",
+    "翩翩者鵻，載飛載下，集于苞栩。王事靡盬，不遑將父。翩翩者鵻，載飛載止，集于苞杞。王事靡盬，不遑將母。",
+    "駉駉牡馬，在坰之野。薄言駉者，有驈有皇，有驪有黃，以車彭彭。思無疆，思馬斯臧。",
+    "鴟鴞鴟鴞，既取我子，無毀我室！恩斯勤斯，鬻子之閔斯。",
+)
+
+
+@pytest.mark.parametrize("text", _CLASSICAL)
+def test_rare_characters_of_classical_chinese_are_not_mojibake(text: str) -> None:
+    assert CHECKER.find(text, "zh-Hant") is None
+
+
+@pytest.mark.parametrize("codec", ["big5", "euc_jp"])
+@pytest.mark.parametrize("text", [_CHINESE, _JAPANESE, *_CLASSICAL[:2]])
+def test_cjk_read_dropping_bytes_leaves_rare_characters_of_utf8_lead_rows(text: str, codec: str) -> None:
+    # the pairs of a lead byte and its first continuation: rare characters in the rows E3-ED, spread
+    bad = text[:8] + text[8:].encode("utf-8").decode(codec, errors="ignore")
+    classes = (CHECKER._big5, CHECKER._big5_rare) if codec == "big5" else (CHECKER._kanji, CHECKER._rare)
+    found = CHECKER._rare_kanji(bad, *classes, codec)
+    assert found is not None and found.count >= 3, bad
+    assert CHECKER.find(bad, "zh-Hant") is not None
+
+
 # Sentences written for these tests, one per alphabet the other single-byte codecs misread.
 _OTHER_CODEC_TEXTS = {
     "pl": "Żołnierze wrócili późno. Łucznik się uśmiechnął — „Jutro ruszamy”, powiedział cicho.",
@@ -221,10 +247,32 @@ def test_utf8_read_with_another_single_byte_codec_is_mojibake(locale: str, codec
         # words in a CJK reply repair to Han.
         ("彼はロシア語で「Это слишком опасно, даже если мы пойдём вместе」と言った。", "ja"),
         ("他用俄语说：“Как гласит наше соглашение, вы можете вернуться.” 然后离开了。", "zh-Hans"),
+        # A lowercase letter then a capital inside a word (ЧаВо, the FAQ; ЛаКруа) is a lead and a
+        # continuation byte in ISO 8859-5, and a dash glued to a capital in Mac Cyrillic (—К is D1 8A, "ъ"):
+        # each glued to letters outside any UTF-8 sequence, which no misread stream leaves.
+        ("Если вы читаете эти ЧаВо, значит, вы новичок. Основная документация — ЧаВо по Debian.", "ru"),
+        ("Бриджитт ЛаКруа упомянула это имя. Сборник эссе опубликовал Антон ЛаВей в 1969 году.", "ru"),
+        ("—Кто там? —Это я, Кирилл. —Входи скорее, —ответила она.", "ru"),
     ],
 )
 def test_real_letters_that_pair_in_other_single_byte_codecs_are_not_mojibake(text: str, locale: str) -> None:
     assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+
+
+@pytest.mark.parametrize("codec", ["mac_cyrillic", "iso8859_5", "koi8_r", "cp866"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Если вы читаете эти ЧаВо, значит, вы новичок. Основная документация — ЧаВо по Debian.",
+        "—Кто там? —Это я, Кирилл. —Входи скорее, —ответила она.",
+    ],
+)
+def test_camel_case_words_and_glued_dashes_misread_whole_are_still_mojibake(text: str, codec: str) -> None:
+    # every letter misread becomes a piece: its neighbours are pieces, ASCII or C1 controls (asked of the
+    # code pages' rule itself: the controls are found before it)
+    bad = text.encode("utf-8").decode(codec, errors="replace")
+    found = CHECKER._other_single_byte(bad, "ru")
+    assert found is not None and found.kind == "mojibake", bad
 
 
 # Written for these tests: an Indonesian and an Italian paragraph with the characters a lossy decoder
@@ -404,7 +452,7 @@ def test_menu_arrows_and_combining_accents_read_as_a_single_byte_codec_are_mojib
 @pytest.mark.parametrize(
     ("text", "locale"),
     [
-        ("Моя мама… Её… Её забрали ночью, но потом она пришла домой.", "ru"),
+        ("Моя мама… Её нет. Её забрали ночью, но потом она пришла домой.", "ru"),
         ("보급병이 9x19mm탄창 두 개를 건네주었다. 우리는 새벽이 오기 전에 다리를 건넜다.", "ko"),
         ("UPSかUPS互換の充電ステーションから電力を供給します。", "ja"),
         ('是"仆从"型机器人的骨架和装甲。', "zh-Hans"),
@@ -573,6 +621,38 @@ def test_greek_letters_read_as_western_code_pages_are_mojibake(codec: str) -> No
     bad = text.encode("utf-8").decode(codec)
     found = CHECKER.find(bad, "nl")
     assert found is not None and found.kind == "mojibake" and found.repaired == "α", (bad, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        # A capital then a sign are a lead and a continuation byte in cp1252 (Ñ» is D1 BB, U+047B): a
+        # letter named between quotation marks, as a typing course writes it.
+        ("Pulse la tecla «Ñ» con el dedo meñique de la mano derecha.", "es"),
+        ("Drücken Sie die Taste „Ä“ mit dem kleinen Finger der rechten Hand.", "de"),
+        ("Drücken Sie die Taste »Ä« und danach die Taste »Ö«.", "de"),
+        ("La lettre «Î» se trouve sur la même touche que «I».", "fr"),
+        ("A letra «Ã» e a letra «Õ» são vogais nasais.", "pt-BR"),
+    ],
+)
+def test_a_capital_between_quotation_marks_is_not_mojibake(text: str, locale: str) -> None:
+    # the opening mark before the pair is in no UTF-8 sequence: no misread stream is around it
+    assert CHECKER.find(text, locale) is None, CHECKER.find(text, locale)
+    assert CHECKER.find(text.encode("utf-8").decode("cp1252"), locale) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pulse la tecla Ã± con el dedo meñique de la mano derecha.",  # one pair between spaces
+        "Pulse la tecla «n» con el dedo meÃ±ique de la mano derecha.",  # inside a word
+        "Pulse la tecla Ã± con el dedo meÃ±ique de la mano derecha.",  # and a pair glued to it
+        "Pulse la tecla ñ con el dedo meñÃ­que de la mano derecha.",  # read wrong from mid-word on
+    ],
+)
+def test_one_misread_letter_among_clean_signs_is_still_mojibake(text: str) -> None:
+    found = CHECKER.find(text, "es")
+    assert found is not None and found.kind == "mojibake" and found.repaired in ("ñ", "í"), found
 
 
 @pytest.mark.parametrize("codec", ["gb18030", "cp932"])
