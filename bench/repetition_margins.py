@@ -56,7 +56,7 @@ from eval_sets import eval_files, is_fiction, set_name
 from screen_pressure import cases, load
 
 from exporter.language import repetition as rep
-from exporter.language.segment import Sentence, split_sentences
+from exporter.language.segment import split_sentences
 from exporter.language.truncation import LIST_ITEM
 
 RULES = ("token", "sentence", "many", "cycle", "echo", "drift", "compression", "tail")
@@ -78,109 +78,6 @@ class Score:
 
 # The guards as measures: what each guard counts over the count it needs (1.0 or more: the guard passes),
 # so that a text a guard passed by a hair shows as much as one a rule's score nearly failed.
-
-
-def between_measure(sentences: list[Sentence], key: str, min_new: float, every: bool = False) -> float:
-    """``_new_between_copies`` as a measure: the characters said between the copies over ``min_new`` times
-    the copies' (0 when the stretches are not distinct enough or the last two are the same)."""
-    said = rep._words(key)
-    if not said:
-        return 0.0
-    gaps: set[tuple[str, ...]] = set()
-    between, turns, new, copied = 0, False, 0, 0
-    last: tuple[str, ...] | None = None
-    gap: list[str] | None = None
-    for sentence in sentences:
-        words, size = rep._words(sentence.text), len(sentence.text)
-        repeats = len(words) // len(said)
-        if not repeats or words != said * repeats:
-            if gap is not None:
-                gap += words
-                new += size
-            continue
-        if repeats > 1 or gap == []:
-            return 0.0
-        if gap is not None:
-            turns = tuple(gap) == last
-            last = tuple(gap)
-            gaps.add(last)
-            between += 1
-            copied += size
-        gap = []
-    distinct = len(gaps) == between if every else 2 * len(gaps) > between
-    if not distinct or turns:
-        return 0.0
-    return new / max(1e-9, min_new * copied)
-
-
-def slots_measure(text: str, start: int) -> float:
-    """``_fills_slots`` as a measure: the larger of the new words of the second half over ``ECHO_MIN_NEW``
-    and its new combinations over ``ECHO_MIN_COMBINATIONS``."""
-    spelled = rep._Spellings()
-    halves: tuple[list[frozenset[str]], list[frozenset[str]]] = ([], [])
-    middle = (start + len(text)) // 2
-    for sentence in split_sentences(text):
-        if sentence.end > start:
-            units = [rep._CJK_OR_OTHER.findall(word) if rep._HAS_CJK.search(word) else [word]
-                     for word in rep._words(sentence.text)]  # fmt: skip
-            kept = frozenset(spelled.first(unit) for each in units for unit in each)
-            halves[sentence.start >= middle].append(kept)
-    first, second = halves
-    known = frozenset().union(*first)
-    letters = " ".join(known)
-    pieces = {word for word in frozenset().union(*second) - known if word in letters}
-    second = [words - pieces for words in second]
-    fresh = len(frozenset().union(*second) - known)
-    said = [one | other for one, other in pairwise(first)] or first
-    new = sum(1 for words in second if not any(words <= earlier for earlier in said))
-    return max(fresh / rep.ECHO_MIN_NEW, new / rep.ECHO_MIN_COMBINATIONS)
-
-
-def says_new_measure(text: str, count: int) -> float:
-    """``_says_new`` as a measure: its new sentences over ``ECHO_MIN_COMBINATIONS`` (``LEFT`` when the last
-    finished sentence is new: the reply left the copies)."""
-    sentences = split_sentences(text)
-    spans: list[tuple[int, list[str]]] = []
-    after = 0
-    for sentence in reversed(sentences):
-        words = [token for token in rep.tokenize(sentence.text) if token.isalpha()]
-        after += len(words)
-        spans.append((after, words))
-        if after >= count:
-            break
-    if not spans:
-        return 0.0
-    finished = len(spans) - 1 - (not rep._FINISHED.search(sentences[-1].text))
-    spelled = rep._Spellings()
-    said: set[frozenset[str]] = set()
-    new = 0
-    prior: frozenset[str] = frozenset()
-    for index, (after, words) in enumerate(reversed(spans)):
-        kept = frozenset(map(spelled.first, words))
-        fresh = bool(said) and not (kept <= prior or any(kept <= earlier for earlier in said))
-        if fresh and index == finished:
-            return LEFT
-        new += fresh and 3 * after <= 2 * count
-        said.add(prior | kept)
-        prior = kept
-    return new / rep.ECHO_MIN_COMBINATIONS
-
-
-def enumeration_measure(copies: list[list[str]]) -> float:
-    """``_enumeration`` as a measure: the copies naming something new over half the copies after the first."""
-    spelled = rep._Spellings()
-    words = [[spelled.first(word) for word in each] for each in copies]
-    seen = set(words[0])
-    fillers: set[tuple[str, ...]] = set()
-    new = 0
-    for before, each in pairwise(words):
-        swapped = rep._substitution(before, each)
-        fresh = swapped is not None and swapped[1] not in fillers
-        if swapped is not None:
-            fillers.update(swapped)
-        new += fresh or not seen.issuperset(each)
-        seen.update(each)
-    return 2 * new / max(1, len(copies) - 1)
 
 
 def token_score(tokens: list[str]) -> Score:
@@ -237,14 +134,16 @@ def sentence_scores(text: str) -> tuple[Score, Score, Score]:
             unguarded = not (refrain or designed) and value >= GUARDED
             listed = unguarded and rep._list_items(sentences, key, counts)
             guard = "refrain" if refrain else "designed" if designed else "list-items" if listed else ""
-            strength = LEFT if refrain or listed else between_measure(sentences, key, rep.DESIGNED_MIN_NEW)
+            strength = (
+                LEFT if refrain or listed else rep.between_measure(sentences, key, rep.DESIGNED_MIN_NEW)
+            )
             best = Score("sentence", value, guard if value >= GUARDED else "", detail, strength)
         if n / rep.SENTENCE_MANY > many.value:
             listed = rep._list_items(sentences, key, counts)
             guard = "items" if items else "frame" if framed else "list-items" if listed else ""
             strength = max(
-                between_measure(sentences, key, rep.ITEMS_MIN_NEW, every=True),
-                between_measure(sentences, key, rep.FRAME_MIN_NEW) if frame else 0.0,
+                rep.between_measure(sentences, key, rep.ITEMS_MIN_NEW, every=True),
+                rep.between_measure(sentences, key, rep.FRAME_MIN_NEW) if frame else 0.0,
                 LEFT if listed else 0.0,
             )
             many = Score(
@@ -286,7 +185,7 @@ def echo_score(text: str, words: list[str]) -> Score:
         stretch = words[-(longest or top) - 1 :]
         half = len(stretch) // 2
         fresh = len(set(stretch[half:]) - set(stretch[:half])) / rep.ECHO_MIN_NEW
-        strength = max(fresh, says_new_measure(text, len(stretch)))
+        strength = max(fresh, min(rep.says_new_measure(text, len(stretch)), LEFT))
         if fresh >= 1:
             guard = "new-words"
         elif rep._says_new(text, len(stretch)):
@@ -323,7 +222,7 @@ def drift_score(text: str) -> Score:
             if value >= GUARDED:
                 listed = [rep._words(sentences[i].text) for i in range(first, last + 1)]
                 left = rep._left(sentences)
-                strength = max(enumeration_measure(listed), LEFT if left else 0.0)
+                strength = max(min(rep.enumeration_measure(listed), LEFT), LEFT if left else 0.0)
                 if rep._enumeration(listed):
                     guard = "enumeration"
                 elif left:
@@ -338,7 +237,7 @@ def compression_scores(text: str) -> tuple[Score, Score]:
         return Score("compression", 0.0, "", ""), Score("tail", 0.0, "", "")
     ratio = len(zlib.compress(raw, 6)) / len(raw)
     value = rep.COMPRESS_MAX_RATIO / ratio
-    strength = slots_measure(text, 0) if value >= GUARDED else 0.0
+    strength = rep.slots_measure(text, 0) if value >= GUARDED else 0.0
     guard = "fills-slots" if value >= GUARDED and rep._fills_slots(text, 0) else ""
     whole = Score("compression", value, guard, f"ratio {ratio:.3f} of {len(raw)} B", strength)
     tail = raw[-(len(raw) // 4) :]
@@ -351,7 +250,7 @@ def compression_scores(text: str) -> tuple[Score, Score]:
     guard, strength = "", 0.0
     if value >= GUARDED:
         sample = tail.decode("utf-8", errors="ignore")
-        strength = slots_measure(text, len(text) - len(sample))
+        strength = rep.slots_measure(text, len(text) - len(sample))
         guard = "fills-slots" if rep._fills_slots(text, len(text) - len(sample)) else ""
     return whole, Score("tail", value, guard, f"tail {tail_ratio:.3f} head {head_ratio:.3f}", strength)
 

@@ -331,17 +331,23 @@ def _echo(text: str, words: list[str], repeated: int) -> Repetition | None:
 
 
 def _says_new(text: str, count: int) -> bool:
-    """Whether the stretch of ``text``'s last ``count`` words (``_tail_words``'s) still says new things,
-    sentence by sentence: a sentence is new when its set of words is no part of what any two neighbouring
-    sentences said before it in the stretch. A loop's copies drop, double or swap the words of an earlier
-    copy, change a number, move a sentence's end within its unit (their words are part of what one copy or
-    two said) or misspell a word (``_Spellings``), and it runs to the end of the reply (its last sentence
-    may be a copy the budget cut). A template fills its slot with another item, or another pairing of
-    items, each time (``the contrast of the green component`` after ``the brightness of the green
-    component`` and ``the contrast of the blue component``): ``ECHO_MIN_COMBINATIONS`` new sentences or
-    more in the stretch's last two thirds (a stretch of near-copies is 75 % repeated pairs of words:
-    whatever the reply said before the loop, and the loop's first copy, fill its first quarter at most).
-    And a reply whose last finished sentence is new has left whatever it repeated."""
+    """``says_new_measure`` passes: the stretch says new things."""
+    return says_new_measure(text, count) >= 1.0
+
+
+def says_new_measure(text: str, count: int) -> float:
+    """The guard of ``_says_new`` as a measure (1.0 or more passes; ``math.inf``: the reply left what it
+    repeated). Whether the stretch of ``text``'s last ``count`` words (``_tail_words``'s) still says new
+    things, sentence by sentence: a sentence is new when its set of words is no part of what any two
+    neighbouring sentences said before it in the stretch. A loop's copies drop, double or swap the words of an
+    earlier copy, change a number, move a sentence's end within its unit (their words are part of what one
+    copy or two said) or misspell a word (``_Spellings``), and it runs to the end of the reply (its last
+    sentence may be a copy the budget cut). A template fills its slot with another item, or another pairing of
+    items, each time (``the contrast of the green component`` after ``the brightness of the green component``
+    and ``the contrast of the blue component``): ``ECHO_MIN_COMBINATIONS`` new sentences or more in the
+    stretch's last two thirds (a stretch of near-copies is 75 % repeated pairs of words: whatever the reply
+    said before the loop, and the loop's first copy, fill its first quarter at most). And a reply whose last
+    finished sentence is new has left whatever it repeated."""
     sentences = split_sentences(text)
     spans: list[tuple[int, list[str]]] = []  # (words from its start on, its words), last first
     after = 0
@@ -352,7 +358,7 @@ def _says_new(text: str, count: int) -> bool:
         if after >= count:
             break
     if not spans:
-        return False
+        return 0.0
     finished = len(spans) - 1 - (not _FINISHED.search(sentences[-1].text))  # the last finished sentence
     spelled = _Spellings()
     said: set[frozenset[str]] = set()  # the words of each two neighbouring sentences so far in the stretch
@@ -362,11 +368,11 @@ def _says_new(text: str, count: int) -> bool:
         kept = frozenset(map(spelled.first, words))
         fresh = bool(said) and not (kept <= prior or any(kept <= earlier for earlier in said))
         if fresh and index == finished:
-            return True
+            return math.inf
         new += fresh and 3 * after <= 2 * count  # a new sentence in the stretch's last two thirds
         said.add(prior | kept)
         prior = kept
-    return new >= ECHO_MIN_COMBINATIONS
+    return new / ECHO_MIN_COMBINATIONS
 
 
 class _Spellings:
@@ -549,13 +555,20 @@ def _left(sentences: list[Sentence]) -> bool:
 
 
 def _enumeration(copies: list[list[str]]) -> bool:
-    """Whether the near-copies fill a template's slot (``Choose File - New - Labels - Format tab.``, then
-    ``… - Options tab.``): half of them or more bring a word no earlier copy has, or put in the place where
-    they differ from the copy before them other words than it has there, a filler no copy had there before
-    (``… - Business Cards - Medium tab.``, then ``… - Business Cards - Business Cards tab.``: an item may be
-    named with the template's own words). Sampling drifts by dropping, doubling and swapping the words it
-    has, or misspelling one (``_Spellings``); documentation walks through menus, fields and positions,
-    naming a new one each time (``_words``: a counter's ``Day 4`` brings no new word)."""
+    """``enumeration_measure`` passes: the near-copies fill a template's slot."""
+    return enumeration_measure(copies) >= 1.0
+
+
+def enumeration_measure(copies: list[list[str]]) -> float:
+    """The guard of ``_enumeration`` as a measure: the copies that name something new over half the copies
+    after the first (1.0 or more passes). Whether the near-copies fill a template's slot (``Choose File - New
+    - Labels - Format tab.``, then ``… - Options tab.``): half of them or more bring a word no earlier copy
+    has, or put in the place where they differ from the copy before them other words than it has there, a
+    filler no copy had there before (``… - Business Cards - Medium tab.``, then ``… - Business Cards -
+    Business Cards tab.``: an item may be named with the template's own words). Sampling drifts by dropping,
+    doubling and swapping the words it has, or misspelling one (``_Spellings``); documentation walks through
+    menus, fields and positions, naming a new one each time (``_words``: a counter's ``Day 4`` brings no new
+    word)."""
     spelled = _Spellings()
     words = [[spelled.first(word) for word in each] for each in copies]
     seen = set(words[0])
@@ -568,7 +581,7 @@ def _enumeration(copies: list[list[str]]) -> bool:
             fillers.update(swapped)
         new += fresh or not seen.issuperset(each)
         seen.update(each)
-    return new * 2 >= len(copies) - 1
+    return 2 * new / (len(copies) - 1) if len(copies) > 1 else math.inf
 
 
 def _substitution(before: list[str], after: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
@@ -610,19 +623,27 @@ def _own_line(text: str, sentence: Sentence) -> bool:
 def _new_between_copies(
     sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW, every: bool = False
 ) -> bool:
-    """Whether the stretches between neighbouring copies of ``key`` all say something, most of them
-    (``every``: all of them) something else and the last two different things, and that what is said after
-    the first copy besides the copies is at least ``min_new`` times as many characters as the copies after
-    the first (sentences compared by their words: a changed mark or a number that counts up is no
-    difference; a piece of two copies glued without a space is two copies back to back). Designed
-    repetition alternates with new content, a different item each time (an instruction repeated after each
-    field, one menu path with a different last item; a table's rows may differ only in a number, ``Address
-    line 1``, ``Address line 2``, among others that do not); a loop, once set in, says the same between
-    its copies to the end, or little, or nothing (they run back to back, take turns with the same
-    sentences, or differ only in a counter)."""
+    """``between_measure`` passes: the copies of ``key`` alternate with new content."""
+    return between_measure(sentences, key, min_new, every) >= 1.0
+
+
+def between_measure(
+    sentences: list[Sentence], key: str, min_new: float = DESIGNED_MIN_NEW, every: bool = False
+) -> float:
+    """The guard of ``_new_between_copies`` as a measure: the characters said between the copies over
+    ``min_new`` times the copies' (1.0 or more passes; 0 when the stretches are not distinct enough). Whether
+    the stretches between neighbouring copies of ``key`` all say something, most of them (``every``: all of
+    them) something else and the last two different things, and that what is said after the first copy besides
+    the copies is at least ``min_new`` times as many characters as the copies after the first (sentences
+    compared by their words: a changed mark or a number that counts up is no difference; a piece of two copies
+    glued without a space is two copies back to back). Designed repetition alternates with new content, a
+    different item each time (an instruction repeated after each field, one menu path with a different last
+    item; a table's rows may differ only in a number, ``Address line 1``, ``Address line 2``, among others
+    that do not); a loop, once set in, says the same between its copies to the end, or little, or nothing
+    (they run back to back, take turns with the same sentences, or differ only in a counter)."""
     said = _words(key)
     if not said:
-        return False  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
+        return 0.0  # no word to compare (``1st 2nd 3rd 4th``): the copies are judged as they are
     gaps: set[tuple[str, ...]] = set()
     between = 0  # stretches between neighbouring copies
     last: tuple[str, ...] | None = None  # the stretch before the last copy so far
@@ -638,7 +659,7 @@ def _new_between_copies(
                 new += size
             continue
         if repeats > 1 or gap == []:
-            return False  # copies back to back (glued without a space: one piece)
+            return 0.0  # copies back to back (glued without a space: one piece)
         if gap is not None:
             turns = tuple(gap) == last
             last = tuple(gap)
@@ -647,7 +668,10 @@ def _new_between_copies(
             copied += size
         gap = []
     distinct = len(gaps) == between if every else 2 * len(gaps) > between
-    return distinct and not turns and new >= min_new * copied
+    if not distinct or turns:
+        return 0.0
+    needed = min_new * copied
+    return new / needed if needed > 0 else math.inf
 
 
 def _list_items(sentences: list[Sentence], key: str, counts: Counter[str]) -> bool:
@@ -745,14 +769,21 @@ def _compression(text: str) -> Repetition | None:
 
 
 def _fills_slots(text: str, start: int) -> bool:
-    """Whether the second half of ``text[start:]`` (a reply or its last quarter compressing like a loop)
-    says what its first half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words
-    or more it lacks, in any spelling (``_Spellings``) and no piece of one of its words, or
-    ``ECHO_MIN_COMBINATIONS`` sentences or more whose words are no part of what any two neighbouring
-    sentences of the first half said. That is a template filling its slots with new values (one option's
-    description after another's, ``… for the touchpad``, ``… for the trackball``) or pairing them anew
-    (each quantity of a table with each colour). A loop that compresses this far holds a whole copy of its
-    unit or more in each half: its second half's words and sentences are all in its first."""
+    """``slots_measure`` passes: the second half of ``text[start:]`` fills a template's slots."""
+    return slots_measure(text, start) >= 1.0
+
+
+def slots_measure(text: str, start: int) -> float:
+    """The guard of ``_fills_slots`` as a measure: the larger of the second half's new words over
+    ``ECHO_MIN_NEW`` and its new combinations over ``ECHO_MIN_COMBINATIONS`` (1.0 or more passes). Whether the
+    second half of ``text[start:]`` (a reply or its last quarter compressing like a loop) says what its first
+    half (from the start of the sentence it opens in) did not: ``ECHO_MIN_NEW`` words or more it lacks, in any
+    spelling (``_Spellings``) and no piece of one of its words, or ``ECHO_MIN_COMBINATIONS`` sentences or more
+    whose words are no part of what any two neighbouring sentences of the first half said. That is a template
+    filling its slots with new values (one option's description after another's, ``… for the touchpad``, ``…
+    for the trackball``) or pairing them anew (each quantity of a table with each colour). A loop that
+    compresses this far holds a whole copy of its unit or more in each half: its second half's words and
+    sentences are all in its first."""
     spelled = _Spellings()
     halves: tuple[list[frozenset[str]], list[frozenset[str]]] = ([], [])
     middle = (start + len(text)) // 2
@@ -770,8 +801,7 @@ def _fills_slots(text: str, start: int) -> bool:
     # too short for ``_Spellings``, a space moved) is no new word
     pieces = {word for word in frozenset().union(*second) - known if word in letters}
     second = [words - pieces for words in second]
-    if len(frozenset().union(*second) - known) >= ECHO_MIN_NEW:
-        return True
+    fresh = len(frozenset().union(*second) - known)
     said = [one | other for one, other in pairwise(first)] or first
     new = sum(1 for words in second if not any(words <= earlier for earlier in said))
-    return new >= ECHO_MIN_COMBINATIONS
+    return max(fresh / ECHO_MIN_NEW, new / ECHO_MIN_COMBINATIONS)
