@@ -43,7 +43,7 @@ import signal
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from jsonschema import Draft202012Validator
@@ -175,33 +175,35 @@ class LiveJudges:
     def start(self) -> LiveJudges:
         if self._thread is not None:
             return self
-        if self._process:
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded process
-            self._inbox, self._outbox = context.Queue(maxsize=self._queue_size), context.Queue()
-            # An orderly stop hands the child every reply before its end mark (``stop``). When the child
-            # is gone instead (the terminal closed: SIGHUP reaches the whole process group), what the
-            # feeder thread still holds can never be read, and joining it at exit would hang this process.
-            self._inbox.cancel_join_thread()
-            self._child = context.Process(
-                target=serve, args=(self._inbox, self._outbox, self._ttft_threshold),
-                name="canary-live-judges", daemon=True,
-            )  # fmt: skip
-            # Stopping the child is this process's job: a terminal's Ctrl-C goes to the whole foreground
-            # process group, and must not interrupt the child mid-import (a traceback on the product's
-            # terminal, a stop that waits on it). It starts with SIGINT blocked and ignores it (``serve``).
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            try:
-                self._child.start()
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-            self._thread = threading.Thread(
-                target=self._collect, args=(self._outbox,), name="canary-live-verdicts", daemon=True
-            )
-        else:
-            if self._judge is None:
-                self._judge = default_judge()  # loads the language models once (~0.1 s)
-            self._thread = threading.Thread(target=self._run, name="canary-live-judges", daemon=True)
-        self._thread.start()
+        with _stop_signals_deferred():  # a stop signal meanwhile: once the child has its data
+            if self._process:
+                context = multiprocessing.get_context("spawn")  # no fork of a threaded process
+                self._inbox, self._outbox = context.Queue(maxsize=self._queue_size), context.Queue()
+                # An orderly stop hands the child every reply before its end mark (``stop``). When the child
+                # is gone instead (the terminal closed: SIGHUP reaches the whole process group), what the
+                # feeder thread still holds can never be read, and joining it at exit would hang this process.
+                self._inbox.cancel_join_thread()
+                self._child = context.Process(
+                    target=serve, args=(self._inbox, self._outbox, self._ttft_threshold),
+                    name="canary-live-judges", daemon=True,
+                )  # fmt: skip
+                # Stopping the child is this process's job: a terminal's Ctrl-C goes to the whole
+                # foreground process group, and must not interrupt the child mid-import (a traceback on the
+                # product's terminal, a stop that waits on it). It starts with SIGINT blocked and ignores
+                # it (``serve``).
+                blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                try:
+                    self._child.start()
+                finally:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+                self._thread = threading.Thread(
+                    target=self._collect, args=(self._outbox,), name="canary-live-verdicts", daemon=True
+                )
+            else:
+                if self._judge is None:
+                    self._judge = default_judge()  # loads the language models once (~0.1 s)
+                self._thread = threading.Thread(target=self._run, name="canary-live-judges", daemon=True)
+            self._thread.start()
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -318,6 +320,30 @@ class LiveJudges:
         if len(self._validators) > _VALIDATORS:
             self._validators.popitem(last=False)
         return validator
+
+
+@contextlib.contextmanager
+def _stop_signals_deferred() -> Iterator[None]:
+    """A stop signal (SIGTERM, SIGINT) that arrives inside the block takes effect when the block ends. A
+    command's stop handler raises in the main thread wherever it is (``exporter.signals``); raised between
+    spawning the judging process and writing it its start-up data, it would leave the child reading an
+    empty pipe (a traceback in the product's log). Off the main thread no handler runs: nothing to defer."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    previous = {sig: signal.signal(sig, lambda signum, _frame: pending.append(signum)) for sig in STOP}
+    previous = {sig: handler if handler is not None else signal.SIG_DFL for sig, handler in previous.items()}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for signum in dict.fromkeys(pending):
+            signal.raise_signal(signum)  # now the command's own handler stops it
+
+
+STOP = (signal.SIGTERM, signal.SIGINT)
 
 
 def serve(inbox: ProcessQueue[object], outbox: ProcessQueue[Judged | None], ttft_threshold: float) -> None:

@@ -204,3 +204,36 @@ def test_a_router_killed_outright_takes_its_judging_process_with_it() -> None:
             for pid in filter(_running, helpers):  # a failed run leaves nothing behind
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_stop_signal_while_the_judging_process_launches_waits_until_it_has_its_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from multiprocessing.context import SpawnProcess
+
+    launch = SpawnProcess.start
+
+    def interrupted(process: SpawnProcess) -> None:
+        signal.raise_signal(signal.SIGTERM)  # as a `docker stop` arriving mid-launch
+        launch(process)
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop
+
+    monkeypatch.setattr(SpawnProcess, "start", interrupted)
+    previous = signal.signal(signal.SIGTERM, stop)
+    judges = LiveJudges()
+    try:
+        with pytest.raises(_Stop):
+            judges.start()  # the stop takes effect once the child is launched and the judges are started
+        assert judges._child is not None
+        judges.offer(reply("Hello there, traveller."))
+        judges.flush(timeout=60)
+        assert judges.judged() == 1  # the child got its start-up data and judges
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        judges.stop(timeout=10)
