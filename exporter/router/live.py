@@ -59,6 +59,7 @@ from exporter.language.locales import canonical_locale
 from exporter.outcomes import Outcome, Reason
 from exporter.router.journal import Served
 from exporter.router.observe import Reply, finish
+from exporter.signals import STOP_SIGNALS
 
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
@@ -332,7 +333,7 @@ def _stop_signals_deferred() -> Iterator[None]:
         yield
         return
     pending: list[int] = []
-    previous = {sig: signal.signal(sig, lambda signum, _frame: pending.append(signum)) for sig in STOP}
+    previous = {sig: signal.signal(sig, lambda n, _frame: pending.append(n)) for sig in STOP_SIGNALS}
     previous = {sig: handler if handler is not None else signal.SIG_DFL for sig, handler in previous.items()}
     try:
         yield
@@ -341,9 +342,6 @@ def _stop_signals_deferred() -> Iterator[None]:
             signal.signal(sig, handler)
         for signum in dict.fromkeys(pending):
             signal.raise_signal(signum)  # now the command's own handler stops it
-
-
-STOP = (signal.SIGTERM, signal.SIGINT)
 
 
 def serve(inbox: ProcessQueue[object], outbox: ProcessQueue[Judged | None], ttft_threshold: float) -> None:
