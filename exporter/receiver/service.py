@@ -108,6 +108,7 @@ class ReceiverService(Closing):
         self._views: dict[str, IgnoreView] = {}
         self._spellings: Mapping[str, frozenset[str]] = MappingProxyType({})  # canonical -> stored spellings
         self._generated_at = clock()
+        self._published = self._state  # the state the served lists reflect (a moment behind a commit)
         self._publish(self._state, clock(), None)
         threading.Thread(target=self._verify, name="receiver-verify", daemon=True).start()
 
@@ -279,6 +280,7 @@ class ReceiverService(Closing):
         with self._view_lock:
             self._generated_at = now
             self._views = views
+            self._published = state
 
     def _entries(
         self, model: str, state: State, now: float, part: Part | None = None
@@ -319,7 +321,7 @@ class ReceiverService(Closing):
     def ignore(self, model: str) -> IgnoreView:
         """The merged ignore list of ``model`` as served by ``GET /v1/ignore``."""
         with self._view_lock:
-            state, at, views = self._state, self._generated_at, self._views
+            state, at, views = self._published, self._generated_at, self._views
             view = views.get(model)
         if view is None:  # not built since start-up, or a model nothing mentions: from the state, kept
             view = self._view(model, self._entries(model, state, at), at)
@@ -379,15 +381,23 @@ class ReceiverService(Closing):
         """Decisions after a seq cursor or a time (oldest first), else the latest ``limit`` ones; at most
         ``DECISIONS_PAGE_MAX_BYTES`` of entries (``truncated`` when that ended the page first).
 
-        Read from the store's log (the whole history, paged), never from memory."""
+        Read from the store's log (the whole history, paged), never from memory, and only up to the last
+        decision the served ignore lists reflect: a decision that can be read is in force in ``/v1/ignore``
+        (a commit is durable a moment before its lists are published)."""
+        with self._view_lock:
+            published = self._published.seq
         chosen = self._store.read_decisions(
-            after_seq=since_seq, since_time=since_time, limit=limit, max_bytes=DECISIONS_PAGE_MAX_BYTES
+            after_seq=since_seq,
+            since_time=since_time,
+            limit=limit,
+            max_bytes=DECISIONS_PAGE_MAX_BYTES,
+            up_to_seq=published,
         )
-        after = since_seq if since_seq is not None else self._state.seq  # an empty page: from here again
+        after = since_seq if since_seq is not None else published  # an empty page: from here again
         if since_seq is None and since_time is None:  # the latest: cut at the old end
             truncated = bool(chosen) and len(chosen) < limit and chosen[0]["seq"] > 1
         else:
-            truncated = bool(chosen) and len(chosen) < limit and chosen[-1]["seq"] < self._state.seq
+            truncated = bool(chosen) and len(chosen) < limit and chosen[-1]["seq"] < published
         return bodies.DecisionsPage(
             decisions=chosen,
             next_since=chosen[-1]["seq"] if chosen else after,

@@ -90,6 +90,7 @@ MIGRATING_REVISION = "f0b75bf"
 GENESIS = hashlib.sha256(b"canary receiver decision log").digest()
 #: The side files of ``receiver.sqlite3`` (its write-ahead log, shared memory, rollback journal).
 SIDE_FILES = ("-wal", "-shm", "-journal")
+_MAX_SEQ = 2**63 - 1  # SQLite's largest integer: no bound on a read's last seq
 #: What ``--init`` accepts in a directory it calls empty: the lock of an earlier attempt and the temporary
 #: file of a creation that was interrupted before it was moved in place.
 _CREATABLE_OVER = frozenset({LOCK_NAME, FILE_NAME + ".new"})
@@ -613,18 +614,24 @@ class Store(Closing):
         since_time: float | None = None,
         limit: int = 100,
         max_bytes: int | None = None,
+        up_to_seq: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Decision-log entries, oldest first: after a seq, from a time on, else the latest ``limit``; at
-        most ``max_bytes`` of stored entry text (the first entry always: the caller's page is never empty
-        while entries remain). Rows are streamed, so memory holds one page, never the result set."""
+        """Decision-log entries, oldest first: after a seq, from a time on, else the latest ``limit``; none
+        after ``up_to_seq``; at most ``max_bytes`` of stored entry text (the first entry always: the
+        caller's page is never empty while entries remain). Rows are streamed, so memory holds one page,
+        never the result set."""
         args: tuple[float, ...]
         newest_first = False
+        last = up_to_seq if up_to_seq is not None else _MAX_SEQ
         if after_seq is not None:
-            sql, args = "SELECT entry FROM decisions WHERE seq > ? ORDER BY seq LIMIT ?", (after_seq, limit)
+            sql = "SELECT entry FROM decisions WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
+            args = (after_seq, last, limit)
         elif since_time is not None:
-            sql, args = "SELECT entry FROM decisions WHERE at >= ? ORDER BY seq LIMIT ?", (since_time, limit)
+            sql = "SELECT entry FROM decisions WHERE at >= ? AND seq <= ? ORDER BY seq LIMIT ?"
+            args = (since_time, last, limit)
         else:  # the latest: read newest first so a byte budget keeps the newest, then put them in order
-            sql, args, newest_first = "SELECT entry FROM decisions ORDER BY seq DESC LIMIT ?", (limit,), True
+            sql, args = "SELECT entry FROM decisions WHERE seq <= ? ORDER BY seq DESC LIMIT ?", (last, limit)
+            newest_first = True
         entries: list[str] = []
         size = 0
         with self._read_lock:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,33 @@ def test_a_failure_after_the_durable_write_keeps_memory_and_log_together(
     reopened = ReceiverService(config, clock=clock)
     assert reopened.state.seq == 2 and ignored(reopened) == ["a/1", "c/1"]
     reopened.close()
+
+
+def test_a_decision_is_readable_only_once_the_served_lists_reflect_it(tmp_path: Path) -> None:
+    # A commit is durable a moment before its ignore lists are published; a reader who sees the decision
+    # in /v1/decisions must find it in force in /v1/ignore (a router or a test polling both).
+    service = ReceiverService(make_config(tmp_path / "s"), clock=Clock(), init=True)
+    publish, committed, release = service._publish, threading.Event(), threading.Event()
+
+    def held(*args: object, **kwargs: object) -> None:
+        committed.set()
+        assert release.wait(10)
+        publish(*args, **kwargs)  # type: ignore[arg-type]
+
+    service._publish = held  # type: ignore[method-assign]
+    writer = threading.Thread(target=service.notify, args=(note("a/1"),))
+    writer.start()
+    assert committed.wait(10)
+    assert service._store.read_decisions(limit=10)  # durable in the store already
+    page = service.decisions(since_seq=None, since_time=None, limit=10)
+    assert page.decisions == [] and page.next_since == 0 and ignored(service) == []
+    assert service.decisions(since_seq=0, since_time=None, limit=10).decisions == []
+    assert service.decisions(since_seq=None, since_time=0.0, limit=10).decisions == []
+    release.set()
+    writer.join(10)
+    assert ignored(service) == ["a/1"]
+    assert [d["seq"] for d in service.decisions(since_seq=0, since_time=None, limit=10).decisions] == [1]
+    service.close()
 
 
 def test_observe_mode_serves_no_suspension_even_one_enforced_before_a_restart(tmp_path: Path) -> None:
