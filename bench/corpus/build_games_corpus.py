@@ -1687,6 +1687,141 @@ def hex_a_hop(root: Path, found: Found) -> None:
                 )
 
 
+
+# Globulation 2's tutorial scripts: a message shown to the player, in English, then the same message in each
+# language that translated it (``show("…", de)``); a line opening with ``#`` is a comment.
+_GLOB2_SHOW = re.compile(r'^[ \t]*show\("([^"\n]*)"\s*(?:,\s*([a-z]{2})\s*)?\)', re.M)
+# A unit of Globulation 2's tutorial: this many consecutive English messages of one script.
+GLOB2_BLOCK = 8
+
+
+def glob2(root: Path, found: Found) -> None:
+    """Globulation 2's tutorial, the strategy game explained to the player step by step (``usr/share/games/
+    glob2/scripts/tutorial_part*.sgsl``: each English ``show("…")`` followed by its translations,
+    ``show("…", de)``; a block of ``GLOB2_BLOCK`` English messages of a script is a source unit)."""
+    codes = {directories[0]: language for language, directories in LANGUAGE_DIRS.items()}
+    for script in sorted((root / "usr/share/games/glob2/scripts").glob("tutorial_part*.sgsl")):
+        english, index = None, -1
+        for text, code in _GLOB2_SHOW.findall(script.read_text("utf-8", "replace")):
+            if not code:
+                english, index = text, index + 1
+                _add_in_unit(found, f"glob2/{script.stem}/{index // GLOB2_BLOCK}", "en", text, text)
+            elif english is not None and (language := codes.get(code)) is not None:
+                _add_in_unit(found, f"glob2/{script.stem}/{index // GLOB2_BLOCK}", language, english, text)
+
+
+def rich_text(text: str) -> str:
+    """A Qt rich-text message as plain text: its tags taken out (a break or a paragraph's end a line
+    break), its entities decoded."""
+    text = re.sub(r"<br\s*/?>|</p>", "\n", text, flags=re.I)
+    return html.unescape(_HTML_TAG.sub("", text)).replace("\xa0", " ")
+
+
+def catalogue(
+    package: str, base: str, name: str, markup: bool = False, domain: str = ""
+) -> Callable[[Path, Found], None]:
+    """A reader of one program's gettext catalogue ``<base>/<language>/LC_MESSAGES/<name>.mo`` in every
+    language, its messages in the source units of ``package`` and ``domain`` (the catalogue's name when not
+    given) by hash (its interface strings and messages with placeholders are not prose and fall out, a line
+    break between two Chinese or Japanese characters is taken out, a message whose English lines are items
+    is left out; ``markup``: Qt rich text, read as plain text by ``rich_text``)."""
+
+    def read(root: Path, found: Found) -> None:
+        directory = root / base
+        if not directory.is_dir():
+            return
+        for language in LANGUAGE_DIRS:
+            directories = tuple(own_directories((p.name for p in directory.iterdir()), language))
+            if (mo := first(directory, directories, f"{{}}/LC_MESSAGES/{name}.mo")) is not None:
+                for msgid, msgstr in read_mo(mo):
+                    if markup:
+                        msgid, msgstr = rich_text(msgid), rich_text(msgstr)
+                    if not line_items(msgid):
+                        msgstr = _CJK_BREAK.sub("", msgstr)
+                        _add_quest(found, language, package, domain or name, msgid, msgstr)
+
+    read.__name__ = name
+    return read
+
+
+xmoto = catalogue("xmoto", "usr/share/games/locale", "xmoto")
+lordsawar = catalogue("lordsawar", "usr/share/locale", "lordsawar")
+tuxmath = catalogue("tuxmath", "usr/share/locale", "tuxmath")
+blobwars = catalogue("blobwars", "usr/share/locale", "blobwars")
+# KDE's games and learning programs: their tutorials, rules, hints and messages to the player (few messages
+# each: one package's units, ``kdegames/games/<bucket>``).
+KDE_GAMES = (
+    "kblackbox", "kubrick", "ksirk", "kajongg", "killbots", "knights", "kigo", "ksudoku", "kbruch", "kanagram",
+    "khangman", "kwordquiz", "kjumpingcube",
+)  # fmt: skip
+kde_games = tuple(catalogue("kdegames", "usr/share/locale", name, True, "games") for name in KDE_GAMES)
+
+# Neverball's messages break their lines with a backslash; a level set's description closes with its
+# difficulty and author, and a set's title is written between equals signs.
+_NEVERBALL_LABEL = re.compile(r"^=|Difficulty:|Author:")
+
+
+def neverball_lines(text: str) -> str:
+    """A Neverball message with its backslash line breaks as line breaks, a break between two Chinese or
+    Japanese characters taken out."""
+    return _CJK_BREAK.sub("", "\n".join(line.strip() for line in text.split("\\") if line.strip()))
+
+
+def reads_as_french(line: str) -> bool:
+    """Whether a line's words are more frequent in French than in English by wordfreq (a level's French
+    title left in the English message: ``La ballade dansante.``)."""
+    words = wordfreq.tokenize(line, "en")
+    if len(words) < 2:
+        return False
+    french = sum(wordfreq.zipf_frequency(w, "fr") for w in words)
+    return french > sum(wordfreq.zipf_frequency(w, "en") for w in words) + len(words)
+
+
+def neverball(root: Path, found: Found) -> None:
+    """Neverball's and Neverputt's level introductions and hints told to the player (``usr/share/locale/
+    <language>/LC_MESSAGES/neverball.mo``; a backslash is a line break; a level set's description, its
+    difficulty and author, its title between equals signs, and a message whose English keeps a level's
+    French title, ``reads_as_french``, are left out)."""
+    base = root / "usr/share/locale"
+    if not base.is_dir():
+        return
+    for language in LANGUAGE_DIRS:
+        directories = tuple(own_directories((p.name for p in base.iterdir()), language))
+        if (mo := first(base, directories, "{}/LC_MESSAGES/neverball.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                english = neverball_lines(msgid)
+                if _NEVERBALL_LABEL.search(msgid) or any(map(reads_as_french, english.splitlines())):
+                    continue
+                _add_quest(found, language, "neverball", "neverball", english, neverball_lines(msgstr))
+
+
+# Laby's texts: a block opening with the English (``text``, a tab, the text), then one line per translation
+# (``fr_FR.UTF-8``, a tab, the text); a translation line opening with ``#`` is a comment.
+_LABY_LINE = re.compile(r"^([\w@]+)(?:\.UTF-8)?\t+(.+)$")
+
+
+def laby_blocks(text: str) -> Iterator[dict[str, str]]:
+    """The blocks of a Laby text file or level section: directory name (``text`` for the English) -> text."""
+    for block in re.split(r"\n\s*\n", text):
+        lines = dict(m.groups() for line in block.splitlines() if (m := _LABY_LINE.match(line)))
+        if "text" in lines:
+            yield lines
+
+
+def laby(root: Path, found: Found) -> None:
+    """Laby's level stories and messages, the ant robot's maze explained to the child who programs it
+    (``usr/share/laby/levels/*.laby``, each level's title and comment, and ``usr/share/laby/texts``, its
+    messages; translations by locale, ``fr_FR.UTF-8``)."""
+    base = root / "usr/share/laby"
+    files = [*sorted((base / "levels").glob("*.laby")), base / "texts"]
+    for path in (p for p in files if p.is_file()):
+        for block in laby_blocks(path.read_text("utf-8", "replace")):
+            english = block["text"]
+            for language in LANGUAGE_DIRS:
+                for directory in own_directories(block, language)[:1]:
+                    _add_quest(found, language, "laby", path.parent.name, english, block[directory])
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -1708,6 +1843,7 @@ SETS = {
     "tutor": (emacs_tutorial, vimtutor, gnome_games),
     "course": (klavaro, simutrans),
     "tips": (minetest, gramps, openttd, pychess, tuxpaint_stamps, hex_a_hop),
+    "levels": (glob2, neverball, xmoto, lordsawar, laby, tuxmath, blobwars, *kde_games),
 }
 
 
@@ -1725,7 +1861,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor", "course", "tips"):
+    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor", "course", "tips", "levels"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
