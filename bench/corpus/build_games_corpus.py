@@ -1687,7 +1687,6 @@ def hex_a_hop(root: Path, found: Found) -> None:
                 )
 
 
-
 # Globulation 2's tutorial scripts: a message shown to the player, in English, then the same message in each
 # language that translated it (``show("…", de)``); a line opening with ``#`` is a comment.
 _GLOB2_SHOW = re.compile(r'^[ \t]*show\("([^"\n]*)"\s*(?:,\s*([a-z]{2})\s*)?\)', re.M)
@@ -1705,7 +1704,6 @@ def glob2(root: Path, found: Found) -> None:
         for text, code in _GLOB2_SHOW.findall(script.read_text("utf-8", "replace")):
             if not code:
                 english, index = text, index + 1
-                _add_in_unit(found, f"glob2/{script.stem}/{index // GLOB2_BLOCK}", "en", text, text)
             elif english is not None and (language := codes.get(code)) is not None:
                 _add_in_unit(found, f"glob2/{script.stem}/{index // GLOB2_BLOCK}", language, english, text)
 
@@ -1770,7 +1768,7 @@ def neverball_lines(text: str) -> str:
 def reads_as_french(line: str) -> bool:
     """Whether a line's words are more frequent in French than in English by wordfreq (a level's French
     title left in the English message: ``La ballade dansante.``)."""
-    words = wordfreq.tokenize(line, "en")
+    words = re.findall(r"[^\W\d_]+", line.lower())
     if len(words) < 2:
         return False
     french = sum(wordfreq.zipf_frequency(w, "fr") for w in words)
@@ -1803,7 +1801,7 @@ _LABY_LINE = re.compile(r"^([\w@]+)(?:\.UTF-8)?\t+(.+)$")
 def laby_blocks(text: str) -> Iterator[dict[str, str]]:
     """The blocks of a Laby text file or level section: directory name (``text`` for the English) -> text."""
     for block in re.split(r"\n\s*\n", text):
-        lines = dict(m.groups() for line in block.splitlines() if (m := _LABY_LINE.match(line)))
+        lines = {m[1]: m[2] for line in block.splitlines() if (m := _LABY_LINE.match(line))}
         if "text" in lines:
             yield lines
 
@@ -1820,6 +1818,96 @@ def laby(root: Path, found: Found) -> None:
             for language in LANGUAGE_DIRS:
                 for directory in own_directories(block, language)[:1]:
                     _add_quest(found, language, "laby", path.parent.name, english, block[directory])
+
+
+# INSTEAD's tutorial game, one Lua file per language (``main-<language>.lua``); its Portuguese is Brazil's
+# (the game shows Brazil's flag beside it and writes "você", "tela", "mouse").
+INSTEAD_LANGUAGES = {"en": "en", "de": "de", "es": "es", "fr": "fr", "it": "it", "nl": "nl", "pt": "pt-BR",
+                     "ru": "ru", "uk": "uk"}  # fmt: skip
+# A Lua string: long (``[[…]]``) or quoted; a top-level definition of the game (``r1 = room {``); a link
+# (``{Next}``, ``{pt|Português}``: the text shown is after the bar).
+_LUA_STRING = re.compile(r"\[\[(.*?)\]\]|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"", re.S)
+_INSTEAD_DEFINITION = re.compile(r"^\w+\s*=\s*\w+\s*\{", re.M)
+_INSTEAD_LINK = re.compile(r"\{(?:[^{}|]*\|)?([^{}]*)\}")
+# A unit of INSTEAD's tutorial: this many consecutive definitions (rooms and objects).
+INSTEAD_BLOCK = 4
+
+
+def instead_sections(text: str) -> list[list[str]]:
+    """The paragraphs of an INSTEAD game file, by blocks of ``INSTEAD_BLOCK`` top-level definitions: each
+    string's paragraphs (``^^`` between two, ``^`` a line break), links as their text, comments not read; a
+    paragraph whose lines are items (the keys' list, ``line_items``) is kept empty, in its place."""
+    text = re.sub(r"^\s*--.*$", "", text, flags=re.M)
+    definitions = _INSTEAD_DEFINITION.split(text)[1:]
+    sections: list[list[str]] = []
+    for at, definition in enumerate(definitions):
+        if at % INSTEAD_BLOCK == 0:
+            sections.append([])
+        for match in _LUA_STRING.finditer(definition):
+            string = next(group for group in match.groups() if group is not None)
+            string = _INSTEAD_LINK.sub(r"\1", re.sub(r"\\(['\"])", r"\1", string))
+            paragraphs = [p.replace("^", "\n") for p in string.split("^^") if p.strip()]
+            sections[-1] += ["" if line_items(p) else " ".join(p.split()) for p in paragraphs]
+    return sections
+
+
+def instead(root: Path, found: Found) -> None:
+    """INSTEAD's tutorial, an interactive fiction that teaches its player to play one (``usr/share/games/
+    instead/games/tutorial3/main-<language>.lua``; each block of definitions a source unit, its paragraphs
+    paired with the English's by place when the two files have as many)."""
+    base = root / "usr/share/games/instead/games/tutorial3"
+    if not (base / "main-en.lua").is_file():
+        return
+    english = instead_sections((base / "main-en.lua").read_text("utf-8", "replace"))
+    words = {w for section in english for p in section for w in shingles(p)}
+    for code, language in INSTEAD_LANGUAGES.items():
+        if (path := base / f"main-{code}.lua").is_file():
+            sections = instead_sections(path.read_text("utf-8", "replace"))
+            _add_tutorial(found, language, "instead/tutorial3", sections, english, words)
+
+
+# Crimson Fields' levels (``.lev``): each language's messages a block, its two-letter code after a NUL, the
+# block's length (four bytes, little-endian), then the messages, each byte inverted and each message ended by
+# a NUL; the n-th message of each block is one message in every language.
+_CRIMSON_BLOCK = re.compile(rb"\x00([a-z]{2})")
+# A mission's goals as a numbered list ("1a. Capture the enemy headquarters", "(2) Conquer the base."):
+# items, not prose.
+_NUMBERED_ITEM = re.compile(r"^\s*(?:\d+[a-z]?\.|\(\d+[a-z]?\))", re.M)
+
+
+def crimson_messages(data: bytes) -> dict[str, list[str]]:
+    """A Crimson Fields level's messages: language code -> its messages in order."""
+    out: dict[str, list[str]] = {}
+    for match in _CRIMSON_BLOCK.finditer(data):
+        at = match.end()
+        if at + 4 > len(data):
+            continue
+        (length,) = struct.unpack_from("<I", data, at)
+        body = data[at + 4 : at + 4 + length]
+        if length == 0 or len(body) != length or not body.endswith(b"\0"):
+            continue
+        texts = [bytes(~b & 0xFF for b in message) for message in body[:-1].split(b"\0")]
+        try:
+            out[match.group(1).decode()] = [text.decode("utf-8") for text in texts]
+        except UnicodeDecodeError:
+            continue
+    return out
+
+
+def crimson(root: Path, found: Found) -> None:
+    """Crimson Fields' missions, their briefings, debriefings and the reports a commander is sent during
+    one (``usr/share/games/crimson/levels/*.lev``, read by ``crimson_messages``; each level a source unit,
+    a message paired with the English by its place; a mission's numbered goals are items and left out)."""
+    for level in sorted((root / "usr/share/games/crimson/levels").glob("*.lev")):
+        messages = crimson_messages(level.read_bytes())
+        english = messages.get("en", [])
+        for language in LANGUAGE_DIRS:
+            for code in own_directories(messages, language)[:1]:
+                if len(messages[code]) != len(english):
+                    continue
+                for msgid, msgstr in zip(english, messages[code], strict=True):
+                    if not _NUMBERED_ITEM.search(msgid):
+                        _add_in_unit(found, f"crimson/{level.stem}", language, msgid, msgstr)
 
 
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
@@ -1843,7 +1931,7 @@ SETS = {
     "tutor": (emacs_tutorial, vimtutor, gnome_games),
     "course": (klavaro, simutrans),
     "tips": (minetest, gramps, openttd, pychess, tuxpaint_stamps, hex_a_hop),
-    "levels": (glob2, neverball, xmoto, lordsawar, laby, tuxmath, blobwars, *kde_games),
+    "levels": (glob2, instead, crimson, neverball, xmoto, lordsawar, laby, tuxmath, blobwars, *kde_games),
 }
 
 
