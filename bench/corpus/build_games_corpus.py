@@ -291,7 +291,38 @@ sections and the section as many paragraphs, else it is its own key (no partner 
 opening in lowercase (the rest of a sentence cut by a command on its own line) and one keeping a run of
 the English's words are left out.
 
-The scroll, riddle, lesson, tutor, course and tips sets leave out what the quest set leaves out.
+A fifteenth set, level introductions, tutorials and mission briefings told to the player (``--set levels``)::
+
+    mkdir -p /tmp/levels/root && cd /tmp/levels
+    apt-get download glob2-data instead-data crimson neverball-common xmoto lordsawar-data laby \\
+        tuxmath-data blobwars-data kblackbox kubrick ksirk kajongg killbots knights kigo ksudoku kbruch \\
+        kanagram khangman kwordquiz kjumpingcube
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set levels --root /tmp/levels/root \\
+        --out bench/results/levels_replies.jsonl
+
+- **glob2**: Globulation 2's tutorial, the strategy game explained step by step
+  (``usr/share/games/glob2/scripts/tutorial_part*.sgsl``: each English ``show("…")`` followed by its
+  translations, ``show("…", de)``; a block of ``GLOB2_BLOCK`` English messages a source unit);
+- **instead**: INSTEAD's tutorial, an interactive fiction teaching its player to play one
+  (``usr/share/games/instead/games/tutorial3/main-<language>.lua``, ``instead_sections``; its Portuguese is
+  Brazil's; a block of ``INSTEAD_BLOCK`` definitions a source unit, a paragraph paired by place);
+- **crimson**: Crimson Fields' mission briefings, debriefings and reports (``usr/share/games/crimson/
+  levels/*.lev``, ``crimson_messages``: each language's block of inverted, NUL-ended messages; each level a
+  source unit; a mission's numbered goals left out);
+- **neverball**: Neverball's and Neverputt's level introductions and hints (``neverball.mo``; a backslash
+  is a line break; a level set's description, difficulty and author, and a message whose English keeps a
+  level's French title, ``reads_as_french``, left out);
+- **xmoto**, **lordsawar**, **tuxmath**, **blobwars**: X-Moto's tutorial and messages, LordsAWar's
+  advisor's counsel and scenarios, Tux Math's story, Blob Wars' warnings (their catalogues read whole,
+  ``catalogue``);
+- **laby**: Laby's level stories (``usr/share/laby/levels/*.laby`` and ``usr/share/laby/texts``, each
+  block an English ``text`` line and a line per translation, ``fr_FR.UTF-8``; a line opening with ``#``
+  is a comment);
+- **kdegames**: the tutorials, rules and hints of KDE's games and learning programs (``KDE_GAMES``, their
+  catalogues in Qt rich text read as plain text by ``rich_text``; few messages each, one package's units).
+
+The scroll, riddle, lesson, tutor, course, tips and levels sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
