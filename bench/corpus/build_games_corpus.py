@@ -295,8 +295,8 @@ A fifteenth set, level introductions, tutorials and mission briefings told to th
 
     mkdir -p /tmp/levels/root && cd /tmp/levels
     apt-get download glob2-data instead-data crimson neverball-common xmoto lordsawar-data laby \\
-        tuxmath-data blobwars-data kblackbox kubrick ksirk kajongg killbots knights kigo ksudoku kbruch \\
-        kanagram khangman kwordquiz kjumpingcube
+        tuxmath-data kblackbox kubrick ksirk kajongg killbots knights kigo ksudoku kbruch kanagram khangman \\
+        kwordquiz kjumpingcube
     for deb in *.deb; do dpkg-deb -x "$deb" root; done
     cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set levels --root /tmp/levels/root \\
         --out bench/results/levels_replies.jsonl
@@ -313,9 +313,8 @@ A fifteenth set, level introductions, tutorials and mission briefings told to th
 - **neverball**: Neverball's and Neverputt's level introductions and hints (``neverball.mo``; a backslash
   is a line break; a level set's description, difficulty and author, and a message whose English keeps a
   level's French title, ``reads_as_french``, left out);
-- **xmoto**, **lordsawar**, **tuxmath**, **blobwars**: X-Moto's tutorial and messages, LordsAWar's
-  advisor's counsel and scenarios, Tux Math's story, Blob Wars' warnings (their catalogues read whole,
-  ``catalogue``);
+- **xmoto**, **lordsawar**, **tuxmath**: X-Moto's tutorial and messages, LordsAWar's advisor's counsel
+  and scenarios, Tux Math's story (their catalogues read whole, ``catalogue``);
 - **laby**: Laby's level stories (``usr/share/laby/levels/*.laby`` and ``usr/share/laby/texts``, each
   block an English ``text`` line and a line per translation, ``fr_FR.UTF-8``; a line opening with ``#``
   is a comment);
@@ -1776,7 +1775,6 @@ def catalogue(
 xmoto = catalogue("xmoto", "usr/share/games/locale", "xmoto")
 lordsawar = catalogue("lordsawar", "usr/share/locale", "lordsawar")
 tuxmath = catalogue("tuxmath", "usr/share/locale", "tuxmath")
-blobwars = catalogue("blobwars", "usr/share/locale", "blobwars")
 # KDE's games and learning programs: their tutorials, rules, hints and messages to the player (few messages
 # each: one package's units, ``kdegames/games/<bucket>``).
 KDE_GAMES = (
@@ -1962,7 +1960,7 @@ SETS = {
     "tutor": (emacs_tutorial, vimtutor, gnome_games),
     "course": (klavaro, simutrans),
     "tips": (minetest, gramps, openttd, pychess, tuxpaint_stamps, hex_a_hop),
-    "levels": (glob2, instead, crimson, neverball, xmoto, lordsawar, laby, tuxmath, blobwars, *kde_games),
+    "levels": (glob2, instead, crimson, neverball, xmoto, lordsawar, laby, tuxmath, *kde_games),
 }
 
 

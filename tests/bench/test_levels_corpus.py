@@ -1,6 +1,6 @@
 """The levels set's readers (``bench/corpus/build_games_corpus.py --set levels``): Globulation 2's tutorial
 scripts, INSTEAD's tutorial game, Crimson Fields' levels, Neverball's level introductions, Laby's level texts
-and the game catalogues read whole (X-Moto, LordsAWar, Tux Math, Blob Wars, KDE's games as plain text), each
+and the game catalogues read whole (X-Moto, LordsAWar, Tux Math, KDE's games as plain text), each
 message with its translations in one source unit, labels, lists, French titles, comments and interface
 strings left out."""
 
@@ -226,6 +226,5 @@ def test_the_levels_set_is_registered() -> None:
         games.lordsawar,
         games.laby,
         games.tuxmath,
-        games.blobwars,
         *games.kde_games,
     )
