@@ -1750,9 +1750,10 @@ def catalogue(
 ) -> Callable[[Path, Found], None]:
     """A reader of one program's gettext catalogue ``<base>/<language>/LC_MESSAGES/<name>.mo`` in every
     language, its messages in the source units of ``package`` and ``domain`` (the catalogue's name when not
-    given) by hash (its interface strings and messages with placeholders are not prose and fall out, a line
-    break between two Chinese or Japanese characters is taken out, a message whose English lines are items
-    is left out; ``markup``: Qt rich text, read as plain text by ``rich_text``)."""
+    given) by hash (its interface strings and messages with placeholders, ``%s`` or Qt's ``%1``, are not
+    prose and fall out, a line break between two Chinese or Japanese characters is taken out, a message
+    whose English lines are items is left out; ``markup``: Qt rich text, read as plain text by
+    ``rich_text``)."""
 
     def read(root: Path, found: Found) -> None:
         directory = root / base
@@ -1764,7 +1765,7 @@ def catalogue(
                 for msgid, msgstr in read_mo(mo):
                     if markup:
                         msgid, msgstr = rich_text(msgid), rich_text(msgstr)
-                    if not line_items(msgid):
+                    if not line_items(msgid) and not _QT_PLACEHOLDER.search(msgid):
                         msgstr = _CJK_BREAK.sub("", msgstr)
                         _add_quest(found, language, package, domain or name, msgid, msgstr)
 

@@ -195,7 +195,14 @@ def test_a_kde_catalogue_is_read_as_plain_text_in_the_units_of_kde_games(tmp_pat
     )
     _mo(
         tmp_path / "usr/share/locale/ko/LC_MESSAGES/kblackbox.mo",
-        [(english, korean), ("New Game", "새 게임")],
+        [
+            (english, korean),
+            ("New Game", "새 게임"),
+            (
+                "%1: the file could not be read. Please check that it exists and try again.",
+                "%1: 파일을 읽을 수 없습니다. 파일이 있는지 확인하고 다시 시도하십시오.",
+            ),
+        ],
     )
     found: games.Found = defaultdict(dict)
     kblackbox = games.kde_games[games.KDE_GAMES.index("kblackbox")]
