@@ -291,7 +291,37 @@ sections and the section as many paragraphs, else it is its own key (no partner 
 opening in lowercase (the rest of a sentence cut by a command on its own line) and one keeping a run of
 the English's words are left out.
 
-The scroll, riddle, lesson, tutor, course and tips sets leave out what the quest set leaves out.
+A fifteenth set, level introductions, tutorials and mission briefings told to the player (``--set levels``)::
+
+    mkdir -p /tmp/levels/root && cd /tmp/levels
+    apt-get download glob2-data instead-data crimson neverball-common xmoto lordsawar-data laby \\
+        tuxmath-data kblackbox kubrick ksirk kajongg killbots knights kigo ksudoku kbruch kanagram khangman \\
+        kwordquiz kjumpingcube
+    for deb in *.deb; do dpkg-deb -x "$deb" root; done
+    cd - && .venv/bin/python bench/corpus/build_games_corpus.py --set levels --root /tmp/levels/root \\
+        --out bench/results/levels_replies.jsonl
+
+- **glob2**: Globulation 2's tutorial, the strategy game explained step by step
+  (``usr/share/games/glob2/scripts/tutorial_part*.sgsl``: each English ``show("…")`` followed by its
+  translations, ``show("…", de)``; a block of ``GLOB2_BLOCK`` English messages a source unit);
+- **instead**: INSTEAD's tutorial, an interactive fiction teaching its player to play one
+  (``usr/share/games/instead/games/tutorial3/main-<language>.lua``, ``instead_sections``; its Portuguese is
+  Brazil's; a block of ``INSTEAD_BLOCK`` definitions a source unit, a paragraph paired by place);
+- **crimson**: Crimson Fields' mission briefings, debriefings and reports (``usr/share/games/crimson/
+  levels/*.lev``, ``crimson_messages``: each language's block of inverted, NUL-ended messages; each level a
+  source unit; a mission's numbered goals left out);
+- **neverball**: Neverball's and Neverputt's level introductions and hints (``neverball.mo``; a backslash
+  is a line break; a level set's description, difficulty and author, and a message whose English keeps a
+  level's French title, ``reads_as_french``, left out);
+- **xmoto**, **lordsawar**, **tuxmath**: X-Moto's tutorial and messages, LordsAWar's advisor's counsel
+  and scenarios, Tux Math's story (their catalogues read whole, ``catalogue``);
+- **laby**: Laby's level stories (``usr/share/laby/levels/*.laby`` and ``usr/share/laby/texts``, each
+  block an English ``text`` line and a line per translation, ``fr_FR.UTF-8``; a line opening with ``#``
+  is a comment);
+- **kdegames**: the tutorials, rules and hints of KDE's games and learning programs (``KDE_GAMES``, their
+  catalogues in Qt rich text read as plain text by ``rich_text``; few messages each, one package's units).
+
+The scroll, riddle, lesson, tutor, course, tips and levels sets leave out what the quest set leaves out.
 
 The quest set leaves out, besides the lore set's defects, a translation that keeps a run of
 ``UNTRANSLATED_WORDS`` words of its English (credits, a line left untranslated) and a translation another
@@ -1687,6 +1717,229 @@ def hex_a_hop(root: Path, found: Found) -> None:
                 )
 
 
+# Globulation 2's tutorial scripts: a message shown to the player, in English, then the same message in each
+# language that translated it (``show("…", de)``); a line opening with ``#`` is a comment.
+_GLOB2_SHOW = re.compile(r'^[ \t]*show\("([^"\n]*)"\s*(?:,\s*([a-z]{2})\s*)?\)', re.M)
+# A unit of Globulation 2's tutorial: this many consecutive English messages of one script.
+GLOB2_BLOCK = 8
+
+
+def glob2(root: Path, found: Found) -> None:
+    """Globulation 2's tutorial, the strategy game explained to the player step by step (``usr/share/games/
+    glob2/scripts/tutorial_part*.sgsl``: each English ``show("…")`` followed by its translations,
+    ``show("…", de)``; a block of ``GLOB2_BLOCK`` English messages of a script is a source unit)."""
+    codes = {directories[0]: language for language, directories in LANGUAGE_DIRS.items()}
+    for script in sorted((root / "usr/share/games/glob2/scripts").glob("tutorial_part*.sgsl")):
+        english, index = None, -1
+        for text, code in _GLOB2_SHOW.findall(script.read_text("utf-8", "replace")):
+            if not code:
+                english, index = text, index + 1
+            elif english is not None and (language := codes.get(code)) is not None:
+                _add_in_unit(found, f"glob2/{script.stem}/{index // GLOB2_BLOCK}", language, english, text)
+
+
+def rich_text(text: str) -> str:
+    """A Qt rich-text message as plain text: its tags taken out (a break or a paragraph's end a line
+    break), its entities decoded."""
+    text = re.sub(r"<br\s*/?>|</p>", "\n", text, flags=re.I)
+    return html.unescape(_HTML_TAG.sub("", text)).replace("\xa0", " ")
+
+
+def catalogue(
+    package: str, base: str, name: str, markup: bool = False, domain: str = ""
+) -> Callable[[Path, Found], None]:
+    """A reader of one program's gettext catalogue ``<base>/<language>/LC_MESSAGES/<name>.mo`` in every
+    language, its messages in the source units of ``package`` and ``domain`` (the catalogue's name when not
+    given) by hash (its interface strings and messages with placeholders, ``%s`` or Qt's ``%1``, are not
+    prose and fall out, a line break between two Chinese or Japanese characters is taken out, a message
+    whose English lines are items is left out; ``markup``: Qt rich text, read as plain text by
+    ``rich_text``)."""
+
+    def read(root: Path, found: Found) -> None:
+        directory = root / base
+        if not directory.is_dir():
+            return
+        for language in LANGUAGE_DIRS:
+            directories = tuple(own_directories((p.name for p in directory.iterdir()), language))
+            if (mo := first(directory, directories, f"{{}}/LC_MESSAGES/{name}.mo")) is not None:
+                for msgid, msgstr in read_mo(mo):
+                    if markup:
+                        msgid, msgstr = rich_text(msgid), rich_text(msgstr)
+                    if not line_items(msgid) and not _QT_PLACEHOLDER.search(msgid):
+                        msgstr = _CJK_BREAK.sub("", msgstr)
+                        _add_quest(found, language, package, domain or name, msgid, msgstr)
+
+    read.__name__ = name
+    return read
+
+
+xmoto = catalogue("xmoto", "usr/share/games/locale", "xmoto")
+lordsawar = catalogue("lordsawar", "usr/share/locale", "lordsawar")
+tuxmath = catalogue("tuxmath", "usr/share/locale", "tuxmath")
+# KDE's games and learning programs: their tutorials, rules, hints and messages to the player (few messages
+# each: one package's units, ``kdegames/games/<bucket>``).
+KDE_GAMES = (
+    "kblackbox", "kubrick", "ksirk", "kajongg", "killbots", "knights", "kigo", "ksudoku", "kbruch", "kanagram",
+    "khangman", "kwordquiz", "kjumpingcube",
+)  # fmt: skip
+kde_games = tuple(catalogue("kdegames", "usr/share/locale", name, True, "games") for name in KDE_GAMES)
+
+# Neverball's messages break their lines with a backslash; a level set's description closes with its
+# difficulty and author, and a set's title is written between equals signs.
+_NEVERBALL_LABEL = re.compile(r"^=|Difficulty:|Author:")
+
+
+def neverball_lines(text: str) -> str:
+    """A Neverball message with its backslash line breaks as line breaks, a break between two Chinese or
+    Japanese characters taken out."""
+    return _CJK_BREAK.sub("", "\n".join(line.strip() for line in text.split("\\") if line.strip()))
+
+
+def reads_as_french(line: str) -> bool:
+    """Whether a line's words are more frequent in French than in English by wordfreq (a level's French
+    title left in the English message: ``La ballade dansante.``)."""
+    words = re.findall(r"[^\W\d_]+", line.lower())
+    if len(words) < 2:
+        return False
+    french = sum(wordfreq.zipf_frequency(w, "fr") for w in words)
+    return french > sum(wordfreq.zipf_frequency(w, "en") for w in words) + len(words)
+
+
+def neverball(root: Path, found: Found) -> None:
+    """Neverball's and Neverputt's level introductions and hints told to the player (``usr/share/locale/
+    <language>/LC_MESSAGES/neverball.mo``; a backslash is a line break; a level set's description, its
+    difficulty and author, its title between equals signs, and a message whose English keeps a level's
+    French title, ``reads_as_french``, are left out)."""
+    base = root / "usr/share/locale"
+    if not base.is_dir():
+        return
+    for language in LANGUAGE_DIRS:
+        directories = tuple(own_directories((p.name for p in base.iterdir()), language))
+        if (mo := first(base, directories, "{}/LC_MESSAGES/neverball.mo")) is not None:
+            for msgid, msgstr in read_mo(mo):
+                english = neverball_lines(msgid)
+                if _NEVERBALL_LABEL.search(msgid) or any(map(reads_as_french, english.splitlines())):
+                    continue
+                _add_quest(found, language, "neverball", "neverball", english, neverball_lines(msgstr))
+
+
+# Laby's texts: a block opening with the English (``text``, a tab, the text), then one line per translation
+# (``fr_FR.UTF-8``, a tab, the text); a translation line opening with ``#`` is a comment.
+_LABY_LINE = re.compile(r"^([\w@]+)(?:\.UTF-8)?\t+(.+)$")
+
+
+def laby_blocks(text: str) -> Iterator[dict[str, str]]:
+    """The blocks of a Laby text file or level section: directory name (``text`` for the English) -> text."""
+    for block in re.split(r"\n\s*\n", text):
+        lines = {m[1]: m[2] for line in block.splitlines() if (m := _LABY_LINE.match(line))}
+        if "text" in lines:
+            yield lines
+
+
+def laby(root: Path, found: Found) -> None:
+    """Laby's level stories and messages, the ant robot's maze explained to the child who programs it
+    (``usr/share/laby/levels/*.laby``, each level's title and comment, and ``usr/share/laby/texts``, its
+    messages; translations by locale, ``fr_FR.UTF-8``)."""
+    base = root / "usr/share/laby"
+    files = [*sorted((base / "levels").glob("*.laby")), base / "texts"]
+    for path in (p for p in files if p.is_file()):
+        for block in laby_blocks(path.read_text("utf-8", "replace")):
+            english = block["text"]
+            for language in LANGUAGE_DIRS:
+                for directory in own_directories(block, language)[:1]:
+                    _add_quest(found, language, "laby", path.parent.name, english, block[directory])
+
+
+# INSTEAD's tutorial game, one Lua file per language (``main-<language>.lua``); its Portuguese is Brazil's
+# (the game shows Brazil's flag beside it and writes "você", "tela", "mouse").
+INSTEAD_LANGUAGES = {"en": "en", "de": "de", "es": "es", "fr": "fr", "it": "it", "nl": "nl", "pt": "pt-BR",
+                     "ru": "ru", "uk": "uk"}  # fmt: skip
+# A Lua string: long (``[[…]]``) or quoted; a top-level definition of the game (``r1 = room {``); a link
+# (``{Next}``, ``{pt|Português}``: the text shown is after the bar).
+_LUA_STRING = re.compile(r"\[\[(.*?)\]\]|'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"", re.S)
+_INSTEAD_DEFINITION = re.compile(r"^\w+\s*=\s*\w+\s*\{", re.M)
+_INSTEAD_LINK = re.compile(r"\{(?:[^{}|]*\|)?([^{}]*)\}")
+# A unit of INSTEAD's tutorial: this many consecutive definitions (rooms and objects).
+INSTEAD_BLOCK = 4
+
+
+def instead_sections(text: str) -> list[list[str]]:
+    """The paragraphs of an INSTEAD game file, by blocks of ``INSTEAD_BLOCK`` top-level definitions: each
+    string's paragraphs (``^^`` between two, ``^`` a line break), links as their text, comments not read; a
+    paragraph whose lines are items (the keys' list, ``line_items``) is kept empty, in its place."""
+    text = re.sub(r"^\s*--.*$", "", text, flags=re.M)
+    definitions = _INSTEAD_DEFINITION.split(text)[1:]
+    sections: list[list[str]] = []
+    for at, definition in enumerate(definitions):
+        if at % INSTEAD_BLOCK == 0:
+            sections.append([])
+        for match in _LUA_STRING.finditer(definition):
+            string = next(group for group in match.groups() if group is not None)
+            string = _INSTEAD_LINK.sub(r"\1", re.sub(r"\\(['\"])", r"\1", string))
+            paragraphs = [p.replace("^", "\n") for p in string.split("^^") if p.strip()]
+            sections[-1] += ["" if line_items(p) else " ".join(p.split()) for p in paragraphs]
+    return sections
+
+
+def instead(root: Path, found: Found) -> None:
+    """INSTEAD's tutorial, an interactive fiction that teaches its player to play one (``usr/share/games/
+    instead/games/tutorial3/main-<language>.lua``; each block of definitions a source unit, its paragraphs
+    paired with the English's by place when the two files have as many)."""
+    base = root / "usr/share/games/instead/games/tutorial3"
+    if not (base / "main-en.lua").is_file():
+        return
+    english = instead_sections((base / "main-en.lua").read_text("utf-8", "replace"))
+    words = {w for section in english for p in section for w in shingles(p)}
+    for code, language in INSTEAD_LANGUAGES.items():
+        if (path := base / f"main-{code}.lua").is_file():
+            sections = instead_sections(path.read_text("utf-8", "replace"))
+            _add_tutorial(found, language, "instead/tutorial3", sections, english, words)
+
+
+# Crimson Fields' levels (``.lev``): each language's messages a block, its two-letter code after a NUL, the
+# block's length (four bytes, little-endian), then the messages, each byte inverted and each message ended by
+# a NUL; the n-th message of each block is one message in every language.
+_CRIMSON_BLOCK = re.compile(rb"\x00([a-z]{2})")
+# A mission's goals as a numbered list ("1a. Capture the enemy headquarters", "(2) Conquer the base."):
+# items, not prose.
+_NUMBERED_ITEM = re.compile(r"^\s*(?:\d+[a-z]?\.|\(\d+[a-z]?\))", re.M)
+
+
+def crimson_messages(data: bytes) -> dict[str, list[str]]:
+    """A Crimson Fields level's messages: language code -> its messages in order."""
+    out: dict[str, list[str]] = {}
+    for match in _CRIMSON_BLOCK.finditer(data):
+        at = match.end()
+        if at + 4 > len(data):
+            continue
+        (length,) = struct.unpack_from("<I", data, at)
+        body = data[at + 4 : at + 4 + length]
+        if length == 0 or len(body) != length or not body.endswith(b"\0"):
+            continue
+        texts = [bytes(~b & 0xFF for b in message) for message in body[:-1].split(b"\0")]
+        try:
+            out[match.group(1).decode()] = [text.decode("utf-8") for text in texts]
+        except UnicodeDecodeError:
+            continue
+    return out
+
+
+def crimson(root: Path, found: Found) -> None:
+    """Crimson Fields' missions, their briefings, debriefings and the reports a commander is sent during
+    one (``usr/share/games/crimson/levels/*.lev``, read by ``crimson_messages``; each level a source unit,
+    a message paired with the English by its place; a mission's numbered goals are items and left out)."""
+    for level in sorted((root / "usr/share/games/crimson/levels").glob("*.lev")):
+        messages = crimson_messages(level.read_bytes())
+        english = messages.get("en", [])
+        for language in LANGUAGE_DIRS:
+            for code in own_directories(messages, language)[:1]:
+                if len(messages[code]) != len(english):
+                    continue
+                for msgid, msgstr in zip(english, messages[code], strict=True):
+                    if not _NUMBERED_ITEM.search(msgid):
+                        _add_in_unit(found, f"crimson/{level.stem}", language, msgid, msgstr)
+
+
 # Dink Smallwood's and The Question's characters speak in short lines: a line of 20 letters is a message.
 DIALOGUE_CHARS = 20
 # FreeOrion's species and space monsters' descriptions (their lore; not the techs' and buildings' rules).
@@ -1708,6 +1961,7 @@ SETS = {
     "tutor": (emacs_tutorial, vimtutor, gnome_games),
     "course": (klavaro, simutrans),
     "tips": (minetest, gramps, openttd, pychess, tuxpaint_stamps, hex_a_hop),
+    "levels": (glob2, instead, crimson, neverball, xmoto, lordsawar, laby, tuxmath, *kde_games),
 }
 
 
@@ -1725,7 +1979,7 @@ def main() -> int:
     for language, messages in found.items():  # a message left untranslated under another id
         if language != "en":
             found[language] = {key: text for key, text in messages.items() if text not in english}
-    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor", "course", "tips"):
+    if args.set in ("quest", "scroll", "riddle", "lesson", "tutor", "course", "tips", "levels"):
         found = defaultdict(dict, without_borrowed(found))
     if not found:
         print(f"no {args.set} catalogues under {args.root}", file=sys.stderr)
