@@ -83,7 +83,7 @@ def gates() -> dict[str, Gate]:
 
 def keeps_rule(record: Record, gate: Gate) -> bool:
     """Whether a mixing verdict keeps the rule it met with the calls ``gate`` accepts taken as not sure."""
-    rule, sentences = record["rule"], record["sentences"]
+    rule, sentences = record["rule"], record.get("sentences") or []
     assert isinstance(sentences, list)
     if rule in ("strong", "sure", "seconded"):
         return not gate(sentences[0])
