@@ -22,6 +22,8 @@ The gates are the general signals a foreign call can be weighed by besides its o
   at ``lexicon.ABSENT``, each word's term capped at ``lexicon.MAX_GAP``), per word, expected over named:
   a call whose words lean the named language's way by less than the bar (none when the named language
   has no list);
+- ``llr x words``: the same over the whole sentence (per word times the words either list holds): the
+  odds, in log10, of the named language over the expected one (3: a thousand to one);
 - ``said``: the same over the words written in lowercase only (verbs and function words; names and
   titles left out, as ``detect._said_our_way`` reads them);
 - ``isolated``: neither neighbouring sentence is called foreign, fastText gives neither a tenth for the
@@ -59,6 +61,11 @@ def _at_least(key: str, bar: float) -> Gate:
     return lambda s: s.get(key) is not None and float(str(s[key])) >= bar
 
 
+def _odds_below(bar: float) -> Gate:
+    """The whole sentence's lean (per word times its words) gives the named language odds below 10^bar."""
+    return lambda s: s.get("llr") is not None and float(str(s["llr"])) * int(str(s["llr_words"])) > -bar
+
+
 def _both(first: Gate, second: Gate) -> Gate:
     return lambda s: first(s) and second(s)
 
@@ -69,6 +76,8 @@ def gates() -> dict[str, Gate]:
         out[f"llr >= {bar}"] = _at_least("llr", bar)
     for bar in (-1.25, -1.0, -0.75, -0.5):
         out[f"said >= {bar}"] = _at_least("said", bar)
+    for odds in (3.0, 5.0, 8.0):
+        out[f"llr x words > -{odds:g}"] = _odds_below(odds)
     out["isolated"] = isolated
     for bar in (-1.5, -1.25, -1.0, -0.75):
         out[f"isolated, llr >= {bar}"] = _both(isolated, _at_least("llr", bar))

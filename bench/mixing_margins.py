@@ -6,7 +6,7 @@ Usage::
 
     .venv/bin/python bench/mixing_margins.py bench/results/*_replies.jsonl bench/results/*_paragraphs.jsonl \\
         --vocab /tmp/whisper/openai_whisper-20250625/whisper/assets/multilingual.tiktoken --split dev \\
-        [--dump records.jsonl]
+        [--dump records.jsonl [--context]]
 
 A reply fails as mixing on foreign sentence calls (``judge.py``); a clean reply with one such call that
 did not fail is a near miss: one more sentence, a little more share or a surer call and it fails. Those
@@ -19,7 +19,9 @@ words the expected language's lexicon does not know, the expected-over-named lex
 per word (``lexicon.preference``; none when the named language has no lexicon), whether the named language
 is a close neighbour, the call's basis and strength. Prints per set the clean mixing and switch calls, the
 clean near misses and the recall of the true cases; on dev (rules are decided there), the quantiles of each
-measure for clean and true foreign sentences. ``--dump`` (dev only) writes every record for a closer look.
+measure for clean and true foreign sentences. ``--dump`` (dev only) writes every record for a closer look;
+with ``--context``, each foreign sentence's place (alone on a line, in emphasis markup) and the calls on
+its neighbours too (``mixing_gates.py`` reads them).
 """
 
 from __future__ import annotations
