@@ -24,6 +24,8 @@ The gates are the general signals a foreign call can be weighed by besides its o
   has no list);
 - ``llr x words``: the same over the whole sentence (per word times the words either list holds): the
   odds, in log10, of the named language over the expected one (3: a thousand to one);
+- ``leans ours``: the words of a sentence in the reply's own script lean the expected language's way (the
+  lexicons contradicting the models' call);
 - ``said``: the same over the words written in lowercase only (verbs and function words; names and
   titles left out, as ``detect._said_our_way`` reads them);
 - ``isolated``: neither neighbouring sentence is called foreign, fastText gives neither a tenth for the
@@ -57,6 +59,20 @@ def isolated(s: Sentence) -> bool:
     )
 
 
+SCRIPT_BASES = frozenset({"script", "hanzi", "alphabet"})  # calls the letters settle, not the words
+
+
+def leans_ours(s: Sentence) -> bool:
+    """A call of the models on a sentence in the reply's own script whose words lean the expected
+    language's way, by 0.5 per word over two listed words or more: the lexicons contradict the models."""
+    return (
+        s["basis"] not in SCRIPT_BASES
+        and s.get("llr") is not None
+        and float(str(s["llr"])) >= 0.5
+        and int(str(s["llr_words"])) >= 2
+    )
+
+
 def _at_least(key: str, bar: float) -> Gate:
     return lambda s: s.get(key) is not None and float(str(s[key])) >= bar
 
@@ -76,6 +92,7 @@ def gates() -> dict[str, Gate]:
         out[f"llr >= {bar}"] = _at_least("llr", bar)
     for bar in (-1.25, -1.0, -0.75, -0.5):
         out[f"said >= {bar}"] = _at_least("said", bar)
+    out["leans ours by 0.5, same script"] = leans_ours
     for odds in (3.0, 5.0, 8.0):
         out[f"llr x words > -{odds:g}"] = _odds_below(odds)
     out["isolated"] = isolated

@@ -16,8 +16,9 @@ NATIVE_NEIGHBOUR = {"status": "native", "language": "en", "ft": 0.02, "cld3": Fa
 
 
 def call(llr: float | None, sure: bool = True, **context: object) -> dict[str, object]:
-    return {"llr": llr, "llr_words": 8, "said": llr, "sure": sure, "strong": sure, "ft": 0.95, "cld3": 0.99,
-            "words": 8, "prev": NATIVE_NEIGHBOUR, "next": None, **context}  # fmt: skip
+    return {"llr": llr, "llr_words": 8, "said": llr, "sure": sure, "strong": sure, "basis": "models",
+            "ft": 0.95, "cld3": 0.99, "words": 8, "prev": NATIVE_NEIGHBOUR, "next": None,
+            **context}  # fmt: skip
 
 
 def test_isolated_asks_both_neighbours_for_no_sign_of_the_named_language() -> None:
@@ -40,6 +41,10 @@ def test_a_verdict_loses_its_rule_only_when_no_sure_call_is_left() -> None:
     assert not gate(call(None))  # no list for the named language: no lean, no gate
     odds = gates()["llr x words > -3"]  # eight words: -0.3 each is odds of 10^2.4, -0.5 each 10^4
     assert odds(call(-0.3)) and not odds(call(-0.5)) and not odds(call(None))
+    ours = gates()["leans ours by 0.5, same script"]
+    assert ours(call(0.6)) and not ours(call(0.4))
+    assert not ours(call(0.6, basis="script"))  # a Chinese sentence's English words: the letters settle it
+    assert not ours(call(0.6, llr_words=1))
 
 
 def test_the_curve_counts_clean_verdicts_cleared_and_true_cases_lost(
