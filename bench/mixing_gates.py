@@ -114,7 +114,9 @@ def keeps_rule(record: Record, gate: Gate) -> bool:
     if rule in ("strong", "sure", "seconded"):
         return not gate(sentences[0])
     if rule == "sentences":
-        return any(s["sure"] and not gate(s) for s in sentences)
+        # (a verdict whose calls, read again one by one, hold no sure one: the gate takes nothing from it)
+        sure = [s for s in sentences if s["sure"]]
+        return not sure or any(not gate(s) for s in sure)
     return True  # share (a switch), whole_reply, pooled, whole_text: no sure call asked
 
 

@@ -36,6 +36,8 @@ def test_a_verdict_loses_its_rule_only_when_no_sure_call_is_left() -> None:
     assert keeps_rule({"rule": "strong", "sentences": [strong]}, gate)
     assert keeps_rule({"rule": "sentences", "sentences": [weak, strong]}, gate)
     assert not keeps_rule({"rule": "sentences", "sentences": [weak, call(-1.9, sure=False)]}, gate)
+    unsure = [call(-0.6, sure=False), call(-0.7, sure=False)]
+    assert keeps_rule({"rule": "sentences", "sentences": unsure}, gate)  # nothing sure for the gate to take
     assert keeps_rule({"rule": "share", "sentences": [weak]}, gate)  # a switch asks for no sure call
     assert keeps_rule({"rule": "pooled"}, gate)  # pooled without a foreign call: none to take as not sure
     assert not gate(call(None))  # no list for the named language: no lean, no gate
