@@ -6,7 +6,7 @@ Usage::
 
     .venv/bin/python bench/mixing_margins.py bench/results/*_replies.jsonl bench/results/*_paragraphs.jsonl \\
         --vocab /tmp/whisper/openai_whisper-20250625/whisper/assets/multilingual.tiktoken --split dev \\
-        [--dump records.jsonl]
+        [--dump records.jsonl [--context]]
 
 A reply fails as mixing on foreign sentence calls (``judge.py``); a clean reply with one such call that
 did not fail is a near miss: one more sentence, a little more share or a surer call and it fails. Those
@@ -19,7 +19,9 @@ words the expected language's lexicon does not know, the expected-over-named lex
 per word (``lexicon.preference``; none when the named language has no lexicon), whether the named language
 is a close neighbour, the call's basis and strength. Prints per set the clean mixing and switch calls, the
 clean near misses and the recall of the true cases; on dev (rules are decided there), the quantiles of each
-measure for clean and true foreign sentences. ``--dump`` (dev only) writes every record for a closer look.
+measure for clean and true foreign sentences. ``--dump`` (dev only) writes every record for a closer look;
+with ``--context``, each foreign sentence's place (alone on a line, in emphasis markup) and the calls on
+its neighbours too (``mixing_gates.py`` reads them).
 """
 
 from __future__ import annotations
@@ -45,10 +47,19 @@ from exporter.language import judge as judge_module
 from exporter.language.detect import CLOSE, VARIETY_OF, unknown_words
 from exporter.language.judge import Judge, Verdict, default_judge, is_titled
 from exporter.language.lexicon import lexicon_or_none, preference
-from exporter.language.locales import LOCALES
+from exporter.language.locales import LOCALES, LocaleSpec
 from exporter.language.repetition import MAX_JUDGED_CHARS
-from exporter.language.scripts import CJK_SCRIPTS
-from exporter.language.segment import QUOTE_MARKS, is_quoted, unquote, word_count
+from exporter.language.scripts import CJK_SCRIPTS, LETTERS
+from exporter.language.segment import (
+    QUOTE_MARKS,
+    Sentence,
+    is_quoted,
+    join_bracketed,
+    mask_code,
+    split_sentences,
+    unquote,
+    word_count,
+)
 from exporter.outcomes import Outcome, Reason
 
 MEASURES = ("letters", "words", "share", "ft", "cld3", "ft_native", "unknown", "llr")
@@ -63,8 +74,12 @@ def sentence_records(
     judged = unicodedata.normalize("NFC", text[:MAX_JUDGED_CHARS]).strip()
     total = 0.0
     out: list[dict[str, object]] = []
+    masked = mask_code(judged) if CONTEXT else ""
+    split = join_bracketed(masked, split_sentences(masked)) if CONTEXT else []
+    starts = [p.start for p in split]
     for s in evidence.get("foreign", []) or []:  # type: ignore[attr-defined]
         sentence = judged[s["start"] : s["end"]]
+        at = starts.index(s["start"]) if s["start"] in starts else -1
         call = judge.ensemble.call(sentence.strip(QUOTE_MARKS), spec)
         language = str(s["language"])
         models = s.get("models", {})
@@ -73,10 +88,14 @@ def sentence_records(
         cjk = spec.scripts <= CJK_SCRIPTS
         unknown, counted = (0, 0) if cjk else unknown_words(sentence, expected)
         first, second = lexicon_or_none(expected), lexicon_or_none(language)
-        llr = None
+        llr = said = None
+        llr_words = 0
         if first is not None and second is not None and not cjk:
             lean = preference(first.words(unquote(sentence)), first, second)
-            llr = round(lean.per_word, 3) if lean.words else None
+            llr, llr_words = (round(lean.per_word, 3) if lean.words else None), lean.words
+            lower = [word for word in LETTERS.findall(unquote(sentence)) if word[0].islower()]
+            said_lean = preference(first.folded(lower), first, second)
+            said = round(said_lean.per_word, 3) if said_lean.words else None
         total += call.weight
         out.append({
             "language": language, "basis": s["basis"], "strong": call.strong, "sure": call.sure,
@@ -84,11 +103,61 @@ def sentence_records(
             "ft": ft.get(language, 0.0), "ft_native": ft.get(expected, 0.0),
             "cld3": cld3[1] if cld3[0] == language or VARIETY_OF.get(cld3[0]) == language else 0.0,
             "unknown": round(unknown / counted, 3) if counted else None, "llr": llr,
+            "llr_words": llr_words, "said": said,
             "close": language in CLOSE.get(expected, ()) or VARIETY_OF.get(language) == expected,
             "quoted": is_quoted(judged, s["start"], s["end"]), "titled": is_titled(unquote(sentence)),
+            **(context(judge, judged, split, at, spec, language) if CONTEXT and at >= 0 else {}),
             "text": sentence[:160],
         })  # fmt: skip
     return out
+
+
+CONTEXT = False  # --context: each foreign sentence's position and its neighbours' calls too
+
+
+def context(
+    judge: Judge, text: str, split: list[Sentence], at: int, spec: LocaleSpec, language: str
+) -> dict[str, object]:
+    """Where the foreign sentence ``split[at]`` of ``text`` stands, and the calls on its neighbours."""
+    s = split[at]
+    return {
+        **position(text, s.start, s.end),
+        "prev": neighbour(judge, split, at - 1, spec, language),
+        "next": neighbour(judge, split, at + 1, spec, language),
+    }
+
+
+def position(text: str, start: int, end: int) -> dict[str, object]:
+    """Where a sentence stands in its text: alone on its line (and the text has other lines), after a
+    colon, wrapped in emphasis markup (``*``, ``_``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    own_line = not text[line_start:start].strip() and not text[end:line_end].strip()
+    before = text[:start].rstrip()
+    sentence = text[start:end]
+    return {
+        "own_line": own_line and "\n" in text.strip(),
+        "colon": before.endswith(":"),
+        "marked": sentence[:1] in "*_" and sentence.rstrip(".!?…")[-1:] in "*_",
+    }
+
+
+def neighbour(
+    judge: Judge, split: list[Sentence], at: int, spec: LocaleSpec, language: str
+) -> dict[str, object] | None:
+    """The call on the sentence at ``at`` of ``split`` (None outside it), and what both models give the
+    language named for its neighbour."""
+    if at < 0 or at >= len(split):
+        return None
+    text = split[at].text.strip(QUOTE_MARKS)
+    call = judge.ensemble.call(text, spec)
+    ft = dict(judge.ensemble.fasttext(text))
+    cld3 = judge.ensemble.cld3(text)
+    return {
+        "status": call.status, "language": call.language, "ft": round(ft.get(language, 0.0), 3),
+        "cld3": cld3[0] == language or VARIETY_OF.get(cld3[0]) == language,
+    }  # fmt: skip
 
 
 def called_as(verdict: Verdict) -> str:
@@ -226,6 +295,12 @@ def main() -> int:
     parser.add_argument("--dump", type=Path, help="write every record here (dev only)")
     parser.add_argument("--no-pressure", action="store_true", help="only the evaluations' cases")
     parser.add_argument(
+        "--context",
+        action="store_true",
+        help="record each foreign sentence's position (own line, after a colon, in emphasis markup) and the "
+        "calls on its neighbours",
+    )
+    parser.add_argument(
         "--before",
         action="append",
         default=[],
@@ -236,6 +311,8 @@ def main() -> int:
     if args.dump and args.split != "dev":
         parser.error("--dump keeps texts: dev split only")
     judge = default_judge()
+    global CONTEXT
+    CONTEXT = args.context
     before = {key: float(value) for key, value in (item.split("=", 1) for item in args.before)}
     for key in before:
         if key in GATES:

@@ -75,3 +75,37 @@ def test_the_report_counts_calls_near_misses_and_recall(capsys: pytest.CaptureFi
     assert row.split()[:9] == ["lore", "2", "0", "0", "1", "1", "1", "0", "0"]
     assert "50.00% of 2 / 100.00% of 1" in row
     assert "Malay in Indonesian (mixing and switch): 1 of 2" in out
+
+
+class WeakCallsModels(WeakCalls):
+    """``WeakCalls`` with both models: Spanish for the two foreign sentences (in emphasis markup or not),
+    English otherwise."""
+
+    def call(
+        self, text: str, spec: LocaleSpec, counts: dict[Script, int] | None = None, w: float | None = None
+    ) -> Call:
+        return super().call(text.strip("*"), spec, counts, w)
+
+    def fasttext(self, text: str, k: int = 3) -> tuple[tuple[str, float], ...]:
+        return (("es", 0.8),) if text.strip("*") in (ONE, TWO) else (("en", 0.9), ("es", 0.05))
+
+    def cld3(self, text: str) -> tuple[str, float]:
+        return ("es", 0.6) if text.strip("*") in (ONE, TWO) else ("en", 0.9)
+
+
+def test_context_records_the_position_and_the_neighbours_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mixing_margins
+
+    monkeypatch.setattr(mixing_margins, "CONTEXT", True)
+    judge = Judge(ensemble=WeakCallsModels())  # type: ignore[arg-type]
+    text = " ".join([NATIVE[0], ONE, TWO, NATIVE[1]]) + "\n\n*" + TWO + "*\n" + NATIVE[2]
+    sentences = record(judge, {"text": text, "locale": "en", "kind": "clean"}, "lore")["sentences"]
+    assert isinstance(sentences, list) and len(sentences) == 3
+    one, two, marked = sentences
+    assert one["prev"] == {"status": "native", "language": "en", "ft": 0.05, "cld3": False}
+    assert one["next"] == {"status": "foreign", "language": "es", "ft": 0.8, "cld3": True}
+    assert (one["own_line"], one["marked"], two["next"]["status"]) == (False, False, "native")  # type: ignore[index]
+    assert (marked["own_line"], marked["marked"]) == (True, True)
+    monkeypatch.setattr(mixing_margins, "CONTEXT", False)
+    plain = record(judge, {"text": text, "locale": "en", "kind": "clean"}, "lore")["sentences"]
+    assert isinstance(plain, list) and "prev" not in plain[0] and "own_line" not in plain[0]
