@@ -1998,9 +1998,20 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], int, 
 # '"It was the law, they said. “I'm sorry, I can't help you” she said. "') or the end of the paragraph; a
 # line that opens with a dash, or a dash that opens a sentence ("Sure! — Nie napiszę…"), is dialogue to
 # the line's end.
+# A reply cut out of a dialogue may open inside a quote: its first quotation mark then closes one, right after a
+# word or an end mark ("I can't go back. Not for anything.” He turned to the door."), and all before it on that
+# line is the character's speech. A closing "”", "»", "」", "』", "›" is one by its shape; a straight '"' when a
+# space, a mark or the line's end follows it (not the inch of '5" screen', after a digit); German opens a quote
+# with "»", after a space or at the start, which is not after a word.
+_OPENS_INSIDE = (
+    r"\A[^\"“”„«»‹›「」『』\n]*?(?:[^\W\d_]|[.,!?…])"
+    r"(?:\"(?=[\s.,;:!?…)\]—–-]|$)|[”»」』›])"
+)
 _CLOSERS = {'"': '"”', "“": '”“"', "”": '”"', "„": '“”"', "«": "»", "»": "«", "‹": "›", "›": "‹", "「": "」", "『": "』"}  # fmt: skip
 _QUOTED = re.compile(
-    "|".join(
+    _OPENS_INSIDE
+    + "|"
+    + "|".join(
         rf"{re.escape(opener)}(?:[^{closers}\n]|\n(?!\n))*(?:[{closers}]|$|(?=\n\n))"
         for opener, closers in _CLOSERS.items()
     )

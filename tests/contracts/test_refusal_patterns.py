@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter.contracts.refusal_patterns import HARD, LEAD_CHARS, SOFT, find_refusal
+from exporter.contracts.refusal_patterns import HARD, LEAD_CHARS, SOFT, find_refusal, unquoted
 from exporter.contracts.refusal_scenes import SCENES
 from exporter.language.locales import DEFAULT_LOCALES
 from tests.fuzz_profile import examples
@@ -1766,4 +1766,34 @@ def test_the_same_decline_with_no_name_or_a_name_that_is_not_addressed_is_still_
     ],
 )
 def test_a_decline_with_a_capital_that_names_no_addressee_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+# -- a reply that opens inside a quote (refusal_patterns._OPENS_INSIDE): its first quotation mark closes one ---
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I can't write to him again, not after what he did.” She folded the letter and put it in the drawer.",
+        "I'd rather not continue this story.\" He turned to the door and left the tavern without paying.",
+        "Prefiero no escribir esta carta.» Lucía dobló el papel y lo guardó en el cajón.",
+        "Я не буду писать эту историю.” Она сложила письмо и убрала его в ящик стола.",
+    ],
+)
+def test_a_decline_before_a_closing_quotation_mark_with_no_opener_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+    assert unquoted(line).startswith(" " * 10)
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # the first mark opens a quote: after a space, or a German »…« at the start
+        'I\'d rather not write this "gruesome" scene.',
+        "I'd rather not write this scene. “Maya” deserves a gentler night.",
+        # an inch after a digit closes nothing
+        "I can't write this 5\" screen scene.",
+        "Prefiero no escribir esta escena. ¿Y si escribo «la mañana siguiente»?",
+    ],
+)
+def test_a_decline_before_a_quote_that_opens_is_still_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
