@@ -24,7 +24,9 @@ reading that let a matching phrase pass:
 - ``no-me``: a composed core without the locale's first person; ``no-task``: nor a task word;
 - ``not-own``: after other text, a plain core that governs no task word of its own (``_opens``);
 - ``other-act``: a negated modal whose infinitive is another act (``_MODAL_INFINITIVE``);
-- ``no-offer``: a counter-offer's exclusion without an offer opening the reply.
+- ``no-offer``: a counter-offer's exclusion without an offer opening the reply;
+- ``named``: the phrase's sentence ends on a name or title after a comma, someone addressed
+  (``_addressed_by_name``, asked of every family).
 
 A text that fails is counted as ``fail``; one with no phrase at all is not counted. The readings a near miss
 depends on are the ones an unseen variant of the same fiction structure can slip past: the texts shown
@@ -51,9 +53,9 @@ from screen_pressure import cases, load
 from exporter.contracts import refusal_patterns as rp
 
 
-def _composed_reading(lowered: str, codes: tuple[str, ...], end: int) -> str | None:
+def _composed_reading(lowered: str, cased: str, codes: tuple[str, ...], end: int) -> str | None:
     """Why the composed declines of ``codes`` let ``lowered[:end]`` pass (a core matched), or None when no
-    core matched or one declined (``rp._composed`` with its reasons)."""
+    core matched or one declined (``rp._composed`` with its reasons; ``cased``: the text with its case)."""
     union, each = rp._COMPOSED_BY_CODES[codes]
     lead = rp._lead(end)
     reading = None
@@ -96,12 +98,14 @@ def _composed_reading(lowered: str, codes: tuple[str, ...], end: int) -> str | N
             start, stop = min(own.start(), topic.start()), max(own.end(), topic.end())
             if rp._story_after(lowered, start, stop, codes):
                 return "story-after"  # _composed returns this span; the story after it lets it pass
+            if rp._addressed_by_name(cased, lowered, start, stop):
+                return "named"
             return None
     return reading
 
 
 def _phrase_reading(
-    lowered: str, pattern: re.Pattern[str], opens: int, codes: tuple[str, ...], soft: bool
+    lowered: str, cased: str, pattern: re.Pattern[str], opens: int, codes: tuple[str, ...], soft: bool
 ) -> str | None:
     """Why the first match of a hard or soft ``pattern`` passes (None: no match, or it fails)."""
     m = pattern.search(lowered, 0, len(lowered))
@@ -119,6 +123,8 @@ def _phrase_reading(
         return "story-after"
     if soft and rp._after_the_story(lowered, *rp._sentence(lowered, m.start(), m.end()), codes):
         return "after-story"
+    if rp._addressed_by_name(cased, lowered, m.start(), m.end()):
+        return "named"
     return None
 
 
@@ -126,7 +132,9 @@ def readings(text: str) -> dict[str, str]:
     """Per phrase family with a matching phrase in ``text``'s window, the reading that let it pass."""
     window = text[: rp.REFUSAL_WINDOW_CHARS]
     raw = window.lower()
-    blank = rp.unquoted(window).lower() if rp._QUOTED.search(window) else raw
+    blanked = rp.unquoted(window) if rp._QUOTED.search(window) else window
+    blank = blanked.lower() if blanked is not window else raw
+    cased_raw, cased_blank = rp._cased(window, raw), rp._cased(blanked, blank)
     out: dict[str, str] = {}
     for trigger, hard, soft, end, codes in rp._BY_SCRIPT:
         if not trigger.search(raw, 0, end) or not rp._ANY_BY_CODES[codes].search(raw, 0, end):
@@ -138,11 +146,11 @@ def readings(text: str) -> dict[str, str]:
             if pattern.search(blank, 0, end) is None:
                 out.setdefault(family, "quoted")
                 continue
-            reading = _phrase_reading(blank[:end], pattern, opens, codes, family == "soft")
+            reading = _phrase_reading(blank[:end], cased_blank[:end], pattern, opens, codes, family == "soft")
             if reading is not None:
                 out.setdefault(family, reading)
-        composed_raw = _composed_reading(raw, codes, end)
-        composed = _composed_reading(blank, codes, end) if blank is not raw else composed_raw
+        composed_raw = _composed_reading(raw, cased_raw, codes, end)
+        composed = _composed_reading(blank, cased_blank, codes, end) if blank is not raw else composed_raw
         if composed is None and rp._composed(raw, codes, end) and not rp._composed(blank, codes, end):
             out.setdefault("composed", "quoted")
         elif composed is not None:

@@ -1998,9 +1998,20 @@ _BY_SCRIPT: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], int, 
 # '"It was the law, they said. “I'm sorry, I can't help you” she said. "') or the end of the paragraph; a
 # line that opens with a dash, or a dash that opens a sentence ("Sure! — Nie napiszę…"), is dialogue to
 # the line's end.
+# A reply cut out of a dialogue may open inside a quote: its first quotation mark then closes one, right after a
+# word or an end mark ("I can't go back. Not for anything.” He turned to the door."), and all before it on that
+# line is the character's speech. A closing "”", "»", "」", "』", "›" is one by its shape; a straight '"' when a
+# space, a mark or the line's end follows it (not the inch of '5" screen', after a digit); German opens a quote
+# with "»", after a space or at the start, which is not after a word.
+_OPENS_INSIDE = (
+    r"\A[^\"“”„«»‹›「」『』\n]*?(?:[^\W\d_]|[.,!?…])"
+    r"(?:\"(?=[\s.,;:!?…)\]—–-]|$)|[”»」』›])"
+)
 _CLOSERS = {'"': '"”', "“": '”“"', "”": '”"', "„": '“”"', "«": "»", "»": "«", "‹": "›", "›": "‹", "「": "」", "『": "』"}  # fmt: skip
 _QUOTED = re.compile(
-    "|".join(
+    _OPENS_INSIDE
+    + "|"
+    + "|".join(
         rf"{re.escape(opener)}(?:[^{closers}\n]|\n(?!\n))*(?:[{closers}]|$|(?=\n\n))"
         for opener, closers in _CLOSERS.items()
     )
@@ -2550,7 +2561,31 @@ def _story_after(lowered: str, start: int, end: int, codes: tuple[str, ...]) -> 
     return _story_goes_on(lowered, start, last + 1, codes is _GROUPS["cjk"])
 
 
-def _search(lowered: str) -> list[tuple[int, int]]:
+# Whom a decline speaks to tells whose it is too. A host declines to the user, whom a request does not name;
+# a character declines to another by name or title, set off by a comma ("I'm sorry, but I can't help you with
+# that, Mara.", "Prefiero no escribir esta carta, Lucía.", "Извини, я не могу продолжать эту историю, Дэйв.",
+# "Maaf, saya tidak bisa menulis cerita itu, Tuan."). So a decline of any kind whose sentence ends on a comma
+# and a capitalised word (a name, a title; not "I", nor a word a bare decline is made of, such as a "Sorry" or
+# a "Danke" written with a capital) is a line of the story.
+# Sentence-initial words are left alone ("Sorry, I can't…", "Honestly, …" are capitalised by position), and so
+# is a name inside the sentence, which may be an apposition of the request's own character ("I'd rather not
+# write what happens to the dog, Biscuit, in the basement"); scripts without case (Chinese, Japanese, Korean)
+# mark no name.
+_ADDRESSEE = re.compile(r"(?<=[^\W_]),\s+(?P<name>[^\W\d_]{2,})(?=\s*(?:[.!?;…]|$))")
+
+
+def _addressed_by_name(cased: str, lowered: str, start: int, end: int) -> bool:
+    """The sentence of the decline ``lowered[start:end]`` addresses someone by name (``cased``: the same text
+    with its case, offsets kept)."""
+    first, last = _sentence(lowered, start, end - 1 if END_MARK.match(lowered, end - 1) else end)
+    return any(
+        m.group("name").istitle() and m.group("name").lower() not in _BARE_DECLINE_WORDS
+        for m in _ADDRESSEE.finditer(cased, first, last + 1)
+    )
+
+
+def _search(cased: str, lowered: str) -> list[tuple[int, int]]:
+    """Spans of the declines in ``lowered`` (``cased``: the same window with its case, offsets kept)."""
     spans = []
     for trigger, hard, soft, end, codes in _BY_SCRIPT:
         if not trigger.search(lowered, 0, end) or not _ANY_BY_CODES[codes].search(lowered, 0, end):
@@ -2575,7 +2610,12 @@ def _search(lowered: str) -> list[tuple[int, int]]:
                 found.append((m.start(), m.end()))
         found += _composed(lowered, codes, end)
         found += _counter_offer(lowered, codes, end)
-        spans += [(start, stop) for start, stop in found if not _story_after(lowered, start, stop, codes)]
+        spans += [
+            (start, stop)
+            for start, stop in found
+            if not _story_after(lowered, start, stop, codes)
+            and not _addressed_by_name(cased, lowered, start, stop)
+        ]
     return spans
 
 
@@ -2663,6 +2703,8 @@ _CURT_CJK = {
     code: (re.compile(_CURT_NO[code]), re.compile(f"(?:{_CURT_NO[code]}|{_CURT_WITH[code]})+"))
     for code in _GROUPS["cjk"]
 }
+# a word a bare decline is made of, in any locale, is no name (", Sorry.", ", Danke.": ``_addressed_by_name``)
+_BARE_DECLINE_WORDS = frozenset(word for _, every in _CURT_WORDS.values() for word in every)
 # "I'm" is an apology's subject ("I'm sorry, no", "I'm afraid not"); on its own it states a being ("I'm not.")
 _APOLOGY_SUBJECT = re.compile(r"\bi['’]m (?=sorry|afraid)")
 _CURT_NOT_A_DECLINE = re.compile(r"[?？¿\d\"“”„«»‹›「」『』]|[!！]{2}")
@@ -2689,6 +2731,14 @@ def _curt(text: str) -> str | None:
     return reply if found else None
 
 
+def _cased(window: str, lowered: str) -> str:
+    """``window`` with the offsets of ``lowered``: a letter whose lower case is longer (Turkish İ) kept,
+    padded with its lower case's first letter ("İsmail" as "İismail", still a capitalised word)."""
+    if len(window) == len(lowered):
+        return window
+    return "".join(c + c.lower()[0] * (len(c.lower()) - 1) for c in window)
+
+
 def find_refusal(text: str, curt: bool = True) -> str | None:
     """The refusal phrase (any locale, hard or soft) near the start of ``text``, outside quoted speech, or
     None. ``curt``: a whole reply that is a curt decline (``_curt``: "No.", "Not doing that.") is one too,
@@ -2703,10 +2753,11 @@ def find_refusal(text: str, curt: bool = True) -> str | None:
     """
     window = text[:REFUSAL_WINDOW_CHARS]
     lowered = window.lower()
-    found = _search(lowered)
+    found = _search(_cased(window, lowered), lowered)
     if found and _QUOTED.search(window):  # quotes are blanked only when there is a phrase to place
-        lowered = unquoted(window).lower()
-        found = _search(lowered)
+        blank = unquoted(window)
+        lowered = blank.lower()
+        found = _search(_cased(blank, lowered), lowered)
     if not found:
         return _curt(text) if curt else None
     start, end = min(found)

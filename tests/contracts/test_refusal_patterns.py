@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter.contracts.refusal_patterns import HARD, LEAD_CHARS, SOFT, find_refusal
+from exporter.contracts.refusal_patterns import HARD, LEAD_CHARS, SOFT, find_refusal, unquoted
 from exporter.contracts.refusal_scenes import SCENES
 from exporter.language.locales import DEFAULT_LOCALES
 from tests.fuzz_profile import examples
@@ -1716,4 +1716,84 @@ def test_a_decline_answering_a_question_or_going_on_from_the_story_is_a_characte
     ],
 )
 def test_a_decline_after_a_question_about_the_request_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+# -- whom a decline speaks to (refusal_patterns._addressed_by_name): a character names the one it turns down ---
+ADDRESSED = [
+    "I'm sorry, but I can't help you with that, Mara.",
+    "I'd rather not write this letter, Captain.",
+    "Lo siento, pero no puedo ayudarte con eso, Tallin.",
+    "Prefiero no escribir esta carta, Lucía.",
+    "Je ne peux pas continuer cette histoire, Baptiste.",
+    "Ich kann diese Geschichte nicht weiterschreiben, Milder.",
+    "Извини, я не могу продолжать эту историю, Дэйв.",
+    "Przepraszam, nie mogę pomóc w tej sprawie, Jessene.",
+    "Üzgünüm, bu hikayeyi yazamam, İsmail.",
+    "Maaf, saya tidak bisa menulis cerita itu, Tuan.",
+    "Xin lỗi, tôi không thể viết tiếp câu chuyện này, Caladon.",
+    # after other text, the story going on
+    "The torches guttered. I'd rather not write to him again, Captain. The ink froze in the well that night.",
+]
+
+
+@pytest.mark.parametrize("line", ADDRESSED)
+def test_a_decline_addressed_to_someone_by_name_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+
+
+@pytest.mark.parametrize("line", ADDRESSED[:-1])
+def test_the_same_decline_with_no_name_or_a_name_that_is_not_addressed_is_still_found(line: str) -> None:
+    # the look-alike the other way: the host's decline speaks to an unnamed user
+    decline = line.rsplit(",", 1)[0] + "."
+    assert find_refusal(decline) is not None, decline
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # capitalised by its place at the sentence's start, not a name
+        "Honestly, I'd rather not write this scene.",
+        "Sorry, I can't write this scene.",
+        # a name inside the sentence: the request's own character, in an apposition
+        "I'd rather not write what happens to the dog, Biscuit, in the basement.",
+        "I'd rather not write this scene. Maya deserves a gentler night.",
+        # a capitalised word of a bare decline is no name
+        "I can't write this, Sorry.",
+        "Ich kann diese Szene nicht schreiben, Danke.",
+        # scripts without case mark no name
+        "抱歉，我无法继续这个场景，小明。",
+    ],
+)
+def test_a_decline_with_a_capital_that_names_no_addressee_is_still_found(decline: str) -> None:
+    assert find_refusal(decline) is not None, decline
+
+
+# -- a reply that opens inside a quote (refusal_patterns._OPENS_INSIDE): its first quotation mark closes one ---
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I can't write to him again, not after what he did.” She folded the letter and put it in the drawer.",
+        "I'd rather not continue this story.\" He turned to the door and left the tavern without paying.",
+        "Prefiero no escribir esta carta.» Lucía dobló el papel y lo guardó en el cajón.",
+        "Я не буду писать эту историю.” Она сложила письмо и убрала его в ящик стола.",
+    ],
+)
+def test_a_decline_before_a_closing_quotation_mark_with_no_opener_is_a_character(line: str) -> None:
+    assert find_refusal(line) is None, line
+    assert unquoted(line).startswith(" " * 10)
+
+
+@pytest.mark.parametrize(
+    "decline",
+    [
+        # the first mark opens a quote: after a space, or a German »…« at the start
+        'I\'d rather not write this "gruesome" scene.',
+        "I'd rather not write this scene. “Maya” deserves a gentler night.",
+        # an inch after a digit closes nothing
+        "I can't write this 5\" screen scene.",
+        "Prefiero no escribir esta escena. ¿Y si escribo «la mañana siguiente»?",
+    ],
+)
+def test_a_decline_before_a_quote_that_opens_is_still_found(decline: str) -> None:
     assert find_refusal(decline) is not None, decline
