@@ -80,9 +80,10 @@ class Score:
 # so that a text a guard passed by a hair shows as much as one a rule's score nearly failed.
 
 
-def token_score(tokens: list[str]) -> Score:
-    """``_token_loop``'s walk, looking for runs covering ``SCAN`` of what a loop of the period must."""
-    count, best, unit = len(tokens), 0.0, ""
+def token_score(tokens: list[str], text: str = "") -> Score:
+    """``_token_loop``'s walk, looking for runs covering ``SCAN`` of what a loop of the period must; from
+    ``GUARDED`` on, whether the reply leaves the run (``rep._leaves``, as ``_token_loop`` asks it)."""
+    count, best, turn_of_best, covered_best, end_best = len(tokens), 0.0, [""], 0, 0
     for period in range(1, rep.MAX_PERIOD + 1):
         repeats = rep.LOOP_MIN_REPEATS if period <= rep.SHORT_PERIOD else rep.LONG_MIN_REPEATS
         needed = max(rep.LOOP_MIN_TOKENS, repeats * period)
@@ -100,9 +101,15 @@ def token_score(tokens: list[str]) -> Score:
             if any(t[0].isalpha() for t in turn):
                 covered = end - start + period
                 if covered / needed > best:
-                    best, unit = covered / needed, " ".join(turn)
+                    best, turn_of_best, covered_best, end_best = covered / needed, turn, covered, end
             i = end + step
-    return Score("token", best, "", unit[:60])
+    guard = ""
+    if best >= GUARDED and text:
+        last = split_sentences(text)[-1].text
+        final = count - len(rep.tokenize(last))
+        if count - end_best >= covered_best and end_best <= final and rep._leaves(turn_of_best, last):
+            guard = "left"
+    return Score("token", best, guard, " ".join(turn_of_best)[:60], LEFT if guard else 0.0)
 
 
 def sentence_scores(text: str) -> tuple[Score, Score, Score]:
@@ -125,7 +132,7 @@ def sentence_scores(text: str) -> tuple[Score, Score, Score]:
         value = min(n / rep.SENTENCE_MIN_REPEATS, share / rep.SENTENCE_MIN_SHARE)
         second = keys.index(key, first_index[key] + 1)
         refrain = max(news) > second and all(rep._own_line(text, c) for c in copies)
-        designed = rep._new_between_copies(sentences, key)
+        designed = rep._new_between_copies(sentences, key) or rep._left_copies(text, sentences, copies, key)
         items = rep._new_between_copies(sentences, key, rep.ITEMS_MIN_NEW, every=True)
         frame = len(rep._words(key)) <= rep.FRAME_MAX_WORDS and "," not in key and "，" not in key
         framed = frame and rep._new_between_copies(sentences, key, rep.FRAME_MIN_NEW)
@@ -133,9 +140,15 @@ def sentence_scores(text: str) -> tuple[Score, Score, Score]:
         if value > best.value:
             unguarded = not (refrain or designed) and value >= GUARDED
             listed = unguarded and rep._list_items(sentences, key, counts)
-            guard = "refrain" if refrain else "designed" if designed else "list-items" if listed else ""
+            left = rep._left_copies(text, sentences, copies, key)
+            guard = (
+                "refrain" if refrain else "left" if left else "designed" if designed else
+                "list-items" if listed else ""
+            )  # fmt: skip
             strength = (
-                LEFT if refrain or listed else rep.between_measure(sentences, key, rep.DESIGNED_MIN_NEW)
+                LEFT
+                if refrain or listed or left
+                else rep.between_measure(sentences, key, rep.DESIGNED_MIN_NEW)
             )
             best = Score("sentence", value, guard if value >= GUARDED else "", detail, strength)
         if n / rep.SENTENCE_MANY > many.value:
@@ -259,7 +272,7 @@ def scores(text: str) -> list[Score]:
     text = text[-rep.MAX_JUDGED_CHARS :]
     tokens = rep.tokenize(text)[-rep.MAX_LOOP_TOKENS :]
     words = rep._tail_words(tokens)
-    return [token_score(tokens), *sentence_scores(text), echo_score(text, words), drift_score(text),
+    return [token_score(tokens, text), *sentence_scores(text), echo_score(text, words), drift_score(text),
             *compression_scores(text)]  # fmt: skip
 
 

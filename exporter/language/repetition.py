@@ -9,11 +9,14 @@ people do write, so every signal needs many repeats covering much of the reply:
   token) with a word in it, repeated back to back ``LOOP_MIN_REPEATS`` times or more (a unit longer than
   ``SHORT_PERIOD`` tokens: ``LONG_MIN_REPEATS`` times; a chorus is sung three times in a row at most) and
   covering ``LOOP_MIN_TOKENS`` tokens, wherever it is in the reply (a loop that fills the last quarter counts
-  as much as one that fills the whole reply; a rule of ``-`` or ``=`` is decoration, not a loop);
+  as much as one that fills the whole reply; a rule of ``-`` or ``=`` is decoration, not a loop), unless the
+  reply leaves it (``_leaves``: as many tokens or more follow it, and the reply's last sentence, after it, is
+  finished and says a word the unit does not: ``hubub, hubub, …`` said for effect, and the story goes on);
 - **sentence loop**: one sentence (``SENTENCE_MIN_LETTERS`` letters or more, compared case- and
   space-folded) said ``SENTENCE_MIN_REPEATS`` times or more, the copies covering ``SENTENCE_MIN_SHARE``
   of the reply from the first copy on (the window the loop took over), unless it is a refrain (every
-  copy a line of its own, and new lines said after the second copy: it comes back between new verses) or
+  copy a line of its own, and new lines said after the second copy: it comes back between new verses), a
+  line said again for effect that the reply leaves (``_left_copies``, the token loop's test) or
   repeated after a different item each time (documentation: an instruction after each field, a menu path
   before each of its items; ``_new_between_copies``), or said ``SENTENCE_MANY`` times anywhere (unless
   every stretch between its copies is new and ``ITEMS_MIN_NEW`` times as long as they: said after each
@@ -107,6 +110,8 @@ COMPRESS_MIN_BYTES = 400  # replies (or last quarters) shorter than this are not
 COMPRESS_MAX_RATIO = 0.12  # compressed / raw UTF-8 size under which the reply is a loop
 TAIL_MAX_RATIO = 0.2  # compressed / raw size under which the reply's last quarter is a loop ...
 TAIL_HEAD_MAX_RATIO = 0.4  # ... and under this share of the ratio of its first quarter
+LEAVE_MAX_WORDS = 64  # words of a reply's last sentence compared with a loop's unit (bounded time) ...
+LEAVE_MAX_ASKED = 8  # ... for this many token runs at most per reply (the others are loops as they are)
 
 # A token: a run of letters/digits/apostrophes, one CJK character, or one other visible character.
 _WORD_OR_MARK = r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]"
@@ -164,7 +169,7 @@ def find_repetition(text: str) -> Repetition | None:
     tokens = tokenize(text)[-MAX_LOOP_TOKENS:]
     words = _tail_words(tokens)
     repeated = len(words) - 1 - len(set(pairwise(words))) if words else 0  # pairs said before in the tail
-    return (_token_loop(tokens) or _flood(text) or _sentence_loop(text) or _echo(text, words, repeated)
+    return (_token_loop(text, tokens) or _flood(text) or _sentence_loop(text) or _echo(text, words, repeated)
             or _drift(text, words, repeated) or _compression(text))  # fmt: skip
 
 
@@ -205,12 +210,14 @@ def run_through(tokens: list[str], i: int, period: int) -> tuple[int, int]:
     return start, end
 
 
-def _token_loop(tokens: list[str]) -> Repetition | None:
+def _token_loop(text: str, tokens: list[str]) -> Repetition | None:
     count = len(tokens)  # asked in every step of the walks below: once (2 % of the screen and judge's time)
     if count < LOOP_MIN_TOKENS:
         return None
     best: _Run | None = None
     worded: list[int] | None = None
+    final: tuple[int, str] | None = None  # where the reply's last sentence starts (a token index), its text
+    asked = 0  # runs asked whether the reply leaves them
     for period, needed, step in _PLAN:
         # A run covering ``needed`` tokens is at least ``step`` tokens equal to the one ``period`` before,
         # so it holds one of every ``step``-th position: only those are compared (prose: a few per period),
@@ -233,6 +240,20 @@ def _token_loop(tokens: list[str]) -> Repetition | None:
                     continue
             start, end = run_through(tokens, i, period)
             covered = end - start + period  # the unit's first occurrence, then the tokens equal to it
+            if covered >= needed and (best is None or best[0] < covered) and count - end >= covered:
+                # an emphatic repeat followed by as much new text or more (``hubub, hubub, …`` and the
+                # story goes on): is the reply's last sentence, after the run, a finished one saying
+                # something the unit does not? (asked of ``LEAVE_MAX_ASKED`` runs at most: bounded time)
+                if final is None:
+                    last = split_sentences(text)[-1].text
+                    final = (count - len(tokenize(last)), last)
+                asked += 1
+                if (
+                    asked <= LEAVE_MAX_ASKED
+                    and end <= final[0]
+                    and _leaves(tokens[end - period : end], final[1])
+                ):
+                    covered = 0  # the reply left this run: no loop
             if covered >= needed:
                 best = best if best is not None and best[0] >= covered else (covered, period, end)
             i = end + step  # tokens[end] differs: the next run starts after it
@@ -441,8 +462,12 @@ def _sentence_loop(text: str) -> Repetition | None:
         # after its second copy nothing new is said
         copies = [sentence for k, sentence in zip(keys, sentences, strict=True) if k == key]
         refrain = max(news) > second and all(_own_line(text, copy) for copy in copies)
-        # designed repetition (a refrain, a sentence after a different item each time) is no loop
-        designed = share < SENTENCE_MIN_SHARE or refrain or _new_between_copies(sentences, key)
+        # designed repetition (a refrain, a sentence after a different item each time, a line said again
+        # for effect that the reply goes on from) is no loop
+        designed = (
+            share < SENTENCE_MIN_SHARE or refrain or _new_between_copies(sentences, key)
+            or _left_copies(text, sentences, copies, key)
+        )  # fmt: skip
         # so is a sentence said after each item of one list, the items written on one template and naming
         # new values, however short they are beside it (``Sets the label width.``, ``… height.``): what
         # passes it said eight times passes it said four times (``_list_items``, asked once)
@@ -552,6 +577,34 @@ def _left(sentences: list[Sentence]) -> bool:
         return False
     letters = "".join("".join(sentence.text.casefold().split()) for sentence in copies)
     return any(word not in letters for word in fresh)
+
+
+def _left_copies(text: str, sentences: list[Sentence], copies: list[Sentence], key: str) -> bool:
+    """Whether the reply leaves the ``copies`` of sentence ``key``: its last sentence comes after them, as
+    many tokens as the copies or more follow the last one, and ``_leaves`` holds."""
+    if copies[-1] is sentences[-1]:
+        return False
+    unit = tokenize(key)
+    after = len(tokenize(text[copies[-1].end :]))
+    return after >= len(copies) * len(unit) and _leaves(unit, sentences[-1].text)
+
+
+def _leaves(unit: list[str], final: str) -> bool:
+    """Whether ``final``, the reply's last sentence, said after the last copy of a loop of ``unit`` (its
+    tokens), shows the reply has left the loop: it is finished, and one of its words (the first
+    ``LEAVE_MAX_WORDS``), in any spelling, is none of the unit's and no piece of their letters (a space moved,
+    a letter dropped). The caller asks that as many tokens as the copies cover, or more, follow the last copy:
+    an emphatic repeat (``No, no, no…``, ``Sch… Sch… Sch…``, a line said three or four times for effect) is
+    followed by new text, while a sampler that falls into a loop rarely climbs out, and what it says after
+    a loop it leaves, if anything, is short."""
+    if _FINISHED.search(final) is None:
+        return False
+    spelled = _Spellings()
+    known = {spelled.first(word) for word in _words(" ".join(unit))}
+    letters = "".join(unit)
+    return any(
+        spelled.first(word) not in known and word not in letters for word in _words(final)[:LEAVE_MAX_WORDS]
+    )
 
 
 def _enumeration(copies: list[list[str]]) -> bool:

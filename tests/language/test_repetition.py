@@ -150,7 +150,9 @@ _WORDS = st.lists(st.sampled_from(["the", "sea", "of", "la", ",", "."]), max_siz
 def test_the_token_loop_check_finds_the_longest_loop_of_a_full_scan(
     before: list[str], unit: list[str], repeats: int, after: list[str]
 ) -> None:
-    tokens = before + unit[:MAX_PERIOD] * repeats + after
+    # the text never ends on a finished sentence: the reply is never read as leaving a loop (``_leaves``),
+    # so every run the walk finds counts
+    tokens = before + unit[:MAX_PERIOD] * repeats + after + ["sea"]
     found = find_repetition(" ".join(tokens))
     loop = found if found is not None and found.kind == "token_loop" else None
     best = _longest_loop(tokens)
@@ -781,3 +783,54 @@ def test_a_sentence_said_four_times_after_short_items_of_one_list_is_no_loop() -
     prose = ["The caravan left the oasis.", "Nadia rode at the back.", "The wind rose.", "Nobody argued."]
     found = find_repetition(" ".join(f"{sentence} {said}" for sentence in prose))
     assert found is not None and found.kind == "sentence_loop"
+
+
+# -- an emphatic repeat the reply goes on from, and the loop it is not ------------------------------------------
+HUBUB = ", ".join(["hubub"] * 14) + "."
+CHANT = "They are coming. " * 4
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a word said over and over for effect, then the story goes on at more length than the chant
+        STORY + HUBUB + ' "These are dark times for all of us," the herald cries from the steps of the hall, '
+        "and the crowd falls silent as the bell tolls over the harbour.",
+        # a stutter, then the line goes on
+        "The smith shouts: " + "Sch… " * 14 + "Scheiße, that will be a shovel, not a hammer! The apprentice "
+        "drops his tongs, laughs and walks out into the snow without a word to anyone in the forge.",
+        # a line said four times for effect among the sentences of a story, the story going on after it
+        # (the copies over 40 % of what follows the first: the story after them is short, but longer than they)
+        "Ashes like to be taken for extinct volcanoes. " + "Leave the church now. " * 4 + "Every sweet thing "
+        "has its bitterness, every bitter thing its sweetness, every evil its good. So it goes.",
+        "Ворота скрипят. "
+        + "Они уже идут сюда. " * 5
+        + "Мара поднимает саблю, и палуба дрожит под ногами, пока "
+        "ветер рвёт паруса и гонит корабль к берегу. Пусть они сами идут.",
+    ],
+)
+def test_an_emphatic_repeat_the_reply_goes_on_from_is_no_loop(text: str) -> None:
+    assert find_repetition(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same repeats running to the end of the reply
+        STORY + HUBUB * 2,
+        STORY + CHANT,
+        "Ворота скрипят. Мара поднимает саблю. " + "Они уже идут сюда. " * 5,
+        # ... or followed by less new text than the loop holds: a sampler's short way out
+        STORY + ", ".join(["hubub"] * 30) + ". The end.",
+        STORY + "Leave the church now. " * 6 + "Then silence.",
+        # ... or followed by a sentence that says nothing the loop did not (its copy cut and resumed)
+        STORY + HUBUB + " " + ", ".join(["hubub"] * 20) + ", HUBUB.",
+        # ... or by new words with no end: the budget cut the reply, which may still be in the loop
+        STORY + HUBUB + " The herald cries from the steps of the hall and the crowd falls silent as the bell",
+        # a loop inside the reply's last sentence, however much that sentence goes on to say
+        STORY + "and the " * 30 + "crowd falls silent as the bell tolls over the harbour and the herald "
+        "cries from the steps of the great hall that the king has fallen in the north at last.",
+    ],
+)
+def test_the_same_repeats_with_no_new_text_after_them_still_loop(text: str) -> None:
+    assert find_repetition(text) is not None
