@@ -966,6 +966,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
     if not lex.is_common(token) and _recurs(token.casefold(), text.casefold()):
         return None  # a word the reply uses again in lowercase: a heading's ("Saxofone Um saxofone alto…")
+    if not lex.is_common(token) and _declined_again(token, text):
+        return None  # a name the reply declines: "Ратибор Он пришёл… у Ратибора…"
     if token.islower():
         return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
     if (
@@ -1675,6 +1677,27 @@ def _recurs(token: str, text: str) -> bool:
     return not _CJK_CHAR.search(token) and re.search(between_cjk, rest) is not None
 
 
+# A name the text declines or conjugates: the same stem again with another ending ("Ратибор … Ратибора",
+# "Гаубиця … «Гаубиці»", "Sidolus … Sidolusa"). The stem is the token less its last letters (an ending of
+# up to ``DECLINED_ENDING_MAX_LETTERS``), of ``DECLINED_STEM_MIN_LETTERS`` or more.
+DECLINED_STEM_MIN_LETTERS = 5
+DECLINED_ENDING_MAX_LETTERS = 3
+
+
+def _declined_again(token: str, text: str) -> bool:
+    """Whether the capitalised ``token`` (``Ратибор``) occurs again later in the text declined: a later word,
+    capitalised as the token is, made of the token's stem and another ending (``Ратибора``, ``Ратибору``).
+    A name keeps its capital through its cases, as inflecting languages write it (Polish, Russian,
+    Ukrainian, Turkish after an apostrophe aside), and so does an invented word the text treats as a name;
+    a tokenizer's piece before a reply is seldom the start of a capitalised word of that reply."""
+    if len(token) < DECLINED_STEM_MIN_LETTERS or not (token[:1].isupper() and token[1:].islower()):
+        return False
+    stem = token[: max(DECLINED_STEM_MIN_LETTERS, len(token) - DECLINED_ENDING_MAX_LETTERS)]
+    longest = len(token) - len(stem) + DECLINED_ENDING_MAX_LETTERS
+    later = rf"(?<![^\W\d_]){re.escape(stem)}[^\W\d_]{{0,{longest}}}(?![^\W\d_])"
+    return re.search(later, text[len(token) :]) is not None
+
+
 def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False) -> bool:
     """Whether the first token is a word a reply may start with: an interjection of the reply's locale
     (``_interjection``; or a sound drawn out,
@@ -1689,6 +1712,7 @@ def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False
         or _drawn_out(token)
         or _recurs(token, text)
         or (any_case and _recurs(token.casefold(), text.casefold()))
+        or _declined_again(token, text)
     )
 
 
