@@ -966,8 +966,6 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return None  # a name or command the reply is about ("make … (make)", "rsync … `rsync`")
     if not lex.is_common(token) and _recurs(token.casefold(), text.casefold()):
         return None  # a word the reply uses again in lowercase: a heading's ("Saxofone Um saxofone alto…")
-    if not lex.is_common(token) and _declined_again(token, text):
-        return None  # a name the reply declines: "Ратибор Он пришёл… у Ратибора…"
     if token.islower():
         return None if token in NAME_PARTICLES and not opener else _found("fragment", token)
     if (
@@ -988,6 +986,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return None  # mixed case: "iPhone", "McGregor"; one capital letter
     if lex.is_common(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
+    if _declined_again(token, text):
+        return None  # a name the reply declines: "Ратибор Он пришёл… у Ратибора…"
     if lex.is_word(token):
         return None  # "Благодарю Вас": a word of the language before a capitalised word
     if locale == "tr" and (name := _FULL_NAME.match(text)) and re.search("['’]", name.group()):
