@@ -1694,8 +1694,16 @@ def _declined_again(token: str, text: str) -> bool:
         return False
     stem = token[: max(DECLINED_STEM_MIN_LETTERS, len(token) - DECLINED_ENDING_MAX_LETTERS)]
     longest = len(token) - len(stem) + DECLINED_ENDING_MAX_LETTERS
-    later = rf"(?<![^\W\d_]){re.escape(stem)}[^\W\d_]{{0,{longest}}}(?![^\W\d_])"
-    return re.search(later, text[len(token) :]) is not None
+    rest = text[len(token) :]
+    at = rest.find(stem)
+    while at >= 0:  # (a scan, not a regular expression: one compiled per token would cost more)
+        end = at + len(stem)
+        while end < len(rest) and rest[end].isalpha():
+            end += 1
+        if (at == 0 or not rest[at - 1].isalpha()) and end - at - len(stem) <= longest:
+            return True
+        at = rest.find(stem, at + 1)
+    return False
 
 
 def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False) -> bool:
