@@ -45,6 +45,7 @@ from exporter.language.scripts import CJK_SCRIPTS, LETTERS, script_of
 # True when the token is legitimate. Taken away one at a time, they answer False.
 EXCUSES = (
     "_recurs",
+    "_declined_again",
     "_is_word",
     "_interjection",
     "_in_lexicon",

@@ -986,6 +986,8 @@ def _lexicon_start(text: str, locale: str | None) -> CorruptedStart | bool | Non
         return None  # mixed case: "iPhone", "McGregor"; one capital letter
     if lex.is_common(token) or (len(token) >= NAME_MIN_LETTERS and opener[:1] in _DASHES):
         return True  # "Pero ¡Libre!", "Delfador — Things were worse…"
+    if _declined_again(token, text):
+        return None  # a name the reply declines: "Ратибор Он пришёл… у Ратибора…"
     if lex.is_word(token):
         return None  # "Благодарю Вас": a word of the language before a capitalised word
     if locale == "tr" and (name := _FULL_NAME.match(text)) and re.search("['’]", name.group()):
@@ -1675,6 +1677,35 @@ def _recurs(token: str, text: str) -> bool:
     return not _CJK_CHAR.search(token) and re.search(between_cjk, rest) is not None
 
 
+# A name the text declines or conjugates: the same stem again with another ending ("Ратибор … Ратибора",
+# "Гаубиця … «Гаубиці»", "Sidolus … Sidolusa"). The stem is the token less its last letters (an ending of
+# up to ``DECLINED_ENDING_MAX_LETTERS``), of ``DECLINED_STEM_MIN_LETTERS`` or more.
+DECLINED_STEM_MIN_LETTERS = 5
+DECLINED_ENDING_MAX_LETTERS = 3
+
+
+def _declined_again(token: str, text: str) -> bool:
+    """Whether the capitalised ``token`` (``Ратибор``) occurs again later in the text declined: a later word,
+    capitalised as the token is, made of the token's stem and another ending (``Ратибора``, ``Ратибору``).
+    A name keeps its capital through its cases, as inflecting languages write it (Polish, Russian,
+    Ukrainian, Turkish after an apostrophe aside), and so does an invented word the text treats as a name;
+    a tokenizer's piece before a reply is seldom the start of a capitalised word of that reply."""
+    if len(token) < DECLINED_STEM_MIN_LETTERS or not (token[:1].isupper() and token[1:].islower()):
+        return False
+    stem = token[: max(DECLINED_STEM_MIN_LETTERS, len(token) - DECLINED_ENDING_MAX_LETTERS)]
+    longest = len(token) - len(stem) + DECLINED_ENDING_MAX_LETTERS
+    rest = text[len(token) :]
+    at = rest.find(stem)
+    while at >= 0:  # (a scan, not a regular expression: one compiled per token would cost more)
+        end = at + len(stem)
+        while end < len(rest) and rest[end].isalpha():
+            end += 1
+        if (at == 0 or not rest[at - 1].isalpha()) and end - at - len(stem) <= longest:
+            return True
+        at = rest.find(stem, at + 1)
+    return False
+
+
 def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False) -> bool:
     """Whether the first token is a word a reply may start with: an interjection of the reply's locale
     (``_interjection``; or a sound drawn out,
@@ -1689,6 +1720,7 @@ def _is_word(matched: str, text: str, locale: str | None, any_case: bool = False
         or _drawn_out(token)
         or _recurs(token, text)
         or (any_case and _recurs(token.casefold(), text.casefold()))
+        or _declined_again(token, text)
     )
 
 

@@ -114,3 +114,25 @@ def test_a_list_of_headwords(text: str, locale: str, piece: str | None) -> None:
 def test_a_name_of_code(text: str, piece: str | None) -> None:
     found = find_corrupted_start(text, "en")
     assert (found.prefix if found else None) == piece, found
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "piece"),
+    [
+        # a name the text declines later, capitalised as it is, before a sentence opening with a function
+        # word: the name of a heading or a speaker, not a piece
+        ("Ратибор Он пришёл в деревню на рассвете, и все вышли встречать Ратибора у ворот.", "ru", None),
+        ("Radomir Na zamku nikt już nie czekał na Radomira, choć obiecał wrócić przed zimą.", "pl", None),
+        ("Sidolus I agree with the council. We must send word to Sidolusa before the winter.", "en", None),
+        # ... a piece shorter than a stem, a piece a longer word of the text merely starts with, or a
+        # later word in lowercase (no name): still a fragment
+        ("Рати Он пришёл в деревню на рассвете, и все вышли встречать Ратибора у ворот.", "ru", "Рати"),
+        ("Ation La gardienne ouvrit la porte et regarda Ationelle dans les yeux.", "fr", "Ation"),
+        ("Radomir Na zamku nikt nie czekał na radomira, choć obiecał wrócić przed zimą.", "pl", "Radomir"),
+    ],
+)
+def test_a_name_declined_later(text: str, locale: str, piece: str | None) -> None:
+    found = find_corrupted_start(text, locale)
+    assert (found.prefix if found else None) == piece, found
+    verdict = judge(text, locale)
+    assert (verdict.outcome == Outcome.FAIL and verdict.reason == "leading_garbage") == (piece is not None)
