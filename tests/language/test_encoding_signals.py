@@ -750,3 +750,31 @@ def test_a_sign_beyond_the_punctuation_rows_cut_by_a_lossy_double_byte_reading_i
     assert sample in bad, bad
     found = CHECKER.find(bad, "en")
     assert found is not None and found.kind == "mojibake" and found.sample == sample, (bad, found)
+
+
+# Short clean lines whose few Han characters include three that EUC-JP encodes as a UTF-8 continuation and
+# lead byte (我 B2 E6, 讓 EC AA, 取 BC E8, 合 B9 E7): 25 % of a dozen characters is chance, not a misreading.
+_SHORT_PAIRED = (
+    ("zh-Hant", "別擔心，一切都會好的。我覺得我們應該讓他取回那把劍。"),
+    ("zh-Hans", "别担心，一切都会好的。我们应该合力取回那把剑，我来带路。"),
+)
+
+
+@pytest.mark.parametrize(("locale", "text"), _SHORT_PAIRED)
+def test_a_short_line_with_a_few_pair_like_characters_is_not_mojibake(locale: str, text: str) -> None:
+    assert CHECKER.find(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [
+        ("zh-Hant", "別擔心，我會讓你安全回家。我們明天一早就出發。"),
+        ("zh-Hans", "天亮之前，我们必须合力取回宝剑，然后我来守住大门。"),
+    ],
+)
+@pytest.mark.parametrize("codec", ["euc_jp", "big5"])
+def test_a_short_line_read_dropping_bytes_is_still_mojibake(locale: str, text: str, codec: str) -> None:
+    # what is left of a misread stream is mostly pairs (60-100 %) however short: the bound spares chance
+    bad = text.encode().decode(codec, errors="ignore")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind == "mojibake", (bad, found)
