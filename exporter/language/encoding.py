@@ -265,6 +265,26 @@ def _inside_latin_word(text: str, start: int, length: int) -> bool:
     return bool(rest) and bool(_LATIN_LETTER.search(rest)) and not _CYRILLIC_LETTER.search(rest)
 
 
+
+_HAN_OR_HANGUL = re.compile(f"[{HAN_BLOCKS}{HANGUL_SYLLABLES}]")
+
+
+def _word_end_and_typography(text: str, start: int, end: int, repaired: str) -> bool:
+    """Whether a lone decoded sequence is a word's last letter and the typography after it: its first
+    character a Latin letter glued to the Latin letter before it, the rest no letter, and its repair one
+    CJK character. French sets a no-break space before a closing guillemet, and ``Activé\u00a0»`` is E9 A0
+    BB in cp1252, UTF-8 for ``頻``; a CJK word misread in Latin text stands apart from the words around it
+    or repairs to a row of characters, and a misread mark of Latin text (``donâ€™t``) repairs to no CJK."""
+    piece = text[start:end]
+    return (
+        len(repaired) == 1
+        and _HAN_OR_HANGUL.match(repaired) is not None
+        and _LATIN_LETTER.match(piece) is not None
+        and _LATIN_LETTER.match(text, start - 1) is not None
+        and start > 0
+        and not any(c.isalpha() for c in piece[1:])
+    )
+
 LATIN_CONTEXT_CYRILLIC = 0.03  # share of letters that may be Cyrillic (outside mojibake pairs) in Latin text
 
 
@@ -1353,6 +1373,8 @@ class EncodingChecker:
                     pass  # a piece of a word (``яко`` in CP866 is U+7C7B), not mojibake
                 elif quoted and len(streak) == 1:
                     pass  # one pair after a sign that is not UTF-8 around it: a quoted capital («Ñ», „Ä“)
+                elif len(streak) == 1 and _word_end_and_typography(text, start, end, piece[2]):
+                    pass  # a word's last letter and a no-break space and guillemet after it, not CJK
                 elif (
                     len(streak) >= codec.min_consecutive
                     or (codec.alone_bytes and end - start >= codec.alone_bytes)

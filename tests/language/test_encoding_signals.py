@@ -778,3 +778,26 @@ def test_a_short_line_read_dropping_bytes_is_still_mojibake(locale: str, text: s
     bad = text.encode().decode(codec, errors="ignore")
     found = CHECKER.find(bad, locale)
     assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+# French sets a no-break space before a closing guillemet: "é", U+00A0 and "»" are E9 A0 BB in cp1252, the
+# UTF-8 of the common Han character 頻.
+_FRENCH_SPACED = (
+    "Cliquez sur «\u00a0Activé\u00a0», puis sur «\u00a0Terminé\u00a0» pour fermer la fenêtre.",
+    "«\u00a0Je l’ai enfin trouvé\u00a0», dit-elle en riant, «\u00a0le trésor caché\u00a0».",
+)
+
+
+@pytest.mark.parametrize("text", _FRENCH_SPACED)
+def test_a_word_s_last_letter_before_a_spaced_closing_guillemet_is_not_mojibake(text: str) -> None:
+    assert CHECKER.find(text, "fr") is None
+
+
+@pytest.mark.parametrize(
+    "text", [*_FRENCH_SPACED, "Le mot 頻 veut dire souvent.", "Le mot 頻繁 veut dire souvent."]
+)
+def test_french_read_as_cp1252_and_a_lone_han_character_misread_are_still_mojibake(text: str) -> None:
+    # a misread stream turns every letter and space (Ã©, Â\u00a0); a Han character in Latin text stands apart
+    bad = text.encode().decode("cp1252", errors="replace")
+    found = CHECKER.find(bad, "fr")
+    assert found is not None and found.kind in ("mojibake", "replacement_character"), (bad, found)
