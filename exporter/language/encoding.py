@@ -1366,9 +1366,8 @@ class EncodingChecker:
                 start, end = streak[0][0], streak[-1][1]
                 piece = (start, text[start:end], "".join(p for *_, p in streak))
                 # glued to a character the codec has outside any sequence: the stream is not UTF-8 there
-                glued = glued or (
-                    end < len(raw) and raw[end] >= 0x80 and not (decoded and match and match.start() == end)
-                )
+                after = end < len(raw) and raw[end] >= 0x80 and not (decoded and match and match.start() == end)
+                glued = glued or after
                 if codec.words_are_text and piece[1].isalpha() and piece[1].islower():
                     pass  # a piece of a word (``яко`` in CP866 is U+7C7B), not mojibake
                 elif quoted and len(streak) == 1:
@@ -1377,7 +1376,9 @@ class EncodingChecker:
                     pass  # a word's last letter and a no-break space and guillemet after it, not CJK
                 elif (
                     len(streak) >= codec.min_consecutive
-                    or (codec.alone_bytes and end - start >= codec.alone_bytes)
+                    # a stream misread to its end leaves no character outside a sequence after a piece: one
+                    # glued to such a character is the text's own (a camel-case ``ВіртАдр``, ``мтДНК`` in CP866)
+                    or (codec.alone_bytes and end - start >= codec.alone_bytes and not after)
                     or _inside_latin_word(text, start, end - start)
                 ):
                     found.append(piece)

@@ -801,3 +801,26 @@ def test_french_read_as_cp1252_and_a_lone_han_character_misread_are_still_mojiba
     bad = text.encode().decode("cp1252", errors="replace")
     found = CHECKER.find(bad, "fr")
     assert found is not None and found.kind in ("mojibake", "replacement_character"), (bad, found)
+
+
+# CP866 reads "т" as E2, UTF-8's lead byte of general punctuation and letterlike symbols, and its capitals
+# as continuation bytes: Russian and Ukrainian camel case and abbreviations hold three-byte pieces (``тДН``
+# is U+210D), each glued to a letter that is in no UTF-8 sequence, which a stream misread to its end leaves.
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [
+        ("uk", "Вона також називається лінією мтДНК: усі особи цієї лінії мають спільну мітохондріальну ДНК."),
+        ("ru", "Флаг юнита МожетДогонятьУбегающего позволяет ему преследовать отступающего врага."),
+        ("uk", "Поля заголовка: Тип, Зміщення, ВіртАдр, ФізАдр, РозмФайл і Вирівнювання."),
+    ],
+)
+def test_camel_case_pieces_glued_to_a_letter_are_not_cp866_mojibake(locale: str, text: str) -> None:
+    assert CHECKER.find(text, locale) is None
+
+
+@pytest.mark.parametrize("text", ["He waited — and then he left.", "He waited—and then he left.", "Wait… what?"])
+@pytest.mark.parametrize("codec", ["cp866", "koi8_r"])
+def test_a_lone_misread_dash_between_ascii_is_still_mojibake(text: str, codec: str) -> None:
+    bad = text.encode().decode(codec, errors="replace")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake", (bad, found)
