@@ -265,7 +265,6 @@ def _inside_latin_word(text: str, start: int, length: int) -> bool:
     return bool(rest) and bool(_LATIN_LETTER.search(rest)) and not _CYRILLIC_LETTER.search(rest)
 
 
-
 _HAN_OR_HANGUL = re.compile(f"[{HAN_BLOCKS}{HANGUL_SYLLABLES}]")
 
 
@@ -284,6 +283,7 @@ def _word_end_and_typography(text: str, start: int, end: int, repaired: str) -> 
         and start > 0
         and not any(c.isalpha() for c in piece[1:])
     )
+
 
 LATIN_CONTEXT_CYRILLIC = 0.03  # share of letters that may be Cyrillic (outside mojibake pairs) in Latin text
 
@@ -573,11 +573,11 @@ DROPPED_DISTINCT_SLACK = 0.05  # ... and among the distinct characters, at most 
 # past the share repeats a few pair-like words (dev of the twenty sets: distinct at most 0.18, 0.25 for
 # hanja; a LibreOffice page of 表格 and 表單 reached 0.26 raw), the pairs of a misread stream are spread
 # (of 66,134 misread dev texts the raw share calls, 29 are below this)
-DROPPED_CLEAN_SHARE = 0.10  # the share must also be above this with DROPPED_CONFIDENCE_Z standard errors to
-DROPPED_CONFIDENCE_Z = 3.0  # spare (``_wilson_low``): a share of a dozen characters is noisy (3 of 12 is 25 %,
-# and ``我`` is a pair in EUC-JP), while clean Chinese and Japanese average 2-7 % (63,830 zh and ja catalogue
-# strings: EUC-JP 4.3 %, Big5 2.4 %, cp949 hanja 6.8 %) and a misread stream's share is 60-100 % at any
-# length; at 25 % the bound binds below 30 characters, at 35 % (hanja) never
+DROPPED_CLEAN_SHARE = 0.10  # the share must also be above this with DROPPED_CONFIDENCE_Z standard errors
+DROPPED_CONFIDENCE_Z = 3.0  # to spare (``_wilson_low``): a share of a dozen characters is noisy (3 of 12 is
+# 25 %, and ``我`` is a pair in EUC-JP), while clean Chinese and Japanese average 2-7 % (63,830 zh and ja
+# catalogue strings: EUC-JP 4.3 %, Big5 2.4 %, cp949 hanja 6.8 %) and a misread stream's share is 60-100 %
+# at any length; at 25 % the bound binds below 30 characters, at 35 % (hanja) never
 
 
 def _wilson_low(hits: int, n: int, z: float) -> float:
@@ -1366,7 +1366,9 @@ class EncodingChecker:
                 start, end = streak[0][0], streak[-1][1]
                 piece = (start, text[start:end], "".join(p for *_, p in streak))
                 # glued to a character the codec has outside any sequence: the stream is not UTF-8 there
-                after = end < len(raw) and raw[end] >= 0x80 and not (decoded and match and match.start() == end)
+                after = (
+                    end < len(raw) and raw[end] >= 0x80 and not (decoded and match and match.start() == end)
+                )
                 glued = glued or after
                 if codec.words_are_text and piece[1].isalpha() and piece[1].islower():
                     pass  # a piece of a word (``яко`` in CP866 is U+7C7B), not mojibake
@@ -1377,7 +1379,7 @@ class EncodingChecker:
                 elif (
                     len(streak) >= codec.min_consecutive
                     # a stream misread to its end leaves no character outside a sequence after a piece: one
-                    # glued to such a character is the text's own (a camel-case ``ВіртАдр``, ``мтДНК`` in CP866)
+                    # glued to such a character is the text's own (camel case ``ВіртАдр``, ``мтДНК`` in CP866)
                     or (codec.alone_bytes and end - start >= codec.alone_bytes and not after)
                     or _inside_latin_word(text, start, end - start)
                 ):

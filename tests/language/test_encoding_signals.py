@@ -809,7 +809,10 @@ def test_french_read_as_cp1252_and_a_lone_han_character_misread_are_still_mojiba
 @pytest.mark.parametrize(
     ("locale", "text"),
     [
-        ("uk", "Вона також називається лінією мтДНК: усі особи цієї лінії мають спільну мітохондріальну ДНК."),
+        (
+            "uk",
+            "Вона також називається лінією мтДНК: усі особи цієї лінії мають спільну мітохондріальну ДНК.",
+        ),
         ("ru", "Флаг юнита МожетДогонятьУбегающего позволяет ему преследовать отступающего врага."),
         ("uk", "Поля заголовка: Тип, Зміщення, ВіртАдр, ФізАдр, РозмФайл і Вирівнювання."),
     ],
@@ -818,7 +821,9 @@ def test_camel_case_pieces_glued_to_a_letter_are_not_cp866_mojibake(locale: str,
     assert CHECKER.find(text, locale) is None
 
 
-@pytest.mark.parametrize("text", ["He waited — and then he left.", "He waited—and then he left.", "Wait… what?"])
+@pytest.mark.parametrize(
+    "text", ["He waited — and then he left.", "He waited—and then he left.", "Wait… what?"]
+)
 @pytest.mark.parametrize("codec", ["cp866", "koi8_r"])
 def test_a_lone_misread_dash_between_ascii_is_still_mojibake(text: str, codec: str) -> None:
     bad = text.encode().decode(codec, errors="replace")
