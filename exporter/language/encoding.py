@@ -576,7 +576,7 @@ DROPPED_DISTINCT_SLACK = 0.05  # ... and among the distinct characters, at most 
 DROPPED_CLEAN_SHARE = 0.10  # the share must also be above this with DROPPED_CONFIDENCE_Z standard errors
 DROPPED_CONFIDENCE_Z = 3.0  # to spare (``_wilson_low``): a share of a dozen characters is noisy (3 of 12 is
 # 25 %, and ``我`` is a pair in EUC-JP), while clean Chinese and Japanese average 2-7 % (63,830 zh and ja
-# catalogue strings: EUC-JP 4.3 %, Big5 2.4 %, cp949 hanja 6.8 %) and a misread stream's share is 60-100 %
+# catalogue strings: EUC-JP 4.3 %, Big5 2.4 %, cp949 hanja 6.8 %) and a misread stream's is mostly 60-100 %
 # at any length; at 25 % the bound binds below 30 characters, at 35 % (hanja) never
 
 
