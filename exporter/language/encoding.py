@@ -27,6 +27,7 @@ from __future__ import annotations
 import codecs
 import functools
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -262,6 +263,26 @@ def _inside_latin_word(text: str, start: int, length: int) -> bool:
     after = _WORD_AROUND.match(text, start + length)
     rest = (before.group() if before else "") + (after.group() if after else "")
     return bool(rest) and bool(_LATIN_LETTER.search(rest)) and not _CYRILLIC_LETTER.search(rest)
+
+
+_HAN_OR_HANGUL = re.compile(f"[{HAN_BLOCKS}{HANGUL_SYLLABLES}]")
+
+
+def _word_end_and_typography(text: str, start: int, end: int, repaired: str) -> bool:
+    """Whether a lone decoded sequence is a word's last letter and the typography after it: its first
+    character a Latin letter glued to the Latin letter before it, the rest no letter, and its repair one
+    CJK character. French sets a no-break space before a closing guillemet, and ``Activé\u00a0»`` is E9 A0
+    BB in cp1252, UTF-8 for ``頻``; a CJK word misread in Latin text stands apart from the words around it
+    or repairs to a row of characters, and a misread mark of Latin text (``donâ€™t``) repairs to no CJK."""
+    piece = text[start:end]
+    return (
+        len(repaired) == 1
+        and _HAN_OR_HANGUL.match(repaired) is not None
+        and _LATIN_LETTER.match(piece) is not None
+        and _LATIN_LETTER.match(text, start - 1) is not None
+        and start > 0
+        and not any(c.isalpha() for c in piece[1:])
+    )
 
 
 LATIN_CONTEXT_CYRILLIC = 0.03  # share of letters that may be Cyrillic (outside mojibake pairs) in Latin text
@@ -552,6 +573,18 @@ DROPPED_DISTINCT_SLACK = 0.05  # ... and among the distinct characters, at most 
 # past the share repeats a few pair-like words (dev of the twenty sets: distinct at most 0.18, 0.25 for
 # hanja; a LibreOffice page of 表格 and 表單 reached 0.26 raw), the pairs of a misread stream are spread
 # (of 66,134 misread dev texts the raw share calls, 29 are below this)
+DROPPED_CLEAN_SHARE = 0.10  # the share must also be above this with DROPPED_CONFIDENCE_Z standard errors
+DROPPED_CONFIDENCE_Z = 3.0  # to spare (``_wilson_low``): a share of a dozen characters is noisy (3 of 12 is
+# 25 %, and ``我`` is a pair in EUC-JP), while clean Chinese and Japanese average 2-7 % (63,830 zh and ja
+# catalogue strings: EUC-JP 4.3 %, Big5 2.4 %, cp949 hanja 6.8 %) and a misread stream's is mostly 60-100 %
+# at any length; at 25 % the bound binds below 30 characters, at 35 % (hanja) never
+
+
+def _wilson_low(hits: int, n: int, z: float) -> float:
+    """The lower end of the Wilson score interval of a share ``hits`` of ``n`` at ``z`` standard errors."""
+    share, z2 = hits / n, z * z
+    spread = z * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
+    return (share + z2 / (2 * n) - spread) / (1 + z2 / n)
 
 
 def _utf8_pairs(chars: str, codec: str) -> int:
@@ -591,7 +624,9 @@ def _dropped_bytes(head: str) -> Corruption | None:
     ):
         if len(chars) < DROPPED_MIN_CHARS:
             continue
-        if (hits := _utf8_pairs(chars, codec)) >= share * len(chars):
+        if (hits := _utf8_pairs(chars, codec)) >= share * len(chars) and (
+            _wilson_low(hits, len(chars), DROPPED_CONFIDENCE_Z) >= DROPPED_CLEAN_SHARE
+        ):
             distinct = "".join(dict.fromkeys(chars))
             if len(distinct) >= DROPPED_MIN_CHARS and _utf8_pairs(distinct, codec) < (
                 share - DROPPED_DISTINCT_SLACK
@@ -1331,16 +1366,21 @@ class EncodingChecker:
                 start, end = streak[0][0], streak[-1][1]
                 piece = (start, text[start:end], "".join(p for *_, p in streak))
                 # glued to a character the codec has outside any sequence: the stream is not UTF-8 there
-                glued = glued or (
+                after = (
                     end < len(raw) and raw[end] >= 0x80 and not (decoded and match and match.start() == end)
                 )
+                glued = glued or after
                 if codec.words_are_text and piece[1].isalpha() and piece[1].islower():
                     pass  # a piece of a word (``яко`` in CP866 is U+7C7B), not mojibake
                 elif quoted and len(streak) == 1:
                     pass  # one pair after a sign that is not UTF-8 around it: a quoted capital («Ñ», „Ä“)
+                elif len(streak) == 1 and _word_end_and_typography(text, start, end, piece[2]):
+                    pass  # a word's last letter and a no-break space and guillemet after it, not CJK
                 elif (
                     len(streak) >= codec.min_consecutive
-                    or (codec.alone_bytes and end - start >= codec.alone_bytes)
+                    # a stream misread to its end leaves no character outside a sequence after a piece: one
+                    # glued to such a character is the text's own (camel case ``ВіртАдр``, ``мтДНК`` in CP866)
+                    or (codec.alone_bytes and end - start >= codec.alone_bytes and not after)
                     or _inside_latin_word(text, start, end - start)
                 ):
                     found.append(piece)

@@ -750,3 +750,82 @@ def test_a_sign_beyond_the_punctuation_rows_cut_by_a_lossy_double_byte_reading_i
     assert sample in bad, bad
     found = CHECKER.find(bad, "en")
     assert found is not None and found.kind == "mojibake" and found.sample == sample, (bad, found)
+
+
+# Short clean lines whose few Han characters include three that EUC-JP encodes as a UTF-8 continuation and
+# lead byte (我 B2 E6, 讓 EC AA, 取 BC E8, 合 B9 E7): 25 % of a dozen characters is chance, not a misreading.
+_SHORT_PAIRED = (
+    ("zh-Hant", "別擔心，一切都會好的。我覺得我們應該讓他取回那把劍。"),
+    ("zh-Hans", "别担心，一切都会好的。我们应该合力取回那把剑，我来带路。"),
+)
+
+
+@pytest.mark.parametrize(("locale", "text"), _SHORT_PAIRED)
+def test_a_short_line_with_a_few_pair_like_characters_is_not_mojibake(locale: str, text: str) -> None:
+    assert CHECKER.find(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [
+        ("zh-Hant", "別擔心，我會讓你安全回家。我們明天一早就出發。"),
+        ("zh-Hans", "天亮之前，我们必须合力取回宝剑，然后我来守住大门。"),
+    ],
+)
+@pytest.mark.parametrize("codec", ["euc_jp", "big5"])
+def test_a_short_line_read_dropping_bytes_is_still_mojibake(locale: str, text: str, codec: str) -> None:
+    # what is left of a misread stream is mostly pairs (60-100 %) however short: the bound spares chance
+    bad = text.encode().decode(codec, errors="ignore")
+    found = CHECKER.find(bad, locale)
+    assert found is not None and found.kind == "mojibake", (bad, found)
+
+
+# French sets a no-break space before a closing guillemet: "é", U+00A0 and "»" are E9 A0 BB in cp1252, the
+# UTF-8 of the common Han character 頻.
+_FRENCH_SPACED = (
+    "Cliquez sur «\u00a0Activé\u00a0», puis sur «\u00a0Terminé\u00a0» pour fermer la fenêtre.",
+    "«\u00a0Je l’ai enfin trouvé\u00a0», dit-elle en riant, «\u00a0le trésor caché\u00a0».",
+)
+
+
+@pytest.mark.parametrize("text", _FRENCH_SPACED)
+def test_a_word_s_last_letter_before_a_spaced_closing_guillemet_is_not_mojibake(text: str) -> None:
+    assert CHECKER.find(text, "fr") is None
+
+
+@pytest.mark.parametrize(
+    "text", [*_FRENCH_SPACED, "Le mot 頻 veut dire souvent.", "Le mot 頻繁 veut dire souvent."]
+)
+def test_french_read_as_cp1252_and_a_lone_han_character_misread_are_still_mojibake(text: str) -> None:
+    # a misread stream turns every letter and space (Ã©, Â\u00a0); a Han character in Latin text stands apart
+    bad = text.encode().decode("cp1252", errors="replace")
+    found = CHECKER.find(bad, "fr")
+    assert found is not None and found.kind in ("mojibake", "replacement_character"), (bad, found)
+
+
+# CP866 reads "т" as E2, UTF-8's lead byte of general punctuation and letterlike symbols, and its capitals
+# as continuation bytes: Russian and Ukrainian camel case and abbreviations hold three-byte pieces (``тДН``
+# is U+210D), each glued to a letter that is in no UTF-8 sequence, which a stream misread to its end leaves.
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [
+        (
+            "uk",
+            "Вона також називається лінією мтДНК: усі особи цієї лінії мають спільну мітохондріальну ДНК.",
+        ),
+        ("ru", "Флаг юнита МожетДогонятьУбегающего позволяет ему преследовать отступающего врага."),
+        ("uk", "Поля заголовка: Тип, Зміщення, ВіртАдр, ФізАдр, РозмФайл і Вирівнювання."),
+    ],
+)
+def test_camel_case_pieces_glued_to_a_letter_are_not_cp866_mojibake(locale: str, text: str) -> None:
+    assert CHECKER.find(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    "text", ["He waited — and then he left.", "He waited—and then he left.", "Wait… what?"]
+)
+@pytest.mark.parametrize("codec", ["cp866", "koi8_r"])
+def test_a_lone_misread_dash_between_ascii_is_still_mojibake(text: str, codec: str) -> None:
+    bad = text.encode().decode(codec, errors="replace")
+    found = CHECKER.find(bad, "en")
+    assert found is not None and found.kind == "mojibake", (bad, found)
