@@ -279,8 +279,8 @@ def _word_end_and_typography(text: str, start: int, end: int, repaired: str) -> 
         len(repaired) == 1
         and _HAN_OR_HANGUL.match(repaired) is not None
         and _LATIN_LETTER.match(piece) is not None
-        and _LATIN_LETTER.match(text, start - 1) is not None
         and start > 0
+        and _LATIN_LETTER.match(text, start - 1) is not None
         and not any(c.isalpha() for c in piece[1:])
     )
 
